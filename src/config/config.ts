@@ -1,0 +1,111 @@
+import { type DepthRequest, parseDepth } from "./depth.ts";
+
+/** One root the user wants indexed. `path` is absolute. */
+export interface RootConfig {
+  path: string;
+  depth: DepthRequest;
+}
+
+/** The validated contents of `config.json`. */
+export interface Config {
+  roots: RootConfig[];
+  /** Files larger than this are recorded at L1 with reason `too large`, never read whole. */
+  maxFileBytes: number;
+  /** Seconds between the daemon's stat audits. */
+  auditIntervalSeconds: number;
+  /** Milliseconds the daemon waits after an event so a burst of writes costs one pass. */
+  debounceMs: number;
+  /** Paths reconciled per transaction during bulk work. */
+  batchSize: number;
+}
+
+/** A config value that cannot be used; the message names the key, the value and the fix. */
+export class ConfigError extends Error {
+  constructor(
+    readonly key: string,
+    readonly value: unknown,
+    remedy: string,
+    readonly file?: string,
+  ) {
+    super(
+      `Invalid ${key} ${JSON.stringify(value)}${file ? ` in "${file}"` : ""}: ${remedy}`,
+    );
+    this.name = "ConfigError";
+  }
+}
+
+/** The defaults, used for every key the file does not set. */
+export function defaultConfig(): Config {
+  return {
+    roots: [],
+    maxFileBytes: 1_048_576,
+    auditIntervalSeconds: 300,
+    debounceMs: 40,
+    batchSize: 256,
+  };
+}
+
+/**
+ * Validates a parsed `config.json` value. Pure: throws {@link ConfigError} on the
+ * first bad key; unknown keys are kept out (forward compatibility is the
+ * writer's job, not the reader's).
+ */
+export function parseConfig(raw: unknown, file?: string): Config {
+  const config = defaultConfig();
+  if (raw === undefined || raw === null) return config;
+  if (typeof raw !== "object" || Array.isArray(raw)) {
+    throw new ConfigError("config", raw, "the file must hold one JSON object", file);
+  }
+  const o = raw as Record<string, unknown>;
+  if (o.roots !== undefined) {
+    if (!Array.isArray(o.roots)) {
+      throw new ConfigError("roots", o.roots, "expected a list of {path, depth}", file);
+    }
+    config.roots = o.roots.map((r, i) => parseRoot(r, i, file));
+  }
+  config.maxFileBytes = positiveInt(o, "maxFileBytes", config.maxFileBytes, file);
+  config.auditIntervalSeconds = positiveInt(
+    o,
+    "auditIntervalSeconds",
+    config.auditIntervalSeconds,
+    file,
+  );
+  config.debounceMs = positiveInt(o, "debounceMs", config.debounceMs, file, 0);
+  config.batchSize = positiveInt(o, "batchSize", config.batchSize, file);
+  return config;
+}
+
+function parseRoot(raw: unknown, i: number, file?: string): RootConfig {
+  if (typeof raw === "string") return { path: raw, depth: "max" };
+  if (typeof raw !== "object" || raw === null) {
+    throw new ConfigError(`roots[${i}]`, raw, 'expected {"path": "/abs/dir"}', file);
+  }
+  const r = raw as Record<string, unknown>;
+  if (typeof r.path !== "string" || !r.path.startsWith("/")) {
+    throw new ConfigError(`roots[${i}].path`, r.path, "expected an absolute folder path", file);
+  }
+  let depth: DepthRequest = "max";
+  if (r.depth !== undefined) {
+    const parsed = parseDepth(String(r.depth));
+    if (parsed === undefined) {
+      throw new ConfigError(`roots[${i}].depth`, r.depth, "expected max, L0, L1, L2 or L3", file);
+    }
+    depth = parsed;
+  }
+  return { path: r.path, depth };
+}
+
+function positiveInt(
+  o: Record<string, unknown>,
+  key: string,
+  fallback: number,
+  file: string | undefined,
+  min = 1,
+): number {
+  const v = o[key];
+  if (v === undefined) return fallback;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < min) {
+    throw new ConfigError(key, v, `expected a whole number ≥ ${min}`, file);
+  }
+  return v;
+}

@@ -1,0 +1,56 @@
+import { dirname } from "node:path";
+import { type Config, ConfigError, parseConfig } from "./config.ts";
+
+/**
+ * Reads and validates `config.json`. A missing file is the defaults; a file that
+ * is not JSON raises {@link ConfigError} naming the file and the parse error.
+ */
+export function loadConfig(file: string): Config {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(file);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return parseConfig(undefined, file);
+    throw e;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(
+      "JSON",
+      (e as Error).message,
+      "fix the syntax or delete the file to start from the defaults",
+      file,
+    );
+  }
+  return parseConfig(raw, file);
+}
+
+/** Writes the config atomically (temporary file, then rename). */
+export function saveConfig(file: string, config: Config): void {
+  Deno.mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${Deno.pid}.tmp`;
+  Deno.writeTextFileSync(tmp, JSON.stringify(config, null, 2) + "\n");
+  Deno.renameSync(tmp, file);
+}
+
+/**
+ * Read-modify-write of the config under an exclusive file lock, so two
+ * `heimdall roots add` at once both land.
+ */
+export async function updateConfig(
+  file: string,
+  change: (config: Config) => Config,
+): Promise<Config> {
+  Deno.mkdirSync(dirname(file), { recursive: true });
+  const lock = await Deno.open(`${file}.lock`, { create: true, write: true });
+  try {
+    await lock.lock(true);
+    const next = change(loadConfig(file));
+    saveConfig(file, next);
+    return next;
+  } finally {
+    lock.close();
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * Configuration and the places Heimdall keeps its data.
+ *
+ * Owns: where `$HEIMDALL_HOME` is, what `config.json` may say (parsed and
+ * validated in pure code, {@link parseConfig}), and writing it back atomically.
+ * Never touches the journal: roots listed here are the *desired* set, which the
+ * reconciler mirrors into the journal on its next pass.
+ */
+export { defaultConfig, parseConfig } from "./config.ts";
+export type { Config, RootConfig } from "./config.ts";
+export { ConfigError } from "./config.ts";
+export { homePaths, resolveHome } from "./home.ts";
+export type { HomePaths } from "./home.ts";
+export { loadConfig, saveConfig, updateConfig } from "./config_file.ts";
+export { depthName, DEPTHS, parseDepth } from "./depth.ts";
+export type { Depth, DepthRequest } from "./depth.ts";

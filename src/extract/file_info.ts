@@ -1,0 +1,67 @@
+import { detectLanguage } from "./language.ts";
+
+/** What L1 knows about a file without parsing it. */
+export interface FileInfo {
+  binary: boolean;
+  language?: string;
+  summary?: string;
+}
+
+const SNIFF_BYTES = 8192;
+const SUMMARY_MAX = 160;
+
+/**
+ * Classifies a file's bytes: binary (a NUL byte, or mostly non-text in the first
+ * 8 KiB), its language, and a one-line summary (the first meaningful line).
+ */
+export function describeFile(fileName: string, bytes: Uint8Array): FileInfo {
+  if (isBinary(bytes)) return { binary: true };
+  const text = new TextDecoder().decode(bytes.subarray(0, 64 * 1024));
+  const language = detectLanguage(fileName, text.slice(0, 256));
+  const summary = summarize(text);
+  const info: FileInfo = { binary: false };
+  if (language !== undefined) info.language = language;
+  if (summary !== undefined) info.summary = summary;
+  return info;
+}
+
+/** True when the first 8 KiB hold a NUL byte or more than 30% control bytes. */
+export function isBinary(bytes: Uint8Array): boolean {
+  const n = Math.min(bytes.length, SNIFF_BYTES);
+  let odd = 0;
+  for (let i = 0; i < n; i++) {
+    const b = bytes[i]!;
+    if (b === 0) return true;
+    if (b < 7 || (b > 13 && b < 32 && b !== 27)) odd++;
+  }
+  return n > 0 && odd / n > 0.3;
+}
+
+const BOILERPLATE =
+  /^(copyright|\(c\)|©|license|licensed under|spdx-license-identifier|all rights reserved|@license|-\*-|vim:|eslint-|prettier-|@ts-|use strict|#!|<\?php|package |import |from \S+ import|#include|using |require\(|---$)/i;
+
+/**
+ * The first line that says something: comment markers stripped, blank lines,
+ * punctuation-only lines, shebangs, licence headers and imports skipped.
+ */
+export function summarize(text: string): string | undefined {
+  let fallback: string | undefined;
+  for (const raw of text.split("\n", 400)) {
+    const line = raw
+      .trim()
+      .replace(/^(\/\/+!?|\/\*+!?|\*+\/?|#+!?|--+|;+|%+|"""|'''|<!--|=begin)\s*/, "")
+      .replace(/(\*\/|-->|"""|''')\s*$/, "")
+      .trim();
+    if (line.length < 3 || !/[\p{L}\p{N}]/u.test(line)) continue;
+    if (BOILERPLATE.test(line) || BOILERPLATE.test(raw.trim())) {
+      fallback ??= line;
+      continue;
+    }
+    return clip(line);
+  }
+  return fallback === undefined ? undefined : clip(fallback);
+}
+
+function clip(line: string): string {
+  return line.length <= SUMMARY_MAX ? line : line.slice(0, SUMMARY_MAX - 1) + "…";
+}

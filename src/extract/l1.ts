@@ -1,0 +1,18 @@
+import type { Capability, Extraction, Extractor } from "./types.ts";
+
+/**
+ * The extractor every build has: L1 for every file, nothing deeper. Markdown
+ * chunking and tree-sitter (L2/L3) register in {@link ./mod.ts}.
+ */
+export class L1Extractor implements Extractor {
+  capability(language: string | undefined): Capability {
+    return {
+      depth: 1,
+      reason: language ? `no L2 extractor for ${language} in this build` : "unknown language",
+    };
+  }
+
+  extract(): Promise<Extraction> {
+    return Promise.resolve({ depth: 1, symbols: [], refs: [], chunks: [] });
+  }
+}
