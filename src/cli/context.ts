@@ -1,0 +1,28 @@
+import { type Config, type HomePaths, homePaths, loadConfig, resolveHome } from "../config/mod.ts";
+import { type Extractor, L1Extractor } from "../extract/mod.ts";
+
+/** What every command gets: where data lives, the config, the extractor, output. */
+export interface Context {
+  home: HomePaths;
+  config(): Config;
+  extractor(): Extractor;
+  out(text: string): void;
+  err(text: string): void;
+  /** True when stdout is a terminal (colour, progress bars). */
+  tty: boolean;
+}
+
+/** The real context: `$HEIMDALL_HOME`, stdout and stderr. */
+export function defaultContext(): Context {
+  const home = homePaths(resolveHome());
+  const enc = new TextEncoder();
+  let extractor: Extractor | undefined;
+  return {
+    home,
+    config: () => loadConfig(home.config),
+    extractor: () => (extractor ??= new L1Extractor()),
+    out: (t) => Deno.stdout.writeSync(enc.encode(t + "\n")),
+    err: (t) => Deno.stderr.writeSync(enc.encode(t + "\n")),
+    tty: Deno.stdout.isTerminal(),
+  };
+}

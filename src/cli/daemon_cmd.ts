@@ -1,0 +1,44 @@
+import { parseArgs } from "node:util";
+import { fileLogger, runDaemon } from "../reconcile/mod.ts";
+import type { Context } from "./context.ts";
+import { EXIT } from "./exit_codes.ts";
+import { join } from "node:path";
+
+export const HELP = `heimdall daemon [--verbose]
+  The single writer, in the foreground: watches every root, takes hints,
+  audits on a timer, and stops cleanly on Ctrl-C or SIGTERM. Logs to
+  $HEIMDALL_HOME/logs/daemon.log (and to stderr with --verbose).`;
+
+/** `heimdall daemon`: run the writer until a signal. */
+export async function run(args: string[], ctx: Context): Promise<number> {
+  const { values } = parseArgs({ args, options: { verbose: { type: "boolean", short: "v" } } });
+  Deno.mkdirSync(ctx.home.logs, { recursive: true });
+  const fileLog = fileLogger(join(ctx.home.logs, "daemon.log"));
+  const log = values.verbose
+    ? {
+      info: (m: string) => {
+        fileLog.info(m);
+        ctx.err(m);
+      },
+      warn: fileLog.warn,
+    }
+    : fileLog;
+  let stop!: () => void;
+  const stopped = new Promise<void>((r) => (stop = r));
+  const onSignal = () => stop();
+  Deno.addSignalListener("SIGINT", onSignal);
+  Deno.addSignalListener("SIGTERM", onSignal);
+  try {
+    await runDaemon({
+      home: ctx.home,
+      extractor: ctx.extractor(),
+      log,
+      stop: stopped,
+      onReady: () => log.info("ready"),
+    });
+  } finally {
+    Deno.removeSignalListener("SIGINT", onSignal);
+    Deno.removeSignalListener("SIGTERM", onSignal);
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,76 @@
+import { parseArgs } from "node:util";
+import { resolve } from "node:path";
+import { type Depth, depthName } from "../config/mod.ts";
+import { getPath, Journal, listRoots, rootFor } from "../store/mod.ts";
+import type { Context } from "./context.ts";
+import { UsageError } from "./errors.ts";
+import { EXIT } from "./exit_codes.ts";
+
+export const HELP = `heimdall depth [PATH] [--json]
+  For PATH: the depth its root requests, the depth this build can reach for
+  its language, the depth it has, and why it was clamped. Without PATH: how
+  many files sit at each depth, by language, with the clamp reasons.`;
+
+/** `heimdall depth`: requested vs effective depth, and why. */
+export function run(args: string[], ctx: Context): number {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { json: { type: "boolean" } },
+    allowPositionals: true,
+  });
+  const journal = Journal.open(ctx.home.journal, { readOnly: true });
+  try {
+    if (positionals.length > 0) {
+      const path = resolve(positionals[0]!);
+      const row = getPath(journal, path);
+      if (!row) {
+        const root = rootFor(listRoots(journal), path);
+        throw new UsageError(
+          root
+            ? `"${path}" is not in the journal (ignored, secret, or not reconciled yet); \`heimdall reconcile ${path}\` converges it`
+            : `"${path}" is under no root; add one with \`heimdall roots add DIR\``,
+        );
+      }
+      const capability = ctx.extractor().capability(row.language ?? undefined);
+      const info = {
+        path,
+        language: row.language,
+        requested: row.requested_depth,
+        capability: capability.depth,
+        effective: row.effective_depth,
+        reason: row.depth_reason ??
+          (row.effective_depth < row.requested_depth ? capability.reason ?? null : null),
+        state: row.state,
+      };
+      if (values.json) ctx.out(JSON.stringify(info));
+      else {
+        ctx.out(`${path}`);
+        ctx.out(`  language   ${info.language ?? "unknown"}`);
+        ctx.out(`  requested  ${depthName(info.requested as Depth)}`);
+        ctx.out(`  this build ${depthName(info.capability)}`);
+        ctx.out(`  effective  ${depthName(info.effective as Depth)}`);
+        if (info.reason) ctx.out(`  clamped    ${info.reason}`);
+      }
+      return EXIT.ok;
+    }
+    const rows = journal.all<
+      { language: string | null; effective_depth: number; depth_reason: string | null; n: number }
+    >(
+      `SELECT language, effective_depth, depth_reason, count(*) AS n FROM paths
+       GROUP BY language, effective_depth, depth_reason ORDER BY n DESC`,
+    );
+    if (values.json) ctx.out(JSON.stringify(rows));
+    else {
+      for (const r of rows) {
+        ctx.out(
+          `${String(r.n).padStart(7)}  ${(r.language ?? "unknown").padEnd(12)} ${
+            depthName(r.effective_depth as Depth)
+          }${r.depth_reason ? `  (${r.depth_reason})` : ""}`,
+        );
+      }
+    }
+    return EXIT.ok;
+  } finally {
+    journal.close();
+  }
+}

@@ -1,0 +1,26 @@
+/** Small output helpers shared by commands. */
+
+/** Seconds with one decimal. */
+export function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)}s`;
+}
+
+/** `1 file`, `2 files`. */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+/** How long ago a timestamp was, for a person. */
+export function ago(ms: number | null | undefined, now = Date.now()): string {
+  if (ms === null || ms === undefined) return "never";
+  const s = Math.max(0, Math.round((now - ms) / 1000));
+  if (s < 60) return `${s}s ago`;
+  if (s < 3600) return `${Math.round(s / 60)}m ago`;
+  if (s < 86400) return `${Math.round(s / 3600)}h ago`;
+  return `${Math.round(s / 86400)}d ago`;
+}
+
+/** Stable JSON for `--json` output. */
+export function json(value: unknown): string {
+  return JSON.stringify(value, null, 2);
+}

@@ -1,0 +1,90 @@
+import { parseArgs } from "node:util";
+import { loadConfig } from "../config/mod.ts";
+import { pathsFromHookJson, validateHintPath, writeHintFile } from "../reconcile/mod.ts";
+import { rootFor } from "../store/mod.ts";
+import type { Context } from "./context.ts";
+import { UsageError } from "./errors.ts";
+import { EXIT } from "./exit_codes.ts";
+
+export const HELP = `heimdall hint PATH… | --stdin
+  Tells the writer "look at these paths" and returns at once: no lock, no
+  journal write, O(1). --stdin reads a harness's hook JSON (or one path per
+  line) and pulls the paths out of it. Values that are not usable paths, or
+  that lie under no root, are dropped with a warning and never stored.`;
+
+const MAX_STDIN = 4 * 1024 * 1024;
+
+/** `heimdall hint`: record paths for the writer. */
+export async function run(args: string[], ctx: Context): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { stdin: { type: "boolean" }, quiet: { type: "boolean", short: "q" } },
+    allowPositionals: true,
+  });
+  let candidates: unknown[] = positionals;
+  let cwd = Deno.cwd();
+  if (values.stdin) {
+    const text = await readStdin();
+    const parsed = parseStdin(text);
+    candidates = [...positionals, ...parsed.paths];
+    if (parsed.cwd) cwd = parsed.cwd;
+  }
+  if (candidates.length === 0) {
+    throw new UsageError(
+      values.stdin
+        ? "No path found on stdin: expected hook JSON with a file path, or one path per line"
+        : "Usage: heimdall hint PATH… | --stdin",
+    );
+  }
+  const roots = loadConfig(ctx.home.config).roots;
+  const good: string[] = [];
+  for (const c of candidates) {
+    const v = validateHintPath(c, cwd);
+    if (typeof v !== "string") {
+      if (!values.quiet) ctx.err(`heimdall: dropped hint ${v.value}: ${v.reason}`);
+    } else if (!rootFor(roots, v)) {
+      if (!values.quiet) {
+        ctx.err(
+          `heimdall: dropped hint "${v}": not under any root; add one with \`heimdall roots add DIR\``,
+        );
+      }
+    } else good.push(v);
+  }
+  if (good.length === 0) return EXIT.usage;
+  writeHintFile(ctx.home.hints, good);
+  return EXIT.ok;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of Deno.stdin.readable) {
+    size += chunk.length;
+    if (size > MAX_STDIN) {
+      throw new UsageError(
+        `stdin is larger than ${MAX_STDIN} bytes; send one hook payload at a time`,
+      );
+    }
+    chunks.push(chunk);
+  }
+  const all = new Uint8Array(size);
+  let o = 0;
+  for (const c of chunks) {
+    all.set(c, o);
+    o += c.length;
+  }
+  return new TextDecoder().decode(all);
+}
+
+/** Hook JSON, or else one path per line (pure). */
+export function parseStdin(text: string): { paths: string[]; cwd?: string } {
+  const trimmed = text.trim();
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+    try {
+      return pathsFromHookJson(JSON.parse(trimmed));
+    } catch {
+      return { paths: [] };
+    }
+  }
+  return { paths: trimmed.split("\n").map((l) => l.trim()).filter((l) => l !== "") };
+}

@@ -1,0 +1,81 @@
+import { parseArgs } from "node:util";
+import { resolve } from "node:path";
+import { parseDepth, updateConfig } from "../config/mod.ts";
+import { journalCounts } from "../store/mod.ts";
+import type { Context } from "./context.ts";
+import { UsageError } from "./errors.ts";
+import { EXIT } from "./exit_codes.ts";
+import { plural, seconds } from "./fmt.ts";
+import { progressBar } from "./progress.ts";
+import { handToDaemon, withWriter } from "./writer.ts";
+
+export const HELP = `heimdall index [ROOT…] [--depth max|L0..L3]
+  Adds each ROOT (default: the current folder) to the roots and converges them
+  now: a cold index the first time, a stat audit after that. Prints a summary
+  line (files, symbols, seconds). With a daemon running, hands the roots to it.`;
+
+/** `heimdall index`: add roots and converge them now. */
+export async function run(args: string[], ctx: Context): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { depth: { type: "string" }, json: { type: "boolean" } },
+    allowPositionals: true,
+  });
+  const depth = values.depth === undefined ? "max" : parseDepth(values.depth);
+  if (depth === undefined) {
+    throw new UsageError(`Invalid --depth "${values.depth}": expected max, L0, L1, L2 or L3`);
+  }
+  const dirs = (positionals.length > 0 ? positionals : ["."]).map((p) => resolve(p));
+  for (const dir of dirs) {
+    let st: Deno.FileInfo;
+    try {
+      st = Deno.statSync(dir);
+    } catch {
+      throw new UsageError(`Cannot index "${dir}": no such folder; pass an existing folder`);
+    }
+    if (!st.isDirectory) {
+      throw new UsageError(`Cannot index "${dir}": not a folder; pass the folder that holds it`);
+    }
+  }
+  const realDirs = dirs.map((d) => Deno.realPathSync(d));
+  await updateConfig(ctx.home.config, (c) => {
+    for (const path of realDirs) {
+      const existing = c.roots.find((r) => r.path === path);
+      if (existing) existing.depth = depth;
+      else c.roots.push({ path, depth });
+    }
+    return c;
+  });
+  const daemon = await handToDaemon(ctx, realDirs);
+  if (daemon !== undefined) {
+    ctx.err(
+      `The daemon (pid ${daemon}) is running: it picks up ${
+        plural(realDirs.length, "root")
+      } now; \`heimdall status\` shows its progress`,
+    );
+    return EXIT.ok;
+  }
+  const t0 = performance.now();
+  const bar = progressBar("indexing");
+  const result = await withWriter(ctx, async (r) => {
+    const roots = r.roots.filter((root) => realDirs.includes(root.path));
+    const stats = await r.audit({ roots, onProgress: (p) => bar.update(p) });
+    r.ingestHints();
+    await r.drainQueue();
+    return { stats, counts: journalCounts(r.journal) };
+  });
+  bar.done();
+  const ms = performance.now() - t0;
+  const files = Object.values(result.counts.paths).reduce((a, b) => a + b, 0);
+  const symbols = result.counts.nodes - files;
+  if (values.json) {
+    ctx.out(JSON.stringify({ roots: realDirs, ms: Math.round(ms), ...result }));
+  } else {
+    ctx.out(
+      `indexed ${plural(files, "file")}, ${plural(symbols, "symbol")} in ${
+        seconds(ms)
+      } (${result.stats.changed} new or changed, ${result.stats.retracted} removed, ${result.stats.secrets} secret files skipped)`,
+    );
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,77 @@
+import { parseArgs } from "node:util";
+import { resolve } from "node:path";
+import { loadConfig, parseDepth, updateConfig } from "../config/mod.ts";
+import type { Context } from "./context.ts";
+import { UsageError } from "./errors.ts";
+import { EXIT } from "./exit_codes.ts";
+import { handToDaemon } from "./writer.ts";
+
+export const HELP = `heimdall roots [list] | add DIR… [--depth D] | remove DIR…
+  The folders Heimdall indexes, kept in $HEIMDALL_HOME/config.json. add and
+  remove change the configuration; the writer (daemon, or the next
+  \`heimdall reconcile\`) indexes or retracts them.`;
+
+/** `heimdall roots`: list, add, remove. */
+export async function run(args: string[], ctx: Context): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { depth: { type: "string" }, json: { type: "boolean" } },
+    allowPositionals: true,
+  });
+  const [verb = "list", ...dirs] = positionals;
+  if (verb === "list") {
+    const roots = loadConfig(ctx.home.config).roots;
+    if (values.json) ctx.out(JSON.stringify(roots));
+    else if (roots.length === 0) ctx.out("no roots; add one with `heimdall roots add DIR`");
+    else for (const r of roots) ctx.out(`${r.path}  depth ${r.depth}`);
+    return EXIT.ok;
+  }
+  if (verb !== "add" && verb !== "remove") {
+    throw new UsageError(`Unknown roots command "${verb}": expected list, add or remove`);
+  }
+  if (dirs.length === 0) throw new UsageError(`Usage: heimdall roots ${verb} DIR…`);
+  const depth = values.depth === undefined ? "max" : parseDepth(values.depth);
+  if (depth === undefined) {
+    throw new UsageError(`Invalid --depth "${values.depth}": expected max, L0, L1, L2 or L3`);
+  }
+  const paths = dirs.map((d) => {
+    const abs = resolve(d);
+    if (verb === "remove") return abs;
+    try {
+      if (!Deno.statSync(abs).isDirectory) throw new Error();
+      return Deno.realPathSync(abs);
+    } catch {
+      throw new UsageError(`Cannot add root "${abs}": not an existing folder`);
+    }
+  });
+  let missing: string[] = [];
+  await updateConfig(ctx.home.config, (c) => {
+    if (verb === "add") {
+      for (const p of paths) {
+        const r = c.roots.find((x) => x.path === p);
+        if (r) r.depth = depth;
+        else c.roots.push({ path: p, depth });
+      }
+    } else {
+      missing = paths.filter((p) => !c.roots.some((r) => r.path === p));
+      c.roots = c.roots.filter((r) => !paths.includes(r.path));
+    }
+    return c;
+  });
+  if (missing.length > 0) {
+    throw new UsageError(
+      `Not a root: ${
+        missing.map((m) => `"${m}"`).join(", ")
+      }; \`heimdall roots list\` shows the roots`,
+    );
+  }
+  const daemon = await handToDaemon(ctx, verb === "add" ? paths : []);
+  ctx.out(
+    `${verb === "add" ? "added" : "removed"} ${paths.join(", ")}; ${
+      daemon !== undefined
+        ? `the daemon (pid ${daemon}) applies it now`
+        : "`heimdall reconcile --all` applies it"
+    }`,
+  );
+  return EXIT.ok;
+}

@@ -1,0 +1,106 @@
+import { parseArgs } from "node:util";
+import { getMeta, Journal, journalCounts, listRoots, queueStats } from "../store/mod.ts";
+import { writerHolder } from "../reconcile/mod.ts";
+import type { Context } from "./context.ts";
+import { EXIT } from "./exit_codes.ts";
+import { ago, plural } from "./fmt.ts";
+
+export const HELP = `heimdall status [--json]
+  Roots, counts, queue length, whether the daemon is up, the last audit, and
+  how many secret files were skipped.`;
+
+/** `heimdall status`: what the index holds and who writes it. */
+export async function run(args: string[], ctx: Context): Promise<number> {
+  const { values } = parseArgs({ args, options: { json: { type: "boolean" } } });
+  const holder = await writerHolder(ctx.home);
+  let journal: Journal;
+  try {
+    journal = Journal.open(ctx.home.journal, { readOnly: true });
+  } catch (e) {
+    const status = {
+      home: ctx.home.home,
+      journal: null,
+      daemon: holder,
+      message: (e as Error).message,
+    };
+    if (values.json) ctx.out(JSON.stringify(status));
+    else ctx.out(`${ctx.home.home}: ${(e as Error).message}`);
+    return EXIT.ok;
+  }
+  try {
+    const roots = listRoots(journal);
+    const counts = journalCounts(journal);
+    const perRoot = journal.all<{ root_id: number; n: number }>(
+      "SELECT root_id, count(*) AS n FROM paths GROUP BY root_id",
+    );
+    const queue = queueStats(journal);
+    let hints = 0;
+    try {
+      for (const e of Deno.readDirSync(ctx.home.hints)) if (e.name.endsWith(".hint")) hints++;
+    } catch { /* no hints folder yet */ }
+    const secrets = roots.reduce((a, r) => a + r.secrets_skipped, 0);
+    const lastAudit = Number(getMeta(journal, "last_audit_ms") ?? 0) ||
+      Math.max(0, ...roots.map((r) => r.last_audit_ms ?? 0)) || null;
+    const size = fileSize(ctx.home.journal) + fileSize(ctx.home.journal + "-wal");
+    const status = {
+      home: ctx.home.home,
+      daemon: holder === null ? null : holder,
+      roots: roots.map((r) => ({
+        path: r.path,
+        depth: r.depth,
+        files: perRoot.find((p) => p.root_id === r.id)?.n ?? 0,
+        secrets_skipped: r.secrets_skipped,
+        ignored_skipped: r.ignored_skipped,
+        last_audit_ms: r.last_audit_ms,
+      })),
+      paths: counts.paths,
+      nodes: counts.nodes,
+      edges: counts.edges,
+      pending_edges: counts.pending,
+      queue: queue.length,
+      hints_waiting: hints,
+      secrets_skipped: secrets,
+      last_audit_ms: lastAudit,
+      journal_bytes: size,
+    };
+    if (values.json) {
+      ctx.out(JSON.stringify(status));
+      return EXIT.ok;
+    }
+    ctx.out(`home     ${status.home}`);
+    ctx.out(
+      `daemon   ${
+        holder === null ? "not running (start it with `heimdall daemon`)" : `running, pid ${holder}`
+      }`,
+    );
+    for (const r of status.roots) {
+      ctx.out(
+        `root     ${r.path}  ${plural(r.files, "file")}, depth ${r.depth}, audited ${
+          ago(r.last_audit_ms)
+        }`,
+      );
+    }
+    const files = Object.entries(counts.paths).map(([k, v]) => `${v} ${k}`).join(", ") || "none";
+    ctx.out(`files    ${files}`);
+    ctx.out(
+      `graph    ${plural(counts.nodes, "node")}, ${
+        plural(counts.edges, "edge")
+      }, ${counts.pending} pending`,
+    );
+    ctx.out(`queue    ${plural(queue.length, "path")} queued, ${plural(hints, "hint")} waiting`);
+    ctx.out(`secrets  ${plural(secrets, "file")} skipped, never stored`);
+    ctx.out(`audit    last ${ago(lastAudit)}`);
+    ctx.out(`journal  ${(size / 1048576).toFixed(1)} MiB`);
+    return EXIT.ok;
+  } finally {
+    journal.close();
+  }
+}
+
+function fileSize(path: string): number {
+  try {
+    return Deno.statSync(path).size;
+  } catch {
+    return 0;
+  }
+}

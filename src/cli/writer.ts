@@ -1,0 +1,49 @@
+import { Journal } from "../store/mod.ts";
+import {
+  IndexLockedError,
+  Reconciler,
+  stderrLogger,
+  writeHintFile,
+  writerHolder,
+  WriterLock,
+} from "../reconcile/mod.ts";
+import type { Context } from "./context.ts";
+
+/**
+ * Runs `fn` as the single writer: takes the lock, opens the journal, mirrors
+ * the configured roots, and releases everything afterwards, however `fn` ends.
+ * Throws IndexLockedError when another process writes.
+ */
+export async function withWriter<T>(ctx: Context, fn: (r: Reconciler) => Promise<T>): Promise<T> {
+  const lock = await WriterLock.acquire(ctx.home);
+  let journal: Journal | undefined;
+  try {
+    journal = Journal.open(ctx.home.journal);
+    const reconciler = new Reconciler(
+      journal,
+      ctx.home,
+      ctx.config(),
+      ctx.extractor(),
+      stderrLogger(),
+    );
+    reconciler.syncRoots();
+    return await fn(reconciler);
+  } finally {
+    journal?.close();
+    lock.release();
+  }
+}
+
+/**
+ * When the daemon holds the lock, hands it paths as a hint instead of failing.
+ * Returns the daemon's pid, or undefined when no daemon runs (the caller then
+ * writes itself).
+ */
+export async function handToDaemon(ctx: Context, paths: string[]): Promise<number | undefined> {
+  const holder = await writerHolder(ctx.home);
+  if (holder === null) return undefined;
+  if (paths.length > 0) writeHintFile(ctx.home.hints, paths);
+  return holder === "unknown" ? -1 : holder;
+}
+
+export { IndexLockedError };

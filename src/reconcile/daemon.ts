@@ -1,0 +1,169 @@
+import { type HomePaths, loadConfig } from "../config/mod.ts";
+import type { Extractor } from "../extract/mod.ts";
+import { Journal, queueStats, setMeta } from "../store/mod.ts";
+import { WriterLock } from "./lock.ts";
+import type { Logger } from "./log.ts";
+import { Reconciler } from "./reconciler.ts";
+import { Watcher, type WatchMessage } from "./watcher.ts";
+
+/** Knobs of a daemon run; tests shorten the timers. */
+export interface DaemonOptions {
+  home: HomePaths;
+  extractor: Extractor;
+  log: Logger;
+  /** How often the hints folder and config file are polled, as a backstop to the watch. */
+  pollMs?: number;
+  /** Resolves when the daemon should stop (SIGINT/SIGTERM are wired by the CLI). */
+  stop: Promise<void>;
+  /** Called once the startup audit is done and the watcher runs. */
+  onReady?: () => void;
+}
+
+/**
+ * The long-running single writer: takes the lock (or throws
+ * IndexLockedError), mirrors the roots, audits them (a full index when the
+ * journal is empty), then converges on every watcher event and hint, with a
+ * stat audit on a timer and whenever the watcher reports lost events.
+ */
+export async function runDaemon(opts: DaemonOptions): Promise<void> {
+  const lock = await WriterLock.acquire(opts.home);
+  const journal = Journal.open(opts.home.journal);
+  const log = opts.log;
+  let config = loadConfig(opts.home.config);
+  const reconciler = new Reconciler(journal, opts.home, config, opts.extractor, log);
+  const pending = new Set<string>();
+  let wake: (() => void) | undefined;
+  let stopping = false;
+  let auditWanted = true;
+  let limitReported = false;
+  let nextAudit = 0;
+  const poke = () => {
+    wake?.();
+    wake = undefined;
+  };
+
+  const onWatch = (m: WatchMessage) => {
+    if (m.type === "event") {
+      if (m.rescan) {
+        log.warn("the watcher lost events (rescan); a full stat audit follows");
+        auditWanted = true;
+      }
+      for (const p of m.paths) pending.add(p);
+      poke();
+    } else if (m.type === "error") {
+      if (m.limit) {
+        if (!limitReported) {
+          log.warn(
+            `OS file watch limit reached while watching ${
+              m.paths.join(", ")
+            }: those folders are covered by the stat audit every ${config.auditIntervalSeconds}s instead; raise fs.inotify.max_user_watches to watch them live`,
+          );
+          limitReported = true;
+        }
+      } else log.warn(`watcher: ${m.message}`);
+    }
+  };
+  const watcher = new Watcher(onWatch);
+  const startWatcher = () => {
+    Deno.mkdirSync(opts.home.hints, { recursive: true });
+    watcher.start({ roots: reconciler.roots.map((r) => r.path), extra: [opts.home.hints] });
+  };
+
+  opts.stop.then(() => {
+    stopping = true;
+    poke();
+  });
+
+  let configStamp = stamp(opts.home.config);
+  try {
+    reconciler.syncRoots(config);
+    setMeta(journal, "daemon_started_ms", String(Date.now()));
+    startWatcher();
+    log.info(`daemon pid ${Deno.pid} watching ${reconciler.roots.length} root(s)`);
+    let ready = false;
+    while (!stopping) {
+      const now = Date.now();
+      const s = stamp(opts.home.config);
+      if (s !== configStamp) {
+        configStamp = s;
+        try {
+          config = loadConfig(opts.home.config);
+          const { added, removed } = reconciler.syncRoots(config);
+          if (added.length + removed.length > 0) {
+            log.info(`roots changed: +${added.length} -${removed.length}`);
+            startWatcher();
+            auditWanted = true;
+          }
+        } catch (e) {
+          log.warn(`${(e as Error).message}; keeping the previous configuration`);
+        }
+      }
+      if (auditWanted || now >= nextAudit) {
+        auditWanted = false;
+        const t = performance.now();
+        const stats = await reconciler.audit();
+        nextAudit = Date.now() + config.auditIntervalSeconds * 1000;
+        setMeta(journal, "last_audit_ms", String(Date.now()));
+        log.info(
+          `audit: ${stats.seen} seen, ${stats.changed} changed, ${stats.retracted} retracted in ${
+            Math.round(performance.now() - t)
+          } ms`,
+        );
+      }
+      if (pending.size > 0) {
+        // A burst of writes costs one pass: wait a beat for the rest of it.
+        await sleep(config.debounceMs);
+        const paths = [...pending].filter((p) => !p.startsWith(opts.home.hints + "/"));
+        pending.clear();
+        if (paths.length > 0) reconciler.enqueue(paths, "watch");
+      }
+      reconciler.ingestHints();
+      if (reconciler.rootsChanged) {
+        reconciler.rootsChanged = false;
+        configStamp = stamp(opts.home.config);
+        startWatcher();
+      }
+      const drained = await reconciler.drainQueue();
+      if (drained.seen > 0) {
+        log.info(
+          `drained ${drained.seen}: ${drained.changed} changed, ${drained.retracted} retracted, ${drained.requeued} requeued`,
+        );
+      }
+      if (!ready) {
+        ready = true;
+        opts.onReady?.();
+      }
+      if (pending.size > 0 || stopping) continue;
+      const q = queueStats(journal);
+      const untilDue = q.length > 0 && q.nextDue !== null
+        ? Math.max(5, q.nextDue - Date.now())
+        : Infinity;
+      const untilAudit = Math.max(0, nextAudit - Date.now());
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        timer = setTimeout(resolve, Math.min(opts.pollMs ?? 1000, untilDue, untilAudit));
+      });
+      clearTimeout(timer);
+      wake = undefined;
+    }
+  } finally {
+    watcher.stop();
+    journal.close();
+    lock.release();
+    log.info(`daemon pid ${Deno.pid} stopped`);
+  }
+}
+
+function stamp(file: string): string {
+  try {
+    const st = Deno.statSync(file);
+    return `${st.mtime?.getTime()}:${st.size}`;
+  } catch {
+    return "none";
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

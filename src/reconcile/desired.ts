@@ -1,0 +1,138 @@
+import { createHash } from "node:crypto";
+import { basename } from "node:path";
+import type { Depth } from "../config/mod.ts";
+import type { Capability, Extraction, FileInfo } from "../extract/mod.ts";
+import type { EdgeRecord, NodeRecord, OwnedRows, PathRecord, PendingRecord } from "../store/mod.ts";
+
+/** Everything desiredRows needs, gathered by the reconciler's I/O shell. */
+export interface DesiredInput {
+  rootId: number;
+  path: string;
+  rel: string;
+  size: number;
+  mtimeMs: number;
+  hash: string | null;
+  racy: number;
+  info: FileInfo | undefined;
+  requestedDepth: Depth;
+  capability: Capability;
+  extraction: Extraction | undefined;
+  /** Terminal reason when the file was not read (too large). */
+  skipReason?: string;
+  lineCount: number;
+}
+
+/** A stable id for a node: never collides across files or repositories, survives re-indexing. */
+export function nodeId(path: string, kind: string, qualname: string, ordinal = 0): string {
+  return createHash("sha1").update(`${path}\0${kind}\0${qualname}\0${ordinal}`).digest("hex")
+    .slice(0, 20);
+}
+
+/** The id of a file's own node. */
+export function fileNodeId(path: string): string {
+  return nodeId(path, "file", "");
+}
+
+/** Content hash used as the oracle (sha1 of the bytes, hex). */
+export function contentHash(bytes: Uint8Array): string {
+  return createHash("sha1").update(bytes).digest("hex");
+}
+
+/**
+ * The rows one path should own, given its bytes' description and extraction
+ * (pure). The file node always exists; symbols hang under it by `parent`
+ * with `contains` edges; references become pending edges for the resolver.
+ */
+export function desiredRows(input: DesiredInput): OwnedRows {
+  const x = input.extraction;
+  const binary = input.info?.binary ?? false;
+  const skipped = input.skipReason !== undefined || binary;
+  const effective: Depth = skipped ? 1 : Math.max(1, x?.depth ?? 1) as Depth;
+  const clampReason = effective < input.requestedDepth
+    ? (input.skipReason ?? (binary ? "binary file" : x?.error ?? input.capability.reason ?? null))
+    : (x?.error ?? null);
+  const path: PathRecord = {
+    root_id: input.rootId,
+    path: input.path,
+    rel: input.rel,
+    state: skipped ? "skipped" : "indexed",
+    reason: input.skipReason ?? (binary ? "binary" : null),
+    hash: input.hash,
+    size: input.size,
+    mtime_ms: input.mtimeMs,
+    language: input.info?.language ?? null,
+    summary: input.info?.summary ?? null,
+    requested_depth: input.requestedDepth,
+    target_depth: Math.min(input.requestedDepth, input.capability.depth),
+    effective_depth: effective,
+    depth_reason: clampReason,
+    racy: input.racy,
+  };
+  const fileId = fileNodeId(input.path);
+  const nodes: NodeRecord[] = [{
+    id: fileId,
+    parent_id: null,
+    kind: "file",
+    name: basename(input.path),
+    qualname: "",
+    start_line: 1,
+    end_line: Math.max(1, input.lineCount),
+    signature: null,
+    doc: input.info?.summary ?? null,
+    struct_hash: input.hash,
+    partial: 0,
+  }];
+  const edges: EdgeRecord[] = [];
+  const pending: PendingRecord[] = [];
+  if (!skipped && x && effective >= 2) addSymbols(input.path, x, fileId, nodes, edges, pending);
+  return { path, nodes, edges, pending };
+}
+
+function addSymbols(
+  path: string,
+  x: Extraction,
+  fileId: string,
+  nodes: NodeRecord[],
+  edges: EdgeRecord[],
+  pending: PendingRecord[],
+): void {
+  const idByQualname = new Map<string, string>([["", fileId]]);
+  const seen = new Map<string, number>();
+  for (const s of x.symbols) {
+    const key = `${s.kind}\0${s.qualname}`;
+    const ordinal = seen.get(key) ?? 0;
+    seen.set(key, ordinal + 1);
+    const id = nodeId(path, s.kind, s.qualname, ordinal);
+    if (!idByQualname.has(s.qualname)) idByQualname.set(s.qualname, id);
+    const parentId = idByQualname.get(s.parent ?? "") ?? fileId;
+    nodes.push({
+      id,
+      parent_id: parentId,
+      kind: s.kind,
+      name: s.name,
+      qualname: s.qualname,
+      start_line: s.startLine,
+      end_line: s.endLine,
+      signature: s.signature ?? null,
+      doc: s.doc ?? null,
+      struct_hash: s.structHash ?? null,
+      partial: s.partial ? 1 : 0,
+    });
+    edges.push({ src: parentId, dst: id, kind: "contains", line: s.startLine });
+  }
+  if (effective3(x)) {
+    for (const r of x.refs) {
+      pending.push({
+        src: idByQualname.get(r.from) ?? fileId,
+        kind: r.kind,
+        target: r.name,
+        module: r.module ?? null,
+        line: r.line,
+      });
+    }
+  }
+}
+
+function effective3(x: Extraction): boolean {
+  return x.depth >= 3;
+}

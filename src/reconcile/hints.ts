@@ -1,0 +1,146 @@
+import { join, resolve } from "node:path";
+
+/** A hint that could not be used, and why. */
+export interface DroppedHint {
+  value: string;
+  reason: string;
+}
+
+const MAX_PATH = 4096;
+
+/**
+ * Checks one would-be path from a hint (pure). Returns the absolute, normalised
+ * path, or a reason to drop it: empty, control characters, too long, not text.
+ */
+export function validateHintPath(value: unknown, cwd: string): string | DroppedHint {
+  if (typeof value !== "string") {
+    return { value: String(value).slice(0, 80), reason: "not a string" };
+  }
+  const shown = JSON.stringify(value.slice(0, 80));
+  if (value.trim() === "") return { value: shown, reason: "empty path" };
+  if (value.length > MAX_PATH) {
+    return { value: shown, reason: `longer than ${MAX_PATH} characters` };
+  }
+  // deno-lint-ignore no-control-regex
+  if (/[\u0000-\u001f\u007f\ufffd]/.test(value)) {
+    return { value: shown, reason: "holds control or undecodable characters" };
+  }
+  return resolve(cwd, value);
+}
+
+const PATH_KEYS = new Set([
+  "file_path",
+  "filePath",
+  "path",
+  "notebook_path",
+  "target_file",
+  "targetFile",
+  "file",
+  "filename",
+  "old_path",
+  "new_path",
+  "paths",
+  "files",
+]);
+
+const PATCH_LINE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm;
+
+/**
+ * Pulls file paths out of a harness's hook JSON (pure): the usual path keys at
+ * any depth (`tool_input.file_path`, `tool_info.file_path`, `edits[].path`…)
+ * and the file lines of an `apply_patch` body. Relative paths resolve against
+ * the payload's `cwd` when it has one.
+ */
+export function pathsFromHookJson(payload: unknown): { paths: string[]; cwd?: string } {
+  const found: string[] = [];
+  const cwd = isRecord(payload) && typeof payload.cwd === "string" ? payload.cwd : undefined;
+  const visit = (v: unknown, key: string | undefined, depth: number): void => {
+    if (depth > 8) return;
+    if (typeof v === "string") {
+      if (key !== undefined && PATH_KEYS.has(key)) found.push(v);
+      else if (v.includes("*** ")) {
+        for (const m of v.matchAll(PATCH_LINE)) found.push((m[1] ?? m[2])!);
+      }
+      return;
+    }
+    if (Array.isArray(v)) {
+      for (const item of v) visit(item, key, depth + 1);
+      return;
+    }
+    if (isRecord(v)) { for (const [k, item] of Object.entries(v)) visit(item, k, depth + 1); }
+  };
+  visit(payload, undefined, 0);
+  const out: { paths: string[]; cwd?: string } = {
+    paths: [...new Set(found.map((p) => p.trim()))],
+  };
+  if (cwd !== undefined) out.cwd = cwd;
+  return out;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Records "look at these paths" for the writer: one small file per call,
+ * written to a temporary name and renamed, so a reader never sees half a hint
+ * and no lock is needed. O(1) in the size of the index.
+ */
+export function writeHintFile(hintsDir: string, paths: readonly string[]): string {
+  Deno.mkdirSync(hintsDir, { recursive: true });
+  const name = `${Date.now()}-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}.hint`;
+  const tmp = join(hintsDir, `.${name}.tmp`);
+  Deno.writeTextFileSync(tmp, JSON.stringify({ paths }) + "\n");
+  const final = join(hintsDir, name);
+  Deno.renameSync(tmp, final);
+  return final;
+}
+
+/** One hint file read back: its paths, or why it was dropped. */
+export interface HintFile {
+  file: string;
+  paths: string[];
+  dropped: DroppedHint[];
+}
+
+/**
+ * Reads every complete hint file in `hintsDir` (oldest first), validating each
+ * path again: a hint file written by something other than `heimdall hint` is
+ * never trusted. Does not delete anything; the writer deletes after enqueueing.
+ */
+export function readHintFiles(hintsDir: string, limit = 10_000): HintFile[] {
+  let names: string[];
+  try {
+    names = [...Deno.readDirSync(hintsDir)]
+      .filter((e) => e.isFile && e.name.endsWith(".hint"))
+      .map((e) => e.name)
+      .sort()
+      .slice(0, limit);
+  } catch {
+    return [];
+  }
+  return names.map((name) => parseHintFile(join(hintsDir, name)));
+}
+
+function parseHintFile(file: string): HintFile {
+  const out: HintFile = { file, paths: [], dropped: [] };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(Deno.readTextFileSync(file));
+  } catch (e) {
+    out.dropped.push({ value: file, reason: `unreadable hint file: ${(e as Error).message}` });
+    return out;
+  }
+  const list = isRecord(raw) && Array.isArray(raw.paths) ? raw.paths : undefined;
+  if (!list) {
+    out.dropped.push({ value: file, reason: 'hint file is not {"paths": [...]}' });
+    return out;
+  }
+  for (const p of list) {
+    const v = validateHintPath(p, "/");
+    if (typeof v === "string" && typeof p === "string" && p.startsWith("/")) out.paths.push(v);
+    else if (typeof v === "string") out.dropped.push({ value: String(p), reason: "not absolute" });
+    else out.dropped.push(v);
+  }
+  return out;
+}

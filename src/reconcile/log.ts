@@ -1,0 +1,35 @@
+/** Where the reconciler reports what it did; the CLI and the daemon choose the sink. */
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/** Logs nothing (tests, quiet one-shot commands). */
+export const silentLogger: Logger = { info() {}, warn() {} };
+
+/** Logs to stderr; info only when verbose. */
+export function stderrLogger(verbose = false): Logger {
+  const enc = new TextEncoder();
+  const write = (s: string) => Deno.stderr.writeSync(enc.encode(s + "\n"));
+  return {
+    info: (m) => verbose && write(m),
+    warn: (m) => write(`heimdall: ${m}`),
+  };
+}
+
+/** Appends timestamped lines to a log file (the daemon's `logs/daemon.log`), and warnings to stderr too. */
+export function fileLogger(file: string, alsoStderr = true): Logger {
+  const line = (level: string, m: string) => {
+    try {
+      Deno.writeTextFileSync(file, `${new Date().toISOString()} ${level} ${m}\n`, { append: true });
+    } catch { /* a full disk must not stop the writer */ }
+  };
+  const err = stderrLogger(false);
+  return {
+    info: (m) => line("info", m),
+    warn: (m) => {
+      line("warn", m);
+      if (alsoStderr) err.warn(m);
+    },
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * Reconciliation: keeps the journal equal to the bytes on disk.
+ *
+ * Owns the writer lock, hints, the queue's drain, the pure plan
+ * (`planPath`, `planCommit`, `desiredRows`), the reconciler (the only code
+ * that writes index rows), the watcher, the daemon loop and the read-only
+ * audit (`verifyJournal`). Never believes an event about *what* happened: it
+ * only ever means "look at this path".
+ */
+export { IndexLockedError, writerHolder, WriterLock } from "./lock.ts";
+export { pathsFromHookJson, validateHintPath, writeHintFile } from "./hints.ts";
+export type { DroppedHint } from "./hints.ts";
+export { fileLogger, type Logger, silentLogger, stderrLogger } from "./log.ts";
+export { type Progress, Reconciler } from "./reconciler.ts";
+export { addStats, emptyStats, type PassStats } from "./stats.ts";
+export { runDaemon } from "./daemon.ts";
+export type { DaemonOptions } from "./daemon.ts";
+export { type Drift, verifyJournal, type VerifyReport } from "./verify.ts";
+export { contentHash, desiredRows, fileNodeId, nodeId } from "./desired.ts";
+export { isRacy, planCommit, planPath, RACY_WINDOW_MS } from "./plan.ts";

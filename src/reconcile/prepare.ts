@@ -1,0 +1,184 @@
+import type { Depth } from "../config/mod.ts";
+import { describeFile, detectLanguage, type Extraction, type Extractor } from "../extract/mod.ts";
+import type { OwnedRows, PathRow } from "../store/mod.ts";
+import { contentHash, desiredRows } from "./desired.ts";
+import { isRacy, type Observed, planCommit, planPath } from "./plan.ts";
+import { sniffSecret } from "./secrets.ts";
+
+/** What preparing one path decided; the commit step applies it in a transaction. */
+export type Prepared =
+  | { path: string; expected: number | null; do: "nothing"; why: string }
+  | { path: string; expected: number | null; do: "retract"; why: string; secret?: boolean }
+  | { path: string; expected: number | null; do: "expand"; excluded: boolean }
+  | { path: string; expected: number | null; do: "retry"; why: string }
+  | {
+    path: string;
+    expected: number | null;
+    do: "touch";
+    stat: { size: number; mtime_ms: number; racy: number };
+  }
+  | { path: string; expected: number | null; do: "replace"; rows: OwnedRows };
+
+/** The facts about one path that its plan depends on, gathered by the caller. */
+export interface PrepareInput {
+  path: string;
+  rel: string;
+  rootId: number;
+  requested: Depth;
+  indexed: PathRow | undefined;
+  /** Why the path must not be indexed, when it must not. */
+  excluded: string | undefined;
+  /** True when `excluded` is a secret (counted, never stored). */
+  secret: boolean;
+  maxFileBytes: number;
+  deep: boolean;
+  extractor: Extractor;
+}
+
+/**
+ * Reads one path from disk and decides its rows. The only I/O is lstat, read
+ * and a second stat; the decision is the pure {@link planPath} and
+ * {@link planCommit}. A file that changes while it is read is not committed but
+ * retried, so a torn read never reaches the journal.
+ */
+export async function preparePath(input: PrepareInput): Promise<Prepared> {
+  const { path, indexed } = input;
+  const expected = indexed?.generation ?? null;
+  const observed = observe(path);
+  const language = indexed?.language ?? detectLanguage(path);
+  const wantDepth = Math.min(
+    input.requested,
+    input.extractor.capability(language).depth,
+  ) as Depth;
+  const step = planPath(observed, indexed, {
+    ...(input.excluded !== undefined ? { excluded: input.excluded } : {}),
+    maxFileBytes: input.maxFileBytes,
+    wantDepth,
+    deep: input.deep,
+  });
+  switch (step.do) {
+    case "nothing":
+      return { path, expected, do: "nothing", why: step.why };
+    case "retract":
+      return { path, expected, do: "retract", why: step.why, secret: input.secret };
+    case "expand":
+      return { path, expected, do: "expand", excluded: input.excluded !== undefined };
+    case "too-large": {
+      const o = observed as { size: number; mtimeMs: number };
+      const rows = desiredRows({
+        rootId: input.rootId,
+        path,
+        rel: input.rel,
+        size: o.size,
+        mtimeMs: o.mtimeMs,
+        hash: null,
+        racy: 0,
+        info: undefined,
+        requestedDepth: input.requested,
+        capability: { depth: 1 },
+        extraction: undefined,
+        skipReason: "too large",
+        lineCount: 1,
+      });
+      return { path, expected, do: "replace", rows };
+    }
+    case "read":
+      return await readAndPlan(input, observed as { size: number; mtimeMs: number }, expected);
+  }
+}
+
+async function readAndPlan(
+  input: PrepareInput,
+  before: { size: number; mtimeMs: number },
+  expected: number | null,
+): Promise<Prepared> {
+  const { path, indexed } = input;
+  const readAt = Date.now();
+  let bytes: Uint8Array;
+  let after: Deno.FileInfo;
+  try {
+    bytes = Deno.readFileSync(path);
+    after = Deno.statSync(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) {
+      return indexed
+        ? { path, expected, do: "retract", why: "gone from disk" }
+        : { path, expected, do: "nothing", why: "absent" };
+    }
+    return { path, expected, do: "retry", why: `unreadable: ${(e as Error).message}` };
+  }
+  const mtimeMs = after.mtime?.getTime() ?? 0;
+  if (after.size !== before.size || mtimeMs !== before.mtimeMs || bytes.length !== after.size) {
+    return { path, expected, do: "retry", why: "changed while being read" };
+  }
+  const info = describeFile(path, bytes);
+  const text = info.binary ? "" : new TextDecoder().decode(bytes);
+  if (!info.binary) {
+    const secret = sniffSecret(text);
+    if (secret !== undefined) {
+      return { path, expected, do: "retract", why: `secret content: ${secret}`, secret: true };
+    }
+  }
+  const capability = input.extractor.capability(info.binary ? undefined : info.language);
+  const wantDepth = Math.min(input.requested, capability.depth) as Depth;
+  const hash = contentHash(bytes);
+  const racy = isRacy(mtimeMs, readAt) ? 1 : 0;
+  const commit = planCommit(indexed, { hash, size: after.size, mtimeMs, racy, wantDepth });
+  if (commit.do === "nothing") return { path, expected, do: "nothing", why: "same content" };
+  if (commit.do === "touch") {
+    return { path, expected, do: "touch", stat: { size: after.size, mtime_ms: mtimeMs, racy } };
+  }
+  let extraction: Extraction | undefined;
+  if (!info.binary && wantDepth >= 2 && info.language !== undefined) {
+    try {
+      extraction = await input.extractor.extract({
+        path,
+        language: info.language,
+        text,
+        depth: wantDepth,
+      });
+    } catch (e) {
+      extraction = {
+        depth: 1,
+        symbols: [],
+        refs: [],
+        chunks: [],
+        error: `extraction failed: ${(e as Error).message}`,
+      };
+    }
+  }
+  const rows = desiredRows({
+    rootId: input.rootId,
+    path,
+    rel: input.rel,
+    size: after.size,
+    mtimeMs,
+    hash,
+    racy,
+    info,
+    requestedDepth: input.requested,
+    capability,
+    extraction,
+    lineCount: countLines(bytes),
+  });
+  return { path, expected, do: "replace", rows };
+}
+
+/** lstat → {@link Observed}. Symlinks are never followed, so they observe as "other". */
+export function observe(path: string): Observed {
+  let st: Deno.FileInfo;
+  try {
+    st = Deno.lstatSync(path);
+  } catch {
+    return { kind: "missing" };
+  }
+  if (st.isDirectory) return { kind: "dir" };
+  if (!st.isFile) return { kind: "other" };
+  return { kind: "file", size: st.size, mtimeMs: st.mtime?.getTime() ?? 0 };
+}
+
+function countLines(bytes: Uint8Array): number {
+  let n = 1;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) n++;
+  return bytes.length > 0 && bytes[bytes.length - 1] === 10 ? n - 1 : n;
+}

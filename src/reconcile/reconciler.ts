@@ -1,0 +1,405 @@
+import { relative } from "node:path";
+import { type Config, type Depth, type HomePaths, loadConfig } from "../config/mod.ts";
+import type { Extractor } from "../extract/mod.ts";
+import {
+  completeQueued,
+  deferQueued,
+  deleteRoot,
+  dueQueue,
+  enqueuePaths,
+  getPath,
+  iteratePaths,
+  type Journal,
+  listRoots,
+  type PathRow,
+  recordAudit,
+  replaceOwnedRows,
+  retractPath,
+  rootFor,
+  type RootRow,
+  StaleCommitError,
+  touchPath,
+  upsertRoot,
+} from "../store/mod.ts";
+import { readHintFiles } from "./hints.ts";
+import { classifyPath, IgnoreCache } from "./ignore.ts";
+import { type Logger, silentLogger } from "./log.ts";
+import { type Prepared, preparePath } from "./prepare.ts";
+import { isSecretName } from "./secrets.ts";
+import { addStats, emptyStats, type PassStats } from "./stats.ts";
+import { walkRoot } from "./walk.ts";
+
+/** Progress of a pass, for a progress bar. */
+export interface Progress {
+  done: number;
+  /** Files found so far by the walk (grows while it runs). */
+  found: number;
+  walkDone: boolean;
+}
+
+/** One unit of work: a path, and its queue `seq` when it came from the queue. */
+interface Work {
+  path: string;
+  seq?: number;
+  indexed?: PathRow | undefined;
+}
+
+const RETRY_BASE_MS = 50;
+const RETRY_MAX_MS = 30_000;
+
+/**
+ * The single writer. Every row of the index is written here, and only while
+ * the caller holds the {@link WriterLock}. Level-triggered: whatever asked for
+ * a path (a watcher event, a hint, an audit), the reconciler stats and reads it
+ * and converges its rows to the bytes on disk.
+ */
+export class Reconciler {
+  #roots: RootRow[] = [];
+  readonly #ignoreCache = new IgnoreCache();
+  readonly #log: Logger;
+  #globalIgnore = "";
+  /** Set when a hint made the reconciler reload the roots; the daemon restarts its watcher. */
+  rootsChanged = false;
+
+  constructor(
+    readonly journal: Journal,
+    readonly home: HomePaths,
+    public config: Config,
+    readonly extractor: Extractor,
+    log: Logger = silentLogger,
+  ) {
+    this.#log = log;
+    this.#loadGlobalIgnore();
+    this.#roots = listRoots(journal);
+  }
+
+  /** The roots as the journal has them after the last {@link syncRoots}. */
+  get roots(): readonly RootRow[] {
+    return this.#roots;
+  }
+
+  /**
+   * Mirrors the configured roots into the journal: new roots get a row, roots
+   * no longer configured are retracted with every row their paths own.
+   */
+  syncRoots(config: Config = this.config): { added: string[]; removed: string[] } {
+    this.config = config;
+    this.#loadGlobalIgnore();
+    const want = new Map(config.roots.map((r) => [r.path, String(r.depth)]));
+    const have = listRoots(this.journal);
+    const added: string[] = [];
+    const removed: string[] = [];
+    this.journal.tx(() => {
+      for (const r of have) {
+        if (want.has(r.path)) continue;
+        for (const row of [...iteratePaths(this.journal, r.id)]) {
+          retractPath(this.journal, row.path, row.generation);
+        }
+        deleteRoot(this.journal, r.id);
+        removed.push(r.path);
+      }
+      for (const [path, depth] of want) {
+        if (!have.some((r) => r.path === path)) added.push(path);
+        upsertRoot(this.journal, path, depth);
+      }
+    });
+    this.#roots = listRoots(this.journal);
+    return { added, removed };
+  }
+
+  /** Queues paths for the next drain (deduplicated by path). */
+  enqueue(paths: Iterable<string>, reason: string): number {
+    return this.journal.tx(() => enqueuePaths(this.journal, paths, reason));
+  }
+
+  /**
+   * Moves hint files into the queue and deletes them, in that order, so a crash
+   * in between costs a duplicate hint, never a lost one. Returns the number of
+   * paths queued and warns about every dropped value.
+   */
+  ingestHints(): number {
+    const files = readHintFiles(this.home.hints);
+    if (files.length === 0) return 0;
+    const paths = new Set<string>();
+    let reloaded = false;
+    for (const f of files) {
+      for (const d of f.dropped) this.#log.warn(`dropped hint ${d.value}: ${d.reason}`);
+      for (const p of f.paths) {
+        if (!rootFor(this.#roots, p) && !reloaded) {
+          // `heimdall index` writes the config, then the hint: catch up once.
+          reloaded = true;
+          const { added, removed } = this.syncRoots(loadConfig(this.home.config));
+          if (added.length + removed.length > 0) this.rootsChanged = true;
+        }
+        if (rootFor(this.#roots, p)) paths.add(p);
+        else this.#log.warn(`dropped hint "${p}": not under any root`);
+      }
+    }
+    if (paths.size > 0) this.enqueue(paths, "hint");
+    for (const f of files) {
+      try {
+        Deno.removeSync(f.file);
+      } catch { /* removed by a concurrent ingester */ }
+    }
+    return paths.size;
+  }
+
+  /**
+   * Reconciles every due queued path, in batches, until none is due. Paths
+   * that must be retried stay queued with a back-off; their count is returned
+   * in `requeued`.
+   */
+  async drainQueue(onProgress?: (p: Progress) => void): Promise<PassStats> {
+    const stats = emptyStats();
+    for (;;) {
+      const due = dueQueue(this.journal, this.config.batchSize);
+      if (due.length === 0) return stats;
+      await this.#processBatch(due.map((q) => ({ path: q.path, seq: q.seq })), false, stats);
+      onProgress?.({ done: stats.seen, found: stats.seen, walkDone: true });
+    }
+  }
+
+  /**
+   * Converges given paths now (files or folders), without going through the
+   * queue. A folder is walked, and every indexed path under it is checked too,
+   * so deletions inside it are found.
+   */
+  async reconcilePaths(paths: readonly string[], deep = false): Promise<PassStats> {
+    const stats = emptyStats();
+    const files: Work[] = [];
+    for (const p of paths) files.push({ path: p });
+    await this.#processBatch(files, deep, stats);
+    return stats;
+  }
+
+  /**
+   * The stat audit: walks every root (or one folder below a root), compares
+   * size and mtime with the journal, and reconciles what differs, what is new
+   * and what is gone. `deep` re-hashes every file. Bounded memory: the index
+   * rows of one root and one batch of prepared rows at a time.
+   */
+  async audit(
+    options: { deep?: boolean; roots?: readonly RootRow[]; onProgress?: (p: Progress) => void } =
+      {},
+  ): Promise<PassStats> {
+    const stats = emptyStats();
+    for (const root of options.roots ?? this.#roots) {
+      await this.#reconcileTree(root, "", options.deep ?? false, stats, options.onProgress);
+    }
+    return stats;
+  }
+
+  async #reconcileTree(
+    root: RootRow,
+    relPrefix: string,
+    deep: boolean,
+    stats: PassStats,
+    onProgress?: (p: Progress) => void,
+  ): Promise<void> {
+    const indexed = new Map<string, PathRow>();
+    for (const row of iteratePaths(this.journal, root.id, relPrefix)) indexed.set(row.rel, row);
+    const requested = this.#requested(root);
+    let batch: Work[] = [];
+    let found = 0;
+    let secrets = 0;
+    let ignored = 0;
+    const contentSecretsBefore = stats.secrets;
+    const flush = async () => {
+      const work = batch;
+      batch = [];
+      await this.#processBatch(work, deep, stats);
+      onProgress?.({ done: stats.seen, found, walkDone: false });
+    };
+    const walk = walkRoot({
+      root: root.path,
+      globalIgnore: this.#globalIgnore,
+      ...(relPrefix !== "" ? { under: relPrefix } : {}),
+    });
+    for (const ev of walk) {
+      if (ev.type === "skip") {
+        if (ev.reason === "secret") secrets++;
+        else if (ev.reason === "ignored") ignored++;
+        continue;
+      }
+      found++;
+      const row = indexed.get(ev.rel);
+      indexed.delete(ev.rel);
+      if (row && !deep && this.#settled(row, ev, requested)) {
+        stats.seen++;
+        stats.unchanged++;
+        continue;
+      }
+      batch.push({ path: ev.path, indexed: row });
+      if (batch.length >= this.config.batchSize) await flush();
+    }
+    for (const row of indexed.values()) {
+      batch.push({ path: row.path, indexed: row });
+      if (batch.length >= this.config.batchSize) await flush();
+    }
+    await flush();
+    const contentSecrets = stats.secrets - contentSecretsBefore;
+    stats.secrets += secrets;
+    if (relPrefix === "") {
+      this.journal.tx(() =>
+        recordAudit(this.journal, root.id, { secrets: secrets + contentSecrets, ignored })
+      );
+    }
+    onProgress?.({ done: stats.seen, found, walkDone: true });
+  }
+
+  /** The stat screen (same test as planPath's, without another stat). */
+  #settled(row: PathRow, ev: { size: number; mtimeMs: number }, requested: Depth): boolean {
+    if (row.racy || row.size !== ev.size || row.mtime_ms !== ev.mtimeMs) return false;
+    const want = this.#wantDepth(requested, row.language);
+    return row.effective_depth >= want || row.target_depth === want;
+  }
+
+  #wantDepth(requested: Depth, language: string | null): Depth {
+    return Math.min(requested, this.extractor.capability(language ?? undefined).depth) as Depth;
+  }
+
+  #requested(root: RootRow): Depth {
+    return root.depth === "max" ? 3 : (Number(root.depth) as Depth);
+  }
+
+  /** Prepares a batch (extraction may run concurrently), then commits it in one transaction. */
+  async #processBatch(work: Work[], deep: boolean, stats: PassStats): Promise<void> {
+    if (work.length === 0) return;
+    const prepared = await Promise.all(work.map((w) => this.#prepare(w, deep)));
+    const expand: Extract<Prepared, { do: "expand" }>[] = [];
+    this.journal.tx(() => {
+      for (let i = 0; i < work.length; i++) {
+        const w = work[i]!;
+        const p = prepared[i]!;
+        stats.seen++;
+        if (p.do === "expand") {
+          expand.push(p);
+          if (w.seq !== undefined) completeQueued(this.journal, w.path, w.seq);
+          continue;
+        }
+        this.#commitOne(w, p, stats);
+      }
+    });
+    for (const dir of expand) {
+      const root = rootFor(this.#roots, dir.path);
+      if (!root) continue;
+      const rel = relative(root.path, dir.path);
+      if (dir.excluded) {
+        // An ignored folder: nothing under it is walked; what was indexed goes.
+        const rows = [...iteratePaths(this.journal, root.id, rel)];
+        await this.#processBatch(rows.map((r) => ({ path: r.path, indexed: r })), false, stats);
+      } else {
+        await this.#reconcileTree(root, rel, deep, stats);
+      }
+    }
+  }
+
+  #commitOne(w: Work, p: Prepared, stats: PassStats): void {
+    const j = this.journal;
+    j.db.exec("SAVEPOINT path_commit");
+    try {
+      switch (p.do) {
+        case "nothing":
+          stats.unchanged++;
+          break;
+        case "retract":
+          if (p.secret) stats.secrets++;
+          if (retractPath(j, p.path, p.expected)) stats.retracted++;
+          break;
+        case "touch":
+          touchPath(j, p.path, p.expected, p.stat);
+          stats.touched++;
+          break;
+        case "replace":
+          replaceOwnedRows(j, p.rows, p.expected);
+          if (p.rows.path.state === "skipped") stats.skipped++;
+          else stats.changed++;
+          stats.symbols += p.rows.nodes.length - 1;
+          break;
+        case "retry":
+          this.#retry(w, p.why);
+          stats.requeued++;
+          j.db.exec("RELEASE path_commit");
+          return;
+      }
+      if (w.seq !== undefined) completeQueued(j, w.path, w.seq);
+      j.db.exec("RELEASE path_commit");
+    } catch (e) {
+      j.db.exec("ROLLBACK TO path_commit");
+      j.db.exec("RELEASE path_commit");
+      if (!(e instanceof StaleCommitError)) throw e;
+      this.#log.info(e.message);
+      this.#retry(w, "stale commit");
+      stats.requeued++;
+    }
+  }
+
+  /** Puts a path (back) in the queue with exponential back-off. */
+  #retry(w: Work, why: string): void {
+    const attempts = this.journal.get<{ attempts: number }>(
+      "SELECT attempts FROM queue WHERE path = ?",
+      w.path,
+    )?.attempts ?? 0;
+    if (w.seq === undefined) enqueuePaths(this.journal, [w.path], why);
+    const delay = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** attempts);
+    deferQueued(this.journal, w.path, delay);
+    this.#log.info(`requeued "${w.path}" in ${delay} ms: ${why}`);
+  }
+
+  async #prepare(w: Work, deep: boolean): Promise<Prepared> {
+    const root = rootFor(this.#roots, w.path);
+    const indexed = w.indexed ?? getPath(this.journal, w.path);
+    if (!root) {
+      return indexed
+        ? { path: w.path, expected: indexed.generation, do: "retract", why: "outside every root" }
+        : { path: w.path, expected: null, do: "nothing", why: "outside every root" };
+    }
+    const rel = relative(root.path, w.path);
+    let excluded: string | undefined;
+    let secret = false;
+    if (rel !== "") {
+      const secretName = isSecretName(rel);
+      if (secretName !== undefined) {
+        excluded = `secret: ${secretName}`;
+        secret = true;
+      } else {
+        const isDir = safeIsDir(w.path);
+        const c = classifyPath(root.path, rel, isDir, this.#globalIgnore, this.#ignoreCache);
+        if (c.ignored) excluded = `ignored: ${c.reason ?? "ignore rule"}`;
+      }
+    }
+    return await preparePath({
+      path: w.path,
+      rel,
+      rootId: root.id,
+      requested: this.#requested(root),
+      indexed,
+      excluded,
+      secret,
+      maxFileBytes: this.config.maxFileBytes,
+      deep,
+      extractor: this.extractor,
+    });
+  }
+
+  #loadGlobalIgnore(): void {
+    try {
+      this.#globalIgnore = Deno.readTextFileSync(this.home.ignore);
+    } catch {
+      this.#globalIgnore = "";
+    }
+  }
+
+  /** Adds a pass's numbers into a running total (for the daemon's log). */
+  static add(a: PassStats, b: PassStats): PassStats {
+    return addStats(a, b);
+  }
+}
+
+function safeIsDir(path: string): boolean {
+  try {
+    return Deno.lstatSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}

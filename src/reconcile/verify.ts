@@ -1,0 +1,122 @@
+import type { Depth } from "../config/mod.ts";
+import type { Extractor } from "../extract/mod.ts";
+import { iteratePaths, type Journal, listRoots, type PathRow, queueStats } from "../store/mod.ts";
+import { contentHash } from "./desired.ts";
+import { sniffSecret } from "./secrets.ts";
+import { walkRoot } from "./walk.ts";
+
+/** One way the journal differs from the disk. */
+export interface Drift {
+  kind: "missing" | "ghost" | "stat" | "content" | "shallow" | "orphan" | "unreadable";
+  path: string;
+  reason: string;
+}
+
+/** What verify found. `drift` empty means the journal equals the disk. */
+export interface VerifyReport {
+  roots: number;
+  checked: number;
+  deep: boolean;
+  queued: number;
+  drift: Drift[];
+}
+
+/**
+ * Compares the journal with the disk without writing anything and without the
+ * writer lock: files on disk missing from the journal, rows whose file is gone
+ * or now excluded, stat mismatches, rows below the depth this build reaches,
+ * and rows owned by no path. With `deep`, every file is re-hashed, which
+ * catches a rewrite that kept size and mtime.
+ */
+export function verifyJournal(
+  journal: Journal,
+  options: { deep: boolean; extractor: Extractor; globalIgnore: string },
+): VerifyReport {
+  const report: VerifyReport = {
+    roots: 0,
+    checked: 0,
+    deep: options.deep,
+    queued: queueStats(journal).length,
+    drift: [],
+  };
+  const add = (kind: Drift["kind"], path: string, reason: string) =>
+    report.drift.push({ kind, path, reason });
+  for (const root of listRoots(journal)) {
+    report.roots++;
+    const indexed = new Map<string, PathRow>();
+    for (const row of iteratePaths(journal, root.id)) indexed.set(row.rel, row);
+    const requested: Depth = root.depth === "max" ? 3 : (Number(root.depth) as Depth);
+    for (const ev of walkRoot({ root: root.path, globalIgnore: options.globalIgnore })) {
+      if (ev.type === "skip") continue;
+      report.checked++;
+      const row = indexed.get(ev.rel);
+      indexed.delete(ev.rel);
+      if (!row) {
+        if (!isSecretFile(ev.path)) add("missing", ev.path, "on disk, not in the journal");
+        continue;
+      }
+      if (row.size !== ev.size || row.mtime_ms !== ev.mtimeMs) {
+        add(
+          "stat",
+          ev.path,
+          `journal has size ${row.size} mtime ${
+            iso(row.mtime_ms)
+          }, disk has size ${ev.size} mtime ${iso(ev.mtimeMs)}`,
+        );
+        continue;
+      }
+      if (options.deep && row.hash !== null) {
+        try {
+          const hash = contentHash(Deno.readFileSync(ev.path));
+          if (hash !== row.hash) {
+            add(
+              "content",
+              ev.path,
+              `same size and mtime, but content hash ${hash.slice(0, 12)} ≠ journal ${
+                row.hash.slice(0, 12)
+              }`,
+            );
+            continue;
+          }
+        } catch (e) {
+          add("unreadable", ev.path, (e as Error).message);
+          continue;
+        }
+      }
+      const want = Math.min(
+        requested,
+        options.extractor.capability(row.language ?? undefined).depth,
+      );
+      if (row.state === "indexed" && row.effective_depth < want && row.target_depth !== want) {
+        add("shallow", ev.path, `at L${row.effective_depth}, this build reaches L${want}`);
+      }
+    }
+    for (const row of indexed.values()) {
+      add("ghost", row.path, "in the journal, but gone from disk or now excluded");
+    }
+  }
+  for (
+    const r of journal.all<{ table: string; n: number }>(
+      `SELECT 'nodes' AS "table", count(*) AS n FROM nodes WHERE path_id NOT IN (SELECT id FROM paths)
+       UNION ALL SELECT 'edges', count(*) FROM edges WHERE owner_id NOT IN (SELECT id FROM paths)
+       UNION ALL SELECT 'pending_edges', count(*) FROM pending_edges WHERE owner_id NOT IN (SELECT id FROM paths)
+       UNION ALL SELECT 'paths', count(*) FROM paths WHERE root_id NOT IN (SELECT id FROM roots)`,
+    )
+  ) {
+    if (r.n > 0) add("orphan", r.table, `${r.n} row(s) owned by no path`);
+  }
+  return report;
+}
+
+function isSecretFile(path: string): boolean {
+  try {
+    const bytes = Deno.readFileSync(path);
+    return sniffSecret(new TextDecoder().decode(bytes.subarray(0, 256 * 1024))) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,140 @@
+import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
+import { dirname } from "node:path";
+import { MIGRATIONS } from "./schema.ts";
+
+/** The journal cannot be opened or is from a newer Heimdall. */
+export class JournalError extends Error {
+  constructor(message: string, readonly file: string) {
+    super(message);
+    this.name = "JournalError";
+  }
+}
+
+/**
+ * An open journal. Statements are prepared once and cached by their SQL text.
+ * Readers open with `readOnly` and never take the writer lock; SQLite's WAL lets
+ * them read while the one writer commits.
+ */
+export class Journal {
+  readonly #statements = new Map<string, StatementSync>();
+
+  private constructor(
+    readonly db: DatabaseSync,
+    readonly file: string,
+    readonly readOnly: boolean,
+  ) {}
+
+  /**
+   * Opens (creating if needed, unless read-only) and migrates the journal.
+   * Throws {@link JournalError} for a journal newer than this build or one that
+   * does not exist when opened read-only.
+   */
+  static open(file: string, options: { readOnly?: boolean } = {}): Journal {
+    const readOnly = options.readOnly ?? false;
+    if (readOnly) {
+      try {
+        Deno.statSync(file);
+      } catch {
+        throw new JournalError(
+          `No journal at "${file}": nothing is indexed yet; run \`heimdall index DIR\``,
+          file,
+        );
+      }
+    } else {
+      Deno.mkdirSync(dirname(file), { recursive: true });
+    }
+    let db: DatabaseSync;
+    try {
+      db = new DatabaseSync(file, { readOnly, timeout: 5000 });
+    } catch (e) {
+      throw new JournalError(
+        `Cannot open journal "${file}": ${
+          (e as Error).message
+        }; check the file's permissions or move it aside`,
+        file,
+      );
+    }
+    const journal = new Journal(db, file, readOnly);
+    db.exec("PRAGMA busy_timeout = 5000");
+    if (!readOnly) {
+      db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON");
+    }
+    journal.#migrate();
+    return journal;
+  }
+
+  /** Cached prepared statement for `sql`. */
+  stmt(sql: string): StatementSync {
+    let s = this.#statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.#statements.set(sql, s);
+    }
+    return s;
+  }
+
+  /** All rows of a query, typed by the caller. */
+  all<T>(sql: string, ...params: SQLInputValue[]): T[] {
+    return this.stmt(sql).all(...params) as T[];
+  }
+
+  /** The first row of a query, or undefined. */
+  get<T>(sql: string, ...params: SQLInputValue[]): T | undefined {
+    return this.stmt(sql).get(...params) as T | undefined;
+  }
+
+  /** Runs a write; returns the number of rows changed. */
+  run(sql: string, ...params: SQLInputValue[]): number {
+    return Number(this.stmt(sql).run(...params).changes);
+  }
+
+  /**
+   * Runs `fn` inside one IMMEDIATE transaction: all of it commits or none of it
+   * does (an exception rolls back and is rethrown).
+   */
+  tx<T>(fn: () => T): T {
+    this.db.exec("BEGIN IMMEDIATE");
+    try {
+      const result = fn();
+      this.db.exec("COMMIT");
+      return result;
+    } catch (e) {
+      this.db.exec("ROLLBACK");
+      throw e;
+    }
+  }
+
+  /** Current schema version (`PRAGMA user_version`). */
+  version(): number {
+    return (this.db.prepare("PRAGMA user_version").get() as { user_version: number })
+      .user_version;
+  }
+
+  close(): void {
+    this.#statements.clear();
+    this.db.close();
+  }
+
+  #migrate(): void {
+    const have = this.version();
+    if (have > MIGRATIONS.length) {
+      throw new JournalError(
+        `Journal "${this.file}" has schema version ${have}, newer than this build knows (${MIGRATIONS.length}); upgrade heimdall`,
+        this.file,
+      );
+    }
+    if (have === MIGRATIONS.length) return;
+    if (this.readOnly) {
+      throw new JournalError(
+        `Journal "${this.file}" is at schema version ${have} and needs migrating to ${MIGRATIONS.length}; run any writing command (heimdall reconcile) once`,
+        this.file,
+      );
+    }
+    for (let v = have; v < MIGRATIONS.length; v++) {
+      this.tx(() => {
+        this.db.exec(MIGRATIONS[v]!);
+        this.db.exec(`PRAGMA user_version = ${v + 1}`);
+      });
+    }
+  }
+}

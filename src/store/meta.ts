@@ -1,0 +1,15 @@
+import type { Journal } from "./journal.ts";
+
+/** A value from the `meta` table. */
+export function getMeta(j: Journal, key: string): string | undefined {
+  return j.get<{ value: string }>("SELECT value FROM meta WHERE key = ?", key)?.value;
+}
+
+/** Sets a value in the `meta` table. */
+export function setMeta(j: Journal, key: string, value: string): void {
+  j.run(
+    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+    key,
+    value,
+  );
+}

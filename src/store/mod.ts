@@ -1,0 +1,25 @@
+/**
+ * The journal: the only folder that imports `node:sqlite`.
+ *
+ * Owns the schema and its forward migrations, and every query. Knows nothing of
+ * files on disk: callers hand it rows. Writes happen only inside the
+ * reconciler's transactions (the single writer); readers open read-only.
+ */
+export { Journal, JournalError } from "./journal.ts";
+export type {
+  EdgeRecord,
+  NodeRecord,
+  OwnedRows,
+  PathRecord,
+  PathRow,
+  PendingRecord,
+  QueueRow,
+  RootRow,
+} from "./types.ts";
+export { replaceOwnedRows, retractPath, StaleCommitError, touchPath } from "./owned.ts";
+export type { ExpectedGeneration } from "./owned.ts";
+export { completeQueued, deferQueued, dueQueue, enqueuePaths, queueStats } from "./queue.ts";
+export { deleteRoot, listRoots, recordAudit, rootFor, upsertRoot } from "./roots.ts";
+export { getPath, iteratePaths, journalCounts } from "./paths.ts";
+export { getMeta, setMeta } from "./meta.ts";
+export { dumpIndex } from "./dump.ts";

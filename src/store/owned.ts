@@ -1,0 +1,170 @@
+import type { Journal } from "./journal.ts";
+import type { OwnedRows, PathRow } from "./types.ts";
+
+/**
+ * A commit lost the race: the path's generation moved (or the path appeared or
+ * vanished) after its reconcile began. The caller requeues the path.
+ */
+export class StaleCommitError extends Error {
+  constructor(
+    readonly path: string,
+    readonly expected: number | null,
+    readonly found: number | null,
+  ) {
+    super(
+      `Stale commit for "${path}": expected generation ${expected ?? "none"}, found ${
+        found ?? "none"
+      }; the path was requeued`,
+    );
+    this.name = "StaleCommitError";
+  }
+}
+
+/** The generation a reconcile must see at commit time; null when the path had no row. */
+export type ExpectedGeneration = number | null;
+
+function guard(j: Journal, path: string, expected: ExpectedGeneration): PathRow | undefined {
+  const row = j.get<PathRow>("SELECT * FROM paths WHERE path = ?", path);
+  const found = row?.generation ?? null;
+  if (found !== expected) throw new StaleCommitError(path, expected, found);
+  return row;
+}
+
+function deleteOwned(j: Journal, pathId: number): void {
+  j.run("DELETE FROM nodes WHERE path_id = ?", pathId);
+  j.run("DELETE FROM edges WHERE owner_id = ?", pathId);
+  j.run("DELETE FROM pending_edges WHERE owner_id = ?", pathId);
+}
+
+/**
+ * Replaces every row `rows.path.path` owns with `rows`, guarded by generation.
+ * Must run inside a transaction (the caller batches paths, each in a
+ * savepoint). Returns the new generation. Throws {@link StaleCommitError}
+ * and writes nothing when the guard fails.
+ */
+export function replaceOwnedRows(
+  j: Journal,
+  rows: OwnedRows,
+  expected: ExpectedGeneration,
+): number {
+  const p = rows.path;
+  const current = guard(j, p.path, expected);
+  let pathId: number;
+  let generation: number;
+  if (current) {
+    pathId = current.id;
+    generation = current.generation + 1;
+    deleteOwned(j, pathId);
+    j.run(
+      `UPDATE paths SET root_id = ?, rel = ?, state = ?, reason = ?, hash = ?, size = ?, mtime_ms = ?,
+         language = ?, summary = ?, requested_depth = ?, target_depth = ?, effective_depth = ?, depth_reason = ?,
+         generation = ?, racy = ? WHERE id = ?`,
+      p.root_id,
+      p.rel,
+      p.state,
+      p.reason,
+      p.hash,
+      p.size,
+      p.mtime_ms,
+      p.language,
+      p.summary,
+      p.requested_depth,
+      p.target_depth,
+      p.effective_depth,
+      p.depth_reason,
+      generation,
+      p.racy,
+      pathId,
+    );
+  } else {
+    generation = 1;
+    pathId = Number(
+      j.stmt(
+        `INSERT INTO paths (root_id, path, rel, state, reason, hash, size, mtime_ms, language, summary,
+           requested_depth, target_depth, effective_depth, depth_reason, generation, racy)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        p.root_id,
+        p.path,
+        p.rel,
+        p.state,
+        p.reason,
+        p.hash,
+        p.size,
+        p.mtime_ms,
+        p.language,
+        p.summary,
+        p.requested_depth,
+        p.target_depth,
+        p.effective_depth,
+        p.depth_reason,
+        generation,
+        p.racy,
+      ).lastInsertRowid,
+    );
+  }
+  const insNode = j.stmt(
+    `INSERT INTO nodes (id, path_id, parent_id, kind, name, qualname, start_line, end_line,
+       signature, doc, struct_hash, partial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  for (const n of rows.nodes) {
+    insNode.run(
+      n.id,
+      pathId,
+      n.parent_id,
+      n.kind,
+      n.name,
+      n.qualname,
+      n.start_line,
+      n.end_line,
+      n.signature,
+      n.doc,
+      n.struct_hash,
+      n.partial,
+    );
+  }
+  const insEdge = j.stmt(
+    "INSERT INTO edges (owner_id, src, dst, kind, line) VALUES (?, ?, ?, ?, ?)",
+  );
+  for (const e of rows.edges) insEdge.run(pathId, e.src, e.dst, e.kind, e.line);
+  const insPending = j.stmt(
+    "INSERT INTO pending_edges (owner_id, src, kind, target, module, line) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  for (const e of rows.pending) insPending.run(pathId, e.src, e.kind, e.target, e.module, e.line);
+  return generation;
+}
+
+/**
+ * Updates only the stat columns of an unchanged file (same hash), guarded by
+ * generation like a full commit. Returns the new generation.
+ */
+export function touchPath(
+  j: Journal,
+  path: string,
+  expected: ExpectedGeneration,
+  stat: { size: number; mtime_ms: number; racy: number },
+): number {
+  const row = guard(j, path, expected);
+  if (!row) throw new StaleCommitError(path, expected, null);
+  j.run(
+    "UPDATE paths SET size = ?, mtime_ms = ?, racy = ?, generation = ? WHERE id = ?",
+    stat.size,
+    stat.mtime_ms,
+    stat.racy,
+    row.generation + 1,
+    row.id,
+  );
+  return row.generation + 1;
+}
+
+/**
+ * Deletes a path and every row it owns, guarded by generation. A path with no
+ * row and `expected` null is a no-op. Returns true when something was deleted.
+ */
+export function retractPath(j: Journal, path: string, expected: ExpectedGeneration): boolean {
+  const row = guard(j, path, expected);
+  if (!row) return false;
+  deleteOwned(j, row.id);
+  j.run("DELETE FROM paths WHERE id = ?", row.id);
+  return true;
+}

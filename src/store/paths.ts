@@ -1,0 +1,43 @@
+import type { Journal } from "./journal.ts";
+import type { PathRow } from "./types.ts";
+
+/** The row of one absolute path, if indexed. */
+export function getPath(j: Journal, path: string): PathRow | undefined {
+  return j.get<PathRow>("SELECT * FROM paths WHERE path = ?", path);
+}
+
+/** Every path row of a root (optionally only below `relPrefix`), in rel order, streamed. */
+export function* iteratePaths(j: Journal, rootId: number, relPrefix = ""): Generator<PathRow> {
+  if (relPrefix === "") {
+    yield* j.stmt("SELECT * FROM paths WHERE root_id = ? ORDER BY rel").iterate(rootId) as Iterable<
+      PathRow
+    >;
+    return;
+  }
+  const dir = relPrefix.endsWith("/") ? relPrefix : relPrefix + "/";
+  yield* j.stmt(
+    "SELECT * FROM paths WHERE root_id = ? AND (rel = ? OR (rel >= ? AND rel < ?)) ORDER BY rel",
+  ).iterate(rootId, relPrefix, dir, dir.slice(0, -1) + "0") as Iterable<PathRow>;
+}
+
+/** Counts for `status`: paths by state, nodes, edges, pending edges. */
+export function journalCounts(j: Journal): {
+  paths: Record<string, number>;
+  nodes: number;
+  edges: number;
+  pending: number;
+} {
+  const paths: Record<string, number> = {};
+  for (
+    const r of j.all<{ state: string; n: number }>(
+      "SELECT state, count(*) AS n FROM paths GROUP BY state",
+    )
+  ) paths[r.state] = r.n;
+  const one = (sql: string) => j.get<{ n: number }>(sql)!.n;
+  return {
+    paths,
+    nodes: one("SELECT count(*) AS n FROM nodes"),
+    edges: one("SELECT count(*) AS n FROM edges"),
+    pending: one("SELECT count(*) AS n FROM pending_edges"),
+  };
+}

@@ -1,0 +1,53 @@
+import type { Journal } from "./journal.ts";
+import type { RootRow } from "./types.ts";
+
+/** Every root in the journal, by path. */
+export function listRoots(j: Journal): RootRow[] {
+  return j.all<RootRow>("SELECT * FROM roots ORDER BY path");
+}
+
+/** Adds a root or updates its depth; returns its id. */
+export function upsertRoot(j: Journal, path: string, depth: string): number {
+  j.run(
+    `INSERT INTO roots (path, depth) VALUES (?, ?)
+     ON CONFLICT(path) DO UPDATE SET depth = excluded.depth WHERE depth != excluded.depth`,
+    path,
+    depth,
+  );
+  return j.get<{ id: number }>("SELECT id FROM roots WHERE path = ?", path)!.id;
+}
+
+/** Deletes a root row (its paths must have been retracted first). */
+export function deleteRoot(j: Journal, id: number): void {
+  j.run("DELETE FROM roots WHERE id = ?", id);
+}
+
+/** Records what the last full walk of a root skipped, and when it ran. */
+export function recordAudit(
+  j: Journal,
+  id: number,
+  counts: { secrets: number; ignored: number },
+  now = Date.now(),
+): void {
+  j.run(
+    "UPDATE roots SET secrets_skipped = ?, ignored_skipped = ?, last_audit_ms = ? WHERE id = ?",
+    counts.secrets,
+    counts.ignored,
+    now,
+    id,
+  );
+}
+
+/** The root that contains `abs` (the longest matching root path), if any. Pure. */
+export function rootFor<R extends { path: string }>(
+  roots: readonly R[],
+  abs: string,
+): R | undefined {
+  let best: R | undefined;
+  for (const r of roots) {
+    if (abs === r.path || abs.startsWith(r.path.endsWith("/") ? r.path : r.path + "/")) {
+      if (!best || r.path.length > best.path.length) best = r;
+    }
+  }
+  return best;
+}

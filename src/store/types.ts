@@ -1,0 +1,84 @@
+/** A row of `paths`, as stored. */
+export interface PathRow {
+  id: number;
+  root_id: number;
+  path: string;
+  rel: string;
+  state: "indexed" | "skipped" | "error";
+  reason: string | null;
+  hash: string | null;
+  size: number;
+  mtime_ms: number;
+  language: string | null;
+  summary: string | null;
+  requested_depth: number;
+  /** min(requested, what this build can do for the language) when it was last reconciled. */
+  target_depth: number;
+  effective_depth: number;
+  depth_reason: string | null;
+  generation: number;
+  racy: number;
+}
+
+/** What a commit writes for one path (the journal assigns id and generation). */
+export type PathRecord = Omit<PathRow, "id" | "generation">;
+
+/** A row of `nodes`. */
+export interface NodeRecord {
+  id: string;
+  parent_id: string | null;
+  kind: string;
+  name: string;
+  qualname: string;
+  start_line: number | null;
+  end_line: number | null;
+  signature: string | null;
+  doc: string | null;
+  struct_hash: string | null;
+  partial: number;
+}
+
+/** A resolved edge owned by the committing path. */
+export interface EdgeRecord {
+  src: string;
+  dst: string;
+  kind: string;
+  line: number | null;
+}
+
+/** An unresolved cross-file reference owned by the committing path. */
+export interface PendingRecord {
+  src: string;
+  kind: string;
+  target: string;
+  module: string | null;
+  line: number | null;
+}
+
+/** Every row one path owns: a commit replaces exactly these. */
+export interface OwnedRows {
+  path: PathRecord;
+  nodes: NodeRecord[];
+  edges: EdgeRecord[];
+  pending: PendingRecord[];
+}
+
+/** A row of `roots`. */
+export interface RootRow {
+  id: number;
+  path: string;
+  depth: string;
+  secrets_skipped: number;
+  ignored_skipped: number;
+  last_audit_ms: number | null;
+}
+
+/** A row of `queue`. */
+export interface QueueRow {
+  path: string;
+  reason: string;
+  seq: number;
+  enqueued_ms: number;
+  attempts: number;
+  not_before: number;
+}
