@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { getMeta, Journal, journalCounts, listRoots, queueStats } from "../store/mod.ts";
+import { getMeta, Journal, journalCounts, lastAudit, listRoots, queueStats } from "../store/mod.ts";
 import { writerHolder } from "../reconcile/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -39,8 +39,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       for (const e of Deno.readDirSync(ctx.home.hints)) if (e.name.endsWith(".hint")) hints++;
     } catch { /* no hints folder yet */ }
     const secrets = roots.reduce((a, r) => a + r.secrets_skipped, 0);
-    const lastAudit = Number(getMeta(journal, "last_audit_ms") ?? 0) ||
-      Math.max(0, ...roots.map((r) => r.last_audit_ms ?? 0)) || null;
+    const lastAuditMs = Number(getMeta(journal, "last_audit_ms") ?? 0) ||
+      Math.max(0, ...roots.map((r) => lastAudit(journal, r.id) ?? 0)) || null;
     const size = fileSize(ctx.home.journal) + fileSize(ctx.home.journal + "-wal");
     const status = {
       home: ctx.home.home,
@@ -51,7 +51,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         files: perRoot.find((p) => p.root_id === r.id)?.n ?? 0,
         secrets_skipped: r.secrets_skipped,
         ignored_skipped: r.ignored_skipped,
-        last_audit_ms: r.last_audit_ms,
+        last_audit_ms: lastAudit(journal, r.id),
       })),
       paths: counts.paths,
       nodes: counts.nodes,
@@ -60,7 +60,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       queue: queue.length,
       hints_waiting: hints,
       secrets_skipped: secrets,
-      last_audit_ms: lastAudit,
+      last_audit_ms: lastAuditMs,
       journal_bytes: size,
     };
     if (values.json) {
@@ -89,7 +89,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     );
     ctx.out(`queue    ${plural(queue.length, "path")} queued, ${plural(hints, "hint")} waiting`);
     ctx.out(`secrets  ${plural(secrets, "file")} skipped, never stored`);
-    ctx.out(`audit    last ${ago(lastAudit)}`);
+    ctx.out(`audit    last ${ago(lastAuditMs)}`);
     ctx.out(`journal  ${(size / 1048576).toFixed(1)} MiB`);
     return EXIT.ok;
   } finally {

@@ -1,6 +1,6 @@
 import type { Journal } from "./journal.ts";
 
-const OWNED_TABLES: readonly [string, string][] = [
+const RAW: readonly [string, string][] = [
   ["roots", "SELECT * FROM roots ORDER BY path"],
   ["paths", "SELECT * FROM paths ORDER BY path"],
   ["nodes", "SELECT * FROM nodes ORDER BY id"],
@@ -8,13 +8,42 @@ const OWNED_TABLES: readonly [string, string][] = [
   ["pending_edges", "SELECT * FROM pending_edges ORDER BY owner_id, src, kind, target, line"],
 ];
 
+// Row ids, generations and racy flags depend on history, not on the disk.
+const CANONICAL: readonly [string, string][] = [
+  ["roots", "SELECT path, depth FROM roots ORDER BY path"],
+  [
+    "paths",
+    `SELECT r.path AS root, p.path, rel, state, reason, hash, size, mtime_ms, language, summary,
+       requested_depth, target_depth, effective_depth, depth_reason
+     FROM paths p JOIN roots r ON r.id = p.root_id ORDER BY p.path`,
+  ],
+  [
+    "nodes",
+    `SELECT p.path AS owner, n.id, parent_id, kind, name, qualname, start_line, end_line, signature,
+       doc, struct_hash, partial FROM nodes n JOIN paths p ON p.id = n.path_id ORDER BY n.id`,
+  ],
+  [
+    "edges",
+    `SELECT p.path AS owner, src, dst, kind, line FROM edges e JOIN paths p ON p.id = e.owner_id
+     ORDER BY owner, src, dst, kind, line`,
+  ],
+  [
+    "pending_edges",
+    `SELECT p.path AS owner, src, kind, target, module, line FROM pending_edges e
+     JOIN paths p ON p.id = e.owner_id ORDER BY owner, src, kind, target, line`,
+  ],
+];
+
 /**
- * A canonical text of every index row (not the queue or meta), for tests and
- * `verify`: two journals holding the same index dump to the same string.
+ * A text of every index row (not the queue or meta), for tests and audits.
+ * `raw` includes row ids and generations, so it also shows whether anything
+ * was rewritten; `canonical` (the default) keeps only what follows from the
+ * disk, so two journals built by different histories of the same tree compare
+ * equal.
  */
-export function dumpIndex(j: Journal): string {
+export function dumpIndex(j: Journal, mode: "raw" | "canonical" = "canonical"): string {
   const out: string[] = [];
-  for (const [name, sql] of OWNED_TABLES) {
+  for (const [name, sql] of mode === "raw" ? RAW : CANONICAL) {
     out.push(`# ${name}`);
     for (const row of j.all<Record<string, unknown>>(sql)) out.push(JSON.stringify(row));
   }

@@ -19,7 +19,7 @@ export type {
 export { replaceOwnedRows, retractPath, StaleCommitError, touchPath } from "./owned.ts";
 export type { ExpectedGeneration } from "./owned.ts";
 export { completeQueued, deferQueued, dueQueue, enqueuePaths, queueStats } from "./queue.ts";
-export { deleteRoot, listRoots, recordAudit, rootFor, upsertRoot } from "./roots.ts";
+export { deleteRoot, lastAudit, listRoots, recordAudit, rootFor, upsertRoot } from "./roots.ts";
 export { getPath, iteratePaths, journalCounts } from "./paths.ts";
 export { getMeta, setMeta } from "./meta.ts";
 export { dumpIndex } from "./dump.ts";

@@ -22,7 +22,11 @@ export function deleteRoot(j: Journal, id: number): void {
   j.run("DELETE FROM roots WHERE id = ?", id);
 }
 
-/** Records what the last full walk of a root skipped, and when it ran. */
+/**
+ * Records what the last full walk of a root skipped (written only when the
+ * counts changed, so an audit of an unchanged tree writes no index row) and
+ * when it ran (in `meta`, outside the index).
+ */
 export function recordAudit(
   j: Journal,
   id: number,
@@ -30,12 +34,25 @@ export function recordAudit(
   now = Date.now(),
 ): void {
   j.run(
-    "UPDATE roots SET secrets_skipped = ?, ignored_skipped = ?, last_audit_ms = ? WHERE id = ?",
+    `UPDATE roots SET secrets_skipped = ?, ignored_skipped = ?
+     WHERE id = ? AND (secrets_skipped != ? OR ignored_skipped != ?)`,
     counts.secrets,
     counts.ignored,
-    now,
     id,
+    counts.secrets,
+    counts.ignored,
   );
+  j.run(
+    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+    `last_audit_ms:${id}`,
+    String(now),
+  );
+}
+
+/** When a root was last walked in full, if ever. */
+export function lastAudit(j: Journal, id: number): number | null {
+  const v = j.get<{ value: string }>("SELECT value FROM meta WHERE key = ?", `last_audit_ms:${id}`);
+  return v ? Number(v.value) : null;
 }
 
 /** The root that contains `abs` (the longest matching root path), if any. Pure. */

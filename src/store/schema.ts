@@ -15,8 +15,7 @@ export const MIGRATIONS: readonly string[] = [
     path            TEXT NOT NULL UNIQUE,
     depth           TEXT NOT NULL DEFAULT 'max',
     secrets_skipped INTEGER NOT NULL DEFAULT 0,
-    ignored_skipped INTEGER NOT NULL DEFAULT 0,
-    last_audit_ms   INTEGER
+    ignored_skipped INTEGER NOT NULL DEFAULT 0
   ) STRICT;
 
   -- One row per file under a root. Skipped files (binary, too large) keep a row

@@ -70,7 +70,6 @@ export interface RootRow {
   depth: string;
   secrets_skipped: number;
   ignored_skipped: number;
-  last_audit_ms: number | null;
 }
 
 /** A row of `queue`. */

@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { pathsFromHookJson, readHintFiles, validateHintPath, writeHintFile } from "./hints.ts";
+
+Deno.test("validateHintPath() resolves good paths and names what is wrong with bad ones", () => {
+  assert.deepEqual(validateHintPath("src/a.ts", "/repo"), "/repo/src/a.ts");
+  assert.deepEqual(validateHintPath("/x/../y/b.py", "/repo"), "/y/b.py");
+  const bad: unknown[] = [
+    "",
+    "   ",
+    "a\u0000b",
+    "a\nb",
+    "\ufffd\ufffd",
+    42,
+    null,
+    "x".repeat(5000),
+  ];
+  for (const v of bad) assert.deepEqual(typeof validateHintPath(v, "/repo"), "object", String(v));
+});
+
+Deno.test("pathsFromHookJson() finds paths in each harness's payload shape", () => {
+  const cases: [string, unknown, string[]][] = [
+    ["Claude Code PostToolUse Write", {
+      hook_event_name: "PostToolUse",
+      cwd: "/repo",
+      tool_name: "Write",
+      tool_input: { file_path: "/repo/src/a.ts", content: "x" },
+    }, ["/repo/src/a.ts"]],
+    ["Claude Code MultiEdit", { tool_input: { file_path: "b.py", edits: [{ old_string: "a" }] } }, [
+      "b.py",
+    ]],
+    ["Codex apply_patch", {
+      tool_input: {
+        command: [
+          "apply_patch",
+          "*** Begin Patch\n*** Update File: src/x.rs\n@@\n*** Add File: src/y.rs\n*** End Patch",
+        ],
+      },
+    }, ["src/x.rs", "src/y.rs"]],
+    ["Windsurf post_write_code", {
+      agent_action_name: "post_write_code",
+      tool_info: { file_path: "/r/c.go" },
+    }, [
+      "/r/c.go",
+    ]],
+    ["Kiro fs_write", {
+      tool_name: "fs_write",
+      tool_input: { path: "/r/d.java", command: "create" },
+    }, ["/r/d.java"]],
+    ["Cursor afterFileEdit", { hook_event_name: "afterFileEdit", file_path: "/r/e.tsx" }, [
+      "/r/e.tsx",
+    ]],
+    ["no paths at all", { prompt: "hello" }, []],
+  ];
+  for (const [name, payload, want] of cases) {
+    assert.deepEqual(pathsFromHookJson(payload).paths, want, name);
+  }
+  assert.deepEqual(pathsFromHookJson({ cwd: "/w", file_path: "a" }).cwd, "/w");
+});
+
+Deno.test("readHintFiles() returns written hints and drops a foreign garbage file", () => {
+  const dir = Deno.makeTempDirSync();
+  writeHintFile(dir, ["/r/a.ts", "/r/b.ts"]);
+  Deno.writeTextFileSync(`${dir}/999-garbage.hint`, "\u0000\u0001not json");
+  Deno.writeTextFileSync(`${dir}/998-wrong.hint`, JSON.stringify({ paths: ["relative/x", "", 7] }));
+  const files = readHintFiles(dir);
+  const paths = files.flatMap((f) => f.paths);
+  const dropped = files.flatMap((f) => f.dropped);
+  assert.deepEqual(paths, ["/r/a.ts", "/r/b.ts"]);
+  assert.deepEqual(dropped.length, 4);
+  Deno.removeSync(dir, { recursive: true });
+});

@@ -1,0 +1,135 @@
+/** Shared test helpers: real temp folders, real subprocesses of the real CLI. */
+import { join } from "node:path";
+
+export const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const DENO = Deno.execPath();
+const PERMS = ["--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-sys"];
+
+/** A fresh temporary folder, removed by the returned disposer. */
+export function tempDir(prefix = "heimdall-test-"): string {
+  return Deno.makeTempDirSync({ prefix });
+}
+
+/** Writes files (path → content) under `root`, creating folders. */
+export function writeTree(root: string, files: Record<string, string>): void {
+  for (const [rel, content] of Object.entries(files)) {
+    const abs = join(root, rel);
+    Deno.mkdirSync(join(abs, ".."), { recursive: true });
+    Deno.writeTextFileSync(abs, content);
+  }
+}
+
+/** Result of one CLI run. */
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `heimdall ARGS` in a subprocess with HEIMDALL_HOME set. */
+export async function cli(
+  home: string,
+  args: string[],
+  options: { stdin?: string; cwd?: string; env?: Record<string, string> } = {},
+): Promise<CliResult> {
+  const child = new Deno.Command(DENO, {
+    args: ["run", ...PERMS, MAIN, ...args],
+    env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1", ...options.env },
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(options.stdin));
+    await w.close();
+  }
+  const out = await child.output();
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr),
+  };
+}
+
+/** A running `heimdall daemon` subprocess. */
+export interface DaemonProcess {
+  child: Deno.ChildProcess;
+  pid: number;
+  /** SIGTERM, then wait for exit; returns the exit code. */
+  stop(): Promise<number>;
+  /** SIGKILL, then wait. */
+  kill(): Promise<void>;
+}
+
+/** Starts the daemon and waits until its startup audit is done ("ready" in its log). */
+export async function startDaemon(home: string, timeoutMs = 30_000): Promise<DaemonProcess> {
+  const child = new Deno.Command(DENO, {
+    args: ["run", ...PERMS, MAIN, "daemon"],
+    env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1" },
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const log = join(home, "logs", "daemon.log");
+  await waitFor(
+    () => {
+      try {
+        return Deno.readTextFileSync(log).includes(`daemon pid ${child.pid} watching`) &&
+          Deno.readTextFileSync(log).split(`daemon pid ${child.pid} watching`)[1]!.includes(
+            "ready",
+          );
+      } catch {
+        return false;
+      }
+    },
+    timeoutMs,
+    "daemon ready",
+  );
+  return {
+    child,
+    pid: child.pid,
+    async stop() {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* already gone */ }
+      return (await child.status).code;
+    },
+    async kill() {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* already gone */ }
+      await child.status;
+    },
+  };
+}
+
+/** Polls `check` every 25 ms until true; throws naming `what` after `timeoutMs`. */
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+/** Runs a shell command line and returns its exit code (throws on non-zero unless allowed). */
+export async function sh(cmd: string, cwd?: string): Promise<string> {
+  const out = await new Deno.Command("bash", {
+    args: ["-c", cmd],
+    stdout: "piped",
+    stderr: "piped",
+    ...(cwd ? { cwd } : {}),
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  if (out.code !== 0) {
+    throw new Error(`${cmd} failed (${out.code}): ${new TextDecoder().decode(out.stderr)}`);
+  }
+  return text;
+}
