@@ -8,6 +8,7 @@ import {
   dueQueue,
   enqueuePaths,
   getPath,
+  hasPathsUnder,
   iteratePaths,
   type Journal,
   listRoots,
@@ -368,7 +369,7 @@ export class Reconciler {
         if (c.ignored) excluded = `ignored: ${c.reason ?? "ignore rule"}`;
       }
     }
-    return await preparePath({
+    const prepared = await preparePath({
       path: w.path,
       rel,
       rootId: root.id,
@@ -380,6 +381,15 @@ export class Reconciler {
       deep,
       extractor: this.extractor,
     });
+    // A vanished folder (its files' own events may be lost with it) is walked
+    // as a tree, so that everything indexed under it is retracted.
+    if (
+      prepared.do === "nothing" && prepared.why === "absent" &&
+      hasPathsUnder(this.journal, root.id, rel)
+    ) {
+      return { path: w.path, expected: null, do: "expand", excluded: false };
+    }
+    return prepared;
   }
 
   #loadGlobalIgnore(): void {

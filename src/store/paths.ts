@@ -41,3 +41,14 @@ export function journalCounts(j: Journal): {
     pending: one("SELECT count(*) AS n FROM pending_edges"),
   };
 }
+
+/** True when any indexed path lies below the folder `relPrefix` of a root (a cheap range probe). */
+export function hasPathsUnder(j: Journal, rootId: number, relPrefix: string): boolean {
+  const dir = relPrefix === "" ? "" : relPrefix.replace(/\/?$/, "/");
+  return j.get(
+    "SELECT 1 FROM paths WHERE root_id = ? AND rel >= ? AND rel < ? LIMIT 1",
+    rootId,
+    dir,
+    dir.slice(0, -1) + "0",
+  ) !== undefined;
+}

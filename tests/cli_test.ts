@@ -1,0 +1,186 @@
+/** End to end through the real CLI in subprocesses: real temp folders, real SQLite. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { homePaths } from "../src/config/mod.ts";
+import { L1Extractor } from "../src/extract/mod.ts";
+import { Reconciler } from "../src/reconcile/mod.ts";
+import { Journal } from "../src/store/mod.ts";
+import { cli, startDaemon, tempDir, writeTree } from "./helpers.ts";
+
+Deno.test("index, status and verify agree on a fresh tree", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  writeTree(join(base, "repo"), {
+    "src/a.py": "def a():\n    return 1\n",
+    "README.md": "# Repo\n",
+  });
+  const idx = await cli(home, ["index", join(base, "repo")]);
+  assert.equal(idx.code, 0, idx.stderr);
+  assert.match(idx.stdout, /indexed 2 files, 0 symbols in/);
+  const st = JSON.parse((await cli(home, ["status", "--json"])).stdout);
+  assert.equal(st.paths.indexed, 2);
+  assert.equal(st.daemon, null);
+  const v = await cli(home, ["verify"]);
+  assert.equal(v.code, 0, v.stdout);
+  Deno.removeSync(base, { recursive: true });
+});
+
+Deno.test("verify --deep catches a same-size, same-mtime rewrite that the stat screen misses", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const file = join(base, "repo", "a.ts");
+  writeTree(join(base, "repo"), { "a.ts": "export const value = 1;\n" });
+  assert.equal((await cli(home, ["index", join(base, "repo")])).code, 0);
+  const before = Deno.statSync(file);
+  Deno.writeTextFileSync(file, "export const value = 2;\n");
+  Deno.utimeSync(file, before.atime!, before.mtime!);
+  assert.equal((await cli(home, ["verify"])).code, 0, "the stat screen cannot see it");
+  const deep = await cli(home, ["verify", "--deep", "--json"]);
+  assert.equal(deep.code, 1);
+  const report = JSON.parse(deep.stdout);
+  assert.deepEqual(report.drift.map((d: { kind: string; path: string }) => [d.kind, d.path]), [[
+    "content",
+    file,
+  ]]);
+  assert.equal((await cli(home, ["reconcile", "--all", "--deep"])).code, 0);
+  assert.equal((await cli(home, ["verify", "--deep"])).code, 0);
+  Deno.removeSync(base, { recursive: true });
+});
+
+Deno.test("verify reports missing, ghost and stat drift and exits 1", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, { "a.ts": "a", "b.ts": "b" });
+  await cli(home, ["index", repo]);
+  Deno.removeSync(join(repo, "a.ts"));
+  Deno.writeTextFileSync(join(repo, "b.ts"), "bb");
+  Deno.writeTextFileSync(join(repo, "c.ts"), "c");
+  const v = await cli(home, ["verify", "--json"]);
+  assert.equal(v.code, 1);
+  const kinds = JSON.parse(v.stdout).drift.map((d: { kind: string }) => d.kind).sort();
+  assert.deepEqual(kinds, ["ghost", "missing", "stat"]);
+  Deno.removeSync(base, { recursive: true });
+});
+
+Deno.test("hints from several OS processes for one path collapse to one queue row", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, { "a.ts": "a" });
+  await cli(home, ["roots", "add", repo]);
+  const results = await Promise.all(
+    Array.from({ length: 8 }, () => cli(home, ["hint", join(repo, "a.ts"), join(repo, "./a.ts")])),
+  );
+  for (const r of results) assert.equal(r.code, 0, r.stderr);
+  const hp = homePaths(home);
+  assert.equal([...Deno.readDirSync(hp.hints)].length, 8);
+  const journal = Journal.open(hp.journal);
+  const rec = new Reconciler(
+    journal,
+    hp,
+    (await import("../src/config/mod.ts")).loadConfig(hp.config),
+    new L1Extractor(),
+  );
+  rec.syncRoots();
+  rec.ingestHints();
+  const rows = journal.all<{ path: string }>("SELECT path FROM queue");
+  assert.deepEqual(rows.map((r) => r.path), [join(repo, "a.ts")]);
+  assert.equal([...Deno.readDirSync(hp.hints)].length, 0, "ingested hint files are deleted");
+  journal.close();
+  Deno.removeSync(base, { recursive: true });
+});
+
+Deno.test("garbage hints are dropped with a warning and never stored", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, { "a.ts": "a" });
+  await cli(home, ["roots", "add", repo]);
+  const empty = await cli(home, ["hint", ""]);
+  assert.equal(empty.code, 2);
+  assert.match(empty.stderr, /dropped hint "": empty path/);
+  const outside = await cli(home, ["hint", "/definitely/not/a/root/x.ts"]);
+  assert.equal(outside.code, 2);
+  assert.match(outside.stderr, /not under any root/);
+  const binary = await cli(home, ["hint", "--stdin"], {
+    stdin: "\u0000\u0001\u0002\ufffd garbage",
+  });
+  assert.equal(binary.code, 2);
+  const badJson = await cli(home, ["hint", "--stdin"], { stdin: '{"tool_input": {"file_path": ' });
+  assert.equal(badJson.code, 2);
+  const hook = await cli(home, ["hint", "--stdin"], {
+    stdin: JSON.stringify({ cwd: repo, tool_input: { file_path: "a.ts" } }),
+  });
+  assert.equal(hook.code, 0, hook.stderr);
+  const hints = homePaths(home).hints;
+  const files = [...Deno.readDirSync(hints)].map((e) => Deno.readTextFileSync(join(hints, e.name)));
+  assert.deepEqual(files.map((f) => JSON.parse(f).paths), [[join(repo, "a.ts")]]);
+  // A foreign garbage file in the hints folder is dropped at ingestion, with a warning.
+  Deno.writeTextFileSync(join(hints, "0-garbage.hint"), "\u0000junk");
+  const rec = await cli(home, ["reconcile"]);
+  assert.equal(rec.code, 0, rec.stderr);
+  assert.match(rec.stderr, /dropped hint .*0-garbage\.hint: unreadable hint file/);
+  assert.equal([...Deno.readDirSync(hints)].length, 0);
+  const journal = Journal.open(homePaths(home).journal, { readOnly: true });
+  assert.equal(journal.get<{ n: number }>("SELECT count(*) AS n FROM queue")!.n, 0);
+  journal.close();
+  Deno.removeSync(base, { recursive: true });
+});
+
+Deno.test("only one writer holds the lock, and a killed writer's lock is free again", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, { "a.ts": "a" });
+  await cli(home, ["roots", "add", repo]);
+  const daemon = await startDaemon(home);
+  try {
+    const second = await cli(home, ["daemon"]);
+    assert.equal(second.code, 3);
+    assert.match(second.stderr, new RegExp(`held by pid ${daemon.pid}`));
+    const all = await cli(home, ["reconcile", "--all"]);
+    assert.equal(all.code, 3);
+    const handed = await cli(home, ["reconcile", join(repo, "a.ts")]);
+    assert.equal(handed.code, 0);
+    assert.match(
+      handed.stderr,
+      new RegExp(`daemon \\(pid ${daemon.pid}\\) is running: handed 1 path`),
+    );
+    const st = JSON.parse((await cli(home, ["status", "--json"])).stdout);
+    assert.equal(st.daemon, daemon.pid);
+  } finally {
+    await daemon.kill();
+  }
+  const after = await cli(home, ["reconcile", "--all"]);
+  assert.equal(after.code, 0, after.stderr);
+  assert.equal(JSON.parse((await cli(home, ["status", "--json"])).stdout).daemon, null);
+  Deno.removeSync(base, { recursive: true });
+});
+
+Deno.test("bad input gets a clear error and a non-zero exit, and loses nothing", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, { "a.ts": "a" });
+  await cli(home, ["index", repo]);
+  const cases: [string[], RegExp][] = [
+    [["index", join(base, "nope")], /Cannot index ".*nope": no such folder/],
+    [["index", "--depth", "L9", repo], /Invalid --depth "L9"/],
+    [["frobnicate"], /Unknown command "frobnicate"/],
+    [["verify", "--nope"], /Unknown option '--nope'/],
+    [["roots", "remove", join(base, "other")], /Not a root: ".*other"/],
+  ];
+  for (const [args, re] of cases) {
+    const r = await cli(home, args);
+    assert.equal(r.code, 2, args.join(" "));
+    assert.match(r.stderr, re);
+  }
+  Deno.writeTextFileSync(homePaths(home).config, "{ not json");
+  const broken = await cli(home, ["reconcile"]);
+  assert.equal(broken.code, 2);
+  assert.match(broken.stderr, /config\.json.*fix the syntax/);
+  const st = await cli(home, ["verify"]);
+  assert.equal(st.code, 0, "the journal still holds the index");
+  Deno.removeSync(base, { recursive: true });
+});

@@ -1,0 +1,183 @@
+/** The daemon as a real subprocess: watcher, hints, crashes, races. */
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { homePaths } from "../src/config/mod.ts";
+import { dumpIndex, Journal } from "../src/store/mod.ts";
+import { cli, sh, startDaemon, tempDir, waitFor, writeTree } from "./helpers.ts";
+
+const sha1 = (bytes: Uint8Array) => createHash("sha1").update(bytes).digest("hex");
+
+function readIndex(home: string): Journal {
+  return Journal.open(homePaths(home).journal, { readOnly: true });
+}
+
+function rowOf(home: string, path: string): { hash: string | null; n: number } {
+  const j = readIndex(home);
+  try {
+    const r = j.get<{ hash: string | null }>("SELECT hash FROM paths WHERE path = ?", path);
+    const n = j.get<{ n: number }>(
+      "SELECT count(*) AS n FROM nodes n JOIN paths p ON p.id = n.path_id WHERE p.path = ?",
+      path,
+    )!.n;
+    return { hash: r?.hash ?? null, n };
+  } finally {
+    j.close();
+  }
+}
+
+async function verifyClean(home: string): Promise<boolean> {
+  return (await cli(home, ["verify", "--deep"])).code === 0;
+}
+
+Deno.test("40 concurrent writers to one file converge to one node set", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  const file = join(repo, "hot.ts");
+  writeTree(repo, { "hot.ts": "start\n" });
+  await cli(home, ["index", repo]);
+  const daemon = await startDaemon(home);
+  try {
+    // 40 processes, each rewriting the file 25 times with its own content.
+    const writers = Array.from({ length: 40 }, (_, w) =>
+      new Deno.Command("bash", {
+        args: [
+          "-c",
+          `for i in $(seq 1 25); do printf 'writer ${w} pass %s\\n%0${
+            w + 1
+          }d\\n' $i 0 > "${file}"; done`,
+        ],
+      }).output());
+    for (const r of await Promise.all(writers)) assert.equal(r.code, 0);
+    const final = Deno.readFileSync(file);
+    await waitFor(
+      () => rowOf(home, file).hash === sha1(final),
+      15_000,
+      "the journal to hold the final bytes",
+    );
+    assert.equal(rowOf(home, file).n, 1, "exactly one file node");
+    await waitFor(() => verifyClean(home), 15_000, "verify --deep clean");
+  } finally {
+    assert.equal(await daemon.stop(), 0, "SIGTERM stops the daemon cleanly");
+  }
+  Deno.removeSync(base, { recursive: true });
+});
+
+Deno.test("a git checkout between two commits is picked up with no hint at all", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, {
+    "a.py": "def a():\n    return 1\n",
+    "b.py": "def b(): pass\n",
+    "pkg/c.py": "C = 1\n",
+  });
+  await sh(
+    "git init -q && git -c user.email=t@t -c user.name=t add -A && git -c user.email=t@t -c user.name=t commit -qm one",
+    repo,
+  );
+  await sh(
+    "echo 'def a():\n    return 2\n' > a.py && git rm -q b.py && mkdir -p new/deep && echo 'D = 4' > new/deep/d.py && git add -A && git -c user.email=t@t -c user.name=t commit -qm two",
+    repo,
+  );
+  await cli(home, ["index", repo]);
+  const daemon = await startDaemon(home);
+  try {
+    await sh("git checkout -q HEAD~1", repo);
+    await waitFor(() => verifyClean(home), 15_000, "the journal to follow the checkout");
+    const j = readIndex(home);
+    const rels = j.all<{ rel: string }>(
+      "SELECT rel FROM paths WHERE rel NOT LIKE '.git/%' ORDER BY rel",
+    )
+      .map((r) => r.rel);
+    j.close();
+    assert.deepEqual(rels, ["a.py", "b.py", "pkg/c.py"]);
+    await sh("git checkout -q -", repo);
+    await waitFor(() => verifyClean(home), 15_000, "the journal to follow the second checkout");
+    const j2 = readIndex(home);
+    const rels2 = j2.all<{ rel: string }>("SELECT rel FROM paths ORDER BY rel").map((r) => r.rel);
+    j2.close();
+    assert.deepEqual(rels2, ["a.py", "new/deep/d.py", "pkg/c.py"]);
+    assert.equal([...Deno.readDirSync(homePaths(home).hints)].length, 0, "no hint was involved");
+  } finally {
+    await daemon.stop();
+  }
+  Deno.removeSync(base, { recursive: true });
+});
+
+Deno.test("an edit is in the journal shortly after it lands, through the watcher", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, { "a.ts": "one\n" });
+  await cli(home, ["index", repo]);
+  const daemon = await startDaemon(home);
+  try {
+    const file = join(repo, "a.ts");
+    Deno.writeTextFileSync(file, "two\n");
+    await waitFor(
+      () => rowOf(home, file).hash === sha1(Deno.readFileSync(file)),
+      10_000,
+      "the edit",
+    );
+    const fresh = join(repo, "made", "later", "n.ts");
+    Deno.mkdirSync(join(repo, "made", "later"), { recursive: true });
+    Deno.writeTextFileSync(fresh, "new\n");
+    await waitFor(() => rowOf(home, fresh).hash !== null, 10_000, "a file in a new folder");
+    Deno.removeSync(file);
+    await waitFor(() => rowOf(home, file).hash === null, 10_000, "the deletion");
+  } finally {
+    await daemon.stop();
+  }
+  Deno.removeSync(base, { recursive: true });
+});
+
+Deno.test("a crash (kill -9) mid-batch leaves nothing that a restart does not repair", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 6000; i++) files[`d${i % 60}/f${i}.ts`] = `export const v${i} = ${i};\n`;
+  writeTree(repo, files);
+  await cli(home, ["roots", "add", repo]);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, "reconcile", "--all"],
+    env: { HEIMDALL_HOME: home },
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  // Kill once some, but not all, batches have committed.
+  await waitFor(
+    () => {
+      try {
+        const j = readIndex(home);
+        const n = j.get<{ n: number }>("SELECT count(*) AS n FROM paths")!.n;
+        j.close();
+        return n > 0;
+      } catch {
+        return false;
+      }
+    },
+    20_000,
+    "the first committed batch",
+  );
+  child.kill("SIGKILL");
+  await child.status;
+  const partial = readIndex(home);
+  const n = partial.get<{ n: number }>("SELECT count(*) AS n FROM paths")!.n;
+  partial.close();
+  assert.ok(n < 6000, `killed before the end (${n} committed)`);
+  const repaired = await cli(home, ["reconcile", "--all"]);
+  assert.equal(repaired.code, 0, repaired.stderr);
+  assert.equal((await cli(home, ["verify", "--deep"])).code, 0);
+  // The repaired journal equals one built in a single clean run.
+  const cleanHome = join(base, "clean");
+  await cli(cleanHome, ["index", repo]);
+  const a = readIndex(home);
+  const b = readIndex(cleanHome);
+  assert.equal(dumpIndex(a), dumpIndex(b));
+  a.close();
+  b.close();
+  Deno.removeSync(base, { recursive: true });
+});
