@@ -14,6 +14,7 @@ import * as hint from "./hint_cmd.ts";
 import * as index from "./index_cmd.ts";
 import * as reconcile from "./reconcile_cmd.ts";
 import * as roots from "./roots_cmd.ts";
+import * as search from "./search_cmd.ts";
 import * as status from "./status_cmd.ts";
 import * as verify from "./verify_cmd.ts";
 
@@ -24,6 +25,7 @@ interface Command {
 
 const COMMANDS: Record<string, Command> = {
   index,
+  search,
   reconcile,
   daemon,
   hint,

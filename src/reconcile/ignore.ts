@@ -1,0 +1,447 @@
+/**
+ * Gitignore semantics for the walk and for single hinted paths: patterns are
+ * compiled once, rule sets stack in git's precedence order (defaults, global
+ * ignore, then each directory's `.gitignore` and `.ignore`, deeper wins, last
+ * matching rule wins), and an excluded directory can never be re-included from
+ * inside. Pure except {@link loadIgnoreStack} and {@link classifyPath}, which
+ * read ignore files through an {@link IgnoreCache}.
+ */
+
+/** Directory names skipped by default (VCS, dependencies, build output, caches). */
+// deno-fmt-ignore
+export const DEFAULT_IGNORED_DIRS: readonly string[] = [
+  ".git", ".hg", ".svn", ".jj", "node_modules", "bower_components", "vendor", "target", "dist",
+  "build", "out", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache",
+  ".ruff_cache", ".gradle", ".idea", ".next", ".nuxt", ".cache", "coverage", ".terraform",
+  ".heimdall",
+];
+
+/** One parsed ignore line; `reason` reads like `.gitignore:3 build/`. */
+export interface IgnoreRule {
+  readonly source: string;
+  readonly line: number;
+  readonly pattern: string;
+  readonly negated: boolean;
+  readonly dirOnly: boolean;
+  readonly reason: string;
+}
+
+/** A rule plus its compiled matcher: exactly one of literal, suffix or re is set. */
+interface Compiled extends IgnoreRule {
+  readonly basename: boolean;
+  readonly literal: string | undefined;
+  readonly suffix: string | undefined;
+  readonly re: RegExp | undefined;
+}
+
+/** The outcome for one path; `reason` names the deciding rule, also when it is a `!` rule. */
+export interface IgnoreVerdict {
+  ignored: boolean;
+  reason?: string;
+  rule?: IgnoreRule;
+}
+
+/** The rules of one ignore file, anchored at the root-relative directory it lives in. */
+export class IgnoreRules {
+  readonly #prefix: string;
+  readonly #compiled: readonly Compiled[];
+  private constructor(
+    readonly baseDir: string,
+    readonly source: string,
+    compiled: readonly Compiled[],
+  ) {
+    this.#prefix = baseDir === "" ? "" : baseDir + "/";
+    this.#compiled = compiled;
+  }
+
+  /** The rules in file order (blank lines, comments and never-matching patterns left out). */
+  get rules(): readonly IgnoreRule[] {
+    return this.#compiled;
+  }
+
+  /**
+   * Parses the text of one ignore file with git's rules (comments, trailing
+   * spaces, escapes, `!`, anchoring, `dir/`); a pattern git would never match
+   * (unterminated class, trailing backslash) is dropped. Cost: one RegExp per
+   * wildcard pattern, made here and never again.
+   */
+  static parse(text: string, baseDir: string, source: string): IgnoreRules {
+    const rules: Compiled[] = [];
+    const lines = text.split("\n");
+    for (let i = 0; i < lines.length; i++) {
+      let line = lines[i]!;
+      if (line.endsWith("\r")) line = line.slice(0, -1);
+      if (line === "" || line[0] === "#") continue;
+      const rule = compileRule(trimTrailingSpaces(line), source, i + 1);
+      if (rule) rules.push(rule);
+    }
+    return new IgnoreRules(baseDir, source, rules);
+  }
+
+  /** The built-in rules: each name in `names` as a directory-only pattern at any depth. */
+  static defaults(names: readonly string[] = DEFAULT_IGNORED_DIRS): IgnoreRules {
+    const rules = names.map((name) => ({
+      ...compileRule(name + "/", "default", 0)!,
+      reason: `default: ${name}`,
+    }));
+    return new IgnoreRules("", "default", rules);
+  }
+
+  /**
+   * The last rule of this file matching `rel` (root-relative, `/`-separated),
+   * or undefined; ancestors of `rel` are not considered here. `base` is its
+   * last segment, passed by callers that already have it.
+   */
+  match(
+    rel: string,
+    isDir: boolean,
+    base = rel.slice(rel.lastIndexOf("/") + 1),
+  ): IgnoreRule | undefined {
+    if (this.#prefix !== "" && !rel.startsWith(this.#prefix)) return undefined;
+    const local = this.#prefix === "" ? rel : rel.slice(this.#prefix.length);
+    for (let i = this.#compiled.length - 1; i >= 0; i--) {
+      const r = this.#compiled[i]!;
+      if (r.dirOnly && !isDir) continue;
+      const s = r.basename ? base : local;
+      if (
+        r.literal !== undefined
+          ? s === r.literal
+          : r.suffix !== undefined
+          ? s.endsWith(r.suffix)
+          : r.re!.test(s)
+      ) return r;
+    }
+    return undefined;
+  }
+}
+
+/** Rule files in precedence order (later wins); immutable, so a walk shares prefixes. */
+export class IgnoreStack {
+  private constructor(readonly sets: readonly IgnoreRules[]) {}
+
+  /**
+   * The base of every stack: built-in defaults (unless `defaults` is false),
+   * then the global ignore text, labelled `globalSource` in reasons.
+   */
+  static create(
+    globalIgnore = "",
+    opts: { defaults?: boolean; globalSource?: string } = {},
+  ): IgnoreStack {
+    const sets: IgnoreRules[] = [];
+    if (opts.defaults !== false) sets.push(IgnoreRules.defaults());
+    if (globalIgnore.trim() !== "") {
+      sets.push(IgnoreRules.parse(globalIgnore, "", opts.globalSource ?? "~/.heimdall/ignore"));
+    }
+    return new IgnoreStack(sets);
+  }
+
+  /** A new stack with `rules` on top (a deeper directory's file); this one is unchanged. */
+  with(rules: IgnoreRules): IgnoreStack {
+    return rules.rules.length === 0 ? this : new IgnoreStack([...this.sets, rules]);
+  }
+
+  /**
+   * The deciding rule for `rel` itself, or undefined; its ancestors are not
+   * checked (the walk never descends into an excluded folder). Cost: one test per rule.
+   */
+  match(rel: string, isDir: boolean): IgnoreRule | undefined {
+    const base = rel.slice(rel.lastIndexOf("/") + 1);
+    for (let i = this.sets.length - 1; i >= 0; i--) {
+      const r = this.sets[i]!.match(rel, isDir, base);
+      if (r) return r;
+    }
+    return undefined;
+  }
+
+  /** Decides `rel` as git does: an excluded ancestor directory wins over any rule for `rel`. */
+  explain(rel: string, isDir: boolean): IgnoreVerdict {
+    for (let k = rel.indexOf("/"); k > 0; k = rel.indexOf("/", k + 1)) {
+      const r = this.match(rel.slice(0, k), true);
+      if (r && !r.negated) return { ignored: true, reason: r.reason, rule: r };
+    }
+    const r = this.match(rel, isDir);
+    return r ? { ignored: !r.negated, reason: r.reason, rule: r } : { ignored: false };
+  }
+
+  /** True when git would ignore `rel` given the rules in this stack (ancestors included). */
+  isIgnored(rel: string, isDir: boolean): boolean {
+    return this.explain(rel, isDir).ignored;
+  }
+}
+
+const IGNORE_FILES = [".gitignore", ".ignore"] as const;
+/** A file modified this close to when we read it may change again within the same mtime tick. */
+const RACY_MS = 2000;
+
+/**
+ * Parsed ignore files by path, revalidated by mtime and size, so a repeated
+ * single-path decision costs one stat per ancestor directory plus one per
+ * ignore file, and parses nothing. Entries younger than 2 s are re-read (a
+ * same-tick edit would otherwise go unseen). Holds at most `maxEntries` of each kind.
+ */
+export class IgnoreCache {
+  readonly #dirs = new Map<string, { mtimeMs: number; names: string[] }>();
+  readonly #files = new Map<string, { mtimeMs: number; size: number; rules: IgnoreRules }>();
+  readonly #bases = new Map<string, IgnoreStack>();
+  #parses = 0;
+  constructor(readonly maxEntries = 4096) {}
+
+  /** How many ignore files this cache has parsed so far (a measure of misses). */
+  get parses(): number {
+    return this.#parses;
+  }
+
+  /** The defaults + global stack, built once per distinct global text. */
+  base(globalIgnore: string, defaults: boolean): IgnoreStack {
+    const key = (defaults ? "1" : "0") + globalIgnore;
+    let stack = this.#bases.get(key);
+    if (!stack) {
+      stack = IgnoreStack.create(globalIgnore, { defaults });
+      put(this.#bases, key, stack, this.maxEntries);
+    }
+    return stack;
+  }
+
+  /** The rules of `.gitignore` then `.ignore` in `root/relDir`; unreadable files count as empty. */
+  rulesIn(root: string, relDir: string): IgnoreRules[] {
+    const abs = relDir === "" ? root : `${root}/${relDir}`;
+    const now = Date.now();
+    const dirMtime = statOf(abs, false)?.mtime?.getTime();
+    if (dirMtime === undefined) return [];
+    let names = this.#dirs.get(abs);
+    if (names?.mtimeMs !== dirMtime) {
+      names = { mtimeMs: dirMtime, names: IGNORE_FILES.filter((n) => statOf(`${abs}/${n}`, true)) };
+      if (now - dirMtime > RACY_MS) put(this.#dirs, abs, names, this.maxEntries);
+    }
+    const out: IgnoreRules[] = [];
+    for (const name of names.names) {
+      const path = `${abs}/${name}`;
+      const st = statOf(path, true);
+      if (!st?.isFile) continue;
+      const mtimeMs = st.mtime?.getTime() ?? 0;
+      let entry = this.#files.get(path);
+      if (!entry || entry.mtimeMs !== mtimeMs || entry.size !== st.size) {
+        const source = relDir === "" ? name : `${relDir}/${name}`;
+        entry = {
+          mtimeMs,
+          size: st.size,
+          rules: IgnoreRules.parse(readText(path), relDir, source),
+        };
+        this.#parses++;
+        if (now - mtimeMs > RACY_MS) put(this.#files, path, entry, this.maxEntries);
+      }
+      out.push(entry.rules);
+    }
+    return out;
+  }
+}
+
+/**
+ * Builds the stack that applies to entries directly inside `relDir`, reading
+ * the ignore files of the root and of every directory down to `relDir`; stops
+ * at the first directory on the way that is itself ignored and names it in
+ * `ignored`. Cost: see {@link IgnoreCache}.
+ */
+export function loadIgnoreStack(
+  root: string,
+  relDir: string,
+  globalIgnore = "",
+  cache: IgnoreCache = new IgnoreCache(),
+  opts: { defaults?: boolean } = {},
+): { stack: IgnoreStack; ignored?: { rel: string; rule: IgnoreRule } } {
+  let stack = cache.base(globalIgnore, opts.defaults !== false);
+  for (const rules of cache.rulesIn(root, "")) stack = stack.with(rules);
+  if (relDir === "") return { stack };
+  let cur = "";
+  for (const part of relDir.split("/")) {
+    cur = cur === "" ? part : `${cur}/${part}`;
+    const rule = stack.match(cur, true);
+    if (rule && !rule.negated) return { stack, ignored: { rel: cur, rule } };
+    for (const rules of cache.rulesIn(root, cur)) stack = stack.with(rules);
+  }
+  return { stack };
+}
+
+/**
+ * Decides one root-relative path as git would, loading the ignore files of
+ * every ancestor (cached); ignored when any ancestor directory is ignored.
+ * `reason` names the deciding rule (also a `!` rule that re-included it).
+ */
+export function classifyPath(
+  root: string,
+  rel: string,
+  isDir: boolean,
+  globalIgnore = "",
+  cache?: IgnoreCache,
+  opts: { defaults?: boolean } = {},
+): { ignored: boolean; reason?: string } {
+  const slash = rel.lastIndexOf("/");
+  const loaded = loadIgnoreStack(
+    root,
+    slash < 0 ? "" : rel.slice(0, slash),
+    globalIgnore,
+    cache,
+    opts,
+  );
+  if (loaded.ignored) return { ignored: true, reason: loaded.ignored.rule.reason };
+  const rule = loaded.stack.match(rel, isDir);
+  return rule ? { ignored: !rule.negated, reason: rule.reason } : { ignored: false };
+}
+
+function put<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+  if (map.size >= max && !map.has(key)) map.delete(map.keys().next().value!);
+  map.set(key, value);
+}
+
+function statOf(path: string, lstat: boolean): Deno.FileInfo | undefined {
+  try {
+    return lstat ? Deno.lstatSync(path) : Deno.statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function readText(path: string): string {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return "";
+  }
+}
+
+/** Git's trim_trailing_spaces: drop unescaped trailing spaces (not tabs). */
+function trimTrailingSpaces(line: string): string {
+  let end = line.length;
+  while (end > 0 && line[end - 1] === " ") end--;
+  if (end === line.length) return line;
+  let bs = 0;
+  for (let i = end - 1; i >= 0 && line[i] === "\\"; i--) bs++;
+  return line.slice(0, bs % 2 === 1 ? end + 1 : end);
+}
+
+function compileRule(pattern: string, source: string, line: number): Compiled | undefined {
+  let body = pattern;
+  const negated = body[0] === "!";
+  if (negated) body = body.slice(1);
+  const dirOnly = body.endsWith("/");
+  if (dirOnly) body = body.slice(0, -1);
+  const basename = !body.includes("/");
+  if (body[0] === "/") body = body.slice(1);
+  if (body === "") return undefined;
+  const special = /[*?[\\]/;
+  let literal: string | undefined, suffix: string | undefined, re: RegExp | undefined;
+  if (!special.test(body)) literal = body;
+  else if (basename && body[0] === "*" && !special.test(body.slice(1))) suffix = body.slice(1);
+  else {
+    const src = wildToRegex(body);
+    if (src === undefined) return undefined;
+    re = new RegExp(`^${src}$`, "s");
+  }
+  const reason = `${source}:${line} ${pattern}`;
+  return { source, line, pattern, negated, dirOnly, reason, basename, literal, suffix, re };
+}
+
+const POSIX: Record<string, string> = {
+  alnum: "0-9A-Za-z",
+  alpha: "A-Za-z",
+  blank: " \\t",
+  cntrl: "\\x00-\\x1f\\x7f",
+  digit: "0-9",
+  graph: "!-~",
+  lower: "a-z",
+  print: " -~",
+  punct: "!-/:-@\\[-`{-~",
+  space: " \\t\\n\\v\\f\\r",
+  upper: "A-Z",
+  xdigit: "0-9A-Fa-f",
+};
+
+const hex = (c: string) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0");
+const escapeRe = (c: string) => /[.*+?^${}()|[\]\\/]/.test(c) ? "\\" + c : c;
+
+/** Translates a wildmatch pattern (WM_PATHNAME, as git's dir.c uses it) to RegExp source. */
+function wildToRegex(p: string): string | undefined {
+  let out = "";
+  let i = 0;
+  while (i < p.length) {
+    const c = p[i]!;
+    if (c === "\\") {
+      if (i + 1 >= p.length) return undefined;
+      out += escapeRe(p[i + 1]!);
+      i += 2;
+    } else if (c === "?") {
+      out += "[^/]";
+      i++;
+    } else if (c === "*") {
+      let j = i;
+      while (p[j] === "*") j++;
+      const slashNext = p[j] === "/" ? 1 : p[j] === "\\" && p[j + 1] === "/" ? 2 : 0;
+      if (j - i >= 2 && (i === 0 || p[i - 1] === "/") && (j === p.length || slashNext)) {
+        out += j === p.length ? ".*" : "(?:.*/)?";
+        i = j + slashNext;
+      } else {
+        out += "[^/]*";
+        i = j;
+      }
+    } else if (c === "[") {
+      const cls = classToRegex(p, i);
+      if (!cls) return undefined;
+      out += cls.src;
+      i = cls.end;
+    } else {
+      out += escapeRe(c);
+      i++;
+    }
+  }
+  return out;
+}
+
+/** A bracket expression starting at `start`, per wildmatch; never matches `/`. */
+function classToRegex(p: string, start: number): { src: string; end: number } | undefined {
+  let i = start + 1;
+  const negated = p[i] === "!" || p[i] === "^";
+  if (negated) i++;
+  let parts = "";
+  let prev: string | undefined;
+  for (let first = true;; first = false) {
+    if (i >= p.length) return undefined;
+    let ch = p[i]!;
+    if (ch === "]" && !first) break;
+    if (ch === "\\") {
+      if (++i >= p.length) return undefined;
+      ch = p[i]!;
+      parts += hex(ch);
+      prev = ch;
+      i++;
+    } else if (ch === "-" && prev !== undefined && i + 1 < p.length && p[i + 1] !== "]") {
+      let hi = p[++i]!;
+      if (hi === "\\") {
+        if (++i >= p.length) return undefined;
+        hi = p[i]!;
+      }
+      if (prev <= hi) parts += hex(prev) + "-" + hex(hi);
+      prev = undefined;
+      i++;
+    } else if (ch === "[" && p[i + 1] === ":") {
+      const close = p.indexOf("]", i + 2);
+      if (close < 0) return undefined;
+      if (close - 1 < i + 2 || p[close - 1] !== ":") {
+        parts += hex("[");
+        prev = "[";
+        i++;
+        continue;
+      }
+      const cls = POSIX[p.slice(i + 2, close - 1)];
+      if (cls === undefined) return undefined;
+      parts += cls;
+      prev = undefined;
+      i = close + 1;
+    } else {
+      parts += hex(ch);
+      prev = ch;
+      i++;
+    }
+  }
+  const src = negated ? `[^/${parts}]` : parts === "" ? "(?!)" : `(?!/)[${parts}]`;
+  return { src, end: i + 1 };
+}

@@ -1,0 +1,164 @@
+import assert from "node:assert/strict";
+import { findSecrets, isSecretName, redactSecrets, SNIFF_LIMIT, sniffSecret } from "./secrets.ts";
+
+// Fake credentials are assembled at run time so this file itself holds none
+// (and scanners, ours included, have nothing to find in it).
+const x = (n: number, alphabet = "aB3dE5gH7jK9mN1pQ2sT4vW6yZ8") =>
+  Array.from({ length: n }, (_, i) => alphabet[(i * 7) % alphabet.length]).join("");
+const FAKE = {
+  github: "ghp" + "_" + x(36),
+  githubPat: "github" + "_pat_" + x(22) + "_" + x(59),
+  slack: "xox" + "b-" + "123456789012-" + x(24),
+  stripe: "sk" + "_live_" + x(24),
+  google: "AI" + "za" + x(35),
+  anthropic: "sk-" + "ant-api03-" + x(40),
+  openai: "sk-" + "proj-" + x(48),
+  awsId: "AK" + "IA" + "QWERTYUIOPASDFGH",
+  awsSecret: x(20) + "/" + x(19, "Zx9Yw8Vu7"),
+};
+const PEM_BODY = x(64, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/");
+const pem = (label: string) =>
+  `-----BEGIN ${label}-----\n${PEM_BODY}\n${PEM_BODY}\n-----END ${label}-----\n`;
+
+Deno.test("isSecretName() refuses secret files by name", () => {
+  const secrets = [
+    ".env",
+    "app/.env.local",
+    ".env.production",
+    "certs/server.pem",
+    "tls/private.KEY",
+    "a.p12",
+    "b.pfx",
+    "release.jks",
+    "debug.keystore",
+    "home/.ssh/id_rsa",
+    "id_ed25519",
+    "id_ecdsa",
+    "id_dsa",
+    ".npmrc",
+    ".pypirc",
+    ".netrc",
+    ".pgpass",
+    "credentials",
+    "config/credentials.json",
+    "infra/terraform.tfstate",
+    "terraform.tfstate.backup",
+    "config/secrets.yml",
+    "secrets.yaml",
+    "secrets.json",
+    "web/.htpasswd",
+    "service-account-prod.json",
+    ".git-credentials",
+    "home/.aws/credentials",
+    "home/.docker/config.json",
+    "kubeconfig",
+    "home/.kube/config",
+  ]; // deno-fmt-ignore
+  for (const rel of secrets) assert.ok(isSecretName(rel), `${rel} should be a secret`);
+  assert.equal(isSecretName("a/b/.env"), "secret file name: .env");
+  assert.equal(isSecretName("x/server.pem"), "secret file name: *.pem");
+});
+
+Deno.test("isSecretName() lets ordinary files through, including look-alikes", () => {
+  const ordinary = [
+    ".env.example",
+    ".env.sample",
+    ".env.template",
+    "app/.env.local.example",
+    "env.py",
+    "src/env.ts",
+    "keys.ts",
+    "key.go",
+    "src/keys/mod.rs",
+    "id_rsa.pub",
+    "id_ed25519.pub",
+    "credentials.py",
+    "secrets.ts",
+    "docs/secrets.md",
+    "config.json",
+    "app/config",
+    "service-account.ts",
+    "pem.ts",
+    "monkey.keyboard",
+    ".environment",
+    "tfstate.go",
+    "README.md",
+  ]; // deno-fmt-ignore
+  for (const rel of ordinary) assert.equal(isSecretName(rel), undefined, rel);
+});
+
+Deno.test("sniffSecret() finds each kind of secret in content", () => {
+  const cases: [string, string][] = [
+    [`token = "${FAKE.github}"`, "content: github_token"],
+    [`GH=${FAKE.githubPat}`, "content: github_token"],
+    [`slack: ${FAKE.slack}`, "content: slack_token"],
+    [`stripe.key = '${FAKE.stripe}'`, "content: stripe_live_key"],
+    [`const k = "${FAKE.google}";`, "content: google_api_key"],
+    [`ANTHROPIC_API_KEY=${FAKE.anthropic}`, "content: anthropic_key"],
+    [`OPENAI_API_KEY=${FAKE.openai}`, "content: openai_key"],
+    [pem("RSA PRIVATE KEY"), "content: private_key"],
+    [pem("PRIVATE KEY"), "content: private_key"],
+    [pem("OPENSSH PRIVATE KEY"), "content: private_key"],
+    [
+      `[default]\naws_access_key_id = ${FAKE.awsId}\naws_secret_access_key = ${FAKE.awsSecret}\n`,
+      "content: aws_access_key_id",
+    ],
+  ];
+  for (const [text, reason] of cases) assert.equal(sniffSecret(text), reason, text);
+});
+
+Deno.test("sniffSecret() does not flag code that only talks about secrets", () => {
+  const innocent = [
+    `const password = prompt("password:");\nif (password.length < 8) throw new Error("weak password");`,
+    `# Set OPENAI_API_KEY=sk-... in your shell\nexport GITHUB_TOKEN=<your token>`,
+    pem("PUBLIC KEY") + pem("CERTIFICATE") + pem("RSA PUBLIC KEY"),
+    `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI${x(43)} me@host`,
+    `if (pem.startsWith("-----BEGIN RSA PRIVATE KEY-----")) parse(pem);`,
+    `aws_access_key_id = ${FAKE.awsId}  # id alone, no secret nearby`,
+    `AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`,
+    `const sha = "${"0123456789abcdef".repeat(2)}01234567"; // ${FAKE.awsId}`,
+    `xoxb-your-token-here sk_test_${x(24)} ghp_short`,
+    `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.${x(43)}`,
+  ];
+  for (const text of innocent) assert.equal(sniffSecret(text), undefined, text);
+});
+
+Deno.test("sniffSecret() does not flag its own source or tests", () => {
+  for (const f of ["secrets.ts", "secrets_test.ts", "walk.ts", "ignore.ts"]) {
+    assert.equal(sniffSecret(Deno.readTextFileSync(new URL(f, import.meta.url))), undefined, f);
+  }
+});
+
+Deno.test("sniffSecret() looks only at the first 256 KiB", () => {
+  const padding = "// filler line of ordinary code\n".repeat(SNIFF_LIMIT / 32 + 1);
+  assert.equal(sniffSecret(padding + FAKE.github), undefined);
+  assert.equal(sniffSecret(FAKE.github + padding), "content: github_token");
+});
+
+Deno.test("redactSecrets() replaces every secret by its kind and keeps the rest", () => {
+  const text = [
+    `gh ${FAKE.github} and stripe ${FAKE.stripe}.`,
+    `aws_access_key_id=${FAKE.awsId}`,
+    `aws_secret_access_key=${FAKE.awsSecret}`,
+    pem("EC PRIVATE KEY") + "after the key",
+  ].join("\n");
+  assert.equal(
+    redactSecrets(text),
+    [
+      "gh [REDACTED:github_token] and stripe [REDACTED:stripe_live_key].",
+      "aws_access_key_id=[REDACTED:aws_access_key_id]",
+      "aws_secret_access_key=[REDACTED:aws_secret_access_key]",
+      "[REDACTED:private_key]\nafter the key",
+    ].join("\n"),
+  );
+  assert.equal(sniffSecret(redactSecrets(text)), undefined);
+  const clean = "nothing to see: password = hunter2 is a joke";
+  assert.equal(redactSecrets(clean), clean);
+});
+
+Deno.test("redactSecrets() scans past the sniff limit and findSecrets() reports positions", () => {
+  const text = "x ".repeat(SNIFF_LIMIT) + FAKE.slack;
+  assert.equal(redactSecrets(text).endsWith("[REDACTED:slack_token]"), true);
+  const [found] = [...findSecrets(`a ${FAKE.google} b`)];
+  assert.deepEqual(found, { kind: "google_api_key", start: 2, end: 2 + FAKE.google.length });
+});

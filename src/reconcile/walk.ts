@@ -1,0 +1,175 @@
+/**
+ * Enumerates the files of a root for the reconciler: ignore rules applied on
+ * the way down, secrets refused by name, symlinks never followed. Reads
+ * directory listings, ignore files and file metadata, never file contents.
+ */
+import { resolve } from "node:path";
+import { IgnoreRules, type IgnoreStack, loadIgnoreStack } from "./ignore.ts";
+import { isSecretName } from "./secrets.ts";
+
+/** Why the walk passed over a path; the reconciler records it instead of indexing. */
+export type SkipReason = "secret" | "ignored" | "symlink" | "unreadable" | "too-large";
+
+/** A file to reconcile (`path` absolute, `rel` root-relative with `/`), or a path passed over. */
+export type WalkEvent =
+  | { type: "file"; path: string; rel: string; size: number; mtimeMs: number }
+  | { type: "skip"; rel: string; reason: SkipReason; detail?: string };
+
+/** What to walk: `under` narrows the walk to one root-relative folder or file. */
+export interface WalkOptions {
+  root: string;
+  /** Text of the user's global ignore file (`~/.heimdall/ignore`). */
+  globalIgnore?: string;
+  /** Files larger than this yield a `too-large` skip instead of a file event. */
+  maxFileBytes?: number;
+  under?: string;
+  /** Apply the built-in `DEFAULT_IGNORED_DIRS` (default true). */
+  defaults?: boolean;
+}
+
+interface Frame {
+  rel: string;
+  stack: IgnoreStack;
+  entries: Deno.DirEntry[];
+  next: number;
+}
+
+/**
+ * Walks `opts.root` depth-first, entries sorted by name within each folder, so
+ * two walks of an unchanged tree yield the same events in the same order.
+ * Yields a file event per regular file; one `ignored` skip per ignored folder
+ * (never entered) or file; `secret` for secret-named files (never a file
+ * event); `symlink` for every symlink (never followed, so loops cannot hang);
+ * `unreadable` for a folder or file that cannot be listed or stat'ed (the walk
+ * goes on); `too-large` above `maxFileBytes`. Cost: one listing per folder and
+ * one stat per file; ignore files are read only where a listing shows them.
+ * A missing `under` yields nothing. Entries changed while walking may be stale.
+ */
+export function* walkRoot(opts: WalkOptions): Generator<WalkEvent> {
+  const root = resolve(opts.root);
+  const maxBytes = opts.maxFileBytes ?? Infinity;
+  const trimmed = (opts.under ?? "").replace(/^(?:\.\/|\/)+|\/+$/g, "");
+  const under = trimmed === "." ? "" : trimmed;
+  const slash = under.lastIndexOf("/");
+  const loaded = loadIgnoreStack(
+    root,
+    slash < 0 ? "" : under.slice(0, slash),
+    opts.globalIgnore ?? "",
+    undefined,
+    { defaults: opts.defaults !== false },
+  );
+  if (loaded.ignored) {
+    yield {
+      type: "skip",
+      rel: loaded.ignored.rel,
+      reason: "ignored",
+      detail: loaded.ignored.rule.reason,
+    };
+    return;
+  }
+  const frames: Frame[] = [];
+  if (under === "") {
+    // loadIgnoreStack already applied the root's own ignore files; list without re-reading them.
+    const opened = openDir(root, "", loaded.stack, false);
+    if ("type" in opened) yield opened;
+    else frames.push(opened);
+  } else {
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.lstatSync(`${root}/${under}`);
+    } catch {
+      return;
+    }
+    if (info.isSymlink) {
+      yield { type: "skip", rel: under, reason: "symlink" };
+      return;
+    }
+    const rule = loaded.stack.match(under, info.isDirectory);
+    if (rule && !rule.negated) {
+      yield { type: "skip", rel: under, reason: "ignored", detail: rule.reason };
+    } else if (info.isDirectory) {
+      const opened = openDir(root, under, loaded.stack, true);
+      if ("type" in opened) yield opened;
+      else frames.push(opened);
+    } else if (info.isFile) {
+      yield fileEvent(root, under, maxBytes);
+    } else {
+      yield { type: "skip", rel: under, reason: "unreadable", detail: "not a regular file" };
+    }
+  }
+
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1]!;
+    const entry = frame.entries[frame.next++];
+    if (entry === undefined) {
+      frames.pop();
+      continue;
+    }
+    const rel = frame.rel === "" ? entry.name : `${frame.rel}/${entry.name}`;
+    const rule = frame.stack.match(rel, entry.isDirectory);
+    if (rule && !rule.negated) {
+      yield { type: "skip", rel, reason: "ignored", detail: rule.reason };
+    } else if (entry.isSymlink) {
+      yield { type: "skip", rel, reason: "symlink" };
+    } else if (entry.isDirectory) {
+      const opened = openDir(root, rel, frame.stack, true);
+      if ("type" in opened) yield opened;
+      else frames.push(opened);
+    } else if (entry.isFile) {
+      yield fileEvent(root, rel, maxBytes);
+    } else {
+      yield { type: "skip", rel, reason: "unreadable", detail: "not a regular file" };
+    }
+  }
+}
+
+/** Lists one folder (sorted) and stacks the ignore files its listing shows. */
+function openDir(
+  root: string,
+  rel: string,
+  parent: IgnoreStack,
+  readIgnores: boolean,
+): Frame | WalkEvent {
+  let entries: Deno.DirEntry[];
+  try {
+    entries = Array.from(Deno.readDirSync(rel === "" ? root : `${root}/${rel}`));
+  } catch (e) {
+    return { type: "skip", rel, reason: "unreadable", detail: errorText(e) };
+  }
+  entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  let stack = parent;
+  if (readIgnores) {
+    for (const e of entries) {
+      if (!e.isFile || (e.name !== ".gitignore" && e.name !== ".ignore")) continue;
+      let text = "";
+      try {
+        text = Deno.readTextFileSync(`${root}/${rel}/${e.name}`);
+      } catch {
+        // An unreadable ignore file ignores nothing, as in git.
+      }
+      stack = stack.with(IgnoreRules.parse(text, rel, `${rel}/${e.name}`));
+    }
+  }
+  return { rel, stack, entries, next: 0 };
+}
+
+/** The event for one regular file: secret name, stat failure, size cap, or the file. */
+function fileEvent(root: string, rel: string, maxBytes: number): WalkEvent {
+  const secret = isSecretName(rel);
+  if (secret !== undefined) return { type: "skip", rel, reason: "secret", detail: secret };
+  const path = `${root}/${rel}`;
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(path);
+  } catch (e) {
+    return { type: "skip", rel, reason: "unreadable", detail: errorText(e) };
+  }
+  if (info.size > maxBytes) {
+    return { type: "skip", rel, reason: "too-large", detail: `${info.size} bytes > ${maxBytes}` };
+  }
+  return { type: "file", path, rel, size: info.size, mtimeMs: info.mtime?.getTime() ?? 0 };
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,203 @@
+import assert from "node:assert/strict";
+import { dirname } from "node:path";
+import { type WalkEvent, type WalkOptions, walkRoot } from "./walk.ts";
+
+/** Creates `files` (root-relative) under a fresh temp folder, runs `fn`, then removes it. */
+function withTree(files: Record<string, string>, fn: (root: string) => void): void {
+  const root = Deno.makeTempDirSync({ prefix: "heimdall_walk_" });
+  try {
+    for (const [rel, text] of Object.entries(files)) {
+      Deno.mkdirSync(dirname(`${root}/${rel}`), { recursive: true });
+      Deno.writeTextFileSync(`${root}/${rel}`, text);
+    }
+    fn(root);
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+}
+
+/** One line per event: `file rel` or `skip reason rel (detail)`. */
+function lines(opts: WalkOptions): string[] {
+  return [...walkRoot(opts)].map(show);
+}
+
+function show(e: WalkEvent): string {
+  if (e.type === "file") return `file ${e.rel}`;
+  return `skip ${e.reason} ${e.rel}` + (e.detail === undefined ? "" : ` (${e.detail})`);
+}
+
+Deno.test("walkRoot() skips an ignored folder with one event and never enters it", () => {
+  const files: Record<string, string> = { ".gitignore": "gen/\n*.log\n", "src/a.ts": "a" };
+  for (let i = 0; i < 50; i++) files[`node_modules/pkg${i}/index.js`] = "";
+  files["gen/out/x.ts"] = "";
+  files["src/debug.log"] = "";
+  withTree(files, (root) => {
+    assert.deepEqual(lines({ root }), [
+      "file .gitignore",
+      "skip ignored gen (.gitignore:1 gen/)",
+      "skip ignored node_modules (default: node_modules)",
+      "file src/a.ts",
+      "skip ignored src/debug.log (.gitignore:2 *.log)",
+    ]);
+  });
+});
+
+Deno.test("walkRoot() file events carry the absolute path, size and mtime", () => {
+  withTree({ "dir/f.txt": "hello" }, (root) => {
+    const [event] = [...walkRoot({ root })];
+    assert.ok(event?.type === "file");
+    assert.equal(event.path, `${root}/dir/f.txt`);
+    assert.equal(event.rel, "dir/f.txt");
+    assert.equal(event.size, 5);
+    assert.equal(event.mtimeMs, Deno.statSync(`${root}/dir/f.txt`).mtime?.getTime());
+  });
+});
+
+Deno.test("walkRoot() never yields a secret-named file as a file", () => {
+  withTree({
+    ".env": "TOKEN=1",
+    ".env.example": "TOKEN=",
+    "deploy/id_rsa": "k",
+    "deploy/id_rsa.pub": "p",
+    "home/.aws/credentials": "c",
+    "src/keys.ts": "export {}",
+  }, (root) => {
+    assert.deepEqual(lines({ root }), [
+      "skip secret .env (secret file name: .env)",
+      "file .env.example",
+      "skip secret deploy/id_rsa (secret file name: id_rsa)",
+      "file deploy/id_rsa.pub",
+      "skip secret home/.aws/credentials (secret file name: credentials)",
+      "file src/keys.ts",
+    ]);
+  });
+});
+
+Deno.test("walkRoot() reports symlinks without following them, so a loop cannot hang", () => {
+  withTree({ "a/f.ts": "", "b.ts": "" }, (root) => {
+    Deno.symlinkSync(root, `${root}/a/loop`);
+    Deno.symlinkSync("..", `${root}/a/up`);
+    Deno.symlinkSync("b.ts", `${root}/link.ts`);
+    assert.deepEqual(lines({ root }), [
+      "file a/f.ts",
+      "skip symlink a/loop",
+      "skip symlink a/up",
+      "file b.ts",
+      "skip symlink link.ts",
+    ]);
+  });
+});
+
+Deno.test("walkRoot() yields the same sorted order on every walk", () => {
+  withTree(
+    { "z.ts": "", "b/y.ts": "", "B/x.ts": "", "a.ts": "", "b/a.ts": "", "a/z.ts": "" },
+    (root) => {
+      const expected = [
+        "file B/x.ts",
+        "file a/z.ts", // a folder sorts by its own name: "a" < "a.ts"
+        "file a.ts",
+        "file b/a.ts",
+        "file b/y.ts",
+        "file z.ts",
+      ];
+      assert.deepEqual(lines({ root }), expected);
+      assert.deepEqual(lines({ root }), expected);
+    },
+  );
+});
+
+Deno.test("walkRoot() applies nested .gitignore, .ignore and the global ignore in git's order", () => {
+  withTree({
+    ".gitignore": "*.tmp\n",
+    "keep.tmp": "",
+    "notes.bak": "",
+    "sub/.gitignore": "!*.tmp\n",
+    "sub/.ignore": "private.tmp\n",
+    "sub/a.tmp": "",
+    "sub/private.tmp": "",
+    "sub/old.bak": "",
+  }, (root) => {
+    assert.deepEqual(lines({ root, globalIgnore: "*.bak\n" }), [
+      "file .gitignore",
+      "skip ignored keep.tmp (.gitignore:1 *.tmp)",
+      "skip ignored notes.bak (~/.heimdall/ignore:1 *.bak)",
+      "file sub/.gitignore",
+      "file sub/.ignore",
+      "file sub/a.tmp",
+      "skip ignored sub/old.bak (~/.heimdall/ignore:1 *.bak)",
+      "skip ignored sub/private.tmp (sub/.ignore:1 private.tmp)",
+    ]);
+  });
+});
+
+Deno.test("walkRoot() walks only `under`, still honouring the ignore files above it", () => {
+  withTree({
+    ".gitignore": "*.gen\ncache/\n",
+    "top.ts": "",
+    "sub/a.ts": "",
+    "sub/b.gen": "",
+    "sub/deep/.gitignore": "c.ts\n",
+    "sub/deep/c.ts": "",
+    "sub/deep/d.ts": "",
+    "cache/x/y.ts": "",
+  }, (root) => {
+    assert.deepEqual(lines({ root, under: "sub" }), [
+      "file sub/a.ts",
+      "skip ignored sub/b.gen (.gitignore:1 *.gen)",
+      "file sub/deep/.gitignore",
+      "skip ignored sub/deep/c.ts (sub/deep/.gitignore:1 c.ts)",
+      "file sub/deep/d.ts",
+    ]);
+    assert.deepEqual(lines({ root, under: "sub/deep/" }), lines({ root, under: "sub/deep" }));
+    assert.deepEqual(lines({ root, under: "./sub/deep/" }), lines({ root, under: "sub/deep" }));
+    assert.deepEqual(lines({ root, under: "." }), lines({ root }));
+    assert.deepEqual(lines({ root, under: "sub/deep/c.ts" }), [
+      "skip ignored sub/deep/c.ts (sub/deep/.gitignore:1 c.ts)",
+    ]);
+    assert.deepEqual(lines({ root, under: "sub/a.ts" }), ["file sub/a.ts"]);
+    assert.deepEqual(lines({ root, under: "cache/x/y.ts" }), [
+      "skip ignored cache (.gitignore:2 cache/)",
+    ]);
+    assert.deepEqual(lines({ root, under: "missing/dir" }), []);
+  });
+});
+
+Deno.test("walkRoot() reports a folder that vanished before it was listed and goes on", () => {
+  withTree({ "a/f.ts": "", "b/g.ts": "", "c.ts": "" }, (root) => {
+    const seen: string[] = [];
+    for (const e of walkRoot({ root })) {
+      seen.push(show(e).replace(/ \(.*\)$/, ""));
+      if (e.type === "file" && e.rel === "a/f.ts") {
+        Deno.removeSync(`${root}/b`, { recursive: true });
+      }
+    }
+    assert.deepEqual(seen, ["file a/f.ts", "skip unreadable b", "file c.ts"]);
+  });
+});
+
+Deno.test({
+  name: "walkRoot() reports a folder it may not list and goes on",
+  ignore: Deno.build.os === "windows" || Deno.uid() === 0, // root may list anything
+  fn: () => {
+    withTree({ "locked/f.ts": "", "open.ts": "" }, (root) => {
+      Deno.chmodSync(`${root}/locked`, 0o000);
+      try {
+        assert.deepEqual(lines({ root }).map((l) => l.replace(/ \(.*\)$/, "")), [
+          "skip unreadable locked",
+          "file open.ts",
+        ]);
+      } finally {
+        Deno.chmodSync(`${root}/locked`, 0o755);
+      }
+    });
+  },
+});
+
+Deno.test("walkRoot() yields too-large for a file above maxFileBytes", () => {
+  withTree({ "big.txt": "x".repeat(2048), "small.txt": "x" }, (root) => {
+    assert.deepEqual(lines({ root, maxFileBytes: 1024 }), [
+      "skip too-large big.txt (2048 bytes > 1024)",
+      "file small.txt",
+    ]);
+  });
+});
