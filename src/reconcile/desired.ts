@@ -126,6 +126,7 @@ function addSymbols(
         src: idByQualname.get(r.from) ?? fileId,
         kind: r.kind,
         target: r.name,
+        name: lastSegment(r.name),
         module: r.module ?? null,
         line: r.line,
       });
@@ -135,4 +136,9 @@ function addSymbols(
 
 function effective3(x: Extraction): boolean {
   return x.depth >= 3;
+}
+
+/** `Mutex` of `sync.Mutex`, `Item` of `a::Item`. */
+export function lastSegment(target: string): string {
+  return target.split(/\.|::/).at(-1) ?? target;
 }

@@ -26,7 +26,9 @@ import { readHintFiles } from "./hints.ts";
 import { classifyPath, IgnoreCache } from "./ignore.ts";
 import { type Logger, silentLogger } from "./log.ts";
 import { type Prepared, preparePath } from "./prepare.ts";
+import { Resolver } from "./resolve.ts";
 import { isSecretName } from "./secrets.ts";
+import { readTsconfigAliases } from "./tsconfig.ts";
 import { addStats, emptyStats, type PassStats } from "./stats.ts";
 import { walkRoot } from "./walk.ts";
 
@@ -59,6 +61,7 @@ export class Reconciler {
   readonly #ignoreCache = new IgnoreCache();
   readonly #log: Logger;
   #globalIgnore = "";
+  readonly #resolver: Resolver;
   /** Set when a hint made the reconciler reload the roots; the daemon restarts its watcher. */
   rootsChanged = false;
 
@@ -72,6 +75,10 @@ export class Reconciler {
     this.#log = log;
     this.#loadGlobalIgnore();
     this.#roots = listRoots(journal);
+    this.#resolver = new Resolver(journal, (rootId) => {
+      const root = this.#roots.find((r) => r.id === rootId);
+      return root ? readTsconfigAliases(root.path) : new Map();
+    });
   }
 
   /** The roots as the journal has them after the last {@link syncRoots}. */
@@ -303,20 +310,35 @@ export class Reconciler {
         case "nothing":
           stats.unchanged++;
           break;
-        case "retract":
+        case "retract": {
           if (p.secret) stats.secrets++;
+          const before = this.#graphOf(p.path);
           if (retractPath(j, p.path, p.expected)) stats.retracted++;
+          if (before && before.ids.size > 1) {
+            this.#resolver.afterChange(before.id, before.ids, before.names);
+          }
           break;
+        }
         case "touch":
           touchPath(j, p.path, p.expected, p.stat);
           stats.touched++;
           break;
-        case "replace":
+        case "replace": {
+          const before = this.#graphOf(p.path);
           replaceOwnedRows(j, p.rows, p.expected);
+          if (
+            (before && before.ids.size > 1) || p.rows.nodes.length > 1 || p.rows.pending.length > 0
+          ) {
+            const names = new Set(before?.names);
+            for (const n of p.rows.nodes) if (n.kind !== "file") names.add(n.name);
+            const id = j.get<{ id: number }>("SELECT id FROM paths WHERE path = ?", p.path)!.id;
+            this.#resolver.afterChange(id, before?.ids ?? new Set(), names);
+          }
           if (p.rows.path.state === "skipped") stats.skipped++;
           else stats.changed++;
           stats.symbols += p.rows.nodes.length - 1;
           break;
+        }
         case "retry":
           this.#retry(w, p.why);
           stats.requeued++;
@@ -333,6 +355,21 @@ export class Reconciler {
       this.#retry(w, "stale commit");
       stats.requeued++;
     }
+  }
+
+  /** A path's node ids and definition names before a commit changes them. */
+  #graphOf(path: string): { id: number; ids: Set<string>; names: Set<string> } | undefined {
+    const row = this.journal.get<{ id: number }>("SELECT id FROM paths WHERE path = ?", path);
+    if (!row) return undefined;
+    const nodes = this.journal.all<{ id: string; name: string; kind: string }>(
+      "SELECT id, name, kind FROM nodes WHERE path_id = ?",
+      row.id,
+    );
+    return {
+      id: row.id,
+      ids: new Set(nodes.map((n) => n.id)),
+      names: new Set(nodes.filter((n) => n.kind !== "file").map((n) => n.name)),
+    };
   }
 
   /** Puts a path (back) in the queue with exponential back-off. */

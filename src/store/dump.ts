@@ -24,8 +24,8 @@ const CANONICAL: readonly [string, string][] = [
   ],
   [
     "edges",
-    `SELECT p.path AS owner, src, dst, kind, line FROM edges e JOIN paths p ON p.id = e.owner_id
-     ORDER BY owner, src, dst, kind, line`,
+    `SELECT p.path AS owner, src, dst, kind, line, target, module, how FROM edges e
+     JOIN paths p ON p.id = e.owner_id ORDER BY owner, src, dst, kind, line`,
   ],
   [
     "pending_edges",

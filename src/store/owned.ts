@@ -128,9 +128,11 @@ export function replaceOwnedRows(
   );
   for (const e of rows.edges) insEdge.run(pathId, e.src, e.dst, e.kind, e.line);
   const insPending = j.stmt(
-    "INSERT INTO pending_edges (owner_id, src, kind, target, module, line) VALUES (?, ?, ?, ?, ?, ?)",
+    "INSERT INTO pending_edges (owner_id, src, kind, target, module, line, name) VALUES (?, ?, ?, ?, ?, ?, ?)",
   );
-  for (const e of rows.pending) insPending.run(pathId, e.src, e.kind, e.target, e.module, e.line);
+  for (const e of rows.pending) {
+    insPending.run(pathId, e.src, e.kind, e.target, e.module, e.line, e.name);
+  }
   return generation;
 }
 

@@ -93,4 +93,17 @@ export const MIGRATIONS: readonly string[] = [
     not_before  INTEGER NOT NULL DEFAULT 0
   ) STRICT;
   `,
+  // 2: the code graph. A resolved edge keeps the reference it came from (name
+  // as written, module, how it was resolved) so that it can turn back into a
+  // pending edge when its target disappears or stops being unique.
+  `
+  ALTER TABLE edges ADD COLUMN target TEXT;
+  ALTER TABLE edges ADD COLUMN module TEXT;
+  ALTER TABLE edges ADD COLUMN how TEXT;
+  ALTER TABLE edges ADD COLUMN name TEXT;
+  ALTER TABLE pending_edges ADD COLUMN name TEXT;
+  CREATE INDEX edges_name ON edges(name);
+  CREATE INDEX pending_name ON pending_edges(name);
+  CREATE INDEX nodes_qualname ON nodes(qualname);
+  `,
 ];

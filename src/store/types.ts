@@ -51,6 +51,8 @@ export interface PendingRecord {
   src: string;
   kind: string;
   target: string;
+  /** The last segment of `target` (`Mutex` of `sync.Mutex`), indexed for resolution. */
+  name: string;
   module: string | null;
   line: number | null;
 }

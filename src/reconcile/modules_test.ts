@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { moduleCandidates, packageDirSuffixes } from "./modules.ts";
+
+Deno.test("moduleCandidates() maps specifiers to repository files per language", () => {
+  const ts = moduleCandidates("typescript", "src/cli/main.ts", "../store/mod.ts");
+  assert.equal(ts[0], "src/store/mod.ts");
+  assert.ok(moduleCandidates("typescript", "src/a.ts", "./util").includes("src/util.ts"));
+  assert.ok(moduleCandidates("javascript", "src/a.js", "./lib").includes("src/lib/index.js"));
+  assert.ok(moduleCandidates("typescript", "src/a.ts", "./x.js").includes("src/x.ts"));
+  assert.deepEqual(moduleCandidates("typescript", "src/a.ts", "node:fs"), []);
+  const aliased = moduleCandidates("typescript", "app/a.ts", "@/lib/db", new Map([["@/", "src/"]]));
+  assert.ok(aliased.includes("src/lib/db.ts"));
+  assert.deepEqual(moduleCandidates("python", "pkg/sub/a.py", ".util"), [
+    "pkg/sub/util.py",
+    "pkg/sub/util/__init__.py",
+  ]);
+  assert.ok(
+    moduleCandidates("python", "pkg/sub/a.py", "..core.models").includes("pkg/core/models.py"),
+  );
+  assert.ok(moduleCandidates("python", "x.py", "pkg.core").includes("pkg/core/__init__.py"));
+  assert.ok(
+    moduleCandidates("rust", "src/cli/mod.rs", "crate::store::paths").includes(
+      "src/store/paths.rs",
+    ),
+  );
+  assert.ok(
+    moduleCandidates("rust", "src/cli/mod.rs", "crate::store::Journal").includes("src/store.rs"),
+  );
+  assert.deepEqual(moduleCandidates("rust", "src/a.rs", "std::fs"), []);
+  assert.ok(moduleCandidates("c", "src/a.c", "util.h").includes("src/util.h"));
+});
+
+Deno.test("packageDirSuffixes() lists folder suffixes of Go and Java packages", () => {
+  assert.deepEqual(packageDirSuffixes("go", "github.com/acme/lib/store").slice(-2), [
+    "lib/store",
+    "store",
+  ]);
+  assert.deepEqual(packageDirSuffixes("java", "com.acme.store.Paths").at(-1), "store");
+  assert.deepEqual(packageDirSuffixes("python", "x"), []);
+});

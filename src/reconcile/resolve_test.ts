@@ -1,0 +1,150 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { defaultConfig, homePaths } from "../config/mod.ts";
+import type { Extraction, Extractor, Reference, SymbolDef } from "../extract/mod.ts";
+import { Journal } from "../store/mod.ts";
+import { Reconciler } from "./reconciler.ts";
+
+/**
+ * A tiny line-based extractor for a made-up language (`.gr` files) so that
+ * graph resolution is tested apart from tree-sitter: `def NAME`,
+ * `call NAME [MODULE]`, `import NAME from MODULE`.
+ */
+class GraphLangExtractor implements Extractor {
+  capability(language: string | undefined) {
+    return language === "typescript"
+      ? { depth: 3 as const }
+      : { depth: 1 as const, reason: "test" };
+  }
+  extract({ text }: { text: string }): Promise<Extraction> {
+    const symbols: SymbolDef[] = [];
+    const refs: Reference[] = [];
+    let current = "";
+    text.split("\n").forEach((line, i) => {
+      const [verb, a, b, c] = line.trim().split(/\s+/);
+      if (verb === "def" && a) {
+        current = a;
+        symbols.push({ kind: "function", name: a, qualname: a, startLine: i + 1, endLine: i + 1 });
+      } else if (verb === "call" && a) {
+        refs.push({
+          kind: "calls",
+          from: current,
+          name: a,
+          line: i + 1,
+          ...(b ? { module: b } : {}),
+        });
+      } else if (verb === "import" && a && b === "from" && c) {
+        refs.push({ kind: "imports", from: "", name: a, module: c, line: i + 1 });
+      }
+    });
+    return Promise.resolve({ depth: 3, symbols, refs, chunks: [] });
+  }
+}
+
+function setup(roots: Record<string, Record<string, string>>) {
+  const base = Deno.makeTempDirSync({ prefix: "heimdall-graph-" });
+  for (const [name, files] of Object.entries(roots)) {
+    for (const [rel, content] of Object.entries(files)) {
+      Deno.mkdirSync(join(base, name, rel, ".."), { recursive: true });
+      Deno.writeTextFileSync(join(base, name, rel), content);
+    }
+  }
+  const home = homePaths(join(base, "home"));
+  const journal = Journal.open(home.journal);
+  const config = {
+    ...defaultConfig(),
+    roots: Object.keys(roots).map((n) => ({ path: join(base, n), depth: "max" as const })),
+  };
+  const r = new Reconciler(journal, home, config, new GraphLangExtractor());
+  r.syncRoots();
+  return {
+    base,
+    journal,
+    r,
+    edges: () =>
+      journal.all<{ src: string; dst: string; how: string }>(
+        `SELECT s.qualname || '@' || ps.rel AS src, d.qualname || '@' || pd.rel AS dst, e.how
+         FROM edges e JOIN nodes s ON s.id = e.src JOIN nodes d ON d.id = e.dst
+         JOIN paths ps ON ps.id = s.path_id JOIN paths pd ON pd.id = d.path_id
+         WHERE e.kind != 'contains' ORDER BY 1, 2`,
+      ).map((e) => `${e.src} -> ${e.dst} (${e.how})`),
+    pending: () =>
+      journal.all<{ target: string }>("SELECT target FROM pending_edges ORDER BY target").map((p) =>
+        p.target
+      ),
+    [Symbol.dispose]() {
+      journal.close();
+      Deno.removeSync(base, { recursive: true });
+    },
+  };
+}
+
+const FILES = {
+  "a.ts": "import helper from ./b.ts\ndef main\ncall helper\ncall local\ncall shared\ndef local\n",
+  "b.ts": "def helper\ncall shared\n",
+  "c.ts": "def shared\n",
+};
+
+Deno.test("two files in either reconcile order give the same graph", async () => {
+  using one = setup({ repo: FILES });
+  using two = setup({ repo: FILES });
+  const order = ["a.ts", "b.ts", "c.ts"];
+  for (const f of order) await one.r.reconcilePaths([join(one.base, "repo", f)]);
+  for (const f of [...order].reverse()) await two.r.reconcilePaths([join(two.base, "repo", f)]);
+  assert.deepEqual(one.edges(), [
+    "@a.ts -> helper@b.ts (import)",
+    "helper@b.ts -> shared@c.ts (unique)",
+    "main@a.ts -> helper@b.ts (import)",
+    "main@a.ts -> local@a.ts (same-file)",
+    "main@a.ts -> shared@c.ts (unique)",
+  ]);
+  assert.deepEqual(two.edges(), one.edges());
+  assert.deepEqual(two.pending(), one.pending());
+});
+
+Deno.test("a renamed function retracts its node and its edges turn back into pending ones", async () => {
+  using t = setup({ repo: FILES });
+  await t.r.audit();
+  assert.ok(t.edges().includes("main@a.ts -> shared@c.ts (unique)"));
+  Deno.writeTextFileSync(join(t.base, "repo", "c.ts"), "def renamed\n");
+  await t.r.audit();
+  assert.ok(!t.edges().some((e) => e.includes("shared@")));
+  assert.deepEqual(t.pending().filter((p) => p === "shared"), ["shared", "shared"]);
+  Deno.writeTextFileSync(join(t.base, "repo", "c.ts"), "def shared\n");
+  await t.r.audit();
+  assert.ok(t.edges().includes("helper@b.ts -> shared@c.ts (unique)"));
+});
+
+Deno.test("a namesake makes a unique-name resolution ambiguous: the call is left unresolved, never guessed", async () => {
+  using t = setup({ repo: FILES });
+  await t.r.audit();
+  Deno.writeTextFileSync(join(t.base, "repo", "d.ts"), "def shared\n");
+  await t.r.audit();
+  assert.ok(!t.edges().some((e) => e.includes("-> shared@")));
+  assert.equal(t.pending().filter((p) => p === "shared").length, 2);
+  Deno.removeSync(join(t.base, "repo", "d.ts"));
+  await t.r.audit();
+  assert.ok(t.edges().includes("main@a.ts -> shared@c.ts (unique)"));
+});
+
+Deno.test("same-named files in two repositories do not collide", async () => {
+  using t = setup({ one: FILES, two: FILES });
+  await t.r.audit();
+  const ids = t.journal.all<{ id: string }>("SELECT id FROM nodes");
+  assert.equal(new Set(ids.map((r) => r.id)).size, ids.length);
+  assert.equal(ids.length, 2 * (3 + 4));
+  const cross = t.journal.get<{ n: number }>(
+    `SELECT count(*) AS n FROM edges e JOIN nodes s ON s.id = e.src JOIN nodes d ON d.id = e.dst
+     JOIN paths ps ON ps.id = s.path_id JOIN paths pd ON pd.id = d.path_id WHERE ps.root_id != pd.root_id`,
+  )!;
+  assert.equal(cross.n, 0);
+});
+
+Deno.test("a call bound to an import of an outside package stays pending with its name", async () => {
+  using t = setup({
+    repo: { "a.ts": "import np from numpy\ndef f\ncall array np\n", "b.ts": "def array\n" },
+  });
+  await t.r.audit();
+  assert.deepEqual(t.edges(), []);
+  assert.deepEqual(t.pending(), ["array", "np"]);
+});
