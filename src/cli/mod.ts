@@ -17,6 +17,7 @@ import * as roots from "./roots_cmd.ts";
 import * as search from "./search_cmd.ts";
 import * as status from "./status_cmd.ts";
 import * as verify from "./verify_cmd.ts";
+import * as graph from "./graph_cmd.ts";
 
 interface Command {
   HELP: string;
@@ -33,6 +34,10 @@ const COMMANDS: Record<string, Command> = {
   depth,
   status,
   roots,
+  symbols: { HELP: graph.SYMBOLS_HELP, run: graph.symbols },
+  callers: { HELP: graph.CALLERS_HELP, run: graph.callersCmd },
+  callees: { HELP: graph.CALLEES_HELP, run: graph.calleesCmd },
+  "blast-radius": { HELP: graph.BLAST_HELP, run: graph.blastCmd },
 };
 
 const VERSION = "0.1.0";

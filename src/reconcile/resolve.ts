@@ -83,19 +83,54 @@ export class Resolver {
         ref.line,
       );
     }
-    const seen = new Set<string>();
+    // Imports first: a re-export resolved now is what a call through it needs.
+    const retry: RefRow[] = [];
     for (const name of names) {
-      for (
-        const ref of j.all<RefRow & { rowid: number }>(
-          "SELECT rowid, * FROM pending_edges WHERE name = ? AND owner_id != ?",
+      retry.push(
+        ...j.all<RefRow>(
+          "SELECT * FROM pending_edges WHERE name = ? AND owner_id != ?",
           name,
           pathId,
-        )
-      ) {
-        const key = `${ref.owner_id}\0${ref.src}\0${ref.kind}\0${ref.target}\0${ref.line}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        this.#tryResolve(ref);
+        ),
+      );
+    }
+    retry.sort((a, b) => Number(a.kind !== "imports") - Number(b.kind !== "imports"));
+    const seen = new Set<string>();
+    for (const ref of retry) {
+      const key = `${ref.owner_id}\0${ref.src}\0${ref.kind}\0${ref.target}\0${ref.line}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      this.#tryResolve(ref);
+    }
+    // Imports that landed on a module for want of the name: a definition (or a
+    // re-export chain) may now give the name itself. Two rounds follow two hops.
+    for (let round = 0; round < 2; round++) {
+      for (const name of names) {
+        const edges = j.all<RefRow>(
+          `SELECT owner_id, src, kind, target, name, module, line FROM edges
+           WHERE name = ? AND how = 'module' AND owner_id != ?`,
+          name,
+          pathId,
+        );
+        for (const ref of edges) {
+          const owner = j.get<Owner>(
+            "SELECT id, root_id, rel, language FROM paths WHERE id = ?",
+            ref.owner_id,
+          );
+          const found = owner && this.#resolve(owner, ref);
+          if (!found || found.how === "module") continue;
+          j.run(
+            `UPDATE edges SET dst = ?, how = ? WHERE rowid = (SELECT rowid FROM edges WHERE owner_id = ?
+               AND src = ? AND kind = ? AND name = ? AND how = 'module' AND line IS ? LIMIT 1)`,
+            found.dst,
+            found.how,
+            ref.owner_id,
+            ref.src,
+            ref.kind,
+            name,
+            ref.line,
+          );
+        }
       }
     }
   }
@@ -151,12 +186,21 @@ export class Resolver {
           name,
         );
         if (hit) return { dst: hit.id, how: "import" };
+        // A re-export (`export { x } from "./x.ts"`): follow the module's own import.
+        const reexport = j.get<{ dst: string }>(
+          `SELECT dst FROM edges WHERE owner_id IN (${files.map(() => "?").join(",")})
+             AND kind = 'imports' AND name = ? AND how = 'import' LIMIT 1`,
+          ...files,
+          name,
+        );
+        if (reexport) return { dst: reexport.dst, how: "import" };
         if (ref.kind === "imports") {
           const file = j.get<{ id: string }>(
             "SELECT id FROM nodes WHERE path_id = ? AND kind = 'file'",
             files[0]!,
           );
-          if (file) return { dst: file.id, how: "import" };
+          // The module, not the name: revisited when a definition of the name appears.
+          if (file) return { dst: file.id, how: "module" };
         }
       }
       // A name bound by an import of something outside the repository is not

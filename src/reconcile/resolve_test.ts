@@ -148,3 +148,19 @@ Deno.test("a call bound to an import of an outside package stays pending with it
   assert.deepEqual(t.edges(), []);
   assert.deepEqual(t.pending(), ["array", "np"]);
 });
+
+Deno.test("an import through a re-exporting module reaches the definition in any order", async () => {
+  const files = {
+    "a.ts": "import helper from ./m.ts\ndef main\ncall helper\n",
+    "m.ts": "import helper from ./b.ts\n",
+    "b.ts": "def helper\n",
+  };
+  for (
+    const order of [["a.ts", "m.ts", "b.ts"], ["b.ts", "m.ts", "a.ts"], ["m.ts", "a.ts", "b.ts"]]
+  ) {
+    using t = setup({ repo: files });
+    for (const f of order) await t.r.reconcilePaths([join(t.base, "repo", f)]);
+    assert.ok(t.edges().includes("main@a.ts -> helper@b.ts (import)"), order.join(" "));
+    assert.ok(t.edges().includes("@a.ts -> helper@b.ts (import)"), order.join(" "));
+  }
+});

@@ -6,3 +6,7 @@
  */
 export { contentWords, splitWords } from "./query.ts";
 export { type SimpleHit, simpleSearch } from "./simple.ts";
+export { findSymbol, outline, symbolCandidates, SymbolLookupError } from "./symbols.ts";
+export type { SymbolRef } from "./symbols.ts";
+export { blastRadius, callees, callers } from "./graph_query.ts";
+export type { Neighbour, Unresolved } from "./graph_query.ts";

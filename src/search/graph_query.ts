@@ -1,0 +1,92 @@
+import type { Journal } from "../store/mod.ts";
+import type { SymbolRef } from "./symbols.ts";
+
+/** A neighbour of a symbol along the graph, with how it is linked. */
+export interface Neighbour extends SymbolRef {
+  edge: string;
+  /** Call line in the calling file. */
+  at: number | null;
+  distance: number;
+  /** The symbol one hop closer to the start (blast radius). */
+  via?: string;
+}
+
+/** A reference that could not be resolved to one definition. */
+export interface Unresolved {
+  kind: string;
+  name: string;
+  module: string | null;
+  line: number | null;
+}
+
+const NODE =
+  `n.id, n.kind, n.name, n.qualname, p.path, n.start_line AS line, n.end_line AS endLine, n.signature`;
+
+/** Who calls `id` (one hop), and the unresolved calls elsewhere that use its name. */
+export function callers(
+  j: Journal,
+  sym: SymbolRef,
+): { hits: Neighbour[]; unresolvedByName: number } {
+  const hits = j.all<Neighbour>(
+    `SELECT ${NODE}, e.kind AS edge, e.line AS at, 1 AS distance FROM edges e
+     JOIN nodes n ON n.id = e.src JOIN paths p ON p.id = n.path_id
+     WHERE e.dst = ? AND e.kind = 'calls' ORDER BY p.path, e.line`,
+    sym.id,
+  );
+  const unresolvedByName = j.get<{ n: number }>(
+    "SELECT count(*) AS n FROM pending_edges WHERE name = ? AND kind = 'calls'",
+    sym.name,
+  )!.n;
+  return { hits, unresolvedByName };
+}
+
+/** What `id` calls (one hop), and its calls that resolve to no single definition. */
+export function callees(
+  j: Journal,
+  sym: SymbolRef,
+): { hits: Neighbour[]; unresolved: Unresolved[] } {
+  const hits = j.all<Neighbour>(
+    `SELECT ${NODE}, e.kind AS edge, e.line AS at, 1 AS distance FROM edges e
+     JOIN nodes n ON n.id = e.dst JOIN paths p ON p.id = n.path_id
+     WHERE e.src = ? AND e.kind = 'calls' ORDER BY e.line`,
+    sym.id,
+  );
+  const unresolved = j.all<Unresolved>(
+    "SELECT kind, target AS name, module, line FROM pending_edges WHERE src = ? AND kind = 'calls' ORDER BY line",
+    sym.id,
+  );
+  return { hits, unresolved };
+}
+
+/**
+ * Everything that may break when `sym` changes: callers, subclasses and
+ * importers, transitively, up to `depth` hops, each with its distance and the
+ * symbol through which it is reached. Breadth-first, so each is reported at
+ * its shortest distance. Cost: one indexed query per symbol reached.
+ */
+export function blastRadius(j: Journal, sym: SymbolRef, depth = 3): Neighbour[] {
+  const seen = new Set([sym.id]);
+  const out: Neighbour[] = [];
+  let frontier = [sym];
+  for (let d = 1; d <= depth && frontier.length > 0; d++) {
+    const next: SymbolRef[] = [];
+    for (const from of frontier) {
+      const rows = j.all<Neighbour>(
+        `SELECT ${NODE}, e.kind AS edge, e.line AS at FROM edges e
+         JOIN nodes n ON n.id = e.src JOIN paths p ON p.id = n.path_id
+         WHERE e.dst = ? AND e.kind IN ('calls', 'inherits', 'implements', 'imports')
+         ORDER BY p.path, e.line`,
+        from.id,
+      );
+      for (const r of rows) {
+        if (seen.has(r.id)) continue;
+        seen.add(r.id);
+        const hit = { ...r, distance: d, via: from.qualname || from.name };
+        out.push(hit);
+        next.push(hit);
+      }
+    }
+    frontier = next;
+  }
+  return out;
+}
