@@ -1,5 +1,5 @@
 import { type Config, type HomePaths, homePaths, loadConfig, resolveHome } from "../config/mod.ts";
-import { type Extractor, L1Extractor } from "../extract/mod.ts";
+import { createExtractor, type Extractor } from "../extract/mod.ts";
 
 /** What every command gets: where data lives, the config, the extractor, output. */
 export interface Context {
@@ -20,7 +20,7 @@ export function defaultContext(): Context {
   return {
     home,
     config: () => loadConfig(home.config),
-    extractor: () => (extractor ??= new L1Extractor()),
+    extractor: () => (extractor ??= createExtractor()),
     out: (t) => Deno.stdout.writeSync(enc.encode(t + "\n")),
     err: (t) => Deno.stderr.writeSync(enc.encode(t + "\n")),
     tty: Deno.stdout.isTerminal(),

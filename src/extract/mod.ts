@@ -5,9 +5,24 @@
  * and the {@link Extractor} plug through which L2/L3 (tree-sitter) and markdown
  * chunking deliver symbols, references and chunks. Pure with respect to the
  * journal: it never opens SQLite and never decides what to write.
+ *
+ * Start with {@link createExtractor}: it routes markdown to the chunker (L2),
+ * languages with a shipped tree-sitter grammar to {@link TreeSitterExtractor}
+ * (L3) and everything else to {@link L1Extractor}. Grammars and query files
+ * are read from `grammars/`, `wasm/` and `src/extract/queries/` beside the
+ * code (include them in `deno compile`), never from the network.
  */
 export type { Capability, Chunk, Extraction, Extractor, Reference, SymbolDef } from "./types.ts";
 export { detectLanguage } from "./language.ts";
 export { describeFile, isBinary, summarize } from "./file_info.ts";
 export type { FileInfo } from "./file_info.ts";
 export { L1Extractor } from "./l1.ts";
+export { createExtractor } from "./routing.ts";
+export type { ExtractorOptions } from "./routing.ts";
+export { DEFAULT_BUDGET, TreeSitterExtractor } from "./tree_sitter.ts";
+export type { ParseBudget } from "./tree_sitter.ts";
+export { defaultGrammarPaths, GrammarLoadError, GrammarStore } from "./grammars.ts";
+export type { GrammarPaths } from "./grammars.ts";
+export { chunkMarkdown, MarkdownExtractor } from "./markdown.ts";
+export { LANGUAGES, languageSpec } from "./languages.ts";
+export type { LanguageSpec } from "./languages.ts";

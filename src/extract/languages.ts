@@ -1,0 +1,117 @@
+/**
+ * The tree-sitter language table: which grammar and query files serve a
+ * language id, and the few syntax facts the shared capture engine cannot read
+ * from a query (which nodes wrap or decorate a definition, what a doc comment
+ * looks like). Adding a language: a grammar in scripts/fetch_grammars.ts, a
+ * query file in ./queries/, and one entry here.
+ */
+export interface LanguageSpec {
+  /** The grammar's folder under `grammars/` (a row of grammars/manifest.json). */
+  grammar: string;
+  /** Query files in ./queries/ (without `.scm`), concatenated in this order. */
+  queries: readonly string[];
+  /**
+   * Node types that wrap a single definition and belong to its range and
+   * signature (`export_statement`, Python's `decorated_definition`, Go's
+   * one-spec `type_declaration`).
+   */
+  wrappers?: readonly string[];
+  /**
+   * Node types of decorators, annotations and attributes: leading ones are
+   * skipped by the signature, preceding siblings are pulled into the range.
+   */
+  decorators?: readonly string[];
+  /** A preceding comment counts as documentation only if it matches (default: any). */
+  docComment?: RegExp;
+  /** Python: the first string statement of the body is the docstring. */
+  docstring?: boolean;
+  /**
+   * Symbol kinds whose functions are methods, beyond class, interface,
+   * struct, trait, impl, enum and union (Ruby: `module`).
+   */
+  methodContainers?: readonly string[];
+}
+
+const JS_WRAPPERS = ["export_statement", "ambient_declaration", "expression_statement"] as const;
+const JS_DECORATORS = ["decorator"] as const;
+
+/** Language id (from detectLanguage) → spec. */
+export const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {
+  python: {
+    grammar: "python",
+    queries: ["python"],
+    wrappers: ["decorated_definition"],
+    decorators: ["decorator"],
+    docstring: true,
+  },
+  javascript: {
+    grammar: "javascript",
+    queries: ["ecmascript", "javascript", "jsx"],
+    wrappers: JS_WRAPPERS,
+    decorators: JS_DECORATORS,
+  },
+  typescript: {
+    grammar: "typescript",
+    queries: ["ecmascript", "typescript"],
+    wrappers: JS_WRAPPERS,
+    decorators: JS_DECORATORS,
+  },
+  tsx: {
+    grammar: "tsx",
+    queries: ["ecmascript", "typescript", "jsx"],
+    wrappers: JS_WRAPPERS,
+    decorators: JS_DECORATORS,
+  },
+  go: {
+    grammar: "go",
+    queries: ["go"],
+    wrappers: ["type_declaration", "const_declaration", "var_declaration"],
+  },
+  rust: {
+    grammar: "rust",
+    queries: ["rust"],
+    decorators: ["attribute_item"],
+    docComment: /^(\/\/\/|\/\/!|\/\*\*|\/\*!)/,
+  },
+  java: {
+    grammar: "java",
+    queries: ["java"],
+    decorators: ["annotation", "marker_annotation"],
+  },
+  c: {
+    grammar: "c",
+    queries: ["c"],
+  },
+  cpp: {
+    grammar: "cpp",
+    queries: ["c", "cpp"],
+    wrappers: ["template_declaration"],
+    // Only so that `template <…>` does not stop the widening to template_declaration.
+    decorators: ["template_parameter_list"],
+  },
+  csharp: {
+    grammar: "csharp",
+    queries: ["csharp"],
+    decorators: ["attribute_list"],
+  },
+  ruby: {
+    grammar: "ruby",
+    queries: ["ruby"],
+    methodContainers: ["module"],
+  },
+  php: {
+    grammar: "php",
+    queries: ["php"],
+    decorators: ["attribute_list"],
+  },
+  bash: {
+    grammar: "bash",
+    queries: ["bash"],
+  },
+};
+
+/** The spec for a language id, or undefined when no grammar serves it. */
+export function languageSpec(language: string | undefined): LanguageSpec | undefined {
+  if (language === undefined || !Object.hasOwn(LANGUAGES, language)) return undefined;
+  return LANGUAGES[language];
+}

@@ -1,0 +1,74 @@
+import { deepStrictEqual, equal } from "node:assert/strict";
+import { chunkMarkdown } from "./markdown.ts";
+
+const DOC = `Intro line.
+
+# Guide
+
+Welcome.
+
+## Install
+
+\`\`\`sh
+# not a heading
+npm install
+\`\`\`
+
+Usage
+-----
+
+Run it.
+
+# API #
+
+~~~
+## also not a heading
+~~~
+`;
+
+Deno.test("chunkMarkdown() splits by ATX and setext headings with heading paths", () => {
+  const { chunks } = chunkMarkdown(DOC);
+  deepStrictEqual(
+    chunks.map((c) => [c.heading, c.startLine, c.endLine]),
+    [
+      ["", 1, 1],
+      ["Guide", 3, 5],
+      ["Guide > Install", 7, 12],
+      ["Guide > Usage", 14, 17],
+      ["API", 19, 23],
+    ],
+  );
+  equal(chunks[2]!.text, "## Install\n\n```sh\n# not a heading\nnpm install\n```");
+});
+
+Deno.test("chunkMarkdown() makes heading symbols that span their subsections", () => {
+  const { symbols } = chunkMarkdown(DOC);
+  deepStrictEqual(
+    symbols.map((s) => [s.kind, s.qualname, s.parent ?? null, s.startLine, s.endLine, s.signature]),
+    [
+      ["heading", "Guide", null, 3, 17, "# Guide"],
+      ["heading", "Guide > Install", "Guide", 7, 12, "## Install"],
+      ["heading", "Guide > Usage", "Guide", 14, 17, "Usage"],
+      ["heading", "API", null, 19, 23, "# API #"],
+    ],
+  );
+});
+
+Deno.test("chunkMarkdown() skips front matter and treats `---` after a blank line as a rule", () => {
+  const { chunks, symbols } = chunkMarkdown("---\ntitle: x\n---\n# Title\n\ntext\n\n---\n\nmore\n");
+  deepStrictEqual(symbols.map((s) => s.name), ["Title"]);
+  deepStrictEqual(chunks.map((c) => [c.heading, c.startLine, c.endLine]), [
+    ["", 1, 3],
+    ["Title", 4, 10],
+  ]);
+});
+
+Deno.test("chunkMarkdown() cuts a long section at blank lines, keeping its heading", () => {
+  const para = "word ".repeat(400).trim();
+  const text = `# Big\n\n${Array.from({ length: 10 }, () => para).join("\n\n")}\n`;
+  const { chunks } = chunkMarkdown(text);
+  equal(chunks.length > 1, true);
+  for (const c of chunks) equal(c.heading, "Big");
+  equal(chunks[0]!.startLine, 1);
+  equal(chunks[chunks.length - 1]!.endLine, 21);
+});

@@ -1,0 +1,58 @@
+; C (and the C part of C++): definitions and references for Heimdall
+; (capture convention in src/extract/captures.ts). Started from
+; tree-sitter-c's queries/tags.scm. Every node type here exists in both the
+; C and the C++ grammar; C++ additions live in cpp.scm.
+
+; ---- definitions ------------------------------------------------------------
+
+; int f(…) {…}, char *f(…) {…}, char **f(…) {…}
+(function_definition
+  declarator: [
+    (function_declarator declarator: (identifier) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+    (pointer_declarator
+      declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
+  ]
+  body: (_) @body) @definition.function
+
+; prototypes at file level: int f(int);
+(translation_unit
+  (declaration
+    declarator: [
+      (function_declarator declarator: (identifier) @name)
+      (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+    ]) @definition.function)
+
+(struct_specifier
+  name: (type_identifier) @name
+  body: (_) @body) @definition.struct
+
+(union_specifier
+  name: (type_identifier) @name
+  body: (_) @body) @definition.union
+
+(enum_specifier
+  name: (type_identifier) @name
+  body: (_) @body) @definition.enum
+
+(type_definition
+  declarator: (type_identifier) @name) @definition.type
+
+(preproc_def
+  name: (identifier) @name) @definition.constant
+
+(preproc_function_def
+  name: (identifier) @name) @definition.macro
+
+; ---- references -------------------------------------------------------------
+
+(call_expression
+  function: (identifier) @name) @reference.call
+
+(call_expression
+  function: (field_expression
+    field: (field_identifier) @name)) @reference.call
+
+((preproc_include
+  path: (_) @module) @reference.import
+  (#set! name "*"))

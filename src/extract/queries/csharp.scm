@@ -1,0 +1,140 @@
+; C#: definitions and references for Heimdall (capture convention in
+; src/extract/captures.ts). Started from tree-sitter-c-sharp's queries/tags.scm.
+
+; ---- definitions ------------------------------------------------------------
+
+(class_declaration
+  name: (identifier) @name
+  body: (_) @body) @definition.class
+
+(record_declaration
+  name: (identifier) @name) @definition.class
+
+(struct_declaration
+  name: (identifier) @name
+  body: (_) @body) @definition.struct
+
+(interface_declaration
+  name: (identifier) @name
+  body: (_) @body) @definition.interface
+
+(enum_declaration
+  name: (identifier) @name
+  body: (_) @body) @definition.enum
+
+(delegate_declaration
+  name: (identifier) @name) @definition.type
+
+(namespace_declaration
+  name: (_) @name
+  body: (_) @body) @definition.module
+
+(method_declaration
+  name: (identifier) @name) @definition.method
+
+(constructor_declaration
+  name: (identifier) @name
+  body: (_) @body) @definition.method
+
+(destructor_declaration
+  name: (identifier) @name
+  body: (_) @body) @definition.method
+
+(local_function_statement
+  name: (identifier) @name
+  body: (_) @body) @definition.function
+
+((field_declaration
+  (modifier) @_const
+  (variable_declaration
+    (variable_declarator
+      name: (identifier) @name))) @definition.constant
+  (#eq? @_const "const"))
+
+; ---- references -------------------------------------------------------------
+
+(invocation_expression
+  function: (identifier) @name) @reference.call
+
+(invocation_expression
+  function: (generic_name (identifier) @name)) @reference.call
+
+(invocation_expression
+  function: (member_access_expression
+    expression: (_) @qualifier
+    name: [
+      (identifier) @name
+      (generic_name (identifier) @name)
+    ])) @reference.call
+
+(object_creation_expression
+  type: [
+    (identifier) @name
+    (generic_name (identifier) @name)
+    (qualified_name name: (_) @name)
+  ]) @reference.call
+
+; using System.Text;  using static System.Math;  — every name of the namespace
+((using_directive
+  !name
+  [(identifier) (qualified_name)] @module) @reference.import
+  (#set! name "*"))
+
+; using Json = Newtonsoft.Json.JsonConvert;
+(using_directive
+  name: (identifier) @name
+  [(identifier) (qualified_name) (generic_name)] @module) @reference.import
+
+; A base named I + capital is taken for an interface (the .NET convention):
+; the grammar cannot tell a base class from an interface.
+([
+  (class_declaration
+    (base_list
+      [
+        (identifier) @name
+        (qualified_name) @name
+        (generic_name (identifier) @name)
+      ]))
+  (struct_declaration
+    (base_list
+      [
+        (identifier) @name
+        (qualified_name) @name
+        (generic_name (identifier) @name)
+      ]))
+  (record_declaration
+    (base_list
+      [
+        (identifier) @name
+        (qualified_name) @name
+        (generic_name (identifier) @name)
+      ]))
+] @reference.implements
+  (#match? @name "(^|\\.)I[A-Z][^.]*$"))
+
+([
+  (class_declaration
+    (base_list
+      [
+        (identifier) @name
+        (qualified_name) @name
+        (generic_name (identifier) @name)
+      ]))
+  (record_declaration
+    (base_list
+      [
+        (identifier) @name
+        (qualified_name) @name
+        (generic_name (identifier) @name)
+      ]))
+] @reference.inherits
+  (#not-match? @name "(^|\\.)I[A-Z][^.]*$"))
+
+; interface I : J — an interface extends its bases
+(interface_declaration
+  (base_list
+      [
+        (identifier) @name
+        (qualified_name) @name
+        (generic_name (identifier) @name)
+      ])) @reference.inherits

@@ -1,0 +1,179 @@
+; JavaScript, TypeScript and TSX: the patterns all three grammars share
+; (capture convention in src/extract/captures.ts). Started from
+; tree-sitter-javascript's queries/tags.scm. Language-only patterns live in
+; javascript.scm, typescript.scm and jsx.scm.
+
+; ---- definitions ------------------------------------------------------------
+
+(function_declaration
+  name: (identifier) @name
+  body: (_) @body) @definition.function
+
+(generator_function_declaration
+  name: (identifier) @name
+  body: (_) @body) @definition.function
+
+(class_declaration
+  name: (_) @name
+  body: (_) @body) @definition.class
+
+(method_definition
+  name: (_) @name
+  body: (_) @body) @definition.method
+
+; const f = () => …, const f = function () {…}, var/let alike
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [
+      (arrow_function body: (_) @body)
+      (function_expression body: (_) @body)
+      (generator_function body: (_) @body)
+    ])) @definition.function
+
+(variable_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [
+      (arrow_function body: (_) @body)
+      (function_expression body: (_) @body)
+      (generator_function body: (_) @body)
+    ])) @definition.function
+
+; const A = class {…}
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: (class body: (_) @body))) @definition.class
+
+; Foo.prototype.bar = function () {…}
+((expression_statement
+  (assignment_expression
+    left: (member_expression
+      object: (member_expression
+        object: (identifier) @receiver
+        property: (property_identifier) @_prototype)
+      property: (property_identifier) @name)
+    right: [
+      (arrow_function body: (_) @body)
+      (function_expression body: (_) @body)
+    ])) @definition.method
+  (#eq? @_prototype "prototype"))
+
+; module.exports.f = function () {…}, exports.f = () => …, f = () => …
+(expression_statement
+  (assignment_expression
+    left: [
+      (identifier) @name
+      (member_expression property: (property_identifier) @name)
+    ]
+    right: [
+      (arrow_function body: (_) @body)
+      (function_expression body: (_) @body)
+    ])) @definition.function
+
+; module-level const that is not a function, a class or a require()
+((program
+  (lexical_declaration
+    "const"
+    (variable_declarator
+      name: (identifier) @name
+      value: (_) @_value)) @definition.constant)
+  (#not-match? @_value "^require[ \t]*\\("))
+
+((program
+  (export_statement
+    (lexical_declaration
+      "const"
+      (variable_declarator
+        name: (identifier) @name
+        value: (_) @_value)) @definition.constant))
+  (#not-match? @_value "^require[ \t]*\\("))
+
+; ---- references -------------------------------------------------------------
+
+((call_expression
+  function: (identifier) @name) @reference.call
+  (#not-eq? @name "require"))
+
+(call_expression
+  function: (member_expression
+    object: (_) @qualifier
+    property: (property_identifier) @name)) @reference.call
+
+(new_expression
+  constructor: (identifier) @name) @reference.call
+
+(new_expression
+  constructor: (member_expression
+    object: (_) @qualifier
+    property: (property_identifier) @name)) @reference.call
+
+; import d from "m"
+(import_statement
+  (import_clause (identifier) @name)
+  source: (string (string_fragment) @module)) @reference.import
+
+; import * as ns from "m"
+(import_statement
+  (import_clause (namespace_import (identifier) @name))
+  source: (string (string_fragment) @module)) @reference.import
+
+; import { a } from "m"
+(import_statement
+  (import_clause
+    (named_imports
+      (import_specifier
+        name: (_) @name
+        !alias)))
+  source: (string (string_fragment) @module)) @reference.import
+
+; import { a as b } from "m"
+(import_statement
+  (import_clause
+    (named_imports
+      (import_specifier
+        alias: (_) @name)))
+  source: (string (string_fragment) @module)) @reference.import
+
+; import "m"
+(import_statement
+  "import"
+  .
+  source: (string (string_fragment) @module)) @reference.import
+
+; export { a, b as c } from "m"
+(export_statement
+  (export_clause
+    (export_specifier
+      name: (_) @name))
+  source: (string (string_fragment) @module)) @reference.import
+
+; export * from "m", export * as ns from "m"
+((export_statement
+  "*"
+  source: (string (string_fragment) @module)) @reference.import
+  (#set! name "*"))
+
+; const x = require("m"), const { a, b: c } = require("m")
+((variable_declarator
+  name: [
+    (identifier) @name
+    (object_pattern (shorthand_property_identifier_pattern) @name)
+    (object_pattern (pair_pattern value: (identifier) @name))
+  ]
+  value: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string (string_fragment) @module)))) @reference.import
+  (#eq? @_require "require"))
+
+; require("m") anywhere else (a bare require, require("m").config())
+((call_expression
+  function: (identifier) @_require
+  arguments: (arguments . (string (string_fragment) @module))) @reference.import
+  (#eq? @_require "require"))
+
+; import("m")
+(call_expression
+  function: (import)
+  arguments: (arguments . (string (string_fragment) @module))) @reference.import

@@ -1,0 +1,100 @@
+; Java: definitions and references for Heimdall (capture convention in
+; src/extract/captures.ts). Started from tree-sitter-java's queries/tags.scm.
+
+; ---- definitions ------------------------------------------------------------
+
+(class_declaration
+  name: (identifier) @name
+  body: (class_body) @body) @definition.class
+
+(record_declaration
+  name: (identifier) @name
+  body: (_) @body) @definition.class
+
+(interface_declaration
+  name: (identifier) @name
+  body: (_) @body) @definition.interface
+
+(annotation_type_declaration
+  name: (identifier) @name
+  body: (_) @body) @definition.interface
+
+(enum_declaration
+  name: (identifier) @name
+  body: (_) @body) @definition.enum
+
+(method_declaration
+  name: (identifier) @name) @definition.method
+
+(constructor_declaration
+  name: (identifier) @name
+  body: (_) @body) @definition.method
+
+(compact_constructor_declaration
+  name: (identifier) @name
+  body: (_) @body) @definition.method
+
+(annotation_type_element_declaration
+  name: (identifier) @name) @definition.method
+
+; static final fields are constants
+((field_declaration
+  (modifiers) @_modifiers
+  declarator: (variable_declarator
+    name: (identifier) @name)) @definition.constant
+  (#match? @_modifiers "static")
+  (#match? @_modifiers "final"))
+
+; ---- references -------------------------------------------------------------
+
+(method_invocation
+  !object
+  name: (identifier) @name) @reference.call
+
+(method_invocation
+  object: (_) @qualifier
+  name: (identifier) @name) @reference.call
+
+(object_creation_expression
+  type: [
+    (type_identifier) @name
+    (scoped_type_identifier) @name
+    (generic_type [(type_identifier) (scoped_type_identifier)] @name)
+  ]) @reference.call
+
+; import a.b.C;  import static a.B.c;
+(import_declaration
+  (scoped_identifier
+    scope: (_) @module
+    name: (identifier) @name)
+  .) @reference.import
+
+; import a.b.*;
+((import_declaration
+  (scoped_identifier) @module
+  (asterisk)) @reference.import
+  (#set! name "*"))
+
+(superclass
+  [
+    (type_identifier) @name
+    (scoped_type_identifier) @name
+    (generic_type [(type_identifier) (scoped_type_identifier)] @name)
+  ]) @reference.inherits
+
+(super_interfaces
+  (type_list
+    [
+      (type_identifier) @name
+      (scoped_type_identifier) @name
+      (generic_type [(type_identifier) (scoped_type_identifier)] @name)
+    ])) @reference.implements
+
+; interface I extends J
+(extends_interfaces
+  (type_list
+    [
+      (type_identifier) @name
+      (scoped_type_identifier) @name
+      (generic_type [(type_identifier) (scoped_type_identifier)] @name)
+    ])) @reference.inherits

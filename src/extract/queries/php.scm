@@ -1,0 +1,147 @@
+; PHP: definitions and references for Heimdall (capture convention in
+; src/extract/captures.ts). Started from tree-sitter-php's queries/tags.scm.
+
+; ---- definitions ------------------------------------------------------------
+
+; namespace X { … } (the `namespace X;` statement holds nothing)
+(namespace_definition
+  name: (namespace_name) @name
+  body: (_) @body) @definition.module
+
+(class_declaration
+  name: (name) @name
+  body: (_) @body) @definition.class
+
+(interface_declaration
+  name: (name) @name
+  body: (_) @body) @definition.interface
+
+(trait_declaration
+  name: (name) @name
+  body: (_) @body) @definition.trait
+
+(enum_declaration
+  name: (name) @name
+  body: (_) @body) @definition.enum
+
+(function_definition
+  name: (name) @name
+  body: (_) @body) @definition.function
+
+(method_declaration
+  name: (name) @name) @definition.method
+
+(const_declaration
+  (const_element
+    (name) @name)) @definition.constant
+
+; ---- references -------------------------------------------------------------
+
+(function_call_expression
+  function: [
+    (name) @name
+    (qualified_name (name) @name)
+  ]) @reference.call
+
+(member_call_expression
+  object: (_) @qualifier
+  name: (name) @name) @reference.call
+
+(nullsafe_member_call_expression
+  object: (_) @qualifier
+  name: (name) @name) @reference.call
+
+; Arr::get() — a static call keeps its class
+(scoped_call_expression
+  scope: (_) @module
+  name: (name) @name) @reference.call
+
+((object_creation_expression
+  [
+    (name) @name
+    (qualified_name (name) @name)
+  ]) @reference.call
+  (#not-any-of? @name "static" "self" "parent"))
+
+; use App\Models\User;  use Foo;
+(namespace_use_declaration
+  (namespace_use_clause
+    [
+      (qualified_name (namespace_name) @module (name) @name)
+      (name) @name @module
+    ]
+    !alias)) @reference.import
+
+; use App\Models\User as U;
+(namespace_use_declaration
+  (namespace_use_clause
+    (qualified_name (namespace_name) @module)
+    alias: (name) @name)) @reference.import
+
+; use App\Support\{Str, Arr as A};
+(namespace_use_declaration
+  (namespace_name) @module
+  body: (namespace_use_group
+    (namespace_use_clause
+      [
+        (name) @name
+        (qualified_name) @name
+      ]
+      !alias))) @reference.import
+
+(namespace_use_declaration
+  (namespace_name) @module
+  body: (namespace_use_group
+    (namespace_use_clause
+      alias: (name) @name))) @reference.import
+
+; require 'x.php';  require_once __DIR__ . '/x.php';
+([
+  (require_expression
+    [
+      (string (string_content) @module)
+      (encapsed_string (string_content) @module)
+      (binary_expression right: [
+        (string (string_content) @module)
+        (encapsed_string (string_content) @module)
+      ])
+    ])
+  (require_once_expression
+    [
+      (string (string_content) @module)
+      (encapsed_string (string_content) @module)
+      (binary_expression right: [
+        (string (string_content) @module)
+        (encapsed_string (string_content) @module)
+      ])
+    ])
+  (include_expression
+    [
+      (string (string_content) @module)
+      (encapsed_string (string_content) @module)
+      (binary_expression right: [
+        (string (string_content) @module)
+        (encapsed_string (string_content) @module)
+      ])
+    ])
+  (include_once_expression
+    [
+      (string (string_content) @module)
+      (encapsed_string (string_content) @module)
+      (binary_expression right: [
+        (string (string_content) @module)
+        (encapsed_string (string_content) @module)
+      ])
+    ])
+] @reference.import
+  (#set! name "*"))
+
+(base_clause
+  [(name) (qualified_name)] @name) @reference.inherits
+
+(class_interface_clause
+  [(name) (qualified_name)] @name) @reference.implements
+
+; use Trait; inside a class
+(use_declaration
+  [(name) (qualified_name)] @name) @reference.implements

@@ -1,0 +1,70 @@
+; Python: definitions and references for Heimdall (capture convention in
+; src/extract/captures.ts). Started from tree-sitter-python's queries/tags.scm.
+
+; ---- definitions ------------------------------------------------------------
+
+(class_definition
+  name: (identifier) @name
+  body: (block) @body) @definition.class
+
+(function_definition
+  name: (identifier) @name
+  body: (block) @body) @definition.function
+
+; `f = lambda x: ...` is a function named f
+(expression_statement
+  (assignment
+    left: (identifier) @name
+    right: (lambda body: (_) @body))) @definition.function
+
+; Python 3.12 `type Alias = ...`
+(type_alias_statement
+  (type (identifier) @name)) @definition.type
+
+; module-level UPPER_CASE assignments are constants
+(module
+  (expression_statement
+    (assignment
+      left: (identifier) @name)) @definition.constant
+  (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
+
+; ---- references -------------------------------------------------------------
+
+(call
+  function: (identifier) @name) @reference.call
+
+(call
+  function: (attribute
+    object: (_) @qualifier
+    attribute: (identifier) @name)) @reference.call
+
+; import os.path  -> binds `os`
+((import_statement
+  name: (dotted_name) @module) @reference.import
+  (#set! name "first-segment"))
+
+; import numpy as np
+(import_statement
+  name: (aliased_import
+    name: (dotted_name) @module
+    alias: (identifier) @name)) @reference.import
+
+; from .pkg import a, b
+(import_from_statement
+  module_name: (_) @module
+  name: (dotted_name) @name) @reference.import
+
+; from pkg import a as b
+(import_from_statement
+  module_name: (_) @module
+  name: (aliased_import
+    alias: (identifier) @name)) @reference.import
+
+; from pkg import *
+(import_from_statement
+  module_name: (_) @module
+  (wildcard_import) @name) @reference.import
+
+(class_definition
+  superclasses: (argument_list
+    [(identifier) (attribute)] @name)) @reference.inherits

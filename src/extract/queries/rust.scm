@@ -1,0 +1,190 @@
+; Rust: definitions and references for Heimdall (capture convention in
+; src/extract/captures.ts). Started from tree-sitter-rust's queries/tags.scm.
+
+; ---- definitions ------------------------------------------------------------
+
+(function_item
+  name: (identifier) @name
+  body: (block) @body) @definition.function
+
+; trait methods without a default body
+(function_signature_item
+  name: (identifier) @name) @definition.function
+
+(struct_item
+  name: (type_identifier) @name) @definition.struct
+
+(union_item
+  name: (type_identifier) @name) @definition.union
+
+(enum_item
+  name: (type_identifier) @name) @definition.enum
+
+(trait_item
+  name: (type_identifier) @name) @definition.trait
+
+; impl blocks are named after the type they implement for: methods get `Store.get`
+(impl_item
+  type: [
+    (type_identifier) @name
+    (generic_type type: (type_identifier) @name)
+    (scoped_type_identifier name: (type_identifier) @name)
+    (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
+  ]
+  body: (declaration_list) @body) @definition.impl
+
+(type_item
+  name: (type_identifier) @name) @definition.type
+
+(mod_item
+  name: (identifier) @name) @definition.module
+
+(macro_definition
+  name: (identifier) @name) @definition.macro
+
+(const_item
+  name: (identifier) @name) @definition.constant
+
+(static_item
+  name: (identifier) @name) @definition.constant
+
+; ---- references -------------------------------------------------------------
+
+(call_expression
+  function: (identifier) @name) @reference.call
+
+(call_expression
+  function: (field_expression
+    field: (field_identifier) @name)) @reference.call
+
+; Module::func(), crate::a::f(), Type::<T>::new()
+((call_expression
+  function: (scoped_identifier
+    path: (_) @module
+    name: (identifier) @name)) @reference.call
+  (#not-match? @module "<"))
+
+(call_expression
+  function: (scoped_identifier
+    path: (generic_type type: (_) @module)
+    name: (identifier) @name)) @reference.call
+
+(call_expression
+  function: (generic_function
+    function: (identifier) @name)) @reference.call
+
+(call_expression
+  function: (generic_function
+    function: (field_expression field: (field_identifier) @name))) @reference.call
+
+(call_expression
+  function: (generic_function
+    function: (scoped_identifier
+      path: (_) @module
+      name: (identifier) @name))) @reference.call
+
+(macro_invocation
+  macro: (identifier) @name) @reference.call
+
+(macro_invocation
+  macro: (scoped_identifier
+    path: (_) @module
+    name: (identifier) @name)) @reference.call
+
+; Store { … } builds a value: counted as a call
+(struct_expression
+  name: (type_identifier) @name) @reference.call
+
+; use a::b::C;  use serde;
+(use_declaration
+  argument: (scoped_identifier
+    path: (_) @module
+    name: (identifier) @name)) @reference.import
+
+(use_declaration
+  argument: (identifier) @name @module) @reference.import
+
+; use a::b::C as D;
+(use_declaration
+  argument: (use_as_clause
+    path: (scoped_identifier path: (_) @module)
+    alias: (identifier) @name)) @reference.import
+
+; use a::b::*;
+((use_declaration
+  argument: (use_wildcard (_) @module)) @reference.import
+  (#set! name "*"))
+
+; use a::b::{C, D as E, self};
+(use_declaration
+  argument: (scoped_use_list
+    path: (_) @module
+    list: (use_list [
+      (identifier) @name
+      (use_as_clause alias: (identifier) @name)
+    ]))) @reference.import
+
+((use_declaration
+  argument: (scoped_use_list
+    path: (_) @module
+    list: (use_list (self)))) @reference.import
+  (#set! name "last-segment"))
+
+; use a::{b::C, d::*, e::{F, G}} — the module is the two paths joined
+((use_declaration
+  argument: (scoped_use_list
+    path: (_) @module
+    list: (use_list
+      (scoped_identifier
+        path: (_) @module
+        name: (identifier) @name)))) @reference.import
+  (#set! module_join "::"))
+
+((use_declaration
+  argument: (scoped_use_list
+    path: (_) @module
+    list: (use_list
+      (use_wildcard (_) @module)))) @reference.import
+  (#set! name "*")
+  (#set! module_join "::"))
+
+((use_declaration
+  argument: (scoped_use_list
+    path: (_) @module
+    list: (use_list
+      (scoped_use_list
+        path: (_) @module
+        list: (use_list [
+          (identifier) @name
+          (use_as_clause alias: (identifier) @name)
+        ]))))) @reference.import
+  (#set! module_join "::"))
+
+((use_declaration
+  argument: (scoped_use_list
+    path: (_) @module
+    list: (use_list
+      (scoped_use_list
+        path: (_) @module
+        list: (use_list
+          (use_wildcard (_) @module)))))) @reference.import
+  (#set! name "*")
+  (#set! module_join "::"))
+
+(extern_crate_declaration
+  name: (identifier) @name @module) @reference.import
+
+(impl_item
+  trait: [
+    (type_identifier) @name
+    (scoped_type_identifier) @name
+    (generic_type type: (_) @name)
+  ]) @reference.implements
+
+; trait Named: Display + Clone
+(trait_item
+  bounds: (trait_bounds [
+    (type_identifier) @name
+    (scoped_type_identifier) @name
+    (generic_type type: (_) @name)
+  ])) @reference.inherits

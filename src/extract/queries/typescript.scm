@@ -1,0 +1,75 @@
+; TypeScript and TSX patterns (tree-sitter-typescript 0.23), after
+; ecmascript.scm. Started from tree-sitter-typescript's queries/tags.scm.
+
+; ---- definitions ------------------------------------------------------------
+
+; overload signatures and `declare function`
+(function_signature
+  name: (identifier) @name) @definition.function
+
+(abstract_class_declaration
+  name: (_) @name
+  body: (_) @body) @definition.class
+
+(class
+  name: (_) @name
+  body: (_) @body) @definition.class
+
+(method_signature
+  name: (_) @name) @definition.method
+
+(abstract_method_signature
+  name: (_) @name) @definition.method
+
+; handle = () => {…} in a class
+(public_field_definition
+  name: (_) @name
+  value: [
+    (arrow_function body: (_) @body)
+    (function_expression body: (_) @body)
+  ]) @definition.method
+
+(interface_declaration
+  name: (_) @name
+  body: (_) @body) @definition.interface
+
+(type_alias_declaration
+  name: (_) @name) @definition.type
+
+(enum_declaration
+  name: (_) @name
+  body: (_) @body) @definition.enum
+
+; namespace N {…}
+(internal_module
+  name: (_) @name
+  body: (_) @body) @definition.module
+
+; declare module "m" {…}
+(module
+  name: (_) @name
+  body: (_) @body) @definition.module
+
+; ---- references -------------------------------------------------------------
+
+; import x = require("m")
+(import_statement
+  (import_require_clause
+    (identifier) @name
+    source: (string (string_fragment) @module))) @reference.import
+
+(extends_clause
+  value: [(identifier) (member_expression)] @name) @reference.inherits
+
+(implements_clause
+  [(type_identifier) (nested_type_identifier)] @name) @reference.implements
+
+(implements_clause
+  (generic_type name: (_) @name)) @reference.implements
+
+; interface I extends J
+(extends_type_clause
+  type: [(type_identifier) (nested_type_identifier)] @name) @reference.inherits
+
+(extends_type_clause
+  type: (generic_type name: (_) @name)) @reference.inherits

@@ -1,0 +1,52 @@
+import type { Depth } from "../config/mod.ts";
+import type { Capability, Extraction, Extractor } from "./types.ts";
+import { L1Extractor } from "./l1.ts";
+import { MarkdownExtractor } from "./markdown.ts";
+import { type ParseBudget, TreeSitterExtractor } from "./tree_sitter.ts";
+import type { GrammarStore } from "./grammars.ts";
+import { languageSpec } from "./languages.ts";
+
+/** Options for {@link createExtractor}; defaults suit the reconciler. */
+export interface ExtractorOptions {
+  budget?: Partial<ParseBudget>;
+  store?: GrammarStore;
+}
+
+/**
+ * The extractor the reconciler uses: markdown → chunker (L2), languages with
+ * a tree-sitter grammar → {@link TreeSitterExtractor} (L3), anything else →
+ * L1. One instance per process (or Worker) is enough: grammars load lazily
+ * on first use and stay cached.
+ */
+export function createExtractor(options: ExtractorOptions = {}): Extractor {
+  return new RoutingExtractor(options);
+}
+
+class RoutingExtractor implements Extractor {
+  #markdown = new MarkdownExtractor();
+  #treeSitter: TreeSitterExtractor;
+  #l1 = new L1Extractor();
+
+  constructor(options: ExtractorOptions) {
+    const tsOptions: { store?: GrammarStore; budget?: Partial<ParseBudget> } = {};
+    if (options.store) tsOptions.store = options.store;
+    if (options.budget) tsOptions.budget = options.budget;
+    this.#treeSitter = new TreeSitterExtractor(tsOptions);
+  }
+
+  capability(language: string | undefined): Capability {
+    return this.#route(language).capability(language);
+  }
+
+  extract(
+    input: { path: string; language: string; text: string; depth: Depth },
+  ): Promise<Extraction> {
+    return this.#route(input.language).extract(input);
+  }
+
+  #route(language: string | undefined): Extractor {
+    if (language === "markdown") return this.#markdown;
+    if (languageSpec(language)) return this.#treeSitter;
+    return this.#l1;
+  }
+}

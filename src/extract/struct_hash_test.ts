@@ -1,0 +1,61 @@
+import { equal, notEqual } from "node:assert/strict";
+import { TreeSitterExtractor } from "./tree_sitter.ts";
+
+const extractor = new TreeSitterExtractor();
+
+async function hashOf(language: string, text: string, qualname: string): Promise<string> {
+  const x = await extractor.extract({ path: "t", language, text, depth: 2 });
+  const sym = x.symbols.find((s) => s.qualname === qualname);
+  if (!sym?.structHash) throw new Error(`no ${qualname} in ${JSON.stringify(x)}`);
+  return sym.structHash;
+}
+
+const PY = `
+def total(items, tax):
+    """Sums items."""
+    # add them up
+    s = sum(i.price for i in items)
+    return s * (1 + tax)
+`;
+
+Deno.test("structHash() is the same after reformatting and moving a definition", async () => {
+  const reformatted = `\n\n\nimport os\n\ndef total( items,tax ):
+  """Sums items."""
+  # add them up
+  s=sum( i.price for i in items )
+  return s*(1+tax)
+`;
+  equal(await hashOf("python", PY, "total"), await hashOf("python", reformatted, "total"));
+});
+
+Deno.test("structHash() ignores comment and docstring edits", async () => {
+  const edited = PY.replace("# add them up", "# sum every price, then apply tax")
+    .replace('"""Sums items."""', '"""Returns the total price, tax included."""');
+  equal(await hashOf("python", PY, "total"), await hashOf("python", edited, "total"));
+});
+
+Deno.test("structHash() changes on a logic edit", async () => {
+  const base = await hashOf("python", PY, "total");
+  notEqual(base, await hashOf("python", PY.replace("1 + tax", "1 - tax"), "total"));
+  notEqual(base, await hashOf("python", PY.replace("i.price", "i.cost"), "total"));
+  notEqual(base, await hashOf("python", PY.replace("return s", "return -s"), "total"));
+});
+
+Deno.test("structHash() ignores semicolons and trailing commas a formatter adds", async () => {
+  const a = `export function f(a: number, b: number) {\n  const x = g(a, b)\n  return x\n}\n`;
+  const b =
+    `export function f(\n  a: number,\n  b: number,\n) {\n  const x = g(\n    a,\n    b,\n  );\n  return x;\n}\n`;
+  equal(await hashOf("typescript", a, "f"), await hashOf("typescript", b, "f"));
+  notEqual(
+    await hashOf("typescript", a, "f"),
+    await hashOf("typescript", a.replace("g(a, b)", "g(b, a)"), "f"),
+  );
+});
+
+Deno.test("structHash() covers decorators and attributes", async () => {
+  const a = `#[derive(Debug)]\nstruct S { x: u8 }\n`;
+  const b = `#[derive(Debug, Clone)]\nstruct S { x: u8 }\n`;
+  notEqual(await hashOf("rust", a, "S"), await hashOf("rust", b, "S"));
+  const c = `/// Doc changed.\n#[derive(Debug)]\nstruct S {\n    x: u8,\n}\n`;
+  equal(await hashOf("rust", a, "S"), await hashOf("rust", c, "S"));
+});
