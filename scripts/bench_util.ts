@@ -1,0 +1,184 @@
+/**
+ * Small helpers shared by the `scripts/bench*` scripts: a seeded random
+ * source, timing of subprocesses, percentiles, /proc readings and a plain
+ * text table. Benchmarks only; nothing in `src/` imports this file.
+ */
+
+/** A deterministic random source in [0, 1) (mulberry32): the same seed gives the same run. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The `p`-th percentile (0–100) of `values`, nearest rank; NaN for an empty list. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
+}
+
+/** One finished subprocess: wall time in ms (spawn to exit), exit code and its output. */
+export interface Timed {
+  ms: number;
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command to completion and times it from spawn to exit. Never throws
+ * on a non-zero exit (the caller decides); throws when the program is missing.
+ */
+export async function timeCommand(
+  cmd: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<Timed> {
+  const command = new Deno.Command(cmd, {
+    args,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    ...(options.env !== undefined ? { env: options.env } : {}),
+  });
+  const t0 = performance.now();
+  const out = await command.output();
+  const ms = performance.now() - t0;
+  const dec = new TextDecoder();
+  return { ms, code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** Runs `fn` `n` times in sequence; returns every result and the one with the smallest `ms`. */
+export async function bestOf<T extends { ms: number }>(
+  n: number,
+  fn: (i: number) => Promise<T>,
+): Promise<{ best: T; all: T[] }> {
+  const all: T[] = [];
+  for (let i = 0; i < n; i++) all.push(await fn(i));
+  const best = all.reduce((a, b) => (b.ms < a.ms ? b : a));
+  return { best, all };
+}
+
+/** Clock ticks per second for /proc CPU times (`getconf CLK_TCK`; 100 when unavailable). */
+export async function clockTicks(): Promise<number> {
+  try {
+    const out = await new Deno.Command("getconf", { args: ["CLK_TCK"], stdout: "piped" }).output();
+    const n = Number(new TextDecoder().decode(out.stdout).trim());
+    return Number.isFinite(n) && n > 0 ? n : 100;
+  } catch {
+    return 100;
+  }
+}
+
+/**
+ * User plus system CPU ticks of process `pid`, every thread included (fields
+ * 14 and 15 of /proc/PID/stat). Throws when the process is gone.
+ */
+export function cpuTicks(pid: number): number {
+  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  // The command name (field 2) may hold spaces and parentheses: split after the last ")".
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // fields[0] is field 3 (state), so utime (14) and stime (15) sit at 11 and 12.
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** Memory of process `pid` from /proc/PID/status, in bytes. */
+export interface ProcMemory {
+  name: string;
+  threads: number;
+  rss: number;
+  hwm: number;
+}
+
+/** Reads name, thread count, VmRSS and VmHWM of `pid`. Throws when the process is gone. */
+export function procMemory(pid: number): ProcMemory {
+  const text = Deno.readTextFileSync(`/proc/${pid}/status`);
+  const field = (key: string) => text.match(new RegExp(`^${key}:\\s*(.*)$`, "m"))?.[1] ?? "";
+  const kb = (key: string) => Number(field(key).replace(/\s*kB$/, "")) * 1024;
+  return {
+    name: field("Name"),
+    threads: Number(field("Threads")),
+    rss: kb("VmRSS"),
+    hwm: kb("VmHWM"),
+  };
+}
+
+/** Resolves after `ms` milliseconds. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** `1.23 s` above a second, `456 ms` below. */
+export function fmtMs(ms: number): string {
+  if (!Number.isFinite(ms)) return "—";
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 1 : 0)} ms`;
+}
+
+/** Bytes as MiB with one decimal. */
+export function fmtMiB(bytes: number): string {
+  return `${(bytes / 1048576).toFixed(1)} MiB`;
+}
+
+/** `value / base` as `3.2×`; `—` when the base is zero or not a number. */
+export function fmtRatio(value: number, base: number): string {
+  const r = value / base;
+  if (!Number.isFinite(r) || base <= 0) return "—";
+  return `${r < 10 ? r.toFixed(2) : r.toFixed(1)}×`;
+}
+
+/**
+ * Lays rows out as a plain-text table: columns padded to their widest cell,
+ * the first column left-aligned, the others too unless listed in `right`.
+ */
+export function renderTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  right: readonly number[] = [],
+): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: readonly string[]) =>
+    widths
+      .map((w, i) => {
+        const c = cells[i] ?? "";
+        return right.includes(i) ? c.padStart(w) : c.padEnd(w);
+      })
+      .join("  ")
+      .trimEnd();
+  const rule = widths.map((w) => "─".repeat(w)).join("  ");
+  return [line(header), rule, ...rows.map(line)].join("\n");
+}
+
+/**
+ * Things to undo, last registered first: temp folders, child processes.
+ * `run()` runs each once, even when an earlier one throws.
+ */
+export class Cleanup {
+  readonly #steps: { what: string; fn: () => void | Promise<void> }[] = [];
+  #ran = false;
+
+  /** Registers `fn` to run at cleanup time; `what` names it in a failure message. */
+  add(what: string, fn: () => void | Promise<void>): void {
+    this.#steps.push({ what, fn });
+  }
+
+  /** Runs every registered step in reverse order; failures are reported on stderr, not thrown. */
+  async run(): Promise<void> {
+    if (this.#ran) return;
+    this.#ran = true;
+    for (const step of this.#steps.reverse()) {
+      try {
+        await step.fn();
+      } catch (e) {
+        console.error(`cleanup: could not ${step.what}: ${(e as Error).message}`);
+      }
+    }
+  }
+}
