@@ -1,5 +1,5 @@
 import type { Depth } from "../config/mod.ts";
-import type { PathRow } from "../store/mod.ts";
+import type { PathStat } from "../store/mod.ts";
 
 /** What a stat of the path found (the only I/O a plan depends on). */
 export type Observed =
@@ -32,7 +32,11 @@ export type Step =
  * A stat that matches the row (size, mtime) at the wanted depth costs nothing
  * more; a racy row (modified too close to when it was read) is always re-read.
  */
-export function planPath(observed: Observed, indexed: PathRow | undefined, ctx: PathContext): Step {
+export function planPath(
+  observed: Observed,
+  indexed: PathStat | undefined,
+  ctx: PathContext,
+): Step {
   if (observed.kind === "dir") return { do: "expand" };
   if (observed.kind === "missing") {
     return indexed ? { do: "retract", why: "gone from disk" } : { do: "nothing", why: "absent" };
@@ -59,7 +63,7 @@ export function planPath(observed: Observed, indexed: PathRow | undefined, ctx: 
   return { do: "read" };
 }
 
-function sameStat(o: { size: number; mtimeMs: number }, row: PathRow): boolean {
+function sameStat(o: { size: number; mtimeMs: number }, row: PathStat): boolean {
   return o.size === row.size && o.mtimeMs === row.mtime_ms;
 }
 
@@ -68,7 +72,7 @@ function sameStat(o: { size: number; mtimeMs: number }, row: PathRow): boolean {
  * that depth and degraded (a parse failure is not retried until the bytes or
  * this build's capability change).
  */
-function depthSettled(row: PathRow, ctx: PathContext): boolean {
+function depthSettled(row: PathStat, ctx: PathContext): boolean {
   return row.effective_depth >= ctx.wantDepth || row.target_depth === ctx.wantDepth;
 }
 
@@ -95,7 +99,7 @@ export type CommitPlan =
  * the stat columns may need a touch; anything else → replace every owned row.
  */
 export function planCommit(
-  indexed: PathRow | undefined,
+  indexed: PathStat | undefined,
   fresh: { hash: string; size: number; mtimeMs: number; racy: number; wantDepth: Depth },
 ): CommitPlan {
   if (!indexed || indexed.hash !== fresh.hash || indexed.state === "error") {

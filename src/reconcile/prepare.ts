@@ -1,6 +1,6 @@
 import type { Depth } from "../config/mod.ts";
 import { describeFile, detectLanguage, type Extraction, type Extractor } from "../extract/mod.ts";
-import type { OwnedRows, PathRow } from "../store/mod.ts";
+import type { OwnedRows, PathStat } from "../store/mod.ts";
 import { contentHash, desiredRows } from "./desired.ts";
 import { isRacy, type Observed, planCommit, planPath } from "./plan.ts";
 import { sniffSecret } from "./secrets.ts";
@@ -25,7 +25,7 @@ export interface PrepareInput {
   rel: string;
   rootId: number;
   requested: Depth;
-  indexed: PathRow | undefined;
+  indexed: PathStat | undefined;
   /** Why the path must not be indexed, when it must not. */
   excluded: string | undefined;
   /** True when `excluded` is a secret (counted, never stored). */
@@ -179,6 +179,6 @@ export function observe(path: string): Observed {
 
 function countLines(bytes: Uint8Array): number {
   let n = 1;
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) n++;
+  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) n++;
   return bytes.length > 0 && bytes[bytes.length - 1] === 10 ? n - 1 : n;
 }

@@ -10,9 +10,10 @@ import {
   getPath,
   hasPathsUnder,
   iteratePaths,
+  iteratePathStats,
   type Journal,
   listRoots,
-  type PathRow,
+  type PathStat,
   recordAudit,
   replaceOwnedRows,
   retractPath,
@@ -44,7 +45,10 @@ export interface Progress {
 interface Work {
   path: string;
   seq?: number;
-  indexed?: PathRow | undefined;
+  /** The row as last read; null when known to have none; undefined when not looked up. */
+  indexed?: PathStat | null;
+  /** True when the walk already applied the ignore rules and secret names. */
+  classified?: boolean;
 }
 
 const RETRY_BASE_MS = 50;
@@ -204,8 +208,8 @@ export class Reconciler {
     stats: PassStats,
     onProgress?: (p: Progress) => void,
   ): Promise<void> {
-    const indexed = new Map<string, PathRow>();
-    for (const row of iteratePaths(this.journal, root.id, relPrefix)) indexed.set(row.rel, row);
+    const indexed = new Map<string, PathStat>();
+    for (const row of iteratePathStats(this.journal, root.id, relPrefix)) indexed.set(row.rel, row);
     const requested = this.#requested(root);
     let batch: Work[] = [];
     let found = 0;
@@ -237,7 +241,7 @@ export class Reconciler {
         stats.unchanged++;
         continue;
       }
-      batch.push({ path: ev.path, indexed: row });
+      batch.push({ path: ev.path, indexed: row ?? null, classified: true });
       if (batch.length >= this.config.batchSize) await flush();
     }
     for (const row of indexed.values()) {
@@ -256,7 +260,7 @@ export class Reconciler {
   }
 
   /** The stat screen (same test as planPath's, without another stat). */
-  #settled(row: PathRow, ev: { size: number; mtimeMs: number }, requested: Depth): boolean {
+  #settled(row: PathStat, ev: { size: number; mtimeMs: number }, requested: Depth): boolean {
     if (row.racy || row.size !== ev.size || row.mtime_ms !== ev.mtimeMs) return false;
     const want = this.#wantDepth(requested, row.language);
     return row.effective_depth >= want || row.target_depth === want;
@@ -302,9 +306,13 @@ export class Reconciler {
     }
   }
 
+  /**
+   * Applies one prepared path inside the batch's transaction. The generation
+   * guard runs before any write, so a stale commit leaves nothing to undo: the
+   * path is requeued and the rest of the batch commits.
+   */
   #commitOne(w: Work, p: Prepared, stats: PassStats): void {
     const j = this.journal;
-    j.db.exec("SAVEPOINT path_commit");
     try {
       switch (p.do) {
         case "nothing":
@@ -312,7 +320,7 @@ export class Reconciler {
           break;
         case "retract": {
           if (p.secret) stats.secrets++;
-          const before = this.#graphOf(p.path);
+          const before = p.expected === null ? undefined : this.#graphOf(p.path);
           if (retractPath(j, p.path, p.expected)) stats.retracted++;
           if (before && before.ids.size > 1) {
             this.#resolver.afterChange(before.id, before.ids, before.names);
@@ -324,15 +332,14 @@ export class Reconciler {
           stats.touched++;
           break;
         case "replace": {
-          const before = this.#graphOf(p.path);
-          replaceOwnedRows(j, p.rows, p.expected);
+          const before = p.expected === null ? undefined : this.#graphOf(p.path);
+          const { pathId } = replaceOwnedRows(j, p.rows, p.expected);
           if (
             (before && before.ids.size > 1) || p.rows.nodes.length > 1 || p.rows.pending.length > 0
           ) {
             const names = new Set(before?.names);
             for (const n of p.rows.nodes) if (n.kind !== "file") names.add(n.name);
-            const id = j.get<{ id: number }>("SELECT id FROM paths WHERE path = ?", p.path)!.id;
-            this.#resolver.afterChange(id, before?.ids ?? new Set(), names);
+            this.#resolver.afterChange(pathId, before?.ids ?? new Set(), names);
           }
           if (p.rows.path.state === "skipped") stats.skipped++;
           else stats.changed++;
@@ -342,14 +349,10 @@ export class Reconciler {
         case "retry":
           this.#retry(w, p.why);
           stats.requeued++;
-          j.db.exec("RELEASE path_commit");
           return;
       }
       if (w.seq !== undefined) completeQueued(j, w.path, w.seq);
-      j.db.exec("RELEASE path_commit");
     } catch (e) {
-      j.db.exec("ROLLBACK TO path_commit");
-      j.db.exec("RELEASE path_commit");
       if (!(e instanceof StaleCommitError)) throw e;
       this.#log.info(e.message);
       this.#retry(w, "stale commit");
@@ -386,7 +389,9 @@ export class Reconciler {
 
   async #prepare(w: Work, deep: boolean): Promise<Prepared> {
     const root = rootFor(this.#roots, w.path);
-    const indexed = w.indexed ?? getPath(this.journal, w.path);
+    const indexed = w.indexed === undefined
+      ? getPath(this.journal, w.path)
+      : w.indexed ?? undefined;
     if (!root) {
       return indexed
         ? { path: w.path, expected: indexed.generation, do: "retract", why: "outside every root" }
@@ -395,7 +400,7 @@ export class Reconciler {
     const rel = relative(root.path, w.path);
     let excluded: string | undefined;
     let secret = false;
-    if (rel !== "") {
+    if (rel !== "" && !w.classified) {
       const secretName = isSecretName(rel);
       if (secretName !== undefined) {
         excluded = `secret: ${secretName}`;

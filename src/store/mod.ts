@@ -12,6 +12,7 @@ export type {
   OwnedRows,
   PathRecord,
   PathRow,
+  PathStat,
   PendingRecord,
   QueueRow,
   RootRow,
@@ -20,6 +21,6 @@ export { replaceOwnedRows, retractPath, StaleCommitError, touchPath } from "./ow
 export type { ExpectedGeneration } from "./owned.ts";
 export { completeQueued, deferQueued, dueQueue, enqueuePaths, queueStats } from "./queue.ts";
 export { deleteRoot, lastAudit, listRoots, recordAudit, rootFor, upsertRoot } from "./roots.ts";
-export { getPath, hasPathsUnder, iteratePaths, journalCounts } from "./paths.ts";
+export { getPath, hasPathsUnder, iteratePaths, iteratePathStats, journalCounts } from "./paths.ts";
 export { getMeta, setMeta } from "./meta.ts";
 export { dumpIndex } from "./dump.ts";

@@ -38,15 +38,15 @@ function deleteOwned(j: Journal, pathId: number): void {
 
 /**
  * Replaces every row `rows.path.path` owns with `rows`, guarded by generation.
- * Must run inside a transaction (the caller batches paths, each in a
- * savepoint). Returns the new generation. Throws {@link StaleCommitError}
- * and writes nothing when the guard fails.
+ * Must run inside a transaction (the caller batches paths). The guard runs
+ * before any write: {@link StaleCommitError} means nothing was written.
+ * Returns the path's row id and its new generation.
  */
 export function replaceOwnedRows(
   j: Journal,
   rows: OwnedRows,
   expected: ExpectedGeneration,
-): number {
+): { pathId: number; generation: number } {
   const p = rows.path;
   const current = guard(j, p.path, expected);
   let pathId: number;
@@ -133,7 +133,7 @@ export function replaceOwnedRows(
   for (const e of rows.pending) {
     insPending.run(pathId, e.src, e.kind, e.target, e.module, e.line, e.name);
   }
-  return generation;
+  return { pathId, generation };
 }
 
 /**

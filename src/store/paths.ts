@@ -1,5 +1,5 @@
 import type { Journal } from "./journal.ts";
-import type { PathRow } from "./types.ts";
+import type { PathRow, PathStat } from "./types.ts";
 
 /** The row of one absolute path, if indexed. */
 export function getPath(j: Journal, path: string): PathRow | undefined {
@@ -51,4 +51,23 @@ export function hasPathsUnder(j: Journal, rootId: number, relPrefix: string): bo
     dir,
     dir.slice(0, -1) + "0",
   ) !== undefined;
+}
+
+const STAT_COLUMNS =
+  "id, path, rel, state, reason, hash, size, mtime_ms, language, target_depth, effective_depth, generation, racy";
+
+/** The {@link PathStat} of every path of a root, streamed (what an audit holds in memory). */
+export function* iteratePathStats(j: Journal, rootId: number, relPrefix = ""): Generator<PathStat> {
+  if (relPrefix === "") {
+    yield* j.stmt(`SELECT ${STAT_COLUMNS} FROM paths WHERE root_id = ?`).iterate(
+      rootId,
+    ) as Iterable<
+      PathStat
+    >;
+    return;
+  }
+  const dir = relPrefix.endsWith("/") ? relPrefix : relPrefix + "/";
+  yield* j.stmt(
+    `SELECT ${STAT_COLUMNS} FROM paths WHERE root_id = ? AND (rel = ? OR (rel >= ? AND rel < ?))`,
+  ).iterate(rootId, relPrefix, dir, dir.slice(0, -1) + "0") as Iterable<PathStat>;
 }

@@ -20,6 +20,24 @@ export interface PathRow {
   racy: number;
 }
 
+/** The columns a stat screen and a plan need: a row without its texts. */
+export type PathStat = Pick<
+  PathRow,
+  | "id"
+  | "path"
+  | "rel"
+  | "state"
+  | "reason"
+  | "hash"
+  | "size"
+  | "mtime_ms"
+  | "language"
+  | "target_depth"
+  | "effective_depth"
+  | "generation"
+  | "racy"
+>;
+
 /** What a commit writes for one path (the journal assigns id and generation). */
 export type PathRecord = Omit<PathRow, "id" | "generation">;
 
