@@ -470,7 +470,7 @@ interface IndexRun extends Timed {
 }
 
 function heimdall(home: string, args: string[], denoFlags: string[] = []): Promise<Timed> {
-  return timeCommand(DENO, ["run", "-A", ...denoFlags, MAIN, ...args], {
+  return timeCommand(DENO, ["run", "-A", "--v8-flags=--expose-gc,--max-semi-space-size=4", ...denoFlags, MAIN, ...args], {
     env: { ...ENV_BASE, HEIMDALL_HOME: home },
   });
 }
@@ -508,7 +508,7 @@ interface Daemon {
 
 async function startDaemon(home: string, cleanup: Cleanup): Promise<Daemon> {
   const child = new Deno.Command(DENO, {
-    args: ["run", "-A", MAIN, "daemon"],
+    args: ["run", "-A", "--v8-flags=--expose-gc,--max-semi-space-size=4", MAIN, "daemon"],
     env: { ...ENV_BASE, HEIMDALL_HOME: home },
     stdin: "null",
     stdout: "null",

@@ -24,6 +24,7 @@ const { values } = parseArgs({
 const root = new URL("..", import.meta.url).pathname;
 const includes = [
   "src/reconcile/watcher_worker.ts",
+  "src/reconcile/prepare_worker.ts",
   "grammars",
   "wasm",
   "src/extract/queries",
@@ -38,6 +39,7 @@ const args = [
   "--allow-run",
   "--allow-sys",
   "--allow-net=127.0.0.1,localhost",
+  "--v8-flags=--expose-gc,--max-semi-space-size=4",
   ...includes.flatMap((p) => ["--include", p]),
   "--output",
   values.output ?? "dist/heimdall",

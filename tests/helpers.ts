@@ -3,7 +3,14 @@ import { join } from "node:path";
 
 export const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const DENO = Deno.execPath();
-const PERMS = ["--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-sys"];
+const PERMS = [
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+  "--allow-sys",
+  "--v8-flags=--expose-gc,--max-semi-space-size=4",
+];
 
 /** A fresh temporary folder, removed by the returned disposer. */
 export function tempDir(prefix = "heimdall-test-"): string {

@@ -21,7 +21,15 @@ export function defaultContext(): Context {
     home,
     config: () => loadConfig(home.config),
     extractor: () => (extractor ??= createExtractor()),
-    out: (t) => Deno.stdout.writeSync(enc.encode(t + "\n")),
+    out: (t) => {
+      try {
+        Deno.stdout.writeSync(enc.encode(t + "\n"));
+      } catch (e) {
+        // The reader went away (`heimdall search … | head`): stop quietly, like SIGPIPE.
+        if (e instanceof Deno.errors.BrokenPipe) Deno.exit(0);
+        throw e;
+      }
+    },
     err: (t) => Deno.stderr.writeSync(enc.encode(t + "\n")),
     tty: Deno.stdout.isTerminal(),
   };

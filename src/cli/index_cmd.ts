@@ -67,7 +67,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   bar.done();
   const ms = performance.now() - t0;
   const files = Object.values(result.counts.paths).reduce((a, b) => a + b, 0);
-  const symbols = result.counts.nodes - files;
+  const symbols = result.counts.symbols;
   if (values.json) {
     ctx.out(JSON.stringify({ roots: realDirs, ms: Math.round(ms), ...result }));
   } else {

@@ -1,6 +1,7 @@
 import { Journal } from "../store/mod.ts";
 import {
   IndexLockedError,
+  PreparePool,
   Reconciler,
   stderrLogger,
   writeHintFile,
@@ -17,6 +18,7 @@ import type { Context } from "./context.ts";
 export async function withWriter<T>(ctx: Context, fn: (r: Reconciler) => Promise<T>): Promise<T> {
   const lock = await WriterLock.acquire(ctx.home);
   let journal: Journal | undefined;
+  const pool = new PreparePool();
   try {
     journal = Journal.open(ctx.home.journal);
     const reconciler = new Reconciler(
@@ -25,10 +27,12 @@ export async function withWriter<T>(ctx: Context, fn: (r: Reconciler) => Promise
       ctx.config(),
       ctx.extractor(),
       stderrLogger(),
+      pool,
     );
     reconciler.syncRoots();
     return await fn(reconciler);
   } finally {
+    pool.close();
     journal?.close();
     lock.release();
   }

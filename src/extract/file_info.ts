@@ -8,30 +8,33 @@ export interface FileInfo {
 }
 
 const SNIFF_BYTES = 8192;
+const CONTROL_SAMPLE = 1024;
+const SUMMARY_SCAN = 16 * 1024;
 const SUMMARY_MAX = 160;
 
 /**
  * Classifies a file's bytes: binary (a NUL byte, or mostly non-text in the first
  * 8 KiB), its language, and a one-line summary (the first meaningful line).
  */
-export function describeFile(fileName: string, bytes: Uint8Array): FileInfo {
+export function describeFile(fileName: string, bytes: Uint8Array, text?: string): FileInfo {
   if (isBinary(bytes)) return { binary: true };
-  const text = new TextDecoder().decode(bytes.subarray(0, 64 * 1024));
-  const language = detectLanguage(fileName, text.slice(0, 256));
-  const summary = summarize(text);
+  const head = text?.slice(0, SUMMARY_SCAN) ??
+    new TextDecoder().decode(bytes.subarray(0, SUMMARY_SCAN));
+  const language = detectLanguage(fileName, head.slice(0, 256));
+  const summary = summarize(head);
   const info: FileInfo = { binary: false };
   if (language !== undefined) info.language = language;
   if (summary !== undefined) info.summary = summary;
   return info;
 }
 
-/** True when the first 8 KiB hold a NUL byte or more than 30% control bytes. */
+/** True when the first 8 KiB hold a NUL byte, or the first 1 KiB more than 30% control bytes. */
 export function isBinary(bytes: Uint8Array): boolean {
-  const n = Math.min(bytes.length, SNIFF_BYTES);
+  if (bytes.subarray(0, SNIFF_BYTES).indexOf(0) !== -1) return true;
+  const n = Math.min(bytes.length, CONTROL_SAMPLE);
   let odd = 0;
   for (let i = 0; i < n; i++) {
     const b = bytes[i]!;
-    if (b === 0) return true;
     if (b < 7 || (b > 13 && b < 32 && b !== 27)) odd++;
   }
   return n > 0 && odd / n > 0.3;
@@ -46,7 +49,11 @@ const BOILERPLATE =
  */
 export function summarize(text: string): string | undefined {
   let fallback: string | undefined;
-  for (const raw of text.split("\n", 400)) {
+  let start = 0;
+  for (let n = 0; n < 400 && start < text.length; n++) {
+    const end = text.indexOf("\n", start);
+    const raw = text.slice(start, end === -1 ? text.length : end);
+    start = end === -1 ? text.length : end + 1;
     const line = raw
       .trim()
       .replace(/^(\/\/+!?|\/\*+!?|\*+\/?|#+!?|--+|;+|%+|"""|'''|<!--|=begin)\s*/, "")

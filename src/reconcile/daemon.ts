@@ -3,6 +3,7 @@ import type { Extractor } from "../extract/mod.ts";
 import { Journal, queueStats, setMeta } from "../store/mod.ts";
 import { WriterLock } from "./lock.ts";
 import type { Logger } from "./log.ts";
+import { PreparePool } from "./prepare_pool.ts";
 import { Reconciler } from "./reconciler.ts";
 import { Watcher, type WatchMessage } from "./watcher.ts";
 
@@ -30,7 +31,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   const journal = Journal.open(opts.home.journal);
   const log = opts.log;
   let config = loadConfig(opts.home.config);
-  const reconciler = new Reconciler(journal, opts.home, config, opts.extractor, log);
+  const pool = new PreparePool();
+  const reconciler = new Reconciler(journal, opts.home, config, opts.extractor, log, pool);
   const pending = new Set<string>();
   let wake: (() => void) | undefined;
   let stopping = false;
@@ -104,6 +106,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         const stats = await reconciler.audit();
         nextAudit = Date.now() + config.auditIntervalSeconds * 1000;
         setMeta(journal, "last_audit_ms", String(Date.now()));
+        collectGarbage();
         log.info(
           `audit: ${stats.seen} seen, ${stats.changed} changed, ${stats.retracted} retracted in ${
             Math.round(performance.now() - t)
@@ -124,6 +127,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         startWatcher();
       }
       const drained = await reconciler.drainQueue();
+      if (drained.seen > 1000) collectGarbage();
       if (drained.seen > 0) {
         log.info(
           `drained ${drained.seen}: ${drained.changed} changed, ${drained.retracted} retracted, ${drained.requeued} requeued`,
@@ -149,6 +153,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     }
   } finally {
     watcher.stop();
+    pool.close();
     journal.close();
     lock.release();
     log.info(`daemon pid ${Deno.pid} stopped`);
@@ -166,4 +171,14 @@ function stamp(file: string): string {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * Gives a large pass's garbage back at once when the runtime allows it
+ * (`--v8-flags=--expose-gc`, set by the heimdall task and the compiled
+ * binary): an idle daemon would otherwise keep it resident indefinitely.
+ */
+function collectGarbage(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (typeof gc === "function") gc();
 }

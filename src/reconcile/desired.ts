@@ -40,7 +40,7 @@ export function contentHash(bytes: Uint8Array): string {
 
 /**
  * The rows one path should own, given its bytes' description and extraction
- * (pure). The file node always exists; symbols hang under it by `parent`
+ * (pure). A parsed file gets a file node; symbols hang under it by `parent`
  * with `contains` edges; references become pending edges for the resolver.
  */
 export function desiredRows(input: DesiredInput): OwnedRows {
@@ -68,8 +68,10 @@ export function desiredRows(input: DesiredInput): OwnedRows {
     depth_reason: clampReason,
     racy: input.racy,
   };
+  // Only parsed files get a node of their own: it anchors their symbols and
+  // the imports that name the file; an L1 file is fully described by its row.
   const fileId = fileNodeId(input.path);
-  const nodes: NodeRecord[] = [{
+  const nodes: NodeRecord[] = effective < 2 ? [] : [{
     id: fileId,
     parent_id: null,
     kind: "file",

@@ -12,6 +12,7 @@ export { pathsFromHookJson, validateHintPath, writeHintFile } from "./hints.ts";
 export type { DroppedHint } from "./hints.ts";
 export { fileLogger, type Logger, silentLogger, stderrLogger } from "./log.ts";
 export { type Progress, Reconciler } from "./reconciler.ts";
+export { PreparePool } from "./prepare_pool.ts";
 export { addStats, emptyStats, type PassStats } from "./stats.ts";
 export { runDaemon } from "./daemon.ts";
 export type { DaemonOptions } from "./daemon.ts";

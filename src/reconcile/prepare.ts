@@ -1,5 +1,11 @@
 import type { Depth } from "../config/mod.ts";
-import { describeFile, detectLanguage, type Extraction, type Extractor } from "../extract/mod.ts";
+import {
+  describeFile,
+  detectLanguage,
+  type Extraction,
+  type Extractor,
+  isBinary,
+} from "../extract/mod.ts";
 import type { OwnedRows, PathStat } from "../store/mod.ts";
 import { contentHash, desiredRows } from "./desired.ts";
 import { isRacy, type Observed, planCommit, planPath } from "./plan.ts";
@@ -33,7 +39,12 @@ export interface PrepareInput {
   maxFileBytes: number;
   deep: boolean;
   extractor: Extractor;
+  /** What the walk's stat found, so the path is not stat-ed twice. */
+  observed?: Observed;
 }
+
+/** A {@link PrepareInput} without its extractor: what crosses into a Worker. */
+export type PrepareRequest = Omit<PrepareInput, "extractor">;
 
 /**
  * Reads one path from disk and decides its rows. The only I/O is lstat, read
@@ -44,7 +55,7 @@ export interface PrepareInput {
 export async function preparePath(input: PrepareInput): Promise<Prepared> {
   const { path, indexed } = input;
   const expected = indexed?.generation ?? null;
-  const observed = observe(path);
+  const observed = input.observed ?? observe(path);
   const language = indexed?.language ?? detectLanguage(path);
   const wantDepth = Math.min(
     input.requested,
@@ -111,8 +122,8 @@ async function readAndPlan(
   if (after.size !== before.size || mtimeMs !== before.mtimeMs || bytes.length !== after.size) {
     return { path, expected, do: "retry", why: "changed while being read" };
   }
-  const info = describeFile(path, bytes);
-  const text = info.binary ? "" : new TextDecoder().decode(bytes);
+  const text = isBinary(bytes) ? "" : new TextDecoder().decode(bytes);
+  const info = describeFile(path, bytes, text);
   if (!info.binary) {
     const secret = sniffSecret(text);
     if (secret !== undefined) {
@@ -159,7 +170,7 @@ async function readAndPlan(
     requestedDepth: input.requested,
     capability,
     extraction,
-    lineCount: countLines(bytes),
+    lineCount: countLines(text),
   });
   return { path, expected, do: "replace", rows };
 }
@@ -177,8 +188,8 @@ export function observe(path: string): Observed {
   return { kind: "file", size: st.size, mtimeMs: st.mtime?.getTime() ?? 0 };
 }
 
-function countLines(bytes: Uint8Array): number {
+function countLines(text: string): number {
   let n = 1;
-  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) n++;
-  return bytes.length > 0 && bytes[bytes.length - 1] === 10 ? n - 1 : n;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return text.endsWith("\n") ? n - 1 : n;
 }

@@ -26,7 +26,9 @@ import {
 import { readHintFiles } from "./hints.ts";
 import { classifyPath, IgnoreCache } from "./ignore.ts";
 import { type Logger, silentLogger } from "./log.ts";
-import { type Prepared, preparePath } from "./prepare.ts";
+import type { Observed } from "./plan.ts";
+import { type Prepared, preparePath, type PrepareRequest } from "./prepare.ts";
+import type { PreparePool } from "./prepare_pool.ts";
 import { Resolver } from "./resolve.ts";
 import { isSecretName } from "./secrets.ts";
 import { readTsconfigAliases } from "./tsconfig.ts";
@@ -41,6 +43,9 @@ export interface Progress {
   walkDone: boolean;
 }
 
+/** The stat screen of one indexed file: size, mtime, and 1 when its depth and raciness are settled. */
+type Screen = [number, number, 0 | 1];
+
 /** One unit of work: a path, and its queue `seq` when it came from the queue. */
 interface Work {
   path: string;
@@ -49,9 +54,13 @@ interface Work {
   indexed?: PathStat | null;
   /** True when the walk already applied the ignore rules and secret names. */
   classified?: boolean;
+  /** The walk's stat of the path. */
+  observed?: Observed;
 }
 
 const RETRY_BASE_MS = 50;
+/** Batches being prepared while an older one commits. */
+const PIPELINE_DEPTH = 2;
 const RETRY_MAX_MS = 30_000;
 
 /**
@@ -66,6 +75,7 @@ export class Reconciler {
   readonly #log: Logger;
   #globalIgnore = "";
   readonly #resolver: Resolver;
+  readonly #pool: PreparePool | undefined;
   /** Set when a hint made the reconciler reload the roots; the daemon restarts its watcher. */
   rootsChanged = false;
 
@@ -75,8 +85,10 @@ export class Reconciler {
     public config: Config,
     readonly extractor: Extractor,
     log: Logger = silentLogger,
+    pool?: PreparePool,
   ) {
     this.#log = log;
+    this.#pool = pool;
     this.#loadGlobalIgnore();
     this.#roots = listRoots(journal);
     this.#resolver = new Resolver(journal, (rootId) => {
@@ -104,7 +116,7 @@ export class Reconciler {
     this.journal.tx(() => {
       for (const r of have) {
         if (want.has(r.path)) continue;
-        for (const row of [...iteratePaths(this.journal, r.id)]) {
+        for (const row of [...iteratePaths(this.journal, r)]) {
           retractPath(this.journal, row.path, row.generation);
         }
         deleteRoot(this.journal, r.id);
@@ -208,19 +220,32 @@ export class Reconciler {
     stats: PassStats,
     onProgress?: (p: Progress) => void,
   ): Promise<void> {
-    const indexed = new Map<string, PathStat>();
-    for (const row of iteratePathStats(this.journal, root.id, relPrefix)) indexed.set(row.rel, row);
     const requested = this.#requested(root);
+    // What the stat screen needs of every indexed file, kept small: a root of
+    // 50,000 files costs a few MB here, never its whole rows.
+    const known = new Map<string, Screen>();
+    for (const row of iteratePathStats(this.journal, root, relPrefix)) {
+      known.set(row.rel, [row.size, row.mtime_ms, this.#settledDepth(row, requested) ? 1 : 0]);
+    }
     let batch: Work[] = [];
     let found = 0;
     let secrets = 0;
     let ignored = 0;
     const contentSecretsBefore = stats.secrets;
-    const flush = async () => {
-      const work = batch;
-      batch = [];
-      await this.#processBatch(work, deep, stats);
+    // A short pipeline: batches are prepared (on Workers) while the walk goes
+    // on and older batches commit, so no core waits for another.
+    const inflight: { work: Work[]; prepared: Promise<Prepared[]> }[] = [];
+    const commitOldest = async () => {
+      const b = inflight.shift()!;
+      await this.#commitBatch(b.work, await b.prepared, deep, stats);
       onProgress?.({ done: stats.seen, found, walkDone: false });
+    };
+    const flush = async (final = false) => {
+      if (batch.length > 0) {
+        inflight.push({ work: batch, prepared: this.#prepareBatch(batch, deep) });
+        batch = [];
+      }
+      while (inflight.length > (final ? 0 : PIPELINE_DEPTH)) await commitOldest();
     };
     const walk = walkRoot({
       root: root.path,
@@ -234,21 +259,29 @@ export class Reconciler {
         continue;
       }
       found++;
-      const row = indexed.get(ev.rel);
-      indexed.delete(ev.rel);
-      if (row && !deep && this.#settled(row, ev, requested)) {
+      const screen = known.get(ev.rel);
+      known.delete(ev.rel);
+      if (
+        screen && !deep && screen[2] === 1 && screen[0] === ev.size && screen[1] === ev.mtimeMs
+      ) {
         stats.seen++;
         stats.unchanged++;
         continue;
       }
-      batch.push({ path: ev.path, indexed: row ?? null, classified: true });
+      batch.push({
+        path: ev.path,
+        ...(screen ? {} : { indexed: null }),
+        classified: true,
+        observed: { kind: "file", size: ev.size, mtimeMs: ev.mtimeMs },
+      });
       if (batch.length >= this.config.batchSize) await flush();
     }
-    for (const row of indexed.values()) {
-      batch.push({ path: row.path, indexed: row });
+    const base = root.path.endsWith("/") ? root.path : root.path + "/";
+    for (const rel of known.keys()) {
+      batch.push({ path: base + rel });
       if (batch.length >= this.config.batchSize) await flush();
     }
-    await flush();
+    await flush(true);
     const contentSecrets = stats.secrets - contentSecretsBefore;
     stats.secrets += secrets;
     if (relPrefix === "") {
@@ -259,9 +292,9 @@ export class Reconciler {
     onProgress?.({ done: stats.seen, found, walkDone: true });
   }
 
-  /** The stat screen (same test as planPath's, without another stat). */
-  #settled(row: PathStat, ev: { size: number; mtimeMs: number }, requested: Depth): boolean {
-    if (row.racy || row.size !== ev.size || row.mtime_ms !== ev.mtimeMs) return false;
+  /** True when a row needs no re-read for depth or raciness (planPath's test, less the stat). */
+  #settledDepth(row: PathStat, requested: Depth): boolean {
+    if (row.racy) return false;
     const want = this.#wantDepth(requested, row.language);
     return row.effective_depth >= want || row.target_depth === want;
   }
@@ -277,7 +310,21 @@ export class Reconciler {
   /** Prepares a batch (extraction may run concurrently), then commits it in one transaction. */
   async #processBatch(work: Work[], deep: boolean, stats: PassStats): Promise<void> {
     if (work.length === 0) return;
-    const prepared = await Promise.all(work.map((w) => this.#prepare(w, deep)));
+    await this.#commitBatch(work, await this.#prepareBatch(work, deep), deep, stats);
+  }
+
+  /** Starts preparing every path of a batch (on the pool's Workers when there is one). */
+  #prepareBatch(work: Work[], deep: boolean): Promise<Prepared[]> {
+    return Promise.all(work.map((w) => this.#prepare(w, deep)));
+  }
+
+  /** Commits a prepared batch in one transaction, then walks the folders it found. */
+  async #commitBatch(
+    work: Work[],
+    prepared: Prepared[],
+    deep: boolean,
+    stats: PassStats,
+  ): Promise<void> {
     const expand: Extract<Prepared, { do: "expand" }>[] = [];
     this.journal.tx(() => {
       for (let i = 0; i < work.length; i++) {
@@ -298,7 +345,7 @@ export class Reconciler {
       const rel = relative(root.path, dir.path);
       if (dir.excluded) {
         // An ignored folder: nothing under it is walked; what was indexed goes.
-        const rows = [...iteratePaths(this.journal, root.id, rel)];
+        const rows = [...iteratePaths(this.journal, root, rel)];
         await this.#processBatch(rows.map((r) => ({ path: r.path, indexed: r })), false, stats);
       } else {
         await this.#reconcileTree(root, rel, deep, stats);
@@ -322,7 +369,7 @@ export class Reconciler {
           if (p.secret) stats.secrets++;
           const before = p.expected === null ? undefined : this.#graphOf(p.path);
           if (retractPath(j, p.path, p.expected)) stats.retracted++;
-          if (before && before.ids.size > 1) {
+          if (before && before.ids.size > 0) {
             this.#resolver.afterChange(before.id, before.ids, before.names);
           }
           break;
@@ -335,7 +382,7 @@ export class Reconciler {
           const before = p.expected === null ? undefined : this.#graphOf(p.path);
           const { pathId } = replaceOwnedRows(j, p.rows, p.expected);
           if (
-            (before && before.ids.size > 1) || p.rows.nodes.length > 1 || p.rows.pending.length > 0
+            (before && before.ids.size > 0) || p.rows.nodes.length > 0
           ) {
             const names = new Set(before?.names);
             for (const n of p.rows.nodes) if (n.kind !== "file") names.add(n.name);
@@ -343,7 +390,7 @@ export class Reconciler {
           }
           if (p.rows.path.state === "skipped") stats.skipped++;
           else stats.changed++;
-          stats.symbols += p.rows.nodes.length - 1;
+          stats.symbols += Math.max(0, p.rows.nodes.length - 1);
           break;
         }
         case "retry":
@@ -411,7 +458,7 @@ export class Reconciler {
         if (c.ignored) excluded = `ignored: ${c.reason ?? "ignore rule"}`;
       }
     }
-    const prepared = await preparePath({
+    const request: PrepareRequest = {
       path: w.path,
       rel,
       rootId: root.id,
@@ -421,13 +468,16 @@ export class Reconciler {
       secret,
       maxFileBytes: this.config.maxFileBytes,
       deep,
-      extractor: this.extractor,
-    });
+      ...(w.observed ? { observed: w.observed } : {}),
+    };
+    const prepared = this.#pool
+      ? await this.#pool.prepare(request)
+      : await preparePath({ ...request, extractor: this.extractor });
     // A vanished folder (its files' own events may be lost with it) is walked
     // as a tree, so that everything indexed under it is retracted.
     if (
       prepared.do === "nothing" && prepared.why === "absent" &&
-      hasPathsUnder(this.journal, root.id, rel)
+      hasPathsUnder(this.journal, root, rel)
     ) {
       return { path: w.path, expected: null, do: "expand", excluded: false };
     }

@@ -30,6 +30,8 @@ const DEFINITION = "n.kind NOT IN ('file', 'heading')";
  */
 export class Resolver {
   readonly #aliases = new Map<number, Map<string, string>>();
+  /** Module specifier → files, valid within one afterChange (paths do not change inside it). */
+  readonly #files = new Map<string, number[]>();
 
   constructor(
     readonly journal: Journal,
@@ -44,6 +46,7 @@ export class Resolver {
    */
   afterChange(pathId: number, oldIds: ReadonlySet<string>, names: ReadonlySet<string>): void {
     const j = this.journal;
+    this.#files.clear();
     for (const ref of j.all<RefRow>("SELECT * FROM pending_edges WHERE owner_id = ?", pathId)) {
       this.#tryResolve(ref);
     }
@@ -241,21 +244,31 @@ export class Resolver {
 
   /** Indexed files (path ids) of the same root that a module specifier names. */
   #filesFor(owner: Owner, spec: string): number[] {
+    const key = `${owner.root_id}\0${owner.language}\0${owner.rel}\0${spec}`;
+    let files = this.#files.get(key);
+    if (!files) {
+      files = this.#lookupFiles(owner, spec);
+      this.#files.set(key, files);
+    }
+    return files;
+  }
+
+  #lookupFiles(owner: Owner, spec: string): number[] {
     const j = this.journal;
     const language = owner.language ?? "";
     const rels = moduleCandidates(language, owner.rel, spec, this.#aliasesFor(owner.root_id));
     for (const rel of rels) {
       const row = j.get<{ id: number }>(
-        "SELECT id FROM paths WHERE root_id = ? AND rel = ? AND state = 'indexed'",
+        "SELECT id FROM paths WHERE path = ? AND root_id = ? AND state = 'indexed'",
+        `${this.#rootPath(owner.root_id)}/${rel}`,
         owner.root_id,
-        rel,
       );
       if (row) return [row.id];
     }
     for (const suffix of packageDirSuffixes(language, spec)) {
       const rows = j.all<{ id: number; rel: string }>(
         `SELECT id, rel FROM paths WHERE root_id = ? AND language = ? AND state = 'indexed'
-           AND (rel LIKE ?3 || '/%' OR rel LIKE '%/' || ?3 || '/%')`,
+           AND path LIKE '%/' || ? || '/%'`,
         owner.root_id,
         language,
         suffix,
@@ -266,6 +279,11 @@ export class Resolver {
       if (rows.length > 0) return rows.map((r) => r.id);
     }
     return [];
+  }
+
+  #rootPath(rootId: number): string {
+    return this.journal.get<{ path: string }>("SELECT path FROM roots WHERE id = ?", rootId)
+      ?.path ?? "";
   }
 
   #aliasesFor(rootId: number): Map<string, string> {

@@ -44,7 +44,7 @@ export function verifyJournal(
   for (const root of listRoots(journal)) {
     report.roots++;
     const indexed = new Map<string, PathRow>();
-    for (const row of iteratePaths(journal, root.id)) indexed.set(row.rel, row);
+    for (const row of iteratePaths(journal, root)) indexed.set(row.rel, row);
     const requested: Depth = root.depth === "max" ? 3 : (Number(root.depth) as Depth);
     for (const ev of walkRoot({ root: root.path, globalIgnore: options.globalIgnore })) {
       if (ev.type === "skip") continue;

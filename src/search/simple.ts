@@ -15,14 +15,6 @@ export interface SimpleHit {
   state: "fresh" | "changed" | "gone";
 }
 
-const FIELDS: readonly [string, number][] = [
-  ["name", 3],
-  ["signature", 2],
-  ["doc", 2],
-  ["rel", 1],
-  ["summary", 1],
-];
-
 /**
  * Ranks files by how many of the query's content words their names,
  * signatures, doc comments, paths and summaries hold — one hit per file, its
@@ -38,21 +30,28 @@ export function simpleSearch(j: Journal, query: string, limit = 8): SimpleHit[] 
   >();
   for (const word of words) {
     const like = `%${word.replace(/[%_\\]/g, "\\$&")}%`;
-    const rows = j.all<Row>(
-      `SELECT n.path_id, n.name, n.kind, n.start_line, n.signature, n.doc, p.rel, p.summary
-       FROM nodes n JOIN paths p ON p.id = n.path_id
-       WHERE p.state = 'indexed' AND (lower(n.name) LIKE ?1 ESCAPE '\\' OR lower(n.signature) LIKE ?1 ESCAPE '\\'
-         OR lower(n.doc) LIKE ?1 ESCAPE '\\' OR (n.kind = 'file' AND (lower(p.rel) LIKE ?1 ESCAPE '\\'
-         OR lower(p.summary) LIKE ?1 ESCAPE '\\')))
-       LIMIT 5000`,
-      like,
-    );
+    const rows = [
+      ...j.all<Row>(
+        `SELECT n.path_id, n.name, n.kind, n.start_line, n.signature, n.doc, p.rel, NULL AS summary
+         FROM nodes n JOIN paths p ON p.id = n.path_id
+         WHERE n.kind != 'file' AND (lower(n.name) LIKE ?1 ESCAPE '\\'
+           OR lower(n.signature) LIKE ?1 ESCAPE '\\' OR lower(n.doc) LIKE ?1 ESCAPE '\\')
+         LIMIT 5000`,
+        like,
+      ),
+      ...j.all<Row>(
+        `SELECT id AS path_id, rel AS name, 'file' AS kind, 1 AS start_line, NULL AS signature,
+           NULL AS doc, rel, summary FROM paths
+         WHERE state = 'indexed' AND (lower(rel) LIKE ?1 ESCAPE '\\' OR lower(summary) LIKE ?1 ESCAPE '\\')
+         LIMIT 5000`,
+        like,
+      ),
+    ];
     for (const row of rows) {
-      let s = 0;
-      for (const [field, weight] of FIELDS) {
-        const v = row[field as keyof Row];
-        if (typeof v === "string" && v.toLowerCase().includes(word)) s += weight;
-      }
+      const has = (v: string | null) => v !== null && v.toLowerCase().includes(word);
+      const s = row.kind === "file"
+        ? (has(row.rel) ? 1 : 0) + (has(row.summary) ? 1 : 0)
+        : (has(row.name) ? 3 : 0) + (has(row.signature) ? 2 : 0) + (has(row.doc) ? 2 : 0);
       const f = byFile.get(row.path_id) ?? { score: 0, words: new Set<string>() };
       if (!f.words.has(word)) {
         f.words.add(word);

@@ -39,7 +39,6 @@ export const MIGRATIONS: readonly string[] = [
     generation      INTEGER NOT NULL,
     racy            INTEGER NOT NULL DEFAULT 0
   ) STRICT;
-  CREATE INDEX paths_root_rel ON paths(root_id, rel);
 
   CREATE TABLE nodes (
     id          TEXT PRIMARY KEY,

@@ -1,0 +1,94 @@
+import type { Prepared, PrepareRequest } from "./prepare.ts";
+
+interface Slot {
+  worker: Worker;
+  busy: number;
+}
+
+type Reply = { id: number; prepared: Prepared } | { id: number; error: string };
+
+/**
+ * Prepares paths on a pool of Workers (default: one per core). Never rejects:
+ * a Worker that fails or dies turns its paths into `retry`, so one bad file
+ * never aborts a pass. Workers start on first use and end after `idleMs`
+ * without work, which gives their memory (grammars, parse trees) back.
+ */
+export class PreparePool {
+  #slots: Slot[] = [];
+  readonly #waiting = new Map<
+    number,
+    { resolve: (p: Prepared) => void; path: string; slot: Slot }
+  >();
+  #nextId = 1;
+  #idleTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    readonly size = Math.max(1, Math.min(4, navigator.hardwareConcurrency ?? 2)),
+    readonly idleMs = 5_000,
+  ) {}
+
+  /** Prepares one path on the least busy Worker. */
+  prepare(request: PrepareRequest): Promise<Prepared> {
+    clearTimeout(this.#idleTimer);
+    if (this.#slots.length === 0) this.#start();
+    const slot = this.#slots.reduce((a, b) => (b.busy < a.busy ? b : a));
+    const id = this.#nextId++;
+    slot.busy++;
+    return new Promise<Prepared>((resolve) => {
+      this.#waiting.set(id, { resolve, path: request.path, slot });
+      slot.worker.postMessage({ id, request });
+    });
+  }
+
+  /** Ends every Worker now; paths still in flight come back as `retry`. */
+  close(): void {
+    clearTimeout(this.#idleTimer);
+    for (const s of this.#slots) s.worker.terminate();
+    this.#slots = [];
+    for (const [id, w] of this.#waiting) {
+      this.#waiting.delete(id);
+      w.resolve(retry(w.path, "the preparing worker was stopped"));
+    }
+  }
+
+  #start(): void {
+    for (let i = 0; i < this.size; i++) {
+      const worker = new Worker(new URL("./prepare_worker.ts", import.meta.url), {
+        type: "module",
+      });
+      const slot: Slot = { worker, busy: 0 };
+      worker.onmessage = (e: MessageEvent<Reply>) => this.#settle(e.data.id, e.data);
+      worker.onerror = (e) => {
+        e.preventDefault();
+        this.#fail(`preparing worker failed: ${e.message}`);
+      };
+      this.#slots.push(slot);
+    }
+  }
+
+  #settle(id: number, reply: Reply): void {
+    const w = this.#waiting.get(id);
+    if (!w) return;
+    this.#waiting.delete(id);
+    w.slot.busy--;
+    w.resolve("prepared" in reply ? reply.prepared : retry(w.path, reply.error));
+    if (this.#waiting.size === 0) {
+      this.#idleTimer = setTimeout(() => this.close(), this.idleMs);
+      Deno.unrefTimer(this.#idleTimer as unknown as number);
+    }
+  }
+
+  /** A Worker died: every path in flight is retried, and the pool restarts on next use. */
+  #fail(why: string): void {
+    for (const s of this.#slots) s.worker.terminate();
+    this.#slots = [];
+    for (const [id, w] of this.#waiting) {
+      this.#waiting.delete(id);
+      w.resolve(retry(w.path, why));
+    }
+  }
+}
+
+function retry(path: string, why: string): Prepared {
+  return { path, expected: null, do: "retry", why };
+}

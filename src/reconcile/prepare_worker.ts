@@ -1,0 +1,19 @@
+/// <reference lib="deno.worker" />
+/**
+ * A Worker that prepares paths (read, hash, describe, sniff, extract) so that
+ * both cores work while the main thread walks and commits. Each Worker has its
+ * own extractor, and so its own grammars, loaded on first use.
+ */
+import { createExtractor } from "../extract/mod.ts";
+import { preparePath, type PrepareRequest } from "./prepare.ts";
+
+const extractor = createExtractor();
+
+self.onmessage = async (e: MessageEvent<{ id: number; request: PrepareRequest }>) => {
+  const { id, request } = e.data;
+  try {
+    self.postMessage({ id, prepared: await preparePath({ ...request, extractor }) });
+  } catch (err) {
+    self.postMessage({ id, error: (err as Error)?.message ?? String(err) });
+  }
+};
