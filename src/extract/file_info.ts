@@ -8,7 +8,7 @@ export interface FileInfo {
 }
 
 const SNIFF_BYTES = 8192;
-const CONTROL_SAMPLE = 1024;
+const CONTROL_SAMPLE = 512;
 const SUMMARY_SCAN = 16 * 1024;
 const SUMMARY_MAX = 160;
 
@@ -17,7 +17,8 @@ const SUMMARY_MAX = 160;
  * 8 KiB), its language, and a one-line summary (the first meaningful line).
  */
 export function describeFile(fileName: string, bytes: Uint8Array, text?: string): FileInfo {
-  if (isBinary(bytes)) return { binary: true };
+  // A caller that passes the decoded text has already found the bytes to be text.
+  if (text === undefined && isBinary(bytes)) return { binary: true };
   const head = text?.slice(0, SUMMARY_SCAN) ??
     new TextDecoder().decode(bytes.subarray(0, SUMMARY_SCAN));
   const language = detectLanguage(fileName, head.slice(0, 256));
@@ -28,7 +29,7 @@ export function describeFile(fileName: string, bytes: Uint8Array, text?: string)
   return info;
 }
 
-/** True when the first 8 KiB hold a NUL byte, or the first 1 KiB more than 30% control bytes. */
+/** True when the first 8 KiB hold a NUL byte, or the first 512 bytes more than 30% control bytes. */
 export function isBinary(bytes: Uint8Array): boolean {
   if (bytes.subarray(0, SNIFF_BYTES).indexOf(0) !== -1) return true;
   const n = Math.min(bytes.length, CONTROL_SAMPLE);

@@ -122,8 +122,9 @@ async function readAndPlan(
   if (after.size !== before.size || mtimeMs !== before.mtimeMs || bytes.length !== after.size) {
     return { path, expected, do: "retry", why: "changed while being read" };
   }
-  const text = isBinary(bytes) ? "" : new TextDecoder().decode(bytes);
-  const info = describeFile(path, bytes, text);
+  const binary = isBinary(bytes);
+  const text = binary ? "" : new TextDecoder().decode(bytes);
+  const info = binary ? { binary: true } : describeFile(path, bytes, text);
   if (!info.binary) {
     const secret = sniffSecret(text);
     if (secret !== undefined) {

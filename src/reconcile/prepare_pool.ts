@@ -5,7 +5,7 @@ interface Slot {
   busy: number;
 }
 
-type Reply = { id: number; prepared: Prepared } | { id: number; error: string };
+type Reply = { id: number; prepared: Prepared[] } | { id: number; error: string };
 
 /**
  * Prepares paths on a pool of Workers (default: one per core). Never rejects:
@@ -17,7 +17,7 @@ export class PreparePool {
   #slots: Slot[] = [];
   readonly #waiting = new Map<
     number,
-    { resolve: (p: Prepared) => void; path: string; slot: Slot }
+    { resolve: (p: Prepared[]) => void; paths: string[]; slot: Slot }
   >();
   #nextId = 1;
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
@@ -27,16 +27,34 @@ export class PreparePool {
     readonly idleMs = 5_000,
   ) {}
 
-  /** Prepares one path on the least busy Worker. */
-  prepare(request: PrepareRequest): Promise<Prepared> {
+  /**
+   * Prepares a batch: split into one chunk per Worker, one message each (a
+   * message per path would cost more than the work for small files).
+   */
+  async prepareMany(requests: PrepareRequest[]): Promise<Prepared[]> {
+    if (requests.length === 0) return [];
     clearTimeout(this.#idleTimer);
     if (this.#slots.length === 0) this.#start();
+    const per = Math.ceil(requests.length / this.#slots.length);
+    const chunks: Promise<Prepared[]>[] = [];
+    for (let i = 0; i < requests.length; i += per) {
+      chunks.push(this.#send(requests.slice(i, i + per)));
+    }
+    return (await Promise.all(chunks)).flat();
+  }
+
+  /** Prepares one path. */
+  async prepare(request: PrepareRequest): Promise<Prepared> {
+    return (await this.prepareMany([request]))[0]!;
+  }
+
+  #send(requests: PrepareRequest[]): Promise<Prepared[]> {
     const slot = this.#slots.reduce((a, b) => (b.busy < a.busy ? b : a));
     const id = this.#nextId++;
     slot.busy++;
-    return new Promise<Prepared>((resolve) => {
-      this.#waiting.set(id, { resolve, path: request.path, slot });
-      slot.worker.postMessage({ id, request });
+    return new Promise<Prepared[]>((resolve) => {
+      this.#waiting.set(id, { resolve, paths: requests.map((r) => r.path), slot });
+      slot.worker.postMessage({ id, requests });
     });
   }
 
@@ -47,7 +65,7 @@ export class PreparePool {
     this.#slots = [];
     for (const [id, w] of this.#waiting) {
       this.#waiting.delete(id);
-      w.resolve(retry(w.path, "the preparing worker was stopped"));
+      w.resolve(w.paths.map((p) => retry(p, "the preparing worker was stopped")));
     }
   }
 
@@ -71,7 +89,7 @@ export class PreparePool {
     if (!w) return;
     this.#waiting.delete(id);
     w.slot.busy--;
-    w.resolve("prepared" in reply ? reply.prepared : retry(w.path, reply.error));
+    w.resolve("prepared" in reply ? reply.prepared : w.paths.map((p) => retry(p, reply.error)));
     if (this.#waiting.size === 0) {
       this.#idleTimer = setTimeout(() => this.close(), this.idleMs);
       Deno.unrefTimer(this.#idleTimer as unknown as number);
@@ -84,7 +102,7 @@ export class PreparePool {
     this.#slots = [];
     for (const [id, w] of this.#waiting) {
       this.#waiting.delete(id);
-      w.resolve(retry(w.path, why));
+      w.resolve(w.paths.map((p) => retry(p, why)));
     }
   }
 }

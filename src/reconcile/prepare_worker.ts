@@ -9,10 +9,12 @@ import { preparePath, type PrepareRequest } from "./prepare.ts";
 
 const extractor = createExtractor();
 
-self.onmessage = async (e: MessageEvent<{ id: number; request: PrepareRequest }>) => {
-  const { id, request } = e.data;
+self.onmessage = async (e: MessageEvent<{ id: number; requests: PrepareRequest[] }>) => {
+  const { id, requests } = e.data;
   try {
-    self.postMessage({ id, prepared: await preparePath({ ...request, extractor }) });
+    const prepared: Prepared[] = [];
+    for (const request of requests) prepared.push(await preparePath({ ...request, extractor }));
+    self.postMessage({ id, prepared });
   } catch (err) {
     self.postMessage({ id, error: (err as Error)?.message ?? String(err) });
   }

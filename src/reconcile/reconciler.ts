@@ -247,9 +247,12 @@ export class Reconciler {
       }
       while (inflight.length > (final ? 0 : PIPELINE_DEPTH)) await commitOldest();
     };
+    // Nothing indexed here yet: the walk need not stat, the readers will.
+    const cold = known.size === 0;
     const walk = walkRoot({
       root: root.path,
       globalIgnore: this.#globalIgnore,
+      stat: !cold,
       ...(relPrefix !== "" ? { under: relPrefix } : {}),
     });
     for (const ev of walk) {
@@ -272,7 +275,7 @@ export class Reconciler {
         path: ev.path,
         ...(screen ? {} : { indexed: null }),
         classified: true,
-        observed: { kind: "file", size: ev.size, mtimeMs: ev.mtimeMs },
+        ...(cold ? {} : { observed: { kind: "file", size: ev.size, mtimeMs: ev.mtimeMs } }),
       });
       if (batch.length >= this.config.batchSize) await flush();
     }
@@ -313,9 +316,27 @@ export class Reconciler {
     await this.#commitBatch(work, await this.#prepareBatch(work, deep), deep, stats);
   }
 
-  /** Starts preparing every path of a batch (on the pool's Workers when there is one). */
-  #prepareBatch(work: Work[], deep: boolean): Promise<Prepared[]> {
-    return Promise.all(work.map((w) => this.#prepare(w, deep)));
+  /**
+   * Starts preparing every path of a batch: on the pool's Workers (one
+   * message per Worker for the whole batch) when there is one, else here.
+   */
+  async #prepareBatch(work: Work[], deep: boolean): Promise<Prepared[]> {
+    const out: (Prepared | undefined)[] = [];
+    const requests: PrepareRequest[] = [];
+    const slots: number[] = [];
+    work.forEach((w, i) => {
+      const r = this.#request(w, deep);
+      if ("do" in r) out[i] = r;
+      else {
+        requests.push(r);
+        slots.push(i);
+      }
+    });
+    const prepared = this.#pool
+      ? await this.#pool.prepareMany(requests)
+      : await Promise.all(requests.map((r) => preparePath({ ...r, extractor: this.extractor })));
+    prepared.forEach((p, k) => (out[slots[k]!] = this.#afterPrepare(requests[k]!, p)));
+    return out as Prepared[];
   }
 
   /** Commits a prepared batch in one transaction, then walks the folders it found. */
@@ -434,7 +455,11 @@ export class Reconciler {
     this.#log.info(`requeued "${w.path}" in ${delay} ms: ${why}`);
   }
 
-  async #prepare(w: Work, deep: boolean): Promise<Prepared> {
+  /**
+   * The request for one path (what a Worker needs), or its result at once
+   * when no bytes need reading (outside every root).
+   */
+  #request(w: Work, deep: boolean): PrepareRequest | Prepared {
     const root = rootFor(this.#roots, w.path);
     const indexed = w.indexed === undefined
       ? getPath(this.journal, w.path)
@@ -458,7 +483,7 @@ export class Reconciler {
         if (c.ignored) excluded = `ignored: ${c.reason ?? "ignore rule"}`;
       }
     }
-    const request: PrepareRequest = {
+    return {
       path: w.path,
       rel,
       rootId: root.id,
@@ -470,18 +495,17 @@ export class Reconciler {
       deep,
       ...(w.observed ? { observed: w.observed } : {}),
     };
-    const prepared = this.#pool
-      ? await this.#pool.prepare(request)
-      : await preparePath({ ...request, extractor: this.extractor });
-    // A vanished folder (its files' own events may be lost with it) is walked
-    // as a tree, so that everything indexed under it is retracted.
-    if (
-      prepared.do === "nothing" && prepared.why === "absent" &&
-      hasPathsUnder(this.journal, root, rel)
-    ) {
-      return { path: w.path, expected: null, do: "expand", excluded: false };
-    }
-    return prepared;
+  }
+
+  /**
+   * A vanished folder (its files' own events may be lost with it) is walked
+   * as a tree, so that everything indexed under it is retracted.
+   */
+  #afterPrepare(request: PrepareRequest, prepared: Prepared): Prepared {
+    if (prepared.do !== "nothing" || prepared.why !== "absent") return prepared;
+    const root = this.#roots.find((r) => r.id === request.rootId);
+    if (!root || !hasPathsUnder(this.journal, root, request.rel)) return prepared;
+    return { path: request.path, expected: null, do: "expand", excluded: false };
   }
 
   #loadGlobalIgnore(): void {

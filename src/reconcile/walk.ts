@@ -25,6 +25,12 @@ export interface WalkOptions {
   under?: string;
   /** Apply the built-in `DEFAULT_IGNORED_DIRS` (default true). */
   defaults?: boolean;
+  /**
+   * Stat each file (default true). Without it, file events carry size and
+   * mtime -1 and `maxFileBytes` is not applied: for a first index, where the
+   * reader stats each file anyway, on another thread.
+   */
+  stat?: boolean;
 }
 
 interface Frame {
@@ -48,6 +54,7 @@ interface Frame {
 export function* walkRoot(opts: WalkOptions): Generator<WalkEvent> {
   const root = resolve(opts.root);
   const maxBytes = opts.maxFileBytes ?? Infinity;
+  const stat = opts.stat ?? true;
   const trimmed = (opts.under ?? "").replace(/^(?:\.\/|\/)+|\/+$/g, "");
   const under = trimmed === "." ? "" : trimmed;
   const slash = under.lastIndexOf("/");
@@ -92,7 +99,7 @@ export function* walkRoot(opts: WalkOptions): Generator<WalkEvent> {
       if ("type" in opened) yield opened;
       else frames.push(opened);
     } else if (info.isFile) {
-      yield fileEvent(root, under, maxBytes);
+      yield fileEvent(root, under, maxBytes, stat);
     } else {
       yield { type: "skip", rel: under, reason: "unreadable", detail: "not a regular file" };
     }
@@ -116,7 +123,7 @@ export function* walkRoot(opts: WalkOptions): Generator<WalkEvent> {
       if ("type" in opened) yield opened;
       else frames.push(opened);
     } else if (entry.isFile) {
-      yield fileEvent(root, rel, maxBytes);
+      yield fileEvent(root, rel, maxBytes, stat);
     } else {
       yield { type: "skip", rel, reason: "unreadable", detail: "not a regular file" };
     }
@@ -154,10 +161,11 @@ function openDir(
 }
 
 /** The event for one regular file: secret name, stat failure, size cap, or the file. */
-function fileEvent(root: string, rel: string, maxBytes: number): WalkEvent {
+function fileEvent(root: string, rel: string, maxBytes: number, stat: boolean): WalkEvent {
   const secret = isSecretName(rel);
   if (secret !== undefined) return { type: "skip", rel, reason: "secret", detail: secret };
   const path = `${root}/${rel}`;
+  if (!stat) return { type: "file", path, rel, size: -1, mtimeMs: -1 };
   let info: Deno.FileInfo;
   try {
     info = Deno.statSync(path);
