@@ -41,6 +41,11 @@ export interface PrepareInput {
   extractor: Extractor;
   /** What the walk's stat found, so the path is not stat-ed twice. */
   observed?: Observed;
+  /**
+   * The walk listed this as a regular file and nothing is indexed for it (a
+   * first index): open and read it straight away, without an lstat first.
+   */
+  fresh?: boolean;
 }
 
 /** A {@link PrepareInput} without its extractor: what crosses into a Worker. */
@@ -55,6 +60,9 @@ export type PrepareRequest = Omit<PrepareInput, "extractor">;
 export async function preparePath(input: PrepareInput): Promise<Prepared> {
   const { path, indexed } = input;
   const expected = indexed?.generation ?? null;
+  if (input.fresh && !indexed && input.excluded === undefined) {
+    return await readAndPlan(input, undefined, expected);
+  }
   const observed = input.observed ?? observe(path);
   const language = indexed?.language ?? detectLanguage(path);
   const wantDepth = Math.min(
@@ -76,22 +84,7 @@ export async function preparePath(input: PrepareInput): Promise<Prepared> {
       return { path, expected, do: "expand", excluded: input.excluded !== undefined };
     case "too-large": {
       const o = observed as { size: number; mtimeMs: number };
-      const rows = desiredRows({
-        rootId: input.rootId,
-        path,
-        rel: input.rel,
-        size: o.size,
-        mtimeMs: o.mtimeMs,
-        hash: null,
-        racy: 0,
-        info: undefined,
-        requestedDepth: input.requested,
-        capability: { depth: 1 },
-        extraction: undefined,
-        skipReason: "too large",
-        lineCount: 1,
-      });
-      return { path, expected, do: "replace", rows };
+      return { path, expected, do: "replace", rows: tooLargeRows(input, o.size, o.mtimeMs) };
     }
     case "read":
       return await readAndPlan(input, observed as { size: number; mtimeMs: number }, expected);
@@ -100,27 +93,34 @@ export async function preparePath(input: PrepareInput): Promise<Prepared> {
 
 async function readAndPlan(
   input: PrepareInput,
-  before: { size: number; mtimeMs: number },
+  before: { size: number; mtimeMs: number } | undefined,
   expected: number | null,
 ): Promise<Prepared> {
   const { path, indexed } = input;
   const readAt = Date.now();
-  let bytes: Uint8Array;
-  let after: Deno.FileInfo;
+  let read: StableRead | { tooLarge: number; mtimeMs: number };
   try {
-    bytes = Deno.readFileSync(path);
-    after = Deno.statSync(path);
+    read = readStable(path, input.maxFileBytes);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) {
       return indexed
         ? { path, expected, do: "retract", why: "gone from disk" }
         : { path, expected, do: "nothing", why: "absent" };
     }
+    if (e instanceof TornReadError) return { path, expected, do: "retry", why: e.message };
     return { path, expected, do: "retry", why: `unreadable: ${(e as Error).message}` };
   }
-  const mtimeMs = after.mtime?.getTime() ?? 0;
-  if (after.size !== before.size || mtimeMs !== before.mtimeMs || bytes.length !== after.size) {
-    return { path, expected, do: "retry", why: "changed while being read" };
+  if ("tooLarge" in read) {
+    return {
+      path,
+      expected,
+      do: "replace",
+      rows: tooLargeRows(input, read.tooLarge, read.mtimeMs),
+    };
+  }
+  const { bytes, size, mtimeMs } = read;
+  if (before && (size !== before.size || mtimeMs !== before.mtimeMs)) {
+    return { path, expected, do: "retry", why: "changed since it was listed" };
   }
   const binary = isBinary(bytes);
   const text = binary ? "" : new TextDecoder().decode(bytes);
@@ -135,10 +135,10 @@ async function readAndPlan(
   const wantDepth = Math.min(input.requested, capability.depth) as Depth;
   const hash = contentHash(bytes);
   const racy = isRacy(mtimeMs, readAt) ? 1 : 0;
-  const commit = planCommit(indexed, { hash, size: after.size, mtimeMs, racy, wantDepth });
+  const commit = planCommit(indexed, { hash, size, mtimeMs, racy, wantDepth });
   if (commit.do === "nothing") return { path, expected, do: "nothing", why: "same content" };
   if (commit.do === "touch") {
-    return { path, expected, do: "touch", stat: { size: after.size, mtime_ms: mtimeMs, racy } };
+    return { path, expected, do: "touch", stat: { size, mtime_ms: mtimeMs, racy } };
   }
   let extraction: Extraction | undefined;
   if (!info.binary && wantDepth >= 2 && info.language !== undefined) {
@@ -163,7 +163,7 @@ async function readAndPlan(
     rootId: input.rootId,
     path,
     rel: input.rel,
-    size: after.size,
+    size,
     mtimeMs,
     hash,
     racy,
@@ -193,4 +193,74 @@ function countLines(text: string): number {
   let n = 1;
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
   return text.endsWith("\n") ? n - 1 : n;
+}
+
+/** A file's bytes with the stat they were read under. */
+interface StableRead {
+  bytes: Uint8Array;
+  size: number;
+  mtimeMs: number;
+}
+
+/**
+ * Reads a whole file through one handle, with an fstat before and after: a
+ * file that changed while it was read throws nothing but is reported as
+ * torn: it throws {@link TornReadError} and is retried. Returns its size
+ * without reading when the file is over `maxBytes`. Throws NotFound and
+ * other I/O errors.
+ */
+function readStable(
+  path: string,
+  maxBytes: number,
+): StableRead | { tooLarge: number; mtimeMs: number } {
+  const file = Deno.openSync(path, { read: true });
+  try {
+    const before = file.statSync();
+    if (!before.isFile) throw new Deno.errors.NotFound(`${path} is not a regular file`);
+    if (before.size > maxBytes) {
+      return { tooLarge: before.size, mtimeMs: before.mtime?.getTime() ?? 0 };
+    }
+    const bytes = new Uint8Array(before.size);
+    let off = 0;
+    while (off < bytes.length) {
+      const n = file.readSync(bytes.subarray(off));
+      if (n === null || n === 0) break;
+      off += n;
+    }
+    const after = file.statSync();
+    const mtimeMs = after.mtime?.getTime() ?? 0;
+    const torn = off !== before.size || after.size !== before.size ||
+      mtimeMs !== (before.mtime?.getTime() ?? 0) || file.readSync(new Uint8Array(1)) !== null;
+    if (torn) throw new TornReadError(path);
+    return { bytes, size: after.size, mtimeMs };
+  } finally {
+    file.close();
+  }
+}
+
+/** The file changed while it was being read. */
+class TornReadError extends Error {
+  constructor(readonly path: string) {
+    super(`"${path}" changed while it was being read`);
+    this.name = "TornReadError";
+  }
+}
+
+/** The rows of a file over the size cap: an L1 row with its reason, never read. */
+function tooLargeRows(input: PrepareInput, size: number, mtimeMs: number): OwnedRows {
+  return desiredRows({
+    rootId: input.rootId,
+    path: input.path,
+    rel: input.rel,
+    size,
+    mtimeMs,
+    hash: null,
+    racy: 0,
+    info: undefined,
+    requestedDepth: input.requested,
+    capability: { depth: 1 },
+    extraction: undefined,
+    skipReason: "too large",
+    lineCount: 1,
+  });
 }

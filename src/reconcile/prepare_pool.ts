@@ -23,7 +23,7 @@ export class PreparePool {
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    readonly size = Math.max(1, Math.min(4, navigator.hardwareConcurrency ?? 2)),
+    readonly size = defaultPoolSize(),
     readonly idleMs = 5_000,
   ) {}
 
@@ -109,4 +109,11 @@ export class PreparePool {
 
 function retry(path: string, why: string): Prepared {
   return { path, expected: null, do: "retry", why };
+}
+
+/** `HEIMDALL_WORKERS` when set to a whole number ≥ 1, else one Worker per core (at most 4). */
+export function defaultPoolSize(): number {
+  const env = Number(Deno.env.get("HEIMDALL_WORKERS"));
+  if (Number.isInteger(env) && env >= 1) return env;
+  return Math.max(1, Math.min(4, navigator.hardwareConcurrency ?? 2));
 }

@@ -56,11 +56,13 @@ interface Work {
   classified?: boolean;
   /** The walk's stat of the path. */
   observed?: Observed;
+  /** Listed by a first walk: a regular file with no row, to be read straight away. */
+  fresh?: boolean;
 }
 
 const RETRY_BASE_MS = 50;
 /** Batches being prepared while an older one commits. */
-const PIPELINE_DEPTH = 2;
+const PIPELINE_DEPTH = 4;
 const RETRY_MAX_MS = 30_000;
 
 /**
@@ -275,7 +277,9 @@ export class Reconciler {
         path: ev.path,
         ...(screen ? {} : { indexed: null }),
         classified: true,
-        ...(cold ? {} : { observed: { kind: "file", size: ev.size, mtimeMs: ev.mtimeMs } }),
+        ...(cold
+          ? { fresh: true }
+          : { observed: { kind: "file", size: ev.size, mtimeMs: ev.mtimeMs } }),
       });
       if (batch.length >= this.config.batchSize) await flush();
     }
@@ -469,7 +473,7 @@ export class Reconciler {
         ? { path: w.path, expected: indexed.generation, do: "retract", why: "outside every root" }
         : { path: w.path, expected: null, do: "nothing", why: "outside every root" };
     }
-    const rel = relative(root.path, w.path);
+    const rel = w.path.length > root.path.length ? w.path.slice(root.path.length + 1) : "";
     let excluded: string | undefined;
     let secret = false;
     if (rel !== "" && !w.classified) {
@@ -494,6 +498,7 @@ export class Reconciler {
       maxFileBytes: this.config.maxFileBytes,
       deep,
       ...(w.observed ? { observed: w.observed } : {}),
+      ...(w.fresh ? { fresh: true } : {}),
     };
   }
 

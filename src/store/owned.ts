@@ -24,7 +24,7 @@ export class StaleCommitError extends Error {
 export type ExpectedGeneration = number | null;
 
 function guard(j: Journal, path: string, expected: ExpectedGeneration): PathRow | undefined {
-  const row = j.get<PathRow>("SELECT * FROM paths WHERE path = ?", path);
+  const row = j.get<PathRow>("SELECT id, generation FROM paths WHERE path = ?", path);
   const found = row?.generation ?? null;
   if (found !== expected) throw new StaleCommitError(path, expected, found);
   return row;
@@ -48,7 +48,8 @@ export function replaceOwnedRows(
   expected: ExpectedGeneration,
 ): { pathId: number; generation: number } {
   const p = rows.path;
-  const current = guard(j, p.path, expected);
+  // A new path needs no look-up: UNIQUE(path) is the guard.
+  const current = expected === null ? undefined : guard(j, p.path, expected);
   let pathId: number;
   let generation: number;
   if (current) {
@@ -78,30 +79,39 @@ export function replaceOwnedRows(
     );
   } else {
     generation = 1;
-    pathId = Number(
-      j.stmt(
-        `INSERT INTO paths (root_id, path, rel, state, reason, hash, size, mtime_ms, language, summary,
+    try {
+      pathId = Number(
+        j.stmt(
+          `INSERT INTO paths (root_id, path, rel, state, reason, hash, size, mtime_ms, language, summary,
            requested_depth, target_depth, effective_depth, depth_reason, generation, racy)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        p.root_id,
+        ).run(
+          p.root_id,
+          p.path,
+          p.rel,
+          p.state,
+          p.reason,
+          p.hash,
+          p.size,
+          p.mtime_ms,
+          p.language,
+          p.summary,
+          p.requested_depth,
+          p.target_depth,
+          p.effective_depth,
+          p.depth_reason,
+          generation,
+          p.racy,
+        ).lastInsertRowid,
+      );
+    } catch (e) {
+      if (!/UNIQUE constraint failed/.test(String((e as Error).message))) throw e;
+      const found = j.get<{ generation: number }>(
+        "SELECT generation FROM paths WHERE path = ?",
         p.path,
-        p.rel,
-        p.state,
-        p.reason,
-        p.hash,
-        p.size,
-        p.mtime_ms,
-        p.language,
-        p.summary,
-        p.requested_depth,
-        p.target_depth,
-        p.effective_depth,
-        p.depth_reason,
-        generation,
-        p.racy,
-      ).lastInsertRowid,
-    );
+      );
+      throw new StaleCommitError(p.path, null, found?.generation ?? null);
+    }
   }
   const insNode = j.stmt(
     `INSERT INTO nodes (id, path_id, parent_id, kind, name, qualname, start_line, end_line,

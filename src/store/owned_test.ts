@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import { Journal } from "./journal.ts";
+import { replaceOwnedRows, retractPath, StaleCommitError, touchPath } from "./owned.ts";
+import type { OwnedRows } from "./types.ts";
+
+function rows(path: string, hash: string): OwnedRows {
+  return {
+    path: {
+      root_id: 1,
+      path,
+      rel: path.slice(3),
+      state: "indexed",
+      reason: null,
+      hash,
+      size: 1,
+      mtime_ms: 1,
+      language: null,
+      summary: null,
+      requested_depth: 3,
+      target_depth: 1,
+      effective_depth: 1,
+      depth_reason: null,
+      racy: 0,
+    },
+    nodes: [],
+    edges: [],
+    pending: [],
+  };
+}
+
+function journal(): Journal {
+  const j = Journal.open(Deno.makeTempFileSync({ suffix: ".db" }));
+  j.run("INSERT INTO roots (path) VALUES ('/r')");
+  return j;
+}
+
+Deno.test("replaceOwnedRows() moves the generation and rejects a commit that expected another", () => {
+  const j = journal();
+  assert.deepEqual(j.tx(() => replaceOwnedRows(j, rows("/r/a", "h1"), null)).generation, 1);
+  assert.equal(j.tx(() => replaceOwnedRows(j, rows("/r/a", "h2"), 1)).generation, 2);
+  assert.throws(() => j.tx(() => replaceOwnedRows(j, rows("/r/a", "h3"), 1)), StaleCommitError);
+  // Two writers that both saw "no row" for a new path: the second loses.
+  assert.throws(() => j.tx(() => replaceOwnedRows(j, rows("/r/a", "h4"), null)), StaleCommitError);
+  assert.equal(j.get<{ hash: string }>("SELECT hash FROM paths")!.hash, "h2");
+  assert.throws(
+    () => j.tx(() => touchPath(j, "/r/a", 1, { size: 1, mtime_ms: 2, racy: 0 })),
+    StaleCommitError,
+  );
+  assert.throws(() => j.tx(() => retractPath(j, "/r/a", 7)), StaleCommitError);
+  assert.equal(j.tx(() => retractPath(j, "/r/a", 2)), true);
+  assert.equal(j.get<{ n: number }>("SELECT count(*) AS n FROM paths")!.n, 0);
+  j.close();
+});
+
+Deno.test("a rejected commit inside a batch leaves the batch's other paths committed", () => {
+  const j = journal();
+  j.tx(() => replaceOwnedRows(j, rows("/r/a", "h1"), null));
+  j.tx(() => {
+    replaceOwnedRows(j, rows("/r/b", "h1"), null);
+    assert.throws(() => replaceOwnedRows(j, rows("/r/a", "h9"), null), StaleCommitError);
+    replaceOwnedRows(j, rows("/r/c", "h1"), null);
+  });
+  const paths = j.all<{ path: string; hash: string }>("SELECT path, hash FROM paths ORDER BY path")
+    .map((r) => `${r.path}=${r.hash}`);
+  assert.deepEqual(paths, ["/r/a=h1", "/r/b=h1", "/r/c=h1"]);
+  j.close();
+});
