@@ -19,6 +19,9 @@ interface Owner {
   language: string | null;
 }
 
+/** Where an imported name may be a module of its own, how it joins its parent's specifier. */
+const SUBMODULE_SEPARATOR: Record<string, string> = { python: ".", rust: "::", java: "." };
+
 /** Kinds a reference may land on; files and headings are not definitions. */
 const DEFINITION = "n.kind NOT IN ('file', 'heading')";
 
@@ -44,9 +47,10 @@ export class Resolver {
    * edges, and retry other paths' pending edges that name what it defines
    * (or defined: a namesake gone may make a name unique again).
    */
-  afterChange(pathId: number, oldIds: ReadonlySet<string>, names: ReadonlySet<string>): void {
+  afterChange(pathId: number, oldIds: ReadonlySet<string>, defined: ReadonlySet<string>): void {
     const j = this.journal;
     this.#files.clear();
+    const names = new Set([...defined, ...this.#alsoNamedBy(pathId)]);
     for (const ref of j.all<RefRow>("SELECT * FROM pending_edges WHERE owner_id = ?", pathId)) {
       this.#tryResolve(ref);
     }
@@ -86,7 +90,10 @@ export class Resolver {
         ref.line,
       );
     }
-    // Imports first: a re-export resolved now is what a call through it needs.
+    // Re-exports first (imports that had found only a module may now find the
+    // name), then the pending references, then re-exports once more: a call
+    // through a re-export then resolves the same way in any reconcile order.
+    this.#upgradeModuleImports(pathId, names, 2);
     const retry: RefRow[] = [];
     for (const name of names) {
       retry.push(
@@ -105,9 +112,16 @@ export class Resolver {
       seen.add(key);
       this.#tryResolve(ref);
     }
-    // Imports that landed on a module for want of the name: a definition (or a
-    // re-export chain) may now give the name itself. Two rounds follow two hops.
-    for (let round = 0; round < 2; round++) {
+    this.#upgradeModuleImports(pathId, names, 1);
+  }
+
+  /**
+   * Imports that landed on a module for want of the name: a definition (or a
+   * re-export chain) may now give the name itself. Each round follows one hop.
+   */
+  #upgradeModuleImports(pathId: number, names: ReadonlySet<string>, rounds: number): void {
+    const j = this.journal;
+    for (let round = 0; round < rounds; round++) {
       for (const name of names) {
         const edges = j.all<RefRow>(
           `SELECT owner_id, src, kind, target, name, module, line FROM edges
@@ -136,6 +150,28 @@ export class Resolver {
         }
       }
     }
+  }
+
+  /**
+   * Names under which other files may reach this one without it defining
+   * them: what it re-exports (its imports), its file stem and its folder (a
+   * Python module, a Go package). They only trigger retries; resolution
+   * itself stays as strict as ever.
+   */
+  #alsoNamedBy(pathId: number): string[] {
+    const j = this.journal;
+    const out = j.all<{ name: string }>(
+      `SELECT name FROM pending_edges WHERE owner_id = ?1 AND kind = 'imports' AND name IS NOT NULL
+       UNION SELECT name FROM edges WHERE owner_id = ?1 AND kind = 'imports' AND name IS NOT NULL`,
+      pathId,
+    ).map((r) => r.name);
+    const rel = j.get<{ rel: string }>("SELECT rel FROM paths WHERE id = ?", pathId)?.rel;
+    if (rel) {
+      const parts = rel.split("/");
+      out.push(parts.at(-1)!.replace(/\.[^.]*$/, ""));
+      if (parts.length > 1) out.push(parts.at(-2)!);
+    }
+    return out;
   }
 
   /** Resolves one pending edge if it can; moves it to `edges` when it does. */
@@ -177,9 +213,10 @@ export class Resolver {
     const dotted = ref.target.split(/\.|::/);
     const name = dotted.at(-1)!;
     const qualifier = dotted.length > 1 ? dotted.slice(0, -1).join(".") : undefined;
-    const spec = this.#moduleFor(owner, ref, qualifier);
-    if (spec !== undefined) {
-      const files = this.#filesFor(owner, spec);
+    const specs = this.#modulesFor(owner, ref, qualifier);
+    if (specs.length > 0) {
+      const files = specs.map((spec) => this.#filesFor(owner, spec)).find((f) => f.length > 0) ??
+        [];
       if (files.length > 0) {
         const hit = j.get<{ id: string }>(
           `SELECT n.id FROM nodes n WHERE n.path_id IN (${files.map(() => "?").join(",")})
@@ -228,18 +265,29 @@ export class Resolver {
     return named.length === 1 ? { dst: named[0]!.id, how: "unique" } : undefined;
   }
 
-  /** The module specifier behind a reference: its own, or the import that bound its name or qualifier. */
-  #moduleFor(owner: Owner, ref: RefRow, qualifier: string | undefined): string | undefined {
-    if (ref.kind === "imports") return ref.module ?? undefined;
+  /**
+   * The module specifiers behind a reference, most specific first: its own,
+   * or those of the import that bound its name or qualifier. An imported name
+   * may itself be a module (`from pkg import models`, `use crate::a::b`), so
+   * `module.name` is tried before `module` where the language nests modules.
+   */
+  #modulesFor(owner: Owner, ref: RefRow, qualifier: string | undefined): string[] {
+    const sep = SUBMODULE_SEPARATOR[owner.language ?? ""];
+    const nested = (module: string, name: string) =>
+      sep !== undefined && name !== "*" && name !== "" ? [module + sep + name, module] : [module];
+    if (ref.kind === "imports") return ref.module ? nested(ref.module, ref.target) : [];
     const binding = ref.module ?? qualifier ?? ref.target;
-    const imp = this.journal.get<{ module: string | null }>(
-      `SELECT module FROM pending_edges WHERE owner_id = ?1 AND kind = 'imports' AND target = ?2
-       UNION ALL SELECT module FROM edges WHERE owner_id = ?1 AND kind = 'imports' AND target = ?2 LIMIT 1`,
+    const imp = this.journal.get<{ module: string | null; target: string }>(
+      `SELECT module, target FROM pending_edges WHERE owner_id = ?1 AND kind = 'imports' AND target = ?2
+       UNION ALL SELECT module, target FROM edges WHERE owner_id = ?1 AND kind = 'imports' AND target = ?2
+       LIMIT 1`,
       owner.id,
       binding,
     );
-    if (imp?.module) return imp.module;
-    return ref.module ?? undefined;
+    if (imp?.module) {
+      return imp.target === ref.target ? [imp.module] : nested(imp.module, imp.target);
+    }
+    return ref.module ? [ref.module] : [];
   }
 
   /** Indexed files (path ids) of the same root that a module specifier names. */

@@ -1,0 +1,156 @@
+/** The code graph end to end: real tree-sitter extraction, real resolution, the CLI's graph commands. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { homePaths } from "../src/config/mod.ts";
+import { Journal } from "../src/store/mod.ts";
+import { cli, tempDir } from "./helpers.ts";
+
+const FIXTURES = new URL("./fixtures/graph/", import.meta.url).pathname;
+
+/** Copies a fixture repository to a temp folder (tests never index the source tree itself). */
+function copyFixture(name: string): { base: string; repo: string; home: string } {
+  const base = tempDir();
+  const repo = join(base, name);
+  copyDir(join(FIXTURES, name), repo);
+  return { base, repo, home: join(base, "home") };
+}
+
+function copyDir(from: string, to: string): void {
+  Deno.mkdirSync(to, { recursive: true });
+  for (const e of Deno.readDirSync(from)) {
+    if (e.isDirectory) copyDir(join(from, e.name), join(to, e.name));
+    else Deno.copyFileSync(join(from, e.name), join(to, e.name));
+  }
+}
+
+/** Every resolved non-contains edge as "file:symbol -kind-> file:symbol (how)". */
+function edges(home: string): string[] {
+  const j = Journal.open(homePaths(home).journal, { readOnly: true });
+  try {
+    return j.all<{ e: string }>(
+      `SELECT ps.rel || ':' || s.qualname || ' -' || e.kind || '-> ' || pd.rel || ':' || d.qualname
+         || ' (' || e.how || ')' AS e
+       FROM edges e JOIN nodes s ON s.id = e.src JOIN nodes d ON d.id = e.dst
+       JOIN paths ps ON ps.id = s.path_id JOIN paths pd ON pd.id = d.path_id
+       WHERE e.kind != 'contains' ORDER BY 1`,
+    ).map((r) => r.e);
+  } finally {
+    j.close();
+  }
+}
+
+const EXPECTED: Record<string, string[]> = {
+  ts: [
+    "src/app/main.ts: -imports-> src/util/math.ts:Shape (import)",
+    "src/app/main.ts: -imports-> src/util/math.ts:add (import)",
+    "src/app/main.ts:Square -inherits-> src/util/math.ts:Shape (import)",
+    "src/app/main.ts:Square.area -calls-> src/util/math.ts:add (import)",
+  ],
+  py: [
+    "pkg/service.py: -imports-> pkg/core/models.py:Base (import)",
+    "pkg/service.py: -imports-> pkg/core/models.py:load (import)",
+    "pkg/service.py:User -inherits-> pkg/core/models.py:Base (import)",
+    "pkg/service.py:User.persist -calls-> pkg/core/models.py:load (import)",
+    "pkg/service.py:main -calls-> pkg/core/models.py:load (import)",
+  ],
+  go: ["cmd/main.go:main -calls-> internal/store/store.go:Open (import)"],
+  rs: ["src/main.rs:main -calls-> src/store/paths.rs:join (import)"],
+  java: [
+    "src/main/java/com/acme/app/Main.java:Main.main -calls-> src/main/java/com/acme/store/Paths.java:Paths.join (import)",
+  ],
+};
+
+for (const [lang, want] of Object.entries(EXPECTED)) {
+  Deno.test(`cross-file edges of the ${lang} fixture resolve through its imports`, async () => {
+    const t = copyFixture(lang);
+    const r = await cli(t.home, ["index", t.repo]);
+    assert.equal(r.code, 0, r.stderr);
+    const got = edges(t.home);
+    for (const e of want) assert.ok(got.includes(e), `${e}\nnot in\n${got.join("\n")}`);
+    Deno.removeSync(t.base, { recursive: true });
+  });
+}
+
+Deno.test("files reconciled one by one in opposite orders give the same graph", async () => {
+  const a = copyFixture("ts");
+  const b = copyFixture("ts");
+  const files = ["src/app/main.ts", "src/util/mod.ts", "src/util/math.ts"];
+  for (const [t, order] of [[a, files], [b, [...files].reverse()]] as const) {
+    await cli(t.home, ["roots", "add", t.repo]);
+    for (const f of order) {
+      assert.equal((await cli(t.home, ["reconcile", join(t.repo, f)])).code, 0);
+    }
+  }
+  assert.deepEqual(edges(a.home), edges(b.home));
+  assert.ok(edges(a.home).length >= 6);
+  Deno.removeSync(a.base, { recursive: true });
+  Deno.removeSync(b.base, { recursive: true });
+});
+
+Deno.test("symbols, callers, callees and blast-radius answer by name, Class.method and path:name", async () => {
+  const t = copyFixture("ts");
+  await cli(t.home, ["index", t.repo]);
+  const outline = JSON.parse(
+    (await cli(t.home, ["symbols", join(t.repo, "src/util/math.ts"), "--json"])).stdout,
+  );
+  assert.deepEqual(
+    outline.symbols.map((s: { kind: string; qualname: string; depth: number; line: number }) =>
+      `${s.depth}:${s.kind}:${s.qualname}:${s.line}`
+    ),
+    ["0:function:add:2", "0:class:Shape:6", "1:method:Shape.area:7"],
+  );
+  const callers = JSON.parse((await cli(t.home, ["callers", "add", "--json"])).stdout);
+  assert.deepEqual(callers.callers.map((c: { qualname: string }) => c.qualname), ["Square.area"]);
+  const callees = await cli(t.home, ["callees", "Square.area", "--json"], { cwd: t.repo });
+  assert.equal(callees.code, 0);
+  assert.deepEqual(JSON.parse(callees.stdout).callees.map((c: { name: string }) => c.name), [
+    "add",
+  ]);
+  const byPath = await cli(t.home, ["callers", "src/util/math.ts:add", "--json"], { cwd: t.repo });
+  assert.equal(byPath.code, 0, byPath.stderr);
+  const blast = JSON.parse(
+    (await cli(t.home, ["blast-radius", "add", "--depth", "2", "--json"])).stdout,
+  );
+  const reached = blast.hits.map((h: { qualname: string; distance: number }) =>
+    `${h.distance}:${h.qualname}`
+  );
+  assert.ok(reached.includes("1:Square.area"), reached.join(", "));
+  assert.ok(reached.includes("2:run"), reached.join(", "));
+  // An ambiguous name lists the candidates instead of guessing.
+  const ambiguous = await cli(t.home, ["callers", "area"]);
+  assert.equal(ambiguous.code, 2);
+  assert.match(ambiguous.stderr, /"area" is ambiguous: 2 symbols match/);
+  assert.match(ambiguous.stderr, /Shape\.area/);
+  assert.match(ambiguous.stderr, /Square\.area/);
+  const missing = await cli(t.home, ["callees", "nope"]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /No symbol "nope"/);
+  Deno.removeSync(t.base, { recursive: true });
+});
+
+Deno.test("an edit that renames a function retracts its node and its callers' edges go pending", async () => {
+  const t = copyFixture("ts");
+  await cli(t.home, ["index", t.repo]);
+  const math = join(t.repo, "src/util/math.ts");
+  Deno.writeTextFileSync(
+    math,
+    Deno.readTextFileSync(math).replace("function add(", "function sum("),
+  );
+  assert.equal((await cli(t.home, ["reconcile", math])).code, 0);
+  assert.ok(!edges(t.home).some((e) => e.includes(":add")));
+  const j = Journal.open(homePaths(t.home).journal, { readOnly: true });
+  const pending = j.all<{ kind: string }>("SELECT kind FROM pending_edges WHERE target = 'add'");
+  j.close();
+  assert.deepEqual(pending.map((p) => p.kind), ["calls"], "the call of add waits for a definition");
+  // The imports still name modules that exist, and say they found only the module.
+  assert.ok(edges(t.home).includes("src/app/main.ts: -imports-> src/util/mod.ts: (module)"));
+  Deno.writeTextFileSync(
+    math,
+    Deno.readTextFileSync(math).replace("function sum(", "function add("),
+  );
+  assert.equal((await cli(t.home, ["reconcile", math])).code, 0);
+  assert.ok(
+    edges(t.home).includes("src/app/main.ts:Square.area -calls-> src/util/math.ts:add (import)"),
+  );
+  Deno.removeSync(t.base, { recursive: true });
+});
