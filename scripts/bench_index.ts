@@ -470,7 +470,14 @@ interface IndexRun extends Timed {
 }
 
 function heimdall(home: string, args: string[], denoFlags: string[] = []): Promise<Timed> {
-  return timeCommand(DENO, ["run", "-A", "--v8-flags=--expose-gc,--max-semi-space-size=4", ...denoFlags, MAIN, ...args], {
+  return timeCommand(DENO, [
+    "run",
+    "-A",
+    "--v8-flags=--expose-gc,--max-semi-space-size=4",
+    ...denoFlags,
+    MAIN,
+    ...args,
+  ], {
     env: { ...ENV_BASE, HEIMDALL_HOME: home },
   });
 }
