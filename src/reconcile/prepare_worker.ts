@@ -5,7 +5,7 @@
  * own extractor, and so its own grammars, loaded on first use.
  */
 import { createExtractor } from "../extract/mod.ts";
-import { preparePath, type PrepareRequest } from "./prepare.ts";
+import { type Prepared, preparePath, type PrepareRequest } from "./prepare.ts";
 
 const extractor = createExtractor();
 
