@@ -42,6 +42,12 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     const lastAuditMs = Number(getMeta(journal, "last_audit_ms") ?? 0) ||
       Math.max(0, ...roots.map((r) => lastAudit(journal, r.id) ?? 0)) || null;
     const size = fileSize(ctx.home.journal) + fileSize(ctx.home.journal + "-wal");
+    // Files that could go deeper if this build could (grammar missing or broken, budget).
+    const clamped = journal.all<{ reason: string; n: number }>(
+      `SELECT depth_reason AS reason, count(*) AS n FROM paths
+       WHERE state = 'indexed' AND effective_depth < requested_depth AND depth_reason IS NOT NULL
+       GROUP BY depth_reason ORDER BY n DESC LIMIT 5`,
+    );
     const status = {
       home: ctx.home.home,
       daemon: holder === null ? null : holder,
@@ -62,6 +68,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       secrets_skipped: secrets,
       last_audit_ms: lastAuditMs,
       journal_bytes: size,
+      clamped,
     };
     if (values.json) {
       ctx.out(JSON.stringify(status));
@@ -91,6 +98,13 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     ctx.out(`secrets  ${plural(secrets, "file")} skipped, never stored`);
     ctx.out(`audit    last ${ago(lastAuditMs)}`);
     ctx.out(`journal  ${(size / 1048576).toFixed(1)} MiB`);
+    for (const c of clamped) {
+      ctx.out(
+        `depth    ${
+          plural(c.n, "file")
+        } below the depth asked for: ${c.reason} (see \`heimdall depth\`)`,
+      );
+    }
     return EXIT.ok;
   } finally {
     journal.close();

@@ -201,3 +201,35 @@ Deno.test("removing a root from the configuration retracts all its rows", async 
   assert.equal(t.journal.get<{ n: number }>("SELECT count(*) AS n FROM paths")!.n, 0);
   assert.equal(t.journal.get<{ n: number }>("SELECT count(*) AS n FROM nodes")!.n, 0);
 });
+
+Deno.test("a grammar that cannot load clamps to L1 with its reason, and the next audit goes deeper once it can", async () => {
+  const { createExtractor, defaultGrammarPaths, GrammarStore } = await import("../extract/mod.ts");
+  // A grammar folder with the manifest but without Python's grammar.
+  const grammars = Deno.makeTempDirSync({ prefix: "heimdall-grammars-" });
+  const shipped = defaultGrammarPaths();
+  Deno.copyFileSync(new URL("manifest.json", shipped.grammars), join(grammars, "manifest.json"));
+  const crippled = createExtractor({
+    store: new GrammarStore({ ...shipped, grammars: new URL(`file://${grammars}/`) }),
+  });
+  using t = setup({ "tool.py": "def run():\n    return 1\n" }, crippled);
+  await t.r.audit();
+  const before = t.journal.get<
+    { effective_depth: number; target_depth: number; depth_reason: string }
+  >(
+    "SELECT effective_depth, target_depth, depth_reason FROM paths",
+  )!;
+  assert.equal(before.effective_depth, 1);
+  assert.match(before.depth_reason, /python/i);
+  // Capability rises (the grammar is back): the same, unchanged file is re-read deeper.
+  const full = new Reconciler(t.journal, t.home, t.r.config, createExtractor());
+  full.syncRoots();
+  const stats = await full.audit();
+  assert.equal(stats.changed, 1);
+  const after = t.journal.get<{ effective_depth: number }>("SELECT effective_depth FROM paths")!;
+  assert.equal(after.effective_depth, 3);
+  assert.equal(
+    t.journal.get<{ n: number }>("SELECT count(*) AS n FROM nodes WHERE name = 'run'")!.n,
+    1,
+  );
+  Deno.removeSync(grammars, { recursive: true });
+});
