@@ -123,13 +123,19 @@ function addSymbols(
     edges.push({ src: parentId, dst: id, kind: "contains", line: s.startLine });
   }
   if (effective3(x)) {
+    // A bare call of a name this file imports is bound by that import: its
+    // module is the binding, so the resolver looks through the import, and
+    // knows the reference can only ever resolve that way.
+    const imported = new Set(x.refs.filter((r) => r.kind === "imports").map((r) => r.name));
     for (const r of x.refs) {
+      const bound = r.kind !== "imports" && r.module === undefined && imported.has(r.name);
       pending.push({
         src: idByQualname.get(r.from) ?? fileId,
         kind: r.kind,
         target: r.name,
         name: lastSegment(r.name),
-        module: r.module ?? null,
+        module: r.module ?? (bound ? r.name : null),
+        module_tail: r.kind === "imports" && r.module ? moduleTail(r.module) : null,
         line: r.line,
       });
     }
@@ -143,4 +149,18 @@ function effective3(x: Extraction): boolean {
 /** `Mutex` of `sync.Mutex`, `Item` of `a::Item`. */
 export function lastSegment(target: string): string {
   return target.split(/\.|::/).at(-1) ?? target;
+}
+
+/**
+ * The last segment of a module specifier, which is how a file is known to
+ * its importers: `mod` of `./util/mod.ts`, `models` of `pkg.core.models`,
+ * `store` of `github.com/acme/app/internal/store`, `paths` of
+ * `crate::store::paths`, `util` of `"util.h"`.
+ */
+export function moduleTail(module: string): string {
+  let tail = module.replace(/["'<>]/g, "").replace(/\/+$/, "");
+  tail = tail.slice(tail.lastIndexOf("/") + 1);
+  if (tail.includes("::")) tail = tail.slice(tail.lastIndexOf("::") + 2);
+  tail = tail.replace(/\.(d\.ts|[cm]?[jt]sx?|py|pyi|h|hh|hpp|hxx|rb|php|sh|rs|go|java|cs)$/, "");
+  return tail.slice(tail.lastIndexOf(".") + 1);
 }

@@ -38,3 +38,19 @@ Deno.test("packageDirSuffixes() lists folder suffixes of Go and Java packages", 
   assert.deepEqual(packageDirSuffixes("java", "com.acme.store.Paths").at(-1), "store");
   assert.deepEqual(packageDirSuffixes("python", "x"), []);
 });
+
+Deno.test("moduleTail() is the segment a file is imported by", async () => {
+  const { moduleTail } = await import("./desired.ts");
+  const cases: [string, string][] = [
+    ["./util/mod.ts", "mod"],
+    ["../x.js", "x"],
+    ["./lib", "lib"],
+    ["pkg.core.models", "models"],
+    ["github.com/acme/app/internal/store", "store"],
+    ["crate::store::paths", "paths"],
+    ['"util.h"', "util"],
+    ["<sys/types.h>", "types"],
+    ["os", "os"],
+  ];
+  for (const [spec, want] of cases) assert.equal(moduleTail(spec), want, spec);
+});

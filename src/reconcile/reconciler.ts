@@ -395,7 +395,7 @@ export class Reconciler {
           const before = p.expected === null ? undefined : this.#graphOf(p.path);
           if (retractPath(j, p.path, p.expected)) stats.retracted++;
           if (before && before.ids.size > 0) {
-            this.#resolver.afterChange(before.id, before.ids, before.names);
+            this.#resolver.afterChange(this.#change(p.path, before.id), before.ids, before.names);
           }
           break;
         }
@@ -411,7 +411,11 @@ export class Reconciler {
           ) {
             const names = new Set(before?.names);
             for (const n of p.rows.nodes) if (n.kind !== "file") names.add(n.name);
-            this.#resolver.afterChange(pathId, before?.ids ?? new Set(), names);
+            this.#resolver.afterChange(
+              this.#change(p.path, pathId),
+              before?.ids ?? new Set(),
+              names,
+            );
           }
           if (p.rows.path.state === "skipped") stats.skipped++;
           else stats.changed++;
@@ -430,6 +434,16 @@ export class Reconciler {
       this.#retry(w, "stale commit");
       stats.requeued++;
     }
+  }
+
+  /** What the resolver needs to know about the path a commit changed. */
+  #change(
+    path: string,
+    pathId: number,
+  ): { path: string; pathId: number; rootId: number; rel: string } {
+    const root = rootFor(this.#roots, path);
+    const rel = root && path.length > root.path.length ? path.slice(root.path.length + 1) : "";
+    return { path, pathId, rootId: root?.id ?? 0, rel };
   }
 
   /** A path's node ids and definition names before a commit changes them. */

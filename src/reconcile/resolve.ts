@@ -3,11 +3,14 @@ import type { Journal } from "../store/mod.ts";
 import { moduleCandidates, packageDirSuffixes } from "./modules.ts";
 
 interface RefRow {
+  /** The row's rowid in the table it was read from (pending_edges or edges). */
+  rowid: number;
   owner_id: number;
   src: string;
   kind: string;
   target: string;
   name: string | null;
+  module_tail: string | null;
   module: string | null;
   line: number | null;
 }
@@ -22,6 +25,14 @@ interface Owner {
 /** Where an imported name may be a module of its own, how it joins its parent's specifier. */
 const SUBMODULE_SEPARATOR: Record<string, string> = { python: ".", rust: "::", java: "." };
 
+/** The module tails a file is imported by: its stem and its folder's name. */
+function tailsOf(rel: string): string[] {
+  const parts = rel.split("/");
+  const tails = [parts.at(-1)!.replace(/\.[^.]*$/, "")];
+  if (parts.length > 1) tails.push(parts.at(-2)!);
+  return tails;
+}
+
 /** Kinds a reference may land on; files and headings are not definitions. */
 const DEFINITION = "n.kind NOT IN ('file', 'heading')";
 
@@ -33,8 +44,21 @@ const DEFINITION = "n.kind NOT IN ('file', 'heading')";
  */
 export class Resolver {
   readonly #aliases = new Map<number, Map<string, string>>();
-  /** Module specifier → files, valid within one afterChange (paths do not change inside it). */
+  /** Module specifier (per importing file) → files; see {@link #forget} for when it is dropped. */
   readonly #files = new Map<string, number[]>();
+  /** What each cached module look-up consulted: `p:<path>` or `d:<root>:<folder suffix>`. */
+  readonly #fileDeps = new Map<string, Set<string>>();
+  /** The importing file of each cached module look-up. */
+  readonly #fileKeyOwner = new Map<string, number>();
+  readonly #bindingCache = new Map<
+    number,
+    Map<string, { module: string | null; target: string; module_tail: string | null }>
+  >();
+  readonly #owners = new Map<number, Owner | undefined>();
+  readonly #rootPaths = new Map<number, string>();
+  readonly #pathIds = new Map<string, number | null>();
+  readonly #localDefs = new Map<number, Map<string, string>>();
+  readonly #uniqueDefs = new Map<string, string | null>();
 
   constructor(
     readonly journal: Journal,
@@ -47,11 +71,21 @@ export class Resolver {
    * edges, and retry other paths' pending edges that name what it defines
    * (or defined: a namesake gone may make a name unique again).
    */
-  afterChange(pathId: number, oldIds: ReadonlySet<string>, defined: ReadonlySet<string>): void {
+  afterChange(
+    change: { path: string; pathId: number; rootId: number; rel: string },
+    oldIds: ReadonlySet<string>,
+    defined: ReadonlySet<string>,
+  ): void {
     const j = this.journal;
-    this.#files.clear();
+    const pathId = change.pathId;
+    this.#localDefs.clear();
+    this.#uniqueDefs.clear();
+    const affected = this.#forget(change);
+    for (const d of this.#importersOf(change.rel)) affected.add(d);
     const names = new Set([...defined, ...this.#alsoNamedBy(pathId)]);
-    for (const ref of j.all<RefRow>("SELECT * FROM pending_edges WHERE owner_id = ?", pathId)) {
+    for (
+      const ref of j.all<RefRow>("SELECT rowid, * FROM pending_edges WHERE owner_id = ?", pathId)
+    ) {
       this.#tryResolve(ref);
     }
     const newIds = new Set(
@@ -61,95 +95,136 @@ export class Resolver {
     const reopen: RefRow[] = [];
     for (const id of vanished) {
       reopen.push(...j.all<RefRow>(
-        `SELECT owner_id, src, kind, target, name, module, line FROM edges
+        `SELECT rowid, owner_id, src, kind, target, name, module, module_tail, line FROM edges
          WHERE dst = ? AND owner_id != ? AND target IS NOT NULL`,
         id,
         pathId,
       ));
       j.run("DELETE FROM edges WHERE dst = ? AND owner_id != ? AND target IS NOT NULL", id, pathId);
     }
-    for (const name of names) {
-      // A new namesake makes a "unique in the repository" resolution ambiguous.
-      reopen.push(...j.all<RefRow>(
-        `SELECT owner_id, src, kind, target, name, module, line FROM edges
-         WHERE name = ? AND how = 'unique' AND owner_id != ?`,
-        name,
-        pathId,
-      ));
-      j.run("DELETE FROM edges WHERE name = ? AND how = 'unique' AND owner_id != ?", name, pathId);
-    }
+    // A new namesake makes a "unique in the repository" resolution ambiguous:
+    // edges resolved by uniqueness to a name this file now defines, elsewhere.
+    const ambiguous = j.all<RefRow>(
+      `SELECT e.rowid, e.owner_id, e.src, e.kind, e.target, e.name, e.module, e.module_tail, e.line
+       FROM edges e WHERE e.how = 'unique' AND e.owner_id != ?1
+         AND e.name IN (SELECT name FROM nodes WHERE path_id = ?1)
+         AND e.dst NOT IN (SELECT id FROM nodes WHERE path_id = ?1)`,
+      pathId,
+    );
+    for (const ref of ambiguous) j.run("DELETE FROM edges WHERE rowid = ?", ref.rowid);
+    reopen.push(...ambiguous);
     for (const ref of reopen) {
+      affected.add(ref.owner_id);
       j.run(
-        "INSERT INTO pending_edges (owner_id, src, kind, target, name, module, line) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        `INSERT INTO pending_edges (owner_id, src, kind, target, name, module, module_tail, line)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         ref.owner_id,
         ref.src,
         ref.kind,
         ref.target,
         ref.name,
         ref.module,
+        ref.module_tail,
         ref.line,
       );
     }
-    // Re-exports first (imports that had found only a module may now find the
-    // name), then the pending references, then re-exports once more: a call
-    // through a re-export then resolves the same way in any reconcile order.
-    this.#upgradeModuleImports(pathId, names, 2);
+    // The files whose imports looked at this one (or lost a target): their
+    // import-bound references may resolve now. A file whose own imports
+    // changed because of it (a re-export) passes that on to its importers.
+    let level = new Map([...affected].map((owner) => [owner, tailsOf(change.rel)] as const));
+    for (let depth = 0; depth < 3 && level.size > 0; depth++) {
+      const next = new Map<number, string[]>();
+      for (const [owner, tails] of level) {
+        if (owner === pathId || !this.#retryBound(owner, tails)) continue;
+        const rel = this.#owner(owner)?.rel;
+        if (rel === undefined) continue;
+        for (const d of this.#importersOf(rel)) next.set(d, tailsOf(rel));
+      }
+      level = next;
+    }
+    // Bare names resolve by name only where they are unique in their
+    // repository; a name defined in many files (setUp, run, get) never does,
+    // so its many references are not retried on every commit.
     const retry: RefRow[] = [];
     for (const name of names) {
-      retry.push(
-        ...j.all<RefRow>(
-          "SELECT * FROM pending_edges WHERE name = ? AND owner_id != ?",
-          name,
-          pathId,
-        ),
-      );
+      const unique = this.#rootsWhereUnique(name);
+      if (unique.length === 0) continue;
+      retry.push(...j.all<RefRow>(
+        `SELECT pe.rowid, pe.* FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
+         WHERE pe.name = ? AND pe.owner_id != ? AND pe.kind != 'imports' AND pe.module IS NULL
+           AND pe.target = pe.name AND p.root_id IN (${unique.map(() => "?").join(",")})`,
+        name,
+        pathId,
+        ...unique,
+      ));
     }
-    retry.sort((a, b) => Number(a.kind !== "imports") - Number(b.kind !== "imports"));
-    const seen = new Set<string>();
-    for (const ref of retry) {
-      const key = `${ref.owner_id}\0${ref.src}\0${ref.kind}\0${ref.target}\0${ref.line}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      this.#tryResolve(ref);
-    }
-    this.#upgradeModuleImports(pathId, names, 1);
+    for (const ref of retry) this.#tryResolve(ref);
   }
 
   /**
-   * Imports that landed on a module for want of the name: a definition (or a
-   * re-export chain) may now give the name itself. Each round follows one hop.
+   * Retries a file's import-bound references (imports first, then what they
+   * bind) and upgrades its imports that had found only a module. Returns true
+   * when one of its imports changed, which its own importers then need to see.
    */
-  #upgradeModuleImports(pathId: number, names: ReadonlySet<string>, rounds: number): void {
+  #retryBound(ownerId: number, tails: readonly string[]): boolean {
     const j = this.journal;
-    for (let round = 0; round < rounds; round++) {
-      for (const name of names) {
-        const edges = j.all<RefRow>(
-          `SELECT owner_id, src, kind, target, name, module, line FROM edges
-           WHERE name = ? AND how = 'module' AND owner_id != ?`,
-          name,
-          pathId,
-        );
-        for (const ref of edges) {
-          const owner = j.get<Owner>(
-            "SELECT id, root_id, rel, language FROM paths WHERE id = ?",
-            ref.owner_id,
-          );
-          const found = owner && this.#resolve(owner, ref);
-          if (!found || found.how === "module") continue;
-          j.run(
-            `UPDATE edges SET dst = ?, how = ? WHERE rowid = (SELECT rowid FROM edges WHERE owner_id = ?
-               AND src = ? AND kind = ? AND name = ? AND how = 'module' AND line IS ? LIMIT 1)`,
-            found.dst,
-            found.how,
-            ref.owner_id,
-            ref.src,
-            ref.kind,
-            name,
-            ref.line,
-          );
-        }
-      }
+    const inTails = `(${tails.map(() => "?").join(",")})`;
+    let importsChanged = false;
+    for (
+      const ref of j.all<RefRow>(
+        `SELECT rowid, owner_id, src, kind, target, name, module, module_tail, line FROM edges
+         WHERE owner_id = ? AND kind = 'imports' AND how = 'module' AND module_tail IN ${inTails}`,
+        ownerId,
+        ...tails,
+      )
+    ) {
+      const owner = this.#owner(ownerId);
+      const found = owner && this.#resolve(owner, ref);
+      if (!found || found.how === "module") continue;
+      j.run("UPDATE edges SET dst = ?, how = ? WHERE rowid = ?", found.dst, found.how, ref.rowid);
+      importsChanged = true;
     }
+    for (
+      const ref of j.all<RefRow>(
+        `SELECT rowid, * FROM pending_edges
+         WHERE owner_id = ? AND kind = 'imports' AND module_tail IN ${inTails}`,
+        ownerId,
+        ...tails,
+      )
+    ) if (this.#tryResolve(ref)) importsChanged = true;
+    if (importsChanged) this.#bindingCache.delete(ownerId);
+    // What those imports bind: calls and bases named through them.
+    const through = new Set<string>();
+    for (const [local, imp] of this.#bindings(ownerId)) {
+      if (imp.module_tail !== null && tails.includes(imp.module_tail)) through.add(local);
+    }
+    if (through.size === 0) return importsChanged;
+    for (
+      const ref of j.all<RefRow>(
+        `SELECT rowid, * FROM pending_edges WHERE owner_id = ? AND kind != 'imports'
+           AND (module IS NOT NULL OR target != name)`,
+        ownerId,
+      )
+    ) {
+      const binding = ref.module ?? ref.target.split(/\.|::/)[0]!;
+      if (through.has(binding)) this.#tryResolve(ref);
+    }
+    return importsChanged;
+  }
+
+  /**
+   * Files with an import whose specifier ends like this file's stem or
+   * folder: every file that may import it, found through an index, so it
+   * holds in a fresh process as well as in a long-running daemon.
+   */
+  #importersOf(rel: string): number[] {
+    const tails = tailsOf(rel);
+    return this.journal.all<{ owner_id: number }>(
+      `SELECT owner_id FROM pending_edges WHERE module_tail IN (?1, ?2) AND kind = 'imports'
+       UNION SELECT owner_id FROM edges WHERE module_tail IN (?1, ?2) AND kind = 'imports'`,
+      tails[0]!,
+      tails[1] ?? tails[0]!,
+    ).map((r) => r.owner_id);
   }
 
   /**
@@ -175,27 +250,16 @@ export class Resolver {
   }
 
   /** Resolves one pending edge if it can; moves it to `edges` when it does. */
-  #tryResolve(ref: RefRow): void {
+  #tryResolve(ref: RefRow): boolean {
     const j = this.journal;
-    const owner = j.get<Owner>(
-      "SELECT id, root_id, rel, language FROM paths WHERE id = ?",
-      ref.owner_id,
-    );
-    if (!owner) return;
+    const owner = this.#owner(ref.owner_id);
+    if (!owner) return false;
     const found = this.#resolve(owner, ref);
-    if (!found) return;
+    if (!found) return false;
+    j.run("DELETE FROM pending_edges WHERE rowid = ?", ref.rowid);
     j.run(
-      `DELETE FROM pending_edges WHERE rowid = (SELECT rowid FROM pending_edges WHERE owner_id = ? AND src = ?
-         AND kind = ? AND target = ? AND module IS ? AND line IS ? LIMIT 1)`,
-      ref.owner_id,
-      ref.src,
-      ref.kind,
-      ref.target,
-      ref.module,
-      ref.line,
-    );
-    j.run(
-      "INSERT INTO edges (owner_id, src, dst, kind, line, target, name, module, how) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      `INSERT INTO edges (owner_id, src, dst, kind, line, target, name, module, module_tail, how)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ref.owner_id,
       ref.src,
       found.dst,
@@ -204,8 +268,10 @@ export class Resolver {
       ref.target,
       ref.name,
       ref.module,
+      ref.module_tail,
       found.how,
     );
+    return true;
   }
 
   #resolve(owner: Owner, ref: RefRow): { dst: string; how: string } | undefined {
@@ -250,19 +316,10 @@ export class Resolver {
       }
     }
     if (ref.kind === "imports") return undefined;
-    const local = j.get<{ id: string }>(
-      `SELECT n.id FROM nodes n WHERE n.path_id = ? AND n.name = ? AND ${DEFINITION} ORDER BY n.start_line LIMIT 1`,
-      owner.id,
-      name,
-    );
-    if (local) return { dst: local.id, how: "same-file" };
-    const named = j.all<{ id: string }>(
-      `SELECT n.id FROM nodes n JOIN paths p ON p.id = n.path_id
-       WHERE n.name = ? AND p.root_id = ? AND ${DEFINITION} LIMIT 2`,
-      name,
-      owner.root_id,
-    );
-    return named.length === 1 ? { dst: named[0]!.id, how: "unique" } : undefined;
+    const local = this.#definitionsIn(owner.id).get(name);
+    if (local) return { dst: local, how: "same-file" };
+    const unique = this.#uniqueDefinition(owner.root_id, name);
+    return unique ? { dst: unique, how: "unique" } : undefined;
   }
 
   /**
@@ -277,17 +334,122 @@ export class Resolver {
       sep !== undefined && name !== "*" && name !== "" ? [module + sep + name, module] : [module];
     if (ref.kind === "imports") return ref.module ? nested(ref.module, ref.target) : [];
     const binding = ref.module ?? qualifier ?? ref.target;
-    const imp = this.journal.get<{ module: string | null; target: string }>(
-      `SELECT module, target FROM pending_edges WHERE owner_id = ?1 AND kind = 'imports' AND target = ?2
-       UNION ALL SELECT module, target FROM edges WHERE owner_id = ?1 AND kind = 'imports' AND target = ?2
-       LIMIT 1`,
-      owner.id,
-      binding,
-    );
+    const imp = this.#bindings(owner.id).get(binding);
     if (imp?.module) {
       return imp.target === ref.target ? [imp.module] : nested(imp.module, imp.target);
     }
     return ref.module ? [ref.module] : [];
+  }
+
+  /** A file's import bindings (local name → module and imported name), cached for one afterChange. */
+  #bindings(
+    ownerId: number,
+  ): Map<string, { module: string | null; target: string; module_tail: string | null }> {
+    let b = this.#bindingCache.get(ownerId);
+    if (!b) {
+      b = new Map();
+      for (
+        const r of this.journal.all<
+          { module: string | null; target: string; module_tail: string | null }
+        >(
+          `SELECT module, target, module_tail FROM pending_edges WHERE owner_id = ?1 AND kind = 'imports'
+           UNION ALL SELECT module, target, module_tail FROM edges
+           WHERE owner_id = ?1 AND kind = 'imports'`,
+          ownerId,
+        )
+      ) if (!b.has(r.target)) b.set(r.target, r);
+      this.#bindingCache.set(ownerId, b);
+    }
+    return b;
+  }
+
+  /** A file's definitions by name (the first by line), cached for one afterChange. */
+  #definitionsIn(pathId: number): Map<string, string> {
+    let m = this.#localDefs.get(pathId);
+    if (!m) {
+      m = new Map();
+      for (
+        const r of this.journal.all<{ id: string; name: string }>(
+          `SELECT n.id, n.name FROM nodes n WHERE n.path_id = ? AND ${DEFINITION} ORDER BY n.start_line`,
+          pathId,
+        )
+      ) if (!m.has(r.name)) m.set(r.name, r.id);
+      this.#localDefs.set(pathId, m);
+    }
+    return m;
+  }
+
+  /** The one definition of `name` in a root, or null when there are none or several; cached for one afterChange. */
+  #uniqueDefinition(rootId: number, name: string): string | null {
+    const key = `${rootId}\0${name}`;
+    let id = this.#uniqueDefs.get(key);
+    if (id === undefined) {
+      const rows = this.journal.all<{ id: string }>(
+        `SELECT n.id FROM nodes n JOIN paths p ON p.id = n.path_id
+         WHERE n.name = ? AND p.root_id = ? AND ${DEFINITION} LIMIT 2`,
+        name,
+        rootId,
+      );
+      id = rows.length === 1 ? rows[0]!.id : null;
+      this.#uniqueDefs.set(key, id);
+    }
+    return id;
+  }
+
+  /** The roots in which `name` has exactly one definition (where a bare name can resolve). */
+  #rootsWhereUnique(name: string): number[] {
+    return this.journal.all<{ root_id: number }>(
+      `SELECT p.root_id FROM nodes n JOIN paths p ON p.id = n.path_id
+       WHERE n.name = ? AND ${DEFINITION} GROUP BY p.root_id HAVING count(*) = 1`,
+      name,
+    ).map((r) => r.root_id);
+  }
+
+  /** A path's facts for resolution, cached for one afterChange. */
+  #owner(id: number): Owner | undefined {
+    if (!this.#owners.has(id)) {
+      this.#owners.set(
+        id,
+        this.journal.get<Owner>("SELECT id, root_id, rel, language FROM paths WHERE id = ?", id),
+      );
+    }
+    return this.#owners.get(id);
+  }
+
+  /**
+   * Drops what a change to one path can make stale: the caches keyed by it
+   * (its facts, its import bindings) and every module look-up that consulted
+   * it or its folder. Everything else stays cached across commits, which is
+   * what keeps resolution cheap on large trees.
+   */
+  #forget(change: { path: string; pathId: number; rootId: number; rel: string }): Set<number> {
+    const affected = new Set<number>();
+    this.#pathIds.delete(change.path);
+    this.#owners.delete(change.pathId);
+    this.#bindingCache.delete(change.pathId);
+    const deps = [`p:${change.path}`];
+    const dir = posix.dirname(change.rel);
+    if (dir !== ".") {
+      const parts = dir.split("/");
+      for (let i = 0; i < parts.length; i++) {
+        deps.push(`d:${change.rootId}:${parts.slice(i).join("/")}`);
+      }
+    }
+    for (const dep of deps) {
+      for (const key of this.#fileDeps.get(dep) ?? []) {
+        this.#files.delete(key);
+        const owner = this.#fileKeyOwner.get(key);
+        if (owner !== undefined) affected.add(owner);
+        this.#fileKeyOwner.delete(key);
+      }
+      this.#fileDeps.delete(dep);
+    }
+    if (this.#files.size > 200_000) {
+      this.#files.clear();
+      this.#fileDeps.clear();
+      this.#fileKeyOwner.clear();
+    }
+    return affected;
   }
 
   /** Indexed files (path ids) of the same root that a module specifier names. */
@@ -295,25 +457,32 @@ export class Resolver {
     const key = `${owner.root_id}\0${owner.language}\0${owner.rel}\0${spec}`;
     let files = this.#files.get(key);
     if (!files) {
-      files = this.#lookupFiles(owner, spec);
+      const deps: string[] = [];
+      files = this.#lookupFiles(owner, spec, deps);
       this.#files.set(key, files);
+      this.#fileKeyOwner.set(key, owner.id);
+      for (const dep of deps) {
+        let keys = this.#fileDeps.get(dep);
+        if (!keys) this.#fileDeps.set(dep, keys = new Set());
+        keys.add(key);
+      }
     }
     return files;
   }
 
-  #lookupFiles(owner: Owner, spec: string): number[] {
+  /** The look-up behind {@link #filesFor}; `deps` collects what it consulted. */
+  #lookupFiles(owner: Owner, spec: string, deps: string[]): number[] {
     const j = this.journal;
     const language = owner.language ?? "";
     const rels = moduleCandidates(language, owner.rel, spec, this.#aliasesFor(owner.root_id));
+    const base = this.#rootPath(owner.root_id);
     for (const rel of rels) {
-      const row = j.get<{ id: number }>(
-        "SELECT id FROM paths WHERE path = ? AND root_id = ? AND state = 'indexed'",
-        `${this.#rootPath(owner.root_id)}/${rel}`,
-        owner.root_id,
-      );
-      if (row) return [row.id];
+      deps.push(`p:${base}/${rel}`);
+      const id = this.#pathId(`${base}/${rel}`);
+      if (id !== null) return [id];
     }
     for (const suffix of packageDirSuffixes(language, spec)) {
+      deps.push(`d:${owner.root_id}:${suffix}`);
       const rows = j.all<{ id: number; rel: string }>(
         `SELECT id, rel FROM paths WHERE root_id = ? AND language = ? AND state = 'indexed'
            AND path LIKE '%/' || ? || '/%'`,
@@ -330,8 +499,31 @@ export class Resolver {
   }
 
   #rootPath(rootId: number): string {
-    return this.journal.get<{ path: string }>("SELECT path FROM roots WHERE id = ?", rootId)
-      ?.path ?? "";
+    let p = this.#rootPaths.get(rootId);
+    if (p === undefined) {
+      p = this.journal.get<{ path: string }>("SELECT path FROM roots WHERE id = ?", rootId)?.path ??
+        "";
+      this.#rootPaths.set(rootId, p);
+    }
+    return p;
+  }
+
+  /**
+   * The id of an indexed file by absolute path, or null. Cached across
+   * commits: afterChange drops the entry of the path it is told about, the
+   * only one whose existence a commit can change.
+   */
+  #pathId(path: string): number | null {
+    let id = this.#pathIds.get(path);
+    if (id === undefined) {
+      id = this.journal.get<{ id: number }>(
+        "SELECT id FROM paths WHERE path = ? AND state = 'indexed'",
+        path,
+      )?.id ?? null;
+      if (this.#pathIds.size > 200_000) this.#pathIds.clear();
+      this.#pathIds.set(path, id);
+    }
+    return id;
   }
 
   #aliasesFor(rootId: number): Map<string, string> {

@@ -138,10 +138,10 @@ export function replaceOwnedRows(
   );
   for (const e of rows.edges) insEdge.run(pathId, e.src, e.dst, e.kind, e.line);
   const insPending = j.stmt(
-    "INSERT INTO pending_edges (owner_id, src, kind, target, module, line, name) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO pending_edges (owner_id, src, kind, target, module, line, name, module_tail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   );
   for (const e of rows.pending) {
-    insPending.run(pathId, e.src, e.kind, e.target, e.module, e.line, e.name);
+    insPending.run(pathId, e.src, e.kind, e.target, e.module, e.line, e.name, e.module_tail);
   }
   return { pathId, generation };
 }

@@ -65,7 +65,7 @@ export const MIGRATIONS: readonly string[] = [
     kind     TEXT NOT NULL,
     line     INTEGER
   ) STRICT;
-  CREATE INDEX edges_owner ON edges(owner_id);
+  CREATE INDEX edges_owner ON edges(owner_id, kind);
   CREATE INDEX edges_src ON edges(src);
   CREATE INDEX edges_dst ON edges(dst);
 
@@ -78,8 +78,7 @@ export const MIGRATIONS: readonly string[] = [
     module   TEXT,
     line     INTEGER
   ) STRICT;
-  CREATE INDEX pending_owner ON pending_edges(owner_id);
-  CREATE INDEX pending_target ON pending_edges(target);
+  CREATE INDEX pending_owner ON pending_edges(owner_id, kind);
 
   -- The work queue: one row per path. seq moves on every enqueue so a path
   -- re-queued while it is being reconciled gets exactly one more pass.
@@ -101,8 +100,14 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE edges ADD COLUMN how TEXT;
   ALTER TABLE edges ADD COLUMN name TEXT;
   ALTER TABLE pending_edges ADD COLUMN name TEXT;
+  ALTER TABLE edges ADD COLUMN module_tail TEXT;
+  ALTER TABLE pending_edges ADD COLUMN module_tail TEXT;
   CREATE INDEX edges_name ON edges(name);
   CREATE INDEX pending_name ON pending_edges(name);
+  -- Who imports a file: imports are found by the last segment of their module
+  -- specifier (\`mod\` of ./util/mod.ts, \`store\` of .../internal/store).
+  CREATE INDEX edges_module_tail ON edges(module_tail) WHERE module_tail IS NOT NULL;
+  CREATE INDEX pending_module_tail ON pending_edges(module_tail) WHERE module_tail IS NOT NULL;
   CREATE INDEX nodes_qualname ON nodes(qualname);
   `,
 ];

@@ -72,6 +72,8 @@ export interface PendingRecord {
   /** The last segment of `target` (`Mutex` of `sync.Mutex`), indexed for resolution. */
   name: string;
   module: string | null;
+  /** For imports: the module specifier's last segment (`mod` of `./util/mod.ts`), else null. */
+  module_tail: string | null;
   line: number | null;
 }
 
