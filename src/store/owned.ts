@@ -1,5 +1,5 @@
 import type { Journal } from "./journal.ts";
-import type { OwnedRows, PathRow } from "./types.ts";
+import type { OwnedRows, PathRecord, PathRow } from "./types.ts";
 
 /**
  * A commit lost the race: the path's generation moved (or the path appeared or
@@ -19,6 +19,25 @@ export class StaleCommitError extends Error {
     this.name = "StaleCommitError";
   }
 }
+
+/** Every column a commit writes to `paths`, in one order for both INSERT and UPDATE. */
+const PATH_COLUMNS = [
+  "root_id",
+  "path",
+  "rel",
+  "state",
+  "reason",
+  "hash",
+  "size",
+  "mtime_ms",
+  "language",
+  "summary",
+  "requested_depth",
+  "target_depth",
+  "effective_depth",
+  "depth_reason",
+  "racy",
+] as const satisfies readonly (keyof PathRecord)[];
 
 /** The generation a reconcile must see at commit time; null when the path had no row. */
 export type ExpectedGeneration = number | null;
@@ -52,29 +71,17 @@ export function replaceOwnedRows(
   const current = expected === null ? undefined : guard(j, p.path, expected);
   let pathId: number;
   let generation: number;
+  const values = PATH_COLUMNS.map((c) => p[c]);
   if (current) {
     pathId = current.id;
     generation = current.generation + 1;
     deleteOwned(j, pathId);
     j.run(
-      `UPDATE paths SET root_id = ?, rel = ?, state = ?, reason = ?, hash = ?, size = ?, mtime_ms = ?,
-         language = ?, summary = ?, requested_depth = ?, target_depth = ?, effective_depth = ?, depth_reason = ?,
-         generation = ?, racy = ? WHERE id = ?`,
-      p.root_id,
-      p.rel,
-      p.state,
-      p.reason,
-      p.hash,
-      p.size,
-      p.mtime_ms,
-      p.language,
-      p.summary,
-      p.requested_depth,
-      p.target_depth,
-      p.effective_depth,
-      p.depth_reason,
+      `UPDATE paths SET ${
+        PATH_COLUMNS.map((c) => `${c} = ?`).join(", ")
+      }, generation = ? WHERE id = ?`,
+      ...values,
       generation,
-      p.racy,
       pathId,
     );
   } else {
@@ -82,27 +89,9 @@ export function replaceOwnedRows(
     try {
       pathId = Number(
         j.stmt(
-          `INSERT INTO paths (root_id, path, rel, state, reason, hash, size, mtime_ms, language, summary,
-           requested_depth, target_depth, effective_depth, depth_reason, generation, racy)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(
-          p.root_id,
-          p.path,
-          p.rel,
-          p.state,
-          p.reason,
-          p.hash,
-          p.size,
-          p.mtime_ms,
-          p.language,
-          p.summary,
-          p.requested_depth,
-          p.target_depth,
-          p.effective_depth,
-          p.depth_reason,
-          generation,
-          p.racy,
-        ).lastInsertRowid,
+          `INSERT INTO paths (${PATH_COLUMNS.join(", ")}, generation)
+           VALUES (${PATH_COLUMNS.map(() => "?").join(", ")}, ?)`,
+        ).run(...values, generation).lastInsertRowid,
       );
     } catch (e) {
       if (!/UNIQUE constraint failed/.test(String((e as Error).message))) throw e;
