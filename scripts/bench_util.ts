@@ -30,16 +30,24 @@ export interface Timed {
   code: number;
   stdout: string;
   stderr: string;
+  /** True when `timeoutMs` passed and the process was killed (then `code` is the kill's). */
+  timedOut?: boolean;
 }
 
 /**
  * Runs a command to completion and times it from spawn to exit. Never throws
  * on a non-zero exit (the caller decides); throws when the program is missing.
+ * With `timeoutMs`, a process still running then is sent SIGKILL and the
+ * result says `timedOut`.
  */
 export async function timeCommand(
   cmd: string,
   args: string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
+  options: {
+    cwd?: string;
+    env?: Record<string, string>;
+    timeoutMs?: number;
+  } = {},
 ): Promise<Timed> {
   const command = new Deno.Command(cmd, {
     args,
@@ -50,10 +58,24 @@ export async function timeCommand(
     ...(options.env !== undefined ? { env: options.env } : {}),
   });
   const t0 = performance.now();
-  const out = await command.output();
+  const child = command.spawn();
+  let timedOut = false;
+  const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => {
+    timedOut = true;
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already gone */ }
+  }, options.timeoutMs);
+  const out = await child.output().finally(() => clearTimeout(timer));
   const ms = performance.now() - t0;
   const dec = new TextDecoder();
-  return { ms, code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  return {
+    ms,
+    code: out.code,
+    stdout: dec.decode(out.stdout),
+    stderr: dec.decode(out.stderr),
+    ...(timedOut ? { timedOut } : {}),
+  };
 }
 
 /** Runs `fn` `n` times in sequence; returns every result and the one with the smallest `ms`. */
@@ -127,10 +149,11 @@ export function fmtMiB(bytes: number): string {
   return `${(bytes / 1048576).toFixed(1)} MiB`;
 }
 
-/** `value / base` as `3.2×`; `—` when the base is zero or not a number. */
+/** `value / base` as `3.2×` (`0.0014×` below 0.1); `—` when the base is zero or not a number. */
 export function fmtRatio(value: number, base: number): string {
   const r = value / base;
   if (!Number.isFinite(r) || base <= 0) return "—";
+  if (r > 0 && r < 0.1) return `${r.toPrecision(2)}×`;
   return `${r < 10 ? r.toFixed(2) : r.toFixed(1)}×`;
 }
 

@@ -58,6 +58,7 @@ export class Resolver {
   readonly #rootPaths = new Map<number, string>();
   readonly #pathIds = new Map<string, number | null>();
   readonly #localDefs = new Map<number, Map<string, string>>();
+  readonly #folders = new FolderIndex();
   readonly #uniqueDefs = new Map<string, string | null>();
 
   constructor(
@@ -80,6 +81,13 @@ export class Resolver {
     const pathId = change.pathId;
     this.#localDefs.clear();
     this.#uniqueDefs.clear();
+    this.#folders.update(
+      change,
+      j.get<{ language: string | null; state: string }>(
+        "SELECT language, state FROM paths WHERE id = ?",
+        change.pathId,
+      ),
+    );
     const affected = this.#forget(change);
     for (const d of this.#importersOf(change.rel)) affected.add(d);
     const names = new Set([...defined, ...this.#alsoNamedBy(pathId)]);
@@ -287,7 +295,7 @@ export class Resolver {
         const hit = j.get<{ id: string }>(
           `SELECT n.id FROM nodes n WHERE n.path_id IN (${files.map(() => "?").join(",")})
              AND n.name = ? AND ${DEFINITION}
-           ORDER BY (n.parent_id IN (SELECT id FROM nodes WHERE kind = 'file')) DESC, n.start_line LIMIT 1`,
+           ORDER BY (n.qualname = n.name) DESC, n.start_line LIMIT 1`,
           ...files,
           name,
         );
@@ -483,17 +491,18 @@ export class Resolver {
     }
     for (const suffix of packageDirSuffixes(language, spec)) {
       deps.push(`d:${owner.root_id}:${suffix}`);
-      const rows = j.all<{ id: number; rel: string }>(
-        `SELECT id, rel FROM paths WHERE root_id = ? AND language = ? AND state = 'indexed'
-           AND path LIKE '%/' || ? || '/%'`,
+      const ids = this.#folders.filesIn(
         owner.root_id,
         language,
         suffix,
-      ).filter((r) => {
-        const dir = posix.dirname(r.rel);
-        return dir === suffix || dir.endsWith("/" + suffix);
-      });
-      if (rows.length > 0) return rows.map((r) => r.id);
+        () =>
+          j.all<{ id: number; rel: string }>(
+            "SELECT id, rel FROM paths WHERE root_id = ? AND language = ? AND state = 'indexed'",
+            owner.root_id,
+            language,
+          ),
+      );
+      if (ids.length > 0) return ids;
     }
     return [];
   }
@@ -533,5 +542,68 @@ export class Resolver {
       this.#aliases.set(rootId, a);
     }
     return a;
+  }
+}
+
+/**
+ * Files by folder, per root and language, for package-style imports (Go
+ * packages, Java packages): which folders end with `store` or `acme/store`.
+ * Loaded once per root and language, then kept up to date commit by commit,
+ * so a look-up never scans the paths table.
+ */
+class FolderIndex {
+  /** "root\0language" → folder's last segment → folder → path ids. */
+  readonly #byTail = new Map<string, Map<string, Map<string, Set<number>>>>();
+  /** path id → where it is filed, to move or drop it. */
+  readonly #where = new Map<number, { key: string; dir: string }>();
+
+  /** Path ids in folders that end with `suffix`; `load` lists a root's files of the language the first time. */
+  filesIn(
+    rootId: number,
+    language: string,
+    suffix: string,
+    load: () => { id: number; rel: string }[],
+  ): number[] {
+    const key = `${rootId}\0${language}`;
+    let byTail = this.#byTail.get(key);
+    if (!byTail) {
+      byTail = new Map();
+      this.#byTail.set(key, byTail);
+      for (const r of load()) this.#add(key, byTail, r.id, posix.dirname(r.rel));
+    }
+    const out: number[] = [];
+    const tail = suffix.slice(suffix.lastIndexOf("/") + 1);
+    for (const [dir, ids] of byTail.get(tail) ?? []) {
+      if (dir === suffix || dir.endsWith("/" + suffix)) out.push(...ids);
+    }
+    return out;
+  }
+
+  /** Files (or drops) one path after a commit; `row` is its row now, if it still has one. */
+  update(
+    change: { pathId: number; rootId: number; rel: string },
+    row: { language: string | null; state: string } | undefined,
+  ): void {
+    const old = this.#where.get(change.pathId);
+    if (old) {
+      const tail = old.dir.slice(old.dir.lastIndexOf("/") + 1);
+      this.#byTail.get(old.key)?.get(tail)?.get(old.dir)?.delete(change.pathId);
+      this.#where.delete(change.pathId);
+    }
+    if (!row || row.state !== "indexed" || row.language === null) return;
+    const key = `${change.rootId}\0${row.language}`;
+    const byTail = this.#byTail.get(key);
+    // A root and language not loaded yet will be read whole on first use.
+    if (byTail) this.#add(key, byTail, change.pathId, posix.dirname(change.rel));
+  }
+
+  #add(key: string, byTail: Map<string, Map<string, Set<number>>>, id: number, dir: string): void {
+    const tail = dir.slice(dir.lastIndexOf("/") + 1);
+    let dirs = byTail.get(tail);
+    if (!dirs) byTail.set(tail, dirs = new Map());
+    let ids = dirs.get(dir);
+    if (!ids) dirs.set(dir, ids = new Set());
+    ids.add(id);
+    this.#where.set(id, { key, dir });
   }
 }

@@ -54,7 +54,7 @@ export const MIGRATIONS: readonly string[] = [
     struct_hash TEXT,
     partial     INTEGER NOT NULL DEFAULT 0
   ) STRICT;
-  CREATE INDEX nodes_path ON nodes(path_id);
+  CREATE INDEX nodes_path ON nodes(path_id, name);
   CREATE INDEX nodes_name ON nodes(name);
 
   -- Resolved edges, owned by the path whose reference produced them.

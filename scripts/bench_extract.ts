@@ -1,0 +1,1250 @@
+/**
+ * Measures Heimdall's full-depth (L3) extraction on a real mixed-language
+ * corpus of about 29,000 files (built by `scripts/bench_corpus.ts` from npm
+ * and Debian source packages, cached under /tmp/heimdall-corpus), each figure
+ * as a ratio against a baseline measured in the same run:
+ *
+ * 1. Cold `heimdall index` of the corpus with a fresh HEIMDALL_HOME (wall
+ *    clock of the subprocess, best of `--runs`) against Universal Ctags on
+ *    the same files (`ctags -R`, one process, best of `--ctags-runs`), and
+ *    against two ctags processes over two halves of the file list (Heimdall
+ *    prepares on one Worker per core). Also files/s, MB/s, symbols against
+ *    ctags tags, edges and pending edges, per language too.
+ * 2. `heimdall reconcile PATH` after changing one function body of a real
+ *    ~1,000-line TypeScript file and a ~1,000-line Python file of the indexed
+ *    corpus, `--edits` times each: the subprocess's wall time, and the
+ *    in-process time (wall minus a bare `heimdall help`, timed between the
+ *    edits in the same run).
+ * 3. Journal bytes (after `PRAGMA wal_checkpoint(TRUNCATE)`) per 1,000
+ *    symbols and per 1,000 files, against ctags' tags file per 1,000 tags and
+ *    per 1,000 files.
+ *
+ *     deno run -A scripts/bench_extract.ts [--corpus /tmp/heimdall-corpus] [--rebuild]
+ *       [--files N] [--runs 2] [--ctags-runs 3] [--edits 20] [--timeout-s 420]
+ *       [--workers N] [--cpu-prof DIR] [--keep] [--json]
+ *
+ * `--files N` indexes an evenly spaced subset (same language mix, hard links
+ * in the temp folder) for a quicker run. An index run still going after
+ * `--timeout-s` is killed; its figures then come from what it had committed
+ * (a lower bound on the time, marked `≥`), and the remaining runs are
+ * skipped. Phases 2 and 3 use the last run's journal either way. `--cpu-prof
+ * DIR` adds one untimed index under `deno run --cpu-prof` (one profile for
+ * the main thread, one per Worker) and prints where its time went; since a
+ * killed process writes no profile, it indexes a 3,000-file subset instead
+ * when the timed runs were killed.
+ *
+ * Homes, tags files and the subset live under one temp folder, removed at
+ * the end (also on error or Ctrl-C) unless `--keep`; the edited corpus files
+ * are restored. Progress goes to stderr; the table (or, with `--json`, one
+ * JSON object) to stdout. Exit 0 when the run completed (whether or not a
+ * target was met), 1 when it failed, 2 on bad arguments.
+ */
+import { dirname, join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { parseArgs } from "node:util";
+import { MAIN } from "../tests/helpers.ts";
+import {
+  L3_LANGUAGES,
+  type Lang,
+  langOf,
+  listTree,
+  loadOrBuildCorpus,
+  type Manifest,
+} from "./bench_corpus.ts";
+import { type ProfileSummary, renderSummary, summarizeProfiles } from "./cpuprof_summary.ts";
+import {
+  bestOf,
+  Cleanup,
+  fmtMiB,
+  fmtMs,
+  fmtRatio,
+  percentile,
+  renderTable,
+  timeCommand,
+  type Timed,
+} from "./bench_util.ts";
+
+const DENO = Deno.execPath();
+const ENV_BASE = { DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" };
+const DENO_FLAGS = ["run", "-A", "--v8-flags=--expose-gc,--max-semi-space-size=4"];
+const MB = 1_000_000;
+const TARGET_COLD_RATIO = 3;
+const TARGET_RECONCILE_MS = 100;
+const POLL_MS = 30_000;
+/** Files of the profiled run when the timed runs were killed (a killed run writes no profile). */
+const PROFILE_FALLBACK_FILES = 3000;
+
+/** Universal Ctags over the same 13 languages; the maps add the extensions Heimdall reads that ctags does not by default. */
+const CTAGS_LANG_ARGS = [
+  "--languages=C,C++,C#,Go,Java,JavaScript,PHP,Python,Ruby,Rust,Sh,TypeScript",
+  "--map-Ruby=+(Rakefile)",
+  "--map-Ruby=+(Gemfile)",
+  "--map-TypeScript=+.tsx",
+  "--map-TypeScript=+.mts",
+  "--map-TypeScript=+.cts",
+  "--map-JavaScript=+.cjs",
+  "--map-Python=+.pyi",
+  "--fields=+n",
+  "--extras=-F",
+  "--totals=yes",
+];
+
+/** What the command line asked for. */
+interface Options {
+  corpus: string;
+  rebuild: boolean;
+  /** 0: the whole corpus. */
+  files: number;
+  runs: number;
+  ctagsRuns: number;
+  edits: number;
+  timeoutS: number;
+  editTimeoutS: number;
+  workers: number | undefined;
+  cpuProf: string | undefined;
+  keep: boolean;
+  json: boolean;
+}
+
+/** Bad arguments: exit 2 with the message. */
+class UsageError extends Error {}
+
+const USAGE =
+  "usage: deno run -A scripts/bench_extract.ts [--corpus DIR] [--rebuild] [--files N] " +
+  "[--runs N] [--ctags-runs N] [--edits N] [--timeout-s S] [--edit-timeout-s S] [--workers N] " +
+  "[--cpu-prof DIR] [--keep] [--json]";
+
+function parseOptions(args: string[]): Options {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options: {
+        corpus: { type: "string", default: "/tmp/heimdall-corpus" },
+        rebuild: { type: "boolean", default: false },
+        files: { type: "string", default: "0" },
+        runs: { type: "string", default: "2" },
+        "ctags-runs": { type: "string", default: "3" },
+        edits: { type: "string", default: "20" },
+        "timeout-s": { type: "string", default: "420" },
+        "edit-timeout-s": { type: "string", default: "120" },
+        workers: { type: "string" },
+        "cpu-prof": { type: "string" },
+        keep: { type: "boolean", default: false },
+        json: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    }).values;
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message}\n${USAGE}`);
+  }
+  if (parsed.help) throw new UsageError(USAGE);
+  const int = (name: string, raw: string, min: number): number => {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min) {
+      throw new UsageError(`Invalid --${name} "${raw}": expected a whole number ≥ ${min}`);
+    }
+    return n;
+  };
+  const files = int("files", parsed.files, 0);
+  if (files > 0 && files < 100) {
+    throw new UsageError(`Invalid --files "${files}": expected 0 (the whole corpus) or ≥ 100`);
+  }
+  return {
+    corpus: parsed.corpus,
+    rebuild: parsed.rebuild,
+    files,
+    runs: int("runs", parsed.runs, 1),
+    ctagsRuns: int("ctags-runs", parsed["ctags-runs"], 1),
+    edits: int("edits", parsed.edits, 1),
+    timeoutS: int("timeout-s", parsed["timeout-s"], 10),
+    editTimeoutS: int("edit-timeout-s", parsed["edit-timeout-s"], 1),
+    workers: parsed.workers === undefined ? undefined : int("workers", parsed.workers, 1),
+    cpuProf: parsed["cpu-prof"],
+    keep: parsed.keep,
+    json: parsed.json,
+  };
+}
+
+function progress(message: string): void {
+  console.error(`[bench_extract] ${message}`);
+}
+
+// ─── The file set ────────────────────────────────────────────────────────────
+
+/** The files both sides index: the corpus tree, or a hard-linked subset of it. */
+interface FileSet {
+  tree: string;
+  /** Root-relative paths, sorted. */
+  files: string[];
+  bytes: number;
+  byLang: Record<Lang, { files: number; bytes: number }>;
+  subset: boolean;
+}
+
+/**
+ * The whole corpus, or (`want` > 0) an evenly spaced subset of each
+ * language, proportional to its share, hard-linked under `work/<name>`.
+ */
+function fileSet(corpus: Manifest, want: number, work: string, name = "tree"): FileSet {
+  const all = listTree(corpus.tree);
+  const byLangFiles = new Map<Lang, string[]>();
+  for (const rel of all) {
+    const lang = langOf(rel);
+    if (lang === undefined) continue;
+    let list = byLangFiles.get(lang);
+    if (list === undefined) byLangFiles.set(lang, list = []);
+    list.push(rel);
+  }
+  let tree = corpus.tree;
+  let files = all;
+  const subset = want > 0 && want < all.length;
+  if (subset) {
+    tree = join(work, name);
+    files = [];
+    for (const list of byLangFiles.values()) {
+      const n = Math.max(1, Math.round((want * list.length) / all.length));
+      for (let i = 0; i < n; i++) files.push(list[Math.floor((i * list.length) / n)]!);
+    }
+    files.sort();
+    for (const rel of files) {
+      Deno.mkdirSync(dirname(join(tree, rel)), { recursive: true });
+      Deno.linkSync(join(corpus.tree, rel), join(tree, rel));
+    }
+  }
+  tree = Deno.realPathSync(tree); // ctags and the journal name files by their real path
+  const byLang = Object.fromEntries(L3_LANGUAGES.map((l) => [l, { files: 0, bytes: 0 }])) as Record<
+    Lang,
+    { files: number; bytes: number }
+  >;
+  let bytes = 0;
+  for (const rel of files) {
+    const size = Deno.statSync(join(tree, rel)).size;
+    const c = byLang[langOf(rel)!];
+    c.files++;
+    c.bytes += size;
+    bytes += size;
+  }
+  return { tree, files, bytes, byLang, subset };
+}
+
+// ─── Baseline: Universal Ctags ───────────────────────────────────────────────
+
+/** Tags written by one ctags run, counted from its tags file. */
+interface TagCount {
+  tags: number;
+  /** Files with at least one tag. */
+  files: number;
+  bytes: number;
+  byLang: Partial<Record<Lang, number>>;
+  /** Tags per file, by the path ctags was given (absolute). */
+  perFile: Map<string, number>;
+}
+
+interface CtagsResult {
+  version: string;
+  /** Files ctags says it scanned (`--totals`). */
+  scanned: number;
+  single: { ms: number[]; best: number };
+  split: { ms: number[]; best: number; halves: [number, number] };
+  count: TagCount;
+}
+
+async function ctagsVersion(): Promise<string> {
+  let r: Timed;
+  try {
+    r = await timeCommand("ctags", ["--version"]);
+  } catch {
+    throw new Error("ctags is not installed; run `apt-get install -y universal-ctags`");
+  }
+  const first = r.stdout.split("\n")[0] ?? "";
+  if (!first.includes("Universal Ctags")) {
+    throw new Error(
+      `"ctags --version" says "${first}": the baseline needs Universal Ctags; run \`apt-get install -y universal-ctags\``,
+    );
+  }
+  return first.replace(/,.*$/, "");
+}
+
+/** Counts the tag lines of a tags file, per language of the file each names. */
+async function countTags(path: string): Promise<TagCount> {
+  const byLang: Partial<Record<Lang, number>> = {};
+  const perFile = new Map<string, number>();
+  let tags = 0, rest = "", lastFile = "", lastLang: Lang | undefined;
+  const count = (line: string) => {
+    if (line === "" || line.startsWith("!_")) return;
+    const a = line.indexOf("\t");
+    const b = line.indexOf("\t", a + 1);
+    if (a < 0 || b < 0) return;
+    const file = line.slice(a + 1, b);
+    if (file !== lastFile) {
+      lastFile = file;
+      lastLang = langOf(file);
+    }
+    perFile.set(file, (perFile.get(file) ?? 0) + 1);
+    tags++;
+    if (lastLang !== undefined) byLang[lastLang] = (byLang[lastLang] ?? 0) + 1;
+  };
+  using f = await Deno.open(path);
+  for await (const chunk of f.readable.pipeThrough(new TextDecoderStream())) {
+    const lines = (rest + chunk).split("\n");
+    rest = lines.pop() ?? "";
+    for (const line of lines) count(line);
+  }
+  count(rest);
+  return { tags, files: perFile.size, bytes: Deno.statSync(path).size, byLang, perFile };
+}
+
+/** Splits the file list in two halves of about equal bytes (largest first, to the lighter half). */
+function halves(set: FileSet): [string[], string[]] {
+  const sized = set.files.map((rel) => ({
+    path: join(set.tree, rel),
+    size: Deno.statSync(join(set.tree, rel)).size,
+  }));
+  sized.sort((a, b) => b.size - a.size);
+  const out: [string[], string[]] = [[], []];
+  const load = [0, 0];
+  for (const f of sized) {
+    const i = load[0]! <= load[1]! ? 0 : 1;
+    out[i].push(f.path);
+    load[i]! += f.size;
+  }
+  return out;
+}
+
+async function measureCtags(opts: Options, set: FileSet, work: string): Promise<CtagsResult> {
+  const version = await ctagsVersion();
+  progress(
+    `baseline: ${version}, ctags -R over ${set.files.length} files (best of ${opts.ctagsRuns})`,
+  );
+  const tagsFile = (name: string) => join(work, `tags-${name}`);
+  const single = await bestOf(opts.ctagsRuns, async (i) => {
+    const r = await timeCommand("ctags", [
+      "-R",
+      ...CTAGS_LANG_ARGS,
+      "-f",
+      tagsFile(`r${i}`),
+      set.tree,
+    ]);
+    if (r.code !== 0) {
+      throw new Error(`ctags -R "${set.tree}" exited ${r.code}: ${r.stderr.trim().slice(-1000)}`);
+    }
+    progress(`ctags -R ${i + 1}/${opts.ctagsRuns}: ${fmtMs(r.ms)}`);
+    return { ...r, i };
+  });
+  const scanned = Number(
+    single.best.stderr.match(/(\d+) files?, \d+ lines? .* scanned/)?.[1] ?? NaN,
+  );
+  if (scanned !== set.files.length) {
+    progress(`warning: ctags scanned ${scanned} files of ${set.files.length}`);
+  }
+  const count = await countTags(tagsFile(`r${single.best.i}`));
+  for (let i = 0; i < opts.ctagsRuns; i++) {
+    if (i !== single.best.i) Deno.removeSync(tagsFile(`r${i}`));
+  }
+  const [a, b] = halves(set);
+  Deno.writeTextFileSync(join(work, "half-0.txt"), a.join("\n") + "\n");
+  Deno.writeTextFileSync(join(work, "half-1.txt"), b.join("\n") + "\n");
+  const split = await bestOf(opts.ctagsRuns, async (i) => {
+    const t0 = performance.now();
+    const rs = await Promise.all([0, 1].map((h) =>
+      timeCommand("ctags", [
+        ...CTAGS_LANG_ARGS,
+        "-L",
+        join(work, `half-${h}.txt`),
+        "-f",
+        tagsFile(`half-${h}`),
+      ])
+    ));
+    const ms = performance.now() - t0;
+    for (const r of rs) {
+      if (r.code !== 0) throw new Error(`ctags -L exited ${r.code}: ${r.stderr.slice(-1000)}`);
+    }
+    progress(`ctags, 2 processes ${i + 1}/${opts.ctagsRuns}: ${fmtMs(ms)}`);
+    return { ms };
+  });
+  for (const h of [0, 1]) Deno.removeSync(tagsFile(`half-${h}`));
+  return {
+    version,
+    scanned,
+    single: { ms: single.all.map((r) => r.ms), best: single.best.ms },
+    split: { ms: split.all.map((r) => r.ms), best: split.best.ms, halves: [a.length, b.length] },
+    count,
+  };
+}
+
+// ─── Heimdall ────────────────────────────────────────────────────────────────
+
+function heimdallEnv(opts: Options, home: string): Record<string, string> {
+  return {
+    ...ENV_BASE,
+    HEIMDALL_HOME: home,
+    ...(opts.workers !== undefined ? { HEIMDALL_WORKERS: String(opts.workers) } : {}),
+  };
+}
+
+function heimdall(
+  opts: Options,
+  home: string,
+  args: string[],
+  extra: { denoFlags?: string[]; timeoutMs?: number } = {},
+): Promise<Timed> {
+  return timeCommand(DENO, [...DENO_FLAGS, ...(extra.denoFlags ?? []), MAIN, ...args], {
+    env: heimdallEnv(opts, home),
+    ...(extra.timeoutMs !== undefined ? { timeoutMs: extra.timeoutMs } : {}),
+  });
+}
+
+/** What a journal holds, read with SQLite directly (also from a run killed midway). */
+interface JournalCounts {
+  paths: Record<string, number>;
+  indexed: number;
+  /** Bytes of the indexed files. */
+  bytes: number;
+  symbols: number;
+  edges: number;
+  pending: number;
+}
+
+function readCounts(home: string): JournalCounts | undefined {
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(join(home, "journal.db"), { readOnly: true, timeout: 5000 });
+  } catch {
+    return undefined;
+  }
+  try {
+    const one = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+    const paths: Record<string, number> = {};
+    for (const r of db.prepare("SELECT state, count(*) AS n FROM paths GROUP BY state").all()) {
+      paths[String(r.state)] = Number(r.n);
+    }
+    return {
+      paths,
+      indexed: paths["indexed"] ?? 0,
+      bytes: one("SELECT coalesce(sum(size), 0) AS n FROM paths WHERE state = 'indexed'"),
+      symbols: one("SELECT count(*) AS n FROM nodes WHERE kind != 'file'"),
+      edges: one("SELECT count(*) AS n FROM edges"),
+      pending: one("SELECT count(*) AS n FROM pending_edges"),
+    };
+  } catch {
+    return undefined; // not created yet, or mid-migration
+  } finally {
+    db.close();
+  }
+}
+
+/** One cold `heimdall index --json` run. */
+interface IndexRun {
+  home: string;
+  ms: number;
+  /** `ms` from index --json; undefined when the run was killed. */
+  inProcessMs: number | undefined;
+  timedOut: boolean;
+  counts: JournalCounts;
+}
+
+async function indexRun(
+  opts: Options,
+  home: string,
+  tree: string,
+  denoFlags: string[] = [],
+): Promise<IndexRun> {
+  const poll = setInterval(() => {
+    const c = readCounts(home);
+    if (c) {
+      progress(
+        `  … ${c.indexed} files committed, ${c.symbols} symbols, ${c.edges} edges, ${c.pending} pending`,
+      );
+    }
+  }, POLL_MS);
+  let t: Timed;
+  try {
+    t = await heimdall(opts, home, ["index", tree, "--json"], {
+      denoFlags,
+      timeoutMs: opts.timeoutS * 1000,
+    });
+  } finally {
+    clearInterval(poll);
+  }
+  if (t.timedOut) {
+    const counts = readCounts(home);
+    if (counts === undefined) {
+      throw new Error(
+        `heimdall index "${tree}" was killed after ${opts.timeoutS} s with no readable journal in "${home}"`,
+      );
+    }
+    return { home, ms: t.ms, inProcessMs: undefined, timedOut: true, counts };
+  }
+  if (t.code !== 0) {
+    throw new Error(
+      `heimdall index "${tree}" exited ${t.code} with HEIMDALL_HOME="${home}": ${
+        (t.stderr || t.stdout).trim().slice(-2000)
+      }`,
+    );
+  }
+  let out: { ms: number };
+  try {
+    out = JSON.parse(t.stdout.trim().split("\n").pop() ?? "");
+  } catch {
+    throw new Error(`heimdall index --json printed no JSON line; stdout was: ${t.stdout.trim()}`);
+  }
+  const counts = readCounts(home);
+  if (counts === undefined) throw new Error(`heimdall index left no readable journal in "${home}"`);
+  return { home, ms: t.ms, inProcessMs: out.ms, timedOut: false, counts };
+}
+
+/**
+ * Per language: files indexed, symbols, edges and pending edges from the
+ * journal, and ctags' tags for the same indexed files (so that a run killed
+ * midway still compares like with like).
+ */
+type LangRow = {
+  indexed: number;
+  skipped: number;
+  symbols: number;
+  edges: number;
+  pending: number;
+  ctagsTags: number;
+};
+
+function perLanguage(home: string, tags: TagCount): Record<string, LangRow> {
+  const db = new DatabaseSync(join(home, "journal.db"), { readOnly: true, timeout: 5000 });
+  const out: Record<string, LangRow> = {};
+  const row = (lang: unknown) =>
+    out[String(lang ?? "(none)")] ??= {
+      indexed: 0,
+      skipped: 0,
+      symbols: 0,
+      edges: 0,
+      pending: 0,
+      ctagsTags: 0,
+    };
+  try {
+    for (const r of db.prepare("SELECT language, path FROM paths WHERE state = 'indexed'").all()) {
+      row(r.language).ctagsTags += tags.perFile.get(String(r.path)) ?? 0;
+    }
+    for (
+      const r of db.prepare("SELECT language, state, count(*) AS n FROM paths GROUP BY 1, 2").all()
+    ) {
+      const x = row(r.language);
+      if (r.state === "indexed") x.indexed += Number(r.n);
+      else x.skipped += Number(r.n);
+    }
+    const sums: [keyof LangRow, string][] = [
+      [
+        "symbols",
+        "SELECT p.language, count(*) AS n FROM nodes x JOIN paths p ON p.id = x.path_id WHERE x.kind != 'file' GROUP BY 1",
+      ],
+      [
+        "edges",
+        "SELECT p.language, count(*) AS n FROM edges x JOIN paths p ON p.id = x.owner_id GROUP BY 1",
+      ],
+      [
+        "pending",
+        "SELECT p.language, count(*) AS n FROM pending_edges x JOIN paths p ON p.id = x.owner_id GROUP BY 1",
+      ],
+    ];
+    for (const [key, sql] of sums) {
+      for (const r of db.prepare(sql).all()) row(r.language)[key] += Number(r.n);
+    }
+  } finally {
+    db.close();
+  }
+  return out;
+}
+
+interface IndexResult {
+  denoStartupMs: number[];
+  runs: { ms: number; inProcessMs: number | null; timedOut: boolean; indexed: number }[];
+  /** The fastest completed run (or the killed one); `home` is the last run's, kept for phases 2 and 3. */
+  best: IndexRun;
+  /** Runs skipped after one was killed at the timeout. */
+  skipped: number;
+  perLanguage: Record<string, LangRow>;
+  profile:
+    | { dir: string; files: number; ms: number; timedOut: boolean; summaries: ProfileSummary[] }
+    | undefined;
+}
+
+async function measureIndex(
+  opts: Options,
+  corpus: Manifest,
+  set: FileSet,
+  work: string,
+  tags: TagCount,
+): Promise<IndexResult> {
+  const startup = await bestOf(3, () => heimdall(opts, join(work, "home-help"), ["help"]));
+  progress(`deno start-up (heimdall help): ${fmtMs(startup.best.ms)}`);
+  const runs: IndexRun[] = [];
+  for (let i = 0; i < opts.runs; i++) {
+    progress(
+      `cold index ${i + 1}/${opts.runs} of ${set.files.length} files (timeout ${opts.timeoutS} s)`,
+    );
+    const r = await indexRun(opts, join(work, `home-${i}`), set.tree);
+    progress(
+      `cold index ${i + 1}/${opts.runs}: ${r.timedOut ? "killed after " : ""}${fmtMs(r.ms)}, ` +
+        `${r.counts.indexed} files, ${r.counts.symbols} symbols, ${r.counts.edges} edges, ${r.counts.pending} pending`,
+    );
+    // Keep the newest home for phases 2 and 3.
+    const prev = runs.at(-1);
+    if (prev) Deno.removeSync(prev.home, { recursive: true });
+    runs.push(r);
+    if (r.timedOut) break;
+  }
+  const last = runs.at(-1)!;
+  const done = runs.filter((r) => !r.timedOut);
+  const best = done.length > 0 ? done.reduce((a, b) => (b.ms < a.ms ? b : a)) : last;
+  let profile: IndexResult["profile"];
+  if (opts.cpuProf !== undefined) {
+    const dir = join(Deno.realPathSync(opts.cpuProf), `bench-extract-${Date.now()}`);
+    Deno.mkdirSync(dir, { recursive: true });
+    // A killed process writes no profile (not on SIGINT either): profile a subset that finishes.
+    const profSet = best.timedOut && set.files.length > PROFILE_FALLBACK_FILES
+      ? fileSet(corpus, PROFILE_FALLBACK_FILES, work, "prof-tree")
+      : set;
+    progress(
+      `profiled cold index of ${profSet.files.length} files (untimed), profiles to ${dir}`,
+    );
+    const home = join(work, "home-prof");
+    const r = await indexRun(opts, home, profSet.tree, ["--cpu-prof", `--cpu-prof-dir=${dir}`]);
+    Deno.removeSync(home, { recursive: true });
+    let summaries: ProfileSummary[] = [];
+    if (r.timedOut) {
+      progress(`the profiled run was killed at the timeout: no profile; pass --files N`);
+    } else summaries = summarizeProfiles([dir]);
+    progress(`profiled cold index: ${fmtMs(r.ms)}; ${summaries.length} .cpuprofile files`);
+    profile = { dir, files: profSet.files.length, ms: r.ms, timedOut: r.timedOut, summaries };
+  }
+  return {
+    denoStartupMs: startup.all.map((r) => r.ms),
+    runs: runs.map((r) => ({
+      ms: r.ms,
+      inProcessMs: r.inProcessMs ?? null,
+      timedOut: r.timedOut,
+      indexed: r.counts.indexed,
+    })),
+    best: { ...best, home: last.home },
+    skipped: opts.runs - runs.length,
+    perLanguage: perLanguage(last.home, tags),
+    profile,
+  };
+}
+
+// ─── Phase 2: reconcile one edited file ──────────────────────────────────────
+
+/** A function of a real file and where one statement goes into its body. */
+interface EditTarget {
+  path: string;
+  lang: "typescript" | "python";
+  lines: number;
+  symbol: { qualname: string; kind: string; start: number; end: number };
+  original: string;
+  /** The file was not in the journal (the index run was killed first): one reconcile added it. */
+  primed: boolean;
+  /** Rewrites the file's text with statement `k` inside the function body. */
+  edit: (k: number) => string;
+}
+
+type FnRow = { qualname: string; kind: string; start: number; end: number };
+
+/** Functions and methods of 8+ lines of an indexed path, from the journal. */
+function functionsOf(home: string, path: string): FnRow[] | undefined {
+  const db = new DatabaseSync(join(home, "journal.db"), { readOnly: true, timeout: 5000 });
+  try {
+    const p = db.prepare("SELECT id FROM paths WHERE path = ? AND state = 'indexed'").get(path);
+    if (p === undefined) return undefined;
+    return db.prepare(
+      `SELECT qualname, kind, start_line AS start, end_line AS "end" FROM nodes
+       WHERE path_id = ? AND kind IN ('function', 'method') AND end_line - start_line >= 8
+       ORDER BY start_line`,
+    ).all(Number(p.id)).map((r) => ({
+      qualname: String(r.qualname),
+      kind: String(r.kind),
+      start: Number(r.start),
+      end: Number(r.end),
+    }));
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Picks the file of `lang` in the set whose line count is nearest 1,000 (at
+ * least 500; not a `.d.ts`) that has a function or method of 8+ lines whose
+ * body can take one more statement, as the journal's symbols say. A file the
+ * index run never reached (it was killed) is added with one untimed
+ * `reconcile` first. Undefined when no candidate qualifies.
+ */
+async function pickEditTarget(
+  opts: Options,
+  home: string,
+  set: FileSet,
+  lang: "typescript" | "python",
+): Promise<EditTarget | undefined> {
+  const sized = set.files
+    .filter((rel) => langOf(rel) === lang && !rel.endsWith(".d.ts"))
+    .map((rel) => {
+      const path = join(set.tree, rel);
+      const text = Deno.readTextFileSync(path);
+      return { path, text, lines: text.split("\n").length };
+    })
+    .filter((p) => p.lines >= 500)
+    .sort((a, b) =>
+      Math.abs(a.lines - 1000) - Math.abs(b.lines - 1000) || (a.path < b.path ? -1 : 1)
+    );
+  for (const p of sized.slice(0, 12)) {
+    let fns = functionsOf(home, p.path);
+    const primed = fns === undefined;
+    if (primed) {
+      const r = await heimdall(opts, home, ["reconcile", p.path, "--json"], {
+        timeoutMs: opts.editTimeoutS * 1000,
+      });
+      if (r.code !== 0 || r.timedOut) continue;
+      fns = functionsOf(home, p.path);
+    }
+    if (fns === undefined) continue;
+    // Middle of the file first: an edit there shifts the lines of half the symbols.
+    fns.sort((a, b) => Math.abs(a.start - p.lines / 2) - Math.abs(b.start - p.lines / 2));
+    const lines = p.text.split("\n");
+    for (const fn of fns) {
+      const at = insertionPoint(lines, fn.start, fn.end, lang);
+      if (at === undefined) continue;
+      const statement = lang === "python"
+        ? (k: number) => `${at.indent}__heimdall_bench_edit = ${k}`
+        : (k: number) => `${at.indent}let heimdallBenchEdit = ${k};`;
+      return {
+        path: p.path,
+        lang,
+        lines: p.lines,
+        symbol: fn,
+        original: p.text,
+        primed,
+        edit: (k) => [...lines.slice(0, at.line), statement(k), ...lines.slice(at.line)].join("\n"),
+      };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The 0-based line index before which a statement goes into the body of the
+ * function spanning 1-based lines `start`..`end`, and its indentation: after
+ * the first line that opens a statement block (`) {`, `): T {`, `=> {`; not
+ * an object literal, a comment or a `switch`) in TypeScript, after the
+ * header's `:` and any docstring in Python.
+ */
+function insertionPoint(
+  lines: string[],
+  start: number,
+  end: number,
+  lang: "typescript" | "python",
+): { line: number; indent: string } | undefined {
+  const opens = lang === "python" ? (s: string) => /:\s*(#.*)?$/.test(s) : (s: string) => {
+    const t = s.trim();
+    return !/^(\*|\/\/|\/\*|switch\b|case\b|default\b)/.test(t) &&
+      /(\)|=>)\s*(:\s*[^{}=;]+)?\{$/.test(t);
+  };
+  let header = -1;
+  for (let i = start - 1; i < Math.min(end - 1, start + 9); i++) {
+    if (opens(lines[i] ?? "")) {
+      header = i;
+      break;
+    }
+  }
+  if (header < 0) return undefined;
+  let next = header + 1;
+  while (next < end - 1 && (lines[next] ?? "").trim() === "") next++;
+  const body = lines[next] ?? "";
+  const indent = body.match(/^\s*/)![0];
+  const headerIndent = (lines[header] ?? "").match(/^\s*/)![0];
+  if (indent.length <= headerIndent.length) return undefined;
+  if (lang === "python") {
+    const doc = body.trim().match(/^[rRbBuU]?("""|''')/);
+    if (doc) {
+      const quote = doc[1]!;
+      const rest = body.trim().slice(doc[0].length);
+      let close = next;
+      if (!rest.includes(quote)) {
+        close = lines.findIndex((l, i) => i > next && l.includes(quote));
+        if (close < 0 || close >= end - 1) return undefined;
+      }
+      return { line: close + 1, indent };
+    }
+  }
+  return { line: next, indent };
+}
+
+/** Writes `text` to `path` through a temp file and a rename, so a hard link to the old bytes keeps them. */
+function replaceFile(path: string, text: string): void {
+  const tmp = `${path}.heimdall-bench-tmp`;
+  Deno.writeTextFileSync(tmp, text);
+  Deno.renameSync(tmp, path);
+}
+
+interface EditResult {
+  path: string;
+  lines: number;
+  symbol: string;
+  /** The file was added to a killed run's journal by one reconcile before the edits. */
+  primed: boolean;
+  edits: number;
+  wallMs: number[];
+  startupMs: number[];
+  inProcessMs: number[];
+  wallP50: number;
+  wallP95: number;
+  startupP50: number;
+  startupP95: number;
+  inProcessP50: number;
+  inProcessP95: number;
+  /** Edits whose reconcile did not report exactly one changed path. */
+  notChanged: number;
+  /** The edited function still has its row, starting where it did and one line longer. */
+  symbolKept: boolean;
+  target: number;
+  met: boolean;
+}
+
+async function measureEdits(
+  opts: Options,
+  home: string,
+  set: FileSet,
+  lang: "typescript" | "python",
+  cleanup: Cleanup,
+): Promise<EditResult | undefined> {
+  const target = await pickEditTarget(opts, home, set, lang);
+  if (target === undefined) {
+    progress(`no ${lang} file of 500+ lines with an editable function: phase 2 skipped`);
+    return undefined;
+  }
+  progress(
+    `${opts.edits} edits of ${target.symbol.kind} ${target.symbol.qualname} ` +
+      `(lines ${target.symbol.start}-${target.symbol.end}) in "${target.path}" (${target.lines} lines)`,
+  );
+  cleanup.add(`restore "${target.path}"`, () => replaceFile(target.path, target.original));
+  const wall: number[] = [], startup: number[] = [];
+  let notChanged = 0;
+  for (let k = 0; k < opts.edits; k++) {
+    replaceFile(target.path, target.edit(k));
+    const r = await heimdall(opts, home, ["reconcile", target.path, "--json"], {
+      timeoutMs: opts.editTimeoutS * 1000,
+    });
+    if (r.timedOut) {
+      throw new Error(`heimdall reconcile "${target.path}" took over ${opts.editTimeoutS} s`);
+    }
+    if (r.code !== 0) {
+      throw new Error(
+        `heimdall reconcile "${target.path}" exited ${r.code}: ${
+          (r.stderr || r.stdout).trim().slice(-1000)
+        }`,
+      );
+    }
+    let changed = -1;
+    try {
+      changed =
+        (JSON.parse(r.stdout.trim().split("\n").pop() ?? "") as { changed: number }).changed;
+    } catch { /* counted below */ }
+    if (changed !== 1) notChanged++;
+    wall.push(r.ms);
+    startup.push((await heimdall(opts, home, ["help"])).ms);
+  }
+  const db = new DatabaseSync(join(home, "journal.db"), { readOnly: true, timeout: 5000 });
+  let symbolKept = false;
+  try {
+    const rows = db.prepare(
+      `SELECT n.start_line AS s, n.end_line AS e FROM nodes n JOIN paths p ON p.id = n.path_id
+       WHERE p.path = ? AND n.qualname = ? AND n.kind = ?`,
+    ).all(target.path, target.symbol.qualname, target.symbol.kind);
+    symbolKept = rows.some((r) =>
+      Number(r.s) === target.symbol.start && Number(r.e) === target.symbol.end + 1
+    );
+  } finally {
+    db.close();
+  }
+  const startupP50 = percentile(startup, 50);
+  const inProcess = wall.map((w) => w - startupP50);
+  const inProcessP95 = percentile(inProcess, 95);
+  return {
+    path: target.path,
+    lines: target.lines,
+    symbol: `${target.symbol.kind} ${target.symbol.qualname}`,
+    primed: target.primed,
+    edits: opts.edits,
+    wallMs: wall,
+    startupMs: startup,
+    inProcessMs: inProcess,
+    wallP50: percentile(wall, 50),
+    wallP95: percentile(wall, 95),
+    startupP50,
+    startupP95: percentile(startup, 95),
+    inProcessP50: percentile(inProcess, 50),
+    inProcessP95,
+    notChanged,
+    symbolKept,
+    target: TARGET_RECONCILE_MS,
+    met: notChanged === 0 && inProcessP95 < TARGET_RECONCILE_MS,
+  };
+}
+
+// ─── Phase 3: journal size ───────────────────────────────────────────────────
+
+interface SizeResult {
+  journalBytes: number;
+  /** Bytes of the files the journal indexed. */
+  sourceBytes: number;
+  symbols: number;
+  files: number;
+  perThousandSymbols: number;
+  perThousandFiles: number;
+  tagsBytes: number;
+  tags: number;
+  tagsPerThousand: number;
+  tagsPerThousandFiles: number;
+}
+
+function measureSize(home: string, counts: JournalCounts, tags: TagCount): SizeResult {
+  const file = join(home, "journal.db");
+  const db = new DatabaseSync(file, { timeout: 10_000 });
+  try {
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  } finally {
+    db.close();
+  }
+  let bytes = Deno.statSync(file).size;
+  try {
+    bytes += Deno.statSync(`${file}-wal`).size;
+  } catch { /* no WAL left */ }
+  const files = counts.indexed;
+  return {
+    journalBytes: bytes,
+    sourceBytes: counts.bytes,
+    symbols: counts.symbols,
+    files,
+    perThousandSymbols: (bytes / counts.symbols) * 1000,
+    perThousandFiles: (bytes / files) * 1000,
+    tagsBytes: tags.bytes,
+    tags: tags.tags,
+    tagsPerThousand: (tags.bytes / tags.tags) * 1000,
+    tagsPerThousandFiles: (tags.bytes / tags.files) * 1000,
+  };
+}
+
+// ─── The run ─────────────────────────────────────────────────────────────────
+
+interface Result {
+  machine: { cores: number; deno: string; workers: string };
+  corpus: {
+    dir: string;
+    tree: string;
+    subset: boolean;
+    files: number;
+    bytes: number;
+    byLang: FileSet["byLang"];
+    sources: { kind: string; name: string; version: string; files: number; bytes: number }[];
+    missing: Manifest["missing"];
+  };
+  ctags: CtagsResult;
+  index: Omit<IndexResult, "best"> & {
+    best: { ms: number; inProcessMs: number | null; timedOut: boolean; counts: JournalCounts };
+    filesPerS: number;
+    mbPerS: number;
+    ctagsFilesPerS: number;
+    ctagsMbPerS: number;
+    ratio: number;
+    ratioSplit: number;
+    target: number;
+    met: boolean;
+  };
+  edits: { typescript: EditResult | null; python: EditResult | null };
+  size: SizeResult;
+  totalMs: number;
+}
+
+async function runBench(opts: Options, cleanup: Cleanup): Promise<Result> {
+  const tStart = performance.now();
+  const corpus = await loadOrBuildCorpus({
+    dir: opts.corpus,
+    rebuild: opts.rebuild,
+    log: progress,
+  });
+  const work = Deno.makeTempDirSync({ prefix: "heimdall-bench-extract-" });
+  if (opts.keep) progress(`keeping ${work}`);
+  else cleanup.add(`remove "${work}"`, () => Deno.removeSync(work, { recursive: true }));
+  const set = fileSet(corpus, opts.files, work);
+  progress(
+    `${set.subset ? "subset" : "corpus"} ${set.tree}: ${set.files.length} files, ${
+      fmtMiB(set.bytes)
+    }`,
+  );
+
+  const ctags = await measureCtags(opts, set, work);
+  const index = await measureIndex(opts, corpus, set, work, ctags.count);
+  const home = index.best.home;
+  const size = measureSize(home, readCounts(home) ?? index.best.counts, ctags.count);
+  const ts = await measureEdits(opts, home, set, "typescript", cleanup);
+  const py = await measureEdits(opts, home, set, "python", cleanup);
+
+  const best = index.best;
+  const seconds = best.ms / 1000;
+  const ctagsS = ctags.single.best / 1000;
+  const ratio = best.ms / ctags.single.best;
+  return {
+    machine: {
+      cores: navigator.hardwareConcurrency,
+      deno: Deno.version.deno,
+      workers: opts.workers === undefined ? "one per core" : String(opts.workers),
+    },
+    corpus: {
+      dir: corpus.dir,
+      tree: set.tree,
+      subset: set.subset,
+      files: set.files.length,
+      bytes: set.bytes,
+      byLang: set.byLang,
+      sources: corpus.sources.map((s) => ({
+        kind: s.kind,
+        name: s.name,
+        version: s.version,
+        files: s.files,
+        bytes: s.bytes,
+      })),
+      missing: corpus.missing,
+    },
+    ctags,
+    index: {
+      ...index,
+      best: {
+        ms: best.ms,
+        inProcessMs: best.inProcessMs ?? null,
+        timedOut: best.timedOut,
+        counts: best.counts,
+      },
+      // A killed run: what it committed over the time it had.
+      filesPerS: best.counts.indexed / seconds,
+      mbPerS: best.counts.bytes / MB / seconds,
+      ctagsFilesPerS: set.files.length / ctagsS,
+      ctagsMbPerS: set.bytes / MB / ctagsS,
+      ratio,
+      ratioSplit: best.ms / ctags.split.best,
+      target: TARGET_COLD_RATIO,
+      met: !best.timedOut && ratio <= TARGET_COLD_RATIO,
+    },
+    edits: { typescript: ts ?? null, python: py ?? null },
+    size,
+    totalMs: performance.now() - tStart,
+  };
+}
+
+// ─── Output ──────────────────────────────────────────────────────────────────
+
+function renderResult(r: Result, opts: Options): string {
+  const min = (xs: number[]) => Math.min(...xs);
+  const verdict = (met: boolean) => (met ? "met" : "MISSED");
+  const num = (n: number) => Math.round(n).toLocaleString("en-US");
+  const rate = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 0) : "—");
+  const { index: ix, ctags: ct, size: sz } = r;
+  const b = ix.best;
+  const ge = b.timedOut ? "≥ " : "";
+  const runsDone = ix.runs.filter((x) => !x.timedOut).length;
+  const bestLabel = b.timedOut
+    ? `killed at ${opts.timeoutS} s`
+    : `best of ${runsDone}${ix.skipped > 0 ? `, ${ix.skipped} skipped` : ""}`;
+  const ctags1 = `${fmtMs(ct.single.best)} ctags -R, 1 process`;
+  const tagsOfIndexed = Object.values(ix.perLanguage).reduce((a, l) => a + l.ctagsTags, 0);
+  const rows: string[][] = [
+    [
+      `1 cold index L3, wall (${bestLabel})`,
+      ge + fmtMs(b.ms),
+      ctags1,
+      ge + fmtRatio(b.ms, ct.single.best),
+      `≤ ${ix.target}×`,
+      verdict(ix.met),
+    ],
+    [
+      "  vs ctags, 2 processes over halves",
+      ge + fmtMs(b.ms),
+      `${fmtMs(ct.split.best)} ctags -L ×2`,
+      ge + fmtRatio(b.ms, ct.split.best),
+    ],
+    ["  ↳ in-process (index --json ms)", b.inProcessMs === null ? "—" : fmtMs(b.inProcessMs)],
+    ["  ↳ deno start-up (heimdall help)", fmtMs(min(ix.denoStartupMs))],
+    [
+      "  files/s",
+      rate(ix.filesPerS),
+      `${rate(ix.ctagsFilesPerS)} ctags`,
+      fmtRatio(ix.filesPerS, ix.ctagsFilesPerS),
+    ],
+    [
+      "  MB/s",
+      rate(ix.mbPerS),
+      `${rate(ix.ctagsMbPerS)} ctags`,
+      fmtRatio(ix.mbPerS, ix.ctagsMbPerS),
+    ],
+    [
+      "  files indexed / with ≥1 tag",
+      `${num(b.counts.indexed)} of ${num(r.corpus.files)}`,
+      `${num(ct.count.files)} ctags`,
+    ],
+    [
+      "  symbols / ctags tags of the indexed files",
+      num(b.counts.symbols),
+      `${num(tagsOfIndexed)} ctags tags`,
+      fmtRatio(b.counts.symbols, tagsOfIndexed),
+    ],
+    ["  edges / pending edges", `${num(b.counts.edges)} / ${num(b.counts.pending)}`],
+  ];
+  const editRows = (e: EditResult | null, label: string) => {
+    if (e === null) return [[`2 reconcile ${label}: no file to edit`]];
+    const start = (x: number) => `${fmtMs(x)} deno start`;
+    return [
+      [
+        `2 reconcile ${label} (${e.lines} lines${e.primed ? ", primed" : ""}), p50 wall`,
+        fmtMs(e.wallP50),
+        start(e.startupP50),
+        fmtRatio(e.wallP50, e.startupP50),
+      ],
+      ["  p95 wall", fmtMs(e.wallP95), start(e.startupP95), fmtRatio(e.wallP95, e.startupP95)],
+      ["  in-process p50 (wall − start p50)", fmtMs(e.inProcessP50)],
+      [
+        "  in-process p95",
+        fmtMs(e.inProcessP95),
+        "",
+        "",
+        `< ${e.target} ms`,
+        verdict(e.met),
+      ],
+      [
+        `  ${e.edits} edits: not 1 changed / symbol kept`,
+        `${e.notChanged} / ${e.symbolKept ? "yes" : "NO"}`,
+      ],
+    ];
+  };
+  rows.push(...editRows(r.edits.typescript, "TS"), ...editRows(r.edits.python, "Python"));
+  rows.push(
+    [
+      "3 journal bytes per 1,000 symbols",
+      fmtMiB(sz.perThousandSymbols),
+      `${fmtMiB(sz.tagsPerThousand)} tags/1,000 tags`,
+      fmtRatio(sz.perThousandSymbols, sz.tagsPerThousand),
+    ],
+    [
+      "  journal bytes per 1,000 files",
+      fmtMiB(sz.perThousandFiles),
+      `${fmtMiB(sz.tagsPerThousandFiles)} tags/1,000 files`,
+      fmtRatio(sz.perThousandFiles, sz.tagsPerThousandFiles),
+    ],
+    ...(b.timedOut ? [] : [[
+      "  journal (after checkpoint) / tags file",
+      fmtMiB(sz.journalBytes),
+      `${fmtMiB(sz.tagsBytes)} tags`,
+      fmtRatio(sz.journalBytes, sz.tagsBytes),
+    ]]),
+    [
+      "  journal / source bytes of the indexed files",
+      fmtMiB(sz.journalBytes),
+      `${fmtMiB(sz.sourceBytes)} source`,
+      fmtRatio(sz.journalBytes, sz.sourceBytes),
+    ],
+  );
+  const table = renderTable(
+    ["figure", "heimdall", "baseline", "ratio", "target", "verdict"],
+    rows,
+    [1, 3],
+  );
+  const langRows = L3_LANGUAGES.map((l) => {
+    const c = r.corpus.byLang[l];
+    const h = ix.perLanguage[l] ??
+      { indexed: 0, skipped: 0, symbols: 0, edges: 0, pending: 0, ctagsTags: 0 };
+    const tags = h.ctagsTags;
+    return [
+      l,
+      num(c.files),
+      fmtMiB(c.bytes),
+      num(h.indexed),
+      num(h.symbols),
+      num(tags),
+      fmtRatio(h.symbols, tags),
+      num(h.edges),
+      num(h.pending),
+    ];
+  });
+  const langTable = renderTable(
+    [
+      "language",
+      "files",
+      "size",
+      "indexed",
+      "symbols",
+      "ctags tags",
+      "sym/tag",
+      "edges",
+      "pending",
+    ],
+    langRows,
+    [1, 2, 3, 4, 5, 6, 7, 8],
+  );
+  const c = r.corpus;
+  const npm = c.sources.filter((s) => s.kind === "npm").length;
+  const deb = c.sources.filter((s) => s.kind === "deb").length;
+  const title = [
+    `Heimdall L3 extraction bench: ${num(c.files)} files, ${fmtMiB(c.bytes)}` +
+    `${c.subset ? ` (subset of ${c.dir})` : ""} from ${npm} npm + ${deb} Debian source packages` +
+    `${c.missing.length > 0 ? ` (${c.missing.length} missing)` : ""}`,
+    `${r.machine.cores} cores, deno ${r.machine.deno}, workers: ${r.machine.workers}; ${ct.version}`,
+  ].join("\n");
+  const parts = [title, table, langTable];
+  if (ix.profile !== undefined && ix.profile.summaries.length > 0) {
+    parts.push(
+      `Where the time goes (profiled cold index of ${num(ix.profile.files)} files, ${
+        fmtMs(ix.profile.ms)
+      }; ${ix.profile.dir}):`,
+      ...ix.profile.summaries.map((s) => renderSummary(s, 12)),
+    );
+  }
+  const byKind = (kind: string) =>
+    c.sources.filter((s) => s.kind === kind).map((s) => `${s.name} ${s.version} (${s.files})`)
+      .join(", ");
+  parts.push(
+    [
+      `sources (files kept): npm: ${byKind("npm")}`,
+      `Debian: ${byKind("deb")}`,
+      ...(c.missing.length > 0
+        ? [`missing: ${c.missing.map((m) => `${m.kind}:${m.name} (${m.reason})`).join("; ")}`]
+        : []),
+    ].join("\n"),
+  );
+  parts.push(`whole run ${fmtMs(r.totalMs)}`);
+  return parts.join("\n\n");
+}
+
+async function main(): Promise<number> {
+  let opts: Options;
+  try {
+    opts = parseOptions(Deno.args);
+  } catch (e) {
+    console.error((e as Error).message);
+    return 2;
+  }
+  const cleanup = new Cleanup();
+  const onSignal = () => {
+    progress("interrupted; cleaning up");
+    cleanup.run().finally(() => Deno.exit(130));
+  };
+  Deno.addSignalListener("SIGINT", onSignal);
+  Deno.addSignalListener("SIGTERM", onSignal);
+  try {
+    const result = await runBench(opts, cleanup);
+    console.log(opts.json ? JSON.stringify(result, null, 2) : renderResult(result, opts));
+    return 0;
+  } catch (e) {
+    console.error(`bench_extract failed: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  } finally {
+    await cleanup.run();
+    Deno.removeSignalListener("SIGINT", onSignal);
+    Deno.removeSignalListener("SIGTERM", onSignal);
+  }
+}
+
+if (import.meta.main) Deno.exit(await main());
