@@ -54,12 +54,13 @@ import {
 import { type ProfileSummary, renderSummary, summarizeProfiles } from "./cpuprof_summary.ts";
 import {
   bestOf,
-  Cleanup,
+  type Cleanup,
   fmtMiB,
   fmtMs,
   fmtRatio,
   percentile,
   renderTable,
+  runBenchMain,
   timeCommand,
   type Timed,
 } from "./bench_util.ts";
@@ -1218,33 +1219,6 @@ function renderResult(r: Result, opts: Options): string {
   return parts.join("\n\n");
 }
 
-async function main(): Promise<number> {
-  let opts: Options;
-  try {
-    opts = parseOptions(Deno.args);
-  } catch (e) {
-    console.error((e as Error).message);
-    return 2;
-  }
-  const cleanup = new Cleanup();
-  const onSignal = () => {
-    progress("interrupted; cleaning up");
-    cleanup.run().finally(() => Deno.exit(130));
-  };
-  Deno.addSignalListener("SIGINT", onSignal);
-  Deno.addSignalListener("SIGTERM", onSignal);
-  try {
-    const result = await runBench(opts, cleanup);
-    console.log(opts.json ? JSON.stringify(result, null, 2) : renderResult(result, opts));
-    return 0;
-  } catch (e) {
-    console.error(`bench_extract failed: ${e instanceof Error ? e.message : String(e)}`);
-    return 1;
-  } finally {
-    await cleanup.run();
-    Deno.removeSignalListener("SIGINT", onSignal);
-    Deno.removeSignalListener("SIGTERM", onSignal);
-  }
+if (import.meta.main) {
+  Deno.exit(await runBenchMain("bench_extract", parseOptions, runBench, renderResult));
 }
-
-if (import.meta.main) Deno.exit(await main());

@@ -32,7 +32,7 @@ import { parseArgs } from "node:util";
 import { MAIN, waitFor } from "../tests/helpers.ts";
 import {
   bestOf,
-  Cleanup,
+  type Cleanup,
   clockTicks,
   cpuTicks,
   fmtMiB,
@@ -41,6 +41,7 @@ import {
   percentile,
   procMemory,
   renderTable,
+  runBenchMain,
   seededRandom,
   sleep,
   timeCommand,
@@ -1076,33 +1077,13 @@ function renderResult(r: Result, runs: number): string {
   return `${title}\n\n${table}\n\n${foot}`;
 }
 
-async function main(): Promise<number> {
-  let opts: Options;
-  try {
-    opts = parseOptions(Deno.args);
-  } catch (e) {
-    console.error((e as Error).message);
-    return 2;
-  }
-  const cleanup = new Cleanup();
-  const onSignal = () => {
-    progress("interrupted; cleaning up");
-    cleanup.run().finally(() => Deno.exit(130));
-  };
-  Deno.addSignalListener("SIGINT", onSignal);
-  Deno.addSignalListener("SIGTERM", onSignal);
-  try {
-    const result = await runBench(opts, cleanup);
-    console.log(opts.json ? JSON.stringify(result, null, 2) : renderResult(result, opts.runs));
-    return 0;
-  } catch (e) {
-    console.error(`bench_index failed: ${e instanceof Error ? e.message : String(e)}`);
-    return 1;
-  } finally {
-    await cleanup.run();
-    Deno.removeSignalListener("SIGINT", onSignal);
-    Deno.removeSignalListener("SIGTERM", onSignal);
-  }
+if (import.meta.main) {
+  Deno.exit(
+    await runBenchMain(
+      "bench_index",
+      parseOptions,
+      runBench,
+      (result, opts) => renderResult(result, opts.runs),
+    ),
+  );
 }
-
-if (import.meta.main) Deno.exit(await main());

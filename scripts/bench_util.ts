@@ -205,3 +205,42 @@ export class Cleanup {
     }
   }
 }
+
+/**
+ * The shared `main` of a bench script: parse the options (a bad one exits 2
+ * with its message), run with a {@link Cleanup} that also runs on Ctrl-C or
+ * SIGTERM, print the result as a table or `--json`. Returns the exit code.
+ */
+export async function runBenchMain<O extends { json?: boolean }, R>(
+  name: string,
+  parse: (args: string[]) => O,
+  run: (opts: O, cleanup: Cleanup) => Promise<R>,
+  render: (result: R, opts: O) => string,
+): Promise<number> {
+  let opts: O;
+  try {
+    opts = parse(Deno.args);
+  } catch (e) {
+    console.error((e as Error).message);
+    return 2;
+  }
+  const cleanup = new Cleanup();
+  const onSignal = () => {
+    console.error(`[${name}] interrupted; cleaning up`);
+    cleanup.run().finally(() => Deno.exit(130));
+  };
+  Deno.addSignalListener("SIGINT", onSignal);
+  Deno.addSignalListener("SIGTERM", onSignal);
+  try {
+    const result = await run(opts, cleanup);
+    console.log(opts.json ? JSON.stringify(result, null, 2) : render(result, opts));
+    return 0;
+  } catch (e) {
+    console.error(`${name} failed: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  } finally {
+    await cleanup.run();
+    Deno.removeSignalListener("SIGINT", onSignal);
+    Deno.removeSignalListener("SIGTERM", onSignal);
+  }
+}
