@@ -61,6 +61,8 @@ interface Work {
 }
 
 const RETRY_BASE_MS = 50;
+/** Batches of at most this many paths are prepared on the main thread. */
+const IN_PROCESS_MAX = 4;
 /** Batches being prepared while an older one commits. */
 const PIPELINE_DEPTH = 4;
 const RETRY_MAX_MS = 30_000;
@@ -336,7 +338,10 @@ export class Reconciler {
         slots.push(i);
       }
     });
-    const prepared = this.#pool
+    // A few paths (an edit, a hint) are prepared here, where the grammars and
+    // compiled queries stay warm: starting Workers and compiling queries in
+    // them would cost more than the work. Bulk work goes to the pool.
+    const prepared = this.#pool && requests.length > IN_PROCESS_MAX
       ? await this.#pool.prepareMany(requests)
       : await Promise.all(requests.map((r) => preparePath({ ...r, extractor: this.extractor })));
     prepared.forEach((p, k) => (out[slots[k]!] = this.#afterPrepare(requests[k]!, p)));
