@@ -87,6 +87,27 @@ Deno.test("files reconciled one by one in opposite orders give the same graph", 
   Deno.removeSync(b.base, { recursive: true });
 });
 
+Deno.test("a first index (resolved once at the end) equals file-by-file reconciles", async () => {
+  for (const lang of ["ts", "py", "go"]) {
+    const cold = copyFixture(lang);
+    const warm = copyFixture(lang);
+    assert.equal((await cli(cold.home, ["index", cold.repo])).code, 0);
+    await cli(warm.home, ["roots", "add", warm.repo]);
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of Deno.readDirSync(dir)) {
+        if (e.isDirectory) walk(join(dir, e.name));
+        else files.push(join(dir, e.name));
+      }
+    };
+    walk(warm.repo);
+    for (const f of files.sort().reverse()) await cli(warm.home, ["reconcile", f]);
+    assert.deepEqual(edges(cold.home), edges(warm.home), lang);
+    Deno.removeSync(cold.base, { recursive: true });
+    Deno.removeSync(warm.base, { recursive: true });
+  }
+});
+
 Deno.test("symbols, callers, callees and blast-radius answer by name, Class.method and path:name", async () => {
   const t = copyFixture("ts");
   await cli(t.home, ["index", t.repo]);

@@ -7,6 +7,7 @@ import {
   deleteRoot,
   dueQueue,
   enqueuePaths,
+  getMeta,
   getPath,
   hasPathsUnder,
   iteratePaths,
@@ -19,6 +20,7 @@ import {
   retractPath,
   rootFor,
   type RootRow,
+  setMeta,
   StaleCommitError,
   touchPath,
   upsertRoot,
@@ -80,6 +82,8 @@ export class Reconciler {
   #globalIgnore = "";
   readonly #resolver: Resolver;
   readonly #pool: PreparePool | undefined;
+  /** Roots in a first index, whose cross-file resolution runs once at its end. */
+  readonly #deferred = new Set<number>();
   /** Set when a hint made the reconciler reload the roots; the daemon restarts its watcher. */
   rootsChanged = false;
 
@@ -253,6 +257,14 @@ export class Reconciler {
     };
     // Nothing indexed here yet: the walk need not stat, the readers will.
     const cold = known.size === 0;
+    // A first index of a whole root resolves cross-file edges once, at the
+    // end, instead of after every commit. The flag in meta survives a crash:
+    // the next audit of the root finishes the resolution.
+    const deferred = cold && relPrefix === "";
+    if (deferred) {
+      this.journal.tx(() => setMeta(this.journal, `resolve_pending:${root.id}`, "1"));
+      this.#deferred.add(root.id);
+    }
     const walk = walkRoot({
       root: root.path,
       globalIgnore: this.#globalIgnore,
@@ -291,6 +303,13 @@ export class Reconciler {
       if (batch.length >= this.config.batchSize) await flush();
     }
     await flush(true);
+    this.#deferred.delete(root.id);
+    if (relPrefix === "" && getMeta(this.journal, `resolve_pending:${root.id}`) !== undefined) {
+      this.journal.tx(() => {
+        this.#resolver.resolveAll(root.id);
+        this.journal.run("DELETE FROM meta WHERE key = ?", `resolve_pending:${root.id}`);
+      });
+    }
     const contentSecrets = stats.secrets - contentSecretsBefore;
     stats.secrets += secrets;
     if (relPrefix === "") {
@@ -411,9 +430,8 @@ export class Reconciler {
         case "replace": {
           const before = p.expected === null ? undefined : this.#graphOf(p.path);
           const { pathId } = replaceOwnedRows(j, p.rows, p.expected);
-          if (
-            (before && before.ids.size > 0) || p.rows.nodes.length > 0
-          ) {
+          const deferred = p.expected === null && this.#deferred.has(p.rows.path.root_id);
+          if (!deferred && ((before && before.ids.size > 0) || p.rows.nodes.length > 0)) {
             const names = new Set(before?.names);
             for (const n of p.rows.nodes) if (n.kind !== "file") names.add(n.name);
             this.#resolver.afterChange(

@@ -58,7 +58,7 @@ export class Resolver {
   readonly #rootPaths = new Map<number, string>();
   readonly #pathIds = new Map<string, number | null>();
   readonly #localDefs = new Map<number, Map<string, string>>();
-  readonly #folders = new FolderIndex();
+  #folders = new FolderIndex();
   readonly #uniqueDefs = new Map<string, string | null>();
 
   constructor(
@@ -167,6 +167,78 @@ export class Resolver {
       ));
     }
     for (const ref of retry) this.#tryResolve(ref);
+  }
+
+  /**
+   * Resolves every pending edge of a root in one pass, after a first index
+   * committed its files without resolving: imports first, then imports that
+   * found only a module through re-exports (a few rounds), then everything
+   * else. Each reference is tried once, instead of once per commit that might
+   * concern it. Works owner by owner, so memory stays bounded.
+   */
+  resolveAll(rootId: number): void {
+    const j = this.journal;
+    this.#resetCaches();
+    const owners = j.all<{ owner_id: number }>(
+      `SELECT DISTINCT pe.owner_id FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
+       WHERE p.root_id = ? ORDER BY pe.owner_id`,
+      rootId,
+    ).map((r) => r.owner_id);
+    for (const owner of owners) {
+      for (
+        const ref of j.all<RefRow>(
+          "SELECT rowid, * FROM pending_edges WHERE owner_id = ? AND kind = 'imports'",
+          owner,
+        )
+      ) this.#tryResolve(ref);
+    }
+    for (let round = 0; round < 3; round++) {
+      let upgraded = false;
+      for (const owner of owners) {
+        for (
+          const ref of j.all<RefRow>(
+            `SELECT rowid, owner_id, src, kind, target, name, module, module_tail, line FROM edges
+             WHERE owner_id = ? AND kind = 'imports' AND how = 'module'`,
+            owner,
+          )
+        ) {
+          const o = this.#owner(owner);
+          const found = o && this.#resolve(o, ref);
+          if (!found || found.how === "module") continue;
+          j.run(
+            "UPDATE edges SET dst = ?, how = ? WHERE rowid = ?",
+            found.dst,
+            found.how,
+            ref.rowid,
+          );
+          upgraded = true;
+        }
+      }
+      if (!upgraded) break;
+    }
+    this.#bindingCache.clear();
+    for (const owner of owners) {
+      for (
+        const ref of j.all<RefRow>(
+          "SELECT rowid, * FROM pending_edges WHERE owner_id = ? AND kind != 'imports'",
+          owner,
+        )
+      ) this.#tryResolve(ref);
+      this.#localDefs.delete(owner);
+    }
+  }
+
+  /** Forgets every cache: files were committed without the resolver seeing them. */
+  #resetCaches(): void {
+    this.#files.clear();
+    this.#fileDeps.clear();
+    this.#fileKeyOwner.clear();
+    this.#pathIds.clear();
+    this.#bindingCache.clear();
+    this.#owners.clear();
+    this.#localDefs.clear();
+    this.#uniqueDefs.clear();
+    this.#folders = new FolderIndex();
   }
 
   /**

@@ -164,3 +164,36 @@ Deno.test("an import through a re-exporting module reaches the definition in any
     assert.ok(t.edges().includes("@a.ts -> helper@b.ts (import)"), order.join(" "));
   }
 });
+
+Deno.test("a first index resolves once at the end and gives the same graph as file-by-file reconciles", async () => {
+  using cold = setup({ repo: FILES });
+  using warm = setup({ repo: FILES });
+  await cold.r.audit();
+  for (const f of ["c.ts", "a.ts", "b.ts"]) {
+    await warm.r.reconcilePaths([join(warm.base, "repo", f)]);
+  }
+  assert.deepEqual(cold.edges(), warm.edges());
+  assert.deepEqual(cold.pending(), warm.pending());
+  assert.equal(
+    cold.journal.get("SELECT 1 FROM meta WHERE key LIKE 'resolve_pending:%'"),
+    undefined,
+  );
+});
+
+Deno.test("a first index interrupted before its resolution pass is resolved by the next audit", async () => {
+  using t = setup({ repo: FILES });
+  await t.r.audit();
+  const want = t.edges();
+  // What a crash after the last commit, before the resolution pass, leaves behind.
+  t.journal.tx(() => {
+    t.journal.run(
+      `INSERT INTO pending_edges (owner_id, src, kind, target, name, module, module_tail, line)
+       SELECT owner_id, src, kind, target, name, module, module_tail, line FROM edges WHERE target IS NOT NULL`,
+    );
+    t.journal.run("DELETE FROM edges WHERE target IS NOT NULL");
+    t.journal.run("INSERT INTO meta (key, value) VALUES ('resolve_pending:1', '1')");
+  });
+  assert.deepEqual(t.edges(), []);
+  await t.r.audit();
+  assert.deepEqual(t.edges(), want);
+});
