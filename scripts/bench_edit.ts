@@ -19,6 +19,7 @@ import {
   runBenchMain,
   sleep,
   timeCommand,
+  wholeNumber,
 } from "./bench_util.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
@@ -47,14 +48,8 @@ function parseOptions(args: string[]): Options {
       json: { type: "boolean" },
     },
   });
-  const edits = Number(values.edits);
-  const lines = Number(values.lines);
-  if (!Number.isInteger(edits) || edits < 2) {
-    throw new Error(`--edits "${values.edits}": expected a whole number ≥ 2`);
-  }
-  if (!Number.isInteger(lines) || lines < 50) {
-    throw new Error(`--lines "${values.lines}": expected a whole number ≥ 50`);
-  }
+  const edits = wholeNumber("edits", values.edits, 2);
+  const lines = wholeNumber("lines", values.lines, 50);
   return { edits, lines, ...(values.json ? { json: true } : {}) };
 }
 

@@ -63,6 +63,8 @@ import {
   runBenchMain,
   timeCommand,
   type Timed,
+  UsageError,
+  wholeNumber,
 } from "./bench_util.ts";
 
 const DENO = Deno.execPath();
@@ -108,7 +110,6 @@ interface Options {
 }
 
 /** Bad arguments: exit 2 with the message. */
-class UsageError extends Error {}
 
 const USAGE =
   "usage: deno run -A scripts/bench_extract.ts [--corpus DIR] [--rebuild] [--files N] " +
@@ -140,13 +141,7 @@ function parseOptions(args: string[]): Options {
     throw new UsageError(`${(e as Error).message}\n${USAGE}`);
   }
   if (parsed.help) throw new UsageError(USAGE);
-  const int = (name: string, raw: string, min: number): number => {
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min) {
-      throw new UsageError(`Invalid --${name} "${raw}": expected a whole number ≥ ${min}`);
-    }
-    return n;
-  };
+  const int = wholeNumber;
   const files = int("files", parsed.files, 0);
   if (files > 0 && files < 100) {
     throw new UsageError(`Invalid --files "${files}": expected 0 (the whole corpus) or ≥ 100`);

@@ -46,6 +46,8 @@ import {
   sleep,
   timeCommand,
   type Timed,
+  UsageError,
+  wholeNumber,
 } from "./bench_util.ts";
 
 const DENO = Deno.execPath();
@@ -71,7 +73,6 @@ interface Options {
 }
 
 /** Bad arguments: exit 2 with the message. */
-class UsageError extends Error {}
 
 const USAGE =
   "usage: deno run -A scripts/bench_index.ts [--files N] [--runs N] [--edits N] [--gap-ms MS] [--idle-s S] [--seed N] [--cpu-prof DIR] [--keep] [--json]";
@@ -99,13 +100,7 @@ function parseOptions(args: string[]): Options {
     throw new UsageError(`${(e as Error).message}\n${USAGE}`);
   }
   if (parsed.help) throw new UsageError(USAGE);
-  const int = (name: string, raw: string, min: number): number => {
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min) {
-      throw new UsageError(`Invalid --${name} "${raw}": expected a whole number ≥ ${min}`);
-    }
-    return n;
-  };
+  const int = wholeNumber;
   return {
     files: int("files", parsed.files, 50),
     runs: int("runs", parsed.runs, 1),

@@ -244,3 +244,15 @@ export async function runBenchMain<O extends { json?: boolean }, R>(
     Deno.removeSignalListener("SIGTERM", onSignal);
   }
 }
+
+/** A command-line value that is not usable; runBenchMain prints it and exits 2. */
+export class UsageError extends Error {}
+
+/** `raw` as a whole number ≥ `min`, or a {@link UsageError} naming `--name` and the value. */
+export function wholeNumber(name: string, raw: string, min: number): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) {
+    throw new UsageError(`Invalid --${name} "${raw}": expected a whole number ≥ ${min}`);
+  }
+  return n;
+}
