@@ -34,7 +34,7 @@ import type { PreparePool } from "./prepare_pool.ts";
 import { Resolver } from "./resolve.ts";
 import { isSecretName } from "./secrets.ts";
 import { readTsconfigAliases } from "./tsconfig.ts";
-import { addStats, emptyStats, type PassStats } from "./stats.ts";
+import { emptyStats, type PassStats } from "./stats.ts";
 import { walkRoot } from "./walk.ts";
 
 /** Progress of a pass, for a progress bar. */
@@ -556,11 +556,6 @@ export class Reconciler {
     } catch {
       this.#globalIgnore = "";
     }
-  }
-
-  /** Adds a pass's numbers into a running total (for the daemon's log). */
-  static add(a: PassStats, b: PassStats): PassStats {
-    return addStats(a, b);
   }
 }
 

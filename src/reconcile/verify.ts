@@ -1,6 +1,12 @@
 import type { Depth } from "../config/mod.ts";
 import type { Extractor } from "../extract/mod.ts";
-import { iteratePaths, type Journal, listRoots, type PathRow, queueStats } from "../store/mod.ts";
+import {
+  iteratePathStats,
+  type Journal,
+  listRoots,
+  type PathStat,
+  queueStats,
+} from "../store/mod.ts";
 import { contentHash } from "./desired.ts";
 import { sniffSecret } from "./secrets.ts";
 import { walkRoot } from "./walk.ts";
@@ -43,8 +49,8 @@ export function verifyJournal(
     report.drift.push({ kind, path, reason });
   for (const root of listRoots(journal)) {
     report.roots++;
-    const indexed = new Map<string, PathRow>();
-    for (const row of iteratePaths(journal, root)) indexed.set(row.rel, row);
+    const indexed = new Map<string, PathStat>();
+    for (const row of iteratePathStats(journal, root)) indexed.set(row.rel, row);
     const requested: Depth = root.depth === "max" ? 3 : (Number(root.depth) as Depth);
     for (const ev of walkRoot({ root: root.path, globalIgnore: options.globalIgnore })) {
       if (ev.type === "skip") continue;
