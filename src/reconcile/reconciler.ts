@@ -124,9 +124,6 @@ export class Reconciler {
     this.journal.tx(() => {
       for (const r of have) {
         if (want.has(r.path)) continue;
-        for (const row of [...iteratePaths(this.journal, r)]) {
-          retractPath(this.journal, row.path, row.generation);
-        }
         deleteRoot(this.journal, r.id);
         removed.push(r.path);
       }
@@ -136,6 +133,8 @@ export class Reconciler {
       }
     });
     this.#roots = listRoots(this.journal);
+    // Root ids can be reused after a removal: nothing cached may outlive it.
+    if (removed.length > 0) this.#resolver.forgetAll();
     return { added, removed };
   }
 

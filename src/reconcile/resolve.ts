@@ -228,6 +228,11 @@ export class Resolver {
     }
   }
 
+  /** Forgets every cache (after a root was removed, or files committed unseen). */
+  forgetAll(): void {
+    this.#resetCaches();
+  }
+
   /** Forgets every cache: files were committed without the resolver seeing them. */
   #resetCaches(): void {
     this.#files.clear();

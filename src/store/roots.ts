@@ -17,8 +17,16 @@ export function upsertRoot(j: Journal, path: string, depth: string): number {
   return j.get<{ id: number }>("SELECT id FROM roots WHERE path = ?", path)!.id;
 }
 
-/** Deletes a root row (its paths must have been retracted first). */
+/**
+ * Deletes a root and every row its paths own, set by set (edges never cross
+ * roots, so nothing outside it points in). Runs inside the caller's transaction.
+ */
 export function deleteRoot(j: Journal, id: number): void {
+  const owned = "SELECT id FROM paths WHERE root_id = ?";
+  j.run(`DELETE FROM nodes WHERE path_id IN (${owned})`, id);
+  j.run(`DELETE FROM edges WHERE owner_id IN (${owned})`, id);
+  j.run(`DELETE FROM pending_edges WHERE owner_id IN (${owned})`, id);
+  j.run("DELETE FROM paths WHERE root_id = ?", id);
   j.run("DELETE FROM roots WHERE id = ?", id);
 }
 
