@@ -43,11 +43,6 @@ export class PreparePool {
     return (await Promise.all(chunks)).flat();
   }
 
-  /** Prepares one path. */
-  async prepare(request: PrepareRequest): Promise<Prepared> {
-    return (await this.prepareMany([request]))[0]!;
-  }
-
   #send(requests: PrepareRequest[]): Promise<Prepared[]> {
     const slot = this.#slots.reduce((a, b) => (b.busy < a.busy ? b : a));
     const id = this.#nextId++;
