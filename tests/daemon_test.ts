@@ -181,3 +181,68 @@ Deno.test("a crash (kill -9) mid-batch leaves nothing that a restart does not re
   b.close();
   Deno.removeSync(base, { recursive: true });
 });
+
+/** Whether this machine lets an unprivileged user namespace set its own inotify limit. */
+function canLimitWatches(): boolean {
+  try {
+    const out = new Deno.Command("unshare", {
+      args: ["-Ur", "sh", "-c", "echo 4 > /proc/sys/user/max_inotify_watches"],
+      stdout: "null",
+      stderr: "null",
+    }).outputSync();
+    return out.code === 0;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test({
+  name: "past the OS watch limit the daemon says so and the audit still picks up every edit",
+  ignore: !canLimitWatches(),
+  fn: async () => {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "repo");
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 12; i++) files[`d${i}/sub/f.ts`] = `export const v${i} = ${i};\n`;
+    writeTree(repo, files);
+    await cli(home, ["index", repo]);
+    const config = JSON.parse(Deno.readTextFileSync(join(home, "config.json")));
+    Deno.writeTextFileSync(
+      join(home, "config.json"),
+      JSON.stringify({ ...config, auditIntervalSeconds: 1 }),
+    );
+    // A user namespace of its own, with 4 inotify watches for 25 folders.
+    const daemon = await startDaemon(home, 30_000, {
+      prefix: [
+        "unshare",
+        "-Ur",
+        "sh",
+        "-c",
+        'echo 4 > /proc/sys/user/max_inotify_watches && exec "$@"',
+        "sh",
+      ],
+    });
+    try {
+      await waitFor(
+        async () => (await cli(home, ["status"])).stdout.includes("OS file watch limit reached"),
+        10_000,
+        "status to report the watch limit",
+      );
+      const status = JSON.parse((await cli(home, ["status", "--json"])).stdout);
+      assert.match(status.watch_limit, /raise fs\.inotify\.max_user_watches/);
+      const file = join(repo, "d11", "sub", "f.ts");
+      Deno.writeTextFileSync(file, "export const changed = true;\n");
+      await waitFor(
+        () => rowOf(home, file).hash === sha1(Deno.readFileSync(file)),
+        10_000,
+        "the audit to pick up an edit in an unwatched folder",
+      );
+    } finally {
+      await daemon.stop();
+    }
+    const after = JSON.parse((await cli(home, ["status", "--json"])).stdout);
+    assert.equal(after.watch_limit, null, "a stopped daemon's watch limit is not reported");
+    Deno.removeSync(base, { recursive: true });
+  },
+});

@@ -71,9 +71,15 @@ export interface DaemonProcess {
 }
 
 /** Starts the daemon and waits until its startup audit is done ("ready" in its log). */
-export async function startDaemon(home: string, timeoutMs = 30_000): Promise<DaemonProcess> {
-  const child = new Deno.Command(DENO, {
-    args: ["run", ...PERMS, MAIN, "daemon"],
+export async function startDaemon(
+  home: string,
+  timeoutMs = 30_000,
+  options: { prefix?: string[] } = {},
+): Promise<DaemonProcess> {
+  // `prefix` runs the daemon under another command (e.g. `unshare`), which execs it.
+  const [cmd, ...pre] = [...(options.prefix ?? []), DENO];
+  const child = new Deno.Command(cmd!, {
+    args: [...pre, "run", ...PERMS, MAIN, "daemon"],
     env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1" },
     stdin: "null",
     stdout: "null",

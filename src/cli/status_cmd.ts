@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { getMeta, Journal, journalCounts, lastAudit, listRoots, queueStats } from "../store/mod.ts";
-import { writerHolder } from "../reconcile/mod.ts";
+import { WATCH_LIMIT_KEY, writerHolder } from "../reconcile/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
 import { ago, plural } from "./fmt.ts";
@@ -69,6 +69,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       last_audit_ms: lastAuditMs,
       journal_bytes: size,
       clamped,
+      // Only a running daemon's watcher can be short of watches.
+      watch_limit: holder === null ? null : getMeta(journal, WATCH_LIMIT_KEY) ?? null,
     };
     if (values.json) {
       ctx.out(JSON.stringify(status));
@@ -94,6 +96,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         plural(counts.edges, "edge")
       }, ${counts.pending} pending`,
     );
+    if (status.watch_limit) ctx.out(`watcher  ${status.watch_limit}`);
     ctx.out(`queue    ${plural(queue.length, "path")} queued, ${plural(hints, "hint")} waiting`);
     ctx.out(`secrets  ${plural(secrets, "file")} skipped, never stored`);
     ctx.out(`audit    last ${ago(lastAuditMs)}`);

@@ -1,6 +1,6 @@
 import { type HomePaths, loadConfig } from "../config/mod.ts";
 import type { Extractor } from "../extract/mod.ts";
-import { Journal, queueStats, setMeta } from "../store/mod.ts";
+import { deleteMeta, Journal, queueStats, setMeta } from "../store/mod.ts";
 import { WriterLock } from "./lock.ts";
 import type { Logger } from "./log.ts";
 import { PreparePool } from "./prepare_pool.ts";
@@ -8,6 +8,9 @@ import { Reconciler } from "./reconciler.ts";
 import { Watcher, type WatchMessage } from "./watcher.ts";
 
 /** Knobs of a daemon run; tests shorten the timers. */
+/** Meta key holding the watcher's OS-limit message while the limit is in force. */
+export const WATCH_LIMIT_KEY = "watch_limit";
+
 export interface DaemonOptions {
   home: HomePaths;
   extractor: Extractor;
@@ -38,6 +41,9 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   let stopping = false;
   let auditWanted = true;
   let limitReported = false;
+  // The watch-limit message waits here for the loop to store it: the watcher's
+  // callback may run while a commit's transaction is open.
+  let watchState: string | null | undefined;
   let nextAudit = 0;
   const poke = () => {
     wake?.();
@@ -54,20 +60,20 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
       poke();
     } else if (m.type === "error") {
       if (m.limit) {
-        if (!limitReported) {
-          log.warn(
-            `OS file watch limit reached while watching ${
-              m.paths.join(", ")
-            }: those folders are covered by the stat audit every ${config.auditIntervalSeconds}s instead; raise fs.inotify.max_user_watches to watch them live`,
-          );
-          limitReported = true;
-        }
+        const message = `OS file watch limit reached while watching ${
+          m.paths.join(", ")
+        }: those folders are covered by the stat audit every ${config.auditIntervalSeconds}s instead; raise fs.inotify.max_user_watches to watch them live`;
+        if (!limitReported) log.warn(message);
+        limitReported = true;
+        watchState = message;
       } else log.warn(`watcher: ${m.message}`);
     }
   };
   const watcher = new Watcher(onWatch);
   const startWatcher = () => {
     Deno.mkdirSync(opts.home.hints, { recursive: true });
+    limitReported = false;
+    watchState = null;
     watcher.start({ roots: reconciler.roots.map((r) => r.path), extra: [opts.home.hints] });
   };
 
@@ -119,6 +125,11 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         const paths = [...pending].filter((p) => !p.startsWith(opts.home.hints + "/"));
         pending.clear();
         if (paths.length > 0) reconciler.enqueue(paths, "watch");
+      }
+      if (watchState !== undefined) {
+        if (watchState === null) deleteMeta(journal, WATCH_LIMIT_KEY);
+        else setMeta(journal, WATCH_LIMIT_KEY, watchState);
+        watchState = undefined;
       }
       reconciler.ingestHints();
       if (reconciler.rootsChanged) {

@@ -14,7 +14,7 @@ export { fileLogger, type Logger, silentLogger, stderrLogger } from "./log.ts";
 export { type Progress, Reconciler } from "./reconciler.ts";
 export { PreparePool } from "./prepare_pool.ts";
 export { addStats, emptyStats, type PassStats } from "./stats.ts";
-export { runDaemon } from "./daemon.ts";
+export { runDaemon, WATCH_LIMIT_KEY } from "./daemon.ts";
 export type { DaemonOptions } from "./daemon.ts";
 export { type Drift, verifyJournal, type VerifyReport } from "./verify.ts";
 export { contentHash, desiredRows, fileNodeId, nodeId } from "./desired.ts";

@@ -13,3 +13,8 @@ export function setMeta(j: Journal, key: string, value: string): void {
     value,
   );
 }
+
+/** Removes a key from the `meta` table. */
+export function deleteMeta(j: Journal, key: string): void {
+  j.run("DELETE FROM meta WHERE key = ?", key);
+}

@@ -22,5 +22,5 @@ export type { ExpectedGeneration } from "./owned.ts";
 export { completeQueued, deferQueued, dueQueue, enqueuePaths, queueStats } from "./queue.ts";
 export { deleteRoot, lastAudit, listRoots, recordAudit, rootFor, upsertRoot } from "./roots.ts";
 export { getPath, hasPathsUnder, iteratePaths, iteratePathStats, journalCounts } from "./paths.ts";
-export { getMeta, setMeta } from "./meta.ts";
+export { deleteMeta, getMeta, setMeta } from "./meta.ts";
 export { dumpIndex } from "./dump.ts";
