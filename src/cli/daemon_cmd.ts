@@ -1,8 +1,10 @@
 import { parseArgs } from "node:util";
 import { fileLogger, runDaemon } from "../reconcile/mod.ts";
+import { reanchorMemories } from "../memory/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
 import { join } from "node:path";
+import { activeModel, attachEmbedPass } from "../vector/mod.ts";
 
 export const HELP = `heimdall daemon [--verbose]
   The single writer, in the foreground: watches every root, takes hints,
@@ -35,6 +37,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       log,
       stop: stopped,
       onReady: () => log.info("ready"),
+      afterPass: (journal) => reanchorMemories(journal),
+      // Embeddings follow the symbol rows, one bounded batch between passes.
+      background: (r) => attachEmbedPass(r, activeModel(ctx.home).source, { log }),
     });
   } finally {
     Deno.removeSignalListener("SIGINT", onSignal);

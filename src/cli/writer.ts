@@ -8,6 +8,7 @@ import {
   writerHolder,
   WriterLock,
 } from "../reconcile/mod.ts";
+import { reanchorMemories } from "../memory/mod.ts";
 import type { Context } from "./context.ts";
 
 /**
@@ -30,7 +31,10 @@ export async function withWriter<T>(ctx: Context, fn: (r: Reconciler) => Promise
       pool,
     );
     reconciler.syncRoots();
-    return await fn(reconciler);
+    const result = await fn(reconciler);
+    // Memory follows the code it is attached to: never deleted by re-indexing.
+    reanchorMemories(journal);
+    return result;
   } finally {
     pool.close();
     journal?.close();

@@ -21,6 +21,25 @@ export interface DaemonOptions {
   stop: Promise<void>;
   /** Called once the startup audit is done and the watcher runs. */
   onReady?: () => void;
+  /**
+   * Called after a pass that changed the index, outside its transactions
+   * (memory re-anchors what it is attached to here). A throw is logged.
+   */
+  afterPass?: (journal: Journal) => void;
+  /**
+   * Background work that follows the index (the embedding pass), made once
+   * the reconciler exists (it may hook `onCommitted`). The daemon calls its
+   * `step()` when no edit waits and loops without sleeping while it returns
+   * true, so an edit waits at most one step.
+   */
+  background?: (reconciler: Reconciler) => BackgroundWork | undefined;
+}
+
+/** Bounded work the daemon runs between passes (see {@link DaemonOptions.background}). */
+export interface BackgroundWork {
+  /** Does one bounded step; true while more remains. A throw is logged and ends the turn. */
+  step(): Promise<boolean>;
+  close(): void;
 }
 
 /**
@@ -36,6 +55,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   let config = loadConfig(opts.home.config);
   const pool = new PreparePool();
   const reconciler = new Reconciler(journal, opts.home, config, opts.extractor, log, pool);
+  const background = opts.background?.(reconciler);
   const pending = new Set<string>();
   let wake: (() => void) | undefined;
   let stopping = false;
@@ -89,6 +109,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     startWatcher();
     log.info(`daemon pid ${Deno.pid} watching ${reconciler.roots.length} root(s)`);
     let ready = false;
+    // True at start: the first pass also runs afterPass for whatever a previous writer left.
+    let indexChanged = true;
     while (!stopping) {
       const now = Date.now();
       const s = stamp(opts.home.config);
@@ -110,6 +132,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         auditWanted = false;
         const t = performance.now();
         const stats = await reconciler.audit();
+        indexChanged ||= stats.changed + stats.retracted > 0;
         nextAudit = Date.now() + config.auditIntervalSeconds * 1000;
         setMeta(journal, "last_audit_ms", String(Date.now()));
         collectGarbage();
@@ -139,6 +162,15 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
       }
       const drained = await reconciler.drainQueue();
       if (drained.seen > 1000) collectGarbage();
+      indexChanged ||= drained.changed + drained.retracted > 0;
+      if (indexChanged && opts.afterPass) {
+        indexChanged = false;
+        try {
+          opts.afterPass(journal);
+        } catch (e) {
+          log.warn(`after the pass: ${(e as Error).message}`);
+        }
+      }
       if (drained.seen > 0) {
         log.info(
           `drained ${drained.seen}: ${drained.changed} changed, ${drained.retracted} retracted, ${drained.requeued} requeued`,
@@ -149,6 +181,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         opts.onReady?.();
       }
       if (pending.size > 0 || stopping) continue;
+      if (background && (await stepBackground(background, log))) continue;
       const q = queueStats(journal);
       const untilDue = q.length > 0 && q.nextDue !== null
         ? Math.max(5, q.nextDue - Date.now())
@@ -164,10 +197,21 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     }
   } finally {
     watcher.stop();
+    background?.close();
     pool.close();
     journal.close();
     lock.release();
     log.info(`daemon pid ${Deno.pid} stopped`);
+  }
+}
+
+/** One background step; a failure is logged and counts as "nothing more now". */
+async function stepBackground(work: BackgroundWork, log: Logger): Promise<boolean> {
+  try {
+    return await work.step();
+  } catch (e) {
+    log.warn(`background work: ${(e as Error).message}`);
+    return false;
   }
 }
 

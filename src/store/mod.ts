@@ -7,6 +7,8 @@
  */
 export { Journal, JournalError } from "./journal.ts";
 export type {
+  ChunkFields,
+  ChunkRecord,
   EdgeRecord,
   NodeRecord,
   OwnedRows,
@@ -24,3 +26,4 @@ export { deleteRoot, lastAudit, listRoots, recordAudit, rootFor, upsertRoot } fr
 export { getPath, hasPathsUnder, iteratePaths, iteratePathStats, journalCounts } from "./paths.ts";
 export { deleteMeta, getMeta, setMeta } from "./meta.ts";
 export { dumpIndex } from "./dump.ts";
+export { backupJournal } from "./backup.ts";

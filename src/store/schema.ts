@@ -110,4 +110,219 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX pending_module_tail ON pending_edges(module_tail) WHERE module_tail IS NOT NULL;
   CREATE INDEX nodes_qualname ON nodes(qualname);
   `,
+  // 3: memory: decisions, conventions, attempts, notes and facts, attached to
+  // code by anchors. Bi-temporal (valid time + record time), superseded or
+  // forgotten by marking, never deleted; no path owns these rows, so neither
+  // a commit nor a rebuild of the code index touches them.
+  `
+  CREATE TABLE memories (
+    id            TEXT PRIMARY KEY,
+    kind          TEXT NOT NULL CHECK (kind IN ('decision', 'convention', 'attempt', 'note', 'fact')),
+    text          TEXT NOT NULL,
+    author        TEXT NOT NULL,
+    scope         TEXT NOT NULL CHECK (scope IN ('private', 'project', 'team')),
+    valid_from    INTEGER NOT NULL,
+    valid_to      INTEGER,
+    recorded_at   INTEGER NOT NULL,
+    superseded_at INTEGER,
+    superseded_by TEXT,
+    forgotten_at  INTEGER,
+    forgotten_by  TEXT,
+    task_id       TEXT,
+    -- Attempts: failed or passed; a failure is open until a passing attempt resolves it.
+    outcome       TEXT CHECK (outcome IN ('failed', 'passed')),
+    status        TEXT CHECK (status IN ('open', 'resolved')),
+    count         INTEGER NOT NULL DEFAULT 1,
+    last_seen_at  INTEGER NOT NULL,
+    tests         TEXT NOT NULL DEFAULT '[]',
+    fix           TEXT,
+    resolved_by   TEXT,
+    resolved_at   INTEGER,
+    updated_at    INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX memories_recorded ON memories(recorded_at);
+  CREATE INDEX memories_task ON memories(task_id) WHERE task_id IS NOT NULL;
+  CREATE INDEX memories_open ON memories(status) WHERE status = 'open';
+
+  -- What a memory is about: a symbol, a file or a folder, as last seen. When
+  -- the code moves the anchor follows it (state 'moved', moved_from says from
+  -- where); when it is gone the anchor is 'orphaned' and the memory stays.
+  CREATE TABLE memory_anchors (
+    memory_id   TEXT NOT NULL REFERENCES memories(id),
+    ord         INTEGER NOT NULL,
+    target      TEXT NOT NULL CHECK (target IN ('symbol', 'file', 'folder')),
+    original    TEXT NOT NULL,
+    path        TEXT NOT NULL,
+    root        TEXT,
+    symbol      TEXT,
+    symbol_kind TEXT,
+    name        TEXT NOT NULL,
+    node_id     TEXT,
+    struct_hash TEXT,
+    shape       TEXT,
+    start_line  INTEGER,
+    end_line    INTEGER,
+    state       TEXT NOT NULL CHECK (state IN ('active', 'moved', 'orphaned')),
+    moved_from  TEXT,
+    state_at    INTEGER NOT NULL,
+    checked     TEXT,
+    PRIMARY KEY (memory_id, ord)
+  ) STRICT;
+  CREATE INDEX memory_anchors_node ON memory_anchors(node_id) WHERE node_id IS NOT NULL;
+  CREATE INDEX memory_anchors_path ON memory_anchors(path);
+  `,
+  // 4: search. The unit of search is a chunk (a symbol, a markdown section, a
+  // file's own text, a note, a memory), for the lexical and semantic legs
+  // alike. Path-owned chunks (path_id set) are written and deleted with their
+  // path's rows; notes and memories (ref_id set) are never touched by
+  // re-indexing. The FTS5 table is contentless: it keeps only the inverted
+  // index, never the text a second time (path-owned text is read back from
+  // disk, loose text is in `text`).
+  `
+  CREATE TABLE chunks (
+    id         INTEGER PRIMARY KEY,
+    path_id    INTEGER REFERENCES paths(id),
+    node_id    TEXT,
+    source     TEXT NOT NULL CHECK (source IN ('code', 'docs', 'notes', 'memory')),
+    ref_id     ANY,
+    title      TEXT NOT NULL,
+    start_line INTEGER,
+    end_line   INTEGER,
+    text_hash  TEXT NOT NULL,
+    -- Loose chunks only: the path a note or memory points at, and its text.
+    anchor     TEXT,
+    text       TEXT
+  ) STRICT;
+  CREATE INDEX chunks_path ON chunks(path_id);
+  CREATE INDEX chunks_node ON chunks(node_id);
+  CREATE INDEX chunks_ref ON chunks(source, ref_id) WHERE ref_id IS NOT NULL;
+  CREATE VIRTUAL TABLE chunks_fts USING fts5(
+    name, qual, sig, doc, body, path,
+    content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+
+  -- Notes from \`heimdall insert\`: memory, never deleted by re-indexing.
+  CREATE TABLE notes (
+    id         INTEGER PRIMARY KEY,
+    title      TEXT NOT NULL,
+    body       TEXT NOT NULL,
+    keywords   TEXT NOT NULL DEFAULT '',
+    created_ms INTEGER NOT NULL
+  ) STRICT;
+  -- The paths a note points at, with what they were when it was written.
+  CREATE TABLE note_paths (
+    note_id  INTEGER NOT NULL REFERENCES notes(id),
+    ord      INTEGER NOT NULL,
+    path     TEXT NOT NULL,
+    hash     TEXT,
+    size     INTEGER,
+    PRIMARY KEY (note_id, ord)
+  ) STRICT;
+
+  -- Re-anchoring a moved file by its content hash.
+  CREATE INDEX paths_hash ON paths(hash) WHERE hash IS NOT NULL;
+  `,
+  // 5: team coordination: claims on code, tasks and their hand-offs, and the
+  // conflict warnings each person acknowledged. Code is keyed portably
+  // (repository name, repository-relative path, qualified name; "" for a whole
+  // file) because the same rows live in a shared PostgreSQL for a team. Times
+  // are ms from SQLite's clock. No path owns these rows: re-indexing never
+  // touches them; expired and released claims stay as history (who-knows).
+  `
+  CREATE TABLE claims (
+    id          INTEGER PRIMARY KEY,
+    repo        TEXT NOT NULL,
+    path        TEXT NOT NULL,
+    qualname    TEXT NOT NULL,
+    kind        TEXT NOT NULL,
+    struct_hash TEXT,
+    developer   TEXT NOT NULL,
+    agent       TEXT,
+    session     TEXT,
+    task_id     TEXT,
+    task_text   TEXT,
+    created_at  INTEGER NOT NULL,
+    expires_at  INTEGER NOT NULL,
+    released_at INTEGER
+  ) STRICT;
+  CREATE INDEX claims_active ON claims(expires_at) WHERE released_at IS NULL;
+  CREATE INDEX claims_symbol ON claims(qualname, path);
+  CREATE INDEX claims_task ON claims(task_id) WHERE task_id IS NOT NULL;
+
+  CREATE TABLE tasks (
+    id            TEXT PRIMARY KEY,
+    text          TEXT NOT NULL,
+    owner         TEXT NOT NULL,
+    owner_agent   TEXT,
+    owner_session TEXT,
+    state         TEXT NOT NULL CHECK (state IN ('open', 'handed_off', 'done')),
+    created_at    INTEGER NOT NULL,
+    updated_at    INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX tasks_owner ON tasks(owner, state);
+
+  CREATE TABLE task_events (
+    id        INTEGER PRIMARY KEY,
+    task_id   TEXT NOT NULL REFERENCES tasks(id),
+    kind      TEXT NOT NULL CHECK (kind IN ('start', 'handoff', 'resume', 'done')),
+    actor     TEXT NOT NULL,
+    to_person TEXT,
+    note      TEXT,
+    at        INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX task_events_task ON task_events(task_id, id);
+
+  -- A conflict warning seen once is not repeated for the same (viewer, claim).
+  CREATE TABLE acks (
+    developer TEXT NOT NULL,
+    session   TEXT NOT NULL,
+    claim_id  INTEGER NOT NULL,
+    at        INTEGER NOT NULL,
+    PRIMARY KEY (developer, session, claim_id)
+  ) STRICT;
+  `,
+  // 6: embeddings. One vector per (chunk, model), owned like its chunk: a
+  // commit's deleteOwned drops a path's vectors, and deleting a note's or
+  // memory's chunk cascades to its vectors. `vectors_gone` logs deletions so
+  // a reader's in-memory scan cache can follow them without re-reading the
+  // table; the embedding pass prunes it.
+  `
+  CREATE TABLE vectors (
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    chunk_id        INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+    path_id         INTEGER,
+    embedding_model TEXT NOT NULL,
+    dims            INTEGER NOT NULL,
+    quant           TEXT NOT NULL CHECK (quant IN ('i8', 'f32')),
+    scale           REAL NOT NULL,
+    data            BLOB NOT NULL,
+    text_hash       TEXT NOT NULL
+  ) STRICT;
+  CREATE UNIQUE INDEX vectors_chunk ON vectors(chunk_id, embedding_model);
+  CREATE INDEX vectors_path ON vectors(path_id) WHERE path_id IS NOT NULL;
+  CREATE INDEX vectors_model ON vectors(embedding_model, id);
+
+  CREATE TABLE vectors_gone (
+    seq             INTEGER PRIMARY KEY AUTOINCREMENT,
+    vector_id       INTEGER NOT NULL,
+    embedding_model TEXT NOT NULL,
+    gone_ms         INTEGER NOT NULL
+  ) STRICT;
+  CREATE TRIGGER vectors_gone_log AFTER DELETE ON vectors BEGIN
+    INSERT INTO vectors_gone (vector_id, embedding_model, gone_ms)
+    VALUES (OLD.id, OLD.embedding_model, CAST(unixepoch('subsec') * 1000 AS INTEGER));
+  END;
+  `,
+  // 7: team memory: which memory rows are copies of a shared PostgreSQL's
+  // (src/team pulls them there; src/memory owns the rows), of which store
+  // (its id), and at which of its revisions (an older copy never replaces a
+  // newer one). Never deleted: a journal disconnected from the store keeps
+  // its copies as memories of its own.
+  `
+  CREATE TABLE memory_shared (
+    memory_id TEXT PRIMARY KEY REFERENCES memories(id),
+    store     TEXT NOT NULL,
+    rev       INTEGER NOT NULL
+  ) STRICT;
+  `,
 ];

@@ -1,0 +1,94 @@
+/** `heimdall export` / `heimdall import`: memories as JSON Lines, between machines. */
+import { parseArgs } from "node:util";
+import { resolve } from "node:path";
+import { exportMemories, importMemories, MemoryInputError } from "../memory/mod.ts";
+import { Journal } from "../store/mod.ts";
+import type { Context } from "./context.ts";
+import { UsageError } from "./errors.ts";
+import { EXIT } from "./exit_codes.ts";
+import { plural } from "./fmt.ts";
+
+export const EXPORT_HELP = `heimdall export [--out FILE]
+  Writes every memory (superseded, forgotten and orphaned ones too) with its
+  anchors as JSON Lines, to FILE or stdout. Lossless: \`heimdall import\` of
+  it into an empty home, then export, gives the same bytes.`;
+
+/** `heimdall export`. */
+export async function exportCmd(args: string[], ctx: Context): Promise<number> {
+  const { values, positionals } = parseArgs({ args, options: { out: { type: "string" } } });
+  if (positionals.length > 0) throw new UsageError("Unexpected argument; use --out FILE");
+  const j = Journal.open(ctx.home.journal, { readOnly: true });
+  let n = 0;
+  try {
+    if (values.out === undefined) {
+      for (const line of exportMemories(j)) {
+        ctx.out(line);
+        n++;
+      }
+    } else {
+      const file = await Deno.open(resolve(values.out), {
+        write: true,
+        create: true,
+        truncate: true,
+      });
+      const enc = new TextEncoder();
+      try {
+        for (const line of exportMemories(j)) {
+          await file.write(enc.encode(line + "\n"));
+          n++;
+        }
+      } finally {
+        file.close();
+      }
+      ctx.err(`exported ${plural(n - 1, "memory", "memories")} to ${resolve(values.out)}`);
+    }
+  } finally {
+    j.close();
+  }
+  return EXIT.ok;
+}
+
+export const IMPORT_HELP = `heimdall import FILE|- [--json]
+  Reads an export into this journal in one transaction: new memories are
+  added, one already here is replaced only by a newer copy; anchors under a
+  root of the same folder name here are moved onto it. Nothing is written
+  when a line is bad (the error names it).`;
+
+/** `heimdall import`. */
+export async function importCmd(args: string[], ctx: Context): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { json: { type: "boolean" } },
+    allowPositionals: true,
+  });
+  if (positionals.length !== 1) throw new UsageError("Expected one FILE (or - for stdin)");
+  const name = positionals[0]!;
+  let text: string;
+  try {
+    text = name === "-"
+      ? await new Response(Deno.stdin.readable).text()
+      : await Deno.readTextFile(resolve(name));
+  } catch (e) {
+    throw new UsageError(`Cannot read "${name}": ${(e as Error).message}; pass an export file`);
+  }
+  const j = Journal.open(ctx.home.journal);
+  try {
+    const r = importMemories(j, text, name);
+    if (values.json) ctx.out(JSON.stringify(r));
+    else {
+      ctx.out(
+        `imported ${
+          plural(r.added, "new memory", "new memories")
+        }, ${r.updated} updated, ${r.unchanged} unchanged, ${r.kept} kept (newer here)${
+          r.rebased > 0 ? `; ${plural(r.rebased, "anchor")} moved onto roots here` : ""
+        }`,
+      );
+    }
+    return EXIT.ok;
+  } catch (e) {
+    if (e instanceof MemoryInputError) throw new UsageError(e.message);
+    throw e;
+  } finally {
+    j.close();
+  }
+}

@@ -1,0 +1,390 @@
+/** `heimdall remember | attempt | why | history | forget`: memory attached to code. */
+import { parseArgs } from "node:util";
+import {
+  anchorLabel,
+  defaultAuthor,
+  formatInstant,
+  history,
+  KINDS,
+  type Memory,
+  MemoryInputError,
+  type MemoryKind,
+  parseInstant,
+  parseKind,
+  why,
+  type WhyItem,
+  type WhyTarget,
+} from "../memory/mod.ts";
+import { SymbolLookupError } from "../search/mod.ts";
+import { Journal } from "../store/mod.ts";
+import { SharedMemory, TeamStoreError } from "../team/mod.ts";
+import type { Context } from "./context.ts";
+import { UsageError } from "./errors.ts";
+import { EXIT } from "./exit_codes.ts";
+import { json, plural } from "./fmt.ts";
+
+/**
+ * Opens the journal for memory, read-write (memory writes and lazy
+ * re-anchoring), and the team store when one is connected: shared writes go
+ * there, and reads pull the team's memories first. A store that cannot be
+ * reached: reads go on with a warning, shared writes exit 3.
+ */
+async function withMemory(
+  ctx: Context,
+  name: string,
+  create: boolean,
+  fn: (j: Journal, shared: SharedMemory) => number | Promise<number>,
+): Promise<number> {
+  if (!create) {
+    try {
+      Deno.statSync(ctx.home.journal);
+    } catch {
+      // Fails with the usual "nothing is indexed yet".
+      Journal.open(ctx.home.journal, { readOnly: true }).close();
+    }
+  }
+  const j = Journal.open(ctx.home.journal);
+  const shared = await SharedMemory.open(ctx);
+  try {
+    const warning = shared.warning();
+    if (warning) ctx.err(`heimdall ${name}: ${warning}`);
+    return await fn(j, shared);
+  } catch (e) {
+    if (e instanceof MemoryInputError || e instanceof SymbolLookupError) {
+      throw new UsageError(e.message);
+    }
+    if (e instanceof TeamStoreError) {
+      ctx.err(`heimdall ${name}: ${e.message}`);
+      return EXIT.env;
+    }
+    throw e;
+  } finally {
+    await shared.close();
+    j.close();
+  }
+}
+
+function instant(
+  text: string | undefined,
+  option: string,
+  edge: "start" | "end",
+): number | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return parseInstant(text, option, edge);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+async function textOf(positionals: string[], what: string): Promise<string> {
+  if (positionals.length === 1 && positionals[0] === "-") {
+    return await new Response(Deno.stdin.readable).text();
+  }
+  if (positionals.length === 0) {
+    throw new UsageError(`Missing TEXT: say ${what} (quote it, or pass - to read it from stdin)`);
+  }
+  return positionals.join(" ");
+}
+
+/** Paths under the current folder, relative (anywhere in `text`). */
+const show = (text: string) => text.replaceAll(Deno.cwd() + "/", "");
+
+function about(m: Memory): string {
+  return m.anchors.map((a) => {
+    const label = show(anchorLabel(a));
+    return a.state === "active" ? label : `${label} (${a.state})`;
+  }).join(", ");
+}
+
+export const REMEMBER_HELP =
+  `heimdall remember --kind decision|convention|note|fact --about SYMBOL|PATH… TEXT|- [--json]
+    [--scope private|project|team] [--valid-from DATE] [--valid-to DATE] [--task ID]
+    [--supersedes ID…] [--keep] [--author NAME]
+  Records what code cannot say, attached to symbols (path:name, Class.method,
+  name), files or folders. A decision, convention or fact supersedes the
+  current one of its kind on the same anchors (--keep adds alongside instead);
+  the old one stays as history. Secrets in TEXT are redacted. Author:
+  $HEIMDALL_AUTHOR, else git user.name, else $USER.`;
+
+/** `heimdall remember`. */
+export async function rememberCmd(args: string[], ctx: Context): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      kind: { type: "string" },
+      about: { type: "string", multiple: true },
+      scope: { type: "string" },
+      "valid-from": { type: "string" },
+      "valid-to": { type: "string" },
+      task: { type: "string" },
+      supersedes: { type: "string", multiple: true },
+      keep: { type: "boolean" },
+      author: { type: "string" },
+      json: { type: "boolean" },
+    },
+    allowPositionals: true,
+  });
+  if (values.kind === undefined) {
+    throw new UsageError(
+      `Missing --kind: one of ${KINDS.filter((k) => k !== "attempt").join(", ")}`,
+    );
+  }
+  try {
+    parseKind(values.kind);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const validFrom = instant(values["valid-from"], "--valid-from", "start");
+  const validTo = instant(values["valid-to"], "--valid-to", "start");
+  const text = await textOf(positionals, "what was decided or noticed");
+  const author = values.author ?? defaultAuthor();
+  return await withMemory(ctx, "remember", true, async (j, shared) => {
+    const r = await shared.remember(j, {
+      kind: values.kind!,
+      text,
+      about: values.about ?? [],
+      author,
+      ...(values.scope !== undefined ? { scope: values.scope } : {}),
+      ...(validFrom !== undefined ? { validFrom } : {}),
+      ...(validTo !== undefined ? { validTo } : {}),
+      taskId: values.task ?? null,
+      supersedes: values.supersedes ?? [],
+      keep: values.keep ?? false,
+    });
+    if (values.json) ctx.out(json(r));
+    else {
+      ctx.out(
+        `remembered ${r.memory.id}: ${r.memory.kind} on ${about(r.memory)}${
+          r.superseded.length > 0 ? `; supersedes ${r.superseded.join(", ")}` : ""
+        }`,
+      );
+    }
+    return EXIT.ok;
+  });
+}
+
+export const ATTEMPT_HELP =
+  `heimdall attempt --about SYMBOL|PATH… --failed|--passed [--tests T1,T2] TEXT|- [--json]
+    [--fix REF] [--task ID] [--scope private|project|team] [--author NAME]
+  Records what was tried and how it went. A failure repeating an open one on
+  the same code (same failing tests, or near-identical wording) counts it
+  again instead of adding a row. A pass resolves the open failures on its
+  code (with --tests, those whose failing tests it names) and links itself,
+  and --fix (a commit, a URL), as their fix.`;
+
+/** `heimdall attempt`. */
+export async function attemptCmd(args: string[], ctx: Context): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      about: { type: "string", multiple: true },
+      failed: { type: "boolean" },
+      passed: { type: "boolean" },
+      tests: { type: "string", multiple: true },
+      fix: { type: "string" },
+      task: { type: "string" },
+      scope: { type: "string" },
+      author: { type: "string" },
+      json: { type: "boolean" },
+    },
+    allowPositionals: true,
+  });
+  if (values.failed === values.passed) {
+    throw new UsageError("Say how it went: pass exactly one of --failed or --passed");
+  }
+  const text = await textOf(positionals, "what was tried");
+  const author = values.author ?? defaultAuthor();
+  const tests = (values.tests ?? []).flatMap((t) => t.split(","));
+  return await withMemory(ctx, "attempt", true, async (j, shared) => {
+    const r = await shared.attempt(j, {
+      about: values.about ?? [],
+      outcome: values.failed ? "failed" : "passed",
+      text,
+      author,
+      tests,
+      ...(values.fix !== undefined ? { fix: values.fix } : {}),
+      ...(values.scope !== undefined ? { scope: values.scope } : {}),
+      taskId: values.task ?? null,
+    });
+    if (values.json) ctx.out(json(r));
+    else if (r.repeated) {
+      ctx.out(
+        `attempt ${r.memory.id} failed again on ${about(r.memory)}: ${
+          plural(r.memory.count, "time")
+        } now (${
+          r.matchedBy === "tests"
+            ? "same failing tests"
+            : `same wording, similarity ${r.similarity!.toFixed(2)}`
+        })`,
+      );
+    } else {
+      ctx.out(
+        `attempt ${r.memory.id} ${r.memory.outcome} on ${about(r.memory)}${
+          r.resolved.length > 0 ? `; resolves ${r.resolved.join(", ")}` : ""
+        }`,
+      );
+    }
+    return EXIT.ok;
+  });
+}
+
+function itemLines(m: WhyItem | (Memory & { via: string | null }), standing: string): string[] {
+  const head: string[] = [m.kind];
+  if (m.outcome) head.push(m.outcome + (m.count > 1 ? ` ×${m.count}` : ""));
+  head.push(m.id, formatInstant(m.recorded_at), m.author);
+  if (m.scope !== "project") head.push(m.scope);
+  const notes: string[] = [];
+  if (m.via) notes.push(`via ${m.via}`);
+  if (standing === "superseded") {
+    notes.push(`superseded ${formatInstant(m.superseded_at)} by ${m.superseded_by}`);
+  }
+  if (standing === "forgotten") {
+    notes.push(`forgotten ${formatInstant(m.forgotten_at)} by ${m.forgotten_by}`);
+  }
+  if (m.status === "resolved") {
+    notes.push(`resolved ${formatInstant(m.resolved_at)} by ${m.resolved_by}`);
+  }
+  if (standing === "expired") notes.push(`valid until ${formatInstant(m.valid_to)}`);
+  if (standing === "upcoming") notes.push(`valid from ${formatInstant(m.valid_from)}`);
+  const tests = JSON.parse(m.tests) as string[];
+  if (tests.length > 0) notes.push(`tests ${tests.join(", ")}`);
+  if (m.fix) notes.push(`fix ${m.fix}`);
+  if (m.count > 1) notes.push(`last ${formatInstant(m.last_seen_at)}`);
+  if (m.task_id) notes.push(`task ${m.task_id}`);
+  const lines = [`  ${head.join("  ")}${notes.length > 0 ? `  (${notes.join("; ")})` : ""}`];
+  for (const l of m.text.split("\n")) lines.push(`      ${l}`);
+  const moved = m.anchors.filter((a) => a.state !== "active");
+  if (moved.length > 0) lines.push(`      about ${about(m)}`);
+  return lines;
+}
+
+function targetLine(t: WhyTarget): string {
+  if (t.type === "symbol") return `${t.kind} ${t.symbol} — ${show(t.path)}:${t.line ?? 1}`;
+  if (t.type === "gone") return `${t.label} — no longer in the index; memories anchored to it:`;
+  return `${t.type} ${show(t.path)}`;
+}
+
+export const WHY_HELP = `heimdall why SYMBOL|PATH [--as-of DATE] [--json] [--author NAME]
+  What memory says about a symbol, file or folder: what holds now first (most
+  specific anchor first: the symbol, what encloses it, its file, its folders),
+  then the history (superseded, forgotten, resolved, expired) with who and
+  when. --as-of answers as memory stood then (DATE: 2025-01-31, the end of
+  that day UTC, or 2025-01-31T14:00:00Z). Works for code that is gone, through
+  its orphaned memories. Exit 1 when no memory is about it.`;
+
+/** `heimdall why`. */
+export async function whyCmd(args: string[], ctx: Context): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { "as-of": { type: "string" }, json: { type: "boolean" }, author: { type: "string" } },
+    allowPositionals: true,
+  });
+  if (positionals.length !== 1) {
+    throw new UsageError("Expected exactly one SYMBOL (name, Class.method or path:name) or PATH");
+  }
+  const asOf = instant(values["as-of"], "--as-of", "end");
+  const viewer = values.author ?? defaultAuthor();
+  return await withMemory(ctx, "why", false, async (j, shared) => {
+    await shared.sync(j);
+    const r = why(j, positionals[0]!, { asOf: asOf ?? null, viewer });
+    if (values.json) ctx.out(json(r));
+    else {
+      ctx.out(
+        targetLine(r.target) + (r.as_of !== null ? `  (as of ${formatInstant(r.as_of)})` : ""),
+      );
+      if (r.current.length + r.history.length === 0) ctx.out("  no memory about it");
+      if (r.current.length > 0) ctx.out("current");
+      for (const m of r.current) for (const l of itemLines(m, m.standing)) ctx.out(l);
+      if (r.history.length > 0) ctx.out("history");
+      for (const m of r.history) for (const l of itemLines(m, m.standing)) ctx.out(l);
+    }
+    return r.current.length + r.history.length > 0 ? EXIT.ok : EXIT.none;
+  });
+}
+
+export const HISTORY_HELP =
+  `heimdall history [SYMBOL|PATH] [--kind K] [--author NAME] [--limit N] [--json]
+  Every memory about SYMBOL or PATH (or the newest of all), superseded and
+  forgotten ones included, and the timeline of what happened to them:
+  recorded, repeated, superseded, resolved, forgotten, moved, orphaned.`;
+
+/** `heimdall history`. */
+export async function historyCmd(args: string[], ctx: Context): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      kind: { type: "string" },
+      author: { type: "string" },
+      limit: { type: "string" },
+      json: { type: "boolean" },
+    },
+    allowPositionals: true,
+  });
+  if (positionals.length > 1) throw new UsageError("Expected at most one SYMBOL or PATH");
+  let kind: MemoryKind | undefined;
+  if (values.kind !== undefined) {
+    try {
+      kind = parseKind(values.kind);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+  }
+  const limit = values.limit === undefined ? 50 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new UsageError(`Invalid --limit "${values.limit}": expected a whole number ≥ 1`);
+  }
+  const viewer = defaultAuthor();
+  return await withMemory(ctx, "history", false, async (j, shared) => {
+    await shared.sync(j);
+    const r = history(j, positionals[0] ?? null, {
+      viewer,
+      limit,
+      ...(kind ? { kind } : {}),
+      ...(values.author !== undefined ? { author: values.author } : {}),
+    });
+    if (values.json) ctx.out(json(r));
+    else {
+      if (r.target) ctx.out(targetLine(r.target));
+      for (const e of r.events) {
+        ctx.out(
+          `  ${formatInstant(e.at)}  ${e.event.padEnd(10)} ${e.kind} ${e.memory_id}  ${
+            show(e.detail)
+          }`,
+        );
+      }
+      if (r.memories.length > 0) ctx.out("memories");
+      for (const m of r.memories) {
+        const standing = m.forgotten_at !== null
+          ? "forgotten"
+          : m.superseded_at !== null
+          ? "superseded"
+          : "current";
+        for (const l of itemLines(m, standing)) ctx.out(l);
+      }
+      if (r.memories.length === 0) ctx.out("no memory");
+    }
+    return r.memories.length > 0 ? EXIT.ok : EXIT.none;
+  });
+}
+
+export const FORGET_HELP = `heimdall forget ID [--json]
+  Marks a memory forgotten (when, by whom): it leaves \`why\`'s current answer
+  and search, and stays in history. ID may be a unique prefix (4+ characters).`;
+
+/** `heimdall forget`. */
+export async function forgetCmd(args: string[], ctx: Context): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { json: { type: "boolean" }, author: { type: "string" } },
+    allowPositionals: true,
+  });
+  if (positionals.length !== 1) throw new UsageError("Expected exactly one memory ID");
+  const author = values.author ?? defaultAuthor();
+  return await withMemory(ctx, "forget", false, async (j, shared) => {
+    const m = await shared.forget(j, positionals[0]!, { author });
+    if (values.json) ctx.out(json(m));
+    else ctx.out(`forgot ${m.id} (${m.kind} on ${about(m)}); \`heimdall history\` still shows it`);
+    return EXIT.ok;
+  });
+}

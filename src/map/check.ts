@@ -1,0 +1,135 @@
+/**
+ * `map check`: the map against the files on disk. Reads the repository's
+ * files through the reconciler's walker (ignore rules applied, secrets and
+ * symlinks passed over), so a glob is checked against what Heimdall indexes.
+ */
+import { join } from "node:path";
+import { walkRoot } from "../reconcile/mod.ts";
+import { globCovers } from "./glob.ts";
+import { type ArchMap, MAP_DIR, MAP_NAMES, MapError, parseMap } from "./map_file.ts";
+import { componentFor } from "./resolve.ts";
+
+/** One thing wrong with a map; each makes `map check` exit 1. */
+export interface MapProblem {
+  kind: "parse" | "glob-matches-nothing" | "component-empty" | "two-maps";
+  message: string;
+  component?: string;
+  glob?: string;
+  line?: number | null;
+}
+
+/** A component as the check found it. */
+export interface ComponentReport {
+  name: string;
+  /** Each glob with the number of files it covers. */
+  globs: { glob: string; files: number }[];
+  /** Files that resolve to this component (it is their most specific match). */
+  files: number;
+}
+
+/** The result of {@link checkMap}. */
+export interface MapCheck {
+  root: string;
+  file: string | null;
+  components: ComponentReport[];
+  /** Files no component covers. */
+  unmapped: number;
+  files: number;
+  problems: MapProblem[];
+  /** Not problems: components whose files are all taken by more specific globs of others. */
+  warnings: string[];
+}
+
+/**
+ * Checks the map of the repository at `root` against its files (pure apart
+ * from reading them): a map that does not parse, a glob covering no file,
+ * a component none of whose globs covers a file (its files are all gone),
+ * and both `map.toml` and `map.json` present are problems. Returns `file:
+ * null` when there is no map. Cost: one walk of the repository.
+ */
+export function checkMap(root: string, globalIgnore = ""): MapCheck {
+  const present = MAP_NAMES.map((n) => join(root, MAP_DIR, n)).filter(exists);
+  const result: MapCheck = {
+    root,
+    file: present[0] ?? null,
+    components: [],
+    unmapped: 0,
+    files: 0,
+    problems: [],
+    warnings: [],
+  };
+  if (present.length === 0) return result;
+  if (present.length > 1) {
+    result.problems.push({
+      kind: "two-maps",
+      message: `both ${present.join(" and ")} exist; keep one (map.toml is the one read)`,
+    });
+  }
+  let map: ArchMap;
+  try {
+    map = parseMap(Deno.readTextFileSync(present[0]!), present[0]!);
+  } catch (e) {
+    if (!(e instanceof MapError)) throw e;
+    result.problems.push({ kind: "parse", message: e.message, line: e.line });
+    return result;
+  }
+  const globCounts = map.components.map((c) => c.globs.map(() => 0));
+  const owned = map.components.map(() => 0);
+  for (const ev of walkRoot({ root, globalIgnore, stat: false })) {
+    if (ev.type !== "file") continue;
+    result.files++;
+    map.components.forEach((c, ci) =>
+      c.globs.forEach((g, gi) => {
+        if (globCovers(g, ev.rel)) globCounts[ci]![gi]!++;
+      })
+    );
+    const r = componentFor(map, ev.rel);
+    if (r) owned[r.component.order]!++;
+    else result.unmapped++;
+  }
+  map.components.forEach((c, ci) => {
+    const counts = globCounts[ci]!;
+    result.components.push({
+      name: c.name,
+      globs: c.globs.map((g, gi) => ({ glob: g.source, files: counts[gi]! })),
+      files: owned[ci]!,
+    });
+    if (counts.every((n) => n === 0)) {
+      result.problems.push({
+        kind: "component-empty",
+        component: c.name,
+        line: c.line,
+        message: `component "${c.name}" covers no file: all its files are gone (${
+          c.globs.map((g) => g.source).join(", ")
+        }); fix its paths or remove it`,
+      });
+      return;
+    }
+    c.globs.forEach((g, gi) => {
+      if (counts[gi] === 0) {
+        result.problems.push({
+          kind: "glob-matches-nothing",
+          component: c.name,
+          glob: g.source,
+          line: c.line,
+          message: `glob "${g.source}" of component "${c.name}" matches no file`,
+        });
+      }
+    });
+    if (owned[ci] === 0) {
+      result.warnings.push(
+        `component "${c.name}": every file it covers resolves to a more specific component`,
+      );
+    }
+  });
+  return result;
+}
+
+function exists(p: string): boolean {
+  try {
+    Deno.statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}

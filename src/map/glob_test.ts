@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { compareSpecificity, compileGlob, globCovers, GlobError } from "./glob.ts";
+
+Deno.test("globCovers() matches files and everything inside a matched folder", () => {
+  const cases: [string, string, boolean][] = [
+    ["src/store/**", "src/store/journal.ts", true],
+    ["src/store/**", "src/store", true],
+    ["src/store/**", "src/storex/a.ts", false],
+    ["src/store", "src/store/deep/a.ts", true],
+    ["src/*.ts", "src/a.ts", true],
+    ["src/*.ts", "src/sub/a.ts", false],
+    ["src/*", "src/sub/a.ts", true],
+    ["**/*_test.ts", "a_test.ts", true],
+    ["**/*_test.ts", "src/x/a_test.ts", true],
+    ["src/**/mod.ts", "src/mod.ts", true],
+    ["src/**/mod.ts", "src/a/b/mod.ts", true],
+    ["src/{cli,mcp}/**", "src/mcp/server.ts", true],
+    ["src/{cli,mcp}/**", "src/memory/a.ts", false],
+    ["src/[a-c]*.ts", "src/b.ts", true],
+    ["src/[!a-c]*.ts", "src/b.ts", false],
+    ["src/?.ts", "src/ab.ts", false],
+    ["./docs/", "docs/x.md", true],
+    ["a.b/c+d", "a.b/c+d", true],
+    ["a.b/c+d", "aXb/c+d", false],
+    ["**/**", "a/b", true],
+    ["src/**/**", "src", true],
+  ];
+  for (const [glob, path, expected] of cases) {
+    assert.equal(globCovers(compileGlob(glob), path), expected, `${glob} ~ ${path}`);
+  }
+});
+
+Deno.test("compareSpecificity() prefers literal segments, then literal characters, then fewer **", () => {
+  const order = [
+    "src/store/journal.ts",
+    "src/store/*.ts",
+    "src/store/**",
+    "src/store",
+    "src/**/test_*.py",
+    "src/**",
+    "**/*.ts",
+    "**",
+  ];
+  const sorted = [...order].reverse().map(compileGlob).sort(compareSpecificity).map((g) =>
+    g.source
+  );
+  // src/store/** and src/store tie on segments and characters; fewer ** wins.
+  assert.deepEqual(sorted, [
+    "src/store/journal.ts",
+    "src/store/*.ts",
+    "src/store",
+    "src/store/**",
+    "src/**/test_*.py",
+    "src/**",
+    "**/*.ts",
+    "**",
+  ]);
+  assert.equal(compareSpecificity(compileGlob("a/*"), compileGlob("b/*")), 0);
+});
+
+Deno.test("compileGlob() refuses absolute paths, .. and unclosed brackets", () => {
+  for (const bad of ["/etc/**", "src/../x", "src/[ab", "src/{a,b", ""]) {
+    assert.throws(() => compileGlob(bad), GlobError, bad);
+  }
+});

@@ -1,0 +1,172 @@
+/**
+ * The architectural map file: `.heimdall/map.toml` (or `.heimdall/map.json`)
+ * at a repository's root. Parsing and validation are pure; errors carry the
+ * line.
+ *
+ * ```toml
+ * [component.store]
+ * description = "The journal"
+ * paths = ["src/store/**"]
+ * depends_on = ["config"]
+ * must = ["Only this folder imports node:sqlite"]
+ * should = ["One file per table group"]
+ * info = ["Migrations are append-only"]
+ * ```
+ */
+import { compileGlob, type Glob, GlobError } from "./glob.ts";
+import { parseToml, TomlError, type TomlTable, type TomlValue } from "./toml.ts";
+
+/** How binding a constraint is. */
+export const LEVELS = ["must", "should", "info"] as const;
+export type Level = (typeof LEVELS)[number];
+
+/** One component of the map. */
+export interface Component {
+  name: string;
+  description: string | null;
+  globs: Glob[];
+  depends_on: string[];
+  constraints: { level: Level; text: string }[];
+  /** Declaration order (breaks specificity ties) and line. */
+  order: number;
+  line: number | null;
+}
+
+/** A parsed, validated map. */
+export interface ArchMap {
+  file: string;
+  components: Component[];
+}
+
+/** A map file that does not parse or does not validate; `line` when known (1-based). */
+export class MapError extends Error {
+  constructor(readonly file: string, readonly line: number | null, readonly reason: string) {
+    super(`${file}${line !== null ? `:${line}` : ""}: ${reason}`);
+    this.name = "MapError";
+  }
+}
+
+/** The folder and the file names a map may have, in order of preference. */
+export const MAP_DIR = ".heimdall";
+export const MAP_NAMES = ["map.toml", "map.json"] as const;
+
+const COMPONENT_KEYS = new Set(["description", "paths", "depends_on", ...LEVELS]);
+const NAME = /^[A-Za-z0-9_.-]+$/;
+
+/** JSON has no line numbers per key; find the line of `"name"` for errors. */
+function jsonLines(text: string): Map<string, number> {
+  const lines = new Map<string, number>();
+  text.split("\n").forEach((l, i) => {
+    for (const m of l.matchAll(/"((?:[^"\\]|\\.)+)"\s*:/g)) {
+      if (!lines.has(m[1]!)) lines.set(m[1]!, i + 1);
+    }
+  });
+  return lines;
+}
+
+/**
+ * Parses and validates a map's text (`file` names it in errors; a name
+ * ending in `.json` is read as JSON, anything else as TOML). Throws
+ * {@link MapError}: a syntax error (with its line), a top-level key other
+ * than `component`, an unknown key in a component, a bad glob, a component
+ * without paths, or a `depends_on` naming no component or itself.
+ */
+export function parseMap(text: string, file: string): ArchMap {
+  let doc: TomlTable;
+  let lineOf: (path: string) => number | null;
+  if (file.endsWith(".json")) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      const m = /position (\d+)/.exec((e as Error).message);
+      const line = m ? text.slice(0, Number(m[1])).split("\n").length : null;
+      throw new MapError(file, line, `not valid JSON: ${(e as Error).message}`);
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      throw new MapError(file, 1, 'expected an object with a "component" table');
+    }
+    doc = value as TomlTable;
+    const lines = jsonLines(text);
+    lineOf = (path) => lines.get(path.split(".").pop()!.replace(/\[\d+\]$/, "")) ?? null;
+  } else {
+    try {
+      const parsed = parseToml(text);
+      doc = parsed.value;
+      lineOf = (path) => parsed.lines.get(path) ?? null;
+    } catch (e) {
+      if (e instanceof TomlError) throw new MapError(file, e.line, e.reason);
+      throw e;
+    }
+  }
+  const fail = (path: string, reason: string): never => {
+    throw new MapError(file, lineOf(path), reason);
+  };
+  for (const k of Object.keys(doc)) {
+    if (k !== "component") fail(k, `unknown key "${k}": the map holds [component.NAME] tables`);
+  }
+  const table = doc.component ?? {};
+  if (!isTable(table)) return fail("component", "component must be a table of [component.NAME]");
+  const components: Component[] = [];
+  for (const [name, raw] of Object.entries(table)) {
+    const at = `component.${name}`;
+    if (!NAME.test(name)) fail(at, `component name "${name}": use letters, digits, _ . -`);
+    if (!isTable(raw)) return fail(at, `component "${name}" must be a table`);
+    for (const k of Object.keys(raw)) {
+      if (!COMPONENT_KEYS.has(k)) {
+        fail(
+          `${at}.${k}`,
+          `unknown key "${k}" in component "${name}": expected ${[...COMPONENT_KEYS].join(", ")}`,
+        );
+      }
+    }
+    const strings = (k: string): string[] => {
+      const v = raw[k];
+      if (v === undefined) return [];
+      if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) {
+        return fail(`${at}.${k}`, `"${k}" of component "${name}" must be a list of strings`);
+      }
+      return v as string[];
+    };
+    const paths = strings("paths");
+    if (paths.length === 0) {
+      fail(at, `component "${name}" has no paths: add paths = ["src/${name}/**"]`);
+    }
+    const globs = paths.map((p, i) => {
+      try {
+        return compileGlob(p);
+      } catch (e) {
+        if (e instanceof GlobError) return fail(`${at}.paths[${i}]`, e.message);
+        throw e;
+      }
+    });
+    const description = raw.description;
+    if (description !== undefined && typeof description !== "string") {
+      fail(`${at}.description`, `"description" of component "${name}" must be a string`);
+    }
+    components.push({
+      name,
+      description: (description as string | undefined) ?? null,
+      globs,
+      depends_on: strings("depends_on"),
+      constraints: LEVELS.flatMap((level) => strings(level).map((text) => ({ level, text }))),
+      order: components.length,
+      line: lineOf(at),
+    });
+  }
+  const names = new Set(components.map((c) => c.name));
+  for (const c of components) {
+    c.depends_on.forEach((d, i) => {
+      const at = `component.${c.name}.depends_on[${i}]`;
+      if (d === c.name) fail(at, `component "${c.name}" depends on itself`);
+      if (!names.has(d)) {
+        fail(at, `component "${c.name}" depends on "${d}", which the map does not declare`);
+      }
+    });
+  }
+  return { file, components };
+}
+
+function isTable(v: TomlValue | undefined): v is TomlTable {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,68 @@
+import assert from "node:assert/strict";
+import { parseToml, TomlError } from "./toml.ts";
+
+Deno.test("parseToml() reads tables, arrays of tables, dotted and quoted keys, every value type", () => {
+  const { value, lines } = parseToml(`# a map
+title = "Heimdall" # trailing comment
+[component.store]
+paths = [
+  "src/store/**", # the journal
+  'src\\raw\\**',
+]
+depends_on = []
+"quoted key" = "tab\\tand \\u00e9"
+n = 1_000
+f = -2.5
+on = true
+inline = { a = "x", b = [1, 2] }
+[[component.store.rule]]
+level = "must"
+[[component.store.rule]]
+level = "info"
+a.b.c = 3
+`);
+  assert.deepEqual(value, {
+    title: "Heimdall",
+    component: {
+      store: {
+        paths: ["src/store/**", "src\\raw\\**"],
+        depends_on: [],
+        "quoted key": "tab\tand é",
+        n: 1000,
+        f: -2.5,
+        on: true,
+        inline: { a: "x", b: [1, 2] },
+        rule: [{ level: "must" }, { level: "info", a: { b: { c: 3 } } }],
+      },
+    },
+  });
+  assert.equal(lines.get("component.store"), 3);
+  assert.equal(lines.get("component.store.paths"), 4);
+  assert.equal(lines.get("component.store.paths[1]"), 6);
+  assert.equal(lines.get("component.store.rule[1].a.b.c"), 18);
+});
+
+Deno.test("parseToml() names the line of each kind of error", () => {
+  const cases: [string, number, RegExp][] = [
+    ['a = "x"\nb = "unterminated\n', 2, /unterminated string/],
+    ["a = 1\n\n[table\n", 3, /"]" to close the table header/],
+    ["a = 1\na = 2\n", 2, /"a" is defined twice/],
+    ["[t]\nx = 1\n[t]\n", 3, /table \[t\] is defined twice/],
+    ['k = """\nmulti\n"""\n', 1, /multi-line strings are not supported/],
+    ["d = 2025-01-01\n", 1, /dates are not supported/],
+    ["x = [1, 2\ny = 3\n", 2, /expected "," or "]"/],
+    ['x = "a" "b"\n', 1, /unexpected/],
+    ["x = nope\n", 1, /expected a value/],
+    ["= 3\n", 1, /expected a key/],
+    ["x 3\n", 1, /"=" after the key "x"/],
+    ['s = "bad \\q escape"\n', 1, /unknown escape/],
+    ["a = 1\n[a.b]\n", 2, /"a" is already a value/],
+  ];
+  for (const [text, line, message] of cases) {
+    assert.throws(
+      () => parseToml(text),
+      (e: unknown) => e instanceof TomlError && e.line === line && message.test(e.message),
+      JSON.stringify(text),
+    );
+  }
+});

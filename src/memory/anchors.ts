@@ -1,0 +1,178 @@
+/**
+ * Turning what a person names (`--about SYMBOL|PATH`) into anchors, and
+ * comparing anchor sets. Reads the index and the disk; writes nothing.
+ */
+import { basename, resolve } from "node:path";
+import { symbolCandidates, SymbolLookupError, type SymbolRef } from "../search/mod.ts";
+import { getPath, type Journal, listRoots, rootFor } from "../store/mod.ts";
+import { fileShapes } from "./shape.ts";
+import type { AnchorRow } from "./types.ts";
+
+/** The index columns of a node that an anchor keeps. */
+export interface NodeFacts {
+  id: string;
+  kind: string;
+  name: string;
+  qualname: string;
+  path: string;
+  start_line: number | null;
+  end_line: number | null;
+  struct_hash: string | null;
+  parent_id: string | null;
+  file_hash: string | null;
+}
+
+/** SELECT list for {@link NodeFacts}, over `nodes n JOIN paths p`. */
+export const NODE_FACTS = `n.id, n.kind, n.name, n.qualname, p.path, n.start_line, n.end_line,
+  n.struct_hash, n.parent_id, p.hash AS file_hash`;
+
+/** One node's facts by id, or undefined when it is not in the index. */
+export function nodeFacts(j: Journal, id: string): NodeFacts | undefined {
+  return j.get<NodeFacts>(
+    `SELECT ${NODE_FACTS} FROM nodes n JOIN paths p ON p.id = n.path_id WHERE n.id = ?`,
+    id,
+  );
+}
+
+/**
+ * The symbols `text` may mean, as `findSymbol` reads it (`path:name`,
+ * `Class.method`, `name`), except that a dotted name matching a qualified
+ * name exactly is taken before any suffix match: one indexed look-up instead
+ * of a scan of every qualified name.
+ */
+export function symbolsNamed(j: Journal, text: string, cwd: string): SymbolRef[] {
+  if (!text.includes(":") || text.includes("::")) {
+    const q = text.replaceAll("::", ".");
+    if (q.includes(".")) {
+      const exact = j.all<SymbolRef>(
+        `SELECT n.id, n.kind, n.name, n.qualname, p.path, n.start_line AS line,
+           n.end_line AS endLine, n.signature FROM nodes n JOIN paths p ON p.id = n.path_id
+         WHERE n.qualname = ? AND n.kind != 'file' ORDER BY p.path, n.start_line LIMIT 50`,
+        q,
+      );
+      if (exact.length > 0) return exact;
+    }
+  }
+  return symbolCandidates(j, text, cwd);
+}
+
+/** What an `--about` value names, before it becomes a stored anchor. */
+export type About =
+  | { target: "symbol"; node: NodeFacts; root: string | null }
+  | { target: "file" | "folder"; path: string; hash: string | null; root: string | null };
+
+/**
+ * Resolves `text` as a path when one exists on disk (relative to `cwd`; a
+ * folder or a file), else as a symbol (`path:name`, `Class.method`, `name`).
+ * Throws SymbolLookupError (from search) when it names no symbol, or more
+ * than one (the error lists the candidates).
+ */
+export function resolveAbout(j: Journal, text: string, cwd: string): About {
+  const roots = listRoots(j);
+  const abs = resolve(cwd, text);
+  let stat: Deno.FileInfo | undefined;
+  try {
+    stat = Deno.statSync(abs);
+  } catch { /* not a path: a symbol */ }
+  if (stat) {
+    const path = realPath(abs);
+    const root = rootFor(roots, path)?.path ?? null;
+    if (stat.isDirectory) return { target: "folder", path, hash: null, root };
+    return { target: "file", path, hash: getPath(j, path)?.hash ?? null, root };
+  }
+  const candidates = symbolsNamed(j, text, cwd);
+  if (candidates.length !== 1) throw new SymbolLookupError(text, candidates);
+  const node = nodeFacts(j, candidates[0]!.id)!;
+  return { target: "symbol", node, root: rootFor(roots, node.path)?.path ?? null };
+}
+
+function realPath(abs: string): string {
+  try {
+    return Deno.realPathSync(abs);
+  } catch {
+    return abs;
+  }
+}
+
+/** The anchor row for a resolved `--about`, as of `now`. Reads the symbol's file for its shape. */
+export function anchorFor(about: About, ord: number, original: string, now: number): AnchorRow {
+  if (about.target !== "symbol") {
+    return {
+      ord,
+      target: about.target,
+      original,
+      path: about.path,
+      root: about.root,
+      symbol: null,
+      symbol_kind: null,
+      name: basename(about.path),
+      node_id: null,
+      struct_hash: about.hash,
+      shape: null,
+      start_line: null,
+      end_line: null,
+      state: "active",
+      moved_from: null,
+      state_at: now,
+      checked: null,
+    };
+  }
+  return {
+    ord,
+    target: "symbol",
+    original,
+    ...symbolPlace(about.node, about.root),
+    state: "active",
+    moved_from: null,
+    state_at: now,
+    checked: null,
+  };
+}
+
+/** The columns of an anchor on symbol `n` (under root folder `root`) that say where it stands. */
+export function symbolPlace(
+  n: NodeFacts,
+  root: string | null,
+): Pick<
+  AnchorRow,
+  | "path"
+  | "root"
+  | "symbol"
+  | "symbol_kind"
+  | "name"
+  | "node_id"
+  | "struct_hash"
+  | "shape"
+  | "start_line"
+  | "end_line"
+> {
+  return {
+    path: n.path,
+    root,
+    symbol: n.qualname,
+    symbol_kind: n.kind,
+    name: n.name,
+    node_id: n.id,
+    struct_hash: n.struct_hash,
+    shape: fileShapes(n.path, n.file_hash, [n])[0] ?? null,
+    start_line: n.start_line,
+    end_line: n.end_line,
+  };
+}
+
+/** How an anchor is written for people: `path:qualname` or the path. */
+export function anchorLabel(a: Pick<AnchorRow, "path" | "symbol">): string {
+  return a.symbol ? `${a.path}:${a.symbol}` : a.path;
+}
+
+/** An anchor's identity for comparing anchor sets: its node, or its path. */
+export function anchorKey(a: Pick<AnchorRow, "target" | "node_id" | "path" | "symbol">): string {
+  return a.target === "symbol"
+    ? `symbol:${a.node_id ?? `${a.path}:${a.symbol}`}`
+    : `${a.target}:${a.path}`;
+}
+
+/** The sorted, de-duplicated keys of a set of anchors, as one string. */
+export function anchorSetKey(anchors: readonly Parameters<typeof anchorKey>[0][]): string {
+  return [...new Set(anchors.map(anchorKey))].sort().join("\n");
+}

@@ -1,0 +1,321 @@
+/**
+ * Attempts: what was tried on which code, and how it went. A repeat of the
+ * same failure counts instead of adding a row; a passing attempt resolves the
+ * open failures on its code and links itself as their fix. Deterministic: no
+ * model, only anchors, test names and a measured wording similarity.
+ */
+import type { Journal } from "../store/mod.ts";
+import { anchorKey } from "./anchors.ts";
+import { reanchorIfStale } from "./reanchor.ts";
+import { anchorsOf, freshMemoryId, insertAnchors, insertMemory, loadMemories } from "./records.ts";
+import {
+  cleanText,
+  currentOnSameAnchors,
+  newRow,
+  parseScope,
+  resolveAnchors,
+  visibleTo,
+} from "./remember.ts";
+import { syncSearch } from "./searchable.ts";
+import { SAME_FAILURE_THRESHOLD, trigramSimilarity } from "./similarity.ts";
+import {
+  type AnchorRow,
+  type Memory,
+  MemoryInputError,
+  type MemoryRow,
+  type Scope,
+} from "./types.ts";
+
+/** What {@link recordAttempt} writes. */
+export interface AttemptInput {
+  about: readonly string[];
+  outcome: "failed" | "passed";
+  text: string;
+  author: string;
+  /** Failed: the tests that failed; passed: the tests that now pass (optional). */
+  tests?: readonly string[];
+  /** Passed: what fixed it (a commit, a URL). */
+  fix?: string | null;
+  scope?: string;
+  taskId?: string | null;
+  cwd?: string;
+  now?: number;
+}
+
+/** What {@link recordAttempt} did. */
+export interface AttemptResult {
+  memory: Memory;
+  /** Failed: true when it counted as a repeat of an open failure (`memory` is that one). */
+  repeated: boolean;
+  /** How the repeat was recognised: the same failing tests, or near-identical wording. */
+  matchedBy: "tests" | "wording" | null;
+  /** Trigram similarity of the wording to the matched failure (wording matches only). */
+  similarity: number | null;
+  /** Passed: ids of the open failures it resolved. */
+  resolved: string[];
+}
+
+/** Test names as stored: trimmed, non-empty, unique, sorted, redacted. */
+export function normalizeTests(tests: readonly string[]): string[] {
+  return [...new Set(tests.map((t) => cleanTest(t)).filter((t) => t !== ""))].sort();
+}
+
+function cleanTest(t: string): string {
+  const s = t.trim();
+  return s === "" ? "" : cleanText(s);
+}
+
+function testsOf(m: Pick<MemoryRow, "tests">): string[] {
+  return JSON.parse(m.tests) as string[];
+}
+
+/** A checked {@link AttemptInput}, before anything is written. */
+export interface PreparedAttempt {
+  outcome: "failed" | "passed";
+  scope: Scope;
+  text: string;
+  tests: string[];
+  fix: string | null;
+  author: string;
+  taskId: string | null;
+  anchors: AnchorRow[];
+  now: number;
+}
+
+/**
+ * Checks an {@link AttemptInput} and resolves its anchors, writing nothing
+ * but the lazy re-anchoring of memories already on that code. Throws
+ * {@link MemoryInputError} for bad input and SymbolLookupError for an unknown
+ * or ambiguous symbol.
+ */
+export function prepareAttempt(j: Journal, input: AttemptInput): PreparedAttempt {
+  const now = input.now ?? Date.now();
+  if (input.outcome !== "failed" && input.outcome !== "passed") {
+    throw new MemoryInputError(
+      `Unknown outcome "${input.outcome}": pass --failed or --passed`,
+    );
+  }
+  const scope = parseScope(input.scope ?? "project");
+  const text = cleanText(input.text);
+  const tests = normalizeTests(input.tests ?? []);
+  if (input.fix !== undefined && input.fix !== null && input.outcome === "failed") {
+    throw new MemoryInputError("--fix names what fixed it: give it with --passed, not --failed");
+  }
+  const anchors = resolveAnchors(j, input.about, input.cwd ?? Deno.cwd(), now);
+  // Memories already on this code must be where the index says before they are compared.
+  for (const path of new Set(anchors.map((a) => a.path))) reanchorIfStale(j, now, path);
+  return {
+    outcome: input.outcome,
+    scope,
+    text,
+    tests,
+    fix: input.fix ? cleanText(input.fix) : null,
+    author: input.author,
+    taskId: input.taskId ?? null,
+    anchors,
+    now,
+  };
+}
+
+/** An open failure that a new failure repeats, and how that was recognised. */
+export interface Repeat {
+  row: MemoryRow;
+  matchedBy: "tests" | "wording";
+  similarity: number | null;
+  /** The failing tests of both, as the repeated row now stores them. */
+  tests: string[];
+}
+
+/**
+ * The open failure (of `open`, on exactly the new failure's anchors, newest
+ * first) that a new failure with `tests` and `text` repeats: the first with
+ * the same non-empty set of failing tests, or wording at least
+ * {@link SAME_FAILURE_THRESHOLD} alike. Pure.
+ */
+export function findRepeat(
+  open: readonly MemoryRow[],
+  tests: readonly string[],
+  text: string,
+): Repeat | undefined {
+  for (const m of open) {
+    const same = tests.length > 0 && JSON.stringify(testsOf(m)) === JSON.stringify(tests);
+    const similarity = same ? null : trigramSimilarity(m.text, text);
+    if (!same && similarity! < SAME_FAILURE_THRESHOLD) continue;
+    return {
+      row: m,
+      matchedBy: same ? "tests" : "wording",
+      similarity,
+      tests: normalizeTests([...testsOf(m), ...tests]),
+    };
+  }
+  return undefined;
+}
+
+/**
+ * Whether a passing attempt naming `passTests` resolves an open failure:
+ * always when it names none, else when every test the failure saw fail is
+ * among them. Pure.
+ */
+export function passResolves(
+  failure: Pick<MemoryRow, "tests">,
+  passTests: readonly string[],
+): boolean {
+  return passTests.length === 0 || testsOf(failure).every((t) => passTests.includes(t));
+}
+
+/**
+ * Records an attempt on the code `about` names.
+ *
+ * Failed: when an open failure on exactly the same anchors has the same
+ * non-empty set of failing tests, or wording at least
+ * {@link SAME_FAILURE_THRESHOLD} alike (character trigrams), that one's count
+ * goes up (its tests become the union of both) and no row is added; the
+ * newest such failure wins when several match. Otherwise a new open failure.
+ *
+ * Passed: a new row; every open failure sharing an anchor with it is marked
+ * resolved by it, unless it names tests and the failure's failing tests are
+ * not all among them.
+ *
+ * With `touchable`, only the memories it accepts are counted or resolved (a
+ * team store's orchestration keeps its shared rows out of a private write).
+ * Throws {@link MemoryInputError} for bad input and SymbolLookupError for an
+ * unknown or ambiguous symbol; nothing is written then.
+ */
+export function recordAttempt(
+  j: Journal,
+  input: AttemptInput,
+  touchable: (m: MemoryRow) => boolean = () => true,
+): AttemptResult {
+  const p = prepareAttempt(j, input);
+  const now = p.now;
+  if (p.outcome === "failed") {
+    const open = currentOnSameAnchors(
+      j,
+      p.anchors,
+      (m) => m.kind === "attempt" && m.status === "open" && touchable(m),
+      p.author,
+    );
+    const repeat = findRepeat(open, p.tests, p.text);
+    if (repeat) {
+      const id = repeat.row.id;
+      j.tx(() => {
+        j.run(
+          "UPDATE memories SET count = count + 1, last_seen_at = ?, tests = ?, updated_at = ? WHERE id = ?",
+          now,
+          JSON.stringify(repeat.tests),
+          now,
+          id,
+        );
+        syncSearch(j, [id]);
+      });
+      return {
+        memory: loadMemories(j, [id])[0]!,
+        repeated: true,
+        matchedBy: repeat.matchedBy,
+        similarity: repeat.similarity,
+        resolved: [],
+      };
+    }
+  }
+
+  const row = newRow({
+    id: freshMemoryId(j),
+    kind: "attempt",
+    text: p.text,
+    author: p.author,
+    scope: p.scope,
+    task_id: p.taskId,
+    outcome: p.outcome,
+    status: p.outcome === "failed" ? "open" : null,
+    tests: JSON.stringify(p.tests),
+    fix: p.fix,
+  }, now);
+  const resolved = j.tx(() => {
+    insertMemory(j, row);
+    insertAnchors(j, row.id, p.anchors);
+    const ids = p.outcome === "passed"
+      ? resolveFailures(j, row, p.anchors, p.tests, p.author, touchable)
+      : [];
+    syncSearch(j, [row.id]);
+    return ids;
+  });
+  return {
+    memory: { ...row, anchors: p.anchors },
+    repeated: false,
+    matchedBy: null,
+    similarity: null,
+    resolved,
+  };
+}
+
+/**
+ * Marks resolved by `pass` (at its record time) every open failure that
+ * shares an anchor with `anchors`, is visible to `viewer`, passes `touchable`
+ * and whose failing tests `tests` covers (see {@link passResolves}); brings
+ * their search entries in line. Runs in the caller's transaction when there
+ * is one. Returns their ids.
+ */
+export function resolveFailures(
+  j: Journal,
+  pass: Pick<MemoryRow, "id" | "recorded_at">,
+  anchors: readonly AnchorRow[],
+  tests: readonly string[],
+  viewer: string,
+  touchable: (m: MemoryRow) => boolean = () => true,
+): string[] {
+  const keys = new Set(anchors.map(anchorKey));
+  const failures = openFailuresOn(j, anchors).filter((m) =>
+    m.id !== pass.id && visibleTo(m, viewer) && touchable(m) &&
+    anchorsOf(j, m.id).some((a) => keys.has(anchorKey(a))) && passResolves(m, tests)
+  );
+  if (failures.length === 0) return [];
+  const run = () => {
+    for (const m of failures) {
+      j.run(
+        "UPDATE memories SET status = 'resolved', resolved_by = ?, resolved_at = ?, updated_at = ? WHERE id = ?",
+        pass.id,
+        pass.recorded_at,
+        pass.recorded_at,
+        m.id,
+      );
+    }
+    syncSearch(j, failures.map((m) => m.id));
+  };
+  if (j.db.isTransaction) run();
+  else j.tx(run);
+  return failures.map((m) => m.id);
+}
+
+/** Open, unforgotten failed attempts with an anchor on one of `anchors`' nodes or paths. */
+function openFailuresOn(j: Journal, anchors: readonly AnchorRow[]): MemoryRow[] {
+  const nodeIds = anchors.filter((a) => a.target === "symbol" && a.node_id).map((a) => a.node_id!);
+  const paths = anchors.filter((a) => a.target !== "symbol").map((a) => a.path);
+  const rows = new Map<string, MemoryRow>();
+  for (const m of openFailureRows(j, "a.node_id", nodeIds)) rows.set(m.id, m);
+  for (const m of openFailureRows(j, "a.path", paths)) rows.set(m.id, m);
+  return [...rows.values()].sort((a, b) =>
+    a.recorded_at - b.recorded_at || a.id.localeCompare(b.id)
+  );
+}
+
+function openFailureRows(j: Journal, column: string, values: readonly string[]): MemoryRow[] {
+  if (values.length === 0) return [];
+  return j.all<MemoryRow>(
+    `SELECT DISTINCT m.* FROM memory_anchors a JOIN memories m ON m.id = a.memory_id
+     WHERE ${column} IN (${values.map(() => "?").join(", ")})
+       AND m.status = 'open' AND m.forgotten_at IS NULL`,
+    ...values,
+  );
+}
+
+/**
+ * The open failed attempts on any of `nodeIds` (symbols as the index names
+ * them), oldest first, with their anchors: what was tried there and did not
+ * work yet. For hooks that warn before an edit. Does not re-anchor first
+ * (call `reanchorMemories` when the index may have moved since).
+ */
+export function openFailures(j: Journal, nodeIds: readonly string[]): Memory[] {
+  const rows = openFailureRows(j, "a.node_id", nodeIds)
+    .sort((a, b) => a.recorded_at - b.recorded_at || a.id.localeCompare(b.id));
+  return loadMemories(j, rows.map((r) => r.id));
+}

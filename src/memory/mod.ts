@@ -1,0 +1,80 @@
+/**
+ * Memory: what code cannot say. Decisions, conventions, attempts, notes and
+ * facts, attached to code by anchors (symbols, files, folders), bi-temporal
+ * (valid time and record time), superseded or forgotten by marking and never
+ * deleted — least of all by re-indexing: anchors follow code that moves and
+ * are marked orphaned when it is gone.
+ *
+ * Owns the `memories` and `memory_anchors` rows and their search chunks, and
+ * `memory_shared`: which rows are copies of a team store's (`src/team`
+ * decides and stores memories of shared scope when one is connected, and
+ * pulls them here through {@link mirrorMemories}).
+ * Writes in plain SQLite transactions from any process; never takes the
+ * writer lock and never writes a code-index row.
+ */
+export {
+  cleanText,
+  currentOnSameAnchors,
+  forget,
+  markSuperseded,
+  memoryById,
+  newRow,
+  notCurrent,
+  parseKind,
+  parseScope,
+  type PreparedMemory,
+  prepareRemember,
+  remember,
+  type RememberInput,
+  type RememberResult,
+  visibleTo,
+} from "./remember.ts";
+export {
+  type AttemptInput,
+  type AttemptResult,
+  findRepeat,
+  openFailures,
+  passResolves,
+  prepareAttempt,
+  type PreparedAttempt,
+  recordAttempt,
+  type Repeat,
+  resolveFailures,
+} from "./attempts.ts";
+export { mirrorMemories, type MirrorReport, missingIds, sharedIn } from "./mirror.ts";
+export { freshMemoryId, getMemoryRow, loadMemories, updateAnchor } from "./records.ts";
+export { syncSearch } from "./searchable.ts";
+export {
+  history,
+  type HistoryResult,
+  memoryAuthors,
+  type MemoryEvent,
+  type Standing,
+  why,
+  type WhyItem,
+  type WhyResult,
+  type WhyTarget,
+} from "./why.ts";
+export { reanchorIfStale, reanchorMemories, type ReanchorReport } from "./reanchor.ts";
+export { EXPORT_HEADER, exportMemories, importMemories, type ImportReport } from "./transfer.ts";
+export { anchorFor, anchorLabel, nodeFacts } from "./anchors.ts";
+export { memoryFlags } from "./searchable.ts";
+export { formatInstant, parseInstant } from "./time.ts";
+export { defaultAuthor } from "./author.ts";
+export {
+  SAME_FAILURE_THRESHOLD,
+  scoreThreshold,
+  trigramSimilarity,
+  wordSimilarity,
+} from "./similarity.ts";
+export {
+  type AnchorRow,
+  type AnchorState,
+  KINDS,
+  type Memory,
+  MemoryInputError,
+  type MemoryKind,
+  type MemoryRow,
+  type Scope,
+  SCOPES,
+} from "./types.ts";

@@ -1,0 +1,357 @@
+/**
+ * Writing decisions, conventions, notes and facts: supersede, never
+ * overwrite; forget by marking. Plain SQLite transactions from any process
+ * (the journal's busy timeout waits out the writer); never the writer lock.
+ */
+import { redactSecrets } from "../reconcile/mod.ts";
+import type { Journal } from "../store/mod.ts";
+import { anchorFor, anchorKey, anchorSetKey, resolveAbout } from "./anchors.ts";
+import { reanchorIfStale } from "./reanchor.ts";
+import {
+  anchorsOf,
+  findMemoryIds,
+  freshMemoryId,
+  getMemoryRow,
+  insertAnchors,
+  insertMemory,
+  loadMemories,
+} from "./records.ts";
+import { syncSearch } from "./searchable.ts";
+import {
+  type AnchorRow,
+  KINDS,
+  type Memory,
+  MemoryInputError,
+  type MemoryKind,
+  type MemoryRow,
+  type Scope,
+  SCOPES,
+} from "./types.ts";
+
+/** Kinds where a newer memory on the same anchors replaces the current one. */
+const SUPERSEDING: ReadonlySet<MemoryKind> = new Set(["decision", "convention", "fact"]);
+
+/** What {@link remember} writes. */
+export interface RememberInput {
+  kind: string;
+  text: string;
+  /** What it is about: symbols (`path:name`, `Class.method`, `name`), files or folders. */
+  about: readonly string[];
+  author: string;
+  scope?: string;
+  /** Valid time; defaults to now and to "still true". */
+  validFrom?: number;
+  validTo?: number | null;
+  taskId?: string | null;
+  /** Ids (or unique prefixes) this one replaces, whatever their anchors. */
+  supersedes?: readonly string[];
+  /** Add alongside the current memory on the same anchors instead of superseding it. */
+  keep?: boolean;
+  /** Folder that relative paths in `about` are relative to. */
+  cwd?: string;
+  now?: number;
+}
+
+/** What {@link remember} did. */
+export interface RememberResult {
+  memory: Memory;
+  /** Ids of the memories it superseded. */
+  superseded: string[];
+}
+
+/** Checks a kind name; throws {@link MemoryInputError} naming the value and the choices. */
+export function parseKind(kind: string): MemoryKind {
+  if ((KINDS as readonly string[]).includes(kind)) return kind as MemoryKind;
+  throw new MemoryInputError(`Unknown kind "${kind}": expected one of ${KINDS.join(", ")}`);
+}
+
+/** Checks a scope name; throws {@link MemoryInputError} naming the value and the choices. */
+export function parseScope(scope: string): Scope {
+  if ((SCOPES as readonly string[]).includes(scope)) return scope as Scope;
+  throw new MemoryInputError(`Unknown scope "${scope}": expected one of ${SCOPES.join(", ")}`);
+}
+
+/** Resolves every `about` to an anchor (duplicates dropped); throws on an unknown or ambiguous one. */
+export function resolveAnchors(
+  j: Journal,
+  about: readonly string[],
+  cwd: string,
+  now: number,
+): AnchorRow[] {
+  if (about.length === 0) {
+    throw new MemoryInputError(
+      "Nothing to attach it to: pass --about SYMBOL|PATH (a folder such as . covers a whole repository)",
+    );
+  }
+  const seen = new Set<string>();
+  const out: AnchorRow[] = [];
+  for (const text of about) {
+    const anchor = anchorFor(resolveAbout(j, text, cwd), out.length, text, now);
+    const key = anchorKey(anchor);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(anchor);
+  }
+  return out;
+}
+
+/** Text as stored: trimmed, secrets redacted; throws when empty. */
+export function cleanText(text: string): string {
+  const t = text.trim();
+  if (t === "") throw new MemoryInputError("Empty text: say what was decided, tried or noticed");
+  return redactSecrets(t);
+}
+
+/** The memory `idOrPrefix` names, or a {@link MemoryInputError} saying why not. */
+export function memoryById(j: Journal, idOrPrefix: string): MemoryRow {
+  const ids = findMemoryIds(j, idOrPrefix);
+  if (ids.length === 1) return getMemoryRow(j, ids[0]!)!;
+  throw new MemoryInputError(
+    ids.length === 0
+      ? `No memory "${idOrPrefix}": \`heimdall history\` lists memories with their ids`
+      : `"${idOrPrefix}" is ambiguous: ${ids.join(", ")}; give more of the id`,
+  );
+}
+
+/** Memories visible to `viewer`: everything but other authors' private ones. */
+export function visibleTo(m: Pick<MemoryRow, "scope" | "author">, viewer: string): boolean {
+  return m.scope !== "private" || m.author === viewer;
+}
+
+/**
+ * Current memories (neither superseded nor forgotten) whose anchor set is
+ * exactly `anchors`'s, that pass `keep` and are visible to `viewer`, newest
+ * first. Looks up candidates by the first anchor (indexed), then compares
+ * whole sets.
+ */
+export function currentOnSameAnchors(
+  j: Journal,
+  anchors: readonly AnchorRow[],
+  keep: (m: MemoryRow) => boolean,
+  viewer: string,
+): MemoryRow[] {
+  const first = anchors[0];
+  if (!first) return [];
+  const key = anchorSetKey(anchors);
+  const byNode = first.target === "symbol" && first.node_id !== null;
+  const rows = j.all<MemoryRow>(
+    `SELECT DISTINCT m.* FROM memory_anchors a JOIN memories m ON m.id = a.memory_id
+     WHERE ${byNode ? "a.node_id = ?" : "a.path = ? AND a.target = ?"}
+       AND m.superseded_at IS NULL AND m.forgotten_at IS NULL
+     ORDER BY m.recorded_at DESC, m.id`,
+    ...(byNode ? [first.node_id!] : [first.path, first.target]),
+  );
+  return rows.filter((m) =>
+    keep(m) && visibleTo(m, viewer) && anchorSetKey(anchorsOf(j, m.id)) === key
+  );
+}
+
+/** A fresh memory row with every column set from `fields` or its default. */
+export function newRow(
+  fields: Pick<MemoryRow, "id" | "kind" | "text" | "author" | "scope"> & Partial<MemoryRow>,
+  now: number,
+): MemoryRow {
+  return {
+    valid_from: now,
+    valid_to: null,
+    recorded_at: now,
+    superseded_at: null,
+    superseded_by: null,
+    forgotten_at: null,
+    forgotten_by: null,
+    task_id: null,
+    outcome: null,
+    status: null,
+    count: 1,
+    last_seen_at: now,
+    tests: "[]",
+    fix: null,
+    resolved_by: null,
+    resolved_at: null,
+    updated_at: now,
+    ...fields,
+  };
+}
+
+/** A checked {@link RememberInput}: what a write of it stores, before anything is written. */
+export interface PreparedMemory {
+  kind: MemoryKind;
+  scope: Scope;
+  text: string;
+  author: string;
+  /** Null: "now", by the clock of whatever stores it. */
+  validFrom: number | null;
+  validTo: number | null;
+  taskId: string | null;
+  anchors: AnchorRow[];
+  /** The memories named in `supersedes`, each current. */
+  explicit: MemoryRow[];
+  /** Supersede the current memory of this kind on the same anchors (decisions, conventions, facts). */
+  supersedes: boolean;
+  now: number;
+}
+
+/**
+ * Checks a {@link RememberInput} and resolves its anchors, writing nothing
+ * but the lazy re-anchoring of memories already on that code. Throws
+ * {@link MemoryInputError} for bad input (unknown kind or scope, an attempt,
+ * empty text, valid_to before valid_from, an unknown or no longer current id
+ * in `supersedes`) and SymbolLookupError for an unknown or ambiguous symbol.
+ */
+export function prepareRemember(j: Journal, input: RememberInput): PreparedMemory {
+  const now = input.now ?? Date.now();
+  const kind = parseKind(input.kind);
+  if (kind === "attempt") {
+    throw new MemoryInputError(
+      'Attempts have an outcome: use `heimdall attempt --about SYMBOL --failed|--passed "text"`',
+    );
+  }
+  const scope = parseScope(input.scope ?? "project");
+  const text = cleanText(input.text);
+  const validTo = input.validTo ?? null;
+  const validFrom = input.validFrom ?? null;
+  if (validTo !== null && validTo <= (validFrom ?? now)) {
+    throw new MemoryInputError(
+      `Invalid valid time: --valid-to (${new Date(validTo).toISOString()}) is not after ${
+        validFrom === null ? "now" : `--valid-from (${new Date(validFrom).toISOString()})`
+      }; give a later --valid-to`,
+    );
+  }
+  const explicit = (input.supersedes ?? []).map((s) => memoryById(j, s));
+  for (const old of explicit) {
+    if (old.forgotten_at !== null || old.superseded_at !== null) throw notCurrent(old);
+  }
+  const anchors = resolveAnchors(j, input.about, input.cwd ?? Deno.cwd(), now);
+  // Memories already on this code must be where the index says before they are compared.
+  for (const path of new Set(anchors.map((a) => a.path))) reanchorIfStale(j, now, path);
+  return {
+    kind,
+    scope,
+    text,
+    author: input.author,
+    validFrom,
+    validTo,
+    taskId: input.taskId ?? null,
+    anchors,
+    explicit,
+    supersedes: SUPERSEDING.has(kind) && !input.keep,
+    now,
+  };
+}
+
+/** The error for superseding a memory that is no longer current. */
+export function notCurrent(
+  old: Pick<MemoryRow, "id" | "forgotten_at" | "superseded_by">,
+): MemoryInputError {
+  return new MemoryInputError(
+    `Memory ${old.id} is already ${
+      old.forgotten_at !== null ? "forgotten" : `superseded by ${old.superseded_by}`
+    }: supersede the current one instead`,
+  );
+}
+
+/**
+ * Records a decision, convention, note or fact about the code `about` names.
+ * A decision, convention or fact supersedes the current one of the same kind
+ * on exactly the same anchors (unless `keep`), and any named in `supersedes`:
+ * the old row stays, marked with when and by what. Secrets in the text are
+ * redacted. With `replaceable`, only the memories it accepts are superseded
+ * automatically (a team store's orchestration keeps its shared rows out of a
+ * private write). Throws {@link MemoryInputError} for bad input (unknown kind or
+ * scope, empty text, valid_to before valid_from, unknown id) and
+ * SymbolLookupError for an unknown or ambiguous symbol; nothing is written then.
+ */
+export function remember(
+  j: Journal,
+  input: RememberInput,
+  replaceable: (m: MemoryRow) => boolean = () => true,
+): RememberResult {
+  const p = prepareRemember(j, input);
+  const row = newRow({
+    id: freshMemoryId(j),
+    kind: p.kind,
+    text: p.text,
+    author: p.author,
+    scope: p.scope,
+    valid_from: p.validFrom ?? p.now,
+    valid_to: p.validTo,
+    task_id: p.taskId,
+  }, p.now);
+  const superseded = j.tx(() => {
+    const replaced = new Map(p.explicit.map((m) => [m.id, m]));
+    if (p.supersedes) {
+      for (
+        const m of currentOnSameAnchors(
+          j,
+          p.anchors,
+          (m) => m.kind === p.kind && replaceable(m),
+          p.author,
+        )
+      ) {
+        replaced.set(m.id, m);
+      }
+    }
+    insertMemory(j, row);
+    insertAnchors(j, row.id, p.anchors);
+    const ids = [...replaced.keys()];
+    markSuperseded(j, ids, row.id, p.now);
+    syncSearch(j, [row.id]);
+    return ids;
+  });
+  return { memory: { ...row, anchors: p.anchors }, superseded };
+}
+
+/**
+ * Marks `ids` superseded by `by` at `at` and brings their search entries in
+ * line; runs in the caller's transaction when there is one.
+ */
+export function markSuperseded(j: Journal, ids: readonly string[], by: string, at: number): void {
+  if (ids.length === 0) return;
+  const run = () => {
+    for (const id of ids) {
+      j.run(
+        "UPDATE memories SET superseded_at = ?, superseded_by = ?, updated_at = ? WHERE id = ?",
+        at,
+        by,
+        at,
+        id,
+      );
+    }
+    syncSearch(j, ids);
+  };
+  if (j.db.isTransaction) run();
+  else j.tx(run);
+}
+
+/**
+ * Marks a memory forgotten (when, by whom): it leaves `why`'s current answer
+ * and search, and stays in history; what it superseded stays superseded.
+ * Throws {@link MemoryInputError} for an unknown or ambiguous id, or one
+ * already forgotten.
+ */
+export function forget(
+  j: Journal,
+  idOrPrefix: string,
+  options: { author: string; now?: number },
+): Memory {
+  const now = options.now ?? Date.now();
+  const m = memoryById(j, idOrPrefix);
+  if (m.forgotten_at !== null) {
+    throw new MemoryInputError(
+      `Memory ${m.id} was already forgotten on ${
+        new Date(m.forgotten_at).toISOString()
+      } by ${m.forgotten_by}`,
+    );
+  }
+  j.tx(() => {
+    j.run(
+      "UPDATE memories SET forgotten_at = ?, forgotten_by = ?, updated_at = ? WHERE id = ?",
+      now,
+      options.author,
+      now,
+      m.id,
+    );
+    syncSearch(j, [m.id]);
+  });
+  return loadMemories(j, [m.id])[0]!;
+}

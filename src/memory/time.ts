@@ -1,0 +1,50 @@
+/** Dates on the command line and in output. Pure. */
+import { MemoryInputError } from "./types.ts";
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/**
+ * Parses `text` as an instant in milliseconds: `2025-01-31` (UTC; `edge`
+ * says whether a bare date means its first or its last millisecond),
+ * `2025-01-31T14:00`, `2025-01-31T14:00:00Z` or with an offset (a date-time
+ * without a zone is UTC), or `now`. Throws {@link MemoryInputError} naming
+ * `option` and the value for anything else, including impossible dates.
+ */
+export function parseInstant(
+  text: string,
+  option: string,
+  edge: "start" | "end" = "start",
+  now = Date.now(),
+): number {
+  const t = text.trim();
+  if (t === "now") return now;
+  let ms = NaN;
+  if (DATE_ONLY.test(t)) {
+    ms = Date.parse(`${t}T00:00:00Z`);
+    // Date.parse rolls 2025-02-30 over to March: reject what does not round-trip.
+    if (Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 10) !== t) ms = NaN;
+    if (Number.isFinite(ms) && edge === "end") ms += 86_400_000 - 1;
+  } else if (DATE_TIME.test(t)) {
+    const iso = t.replace(" ", "T");
+    ms = Date.parse(/(Z|[+-]\d{2}:?\d{2})$/.test(iso) ? iso : `${iso}Z`);
+    if (Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 10) !== iso.slice(0, 10)) {
+      // A valid offset may move the UTC day; only reject impossible calendar dates.
+      const [y, m, d] = iso.slice(0, 10).split("-").map(Number) as [number, number, number];
+      const check = new Date(Date.UTC(y, m - 1, d));
+      if (check.getUTCMonth() !== m - 1 || check.getUTCDate() !== d) ms = NaN;
+    }
+  }
+  if (!Number.isFinite(ms)) {
+    throw new MemoryInputError(
+      `Invalid ${option} "${text}": expected a date like 2025-01-31, a time like 2025-01-31T14:00:00Z, or now`,
+    );
+  }
+  return ms;
+}
+
+/** An instant for people: `2025-01-31 14:00:05Z`. */
+export function formatInstant(ms: number | null): string {
+  if (ms === null) return "—";
+  return new Date(ms).toISOString().replace("T", " ").replace(/\.\d{3}Z$/, "Z");
+}

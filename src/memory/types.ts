@@ -1,0 +1,94 @@
+/** The rows and values of memory, as stored and as returned. */
+
+/** What a memory is. */
+export const KINDS = ["decision", "convention", "attempt", "note", "fact"] as const;
+export type MemoryKind = (typeof KINDS)[number];
+
+/** Who may see a memory: its author only, everyone on the project, or the team store too. */
+export const SCOPES = ["private", "project", "team"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** A row of `memories`. Times are milliseconds since the epoch (UTC). */
+export interface MemoryRow {
+  id: string;
+  kind: MemoryKind;
+  text: string;
+  author: string;
+  scope: Scope;
+  /** Valid time: when what it says became true, and stopped being true (null: still is). */
+  valid_from: number;
+  valid_to: number | null;
+  /** Record time: when it was written, and when a newer memory replaced it. */
+  recorded_at: number;
+  superseded_at: number | null;
+  superseded_by: string | null;
+  forgotten_at: number | null;
+  forgotten_by: string | null;
+  task_id: string | null;
+  /** Attempts only: `failed` or `passed`. */
+  outcome: "failed" | "passed" | null;
+  /** Failed attempts only: `open` until a passing attempt resolves it. */
+  status: "open" | "resolved" | null;
+  /** How many times this same failure was seen (1 for everything else). */
+  count: number;
+  last_seen_at: number;
+  /** JSON array of test names, sorted. */
+  tests: string;
+  /** Passing attempts: what fixed it (a commit, a URL), as given. */
+  fix: string | null;
+  /** Failed attempts: the passing attempt that resolved it, and when. */
+  resolved_by: string | null;
+  resolved_at: number | null;
+  /** Record time of the last change to this row (import keeps the later copy). */
+  updated_at: number;
+}
+
+/** Where an anchor points. */
+export type AnchorTarget = "symbol" | "file" | "folder";
+
+/** How an anchor stands against the current index. */
+export type AnchorState = "active" | "moved" | "orphaned";
+
+/** A row of `memory_anchors`, without its memory id. */
+export interface AnchorRow {
+  ord: number;
+  target: AnchorTarget;
+  /** The anchor as it was first written (`path:qualname` or the path). */
+  original: string;
+  /** Absolute path of the file (symbol, file) or folder, where it is now. */
+  path: string;
+  /** The root holding `path` when it was last seen (used to rebase on import). */
+  root: string | null;
+  /** Symbols: qualified name and kind. */
+  symbol: string | null;
+  symbol_kind: string | null;
+  /** Symbol name, or the file or folder name. */
+  name: string;
+  node_id: string | null;
+  /** Symbols: structural hash; files: content hash; as last seen. */
+  struct_hash: string | null;
+  /** Symbols: hash of the body with the symbol's own name blanked, to follow a rename. */
+  shape: string | null;
+  start_line: number | null;
+  end_line: number | null;
+  state: AnchorState;
+  /** Where it was before its last move, `path:qualname`. */
+  moved_from: string | null;
+  /** When `state` last changed. */
+  state_at: number;
+  /** Orphaned symbols: content hash of their file at the last search, so an unchanged file is not searched again. */
+  checked: string | null;
+}
+
+/** A memory with its anchors. */
+export interface Memory extends MemoryRow {
+  anchors: AnchorRow[];
+}
+
+/** Bad input to a memory function: the message names the value and the remedy. */
+export class MemoryInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "MemoryInputError";
+  }
+}

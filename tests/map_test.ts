@@ -1,0 +1,216 @@
+/**
+ * The architectural map end to end: a real repository in a temp folder with
+ * a `.heimdall/map.toml`, the real CLI (`constraints`, `map check`), and
+ * `constraintsFor()` as the hooks call it.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { constraintsFor, MapError, parseMap } from "../src/map/mod.ts";
+import { cli, tempDir, writeTree } from "./helpers.ts";
+
+const MAP = `# Heimdall's own layout, abridged
+[component.cli]
+description = "argv → command → exit code"
+paths = ["src/cli/**"]
+depends_on = ["store", "memory"]
+must = ["Bad input exits 2 with the value named"]
+info = ["One file per command"]
+
+[component.store]
+paths = ["src/store/**"]
+must = ["Only this folder imports node:sqlite"]
+should = ["Migrations are append-only"]
+info = ["WAL mode"]
+
+[component.memory]
+paths = ["src/memory/**"]
+should = ["Never delete a memory row"]
+
+[component.schema]
+paths = ["src/store/schema.ts"]
+must = ["Never edit a released migration"]
+
+[component.everything]
+paths = ["**"]
+info = ["Deno 2, strict TypeScript"]
+`;
+
+function repoWith(map: string | null, files: Record<string, string> = {}): {
+  base: string;
+  repo: string;
+  home: string;
+} {
+  const base = tempDir();
+  const repo = join(base, "repo");
+  writeTree(repo, {
+    "src/cli/mod.ts": "export {};\n",
+    "src/store/journal.ts": "export {};\n",
+    "src/store/schema.ts": "export {};\n",
+    "src/memory/mod.ts": "export {};\n",
+    "README.md": "# r\n",
+    ...(map === null ? {} : { ".heimdall/map.toml": map }),
+    ...files,
+  });
+  return { base, repo: Deno.realPathSync(repo), home: join(base, "home") };
+}
+
+Deno.test("constraints: the most specific glob wins, with the component's and its dependencies' constraints", async () => {
+  const { repo, home } = repoWith(MAP);
+  const cases: [string, string, string][] = [
+    ["src/store/schema.ts", "schema", "src/store/schema.ts"],
+    ["src/store/journal.ts", "store", "src/store/**"],
+    ["src/store", "store", "src/store/**"],
+    ["src/cli/new_cmd.ts", "cli", "src/cli/**"], // a file not written yet
+    ["README.md", "everything", "**"],
+  ];
+  for (const [path, component, glob] of cases) {
+    const r = constraintsFor(join(repo, path));
+    assert.equal(r?.component, component, path);
+    assert.equal(r?.glob, glob, path);
+    assert.equal(r?.root, repo);
+  }
+  const cliRule = constraintsFor(join(repo, "src/cli/mod.ts"))!;
+  assert.deepEqual(cliRule.constraints.map((c) => [c.level, c.component, c.via]), [
+    ["must", "cli", "own"],
+    ["info", "cli", "own"],
+    ["must", "store", "depends_on"],
+    ["should", "store", "depends_on"],
+    ["should", "memory", "depends_on"],
+  ]);
+  // Outside any repository with a map: null.
+  assert.equal(constraintsFor(join(tempDir(), "x.ts")), null);
+
+  let r = await cli(home, ["constraints", "src/cli/mod.ts"], { cwd: repo });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /src\/cli\/mod\.ts → component cli \(glob src\/cli\/\*\*/);
+  assert.match(r.stdout, /must\s+Bad input exits 2 with the value named/);
+  assert.match(r.stdout, /depends on store:\n\s+must\s+Only this folder imports node:sqlite/);
+  assert.doesNotMatch(r.stdout, /WAL mode/); // a dependency's info stays out
+  r = await cli(home, ["constraints", "src/store/schema.ts", "--json"], { cwd: repo });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout).constraints.map((c: { text: string }) => c.text), [
+    "Never edit a released migration",
+  ]);
+});
+
+Deno.test("constraints: a tie goes to the component declared first; no component exits 1; a broken map exits 2 with its line", async () => {
+  const tie = `[component.a]
+paths = ["lib/*.ts"]
+[component.b]
+paths = ["lib/*.ts"]
+`;
+  const { repo, home } = repoWith(tie, { "lib/x.ts": "" });
+  assert.equal(constraintsFor(join(repo, "lib/x.ts"))?.component, "a");
+  let r = await cli(home, ["constraints", "README.md"], { cwd: repo });
+  assert.equal(r.code, 1);
+  assert.match(r.stdout, /no component of .*map\.toml covers it/);
+
+  const broken = repoWith(`[component.a]\npaths = ["src/**"\nmust = ["x"]\n`);
+  r = await cli(broken.home, ["constraints", "src/cli/mod.ts"], { cwd: broken.repo });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /map\.toml:3: expected "," or "]"/);
+  assert.throws(() => constraintsFor(join(broken.repo, "src/cli/mod.ts")), MapError);
+});
+
+Deno.test("map check passes a good map and lists file counts per component", async () => {
+  const { repo, home } = repoWith(MAP);
+  const r = await cli(home, ["map", "check", repo, "--json"]);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.deepEqual(out.problems, []);
+  assert.deepEqual(
+    out.components.map((c: { name: string; files: number }) => [c.name, c.files]),
+    // The map's own folder is not indexed, so README.md is all that is left to "everything".
+    [["cli", 1], ["store", 1], ["memory", 1], ["schema", 1], ["everything", 1]],
+  );
+  // From inside the repository, ROOT defaults to the nearest map.
+  const inside = await cli(home, ["map", "check"], { cwd: join(repo, "src/store") });
+  assert.equal(inside.code, 0, inside.stderr);
+  assert.match(inside.stdout, /map ok/);
+});
+
+Deno.test("map check exits 1 on a glob matching nothing, a component whose files are gone, and a map that does not parse", async () => {
+  const { repo, home } = repoWith(
+    MAP.replace('paths = ["src/memory/**"]', 'paths = ["src/memory/**", "src/memroy/**"]'),
+  );
+  let r = await cli(home, ["map", "check", repo]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /glob "src\/memroy\/\*\*" of component "memory" matches no file/);
+
+  // All of a component's files vanish.
+  Deno.writeTextFileSync(join(repo, ".heimdall/map.toml"), MAP);
+  Deno.removeSync(join(repo, "src/memory"), { recursive: true });
+  r = await cli(home, ["map", "check", repo, "--json"]);
+  assert.equal(r.code, 1);
+  const out = JSON.parse(r.stdout);
+  assert.deepEqual(
+    out.problems.map((
+      p: { kind: string; component: string; line: number },
+    ) => [p.kind, p.component, p.line]),
+    [
+      ["component-empty", "memory", 15],
+    ],
+  );
+
+  // A map that does not parse: the line is named.
+  Deno.writeTextFileSync(
+    join(repo, ".heimdall/map.toml"),
+    `[component.a]\npaths = ["src/**"]\nmust = "not a list"\n`,
+  );
+  r = await cli(home, ["map", "check", repo]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /map\.toml:3: "must" of component "a" must be a list of strings/);
+  Deno.writeTextFileSync(
+    join(repo, ".heimdall/map.toml"),
+    `[component.a]\npaths = ["src/**"]\ndepends_on = ["ghost"]\n`,
+  );
+  r = await cli(home, ["map", "check", repo]);
+  assert.equal(r.code, 1);
+  assert.match(
+    r.stderr,
+    /map\.toml:3: component "a" depends on "ghost", which the map does not declare/,
+  );
+
+  // No map at all: exit 1, said plainly.
+  const none = repoWith(null);
+  r = await cli(none.home, ["map", "check", none.repo]);
+  assert.equal(r.code, 1);
+  assert.match(r.stdout, /no \.heimdall\/map\.toml/);
+  r = await cli(none.home, ["map", "lint"]);
+  assert.equal(r.code, 2);
+});
+
+Deno.test("a map.json says the same as map.toml; an ignored folder's files do not count", async () => {
+  const json = JSON.stringify(
+    {
+      component: {
+        store: { paths: ["src/store/**"], must: ["Only this folder imports node:sqlite"] },
+        vendored: { paths: ["vendor/**"] },
+      },
+    },
+    null,
+    2,
+  );
+  const { repo, home } = repoWith(null, {
+    ".heimdall/map.json": json,
+    ".gitignore": "vendor/\n",
+    "vendor/lib.js": "x",
+  });
+  assert.deepEqual(
+    constraintsFor(join(repo, "src/store/journal.ts"))?.constraints.map((c) => c.text),
+    [
+      "Only this folder imports node:sqlite",
+    ],
+  );
+  const r = await cli(home, ["map", "check", repo]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /component "vendored" covers no file/);
+  assert.throws(
+    () =>
+      parseMap(
+        '{\n  "component": {\n    "a": { "paths": ["x"], "colour": "red" }\n  }\n}',
+        "m.json",
+      ),
+    /m\.json:3: unknown key "colour" in component "a"/,
+  );
+});

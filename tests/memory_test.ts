@@ -1,0 +1,764 @@
+/**
+ * Memory end to end: real repositories in temp folders, indexed through the
+ * real CLI, memory written and read through the CLI and the library on the
+ * same SQLite journal.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { homePaths } from "../src/config/mod.ts";
+import {
+  forget,
+  history,
+  type Memory,
+  MemoryInputError,
+  openFailures,
+  recordAttempt,
+  remember,
+  why,
+} from "../src/memory/mod.ts";
+import { SymbolLookupError } from "../src/search/mod.ts";
+import { Journal } from "../src/store/mod.ts";
+import { cli, startDaemon, tempDir, waitFor, writeTree } from "./helpers.ts";
+
+const STORE_TS = `export class Store {
+  open(path: string): number {
+    const handle = path.length * 2;
+    return handle + 1;
+  }
+
+  close(handle: number): void {
+    console.log("closing", handle);
+  }
+}
+
+export function retryConnect(times: number): boolean {
+  for (let i = 0; i < times; i++) {
+    if (i > 3) return true;
+  }
+  return false;
+}
+`;
+
+const UTIL_TS = `export function formatBytes(n: number): string {
+  return (n / 1024).toFixed(1) + " KiB";
+}
+
+export function open(): void {}
+`;
+
+const ENV = { HEIMDALL_AUTHOR: "alice" };
+
+/** A repository with two TypeScript files, indexed into a fresh home. */
+async function indexedRepo(): Promise<{ base: string; repo: string; home: string }> {
+  const base = tempDir();
+  const repo = join(base, "repo");
+  const home = join(base, "home");
+  writeTree(repo, { "src/store.ts": STORE_TS, "src/util.ts": UTIL_TS });
+  const r = await cli(home, ["index", repo]);
+  assert.equal(r.code, 0, r.stderr);
+  return { base, repo: Deno.realPathSync(repo), home };
+}
+
+function openJournal(home: string): Journal {
+  return Journal.open(homePaths(home).journal);
+}
+
+function count(home: string, sql = "SELECT count(*) AS n FROM memories"): number {
+  const j = Journal.open(homePaths(home).journal, { readOnly: true });
+  try {
+    return j.get<{ n: number }>(sql)!.n;
+  } finally {
+    j.close();
+  }
+}
+
+const T0 = Date.parse("2025-03-01T10:00:00Z");
+const DAY = 86_400_000;
+
+Deno.test("remember() supersedes the current decision on the same anchor; why --as-of answers as memory stood then", async () => {
+  const { repo, home } = await indexedRepo();
+  const j = openJournal(home);
+  try {
+    const first = remember(j, {
+      kind: "decision",
+      about: ["Store.open"],
+      text: "open() never throws; it returns -1",
+      author: "alice",
+      cwd: repo,
+      now: T0,
+    });
+    // A note on the same anchor does not supersede; a decision elsewhere neither.
+    remember(j, {
+      kind: "note",
+      about: ["Store.open"],
+      text: "profiled: 2 µs per call",
+      author: "bob",
+      cwd: repo,
+      now: T0 + DAY,
+    });
+    remember(j, {
+      kind: "decision",
+      about: ["Store.close"],
+      text: "close() is idempotent",
+      author: "bob",
+      cwd: repo,
+      now: T0 + DAY,
+    });
+    const second = remember(j, {
+      kind: "decision",
+      about: ["src/store.ts:open"],
+      text: "open() throws OpenError on EACCES",
+      author: "bob",
+      cwd: repo,
+      now: T0 + 2 * DAY,
+    });
+    assert.deepEqual(second.superseded, [first.memory.id]);
+
+    const now = why(j, "Store.open", { viewer: "alice", cwd: repo, now: T0 + 3 * DAY });
+    assert.equal(now.target.type, "symbol");
+    assert.deepEqual(
+      now.current.map((m) => [m.text, m.author, m.standing]),
+      [
+        ["open() throws OpenError on EACCES", "bob", "current"],
+        ["profiled: 2 µs per call", "bob", "current"],
+      ],
+    );
+    assert.deepEqual(now.history.map((m) => [m.id, m.standing, m.superseded_by]), [
+      [first.memory.id, "superseded", second.memory.id],
+    ]);
+
+    // As of a day after the first: the first is current, unsuperseded, and the second not yet recorded.
+    const then = why(j, "Store.open", {
+      viewer: "alice",
+      asOf: T0 + DAY + 1,
+      cwd: repo,
+      now: T0 + 3 * DAY,
+    });
+    assert.deepEqual(
+      then.current.map((m) => m.id).sort(),
+      [
+        first.memory.id,
+        now.current[1]!.id,
+      ].sort(),
+    );
+    const firstThen = then.current.find((m) => m.id === first.memory.id)!;
+    assert.equal(firstThen.superseded_at, null);
+    assert.equal(firstThen.superseded_by, null);
+    assert.equal(then.history.length, 0);
+    // Before anything was recorded: nothing.
+    const before = why(j, "Store.open", { viewer: "alice", asOf: T0 - 1, cwd: repo, now: T0 });
+    assert.equal(before.current.length + before.history.length, 0);
+  } finally {
+    j.close();
+  }
+});
+
+Deno.test("why: valid time expires a fact, and a class's decision applies to its methods and file", async () => {
+  const { repo, home } = await indexedRepo();
+  const j = openJournal(home);
+  try {
+    remember(j, {
+      kind: "fact",
+      about: ["Store.open"],
+      text: "open() is called 40k times per index",
+      author: "alice",
+      cwd: repo,
+      now: T0,
+      validFrom: T0,
+      validTo: T0 + 10 * DAY,
+    });
+    remember(j, {
+      kind: "convention",
+      about: ["Store"],
+      text: "Store methods never log",
+      author: "alice",
+      cwd: repo,
+      now: T0,
+    });
+    remember(j, {
+      kind: "convention",
+      about: ["src"],
+      text: "2-space indent everywhere",
+      author: "alice",
+      cwd: repo,
+      now: T0,
+    });
+    const during = why(j, "Store.open", {
+      viewer: "alice",
+      asOf: T0 + DAY,
+      cwd: repo,
+      now: T0 + 20 * DAY,
+    });
+    assert.deepEqual(during.current.map((m) => [m.kind, m.via]), [
+      ["fact", "symbol"],
+      ["convention", "enclosing Store"],
+      ["convention", `folder ${repo}/src`],
+    ]);
+    const after = why(j, "Store.open", { viewer: "alice", cwd: repo, now: T0 + 20 * DAY });
+    assert.deepEqual(after.current.map((m) => m.kind), ["convention", "convention"]);
+    assert.deepEqual(after.history.map((m) => [m.kind, m.standing]), [["fact", "expired"]]);
+    // The file answers with the symbol inside it and the folder holding it.
+    const file = why(j, join(repo, "src/store.ts"), { viewer: "alice", cwd: repo, now: T0 + DAY });
+    assert.deepEqual(file.current.map((m) => m.via).sort(), [
+      `folder ${repo}/src`,
+      "symbol Store",
+      "symbol Store.open",
+    ]);
+  } finally {
+    j.close();
+  }
+});
+
+Deno.test("recordAttempt() counts a repeated failure once, by tests or wording, and a pass resolves and links the fix", async () => {
+  const { repo, home } = await indexedRepo();
+  const j = openJournal(home);
+  const attempt = (
+    outcome: "failed" | "passed",
+    text: string,
+    tests: string[],
+    about = ["retryConnect"],
+    extra: { fix?: string } = {},
+  ) => recordAttempt(j, { about, outcome, text, tests, author: "alice", cwd: repo, ...extra });
+  try {
+    const a = attempt("failed", "Retry loop around connect; test still times out", [
+      "t_retry",
+      "t_conn",
+    ]);
+    assert.equal(a.repeated, false);
+    // Same failing tests (in any order), other words: a repeat.
+    const b = attempt("failed", "Bumped the loop bound", ["t_conn", "t_retry"]);
+    assert.deepEqual([b.repeated, b.matchedBy, b.memory.id, b.memory.count], [
+      true,
+      "tests",
+      a.memory.id,
+      2,
+    ]);
+    // Near-identical wording, no tests: a repeat too.
+    const c = attempt("failed", "retry loop around connect, test still times out", []);
+    assert.deepEqual([c.repeated, c.matchedBy, c.memory.count], [true, "wording", 3]);
+    assert.ok(c.similarity! >= 0.75);
+    // Different failure on the same code: a new row.
+    const d = attempt("failed", "Raised the connect timeout to 60s; flaky on CI", ["t_ci"]);
+    assert.equal(d.repeated, false);
+    // The same words on other code: a new row.
+    const e = attempt("failed", "Retry loop around connect; test still times out", [
+      "t_retry",
+      "t_conn",
+    ], ["formatBytes"]);
+    assert.equal(e.repeated, false);
+    assert.equal(count(home, "SELECT count(*) AS n FROM memories WHERE kind = 'attempt'"), 3);
+
+    const node = j.get<{ id: string }>("SELECT id FROM nodes WHERE name = 'retryConnect'")!.id;
+    assert.deepEqual(openFailures(j, [node]).map((m) => [m.id, m.count]), [
+      [a.memory.id, 3],
+      [d.memory.id, 1],
+    ]);
+
+    // A pass naming only t_ci resolves only the failure whose failing tests it covers.
+    const p1 = attempt("passed", "Backoff with jitter", ["t_ci"], ["retryConnect"], {
+      fix: "abc1234",
+    });
+    assert.deepEqual(p1.resolved, [d.memory.id]);
+    // A pass without tests resolves every open failure on its code.
+    const p2 = attempt("passed", "Reuse the socket", []);
+    assert.deepEqual(p2.resolved, [a.memory.id]);
+    assert.deepEqual(openFailures(j, [node]), []);
+    const resolved = j.get<{ status: string; resolved_by: string }>(
+      "SELECT status, resolved_by FROM memories WHERE id = ?",
+      d.memory.id,
+    )!;
+    assert.deepEqual({ ...resolved }, { status: "resolved", resolved_by: p1.memory.id });
+    assert.equal(p1.memory.fix, "abc1234");
+    // After the fix, the same failure again is a new open failure, not a repeat of a resolved one.
+    const again = attempt("failed", "Retry loop around connect; test still times out", [
+      "t_retry",
+      "t_conn",
+    ]);
+    assert.equal(again.repeated, false);
+    // why shows the resolved failure as history, with its fix.
+    const w = why(j, "retryConnect", { viewer: "alice", cwd: repo });
+    assert.deepEqual(
+      w.history.filter((m) => m.standing === "resolved").map((m) => m.resolved_by).sort(),
+      [p1.memory.id, p2.memory.id].sort(),
+    );
+  } finally {
+    j.close();
+  }
+});
+
+Deno.test("memory follows a renamed and a moved symbol, and an orphaned one stays answerable (real files, CLI reconcile)", async () => {
+  const { repo, home } = await indexedRepo();
+  const run = async (args: string[]) => {
+    const r = await cli(home, args, { cwd: repo, env: ENV });
+    return r;
+  };
+  let r = await run([
+    "remember",
+    "--kind",
+    "decision",
+    "--about",
+    "retryConnect",
+    "Give up after 4 tries",
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  r = await run(["remember", "--kind", "note", "--about", "formatBytes", "Uses KiB, not KB"]);
+  assert.equal(r.code, 0, r.stderr);
+  r = await run(["remember", "--kind", "decision", "--about", "src/util.ts", "Pure helpers only"]);
+  assert.equal(r.code, 0, r.stderr);
+
+  // Rename retryConnect (same body), move formatBytes to another file, move util.ts.
+  const store = Deno.readTextFileSync(join(repo, "src/store.ts"));
+  Deno.writeTextFileSync(
+    join(repo, "src/store.ts"),
+    store.replaceAll("retryConnect", "connectWithRetries"),
+  );
+  Deno.renameSync(join(repo, "src/util.ts"), join(repo, "src/helpers.ts"));
+  r = await run(["reconcile", "src"]);
+  assert.equal(r.code, 0, r.stderr);
+
+  r = await run(["why", "connectWithRetries", "--json"]);
+  assert.equal(r.code, 0, r.stderr);
+  let w = JSON.parse(r.stdout);
+  assert.deepEqual(w.current.map((m: Memory) => m.text), ["Give up after 4 tries"]);
+  assert.deepEqual(
+    w.current[0].anchors.map((a: Memory["anchors"][0]) => [a.state, a.symbol, a.moved_from]),
+    [["moved", "connectWithRetries", `${repo}/src/store.ts:retryConnect`]],
+  );
+  r = await run(["why", "formatBytes", "--json"]);
+  assert.equal(r.code, 0, r.stderr);
+  w = JSON.parse(r.stdout);
+  assert.equal(w.target.path, `${repo}/src/helpers.ts`);
+  // The symbol's own note first, then its (moved) file's decision.
+  assert.deepEqual(w.current.map((m: Memory & { via: string }) => [m.text, m.via]), [
+    ["Uses KiB, not KB", "symbol"],
+    ["Pure helpers only", "file"],
+  ]);
+  r = await run(["why", "src/helpers.ts", "--json"]);
+  w = JSON.parse(r.stdout);
+  assert.deepEqual(w.current.map((m: Memory) => m.text).sort(), [
+    "Pure helpers only",
+    "Uses KiB, not KB",
+  ]);
+
+  // Delete the symbol: the memory is orphaned, kept, and still found by its old name.
+  Deno.writeTextFileSync(
+    join(repo, "src/store.ts"),
+    store.slice(0, store.indexOf("export function retryConnect")),
+  );
+  r = await run(["reconcile", "src"]);
+  assert.equal(r.code, 0, r.stderr);
+  r = await run(["why", "connectWithRetries", "--json"]);
+  assert.equal(r.code, 0, r.stderr);
+  w = JSON.parse(r.stdout);
+  assert.equal(w.target.type, "gone");
+  assert.deepEqual(w.current.map((m: Memory) => [m.text, m.anchors[0]!.state]), [
+    ["Give up after 4 tries", "orphaned"],
+  ]);
+  assert.equal(count(home), 3);
+  // Still searchable: its search chunk stays, without a place in a file.
+  assert.equal(
+    count(
+      home,
+      "SELECT count(*) AS n FROM chunks WHERE source = 'memory' AND anchor IS NULL AND title LIKE '%code gone%'",
+    ),
+    1,
+  );
+  // The history tells the story.
+  r = await run(["history", "connectWithRetries", "--json"]);
+  const h = JSON.parse(r.stdout);
+  assert.deepEqual(h.events.map((e: { event: string }) => e.event).sort(), [
+    "orphaned",
+    "recorded",
+  ]);
+
+  // The symbol comes back where it was: the anchor is restored.
+  Deno.writeTextFileSync(
+    join(repo, "src/store.ts"),
+    store.replaceAll("retryConnect", "connectWithRetries"),
+  );
+  r = await run(["reconcile", "src"]);
+  r = await run(["why", "connectWithRetries", "--json"]);
+  w = JSON.parse(r.stdout);
+  assert.equal(w.target.type, "symbol");
+  assert.equal(w.current[0].anchors[0].state, "moved");
+});
+
+Deno.test("a read re-anchors the code it asks about when a writer died between its commit and its sweep", async () => {
+  const { repo, home } = await indexedRepo();
+  let r = await cli(home, ["remember", "--kind", "note", "--about", "retryConnect", "slow"], {
+    cwd: repo,
+    env: ENV,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const before = (() => {
+    const j = openJournal(home);
+    try {
+      return j.get<Record<string, unknown>>(
+        "SELECT node_id, symbol, name, struct_hash, shape FROM memory_anchors",
+      )!;
+    } finally {
+      j.close();
+    }
+  })();
+  const store = Deno.readTextFileSync(join(repo, "src/store.ts"));
+  Deno.writeTextFileSync(join(repo, "src/store.ts"), store.replaceAll("retryConnect", "dialOnce"));
+  r = await cli(home, ["reconcile", "src"], { cwd: repo });
+  assert.equal(r.code, 0, r.stderr);
+  // Put the anchor back as it was before the writer's sweep: the index moved on, the anchor did not.
+  const j = openJournal(home);
+  try {
+    j.run(
+      "UPDATE memory_anchors SET node_id = ?, symbol = ?, name = ?, struct_hash = ?, shape = ?, state = 'active', moved_from = NULL",
+      before.node_id as string,
+      before.symbol as string,
+      before.name as string,
+      before.struct_hash as string,
+      before.shape as string,
+    );
+    const w = why(j, "dialOnce", { viewer: "alice", cwd: repo });
+    assert.deepEqual(w.current.map((m) => [m.text, m.anchors[0]!.state, m.anchors[0]!.symbol]), [
+      ["slow", "moved", "dialOnce"],
+    ]);
+  } finally {
+    j.close();
+  }
+});
+
+Deno.test("the daemon re-anchors memory after a pass, before anyone reads it", async () => {
+  const { repo, home } = await indexedRepo();
+  let r = await cli(home, ["remember", "--kind", "note", "--about", "retryConnect", "slow"], {
+    cwd: repo,
+    env: ENV,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const daemon = await startDaemon(home);
+  try {
+    const store = Deno.readTextFileSync(join(repo, "src/store.ts"));
+    Deno.writeTextFileSync(
+      join(repo, "src/store.ts"),
+      store.replaceAll("retryConnect", "connectOnce"),
+    );
+    await waitFor(
+      () =>
+        count(
+          home,
+          "SELECT count(*) AS n FROM memory_anchors WHERE symbol = 'connectOnce' AND state = 'moved'",
+        ) === 1,
+      20_000,
+      "the anchor to follow the rename",
+    );
+  } finally {
+    assert.equal(await daemon.stop(), 0);
+  }
+  r = await cli(home, ["why", "connectOnce"], { cwd: repo, env: ENV });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /slow/);
+});
+
+Deno.test("export → import into a fresh home → export is byte-identical; a second import changes nothing", async () => {
+  const { base, repo, home } = await indexedRepo();
+  const j = openJournal(home);
+  try {
+    const d1 = remember(j, {
+      kind: "decision",
+      about: ["Store.open", "src/util.ts"],
+      text: 'line one\nline two, with "quotes" and ünïcode',
+      author: "alice",
+      cwd: repo,
+      now: T0,
+      taskId: "T-1",
+    });
+    remember(j, {
+      kind: "decision",
+      about: ["Store.open", "src/util.ts"],
+      text: "replaced",
+      author: "bob",
+      cwd: repo,
+      now: T0 + DAY,
+      validTo: T0 + 9 * DAY,
+    });
+    remember(j, {
+      kind: "note",
+      about: ["src"],
+      text: "mine",
+      author: "alice",
+      scope: "private",
+      cwd: repo,
+      now: T0,
+    });
+    recordAttempt(j, {
+      about: ["retryConnect"],
+      outcome: "failed",
+      text: "x",
+      tests: ["t1"],
+      author: "carol",
+      cwd: repo,
+      now: T0,
+    });
+    recordAttempt(j, {
+      about: ["retryConnect"],
+      outcome: "failed",
+      text: "y",
+      tests: ["t1"],
+      author: "carol",
+      cwd: repo,
+      now: T0 + 1,
+    });
+    recordAttempt(j, {
+      about: ["retryConnect"],
+      outcome: "passed",
+      text: "z",
+      author: "carol",
+      cwd: repo,
+      now: T0 + 2,
+      fix: "https://example.com/pr/1",
+    });
+    forget(j, d1.memory.id, { author: "alice", now: T0 + 3 * DAY });
+  } finally {
+    j.close();
+  }
+  // An orphaned anchor too.
+  Deno.removeSync(join(repo, "src/util.ts"));
+  let r = await cli(home, ["reconcile", "src"], { cwd: repo });
+  assert.equal(r.code, 0, r.stderr);
+
+  const exported = join(base, "a.jsonl");
+  r = await cli(home, ["export", "--out", exported]);
+  assert.equal(r.code, 0, r.stderr);
+  const first = Deno.readTextFileSync(exported);
+  assert.equal(first.trim().split("\n").length, 1 + 5);
+  assert.match(first, /"state":"orphaned"/);
+
+  const fresh = join(base, "fresh-home");
+  r = await cli(fresh, ["import", exported]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /imported 5 new memories/);
+  r = await cli(fresh, ["export"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, first);
+
+  r = await cli(home, ["import", exported, "--json"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), {
+    added: 0,
+    updated: 0,
+    unchanged: 5,
+    kept: 0,
+    rebased: 0,
+  });
+
+  // A bad line: exit 2, the line named, nothing written.
+  const bad = join(base, "bad.jsonl");
+  const lines = first.trim().split("\n");
+  Deno.writeTextFileSync(
+    bad,
+    [lines[0], lines[1]!.replace(/"kind":"[a-z]+"/, '"kind":"wish"')].join("\n"),
+  );
+  const empty = join(base, "empty-home");
+  r = await cli(empty, ["import", bad]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /bad\.jsonl:2: unknown kind "wish"/);
+  assert.equal(count(empty), 0);
+});
+
+Deno.test("rebuild backs up the journal, re-derives the index and keeps every memory", async () => {
+  const { repo, home } = await indexedRepo();
+  for (
+    const args of [
+      ["remember", "--kind", "decision", "--about", "Store.open", "keep me"],
+      ["attempt", "--about", "retryConnect", "--failed", "--tests", "t1", "nope"],
+      ["remember", "--kind", "note", "--about", "src/util.ts", "and me"],
+    ]
+  ) {
+    const r = await cli(home, args, { cwd: repo, env: ENV });
+    assert.equal(r.code, 0, r.stderr);
+  }
+  // Drift the rebuild must clear: a ghost node no path owns.
+  const j = openJournal(home);
+  j.run(
+    "INSERT INTO nodes (id, path_id, kind, name, qualname) VALUES ('ghost', 9999, 'function', 'ghost', 'ghost')",
+  );
+  j.close();
+  const r = await cli(home, ["rebuild", "--json"], { cwd: repo });
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.ok(Deno.statSync(out.backup).isFile);
+  assert.equal(out.kept.memories, 3);
+  assert.equal(out.anchors.orphaned, 0);
+  assert.equal(count(home, "SELECT count(*) AS n FROM nodes WHERE id = 'ghost'"), 0);
+  assert.ok(count(home, "SELECT count(*) AS n FROM nodes") > 0);
+  // The backup is a journal holding the ghost and the memories.
+  const backup = Journal.open(out.backup, { readOnly: true });
+  assert.equal(backup.get<{ n: number }>("SELECT count(*) AS n FROM memories")!.n, 3);
+  assert.equal(
+    backup.get<{ n: number }>("SELECT count(*) AS n FROM nodes WHERE id = 'ghost'")!.n,
+    1,
+  );
+  backup.close();
+  const w = await cli(home, ["why", "Store.open", "--json"], { cwd: repo, env: ENV });
+  assert.equal(w.code, 0, w.stderr);
+  assert.deepEqual(JSON.parse(w.stdout).current[0].anchors[0].state, "active");
+  assert.equal(count(home, "SELECT count(*) AS n FROM memory_anchors WHERE state != 'active'"), 0);
+});
+
+Deno.test("bad input exits 2 with the value named, and writes nothing", async () => {
+  const { repo, home } = await indexedRepo();
+  const ok = await cli(home, ["remember", "--kind", "note", "--about", "Store.open", "base"], {
+    cwd: repo,
+    env: ENV,
+  });
+  assert.equal(ok.code, 0, ok.stderr);
+  const cases: [string[], RegExp][] = [
+    [["remember", "--kind", "wish", "--about", "Store.open", "x"], /Unknown kind "wish"/],
+    [["remember", "--kind", "decision", "--about", "noSuchThing", "x"], /No symbol "noSuchThing"/],
+    [
+      ["remember", "--kind", "decision", "--about", "open", "x"],
+      /"open" is ambiguous[\s\S]*Store\.open/,
+    ],
+    [["remember", "--kind", "decision", "x"], /pass --about/],
+    [["remember", "--kind", "decision", "--about", "Store.open", "  "], /Empty text/],
+    [
+      ["remember", "--kind", "decision", "--about", "Store.open", "--scope", "world", "x"],
+      /Unknown scope "world"/,
+    ],
+    [
+      [
+        "remember",
+        "--kind",
+        "decision",
+        "--about",
+        "Store.open",
+        "--valid-from",
+        "2025-02-30",
+        "x",
+      ],
+      /Invalid --valid-from "2025-02-30"/,
+    ],
+    [
+      [
+        "remember",
+        "--kind",
+        "fact",
+        "--about",
+        "Store.open",
+        "--valid-from",
+        "2025-03-02",
+        "--valid-to",
+        "2025-03-01",
+        "x",
+      ],
+      /--valid-to .* is not after --valid-from/,
+    ],
+    [["remember", "--kind", "attempt", "--about", "Store.open", "x"], /use `heimdall attempt/],
+    [["attempt", "--about", "Store.open", "x"], /exactly one of --failed or --passed/],
+    [
+      ["attempt", "--about", "Store.open", "--failed", "--fix", "abc", "x"],
+      /--fix names what fixed it/,
+    ],
+    [["why", "Store.open", "--as-of", "yesterday"], /Invalid --as-of "yesterday"/],
+    [["why", "nothingByThisName"], /No symbol "nothingByThisName"/],
+    [["forget", "mzzzzzzzzzz"], /No memory "mzzzzzzzzzz"/],
+    [["history", "--kind", "gossip"], /Unknown kind "gossip"/],
+  ];
+  for (const [args, message] of cases) {
+    const r = await cli(home, args, { cwd: repo, env: ENV });
+    assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, message, args.join(" "));
+    assert.equal(count(home), 1, `${args.join(" ")} wrote something`);
+  }
+  // The library says the same through its own error types.
+  const j = openJournal(home);
+  try {
+    assert.throws(
+      () => remember(j, { kind: "wish", about: ["Store.open"], text: "x", author: "a", cwd: repo }),
+      MemoryInputError,
+    );
+    assert.throws(
+      () => remember(j, { kind: "note", about: ["nope"], text: "x", author: "a", cwd: repo }),
+      SymbolLookupError,
+    );
+  } finally {
+    j.close();
+  }
+  assert.equal(count(home), 1);
+});
+
+Deno.test("secrets are redacted on write; forget marks, keeps history and leaves search", async () => {
+  const { repo, home } = await indexedRepo();
+  const token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
+  let r = await cli(
+    home,
+    [
+      "remember",
+      "--kind",
+      "fact",
+      "--about",
+      "Store.open",
+      "--json",
+      `CI uses token ${token} for pushes`,
+    ],
+    { cwd: repo, env: ENV },
+  );
+  assert.equal(r.code, 0, r.stderr);
+  const id = JSON.parse(r.stdout).memory.id as string;
+  const j = openJournal(home);
+  try {
+    const stored = j.get<{ text: string }>("SELECT text FROM memories WHERE id = ?", id)!.text;
+    assert.equal(stored, "CI uses token [REDACTED:github_token] for pushes");
+    assert.equal(
+      j.get<{ n: number }>("SELECT count(*) AS n FROM chunks WHERE text LIKE ?", `%${token}%`)!.n,
+      0,
+    );
+    assert.equal(
+      j.get<{ n: number }>(
+        "SELECT count(*) AS n FROM chunks WHERE source = 'memory' AND ref_id = ?",
+        id,
+      )!
+        .n,
+      1,
+    );
+  } finally {
+    j.close();
+  }
+  r = await cli(home, ["forget", id.slice(0, 6)], { cwd: repo, env: { HEIMDALL_AUTHOR: "bob" } });
+  assert.equal(r.code, 0, r.stderr);
+  r = await cli(home, ["forget", id], { cwd: repo, env: ENV });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /already forgotten/);
+  r = await cli(home, ["why", "Store.open", "--json"], { cwd: repo, env: ENV });
+  const w = JSON.parse(r.stdout);
+  assert.equal(w.current.length, 0);
+  assert.deepEqual(
+    w.history.map((m: Memory & { standing: string }) => [m.id, m.standing, m.forgotten_by]),
+    [
+      [id, "forgotten", "bob"],
+    ],
+  );
+  assert.equal(count(home, `SELECT count(*) AS n FROM chunks WHERE source = 'memory'`), 0);
+  const h = openJournal(home);
+  try {
+    const all = history(h, null, { viewer: "alice" });
+    assert.deepEqual(all.events.map((e) => e.event), ["forgotten", "recorded"]);
+  } finally {
+    h.close();
+  }
+});
+
+Deno.test("private memories are shown to their author only", async () => {
+  const { repo, home } = await indexedRepo();
+  const j = openJournal(home);
+  try {
+    remember(j, {
+      kind: "note",
+      about: ["Store.open"],
+      text: "my hunch",
+      author: "alice",
+      scope: "private",
+      cwd: repo,
+    });
+    assert.equal(why(j, "Store.open", { viewer: "alice", cwd: repo }).current.length, 1);
+    assert.equal(why(j, "Store.open", { viewer: "bob", cwd: repo }).current.length, 0);
+  } finally {
+    j.close();
+  }
+});
