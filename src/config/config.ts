@@ -17,6 +17,10 @@ export interface Config {
   debounceMs: number;
   /** Paths reconciled per transaction during bulk work. */
   batchSize: number;
+  /** The team's shared PostgreSQL (`heimdall team connect`); null: this machine's journal. */
+  teamUrl: string | null;
+  /** The active embedding model (`heimdall model use NAME`); null: semantic leg off. */
+  model: string | null;
 }
 
 /** A config value that cannot be used; the message names the key, the value and the fix. */
@@ -42,6 +46,8 @@ export function defaultConfig(): Config {
     auditIntervalSeconds: 300,
     debounceMs: 40,
     batchSize: 256,
+    teamUrl: null,
+    model: null,
   };
 }
 
@@ -72,6 +78,29 @@ export function parseConfig(raw: unknown, file?: string): Config {
   );
   config.debounceMs = positiveInt(o, "debounceMs", config.debounceMs, file, 0);
   config.batchSize = positiveInt(o, "batchSize", config.batchSize, file);
+  if (o.teamUrl !== undefined && o.teamUrl !== null) {
+    if (typeof o.teamUrl !== "string" || !/^postgres(ql)?:\/\//.test(o.teamUrl)) {
+      // Never echo the value: it may hold a password.
+      throw new ConfigError(
+        "teamUrl",
+        "…",
+        "expected a postgres:// URL; `heimdall team connect URL` sets it",
+        file,
+      );
+    }
+    config.teamUrl = o.teamUrl;
+  }
+  if (o.model !== undefined && o.model !== null) {
+    if (typeof o.model !== "string" || !/^[a-z0-9][a-z0-9._-]{0,63}$/.test(o.model)) {
+      throw new ConfigError(
+        "model",
+        o.model,
+        "expected a model name; `heimdall model use NAME` sets it",
+        file,
+      );
+    }
+    config.model = o.model;
+  }
   return config;
 }
 

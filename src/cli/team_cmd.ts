@@ -1,0 +1,593 @@
+/**
+ * Team commands: claim, release, claims, conflicts, task, who-knows, team.
+ * Exit codes: conflicts and who-knows exit 1 when they find nobody.
+ */
+import { parseArgs } from "node:util";
+import { relative } from "node:path";
+import { updateConfig } from "../config/mod.ts";
+import {
+  type Claim,
+  claim,
+  type Conflict,
+  conflicts,
+  conflictsAt,
+  currentActor,
+  currentTask,
+  DEFAULT_HOPS,
+  formatDuration,
+  handoff,
+  openPgTeamStore,
+  openTeam,
+  parseDuration,
+  parseTeamUrl,
+  redactUrl,
+  release,
+  resume,
+  showTask,
+  startTask,
+  TargetError,
+  type Task,
+  TaskStateError,
+  type Team,
+  TeamStoreError,
+  TeamUrlError,
+  whoKnows,
+} from "../team/mod.ts";
+import type { Context } from "./context.ts";
+import { UsageError } from "./errors.ts";
+import { EXIT } from "./exit_codes.ts";
+import { ago, json, plural } from "./fmt.ts";
+
+const WHO = {
+  agent: { type: "string" },
+  session: { type: "string" },
+  json: { type: "boolean" },
+} as const;
+
+export const CLAIM_HELP =
+  `heimdall claim SYMBOL|PATH… [--task ID] [--ttl 2h] [--agent NAME] [--session ID] [--json]
+  Tell the team you are about to change these symbols (a PATH claims the
+  whole file), as $HEIMDALL_AUTHOR (else git user.name, else $USER) with
+  $HEIMDALL_AGENT and $HEIMDALL_SESSION, under --task or your current task.
+  Claims expire after --ttl (90s, 45m, 2h, 1d); claiming again renews. Prints
+  the others' claims that conflict with them.`;
+
+export const RELEASE_HELP =
+  `heimdall release SYMBOL|PATH… | --task ID | --all [--agent NAME] [--session ID]
+  Release your claims (this developer and session) before they expire.`;
+
+export const CLAIMS_HELP = `heimdall claims [--json]
+  Every active claim in the team store: who, on what, for which task, until when.
+  Exit 1 when there is none.`;
+
+export const CONFLICTS_HELP = `heimdall conflicts PATH|SYMBOL [--hops 3] [--ack] [--all] [--json]
+  Active claims by others on this code, on code it calls and on code that
+  calls it, within --hops call hops, each with a shortest call path. --ack
+  records the warnings shown so they are not repeated to you; --all shows
+  acknowledged ones too. Exit 0 with conflicts, 1 with none.`;
+
+export const TASK_HELP =
+  `heimdall task start "TEXT" | handoff ID --to PERSON [--note TEXT] | resume ID [--take]
+              | list [--all] | show ID | done ID   [--json]
+  Tasks own claims and memories. start makes a task your current one; handoff
+  moves it and its active claims to PERSON; resume takes it (yours, or handed
+  to you; --take for anyone else's) and shows its claims, notes, attempts and
+  decisions; done closes it and releases its claims. list exits 1 when there
+  is no task.`;
+
+export const WHO_KNOWS_HELP = `heimdall who-knows SYMBOL|PATH [--hops 1] [--json]
+  People ranked by their decisions (3), attempts (2), conventions (2),
+  claims (1) and notes (1) on this code, each halved per call hop for its
+  callers and callees within --hops. Exit 1 when nobody is known.`;
+
+export const TEAM_HELP =
+  `heimdall team connect postgres://USER[:PASSWORD]@HOST[:PORT]/DB | disconnect | status [--json]
+  connect: use a shared PostgreSQL for claims, tasks and the memories of
+  scope project and team (private ones stay here) (checks it connects,
+  creates schema heimdall, stores the URL in config.json, readable by you
+  only); every agent then writes there directly, on the server's clock.
+  disconnect: back to this machine's journal. status: where claims go, who
+  you are, your current task.`;
+
+/** Maps the team's errors to exit codes; everything else goes to the dispatcher. */
+async function guarded(ctx: Context, name: string, fn: () => Promise<number>): Promise<number> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof TargetError || e instanceof TaskStateError || e instanceof TeamUrlError) {
+      throw new UsageError(e.message);
+    }
+    if (e instanceof TeamStoreError) {
+      ctx.err(`heimdall ${name}: ${e.message}`);
+      return EXIT.env;
+    }
+    throw e;
+  }
+}
+
+async function withTeam(
+  ctx: Context,
+  values: { agent?: string | undefined; session?: string | undefined },
+  fn: (team: Team) => Promise<number>,
+): Promise<number> {
+  const team = await openTeam(ctx, currentActor({ agent: values.agent, session: values.session }));
+  try {
+    return await fn(team);
+  } finally {
+    await team.close();
+  }
+}
+
+function hopsOption(raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 10) {
+    throw new UsageError(`Invalid --hops "${raw}": expected a whole number from 0 to 10`);
+  }
+  return n;
+}
+
+const shown = (path: string) => {
+  const cwd = Deno.cwd();
+  return path.startsWith(cwd + "/") ? relative(cwd, path) : path;
+};
+const who = (c: Pick<Claim, "developer" | "agent">) =>
+  `${c.developer}${c.agent ? ` (${c.agent})` : ""}`;
+const what = (c: Pick<Claim, "qualname" | "path" | "repo">) =>
+  c.qualname === "" ? `${c.repo}/${c.path}` : `${c.qualname} in ${c.repo}/${c.path}`;
+const taskLabel = (t: Pick<Task, "id" | "text">) => `${t.id} "${t.text}"`;
+
+/** `heimdall claim`. */
+export function claimCmd(args: string[], ctx: Context): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { ...WHO, task: { type: "string" }, ttl: { type: "string" } },
+    allowPositionals: true,
+  });
+  if (positionals.length === 0) {
+    throw new UsageError("Usage: heimdall claim SYMBOL|PATH… [--ttl 2h]");
+  }
+  const ttl = values.ttl === undefined ? undefined : parseDuration(values.ttl);
+  if (values.ttl !== undefined && ttl === undefined) {
+    throw new UsageError(
+      `Invalid --ttl "${values.ttl}": expected a duration like 90s, 45m, 2h or 1d`,
+    );
+  }
+  return guarded(ctx, "claim", () =>
+    withTeam(ctx, values, async (team) => {
+      const result = await claim(team, positionals, {
+        ...(ttl === undefined ? {} : { ttlSeconds: ttl }),
+        taskId: values.task ?? null,
+      });
+      const found = (await conflictsAt(team, result.targets.flatMap((t) => t.nodes))).conflicts;
+      if (values.json) {
+        ctx.out(json({ claims: result.claims, task: result.task, conflicts: found }));
+        return EXIT.ok;
+      }
+      const now = await team.store.now();
+      const left = formatDuration(result.claims[0]!.expiresAt - now);
+      ctx.out(
+        `claimed ${plural(result.claims.length, "symbol")} as ${who(team.who)} for ${left}${
+          result.task ? `, task ${taskLabel(result.task)}` : ""
+        }:`,
+      );
+      for (const t of result.targets) {
+        ctx.out(
+          `  ${t.symbol.kind} ${t.symbol.qualname || "(whole file)"} — ${shown(t.symbol.path)}:${
+            t.symbol.line ?? 1
+          }`,
+        );
+      }
+      if (found.length > 0) {
+        ctx.out(`within ${plural(DEFAULT_HOPS, "call hop")} of what you claimed:`);
+        printConflicts(ctx, found, now);
+      }
+      return EXIT.ok;
+    }));
+}
+
+/** `heimdall release`. */
+export function releaseCmd(args: string[], ctx: Context): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { ...WHO, task: { type: "string" }, all: { type: "boolean" } },
+    allowPositionals: true,
+  });
+  const modes = [positionals.length > 0, values.task !== undefined, values.all === true];
+  if (modes.filter(Boolean).length !== 1) {
+    throw new UsageError("Usage: heimdall release SYMBOL|PATH… | --task ID | --all (exactly one)");
+  }
+  return guarded(ctx, "release", () =>
+    withTeam(ctx, values, async (team) => {
+      const n = await release(
+        team,
+        values.all
+          ? { all: true }
+          : values.task !== undefined
+          ? { taskId: values.task }
+          : { names: positionals },
+      );
+      if (values.json) ctx.out(json({ released: n }));
+      else ctx.out(`released ${plural(n, "claim")}`);
+      return EXIT.ok;
+    }));
+}
+
+/** `heimdall claims`. */
+export function claimsCmd(args: string[], ctx: Context): Promise<number> {
+  const { values } = parseArgs({ args, options: WHO });
+  return guarded(ctx, "claims", () =>
+    withTeam(ctx, values, async (team) => {
+      const list = await team.store.activeClaims(null);
+      if (values.json) ctx.out(json({ store: team.store.where, claims: list }));
+      else {
+        const now = await team.store.now();
+        if (list.length === 0) ctx.out(`no active claims in ${team.store.where}`);
+        for (const c of list) {
+          ctx.out(
+            `${who(c)}  ${what(c)}  ${formatDuration(c.expiresAt - now)} left${
+              c.taskId ? `  task ${c.taskId}${c.taskText ? ` "${c.taskText}"` : ""}` : ""
+            }`,
+          );
+        }
+      }
+      return list.length > 0 ? EXIT.ok : EXIT.none;
+    }));
+}
+
+function printConflicts(ctx: Context, list: readonly Conflict[], now: number): void {
+  for (const c of list) {
+    const on = c.claim.qualname || c.claim.path;
+    const rel = c.relation === "same"
+      ? `claimed ${on} itself`
+      : c.relation === "callee"
+      ? `claimed ${on}, which it calls (${plural(c.hops, "hop")})`
+      : `claimed ${on}, which calls it (${plural(c.hops, "hop")})`;
+    const task = c.claim.taskText ? ` for "${c.claim.taskText}"` : "";
+    const diverged = c.diverged ? "; their copy already differs from yours" : "";
+    ctx.out(
+      `  ! ${who(c.claim)} ${rel}${task}, ${
+        formatDuration(c.claim.expiresAt - now)
+      } left${diverged}`,
+    );
+    if (c.path.length > 1) {
+      ctx.out(
+        `      ${c.path.map((s) => `${s.qualname} (${shown(s.path)}:${s.line ?? 1})`).join(" → ")}`,
+      );
+    }
+  }
+}
+
+/** `heimdall conflicts`. */
+export function conflictsCmd(args: string[], ctx: Context): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      ...WHO,
+      hops: { type: "string" },
+      ack: { type: "boolean" },
+      all: { type: "boolean" },
+    },
+    allowPositionals: true,
+  });
+  if (positionals.length !== 1) {
+    throw new UsageError("Usage: heimdall conflicts PATH|SYMBOL [--hops 3]");
+  }
+  const hops = hopsOption(values.hops, DEFAULT_HOPS);
+  return guarded(ctx, "conflicts", () =>
+    withTeam(ctx, values, async (team) => {
+      const r = await conflicts(team, positionals[0]!, {
+        hops,
+        includeAcked: values.all ?? false,
+        ack: values.ack ?? false,
+      });
+      const s = r.target.symbol;
+      if (values.json) {
+        ctx.out(json({
+          target: targetJson(r.target),
+          hops,
+          conflicts: r.conflicts,
+          acknowledged_hidden: r.acknowledged,
+          others_active: r.othersActive,
+        }));
+        return r.conflicts.length > 0 ? EXIT.ok : EXIT.none;
+      }
+      const name = s.qualname || shown(s.path);
+      if (r.conflicts.length === 0) {
+        ctx.out(
+          `no claims by others on ${name}, what it calls or what calls it, within ${
+            plural(hops, "hop")
+          }`,
+        );
+      } else {
+        ctx.out(
+          `${plural(r.conflicts.length, "conflict")} on ${s.kind} ${name} — ${shown(s.path)}:${
+            s.line ?? 1
+          }:`,
+        );
+        printConflicts(ctx, r.conflicts, await team.store.now());
+        if (values.ack) ctx.out(`  (acknowledged: not shown to ${team.who.developer} again)`);
+      }
+      if (r.acknowledged > 0) {
+        ctx.out(
+          `  (${plural(r.acknowledged, "acknowledged conflict")} not shown; --all shows them)`,
+        );
+      }
+      return r.conflicts.length > 0 ? EXIT.ok : EXIT.none;
+    }));
+}
+
+const TASK_VERBS = ["start", "handoff", "resume", "show", "list", "done"] as const;
+
+/** `heimdall task`. */
+export function taskCmd(args: string[], ctx: Context): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      ...WHO,
+      to: { type: "string" },
+      note: { type: "string" },
+      take: { type: "boolean" },
+      all: { type: "boolean" },
+    },
+    allowPositionals: true,
+  });
+  const [given = "list", ...rest] = positionals;
+  if (!(TASK_VERBS as readonly string[]).includes(given)) {
+    throw new UsageError(
+      `Unknown task command "${given}": expected ${TASK_VERBS.join(", ")}`,
+    );
+  }
+  const verb = given as (typeof TASK_VERBS)[number];
+  const one = (usage: string) => {
+    if (rest.length !== 1) throw new UsageError(`Usage: heimdall task ${usage}`);
+    return rest[0]!;
+  };
+  return guarded(ctx, "task", () =>
+    withTeam(ctx, values, async (team) => {
+      switch (verb) {
+        case "start": {
+          const text = rest.join(" ").trim();
+          if (text === "") throw new UsageError('Usage: heimdall task start "what you are doing"');
+          const task = await startTask(team, text);
+          if (values.json) ctx.out(json(task));
+          else ctx.out(`started task ${taskLabel(task)}; your claims now belong to it`);
+          return EXIT.ok;
+        }
+        case "handoff": {
+          const id = one("handoff ID --to PERSON [--note TEXT]");
+          if (!values.to) throw new UsageError(`Usage: heimdall task handoff ${id} --to PERSON`);
+          const moved = await handoff(team, id, values.to, values.note ?? null);
+          if (values.json) ctx.out(json(moved));
+          else {
+            ctx.out(
+              `handed task ${taskLabel(moved.task)} to ${values.to} with ${
+                plural(moved.claimsMoved, "active claim")
+              }; they pick it up with \`heimdall task resume ${id}\``,
+            );
+          }
+          return EXIT.ok;
+        }
+        case "resume":
+        case "show": {
+          const id = one(`${verb} ID`);
+          const r = verb === "resume"
+            ? await resume(team, id, { take: values.take ?? false })
+            : await showTask(team, id);
+          if (!r) throw new UsageError(`No task "${id}"; \`heimdall task list\` shows the tasks`);
+          if (values.json) {
+            ctx.out(json(r));
+            return EXIT.ok;
+          }
+          const now = await team.store.now();
+          ctx.out(`task ${taskLabel(r.task)} — ${r.task.state}, owner ${r.task.owner}`);
+          if ("claimsMoved" in r) {
+            ctx.out(`  now yours, with ${plural(r.claimsMoved as number, "active claim")}`);
+          }
+          for (const e of r.events) {
+            const to = e.to ? ` → ${e.to}` : "";
+            ctx.out(
+              `  ${ago(e.at, now).padEnd(8)} ${e.kind}${to} by ${e.actor}${
+                e.note ? `: ${e.note}` : ""
+              }`,
+            );
+          }
+          for (const c of r.claims) {
+            const active = c.releasedAt === null && c.expiresAt > now;
+            ctx.out(
+              `  claim  ${what(c)} — ${
+                active
+                  ? `${formatDuration(c.expiresAt - now)} left`
+                  : c.releasedAt
+                  ? "released"
+                  : "expired"
+              }`,
+            );
+          }
+          for (const m of r.memories) {
+            const outcome = m.outcome ? ` ${m.outcome}${m.count > 1 ? ` ×${m.count}` : ""}` : "";
+            ctx.out(`  ${m.kind}${outcome} by ${m.author}: ${m.text}`);
+          }
+          return EXIT.ok;
+        }
+        case "done": {
+          const id = one("done ID");
+          const moved = await team.store.finish(team.who, id);
+          if (values.json) ctx.out(json(moved));
+          else {ctx.out(
+              `task ${taskLabel(moved.task)} done; released ${plural(moved.claimsMoved, "claim")}`,
+            );}
+          return EXIT.ok;
+        }
+        case "list": {
+          const tasks = await team.store.listTasks({ includeDone: values.all ?? false });
+          const current = await currentTask(team);
+          if (values.json) ctx.out(json({ current: current?.id ?? null, tasks }));
+          else {
+            const now = await team.store.now();
+            if (tasks.length === 0) ctx.out('no tasks; `heimdall task start "TEXT"` starts one');
+            for (const t of tasks) {
+              const mark = t.id === current?.id ? "*" : " ";
+              ctx.out(
+                `${mark} ${t.id}  ${t.state.padEnd(10)} ${t.owner.padEnd(12)} ${
+                  ago(t.updatedAt, now).padEnd(8)
+                } ${t.text}`,
+              );
+            }
+          }
+          return tasks.length > 0 ? EXIT.ok : EXIT.none;
+        }
+      }
+    }));
+}
+
+/** The `target` object of `--json` output: the argument and the symbol it named. */
+function targetJson(t: {
+  arg: string;
+  symbol: { kind: string; qualname: string; path: string; line: number | null };
+}) {
+  const s = t.symbol;
+  return { arg: t.arg, kind: s.kind, qualname: s.qualname, path: s.path, line: s.line };
+}
+
+/** `heimdall who-knows`. */
+export function whoKnowsCmd(args: string[], ctx: Context): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { ...WHO, hops: { type: "string" } },
+    allowPositionals: true,
+  });
+  if (positionals.length !== 1) {
+    throw new UsageError("Usage: heimdall who-knows SYMBOL|PATH [--hops 1]");
+  }
+  const hops = hopsOption(values.hops, 1);
+  return guarded(ctx, "who-knows", () =>
+    withTeam(ctx, values, async (team) => {
+      const r = await whoKnows(team, positionals[0]!, { hops });
+      const s = r.target.symbol;
+      if (values.json) {
+        ctx.out(json({
+          target: targetJson(r.target),
+          hops,
+          symbols: r.symbols,
+          experts: r.experts,
+        }));
+      } else if (r.experts.length === 0) {
+        ctx.out(
+          `nobody has claimed, tried or decided anything on ${s.qualname || shown(s.path)} or its ${
+            plural(r.symbols - 1, "neighbour")
+          }`,
+        );
+      } else {
+        for (const [i, x] of r.experts.entries()) {
+          const counts = [
+            x.decisions && plural(x.decisions, "decision"),
+            x.attempts && plural(x.attempts, "attempt"),
+            x.claims && plural(x.claims, "claim"),
+            x.other && plural(x.other, "note"),
+          ].filter(Boolean).join(", ");
+          ctx.out(`${i + 1}. ${x.person}  ${x.score}  ${counts}; on ${x.about.join(", ")}`);
+        }
+      }
+      return r.experts.length > 0 ? EXIT.ok : EXIT.none;
+    }));
+}
+
+/** `heimdall team connect|disconnect|status`. */
+export function teamCmd(args: string[], ctx: Context): Promise<number> {
+  const { values, positionals } = parseArgs({ args, options: WHO, allowPositionals: true });
+  const [verb = "status", ...rest] = positionals;
+  return guarded(ctx, "team", async () => {
+    if (verb === "connect") {
+      if (rest.length !== 1) {
+        throw new UsageError("Usage: heimdall team connect postgres://USER@HOST[:PORT]/DB");
+      }
+      const url = parseTeamUrl(rest[0]!);
+      const store = await openPgTeamStore(url);
+      let clock: number;
+      try {
+        clock = await store.now();
+      } finally {
+        await store.close();
+      }
+      await updateConfig(ctx.home.config, (c) => ({ ...c, teamUrl: url }));
+      // The URL may hold a password: the config is for this user's eyes only.
+      Deno.chmodSync(ctx.home.config, 0o600);
+      const skew = Math.round((Date.now() - clock) / 1000);
+      if (values.json) {
+        ctx.out(
+          json({
+            connected: redactUrl(url),
+            schema_version: store.schemaVersion,
+            clock_skew_s: skew,
+          }),
+        );
+      } else {
+        ctx.out(
+          `connected to ${
+            redactUrl(url)
+          } (schema heimdall v${store.schemaVersion}); claims, tasks and shared memories now go there, on the server's clock${
+            Math.abs(skew) >= 2 ? ` (this machine's clock is ${skew}s off it)` : ""
+          }`,
+        );
+      }
+      return EXIT.ok;
+    }
+    if (verb === "disconnect") {
+      let was: string | null = null;
+      await updateConfig(ctx.home.config, (c) => {
+        was = c.teamUrl;
+        return { ...c, teamUrl: null };
+      });
+      if (values.json) ctx.out(json({ disconnected: was ? redactUrl(was) : null }));
+      else {
+        ctx.out(
+          was
+            ? `disconnected from ${
+              redactUrl(was)
+            }; claims, tasks and memories go to this machine's journal (which keeps its copies of the team's memories)`
+            : "not connected; claims and tasks already go to this machine's journal",
+        );
+      }
+      return EXIT.ok;
+    }
+    if (verb !== "status") {
+      throw new UsageError(
+        `Unknown team command "${verb}": expected connect, disconnect or status`,
+      );
+    }
+    return await withTeam(ctx, values, async (team) => {
+      const [now, claims, tasks, current] = await Promise.all([
+        team.store.now(),
+        team.store.activeClaims(null),
+        team.store.listTasks({ includeDone: false }),
+        currentTask(team),
+      ]);
+      const status = {
+        store: team.store.kind,
+        where: team.store.where,
+        you: team.who,
+        current_task: current,
+        active_claims: claims.length,
+        open_tasks: tasks.length,
+        clock_skew_s: Math.round((Date.now() - now) / 1000),
+      };
+      if (values.json) ctx.out(json(status));
+      else {
+        ctx.out(
+          `store    ${
+            status.store === "postgres" ? "shared PostgreSQL" : "this machine's journal"
+          } ${status.where}`,
+        );
+        ctx.out(
+          `you      ${who(team.who)}${team.who.session ? `, session ${team.who.session}` : ""}`,
+        );
+        ctx.out(`task     ${current ? taskLabel(current) : "none (`heimdall task start`)"}`);
+        ctx.out(
+          `claims   ${plural(claims.length, "active claim")}, ${plural(tasks.length, "open task")}`,
+        );
+      }
+      return EXIT.ok;
+    });
+  });
+}

@@ -1,0 +1,139 @@
+/**
+ * Placing a team memory's portable anchors on this machine's code: the
+ * repository, path and qualified name a teammate wrote become a local path,
+ * node and lines. Reads the index and stats the disk; writes nothing.
+ */
+import { basename, isAbsolute, join } from "node:path";
+import { anchorFor, type AnchorRow, nodeFacts } from "../memory/mod.ts";
+import { type Journal, listRoots, rootFor } from "../store/mod.ts";
+import { placeholderPath, type PortableAnchor, portableLabel } from "./memory_anchor.ts";
+import { LOCAL_SYMBOL, localNodesOf, type LocalSymbol, RepoResolver } from "./symbol_key.ts";
+
+/**
+ * Places portable anchors in one journal; caches repository look-ups, so
+ * use one per batch. A symbol is looked up by qualified name in files of the
+ * named repository (the one whose structural hash matches first, among
+ * overloads); a file by name; a folder under a top folder of that
+ * repository found next to the indexed roots (the root itself, a folder
+ * holding it, or a folder directly under it). Code this machine has not got
+ * keeps a relative placeholder path (see `placeholderPath`).
+ */
+export class AnchorPlacer {
+  readonly #repos = new RepoResolver();
+  #tops: Map<string, string[]> | undefined;
+  #roots: { path: string }[] | undefined;
+
+  constructor(readonly j: Journal) {}
+
+  /** The local anchor row for `p`, as of `now`. */
+  place(p: PortableAnchor, ord: number, now: number): AnchorRow {
+    const original = portableLabel(p);
+    if (p.target === "symbol") {
+      const node = this.#symbol(p);
+      if (node) {
+        const facts = nodeFacts(this.j, node.id)!;
+        return anchorFor({ target: "symbol", node: facts, root: node.root }, ord, original, now);
+      }
+    }
+    const path = p.target === "file" || p.target === "symbol" ? this.#file(p) : this.#folder(p);
+    return {
+      ord,
+      target: p.target,
+      original,
+      path: path ?? placeholderPath(p),
+      root: path === undefined ? null : rootFor(this.#rootList(), path)?.path ?? null,
+      symbol: p.target === "symbol" ? p.qualname : null,
+      symbol_kind: p.target === "symbol" ? p.kind : null,
+      name: p.name,
+      node_id: null,
+      struct_hash: p.structHash,
+      shape: p.shape,
+      start_line: null,
+      end_line: null,
+      state: "active",
+      moved_from: null,
+      state_at: now,
+      checked: null,
+    };
+  }
+
+  #symbol(p: PortableAnchor): LocalSymbol | undefined {
+    const key = {
+      repo: p.repo,
+      path: p.path,
+      qualname: p.qualname,
+      kind: p.kind,
+      structHash: null,
+    };
+    const ids = localNodesOf(this.j, [key], this.#repos)[0] ?? [];
+    if (ids.length === 0) return undefined;
+    const nodes = this.j.all<LocalSymbol>(
+      `SELECT ${LOCAL_SYMBOL} FROM nodes n JOIN paths p ON p.id = n.path_id
+       JOIN roots r ON r.id = p.root_id WHERE n.id IN (SELECT value FROM json_each(?))
+       ORDER BY p.path, n.start_line`,
+      JSON.stringify(ids),
+    );
+    return nodes.find((n) => n.structHash === p.structHash) ?? nodes[0];
+  }
+
+  /** The local path of a file (indexed, else on disk under a known top), or undefined. */
+  #file(p: PortableAnchor): string | undefined {
+    if (p.repo === "") return isAbsolute(p.path) ? p.path : undefined;
+    const key = { repo: p.repo, path: p.path, qualname: "", kind: "file", structHash: null };
+    const files = this.j.all<LocalSymbol>(
+      `SELECT ${LOCAL_SYMBOL} FROM nodes n JOIN paths p ON p.id = n.path_id
+       JOIN roots r ON r.id = p.root_id WHERE n.name = ? AND n.kind = 'file' ORDER BY p.path`,
+      basename(p.path),
+    );
+    const indexed = files.find((f) => this.#repos.matches(f, key));
+    if (indexed) return indexed.path;
+    const tops = this.#topsOf(p.repo);
+    return tops.map((t) => join(t, p.path)).find(exists) ?? tops.map((t) => join(t, p.path))[0];
+  }
+
+  #folder(p: PortableAnchor): string | undefined {
+    if (p.repo === "") return isAbsolute(p.path) ? p.path : undefined;
+    const tops = this.#topsOf(p.repo).map((t) => p.path === "" ? t : join(t, p.path));
+    return tops.find(exists) ?? tops[0];
+  }
+
+  #rootList(): { path: string }[] {
+    return (this.#roots ??= listRoots(this.j));
+  }
+
+  /** Top folders of repository `name` on this machine, near the indexed roots. */
+  #topsOf(name: string): string[] {
+    if (!this.#tops) {
+      const tops = new Map<string, string[]>();
+      const add = (repo: string, top: string) => {
+        const list = tops.get(repo) ?? [];
+        if (!list.includes(top)) list.push(top);
+        tops.set(repo, list);
+      };
+      for (const { path: root } of this.#rootList()) {
+        const repo = this.#repos.repoAt(root);
+        // A root in no repository stands in for one, named as `keyOf` names it.
+        if (repo) add(repo.name, repo.top);
+        else add(basename(root), root);
+        try {
+          for (const e of Deno.readDirSync(root)) {
+            if (!e.isDirectory || e.name.startsWith(".")) continue;
+            const inner = this.#repos.repoAt(join(root, e.name));
+            if (inner && inner.top === join(root, e.name)) add(inner.name, inner.top);
+          }
+        } catch { /* the root is gone or unreadable: only its own name counts */ }
+      }
+      this.#tops = tops;
+    }
+    return this.#tops.get(name) ?? [];
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,130 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import type { AnchorRow } from "../memory/mod.ts";
+import {
+  parsePlaceholder,
+  placeholderPath,
+  type PortableAnchor,
+  portableKey,
+  portableLabel,
+  portableOf,
+  portableSet,
+} from "./memory_anchor.ts";
+import { RepoResolver } from "./symbol_key.ts";
+
+const symbol = (qualname: string, path = "src/store.ts"): PortableAnchor => ({
+  target: "symbol",
+  repo: "shop",
+  path,
+  qualname,
+  kind: "function",
+  name: qualname.split(".").pop()!,
+  structHash: "h1",
+  shape: "s1",
+});
+const folder: PortableAnchor = {
+  target: "folder",
+  repo: "shop",
+  path: "",
+  qualname: "",
+  kind: "folder",
+  name: "shop",
+  structHash: null,
+  shape: null,
+};
+
+Deno.test("portableSet() is the same for the same anchors in any order, and differs otherwise", () => {
+  const a = symbol("store"), b = symbol("Store.open"), c = symbol("store", "src/other.ts");
+  assert.equal(portableSet([a, b]), portableSet([b, a]));
+  assert.equal(portableSet([a, a, b]), portableSet([a, b]));
+  assert.notEqual(portableSet([a, b]), portableSet([a, c]));
+  assert.notEqual(portableSet([a]), portableSet([a, b]));
+  // Hashes are what the code looked like, not which code it is.
+  assert.equal(portableSet([{ ...a, structHash: "other" }]), portableSet([a]));
+  assert.match(portableSet([a]), /^[0-9a-f]{40}$/);
+});
+
+Deno.test("portableKey() and portableLabel() name symbols, files and folders", () => {
+  const table: [PortableAnchor, string, string][] = [
+    [symbol("Store.open"), "symbol:shop:src/store.ts:Store.open", "src/store.ts:Store.open"],
+    [
+      { ...folder, target: "file", path: "src/store.ts", kind: "file", name: "store.ts" },
+      "file:shop:src/store.ts",
+      "src/store.ts",
+    ],
+    [folder, "folder:shop:", "."],
+  ];
+  for (const [p, key, label] of table) {
+    assert.equal(portableKey(p), key);
+    assert.equal(portableLabel(p), label);
+  }
+});
+
+Deno.test("a placeholder path turns back into the portable anchor it stands for", () => {
+  for (const p of [symbol("Store.open"), folder, { ...folder, path: "src/deep/er" }]) {
+    const row = {
+      target: p.target,
+      path: placeholderPath(p),
+      symbol: p.target === "symbol" ? p.qualname : null,
+      symbol_kind: p.target === "symbol" ? p.kind : null,
+      name: p.name,
+      struct_hash: p.structHash,
+      shape: p.shape,
+    } as AnchorRow;
+    assert.deepEqual(parsePlaceholder(row), p);
+  }
+});
+
+Deno.test("portableOf() names a clone's files and folders by the repository's origin", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "heimdall-anchor-" });
+  try {
+    const top = join(base, "any-folder-name");
+    Deno.mkdirSync(join(top, "src"), { recursive: true });
+    Deno.writeTextFileSync(join(top, "src", "a.ts"), "");
+    await new Deno.Command("git", {
+      args: ["init", "-q"],
+      cwd: top,
+    }).output();
+    await new Deno.Command("git", {
+      args: ["remote", "add", "origin", "git@example.com:acme/Shop.git"],
+      cwd: top,
+    }).output();
+    const row = (target: AnchorRow["target"], path: string): AnchorRow => ({
+      ord: 0,
+      target,
+      original: path,
+      path,
+      root: top,
+      symbol: target === "symbol" ? "f" : null,
+      symbol_kind: target === "symbol" ? "function" : null,
+      name: "f",
+      node_id: null,
+      struct_hash: null,
+      shape: null,
+      start_line: null,
+      end_line: null,
+      state: "active",
+      moved_from: null,
+      state_at: 0,
+      checked: null,
+    });
+    const repos = new RepoResolver();
+    const at = (a: AnchorRow) => {
+      const p = portableOf(a, repos);
+      return [p.repo, p.path, p.qualname, p.kind];
+    };
+    assert.deepEqual(at(row("symbol", join(top, "src", "a.ts"))), [
+      "shop",
+      "src/a.ts",
+      "f",
+      "function",
+    ]);
+    assert.deepEqual(at(row("folder", top)), ["shop", "", "", "folder"]);
+    assert.deepEqual(at(row("folder", join(top, "src"))), ["shop", "src", "", "folder"]);
+    // Outside any repository and any root, the path stays absolute.
+    const loose = { ...row("file", join(base, "loose.ts")), root: null };
+    assert.deepEqual(at(loose), ["", join(base, "loose.ts"), "", "file"]);
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});

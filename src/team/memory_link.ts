@@ -1,0 +1,57 @@
+/**
+ * What team coordination reads from memory (`src/memory`, journal migration
+ * "memory"): the contract is the `memories.task_id` column (a task id from
+ * this folder, TEXT) and `memory_anchors.node_id`. Read-only.
+ */
+import type { Journal } from "../store/mod.ts";
+
+/** A memory row as a task or a ranking needs it. */
+export interface LinkedMemory {
+  id: string;
+  kind: string;
+  text: string;
+  author: string;
+  outcome: string | null;
+  status: string | null;
+  count: number;
+  recordedAt: number;
+}
+
+/** A memory anchored to a node of the local index, for who-knows. */
+export interface AnchoredMemory {
+  id: string;
+  kind: string;
+  author: string;
+  node: string;
+  recordedAt: number;
+}
+
+/**
+ * The task's current memories (not superseded, not forgotten), oldest first;
+ * private ones only when `viewer` wrote them.
+ */
+export function taskMemories(j: Journal, taskId: string, viewer: string): LinkedMemory[] {
+  return j.all<LinkedMemory>(
+    `SELECT id, kind, text, author, outcome, status, count, recorded_at AS recordedAt
+     FROM memories WHERE task_id = ? AND superseded_at IS NULL AND forgotten_at IS NULL
+       AND (scope != 'private' OR author = ?)
+     ORDER BY recorded_at, id`,
+    taskId,
+    viewer,
+  );
+}
+
+/**
+ * Memories anchored to any of `nodeIds` that were not forgotten (superseded
+ * ones count: their authors knew the code then), private ones left out like
+ * memory's own `memoryAuthors`. One row per memory and node.
+ */
+export function anchoredMemories(j: Journal, nodeIds: readonly string[]): AnchoredMemory[] {
+  return j.all<AnchoredMemory>(
+    `SELECT m.id, m.kind, m.author, a.node_id AS node, m.recorded_at AS recordedAt
+     FROM memory_anchors a JOIN memories m ON m.id = a.memory_id
+     WHERE a.node_id IN (SELECT value FROM json_each(?)) AND m.forgotten_at IS NULL
+       AND m.scope != 'private'`,
+    JSON.stringify(nodeIds),
+  );
+}

@@ -1,0 +1,446 @@
+/**
+ * The team store in a shared PostgreSQL: every agent of the team writes here
+ * directly, so a claim is visible to everyone at the next query. Every time
+ * is the server's `now()`, never a client's clock. The only file that imports
+ * `pg`, and only when a team URL is configured (dynamic import).
+ */
+import { PG_MIGRATIONS } from "./pg_schema.ts";
+import { newTaskId, planFinish, planHandoff, planResume } from "./task_rules.ts";
+import type { Ownership } from "./task_rules.ts";
+import { redactUrl, TeamStoreError } from "./team_url.ts";
+import type {
+  ActiveClaim,
+  Actor,
+  Claim,
+  ReleaseFilter,
+  SymbolKey,
+  Task,
+  TaskEvent,
+  TaskMove,
+  TeamStore,
+} from "./types.ts";
+
+/** The slice of `pg.Client` this store uses. */
+interface PgClient {
+  connect(): Promise<unknown>;
+  on(event: "error", listener: (e: Error) => void): unknown;
+  query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
+  end(): Promise<void>;
+}
+
+const ms = (col: string) => `floor(extract(epoch from ${col}) * 1000)::float8`;
+const ACTIVE = "c.released_at IS NULL AND c.expires_at > now()";
+const CLAIM = `c.id, c.repo, c.path, c.qualname, c.kind, c.struct_hash AS "structHash",
+  c.developer, c.agent, c.session, c.task_id AS "taskId", c.task_text AS "taskText",
+  ${ms("c.created_at")} AS "createdAt", ${ms("c.expires_at")} AS "expiresAt",
+  ${ms("c.released_at")} AS "releasedAt"`;
+const TASK = `id, text, owner, owner_agent AS "ownerAgent", owner_session AS "ownerSession", state,
+  ${ms("created_at")} AS "createdAt", ${ms("updated_at")} AS "updatedAt"`;
+/** SQLSTATE codes: the schema or table is missing (a database never connected to). */
+const MISSING = new Set(["3F000", "42P01"]);
+
+/**
+ * Connects to the team store at `url` and brings its schema up to date
+ * (creating it on first use, under an advisory lock so two first clients do
+ * not race). Throws {@link TeamStoreError} naming the URL without its
+ * password when the server cannot be reached, refuses us, or is newer.
+ * Cost: one connection (a few ms on loopback) and one version query.
+ */
+export async function openPgTeamStore(url: string): Promise<PgTeamStore> {
+  const store = new PgTeamStore(await connect(url), url);
+  try {
+    store.schemaVersion = await migrate(store.client, url);
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+  return store;
+}
+
+/** One connection; `onError` hears of it dying while idle (a server restart, a network cut). */
+async function connect(url: string, onError: () => void = () => {}): Promise<PgClient> {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: 5000,
+    application_name: "heimdall",
+    // bigint ids as numbers: ids stay far below 2^53.
+    types: {
+      getTypeParser: (oid: number, format?: string) =>
+        oid === 20 ? Number : pg.types.getTypeParser(oid, format as "text"),
+    },
+  });
+  // Unheard, an idle connection's error would end the process.
+  client.on("error", onError);
+  try {
+    await client.connect();
+  } catch (e) {
+    throw new TeamStoreError(
+      `Cannot reach the team store "${redactUrl(url)}": ${
+        (e as Error).message
+      }; check that the server runs and the URL is right, or \`heimdall team disconnect\` to work on this machine's journal`,
+    );
+  }
+  return client;
+}
+
+async function migrate(client: PgClient, url: string): Promise<number> {
+  try {
+    const { rows } = await client.query<{ v: number }>(
+      "SELECT max(version) AS v FROM heimdall.schema_version",
+    );
+    const have = rows[0]?.v ?? 0;
+    if (have === PG_MIGRATIONS.length) return have;
+  } catch (e) {
+    if (!MISSING.has((e as { code?: string }).code ?? "")) throw storeError(e, url);
+  }
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('heimdall.schema'))");
+    await client.query("CREATE SCHEMA IF NOT EXISTS heimdall");
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS heimdall.schema_version (
+         version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const { rows } = await client.query<{ v: number }>(
+      "SELECT coalesce(max(version), 0) AS v FROM heimdall.schema_version",
+    );
+    const have = rows[0]!.v;
+    if (have > PG_MIGRATIONS.length) {
+      throw new TeamStoreError(
+        `The team store "${
+          redactUrl(url)
+        }" has schema version ${have}, newer than this build knows (${PG_MIGRATIONS.length}); upgrade heimdall`,
+      );
+    }
+    for (let v = have; v < PG_MIGRATIONS.length; v++) {
+      await client.query(PG_MIGRATIONS[v]!);
+      await client.query("INSERT INTO heimdall.schema_version (version) VALUES ($1)", [v + 1]);
+    }
+    await client.query("COMMIT");
+    return PG_MIGRATIONS.length;
+  } catch (e) {
+    await client.query("ROLLBACK").catch(() => {});
+    if (e instanceof TeamStoreError) throw e;
+    throw storeError(e, url);
+  }
+}
+
+function storeError(e: unknown, url: string): TeamStoreError {
+  const code = (e as { code?: string }).code;
+  const remedy = code === "42501"
+    ? "the user may not create schema heimdall; grant it CREATE on the database, or create the schema for it"
+    : "check the server, or `heimdall team disconnect` to work on this machine's journal";
+  return new TeamStoreError(
+    `The team store "${redactUrl(url)}" failed: ${(e as Error).message}; ${remedy}`,
+  );
+}
+
+/**
+ * {@link TeamStore} on one PostgreSQL connection. A connection that died
+ * while idle is replaced before the next query (a long-lived MCP server
+ * outlives server restarts); a query that fails is never retried, so a
+ * write is never applied twice.
+ */
+export class PgTeamStore implements TeamStore {
+  readonly kind = "postgres";
+  readonly where: string;
+  /** The schema version found or created on connect. */
+  schemaVersion = 0;
+  #client: PgClient;
+  #broken = false;
+  #inTx = false;
+  #storeId: string | undefined;
+  /** Holds the password, if any: never shown. */
+  readonly #url: string;
+
+  constructor(client: PgClient, url: string) {
+    this.#client = client;
+    this.#url = url;
+    client.on("error", () => this.#broken = true);
+    this.where = redactUrl(url);
+  }
+
+  /** The connection in use. */
+  get client(): PgClient {
+    return this.#client;
+  }
+
+  async now(): Promise<number> {
+    return (await this.#q<{ t: number }>(`SELECT ${ms("now()")} AS t`))[0]!.t;
+  }
+
+  claim(
+    who: Actor,
+    keys: SymbolKey[],
+    options: { ttlSeconds: number; taskId: string | null; taskText: string | null },
+  ): Promise<Claim[]> {
+    // One statement: renew what the actor already holds, insert the rest.
+    return this.#q<Claim>(
+      `WITH k AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+           AS k(repo, path, qualname, kind, struct_hash)),
+       renewed AS (
+         UPDATE heimdall.claims c SET expires_at = now() + make_interval(secs => $6),
+           task_id = coalesce($7, c.task_id), task_text = coalesce($8, c.task_text),
+           struct_hash = k.struct_hash, kind = k.kind, agent = $11
+         FROM k WHERE ${ACTIVE} AND c.developer = $9 AND coalesce(c.session, '') = $10
+           AND c.repo = k.repo AND c.path = k.path AND c.qualname = k.qualname
+         RETURNING c.*),
+       inserted AS (
+         INSERT INTO heimdall.claims (repo, path, qualname, kind, struct_hash, developer, agent,
+           session, task_id, task_text, expires_at)
+         SELECT k.repo, k.path, k.qualname, k.kind, k.struct_hash, $9, $11, $12, $7, $8,
+           now() + make_interval(secs => $6)
+         FROM k WHERE NOT EXISTS (SELECT 1 FROM renewed r
+           WHERE r.repo = k.repo AND r.path = k.path AND r.qualname = k.qualname)
+         RETURNING *)
+       SELECT ${CLAIM} FROM (SELECT * FROM renewed UNION ALL SELECT * FROM inserted) c ORDER BY c.id`,
+      [
+        keys.map((k) => k.repo),
+        keys.map((k) => k.path),
+        keys.map((k) => k.qualname),
+        keys.map((k) => k.kind),
+        keys.map((k) => k.structHash),
+        options.ttlSeconds,
+        options.taskId,
+        options.taskText,
+        who.developer,
+        who.session ?? "",
+        who.agent,
+        who.session,
+      ],
+    );
+  }
+
+  async release(who: Actor, filter: ReleaseFilter): Promise<number> {
+    const base = `UPDATE heimdall.claims c SET released_at = now()
+      WHERE ${ACTIVE} AND c.developer = $1 AND coalesce(c.session, '') = $2`;
+    const me = [who.developer, who.session ?? ""];
+    let rows: unknown[];
+    if ("all" in filter) rows = await this.#q(`${base} RETURNING c.id`, me);
+    else if ("taskId" in filter) {
+      rows = await this.#q(`${base} AND c.task_id = $3 RETURNING c.id`, [...me, filter.taskId]);
+    } else {
+      rows = await this.#q(
+        `${base} AND (c.repo, c.path, c.qualname) IN
+           (SELECT * FROM unnest($3::text[], $4::text[], $5::text[])) RETURNING c.id`,
+        [
+          ...me,
+          filter.keys.map((k) => k.repo),
+          filter.keys.map((k) => k.path),
+          filter.keys.map((k) => k.qualname),
+        ],
+      );
+    }
+    return rows.length;
+  }
+
+  activeClaims(viewer: Actor | null): Promise<ActiveClaim[]> {
+    if (viewer === null) {
+      return this.#q<ActiveClaim>(
+        `SELECT ${CLAIM}, false AS acked FROM heimdall.claims c WHERE ${ACTIVE} ORDER BY c.id`,
+      );
+    }
+    return this.#q<ActiveClaim>(
+      `SELECT ${CLAIM}, a.claim_id IS NOT NULL AS acked FROM heimdall.claims c
+       LEFT JOIN heimdall.acks a ON a.claim_id = c.id AND a.developer = $1 AND a.session = $2
+       WHERE ${ACTIVE} AND NOT (c.developer = $1 AND coalesce(c.session, '') = $2) ORDER BY c.id`,
+      [viewer.developer, viewer.session ?? ""],
+    );
+  }
+
+  claimHistory(keys: Pick<SymbolKey, "repo" | "path" | "qualname">[]): Promise<Claim[]> {
+    return this.#q<Claim>(
+      `SELECT ${CLAIM} FROM heimdall.claims c
+       WHERE (c.qualname, c.path, c.repo) IN
+         (SELECT * FROM unnest($1::text[], $2::text[], $3::text[]))
+       ORDER BY c.created_at DESC, c.id DESC`,
+      [keys.map((k) => k.qualname), keys.map((k) => k.path), keys.map((k) => k.repo)],
+    );
+  }
+
+  async ack(who: Actor, claimIds: number[]): Promise<void> {
+    await this.#q(
+      `INSERT INTO heimdall.acks (developer, session, claim_id)
+       SELECT $1, $2, id FROM unnest($3::bigint[]) AS id ON CONFLICT DO NOTHING`,
+      [who.developer, who.session ?? "", claimIds],
+    );
+  }
+
+  async startTask(who: Actor, text: string): Promise<Task> {
+    const id = newTaskId();
+    const rows = await this.#q<Task>(
+      `WITH t AS (
+         INSERT INTO heimdall.tasks (id, text, owner, owner_agent, owner_session, state)
+         VALUES ($1, $2, $3, $4, $5, 'open') RETURNING *),
+       e AS (INSERT INTO heimdall.task_events (task_id, kind, actor) SELECT id, 'start', $3 FROM t)
+       SELECT ${TASK} FROM t`,
+      [id, text, who.developer, who.agent, who.session],
+    );
+    return rows[0]!;
+  }
+
+  async getTask(id: string): Promise<Task | undefined> {
+    return (await this.#q<Task>(`SELECT ${TASK} FROM heimdall.tasks WHERE id = $1`, [id]))[0];
+  }
+
+  listTasks(options: { includeDone: boolean }): Promise<Task[]> {
+    return this.#q<Task>(
+      `SELECT ${TASK} FROM heimdall.tasks ${options.includeDone ? "" : "WHERE state != 'done'"}
+       ORDER BY updated_at DESC, created_at DESC`,
+    );
+  }
+
+  async currentTask(who: Actor): Promise<Task | undefined> {
+    return (await this.#q<Task>(
+      `SELECT ${TASK} FROM heimdall.tasks
+       WHERE owner = $1 AND coalesce(owner_session, '') = $2 AND state = 'open'
+       ORDER BY updated_at DESC, created_at DESC LIMIT 1`,
+      [who.developer, who.session ?? ""],
+    ))[0];
+  }
+
+  handoff(who: Actor, id: string, to: string, note: string | null): Promise<TaskMove> {
+    return this.#move(id, (t) => planHandoff(t, id, who, to), {
+      kind: "handoff",
+      actor: who.developer,
+      to,
+      note,
+    });
+  }
+
+  resume(who: Actor, id: string, take: boolean): Promise<TaskMove> {
+    return this.#move(id, (t) => planResume(t, id, who, take), {
+      kind: "resume",
+      actor: who.developer,
+      to: null,
+      note: null,
+    });
+  }
+
+  finish(who: Actor, id: string): Promise<TaskMove> {
+    return this.#move(id, (t) => planFinish(t, id, who), {
+      kind: "done",
+      actor: who.developer,
+      to: null,
+      note: null,
+    });
+  }
+
+  taskEvents(id: string): Promise<TaskEvent[]> {
+    return this.#q<TaskEvent>(
+      `SELECT task_id AS "taskId", kind, actor, to_person AS "to", note, ${ms("at")} AS at
+       FROM heimdall.task_events WHERE task_id = $1 ORDER BY id`,
+      [id],
+    );
+  }
+
+  taskClaims(id: string): Promise<Claim[]> {
+    return this.#q<Claim>(
+      `SELECT ${CLAIM} FROM heimdall.claims c WHERE c.task_id = $1
+       ORDER BY (${ACTIVE}) DESC, c.id`,
+      [id],
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.#client.end().catch(() => {});
+  }
+
+  /** This database's id (made by migration 2): what copies of its memories are keyed by. */
+  async storeId(): Promise<string> {
+    return (this.#storeId ??= (await this.#q<{ id: string }>(
+      "SELECT id::text AS id FROM heimdall.store",
+    ))[0]!.id);
+  }
+
+  /**
+   * Runs one statement; errors as {@link PgTeamStore} documents (a SQLSTATE
+   * error as it is, a lost connection as {@link TeamStoreError}).
+   */
+  query<R>(sql: string, params: unknown[] = []): Promise<R[]> {
+    return this.#q<R>(sql, params);
+  }
+
+  /**
+   * Runs `fn` in one transaction on this connection: committed when it
+   * returns, rolled back when it throws (the error is rethrown). A
+   * connection lost inside it is never replaced mid-way: the transaction
+   * fails with {@link TeamStoreError}, and nothing of it was applied.
+   */
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    await this.#q("BEGIN");
+    this.#inTx = true;
+    try {
+      const result = await fn();
+      await this.#q("COMMIT");
+      return result;
+    } catch (e) {
+      await this.#client.query("ROLLBACK").catch(() => {});
+      throw e;
+    } finally {
+      this.#inTx = false;
+    }
+  }
+
+  async #q<R>(sql: string, params: unknown[] = []): Promise<R[]> {
+    if (this.#broken && this.#inTx) {
+      throw new TeamStoreError(
+        `Lost the team store "${this.where}" in the middle of a transaction; nothing of it was applied, retry`,
+      );
+    }
+    if (this.#broken) {
+      await this.#client.end().catch(() => {});
+      this.#client = await connect(this.#url, () => this.#broken = true);
+      this.#broken = false;
+    }
+    try {
+      return (await this.#client.query<R>(sql, params)).rows;
+    } catch (e) {
+      // SQL errors (a SQLSTATE) are bugs and surface as they are; a lost
+      // connection is the environment's.
+      if (/^[0-9A-Z]{5}$/.test((e as { code?: string }).code ?? "")) throw e;
+      throw new TeamStoreError(
+        `Lost the team store "${this.where}": ${(e as Error).message}; check the server and retry`,
+      );
+    }
+  }
+
+  /** Locks the task row, decides (pure), writes: one transaction, so moves of one task serialise. */
+  async #move(
+    id: string,
+    plan: (task: Task | undefined) => Ownership,
+    event: Omit<TaskEvent, "taskId" | "at">,
+  ): Promise<TaskMove> {
+    return await this.transaction(async () => {
+      const current = (await this.#q<Task>(
+        `SELECT ${TASK} FROM heimdall.tasks WHERE id = $1 FOR UPDATE`,
+        [id],
+      ))[0];
+      const next = plan(current);
+      const task = (await this.#q<Task>(
+        `UPDATE heimdall.tasks SET owner = $2, owner_agent = $3, owner_session = $4, state = $5,
+           updated_at = now() WHERE id = $1 RETURNING ${TASK}`,
+        [id, next.owner, next.ownerAgent, next.ownerSession, next.state],
+      ))[0]!;
+      const moved = next.state === "done"
+        ? await this.#q(
+          `UPDATE heimdall.claims c SET released_at = now() WHERE ${ACTIVE} AND c.task_id = $1
+           RETURNING c.id`,
+          [id],
+        )
+        : await this.#q(
+          `UPDATE heimdall.claims c SET developer = $2, agent = $3, session = $4
+           WHERE ${ACTIVE} AND c.task_id = $1 RETURNING c.id`,
+          [id, next.owner, next.ownerAgent, next.ownerSession],
+        );
+      await this.#q(
+        `INSERT INTO heimdall.task_events (task_id, kind, actor, to_person, note)
+         VALUES ($1, $2, $3, $4, $5)`,
+        [id, event.kind, event.actor, event.to, event.note],
+      );
+      return { task, claimsMoved: moved.length };
+    });
+  }
+}

@@ -1,0 +1,239 @@
+/**
+ * Portable names for code: a local node ↔ (repository, repository-relative
+ * path, qualified name, structural hash), the same on every machine.
+ */
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import type { Journal } from "../store/mod.ts";
+import type { SymbolKey } from "./types.ts";
+
+/** A node of the local index with what a portable key needs. */
+export interface LocalSymbol {
+  id: string;
+  kind: string;
+  name: string;
+  qualname: string;
+  /** Absolute path of its file. */
+  path: string;
+  line: number | null;
+  structHash: string | null;
+  /** The indexed root the file is under. */
+  root: string;
+}
+
+/** Columns of {@link LocalSymbol}, for queries that join nodes, paths and roots as n, p, r. */
+export const LOCAL_SYMBOL = `n.id, n.kind, n.name, n.qualname, p.path, n.start_line AS line,
+  n.struct_hash AS structHash, r.path AS root`;
+const FROM = `FROM nodes n JOIN paths p ON p.id = n.path_id JOIN roots r ON r.id = p.root_id`;
+
+interface Repo {
+  top: string;
+  name: string;
+}
+
+/**
+ * Finds the repository a file belongs to: the nearest folder above it with a
+ * `.git`, named by the last segment of its `origin` remote (so clones in
+ * differently named folders agree), else by the folder's name. A file in no
+ * repository belongs to its indexed root. Answers are cached per folder; cost
+ * is a few stats per new folder.
+ */
+export class RepoResolver {
+  readonly #byDir = new Map<string, Repo | null>();
+  readonly #topName = new Map<string, string | null>();
+
+  /** The portable key of a local symbol. */
+  keyOf(s: LocalSymbol): SymbolKey {
+    const repo = this.#repoOf(dirname(s.path)) ?? { top: s.root, name: basename(s.root) };
+    return {
+      repo: repo.name,
+      path: relative(repo.top, s.path).split(sep).join("/"),
+      qualname: s.qualname,
+      kind: s.kind,
+      structHash: s.structHash,
+    };
+  }
+
+  /**
+   * True when local symbol `s` is the code `key` names: its file ends with
+   * the key's path, and the folder that leaves (the repository top the key
+   * implies) holds a `.git` of the key's repository. Files in no repository
+   * fall back to comparing {@link keyOf}. Cost: one stat per distinct top.
+   */
+  matches(s: LocalSymbol, key: SymbolKey): boolean {
+    const suffix = sep + key.path.split("/").join(sep);
+    if (!s.path.endsWith(suffix)) return false;
+    const top = s.path.slice(0, s.path.length - suffix.length);
+    let name = this.#topName.get(top);
+    if (name === undefined) {
+      name = null;
+      try {
+        const git = join(top, ".git");
+        name = repoName(top, git, Deno.statSync(git).isFile);
+      } catch { /* no repository there */ }
+      this.#topName.set(top, name);
+    }
+    if (name !== null) return name === key.repo;
+    const local = this.keyOf(s);
+    return local.repo === key.repo && local.path === key.path;
+  }
+
+  /**
+   * Where the file or folder at absolute `path` is, portably: its repository
+   * and the repository-relative path ("" for the repository's top folder),
+   * as {@link keyOf} names a symbol's file. Outside any repository the
+   * indexed `root` stands in for one; outside both, the repository is "" and
+   * the path stays absolute (no other machine can place it).
+   */
+  placeOf(path: string, root: string | null, isFolder: boolean): { repo: string; path: string } {
+    const repo = this.#repoOf(isFolder ? path : dirname(path)) ??
+      (root === null ? null : { top: root, name: basename(root) });
+    if (repo === null) return { repo: "", path };
+    return { repo: repo.name, path: relative(repo.top, path).split(sep).join("/") };
+  }
+
+  /** The repository holding folder `dir` (its top and name), or null. */
+  repoAt(dir: string): { top: string; name: string } | null {
+    return this.#repoOf(dir);
+  }
+
+  #repoOf(dir: string): Repo | null {
+    if (this.#byDir.has(dir)) return this.#byDir.get(dir)!;
+    let found: Repo | null;
+    const git = join(dir, ".git");
+    let stat: Deno.FileInfo | undefined;
+    try {
+      stat = Deno.statSync(git);
+    } catch { /* not a repository top */ }
+    if (stat) found = { top: dir, name: repoName(dir, git, stat.isFile) };
+    else {
+      const parent = dirname(dir);
+      found = parent === dir ? null : this.#repoOf(parent);
+    }
+    this.#byDir.set(dir, found);
+    return found;
+  }
+}
+
+/** The name of the repository at `top`: its origin's last path segment, else the folder name. */
+function repoName(top: string, git: string, gitIsFile: boolean): string {
+  try {
+    let gitDir = git;
+    if (gitIsFile) {
+      // A worktree or submodule: ".git" holds "gitdir: PATH"; a worktree's
+      // config lives in the common dir it names.
+      const m = /^gitdir:\s*(.+)$/m.exec(Deno.readTextFileSync(git));
+      if (m) gitDir = resolve(top, m[1]!.trim());
+      try {
+        gitDir = resolve(gitDir, Deno.readTextFileSync(join(gitDir, "commondir")).trim());
+      } catch { /* not a worktree */ }
+    }
+    const url = originUrl(Deno.readTextFileSync(join(gitDir, "config")));
+    if (url) {
+      const last = url.replace(/\/+$/, "").replace(/\.git$/, "").split(/[/:]/).pop();
+      if (last) return last.toLowerCase();
+    }
+  } catch { /* unreadable git metadata: fall back to the folder's name */ }
+  return basename(top).toLowerCase();
+}
+
+/** The `url` of `[remote "origin"]` in a git config file's text. */
+export function originUrl(config: string): string | undefined {
+  let inOrigin = false;
+  for (const raw of config.split("\n")) {
+    const line = raw.trim();
+    if (line.startsWith("[")) inOrigin = /^\[remote\s+"origin"\]$/.test(line);
+    else if (inOrigin) {
+      const m = /^url\s*=\s*(.+)$/.exec(line);
+      if (m) return m[1]!.trim();
+    }
+  }
+  return undefined;
+}
+
+/** Local symbols by node id. */
+export function symbolsById(j: Journal, ids: readonly string[]): Map<string, LocalSymbol> {
+  const rows = j.all<LocalSymbol>(
+    `SELECT ${LOCAL_SYMBOL} ${FROM} WHERE n.id IN (SELECT value FROM json_each(?))`,
+    JSON.stringify(ids),
+  );
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Every node of the file at absolute `path` (its own file node included), in line order. */
+export function symbolsOfFile(j: Journal, path: string): LocalSymbol[] {
+  return j.all<LocalSymbol>(
+    `SELECT ${LOCAL_SYMBOL} ${FROM} WHERE p.path = ? ORDER BY n.start_line, n.end_line DESC`,
+    path,
+  );
+}
+
+/**
+ * The local nodes each key names (one list per key, in order). A symbol key
+ * names every node of its qualified name in its file (overloads included), a
+ * file key (qualname "") the file's node and everything in it; candidates
+ * found by name are checked with {@link RepoResolver.matches}. Cost: one or
+ * two indexed queries, one stat per repository, and one query per file key
+ * that matched. Use when the keys are fewer than the nodes to check.
+ */
+export function localNodesOf(
+  j: Journal,
+  keys: readonly SymbolKey[],
+  repos: RepoResolver,
+): string[][] {
+  const out: string[][] = keys.map(() => []);
+  const symbolKeys = keys.flatMap((k, i) => (k.qualname === "" ? [] : [{ i, q: k.qualname }]));
+  const fileKeys = keys.flatMap((k, i) => (k.qualname === "" ? [{ i, b: basename(k.path) }] : []));
+  const candidates = [
+    ...(symbolKeys.length === 0 ? [] : j.all<LocalSymbol & { i: number }>(
+      `SELECT k.value ->> '$.i' AS i, ${LOCAL_SYMBOL}
+       FROM json_each(?) k
+       JOIN nodes n ON n.qualname = k.value ->> '$.q' AND n.kind != 'file'
+       JOIN paths p ON p.id = n.path_id JOIN roots r ON r.id = p.root_id`,
+      JSON.stringify(symbolKeys),
+    )),
+    ...(fileKeys.length === 0 ? [] : j.all<LocalSymbol & { i: number }>(
+      `SELECT k.value ->> '$.i' AS i, ${LOCAL_SYMBOL}
+       FROM json_each(?) k
+       JOIN nodes n ON n.name = k.value ->> '$.b' AND n.kind = 'file'
+       JOIN paths p ON p.id = n.path_id JOIN roots r ON r.id = p.root_id`,
+      JSON.stringify(fileKeys),
+    )),
+  ];
+  for (const c of candidates) {
+    if (!repos.matches(c, keys[c.i]!)) continue;
+    out[c.i] = keys[c.i]!.qualname === ""
+      ? symbolsOfFile(j, c.path).map((s) => s.id)
+      : [...out[c.i]!, c.id];
+  }
+  return out;
+}
+
+/**
+ * Which keys name each of `symbols` (already loaded local nodes): the same
+ * matching as {@link localNodesOf}, the other way round, with no query. Use
+ * when the nodes to check are fewer than the keys. Returns node id → key
+ * indexes, for nodes some key names.
+ */
+export function keysAmong(
+  symbols: Iterable<LocalSymbol>,
+  keys: readonly SymbolKey[],
+  repos: RepoResolver,
+): Map<string, number[]> {
+  const byQualname = new Map<string, number[]>();
+  const byFile = new Map<string, number[]>();
+  keys.forEach((k, i) => {
+    const [map, name] = k.qualname === "" ? [byFile, basename(k.path)] : [byQualname, k.qualname];
+    const list = map.get(name);
+    if (list) list.push(i);
+    else map.set(name, [i]);
+  });
+  const out = new Map<string, number[]>();
+  for (const s of symbols) {
+    const hits = [
+      ...(s.kind === "file" ? [] : byQualname.get(s.qualname) ?? []),
+      ...(byFile.get(basename(s.path)) ?? []),
+    ].filter((i) => repos.matches(s, keys[i]!));
+    if (hits.length > 0) out.set(s.id, hits);
+  }
+  return out;
+}

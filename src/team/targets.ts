@@ -1,0 +1,63 @@
+/** What a person names on the command line (a path or a symbol), found in the local index. */
+import { resolve } from "node:path";
+import { findSymbol, SymbolLookupError } from "../search/mod.ts";
+import { getPath, type Journal } from "../store/mod.ts";
+import { type LocalSymbol, symbolsById, symbolsOfFile } from "./symbol_key.ts";
+
+/** A path or symbol that cannot be used; the message says why and what to type instead. */
+export class TargetError extends Error {
+  constructor(message: string, readonly arg: string) {
+    super(message);
+    this.name = "TargetError";
+  }
+}
+
+/** Code a command is about. */
+export interface Target {
+  /** As typed. */
+  arg: string;
+  /** The symbol, or for a file the file's own node. */
+  symbol: LocalSymbol;
+  /** The nodes it covers: the symbol, or every node of the file. */
+  nodes: string[];
+  isFile: boolean;
+}
+
+/**
+ * Resolves `arg` as an indexed file (relative to `cwd`) or else as a symbol
+ * (`name`, `Class.method`, `path:name`). Throws {@link TargetError} for an
+ * unknown or ambiguous name (listing the candidates) and for a file indexed
+ * without symbols.
+ */
+export function resolveTarget(j: Journal, arg: string, cwd = Deno.cwd()): Target {
+  const abs = resolve(cwd, arg);
+  let row = getPath(j, abs);
+  let path = abs;
+  if (!row) {
+    try {
+      path = Deno.realPathSync(abs);
+      row = getPath(j, path);
+    } catch { /* not a file on disk: a symbol name */ }
+  }
+  if (row) {
+    const nodes = symbolsOfFile(j, path);
+    const file = nodes.find((n) => n.kind === "file");
+    if (!file) {
+      throw new TargetError(
+        `"${arg}" is indexed at L${row.effective_depth} without symbols${
+          row.depth_reason ? ` (${row.depth_reason})` : ""
+        }; claims and conflicts need parsed code: name a symbol, or \`heimdall depth ${arg}\` shows why`,
+        arg,
+      );
+    }
+    return { arg, symbol: file, nodes: nodes.map((n) => n.id), isFile: true };
+  }
+  try {
+    const ref = findSymbol(j, arg, cwd);
+    const symbol = symbolsById(j, [ref.id]).get(ref.id)!;
+    return { arg, symbol, nodes: [symbol.id], isFile: false };
+  } catch (e) {
+    if (e instanceof SymbolLookupError) throw new TargetError(e.message, arg);
+    throw e;
+  }
+}

@@ -1,0 +1,94 @@
+/** Who may move a task where, decided in pure code; the stores apply it in one transaction. */
+import type { Actor, Claim, Task, TaskState } from "./types.ts";
+
+/** A task move that is not allowed; the message says why and what to do. */
+export class TaskStateError extends Error {
+  constructor(message: string, readonly taskId: string) {
+    super(message);
+    this.name = "TaskStateError";
+  }
+}
+
+/** The owner columns a move writes. */
+export interface Ownership {
+  owner: string;
+  ownerAgent: string | null;
+  ownerSession: string | null;
+  state: TaskState;
+}
+
+function existing(task: Task | undefined, id: string): Task {
+  if (!task) {
+    throw new TaskStateError(`No task "${id}"; \`heimdall task list\` shows the tasks`, id);
+  }
+  if (task.state === "done") {
+    throw new TaskStateError(
+      `Task "${id}" is done; start a new one with \`heimdall task start\``,
+      id,
+    );
+  }
+  return task;
+}
+
+/**
+ * Hand-off: only the owner hands a task on, to someone else. The new owner
+ * has no agent or session until they resume it.
+ */
+export function planHandoff(task: Task | undefined, id: string, who: Actor, to: string): Ownership {
+  const t = existing(task, id);
+  if (t.owner !== who.developer) {
+    throw new TaskStateError(
+      `Task "${id}" belongs to ${t.owner}, not ${who.developer}; its owner hands it off (or take it first with \`heimdall task resume ${id} --take\`)`,
+      id,
+    );
+  }
+  if (to.trim() === "") {
+    throw new TaskStateError(`Hand-off of "${id}" names nobody; pass --to PERSON`, id);
+  }
+  if (to === who.developer) {
+    throw new TaskStateError(`Task "${id}" is already ${to}'s; hand it to someone else`, id);
+  }
+  return { owner: to, ownerAgent: null, ownerSession: null, state: "handed_off" };
+}
+
+/**
+ * Resume: the owner (the person it was handed to, or its starter in a new
+ * session) picks it up; anyone else must say `take` to take it over.
+ */
+export function planResume(
+  task: Task | undefined,
+  id: string,
+  who: Actor,
+  take: boolean,
+): Ownership {
+  const t = existing(task, id);
+  if (t.owner !== who.developer && !take) {
+    throw new TaskStateError(
+      `Task "${id}" belongs to ${t.owner}; pass --take to take it over from them`,
+      id,
+    );
+  }
+  return { owner: who.developer, ownerAgent: who.agent, ownerSession: who.session, state: "open" };
+}
+
+/** Done: only the owner closes a task. */
+export function planFinish(task: Task | undefined, id: string, who: Actor): Ownership {
+  const t = existing(task, id);
+  if (t.owner !== who.developer) {
+    throw new TaskStateError(
+      `Task "${id}" belongs to ${t.owner}; only its owner marks it done`,
+      id,
+    );
+  }
+  return { owner: t.owner, ownerAgent: t.ownerAgent, ownerSession: t.ownerSession, state: "done" };
+}
+
+/** True when `claim` was made by this actor: the same developer in the same session. */
+export function isMine(claim: Pick<Claim, "developer" | "session">, who: Actor): boolean {
+  return claim.developer === who.developer && (claim.session ?? "") === (who.session ?? "");
+}
+
+/** A fresh task id: 8 hex digits, unique across machines without asking anyone. */
+export function newTaskId(): string {
+  return crypto.randomUUID().replaceAll("-", "").slice(0, 8);
+}

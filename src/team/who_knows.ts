@@ -1,0 +1,167 @@
+/** Who knows this code: people ranked by their claims, attempts and decisions on it and around it. */
+import { basename } from "node:path";
+import type { Journal } from "../store/mod.ts";
+import { anchoredMemories } from "./memory_link.ts";
+import { RepoResolver, symbolsById } from "./symbol_key.ts";
+import { callExpander, walk } from "./walk.ts";
+import type { TeamStore } from "./types.ts";
+
+/**
+ * What one piece of evidence is worth on the code itself. A decision says
+ * someone understood the code well enough to rule on it; an attempt (failed
+ * or passed) that they worked inside it; a convention is a decision about
+ * how; a claim only that they meant to change it; a note or fact, that they
+ * looked.
+ */
+export const WHO_KNOWS_WEIGHTS: Readonly<Record<string, number>> = {
+  decision: 3,
+  attempt: 2,
+  convention: 2,
+  claim: 1,
+  note: 1,
+  fact: 1,
+};
+
+/** Each call hop away from the code asked about halves a piece of evidence's worth. */
+export const HOP_DECAY = 0.5;
+
+/** The most neighbours looked at (the closest first), so a hub costs a bounded amount. */
+const MAX_NODES = 5000;
+
+/** One reason to think `person` knows the code. */
+export interface Evidence {
+  person: string;
+  kind: string;
+  /** Call hops from the code asked about (0: the code itself). */
+  hops: number;
+  /** The symbol it is about. */
+  symbol: string;
+  at: number;
+}
+
+/** A person and why they rank where they do. */
+export interface Expert {
+  person: string;
+  score: number;
+  decisions: number;
+  attempts: number;
+  claims: number;
+  other: number;
+  /** When their latest evidence was recorded (ms). */
+  lastAt: number;
+  /** The symbols their evidence is about, closest first (at most 5). */
+  about: string[];
+}
+
+/**
+ * Ranks people by Σ weight(kind) × HOP_DECAY^hops over their evidence
+ * (pure); ties go to the more recent, then by name.
+ */
+export function rankPeople(evidence: readonly Evidence[]): Expert[] {
+  const by = new Map<string, Expert & { near: Map<string, number> }>();
+  for (const e of evidence) {
+    let x = by.get(e.person);
+    if (!x) {
+      x = {
+        person: e.person,
+        score: 0,
+        decisions: 0,
+        attempts: 0,
+        claims: 0,
+        other: 0,
+        lastAt: 0,
+        about: [],
+        near: new Map(),
+      };
+      by.set(e.person, x);
+    }
+    x.score += (WHO_KNOWS_WEIGHTS[e.kind] ?? 1) * HOP_DECAY ** e.hops;
+    if (e.kind === "decision") x.decisions++;
+    else if (e.kind === "attempt") x.attempts++;
+    else if (e.kind === "claim") x.claims++;
+    else x.other++;
+    x.lastAt = Math.max(x.lastAt, e.at);
+    x.near.set(e.symbol, Math.min(x.near.get(e.symbol) ?? Infinity, e.hops));
+  }
+  return [...by.values()]
+    .map(({ near, ...x }) => ({
+      ...x,
+      score: Math.round(x.score * 1000) / 1000,
+      about: [...near].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 5).map((
+        [s],
+      ) => s),
+    }))
+    .sort((a, b) =>
+      b.score - a.score || b.lastAt - a.lastAt ||
+      (a.person < b.person ? -1 : a.person > b.person ? 1 : 0)
+    );
+}
+
+/**
+ * The people who know `starts` (node ids) and their call neighbours within
+ * `hops` (both directions): every claim ever made on that code (released
+ * and expired ones too) from the team store, and the memories anchored to
+ * it from the local journal. Cost: one query per hop and direction, one
+ * store query, one memory query.
+ */
+export async function whoKnows(
+  j: Journal,
+  store: TeamStore,
+  starts: readonly string[],
+  options: { hops: number },
+): Promise<{ experts: Expert[]; symbols: number; evidence: Evidence[] }> {
+  const hops = new Map<string, number>();
+  for (const direction of ["callees", "callers"] as const) {
+    for (const [id, r] of walk(starts, options.hops, callExpander(j, direction))) {
+      hops.set(id, Math.min(hops.get(id) ?? Infinity, r.distance));
+    }
+  }
+  const ids = [...hops].sort((a, b) => a[1] - b[1]).slice(0, MAX_NODES).map(([id]) => id);
+  const symbols = symbolsById(j, ids);
+  const label = (id: string) => {
+    const s = symbols.get(id);
+    return s ? (s.qualname || basename(s.path)) : id;
+  };
+
+  const repos = new RepoResolver();
+  const byKey = new Map<string, { hops: number; symbol: string }>();
+  const keys = [];
+  for (const id of ids) {
+    const s = symbols.get(id);
+    if (!s) continue;
+    const k = repos.keyOf(s);
+    const name = `${k.repo}\0${k.path}\0${k.qualname}`;
+    const seen = byKey.get(name);
+    if (!seen) keys.push(k);
+    if (!seen || hops.get(id)! < seen.hops) {
+      byKey.set(name, { hops: hops.get(id)!, symbol: label(id) });
+    }
+  }
+
+  const evidence: Evidence[] = [];
+  for (const c of keys.length > 0 ? await store.claimHistory(keys) : []) {
+    const at = byKey.get(`${c.repo}\0${c.path}\0${c.qualname}`);
+    if (!at) continue;
+    evidence.push({
+      person: c.developer,
+      kind: "claim",
+      hops: at.hops,
+      symbol: at.symbol,
+      at: c.createdAt,
+    });
+  }
+  const closest = new Map<string, Evidence>();
+  for (const m of anchoredMemories(j, ids)) {
+    const e = {
+      person: m.author,
+      kind: m.kind,
+      hops: hops.get(m.node)!,
+      symbol: label(m.node),
+      at: m.recordedAt,
+    };
+    const cur = closest.get(m.id);
+    if (!cur || e.hops < cur.hops) closest.set(m.id, e);
+  }
+  evidence.push(...closest.values());
+  return { experts: rankPeople(evidence), symbols: ids.length, evidence };
+}
