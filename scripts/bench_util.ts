@@ -1,7 +1,8 @@
 /**
  * Small helpers shared by the `scripts/bench*` scripts: a seeded random
  * source, timing of subprocesses, percentiles, /proc readings and a plain
- * text table. Benchmarks only; nothing in `src/` imports this file.
+ * text table. Benchmarks (and the fixture scripts) only; in `src/` only tests
+ * import it (for {@link seededRandom}).
  */
 
 /** A deterministic random source in [0, 1) (mulberry32): the same seed gives the same run. */

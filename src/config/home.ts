@@ -7,6 +7,8 @@ export interface HomePaths {
   config: string;
   hints: string;
   models: string;
+  /** Native libraries extracted on first use (onnxruntime-node in a compiled binary). */
+  lib: string;
   logs: string;
   lock: string;
   lockPid: string;
@@ -34,6 +36,7 @@ export function homePaths(home: string): HomePaths {
     config: join(home, "config.json"),
     hints: join(home, "hints"),
     models: join(home, "models"),
+    lib: join(home, "lib"),
     logs: join(home, "logs"),
     lock: join(home, "writer.lock"),
     lockPid: join(home, "writer.pid"),

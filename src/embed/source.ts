@@ -1,0 +1,57 @@
+/**
+ * The active model as a lazily opened, cached {@link Embedder}: what the
+ * reconciler's embedding pass and the semantic search leg call before each
+ * use. Cheap after the first call; reopens when the active model changes
+ * (`heimdall model use`), and says why the leg is off instead of throwing.
+ */
+import { Embedder, type EmbedderOptions } from "./embedder.ts";
+import { modelStatus } from "./registry.ts";
+
+/** The active model's embedder, or why there is none. */
+export type ActiveEmbedder = { on: true; embedder: Embedder } | { on: false; reason: string };
+
+/** Where models live and where the native runtime may be extracted. */
+export interface ModelPaths {
+  /** `$HEIMDALL_HOME/models` */
+  models: string;
+  /** `$HEIMDALL_HOME/lib` */
+  lib: string;
+}
+
+/**
+ * Returns a function resolving the active model (`active()` is read at each
+ * call, e.g. from config) to an open embedder. A model that fails to load
+ * is reported as `{ on: false, reason }` and retried only when the active
+ * name changes.
+ */
+export function embedderSource(
+  paths: ModelPaths,
+  active: () => string | null,
+  options: Omit<EmbedderOptions, "libDir"> = {},
+): () => Promise<ActiveEmbedder> {
+  let current: { name: string | null; state: Promise<ActiveEmbedder> } | undefined;
+  return () => {
+    const name = active();
+    if (current && current.name === name) return current.state;
+    const previous = current;
+    const state = (async (): Promise<ActiveEmbedder> => {
+      const old = await previous?.state;
+      if (old?.on) await old.embedder.close();
+      const status = modelStatus(paths.models, name);
+      if (!status.on) return status;
+      try {
+        return {
+          on: true,
+          embedder: await Embedder.open(status.dir, { ...options, libDir: paths.lib }),
+        };
+      } catch (e) {
+        return {
+          on: false,
+          reason: `model "${status.name}" failed to load: ${(e as Error).message}`,
+        };
+      }
+    })();
+    current = { name, state };
+    return state;
+  };
+}
