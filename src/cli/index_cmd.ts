@@ -8,17 +8,25 @@ import { EXIT } from "./exit_codes.ts";
 import { plural, seconds } from "./fmt.ts";
 import { progressBar } from "./progress.ts";
 import { handToDaemon, withWriter } from "./writer.ts";
+import { activeModel, EmbedPass } from "../vector/mod.ts";
 
-export const HELP = `heimdall index [ROOT…] [--depth max|L0..L3]
+export const HELP = `heimdall index [ROOT…] [--depth max|L0..L3] [--no-embed]
   Adds each ROOT (default: the current folder) to the roots and converges them
   now: a cold index the first time, a stat audit after that. Prints a summary
-  line (files, symbols, seconds). With a daemon running, hands the roots to it.`;
+  line (files, symbols, seconds). Then, with a model active, embeds every
+  chunk that has no vector of it yet (a progress bar with an ETA on a
+  terminal; --no-embed leaves that to the daemon). With a daemon running,
+  hands the roots to it.`;
 
 /** `heimdall index`: add roots and converge them now. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { depth: { type: "string" }, json: { type: "boolean" } },
+    options: {
+      depth: { type: "string" },
+      json: { type: "boolean" },
+      "no-embed": { type: "boolean" },
+    },
     allowPositionals: true,
   });
   const depth = values.depth === undefined ? "max" : parseDepth(values.depth);
@@ -62,10 +70,21 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     const stats = await r.audit({ roots, onProgress: (p) => bar.update(p) });
     r.ingestHints();
     await r.drainQueue();
-    return { stats, counts: journalCounts(r.journal) };
+    bar.done();
+    const indexMs = performance.now() - t0;
+    // Vectors follow the symbol rows (nothing happens without an active model).
+    let embedded = null;
+    if (!values["no-embed"]) {
+      const embedBar = progressBar("embedding", "chunks");
+      embedded = await new EmbedPass(r.journal, activeModel(ctx.home).source).runAll((p) =>
+        embedBar.update({ done: p.done, found: p.total, walkDone: true })
+      );
+      embedBar.done();
+    }
+    return { stats, counts: journalCounts(r.journal), indexMs, embedded };
   });
   bar.done();
-  const ms = performance.now() - t0;
+  const ms = result.indexMs;
   const files = Object.values(result.counts.paths).reduce((a, b) => a + b, 0);
   const symbols = result.counts.symbols;
   if (values.json) {
@@ -76,6 +95,14 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         seconds(ms)
       } (${result.stats.changed} new or changed, ${result.stats.retracted} removed, ${result.stats.secrets} secret files skipped)`,
     );
+    const e = result.embedded;
+    if (e?.model && e.embedded + e.skipped > 0) {
+      ctx.out(
+        `embedded ${plural(e.embedded, "chunk")} with ${e.model} in ${seconds(e.ms)}${
+          e.skipped > 0 ? ` (${e.skipped} skipped: changed since indexed)` : ""
+        }`,
+      );
+    }
   }
   return EXIT.ok;
 }

@@ -4,10 +4,12 @@ import { WATCH_LIMIT_KEY, writerHolder } from "../reconcile/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
 import { ago, plural } from "./fmt.ts";
+import { activeModel, vectorStoreHealth } from "../vector/mod.ts";
 
 export const HELP = `heimdall status [--json]
-  Roots, counts, queue length, whether the daemon is up, the last audit, and
-  how many secret files were skipped.`;
+  Roots, counts, queue length, whether the daemon is up, the last audit, how
+  many secret files were skipped, and the semantic leg: its model (or why it
+  is off) and the vectors stored per model.`;
 
 /** `heimdall status`: what the index holds and who writes it. */
 export async function run(args: string[], ctx: Context): Promise<number> {
@@ -48,6 +50,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
        WHERE state = 'indexed' AND effective_depth < requested_depth AND depth_reason IS NOT NULL
        GROUP BY depth_reason ORDER BY n DESC LIMIT 5`,
     );
+    const model = activeModel(ctx.home).status();
     const status = {
       home: ctx.home.home,
       daemon: holder === null ? null : holder,
@@ -71,6 +74,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       clamped,
       // Only a running daemon's watcher can be short of watches.
       watch_limit: holder === null ? null : getMeta(journal, WATCH_LIMIT_KEY) ?? null,
+      semantic: model,
+      vectors: vectorStoreHealth(journal, model.on ? model.model : undefined),
     };
     if (values.json) {
       ctx.out(JSON.stringify(status));
@@ -101,6 +106,17 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     ctx.out(`secrets  ${plural(secrets, "file")} skipped, never stored`);
     ctx.out(`audit    last ${ago(lastAuditMs)}`);
     ctx.out(`journal  ${(size / 1048576).toFixed(1)} MiB`);
+    const v = status.vectors;
+    ctx.out(
+      `semantic ${
+        model.on
+          ? `on: ${model.model}, ${plural(v.active?.vectors ?? 0, "vector")} for ${
+            plural(v.chunks, "chunk")
+          } (${v.active?.missing ?? 0} still to embed)`
+          : `off: ${model.reason}`
+      }`,
+    );
+    if (v.fault) ctx.out(`vectors  FAULT: ${v.fault}`);
     for (const c of clamped) {
       ctx.out(
         `depth    ${

@@ -86,6 +86,14 @@ export class Reconciler {
   readonly #deferred = new Set<number>();
   /** Set when a hint made the reconciler reload the roots; the daemon restarts its watcher. */
   rootsChanged = false;
+  /**
+   * Hook: called after each batch's transaction commits, with the ids of the
+   * paths whose rows it replaced (the embedding pass embeds their new chunks
+   * first). Runs outside the transaction; must not throw.
+   */
+  onCommitted: ((pathIds: readonly number[]) => void) | undefined;
+  /** Paths replaced by the batch being committed, for {@link onCommitted}. */
+  #committed: number[] = [];
 
   constructor(
     readonly journal: Journal,
@@ -374,6 +382,7 @@ export class Reconciler {
     stats: PassStats,
   ): Promise<void> {
     const expand: Extract<Prepared, { do: "expand" }>[] = [];
+    this.#committed = [];
     this.journal.tx(() => {
       for (let i = 0; i < work.length; i++) {
         const w = work[i]!;
@@ -387,6 +396,7 @@ export class Reconciler {
         this.#commitOne(w, p, stats);
       }
     });
+    if (this.#committed.length > 0) this.onCommitted?.(this.#committed);
     for (const dir of expand) {
       const root = rootFor(this.#roots, dir.path);
       if (!root) continue;
@@ -429,6 +439,7 @@ export class Reconciler {
         case "replace": {
           const before = p.expected === null ? undefined : this.#graphOf(p.path);
           const { pathId } = replaceOwnedRows(j, p.rows, p.expected);
+          this.#committed.push(pathId);
           const deferred = p.expected === null && this.#deferred.has(p.rows.path.root_id);
           if (!deferred && ((before && before.ids.size > 0) || p.rows.nodes.length > 0)) {
             const names = new Set(before?.names);

@@ -1,5 +1,5 @@
 import type { Journal } from "./journal.ts";
-import type { OwnedRows, PathRecord, PathRow } from "./types.ts";
+import type { ChunkRecord, NodeRecord, OwnedRows, PathRecord, PathRow } from "./types.ts";
 
 /**
  * A commit lost the race: the path's generation moved (or the path appeared or
@@ -50,6 +50,8 @@ function guard(j: Journal, path: string, expected: ExpectedGeneration): PathRow 
 }
 
 function deleteOwned(j: Journal, pathId: number): void {
+  j.run("DELETE FROM vectors WHERE path_id = ?", pathId);
+  deleteChunks(j, pathId);
   j.run("DELETE FROM nodes WHERE path_id = ?", pathId);
   j.run("DELETE FROM edges WHERE owner_id = ?", pathId);
   j.run("DELETE FROM pending_edges WHERE owner_id = ?", pathId);
@@ -71,10 +73,12 @@ export function replaceOwnedRows(
   const current = expected === null ? undefined : guard(j, p.path, expected);
   let pathId: number;
   let generation: number;
+  let kept: Map<string, KeptVector[]> | undefined;
   const values = PATH_COLUMNS.map((c) => p[c]);
   if (current) {
     pathId = current.id;
     generation = current.generation + 1;
+    kept = embeddedTexts(j, pathId);
     deleteOwned(j, pathId);
     j.run(
       `UPDATE paths SET ${
@@ -132,7 +136,106 @@ export function replaceOwnedRows(
   for (const e of rows.pending) {
     insPending.run(pathId, e.src, e.kind, e.target, e.module, e.line, e.name, e.module_tail);
   }
+  if (rows.chunks) {
+    const ids = insertChunks(j, pathId, rows.chunks);
+    if (kept && kept.size > 0) keepVectors(j, pathId, rows.nodes, rows.chunks, ids, kept);
+  }
   return { pathId, generation };
+}
+
+/** A vector of a chunk a commit replaces, kept for a new chunk with the same text. */
+interface KeptVector {
+  embedding_model: string;
+  dims: number;
+  quant: string;
+  scale: number;
+  data: Uint8Array;
+}
+
+/**
+ * What a vector embeds: the chunk's own lines and its symbol's doc comment,
+ * which may stand above those lines.
+ */
+function embeddedKey(textHash: string, doc: string | null | undefined): string {
+  return `${textHash}\0${doc ?? ""}`;
+}
+
+/** The path's vectors by the text they embed (one per model), before its rows are replaced. */
+function embeddedTexts(j: Journal, pathId: number): Map<string, KeptVector[]> {
+  const byText = new Map<string, KeptVector[]>();
+  for (
+    const v of j.all<KeptVector & { text_hash: string; doc: string | null }>(
+      `SELECT v.text_hash, v.embedding_model, v.dims, v.quant, v.scale, v.data, n.doc
+       FROM vectors v JOIN chunks c ON c.id = v.chunk_id LEFT JOIN nodes n ON n.id = c.node_id
+       WHERE v.path_id = ? ORDER BY v.id`,
+      pathId,
+    )
+  ) {
+    const key = embeddedKey(v.text_hash, v.doc);
+    const list = byText.get(key) ?? [];
+    if (!list.some((k) => k.embedding_model === v.embedding_model)) list.push(v);
+    byText.set(key, list);
+  }
+  return byText;
+}
+
+/**
+ * An edit re-embeds only the chunks whose text it changed: a new chunk whose
+ * text is the same as a replaced one's gets that vector again, in the same
+ * transaction (new rows, so the vector caches see the old ones go).
+ */
+function keepVectors(
+  j: Journal,
+  pathId: number,
+  nodes: readonly NodeRecord[],
+  chunks: readonly ChunkRecord[],
+  ids: readonly number[],
+  kept: Map<string, KeptVector[]>,
+): void {
+  const ins = j.stmt(
+    `INSERT INTO vectors (chunk_id, path_id, embedding_model, dims, quant, scale, data, text_hash)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const docs = new Map(nodes.map((n) => [n.id, n.doc]));
+  chunks.forEach((c, i) => {
+    const doc = c.node_id === null ? null : docs.get(c.node_id);
+    for (const v of kept.get(embeddedKey(c.text_hash, doc)) ?? []) {
+      ins.run(ids[i]!, pathId, v.embedding_model, v.dims, v.quant, v.scale, v.data, c.text_hash);
+    }
+  });
+}
+
+/** Deletes a path's chunks and their full-text rows (the FTS table is contentless: by rowid). */
+function deleteChunks(j: Journal, pathId: number): void {
+  j.run("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE path_id = ?)", pathId);
+  j.run("DELETE FROM chunks WHERE path_id = ?", pathId);
+}
+
+/** Inserts a path's chunks and their full-text rows; returns their ids, in order. */
+function insertChunks(j: Journal, pathId: number, chunks: readonly ChunkRecord[]): number[] {
+  const ins = j.stmt(
+    `INSERT INTO chunks (path_id, node_id, source, title, start_line, end_line, text_hash)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const fts = j.stmt(
+    "INSERT INTO chunks_fts (rowid, name, qual, sig, doc, body, path) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
+  const ids: number[] = [];
+  for (const c of chunks) {
+    const id = ins.run(
+      pathId,
+      c.node_id,
+      c.source,
+      c.title,
+      c.start_line,
+      c.end_line,
+      c.text_hash,
+    ).lastInsertRowid;
+    const f = c.fts;
+    fts.run(id, f.name, f.qual, f.sig, f.doc, f.body, f.path);
+    ids.push(Number(id));
+  }
+  return ids;
 }
 
 /**

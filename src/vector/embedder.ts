@@ -1,0 +1,20 @@
+/**
+ * What the vector code needs of an embedding model. The model runtime
+ * (src/embed) provides it; the vector code only ever sees this shape, so it
+ * can be tested with any encoder and never loads a model itself.
+ */
+
+/** An encoder of texts into vectors of one model. */
+export interface TextEmbedder {
+  /** The model's name: stored as `embedding_model` on every vector it makes. */
+  readonly model: string;
+  readonly dims: number;
+  /** One vector per text; `query` and `passage` may differ by the model's prefixes. */
+  embed(texts: string[], kind: "query" | "passage"): Promise<Float32Array[]>;
+}
+
+/** The active model, or why there is none ("no model; run heimdall model pull bge-m3"). */
+export type EmbedderState = { on: true; embedder: TextEmbedder } | { on: false; reason: string };
+
+/** Resolves the active model when asked (cheap after the first call; may change between calls). */
+export type EmbedderSource = () => Promise<EmbedderState>;
