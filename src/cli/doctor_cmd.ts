@@ -1,0 +1,381 @@
+import { parseArgs } from "node:util";
+import { join, resolve } from "node:path";
+import { HARNESSES } from "../harness/event.ts";
+import { readText } from "../harness/install/apply.ts";
+import { selfArgv } from "../harness/install/command.ts";
+import { inspectWiring, type Wiring } from "../harness/install/inspect.ts";
+import type { InstallContext } from "../harness/install/plan.ts";
+import { indexHealth, TOOLS } from "../mcp/mod.ts";
+import type { Context } from "./context.ts";
+import { EXIT } from "./exit_codes.ts";
+import { ago } from "./fmt.ts";
+
+export const HELP = `heimdall doctor [--json] [--project DIR]
+  Checks the wiring end to end: every harness's configured hook command runs,
+  the MCP server answers, the daemon is up, the index is fresh, the semantic
+  leg's model is on (or why not) and the vector store is sound. Prints each
+  problem with its fix; exits 1 when there is any.`;
+
+/** One check's verdict. */
+export interface Check {
+  name: string;
+  status: "ok" | "warn" | "fail";
+  detail: string;
+  fix: string | null;
+}
+
+const PROBE_TIMEOUT_MS = 20_000;
+
+/** Runs a command line in a shell with `input` on stdin; never throws. */
+async function runLine(
+  line: string,
+  input: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  const t0 = performance.now();
+  try {
+    const child = new Deno.Command("sh", {
+      args: ["-c", line],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      env,
+    }).spawn();
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(input));
+    await w.close();
+    const timer = setTimeout(() => {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* already gone */ }
+    }, PROBE_TIMEOUT_MS);
+    const out = await child.output();
+    clearTimeout(timer);
+    return {
+      code: out.code,
+      stdout: new TextDecoder().decode(out.stdout),
+      stderr: new TextDecoder().decode(out.stderr),
+      ms: performance.now() - t0,
+    };
+  } catch (e) {
+    return { code: null, stdout: "", stderr: (e as Error).message, ms: performance.now() - t0 };
+  }
+}
+
+/** Asks an MCP server (argv) for its tools over stdio: initialize, then tools/list. */
+export async function probeMcp(
+  argv: string[],
+  env: Record<string, string>,
+): Promise<{ tools: string[] | null; error: string | null; ms: number }> {
+  const t0 = performance.now();
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(argv[0]!, {
+      args: argv.slice(1),
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+      env,
+    }).spawn();
+  } catch (e) {
+    return { tools: null, error: `cannot start ${argv[0]}: ${(e as Error).message}`, ms: 0 };
+  }
+  const w = child.stdin.getWriter();
+  const send = (m: unknown) => w.write(new TextEncoder().encode(JSON.stringify(m) + "\n"));
+  const timer = setTimeout(() => {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* gone */ }
+  }, PROBE_TIMEOUT_MS);
+  try {
+    await send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "heimdall-doctor", version: "1" },
+      },
+    });
+    await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
+    let buf = "";
+    const dec = new TextDecoder();
+    for await (const chunk of child.stdout) {
+      buf += dec.decode(chunk, { stream: true });
+      for (const line of buf.split("\n").slice(0, -1)) {
+        const m = JSON.parse(line);
+        if (m.id === 2) {
+          await w.close().catch(() => {});
+          return {
+            tools: (m.result?.tools ?? []).map((t: { name: string }) => t.name),
+            error: m.error ? m.error.message : null,
+            ms: performance.now() - t0,
+          };
+        }
+      }
+      buf = buf.slice(buf.lastIndexOf("\n") + 1);
+    }
+    return {
+      tools: null,
+      error: "the server closed stdout without answering tools/list",
+      ms: performance.now() - t0,
+    };
+  } catch (e) {
+    return { tools: null, error: (e as Error).message, ms: performance.now() - t0 };
+  } finally {
+    clearTimeout(timer);
+    try {
+      child.kill("SIGTERM");
+    } catch { /* gone */ }
+    await child.status;
+  }
+}
+
+/** An event every adapter ignores: proves the command runs without recording anything. */
+function probePayload(): string {
+  return JSON.stringify({
+    hook_event_name: "HeimdallDoctorProbe",
+    agent_action_name: "heimdall_doctor_probe",
+    event: "heimdall_doctor_probe",
+    session_id: `heimdall-doctor-${Deno.pid}`,
+    cwd: Deno.cwd(),
+  });
+}
+
+/** Hook errors logged in the last day: how many, and the last one. */
+function recentHookErrors(logs: string, now = Date.now()): { count: number; last: string | null } {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(join(logs, "hooks.log"));
+  } catch {
+    return { count: 0, last: null };
+  }
+  let count = 0;
+  let last: string | null = null;
+  for (const line of text.split("\n")) {
+    if (!/ error: /.test(line)) continue;
+    const t = Date.parse(line.slice(0, 24));
+    if (Number.isFinite(t) && now - t > 24 * 3600 * 1000) continue;
+    count++;
+    last = line.slice(0, 300);
+  }
+  return { count, last };
+}
+
+/** `heimdall doctor`. */
+export async function run(args: string[], ctx: Context): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { json: { type: "boolean" }, project: { type: "string" } },
+  });
+  const checks: Check[] = [];
+  const env = Deno.env.toObject();
+  const userHome = env.HOME ?? env.USERPROFILE ?? "";
+  const base = {
+    userHome,
+    project: resolve(values.project ?? Deno.cwd()),
+    argv: selfArgv(),
+    hookArgv: selfArgv("hook"),
+    heimdallHome: null,
+    budget: null,
+    env: (n: string) => env[n],
+  };
+
+  // 1. Wiring: what each harness has, and whether its hook command runs.
+  const wired: Wiring[] = [];
+  for (const harness of HARNESSES) {
+    for (const scope of ["user", "project"] as const) {
+      const ic: InstallContext = { ...base, scope };
+      const w = inspectWiring(harness, ic, readText);
+      if (w.hookCommands.length > 0 || w.mcp !== null) wired.push(w);
+    }
+  }
+  if (wired.length === 0) {
+    checks.push({
+      name: "wiring",
+      status: "fail",
+      detail:
+        "no agent harness is wired to Heimdall (no hooks, no MCP server in any harness config)",
+      fix:
+        "heimdall init --harness all   (or --harness claude-code|codex|cursor|windsurf|kiro|pi|gemini)",
+    });
+  }
+  const probeEnv = { ...env, HEIMDALL_HOME: ctx.home.home };
+  const ranLines = new Set<string>();
+  for (const w of wired) {
+    if (w.hookCommands.length === 0) {
+      checks.push({
+        name: `${w.harness} hooks (${w.scope})`,
+        status: "warn",
+        detail: `MCP server registered but no hooks in ${w.hooksFile}`,
+        fix: `heimdall init --harness ${w.harness} --scope ${w.scope}`,
+      });
+    }
+    // One probe per harness and scope: its commands differ only by --event.
+    for (const line of w.hookCommands.slice(0, 1)) {
+      if (ranLines.has(line)) continue;
+      ranLines.add(line);
+      const cmd = w.harness === "pi"
+        ? line.split(" ").map((x) => `'${x.replaceAll("'", `'"'"'`)}'`).join(" ")
+        : line;
+      const r = await runLine(cmd, probePayload(), probeEnv);
+      checks.push(
+        r.code === 0
+          ? {
+            name: `${w.harness} hook (${w.scope})`,
+            status: "ok",
+            detail: `the configured command runs (${r.ms.toFixed(0)} ms): ${w.hooksFile}`,
+            fix: null,
+          }
+          : {
+            name: `${w.harness} hook (${w.scope})`,
+            status: "fail",
+            detail: `the configured command ${
+              r.code === null ? `cannot start (${r.stderr.trim()})` : `exited ${r.code}`
+            }: ${line}`,
+            fix:
+              `heimdall init --harness ${w.harness} --scope ${w.scope}   (rewrites the command for this heimdall)`,
+          },
+      );
+    }
+  }
+  const errors = recentHookErrors(ctx.home.logs);
+  if (errors.count > 0) {
+    checks.push({
+      name: "hook errors",
+      status: "warn",
+      detail:
+        `${errors.count} hook error(s) logged in the last day (hooks fail open); last: ${errors.last}`,
+      fix: `read ${join(ctx.home.logs, "hooks.log")}`,
+    });
+  }
+
+  // 2. The MCP server answers (each registered command, or this heimdall's own).
+  const servers = new Map<string, { argv: string[]; wheres: string[] }>();
+  for (const w of wired) {
+    if (!w.mcp) continue;
+    const key = w.mcp.join("\0");
+    const s = servers.get(key) ?? { argv: w.mcp, wheres: [] };
+    s.wheres.push(`${w.harness} (${w.scope})`);
+    servers.set(key, s);
+  }
+  if (servers.size === 0) {
+    servers.set("self", { argv: [...selfArgv(), "mcp"], wheres: ["this heimdall"] });
+  }
+  for (const { argv, wheres } of servers.values()) {
+    const where = wheres.join(", ");
+    const r = await probeMcp(argv, probeEnv);
+    const missing = r.tools ? TOOLS.map((t) => t.name).filter((n) => !r.tools!.includes(n)) : [];
+    checks.push(
+      r.tools && missing.length === 0
+        ? {
+          name: `MCP server, ${where}`,
+          status: "ok",
+          detail: `answers: ${r.tools.length} tools (${r.ms.toFixed(0)} ms)`,
+          fix: null,
+        }
+        : {
+          name: `MCP server, ${where}`,
+          status: "fail",
+          detail: r.tools
+            ? `answers but lacks ${missing.join(", ")} (an older heimdall?)`
+            : `does not answer: ${r.error}`,
+          fix: `heimdall init --harness ${
+            wheres.map((w) => w.split(" ")[0]).join(",")
+          }   (points the configs at this heimdall)`,
+        },
+    );
+  }
+
+  // 3. Daemon and index freshness.
+  const config = ctx.config();
+  const h = await indexHealth(ctx.home, config);
+  checks.push(
+    h.daemon.running
+      ? { name: "daemon", status: "ok", detail: `running, pid ${h.daemon.pid}`, fix: null }
+      : {
+        name: "daemon",
+        status: "fail",
+        detail:
+          "not running: edits reach the index only through hooks, audits and one-shot commands",
+        fix: "heimdall daemon   (keep it running: a terminal, tmux, or a user service)",
+      },
+  );
+  if (h.journal === null) {
+    checks.push({
+      name: "index",
+      status: "fail",
+      detail: h.journal_error ?? "no journal",
+      fix: "heimdall index DIR…",
+    });
+  } else {
+    checks.push(
+      h.stale
+        ? {
+          name: "index",
+          status: "fail",
+          detail: `may lag the disk: ${h.stale_reason}`,
+          fix: h.roots_not_indexed.length > 0
+            ? "heimdall index"
+            : "heimdall daemon   (or heimdall reconcile --all now)",
+        }
+        : {
+          name: "index",
+          status: "ok",
+          detail: `${h.roots.length} root(s), last audit ${ago(h.last_audit_ms)}, queue ${h.queue}`,
+          fix: null,
+        },
+    );
+  }
+
+  // 4. The semantic leg (the model) and the vector store.
+  const sem = h.semantic;
+  checks.push(
+    sem.on ? { name: "semantic leg", status: "ok", detail: `on: ${sem.model}`, fix: null } : {
+      name: "semantic leg",
+      status: "warn",
+      detail: `off: ${sem.reason} (search runs lexical + graph)`,
+      fix: sem.reason.includes("heimdall ")
+        ? sem.reason.slice(sem.reason.indexOf("heimdall "))
+        : null,
+    },
+  );
+  if (h.vectors) {
+    const v = h.vectors;
+    checks.push(
+      v.fault
+        ? {
+          name: "vector store",
+          status: "fail",
+          detail: v.fault,
+          fix: "heimdall daemon   (re-embeds with the active model)",
+        }
+        : {
+          name: "vector store",
+          status: "ok",
+          detail: `${v.total} vectors for ${v.chunks} chunks${
+            v.active ? `, ${v.active.missing} still to embed` : ""
+          }`,
+          fix: null,
+        },
+    );
+  }
+
+  const problems = checks.filter((c) => c.status === "fail").length;
+  if (values.json) {
+    ctx.out(JSON.stringify({ ok: problems === 0, problems, checks }));
+  } else {
+    for (const c of checks) {
+      ctx.out(
+        `${
+          c.status === "ok" ? "ok  " : c.status === "warn" ? "warn" : "FAIL"
+        }  ${c.name}: ${c.detail}`,
+      );
+      if (c.fix && c.status !== "ok") ctx.out(`      fix: ${c.fix}`);
+    }
+    ctx.out(problems === 0 ? "no problems" : `${problems} problem(s)`);
+  }
+  return problems === 0 ? EXIT.ok : EXIT.none;
+}

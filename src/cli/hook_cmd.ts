@@ -1,0 +1,234 @@
+/**
+ * `heimdall hook --harness NAME`: the one entry point every harness calls.
+ *
+ * Runs on every tool call an agent makes, so this process stays small: it
+ * uses Deno's own APIs only, reads the event on stdin, and hands it to the
+ * warm hook server of its `$HEIMDALL_HOME` over 127.0.0.1 (see
+ * `src/harness/hook_server.ts`), printing the answer. When no server runs it
+ * starts one in the background for the next call and answers this one
+ * itself (loading the modules it needs). Fails open: any error prints
+ * nothing, is logged to `$HEIMDALL_HOME/logs/hooks.log`, and exits 0.
+ * `HEIMDALL_HOOK_SERVER=0` keeps every call in its own process.
+ */
+import { hookLog } from "../harness/hook_log.ts";
+import {
+  type HookFrame,
+  identityKey,
+  passedEnv,
+  readPortFile,
+  type ServerReply,
+} from "../harness/hook_wire.ts";
+import type { HookRequest } from "../harness/hook_run.ts";
+
+export const HELP = `heimdall hook --harness NAME [--budget TOKENS] [--event NAME]
+  Reads one hook event (JSON) on stdin from a coding agent's harness
+  (claude-code, codex, cursor, windsurf, kiro, pi, gemini), records what it
+  means (the session's task, edited paths, changed symbols, test attempts, a
+  summary at the end) and answers in that harness's format with context for
+  the agent: prior work, constraints, failed attempts, decisions, teammates'
+  claims, within a token budget (--budget, or HEIMDALL_HOOK_BUDGET; default
+  1500). Never approves or blocks a tool call. Written into each harness's
+  config by \`heimdall init\`. A warm background server per HEIMDALL_HOME
+  answers after the first call (HEIMDALL_HOOK_SERVER=0: never). Any error
+  prints nothing, is logged to $HEIMDALL_HOME/logs/hooks.log, and exits 0.`;
+
+/** Largest payload read from stdin. */
+const MAX_STDIN = 8 * 1024 * 1024;
+/** How long to wait for the server's answer once it has the request. */
+const ANSWER_MS = 9000;
+/** A server start is not retried within this window (another hook may be starting one). */
+const SPAWN_EVERY_MS = 10_000;
+
+/** `$HEIMDALL_HOME`, or `~/.heimdall`, absolute; null when neither can be found. */
+function homeDirFromEnv(): string | null {
+  const explicit = Deno.env.get("HEIMDALL_HOME");
+  const dir = explicit && explicit.trim() !== "" ? explicit : (() => {
+    const h = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
+    return h ? `${h}/.heimdall` : null;
+  })();
+  if (dir === null) return null;
+  return (dir.startsWith("/") ? dir : `${Deno.cwd()}/${dir}`).replace(/\/+$/, "");
+}
+
+/**
+ * Identifies the running code: the executable and the hook's modules with
+ * their modification times, so a server of an older build is never asked.
+ */
+export function buildId(): string {
+  const parts = [Deno.execPath()];
+  const stamp = (p: string | URL) => {
+    try {
+      parts.push(`${p}@${Deno.statSync(p).mtime?.getTime() ?? 0}`);
+    } catch {
+      parts.push(String(p));
+    }
+  };
+  stamp(Deno.execPath());
+  // Under `deno run`, the modules a server keeps loaded (inside a binary, the binary says it all).
+  if (import.meta.url.startsWith("file:")) {
+    for (const m of ["../harness/hook_run.ts", "../harness/handler.ts"]) {
+      stamp(new URL(m, import.meta.url));
+    }
+  }
+  return parts.join("|");
+}
+
+/** `--name value` and `--name=value` flags (no node:util here: it costs a Node bootstrap). */
+function flags(args: string[]): Record<string, string | true> {
+  const out: Record<string, string | true> = {};
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (!a.startsWith("--")) continue;
+    const eq = a.indexOf("=");
+    if (eq > 0) out[a.slice(2, eq)] = a.slice(eq + 1);
+    else if (i + 1 < args.length && !args[i + 1]!.startsWith("--")) out[a.slice(2)] = args[++i]!;
+    else out[a.slice(2)] = true;
+  }
+  return out;
+}
+
+/** All of stdin (read directly: a web stream costs milliseconds to set up). */
+async function readStdin(): Promise<string> {
+  let buf = new Uint8Array(64 * 1024);
+  let size = 0;
+  for (;;) {
+    if (size === buf.length) {
+      if (buf.length >= MAX_STDIN) throw new Error(`hook payload larger than ${MAX_STDIN} bytes`);
+      const next = new Uint8Array(buf.length * 2);
+      next.set(buf);
+      buf = next;
+    }
+    const n = await Deno.stdin.read(buf.subarray(size));
+    if (n === null) break;
+    size += n;
+  }
+  return new TextDecoder().decode(buf.subarray(0, size));
+}
+
+type Asked =
+  | { kind: "answered"; stdout: string | null }
+  | { kind: "absent" }
+  | { kind: "refused" }
+  | {
+    kind: "lost";
+  };
+
+/** Asks the warm server; `absent` when none listens, `lost` when it took the request but did not answer. */
+async function askServer(homeDir: string, frame: Omit<HookFrame, "token">): Promise<Asked> {
+  const at = readPortFile(homeDir);
+  if (at === null) return { kind: "absent" };
+  let conn: Deno.TcpConn;
+  try {
+    conn = await Deno.connect({ hostname: "127.0.0.1", port: at.port });
+  } catch {
+    return { kind: "absent" };
+  }
+  const timer = setTimeout(() => {
+    try {
+      conn.close();
+    } catch { /* closed */ }
+  }, ANSWER_MS);
+  try {
+    const data = new TextEncoder().encode(JSON.stringify({ ...frame, token: at.token }) + "\n");
+    for (let off = 0; off < data.length;) off += await conn.write(data.subarray(off));
+    const dec = new TextDecoder();
+    const buf = new Uint8Array(64 * 1024);
+    let text = "";
+    for (;;) {
+      const n = await conn.read(buf);
+      if (n === null) break;
+      text += dec.decode(buf.subarray(0, n), { stream: true });
+      if (text.includes("\n")) break;
+    }
+    if (text === "") return { kind: "absent" }; // not our server (a stale port file): it said nothing
+    const r = JSON.parse(text) as ServerReply;
+    return r.status === "ok" ? { kind: "answered", stdout: r.stdout } : { kind: "refused" };
+  } catch {
+    return { kind: "lost" };
+  } finally {
+    clearTimeout(timer);
+    try {
+      conn.close();
+    } catch { /* closed */ }
+  }
+}
+
+/** Starts the hook server in the background, at most once per {@link SPAWN_EVERY_MS}. */
+async function spawnServer(homeDir: string): Promise<void> {
+  const marker = `${homeDir}/hookd.spawn`;
+  try {
+    const m = Deno.statSync(marker).mtime?.getTime() ?? 0;
+    if (Date.now() - m < SPAWN_EVERY_MS) return;
+  } catch { /* never started */ }
+  Deno.mkdirSync(homeDir, { recursive: true });
+  Deno.writeTextFileSync(marker, `${Deno.pid}\n`);
+  const { selfArgv } = await import("../harness/install/command.ts");
+  const argv = selfArgv("hook");
+  const child = new Deno.Command(argv[0]!, {
+    args: [...argv.slice(1), "hook", "--serve"],
+    env: { HEIMDALL_HOME: homeDir },
+    cwd: homeDir,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+    detached: true,
+  }).spawn();
+  child.unref();
+}
+
+async function print(text: string | null): Promise<void> {
+  if (text === null || text === "") return;
+  const data = new TextEncoder().encode(text.endsWith("\n") ? text : text + "\n");
+  for (let off = 0; off < data.length;) off += await Deno.stdout.write(data.subarray(off));
+}
+
+/** Everything `heimdall hook` does; always resolves to 0. */
+async function hookEntry(args: string[], homeDir: string): Promise<number> {
+  try {
+    const f = flags(args);
+    if (f.serve === true) {
+      const { serve } = await import("../harness/hook_server.ts");
+      return await serve(homeDir, buildId());
+    }
+    const str = (v: string | true | undefined) => (typeof v === "string" ? v : null);
+    const request: HookRequest = {
+      harness: str(f.harness) ?? "?",
+      budget: str(f.budget),
+      event: str(f.event),
+      cwd: Deno.cwd(),
+      env: passedEnv(Deno.env.toObject()),
+      stdin: await readStdin(),
+    };
+    const useServer = Deno.env.get("HEIMDALL_HOOK_SERVER") !== "0";
+    if (useServer) {
+      const frame = { build: buildId(), identity: identityKey((n) => Deno.env.get(n)), request };
+      const asked = await askServer(homeDir, frame);
+      if (asked.kind === "answered") {
+        await print(asked.stdout);
+        return 0;
+      }
+      if (asked.kind === "lost") return 0;
+      if (asked.kind === "absent") await spawnServer(homeDir);
+    }
+    const [{ answerHook }, { homePaths }] = await Promise.all([
+      import("../harness/hook_run.ts"),
+      import("../config/mod.ts"),
+    ]);
+    await print(await answerHook(request, homePaths(homeDir)));
+  } catch (e) {
+    hookLog(homeDir, `hook: error: ${(e as Error)?.stack ?? String(e)}`);
+  }
+  return 0;
+}
+
+/** `heimdall hook` through the CLI's command table. */
+export function run(args: string[], ctx: { home: { home: string } }): Promise<number> {
+  return hookEntry(args, ctx.home.home);
+}
+
+/** The fast path main.ts takes for `heimdall hook …`. */
+export function hookMain(argv: string[]): Promise<number> {
+  const homeDir = homeDirFromEnv();
+  if (homeDir === null) return Promise.resolve(0);
+  return hookEntry(argv[0] === "hook" ? argv.slice(1) : argv, homeDir);
+}

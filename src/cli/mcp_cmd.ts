@@ -1,0 +1,19 @@
+import { parseArgs } from "node:util";
+import { serveStdio } from "../mcp/mod.ts";
+import type { Context } from "./context.ts";
+import { EXIT } from "./exit_codes.ts";
+
+export const HELP = `heimdall mcp
+  Serves Heimdall's tools to an agent over stdio (Model Context Protocol):
+  search, insert_note, remember, record_attempt, why, blast_radius, callers,
+  callees, symbols, constraints, conflicts, claim, handoff, who_knows,
+  status. Speaks the initialize handshake (2025-06-18, 2025-11-25) and the
+  stateless 2026-07-28 revision. stdout carries protocol messages only.
+  Registered with each harness by \`heimdall init\`.`;
+
+/** \`heimdall mcp\`: runs until the client closes stdin. */
+export async function run(args: string[], ctx: Context): Promise<number> {
+  parseArgs({ args, options: {} });
+  await serveStdio(ctx.home, () => ctx.config());
+  return EXIT.ok;
+}

@@ -1,0 +1,362 @@
+/**
+ * What Heimdall does for each normalised hook event, and what it tells the
+ * agent. Never blocks a tool and never approves one: the answer is context
+ * (or nothing). Records what happened in the session's state file and, where
+ * the services exist, in memory (attempts, progress notes) and the team store
+ * (tasks, claims).
+ *
+ * - session start: constraints (must) and current decisions for the repo;
+ * - prompt: the first substantial prompt becomes the session's task; prior
+ *   work relevant to the prompt (and, on the first prompt, the repo's
+ *   constraints and decisions) is injected;
+ * - before an edit: must-constraints for the file, open failed attempts on
+ *   the edited symbols and their direct neighbours, current decisions, and
+ *   teammates' claims within the conflict radius (each pair warned once);
+ * - after an edit: the paths are hinted to the writer, and the symbols whose
+ *   structural hash moved are recorded once the journal has caught up;
+ * - after a test command: an attempt with its outcome and failing tests;
+ * - grep guard: the third grep/find/ls-style call in a row gets one reminder;
+ * - stop: the session's summary becomes a progress note on its task.
+ *
+ * Every injection fits the token budget and never repeats an item already
+ * injected into the same context window (a `clear` or `compact` start opens
+ * a new window).
+ */
+import { basename, join, relative } from "node:path";
+import type { HomePaths } from "../config/mod.ts";
+import { type Journal, rootFor } from "../store/mod.ts";
+import { writeHintFile } from "../reconcile/hints.ts";
+import { type ContextItem, fitContext } from "./budget.ts";
+import type { AfterToolEvent, BeforeToolEvent, FileEdit, HookEvent } from "./event.ts";
+import { GUARD_TEXT, stepGuard } from "./grep_guard.ts";
+import {
+  diffSymbols,
+  fileSymbols,
+  journalCaughtUp,
+  neighbourIds,
+  type RegionSymbol,
+  snapshotOf,
+  symbolsById,
+  symbolsInEdit,
+} from "./region.ts";
+import type { Services, SessionRef } from "./services.ts";
+import {
+  newSession,
+  pruneSessions,
+  sessionFile,
+  type SessionState,
+  updateSession,
+} from "./session.ts";
+import { parseTestRun } from "./test_runs/mod.ts";
+import { isSearchCall } from "./tools.ts";
+
+/** What handling an event needs from outside. */
+export interface HookDeps {
+  home: HomePaths;
+  /** Token budget of one injection. */
+  budget: number;
+  /** The journal, opened read-only on first use; null when there is none. */
+  journal(): Journal | null;
+  /** The services, loaded on first use. */
+  services(): Promise<Services>;
+  /** The configured roots (hints outside them are dropped). */
+  roots(): { path: string }[];
+}
+
+/** Sessions untouched this long are pruned at the next session start. */
+const SESSION_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
+/** At most this many files of one tool call get before-edit context. */
+const MAX_EDIT_FILES = 5;
+
+/** The folder holding session state files. */
+export function sessionsDir(home: HomePaths): string {
+  return join(home.home, "sessions");
+}
+
+/** Handles one event; returns the context to show the agent, or null. */
+export async function handleEvent(ev: HookEvent, deps: HookDeps): Promise<string | null> {
+  if (ev.kind === "ignored") return null;
+  const dir = sessionsDir(deps.home);
+  if (ev.kind === "session_start") pruneSessions(dir, SESSION_MAX_AGE_MS);
+  const who: SessionRef = { harness: ev.harness, sessionId: ev.sessionId, cwd: ev.cwd };
+  const file = sessionFile(dir, ev.harness, ev.sessionId);
+  return await updateSession(
+    file,
+    () => newSession(ev.harness, ev.sessionId, ev.cwd),
+    async (state) => {
+      switch (ev.kind) {
+        case "session_start":
+          if (ev.source === "clear" || ev.source === "compact") state.injected = [];
+          return inject(
+            state,
+            deps,
+            `Heimdall memory for ${basename(ev.cwd)}`,
+            await repoItems(ev.cwd, deps),
+          );
+        case "prompt":
+          return inject(
+            state,
+            deps,
+            "Heimdall: prior work related to this prompt",
+            await onPrompt(state, who, ev.prompt, deps),
+          );
+        case "before_tool":
+          return await beforeTool(state, who, ev, deps);
+        case "after_tool":
+          return await afterTool(state, who, ev, deps);
+        case "stop":
+          await onStop(state, who, deps);
+          return null;
+      }
+    },
+  );
+}
+
+/** Fits items under the budget, skipping what this window already has; records what went in. */
+function inject(
+  state: SessionState,
+  deps: HookDeps,
+  title: string,
+  items: ContextItem[],
+): string | null {
+  const fitted = fitContext(`${title}:`, items, deps.budget, new Set(state.injected));
+  if (fitted.text === null) return null;
+  state.injected.push(...fitted.keys);
+  state.injectedTokens += fitted.tokens;
+  return fitted.text;
+}
+
+async function repoItems(cwd: string, deps: HookDeps): Promise<ContextItem[]> {
+  const svc = await deps.services();
+  return [
+    ...(await svc.constraints?.([cwd], true) ?? []),
+    ...(await svc.decisions?.([], [cwd]) ?? []),
+  ];
+}
+
+/** A prompt worth making a task of: a few words, not a slash command. */
+export function isTaskPrompt(prompt: string): boolean {
+  const p = prompt.trim();
+  return !p.startsWith("/") && p.split(/\s+/).filter((w) => w !== "").length >= 3;
+}
+
+/** A task title from a prompt: its first line, at most 200 characters. */
+export function taskTitle(prompt: string): string {
+  const line = prompt.trim().split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
+  return line.length > 200 ? line.slice(0, 199) + "…" : line;
+}
+
+async function onPrompt(
+  state: SessionState,
+  who: SessionRef,
+  prompt: string,
+  deps: HookDeps,
+): Promise<ContextItem[]> {
+  state.prompts++;
+  const svc = await deps.services();
+  if (state.task === null && isTaskPrompt(prompt)) {
+    const title = taskTitle(prompt);
+    state.task = { title, id: await svc.startTask?.(who, title) ?? null };
+  }
+  const items = prompt.trim() === "" ? [] : await svc.priorWork?.(prompt, 8) ?? [];
+  if (state.prompts === 1) items.push(...await repoItems(who.cwd, deps));
+  return items;
+}
+
+function readText(path: string): string | null {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** The edits of a call grouped by file (at most {@link MAX_EDIT_FILES} files). */
+function editsByFile(edits: FileEdit[]): Map<string, FileEdit[]> {
+  const out = new Map<string, FileEdit[]>();
+  for (const e of edits) {
+    if (!out.has(e.path) && out.size >= MAX_EDIT_FILES) continue;
+    out.set(e.path, [...(out.get(e.path) ?? []), e]);
+  }
+  return out;
+}
+
+async function beforeTool(
+  state: SessionState,
+  who: SessionRef,
+  ev: BeforeToolEvent,
+  deps: HookDeps,
+): Promise<string | null> {
+  const kind = ev.tool.kind;
+  if (kind !== "edit" && kind !== "write" && kind !== "patch") return null;
+  const files = editsByFile(ev.tool.edits);
+  if (files.size === 0) return null;
+  const j = deps.journal();
+  const region: RegionSymbol[] = [];
+  for (const [path, edits] of files) {
+    if (!j) continue;
+    const symbols = fileSymbols(j, path);
+    if (symbols.length > 0 && !(path in state.before)) state.before[path] = snapshotOf(symbols);
+    const content = readText(path);
+    const seen = new Set(region.map((r) => r.id));
+    for (const e of edits) {
+      for (const s of symbolsInEdit(symbols, e, content)) {
+        if (!seen.has(s.id)) {
+          seen.add(s.id);
+          region.push(s);
+        }
+      }
+    }
+  }
+  const neighbours = j ? symbolsById(j, neighbourIds(j, region.map((r) => r.id))) : [];
+  const paths = [...files.keys()];
+  const svc = await deps.services();
+  const items: ContextItem[] = [
+    ...(await svc.constraints?.(paths, true) ?? []),
+    ...(await svc.failures?.([...region, ...neighbours]) ?? []),
+    ...(await svc.decisions?.(region, paths) ?? []),
+  ];
+  for (const w of await svc.conflicts?.(who, region) ?? []) {
+    if (state.warnedPairs.includes(w.pair)) continue;
+    items.push(w.item);
+    state.warnedPairs.push(w.pair);
+  }
+  const names = region.slice(0, 4).map((r) => r.qualname || r.name);
+  const shown = paths.map((p) => relative(ev.cwd, p) || p).join(", ");
+  return inject(
+    state,
+    deps,
+    `Heimdall: before you edit ${shown}${names.length > 0 ? ` (${names.join(", ")})` : ""}`,
+    items,
+  );
+}
+
+/** Writes hints for the edited paths that lie under a root. */
+function hintPaths(paths: string[], deps: HookDeps): void {
+  const roots = deps.roots();
+  const good = paths.filter((p) => rootFor(roots, p) !== undefined);
+  if (good.length > 0) writeHintFile(deps.home.hints, good);
+}
+
+/** Turns pending edited files the journal has caught up with into changed symbols. */
+async function settle(state: SessionState, who: SessionRef, deps: HookDeps): Promise<void> {
+  if (state.pending.length === 0) return;
+  const j = deps.journal();
+  if (!j) return;
+  const fresh: SessionState["changed"] = [];
+  for (const path of [...state.pending]) {
+    if (!journalCaughtUp(j, path)) continue;
+    state.pending = state.pending.filter((p) => p !== path);
+    const diff = diffSymbols(path, state.before[path] ?? {}, fileSymbols(j, path));
+    const known = new Set(
+      state.changed.filter((c) => c.path === path).map((c) => `${c.id}:${c.change}`),
+    );
+    state.changed = [...state.changed.filter((c) => c.path !== path), ...diff];
+    fresh.push(...diff.filter((d) => !known.has(`${d.id}:${d.change}`)));
+  }
+  const claimable = fresh.filter((c) => c.change !== "removed");
+  if (claimable.length > 0) {
+    const svc = await deps.services();
+    await svc.claim?.(who, state.task?.id ?? null, state.task?.title ?? null, claimable);
+  }
+}
+
+async function afterTool(
+  state: SessionState,
+  who: SessionRef,
+  ev: AfterToolEvent,
+  deps: HookDeps,
+): Promise<string | null> {
+  const tool = ev.tool;
+  if (tool.kind === "edit" || tool.kind === "write" || tool.kind === "patch") {
+    const paths = [...new Set(tool.edits.map((e) => e.path))];
+    if (ev.outcome.ok !== false && paths.length > 0) {
+      hintPaths(paths, deps);
+      const j = deps.journal();
+      for (const p of paths) {
+        state.edited = [...state.edited.filter((e) => e !== p), p];
+        if (!state.pending.includes(p)) state.pending.push(p);
+        // No before-edit event for this file: the journal still shows it as it was.
+        if (!(p in state.before) && j && !journalCaughtUp(j, p)) {
+          state.before[p] = snapshotOf(fileSymbols(j, p));
+        }
+      }
+    }
+  }
+  await settle(state, who, deps);
+  if (tool.kind === "shell" && tool.command) {
+    const run = parseTestRun(tool.command, ev.outcome.output, ev.outcome.exitCode, ev.outcome.ok);
+    if (run && run.outcome !== "unknown") {
+      state.tests.push({
+        command: tool.command.slice(0, 500),
+        runner: run.runner,
+        outcome: run.outcome,
+        failed: run.failed.slice(0, 50),
+        atMs: Date.now(),
+      });
+      const svc = await deps.services();
+      await svc.recordAttempt?.(who, {
+        taskId: state.task?.id ?? null,
+        task: state.task?.title ?? null,
+        symbols: state.changed,
+        paths: state.edited,
+        command: tool.command,
+        runner: run.runner,
+        outcome: run.outcome,
+        failed: run.failed,
+      });
+    }
+  }
+  const step = stepGuard(state.guard, isSearchCall(tool));
+  state.guard = step.state;
+  return step.remind ? GUARD_TEXT : null;
+}
+
+/** The session's summary (pure): task, files edited, symbols changed, test runs. */
+export function sessionSummary(state: SessionState): string {
+  const lines: string[] = [];
+  lines.push(`Session ${state.sessionId} (${state.harness}) in ${state.cwd}`);
+  if (state.task) lines.push(`Task: ${state.task.title}`);
+  if (state.edited.length > 0) {
+    lines.push(
+      `Edited ${state.edited.length} file(s): ${
+        state.edited.slice(-20).map((p) => relative(state.cwd, p) || p).join(", ")
+      }`,
+    );
+  }
+  const changed = state.changed.filter((c) => c.change !== "removed");
+  if (changed.length > 0) {
+    lines.push(
+      `Changed symbols: ${
+        changed.slice(0, 30).map((c) => `${c.qualname} (${c.change})`).join(", ")
+      }`,
+    );
+  }
+  const removed = state.changed.filter((c) => c.change === "removed");
+  if (removed.length > 0) {
+    lines.push(`Removed symbols: ${removed.slice(0, 20).map((c) => c.qualname).join(", ")}`);
+  }
+  for (const t of state.tests.slice(-5)) {
+    lines.push(
+      `Test run \`${t.command.slice(0, 120)}\` (${t.runner}): ${t.outcome}` +
+        (t.failed.length > 0 ? `; failing: ${t.failed.slice(0, 10).join(", ")}` : ""),
+    );
+  }
+  return lines.join("\n");
+}
+
+async function onStop(state: SessionState, who: SessionRef, deps: HookDeps): Promise<void> {
+  await settle(state, who, deps);
+  if (state.edited.length === 0 && state.tests.length === 0) return;
+  const key = JSON.stringify([
+    state.edited,
+    state.changed.map((c) => `${c.id}:${c.change}`),
+    state.tests.length,
+  ]);
+  if (key === state.summarized) return;
+  const svc = await deps.services();
+  if (!svc.storeSummary) return;
+  const title = state.task ? `Progress: ${state.task.title}` : `Progress in ${basename(state.cwd)}`;
+  await svc.storeSummary(who, state.task?.id ?? null, title, sessionSummary(state), state.edited);
+  state.summarized = key;
+}

@@ -1,0 +1,139 @@
+/**
+ * One hook request answered: payload in, the harness's answer out. Used in
+ * the hook process itself (the fallback) and in the warm hook server.
+ * Never throws: any error is logged and the answer is null (fail open).
+ */
+import { type HomePaths, loadConfig } from "../config/mod.ts";
+import { Journal } from "../store/mod.ts";
+import { ADAPTERS } from "./adapters/mod.ts";
+import { HARNESSES, isHarness } from "./event.ts";
+import { handleEvent, type HookDeps } from "./handler.ts";
+import { hookLog } from "./hook_log.ts";
+import type { Services } from "./services.ts";
+
+/** What a hook invocation brings: its arguments, working directory, environment and stdin. */
+export interface HookRequest {
+  harness: string;
+  /** `--budget`, if given. */
+  budget: string | null;
+  /** `--event`, if given. */
+  event: string | null;
+  cwd: string;
+  /** The environment variables the adapters and the budget read. */
+  env: Record<string, string>;
+  stdin: string;
+}
+
+/** Default token budget of one injection. */
+export const DEFAULT_BUDGET = 1500;
+/** A hook that has not answered by then gives up quietly (the agent must not wait on us). */
+export const DEADLINE_MS = 8000;
+
+/** The token budget: `--budget`, else `HEIMDALL_HOOK_BUDGET`, else the default. */
+export function budgetFrom(flag: string | null | undefined, env: string | undefined): number {
+  for (const v of [flag, env]) {
+    if (v === null || v === undefined || v.trim() === "") continue;
+    const n = Number(v);
+    if (Number.isInteger(n) && n > 0) return n;
+  }
+  return DEFAULT_BUDGET;
+}
+
+/**
+ * Answers one hook request: the text to print on stdout, or null for
+ * nothing. `via` names who answers, for the debug log (`HEIMDALL_HOOK_DEBUG`).
+ */
+export async function answerHook(
+  req: HookRequest,
+  home: HomePaths,
+  via = "in-process",
+): Promise<string | null> {
+  const started = performance.now();
+  let journal: Journal | null | undefined;
+  let closing: Promise<Services> | undefined;
+  let settled: Promise<void> = Promise.resolve();
+  let late = false;
+  const harness = req.harness;
+  try {
+    if (!isHarness(harness)) {
+      hookLog(
+        home.home,
+        `error: unknown --harness "${harness}"; expected one of ${HARNESSES.join(", ")}`,
+      );
+      return null;
+    }
+    const adapter = ADAPTERS[harness];
+    let payload: unknown;
+    try {
+      payload = JSON.parse(req.stdin);
+    } catch {
+      hookLog(home.home, `${harness}: stdin is not JSON (${req.stdin.length} bytes); ignored`);
+      return null;
+    }
+    const event = adapter.parse(payload, {
+      cwd: req.cwd,
+      env: (n) => req.env[n],
+      event: req.event,
+    });
+    let services: Promise<Services> | undefined;
+    const deps: HookDeps = {
+      home,
+      budget: budgetFrom(req.budget, req.env.HEIMDALL_HOOK_BUDGET),
+      journal: () => {
+        if (journal === undefined) {
+          try {
+            journal = Journal.open(home.journal, { readOnly: true });
+          } catch (e) {
+            hookLog(home.home, `${harness} ${event.native}: no journal: ${(e as Error).message}`);
+            journal = null;
+          }
+        }
+        return journal;
+      },
+      services: () =>
+        closing = services ??= import("./services_impl.ts").then((m) =>
+          m.createServices(home, deps.journal, { harness, sessionId: event.sessionId })
+        ),
+      roots: () => loadConfig(home.config).roots,
+    };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<"late">((r) => (timer = setTimeout(() => r("late"), DEADLINE_MS)));
+    const work = handleEvent(event, deps);
+    const context = await Promise.race([work, deadline]);
+    clearTimeout(timer);
+    if (context === "late") {
+      hookLog(home.home, `${harness} ${event.native}: gave up after ${DEADLINE_MS} ms`);
+      // Let the work finish (or fail) before its journals are closed.
+      late = true;
+      settled = work.then(
+        () => {},
+        (e) => hookLog(home.home, `${harness}: late error: ${(e as Error)?.stack}`),
+      );
+      return null;
+    }
+    if (req.env.HEIMDALL_HOOK_DEBUG) {
+      hookLog(
+        home.home,
+        `${harness} ${event.native} → ${event.kind} in ${
+          (performance.now() - started).toFixed(1)
+        } ms (${via})`,
+      );
+    }
+    const answer = adapter.render(event, context);
+    return answer === null || answer === "" ? null : answer;
+  } catch (e) {
+    hookLog(home.home, `${harness}: error: ${(e as Error)?.stack ?? String(e)}`);
+    return null;
+  } finally {
+    const release = async () => {
+      try {
+        journal?.close();
+      } catch { /* already closed */ }
+      await closing?.then((s) => s.close?.()).catch((e) =>
+        hookLog(home.home, `${harness}: closing: ${(e as Error).message}`)
+      );
+    };
+    if (late) void settled.then(release);
+    else await release();
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * How a harness should run this Heimdall: the absolute path of the compiled
+ * binary, or under `deno run` the Deno executable with the same scoped
+ * permissions, this checkout's `deno.json` and `main.ts` — so the command
+ * works from any working directory and never picks up a project's own
+ * deno.json.
+ */
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The permissions `heimdall` runs with (as `scripts/compile.ts` bakes into the binary). */
+export const RUN_PERMISSIONS = [
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+  "--allow-sys",
+  "--allow-net=127.0.0.1,localhost",
+];
+
+/** True when this process is the Deno CLI itself rather than a compiled Heimdall binary. */
+export function runningUnderDeno(execPath = Deno.execPath()): boolean {
+  return /^deno(\.exe)?$/i.test(basename(execPath));
+}
+
+/**
+ * The argv that starts Heimdall: `[binary]`, or under `deno run`
+ * `[deno, run, …perms, --config, deno.json, ENTRY]` where ENTRY is `main.ts`,
+ * or for `hook` the hook's own small entry module (`src/cli/hook_main.ts`),
+ * which spares every hook call the analysis of the whole CLI's module graph.
+ * Either way the command line continues with the subcommand (`hook`, `mcp`).
+ */
+export function selfArgv(entry: "main" | "hook" = "main", execPath = Deno.execPath()): string[] {
+  if (!runningUnderDeno(execPath)) return [execPath];
+  const main = fileURLToPath(new URL("../../../main.ts", import.meta.url));
+  const hook = fileURLToPath(new URL("../../cli/hook_main.ts", import.meta.url));
+  return [
+    execPath,
+    "run",
+    "--quiet",
+    "--no-prompt",
+    ...RUN_PERMISSIONS,
+    "--config",
+    join(dirname(main), "deno.json"),
+    entry === "hook" ? hook : main,
+  ];
+}
+
+/** Quotes one word for a POSIX shell (only when it needs it). */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'"'"'`)}'`;
+}
+
+/** A shell command line from argv words. */
+export function shellLine(argv: readonly string[]): string {
+  return argv.map(shellQuote).join(" ");
+}

@@ -1,0 +1,215 @@
+/**
+ * Merging Heimdall's entries into harness JSON configs, and taking exactly
+ * them out again (pure: objects in, objects out).
+ *
+ * Heimdall's hook entries are recognised by their command (`… heimdall hook
+ * --harness NAME` or `… main.ts hook --harness NAME`); its MCP server by the
+ * key `heimdall` with a command that is Heimdall's. Everything else in a file
+ * is left as it was, in its place.
+ */
+import { ConfigEditError } from "./json_file.ts";
+
+/** One hook Heimdall wants: an event, an optional tool matcher, and the entry to register. */
+export interface HookWant {
+  event: string;
+  matcher: string | null;
+  /** The handler (Claude-shaped files) or the whole entry (flat files). */
+  entry: Record<string, unknown>;
+}
+
+type Obj = Record<string, unknown>;
+
+/**
+ * Which containers (`hooks`, `hooks.SessionStart`, `mcpServers`…) Heimdall
+ * created, so that an uninstall removes them when it empties them and keeps
+ * the ones the person had (even if empty). `removable` null: unknown (no
+ * record of the install): empty containers are kept.
+ */
+export interface Containers {
+  created: Set<string>;
+  removable: ReadonlySet<string> | null;
+}
+
+/** A fresh record for one file. */
+export function containers(removable: ReadonlySet<string> | null = null): Containers {
+  return { created: new Set(), removable };
+}
+
+function mayRemove(c: Containers, name: string): boolean {
+  return c.removable !== null && c.removable.has(name);
+}
+
+function obj(v: unknown): Obj | null {
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? v as Obj : null;
+}
+
+/** Recognises Heimdall's hook command for one harness. */
+export function hookMarker(harness: string): RegExp {
+  return new RegExp(
+    `(?:heimdall|main\\.ts)['"]?\\s+hook\\s+--harness\\s+${
+      harness.replace(/[-]/g, "\\-")
+    }(?:\\s|$)`,
+  );
+}
+
+function isOurs(entry: unknown, marker: RegExp): boolean {
+  const o = obj(entry);
+  return o !== null && typeof o.command === "string" && marker.test(o.command);
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Sets Heimdall's hooks in a Claude-shaped `hooks` object
+ * (`{Event: [{matcher?, hooks: [handler…]}]}`: Claude Code, Codex, Gemini).
+ * An identical handler already in place is kept where it is (so a second run
+ * changes nothing); other Heimdall handlers are dropped; missing ones are
+ * added as a new group at the end. Groups and events left empty by removing
+ * Heimdall's handlers are removed; with `wants` empty this uninstalls.
+ */
+export function setGroupedHooks(
+  root: Obj,
+  wants: HookWant[],
+  marker: RegExp,
+  c: Containers = containers(),
+): void {
+  const hooks = obj(root.hooks) ?? {};
+  if (root.hooks !== undefined && obj(root.hooks) === null) {
+    throw new ConfigEditError("", `"hooks" is not an object`);
+  }
+  const placed = new Set<HookWant>();
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    const keptGroups: unknown[] = [];
+    for (const g of groups) {
+      const group = obj(g);
+      if (!group || !Array.isArray(group.hooks)) {
+        keptGroups.push(g);
+        continue;
+      }
+      const matcher = typeof group.matcher === "string" && group.matcher !== ""
+        ? group.matcher
+        : null;
+      const had = group.hooks.length;
+      const handlers = group.hooks.filter((h) => {
+        if (!isOurs(h, marker)) return true;
+        const want = wants.find((w) =>
+          !placed.has(w) && w.event === event && w.matcher === matcher && same(w.entry, h)
+        );
+        if (want) placed.add(want);
+        return want !== undefined;
+      });
+      if (handlers.length === 0 && had > 0) continue;
+      keptGroups.push(handlers.length === had ? g : { ...group, hooks: handlers });
+    }
+    if (keptGroups.length === 0 && groups.length > 0 && mayRemove(c, `hooks.${event}`)) {
+      delete hooks[event];
+    } else hooks[event] = keptGroups;
+  }
+  addMissing(
+    root,
+    hooks,
+    wants,
+    placed,
+    c,
+    (w) => w.matcher === null ? { hooks: [w.entry] } : { matcher: w.matcher, hooks: [w.entry] },
+  );
+}
+
+/** Appends the wants not already in place, noting the containers created; drops an emptied `hooks`. */
+function addMissing(
+  root: Obj,
+  hooks: Obj,
+  wants: HookWant[],
+  placed: Set<HookWant>,
+  c: Containers,
+  entry: (w: HookWant) => unknown,
+): void {
+  const had = root.hooks !== undefined;
+  for (const w of wants) {
+    if (placed.has(w)) continue;
+    if (!Array.isArray(hooks[w.event])) c.created.add(`hooks.${w.event}`);
+    const list = Array.isArray(hooks[w.event]) ? hooks[w.event] as unknown[] : [];
+    list.push(entry(w));
+    hooks[w.event] = list;
+  }
+  if (!had && Object.keys(hooks).length > 0) c.created.add("hooks");
+  if (Object.keys(hooks).length === 0 && (!had || mayRemove(c, "hooks"))) delete root.hooks;
+  else root.hooks = hooks;
+}
+
+/**
+ * Sets Heimdall's hooks in a flat `hooks` object (`{event: [entry…]}`:
+ * Cursor, Windsurf), with the same keep / drop / add rules as
+ * {@link setGroupedHooks}.
+ */
+export function setFlatHooks(
+  root: Obj,
+  wants: HookWant[],
+  marker: RegExp,
+  c: Containers = containers(),
+): void {
+  const hooks = obj(root.hooks) ?? {};
+  const placed = new Set<HookWant>();
+  for (const [event, entries] of Object.entries(hooks)) {
+    if (!Array.isArray(entries)) continue;
+    const kept = entries.filter((e) => {
+      if (!isOurs(e, marker)) return true;
+      const want = wants.find((w) => !placed.has(w) && w.event === event && same(w.entry, e));
+      if (want) placed.add(want);
+      return want !== undefined;
+    });
+    if (kept.length === 0 && entries.length > 0 && mayRemove(c, `hooks.${event}`)) {
+      delete hooks[event];
+    } else hooks[event] = kept;
+  }
+  addMissing(root, hooks, wants, placed, c, (w) => w.entry);
+}
+
+/** True when an MCP server entry runs Heimdall's MCP server. */
+export function isOurServer(entry: unknown): boolean {
+  const o = obj(entry);
+  if (!o) return false;
+  const words = [o.command, ...(Array.isArray(o.args) ? o.args : [])].filter((w) =>
+    typeof w === "string"
+  ) as string[];
+  return words.some((w) => /(?:^|\/)heimdall(?:\.exe)?$|main\.ts$/.test(w)) &&
+    words.includes("mcp");
+}
+
+/**
+ * Sets (`entry` given) or removes (`entry` null) the `heimdall` server under
+ * `key` (`mcpServers`). Refuses to replace a `heimdall` server that is not
+ * Heimdall's.
+ */
+export function setMcpServer(
+  root: Obj,
+  key: string,
+  entry: Obj | null,
+  file: string,
+  c: Containers = containers(),
+): void {
+  const servers = obj(root[key]);
+  if (root[key] !== undefined && servers === null) {
+    throw new ConfigEditError(file, `"${key}" in "${file}" is not an object; fix it first`);
+  }
+  const existing = servers?.heimdall;
+  if (existing !== undefined && !isOurServer(existing)) {
+    throw new ConfigEditError(
+      file,
+      `"${file}" already has an MCP server named "heimdall" that does not run Heimdall; rename or remove it first`,
+    );
+  }
+  if (entry === null) {
+    if (servers && existing !== undefined) {
+      delete servers.heimdall;
+      if (Object.keys(servers).length === 0 && mayRemove(c, key)) delete root[key];
+    }
+    return;
+  }
+  if (existing !== undefined && same(existing, entry)) return;
+  if (servers === null) c.created.add(key);
+  root[key] = { ...(servers ?? {}), heimdall: entry };
+}

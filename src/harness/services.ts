@@ -1,0 +1,74 @@
+/**
+ * What the hook asks of the rest of Heimdall, as one port: prior work
+ * (search), constraints (the architectural map), decisions and failed
+ * attempts (memory), claims and tasks (team), progress notes. Each member is
+ * optional: a build or a home without that service simply says less.
+ * The implementation that binds the real modules is `services_impl.ts`,
+ * loaded only when a hook needs it.
+ */
+import type { ContextItem } from "./budget.ts";
+import type { HarnessName } from "./event.ts";
+import type { RegionSymbol } from "./region.ts";
+import type { ChangedSymbol } from "./session.ts";
+
+/** Who is asking: the harness session. */
+export interface SessionRef {
+  harness: HarnessName;
+  sessionId: string;
+  cwd: string;
+}
+
+/** A test run to record as an attempt on the code the session changed. */
+export interface AttemptRecord {
+  taskId: string | null;
+  task: string | null;
+  /** Symbols the session changed before the run (the attempt's anchors). */
+  symbols: ChangedSymbol[];
+  /** Files the session edited (anchors when no symbol is known). */
+  paths: string[];
+  command: string;
+  runner: string;
+  outcome: "pass" | "fail";
+  failed: string[];
+}
+
+/** A claim-conflict warning: `pair` identifies it so it is given once. */
+export interface ConflictWarning {
+  pair: string;
+  item: ContextItem;
+}
+
+/** The services a hook may use; absent members mean "not available here". */
+export interface Services {
+  /** Prior work most relevant to `query` across every root, best first (STRONG and REBUILT first). */
+  priorWork?(query: string, limit: number): Promise<ContextItem[]>;
+  /** Constraints that apply to these files (`must` first). */
+  constraints?(paths: string[], mustOnly: boolean): Promise<ContextItem[]>;
+  /** Current decisions on these symbols or files. */
+  decisions?(symbols: RegionSymbol[], paths: string[]): Promise<ContextItem[]>;
+  /** Open failed attempts on these symbols (and their direct neighbours, passed in). */
+  failures?(symbols: RegionSymbol[]): Promise<ContextItem[]>;
+  /** Teammates' claims within the conflict radius of these symbols. */
+  conflicts?(who: SessionRef, symbols: RegionSymbol[]): Promise<ConflictWarning[]>;
+  /** Starts the session's task; returns its id. */
+  startTask?(who: SessionRef, title: string): Promise<string | null>;
+  /** Claims the symbols the session changed, for its task. */
+  claim?(
+    who: SessionRef,
+    taskId: string | null,
+    task: string | null,
+    symbols: ChangedSymbol[],
+  ): Promise<void>;
+  /** Records a test run as an attempt. */
+  recordAttempt?(who: SessionRef, attempt: AttemptRecord): Promise<void>;
+  /** Releases what the services opened (journals, the team store). */
+  close?(): Promise<void>;
+  /** Stores the session's summary as a progress note on its task. */
+  storeSummary?(
+    who: SessionRef,
+    taskId: string | null,
+    title: string,
+    summary: string,
+    paths: string[],
+  ): Promise<void>;
+}

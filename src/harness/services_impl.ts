@@ -1,0 +1,289 @@
+/**
+ * The hook's {@link Services}, bound to the real modules: search (prior
+ * work), the architectural map (constraints), memory (decisions, failed
+ * attempts, attempts, progress notes) and team (tasks, claims, conflicts). Loaded by the hook on first use only, so a
+ * hook that needs none of it never pays for these imports. Every call here
+ * may throw; the hook logs and carries on without it.
+ *
+ * With a shared team store (`heimdall team connect`), reads of memory pull
+ * the team's memories first, and attempts and progress notes are written
+ * through the store, as the CLI does; every step on the store is bounded
+ * and fails open (see `team_link.ts`). A write whose store cannot be
+ * reached is kept on this machine as a private memory (logged).
+ */
+import { relative } from "node:path";
+import type { HomePaths } from "../config/mod.ts";
+import type { AttemptInput, RememberInput } from "../memory/mod.ts";
+import type { Team } from "../team/mod.ts";
+import { Journal } from "../store/mod.ts";
+import type { ContextItem } from "./budget.ts";
+import { hookLog } from "./hook_log.ts";
+import type { RegionSymbol } from "./region.ts";
+import type { ConflictWarning, Services } from "./services.ts";
+import { TeamLink } from "./team_link.ts";
+
+/** The failing tests a memory row lists (stored as a JSON array, or lines). */
+function failingTests(stored: string | null): string {
+  if (!stored) return "";
+  let list: string[];
+  try {
+    const v = JSON.parse(stored);
+    list = Array.isArray(v) ? v.map(String) : [String(v)];
+  } catch {
+    list = stored.split("\n");
+  }
+  list = list.filter((t) => t.trim() !== "");
+  return list.length > 0
+    ? ` (failing: ${list.slice(0, 3).join(", ")}${list.length > 3 ? ", …" : ""})`
+    : "";
+}
+
+/** Verdicts in the order prior work is shown. */
+const VERDICT_ORDER: Record<string, number> = { STRONG: 0, REBUILT: 1, WEAK: 2 };
+
+/**
+ * Builds the services for one hook request of `session`. `journal` is the
+ * read-only journal (or null).
+ */
+export function createServices(
+  home: HomePaths,
+  journal: () => Journal | null,
+  session: { harness: string; sessionId: string },
+): Services {
+  let writable: Journal | undefined;
+  const write = (): Journal => (writable ??= Journal.open(home.journal));
+  const read = (): Journal => {
+    const j = journal();
+    if (!j) throw new Error("no journal");
+    return j;
+  };
+  let author: string | undefined;
+  const memory = () => import("../memory/mod.ts");
+  const who = async (cwd: string) => (author ??= (await memory()).defaultAuthor(cwd));
+  const target = (s: RegionSymbol) => `${s.path}:${s.qualname || s.name}`;
+  const log = (message: string) => hookLog(home.home, message);
+  // The team store, opened at most once per request, for the acting person, agent and session.
+  const link = new TeamLink(home, { agent: session.harness, session: session.sessionId }, log);
+  const team = () => import("../team/mod.ts");
+  /** Before memory is read: the team's memories, pulled (bounded; nothing without a shared store). */
+  const pull = () => link.sync();
+  /**
+   * A memory write through the team store; kept here as private when a
+   * shared store cannot be reached (so it never touches the team's copies).
+   */
+  const record = async <I extends AttemptInput | RememberInput>(
+    what: string,
+    input: I,
+    shared: (t: Team, j: Journal, i: I) => Promise<unknown>,
+    local: (j: Journal, i: I, touchable: (m: { id: string }) => boolean) => unknown,
+  ) => {
+    const j = write();
+    if (await link.team() !== null) {
+      await link.call(what, (t) => shared(t, j, input));
+      return;
+    }
+    const { sharedIn } = await memory();
+    local(j, { ...input, scope: "private" }, (m) => sharedIn(j, null, [m.id]).size === 0);
+    log(`team: ${what}: kept on this machine as a private memory`);
+  };
+
+  return {
+    async close() {
+      writable?.close();
+      await link.close();
+    },
+
+    async priorWork(query, limit) {
+      const { search } = await import("../search/mod.ts");
+      await pull();
+      // The semantic leg stays off in a hook: loading a model would cost more than the hook may take.
+      const res = await search(read(), { query, limit, home, semantic: null });
+      const hits = [...res.hits].sort((a, b) =>
+        (VERDICT_ORDER[a.verdict] ?? 3) - (VERDICT_ORDER[b.verdict] ?? 3) || a.rank - b.rank
+      );
+      return hits.map((h): ContextItem => {
+        const where = h.path
+          ? `${h.path}${h.line ? `:${h.line}` : ""}`
+          : h.symbol ?? String(h.ref_id);
+        const what = [h.symbol && h.path ? h.symbol : null, h.summary].filter((x) => x).join(" — ");
+        return {
+          key: `hit:${h.source}:${h.path ?? h.ref_id}:${h.symbol ?? ""}`,
+          section: "Prior work (verified against the disk now)",
+          text: `[${h.verdict}${h.source === "code" ? "" : ` ${h.source}`}] ${where}${
+            what ? ` ${what}` : ""
+          }`,
+        };
+      });
+    },
+
+    async constraints(paths, mustOnly) {
+      const { constraintsFor, findMapFile, loadMap } = await import("../map/mod.ts");
+      const items: ContextItem[] = [];
+      const item = (level: string, component: string, text: string): ContextItem => ({
+        key: `constraint:${component}:${text}`,
+        section: mustOnly ? "Constraints (must)" : "Constraints",
+        text: `${level === "must" ? "MUST" : level}: ${text} [${component}]`,
+      });
+      for (const p of paths) {
+        let isDir = false;
+        try {
+          isDir = Deno.statSync(p).isDirectory;
+        } catch { /* a new file: resolved by its path alone */ }
+        if (isDir) {
+          // The repository as a whole: every component's constraints.
+          const found = findMapFile(p);
+          if (!found) continue;
+          for (const c of loadMap(found.file).components) {
+            for (const k of c.constraints) {
+              if (k.level === "must" || (!mustOnly && k.level === "should")) {
+                items.push(item(k.level, c.name, k.text));
+              }
+            }
+          }
+          continue;
+        }
+        for (const k of constraintsFor(p)?.constraints ?? []) {
+          if (k.level === "must" || (!mustOnly && k.level === "should")) {
+            items.push(item(k.level, k.component, k.text));
+          }
+        }
+      }
+      return items;
+    },
+
+    async failures(symbols) {
+      if (symbols.length === 0) return [];
+      const { openFailures } = await memory();
+      await pull();
+      const byId = new Map(symbols.map((s) => [s.id, s]));
+      return openFailures(read(), [...byId.keys()]).map((m): ContextItem => {
+        const on = m.anchors.map((a) => a.symbol ?? a.name).filter((x) => x).slice(0, 2).join(", ");
+        const tests = failingTests(m.tests);
+        return {
+          key: `failure:${m.id}`,
+          section: "Open failed attempts here or next door",
+          text: `${m.count > 1 ? `${m.count}× ` : ""}${m.text}${tests}${on ? ` — on ${on}` : ""}`,
+        };
+      });
+    },
+
+    async decisions(symbols, paths) {
+      const { why } = await memory();
+      await pull();
+      const viewer = await who(paths[0] ?? Deno.cwd());
+      const items: ContextItem[] = [];
+      const targets = [...symbols.slice(0, 6).map(target), ...paths.slice(0, 3)];
+      for (const t of targets) {
+        let res;
+        try {
+          res = why(read(), t, { viewer });
+        } catch {
+          continue; // not resolvable (a file not indexed yet): nothing recorded about it
+        }
+        for (const m of res.current) {
+          if (m.kind !== "decision" && m.kind !== "convention") continue;
+          items.push({
+            key: `decision:${m.id}`,
+            section: "Current decisions and conventions",
+            text: `${
+              m.kind === "convention" ? "Convention" : "Decision"
+            }: ${m.text} (${m.author}, via ${m.via})`,
+          });
+        }
+      }
+      return items;
+    },
+
+    async conflicts(_s, symbols) {
+      if (symbols.length === 0) return [];
+      const { conflictsAt } = await team();
+      const report = await link.call(
+        "checking teammates' claims",
+        (t) => conflictsAt(t, symbols.map((x) => x.id)),
+      );
+      return (report?.conflicts ?? []).map((c): ConflictWarning => {
+        const who = `${c.claim.developer}${c.claim.agent ? ` (${c.claim.agent})` : ""}`;
+        const how = c.relation === "same"
+          ? "is changing"
+          : `is changing ${c.relation === "callee" ? "a callee" : "a caller"} (${c.hops} hop${
+            c.hops === 1 ? "" : "s"
+          }):`;
+        return {
+          pair: `claim:${c.claim.id}`,
+          item: {
+            key: `claim:${c.claim.id}`,
+            section: "Teammates changing code within reach (a warning, not a block)",
+            text:
+              `${who} ${how} ${
+                c.claim.qualname || c.claim.path
+              } in ${c.claim.repo}/${c.claim.path}` +
+              (c.claim.taskText ? ` for "${c.claim.taskText.slice(0, 80)}"` : "") +
+              (c.diverged ? " (their copy has changed since)" : ""),
+          },
+        };
+      });
+    },
+
+    async startTask(_s, title) {
+      const { startTask } = await team();
+      return (await link.call("starting the task", (t) => startTask(t, title)))?.id ?? null;
+    },
+
+    async claim(_s, taskId, _task, symbols) {
+      const { claimNodes } = await team();
+      await link.call(
+        "claiming the changed symbols",
+        (t) => claimNodes(t, symbols.map((c) => c.id), { taskId }),
+      );
+    },
+
+    async recordAttempt(s, a) {
+      const { recordAttempt } = await memory();
+      const about = a.symbols.filter((c) => c.change !== "removed").map((c) =>
+        `${c.path}:${c.qualname}`
+      );
+      if (about.length === 0) about.push(...a.paths.slice(-5));
+      if (about.length === 0) return;
+      const text = a.outcome === "fail"
+        ? `\`${a.command.slice(0, 200)}\` failed${
+          a.failed.length > 0 ? `: ${a.failed.slice(0, 5).join(", ")}` : ""
+        }`
+        : `\`${a.command.slice(0, 200)}\` passed`;
+      const input: AttemptInput = {
+        about,
+        outcome: a.outcome === "fail" ? "failed" : "passed",
+        text,
+        author: await who(s.cwd),
+        tests: a.failed,
+        taskId: a.taskId,
+        cwd: s.cwd,
+      };
+      await record(
+        "recording the test run",
+        input,
+        (t, j, i) => t.memory().attempt(j, i),
+        (j, i, touchable) => recordAttempt(j, i, touchable),
+      );
+    },
+
+    async storeSummary(s, taskId, title, summary, paths) {
+      const { remember } = await memory();
+      const about = paths.length > 0 ? paths.slice(-10) : [s.cwd];
+      const input: RememberInput = {
+        kind: "note",
+        text: `${title}\n${summary}`,
+        about: about.map((p) => relative(s.cwd, p) || "."),
+        author: await who(s.cwd),
+        taskId,
+        cwd: s.cwd,
+        keep: true,
+      };
+      await record(
+        "storing the session's summary",
+        input,
+        (t, j, i) => t.memory().remember(j, i),
+        (j, i, touchable) => remember(j, i, touchable),
+      );
+    },
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * Per-session state of a harness session, one small JSON file each under
+ * `$HEIMDALL_HOME/sessions/`.
+ *
+ * Hooks are separate processes, several of which may run at once for one
+ * session (parallel tool calls), so every read-modify-write holds an
+ * exclusive lock on the session's `.lock` file and writes atomically
+ * (temporary file, then rename). Nothing here touches the journal.
+ */
+import { join } from "node:path";
+import type { HarnessName } from "./event.ts";
+import type { GuardState } from "./grep_guard.ts";
+
+/** A symbol an edit changed (its structural hash moved, or it appeared or went). */
+export interface ChangedSymbol {
+  id: string;
+  qualname: string;
+  path: string;
+  change: "modified" | "added" | "removed";
+}
+
+/** One symbol's structural hash and qualified name at a moment. */
+export interface SymbolSnap {
+  h: string | null;
+  q: string;
+}
+
+/** A test command the session ran. */
+export interface SessionTestRun {
+  command: string;
+  runner: string;
+  outcome: "pass" | "fail";
+  failed: string[];
+  atMs: number;
+}
+
+/** Everything Heimdall remembers about one harness session between hook calls. */
+export interface SessionState {
+  harness: HarnessName;
+  sessionId: string;
+  cwd: string;
+  startedMs: number;
+  updatedMs: number;
+  /** The session's task: its first substantial prompt, and the team task id when one was started. */
+  task: { title: string; id: string | null } | null;
+  prompts: number;
+  /** Keys of context items already injected, so re-injection never repeats them. */
+  injected: string[];
+  /** Estimated tokens injected so far this session. */
+  injectedTokens: number;
+  guard: GuardState;
+  /** Claim-conflict pairs already warned about (`mine|theirs`). */
+  warnedPairs: string[];
+  /** Files edited, most recent last. */
+  edited: string[];
+  /** A file's symbols before the session first edited it: path → id → hash and name. */
+  before: Record<string, Record<string, SymbolSnap>>;
+  /** Edited files whose new symbols the journal has not shown yet. */
+  pending: string[];
+  changed: ChangedSymbol[];
+  tests: SessionTestRun[];
+  /** What the last stored summary covered (edits + tests), so a stop with no news stores nothing. */
+  summarized: string | null;
+}
+
+/** A fresh state. */
+export function newSession(
+  harness: HarnessName,
+  sessionId: string,
+  cwd: string,
+  now = Date.now(),
+): SessionState {
+  return {
+    harness,
+    sessionId,
+    cwd,
+    startedMs: now,
+    updatedMs: now,
+    task: null,
+    prompts: 0,
+    injected: [],
+    injectedTokens: 0,
+    guard: { streak: 0, reminded: false },
+    warnedPairs: [],
+    edited: [],
+    before: {},
+    pending: [],
+    changed: [],
+    tests: [],
+    summarized: null,
+  };
+}
+
+/** The file that holds a session's state (ids are sanitised into a file name). */
+export function sessionFile(sessionsDir: string, harness: HarnessName, sessionId: string): string {
+  const safe = sessionId.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 120);
+  let h = 0;
+  for (let i = 0; i < sessionId.length; i++) h = (Math.imul(h, 31) + sessionId.charCodeAt(i)) | 0;
+  return join(sessionsDir, `${harness}--${safe}--${(h >>> 0).toString(36)}.json`);
+}
+
+/** Reads a session's state, or null when there is none (or it is unreadable). */
+export function readSession(file: string): SessionState | null {
+  try {
+    const raw = JSON.parse(Deno.readTextFileSync(file));
+    return typeof raw === "object" && raw !== null ? raw as SessionState : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs `change` on the session's state under the session lock and writes the
+ * result back atomically; creates the state when missing. Returns what
+ * `change` returns.
+ */
+export async function updateSession<T>(
+  file: string,
+  create: () => SessionState,
+  change: (s: SessionState) => T | Promise<T>,
+): Promise<T> {
+  Deno.mkdirSync(join(file, ".."), { recursive: true });
+  const lock = await Deno.open(`${file}.lock`, { create: true, write: true });
+  try {
+    await lock.lock(true);
+    const state = readSession(file) ?? create();
+    const out = await change(state);
+    state.updatedMs = Date.now();
+    const tmp = `${file}.${Deno.pid}.tmp`;
+    Deno.writeTextFileSync(tmp, JSON.stringify(state));
+    Deno.renameSync(tmp, file);
+    return out;
+  } finally {
+    lock.close();
+  }
+}
+
+/** Removes session files (and their locks) not touched for `maxAgeMs`. Best effort. */
+export function pruneSessions(sessionsDir: string, maxAgeMs: number, now = Date.now()): number {
+  let removed = 0;
+  try {
+    for (const e of Deno.readDirSync(sessionsDir)) {
+      if (!e.isFile || !e.name.endsWith(".json")) continue;
+      const p = join(sessionsDir, e.name);
+      try {
+        const m = Deno.statSync(p).mtime?.getTime() ?? now;
+        if (now - m > maxAgeMs) {
+          Deno.removeSync(p);
+          try {
+            Deno.removeSync(`${p}.lock`);
+          } catch { /* no lock file */ }
+          removed++;
+        }
+      } catch { /* raced with another prune */ }
+    }
+  } catch { /* no sessions folder yet */ }
+  return removed;
+}

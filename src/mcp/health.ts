@@ -1,0 +1,121 @@
+/**
+ * How the index stands, for the `status` tool and `heimdall doctor`: the
+ * journal, the daemon, freshness (last audit, queue, hints waiting), and the
+ * semantic leg's model and vectors. Read-only; never takes the writer lock
+ * and never loads the model.
+ */
+import type { Config, HomePaths } from "../config/mod.ts";
+import { writerHolder } from "../reconcile/mod.ts";
+import { getMeta, Journal, journalCounts, lastAudit, listRoots, queueStats } from "../store/mod.ts";
+import { activeModel, type VectorStoreHealth, vectorStoreHealth } from "../vector/mod.ts";
+
+/** One root as the health report shows it. */
+export interface RootHealth {
+  path: string;
+  files: number;
+  last_audit_ms: number | null;
+}
+
+/** The index's health. */
+export interface IndexHealth {
+  home: string;
+  /** Null when there is no journal yet (or it cannot be opened); `journal_error` says why. */
+  journal: { paths: Record<string, number>; nodes: number; edges: number } | null;
+  journal_error: string | null;
+  daemon: { running: boolean; pid: number | "unknown" | null };
+  roots: RootHealth[];
+  /** Roots in config.json that the journal has not seen yet. */
+  roots_not_indexed: string[];
+  queue: number;
+  hints_waiting: number;
+  last_audit_ms: number | null;
+  /** True when the index may lag the disk: no daemon, and no audit within twice the audit interval. */
+  stale: boolean;
+  stale_reason: string | null;
+  /** The semantic leg: on with its model, or off and why (with the command that fixes it). */
+  semantic: { on: true; model: string } | { on: false; reason: string };
+  /** Vectors per model and any fault; null without a journal. */
+  vectors: VectorStoreHealth | null;
+}
+
+function countHints(dir: string): number {
+  let n = 0;
+  try {
+    for (const e of Deno.readDirSync(dir)) if (e.name.endsWith(".hint")) n++;
+  } catch { /* no hints folder yet */ }
+  return n;
+}
+
+/** Reads the index's health (opens the journal read-only and closes it). */
+export async function indexHealth(
+  home: HomePaths,
+  config: Config,
+  now = Date.now(),
+): Promise<IndexHealth> {
+  const pid = await writerHolder(home);
+  const semantic = activeModel(home).status();
+  const out: IndexHealth = {
+    home: home.home,
+    journal: null,
+    journal_error: null,
+    daemon: { running: pid !== null, pid },
+    roots: [],
+    roots_not_indexed: [],
+    queue: 0,
+    hints_waiting: countHints(home.hints),
+    last_audit_ms: null,
+    stale: false,
+    stale_reason: null,
+    semantic,
+    vectors: null,
+  };
+  let j: Journal;
+  try {
+    j = Journal.open(home.journal, { readOnly: true });
+  } catch (e) {
+    out.journal_error = (e as Error).message;
+    out.roots_not_indexed = config.roots.map((r) => r.path);
+    out.stale = config.roots.length > 0;
+    out.stale_reason = out.stale ? "nothing is indexed yet" : null;
+    return out;
+  }
+  try {
+    const counts = journalCounts(j);
+    out.journal = { paths: counts.paths, nodes: counts.nodes, edges: counts.edges };
+    const perRoot = new Map(
+      j.all<{ root_id: number; n: number }>(
+        "SELECT root_id, count(*) AS n FROM paths GROUP BY root_id",
+      )
+        .map((r) => [r.root_id, r.n]),
+    );
+    const roots = listRoots(j);
+    out.roots = roots.map((r) => ({
+      path: r.path,
+      files: perRoot.get(r.id) ?? 0,
+      last_audit_ms: lastAudit(j, r.id),
+    }));
+    const known = new Set(roots.map((r) => r.path));
+    out.roots_not_indexed = config.roots.map((r) => r.path).filter((p) => !known.has(p));
+    out.queue = queueStats(j).length;
+    out.last_audit_ms = Number(getMeta(j, "last_audit_ms") ?? 0) ||
+      Math.max(0, ...out.roots.map((r) => r.last_audit_ms ?? 0)) || null;
+    out.vectors = vectorStoreHealth(j, semantic.on ? semantic.model : undefined);
+  } finally {
+    j.close();
+  }
+  const window = 2 * config.auditIntervalSeconds * 1000;
+  if (out.roots_not_indexed.length > 0) {
+    out.stale = true;
+    out.stale_reason = `${out.roots_not_indexed.length} root(s) in config.json not indexed yet`;
+  } else if (
+    !out.daemon.running && (out.last_audit_ms === null || now - out.last_audit_ms > window)
+  ) {
+    out.stale = true;
+    out.stale_reason = out.last_audit_ms === null
+      ? "never audited and no daemon keeps it in step"
+      : `last audit ${
+        Math.round((now - out.last_audit_ms) / 60000)
+      } min ago and no daemon keeps it in step`;
+  }
+  return out;
+}

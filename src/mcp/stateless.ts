@@ -1,0 +1,159 @@
+/**
+ * The stateless MCP revision 2026-07-28, on top of the SDK (which speaks the
+ * `initialize` era: 2025-06-18, 2025-11-25 and older).
+ *
+ * A request of the new revision carries its protocol version and client
+ * capabilities in `params._meta` (`io.modelcontextprotocol/protocolVersion`,
+ * `io.modelcontextprotocol/clientCapabilities`) and needs no handshake. This
+ * transport wrapper sits between the stdio transport and the SDK server and
+ * adds exactly what the SDK lacks:
+ *
+ * - `server/discover`, answered here (supported versions, capabilities,
+ *   instructions, caching hints, server info);
+ * - per-request `_meta`: a version this server does not speak gets error
+ *   -32022 with `{supported, requested}`; missing client capabilities get
+ *   -32602; everything else goes on to the SDK's handlers unchanged;
+ * - the result envelope of the new revision on those requests' answers:
+ *   `resultType: "complete"`, the server's identity in `_meta`, and
+ *   `ttlMs`/`cacheScope` on `tools/list`.
+ *
+ * Requests without the new `_meta` keys are the old era and pass through
+ * untouched, so one stdio server answers both.
+ */
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types";
+
+/** The stateless revision. */
+export const STATELESS_VERSION = "2026-07-28";
+/** Every revision this server answers (newest first). */
+export const SUPPORTED_VERSIONS = [STATELESS_VERSION, "2025-11-25", "2025-06-18"];
+
+const META_VERSION = "io.modelcontextprotocol/protocolVersion";
+const META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+
+/** Error codes of the 2026-07-28 schema. */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+const INVALID_PARAMS = -32602;
+
+/** What `server/discover` tells a client. */
+export interface DiscoverInfo {
+  serverInfo: { name: string; version: string; title?: string };
+  capabilities: Record<string, unknown>;
+  instructions: string;
+  /** How long a client may cache `server/discover` and `tools/list` (ms). */
+  ttlMs: number;
+}
+
+type Obj = Record<string, unknown>;
+
+function obj(v: unknown): Obj | null {
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? v as Obj : null;
+}
+
+/**
+ * Wraps a transport so the SDK server behind it also speaks 2026-07-28.
+ * Install the SDK server on the wrapper (`server.connect(wrapper)`).
+ */
+export class StatelessBridge implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: unknown) => void;
+  /** Ids of stateless requests in flight → their method. */
+  readonly #pending = new Map<string | number, string>();
+
+  constructor(readonly inner: Transport, readonly info: DiscoverInfo) {
+    inner.onclose = () => this.onclose?.();
+    inner.onerror = (e) => this.onerror?.(e);
+    inner.onmessage = (m, extra) => this.#receive(m, extra);
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const m = message as Obj;
+    if ("id" in m && ("result" in m || "error" in m)) {
+      const id = m.id as string | number;
+      const method = this.#pending.get(id);
+      if (method !== undefined) {
+        this.#pending.delete(id);
+        if ("result" in m) {
+          const result = { ...(obj(m.result) ?? {}) };
+          result.resultType ??= "complete";
+          result._meta = { ...(obj(result._meta) ?? {}), [META_SERVER_INFO]: this.info.serverInfo };
+          if (method === "tools/list") {
+            result.ttlMs ??= this.info.ttlMs;
+            result.cacheScope ??= "public";
+          }
+          return this.inner.send({ ...m, result } as JSONRPCMessage, options);
+        }
+      }
+    }
+    return this.inner.send(message, options);
+  }
+
+  #reply(id: string | number, body: { result: Obj } | { error: Obj }): void {
+    this.inner.send({ jsonrpc: "2.0", id, ...body } as JSONRPCMessage).catch((e) =>
+      this.onerror?.(e)
+    );
+  }
+
+  #receive(message: JSONRPCMessage, extra: unknown): void {
+    const m = message as Obj;
+    const method = typeof m.method === "string" ? m.method : null;
+    const isRequest = method !== null && "id" in m;
+    const meta = obj(obj(m.params)?._meta);
+    const version = meta?.[META_VERSION];
+    if (!isRequest || (version === undefined && method !== "server/discover")) {
+      this.onmessage?.(message, extra);
+      return;
+    }
+    const id = m.id as string | number;
+    if (version !== undefined && version !== STATELESS_VERSION) {
+      this.#reply(id, {
+        error: {
+          code: UNSUPPORTED_PROTOCOL_VERSION,
+          message: `Unsupported protocol version "${String(version)}"`,
+          data: { supported: SUPPORTED_VERSIONS, requested: String(version) },
+        },
+      });
+      return;
+    }
+    if (version !== undefined && obj(meta?.[META_CAPABILITIES]) === null) {
+      this.#reply(id, {
+        error: {
+          code: INVALID_PARAMS,
+          message:
+            `Missing _meta["${META_CAPABILITIES}"]: every ${STATELESS_VERSION} request declares the client's capabilities`,
+        },
+      });
+      return;
+    }
+    if (method === "server/discover") {
+      this.#reply(id, {
+        result: {
+          resultType: "complete",
+          supportedVersions: SUPPORTED_VERSIONS,
+          capabilities: this.info.capabilities,
+          instructions: this.info.instructions,
+          ttlMs: this.info.ttlMs,
+          cacheScope: "public",
+          _meta: { [META_SERVER_INFO]: this.info.serverInfo },
+        },
+      });
+      return;
+    }
+    this.#pending.set(id, method!);
+    this.onmessage?.(message, extra);
+  }
+}

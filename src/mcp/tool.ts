@@ -1,0 +1,59 @@
+/** What an MCP tool is, and what it gets to work with. */
+import type { ZodRawShape } from "zod";
+import type { Config, HomePaths } from "../config/mod.ts";
+import type { Journal } from "../store/mod.ts";
+import type { Team } from "../team/mod.ts";
+
+/** Honest hints about a tool's effects (MCP `ToolAnnotations`). */
+export interface Annotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** Read-only, idempotent, closed-world: the hints of every look-up tool. */
+export const LOOKUP: Annotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/** What a tool call may use. Journals open on first use and stay open. */
+export interface ToolContext {
+  home: HomePaths;
+  config(): Config;
+  /** Where relative paths and symbols resolve (the server's working directory). */
+  cwd: string;
+  /** The journal, read-only; throws JournalError (with its remedy) when there is none. */
+  journal(): Journal;
+  /** The journal, writable (memory, notes): plain transactions, never the writer lock. */
+  writable(): Journal;
+  /** Who is writing memories from this server. */
+  author(): string;
+  /**
+   * Runs `fn` with the team store for this server's actor (opened on first
+   * use, kept open). Calls run one at a time: the store is one connection,
+   * and a shared write's transaction must not take in another call's
+   * queries. Throws TeamStoreError when a shared store cannot be reached.
+   */
+  withTeam<T>(fn: (team: Team) => Promise<T>): Promise<T>;
+}
+
+/** A tool's answer: a concise text for the agent, and the same as structured content. */
+export interface ToolAnswer {
+  text: string;
+  structured: Record<string, unknown>;
+}
+
+/** One MCP tool: name, schema, annotations, and what it does. */
+export interface ToolDef {
+  name: string;
+  title: string;
+  description: string;
+  input: ZodRawShape;
+  annotations: Annotations;
+  // deno-lint-ignore no-explicit-any
+  run(args: any, ctx: ToolContext): ToolAnswer | Promise<ToolAnswer>;
+}

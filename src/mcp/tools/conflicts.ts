@@ -1,0 +1,49 @@
+/** `conflicts`: teammates' claims on code within reach of a symbol. */
+import { z } from "zod";
+import { conflicts } from "../../team/mod.ts";
+import type { ToolDef } from "../tool.ts";
+
+export const conflictsTool: ToolDef = {
+  name: "conflicts",
+  title: "Who else is changing code near this",
+  description:
+    "Active claims by others on a symbol or path, on what it calls and on what calls it, within N call " +
+    "hops (default 3), each with a shortest call path. A warning, never a lock. `ack` marks the warnings " +
+    "seen so later checks leave them out.",
+  input: {
+    target: z.string().min(1).describe("A symbol (path:name, Class.method, name) or a path"),
+    hops: z.number().int().min(0).max(10).optional().describe("Call hops to look (default 3)"),
+    ack: z.boolean().optional().describe("Record these warnings as seen"),
+  },
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
+  async run(a, ctx) {
+    const r = await ctx.withTeam((team) =>
+      conflicts(team, a.target, {
+        cwd: ctx.cwd,
+        ...(a.hops !== undefined ? { hops: a.hops } : {}),
+        ...(a.ack ? { ack: true } : {}),
+      })
+    );
+    const lines = [
+      `${a.target}: ${r.conflicts.length} conflict(s)${
+        r.acknowledged ? `, ${r.acknowledged} acknowledged` : ""
+      }`,
+    ];
+    for (const c of r.conflicts) {
+      lines.push(
+        `- ${c.claim.developer}${c.claim.agent ? ` (${c.claim.agent})` : ""} claims ${
+          c.claim.qualname || c.claim.path
+        } ` +
+          `(${c.relation}, ${c.hops} hop(s))${
+            c.claim.taskText ? ` for "${c.claim.taskText}"` : ""
+          }${c.diverged ? ", changed since" : ""}`,
+      );
+    }
+    return { text: lines.join("\n"), structured: r as unknown as Record<string, unknown> };
+  },
+};

@@ -1,0 +1,37 @@
+/** `insert_note`: records reusable work as a searchable note. */
+import { z } from "zod";
+import { resolve } from "node:path";
+import { insertNote } from "../../search/mod.ts";
+import type { ToolDef } from "../tool.ts";
+
+export const insertNoteTool: ToolDef = {
+  name: "insert_note",
+  title: "Insert a note",
+  description:
+    "Records reusable work worth finding again (how something was solved, where things are) as a note " +
+    "that search returns at once; re-indexing never deletes it. Each call adds a new note.",
+  input: {
+    title: z.string().min(1).describe("One line: what the note is about"),
+    body: z.string().min(1).describe("The note itself (markdown)"),
+    keywords: z.array(z.string()).optional().describe("Extra words to find it by"),
+    paths: z.array(z.string()).optional().describe(
+      "Files it points at (absolute or relative to the server's folder)",
+    ),
+  },
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
+  run(a, ctx) {
+    const paths = (a.paths ?? []).map((p: string) => resolve(ctx.cwd, p));
+    const id = insertNote(ctx.writable(), {
+      title: a.title,
+      body: a.body,
+      ...(a.keywords ? { keywords: a.keywords } : {}),
+      paths,
+    });
+    return { text: `Note ${id} recorded: ${a.title}`, structured: { id, title: a.title, paths } };
+  },
+};

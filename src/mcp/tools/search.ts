@@ -1,0 +1,58 @@
+/** `search`: ranked, verified answers across every root. */
+import { z } from "zod";
+import { relative } from "node:path";
+import { search } from "../../search/mod.ts";
+import { LOOKUP, type ToolDef } from "../tool.ts";
+import { pullTeamMemories } from "./team_memory.ts";
+
+export const searchTool: ToolDef = {
+  name: "search",
+  title: "Search every repository",
+  description:
+    "Ranked answers to a question across every indexed repository, its docs, notes and memories " +
+    "(lexical + graph + semantic), each hit checked against the disk now: STRONG (verified), WEAK " +
+    "(partly), REBUILT (moved, found again). Use it before grep/find: one call answers across repos.",
+  input: {
+    query: z.string().min(1).describe("What you are looking for, in words or identifiers"),
+    limit: z.number().int().min(1).max(50).optional().describe("Results to return (default 8)"),
+    repo: z.string().optional().describe("Only this root (its path or folder name)"),
+    path_prefix: z.string().optional().describe("Only paths under this prefix"),
+    lang: z.string().optional().describe("Only this language (typescript, python, markdown…)"),
+    kind: z.enum(["code", "docs", "notes", "memory"]).optional().describe(
+      "Only this kind of result",
+    ),
+  },
+  annotations: LOOKUP,
+  async run(a, ctx) {
+    // The team's memories, copied into the journal before it is read.
+    const behind = a.kind === undefined || a.kind === "memory" ? await pullTeamMemories(ctx) : null;
+    const res = await search(ctx.journal(), {
+      query: a.query,
+      ...(a.limit ? { limit: a.limit } : {}),
+      ...(a.repo ? { repo: a.repo } : {}),
+      ...(a.path_prefix ? { pathPrefix: a.path_prefix } : {}),
+      ...(a.lang ? { lang: a.lang } : {}),
+      ...(a.kind ? { kind: a.kind } : {}),
+      home: ctx.home,
+    });
+    const lines = [res.summary];
+    for (const h of res.hits) {
+      const where = h.path
+        ? `${relative(ctx.cwd, h.path).startsWith("..") ? h.path : relative(ctx.cwd, h.path)}${
+          h.line ? `:${h.line}` : ""
+        }`
+        : `${h.source} ${h.ref_id}`;
+      lines.push(
+        `${h.rank}. [${h.verdict}] ${where}${h.symbol ? ` ${h.symbol}` : ""}${
+          h.summary ? ` — ${h.summary}` : ""
+        }` +
+          (h.reason ? ` (${h.reason})` : ""),
+      );
+    }
+    if (behind) lines.push(`note: ${behind}`);
+    return {
+      text: lines.join("\n"),
+      structured: { ...res, ...(behind ? { team_warning: behind } : {}) },
+    };
+  },
+};

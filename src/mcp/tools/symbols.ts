@@ -1,0 +1,41 @@
+/** `symbols`: a file's outline. */
+import { z } from "zod";
+import { resolve } from "node:path";
+import { outline } from "../../search/mod.ts";
+import { getPath } from "../../store/mod.ts";
+import { LOOKUP, type ToolDef } from "../tool.ts";
+
+export const symbolsTool: ToolDef = {
+  name: "symbols",
+  title: "A file's outline",
+  description:
+    "A file's definitions in line order, nested, with kinds, line ranges and signatures.",
+  input: {
+    path: z.string().min(1).describe("The file (absolute or relative to the server's folder)"),
+  },
+  annotations: LOOKUP,
+  run(a, ctx) {
+    const j = ctx.journal();
+    const path = resolve(ctx.cwd, a.path);
+    const row = getPath(j, path);
+    if (!row) {
+      throw new Error(
+        `"${path}" is not in the index; index its repository with \`heimdall index DIR\``,
+      );
+    }
+    const list = outline(j, path);
+    const text = list.length === 0
+      ? `${path}: no symbols (L${row.effective_depth}${
+        row.depth_reason ? `: ${row.depth_reason}` : ""
+      })`
+      : list.map((s) =>
+        `${`${s.line}-${s.endLine}`.padEnd(9)} ${"  ".repeat(s.depth)}${s.kind} ${s.name}${
+          s.signature ? `  ${s.signature}` : ""
+        }`
+      ).join("\n");
+    return {
+      text,
+      structured: { path, language: row.language, depth: row.effective_depth, symbols: list },
+    };
+  },
+};

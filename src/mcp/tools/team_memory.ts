@@ -1,0 +1,71 @@
+/**
+ * What the memory tools share with a team store, as the CLI's `remember`,
+ * `attempt`, `why` and `search` do it: shared writes go through the store
+ * (`SharedMemory`), and reads pull the team's memories into this journal
+ * first.
+ */
+import { SharedMemory, TeamStoreError } from "../../team/mod.ts";
+import type { ToolContext } from "../tool.ts";
+
+/**
+ * Runs `fn` with memory through the server's team store: with a shared
+ * PostgreSQL, memories of scope project and team are decided and stored
+ * there and copied here; private ones, and everything without a shared
+ * store, stay in this journal. When the shared store cannot be reached,
+ * `fn` gets memory over this journal alone, like the CLI's: private writes
+ * go on (never touching the team's copies), shared ones throw
+ * TeamStoreError. Costs, with a shared store, what the write costs there
+ * (see `SharedMemory`); after a failed connect, one more connect attempt.
+ */
+export async function withTeamMemory<T>(
+  ctx: ToolContext,
+  fn: (memory: SharedMemory) => Promise<T>,
+): Promise<T> {
+  let started = false;
+  try {
+    return await ctx.withTeam((team) => {
+      started = true;
+      return fn(team.memory());
+    });
+  } catch (e) {
+    // A store lost in the middle of a write is the write's error: never written twice.
+    if (started || !(e instanceof TeamStoreError)) throw e;
+  }
+  const memory = await SharedMemory.open(ctx);
+  try {
+    return await fn(memory);
+  } finally {
+    await memory.close();
+  }
+}
+
+/**
+ * The error a tool reports for `e`: a team store that cannot be reached
+ * gets the agent's remedy (the same call with scope private) added; any
+ * other error is itself.
+ */
+export function forAgent(e: unknown, tool: string): unknown {
+  if (!(e instanceof TeamStoreError)) return e;
+  return new Error(
+    `${e.message}. To keep it on this machine only, call ${tool} again with scope "private".`,
+  );
+}
+
+/**
+ * Before a read of memory: with a shared store configured, pulls what the
+ * team wrote since the last pull into this journal (one round trip when
+ * nothing changed; see `pullMemories`). Returns null, or, when the store
+ * cannot be reached, a warning for the agent: the read then answers from
+ * this machine's copies as of their last pull. Nothing without a shared
+ * store.
+ */
+export async function pullTeamMemories(ctx: ToolContext): Promise<string | null> {
+  if (!ctx.config().teamUrl) return null;
+  try {
+    await ctx.withTeam((team) => team.syncMemories());
+    return null;
+  } catch (e) {
+    if (!(e instanceof TeamStoreError)) throw e;
+    return `${e.message}; showing this machine's copy of the team's memories as of its last sync`;
+  }
+}

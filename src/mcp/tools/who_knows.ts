@@ -1,0 +1,36 @@
+/** `who_knows`: the people who know a piece of code. */
+import { z } from "zod";
+import { whoKnows } from "../../team/mod.ts";
+import { LOOKUP, type ToolDef } from "../tool.ts";
+
+export const whoKnowsTool: ToolDef = {
+  name: "who_knows",
+  title: "Who knows this code",
+  description:
+    "People ranked by their claims, attempts and decisions on a symbol or path and its call neighbours " +
+    "within N hops (default 1): whom to ask before changing it.",
+  input: {
+    target: z.string().min(1).describe("A symbol or path"),
+    hops: z.number().int().min(0).max(5).optional().describe("Call hops to include (default 1)"),
+  },
+  annotations: LOOKUP,
+  async run(a, ctx) {
+    const r = await ctx.withTeam((team) =>
+      whoKnows(team, a.target, {
+        cwd: ctx.cwd,
+        ...(a.hops !== undefined ? { hops: a.hops } : {}),
+      })
+    );
+    const lines = [`${a.target}: ${r.experts.length} people across ${r.symbols} symbol(s)`];
+    for (const e of r.experts.slice(0, 10)) {
+      const what = [
+        e.decisions ? `${e.decisions} decision(s)` : "",
+        e.attempts ? `${e.attempts} attempt(s)` : "",
+        e.claims ? `${e.claims} claim(s)` : "",
+        e.other ? `${e.other} other` : "",
+      ].filter((x) => x).join(", ");
+      lines.push(`- ${e.person} (score ${e.score.toFixed(2)}): ${what}; on ${e.about.join(", ")}`);
+    }
+    return { text: lines.join("\n"), structured: r as unknown as Record<string, unknown> };
+  },
+};

@@ -1,0 +1,1440 @@
+/**
+ * Harness integration: payload fixtures of every harness normalised and
+ * answered; test-runner output parsed; the token budget against real
+ * tokenizers; `heimdall init` config writers against temporary HOME folders;
+ * `heimdall hook` failing open; every harness's fixtures through the real
+ * `heimdall hook` on an indexed repository with a running daemon; and hooks
+ * on two machines sharing a real PostgreSQL (see tests/team_fixture.ts for
+ * where the server comes from).
+ */
+import assert from "node:assert/strict";
+import { join, relative } from "node:path";
+import { encode as cl100k } from "gpt-tokenizer/encoding/cl100k_base";
+import { encode as o200k } from "gpt-tokenizer/encoding/o200k_base";
+import { ADAPTERS } from "../src/harness/adapters/mod.ts";
+import { estimateTokens, fitContext } from "../src/harness/budget.ts";
+import { HARNESSES, type HarnessName, type HookEvent } from "../src/harness/event.ts";
+import { GUARD_STREAK, stepGuard } from "../src/harness/grep_guard.ts";
+import { parsePatch } from "../src/harness/patch.ts";
+import { answerHook, type HookRequest } from "../src/harness/hook_run.ts";
+import { readSession, sessionFile } from "../src/harness/session.ts";
+import { parseTestRun } from "../src/harness/test_runs/mod.ts";
+import { isSearchCommand, toolCall } from "../src/harness/tools.ts";
+import { homePaths } from "../src/config/mod.ts";
+import { Journal } from "../src/store/mod.ts";
+import { selfArgv } from "../src/harness/install/command.ts";
+import { cli, type DaemonProcess, startDaemon, tempDir, waitFor } from "./helpers.ts";
+import { freshDatabase, heimdall, heimdallJson, machine, pgServer, sql } from "./team_fixture.ts";
+
+const FIXTURES = new URL("./fixtures/harness/", import.meta.url).pathname;
+
+interface Fixture {
+  description: string;
+  payload: Record<string, unknown>;
+  expect: {
+    kind: string;
+    source?: string;
+    final?: boolean;
+    tool?: { kind: string; paths?: string[]; command?: string };
+    outcome?: { ok?: boolean; exitCode?: number };
+    test?: { runner: string; outcome: string; failed: string[] };
+  };
+}
+
+function fixture(harness: string, name: string): Fixture {
+  return JSON.parse(Deno.readTextFileSync(join(FIXTURES, harness, `${name}.json`)));
+}
+
+function fixtureNames(harness: string): string[] {
+  return [...Deno.readDirSync(join(FIXTURES, harness))].map((e) => e.name.replace(/\.json$/, ""))
+    .sort();
+}
+
+/** The payload with `{{repo}}` replaced (as JSON text, so nested strings are covered). */
+function payloadText(f: Fixture, repo: string): string {
+  return JSON.stringify(f.payload).replaceAll("{{repo}}", repo);
+}
+
+function copyDir(from: string, to: string): void {
+  Deno.mkdirSync(to, { recursive: true });
+  for (const e of Deno.readDirSync(from)) {
+    if (e.isDirectory) copyDir(join(from, e.name), join(to, e.name));
+    else Deno.copyFileSync(join(from, e.name), join(to, e.name));
+  }
+}
+
+/**
+ * Runs `heimdall hook` the way a harness does: the command `heimdall init`
+ * writes (the hook's own entry module, the installed permissions).
+ */
+async function hookCli(
+  home: string,
+  args: string[],
+  options: { stdin: string; cwd?: string; env?: Record<string, string> },
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const argv = selfArgv("hook");
+  const child = new Deno.Command(argv[0]!, {
+    args: [...argv.slice(1), "hook", ...args],
+    env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1", ...options.env },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  }).spawn();
+  const w = child.stdin.getWriter();
+  await w.write(new TextEncoder().encode(options.stdin));
+  await w.close();
+  const out = await child.output();
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr),
+  };
+}
+
+// ---------------------------------------------------------------- payloads
+
+Deno.test("every harness's payload fixtures normalise to the expected event", () => {
+  const repo = "/home/dev/shop";
+  let n = 0;
+  for (const harness of HARNESSES) {
+    for (const name of fixtureNames(harness)) {
+      const f = fixture(harness, name);
+      const ev = ADAPTERS[harness].parse(JSON.parse(payloadText(f, repo)), {
+        cwd: "/elsewhere",
+        env: () => undefined,
+        event: null,
+      });
+      const at = `${harness}/${name}`;
+      assert.equal(ev.kind, f.expect.kind, at);
+      assert.notEqual(ev.sessionId, "unknown", `${at}: a session id`);
+      if (f.payload.cwd !== undefined || harness === "cursor") assert.equal(ev.cwd, repo, at);
+      if (f.expect.source !== undefined) {
+        assert.equal((ev as { source: string | null }).source, f.expect.source, at);
+      }
+      if (f.expect.final !== undefined) {
+        assert.equal((ev as { final: boolean }).final, f.expect.final, at);
+      }
+      if (ev.kind === "prompt") assert.match(ev.prompt, /negative discount/, at);
+      if (f.expect.tool) {
+        assert.ok(ev.kind === "before_tool" || ev.kind === "after_tool", at);
+        assert.equal(ev.tool.kind, f.expect.tool.kind, at);
+        if (f.expect.tool.paths) {
+          assert.deepEqual(
+            [...new Set(ev.tool.edits.map((e) => relative(repo, e.path)))],
+            f.expect.tool.paths,
+            at,
+          );
+        }
+        if (f.expect.tool.command) assert.equal(ev.tool.command, f.expect.tool.command, at);
+      }
+      if (f.expect.outcome) {
+        assert.equal(ev.kind, "after_tool", at);
+        if (f.expect.outcome.ok !== undefined) assert.equal(ev.outcome.ok, f.expect.outcome.ok, at);
+        if (f.expect.outcome.exitCode !== undefined) {
+          assert.equal(ev.outcome.exitCode, f.expect.outcome.exitCode, at);
+        }
+      }
+      if (f.expect.test) {
+        assert.equal(ev.kind, "after_tool", at);
+        const run = parseTestRun(
+          ev.tool.command!,
+          ev.outcome.output,
+          ev.outcome.exitCode,
+          ev.outcome.ok,
+        );
+        assert.ok(run, `${at}: a test run`);
+        assert.equal(run.runner, f.expect.test.runner, at);
+        assert.equal(run.outcome, f.expect.test.outcome, at);
+        assert.deepEqual(run.failed, f.expect.test.failed, at);
+      }
+      n++;
+    }
+  }
+  assert.ok(n >= 40, `${n} fixtures`);
+});
+
+Deno.test("the edit region of a before-edit event carries the replaced text", () => {
+  const f = fixture("claude-code", "pre_edit");
+  const ev = ADAPTERS["claude-code"].parse(JSON.parse(payloadText(f, "/r")), {
+    cwd: "/",
+    env: () => undefined,
+    event: null,
+  }) as Extract<HookEvent, { kind: "before_tool" }>;
+  assert.match(ev.tool.edits[0]!.oldText!, /return apply_discount\(subtotal, discount\)/);
+  const codex = ADAPTERS.codex.parse(
+    JSON.parse(payloadText(fixture("codex", "pre_apply_patch"), "/r")),
+    {
+      cwd: "/",
+      env: () => undefined,
+      event: null,
+    },
+  ) as Extract<HookEvent, { kind: "before_tool" }>;
+  assert.match(
+    codex.tool.edits[0]!.oldText!,
+    /subtotal = sum\(prices\)\n {4}return apply_discount\(subtotal, discount\)/,
+  );
+});
+
+Deno.test("answers carry context in each harness's format and never a permission decision", () => {
+  const ctx = "Heimdall: remember the rounding rule";
+  for (const harness of HARNESSES) {
+    for (const name of fixtureNames(harness)) {
+      const ev = ADAPTERS[harness].parse(JSON.parse(payloadText(fixture(harness, name), "/r")), {
+        cwd: "/",
+        env: () => undefined,
+        event: null,
+      });
+      const out = ADAPTERS[harness].render(ev, ctx);
+      const none = ADAPTERS[harness].render(ev, null);
+      const at = `${harness}/${name}`;
+      if (out !== null) {
+        assert.doesNotMatch(out, /permission|"decision"|"allow"|"approve"/i, at);
+      }
+      switch (harness) {
+        case "claude-code":
+        case "codex":
+        case "gemini":
+          assert.equal(none, null, at);
+          if (out !== null) {
+            const o = JSON.parse(out);
+            assert.equal(o.hookSpecificOutput.hookEventName, ev.native, at);
+            assert.equal(o.hookSpecificOutput.additionalContext, ctx, at);
+          } else assert.equal(ev.kind, "stop", `${at}: only stops say nothing`);
+          break;
+        case "cursor":
+          assert.equal(none, "{}", `${at}: Cursor always gets JSON`);
+          JSON.parse(out!);
+          break;
+        case "kiro":
+          assert.equal(out, ev.kind === "session_start" || ev.kind === "prompt" ? ctx : null, at);
+          break;
+        case "windsurf":
+          assert.equal(out, ctx, at);
+          break;
+        case "pi":
+          assert.deepEqual(JSON.parse(out!), { context: ctx }, at);
+          break;
+      }
+    }
+  }
+});
+
+Deno.test("odd payloads are ignored events, not errors", () => {
+  for (const harness of HARNESSES) {
+    for (const p of [null, 42, "text", [], {}, { hook_event_name: 7 }, { tool_info: null }]) {
+      const ev = ADAPTERS[harness].parse(p, { cwd: "/w", env: () => undefined, event: null });
+      assert.equal(ev.kind, "ignored", `${harness} ${JSON.stringify(p)}`);
+      assert.equal(ev.cwd, "/w");
+    }
+  }
+});
+
+// ---------------------------------------------------------------- tools, guard, patch
+
+Deno.test("tool names and shell commands are classified", () => {
+  const cases: [string, unknown, string][] = [
+    ["Edit", { file_path: "a.ts", old_string: "x", new_string: "y" }, "edit"],
+    ["MultiEdit", { file_path: "a.ts", edits: [{ old_string: "x", new_string: "y" }] }, "edit"],
+    ["Write", { file_path: "a.ts", content: "x" }, "write"],
+    ["fs_write", { command: "create", path: "a.ts", file_text: "x" }, "write"],
+    ["fs_write", { command: "str_replace", path: "a.ts", old_str: "x", new_str: "y" }, "edit"],
+    ["replace", { file_path: "a.ts", old_string: "x", new_string: "y" }, "edit"],
+    ["apply_patch", { command: "*** Begin Patch\n*** Add File: b.ts\n+x\n*** End Patch" }, "patch"],
+    ["Bash", { command: "ls" }, "shell"],
+    ["run_shell_command", { command: "ls" }, "shell"],
+    ["execute_bash", { command: "ls" }, "shell"],
+    ["Grep", { pattern: "x" }, "search"],
+    ["mcp__heimdall__search", { query: "x" }, "other"],
+  ];
+  for (const [name, input, kind] of cases) {
+    const t = toolCall(name, input, "/w");
+    assert.equal(t.kind, kind, name);
+    if (kind === "edit" || kind === "write" || kind === "patch") {
+      assert.ok(t.edits[0]!.path.startsWith("/w/"), name);
+    }
+  }
+  assert.equal(
+    toolCall("Bash", { command: ["bash", "-lc", "pytest -q"] }, "/").command,
+    "pytest -q",
+  );
+  for (
+    const c of [
+      "grep -rn foo .",
+      "rg foo",
+      "cd src && ls -la",
+      "FOO=1 find . -name x",
+      "git grep foo",
+      "sudo fd x",
+    ]
+  ) {
+    assert.ok(isSearchCommand(c), c);
+  }
+  for (const c of ["pytest -q", "git status", "cat a | grep x", "npm test", "echo ls"]) {
+    assert.ok(!isSearchCommand(c), c);
+  }
+});
+
+Deno.test("the grep guard reminds once, on the third look-up in a row", () => {
+  let state = { streak: 0, reminded: false };
+  const seq = [true, true, false, true, true, true, true, false, true, true, true];
+  const reminders: number[] = [];
+  seq.forEach((search, i) => {
+    const step = stepGuard(state, search);
+    state = step.state;
+    if (step.remind) reminders.push(i);
+  });
+  assert.deepEqual(reminders, [5]);
+  assert.equal(GUARD_STREAK, 3);
+});
+
+Deno.test("apply_patch bodies parse into per-file edits", () => {
+  const files = parsePatch([
+    "*** Begin Patch",
+    "*** Update File: src/a.ts",
+    "@@ function f",
+    " const x = 1;",
+    "-return x;",
+    "+return x + 1;",
+    "*** Add File: src/b.ts",
+    "+export const b = 1;",
+    "*** Delete File: src/c.ts",
+    "*** Update File: src/d.ts",
+    "*** Move to: src/e.ts",
+    "@@",
+    "-a",
+    "+b",
+    "*** End Patch",
+  ].join("\n"));
+  assert.deepEqual(files.map((f) => [f.path, f.op, f.moveTo]), [
+    ["src/a.ts", "update", null],
+    ["src/b.ts", "add", null],
+    ["src/c.ts", "delete", null],
+    ["src/d.ts", "update", "src/e.ts"],
+  ]);
+  assert.equal(files[0]!.oldText, "const x = 1;\nreturn x;");
+  assert.equal(files[0]!.newText, "const x = 1;\nreturn x + 1;");
+  assert.equal(files[1]!.newText, "export const b = 1;");
+});
+
+// ---------------------------------------------------------------- test runners
+
+Deno.test("test runners' output is parsed: outcome and failing test names", () => {
+  const dir = join(FIXTURES, "test_output");
+  const cases: Record<string, [string, string, string, string[]]> = {
+    "pytest_fail.txt": ["pytest", "pytest", "fail", [
+      "test_calc.py::test_add_negative",
+      "test_calc.py::TestGroup::test_inner",
+    ]],
+    "pytest_fail_quiet.txt": ["pytest -q", "pytest", "fail", [
+      "test_calc.py::test_add_negative",
+      "test_calc.py::TestGroup::test_inner",
+    ]],
+    "pytest_pass.txt": ["python -m pytest", "pytest", "pass", []],
+    "unittest_fail.txt": ["python3 -m unittest", "unittest", "fail", [
+      "test_calc.CalcTest.test_divide",
+      "test_calc.CalcTest.test_sub",
+    ]],
+    "jest_fail.txt": ["npx jest", "jest", "fail", [
+      "calc › adds negatives",
+      "calc › nested › works deeply",
+    ]],
+    "jest_pass.txt": ["npm test", "jest", "pass", []],
+    "vitest_fail.txt": ["pnpm vitest run", "vitest", "fail", [
+      "calc > adds negatives",
+      "calc > nested > works deeply",
+    ]],
+    "vitest_pass.txt": ["npx vitest run", "vitest", "pass", []],
+    "go_fail.txt": ["go test ./...", "go test", "fail", ["TestAdd", "TestTable/negative_numbers"]],
+    "go_verbose_fail.txt": ["go test -v ./...", "go test", "fail", ["TestDivide"]],
+    "go_pass.txt": ["go test ./...", "go test", "pass", []],
+    "cargo_fail.txt": ["cargo test", "cargo test", "fail", [
+      "tests::it_fails",
+      "tests::another_failure",
+    ]],
+    "cargo_pass.txt": ["cargo test --all", "cargo test", "pass", []],
+    "deno_fail.txt": ["deno test -A", "deno test", "fail", [
+      "subtracts numbers",
+      "group ... inner step fails",
+    ]],
+    "deno_pass.txt": ["deno task test", "deno test", "pass", []],
+    "maven_fail.txt": ["mvn -q test", "maven", "fail", [
+      "com.example.CalculatorTest.testSubtract",
+      "com.example.CalculatorTest.testDivide",
+    ]],
+    "maven_pass.txt": ["./mvnw verify", "maven", "pass", []],
+    "gradle_fail.txt": ["./gradlew test", "gradle", "fail", [
+      "CalculatorTest > testSubtract()",
+      "CalculatorTest > Nested > handlesOverflow()",
+    ]],
+    "gradle_pass.txt": ["gradle test", "gradle", "pass", []],
+    "rspec_fail.txt": ["bundle exec rspec", "rspec", "fail", ["Calculator#add handles negatives"]],
+    "rspec_pass.txt": ["rspec spec/", "rspec", "pass", []],
+  };
+  const files = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+  assert.deepEqual(files, Object.keys(cases).sort(), "every output fixture has a case");
+  for (const [file, [command, runner, outcome, failed]] of Object.entries(cases)) {
+    const out = Deno.readTextFileSync(join(dir, file));
+    const run = parseTestRun(command, out, null, null);
+    assert.ok(run, file);
+    assert.equal(run.runner, runner, file);
+    assert.equal(run.outcome, outcome, file);
+    assert.deepEqual(run.failed, failed, file);
+    // An exit status, when the harness gives one, decides a run with no failures parsed.
+    if (outcome === "pass") {
+      assert.equal(parseTestRun(command, out, 1, false)!.outcome, "fail", file);
+    }
+    // A runner found by its output when the command does not name it.
+    assert.equal(
+      parseTestRun("make test", out, null, null)!.runner,
+      runner,
+      `${file} via make test`,
+    );
+  }
+  assert.equal(parseTestRun("ls -la", "3 passed", 0, true), null, "not a test command");
+  assert.equal(parseTestRun("npm test", "weird output", 2, false)!.outcome, "fail");
+});
+
+// ---------------------------------------------------------------- budget
+
+Deno.test("token estimates are upper bounds of real tokenizers on what hooks inject", () => {
+  const corpus = [
+    Deno.readTextFileSync(new URL("../README.md", import.meta.url)),
+    Deno.readTextFileSync(new URL("../src/harness/handler.ts", import.meta.url)),
+    Deno.readTextFileSync(new URL("../deno.json", import.meta.url)),
+    Deno.readTextFileSync(join(FIXTURES, "test_output", "jest_fail.txt")),
+    Deno.readTextFileSync(join(FIXTURES, "test_output", "cargo_fail.txt")),
+    "- [STRONG] /home/dev/shop/pkg/billing.py:9 compute_total — def compute_total(prices, discount=0.0):",
+    "MUST: Round money to cents only in apply_discount [billing]",
+    "日本語のテキストと emoji 🎉 mixed with English — and “quotes”.",
+    "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 c0ffee00-1111-2222-3333-444455556666",
+    "Zm9vYmFyYmF6cXV4cXV1eHh5enp5Mjk4NzM0NjU4NzI2NTg3MjM0NjU4NzM0",
+    "\n\n\n    }\n  }\n}\n",
+  ];
+  for (const text of corpus) {
+    const est = estimateTokens(text);
+    const real = Math.max(cl100k(text).length, o200k(text).length);
+    assert.ok(
+      est >= real,
+      `estimate ${est} < real ${real} for ${JSON.stringify(text.slice(0, 60))}`,
+    );
+    if (text.length > 1000) {
+      assert.ok(est <= real * 2.5, `estimate ${est} is useless (real ${real})`);
+    }
+  }
+});
+
+Deno.test("fitContext never exceeds the budget and never repeats an injected item", () => {
+  const items = Array.from({ length: 200 }, (_, i) => ({
+    key: `k${i}`,
+    section: i % 2 ? "Decisions" : "Constraints (must)",
+    text: `item ${i}: ${"word ".repeat(i % 17)}src/module_${i}.ts:${i * 7}`,
+  }));
+  for (const budget of [40, 100, 500, 1500]) {
+    const r = fitContext("Heimdall: test", items, budget);
+    assert.ok(r.text !== null);
+    assert.ok(estimateTokens(r.text!) <= budget, `${budget}`);
+    assert.equal(r.tokens, estimateTokens(r.text!));
+    const again = fitContext("Heimdall: test", items, budget, new Set(r.keys));
+    for (const k of again.keys) {
+      assert.ok(!r.keys.includes(k), "a second injection brings only new items");
+    }
+  }
+  assert.equal(fitContext("t", items, 1).text, null, "nothing fits under a tiny budget");
+  assert.equal(fitContext("t", items, 1500, new Set(items.map((i) => i.key))).text, null);
+});
+
+// ---------------------------------------------------------------- init
+
+/** The real Deno cache, so CLI runs with a temporary HOME do not refetch npm packages. */
+const DENO_DIR = Deno.env.get("DENO_DIR") ??
+  JSON.parse(
+    new TextDecoder().decode(
+      new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).outputSync().stdout,
+    ),
+  )
+    .denoDir as string;
+
+function initEnv(home: string): Record<string, string> {
+  return { HOME: home, DENO_DIR, PATH: "/usr/bin:/bin", CODEX_HOME: "" };
+}
+
+/** Every file under `dir`, relative, with its text. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of Deno.readDirSync(d)) {
+      const p = join(d, e.name);
+      if (e.isDirectory) walk(p);
+      else out[relative(dir, p)] = Deno.readTextFileSync(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** What a person already has in each harness's files before Heimdall comes. */
+const EXISTING: Record<string, string> = {
+  ".claude/settings.json": JSON.stringify(
+    {
+      permissions: { allow: ["Bash(ls:*)"] },
+      hooks: {
+        PreToolUse: [{
+          matcher: "Bash",
+          hooks: [{ type: "command", command: "/usr/local/bin/guard" }],
+        }],
+      },
+    },
+    null,
+    2,
+  ) + "\n",
+  ".claude.json": JSON.stringify({
+    numStartups: 12,
+    mcpServers: { github: { command: "npx", args: ["gh-mcp"] } },
+  }) +
+    "\n",
+  ".codex/config.toml":
+    'model = "gpt-5-codex"\n\n[mcp_servers.github]\ncommand = "npx"\nargs = ["gh-mcp"]\n',
+  ".codex/hooks.json": JSON.stringify(
+    { hooks: { Stop: [{ hooks: [{ type: "command", command: "notify-send done" }] }] } },
+    null,
+    2,
+  ) +
+    "\n",
+  ".cursor/hooks.json": JSON.stringify(
+    { version: 1, hooks: { afterFileEdit: [{ command: "prettier --write" }] } },
+    null,
+    2,
+  ) +
+    "\n",
+  ".cursor/mcp.json":
+    JSON.stringify({ mcpServers: { linear: { url: "https://mcp.linear.app/sse" } } }, null, 2) +
+    "\n",
+  ".codeium/windsurf/hooks.json": JSON.stringify(
+    { hooks: { pre_run_command: [{ command: "audit", show_output: false }] } },
+    null,
+    4,
+  ) +
+    "\n",
+  ".gemini/settings.json": JSON.stringify(
+    {
+      theme: "GitHub",
+      hooks: {
+        BeforeTool: [{
+          matcher: "run_shell_command",
+          hooks: [{ name: "x", type: "command", command: "check" }],
+        }],
+      },
+    },
+    null,
+    2,
+  ) +
+    "\n",
+  ".kiro/settings/mcp.json": JSON.stringify({ mcpServers: {} }, null, 2) + "\n",
+};
+
+Deno.test("init writes every harness's hooks and MCP server, merges, is idempotent, and uninstalls exactly", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const hh = join(base, "heimdall-home");
+  for (const [rel, text] of Object.entries(EXISTING)) {
+    Deno.mkdirSync(join(home, rel, ".."), { recursive: true });
+    Deno.writeTextFileSync(join(home, rel), text);
+  }
+  const before = snapshot(home);
+  const all = HARNESSES.join(",");
+
+  // --dry-run prints diffs and writes nothing.
+  const dry = await cli(hh, ["init", "--harness", all, "--dry-run"], { env: initEnv(home) });
+  assert.equal(dry.code, 0, dry.stderr);
+  assert.match(dry.stdout, /would update .*\.claude\/settings\.json \(hooks\)\n--- /);
+  assert.match(dry.stdout, /\+\[mcp_servers\.heimdall\]/);
+  assert.deepEqual(snapshot(home), before, "a dry run writes nothing");
+
+  const first = await cli(hh, ["init", "--harness", all, "--json"], { env: initEnv(home) });
+  assert.equal(first.code, 0, first.stderr);
+  const report = JSON.parse(first.stdout);
+  const after = snapshot(home);
+  const parsed = (rel: string) => JSON.parse(after[rel]!);
+
+  // Claude Code: the person's hooks and settings are kept, ours added, no permission granted.
+  const claude = parsed(".claude/settings.json");
+  assert.deepEqual(claude.permissions, { allow: ["Bash(ls:*)"] });
+  assert.equal(claude.hooks.PreToolUse[0].hooks[0].command, "/usr/local/bin/guard");
+  for (
+    const ev of [
+      "SessionStart",
+      "UserPromptSubmit",
+      "PreToolUse",
+      "PostToolUse",
+      "PostToolUseFailure",
+      "Stop",
+      "SessionEnd",
+    ]
+  ) {
+    const ours = claude.hooks[ev].flatMap((g: { hooks: { command: string }[] }) => g.hooks)
+      .filter((h: { command: string }) => / hook --harness claude-code/.test(h.command));
+    assert.equal(ours.length, 1, ev);
+    assert.match(
+      ours[0].command,
+      new RegExp(`^HEIMDALL_HOME=${hh} `),
+      "the hook runs against the same home",
+    );
+  }
+  const claudeJson = parsed(".claude.json");
+  assert.equal(claudeJson.numStartups, 12);
+  assert.deepEqual(claudeJson.mcpServers.github, { command: "npx", args: ["gh-mcp"] });
+  assert.equal(claudeJson.mcpServers.heimdall.type, "stdio");
+  assert.equal(claudeJson.mcpServers.heimdall.args.at(-1), "mcp");
+  assert.deepEqual(claudeJson.mcpServers.heimdall.env, { HEIMDALL_HOME: hh });
+  // Codex: TOML edited in place, hooks.json merged.
+  assert.ok(
+    after[".codex/config.toml"]!.startsWith(
+      EXISTING[".codex/config.toml"]!.trimEnd() + "\n\n[mcp_servers.heimdall]\n",
+    ),
+  );
+  assert.match(
+    after[".codex/config.toml"]!,
+    /args = \[.*"mcp"\]\nenv = \{ HEIMDALL_HOME = ".*" \}\n$/,
+  );
+  assert.equal(parsed(".codex/hooks.json").hooks.Stop.length, 2);
+  // Cursor, Windsurf, Gemini, Kiro, pi.
+  assert.equal(parsed(".cursor/hooks.json").version, 1);
+  assert.equal(parsed(".cursor/hooks.json").hooks.afterFileEdit[0].command, "prettier --write");
+  assert.ok(
+    parsed(".cursor/hooks.json").hooks.preToolUse[0].command.includes("hook --harness cursor"),
+  );
+  assert.ok(parsed(".cursor/mcp.json").mcpServers.linear);
+  assert.match(
+    after[".codeium/windsurf/hooks.json"]!,
+    /^\{\n {4}"hooks"/,
+    "the file's own indentation is kept",
+  );
+  assert.equal(parsed(".codeium/windsurf/hooks.json").hooks.pre_write_code[0].show_output, true);
+  assert.ok(parsed(".codeium/windsurf/mcp_config.json").mcpServers.heimdall);
+  const gem = parsed(".gemini/settings.json");
+  assert.equal(gem.theme, "GitHub");
+  assert.equal(gem.hooks.BeforeTool.length, 2);
+  assert.ok(gem.mcpServers.heimdall);
+  const kiroHooks = parsed(".kiro/hooks/heimdall.json");
+  assert.equal(kiroHooks.version, "v1");
+  assert.deepEqual(kiroHooks.hooks.map((h: { trigger: string }) => h.trigger), [
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+  ]);
+  assert.ok(parsed(".kiro/settings/mcp.json").mcpServers.heimdall);
+  assert.match(after[".pi/agent/extensions/heimdall.ts"]!, /^\/\/ heimdall:pi-extension v1/);
+  // Backups of every file that existed.
+  const backups = report.harnesses.flatMap((h: { changes: { backup: string | null }[] }) =>
+    h.changes
+  )
+    .map((c: { backup: string | null }) => c.backup).filter((b: string | null) => b !== null);
+  assert.equal(
+    backups.length,
+    Object.keys(EXISTING).filter((k) => k !== ".gemini/settings.json").length + 1,
+  );
+  for (const b of backups) assert.ok(Object.values(EXISTING).includes(Deno.readTextFileSync(b)), b);
+  for (const b of backups) Deno.removeSync(b);
+
+  // A second run changes nothing, byte for byte.
+  const settled = snapshot(home);
+  const second = await cli(hh, ["init", "--harness", all], { env: initEnv(home) });
+  assert.equal(second.code, 0, second.stderr);
+  assert.equal(second.stdout.match(/nothing to change/g)?.length, HARNESSES.length, second.stdout);
+  assert.deepEqual(snapshot(home), settled);
+
+  // --uninstall removes exactly what was added: the person's files come back as they were.
+  const un = await cli(hh, ["init", "--harness", all, "--uninstall"], { env: initEnv(home) });
+  assert.equal(un.code, 0, un.stderr);
+  const restored = snapshot(home);
+  for (const k of Object.keys(restored)) if (k.includes(".heimdall-backup-")) delete restored[k];
+  assert.deepEqual(
+    Object.keys(restored).sort(),
+    Object.keys(before).sort(),
+    "files Heimdall created are gone",
+  );
+  for (const [rel, text] of Object.entries(before)) {
+    if (rel.endsWith(".toml")) assert.equal(restored[rel], text, rel);
+    else assert.deepEqual(JSON.parse(restored[rel]!), JSON.parse(text), rel);
+  }
+  const again = await cli(hh, ["init", "--harness", all, "--uninstall"], { env: initEnv(home) });
+  assert.equal(again.stdout.match(/nothing to remove/g)?.length, HARNESSES.length, again.stdout);
+  Deno.removeSync(base, { recursive: true });
+});
+
+Deno.test("init --scope project writes into the project, and refuses files it cannot edit safely", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const project = join(base, "proj");
+  Deno.mkdirSync(join(project, ".gemini"), { recursive: true });
+  Deno.mkdirSync(home, { recursive: true });
+  const commented = '{\n  // my theme\n  "theme": "Dracula"\n}\n';
+  Deno.writeTextFileSync(join(project, ".gemini", "settings.json"), commented);
+  const r = await cli(join(base, "hh"), [
+    "init",
+    "--harness",
+    "claude-code,codex,gemini",
+    "--scope",
+    "project",
+    "--project",
+    project,
+  ], {
+    env: initEnv(home),
+  });
+  assert.equal(r.code, 3, "a refused harness is an environment problem");
+  assert.match(r.stderr, /gemini: .*settings\.json" has comments; heimdall will not rewrite it/);
+  assert.equal(Deno.readTextFileSync(join(project, ".gemini", "settings.json")), commented);
+  const mcp = JSON.parse(Deno.readTextFileSync(join(project, ".mcp.json")));
+  assert.deepEqual(mcp.mcpServers.heimdall.args.at(-1), "mcp");
+  assert.ok(
+    JSON.parse(Deno.readTextFileSync(join(project, ".claude", "settings.json"))).hooks.SessionStart,
+  );
+  assert.match(
+    Deno.readTextFileSync(join(project, ".codex", "config.toml")),
+    /^\[mcp_servers\.heimdall\]/,
+  );
+  assert.match(r.stdout, /codex: note: Codex runs a new or changed hook only after you trust it/);
+  assert.deepEqual(snapshot(home), {}, "nothing written to the user's home");
+
+  // A "heimdall" MCP server that is someone else's is never replaced.
+  Deno.writeTextFileSync(
+    join(project, ".mcp.json"),
+    JSON.stringify({ mcpServers: { heimdall: { command: "norse-gods" } } }),
+  );
+  const foreign = await cli(join(base, "hh"), [
+    "init",
+    "--harness",
+    "claude-code",
+    "--scope",
+    "project",
+    "--project",
+    project,
+  ], {
+    env: initEnv(home),
+  });
+  assert.equal(foreign.code, 3);
+  assert.match(
+    foreign.stderr,
+    /already has an MCP server named "heimdall" that does not run Heimdall/,
+  );
+  const usage = await cli(join(base, "hh"), ["init", "--harness", "vim"], { env: initEnv(home) });
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /Unknown harness "vim"/);
+  Deno.removeSync(base, { recursive: true });
+});
+
+Deno.test("init --detect finds harnesses by their folders", async () => {
+  const base = tempDir();
+  Deno.mkdirSync(join(base, ".cursor"), { recursive: true });
+  Deno.mkdirSync(join(base, ".gemini"), { recursive: true });
+  const r = await cli(join(base, "hh"), ["init", "--detect", "--json"], { env: initEnv(base) });
+  assert.equal(r.code, 0);
+  const found = JSON.parse(r.stdout).harnesses.filter((h: { found: boolean }) => h.found).map((
+    h: { harness: string },
+  ) => h.harness);
+  assert.deepEqual(found, ["cursor", "gemini"]);
+  const none = await cli(join(base, "hh"), ["init", "--detect"], {
+    env: initEnv(join(base, "empty")),
+  });
+  assert.equal(none.code, 1);
+  Deno.removeSync(base, { recursive: true });
+});
+
+Deno.test("doctor runs the configured hooks and MCP server, and names each problem with its fix", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const hh = join(base, "hh");
+  Deno.mkdirSync(home, { recursive: true });
+  const bare = await cli(hh, ["doctor", "--json"], { env: initEnv(home) });
+  assert.equal(bare.code, 1);
+  const wiring = JSON.parse(bare.stdout).checks.find((c: { name: string }) => c.name === "wiring");
+  assert.equal(wiring.status, "fail");
+  assert.match(wiring.fix, /heimdall init --harness/);
+
+  assert.equal(
+    (await cli(hh, ["init", "--harness", "claude-code,codex,pi"], { env: initEnv(home) })).code,
+    0,
+  );
+  const r = await cli(hh, ["doctor", "--json"], {
+    env: { ...initEnv(home), HEIMDALL_HOOK_SERVER: "0" },
+  });
+  assert.equal(r.code, 1, "no daemon, no index: problems");
+  const checks = JSON.parse(r.stdout).checks as {
+    name: string;
+    status: string;
+    detail: string;
+    fix: string | null;
+  }[];
+  const by = (name: string) => checks.find((c) => c.name === name)!;
+  for (const n of ["claude-code hook (user)", "codex hook (user)", "pi hook (user)"]) {
+    assert.equal(by(n).status, "ok", n);
+  }
+  const mcp = checks.find((c) => c.name.startsWith("MCP server"))!;
+  assert.equal(mcp.status, "ok", mcp.detail);
+  assert.match(mcp.detail, /15 tools/);
+  assert.equal(by("daemon").status, "fail");
+  assert.match(by("daemon").fix!, /heimdall daemon/);
+  assert.equal(by("index").status, "fail");
+
+  // A hook command that no longer runs (the binary moved) is a problem with its fix.
+  const settings = join(home, ".claude", "settings.json");
+  Deno.writeTextFileSync(
+    settings,
+    Deno.readTextFileSync(settings).replaceAll(Deno.execPath(), "/nowhere/deno"),
+  );
+  const moved = JSON.parse((await cli(hh, ["doctor", "--json"], { env: initEnv(home) })).stdout)
+    .checks
+    .find((c: { name: string }) => c.name === "claude-code hook (user)");
+  assert.equal(moved.status, "fail");
+  assert.match(moved.fix, /heimdall init --harness claude-code --scope user/);
+  Deno.removeSync(base, { recursive: true });
+});
+
+// ---------------------------------------------------------------- hook: fail open
+
+Deno.test("the hook fails open: garbage, a missing journal, an unknown harness", async () => {
+  const base = tempDir();
+  const hh = join(base, "hh");
+  const env = { HEIMDALL_HOOK_SERVER: "0" };
+  const garbage = await cli(hh, ["hook", "--harness", "claude-code"], { stdin: "{not json", env });
+  assert.equal(garbage.code, 0);
+  assert.equal(garbage.stdout, "");
+  assert.equal(garbage.stderr, "");
+  const noJournal = await cli(hh, ["hook", "--harness", "claude-code"], {
+    env,
+    stdin: JSON.stringify({
+      hook_event_name: "PreToolUse",
+      session_id: "s",
+      cwd: base,
+      tool_name: "Edit",
+      tool_input: { file_path: join(base, "a.py"), old_string: "x", new_string: "y" },
+    }),
+  });
+  assert.equal(noJournal.code, 0);
+  assert.equal(noJournal.stdout, "");
+  const unknown = await cli(hh, ["hook", "--harness", "emacs"], { stdin: "{}", env });
+  assert.equal(unknown.code, 0);
+  assert.equal(unknown.stdout, "");
+  const empty = await cli(hh, ["hook", "--harness", "cursor"], { stdin: "", env });
+  assert.equal(empty.code, 0);
+  const log = Deno.readTextFileSync(join(hh, "logs", "hooks.log"));
+  assert.match(log, /claude-code: stdin is not JSON/);
+  assert.match(log, /no journal/);
+  assert.match(log, /unknown --harness "emacs"/);
+  assert.ok(!log.includes("hook server"), "HEIMDALL_HOOK_SERVER=0 starts no server");
+  Deno.removeSync(base, { recursive: true });
+});
+
+// ---------------------------------------------------------------- hook: the warm server
+
+function pidAlive(pid: number): boolean {
+  return new Deno.Command("kill", { args: ["-0", String(pid)], stderr: "null" }).outputSync()
+    .success;
+}
+
+Deno.test({
+  name: "the first hook starts the warm server; later ones are answered by it, the same way",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const hh = join(base, "hh");
+    const env = { HEIMDALL_HOOK_DEBUG: "1", HEIMDALL_AUTHOR: "ada" };
+    const grep = (session: string, extra: Record<string, string> = {}) =>
+      hookCli(hh, ["--harness", "claude-code"], {
+        stdin: JSON.stringify({
+          hook_event_name: "PostToolUse",
+          session_id: session,
+          cwd: base,
+          tool_name: "Grep",
+          tool_input: { pattern: "x" },
+          tool_response: {},
+        }),
+        env: { ...env, ...extra },
+      });
+    const first = await grep("a");
+    assert.equal(first.code, 0);
+    assert.equal(first.stdout, "");
+    await waitFor(
+      () => {
+        try {
+          return Deno.readTextFileSync(join(hh, "logs", "hooks.log")).includes(
+            "listening on 127.0.0.1:",
+          );
+        } catch {
+          return false;
+        }
+      },
+      30_000,
+      "the hook server",
+    );
+    const pid = Number(Deno.readTextFileSync(join(hh, "hookd.pid")).trim());
+    assert.ok(pidAlive(pid));
+    assert.equal(
+      Deno.statSync(join(hh, "hookd.port")).mode! & 0o777,
+      0o600,
+      "the token is the user's alone",
+    );
+    await grep("a");
+    const third = await grep("a");
+    assert.match(third.stdout, /heimdall search/, "the server keeps the same session state");
+    const log = () => Deno.readTextFileSync(join(hh, "logs", "hooks.log"));
+    assert.match(
+      log(),
+      new RegExp(`PostToolUse → after_tool in [\\d.]+ ms \\(server pid ${pid}\\)`),
+    );
+    assert.match(
+      log(),
+      /PostToolUse → after_tool in [\d.]+ ms \(in-process\)/,
+      "the very first call answered itself",
+    );
+
+    // A client acting as someone else is refused and answers itself.
+    const before = log().split("\n").length;
+    assert.equal((await grep("b", { HEIMDALL_AUTHOR: "grace" })).code, 0);
+    assert.match(log().split("\n").slice(before - 1).join("\n"), /\(in-process\)/);
+
+    // A stale port file (nothing listens there) counts as no server.
+    Deno.writeTextFileSync(join(hh, "hookd.port"), "9 stale\n");
+    await waitFor(
+      () => !pidAlive(pid),
+      10_000,
+      "the server stops once its port file names another",
+    );
+    Deno.removeSync(join(hh, "hookd.spawn"));
+    assert.equal((await grep("c")).code, 0);
+    await waitFor(
+      () => {
+        try {
+          return Number(Deno.readTextFileSync(join(hh, "hookd.pid")).trim()) !== pid &&
+            !Deno.readTextFileSync(join(hh, "hookd.port")).includes("stale");
+        } catch {
+          return false;
+        }
+      },
+      30_000,
+      "a new server",
+    );
+    const second = Number(Deno.readTextFileSync(join(hh, "hookd.pid")).trim());
+    Deno.removeSync(base, { recursive: true });
+    await waitFor(() => !pidAlive(second), 10_000, "the server stops when its home is removed");
+  },
+});
+
+// ---------------------------------------------------------------- hook: end to end
+
+/** Which fixtures make up one harness's session, in order. */
+const SCENARIO: Record<HarnessName, {
+  start: string | null;
+  prompt: string;
+  preEdit: string;
+  postEdit: string;
+  test: string;
+  stop: string;
+}> = {
+  "claude-code": {
+    start: "session_start",
+    prompt: "prompt",
+    preEdit: "pre_edit",
+    postEdit: "post_edit",
+    test: "post_bash_failure",
+    stop: "stop",
+  },
+  codex: {
+    start: "session_start",
+    prompt: "prompt",
+    preEdit: "pre_apply_patch",
+    postEdit: "post_apply_patch",
+    test: "post_bash",
+    stop: "stop",
+  },
+  cursor: {
+    start: "session_start",
+    prompt: "prompt",
+    preEdit: "pre_tool",
+    postEdit: "after_file_edit",
+    test: "post_shell_failure",
+    stop: "stop",
+  },
+  windsurf: {
+    start: null,
+    prompt: "prompt",
+    preEdit: "pre_write_code",
+    postEdit: "post_write_code",
+    test: "post_run_command",
+    stop: "post_cascade_response",
+  },
+  kiro: {
+    start: "agent_spawn",
+    prompt: "prompt",
+    preEdit: "pre_fs_write",
+    postEdit: "post_fs_write",
+    test: "post_execute_bash",
+    stop: "stop",
+  },
+  gemini: {
+    start: "session_start",
+    prompt: "before_agent",
+    preEdit: "before_tool",
+    postEdit: "after_tool_replace",
+    test: "after_tool_shell",
+    stop: "after_agent",
+  },
+  pi: {
+    start: "session_start",
+    prompt: "prompt",
+    preEdit: "tool_call_edit",
+    postEdit: "tool_result_edit",
+    test: "tool_result_bash",
+    stop: "agent_end",
+  },
+};
+
+/** The context an answer carries, in each harness's format (null: none). */
+function contextOf(harness: HarnessName, stdout: string): string | null {
+  const out = stdout.trim();
+  if (out === "") return null;
+  switch (harness) {
+    case "claude-code":
+    case "codex":
+    case "gemini":
+      return JSON.parse(out).hookSpecificOutput.additionalContext;
+    case "cursor": {
+      const o = JSON.parse(out);
+      return o.additional_context ?? o.agent_message ?? null;
+    }
+    case "pi":
+      return JSON.parse(out).context;
+    default:
+      return out;
+  }
+}
+
+const OLD = "    return apply_discount(subtotal, discount)";
+const NEW = "    return apply_discount(subtotal, max(discount, 0.0))";
+
+Deno.test({
+  name:
+    "every harness's session through `heimdall hook` on an indexed repository with a running daemon",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    const base = tempDir();
+    const home = join(base, "home");
+    const root = join(base, "work");
+    for (const h of HARNESSES) copyDir(join(FIXTURES, "repo"), join(root, h, "shop"));
+    const env = { HEIMDALL_AUTHOR: "ada" };
+    assert.equal((await cli(home, ["index", root], { env })).code, 0);
+    for (const h of HARNESSES) {
+      const sym = `${join(root, h, "shop")}/pkg/billing.py:compute_total`;
+      assert.equal(
+        (await cli(home, [
+          "remember",
+          "--kind",
+          "decision",
+          "--about",
+          sym,
+          "Discounts are clamped to [0, 1]",
+        ], { env })).code,
+        0,
+      );
+      assert.equal(
+        (await cli(home, [
+          "attempt",
+          "--about",
+          sym,
+          "--failed",
+          "--tests",
+          "t::neg",
+          "Rounding the subtotal first broke t::neg",
+        ], { env }))
+          .code,
+        0,
+      );
+    }
+    const daemon: DaemonProcess = await startDaemon(home);
+    const paths = homePaths(home);
+    try {
+      for (const harness of HARNESSES) {
+        await t.step(harness, async () => {
+          const repo = join(root, harness, "shop");
+          const billing = join(repo, "pkg", "billing.py");
+          const s = SCENARIO[harness];
+          const hook = async (name: string) => {
+            const r = await hookCli(home, ["--harness", harness], {
+              stdin: payloadText(fixture(harness, name), repo),
+              cwd: repo,
+              env,
+            });
+            assert.equal(r.code, 0, `${harness}/${name}: ${r.stderr}`);
+            assert.equal(r.stderr, "", `${harness}/${name}`);
+            return contextOf(harness, r.stdout);
+          };
+          const sessionId =
+            ADAPTERS[harness].parse(JSON.parse(payloadText(fixture(harness, s.prompt), repo)), {
+              cwd: repo,
+              env: () => undefined,
+              event: null,
+            }).sessionId;
+          const state = () => readSession(sessionFile(join(home, "sessions"), harness, sessionId))!;
+
+          // Session start: must-constraints and decisions of the repository, under the budget.
+          if (s.start) {
+            const ctx = await hook(s.start);
+            assert.ok(ctx, `${harness}: session start context`);
+            assert.match(ctx!, /MUST: Round money to cents only in apply_discount/);
+            assert.match(ctx!, /Discounts are clamped to \[0, 1\]/);
+            assert.ok(estimateTokens(ctx!) <= 1500);
+            assert.equal(
+              await hook(s.start),
+              null,
+              `${harness}: a second start injects nothing new`,
+            );
+          }
+
+          // The prompt becomes the session's task; prior work comes back.
+          const pctx = await hook(s.prompt);
+          assert.equal(
+            state().task?.title,
+            "Fix compute_total so a negative discount never raises the total",
+          );
+          assert.ok(state().task?.id, "a team task was started");
+          if (harness !== "cursor") {
+            assert.ok(pctx, `${harness}: prior work`);
+            assert.match(pctx!, /compute_total|test_negative_discount/);
+            // Without a session start, the first prompt brings the repository's constraints too.
+            if (!s.start) assert.match(pctx!, /MUST: Round money to cents only in apply_discount/);
+          }
+
+          // Before the edit: the open failure on the edited function.
+          const ectx = await hook(s.preEdit);
+          if (harness === "kiro") {
+            assert.equal(ectx, null, "Kiro does not pass pre-tool output to the model");
+          } else {
+            assert.ok(ectx, `${harness}: before-edit context`);
+            assert.match(ectx!, /before you edit pkg\/billing\.py/);
+            assert.match(ectx!, /Rounding the subtotal first broke t::neg/);
+          }
+
+          // The agent edits; after the edit the path is hinted and, once reconciled, the changed symbol recorded.
+          Deno.writeTextFileSync(billing, Deno.readTextFileSync(billing).replace(OLD, NEW));
+          await hook(s.postEdit);
+          assert.ok(state().edited.includes(billing));
+          const j = () => Journal.open(paths.journal, { readOnly: true });
+          await waitFor(
+            () => {
+              const jj = j();
+              try {
+                return jj.get<{ size: number }>("SELECT size FROM paths WHERE path = ?", billing)
+                  ?.size ===
+                  Deno.statSync(billing).size;
+              } finally {
+                jj.close();
+              }
+            },
+            20_000,
+            `${harness}: the daemon reconciles the edit`,
+          );
+
+          // A failing test run: an attempt with the failing test, on the changed symbol.
+          await hook(s.test);
+          const st = state();
+          assert.deepEqual(st.changed.map((c) => [c.qualname, c.change]), [[
+            "compute_total",
+            "modified",
+          ]]);
+          assert.deepEqual(st.tests.map((x) => [x.runner, x.outcome, x.failed]), [[
+            "pytest",
+            "fail",
+            ["tests/test_billing.py::test_negative_discount"],
+          ]]);
+          const why = await cli(home, ["why", `${repo}/pkg/billing.py:compute_total`, "--json"], {
+            env,
+          });
+          const current = JSON.parse(why.stdout).current as {
+            kind: string;
+            text: string;
+            tests: string;
+          }[];
+          assert.ok(
+            current.some((m) =>
+              m.kind === "attempt" && m.text.includes("pytest -q") &&
+              m.tests.includes("test_negative_discount")
+            ),
+            why.stdout,
+          );
+          const claims = j();
+          try {
+            assert.ok(
+              claims.get(
+                "SELECT 1 FROM claims WHERE qualname = 'compute_total' AND session = ?",
+                sessionId,
+              ),
+              "claimed",
+            );
+          } finally {
+            claims.close();
+          }
+
+          // Stop: the summary is a progress note on the task.
+          await hook(s.stop);
+          assert.ok(state().summarized);
+          const notes = await cli(home, ["why", billing, "--json"], { env });
+          const note =
+            (JSON.parse(notes.stdout).current as { kind: string; text: string; task_id: string }[])
+              .find((m) => m.kind === "note" && m.text.includes(`(${harness})`));
+          assert.ok(note, notes.stdout);
+          assert.match(note!.text, /Progress: Fix compute_total/);
+          assert.match(note!.text, /Changed symbols: compute_total \(modified\)/);
+          assert.equal(note!.task_id, state().task!.id);
+          await hook(s.stop);
+          const count =
+            (JSON.parse((await cli(home, ["why", billing, "--json"], { env })).stdout).current as {
+              kind: string;
+              text: string;
+            }[])
+              .filter((m) => m.kind === "note" && m.text.includes(`(${harness})`)).length;
+          assert.equal(count, 1, "a stop with nothing new stores no second note");
+        });
+      }
+
+      await t.step("the grep guard reminds once, after the third look-up in a row", async () => {
+        const repo = join(root, "claude-code", "shop");
+        const run = async () =>
+          contextOf(
+            "claude-code",
+            (await hookCli(home, ["--harness", "claude-code"], {
+              stdin: payloadText(fixture("claude-code", "grep"), repo),
+            }))
+              .stdout,
+          );
+        assert.equal(await run(), null);
+        assert.equal(await run(), null);
+        assert.match((await run())!, /heimdall search/);
+        assert.equal(await run(), null, "only once per session");
+      });
+
+      await t.step("a compacted context gets the repository's memory again", async () => {
+        const repo = join(root, "claude-code", "shop");
+        const payload = JSON.parse(payloadText(fixture("claude-code", "session_start"), repo));
+        const r = await hookCli(home, ["--harness", "claude-code"], {
+          stdin: JSON.stringify({ ...payload, source: "compact" }),
+        });
+        assert.match(contextOf("claude-code", r.stdout)!, /MUST: Round money to cents/);
+      });
+    } finally {
+      await daemon.stop();
+      Deno.removeSync(base, { recursive: true });
+    }
+  },
+});
+
+// ---------------------------------------------------------------- hook: a shared team store
+
+/** A loopback port that accepts connections and never says a word (a store that hangs). */
+function silentServer(): { url: string; close(): void } {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const held: Deno.Conn[] = [];
+  (async () => {
+    try {
+      for await (const conn of listener) held.push(conn);
+    } catch { /* closed */ }
+  })();
+  return {
+    url: `postgres://heimdall@127.0.0.1:${(listener.addr as Deno.NetAddr).port}/silent`,
+    close() {
+      listener.close();
+      for (const c of held) {
+        try {
+          c.close();
+        } catch { /* the hook closed it */ }
+      }
+    },
+  };
+}
+
+Deno.test({
+  name:
+    "with a shared PostgreSQL, hooks read the team's fresh memories and claims, write through the store, and fail open when it hangs",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    const server = await pgServer();
+    const cleanups: (() => Promise<void> | void)[] = [];
+    try {
+      const db = await freshDatabase(server.url, "heimdall_hook");
+      cleanups.push(db.drop);
+      const [a, b] = await Promise.all([machine("shop"), machine("shop-clone")]);
+      cleanups.push(() => a[Symbol.dispose](), () => b[Symbol.dispose]());
+      for (const m of [a, b]) {
+        const r = await heimdall(m.home, ["team", "connect", db.url]);
+        assert.equal(r.code, 0, r.stderr);
+      }
+      const alice = { author: "alice", cwd: a.repo };
+      const dispatchTs = join(b.repo, "src", "dispatch.ts");
+      // Bob's agent, in its own process each time (no warm server: each hook opens the store anew).
+      const hook = async (session: string, event: Record<string, unknown>) => {
+        const r = await hookCli(b.home, ["--harness", "claude-code"], {
+          stdin: JSON.stringify({ session_id: session, cwd: b.repo, ...event }),
+          cwd: b.repo,
+          env: { HEIMDALL_AUTHOR: "bob", HEIMDALL_HOOK_SERVER: "0", HEIMDALL_HOOK_DEBUG: "1" },
+        });
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(r.stderr, "");
+        return contextOf("claude-code", r.stdout);
+      };
+      const edit = {
+        tool_name: "Edit",
+        tool_input: {
+          file_path: dispatchTs,
+          old_string: "  return store(req);",
+          new_string: "  return store(req.trim());",
+        },
+      };
+      const log = () => Deno.readTextFileSync(join(b.home, "logs", "hooks.log"));
+
+      await t.step(
+        "before an edit on B: A's decision recorded a moment ago, and A's claim next door",
+        async () => {
+          // B's agent starts its session first: B's copies are as of then.
+          await hook("b-1", { hook_event_name: "SessionStart", source: "startup" });
+          const d = await heimdallJson<{ memory: { id: string } }>(a.home, [
+            "remember",
+            "--kind",
+            "decision",
+            "--about",
+            "dispatch",
+            "dispatch stays synchronous",
+          ], alice);
+          assert.equal((await heimdall(a.home, ["claim", "store"], alice)).code, 0);
+          const ctx = await hook("b-1", { hook_event_name: "PreToolUse", ...edit });
+          assert.ok(ctx, log());
+          assert.match(ctx!, /before you edit src\/dispatch\.ts \(dispatch\)/);
+          assert.match(ctx!, /Decision: dispatch stays synchronous \(alice, via /);
+          assert.match(ctx!, /alice is changing a callee \(1 hop\): store in shop\/src\/store\.ts/);
+          const j = Journal.open(homePaths(b.home).journal, { readOnly: true });
+          try {
+            assert.ok(
+              j.get("SELECT 1 FROM memory_shared WHERE memory_id = ?", d.memory.id),
+              "pulled into B's journal as the team's copy",
+            );
+          } finally {
+            j.close();
+          }
+        },
+      );
+
+      await t.step(
+        "the session's summary on B is written to the team store, and A reads it",
+        async () => {
+          Deno.writeTextFileSync(
+            dispatchTs,
+            Deno.readTextFileSync(dispatchTs).replace("store(req)", "store(req.trim())"),
+          );
+          await hook("b-1", {
+            hook_event_name: "PostToolUse",
+            ...edit,
+            tool_response: { filePath: dispatchTs, success: true },
+          });
+          await hook("b-1", { hook_event_name: "Stop", stop_hook_active: false });
+          const rows = await sql<{ id: string; author: string; kind: string; scope: string }>(
+            db.url,
+            "SELECT id, author, kind, scope FROM heimdall.memories WHERE kind = 'note'",
+          );
+          assert.deepEqual(rows.map((r) => [r.author, r.kind, r.scope]), [[
+            "bob",
+            "note",
+            "project",
+          ]]);
+          const seen = await heimdallJson<{ current: { id: string; text: string }[] }>(
+            a.home,
+            ["why", "src/dispatch.ts"],
+            alice,
+          );
+          const note = seen.current.find((m) => m.id === rows[0]!.id);
+          assert.ok(note, JSON.stringify(seen));
+          assert.match(note!.text, /Edited 1 file\(s\): src\/dispatch\.ts/);
+        },
+      );
+
+      await t.step(
+        "a store that hangs: the hook waits its bound, answers from B's copies, and keeps writes private",
+        async () => {
+          const silent = silentServer();
+          cleanups.push(() => silent.close());
+          const config = join(b.home, "config.json");
+          const c = JSON.parse(Deno.readTextFileSync(config));
+          Deno.writeTextFileSync(config, JSON.stringify({ ...c, teamUrl: silent.url }));
+          const ctx = await hook("b-2", { hook_event_name: "PreToolUse", ...edit });
+          assert.ok(ctx, log());
+          assert.match(ctx!, /Decision: dispatch stays synchronous \(alice/, "from B's copy");
+          assert.match(
+            log(),
+            /team: the team store did not answer within 1500 ms; answering from this machine's copies/,
+          );
+          assert.match(log(), /PreToolUse → before_tool in \d/, "answered, not given up");
+
+          await hook("b-2", {
+            hook_event_name: "PostToolUse",
+            ...edit,
+            tool_response: { filePath: dispatchTs, success: true },
+          });
+          await hook("b-2", { hook_event_name: "Stop", stop_hook_active: false });
+          assert.match(
+            log(),
+            /team: storing the session's summary: kept on this machine as a private memory/,
+          );
+          const j = Journal.open(homePaths(b.home).journal, { readOnly: true });
+          try {
+            const kept = j.all<{ scope: string }>(
+              "SELECT scope FROM memories WHERE kind = 'note' AND text LIKE '%b-2%'",
+            );
+            assert.deepEqual(kept.map((m) => m.scope), ["private"]);
+          } finally {
+            j.close();
+          }
+          const stored = await sql<{ n: number }>(
+            db.url,
+            "SELECT count(*)::int AS n FROM heimdall.memories WHERE text LIKE '%b-2%'",
+          );
+          assert.equal(stored[0]!.n, 0);
+
+          // A warm server answers many requests: after one wait it leaves the store alone a while.
+          const request = (session: string): HookRequest => ({
+            harness: "claude-code",
+            budget: null,
+            event: null,
+            cwd: b.repo,
+            env: {},
+            stdin: JSON.stringify({
+              session_id: session,
+              cwd: b.repo,
+              hook_event_name: "PreToolUse",
+              ...edit,
+            }),
+          });
+          for (const session of ["b-3", "b-4"]) {
+            const answer = await answerHook(request(session), homePaths(b.home));
+            assert.match(answer ?? "", /Decision: dispatch stays synchronous/, session);
+          }
+          const waits = log().match(/team: the team store did not answer within 1500 ms/g) ?? [];
+          assert.equal(
+            waits.length,
+            3,
+            "one wait per hook process: two before (edit, stop), one here",
+          );
+          assert.match(
+            log(),
+            /team: skipped opening the team store: the team store did not answer within 1500 ms/,
+          );
+        },
+      );
+    } finally {
+      for (const c of cleanups.reverse()) await c();
+      await server.stop();
+    }
+  },
+});

@@ -1,0 +1,676 @@
+/**
+ * `heimdall mcp` end to end: the official SDK's client over stdio against
+ * `deno run main.ts mcp` on an indexed fixture repository; the stateless
+ * 2026-07-28 revision spoken raw over the same stdio; and two machines
+ * sharing memory through a real PostgreSQL (see tests/team_fixture.ts for
+ * where the server comes from).
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { cli, MAIN, tempDir } from "./helpers.ts";
+import {
+  freshDatabase,
+  heimdall,
+  heimdallJson,
+  type Machine,
+  machine,
+  pgServer,
+  sql,
+} from "./team_fixture.ts";
+
+const FIXTURE = new URL("./fixtures/harness/repo/", import.meta.url).pathname;
+const PERMS = [
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+  "--allow-sys",
+  "--allow-net=127.0.0.1,localhost",
+];
+
+function copyDir(from: string, to: string): void {
+  Deno.mkdirSync(to, { recursive: true });
+  for (const e of Deno.readDirSync(from)) {
+    if (e.isDirectory) copyDir(join(from, e.name), join(to, e.name));
+    else Deno.copyFileSync(join(from, e.name), join(to, e.name));
+  }
+}
+
+/** A fixture repository, indexed, with one decision and one failed attempt on compute_total. */
+async function indexedRepo(): Promise<{ base: string; repo: string; home: string }> {
+  const base = tempDir();
+  const repo = join(base, "shop");
+  const home = join(base, "home");
+  copyDir(FIXTURE, repo);
+  const env = { HEIMDALL_AUTHOR: "ada" };
+  assert.equal((await cli(home, ["index", repo], { env })).code, 0);
+  const sym = `${repo}/pkg/billing.py:compute_total`;
+  assert.equal(
+    (await cli(home, [
+      "remember",
+      "--kind",
+      "decision",
+      "--about",
+      sym,
+      "Discounts are clamped to [0, 1]",
+    ], { env }))
+      .code,
+    0,
+  );
+  assert.equal(
+    (await cli(home, [
+      "attempt",
+      "--about",
+      sym,
+      "--failed",
+      "--tests",
+      "t::neg",
+      "Rounding first broke t::neg",
+    ], {
+      env,
+    })).code,
+    0,
+  );
+  return { base, repo, home };
+}
+
+function serverEnv(home: string, author = "ada"): Record<string, string> {
+  return {
+    HEIMDALL_HOME: home,
+    HEIMDALL_AUTHOR: author,
+    DENO_NO_UPDATE_CHECK: "1",
+    NO_COLOR: "1",
+    PATH: Deno.env.get("PATH") ?? "",
+    HOME: Deno.env.get("HOME") ?? "",
+  };
+}
+
+async function connect(home: string, cwd: string, author = "ada"): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", ...PERMS, MAIN, "mcp"],
+    env: serverEnv(home, author),
+    cwd,
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "heimdall-test", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+type CallResult = {
+  content: { type: string; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
+
+function text(r: CallResult): string {
+  return r.content.map((c) => c.text).join("\n");
+}
+
+Deno.test("the SDK client lists every tool with a schema and honest annotations, and calls each", async () => {
+  const { base, repo, home } = await indexedRepo();
+  const client = await connect(home, repo);
+  try {
+    assert.equal(client.getServerVersion()?.name, "heimdall");
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    assert.deepEqual(names.sort(), [
+      "blast_radius",
+      "callees",
+      "callers",
+      "claim",
+      "conflicts",
+      "constraints",
+      "handoff",
+      "insert_note",
+      "record_attempt",
+      "remember",
+      "search",
+      "status",
+      "symbols",
+      "who_knows",
+      "why",
+    ]);
+    for (const t of tools) {
+      assert.equal(t.inputSchema.type, "object", t.name);
+      assert.ok(t.description && t.description.length > 40, t.name);
+      assert.equal(typeof t.annotations?.readOnlyHint, "boolean", t.name);
+      assert.equal(typeof t.annotations?.destructiveHint, "boolean", t.name);
+      assert.equal(typeof t.annotations?.idempotentHint, "boolean", t.name);
+    }
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    for (
+      const ro of [
+        "search",
+        "why",
+        "callers",
+        "callees",
+        "blast_radius",
+        "symbols",
+        "constraints",
+        "who_knows",
+        "status",
+      ]
+    ) {
+      assert.equal(byName.get(ro)!.annotations!.readOnlyHint, true, ro);
+    }
+    for (const rw of ["insert_note", "remember", "record_attempt", "claim", "handoff"]) {
+      assert.equal(byName.get(rw)!.annotations!.readOnlyHint, false, rw);
+    }
+    assert.deepEqual(Object.keys(byName.get("search")!.inputSchema.properties ?? {}).sort(), [
+      "kind",
+      "lang",
+      "limit",
+      "path_prefix",
+      "query",
+      "repo",
+    ]);
+
+    const call = async (name: string, args: Record<string, unknown>) =>
+      await client.callTool({ name, arguments: args }) as CallResult;
+
+    const search = await call("search", { query: "compute total discount" });
+    assert.ok(!search.isError, text(search));
+    const hits = search.structuredContent!.hits as { path: string; verdict: string }[];
+    assert.ok(hits.some((h) => h.path?.endsWith("pkg/billing.py")), text(search));
+    assert.match(text(search), /STRONG|WEAK/);
+
+    const sym = "pkg/billing.py:compute_total";
+    const why = await call("why", { target: sym });
+    assert.ok(!why.isError, text(why));
+    assert.match(text(why), /Discounts are clamped/);
+
+    const callers = await call("callers", { symbol: sym });
+    assert.ok(!callers.isError, text(callers));
+    assert.match(text(callers), /Cart\.total/);
+    const callees = await call("callees", { symbol: sym });
+    assert.match(text(callees), /apply_discount/);
+    const blast = await call("blast_radius", { symbol: "apply_discount", depth: 2 });
+    assert.match(text(blast), /compute_total/);
+    const symbols = await call("symbols", { path: "pkg/billing.py" });
+    assert.match(text(symbols), /function compute_total/);
+
+    const constraints = await call("constraints", { path: "pkg/cart.py" });
+    assert.match(text(constraints), /must: A cart never computes money itself/);
+    assert.equal(constraints.structuredContent!.component, "cart");
+
+    const note = await call("insert_note", {
+      title: "How totals work",
+      body: "compute_total sums then discounts",
+      paths: ["pkg/billing.py"],
+    });
+    assert.ok(!note.isError, text(note));
+    assert.equal(typeof note.structuredContent!.id, "number");
+    const remembered = await call("remember", {
+      kind: "convention",
+      text: "Prices are floats in euros",
+      about: ["pkg/billing.py"],
+    });
+    assert.ok(!remembered.isError, text(remembered));
+    const attempt = await call("record_attempt", {
+      about: [sym],
+      outcome: "passed",
+      text: "Clamping the discount fixed it",
+      tests: ["t::neg"],
+    });
+    assert.ok(!attempt.isError, text(attempt));
+    assert.match(text(attempt), /resolves/);
+
+    const claim = await call("claim", { targets: [sym] });
+    assert.ok(!claim.isError, text(claim));
+    assert.match(text(claim), /Claimed 1 symbol/);
+    const conflicts = await call("conflicts", { target: "Cart.total" });
+    assert.ok(!conflicts.isError, text(conflicts));
+    assert.equal(
+      (conflicts.structuredContent!.conflicts as unknown[]).length,
+      0,
+      "your own claim is not a conflict",
+    );
+    const who = await call("who_knows", { target: sym });
+    assert.ok(!who.isError, text(who));
+    assert.match(text(who), /ada/);
+    const handoff = await call("handoff", { task_id: "no-such-task", to: "grace" });
+    assert.equal(handoff.isError, true, "an unknown task is an error result");
+
+    const status = await call("status", {});
+    assert.ok(!status.isError, text(status));
+    assert.equal((status.structuredContent!.roots as unknown[]).length, 1);
+
+    // Errors come back as isError results written for the agent.
+    const badArgs = await call("search", {});
+    assert.equal(badArgs.isError, true);
+    assert.match(text(badArgs), /query/);
+    const unknownSymbol = await call("callers", { symbol: "no_such_function_anywhere" });
+    assert.equal(unknownSymbol.isError, true);
+    assert.match(text(unknownSymbol), /No symbol "no_such_function_anywhere"/);
+    const unknownTool = await call("no_such_tool", {});
+    assert.equal(unknownTool.isError, true);
+  } finally {
+    await client.close();
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+Deno.test("tool calls without a journal are isError results naming the remedy", async () => {
+  const base = tempDir();
+  const client = await connect(join(base, "home"), base);
+  try {
+    const r = await client.callTool({
+      name: "search",
+      arguments: { query: "anything" },
+    }) as CallResult;
+    assert.equal(r.isError, true);
+    assert.match(text(r), /heimdall index/);
+  } finally {
+    await client.close();
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+/** A raw JSON-RPC session over the server's stdio: send lines, read answers by id. */
+class RawSession {
+  #child: Deno.ChildProcess;
+  #writer: WritableStreamDefaultWriter<Uint8Array>;
+  #lines: string[] = [];
+  #waiters: (() => void)[] = [];
+  #done: Promise<void>;
+
+  constructor(home: string, cwd: string) {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", ...PERMS, MAIN, "mcp"],
+      env: serverEnv(home),
+      cwd,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    this.#child = child;
+    this.#writer = child.stdin.getWriter();
+    this.#done = (async () => {
+      let buf = "";
+      for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+        buf += chunk;
+        let nl;
+        while ((nl = buf.indexOf("\n")) >= 0) {
+          this.#lines.push(buf.slice(0, nl));
+          buf = buf.slice(nl + 1);
+          this.#waiters.splice(0).forEach((w) => w());
+        }
+      }
+    })();
+  }
+
+  /** Every line the server wrote to stdout so far. */
+  get lines(): readonly string[] {
+    return this.#lines;
+  }
+
+  async send(message: unknown): Promise<void> {
+    await this.#writer.write(new TextEncoder().encode(JSON.stringify(message) + "\n"));
+  }
+
+  async answer(id: number): Promise<Record<string, unknown>> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const hit = this.#lines.map((l) => JSON.parse(l)).find((m) => m.id === id);
+      if (hit) return hit;
+      if (Date.now() > deadline) throw new Error(`no answer to request ${id}`);
+      await new Promise<void>((r) => {
+        this.#waiters.push(r);
+        setTimeout(r, 200);
+      });
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#writer.close();
+    await this.#done;
+    await this.#child.status;
+  }
+}
+
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+};
+
+Deno.test("the stateless 2026-07-28 revision: server/discover, per-request _meta, no handshake", async () => {
+  const { base, repo, home } = await indexedRepo();
+  const s = new RawSession(home, repo);
+  try {
+    await s.send({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: META } });
+    const discover = (await s.answer(1)).result as Record<string, unknown>;
+    assert.equal(discover.resultType, "complete");
+    assert.ok((discover.supportedVersions as string[]).includes("2026-07-28"));
+    assert.ok((discover.supportedVersions as string[]).includes("2025-11-25"));
+    assert.deepEqual(Object.keys(discover.capabilities as object), ["tools"]);
+    assert.equal(typeof discover.instructions, "string");
+    assert.equal(typeof discover.ttlMs, "number");
+    assert.equal(discover.cacheScope, "public");
+    const serverInfo =
+      (discover._meta as Record<string, { name: string }>)["io.modelcontextprotocol/serverInfo"];
+    assert.equal(serverInfo?.name, "heimdall");
+
+    // No initialize: a tools/list carrying _meta is answered in the new envelope.
+    await s.send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: META } });
+    const list = (await s.answer(2)).result as Record<string, unknown>;
+    assert.equal(list.resultType, "complete");
+    assert.equal(typeof list.ttlMs, "number");
+    assert.equal((list.tools as unknown[]).length, 15);
+
+    await s.send({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "why", arguments: { target: "pkg/billing.py:compute_total" }, _meta: META },
+    });
+    const call = (await s.answer(3)).result as Record<string, unknown>;
+    assert.equal(call.resultType, "complete");
+    assert.match(JSON.stringify(call.content), /Discounts are clamped/);
+
+    await s.send({
+      jsonrpc: "2.0",
+      id: 4,
+      method: "tools/call",
+      params: { name: "callers", arguments: { symbol: "nope_nothing" }, _meta: META },
+    });
+    const err = (await s.answer(4)).result as Record<string, unknown>;
+    assert.equal(err.isError, true);
+    assert.equal(err.resultType, "complete");
+
+    // A version the server does not speak: -32022 with the versions it does.
+    await s.send({
+      jsonrpc: "2.0",
+      id: 5,
+      method: "tools/list",
+      params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } },
+    });
+    const unsupported = (await s.answer(5)).error as {
+      code: number;
+      data: { supported: string[]; requested: string };
+    };
+    assert.equal(unsupported.code, -32022);
+    assert.equal(unsupported.data.requested, "2099-01-01");
+    assert.ok(unsupported.data.supported.includes("2026-07-28"));
+
+    // The client's capabilities are required on every request.
+    await s.send({
+      jsonrpc: "2.0",
+      id: 6,
+      method: "tools/list",
+      params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
+    });
+    assert.equal(((await s.answer(6)).error as { code: number }).code, -32602);
+
+    // The initialize era still works on the same stdio, with its own envelope.
+    await s.send({
+      jsonrpc: "2.0",
+      id: 7,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "old", version: "1" },
+      },
+    });
+    const init = (await s.answer(7)).result as Record<string, unknown>;
+    assert.equal(init.protocolVersion, "2025-06-18");
+    await s.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await s.send({ jsonrpc: "2.0", id: 8, method: "tools/list", params: {} });
+    const legacy = (await s.answer(8)).result as Record<string, unknown>;
+    assert.equal(legacy.resultType, undefined, "the old era's answers are untouched");
+    assert.equal((legacy.tools as unknown[]).length, 15);
+    await s.send({
+      jsonrpc: "2.0",
+      id: 9,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "new", version: "1" },
+      },
+    });
+    assert.equal(
+      ((await s.answer(9)).result as Record<string, unknown>).protocolVersion,
+      "2025-11-25",
+    );
+
+    // stdout carried protocol messages and nothing else.
+    for (const line of s.lines) assert.equal(JSON.parse(line).jsonrpc, "2.0", line);
+  } finally {
+    await s.close();
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+// ---------------------------------------------------------------- a shared team store
+
+interface WhyItem {
+  id: string;
+  kind: string;
+  text: string;
+  author: string;
+  count: number;
+  scope: string;
+  anchors: { path: string; state: string }[];
+}
+interface WhyJson {
+  current: WhyItem[];
+  history: (WhyItem & { standing: string })[];
+}
+
+Deno.test("with a shared PostgreSQL, the MCP memory tools write to the team and read the team's", async (t) => {
+  const server = await pgServer();
+  const cleanups: (() => Promise<void> | void)[] = [];
+  try {
+    const db = await freshDatabase(server.url, "heimdall_mcp");
+    cleanups.push(db.drop);
+    const [a, b] = await Promise.all([machine("shop"), machine("shop-clone")]);
+    cleanups.push(() => a[Symbol.dispose](), () => b[Symbol.dispose]());
+    for (const m of [a, b]) {
+      const r = await heimdall(m.home, ["team", "connect", db.url]);
+      assert.equal(r.code, 0, r.stderr);
+    }
+    const bob = (m: Machine) => ({ author: "bob", cwd: m.repo });
+    const client = await connect(a.home, a.repo, "alice");
+    const call = async (name: string, args: Record<string, unknown>) =>
+      await client.callTool({ name, arguments: args }) as CallResult;
+    try {
+      await t.step("a decision remembered through MCP on A is in B's `why` at once", async () => {
+        const r = await call("remember", {
+          kind: "decision",
+          text: "dispatch stays synchronous",
+          about: ["dispatch"],
+        });
+        assert.ok(!r.isError, text(r));
+        const id = r.structuredContent!.id as string;
+        assert.deepEqual(
+          await sql(db.url, "SELECT id, author, scope, text FROM heimdall.memories"),
+          [{ id, author: "alice", scope: "project", text: "dispatch stays synchronous" }],
+        );
+        const seen = await heimdallJson<WhyJson>(b.home, ["why", "dispatch"], bob(b));
+        assert.deepEqual(seen.current.map((m) => [m.id, m.author, m.text]), [[
+          id,
+          "alice",
+          "dispatch stays synchronous",
+        ]]);
+        assert.ok(seen.current[0]!.anchors[0]!.path.startsWith(b.repo), "placed on B's clone");
+      });
+
+      await t.step("a decision recorded on B is in A's MCP `why` and `search`", async () => {
+        // A's server has been connected (and has pulled) since before B writes.
+        const before = await call("why", { target: "route" });
+        assert.ok(!before.isError, text(before));
+        assert.deepEqual((before.structuredContent!.current as WhyItem[]).length, 0);
+        const fromB = await heimdallJson<{ memory: WhyItem }>(b.home, [
+          "remember",
+          "--kind",
+          "decision",
+          "--about",
+          "route",
+          "route never retries a request",
+        ], bob(b));
+        const why = await call("why", { target: "route" });
+        assert.ok(!why.isError, text(why));
+        assert.deepEqual(
+          (why.structuredContent!.current as WhyItem[]).map((m) => [m.id, m.author]),
+          [[fromB.memory.id, "bob"]],
+        );
+        assert.match(text(why), /route never retries a request/);
+
+        const another = await heimdallJson<{ memory: WhyItem }>(b.home, [
+          "remember",
+          "--kind",
+          "convention",
+          "--about",
+          "store",
+          "store writes go through the outbox table",
+        ], bob(b));
+        const found = await call("search", { query: "outbox table", kind: "memory" });
+        assert.ok(!found.isError, text(found));
+        assert.deepEqual(
+          (found.structuredContent!.hits as { source: string; ref_id: string }[]).map((h) => [
+            h.source,
+            h.ref_id,
+          ]),
+          [["memory", another.memory.id]],
+        );
+      });
+
+      await t.step(
+        "a failure recorded through MCP is the team's: B's repeat counts it",
+        async () => {
+          const failed = await call("record_attempt", {
+            about: ["store"],
+            outcome: "failed",
+            text: "store throws on an empty request",
+            tests: ["store_test"],
+          });
+          assert.ok(!failed.isError, text(failed));
+          const again = await heimdallJson<{ memory: WhyItem; repeated: boolean }>(b.home, [
+            "attempt",
+            "--about",
+            "src/store.ts:store",
+            "--failed",
+            "--tests",
+            "store_test",
+            "store threw on the empty request again",
+          ], bob(b));
+          assert.equal(again.repeated, true);
+          assert.equal(again.memory.id, failed.structuredContent!.id);
+          assert.equal(again.memory.count, 2);
+          const why = await call("why", { target: "store" });
+          const attempt = (why.structuredContent!.current as WhyItem[]).find((m) =>
+            m.kind === "attempt"
+          );
+          assert.deepEqual([attempt?.id, attempt?.count], [failed.structuredContent!.id, 2]);
+        },
+      );
+
+      await t.step("private memories stay on this machine", async () => {
+        const r = await call("remember", {
+          kind: "note",
+          text: "my private doubt about audit",
+          about: ["audit"],
+          scope: "private",
+        });
+        assert.ok(!r.isError, text(r));
+        const leaked = await sql<{ n: number }>(
+          db.url,
+          "SELECT count(*)::int AS n FROM heimdall.memories WHERE id = $1 OR text LIKE '%private%'",
+          [r.structuredContent!.id],
+        );
+        assert.equal(leaked[0]!.n, 0);
+        const mine = await call("why", { target: "audit" });
+        assert.match(text(mine), /my private doubt about audit/);
+      });
+
+      await t.step(
+        "calls at once are answered in order on the server's one connection",
+        async () => {
+          const writes = [1, 2, 3, 4].map((i) =>
+            call("remember", { kind: "decision", text: `dispatch rule ${i}`, about: ["dispatch"] })
+          );
+          const reads = [1, 2, 3].map(() => call("why", { target: "dispatch" }));
+          const all = await Promise.all([...writes, ...reads]);
+          for (const r of all) assert.ok(!r.isError, text(r));
+          const rows = await sql<{ id: string; superseded_by: string | null }>(
+            db.url,
+            "SELECT id, superseded_by FROM heimdall.memories WHERE text LIKE 'dispatch%'",
+          );
+          assert.equal(rows.length, 5);
+          assert.equal(
+            rows.filter((r) => r.superseded_by === null).length,
+            1,
+            JSON.stringify(rows),
+          );
+          const why = await call("why", { target: "dispatch" });
+          const current = (why.structuredContent!.current as WhyItem[]).filter((m) =>
+            m.kind === "decision"
+          );
+          assert.deepEqual(
+            current.map((m) => m.id),
+            rows.filter((r) => r.superseded_by === null).map((r) => r.id),
+          );
+        },
+      );
+    } finally {
+      await client.close();
+    }
+
+    await t.step(
+      "with the store unreachable, shared writes are isError results naming the remedy, private ones and reads go on",
+      async () => {
+        const config = join(a.home, "config.json");
+        const c = JSON.parse(Deno.readTextFileSync(config));
+        const dead = new URL(c.teamUrl);
+        dead.port = "1";
+        Deno.writeTextFileSync(config, JSON.stringify({ ...c, teamUrl: dead.toString() }));
+        const offline = await connect(a.home, a.repo, "alice");
+        const call = async (name: string, args: Record<string, unknown>) =>
+          await offline.callTool({ name, arguments: args }) as CallResult;
+        try {
+          const shared = await call("remember", {
+            kind: "note",
+            text: "lost on the way",
+            about: ["route"],
+          });
+          assert.equal(shared.isError, true, text(shared));
+          assert.match(text(shared), /Cannot reach the team store/);
+          assert.match(text(shared), /scope "private"/);
+          const attempt = await call("record_attempt", {
+            about: ["route"],
+            outcome: "failed",
+            text: "route failed offline",
+          });
+          assert.equal(attempt.isError, true, text(attempt));
+          const local = await call("remember", {
+            kind: "note",
+            text: "kept here while offline",
+            about: ["route"],
+            scope: "private",
+          });
+          assert.ok(!local.isError, text(local));
+          const why = await call("why", { target: "route" });
+          assert.ok(!why.isError, text(why));
+          assert.match(text(why), /route never retries a request/, "B's decision, as copied");
+          assert.match(text(why), /kept here while offline/);
+          assert.match(text(why), /note: Cannot reach the team store.*as of its last sync/);
+          assert.match(String(why.structuredContent!.team_warning), /Cannot reach/);
+        } finally {
+          await offline.close();
+        }
+        const stored = await sql<{ text: string }>(db.url, "SELECT text FROM heimdall.memories");
+        assert.ok(!stored.some((r) => /offline|lost on the way/.test(r.text)), "nothing offline");
+      },
+    );
+  } finally {
+    for (const c of cleanups.reverse()) await c();
+    await server.stop();
+  }
+});
