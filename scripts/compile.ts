@@ -1,7 +1,8 @@
 /**
  * Builds the single `heimdall` binary with `deno compile`.
  *
- * Permissions are scoped (never -A). Assets are embedded with `--include` and
+ * Permissions are scoped (never -A; the network is open because the team store
+ * and model downloads go to hosts the user configures). Assets are embedded with `--include` and
  * read at run time relative to `import.meta.dirname`, so they load the same
  * way under `deno run` and inside the binary. The runtime base (`denort`) is
  * downloaded by `deno compile` unless `DENORT_BIN` points at a local copy,
@@ -25,6 +26,7 @@ const root = new URL("..", import.meta.url).pathname;
 const includes = [
   "src/reconcile/watcher_worker.ts",
   "src/reconcile/prepare_worker.ts",
+  "src/vector/scan_worker.ts",
   "grammars",
   "wasm",
   "src/extract/queries",
@@ -38,7 +40,10 @@ const args = [
   "--allow-env",
   "--allow-run",
   "--allow-sys",
-  "--allow-net=127.0.0.1,localhost",
+  // The native ONNX runtime (onnxruntime-node) is a Node-API library.
+  "--allow-ffi",
+  // Hosts are the user's to choose: the team's PostgreSQL and a model's home.
+  "--allow-net",
   "--v8-flags=--expose-gc,--max-semi-space-size=4",
   ...includes.flatMap((p) => ["--include", p]),
   "--output",

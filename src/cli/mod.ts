@@ -8,45 +8,99 @@
 import { type Context, defaultContext } from "./context.ts";
 import { describeError, UsageError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
-import * as daemon from "./daemon_cmd.ts";
-import * as depth from "./depth_cmd.ts";
-import * as hint from "./hint_cmd.ts";
-import * as index from "./index_cmd.ts";
-import * as reconcile from "./reconcile_cmd.ts";
-import * as roots from "./roots_cmd.ts";
-import * as search from "./search_cmd.ts";
-import * as status from "./status_cmd.ts";
-import * as verify from "./verify_cmd.ts";
-import * as graph from "./graph_cmd.ts";
+import { join } from "node:path";
 
 interface Command {
   HELP: string;
   run(args: string[], ctx: Context): number | Promise<number>;
 }
 
-const COMMANDS: Record<string, Command> = {
-  index,
-  search,
-  reconcile,
-  daemon,
-  hint,
-  verify,
-  depth,
-  status,
-  roots,
-  symbols: { HELP: graph.SYMBOLS_HELP, run: graph.symbols },
-  callers: { HELP: graph.CALLERS_HELP, run: graph.callersCmd },
-  callees: { HELP: graph.CALLEES_HELP, run: graph.calleesCmd },
-  "blast-radius": { HELP: graph.BLAST_HELP, run: graph.blastCmd },
+/** A command that is one of several in its module. */
+function pick<M>(load: () => Promise<M>, as: (m: M) => Command): () => Promise<Command> {
+  return async () => as(await load());
+}
+
+/** Commands that rank with the semantic leg when a model is installed. */
+const SEARCHING = new Set(["search", "mcp", "doctor"]);
+
+/** Each command's module, loaded only when that command runs: a command pays for its own imports. */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  index: () => import("./index_cmd.ts"),
+  search: () => import("./search_cmd.ts"),
+  insert: () => import("./insert_cmd.ts"),
+  reconcile: () => import("./reconcile_cmd.ts"),
+  daemon: () => import("./daemon_cmd.ts"),
+  hint: () => import("./hint_cmd.ts"),
+  verify: () => import("./verify_cmd.ts"),
+  depth: () => import("./depth_cmd.ts"),
+  status: () => import("./status_cmd.ts"),
+  roots: () => import("./roots_cmd.ts"),
+  symbols: pick(() => import("./graph_cmd.ts"), (m) => ({ HELP: m.SYMBOLS_HELP, run: m.symbols })),
+  callers: pick(
+    () => import("./graph_cmd.ts"),
+    (m) => ({ HELP: m.CALLERS_HELP, run: m.callersCmd }),
+  ),
+  callees: pick(
+    () => import("./graph_cmd.ts"),
+    (m) => ({ HELP: m.CALLEES_HELP, run: m.calleesCmd }),
+  ),
+  "blast-radius": pick(
+    () => import("./graph_cmd.ts"),
+    (m) => ({ HELP: m.BLAST_HELP, run: m.blastCmd }),
+  ),
+  remember: pick(
+    () => import("./memory_cmd.ts"),
+    (m) => ({ HELP: m.REMEMBER_HELP, run: m.rememberCmd }),
+  ),
+  attempt: pick(
+    () => import("./memory_cmd.ts"),
+    (m) => ({ HELP: m.ATTEMPT_HELP, run: m.attemptCmd }),
+  ),
+  why: pick(() => import("./memory_cmd.ts"), (m) => ({ HELP: m.WHY_HELP, run: m.whyCmd })),
+  history: pick(
+    () => import("./memory_cmd.ts"),
+    (m) => ({ HELP: m.HISTORY_HELP, run: m.historyCmd }),
+  ),
+  forget: pick(() => import("./memory_cmd.ts"), (m) => ({ HELP: m.FORGET_HELP, run: m.forgetCmd })),
+  constraints: pick(
+    () => import("./map_cmd.ts"),
+    (m) => ({ HELP: m.CONSTRAINTS_HELP, run: m.constraintsCmd }),
+  ),
+  map: pick(() => import("./map_cmd.ts"), (m) => ({ HELP: m.MAP_HELP, run: m.mapCmd })),
+  rebuild: () => import("./rebuild_cmd.ts"),
+  export: pick(() => import("./export_cmd.ts"), (m) => ({ HELP: m.EXPORT_HELP, run: m.exportCmd })),
+  import: pick(() => import("./export_cmd.ts"), (m) => ({ HELP: m.IMPORT_HELP, run: m.importCmd })),
+  claim: pick(() => import("./team_cmd.ts"), (m) => ({ HELP: m.CLAIM_HELP, run: m.claimCmd })),
+  release: pick(
+    () => import("./team_cmd.ts"),
+    (m) => ({ HELP: m.RELEASE_HELP, run: m.releaseCmd }),
+  ),
+  claims: pick(() => import("./team_cmd.ts"), (m) => ({ HELP: m.CLAIMS_HELP, run: m.claimsCmd })),
+  conflicts: pick(
+    () => import("./team_cmd.ts"),
+    (m) => ({ HELP: m.CONFLICTS_HELP, run: m.conflictsCmd }),
+  ),
+  task: pick(() => import("./team_cmd.ts"), (m) => ({ HELP: m.TASK_HELP, run: m.taskCmd })),
+  "who-knows": pick(
+    () => import("./team_cmd.ts"),
+    (m) => ({ HELP: m.WHO_KNOWS_HELP, run: m.whoKnowsCmd }),
+  ),
+  team: pick(() => import("./team_cmd.ts"), (m) => ({ HELP: m.TEAM_HELP, run: m.teamCmd })),
+  init: () => import("./init_cmd.ts"),
+  hook: () => import("./hook_cmd.ts"),
+  mcp: () => import("./mcp_cmd.ts"),
+  doctor: () => import("./doctor_cmd.ts"),
+  model: () => import("./model_cmd.ts"),
 };
 
 const VERSION = "0.1.0";
 
-function usage(): string {
+async function usage(): Promise<string> {
+  const commands = await Promise.all(Object.values(COMMANDS).map((load) => load()));
   return [
     `heimdall ${VERSION} — persistent, cross-repository memory for coding agents`,
     "",
-    ...Object.values(COMMANDS).map((c) => c.HELP),
+    ...commands.map((c) => c.HELP),
     "",
     "Data lives in $HEIMDALL_HOME (default ~/.heimdall). Exit codes: 0 ok, 1 nothing found or drift,",
     "2 usage or bad input, 3 environment (lock held, permission, missing journal or model).",
@@ -58,22 +112,24 @@ export async function main(argv: string[], ctx: Context = defaultContext()): Pro
   const [name, ...args] = argv;
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
     const topic = name === "help" && args[0] ? COMMANDS[args[0]] : undefined;
-    ctx.out(topic ? topic.HELP : usage());
+    ctx.out(topic ? (await topic()).HELP : await usage());
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === "--version" || name === "version") {
     ctx.out(`heimdall ${VERSION}`);
     return EXIT.ok;
   }
-  const command = COMMANDS[name];
+  const load = COMMANDS[name];
   try {
-    if (!command) {
+    if (!load) {
       throw new UsageError(`Unknown command "${name}"; \`heimdall help\` lists the commands`);
     }
+    const command = await load();
     if (args.includes("--help") || args.includes("-h")) {
       ctx.out(command.HELP);
       return EXIT.ok;
     }
+    if (SEARCHING.has(name)) await wireSemanticLeg(ctx);
     return await command.run(args, ctx);
   } catch (e) {
     const { code, message } = describeError(
@@ -84,4 +140,16 @@ export async function main(argv: string[], ctx: Context = defaultContext()): Pro
     ctx.err(`heimdall ${name}: ${message}`);
     return code;
   }
+}
+
+/** The semantic leg: the active model over the journal's vectors (off, with why, without one). */
+async function wireSemanticLeg(ctx: Context): Promise<void> {
+  const [{ setSemanticLeg }, { activeModel, semanticLegFactory }] = await Promise.all([
+    import("../search/mod.ts"),
+    import("../vector/mod.ts"),
+  ]);
+  const model = activeModel(ctx.home);
+  setSemanticLeg(
+    semanticLegFactory(model.source, model.status, { snapshotDir: join(ctx.home.home, "vectors") }),
+  );
 }
