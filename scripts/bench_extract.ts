@@ -9,7 +9,13 @@
  *    the same files (`ctags -R`, one process, best of `--ctags-runs`), and
  *    against two ctags processes over two halves of the file list (Heimdall
  *    prepares on one Worker per core). Also files/s, MB/s, symbols against
- *    ctags tags, edges and pending edges, per language too.
+ *    ctags tags, edges and pending edges, per language too. And the floor
+ *    under it, on the same files and the same halves (best of
+ *    `--ctags-runs`): web-tree-sitter parsing alone on one and on two
+ *    processes, and the Workers' whole extraction (parse, one query pass,
+ *    symbols, references, structural hashes) on two processes without the
+ *    journal, so that the table says how much of the gap to ctags is the
+ *    WASM parser itself.
  * 2. `heimdall reconcile PATH` after changing one function body of a real
  *    ~1,000-line TypeScript file and a ~1,000-line Python file of the indexed
  *    corpus, `--edits` times each: the subprocess's wall time, and the
@@ -42,7 +48,9 @@
 import { dirname, join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
+import process from "node:process";
 import { MAIN } from "../tests/helpers.ts";
+import { createExtractor, detectLanguage, GrammarStore } from "../src/extract/mod.ts";
 import {
   L3_LANGUAGES,
   type Lang,
@@ -166,6 +174,41 @@ function progress(message: string): void {
   console.error(`[bench_extract] ${message}`);
 }
 
+/**
+ * Runs `cmd args` under bash, which prints the CPU time (user + system) of
+ * its children with `times` once the command exits; with `timeoutS`, the
+ * command is killed (SIGKILL, exit 137) after that many seconds. On a
+ * machine shared with other work, CPU time is the figure that does not
+ * count the other processes' turns. Returns the run and that CPU time (NaN
+ * when bash printed none).
+ */
+async function timeWithCpu(
+  cmd: string,
+  args: string[],
+  options: { env?: Record<string, string>; timeoutS?: number } = {},
+): Promise<Timed & { cpuMs: number }> {
+  const run = options.timeoutS === undefined ? `"$@"` : `timeout -s KILL ${options.timeoutS} "$@"`;
+  const r = await timeCommand("bash", [
+    "-c",
+    `${run}; c=$?; times >&2; exit $c`,
+    "bash",
+    cmd,
+    ...args,
+  ], {
+    ...(options.env !== undefined ? { env: options.env } : {}),
+    // A backstop only: the `timeout` inside kills the command itself.
+    ...(options.timeoutS !== undefined ? { timeoutMs: (options.timeoutS + 60) * 1000 } : {}),
+  });
+  const lines = r.stderr.trimEnd().split("\n");
+  const m = lines.at(-1)?.match(/^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/);
+  const cpuMs = m
+    ? (Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4])) * 1000
+    : NaN;
+  const stderr = m ? lines.slice(0, -2).join("\n") : r.stderr;
+  const timedOut = r.timedOut === true || (options.timeoutS !== undefined && r.code === 137);
+  return { ...r, stderr, cpuMs, ...(timedOut ? { timedOut } : {}) };
+}
+
 // ─── The file set ────────────────────────────────────────────────────────────
 
 /** The files both sides index: the corpus tree, or a hard-linked subset of it. */
@@ -241,8 +284,9 @@ interface CtagsResult {
   version: string;
   /** Files ctags says it scanned (`--totals`). */
   scanned: number;
-  single: { ms: number[]; best: number };
-  split: { ms: number[]; best: number; halves: [number, number] };
+  /** Wall times, the best one, and the least CPU time (user + system) of a run. */
+  single: { ms: number[]; best: number; cpuMs: number };
+  split: { ms: number[]; best: number; cpuMs: number; halves: [number, number] };
   count: TagCount;
 }
 
@@ -315,7 +359,7 @@ async function measureCtags(opts: Options, set: FileSet, work: string): Promise<
   );
   const tagsFile = (name: string) => join(work, `tags-${name}`);
   const single = await bestOf(opts.ctagsRuns, async (i) => {
-    const r = await timeCommand("ctags", [
+    const r = await timeWithCpu("ctags", [
       "-R",
       ...CTAGS_LANG_ARGS,
       "-f",
@@ -344,7 +388,7 @@ async function measureCtags(opts: Options, set: FileSet, work: string): Promise<
   const split = await bestOf(opts.ctagsRuns, async (i) => {
     const t0 = performance.now();
     const rs = await Promise.all([0, 1].map((h) =>
-      timeCommand("ctags", [
+      timeWithCpu("ctags", [
         ...CTAGS_LANG_ARGS,
         "-L",
         join(work, `half-${h}.txt`),
@@ -357,15 +401,158 @@ async function measureCtags(opts: Options, set: FileSet, work: string): Promise<
       if (r.code !== 0) throw new Error(`ctags -L exited ${r.code}: ${r.stderr.slice(-1000)}`);
     }
     progress(`ctags, 2 processes ${i + 1}/${opts.ctagsRuns}: ${fmtMs(ms)}`);
-    return { ms };
+    return { ms, cpuMs: rs.reduce((a, r) => a + r.cpuMs, 0) };
   });
   for (const h of [0, 1]) Deno.removeSync(tagsFile(`half-${h}`));
   return {
     version,
     scanned,
-    single: { ms: single.all.map((r) => r.ms), best: single.best.ms },
-    split: { ms: split.all.map((r) => r.ms), best: split.best.ms, halves: [a.length, b.length] },
+    single: {
+      ms: single.all.map((r) => r.ms),
+      best: single.best.ms,
+      cpuMs: Math.min(...single.all.map((r) => r.cpuMs)),
+    },
+    split: {
+      ms: split.all.map((r) => r.ms),
+      best: split.best.ms,
+      cpuMs: Math.min(...split.all.map((r) => r.cpuMs)),
+      halves: [a.length, b.length],
+    },
     count,
+  };
+}
+
+// ─── Floor: tree-sitter alone, no journal ────────────────────────────────────
+
+/** What one floor subprocess measured (printed as one JSON line by `--floor-child`). */
+interface FloorChild {
+  files: number;
+  chars: number;
+  /** Grammar loads and query compiles, the first time each language is seen: wall and CPU. */
+  loadMs: number;
+  loadCpuMs: number;
+  /** Reading, then parsing (and for `extract`, querying and building symbols), loads excluded. */
+  workMs: number;
+  /** CPU time of the same (user + system, every thread of the process). */
+  workCpuMs: number;
+  /** CPU time of the whole process: Deno start, loads and work. */
+  totalCpuMs: number;
+}
+
+type FloorMode = "parse" | "extract";
+
+/** CPU time of this process so far (user + system), in ms. */
+function cpuNow(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/**
+ * The subprocess side: reads every path of `listFile` (one per line), and
+ * parses it with web-tree-sitter (`parse`: the parse floor, the tree is
+ * deleted at once), or extracts it at L3 as a Worker does (`extract`: parse,
+ * one query pass, symbols, references, structural hashes), without any
+ * journal. Files over the extractor's 1,000,000-char budget are skipped.
+ * CPU time is what to compare on a shared machine: wall time there also
+ * counts the other processes' turns.
+ */
+async function floorChild(listFile: string, mode: FloorMode): Promise<FloorChild> {
+  const paths = Deno.readTextFileSync(listFile).split("\n").filter((l) => l !== "");
+  const store = new GrammarStore();
+  const extractor = createExtractor({ store, keepTrees: 0 });
+  const loaded = new Set<string>();
+  let loadMs = 0, loadCpuMs = 0, chars = 0, files = 0;
+  const t0 = performance.now();
+  const c0 = cpuNow();
+  for (const path of paths) {
+    const language = detectLanguage(path);
+    if (language === undefined || extractor.capability(language).depth < 3) continue;
+    if (!loaded.has(language)) {
+      const t = performance.now();
+      const c = cpuNow();
+      await store.load(language);
+      loaded.add(language);
+      loadMs += performance.now() - t;
+      loadCpuMs += cpuNow() - c;
+    }
+    const text = Deno.readTextFileSync(path);
+    if (text.length > 1_000_000) continue;
+    if (mode === "parse") {
+      const { parser } = await store.load(language);
+      parser.parse(text)?.delete();
+    } else {
+      await extractor.extract({ path, language, text, depth: 3 });
+    }
+    chars += text.length;
+    files++;
+  }
+  return {
+    files,
+    chars,
+    loadMs,
+    loadCpuMs,
+    workMs: performance.now() - t0 - loadMs,
+    workCpuMs: cpuNow() - c0 - loadCpuMs,
+    totalCpuMs: cpuNow(),
+  };
+}
+
+/** One floor measurement: `processes` subprocesses, one per file list, run at once. */
+interface FloorRun {
+  /** Wall time from the first spawn to the last exit (Deno start and grammar loads included). */
+  ms: number;
+  children: FloorChild[];
+}
+
+interface FloorResult {
+  parse1: { ms: number[]; best: FloorRun };
+  parse2: { ms: number[]; best: FloorRun };
+  extract2: { ms: number[]; best: FloorRun };
+}
+
+async function floorRun(mode: FloorMode, lists: string[]): Promise<FloorRun> {
+  const t0 = performance.now();
+  const rs = await Promise.all(
+    lists.map((list) =>
+      timeCommand(DENO, [...DENO_FLAGS, import.meta.filename!, "--floor-child", mode, list], {
+        env: ENV_BASE,
+      })
+    ),
+  );
+  const ms = performance.now() - t0;
+  const children = rs.map((r, i) => {
+    if (r.code !== 0) {
+      throw new Error(
+        `floor ${mode} over "${lists[i]}" exited ${r.code}: ${r.stderr.slice(-1000)}`,
+      );
+    }
+    return JSON.parse(r.stdout.trim().split("\n").pop()!) as FloorChild;
+  });
+  return { ms, children };
+}
+
+/**
+ * The floor under any tree-sitter indexer on this machine, measured in the
+ * same run as ctags and on the same files: web-tree-sitter parsing alone on
+ * one process and on two (over the same halves as `ctags -L ×2`), and the
+ * whole extraction a Worker does without the journal on two processes.
+ */
+async function measureFloor(opts: Options, set: FileSet, work: string): Promise<FloorResult> {
+  const all = join(work, "floor-all.txt");
+  Deno.writeTextFileSync(all, set.files.map((rel) => join(set.tree, rel)).join("\n") + "\n");
+  const halves = [join(work, "half-0.txt"), join(work, "half-1.txt")];
+  const measure = async (label: string, mode: FloorMode, lists: string[]) => {
+    const r = await bestOf(opts.ctagsRuns, async (i) => {
+      const run = await floorRun(mode, lists);
+      progress(`floor: ${label} ${i + 1}/${opts.ctagsRuns}: ${fmtMs(run.ms)}`);
+      return run;
+    });
+    return { ms: r.all.map((x) => x.ms), best: r.best };
+  };
+  return {
+    parse1: await measure("parse only, 1 process", "parse", [all]),
+    parse2: await measure("parse only, 2 processes", "parse", halves),
+    extract2: await measure("extraction without journal, 2 processes", "extract", halves),
   };
 }
 
@@ -388,6 +575,19 @@ function heimdall(
   return timeCommand(DENO, [...DENO_FLAGS, ...(extra.denoFlags ?? []), MAIN, ...args], {
     env: heimdallEnv(opts, home),
     ...(extra.timeoutMs !== undefined ? { timeoutMs: extra.timeoutMs } : {}),
+  });
+}
+
+/** `heimdall index TREE --json`, killed after `--timeout-s`, with its CPU time. */
+function heimdallIndex(
+  opts: Options,
+  home: string,
+  tree: string,
+  denoFlags: string[],
+): Promise<Timed & { cpuMs: number }> {
+  return timeWithCpu(DENO, [...DENO_FLAGS, ...denoFlags, MAIN, "index", tree, "--json"], {
+    env: heimdallEnv(opts, home),
+    timeoutS: opts.timeoutS,
   });
 }
 
@@ -434,6 +634,8 @@ function readCounts(home: string): JournalCounts | undefined {
 interface IndexRun {
   home: string;
   ms: number;
+  /** CPU time (user + system) of the process, every thread. */
+  cpuMs: number;
   /** `ms` from index --json; undefined when the run was killed. */
   inProcessMs: number | undefined;
   timedOut: boolean;
@@ -454,12 +656,9 @@ async function indexRun(
       );
     }
   }, POLL_MS);
-  let t: Timed;
+  let t: Timed & { cpuMs: number };
   try {
-    t = await heimdall(opts, home, ["index", tree, "--json"], {
-      denoFlags,
-      timeoutMs: opts.timeoutS * 1000,
-    });
+    t = await heimdallIndex(opts, home, tree, denoFlags);
   } finally {
     clearInterval(poll);
   }
@@ -470,7 +669,7 @@ async function indexRun(
         `heimdall index "${tree}" was killed after ${opts.timeoutS} s with no readable journal in "${home}"`,
       );
     }
-    return { home, ms: t.ms, inProcessMs: undefined, timedOut: true, counts };
+    return { home, ms: t.ms, cpuMs: t.cpuMs, inProcessMs: undefined, timedOut: true, counts };
   }
   if (t.code !== 0) {
     throw new Error(
@@ -487,7 +686,7 @@ async function indexRun(
   }
   const counts = readCounts(home);
   if (counts === undefined) throw new Error(`heimdall index left no readable journal in "${home}"`);
-  return { home, ms: t.ms, inProcessMs: out.ms, timedOut: false, counts };
+  return { home, ms: t.ms, cpuMs: t.cpuMs, inProcessMs: out.ms, timedOut: false, counts };
 }
 
 /**
@@ -552,7 +751,13 @@ function perLanguage(home: string, tags: TagCount): Record<string, LangRow> {
 
 interface IndexResult {
   denoStartupMs: number[];
-  runs: { ms: number; inProcessMs: number | null; timedOut: boolean; indexed: number }[];
+  runs: {
+    ms: number;
+    cpuMs: number;
+    inProcessMs: number | null;
+    timedOut: boolean;
+    indexed: number;
+  }[];
   /** The fastest completed run (or the killed one); `home` is the last run's, kept for phases 2 and 3. */
   best: IndexRun;
   /** Runs skipped after one was killed at the timeout. */
@@ -616,6 +821,7 @@ async function measureIndex(
     denoStartupMs: startup.all.map((r) => r.ms),
     runs: runs.map((r) => ({
       ms: r.ms,
+      cpuMs: r.cpuMs,
       inProcessMs: r.inProcessMs ?? null,
       timedOut: r.timedOut,
       indexed: r.counts.indexed,
@@ -941,8 +1147,15 @@ interface Result {
     missing: Manifest["missing"];
   };
   ctags: CtagsResult;
+  floor: FloorResult;
   index: Omit<IndexResult, "best"> & {
-    best: { ms: number; inProcessMs: number | null; timedOut: boolean; counts: JournalCounts };
+    best: {
+      ms: number;
+      cpuMs: number;
+      inProcessMs: number | null;
+      timedOut: boolean;
+      counts: JournalCounts;
+    };
     filesPerS: number;
     mbPerS: number;
     ctagsFilesPerS: number;
@@ -975,6 +1188,7 @@ async function runBench(opts: Options, cleanup: Cleanup): Promise<Result> {
   );
 
   const ctags = await measureCtags(opts, set, work);
+  const floor = await measureFloor(opts, set, work);
   const index = await measureIndex(opts, corpus, set, work, ctags.count);
   const home = index.best.home;
   const size = measureSize(home, readCounts(home) ?? index.best.counts, ctags.count);
@@ -1008,10 +1222,12 @@ async function runBench(opts: Options, cleanup: Cleanup): Promise<Result> {
       missing: corpus.missing,
     },
     ctags,
+    floor,
     index: {
       ...index,
       best: {
         ms: best.ms,
+        cpuMs: best.cpuMs,
         inProcessMs: best.inProcessMs ?? null,
         timedOut: best.timedOut,
         counts: best.counts,
@@ -1039,7 +1255,12 @@ function renderResult(r: Result, opts: Options): string {
   const verdict = (met: boolean) => (met ? "met" : "MISSED");
   const num = (n: number) => Math.round(n).toLocaleString("en-US");
   const rate = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 0) : "—");
-  const { index: ix, ctags: ct, size: sz } = r;
+  const { index: ix, ctags: ct, size: sz, floor: fl } = r;
+  const minCpu = Math.min(...ix.runs.map((x) => x.cpuMs));
+  const cpuPerFile = (run: FloorRun) =>
+    run.children.reduce((a, c) => a + c.workCpuMs, 0) /
+    Math.max(1, run.children.reduce((a, c) => a + c.files, 0));
+  const perFile = (run: FloorRun) => `${cpuPerFile(run).toFixed(2)} ms`;
   const b = ix.best;
   const ge = b.timedOut ? "≥ " : "";
   const runsDone = ix.runs.filter((x) => !x.timedOut).length;
@@ -1064,7 +1285,57 @@ function renderResult(r: Result, opts: Options): string {
       ge + fmtRatio(b.ms, ct.split.best),
     ],
     ["  ↳ in-process (index --json ms)", b.inProcessMs === null ? "—" : fmtMs(b.inProcessMs)],
+    [
+      "  ↳ CPU, user + system (least of the runs)",
+      ge + fmtMs(minCpu),
+      `${fmtMs(ct.single.cpuMs)} ctags -R CPU`,
+      ge + fmtRatio(minCpu, ct.single.cpuMs),
+    ],
+    [
+      "  ↳ wall if both cores did nothing else (CPU / 2)",
+      ge + fmtMs(minCpu / 2),
+      ctags1,
+      ge + fmtRatio(minCpu / 2, ct.single.best),
+    ],
     ["  ↳ deno start-up (heimdall help)", fmtMs(min(ix.denoStartupMs))],
+    [
+      "  floor: tree-sitter parse only, 1 process",
+      fmtMs(fl.parse1.best.ms),
+      ctags1,
+      fmtRatio(fl.parse1.best.ms, ct.single.best),
+    ],
+    [
+      "  floor: parse only, 2 processes over halves",
+      fmtMs(fl.parse2.best.ms),
+      `${fmtMs(ct.split.best)} ctags -L ×2`,
+      fmtRatio(fl.parse2.best.ms, ct.split.best),
+    ],
+    [
+      "  extraction without journal, 2 processes",
+      fmtMs(fl.extract2.best.ms),
+      `${fmtMs(ct.split.best)} ctags -L ×2`,
+      fmtRatio(fl.extract2.best.ms, ct.split.best),
+    ],
+    [
+      "  floor CPU: parse / extraction, whole processes",
+      `${fmtMs(fl.parse1.best.children[0]!.totalCpuMs)} / ${
+        fmtMs(fl.extract2.best.children.reduce((a, c) => a + c.totalCpuMs, 0))
+      }`,
+      `${fmtMs(ct.single.cpuMs)} ctags -R CPU`,
+      `${fmtRatio(fl.parse1.best.children[0]!.totalCpuMs, ct.single.cpuMs)} / ${
+        fmtRatio(fl.extract2.best.children.reduce((a, c) => a + c.totalCpuMs, 0), ct.single.cpuMs)
+      }`,
+    ],
+    [
+      "  ↳ CPU per file on 2 processes: parse / extraction",
+      `${perFile(fl.parse2.best)} / ${perFile(fl.extract2.best)}`,
+      "",
+      fmtRatio(cpuPerFile(fl.extract2.best), cpuPerFile(fl.parse2.best)),
+    ],
+    [
+      "  ↳ grammar loads and query compiles, CPU per process",
+      fmtMs(Math.max(...fl.extract2.best.children.map((c) => c.loadCpuMs))),
+    ],
     [
       "  files/s",
       rate(ix.filesPerS),
@@ -1215,5 +1486,10 @@ function renderResult(r: Result, opts: Options): string {
 }
 
 if (import.meta.main) {
+  if (Deno.args[0] === "--floor-child") {
+    // The subprocess of measureFloor: `--floor-child parse|extract LIST`.
+    console.log(JSON.stringify(await floorChild(Deno.args[2]!, Deno.args[1] as FloorMode)));
+    Deno.exit(0);
+  }
   Deno.exit(await runBenchMain("bench_extract", parseOptions, runBench, renderResult));
 }

@@ -1,8 +1,16 @@
-import type { Node, QueryMatch } from "./grammars.ts";
+import type { Node, QueryCapture, QueryMatch } from "./grammars.ts";
 import type { LanguageSpec } from "./languages.ts";
 import type { Reference, SymbolDef } from "./types.ts";
 import { docstringNode, docstringText, precedingDoc } from "./doc_comment.ts";
 import { signatureOf } from "./signature.ts";
+import {
+  MARK_COMMENT,
+  MARK_DECORATOR,
+  MARK_LITERAL,
+  MARK_WRAPPER,
+  outermost,
+  type Span,
+} from "./source_marks.ts";
 import { type HashTarget, structHashes } from "./struct_hash.ts";
 
 /**
@@ -20,39 +28,91 @@ import { type HashTarget, structHashes } from "./struct_hash.ts";
  *   without `@name`, `(#set! name "*" | "first-segment" | "last-segment")`
  *   derives it from the module (default `*`: the whole module). Several
  *   `@module` captures (nested use lists) are joined with the
- *   `(#set! module_join "::")` property.
+ *   `(#set! module_join "::")` property; `(#set! module_field "source")`
+ *   reads the module from that field of the reference node instead (an
+ *   import without it imports nothing).
  * - `@reference.inherits`, `@reference.implements` with `@name`.
+ * - `@mark.comment`, `@mark.literal`, `@mark.wrapper`, `@mark.decorator`
+ *   (generated, see ./source_marks.ts): what the structural hash leaves out
+ *   or keeps verbatim, where doc comments are, and what a definition widens
+ *   through, without asking the tree for parents or siblings.
  *
  * When two patterns capture the same range and name, the earlier pattern in
  * the query file wins. `function` inside a class-like container becomes
  * `method`; `method` outside one (and without a receiver) becomes `function`.
+ *
+ * Cost: one pass over the matches, a few tree calls per definition (its
+ * wrapper, decorators, signature, doc), and one pass over the characters of
+ * each definition for its structural hash; nothing walks the whole tree.
  */
 export function symbolsAndRefs(
-  root: Node,
   matches: QueryMatch[],
   source: string,
   spec: LanguageSpec,
   errors: readonly ErrorSpan[],
   wantRefs: boolean,
 ): { symbols: SymbolDef[]; refs: Reference[] } {
-  const defs = collectDefinitions(matches, spec);
+  const defMatches: QueryMatch[] = [];
+  const refMatches: QueryMatch[] = [];
+  const textMarks: (Span & { comment?: boolean })[] = [];
+  const wrappers: Mark[] = [];
+  const decorators: Mark[] = [];
+  for (const m of matches) {
+    const first = m.captures[0];
+    if (first === undefined) continue;
+    const name = first.name;
+    if (name.startsWith("mark.")) {
+      const node = first.node;
+      const start = node.startIndex;
+      const end = node.endIndex;
+      if (name === MARK_COMMENT) textMarks.push({ start, end, comment: true });
+      else if (name === MARK_LITERAL) textMarks.push({ start, end });
+      else if (name === MARK_WRAPPER) wrappers.push({ start, end, node });
+      else if (name === MARK_DECORATOR) decorators.push({ start, end, node });
+      continue;
+    }
+    for (const c of m.captures) {
+      if (c.name.startsWith("definition.")) {
+        defMatches.push(m);
+        break;
+      }
+      if (c.name.startsWith("reference.")) {
+        refMatches.push(m);
+        break;
+      }
+    }
+  }
+  // Comments and literals never overlap once nested ones are dropped.
+  const outer = outermost(textMarks);
+  const comments = outer.filter((x) => x.comment);
+  const literals = outer.filter((x) => !x.comment);
+
+  const defs = collectDefinitions(
+    defMatches,
+    spec,
+    source,
+    sortMarks(wrappers),
+    sortMarks(decorators),
+  );
   nest(defs, new Set([...CLASS_LIKE, ...(spec.methodContainers ?? [])]));
   const skipTypes = new Set(spec.decorators ?? []);
   const docstrings = defs.map((d) => spec.docstring ? docstringNode(d.node) : undefined);
   const hashes = structHashes(
-    root,
     source,
+    comments,
+    literals,
     defs.map((d, i) => {
-      const target: HashTarget = { start: d.start, end: d.end, typeId: d.nodes[0]!.typeId };
+      const target: HashTarget = { start: d.start, end: d.end };
       const ds = docstrings[i];
       if (ds) target.skip = { start: ds.startIndex, end: ds.endIndex };
       return target;
     }),
+    spec.hashStyle,
   );
   const symbols = defs.map((d, i) =>
-    toSymbol(d, source, spec, skipTypes, docstrings[i], hashes[i]!, errors)
+    toSymbol(d, source, spec, skipTypes, docstrings[i], hashes[i]!, errors, comments)
   );
-  const refs = wantRefs ? collectReferences(matches, defs) : [];
+  const refs = wantRefs ? collectReferences(refMatches, defs) : [];
   symbols.sort((a, b) =>
     a.startLine - b.startLine || b.endLine - a.endLine || cmp(a.qualname, b.qualname) ||
     cmp(a.kind, b.kind)
@@ -103,19 +163,45 @@ interface Def {
   parent: string | undefined;
 }
 
-function collectDefinitions(matches: QueryMatch[], spec: LanguageSpec): Def[] {
-  const wrappers = new Set(spec.wrappers ?? []);
-  const decorators = new Set(spec.decorators ?? []);
-  const byKey = new Map<string, Def>();
+/** A wrapper or decorator from the `@mark.*` captures. */
+interface Mark extends Span {
+  node: Node;
+}
+
+function sortMarks(marks: Mark[]): Mark[] {
+  return marks.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+function collectDefinitions(
+  matches: QueryMatch[],
+  spec: LanguageSpec,
+  source: string,
+  wrappers: readonly Mark[],
+  decorators: readonly Mark[],
+): Def[] {
+  const decoratorTypes = new Set(spec.decorators ?? []);
+  // Several patterns may capture the same node under the same name: the
+  // earliest pattern wins, before any tree call is spent on the others.
+  const first = new Map<string, { m: QueryMatch; role: QueryCapture; name: string }>();
   for (const m of matches) {
     const role = m.captures.find((c) => c.name.startsWith("definition."));
     if (!role) continue;
     const name = capture(m, "name")?.text.trim();
     if (!name) continue;
-    const outer = widen(role.node, wrappers, decorators);
+    const key = `${role.node.id}:${role.name}:${name}`;
+    const seen = first.get(key);
+    if (!seen || seen.m.patternIndex > m.patternIndex) first.set(key, { m, role, name });
+  }
+  const chain = new WrapperChain(wrappers);
+  const byKey = new Map<string, Def>();
+  const found = [...first.values()].sort((a, b) => a.role.node.startIndex - b.role.node.startIndex);
+  for (const { m, role, name } of found) {
+    const outer = chain.widen(role.node, decoratorTypes);
     const nodes = [outer];
-    for (let p = outer.previousSibling; p && decorators.has(p.type); p = p.previousSibling) {
-      nodes.unshift(p);
+    for (let i = lastEndingBefore(decorators, outer.startIndex); i >= 0; i--) {
+      const dec = decorators[i]!;
+      if (!isBlank(source, dec.end, nodes[0]!.startIndex)) break;
+      nodes.unshift(dec.node);
     }
     const def: Def = {
       kind: role.name.slice("definition.".length),
@@ -142,17 +228,95 @@ function collectDefinitions(matches: QueryMatch[], spec: LanguageSpec): Def[] {
   );
 }
 
-/** Climbs through wrapper nodes (export, decorated_definition…) that hold only this definition. */
-function widen(node: Node, wrappers: ReadonlySet<string>, decorators: ReadonlySet<string>): Node {
-  let outer = node;
-  for (let p = outer.parent; p && wrappers.has(p.type); p = p.parent) {
-    const held = p.namedChildren.filter((c) =>
-      c !== null && !decorators.has(c.type) && !c.type.includes("comment")
-    );
-    if (held.length !== 1) break;
-    outer = p;
+/**
+ * The wrapper nodes (export, decorated_definition…) of a file, swept in
+ * order of start: at any point it holds the chain of wrappers that contain
+ * the current definition, so climbing out of one needs no `parent` call
+ * (each of which walks down from the root).
+ */
+class WrapperChain {
+  #wrappers: readonly Mark[];
+  #next = 0;
+  #open: Mark[] = [];
+
+  constructor(wrappers: readonly Mark[]) {
+    this.#wrappers = wrappers;
   }
-  return outer;
+
+  /**
+   * The definition node widened through the wrappers that hold only it.
+   * Calls must come in order of the nodes' start.
+   */
+  widen(node: Node, decorators: ReadonlySet<string>): Node {
+    if (this.#wrappers.length === 0) return node;
+    const start = node.startIndex;
+    const open = this.#open;
+    while (this.#next < this.#wrappers.length && this.#wrappers[this.#next]!.start <= start) {
+      const w = this.#wrappers[this.#next++]!;
+      while (open.length > 0 && open[open.length - 1]!.end <= w.start) open.pop();
+      open.push(w);
+    }
+    while (open.length > 0 && open[open.length - 1]!.end <= start) open.pop();
+    let outer = node;
+    let outerEnd = node.endIndex;
+    for (let i = open.length - 1; i >= 0; i--) {
+      const w = open[i]!;
+      if (w.node.id === outer.id || w.end < outerEnd) continue;
+      // The innermost wrapper around `outer`: it widens only if it is the parent holding just it.
+      if (!holdsOnly(w.node, outer, decorators)) {
+        // A wrapper of the same range may be nested inside `outer`: look further out.
+        if (w.start === outer.startIndex && w.end === outerEnd) continue;
+        break;
+      }
+      outer = w.node;
+      outerEnd = w.end;
+    }
+    return outer;
+  }
+}
+
+/**
+ * True when `child` is the one named child of `node` that is not a
+ * decorator or a comment. Stops at the second one: a Go `const (…)` block of
+ * 500 specs costs two steps, not 500 node objects per spec.
+ */
+function holdsOnly(node: Node, child: Node, decorators: ReadonlySet<string>): boolean {
+  const cursor = node.walk();
+  try {
+    let held = 0;
+    let isChild = false;
+    for (let ok = cursor.gotoFirstChild(); ok; ok = cursor.gotoNextSibling()) {
+      if (!cursor.nodeIsNamed) continue;
+      const type = cursor.nodeType;
+      if (decorators.has(type) || type.includes("comment")) continue;
+      if (++held > 1) return false;
+      isChild = cursor.nodeId === child.id;
+    }
+    return isChild;
+  } finally {
+    cursor.delete();
+  }
+}
+
+/** Index of the last span that ends at or before `index` (spans sorted by start), or -1. */
+function lastEndingBefore(spans: readonly Span[], index: number): number {
+  let lo = 0;
+  let hi = spans.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (spans[mid]!.start < index) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo - 1; i >= 0; i--) if (spans[i]!.end <= index) return i;
+  return -1;
+}
+
+function isBlank(source: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = source.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12 && c !== 11) return false;
+  }
+  return true;
 }
 
 /** Sets lexical parents (containment), qualnames, parents and method/function kinds. */
@@ -188,6 +352,7 @@ function toSymbol(
   docstring: Node | undefined,
   structHash: string,
   errors: readonly ErrorSpan[],
+  comments: readonly Span[],
 ): SymbolDef {
   const first = d.nodes[0]!;
   const endRow = d.outer.endPosition.row - (d.outer.endPosition.column === 0 ? 1 : 0);
@@ -200,7 +365,9 @@ function toSymbol(
   };
   const signature = signatureOf(d.outer, d.body, source, skipTypes);
   if (signature !== undefined) sym.signature = signature;
-  const doc = docstring ? docstringText(docstring) : precedingDoc(first, spec.docComment);
+  const doc = docstring
+    ? docstringText(docstring)
+    : precedingDoc(source, comments, d.start, spec.docComment);
   if (doc !== undefined) sym.doc = doc;
   sym.structHash = structHash;
   if (d.parent !== undefined) sym.parent = d.parent;
@@ -216,19 +383,25 @@ const REF_KINDS: Record<string, Reference["kind"]> = {
 };
 
 function collectReferences(matches: QueryMatch[], defs: Def[]): Reference[] {
-  const raw: { kind: Reference["kind"]; m: QueryMatch; anchor: Node }[] = [];
+  const raw: { kind: Reference["kind"]; m: QueryMatch; role: Node; anchor: Node }[] = [];
   for (const m of matches) {
     const role = m.captures.find((c) => c.name.startsWith("reference."));
     const kind = role && REF_KINDS[role.name.slice("reference.".length)];
     if (!role || !kind) continue;
-    raw.push({ kind, m, anchor: capture(m, "name") ?? capture(m, "module") ?? role.node });
+    raw.push({
+      kind,
+      m,
+      role: role.node,
+      anchor: capture(m, "name") ?? capture(m, "module") ?? role.node,
+    });
   }
 
   const refs: Reference[] = [];
   const bindings = new Set<string>();
-  for (const { kind, m, anchor } of raw) {
+  for (const { kind, m, role, anchor } of raw) {
     if (kind !== "imports") continue;
-    const module = moduleText(m);
+    const module = moduleText(m, role);
+    if (module === undefined) continue;
     const named = capture(m, "name")?.text.trim();
     const name = named || derivedName(m.setProperties?.["name"], module);
     bindings.add(name);
@@ -255,20 +428,22 @@ function collectReferences(matches: QueryMatch[], defs: Def[]): Reference[] {
       `${r.line}\u0000${r.module}`
     ),
   );
-  const seen = new Set<string>();
-  const unique = refs.filter((r) => {
-    if (r.kind === "imports" && r.name === "*" && named.has(`${r.line}\u0000${r.module}`)) {
-      return false;
-    }
-    const key = `${r.kind}\u0000${r.from}\u0000${r.name}\u0000${r.module ?? ""}\u0000${r.line}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  return unique.sort((a, b) =>
+  refs.sort((a, b) =>
     a.line - b.line || cmp(a.kind, b.kind) || cmp(a.from, b.from) || cmp(a.name, b.name) ||
     cmp(a.module ?? "", b.module ?? "")
   );
+  // Sorted on every field, duplicates are neighbours.
+  const unique: Reference[] = [];
+  for (const r of refs) {
+    if (r.kind === "imports" && r.name === "*" && named.has(`${r.line}\u0000${r.module}`)) continue;
+    const last = unique[unique.length - 1];
+    if (
+      last !== undefined && last.line === r.line && last.kind === r.kind && last.from === r.from &&
+      last.name === r.name && last.module === r.module
+    ) continue;
+    unique.push(r);
+  }
+  return unique;
 }
 
 function ref(
@@ -319,8 +494,18 @@ function derivedName(rule: string | null | undefined, module: string): string {
   return rule ?? "*";
 }
 
-/** The `@module` capture(s), unquoted; several are joined with the `module_join` property. */
-function moduleText(m: QueryMatch): string {
+/**
+ * The `@module` capture(s), unquoted; several are joined with the
+ * `module_join` property. With the `module_field` property, the text of that
+ * field of the reference node instead (undefined when it has none: `export
+ * { a }` imports nothing).
+ */
+function moduleText(m: QueryMatch, role: Node): string | undefined {
+  const field = m.setProperties?.["module_field"];
+  if (field) {
+    const node = role.childForFieldName(field);
+    return node ? unquote(node.text) : undefined;
+  }
   const parts = m.captures.filter((c) => c.name === "module").map((c) => unquote(c.node.text));
   return parts.join(m.setProperties?.["module_join"] ?? "");
 }

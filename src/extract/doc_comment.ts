@@ -1,46 +1,75 @@
 import type { Node } from "./grammars.ts";
+import type { Span } from "./source_marks.ts";
 
 const DOC_MAX = 2000;
 
 /**
  * The comment block that documents a definition: the comments directly above
- * `first` (the first node of the definition's range, decorators included),
+ * `first` (the start of the definition's range, decorators included),
  * contiguous, with no blank line or code between them, each accepted by
- * `accept`. A comment that trails code on its line is not documentation.
- * Markers (`//`, `///`, `#`, `/** *\/`, leading `*`) are stripped and the block
- * dedented. Undefined when there is none.
+ * `accept`. A comment that trails code on its line is not documentation, nor
+ * is a `#!` line. Markers (`//`, `///`, `#`, `/** *\/`, leading `*`) are
+ * stripped and the block dedented. Undefined when there is none.
+ *
+ * Reads only the text and the file's comment spans (sorted, from the query's
+ * `@mark.comment` captures): no tree walk, so its cost does not grow with the
+ * number of siblings before the definition.
  */
-export function precedingDoc(first: Node, accept?: RegExp): string | undefined {
-  // A comment above the first statement of a block can land outside the block
-  // (tree-sitter-python puts it before `body:`), so climb while we start the parent.
-  let anchor: Node = first;
-  while (
-    !anchor.previousSibling && anchor.parent && anchor.parent.startIndex === anchor.startIndex
-  ) {
-    anchor = anchor.parent;
+export function precedingDoc(
+  source: string,
+  comments: readonly Span[],
+  first: number,
+  accept?: RegExp,
+): string | undefined {
+  let i = lastEndingBefore(comments, first);
+  let next = first;
+  const block: string[] = [];
+  for (; i >= 0; i--) {
+    const c = comments[i]!;
+    // Only blanks between the comment and what follows, on the same or the next line.
+    const ownNewline = source.charCodeAt(c.end - 1) === NL ? 1 : 0;
+    if (!blank(source, c.end, next, 1 - ownNewline)) break;
+    const lineStart = source.lastIndexOf("\n", c.start - 1) + 1;
+    const before = comments[i - 1];
+    const trails = !blank(source, lineStart, c.start, 0) &&
+      !(before && before.end > lineStart && blank(source, before.end, c.start, 0));
+    if (trails) break;
+    const text = source.slice(c.start, c.end);
+    if (accept && !accept.test(text)) break;
+    if (text.startsWith("#!")) break;
+    block.push(text);
+    next = c.start;
   }
-  const comments: Node[] = [];
-  let row = first.startPosition.row;
-  for (let n = anchor.previousSibling; n; n = n.previousSibling) {
-    if (!n.type.includes("comment")) break;
-    // A line comment may end at column 0 of the next line (its newline).
-    const endRow = n.endPosition.row -
-      (n.endPosition.column === 0 && n.endPosition.row > n.startPosition.row ? 1 : 0);
-    if (endRow < row - 1) break;
-    const prev = n.previousSibling;
-    if (prev && !prev.type.includes("comment") && prev.endPosition.row === n.startPosition.row) {
-      break;
-    }
-    if (accept && !accept.test(n.text)) break;
-    if (n.text.startsWith("#!")) break;
-    comments.unshift(n);
-    row = n.startPosition.row;
-  }
-  if (comments.length === 0) return undefined;
+  if (block.length === 0) return undefined;
+  block.reverse();
   // C# XML docs: the <summary> wrapper says nothing.
-  return clean(
-    comments.map((c) => stripCommentMarkers(c.text)).join("\n").replace(/<\/?summary>/g, ""),
-  );
+  return clean(block.map(stripCommentMarkers).join("\n").replace(/<\/?summary>/g, ""));
+}
+
+const NL = 10;
+
+/** Index of the last span that ends at or before `index` (spans sorted, disjoint), or -1. */
+function lastEndingBefore(spans: readonly Span[], index: number): number {
+  let lo = 0;
+  let hi = spans.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (spans[mid]!.end <= index) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+/** True when `source[from, to)` is spaces and at most `newlines` line breaks. */
+function blank(source: string, from: number, to: number, newlines: number): boolean {
+  let seen = 0;
+  for (let i = from; i < to; i++) {
+    const c = source.charCodeAt(i);
+    if (c === NL) {
+      if (++seen > newlines) return false;
+    } else if (c !== 32 && c !== 9 && c !== 13 && c !== 12 && c !== 11) return false;
+  }
+  return true;
 }
 
 /** A Python docstring: the body's first statement when it is a lone string. */

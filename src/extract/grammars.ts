@@ -7,14 +7,19 @@
  * so `deno run` and a `deno compile --include grammars --include wasm
  * --include src/extract/queries` binary behave the same.
  */
-import { Language, Parser, Query } from "web-tree-sitter";
+import { Edit, Language, Parser, Query } from "web-tree-sitter";
 import { createHash } from "node:crypto";
 import { languageSpec } from "./languages.ts";
+import { markPatterns } from "./source_marks.ts";
 
-export type { Node, Query, QueryMatch, Tree } from "web-tree-sitter";
-export { Parser };
+export type { Language, Node, Query, QueryCapture, QueryMatch, Tree } from "web-tree-sitter";
+export { Edit, Parser };
 
-/** A grammar ready to parse: one parser bound to it and its compiled query. */
+/**
+ * A grammar ready to parse: one parser bound to it and its compiled query
+ * (the language's query files, then the generated comment and literal
+ * patterns of ./source_marks.ts).
+ */
 export interface LoadedGrammar {
   language: string;
   parser: Parser;
@@ -160,7 +165,9 @@ export class GrammarStore {
     const sources = await Promise.all(
       this.#queryUrls(spec.queries).map((u) => Deno.readTextFile(u)),
     );
-    const key = `${entry.sha256}\u0000${sources.join("\u0000")}`;
+    const key = `${entry.sha256}\u0000${
+      sources.join("\u0000")
+    }\u0000${spec.wrappers}\u0000${spec.decorators}`;
     let p = instantiated.get(key);
     if (p === undefined) {
       p = instantiate(language, bytes, spec.queries, sources.join("\n"));
@@ -194,7 +201,7 @@ async function instantiate(
   const grammar = await Language.load(bytes);
   let query: Query;
   try {
-    query = new Query(grammar, source);
+    query = new Query(grammar, source + markPatterns(grammar, languageSpec(language) ?? {}));
   } catch (e: unknown) {
     throw new GrammarLoadError(
       language,

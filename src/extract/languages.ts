@@ -1,3 +1,5 @@
+import type { HashStyle } from "./struct_hash.ts";
+
 /**
  * The tree-sitter language table: which grammar and query files serve a
  * language id, and the few syntax facts the shared capture engine cannot read
@@ -30,6 +32,8 @@ export interface LanguageSpec {
    * struct, trait, impl, enum and union (Ruby: `module`).
    */
   methodContainers?: readonly string[];
+  /** What layout means to the structural hash: statement-ending line breaks, indentation, 1-tuples. */
+  hashStyle?: HashStyle;
 }
 
 const JS_WRAPPERS = ["export_statement", "ambient_declaration", "expression_statement"] as const;
@@ -43,6 +47,7 @@ export const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {
     wrappers: ["decorated_definition"],
     decorators: ["decorator"],
     docstring: true,
+    hashStyle: { newlines: true, indent: true, tupleComma: true },
   },
   javascript: {
     grammar: "javascript",
@@ -72,6 +77,7 @@ export const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {
     queries: ["rust"],
     decorators: ["attribute_item"],
     docComment: /^(\/\/\/|\/\/!|\/\*\*|\/\*!)/,
+    hashStyle: { tupleComma: true },
   },
   java: {
     grammar: "java",
@@ -98,6 +104,7 @@ export const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {
     grammar: "ruby",
     queries: ["ruby"],
     methodContainers: ["module"],
+    hashStyle: { newlines: true },
   },
   php: {
     grammar: "php",
@@ -107,6 +114,7 @@ export const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {
   bash: {
     grammar: "bash",
     queries: ["bash"],
+    hashStyle: { newlines: true },
   },
 };
 

@@ -10,6 +10,12 @@ import { languageSpec } from "./languages.ts";
 export interface ExtractorOptions {
   budget?: Partial<ParseBudget>;
   store?: GrammarStore;
+  /**
+   * Parse trees kept by path so that re-parsing an edited file is
+   * incremental (default 4; 0 where each file is parsed once, as in bulk
+   * indexing Workers, to hold no memory for it).
+   */
+  keepTrees?: number;
 }
 
 /**
@@ -28,9 +34,11 @@ class RoutingExtractor implements Extractor {
   #l1 = new L1Extractor();
 
   constructor(options: ExtractorOptions) {
-    const tsOptions: { store?: GrammarStore; budget?: Partial<ParseBudget> } = {};
+    const tsOptions: { store?: GrammarStore; budget?: Partial<ParseBudget>; keepTrees?: number } =
+      {};
     if (options.store) tsOptions.store = options.store;
     if (options.budget) tsOptions.budget = options.budget;
+    if (options.keepTrees !== undefined) tsOptions.keepTrees = options.keepTrees;
     this.#treeSitter = new TreeSitterExtractor(tsOptions);
   }
 

@@ -59,3 +59,39 @@ Deno.test("structHash() covers decorators and attributes", async () => {
   const c = `/// Doc changed.\n#[derive(Debug)]\nstruct S {\n    x: u8,\n}\n`;
   equal(await hashOf("rust", a, "S"), await hashOf("rust", c, "S"));
 });
+
+Deno.test("structHash() sees layout that carries meaning: indentation, line ends, strings, 1-tuples", async () => {
+  const py = `def f(x):\n    if x:\n        a()\n        b()\n    return (x,)\n`;
+  const base = await hashOf("python", py, "f");
+  // Dedenting b() moves it out of the `if`: a logic edit with the same tokens.
+  notEqual(base, await hashOf("python", py.replace("        b()", "    b()"), "f"));
+  notEqual(base, await hashOf("python", py.replace("(x,)", "(x)"), "f"));
+  // Re-indenting the whole body (4 → 2 spaces) is a reformat.
+  equal(base, await hashOf("python", py.replace(/^( +)/gm, (s) => " ".repeat(s.length / 2)), "f"));
+
+  const sh = `f() {\n  echo a\n  echo b\n}\n`;
+  notEqual(
+    await hashOf("bash", sh, "f"),
+    await hashOf("bash", sh.replace("a\n  echo", "a echo"), "f"),
+  );
+  equal(
+    await hashOf("bash", sh, "f"),
+    await hashOf("bash", sh.replace("a\n  echo", "a; echo"), "f"),
+  );
+
+  const ts = `function g() {\n  return "a b";\n}\n`;
+  notEqual(
+    await hashOf("typescript", ts, "g"),
+    await hashOf("typescript", ts.replace("a b", "a  b"), "g"),
+  );
+  equal(
+    await hashOf("typescript", ts, "g"),
+    await hashOf("typescript", ts.replace("return", "return /* why */"), "g"),
+  );
+});
+
+Deno.test("structHash() of a method is the same in another class and at another depth", async () => {
+  const a = `class A:\n    def m(self):\n        return 1\n`;
+  const b = `class B:\n  class C:\n    def m(self):\n      return 1\n`;
+  equal(await hashOf("python", a, "A.m"), await hashOf("python", b, "B.C.m"));
+});

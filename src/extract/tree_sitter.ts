@@ -3,16 +3,31 @@ import type { Capability, Extraction, Extractor } from "./types.ts";
 import { GrammarLoadError, GrammarStore } from "./grammars.ts";
 import { languageSpec } from "./languages.ts";
 import { errorSpans, symbolsAndRefs } from "./captures.ts";
+import { RecentTrees } from "./recent_trees.ts";
 
-/** Per-file limits; a file over either is recorded at L1 with the reason. */
+/** Per-file limits; a file over any of them is recorded at L1 with the reason. */
 export interface ParseBudget {
   /** Largest text parsed, in UTF-16 code units (≈ bytes for code). Default 1,000,000. */
   maxChars: number;
   /** Wall-clock limit for parse plus query of one file, in ms. Default 1,000. */
   maxMillis: number;
+  /**
+   * Longest average line, in chars, of a file of 4,096 chars or more: over it
+   * the file is minified or generated (a bundle, a compiled validator, a
+   * translation table), its symbols would be noise, and it is not parsed.
+   * Default 300; hand-written code averages 25–60.
+   */
+  maxAverageLine: number;
 }
 
-export const DEFAULT_BUDGET: ParseBudget = { maxChars: 1_000_000, maxMillis: 1_000 };
+export const DEFAULT_BUDGET: ParseBudget = {
+  maxChars: 1_000_000,
+  maxMillis: 1_000,
+  maxAverageLine: 300,
+};
+
+/** Files shorter than this are parsed whatever their line lengths (they cost nothing). */
+const MINIFIED_MIN_CHARS = 4096;
 
 /**
  * L2/L3 extraction with tree-sitter: symbols (definitions with range,
@@ -22,19 +37,25 @@ export const DEFAULT_BUDGET: ParseBudget = { maxChars: 1_000_000, maxMillis: 1_0
  * Outcomes of `extract()`: depth 3 (or the depth asked for, if lower) with
  * symbols and refs; depth 3 with `error` set and symbols flagged `partial`
  * when the file has syntax errors; depth 1 with `error` when the grammar does
- * not load or the file exceeds the budget. Grammars load on first use (the
+ * not load or the file exceeds the budget (size, time, or minified lines). Grammars load on first use (the
  * first call for a language pays 5–200 ms, C++ the most) and stay cached for
  * the process. Parsing and querying are synchronous (the only await is the
  * grammar load), so calls may overlap freely; to parse in parallel, run one
- * extractor per Worker.
+ * extractor per Worker. The last `keepTrees` parse trees (default 4, each of
+ * at most 512 KiB of text) are kept by path, so the next parse of an edited
+ * file is incremental.
  */
 export class TreeSitterExtractor implements Extractor {
   #store: GrammarStore;
   #budget: ParseBudget;
+  #recent: RecentTrees;
 
-  constructor(options: { store?: GrammarStore; budget?: Partial<ParseBudget> } = {}) {
+  constructor(
+    options: { store?: GrammarStore; budget?: Partial<ParseBudget>; keepTrees?: number } = {},
+  ) {
     this.#store = options.store ?? new GrammarStore();
     this.#budget = { ...DEFAULT_BUDGET, ...options.budget };
+    this.#recent = new RecentTrees(options.keepTrees ?? 4);
   }
 
   capability(language: string | undefined): Capability {
@@ -56,6 +77,16 @@ export class TreeSitterExtractor implements Extractor {
         error: `parse budget exceeded: ${text.length} chars > ${this.#budget.maxChars} limit`,
       };
     }
+    if (text.length >= MINIFIED_MIN_CHARS) {
+      const average = Math.round(text.length / lineCount(text));
+      if (average > this.#budget.maxAverageLine) {
+        return {
+          ...empty(1),
+          error:
+            `minified or generated: lines average ${average} chars > ${this.#budget.maxAverageLine} limit`,
+        };
+      }
+    }
 
     let grammar;
     try {
@@ -68,24 +99,31 @@ export class TreeSitterExtractor implements Extractor {
     const { parser, query } = grammar;
     const deadline = performance.now() + this.#budget.maxMillis;
     const overdue = () => performance.now() > deadline;
-    const tree = parser.parse(text, null, { progressCallback: overdue });
+    // The path's previous tree, when it is still here, makes the parse incremental.
+    const old = this.#recent.take(input.path, language, text);
+    let tree;
+    try {
+      tree = parser.parse(text, old ?? null, { progressCallback: overdue });
+    } finally {
+      old?.delete();
+    }
     if (!tree) {
       // A cancelled parse would otherwise resume on the next call.
       parser.reset();
       return { ...empty(1), error: budgetError(this.#budget, "parse") };
     }
     try {
+      // One pass for every pattern (definitions, references, comment and
+      // literal marks). No match limit: on this corpus a limit of 64 already
+      // drops calls of long method chains; the time budget bounds the cost.
       const matches = query.matches(tree.rootNode, { progressCallback: overdue });
-      if (overdue()) return { ...empty(1), error: budgetError(this.#budget, "query") };
-      const errors = errorSpans(tree.rootNode);
-      const { symbols, refs } = symbolsAndRefs(
-        tree.rootNode,
-        matches,
-        text,
-        spec,
-        errors,
-        depth >= 3,
-      );
+      if (overdue()) {
+        tree.delete();
+        return { ...empty(1), error: budgetError(this.#budget, "query") };
+      }
+      const root = tree.rootNode;
+      const errors = errorSpans(root);
+      const { symbols, refs } = symbolsAndRefs(matches, text, spec, errors, depth >= 3);
       const out: Extraction = { depth, symbols, refs, chunks: [] };
       if (errors.length > 0) {
         const lines = [...new Set(errors.map((e) => e.line))];
@@ -94,11 +132,19 @@ export class TreeSitterExtractor implements Extractor {
           lines.length === 1 ? "" : "s"
         } ${shown})`;
       }
+      this.#recent.keep(input.path, language, text, tree);
       return out;
-    } finally {
+    } catch (e) {
       tree.delete();
+      throw e;
     }
   }
+}
+
+function lineCount(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return n;
 }
 
 function empty(depth: Depth): Extraction {

@@ -44,6 +44,37 @@ Deno.test("extract() degrades to L1 when a file is over the size budget", async 
   match(x.error ?? "", /^parse budget exceeded: 48 chars > 10 limit$/);
 });
 
+Deno.test("extract() leaves a minified file at L1 and parses the same code laid out", async () => {
+  const fns = Array.from({ length: 200 }, (_, i) => `function f${i}(a){return a+${i}}`);
+  const ex = new TreeSitterExtractor();
+  const minified = await ex.extract({
+    path: "a.min.js",
+    language: "javascript",
+    text: fns.join(";") + "\n",
+    depth: 3,
+  });
+  equal(minified.depth, 1);
+  deepStrictEqual(minified.symbols, []);
+  match(minified.error ?? "", /^minified or generated: lines average \d+ chars > 300 limit$/);
+  const laidOut = await ex.extract({
+    path: "a.js",
+    language: "javascript",
+    text: fns.join("\n") + "\n",
+    depth: 3,
+  });
+  equal(laidOut.depth, 3);
+  equal(laidOut.symbols.length, 200);
+  // A short file is parsed whatever its line length: it costs nothing.
+  const short = await ex.extract({
+    path: "b.js",
+    language: "javascript",
+    text: fns.slice(0, 20).join(";"),
+    depth: 3,
+  });
+  equal(short.depth, 3);
+  equal(short.symbols.length, 20);
+});
+
 Deno.test("extract() degrades to L1 when parsing runs out of time, then parses the next file", async () => {
   const big = "def f(x):\n    return [x + i for i in range(10)]\n".repeat(20_000);
   const slow = new TreeSitterExtractor({ budget: { maxMillis: 0, maxChars: 10_000_000 } });
