@@ -1,22 +1,46 @@
 import { parseArgs } from "node:util";
-import { relative } from "node:path";
-import { simpleSearch } from "../search/mod.ts";
+import { relative, resolve } from "node:path";
+import {
+  search,
+  SearchFilterError,
+  type SearchHit,
+  type SearchKind,
+  type SearchRequest,
+} from "../search/mod.ts";
 import { Journal } from "../store/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
 
-export const HELP = `heimdall search QUERY… [--limit N] [--json]
-  "Did I already solve this?": ranks files across every root by the query's
-  words in symbol names, signatures, doc comments, paths and summaries; one
-  line per file with its best symbol, each checked against the disk now.
-  Exit 0 with hits, 1 with none.`;
+export const HELP =
+  `heimdall search QUERY… [--limit N] [--repo R] [--path P] [--lang L] [--kind K] [--json]
+  "Did I already solve this?": ranks files, docs and notes across every root
+  (BM25 over names, signatures, doc comments, bodies, paths, headings and
+  notes, expanded along the code graph), one result per file with its best
+  symbol, each checked against the disk now:
+    STRONG   the file is as indexed and its own text covers the query
+    WEAK     it changed since indexed, covers little, or matched by meaning only
+    REBUILT  it moved: found again by content or symbol, shown at the new path
+  Hits whose file is gone and not found are pruned. "a phrase" ranks chunks
+  holding all its words higher; -word excludes. --repo R: a root (path or name) or a folder directly
+  under one; --path P: a folder or file (relative to the current folder, or
+  to every root); --lang L: a language id; --kind code|docs|notes|memory;
+  --limit N (default 8). Exit 0 with hits, 1 with none.`;
 
-/** `heimdall search`: ranked files for a question. */
-export function run(args: string[], ctx: Context): number {
+const KINDS: readonly SearchKind[] = ["code", "docs", "notes", "memory"];
+
+/** `heimdall search`: ranked, verified places for a question. */
+export async function run(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { limit: { type: "string" }, json: { type: "boolean" } },
+    options: {
+      limit: { type: "string" },
+      json: { type: "boolean" },
+      repo: { type: "string" },
+      path: { type: "string" },
+      lang: { type: "string" },
+      kind: { type: "string" },
+    },
     allowPositionals: true,
   });
   const query = positionals.join(" ").trim();
@@ -27,27 +51,88 @@ export function run(args: string[], ctx: Context): number {
       `Invalid --limit "${values.limit}": expected a whole number from 1 to 200`,
     );
   }
+  if (values.kind !== undefined && !KINDS.includes(values.kind as SearchKind)) {
+    throw new UsageError(`Invalid --kind "${values.kind}": expected one of ${KINDS.join(", ")}`);
+  }
+  const req: SearchRequest = { query, limit, home: ctx.home };
+  if (values.repo !== undefined) req.repo = values.repo;
+  if (values.path !== undefined) req.pathPrefix = resolvePathOption(values.path);
+  if (values.lang !== undefined) req.lang = values.lang.toLowerCase();
+  if (values.kind !== undefined) req.kind = values.kind as SearchKind;
+  if (ctx.config().teamUrl && (req.kind === undefined || req.kind === "memory")) {
+    // The team's memories, copied into the journal before it is read (src/team).
+    const { syncTeamMemories } = await import("../team/mod.ts");
+    await syncTeamMemories(ctx, (m) => ctx.err(`heimdall search: ${m}`));
+  }
   const journal = Journal.open(ctx.home.journal, { readOnly: true });
   try {
-    const t0 = performance.now();
-    const hits = simpleSearch(journal, query, limit);
-    const took = Math.round(performance.now() - t0);
-    if (values.json) ctx.out(JSON.stringify({ query, took_ms: took, hits }));
-    else {
-      const cwd = Deno.cwd();
-      for (const h of hits) {
-        const shown = h.path.startsWith(cwd + "/") ? relative(cwd, h.path) : h.path;
-        const what = h.symbol ? `${h.symbol} — ` : "";
-        const state = h.state === "fresh" ? "" : ` [${h.state} since indexed]`;
-        ctx.out(
-          `${h.rank}. cov ${Math.round(h.coverage * 100)}%  ${what}${shown}:${h.line}${state}`,
-        );
-        if (h.summary) ctx.out(`   ${h.summary}`);
-      }
-      if (hits.length === 0) ctx.out(`no match for "${query}"`);
+    let result;
+    try {
+      result = await search(journal, req);
+    } catch (e) {
+      if (e instanceof SearchFilterError) throw new UsageError(e.message);
+      throw e;
     }
-    return hits.length > 0 ? EXIT.ok : EXIT.none;
+    if (values.json) ctx.out(JSON.stringify(result));
+    else {
+      const paint = colours(ctx.tty && Deno.env.get("NO_COLOR") === undefined);
+      for (const h of result.hits) printHit(ctx, h, paint);
+      if (result.hits.length === 0) ctx.out(`no match for "${query}"`);
+      for (const p of result.pruned) {
+        ctx.out(paint.dim(`pruned (stale): ${shown(p.path)} — ${p.reason}`));
+      }
+      ctx.out(paint.dim(result.summary));
+    }
+    return result.hits.length > 0 ? EXIT.ok : EXIT.none;
   } finally {
     journal.close();
   }
+}
+
+/** A folder that exists from here is taken as it is; anything else is relative to every root. */
+function resolvePathOption(p: string): string {
+  if (p.startsWith("/")) return p;
+  const abs = resolve(p);
+  try {
+    Deno.statSync(abs);
+    return abs;
+  } catch {
+    return p;
+  }
+}
+
+function printHit(ctx: Context, h: SearchHit, paint: Paint): void {
+  const verdict = paint.verdict(h.verdict, `[${h.verdict}]`);
+  const where = h.path === null ? "" : `${shown(h.path)}${h.line !== null ? `:${h.line}` : ""}`;
+  const what = h.symbol !== null ? `${paint.bold(h.symbol)}${where ? " — " : ""}` : "";
+  const more = h.others > 0 ? paint.dim(` (+${h.others} more)`) : "";
+  const when = h.freshness.checked === "text" ? h.source : `verified now (${h.freshness.checked})`;
+  ctx.out(
+    `${h.rank}. ${verdict} cov ${Math.round(h.coverage * 100)}%  ${what}${where}${more}  ${
+      paint.dim(when)
+    }`,
+  );
+  if (h.summary) ctx.out(`   ${h.summary}`);
+  if (h.reason) ctx.out(`   ${paint.dim(`why: ${h.reason}`)}`);
+}
+
+function shown(path: string): string {
+  const cwd = Deno.cwd();
+  return path.startsWith(cwd + "/") ? relative(cwd, path) : path;
+}
+
+interface Paint {
+  bold(s: string): string;
+  dim(s: string): string;
+  verdict(v: string, s: string): string;
+}
+
+function colours(on: boolean): Paint {
+  if (!on) return { bold: (s) => s, dim: (s) => s, verdict: (_v, s) => s };
+  const code: Record<string, string> = { STRONG: "32", WEAK: "33", REBUILT: "36" };
+  return {
+    bold: (s) => `\x1b[1m${s}\x1b[0m`,
+    dim: (s) => `\x1b[2m${s}\x1b[0m`,
+    verdict: (v, s) => `\x1b[${code[v] ?? "0"}m${s}\x1b[0m`,
+  };
 }

@@ -3,6 +3,7 @@ import { basename } from "node:path";
 import type { Depth } from "../config/mod.ts";
 import type { Capability, Extraction, FileInfo } from "../extract/mod.ts";
 import type { EdgeRecord, NodeRecord, OwnedRows, PathRecord, PendingRecord } from "../store/mod.ts";
+import { chunkRows } from "../search/chunk_rows.ts";
 
 /** Everything desiredRows needs, gathered by the reconciler's I/O shell. */
 export interface DesiredInput {
@@ -20,6 +21,8 @@ export interface DesiredInput {
   /** Terminal reason when the file was not read (too large). */
   skipReason?: string;
   lineCount: number;
+  /** The file's text, for its search chunks; undefined when it was not read. */
+  text?: string;
 }
 
 /** A stable id for a node: never collides across files or repositories, survives re-indexing. */
@@ -87,7 +90,15 @@ export function desiredRows(input: DesiredInput): OwnedRows {
   const edges: EdgeRecord[] = [];
   const pending: PendingRecord[] = [];
   if (!skipped && x && effective >= 2) addSymbols(input.path, x, fileId, nodes, edges, pending);
-  return { path, nodes, edges, pending };
+  const chunks = skipped ? [] : chunkRows({
+    rel: input.rel,
+    language: path.language,
+    summary: path.summary,
+    text: input.text,
+    nodes,
+    sections: effective >= 2 ? x?.chunks ?? [] : [],
+  });
+  return { path, nodes, edges, pending, chunks };
 }
 
 function addSymbols(

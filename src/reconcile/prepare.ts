@@ -172,6 +172,7 @@ async function readAndPlan(
     capability,
     extraction,
     lineCount: countLines(text),
+    text,
   });
   return { path, expected, do: "replace", rows };
 }

@@ -1,11 +1,32 @@
 /**
- * Search: turns a question into ranked places across every root.
+ * Search: turns a question into ranked, verified places across every root.
  *
- * Owns query parsing (pure) and ranking. Reads the journal only (never takes
- * the writer lock) and checks each hit against the filesystem at query time.
+ * Owns query parsing and identifier splitting (pure), the search chunks a
+ * file owns (pure, called by the reconciler), the lexical (FTS5/BM25) and
+ * graph legs, the semantic leg's plug, fusion (pure), verdicts against the
+ * live filesystem, and notes. Reads the journal without the writer lock;
+ * writes only notes and loose chunks (plain transactions) and hint files.
  */
-export { contentWords, splitWords } from "./query.ts";
-export { type SimpleHit, simpleSearch } from "./simple.ts";
+export { contentWords, isStopWord, type ParsedQuery, parseQuery, splitWords } from "./query.ts";
+export { indexText, nameText, stem, wholeForm } from "./words.ts";
+export { search, summaryLine } from "./search.ts";
+export { DEFAULT_TUNING, rank } from "./rank.ts";
+export { resolveFilter, SearchFilterError } from "./filter.ts";
+export type { Candidate, ChunkMeta, Ranking, Tuning } from "./rank.ts";
+export type {
+  Freshness,
+  LegsReport,
+  PrunedHit,
+  SearchHit,
+  SearchKind,
+  SearchRequest,
+  SearchResult,
+} from "./types.ts";
+export { NO_MODEL_REASON, semanticLegFor, setSemanticLeg } from "./legs.ts";
+export type { LegFilter, LegHit, LegStatus, SemanticLeg, SemanticLegFactory } from "./legs.ts";
+export { deleteLooseChunk, type LooseChunk, upsertLooseChunk } from "./chunks.ts";
+export { insertNote, type NoteInput, notePaths } from "./notes.ts";
+export { coverage, COVERAGE_THRESHOLD, decideVerdict, type Verdict } from "./verdict.ts";
 export { findSymbol, outline, symbolCandidates, SymbolLookupError } from "./symbols.ts";
 export type { SymbolRef } from "./symbols.ts";
 export { blastRadius, callees, callers } from "./graph_query.ts";

@@ -1,62 +1,155 @@
 /**
- * Splits an identifier or a query into lower-case words: camelCase,
- * snake_case, kebab-case, dots and digits are boundaries (pure).
- *
- * @example
- * ```ts
- * import { splitWords } from "./query.ts";
- * import assert from "node:assert/strict";
- * assert.deepEqual(splitWords("parseHTTPRequest v2_body"), ["parse", "http", "request", "v", "2", "body"]);
- * ```
+ * Query parsing (pure): a question as typed → the words to match, the whole
+ * forms of the identifiers in it, quoted phrases and excluded words.
  */
-export function splitWords(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
-    .replace(/([A-Za-z])([0-9])/g, "$1 $2")
-    .replace(/([0-9])([A-Za-z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length > 0);
+import { splitWords, wholeForm } from "./words.ts";
+
+export { splitWords } from "./words.ts";
+
+/** A parsed query. Every list is lower-case, without duplicates, in query order. */
+export interface ParsedQuery {
+  /** The query as typed, trimmed. */
+  text: string;
+  /** Content words: split identifiers and prose, stop words and one-letter words removed. */
+  words: string[];
+  /** Whole forms of compound identifiers (`parseHTTPRequest` → `parsehttprequest`). */
+  wholes: string[];
+  /** Quoted phrases, as their words joined by a space. */
+  phrases: string[];
+  /** Words after a leading `-` (`-test`): chunks holding them are not returned. */
+  excluded: string[];
 }
 
 const STOP = new Set([
   "a",
+  "about",
+  "all",
+  "already",
   "an",
   "and",
+  "any",
   "are",
   "as",
   "at",
   "be",
+  "been",
+  "but",
   "by",
+  "can",
   "did",
   "do",
+  "does",
   "for",
   "from",
+  "has",
+  "have",
   "how",
   "i",
+  "if",
   "in",
+  "into",
   "is",
   "it",
+  "its",
+  "me",
+  "my",
   "of",
   "on",
   "or",
-  "that",
-  "the",
-  "this",
-  "to",
-  "was",
-  "we",
-  "what",
-  "where",
-  "which",
-  "with",
-  "already",
+  "our",
+  "should",
+  "so",
   "solve",
   "solved",
+  "some",
+  "that",
+  "the",
+  "their",
+  "then",
+  "there",
+  "these",
+  "this",
+  "to",
+  "up",
+  "was",
+  "we",
+  "were",
+  "what",
+  "when",
+  "where",
+  "which",
+  "who",
+  "why",
+  "will",
+  "with",
+  "you",
+  "your",
 ]);
+
+/** True for a word that says nothing about what is searched for. */
+export function isStopWord(word: string): boolean {
+  return STOP.has(word);
+}
+
+/**
+ * Parses a query: `"quoted phrases"`, `-excluded` words, and everything else
+ * split into words (identifiers split and kept whole). One-letter words and
+ * stop words are dropped from `words` unless nothing else is left.
+ *
+ * @example
+ * ```ts
+ * import { parseQuery } from "./query.ts";
+ * import assert from "node:assert/strict";
+ * const q = parseQuery('retry parseHTTPRequest "exponential backoff" -test');
+ * assert.deepEqual(q.words, ["retry", "parse", "http", "request", "exponential", "backoff"]);
+ * assert.deepEqual(q.wholes, ["parsehttprequest"]);
+ * assert.deepEqual(q.phrases, ["exponential backoff"]);
+ * assert.deepEqual(q.excluded, ["test"]);
+ * ```
+ */
+export function parseQuery(input: string): ParsedQuery {
+  const text = input.trim();
+  const all: string[] = [];
+  const wholes: string[] = [];
+  const phrases: string[] = [];
+  const excluded: string[] = [];
+  const re = /(-?)"([^"]*)"?|(\S+)/g;
+  for (const m of text.matchAll(re)) {
+    if (m[2] !== undefined) {
+      const words = splitWords(m[2]);
+      if (m[1] === "-") excluded.push(...words);
+      else {
+        if (words.length > 1) phrases.push(words.join(" "));
+        all.push(...words);
+      }
+      continue;
+    }
+    const token = m[3]!;
+    if (token.startsWith("-") && token.length > 1 && /^-[\p{L}\p{N}_]/u.test(token)) {
+      excluded.push(...splitWords(token.slice(1)));
+      continue;
+    }
+    for (const part of token.split(/[^\p{L}\p{N}_$.:-]+/u)) {
+      const whole = wholeForm(part);
+      if (whole !== undefined) wholes.push(whole);
+      all.push(...splitWords(part));
+    }
+  }
+  const content = all.filter((w) => w.length > 1 && !STOP.has(w));
+  return {
+    text,
+    words: unique(content.length > 0 ? content : all),
+    wholes: unique(wholes),
+    phrases: unique(phrases),
+    excluded: unique(excluded),
+  };
+}
 
 /** The content words of a query: split, lower-cased, stop words and duplicates removed. */
 export function contentWords(query: string): string[] {
-  return [...new Set(splitWords(query).filter((w) => !STOP.has(w)))];
+  return parseQuery(query).words;
+}
+
+function unique(list: string[]): string[] {
+  return [...new Set(list)];
 }

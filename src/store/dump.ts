@@ -6,6 +6,7 @@ const RAW: readonly [string, string][] = [
   ["nodes", "SELECT * FROM nodes ORDER BY id"],
   ["edges", "SELECT * FROM edges ORDER BY owner_id, src, dst, kind, line"],
   ["pending_edges", "SELECT * FROM pending_edges ORDER BY owner_id, src, kind, target, line"],
+  ["chunks", "SELECT * FROM chunks WHERE path_id IS NOT NULL ORDER BY id"],
 ];
 
 // Row ids, generations and racy flags depend on history, not on the disk.
@@ -31,6 +32,11 @@ const CANONICAL: readonly [string, string][] = [
     "pending_edges",
     `SELECT p.path AS owner, src, kind, target, module, line FROM pending_edges e
      JOIN paths p ON p.id = e.owner_id ORDER BY owner, src, kind, target, line`,
+  ],
+  [
+    "chunks",
+    `SELECT p.path AS owner, node_id, source, title, start_line, end_line, text_hash FROM chunks c
+     JOIN paths p ON p.id = c.path_id ORDER BY owner, start_line, end_line, node_id, title, text_hash`,
   ],
 ];
 

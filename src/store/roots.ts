@@ -23,6 +23,11 @@ export function upsertRoot(j: Journal, path: string, depth: string): number {
  */
 export function deleteRoot(j: Journal, id: number): void {
   const owned = "SELECT id FROM paths WHERE root_id = ?";
+  j.run(
+    `DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE path_id IN (${owned}))`,
+    id,
+  );
+  j.run(`DELETE FROM chunks WHERE path_id IN (${owned})`, id);
   j.run(`DELETE FROM nodes WHERE path_id IN (${owned})`, id);
   j.run(`DELETE FROM edges WHERE owner_id IN (${owned})`, id);
   j.run(`DELETE FROM pending_edges WHERE owner_id IN (${owned})`, id);

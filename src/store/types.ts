@@ -77,12 +77,42 @@ export interface PendingRecord {
   line: number | null;
 }
 
+/** The text columns of a chunk's full-text row (what the lexical leg matches). */
+export interface ChunkFields {
+  /** The name, split into words and kept whole (`parseQuery parse query`). */
+  name: string;
+  /** The enclosing path: qualname or heading path, split. */
+  qual: string;
+  sig: string;
+  doc: string;
+  /** The chunk's own text (bounded), identifiers split. */
+  body: string;
+  /** The file's root-relative path, split. */
+  path: string;
+}
+
+/** A path-owned unit of search: a symbol, a markdown section, or a file's own text. */
+export interface ChunkRecord {
+  /** The node it describes (symbol, heading or file node); null when there is none. */
+  node_id: string | null;
+  source: "code" | "docs";
+  /** Qualname or heading path (the file's rel path for its own chunk). */
+  title: string;
+  start_line: number | null;
+  end_line: number | null;
+  /** Hash of the chunk's source lines: a reader re-embeds when it changes. */
+  text_hash: string;
+  fts: ChunkFields;
+}
+
 /** Every row one path owns: a commit replaces exactly these. */
 export interface OwnedRows {
   path: PathRecord;
   nodes: NodeRecord[];
   edges: EdgeRecord[];
   pending: PendingRecord[];
+  /** Search chunks; absent means none. */
+  chunks?: ChunkRecord[];
 }
 
 /** A row of `roots`. */

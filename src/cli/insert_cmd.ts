@@ -1,0 +1,63 @@
+import { parseArgs } from "node:util";
+import { resolve } from "node:path";
+import { insertNote } from "../search/mod.ts";
+import { Journal } from "../store/mod.ts";
+import type { Context } from "./context.ts";
+import { UsageError } from "./errors.ts";
+import { EXIT } from "./exit_codes.ts";
+
+export const HELP = `heimdall insert --title T --body B|- [--keywords k1,k2] [--path P]…
+  Records reusable work as a note: searchable at once (\`heimdall search\`,
+  --kind notes), never deleted by re-indexing. Each --path (a file or folder
+  that exists) is attached: when the note is found, those paths get verdicts
+  too, and a file that moved is found again by its content. --body - reads the
+  body from stdin.`;
+
+/** `heimdall insert`: record a note. */
+export async function run(args: string[], ctx: Context): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      title: { type: "string" },
+      body: { type: "string" },
+      keywords: { type: "string" },
+      path: { type: "string", multiple: true },
+      json: { type: "boolean" },
+    },
+    allowPositionals: true,
+  });
+  if (positionals.length > 0) {
+    throw new UsageError(
+      `Unexpected "${positionals[0]}": quote the title and body (--title "…" --body "…")`,
+    );
+  }
+  const title = values.title?.trim() ?? "";
+  if (title === "") throw new UsageError('Missing --title: heimdall insert --title "…" --body "…"');
+  let body = values.body ?? "";
+  if (body === "-") body = await new Response(Deno.stdin.readable).text();
+  body = body.trim();
+  if (body === "") {
+    throw new UsageError("Missing --body: say what was done (or --body - to read it from stdin)");
+  }
+  const paths = (values.path ?? []).map((p) => {
+    const abs = resolve(p);
+    try {
+      Deno.statSync(abs);
+    } catch {
+      throw new UsageError(`Cannot attach "${p}": no such file or folder; pass an existing path`);
+    }
+    return abs;
+  });
+  const keywords = (values.keywords ?? "").split(",").map((k) => k.trim()).filter((k) => k !== "");
+  const journal = Journal.open(ctx.home.journal);
+  try {
+    const id = insertNote(journal, { title, body, keywords, paths });
+    if (values.json) ctx.out(JSON.stringify({ id, title, keywords, paths }));
+    else {ctx.out(
+        `noted #${id}: ${title}${paths.length > 0 ? ` (${paths.length} paths attached)` : ""}`,
+      );}
+    return EXIT.ok;
+  } finally {
+    journal.close();
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * A request's filters resolved against the journal's roots: `--repo` and
+ * `--path` become absolute path prefixes.
+ */
+import { basename, join } from "node:path";
+import type { Journal } from "../store/mod.ts";
+import type { ChunkFilter } from "./lexical.ts";
+import type { SearchRequest } from "./types.ts";
+
+/** A filter names nothing that exists (an unknown repo). */
+export class SearchFilterError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SearchFilterError";
+  }
+}
+
+/**
+ * The request's filters as a {@link ChunkFilter}: `repo` → the roots (or
+ * folders directly under a root) of that name; a relative `pathPrefix` →
+ * that folder under every root.
+ */
+export function resolveFilter(j: Journal, req: SearchRequest): ChunkFilter {
+  const filter: ChunkFilter = {};
+  if (req.kind !== undefined) filter.source = req.kind;
+  if (req.lang !== undefined) filter.language = req.lang;
+  const roots = j.all<{ path: string }>("SELECT path FROM roots ORDER BY path").map((r) => r.path);
+  const prefixes: string[][] = [];
+  if (req.pathPrefix !== undefined && req.pathPrefix !== "") {
+    const p = req.pathPrefix.replace(/\/+$/, "") || "/";
+    prefixes.push(p.startsWith("/") ? [p] : roots.map((r) => join(r, p)));
+  }
+  if (req.repo !== undefined && req.repo !== "") {
+    const name = req.repo.replace(/\/+$/, "");
+    const list = roots.filter((r) => r === name || basename(r) === name);
+    if (list.length === 0 && !name.includes("/")) {
+      for (const r of roots) {
+        const dir = `${r}/${name}`;
+        const under = j.get(
+          "SELECT 1 FROM paths WHERE path >= ? AND path < ? LIMIT 1",
+          dir + "/",
+          dir + "0",
+        );
+        if (under) list.push(dir);
+      }
+    }
+    if (list.length === 0) {
+      throw new SearchFilterError(
+        `No repository "${req.repo}": it is neither a root nor a folder directly under one; roots: ${
+          roots.length === 0 ? "none (run `heimdall index DIR`)" : roots.join(", ")
+        }`,
+      );
+    }
+    prefixes.push(list);
+  }
+  if (prefixes.length > 0) filter.prefixes = prefixes;
+  return filter;
+}

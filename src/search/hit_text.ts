@@ -1,0 +1,73 @@
+/**
+ * What a hit shows (pure): the lines its chunk covers now, its name, kind
+ * and summary line.
+ */
+import { definitionLine } from "./relocate.ts";
+import { type Candidate, isFileChunk, type ScoredChunk } from "./rank.ts";
+
+/** A whole file's text counted for coverage, at most. */
+const FILE_TEXT_MAX = 64 * 1024;
+const SUMMARY_MAX = 160;
+
+/** The lines a chunk covers now, and their text (a whole file's text, bounded, for a file chunk). */
+export function spanOf(
+  m: ScoredChunk | (ScoredChunk & { start_line: number | null }),
+  text: string,
+  changed: boolean,
+): { line: number | null; endLine: number | null; text: string } {
+  if (isFileChunk(m) || m.start_line === null) {
+    const lines = m.start_line === null ? 1 : m.start_line;
+    return { line: lines, endLine: m.end_line, text: text.slice(0, FILE_TEXT_MAX) };
+  }
+  const lines = text.split("\n");
+  let start = m.start_line;
+  let end = m.end_line ?? start;
+  if (changed && m.signature) {
+    const found = definitionLine(lines, m.signature);
+    if (found !== undefined) {
+      end = found + (end - start);
+      start = found;
+    }
+  }
+  return { line: start, endLine: end, text: lines.slice(start - 1, end).join("\n") };
+}
+
+/** True when only the semantic leg found any chunk of the candidate. */
+export function isSemanticOnly(c: Candidate): boolean {
+  const legs = new Set([c.best, ...c.others].flatMap((o) => o.legs));
+  return legs.size === 1 && legs.has("semantic");
+}
+
+/** What a hit names: qualname, heading path or note title; null for a whole file. */
+export function symbolOf(m: ScoredChunk): string | null {
+  if (m.source === "notes" || m.source === "memory") return m.title;
+  if (isFileChunk(m)) return null;
+  return m.title;
+}
+
+/** A hit's kind: the symbol's, `file`, `section`, `note` or `memory`. */
+export function kindOf(m: ScoredChunk): string | null {
+  if (m.source === "notes") return "note";
+  if (m.source === "memory") return "memory";
+  if (isFileChunk(m)) return "file";
+  if (m.kind === "heading" || m.source === "docs") return "section";
+  return m.kind ?? "file";
+}
+
+/** One line under a hit: signature or doc line, a section's first line, a file's summary. */
+export function summaryOf(m: ScoredChunk, text: string): string | null {
+  if (isFileChunk(m)) {
+    return m.summary === null ? null : clip(m.summary);
+  }
+  if (m.kind === "heading" || m.source === "docs") {
+    const line = text.split("\n").slice(1).find((l) => l.trim() !== "")?.trim();
+    return line ? clip(line) : null;
+  }
+  const sig = m.signature ?? m.doc?.split("\n")[0] ?? null;
+  return sig === null ? null : clip(sig);
+}
+
+/** A line cut to the summary width. */
+export function clip(s: string): string {
+  return s.length <= SUMMARY_MAX ? s : s.slice(0, SUMMARY_MAX - 1) + "…";
+}

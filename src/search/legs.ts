@@ -1,0 +1,58 @@
+/**
+ * The semantic leg's plug: the embeddings code registers a leg here and
+ * search calls it; with none registered (or one that is off or fails) search
+ * runs lexical + graph and says why the semantic leg is off. Never fails a
+ * search.
+ */
+import type { Journal } from "../store/mod.ts";
+
+/** What a semantic leg says about itself before it is asked anything. */
+export type LegStatus = { on: true; model: string } | { on: false; reason: string };
+
+/** Restricts a leg to some chunks (when a filter narrows the search to few of them). */
+export interface LegFilter {
+  /** When present, only these chunk ids may be returned. */
+  chunkIds?: ReadonlySet<number>;
+}
+
+/** A ranked chunk from a leg: higher scores are better. */
+export interface LegHit {
+  chunkId: number;
+  score: number;
+}
+
+/**
+ * A semantic leg: ranks chunks (the `chunks` table's ids) by meaning. It may
+ * be slow to start (a model to load) but must not throw for an ordinary
+ * query; if it does, search records the error as the reason it was off.
+ */
+export interface SemanticLeg {
+  readonly name: string;
+  status(): LegStatus;
+  search(query: string, limit: number, filter: LegFilter): Promise<LegHit[]>;
+}
+
+/** Makes the leg for one open journal (the registration point). */
+export type SemanticLegFactory = (j: Journal) => SemanticLeg | undefined;
+
+/** What search says when no semantic leg is registered. */
+export const NO_MODEL_REASON = "no model; run heimdall model pull bge-m3";
+
+let factory: SemanticLegFactory | undefined;
+
+/**
+ * Registers (or, with undefined, removes) the semantic leg: a leg, or a
+ * factory called with the journal of each search. The last registration wins.
+ */
+export function setSemanticLeg(leg: SemanticLeg | SemanticLegFactory | undefined): void {
+  factory = leg === undefined ? undefined : typeof leg === "function" ? leg : () => leg;
+}
+
+/** The registered semantic leg for `j`, if any. A factory that throws counts as none. */
+export function semanticLegFor(j: Journal): SemanticLeg | undefined {
+  try {
+    return factory?.(j);
+  } catch {
+    return undefined;
+  }
+}

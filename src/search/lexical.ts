@@ -1,0 +1,216 @@
+/**
+ * The lexical leg: SQLite FTS5 with BM25 over the chunks' fields, with a
+ * weight per field (tuned by `scripts/bench_search.ts`).
+ */
+import type { Journal } from "../store/mod.ts";
+import type { ParsedQuery } from "./query.ts";
+
+/** BM25 weight of each full-text column, in the table's column order. */
+export interface FieldWeights {
+  name: number;
+  qual: number;
+  sig: number;
+  doc: number;
+  body: number;
+  path: number;
+}
+
+/** Which chunks a search may return: every given condition holds. */
+export interface ChunkFilter {
+  source?: string;
+  language?: string;
+  /**
+   * Lists of absolute path prefixes (a folder or a file): a chunk must lie
+   * under one prefix of every list. A note or memory is judged by the path
+   * it points at.
+   */
+  prefixes?: readonly (readonly string[])[];
+}
+
+/**
+ * The FTS5 expression for a query (pure): every word, whole identifier and
+ * phrase OR-ed, the excluded words NOT-ed. Undefined when nothing is left to
+ * match.
+ *
+ * @example
+ * ```ts
+ * import { ftsExpression } from "./lexical.ts";
+ * import { parseQuery } from "./query.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(ftsExpression(parseQuery("fooBar -baz")), '("foo" OR "bar" OR "foobar") NOT ("baz")');
+ * ```
+ */
+export function ftsExpression(q: ParsedQuery): string | undefined {
+  const terms = queryTerms(q).map(quote);
+  if (terms.length === 0) return undefined;
+  const any = `(${terms.join(" OR ")})`;
+  return q.excluded.length === 0 ? any : `${any} NOT (${q.excluded.map(quote).join(" OR ")})`;
+}
+
+/** A query term with its document frequency, counted up to a cap. */
+export interface TermCount {
+  term: string;
+  /** Chunks holding the term, or `cap + 1` when more hold it. */
+  df: number;
+}
+
+/**
+ * The FTS5 expression for a query within a budget of chunks to score (pure).
+ * BM25 costs about as much per matching chunk as the rest of a search, and
+ * a common word (`get`, `string`) matches a fifth of a code index, so
+ * matching is restricted to chunks holding one of the rarest terms (taken
+ * rarest first while their counts fit in `budget`; when even the rarest does
+ * not fit, chunks holding both of the two rarest). The other terms still
+ * score wherever those chunks hold them: the expression is
+ * `(rare…) AND (every term…)`, so a common term never widens the match but
+ * counts in BM25 (at half the weight of a rare one, which appears in both
+ * halves). Terms no chunk holds are dropped. Undefined when none is left.
+ *
+ * @example
+ * ```ts
+ * import { plannedExpression } from "./lexical.ts";
+ * import assert from "node:assert/strict";
+ * const terms = [{ term: "get", df: 5001 }, { term: "prime", df: 238 }];
+ * assert.equal(plannedExpression(terms, [], 5000), '("prime") AND ("get" OR "prime")');
+ * assert.equal(plannedExpression([{ term: "prime", df: 238 }], [], 5000), '("prime")');
+ * ```
+ */
+export function plannedExpression(
+  counts: readonly TermCount[],
+  excluded: readonly string[],
+  budget: number,
+): string | undefined {
+  const present = counts.filter((c) => c.df > 0);
+  if (present.length === 0) return undefined;
+  const byDf = [...present].sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1));
+  const rare: string[] = [];
+  let sum = 0;
+  for (const c of byDf) {
+    if (sum + c.df > budget) break;
+    rare.push(c.term);
+    sum += c.df;
+  }
+  const all = `(${present.map((c) => quote(c.term)).join(" OR ")})`;
+  let expr: string;
+  if (rare.length === present.length) expr = all;
+  else if (rare.length > 0) expr = `(${rare.map(quote).join(" OR ")}) AND ${all}`;
+  else if (byDf.length > 1) {
+    expr = `(${quote(byDf[0]!.term)} AND ${quote(byDf[1]!.term)}) AND ${all}`;
+  } else expr = all;
+  return excluded.length === 0 ? expr : `${expr} NOT (${excluded.map(quote).join(" OR ")})`;
+}
+
+/** Every distinct term of a query the lexical leg matches: words, whole identifiers, phrases. */
+export function queryTerms(q: ParsedQuery): string[] {
+  return [...new Set([...q.words, ...q.wholes, ...q.phrases])];
+}
+
+/**
+ * Counts the chunks holding each term, stopping at `cap + 1`: a common
+ * term costs `cap` rows of its posting list, never all of it.
+ */
+export function termCounts(j: Journal, terms: readonly string[], cap: number): TermCount[] {
+  const st = j.stmt(
+    "SELECT count(*) AS n FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)",
+  );
+  return terms.map((term) => ({ term, df: (st.get(quote(term), cap + 1) as { n: number }).n }));
+}
+
+/**
+ * One term as FTS5 syntax: a word quoted; a phrase as its words ANDed (every
+ * word in the chunk, in any order), which also works on an index that keeps
+ * no token positions.
+ */
+function quote(term: string): string {
+  const words = term.split(" ").filter((w) => w !== "");
+  const q = (w: string) => `"${w.replaceAll('"', '""')}"`;
+  return words.length > 1 ? `(${words.map(q).join(" AND ")})` : q(term);
+}
+
+/**
+ * The SQL condition (on `chunks c` left-joined to `paths p`) and its
+ * parameters for a filter; `1` when it has no condition.
+ */
+export function filterSql(f: ChunkFilter): { sql: string; params: (string | number)[] } {
+  const parts: string[] = [];
+  const params: (string | number)[] = [];
+  if (f.source !== undefined) {
+    parts.push("c.source = ?");
+    params.push(f.source);
+  }
+  if (f.language !== undefined) {
+    parts.push("p.language = ?");
+    params.push(f.language);
+  }
+  for (const list of f.prefixes ?? []) {
+    if (list.length === 0) {
+      parts.push("0");
+      continue;
+    }
+    const any = list.map((prefix) => {
+      const exact = prefix.replace(/\/+$/, "");
+      params.push(exact, exact + "/", exact + "0");
+      return "(coalesce(p.path, c.anchor) = ? OR (coalesce(p.path, c.anchor) >= ? AND coalesce(p.path, c.anchor) < ?))";
+    });
+    parts.push(`(${any.join(" OR ")})`);
+  }
+  return { sql: parts.length === 0 ? "1" : parts.join(" AND "), params };
+}
+
+/** The same test as {@link filterSql}, in code, for chunks another leg found (pure). */
+export function passesFilter(
+  f: ChunkFilter,
+  c: { source: string; language: string | null; path: string | null },
+): boolean {
+  if (f.source !== undefined && c.source !== f.source) return false;
+  if (f.language !== undefined && c.language !== f.language) return false;
+  for (const list of f.prefixes ?? []) {
+    if (c.path === null) return false;
+    const path = c.path;
+    const ok = list.some((prefix) => {
+      const exact = prefix.replace(/\/+$/, "");
+      return path === exact || path.startsWith(exact + "/");
+    });
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/** True when a filter restricts anything. */
+export function isFiltered(f: ChunkFilter): boolean {
+  return f.source !== undefined || f.language !== undefined || (f.prefixes?.length ?? 0) > 0;
+}
+
+/**
+ * The best `limit` chunks for an FTS5 expression by weighted BM25, best
+ * first (scores are positive: higher is better). Cost grows with the number
+ * of chunks that hold any of the words: SQLite scores every match.
+ */
+export function lexicalRanking(
+  j: Journal,
+  expression: string,
+  weights: FieldWeights,
+  limit: number,
+  filter: ChunkFilter = {},
+): { id: number; score: number }[] {
+  const w = [weights.name, weights.qual, weights.sig, weights.doc, weights.body, weights.path];
+  if (!isFiltered(filter)) {
+    return j.all<{ id: number; score: number }>(
+      `SELECT rowid AS id, -bm25(chunks_fts, ?, ?, ?, ?, ?, ?) AS score FROM chunks_fts
+       WHERE chunks_fts MATCH ? ORDER BY score DESC, id LIMIT ?`,
+      ...w,
+      expression,
+      limit,
+    );
+  }
+  const f = filterSql(filter);
+  return j.all<{ id: number; score: number }>(
+    `SELECT f.rowid AS id, -bm25(chunks_fts, ?, ?, ?, ?, ?, ?) AS score FROM chunks_fts f
+     JOIN chunks c ON c.id = f.rowid LEFT JOIN paths p ON p.id = c.path_id
+     WHERE chunks_fts MATCH ? AND ${f.sql} ORDER BY score DESC, id LIMIT ?`,
+    ...w,
+    expression,
+    ...f.params,
+    limit,
+  );
+}

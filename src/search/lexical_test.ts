@@ -1,0 +1,115 @@
+import assert from "node:assert/strict";
+import { Journal } from "../store/mod.ts";
+import {
+  type ChunkFilter,
+  filterSql,
+  ftsExpression,
+  passesFilter,
+  plannedExpression,
+} from "./lexical.ts";
+import { parseQuery } from "./query.ts";
+
+Deno.test("ftsExpression() ORs words, whole identifiers and phrases, and NOTs exclusions", () => {
+  const cases: [string, string | undefined][] = [
+    ["retry backoff", '("retry" OR "backoff")'],
+    ["parseHTTPRequest", '("parse" OR "http" OR "request" OR "parsehttprequest")'],
+    ['"exponential backoff"', '("exponential" OR "backoff" OR ("exponential" AND "backoff"))'],
+    ["lock -test", '("lock") NOT ("test")'],
+    ["", undefined],
+  ];
+  for (const [q, want] of cases) assert.equal(ftsExpression(parseQuery(q)), want, q);
+});
+
+Deno.test("filterSql() and passesFilter() agree on every chunk of a real journal", () => {
+  const j = Journal.open(Deno.makeTempFileSync({ suffix: ".db" }));
+  j.run("INSERT INTO roots (id, path) VALUES (1, '/r')");
+  const paths: [number, string, string | null][] = [
+    [1, "/r/src/a.ts", "typescript"],
+    [2, "/r/src/sub/b.py", "python"],
+    [3, "/r/srcx/c.ts", "typescript"],
+    [4, "/r/docs/d.md", "markdown"],
+  ];
+  for (const [id, path, lang] of paths) {
+    j.run(
+      `INSERT INTO paths (id, root_id, path, rel, state, size, mtime_ms, language, requested_depth,
+         target_depth, effective_depth, generation) VALUES (?, 1, ?, ?, 'indexed', 1, 1, ?, 3, 3, 3, 1)`,
+      id,
+      path,
+      path.slice(3),
+      lang,
+    );
+    j.run(
+      "INSERT INTO chunks (path_id, source, title, text_hash) VALUES (?, ?, 't', 'h')",
+      id,
+      lang === "markdown" ? "docs" : "code",
+    );
+  }
+  j.run(
+    "INSERT INTO chunks (source, ref_id, title, text_hash, anchor) VALUES ('notes', 1, 'n', 'h', '/r/src/a.ts')",
+  );
+  j.run("INSERT INTO chunks (source, ref_id, title, text_hash) VALUES ('notes', 2, 'n', 'h')");
+  const rows = j.all<{ id: number; source: string; language: string | null; path: string | null }>(
+    "SELECT c.id, c.source, p.language, coalesce(p.path, c.anchor) AS path FROM chunks c LEFT JOIN paths p ON p.id = c.path_id",
+  );
+  const filters: ChunkFilter[] = [
+    {},
+    { source: "code" },
+    { source: "notes" },
+    { language: "typescript" },
+    { prefixes: [["/r/src"]] },
+    { prefixes: [["/r/src/"]] },
+    { prefixes: [["/r/src/a.ts"]] },
+    { prefixes: [["/r/src", "/r/docs"], ["/r/src/sub"]] },
+    { prefixes: [[]] },
+    { source: "code", language: "typescript", prefixes: [["/r"]] },
+  ];
+  for (const f of filters) {
+    const sql = filterSql(f);
+    const bySql = j.all<{ id: number }>(
+      `SELECT c.id FROM chunks c LEFT JOIN paths p ON p.id = c.path_id WHERE ${sql.sql} ORDER BY c.id`,
+      ...sql.params,
+    ).map((r) => r.id);
+    const byCode = rows.filter((r) => passesFilter(f, r)).map((r) => r.id).sort((a, b) => a - b);
+    assert.deepEqual(bySql, byCode, JSON.stringify(f));
+  }
+  // "/r/src" is a folder: "/r/srcx" is not under it.
+  const src = filterSql({ prefixes: [["/r/src"]] });
+  const under = j.all<{ path: string }>(
+    `SELECT coalesce(p.path, c.anchor) AS path FROM chunks c LEFT JOIN paths p ON p.id = c.path_id WHERE ${src.sql}`,
+    ...src.params,
+  ).map((r) => r.path).sort();
+  assert.deepEqual(under, ["/r/src/a.ts", "/r/src/a.ts", "/r/src/sub/b.py"]);
+  j.close();
+});
+
+Deno.test("plannedExpression() matches the rarest terms within the budget and scores the rest", () => {
+  const c = (term: string, df: number) => ({ term, df });
+  const cases: [ReturnType<typeof c>[], string[], number, string | undefined][] = [
+    // Everything fits: plain OR.
+    [[c("prime", 200), c("number", 3000)], [], 5000, '("prime" OR "number")'],
+    // A common term only scores where a rare one matched.
+    [[c("get", 5001), c("prime", 238)], [], 5000, '("prime") AND ("get" OR "prime")'],
+    // Rarest first, while the counts fit.
+    [
+      [c("a1", 3000), c("b2", 1500), c("c3", 2000), c("d4", 5001)],
+      [],
+      5000,
+      '("b2" OR "c3") AND ("a1" OR "b2" OR "c3" OR "d4")',
+    ],
+    // Not even the rarest fits: the two rarest must both match.
+    [
+      [c("get", 5001), c("set", 5001), c("value", 5001)],
+      [],
+      5000,
+      '("get" AND "set") AND ("get" OR "set" OR "value")',
+    ],
+    // A single common term is matched as it is.
+    [[c("get", 5001)], [], 5000, '("get")'],
+    // Terms no chunk holds are dropped; exclusions are NOT-ed.
+    [[c("zzz", 0), c("lock", 10)], ["test"], 5000, '("lock") NOT ("test")'],
+    [[c("zzz", 0)], [], 5000, undefined],
+  ];
+  for (const [counts, excluded, budget, want] of cases) {
+    assert.equal(plannedExpression(counts, excluded, budget), want, JSON.stringify(counts));
+  }
+});

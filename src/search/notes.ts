@@ -1,0 +1,80 @@
+/**
+ * Notes: reusable work recorded with `heimdall insert`. Memory, not index:
+ * re-indexing never deletes a note; its chunk makes it searchable at once.
+ */
+import { createHash } from "node:crypto";
+import type { Journal } from "../store/mod.ts";
+import { upsertLooseChunk } from "./chunks.ts";
+
+/** What `heimdall insert` records. */
+export interface NoteInput {
+  title: string;
+  body: string;
+  keywords?: readonly string[];
+  /** Absolute paths the note points at; each gets a verdict when the note is found. */
+  paths?: readonly string[];
+}
+
+/** A path a note points at, as it was when the note was written. */
+export interface NotePath {
+  path: string;
+  hash: string | null;
+  size: number | null;
+}
+
+/**
+ * Records a note and its chunk in one transaction and returns its id. Each
+ * path is read now (size and content hash) so that a later search can find
+ * it again if it moves; a path that cannot be read is kept with no hash.
+ * Costs one read per path.
+ */
+export function insertNote(j: Journal, note: NoteInput, now = Date.now()): number {
+  const paths = (note.paths ?? []).map(describePath);
+  const keywords = (note.keywords ?? []).map((k) => k.trim()).filter((k) => k !== "");
+  return j.tx(() => {
+    const id = Number(
+      j.stmt("INSERT INTO notes (title, body, keywords, created_ms) VALUES (?, ?, ?, ?)").run(
+        note.title,
+        note.body,
+        keywords.join(","),
+        now,
+      ).lastInsertRowid,
+    );
+    paths.forEach((p, i) =>
+      j.run(
+        "INSERT INTO note_paths (note_id, ord, path, hash, size) VALUES (?, ?, ?, ?, ?)",
+        id,
+        i,
+        p.path,
+        p.hash,
+        p.size,
+      )
+    );
+    upsertLooseChunk(j, {
+      source: "notes",
+      refId: id,
+      title: note.title,
+      text: note.body,
+      keywords: keywords.join(" "),
+      ...(paths[0] ? { path: paths[0].path } : {}),
+    });
+    return id;
+  });
+}
+
+/** The paths a note points at, in the order given. */
+export function notePaths(j: Journal, noteId: number): NotePath[] {
+  return j.all<NotePath>(
+    "SELECT path, hash, size FROM note_paths WHERE note_id = ? ORDER BY ord",
+    noteId,
+  );
+}
+
+function describePath(path: string): NotePath {
+  try {
+    const bytes = Deno.readFileSync(path);
+    return { path, hash: createHash("sha1").update(bytes).digest("hex"), size: bytes.length };
+  } catch {
+    return { path, hash: null, size: null };
+  }
+}

@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { parseQuery } from "./query.ts";
+
+Deno.test("parseQuery() splits identifiers, drops stop words and keeps whole forms", () => {
+  const cases: [string, Partial<ReturnType<typeof parseQuery>>][] = [
+    [
+      "portfolio optimization jam optimizer",
+      {
+        words: ["portfolio", "optimization", "jam", "optimizer"],
+        wholes: [],
+        phrases: [],
+        excluded: [],
+      },
+    ],
+    [
+      "how do I retry with exponential backoff?",
+      { words: ["retry", "exponential", "backoff"] },
+    ],
+    ["parseHTTPRequest", { words: ["parse", "http", "request"], wholes: ["parsehttprequest"] }],
+    ["max_file_bytes config", {
+      words: ["max", "file", "bytes", "config"],
+      wholes: ["maxfilebytes"],
+    }],
+    ["os.path.join", { words: ["os", "path", "join"], wholes: ["ospathjoin"] }],
+    ['"exponential backoff" retry', {
+      words: ["exponential", "backoff", "retry"],
+      phrases: ["exponential backoff"],
+    }],
+    ['lock -test -"dry run"', { words: ["lock"], excluded: ["test", "dry", "run"] }],
+    ["retry retry RETRY", { words: ["retry"] }],
+    ["the a of", { words: ["the", "a", "of"] }],
+    ["x y", { words: ["x", "y"] }],
+    ["", { words: [], wholes: [], phrases: [], excluded: [] }],
+    ["-", { words: [] }],
+  ];
+  for (const [input, want] of cases) {
+    const got = parseQuery(input);
+    for (const [k, v] of Object.entries(want)) {
+      assert.deepEqual(got[k as keyof typeof got], v, `${input} → ${k}`);
+    }
+  }
+});

@@ -1,0 +1,296 @@
+/**
+ * Ranking without the disk: the lexical, semantic and graph legs fused by
+ * reciprocal rank fusion and folded to one candidate per file, note or
+ * memory. Reads the journal only.
+ */
+import type { Journal } from "../store/mod.ts";
+import { foldByKey, type LegRanking, reciprocalRankFusion } from "./fuse.ts";
+import { type GraphOptions, graphRanking } from "./graph_leg.ts";
+import { NO_MODEL_REASON, type SemanticLeg, semanticLegFor } from "./legs.ts";
+import {
+  type ChunkFilter,
+  type FieldWeights,
+  filterSql,
+  ftsExpression,
+  isFiltered,
+  lexicalRanking,
+  passesFilter,
+  plannedExpression,
+  queryTerms,
+  termCounts,
+} from "./lexical.ts";
+import { type ParsedQuery, parseQuery } from "./query.ts";
+import { resolveFilter } from "./filter.ts";
+import type { LegsReport, SearchRequest } from "./types.ts";
+import { COVERAGE_THRESHOLD } from "./verdict.ts";
+
+/** Every knob of the ranking; the defaults are tuned by `scripts/bench_search.ts`. */
+export interface Tuning {
+  /** BM25 weight per full-text column. */
+  weights: FieldWeights;
+  /** Chunks the lexical leg returns. */
+  lexicalLimit: number;
+  /**
+   * Chunks BM25 may score per query (see `plannedExpression`); Infinity
+   * scores every chunk holding any term (slow on a large index).
+   */
+  candidateBudget: number;
+  /** Chunks the semantic leg is asked for. */
+  semanticLimit: number;
+  /** The k of reciprocal rank fusion. */
+  rrfK: number;
+  legWeights: { lexical: number; graph: number; semantic: number };
+  /** Best lexical chunks that seed the graph walk. */
+  graphSeeds: number;
+  graph: GraphOptions;
+  /** Weight of a file's other matching chunks when it is folded to one result. */
+  foldShare: number;
+  /** Candidates reordered by their text's coverage of the query, read from disk (`rerank.ts`). */
+  rerankDepth: number;
+  /** That coverage's weight, as a fusion leg's. */
+  rerankWeight: number;
+  coverageThreshold: number;
+  /** Hits whose content hash is checked (the first ones shown). */
+  hashTop: number;
+}
+
+/** The tuned defaults (see the README's Search figures for how they were chosen). */
+export const DEFAULT_TUNING: Tuning = {
+  weights: { name: 16, qual: 1, sig: 0, doc: 4, body: 2, path: 16 },
+  lexicalLimit: 200,
+  candidateBudget: 5000,
+  semanticLimit: 100,
+  rrfK: 60,
+  legWeights: { lexical: 1, graph: 1, semantic: 1 },
+  graphSeeds: 20,
+  graph: { fanout: 32, alpha: 0.3, iterations: 8 },
+  foldShare: 0,
+  rerankDepth: 30,
+  rerankWeight: 0.5,
+  coverageThreshold: COVERAGE_THRESHOLD,
+  hashTop: 3,
+};
+
+/** What the journal says about one chunk, with its file and node. */
+export interface ChunkMeta {
+  id: number;
+  path_id: number | null;
+  node_id: string | null;
+  source: "code" | "docs" | "notes" | "memory";
+  ref_id: number | string | null;
+  title: string;
+  start_line: number | null;
+  end_line: number | null;
+  anchor: string | null;
+  text: string | null;
+  path: string | null;
+  rel: string | null;
+  root_id: number | null;
+  language: string | null;
+  size: number | null;
+  mtime_ms: number | null;
+  hash: string | null;
+  summary: string | null;
+  kind: string | null;
+  name: string | null;
+  signature: string | null;
+  doc: string | null;
+  struct_hash: string | null;
+}
+
+/** A chunk with its fused score. */
+export interface ScoredChunk extends ChunkMeta {
+  score: number;
+  legs: string[];
+}
+
+/** One candidate answer: a file (best chunk first), a note or a memory. */
+export interface Candidate {
+  key: string;
+  score: number;
+  best: ScoredChunk;
+  others: ScoredChunk[];
+}
+
+/** The ranking of one request, before verification. */
+export interface Ranking {
+  query: ParsedQuery;
+  candidates: Candidate[];
+  legs: LegsReport;
+}
+
+const META =
+  `SELECT c.id, c.path_id, c.node_id, c.source, c.ref_id, c.title, c.start_line, c.end_line,
+  c.anchor, c.text, p.path, p.rel, p.root_id, p.language, p.size, p.mtime_ms, p.hash, p.summary,
+  n.kind, n.name, n.signature, n.doc, n.struct_hash
+  FROM chunks c LEFT JOIN paths p ON p.id = c.path_id LEFT JOIN nodes n ON n.id = c.node_id
+  WHERE c.id IN (SELECT value FROM json_each(?))`;
+
+/**
+ * Ranks chunks for a request and folds them into candidates, best first.
+ * Reads the journal only: what the candidates are is not checked against the
+ * disk here. The semantic leg, when registered and on, is awaited; an error
+ * from it turns it off for this search, with the error as the reason.
+ * Throws {@link SearchFilterError} for a repo that matches no root.
+ */
+export async function rank(
+  j: Journal,
+  req: SearchRequest,
+  tuning: Tuning = DEFAULT_TUNING,
+): Promise<Ranking> {
+  const query = parseQuery(req.query);
+  const filter = resolveFilter(j, req);
+  const legs: LegsReport = {
+    lexical: { on: true, chunks: 0 },
+    graph: { on: false, reason: "no lexical hits to start from" },
+    semantic: { on: false, reason: NO_MODEL_REASON },
+  };
+  const terms = queryTerms(query);
+  const expression = tuning.candidateBudget === Infinity ? ftsExpression(query) : plannedExpression(
+    termCounts(j, terms, tuning.candidateBudget),
+    query.excluded,
+    tuning.candidateBudget,
+  );
+  const lexical = expression === undefined
+    ? []
+    : lexicalRanking(j, expression, tuning.weights, tuning.lexicalLimit, filter);
+  legs.lexical.chunks = lexical.length;
+
+  const semantic = await semanticRanking(
+    j,
+    req,
+    query,
+    filter,
+    tuning.semanticLimit,
+    (report) => (legs.semantic = report),
+  );
+
+  const meta = new Map<number, ChunkMeta>();
+  loadMeta(j, [...lexical.map((h) => h.id), ...semantic], meta);
+  const seeds = new Map<string, number>();
+  for (const [i, h] of lexical.entries()) {
+    if (seeds.size >= tuning.graphSeeds) break;
+    const node = meta.get(h.id)?.node_id;
+    if (node && !seeds.has(node)) seeds.set(node, 1 / (i + 1));
+  }
+  let graph: number[] = [];
+  if (tuning.legWeights.graph > 0 && seeds.size > 0) {
+    graph = graphRanking(j, seeds, tuning.graph).slice(0, tuning.lexicalLimit);
+    loadMeta(j, graph, meta);
+    graph = graph.filter((id) => {
+      const m = meta.get(id);
+      return m !== undefined && passesFilter(filter, metaForFilter(m));
+    });
+    legs.graph = { on: true, chunks: graph.length, seeds: seeds.size };
+  } else if (tuning.legWeights.graph <= 0) {
+    legs.graph = { on: false, reason: "weight 0" };
+  }
+
+  const rankings: LegRanking[] = [
+    { name: "lexical", weight: tuning.legWeights.lexical, ids: lexical.map((h) => h.id) },
+    { name: "graph", weight: tuning.legWeights.graph, ids: graph },
+    {
+      name: "semantic",
+      weight: tuning.legWeights.semantic,
+      ids: semantic.filter((id) => {
+        const m = meta.get(id);
+        return m !== undefined && passesFilter(filter, metaForFilter(m));
+      }),
+    },
+  ];
+  const fused = reciprocalRankFusion(rankings, tuning.rrfK);
+  const scored: ScoredChunk[] = [];
+  for (const f of fused) {
+    const m = meta.get(f.id);
+    if (m) scored.push({ ...m, score: f.score, legs: f.legs });
+  }
+  const folded = foldByKey(scored, keyOf, tuning.foldShare);
+  return {
+    query,
+    legs,
+    candidates: folded.map((g) =>
+      nameBestSymbol({
+        key: g.key,
+        score: g.score,
+        best: g.best,
+        others: g.others,
+      })
+    ),
+  };
+}
+
+/** True for a file's own chunk (path words, summary, text outside its symbols). */
+export function isFileChunk(c: ChunkMeta): boolean {
+  return c.kind === "file" || (c.path_id !== null && c.title === c.rel);
+}
+
+/**
+ * A file is answered by its best-ranked symbol or section: when the file's
+ * own chunk ranked first, the best of its symbols that ranked at all is
+ * named instead (the file keeps its score).
+ */
+function nameBestSymbol(c: Candidate): Candidate {
+  if (!isFileChunk(c.best)) return c;
+  const i = c.others.findIndex((o) => !isFileChunk(o) && o.legs.includes("lexical"));
+  if (i < 0) return c;
+  const others = [...c.others];
+  const [symbol] = others.splice(i, 1);
+  return { ...c, best: symbol!, others: [c.best, ...others] };
+}
+
+/** The answer a chunk belongs to: its file, or its note or memory. */
+export function keyOf(c: ChunkMeta): string {
+  return c.path_id !== null ? `p${c.path_id}` : `${c.source}:${c.ref_id}`;
+}
+
+function metaForFilter(
+  m: ChunkMeta,
+): { source: string; language: string | null; path: string | null } {
+  return { source: m.source, language: m.language, path: m.path ?? m.anchor };
+}
+
+function loadMeta(j: Journal, ids: readonly number[], into: Map<number, ChunkMeta>): void {
+  const missing = [...new Set(ids)].filter((id) => !into.has(id));
+  if (missing.length === 0) return;
+  for (const row of j.all<ChunkMeta>(META, JSON.stringify(missing))) into.set(row.id, row);
+}
+
+async function semanticRanking(
+  j: Journal,
+  req: SearchRequest,
+  query: ParsedQuery,
+  filter: ChunkFilter,
+  limit: number,
+  report: (r: LegsReport["semantic"]) => void,
+): Promise<number[]> {
+  const leg: SemanticLeg | undefined = req.semantic === null
+    ? undefined
+    : req.semantic ?? semanticLegFor(j);
+  if (!leg) {
+    report({ on: false, reason: req.semantic === null ? "turned off" : NO_MODEL_REASON });
+    return [];
+  }
+  try {
+    const status = leg.status();
+    if (!status.on) {
+      report({ on: false, reason: status.reason });
+      return [];
+    }
+    let chunkIds: Set<number> | undefined;
+    if (isFiltered(filter)) {
+      const f = filterSql(filter);
+      const rows = j.all<{ id: number }>(
+        `SELECT c.id FROM chunks c LEFT JOIN paths p ON p.id = c.path_id WHERE ${f.sql} LIMIT 50001`,
+        ...f.params,
+      );
+      if (rows.length <= 50_000) chunkIds = new Set(rows.map((r) => r.id));
+    }
+    const hits = await leg.search(query.text, limit, chunkIds ? { chunkIds } : {});
+    const ids = [...hits].sort((a, b) => b.score - a.score).map((h) => h.chunkId);
+    report({ on: true, model: status.model, chunks: ids.length });
+    return ids;
+  } catch (e) {
+    report({ on: false, reason: `${leg.name} failed: ${(e as Error).message}` });
+    return [];
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * Finding a gone file again: the same content (hash) or the same symbol
+ * (structural hash and name) elsewhere in the journal, else on disk under
+ * the file's root, nearest folders first, within a time budget.
+ */
+import { createHash } from "node:crypto";
+import { basename, dirname } from "node:path";
+import { walkRoot } from "../reconcile/walk.ts";
+import type { Journal } from "../store/mod.ts";
+
+/** What is known of a hit whose file is gone. */
+export interface GoneHit {
+  path: string;
+  pathId: number;
+  root: string;
+  rel: string;
+  hash: string | null;
+  size: number;
+  symbol: { name: string; structHash: string | null; signature: string | null } | null;
+}
+
+/** Where it was found, the line its symbol now starts at, and how it was recognised. */
+export interface Relocated {
+  path: string;
+  line: number | null;
+  how: "same content" | "same symbol";
+}
+
+/** Budget and rules for the walk on disk. */
+export interface RelocateOptions {
+  /** `performance.now()` after which no more files are looked at. */
+  deadline: number;
+  globalIgnore: string;
+}
+
+/**
+ * Looks for a gone file's content or symbol elsewhere. Journal look-ups are
+ * indexed (content hash; symbol name then structural hash) and each answer is
+ * stat-ed; the disk walk reads only files of the same size (hashed) or the
+ * same name (searched for the symbol's signature), starting in the gone
+ * file's folder and widening to its root until `deadline`. Undefined when
+ * nothing was found in time.
+ */
+export function relocate(j: Journal, gone: GoneHit, opts: RelocateOptions): Relocated | undefined {
+  if (gone.hash !== null) {
+    const rows = j.all<{ path: string; size: number }>(
+      "SELECT path, size FROM paths WHERE hash = ? AND path != ? LIMIT 20",
+      gone.hash,
+      gone.path,
+    );
+    for (const r of rows) {
+      if (statSize(r.path) === r.size) return { path: r.path, line: null, how: "same content" };
+    }
+  }
+  const sym = gone.symbol;
+  if (sym?.structHash) {
+    const rows = j.all<{ path: string; line: number | null }>(
+      `SELECT p.path, n.start_line AS line FROM nodes n JOIN paths p ON p.id = n.path_id
+       WHERE n.name = ? AND n.struct_hash = ? AND n.path_id != ? LIMIT 20`,
+      sym.name,
+      sym.structHash,
+      gone.pathId,
+    );
+    for (const r of rows) {
+      if (statSize(r.path) !== undefined) return { path: r.path, line: r.line, how: "same symbol" };
+    }
+  }
+  return onDisk(gone, opts);
+}
+
+function onDisk(gone: GoneHit, opts: RelocateOptions): Relocated | undefined {
+  const name = basename(gone.path);
+  const signature = sym1(gone.symbol?.signature ?? null);
+  const looked = new Set<string>([gone.path]);
+  let rel = dirname(gone.rel);
+  for (;;) {
+    const under = rel === "." ? "" : rel;
+    if (exists(under === "" ? gone.root : `${gone.root}/${under}`)) {
+      for (
+        const ev of walkRoot({
+          root: gone.root,
+          globalIgnore: opts.globalIgnore,
+          ...(under !== "" ? { under } : {}),
+        })
+      ) {
+        if (performance.now() > opts.deadline) return undefined;
+        if (ev.type !== "file" || looked.has(ev.path)) continue;
+        looked.add(ev.path);
+        const found = match(ev.path, ev.size, gone, name, signature);
+        if (found) return found;
+      }
+    }
+    if (under === "") return undefined;
+    rel = dirname(rel);
+  }
+}
+
+function match(
+  path: string,
+  size: number,
+  gone: GoneHit,
+  name: string,
+  signature: string | undefined,
+): Relocated | undefined {
+  const sameSize = gone.hash !== null && size === gone.size;
+  const sameName = signature !== undefined && basename(path) === name;
+  if (!sameSize && !sameName) return undefined;
+  let bytes: Uint8Array;
+  try {
+    bytes = Deno.readFileSync(path);
+  } catch {
+    return undefined;
+  }
+  if (sameSize && createHash("sha1").update(bytes).digest("hex") === gone.hash) {
+    return { path, line: null, how: "same content" };
+  }
+  if (sameName) {
+    const line = definitionLine(new TextDecoder().decode(bytes).split("\n"), signature!);
+    if (line !== undefined) return { path, line, how: "same symbol" };
+  }
+  return undefined;
+}
+
+/** The start of a signature that identifies a definition's line; undefined when too short to trust. */
+function sym1(signature: string | null): string | undefined {
+  const head = signature?.replace(/\s+/g, " ").trim().slice(0, 48);
+  return head && head.length >= 6 ? head : undefined;
+}
+
+/**
+ * The 1-based line where a definition with this signature starts (its
+ * whitespace-collapsed text begins with the signature's first 48
+ * characters, or is the first line of a signature written over several),
+ * or undefined (pure).
+ */
+export function definitionLine(lines: readonly string[], signature: string): number | undefined {
+  const head = sym1(signature);
+  if (head === undefined) return undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!.replace(/\s+/g, " ").trim();
+    // A signature over several lines starts with its first line.
+    if (l.startsWith(head) || (l.length >= Math.min(head.length, 12) && head.startsWith(l))) {
+      return i + 1;
+    }
+  }
+  return undefined;
+}
+
+function statSize(path: string): number | undefined {
+  try {
+    const st = Deno.statSync(path);
+    return st.isFile ? st.size : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

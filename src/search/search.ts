@@ -1,0 +1,105 @@
+/**
+ * `search()`: ranked, verified answers to a question, for the CLI and the MCP
+ * server alike.
+ */
+import type { Journal } from "../store/mod.ts";
+import { DEFAULT_TUNING, rank, type Tuning } from "./rank.ts";
+import { type ReadCache, rerankShortlist } from "./rerank.ts";
+import type { LegsReport, SearchHit, SearchRequest, SearchResult } from "./types.ts";
+import { Verifier } from "./verify.ts";
+
+/** Default number of results. */
+export const DEFAULT_LIMIT = 8;
+/** Time a search may spend looking on disk for gone files. */
+const RELOCATE_BUDGET_MS = 250;
+
+/**
+ * Answers a request: the legs rank chunks, the chunks fold to one candidate
+ * per file (note, memory), the first `rerankDepth` candidates are reordered
+ * by how many of the query's words their text on disk holds, and candidates
+ * are verified against the disk in that order until `limit` of them survive. A gone file found again is
+ * REBUILT at its new path; one not found is pruned (STALE, never returned)
+ * and logged. With `home`, the reconciler is hinted about every path seen
+ * gone, moved or changed, so the journal converges. Never throws for a
+ * missing or failing semantic leg (it is reported off); throws
+ * `SearchFilterError` for an unknown repo.
+ */
+export async function search(
+  j: Journal,
+  req: SearchRequest,
+  tuning: Tuning = DEFAULT_TUNING,
+): Promise<SearchResult> {
+  const t0 = performance.now();
+  const limit = req.limit ?? DEFAULT_LIMIT;
+  const ranking = await rank(j, req, tuning);
+  const cache: ReadCache = new Map();
+  const candidates = rerankShortlist(
+    ranking.candidates,
+    ranking.query.words,
+    tuning.rerankDepth,
+    tuning.rerankWeight,
+    tuning.rrfK,
+    cache,
+  );
+  const verifier = new Verifier(j, {
+    words: ranking.query.words,
+    threshold: tuning.coverageThreshold,
+    relocateBudgetMs: RELOCATE_BUDGET_MS,
+    ...(req.home ? { home: req.home } : {}),
+  }, cache);
+  const hits: SearchHit[] = [];
+  const shown = new Set<string>();
+  for (const c of candidates) {
+    if (hits.length >= limit) break;
+    const hit = verifier.verify(c, hits.length < tuning.hashTop);
+    if (!hit) continue;
+    // A file re-anchored onto a path that is already a result is that result.
+    const at = hit.path === null ? `${hit.source}:${hit.ref_id}` : `${hit.source}:${hit.path}`;
+    if (hit.path !== null && hit.source !== "notes" && hit.source !== "memory") {
+      if (shown.has(at)) continue;
+      shown.add(at);
+    }
+    hits.push({ rank: hits.length + 1, ...hit });
+  }
+  verifier.finish(req.query);
+  const took = Math.round(performance.now() - t0);
+  return {
+    query: req.query,
+    took_ms: took,
+    legs: ranking.legs,
+    hits,
+    pruned: verifier.pruned,
+    summary: summaryLine(hits, verifier.pruned.length, took, ranking.legs),
+  };
+}
+
+/** `3 hits: 2 strong, 1 weak · 1 stale pruned · 12 ms · lexical+graph; semantic leg off: …` (pure). */
+export function summaryLine(
+  hits: readonly SearchHit[],
+  pruned: number,
+  tookMs: number,
+  legs: LegsReport,
+): string {
+  const counts = new Map<string, number>();
+  for (const h of hits) counts.set(h.verdict, (counts.get(h.verdict) ?? 0) + 1);
+  const byVerdict = ["STRONG", "WEAK", "REBUILT"]
+    .filter((v) => counts.has(v))
+    .map((v) => `${counts.get(v)} ${v.toLowerCase()}`)
+    .join(", ");
+  const parts = [
+    hits.length === 0
+      ? "no hits"
+      : `${hits.length} ${hits.length === 1 ? "hit" : "hits"}: ${byVerdict}`,
+  ];
+  if (pruned > 0) parts.push(`${pruned} stale pruned`);
+  parts.push(`${tookMs} ms`);
+  const on = [
+    "lexical",
+    ...(legs.graph.on ? ["graph"] : []),
+    ...(legs.semantic.on ? ["semantic"] : []),
+  ];
+  let legText = on.join("+");
+  if (!legs.semantic.on) legText += `; semantic leg off: ${legs.semantic.reason}`;
+  parts.push(legText);
+  return parts.join(" · ");
+}

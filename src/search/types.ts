@@ -1,0 +1,97 @@
+/** The request and answer shapes of `search()`, shared by the CLI and the MCP server. */
+import type { HomePaths } from "../config/mod.ts";
+import type { SemanticLeg } from "./legs.ts";
+import type { Verdict } from "./verdict.ts";
+
+/** The kinds of things search can be narrowed to. */
+export type SearchKind = "code" | "docs" | "notes" | "memory";
+
+/** One search. Only `query` is required. */
+export interface SearchRequest {
+  query: string;
+  /** Results (files, notes, memories) to return; default 8. */
+  limit?: number;
+  /** A root (its path or folder name) or a folder directly under a root. */
+  repo?: string;
+  /** An absolute path prefix, or one relative to every root. */
+  pathPrefix?: string;
+  /** A language id (`typescript`, `python`, `markdown`…). */
+  lang?: string;
+  kind?: SearchKind;
+  /**
+   * Where hints for the reconciler and the pruning log go. Without it the
+   * search writes nothing (verdicts are still computed).
+   */
+  home?: HomePaths;
+  /** Overrides the registered semantic leg; null turns it off. */
+  semantic?: SemanticLeg | null;
+}
+
+/** When and how a hit was checked against the disk. */
+export interface Freshness {
+  /** `hash`: content hashed now; `stat`: size and mtime compared now; `text`: a note's own text. */
+  checked: "hash" | "stat" | "text";
+  /** When it was checked (ISO 8601). */
+  verified_at: string;
+  /** How far the index is behind the file (ms since the file changed), when it is. */
+  index_behind_ms: number | null;
+  /** When the hit's root was last audited in full (ISO 8601), if ever. */
+  root_audited_at: string | null;
+}
+
+/** One result: a file (its best chunk named), a note or a memory. */
+export interface SearchHit {
+  rank: number;
+  verdict: Exclude<Verdict, "STALE">;
+  /** Why it is not STRONG; null when it is. */
+  reason: string | null;
+  /** The file (for a note or memory: the file it points at), or null. */
+  path: string | null;
+  repo: string | null;
+  line: number | null;
+  end_line: number | null;
+  /** Qualname, heading path or note title; null for a whole file. */
+  symbol: string | null;
+  /** Symbol kind, `file`, `section`, `note` or `memory`. */
+  kind: string | null;
+  source: SearchKind;
+  score: number;
+  /** Share of the query's content words in the hit's own text (read from disk now). */
+  coverage: number;
+  /** The indexed path, when the hit was found again elsewhere (REBUILT). */
+  moved_from: string | null;
+  /** Signature, doc line or summary. */
+  summary: string | null;
+  /** Other chunks of the same file that matched. */
+  others: number;
+  /** The note's or memory's id, for those. */
+  ref_id: number | string | null;
+  /** The legs that found it. */
+  legs: string[];
+  freshness: Freshness;
+}
+
+/** What each leg did. */
+export interface LegsReport {
+  lexical: { on: true; chunks: number };
+  graph: { on: true; chunks: number; seeds: number } | { on: false; reason: string };
+  semantic: { on: true; model: string; chunks: number } | { on: false; reason: string };
+}
+
+/** A gone hit that was not found again: never ranked; the reconciler is hinted to retract it. */
+export interface PrunedHit {
+  path: string;
+  symbol: string | null;
+  reason: string;
+}
+
+/** The answer to one search. */
+export interface SearchResult {
+  query: string;
+  took_ms: number;
+  legs: LegsReport;
+  hits: SearchHit[];
+  pruned: PrunedHit[];
+  /** One line for a person: counts by verdict, time, legs. */
+  summary: string;
+}

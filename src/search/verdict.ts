@@ -1,0 +1,108 @@
+/**
+ * Verdicts (pure): what the facts found on disk at query time say about a
+ * hit, and how much of the query the hit's own text covers.
+ */
+import { stem, stemSet } from "./words.ts";
+
+/** The label an agent acts on. STALE hits are never shown: they are pruned. */
+export type Verdict = "STRONG" | "WEAK" | "REBUILT" | "STALE";
+
+/**
+ * Share of query words a hit's own text must hold to be STRONG. Calibrated
+ * on `scripts/bench_search.ts` (see the README's Search figures).
+ */
+export const COVERAGE_THRESHOLD = 0.5;
+
+/** How much of the query a text answers: the share of `words` it holds, and the ones it lacks. */
+export interface Coverage {
+  coverage: number;
+  missing: string[];
+}
+
+/**
+ * The share of `words` (query content words) found in `text`, each word
+ * matched by its Porter stem against every word and identifier part of the
+ * text (pure). An empty query is fully covered.
+ *
+ * @example
+ * ```ts
+ * import { coverage } from "./verdict.ts";
+ * import assert from "node:assert/strict";
+ * const c = coverage(["optimization", "portfolio", "jam"], "class PortfolioOptimizer {}");
+ * assert.equal(c.coverage, 2 / 3);
+ * assert.deepEqual(c.missing, ["jam"]);
+ * ```
+ */
+export function coverage(words: readonly string[], text: string): Coverage {
+  if (words.length === 0) return { coverage: 1, missing: [] };
+  const have = stemSet(text);
+  const missing = words.filter((w) => !have.has(stem(w)) && !have.has(w));
+  return { coverage: (words.length - missing.length) / words.length, missing };
+}
+
+/** What verification found about one hit. */
+export interface HitFacts {
+  /** The indexed file exists (for a note: every path it points at does). */
+  exists: boolean;
+  /** Where a gone file or symbol was found again, and how it was recognised. */
+  relocated?: { from: string; how: string };
+  /** Size and mtime equal the index's. */
+  sameStat: boolean;
+  /** The content hash, when it was checked. */
+  hash: "same" | "differs" | "unchecked";
+  coverage: Coverage;
+  /** Only the semantic leg found it. */
+  semanticOnly: boolean;
+  /** How long ago the file was modified, when it changed since it was indexed. */
+  changedAgoMs?: number;
+  /** A path a note points at that is gone (the note itself stays). */
+  missingPath?: string;
+  threshold: number;
+}
+
+/**
+ * Decides a hit's verdict and the reason for anything not STRONG (pure).
+ * Gone and not found → STALE; found again elsewhere → REBUILT (the reason
+ * also says when it covers little); changed since indexed, low coverage or
+ * semantic-only → WEAK; otherwise STRONG.
+ */
+export function decideVerdict(f: HitFacts): { verdict: Verdict; reason: string | null } {
+  if (!f.exists && f.missingPath === undefined && !f.relocated) {
+    return { verdict: "STALE", reason: "gone from disk and not found under its root" };
+  }
+  const reasons: string[] = [];
+  if (f.missingPath !== undefined) reasons.push(`points at ${f.missingPath}, which is gone`);
+  if (f.hash === "differs" && f.sameStat) {
+    reasons.push(
+      "content differs from the index though size and mtime match; run `heimdall reconcile --deep PATH`",
+    );
+  } else if (f.hash === "differs" || (!f.sameStat && f.hash !== "same")) {
+    reasons.push(
+      `changed since indexed${f.changedAgoMs !== undefined ? ` ${ago(f.changedAgoMs)}` : ""}`,
+    );
+  }
+  if (f.coverage.coverage < f.threshold) {
+    reasons.push(
+      `covers ${Math.round(f.coverage.coverage * 100)}% of the query (missing: ${
+        f.coverage.missing.join(", ")
+      })`,
+    );
+  }
+  if (f.semanticOnly) reasons.push("semantic match only");
+  if (f.relocated) {
+    // Moved is what an agent must know first; how well it answers follows.
+    reasons.unshift(`moved from ${f.relocated.from} (${f.relocated.how})`);
+    return { verdict: "REBUILT", reason: reasons.join("; ") };
+  }
+  if (reasons.length > 0) return { verdict: "WEAK", reason: reasons.join("; ") };
+  return { verdict: "STRONG", reason: null };
+}
+
+/** `3m ago`, for a reason or a freshness stamp (pure). */
+export function ago(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s ago`;
+  if (s < 3600) return `${Math.round(s / 60)}m ago`;
+  if (s < 86400) return `${Math.round(s / 3600)}h ago`;
+  return `${Math.round(s / 86400)}d ago`;
+}

@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { coverage, decideVerdict, type HitFacts } from "./verdict.ts";
+
+Deno.test("coverage() matches query words by stem against identifier parts", () => {
+  const cases: [string[], string, number, string[]][] = [
+    [["optimization", "portfolio", "jam"], "class PortfolioOptimizer {}", 2 / 3, ["jam"]],
+    [["retry", "backoff"], "def retry_with_backoff(call):", 1, []],
+    [["retries"], "retry()", 1, []],
+    [["lock"], "unlocked", 0, ["lock"]],
+    [[], "anything", 1, []],
+  ];
+  for (const [words, text, want, missing] of cases) {
+    const c = coverage(words, text);
+    assert.equal(c.coverage, want, `${words} in ${text}`);
+    assert.deepEqual(c.missing, missing);
+  }
+});
+
+Deno.test("decideVerdict() labels each situation and says why", () => {
+  const base: HitFacts = {
+    exists: true,
+    sameStat: true,
+    hash: "same",
+    coverage: { coverage: 1, missing: [] },
+    semanticOnly: false,
+    threshold: 0.5,
+  };
+  const cases: [string, Partial<HitFacts>, string, RegExp | null][] = [
+    ["as indexed and covered", {}, "STRONG", null],
+    ["stat checked only", { hash: "unchecked" }, "STRONG", null],
+    [
+      "low coverage",
+      { coverage: { coverage: 0.25, missing: ["a", "b", "c"] } },
+      "WEAK",
+      /covers 25%.*a, b, c/,
+    ],
+    [
+      "changed since indexed",
+      { sameStat: false, hash: "unchecked", changedAgoMs: 120_000 },
+      "WEAK",
+      /changed since indexed 2m ago/,
+    ],
+    ["touched only (same hash)", { sameStat: false, hash: "same" }, "STRONG", null],
+    ["same stat, other bytes", { hash: "differs" }, "WEAK", /reconcile --deep/],
+    ["semantic only", { semanticOnly: true }, "WEAK", /semantic match only/],
+    [
+      "gone, found again",
+      { exists: false, relocated: { from: "/r/a.ts", how: "same content" } },
+      "REBUILT",
+      /moved from \/r\/a\.ts/,
+    ],
+    ["gone, not found", { exists: false }, "STALE", /not found/],
+    ["note pointing at a gone path", { missingPath: "/r/x" }, "WEAK", /points at \/r\/x/],
+    [
+      "moved and covering little",
+      {
+        exists: false,
+        relocated: { from: "/r/a.ts", how: "same symbol" },
+        coverage: { coverage: 0, missing: ["z"] },
+      },
+      "REBUILT",
+      /moved from \/r\/a\.ts \(same symbol\); covers 0%/,
+    ],
+  ];
+  for (const [name, facts, verdict, reason] of cases) {
+    const got = decideVerdict({ ...base, ...facts });
+    assert.equal(got.verdict, verdict, name);
+    if (reason === null) assert.equal(got.reason, null, name);
+    else assert.match(got.reason ?? "", reason, name);
+  }
+});

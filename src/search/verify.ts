@@ -1,0 +1,373 @@
+/**
+ * Verification at query time: each candidate is checked against the live
+ * filesystem (stat for every hit, content hash for the first ones), its own
+ * text is read back from disk to measure coverage, a gone file is looked for
+ * elsewhere (REBUILT) or pruned (STALE), and the reconciler is hinted so the
+ * journal converges.
+ */
+import { createHash } from "node:crypto";
+import { basename, dirname, join } from "node:path";
+import type { HomePaths } from "../config/mod.ts";
+import { writeHintFile } from "../reconcile/hints.ts";
+import type { Journal } from "../store/mod.ts";
+import { notePaths } from "./notes.ts";
+import { clip, isSemanticOnly, kindOf, spanOf, summaryOf, symbolOf } from "./hit_text.ts";
+import { type Candidate, isFileChunk } from "./rank.ts";
+import type { ReadCache } from "./rerank.ts";
+import { definitionLine, type GoneHit, relocate } from "./relocate.ts";
+import type { PrunedHit, SearchHit } from "./types.ts";
+import { type Coverage, coverage, decideVerdict, type HitFacts } from "./verdict.ts";
+
+/** Files larger than this are not read back (the index never holds their text). */
+const MAX_READ_BYTES = 4 * 1024 * 1024;
+
+/** What a verification run needs and collects. */
+export interface VerifyOptions {
+  /** The query's content words. */
+  words: readonly string[];
+  threshold: number;
+  /** Time budget for looking for gone files on disk, for the whole search. */
+  relocateBudgetMs: number;
+  home?: HomePaths;
+  now?: number;
+}
+
+/** A verified hit before it is numbered. */
+export type VerifiedHit = Omit<SearchHit, "rank">;
+
+/**
+ * Checks candidates one at a time. Collects the paths to hint and the hits
+ * pruned; {@link Verifier.finish} writes the hint file and the log.
+ */
+export class Verifier {
+  readonly pruned: PrunedHit[] = [];
+  readonly #hints = new Set<string>();
+  readonly #log: string[] = [];
+  readonly #repoCache = new Map<string, string | null>();
+  readonly #roots: Map<number, string>;
+  readonly #audits = new Map<number, string | null>();
+  readonly #deadline: number;
+  readonly #now: number;
+  #globalIgnore: string | undefined;
+
+  constructor(
+    readonly j: Journal,
+    readonly opts: VerifyOptions,
+    readonly cache: ReadCache = new Map(),
+  ) {
+    this.#now = opts.now ?? Date.now();
+    this.#deadline = performance.now() + opts.relocateBudgetMs;
+    this.#roots = new Map(
+      j.all<{ id: number; path: string }>("SELECT id, path FROM roots").map((r) => [r.id, r.path]),
+    );
+  }
+
+  /**
+   * Verifies one candidate; `hashIt` also compares its content hash.
+   * Returns undefined when it is STALE (pruned, hinted, logged).
+   */
+  verify(c: Candidate, hashIt: boolean): VerifiedHit | undefined {
+    const m = c.best;
+    if (m.path_id === null) return this.#verifyLoose(c);
+    const path = m.path!;
+    const st = statFile(path);
+    if (!st) return this.#verifyGone(c);
+    const sameStat = st.size === m.size && (st.mtime?.getTime() ?? 0) === m.mtime_ms;
+    const bytes = st.size > MAX_READ_BYTES ? undefined : this.cache.get(path) ?? readBytes(path);
+    let hash: HitFacts["hash"] = "unchecked";
+    if (hashIt && bytes) hash = sha1(bytes) === m.hash ? "same" : "differs";
+    const changed = hash === "differs" || (!sameStat && hash !== "same");
+    if (!sameStat || hash === "differs") this.#hints.add(path);
+    const text = bytes ? new TextDecoder().decode(bytes) : "";
+    const span = spanOf(m, text, changed);
+    const cov = coverage(this.opts.words, span.text + (changed ? "" : `\n${m.doc ?? ""}`));
+    const facts: HitFacts = {
+      exists: true,
+      sameStat,
+      hash,
+      coverage: cov,
+      semanticOnly: isSemanticOnly(c),
+      threshold: this.opts.threshold,
+      ...(changed ? { changedAgoMs: this.#now - (st.mtime?.getTime() ?? this.#now) } : {}),
+    };
+    const { verdict, reason } = decideVerdict(facts);
+    return this.#hit(c, verdict === "STALE" ? "WEAK" : verdict, reason, {
+      path,
+      line: span.line,
+      endLine: span.endLine,
+      coverage: cov,
+      movedFrom: null,
+      summary: summaryOf(m, span.text),
+      checked: hash === "unchecked" ? "stat" : "hash",
+      behind: changed ? this.#now - (st.mtime?.getTime() ?? this.#now) : null,
+    });
+  }
+
+  #verifyGone(c: Candidate): VerifiedHit | undefined {
+    const m = c.best;
+    const path = m.path!;
+    const root = m.root_id !== null ? this.#roots.get(m.root_id) : undefined;
+    const gone: GoneHit = {
+      path,
+      pathId: m.path_id!,
+      root: root ?? dirname(path),
+      rel: m.rel ?? basename(path),
+      hash: m.hash,
+      size: m.size ?? -1,
+      symbol: m.name !== null && m.kind !== "file"
+        ? { name: m.name, structHash: m.struct_hash, signature: m.signature }
+        : null,
+    };
+    const found = root === undefined ? undefined : relocate(this.j, gone, {
+      deadline: this.#deadline,
+      globalIgnore: this.#ignore(),
+    });
+    this.#hints.add(path);
+    if (!found) {
+      const reason = "gone from disk and not found under its root";
+      this.pruned.push({ path, symbol: symbolOf(m), reason });
+      this.#log.push(
+        `pruned ${path}${
+          m.kind !== "file" && m.name ? ` (${m.title})` : ""
+        }: ${reason}; hinted the reconciler to retract it`,
+      );
+      return undefined;
+    }
+    this.#hints.add(found.path);
+    this.#log.push(`re-anchored ${path} → ${found.path} (${found.how}); hinted the reconciler`);
+    const bytes = readBytes(found.path);
+    const text = bytes ? new TextDecoder().decode(bytes) : "";
+    const lines = text.split("\n");
+    let line = found.line ??
+      (m.signature ? definitionLine(lines, m.signature) : undefined) ??
+      m.start_line;
+    if (isFileChunk(m)) line = m.start_line;
+    const length = (m.end_line ?? m.start_line ?? 1) - (m.start_line ?? 1);
+    const span = spanOf(
+      { ...m, start_line: line, end_line: line === null ? null : line + length },
+      text,
+      false,
+    );
+    const cov = coverage(this.opts.words, span.text);
+    const { verdict, reason } = decideVerdict({
+      exists: false,
+      relocated: { from: path, how: found.how },
+      sameStat: false,
+      hash: "unchecked",
+      coverage: cov,
+      semanticOnly: isSemanticOnly(c),
+      threshold: this.opts.threshold,
+    });
+    return this.#hit(c, verdict === "STALE" ? "WEAK" : verdict, reason, {
+      path: found.path,
+      line: span.line,
+      endLine: span.endLine,
+      coverage: cov,
+      movedFrom: path,
+      summary: summaryOf(m, span.text),
+      checked: found.how === "same content" ? "hash" : "stat",
+      behind: null,
+    });
+  }
+
+  #verifyLoose(c: Candidate): VerifiedHit {
+    const m = c.best;
+    let text = `${m.title}\n${m.text ?? ""}`;
+    let paths: { path: string; hash: string | null; size: number | null }[] = [];
+    if (m.source === "notes" && typeof m.ref_id === "number") {
+      const note = this.j.get<{ keywords: string }>(
+        "SELECT keywords FROM notes WHERE id = ?",
+        m.ref_id,
+      );
+      if (note) text += `\n${note.keywords.replaceAll(",", " ")}`;
+      paths = notePaths(this.j, m.ref_id);
+    } else if (m.anchor !== null) {
+      paths = [{ path: m.anchor, hash: null, size: null }];
+    }
+    let shown: string | null = paths[0]?.path ?? null;
+    let movedFrom: string | null = null;
+    let missingPath: string | undefined;
+    let relocated: HitFacts["relocated"];
+    for (const p of paths) {
+      if (statFile(p.path)) continue;
+      const root = [...this.#roots.values()].find((r) => p.path.startsWith(r + "/"));
+      const found = p.hash === null || root === undefined ? undefined : relocate(this.j, {
+        path: p.path,
+        pathId: -1,
+        root,
+        rel: p.path.slice(root.length + 1),
+        hash: p.hash,
+        size: p.size ?? -1,
+        symbol: null,
+      }, { deadline: this.#deadline, globalIgnore: this.#ignore() });
+      if (found) {
+        relocated ??= { from: p.path, how: found.how };
+        if (p.path === shown) {
+          shown = found.path;
+          movedFrom = p.path;
+        }
+      } else {
+        missingPath ??= p.path;
+      }
+    }
+    const cov = coverage(this.opts.words, text);
+    const facts: HitFacts = {
+      exists: true,
+      sameStat: true,
+      hash: "same",
+      coverage: cov,
+      semanticOnly: isSemanticOnly(c),
+      threshold: this.opts.threshold,
+      ...(missingPath !== undefined ? { missingPath } : {}),
+      ...(relocated ? { relocated } : {}),
+    };
+    const { verdict, reason } = decideVerdict(facts);
+    const firstLine = (m.text ?? "").split("\n").find((l) => l.trim() !== "")?.trim() ?? null;
+    return this.#hit(c, verdict === "STALE" ? "WEAK" : verdict, reason, {
+      path: shown,
+      line: m.start_line,
+      endLine: m.end_line,
+      coverage: cov,
+      movedFrom,
+      summary: firstLine === null ? null : clip(firstLine),
+      checked: "text",
+      behind: null,
+    });
+  }
+
+  #hit(
+    c: Candidate,
+    verdict: VerifiedHit["verdict"],
+    reason: string | null,
+    at: {
+      path: string | null;
+      line: number | null;
+      endLine: number | null;
+      coverage: Coverage;
+      movedFrom: string | null;
+      summary: string | null;
+      checked: "hash" | "stat" | "text";
+      behind: number | null;
+    },
+  ): VerifiedHit {
+    const m = c.best;
+    const legs = [...new Set([m, ...c.others].flatMap((o) => o.legs))];
+    return {
+      verdict,
+      reason,
+      path: at.path,
+      repo: at.path === null ? null : this.#repoOf(at.path, m.root_id),
+      line: at.line,
+      end_line: at.endLine,
+      symbol: symbolOf(m),
+      kind: kindOf(m),
+      source: m.source,
+      score: Math.round(c.score * 1e6) / 1e6,
+      coverage: Math.round(at.coverage.coverage * 100) / 100,
+      moved_from: at.movedFrom,
+      summary: at.summary,
+      others: c.others.length,
+      ref_id: m.ref_id,
+      legs,
+      freshness: {
+        checked: at.checked,
+        verified_at: new Date(this.#now).toISOString(),
+        index_behind_ms: at.behind,
+        root_audited_at: m.root_id === null ? null : this.#audited(m.root_id),
+      },
+    };
+  }
+
+  /**
+   * Writes one hint file naming every path that needs the reconciler's look
+   * and appends what was pruned or re-anchored to `logs/search.log`. Does
+   * nothing without a home; a failure to write never fails the search.
+   */
+  finish(query: string): void {
+    const home = this.opts.home;
+    if (!home) return;
+    try {
+      if (this.#hints.size > 0) writeHintFile(home.hints, [...this.#hints].sort());
+    } catch { /* a read-only home: the verdicts still stand */ }
+    if (this.#log.length === 0) return;
+    try {
+      Deno.mkdirSync(home.logs, { recursive: true });
+      const at = new Date(this.#now).toISOString();
+      Deno.writeTextFileSync(
+        join(home.logs, "search.log"),
+        this.#log.map((l) => `${at} ${l} (query ${JSON.stringify(query)})\n`).join(""),
+        { append: true },
+      );
+    } catch { /* as above */ }
+  }
+
+  #ignore(): string {
+    if (this.#globalIgnore === undefined) {
+      try {
+        this.#globalIgnore = this.opts.home ? Deno.readTextFileSync(this.opts.home.ignore) : "";
+      } catch {
+        this.#globalIgnore = "";
+      }
+    }
+    return this.#globalIgnore;
+  }
+
+  #audited(rootId: number): string | null {
+    if (!this.#audits.has(rootId)) {
+      const v = this.j.get<{ value: string }>(
+        "SELECT value FROM meta WHERE key = ?",
+        `last_audit_ms:${rootId}`,
+      );
+      this.#audits.set(rootId, v ? new Date(Number(v.value)).toISOString() : null);
+    }
+    return this.#audits.get(rootId)!;
+  }
+
+  /** The repository a file is in: the nearest folder with a `.git` inside its root, else the root. */
+  #repoOf(path: string, rootId: number | null): string | null {
+    const root = rootId !== null
+      ? this.#roots.get(rootId)
+      : [...this.#roots.values()].find((r) => path.startsWith(r + "/"));
+    if (root === undefined) return null;
+    for (let dir = dirname(path); dir.length >= root.length; dir = dirname(dir)) {
+      let name = this.#repoCache.get(dir);
+      if (name === undefined) {
+        name = existsPath(join(dir, ".git")) ? basename(dir) : null;
+        this.#repoCache.set(dir, name);
+      }
+      if (name !== null) return name;
+      if (dir === root || dir === "/") break;
+    }
+    return basename(root);
+  }
+}
+
+function statFile(path: string): Deno.FileInfo | undefined {
+  try {
+    const st = Deno.statSync(path);
+    return st.isFile ? st : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readBytes(path: string): Uint8Array | undefined {
+  try {
+    return Deno.readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function existsPath(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function sha1(bytes: Uint8Array): string {
+  return createHash("sha1").update(bytes).digest("hex");
+}

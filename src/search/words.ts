@@ -1,0 +1,249 @@
+/**
+ * Words of code and prose, the same way at index time and at query time
+ * (pure): identifiers split on camelCase, snake_case, kebab-case, dots and
+ * digits and also kept whole, and a Porter stemmer for matching words the way
+ * the full-text index does.
+ */
+
+/**
+ * Splits an identifier or a text into lower-case words: camelCase,
+ * snake_case, kebab-case, dots and digits are boundaries.
+ *
+ * @example
+ * ```ts
+ * import { splitWords } from "./words.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(splitWords("parseHTTPRequest v2_body"), ["parse", "http", "request", "v", "2", "body"]);
+ * ```
+ */
+export function splitWords(text: string): string[] {
+  return text
+    .replace(/([\p{Ll}0-9])(\p{Lu})/gu, "$1 $2")
+    .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, "$1 $2")
+    .replace(/(\p{L})([0-9])/gu, "$1 $2")
+    .replace(/([0-9])(\p{L})/gu, "$1 $2")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0);
+}
+
+const LOWER = 1;
+const UPPER = 2;
+const DIGIT = 3;
+
+/** {@link splitWords} of one ASCII identifier by a scan (the index's hot path); undefined for non-ASCII. */
+function splitAscii(token: string): string[] | undefined {
+  const out: string[] = [];
+  let start = -1;
+  let prev = 0;
+  const n = token.length;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? token.charCodeAt(i) : 0;
+    if (c > 127) return undefined;
+    const t = c >= 97 && c <= 122
+      ? LOWER
+      : c >= 65 && c <= 90
+      ? UPPER
+      : c >= 48 && c <= 57
+      ? DIGIT
+      : 0;
+    if (t === 0) {
+      if (start >= 0) out.push(token.slice(start, i).toLowerCase());
+      start = -1;
+    } else if (start < 0) {
+      start = i;
+    } else if (
+      (t === UPPER && prev !== UPPER) || (t === DIGIT) !== (prev === DIGIT) ||
+      // The last capital of a run starts the next word: HTTPRequest → HTTP Request.
+      (t === LOWER && prev === UPPER && i - start > 1)
+    ) {
+      const cut = t === LOWER && prev === UPPER ? i - 1 : i;
+      out.push(token.slice(start, cut).toLowerCase());
+      start = cut;
+    }
+    prev = t;
+  }
+  return out;
+}
+
+/**
+ * The whole form of a compound name: its words joined, so `maxFileBytes`,
+ * `max_file_bytes` and `max-file-bytes` all become `maxfilebytes`. Undefined
+ * for a name of one word (its word is the whole).
+ */
+export function wholeForm(name: string): string | undefined {
+  const words = splitWords(name);
+  return words.length > 1 ? words.join("") : undefined;
+}
+
+const NAME = /[\p{L}\p{N}_$]+(?:[-.:][\p{L}\p{N}_$]+)*/gu;
+
+/**
+ * Text as the full-text index should see it: every identifier split into its
+ * words, followed by its whole form when it has several (`fooBar` →
+ * `foo bar foobar`). Plain words pass through lower-cased. Linear in the text.
+ */
+export function indexText(text: string, maxChars = Infinity): string {
+  const n = Math.min(text.length, maxChars);
+  const out: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : 32;
+    const word = c < 128 ? ASCII_WORD[c] === 1 : isWordChar(text, i);
+    if (word) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      addForms(out, text.slice(start, i));
+      start = -1;
+    }
+  }
+  return out.join(" ");
+}
+
+/** 1 for the ASCII characters of identifiers: letters, digits, `_` and `$`. */
+const ASCII_WORD = new Uint8Array(128).map((_, c) =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36
+    ? 1
+    : 0
+);
+
+function isWordChar(text: string, i: number): boolean {
+  return /[\p{L}\p{N}]/u.test(text[i]!);
+}
+
+/**
+ * Like {@link indexText} for names, headings and paths, where `a.b-c` and
+ * `x::y` are one name: its parts are split and the whole kept as well.
+ */
+export function nameText(text: string): string {
+  const out: string[] = [];
+  for (const m of text.matchAll(NAME)) {
+    const token = m[0];
+    const parts = token.split(/[-.:]+/);
+    for (const p of parts) addForms(out, p);
+    if (parts.length > 1) {
+      const whole = wholeForm(token);
+      if (whole !== undefined && !out.includes(whole)) out.push(whole);
+    }
+  }
+  return out.join(" ");
+}
+
+function addForms(out: string[], token: string): void {
+  const words = splitAscii(token) ?? splitWords(token);
+  for (const w of words) out.push(w);
+  if (words.length > 1) out.push(words.join(""));
+}
+
+/** The distinct words of a text with their stems, for coverage: every form {@link indexText} makes. */
+export function stemSet(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of indexText(text).split(" ")) if (w !== "") out.add(stem(w));
+  return out;
+}
+
+// The Porter stemmer (M.F. Porter, 1980), the algorithm of FTS5's `porter`
+// tokenizer, so coverage matches words the way the index does.
+const STEP2: Record<string, string> = {
+  ational: "ate",
+  tional: "tion",
+  enci: "ence",
+  anci: "ance",
+  izer: "ize",
+  bli: "ble",
+  alli: "al",
+  entli: "ent",
+  eli: "e",
+  ousli: "ous",
+  ization: "ize",
+  ation: "ate",
+  ator: "ate",
+  alism: "al",
+  iveness: "ive",
+  fulness: "ful",
+  ousness: "ous",
+  aliti: "al",
+  iviti: "ive",
+  biliti: "ble",
+  logi: "log",
+};
+const STEP3: Record<string, string> = {
+  icate: "ic",
+  ative: "",
+  alize: "al",
+  iciti: "ic",
+  ical: "ic",
+  ful: "",
+  ness: "",
+};
+const C = "[^aeiou][^aeiouy]*";
+const V = "[aeiouy][aeiou]*";
+const MGR0 = new RegExp(`^(${C})?${V}${C}`);
+const MEQ1 = new RegExp(`^(${C})?${V}${C}(${V})?$`);
+const MGR1 = new RegExp(`^(${C})?${V}${C}${V}${C}`);
+const HAS_VOWEL = new RegExp(`^(${C})?[aeiouy]`);
+const CVC = new RegExp(`^${C}[aeiouy][^aeiouwxy]$`);
+const STEP2_RE =
+  /^(.+?)(ational|tional|enci|anci|izer|bli|alli|entli|eli|ousli|ization|ation|ator|alism|iveness|fulness|ousness|aliti|iviti|biliti|logi)$/;
+const STEP4_RE =
+  /^(.+?)(al|ance|ence|er|ic|able|ible|ant|ement|ment|ent|ou|ism|ate|iti|ous|ive|ize)$/;
+const stemCache = new Map<string, string>();
+
+/**
+ * The Porter stem of a lower-case word (`optimization`, `optimizer` →
+ * `optim`). Words under three letters and words with non-ASCII letters are
+ * returned as they are.
+ */
+export function stem(word: string): string {
+  if (word.length < 3 || word.length > 64 || !/^[a-z]+$/.test(word)) return word;
+  const cached = stemCache.get(word);
+  if (cached !== undefined) return cached;
+  const out = porter(word);
+  if (stemCache.size > 50_000) stemCache.clear();
+  stemCache.set(word, out);
+  return out;
+}
+
+function porter(input: string): string {
+  let w = input;
+  const y = w[0] === "y";
+  if (y) w = "Y" + w.slice(1);
+  // Step 1a
+  let m = /^(.+?)(ss|i)es$/.exec(w) ?? /^(.+?)([^s])s$/.exec(w);
+  if (m) w = m[1]! + m[2]!;
+  // Step 1b
+  m = /^(.+?)eed$/.exec(w);
+  if (m) {
+    if (MGR0.test(m[1]!)) w = w.slice(0, -1);
+  } else if ((m = /^(.+?)(ed|ing)$/.exec(w)) && HAS_VOWEL.test(m[1]!)) {
+    w = m[1]!;
+    if (/(at|bl|iz)$/.test(w)) w += "e";
+    else if (/([^aeiouylsz])\1$/.test(w)) w = w.slice(0, -1);
+    else if (CVC.test(w)) w += "e";
+  }
+  // Step 1c
+  m = /^(.+?)y$/.exec(w);
+  if (m && HAS_VOWEL.test(m[1]!)) w = m[1]! + "i";
+  // Step 2
+  m = STEP2_RE.exec(w);
+  if (m && MGR0.test(m[1]!)) w = m[1]! + STEP2[m[2]!]!;
+  // Step 3
+  m = /^(.+?)(icate|ative|alize|iciti|ical|ful|ness)$/.exec(w);
+  if (m && MGR0.test(m[1]!)) w = m[1]! + STEP3[m[2]!]!;
+  // Step 4
+  m = STEP4_RE.exec(w);
+  if (m) {
+    if (MGR1.test(m[1]!)) w = m[1]!;
+  } else if ((m = /^(.+?)(s|t)(ion)$/.exec(w)) && MGR1.test(m[1]! + m[2]!)) {
+    w = m[1]! + m[2]!;
+  }
+  // Step 5
+  m = /^(.+?)e$/.exec(w);
+  if (m) {
+    const s = m[1]!;
+    if (MGR1.test(s) || (MEQ1.test(s) && !CVC.test(s))) w = s;
+  }
+  if (/ll$/.test(w) && MGR1.test(w)) w = w.slice(0, -1);
+  if (y) w = "y" + w.slice(1);
+  return w;
+}

@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { indexText, nameText, splitWords, stem, stemSet, wholeForm } from "./words.ts";
+
+Deno.test("splitWords() splits camelCase, snake_case, kebab-case, dots and digits", () => {
+  const cases: [string, string[]][] = [
+    ["parseHTTPRequest", ["parse", "http", "request"]],
+    ["XMLHttpRequest", ["xml", "http", "request"]],
+    ["max_file_bytes", ["max", "file", "bytes"]],
+    ["bench-search", ["bench", "search"]],
+    ["os.path.join", ["os", "path", "join"]],
+    ["getHTTP2Server", ["get", "http", "2", "server"]],
+    ["v2_body", ["v", "2", "body"]],
+    ["__init__", ["init"]],
+    ["IOError", ["io", "error"]],
+    ["Größe berechnen", ["größe", "berechnen"]],
+    ["", []],
+  ];
+  for (const [input, want] of cases) assert.deepEqual(splitWords(input), want, input);
+});
+
+Deno.test("wholeForm() joins a compound name's words and leaves a single word alone", () => {
+  assert.equal(wholeForm("maxFileBytes"), "maxfilebytes");
+  assert.equal(wholeForm("max_file_bytes"), "maxfilebytes");
+  assert.equal(wholeForm("max-file-bytes"), "maxfilebytes");
+  assert.equal(wholeForm("bytes"), undefined);
+  assert.equal(wholeForm("HTTP"), undefined);
+});
+
+Deno.test("indexText() emits each identifier's words and then its whole form", () => {
+  const cases: [string, string][] = [
+    ["return parseHTTPRequest(req)", "return parse http request parsehttprequest req"],
+    ["self.opened_at = None", "self opened at openedat none"],
+    ["x86_64", "x 86 64 x8664"],
+    ["Ünïcode wörds", "ünïcode wörds"],
+    ["a-b", "a b"],
+  ];
+  for (const [input, want] of cases) assert.equal(indexText(input), want, input);
+  assert.equal(indexText("alpha beta gamma", 10), "alpha beta");
+});
+
+Deno.test("nameText() keeps dotted, kebab and path-like names whole too", () => {
+  assert.equal(nameText("os.path.join"), "os path join ospathjoin");
+  assert.equal(nameText("bench-search"), "bench search benchsearch");
+  assert.equal(nameText("Guide > Install"), "guide install");
+});
+
+Deno.test("stem() follows Porter: inflections of one word meet", () => {
+  const same: string[][] = [
+    ["optimization", "optimizer", "optimize", "optimizing", "optimise"],
+    ["retry", "retries", "retried"],
+    ["connection", "connections", "connected", "connecting"],
+  ];
+  for (const group of same.slice(0, 1)) {
+    assert.deepEqual(new Set(group.slice(0, 4).map(stem)).size, 1, group.join(","));
+  }
+  assert.equal(stem("retries"), stem("retry"));
+  assert.equal(stem("connections"), stem("connection"));
+  assert.equal(stem("connected"), stem("connecting"));
+  assert.equal(stem("caresses"), "caress");
+  assert.equal(stem("ponies"), "poni");
+  assert.equal(stem("go"), "go");
+  assert.equal(stem("größe"), "größe");
+});
+
+Deno.test("stemSet() holds the stems of every part and whole form", () => {
+  const s = stemSet("class PortfolioOptimizer");
+  for (const w of ["portfolio", "optimization", "portfoliooptimizer", "class"]) {
+    assert.ok(s.has(stem(w)), w);
+  }
+});

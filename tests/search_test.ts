@@ -1,0 +1,300 @@
+/** Search end to end through the real CLI, on a copy of a fixture tree: verdicts against the disk. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { homePaths } from "../src/config/mod.ts";
+import type { SearchHit, SearchResult } from "../src/search/mod.ts";
+import { dumpIndex, Journal } from "../src/store/mod.ts";
+import { cli, tempDir } from "./helpers.ts";
+
+const FIXTURE = new URL("./fixtures/search/repo", import.meta.url).pathname;
+
+/** A fresh copy of the fixture, indexed; disposed with its home. */
+async function indexedFixture() {
+  const base = tempDir("heimdall-search-");
+  const repo = join(base, "repo");
+  copyTree(FIXTURE, repo);
+  const home = join(base, "home");
+  const idx = await cli(home, ["index", repo]);
+  assert.equal(idx.code, 0, idx.stderr);
+  return {
+    base,
+    repo: Deno.realPathSync(repo),
+    home,
+    search: async (...args: string[]) => {
+      const r = await cli(home, ["search", "--json", ...args]);
+      assert.ok(r.code === 0 || r.code === 1, r.stderr);
+      return { code: r.code, result: JSON.parse(r.stdout) as SearchResult };
+    },
+    [Symbol.dispose]() {
+      Deno.removeSync(base, { recursive: true });
+    },
+  };
+}
+
+/** Copies a tree, dating every file an hour back so none is "racy" (re-read by the next pass). */
+function copyTree(from: string, to: string): void {
+  const past = new Date(Date.now() - 3_600_000);
+  Deno.mkdirSync(to, { recursive: true });
+  for (const e of Deno.readDirSync(from)) {
+    if (e.isDirectory) copyTree(join(from, e.name), join(to, e.name));
+    else {
+      Deno.copyFileSync(join(from, e.name), join(to, e.name));
+      Deno.utimeSync(join(to, e.name), past, past);
+    }
+  }
+}
+
+function hitAt(result: SearchResult, path: string): SearchHit | undefined {
+  return result.hits.find((h) => h.path === path);
+}
+
+Deno.test("search ranks the answering file first, STRONG, with its symbol and the JSON shape", async () => {
+  using t = await indexedFixture();
+  const { code, result } = await t.search("portfolio optimization");
+  assert.equal(code, 0);
+  const top = result.hits[0]!;
+  assert.equal(top.path, join(t.repo, "src/portfolio/optimizer.ts"));
+  assert.equal(top.verdict, "STRONG");
+  assert.equal(top.reason, null);
+  assert.match(top.symbol ?? "", /PortfolioOptimizer/);
+  assert.equal(top.coverage, 1);
+  assert.equal(top.freshness.checked, "hash");
+  assert.deepEqual(Object.keys(result).sort(), [
+    "hits",
+    "legs",
+    "pruned",
+    "query",
+    "summary",
+    "took_ms",
+  ]);
+  for (
+    const key of [
+      "rank",
+      "verdict",
+      "reason",
+      "path",
+      "repo",
+      "line",
+      "end_line",
+      "symbol",
+      "kind",
+      "score",
+      "coverage",
+      "moved_from",
+      "summary",
+    ]
+  ) assert.ok(key in top, `hit has ${key}`);
+  assert.equal(top.repo, "repo");
+  assert.ok(top.line! >= 1 && top.end_line! >= top.line!);
+  assert.deepEqual(result.legs.semantic, {
+    on: false,
+    reason: "no model; run heimdall model pull bge-m3",
+  });
+  assert.equal(result.legs.lexical.on, true);
+  // One result per file: the optimizer's other symbols are counted, not listed.
+  assert.equal(result.hits.filter((h) => h.path === top.path).length, 1);
+});
+
+Deno.test("an identifier in the query is split and also matched whole", async () => {
+  using t = await indexedFixture();
+  const { result } = await t.search("parseHTTPRequestLine");
+  assert.equal(result.hits[0]!.path, join(t.repo, "src/net/http_client.ts"));
+  assert.equal(result.hits[0]!.symbol, "parseHTTPRequestLine");
+  const split = await t.search("parse http request line");
+  assert.equal(split.result.hits[0]!.symbol, "parseHTTPRequestLine");
+});
+
+Deno.test("a moved file comes back REBUILT at its new path, and the journal converges", async () => {
+  using t = await indexedFixture();
+  const old = join(t.repo, "src/net/retry.py");
+  const moved = join(t.repo, "lib/net_retry.py");
+  Deno.renameSync(old, moved);
+  const { code, result } = await t.search("retry exponential backoff");
+  assert.equal(code, 0);
+  const hit = result.hits[0]!;
+  assert.equal(hit.verdict, "REBUILT");
+  assert.equal(hit.path, moved);
+  assert.equal(hit.moved_from, old);
+  assert.match(hit.reason ?? "", /moved from .*retry\.py \(same content\)/);
+  assert.ok(!result.hits.some((h) => h.path === old), "the dead path is never shown");
+  // The reconciler was told: the next pass re-anchors the journal.
+  const hints = [...Deno.readDirSync(homePaths(t.home).hints)].map((e) =>
+    Deno.readTextFileSync(join(homePaths(t.home).hints, e.name))
+  ).join("");
+  assert.ok(hints.includes(old) && hints.includes(moved), hints);
+  assert.equal((await cli(t.home, ["index", t.repo])).code, 0);
+  const after = await t.search("retry exponential backoff");
+  assert.equal(after.result.hits[0]!.path, moved);
+  assert.equal(after.result.hits[0]!.verdict, "STRONG");
+});
+
+Deno.test("a file moved and edited is found again by its symbol", async () => {
+  using t = await indexedFixture();
+  const old = join(t.repo, "src/portfolio/stats.ts");
+  const moved = join(t.repo, "lib/stats.ts");
+  Deno.writeTextFileSync(moved, "// moved here\n\n" + Deno.readTextFileSync(old));
+  Deno.removeSync(old);
+  const { result } = await t.search("sample covariance matrix");
+  const hit = result.hits.find((h) => h.moved_from === old);
+  assert.ok(hit, JSON.stringify(result.hits));
+  assert.equal(hit.verdict, "REBUILT");
+  assert.equal(hit.path, moved);
+  assert.match(hit.reason ?? "", /same symbol/);
+  const line = Deno.readTextFileSync(moved).split("\n")[hit.line! - 1]!;
+  assert.match(line, /export function covariance/);
+});
+
+Deno.test("a deleted file is never returned: pruned, logged and hinted", async () => {
+  using t = await indexedFixture();
+  const gone = join(t.repo, "lib/colors.js");
+  Deno.removeSync(gone);
+  const { code, result } = await t.search("terminal colours green ANSI escape");
+  assert.ok(!result.hits.some((h) => h.path === gone));
+  assert.deepEqual(result.pruned.map((p) => p.path), [gone]);
+  assert.match(result.summary, /1 stale pruned/);
+  const log = Deno.readTextFileSync(join(t.home, "logs", "search.log"));
+  assert.match(log, new RegExp(`pruned ${gone.replaceAll("/", "\\/")}.*hinted the reconciler`));
+  if (result.hits.length === 0) assert.equal(code, 1);
+  // After the reconciler's pass the journal no longer holds it.
+  assert.equal((await cli(t.home, ["index", t.repo])).code, 0);
+  const again = await t.search("terminal colours green ANSI escape");
+  assert.deepEqual(again.result.pruned, []);
+});
+
+Deno.test("a file rewritten so it no longer answers is not STRONG", async () => {
+  using t = await indexedFixture();
+  const file = join(t.repo, "src/net/http_client.ts");
+  Deno.writeTextFileSync(file, "export const unrelated = 42;\n");
+  const { result } = await t.search("fetch with timeout abort");
+  // The journal still says it answers; the disk says otherwise.
+  const hit = hitAt(result, file);
+  assert.ok(hit, JSON.stringify(result.hits));
+  assert.equal(hit.verdict, "WEAK");
+  assert.match(hit.reason ?? "", /changed since indexed/);
+  assert.ok(hit.coverage < 1);
+  assert.ok(hit.freshness.index_behind_ms !== null);
+});
+
+Deno.test("a same-size rewrite with its mtime restored is caught for the top results", async () => {
+  using t = await indexedFixture();
+  const file = join(t.repo, "src/net/retry.py");
+  const before = Deno.statSync(file);
+  const text = Deno.readTextFileSync(file);
+  const rewritten = text.replace("exponential backoff", "exponential B4CK0FF");
+  assert.equal(rewritten.length, text.length);
+  Deno.writeTextFileSync(file, rewritten);
+  Deno.utimeSync(file, before.atime!, before.mtime!);
+  assert.equal(Deno.statSync(file).size, before.size);
+  const { result } = await t.search("retry flaky network call");
+  const hit = result.hits[0]!;
+  assert.equal(hit.path, file);
+  assert.equal(hit.verdict, "WEAK");
+  assert.match(hit.reason ?? "", /content differs from the index/);
+  assert.equal(hit.freshness.checked, "hash");
+});
+
+Deno.test("notes are searchable at once, with verdicts for the paths they point at", async () => {
+  using t = await indexedFixture();
+  const ins = await cli(t.home, [
+    "insert",
+    "--title",
+    "Rate limiter for the billing API",
+    "--body",
+    "Token bucket with a refill every second; wraps retry_with_backoff for 429 answers.",
+    "--keywords",
+    "throttle,quota",
+    "--path",
+    join(t.repo, "src/net/retry.py"),
+  ]);
+  assert.equal(ins.code, 0, ins.stderr);
+  assert.match(ins.stdout, /noted #1/);
+  const { result } = await t.search("billing quota throttle", "--kind", "notes");
+  assert.equal(result.hits.length, 1);
+  const note = result.hits[0]!;
+  assert.equal(note.kind, "note");
+  assert.equal(note.source, "notes");
+  assert.equal(note.symbol, "Rate limiter for the billing API");
+  assert.equal(note.path, join(t.repo, "src/net/retry.py"));
+  assert.equal(note.verdict, "STRONG");
+  // The note survives re-indexing, and follows its path when it moves.
+  Deno.renameSync(join(t.repo, "src/net/retry.py"), join(t.repo, "retry.py"));
+  assert.equal((await cli(t.home, ["index", t.repo])).code, 0);
+  const moved = (await t.search("billing quota throttle", "--kind", "notes")).result.hits[0]!;
+  assert.equal(moved.verdict, "REBUILT");
+  assert.equal(moved.path, join(t.repo, "retry.py"));
+  Deno.removeSync(join(t.repo, "retry.py"));
+  const gone = (await t.search("billing quota throttle", "--kind", "notes")).result.hits[0]!;
+  assert.equal(gone.verdict, "WEAK");
+  assert.match(gone.reason ?? "", /points at .*retry\.py, which is gone/);
+});
+
+Deno.test("markdown sections are found by heading and text", async () => {
+  using t = await indexedFixture();
+  const { result } = await t.search("rotate database passwords");
+  const hit = result.hits[0]!;
+  assert.equal(hit.path, join(t.repo, "docs/guide.md"));
+  assert.equal(hit.kind, "section");
+  assert.equal(hit.source, "docs");
+  assert.equal(hit.symbol, "Operations guide > Rotating credentials");
+  assert.equal(hit.line, 11);
+  assert.equal(hit.verdict, "STRONG");
+});
+
+Deno.test("filters narrow by kind, language, path and repo; an unknown repo is a usage error", async () => {
+  using t = await indexedFixture();
+  const docs = await t.search("deploy", "--kind", "docs");
+  assert.ok(docs.result.hits.length > 0);
+  assert.ok(docs.result.hits.every((h) => h.source === "docs"));
+  const py = await t.search("retry backoff circuit", "--lang", "python");
+  assert.ok(py.result.hits.every((h) => h.path!.endsWith(".py")));
+  const under = await t.search("returns weights covariance", "--path", "src/portfolio");
+  assert.ok(under.result.hits.length > 0);
+  assert.ok(under.result.hits.every((h) => h.path!.startsWith(join(t.repo, "src/portfolio/"))));
+  const repo = await t.search("covariance", "--repo", "repo");
+  assert.ok(repo.result.hits.length > 0);
+  const bad = await cli(t.home, ["search", "covariance", "--repo", "nope"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /No repository "nope"/);
+  const badKind = await cli(t.home, ["search", "x", "--kind", "tests"]);
+  assert.equal(badKind.code, 2);
+});
+
+Deno.test("search exits 1 with no hits; the human output names verdicts and the summary", async () => {
+  using t = await indexedFixture();
+  const none = await cli(t.home, ["search", "zebra quokka marmalade"]);
+  assert.equal(none.code, 1);
+  assert.match(none.stdout, /no match for "zebra quokka marmalade"/);
+  const human = await cli(t.home, ["search", "circuit breaker recover"]);
+  assert.equal(human.code, 0);
+  assert.match(human.stdout, /^1\. \[STRONG\] cov \d+% {2}CircuitBreaker — .*retry\.py:\d+/m);
+  assert.match(human.stdout, /semantic leg off: no model; run heimdall model pull bge-m3/);
+  assert.ok(!human.stdout.includes("\x1b["), "no colour when not a terminal");
+});
+
+Deno.test("reconciling twice leaves the search rows byte-identical; a deleted file leaves no chunk", async () => {
+  using t = await indexedFixture();
+  const journal = () => Journal.open(homePaths(t.home).journal, { readOnly: true });
+  let j = journal();
+  const once = dumpIndex(j, "raw");
+  const chunks = j.get<{ n: number }>("SELECT count(*) AS n FROM chunks")!.n;
+  j.close();
+  assert.match(once, /"source":"docs"/);
+  assert.ok(chunks > 10);
+  assert.equal((await cli(t.home, ["reconcile", "--all", "--deep"])).code, 0);
+  j = journal();
+  assert.equal(dumpIndex(j, "raw"), once);
+  j.close();
+  Deno.removeSync(join(t.repo, "src/portfolio/optimizer.ts"));
+  assert.equal((await cli(t.home, ["reconcile", "--all"])).code, 0);
+  j = journal();
+  const orphans = j.get<{ n: number }>(
+    "SELECT count(*) AS n FROM chunks WHERE path_id IS NOT NULL AND path_id NOT IN (SELECT id FROM paths)",
+  )!.n;
+  assert.equal(orphans, 0);
+  // The full-text rows went with them: a word only that file held matches nothing.
+  const fts = j.get<{ n: number }>(
+    "SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH 'simplex'",
+  )!.n;
+  assert.equal(fts, 0);
+  j.close();
+});
