@@ -9,15 +9,18 @@ import { type Candidate, isFileChunk, type ScoredChunk } from "./rank.ts";
 const FILE_TEXT_MAX = 64 * 1024;
 const SUMMARY_MAX = 160;
 
-/** The lines a chunk covers now, and their text (a whole file's text, bounded, for a file chunk). */
+/**
+ * The lines a chunk covers now, and their text (a whole file's text, bounded,
+ * for a file chunk). In a file that changed since it was indexed, a symbol
+ * is looked for by its signature, as its lines may have moved.
+ */
 export function spanOf(
-  m: ScoredChunk | (ScoredChunk & { start_line: number | null }),
+  m: ScoredChunk,
   text: string,
   changed: boolean,
 ): { line: number | null; endLine: number | null; text: string } {
   if (isFileChunk(m) || m.start_line === null) {
-    const lines = m.start_line === null ? 1 : m.start_line;
-    return { line: lines, endLine: m.end_line, text: text.slice(0, FILE_TEXT_MAX) };
+    return { line: m.start_line ?? 1, endLine: m.end_line, text: text.slice(0, FILE_TEXT_MAX) };
   }
   const lines = text.split("\n");
   let start = m.start_line;
