@@ -919,8 +919,25 @@ Deno.test({
       "a new server",
     );
     const second = Number(Deno.readTextFileSync(join(hh, "hookd.pid")).trim());
-    Deno.removeSync(base, { recursive: true });
+    // The server may write its log while the folder goes: remove until it is gone.
+    await waitFor(
+      () => {
+        try {
+          Deno.removeSync(base, { recursive: true });
+        } catch (e) {
+          if (!(e instanceof Deno.errors.NotFound)) return false;
+        }
+        return true;
+      },
+      10_000,
+      "the home to be removed",
+    );
     await waitFor(() => !pidAlive(second), 10_000, "the server stops when its home is removed");
+    try {
+      Deno.removeSync(base, { recursive: true }); // a last log line it wrote on its way out
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    }
   },
 });
 
