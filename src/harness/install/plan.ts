@@ -269,6 +269,17 @@ export function planHarness(
   const marker = hookMarker(harness);
   const changes: (FileChange | null)[] = [];
   const notes: string[] = [];
+  // Every JSON harness keeps its MCP servers under `mcpServers`.
+  const mcpServerChange = (file: string, withType: boolean) =>
+    jsonChange(
+      file,
+      read,
+      "MCP server",
+      uninstall,
+      manifest,
+      (r, c) =>
+        setMcpServer(r, "mcpServers", uninstall ? null : serverEntry(ctx, withType), file, c),
+    );
   const grouped = (
     events: [string, string | null][],
     handler: (cmd: string, event: string) => Record<string, unknown>,
@@ -294,15 +305,7 @@ export function planHarness(
         ),
       );
       changes.push(
-        jsonChange(
-          mcpFile,
-          read,
-          "MCP server",
-          uninstall,
-          manifest,
-          (r, c) =>
-            setMcpServer(r, "mcpServers", uninstall ? null : serverEntry(ctx, true), mcpFile, c),
-        ),
+        mcpServerChange(mcpFile, true),
       );
       break;
     }
@@ -378,15 +381,7 @@ export function planHarness(
       );
       const mcpFile = mcp!;
       changes.push(
-        jsonChange(
-          mcpFile,
-          read,
-          "MCP server",
-          uninstall,
-          manifest,
-          (r, c) =>
-            setMcpServer(r, "mcpServers", uninstall ? null : serverEntry(ctx, false), mcpFile, c),
-        ),
+        mcpServerChange(mcpFile, false),
       );
       break;
     }
@@ -410,15 +405,7 @@ export function planHarness(
       if (mcp !== null) {
         const mcpFile = mcp;
         changes.push(
-          jsonChange(
-            mcpFile,
-            read,
-            "MCP server",
-            uninstall,
-            manifest,
-            (r, c) =>
-              setMcpServer(r, "mcpServers", uninstall ? null : serverEntry(ctx, false), mcpFile, c),
-          ),
+          mcpServerChange(mcpFile, false),
         );
       } else if (!uninstall) {
         notes.push(
@@ -469,15 +456,7 @@ export function planHarness(
       }
       const mcpFile = mcp!;
       changes.push(
-        jsonChange(
-          mcpFile,
-          read,
-          "MCP server",
-          uninstall,
-          manifest,
-          (r, c) =>
-            setMcpServer(r, "mcpServers", uninstall ? null : serverEntry(ctx, false), mcpFile, c),
-        ),
+        mcpServerChange(mcpFile, false),
       );
       break;
     }
