@@ -15,6 +15,7 @@ export { resolveFilter, SearchFilterError } from "./filter.ts";
 export type { Candidate, ChunkMeta, Ranking, Tuning } from "./rank.ts";
 export type {
   Freshness,
+  HitSymbol,
   LegsReport,
   PrunedHit,
   SearchHit,

@@ -39,6 +39,17 @@ export interface Freshness {
   root_audited_at: string | null;
 }
 
+/** A symbol or section of a hit's file that answers the query, with its score in that file. */
+export interface HitSymbol {
+  /** Qualname or heading path. */
+  name: string;
+  kind: string;
+  line: number;
+  end_line: number;
+  /** Its score among the file's symbols for this query (higher is better). */
+  score: number;
+}
+
 /** One result: a file (its best chunk named), a note or a memory. */
 export interface SearchHit {
   rank: number;
@@ -64,6 +75,12 @@ export interface SearchHit {
   summary: string | null;
   /** Other chunks of the same file that matched. */
   others: number;
+  /**
+   * The file's symbols (or sections) that answer the query, best first, at
+   * most 5; the hit's own `symbol`/`line`/`end_line` are the first. Empty
+   * for a note, a memory or a file with no symbol matching.
+   */
+  symbols: HitSymbol[];
   /** The note's or memory's id, for those. */
   ref_id: number | string | null;
   /** The legs that found it. */

@@ -267,6 +267,7 @@ export class Verifier {
       moved_from: at.movedFrom,
       summary: at.summary,
       others: c.others.length,
+      symbols: [],
       ref_id: m.ref_id,
       legs,
       freshness: {
