@@ -200,7 +200,7 @@ Deno.test("modelStatus() is off with the remedy, never an error, until a model i
   const models = join(home, "models");
   assert.deepEqual(modelStatus(models, null), {
     on: false,
-    reason: "no model; run heimdall model pull bge-m3",
+    reason: "no model; run heimdall model pull multilingual-e5-small-int8",
   });
   assert.deepEqual(modelStatus(models, "gte-small"), {
     on: false,
@@ -212,7 +212,7 @@ Deno.test("modelStatus() is off with the remedy, never an error, until a model i
   });
   assert.deepEqual(await source(), {
     on: false,
-    reason: "no model; run heimdall model pull bge-m3",
+    reason: "no model; run heimdall model pull multilingual-e5-small-int8",
   });
   // Install by hand: a folder with the files and the manifest.
   Deno.mkdirSync(join(models, "tiny"), { recursive: true });

@@ -7,6 +7,7 @@ import {
   ChecksumMismatchError,
   DownloadError,
   type FileProgress,
+  DEFAULT_MODEL,
   importModel,
   installedModels,
   type InstallResult,
@@ -129,7 +130,7 @@ function list(ctx: Context, json: boolean): number {
       }  ${r.description}`,
     );
   }
-  if (active === null) ctx.out("no active model: heimdall model pull bge-m3 (or use/import one)");
+  if (active === null) ctx.out(`no active model: heimdall model pull ${DEFAULT_MODEL} (or use/import one)`);
   else if (!rows.some((r) => r.state === "active")) {
     ctx.out(`active model "${active}" is not installed: heimdall model pull ${active}`);
   }

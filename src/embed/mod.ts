@@ -23,6 +23,7 @@ export {
   parseManifest,
   type Pooling,
 } from "./manifest.ts";
+export { DEFAULT_MODEL, NO_MODEL_REASON } from "./default_model.ts";
 export {
   BUILTIN_MODELS,
   builtinManifest,

@@ -9,6 +9,7 @@
  * `status`; digests are checked when a file is downloaded or imported.
  */
 import { join } from "node:path";
+import { NO_MODEL_REASON } from "./default_model.ts";
 import { MODEL_NAME, type ModelManifest, parseManifest } from "./manifest.ts";
 import bgeM3 from "./manifests/bge-m3.json" with { type: "json" };
 import bgeM3Int8 from "./manifests/bge-m3-int8.json" with { type: "json" };
@@ -17,7 +18,7 @@ import e5Small from "./manifests/multilingual-e5-small.json" with { type: "json"
 import e5SmallInt8 from "./manifests/multilingual-e5-small-int8.json" with { type: "json" };
 import gteSmall from "./manifests/gte-small.json" with { type: "json" };
 
-/** The reference model, named in every "no model" message. */
+/** The reference model (quality, long context), first in the built-in list. */
 export const REFERENCE_MODEL = "bge-m3";
 
 /** The built-in manifests, reference first. */
@@ -115,7 +116,7 @@ export type ModelStatus =
  */
 export function modelStatus(modelsDir: string, active: string | null): ModelStatus {
   if (active === null) {
-    return { on: false, reason: `no model; run heimdall model pull ${REFERENCE_MODEL}` };
+    return { on: false, reason: NO_MODEL_REASON };
   }
   let m: InstalledModel | undefined;
   try {

@@ -35,8 +35,8 @@ export interface SemanticLeg {
 /** Makes the leg for one open journal (the registration point). */
 export type SemanticLegFactory = (j: Journal) => SemanticLeg | undefined;
 
-/** What search says when no semantic leg is registered. */
-export const NO_MODEL_REASON = "no model; run heimdall model pull bge-m3";
+/** What search says when no semantic leg is registered: the same words as `status` and `doctor`. */
+export { NO_MODEL_REASON } from "../embed/default_model.ts";
 
 let factory: SemanticLegFactory | undefined;
 

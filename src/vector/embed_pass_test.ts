@@ -232,11 +232,11 @@ Deno.test("switching the active model re-embeds everything, then drops the old m
 Deno.test("with no model the pass does nothing and says why; a failing encoder backs off", async () => {
   using t = setup();
   await t.r.audit();
-  t.setModel({ on: false, reason: "no model; run heimdall model pull bge-m3" });
+  t.setModel({ on: false, reason: "no model; run heimdall model pull multilingual-e5-small-int8" });
   assert.equal(await t.pass.step(), false);
   assert.deepEqual(
     [t.pass.status().on, t.pass.status().reason],
-    [false, "no model; run heimdall model pull bge-m3"],
+    [false, "no model; run heimdall model pull multilingual-e5-small-int8"],
   );
   assert.equal(count(t.journal, "SELECT count(*) AS n FROM vectors"), 0);
   const broken = new HashingEmbedder();

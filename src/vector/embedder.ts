@@ -13,7 +13,7 @@ export interface TextEmbedder {
   embed(texts: string[], kind: "query" | "passage"): Promise<Float32Array[]>;
 }
 
-/** The active model, or why there is none ("no model; run heimdall model pull bge-m3"). */
+/** The active model, or why there is none ("no model; run heimdall model pull multilingual-e5-small-int8"). */
 export type EmbedderState = { on: true; embedder: TextEmbedder } | { on: false; reason: string };
 
 /** Resolves the active model when asked (cheap after the first call; may change between calls). */
