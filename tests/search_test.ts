@@ -88,7 +88,7 @@ Deno.test("search ranks the answering file first, STRONG, with its symbol and th
   assert.ok(top.line! >= 1 && top.end_line! >= top.line!);
   assert.deepEqual(result.legs.semantic, {
     on: false,
-    reason: "no model; run heimdall model pull bge-m3",
+    reason: "no model; run heimdall model pull multilingual-e5-small-int8",
   });
   assert.equal(result.legs.lexical.on, true);
   // One result per file: the optimizer's other symbols are counted, not listed.
@@ -240,7 +240,7 @@ Deno.test("markdown sections are found by heading and text", async () => {
   assert.equal(hit.verdict, "STRONG");
 });
 
-Deno.test("filters narrow by kind, language, path and repo; an unknown repo is a usage error", async () => {
+Deno.test("filters narrow by kind, language, path and repo; an unknown repo or language is a usage error", async () => {
   using t = await indexedFixture();
   const docs = await t.search("deploy", "--kind", "docs");
   assert.ok(docs.result.hits.length > 0);
@@ -257,6 +257,10 @@ Deno.test("filters narrow by kind, language, path and repo; an unknown repo is a
   assert.match(bad.stderr, /No repository "nope"/);
   const badKind = await cli(t.home, ["search", "x", "--kind", "tests"]);
   assert.equal(badKind.code, 2);
+  const badLang = await cli(t.home, ["search", "covariance", "--lang", "cobol"]);
+  assert.equal(badLang.code, 2);
+  assert.match(badLang.stderr, /No language "cobol" in the index; languages indexed: .*python/);
+  assert.match(badLang.stderr, /markdown/);
 });
 
 Deno.test("search exits 1 with no hits; the human output names verdicts and the summary", async () => {
@@ -267,7 +271,7 @@ Deno.test("search exits 1 with no hits; the human output names verdicts and the 
   const human = await cli(t.home, ["search", "circuit breaker recover"]);
   assert.equal(human.code, 0);
   assert.match(human.stdout, /^1\. \[STRONG\] cov \d+% {2}CircuitBreaker — .*retry\.py:\d+/m);
-  assert.match(human.stdout, /semantic leg off: no model; run heimdall model pull bge-m3/);
+  assert.match(human.stdout, /semantic leg off: no model; run heimdall model pull multilingual-e5-small-int8/);
   assert.ok(!human.stdout.includes("\x1b["), "no colour when not a terminal");
 });
 

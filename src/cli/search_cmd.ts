@@ -113,6 +113,13 @@ function printHit(ctx: Context, h: SearchHit, paint: Paint): void {
     }`,
   );
   if (h.summary) ctx.out(`   ${h.summary}`);
+  const also = h.symbols.slice(1, 3).map((s) => `${s.name}:${s.line}`);
+  if (also.length > 0) ctx.out(`   ${paint.dim(`also: ${also.join(", ")}`)}`);
+  if (h.copies.length > 0) {
+    const list = h.copies.slice(0, 3).map(shown).join(", ");
+    const more = h.copies.length > 3 ? ` (+${h.copies.length - 3} more)` : "";
+    ctx.out(`   ${paint.dim(`same as: ${list}${more}`)}`);
+  }
   if (h.reason) ctx.out(`   ${paint.dim(`why: ${h.reason}`)}`);
 }
 

@@ -7,7 +7,7 @@ import type { Journal } from "../store/mod.ts";
 import type { ChunkFilter } from "./lexical.ts";
 import type { SearchRequest } from "./types.ts";
 
-/** A filter names nothing that exists (an unknown repo). */
+/** A filter names nothing that exists (an unknown repo or language). */
 export class SearchFilterError extends Error {
   constructor(message: string) {
     super(message);
@@ -18,12 +18,25 @@ export class SearchFilterError extends Error {
 /**
  * The request's filters as a {@link ChunkFilter}: `repo` → the roots (or
  * folders directly under a root) of that name; a relative `pathPrefix` →
- * that folder under every root.
+ * that folder under every root. Throws {@link SearchFilterError} for a repo
+ * or a language the index does not hold, naming the ones it does.
  */
 export function resolveFilter(j: Journal, req: SearchRequest): ChunkFilter {
   const filter: ChunkFilter = {};
   if (req.kind !== undefined) filter.source = req.kind;
-  if (req.lang !== undefined) filter.language = req.lang;
+  if (req.lang !== undefined) {
+    if (!j.get("SELECT 1 FROM paths WHERE language = ? LIMIT 1", req.lang)) {
+      const langs = j.all<{ language: string }>(
+        "SELECT DISTINCT language FROM paths WHERE language IS NOT NULL ORDER BY language",
+      ).map((r) => r.language);
+      throw new SearchFilterError(
+        `No language "${req.lang}" in the index; languages indexed: ${
+          langs.length === 0 ? "none (run `heimdall index DIR`)" : langs.join(", ")
+        }`,
+      );
+    }
+    filter.language = req.lang;
+  }
   const roots = j.all<{ path: string }>("SELECT path FROM roots ORDER BY path").map((r) => r.path);
   const prefixes: string[][] = [];
   if (req.pathPrefix !== undefined && req.pathPrefix !== "") {

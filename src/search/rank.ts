@@ -17,12 +17,15 @@ import {
   passesFilter,
   plannedExpression,
   queryTerms,
+  type TermCount,
   termCounts,
 } from "./lexical.ts";
 import { type ParsedQuery, parseQuery } from "./query.ts";
 import { resolveFilter } from "./filter.ts";
 import type { LegsReport, SearchRequest } from "./types.ts";
 import { COVERAGE_THRESHOLD } from "./verdict.ts";
+import { DEFAULT_UNIT_WEIGHTS, type ScoredTerm, type UnitWeights } from "./unit_score.ts";
+import { stem } from "./words.ts";
 
 /** Every knob of the ranking; the defaults are tuned by `scripts/bench_search.ts`. */
 export interface Tuning {
@@ -45,10 +48,20 @@ export interface Tuning {
   graph: GraphOptions;
   /** Weight of a file's other matching chunks when it is folded to one result. */
   foldShare: number;
-  /** Candidates reordered by their text's coverage of the query, read from disk (`rerank.ts`). */
+  /** Candidates read from disk and reordered by their best unit (`focus.ts`). */
   rerankDepth: number;
-  /** That coverage's weight, as a fusion leg's. */
+  /** Weight of the share of the query's words anywhere in the file's text. */
   rerankWeight: number;
+  /** BM25F weights of a unit's fields (`unit_score.ts`). */
+  unit: UnitWeights;
+  /** Weight of the fused legs' score (divided by the best one's) in a file's score. */
+  priorWeight: number;
+  /** Weight of a unit's learned prose→code associations with the query (`vocab.ts`). */
+  learnedWeight: number;
+  /** Subtracted from a changelog's or release notes' score. */
+  changelogPenalty: number;
+  /** Jaccard similarity of two files' unit hashes at which they are copies of one another. */
+  copyJaccard: number;
   coverageThreshold: number;
   /** Hits whose content hash is checked (the first ones shown). */
   hashTop: number;
@@ -66,7 +79,12 @@ export const DEFAULT_TUNING: Tuning = {
   graph: { fanout: 32, alpha: 0.3, iterations: 8 },
   foldShare: 0,
   rerankDepth: 30,
-  rerankWeight: 0.5,
+  rerankWeight: 0.1,
+  unit: DEFAULT_UNIT_WEIGHTS,
+  priorWeight: 0.3,
+  learnedWeight: 0,
+  changelogPenalty: 0.05,
+  copyJaccard: 0.8,
   coverageThreshold: COVERAGE_THRESHOLD,
   hashTop: 3,
 };
@@ -115,6 +133,8 @@ export interface Candidate {
 /** The ranking of one request, before verification. */
 export interface Ranking {
   query: ParsedQuery;
+  /** The query's words and whole identifiers with their idf over the index's chunks. */
+  terms: ScoredTerm[];
   candidates: Candidate[];
   legs: LegsReport;
 }
@@ -146,11 +166,10 @@ export async function rank(
     semantic: { on: false, reason: NO_MODEL_REASON },
   };
   const terms = queryTerms(query);
-  const expression = tuning.candidateBudget === Infinity ? ftsExpression(query) : plannedExpression(
-    termCounts(j, terms, tuning.candidateBudget),
-    query.excluded,
-    tuning.candidateBudget,
-  );
+  const counts = termCounts(j, terms, Math.min(tuning.candidateBudget, MAX_COUNT));
+  const expression = tuning.candidateBudget === Infinity
+    ? ftsExpression(query)
+    : plannedExpression(counts, query.excluded, tuning.candidateBudget);
   const lexical = expression === undefined
     ? []
     : lexicalRanking(j, expression, tuning.weights, tuning.lexicalLimit, filter);
@@ -207,6 +226,7 @@ export async function rank(
   const folded = foldByKey(scored, keyOf, tuning.foldShare);
   return {
     query,
+    terms: scoredTerms(j, query, counts),
     legs,
     candidates: folded.map((g) =>
       nameBestSymbol({
@@ -217,6 +237,30 @@ export async function rank(
       })
     ),
   };
+}
+
+/** Document frequencies are counted up to this many chunks (a common word's count costs its scan). */
+const MAX_COUNT = 5000;
+
+/**
+ * The query's words and whole identifiers as stems with their idf,
+ * `ln(1 + (N − df + 0.5) / (df + 0.5))` over the N chunks of the index (df
+ * capped at the counting budget, so a common word weighs at most as little
+ * as that count allows).
+ */
+function scoredTerms(j: Journal, q: ParsedQuery, counts: readonly TermCount[]): ScoredTerm[] {
+  const n = j.get<{ n: number | null }>("SELECT max(id) AS n FROM chunks")?.n ?? 0;
+  const df = new Map(counts.map((c) => [c.term, c.df]));
+  const out: ScoredTerm[] = [];
+  const seen = new Set<string>();
+  for (const term of [...q.words, ...q.wholes]) {
+    const s = stem(term);
+    if (seen.has(s)) continue;
+    seen.add(s);
+    const d = df.get(term) ?? 0;
+    out.push({ stem: s, idf: Math.log(1 + (Math.max(n, d) - d + 0.5) / (d + 0.5)) });
+  }
+  return out;
 }
 
 /** True for a file's own chunk (path words, summary, text outside its symbols). */

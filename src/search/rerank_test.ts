@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { rerankByCoverage, substringCoverage } from "./rerank.ts";
+import { readCached, type ReadCache, substringCoverage } from "./rerank.ts";
 
 Deno.test("substringCoverage() finds words inside identifiers, case already folded", () => {
   const cases: [string[], string, number][] = [
@@ -11,16 +11,21 @@ Deno.test("substringCoverage() finds words inside identifiers, case already fold
   for (const [words, text, want] of cases) assert.equal(substringCoverage(words, text), want);
 });
 
-Deno.test("rerankByCoverage() adds coverage as a fusion leg would, stable on ties", () => {
-  const items = [{ id: "a", score: 3 / 61 }, { id: "b", score: 2 / 61 }, {
-    id: "c",
-    score: 2 / 61,
-  }];
-  assert.deepEqual(rerankByCoverage(items, [0, 0, 0], 2, 60).map((i) => i.id), ["a", "b", "c"]);
-  assert.deepEqual(rerankByCoverage(items, [0, 0, 1], 2, 60).map((i) => i.id), ["c", "a", "b"]);
-  assert.deepEqual(
-    rerankByCoverage(items, [0, 1, 1], 0, 60).map((i) => i.id),
-    ["a", "b", "c"],
-    "weight 0 keeps the order",
-  );
+Deno.test("readCached() reads a file once and remembers a missing one", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const file = `${dir}/a.txt`;
+    Deno.writeTextFileSync(file, "hello");
+    const cache: ReadCache = new Map();
+    assert.equal(new TextDecoder().decode(readCached(file, cache, 100)), "hello");
+    Deno.removeSync(file);
+    assert.equal(new TextDecoder().decode(readCached(file, cache, 100)), "hello", "served from the cache");
+    assert.equal(readCached(`${dir}/gone`, cache, 100), undefined);
+    assert.ok(cache.has(`${dir}/gone`));
+    Deno.writeTextFileSync(file + "2", "x".repeat(200));
+    assert.equal(readCached(file + "2", cache, 100)?.length, 200);
+    assert.ok(!cache.has(file + "2"), "a file over the cap is not kept");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });

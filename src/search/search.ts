@@ -4,7 +4,8 @@
  */
 import type { Journal } from "../store/mod.ts";
 import { DEFAULT_TUNING, rank, type Tuning } from "./rank.ts";
-import { type ReadCache, rerankShortlist } from "./rerank.ts";
+import type { ReadCache } from "./rerank.ts";
+import { focusCandidates } from "./focus.ts";
 import type { LegsReport, SearchHit, SearchRequest, SearchResult } from "./types.ts";
 import { Verifier } from "./verify.ts";
 
@@ -15,8 +16,8 @@ const RELOCATE_BUDGET_MS = 250;
 
 /**
  * Answers a request: the legs rank chunks, the chunks fold to one candidate
- * per file (note, memory), the first `rerankDepth` candidates are reordered
- * by how many of the query's words their text on disk holds, and candidates
+ * per file (note, memory), the first `rerankDepth` candidates are read from
+ * disk, named by their best symbols and reordered by them (`focus.ts`), and candidates
  * are verified against the disk in that order until `limit` of them survive. A gone file found again is
  * REBUILT at its new path; one not found is pruned (STALE, never returned)
  * and logged. With `home`, the reconciler is hinted about every path seen
@@ -33,14 +34,11 @@ export async function search(
   const limit = req.limit ?? DEFAULT_LIMIT;
   const ranking = await rank(j, req, tuning);
   const cache: ReadCache = new Map();
-  const candidates = rerankShortlist(
-    ranking.candidates,
-    ranking.query.words,
-    tuning.rerankDepth,
-    tuning.rerankWeight,
-    tuning.rrfK,
-    cache,
-  );
+  const candidates = focusCandidates(j, ranking.candidates, {
+    terms: ranking.terms,
+    words: ranking.query.words,
+    learned: new Map(),
+  }, tuning, cache);
   const verifier = new Verifier(j, {
     words: ranking.query.words,
     threshold: tuning.coverageThreshold,

@@ -81,6 +81,8 @@ export interface SearchHit {
    * for a note, a memory or a file with no symbol matching.
    */
   symbols: HitSymbol[];
+  /** Other files with the same content or the same units, folded into this hit. */
+  copies: string[];
   /** The note's or memory's id, for those. */
   ref_id: number | string | null;
   /** The legs that found it. */

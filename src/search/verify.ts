@@ -12,10 +12,11 @@ import { writeHintFile } from "../reconcile/hints.ts";
 import type { Journal } from "../store/mod.ts";
 import { notePaths } from "./notes.ts";
 import { clip, isSemanticOnly, kindOf, spanOf, summaryOf, symbolOf } from "./hit_text.ts";
-import { type Candidate, isFileChunk } from "./rank.ts";
+import { isFileChunk } from "./rank.ts";
+import type { FocusedCandidate as Candidate } from "./focus.ts";
 import type { ReadCache } from "./rerank.ts";
 import { definitionLine, type GoneHit, relocate } from "./relocate.ts";
-import type { PrunedHit, SearchHit } from "./types.ts";
+import type { HitSymbol, PrunedHit, SearchHit } from "./types.ts";
 import { type Coverage, coverage, decideVerdict, type HitFacts } from "./verdict.ts";
 
 /** Files larger than this are not read back (the index never holds their text). */
@@ -267,7 +268,8 @@ export class Verifier {
       moved_from: at.movedFrom,
       summary: at.summary,
       others: c.others.length,
-      symbols: [],
+      symbols: symbolsOf(c, at.line),
+      copies: c.copies,
       ref_id: m.ref_id,
       legs,
       freshness: {
@@ -341,6 +343,26 @@ export class Verifier {
     }
     return basename(root);
   }
+}
+
+/**
+ * The units of a hit's file that answer the query, best first, at most five;
+ * the first is the hit's own symbol at the line it was verified at.
+ */
+function symbolsOf(c: Candidate, line: number | null): HitSymbol[] {
+  const shift = line !== null && c.best.start_line !== null ? line - c.best.start_line : 0;
+  return c.units.slice(0, 5).map((u) => {
+    const m = u.chunk;
+    const own = m.id === c.best.id ? shift : 0;
+    const start = (m.start_line ?? 1) + own;
+    return {
+      name: m.title,
+      kind: kindOf({ ...m, score: 0, legs: [] }) ?? "file",
+      line: start,
+      end_line: (m.end_line ?? m.start_line ?? 1) + own,
+      score: Math.round(u.score * 1e4) / 1e4,
+    };
+  });
 }
 
 function statFile(path: string): Deno.FileInfo | undefined {
