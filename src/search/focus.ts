@@ -46,7 +46,8 @@ export interface FocusQuery {
   learned: ReadonlyMap<string, number>;
 }
 
-const CHANGELOG = /(^|\/)(change[-_ ]?log|changes|history|news|release[-_ ]?notes|releases)([-_.][^/]*)?$/i;
+const CHANGELOG =
+  /(^|\/)(change[-_ ]?log|changes|history|news|release[-_ ]?notes|releases)([-_.][^/]*)?$/i;
 /** Files read for the second stage at most this far (as the index's own size cap). */
 const READ_MAX_BYTES = 1024 * 1024;
 
@@ -104,7 +105,9 @@ export function focusCandidates(
       if (bytes === undefined || chunks.length === 0) {
         return { ...c, units: [], copies: [], focus: prior };
       }
-      const text = dec.decode(bytes.length > READ_MAX_BYTES ? bytes.subarray(0, READ_MAX_BYTES) : bytes);
+      const text = dec.decode(
+        bytes.length > READ_MAX_BYTES ? bytes.subarray(0, READ_MAX_BYTES) : bytes,
+      );
       lines = text.split("\n");
       lowerText = text.toLowerCase();
     }

@@ -31,7 +31,11 @@ export type ReadCache = Map<string, Uint8Array | undefined>;
  * was read (at most `keepMax` bytes; verification hashes every byte), so the
  * verdicts reuse them. Undefined when it cannot be read.
  */
-export function readCached(path: string, cache: ReadCache, keepMax: number): Uint8Array | undefined {
+export function readCached(
+  path: string,
+  cache: ReadCache,
+  keepMax: number,
+): Uint8Array | undefined {
   if (cache.has(path)) return cache.get(path);
   let bytes: Uint8Array | undefined;
   try {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readCached, type ReadCache, substringCoverage } from "./rerank.ts";
+import { type ReadCache, readCached, substringCoverage } from "./rerank.ts";
 
 Deno.test("substringCoverage() finds words inside identifiers, case already folded", () => {
   const cases: [string[], string, number][] = [
@@ -19,7 +19,11 @@ Deno.test("readCached() reads a file once and remembers a missing one", () => {
     const cache: ReadCache = new Map();
     assert.equal(new TextDecoder().decode(readCached(file, cache, 100)), "hello");
     Deno.removeSync(file);
-    assert.equal(new TextDecoder().decode(readCached(file, cache, 100)), "hello", "served from the cache");
+    assert.equal(
+      new TextDecoder().decode(readCached(file, cache, 100)),
+      "hello",
+      "served from the cache",
+    );
     assert.equal(readCached(`${dir}/gone`, cache, 100), undefined);
     assert.ok(cache.has(`${dir}/gone`));
     Deno.writeTextFileSync(file + "2", "x".repeat(200));

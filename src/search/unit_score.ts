@@ -110,12 +110,14 @@ export function scoreUnits(
   return units.map((unit, u) => {
     const fields: [number, Float64Array][] = [];
     const learnedWords = bodyLearned[u]!;
-    for (const [weight, text, code] of [
-      [w.name, unit.name, true],
-      [w.qual, unit.qual, true],
-      [w.sig, unit.signature, true],
-      [w.doc, unit.doc, false],
-    ] as const) {
+    for (
+      const [weight, text, code] of [
+        [w.name, unit.name, true],
+        [w.qual, unit.qual, true],
+        [w.sig, unit.signature, true],
+        [w.doc, unit.doc, false],
+      ] as const
+    ) {
       if (text === "") continue;
       const tf = new Float64Array(terms.length);
       // A doc comment is prose: its words are the question's side of the vocabulary.

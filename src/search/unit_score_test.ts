@@ -1,0 +1,86 @@
+import assert from "node:assert/strict";
+import { DEFAULT_UNIT_WEIGHTS, lineOwners, scoreUnits, type UnitInput } from "./unit_score.ts";
+import { stem } from "./words.ts";
+
+const unit = (over: Partial<UnitInput>): UnitInput => ({
+  name: "",
+  qual: "",
+  signature: "",
+  doc: "",
+  start: null,
+  end: null,
+  ...over,
+});
+const terms = (words: string[], idf = 2) => words.map((w) => ({ stem: stem(w), idf }));
+
+Deno.test("lineOwners() gives each line to the smallest unit holding it, the rest to the file", () => {
+  const units = [
+    unit({ isFile: true }),
+    unit({ name: "Cls", start: 2, end: 6 }),
+    unit({ name: "method", start: 3, end: 4 }),
+  ];
+  assert.deepEqual([...lineOwners(units, 7)], [0, 1, 2, 2, 1, 1, 0]);
+  assert.deepEqual([...lineOwners([unit({ start: 1, end: 1 })], 2)], [0, -1], "no file unit");
+});
+
+Deno.test("scoreUnits() ranks a unit by its own words: name over body, a container without its children", () => {
+  const lines = [
+    "class Cache {",
+    "  evictOldest() {",
+    "    this.entries.delete(this.order.shift());",
+    "  }",
+    "  get(key) { return this.entries.get(key); }",
+    "}",
+  ];
+  const units = [
+    unit({ name: "Cache", start: 1, end: 6 }),
+    unit({ name: "evictOldest", qual: "Cache", start: 2, end: 4 }),
+    unit({ name: "get", qual: "Cache", start: 5, end: 5 }),
+  ];
+  const s = scoreUnits(
+    units,
+    lines,
+    "",
+    terms(["evict", "oldest", "entry"]),
+    new Map(),
+    DEFAULT_UNIT_WEIGHTS,
+  );
+  assert.ok(s[1]!.score > s[2]!.score && s[1]!.score > s[0]!.score, JSON.stringify(s));
+  assert.equal(s[1]!.matched, 3);
+  assert.equal(s[0]!.matched, 0, "the class does not own its methods' words");
+  assert.ok(s.every((x) => x.score >= 0 && x.score < 1));
+});
+
+Deno.test("scoreUnits() weighs rare words above common ones and counts a note's own text", () => {
+  const units = [
+    unit({ name: "a", text: "retry the request later" }),
+    unit({ name: "b", text: "the request" }),
+  ];
+  const s = scoreUnits(
+    units,
+    [],
+    "",
+    [{ stem: "retri", idf: 8 }, { stem: "request", idf: 1 }],
+    new Map(),
+    DEFAULT_UNIT_WEIGHTS,
+  );
+  assert.ok(s[0]!.score > 2 * s[1]!.score);
+});
+
+Deno.test("scoreUnits() sums learned associations of a unit's code words, normalised by its length", () => {
+  const lines = [
+    "def swap_in(src, dst):",
+    "    dst.write(src.read())",
+    "def other():",
+    "    return 1",
+  ];
+  const units = [
+    unit({ name: "swap_in", start: 1, end: 2 }),
+    unit({ name: "other", start: 3, end: 4 }),
+  ];
+  const learned = new Map([["src", 0.5], ["dst", 0.5]]);
+  const s = scoreUnits(units, lines, "", terms(["translate"]), learned, DEFAULT_UNIT_WEIGHTS);
+  assert.ok(s[0]!.learned > 0);
+  assert.equal(s[1]!.learned, 0);
+  assert.equal(s[0]!.score, 0, "no query word matched");
+});

@@ -1,0 +1,125 @@
+/**
+ * Search names the answer, not its file: the function inside the file, its
+ * neighbours listed, copies folded, release notes below the guide. Through
+ * the real CLI on a real temp tree.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import type { SearchResult } from "../src/search/mod.ts";
+import { cli, tempDir, writeTree } from "./helpers.ts";
+
+const SESSION = `
+/** Opens a database connection pool with the given settings. */
+export function openPool(settings: PoolSettings): Pool {
+  return new Pool(settings.host, settings.port);
+}
+
+/** Closes every connection of the pool and waits for them. */
+export async function closePool(pool: Pool): Promise<void> {
+  await pool.drain();
+}
+
+export function swapIn(page: Page, frames: FrameTable): number {
+  const slot = frames.evictLeastRecentlyUsed();
+  frames.load(slot, page.backingStore.read(page.offset));
+  return slot;
+}
+`;
+
+const GUIDE = `# Operations
+
+## Rotating the signing key
+
+Generate a fresh signing key, publish its public half, then retire the old
+key after every token it signed has expired.
+`;
+
+const CHANGELOG = `# Changelog
+
+## 2.1.0
+
+Rotating the signing key: generate a fresh signing key, publish its public half, then retire
+the old key after every token it signed has expired.
+`;
+
+async function indexed(files: Record<string, string>) {
+  const base = tempDir("heimdall-answer-");
+  const repo = join(base, "repo");
+  writeTree(repo, files);
+  const past = new Date(Date.now() - 3_600_000);
+  for (const rel of Object.keys(files)) Deno.utimeSync(join(repo, rel), past, past);
+  const home = join(base, "home");
+  const idx = await cli(home, ["index", repo]);
+  assert.equal(idx.code, 0, idx.stderr);
+  return {
+    repo: Deno.realPathSync(repo),
+    home,
+    async search(...args: string[]): Promise<SearchResult> {
+      const r = await cli(home, ["search", "--json", ...args]);
+      assert.ok(r.code === 0 || r.code === 1, r.stderr);
+      return JSON.parse(r.stdout) as SearchResult;
+    },
+    [Symbol.dispose]() {
+      Deno.removeSync(base, { recursive: true });
+    },
+  };
+}
+
+Deno.test("an undocumented function is named by its own name and body, not its documented neighbour", async () => {
+  using t = await indexed({ "src/memory/pages.ts": SESSION });
+  const r = await t.search("load a page into a frame evicting the least recently used");
+  const hit = r.hits[0]!;
+  assert.equal(hit.path, join(t.repo, "src/memory/pages.ts"));
+  assert.equal(hit.symbol, "swapIn");
+  assert.equal(hit.symbols[0]!.name, "swapIn");
+  assert.equal(hit.symbols[0]!.line, hit.line);
+  assert.ok(hit.symbols.length <= 5);
+  assert.ok(hit.symbols.every((s, i) => i === 0 || s.score <= hit.symbols[i - 1]!.score));
+});
+
+Deno.test("a hit lists the other symbols of its file that answer, best first; the human output shows them", async () => {
+  using t = await indexed({ "src/db/pool.ts": SESSION });
+  const r = await t.search("connection pool");
+  const hit = r.hits[0]!;
+  const names = hit.symbols.map((s) => s.name);
+  assert.ok(names.includes("openPool") && names.includes("closePool"), names.join(", "));
+  assert.equal(names[0], hit.symbol);
+  const human = await cli(t.home, ["search", "connection pool"]);
+  assert.match(human.stdout, /also: (openPool|closePool):\d+/);
+});
+
+Deno.test("identical copies of a file fold into one hit that names the others", async () => {
+  using t = await indexed({
+    "pkg/esm/pool.mjs": SESSION.replaceAll(": PoolSettings", "").replaceAll(": Pool", ""),
+    "pkg/cjs/pool.cjs": SESSION.replaceAll(": PoolSettings", "").replaceAll(": Pool", ""),
+    "vendor-copy/pool.mjs": SESSION.replaceAll(": PoolSettings", "").replaceAll(": Pool", ""),
+  });
+  const r = await t.search("open database connection pool");
+  assert.equal(r.hits.length, 1, r.hits.map((h) => h.path).join(", "));
+  assert.equal(r.hits[0]!.copies.length, 2);
+  const all = new Set([r.hits[0]!.path, ...r.hits[0]!.copies]);
+  assert.equal(all.size, 3);
+});
+
+Deno.test("release notes rank below the guide that says the same", async () => {
+  using t = await indexed({ "docs/operations.md": GUIDE, "CHANGELOG.md": CHANGELOG });
+  const r = await t.search("rotate the signing key and retire the old key");
+  assert.equal(r.hits[0]!.path, join(t.repo, "docs/operations.md"));
+  assert.equal(r.hits[0]!.symbol, "Operations > Rotating the signing key");
+  assert.ok(r.hits.some((h) => h.path === join(t.repo, "CHANGELOG.md")));
+});
+
+Deno.test("a symbol's doc comment counts for its coverage: 'parse cookie header' is STRONG", async () => {
+  using t = await indexed({
+    "cookies.py":
+      `def parse(raw):\n    """Parse a cookie header."""\n    return dict(p.split("=", 1) for p in raw.split("; "))\n`,
+    "cookies.ts":
+      `/** Parse a cookie header. */\nexport function parse(raw: string) {\n  return raw.split("; ");\n}\n`,
+  });
+  const r = await t.search("parse cookie header");
+  assert.equal(r.hits.length, 2);
+  for (const h of r.hits) {
+    assert.equal(h.symbol, "parse");
+    assert.equal(h.verdict, "STRONG", `${h.path}: ${h.reason}`);
+  }
+});
