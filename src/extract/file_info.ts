@@ -11,6 +11,8 @@ const SNIFF_BYTES = 8192;
 const CONTROL_SAMPLE = 512;
 const SUMMARY_SCAN = 16 * 1024;
 const SUMMARY_MAX = 160;
+/** Characters of the head language detection reads: enough for a man page's licence comment. */
+const LANGUAGE_HEAD = 2048;
 
 /**
  * Classifies a file's bytes: binary (a NUL byte, or mostly non-text in the first
@@ -21,7 +23,7 @@ export function describeFile(fileName: string, bytes: Uint8Array, text?: string)
   if (text === undefined && isBinary(bytes)) return { binary: true };
   const head = text?.slice(0, SUMMARY_SCAN) ??
     new TextDecoder().decode(bytes.subarray(0, SUMMARY_SCAN));
-  const language = detectLanguage(fileName, head.slice(0, 256));
+  const language = detectLanguage(fileName, head.slice(0, LANGUAGE_HEAD));
   const summary = summarize(head);
   const info: FileInfo = { binary: false };
   if (language !== undefined) info.language = language;

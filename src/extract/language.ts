@@ -1,3 +1,5 @@
+import { looksLikeAsciidoc } from "./prose_asciidoc.ts";
+
 /** File extension (lower case, with dot) or exact file name → language id. */
 const BY_EXTENSION: Record<string, string> = {
   ".py": "python",
@@ -55,9 +57,56 @@ const BY_EXTENSION: Record<string, string> = {
   ".vue": "vue",
   ".svelte": "svelte",
   ".txt": "text",
-  ".rst": "text",
-  ".adoc": "text",
+  ".text": "text",
+  ".rst": "rst",
+  ".rest": "rst",
+  ".adoc": "asciidoc",
+  ".asciidoc": "asciidoc",
+  ".asc": "asciidoc",
+  ".org": "org",
+  ".man": "man",
+  ".roff": "man",
+  ".mdoc": "man",
 };
+
+/** Plain-text files known by name alone (no extension). */
+const TEXT_NAMES = new Set([
+  "README",
+  "NEWS",
+  "CHANGES",
+  "CHANGELOG",
+  "HISTORY",
+  "INSTALL",
+  "AUTHORS",
+  "CONTRIBUTORS",
+  "CONTRIBUTING",
+  "THANKS",
+  "TODO",
+  "BUGS",
+  "FAQ",
+  "NOTES",
+  "COPYING",
+  "LICENSE",
+  "LICENCE",
+  "NOTICE",
+  "HACKING",
+  "MAINTAINERS",
+  "PORTING",
+  "USAGE",
+]);
+
+/**
+ * Languages whose files are documentation rather than code: each is chunked
+ * by section at L2 (see `prose.ts`) and searched as docs.
+ */
+export const PROSE_LANGUAGES: ReadonlySet<string> = new Set([
+  "markdown",
+  "rst",
+  "asciidoc",
+  "org",
+  "man",
+  "text",
+]);
 
 const BY_NAME: Record<string, string> = {
   "Makefile": "make",
@@ -67,7 +116,6 @@ const BY_NAME: Record<string, string> = {
   "Gemfile": "ruby",
   "BUILD": "starlark",
   "WORKSPACE": "starlark",
-  "README": "text",
 };
 
 const SHEBANG: [RegExp, string][] = [
@@ -79,21 +127,43 @@ const SHEBANG: [RegExp, string][] = [
 ];
 
 /**
- * Detects a file's language from its name, then from a `#!` line. Returns
- * undefined for unknown files (they are indexed at L1 only).
+ * Detects a file's language from its name, then from its head (the first
+ * characters of its text, when given; `describeFile` passes 2 KiB). Prose is told apart by its head
+ * where the name is not enough: a `.txt` file that reads as AsciiDoc (a
+ * title underlined by `=` of its length, git's `NAME` / `----` manual
+ * pages) is `asciidoc`, a `.1`–`.9` file (also `.3pm`, `.1ssl`…) is `man`
+ * only when its head reads as roff; without a head such a file is `text`
+ * and unknown respectively. A `#!` line names scripts; then files named
+ * README, NEWS, INSTALL… without an extension (any case) are `text`.
+ * Returns undefined for unknown files (they are indexed at L1 only).
  */
 export function detectLanguage(fileName: string, head?: string): string | undefined {
   const base = fileName.slice(fileName.lastIndexOf("/") + 1);
   const byName = BY_NAME[base];
   if (byName) return byName;
   const dot = base.lastIndexOf(".");
-  if (dot > 0) {
-    const byExt = BY_EXTENSION[base.slice(dot).toLowerCase()];
-    if (byExt) return byExt;
-  }
+  const ext = dot > 0 ? base.slice(dot).toLowerCase() : "";
+  const byExt = BY_EXTENSION[ext];
+  if (byExt === "text") return head !== undefined && looksLikeAsciidoc(head) ? "asciidoc" : "text";
+  if (byExt) return byExt;
+  if (/^\.[1-9][a-z]{0,4}$/.test(ext) && head !== undefined && looksLikeRoff(head)) return "man";
   if (head?.startsWith("#!")) {
     const first = head.slice(0, head.indexOf("\n") >>> 0);
     for (const [re, lang] of SHEBANG) if (re.test(first)) return lang;
   }
+  if (ext === "" && TEXT_NAMES.has(base.toUpperCase())) return "text";
   return undefined;
+}
+
+/**
+ * True when a file's head reads as roff: its first line is a comment
+ * (`.\\"`) or a request, and a title or section request (`.TH`, `.Dd`,
+ * `.SH`, `.Sh`) or a `.so` redirect appears in the head, or most of its
+ * lines are requests (a generated preamble of macro definitions).
+ */
+export function looksLikeRoff(head: string): boolean {
+  const lines = head.split(/\r?\n/, 80).filter((l) => l.trim() !== "");
+  if (!/^(?:[.']|\\")/.test(lines[0] ?? "")) return false;
+  if (lines.some((l) => /^[.'][ \t]*(?:TH|Dd|SH|Sh|so)\b/.test(l))) return true;
+  return lines.filter((l) => /^[.']/.test(l)).length * 4 >= lines.length * 3;
 }

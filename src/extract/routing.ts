@@ -1,7 +1,8 @@
 import type { Depth } from "../config/mod.ts";
 import type { Capability, Extraction, Extractor } from "./types.ts";
 import { L1Extractor } from "./l1.ts";
-import { MarkdownExtractor } from "./markdown.ts";
+import { ProseExtractor } from "./prose.ts";
+import { PROSE_LANGUAGES } from "./language.ts";
 import { type ParseBudget, TreeSitterExtractor } from "./tree_sitter.ts";
 import type { GrammarStore } from "./grammars.ts";
 import { languageSpec } from "./languages.ts";
@@ -19,7 +20,8 @@ export interface ExtractorOptions {
 }
 
 /**
- * The extractor the reconciler uses: markdown → chunker (L2), languages with
+ * The extractor the reconciler uses: prose (markdown, reStructuredText,
+ * AsciiDoc, Org, man pages, plain text) → its chunker (L2), languages with
  * a tree-sitter grammar → {@link TreeSitterExtractor} (L3), anything else →
  * L1. One instance per process (or Worker) is enough: grammars load lazily
  * on first use and stay cached.
@@ -29,7 +31,7 @@ export function createExtractor(options: ExtractorOptions = {}): Extractor {
 }
 
 class RoutingExtractor implements Extractor {
-  #markdown = new MarkdownExtractor();
+  #prose = new ProseExtractor();
   #treeSitter: TreeSitterExtractor;
   #l1 = new L1Extractor();
 
@@ -53,7 +55,7 @@ class RoutingExtractor implements Extractor {
   }
 
   #route(language: string | undefined): Extractor {
-    if (language === "markdown") return this.#markdown;
+    if (language !== undefined && PROSE_LANGUAGES.has(language)) return this.#prose;
     if (languageSpec(language)) return this.#treeSitter;
     return this.#l1;
   }

@@ -1,0 +1,106 @@
+import assert from "node:assert/strict";
+import { chunkAsciidoc, looksLikeAsciidoc } from "./prose_asciidoc.ts";
+
+/** Shaped like git's Documentation/git-*.txt manual pages. */
+const GIT_PAGE = [
+  "git-stash(1)", // 1
+  "============", // 2
+  "", // 3
+  "NAME", // 4
+  "----", // 5
+  "git-stash - Stash the changes in a dirty working directory away", // 6
+  "", // 7
+  "SYNOPSIS", // 8
+  "--------", // 9
+  "[verse]", // 10
+  "'git stash' list [<log-options>]", // 11
+  "'git stash' drop [-q | --quiet] [<stash>]", // 12
+  "", // 13
+  "DESCRIPTION", // 14
+  "-----------", // 15
+  "", // 16
+  "Use `git stash` when you want to record the current state of the", // 17
+  "working directory and the index, but want to go back to a clean", // 18
+  "working directory.", // 19
+  "", // 20
+  "EXAMPLES", // 21
+  "--------", // 22
+  "", // 23
+  "Pulling into a dirty tree::", // 24
+  "", // 25
+  "----------------------------------------------------------------", // 26
+  "$ git pull", // 27
+  " ...", // 28
+  "file foobar not up to date, cannot merge.", // 29
+  "Stash it", // 30
+  "--------", // 31
+  "$ git stash push", // 32
+  "----------------------------------------------------------------", // 33
+  "", // 34
+  "Interrupted workflow", // 35
+  "~~~~~~~~~~~~~~~~~~~~", // 36
+  "", // 37
+  "When you are in the middle of something, your boss comes in.", // 38
+  "", // 39
+  "SEE ALSO", // 40
+  "--------", // 41
+  "linkgit:git-checkout[1],", // 42
+  "linkgit:git-commit[1]", // 43
+].join("\n");
+
+Deno.test("chunkAsciidoc() chunks a git manual page by its underlined sections", () => {
+  const { chunks, symbols } = chunkAsciidoc(GIT_PAGE);
+  assert.deepEqual(symbols.map((s) => [s.qualname, s.startLine, s.endLine]), [
+    ["git-stash(1)", 1, 43],
+    ["git-stash(1) > NAME", 4, 6],
+    ["git-stash(1) > SYNOPSIS", 8, 12],
+    ["git-stash(1) > DESCRIPTION", 14, 19],
+    ["git-stash(1) > EXAMPLES", 21, 38],
+    ["git-stash(1) > EXAMPLES > Interrupted workflow", 35, 38],
+    ["git-stash(1) > SEE ALSO", 40, 43],
+  ], "`Stash it` inside the listing block is no title");
+  assert.equal(symbols[4]!.parent, "git-stash(1)");
+  assert.deepEqual(chunks.map((c) => [c.heading, c.startLine, c.endLine]), [
+    ["git-stash(1)", 1, 2],
+    ["git-stash(1) > NAME", 4, 6],
+    ["git-stash(1) > SYNOPSIS", 8, 12],
+    ["git-stash(1) > DESCRIPTION", 14, 19],
+    ["git-stash(1) > EXAMPLES", 21, 33],
+    ["git-stash(1) > EXAMPLES > Interrupted workflow", 35, 38],
+    ["git-stash(1) > SEE ALSO", 40, 43],
+  ]);
+  assert.match(chunks[4]!.text, /Stash it\n-+\n\$ git stash push/);
+});
+
+Deno.test("chunkAsciidoc() reads one-line titles and skips verbatim blocks", () => {
+  const cases: [string, string, string[]][] = [
+    [
+      "one-line titles nest by their marks, closing marks dropped",
+      "= Guide\n:toc:\n\n== Install ==\n\ntext\n\n=== From source\n\ntext\n\n== Use\n",
+      ["Guide", "Guide > Install", "Guide > Install > From source", "Guide > Use"],
+    ],
+    ["markdown-style marks", "# Guide\n\n## Part\n", ["Guide", "Guide > Part"]],
+    ["a literal block hides a title", "....\n== Not\n....\n\n== Yes\n", ["Yes"]],
+    ["a comment block hides a title", "////\n== Not\n////\n\n== Yes\n", ["Yes"]],
+    ["an underline of another length is no title", "Title\n----------\n", []],
+    ["a rule under a rule is no title", "=====\n=====\n\n-----\n-----\n", []],
+    ["an anchor may sit above a title", "[[install]]\n== Install\n", ["Install"]],
+    ["a title follows a blank line", "text\n== Not\n", []],
+  ];
+  for (const [what, text, paths] of cases) {
+    assert.deepEqual(chunkAsciidoc(text).symbols.map((s) => s.qualname), paths, what);
+  }
+});
+
+Deno.test("looksLikeAsciidoc() tells git manual pages and AsciiDoc headers from plain text", () => {
+  const cases: [string, string, boolean][] = [
+    ["a git manual page", GIT_PAGE.slice(0, 256), true],
+    ["a NAME section further in", "// generated\n\nNAME\n----\ngit-x - y\n", true],
+    ["a one-line title with attributes", "= User Guide\n:author: Ann\n", true],
+    ["plain text", "This program schedules retries.\n\nIt is small.\n", false],
+    ["a title underlined too long", "Notes\n=================\n", false],
+    ["a dashed underline is not enough", "Notes\n-----\n\ntext\n", false],
+    ["nothing", "", false],
+  ];
+  for (const [what, head, want] of cases) assert.equal(looksLikeAsciidoc(head), want, what);
+});

@@ -1,0 +1,85 @@
+import assert from "node:assert/strict";
+import { chunkMan, plainText, renderRoff } from "./prose_man.ts";
+
+const PAGE = [
+  '.\\" Copyright (c) 2024 The Retry Authors', // 1
+  '.TH RETRY 1 "2024-05-01" "retry 2.0" "User Commands"', // 2
+  ".SH NAME", // 3
+  "retry \\- run a command until it succeeds", // 4
+  ".SH SYNOPSIS", // 5
+  ".B retry", // 6
+  '.RI [ options ] " command "', // 7
+  ".SH DESCRIPTION", // 8
+  ".B retry", // 9
+  "runs", // 10
+  ".I command", // 11
+  "again after a failure, waiting", // 12
+  "\\fIdelay\\fR seconds \\(em doubling it each time.", // 13
+  ".de XX", // 14
+  ".SH NOT A SECTION", // 15
+  "..", // 16
+  ".SS Exit status", // 17
+  ".PP", // 18
+  "The exit status of the last attempt.", // 19
+  '.SH "SEE ALSO"', // 20
+  ".BR sleep (1),", // 21
+  ".BR timeout (1)", // 22
+].join("\n");
+
+Deno.test("chunkMan() chunks a man page by .SH and .SS, text without roff", () => {
+  const { chunks, symbols } = chunkMan(PAGE);
+  assert.deepEqual(symbols.map((s) => [s.qualname, s.parent ?? null, s.startLine, s.endLine]), [
+    ["NAME", null, 3, 4],
+    ["SYNOPSIS", null, 5, 7],
+    ["DESCRIPTION", null, 8, 19],
+    ["DESCRIPTION > Exit status", "DESCRIPTION", 17, 19],
+    ["SEE ALSO", null, 20, 22],
+  ], "a .SH inside a macro definition is no section");
+  assert.equal(symbols[4]!.signature, '.SH "SEE ALSO"');
+  assert.deepEqual(chunks.map((c) => [c.heading, c.startLine, c.endLine, c.text]), [
+    ["NAME", 3, 4, "NAME\nretry - run a command until it succeeds"],
+    ["SYNOPSIS", 5, 7, "SYNOPSIS\nretry\n[options] command"],
+    [
+      "DESCRIPTION",
+      8,
+      16,
+      "DESCRIPTION\nretry\nruns\ncommand\nagain after a failure, waiting\n" +
+      "delay seconds — doubling it each time.",
+    ],
+    ["DESCRIPTION > Exit status", 17, 19, "Exit status\nThe exit status of the last attempt."],
+    ["SEE ALSO", 20, 22, "SEE ALSO\nsleep(1),\ntimeout(1)"],
+  ], "the comment and .TH before NAME show nothing, so make no chunk");
+});
+
+Deno.test("chunkMan() reads mdoc sections and a bare .SH's title from the next line", () => {
+  const mdoc =
+    ".Dd May 1, 2024\n.Dt RETRY 1\n.Os\n.Sh NAME\n.Nm retry\n.Sh DESCRIPTION\n.Ss Flags\ntext";
+  assert.deepEqual(chunkMan(mdoc).symbols.map((s) => s.qualname), [
+    "NAME",
+    "DESCRIPTION",
+    "DESCRIPTION > Flags",
+  ]);
+  assert.deepEqual(chunkMan(".SH\nOPTIONS\n.TP\n.B \\-v\nverbose").symbols.map((s) => s.name), [
+    "OPTIONS",
+  ]);
+});
+
+Deno.test("plainText() resolves or drops roff escapes", () => {
+  const cases: [string, string][] = [
+    ["\\fBbold\\fR and \\fIitalic\\fP", "bold and italic"],
+    ["\\f(CWcode\\f[]", "code"],
+    ["\\-\\-verbose", "--verbose"],
+    ["a\\(emb \\[bu] c", "a—b • c"],
+    ["\\s-1SMALL\\s0 text", "SMALL text"],
+    ["\\*(Tm and \\n[x] gone", " and  gone"],
+    ["e\\&.g\\&. x\\ y\\e", "e.g. x y\\"],
+    ["no escapes", "no escapes"],
+  ];
+  for (const [roff, text] of cases) assert.equal(plainText(roff), text, roff);
+  assert.deepEqual(renderRoff(['.\\" c', ".PP", ".IP \\(bu 4", 'x \\" trailing']), [
+    undefined,
+    undefined,
+    "•",
+    "x ",
+  ]);
+});

@@ -1,0 +1,49 @@
+import assert from "node:assert/strict";
+import { chunkOrg } from "./prose_org.ts";
+
+const NOTES = [
+  "#+TITLE: Release notes", // 1
+  "#+STARTUP: overview", // 2
+  "", // 3
+  "* Release 2.0                                                :release:", // 4
+  "Faster retries.", // 5
+  "** TODO [#A] Write the changelog", // 6
+  "Collect the merged pull requests.", // 7
+  "#+BEGIN_SRC c", // 8
+  "* not a headline", // 9
+  "#+END_SRC", // 10
+  "** DONE Tag the commit", // 11
+  "* Release 1.0", // 12
+  "First release.", // 13
+  "*bold* at the margin is text", // 14
+].join("\n");
+
+Deno.test("chunkOrg() chunks by headline, titles without keywords, priorities or tags", () => {
+  const { chunks, symbols } = chunkOrg(NOTES);
+  assert.deepEqual(symbols.map((s) => [s.qualname, s.parent ?? null, s.startLine, s.endLine]), [
+    ["Release 2.0", null, 4, 11],
+    ["Release 2.0 > Write the changelog", "Release 2.0", 6, 10],
+    ["Release 2.0 > Tag the commit", "Release 2.0", 11, 11],
+    ["Release 1.0", null, 12, 14],
+  ]);
+  assert.equal(symbols[1]!.signature, "** TODO [#A] Write the changelog");
+  assert.deepEqual(chunks.map((c) => [c.heading, c.startLine, c.endLine]), [
+    ["", 1, 2],
+    ["Release 2.0", 4, 5],
+    ["Release 2.0 > Write the changelog", 6, 10],
+    ["Release 2.0 > Tag the commit", 11, 11],
+    ["Release 1.0", 12, 14],
+  ]);
+});
+
+Deno.test("chunkOrg() needs a space after the stars and a word in the title", () => {
+  const cases: [string, string, string[]][] = [
+    ["stars alone", "*\n**\n", []],
+    ["tags alone", "* :tag:\n", [":tag:"]],
+    ["a keyword alone stays", "* TODO\n", ["TODO"]],
+    ["an indented star is a list item", "  * item\n", []],
+  ];
+  for (const [what, text, paths] of cases) {
+    assert.deepEqual(chunkOrg(text).symbols.map((s) => s.qualname), paths, what);
+  }
+});

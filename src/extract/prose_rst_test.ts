@@ -1,0 +1,102 @@
+import assert from "node:assert/strict";
+import { chunkRst } from "./prose_rst.ts";
+
+const GUIDE = [
+  "=================", // 1
+  " Retry scheduler", // 2
+  "=================", // 3
+  "", // 4
+  "The scheduler runs jobs again when they fail.", // 5
+  "", // 6
+  "Installation", // 7
+  "============", // 8
+  "", // 9
+  "Install it with pip::", // 10
+  "", // 11
+  "    pip install retry-scheduler", // 12
+  "    Not a title", // 13
+  "    ===========", // 14
+  "", // 15
+  "Configuration", // 16
+  "-------------", // 17
+  "", // 18
+  ".. code-block:: ini", // 19
+  "", // 20
+  "   [retry]", // 21
+  "   Backoff", // 22
+  "   -------", // 23
+  "", // 24
+  "Set ``max_attempts`` to bound the retries.", // 25
+  "", // 26
+  "----------", // 27
+  "", // 28
+  "Usage", // 29
+  "=====", // 30
+  "", // 31
+  "Call ``schedule()``.", // 32
+].join("\n");
+
+Deno.test("chunkRst() titles sections by their text, never by their rules, and nests them by style", () => {
+  const { chunks, symbols } = chunkRst(GUIDE);
+  assert.deepEqual(
+    symbols.map((s) => [s.qualname, s.parent ?? null, s.startLine, s.endLine, s.signature]),
+    [
+      ["Retry scheduler", null, 1, 32, "Retry scheduler"],
+      ["Retry scheduler > Installation", "Retry scheduler", 7, 27, "Installation"],
+      [
+        "Retry scheduler > Installation > Configuration",
+        "Retry scheduler > Installation",
+        16,
+        27,
+        "Configuration",
+      ],
+      ["Retry scheduler > Usage", "Retry scheduler", 29, 32, "Usage"],
+    ],
+    "an overlined title, two underline styles; a transition (line 27) is no title",
+  );
+  assert.deepEqual(chunks.map((c) => [c.heading, c.startLine, c.endLine]), [
+    ["Retry scheduler", 1, 5],
+    ["Retry scheduler > Installation", 7, 14],
+    ["Retry scheduler > Installation > Configuration", 16, 27],
+    ["Retry scheduler > Usage", 29, 32],
+  ]);
+  assert.match(chunks[1]!.text, /Not a title\n {4}=+$/, "a literal block's fake title stays text");
+  assert.ok(symbols.every((s) => !/^[=-]+$/.test(s.name)));
+  assert.ok(symbols.every((s) => s.kind === "heading"));
+});
+
+Deno.test("chunkRst() reads each case as docutils would", () => {
+  const cases: [string, string, string[]][] = [
+    ["a document without titles is one untitled chunk", "Just a paragraph.\nAnd more.", []],
+    ["only rules make no title", "=====\n\n=====\n\n-----\n", []],
+    ["a comment's body is no title", "..\n   Hidden\n   ======\n\nShown\n-----\n", ["Shown"]],
+    ["an indented line is no underlined title", "  Quote\n  -----\n", []],
+    ["a title needs a blank line before it", "para\nText\n----\n", []],
+    ["a subtitle may follow a title", "=====\nTitle\n=====\nSub\n---\n\nx\n", [
+      "Title",
+      "Title > Sub",
+    ]],
+    ["CRLF line ends", "Intro\r\n=====\r\n\r\ntext\r\n", ["Intro"]],
+  ];
+  for (const [what, text, paths] of cases) {
+    assert.deepEqual(chunkRst(text).symbols.map((s) => s.qualname), paths, what);
+  }
+  assert.deepEqual(chunkRst("Just a paragraph.\nAnd more.").chunks, [
+    { heading: "", startLine: 1, endLine: 2, text: "Just a paragraph.\nAnd more." },
+  ]);
+});
+
+Deno.test("chunkRst() cuts a long section at blank lines, each part under the section's heading", () => {
+  const para = "word ".repeat(150).trim();
+  const text = ["Big", "===", "", ...Array.from({ length: 12 }, () => [para, ""]).flat()].join(
+    "\n",
+  );
+  const { chunks } = chunkRst(text);
+  assert.ok(chunks.length >= 3);
+  assert.ok(chunks.every((c) => c.heading === "Big" && c.text.length <= 4000 + para.length));
+  assert.equal(chunks[0]!.startLine, 1);
+  assert.equal(chunks[chunks.length - 1]!.endLine, 3 + 12 * 2 - 1);
+  for (let i = 1; i < chunks.length; i++) {
+    assert.ok(chunks[i]!.startLine > chunks[i - 1]!.endLine, "parts do not overlap");
+  }
+});
