@@ -3,19 +3,31 @@
  * (pure: the reconciler calls it inside `desiredRows`, on a Worker).
  */
 import { createHash } from "node:crypto";
+import { PROSE_LANGUAGES } from "../extract/language.ts";
 import type { Chunk } from "../extract/types.ts";
 import type { ChunkRecord, NodeRecord } from "../store/types.ts";
 import { indexText, nameText } from "./words.ts";
 
 /** A symbol's own text (its lines less its children's) is indexed up to this many characters. */
 export const BODY_MAX_CHARS = 1500;
-/** A markdown section is indexed up to this many characters. */
+/** A prose section (markdown, rst, AsciiDoc, Org, man, plain text) is indexed up to this many characters. */
 export const SECTION_MAX_CHARS = 6000;
 /** A file's own text (outside its top-level symbols, or all of an unparsed file) up to this many. */
 export const FILE_MAX_CHARS = 3000;
 
-/** Languages whose files are documentation rather than code. */
-const PROSE = new Set(["markdown", "text"]);
+/**
+ * A file without symbols or sections is also indexed past its file chunk in
+ * windows of at most this many lines…
+ */
+export const WINDOW_MAX_LINES = 60;
+/** …and at most this many characters (a longer single line is cut)… */
+export const WINDOW_MAX_CHARS = 3000;
+/**
+ * …and at most this many windows per file: with the file chunk, a file's
+ * first 195,000 characters or so (3,000 + 64 × 3,000) are searchable; the
+ * rest of a longer file is not indexed.
+ */
+export const WINDOW_MAX_COUNT = 64;
 
 /** What {@link chunkRows} needs of one file. */
 export interface ChunkRowsInput {
@@ -26,19 +38,23 @@ export interface ChunkRowsInput {
   text: string | undefined;
   /** The file's nodes as the commit writes them (the file node, symbols, headings). */
   nodes: readonly NodeRecord[];
-  /** Markdown sections by heading. */
+  /** Prose sections by heading (any prose extractor's chunks). */
   sections: readonly Chunk[];
 }
 
 /**
  * One chunk for the file itself (its path words, summary and own text), one
  * per symbol (name split and whole, qualname, signature, doc comment, its own
- * lines bounded to {@link BODY_MAX_CHARS}) and one per markdown section (its
- * heading path and text). Every chunk also carries the file's path words.
- * Deterministic: the same input gives the same rows in the same order.
+ * lines bounded to {@link BODY_MAX_CHARS}) and one per prose section (its
+ * heading path and text). A file with neither symbols nor sections (L1
+ * text: HTML, config, data, code without a grammar) gets, after its file
+ * chunk, window chunks over the text the file chunk leaves out (see
+ * {@link textWindows}); a window is titled `rel § line N`, so it is never
+ * taken for the file's own chunk. Every chunk also carries the file's path
+ * words. Deterministic: the same input gives the same rows in the same order.
  */
 export function chunkRows(input: ChunkRowsInput): ChunkRecord[] {
-  const source = PROSE.has(input.language ?? "") ? "docs" : "code";
+  const source = PROSE_LANGUAGES.has(input.language ?? "") ? "docs" : "code";
   const lines = input.text === undefined ? [] : input.text.split("\n");
   const path = pathText(input.rel);
   const children = new Map<string, [number, number][]>();
@@ -50,8 +66,8 @@ export function chunkRows(input: ChunkRowsInput): ChunkRecord[] {
   }
   const out: ChunkRecord[] = [];
   const file = input.nodes.find((n) => n.kind === "file");
-  const markdown = input.sections.length > 0;
-  const fileOwn = markdown
+  const sectioned = input.sections.length > 0;
+  const fileOwn = sectioned
     ? ""
     : ownText(lines, 1, lines.length, children.get(file?.id ?? ""), FILE_MAX_CHARS);
   out.push({
@@ -92,7 +108,7 @@ export function chunkRows(input: ChunkRowsInput): ChunkRecord[] {
       },
     });
   }
-  if (markdown) {
+  if (sectioned) {
     const headingIds = new Map<string, string>();
     for (const n of input.nodes) {
       if (n.kind === "heading" && !headingIds.has(n.qualname)) headingIds.set(n.qualname, n.id);
@@ -118,7 +134,78 @@ export function chunkRows(input: ChunkRowsInput): ChunkRecord[] {
       });
     }
   }
+  const symbols = input.nodes.some((n) => n.kind !== "file");
+  if (!sectioned && !symbols && fileOwn.length >= FILE_MAX_CHARS) {
+    const name = nameText(basenameStem(input.rel));
+    for (const w of textWindows(lines, coveredLines(lines, FILE_MAX_CHARS))) {
+      out.push({
+        node_id: null,
+        source,
+        title: `${input.rel} § line ${w.startLine}`,
+        start_line: w.startLine,
+        end_line: w.endLine,
+        text_hash: textHash(w.text),
+        fts: { name, qual: "", sig: "", doc: "", body: indexText(w.text), path },
+      });
+    }
+  }
   return out;
+}
+
+/** A window of a file's text: 1-based inclusive lines. */
+export interface TextWindow {
+  startLine: number;
+  endLine: number;
+  text: string;
+}
+
+/**
+ * Windows over `lines` from the 0-based line `from` on: each up to
+ * {@link WINDOW_MAX_LINES} lines and {@link WINDOW_MAX_CHARS} characters,
+ * cut at its last blank line when that leaves it at least a third full,
+ * blank lines between windows skipped; a single line longer than the cap is
+ * a window of its own, its text cut at the cap. At most
+ * {@link WINDOW_MAX_COUNT} windows; the text after the last is left out.
+ * Pure and linear in the lines it reads.
+ */
+export function textWindows(lines: readonly string[], from: number): TextWindow[] {
+  const out: TextWindow[] = [];
+  let i = from;
+  while (out.length < WINDOW_MAX_COUNT) {
+    while (i < lines.length && lines[i]!.trim() === "") i++;
+    if (i >= lines.length) break;
+    const start = i;
+    let size = 0;
+    let blank = -1;
+    let j = start;
+    while (
+      j < lines.length && j - start < WINDOW_MAX_LINES &&
+      (j === start || size + lines[j]!.length + 1 <= WINDOW_MAX_CHARS)
+    ) {
+      if (j > start && lines[j]!.trim() === "") blank = j;
+      size += lines[j]!.length + 1;
+      j++;
+    }
+    // Cut at a paragraph break when the window is full and one is far enough in.
+    const end = j < lines.length && blank - start >= (j - start) / 3 ? blank : j;
+    let last = end - 1;
+    while (last > start && lines[last]!.trim() === "") last--;
+    out.push({
+      startLine: start + 1,
+      endLine: last + 1,
+      text: lines.slice(start, last + 1).join("\n").slice(0, WINDOW_MAX_CHARS),
+    });
+    i = end;
+  }
+  return out;
+}
+
+/** How many of `lines` lie wholly within the first `max` characters of the text. */
+function coveredLines(lines: readonly string[], max: number): number {
+  let size = 0;
+  let n = 0;
+  while (n < lines.length && size + lines[n]!.length + 1 <= max) size += lines[n++]!.length + 1;
+  return n;
 }
 
 /** A root-relative path as words: every folder and the file name without its extension. */

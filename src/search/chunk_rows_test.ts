@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import type { NodeRecord } from "../store/mod.ts";
-import { chunkRows, pathText } from "./chunk_rows.ts";
+import {
+  chunkRows,
+  pathText,
+  textWindows,
+  WINDOW_MAX_CHARS,
+  WINDOW_MAX_COUNT,
+  WINDOW_MAX_LINES,
+} from "./chunk_rows.ts";
 
 function node(
   id: string,
@@ -116,3 +123,134 @@ Deno.test("chunkRows() chunks markdown by section and an unparsed file as a whol
   assert.equal(plain[0]!.node_id, null);
   assert.equal(pathText("a/b_c/d-e.test.ts"), "a b c bc d e de");
 });
+
+Deno.test("chunkRows() makes the sections of every prose language docs chunks", () => {
+  for (const language of ["rst", "asciidoc", "org", "man", "text"]) {
+    const rows = chunkRows({
+      rel: "docs/guide.x",
+      language,
+      summary: null,
+      text: "Guide\n=====\n\nRun it.\n",
+      nodes: [node("f", "file", "guide.x", null, 1, 4), {
+        ...node("h1", "heading", "Guide", "f", 1, 4),
+        qualname: "Guide",
+      }],
+      sections: [{ heading: "Guide", startLine: 1, endLine: 4, text: "Guide\n=====\n\nRun it." }],
+    });
+    assert.deepEqual(rows.map((r) => [r.title, r.source, r.node_id]), [
+      ["docs/guide.x", "docs", "f"],
+      ["Guide", "docs", "h1"],
+    ], language);
+  }
+});
+
+/** A 500-line Makefile-like text, every line numbered so a window's coverage can be read off. */
+function makefile(lines: number): string {
+  return Array.from(
+    { length: lines },
+    (_, i) =>
+      i % 10 === 9
+        ? ""
+        : `target_${i}: dep_${i}.o\n\t$(CC) -o word${i} $(CFLAGS)`.split("\n")[i % 2]!,
+  ).join("\n");
+}
+
+Deno.test("chunkRows() indexes an unparsed file past its file chunk in bounded windows", () => {
+  for (const rel of ["build/Makefile", "site/index.html"]) {
+    const text = makefile(500);
+    const rows = chunkRows({ rel, language: null, summary: null, text, nodes: [], sections: [] });
+    const [file, ...windows] = rows;
+    assert.equal(file!.title, rel);
+    assert.ok(windows.length > 1, rel);
+    const lines = text.split("\n");
+    for (const w of windows) {
+      assert.equal(w.node_id, null);
+      assert.equal(w.source, "code");
+      assert.equal(w.title, `${rel} § line ${w.start_line}`, "never the file chunk's title");
+      assert.notEqual(w.title, rel);
+      assert.ok(w.end_line! - w.start_line! < WINDOW_MAX_LINES);
+      assert.ok(lines.slice(w.start_line! - 1, w.end_line!).join("\n").length <= WINDOW_MAX_CHARS);
+      assert.equal(w.fts.path, pathText(rel));
+    }
+    assert.ok(!file!.fts.body.includes("word497"), "the file chunk stops at its bound");
+    assert.ok(windows.some((w) => w.fts.body.includes("word497")), "the end of the file is found");
+    assert.ok(windows.some((w) => w.fts.body.includes("word161")));
+    // Every non-blank line past the file chunk's text is in some window.
+    const covered = new Set(windows.flatMap((w) => range(w.start_line!, w.end_line!)));
+    const firstUncovered = windows[0]!.start_line!;
+    assert.ok(text.split("\n").slice(0, firstUncovered - 1).join("\n").length <= 3000);
+    for (let l = firstUncovered; l <= lines.length; l++) {
+      if (lines[l - 1]!.trim() !== "") assert.ok(covered.has(l), `line ${l} of ${rel}`);
+    }
+    assert.deepEqual(
+      chunkRows({ rel, language: null, summary: null, text, nodes: [], sections: [] }),
+      rows,
+    );
+  }
+});
+
+Deno.test("chunkRows() stops windows at their bound and leaves symbols and sections alone", () => {
+  const huge = Array.from({ length: 20_000 }, (_, i) => `row ${i} ${"x".repeat(60)}`).join("\n");
+  const rows = chunkRows({
+    rel: "data.csv",
+    language: null,
+    summary: null,
+    text: huge,
+    nodes: [],
+    sections: [],
+  });
+  assert.equal(rows.length, 1 + WINDOW_MAX_COUNT);
+  const indexed = rows.slice(1).reduce((n, r) => n + r.fts.body.length, 0);
+  assert.ok(indexed <= WINDOW_MAX_COUNT * WINDOW_MAX_CHARS * 1.5);
+
+  const oneLine = "x".repeat(50_000);
+  const long = chunkRows({
+    rel: "min.css",
+    language: "css",
+    summary: null,
+    text: `a {}\n${oneLine}\nb {}`,
+    nodes: [],
+    sections: [],
+  });
+  assert.deepEqual(long.slice(1).map((r) => [r.start_line, r.end_line]), [[2, 2], [3, 3]]);
+  assert.ok(long[1]!.fts.body.length <= WINDOW_MAX_CHARS + 10, "a long line is cut at the cap");
+
+  const small = chunkRows({
+    rel: "a.html",
+    language: "html",
+    summary: null,
+    text: "<p>hi</p>",
+    nodes: [],
+    sections: [],
+  });
+  assert.equal(small.length, 1, "a short file is all in its file chunk");
+
+  const withSymbols = chunkRows({
+    rel: "src/big.ts",
+    language: "typescript",
+    summary: null,
+    text: makefile(500),
+    nodes: [node("f", "file", "big.ts", null, 1, 500), node("c", "class", "Big", "f", 1, 2)],
+    sections: [],
+  });
+  assert.deepEqual(withSymbols.map((r) => r.title), ["src/big.ts", "Big"]);
+});
+
+Deno.test("textWindows() cuts at blank lines when a window is full", () => {
+  const lines = [
+    ...Array.from({ length: 50 }, (_, i) => `a${i}`),
+    "",
+    ...Array.from({ length: 30 }, (_, i) => `b${i}`),
+  ];
+  assert.deepEqual(textWindows(lines, 0).map((w) => [w.startLine, w.endLine]), [[1, 50], [52, 81]]);
+  assert.deepEqual(textWindows(["", "", "x"], 0).map((w) => [w.startLine, w.endLine, w.text]), [[
+    3,
+    3,
+    "x",
+  ]]);
+  assert.deepEqual(textWindows(["x"], 1), []);
+});
+
+function range(a: number, b: number): number[] {
+  return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+}
