@@ -175,8 +175,16 @@ Deno.test("the SDK client lists every tool with a schema and honest annotations,
 
     const search = await call("search", { query: "compute total discount" });
     assert.ok(!search.isError, text(search));
-    const hits = search.structuredContent!.hits as { path: string; verdict: string }[];
-    assert.ok(hits.some((h) => h.path?.endsWith("pkg/billing.py")), text(search));
+    const hits = search.structuredContent!.hits as {
+      path: string;
+      verdict: string;
+      symbols: { name: string; line: number }[];
+      confidence: number;
+    }[];
+    const billing = hits.find((h) => h.path?.endsWith("pkg/billing.py"));
+    assert.ok(billing, text(search));
+    assert.ok(billing.symbols.length > 0 && billing.symbols.length <= 5, text(search));
+    assert.ok(billing.confidence >= 0 && billing.confidence <= 1);
     assert.match(text(search), /STRONG|WEAK/);
 
     const sym = "pkg/billing.py:compute_total";

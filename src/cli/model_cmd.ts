@@ -5,9 +5,9 @@ import {
   BUILTIN_MODELS,
   builtinManifest,
   ChecksumMismatchError,
+  DEFAULT_MODEL,
   DownloadError,
   type FileProgress,
-  DEFAULT_MODEL,
   importModel,
   installedModels,
   type InstallResult,
@@ -130,8 +130,9 @@ function list(ctx: Context, json: boolean): number {
       }  ${r.description}`,
     );
   }
-  if (active === null) ctx.out(`no active model: heimdall model pull ${DEFAULT_MODEL} (or use/import one)`);
-  else if (!rows.some((r) => r.state === "active")) {
+  if (active === null) {
+    ctx.out(`no active model: heimdall model pull ${DEFAULT_MODEL} (or use/import one)`);
+  } else if (!rows.some((r) => r.state === "active")) {
     ctx.out(`active model "${active}" is not installed: heimdall model pull ${active}`);
   }
   return EXIT.ok;

@@ -158,7 +158,7 @@ async function onPrompt(
     const title = taskTitle(prompt);
     state.task = { title, id: await svc.startTask?.(who, title) ?? null };
   }
-  const items = prompt.trim() === "" ? [] : await svc.priorWork?.(prompt, 8) ?? [];
+  const items = prompt.trim() === "" ? [] : await svc.priorWork?.(prompt, 8, who.cwd) ?? [];
   if (state.prompts === 1) items.push(...await repoItems(who.cwd, deps));
   return items;
 }

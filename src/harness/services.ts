@@ -40,8 +40,12 @@ export interface ConflictWarning {
 
 /** The services a hook may use; absent members mean "not available here". */
 export interface Services {
-  /** Prior work most relevant to `query` across every root, best first (STRONG and REBUILT first). */
-  priorWork?(query: string, limit: number): Promise<ContextItem[]>;
+  /**
+   * Prior work most relevant to `query` across every root, best first (STRONG
+   * and REBUILT first): only confident hits, and no WEAK hit from outside the
+   * repository of `cwd`.
+   */
+  priorWork?(query: string, limit: number, cwd?: string): Promise<ContextItem[]>;
   /** Constraints that apply to these files (`must` first). */
   constraints?(paths: string[], mustOnly: boolean): Promise<ContextItem[]>;
   /** Current decisions on these symbols or files. */

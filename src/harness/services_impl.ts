@@ -11,7 +11,7 @@
  * and fails open (see `team_link.ts`). A write whose store cannot be
  * reached is kept on this machine as a private memory (logged).
  */
-import { relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import type { HomePaths } from "../config/mod.ts";
 import type { AttemptInput, RememberInput } from "../memory/mod.ts";
 import type { Team } from "../team/mod.ts";
@@ -93,12 +93,17 @@ export function createServices(
       await link.close();
     },
 
-    async priorWork(query, limit) {
-      const { search } = await import("../search/mod.ts");
+    async priorWork(query, limit, cwd) {
+      const { search, INJECT_CONFIDENCE } = await import("../search/mod.ts");
       await pull();
       // The semantic leg stays off in a hook: loading a model would cost more than the hook may take.
       const res = await search(read(), { query, limit, home, semantic: null });
-      const hits = [...res.hits].sort((a, b) =>
+      const repo = cwd === undefined ? undefined : repositoryOf(cwd);
+      const hits = res.hits.filter((h) =>
+        h.confidence >= INJECT_CONFIDENCE &&
+        !(h.verdict === "WEAK" && repo !== undefined && h.path !== null &&
+          !h.path.startsWith(repo + "/"))
+      ).sort((a, b) =>
         (VERDICT_ORDER[a.verdict] ?? 3) - (VERDICT_ORDER[b.verdict] ?? 3) || a.rank - b.rank
       );
       return hits.map((h): ContextItem => {
@@ -286,4 +291,18 @@ export function createServices(
       );
     },
   };
+}
+
+/**
+ * The repository a folder is in: the nearest folder at or above it holding
+ * `.git`, else the folder itself. Costs a stat per level.
+ */
+export function repositoryOf(dir: string): string {
+  for (let d = dir;; d = dirname(d)) {
+    try {
+      Deno.statSync(join(d, ".git"));
+      return d;
+    } catch { /* not here */ }
+    if (dirname(d) === d) return dir;
+  }
 }

@@ -6,6 +6,7 @@ import type { Journal } from "../store/mod.ts";
 import { DEFAULT_TUNING, rank, type Tuning } from "./rank.ts";
 import type { ReadCache } from "./rerank.ts";
 import { focusCandidates } from "./focus.ts";
+import { confidence } from "./confidence.ts";
 import type { LegsReport, SearchHit, SearchRequest, SearchResult } from "./types.ts";
 import { Verifier } from "./verify.ts";
 
@@ -34,11 +35,17 @@ export async function search(
   const limit = req.limit ?? DEFAULT_LIMIT;
   const ranking = await rank(j, req, tuning);
   const cache: ReadCache = new Map();
-  const candidates = focusCandidates(j, ranking.candidates, {
-    terms: ranking.terms,
-    words: ranking.query.words,
-    learned: new Map(),
-  }, tuning, cache);
+  const candidates = focusCandidates(
+    j,
+    ranking.candidates,
+    {
+      terms: ranking.terms,
+      words: ranking.query.words,
+      learned: new Map(),
+    },
+    tuning,
+    cache,
+  );
   const verifier = new Verifier(j, {
     words: ranking.query.words,
     threshold: tuning.coverageThreshold,
@@ -57,7 +64,13 @@ export async function search(
       if (shown.has(at)) continue;
       shown.add(at);
     }
-    hits.push({ rank: hits.length + 1, ...hit });
+    const rank = hits.length + 1;
+    const unitScore = c.units[0]?.score ?? 0;
+    hits.push({
+      rank,
+      ...hit,
+      confidence: confidence({ unitScore, coverage: hit.coverage, rank }),
+    });
   }
   verifier.finish(req.query);
   const took = Math.round(performance.now() - t0);

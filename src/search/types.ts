@@ -66,7 +66,13 @@ export interface SearchHit {
   /** Symbol kind, `file`, `section`, `note` or `memory`. */
   kind: string | null;
   source: SearchKind;
+  /** The ranking model's score (higher is better; comparable within one search). */
   score: number;
+  /**
+   * Probability that the hit names the right answer (0–1), calibrated on the
+   * benchmark (`confidence.ts`); the hooks inject only confident hits.
+   */
+  confidence: number;
   /** Share of the query's content words in the hit's own text (read from disk now). */
   coverage: number;
   /** The indexed path, when the hit was found again elsewhere (REBUILT). */

@@ -34,7 +34,7 @@ export interface VerifyOptions {
 }
 
 /** A verified hit before it is numbered. */
-export type VerifiedHit = Omit<SearchHit, "rank">;
+export type VerifiedHit = Omit<SearchHit, "rank" | "confidence">;
 
 /**
  * Checks candidates one at a time. Collects the paths to hint and the hits
@@ -263,7 +263,7 @@ export class Verifier {
       symbol: symbolOf(m),
       kind: kindOf(m),
       source: m.source,
-      score: Math.round(c.score * 1e6) / 1e6,
+      score: Math.round((Number.isFinite(c.focus) ? c.focus : c.score) * 1e6) / 1e6,
       coverage: Math.round(at.coverage.coverage * 100) / 100,
       moved_from: at.movedFrom,
       summary: at.summary,

@@ -42,11 +42,14 @@ export const searchTool: ToolDef = {
           h.line ? `:${h.line}` : ""
         }`
         : `${h.source} ${h.ref_id}`;
+      const also = h.symbols.slice(1, 3).map((s) => `${s.name}:${s.line}`);
       lines.push(
         `${h.rank}. [${h.verdict}] ${where}${h.symbol ? ` ${h.symbol}` : ""}${
           h.summary ? ` — ${h.summary}` : ""
         }` +
-          (h.reason ? ` (${h.reason})` : ""),
+          (h.reason ? ` (${h.reason})` : "") +
+          (also.length > 0 ? `; also: ${also.join(", ")}` : "") +
+          (h.copies.length > 0 ? `; same as: ${h.copies.length} other file(s)` : ""),
       );
     }
     if (behind) lines.push(`note: ${behind}`);

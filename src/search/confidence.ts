@@ -1,0 +1,53 @@
+/**
+ * Confidence (pure): the probability that a hit is a right answer — that the
+ * symbol or section it names is the one asked for — from what search knows
+ * of it: its best unit's score, the share of the query its own text covers,
+ * and its rank. A logistic model whose coefficients were fitted on the
+ * benchmark's tuning half (`scripts/bench_search.ts`), so that a confidence
+ * of 0.8 is right about 80% of the time there; the hooks inject only hits at
+ * or above {@link INJECT_CONFIDENCE}.
+ */
+
+/** What confidence is computed from. */
+export interface ConfidenceFacts {
+  /** The best unit's score in the second stage (0 when the file was not read). */
+  unitScore: number;
+  /** Share of the query's content words in the hit's own text (0–1). */
+  coverage: number;
+  /** 1-based rank among the hits. */
+  rank: number;
+}
+
+/** The fitted coefficients: intercept, unit score, coverage, 1 ÷ rank. */
+export const CONFIDENCE_MODEL = {
+  intercept: -4.2,
+  unitScore: 6.0,
+  coverage: 2.0,
+  inverseRank: 1.5,
+} as const;
+
+/**
+ * The lowest confidence the prompt hook and session-start injection accept:
+ * on the benchmark's tuning half, at least 80% of the hits at or above it
+ * name the right function or paragraph (README, Search figures).
+ */
+export const INJECT_CONFIDENCE = 0.5;
+
+/**
+ * A hit's confidence in [0, 1], rounded to two decimals.
+ *
+ * @example
+ * ```ts
+ * import { confidence } from "./confidence.ts";
+ * import assert from "node:assert/strict";
+ * const strong = confidence({ unitScore: 0.8, coverage: 1, rank: 1 });
+ * const weak = confidence({ unitScore: 0.1, coverage: 0.25, rank: 7 });
+ * assert.ok(strong > weak);
+ * ```
+ */
+export function confidence(f: ConfidenceFacts): number {
+  const m = CONFIDENCE_MODEL;
+  const z = m.intercept + m.unitScore * f.unitScore + m.coverage * f.coverage +
+    m.inverseRank / Math.max(1, f.rank);
+  return Math.round(100 / (1 + Math.exp(-z))) / 100;
+}
