@@ -2,8 +2,17 @@ import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import type { Depth } from "../config/mod.ts";
 import type { Capability, Extraction, FileInfo } from "../extract/mod.ts";
-import type { EdgeRecord, NodeRecord, OwnedRows, PathRecord, PendingRecord } from "../store/mod.ts";
+import type {
+  ChunkRecord,
+  EdgeRecord,
+  NodeRecord,
+  OwnedRows,
+  PathRecord,
+  PendingRecord,
+  VocabSet,
+} from "../store/mod.ts";
 import { chunkRows } from "../search/chunk_rows.ts";
+import { vocabWords } from "../search/vocab.ts";
 
 /** Everything desiredRows needs, gathered by the reconciler's I/O shell. */
 export interface DesiredInput {
@@ -44,7 +53,8 @@ export function contentHash(bytes: Uint8Array): string {
 /**
  * The rows one path should own, given its bytes' description and extraction
  * (pure). A parsed file gets a file node; symbols hang under it by `parent`
- * with `contains` edges; references become pending edges for the resolver.
+ * with `contains` edges; references become pending edges for the resolver;
+ * documented symbols teach the learned vocabulary their words.
  */
 export function desiredRows(input: DesiredInput): OwnedRows {
   const x = input.extraction;
@@ -98,7 +108,31 @@ export function desiredRows(input: DesiredInput): OwnedRows {
     nodes,
     sections: effective >= 2 ? x?.chunks ?? [] : [],
   });
-  return { path, nodes, edges, pending, chunks };
+  const vocab = vocabSets(nodes, chunks);
+  return { path, nodes, edges, pending, chunks, ...(vocab.length > 0 ? { vocab } : {}) };
+}
+
+/**
+ * What each documented symbol (not a file or a heading) teaches the learned
+ * vocabulary: its doc comment against its name, signature and the body text
+ * its search chunk indexes.
+ */
+function vocabSets(nodes: readonly NodeRecord[], chunks: readonly ChunkRecord[]): VocabSet[] {
+  const out: VocabSet[] = [];
+  let bodies: Map<string, string> | undefined;
+  for (const n of nodes) {
+    if (n.doc === null || n.kind === "file" || n.kind === "heading") continue;
+    bodies ??= new Map(chunks.flatMap((c) => c.node_id === null ? [] : [[c.node_id, c.fts.body]]));
+    const body = bodies.get(n.id);
+    const set = vocabWords({
+      name: n.name,
+      signature: n.signature,
+      doc: n.doc,
+      ...(body === undefined ? {} : { body }),
+    });
+    if (set) out.push(set);
+  }
+  return out;
 }
 
 function addSymbols(

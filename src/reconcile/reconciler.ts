@@ -7,6 +7,7 @@ import {
   deleteRoot,
   dueQueue,
   enqueuePaths,
+  flushVocab,
   getMeta,
   getPath,
   hasPathsUnder,
@@ -24,6 +25,7 @@ import {
   StaleCommitError,
   touchPath,
   upsertRoot,
+  VocabDelta,
 } from "../store/mod.ts";
 import { readHintFiles } from "./hints.ts";
 import { classifyPath, IgnoreCache } from "./ignore.ts";
@@ -384,6 +386,8 @@ export class Reconciler {
     const expand: Extract<Prepared, { do: "expand" }>[] = [];
     this.#committed = [];
     this.journal.tx(() => {
+      // The learned vocabulary's counts change once per batch, not per path.
+      const vocab = new VocabDelta();
       for (let i = 0; i < work.length; i++) {
         const w = work[i]!;
         const p = prepared[i]!;
@@ -393,8 +397,9 @@ export class Reconciler {
           if (w.seq !== undefined) completeQueued(this.journal, w.path, w.seq);
           continue;
         }
-        this.#commitOne(w, p, stats);
+        this.#commitOne(w, p, stats, vocab);
       }
+      flushVocab(this.journal, vocab);
     });
     if (this.#committed.length > 0) this.onCommitted?.(this.#committed);
     for (const dir of expand) {
@@ -416,7 +421,7 @@ export class Reconciler {
    * guard runs before any write, so a stale commit leaves nothing to undo: the
    * path is requeued and the rest of the batch commits.
    */
-  #commitOne(w: Work, p: Prepared, stats: PassStats): void {
+  #commitOne(w: Work, p: Prepared, stats: PassStats, vocab: VocabDelta): void {
     const j = this.journal;
     try {
       switch (p.do) {
@@ -426,7 +431,7 @@ export class Reconciler {
         case "retract": {
           if (p.secret) stats.secrets++;
           const before = p.expected === null ? undefined : this.#graphOf(p.path);
-          if (retractPath(j, p.path, p.expected)) stats.retracted++;
+          if (retractPath(j, p.path, p.expected, vocab)) stats.retracted++;
           if (before && before.ids.size > 0) {
             this.#resolver.afterChange(this.#change(p.path, before.id), before.ids, before.names);
           }
@@ -438,7 +443,7 @@ export class Reconciler {
           break;
         case "replace": {
           const before = p.expected === null ? undefined : this.#graphOf(p.path);
-          const { pathId } = replaceOwnedRows(j, p.rows, p.expected);
+          const { pathId } = replaceOwnedRows(j, p.rows, p.expected, vocab);
           this.#committed.push(pathId);
           const deferred = p.expected === null && this.#deferred.has(p.rows.path.root_id);
           if (!deferred && ((before && before.ids.size > 0) || p.rows.nodes.length > 0)) {

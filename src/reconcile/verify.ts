@@ -6,6 +6,7 @@ import {
   listRoots,
   type PathStat,
   queueStats,
+  vocabDrift,
 } from "../store/mod.ts";
 import { contentHash } from "./desired.ts";
 import { sniffSecret } from "./secrets.ts";
@@ -13,7 +14,15 @@ import { walkRoot } from "./walk.ts";
 
 /** One way the journal differs from the disk. */
 export interface Drift {
-  kind: "missing" | "ghost" | "stat" | "content" | "shallow" | "orphan" | "unreadable";
+  kind:
+    | "missing"
+    | "ghost"
+    | "stat"
+    | "content"
+    | "shallow"
+    | "orphan"
+    | "unreadable"
+    | "vocabulary";
   path: string;
   reason: string;
 }
@@ -31,8 +40,9 @@ export interface VerifyReport {
  * Compares the journal with the disk without writing anything and without the
  * writer lock: files on disk missing from the journal, rows whose file is gone
  * or now excluded, stat mismatches, rows below the depth this build reaches,
- * and rows owned by no path. With `deep`, every file is re-hashed, which
- * catches a rewrite that kept size and mtime.
+ * rows owned by no path, and learned-vocabulary counts that are not the sum
+ * of what the paths' symbols taught. With `deep`, every file is re-hashed,
+ * which catches a rewrite that kept size and mtime.
  */
 export function verifyJournal(
   journal: Journal,
@@ -106,10 +116,14 @@ export function verifyJournal(
       `SELECT 'nodes' AS "table", count(*) AS n FROM nodes WHERE path_id NOT IN (SELECT id FROM paths)
        UNION ALL SELECT 'edges', count(*) FROM edges WHERE owner_id NOT IN (SELECT id FROM paths)
        UNION ALL SELECT 'pending_edges', count(*) FROM pending_edges WHERE owner_id NOT IN (SELECT id FROM paths)
+       UNION ALL SELECT 'vocab_sets', count(*) FROM vocab_sets WHERE path_id NOT IN (SELECT id FROM paths)
        UNION ALL SELECT 'paths', count(*) FROM paths WHERE root_id NOT IN (SELECT id FROM roots)`,
     )
   ) {
     if (r.n > 0) add("orphan", r.table, `${r.n} row(s) owned by no path`);
+  }
+  for (const reason of vocabDrift(journal)) {
+    add("vocabulary", reason.slice(0, reason.indexOf(" ")), `${reason}; run heimdall rebuild`);
   }
   return report;
 }

@@ -7,6 +7,9 @@ const RAW: readonly [string, string][] = [
   ["edges", "SELECT * FROM edges ORDER BY owner_id, src, dst, kind, line"],
   ["pending_edges", "SELECT * FROM pending_edges ORDER BY owner_id, src, kind, target, line"],
   ["chunks", "SELECT * FROM chunks WHERE path_id IS NOT NULL ORDER BY id"],
+  ["vocab_sets", "SELECT * FROM vocab_sets ORDER BY path_id"],
+  ["vocab_pairs", "SELECT * FROM vocab_pairs ORDER BY prose, code"],
+  ["vocab_words", "SELECT * FROM vocab_words ORDER BY side, word"],
 ];
 
 // Row ids, generations and racy flags depend on history, not on the disk.
@@ -38,6 +41,12 @@ const CANONICAL: readonly [string, string][] = [
     `SELECT p.path AS owner, node_id, source, title, start_line, end_line, text_hash FROM chunks c
      JOIN paths p ON p.id = c.path_id ORDER BY owner, start_line, end_line, node_id, title, text_hash`,
   ],
+  [
+    "vocab_sets",
+    "SELECT p.path AS owner, sets FROM vocab_sets v JOIN paths p ON p.id = v.path_id ORDER BY owner",
+  ],
+  ["vocab_pairs", "SELECT prose, code, n FROM vocab_pairs ORDER BY prose, code"],
+  ["vocab_words", "SELECT side, word, n FROM vocab_words ORDER BY side, word"],
 ];
 
 /**

@@ -18,6 +18,7 @@ export type {
   PendingRecord,
   QueueRow,
   RootRow,
+  VocabSet,
 } from "./types.ts";
 export { replaceOwnedRows, retractPath, StaleCommitError, touchPath } from "./owned.ts";
 export type { ExpectedGeneration } from "./owned.ts";
@@ -26,4 +27,11 @@ export { deleteRoot, lastAudit, listRoots, recordAudit, rootFor, upsertRoot } fr
 export { getPath, hasPathsUnder, iteratePaths, iteratePathStats, journalCounts } from "./paths.ts";
 export { deleteMeta, getMeta, setMeta } from "./meta.ts";
 export { dumpIndex } from "./dump.ts";
+export {
+  decodeVocabSets,
+  encodeVocabSets,
+  flushVocab,
+  VocabDelta,
+  vocabDrift,
+} from "./vocab_counts.ts";
 export { backupJournal } from "./backup.ts";

@@ -1,5 +1,6 @@
 import type { Journal } from "./journal.ts";
 import type { ChunkRecord, NodeRecord, OwnedRows, PathRecord, PathRow } from "./types.ts";
+import { addPathVocab, flushVocab, removePathVocab, VocabDelta } from "./vocab_counts.ts";
 
 /**
  * A commit lost the race: the path's generation moved (or the path appeared or
@@ -49,7 +50,8 @@ function guard(j: Journal, path: string, expected: ExpectedGeneration): PathRow 
   return row;
 }
 
-function deleteOwned(j: Journal, pathId: number): void {
+function deleteOwned(j: Journal, pathId: number, vocab: VocabDelta): void {
+  removePathVocab(j, pathId, vocab);
   j.run("DELETE FROM vectors WHERE path_id = ?", pathId);
   deleteChunks(j, pathId);
   j.run("DELETE FROM nodes WHERE path_id = ?", pathId);
@@ -62,13 +64,20 @@ function deleteOwned(j: Journal, pathId: number): void {
  * Must run inside a transaction (the caller batches paths). The guard runs
  * before any write: {@link StaleCommitError} means nothing was written.
  * Returns the path's row id and its new generation.
+ *
+ * The learned vocabulary's counts change by what the path's symbols teach now
+ * less what they taught before: into `vocab` when given (the caller writes it
+ * with {@link flushVocab} before its transaction commits, once for many
+ * paths), else written here.
  */
 export function replaceOwnedRows(
   j: Journal,
   rows: OwnedRows,
   expected: ExpectedGeneration,
+  vocab?: VocabDelta,
 ): { pathId: number; generation: number } {
   const p = rows.path;
+  const delta = vocab ?? new VocabDelta();
   // A new path needs no look-up: UNIQUE(path) is the guard.
   const current = expected === null ? undefined : guard(j, p.path, expected);
   let pathId: number;
@@ -79,7 +88,7 @@ export function replaceOwnedRows(
     pathId = current.id;
     generation = current.generation + 1;
     kept = embeddedTexts(j, pathId);
-    deleteOwned(j, pathId);
+    deleteOwned(j, pathId, delta);
     j.run(
       `UPDATE paths SET ${
         PATH_COLUMNS.map((c) => `${c} = ?`).join(", ")
@@ -140,6 +149,8 @@ export function replaceOwnedRows(
     const ids = insertChunks(j, pathId, rows.chunks);
     if (kept && kept.size > 0) keepVectors(j, pathId, rows.nodes, rows.chunks, ids, kept);
   }
+  addPathVocab(j, pathId, rows.vocab, delta);
+  if (!vocab) flushVocab(j, delta);
   return { pathId, generation };
 }
 
@@ -264,11 +275,20 @@ export function touchPath(
 /**
  * Deletes a path and every row it owns, guarded by generation. A path with no
  * row and `expected` null is a no-op. Returns true when something was deleted.
+ * Its symbols are uncounted from the learned vocabulary into `vocab` when
+ * given (see {@link replaceOwnedRows}), else here.
  */
-export function retractPath(j: Journal, path: string, expected: ExpectedGeneration): boolean {
+export function retractPath(
+  j: Journal,
+  path: string,
+  expected: ExpectedGeneration,
+  vocab?: VocabDelta,
+): boolean {
   const row = guard(j, path, expected);
   if (!row) return false;
-  deleteOwned(j, row.id);
+  const delta = vocab ?? new VocabDelta();
+  deleteOwned(j, row.id, delta);
   j.run("DELETE FROM paths WHERE id = ?", row.id);
+  if (!vocab) flushVocab(j, delta);
   return true;
 }

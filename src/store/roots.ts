@@ -1,5 +1,6 @@
 import type { Journal } from "./journal.ts";
 import type { RootRow } from "./types.ts";
+import { removeRootVocab } from "./vocab_counts.ts";
 
 /** Every root in the journal, by path. */
 export function listRoots(j: Journal): RootRow[] {
@@ -23,6 +24,7 @@ export function upsertRoot(j: Journal, path: string, depth: string): number {
  */
 export function deleteRoot(j: Journal, id: number): void {
   const owned = "SELECT id FROM paths WHERE root_id = ?";
+  removeRootVocab(j, id);
   j.run(
     `DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE path_id IN (${owned}))`,
     id,

@@ -325,4 +325,33 @@ export const MIGRATIONS: readonly string[] = [
     rev       INTEGER NOT NULL
   ) STRICT;
   `,
+  // 8: a vocabulary learned from the documented symbols: which prose words
+  // (a doc comment's first sentence) go with which code words (the symbol's
+  // name, signature and body). `vocab_sets` holds what each path's symbols
+  // contribute, one line per symbol ("prose stems<TAB>code stems"), owned
+  // like its nodes, so a commit subtracts exactly what it once added. The
+  // counts are their sum over every path, kept in the same transaction:
+  // `vocab_pairs` how many symbols pair a prose stem with a code stem,
+  // `vocab_words` how many symbols have a stem on each side, and the row
+  // ('symbols', '') how many symbols there are. A count that reaches 0 is
+  // deleted. Journals indexed before this migration learn as files change
+  // (`heimdall rebuild` learns from everything at once).
+  `
+  CREATE TABLE vocab_sets (
+    path_id INTEGER PRIMARY KEY,
+    sets    TEXT NOT NULL
+  ) STRICT;
+  CREATE TABLE vocab_pairs (
+    prose TEXT NOT NULL,
+    code  TEXT NOT NULL,
+    n     INTEGER NOT NULL,
+    PRIMARY KEY (prose, code)
+  ) STRICT, WITHOUT ROWID;
+  CREATE TABLE vocab_words (
+    side TEXT NOT NULL CHECK (side IN ('prose', 'code', 'symbols')),
+    word TEXT NOT NULL,
+    n    INTEGER NOT NULL,
+    PRIMARY KEY (side, word)
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];

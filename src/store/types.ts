@@ -113,6 +113,18 @@ export interface OwnedRows {
   pending: PendingRecord[];
   /** Search chunks; absent means none. */
   chunks?: ChunkRecord[];
+  /** What the path's documented symbols teach the learned vocabulary; absent means nothing. */
+  vocab?: VocabSet[];
+}
+
+/**
+ * One documented symbol's words for the learned vocabulary: distinct prose
+ * stems (its doc comment's first sentence) and distinct code stems (its name,
+ * signature and body). Stems hold no whitespace.
+ */
+export interface VocabSet {
+  prose: string[];
+  code: string[];
 }
 
 /** A row of `roots`. */
