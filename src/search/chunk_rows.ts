@@ -3,6 +3,7 @@
  * (pure: the reconciler calls it inside `desiredRows`, on a Worker).
  */
 import { createHash } from "node:crypto";
+import { basename } from "node:path";
 import { PROSE_LANGUAGES } from "../extract/language.ts";
 import type { Chunk } from "../extract/types.ts";
 import type { ChunkRecord, NodeRecord } from "../store/types.ts";
@@ -119,7 +120,8 @@ export function chunkRows(input: ChunkRowsInput): ChunkRecord[] {
       out.push({
         node_id: headingIds.get(c.heading) ?? null,
         source: "docs",
-        title: c.heading === "" ? input.rel : c.heading,
+        // Text before the first heading: never titled like the file's own chunk.
+        title: c.heading === "" ? `${basename(input.rel)} (top)` : c.heading,
         start_line: c.startLine,
         end_line: c.endLine,
         text_hash: textHash(c.text),

@@ -14,14 +14,13 @@
  */
 import type { Journal } from "../store/mod.ts";
 import type { Candidate, ChunkMeta, ScoredChunk, Tuning } from "./rank.ts";
-import { isFileChunk } from "./rank.ts";
+import { loadMeta } from "./rank.ts";
 import { type ReadCache, readCached, substringCoverage } from "./rerank.ts";
-import { type ScoredTerm, scoreUnits, type UnitInput } from "./unit_score.ts";
-import { pathText } from "./chunk_rows.ts";
+import { fileText, type ScoredTerm, scoreUnits, type UnitInput } from "./unit_score.ts";
 
-/** A unit of a candidate with its score, best first in {@link FocusedCandidate.units}. */
+/** A unit of a candidate with its score; `chunk` is what the journal says of it. */
 export interface RankedUnit {
-  chunk: ChunkMeta & { text_hash: string };
+  chunk: ChunkMeta;
   score: number;
   /** Query terms its own text matched. */
   matched: number;
@@ -29,11 +28,11 @@ export interface RankedUnit {
 
 /** A candidate after the second stage. */
 export interface FocusedCandidate extends Candidate {
-  /** Its units that matched the query, best first (empty when it was not read). */
+  /** Its units that matched the query, best first, at most {@link SHOWN_UNITS} (empty when not read). */
   units: RankedUnit[];
   /** Other files holding the same units, folded into this one (absolute paths). */
   copies: string[];
-  /** The score of the model above, or the fused score for candidates past the shortlist. */
+  /** The score of the model above, or -Infinity for candidates past the shortlist. */
   focus: number;
 }
 
@@ -46,23 +45,34 @@ export interface FocusQuery {
   learned: ReadonlyMap<string, number>;
 }
 
+/** Units a candidate keeps, best first: what a hit lists. */
+export const SHOWN_UNITS = 5;
+
 const CHANGELOG =
   /(^|\/)(change[-_ ]?log|changes|history|news|release[-_ ]?notes|releases)([-_.][^/]*)?$/i;
 /** Files read for the second stage at most this far (as the index's own size cap). */
 const READ_MAX_BYTES = 1024 * 1024;
 
-const UNITS = `SELECT c.id, c.path_id, c.node_id, c.source, c.ref_id, c.title, c.start_line,
-  c.end_line, c.anchor, c.text, c.text_hash, p.path, p.rel, p.root_id, p.language, p.size,
-  p.mtime_ms, p.hash, p.summary, n.kind, n.name, n.signature, n.doc, n.struct_hash
-  FROM chunks c JOIN paths p ON p.id = c.path_id LEFT JOIN nodes n ON n.id = c.node_id
-  WHERE c.path_id IN (SELECT value FROM json_each(?)) ORDER BY c.id`;
+/** What the second stage reads of a file's chunk: enough to score it, not to show it. */
+interface UnitRow {
+  id: number;
+  path_id: number;
+  source: string;
+  title: string;
+  start_line: number | null;
+  end_line: number | null;
+  text_hash: string;
+}
+
+const FILE_UNITS = `SELECT id, path_id, source, title, start_line, end_line, text_hash
+  FROM chunks WHERE path_id IN (SELECT value FROM json_each(?)) ORDER BY id`;
 
 /**
  * Reorders the first `tuning.rerankDepth` candidates by the model above and
  * names each by its best units; the rest follow in their fused order. Reads
  * each shortlisted file once (kept in `cache`); a file that cannot be read
- * keeps its fused score, with no units. Pure but for those reads and one
- * journal query.
+ * keeps its prior alone, with no units. Two journal queries: the shortlist's
+ * chunks, then what is shown of the units kept.
  */
 export function focusCandidates(
   j: Journal,
@@ -80,64 +90,69 @@ export function focusCandidates(
     focus: -Infinity,
   }));
   if (head.length === 0) return tail;
-  const rows = new Map<number, (ChunkMeta & { text_hash: string })[]>();
+  const rows = new Map<number, UnitRow[]>();
   const pathIds = head.flatMap((c) => (c.best.path_id === null ? [] : [c.best.path_id]));
-  for (const r of j.all<ChunkMeta & { text_hash: string }>(UNITS, JSON.stringify(pathIds))) {
-    const list = rows.get(r.path_id!) ?? [];
-    list.push(r);
-    rows.set(r.path_id!, list);
+  for (const r of j.all<UnitRow>(FILE_UNITS, JSON.stringify(pathIds))) {
+    const list = rows.get(r.path_id);
+    if (list) list.push(r);
+    else rows.set(r.path_id, [r]);
   }
   const maxPrior = Math.max(...head.map((c) => c.score), Number.MIN_VALUE);
   const dec = new TextDecoder();
   const hashes = new Map<string, Set<string>>();
-  const focused = head.map((c): FocusedCandidate => {
+  const scored = head.map((c) => {
     const m = c.best;
     const prior = tuning.priorWeight * (c.score / maxPrior);
-    let chunks: (ChunkMeta & { text_hash: string })[];
-    let lines: string[] = [];
-    let lowerText: string;
     if (m.path_id === null) {
-      chunks = [{ ...m, text_hash: "" }];
-      lowerText = `${m.title}\n${m.text ?? ""}`.toLowerCase();
-    } else {
-      const bytes = readCached(m.path!, cache, READ_MAX_BYTES);
-      chunks = rows.get(m.path_id) ?? [];
-      if (bytes === undefined || chunks.length === 0) {
-        return { ...c, units: [], copies: [], focus: prior };
-      }
-      const text = dec.decode(
-        bytes.length > READ_MAX_BYTES ? bytes.subarray(0, READ_MAX_BYTES) : bytes,
-      );
-      lines = text.split("\n");
-      lowerText = text.toLowerCase();
+      // A note or memory is one unit: its own text.
+      const [s] = scoreUnits([looseUnit(m)], fileText(""), "", q.terms, q.learned, tuning.unit);
+      const lower = `${m.title}\n${m.text ?? ""}`.toLowerCase();
+      const score = s!.score + tuning.learnedWeight * s!.learned;
+      return {
+        c,
+        units: [] as { row: UnitRow; score: number; matched: number }[],
+        focus: score + prior + tuning.rerankWeight * substringCoverage(q.words, lower),
+      };
     }
-    hashes.set(c.key, new Set(chunks.filter((u) => !isFileChunk(u)).map((u) => u.text_hash)));
-    const inputs = chunks.map(unitInput);
-    const scores = scoreUnits(
-      inputs,
-      lines,
-      m.rel === null ? "" : pathText(m.rel),
+    const list = rows.get(m.path_id) ?? [];
+    const bytes = readCached(m.path!, cache, READ_MAX_BYTES);
+    if (bytes === undefined || list.length === 0) return { c, units: [], focus: prior };
+    const file = fileText(
+      dec.decode(bytes.length > READ_MAX_BYTES ? bytes.subarray(0, READ_MAX_BYTES) : bytes),
+    );
+    const rel = m.rel ?? "";
+    hashes.set(c.key, new Set(list.filter((u) => u.title !== rel).map((u) => u.text_hash)));
+    const s = scoreUnits(
+      list.map((u) => unitInput(u, rel)),
+      file,
+      rel,
       q.terms,
       q.learned,
       tuning.unit,
     );
-    const units: RankedUnit[] = chunks
-      .map((chunk, i) => ({
-        chunk,
-        score: scores[i]!.score + tuning.learnedWeight * scores[i]!.learned,
-        matched: scores[i]!.matched,
+    const units = list
+      .map((row, i) => ({
+        row,
+        score: s[i]!.score + tuning.learnedWeight * s[i]!.learned,
+        matched: s[i]!.matched,
       }))
-      .sort((a, b) => b.score - a.score || a.chunk.id - b.chunk.id);
-    const best = units[0]?.score ?? 0;
-    const cover = tuning.rerankWeight * substringCoverage(q.words, lowerText);
-    const changelog = m.rel !== null && CHANGELOG.test(m.rel) ? tuning.changelogPenalty : 0;
+      .sort((a, b) => b.score - a.score || a.row.id - b.row.id);
+    const changelog = CHANGELOG.test(rel) ? tuning.changelogPenalty : 0;
     return {
-      ...c,
-      best: nameOf(c, units),
-      units: units.filter((u) => u.matched > 0 && !isFileChunk(u.chunk)),
-      copies: [],
-      focus: best + prior + cover - changelog,
+      c,
+      units: units.filter((u) => u.matched > 0 && u.row.title !== rel).slice(0, SHOWN_UNITS),
+      focus: (units[0]?.score ?? 0) + prior +
+        tuning.rerankWeight * substringCoverage(q.words, file.lower) - changelog,
     };
+  });
+  const meta = new Map<number, ChunkMeta>();
+  loadMeta(j, scored.flatMap((s) => s.units.map((u) => u.row.id)), meta);
+  const focused = scored.map(({ c, units, focus }): FocusedCandidate => {
+    const shown = units.flatMap((u) => {
+      const chunk = meta.get(u.row.id);
+      return chunk ? [{ chunk, score: u.score, matched: u.matched }] : [];
+    });
+    return { ...c, best: nameOf(c, shown), units: shown, copies: [], focus };
   });
   focused.sort((a, b) => b.focus - a.focus || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return [...foldCopies(focused, hashes, tuning.copyJaccard), ...tail];
@@ -145,37 +160,38 @@ export function focusCandidates(
 
 /** The chunk a candidate is named by: its best matching unit that is not the file's own lines. */
 function nameOf(c: Candidate, units: readonly RankedUnit[]): ScoredChunk {
-  const named = units.find((u) => u.matched > 0 && !isFileChunk(u.chunk));
+  const named = units[0];
   if (!named) return c.best;
   const fused = [c.best, ...c.others].find((o) => o.id === named.chunk.id);
   return { ...named.chunk, score: c.score, legs: fused?.legs ?? c.best.legs };
 }
 
-/** A chunk as a unit of its file: a note's text, the file's own lines, a symbol, a section or a window. */
-function unitInput(c: ChunkMeta): UnitInput {
-  const none = { qual: "", signature: "", doc: "", start: null, end: null } as const;
-  if (c.path_id === null) return { ...none, name: c.title, text: c.text ?? "" };
-  if (isFileChunk(c)) {
-    const base = c.rel?.slice(c.rel.lastIndexOf("/") + 1) ?? "";
-    return { ...none, name: base.replace(/\..*$/, ""), doc: c.summary ?? "", isFile: true };
+const NO_RANGE = { qual: "", start: null, end: null } as const;
+
+/** A note or memory as a unit: its title and its text. */
+function looseUnit(m: ChunkMeta): UnitInput {
+  return { ...NO_RANGE, name: m.title, text: m.text ?? "" };
+}
+
+/**
+ * A chunk as a unit of its file: the file's own lines (its chunk is titled by
+ * its path), a section (named by its heading, within its parents'), a symbol
+ * (named by the last part of its qualified name, within its container's) or a
+ * window (no name). A symbol's signature and doc comment are lines of its own
+ * text (`attachLeadingComments`).
+ */
+function unitInput(u: UnitRow, rel: string): UnitInput {
+  if (u.title === rel) {
+    const base = rel.slice(rel.lastIndexOf("/") + 1);
+    return { ...NO_RANGE, name: base.replace(/\..*$/, ""), isFile: true };
   }
-  const at = { start: c.start_line, end: c.end_line ?? c.start_line };
-  if (c.source === "docs") {
-    const cut = c.title.lastIndexOf(" > ");
-    return cut < 0
-      ? { ...none, ...at, name: c.title }
-      : { ...none, ...at, name: c.title.slice(cut + 3), qual: c.title.slice(0, cut) };
-  }
-  if (c.name === null) return { ...none, ...at, name: "" };
-  const dot = c.title.lastIndexOf(".");
-  return {
-    ...none,
-    ...at,
-    name: c.name,
-    qual: dot > 0 ? c.title.slice(0, dot) : "",
-    signature: c.signature ?? "",
-    doc: c.doc ?? "",
-  };
+  const at = { start: u.start_line, end: u.end_line ?? u.start_line };
+  if (u.title.startsWith(`${rel} § `)) return { ...NO_RANGE, ...at, name: "" };
+  const cut = u.source === "docs" ? u.title.lastIndexOf(" > ") : u.title.lastIndexOf(".");
+  const skip = u.source === "docs" ? 3 : 1;
+  return cut <= 0
+    ? { ...NO_RANGE, ...at, name: u.title }
+    : { ...NO_RANGE, ...at, name: u.title.slice(cut + skip), qual: u.title.slice(0, cut) };
 }
 
 /**

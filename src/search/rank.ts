@@ -82,7 +82,7 @@ export const DEFAULT_TUNING: Tuning = {
   rerankWeight: 0.1,
   unit: DEFAULT_UNIT_WEIGHTS,
   priorWeight: 0.3,
-  learnedWeight: 0,
+  learnedWeight: 0.1,
   changelogPenalty: 0.05,
   copyJaccard: 0.8,
   coverageThreshold: COVERAGE_THRESHOLD,
@@ -293,7 +293,8 @@ function metaForFilter(
   return { source: m.source, language: m.language, path: m.path ?? m.anchor };
 }
 
-function loadMeta(j: Journal, ids: readonly number[], into: Map<number, ChunkMeta>): void {
+/** Adds what the journal says of each chunk in `ids` that `into` lacks. */
+export function loadMeta(j: Journal, ids: readonly number[], into: Map<number, ChunkMeta>): void {
   const missing = [...new Set(ids)].filter((id) => !into.has(id));
   if (missing.length === 0) return;
   for (const row of j.all<ChunkMeta>(META, JSON.stringify(missing))) into.set(row.id, row);

@@ -7,6 +7,7 @@ import { DEFAULT_TUNING, rank, type Tuning } from "./rank.ts";
 import type { ReadCache } from "./rerank.ts";
 import { focusCandidates } from "./focus.ts";
 import { confidence } from "./confidence.ts";
+import { learnedAssociations } from "./vocab_lookup.ts";
 import type { LegsReport, SearchHit, SearchRequest, SearchResult } from "./types.ts";
 import { Verifier } from "./verify.ts";
 
@@ -41,7 +42,9 @@ export async function search(
     {
       terms: ranking.terms,
       words: ranking.query.words,
-      learned: new Map(),
+      learned: tuning.learnedWeight > 0
+        ? learnedAssociations(j, ranking.query.words)
+        : new Map<string, number>(),
     },
     tuning,
     cache,

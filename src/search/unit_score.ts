@@ -1,13 +1,13 @@
 /**
  * The answer inside a file (pure): every unit a file owns — a symbol, a
  * section, a window of text, the file's own lines — scored against the query
- * with BM25F over its own fields: its name split into words, its enclosing
- * name, signature, doc comment, the words of its own lines (identifiers,
- * string literals and comments; a nested symbol's lines belong to it, not to
- * its container) and the file's path. One model ranks units within a file
+ * by a BM25 variant over its own fields: its name split into words, its enclosing
+ * name, the words of its own lines — signature, identifiers, string literals,
+ * comments, and the doc comment and decorators directly above it (a nested
+ * symbol's lines belong to it, not to its container) — and the file's path. One model ranks units within a file
  * and, through a file's best unit, files against each other (`focus.ts`).
  */
-import { indexText, stem } from "./words.ts";
+import { stem } from "./words.ts";
 
 /** A query term with its inverse document frequency over the index's chunks. */
 export interface ScoredTerm {
@@ -18,17 +18,19 @@ export interface ScoredTerm {
 
 /** The weight of each field of a unit in BM25F, and BM25's saturation and length knobs. */
 export interface UnitWeights {
+  /** Added in full for each query word in the unit's name (a share of the word's idf). */
   name: number;
+  /** The same for its enclosing name. */
   qual: number;
-  sig: number;
-  doc: number;
   body: number;
   path: number;
+  /** Multiplies the score of a unit that holds others (a class, a namespace). */
+  container: number;
   /** BM25's term-frequency saturation. */
   k1: number;
   /** Share of the body's length normalisation (0 none, 1 full). */
   b: number;
-  /** The body length (in words) at which normalisation is neutral. */
+  /** The body length (in characters) at which normalisation is neutral. */
   avgBody: number;
 }
 
@@ -38,8 +40,6 @@ export interface UnitInput {
   name: string;
   /** Its enclosing name (class of a method, parent headings of a section). */
   qual: string;
-  signature: string;
-  doc: string;
   /** 1-based inclusive line range of its own text in the file; null for none (a note's text is `text`). */
   start: number | null;
   end: number | null;
@@ -59,100 +59,277 @@ export interface UnitScore {
   learned: number;
 }
 
+/** A file's text as the scorer reads it: the text, lower-cased, and where each line starts. */
+export interface FileText {
+  text: string;
+  lower: string;
+  /** Offset of each line's first character; `lineStarts.length` is the line count. */
+  lineStarts: readonly number[];
+}
+
+/** Splits a text into a {@link FileText} (one pass). */
+export function fileText(text: string): FileText {
+  const lineStarts = [0];
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lineStarts.push(i + 1);
+  return { text, lower: text.toLowerCase(), lineStarts };
+}
+
 /**
- * Scores the units of one file against the query terms (pure). `lines` is
- * the file's text split at newlines (empty for notes); each line belongs to
- * the smallest unit whose range holds it, or to the file unit when no other
- * does. `learned` maps a code-word stem to its learned association with the
- * query (may be empty). Cost: one pass over the file's words plus one over
- * each unit's name, signature and doc.
+ * Scores the units of one file against the query terms (pure). Each line of
+ * `file` belongs to the smallest unit whose range holds it, or to the file
+ * unit when no other does. `path` is the file's root-relative path. Every
+ * field's words are found where they occur (each
+ * term's stem looked up in the lower-cased text, kept where a word or an
+ * identifier part starts and its stem is the term's), so the cost is a few
+ * native substring scans per term, not a tokenisation of the file; a body's
+ * length is counted in characters. `learned` maps a code-word stem to its
+ * learned association with the query (may be empty).
  *
  * @example
  * ```ts
- * import { scoreUnits, DEFAULT_UNIT_WEIGHTS } from "./unit_score.ts";
+ * import { DEFAULT_UNIT_WEIGHTS, fileText, scoreUnits } from "./unit_score.ts";
  * import assert from "node:assert/strict";
- * const lines = ["def a():", "  return cookie_jar", "def parse_header(raw):", "  return raw.split(';')"];
+ * const file = fileText("def a():\n  return cookie_jar\ndef parse_header(raw):\n  return raw.split(';')");
  * const units = [
- *   { name: "a", qual: "", signature: "def a()", doc: "", start: 1, end: 2 },
- *   { name: "parse_header", qual: "", signature: "def parse_header(raw)", doc: "", start: 3, end: 4 },
+ *   { name: "a", qual: "", start: 1, end: 2 },
+ *   { name: "parse_header", qual: "", start: 3, end: 4 },
  * ];
  * const terms = [{ stem: "pars", idf: 3 }, { stem: "header", idf: 4 }];
- * const [a, p] = scoreUnits(units, lines, "", terms, new Map(), DEFAULT_UNIT_WEIGHTS);
+ * const [a, p] = scoreUnits(units, file, "", terms, new Map(), DEFAULT_UNIT_WEIGHTS);
  * assert.ok(p!.score > a!.score);
  * ```
  */
 export function scoreUnits(
   units: readonly UnitInput[],
-  lines: readonly string[],
-  pathWords: string,
+  file: FileText,
+  path: string,
   terms: readonly ScoredTerm[],
   learned: ReadonlyMap<string, number>,
   w: UnitWeights,
 ): UnitScore[] {
-  const matcher = new TermMatcher(terms, learned);
-  const owner = lineOwners(units, lines.length);
+  const lineCount = file.text === "" ? 0 : file.lineStarts.length;
+  const owner = lineOwners(units, lineCount);
+  attachLeadingComments(owner, units, file);
   const bodyTf = units.map(() => new Float64Array(terms.length));
   const bodyLen = new Float64Array(units.length);
   const bodyLearned = units.map(() => new Map<string, number>());
-  for (let i = 0; i < lines.length; i++) {
-    const u = owner[i]!;
+  for (let l = 0; l < lineCount; l++) {
+    const u = owner[l]!;
     if (u < 0) continue;
-    bodyLen[u]! += matcher.count(lines[i]!, bodyTf[u]!, bodyLearned[u]!);
+    const next = l + 1 < lineCount ? file.lineStarts[l + 1]! : file.text.length + 1;
+    bodyLen[u]! += next - file.lineStarts[l]!;
+  }
+  const lineOf = (offset: number) => upperBound(file.lineStarts, offset) - 1;
+  terms.forEach((t, i) => {
+    forEachOccurrence(file, t.stem, (at) => {
+      const u = owner[lineOf(at)]!;
+      if (u >= 0) bodyTf[u]![i]! += 1;
+    });
+  });
+  for (const [code, a] of learned) {
+    forEachOccurrence(file, code, (at) => {
+      const u = owner[lineOf(at)]!;
+      if (u >= 0 && !bodyLearned[u]!.has(code)) bodyLearned[u]!.set(code, a);
+    });
   }
   units.forEach((unit, u) => {
-    if (unit.text !== undefined) {
-      bodyLen[u]! += matcher.count(unit.text, bodyTf[u]!, bodyLearned[u]!);
+    if (unit.text === undefined) return;
+    const own = fileText(unit.text);
+    bodyLen[u]! += unit.text.length;
+    terms.forEach((t, i) => forEachOccurrence(own, t.stem, () => bodyTf[u]![i]! += 1));
+    for (const [code, a] of learned) {
+      forEachOccurrence(own, code, () => bodyLearned[u]!.set(code, a));
     }
   });
-  const pathTf = new Float64Array(terms.length);
-  matcher.count(pathWords, pathTf, new Map());
-  const totalIdf = terms.reduce((s, t) => s + t.idf, 0) || 1;
-  return units.map((unit, u) => {
-    const fields: [number, Float64Array][] = [];
-    const learnedWords = bodyLearned[u]!;
-    for (
-      const [weight, text, code] of [
-        [w.name, unit.name, true],
-        [w.qual, unit.qual, true],
-        [w.sig, unit.signature, true],
-        [w.doc, unit.doc, false],
-      ] as const
-    ) {
-      if (text === "") continue;
-      const tf = new Float64Array(terms.length);
-      // A doc comment is prose: its words are the question's side of the vocabulary.
-      const n = matcher.count(text, tf, code ? learnedWords : new Map());
-      if (n > 0) fields.push([weight, tf]);
+  // Each short field of every unit, one line a unit, scanned like the body.
+  const fields = ([
+    [w.name, (x: UnitInput) => x.name, true],
+    [w.qual, (x: UnitInput) => x.qual, true],
+  ] as const).map(([weight, of]) => {
+    const tf = units.map(() => new Float64Array(terms.length));
+    const ft = fileText(units.map((x) => of(x).replaceAll("\n", " ")).join("\n"));
+    const unitOf = (at: number) => upperBound(ft.lineStarts, at) - 1;
+    terms.forEach((t, i) => forEachOccurrence(ft, t.stem, (at) => tf[unitOf(at)]![i]! += 1));
+    for (const [c, a] of learned) {
+      forEachOccurrence(ft, c, (at) => bodyLearned[unitOf(at)]!.set(c, a));
     }
+    return { weight, tf };
+  });
+  const pathTf = new Float64Array(terms.length);
+  const pathText = fileText(path);
+  terms.forEach((t, i) => forEachOccurrence(pathText, t.stem, () => pathTf[i]! += 1));
+  const containers = containerUnits(units);
+  const most = terms.reduce((s, t) => s + t.idf, 0) * (1 + w.name + w.qual) || 1;
+  return units.map((_, u) => {
     const lengthNorm = 1 - w.b + w.b * (bodyLen[u]! / w.avgBody);
     let score = 0;
     let matched = 0;
     terms.forEach((t, i) => {
-      let tf = w.body * bodyTf[u]![i]! / lengthNorm + w.path * pathTf[i]!;
-      for (const [weight, f] of fields) tf += weight * f[i]!;
-      if (tf <= 0) return;
-      if (bodyTf[u]![i]! > 0 || fields.some(([, f]) => f[i]! > 0)) matched++;
-      score += t.idf * tf / (w.k1 + tf);
+      const [name, qual] = [fields[0]!.tf[u]![i]!, fields[1]!.tf[u]![i]!];
+      if (bodyTf[u]![i]! + name + qual > 0) matched++;
+      // The body's words saturate as in BM25; a word of the name counts once, in full.
+      const tf = w.body * bodyTf[u]![i]! / lengthNorm + w.path * pathTf[i]!;
+      const named = w.name * Math.min(1, name) + w.qual * Math.min(1, qual);
+      score += t.idf * (tf / (w.k1 + tf) + named);
     });
+    if (containers.has(u)) score *= w.container;
     let assoc = 0;
-    for (const v of learnedWords.values()) assoc += v;
-    const words = Math.max(1, bodyLen[u]!);
-    return { score: score / totalIdf, matched, learned: assoc / Math.sqrt(words) };
+    for (const v of bodyLearned[u]!.values()) assoc += v;
+    // About six characters a word: the length normalisation the notes measured.
+    const words = Math.max(1, bodyLen[u]! / 6);
+    return { score: score / most, matched, learned: assoc / Math.sqrt(words) };
+  });
+}
+
+/**
+ * Calls `found` with the offset of every place in `file` where a word or an
+ * identifier part stems to `stemmed` (`request` in `parseHTTPRequest`,
+ * `pars` in `parse_header`, `retri` in `retry`), or a camelCase identifier
+ * is that whole form, by substring search in the lower-cased text.
+ */
+export function forEachOccurrence(
+  file: Pick<FileText, "text" | "lower">,
+  stemmed: string,
+  found: (at: number) => void,
+): void {
+  if (stemmed === "") return;
+  const { text, lower } = file;
+  // A stem's last letter may not be its word's (retry → retri, possibility → possibl).
+  const needle = stemmed.length >= 4 ? stemmed.slice(0, -1) : stemmed;
+  const verdicts = new Map<string, boolean>();
+  for (let at = lower.indexOf(needle); at !== -1; at = lower.indexOf(needle, at + 1)) {
+    if (!startsPart(text, at)) continue;
+    const end = partEnd(text, at);
+    if (end - at === stemmed.length && lower.startsWith(stemmed, at)) {
+      found(at);
+      continue;
+    }
+    const part = lower.slice(at, end);
+    let ok = verdicts.get(part);
+    if (ok === undefined) {
+      ok = stem(part) === stemmed || (end - at < stemmed.length && wholeAt(lower, at) === stemmed);
+      verdicts.set(part, ok);
+    }
+    if (ok) found(at);
+  }
+}
+
+const isLower = (c: number) => c >= 97 && c <= 122;
+const isUpper = (c: number) => c >= 65 && c <= 90;
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const isAlnum = (c: number) => isLower(c) || isUpper(c) || isDigit(c) || c > 127;
+
+/** True where an identifier part starts: after a non-word character, a case change or a digit run. */
+function startsPart(text: string, at: number): boolean {
+  if (at === 0) return true;
+  const prev = text.charCodeAt(at - 1);
+  const c = text.charCodeAt(at);
+  if (!isAlnum(prev)) return true;
+  if (isDigit(prev) !== isDigit(c)) return true;
+  if (isUpper(c) && (isLower(prev))) return true;
+  // The last capital of a run starts the next word: HTTPRequest → HTTP Request.
+  return isUpper(c) && isUpper(prev) && isLower(text.charCodeAt(at + 1));
+}
+
+/** Where the identifier part starting at `at` ends, as `splitWords` would cut it. */
+function partEnd(text: string, at: number): number {
+  const first = text.charCodeAt(at);
+  let end = at + 1;
+  if (isDigit(first)) {
+    while (end < text.length && isDigit(text.charCodeAt(end))) end++;
+  } else if (isUpper(first) && isUpper(text.charCodeAt(end))) {
+    while (end < text.length && isUpper(text.charCodeAt(end))) end++;
+    if (end < text.length && isLower(text.charCodeAt(end))) end--;
+  } else {
+    while (end < text.length) {
+      const c = text.charCodeAt(end);
+      if (!(isLower(c) || c > 127)) break;
+      end++;
+    }
+  }
+  return end;
+}
+
+/** The identifier starting at `at` of a lower-cased text as one word (`parse_http_request` → `parsehttprequest`). */
+function wholeAt(lower: string, at: number): string {
+  let end = at;
+  while (end < lower.length && (isAlnum(lower.charCodeAt(end)) || lower.charCodeAt(end) === 95)) {
+    end++;
+  }
+  return lower.slice(at, end).replaceAll("_", "");
+}
+
+/** The number of elements of sorted `a` that are ≤ `x`. */
+function upperBound(a: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** A line of a comment, a doc comment or an attribute/decorator, which belongs to the definition below it. */
+const LEADING =
+  /^\s*(\/\/|\/\*|\*|#(?!\s*(include|define|if|ifdef|ifndef|endif|else|elif|pragma|undef)\b)|@|--|;;)/;
+
+/**
+ * Gives the comment, doc-comment and attribute lines directly above each
+ * ranged unit (no blank line between) to that unit rather than to its file
+ * or container: a symbol's doc comment is part of its own text, so its words
+ * count for it and never for a neighbour.
+ */
+export function attachLeadingComments(
+  owner: Int32Array,
+  units: readonly UnitInput[],
+  file: FileText,
+): void {
+  const lineText = (l: number) =>
+    file.text.slice(file.lineStarts[l]!, (file.lineStarts[l + 1] ?? file.text.length + 1) - 1);
+  units.forEach((u, i) => {
+    if (u.isFile || u.start === null || u.end === null || u.text !== undefined) return;
+    for (let l = u.start - 2; l >= 0 && l < owner.length; l--) {
+      const o = owner[l]!;
+      if (o === i || o < 0) break;
+      const holder = units[o]!;
+      const contains = holder.isFile === true ||
+        (holder.start !== null && holder.end !== null && holder.start <= u.start &&
+          holder.end >= u.end);
+      if (!contains || !LEADING.test(lineText(l))) break;
+      owner[l] = i;
+    }
   });
 }
 
 /** Field weights chosen on the benchmark's tuning half (README, Search figures). */
 export const DEFAULT_UNIT_WEIGHTS: UnitWeights = {
-  name: 4,
-  qual: 0.5,
-  sig: 1,
-  doc: 2,
+  name: 1,
+  qual: 0.25,
   body: 1,
   path: 0.5,
+  container: 0.7,
   k1: 1.2,
   b: 0.5,
-  avgBody: 80,
+  avgBody: 480,
 };
+
+/** The units that hold another unit's range (a class, a namespace, a parent section). */
+export function containerUnits(units: readonly UnitInput[]): Set<number> {
+  const ranged = units
+    .map((u, i) => ({ u, i }))
+    .filter(({ u }) => !u.isFile && u.start !== null && u.end !== null && u.text === undefined)
+    .sort((a, b) => a.u.start! - b.u.start! || b.u.end! - a.u.end!);
+  const out = new Set<number>();
+  // Sorted by start, widest first: a unit holds the next one when it reaches past its end.
+  for (let k = 0; k + 1 < ranged.length; k++) {
+    const a = ranged[k]!.u;
+    const b = ranged[k + 1]!.u;
+    if (b.start! <= a.end! && b.end! <= a.end!) out.add(ranged[k]!.i);
+  }
+  return out;
+}
 
 /**
  * For each line, the index of the smallest unit whose range holds it (a
@@ -171,41 +348,4 @@ export function lineOwners(units: readonly UnitInput[], lineCount: number): Int3
     for (let l = Math.max(1, u.start!); l <= end; l++) owner[l - 1] = i;
   }
   return owner;
-}
-
-/**
- * Counts query-term occurrences in texts by their Porter stems, and the
- * learned code words among them. A word's stem is computed only when its
- * first three letters could begin a wanted stem.
- */
-class TermMatcher {
-  readonly #index = new Map<string, number>();
-  readonly #prefixes = new Set<string>();
-  readonly #learned: ReadonlyMap<string, number>;
-
-  constructor(terms: readonly ScoredTerm[], learned: ReadonlyMap<string, number>) {
-    terms.forEach((t, i) => {
-      if (!this.#index.has(t.stem)) this.#index.set(t.stem, i);
-      this.#prefixes.add(t.stem.slice(0, 3));
-    });
-    for (const k of learned.keys()) this.#prefixes.add(k.slice(0, 3));
-    this.#learned = learned;
-  }
-
-  /** Adds `text`'s term frequencies to `tf` and its learned words to `seen`; returns its word count. */
-  count(text: string, tf: Float64Array, seen: Map<string, number>): number {
-    if (text === "") return 0;
-    let n = 0;
-    for (const word of indexText(text).split(" ")) {
-      if (word === "") continue;
-      n++;
-      if (!this.#prefixes.has(word.slice(0, 3))) continue;
-      const s = stem(word);
-      const i = this.#index.get(s) ?? this.#index.get(word);
-      if (i !== undefined) tf[i]! += 1;
-      const a = this.#learned.get(s);
-      if (a !== undefined && !seen.has(s)) seen.set(s, a);
-    }
-    return n;
-  }
 }

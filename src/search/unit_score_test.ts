@@ -1,12 +1,18 @@
 import assert from "node:assert/strict";
-import { DEFAULT_UNIT_WEIGHTS, lineOwners, scoreUnits, type UnitInput } from "./unit_score.ts";
+import {
+  attachLeadingComments,
+  DEFAULT_UNIT_WEIGHTS,
+  fileText,
+  forEachOccurrence,
+  lineOwners,
+  scoreUnits,
+  type UnitInput,
+} from "./unit_score.ts";
 import { stem } from "./words.ts";
 
 const unit = (over: Partial<UnitInput>): UnitInput => ({
   name: "",
   qual: "",
-  signature: "",
-  doc: "",
   start: null,
   end: null,
   ...over,
@@ -24,14 +30,14 @@ Deno.test("lineOwners() gives each line to the smallest unit holding it, the res
 });
 
 Deno.test("scoreUnits() ranks a unit by its own words: name over body, a container without its children", () => {
-  const lines = [
+  const lines = fileText([
     "class Cache {",
     "  evictOldest() {",
     "    this.entries.delete(this.order.shift());",
     "  }",
     "  get(key) { return this.entries.get(key); }",
     "}",
-  ];
+  ].join("\n"));
   const units = [
     unit({ name: "Cache", start: 1, end: 6 }),
     unit({ name: "evictOldest", qual: "Cache", start: 2, end: 4 }),
@@ -58,7 +64,7 @@ Deno.test("scoreUnits() weighs rare words above common ones and counts a note's 
   ];
   const s = scoreUnits(
     units,
-    [],
+    fileText(""),
     "",
     [{ stem: "retri", idf: 8 }, { stem: "request", idf: 1 }],
     new Map(),
@@ -68,12 +74,9 @@ Deno.test("scoreUnits() weighs rare words above common ones and counts a note's 
 });
 
 Deno.test("scoreUnits() sums learned associations of a unit's code words, normalised by its length", () => {
-  const lines = [
-    "def swap_in(src, dst):",
-    "    dst.write(src.read())",
-    "def other():",
-    "    return 1",
-  ];
+  const lines = fileText(
+    "def swap_in(src, dst):\n    dst.write(src.read())\ndef other():\n    return 1",
+  );
   const units = [
     unit({ name: "swap_in", start: 1, end: 2 }),
     unit({ name: "other", start: 3, end: 4 }),
@@ -83,4 +86,43 @@ Deno.test("scoreUnits() sums learned associations of a unit's code words, normal
   assert.ok(s[0]!.learned > 0);
   assert.equal(s[1]!.learned, 0);
   assert.equal(s[0]!.score, 0, "no query word matched");
+});
+
+Deno.test("forEachOccurrence() finds a stem where a word or an identifier part starts", () => {
+  const cases: [string, string, number][] = [
+    ["parseHTTPRequest(req)", "request", 1],
+    ["parse_header and PARSE and reparse", "pars", 2],
+    ["HTTPServer serves", "http", 1],
+    ["parseHttpRequest()", "parsehttprequest", 1],
+    ["retry(); retries", "retri", 2],
+    ["optimizer.optimize(optimization)", "optim", 3],
+    ["shipping", "ship", 1],
+    ["relationship", "ship", 0],
+  ];
+  for (const [text, stem, want] of cases) {
+    let n = 0;
+    forEachOccurrence(fileText(text), stem, () => n++);
+    assert.equal(n, want, `${stem} in ${text}`);
+  }
+});
+
+Deno.test("attachLeadingComments() gives a doc comment and decorators to the definition below them", () => {
+  const text = [
+    "import os", // 1: file
+    "", // 2
+    "/** Opens the pool. */", // 3: openPool's doc
+    "@traced", // 4
+    "function openPool() {}", // 5
+    "#include <x.h>", // 6: a directive, not a doc
+    "function close() {}", // 7
+  ].join("\n");
+  const units = [
+    unit({ isFile: true }),
+    unit({ name: "openPool", start: 5, end: 5 }),
+    unit({ name: "close", start: 7, end: 7 }),
+  ];
+  const file = fileText(text);
+  const owner = lineOwners(units, file.lineStarts.length);
+  attachLeadingComments(owner, units, file);
+  assert.deepEqual([...owner], [0, 0, 1, 1, 1, 0, 2]);
 });

@@ -81,7 +81,9 @@ export class Verifier {
     if (!sameStat || hash === "differs") this.#hints.add(path);
     const text = bytes ? new TextDecoder().decode(bytes) : "";
     const span = spanOf(m, text, changed);
-    const cov = coverage(this.opts.words, span.text + (changed ? "" : `\n${m.doc ?? ""}`));
+    // A symbol is known by its qualified name too: `Optimizer.run` answers "optimizer run".
+    const own = isFileChunk(m) ? "" : `\n${m.title}`;
+    const cov = coverage(this.opts.words, span.text + own + (changed ? "" : `\n${m.doc ?? ""}`));
     const facts: HitFacts = {
       exists: true,
       sameStat,
