@@ -271,7 +271,10 @@ Deno.test("search exits 1 with no hits; the human output names verdicts and the 
   const human = await cli(t.home, ["search", "circuit breaker recover"]);
   assert.equal(human.code, 0);
   assert.match(human.stdout, /^1\. \[STRONG\] cov \d+% {2}CircuitBreaker — .*retry\.py:\d+/m);
-  assert.match(human.stdout, /semantic leg off: no model; run heimdall model pull multilingual-e5-small-int8/);
+  assert.match(
+    human.stdout,
+    /semantic leg off: no model; run heimdall model pull multilingual-e5-small-int8/,
+  );
   assert.ok(!human.stdout.includes("\x1b["), "no colour when not a terminal");
 });
 
