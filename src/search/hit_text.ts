@@ -63,11 +63,24 @@ export function summaryOf(m: ScoredChunk, text: string): string | null {
     return m.summary === null ? null : clip(m.summary);
   }
   if (m.kind === "heading" || m.source === "docs") {
-    const line = text.split("\n").slice(1).find((l) => l.trim() !== "")?.trim();
+    const line = text.split("\n").slice(1).map(proseLine).find((l) => l !== "");
     return line ? clip(line) : null;
   }
   const sig = m.signature ?? m.doc?.split("\n")[0] ?? null;
   return sig === null ? null : clip(sig);
+}
+
+/** A rule line (an rst or AsciiDoc underline, a fence) or a roff request. */
+const MARKUP_ONLY = /^([=\-~^"'`#*+:._]{3,}|\.[A-Za-z]{1,3}(\s.*)?|<!--.*)$/;
+
+/**
+ * A line of prose as a person reads it: empty for a rule, an underline or a
+ * roff request; roff font escapes (`\fB…\fR`) removed.
+ */
+export function proseLine(line: string): string {
+  const t = line.trim();
+  if (MARKUP_ONLY.test(t)) return "";
+  return t.replace(/\\f[BIRP]|\\f\(..|\\&/g, "").replace(/\\-/g, "-").trim();
 }
 
 /** A line cut to the summary width. */
