@@ -1,24 +1,33 @@
 /**
  * Assembles the real mixed-language corpus that `scripts/bench_extract.ts`
- * indexes: source files of pinned npm packages (`npm pack`, no install, no
- * scripts) and of Debian source packages (`apt-get source --download-only`
- * against a private deb-src list, so the machine's apt configuration is never
- * touched), cut to a mix over the 13 languages Heimdall extracts at L3.
+ * indexes and `scripts/bench_search.ts` searches: source files of pinned npm
+ * packages (`npm pack`, no install, no scripts) and of Debian source packages
+ * (`apt-get source --download-only` against a private deb-src list, so the
+ * machine's apt configuration is never touched), cut to a mix over the 13
+ * languages Heimdall extracts at L3, plus the prose of the same packages
+ * (`.md`, `.rst`, `.txt`, `.adoc`: manuals, guides, READMEs).
  *
  *     deno run -A scripts/bench_corpus.ts [--dir /tmp/heimdall-corpus] [--rebuild] [--json]
  *
  * Layout under the corpus folder: `downloads/` (the tarballs, kept, so a
  * rebuild does not download again), `apt/` (the private source lists),
- * `tree/<source>/<path>` (only the selected files) and `manifest.json`
- * (sources, versions, files and bytes per language). A corpus whose manifest
- * matches this file's source list is reused as it is; `--rebuild` builds it
- * again from the downloads. A file is selected when Heimdall maps its name to
- * one of the 13 languages, it is at most 1 MiB, no folder on its way is one
- * Heimdall skips by default (or hidden), and its name is not secret-like; a
- * per-language cap then keeps an evenly spaced subset of a large source.
- * A source that cannot be fetched (a 404 on the mirror, a package gone) is
- * recorded under `missing` and the build goes on.
+ * `tree/<source>/<path>` (only the selected code files), `prose/<source>/<path>`
+ * (only the selected prose files; a separate tree, so what the code
+ * benchmarks measure does not change) and `manifest.json` (sources, versions,
+ * the sha256 of every archive, files and bytes per language and per prose
+ * format). A corpus whose manifest matches this file's source list is reused
+ * as it is; `--rebuild` builds it again from the downloads. A code file is
+ * selected when Heimdall maps its name to one of the 13 languages, it is at
+ * most 1 MiB, no folder on its way is one Heimdall skips by default (or
+ * hidden), and its name is not secret-like; a per-language cap then keeps an
+ * evenly spaced subset of a large source. A prose file is selected by its
+ * extension under the same folder rules, from 1 KiB (redirect stubs and
+ * one-line READMEs say nothing) to 1 MiB, outside test folders, and not a
+ * licence, changelog or build list; a per-source cap keeps an evenly spaced
+ * subset. A source that cannot be fetched (a 404 on the mirror, a package
+ * gone) is recorded under `missing` and the build goes on.
  */
+import { createHash } from "node:crypto";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { detectLanguage } from "../src/extract/language.ts";
@@ -60,14 +69,47 @@ export interface SourceSpec {
   under?: readonly string[];
   /** Languages to keep, each with a cap (`Infinity` keeps all); languages not listed are dropped. */
   langs: Partial<Record<Lang, number>>;
+  /** Prose to keep from the same package; npm packages default to {@link NPM_PROSE}. */
+  prose?: ProseSpec;
 }
+
+/** Which prose files of a package to keep. */
+export interface ProseSpec {
+  /** Keep only paths under these folders (with a trailing `/`); all of the package without it. */
+  under?: readonly string[];
+  /** Drop paths under these folders (release notes, generated lists). */
+  skip?: readonly string[];
+  /** At most this many files, an evenly spaced subset of the sorted candidates. */
+  cap: number;
+}
+
+/** The prose formats kept, by extension. */
+export const PROSE_FORMATS = ["md", "rst", "txt", "adoc"] as const;
+
+/** One of the prose formats. */
+export type ProseFormat = typeof PROSE_FORMATS[number];
+
+/** Smallest prose file kept: redirect stubs and one-line READMEs give nothing to search for. */
+export const MIN_PROSE_BYTES = 1024;
+
+/** An npm package without its own `prose` spec keeps its README and docs, at most this many. */
+export const NPM_PROSE: ProseSpec = { cap: 10 };
+
+/** Prose file names that are lists, legal text or build input rather than documentation. */
+const PROSE_SKIP_NAME =
+  /^(cmakelists|licen[cs]e|copying|notice|authors|contributors|thanks|thirdparty|requirements|changelog|changes|history|code_of_conduct|security)/i;
+
+/** Folders (any case) whose prose is test input, not documentation. */
+const PROSE_SKIP_DIRS = new Set(["test", "tests", "testdata", "__tests__", "fixtures", "spec"]);
 
 const ALL = Infinity;
 const WEB = { javascript: ALL, typescript: ALL, tsx: ALL } as const;
 
 /**
- * The corpus: about 25,000 files. Caps keep one large source from dominating
- * its language; the mix leans to JS/TS as real multi-repo workspaces do.
+ * The corpus: about 29,000 code files and 2,500 prose files. Caps keep one
+ * large source from dominating its language; the mix leans to JS/TS as real
+ * multi-repo workspaces do. Prose comes mostly from the manuals: Python's
+ * reStructuredText, git's AsciiDoc pages, the Rust books and error codes.
  */
 export const SOURCES: readonly SourceSpec[] = [
   // JavaScript
@@ -100,6 +142,7 @@ export const SOURCES: readonly SourceSpec[] = [
     name: "@mui/material",
     version: "9.5.0",
     langs: { javascript: 300, typescript: 300 },
+    prose: { cap: 100 },
   },
   {
     kind: "npm",
@@ -122,13 +165,31 @@ export const SOURCES: readonly SourceSpec[] = [
   { kind: "npm", name: "@types/node", version: "26.6.7", langs: { typescript: ALL } },
   { kind: "npm", name: "@types/react", version: "19.3.3", langs: { typescript: ALL } },
   { kind: "npm", name: "type-fest", version: "5.10.0", langs: { typescript: ALL } },
-  { kind: "npm", name: "effect", version: "4.1.0", langs: { typescript: 300 } },
+  {
+    kind: "npm",
+    name: "effect",
+    version: "4.1.0",
+    langs: { typescript: 300 },
+    prose: { cap: 30 },
+  },
   { kind: "npm", name: "mobx", version: "7.1.3", langs: WEB },
   { kind: "npm", name: "immer", version: "11.2.13", langs: WEB },
-  { kind: "npm", name: "@reduxjs/toolkit", version: "2.15.0", langs: WEB },
+  {
+    kind: "npm",
+    name: "@reduxjs/toolkit",
+    version: "2.15.0",
+    langs: WEB,
+    prose: { cap: 20 },
+  },
   { kind: "npm", name: "@tanstack/query-core", version: "5.108.4", langs: WEB },
   { kind: "npm", name: "@tanstack/react-query", version: "5.108.4", langs: WEB },
-  { kind: "npm", name: "@tanstack/router-core", version: "1.171.39", langs: WEB },
+  {
+    kind: "npm",
+    name: "@tanstack/router-core",
+    version: "1.171.39",
+    langs: WEB,
+    prose: { cap: 20 },
+  },
   { kind: "npm", name: "@tanstack/react-router", version: "1.170.46", langs: WEB },
   // React Native: JS (Flow), TS and TSX sources, plus its C++ core
   {
@@ -137,6 +198,7 @@ export const SOURCES: readonly SourceSpec[] = [
     version: "0.86.3",
     under: ["Libraries/", "src/", "ReactCommon/"],
     langs: { javascript: 400, typescript: 200, c: 200, cpp: 300 },
+    prose: { cap: 40 },
   },
   { kind: "npm", name: "native-base", version: "3.4.28", under: ["src/"], langs: WEB },
   { kind: "npm", name: "react-native-paper", version: "5.15.3", under: ["src/"], langs: WEB },
@@ -174,27 +236,49 @@ export const SOURCES: readonly SourceSpec[] = [
     under: ["src/"],
     langs: WEB,
   })),
-  // Python, Go, Rust
-  { kind: "deb", name: "python3.11", under: ["Lib/"], langs: { python: 1800 } },
+  // Python, Go, Rust (Go's .txt files are test scripts: no prose from it)
+  {
+    kind: "deb",
+    name: "python3.11",
+    under: ["Lib/"],
+    langs: { python: 1800 },
+    prose: { under: ["Doc/"], cap: 450 },
+  },
   { kind: "deb", name: "golang-1.19", under: ["src/"], langs: { go: 2200 } },
-  { kind: "deb", name: "rustc", under: ["library/", "compiler/"], langs: { rust: 1800 } },
-  { kind: "deb", name: "rust-clap", langs: { rust: ALL } },
-  { kind: "deb", name: "rust-ripgrep", langs: { rust: ALL } },
-  { kind: "deb", name: "rust-serde", langs: { rust: ALL } },
+  {
+    kind: "deb",
+    name: "rustc",
+    under: ["library/", "compiler/"],
+    langs: { rust: 1800 },
+    prose: { under: ["src/doc/", "library/", "compiler/rustc_error_codes/"], cap: 800 },
+  },
+  { kind: "deb", name: "rust-clap", langs: { rust: ALL }, prose: { cap: 60 } },
+  { kind: "deb", name: "rust-ripgrep", langs: { rust: ALL }, prose: { cap: 20 } },
+  { kind: "deb", name: "rust-serde", langs: { rust: ALL }, prose: { cap: 5 } },
   // Java
-  { kind: "deb", name: "guava-libraries", langs: { java: 1200 } },
-  { kind: "deb", name: "jackson-databind", langs: { java: 500 } },
-  // C
-  { kind: "deb", name: "git", langs: { c: 450, bash: 700 } },
-  { kind: "deb", name: "curl", langs: { c: 300 } },
-  { kind: "deb", name: "redis", langs: { c: 250, bash: ALL, ruby: ALL } },
-  { kind: "deb", name: "sqlite3", langs: { c: 150 } },
+  { kind: "deb", name: "guava-libraries", langs: { java: 1200 }, prose: { cap: 20 } },
+  { kind: "deb", name: "jackson-databind", langs: { java: 500 }, prose: { cap: 10 } },
+  // C (git's manual pages are AsciiDoc in .txt files)
+  {
+    kind: "deb",
+    name: "git",
+    langs: { c: 450, bash: 700 },
+    prose: { under: ["Documentation/"], skip: ["Documentation/RelNotes/"], cap: 400 },
+  },
+  { kind: "deb", name: "curl", langs: { c: 300 }, prose: { under: ["docs/"], cap: 100 } },
+  {
+    kind: "deb",
+    name: "redis",
+    langs: { c: 250, bash: ALL, ruby: ALL },
+    prose: { cap: 50 },
+  },
+  { kind: "deb", name: "sqlite3", langs: { c: 150 }, prose: { cap: 20 } },
   { kind: "deb", name: "lua5.4", langs: { c: ALL } },
-  { kind: "deb", name: "zlib", langs: { c: ALL } },
+  { kind: "deb", name: "zlib", langs: { c: ALL }, prose: { cap: 10 } },
   { kind: "deb", name: "tmux", langs: { c: ALL } },
   { kind: "deb", name: "python3.11", under: ["Modules/", "Objects/"], langs: { c: 250 } },
   // C++
-  { kind: "deb", name: "abseil", langs: { cpp: ALL, c: 150 } },
+  { kind: "deb", name: "abseil", langs: { cpp: ALL, c: 150 }, prose: { cap: 30 } },
   {
     kind: "deb",
     name: "protobuf",
@@ -208,26 +292,47 @@ export const SOURCES: readonly SourceSpec[] = [
       python: ALL,
       bash: ALL,
     },
+    prose: { cap: 60 },
   },
-  { kind: "deb", name: "leveldb", langs: { cpp: ALL, c: ALL } },
-  { kind: "deb", name: "re2", langs: { cpp: ALL, c: ALL } },
-  { kind: "deb", name: "fmtlib", langs: { cpp: ALL, c: ALL } },
-  { kind: "deb", name: "googletest", langs: { cpp: ALL, c: ALL, python: ALL } },
-  { kind: "deb", name: "yaml-cpp", langs: { cpp: ALL, c: ALL } },
-  { kind: "deb", name: "spdlog", langs: { cpp: ALL, c: ALL } },
+  { kind: "deb", name: "leveldb", langs: { cpp: ALL, c: ALL }, prose: { cap: 20 } },
+  { kind: "deb", name: "re2", langs: { cpp: ALL, c: ALL }, prose: { cap: 20 } },
+  { kind: "deb", name: "fmtlib", langs: { cpp: ALL, c: ALL }, prose: { cap: 20 } },
+  {
+    kind: "deb",
+    name: "googletest",
+    langs: { cpp: ALL, c: ALL, python: ALL },
+    prose: { under: ["docs/"], cap: 30 },
+  },
+  { kind: "deb", name: "yaml-cpp", langs: { cpp: ALL, c: ALL }, prose: { cap: 20 } },
+  { kind: "deb", name: "spdlog", langs: { cpp: ALL, c: ALL }, prose: { cap: 20 } },
   // C#
   { kind: "deb", name: "keepass2", langs: { csharp: ALL } },
-  { kind: "deb", name: "newtonsoft-json", langs: { csharp: ALL } },
-  { kind: "deb", name: "nunit", langs: { csharp: 500 } },
-  // Ruby
-  { kind: "deb", name: "rails", langs: { ruby: 1200, javascript: ALL } },
-  { kind: "deb", name: "rubocop", langs: { ruby: 500 } },
+  { kind: "deb", name: "newtonsoft-json", langs: { csharp: ALL }, prose: { cap: 5 } },
+  { kind: "deb", name: "nunit", langs: { csharp: 500 }, prose: { cap: 5 } },
+  // Ruby (RuboCop's manual is AsciiDoc)
+  {
+    kind: "deb",
+    name: "rails",
+    langs: { ruby: 1200, javascript: ALL },
+    prose: { under: ["guides/source/"], cap: 100 },
+  },
+  { kind: "deb", name: "rubocop", langs: { ruby: 500 }, prose: { under: ["docs/"], cap: 60 } },
   // PHP
-  { kind: "deb", name: "php-symfony", langs: { php: 1000 } },
-  { kind: "deb", name: "composer", langs: { php: 300 } },
-  { kind: "deb", name: "php-league-commonmark", langs: { php: 300 } },
-  { kind: "deb", name: "phpmyadmin", langs: { php: 400, javascript: ALL } },
-  { kind: "deb", name: "roundcube", langs: { php: 300 } },
+  { kind: "deb", name: "php-symfony", langs: { php: 1000 }, prose: { cap: 150 } },
+  { kind: "deb", name: "composer", langs: { php: 300 }, prose: { under: ["doc/"], cap: 40 } },
+  {
+    kind: "deb",
+    name: "php-league-commonmark",
+    langs: { php: 300 },
+    prose: { under: ["docs/"], cap: 150 },
+  },
+  {
+    kind: "deb",
+    name: "phpmyadmin",
+    langs: { php: 400, javascript: ALL },
+    prose: { under: ["doc/"], skip: ["doc/html/"], cap: 60 },
+  },
+  { kind: "deb", name: "roundcube", langs: { php: 300 }, prose: { cap: 20 } },
   // Bash: git's test suite above, plus the scripts of rustc's tree
   { kind: "deb", name: "rustc", under: ["src/"], langs: { bash: ALL } },
 ];
@@ -245,14 +350,25 @@ export interface SourceEntry {
   version: string;
   /** Folder under `tree/` that holds its files. */
   slug: string;
-  /** The tarball the files came from (under `downloads/`) and its size. */
+  /** The tarball the files came from (under `downloads/`), its size and its sha256 (hex). */
   archive: string;
   archiveBytes: number;
+  sha256: string;
+  /** Code files (under `tree/`). */
   files: number;
   bytes: number;
   byLang: Partial<Record<Lang, LangCount>>;
   /** Candidate files passed over: in a default-ignored or hidden folder, over 1 MiB, over a cap. */
   dropped: { ignoredDir: number; tooLarge: number; capped: number; secretName: number };
+  /** Prose files (under `prose/`). */
+  prose: ProseCount;
+}
+
+/** Prose files and bytes, in all and per format. */
+export interface ProseCount {
+  files: number;
+  bytes: number;
+  byFormat: Partial<Record<ProseFormat, LangCount>>;
 }
 
 /** What `manifest.json` holds. */
@@ -262,16 +378,21 @@ export interface Manifest {
   builtAt: string;
   buildMs: number;
   dir: string;
+  /** The code files, `<source slug>/<path>`. */
   tree: string;
+  /** The prose files, `<source slug>/<path>` (never the same path as a code file). */
+  proseTree: string;
   sources: SourceEntry[];
   missing: { kind: string; name: string; reason: string }[];
+  /** Code files. */
   totals: { files: number; bytes: number; byLang: Record<Lang, LangCount> };
+  prose: ProseCount;
 }
 
 /** The corpus could not be built or read; the message names the step and the remedy. */
 export class CorpusError extends Error {}
 
-const SELECTION_RULES = 1;
+const SELECTION_RULES = 2;
 
 /** A key over the source list and the selection rules: a changed list never reuses a stale tree. */
 export async function corpusKey(): Promise<string> {
@@ -279,6 +400,13 @@ export async function corpusKey(): Promise<string> {
     rules: SELECTION_RULES,
     max: MAX_FILE_BYTES,
     ignored: DEFAULT_IGNORED_DIRS,
+    prose: {
+      formats: PROSE_FORMATS,
+      min: MIN_PROSE_BYTES,
+      npm: NPM_PROSE,
+      skipName: PROSE_SKIP_NAME.source,
+      skipDirs: [...PROSE_SKIP_DIRS],
+    },
     sources: SOURCES.map((s) => ({
       ...s,
       langs: Object.entries(s.langs).map(([k, v]) => [k, `${v}`]),
@@ -310,13 +438,16 @@ export async function loadOrBuildCorpus(opts: CorpusOptions): Promise<Manifest> 
   if (!opts.rebuild) {
     const cached = readManifest(manifestPath);
     if (cached !== undefined && cached.key === key) {
-      const files = listTree(cached.tree);
-      if (files.length === cached.totals.files) {
-        opts.log(`reusing the corpus at ${cached.tree} (${cached.totals.files} files)`);
+      const files = listTree(cached.tree).length;
+      const prose = listTree(cached.proseTree).length;
+      if (files === cached.totals.files && prose === cached.prose.files) {
+        opts.log(
+          `reusing the corpus at ${cached.dir} (${files} code files, ${prose} prose files)`,
+        );
         return cached;
       }
       opts.log(
-        `the cached corpus at ${cached.tree} has ${files.length} files, its manifest ${cached.totals.files}: rebuilding`,
+        `the cached corpus at ${cached.dir} has ${files} code and ${prose} prose files, its manifest ${cached.totals.files} and ${cached.prose.files}: rebuilding`,
       );
     } else if (cached !== undefined) {
       opts.log(`the cached corpus was built from another source list: rebuilding`);
@@ -353,6 +484,12 @@ export function listTree(root: string): string[] {
   return out.sort();
 }
 
+/** The prose format of a file by its extension, when it is one the corpus keeps. */
+export function proseFormatOf(path: string): ProseFormat | undefined {
+  const ext = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
+  return (PROSE_FORMATS as readonly string[]).includes(ext) ? ext as ProseFormat : undefined;
+}
+
 /** The language of a corpus file as Heimdall sees it, when it is one of the 13. */
 export function langOf(path: string): Lang | undefined {
   const id = detectLanguage(basename(path));
@@ -363,11 +500,14 @@ async function buildCorpus(opts: CorpusOptions, key: string): Promise<Manifest> 
   const t0 = performance.now();
   const dir = opts.dir;
   const tree = join(dir, "tree");
+  const proseTree = join(dir, "prose");
   const staging = join(dir, "staging");
   const npmDir = join(dir, "downloads", "npm");
   const debDir = join(dir, "downloads", "deb");
-  for (const d of [join(dir, "manifest.json"), tree, staging]) removeIfPresent(d);
-  for (const d of [tree, staging, npmDir, debDir]) Deno.mkdirSync(d, { recursive: true });
+  for (const d of [join(dir, "manifest.json"), tree, proseTree, staging]) removeIfPresent(d);
+  for (const d of [tree, proseTree, staging, npmDir, debDir]) {
+    Deno.mkdirSync(d, { recursive: true });
+  }
 
   const npmSpecs = SOURCES.filter((s) => s.kind === "npm");
   const debNames = [...new Set(SOURCES.filter((s) => s.kind === "deb").map((s) => s.name))];
@@ -399,16 +539,21 @@ async function buildCorpus(opts: CorpusOptions, key: string): Promise<Manifest> 
     }
     const slug = `${spec.kind}-${spec.name.replace(/^@/, "").replace(/\//g, "-")}`;
     const entry = selectFiles(spec, root, join(tree, slug));
+    const prose = selectProse(spec, root, join(proseTree, slug));
     sources.push({
       ...entry,
       slug,
       version: archive.version,
       archive: archive.path,
       archiveBytes: archive.bytes,
+      sha256: await sha256File(archive.path),
+      prose,
     });
     opts.log(
       `  ${slug} ${archive.version}: ${entry.files} files, ${fmtMiB(entry.bytes)} (${
         Object.entries(entry.byLang).map(([l, c]) => `${l} ${c!.files}`).join(", ")
+      }); prose ${prose.files} files (${
+        Object.entries(prose.byFormat).map(([f, c]) => `${f} ${c!.files}`).join(", ")
       })`,
     );
   }
@@ -418,11 +563,13 @@ async function buildCorpus(opts: CorpusOptions, key: string): Promise<Manifest> 
     Lang,
     LangCount
   >;
+  const prose: ProseCount = { files: 0, bytes: 0, byFormat: {} };
   for (const s of merged) {
     for (const [l, c] of Object.entries(s.byLang) as [Lang, LangCount][]) {
       byLang[l].files += c.files;
       byLang[l].bytes += c.bytes;
     }
+    addProse(prose, s.prose);
   }
   const manifest: Manifest = {
     key,
@@ -430,6 +577,7 @@ async function buildCorpus(opts: CorpusOptions, key: string): Promise<Manifest> 
     buildMs: Math.round(performance.now() - t0),
     dir,
     tree,
+    proseTree,
     sources: merged,
     missing,
     totals: {
@@ -437,6 +585,7 @@ async function buildCorpus(opts: CorpusOptions, key: string): Promise<Manifest> 
       bytes: merged.reduce((a, s) => a + s.bytes, 0),
       byLang,
     },
+    prose,
   };
   if (manifest.totals.files === 0) {
     throw new CorpusError(
@@ -445,9 +594,9 @@ async function buildCorpus(opts: CorpusOptions, key: string): Promise<Manifest> 
   }
   Deno.writeTextFileSync(join(dir, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
   opts.log(
-    `corpus built in ${fmtMs(manifest.buildMs)}: ${manifest.totals.files} files, ${
+    `corpus built in ${fmtMs(manifest.buildMs)}: ${manifest.totals.files} code files, ${
       fmtMiB(manifest.totals.bytes)
-    }, ${missing.length} sources missing`,
+    }; ${prose.files} prose files, ${fmtMiB(prose.bytes)}; ${missing.length} sources missing`,
   );
   return manifest;
 }
@@ -471,8 +620,31 @@ function mergeEntries(entries: SourceEntry[]): SourceEntry[] {
     for (const k of Object.keys(have.dropped) as (keyof SourceEntry["dropped"])[]) {
       have.dropped[k] += e.dropped[k];
     }
+    addProse(have.prose, e.prose);
   }
   return [...bySlug.values()];
+}
+
+/** Adds `more` into `into`, per format too. */
+function addProse(into: ProseCount, more: ProseCount): void {
+  into.files += more.files;
+  into.bytes += more.bytes;
+  for (const [f, c] of Object.entries(more.byFormat) as [ProseFormat, LangCount][]) {
+    const t = into.byFormat[f] ??= { files: 0, bytes: 0 };
+    t.files += c.files;
+    t.bytes += c.bytes;
+  }
+}
+
+/** The sha256 of a file, hex; read in 1 MiB pieces. */
+async function sha256File(path: string): Promise<string> {
+  const h = createHash("sha256");
+  using file = await Deno.open(path);
+  const buf = new Uint8Array(1 << 20);
+  for (let n = await file.read(buf); n !== null; n = await file.read(buf)) {
+    h.update(buf.subarray(0, n));
+  }
+  return h.digest("hex");
 }
 
 /** A fetched tarball and the version it holds. */
@@ -644,7 +816,7 @@ function selectFiles(
   spec: SourceSpec,
   root: string,
   dest: string,
-): Omit<SourceEntry, "slug" | "version" | "archive" | "archiveBytes"> {
+): Omit<SourceEntry, "slug" | "version" | "archive" | "archiveBytes" | "sha256" | "prose"> {
   const ignored = new Set(DEFAULT_IGNORED_DIRS);
   const dropped = { ignoredDir: 0, tooLarge: 0, capped: 0, secretName: 0 };
   const candidates = new Map<Lang, { rel: string; size: number }[]>();
@@ -692,6 +864,52 @@ function selectFiles(
   return { kind: spec.kind, name: spec.name, files, bytes, byLang, dropped };
 }
 
+/**
+ * Picks the prose files of one spec from an unpacked package and moves them
+ * into `dest`: by extension, folder, name and size (see the module doc),
+ * then the spec's cap as an evenly spaced subset of the sorted candidates.
+ * A spec without prose (and not npm) keeps none.
+ */
+function selectProse(spec: SourceSpec, root: string, dest: string): ProseCount {
+  const want = spec.prose ?? (spec.kind === "npm" ? NPM_PROSE : undefined);
+  const out: ProseCount = { files: 0, bytes: 0, byFormat: {} };
+  if (want === undefined) return out;
+  const ignored = new Set(DEFAULT_IGNORED_DIRS);
+  const candidates: { rel: string; size: number; format: ProseFormat }[] = [];
+  for (const rel of listTree(root)) {
+    const format = proseFormatOf(rel);
+    if (format === undefined) continue;
+    if (want.under !== undefined && !want.under.some((u) => rel.startsWith(u))) continue;
+    if (want.skip?.some((u) => rel.startsWith(u))) continue;
+    const name = basename(rel);
+    const dirs = rel.split("/").slice(0, -1);
+    if (
+      dirs.some((d) =>
+        ignored.has(d) || d.startsWith(".") || PROSE_SKIP_DIRS.has(d.toLowerCase())
+      ) ||
+      name.startsWith(".") || isSecretName(name) || PROSE_SKIP_NAME.test(name)
+    ) continue;
+    const size = Deno.statSync(join(root, rel)).size;
+    if (size < MIN_PROSE_BYTES || size > MAX_FILE_BYTES) continue;
+    candidates.push({ rel, size, format });
+  }
+  const cap = want.cap;
+  const keep = candidates.length <= cap
+    ? candidates
+    : Array.from({ length: cap }, (_, i) => candidates[Math.floor((i * candidates.length) / cap)]!);
+  for (const f of keep) {
+    const to = join(dest, f.rel);
+    Deno.mkdirSync(join(to, ".."), { recursive: true });
+    Deno.renameSync(join(root, f.rel), to);
+    out.files++;
+    out.bytes += f.size;
+    const c = out.byFormat[f.format] ??= { files: 0, bytes: 0 };
+    c.files++;
+    c.bytes += f.size;
+  }
+  return out;
+}
+
 function removeIfPresent(path: string): void {
   try {
     Deno.removeSync(path, { recursive: true });
@@ -732,10 +950,20 @@ export function renderManifest(m: Manifest): string {
   });
   const npm = m.sources.filter((s) => s.kind === "npm").length;
   const deb = m.sources.filter((s) => s.kind === "deb").length;
+  const proseRows = PROSE_FORMATS.map((f) => {
+    const c = m.prose.byFormat[f] ?? { files: 0, bytes: 0 };
+    const srcs = m.sources.filter((s) => (s.prose.byFormat[f]?.files ?? 0) > 0).length;
+    return `  prose .${f.padEnd(5)} ${String(c.files).padStart(6)} files  ${
+      fmtMiB(c.bytes).padStart(10)
+    }  from ${srcs} sources`;
+  });
   return [
     `corpus ${m.tree}: ${m.totals.files} files, ${fmtMiB(m.totals.bytes)}, ` +
-    `${npm} npm packages + ${deb} Debian source packages (built ${m.builtAt})`,
+    `${npm} npm packages + ${deb} Debian source packages (built ${m.builtAt}; ` +
+    `archive sha256 in ${join(m.dir, "manifest.json")})`,
     ...rows,
+    `prose ${m.proseTree}: ${m.prose.files} files, ${fmtMiB(m.prose.bytes)}`,
+    ...proseRows,
     ...(m.missing.length > 0
       ? [`  missing: ${m.missing.map((x) => `${x.kind}:${x.name}`).join(", ")}`]
       : []),

@@ -1,51 +1,74 @@
 /**
- * Search benchmark: latency with verdicts against the ripgrep way an agent
- * searches, and retrieval quality against plain FTS5 BM25 over whole files,
- * all measured in one run on the same corpus.
+ * Search benchmark: scores what a user acts on — the function or the
+ * paragraph a hit names — against plain FTS5 baselines run in the same
+ * process on the same corpus, with latency and the calibration of the hits'
+ * confidence.
  *
  *     deno run -A scripts/bench_search.ts [--corpus /tmp/heimdall-corpus] [--work DIR]
- *        [--queries 300] [--rg-queries 40] [--tune] [--reindex] [--json]
+ *        [--queries 300] [--prose-queries 150] [--cli-queries 20] [--tune] [--reindex]
  *
- * 1. The corpus of `scripts/bench_corpus.ts` (28,903 files of real code in
- *    13 languages) is copied (hard links) to `--work`/tree.
- * 2. Queries come from doc comments: for `--queries` files, sampled evenly
- *    over the languages with a fixed seed, one documented function's doc
- *    comment gives the query (its first sentence, at most 14 words) and is
- *    removed from the copy (the file is rewritten, its line numbers kept),
- *    so the answer cannot be found by the comment's own words. A query is
- *    answered when the file it came from (or a file defining the same name
- *    with the same doc comment: a vendored copy) is among the first 10
- *    results. Even-numbered queries are the tuning half, odd ones the test
- *    half; every figure is printed for both.
- * 3. The copy is indexed with `heimdall index` (cached in `--work` until the
- *    corpus, the queries or the indexing code change; `--reindex` forces).
- * 4. Quality: Recall@10 and MRR@10 of Heimdall's ranking (lexical alone,
- *    lexical + graph) next to plain FTS5 BM25 over whole files (porter
- *    tokenizer, the same query words OR-ed) and ripgrep's ranking.
- * 5. Latency: `search()` in-process with verdicts (stat of every hit, hash
- *    of the first three, each hit's own text read back) per query, p50/p95,
- *    against `rg -l -i -F` once per content word (files ranked by words
- *    hit) for the first `--rg-queries` queries.
- * 6. `--tune`: coordinate ascent of the BM25 field weights, the graph leg's
- *    weight and the fold share on the tuning half (MRR@10 + Recall@10),
- *    scored on the test half; prints the tuned values.
+ * 1. Corpus: the code and prose trees of `scripts/bench_corpus.ts` (about
+ *    29,000 files of real code in 13 languages and 2,500 manuals, guides and
+ *    READMEs in `.md`, `.rst`, `.txt` and `.adoc`; pinned versions, archive
+ *    checksums in its manifest) are copied (hard links) into one tree under
+ *    `--work`.
+ * 2. Code questions (`--queries`): for files sampled evenly over the
+ *    languages with a fixed seed, one documented function's doc comment
+ *    gives the question (its first sentence, at most 14 words) and is removed
+ *    from the copy (lines kept), so its own words cannot find it. Gold: that
+ *    function's definition line in its file, or in a vendored copy (a file
+ *    defining the same name with the same doc comment).
+ * 3. Prose questions (`--prose-queries`): from prose files sampled round-robin
+ *    over the sources, a sentence of 6–20 words of a paragraph (or, one in
+ *    four, a section heading of three or more content words), markup removed,
+ *    boilerplate skipped. The sentence stays in the index: the point is
+ *    finding the doc among thousands. Gold: that file and the sentence's (or
+ *    heading's) line, or the same line in a copy of the file under the same
+ *    name. Even-numbered questions tune, odd ones are held out (code: in the
+ *    order drawn; prose: within each source).
+ * 4. The copy is indexed with `heimdall index` (a subprocess), cached under
+ *    `--work` until the corpus, the code questions or the code that decides
+ *    the index (every file under src/extract/ and src/store/, and
+ *    src/search/chunk_rows.ts and words.ts) change; `--reindex` forces.
+ * 5. Heimdall is `search()` in-process (limit 10, no semantic leg). A hit
+ *    names a spot: its symbol (or section) and line range. A spot is right
+ *    for a code question when it is in a gold file and its name is the gold
+ *    qualname or name, or its range contains the gold definition line; for
+ *    a prose question when its range contains the gold line. Whole-file hits
+ *    name no spot. Function level (paragraph level for prose) counts each
+ *    hit's first-named spot in hit order; "shown" counts every symbol a
+ *    reader is shown (each hit's `symbols`, or its own spot when that is
+ *    empty) in order, the first 10. File level counts the hits' files.
+ * 6. Baselines in the same process: FTS5 BM25 (porter) over function-sized
+ *    chunks (code cut at the journal's definition lines, at most 150 lines;
+ *    prose cut at blank lines; identifiers split by `indexText`), the
+ *    question's content words OR-ed, the first 10 chunks as they come (not
+ *    one per file); and FTS5 BM25 over whole files (raw text).
+ * 7. Printed per language (per prose format), held-out half, with "all"
+ *    rows for both halves; the targets with pass/fail; latency of `search()`
+ *    in-process and of `heimdall search --json` as a process; the
+ *    calibration of hits' `confidence` (when hits carry it).
+ * 8. `--tune`: coordinate ascent over every numeric knob of `Tuning` (see
+ *    `knobsOf`) on the tuning half, maximising function/paragraph-level
+ *    MRR@10 + R@10 of the first-named spot; prints the steps, the tuned
+ *    values and their scores on both halves.
  */
 import { DatabaseSync } from "node:sqlite";
 import { createHash } from "node:crypto";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { createExtractor, type SymbolDef } from "../src/extract/mod.ts";
 import {
   DEFAULT_TUNING,
+  indexText,
   parseQuery,
-  rank,
   search,
+  type SearchHit,
   setSemanticLeg,
   type Tuning,
 } from "../src/search/mod.ts";
 import { Journal } from "../src/store/mod.ts";
-import { MIGRATIONS } from "../src/store/schema.ts";
-import { corpusKey, langOf, listTree, loadOrBuildCorpus } from "./bench_corpus.ts";
+import { corpusKey, langOf, listTree, loadOrBuildCorpus, proseFormatOf } from "./bench_corpus.ts";
 import {
   type Cleanup,
   fmtMiB,
@@ -61,25 +84,32 @@ import {
 } from "./bench_util.ts";
 
 const USAGE =
-  "usage: deno run -A scripts/bench_search.ts [--corpus DIR] [--work DIR] [--queries N] [--rg-queries N] [--tune] [--reindex] [--json]";
+  "usage: deno run -A scripts/bench_search.ts [--corpus DIR] [--work DIR] [--queries N] [--prose-queries N] [--cli-queries N] [--tune] [--reindex]";
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const DENO = Deno.execPath();
 const SEED = 20260104;
-/** Files that decide what the index holds for search: a change re-indexes. */
+/** Bumped when the code questions or the copy they make change for the same corpus. */
+const CODE_CASES_VERSION = "code-v2";
+/** Files and folders (relative to this script) whose contents decide what the index holds. */
 const INDEX_SOURCES = [
+  "../src/extract/",
+  "../src/store/",
   "../src/search/chunk_rows.ts",
   "../src/search/words.ts",
-  "../src/store/owned.ts",
 ];
+/** Lines a chunk of the chunk baseline holds at most. */
+const CHUNK_MAX_LINES = 150;
+/** Results every ranking is scored on. */
+const K = 10;
 
 interface Options {
   corpus: string;
   work: string;
   queries: number;
-  rgQueries: number;
+  proseQueries: number;
+  cliQueries: number;
   tune: boolean;
   reindex: boolean;
-  json: boolean;
 }
 
 function parseOptions(args: string[]): Options {
@@ -91,10 +121,10 @@ function parseOptions(args: string[]): Options {
         corpus: { type: "string", default: "/tmp/heimdall-corpus" },
         work: { type: "string", default: "/tmp/heimdall-search-bench" },
         queries: { type: "string", default: "300" },
-        "rg-queries": { type: "string", default: "40" },
+        "prose-queries": { type: "string", default: "150" },
+        "cli-queries": { type: "string", default: "20" },
         tune: { type: "boolean", default: false },
         reindex: { type: "boolean", default: false },
-        json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
     }).values;
@@ -106,29 +136,47 @@ function parseOptions(args: string[]): Options {
     corpus: v.corpus,
     work: v.work,
     queries: wholeNumber("queries", v.queries, 20),
-    rgQueries: wholeNumber("rg-queries", v["rg-queries"], 0),
+    proseQueries: wholeNumber("prose-queries", v["prose-queries"], 0),
+    cliQueries: wholeNumber("cli-queries", v["cli-queries"], 0),
     tune: v.tune,
     reindex: v.reindex,
-    json: v.json,
   };
 }
 
 const log = (m: string) => console.error(`[bench_search] ${m}`);
 
-// ─── Queries from doc comments ──────────────────────────────────────────────
+// ─── Questions ──────────────────────────────────────────────────────────────
 
-/** One benchmark query and the file it came from. */
+type Split = "tune" | "test";
+
+/** A place that answers a question: a file and the line inside it a right spot must hold. */
+interface Gold {
+  rel: string;
+  line: number;
+}
+
+/** One benchmark question and its answer. */
 interface Case {
+  kind: "code" | "prose";
   query: string;
-  /** Root-relative path of the file whose doc comment gave the query. */
+  /** The row it is counted in: the language id (code) or the prose format (`md`, `rst`…). */
+  group: string;
+  /** Root-relative path of the file it came from. */
   target: string;
-  /** sha1 of that file with the comment removed: a copy whose file differs is rebuilt. */
-  strippedHash: string;
+  /** The gold definition line (code) or the sentence's or heading's line (prose), 1-based. */
+  line: number;
+  /** The last line of the gold function or paragraph (reported, not scored). */
+  end: number;
+  /** Code: the function's name and qualname, which a spot may name instead of holding `line`. */
   name: string;
-  /** The doc comment as extracted (to find vendored copies of the same function). */
+  qualname: string;
+  /** Code: the doc comment as extracted (to find vendored copies); "" for prose. */
   doc: string;
-  language: string;
-  split: "tune" | "test";
+  /** Code: sha1 of the file with the comment removed (a copy whose file differs is rebuilt). */
+  strippedHash: string;
+  /** Prose: the same line in copies of the file under the same name (code copies come from the journal). */
+  copies: Gold[];
+  split: Split;
 }
 
 const DOC_KINDS = new Set(["function", "method"]);
@@ -209,6 +257,18 @@ export function stripDoc(text: string, sym: SymbolDef, language: string): string
   return found ? lines.join("\n") : undefined;
 }
 
+/** Shuffles `list` in place with `rnd` (Fisher–Yates). */
+function shuffle<T>(list: T[], rnd: () => number): void {
+  for (let i = list.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [list[i], list[j]] = [list[j]!, list[i]!];
+  }
+}
+
+/**
+ * `n` code questions from the documented functions of `files`, round-robin
+ * over the languages, and the stripped text of each file they came from.
+ */
 export async function buildCases(
   tree: string,
   files: readonly string[],
@@ -224,12 +284,7 @@ export async function buildCases(
     list.push(f);
     byLang.set(lang, list);
   }
-  for (const list of byLang.values()) {
-    for (let i = list.length - 1; i > 0; i--) {
-      const j = Math.floor(rnd() * (i + 1));
-      [list[i], list[j]] = [list[j]!, list[i]!];
-    }
-  }
+  for (const list of byLang.values()) shuffle(list, rnd);
   const langs = [...byLang.keys()].sort();
   const cursor = new Map(langs.map((l) => [l, 0]));
   const cases: Case[] = [];
@@ -257,7 +312,7 @@ export async function buildCases(
     }
     if (!progressed) break;
   }
-  log(`${cases.length} queries from ${tried} files`);
+  log(`${cases.length} code questions from ${tried} files`);
   return { cases, edits };
 }
 
@@ -293,12 +348,17 @@ async function caseFor(
     seen.add(query.toLowerCase());
     return {
       case: {
+        kind: "code",
         query,
+        group: language,
         target: rel,
-        strippedHash: createHash("sha1").update(stripped).digest("hex"),
+        line: same.startLine,
+        end: same.endLine,
         name: sym.name,
+        qualname: sym.qualname,
         doc: sym.doc,
-        language,
+        strippedHash: createHash("sha1").update(stripped).digest("hex"),
+        copies: [],
       },
       stripped,
     };
@@ -306,26 +366,353 @@ async function caseFor(
   return undefined;
 }
 
+// ─── Prose questions ────────────────────────────────────────────────────────
+
+/** A run of non-blank lines of a prose file, or a heading; its prose lines with their numbers. */
+export interface ProseBlock {
+  heading: boolean;
+  /** 1-based line numbers of the block's first and last line. */
+  start: number;
+  end: number;
+  /** The lines that read as prose (markup lines, code and list markers left out), 1-based. */
+  lines: { line: number; text: string }[];
+}
+
+const UNDERLINE = /^([=\-~^"'`#*+:.])\1{2,}\s*$/;
+const RST_CODE_DIRECTIVE =
+  /^\s*\.\.\s+(code-block|code|sourcecode|doctest|testcode|testoutput|testsetup|literalinclude|productionlist|highlight|raw|csv-table|list-table|table|toctree|index|only|graphviz|math)::/;
+
+/**
+ * Splits a prose file into blocks at blank lines, headings marked (ATX and
+ * setext markdown, reStructuredText and AsciiDoc underlined or `=`-prefixed
+ * titles); code (fenced, delimited, after an rST `::` or code directive, or
+ * indented in markdown) is left out, as are markup-only lines (directives,
+ * attributes, tables, HTML, AsciiDoc `+` and `term::` lines). Pure.
+ */
+export function proseBlocks(text: string, format: string): ProseBlock[] {
+  const lines = text.split(/\r?\n/);
+  const out: ProseBlock[] = [];
+  const md = format === "md";
+  const rst = format === "rst";
+  const adoc = format === "txt" || format === "adoc";
+  let fence: string | undefined;
+  let literalIndent = -1;
+  let block: ProseBlock | undefined;
+  const close = () => {
+    if (block !== undefined) out.push(block);
+    block = undefined;
+  };
+  const indentOf = (l: string) => /^[ \t]*/.exec(l)![0].replace(/\t/g, "        ").length;
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!;
+    const t = raw.trim();
+    const n = i + 1;
+    // Fenced or delimited code blocks.
+    if (fence !== undefined) {
+      if (t === fence || (md && t.startsWith(fence.slice(0, 3)) && /^(`{3,}|~{3,})$/.test(t))) {
+        fence = undefined;
+      }
+      continue;
+    }
+    if (md && /^(`{3,}|~{3,})/.test(t)) {
+      close();
+      fence = /^(`{3,}|~{3,})/.exec(t)![1]!;
+      continue;
+    }
+    if (t === "") {
+      close();
+      continue;
+    }
+    // rST literal blocks: indented deeper than the paragraph that opened them.
+    if (literalIndent >= 0) {
+      if (indentOf(raw) > literalIndent) continue;
+      literalIndent = -1;
+    }
+    const next = lines[i + 1]?.trim() ?? "";
+    // Underlined titles: the underline about as long as the title (rST: at least as long).
+    if (!UNDERLINE.test(t) && UNDERLINE.test(next) && block === undefined) {
+      const ok = md
+        ? /^(=+|-+)$/.test(next)
+        : rst
+        ? next.length >= t.length
+        : adoc && /^(=+|-+|~+|\^+|\++)$/.test(next) && Math.abs(next.length - t.length) <= 3;
+      if (ok) {
+        out.push({ heading: true, start: n, end: n + 1, lines: [{ line: n, text: t }] });
+        i++;
+        continue;
+      }
+    }
+    if (adoc && /^(-{4,}|\.{4,}|\/{4,}|\+{4,}|={4,}|_{4,}|\*{4,})$/.test(t)) {
+      close();
+      fence = t;
+      continue;
+    }
+    if (UNDERLINE.test(t)) {
+      close(); // an rST overline, a transition or a stray rule
+      continue;
+    }
+    const atx = md ? /^#{1,6}\s+(.*?)\s*#*$/.exec(t) : adoc ? /^={1,6}\s+(.*)$/.exec(t) : null;
+    if (atx) {
+      close();
+      out.push({ heading: true, start: n, end: n, lines: [{ line: n, text: atx[1]! }] });
+      continue;
+    }
+    if (rst && RST_CODE_DIRECTIVE.test(raw)) {
+      close();
+      literalIndent = indentOf(raw);
+      continue;
+    }
+    block ??= { heading: false, start: n, end: n, lines: [] };
+    block.end = n;
+    if (md && /^( {4,}|\t)/.test(raw) && block.lines.length === 0) continue;
+    const markup = (rst && /^\.\.(\s|$)/.test(t)) ||
+      (rst && /^:[\w -]+:(\s|$)/.test(t)) ||
+      (md && /^(\||<|!\[|\[[^\]]+\]:)/.test(t)) ||
+      (adoc &&
+        /^(:[\w-]+:|\[.*\]$|\+$|\||\/\/|include::|ifdef::|ifndef::|endif::|\.[A-Z])/.test(t)) ||
+      (adoc && /::$/.test(t)) ||
+      /^[|+][-=+|]+$/.test(t);
+    if (rst && t.endsWith("::") && !/^\.\.\s/.test(t)) {
+      literalIndent = indentOf(lines[block.start - 1]!);
+    }
+    if (markup) continue;
+    block.lines.push({ line: n, text: t.replace(/^([-*+]|\d+[.)]|>)\s+/, "") });
+  }
+  close();
+  return out;
+}
+
+/** Inline markup of markdown, reStructuredText and AsciiDoc removed: what a person would type. */
+export function plainProse(s: string): string {
+  return s
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
+    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1")
+    .replace(/:[\w:.-]+:`[~!]?([^`<]*?)\s*(<[^>]*>)?`/g, "$1")
+    .replace(/`([^`<]*?)\s*<[^>]*>`_{1,2}/g, "$1")
+    .replace(/linkgit:([\w-]+)\[\d\]/g, "$1")
+    .replace(/(?:link:|xref:|https?:\/\/)\S*?\[([^\]]*)\]/g, "$1")
+    .replace(/<<[^,>]*,([^>]*)>>/g, "$1")
+    .replace(/<<[^>]*>>/g, "")
+    .replace(/\{litdd\}/g, "--")
+    .replace(/\{[\w-]+\}/g, "")
+    .replace(/(^|[\s(])'([^'\s][^']*)'(?=[\s.,;:)]|$)/g, "$1$2")
+    .replace(/``?([^`]+)``?_?/g, "$1")
+    .replace(/(^|[\s(])[*_+]{1,2}([^*_+\s][^*_+]*?)[*_+]{1,2}(?=[\s.,;:)]|$)/g, "$1$2")
+    .replace(/\|([\w-]+)\|_?/g, "$1")
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/^(NOTE|TIP|WARNING|IMPORTANT|CAUTION|Note|Tip|Warning):\s*/, "");
+}
+
+const BOILERPLATE =
+  /copyright|licen[cs]e|warrant|all rights|trademark|see also|this (page|document|file|chapter)|generated|todo|fixme|deprecated|github|pull request|click|table of contents/i;
+
+/** A sentence worth asking as a question: 6–20 mostly plain words, a capital, a full stop, no code. */
+export function isQuestionSentence(s: string): boolean {
+  const words = s.split(" ");
+  if (words.length < 6 || words.length > 20) return false;
+  if (!/^[A-Z]/.test(s) || !/[a-z)]\.$/.test(s)) return false;
+  if (/[{}=<>$\\|;]|::|->|\(\)|https?:|www\.|@|\w\.\w+\(/.test(s)) return false;
+  if (BOILERPLATE.test(s)) return false;
+  const plain = words.filter((w) => /^\(?[\p{L}][\p{L}'’-]*[,.;:!?)]*$/u.test(w)).length;
+  if (plain / words.length < 0.8) return false;
+  return parseQuery(s).words.length >= 4;
+}
+
+/** A heading worth asking: 3+ content words, at most 12 words, no code. */
+export function isQuestionHeading(s: string): boolean {
+  const words = s.split(" ");
+  if (words.length > 12 || /[{}=<>$\\|;()]|::|->|\w\.\w/.test(s) || BOILERPLATE.test(s)) {
+    return false;
+  }
+  return parseQuery(s).words.length >= 3;
+}
+
+/** A question a prose file offers: its text, line and block range. */
+interface ProseQuestion {
+  query: string;
+  line: number;
+  start: number;
+  end: number;
+  heading: boolean;
+}
+
+/** Every sentence and heading of a prose file that passes as a question. */
+export function proseQuestions(text: string, format: string): ProseQuestion[] {
+  const out: ProseQuestion[] = [];
+  for (const b of proseBlocks(text, format)) {
+    if (b.heading) {
+      const q = plainProse(b.lines[0]!.text);
+      if (isQuestionHeading(q)) {
+        out.push({ query: q, line: b.start, start: b.start, end: b.end, heading: true });
+      }
+      continue;
+    }
+    // The block's text as one string, with where each line starts, to place a sentence on its line.
+    let joined = "";
+    const starts: { at: number; line: number }[] = [];
+    for (const l of b.lines) {
+      if (joined !== "") joined += " ";
+      starts.push({ at: joined.length, line: l.line });
+      joined += l.text;
+    }
+    const re = /(?:^|(?<=[.!?])\s+)(?=[A-Z`*"(\[:])/g;
+    const cuts = [...joined.matchAll(re)].map((m) => m.index! + m[0].length);
+    cuts.push(joined.length);
+    for (let k = 0; k + 1 < cuts.length; k++) {
+      const at = cuts[k]!;
+      const q = plainProse(joined.slice(at, cuts[k + 1]));
+      if (!isQuestionSentence(q)) continue;
+      const line = starts.filter((s) => s.at <= at).at(-1)?.line ?? b.start;
+      out.push({ query: q, line, start: b.start, end: b.end, heading: false });
+    }
+  }
+  return out;
+}
+
+/**
+ * `n` prose questions from `files` (root-relative under `tree`), round-robin
+ * over the sources (a path's first folder) with a fixed seed, each source
+ * first up to its quota (a share of `n` by the square root of its file
+ * count, so the big manuals weigh more than a README but do not swamp the
+ * rest): per file one sentence, or one in four a heading when it has one. A question whose
+ * line is also in a file of another name (shared boilerplate, an included
+ * fragment) is passed over; each names the same line in copies of the file
+ * under the same name. Reads every prose file once.
+ */
+export function buildProseCases(tree: string, files: readonly string[], n: number): Case[] {
+  if (n === 0) return [];
+  const rnd = seededRandom(SEED + 1);
+  const bySource = new Map<string, string[]>();
+  const byName = new Map<string, string[]>();
+  for (const f of files) {
+    if (proseFormatOf(f) === undefined) continue;
+    const src = f.slice(0, f.indexOf("/"));
+    bySource.set(src, [...(bySource.get(src) ?? []), f]);
+    byName.set(basename(f), [...(byName.get(basename(f)) ?? []), f]);
+  }
+  for (const list of bySource.values()) shuffle(list, rnd);
+  const sources = [...bySource.keys()].sort();
+  const cursor = new Map(sources.map((s) => [s, 0]));
+  const weight = (s: string) => Math.sqrt(bySource.get(s)!.length);
+  const total = sources.reduce((a, s) => a + weight(s), 0);
+  const quota = new Map(sources.map((s) => [s, Math.max(1, Math.round((n * weight(s)) / total))]));
+  const taken = new Map(sources.map((s) => [s, 0]));
+  let capped = true;
+  const cases: Case[] = [];
+  const seen = new Set<string>();
+  const read = (rel: string) => {
+    try {
+      return Deno.readTextFileSync(join(tree, rel));
+    } catch {
+      return undefined;
+    }
+  };
+  // Each trimmed line → the name of the files holding it, or "" when files of two names do.
+  const owner = new Map<string, string>();
+  for (const rel of files) {
+    const name = basename(rel);
+    for (const l of read(rel)?.split(/\r?\n/) ?? []) {
+      const t = l.trim();
+      if (t.length < 20) continue;
+      const was = owner.get(t);
+      if (was === undefined) owner.set(t, name);
+      else if (was !== name) owner.set(t, "");
+    }
+  }
+  let tried = 0;
+  while (cases.length < n) {
+    let progressed = false;
+    for (const src of sources) {
+      if (cases.length >= n) break;
+      if (capped && taken.get(src)! >= quota.get(src)!) continue;
+      const list = bySource.get(src)!;
+      let at = cursor.get(src)!;
+      for (let k = 0; k < 20 && at < list.length; k++) {
+        const rel = list[at++]!;
+        tried++;
+        const text = read(rel);
+        if (text === undefined) continue;
+        const format = proseFormatOf(rel)!;
+        const lines = text.split(/\r?\n/);
+        const all = proseQuestions(text, format).filter((q) =>
+          !seen.has(q.query.toLowerCase()) && owner.get(lines[q.line - 1]!.trim()) !== ""
+        );
+        const headings = all.filter((q) => q.heading);
+        const sentences = all.filter((q) => !q.heading);
+        const pool = cases.length % 4 === 3 && headings.length > 0 ? headings : sentences;
+        if (pool.length === 0) continue;
+        const q = pool[Math.floor(rnd() * pool.length)]!;
+        seen.add(q.query.toLowerCase());
+        const lineText = lines[q.line - 1]!.trim();
+        const copies: Gold[] = [];
+        for (const other of byName.get(basename(rel)) ?? []) {
+          if (other === rel || lineText.length < 20) continue;
+          const k = read(other)?.split(/\r?\n/).findIndex((l) => l.trim() === lineText) ?? -1;
+          if (k >= 0) copies.push({ rel: other, line: k + 1 });
+        }
+        cases.push({
+          kind: "prose",
+          query: q.query,
+          group: format,
+          target: rel,
+          line: q.line,
+          end: q.end,
+          name: "",
+          qualname: "",
+          doc: "",
+          strippedHash: "",
+          copies,
+          // Alternating within each source keeps both halves' mix of sources and formats alike.
+          split: taken.get(src)! % 2 === 0 ? "tune" : "test",
+        });
+        taken.set(src, taken.get(src)! + 1);
+        progressed = true;
+        break;
+      }
+      cursor.set(src, at);
+    }
+    if (!progressed) {
+      if (!capped) break;
+      capped = false; // every source is at its quota or out of questions: fill up from any
+    }
+  }
+  log(`${cases.length} prose questions from ${tried} files`);
+  return cases;
+}
+
 // ─── The indexed copy ───────────────────────────────────────────────────────
 
-/** A key over the code that decides the search rows (and the migration that creates their tables). */
+/** A key over the code that decides the index: every file of INDEX_SOURCES (tests and benchmarks aside). */
 function indexSourcesKey(): string {
   const h = createHash("sha1");
-  for (const rel of INDEX_SOURCES) h.update(Deno.readTextFileSync(new URL(rel, import.meta.url)));
-  h.update(MIGRATIONS.find((m) => m.includes("CREATE TABLE chunks")) ?? "");
+  for (const rel of INDEX_SOURCES) {
+    const path = new URL(rel, import.meta.url).pathname;
+    const files = rel.endsWith("/")
+      ? listTree(path).filter((f) => !/_(test|bench)\.ts$/.test(f)).map((f) => join(path, f))
+      : [path];
+    for (const f of files) {
+      h.update(f.slice(path.length));
+      h.update(Deno.readFileSync(f));
+    }
+  }
   return h.digest("hex").slice(0, 16);
 }
 
 async function prepareCopy(
-  corpusTree: string,
+  codeTree: string,
+  proseTree: string,
   copy: string,
   edits: Map<string, string>,
 ): Promise<void> {
   try {
     Deno.removeSync(copy, { recursive: true });
   } catch { /* absent */ }
-  const r = await timeCommand("cp", ["-al", corpusTree, copy]);
-  if (r.code !== 0) throw new Error(`cp -al "${corpusTree}" "${copy}" failed: ${r.stderr}`);
+  for (const args of [["-al", codeTree, copy], ["-al", `${proseTree}/.`, `${copy}/`]]) {
+    const r = await timeCommand("cp", args);
+    if (r.code !== 0) throw new Error(`cp ${args.join(" ")} failed: ${r.stderr}`);
+  }
   for (const [rel, text] of edits) {
     const file = join(copy, rel);
     Deno.removeSync(file); // a hard link: never write through to the corpus
@@ -334,6 +721,22 @@ async function prepareCopy(
 }
 
 // ─── Baselines ──────────────────────────────────────────────────────────────
+
+const DECODER = new TextDecoder("utf-8", { fatal: true });
+
+function readUtf8(path: string): string | undefined {
+  try {
+    return DECODER.decode(Deno.readFileSync(path));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The question's content words OR-ed, as an FTS5 expression; undefined when it has none. */
+function orExpression(query: string): string | undefined {
+  const words = parseQuery(query).words;
+  return words.length === 0 ? undefined : words.map((w) => `"${w}"`).join(" OR ");
+}
 
 /** Plain FTS5 BM25 over whole files: one row per file, its raw text, the porter tokenizer. */
 function buildWholeFileIndex(dbFile: string, copy: string, files: readonly string[]): void {
@@ -345,155 +748,336 @@ function buildWholeFileIndex(dbFile: string, copy: string, files: readonly strin
     "CREATE VIRTUAL TABLE files USING fts5(path UNINDEXED, body, tokenize = 'porter unicode61')",
   );
   const ins = db.prepare("INSERT INTO files (path, body) VALUES (?, ?)");
-  const dec = new TextDecoder("utf-8", { fatal: true });
   db.exec("BEGIN");
   for (const rel of files) {
-    let text: string;
-    try {
-      text = dec.decode(Deno.readFileSync(join(copy, rel)));
-    } catch {
-      continue;
-    }
-    ins.run(rel, text);
+    const text = readUtf8(join(copy, rel));
+    if (text !== undefined) ins.run(rel, text);
   }
   db.exec("COMMIT");
   db.close();
 }
 
-function wholeFileRanking(db: DatabaseSync, query: string): string[] {
-  const words = parseQuery(query).words;
-  if (words.length === 0) return [];
-  const expr = words.map((w) => `"${w}"`).join(" OR ");
-  return (db.prepare("SELECT path FROM files WHERE files MATCH ? ORDER BY bm25(files) LIMIT 10")
-    .all(expr) as { path: string }[]).map((r) => r.path);
-}
-
-/** The ripgrep way: `rg -l -i -F WORD` once per content word; files ranked by words hit. */
-async function rgRanking(copy: string, query: string): Promise<{ ms: number; files: string[] }> {
-  const hits = new Map<string, number>();
-  let ms = 0;
-  for (const w of parseQuery(query).words) {
-    const r = await timeCommand("rg", ["-l", "-i", "-F", "--no-messages", "--", w, "."], {
-      cwd: copy,
-    });
-    ms += r.ms;
-    for (const line of r.stdout.split("\n")) {
-      if (line === "") continue;
-      const rel = line.replace(/^\.\//, "");
-      hits.set(rel, (hits.get(rel) ?? 0) + 1);
-    }
-  }
-  const files = [...hits.entries()]
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, 10)
-    .map(([f]) => f);
-  return { ms, files };
-}
-
-// ─── Scoring ────────────────────────────────────────────────────────────────
-
-interface Quality {
-  recall10: number;
-  mrr10: number;
-  n: number;
-}
-
-function score(
-  rankings: readonly (readonly string[])[],
-  relevant: readonly Set<string>[],
-): Quality {
-  let found = 0;
-  let rr = 0;
-  rankings.forEach((r, i) => {
-    const k = r.slice(0, 10).findIndex((f) => relevant[i]!.has(f));
-    if (k >= 0) {
-      found++;
-      rr += 1 / (k + 1);
+/**
+ * The chunks of a code file: from each definition line to the next (the
+ * lines before the first are a chunk too), cut every 150 lines. Pure.
+ */
+export function codeChunks(lineCount: number, defLines: readonly number[]): [number, number][] {
+  const starts = [...new Set([1, ...defLines.filter((l) => l >= 1 && l <= lineCount)])]
+    .sort((a, b) => a - b);
+  const out: [number, number][] = [];
+  starts.forEach((s, i) => {
+    const e = (starts[i + 1] ?? lineCount + 1) - 1;
+    for (let a = s; a <= e; a += CHUNK_MAX_LINES) {
+      out.push([a, Math.min(e, a + CHUNK_MAX_LINES - 1)]);
     }
   });
-  const n = rankings.length;
-  return { recall10: n ? found / n : NaN, mrr10: n ? rr / n : NaN, n };
+  return out;
 }
 
-/**
- * Heimdall's first 10 files for a query: the whole `search()` (disk rerank
- * and verdicts included), or with `journalOnly` the ranking before the disk.
- */
-async function heimdallRanking(
-  j: Journal,
-  query: string,
-  tuning: Tuning,
-  rootPrefix: string,
-  journalOnly = false,
-): Promise<string[]> {
-  if (!journalOnly) {
-    const r = await search(j, { query, limit: 10, semantic: null }, tuning);
-    return r.hits.flatMap((h) => (h.path === null ? [] : [h.path.slice(rootPrefix.length)]));
-  }
-  const r = await rank(j, { query, semantic: null }, tuning);
-  const out: string[] = [];
-  for (const c of r.candidates) {
-    if (c.best.path === null) continue;
-    out.push(c.best.path.slice(rootPrefix.length));
-    if (out.length >= 10) break;
+/** The chunks of a prose file: its runs of non-blank lines, cut every 150 lines. Pure. */
+export function paragraphChunks(lines: readonly string[]): [number, number][] {
+  const out: [number, number][] = [];
+  let start = -1;
+  for (let i = 0; i <= lines.length; i++) {
+    const blank = i === lines.length || lines[i]!.trim() === "";
+    if (!blank && start < 0) start = i + 1;
+    if (blank && start > 0) {
+      for (let a = start; a <= i; a += CHUNK_MAX_LINES) {
+        out.push([a, Math.min(i, a + CHUNK_MAX_LINES - 1)]);
+      }
+      start = -1;
+    }
   }
   return out;
 }
 
+/**
+ * FTS5 BM25 over function-sized chunks (a plain script's way): code cut at
+ * the definition lines the journal holds, prose at blank lines; each chunk's
+ * text with identifiers split (`indexText`), the porter tokenizer.
+ * Returns the number of chunks.
+ */
+function buildChunkIndex(
+  dbFile: string,
+  copy: string,
+  codeFiles: readonly string[],
+  proseFiles: readonly string[],
+  defs: Map<string, number[]>,
+): number {
+  try {
+    Deno.removeSync(dbFile);
+  } catch { /* absent */ }
+  const db = new DatabaseSync(dbFile);
+  db.exec(`CREATE TABLE chunk (id INTEGER PRIMARY KEY, rel TEXT NOT NULL, start INTEGER NOT NULL,
+    end_line INTEGER NOT NULL) STRICT;
+    CREATE VIRTUAL TABLE chunk_fts USING fts5(body, content = '', tokenize = 'porter unicode61');`);
+  const meta = db.prepare("INSERT INTO chunk (id, rel, start, end_line) VALUES (?, ?, ?, ?)");
+  const fts = db.prepare("INSERT INTO chunk_fts (rowid, body) VALUES (?, ?)");
+  let id = 0;
+  db.exec("BEGIN");
+  const add = (rel: string, lines: string[], ranges: [number, number][]) => {
+    for (const [s, e] of ranges) {
+      const body = indexText(lines.slice(s - 1, e).join("\n"));
+      if (body === "") continue;
+      id++;
+      meta.run(id, rel, s, e);
+      fts.run(id, body);
+    }
+  };
+  for (const rel of codeFiles) {
+    const lines = readUtf8(join(copy, rel))?.split("\n");
+    if (lines !== undefined) add(rel, lines, codeChunks(lines.length, defs.get(rel) ?? []));
+  }
+  for (const rel of proseFiles) {
+    const lines = readUtf8(join(copy, rel))?.split("\n");
+    if (lines !== undefined) add(rel, lines, paragraphChunks(lines));
+  }
+  db.exec("COMMIT");
+  db.close();
+  return id;
+}
+
+// ─── What a ranking returned, and how right it is ───────────────────────────
+
+/** A place a result names: a file and a line range, with the symbol's name when it has one. */
+interface Spot {
+  rel: string;
+  line: number;
+  end: number;
+  name: string | null;
+}
+
+/**
+ * One ranking's answer to a question: its results' files in order; the
+ * spot each result names first (null for a whole file); every spot a reader
+ * is shown, in order.
+ */
+interface Returned {
+  files: string[];
+  named: (Spot | null)[];
+  shown: (Spot | null)[];
+}
+
+/** Heimdall's hits as spots: a hit's own symbol first; `symbols` (or the hit itself) as shown. */
+function heimdallReturned(hits: readonly SearchHit[], rootPrefix: string): Returned {
+  const out: Returned = { files: [], named: [], shown: [] };
+  for (const h of hits.slice(0, K)) {
+    if (h.path === null) continue;
+    const rel = h.path.startsWith(rootPrefix) ? h.path.slice(rootPrefix.length) : h.path;
+    const own = h.kind !== "file" && h.line !== null && h.end_line !== null
+      ? { rel, line: h.line, end: h.end_line, name: h.symbol }
+      : null;
+    out.files.push(rel);
+    out.named.push(own);
+    const symbols = (h.symbols ?? []).filter((s) => s.kind !== "file");
+    if (symbols.length === 0) out.shown.push(own);
+    for (const s of symbols) out.shown.push({ rel, line: s.line, end: s.end_line, name: s.name });
+  }
+  out.shown = out.shown.slice(0, K);
+  return out;
+}
+
+/** Where each kind of answer first appears in a ranking (0-based), or null when not in the first 10. */
+interface Ranks {
+  named: number | null;
+  shown: number | null;
+  file: number | null;
+}
+
+/** The files and lines that answer a question: its own and its copies'. */
+function goldOf(c: Case, codeCopies: readonly Gold[]): Map<string, number[]> {
+  const m = new Map<string, number[]>();
+  for (const g of [{ rel: c.target, line: c.line }, ...c.copies, ...codeCopies]) {
+    m.set(g.rel, [...(m.get(g.rel) ?? []), g.line]);
+  }
+  return m;
+}
+
+/** True when a spot answers the question: in a gold file, naming the function or holding the line. */
+function spotRight(c: Case, gold: Map<string, number[]>, s: Spot | null): boolean {
+  if (s === null) return false;
+  const lines = gold.get(s.rel);
+  if (lines === undefined) return false;
+  if (c.kind === "code" && s.name !== null && (s.name === c.qualname || s.name === c.name)) {
+    return true;
+  }
+  return lines.some((l) => s.line <= l && l <= s.end);
+}
+
+function ranksOf(c: Case, gold: Map<string, number[]>, r: Returned): Ranks {
+  const first = (ok: boolean[]) => {
+    const k = ok.slice(0, K).indexOf(true);
+    return k < 0 ? null : k;
+  };
+  return {
+    named: first(r.named.map((s) => spotRight(c, gold, s))),
+    shown: first(r.shown.map((s) => spotRight(c, gold, s))),
+    file: first(r.files.map((f) => gold.has(f))),
+  };
+}
+
+/** Recall@1, Recall@10 and MRR@10 of `n` questions. */
+interface Score {
+  n: number;
+  r1: number;
+  r10: number;
+  mrr: number;
+}
+
+function score(ranks: readonly (number | null)[]): Score {
+  const n = ranks.length;
+  const hit = ranks.filter((r): r is number => r !== null);
+  return {
+    n,
+    r1: n ? hit.filter((r) => r === 0).length / n : NaN,
+    r10: n ? hit.length / n : NaN,
+    mrr: n ? hit.reduce((a, r) => a + 1 / (r + 1), 0) / n : NaN,
+  };
+}
+
+/** The three systems' scores over a set of questions. */
+interface Row {
+  label: string;
+  n: number;
+  heimdall: { named: Score; shown: Score; file: Score };
+  chunk: { named: Score; file: Score };
+  whole: { file: Score };
+}
+
+/** Every system's ranks, by question index. */
+interface Outcomes {
+  heimdall: Ranks[];
+  chunk: Ranks[];
+  whole: Ranks[];
+}
+
+function rowOf(label: string, ids: readonly number[], o: Outcomes): Row {
+  const pick = (rs: Ranks[], k: keyof Ranks) => score(ids.map((i) => rs[i]![k]));
+  return {
+    label,
+    n: ids.length,
+    heimdall: {
+      named: pick(o.heimdall, "named"),
+      shown: pick(o.heimdall, "shown"),
+      file: pick(o.heimdall, "file"),
+    },
+    chunk: { named: pick(o.chunk, "named"), file: pick(o.chunk, "file") },
+    whole: { file: pick(o.whole, "file") },
+  };
+}
+
+/** Rows per group (language or prose format) on the held-out half, then "all" for both halves. */
+function rowsFor(cases: readonly Case[], kind: Case["kind"], o: Outcomes): Row[] {
+  const ids = (f: (c: Case) => boolean) =>
+    cases.map((c, i) => (c.kind === kind && f(c) ? i : -1)).filter((i) => i >= 0);
+  const groups = [...new Set(cases.filter((c) => c.kind === kind).map((c) => c.group))].sort();
+  return [
+    ...groups.map((g) => rowOf(g, ids((c) => c.group === g && c.split === "test"), o)),
+    rowOf("all (test)", ids((c) => c.split === "test"), o),
+    rowOf("all (tune)", ids((c) => c.split === "tune"), o),
+  ];
+}
+
 // ─── Tuning ─────────────────────────────────────────────────────────────────
 
-type Knob = {
-  name: string;
-  get(t: Tuning): number;
-  set(t: Tuning, v: number): Tuning;
+/** A numeric knob of Tuning by its path (`weights.name`, `graph.alpha`) and the values tried. */
+interface Knob {
+  path: string;
   values: number[];
-};
+}
 
-const WEIGHT_VALUES = [0, 0.5, 1, 2, 4, 8, 16];
-const KNOBS: Knob[] = [
-  ...(["name", "qual", "sig", "doc", "body", "path"] as const).map((f): Knob => ({
-    name: `bm25.${f}`,
-    get: (t) => t.weights[f],
-    set: (t, v) => ({ ...t, weights: { ...t.weights, [f]: v } }),
-    values: WEIGHT_VALUES,
-  })),
-  {
-    name: "graph weight",
-    get: (t) => t.legWeights.graph,
-    set: (t, v) => ({ ...t, legWeights: { ...t.legWeights, graph: v } }),
-    values: [0, 0.1, 0.25, 0.5, 1],
-  },
-  {
-    name: "fold share",
-    get: (t) => t.foldShare,
-    set: (t, v) => ({ ...t, foldShare: v }),
-    values: [0, 0.05, 0.1, 0.2, 0.4],
-  },
-  {
-    name: "rerank weight",
-    get: (t) => t.rerankWeight,
-    set: (t, v) => ({ ...t, rerankWeight: v }),
-    values: [0, 0.5, 1, 2, 4, 8],
-  },
+/**
+ * Value grids by knob path (`*` matches one path segment). A numeric knob
+ * not listed here is tried at half, double and zero of its default (see
+ * {@link defaultGrid}), so a knob added to Tuning is tuned without an edit.
+ */
+const GRIDS: [string, number[]][] = [
+  ["weights.*", [0, 0.5, 1, 2, 4, 8, 16]],
+  ["legWeights.graph", [0, 0.1, 0.25, 0.5, 1]],
+  ["foldShare", [0, 0.05, 0.1, 0.2, 0.4]],
+  ["rerankWeight", [0, 0.1, 0.25, 0.5, 1, 2]],
 ];
 
+/** Knobs that trade speed, decide verdicts or belong to a leg that is off here: never tuned. */
+const FIXED = new Set([
+  "lexicalLimit",
+  "candidateBudget",
+  "semanticLimit",
+  "legWeights.lexical",
+  "legWeights.semantic",
+  "coverageThreshold",
+  "hashTop",
+]);
+
+/**
+ * Zero, half, the default and double; a whole default of 3 or more is a
+ * count or a depth (seeds, fan-out, iterations), so its values stay whole.
+ * A default of 0 is tried up to 1.
+ */
+function defaultGrid(v: number): number[] {
+  const raw = v === 0 ? [0, 0.1, 0.25, 0.5, 1] : [0, v / 2, v, v * 2];
+  const count = Number.isInteger(v) && v >= 3;
+  return [...new Set(raw.map((x) => (count ? Math.max(1, Math.round(x)) : x)))].sort((a, b) =>
+    a - b
+  );
+}
+
+/** Every finite numeric leaf of `t` not in FIXED, with its grid. */
+export function knobsOf(t: Tuning): Knob[] {
+  const out: Knob[] = [];
+  const visit = (o: Record<string, unknown>, prefix: string) => {
+    for (const [k, v] of Object.entries(o)) {
+      const path = prefix + k;
+      if (FIXED.has(path)) continue;
+      if (typeof v === "number" && Number.isFinite(v)) {
+        const grid = GRIDS.find(([p]) =>
+          p === path || (p.endsWith(".*") && path.startsWith(p.slice(0, -1)) &&
+            !path.slice(p.length - 1).includes("."))
+        );
+        out.push({ path, values: grid?.[1] ?? defaultGrid(v) });
+      } else if (v !== null && typeof v === "object") {
+        visit(v as Record<string, unknown>, path + ".");
+      }
+    }
+  };
+  visit(t as unknown as Record<string, unknown>, "");
+  return out;
+}
+
+function getKnob(t: Tuning, path: string): number {
+  let o: unknown = t;
+  for (const k of path.split(".")) o = (o as Record<string, unknown>)[k];
+  return o as number;
+}
+
+function setKnob(t: Tuning, path: string, v: number): Tuning {
+  const copy = structuredClone(t);
+  const keys = path.split(".");
+  let o = copy as unknown as Record<string, unknown>;
+  for (const k of keys.slice(0, -1)) o = o[k] as Record<string, unknown>;
+  o[keys.at(-1)!] = v;
+  return copy;
+}
+
+/** Coordinate ascent over {@link knobsOf} on the tuning half, at most three rounds. */
 async function tune(
-  evaluate: (t: Tuning, split: "tune" | "test") => Promise<Quality>,
+  objective: (t: Tuning) => Promise<number>,
 ): Promise<{ tuning: Tuning; steps: string[] }> {
-  let best = DEFAULT_TUNING;
-  const objective = (q: Quality) => q.mrr10 + q.recall10;
-  let bestScore = objective(await evaluate(best, "tune"));
-  const steps: string[] = [];
+  let best = structuredClone(DEFAULT_TUNING);
+  let bestScore = await objective(best);
+  const steps = [`start: ${bestScore.toFixed(4)}`];
+  log(steps[0]!);
   for (let round = 0; round < 3; round++) {
     let moved = false;
-    for (const knob of KNOBS) {
+    for (const knob of knobsOf(best)) {
       for (const v of knob.values) {
-        if (v === knob.get(best)) continue;
-        const cand = knob.set(best, v);
-        const s = objective(await evaluate(cand, "tune"));
+        const was = getKnob(best, knob.path);
+        if (v === was) continue;
+        const cand = setKnob(best, knob.path, v);
+        const s = await objective(cand);
         if (s > bestScore + 1e-9) {
           steps.push(
-            `round ${round + 1}: ${knob.name} ${knob.get(best)} → ${v} (${bestScore.toFixed(4)} → ${
+            `round ${round + 1}: ${knob.path} ${was} → ${v} (${bestScore.toFixed(4)} → ${
               s.toFixed(4)
             })`,
           );
@@ -509,36 +1093,70 @@ async function tune(
   return { tuning: best, steps };
 }
 
+/** The knobs whose tuned value differs from the default. */
+function changedKnobs(t: Tuning): [string, number, number][] {
+  return knobsOf(DEFAULT_TUNING)
+    .map((
+      k,
+    ): [string, number, number] => [k.path, getKnob(DEFAULT_TUNING, k.path), getKnob(t, k.path)])
+    .filter(([, a, b]) => a !== b);
+}
+
 // ─── Run ────────────────────────────────────────────────────────────────────
 
+/** One hit of the first 10, for the calibration of `confidence`. */
+interface Judged {
+  split: Split;
+  confidence: number | undefined;
+  right: boolean;
+}
+
+/** One threshold of the calibration table. */
+interface CalibrationRow {
+  threshold: number;
+  tune: { n: number; right: number };
+  test: { n: number; right: number };
+}
+
+/** A target of the issue, with the figure it is judged on. */
+interface Target {
+  what: string;
+  figure: string;
+  pass: boolean;
+}
+
 interface Result {
-  corpus: { files: number; symbols: number; chunks: number; queries: number; tree: string };
+  corpus: {
+    codeFiles: number;
+    proseFiles: number;
+    symbols: number;
+    chunks: number;
+    baselineChunks: number;
+    code: number;
+    prose: number;
+    tree: string;
+  };
   index: { ms: number | null; cached: boolean };
-  journal: {
-    bytes: number;
-    searchBytes: number;
-    ftsBytes: number;
-    bytesPer1000SymbolsBefore: number;
-    bytesPer1000SymbolsAfter: number;
-  };
-  quality: Record<string, Record<"tune" | "test", Quality>>;
-  rgSubset: Record<string, Quality>;
+  journal: { bytes: number; searchBytes: number; ftsBytes: number; perThousandSymbols: number };
+  code: Row[];
+  prose: Row[];
   latency: {
-    searchP50: number;
-    searchP95: number;
-    searchMax: number;
-    rankP50: number;
-    verdicts: Record<string, number>;
-    rgP50: number;
-    rgP95: number;
-    rgQueries: number;
-    cliWallP50: number;
+    search: number[];
+    cli: number[];
+    chunk: number[];
+    whole: number[];
+    cliFailures: number;
+    /** The 1-minute load average before and after the timed passes (other work on the machine). */
+    load: [number, number];
   };
-  coverage: { targetHits: number[]; otherHits: number[]; threshold: number; table: string[][] };
-  tuning?: { steps: string[]; tuned: Tuning };
+  totalMs: number;
+  calibration: { rows: CalibrationRow[]; hits: number; withConfidence: number };
+  targets: Target[];
+  tuning?: { steps: string[]; changed: [string, number, number][]; code: Row[]; prose: Row[] };
 }
 
 async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
+  const t0Run = performance.now();
   setSemanticLeg(undefined);
   const manifest = await loadOrBuildCorpus({ dir: opts.corpus, rebuild: false, log });
   Deno.mkdirSync(opts.work, { recursive: true });
@@ -546,36 +1164,35 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
   const home = join(opts.work, "home");
   const stampFile = join(opts.work, "stamp.json");
   const casesFile = join(opts.work, "cases.json");
-  const files = listTree(manifest.tree);
-  const ckey = await corpusKey();
-  const casesKey = `${ckey}:${opts.queries}:${SEED}:cases-v1`;
-  let stamp: { cases?: string; index?: string } = {};
+  const codeFiles = listTree(manifest.tree);
+  const proseFiles = listTree(manifest.proseTree);
+  const casesKey = `${await corpusKey()}:${opts.queries}:${SEED}:${CODE_CASES_VERSION}`;
+  let stamp: { cases?: string; index?: string; baselines?: string } = {};
   try {
     stamp = JSON.parse(Deno.readTextFileSync(stampFile));
   } catch { /* first run */ }
 
-  let cases: Case[];
-  let reused: Case[] | undefined;
+  let codeCases: Case[] | undefined;
   if (!opts.reindex && stamp.cases === casesKey && existsSync(casesFile)) {
-    reused = JSON.parse(Deno.readTextFileSync(casesFile)) as Case[];
-    // The copy is trusted only when every stripped file is there as written.
-    if (!reused.every((c) => fileHash(join(copy, c.target)) === c.strippedHash)) reused = undefined;
+    codeCases = JSON.parse(Deno.readTextFileSync(casesFile)) as Case[];
+    // The copy is trusted only when every stripped file is there as written, and the prose too.
+    const intact = codeCases.every((c) => fileHash(join(copy, c.target)) === c.strippedHash) &&
+      proseFiles.every((f) => existsSync(join(copy, f)));
+    if (!intact) codeCases = undefined;
   }
-  if (reused) {
-    cases = reused;
-    log(`reusing ${cases.length} queries and the copy at ${copy}`);
-  } else {
-    log(`choosing ${opts.queries} queries from doc comments`);
-    const built = await buildCases(manifest.tree, files, opts.queries);
-    cases = built.cases;
-    log(
-      `copying the corpus to ${copy} (hard links) and removing the ${built.edits.size} doc comments`,
-    );
-    await prepareCopy(manifest.tree, copy, built.edits);
-    Deno.writeTextFileSync(casesFile, JSON.stringify(cases, null, 1));
+  if (codeCases) log(`reusing ${codeCases.length} code questions and the copy at ${copy}`);
+  else {
+    log(`choosing ${opts.queries} code questions from doc comments`);
+    const built = await buildCases(manifest.tree, codeFiles, opts.queries);
+    codeCases = built.cases;
+    log(`copying the corpus to ${copy} (hard links), removing ${built.edits.size} doc comments`);
+    await prepareCopy(manifest.tree, manifest.proseTree, copy, built.edits);
+    Deno.writeTextFileSync(casesFile, JSON.stringify(codeCases, null, 1));
     stamp = { cases: casesKey };
     Deno.writeTextFileSync(stampFile, JSON.stringify(stamp));
   }
+  const proseCases = buildProseCases(copy, proseFiles, opts.proseQueries);
+  const cases = [...codeCases, ...proseCases];
 
   const indexKey = `${casesKey}:${indexSourcesKey()}`;
   let indexMs: number | null = null;
@@ -584,7 +1201,7 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
     try {
       Deno.removeSync(home, { recursive: true });
     } catch { /* absent */ }
-    log(`indexing ${copy} (${files.length} files) with heimdall index`);
+    log(`indexing ${copy} (${codeFiles.length + proseFiles.length} files) with heimdall index`);
     const r = await timeCommand(DENO, [
       "run",
       "-A",
@@ -592,23 +1209,16 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
       MAIN,
       "index",
       copy,
-    ], {
-      env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
-    });
+    ], { env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" } });
     if (r.code !== 0) {
       throw new Error(`heimdall index failed (${r.code}): ${r.stderr.slice(-2000)}`);
     }
     indexMs = r.ms;
     log(r.stdout.trim());
     stamp.index = indexKey;
+    delete stamp.baselines;
     Deno.writeTextFileSync(stampFile, JSON.stringify(stamp));
   } else log(`reusing the index at ${home}`);
-
-  const baselineFile = join(opts.work, "whole_files.db");
-  if (!cached || !existsSync(baselineFile)) {
-    log("building the whole-file FTS5 baseline");
-    buildWholeFileIndex(baselineFile, copy, files);
-  }
 
   // A journal from before a newer migration is migrated once (writing), then read like search does.
   Journal.open(join(home, "journal.db")).close();
@@ -618,187 +1228,262 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
   const symbols =
     j.get<{ n: number }>("SELECT count(*) AS n FROM nodes WHERE kind NOT IN ('file')")!.n;
   const chunks = j.get<{ n: number }>("SELECT count(*) AS n FROM chunks")!.n;
-  const journal = journalSizes(join(home, "journal.db"), symbols);
 
-  // A query is answered by its file, or by a vendored copy of the same documented function.
-  const relevant = cases.map((c) => {
-    const set = new Set([c.target]);
+  const wholeFile = join(opts.work, "whole_files.db");
+  const chunkFile = join(opts.work, "chunks.db");
+  let baselineChunks: number;
+  if (stamp.baselines !== indexKey || !existsSync(wholeFile) || !existsSync(chunkFile)) {
+    log("building the whole-file FTS5 baseline");
+    buildWholeFileIndex(wholeFile, copy, [...codeFiles, ...proseFiles]);
+    log("building the function-sized chunk FTS5 baseline (definition lines from the journal)");
+    const defs = new Map<string, number[]>();
     for (
-      const r of j.all<{ rel: string }>(
-        "SELECT DISTINCT p.rel FROM nodes n JOIN paths p ON p.id = n.path_id WHERE n.name = ? AND n.doc = ?",
-        c.name,
-        c.doc,
+      const r of j.all<{ rel: string; line: number }>(
+        `SELECT p.rel AS rel, n.start_line AS line FROM nodes n JOIN paths p ON p.id = n.path_id
+         WHERE n.kind NOT IN ('file', 'heading') AND n.start_line IS NOT NULL`,
       )
-    ) set.add(r.rel);
-    return set;
-  });
-  const idx = (split: "tune" | "test") =>
-    cases.map((c, i) => (c.split === split ? i : -1)).filter((i) => i >= 0);
-  const evaluate = async (
-    t: Tuning,
-    split: "tune" | "test",
-    journalOnly = false,
-  ): Promise<Quality> => {
-    const ids = idx(split);
-    const rankings: string[][] = [];
-    for (const i of ids) {
-      rankings.push(await heimdallRanking(j, cases[i]!.query, t, rootPrefix, journalOnly));
+    ) {
+      let list = defs.get(r.rel);
+      if (list === undefined) defs.set(r.rel, list = []);
+      list.push(r.line);
     }
-    return score(rankings, ids.map((i) => relevant[i]!));
-  };
+    baselineChunks = buildChunkIndex(chunkFile, copy, codeFiles, proseFiles, defs);
+    stamp.baselines = indexKey;
+    Deno.writeTextFileSync(stampFile, JSON.stringify(stamp));
+  } else {
+    const db = new DatabaseSync(chunkFile, { readOnly: true });
+    baselineChunks = (db.prepare("SELECT count(*) AS n FROM chunk").get() as { n: number }).n;
+    db.close();
+  }
 
-  const base = new DatabaseSync(baselineFile, { readOnly: true });
-  const quality: Result["quality"] = {};
-  const both = async (name: string, f: (split: "tune" | "test") => Promise<Quality> | Quality) => {
-    quality[name] = { tune: await f("tune"), test: await f("test") };
-  };
-  await both("whole-file FTS5 BM25", (s) => {
-    const ids = idx(s);
-    return score(
-      ids.map((i) => wholeFileRanking(base, cases[i]!.query)),
-      ids.map((i) => relevant[i]!),
-    );
-  });
-  const lexicalOnly = { ...DEFAULT_TUNING, legWeights: { ...DEFAULT_TUNING.legWeights, graph: 0 } };
-  await both(
-    "lexical, every match scored, journal only",
-    (s) => evaluate({ ...lexicalOnly, candidateBudget: Infinity }, s, true),
+  // Code questions are answered in their file, or in a vendored copy of the same documented function.
+  const gold = cases.map((c) =>
+    goldOf(
+      c,
+      c.kind === "code"
+        ? j.all<Gold>(
+          `SELECT p.rel AS rel, n.start_line AS line FROM nodes n JOIN paths p ON p.id = n.path_id
+           WHERE n.name = ? AND n.doc = ? AND n.start_line IS NOT NULL`,
+          c.name,
+          c.doc,
+        )
+        : [],
+    )
   );
-  await both("lexical, journal only", (s) => evaluate(lexicalOnly, s, true));
-  await both("lexical + graph, journal only", (s) => evaluate(DEFAULT_TUNING, s, true));
-  await both("lexical + disk rerank", (s) => evaluate(lexicalOnly, s));
-  await both("Heimdall: lexical + graph + disk rerank", (s) => evaluate(DEFAULT_TUNING, s));
+
+  // Heimdall, warm: one pass over the first questions to warm the page cache, one measured.
+  log(`searching ${cases.length} questions with search()`);
+  const loadBefore = Deno.loadavg()[0] ?? NaN;
+  for (const c of cases.slice(0, 30)) await search(j, { query: c.query, limit: K, semantic: null });
+  const searchMs: number[] = [];
+  const judged: Judged[] = [];
+  const heimdall: Ranks[] = [];
+  for (const [i, c] of cases.entries()) {
+    const t0 = performance.now();
+    const r = await search(j, { query: c.query, limit: K, semantic: null });
+    searchMs.push(performance.now() - t0);
+    const returned = heimdallReturned(r.hits, rootPrefix);
+    heimdall.push(ranksOf(c, gold[i]!, returned));
+    let k = 0;
+    for (const h of r.hits.slice(0, K)) {
+      if (h.path === null) continue;
+      judged.push({
+        split: c.split,
+        confidence: (h as { confidence?: number }).confidence,
+        right: spotRight(c, gold[i]!, returned.named[k++]!),
+      });
+    }
+  }
+
+  log("running the baselines");
+  const chunkDb = new DatabaseSync(chunkFile, { readOnly: true });
+  const chunkQuery = chunkDb.prepare(
+    `SELECT c.rel AS rel, c.start AS line, c.end_line AS end FROM chunk c JOIN
+     (SELECT rowid, rank FROM chunk_fts WHERE chunk_fts MATCH ? ORDER BY rank LIMIT ${K}) f
+     ON f.rowid = c.id ORDER BY f.rank`,
+  );
+  const wholeDb = new DatabaseSync(wholeFile, { readOnly: true });
+  const wholeQuery = wholeDb.prepare(
+    `SELECT path FROM files WHERE files MATCH ? ORDER BY bm25(files) LIMIT ${K}`,
+  );
+  const chunk: Ranks[] = [];
+  const whole: Ranks[] = [];
+  const chunkMs: number[] = [];
+  const wholeMs: number[] = [];
+  for (const [i, c] of cases.entries()) {
+    const expr = orExpression(c.query);
+    let t0 = performance.now();
+    const spots = expr === undefined
+      ? []
+      : (chunkQuery.all(expr) as { rel: string; line: number; end: number }[])
+        .map((s): Spot => ({ ...s, name: null }));
+    chunkMs.push(performance.now() - t0);
+    chunk.push(
+      ranksOf(c, gold[i]!, { files: spots.map((s) => s.rel), named: spots, shown: spots }),
+    );
+    t0 = performance.now();
+    const files = expr === undefined
+      ? []
+      : (wholeQuery.all(expr) as { path: string }[]).map((r) => r.path);
+    wholeMs.push(performance.now() - t0);
+    whole.push(ranksOf(c, gold[i]!, { files, named: [], shown: [] }));
+  }
+  chunkDb.close();
+  wholeDb.close();
+  const outcomes: Outcomes = { heimdall, chunk, whole };
 
   let tuning: Result["tuning"];
   if (opts.tune) {
     log("tuning on the tuning half");
-    const t = await tune(evaluate);
-    tuning = { steps: t.steps, tuned: t.tuning };
-    const tunedLexical = { ...t.tuning, legWeights: { ...t.tuning.legWeights, graph: 0 } };
-    await both("tuned: lexical + disk rerank", (s) => evaluate(tunedLexical, s));
-    await both("tuned: lexical + graph + disk rerank", (s) => evaluate(t.tuning, s));
+    const runWith = async (t: Tuning, ids: readonly number[]): Promise<Ranks[]> => {
+      const out: Ranks[] = [];
+      for (const i of ids) {
+        const r = await search(j, { query: cases[i]!.query, limit: K, semantic: null }, t);
+        out[i] = ranksOf(cases[i]!, gold[i]!, heimdallReturned(r.hits, rootPrefix));
+      }
+      return out;
+    };
+    const tuneIds = cases.map((c, i) => (c.split === "tune" ? i : -1)).filter((i) => i >= 0);
+    const t = await tune(async (cand) => {
+      const rs = await runWith(cand, tuneIds);
+      const s = score(tuneIds.map((i) => rs[i]!.named));
+      return s.mrr + s.r10;
+    });
+    const tuned = await runWith(t.tuning, cases.map((_, i) => i));
+    const o: Outcomes = { heimdall: tuned, chunk, whole };
+    tuning = {
+      steps: t.steps,
+      changed: changedKnobs(t.tuning),
+      code: rowsFor(cases, "code", o).slice(-2),
+      prose: rowsFor(cases, "prose", o).slice(-2),
+    };
   }
-
-  // Latency with verdicts, warm: one pass to warm the page cache, one measured.
-  log("timing search() with verdicts");
-  for (const c of cases.slice(0, 30)) await search(j, { query: c.query, semantic: null });
-  const searchMs: number[] = [];
-  const rankMs: number[] = [];
-  const verdicts: Record<string, number> = {};
-  const targetCov: number[] = [];
-  const otherCov: number[] = [];
-  for (const [i, c] of cases.entries()) {
-    let t0 = performance.now();
-    await rank(j, { query: c.query, semantic: null });
-    rankMs.push(performance.now() - t0);
-    t0 = performance.now();
-    const r = await search(j, { query: c.query, semantic: null });
-    searchMs.push(performance.now() - t0);
-    for (const h of r.hits) {
-      verdicts[h.verdict] = (verdicts[h.verdict] ?? 0) + 1;
-      if (h.path === null) continue;
-      (relevant[i]!.has(h.path.slice(rootPrefix.length)) ? targetCov : otherCov).push(h.coverage);
-    }
-  }
-
-  // The ripgrep way, on the first queries of the test half, and the others on the same subset.
-  const rgIds = idx("test").slice(0, opts.rgQueries);
-  const rgMs: number[] = [];
-  const rgRankings: string[][] = [];
-  if (rgIds.length > 0) log(`running rg over each content word for ${rgIds.length} queries`);
-  for (const i of rgIds) {
-    const r = await rgRanking(copy, cases[i]!.query);
-    rgMs.push(r.ms);
-    rgRankings.push(r.files);
-  }
-  const rgRel = rgIds.map((i) => relevant[i]!);
-  const rgSubset: Record<string, Quality> = {};
-  if (rgIds.length > 0) {
-    rgSubset["rg per word, files by words hit"] = score(rgRankings, rgRel);
-    rgSubset["whole-file FTS5 BM25"] = score(
-      rgIds.map((i) => wholeFileRanking(base, cases[i]!.query)),
-      rgRel,
-    );
-    const h: string[][] = [];
-    for (const i of rgIds) {
-      h.push(await heimdallRanking(j, cases[i]!.query, DEFAULT_TUNING, rootPrefix));
-    }
-    rgSubset["Heimdall (default)"] = score(h, rgRel);
-  }
-  base.close();
 
   // The CLI as an agent calls it: process start, journal open, search, verdicts.
   const cliMs: number[] = [];
-  for (const c of cases.slice(0, 5)) {
+  let cliFailures = 0;
+  const cliCases = Array.from(
+    { length: Math.min(opts.cliQueries, cases.length) },
+    (_, i) => cases[Math.floor((i * cases.length) / Math.min(opts.cliQueries, cases.length))]!,
+  );
+  if (cliCases.length > 0) log(`timing ${cliCases.length} heimdall search processes`);
+  for (const [i, c] of [cliCases[0]!, ...cliCases].filter(Boolean).entries()) {
     const r = await timeCommand(DENO, ["run", "-A", MAIN, "search", "--json", c.query], {
-      env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1" },
+      env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
     });
-    cliMs.push(r.ms);
+    if (r.code > 1) cliFailures++;
+    if (i > 0) cliMs.push(r.ms); // the first run compiles and warms: not counted
   }
+  const loadAfter = Deno.loadavg()[0] ?? NaN;
   j.close();
 
-  const thresholds = [0.25, 0.34, 0.4, 0.5, 0.6, 0.67, 0.75, 0.8, 0.9, 1];
-  const table = thresholds.map((t) => {
-    const tp = targetCov.filter((c) => c >= t).length / Math.max(1, targetCov.length);
-    const fp = otherCov.filter((c) => c >= t).length / Math.max(1, otherCov.length);
-    return [
-      t.toFixed(2),
-      (tp * 100).toFixed(0) + "%",
-      (fp * 100).toFixed(0) + "%",
-      ((tp - fp) * 100).toFixed(0),
-    ];
-  });
+  const code = rowsFor(cases, "code", outcomes);
+  const prose = rowsFor(cases, "prose", outcomes);
   return {
-    corpus: { files: files.length, symbols, chunks, queries: cases.length, tree: copy },
+    corpus: {
+      codeFiles: codeFiles.length,
+      proseFiles: proseFiles.length,
+      symbols,
+      chunks,
+      baselineChunks,
+      code: codeCases.length,
+      prose: proseCases.length,
+      tree: copy,
+    },
     index: { ms: indexMs, cached },
-    journal,
-    quality,
-    rgSubset,
+    journal: journalSizes(join(home, "journal.db"), symbols),
+    code,
+    prose,
     latency: {
-      searchP50: percentile(searchMs, 50),
-      searchP95: percentile(searchMs, 95),
-      searchMax: Math.max(...searchMs),
-      rankP50: percentile(rankMs, 50),
-      verdicts,
-      rgP50: percentile(rgMs, 50),
-      rgP95: percentile(rgMs, 95),
-      rgQueries: rgMs.length,
-      cliWallP50: percentile(cliMs, 50),
+      search: searchMs,
+      cli: cliMs,
+      chunk: chunkMs,
+      whole: wholeMs,
+      cliFailures,
+      load: [loadBefore, loadAfter],
     },
-    coverage: {
-      targetHits: summarize(targetCov),
-      otherHits: summarize(otherCov),
-      threshold: DEFAULT_TUNING.coverageThreshold,
-      table,
-    },
+    totalMs: performance.now() - t0Run,
+    calibration: calibrate(judged),
+    targets: targetsOf(code, prose, searchMs, cliMs),
     ...(tuning ? { tuning } : {}),
   };
 }
 
-function summarize(values: number[]): number[] {
-  return [values.length, percentile(values, 25), percentile(values, 50), percentile(values, 75)];
+const THRESHOLDS = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+
+function calibrate(judged: readonly Judged[]): Result["calibration"] {
+  const withConf = judged.filter((h) => typeof h.confidence === "number");
+  const count = (split: Split, t: number) => {
+    const above = withConf.filter((h) => h.split === split && h.confidence! >= t);
+    return { n: above.length, right: above.filter((h) => h.right).length };
+  };
+  return {
+    hits: judged.length,
+    withConfidence: withConf.length,
+    rows: THRESHOLDS.map((t) => ({ threshold: t, tune: count("tune", t), test: count("test", t) })),
+  };
+}
+
+function targetsOf(code: Row[], prose: Row[], searchMs: number[], cliMs: number[]): Target[] {
+  const all = code.find((r) => r.label === "all (test)")!;
+  const h = all.heimdall.named;
+  const c = all.chunk.named;
+  const langs = code.filter((r) => !r.label.startsWith("all") && r.n > 0);
+  const below = langs.filter((r) => r.heimdall.named.r10 < r.chunk.named.r10);
+  const p = prose.find((r) => r.label === "all (test)")!;
+  const ms = { search: percentile(searchMs, 50), cli: percentile(cliMs, 50) };
+  return [
+    {
+      what: "function R@10 ≥ chunk baseline + 15 pts",
+      figure: `${pct(h.r10)} vs ${pct(c.r10)} (${pts(h.r10 - c.r10)})`,
+      pass: h.r10 >= c.r10 + 0.15,
+    },
+    {
+      what: "function MRR@10 ≥ chunk baseline + 10 pts",
+      figure: `${h.mrr.toFixed(3)} vs ${c.mrr.toFixed(3)} (${pts(h.mrr - c.mrr)})`,
+      pass: h.mrr >= c.mrr + 0.1,
+    },
+    {
+      what: "no language below the chunk baseline (function R@10)",
+      figure: below.length === 0
+        ? `all ${langs.length} at or above`
+        : below.map((r) => `${r.label} ${pts(r.heimdall.named.r10 - r.chunk.named.r10)}`).join(
+          ", ",
+        ),
+      pass: below.length === 0,
+    },
+    {
+      what: "prose R@10 ≥ whole-file BM25 + 5 pts",
+      figure: p.n === 0
+        ? "no prose questions"
+        : `${pct(p.heimdall.file.r10)} vs ${pct(p.whole.file.r10)} (${
+          pts(p.heimdall.file.r10 - p.whole.file.r10)
+        })`,
+      pass: p.n > 0 && p.heimdall.file.r10 >= p.whole.file.r10 + 0.05,
+    },
+    { what: "in-process search() p50 ≤ 30 ms", figure: fmtMs(ms.search), pass: ms.search <= 30 },
+    {
+      what: "whole-process heimdall search p50 ≤ 200 ms",
+      figure: fmtMs(ms.cli),
+      pass: ms.cli <= 200,
+    },
+  ];
 }
 
 function journalSizes(file: string, symbols: number): Result["journal"] {
   const db = new DatabaseSync(file, { readOnly: true });
   try {
     const rows = db.prepare("SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name")
-      .all() as {
-        name: string;
-        bytes: number;
-      }[];
+      .all() as { name: string; bytes: number }[];
     const total = rows.reduce((s, r) => s + r.bytes, 0);
     const isFts = (n: string) => n.startsWith("chunks_fts");
     const isSearch = (n: string) =>
       isFts(n) || n === "chunks" || n.startsWith("chunks_") || n === "paths_hash";
-    const searchBytes = rows.filter((r) => isSearch(r.name)).reduce((s, r) => s + r.bytes, 0);
-    const ftsBytes = rows.filter((r) => isFts(r.name)).reduce((s, r) => s + r.bytes, 0);
     return {
       bytes: total,
-      searchBytes,
-      ftsBytes,
-      bytesPer1000SymbolsBefore: ((total - searchBytes) / symbols) * 1000,
-      bytesPer1000SymbolsAfter: (total / symbols) * 1000,
+      searchBytes: rows.filter((r) => isSearch(r.name)).reduce((s, r) => s + r.bytes, 0),
+      ftsBytes: rows.filter((r) => isFts(r.name)).reduce((s, r) => s + r.bytes, 0),
+      perThousandSymbols: (total / symbols) * 1000,
     };
   } finally {
     db.close();
@@ -822,100 +1507,223 @@ function existsSync(path: string): boolean {
   }
 }
 
+// ─── Rendering ──────────────────────────────────────────────────────────────
+
 function pct(x: number): string {
   return Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : "—";
 }
 
+/** A difference of two shares (or MRRs) in points, signed. */
+function pts(d: number): string {
+  return Number.isFinite(d) ? `${d >= 0 ? "+" : ""}${(d * 100).toFixed(1)} pts` : "—";
+}
+
+function mrr(x: number): string {
+  return Number.isFinite(x) ? x.toFixed(3) : "—";
+}
+
+function codeTable(rows: readonly Row[]): string {
+  return renderTable(
+    [
+      "language",
+      "n",
+      "R@1",
+      "R@10",
+      "MRR",
+      "shown R@10",
+      "shown MRR",
+      "chunk R@1",
+      "chunk R@10",
+      "chunk MRR",
+      "Δ R@10",
+      "Δ MRR",
+      "R@10 ×",
+    ],
+    rows.map((r) => [
+      r.label,
+      String(r.n),
+      pct(r.heimdall.named.r1),
+      pct(r.heimdall.named.r10),
+      mrr(r.heimdall.named.mrr),
+      pct(r.heimdall.shown.r10),
+      mrr(r.heimdall.shown.mrr),
+      pct(r.chunk.named.r1),
+      pct(r.chunk.named.r10),
+      mrr(r.chunk.named.mrr),
+      pts(r.heimdall.named.r10 - r.chunk.named.r10),
+      pts(r.heimdall.named.mrr - r.chunk.named.mrr),
+      fmtRatio(r.heimdall.named.r10, r.chunk.named.r10),
+    ]),
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+  );
+}
+
+function fileTable(rows: readonly Row[]): string {
+  return renderTable(
+    ["language", "n", "Heimdall", "chunk BM25", "whole-file BM25", "Δ vs whole-file"],
+    rows.map((r) => [
+      r.label,
+      String(r.n),
+      pct(r.heimdall.file.r10),
+      pct(r.chunk.file.r10),
+      pct(r.whole.file.r10),
+      pts(r.heimdall.file.r10 - r.whole.file.r10),
+    ]),
+    [1, 2, 3, 4, 5],
+  );
+}
+
+function proseTable(rows: readonly Row[]): string {
+  return renderTable(
+    [
+      "format",
+      "n",
+      "file R@10",
+      "para R@10",
+      "para MRR",
+      "shown para R@10",
+      "chunk file R@10",
+      "chunk para R@10",
+      "whole-file R@10",
+      "Δ file vs whole-file",
+      "Δ para vs chunk",
+    ],
+    rows.map((r) => [
+      r.label,
+      String(r.n),
+      pct(r.heimdall.file.r10),
+      pct(r.heimdall.named.r10),
+      mrr(r.heimdall.named.mrr),
+      pct(r.heimdall.shown.r10),
+      pct(r.chunk.file.r10),
+      pct(r.chunk.named.r10),
+      pct(r.whole.file.r10),
+      pts(r.heimdall.file.r10 - r.whole.file.r10),
+      pts(r.heimdall.named.r10 - r.chunk.named.r10),
+    ]),
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+  );
+}
+
 function renderResult(r: Result): string {
   const out: string[] = [];
+  const c = r.corpus;
   out.push(
-    `corpus: ${r.corpus.files} files, ${r.corpus.symbols} symbols, ${r.corpus.chunks} chunks; ${r.corpus.queries} queries from doc comments (removed from the copy)`,
+    `corpus: ${c.codeFiles} code files + ${c.proseFiles} prose files, ${c.symbols} symbols, ${c.chunks} chunks (chunk baseline: ${c.baselineChunks}); ${c.code} code questions (doc comments removed from the copy), ${c.prose} prose questions (left in)`,
   );
   out.push(
     `index: ${r.index.cached ? "cached" : fmtMs(r.index.ms ?? NaN)}; journal ${
       fmtMiB(r.journal.bytes)
     }, search tables ${fmtMiB(r.journal.searchBytes)} (FTS5 ${fmtMiB(r.journal.ftsBytes)}); ${
-      fmtMiB(r.journal.bytesPer1000SymbolsBefore)
-    } → ${fmtMiB(r.journal.bytesPer1000SymbolsAfter)} per 1,000 symbols`,
+      fmtMiB(r.journal.perThousandSymbols)
+    } per 1,000 symbols`,
   );
   out.push("");
-  out.push("Retrieval quality (a query is answered when its file is in the first 10)");
-  out.push(renderTable(
-    ["ranking", "R@10 tune", "MRR tune", "R@10 test", "MRR test"],
-    Object.entries(r.quality).map(([name, q]) => [
-      name,
-      pct(q.tune.recall10),
-      q.tune.mrr10.toFixed(3),
-      pct(q.test.recall10),
-      q.test.mrr10.toFixed(3),
-    ]),
-    [1, 2, 3, 4],
-  ));
-  if (Object.keys(r.rgSubset).length > 0) {
-    out.push("");
-    out.push(`On the ${r.latency.rgQueries} test queries ripgrep ran on`);
-    out.push(renderTable(
-      ["ranking", "R@10", "MRR"],
-      Object.entries(r.rgSubset).map(([name, q]) => [name, pct(q.recall10), q.mrr10.toFixed(3)]),
-      [1, 2],
-    ));
-  }
+  out.push(
+    "Code questions, function level (held-out half per language): R@1/R@10/MRR@10 of the spot each hit names first; shown = every symbol a reader is shown, first 10; chunk = FTS5 BM25 over function-sized chunks",
+  );
+  out.push(codeTable(r.code));
   out.push("");
+  out.push("Code questions, file level R@10 (the gold file or a vendored copy in the first 10)");
+  out.push(fileTable(r.code));
+  out.push("");
+  out.push(
+    "Prose questions (held-out half per format): file R@10, paragraph level (a hit's range holds the sentence's line) R@10/MRR@10",
+  );
+  out.push(proseTable(r.prose));
+  out.push("");
+  const l = r.latency;
+  const p = (xs: number[], q: number) => fmtMs(percentile(xs, q));
   out.push("Latency per query");
   out.push(renderTable(
-    ["what", "p50", "p95", "ratio to Heimdall p50"],
+    ["what", "n", "p50", "p95", "p50 ratio to search()"],
     [
       [
-        "Heimdall search(), verdicts included",
-        fmtMs(r.latency.searchP50),
-        fmtMs(r.latency.searchP95),
+        "Heimdall search(), in-process, verdicts included",
+        String(l.search.length),
+        p(l.search, 50),
+        p(l.search, 95),
         "1×",
       ],
-      ["Heimdall ranking alone (no disk)", fmtMs(r.latency.rankP50), "", ""],
       [
-        "rg -l -i -F per content word",
-        fmtMs(r.latency.rgP50),
-        fmtMs(r.latency.rgP95),
-        fmtRatio(r.latency.rgP50, r.latency.searchP50),
+        `heimdall search --json, whole process${l.cliFailures ? ` (${l.cliFailures} failed)` : ""}`,
+        String(l.cli.length),
+        p(l.cli, 50),
+        p(l.cli, 95),
+        fmtRatio(percentile(l.cli, 50), percentile(l.search, 50)),
       ],
-      ["heimdall search CLI, wall (process start included)", fmtMs(r.latency.cliWallP50), "", ""],
+      [
+        "chunk FTS5 BM25 query",
+        String(l.chunk.length),
+        p(l.chunk, 50),
+        p(l.chunk, 95),
+        fmtRatio(percentile(l.chunk, 50), percentile(l.search, 50)),
+      ],
+      [
+        "whole-file FTS5 BM25 query",
+        String(l.whole.length),
+        p(l.whole, 50),
+        p(l.whole, 95),
+        fmtRatio(percentile(l.whole, 50), percentile(l.search, 50)),
+      ],
     ],
-    [1, 2, 3],
+    [1, 2, 3, 4],
   ));
   out.push(
-    `verdicts: ${Object.entries(r.latency.verdicts).map(([k, v]) => `${k} ${v}`).join(", ")}; max ${
-      fmtMs(r.latency.searchMax)
-    }`,
+    `load average (1 min) before / after the timed passes: ${l.load[0].toFixed(2)} / ${
+      l.load[1].toFixed(2)
+    } on ${navigator.hardwareConcurrency} cores`,
   );
   out.push("");
-  const [tn, t25, t50, t75] = r.coverage.targetHits;
-  const [on, o25, o50, o75] = r.coverage.otherHits;
-  out.push(
-    `coverage of answering hits: n=${tn} p25/p50/p75 ${t25}/${t50}/${t75}; of other hits: n=${on} ${o25}/${o50}/${o75}`,
-  );
-  out.push(
-    renderTable(["threshold", "answering ≥", "others ≥", "difference"], r.coverage.table, [
-      1,
-      2,
-      3,
-    ]),
-  );
+  out.push("Targets (held-out half)");
+  out.push(renderTable(
+    ["target", "figure", "result"],
+    r.targets.map((t) => [t.what, t.figure, t.pass ? "pass" : "FAIL"]),
+  ));
+  out.push("");
+  out.push(renderCalibration(r.calibration));
   if (r.tuning) {
     out.push("");
-    out.push("Tuning steps (tuning half):");
+    out.push("Tuning steps (tuning half, objective function/paragraph MRR@10 + R@10):");
     for (const s of r.tuning.steps) out.push(`  ${s}`);
     out.push(
       `tuned: ${
-        JSON.stringify({
-          weights: r.tuning.tuned.weights,
-          legWeights: r.tuning.tuned.legWeights,
-          foldShare: r.tuning.tuned.foldShare,
-          rerankWeight: r.tuning.tuned.rerankWeight,
-        })
+        r.tuning.changed.length === 0
+          ? "no knob moved"
+          : r.tuning.changed.map(([k, a, b]) => `${k} ${a} → ${b}`).join(", ")
       }`,
     );
+    out.push(codeTable(r.tuning.code));
+    out.push(proseTable(r.tuning.prose));
   }
+  out.push("");
+  out.push(`run time ${fmtMs(r.totalMs)}${r.index.cached ? " (index cached)" : ""}`);
   return out.join("\n");
+}
+
+function renderCalibration(cal: Result["calibration"]): string {
+  const head =
+    `Confidence calibration: hits of the first 10 whose confidence ≥ threshold, share right at the function/paragraph level (${cal.withConfidence} of ${cal.hits} hits carry confidence)`;
+  if (cal.withConfidence === 0) return `${head}\n  no hit carries \`confidence\` yet`;
+  const share = (x: { n: number; right: number }) => (x.n ? pct(x.right / x.n) : "—");
+  const table = renderTable(
+    ["threshold", "tune hits", "tune right", "test hits", "test right"],
+    cal.rows.map((row) => [
+      row.threshold.toFixed(1),
+      String(row.tune.n),
+      share(row.tune),
+      String(row.test.n),
+      share(row.test),
+    ]),
+    [1, 2, 3, 4],
+  );
+  const pick = cal.rows.find((row) => row.tune.n > 0 && row.tune.right / row.tune.n >= 0.8);
+  const verdict = pick === undefined
+    ? "no threshold gives ≥ 80% right on the tuning half"
+    : `lowest threshold with ≥ 80% right on the tuning half: ${pick.threshold.toFixed(1)} (${
+      share(pick.tune)
+    } of ${pick.tune.n}); on the test half ${share(pick.test)} of ${pick.test.n}`;
+  return `${head}\n${table}\n${verdict}`;
 }
 
 if (import.meta.main) {

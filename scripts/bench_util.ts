@@ -210,9 +210,10 @@ export class Cleanup {
 /**
  * The shared `main` of a bench script: parse the options (a bad one exits 2
  * with its message), run with a {@link Cleanup} that also runs on Ctrl-C or
- * SIGTERM, print the result as a table or `--json`. Returns the exit code.
+ * SIGTERM, print the result as a table, or as JSON when the options say
+ * `json: true`. Returns the exit code.
  */
-export async function runBenchMain<O extends { json?: boolean }, R>(
+export async function runBenchMain<O extends object, R>(
   name: string,
   parse: (args: string[]) => O,
   run: (opts: O, cleanup: Cleanup) => Promise<R>,
@@ -234,7 +235,8 @@ export async function runBenchMain<O extends { json?: boolean }, R>(
   Deno.addSignalListener("SIGTERM", onSignal);
   try {
     const result = await run(opts, cleanup);
-    console.log(opts.json ? JSON.stringify(result, null, 2) : render(result, opts));
+    const json = "json" in opts && opts.json === true;
+    console.log(json ? JSON.stringify(result, null, 2) : render(result, opts));
     return 0;
   } catch (e) {
     console.error(`${name} failed: ${e instanceof Error ? e.message : String(e)}`);
