@@ -106,7 +106,7 @@ const ALL = Infinity;
 const WEB = { javascript: ALL, typescript: ALL, tsx: ALL } as const;
 
 /**
- * The corpus: about 29,000 code files and 2,500 prose files. Caps keep one
+ * The corpus: about 29,000 code files and 2,200 prose files. Caps keep one
  * large source from dominating its language; the mix leans to JS/TS as real
  * multi-repo workspaces do. Prose comes mostly from the manuals: Python's
  * reStructuredText, git's AsciiDoc pages, the Rust books and error codes.
