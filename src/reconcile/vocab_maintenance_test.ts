@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { defaultConfig, homePaths } from "../config/mod.ts";
 import { createExtractor } from "../extract/mod.ts";
-import { decodeVocabSets, dumpIndex, Journal, retractPath } from "../store/mod.ts";
+import { dumpIndex, Journal, retractPath, vocabDrift } from "../store/mod.ts";
 import { Reconciler } from "./reconciler.ts";
 import { verifyJournal } from "./verify.ts";
 
@@ -48,35 +48,16 @@ function vocabDump(j: Journal): string {
   return dump.slice(dump.indexOf("# vocab_sets"));
 }
 
-/** The counts recomputed from every path's stored sets, as the tables should hold them. */
-function recount(j: Journal): { pairs: string[]; words: string[] } {
-  const pairs = new Map<string, number>();
-  const words = new Map<string, number>();
-  const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
-  for (const { sets } of j.all<{ sets: string }>("SELECT sets FROM vocab_sets")) {
-    for (const s of decodeVocabSets(sets)) {
-      bump(words, "symbols\t");
-      for (const c of s.code) bump(words, `code\t${c}`);
-      for (const p of s.prose) {
-        bump(words, `prose\t${p}`);
-        for (const c of s.code) if (c !== p) bump(pairs, `${p}\t${c}`);
-      }
-    }
-  }
-  const lines = (m: Map<string, number>) => [...m].map(([k, n]) => `${k}\t${n}`).sort();
-  return { pairs: lines(pairs), words: lines(words) };
-}
-
-function stored(j: Journal): { pairs: string[]; words: string[] } {
+/** The learned vocabulary's rows, by what they say (not by row id). */
+function stored(j: Journal): { postings: string[]; words: string[] } {
   return {
-    pairs: j.all<{ l: string }>(
-      "SELECT prose || char(9) || code || char(9) || n AS l FROM vocab_pairs",
-    )
-      .map((r) => r.l).sort(),
+    postings: j.all<{ l: string }>(
+      `SELECT v.prose || char(9) || v.mix || char(9) || p.path || char(9) || v.codes AS l
+       FROM vocab_postings v JOIN paths p ON p.id = v.path_id`,
+    ).map((r) => r.l).sort(),
     words: j.all<{ l: string }>(
       "SELECT side || char(9) || word || char(9) || n AS l FROM vocab_words",
-    )
-      .map((r) => r.l).sort(),
+    ).map((r) => r.l).sort(),
   };
 }
 
@@ -108,19 +89,19 @@ Deno.test("the learned vocabulary after edits and deletions equals a fresh index
   using t = setup({ repo: { "auth.ts": PASSWORD_TS, "queue.ts": QUEUE_TS, "parse.py": PARSE_PY } });
   const root = t.roots.repo!;
   await t.r.audit();
-  assert.ok(t.journal.get<{ n: number }>("SELECT count(*) AS n FROM vocab_pairs")!.n > 0);
-  assert.deepEqual(stored(t.journal), recount(t.journal));
+  assert.ok(t.journal.get<{ n: number }>("SELECT count(*) AS n FROM vocab_postings")!.n > 0);
+  assert.deepEqual(vocabDrift(t.journal), []);
   // An edit that changes a doc comment, a deletion, a new file, one at a time.
   write(root, {
     "auth.ts": PASSWORD_TS.replace("Checks the password", "Compares the secret"),
   });
   await t.r.reconcilePaths([join(root, "auth.ts")]);
-  assert.deepEqual(stored(t.journal), recount(t.journal));
+  assert.deepEqual(vocabDrift(t.journal), []);
   Deno.removeSync(join(root, "queue.ts"));
   await t.r.reconcilePaths([join(root, "queue.ts")]);
   write(root, { "more/cache.ts": QUEUE_TS.replace("Schedules a job", "Evicts a cache entry") });
   await t.r.audit();
-  assert.deepEqual(stored(t.journal), recount(t.journal));
+  assert.deepEqual(vocabDrift(t.journal), []);
   const incremental = vocabDump(t.journal);
   assert.match(incremental, /"prose":"secret"/);
   assert.doesNotMatch(incremental, /"prose":"schedul"/);
@@ -143,7 +124,7 @@ Deno.test("reconciling twice leaves the learned vocabulary byte-identical", asyn
   using t = setup({ repo: { "auth.ts": PASSWORD_TS, "parse.py": PARSE_PY } });
   await t.r.audit();
   const once = dumpIndex(t.journal, "raw");
-  assert.match(once, /# vocab_pairs\n\{"prose"/);
+  assert.match(once, /# vocab_postings\n\{"prose"/);
   await t.r.audit();
   await t.r.audit({ deep: true });
   await t.r.reconcilePaths([join(t.roots.repo!, "auth.ts")], true);
@@ -159,7 +140,11 @@ Deno.test("removing a root or retracting a path uncounts exactly what it taught"
   using onlyB = setup({ b: { "queue.ts": QUEUE_TS, "parse.py": PARSE_PY } });
   await onlyB.r.audit();
   t.r.syncRoots({ ...t.r.config, roots: t.r.config.roots.filter((r) => r.path === t.roots.b) });
-  assert.deepEqual(stored(t.journal), stored(onlyB.journal));
+  const strip = (rows: { postings: string[]; words: string[] }, base: string) => ({
+    postings: rows.postings.map((l) => l.replace(base, "")),
+    words: rows.words,
+  });
+  assert.deepEqual(strip(stored(t.journal), t.base), strip(stored(onlyB.journal), onlyB.base));
   // A retraction outside any batch (as `heimdall rebuild` does) writes its own counts.
   const paths = t.journal.all<{ path: string; generation: number }>(
     "SELECT path, generation FROM paths",
@@ -167,25 +152,30 @@ Deno.test("removing a root or retracting a path uncounts exactly what it taught"
   t.journal.tx(() => {
     for (const p of paths) retractPath(t.journal, p.path, p.generation);
   });
-  assert.deepEqual(stored(t.journal), { pairs: [], words: [] });
+  assert.deepEqual(stored(t.journal), { postings: [], words: [] });
   assert.equal(t.journal.get<{ n: number }>("SELECT count(*) AS n FROM vocab_sets")!.n, 0);
 });
 
-Deno.test("verify reports learned-vocabulary counts that drifted from the paths' sets", async () => {
+Deno.test("verify reports learned-vocabulary rows that drifted from the paths' sets", async () => {
   using t = setup({ repo: { "auth.ts": PASSWORD_TS, "parse.py": PARSE_PY } });
   await t.r.audit();
   const audit = () =>
     verifyJournal(t.journal, { deep: false, extractor: createExtractor(), globalIgnore: "" })
       .drift.filter((d) => d.kind === "vocabulary" || d.path === "vocab_sets");
   assert.deepEqual(audit(), []);
-  const first =
-    "(prose, code) IN (SELECT prose, code FROM vocab_pairs ORDER BY prose, code LIMIT 1)";
-  t.journal.run(`UPDATE vocab_pairs SET n = n + 1 WHERE ${first}`);
-  assert.deepEqual(audit().map((d) => d.path), ["vocab_pairs"]);
-  t.journal.run(`UPDATE vocab_pairs SET n = n - 1 WHERE ${first}`);
+  const first = "(prose, mix, path_id) IN (SELECT prose, mix, path_id FROM vocab_postings LIMIT 1)";
+  t.journal.run(`UPDATE vocab_postings SET codes = codes || ' extra' WHERE ${first}`);
+  assert.deepEqual(audit().map((d) => d.path), ["vocab_postings"]);
+  t.journal.run(
+    `UPDATE vocab_postings SET codes = substr(codes, 1, length(codes) - 6) WHERE ${first}`,
+  );
   assert.deepEqual(audit(), []);
   t.journal.run("DELETE FROM vocab_words WHERE side = 'code' AND word = 'check'");
   assert.deepEqual(audit().map((d) => d.path), ["vocab_words"]);
-  t.journal.run("INSERT INTO vocab_sets (path_id, sets) VALUES (999, 'a\tb')");
-  assert.deepEqual(audit().map((d) => d.path).sort(), ["vocab_pairs", "vocab_sets", "vocab_words"]);
+  t.journal.run("INSERT INTO vocab_sets (path_id, mix, sets) VALUES (999, 1, 'a\tb')");
+  assert.deepEqual(audit().map((d) => d.path).sort(), [
+    "vocab_postings",
+    "vocab_sets",
+    "vocab_words",
+  ]);
 });

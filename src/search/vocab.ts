@@ -23,12 +23,15 @@ export interface VocabSource {
   name: string;
   signature: string | null;
   doc: string | null;
-  /** The symbol's own text, raw or as the full-text index holds it (split, whole forms added). */
+  /**
+   * The symbol's own text as the full-text index holds it (`indexText`:
+   * lower-case words separated by spaces, whole forms added).
+   */
   body?: string;
 }
 
-// Doc-comment boilerplate: words that stand in most first sentences and say
-// nothing about which code they describe.
+// Doc-comment boilerplate (by stem, so `returns` and `returned` go too): words
+// that stand in most first sentences and say nothing about which code they describe.
 const DOC_STOP = new Set([
   "also",
   "call",
@@ -50,7 +53,7 @@ const DOC_STOP = new Set([
   "used",
   "value",
   "whether",
-]);
+].map(stem));
 
 // Keywords and built-in types: every symbol of a language has them, so they
 // could only add rows that never reach the lift threshold.
@@ -189,6 +192,8 @@ export function vocabWords(sym: VocabSource): VocabSet | undefined {
   const seen = new Set<string>();
   const add = (word: string) => {
     if (code.length >= CODE_MAX || !CODE_WORD.test(word) || CODE_STOP.has(word)) return;
+    // Comments inside a body are prose: their stop words are no code words.
+    if (isStopWord(word)) return;
     const s = stem(word);
     if (seen.has(s)) return;
     seen.add(s);
@@ -197,7 +202,7 @@ export function vocabWords(sym: VocabSource): VocabSet | undefined {
   for (const w of splitWords(sym.name)) add(w);
   if (sym.signature !== null) { for (const w of splitWords(sym.signature)) add(w); }
   if (sym.body !== undefined && code.length < CODE_MAX) {
-    const inDoc = new Set(splitWords(sym.doc));
+    const inDoc = docWords(sym.doc);
     let taken = 0;
     for (const w of mostUsed(sym.body, inDoc)) {
       if (taken >= BODY_MAX || code.length >= CODE_MAX) break;
@@ -250,29 +255,41 @@ function proseStems(doc: string, name: string): string[] {
     const token = m[0];
     if (!PROSE_TOKEN.test(token)) continue;
     const word = token.toLowerCase();
-    if (word === own || isStopWord(word) || DOC_STOP.has(word)) continue;
+    if (word === own || isStopWord(word)) continue;
     const s = stem(word);
+    if (DOC_STOP.has(s)) continue;
     if (!out.includes(s)) out.push(s);
     if (out.length >= PROSE_MAX) break;
   }
   return out;
 }
 
+/** The lower-case words of a doc comment, camelCase split (ASCII only: cheap on long docs). */
+function docWords(doc: string): Set<string> {
+  return new Set(doc.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/));
+}
+
 /**
- * The words of a body, most used first (ties: first seen first), less the
+ * The code words of a body (index text: lower-case words separated by
+ * spaces), most used first (ties: first seen first), less keywords and the
  * words in `skip`. A whole form the full-text index appends after a compound
  * identifier's parts (`maxfilebytes` after `max file bytes`) is not a word.
  */
 function mostUsed(body: string, skip: ReadonlySet<string>): string[] {
-  const words = splitWords(body);
+  const words = body.split(" ");
+  // 0 marks a word that is never a code word; its test runs once per distinct word.
   const counts = new Map<string, number>();
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
-    if (skip.has(w) || isWholeForm(words, i)) continue;
-    counts.set(w, (counts.get(w) ?? 0) + 1);
+    const n = counts.get(w);
+    if (n === undefined) {
+      const no = !CODE_WORD.test(w) || CODE_STOP.has(w) || isStopWord(w) || skip.has(w) ||
+        isWholeForm(words, i);
+      counts.set(w, no ? 0 : 1);
+    } else if (n > 0) counts.set(w, n + 1);
   }
   // A stable sort keeps first-seen order among equal counts.
-  return [...counts.keys()].sort((a, b) => counts.get(b)! - counts.get(a)!);
+  return [...counts].filter((e) => e[1] > 0).sort((a, b) => b[1] - a[1]).map((e) => e[0]);
 }
 
 /** True when `words[i]` is the words just before it joined (2 to 8 of them). */

@@ -4,7 +4,7 @@ import { defaultConfig, homePaths } from "../config/mod.ts";
 import { createExtractor } from "../extract/mod.ts";
 import { Reconciler } from "../reconcile/reconciler.ts";
 import { Journal } from "../store/mod.ts";
-import { firstSentence, PROSE_MAX, vocabPairs, vocabWords } from "./vocab.ts";
+import { BODY_MAX, firstSentence, PROSE_MAX, vocabPairs, vocabWords } from "./vocab.ts";
 import { learnedAssociations } from "./vocab_lookup.ts";
 import { indexText, stem } from "./words.ts";
 
@@ -81,10 +81,10 @@ Deno.test("vocabWords() is bounded however long the doc and body", () => {
     name: "f",
     signature: null,
     doc: words.join(" "),
-    body: words.map((w) => w + "Id").join(" "),
+    body: indexText(words.map((w) => "x" + w + "Id").join(" ")),
   })!;
   assert.equal(set.prose.length, PROSE_MAX);
-  assert.ok(set.code.length <= 24);
+  assert.equal(set.code.length, BODY_MAX);
 });
 
 Deno.test("vocabPairs() pairs every prose stem with every code stem but itself", () => {

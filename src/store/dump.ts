@@ -8,7 +8,7 @@ const RAW: readonly [string, string][] = [
   ["pending_edges", "SELECT * FROM pending_edges ORDER BY owner_id, src, kind, target, line"],
   ["chunks", "SELECT * FROM chunks WHERE path_id IS NOT NULL ORDER BY id"],
   ["vocab_sets", "SELECT * FROM vocab_sets ORDER BY path_id"],
-  ["vocab_pairs", "SELECT * FROM vocab_pairs ORDER BY prose, code"],
+  ["vocab_postings", "SELECT * FROM vocab_postings ORDER BY prose, mix, path_id"],
   ["vocab_words", "SELECT * FROM vocab_words ORDER BY side, word"],
 ];
 
@@ -43,9 +43,14 @@ const CANONICAL: readonly [string, string][] = [
   ],
   [
     "vocab_sets",
-    "SELECT p.path AS owner, sets FROM vocab_sets v JOIN paths p ON p.id = v.path_id ORDER BY owner",
+    `SELECT p.path AS owner, mix, sets FROM vocab_sets v JOIN paths p ON p.id = v.path_id
+     ORDER BY owner`,
   ],
-  ["vocab_pairs", "SELECT prose, code, n FROM vocab_pairs ORDER BY prose, code"],
+  [
+    "vocab_postings",
+    `SELECT prose, mix, p.path AS owner, codes FROM vocab_postings v
+     JOIN paths p ON p.id = v.path_id ORDER BY prose, owner`,
+  ],
   ["vocab_words", "SELECT side, word, n FROM vocab_words ORDER BY side, word"],
 ];
 

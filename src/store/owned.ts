@@ -65,10 +65,11 @@ function deleteOwned(j: Journal, pathId: number, vocab: VocabDelta): void {
  * before any write: {@link StaleCommitError} means nothing was written.
  * Returns the path's row id and its new generation.
  *
- * The learned vocabulary's counts change by what the path's symbols teach now
- * less what they taught before: into `vocab` when given (the caller writes it
- * with {@link flushVocab} before its transaction commits, once for many
- * paths), else written here.
+ * What the path's documented symbols teach the learned vocabulary is
+ * replaced like its other rows; its word counts change by what they teach
+ * now less what they taught before: into `vocab` when given (the caller
+ * writes it with {@link flushVocab} before its transaction commits, once for
+ * many paths), else written here.
  */
 export function replaceOwnedRows(
   j: Journal,
@@ -149,7 +150,7 @@ export function replaceOwnedRows(
     const ids = insertChunks(j, pathId, rows.chunks);
     if (kept && kept.size > 0) keepVectors(j, pathId, rows.nodes, rows.chunks, ids, kept);
   }
-  addPathVocab(j, pathId, rows.vocab, delta);
+  addPathVocab(j, pathId, p.rel, rows.vocab, delta);
   if (!vocab) flushVocab(j, delta);
   return { pathId, generation };
 }

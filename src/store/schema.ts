@@ -354,4 +354,30 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (side, word)
   ) STRICT, WITHOUT ROWID;
   `,
+  // 9: the learned vocabulary keeps postings instead of pair counts: counting
+  // every (prose, code) pair cost a B-tree upsert per pair, ~13% of a cold
+  // index's main thread; a posting is one row per prose stem and path.
+  // `vocab_postings` holds, for each prose stem, the code stems of each
+  // symbol of a path whose first sentence has it (one line per symbol),
+  // ordered by `mix` (a hash of the path) so that the first postings of a
+  // common word are a sample of every root. `vocab_sets` keeps `mix` to find
+  // its postings again. The rows of 8 are derived: dropped here, and learned
+  // again as files change (`heimdall rebuild` learns from everything at once).
+  `
+  DROP TABLE vocab_pairs;
+  DROP TABLE vocab_sets;
+  DELETE FROM vocab_words;
+  CREATE TABLE vocab_sets (
+    path_id INTEGER PRIMARY KEY,
+    mix     INTEGER NOT NULL,
+    sets    TEXT NOT NULL
+  ) STRICT;
+  CREATE TABLE vocab_postings (
+    prose   TEXT NOT NULL,
+    mix     INTEGER NOT NULL,
+    path_id INTEGER NOT NULL,
+    codes   TEXT NOT NULL,
+    PRIMARY KEY (prose, mix, path_id)
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];

@@ -2,14 +2,12 @@ import type { Journal } from "./journal.ts";
 import type { VocabSet } from "./types.ts";
 
 /**
- * Changes to the learned vocabulary's counts, gathered over the commits of one
- * transaction and written by {@link flushVocab} in a few statements: adding a
- * path's symbols and subtracting its old ones meet here first, so what an
- * edit left unchanged costs no write.
+ * Changes to the learned vocabulary's word counts, gathered over the commits
+ * of one transaction and written by {@link flushVocab} in a few statements:
+ * a path's new symbols and its old ones meet here first, so what an edit left
+ * unchanged costs no write.
  */
 export class VocabDelta {
-  /** prose stem → code stem → change of its pair count. */
-  readonly pairs = new Map<string, Map<string, number>>();
   /** "p" + prose stem or "c" + code stem → change of its symbol count. */
   readonly words = new Map<string, number>();
   /** Change of the number of documented symbols. */
@@ -17,33 +15,10 @@ export class VocabDelta {
 
   /** Counts (sign 1) or uncounts (sign -1) the symbols of `sets`. */
   addSets(sets: readonly VocabSet[], sign: 1 | -1): void {
-    for (const s of sets) this.#add(s.prose, s.code, sign);
-  }
-
-  /** Like {@link addSets} for the text {@link encodeVocabSets} made of them. */
-  addEncoded(text: string, sign: 1 | -1): void {
-    if (text === "") return;
-    for (const line of text.split("\n")) {
-      const tab = line.indexOf("\t");
-      this.#add(line.slice(0, tab).split(" "), line.slice(tab + 1).split(" "), sign);
-    }
-  }
-
-  /** The number of distinct counts this delta would write. */
-  get size(): number {
-    let n = this.words.size;
-    for (const m of this.pairs.values()) n += m.size;
-    return n;
-  }
-
-  #add(prose: readonly string[], code: readonly string[], sign: 1 | -1): void {
-    this.symbols += sign;
-    for (const c of code) this.words.set("c" + c, (this.words.get("c" + c) ?? 0) + sign);
-    for (const p of prose) {
-      this.words.set("p" + p, (this.words.get("p" + p) ?? 0) + sign);
-      let m = this.pairs.get(p);
-      if (!m) this.pairs.set(p, m = new Map());
-      for (const c of code) if (c !== p) m.set(c, (m.get(c) ?? 0) + sign);
+    for (const s of sets) {
+      this.symbols += sign;
+      for (const p of s.prose) this.words.set("p" + p, (this.words.get("p" + p) ?? 0) + sign);
+      for (const c of s.code) this.words.set("c" + c, (this.words.get("c" + c) ?? 0) + sign);
     }
   }
 }
@@ -62,97 +37,119 @@ export function decodeVocabSets(text: string): VocabSet[] {
   });
 }
 
-/** Records what a path's symbols contribute and counts it. Inside the commit's transaction. */
+/**
+ * Where a path's postings sort among those of the same prose stem: a hash of
+ * its root-relative path (16 bits), so the first postings of a common word
+ * are a sample spread over the tree, the same whatever order the paths were
+ * indexed in and wherever the tree sits.
+ */
+export function vocabMix(rel: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < rel.length; i++) h = Math.imul(h ^ rel.charCodeAt(i), 0x01000193);
+  return (h >>> 16) & 0xffff;
+}
+
+/**
+ * A path's postings: for each prose stem, the code stems of each of its
+ * symbols whose first sentence has it (one line per symbol, in order).
+ */
+export function vocabPostings(sets: readonly VocabSet[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const s of sets) {
+    const code = s.code.join(" ");
+    for (const p of s.prose) {
+      const had = out.get(p);
+      out.set(p, had === undefined ? code : `${had}\n${code}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * Writes what a path's symbols teach (its sets, one posting per prose stem)
+ * and counts their words into `delta`. Inside the commit's transaction.
+ */
 export function addPathVocab(
   j: Journal,
   pathId: number,
+  rel: string,
   sets: readonly VocabSet[] | undefined,
   delta: VocabDelta,
 ): void {
   if (!sets || sets.length === 0) return;
-  j.run("INSERT INTO vocab_sets (path_id, sets) VALUES (?, ?)", pathId, encodeVocabSets(sets));
+  const mix = vocabMix(rel);
+  j.run(
+    "INSERT INTO vocab_sets (path_id, mix, sets) VALUES (?, ?, ?)",
+    pathId,
+    mix,
+    encodeVocabSets(sets),
+  );
+  const ins = j.stmt(
+    "INSERT INTO vocab_postings (prose, mix, path_id, codes) VALUES (?, ?, ?, ?)",
+  );
+  for (const [p, codes] of vocabPostings(sets)) ins.run(p, mix, pathId, codes);
   delta.addSets(sets, 1);
 }
 
-/** Uncounts and deletes what a path's symbols contributed (exactly what was added). */
+/** Deletes what a path's symbols taught and uncounts exactly the words that were counted. */
 export function removePathVocab(j: Journal, pathId: number, delta: VocabDelta): void {
-  const row = j.get<{ sets: string }>("SELECT sets FROM vocab_sets WHERE path_id = ?", pathId);
+  const row = j.get<{ mix: number; sets: string }>(
+    "SELECT mix, sets FROM vocab_sets WHERE path_id = ?",
+    pathId,
+  );
   if (!row) return;
-  delta.addEncoded(row.sets, -1);
+  const sets = decodeVocabSets(row.sets);
+  const del = j.stmt("DELETE FROM vocab_postings WHERE prose = ? AND mix = ? AND path_id = ?");
+  for (const p of vocabPostings(sets).keys()) del.run(p, row.mix, pathId);
   j.run("DELETE FROM vocab_sets WHERE path_id = ?", pathId);
+  delta.addSets(sets, -1);
 }
 
 /** Flush a root's removal every this many paths, so its delta stays small. */
 const ROOT_FLUSH_PATHS = 500;
 
 /**
- * Uncounts and deletes what every path of a root contributed, in slices of
- * paths so memory stays bounded however large the root. When no path has
- * anything left, any count still standing is drift and goes too.
+ * Deletes and uncounts what every path of a root taught, flushing every few
+ * hundred paths so memory stays bounded however large the root. When no path
+ * has anything left, any row still standing is drift and goes too.
  */
 export function removeRootVocab(j: Journal, rootId: number): void {
+  const ids = j.all<{ id: number }>(
+    "SELECT v.path_id AS id FROM vocab_sets v JOIN paths p ON p.id = v.path_id WHERE p.root_id = ?",
+    rootId,
+  );
   let delta = new VocabDelta();
-  let paths = 0;
-  for (
-    const row of j.stmt(
-      `SELECT v.sets FROM vocab_sets v JOIN paths p ON p.id = v.path_id WHERE p.root_id = ?`,
-    ).iterate(rootId) as Iterable<{ sets: string }>
-  ) {
-    delta.addEncoded(row.sets, -1);
-    if (++paths % ROOT_FLUSH_PATHS === 0) {
+  ids.forEach(({ id }, i) => {
+    removePathVocab(j, id, delta);
+    if ((i + 1) % ROOT_FLUSH_PATHS === 0) {
       flushVocab(j, delta);
       delta = new VocabDelta();
     }
-  }
+  });
   flushVocab(j, delta);
-  j.run("DELETE FROM vocab_sets WHERE path_id IN (SELECT id FROM paths WHERE root_id = ?)", rootId);
   if (j.get("SELECT 1 FROM vocab_sets LIMIT 1") === undefined) {
-    j.run("DELETE FROM vocab_pairs");
+    j.run("DELETE FROM vocab_postings");
     j.run("DELETE FROM vocab_words");
   }
 }
 
 /**
- * Writes a delta to the counts: one upsert statement per table, then the
- * counts it brought to zero are deleted. Inside the caller's transaction.
- * Costs one B-tree write per distinct changed count.
+ * Writes a delta to the word counts: one upsert statement, then the counts it
+ * brought to zero are deleted. Inside the caller's transaction. Costs one
+ * B-tree write per distinct changed count.
  */
 export function flushVocab(j: Journal, delta: VocabDelta): void {
-  const pairs: [string, string, number][] = [];
-  const gone: [string, string][] = [];
-  for (const [p, m] of delta.pairs) {
-    for (const [c, n] of m) {
-      if (n === 0) continue;
-      pairs.push([p, c, n]);
-      if (n < 0) gone.push([p, c]);
-    }
-  }
   const words: [string, string, number][] = [];
-  const wordsGone: [string, string][] = [];
+  const gone: [string, string][] = [];
   for (const [key, n] of delta.words) {
     if (n === 0) continue;
     const side = key[0] === "p" ? "prose" : "code";
     words.push([side, key.slice(1), n]);
-    if (n < 0) wordsGone.push([side, key.slice(1)]);
+    if (n < 0) gone.push([side, key.slice(1)]);
   }
   if (delta.symbols !== 0) {
     words.push(["symbols", "", delta.symbols]);
-    if (delta.symbols < 0) wordsGone.push(["symbols", ""]);
-  }
-  if (pairs.length > 0) {
-    j.run(
-      `INSERT INTO vocab_pairs (prose, code, n)
-       SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?) WHERE true ORDER BY 1, 2
-       ON CONFLICT (prose, code) DO UPDATE SET n = n + excluded.n`,
-      JSON.stringify(pairs),
-    );
-  }
-  if (gone.length > 0) {
-    j.run(
-      `DELETE FROM vocab_pairs WHERE n <= 0
-       AND (prose, code) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))`,
-      JSON.stringify(gone),
-    );
+    if (delta.symbols < 0) gone.push(["symbols", ""]);
   }
   if (words.length > 0) {
     j.run(
@@ -162,58 +159,58 @@ export function flushVocab(j: Journal, delta: VocabDelta): void {
       JSON.stringify(words),
     );
   }
-  if (wordsGone.length > 0) {
+  if (gone.length > 0) {
     j.run(
       `DELETE FROM vocab_words WHERE n <= 0
        AND (side, word) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))`,
-      JSON.stringify(wordsGone),
+      JSON.stringify(gone),
     );
   }
 }
 
 /**
- * Where the learned vocabulary's counts differ from the sum over every path's
- * stored sets (empty when they agree): a sentence per table. The word and
- * symbol counts are compared exactly; the pair counts by their total and an
- * order-free checksum of (pair, count), which misses a drift only by a 2⁻³²
- * chance. Reads every set and every count once, in bounded memory: the
- * distinct words, never the pairs.
+ * Where the learned vocabulary's derived rows differ from what every path's
+ * stored sets make (empty when they agree): one sentence per table. Word and
+ * symbol counts are compared exactly; postings by their number and an
+ * order-free checksum of their rows, which misses a drift only by a 2⁻³²
+ * chance. Reads every set and posting once, in memory bounded by the number
+ * of distinct words.
  */
 export function vocabDrift(j: Journal): string[] {
   const words = new Map<string, number>();
-  let pairs = 0;
+  let postings = 0;
   let sum = 0;
   for (
-    const { sets } of j.stmt("SELECT sets FROM vocab_sets").iterate() as Iterable<{ sets: string }>
+    const row of j.stmt("SELECT path_id, mix, sets FROM vocab_sets").iterate() as Iterable<
+      { path_id: number; mix: number; sets: string }
+    >
   ) {
-    for (const s of decodeVocabSets(sets)) {
+    const sets = decodeVocabSets(row.sets);
+    for (const s of sets) {
       words.set("symbols\t", (words.get("symbols\t") ?? 0) + 1);
       for (const c of s.code) words.set(`code\t${c}`, (words.get(`code\t${c}`) ?? 0) + 1);
-      for (const p of s.prose) {
-        words.set(`prose\t${p}`, (words.get(`prose\t${p}`) ?? 0) + 1);
-        const hp = fnv(p + "\t", FNV_OFFSET);
-        for (const c of s.code) {
-          if (c === p) continue;
-          pairs++;
-          sum = (sum + fnv(c, hp)) % 2 ** 32;
-        }
-      }
+      for (const p of s.prose) words.set(`prose\t${p}`, (words.get(`prose\t${p}`) ?? 0) + 1);
+    }
+    for (const [p, codes] of vocabPostings(sets)) {
+      postings++;
+      sum = (sum + postingHash(p, row.mix, row.path_id, codes)) % 2 ** 32;
     }
   }
   const out: string[] = [];
-  let storedPairs = 0;
+  let stored = 0;
   let storedSum = 0;
   for (
-    const r of j.stmt("SELECT prose, code, n FROM vocab_pairs").iterate() as Iterable<
-      { prose: string; code: string; n: number }
-    >
+    const r of j.stmt("SELECT prose, mix, path_id, codes FROM vocab_postings")
+      .iterate() as Iterable<
+        { prose: string; mix: number; path_id: number; codes: string }
+      >
   ) {
-    storedPairs += r.n;
-    storedSum = (storedSum + r.n * fnv(r.code, fnv(r.prose + "\t", FNV_OFFSET))) % 2 ** 32;
+    stored++;
+    storedSum = (storedSum + postingHash(r.prose, r.mix, r.path_id, r.codes)) % 2 ** 32;
   }
-  if (storedPairs !== pairs || storedSum !== sum) {
+  if (stored !== postings || storedSum !== sum) {
     out.push(
-      `vocab_pairs counts ${storedPairs} pair(s) (checksum ${storedSum}), the paths' sets make ${pairs} (checksum ${sum})`,
+      `vocab_postings has ${stored} row(s) (checksum ${storedSum}), the paths' sets make ${postings} (checksum ${sum})`,
     );
   }
   let wrong = 0;
@@ -239,10 +236,10 @@ export function vocabDrift(j: Journal): string[] {
   return out;
 }
 
-const FNV_OFFSET = 0x811c9dc5;
-
-/** FNV-1a (32 bits) of `text`, continuing from `h`. */
-function fnv(text: string, h: number): number {
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
+/** FNV-1a (32 bits) of one posting's columns. */
+function postingHash(prose: string, mix: number, pathId: number, codes: string): number {
+  const text = `${prose}\t${mix}\t${pathId}\t${codes}`;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
