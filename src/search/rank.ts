@@ -69,17 +69,17 @@ export interface Tuning {
 
 /** The tuned defaults (see the README's Search figures for how they were chosen). */
 export const DEFAULT_TUNING: Tuning = {
-  weights: { name: 16, qual: 1, sig: 0, doc: 4, body: 2, path: 16 },
+  weights: { name: 16, qual: 1, sig: 0, doc: 4, body: 2, path: 8 },
   lexicalLimit: 200,
   candidateBudget: 5000,
   semanticLimit: 100,
   rrfK: 60,
-  legWeights: { lexical: 1, graph: 1, semantic: 1 },
+  legWeights: { lexical: 1, graph: 0.25, semantic: 1 },
   graphSeeds: 20,
   graph: { fanout: 32, alpha: 0.3, iterations: 8 },
   foldShare: 0,
   rerankDepth: 30,
-  rerankWeight: 0.1,
+  rerankWeight: 0.2,
   unit: DEFAULT_UNIT_WEIGHTS,
   priorWeight: 0.3,
   learnedWeight: 0.1,
@@ -253,6 +253,7 @@ function scoredTerms(j: Journal, q: ParsedQuery, counts: readonly TermCount[]): 
   const df = new Map(counts.map((c) => [c.term, c.df]));
   const out: ScoredTerm[] = [];
   const seen = new Set<string>();
+  const words = new Set(q.words);
   for (const term of [...q.words, ...q.wholes]) {
     const s = stem(term);
     if (seen.has(s)) continue;
@@ -260,6 +261,8 @@ function scoredTerms(j: Journal, q: ParsedQuery, counts: readonly TermCount[]): 
     const d = df.get(term) ?? 0;
     out.push({ stem: s, idf: Math.log(1 + (Math.max(n, d) - d + 0.5) / (d + 0.5)) });
   }
+  // Consecutive words of the query (after stop words go) are looked for as pairs.
+  for (let i = 0; i + 1 < out.length && i + 1 < words.size; i++) out[i]!.next = true;
   return out;
 }
 

@@ -14,6 +14,8 @@ export interface ScoredTerm {
   /** Porter stem of the word (or of a whole identifier form). */
   stem: string;
   idf: number;
+  /** True when the next term is the query's next word (their pair is looked for as a phrase). */
+  next?: boolean;
 }
 
 /** The weight of each field of a unit in BM25F, and BM25's saturation and length knobs. */
@@ -26,6 +28,8 @@ export interface UnitWeights {
   path: number;
   /** Multiplies the score of a unit that holds others (a class, a namespace). */
   container: number;
+  /** Weight of the query's word pairs found next to each other, in order (a phrase, a sentence). */
+  pair: number;
   /** BM25's term-frequency saturation. */
   k1: number;
   /** Share of the body's length normalisation (0 none, 1 full). */
@@ -120,12 +124,16 @@ export function scoreUnits(
     bodyLen[u]! += next - file.lineStarts[l]!;
   }
   const lineOf = (offset: number) => upperBound(file.lineStarts, offset) - 1;
-  terms.forEach((t, i) => {
-    forEachOccurrence(file, t.stem, (at) => {
-      const u = owner[lineOf(at)]!;
+  const places = terms.map((t, i) => {
+    const at: number[] = [];
+    forEachOccurrence(file, t.stem, (x) => {
+      const u = owner[lineOf(x)]!;
       if (u >= 0) bodyTf[u]![i]! += 1;
+      at.push(x);
     });
+    return at;
   });
+  const pairs = adjacentPairs(terms, places, (x) => owner[lineOf(x)]!, units.length);
   for (const [code, a] of learned) {
     forEachOccurrence(file, code, (at) => {
       const u = owner[lineOf(at)]!;
@@ -159,7 +167,9 @@ export function scoreUnits(
   const pathText = fileText(path);
   terms.forEach((t, i) => forEachOccurrence(pathText, t.stem, () => pathTf[i]! += 1));
   const containers = containerUnits(units);
-  const most = terms.reduce((s, t) => s + t.idf, 0) * (1 + w.name + w.qual) || 1;
+  const pairIdf = terms.reduce((s, t, i) => s + (t.next ? (t.idf + terms[i + 1]!.idf) / 2 : 0), 0);
+  const most = terms.reduce((s, t) => s + t.idf, 0) * (1 + w.name + w.qual) + w.pair * pairIdf ||
+    1;
   return units.map((_, u) => {
     const lengthNorm = 1 - w.b + w.b * (bodyLen[u]! / w.avgBody);
     let score = 0;
@@ -172,6 +182,7 @@ export function scoreUnits(
       const named = w.name * Math.min(1, name) + w.qual * Math.min(1, qual);
       score += t.idf * (tf / (w.k1 + tf) + named);
     });
+    score += w.pair * pairs[u]!;
     if (containers.has(u)) score *= w.container;
     let assoc = 0;
     for (const v of bodyLearned[u]!.values()) assoc += v;
@@ -179,6 +190,44 @@ export function scoreUnits(
     const words = Math.max(1, bodyLen[u]! / 6);
     return { score: score / most, matched, learned: assoc / Math.sqrt(words) };
   });
+}
+
+/** How far (in characters past the first word's start) the next word of a pair may begin. */
+const PAIR_REACH = 32;
+
+/**
+ * For each unit, the summed mean idf of the query's word pairs (a term with
+ * `next` and the term after it) that its body holds in order, the second
+ * starting within {@link PAIR_REACH} characters of the first, as a phrase or
+ * a sentence would. `places` are each term's sorted offsets; `unitAt` maps an
+ * offset to its unit (-1 for none). Each pair counts once per unit.
+ */
+function adjacentPairs(
+  terms: readonly ScoredTerm[],
+  places: readonly (readonly number[])[],
+  unitAt: (offset: number) => number,
+  unitCount: number,
+): Float64Array {
+  const out = new Float64Array(unitCount);
+  terms.forEach((t, i) => {
+    if (!t.next) return;
+    const a = places[i]!;
+    const b = places[i + 1]!;
+    const weight = (t.idf + terms[i + 1]!.idf) / 2;
+    const credited = new Set<number>();
+    let k = 0;
+    for (const x of a) {
+      while (k < b.length && b[k]! <= x) k++;
+      if (k < b.length && b[k]! - x <= t.stem.length + PAIR_REACH) {
+        const u = unitAt(x);
+        if (u >= 0 && !credited.has(u)) {
+          credited.add(u);
+          out[u]! += weight;
+        }
+      }
+    }
+  });
+  return out;
 }
 
 /**
@@ -306,10 +355,11 @@ export function attachLeadingComments(
 /** Field weights chosen on the benchmark's tuning half (README, Search figures). */
 export const DEFAULT_UNIT_WEIGHTS: UnitWeights = {
   name: 1,
-  qual: 0.25,
+  qual: 0,
   body: 1,
-  path: 0.5,
-  container: 0.7,
+  path: 0,
+  container: 1,
+  pair: 1,
   k1: 1.2,
   b: 0.5,
   avgBody: 480,

@@ -126,3 +126,18 @@ Deno.test("attachLeadingComments() gives a doc comment and decorators to the def
   attachLeadingComments(owner, units, file);
   assert.deepEqual([...owner], [0, 0, 1, 1, 1, 0, 2]);
 });
+
+Deno.test("scoreUnits() credits the query's words found together, in order, as a phrase", () => {
+  const file = fileText([
+    "The original file with conflict markers is saved with a .orig extension.", // the sentence
+    "Markers of a conflict; the file keeps its original name; saved elsewhere.", // the same words, scattered
+  ].join("\n"));
+  const units = [unit({ name: "", start: 1, end: 1 }), unit({ name: "", start: 2, end: 2 })];
+  const t = terms(["original", "file", "conflict", "markers", "saved"]).map((x, i, a) => ({
+    ...x,
+    next: i + 1 < a.length,
+  }));
+  const [phrase, scattered] = scoreUnits(units, file, "", t, new Map(), DEFAULT_UNIT_WEIGHTS);
+  assert.equal(phrase!.matched, scattered!.matched);
+  assert.ok(phrase!.score > scattered!.score, `${phrase!.score} > ${scattered!.score}`);
+});
