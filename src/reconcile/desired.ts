@@ -11,6 +11,8 @@ import type {
   PendingRecord,
   VocabSet,
 } from "../store/mod.ts";
+// Directly, not through store/mod.ts: a prepare Worker needs no SQLite.
+import { vocabRows } from "../store/vocab_counts.ts";
 import { chunkRows } from "../search/chunk_rows.ts";
 import { vocabWords } from "../search/vocab.ts";
 
@@ -108,8 +110,8 @@ export function desiredRows(input: DesiredInput): OwnedRows {
     nodes,
     sections: effective >= 2 ? x?.chunks ?? [] : [],
   });
-  const vocab = vocabSets(nodes, chunks);
-  return { path, nodes, edges, pending, chunks, ...(vocab.length > 0 ? { vocab } : {}) };
+  const vocab = vocabRows(vocabSets(nodes, chunks));
+  return { path, nodes, edges, pending, chunks, ...(vocab ? { vocab } : {}) };
 }
 
 /**

@@ -17,6 +17,8 @@ export const PROSE_MAX = 10;
 export const CODE_MAX = 24;
 /** At most this many of those code stems come from the body (the most used there). */
 export const BODY_MAX = 16;
+/** Only the body's first this many words are counted (its start names what it works on). */
+export const BODY_SCAN = 160;
 
 /** What {@link vocabWords} reads of one symbol. */
 export interface VocabSource {
@@ -167,10 +169,11 @@ const FIELD =
  * the doc comment's first sentence (tags, fields, URLs and `code` dropped,
  * words of three letters or more that read as prose, not stop words, not the
  * symbol's name), at most {@link PROSE_MAX}. Code: the distinct stems of the
- * words of its name, its signature, then the {@link BODY_MAX} words its body
- * uses most (ties in order of appearance; keywords and words of the doc
+ * words of its name, its signature, then the {@link BODY_MAX} words the
+ * first {@link BODY_SCAN} words of its body use most (ties in order of
+ * appearance; keywords, stop words and words of the doc
  * comment left out, so a docstring inside the body is not taken for code), at
- * most {@link CODE_MAX}. Deterministic; linear in the doc and body.
+ * most {@link CODE_MAX}. Deterministic; linear in the doc, bounded in the body.
  *
  * @example
  * ```ts
@@ -271,12 +274,12 @@ function docWords(doc: string): Set<string> {
 
 /**
  * The code words of a body (index text: lower-case words separated by
- * spaces), most used first (ties: first seen first), less keywords and the
+ * spaces; its first {@link BODY_SCAN}), most used first (ties: first seen first), less keywords and the
  * words in `skip`. A whole form the full-text index appends after a compound
  * identifier's parts (`maxfilebytes` after `max file bytes`) is not a word.
  */
 function mostUsed(body: string, skip: ReadonlySet<string>): string[] {
-  const words = body.split(" ");
+  const words = body.split(" ", BODY_SCAN);
   // 0 marks a word that is never a code word; its test runs once per distinct word.
   const counts = new Map<string, number>();
   for (let i = 0; i < words.length; i++) {

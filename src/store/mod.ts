@@ -18,6 +18,7 @@ export type {
   PendingRecord,
   QueueRow,
   RootRow,
+  VocabRows,
   VocabSet,
 } from "./types.ts";
 export { replaceOwnedRows, retractPath, StaleCommitError, touchPath } from "./owned.ts";
@@ -33,5 +34,6 @@ export {
   flushVocab,
   VocabDelta,
   vocabDrift,
+  vocabRows,
 } from "./vocab_counts.ts";
 export { backupJournal } from "./backup.ts";

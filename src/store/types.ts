@@ -114,7 +114,7 @@ export interface OwnedRows {
   /** Search chunks; absent means none. */
   chunks?: ChunkRecord[];
   /** What the path's documented symbols teach the learned vocabulary; absent means nothing. */
-  vocab?: VocabSet[];
+  vocab?: VocabRows;
 }
 
 /**
@@ -125,6 +125,18 @@ export interface OwnedRows {
 export interface VocabSet {
   prose: string[];
   code: string[];
+}
+
+/** What a commit writes for a path's {@link VocabSet}s, prepared off the writer's thread. */
+export interface VocabRows {
+  /** The sets, one line per symbol: prose stems, a tab, code stems (space-separated). */
+  sets: string;
+  /** Per prose stem: the code stems of each symbol that has it, one line per symbol. */
+  postings: [string, string][];
+  /** "p" + prose stem or "c" + code stem → how many of the path's symbols have it. */
+  words: [string, number][];
+  /** How many symbols the sets describe. */
+  symbols: number;
 }
 
 /** A row of `roots`. */

@@ -1,26 +1,58 @@
 import type { Journal } from "./journal.ts";
-import type { VocabSet } from "./types.ts";
+import type { VocabRows, VocabSet } from "./types.ts";
 
 /**
- * Changes to the learned vocabulary's word counts, gathered over the commits
- * of one transaction and written by {@link flushVocab} in a few statements:
- * a path's new symbols and its old ones meet here first, so what an edit left
- * unchanged costs no write.
+ * Changes to the learned vocabulary, gathered over the commits of one
+ * transaction and written by {@link flushVocab}: word counts in one
+ * statement (a path's new symbols and its old ones meet here first, so what
+ * an edit left unchanged costs no write), new postings in key order (cheaper
+ * for the B-tree than in commit order).
  */
 export class VocabDelta {
   /** "p" + prose stem or "c" + code stem → change of its symbol count. */
   readonly words = new Map<string, number>();
   /** Change of the number of documented symbols. */
   symbols = 0;
+  /** Postings to insert: prose stem, mix, path id, codes. */
+  readonly inserts: [string, number, number, string][] = [];
+  /** Paths whose postings wait in {@link inserts}. */
+  readonly pending = new Set<number>();
 
-  /** Counts (sign 1) or uncounts (sign -1) the symbols of `sets`. */
-  addSets(sets: readonly VocabSet[], sign: 1 | -1): void {
+  /** Counts the words of a path's prepared rows. */
+  addRows(rows: VocabRows): void {
+    this.symbols += rows.symbols;
+    for (const [key, n] of rows.words) this.words.set(key, (this.words.get(key) ?? 0) + n);
+  }
+
+  /** Uncounts the symbols of `sets`. */
+  removeSets(sets: readonly VocabSet[]): void {
     for (const s of sets) {
-      this.symbols += sign;
-      for (const p of s.prose) this.words.set("p" + p, (this.words.get("p" + p) ?? 0) + sign);
-      for (const c of s.code) this.words.set("c" + c, (this.words.get("c" + c) ?? 0) + sign);
+      this.symbols--;
+      for (const p of s.prose) this.words.set("p" + p, (this.words.get("p" + p) ?? 0) - 1);
+      for (const c of s.code) this.words.set("c" + c, (this.words.get("c" + c) ?? 0) - 1);
     }
   }
+}
+
+/**
+ * Everything a commit writes for a path's documented symbols, prepared where
+ * the path is prepared (pure; on a Worker) so the writer only inserts: the
+ * encoded sets, the postings, and the path's word counts. Undefined when no
+ * symbol is documented.
+ */
+export function vocabRows(sets: readonly VocabSet[]): VocabRows | undefined {
+  if (sets.length === 0) return undefined;
+  const words = new Map<string, number>();
+  for (const s of sets) {
+    for (const p of s.prose) words.set("p" + p, (words.get("p" + p) ?? 0) + 1);
+    for (const c of s.code) words.set("c" + c, (words.get("c" + c) ?? 0) + 1);
+  }
+  return {
+    sets: encodeVocabSets(sets),
+    postings: [...vocabPostings(sets)],
+    words: [...words],
+    symbols: sets.length,
+  };
 }
 
 /** One line per symbol: its prose stems, a tab, its code stems, each list space-separated. */
@@ -66,29 +98,22 @@ export function vocabPostings(sets: readonly VocabSet[]): Map<string, string> {
 }
 
 /**
- * Writes what a path's symbols teach (its sets, one posting per prose stem)
- * and counts their words into `delta`. Inside the commit's transaction.
+ * Writes a path's sets and counts its words into `delta`, whose flush
+ * inserts its postings. Inside the commit's transaction.
  */
 export function addPathVocab(
   j: Journal,
   pathId: number,
   rel: string,
-  sets: readonly VocabSet[] | undefined,
+  rows: VocabRows | undefined,
   delta: VocabDelta,
 ): void {
-  if (!sets || sets.length === 0) return;
+  if (!rows) return;
   const mix = vocabMix(rel);
-  j.run(
-    "INSERT INTO vocab_sets (path_id, mix, sets) VALUES (?, ?, ?)",
-    pathId,
-    mix,
-    encodeVocabSets(sets),
-  );
-  const ins = j.stmt(
-    "INSERT INTO vocab_postings (prose, mix, path_id, codes) VALUES (?, ?, ?, ?)",
-  );
-  for (const [p, codes] of vocabPostings(sets)) ins.run(p, mix, pathId, codes);
-  delta.addSets(sets, 1);
+  j.run("INSERT INTO vocab_sets (path_id, mix, sets) VALUES (?, ?, ?)", pathId, mix, rows.sets);
+  for (const [p, codes] of rows.postings) delta.inserts.push([p, mix, pathId, codes]);
+  delta.pending.add(pathId);
+  delta.addRows(rows);
 }
 
 /** Deletes what a path's symbols taught and uncounts exactly the words that were counted. */
@@ -99,10 +124,16 @@ export function removePathVocab(j: Journal, pathId: number, delta: VocabDelta): 
   );
   if (!row) return;
   const sets = decodeVocabSets(row.sets);
-  const del = j.stmt("DELETE FROM vocab_postings WHERE prose = ? AND mix = ? AND path_id = ?");
-  for (const p of vocabPostings(sets).keys()) del.run(p, row.mix, pathId);
+  if (delta.pending.delete(pathId)) {
+    // Added earlier in this transaction: its postings were never written.
+    const keep = delta.inserts.filter((r) => r[2] !== pathId);
+    delta.inserts.splice(0, delta.inserts.length, ...keep);
+  } else {
+    const del = j.stmt("DELETE FROM vocab_postings WHERE prose = ? AND mix = ? AND path_id = ?");
+    for (const p of vocabPostings(sets).keys()) del.run(p, row.mix, pathId);
+  }
   j.run("DELETE FROM vocab_sets WHERE path_id = ?", pathId);
-  delta.addSets(sets, -1);
+  delta.removeSets(sets);
 }
 
 /** Flush a root's removal every this many paths, so its delta stays small. */
@@ -118,13 +149,10 @@ export function removeRootVocab(j: Journal, rootId: number): void {
     "SELECT v.path_id AS id FROM vocab_sets v JOIN paths p ON p.id = v.path_id WHERE p.root_id = ?",
     rootId,
   );
-  let delta = new VocabDelta();
+  const delta = new VocabDelta();
   ids.forEach(({ id }, i) => {
     removePathVocab(j, id, delta);
-    if ((i + 1) % ROOT_FLUSH_PATHS === 0) {
-      flushVocab(j, delta);
-      delta = new VocabDelta();
-    }
+    if ((i + 1) % ROOT_FLUSH_PATHS === 0) flushVocab(j, delta);
   });
   flushVocab(j, delta);
   if (j.get("SELECT 1 FROM vocab_sets LIMIT 1") === undefined) {
@@ -134,11 +162,21 @@ export function removeRootVocab(j: Journal, rootId: number): void {
 }
 
 /**
- * Writes a delta to the word counts: one upsert statement, then the counts it
- * brought to zero are deleted. Inside the caller's transaction. Costs one
- * B-tree write per distinct changed count.
+ * Writes a delta: its postings in key order, then the word counts in one
+ * upsert statement, then the counts it brought to zero are deleted. Inside
+ * the caller's transaction; the delta is empty afterwards. Costs one B-tree
+ * write per posting and per distinct changed count.
  */
 export function flushVocab(j: Journal, delta: VocabDelta): void {
+  if (delta.inserts.length > 0) {
+    delta.inserts.sort((a, b) => a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1] || a[2] - b[2]);
+    const ins = j.stmt(
+      "INSERT INTO vocab_postings (prose, mix, path_id, codes) VALUES (?, ?, ?, ?)",
+    );
+    for (const r of delta.inserts) ins.run(...r);
+  }
+  delta.inserts.length = 0;
+  delta.pending.clear();
   const words: [string, string, number][] = [];
   const gone: [string, string][] = [];
   for (const [key, n] of delta.words) {
@@ -166,6 +204,8 @@ export function flushVocab(j: Journal, delta: VocabDelta): void {
       JSON.stringify(gone),
     );
   }
+  delta.words.clear();
+  delta.symbols = 0;
 }
 
 /**
