@@ -99,6 +99,13 @@ Deno.test("identical copies of a file fold into one hit that names the others", 
   assert.equal(r.hits[0]!.copies.length, 2);
   const all = new Set([r.hits[0]!.path, ...r.hits[0]!.copies]);
   assert.equal(all.size, 3);
+  // Asked from inside one copy's folder, that copy is the one shown.
+  const near = await cli(t.home, ["search", "--json", "open database connection pool"], {
+    cwd: join(t.repo, "vendor-copy"),
+  });
+  const hit = (JSON.parse(near.stdout) as SearchResult).hits[0]!;
+  assert.equal(hit.path, join(t.repo, "vendor-copy/pool.mjs"));
+  assert.equal(hit.copies.length, 2);
 });
 
 Deno.test("release notes rank below the guide that says the same", async () => {

@@ -54,7 +54,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   if (values.kind !== undefined && !KINDS.includes(values.kind as SearchKind)) {
     throw new UsageError(`Invalid --kind "${values.kind}": expected one of ${KINDS.join(", ")}`);
   }
-  const req: SearchRequest = { query, limit, home: ctx.home };
+  // Of identical copies, the one in the repository you are in is the one shown.
+  const req: SearchRequest = { query, limit, home: ctx.home, near: Deno.cwd() };
   if (values.repo !== undefined) req.repo = values.repo;
   if (values.path !== undefined) req.pathPrefix = resolvePathOption(values.path);
   if (values.lang !== undefined) req.lang = values.lang.toLowerCase();

@@ -97,8 +97,14 @@ export function createServices(
       const { search, INJECT_CONFIDENCE } = await import("../search/mod.ts");
       await pull();
       // The semantic leg stays off in a hook: loading a model would cost more than the hook may take.
-      const res = await search(read(), { query, limit, home, semantic: null });
       const repo = cwd === undefined ? undefined : repositoryOf(cwd);
+      const res = await search(read(), {
+        query,
+        limit,
+        home,
+        semantic: null,
+        ...(repo !== undefined ? { near: repo } : {}),
+      });
       const hits = res.hits.filter((h) =>
         h.confidence >= INJECT_CONFIDENCE &&
         !(h.verdict === "WEAK" && repo !== undefined && h.path !== null &&

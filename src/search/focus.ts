@@ -43,6 +43,8 @@ export interface FocusQuery {
   words: readonly string[];
   /** Learned code words and their association with the query (may be empty). */
   learned: ReadonlyMap<string, number>;
+  /** Of copies, the one under this folder is shown (`SearchRequest.near`). */
+  near?: string;
 }
 
 /** Units a candidate keeps, best first: what a hit lists. */
@@ -155,7 +157,7 @@ export function focusCandidates(
     return { ...c, best: nameOf(c, shown), units: shown, copies: [], focus };
   });
   focused.sort((a, b) => b.focus - a.focus || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return [...foldCopies(focused, hashes, tuning.copyJaccard), ...tail];
+  return [...foldCopies(focused, hashes, tuning.copyJaccard, q.near), ...tail];
 }
 
 /** The chunk a candidate is named by: its best matching unit that is not the file's own lines. */
@@ -199,20 +201,28 @@ function unitInput(u: UnitRow, rel: string): UnitInput {
  * (pure): two files are copies when the Jaccard similarity of their units'
  * text hashes is at least `threshold` (each with at least two units), or
  * when their content hashes are equal. `hashes` holds each candidate's
- * unit text hashes (its own lines left out) by key.
+ * unit text hashes (its own lines left out) by key. The first copy under
+ * `near` (a folder) stands for the group, in the best one's place.
  */
 export function foldCopies(
   list: readonly FocusedCandidate[],
   hashes: ReadonlyMap<string, ReadonlySet<string>>,
   threshold: number,
+  near?: string,
 ): FocusedCandidate[] {
+  const isNear = (c: FocusedCandidate) =>
+    near !== undefined && c.best.path !== null &&
+    c.best.path.startsWith(near.replace(/\/+$/, "") + "/");
   const out: FocusedCandidate[] = [];
   const sets: (ReadonlySet<string> | undefined)[] = [];
   for (const c of list) {
     const set = hashes.get(c.key);
     const twin = out.findIndex((o, i) => isCopy(o, sets[i], c, set, threshold));
     if (twin >= 0) {
-      out[twin] = { ...out[twin]!, copies: [...out[twin]!.copies, c.best.path!] };
+      const kept = out[twin]!;
+      out[twin] = isNear(c) && !isNear(kept)
+        ? { ...c, copies: [kept.best.path!, ...kept.copies], focus: kept.focus }
+        : { ...kept, copies: [...kept.copies, c.best.path!] };
       continue;
     }
     out.push(c);

@@ -8,6 +8,8 @@ import type { ReadCache } from "./rerank.ts";
 import { focusCandidates } from "./focus.ts";
 import { confidence } from "./confidence.ts";
 import { learnedAssociations } from "./vocab_lookup.ts";
+import type { ParsedQuery } from "./query.ts";
+import { wholeForm } from "./words.ts";
 import type { LegsReport, SearchHit, SearchRequest, SearchResult } from "./types.ts";
 import { Verifier } from "./verify.ts";
 
@@ -45,6 +47,7 @@ export async function search(
       learned: tuning.learnedWeight > 0
         ? learnedAssociations(j, ranking.query.words)
         : new Map<string, number>(),
+      ...(req.near !== undefined ? { near: req.near } : {}),
     },
     tuning,
     cache,
@@ -57,7 +60,7 @@ export async function search(
   }, cache);
   const hits: SearchHit[] = [];
   const shown = new Set<string>();
-  for (const c of candidates) {
+  for (const [i, c] of candidates.entries()) {
     if (hits.length >= limit) break;
     const hit = verifier.verify(c, hits.length < tuning.hashTop);
     if (!hit) continue;
@@ -68,11 +71,16 @@ export async function search(
       shown.add(at);
     }
     const rank = hits.length + 1;
-    const unitScore = c.units[0]?.score ?? 0;
     hits.push({
       rank,
       ...hit,
-      confidence: confidence({ unitScore, coverage: hit.coverage, rank }),
+      confidence: confidence({
+        unitScore: c.units[0]?.score ?? 0,
+        coverage: hit.coverage,
+        rank,
+        margin: marginOf(c.focus, candidates[i + 1]?.focus),
+        named: namesSymbol(ranking.query, hit.symbol),
+      }),
     });
   }
   verifier.finish(req.query);
@@ -85,6 +93,23 @@ export async function search(
     pruned: verifier.pruned,
     summary: summaryLine(hits, verifier.pruned.length, took, ranking.legs),
   };
+}
+
+/** How far a candidate's score stands above the next one's, as a share of its own (0 when unknown). */
+function marginOf(score: number, next: number | undefined): number {
+  if (!Number.isFinite(score) || score <= 0) return 0;
+  return Math.max(0, (score - (next !== undefined && Number.isFinite(next) ? next : 0)) / score);
+}
+
+/**
+ * True when the query names the hit's symbol as an identifier: its last
+ * part's whole form (`compute_total`, `parseHeader`) is one of the query's
+ * identifiers. A one-word name does not count: it is also a plain word.
+ */
+function namesSymbol(q: ParsedQuery, symbol: string | null): boolean {
+  if (symbol === null) return false;
+  const whole = wholeForm(symbol.split(/\.|::|#| > /).at(-1) ?? "");
+  return whole !== undefined && q.wholes.includes(whole);
 }
 
 /** `3 hits: 2 strong, 1 weak · 1 stale pruned · 12 ms · lexical+graph; semantic leg off: …` (pure). */

@@ -23,6 +23,11 @@ export interface SearchRequest {
    * search writes nothing (verdicts are still computed).
    */
   home?: HomePaths;
+  /**
+   * The folder the asker works in (absolute): of files that are copies of one
+   * another, the one under it is shown and the others listed as its copies.
+   */
+  near?: string;
   /** Overrides the registered semantic leg; null turns it off. */
   semantic?: SemanticLeg | null;
 }

@@ -354,13 +354,13 @@ export function attachLeadingComments(
 
 /** Field weights chosen on the benchmark's tuning half (README, Search figures). */
 export const DEFAULT_UNIT_WEIGHTS: UnitWeights = {
-  name: 1,
+  name: 2,
   qual: 0,
   body: 1,
   path: 0,
   container: 1,
   pair: 1,
-  k1: 1.2,
+  k1: 2,
   b: 0.5,
   avgBody: 480,
 };

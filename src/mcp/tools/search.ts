@@ -34,6 +34,7 @@ export const searchTool: ToolDef = {
       ...(a.lang ? { lang: a.lang } : {}),
       ...(a.kind ? { kind: a.kind } : {}),
       home: ctx.home,
+      near: ctx.cwd,
     });
     const lines = [res.summary];
     for (const h of res.hits) {
