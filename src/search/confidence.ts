@@ -24,11 +24,11 @@ export interface ConfidenceFacts {
 
 /** The fitted coefficients: intercept, unit score, coverage, 1 ÷ rank, margin. */
 export const CONFIDENCE_MODEL = {
-  intercept: -7.63,
-  unitScore: 1.95,
-  coverage: 1.6,
-  inverseRank: 4.55,
-  margin: 2.49,
+  intercept: -7.32,
+  unitScore: 1.15,
+  coverage: 2.5,
+  inverseRank: 4.25,
+  margin: 1.51,
 } as const;
 
 /**

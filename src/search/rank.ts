@@ -69,8 +69,8 @@ export interface Tuning {
 
 /** The tuned defaults (see the README's Search figures for how they were chosen). */
 export const DEFAULT_TUNING: Tuning = {
-  weights: { name: 16, qual: 1, sig: 0, doc: 4, body: 2, path: 8 },
-  lexicalLimit: 200,
+  weights: { name: 16, qual: 1, sig: 0, doc: 4, body: 2, path: 2 },
+  lexicalLimit: 100,
   candidateBudget: 5000,
   semanticLimit: 100,
   rrfK: 60,
@@ -78,11 +78,11 @@ export const DEFAULT_TUNING: Tuning = {
   graphSeeds: 20,
   graph: { fanout: 32, alpha: 0.3, iterations: 8 },
   foldShare: 0,
-  rerankDepth: 30,
+  rerankDepth: 20,
   rerankWeight: 0.2,
   unit: DEFAULT_UNIT_WEIGHTS,
-  priorWeight: 0.3,
-  learnedWeight: 0.1,
+  priorWeight: 1,
+  learnedWeight: 0,
   changelogPenalty: 0.05,
   copyJaccard: 0.8,
   coverageThreshold: COVERAGE_THRESHOLD,

@@ -354,15 +354,15 @@ export function attachLeadingComments(
 
 /** Field weights chosen on the benchmark's tuning half (README, Search figures). */
 export const DEFAULT_UNIT_WEIGHTS: UnitWeights = {
-  name: 2,
+  name: 3,
   qual: 0,
   body: 1,
   path: 0,
+  k1: 1.2,
+  b: 0.25,
+  avgBody: 960,
   container: 1,
   pair: 1,
-  k1: 2,
-  b: 0.5,
-  avgBody: 480,
 };
 
 /** The units that hold another unit's range (a class, a namespace, a parent section). */
