@@ -1153,6 +1153,8 @@ interface Result {
   };
   totalMs: number;
   calibration: { rows: CalibrationRow[]; hits: number; withConfidence: number };
+  /** The defaults with one thing changed, scored on the same questions. */
+  ablations: { label: string; code: Row[]; prose: Row[] }[];
   targets: Target[];
   tuning?: { steps: string[]; changed: [string, number, number][]; code: Row[]; prose: Row[] };
 }
@@ -1354,6 +1356,33 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
   const loadAfter = Deno.loadavg()[0] ?? NaN;
   const outcomes: Outcomes = { heimdall, chunk, whole };
 
+  // Ablations in the same run: each leg or feature on or off against the defaults.
+  log("ablations: the learned vocabulary on, the graph leg off");
+  const ablations: Result["ablations"] = [];
+  for (
+    const [label, t] of [
+      [`+ learned vocabulary (weight ${ABLATION_LEARNED})`, {
+        ...DEFAULT_TUNING,
+        learnedWeight: ABLATION_LEARNED,
+      }],
+      ["− graph leg", {
+        ...DEFAULT_TUNING,
+        legWeights: { ...DEFAULT_TUNING.legWeights, graph: 0 },
+      }],
+    ] as const
+  ) {
+    const ranks: Ranks[] = [];
+    for (const [i, c] of cases.entries()) {
+      const r = await search(j, { query: c.query, limit: K, semantic: null }, t);
+      ranks.push(ranksOf(c, gold[i]!, heimdallReturned(r.hits, rootPrefix)));
+    }
+    ablations.push({
+      label,
+      code: rowsFor(cases, "code", { heimdall: ranks, chunk, whole }),
+      prose: rowsFor(cases, "prose", { heimdall: ranks, chunk, whole }),
+    });
+  }
+
   let tuning: Result["tuning"];
   if (opts.tune) {
     log("tuning on the tuning half");
@@ -1411,6 +1440,7 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
     },
     totalMs: performance.now() - t0Run,
     calibration: calibrate(judged),
+    ablations,
     targets: targetsOf(code, prose, searchMs, cliMs),
     ...(tuning ? { tuning } : {}),
   };
@@ -1692,6 +1722,8 @@ function renderResult(r: Result): string {
   ));
   out.push("");
   out.push(renderCalibration(r.calibration));
+  out.push("");
+  out.push(renderAblations(r.code, r.prose, r.ablations));
   if (r.tuning) {
     out.push("");
     out.push("Tuning steps (tuning half, objective function/paragraph MRR@10 + R@10):");
@@ -1709,6 +1741,40 @@ function renderResult(r: Result): string {
   out.push("");
   out.push(`run time ${fmtMs(r.totalMs)}${r.index.cached ? " (index cached)" : ""}`);
   return out.join("\n");
+}
+
+/** The learned vocabulary's weight in the ablation (the default is 0: see the README). */
+const ABLATION_LEARNED = 0.03;
+
+/** Function R@10 per language (and paragraph R@10 per prose format) with each ablation, and the change. */
+function renderAblations(
+  code: readonly Row[],
+  prose: readonly Row[],
+  ablations: Result["ablations"],
+): string {
+  const rows: string[][] = [];
+  const add = (
+    kind: string,
+    base: readonly Row[],
+    pick: (a: Result["ablations"][number]) => Row[],
+  ) => {
+    base.forEach((b, i) => {
+      const cells = [kind, b.label, pct(b.heimdall.named.r10)];
+      for (const a of ablations) {
+        const x = pick(a)[i]!;
+        cells.push(
+          `${pct(x.heimdall.named.r10)} (${pts(x.heimdall.named.r10 - b.heimdall.named.r10)})`,
+        );
+      }
+      rows.push(cells);
+    });
+  };
+  add("code", code, (a) => a.code);
+  add("prose", prose, (a) => a.prose);
+  return [
+    "Ablations (held-out half per group): function / paragraph R@10 with the defaults and with one change",
+    renderTable(["kind", "group", "defaults", ...ablations.map((a) => a.label)], rows),
+  ].join("\n");
 }
 
 function renderCalibration(cal: Result["calibration"]): string {

@@ -42,8 +42,8 @@ export interface ConflictWarning {
 export interface Services {
   /**
    * Prior work most relevant to `query` across every root, best first (STRONG
-   * and REBUILT first): only confident hits, and no WEAK hit from outside the
-   * repository of `cwd`.
+   * and REBUILT first): only confident hits and those whose symbol the prompt
+   * names, and no WEAK hit from outside the repository of `cwd`.
    */
   priorWork?(query: string, limit: number, cwd?: string): Promise<ContextItem[]>;
   /** Constraints that apply to these files (`must` first). */

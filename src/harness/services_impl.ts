@@ -94,7 +94,9 @@ export function createServices(
     },
 
     async priorWork(query, limit, cwd) {
-      const { search, INJECT_CONFIDENCE } = await import("../search/mod.ts");
+      const { search, INJECT_CONFIDENCE, namesSymbol, parseQuery } = await import(
+        "../search/mod.ts"
+      );
       await pull();
       // The semantic leg stays off in a hook: loading a model would cost more than the hook may take.
       const repo = cwd === undefined ? undefined : repositoryOf(cwd);
@@ -105,8 +107,9 @@ export function createServices(
         semantic: null,
         ...(repo !== undefined ? { near: repo } : {}),
       });
+      const wholes = parseQuery(query).wholes;
       const hits = res.hits.filter((h) =>
-        h.confidence >= INJECT_CONFIDENCE &&
+        (h.confidence >= INJECT_CONFIDENCE || namesSymbol(wholes, h.symbol)) &&
         !(h.verdict === "WEAK" && repo !== undefined && h.path !== null &&
           !h.path.startsWith(repo + "/"))
       ).sort((a, b) =>

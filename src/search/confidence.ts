@@ -5,8 +5,11 @@
  * and its rank. A logistic model whose coefficients were fitted on the
  * benchmark's tuning half (`scripts/bench_search.ts`), so that a confidence
  * of 0.8 is right about 80% of the time there; the hooks inject only hits at
- * or above {@link INJECT_CONFIDENCE}.
+ * or above {@link INJECT_CONFIDENCE}, and those whose symbol the prompt names
+ * ({@link namesSymbol}).
  */
+
+import { wholeForm } from "./words.ts";
 
 /** What confidence is computed from. */
 export interface ConfidenceFacts {
@@ -18,8 +21,6 @@ export interface ConfidenceFacts {
   rank: number;
   /** How far its score stands above the next candidate's, as a share of its own (0–1). */
   margin: number;
-  /** The query names the hit's symbol as an identifier (`compute_total`). */
-  named: boolean;
 }
 
 /** The fitted coefficients: intercept, unit score, coverage, 1 ÷ rank, margin. */
@@ -30,13 +31,6 @@ export const CONFIDENCE_MODEL = {
   inverseRank: 4.25,
   margin: 1.51,
 } as const;
-
-/**
- * A hit whose symbol the query names as an identifier is taken to be what
- * was asked for: the benchmark's questions are prose and never name one, so
- * this is a rule, not a fit.
- */
-export const NAMED_CONFIDENCE = 0.9;
 
 /**
  * The lowest confidence the prompt hook and session-start injection accept:
@@ -52,8 +46,8 @@ export const INJECT_CONFIDENCE = 0.6;
  * ```ts
  * import { confidence } from "./confidence.ts";
  * import assert from "node:assert/strict";
- * const strong = confidence({ unitScore: 0.8, coverage: 1, rank: 1, margin: 0.4, named: false });
- * const weak = confidence({ unitScore: 0.1, coverage: 0.25, rank: 7, margin: 0, named: false });
+ * const strong = confidence({ unitScore: 0.8, coverage: 1, rank: 1, margin: 0.4 });
+ * const weak = confidence({ unitScore: 0.1, coverage: 0.25, rank: 7, margin: 0 });
  * assert.ok(strong > weak);
  * ```
  */
@@ -61,6 +55,19 @@ export function confidence(f: ConfidenceFacts): number {
   const m = CONFIDENCE_MODEL;
   const z = m.intercept + m.unitScore * f.unitScore + m.coverage * f.coverage +
     m.inverseRank / Math.max(1, f.rank) + m.margin * f.margin;
-  const p = Math.round(100 / (1 + Math.exp(-z))) / 100;
-  return f.named ? Math.max(p, NAMED_CONFIDENCE) : p;
+  return Math.round(100 / (1 + Math.exp(-z))) / 100;
+}
+
+/**
+ * True when a query names a hit's symbol as an identifier: the whole form of
+ * the symbol's last part (`compute_total`, `parseHeader`) is one of the
+ * query's identifiers. A one-word name does not count: it is also a plain
+ * word. Not part of the confidence: a prompt that names `compute_total`
+ * wants to see it, but on the benchmark a question naming one function is
+ * most often about another (its caller, its twin).
+ */
+export function namesSymbol(wholes: readonly string[], symbol: string | null): boolean {
+  if (symbol === null) return false;
+  const whole = wholeForm(symbol.split(/\.|::|#| > /).at(-1) ?? "");
+  return whole !== undefined && wholes.includes(whole);
 }

@@ -27,7 +27,7 @@ export { NO_MODEL_REASON, semanticLegFor, setSemanticLeg } from "./legs.ts";
 export type { LegFilter, LegHit, LegStatus, SemanticLeg, SemanticLegFactory } from "./legs.ts";
 export { deleteLooseChunk, type LooseChunk, upsertLooseChunk } from "./chunks.ts";
 export { insertNote, type NoteInput, notePaths } from "./notes.ts";
-export { confidence, CONFIDENCE_MODEL, INJECT_CONFIDENCE } from "./confidence.ts";
+export { confidence, CONFIDENCE_MODEL, INJECT_CONFIDENCE, namesSymbol } from "./confidence.ts";
 export { coverage, COVERAGE_THRESHOLD, decideVerdict, type Verdict } from "./verdict.ts";
 export { findSymbol, outline, symbolCandidates, SymbolLookupError } from "./symbols.ts";
 export type { SymbolRef } from "./symbols.ts";

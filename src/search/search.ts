@@ -8,8 +8,6 @@ import type { ReadCache } from "./rerank.ts";
 import { focusCandidates } from "./focus.ts";
 import { confidence } from "./confidence.ts";
 import { learnedAssociations } from "./vocab_lookup.ts";
-import type { ParsedQuery } from "./query.ts";
-import { wholeForm } from "./words.ts";
 import type { LegsReport, SearchHit, SearchRequest, SearchResult } from "./types.ts";
 import { Verifier } from "./verify.ts";
 
@@ -79,7 +77,6 @@ export async function search(
         coverage: hit.coverage,
         rank,
         margin: marginOf(c.focus, candidates[i + 1]?.focus),
-        named: namesSymbol(ranking.query, hit.symbol),
       }),
     });
   }
@@ -99,17 +96,6 @@ export async function search(
 function marginOf(score: number, next: number | undefined): number {
   if (!Number.isFinite(score) || score <= 0) return 0;
   return Math.max(0, (score - (next !== undefined && Number.isFinite(next) ? next : 0)) / score);
-}
-
-/**
- * True when the query names the hit's symbol as an identifier: its last
- * part's whole form (`compute_total`, `parseHeader`) is one of the query's
- * identifiers. A one-word name does not count: it is also a plain word.
- */
-function namesSymbol(q: ParsedQuery, symbol: string | null): boolean {
-  if (symbol === null) return false;
-  const whole = wholeForm(symbol.split(/\.|::|#| > /).at(-1) ?? "");
-  return whole !== undefined && q.wholes.includes(whole);
 }
 
 /** `3 hits: 2 strong, 1 weak · 1 stale pruned · 12 ms · lexical+graph; semantic leg off: …` (pure). */
