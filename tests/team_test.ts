@@ -317,14 +317,15 @@ Deno.test("the local store stamps claims and tasks with SQLite's clock, not the 
 
 Deno.test("claim and conflicts explain unknown names and unparsed files", async () => {
   using m = await machine();
-  Deno.writeTextFileSync(`${m.repo}/notes.txt`, "plain text\n");
-  await heimdall(m.home, ["reconcile", `${m.repo}/notes.txt`]);
+  // A config file stays at L1 (plain text is prose now, chunked at L2).
+  Deno.writeTextFileSync(`${m.repo}/settings.toml`, "retries = 3\n");
+  await heimdall(m.home, ["reconcile", `${m.repo}/settings.toml`]);
   const unknown = await heimdall(m.home, ["claim", "nosuchthing"], { cwd: m.repo });
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /No symbol "nosuchthing"/);
-  const plain = await heimdall(m.home, ["conflicts", "notes.txt"], { cwd: m.repo });
+  const plain = await heimdall(m.home, ["conflicts", "settings.toml"], { cwd: m.repo });
   assert.equal(plain.code, 2);
-  assert.match(plain.stderr, /"notes.txt" is indexed at L1 without symbols/);
+  assert.match(plain.stderr, /"settings.toml" is indexed at L1 without symbols/);
   const task = await heimdall(m.home, ["claim", "route", "--task", "feedbeef"], { cwd: m.repo });
   assert.equal(task.code, 2);
   assert.match(task.stderr, /No task "feedbeef"/);
