@@ -1,17 +1,13 @@
-import { createHash } from "node:crypto";
 import type { Depth } from "../config/mod.ts";
+import { type ProseHeading, sectionsFromHeadings } from "./prose_sections.ts";
 import type { Capability, Chunk, Extraction, Extractor, SymbolDef } from "./types.ts";
 
-/** A section longer than this is cut at blank lines into several chunks of the same heading. */
-const CHUNK_MAX_CHARS = 8000;
-
-interface Heading {
-  level: number;
-  text: string;
-  /** 0-based line of the first line of the heading (setext: the paragraph's first line). */
-  start: number;
-  raw: string;
-}
+/**
+ * A section longer than this is cut at blank lines into several chunks of the
+ * same heading: no more than a section chunk's indexed text
+ * (`SECTION_MAX_CHARS` in src/search/chunk_rows.ts), so none of it goes unseen.
+ */
+const CHUNK_MAX_CHARS = 6000;
 
 /**
  * Splits markdown into sections by heading, ATX (`## Install`) and setext
@@ -25,43 +21,11 @@ interface Heading {
  */
 export function chunkMarkdown(text: string): { chunks: Chunk[]; symbols: SymbolDef[] } {
   const lines = text.split(/\r?\n/);
-  const headings = findHeadings(lines);
-  const chunks: Chunk[] = [];
-  const symbols: SymbolDef[] = [];
-  const stack: { level: number; path: string }[] = [];
-
-  const firstStart = headings[0]?.start ?? lines.length;
-  pushChunks(chunks, lines, "", 0, firstStart);
-  headings.forEach((h, i) => {
-    while (stack.length > 0 && stack[stack.length - 1]!.level >= h.level) stack.pop();
-    const parent = stack[stack.length - 1]?.path;
-    const path = parent === undefined ? h.text : `${parent} > ${h.text}`;
-    stack.push({ level: h.level, path });
-    const next = headings[i + 1]?.start ?? lines.length;
-    pushChunks(chunks, lines, path, h.start, next);
-
-    const end = headings.slice(i + 1).find((o) => o.level <= h.level)?.start ?? lines.length;
-    const last = lastNonBlank(lines, h.start, end);
-    const sym: SymbolDef = {
-      kind: "heading",
-      name: h.text,
-      qualname: path,
-      startLine: h.start + 1,
-      endLine: last + 1,
-      signature: h.raw,
-      structHash: createHash("sha1")
-        .update(lines.slice(h.start, last + 1).join("\n").replace(/\s+/g, " ").trim())
-        .digest("hex")
-        .slice(0, 16),
-    };
-    if (parent !== undefined) sym.parent = parent;
-    symbols.push(sym);
-  });
-  return { chunks, symbols };
+  return sectionsFromHeadings(lines, findHeadings(lines), { maxChars: CHUNK_MAX_CHARS });
 }
 
-function findHeadings(lines: string[]): Heading[] {
-  const out: Heading[] = [];
+function findHeadings(lines: string[]): ProseHeading[] {
+  const out: ProseHeading[] = [];
   let fence: { char: string; len: number } | undefined;
   let paragraphStart = -1;
   let i = 0;
@@ -115,48 +79,6 @@ function findHeadings(lines: string[]): Heading[] {
     }
   }
   return out;
-}
-
-/** Adds the chunk(s) for lines [from, to), split at blank lines when long. */
-function pushChunks(chunks: Chunk[], lines: string[], heading: string, from: number, to: number) {
-  const last = lastNonBlank(lines, from, to);
-  if (last < from) return;
-  let start = from;
-  while (start <= last && lines[start]!.trim() === "") start++;
-  let size = 0;
-  let cut = -1;
-  let inFence = false;
-  for (let i = start; i <= last; i++) {
-    if (/^ {0,3}(`{3,}|~{3,})/.test(lines[i]!)) inFence = !inFence;
-    if (!inFence && lines[i]!.trim() === "" && i > start) cut = i;
-    size += lines[i]!.length + 1;
-    if (size > CHUNK_MAX_CHARS && cut > start) {
-      const end = lastNonBlank(lines, start, cut);
-      chunks.push(chunk(lines, heading, start, end));
-      start = cut + 1;
-      while (start <= last && lines[start]!.trim() === "") start++;
-      size = 0;
-      cut = -1;
-      i = start - 1;
-    }
-  }
-  if (start <= last) chunks.push(chunk(lines, heading, start, last));
-}
-
-function chunk(lines: string[], heading: string, start: number, end: number): Chunk {
-  return {
-    heading,
-    startLine: start + 1,
-    endLine: end + 1,
-    text: lines.slice(start, end + 1).join("\n"),
-  };
-}
-
-/** Index of the last non-blank line in [from, to), or from - 1. */
-function lastNonBlank(lines: string[], from: number, to: number): number {
-  let i = to - 1;
-  while (i >= from && lines[i]!.trim() === "") i--;
-  return i;
 }
 
 /** Markdown at L2: chunks and heading symbols; markdown has no graph (L3). */
