@@ -995,7 +995,7 @@ const GRIDS: [string, number[]][] = [
   ["weights.*", [0, 0.5, 1, 2, 4, 8, 16]],
   ["legWeights.graph", [0, 0.1, 0.25, 0.5, 1]],
   ["foldShare", [0, 0.05, 0.1, 0.2, 0.4]],
-  ["rerankWeight", [0, 0.1, 0.25, 0.5, 1, 2]],
+  ["coverWeight", [0, 0.1, 0.25, 0.5, 1, 2]],
 ];
 
 /** Knobs that trade speed, decide verdicts or belong to a leg that is off here: never tuned. */

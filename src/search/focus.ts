@@ -15,7 +15,7 @@
 import type { Journal } from "../store/mod.ts";
 import type { Candidate, ChunkMeta, ScoredChunk, Tuning } from "./rank.ts";
 import { loadMeta } from "./rank.ts";
-import { type ReadCache, readCached, substringCoverage } from "./rerank.ts";
+import { type ReadCache, readCached, substringCoverage } from "./file_reads.ts";
 import { fileText, type ScoredTerm, scoreUnits, type UnitInput } from "./unit_score.ts";
 
 /** A unit of a candidate with its score; `chunk` is what the journal says of it. */
@@ -70,7 +70,7 @@ const FILE_UNITS = `SELECT id, path_id, source, title, start_line, end_line, tex
   FROM chunks WHERE path_id IN (SELECT value FROM json_each(?)) ORDER BY id`;
 
 /**
- * Reorders the first `tuning.rerankDepth` candidates by the model above and
+ * Reorders the first `tuning.focusDepth` candidates by the model above and
  * names each by its best units; the rest follow in their fused order. Reads
  * each shortlisted file once (kept in `cache`); a file that cannot be read
  * keeps its prior alone, with no units. Two journal queries: the shortlist's
@@ -83,7 +83,7 @@ export function focusCandidates(
   tuning: Tuning,
   cache: ReadCache,
 ): FocusedCandidate[] {
-  const depth = Math.max(0, tuning.rerankDepth);
+  const depth = Math.max(0, tuning.focusDepth);
   const head = candidates.slice(0, depth);
   const tail = candidates.slice(depth).map((c): FocusedCandidate => ({
     ...c,
@@ -113,7 +113,7 @@ export function focusCandidates(
       return {
         c,
         units: [] as { row: UnitRow; score: number; matched: number }[],
-        focus: score + prior + tuning.rerankWeight * substringCoverage(q.words, lower),
+        focus: score + prior + tuning.coverWeight * substringCoverage(q.words, lower),
       };
     }
     const list = rows.get(m.path_id) ?? [];
@@ -144,7 +144,7 @@ export function focusCandidates(
       c,
       units: units.filter((u) => u.matched > 0 && u.row.title !== rel).slice(0, SHOWN_UNITS),
       focus: (units[0]?.score ?? 0) + prior +
-        tuning.rerankWeight * substringCoverage(q.words, file.lower) - changelog,
+        tuning.coverWeight * substringCoverage(q.words, file.lower) - changelog,
     };
   });
   const meta = new Map<number, ChunkMeta>();

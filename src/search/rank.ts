@@ -49,9 +49,9 @@ export interface Tuning {
   /** Weight of a file's other matching chunks when it is folded to one result. */
   foldShare: number;
   /** Candidates read from disk and reordered by their best unit (`focus.ts`). */
-  rerankDepth: number;
+  focusDepth: number;
   /** Weight of the share of the query's words anywhere in the file's text. */
-  rerankWeight: number;
+  coverWeight: number;
   /** BM25F weights of a unit's fields (`unit_score.ts`). */
   unit: UnitWeights;
   /** Weight of the fused legs' score (divided by the best one's) in a file's score. */
@@ -78,8 +78,8 @@ export const DEFAULT_TUNING: Tuning = {
   graphSeeds: 20,
   graph: { fanout: 32, alpha: 0.3, iterations: 8 },
   foldShare: 0,
-  rerankDepth: 20,
-  rerankWeight: 0.2,
+  focusDepth: 20,
+  coverWeight: 0.2,
   unit: DEFAULT_UNIT_WEIGHTS,
   priorWeight: 1,
   learnedWeight: 0,

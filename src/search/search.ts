@@ -4,7 +4,7 @@
  */
 import type { Journal } from "../store/mod.ts";
 import { DEFAULT_TUNING, rank, type Tuning } from "./rank.ts";
-import type { ReadCache } from "./rerank.ts";
+import type { ReadCache } from "./file_reads.ts";
 import { focusCandidates } from "./focus.ts";
 import { confidence } from "./confidence.ts";
 import { learnedAssociations } from "./vocab_lookup.ts";
@@ -18,7 +18,7 @@ const RELOCATE_BUDGET_MS = 250;
 
 /**
  * Answers a request: the legs rank chunks, the chunks fold to one candidate
- * per file (note, memory), the first `rerankDepth` candidates are read from
+ * per file (note, memory), the first `focusDepth` candidates are read from
  * disk, named by their best symbols and reordered by them (`focus.ts`), and candidates
  * are verified against the disk in that order until `limit` of them survive. A gone file found again is
  * REBUILT at its new path; one not found is pruned (STALE, never returned)

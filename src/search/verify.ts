@@ -14,7 +14,7 @@ import { notePaths } from "./notes.ts";
 import { clip, isSemanticOnly, kindOf, spanOf, summaryOf, symbolOf } from "./hit_text.ts";
 import { isFileChunk } from "./rank.ts";
 import type { FocusedCandidate as Candidate } from "./focus.ts";
-import type { ReadCache } from "./rerank.ts";
+import type { ReadCache } from "./file_reads.ts";
 import { definitionLine, type GoneHit, relocate } from "./relocate.ts";
 import type { HitSymbol, PrunedHit, SearchHit } from "./types.ts";
 import { type Coverage, coverage, decideVerdict, type HitFacts } from "./verdict.ts";

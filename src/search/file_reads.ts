@@ -1,7 +1,7 @@
 /**
- * The whole file's share of the query, as an agent's `rg -i -F WORD` per
- * word would find it, and the read cache the second stage and the verdicts
- * share, so that no file is read twice in a search.
+ * What a search reads from disk: the read cache the second stage and the
+ * verdicts share (no file is read twice in a search), and a whole file's
+ * share of the query as an agent's `rg -i -F WORD` per word would find it.
  */
 
 /**
@@ -11,7 +11,7 @@
  *
  * @example
  * ```ts
- * import { substringCoverage } from "./rerank.ts";
+ * import { substringCoverage } from "./file_reads.ts";
  * import assert from "node:assert/strict";
  * assert.equal(substringCoverage(["http", "request", "retry"], "function parsehttprequest()"), 2 / 3);
  * ```

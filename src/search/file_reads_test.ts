@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type ReadCache, readCached, substringCoverage } from "./rerank.ts";
+import { type ReadCache, readCached, substringCoverage } from "./file_reads.ts";
 
 Deno.test("substringCoverage() finds words inside identifiers, case already folded", () => {
   const cases: [string[], string, number][] = [
