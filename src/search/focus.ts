@@ -124,13 +124,17 @@ export function focusCandidates(
     );
     const rel = m.rel ?? "";
     hashes.set(c.key, new Set(list.filter((u) => u.title !== rel).map((u) => u.text_hash)));
+    // A heading names a section less sharply than an identifier names code.
+    const weights = m.source === "docs"
+      ? { ...tuning.unit, name: tuning.headingWeight }
+      : tuning.unit;
     const s = scoreUnits(
       list.map((u) => unitInput(u, rel)),
       file,
       rel,
       q.terms,
       q.learned,
-      tuning.unit,
+      weights,
     );
     const units = list
       .map((row, i) => ({

@@ -54,6 +54,8 @@ export interface Tuning {
   coverWeight: number;
   /** BM25F weights of a unit's fields (`unit_score.ts`). */
   unit: UnitWeights;
+  /** `unit.name` for a section of prose: a query word in its heading. */
+  headingWeight: number;
   /** Weight of the fused legs' score (divided by the best one's) in a file's score. */
   priorWeight: number;
   /** Weight of a unit's learned prose→code associations with the query (`vocab.ts`). */
@@ -81,6 +83,7 @@ export const DEFAULT_TUNING: Tuning = {
   focusDepth: 20,
   coverWeight: 0.2,
   unit: DEFAULT_UNIT_WEIGHTS,
+  headingWeight: 1,
   priorWeight: 1,
   learnedWeight: 0,
   changelogPenalty: 0.05,
