@@ -165,7 +165,7 @@ export async function rank(
   const filter = resolveFilter(j, req);
   const legs: LegsReport = {
     lexical: { on: true, chunks: 0 },
-    graph: { on: false, reason: "no lexical hits to start from" },
+    graph: { on: false, reason: "no code among the best lexical hits to start from" },
     semantic: { on: false, reason: NO_MODEL_REASON },
   };
   const terms = queryTerms(query);
@@ -190,10 +190,12 @@ export async function rank(
   const meta = new Map<number, ChunkMeta>();
   loadMeta(j, [...lexical.map((h) => h.id), ...semantic], meta);
   const seeds = new Map<string, number>();
+  // The graph is code's (calls, imports, bases): prose is neither a seed nor an answer of it.
   for (const [i, h] of lexical.entries()) {
     if (seeds.size >= tuning.graphSeeds) break;
-    const node = meta.get(h.id)?.node_id;
-    if (node && !seeds.has(node)) seeds.set(node, 1 / (i + 1));
+    const m = meta.get(h.id);
+    if (m?.source !== "code" || !m.node_id || seeds.has(m.node_id)) continue;
+    seeds.set(m.node_id, 1 / (i + 1));
   }
   let graph: number[] = [];
   if (tuning.legWeights.graph > 0 && seeds.size > 0) {
@@ -201,7 +203,7 @@ export async function rank(
     loadMeta(j, graph, meta);
     graph = graph.filter((id) => {
       const m = meta.get(id);
-      return m !== undefined && passesFilter(filter, metaForFilter(m));
+      return m?.source === "code" && passesFilter(filter, metaForFilter(m));
     });
     legs.graph = { on: true, chunks: graph.length, seeds: seeds.size };
   } else if (tuning.legWeights.graph <= 0) {
