@@ -100,9 +100,10 @@ export function createServices(
       await pull();
       // The semantic leg stays off in a hook: loading a model would cost more than the hook may take.
       const repo = cwd === undefined ? undefined : repositoryOf(cwd);
+      // Most hits are filtered out below: look further than the few that are kept.
       const res = await search(read(), {
         query,
-        limit,
+        limit: limit * 3,
         home,
         semantic: null,
         ...(repo !== undefined ? { near: repo } : {}),
@@ -115,7 +116,7 @@ export function createServices(
       ).sort((a, b) =>
         (VERDICT_ORDER[a.verdict] ?? 3) - (VERDICT_ORDER[b.verdict] ?? 3) || a.rank - b.rank
       );
-      return hits.map((h): ContextItem => {
+      return hits.slice(0, limit).map((h): ContextItem => {
         const where = h.path
           ? `${h.path}${h.line ? `:${h.line}` : ""}`
           : h.symbol ?? String(h.ref_id);

@@ -70,7 +70,8 @@ const FILE_UNITS = `SELECT id, path_id, source, title, start_line, end_line, tex
   FROM chunks WHERE path_id IN (SELECT value FROM json_each(?)) ORDER BY id`;
 
 /**
- * Reorders the first `tuning.focusDepth` candidates by the model above and
+ * Reorders the candidates up to the `tuning.focusDepth`-th file (with the
+ * notes and memories ranked among them) by the model above and
  * names each by its best units; the rest follow in their fused order. Reads
  * each shortlisted file once (kept in `cache`); a file that cannot be read
  * keeps its prior alone, with no units. Two journal queries: the shortlist's
@@ -83,9 +84,13 @@ export function focusCandidates(
   tuning: Tuning,
   cache: ReadCache,
 ): FocusedCandidate[] {
-  const depth = Math.max(0, tuning.focusDepth);
-  const head = candidates.slice(0, depth);
-  const tail = candidates.slice(depth).map((c): FocusedCandidate => ({
+  // The depth bounds the files read; notes and memories on the way cost no read.
+  let depth = 0;
+  for (let files = 0; depth < candidates.length && files < tuning.focusDepth; depth++) {
+    if (candidates[depth]!.best.path_id !== null) files++;
+  }
+  const [head, rest] = nearFirst(candidates.slice(0, depth), candidates.slice(depth), q.near);
+  const tail = rest.map((c): FocusedCandidate => ({
     ...c,
     units: [],
     copies: [],
@@ -162,6 +167,35 @@ export function focusCandidates(
   });
   focused.sort((a, b) => b.focus - a.focus || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return [...foldCopies(focused, hashes, tuning.copyJaccard, q.near), ...tail];
+}
+
+/**
+ * The shortlist with each file that has an identical copy under `near` (the
+ * same content hash, further down the list) replaced by that copy, in its
+ * place: the asker's own copy is the one read and shown (pure).
+ */
+function nearFirst(
+  head: readonly Candidate[],
+  tail: readonly Candidate[],
+  near: string | undefined,
+): [Candidate[], Candidate[]] {
+  if (near === undefined) return [[...head], [...tail]];
+  const prefix = near.replace(/\/+$/, "") + "/";
+  const isNear = (c: Candidate) => c.best.path?.startsWith(prefix) === true;
+  const twins = new Map<string, number>();
+  tail.forEach((c, i) => {
+    if (c.best.hash !== null && isNear(c) && !twins.has(c.best.hash)) twins.set(c.best.hash, i);
+  });
+  if (twins.size === 0) return [[...head], [...tail]];
+  const moved = new Set<number>();
+  const out = head.map((c) => {
+    const i = c.best.hash === null || isNear(c) ? undefined : twins.get(c.best.hash);
+    if (i === undefined || moved.has(i)) return c;
+    moved.add(i);
+    return { ...tail[i]!, score: Math.max(c.score, tail[i]!.score) };
+  });
+  const swappedOut = head.filter((c, k) => out[k] !== c);
+  return [out, [...swappedOut, ...tail.filter((_, i) => !moved.has(i))]];
 }
 
 /** The chunk a candidate is named by: its best matching unit that is not the file's own lines. */

@@ -76,7 +76,7 @@ export const DEFAULT_TUNING: Tuning = {
   candidateBudget: 5000,
   semanticLimit: 100,
   rrfK: 60,
-  legWeights: { lexical: 1, graph: 0.25, semantic: 1 },
+  legWeights: { lexical: 1, graph: 0, semantic: 1 },
   graphSeeds: 20,
   graph: { fanout: 32, alpha: 0.3, iterations: 8 },
   foldShare: 0,
