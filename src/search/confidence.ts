@@ -2,10 +2,11 @@
  * Confidence (pure): the probability that a hit is a right answer — that the
  * symbol or section it names is the one asked for — from what search knows
  * of it: its best unit's score, the share of the query its own text covers,
- * and its rank. A logistic model whose coefficients were fitted on the
- * benchmark's tuning half (`scripts/bench_search.ts`), so that a confidence
- * of 0.8 is right about 80% of the time there; the hooks inject only hits at
- * or above {@link INJECT_CONFIDENCE}, and those whose symbol the prompt names
+ * its rank and its margin over the next candidate. A logistic model whose
+ * coefficients were fitted (maximum likelihood) on the benchmark's tuning
+ * half (`scripts/bench_search.ts` prints how often hits above each threshold
+ * were right); the hooks inject only hits at or above
+ * {@link INJECT_CONFIDENCE}, and those whose symbol the prompt names
  * ({@link namesSymbol}).
  */
 

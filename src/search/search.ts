@@ -18,8 +18,9 @@ const RELOCATE_BUDGET_MS = 250;
 
 /**
  * Answers a request: the legs rank chunks, the chunks fold to one candidate
- * per file (note, memory), the first `focusDepth` candidates are read from
- * disk, named by their best symbols and reordered by them (`focus.ts`), and candidates
+ * per file (note, memory), the candidates up to the `focusDepth`-th file are
+ * read from disk, named by their best symbols and reordered by them
+ * (`focus.ts`), every hit gets a confidence (`confidence.ts`), and candidates
  * are verified against the disk in that order until `limit` of them survive. A gone file found again is
  * REBUILT at its new path; one not found is pruned (STALE, never returned)
  * and logged. With `home`, the reconciler is hinted about every path seen
