@@ -1,14 +1,17 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import { dirname } from "node:path";
 import { MIGRATIONS } from "./schema.ts";
+import { JournalError } from "./journal_error.ts";
+import {
+  corruptionDetail,
+  headerDamage,
+  isCorruption,
+  JournalCorruptError,
+  knownDamage,
+  markDamaged,
+} from "./corruption.ts";
 
-/** The journal cannot be opened or is from a newer Heimdall. */
-export class JournalError extends Error {
-  constructor(message: string, readonly file: string) {
-    super(message);
-    this.name = "JournalError";
-  }
-}
+export { JournalError };
 
 /**
  * An open journal. Statements are prepared once and cached by their SQL text.
@@ -22,15 +25,31 @@ export class Journal {
     readonly db: DatabaseSync,
     readonly file: string,
     readonly readOnly: boolean,
+    /**
+     * Set when the journal is known to be damaged (a reader may still open it):
+     * what was found. Whoever answers from this journal must say so.
+     */
+    readonly damage: string | undefined,
   ) {}
 
   /**
    * Opens (creating if needed, unless read-only) and migrates the journal.
    * Throws {@link JournalError} for a journal newer than this build or one that
-   * does not exist when opened read-only.
+   * does not exist when opened read-only, and {@link JournalCorruptError} (and
+   * marks the journal damaged) when its header is bad, it is truncated, or
+   * SQLite finds it malformed while opening. A journal already known to be
+   * damaged opens read-only with `damage` set; a writer is refused, so that no
+   * write lands on a bad page.
    */
   static open(file: string, options: { readOnly?: boolean } = {}): Journal {
     const readOnly = options.readOnly ?? false;
+    const header = headerDamage(file);
+    if (header !== undefined) {
+      markDamaged(file, header);
+      throw new JournalCorruptError(file, header);
+    }
+    const damage = knownDamage(file);
+    if (damage !== undefined && !readOnly) throw new JournalCorruptError(file, damage);
     if (readOnly) {
       try {
         Deno.statSync(file);
@@ -54,16 +73,24 @@ export class Journal {
         file,
       );
     }
-    const journal = new Journal(db, file, readOnly);
-    db.exec("PRAGMA busy_timeout = 5000");
-    if (!readOnly) {
-      // A larger checkpoint interval: bulk indexing writes tens of MB, and each
-      // checkpoint costs an fsync of both files.
-      db.exec(
-        "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 10000",
-      );
+    const journal = new Journal(db, file, readOnly, damage);
+    try {
+      db.exec("PRAGMA busy_timeout = 5000");
+      if (!readOnly) {
+        // A larger checkpoint interval: bulk indexing writes tens of MB, and each
+        // checkpoint costs an fsync of both files.
+        db.exec(
+          "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 10000",
+        );
+      }
+      journal.#migrate();
+    } catch (e) {
+      journal.close();
+      if (!isCorruption(e)) throw e;
+      const detail = corruptionDetail(e);
+      markDamaged(file, detail);
+      throw new JournalCorruptError(file, detail);
     }
-    journal.#migrate();
     return journal;
   }
 

@@ -6,6 +6,16 @@
  * reconciler's transactions (the single writer); readers open read-only.
  */
 export { Journal, JournalError } from "./journal.ts";
+export {
+  clearDamage,
+  corruptionDetail,
+  headerDamage,
+  isCorruption,
+  JournalCorruptError,
+  knownDamage,
+  markDamaged,
+  quickCheck,
+} from "./corruption.ts";
 export type {
   ChunkFields,
   ChunkRecord,

@@ -1,0 +1,7 @@
+/** The journal cannot be opened, is damaged, or is from a newer Heimdall. */
+export class JournalError extends Error {
+  constructor(message: string, readonly file: string) {
+    super(message);
+    this.name = "JournalError";
+  }
+}
