@@ -6,8 +6,10 @@ export const EXIT = {
   none: 1,
   /** Usage error or bad input: the message names the value and the fix. */
   usage: 2,
-  /** Environment: lock held, permission denied, missing model or journal. */
+  /** Environment: lock held, permission denied, disk full, missing model, damaged journal. */
   env: 3,
+  /** An internal bug (EX_SOFTWARE): the message asks for `--debug` and a report. */
+  software: 70,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -8,7 +8,16 @@
 import { type Context, defaultContext } from "./context.ts";
 import { describeError, UsageError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
+import { VERSION, versionLine } from "./version.ts";
 import { join } from "node:path";
+import {
+  corruptionDetail,
+  headerDamage,
+  isCorruption,
+  JournalCorruptError,
+  knownDamage,
+  markDamaged,
+} from "../store/mod.ts";
 
 interface Command {
   HELP: string;
@@ -93,8 +102,6 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   model: () => import("./model_cmd.ts"),
 };
 
-const VERSION = "0.1.0";
-
 async function usage(): Promise<string> {
   const commands = await Promise.all(Object.values(COMMANDS).map((load) => load()));
   return [
@@ -103,20 +110,56 @@ async function usage(): Promise<string> {
     ...commands.map((c) => c.HELP),
     "",
     "Data lives in $HEIMDALL_HOME (default ~/.heimdall). Exit codes: 0 ok, 1 nothing found or drift,",
-    "2 usage or bad input, 3 environment (lock held, permission, missing journal or model).",
+    "2 usage or bad input, 3 environment (lock held, permission, disk full, missing or damaged",
+    "journal, missing model), 70 internal bug (rerun with --debug for the stack and report it).",
   ].join("\n\n").replace(/\n\n\n\n/g, "\n\n");
 }
 
+/**
+ * `--debug` anywhere before `--` (or HEIMDALL_DEBUG=1): an internal error prints
+ * its stack. Returns the arguments without it.
+ */
+function takeDebug(argv: string[]): { argv: string[]; debug: boolean } {
+  const end = argv.indexOf("--");
+  const head = end === -1 ? argv : argv.slice(0, end);
+  const rest = end === -1 ? [] : argv.slice(end);
+  const kept = head.filter((a) => a !== "--debug");
+  const env = Deno.env.get("HEIMDALL_DEBUG");
+  return {
+    argv: [...kept, ...rest],
+    debug: kept.length < head.length || (env !== undefined && env !== "" && env !== "0"),
+  };
+}
+
+/** Commands that only read the journal: they answer from a damaged one, saying so. */
+const READING = new Set([
+  "search",
+  "symbols",
+  "callers",
+  "callees",
+  "blast-radius",
+  "why",
+  "history",
+  "constraints",
+  "claims",
+  "conflicts",
+  "who-knows",
+  "export",
+  "depth",
+  "verify",
+]);
+
 /** Runs one command line; returns the process exit code. Never throws. */
 export async function main(argv: string[], ctx: Context = defaultContext()): Promise<number> {
-  const [name, ...args] = argv;
+  const { argv: plain, debug } = takeDebug(argv);
+  const [name, ...args] = plain;
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
     const topic = name === "help" && args[0] ? COMMANDS[args[0]] : undefined;
     ctx.out(topic ? (await topic()).HELP : await usage());
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === "--version" || name === "version") {
-    ctx.out(`heimdall ${VERSION}`);
+    ctx.out(versionLine());
     return EXIT.ok;
   }
   const load = COMMANDS[name];
@@ -130,12 +173,27 @@ export async function main(argv: string[], ctx: Context = defaultContext()): Pro
       return EXIT.ok;
     }
     if (SEARCHING.has(name)) await wireSemanticLeg(ctx);
+    // Never answer from a journal known to be damaged without saying so.
+    // (A bad header fails the open itself, with the one-line error below.)
+    const damage = READING.has(name) && headerDamage(ctx.home.journal) === undefined
+      ? knownDamage(ctx.home.journal)
+      : undefined;
+    if (damage !== undefined) {
+      ctx.err(
+        `heimdall ${name}: warning: answering from a damaged journal (${damage}); answers may be incomplete: run \`heimdall rebuild\``,
+      );
+    }
     return await command.run(args, ctx);
   } catch (e) {
+    // The first query that trips on a bad page marks the journal damaged.
+    if (isCorruption(e) && !(e instanceof JournalCorruptError)) {
+      markDamaged(ctx.home.journal, corruptionDetail(e));
+    }
     const { code, message } = describeError(
       e instanceof TypeError && (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
         ? new UsageError(`${e.message}; \`heimdall help ${name}\` shows the options`)
         : e,
+      { journal: ctx.home.journal, debug },
     );
     ctx.err(`heimdall ${name}: ${message}`);
     return code;

@@ -44,8 +44,13 @@ export function isCorruption(e: unknown): boolean {
     return primary === SQLITE_CORRUPT || primary === SQLITE_NOTADB;
   }
   const message = (e as { message?: unknown }).message;
-  return typeof message === "string" &&
-    /database disk image is malformed|file is not a database/.test(message);
+  if (
+    typeof message === "string" &&
+    /database disk image is malformed|file is not a database/.test(message)
+  ) return true;
+  // A wrapper (e.g. a worker's error) keeps SQLite's error as its cause.
+  const cause = (e as { cause?: unknown }).cause;
+  return cause !== undefined && cause !== e && isCorruption(cause);
 }
 
 /**
