@@ -1,4 +1,11 @@
-import { type Config, type HomePaths, homePaths, loadConfig, resolveHome } from "../config/mod.ts";
+import {
+  type Config,
+  type HomePaths,
+  homePaths,
+  loadConfig,
+  resolveHome,
+  tightenHome,
+} from "../config/mod.ts";
 import { createExtractor, type Extractor } from "../extract/mod.ts";
 
 /** What every command gets: where data lives, the config, the extractor, output. */
@@ -12,9 +19,13 @@ export interface Context {
   tty: boolean;
 }
 
-/** The real context: `$HEIMDALL_HOME`, stdout and stderr. */
+/**
+ * The real context: `$HEIMDALL_HOME`, stdout and stderr. A home left
+ * readable by others (by an older version) is made private first.
+ */
 export function defaultContext(): Context {
   const home = homePaths(resolveHome());
+  tightenHome(home.home);
   const enc = new TextEncoder();
   let extractor: Extractor | undefined;
   return {

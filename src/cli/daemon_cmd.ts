@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { fileLogger, runDaemon } from "../reconcile/mod.ts";
 import { reanchorMemories } from "../memory/mod.ts";
 import type { Context } from "./context.ts";
+import { ensurePrivateDir } from "../config/private_files.ts";
 import { EXIT } from "./exit_codes.ts";
 import { join } from "node:path";
 import { activeModel, attachEmbedPass } from "../vector/mod.ts";
@@ -14,7 +15,7 @@ export const HELP = `heimdall daemon [--verbose]
 /** `heimdall daemon`: run the writer until a signal. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const { values } = parseArgs({ args, options: { verbose: { type: "boolean", short: "v" } } });
-  Deno.mkdirSync(ctx.home.logs, { recursive: true });
+  ensurePrivateDir(ctx.home.logs);
   const fileLog = fileLogger(join(ctx.home.logs, "daemon.log"));
   const log = values.verbose
     ? {

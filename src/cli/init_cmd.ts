@@ -14,6 +14,7 @@ import {
   type Scope,
 } from "../harness/install/plan.ts";
 import type { Context } from "./context.ts";
+import { ensurePrivateDir, writePrivateFileAtomic } from "../config/private_files.ts";
 import { UsageError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
 
@@ -40,10 +41,8 @@ function readManifest(file: string): Manifest {
 }
 
 function writeManifest(file: string, files: Manifest): void {
-  Deno.mkdirSync(join(file, ".."), { recursive: true });
-  const tmp = `${file}.${Deno.pid}.tmp`;
-  Deno.writeTextFileSync(tmp, JSON.stringify({ version: 1, files }, null, 2) + "\n");
-  Deno.renameSync(tmp, file);
+  ensurePrivateDir(join(file, ".."));
+  writePrivateFileAtomic(file, JSON.stringify({ version: 1, files }, null, 2) + "\n");
 }
 
 /** `heimdall init`. */

@@ -1,5 +1,6 @@
 import { dirname } from "node:path";
 import { type Config, ConfigError, parseConfig } from "./config.ts";
+import { ensurePrivateDir, openPrivateFile, writePrivateFileAtomic } from "./private_files.ts";
 
 /**
  * Reads and validates `config.json`. A missing file is the defaults; a file that
@@ -27,12 +28,10 @@ export function loadConfig(file: string): Config {
   return parseConfig(raw, file);
 }
 
-/** Writes the config atomically (temporary file, then rename). */
+/** Writes the config atomically (temporary file, then rename), 0600: it may hold a password. */
 export function saveConfig(file: string, config: Config): void {
-  Deno.mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${Deno.pid}.tmp`;
-  Deno.writeTextFileSync(tmp, JSON.stringify(config, null, 2) + "\n");
-  Deno.renameSync(tmp, file);
+  ensurePrivateDir(dirname(file));
+  writePrivateFileAtomic(file, JSON.stringify(config, null, 2) + "\n");
 }
 
 /**
@@ -43,8 +42,8 @@ export async function updateConfig(
   file: string,
   change: (config: Config) => Config,
 ): Promise<Config> {
-  Deno.mkdirSync(dirname(file), { recursive: true });
-  const lock = await Deno.open(`${file}.lock`, { create: true, write: true });
+  ensurePrivateDir(dirname(file));
+  const lock = await openPrivateFile(`${file}.lock`, { create: true, write: true });
   try {
     await lock.lock(true);
     const next = change(loadConfig(file));

@@ -12,5 +12,13 @@ export { ConfigError } from "./config.ts";
 export { homePaths, resolveHome } from "./home.ts";
 export type { HomePaths } from "./home.ts";
 export { loadConfig, saveConfig, updateConfig } from "./config_file.ts";
+export {
+  ensurePrivateDir,
+  openPrivateFile,
+  tightenHome,
+  tightenPrivate,
+  writePrivateFile,
+  writePrivateFileAtomic,
+} from "./private_files.ts";
 export { depthName, DEPTHS, parseDepth } from "./depth.ts";
 export type { Depth, DepthRequest } from "./depth.ts";

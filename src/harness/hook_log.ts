@@ -1,15 +1,12 @@
 /** The hook's log, `$HEIMDALL_HOME/logs/hooks.log`: Deno APIs only, never throws. */
+import { ensurePrivateDir, writePrivateFile } from "../config/private_files.ts";
 
-/** Appends one timestamped line to `<home>/logs/hooks.log`. */
+/** Appends one timestamped line to `<home>/logs/hooks.log` (private: 0600 in a 0700 folder). */
 export function hookLog(homeDir: string, message: string): void {
   try {
-    Deno.mkdirSync(`${homeDir}/logs`, { recursive: true });
-    Deno.writeTextFileSync(
-      `${homeDir}/logs/hooks.log`,
-      `${new Date().toISOString()} ${message}\n`,
-      {
-        append: true,
-      },
-    );
+    ensurePrivateDir(`${homeDir}/logs`);
+    writePrivateFile(`${homeDir}/logs/hooks.log`, `${new Date().toISOString()} ${message}\n`, {
+      append: true,
+    });
   } catch { /* logging must never fail the hook */ }
 }

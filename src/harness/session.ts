@@ -8,6 +8,11 @@
  * (temporary file, then rename). Nothing here touches the journal.
  */
 import { join } from "node:path";
+import {
+  ensurePrivateDir,
+  openPrivateFile,
+  writePrivateFileAtomic,
+} from "../config/private_files.ts";
 import type { HarnessName } from "./event.ts";
 import type { GuardState } from "./grep_guard.ts";
 
@@ -119,16 +124,14 @@ export async function updateSession<T>(
   create: () => SessionState,
   change: (s: SessionState) => T | Promise<T>,
 ): Promise<T> {
-  Deno.mkdirSync(join(file, ".."), { recursive: true });
-  const lock = await Deno.open(`${file}.lock`, { create: true, write: true });
+  ensurePrivateDir(join(file, ".."));
+  const lock = await openPrivateFile(`${file}.lock`, { create: true, write: true });
   try {
     await lock.lock(true);
     const state = readSession(file) ?? create();
     const out = await change(state);
     state.updatedMs = Date.now();
-    const tmp = `${file}.${Deno.pid}.tmp`;
-    Deno.writeTextFileSync(tmp, JSON.stringify(state));
-    Deno.renameSync(tmp, file);
+    writePrivateFileAtomic(file, JSON.stringify(state));
     return out;
   } finally {
     lock.close();

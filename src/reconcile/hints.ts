@@ -1,4 +1,5 @@
 import { join, resolve } from "node:path";
+import { ensurePrivateDir, writePrivateFile } from "../config/private_files.ts";
 
 /** A hint that could not be used, and why. */
 export interface DroppedHint {
@@ -87,10 +88,10 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  * and no lock is needed. O(1) in the size of the index.
  */
 export function writeHintFile(hintsDir: string, paths: readonly string[]): string {
-  Deno.mkdirSync(hintsDir, { recursive: true });
+  ensurePrivateDir(hintsDir);
   const name = `${Date.now()}-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}.hint`;
   const tmp = join(hintsDir, `.${name}.tmp`);
-  Deno.writeTextFileSync(tmp, JSON.stringify({ paths }) + "\n");
+  writePrivateFile(tmp, JSON.stringify({ paths }) + "\n");
   const final = join(hintsDir, name);
   Deno.renameSync(tmp, final);
   return final;

@@ -1,5 +1,6 @@
 import { dirname } from "node:path";
 import type { HomePaths } from "../config/mod.ts";
+import { ensurePrivateDir, openPrivateFile, writePrivateFile } from "../config/private_files.ts";
 
 /** Another process holds the writer lock. Carries the holder's pid when known. */
 export class IndexLockedError extends Error {
@@ -26,8 +27,8 @@ export class WriterLock {
    * for `waitMs` (default 300 ms) to ride out a `status` probe holding it shared.
    */
   static async acquire(paths: HomePaths, waitMs = 300): Promise<WriterLock> {
-    Deno.mkdirSync(dirname(paths.lock), { recursive: true });
-    const file = await Deno.open(paths.lock, { create: true, read: true, write: true });
+    ensurePrivateDir(dirname(paths.lock));
+    const file = await openPrivateFile(paths.lock, { create: true, read: true, write: true });
     const deadline = Date.now() + waitMs;
     for (;;) {
       if (await file.tryLock(true)) break;
@@ -38,7 +39,7 @@ export class WriterLock {
       await new Promise((r) => setTimeout(r, 25));
     }
     const tmp = `${paths.lockPid}.${Deno.pid}.tmp`;
-    Deno.writeTextFileSync(tmp, `${Deno.pid}\n`);
+    writePrivateFile(tmp, `${Deno.pid}\n`);
     Deno.renameSync(tmp, paths.lockPid);
     return new WriterLock(file, paths);
   }

@@ -1,3 +1,5 @@
+import { writePrivateFile } from "../config/private_files.ts";
+
 /** Where the reconciler reports what it did; the CLI and the daemon choose the sink. */
 export interface Logger {
   info(message: string): void;
@@ -17,11 +19,14 @@ export function stderrLogger(verbose = false): Logger {
   };
 }
 
-/** Appends timestamped lines to a log file (the daemon's `logs/daemon.log`), and warnings to stderr too. */
+/**
+ * Appends timestamped lines to a log file (the daemon's `logs/daemon.log`, 0600),
+ * and warnings to stderr too.
+ */
 export function fileLogger(file: string, alsoStderr = true): Logger {
   const line = (level: string, m: string) => {
     try {
-      Deno.writeTextFileSync(file, `${new Date().toISOString()} ${level} ${m}\n`, { append: true });
+      writePrivateFile(file, `${new Date().toISOString()} ${level} ${m}\n`, { append: true });
     } catch { /* a full disk must not stop the writer */ }
   };
   const err = stderrLogger(false);

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 import type { HomePaths } from "../config/mod.ts";
+import { ensurePrivateDir, writePrivateFile } from "../config/private_files.ts";
 import { writeHintFile } from "../reconcile/hints.ts";
 import type { Journal } from "../store/mod.ts";
 import { notePaths } from "./notes.ts";
@@ -296,9 +297,9 @@ export class Verifier {
     } catch { /* a read-only home: the verdicts still stand */ }
     if (this.#log.length === 0) return;
     try {
-      Deno.mkdirSync(home.logs, { recursive: true });
+      ensurePrivateDir(home.logs);
       const at = new Date(this.#now).toISOString();
-      Deno.writeTextFileSync(
+      writePrivateFile(
         join(home.logs, "search.log"),
         this.#log.map((l) => `${at} ${l} (query ${JSON.stringify(query)})\n`).join(""),
         { append: true },

@@ -1,6 +1,7 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import { dirname } from "node:path";
 import { MIGRATIONS } from "./schema.ts";
+import { ensurePrivateDir, tightenPrivate } from "../config/private_files.ts";
 import { JournalError } from "./journal_error.ts";
 import {
   corruptionDetail,
@@ -12,6 +13,18 @@ import {
 } from "./corruption.ts";
 
 export { JournalError };
+
+let busyTimeoutMs = 5000;
+
+/**
+ * How long every journal this process opens from now on waits for another
+ * process's lock before a statement fails with SQLITE_BUSY (default 5 s).
+ * SQLite waits synchronously, blocking the event loop: a hook lowers it so
+ * no wait outlasts its budget. Journals already open keep theirs.
+ */
+export function setBusyTimeout(ms: number): void {
+  busyTimeoutMs = Math.max(0, Math.round(ms));
+}
 
 /**
  * An open journal. Statements are prepared once and cached by their SQL text.
@@ -60,11 +73,11 @@ export class Journal {
         );
       }
     } else {
-      Deno.mkdirSync(dirname(file), { recursive: true });
+      ensurePrivateDir(dirname(file));
     }
     let db: DatabaseSync;
     try {
-      db = new DatabaseSync(file, { readOnly, timeout: 5000 });
+      db = new DatabaseSync(file, { readOnly, timeout: busyTimeoutMs });
     } catch (e) {
       throw new JournalError(
         `Cannot open journal "${file}": ${
@@ -73,9 +86,11 @@ export class Journal {
         file,
       );
     }
+    // Before SQLite creates the WAL and shared-memory files: it gives them the journal's own mode.
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) tightenPrivate(f);
     const journal = new Journal(db, file, readOnly, damage);
     try {
-      db.exec("PRAGMA busy_timeout = 5000");
+      db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
       if (!readOnly) {
         // A larger checkpoint interval: bulk indexing writes tens of MB, and each
         // checkpoint costs an fsync of both files.

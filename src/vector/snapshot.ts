@@ -12,6 +12,7 @@
  * Format: "HVEC0001", a u32 header length, a JSON header, then each shard's
  * records as packed.ts lays them out (payload, then scale, id, key).
  */
+import { ensurePrivateDir } from "../config/private_files.ts";
 import type { Journal } from "../store/mod.ts";
 import type { Quant } from "./kernel.ts";
 import { Shard } from "./packed.ts";
@@ -73,9 +74,9 @@ export async function saveSnapshot(
   new DataView(head.buffer).setUint32(8, json.length, true);
   head.set(json, 12);
   const dir = file.slice(0, file.lastIndexOf("/"));
-  await Deno.mkdir(dir, { recursive: true });
+  ensurePrivateDir(dir);
   const tmp = `${file}.${Deno.pid}.tmp`;
-  const f = await Deno.open(tmp, { write: true, create: true, truncate: true });
+  const f = await Deno.open(tmp, { write: true, create: true, truncate: true, mode: 0o600 });
   let bytes = 0;
   try {
     bytes += await writeAll(f, head);

@@ -1,0 +1,125 @@
+/**
+ * Everything under `$HEIMDALL_HOME` is the user's alone: prompts, notes,
+ * memories, session state, logs and the team store's password live there. So
+ * the home and every folder in it are 0700 and every file Heimdall writes
+ * there is 0600, whatever the process's umask (which only ever removes bits).
+ * Every writer under the home goes through these helpers; a home left loose
+ * by an older version is tightened the first time it is opened
+ * ({@link tightenHome}).
+ *
+ * Deno APIs only and no imports: the hook client loads this on every tool
+ * call. On Windows file modes do not apply and these helpers only write.
+ */
+
+/** Mode of every file under the home. */
+export const PRIVATE_FILE_MODE = 0o600;
+/** Mode of the home and every folder in it. */
+export const PRIVATE_DIR_MODE = 0o700;
+
+const POSIX = Deno.build.os !== "windows";
+
+/**
+ * Removes the group and other bits of `path` when it has any (an owner's
+ * bits are kept, so an executable stays executable). Does not follow a
+ * symbolic link. Returns true when it changed the mode; a missing file, or
+ * one this user may not change, is left alone (false).
+ */
+export function tightenPrivate(path: string): boolean {
+  if (!POSIX) return false;
+  try {
+    const st = Deno.lstatSync(path);
+    if (st.isSymlink || st.mode === null || (st.mode & 0o077) === 0) return false;
+    Deno.chmodSync(path, st.mode & 0o700);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Creates `dir` (and missing parents) 0700, or tightens it when it exists. */
+export function ensurePrivateDir(dir: string): void {
+  Deno.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  tightenPrivate(dir);
+}
+
+/**
+ * Writes `data` to `path`, created 0600 (an existing file is tightened to
+ * 0600 too), appending when `append` is set. Throws what the write throws.
+ */
+export function writePrivateFile(
+  path: string,
+  data: string | Uint8Array,
+  options: { append?: boolean } = {},
+): void {
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  const append = options.append ?? false;
+  const f = Deno.openSync(path, {
+    write: true,
+    create: true,
+    append,
+    truncate: !append,
+    mode: PRIVATE_FILE_MODE,
+  });
+  try {
+    if (POSIX && ((f.statSync().mode ?? 0) & 0o077) !== 0) Deno.chmodSync(path, PRIVATE_FILE_MODE);
+    for (let off = 0; off < bytes.length;) off += f.writeSync(bytes.subarray(off));
+  } finally {
+    f.close();
+  }
+}
+
+/**
+ * Replaces `path` atomically with `data` (a private temporary file beside it,
+ * then a rename), so a reader sees the old bytes or the new, never half.
+ */
+export function writePrivateFileAtomic(path: string, data: string | Uint8Array): void {
+  const tmp = `${path}.${Deno.pid}.tmp`;
+  writePrivateFile(tmp, data);
+  Deno.renameSync(tmp, path);
+}
+
+/**
+ * Opens (creating 0600 when missing) a file under the home, e.g. a lock
+ * file; an existing file is tightened to 0600.
+ */
+export async function openPrivateFile(
+  path: string,
+  options: Deno.OpenOptions,
+): Promise<Deno.FsFile> {
+  const f = await Deno.open(path, { ...options, mode: PRIVATE_FILE_MODE });
+  tightenPrivate(path);
+  return f;
+}
+
+/**
+ * Makes a home folder private: when `home` itself has group or other bits
+ * (a home written by an older version under a 022 umask), removes them from
+ * it and from every folder and file under it. One stat when the home is
+ * already private or missing. Returns how many entries it tightened; never
+ * throws (an entry it may not change is left as it is).
+ */
+export function tightenHome(home: string): number {
+  if (!POSIX) return 0;
+  try {
+    const st = Deno.statSync(home);
+    if (!st.isDirectory || st.mode === null || (st.mode & 0o077) === 0) return 0;
+  } catch {
+    return 0;
+  }
+  let changed = 0;
+  // Folders last, the home itself at the very end: an interrupted pass is
+  // redone in full next time, since the home still looks loose.
+  const walk = (dir: string) => {
+    try {
+      for (const e of Deno.readDirSync(dir)) {
+        const p = `${dir}/${e.name}`;
+        if (e.isSymlink) continue; // never reach outside the home
+        if (e.isDirectory) walk(p);
+        else if (tightenPrivate(p)) changed++;
+      }
+    } catch { /* unreadable folder: tighten what we can */ }
+    if (tightenPrivate(dir)) changed++;
+  };
+  walk(home);
+  return changed;
+}
