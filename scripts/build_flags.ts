@@ -1,0 +1,52 @@
+/**
+ * The flags every way of running Heimdall shares: the compiled binary
+ * (`scripts/compile.ts`), the `heimdall` command `deno task install` puts on
+ * the PATH (`scripts/install_cli.ts`) and the release build. Permissions are
+ * scoped (never -A; the network is open because the team store and model
+ * downloads go to hosts the user configures).
+ */
+import { existsSync } from "node:fs";
+import { gitCommit } from "../src/cli/version.ts";
+
+/** The project root (the folder holding deno.json), with a trailing slash. */
+export const ROOT = new URL("..", import.meta.url).pathname;
+
+/** Permissions and V8 flags of the `heimdall` process, wherever it runs from. */
+export const RUN_FLAGS = [
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+  "--allow-sys",
+  // The native ONNX runtime (onnxruntime-node) is a Node-API library.
+  "--allow-ffi",
+  // Hosts are the user's to choose: the team's PostgreSQL and a model's home.
+  "--allow-net",
+  "--v8-flags=--expose-gc,--max-semi-space-size=4",
+] as const;
+
+/**
+ * Assets read at run time relative to `import.meta.dirname`, embedded in a
+ * binary with `--include` (only those present: grammars and wasm are fetched).
+ */
+export function includes(): string[] {
+  return [
+    "src/reconcile/watcher_worker.ts",
+    "src/reconcile/prepare_worker.ts",
+    "src/vector/scan_worker.ts",
+    "grammars",
+    "wasm",
+    "src/extract/queries",
+    "build_info.json",
+  ].filter((p) => existsSync(ROOT + p));
+}
+
+/**
+ * Writes `build_info.json` (the commit a binary is built from; `--version`
+ * reads it inside the binary, where there is no git) and returns the commit.
+ */
+export function writeBuildInfo(): string {
+  const commit = gitCommit(ROOT) ?? "unknown";
+  Deno.writeTextFileSync(`${ROOT}build_info.json`, JSON.stringify({ commit }) + "\n");
+  return commit;
+}
