@@ -146,3 +146,29 @@ export async function sh(cmd: string, cwd?: string): Promise<string> {
   }
   return text;
 }
+
+/**
+ * Whether a test that needs an optional system tool is ignored on this
+ * machine: outside CI a missing tool prints one line naming it and the
+ * command that installs it, and the test is reported as ignored; under
+ * `CI=true` nothing is ignored (`.ci/run` installs every tool), so a missing
+ * tool fails the run.
+ */
+export function withoutTool(tool: string, present: boolean, install: string): boolean {
+  if (present || Deno.env.get("CI") === "true") return false;
+  console.error(`ignored: ${tool} is not installed here; install it with \`${install}\``);
+  return true;
+}
+
+/** True when `name` runs as a command from the PATH. */
+export function hasCommand(name: string): boolean {
+  try {
+    return new Deno.Command("sh", {
+      args: ["-c", `command -v '${name.replaceAll("'", "")}'`],
+      stdout: "null",
+      stderr: "null",
+    }).outputSync().success;
+  } catch {
+    return false;
+  }
+}
