@@ -11,7 +11,7 @@ import {
   queueStats,
   quickCheck,
 } from "../store/mod.ts";
-import { WATCH_LIMIT_KEY, writerHolder } from "../reconcile/mod.ts";
+import { readFault, WATCH_LIMIT_KEY, writerHolder } from "../reconcile/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
 import { ago, plural } from "./fmt.ts";
@@ -112,6 +112,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       clamped,
       // Only a running daemon's watcher can be short of watches.
       watch_limit: holder === null ? null : getMeta(journal, WATCH_LIMIT_KEY) ?? null,
+      // The daemon's last failed pass (the journal may have been the thing that failed).
+      last_error: readFault(ctx.home),
       semantic: model,
       vectors: vectorStoreHealth(journal, model.on ? model.model : undefined),
     };
@@ -143,6 +145,22 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     ctx.out(`queue    ${plural(queue.length, "path")} queued, ${plural(hints, "hint")} waiting`);
     ctx.out(`secrets  ${plural(secrets, "file")} skipped, never stored`);
     ctx.out(`audit    last ${ago(lastAuditMs)}`);
+    const fault = status.last_error;
+    if (fault) {
+      ctx.out(
+        `error    ${fault.kind}: ${fault.message}, ${ago(fault.at_ms)} (${
+          plural(fault.failures, "failed pass", "failed passes")
+        } in a row; ${
+          fault.recovered_ms !== null
+            ? `recovered ${ago(fault.recovered_ms)}`
+            : holder === null
+            ? "the daemon is not running; start it with `heimdall daemon`"
+            : `still failing, next retry in ${
+              Math.max(0, Math.round((fault.retry_at_ms - Date.now()) / 1000))
+            }s; see logs/daemon.log`
+        })`,
+      );
+    }
     ctx.out(`journal  ${(size / 1048576).toFixed(1)} MiB`);
     const v = status.vectors;
     ctx.out(

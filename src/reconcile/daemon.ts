@@ -1,6 +1,7 @@
-import { type HomePaths, loadConfig } from "../config/mod.ts";
+import { type Config, type HomePaths, loadConfig } from "../config/mod.ts";
 import type { Extractor } from "../extract/mod.ts";
 import { deleteMeta, Journal, queueStats, setMeta } from "../store/mod.ts";
+import { backoffMs, classifyFault, type FaultRecord, writeFault } from "./faults.ts";
 import { WriterLock } from "./lock.ts";
 import type { Logger } from "./log.ts";
 import { PreparePool } from "./prepare_pool.ts";
@@ -69,6 +70,22 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     wake?.();
     wake = undefined;
   };
+  let wakeOnStop: (() => void) | undefined;
+  /**
+   * Sleeps up to `ms`; a stop ends it early, and so does a watcher event or
+   * a hint unless `onlyStop` (a back-off is not cut short by more work).
+   */
+  const pause = async (ms: number, onlyStop = false) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await new Promise<void>((resolve) => {
+      if (onlyStop) wakeOnStop = resolve;
+      else wake = resolve;
+      timer = setTimeout(resolve, ms);
+    });
+    clearTimeout(timer);
+    wake = undefined;
+    wakeOnStop = undefined;
+  };
 
   const onWatch = (m: WatchMessage) => {
     if (m.type === "event") {
@@ -100,81 +117,134 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   opts.stop.then(() => {
     stopping = true;
     poke();
+    wakeOnStop?.();
   });
 
   let configStamp = stamp(opts.home.config);
+  // The error boundary's state: consecutive failed passes, and whether the
+  // last error's record still says "failing".
+  let failures = 0;
+  let lastFault: FaultRecord | undefined;
+  let started = false;
   try {
-    reconciler.syncRoots(config);
-    setMeta(journal, "daemon_started_ms", String(Date.now()));
-    startWatcher();
-    log.info(`daemon pid ${Deno.pid} watching ${reconciler.roots.length} root(s)`);
     let ready = false;
     // True at start: the first pass also runs afterPass for whatever a previous writer left.
     let indexChanged = true;
     while (!stopping) {
-      const now = Date.now();
-      const s = stamp(opts.home.config);
-      if (s !== configStamp) {
-        configStamp = s;
-        try {
-          config = loadConfig(opts.home.config);
-          const { added, removed } = reconciler.syncRoots(config);
-          if (added.length + removed.length > 0) {
-            log.info(`roots changed: +${added.length} -${removed.length}`);
-            startWatcher();
-            auditWanted = true;
+      try {
+        if (!started) {
+          // Inside the boundary: a journal busy at startup is waited out too.
+          reconciler.syncRoots(config);
+          setMeta(journal, "daemon_started_ms", String(Date.now()));
+          startWatcher();
+          log.info(`daemon pid ${Deno.pid} watching ${reconciler.roots.length} root(s)`);
+          started = true;
+        }
+        const now = Date.now();
+        const s = stamp(opts.home.config);
+        if (s !== configStamp) {
+          let next: Config | undefined;
+          try {
+            next = loadConfig(opts.home.config);
+          } catch (e) {
+            log.warn(`${(e as Error).message}; keeping the previous configuration`);
+            configStamp = s;
           }
-        } catch (e) {
-          log.warn(`${(e as Error).message}; keeping the previous configuration`);
+          if (next) {
+            // The stamp moves only once the roots are synced: a busy journal
+            // here means the change is applied on the retry.
+            const { added, removed } = reconciler.syncRoots(next);
+            config = next;
+            configStamp = s;
+            if (added.length + removed.length > 0) {
+              log.info(`roots changed: +${added.length} -${removed.length}`);
+              startWatcher();
+              auditWanted = true;
+            }
+          }
         }
-      }
-      if (auditWanted || now >= nextAudit) {
-        auditWanted = false;
-        const t = performance.now();
-        const stats = await reconciler.audit();
-        indexChanged ||= stats.changed + stats.retracted > 0;
-        nextAudit = Date.now() + config.auditIntervalSeconds * 1000;
-        setMeta(journal, "last_audit_ms", String(Date.now()));
-        collectGarbage();
-        log.info(
-          `audit: ${stats.seen} seen, ${stats.changed} changed, ${stats.retracted} retracted in ${
-            Math.round(performance.now() - t)
-          } ms`,
-        );
-      }
-      if (pending.size > 0) {
-        // A burst of writes costs one pass: wait a beat for the rest of it.
-        await sleep(config.debounceMs);
-        const paths = [...pending].filter((p) => !p.startsWith(opts.home.hints + "/"));
-        pending.clear();
-        if (paths.length > 0) reconciler.enqueue(paths, "watch");
-      }
-      if (watchState !== undefined) {
-        if (watchState === null) deleteMeta(journal, WATCH_LIMIT_KEY);
-        else setMeta(journal, WATCH_LIMIT_KEY, watchState);
-        watchState = undefined;
-      }
-      reconciler.ingestHints();
-      if (reconciler.rootsChanged) {
-        reconciler.rootsChanged = false;
-        configStamp = stamp(opts.home.config);
-        startWatcher();
-      }
-      const drained = await reconciler.drainQueue();
-      if (drained.seen > 1000) collectGarbage();
-      indexChanged ||= drained.changed + drained.retracted > 0;
-      if (indexChanged && opts.afterPass) {
-        indexChanged = false;
-        try {
-          opts.afterPass(journal);
-        } catch (e) {
-          log.warn(`after the pass: ${(e as Error).message}`);
+        if (auditWanted || now >= nextAudit) {
+          auditWanted = false;
+          const t = performance.now();
+          const stats = await reconciler.audit();
+          indexChanged ||= stats.changed + stats.retracted > 0;
+          nextAudit = Date.now() + config.auditIntervalSeconds * 1000;
+          setMeta(journal, "last_audit_ms", String(Date.now()));
+          collectGarbage();
+          log.info(
+            `audit: ${stats.seen} seen, ${stats.changed} changed, ${stats.retracted} retracted in ${
+              Math.round(performance.now() - t)
+            } ms`,
+          );
         }
-      }
-      if (drained.seen > 0) {
-        log.info(
-          `drained ${drained.seen}: ${drained.changed} changed, ${drained.retracted} retracted, ${drained.requeued} requeued`,
+        if (pending.size > 0) {
+          // A burst of writes costs one pass: wait a beat for the rest of it.
+          await sleep(config.debounceMs);
+          const paths = [...pending].filter((p) => !p.startsWith(opts.home.hints + "/"));
+          // Queued first, forgotten after (no await between): a failed
+          // enqueue keeps the paths for the retry.
+          if (paths.length > 0) reconciler.enqueue(paths, "watch");
+          pending.clear();
+        }
+        if (watchState !== undefined) {
+          if (watchState === null) deleteMeta(journal, WATCH_LIMIT_KEY);
+          else setMeta(journal, WATCH_LIMIT_KEY, watchState);
+          watchState = undefined;
+        }
+        reconciler.ingestHints();
+        if (reconciler.rootsChanged) {
+          reconciler.rootsChanged = false;
+          configStamp = stamp(opts.home.config);
+          startWatcher();
+        }
+        const drained = await reconciler.drainQueue();
+        if (drained.seen > 1000) collectGarbage();
+        indexChanged ||= drained.changed + drained.retracted > 0;
+        if (indexChanged && opts.afterPass) {
+          indexChanged = false;
+          try {
+            opts.afterPass(journal);
+          } catch (e) {
+            log.warn(`after the pass: ${(e as Error).message}`);
+          }
+        }
+        if (drained.seen > 0) {
+          log.info(
+            `drained ${drained.seen}: ${drained.changed} changed, ${drained.retracted} retracted, ${drained.requeued} requeued`,
+          );
+        }
+        if (failures > 0 && lastFault) {
+          lastFault = { ...lastFault, recovered_ms: Date.now() };
+          writeFault(opts.home, lastFault);
+          log.info(`recovered after ${failures} failed pass(es)`);
+        }
+        failures = 0;
+      } catch (e) {
+        const fault = classifyFault(e);
+        if (!fault.transient) throw e;
+        failures++;
+        const wait = backoffMs(failures);
+        lastFault = {
+          kind: fault.kind,
+          message: fault.message,
+          at_ms: Date.now(),
+          failures,
+          retry_at_ms: Date.now() + wait,
+          recovered_ms: null,
+          pid: Deno.pid,
+        };
+        writeFault(opts.home, lastFault);
+        log.warn(
+          `pass failed (${fault.kind}, ${failures} in a row): ${fault.message}; retrying in ${wait} ms${
+            fault.kind === "internal" ? `\n${(e as Error).stack ?? ""}` : ""
+          }`,
         );
+        // What the failed pass held in memory may not match what rolled back;
+        // a stat audit finds whatever it was about to do.
+        reconciler.recover();
+        auditWanted = true;
+        await pause(wait, true);
+        continue;
       }
       if (!ready) {
         ready = true;
@@ -182,18 +252,13 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
       }
       if (pending.size > 0 || stopping) continue;
       if (background && (await stepBackground(background, log))) continue;
-      const q = queueStats(journal);
-      const untilDue = q.length > 0 && q.nextDue !== null
-        ? Math.max(5, q.nextDue - Date.now())
-        : Infinity;
+      let untilDue = Infinity;
+      try {
+        const q = queueStats(journal);
+        if (q.length > 0 && q.nextDue !== null) untilDue = Math.max(5, q.nextDue - Date.now());
+      } catch { /* a busy read: poll at the usual pace */ }
       const untilAudit = Math.max(0, nextAudit - Date.now());
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        timer = setTimeout(resolve, Math.min(opts.pollMs ?? 1000, untilDue, untilAudit));
-      });
-      clearTimeout(timer);
-      wake = undefined;
+      await pause(Math.min(opts.pollMs ?? 1000, untilDue, untilAudit));
     }
   } finally {
     watcher.stop();

@@ -15,6 +15,13 @@ export { type Progress, Reconciler } from "./reconciler.ts";
 export { PreparePool } from "./prepare_pool.ts";
 export { addStats, emptyStats, type PassStats } from "./stats.ts";
 export { runDaemon, WATCH_LIMIT_KEY } from "./daemon.ts";
+export {
+  classifyFault,
+  type Fault,
+  type FaultKind,
+  type FaultRecord,
+  readFault,
+} from "./faults.ts";
 export type { BackgroundWork, DaemonOptions } from "./daemon.ts";
 export { type Drift, verifyJournal, type VerifyReport } from "./verify.ts";
 export { contentHash, desiredRows, fileNodeId, nodeId } from "./desired.ts";

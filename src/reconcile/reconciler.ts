@@ -148,6 +148,17 @@ export class Reconciler {
     return { added, removed };
   }
 
+  /**
+   * Forgets what a failed pass left in memory: the resolver's caches (they
+   * may describe rows its rolled-back transaction never committed) and the
+   * roots marked for deferred resolution (their flag in meta stays, so the
+   * next audit still resolves them). Called by the daemon's error boundary.
+   */
+  recover(): void {
+    this.#resolver.forgetAll();
+    this.#deferred.clear();
+  }
+
   /** Queues paths for the next drain (deduplicated by path). */
   enqueue(paths: Iterable<string>, reason: string): number {
     return this.journal.tx(() => enqueuePaths(this.journal, paths, reason));

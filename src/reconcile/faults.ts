@@ -1,0 +1,124 @@
+import { join } from "node:path";
+import type { HomePaths } from "../config/mod.ts";
+
+/** What went wrong in a pass, as the daemon's error boundary sees it. */
+export type FaultKind =
+  | "busy"
+  | "locked"
+  | "full"
+  | "io"
+  | "permission"
+  | "corrupt"
+  | "internal";
+
+/** An error sorted into what the writer does about it. */
+export interface Fault {
+  kind: FaultKind;
+  /** True when waiting and retrying can cure it; false ends the daemon. */
+  transient: boolean;
+  message: string;
+}
+
+/**
+ * Sorts an error thrown by a pass. Busy and locked databases, a full disk,
+ * I/O and permission errors are transient: the world may change, so the
+ * daemon backs off and retries. Corruption is not: retrying cannot repair a
+ * damaged journal, so the daemon stops and the message names the remedy.
+ * Anything else is a bug ("internal"): it is retried too, so one bad pass
+ * never leaves the index silently stale, and `status` shows it.
+ *
+ * node:sqlite errors carry no result code (only `ERR_SQLITE_ERROR`), so the
+ * SQLite messages are matched; Deno's file errors by class or OS error.
+ *
+ * @example
+ * ```ts
+ * import { classifyFault } from "./faults.ts";
+ * console.assert(classifyFault(new Error("database is locked")).kind === "busy");
+ * console.assert(!classifyFault(new Error("database disk image is malformed")).transient);
+ * ```
+ */
+export function classifyFault(e: unknown): Fault {
+  const err = e instanceof Error ? e : new Error(String(e));
+  const message = err.message.split("\n")[0] ?? "";
+  const m = message.toLowerCase();
+  const code = (err as { code?: unknown }).code;
+  const kind: FaultKind = err.name === "JournalCorruptError" ||
+      /malformed|file is not a database|sqlite_corrupt|sqlite_notadb/.test(m)
+    ? "corrupt"
+    : /database table is locked|sqlite_locked/.test(m)
+    ? "locked"
+    : /database is locked|sqlite_busy/.test(m) || e instanceof Deno.errors.Busy
+    ? "busy"
+    : /database or disk is full|sqlite_full|no space left|enospc|quota exceeded|edquot/.test(m) ||
+        code === "ENOSPC"
+    ? "full"
+    : /disk i\/o error|sqlite_ioerr|input\/output error|\beio\b/.test(m) || code === "EIO"
+    ? "io"
+    : e instanceof Deno.errors.PermissionDenied ||
+        /readonly database|permission denied|unable to open database|sqlite_(readonly|perm|cantopen)|eacces|eperm/
+          .test(m)
+    ? "permission"
+    : "internal";
+  return { kind, transient: kind !== "corrupt", message };
+}
+
+/**
+ * The back-off before retry `attempt` (1 for the first failure): doubles from
+ * `baseMs`, capped at `capMs`. Pure.
+ */
+export function backoffMs(attempt: number, baseMs = 500, capMs = 30_000): number {
+  return Math.min(capMs, baseMs * 2 ** Math.max(0, attempt - 1));
+}
+
+/** The daemon's last pass error, as `status` shows it. */
+export interface FaultRecord {
+  kind: FaultKind;
+  message: string;
+  /** When it last happened (ms since the epoch). */
+  at_ms: number;
+  /** Consecutive failed passes up to `at_ms`. */
+  failures: number;
+  /** When the next retry was due, when the record was written. */
+  retry_at_ms: number;
+  /** When a pass next succeeded; null while still failing. */
+  recovered_ms: number | null;
+  pid: number;
+}
+
+/**
+ * Where the last error lives: a small file in the logs folder, not the
+ * journal, because the journal is often the very thing that is busy, locked
+ * or full when it must be written.
+ */
+export function faultFile(home: HomePaths): string {
+  return join(home.logs, "last_error.json");
+}
+
+/**
+ * Writes the record (write to a temporary file, then rename, so a reader
+ * never sees half of it). Never throws: on a full disk the log line and the
+ * in-memory state are all there is.
+ */
+export function writeFault(home: HomePaths, record: FaultRecord): void {
+  const file = faultFile(home);
+  const tmp = `${file}.${Deno.pid}.tmp`;
+  try {
+    Deno.mkdirSync(home.logs, { recursive: true });
+    Deno.writeTextFileSync(tmp, JSON.stringify(record) + "\n", { mode: 0o600 });
+    Deno.renameSync(tmp, file);
+  } catch {
+    try {
+      Deno.removeSync(tmp);
+    } catch { /* never written */ }
+  }
+}
+
+/** The last recorded pass error, or null when there is none (or it cannot be read). */
+export function readFault(home: HomePaths): FaultRecord | null {
+  try {
+    const r = JSON.parse(Deno.readTextFileSync(faultFile(home)));
+    return typeof r?.message === "string" && typeof r?.at_ms === "number" ? r as FaultRecord : null;
+  } catch {
+    return null;
+  }
+}

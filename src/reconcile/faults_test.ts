@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { backoffMs, classifyFault, type FaultKind } from "./faults.ts";
+
+Deno.test("classifyFault() sorts errors into transient kinds and corruption", () => {
+  const cases: [unknown, FaultKind, boolean][] = [
+    [new Error("database is locked"), "busy", true],
+    [new Error("database table is locked"), "locked", true],
+    [new Error("database or disk is full"), "full", true],
+    [new Error("No space left on device (os error 28)"), "full", true],
+    [new Error("disk I/O error"), "io", true],
+    [new Error("Input/output error (os error 5)"), "io", true],
+    [new Deno.errors.PermissionDenied("Permission denied (os error 13)"), "permission", true],
+    [new Error("attempt to write a readonly database"), "permission", true],
+    [new Error("database disk image is malformed"), "corrupt", false],
+    [new Error("file is not a database"), "corrupt", false],
+    [new TypeError("Cannot read properties of undefined"), "internal", true],
+    ["a thrown string", "internal", true],
+  ];
+  for (const [e, kind, transient] of cases) {
+    const f = classifyFault(e);
+    assert.deepEqual([f.kind, f.transient], [kind, transient], String(e));
+  }
+});
+
+Deno.test("classifyFault() recognises a real busy error from node:sqlite", () => {
+  const dir = Deno.makeTempDirSync();
+  const file = dir + "/j.db";
+  const a = new DatabaseSync(file, { timeout: 10 });
+  const b = new DatabaseSync(file, { timeout: 10 });
+  a.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (x)");
+  a.exec("BEGIN IMMEDIATE");
+  assert.throws(() => b.exec("BEGIN IMMEDIATE"), (e) => classifyFault(e).kind === "busy");
+  a.exec("COMMIT");
+  a.close();
+  b.close();
+  Deno.removeSync(dir, { recursive: true });
+});
+
+Deno.test("backoffMs() doubles from its base and stops at its cap", () => {
+  assert.deepEqual([1, 2, 3, 4].map((n) => backoffMs(n)), [500, 1000, 2000, 4000]);
+  assert.equal(backoffMs(40), 30_000);
+});

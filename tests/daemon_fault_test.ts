@@ -1,0 +1,100 @@
+/** The daemon's error boundary, with a real second process holding the journal's write lock. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { homePaths } from "../src/config/mod.ts";
+import { Journal } from "../src/store/mod.ts";
+import { cli, startDaemon, tempDir, waitFor, writeTree } from "./helpers.ts";
+
+/** A deno subprocess that holds `BEGIN IMMEDIATE` on the journal for `ms`, then commits. */
+function holdWriteLock(journal: string, ms: number): { held: Promise<void>; done: Promise<void> } {
+  const code = `
+    import { DatabaseSync } from "node:sqlite";
+    const db = new DatabaseSync(${JSON.stringify(journal)});
+    db.exec("BEGIN IMMEDIATE");
+    console.log("held");
+    await new Promise((r) => setTimeout(r, ${ms}));
+    db.exec("COMMIT");
+    db.close();`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", code],
+    env: { DENO_NO_UPDATE_CHECK: "1" },
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const held = (async () => {
+    let seen = "";
+    while (!seen.includes("held")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("the lock holder exited before taking the lock");
+      seen += value;
+    }
+  })();
+  const done = (async () => {
+    await held;
+    while (!(await reader.read()).done) { /* drain to the end */ }
+    const status = await child.status;
+    assert.equal(status.code, 0, "the lock holder failed");
+  })();
+  return { held, done };
+}
+
+function indexedHash(home: string, path: string): string | null {
+  const j = Journal.open(homePaths(home).journal, { readOnly: true });
+  try {
+    return j.get<{ hash: string | null }>("SELECT hash FROM paths WHERE path = ?", path)?.hash ??
+      null;
+  } finally {
+    j.close();
+  }
+}
+
+Deno.test("the daemon outlives a write lock held past the busy timeout, says so in status, and indexes the next edit", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, { "a.ts": "export const a = 1;\n", "b.ts": "export const b = 1;\n" });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const daemon = await startDaemon(home);
+  let exited: number | undefined;
+  daemon.child.status.then((s) => (exited = s.code));
+  try {
+    // Longer than the 5 s busy timeout: the daemon's next write must fail.
+    const hashA = indexedHash(home, join(repo, "a.ts"));
+    const holder = holdWriteLock(homePaths(home).journal, 8_000);
+    await holder.held;
+    Deno.writeTextFileSync(join(repo, "a.ts"), "export const a = 2;\n");
+    await waitFor(
+      async () => JSON.parse((await cli(home, ["status", "--json"])).stdout).last_error !== null,
+      20_000,
+      "status to show the failed pass",
+    );
+    await holder.done;
+    assert.equal(exited, undefined, "the daemon exited on a busy journal");
+    const status = JSON.parse((await cli(home, ["status", "--json"])).stdout);
+    assert.equal(status.last_error.kind, "busy");
+    assert.match(status.last_error.message, /database is locked/);
+    assert.equal(status.daemon, daemon.pid);
+    // The edit made during the hold is indexed once the lock is free...
+    await waitFor(
+      () => indexedHash(home, join(repo, "a.ts")) !== hashA,
+      30_000,
+      "the edit made during the hold to be indexed",
+    );
+    assert.equal((await cli(home, ["verify"])).code, 0);
+    // ...and so is one made after it.
+    const before = indexedHash(home, join(repo, "b.ts"));
+    Deno.writeTextFileSync(join(repo, "b.ts"), "export const b = 2;\nexport const c = 3;\n");
+    await waitFor(
+      () => indexedHash(home, join(repo, "b.ts")) !== before,
+      20_000,
+      "an edit made after the lock was released",
+    );
+    const text = (await cli(home, ["status"])).stdout;
+    assert.match(text, /error +busy: database is locked, .* recovered/);
+    assert.equal(exited, undefined, "the daemon is still running");
+  } finally {
+    assert.equal(await daemon.stop(), 0);
+  }
+  Deno.removeSync(base, { recursive: true });
+});
