@@ -24,7 +24,15 @@ import { homePaths } from "../src/config/mod.ts";
 import { Journal } from "../src/store/mod.ts";
 import { selfArgv } from "../src/harness/install/command.ts";
 import { cli, type DaemonProcess, startDaemon, tempDir, waitFor } from "./helpers.ts";
-import { freshDatabase, heimdall, heimdallJson, machine, pgServer, sql } from "./team_fixture.ts";
+import {
+  freshDatabase,
+  heimdall,
+  heimdallJson,
+  machine,
+  noPostgres,
+  pgServer,
+  sql,
+} from "./team_fixture.ts";
 
 const FIXTURES = new URL("./fixtures/harness/", import.meta.url).pathname;
 
@@ -1276,6 +1284,7 @@ function silentServer(): { url: string; close(): void } {
 Deno.test({
   name:
     "with a shared PostgreSQL, hooks read the team's fresh memories and claims, write through the store, and fail open when it hangs",
+  ignore: noPostgres(),
   sanitizeResources: false,
   sanitizeOps: false,
   async fn(t) {

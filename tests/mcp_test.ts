@@ -17,6 +17,7 @@ import {
   heimdallJson,
   type Machine,
   machine,
+  noPostgres,
   pgServer,
   sql,
 } from "./team_fixture.ts";
@@ -472,7 +473,10 @@ interface WhyJson {
   history: (WhyItem & { standing: string })[];
 }
 
-Deno.test("with a shared PostgreSQL, the MCP memory tools write to the team and read the team's", async (t) => {
+Deno.test({
+  name: "with a shared PostgreSQL, the MCP memory tools write to the team and read the team's",
+  ignore: noPostgres(),
+}, async (t) => {
   const server = await pgServer();
   const cleanups: (() => Promise<void> | void)[] = [];
   try {

@@ -7,7 +7,16 @@
  */
 import { join } from "node:path";
 import type pg from "pg";
-import { type CliResult, MAIN, sh, tempDir, writeTree } from "./helpers.ts";
+import { existsSync } from "node:fs";
+import {
+  type CliResult,
+  hasCommand,
+  MAIN,
+  sh,
+  tempDir,
+  withoutTool,
+  writeTree,
+} from "./helpers.ts";
 
 const DENO = Deno.execPath();
 
@@ -147,6 +156,28 @@ export async function withClockBehind<T>(behindMs: number, fn: () => Promise<T>)
 }
 
 const PG_SCRIPT = new URL("../scripts/pg_test_server.sh", import.meta.url).pathname;
+
+/**
+ * True when the team-store tests can have a PostgreSQL here: a given
+ * $HEIMDALL_TEST_PG_URL, an installed server, or root with apt-get (the
+ * script installs one). Pass to `withoutTool` as a test's `ignore`.
+ */
+export function hasPostgres(): boolean {
+  if (Deno.env.get("HEIMDALL_TEST_PG_URL")) return true;
+  try {
+    for (const v of Deno.readDirSync("/usr/lib/postgresql")) {
+      if (existsSync(`/usr/lib/postgresql/${v.name}/bin/initdb`)) return true;
+    }
+  } catch {
+    // no server installed
+  }
+  return Deno.uid() === 0 && hasCommand("apt-get");
+}
+
+/** `ignore` for a test that needs PostgreSQL (see `withoutTool`). */
+export function noPostgres(): boolean {
+  return withoutTool("PostgreSQL", hasPostgres(), "sudo apt-get install -y postgresql");
+}
 
 /** A PostgreSQL server for tests: its URL, and how to stop it (when the test started it). */
 export interface PgServer {

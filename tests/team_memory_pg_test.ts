@@ -20,6 +20,7 @@ import {
   heimdallJson,
   type Machine,
   machine,
+  noPostgres,
   pgServer,
   sql,
   withClockBehind,
@@ -75,7 +76,7 @@ const STORED = `SELECT id, author, text, scope,
   floor(extract(epoch from superseded_at) * 1000)::float8 AS superseded_ms,
   superseded_by, count FROM heimdall.memories`;
 
-Deno.test("team memory on PostgreSQL", async (t) => {
+Deno.test({ name: "team memory on PostgreSQL", ignore: noPostgres() }, async (t) => {
   const server = await pgServer();
   const cleanups: (() => Promise<void> | void)[] = [];
   const step = (name: string, fn: (url: string, a: Machine, b: Machine) => Promise<void>) =>

@@ -16,6 +16,7 @@ import {
   heimdallJson,
   type Machine,
   machine,
+  noPostgres,
   pgServer,
   withClockBehind,
   withPg,
@@ -35,7 +36,7 @@ async function team(url: string): Promise<[Machine, Machine]> {
 const brief = (list: Conflict[]) =>
   list.map((c) => [c.claim.developer, c.claim.qualname, c.relation, c.hops]);
 
-Deno.test("team store on PostgreSQL", async (t) => {
+Deno.test({ name: "team store on PostgreSQL", ignore: noPostgres() }, async (t) => {
   const server = await pgServer();
   const cleanups: (() => Promise<void> | void)[] = [];
   const step = (name: string, fn: (url: string) => Promise<void>) =>
