@@ -43,10 +43,12 @@ export function includes(): string[] {
 
 /**
  * Writes `build_info.json` (the commit a binary is built from; `--version`
- * reads it inside the binary, where there is no git) and returns the commit.
+ * reads it inside the binary, where there is no git); the caller removes it
+ * once the binary is built.
  */
-export function writeBuildInfo(): string {
+export function writeBuildInfo(): { commit: string; path: string } {
   const commit = gitCommit(ROOT) ?? "unknown";
-  Deno.writeTextFileSync(`${ROOT}build_info.json`, JSON.stringify({ commit }) + "\n");
-  return commit;
+  const path = `${ROOT}build_info.json`;
+  Deno.writeTextFileSync(path, JSON.stringify({ commit }) + "\n");
+  return { commit, path };
 }

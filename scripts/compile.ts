@@ -21,7 +21,9 @@ const { values } = parseArgs({
   },
 });
 
-writeBuildInfo();
+// The binary's commit lives in build_info.json only while it is compiled: a
+// copy left in the clone would make `--version` of a source run name an old commit.
+const buildInfo = writeBuildInfo();
 const args = [
   "compile",
   "--no-check",
@@ -35,8 +37,10 @@ const args = [
 
 const denort = Deno.env.get("DENORT_BIN");
 console.error(`deno ${args.join(" ")}${denort ? `   (DENORT_BIN=${denort})` : ""}`);
-if (values["dry-run"]) Deno.exit(0);
-const { code } = await new Deno.Command(Deno.execPath(), { args, cwd: ROOT }).spawn().status;
+const { code } = values["dry-run"]
+  ? { code: 0 }
+  : await new Deno.Command(Deno.execPath(), { args, cwd: ROOT }).spawn().status;
+Deno.removeSync(buildInfo.path);
 if (code !== 0) {
   console.error(
     denort
