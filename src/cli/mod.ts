@@ -100,6 +100,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   mcp: () => import("./mcp_cmd.ts"),
   doctor: () => import("./doctor_cmd.ts"),
   model: () => import("./model_cmd.ts"),
+  service: () => import("./service_cmd.ts"),
 };
 
 async function usage(): Promise<string> {

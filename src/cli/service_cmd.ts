@@ -1,0 +1,257 @@
+import { parseArgs } from "node:util";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { runningUnderDeno } from "../harness/install/command.ts";
+import {
+  disableService,
+  enableService,
+  forgetService,
+  serviceDefinition,
+  serviceFilePath,
+  type ServicePlatform,
+  ServiceSpecError,
+  serviceState,
+  SYSTEMD_UNIT_NAME,
+} from "../service/mod.ts";
+import type { Context } from "./context.ts";
+import { UsageError } from "./errors.ts";
+import { EXIT } from "./exit_codes.ts";
+
+export const HELP = `heimdall service install|uninstall|status [--platform linux|macos]
+  Runs \`heimdall daemon\` as your user's service, started at login and
+  restarted when it fails: a systemd user unit on Linux
+  (~/.config/systemd/user/heimdall.service), a launchd agent on macOS
+  (~/Library/LaunchAgents/dev.heimdall.daemon.plist). Its output goes to
+  $HEIMDALL_HOME/logs/service.log, the daemon's own log to
+  $HEIMDALL_HOME/logs/daemon.log; \`status\` shows where, and the last lines.
+  install: exit 0 when enabled and started; 3 when the file is written but
+  the service manager cannot be reached (no user systemd in a container):
+  the message says what to run. uninstall: stops it, removes the file, exit 0.
+  status: 0 running, 1 not installed or not running, 3 manager unreachable.
+  --platform writes the other platform's file (to inspect it).`;
+
+/** The permissions of the compiled binary (scripts/compile.ts), for the daemon under `deno run`. */
+const DAEMON_PERMISSIONS = [
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+  "--allow-sys",
+  "--allow-ffi",
+  "--allow-net",
+  "--v8-flags=--expose-gc,--max-semi-space-size=4",
+];
+
+/** The argv that runs this Heimdall's daemon: the binary, or Deno with this checkout's main.ts. */
+export function daemonArgv(execPath = Deno.execPath()): string[] {
+  if (!runningUnderDeno(execPath)) return [execPath, "daemon"];
+  const main = fileURLToPath(new URL("../../main.ts", import.meta.url));
+  return [
+    execPath,
+    "run",
+    "--quiet",
+    "--no-prompt",
+    ...DAEMON_PERMISSIONS,
+    "--config",
+    join(dirname(main), "deno.json"),
+    main,
+    "daemon",
+  ];
+}
+
+function thisPlatform(): ServicePlatform {
+  if (Deno.build.os === "linux") return "linux";
+  if (Deno.build.os === "darwin") return "macos";
+  throw new UsageError(
+    `heimdall service supports Linux (systemd) and macOS (launchd), not "${Deno.build.os}"; run \`heimdall daemon\` at login with your system's scheduler instead`,
+  );
+}
+
+/** `heimdall service install|uninstall|status`. */
+export async function run(args: string[], ctx: Context): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { platform: { type: "string" } },
+  });
+  const action = positionals[0];
+  if (positionals.length !== 1 || !["install", "uninstall", "status"].includes(action ?? "")) {
+    throw new UsageError(
+      `Expected one of install, uninstall, status${
+        action ? `, not "${positionals.join(" ")}"` : ""
+      }; \`heimdall help service\` explains them`,
+    );
+  }
+  const p = values.platform;
+  if (p !== undefined && p !== "linux" && p !== "macos") {
+    throw new UsageError(`--platform "${p}" is not one of linux, macos`);
+  }
+  const platform: ServicePlatform = p ?? thisPlatform();
+  const userHome = Deno.env.get("HOME");
+  if (!userHome) {
+    throw new UsageError("HOME is not set: a user service lives under it; set HOME and retry");
+  }
+  const file = serviceFilePath(platform, userHome, Deno.env.get("XDG_CONFIG_HOME"));
+  const logs = {
+    service: join(ctx.home.logs, "service.log"),
+    daemon: join(ctx.home.logs, "daemon.log"),
+  };
+  const manager = platform === "linux" ? "systemctl --user" : "launchctl";
+  if (action === "install") return await install(ctx, platform, file, logs, manager);
+  if (action === "uninstall") return await uninstall(ctx, platform, file, manager);
+  return await status(ctx, platform, file, logs, manager);
+}
+
+async function install(
+  ctx: Context,
+  platform: ServicePlatform,
+  file: string,
+  logs: { service: string; daemon: string },
+  manager: string,
+): Promise<number> {
+  const path = Deno.env.get("PATH");
+  let text: string;
+  try {
+    text = serviceDefinition(platform, {
+      argv: daemonArgv(),
+      home: ctx.home.home,
+      logFile: logs.service,
+      env: path ? { PATH: path } : {},
+    });
+  } catch (e) {
+    if (!(e instanceof ServiceSpecError)) throw e;
+    ctx.err(`heimdall service install: ${e.message}`);
+    return EXIT.usage;
+  }
+  Deno.mkdirSync(ctx.home.logs, { recursive: true });
+  Deno.mkdirSync(dirname(file), { recursive: true });
+  Deno.writeTextFileSync(file, text);
+  ctx.out(`Wrote ${file}`);
+  const steps = await enableService(platform, file);
+  const failed = steps.find((s) => !s.ok && (s.required || s.missing));
+  if (failed) {
+    const todo = platform === "linux"
+      ? `systemctl --user daemon-reload && systemctl --user enable --now ${SYSTEMD_UNIT_NAME}`
+      : `launchctl bootstrap gui/$(id -u) ${file}`;
+    ctx.err(
+      [
+        `heimdall service install: wrote ${file}, but could not start it: \`${failed.command}\` ${
+          failed.missing ? "cannot run" : "failed"
+        }: ${oneLine(failed.detail)}.`,
+        `  ${
+          platform === "linux"
+            ? "No systemd user manager is reachable here (a container, or a shell outside a login session?)."
+            : "launchd did not load the agent."
+        } In your login session run:`,
+        `    ${todo}`,
+        `  or run the daemon yourself: heimdall daemon`,
+      ].join("\n"),
+    );
+    return EXIT.env;
+  }
+  ctx.out(
+    `Started the Heimdall daemon with ${manager}; it starts at login and restarts when it fails.`,
+  );
+  ctx.out(`Logs: ${logs.service} (service output), ${logs.daemon} (daemon log)`);
+  return EXIT.ok;
+}
+
+async function uninstall(
+  ctx: Context,
+  platform: ServicePlatform,
+  file: string,
+  manager: string,
+): Promise<number> {
+  const steps = await disableService(platform);
+  const unreachable = steps.find((s) => s.missing || /bus|connect/i.test(s.detail));
+  let existed = true;
+  try {
+    Deno.removeSync(file);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+    existed = false;
+  }
+  if (existed) await forgetService(platform);
+  ctx.out(existed ? `Removed ${file}` : `Nothing to remove: ${file} does not exist`);
+  if (unreachable) {
+    ctx.out(
+      `${manager} could not be reached (${
+        oneLine(unreachable.detail)
+      }); if the service still runs in a login session, stop it there with: ${
+        platform === "linux"
+          ? `systemctl --user disable --now ${SYSTEMD_UNIT_NAME}`
+          : "launchctl bootout gui/$(id -u)/dev.heimdall.daemon"
+      }`,
+    );
+  } else if (steps.every((s) => s.ok)) {
+    ctx.out("Stopped the Heimdall daemon service.");
+  }
+  return EXIT.ok;
+}
+
+async function status(
+  ctx: Context,
+  platform: ServicePlatform,
+  file: string,
+  logs: { service: string; daemon: string },
+  manager: string,
+): Promise<number> {
+  let installed = true;
+  try {
+    Deno.statSync(file);
+  } catch {
+    installed = false;
+  }
+  const kind = platform === "linux" ? "systemd user unit" : "launchd agent";
+  ctx.out(
+    installed
+      ? `Service: ${kind} ${file}`
+      : `Service: not installed (\`heimdall service install\` writes ${file})`,
+  );
+  const state = await serviceState(platform);
+  ctx.out(
+    state.state !== undefined
+      ? `State: ${state.state} (${manager})`
+      : `State: unknown: \`${state.unreachable?.command}\` ${
+        oneLine(state.unreachable?.detail ?? "")
+      }`,
+  );
+  ctx.out(`Logs: ${logs.service} (service output), ${logs.daemon} (daemon log)`);
+  const tail = lastLines(logs.daemon, 5);
+  if (tail.length > 0) {
+    ctx.out(["Last lines of the daemon log:", ...tail.map((l) => "  " + l)].join("\n"));
+  }
+  if (!installed) return EXIT.none;
+  if (state.state === undefined) return EXIT.env;
+  return state.state === "active" || state.state === "running" ? EXIT.ok : EXIT.none;
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s*\n\s*/g, "; ").trim() || "no message";
+}
+
+/** The last `n` lines of a log file (reads at most its last 64 KiB); none if absent. */
+function lastLines(path: string, n: number): string[] {
+  let f: Deno.FsFile;
+  try {
+    f = Deno.openSync(path);
+  } catch {
+    return [];
+  }
+  try {
+    const size = f.statSync().size;
+    const want = Math.min(size, 64 * 1024);
+    f.seekSync(size - want, Deno.SeekMode.Start);
+    const buf = new Uint8Array(want);
+    let got = 0;
+    while (got < want) {
+      const r = f.readSync(buf.subarray(got));
+      if (r === null || r === 0) break;
+      got += r;
+    }
+    return new TextDecoder().decode(buf.subarray(0, got)).split("\n").filter((l) => l !== "")
+      .slice(-n);
+  } finally {
+    f.close();
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Talks to the user's service manager: `systemctl --user` on Linux,
+ * `launchctl` on macOS. Every call returns what happened (ran, failed with
+ * its message, or the tool is missing); nothing here throws for a manager
+ * that cannot be reached, so the caller can say what to run instead.
+ */
+import { SERVICE_LABEL, type ServicePlatform, SYSTEMD_UNIT_NAME } from "./unit.ts";
+
+/** One manager command's outcome. */
+export interface ManagerStep {
+  /** The command line, as a person would type it. */
+  command: string;
+  ok: boolean;
+  /** What it printed (stdout, then stderr), trimmed; or why it could not run. */
+  detail: string;
+  /** The program is not installed (not on PATH). */
+  missing: boolean;
+  /** A failure of this step is a failure of the whole action. */
+  required: boolean;
+}
+
+/** Runs one manager command; never throws. */
+async function step(program: string, args: string[], required = true): Promise<ManagerStep> {
+  const command = [program, ...args].join(" ");
+  try {
+    const out = await new Deno.Command(program, {
+      args,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const dec = new TextDecoder();
+    const detail = [dec.decode(out.stdout).trim(), dec.decode(out.stderr).trim()]
+      .filter((s) => s !== "").join("\n");
+    return { command, ok: out.success, detail, missing: false, required };
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) {
+      return { command, ok: false, detail: `${program} is not on PATH`, missing: true, required };
+    }
+    const detail = e instanceof Error ? e.message : String(e);
+    return { command, ok: false, detail, missing: false, required };
+  }
+}
+
+/** The launchd domain of this user's login session. */
+function guiDomain(): string {
+  return `gui/${Deno.uid() ?? 0}`;
+}
+
+/**
+ * Loads the written definition and starts it now and at every login. Stops
+ * at the first failed step; returns the steps run.
+ */
+export async function enableService(
+  platform: ServicePlatform,
+  file: string,
+): Promise<ManagerStep[]> {
+  const plan: [string, string[], boolean][] = platform === "linux"
+    ? [
+      ["systemctl", ["--user", "daemon-reload"], true],
+      ["systemctl", ["--user", "enable", SYSTEMD_UNIT_NAME], true],
+      // restart, not start: a daemon already running picks up the new definition.
+      ["systemctl", ["--user", "restart", SYSTEMD_UNIT_NAME], true],
+    ]
+    : [
+      // A loaded older definition must go first; failing here means none was loaded.
+      ["launchctl", ["bootout", `${guiDomain()}/${SERVICE_LABEL}`], false],
+      ["launchctl", ["bootstrap", guiDomain(), file], true],
+    ];
+  return await runPlan(plan);
+}
+
+/** Stops the service and unloads it (the file is the caller's to remove). */
+export async function disableService(platform: ServicePlatform): Promise<ManagerStep[]> {
+  return await runPlan(
+    platform === "linux"
+      ? [["systemctl", ["--user", "disable", "--now", SYSTEMD_UNIT_NAME], true]]
+      : [["launchctl", ["bootout", `${guiDomain()}/${SERVICE_LABEL}`], true]],
+  );
+}
+
+/** After the file is gone: systemd forgets it (launchd needs nothing). */
+export async function forgetService(platform: ServicePlatform): Promise<ManagerStep[]> {
+  return platform === "linux"
+    ? await runPlan([["systemctl", ["--user", "daemon-reload"], true]])
+    : [];
+}
+
+async function runPlan(plan: [string, string[], boolean][]): Promise<ManagerStep[]> {
+  const done: ManagerStep[] = [];
+  for (const [program, args, mustSucceed] of plan) {
+    const s = await step(program, args, mustSucceed);
+    done.push(s);
+    if (s.missing || (mustSucceed && !s.ok)) break;
+  }
+  return done;
+}
+
+/** What the manager says of the service. */
+export interface ServiceState {
+  /** `active`, `inactive`, `failed`, `running`, `not loaded`…; undefined when unknown. */
+  state?: string;
+  /** Set when the manager could not be asked. */
+  unreachable?: ManagerStep;
+}
+
+/** Asks the manager whether the service runs. */
+export async function serviceState(platform: ServicePlatform): Promise<ServiceState> {
+  if (platform === "linux") {
+    const s = await step("systemctl", ["--user", "is-active", SYSTEMD_UNIT_NAME]);
+    // is-active prints the state and exits non-zero unless active; no state word means no bus.
+    const word = s.detail.split("\n")[0]?.trim() ?? "";
+    if (/^(active|inactive|failed|activating|deactivating|reloading|unknown)$/.test(word)) {
+      return { state: word };
+    }
+    return { unreachable: s };
+  }
+  const s = await step("launchctl", ["print", `${guiDomain()}/${SERVICE_LABEL}`]);
+  if (s.missing) return { unreachable: s };
+  if (!s.ok) return { state: "not loaded" };
+  const m = /^\s*state = (.+)$/m.exec(s.detail);
+  return { state: m?.[1]?.trim() ?? "loaded" };
+}

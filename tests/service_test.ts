@@ -1,0 +1,274 @@
+/**
+ * `heimdall service`: the systemd unit passes `systemd-analyze verify`, the
+ * launchd agent parses as a property list with the keys launchd needs, and
+ * install → status → uninstall round-trips in a temporary home where no
+ * service manager can be reached (the files are written, the message says
+ * what to run, the exit codes are the documented ones).
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { cli, tempDir } from "./helpers.ts";
+import {
+  launchdPlist,
+  type ServiceSpec,
+  ServiceSpecError,
+  systemdUnit,
+} from "../src/service/mod.ts";
+import { daemonArgv } from "../src/cli/service_cmd.ts";
+
+/** Whether a tool runs; when it does not, say how to install it (and fail under CI=true). */
+function needTool(tool: string, probe: string[], install: string): boolean {
+  try {
+    new Deno.Command(tool, { args: probe, stdout: "null", stderr: "null" }).outputSync();
+    return true;
+  } catch {
+    const msg = `${tool} is not installed; install it with: ${install}`;
+    if (Deno.env.get("CI") === "true") throw new Error(`${msg} (CI needs it: .ci/run installs it)`);
+    console.error(`ignored: ${msg}`);
+    return false;
+  }
+}
+
+const HAS_ANALYZE = needTool("systemd-analyze", ["--version"], "apt-get install -y systemd");
+const HAS_PYTHON = needTool("python3", ["--version"], "apt-get install -y python3");
+
+/** Runs `systemd-analyze verify FILE`; returns its exit code and what it said about FILE. */
+function verifyUnit(file: string): { code: number; complaints: string[] } {
+  const out = new Deno.Command("systemd-analyze", {
+    args: ["verify", file],
+    stdout: "piped",
+    stderr: "piped",
+  }).outputSync();
+  const said = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  // Keep what concerns our unit; a container's own unit files may draw warnings too.
+  const complaints = said.split("\n").filter((l) => l.includes("heimdall"));
+  return { code: out.code, complaints };
+}
+
+/** Parses a plist with Python's plistlib (a real property-list parser); returns it as JSON. */
+function parsePlist(file: string): Record<string, unknown> {
+  const out = new Deno.Command("python3", {
+    args: [
+      "-c",
+      "import json, plistlib, sys; print(json.dumps(plistlib.load(open(sys.argv[1], 'rb'))))",
+      file,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).outputSync();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  return JSON.parse(new TextDecoder().decode(out.stdout));
+}
+
+function spec(root: string, argv = daemonArgv()): ServiceSpec {
+  return {
+    argv,
+    home: join(root, ".heimdall"),
+    logFile: join(root, ".heimdall", "logs", "service.log"),
+    env: { PATH: "/usr/local/bin:/usr/bin:/bin" },
+  };
+}
+
+Deno.test({
+  name: "systemdUnit() passes systemd-analyze verify, and a broken unit does not",
+  ignore: !HAS_ANALYZE,
+  fn() {
+    const root = tempDir();
+    try {
+      const file = join(root, "heimdall.service");
+      const text = systemdUnit(spec(root));
+      assert.match(text, /^Restart=on-failure$/m);
+      assert.match(text, /^StandardOutput=append:.*service\.log$/m);
+      Deno.writeTextFileSync(file, text);
+      assert.deepEqual(verifyUnit(file), { code: 0, complaints: [] });
+      // The check can fail: systemd names a bad value and a missing program.
+      Deno.writeTextFileSync(file, text.replace("Restart=on-failure", "Restart=sometimes"));
+      assert.match(verifyUnit(file).complaints.join("\n"), /restart/i);
+      Deno.writeTextFileSync(
+        file,
+        systemdUnit(spec(root, [join(root, "no-such-heimdall"), "daemon"])),
+      );
+      assert.notEqual(verifyUnit(file).code, 0);
+    } finally {
+      Deno.removeSync(root, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "systemdUnit() quotes a program path with a space, % and $ so systemd finds it",
+  ignore: !HAS_ANALYZE,
+  fn() {
+    const root = tempDir();
+    try {
+      const dir = join(root, "my tools 100% $HOME");
+      Deno.mkdirSync(dir);
+      const program = join(dir, "heimdall");
+      Deno.symlinkSync(Deno.execPath(), program);
+      const file = join(root, "heimdall.service");
+      Deno.writeTextFileSync(file, systemdUnit(spec(root, [program, "daemon"])));
+      // systemd checks that ExecStart's program exists: only the right quoting finds it.
+      assert.deepEqual(verifyUnit(file), { code: 0, complaints: [] });
+    } finally {
+      Deno.removeSync(root, { recursive: true });
+    }
+  },
+});
+
+Deno.test("systemdUnit() refuses a log path with white space, naming it and the remedy", () => {
+  const s = { ...spec("/home/a b"), logFile: "/home/a b/.heimdall/logs/service.log" };
+  assert.throws(() => systemdUnit(s), (e: unknown) => {
+    assert.ok(e instanceof ServiceSpecError);
+    assert.match(e.message, /"\/home\/a b\/\.heimdall\/logs\/service\.log"/);
+    assert.match(e.message, /set HEIMDALL_HOME to a folder without spaces/);
+    return true;
+  });
+  assert.throws(() => launchdPlist({ ...s, argv: ["heimdall", "daemon"] }), /absolute path/);
+});
+
+Deno.test({
+  name: "launchdPlist() parses as a property list with the keys launchd needs",
+  ignore: !HAS_PYTHON,
+  fn() {
+    const root = tempDir();
+    try {
+      const file = join(root, "agent.plist");
+      const odd = join(root, `R&D <tools> "x"`, "heimdall");
+      const s = spec(root, [odd, "daemon"]);
+      Deno.writeTextFileSync(file, launchdPlist(s));
+      const p = parsePlist(file);
+      assert.equal(p.Label, "dev.heimdall.daemon");
+      assert.deepEqual(p.ProgramArguments, [odd, "daemon"]);
+      assert.equal(p.RunAtLoad, true);
+      assert.deepEqual(p.KeepAlive, { SuccessfulExit: false });
+      assert.equal(p.StandardOutPath, s.logFile);
+      assert.equal(p.StandardErrorPath, s.logFile);
+      assert.deepEqual(p.EnvironmentVariables, { HEIMDALL_HOME: s.home, PATH: s.env.PATH });
+    } finally {
+      Deno.removeSync(root, { recursive: true });
+    }
+  },
+});
+
+/** An environment where no user service manager can be reached: empty runtime folder, no bus. */
+function isolatedEnv(root: string, extra: Record<string, string> = {}): Record<string, string> {
+  const runtime = join(root, "run");
+  Deno.mkdirSync(runtime, { recursive: true });
+  const realHome = Deno.env.get("HOME") ?? "/root";
+  return {
+    HOME: join(root, "home"),
+    XDG_CONFIG_HOME: "",
+    XDG_RUNTIME_DIR: runtime,
+    DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(runtime, "bus")}`,
+    // Deno's module cache stays where it is: HOME moved.
+    DENO_DIR: Deno.env.get("DENO_DIR") ?? join(realHome, ".cache", "deno"),
+    ...extra,
+  };
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test("service install → status → uninstall round-trips when systemd's user manager is unreachable", async () => {
+  const root = tempDir();
+  try {
+    const home = join(root, "home", ".heimdall");
+    const env = isolatedEnv(root);
+    const unit = join(root, "home", ".config", "systemd", "user", "heimdall.service");
+
+    const installed = await cli(home, ["service", "install", "--platform", "linux"], { env });
+    assert.equal(installed.code, 3, installed.stderr);
+    assert.equal(installed.stdout.trim(), `Wrote ${unit}`);
+    assert.match(installed.stderr, /could not start it: `systemctl --user daemon-reload`/);
+    assert.ok(
+      installed.stderr.includes(
+        "systemctl --user daemon-reload && systemctl --user enable --now heimdall.service",
+      ),
+      installed.stderr,
+    );
+    assert.ok(installed.stderr.includes("heimdall daemon"), installed.stderr);
+    const text = Deno.readTextFileSync(unit);
+    assert.ok(text.includes(`Environment=HEIMDALL_HOME=${home}`), text);
+    assert.ok(text.includes(`append:${join(home, "logs", "service.log")}`), text);
+    assert.ok(exists(join(home, "logs")), "the log folder exists for the service");
+    if (HAS_ANALYZE) assert.deepEqual(verifyUnit(unit), { code: 0, complaints: [] });
+
+    Deno.writeTextFileSync(join(home, "logs", "daemon.log"), "one\ntwo\nready\n");
+    const status = await cli(home, ["service", "status", "--platform", "linux"], { env });
+    assert.equal(status.code, 3, status.stdout + status.stderr);
+    assert.ok(status.stdout.includes(`Service: systemd user unit ${unit}`), status.stdout);
+    assert.match(status.stdout, /^State: unknown: `systemctl --user is-active heimdall.service`/m);
+    assert.ok(status.stdout.includes(join(home, "logs", "service.log")), status.stdout);
+    assert.match(status.stdout, /Last lines of the daemon log:\n {2}one\n {2}two\n {2}ready/);
+
+    const removed = await cli(home, ["service", "uninstall", "--platform", "linux"], { env });
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.ok(removed.stdout.includes(`Removed ${unit}`), removed.stdout);
+    assert.ok(removed.stdout.includes("systemctl --user disable --now heimdall.service"));
+    assert.equal(exists(unit), false);
+
+    const after = await cli(home, ["service", "status", "--platform", "linux"], { env });
+    assert.equal(after.code, 1, after.stdout + after.stderr);
+    assert.match(after.stdout, /^Service: not installed/m);
+    const again = await cli(home, ["service", "uninstall", "--platform", "linux"], { env });
+    assert.equal(again.code, 0);
+    assert.ok(again.stdout.includes(`Nothing to remove: ${unit} does not exist`), again.stdout);
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});
+
+Deno.test("service install without systemctl or launchctl on PATH writes the file and says what to run", async () => {
+  const root = tempDir();
+  try {
+    const home = join(root, "home", ".heimdall");
+    const bare = join(root, "empty-bin");
+    Deno.mkdirSync(bare);
+    const env = isolatedEnv(root, { PATH: bare, XDG_CONFIG_HOME: join(root, "xdg") });
+    const unit = join(root, "xdg", "systemd", "user", "heimdall.service");
+    const linux = await cli(home, ["service", "install", "--platform", "linux"], { env });
+    assert.equal(linux.code, 3, linux.stderr);
+    assert.ok(exists(unit), "the unit goes under XDG_CONFIG_HOME");
+    assert.match(
+      linux.stderr,
+      /`systemctl --user daemon-reload` cannot run: systemctl is not on PATH/,
+    );
+
+    const plist = join(root, "home", "Library", "LaunchAgents", "dev.heimdall.daemon.plist");
+    const mac = await cli(home, ["service", "install", "--platform", "macos"], { env });
+    assert.equal(mac.code, 3, mac.stderr);
+    assert.ok(mac.stderr.includes(`launchctl bootstrap gui/$(id -u) ${plist}`), mac.stderr);
+    if (HAS_PYTHON) {
+      const p = parsePlist(plist);
+      assert.deepEqual(p.ProgramArguments, daemonArgv());
+      assert.equal(p.StandardErrorPath, join(home, "logs", "service.log"));
+    }
+    const gone = await cli(home, ["service", "uninstall", "--platform", "macos"], { env });
+    assert.equal(gone.code, 0, gone.stderr);
+    assert.equal(exists(plist), false);
+    assert.ok(gone.stdout.includes("launchctl bootout gui/$(id -u)/dev.heimdall.daemon"));
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});
+
+Deno.test("service with a wrong action or platform is a usage error naming the value", async () => {
+  const root = tempDir();
+  try {
+    const env = isolatedEnv(root);
+    const r = await cli(join(root, "h"), ["service", "start"], { env });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /not "start"/);
+    const p = await cli(join(root, "h"), ["service", "status", "--platform", "windows"], { env });
+    assert.equal(p.code, 2);
+    assert.match(p.stderr, /--platform "windows" is not one of linux, macos/);
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});
