@@ -8,7 +8,8 @@
  *
  * Run it from a clean checkout of a release (e.g. `git worktree add /tmp/rel
  * v0.1.0`); it writes `tests/fixtures/journal/schema-<N>/journal.db`, where N
- * is that checkout's schema version (`MIGRATIONS.length`), and `manifest.json`
+ * is that checkout's schema version (`MIGRATIONS.length`), its `config.json`
+ * (the roots live there), and `manifest.json`
  * listing what the journal holds, for the test to check.
  */
 import { join } from "node:path";
@@ -87,6 +88,7 @@ if (import.meta.main) {
   db.close();
   Deno.mkdirSync(OUT, { recursive: true });
   Deno.copyFileSync(join(home, "journal.db"), join(OUT, "journal.db"));
+  Deno.copyFileSync(join(home, "config.json"), join(OUT, "config.json"));
   Deno.writeTextFileSync(
     join(OUT, "manifest.json"),
     JSON.stringify({ schema: version, root: tree, memories, tree: FIXTURE_TREE }, null, 2) + "\n",
