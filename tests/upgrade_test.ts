@@ -23,7 +23,9 @@ for (const entry of Deno.readDirSync(FIXTURES)) {
   const manifest = JSON.parse(Deno.readTextFileSync(join(dir, "manifest.json"))) as Manifest;
   Deno.test(`a schema-${manifest.schema} journal opens, migrates to ${MIGRATIONS.length} and keeps its memories`, async () => {
     const home = tempDir();
-    Deno.copyFileSync(join(dir, "journal.db"), join(home, "journal.db"));
+    for (const file of ["journal.db", "config.json"]) {
+      Deno.copyFileSync(join(dir, file), join(home, file));
+    }
     // The indexed folder where the old release saw it, so the audit can compare.
     writeTree(manifest.root, manifest.tree);
     try {
