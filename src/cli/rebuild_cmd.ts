@@ -1,8 +1,21 @@
 /** `heimdall rebuild`: re-derive the whole code index from disk, keeping every memory. */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
-import { reanchorMemories } from "../memory/mod.ts";
-import { backupJournal, type Journal, journalCounts, retractPath } from "../store/mod.ts";
+import { reanchorMemories, syncSearch } from "../memory/mod.ts";
+import { upsertLooseChunk } from "../search/mod.ts";
+import {
+  backupJournal,
+  clearDamage,
+  headerDamage,
+  isCorruption,
+  Journal,
+  journalCounts,
+  knownDamage,
+  quickCheck,
+  retractPath,
+  salvageJournal,
+  type SalvageReport,
+} from "../store/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
 import { plural, seconds } from "./fmt.ts";
@@ -13,7 +26,133 @@ export const HELP = `heimdall rebuild [--json]
   Re-derives the whole code index from disk: backs the journal up first (and
   names the backup), drops every row a path owns, then indexes every root
   again as the single writer. Memories and notes are kept and re-anchored.
-  Stop the daemon first (it holds the writer lock).`;
+  A damaged journal (bad header, truncated, pages SQLite cannot read) is
+  moved aside, never deleted, and every readable memory, note, decision,
+  attempt, claim and task is salvaged row by row into a fresh journal; the
+  output names what could not be read. Stop the daemon first (it holds the
+  writer lock).`;
+
+/** What the damage check and salvage did, when the journal was damaged. */
+interface Repair {
+  damage: string;
+  /** Where the damaged journal was moved (with its -wal and -shm). */
+  kept: string;
+  salvage: SalvageReport;
+}
+
+/**
+ * The journal's damage, or undefined when it is sound: its header, the
+ * marker of damage found earlier, then SQLite's quick_check (a full read,
+ * ~6 ms per MiB; a rebuild re-reads every file anyway).
+ */
+function damageOf(file: string): string | undefined {
+  const found = headerDamage(file) ?? knownDamage(file);
+  if (found !== undefined) return found;
+  try {
+    Deno.statSync(file);
+  } catch {
+    return undefined;
+  }
+  let j: Journal | undefined;
+  try {
+    j = Journal.open(file, { readOnly: true });
+    return quickCheck(j.db);
+  } catch (e) {
+    if (isCorruption(e)) return (e as Error).message;
+    throw e;
+  } finally {
+    j?.close();
+  }
+}
+
+/**
+ * Moves a damaged journal aside and salvages its memory into a fresh one at
+ * the same place; returns undefined when the journal is sound. Runs holding
+ * the writer lock, before the journal is opened for the rebuild.
+ */
+function repairIfDamaged(file: string, when: string): Repair | undefined {
+  const damage = damageOf(file);
+  if (damage === undefined) return undefined;
+  const kept = `${file}.damaged-${when}`;
+  // Never deleted: the damaged file, its WAL and shared memory move together
+  // (SQLite finds a WAL by the database's name).
+  for (const suffix of ["", "-wal", "-shm"]) {
+    try {
+      Deno.renameSync(file + suffix, kept + suffix);
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    }
+  }
+  clearDamage(file);
+  const fresh = Journal.open(file);
+  try {
+    const salvage = salvageJournal(kept, fresh, `${kept}.salvage`);
+    fresh.tx(() => {
+      syncSearch(fresh, fresh.all<{ id: string }>("SELECT id FROM memories").map((m) => m.id));
+      reindexNotes(fresh);
+    });
+    return { damage, kept, salvage };
+  } finally {
+    fresh.close();
+  }
+}
+
+/** Makes each note's search chunk again, as `heimdall insert` made it. */
+function reindexNotes(j: Journal): void {
+  const notes = j.all<{ id: number; title: string; body: string; keywords: string }>(
+    "SELECT id, title, body, keywords FROM notes",
+  );
+  for (const n of notes) {
+    const path = j.get<{ path: string }>(
+      "SELECT path FROM note_paths WHERE note_id = ? ORDER BY ord LIMIT 1",
+      n.id,
+    )?.path;
+    upsertLooseChunk(j, {
+      source: "notes",
+      refId: n.id,
+      title: n.title,
+      text: n.body,
+      keywords: n.keywords.split(",").filter((k) => k !== "").join(" "),
+      ...(path === undefined ? {} : { path }),
+    });
+  }
+}
+
+/** One line per table that lost something, and the lost notes and memories by name. */
+function repairLines(r: Repair): string[] {
+  const lines = [
+    `damaged  ${r.damage}`,
+    `kept     the damaged journal at ${r.kept} (never deleted)`,
+  ];
+  if (r.salvage.header.length > 0) {
+    lines.push(`mended   header of a scratch copy: ${r.salvage.header.join(", ")}`);
+  }
+  const copied = Object.fromEntries(r.salvage.tables.map((t) => [t.table, t.copied]));
+  lines.push(
+    `salvaged ${plural(copied.memories ?? 0, "memory", "memories")}, ${
+      plural(copied.notes ?? 0, "note")
+    }, ${plural(copied.claims ?? 0, "claim")}, ${plural(copied.tasks ?? 0, "task")}`,
+  );
+  for (const t of r.salvage.tables) {
+    const lost = [
+      ...(t.lost ? [`unreadable: ${t.lost}`] : []),
+      ...t.unreadable.map(([a, b]) =>
+        b === Number.MAX_SAFE_INTEGER
+          ? `rowids from ${a} on`
+          : a === b
+          ? `rowid ${a}`
+          : `rowids ${a}–${b}`
+      ),
+      ...(t.refused > 0
+        ? [`${plural(t.refused, "row")} refused (bad values or a lost parent)`]
+        : []),
+    ];
+    if (lost.length > 0) lines.push(`lost     ${t.table}: ${lost.join("; ")}`);
+  }
+  for (const m of r.salvage.lostMemories) lines.push(`lost     memory ${m.id}: ${m.title}`);
+  for (const n of r.salvage.lostNotes) lines.push(`lost     note #${n.id}: ${n.title}`);
+  return lines;
+}
 
 /** Counts of what the rebuild must keep. */
 function kept(j: Journal): { memories: number; anchors: number } {
@@ -33,9 +172,11 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const { values } = parseArgs({ args, options: { json: { type: "boolean" } } });
   const t0 = performance.now();
   const bar = progressBar("rebuilding");
+  const when = stamp();
+  let repair: Repair | undefined;
   const result = await withWriter(ctx, async (r) => {
     const j = r.journal;
-    const backup = join(ctx.home.home, `journal.db.${stamp()}.backup`);
+    const backup = join(ctx.home.home, `journal.db.${when}.backup`);
     // A consistent copy of the whole journal (WAL included) while we hold the writer lock.
     await backupJournal(j, backup);
     const before = kept(j);
@@ -73,12 +214,13 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       kept: after,
       anchors,
     };
-  });
+  }, { beforeOpen: () => void (repair = repairIfDamaged(ctx.home.journal, when)) });
   bar.done();
   const ms = performance.now() - t0;
   const files = Object.values(result.counts.paths).reduce((a, b) => a + b, 0);
-  if (values.json) ctx.out(JSON.stringify({ ms: Math.round(ms), ...result }));
+  if (values.json) ctx.out(JSON.stringify({ ms: Math.round(ms), ...result, repair }));
   else {
+    if (repair) { for (const line of repairLines(repair)) ctx.out(line); }
     ctx.out(`backup   ${result.backup}`);
     ctx.out(
       `rebuilt  ${plural(files, "file")}, ${plural(result.counts.symbols, "symbol")} in ${

@@ -2,16 +2,45 @@ import { dirname } from "node:path";
 import type { HomePaths } from "../config/mod.ts";
 import { ensurePrivateDir, openPrivateFile, writePrivateFile } from "../config/private_files.ts";
 
-/** Another process holds the writer lock. Carries the holder's pid when known. */
+/**
+ * Who holds the writer lock, as its label file says: `daemon` for
+ * `heimdall daemon`, else the one-shot command (`index`, `rebuild`, …);
+ * undefined for a label written before roles were recorded.
+ */
+export type WriterRole = string | undefined;
+
+/** Another process holds the writer lock. Carries the holder's pid and role when known. */
 export class IndexLockedError extends Error {
-  constructor(readonly pid: number | undefined, readonly lockFile: string) {
+  constructor(
+    readonly pid: number | undefined,
+    readonly lockFile: string,
+    readonly role: WriterRole = undefined,
+  ) {
     super(
-      `Cannot write the index: the writer lock "${lockFile}" is held by ${
-        pid ? `pid ${pid}` : "another process"
-      }; stop that process (\`heimdall daemon\` stops on Ctrl-C or SIGTERM) or hand it work with \`heimdall hint PATH\``,
+      `Cannot write the index: the writer lock "${lockFile}" is held by ${holderText(pid, role)}`,
     );
     this.name = "IndexLockedError";
   }
+}
+
+/** "the daemon (pid 4121); stop it …" or "a one-shot `heimdall index` (pid 4121); wait …". */
+function holderText(pid: number | undefined, role: WriterRole): string {
+  const id = pid ? `pid ${pid}` : "pid unknown";
+  if (role === "daemon") {
+    return `the daemon (${id}); stop it (Ctrl-C or SIGTERM) or hand it work with \`heimdall hint PATH\``;
+  }
+  if (role !== undefined) {
+    return `a one-shot \`heimdall ${role}\` (${id}); wait for it to finish, then run this again`;
+  }
+  return `${
+    pid ? `pid ${pid}` : "another process"
+  } (a daemon or a one-shot command); wait for it or stop it, then run this again`;
+}
+
+/** The role this process writes in the lock's label: its command (`daemon`, `index`, …). */
+function ownRole(): string {
+  const command = Deno.args.find((a) => !a.startsWith("-"));
+  return command && /^[a-z][a-z-]*$/.test(command) ? command : "heimdall";
 }
 
 /**
@@ -23,10 +52,12 @@ export class WriterLock {
   private constructor(readonly file: Deno.FsFile, readonly paths: HomePaths) {}
 
   /**
-   * Takes the lock or throws {@link IndexLockedError} naming the holder. Retries
-   * for `waitMs` (default 300 ms) to ride out a `status` probe holding it shared.
+   * Takes the lock or throws {@link IndexLockedError} naming the holder (its
+   * pid, and whether it is the daemon or a one-shot command). Retries for
+   * `waitMs` (default 300 ms) to ride out a `status` probe holding it shared.
+   * `role` is written to the label (default: this process's command).
    */
-  static async acquire(paths: HomePaths, waitMs = 300): Promise<WriterLock> {
+  static async acquire(paths: HomePaths, waitMs = 300, role = ownRole()): Promise<WriterLock> {
     ensurePrivateDir(dirname(paths.lock));
     const file = await openPrivateFile(paths.lock, { create: true, read: true, write: true });
     const deadline = Date.now() + waitMs;
@@ -34,12 +65,13 @@ export class WriterLock {
       if (await file.tryLock(true)) break;
       if (Date.now() >= deadline) {
         file.close();
-        throw new IndexLockedError(readPid(paths), paths.lock);
+        const label = readLabel(paths);
+        throw new IndexLockedError(label?.pid, paths.lock, label?.role);
       }
       await new Promise((r) => setTimeout(r, 25));
     }
     const tmp = `${paths.lockPid}.${Deno.pid}.tmp`;
-    writePrivateFile(tmp, `${Deno.pid}\n`);
+    writePrivateFile(tmp, `${Deno.pid} ${role}\n`);
     Deno.renameSync(tmp, paths.lockPid);
     return new WriterLock(file, paths);
   }
@@ -75,11 +107,40 @@ export async function writerHolder(paths: HomePaths): Promise<number | null | "u
   }
 }
 
-function readPid(paths: HomePaths): number | undefined {
+/**
+ * Who holds the writer lock (pid and role from its label), or null when
+ * nobody does. Probes with a shared lock released at once; never blocks.
+ */
+export async function writerHolderInfo(
+  paths: HomePaths,
+): Promise<{ pid: number | undefined; role: WriterRole } | null> {
+  let file: Deno.FsFile;
   try {
-    const pid = Number(Deno.readTextFileSync(paths.lockPid).trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    file = await Deno.open(paths.lock, { read: true });
+  } catch {
+    return null;
+  }
+  try {
+    if (await file.tryLock(false)) return null;
+    return readLabel(paths) ?? { pid: undefined, role: undefined };
+  } finally {
+    file.close();
+  }
+}
+
+function readPid(paths: HomePaths): number | undefined {
+  return readLabel(paths)?.pid;
+}
+
+/** `writer.pid`: "PID ROLE" (or just "PID", as older versions wrote it). */
+function readLabel(paths: HomePaths): { pid: number | undefined; role: WriterRole } | undefined {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(paths.lockPid).trim();
   } catch {
     return undefined;
   }
+  const [first, role] = text.split(/\s+/, 2);
+  const pid = Number(first);
+  return { pid: Number.isInteger(pid) && pid > 0 ? pid : undefined, role: role || undefined };
 }

@@ -7,7 +7,7 @@
  * audit (`verifyJournal`). Never believes an event about *what* happened: it
  * only ever means "look at this path".
  */
-export { IndexLockedError, writerHolder, WriterLock } from "./lock.ts";
+export { IndexLockedError, writerHolder, writerHolderInfo, WriterLock } from "./lock.ts";
 export { pathsFromHookJson, validateHintPath, writeHintFile } from "./hints.ts";
 export type { DroppedHint } from "./hints.ts";
 export { fileLogger, type Logger, silentLogger, stderrLogger } from "./log.ts";

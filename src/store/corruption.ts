@@ -179,7 +179,8 @@ export function corruptionDetail(e: unknown): string {
 export function quickCheck(db: DatabaseSync): string | undefined {
   try {
     const rows = db.prepare("PRAGMA quick_check(3)").all() as { quick_check: string }[];
-    const problems = rows.map((r) => r.quick_check).filter((t) => t !== "ok");
+    const problems = rows.flatMap((r) => r.quick_check.split("\n"))
+      .filter((t) => t !== "ok" && !t.startsWith("*** in database"));
     return problems.length === 0 ? undefined : `quick_check: ${problems.join("; ")}`;
   } catch (e) {
     if (isCorruption(e)) return corruptionDetail(e);

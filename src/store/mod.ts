@@ -47,3 +47,4 @@ export {
   vocabRows,
 } from "./vocab_counts.ts";
 export { backupJournal } from "./backup.ts";
+export { MEMORY_TABLES, salvageJournal, type SalvageReport, type TableSalvage } from "./salvage.ts";
