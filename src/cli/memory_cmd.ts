@@ -331,8 +331,10 @@ export async function historyCmd(args: string[], ctx: Context): Promise<number> 
     }
   }
   const limit = values.limit === undefined ? 50 : Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1) {
-    throw new UsageError(`Invalid --limit "${values.limit}": expected a whole number ≥ 1`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
+    throw new UsageError(
+      `Invalid --limit "${values.limit}": expected a whole number from 1 to 10000`,
+    );
   }
   const viewer = defaultAuthor();
   return await withMemory(ctx, "history", false, async (j, shared) => {

@@ -8,6 +8,7 @@ import { updateConfig } from "../config/mod.ts";
 import {
   type Claim,
   claim,
+  CLAIM_TTL_RANGE,
   type Conflict,
   conflicts,
   conflictsAt,
@@ -148,9 +149,12 @@ export function claimCmd(args: string[], ctx: Context): Promise<number> {
     throw new UsageError("Usage: heimdall claim SYMBOL|PATH… [--ttl 2h]");
   }
   const ttl = values.ttl === undefined ? undefined : parseDuration(values.ttl);
-  if (values.ttl !== undefined && ttl === undefined) {
+  if (
+    values.ttl !== undefined &&
+    (ttl === undefined || ttl < CLAIM_TTL_RANGE.min || ttl > CLAIM_TTL_RANGE.max)
+  ) {
     throw new UsageError(
-      `Invalid --ttl "${values.ttl}": expected a duration like 90s, 45m, 2h or 1d`,
+      `Invalid --ttl "${values.ttl}": expected a duration from 1m to 7d like 90s, 45m, 2h or 1d (claim again to renew)`,
     );
   }
   return guarded(ctx, "claim", () =>

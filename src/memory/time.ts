@@ -1,6 +1,9 @@
 /** Dates on the command line and in output. Pure. */
 import { MemoryInputError } from "./types.ts";
 
+/** How far ahead a valid time may lie. */
+const YEARS_AHEAD = 100;
+
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
@@ -9,7 +12,8 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]
  * says whether a bare date means its first or its last millisecond),
  * `2025-01-31T14:00`, `2025-01-31T14:00:00Z` or with an offset (a date-time
  * without a zone is UTC), or `now`. Throws {@link MemoryInputError} naming
- * `option` and the value for anything else, including impossible dates.
+ * `option` and the value for anything else, including impossible dates and
+ * instants before 1970 or more than 100 years after `now`.
  */
 export function parseInstant(
   text: string,
@@ -38,6 +42,16 @@ export function parseInstant(
   if (!Number.isFinite(ms)) {
     throw new MemoryInputError(
       `Invalid ${option} "${text}": expected a date like 2025-01-31, a time like 2025-01-31T14:00:00Z, or now`,
+    );
+  }
+  // Nothing was recorded before 1970, and a date centuries ahead is a typo
+  // (5138 for 2025) that would keep a memory "valid" for ever.
+  const latest = now + YEARS_AHEAD * 365.25 * 86_400_000;
+  if (ms < 0 || ms > latest) {
+    throw new MemoryInputError(
+      `Invalid ${option} "${text}": expected a date from 1970-01-01 to ${
+        new Date(latest).toISOString().slice(0, 10)
+      } (at most ${YEARS_AHEAD} years ahead)`,
     );
   }
   return ms;

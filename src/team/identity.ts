@@ -44,6 +44,14 @@ function gitUserName(): string | null {
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
 /**
+ * How long a claim may last, in seconds: at least a minute (a shorter claim
+ * expires before anyone sees it), at most a week (claim again to renew; a
+ * forgotten longer claim would block teammates for good). The MCP `claim`
+ * tool accepts the same range.
+ */
+export const CLAIM_TTL_RANGE = { min: 60, max: 7 * 86400 } as const;
+
+/**
  * Parses a duration like `90s`, `45m`, `2h`, `1d` or `1h30m` into seconds;
  * undefined for anything else (the caller names the flag and the value).
  */

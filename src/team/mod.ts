@@ -50,7 +50,7 @@ export type { Evidence, Expert } from "./who_knows.ts";
 export type { LinkedMemory } from "./memory_link.ts";
 export type { Target } from "./targets.ts";
 export { HOP_DECAY, rankPeople, WHO_KNOWS_WEIGHTS } from "./who_knows.ts";
-export { currentActor, formatDuration, parseDuration } from "./identity.ts";
+export { CLAIM_TTL_RANGE, currentActor, formatDuration, parseDuration } from "./identity.ts";
 export { isMine, TaskStateError } from "./task_rules.ts";
 export { TargetError } from "./targets.ts";
 export { parseTeamUrl, redactUrl, TeamStoreError, TeamUrlError } from "./team_url.ts";
