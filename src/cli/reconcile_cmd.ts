@@ -50,7 +50,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       addStats(total, await r.drainQueue());
       const q = queueStats(r.journal);
       if (q.length === 0 || Date.now() > deadline) break;
-      await new Promise((res) => setTimeout(res, Math.max(10, (q.nextDue ?? 0) - Date.now())));
+      // Never sleep past the deadline: a path backing off for 30 s stays queued instead.
+      const wait = Math.min(deadline - Date.now(), (q.nextDue ?? 0) - Date.now());
+      await new Promise((res) => setTimeout(res, Math.max(10, wait)));
     }
     return { ...total, queued: queueStats(r.journal).length };
   });
@@ -61,8 +63,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       `reconciled ${plural(stats.seen, "path")} in ${
         seconds(performance.now() - t0)
       }: ${stats.changed} changed, ${stats.touched} touched, ${stats.retracted} removed, ${stats.unchanged} unchanged${
-        stats.queued > 0 ? `, ${stats.queued} still queued` : ""
-      }`,
+        stats.errors > 0 ? `, ${stats.errors} unreadable (\`heimdall verify\` names them)` : ""
+      }${stats.queued > 0 ? `, ${stats.queued} still queued` : ""}`,
     );
   }
   return EXIT.ok;

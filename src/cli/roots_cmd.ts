@@ -5,11 +5,14 @@ import type { Context } from "./context.ts";
 import { UsageError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
 import { handToDaemon } from "./writer.ts";
+import { homeDirs, isAtOrInside, isInside } from "../reconcile/owners.ts";
 
 export const HELP = `heimdall roots [list] | add DIR… [--depth D] | remove DIR…
   The folders Heimdall indexes, kept in $HEIMDALL_HOME/config.json. add and
   remove change the configuration; the writer (daemon, or the next
-  \`heimdall reconcile\`) indexes or retracts them.`;
+  \`heimdall reconcile\`) indexes or retracts them. A root inside another root
+  owns its own files (the innermost root wins); removing it hands them back
+  to the outer root. $HEIMDALL_HOME is never indexed, even inside a root.`;
 
 /** `heimdall roots`: list, add, remove. */
 export async function run(args: string[], ctx: Context): Promise<number> {
@@ -44,7 +47,17 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       throw new UsageError(`Cannot add root "${abs}": not an existing folder`);
     }
   });
+  const home = homeDirs(ctx.home.home);
+  for (const p of verb === "add" ? paths : []) {
+    const h = home.find((d) => isAtOrInside(p, d));
+    if (h !== undefined) {
+      throw new UsageError(
+        `Cannot add root "${p}": it lies inside Heimdall's own home "${h}" ($HEIMDALL_HOME), which is never indexed; add the project folder instead`,
+      );
+    }
+  }
   let missing: string[] = [];
+  let notes: string[] = [];
   await updateConfig(ctx.home.config, (c) => {
     if (verb === "add") {
       for (const p of paths) {
@@ -52,6 +65,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         if (r) r.depth = depth;
         else c.roots.push({ path: p, depth });
       }
+      notes = nesting(paths, c.roots.map((r) => r.path));
     } else {
       missing = paths.filter((p) => !c.roots.some((r) => r.path === p));
       c.roots = c.roots.filter((r) => !paths.includes(r.path));
@@ -65,6 +79,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       }; \`heimdall roots list\` shows the roots`,
     );
   }
+  for (const n of notes) ctx.err(n);
   const daemon = await handToDaemon(ctx, verb === "add" ? paths : []);
   ctx.out(
     `${verb === "add" ? "added" : "removed"} ${paths.join(", ")}; ${
@@ -74,4 +89,19 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     }`,
   );
   return EXIT.ok;
+}
+
+/** One line per added root that nests in, or holds, another root: who owns what now. */
+function nesting(added: readonly string[], all: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const p of added) {
+    for (const o of all) {
+      if (isInside(p, o)) {
+        out.push(`note: "${p}" lies inside the root "${o}"; its files now belong to "${p}"`);
+      } else if (isInside(o, p)) {
+        out.push(`note: the root "${o}" lies inside "${p}" and keeps its own files`);
+      }
+    }
+  }
+  return out;
 }

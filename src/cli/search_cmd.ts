@@ -11,6 +11,7 @@ import { Journal } from "../store/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
+import { printable } from "./fmt.ts";
 
 export const HELP =
   `heimdall search QUERY… [--limit N] [--repo R] [--path P] [--lang L] [--kind K] [--json]
@@ -105,7 +106,7 @@ function resolvePathOption(p: string): string {
 function printHit(ctx: Context, h: SearchHit, paint: Paint): void {
   const verdict = paint.verdict(h.verdict, `[${h.verdict}]`);
   const where = h.path === null ? "" : `${shown(h.path)}${h.line !== null ? `:${h.line}` : ""}`;
-  const what = h.symbol !== null ? `${paint.bold(h.symbol)}${where ? " — " : ""}` : "";
+  const what = h.symbol !== null ? `${paint.bold(printable(h.symbol))}${where ? " — " : ""}` : "";
   const more = h.others > 0 ? paint.dim(` (+${h.others} more)`) : "";
   const when = h.freshness.checked === "text" ? h.source : `verified now (${h.freshness.checked})`;
   ctx.out(
@@ -113,7 +114,7 @@ function printHit(ctx: Context, h: SearchHit, paint: Paint): void {
       paint.dim(when)
     }`,
   );
-  if (h.summary) ctx.out(`   ${h.summary}`);
+  if (h.summary) ctx.out(`   ${printable(h.summary)}`);
   const also = h.symbols.slice(1, 3).map((s) => `${s.name}:${s.line}`);
   if (also.length > 0) ctx.out(`   ${paint.dim(`also: ${also.join(", ")}`)}`);
   if (h.copies.length > 0) {
@@ -121,12 +122,13 @@ function printHit(ctx: Context, h: SearchHit, paint: Paint): void {
     const more = h.copies.length > 3 ? ` (+${h.copies.length - 3} more)` : "";
     ctx.out(`   ${paint.dim(`same as: ${list}${more}`)}`);
   }
-  if (h.reason) ctx.out(`   ${paint.dim(`why: ${h.reason}`)}`);
+  if (h.reason) ctx.out(`   ${paint.dim(`why: ${printable(h.reason)}`)}`);
 }
 
+/** A path as printed: relative to here when below it; a newline in its name escaped. */
 function shown(path: string): string {
   const cwd = Deno.cwd();
-  return path.startsWith(cwd + "/") ? relative(cwd, path) : path;
+  return printable(path.startsWith(cwd + "/") ? relative(cwd, path) : path);
 }
 
 interface Paint {

@@ -14,7 +14,7 @@ import {
 import { readFault, WATCH_LIMIT_KEY, writerHolder } from "../reconcile/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
-import { ago, plural } from "./fmt.ts";
+import { ago, plural, printable } from "./fmt.ts";
 import { activeModel, vectorStoreHealth } from "../vector/mod.ts";
 
 /**
@@ -88,6 +88,10 @@ export async function run(args: string[], ctx: Context): Promise<number> {
        WHERE state = 'indexed' AND effective_depth < requested_depth AND depth_reason IS NOT NULL
        GROUP BY depth_reason ORDER BY n DESC LIMIT 5`,
     );
+    // Files no reconcile can index as they are (unreadable), each with its reason.
+    const unreadable = journal.all<{ path: string; reason: string }>(
+      `SELECT path, reason FROM paths WHERE state = 'error' ORDER BY path LIMIT ${UNREADABLE_SHOWN}`,
+    );
     const model = activeModel(ctx.home).status();
     const status = {
       home: ctx.home.home,
@@ -110,6 +114,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       last_audit_ms: lastAuditMs,
       journal_bytes: size,
       clamped,
+      unreadable,
       // Only a running daemon's watcher can be short of watches.
       watch_limit: holder === null ? null : getMeta(journal, WATCH_LIMIT_KEY) ?? null,
       // The daemon's last failed pass (the journal may have been the thing that failed).
@@ -180,6 +185,10 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         } below the depth asked for: ${c.reason} (see \`heimdall depth\`)`,
       );
     }
+    // One line per file, whatever its name holds (a newline is printed as \n).
+    for (const u of unreadable) ctx.out(`skipped  ${printable(u.path)} — ${printable(u.reason)}`);
+    const more = (counts.paths["error"] ?? 0) - unreadable.length;
+    if (more > 0) ctx.out(`skipped  … and ${more} more (\`heimdall verify\` lists them all)`);
     return EXIT.ok;
   } finally {
     journal.close();
@@ -207,3 +216,6 @@ function fileSize(path: string): number {
     return 0;
   }
 }
+
+/** How many unreadable files `status` names one by one. */
+const UNREADABLE_SHOWN = 10;

@@ -3,12 +3,15 @@ import { Journal } from "../store/mod.ts";
 import { verifyJournal } from "../reconcile/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
-import { plural } from "./fmt.ts";
+import { plural, printable } from "./fmt.ts";
 
 export const HELP = `heimdall verify [--deep] [--json]
   Read-only audit: compares the journal with the disk and prints each drift
   with its reason. --deep re-hashes every file (catches a rewrite that kept
-  size and mtime). Exit 0 when clean, 1 on any drift.`;
+  size and mtime). Files passed over for a reason a reconcile cannot fix
+  (unreadable, a name that is not UTF-8, too large, over the parse budget) are
+  listed as skipped, with the reason, and are not drift. Exit 0 when clean,
+  1 on any drift.`;
 
 /** `heimdall verify`: exit 1 on any drift. */
 export function run(args: string[], ctx: Context): number {
@@ -26,11 +29,21 @@ export function run(args: string[], ctx: Context): number {
       deep: values.deep ?? false,
       extractor: ctx.extractor(),
       globalIgnore,
+      home: ctx.home.home,
     });
     if (values.json) ctx.out(JSON.stringify(report));
     else {
-      for (const d of report.drift) ctx.out(`${d.kind.padEnd(10)} ${d.path} — ${d.reason}`);
-      const tail = report.queued > 0 ? ` (${plural(report.queued, "path")} still queued)` : "";
+      // One line per entry, whatever a file name holds (a newline is printed as \n).
+      for (const s of report.skipped) {
+        ctx.out(`${"skipped".padEnd(10)} ${printable(s.path)} — ${printable(s.reason)}`);
+      }
+      for (const d of report.drift) {
+        ctx.out(`${d.kind.padEnd(10)} ${printable(d.path)} — ${printable(d.reason)}`);
+      }
+      const tail = (report.queued > 0 ? ` (${plural(report.queued, "path")} still queued)` : "") +
+        (report.skipped.length > 0
+          ? `; ${plural(report.skipped.length, "file")} skipped, with the reason above`
+          : "");
       ctx.out(
         report.drift.length === 0
           ? `clean: ${plural(report.checked, "file")} in ${

@@ -64,7 +64,7 @@ export class TreeSitterExtractor implements Extractor {
   }
 
   async extract(
-    input: { path: string; language: string; text: string; depth: Depth },
+    input: { path: string; language: string; text: string; depth: Depth; budgetScale?: number },
   ): Promise<Extraction> {
     const { language, text } = input;
     const depth = Math.min(input.depth, 3) as Depth;
@@ -97,7 +97,8 @@ export class TreeSitterExtractor implements Extractor {
     }
 
     const { parser, query } = grammar;
-    const deadline = performance.now() + this.#budget.maxMillis;
+    const millis = this.#budget.maxMillis * Math.max(1, input.budgetScale ?? 1);
+    const deadline = performance.now() + millis;
     const overdue = () => performance.now() > deadline;
     // The path's previous tree, when it is still here, makes the parse incremental.
     const old = this.#recent.take(input.path, language, text);
@@ -110,7 +111,7 @@ export class TreeSitterExtractor implements Extractor {
     if (!tree) {
       // A cancelled parse would otherwise resume on the next call.
       parser.reset();
-      return { ...empty(1), error: budgetError(this.#budget, "parse") };
+      return { ...empty(1), error: budgetError(millis, "parse") };
     }
     try {
       // One pass for every pattern (definitions, references, comment and
@@ -119,7 +120,7 @@ export class TreeSitterExtractor implements Extractor {
       const matches = query.matches(tree.rootNode, { progressCallback: overdue });
       if (overdue()) {
         tree.delete();
-        return { ...empty(1), error: budgetError(this.#budget, "query") };
+        return { ...empty(1), error: budgetError(millis, "query") };
       }
       const root = tree.rootNode;
       const errors = errorSpans(root);
@@ -151,6 +152,6 @@ function empty(depth: Depth): Extraction {
   return { depth, symbols: [], refs: [], chunks: [] };
 }
 
-function budgetError(budget: ParseBudget, phase: string): string {
-  return `parse budget exceeded: ${phase} took longer than ${budget.maxMillis} ms`;
+function budgetError(millis: number, phase: string): string {
+  return `parse budget exceeded: ${phase} took longer than ${millis} ms`;
 }

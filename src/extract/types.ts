@@ -58,7 +58,11 @@ export interface Capability {
 /** The L2/L3 plug: the reconciler calls it; it never touches the journal. */
 export interface Extractor {
   capability(language: string | undefined): Capability;
+  /**
+   * `budgetScale` multiplies the time budget (default 1): a file that missed
+   * it on a busy machine is tried again with more time.
+   */
   extract(
-    input: { path: string; language: string; text: string; depth: Depth },
+    input: { path: string; language: string; text: string; depth: Depth; budgetScale?: number },
   ): Promise<Extraction>;
 }

@@ -5,6 +5,7 @@ import { backoffMs, classifyFault, type FaultRecord, writeFault } from "./faults
 import { WriterLock } from "./lock.ts";
 import type { Logger } from "./log.ts";
 import { PreparePool } from "./prepare_pool.ts";
+import { homeDirs } from "./owners.ts";
 import { Reconciler } from "./reconciler.ts";
 import { Watcher, type WatchMessage } from "./watcher.ts";
 
@@ -111,7 +112,12 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     Deno.mkdirSync(opts.home.hints, { recursive: true });
     limitReported = false;
     watchState = null;
-    watcher.start({ roots: reconciler.roots.map((r) => r.path), extra: [opts.home.hints] });
+    watcher.start({
+      roots: reconciler.roots.map((r) => r.path),
+      extra: [opts.home.hints],
+      // A home inside a root: its own log and journal writes must not wake the loop.
+      exclude: homeDirs(opts.home.home),
+    });
   };
 
   opts.stop.then(() => {

@@ -15,6 +15,7 @@ import type {
 import { vocabRows } from "../store/vocab_counts.ts";
 import { chunkRows } from "../search/chunk_rows.ts";
 import { vocabWords } from "../search/vocab.ts";
+import { isTimeBudgetMiss, timeMissReason } from "./plan.ts";
 
 /** Everything desiredRows needs, gathered by the reconciler's I/O shell. */
 export interface DesiredInput {
@@ -31,6 +32,13 @@ export interface DesiredInput {
   extraction: Extraction | undefined;
   /** Terminal reason when the file was not read (too large). */
   skipReason?: string;
+  /**
+   * Terminal reason when the file could not be read (`unreadable: …`): the
+   * row gets state `error`, and no other row.
+   */
+  error?: string;
+  /** Which try at parsing these bytes this is (1-based; see `PARSE_TRIES`). Default 1. */
+  parseTry?: number;
   lineCount: number;
   /** The file's text, for its search chunks; undefined when it was not read. */
   text?: string;
@@ -61,17 +69,22 @@ export function contentHash(bytes: Uint8Array): string {
 export function desiredRows(input: DesiredInput): OwnedRows {
   const x = input.extraction;
   const binary = input.info?.binary ?? false;
-  const skipped = input.skipReason !== undefined || binary;
+  const skipped = input.skipReason !== undefined || binary || input.error !== undefined;
   const effective: Depth = skipped ? 1 : Math.max(1, x?.depth ?? 1) as Depth;
+  // A parse cut short by the time budget says which try it was, and whether another follows.
+  const xError = x?.error !== undefined && isTimeBudgetMiss(x.error)
+    ? timeMissReason(x.error, input.parseTry ?? 1)
+    : x?.error;
   const clampReason = effective < input.requestedDepth
-    ? (input.skipReason ?? (binary ? "binary file" : x?.error ?? input.capability.reason ?? null))
-    : (x?.error ?? null);
+    ? (input.error ?? input.skipReason ??
+      (binary ? "binary file" : xError ?? input.capability.reason ?? null))
+    : (xError ?? null);
   const path: PathRecord = {
     root_id: input.rootId,
     path: input.path,
     rel: input.rel,
-    state: skipped ? "skipped" : "indexed",
-    reason: input.skipReason ?? (binary ? "binary" : null),
+    state: input.error !== undefined ? "error" : skipped ? "skipped" : "indexed",
+    reason: input.error ?? input.skipReason ?? (binary ? "binary" : null),
     hash: input.hash,
     size: input.size,
     mtime_ms: input.mtimeMs,

@@ -17,6 +17,12 @@ export interface PathContext {
   wantDepth: Depth;
   /** Re-hash even when the stat screen says unchanged (`verify --deep`, racy files). */
   deep: boolean;
+  /**
+   * The root that owns the path now (the innermost one). A row recorded
+   * under another root (a root was nested inside its old one) is re-read and
+   * handed over; absent: whatever root the row has.
+   */
+  rootId?: number;
 }
 
 /** The first step for one path. */
@@ -49,14 +55,15 @@ export function planPath(
   if (ctx.excluded !== undefined) {
     return indexed ? { do: "retract", why: ctx.excluded } : { do: "nothing", why: ctx.excluded };
   }
+  const owned = !indexed || ctx.rootId === undefined || indexed.root_id === ctx.rootId;
   if (observed.size > ctx.maxFileBytes) {
-    return indexed && indexed.reason === "too large" && sameStat(observed, indexed)
+    return owned && indexed && indexed.reason === "too large" && sameStat(observed, indexed)
       ? { do: "nothing", why: "unchanged" }
       : { do: "too-large" };
   }
   if (
-    indexed && !ctx.deep && !indexed.racy && sameStat(observed, indexed) &&
-    depthSettled(indexed, ctx)
+    indexed && owned && !ctx.deep && !indexed.racy && sameStat(observed, indexed) &&
+    rowSettled(indexed, ctx.wantDepth)
   ) {
     return { do: "nothing", why: "unchanged" };
   }
@@ -68,12 +75,69 @@ function sameStat(o: { size: number; mtimeMs: number }, row: PathStat): boolean 
 }
 
 /**
- * A row is settled when it reached the wanted depth, or was already tried at
- * that depth and degraded (a parse failure is not retried until the bytes or
- * this build's capability change).
+ * True when a row with an unchanged stat needs no re-read (pure). A row is
+ * settled when it reached the wanted depth, or was already tried at that
+ * depth and degraded for a reason more time cannot fix (a syntax error, a
+ * missing grammar: not retried until the bytes or this build's capability
+ * change). Not settled: a row that missed the parse *time* budget with tries
+ * left ({@link parseTry}), and a file that could not be read (one failed
+ * open per audit, so it is picked up once its permissions are fixed).
  */
-function depthSettled(row: PathStat, ctx: PathContext): boolean {
-  return row.effective_depth >= ctx.wantDepth || row.target_depth === ctx.wantDepth;
+export function rowSettled(
+  row: Pick<PathStat, "state" | "reason" | "effective_depth" | "target_depth" | "depth_reason">,
+  wantDepth: Depth,
+): boolean {
+  if (row.state === "error") return !(row.reason ?? "").startsWith(UNREADABLE);
+  if (row.effective_depth >= wantDepth) return true;
+  if (row.target_depth !== wantDepth) return false;
+  const t = parseTry(row.depth_reason);
+  return t === undefined || t >= PARSE_TRIES;
+}
+
+/** How many reads in a row may fail before a file gets the terminal `unreadable` state. */
+export const READ_ATTEMPTS = 3;
+
+/** The prefix of the reason of a row whose file could not be read. */
+export const UNREADABLE = "unreadable";
+
+/**
+ * How many times a file that misses the parse time budget is parsed, each
+ * time with twice the budget before (1×, 2×, 4×): a miss on a busy machine
+ * (a cold index on every core) is retried when the machine is quieter, at the
+ * end of the pass or at the next audit.
+ */
+export const PARSE_TRIES = 3;
+
+/**
+ * The try of a time-budget miss recorded in `depth_reason` (1-based), or
+ * undefined when the reason is not a time-budget miss (pure).
+ */
+export function parseTry(depthReason: string | null | undefined): number | undefined {
+  if (!depthReason || !TIME_MISS.test(depthReason)) return undefined;
+  const m = /\(try (\d+) of \d+/.exec(depthReason);
+  return m ? Number(m[1]) : 1;
+}
+
+/** An extractor's reason for a parse or query cut short by the time budget. */
+export function isTimeBudgetMiss(error: string | undefined): boolean {
+  return error !== undefined && TIME_MISS.test(error);
+}
+
+const TIME_MISS = /^parse budget exceeded: \w+ took longer than/;
+
+/** The budget multiplier of a try (pure): 1, 2, 4… */
+export function budgetScale(tryNumber: number): number {
+  return 2 ** Math.max(0, tryNumber - 1);
+}
+
+/**
+ * The `depth_reason` recorded after try `tryNumber` missed the time budget:
+ * the extractor's reason, the try, and what happens next.
+ */
+export function timeMissReason(error: string, tryNumber: number): string {
+  return tryNumber < PARSE_TRIES
+    ? `${error} (try ${tryNumber} of ${PARSE_TRIES}; retried with twice the time when the machine is quieter)`
+    : `${error} (try ${tryNumber} of ${PARSE_TRIES}; not retried until the file changes)`;
 }
 
 /**
@@ -100,12 +164,23 @@ export type CommitPlan =
  */
 export function planCommit(
   indexed: PathStat | undefined,
-  fresh: { hash: string; size: number; mtimeMs: number; racy: number; wantDepth: Depth },
+  fresh: {
+    hash: string;
+    size: number;
+    mtimeMs: number;
+    racy: number;
+    wantDepth: Depth;
+    /** The root that owns the path now; a row under another root is replaced (handed over). */
+    rootId?: number;
+  },
 ): CommitPlan {
   if (!indexed || indexed.hash !== fresh.hash || indexed.state === "error") {
     return { do: "replace" };
   }
+  if (fresh.rootId !== undefined && indexed.root_id !== fresh.rootId) return { do: "replace" };
   if (indexed.target_depth !== fresh.wantDepth) return { do: "replace" };
+  // A time-budget miss with tries left: same bytes, but parse them again.
+  if (!rowSettled(indexed, fresh.wantDepth)) return { do: "replace" };
   if (
     indexed.size === fresh.size && indexed.mtime_ms === fresh.mtimeMs && indexed.racy === fresh.racy
   ) {

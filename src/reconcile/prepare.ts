@@ -8,7 +8,18 @@ import {
 } from "../extract/mod.ts";
 import type { OwnedRows, PathStat } from "../store/mod.ts";
 import { contentHash, desiredRows } from "./desired.ts";
-import { isRacy, type Observed, planCommit, planPath } from "./plan.ts";
+import {
+  budgetScale,
+  isRacy,
+  isTimeBudgetMiss,
+  type Observed,
+  PARSE_TRIES,
+  parseTry,
+  planCommit,
+  planPath,
+  READ_ATTEMPTS,
+  UNREADABLE,
+} from "./plan.ts";
 import { sniffSecret } from "./secrets.ts";
 
 /** What preparing one path decided; the commit step applies it in a transaction. */
@@ -46,6 +57,12 @@ export interface PrepareInput {
    * first index): open and read it straight away, without an lstat first.
    */
   fresh?: boolean;
+  /**
+   * How many reads of this path already failed in a row (the queue's count).
+   * At `READ_ATTEMPTS` - 1, another failure is terminal: the path gets an
+   * `error` row naming why, instead of one more back-off.
+   */
+  attempts?: number;
 }
 
 /** A {@link PrepareInput} without its extractor: what crosses into a Worker. */
@@ -74,6 +91,7 @@ export async function preparePath(input: PrepareInput): Promise<Prepared> {
     maxFileBytes: input.maxFileBytes,
     wantDepth,
     deep: input.deep,
+    rootId: input.rootId,
   });
   switch (step.do) {
     case "nothing":
@@ -108,7 +126,7 @@ async function readAndPlan(
         : { path, expected, do: "nothing", why: "absent" };
     }
     if (e instanceof TornReadError) return { path, expected, do: "retry", why: e.message };
-    return { path, expected, do: "retry", why: `unreadable: ${(e as Error).message}` };
+    return unreadable(input, before, expected, e);
   }
   if ("tooLarge" in read) {
     return {
@@ -135,11 +153,21 @@ async function readAndPlan(
   const wantDepth = Math.min(input.requested, capability.depth) as Depth;
   const hash = contentHash(bytes);
   const racy = isRacy(mtimeMs, readAt) ? 1 : 0;
-  const commit = planCommit(indexed, { hash, size, mtimeMs, racy, wantDepth });
+  const commit = planCommit(indexed, {
+    hash,
+    size,
+    mtimeMs,
+    racy,
+    wantDepth,
+    rootId: input.rootId,
+  });
   if (commit.do === "nothing") return { path, expected, do: "nothing", why: "same content" };
   if (commit.do === "touch") {
     return { path, expected, do: "touch", stat: { size, mtime_ms: mtimeMs, racy } };
   }
+  // The same bytes missed the time budget before: this is the next try, with more time.
+  const previous = indexed?.hash === hash ? parseTry(indexed.depth_reason) : undefined;
+  const tryNumber = previous === undefined ? 1 : Math.min(PARSE_TRIES, previous + 1);
   let extraction: Extraction | undefined;
   if (!info.binary && wantDepth >= 2 && info.language !== undefined) {
     try {
@@ -148,6 +176,7 @@ async function readAndPlan(
         language: info.language,
         text,
         depth: wantDepth,
+        ...(tryNumber > 1 ? { budgetScale: budgetScale(tryNumber) } : {}),
       });
     } catch (e) {
       extraction = {
@@ -173,8 +202,58 @@ async function readAndPlan(
     extraction,
     lineCount: countLines(text),
     text,
+    ...(isTimeBudgetMiss(extraction?.error) ? { parseTry: tryNumber } : {}),
   });
   return { path, expected, do: "replace", rows };
+}
+
+/**
+ * A read that failed (permission denied, an I/O error, a FIFO that never
+ * opens): retried with back-off for the first `READ_ATTEMPTS` - 1 failures,
+ * then recorded as a terminal `error` row naming the error and the remedy.
+ * A path already recorded that way with the same stat costs nothing more.
+ */
+function unreadable(
+  input: PrepareInput,
+  before: { size: number; mtimeMs: number } | undefined,
+  expected: number | null,
+  e: unknown,
+): Prepared {
+  const { path, indexed } = input;
+  const message = (e as Error).message ?? String(e);
+  const stat = before ?? statOf(path);
+  if (
+    indexed?.state === "error" && (indexed.reason ?? "").startsWith(UNREADABLE) &&
+    stat !== undefined && indexed.size === stat.size && indexed.mtime_ms === stat.mtimeMs
+  ) {
+    return { path, expected, do: "nothing", why: "still unreadable" };
+  }
+  if ((input.attempts ?? 0) + 1 < READ_ATTEMPTS || stat === undefined) {
+    return { path, expected, do: "retry", why: `${UNREADABLE}: ${message}` };
+  }
+  const rows = desiredRows({
+    rootId: input.rootId,
+    path,
+    rel: input.rel,
+    size: stat.size,
+    mtimeMs: stat.mtimeMs,
+    hash: null,
+    racy: 0,
+    info: undefined,
+    requestedDepth: input.requested,
+    capability: { depth: 1 },
+    extraction: undefined,
+    error: `${UNREADABLE}: ${message} (after ${READ_ATTEMPTS} attempts); fix its permissions ` +
+      "or remove it; the next audit tries again",
+    lineCount: 1,
+  });
+  return { path, expected, do: "replace", rows };
+}
+
+/** The size and mtime lstat gives, or undefined when the path is gone. */
+function statOf(path: string): { size: number; mtimeMs: number } | undefined {
+  const o = observe(path);
+  return o.kind === "file" ? { size: o.size, mtimeMs: o.mtimeMs } : undefined;
 }
 
 /** lstat → {@link Observed}. Symlinks are never followed, so they observe as "other". */

@@ -30,13 +30,15 @@ import {
 import { readHintFiles } from "./hints.ts";
 import { classifyPath, IgnoreCache } from "./ignore.ts";
 import { type Logger, silentLogger } from "./log.ts";
-import type { Observed } from "./plan.ts";
+import { type Observed, rowSettled } from "./plan.ts";
+import { homeDirs, inHome, walkExclusions } from "./owners.ts";
 import { type Prepared, preparePath, type PrepareRequest } from "./prepare.ts";
 import type { PreparePool } from "./prepare_pool.ts";
 import { Resolver } from "./resolve.ts";
 import { isSecretName } from "./secrets.ts";
 import { readTsconfigAliases } from "./tsconfig.ts";
-import { emptyStats, type PassStats } from "./stats.ts";
+import { addStats, emptyStats, type PassStats } from "./stats.ts";
+import { timeMissesToRetry } from "./retry.ts";
 import { walkRoot } from "./walk.ts";
 
 /** Progress of a pass, for a progress bar. */
@@ -62,6 +64,8 @@ interface Work {
   observed?: Observed;
   /** Listed by a first walk: a regular file with no row, to be read straight away. */
   fresh?: boolean;
+  /** Failed reads so far (the queue's count), so an unreadable file ends in a terminal row. */
+  attempts?: number;
 }
 
 const RETRY_BASE_MS = 50;
@@ -70,6 +74,12 @@ const IN_PROCESS_MAX = 4;
 /** Batches being prepared while an older one commits. */
 const PIPELINE_DEPTH = 4;
 const RETRY_MAX_MS = 30_000;
+/**
+ * A bulk write transaction commits once it has held the journal's write lock
+ * this long (at the next consistent point), so that `remember`, `insert` and
+ * hook records in other processes wait at most about this long.
+ */
+const TX_BUDGET_MS = 100;
 
 /**
  * The single writer. Every row of the index is written here, and only while
@@ -82,10 +92,17 @@ export class Reconciler {
   readonly #ignoreCache = new IgnoreCache();
   readonly #log: Logger;
   #globalIgnore = "";
+  /** `$HEIMDALL_HOME` as given and as its real path: never indexed, wherever it lies. */
+  readonly #home: string[];
   readonly #resolver: Resolver;
   readonly #pool: PreparePool | undefined;
   /** Roots in a first index, whose cross-file resolution runs once at its end. */
   readonly #deferred = new Set<number>();
+  /**
+   * How long one bulk write transaction may hold the journal's lock before it
+   * commits at its next consistent point (tests set 0 to commit at every one).
+   */
+  txBudgetMs = TX_BUDGET_MS;
   /** Set when a hint made the reconciler reload the roots; the daemon restarts its watcher. */
   rootsChanged = false;
   /**
@@ -107,6 +124,7 @@ export class Reconciler {
   ) {
     this.#log = log;
     this.#pool = pool;
+    this.#home = homeDirs(home.home);
     this.#loadGlobalIgnore();
     this.#roots = listRoots(journal);
     this.#resolver = new Resolver(journal, (rootId) => {
@@ -206,7 +224,11 @@ export class Reconciler {
     for (;;) {
       const due = dueQueue(this.journal, this.config.batchSize);
       if (due.length === 0) return stats;
-      await this.#processBatch(due.map((q) => ({ path: q.path, seq: q.seq })), false, stats);
+      await this.#processBatch(
+        due.map((q) => ({ path: q.path, seq: q.seq, attempts: q.attempts })),
+        false,
+        stats,
+      );
       onProgress?.({ done: stats.seen, found: stats.seen, walkDone: true });
     }
   }
@@ -238,7 +260,21 @@ export class Reconciler {
     for (const root of options.roots ?? this.#roots) {
       await this.#reconcileTree(root, "", options.deep ?? false, stats, options.onProgress);
     }
+    await this.#retryTimeMisses(stats);
     return stats;
+  }
+
+  /**
+   * Parses again, one at a time on this thread (the Workers are idle by
+   * now), the files whose parse missed the time budget with tries left: on
+   * a busy machine a large file (lodash.js) misses it through no fault of
+   * its own. Each try has twice the time of the one before; the last miss is
+   * recorded as the file's terminal reason.
+   */
+  async #retryTimeMisses(stats: PassStats): Promise<void> {
+    for (const path of timeMissesToRetry(this.journal)) {
+      addStats(stats, await this.reconcilePaths([path]));
+    }
   }
 
   async #reconcileTree(
@@ -288,6 +324,8 @@ export class Reconciler {
     const walk = walkRoot({
       root: root.path,
       globalIgnore: this.#globalIgnore,
+      // The home and nested roots: one owner per path, and never the journal itself.
+      exclude: walkExclusions(root.path, this.#roots.map((r) => r.path), this.#home),
       stat: !cold,
       ...(relPrefix !== "" ? { under: relPrefix } : {}),
     });
@@ -295,6 +333,8 @@ export class Reconciler {
       if (ev.type === "skip") {
         if (ev.reason === "secret") secrets++;
         else if (ev.reason === "ignored") ignored++;
+        // A folder that cannot be listed, a name that is not UTF-8: `verify` names them.
+        else if (ev.reason === "unreadable") stats.errors++;
         continue;
       }
       found++;
@@ -325,10 +365,18 @@ export class Reconciler {
     await flush(true);
     this.#deferred.delete(root.id);
     if (relPrefix === "" && getMeta(this.journal, `resolve_pending:${root.id}`) !== undefined) {
-      this.journal.tx(() => {
-        this.#resolver.resolveAll(root.id);
-        this.journal.run("DELETE FROM meta WHERE key = ?", `resolve_pending:${root.id}`);
-      });
+      // Resolution of a whole root takes minutes on a large tree: it runs in
+      // short transactions, and the flag goes with the last one, so a crash
+      // in between resumes it on the next audit.
+      const resolver = this.#resolver;
+      const journal = this.journal;
+      await this.journal.txChunked(
+        (function* () {
+          yield* resolver.resolveSteps(root.id);
+          journal.run("DELETE FROM meta WHERE key = ?", `resolve_pending:${root.id}`);
+        })(),
+        { maxMs: this.txBudgetMs },
+      );
     }
     const contentSecrets = stats.secrets - contentSecretsBefore;
     stats.secrets += secrets;
@@ -343,8 +391,7 @@ export class Reconciler {
   /** True when a row needs no re-read for depth or raciness (planPath's test, less the stat). */
   #settledDepth(row: PathStat, requested: Depth): boolean {
     if (row.racy) return false;
-    const want = this.#wantDepth(requested, row.language);
-    return row.effective_depth >= want || row.target_depth === want;
+    return rowSettled(row, this.#wantDepth(requested, row.language));
   }
 
   #wantDepth(requested: Depth, language: string | null): Depth {
@@ -396,21 +443,31 @@ export class Reconciler {
   ): Promise<void> {
     const expand: Extract<Prepared, { do: "expand" }>[] = [];
     this.#committed = [];
-    this.journal.tx(() => {
-      // The learned vocabulary's counts change once per batch, not per path.
-      const vocab = new VocabDelta();
+    // The learned vocabulary's counts change once per transaction, not per path.
+    let vocab = new VocabDelta();
+    const journal = this.journal;
+    const self = this;
+    // One path at a time, in transactions of at most ~100 ms: a path's rows,
+    // its queue entry and its vocabulary counts always commit together, so
+    // any prefix of the batch is a consistent journal.
+    function* paths() {
       for (let i = 0; i < work.length; i++) {
         const w = work[i]!;
         const p = prepared[i]!;
         stats.seen++;
         if (p.do === "expand") {
           expand.push(p);
-          if (w.seq !== undefined) completeQueued(this.journal, w.path, w.seq);
-          continue;
-        }
-        this.#commitOne(w, p, stats, vocab);
+          if (w.seq !== undefined) completeQueued(journal, w.path, w.seq);
+        } else self.#commitOne(w, p, stats, vocab);
+        yield;
       }
-      flushVocab(this.journal, vocab);
+    }
+    await this.journal.txChunked(paths(), {
+      maxMs: this.txBudgetMs,
+      beforeCommit: () => {
+        flushVocab(journal, vocab);
+        vocab = new VocabDelta();
+      },
     });
     if (this.#committed.length > 0) this.onCommitted?.(this.#committed);
     for (const dir of expand) {
@@ -467,6 +524,7 @@ export class Reconciler {
             );
           }
           if (p.rows.path.state === "skipped") stats.skipped++;
+          else if (p.rows.path.state === "error") stats.errors++;
           else stats.changed++;
           stats.symbols += Math.max(0, p.rows.nodes.length - 1);
           break;
@@ -537,9 +595,9 @@ export class Reconciler {
         : { path: w.path, expected: null, do: "nothing", why: "outside every root" };
     }
     const rel = w.path.length > root.path.length ? w.path.slice(root.path.length + 1) : "";
-    let excluded: string | undefined;
+    let excluded: string | undefined = w.classified ? undefined : inHome(w.path, this.#home);
     let secret = false;
-    if (rel !== "" && !w.classified) {
+    if (rel !== "" && !w.classified && excluded === undefined) {
       const secretName = isSecretName(rel);
       if (secretName !== undefined) {
         excluded = `secret: ${secretName}`;
@@ -562,6 +620,7 @@ export class Reconciler {
       deep,
       ...(w.observed ? { observed: w.observed } : {}),
       ...(w.fresh ? { fresh: true } : {}),
+      ...(w.attempts ? { attempts: w.attempts } : {}),
     };
   }
 

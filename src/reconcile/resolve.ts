@@ -174,9 +174,13 @@ export class Resolver {
    * committed its files without resolving: imports first, then imports that
    * found only a module through re-exports (a few rounds), then everything
    * else. Each reference is tried once, instead of once per commit that might
-   * concern it. Works owner by owner, so memory stays bounded.
+   * concern it. Works owner by owner, so memory stays bounded, and yields
+   * after each owner: there the caller may commit and let other writers in
+   * (see `Journal.txChunked`). Any committed prefix is a journal that a later
+   * run finishes to the same rows: a resolved edge is simply not pending any
+   * more, and every phase only ever looks at what is still unresolved.
    */
-  resolveAll(rootId: number): void {
+  *resolveSteps(rootId: number): Generator<void> {
     const j = this.journal;
     this.#resetCaches();
     const owners = j.all<{ owner_id: number }>(
@@ -191,6 +195,7 @@ export class Resolver {
           owner,
         )
       ) this.#tryResolve(ref);
+      yield;
     }
     for (let round = 0; round < 3; round++) {
       let upgraded = false;
@@ -213,6 +218,7 @@ export class Resolver {
           );
           upgraded = true;
         }
+        yield;
       }
       if (!upgraded) break;
     }
@@ -225,7 +231,13 @@ export class Resolver {
         )
       ) this.#tryResolve(ref);
       this.#localDefs.delete(owner);
+      yield;
     }
+  }
+
+  /** {@link resolveSteps} in one go, inside the caller's transaction. */
+  resolveAll(rootId: number): void {
+    for (const _ of this.resolveSteps(rootId)) { /* no commit points wanted */ }
   }
 
   /** Forgets every cache (after a root was removed, or files committed unseen). */

@@ -9,6 +9,8 @@ import {
   vocabDrift,
 } from "../store/mod.ts";
 import { contentHash } from "./desired.ts";
+import { homeDirs, walkExclusions } from "./owners.ts";
+import { PARSE_TRIES, parseTry, UNREADABLE } from "./plan.ts";
 import { sniffSecret } from "./secrets.ts";
 import { walkRoot } from "./walk.ts";
 
@@ -27,6 +29,16 @@ export interface Drift {
   reason: string;
 }
 
+/**
+ * A path that is not (fully) indexed for a reason a reconcile cannot fix
+ * now: a file that cannot be read, a name that is not valid UTF-8, a file
+ * over the size cap, a parse over its time budget. Not drift.
+ */
+export interface Skipped {
+  path: string;
+  reason: string;
+}
+
 /** What verify found. `drift` empty means the journal equals the disk. */
 export interface VerifyReport {
   roots: number;
@@ -34,6 +46,8 @@ export interface VerifyReport {
   deep: boolean;
   queued: number;
   drift: Drift[];
+  /** Paths passed over with their reason (not drift), in walk order. */
+  skipped: Skipped[];
 }
 
 /**
@@ -42,11 +56,15 @@ export interface VerifyReport {
  * or now excluded, stat mismatches, rows below the depth this build reaches,
  * rows owned by no path, and learned-vocabulary counts that are not the sum
  * of what the paths' symbols taught. With `deep`, every file is re-hashed,
- * which catches a rewrite that kept size and mtime.
+ * which catches a rewrite that kept size and mtime. Walks as the reconciler
+ * does: `home` (`$HEIMDALL_HOME`) is never entered, and a root nested in
+ * another is walked only as itself. Files recorded as unreadable, too large
+ * or over the parse budget, and names that are not valid UTF-8, are listed
+ * in `skipped` with their reason, not as drift.
  */
 export function verifyJournal(
   journal: Journal,
-  options: { deep: boolean; extractor: Extractor; globalIgnore: string },
+  options: { deep: boolean; extractor: Extractor; globalIgnore: string; home?: string },
 ): VerifyReport {
   const report: VerifyReport = {
     roots: 0,
@@ -54,16 +72,29 @@ export function verifyJournal(
     deep: options.deep,
     queued: queueStats(journal).length,
     drift: [],
+    skipped: [],
   };
   const add = (kind: Drift["kind"], path: string, reason: string) =>
     report.drift.push({ kind, path, reason });
-  for (const root of listRoots(journal)) {
+  const skip = (path: string, reason: string) => report.skipped.push({ path, reason });
+  const roots = listRoots(journal);
+  const home = options.home === undefined ? [] : homeDirs(options.home);
+  for (const root of roots) {
     report.roots++;
     const indexed = new Map<string, PathStat>();
     for (const row of iteratePathStats(journal, root)) indexed.set(row.rel, row);
     const requested: Depth = root.depth === "max" ? 3 : (Number(root.depth) as Depth);
-    for (const ev of walkRoot({ root: root.path, globalIgnore: options.globalIgnore })) {
-      if (ev.type === "skip") continue;
+    const exclude = walkExclusions(root.path, roots.map((r) => r.path), home);
+    const base = root.path.endsWith("/") ? root.path : root.path + "/";
+    for (
+      const ev of walkRoot({ root: root.path, globalIgnore: options.globalIgnore, exclude })
+    ) {
+      if (ev.type === "skip") {
+        if (ev.reason === "unreadable") {
+          skip(base + ev.rel, `${UNREADABLE}: ${ev.detail ?? "cannot be listed or stat'ed"}`);
+        }
+        continue;
+      }
       report.checked++;
       const row = indexed.get(ev.rel);
       indexed.delete(ev.rel);
@@ -79,6 +110,10 @@ export function verifyJournal(
             iso(row.mtime_ms)
           }, disk has size ${ev.size} mtime ${iso(ev.mtimeMs)}`,
         );
+        continue;
+      }
+      if (row.state === "error" || row.reason === "too large") {
+        skip(ev.path, row.reason ?? "error");
         continue;
       }
       if (options.deep && row.hash !== null) {
@@ -105,10 +140,26 @@ export function verifyJournal(
       );
       if (row.state === "indexed" && row.effective_depth < want && row.target_depth !== want) {
         add("shallow", ev.path, `at L${row.effective_depth}, this build reaches L${want}`);
+      } else if (row.state === "indexed" && row.effective_depth < want) {
+        const t = parseTry(row.depth_reason);
+        if (t !== undefined) {
+          skip(
+            ev.path,
+            `at L${row.effective_depth}: ${row.depth_reason}` +
+              (t < PARSE_TRIES ? "; `heimdall reconcile --all` tries again" : ""),
+          );
+        }
       }
     }
     for (const row of indexed.values()) {
-      add("ghost", row.path, "in the journal, but gone from disk or now excluded");
+      const owner = [...exclude.keys()].find((d) => row.path.startsWith(d + "/"));
+      add(
+        "ghost",
+        row.path,
+        owner === undefined
+          ? "in the journal, but gone from disk or now excluded"
+          : `in the journal under root "${root.path}", but ${exclude.get(owner)}`,
+      );
     }
   }
   for (
@@ -131,7 +182,7 @@ export function verifyJournal(
 function isSecretFile(path: string): boolean {
   try {
     const bytes = Deno.readFileSync(path);
-    return sniffSecret(new TextDecoder().decode(bytes.subarray(0, 256 * 1024))) !== undefined;
+    return sniffSecret(new TextDecoder().decode(bytes)) !== undefined; // the whole file, as prepare reads it
   } catch {
     return false;
   }

@@ -8,7 +8,13 @@ import { IgnoreRules, type IgnoreStack, loadIgnoreStack } from "./ignore.ts";
 import { isSecretName } from "./secrets.ts";
 
 /** Why the walk passed over a path; the reconciler records it instead of indexing. */
-export type SkipReason = "secret" | "ignored" | "symlink" | "unreadable" | "too-large";
+export type SkipReason =
+  | "secret"
+  | "ignored"
+  | "symlink"
+  | "unreadable"
+  | "too-large"
+  | "excluded";
 
 /** A file to reconcile (`path` absolute, `rel` root-relative with `/`), or a path passed over. */
 export type WalkEvent =
@@ -31,6 +37,12 @@ export interface WalkOptions {
    * reader stats each file anyway, on another thread.
    */
   stat?: boolean;
+  /**
+   * Folders never entered, absolute path → why (Heimdall's home, a nested
+   * root that owns its own paths; see `walkExclusions`): each yields one
+   * `excluded` skip.
+   */
+  exclude?: ReadonlyMap<string, string>;
 }
 
 interface Frame {
@@ -47,16 +59,27 @@ interface Frame {
  * (never entered) or file; `secret` for secret-named files (never a file
  * event); `symlink` for every symlink (never followed, so loops cannot hang);
  * `unreadable` for a folder or file that cannot be listed or stat'ed (the walk
- * goes on); `too-large` above `maxFileBytes`. Cost: one listing per folder and
+ * goes on), and for a name that is not valid UTF-8 (Deno can only name it
+ * with U+FFFD, so it cannot be opened); `too-large` above `maxFileBytes`;
+ * `excluded` for a folder of `exclude` (or everything, when the root lies
+ * inside one). Cost: one listing per folder and
  * one stat per file; ignore files are read only where a listing shows them.
  * A missing `under` yields nothing. Entries changed while walking may be stale.
  */
 export function* walkRoot(opts: WalkOptions): Generator<WalkEvent> {
   const root = resolve(opts.root);
+  const exclude = opts.exclude ?? new Map<string, string>();
   const maxBytes = opts.maxFileBytes ?? Infinity;
   const stat = opts.stat ?? true;
   const trimmed = (opts.under ?? "").replace(/^(?:\.\/|\/)+|\/+$/g, "");
   const under = trimmed === "." ? "" : trimmed;
+  for (const [dir, why] of exclude) {
+    const start = under === "" ? root : `${root}/${under}`;
+    if (start === dir || start.startsWith(dir + "/")) {
+      yield { type: "skip", rel: under, reason: "excluded", detail: why };
+      return;
+    }
+  }
   const slash = under.lastIndexOf("/");
   const loaded = loadIgnoreStack(
     root,
@@ -118,6 +141,10 @@ export function* walkRoot(opts: WalkOptions): Generator<WalkEvent> {
       yield { type: "skip", rel, reason: "ignored", detail: rule.reason };
     } else if (entry.isSymlink) {
       yield { type: "skip", rel, reason: "symlink" };
+    } else if (entry.isDirectory && exclude.has(`${root}/${rel}`)) {
+      yield { type: "skip", rel, reason: "excluded", detail: exclude.get(`${root}/${rel}`)! };
+    } else if (entry.name.includes(REPLACEMENT) && !exists(`${root}/${rel}`)) {
+      yield { type: "skip", rel, reason: "unreadable", detail: NOT_UTF8 };
     } else if (entry.isDirectory) {
       const opened = openDir(root, rel, frame.stack, true);
       if ("type" in opened) yield opened;
@@ -176,6 +203,22 @@ function fileEvent(root: string, rel: string, maxBytes: number, stat: boolean): 
     return { type: "skip", rel, reason: "too-large", detail: `${info.size} bytes > ${maxBytes}` };
   }
   return { type: "file", path, rel, size: info.size, mtimeMs: info.mtime?.getTime() ?? 0 };
+}
+
+const REPLACEMENT = "\uFFFD";
+
+/** Why a name Deno could only decode with U+FFFD is passed over, and what to do. */
+export const NOT_UTF8 =
+  "file name is not valid UTF-8 (shown with \uFFFD), so it cannot be opened; rename it to index it";
+
+/** True when something exists at `path` (a decoded name that round-trips). */
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function errorText(e: unknown): string {

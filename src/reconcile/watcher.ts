@@ -3,6 +3,11 @@ export interface WatchRequest {
   roots: string[];
   /** Folders watched non-recursively (the hints folder). */
   extra: string[];
+  /**
+   * Folders whose events are dropped in the Worker (`$HEIMDALL_HOME` inside a
+   * root: the daemon's own log and journal writes must not wake it).
+   */
+  exclude?: string[];
 }
 
 /** What the watcher Worker reports. */

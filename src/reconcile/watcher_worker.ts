@@ -8,8 +8,11 @@ import type { WatchMessage, WatchRequest } from "./watcher.ts";
 
 const post = (m: WatchMessage) => self.postMessage(m);
 
+let exclude: string[] = [];
+
 self.onmessage = (e: MessageEvent<WatchRequest>) => {
   const { roots, extra } = e.data;
+  exclude = (e.data.exclude ?? []).map((d) => d.endsWith("/") ? d : d + "/");
   for (const dir of extra) watch([dir], false);
   // One recursive watcher for all roots; if that fails on the OS limit, try
   // each root alone so that the roots that fit are still watched.
@@ -29,13 +32,22 @@ function watch(paths: string[], recursive: boolean): boolean {
     try {
       for await (const ev of watcher) {
         if (ev.kind === "access") continue;
-        post({ type: "event", kind: ev.kind, paths: ev.paths, rescan: ev.flag === "rescan" });
+        const rescan = ev.flag === "rescan";
+        // The watched hints folder lies inside the home: its events pass.
+        const paths = recursive ? ev.paths.filter((p) => !excluded(p)) : ev.paths;
+        if (paths.length === 0 && !rescan) continue;
+        post({ type: "event", kind: ev.kind, paths, rescan });
       }
     } catch (e) {
       post({ type: "error", paths, message: (e as Error).message, limit: isLimit(e) });
     }
   })();
   return true;
+}
+
+/** True when `path` is an excluded folder or lies inside one. */
+function excluded(path: string): boolean {
+  return exclude.some((d) => path.startsWith(d) || path + "/" === d);
 }
 
 function isLimit(e: unknown): boolean {

@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import { MIGRATIONS } from "./schema.ts";
 import { ensurePrivateDir, tightenPrivate } from "../config/private_files.ts";
 import { JournalError } from "./journal_error.ts";
+import { emptyHolds, recordHold, type WriteHolds, WriteIntent } from "./write_lock.ts";
 import {
   corruptionDetail,
   headerDamage,
@@ -33,6 +34,14 @@ export function setBusyTimeout(ms: number): void {
  */
 export class Journal {
   readonly #statements = new Map<string, StatementSync>();
+  /**
+   * How long this journal's write transactions held the lock (every
+   * {@link tx} and {@link txChunked}); benchmarks and the daemon's log read it.
+   */
+  readonly holds: WriteHolds = emptyHolds();
+  #intent: WriteIntent | undefined;
+  /** When the open write transaction began (performance.now()). */
+  #began = 0;
 
   private constructor(
     readonly db: DatabaseSync,
@@ -129,24 +138,103 @@ export class Journal {
     return this.stmt(sql).get(...params) as T | undefined;
   }
 
-  /** Runs a write; returns the number of rows changed. */
+  /**
+   * Runs a write; returns the number of rows changed. Outside a transaction
+   * the statement is its own, and waits for the lock as a {@link tx} does.
+   */
   run(sql: string, ...params: SQLInputValue[]): number {
-    return Number(this.stmt(sql).run(...params).changes);
+    const stmt = this.stmt(sql);
+    if (this.readOnly || this.db.isTransaction) return Number(stmt.run(...params).changes);
+    return this.#waitIntent().announce(() => Number(stmt.run(...params).changes));
   }
 
   /**
    * Runs `fn` inside one IMMEDIATE transaction: all of it commits or none of it
-   * does (an exception rolls back and is rethrown).
+   * does (an exception rolls back and is rethrown). While it waits for the
+   * lock it tells a bulk writer so (see `write_lock.ts`); the time it holds
+   * the lock is added to {@link holds}.
    */
   tx<T>(fn: () => T): T {
-    this.db.exec("BEGIN IMMEDIATE");
+    this.#begin();
     try {
       const result = fn();
-      this.db.exec("COMMIT");
+      this.#commit();
       return result;
     } catch (e) {
-      this.db.exec("ROLLBACK");
+      this.#rollback();
       throw e;
+    }
+  }
+
+  /**
+   * Runs a long piece of work as a series of short write transactions, so
+   * that other writers never wait out their busy timeout behind it. Each
+   * value `steps` yields marks a point where committing leaves the journal
+   * consistent; there, once the transaction has held the lock for `maxMs`,
+   * it is committed (`beforeCommit` first, to flush what was batched), other
+   * waiting writers get their turn, and a new one begins. A throw rolls back
+   * only the open transaction: the caller's work must converge when re-run
+   * after any committed prefix (a crash between two transactions is the same).
+   */
+  async txChunked(
+    steps: Iterable<unknown>,
+    options: { maxMs?: number; beforeCommit?: () => void } = {},
+  ): Promise<void> {
+    const maxMs = options.maxMs ?? 100;
+    const it = steps[Symbol.iterator]();
+    this.#begin();
+    try {
+      for (;;) {
+        if (it.next().done) break;
+        if (performance.now() - this.#began < maxMs) continue;
+        options.beforeCommit?.();
+        this.#commit();
+        await this.yieldToWriters();
+        this.#begin();
+      }
+      options.beforeCommit?.();
+      this.#commit();
+    } catch (e) {
+      this.#rollback();
+      it.return?.();
+      throw e;
+    }
+  }
+
+  /**
+   * Between two write transactions of a bulk writer: if another writer waits
+   * for the lock, lets it take the lock first (at most `maxMs`).
+   */
+  async yieldToWriters(maxMs = 250): Promise<void> {
+    if (this.readOnly) return;
+    const ms = await this.#waitIntent().yieldToWaiters(maxMs);
+    if (ms > 0) {
+      this.holds.yields++;
+      this.holds.yieldMs += ms;
+    }
+  }
+
+  #waitIntent(): WriteIntent {
+    return this.#intent ??= new WriteIntent(`${this.file}-wait`);
+  }
+
+  #begin(): void {
+    if (this.readOnly) this.db.exec("BEGIN IMMEDIATE");
+    else this.#waitIntent().announce(() => this.db.exec("BEGIN IMMEDIATE"));
+    this.#began = performance.now();
+  }
+
+  #commit(): void {
+    this.db.exec("COMMIT");
+    recordHold(this.holds, performance.now() - this.#began);
+  }
+
+  #rollback(): void {
+    // SQLite may have rolled back already (a full disk, an I/O error): a
+    // second ROLLBACK would hide the error that matters behind its own.
+    if (this.db.isTransaction) {
+      this.db.exec("ROLLBACK");
+      recordHold(this.holds, performance.now() - this.#began);
     }
   }
 
@@ -157,6 +245,7 @@ export class Journal {
   }
 
   close(): void {
+    this.#intent?.close();
     this.#statements.clear();
     this.db.close();
   }

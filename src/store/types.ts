@@ -24,6 +24,7 @@ export interface PathRow {
 export type PathStat = Pick<
   PathRow,
   | "id"
+  | "root_id"
   | "path"
   | "rel"
   | "state"
@@ -34,6 +35,7 @@ export type PathStat = Pick<
   | "language"
   | "target_depth"
   | "effective_depth"
+  | "depth_reason"
   | "generation"
   | "racy"
 >;

@@ -1,0 +1,180 @@
+/**
+ * The bulk writer never holds the journal's write lock for a whole index:
+ * commits and end-of-index resolution run in short transactions, any prefix
+ * of them converges, and a writer in another process gets its turn.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { defaultConfig, homePaths } from "../config/mod.ts";
+import type { Extraction, Extractor, Reference, SymbolDef } from "../extract/mod.ts";
+import { dumpIndex, Journal } from "../store/mod.ts";
+import { Reconciler } from "./reconciler.ts";
+
+/** `def NAME`, `call NAME [MODULE]`, `import NAME from MODULE`, one per line (as in resolve_test). */
+class GraphLangExtractor implements Extractor {
+  capability(language: string | undefined) {
+    return language === "typescript"
+      ? { depth: 3 as const }
+      : { depth: 1 as const, reason: "test" };
+  }
+  extract({ text }: { text: string }): Promise<Extraction> {
+    const symbols: SymbolDef[] = [];
+    const refs: Reference[] = [];
+    let current = "";
+    text.split("\n").forEach((line, i) => {
+      const [verb, a, b, c] = line.trim().split(/\s+/);
+      if (verb === "def" && a) {
+        current = a;
+        symbols.push({ kind: "function", name: a, qualname: a, startLine: i + 1, endLine: i + 1 });
+      } else if (verb === "call" && a) {
+        refs.push({
+          kind: "calls",
+          from: current,
+          name: a,
+          line: i + 1,
+          ...(b ? { module: b } : {}),
+        });
+      } else if (verb === "import" && a && b === "from" && c) {
+        refs.push({ kind: "imports", from: "", name: a, module: c, line: i + 1 });
+      }
+    });
+    return Promise.resolve({ depth: 3, symbols, refs, chunks: [] });
+  }
+}
+
+/** 120 files that import, call by unique name and call through imports, in a web. */
+function corpus(root: string): void {
+  for (let i = 0; i < 120; i++) {
+    const next = (i + 1) % 120;
+    const far = (i * 7 + 3) % 120;
+    const text = [
+      `import f${next} from ./m${next}.ts`,
+      `def f${i}`,
+      `call f${next}`,
+      `call g${far}`,
+      `call missing${i % 5}`,
+      `def g${i}`,
+      `call f${i}`,
+    ].join("\n");
+    Deno.mkdirSync(join(root, `d${i % 6}`), { recursive: true });
+    Deno.writeTextFileSync(join(root, `d${i % 6}`, `m${i}.ts`), text + "\n");
+  }
+}
+
+function open(base: string, name: string, root: string) {
+  const home = homePaths(join(base, name));
+  const journal = Journal.open(home.journal);
+  const config = { ...defaultConfig(), roots: [{ path: root, depth: "max" as const }] };
+  const r = new Reconciler(journal, home, config, new GraphLangExtractor());
+  r.syncRoots();
+  return { journal, r };
+}
+
+Deno.test("a cold index resolves its cross-file edges in many short transactions, to the same rows as one", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "heimdall-budget-" });
+  const root = join(base, "repo");
+  corpus(root);
+  const whole = open(base, "whole", root);
+  whole.r.txBudgetMs = Infinity;
+  await whole.r.audit();
+  const split = open(base, "split", root);
+  // Commit at every consistent point: one path, one owner's references.
+  split.r.txBudgetMs = 0;
+  await split.r.audit();
+  const edges = whole.journal.get<{ n: number }>("SELECT count(*) AS n FROM edges")!.n;
+  assert.ok(edges > 200, `the corpus resolves edges (${edges})`);
+  // 120 paths committed one by one, then at least one transaction per owner
+  // and phase of the resolution: never the whole resolution in one.
+  assert.ok(
+    split.journal.holds.count - whole.journal.holds.count >= 120 * 2,
+    `${split.journal.holds.count} transactions split vs ${whole.journal.holds.count} whole`,
+  );
+  assert.equal(dumpIndex(split.journal), dumpIndex(whole.journal));
+  whole.journal.close();
+  split.journal.close();
+  Deno.removeSync(base, { recursive: true });
+});
+
+Deno.test("an index stopped between two of its resolution transactions converges on the next audit", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "heimdall-budget-" });
+  const root = join(base, "repo");
+  corpus(root);
+  const clean = open(base, "clean", root);
+  await clean.r.audit();
+  for (const stopAt of [1, 150, 300]) {
+    const name = `stopped${stopAt}`;
+    const first = open(base, name, root);
+    first.r.txBudgetMs = 0;
+    // Stands in for a crash: the resolution throws after `stopAt` committed
+    // steps, so what it committed stays and its open transaction rolls back.
+    const journal = first.journal;
+    const chunked = journal.txChunked.bind(journal);
+    journal.txChunked = (steps, options) => {
+      const resolving = journal.get<{ n: number }>(
+            "SELECT count(*) AS n FROM meta WHERE key LIKE 'resolve_pending:%'",
+          )!.n > 0 && journal.get<{ n: number }>("SELECT count(*) AS n FROM paths")!.n >= 120;
+      if (!resolving) return chunked(steps, options);
+      return chunked(
+        (function* () {
+          let n = 0;
+          for (const s of steps) {
+            if (n++ === stopAt) throw new Error("stopped");
+            yield s;
+          }
+        })(),
+        options,
+      );
+    };
+    await assert.rejects(() => first.r.audit(), /stopped/);
+    journal.close();
+    // A new writer, as after a restart.
+    const again = open(base, name, root);
+    await again.r.audit();
+    assert.equal(dumpIndex(again.journal), dumpIndex(clean.journal), `stopped at ${stopAt}`);
+    again.journal.close();
+  }
+  clean.journal.close();
+  Deno.removeSync(base, { recursive: true });
+});
+
+Deno.test("a writer in another process gets the lock while a bulk writer works for longer than its busy timeout", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "heimdall-budget-" });
+  const file = join(base, "journal.db");
+  const journal = Journal.open(file);
+  journal.run("CREATE TABLE IF NOT EXISTS bulk (x)");
+  const code = `
+    import { Journal } from ${JSON.stringify(new URL("../store/mod.ts", import.meta.url).href)};
+    const j = Journal.open(${JSON.stringify(file)});
+    await new Promise((r) => setTimeout(r, 500));
+    let ok = 0;
+    for (let i = 0; i < 20; i++) {
+      j.tx(() => j.run("INSERT INTO meta (key, value) VALUES (?, 'x')", "other" + i));
+      ok++;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    console.log(ok);`;
+  const other = new Deno.Command(Deno.execPath(), {
+    args: ["eval", code],
+    env: { DENO_NO_UPDATE_CHECK: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  // Bulk work for 7 s, longer than the other process's 5 s busy timeout.
+  const until = Date.now() + 7_000;
+  await journal.txChunked(
+    (function* () {
+      while (Date.now() < until) {
+        journal.run("INSERT INTO bulk VALUES (randomblob(64))");
+        yield;
+      }
+    })(),
+    { maxMs: 100 },
+  );
+  const out = await other.output();
+  const stderr = new TextDecoder().decode(out.stderr);
+  assert.equal(out.code, 0, stderr);
+  assert.equal(new TextDecoder().decode(out.stdout).trim(), "20");
+  assert.ok(journal.holds.count > 10, `${journal.holds.count} bulk transactions`);
+  journal.close();
+  Deno.removeSync(base, { recursive: true });
+});
