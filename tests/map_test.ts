@@ -214,3 +214,67 @@ Deno.test("a map.json says the same as map.toml; an ignored folder's files do no
     /m\.json:3: unknown key "colour" in component "a"/,
   );
 });
+
+Deno.test("map check refuses a map with no component and a source that does not exist, and counts constraints with no source", async () => {
+  const empty = repoWith("# nothing declared yet\n");
+  let r = await cli(empty.home, ["map", "check", empty.repo]);
+  assert.equal(r.code, 1, "an empty map is not ok");
+  assert.match(
+    r.stderr,
+    /declares no component, so it constrains nothing; add \[component\.NAME\]/,
+  );
+  assert.doesNotMatch(r.stdout, /map ok/);
+
+  const sourced = MAP.replace(
+    'paths = ["src/store/**"]',
+    'paths = ["src/store/**"]\nsources = ["docs/adr/0001-journal.md"]',
+  );
+  const { repo, home } = repoWith(sourced);
+  r = await cli(home, ["map", "check", repo, "--json"]);
+  assert.equal(r.code, 1);
+  const out = JSON.parse(r.stdout);
+  assert.deepEqual(out.problems.map((p: { kind: string }) => p.kind), ["source-missing"]);
+  // cli 2 + memory 1 + schema 1 + everything 1; store's 3 cite their source.
+  assert.equal(out.unsourced, 5);
+  writeTree(repo, { "docs/adr/0001-journal.md": "# The journal\n\nOne SQLite file.\n" });
+  r = await cli(home, ["map", "check", repo]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /info: 5 constraints cite no source document/);
+});
+
+Deno.test("map check names the documents the last commit changed that the index has not seen", async () => {
+  const { repo, home } = repoWith(MAP, { "docs/guide.md": "# Guide\n\nv1\n" });
+  const git = (...args: string[]) => {
+    const out = new Deno.Command("git", {
+      args: ["-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", ...args],
+      stdout: "null",
+      stderr: "piped",
+    }).outputSync();
+    assert.ok(out.success, new TextDecoder().decode(out.stderr));
+  };
+  git("init", "-q");
+  git("add", ".");
+  git("commit", "-qm", "first");
+  assert.equal((await cli(home, ["index", repo, "--no-embed"])).code, 0);
+  let r = await cli(home, ["map", "check", repo, "--json"]);
+  assert.deepEqual(JSON.parse(r.stdout).behind_head, [], "everything committed is indexed");
+
+  // A commit changes one document and adds another; the index has not run since.
+  writeTree(repo, { "docs/guide.md": "# Guide\n\nv2\n", "docs/adr.md": "# ADR\n" });
+  git("add", ".");
+  git("commit", "-qm", "second");
+  r = await cli(home, ["map", "check", repo]);
+  assert.equal(r.code, 0, "behind HEAD is reported, not a failure");
+  assert.match(r.stdout, /behind HEAD: 2 documents the last commit changed/);
+  assert.match(r.stdout, /docs\/adr\.md {2}not indexed/);
+  assert.match(r.stdout, /docs\/guide\.md {2}older version indexed/);
+  // Edited again after the commit: the working tree's business, not a stale index.
+  Deno.writeTextFileSync(join(repo, "docs/guide.md"), "# Guide\n\nv3, uncommitted\n");
+  r = await cli(home, ["map", "check", repo, "--json"]);
+  assert.deepEqual(JSON.parse(r.stdout).behind_head.map((b: { rel: string }) => b.rel), [
+    "docs/adr.md",
+  ]);
+  assert.equal((await cli(home, ["reconcile", repo])).code, 0);
+  r = await cli(home, ["map", "check", repo, "--json"]);
+  assert.deepEqual(JSON.parse(r.stdout).behind_head, []);
+});

@@ -1,7 +1,9 @@
 /** `heimdall constraints PATH` and `heimdall map check [ROOT]`: the architectural map. */
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
-import { checkMap, constraintsFor, findMapFile, MapError } from "../map/mod.ts";
+import { checkMap, constraintsFor, docsBehindHead, findMapFile, MapError } from "../map/mod.ts";
+import { Journal } from "../store/mod.ts";
+import { classifyPath } from "../reconcile/ignore.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -67,8 +69,11 @@ export function constraintsCmd(args: string[], ctx: Context): number {
 export const MAP_HELP = `heimdall map check [ROOT] [--json]
   Checks the architectural map of the repository at ROOT (default: the
   nearest one holding the current folder) against its files: exit 1 when the
-  map does not parse (with the line), a glob matches no file, or a
-  component's files are all gone. Prints each component with its file counts.`;
+  map does not parse (with the line), declares no component, a glob matches
+  no file, a component's files are all gone, or a component's sources (the
+  documents its constraints come from) do not exist. Prints each component
+  with its file counts, how many constraints cite no source document, and the
+  documents the last git commit changed that the index has not seen yet.`;
 
 /** `heimdall map check [ROOT]`. */
 export function mapCmd(args: string[], ctx: Context): number {
@@ -99,8 +104,13 @@ export function mapCmd(args: string[], ctx: Context): number {
     globalIgnore = Deno.readTextFileSync(ctx.home.ignore);
   } catch { /* no global ignore file */ }
   const r = checkMap(root, globalIgnore);
+  const behind = r.file === null ? undefined : docsBehindHead(
+    root,
+    indexedHashes(ctx, root),
+    (rel) => !classifyPath(root, rel, false, globalIgnore).ignored,
+  );
   if (values.json) {
-    ctx.out(json(r));
+    ctx.out(json({ ...r, behind_head: behind ?? null }));
     return r.file === null || r.problems.length > 0 ? EXIT.none : EXIT.ok;
   }
   if (r.file === null) {
@@ -116,7 +126,45 @@ export function mapCmd(args: string[], ctx: Context): number {
     );
   }
   for (const w of r.warnings) ctx.out(`warning: ${w}`);
+  if (r.unsourced > 0) {
+    ctx.out(
+      `info: ${
+        plural(r.unsourced, "constraint")
+      } cite no source document; add sources = ["docs/…"] to their component`,
+    );
+  }
+  if (behind && behind.length > 0) {
+    ctx.out(
+      `behind HEAD: ${
+        plural(behind.length, "document")
+      } the last commit changed the index has not seen (\`heimdall reconcile ${root}\` catches up):`,
+    );
+    for (const b of behind) ctx.out(`  ${b.rel}  ${b.reason}`);
+  }
   for (const p of r.problems) ctx.err(`problem: ${p.message}`);
   if (r.problems.length === 0) ctx.out("map ok");
   return r.problems.length > 0 ? EXIT.none : EXIT.ok;
+}
+
+/** The journal's content hash of each file under `root` (by root-relative path); null for none. */
+function indexedHashes(ctx: Context, root: string): (rel: string) => string | null {
+  let base = root;
+  try {
+    base = Deno.realPathSync(root);
+  } catch { /* checked above: it exists */ }
+  let j: Journal | undefined;
+  try {
+    j = Journal.open(ctx.home.journal, { readOnly: true });
+  } catch {
+    return () => null; // no journal yet: nothing is indexed
+  }
+  const rows = new Map(
+    j.all<{ path: string; hash: string | null }>(
+      "SELECT path, hash FROM paths WHERE path >= ? AND path < ?",
+      `${base}/`,
+      `${base}0`,
+    ).map((r) => [r.path.slice(base.length + 1), r.hash]),
+  );
+  j.close();
+  return (rel) => rows.get(rel) ?? null;
 }

@@ -11,7 +11,13 @@ import { componentFor } from "./resolve.ts";
 
 /** One thing wrong with a map; each makes `map check` exit 1. */
 export interface MapProblem {
-  kind: "parse" | "glob-matches-nothing" | "component-empty" | "two-maps";
+  kind:
+    | "parse"
+    | "no-components"
+    | "glob-matches-nothing"
+    | "component-empty"
+    | "source-missing"
+    | "two-maps";
   message: string;
   component?: string;
   glob?: string;
@@ -38,13 +44,16 @@ export interface MapCheck {
   problems: MapProblem[];
   /** Not problems: components whose files are all taken by more specific globs of others. */
   warnings: string[];
+  /** Constraints of components that name no source document (informational). */
+  unsourced: number;
 }
 
 /**
  * Checks the map of the repository at `root` against its files (pure apart
  * from reading them): a map that does not parse, a glob covering no file,
- * a component none of whose globs covers a file (its files are all gone),
- * and both `map.toml` and `map.json` present are problems. Returns `file:
+ * a component none of whose globs covers a file (its files are all gone), a
+ * map with no component, a `sources` document that does not exist, and both
+ * `map.toml` and `map.json` present are problems. Returns `file:
  * null` when there is no map. Cost: one walk of the repository.
  */
 export function checkMap(root: string, globalIgnore = ""): MapCheck {
@@ -57,6 +66,7 @@ export function checkMap(root: string, globalIgnore = ""): MapCheck {
     files: 0,
     problems: [],
     warnings: [],
+    unsourced: 0,
   };
   if (present.length === 0) return result;
   if (present.length > 1) {
@@ -72,6 +82,29 @@ export function checkMap(root: string, globalIgnore = ""): MapCheck {
     if (!(e instanceof MapError)) throw e;
     result.problems.push({ kind: "parse", message: e.message, line: e.line });
     return result;
+  }
+  if (map.components.length === 0) {
+    result.problems.push({
+      kind: "no-components",
+      message: `${
+        present[0]
+      } declares no component, so it constrains nothing; add [component.NAME] with paths = ["src/NAME/**"]`,
+    });
+    return result;
+  }
+  for (const c of map.components) {
+    if (c.sources.length === 0) result.unsourced += c.constraints.length;
+    for (const src of c.sources) {
+      if (!exists(join(root, src))) {
+        result.problems.push({
+          kind: "source-missing",
+          component: c.name,
+          line: c.line,
+          message:
+            `source "${src}" of component "${c.name}" does not exist; fix the path or remove it`,
+        });
+      }
+    }
   }
   const globCounts = map.components.map((c) => c.globs.map(() => 0));
   const owned = map.components.map(() => 0);

@@ -11,6 +11,7 @@
  * must = ["Only this folder imports node:sqlite"]
  * should = ["One file per table group"]
  * info = ["Migrations are append-only"]
+ * sources = ["docs/adr/0003-journal.md"]
  * ```
  */
 import { compileGlob, type Glob, GlobError } from "./glob.ts";
@@ -27,6 +28,8 @@ export interface Component {
   globs: Glob[];
   depends_on: string[];
   constraints: { level: Level; text: string }[];
+  /** Repository-relative documents its constraints come from (an ADR, a design note). */
+  sources: string[];
   /** Declaration order (breaks specificity ties) and line. */
   order: number;
   line: number | null;
@@ -50,7 +53,7 @@ export class MapError extends Error {
 export const MAP_DIR = ".heimdall";
 export const MAP_NAMES = ["map.toml", "map.json"] as const;
 
-const COMPONENT_KEYS = new Set(["description", "paths", "depends_on", ...LEVELS]);
+const COMPONENT_KEYS = new Set(["description", "paths", "depends_on", "sources", ...LEVELS]);
 const NAME = /^[A-Za-z0-9_.-]+$/;
 
 /** JSON has no line numbers per key; find the line of `"name"` for errors. */
@@ -150,6 +153,7 @@ export function parseMap(text: string, file: string): ArchMap {
       globs,
       depends_on: strings("depends_on"),
       constraints: LEVELS.flatMap((level) => strings(level).map((text) => ({ level, text }))),
+      sources: strings("sources"),
       order: components.length,
       line: lineOf(at),
     });

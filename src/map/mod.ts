@@ -28,3 +28,4 @@ export {
 export { checkMap, type ComponentReport, type MapCheck, type MapProblem } from "./check.ts";
 export { compareSpecificity, compileGlob, type Glob, globCovers } from "./glob.ts";
 export { parseToml, TomlError } from "./toml.ts";
+export { type BehindHead, docsBehindHead } from "./freshness.ts";
