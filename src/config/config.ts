@@ -51,10 +51,28 @@ export function defaultConfig(): Config {
   };
 }
 
+/** Every key `config.json` may hold. */
+export const CONFIG_KEYS: readonly (keyof Config)[] = Object.keys(
+  defaultConfig(),
+) as (keyof Config)[];
+
+/**
+ * Environment variables that beat the file for one run (`HEIMDALL_MODEL=… heimdall search …`);
+ * roots have none: they are the journal's shape, not a one-off.
+ */
+export const ENV_OVERRIDES: Readonly<Record<string, Exclude<keyof Config, "roots">>> = {
+  HEIMDALL_MAX_FILE_BYTES: "maxFileBytes",
+  HEIMDALL_AUDIT_INTERVAL_SECONDS: "auditIntervalSeconds",
+  HEIMDALL_DEBOUNCE_MS: "debounceMs",
+  HEIMDALL_BATCH_SIZE: "batchSize",
+  HEIMDALL_TEAM_URL: "teamUrl",
+  HEIMDALL_MODEL: "model",
+};
+
 /**
  * Validates a parsed `config.json` value. Pure: throws {@link ConfigError} on the
- * first bad key; unknown keys are kept out (forward compatibility is the
- * writer's job, not the reader's).
+ * first bad key, and on a key it does not know, naming the nearest known one (a
+ * misspelt key silently ignored is a setting the user believes is on).
  */
 export function parseConfig(raw: unknown, file?: string): Config {
   const config = defaultConfig();
@@ -63,6 +81,18 @@ export function parseConfig(raw: unknown, file?: string): Config {
     throw new ConfigError("config", raw, "the file must hold one JSON object", file);
   }
   const o = raw as Record<string, unknown>;
+  for (const key of Object.keys(o)) {
+    if (!(CONFIG_KEYS as readonly string[]).includes(key)) {
+      throw new ConfigError(
+        "key",
+        key,
+        `unknown key; did you mean "${nearest(key, CONFIG_KEYS)}"? (known: ${
+          CONFIG_KEYS.join(", ")
+        })`,
+        file,
+      );
+    }
+  }
   if (o.roots !== undefined) {
     if (!Array.isArray(o.roots)) {
       throw new ConfigError("roots", o.roots, "expected a list of {path, depth}", file);
@@ -102,6 +132,52 @@ export function parseConfig(raw: unknown, file?: string): Config {
     config.model = o.model;
   }
   return config;
+}
+
+/**
+ * `config` with each {@link ENV_OVERRIDES} variable set in `env` in place of
+ * the file's value, validated like the file (the error names the variable).
+ */
+export function withEnvOverrides(
+  config: Config,
+  env: { get(name: string): string | undefined },
+): Config {
+  let out = config;
+  for (const [name, key] of Object.entries(ENV_OVERRIDES)) {
+    const text = env.get(name);
+    if (text === undefined || text === "") continue;
+    const numeric = typeof config[key] === "number";
+    const value = numeric && /^-?\d+$/.test(text.trim()) ? Number(text.trim()) : text;
+    out = { ...out, [key]: parseConfig({ [key]: value }, `$${name}`)[key] };
+  }
+  return out;
+}
+
+/** The candidate closest to `word` by edit distance (case-insensitive). */
+export function nearest(word: string, candidates: readonly string[]): string {
+  let best = candidates[0] ?? "";
+  let bestCost = Infinity;
+  for (const c of candidates) {
+    const cost = editDistance(word.toLowerCase(), c.toLowerCase());
+    if (cost < bestCost) [best, bestCost] = [c, cost];
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let k = 1; k <= b.length; k++) {
+      cur[k] = Math.min(
+        prev[k]! + 1,
+        cur[k - 1]! + 1,
+        prev[k - 1]! + (a[i - 1] === b[k - 1] ? 0 : 1),
+      );
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
 }
 
 function parseRoot(raw: unknown, i: number, file?: string): RootConfig {

@@ -1,12 +1,24 @@
 import { dirname } from "node:path";
-import { type Config, ConfigError, parseConfig } from "./config.ts";
+import { type Config, ConfigError, parseConfig, withEnvOverrides } from "./config.ts";
 import { ensurePrivateDir, openPrivateFile, writePrivateFileAtomic } from "./private_files.ts";
 
+/** No environment: what the file alone says (what a read-modify-write keeps). */
+const FILE_ONLY = { get: () => undefined };
+
 /**
- * Reads and validates `config.json`. A missing file is the defaults; a file that
- * is not JSON raises {@link ConfigError} naming the file and the parse error.
+ * Reads and validates `config.json`, then lets the `HEIMDALL_*` variables of
+ * `env` beat it for this run (`ENV_OVERRIDES`). A missing file is the
+ * defaults; a file that is not JSON raises {@link ConfigError} naming the file
+ * and the parse error.
  */
-export function loadConfig(file: string): Config {
+export function loadConfig(
+  file: string,
+  env: { get(name: string): string | undefined } = Deno.env,
+): Config {
+  return withEnvOverrides(loadConfigFile(file), env);
+}
+
+function loadConfigFile(file: string): Config {
   let text: string;
   try {
     text = Deno.readTextFileSync(file);
@@ -46,7 +58,8 @@ export async function updateConfig(
   const lock = await openPrivateFile(`${file}.lock`, { create: true, write: true });
   try {
     await lock.lock(true);
-    const next = change(loadConfig(file));
+    // The file's own values: an override of this run is never written back.
+    const next = change(loadConfig(file, FILE_ONLY));
     saveConfig(file, next);
     return next;
   } finally {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { ConfigError, defaultConfig, parseConfig, parseDepth } from "./mod.ts";
+import { withEnvOverrides } from "./config.ts";
 
 Deno.test("parseConfig() fills defaults and keeps valid values", () => {
   assert.deepEqual(parseConfig(undefined), defaultConfig());
@@ -30,4 +31,28 @@ Deno.test("parseDepth() accepts max, digits and L-names only", () => {
   assert.deepEqual(parseDepth("3"), 3);
   assert.deepEqual(parseDepth("L4"), undefined);
   assert.deepEqual(parseDepth(""), undefined);
+});
+
+Deno.test("parseConfig() refuses a key it does not know, naming the nearest known one", () => {
+  assert.throws(
+    () => parseConfig({ maxFileByte: 10 }, "/h/config.json"),
+    (e: unknown) =>
+      e instanceof ConfigError &&
+      /Invalid key "maxFileByte" in "\/h\/config.json": unknown key; did you mean "maxFileBytes"\?/
+        .test(e.message),
+  );
+  assert.throws(() => parseConfig({ teamurl: null }), /did you mean "teamUrl"/);
+});
+
+Deno.test("withEnvOverrides() lets a HEIMDALL_* variable beat the file, validated like it", () => {
+  const file = parseConfig({ maxFileBytes: 10, model: "file-model" });
+  const env = (vars: Record<string, string>) => ({ get: (k: string) => vars[k] });
+  const c = withEnvOverrides(file, env({ HEIMDALL_MAX_FILE_BYTES: "2048", HEIMDALL_MODEL: "" }));
+  assert.equal(c.maxFileBytes, 2048);
+  assert.equal(c.model, "file-model", "an empty variable is unset");
+  assert.equal(file.maxFileBytes, 10, "the file's config is not changed");
+  assert.throws(
+    () => withEnvOverrides(file, env({ HEIMDALL_BATCH_SIZE: "lots" })),
+    /Invalid batchSize "lots" in "\$HEIMDALL_BATCH_SIZE": expected a whole number/,
+  );
 });

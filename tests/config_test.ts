@@ -1,0 +1,37 @@
+/** `config.json` through the real CLI: strict keys, and an environment variable for one run. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { cli, tempDir, writeTree } from "./helpers.ts";
+
+Deno.test("a misspelt key in config.json exits 2 naming it and the nearest known key, and changes nothing", async () => {
+  const home = tempDir();
+  const file = join(home, "config.json");
+  const text = JSON.stringify({ roots: [], auditIntervalSecond: 60 }) + "\n";
+  Deno.writeTextFileSync(file, text, { mode: 0o600 });
+  const r = await cli(home, ["roots"]);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /"auditIntervalSecond".*did you mean "auditIntervalSeconds"/);
+  assert.doesNotMatch(r.stderr, /^\s+at /m, "no stack trace");
+  assert.equal(Deno.readTextFileSync(file), text);
+});
+
+Deno.test("HEIMDALL_MAX_FILE_BYTES beats the file for one run and is never written back", async () => {
+  const home = tempDir();
+  const root = tempDir();
+  writeTree(root, { "big.py": `def big():\n    return "${"x".repeat(400)}"\n` });
+  const once = await cli(home, ["index", root, "--no-embed"], {
+    env: { HEIMDALL_MAX_FILE_BYTES: "100" },
+  });
+  assert.equal(once.code, 0, once.stderr);
+  const config = JSON.parse(Deno.readTextFileSync(join(home, "config.json")));
+  assert.equal(config.maxFileBytes, 1_048_576, "the override stayed in the environment");
+  const depth = await cli(home, ["depth", join(root, "big.py"), "--json"]);
+  assert.match(depth.stdout, /too large/);
+  // Without the variable, the next pass indexes it whole.
+  assert.equal((await cli(home, ["reconcile", "--all", "--deep"])).code, 0);
+  const after = await cli(home, ["symbols", join(root, "big.py"), "--json"]);
+  assert.match(after.stdout, /"big"/);
+  const bad = await cli(home, ["search", "big"], { env: { HEIMDALL_BATCH_SIZE: "lots" } });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /batchSize "lots" in "\$HEIMDALL_BATCH_SIZE"/);
+});
