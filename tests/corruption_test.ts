@@ -1,0 +1,190 @@
+/**
+ * A damaged journal is found and repaired: real SQLite files damaged on
+ * purpose (garbage over the memory tables' pages or the code index's, a cut,
+ * a bad header), the real CLI in subprocesses.
+ */
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { Journal, quickCheck, salvageJournal } from "../src/store/mod.ts";
+import {
+  countPlanted,
+  garbleHeader,
+  garblePages,
+  pagesOf,
+  plantHome,
+  truncateTo,
+} from "./corruption_fixture.ts";
+import { cli } from "./helpers.ts";
+
+/** One line on stderr, no stack frames. */
+function assertOneLine(stderr: string, context: string): void {
+  const lines = stderr.trim().split("\n");
+  assert.equal(lines.length, 1, `${context}: ${stderr}`);
+  assert.doesNotMatch(stderr, /^\s+at /m, `${context}: a stack trace`);
+}
+
+/** The files rebuild moved aside: `journal.db.damaged-<stamp>`. */
+function keptAside(home: string): string[] {
+  return [...Deno.readDirSync(home)].map((e) => e.name).filter((n) =>
+    /^journal\.db\.damaged-\d{8}T\d{6}Z$/.test(n)
+  );
+}
+
+/** Rowids of `memories` on the given pages of the healthy journal (what garbage there costs). */
+function memoriesOnPages(journal: string, pages: number[]): number {
+  const j = Journal.open(journal, { readOnly: true });
+  try {
+    return pages.reduce(
+      (n, p) =>
+        n + j.get<{ ncell: number }>(
+          "SELECT ncell FROM dbstat WHERE name = 'memories' AND pageno = ?",
+          p,
+        )!.ncell,
+      0,
+    );
+  } finally {
+    j.close();
+  }
+}
+
+Deno.test("garbage over memory pages: status exits 3 naming rebuild; rebuild keeps the damaged file and salvages every other memory", async () => {
+  const p = await plantHome(300, 40);
+  const leaves = pagesOf(p.journal, /^memories$/);
+  const bad = [leaves[2]!, leaves[Math.floor(leaves.length / 2)]!];
+  const onBad = memoriesOnPages(p.journal, bad);
+  assert.ok(onBad > 0 && onBad < 60, `${onBad} memories on the garbled pages`);
+  const original = Deno.readFileSync(p.journal);
+  garblePages(p.journal, bad);
+  const damaged = Deno.readFileSync(p.journal);
+  assert.notDeepEqual(damaged, original);
+
+  let r = await cli(p.home, ["status"]);
+  assert.equal(r.code, 3, r.stdout + r.stderr);
+  assert.match(r.stdout, /is damaged .*run `heimdall rebuild`/);
+  assert.doesNotMatch(r.stdout + r.stderr, /^\s+at /m);
+
+  r = await cli(p.home, ["rebuild"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^lost {5}memories: rowids \d+–\d+/m);
+  // Each lost memory is named (its search text survived on other pages).
+  assert.equal((r.stdout.match(/^lost {5}memory m/gm) ?? []).length, onBad, r.stdout);
+  const aside = keptAside(p.home);
+  assert.equal(aside.length, 1, `kept aside: ${aside}`);
+  assert.deepEqual(Deno.readFileSync(join(p.home, aside[0]!)), damaged, "damaged file untouched");
+  assert.ok(!existsSync(join(p.home, `${aside[0]}.salvage`)), "scratch copy removed");
+
+  assert.deepEqual(countPlanted(p.journal), { memories: 300 - onBad, notes: 40 });
+  r = await cli(p.home, ["status"]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.doesNotMatch(r.stdout, /damaged/);
+  // The salvaged memories are searchable again, anchored to re-indexed code.
+  r = await cli(p.home, ["search", "planted memory 299"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^ {3}planted memory 299:/m);
+});
+
+Deno.test("garbage over the code index's pages: rebuild salvages every planted memory and note", async () => {
+  const p = await plantHome(200, 40);
+  const index = pagesOf(p.journal, /^(nodes|edges|paths|chunks|chunks_fts.*|nodes_.*|edges_.*)$/);
+  assert.ok(index.length >= 10, `${index.length} index pages`);
+  garblePages(p.journal, index.filter((_, i) => i % 3 === 0));
+  const r = await cli(p.home, ["rebuild"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^salvaged 200 memories, 40 notes/m);
+  assert.doesNotMatch(r.stdout, /^lost /m);
+  assert.deepEqual(countPlanted(p.journal), { memories: 200, notes: 40 });
+  const j = Journal.open(p.journal, { readOnly: true });
+  try {
+    assert.equal(quickCheck(j.db), undefined);
+    assert.equal(
+      j.get<{ n: number }>("SELECT count(*) AS n FROM paths WHERE state = 'indexed'")!.n,
+      30,
+      "the code is re-indexed",
+    );
+  } finally {
+    j.close();
+  }
+});
+
+Deno.test("a truncated journal: reads and writes exit 3 in one line, no stack; rebuild salvages what precedes the cut", async () => {
+  const p = await plantHome(200, 20);
+  truncateTo(p.journal, 0.7);
+  for (const args of [["search", "retry"], ["history"], ["remember", "--kind", "note", "x"]]) {
+    const r = await cli(p.home, args);
+    assert.equal(r.code, 3, `${args}: ${r.stderr}`);
+    assertOneLine(r.stderr, args.join(" "));
+    assert.match(r.stderr, /truncated: .*`heimdall rebuild`/);
+  }
+  const status = await cli(p.home, ["status"]);
+  assert.equal(status.code, 3);
+  const r = await cli(p.home, ["rebuild"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^mended {3}header of a scratch copy: .*page count/m);
+  const got = countPlanted(p.journal);
+  assert.ok(got.memories > 0, `salvaged ${got.memories} memories`);
+  assert.equal((await cli(p.home, ["status"])).code, 0);
+});
+
+Deno.test("a bad header: found on open; rebuild mends a scratch copy's header and salvages everything", async () => {
+  const p = await plantHome(120, 30);
+  garbleHeader(p.journal);
+  let r = await cli(p.home, ["why", "anything"]);
+  assert.equal(r.code, 3, r.stderr);
+  assertOneLine(r.stderr, "why");
+  assert.match(r.stderr, /header is not a SQLite header.*`heimdall rebuild`/);
+  r = await cli(p.home, ["rebuild"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^mended {3}header of a scratch copy: magic string/m);
+  assert.deepEqual(countPlanted(p.journal), { memories: 120, notes: 30 });
+});
+
+Deno.test("damage met by a query marks the journal: exit 3 once, then reads warn until rebuild", async () => {
+  const p = await plantHome(200, 20);
+  const leaves = pagesOf(p.journal, /^memories$/);
+  garblePages(p.journal, [leaves[1]!]);
+  // `history` reads every memory: it trips on the bad page (no open check can see it).
+  let r = await cli(p.home, ["history", "--limit", "1000"]);
+  assert.equal(r.code, 3, r.stdout + r.stderr);
+  assertOneLine(r.stderr, "history");
+  assert.match(r.stderr, /is damaged \(database disk image is malformed\)/);
+  assert.ok(existsSync(`${p.journal}.damaged`), "marker written");
+  // A read that avoids the bad page still answers, and says the journal is damaged.
+  r = await cli(p.home, ["search", "warm the hot keys"]);
+  assert.match(r.stderr, /warning: answering from a damaged journal/);
+  // A writer is refused: nothing is written on top of bad pages.
+  r = await cli(p.home, ["insert", "--title", "t", "--body", "b"]);
+  assert.equal(r.code, 3);
+  assertOneLine(r.stderr, "insert");
+  r = await cli(p.home, ["rebuild"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(!existsSync(`${p.journal}.damaged`), "marker cleared by rebuild");
+  r = await cli(p.home, ["search", "warm the hot keys"]);
+  assert.doesNotMatch(r.stderr, /damaged/);
+});
+
+Deno.test("salvageJournal() reads through a WAL and leaves the damaged file as it was", async () => {
+  const p = await plantHome(50, 5);
+  // Rows only in the WAL: committed, never checkpointed.
+  const j = Journal.open(p.journal);
+  j.run(
+    "INSERT INTO notes (title, body, keywords, created_ms) VALUES ('wal only', 'planted note wal', '', 1)",
+  );
+  const before = Deno.readFileSync(p.journal);
+  const wal = Deno.readFileSync(`${p.journal}-wal`);
+  const fresh = Journal.open(join(p.home, "fresh.db"));
+  try {
+    const report = salvageJournal(p.journal, fresh, join(p.home, "scratch.db"));
+    assert.deepEqual(report.header, []);
+    assert.equal(report.tables.find((t) => t.table === "notes")!.copied, 6);
+    assert.equal(report.tables.find((t) => t.table === "memories")!.copied, 50);
+    // (Before the writer closes: its close checkpoints the WAL into the file.)
+    assert.deepEqual(Deno.readFileSync(p.journal), before);
+    assert.deepEqual(Deno.readFileSync(`${p.journal}-wal`), wal);
+  } finally {
+    fresh.close();
+    j.close();
+  }
+  assert.ok(wal.length > 0);
+  assert.ok(!existsSync(join(p.home, "scratch.db")));
+});
