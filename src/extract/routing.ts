@@ -49,7 +49,7 @@ class RoutingExtractor implements Extractor {
   }
 
   extract(
-    input: { path: string; language: string; text: string; depth: Depth },
+    input: { path: string; language: string; text: string; depth: Depth; budgetScale?: number },
   ): Promise<Extraction> {
     return this.#route(input.language).extract(input);
   }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
-import { type WalkEvent, type WalkOptions, walkRoot } from "./walk.ts";
+import { NOT_UTF8, type WalkEvent, type WalkOptions, walkRoot } from "./walk.ts";
 
 /** Creates `files` (root-relative) under a fresh temp folder, runs `fn`, then removes it. */
 function withTree(files: Record<string, string>, fn: (root: string) => void): void {
@@ -199,5 +199,41 @@ Deno.test("walkRoot() yields too-large for a file above maxFileBytes", () => {
       "skip too-large big.txt (2048 bytes > 1024)",
       "file small.txt",
     ]);
+  });
+});
+
+Deno.test("walkRoot() never enters an excluded folder, and skips everything when the root lies in one", () => {
+  withTree({ "a.ts": "", "home/journal.db": "", "inner/b.ts": "", "src/c.ts": "" }, (root) => {
+    const exclude = new Map([
+      [`${root}/home`, "the home"],
+      [`${root}/inner`, "a nested root"],
+    ]);
+    assert.deepEqual(lines({ root, exclude }), [
+      "file a.ts",
+      "skip excluded home (the home)",
+      "skip excluded inner (a nested root)",
+      "file src/c.ts",
+    ]);
+    assert.deepEqual(lines({ root, exclude, under: "inner/b.ts" }), [
+      "skip excluded inner/b.ts (a nested root)",
+    ]);
+    assert.deepEqual(lines({ root: `${root}/home`, exclude }), ["skip excluded  (the home)"]);
+  });
+});
+
+Deno.test("walkRoot() reports a name that is not UTF-8 as unreadable, with the remedy", () => {
+  withTree({ "ok.ts": "" }, (root) => {
+    // Deno cannot make such a name; the shell writes the raw byte.
+    const made = new Deno.Command("sh", {
+      args: ["-c", `cd '${root}' && : > "$(printf 'a\\377b.ts')" && mkdir "$(printf 'd\\376')"`],
+    }).outputSync();
+    assert.ok(made.success);
+    for (const stat of [true, false]) {
+      assert.deepEqual(lines({ root, stat }), [
+        "skip unreadable a\uFFFDb.ts (" + NOT_UTF8 + ")",
+        "skip unreadable d\uFFFD (" + NOT_UTF8 + ")",
+        "file ok.ts",
+      ]);
+    }
   });
 });
