@@ -1,0 +1,479 @@
+/**
+ * Release machinery that can run without deno compile's runtime base: the
+ * packaging of archives and SHA256SUMS (on a stand-in file: no compile
+ * happens here), `release.ts` refusing to build without DENORT_BIN, the smoke
+ * test against this checkout's heimdall, install.sh against a loopback HTTP
+ * server serving a release folder made here, the Homebrew formula through
+ * Ruby's parser, and the release workflow through a YAML parser.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { MAIN, tempDir } from "./helpers.ts";
+import { archiveName, packArchive, TARGETS } from "../scripts/release_archive.ts";
+import { packInto, projectVersion } from "../scripts/release.ts";
+import { homebrewFormula, MissingArchiveError } from "../scripts/homebrew_formula.ts";
+import { smoke } from "../scripts/smoke_release.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const DENO = Deno.execPath();
+const VERSION = projectVersion();
+/** Deno's module cache: tests that move HOME keep using it, instead of downloading anew. */
+const DENO_DIR = JSON.parse(
+  new TextDecoder().decode(
+    new Deno.Command(DENO, { args: ["info", "--json"], stderr: "null" }).outputSync().stdout,
+  ),
+).denoDir as string;
+
+/** Whether a tool runs; when it does not, say how to install it (and fail under CI=true). */
+function needTool(tool: string, probe: string[], install: string): boolean {
+  try {
+    new Deno.Command(tool, { args: probe, stdout: "null", stderr: "null" }).outputSync();
+    return true;
+  } catch {
+    const msg = `${tool} is not installed; install it with: ${install}`;
+    if (Deno.env.get("CI") === "true") throw new Error(`${msg} (CI needs it: .ci/run installs it)`);
+    console.error(`ignored: ${msg}`);
+    return false;
+  }
+}
+
+const HAS_RUBY = needTool("ruby", ["--version"], "apt-get install -y ruby");
+const HAS_PYTHON = needTool("python3", ["--version"], "apt-get install -y python3");
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function run(
+  cmd: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<Ran> {
+  const out = await new Deno.Command(cmd, {
+    args,
+    stdout: "piped",
+    stderr: "piped",
+    stdin: "null",
+    ...options,
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+const MTIME = new Date("2026-11-30T12:34:56Z");
+const STAND_IN = new TextEncoder().encode("#!/bin/sh\necho 'stand-in, not a compiled heimdall'\n");
+
+Deno.test("packArchive() (packaging only, on a stand-in file) makes a tar.gz that tar unpacks to the same bytes, executable", async () => {
+  const dir = tempDir();
+  try {
+    const target = "aarch64-apple-darwin";
+    const a = await packArchive(VERSION, target, STAND_IN, MTIME);
+    assert.equal(a.name, `heimdall-${VERSION}-aarch64-apple-darwin.tar.gz`);
+    Deno.writeFileSync(join(dir, a.name), a.bytes);
+    const list = await run("tar", ["-tvzf", a.name], { cwd: dir });
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, /^-rwxr-xr-x .* heimdall$/m);
+    const x = await run("tar", ["-xzf", a.name], { cwd: dir });
+    assert.equal(x.code, 0, x.stderr);
+    assert.deepEqual(Deno.readFileSync(join(dir, "heimdall")), STAND_IN);
+    const st = Deno.statSync(join(dir, "heimdall"));
+    assert.equal(st.mode! & 0o777, 0o755);
+    assert.equal(st.mtime?.getTime(), MTIME.getTime());
+    // Same input, same bytes: archives are reproducible.
+    assert.deepEqual((await packArchive(VERSION, target, STAND_IN, MTIME)).bytes, a.bytes);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name:
+    "packArchive() (packaging only, on a stand-in file) makes the Windows zip that Python's zipfile checks and unpacks",
+  ignore: !HAS_PYTHON,
+  async fn() {
+    const dir = tempDir();
+    try {
+      const a = await packArchive(VERSION, "x86_64-pc-windows-msvc", STAND_IN, MTIME);
+      assert.equal(a.name, `heimdall-${VERSION}-x86_64-pc-windows-msvc.zip`);
+      Deno.writeFileSync(join(dir, a.name), a.bytes);
+      const py = [
+        "import sys, zipfile",
+        "z = zipfile.ZipFile(sys.argv[1])",
+        "assert z.testzip() is None, 'bad CRC'",
+        "i = z.getinfo('heimdall.exe')",
+        "print(oct(i.external_attr >> 16 & 0o777), i.date_time)",
+        "sys.stdout.buffer.write(z.read('heimdall.exe'))",
+      ].join("\n");
+      const r = await run("python3", ["-c", py, a.name], { cwd: dir });
+      assert.equal(r.code, 0, r.stderr);
+      const [head, ...body] = r.stdout.split("\n");
+      assert.equal(head, "0o755 (2026, 11, 30, 12, 34, 56)");
+      assert.equal(body.join("\n"), new TextDecoder().decode(STAND_IN));
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("writeSums() writes SHA256SUMS that sha256sum -c accepts, and rejects a changed archive", async () => {
+  const dir = tempDir();
+  try {
+    for (const t of Object.keys(TARGETS)) await packInto(dir, VERSION, t, STAND_IN, MTIME);
+    Deno.writeTextFileSync(join(dir, "notes.txt"), "not an archive");
+    const sums = Deno.readTextFileSync(join(dir, "SHA256SUMS"));
+    assert.deepEqual(
+      sums.trim().split("\n").map((l) => l.split("  ")[1]),
+      Object.keys(TARGETS).map((t) => archiveName(VERSION, t)).sort(),
+    );
+    const ok = await run("sha256sum", ["-c", "SHA256SUMS"], { cwd: dir });
+    assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+    const zip = archiveName(VERSION, "x86_64-pc-windows-msvc");
+    Deno.writeFileSync(join(dir, zip), STAND_IN);
+    const bad = await run("sha256sum", ["-c", "SHA256SUMS"], { cwd: dir });
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stdout, new RegExp(`${zip.replaceAll(".", "\\.")}: FAILED`));
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("release.ts build without DENORT_BIN refuses, saying the runtime base cannot be downloaded here and how to provide it", async () => {
+  const dir = tempDir();
+  try {
+    const script = join(ROOT, "scripts", "release.ts");
+    const r = await run(DENO, ["run", "-A", script, "build", "--out", dir], {
+      env: { DENORT_BIN: "", DENO_NO_UPDATE_CHECK: "1" },
+    });
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(r.stderr, /DENORT_BIN is not set/);
+    assert.match(r.stderr, /runtime base \(denort\) cannot be downloaded on this machine/);
+    assert.match(r.stderr, /DENORT_BIN=\/path\/to\/denort/);
+    assert.deepEqual([...Deno.readDirSync(dir)], [], "nothing was built");
+    const t = await run(DENO, ["run", "-A", script, "pack", "--target", "sparc", "--binary", MAIN]);
+    assert.equal(t.code, 2);
+    assert.match(
+      t.stderr,
+      /Unknown target "sparc"; releases are built for x86_64-unknown-linux-gnu/,
+    );
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("the release smoke test passes on this checkout's heimdall and fails on a binary that only echoes", async () => {
+  const good = await smoke([DENO, "run", "-A", "--quiet", MAIN]);
+  assert.deepEqual(good.map((r) => [r.check, r.ok]), [
+    ["version", true],
+    ["index", true],
+    ["search", true],
+    ["hook", true],
+    ["mcp", true],
+  ], JSON.stringify(good));
+  const echo = await smoke(["/bin/echo", `heimdall ${VERSION}`]);
+  assert.deepEqual(echo.map((r) => [r.check, r.ok]), [
+    ["version", true],
+    ["index", true],
+    ["search", false],
+  ]);
+});
+
+// ------------------------------------------------------------------ install.sh
+
+/** This machine's target triple, as install.sh detects it. */
+function hostTarget(): string {
+  const os = Deno.build.os === "darwin" ? "apple-darwin" : "unknown-linux-gnu";
+  return `${Deno.build.arch}-${os}`;
+}
+
+/**
+ * A release folder: every target's archive holding a launcher that runs this
+ * checkout's heimdall (standing in for the compiled binary, which needs
+ * denort), and SHA256SUMS.
+ */
+async function makeRelease(dir: string, targets = Object.keys(TARGETS)): Promise<void> {
+  const launcher = new TextEncoder().encode(
+    `#!/bin/sh\nexec '${DENO}' run --quiet -A '${MAIN}' "$@"\n`,
+  );
+  for (const t of targets) await packInto(dir, VERSION, t, launcher, MTIME);
+}
+
+/** Serves a folder on 127.0.0.1; records the paths asked for. */
+function serveFolder(dir: string) {
+  const asked: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const name = decodeURIComponent(new URL(req.url).pathname).replace(/^\/+/, "");
+    asked.push(name);
+    try {
+      return new Response(Deno.readFileSync(join(dir, name)));
+    } catch {
+      return new Response("not found", { status: 404 });
+    }
+  });
+  return { url: `http://127.0.0.1:${server.addr.port}`, asked, close: () => server.shutdown() };
+}
+
+async function installSh(args: string[], env: Record<string, string>): Promise<Ran> {
+  return await run("sh", [join(ROOT, "install.sh"), ...args], {
+    env: { DENO_NO_UPDATE_CHECK: "1", DENO_DIR, ...env },
+  });
+}
+
+function listDir(dir: string): string[] {
+  try {
+    return [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+  } catch {
+    return [];
+  }
+}
+
+Deno.test("install.sh installs the verified archive for this machine into ~/.local/bin and says how to add it to PATH", async () => {
+  const root = tempDir();
+  const release = join(root, "release");
+  await makeRelease(release);
+  const server = serveFolder(release);
+  try {
+    const home = join(root, "home");
+    const r = await installSh([], { HOME: home, HEIMDALL_BASE_URL: server.url + "/" });
+    assert.equal(r.code, 0, r.stderr);
+    const bin = join(home, ".local", "bin", "heimdall");
+    const name = archiveName(VERSION, hostTarget());
+    assert.deepEqual(server.asked, ["SHA256SUMS", name]);
+    assert.ok(r.stderr.includes(`Installed ${bin} (${name}, sha256 verified)`), r.stderr);
+    assert.ok(r.stderr.includes(`heimdall ${VERSION}`), "it ran the installed heimdall");
+    assert.ok(r.stderr.includes(`${join(home, ".local", "bin")} is not on your PATH`), r.stderr);
+    assert.ok(r.stderr.includes(`export PATH="${join(home, ".local", "bin")}:$PATH"`), r.stderr);
+    assert.equal(Deno.statSync(bin).mode! & 0o777, 0o755);
+    const v = await run(bin, ["--version"], { env: { HEIMDALL_HOME: join(root, "hh"), DENO_DIR } });
+    assert.equal(v.code, 0, v.stderr);
+    assert.match(v.stdout, new RegExp(`^heimdall ${VERSION.replaceAll(".", "\\.")}`));
+    assert.deepEqual(listDir(join(home, ".local", "bin")), ["heimdall"], "no temporary left");
+  } finally {
+    await server.close();
+    Deno.removeSync(root, { recursive: true });
+  }
+});
+
+Deno.test("install.sh --prefix and --base-url install into PREFIX/bin, silent about a PATH that has it", async () => {
+  const root = tempDir();
+  const release = join(root, "release");
+  await makeRelease(release);
+  const server = serveFolder(release);
+  try {
+    const prefix = join(root, "opt heimdall");
+    const bin = join(prefix, "bin");
+    const r = await installSh(["--prefix", prefix, "--base-url", server.url], {
+      HOME: join(root, "home"),
+      PATH: `${bin}:${Deno.env.get("PATH")}`,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(listDir(bin), ["heimdall"]);
+    assert.ok(!r.stderr.includes("not on your PATH"), r.stderr);
+    assert.deepEqual(listDir(join(root, "home")), [], "nothing under HOME");
+  } finally {
+    await server.close();
+    Deno.removeSync(root, { recursive: true });
+  }
+});
+
+Deno.test("install.sh refuses an archive whose checksum does not match, installing nothing", async () => {
+  const root = tempDir();
+  const release = join(root, "release");
+  await makeRelease(release);
+  // The archive served is not the one SHA256SUMS describes (corrupted or tampered with).
+  const name = archiveName(VERSION, hostTarget());
+  const bytes = Deno.readFileSync(join(release, name));
+  bytes[bytes.length - 9]! ^= 0xff;
+  Deno.writeFileSync(join(release, name), bytes);
+  const server = serveFolder(release);
+  try {
+    const prefix = join(root, "p");
+    const r = await installSh(["--prefix", prefix], {
+      HOME: join(root, "home"),
+      HEIMDALL_BASE_URL: server.url,
+    });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, new RegExp(`checksum mismatch for ${name.replaceAll(".", "\\.")}`));
+    assert.match(r.stderr, /nothing was installed/);
+    assert.deepEqual(listDir(join(prefix, "bin")), []);
+  } finally {
+    await server.close();
+    Deno.removeSync(root, { recursive: true });
+  }
+});
+
+Deno.test("install.sh names this machine's platform when the release has no archive for it", async () => {
+  const root = tempDir();
+  const release = join(root, "release");
+  const others = Object.keys(TARGETS).filter((t) => t !== hostTarget());
+  await makeRelease(release, others);
+  const server = serveFolder(release);
+  try {
+    const prefix = join(root, "p");
+    const r = await installSh(["--prefix", prefix, "--base-url", server.url], {
+      HOME: join(root, "home"),
+    });
+    assert.equal(r.code, 1, r.stderr);
+    assert.ok(
+      r.stderr.includes(
+        `the release at ${server.url} has no archive for this machine (${hostTarget()})`,
+      ),
+      r.stderr,
+    );
+    assert.ok(r.stderr.includes(archiveName(VERSION, others[0]!)), "it lists what the release has");
+    assert.deepEqual(server.asked, ["SHA256SUMS"]);
+    assert.deepEqual(listDir(join(prefix, "bin")), []);
+    const gone = await installSh(["--prefix", prefix, "--base-url", server.url + "/nope"], {
+      HOME: join(root, "home"),
+    });
+    assert.equal(gone.code, 1);
+    assert.ok(
+      gone.stderr.includes(`could not download ${server.url}/nope/SHA256SUMS`),
+      gone.stderr,
+    );
+  } finally {
+    await server.close();
+    Deno.removeSync(root, { recursive: true });
+  }
+});
+
+// ------------------------------------------------------------------ Homebrew
+
+async function formulaFor(dir: string, targets = Object.keys(TARGETS)): Promise<string> {
+  for (const t of targets) await packInto(dir, VERSION, t, STAND_IN, MTIME);
+  return homebrewFormula({
+    version: VERSION,
+    baseUrl: "https://example.test/releases/v" + VERSION + "/",
+    homepage: "https://example.test/heimdall",
+    sums: Deno.readTextFileSync(join(dir, "SHA256SUMS")),
+  });
+}
+
+Deno.test({
+  name: "homebrewFormula() writes Ruby that ruby -c accepts, and a cut-off copy does not",
+  ignore: !HAS_RUBY,
+  async fn() {
+    const dir = tempDir();
+    try {
+      const file = join(dir, "heimdall.rb");
+      Deno.writeTextFileSync(file, await formulaFor(dir));
+      const ok = await run("ruby", ["-c", file]);
+      assert.equal(ok.code, 0, ok.stderr);
+      assert.equal(ok.stdout.trim(), "Syntax OK");
+      Deno.writeTextFileSync(file, Deno.readTextFileSync(file).replace(/end\n$/, ""));
+      const cut = await run("ruby", ["-c", file]);
+      assert.notEqual(cut.code, 0);
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "homebrewFormula() picks each OS and CPU's archive and checksum (evaluated by Ruby under a minimal Formula DSL)",
+  ignore: !HAS_RUBY,
+  async fn() {
+    const dir = tempDir();
+    try {
+      const file = join(dir, "heimdall.rb");
+      Deno.writeTextFileSync(file, await formulaFor(dir));
+      // Homebrew is not here: a few lines of Ruby give the formula's DSL calls a meaning.
+      const dsl = `
+        module Hardware; module CPU; def self.arm?; $arm; end; end; end
+        class Formula
+          def self.method_missing(*) = nil
+          def self.test(*) = nil
+          def self.on_macos; yield if $os == "macos"; end
+          def self.on_linux; yield if $os == "linux"; end
+          def self.url(u); $url = u; end
+          def self.sha256(s); $sha = s; end
+        end
+        $os, $arm = ARGV[1], ARGV[2] == "arm"
+        load ARGV[0]
+        puts "#{$url} #{$sha}"`;
+      const sums = new Map(
+        Deno.readTextFileSync(join(dir, "SHA256SUMS")).trim().split("\n").map((l) => {
+          const [sha, name] = l.split("  ");
+          return [name!, sha!];
+        }),
+      );
+      for (
+        const [os, cpu, target] of [
+          ["macos", "arm", "aarch64-apple-darwin"],
+          ["macos", "intel", "x86_64-apple-darwin"],
+          ["linux", "arm", "aarch64-unknown-linux-gnu"],
+          ["linux", "intel", "x86_64-unknown-linux-gnu"],
+        ] as const
+      ) {
+        const r = await run("ruby", ["-e", dsl, file, os, cpu]);
+        assert.equal(r.code, 0, r.stderr);
+        const name = archiveName(VERSION, target);
+        assert.equal(
+          r.stdout.trim(),
+          `https://example.test/releases/v${VERSION}/${name} ${sums.get(name)}`,
+          `${os} ${cpu}`,
+        );
+      }
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("homebrewFormula() names an archive SHA256SUMS lacks", async () => {
+  const dir = tempDir();
+  try {
+    await assert.rejects(
+      formulaFor(dir, ["x86_64-apple-darwin", "aarch64-apple-darwin"]),
+      (e: unknown) => {
+        assert.ok(e instanceof MissingArchiveError);
+        assert.match(e.message, /SHA256SUMS lists no "heimdall-.*-unknown-linux-gnu\.tar\.gz"/);
+        return true;
+      },
+    );
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+// ------------------------------------------------------------------ workflow
+
+Deno.test({
+  name:
+    "release.yml parses as YAML: a v* tag builds every target with Deno 2.9.6 through deno task compile, smoke-tests, publishes SHA256SUMS",
+  ignore: !HAS_RUBY,
+  async fn() {
+    const file = join(ROOT, ".github", "workflows", "release.yml");
+    const r = await run("ruby", [
+      "-ryaml",
+      "-rjson",
+      "-e",
+      "puts JSON.generate(YAML.safe_load(File.read(ARGV[0])))",
+      file,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const wf = JSON.parse(r.stdout);
+    // YAML 1.1 reads the key `on` as true.
+    assert.deepEqual((wf.on ?? wf.true).push.tags, ["v*"]);
+    const build = wf.jobs.build;
+    const matrix = build.strategy.matrix.include as { target: string; exe: string }[];
+    assert.deepEqual(matrix.map((m) => m.target).sort(), Object.keys(TARGETS).sort());
+    for (const m of matrix) assert.equal(m.exe, TARGETS[m.target]!.exe);
+    type Step = { uses?: string; run?: string; with?: Record<string, unknown> };
+    for (const job of Object.values(wf.jobs) as { steps: Step[] }[]) {
+      for (const s of job.steps.filter((s) => s.uses?.startsWith("denoland/setup-deno"))) {
+        assert.equal(String(s.with?.["deno-version"]), "2.9.6");
+      }
+    }
+    const runs = (job: { steps: Step[] }) => job.steps.map((s) => s.run ?? "").join("\n");
+    assert.match(runs(build), /deno task compile --target \$\{\{ matrix\.target \}\}/);
+    assert.match(runs(build), /scripts\/smoke_release\.ts -- dist\//);
+    assert.match(runs(build), /scripts\/release\.ts pack --target/);
+    assert.match(runs(wf.jobs.publish), /scripts\/release\.ts sums/);
+    assert.match(runs(wf.jobs.publish), /sha256sum -c SHA256SUMS/);
+    assert.match(runs(wf.jobs.publish), /gh release create/);
+    assert.equal(wf.jobs.publish.permissions.contents, "write");
+  },
+});
