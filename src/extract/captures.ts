@@ -38,7 +38,9 @@ import { type HashTarget, structHashes } from "./struct_hash.ts";
  *   through, without asking the tree for parents or siblings.
  *
  * When two patterns capture the same range and name, the earlier pattern in
- * the query file wins. `function` inside a class-like container becomes
+ * the query file wins; definitions of one range under different names (the
+ * names of a chained assignment) are siblings, and what lies inside belongs
+ * to the first of them. `function` inside a class-like container becomes
  * `method`; `method` outside one (and without a receiver) becomes `function`.
  *
  * Cost: one pass over the matches, a few tree calls per definition (its
@@ -325,8 +327,15 @@ function nest(defs: Def[], classLike: ReadonlySet<string>): void {
   const byQualname = new Map<string, Def>();
   for (const d of defs) {
     while (stack.length > 0 && !(d.end <= stack[stack.length - 1]!.end)) stack.pop();
-    d.lexParent = stack[stack.length - 1];
-    stack.push(d);
+    const top = stack[stack.length - 1];
+    if (top !== undefined && sameRange(d, top)) {
+      // The names of a chained assignment (`a.x = a.y = function …`) are
+      // siblings; what is inside belongs to the first one written.
+      d.lexParent = top.lexParent;
+    } else {
+      d.lexParent = top;
+      stack.push(d);
+    }
     const prefix = d.lexParent ? `${d.lexParent.qualname}.` : "";
     let container = d.lexParent;
     if (d.receiver) {
@@ -342,6 +351,10 @@ function nest(defs: Def[], classLike: ReadonlySet<string>): void {
     else if (d.kind === "method" && !inClass && !d.receiver) d.kind = "function";
     if (!byQualname.has(d.qualname)) byQualname.set(d.qualname, d);
   }
+}
+
+function sameRange(a: Def, b: Def): boolean {
+  return a.start === b.start && a.end === b.end;
 }
 
 function toSymbol(
@@ -472,6 +485,8 @@ function enclosing(defs: Def[], index: number): Def | undefined {
     if (defs[mid]!.start <= index) lo = mid + 1;
     else hi = mid;
   }
+  // Of the names of one chained assignment, the first one written owns the body.
+  while (lo > 1 && sameRange(defs[lo - 1]!, defs[lo - 2]!)) lo--;
   for (let d = defs[lo - 1]; d; d = d.lexParent) {
     if (index < d.end) return d;
   }

@@ -46,6 +46,12 @@
     name: (identifier) @name
     value: (class body: (_) @body))) @definition.class
 
+;; Assignments of a function. A chain (`res.contentType = res.type =
+;; function …`) gives one symbol per name, each over the whole statement: the
+;; statement is the definition node of all of them, so they are siblings and
+;; what is inside belongs to the first (see nest() in ../captures.ts). Chains
+;; of up to three names are matched.
+
 ; Foo.prototype.bar = function () {…}
 ((expression_statement
   (assignment_expression
@@ -57,7 +63,39 @@
     right: [
       (arrow_function body: (_) @body)
       (function_expression body: (_) @body)
+      (generator_function body: (_) @body)
     ])) @definition.method
+  (#eq? @_prototype "prototype"))
+
+; Foo.prototype.a = Foo.prototype.b = function () {…}: each name
+((expression_statement
+  (assignment_expression
+    left: (member_expression
+      object: (member_expression
+        object: (identifier) @receiver
+        property: (property_identifier) @_prototype)
+      property: (property_identifier) @name)
+    right: (assignment_expression
+      right: [
+        (arrow_function body: (_) @body)
+        (function_expression body: (_) @body)
+        (generator_function body: (_) @body)
+      ]))) @definition.method
+  (#eq? @_prototype "prototype"))
+
+((expression_statement
+  (assignment_expression
+    right: (assignment_expression
+      left: (member_expression
+        object: (member_expression
+          object: (identifier) @receiver
+          property: (property_identifier) @_prototype)
+        property: (property_identifier) @name)
+      right: [
+        (arrow_function body: (_) @body)
+        (function_expression body: (_) @body)
+        (generator_function body: (_) @body)
+      ]))) @definition.method
   (#eq? @_prototype "prototype"))
 
 ; module.exports.f = function () {…}, exports.f = () => …, f = () => …
@@ -70,7 +108,100 @@
     right: [
       (arrow_function body: (_) @body)
       (function_expression body: (_) @body)
+      (generator_function body: (_) @body)
     ])) @definition.function
+
+; res.contentType = res.type = function contentType() {…}: each name
+(expression_statement
+  (assignment_expression
+    left: [
+      (identifier) @name
+      (member_expression property: (property_identifier) @name)
+    ]
+    right: (assignment_expression
+      right: [
+        (arrow_function body: (_) @body)
+        (function_expression body: (_) @body)
+        (generator_function body: (_) @body)
+      ]))) @definition.function
+
+(expression_statement
+  (assignment_expression
+    right: (assignment_expression
+      left: [
+        (identifier) @name
+        (member_expression property: (property_identifier) @name)
+      ]
+      right: [
+        (arrow_function body: (_) @body)
+        (function_expression body: (_) @body)
+        (generator_function body: (_) @body)
+      ]))) @definition.function
+
+; a = b = c = function () {…}: each name
+(expression_statement
+  (assignment_expression
+    left: [
+      (identifier) @name
+      (member_expression property: (property_identifier) @name)
+    ]
+    right: (assignment_expression
+      right: (assignment_expression
+        right: [
+          (arrow_function body: (_) @body)
+          (function_expression body: (_) @body)
+          (generator_function body: (_) @body)
+        ])))) @definition.function
+
+(expression_statement
+  (assignment_expression
+    right: (assignment_expression
+      left: [
+        (identifier) @name
+        (member_expression property: (property_identifier) @name)
+      ]
+      right: (assignment_expression
+        right: [
+          (arrow_function body: (_) @body)
+          (function_expression body: (_) @body)
+          (generator_function body: (_) @body)
+        ])))) @definition.function
+
+(expression_statement
+  (assignment_expression
+    right: (assignment_expression
+      right: (assignment_expression
+        left: [
+          (identifier) @name
+          (member_expression property: (property_identifier) @name)
+        ]
+        right: [
+          (arrow_function body: (_) @body)
+          (function_expression body: (_) @body)
+          (generator_function body: (_) @body)
+        ])))) @definition.function
+
+; exports.A = class {…}, Foo.Bar = class extends Base {…} (a class with a
+; name of its own is found by that name)
+(expression_statement
+  (assignment_expression
+    left: (member_expression property: (property_identifier) @name)
+    right: (class
+      !name
+      body: (_) @body))) @definition.class
+
+; exports.x = …, module.exports.y = … at module level, whatever the value:
+; a function assigned this way is matched above and that earlier pattern
+; wins; a class with a name of its own keeps it.
+((program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (_) @_exports
+        property: (property_identifier) @name)
+      right: (_) @_value)) @definition.constant)
+  (#match? @_exports "^(module\\.)?exports$")
+  (#not-match? @_value "^class\\b"))
 
 ; module-level const that is not a function, a class or a require()
 ((program
