@@ -1,0 +1,91 @@
+/**
+ * Bad input on the command line, each with the exit code and the words its
+ * message must have (the value, the accepted range or the remedy). Shared by
+ * tests/bad_input_test.ts and scripts/faults/bad_input.ts.
+ */
+import { join } from "node:path";
+import { cli, tempDir } from "./helpers.ts";
+
+/** One bad command line and what it must get back. */
+export interface BadInput {
+  args: string[];
+  /** 2 usage or bad input, 3 environment. */
+  code: number;
+  /** What stderr must say (the value and the accepted range or the fix). */
+  says: RegExp;
+  /** Environment for this run only, `{home}` replaced by the test's home. */
+  env?: Record<string, string>;
+}
+
+export const BAD_INPUTS: BadInput[] = [
+  { args: ["claim", "foo", "--ttl=-5m"], code: 2, says: /--ttl "-5m".*from 1m to 7d/ },
+  { args: ["claim", "foo", "--ttl", "0s"], code: 2, says: /--ttl "0s".*from 1m to 7d/ },
+  { args: ["claim", "foo", "--ttl", "5s"], code: 2, says: /--ttl "5s".*from 1m to 7d/ },
+  // 10000 years.
+  { args: ["claim", "foo", "--ttl", "87600000h"], code: 2, says: /--ttl "87600000h".*1m to 7d/ },
+  { args: ["claim", "foo", "--ttl", "1e9s"], code: 2, says: /--ttl "1e9s"/ },
+  { args: ["claim", "foo", "--ttl", "forever"], code: 2, says: /--ttl "forever"/ },
+  {
+    args: ["remember", "--kind", "note", "--about", "/tmp", "--valid-from", "5138-01-01", "x"],
+    code: 2,
+    says: /--valid-from "5138-01-01".*from 1970-01-01 to \d{4}/,
+  },
+  {
+    args: ["remember", "--kind", "note", "--about", "/tmp", "--valid-from", "1066-10-14", "x"],
+    code: 2,
+    says: /--valid-from "1066-10-14".*from 1970-01-01/,
+  },
+  {
+    args: ["remember", "--kind", "note", "--about", "/tmp", "--valid-to", "2025-02-30", "x"],
+    code: 2,
+    says: /--valid-to "2025-02-30"/,
+  },
+  { args: ["why", "x", "--as-of", "99999-01-01"], code: 2, says: /"99999-01-01"/ },
+  { args: ["history", "--limit", "0"], code: 2, says: /--limit "0".*1 to 10000/ },
+  { args: ["history", "--limit", "99999999999"], code: 2, says: /--limit "99999999999"/ },
+  { args: ["search", "q", "--limit=-1"], code: 2, says: /--limit "-1".*1 to 200/ },
+  { args: ["search", "q", "--limit", "1e9"], code: 2, says: /--limit "1e9"/ },
+  { args: ["conflicts", "foo", "--hops=-2"], code: 2, says: /--hops "-2".*0 to 10/ },
+  { args: ["blast-radius", "foo", "--depth", "99"], code: 2, says: /--depth "99".*1 to 10/ },
+  { args: ["index", "--depth", "L9", "."], code: 2, says: /--depth "L9"/ },
+  { args: ["search", "q", "--no-such-flag"], code: 2, says: /no-such-flag.*heimdall help search/ },
+  { args: ["frobnicate"], code: 2, says: /Unknown command "frobnicate"/ },
+  // I/O: the home is under a regular file.
+  {
+    args: ["insert", "--title", "t", "--body", "b"],
+    code: 3,
+    says: /Not a directory.*check that path/,
+    env: { HEIMDALL_HOME: "{home}/file/home" },
+  },
+  {
+    args: ["remember", "--kind", "note", "--about", "/tmp", "x"],
+    code: 3,
+    says: /Not a directory/,
+    env: { HEIMDALL_HOME: "{home}/file/home" },
+  },
+];
+
+/** Runs one bad input; returns what went wrong with it, or undefined. */
+export async function tryBadInput(home: string, c: BadInput): Promise<string | undefined> {
+  const env = Object.fromEntries(
+    Object.entries(c.env ?? {}).map(([k, v]) => [k, v.replace("{home}", home)]),
+  );
+  const r = await cli(env.HEIMDALL_HOME ?? home, c.args, { env: { ...env, HEIMDALL_DEBUG: "" } });
+  const label = `heimdall ${c.args.join(" ")}`;
+  if (r.code !== c.code) return `${label}: exit ${r.code}, want ${c.code}: ${r.stderr}`;
+  if (!c.says.test(r.stderr)) {
+    return `${label}: message ${JSON.stringify(r.stderr)} lacks ${c.says}`;
+  }
+  if (/^\s+at /m.test(r.stderr + r.stdout)) return `${label}: printed a stack trace`;
+  if (r.stderr.trim().split("\n").length !== 1) return `${label}: more than one line`;
+  return undefined;
+}
+
+/** A home with a journal, and a regular file at `file` to put a home under. */
+export async function homeWithJournal(): Promise<string> {
+  const home = tempDir();
+  const r = await cli(home, ["insert", "--title", "seed", "--body", "a note"]);
+  if (r.code !== 0) throw new Error(`insert failed: ${r.stderr}`);
+  Deno.writeTextFileSync(join(home, "file"), "not a folder");
+  return home;
+}

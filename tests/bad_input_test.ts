@@ -1,0 +1,83 @@
+/**
+ * Bad input: every bad value is refused with its own exit code and a message
+ * that names it and the accepted range, never a stack trace; an internal bug
+ * exits 70 and shows its stack only when asked; a second writer hears who
+ * holds the lock.
+ */
+import assert from "node:assert/strict";
+import { homePaths } from "../src/config/mod.ts";
+import { describeError, UsageError } from "../src/cli/errors.ts";
+import { WriterLock } from "../src/reconcile/mod.ts";
+import { BAD_INPUTS, homeWithJournal, tryBadInput } from "./bad_input_cases.ts";
+import { cli, tempDir, writeTree } from "./helpers.ts";
+
+Deno.test("each bad value is refused with its exit code, naming the value and the range, in one line", async () => {
+  const home = await homeWithJournal();
+  const failures: string[] = [];
+  // Four at a time: each is a real subprocess.
+  for (let i = 0; i < BAD_INPUTS.length; i += 4) {
+    const batch = await Promise.all(BAD_INPUTS.slice(i, i + 4).map((c) => tryBadInput(home, c)));
+    failures.push(...batch.filter((f): f is string => f !== undefined));
+  }
+  assert.deepEqual(failures, []);
+});
+
+Deno.test("describeError() sends a bug to exit 70 with a report hint; the stack only when debugging", () => {
+  const bug = new TypeError("Cannot read properties of undefined (reading 'id')");
+  const plain = describeError(bug);
+  assert.equal(plain.code, 70);
+  assert.equal(plain.bug, true);
+  assert.match(plain.message, /^internal error: Cannot read .*rerun with --debug/);
+  assert.equal(plain.message.split("\n").length, 1);
+  const debug = describeError(bug, { debug: true });
+  assert.match(debug.message, /\n\s+at /);
+  // Not bugs: usage, the environment.
+  assert.equal(describeError(new UsageError("bad")).code, 2);
+  const enospc = Object.assign(new Error("No space left on device (os error 28): write"), {
+    code: "ENOSPC",
+  });
+  assert.equal(describeError(enospc).code, 3);
+  const busy = Object.assign(new Error("database is locked"), { errcode: 5 });
+  assert.equal(describeError(busy).code, 3);
+  assert.match(describeError(busy).message, /busy.*retry/);
+  const corrupt = Object.assign(new Error("database disk image is malformed"), { errcode: 267 });
+  const c = describeError(corrupt, { journal: "/h/journal.db" });
+  assert.equal(c.code, 3);
+  assert.match(c.message, /"\/h\/journal.db" is damaged.*heimdall rebuild/);
+});
+
+Deno.test("--debug is taken anywhere before --, and HEIMDALL_DEBUG=1 works too", async () => {
+  const home = await homeWithJournal();
+  for (const args of [["--debug", "status"], ["status", "--debug"]]) {
+    const r = await cli(home, args);
+    assert.equal(r.code, 0, `${args}: ${r.stderr}`);
+  }
+  const r = await cli(home, ["status"], { env: { HEIMDALL_DEBUG: "1" } });
+  assert.equal(r.code, 0, r.stderr);
+});
+
+Deno.test("a second one-shot index while one runs names it, not 'the daemon'; a daemon gets the roots", async () => {
+  const home = tempDir();
+  const repo = tempDir();
+  writeTree(repo, { "a.ts": "export const a = 1;\n" });
+  const paths = homePaths(home);
+  // This process holds the lock as a one-shot `heimdall index` would.
+  let lock = await WriterLock.acquire(paths, 300, "index");
+  try {
+    const r = await cli(home, ["index", repo]);
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(r.stderr, new RegExp(`one-shot \`heimdall index\` \\(pid ${Deno.pid}\\)`));
+    assert.match(r.stderr, /wait for it to finish/);
+    assert.doesNotMatch(r.stderr, /daemon/i);
+  } finally {
+    lock.release();
+  }
+  lock = await WriterLock.acquire(paths, 300, "daemon");
+  try {
+    const r = await cli(home, ["index", repo]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, new RegExp(`daemon \\(pid ${Deno.pid}\\) is running`));
+  } finally {
+    lock.release();
+  }
+});
