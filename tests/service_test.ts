@@ -29,6 +29,14 @@ function needTool(tool: string, probe: string[], install: string): boolean {
   }
 }
 
+/** Deno's module cache: the CLI runs under a temporary HOME but keeps using it. */
+const DENO_DIR = JSON.parse(
+  new TextDecoder().decode(
+    new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stderr: "null" }).outputSync()
+      .stdout,
+  ),
+).denoDir as string;
+
 const HAS_ANALYZE = needTool("systemd-analyze", ["--version"], "apt-get install -y systemd");
 const HAS_PYTHON = needTool("python3", ["--version"], "apt-get install -y python3");
 
@@ -154,14 +162,13 @@ Deno.test({
 function isolatedEnv(root: string, extra: Record<string, string> = {}): Record<string, string> {
   const runtime = join(root, "run");
   Deno.mkdirSync(runtime, { recursive: true });
-  const realHome = Deno.env.get("HOME") ?? "/root";
   return {
     HOME: join(root, "home"),
     XDG_CONFIG_HOME: "",
     XDG_RUNTIME_DIR: runtime,
     DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(runtime, "bus")}`,
     // Deno's module cache stays where it is: HOME moved.
-    DENO_DIR: Deno.env.get("DENO_DIR") ?? join(realHome, ".cache", "deno"),
+    DENO_DIR,
     ...extra,
   };
 }
@@ -268,6 +275,49 @@ Deno.test("service with a wrong action or platform is a usage error naming the v
     const p = await cli(join(root, "h"), ["service", "status", "--platform", "windows"], { env });
     assert.equal(p.code, 2);
     assert.match(p.stderr, /--platform "windows" is not one of linux, macos/);
+  } finally {
+    Deno.removeSync(root, { recursive: true });
+  }
+});
+
+Deno.test("daemonArgv() runs a compiled binary as itself, a Homebrew one by its opt link, and under deno this checkout's main.ts", () => {
+  assert.deepEqual(daemonArgv("/home/a/.local/bin/heimdall"), [
+    "/home/a/.local/bin/heimdall",
+    "daemon",
+  ]);
+  assert.deepEqual(daemonArgv("/opt/homebrew/Cellar/heimdall/0.1.0/bin/heimdall"), [
+    "/opt/homebrew/opt/heimdall/bin/heimdall",
+    "daemon",
+  ]);
+  const underDeno = daemonArgv("/usr/bin/deno");
+  assert.equal(underDeno[0], "/usr/bin/deno");
+  assert.equal(underDeno[1], "run");
+  assert.ok(underDeno.includes("--allow-ffi"), "the permissions of the compiled binary");
+  assert.deepEqual(underDeno.slice(-2), [
+    new URL("../main.ts", import.meta.url).pathname,
+    "daemon",
+  ]);
+});
+
+Deno.test("service install --binary writes that program into the unit; a relative one is a usage error", async () => {
+  const root = tempDir();
+  try {
+    const home = join(root, "home", ".heimdall");
+    const env = isolatedEnv(root);
+    const unit = join(root, "home", ".config", "systemd", "user", "heimdall.service");
+    const r = await cli(home, [
+      "service",
+      "install",
+      "--platform",
+      "linux",
+      "--binary",
+      "/usr/local/bin/heimdall",
+    ], { env });
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(Deno.readTextFileSync(unit), /^ExecStart=\/usr\/local\/bin\/heimdall daemon$/m);
+    const rel = await cli(home, ["service", "install", "--binary", "bin/heimdall"], { env });
+    assert.equal(rel.code, 2);
+    assert.match(rel.stderr, /--binary "bin\/heimdall" must be an absolute path/);
   } finally {
     Deno.removeSync(root, { recursive: true });
   }

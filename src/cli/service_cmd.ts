@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runningUnderDeno } from "../harness/install/command.ts";
 import {
@@ -17,7 +17,8 @@ import type { Context } from "./context.ts";
 import { UsageError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
 
-export const HELP = `heimdall service install|uninstall|status [--platform linux|macos]
+export const HELP =
+  `heimdall service install|uninstall|status [--binary PATH] [--platform linux|macos]
   Runs \`heimdall daemon\` as your user's service, started at login and
   restarted when it fails: a systemd user unit on Linux
   (~/.config/systemd/user/heimdall.service), a launchd agent on macOS
@@ -28,7 +29,8 @@ export const HELP = `heimdall service install|uninstall|status [--platform linux
   the service manager cannot be reached (no user systemd in a container):
   the message says what to run. uninstall: stops it, removes the file, exit 0.
   status: 0 running, 1 not installed or not running, 3 manager unreachable.
-  --platform writes the other platform's file (to inspect it).`;
+  --binary runs that heimdall (default: this one); --platform writes the
+  other platform's file (to inspect it).`;
 
 /** The permissions of the compiled binary (scripts/compile.ts), for the daemon under `deno run`. */
 const DAEMON_PERMISSIONS = [
@@ -42,9 +44,16 @@ const DAEMON_PERMISSIONS = [
   "--v8-flags=--expose-gc,--max-semi-space-size=4",
 ];
 
-/** The argv that runs this Heimdall's daemon: the binary, or Deno with this checkout's main.ts. */
+/**
+ * The argv that runs this Heimdall's daemon: the binary, or Deno with this
+ * checkout's main.ts. A Homebrew binary is named by its `opt` link, which
+ * survives `brew upgrade`; the versioned Cellar path would not.
+ */
 export function daemonArgv(execPath = Deno.execPath()): string[] {
-  if (!runningUnderDeno(execPath)) return [execPath, "daemon"];
+  if (!runningUnderDeno(execPath)) {
+    const brew = /^(.*)\/Cellar\/heimdall\/[^/]+\/bin\/heimdall$/.exec(execPath);
+    return [brew ? `${brew[1]}/opt/heimdall/bin/heimdall` : execPath, "daemon"];
+  }
   const main = fileURLToPath(new URL("../../main.ts", import.meta.url));
   return [
     execPath,
@@ -72,7 +81,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { platform: { type: "string" } },
+    options: { platform: { type: "string" }, binary: { type: "string" } },
   });
   const action = positionals[0];
   if (positionals.length !== 1 || !["install", "uninstall", "status"].includes(action ?? "")) {
@@ -97,7 +106,13 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     daemon: join(ctx.home.logs, "daemon.log"),
   };
   const manager = platform === "linux" ? "systemctl --user" : "launchctl";
-  if (action === "install") return await install(ctx, platform, file, logs, manager);
+  if (values.binary !== undefined && !isAbsolute(values.binary)) {
+    throw new UsageError(`--binary "${values.binary}" must be an absolute path to heimdall`);
+  }
+  if (action === "install") {
+    const argv = values.binary ? [values.binary, "daemon"] : daemonArgv();
+    return await install(ctx, platform, file, logs, manager, argv);
+  }
   if (action === "uninstall") return await uninstall(ctx, platform, file, manager);
   return await status(ctx, platform, file, logs, manager);
 }
@@ -108,12 +123,13 @@ async function install(
   file: string,
   logs: { service: string; daemon: string },
   manager: string,
+  argv: string[],
 ): Promise<number> {
   const path = Deno.env.get("PATH");
   let text: string;
   try {
     text = serviceDefinition(platform, {
-      argv: daemonArgv(),
+      argv,
       home: ctx.home.home,
       logFile: logs.service,
       env: path ? { PATH: path } : {},
