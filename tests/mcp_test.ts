@@ -128,9 +128,13 @@ Deno.test("the SDK client lists every tool with a schema and honest annotations,
       "constraints",
       "handoff",
       "insert_note",
+      "list_tasks",
       "record_attempt",
+      "release",
       "remember",
+      "resume_task",
       "search",
+      "start_task",
       "status",
       "symbols",
       "who_knows",
@@ -155,11 +159,23 @@ Deno.test("the SDK client lists every tool with a schema and honest annotations,
         "constraints",
         "who_knows",
         "status",
+        "list_tasks",
       ]
     ) {
       assert.equal(byName.get(ro)!.annotations!.readOnlyHint, true, ro);
     }
-    for (const rw of ["insert_note", "remember", "record_attempt", "claim", "handoff"]) {
+    for (
+      const rw of [
+        "insert_note",
+        "remember",
+        "record_attempt",
+        "claim",
+        "handoff",
+        "start_task",
+        "resume_task",
+        "release",
+      ]
+    ) {
       assert.equal(byName.get(rw)!.annotations!.readOnlyHint, false, rw);
     }
     assert.deepEqual(Object.keys(byName.get("search")!.inputSchema.properties ?? {}).sort(), [
@@ -260,6 +276,61 @@ Deno.test("the SDK client lists every tool with a schema and honest annotations,
     assert.equal(unknownTool.isError, true);
   } finally {
     await client.close();
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+Deno.test("the task board over MCP: start, list, hand off, resume with the whole history, release", async () => {
+  const { base, repo, home } = await indexedRepo();
+  const [ada, grace] = [await connect(home, repo, "ada"), await connect(home, repo, "grace")];
+  const call = async (c: Client, name: string, args: Record<string, unknown>) => {
+    const r = await c.callTool({ name, arguments: args }) as CallResult;
+    return r;
+  };
+  try {
+    const started = await call(ada, "start_task", { text: "Fix negative discounts" });
+    assert.ok(!started.isError, text(started));
+    const id = (started.structuredContent!.task as { id: string }).id;
+    assert.ok(!(await call(ada, "claim", { targets: ["pkg/billing.py:compute_total"] })).isError);
+    const tried = await call(ada, "record_attempt", {
+      about: ["pkg/billing.py:compute_total"],
+      outcome: "failed",
+      text: "Clamping in Cart broke t::neg",
+    });
+    assert.ok(!tried.isError, text(tried));
+    const mine = await call(ada, "list_tasks", {});
+    assert.equal(mine.structuredContent!.current, id);
+    assert.match(text(mine), new RegExp(`\\* ${id} "Fix negative discounts" \\(open, ada\\)`));
+    assert.ok(!(await call(ada, "handoff", { task_id: id, to: "grace", note: "t::neg" })).isError);
+
+    const waiting = await call(grace, "list_tasks", { which: "handed_off" });
+    assert.deepEqual(
+      (waiting.structuredContent!.tasks as { id: string }[]).map((t) => t.id),
+      [id],
+    );
+    assert.equal(
+      ((await call(grace, "list_tasks", { which: "open" })).structuredContent!.tasks as unknown[])
+        .length,
+      0,
+    );
+    const resumed = await call(grace, "resume_task", { task_id: id });
+    assert.ok(!resumed.isError, text(resumed));
+    assert.match(text(resumed), /Clamping in Cart broke t::neg/, "the history comes in one call");
+    assert.match(text(resumed), /handoff ada: t::neg/);
+    const claims = resumed.structuredContent!.claims as { developer: string }[];
+    assert.deepEqual(claims.map((c) => c.developer), ["grace"], "ownership moved");
+    const team = await call(grace, "list_tasks", { which: "mine" });
+    assert.equal(team.structuredContent!.current, id);
+
+    const both = await call(grace, "release", { task_id: id, all: true });
+    assert.equal(both.isError, true);
+    assert.match(text(both), /exactly one of targets, task_id or all/);
+    const released = await call(grace, "release", { task_id: id });
+    assert.ok(!released.isError, text(released));
+    assert.equal(released.structuredContent!.released, 1);
+  } finally {
+    await ada.close();
+    await grace.close();
     Deno.removeSync(base, { recursive: true });
   }
 });

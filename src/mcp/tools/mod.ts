@@ -13,6 +13,7 @@ import { rememberTool } from "./remember.ts";
 import { searchTool } from "./search.ts";
 import { statusTool } from "./status.ts";
 import { symbolsTool } from "./symbols.ts";
+import { listTasksTool, releaseTool, resumeTaskTool, startTaskTool } from "./tasks.ts";
 import { whyTool } from "./why.ts";
 import { whoKnowsTool } from "./who_knows.ts";
 
@@ -29,7 +30,11 @@ export const TOOLS: readonly ToolDef[] = [
   constraintsTool,
   conflictsTool,
   claimTool,
+  releaseTool,
+  startTaskTool,
+  listTasksTool,
   handoffTool,
+  resumeTaskTool,
   whoKnowsTool,
   statusTool,
 ];

@@ -16,6 +16,7 @@ export const recordAttemptTool: ToolDef = {
     text: z.string().min(1).describe("What was tried, and what happened"),
     tests: z.array(z.string()).optional().describe("Failing (or fixed) test names"),
     fix: z.string().optional().describe("For a pass: what fixed it"),
+    task_id: z.string().optional().describe("The task it belongs to (default: your current task)"),
     scope: z.enum(["private", "project", "team"]).optional().describe(
       "Who sees it (default project)",
     ),
@@ -29,8 +30,9 @@ export const recordAttemptTool: ToolDef = {
   async run(a, ctx) {
     let r;
     try {
-      r = await withTeamMemory(ctx, (memory) =>
+      r = await withTeamMemory(ctx, (memory, currentTask) =>
         memory.attempt(ctx.writable(), {
+          taskId: a.task_id ?? currentTask,
           about: a.about,
           outcome: a.outcome,
           text: a.text,

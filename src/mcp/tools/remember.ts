@@ -15,6 +15,7 @@ export const rememberTool: ToolDef = {
     kind: z.enum(["decision", "convention", "note", "fact"]).describe("What it is"),
     text: z.string().min(1).describe("The memory, in a sentence or a few"),
     about: z.array(z.string().min(1)).min(1).describe("Symbols or paths it is about"),
+    task_id: z.string().optional().describe("The task it belongs to (default: your current task)"),
     scope: z.enum(["private", "project", "team"]).optional().describe(
       "Who sees it (default project)",
     ),
@@ -32,8 +33,9 @@ export const rememberTool: ToolDef = {
   async run(a, ctx) {
     let r;
     try {
-      r = await withTeamMemory(ctx, (memory) =>
+      r = await withTeamMemory(ctx, (memory, currentTask) =>
         memory.remember(ctx.writable(), {
+          taskId: a.task_id ?? currentTask,
           kind: a.kind,
           text: a.text,
           about: a.about,

@@ -14,18 +14,21 @@ import type { ToolContext } from "../tool.ts";
  * store, stay in this journal. When the shared store cannot be reached,
  * `fn` gets memory over this journal alone, like the CLI's: private writes
  * go on (never touching the team's copies), shared ones throw
- * TeamStoreError. Costs, with a shared store, what the write costs there
- * (see `SharedMemory`); after a failed connect, one more connect attempt.
+ * TeamStoreError. `fn` also gets the actor's current task (null without a
+ * store): what an agent records belongs to the task it works on, and moves
+ * with it. Costs, with a shared store, what the write costs there (see
+ * `SharedMemory`); after a failed connect, one more connect attempt.
  */
 export async function withTeamMemory<T>(
   ctx: ToolContext,
-  fn: (memory: SharedMemory) => Promise<T>,
+  fn: (memory: SharedMemory, currentTask: string | null) => Promise<T>,
 ): Promise<T> {
   let started = false;
   try {
-    return await ctx.withTeam((team) => {
+    return await ctx.withTeam(async (team) => {
+      const task = (await team.store.currentTask(team.who))?.id ?? null;
       started = true;
-      return fn(team.memory());
+      return await fn(team.memory(), task);
     });
   } catch (e) {
     // A store lost in the middle of a write is the write's error: never written twice.
@@ -33,7 +36,7 @@ export async function withTeamMemory<T>(
   }
   const memory = await SharedMemory.open(ctx);
   try {
-    return await fn(memory);
+    return await fn(memory, null);
   } finally {
     await memory.close();
   }
