@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { existsSync } from "node:fs";
 import { MAIN, tempDir } from "./helpers.ts";
 import { archiveName, packArchive, TARGETS } from "../scripts/release_archive.ts";
 import { packInto, projectVersion } from "../scripts/release.ts";
@@ -151,6 +152,13 @@ Deno.test("release.ts build without DENORT_BIN refuses, saying the runtime base 
     assert.match(r.stderr, /runtime base \(denort\) cannot be downloaded on this machine/);
     assert.match(r.stderr, /DENORT_BIN=\/path\/to\/denort/);
     assert.deepEqual([...Deno.readDirSync(dir)], [], "nothing was built");
+    const bad = await run(DENO, ["run", "-A", script, "build", "--out", dir], {
+      env: { DENORT_BIN: join(dir, "no-such-denort"), DENO_NO_UPDATE_CHECK: "1" },
+    });
+    assert.equal(bad.code, 3, bad.stderr);
+    assert.ok(bad.stderr.includes(`DENORT_BIN="${join(dir, "no-such-denort")}"`), bad.stderr);
+    assert.match(bad.stderr, /release: deno compile for \S+ failed/);
+    assert.ok(!existsSync(join(dir, "SHA256SUMS")), "no archive, no SHA256SUMS");
     const t = await run(DENO, ["run", "-A", script, "pack", "--target", "sparc", "--binary", MAIN]);
     assert.equal(t.code, 2);
     assert.match(
