@@ -140,15 +140,14 @@ export function verifyJournal(
       );
       if (row.state === "indexed" && row.effective_depth < want && row.target_depth !== want) {
         add("shallow", ev.path, `at L${row.effective_depth}, this build reaches L${want}`);
-      } else if (row.state === "indexed" && row.effective_depth < want) {
+      } else if (row.state === "indexed" && row.effective_depth < want && row.depth_reason) {
+        // Tried at this depth and degraded (over the parse budget, minified, grammar failure).
         const t = parseTry(row.depth_reason);
-        if (t !== undefined) {
-          skip(
-            ev.path,
-            `at L${row.effective_depth}: ${row.depth_reason}` +
-              (t < PARSE_TRIES ? "; `heimdall reconcile --all` tries again" : ""),
-          );
-        }
+        skip(
+          ev.path,
+          `at L${row.effective_depth}: ${row.depth_reason}` +
+            (t !== undefined && t < PARSE_TRIES ? "; `heimdall reconcile --all` tries again" : ""),
+        );
       }
     }
     for (const row of indexed.values()) {
