@@ -9,14 +9,23 @@
  * itself (loading the modules it needs). Fails open: any error prints
  * nothing, is logged to `$HEIMDALL_HOME/logs/hooks.log`, and exits 0.
  * `HEIMDALL_HOOK_SERVER=0` keeps every call in its own process.
+ *
+ * Never waits on something stuck: the server gets `HEIMDALL_HOOK_WAIT_MS`
+ * (default 300 ms) to answer, connecting included; past that the hook prints
+ * nothing and starts a server that replaces the silent one (see
+ * `hook_server.ts`). A payload over 8 MiB is read to its end (the harness
+ * never gets EPIPE) and ignored.
  */
 import { hookLog } from "../harness/hook_log.ts";
+import { ensurePrivateDir, tightenHome, writePrivateFile } from "../config/private_files.ts";
 import {
+  exchange,
   type HookFrame,
+  hookWaitMs,
   identityKey,
+  MAX_STDIN_BYTES,
   passedEnv,
   readPortFile,
-  type ServerReply,
 } from "../harness/hook_wire.ts";
 import type { HookRequest } from "../harness/hook_run.ts";
 
@@ -32,10 +41,6 @@ export const HELP = `heimdall hook --harness NAME [--budget TOKENS] [--event NAM
   answers after the first call (HEIMDALL_HOOK_SERVER=0: never). Any error
   prints nothing, is logged to $HEIMDALL_HOME/logs/hooks.log, and exits 0.`;
 
-/** Largest payload read from stdin. */
-const MAX_STDIN = 8 * 1024 * 1024;
-/** How long to wait for the server's answer once it has the request. */
-const ANSWER_MS = 9000;
 /** A server start is not retried within this window (another hook may be starting one). */
 const SPAWN_EVERY_MS = 10_000;
 
@@ -87,14 +92,26 @@ function flags(args: string[]): Record<string, string | true> {
   return out;
 }
 
-/** All of stdin (read directly: a web stream costs milliseconds to set up). */
-async function readStdin(): Promise<string> {
+/**
+ * All of stdin (read directly: a web stream costs milliseconds to set up),
+ * or its size when it is larger than {@link MAX_STDIN_BYTES}: the rest is
+ * still read to the end and thrown away, so the harness writing it never
+ * meets a closed pipe.
+ */
+async function readStdin(): Promise<string | number> {
   let buf = new Uint8Array(64 * 1024);
   let size = 0;
   for (;;) {
     if (size === buf.length) {
-      if (buf.length >= MAX_STDIN) throw new Error(`hook payload larger than ${MAX_STDIN} bytes`);
-      const next = new Uint8Array(buf.length * 2);
+      if (buf.length >= MAX_STDIN_BYTES) {
+        const sink = new Uint8Array(256 * 1024);
+        for (;;) {
+          const n = await Deno.stdin.read(sink);
+          if (n === null) return size;
+          size += n;
+        }
+      }
+      const next = new Uint8Array(Math.min(buf.length * 2, MAX_STDIN_BYTES));
       next.set(buf);
       buf = next;
     }
@@ -109,63 +126,43 @@ type Asked =
   | { kind: "answered"; stdout: string | null }
   | { kind: "absent" }
   | { kind: "refused" }
-  | {
-    kind: "lost";
-  };
+  | { kind: "late"; pid: number | null };
 
-/** Asks the warm server; `absent` when none listens, `lost` when it took the request but did not answer. */
-async function askServer(homeDir: string, frame: Omit<HookFrame, "token">): Promise<Asked> {
+/**
+ * Asks the warm server, waiting at most `waitMs` in all: `absent` when none
+ * listens, `late` when it did not answer in time (stopped, wedged, or gone
+ * mid-request).
+ */
+async function askServer(
+  homeDir: string,
+  frame: Omit<HookFrame, "token">,
+  waitMs: number,
+): Promise<Asked> {
   const at = readPortFile(homeDir);
   if (at === null) return { kind: "absent" };
-  let conn: Deno.TcpConn;
-  try {
-    conn = await Deno.connect({ hostname: "127.0.0.1", port: at.port });
-  } catch {
-    return { kind: "absent" };
-  }
-  const timer = setTimeout(() => {
-    try {
-      conn.close();
-    } catch { /* closed */ }
-  }, ANSWER_MS);
-  try {
-    const data = new TextEncoder().encode(JSON.stringify({ ...frame, token: at.token }) + "\n");
-    for (let off = 0; off < data.length;) off += await conn.write(data.subarray(off));
-    const dec = new TextDecoder();
-    const buf = new Uint8Array(64 * 1024);
-    let text = "";
-    for (;;) {
-      const n = await conn.read(buf);
-      if (n === null) break;
-      text += dec.decode(buf.subarray(0, n), { stream: true });
-      if (text.includes("\n")) break;
-    }
-    if (text === "") return { kind: "absent" }; // not our server (a stale port file): it said nothing
-    const r = JSON.parse(text) as ServerReply;
-    return r.status === "ok" ? { kind: "answered", stdout: r.stdout } : { kind: "refused" };
-  } catch {
-    return { kind: "lost" };
-  } finally {
-    clearTimeout(timer);
-    try {
-      conn.close();
-    } catch { /* closed */ }
-  }
+  const r = await exchange(at.port, { ...frame, token: at.token, waitMs }, waitMs);
+  if (r === "absent") return { kind: "absent" }; // not our server (a stale port file): it said nothing
+  if (r === "late") return { kind: "late", pid: at.pid };
+  return r.status === "ok" ? { kind: "answered", stdout: r.stdout } : { kind: "refused" };
 }
 
-/** Starts the hook server in the background, at most once per {@link SPAWN_EVERY_MS}. */
-async function spawnServer(homeDir: string): Promise<void> {
+/**
+ * Starts the hook server in the background, at most once per
+ * {@link SPAWN_EVERY_MS}; with `replace`, one that takes the place of a
+ * server that stopped answering.
+ */
+async function spawnServer(homeDir: string, replace = false): Promise<void> {
   const marker = `${homeDir}/hookd.spawn`;
   try {
     const m = Deno.statSync(marker).mtime?.getTime() ?? 0;
     if (Date.now() - m < SPAWN_EVERY_MS) return;
   } catch { /* never started */ }
-  Deno.mkdirSync(homeDir, { recursive: true });
-  Deno.writeTextFileSync(marker, `${Deno.pid}\n`);
+  ensurePrivateDir(homeDir);
+  writePrivateFile(marker, `${Deno.pid}\n`);
   const { selfArgv } = await import("../harness/install/command.ts");
   const argv = selfArgv("hook");
   const child = new Deno.Command(argv[0]!, {
-    args: [...argv.slice(1), "hook", "--serve"],
+    args: [...argv.slice(1), "hook", "--serve", ...(replace ? ["--replace"] : [])],
     env: { HEIMDALL_HOME: homeDir },
     cwd: homeDir,
     stdin: "null",
@@ -188,26 +185,47 @@ async function hookEntry(args: string[], homeDir: string): Promise<number> {
     const f = flags(args);
     if (f.serve === true) {
       const { serve } = await import("../harness/hook_server.ts");
-      return await serve(homeDir, buildId());
+      return await serve(homeDir, buildId(), f.replace === true);
     }
+    tightenHome(homeDir);
     const str = (v: string | true | undefined) => (typeof v === "string" ? v : null);
+    const harness = str(f.harness) ?? "?";
+    const stdin = await readStdin();
+    if (typeof stdin === "number") {
+      hookLog(
+        homeDir,
+        `${harness}: payload of ${stdin} bytes is over the hook's ${MAX_STDIN_BYTES}-byte cap; read to its end and ignored`,
+      );
+      return 0;
+    }
     const request: HookRequest = {
-      harness: str(f.harness) ?? "?",
+      harness,
       budget: str(f.budget),
       event: str(f.event),
       cwd: Deno.cwd(),
       env: passedEnv(Deno.env.toObject()),
-      stdin: await readStdin(),
+      stdin,
     };
     const useServer = Deno.env.get("HEIMDALL_HOOK_SERVER") !== "0";
     if (useServer) {
       const frame = { build: buildId(), identity: identityKey((n) => Deno.env.get(n)), request };
-      const asked = await askServer(homeDir, frame);
+      const waitMs = hookWaitMs((n) => Deno.env.get(n));
+      const asked = await askServer(homeDir, frame, waitMs);
       if (asked.kind === "answered") {
         await print(asked.stdout);
         return 0;
       }
-      if (asked.kind === "lost") return 0;
+      if (asked.kind === "late") {
+        // Fail open now; the next call finds a server that answers.
+        hookLog(
+          homeDir,
+          `${harness}: hook server pid ${
+            asked.pid ?? "?"
+          } did not answer within ${waitMs} ms; answered nothing and started a replacement`,
+        );
+        await spawnServer(homeDir, true);
+        return 0;
+      }
       if (asked.kind === "absent") await spawnServer(homeDir);
     }
     const [{ answerHook }, { homePaths }] = await Promise.all([

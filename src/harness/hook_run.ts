@@ -4,7 +4,7 @@
  * Never throws: any error is logged and the answer is null (fail open).
  */
 import { type HomePaths, loadConfig } from "../config/mod.ts";
-import { Journal } from "../store/mod.ts";
+import { Journal, setBusyTimeout } from "../store/mod.ts";
 import { ADAPTERS } from "./adapters/mod.ts";
 import { HARNESSES, isHarness } from "./event.ts";
 import { handleEvent, type HookDeps } from "./handler.ts";
@@ -26,8 +26,18 @@ export interface HookRequest {
 
 /** Default token budget of one injection. */
 export const DEFAULT_BUDGET = 1500;
-/** A hook that has not answered by then gives up quietly (the agent must not wait on us). */
-export const DEADLINE_MS = 8000;
+/**
+ * An in-process hook (no warm server) that has not answered by then gives
+ * up quietly (the agent must not wait on us); it includes loading modules.
+ */
+export const IN_PROCESS_DEADLINE_MS = 3000;
+/**
+ * The most one journal statement of a hook waits for another process's
+ * lock. SQLite waits synchronously, holding up the deadline (and, in the
+ * server, every other request): past this a write fails, is logged, and the
+ * hook carries on without it.
+ */
+export const HOOK_BUSY_MS = 50;
 
 /** The token budget: `--budget`, else `HEIMDALL_HOOK_BUDGET`, else the default. */
 export function budgetFrom(flag: string | null | undefined, env: string | undefined): number {
@@ -42,13 +52,19 @@ export function budgetFrom(flag: string | null | undefined, env: string | undefi
 /**
  * Answers one hook request: the text to print on stdout, or null for
  * nothing. `via` names who answers, for the debug log (`HEIMDALL_HOOK_DEBUG`).
+ * Past `deadlineMs` it answers null (fails open: nothing injected, no tool
+ * call approved or denied) and lets the work finish in the background;
+ * journal waits are bounded by {@link HOOK_BUSY_MS} so the deadline holds
+ * while another process holds the journal's lock.
  */
 export async function answerHook(
   req: HookRequest,
   home: HomePaths,
   via = "in-process",
+  deadlineMs = IN_PROCESS_DEADLINE_MS,
 ): Promise<string | null> {
   const started = performance.now();
+  setBusyTimeout(HOOK_BUSY_MS);
   let journal: Journal | null | undefined;
   let closing: Promise<Services> | undefined;
   let settled: Promise<void> = Promise.resolve();
@@ -97,12 +113,15 @@ export async function answerHook(
       roots: () => loadConfig(home.config).roots,
     };
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<"late">((r) => (timer = setTimeout(() => r("late"), DEADLINE_MS)));
+    const deadline = new Promise<"late">((r) => (timer = setTimeout(() => r("late"), deadlineMs)));
     const work = handleEvent(event, deps);
     const context = await Promise.race([work, deadline]);
     clearTimeout(timer);
     if (context === "late") {
-      hookLog(home.home, `${harness} ${event.native}: gave up after ${DEADLINE_MS} ms`);
+      hookLog(
+        home.home,
+        `${harness} ${event.native}: gave up after ${deadlineMs} ms (${via}); answered nothing`,
+      );
       // Let the work finish (or fail) before its journals are closed.
       late = true;
       settled = work.then(

@@ -1,7 +1,7 @@
 /**
  * The warm hook server: one background process per `$HEIMDALL_HOME` that
  * answers `heimdall hook` calls over TCP on 127.0.0.1 (`hookd.port` says the
- * port and the token a client must send), so a hook
+ * port, the token a client must send and the server's pid), so a hook
  * process only starts Deno, forwards its stdin and prints the answer, while
  * the modules it needs (journal, memory, team, search) stay loaded here.
  *
@@ -10,17 +10,41 @@
  * it exits after `HEIMDALL_HOOKD_IDLE_MS` (default 10 minutes) without a
  * request, when its port file disappears or names another server (the home
  * was removed, or a newer server replaced it), or after refusing a client of
- * another build. Every
- * request is answered by the same code as an in-process hook
- * ({@link answerHook}); a request from a client with a different build or
- * acting identity is refused, and that client answers for itself.
+ * another build. Every request is answered by the same code as an in-process
+ * hook ({@link answerHook}); a request from a client with a different build
+ * or acting identity is refused, and that client answers for itself.
+ *
+ * A hook whose server did not answer within its wait starts `heimdall hook
+ * --serve --replace`: the new server pings the old one and, when the ping
+ * goes unanswered too (a stopped or wedged process), kills it and takes its
+ * place; a server that answers the ping is left alone.
+ *
+ * Hostile or broken clients cost little: a connection must send the token
+ * within its first bytes and its whole request within {@link FRAME_MS} and
+ * {@link MAX_FRAME_BYTES}, or it is closed; at most {@link MAX_CONNECTIONS}
+ * are open at once (more are closed on arrival). Journal waits are bounded
+ * ({@link HOOK_BUSY_MS} per statement) and every answer is given up after
+ * the client's wait, so one request stuck on a lock never holds up others
+ * for long.
  */
 import { homePaths } from "../config/mod.ts";
-import { answerHook, DEADLINE_MS, type HookRequest } from "./hook_run.ts";
+import {
+  ensurePrivateDir,
+  openPrivateFile,
+  tightenHome,
+  writePrivateFile,
+  writePrivateFileAtomic,
+} from "../config/private_files.ts";
+import { answerHook, type HookRequest, IN_PROCESS_DEADLINE_MS } from "./hook_run.ts";
 import { hookLog } from "./hook_log.ts";
 import {
+  DEFAULT_WAIT_MS,
+  exchange,
+  framePrefix,
   type HookFrame,
   identityKey,
+  MAX_FRAME_BYTES,
+  type PingFrame,
   portFile,
   readPortFile,
   type ServerReply,
@@ -28,18 +52,35 @@ import {
 
 const DEFAULT_IDLE_MS = 10 * 60 * 1000;
 const WATCH_MS = 2000;
+/** A connection must have sent its whole request line this soon after it was accepted. */
+export const FRAME_MS = 2000;
+/** Connections open at once; more are closed on arrival. */
+export const MAX_CONNECTIONS = 32;
+/** How long a replacing server waits for the old one to answer a ping before it kills it. */
+const PROBE_MS = 1500;
+/** The server answers this long before the client stops waiting. */
+const ANSWER_MARGIN_MS = 100;
 
-async function readLine(conn: Deno.Conn, limit: number): Promise<string | null> {
+/**
+ * Reads one request line: null when the connection closes, sends more than
+ * `limit` bytes, or starts with anything but `prefix`.
+ */
+async function readFrame(conn: Deno.Conn, prefix: string, limit: number): Promise<string | null> {
   const dec = new TextDecoder();
   const buf = new Uint8Array(64 * 1024);
   let text = "";
+  let bytes = 0;
   for (;;) {
     const n = await conn.read(buf);
     if (n === null) return null;
+    bytes += n;
     text += dec.decode(buf.subarray(0, n), { stream: true });
+    // A stranger is dropped after the first few bytes, not after 16 MB.
+    const head = text.slice(0, prefix.length);
+    if (!prefix.startsWith(head)) return null;
     const nl = text.indexOf("\n");
-    if (nl >= 0) return text.slice(0, nl);
-    if (text.length > limit) return null;
+    if (nl >= 0) return text.length >= prefix.length ? text.slice(0, nl) : null;
+    if (bytes > limit) return null;
   }
 }
 
@@ -49,14 +90,67 @@ async function reply(conn: Deno.Conn, r: ServerReply): Promise<void> {
 }
 
 /**
- * Serves hook requests for the home at `homeDir` until idle. Returns the
- * exit code (0 also when another server already holds the lock).
+ * True when `pid` is a running `hook --serve` process, as `ps` shows its
+ * command line (/proc needs every permission under Deno). False when `ps`
+ * cannot tell: a process that is not ours is never killed.
  */
-export async function serve(homeDir: string, build: string): Promise<number> {
+async function isHookServer(pid: number): Promise<boolean> {
+  try {
+    const out = await new Deno.Command("ps", {
+      args: ["-p", String(pid), "-o", "args="],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    const args = new TextDecoder().decode(out.stdout).trim().split(/\s+/);
+    return out.success && args.includes("hook") && args.includes("--serve");
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Takes the server lock from a server that holds it but answers nothing:
+ * pings it, and when no pong comes within {@link PROBE_MS}, kills it (only
+ * if it is the hook server the port file names) and waits for its lock.
+ * Returns false when the holder is alive, or the lock cannot be had.
+ */
+async function takeOver(homeDir: string, lock: Deno.FsFile): Promise<boolean> {
+  const at = readPortFile(homeDir);
+  if (at !== null) {
+    const ping: PingFrame = { token: at.token, ping: true };
+    const r = await exchange(at.port, ping, PROBE_MS);
+    if (typeof r === "object") return false; // it answered: nothing to replace
+    const pid = at.pid;
+    if (r === "late" && pid !== null && pid !== Deno.pid && await isHookServer(pid)) {
+      hookLog(
+        homeDir,
+        `hook server pid ${pid} did not answer a ping in ${PROBE_MS} ms; pid ${Deno.pid} replaces it`,
+      );
+      try {
+        Deno.kill(pid, "SIGKILL");
+      } catch { /* gone already */ }
+    }
+  }
+  // The old holder is dead or dying: its lock is released with it.
+  const deadline = Date.now() + 3000;
+  while (Date.now() < deadline) {
+    if (await lock.tryLock(true)) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+}
+
+/**
+ * Serves hook requests for the home at `homeDir` until idle. With `replace`,
+ * first takes the place of a server that no longer answers. Returns the exit
+ * code (0 also when another, live, server already holds the lock).
+ */
+export async function serve(homeDir: string, build: string, replace = false): Promise<number> {
   const home = homePaths(homeDir);
-  Deno.mkdirSync(homeDir, { recursive: true });
-  const lock = await Deno.open(`${homeDir}/hookd.lock`, { create: true, write: true });
-  if (!(await lock.tryLock(true))) {
+  ensurePrivateDir(homeDir);
+  tightenHome(homeDir);
+  const lock = await openPrivateFile(`${homeDir}/hookd.lock`, { create: true, write: true });
+  if (!(await lock.tryLock(true)) && !(replace && await takeOver(homeDir, lock))) {
     lock.close();
     return 0;
   }
@@ -65,10 +159,9 @@ export async function serve(homeDir: string, build: string): Promise<number> {
   const token = [...crypto.getRandomValues(new Uint8Array(16))].map((b) =>
     b.toString(16).padStart(2, "0")
   ).join("");
-  const tmp = `${portFile(homeDir)}.${Deno.pid}.tmp`;
-  Deno.writeTextFileSync(tmp, `${port} ${token}\n`, { mode: 0o600 });
-  Deno.renameSync(tmp, portFile(homeDir));
-  Deno.writeTextFileSync(`${homeDir}/hookd.pid`, `${Deno.pid}\n`);
+  const prefix = framePrefix(token);
+  writePrivateFileAtomic(portFile(homeDir), `${port} ${token} ${Deno.pid}\n`);
+  writePrivateFile(`${homeDir}/hookd.pid`, `${Deno.pid}\n`);
   const ours = () => readPortFile(homeDir)?.token === token;
   const identity = identityKey((n) => Deno.env.get(n));
   const idleMs = Number(Deno.env.get("HEIMDALL_HOOKD_IDLE_MS")) || DEFAULT_IDLE_MS;
@@ -97,12 +190,27 @@ export async function serve(homeDir: string, build: string): Promise<number> {
     ])
   ).catch((e) => hookLog(homeDir, `hook server: warm-up: ${(e as Error).message}`));
   const inflight = new Set<Promise<void>>();
+  let open = 0;
+  let turnedAway = 0;
   const handle = async (conn: Deno.Conn) => {
+    // Whatever the client does, the request line arrives in time or the connection goes.
+    const slow = setTimeout(() => {
+      try {
+        conn.close();
+      } catch { /* closed */ }
+    }, FRAME_MS);
+    let authentic = false;
     try {
-      const line = await readLine(conn, 16 * 1024 * 1024);
+      const line = await readFrame(conn, prefix, MAX_FRAME_BYTES);
+      clearTimeout(slow);
       if (line === null) return;
-      const frame = JSON.parse(line) as HookFrame;
+      const frame = JSON.parse(line) as HookFrame | PingFrame;
       if (frame.token !== token) return; // not a client of this home: no answer at all
+      authentic = true;
+      if ("ping" in frame) {
+        await reply(conn, { status: "pong", pid: Deno.pid });
+        return;
+      }
       if (frame.build !== build) {
         await reply(conn, { status: "refused", reason: "build" });
         stop(`a client of another build (${frame.build})`);
@@ -113,15 +221,24 @@ export async function serve(homeDir: string, build: string): Promise<number> {
         return;
       }
       const req: HookRequest = frame.request;
-      const stdout = await answerHook(req, home, `server pid ${Deno.pid}`);
+      const wait = frame.waitMs ?? DEFAULT_WAIT_MS;
+      const stdout = await answerHook(
+        req,
+        home,
+        `server pid ${Deno.pid}`,
+        Math.max(20, wait - ANSWER_MARGIN_MS),
+      );
       await reply(conn, { status: "ok", stdout });
     } catch (e) {
-      hookLog(homeDir, `hook server: request failed: ${(e as Error)?.stack ?? String(e)}`);
-      try {
-        await reply(conn, { status: "ok", stdout: null });
-      } catch { /* the client went away */ }
+      if (authentic) {
+        hookLog(homeDir, `hook server: request failed: ${(e as Error)?.stack ?? String(e)}`);
+        try {
+          await reply(conn, { status: "ok", stdout: null });
+        } catch { /* the client went away */ }
+      }
     } finally {
-      last = Date.now();
+      clearTimeout(slow);
+      if (authentic) last = Date.now();
       try {
         conn.close();
       } catch { /* already closed */ }
@@ -129,21 +246,41 @@ export async function serve(homeDir: string, build: string): Promise<number> {
   };
   try {
     for await (const conn of listener) {
-      last = Date.now();
-      const p = handle(conn);
+      if (open >= MAX_CONNECTIONS) {
+        // Full: the client fails open (it never waits past its budget) rather than queue here.
+        if (turnedAway++ % 1000 === 0) {
+          hookLog(homeDir, `hook server: ${MAX_CONNECTIONS} connections open; turning others away`);
+        }
+        try {
+          conn.close();
+        } catch { /* closed */ }
+        continue;
+      }
+      open++;
+      const p = handle(conn).finally(() => {
+        open--;
+        inflight.delete(p);
+      });
       inflight.add(p);
-      p.finally(() => inflight.delete(p));
     }
   } catch (e) {
     if (!stopping) hookLog(homeDir, `hook server: accept failed: ${(e as Error).message}`);
   } finally {
     clearInterval(watch);
-    await Promise.race([Promise.all(inflight), new Promise((r) => setTimeout(r, DEADLINE_MS))]);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.all(inflight),
+      new Promise((r) => (timer = setTimeout(r, IN_PROCESS_DEADLINE_MS))),
+    ]);
+    clearTimeout(timer);
     try {
       if (ours()) Deno.removeSync(portFile(homeDir));
     } catch { /* gone already */ }
     try {
-      Deno.removeSync(`${homeDir}/hookd.pid`);
+      // Not when it names the server that replaced this one.
+      if (Number(Deno.readTextFileSync(`${homeDir}/hookd.pid`).trim()) === Deno.pid) {
+        Deno.removeSync(`${homeDir}/hookd.pid`);
+      }
     } catch { /* gone already */ }
     lock.close();
   }

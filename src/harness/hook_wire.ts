@@ -2,9 +2,10 @@
  * What the hook client and the hook server say to each other: one JSON line
  * each way over a TCP connection to 127.0.0.1 (the only network Heimdall's
  * permissions allow; a Unix socket would need a per-path grant). The server
- * writes its port and a random token to `$HEIMDALL_HOME/hookd.port` (mode
- * 0600); a client proves it may ask by sending the token. Deno APIs only: the
- * client imports this on every tool call.
+ * writes its port, a random token and its pid to `$HEIMDALL_HOME/hookd.port`
+ * (mode 0600); a client proves it may ask by sending the token, as the first
+ * field of its line, so the server can drop a stranger after a few bytes.
+ * Deno APIs only: the client imports this on every tool call.
  */
 import type { HookRequest } from "./hook_run.ts";
 
@@ -14,27 +15,73 @@ export interface HookFrame {
   build: string;
   identity: string;
   request: HookRequest;
+  /** How long the client waits for the answer (ms); the server answers (or gives up) before. */
+  waitMs?: number;
+}
+
+/** "Are you alive?": answered at once, whatever the server is busy with. */
+export interface PingFrame {
+  token: string;
+  ping: true;
 }
 
 /** The server's answer: what to print, or why it will not answer (the client then answers itself). */
 export type ServerReply =
   | { status: "ok"; stdout: string | null }
-  | { status: "refused"; reason: "build" | "identity" };
+  | { status: "refused"; reason: "build" | "identity" }
+  | { status: "pong"; pid: number };
+
+/** The most a hook reads from stdin; a larger payload is drained and ignored. */
+export const MAX_STDIN_BYTES = 8 * 1024 * 1024;
+/** The longest request line the server reads (a full stdin, JSON-escaped, and the rest). */
+export const MAX_FRAME_BYTES = 2 * MAX_STDIN_BYTES + 64 * 1024;
+/** How long a hook waits for the warm server by default before it fails open. */
+export const DEFAULT_WAIT_MS = 300;
+
+/**
+ * How long a hook waits for the warm server: `HEIMDALL_HOOK_WAIT_MS` when it
+ * is a whole number of ms within 20..10000, else {@link DEFAULT_WAIT_MS}.
+ */
+export function hookWaitMs(env: (name: string) => string | undefined): number {
+  const n = Number(env("HEIMDALL_HOOK_WAIT_MS"));
+  return Number.isInteger(n) && n >= 20 && n <= 10_000 ? n : DEFAULT_WAIT_MS;
+}
 
 /** Where the hook server of a home folder says how to reach it. */
 export function portFile(homeDir: string): string {
   return `${homeDir}/hookd.port`;
 }
 
+/** Where the server is: its port, its token and (from this version on) its pid. */
+export interface ServerAddress {
+  port: number;
+  token: string;
+  pid: number | null;
+}
+
 /** The server's port and token, or null when no server said where it listens. */
-export function readPortFile(homeDir: string): { port: number; token: string } | null {
+export function readPortFile(homeDir: string): ServerAddress | null {
   try {
-    const [port, token] = Deno.readTextFileSync(portFile(homeDir)).trim().split(" ");
+    const [port, token, pid] = Deno.readTextFileSync(portFile(homeDir)).trim().split(" ");
     const n = Number(port);
-    return Number.isInteger(n) && n > 0 && token ? { port: n, token } : null;
+    const p = Number(pid);
+    return Number.isInteger(n) && n > 0 && token
+      ? { port: n, token, pid: Number.isInteger(p) && p > 0 ? p : null }
+      : null;
   } catch {
     return null;
   }
+}
+
+/** One request line, token first (see {@link framePrefix}). */
+export function encodeFrame(frame: HookFrame | PingFrame): string {
+  const { token, ...rest } = frame;
+  return JSON.stringify({ token, ...rest }) + "\n";
+}
+
+/** How every line of a client holding `token` starts. */
+export function framePrefix(token: string): string {
+  return `{"token":${JSON.stringify(token)}`;
 }
 
 /**
@@ -56,4 +103,67 @@ export function passedEnv(all: Record<string, string>): Record<string, string> {
     if (/^(CLAUDE|GEMINI|CODEX|CURSOR|KIRO|WINDSURF|HEIMDALL)_/.test(k)) out[k] = v;
   }
   return out;
+}
+
+/**
+ * Sends `frame` to 127.0.0.1:`port` and reads one reply line, all within
+ * `waitMs` (connecting included: a stopped server's backlog still accepts).
+ * Resolves to the reply; `"absent"` when nothing listens or it closed
+ * without a word (not a server of ours); `"late"` when no whole reply came
+ * in time or the connection broke after the request went out.
+ */
+export async function exchange(
+  port: number,
+  frame: HookFrame | PingFrame,
+  waitMs: number,
+): Promise<ServerReply | "absent" | "late"> {
+  let conn: Deno.TcpConn | undefined;
+  let timedOut = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<"late">((r) =>
+    timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        conn?.close();
+      } catch { /* closed */ }
+      r("late");
+    }, waitMs)
+  );
+  const talk = async (): Promise<ServerReply | "absent" | "late"> => {
+    try {
+      conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    } catch {
+      return timedOut ? "late" : "absent";
+    }
+    if (timedOut) {
+      conn.close();
+      return "late";
+    }
+    try {
+      const data = new TextEncoder().encode(encodeFrame(frame));
+      for (let off = 0; off < data.length;) off += await conn.write(data.subarray(off));
+      const dec = new TextDecoder();
+      const buf = new Uint8Array(64 * 1024);
+      let text = "";
+      for (;;) {
+        const n = await conn.read(buf);
+        if (n === null) break;
+        text += dec.decode(buf.subarray(0, n), { stream: true });
+        if (text.includes("\n")) break;
+      }
+      if (text === "") return timedOut ? "late" : "absent";
+      return JSON.parse(text) as ServerReply;
+    } catch {
+      return "late";
+    } finally {
+      try {
+        conn.close();
+      } catch { /* closed */ }
+    }
+  };
+  try {
+    return await Promise.race([talk(), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,0 +1,528 @@
+/**
+ * Trust under faults: files under `$HEIMDALL_HOME` are private whatever the
+ * umask, and a hook never waits on something stuck (a stopped warm server, a
+ * held journal lock, hostile connections, an oversized payload). Real
+ * subprocesses, real signals, a real SQLite lock held by another process.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { selfArgv } from "../src/harness/install/command.ts";
+import { MAIN, tempDir, waitFor, writeTree } from "./helpers.ts";
+
+const FIXTURES = new URL("./fixtures/harness/claude-code/", import.meta.url).pathname;
+
+/** A Claude Code payload fixture with `{{repo}}` replaced. */
+function payload(name: string, repo: string, session = "s1"): string {
+  const f = JSON.parse(Deno.readTextFileSync(join(FIXTURES, `${name}.json`)));
+  return JSON.stringify({ ...f.payload, session_id: session }).replaceAll("{{repo}}", repo);
+}
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** Runs argv with HEIMDALL_HOME, optionally under `umask 022`, feeding `stdin`. */
+async function run(
+  argv: string[],
+  home: string,
+  options: { stdin?: string | Uint8Array; env?: Record<string, string>; cwd?: string } = {},
+): Promise<Run> {
+  const t0 = performance.now();
+  const child = new Deno.Command("sh", {
+    args: ["-c", 'umask 022; exec "$@"', "sh", ...argv],
+    env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1", ...options.env },
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    const data = typeof options.stdin === "string"
+      ? new TextEncoder().encode(options.stdin)
+      : options.stdin;
+    // Throws (EPIPE) if the hook stopped reading before the end.
+    await w.write(data);
+    await w.close();
+  }
+  const out = await child.output();
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr),
+    ms: performance.now() - t0,
+  };
+}
+
+const heimdall = (home: string, args: string[], options: Parameters<typeof run>[2] = {}) =>
+  run([Deno.execPath(), "run", "-A", MAIN, ...args], home, options);
+
+const hook = (home: string, stdin: string | Uint8Array, env: Record<string, string> = {}) =>
+  run([...selfArgv("hook"), "hook", "--harness", "claude-code"], home, {
+    stdin,
+    env: { HEIMDALL_HOOK_DEBUG: "1", ...env },
+  });
+
+function pidAlive(pid: number): boolean {
+  try {
+    const state = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1]?.[0];
+    return state !== undefined && state !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+function serverPid(home: string): number | null {
+  try {
+    return Number(Deno.readTextFileSync(join(home, "hookd.pid")).trim()) || null;
+  } catch {
+    return null;
+  }
+}
+
+function hooksLog(home: string): string {
+  try {
+    return Deno.readTextFileSync(join(home, "logs", "hooks.log"));
+  } catch {
+    return "";
+  }
+}
+
+/** Starts the warm server with a first hook call and waits until it listens; returns its pid. */
+async function warmServer(home: string, repo: string): Promise<number> {
+  await hook(home, payload("grep", repo));
+  await waitFor(() => /listening on 127\.0\.0\.1:/.test(hooksLog(home)), 30_000, "the hook server");
+  const pid = serverPid(home);
+  assert.ok(pid !== null && pidAlive(pid));
+  // Its modules loaded: one answered call.
+  await waitFor(
+    async () => {
+      await hook(home, payload("grep", repo), { HEIMDALL_HOOK_WAIT_MS: "5000" });
+      return new RegExp(`server pid ${pid}\\)`).test(hooksLog(home));
+    },
+    30_000,
+    "the server's first answer",
+  );
+  return pid;
+}
+
+/** Stops every hook server this test started (by pid) and removes the folder. */
+function cleanup(base: string, pids: Iterable<number | null>): void {
+  for (const pid of pids) {
+    if (pid === null || !pidAlive(pid)) continue;
+    try {
+      Deno.kill(pid, "SIGCONT");
+      Deno.kill(pid, "SIGKILL");
+    } catch { /* gone */ }
+  }
+  Deno.removeSync(base, { recursive: true });
+}
+
+/** Every entry under `dir` whose mode lets anyone but the owner in. */
+function looseEntries(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    const st = Deno.lstatSync(d);
+    if ((st.mode! & 0o077) !== 0) out.push(`${d} ${(st.mode! & 0o777).toString(8)}`);
+    for (const e of Deno.readDirSync(d)) {
+      const p = join(d, e.name);
+      if (e.isDirectory) walk(p);
+      else {
+        const m = Deno.lstatSync(p).mode! & 0o777;
+        if ((m & 0o077) !== 0) out.push(`${p} ${m.toString(8)}`);
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+function allEntries(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of Deno.readDirSync(dir)) {
+    const p = join(dir, e.name);
+    out.push(p);
+    if (e.isDirectory) out.push(...allEntries(p));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- files are private
+
+Deno.test({
+  name: "every file under the home is 0600 and every folder 0700 under a 022 umask",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "repo");
+    const pids = new Set<number | null>();
+    try {
+      writeTree(repo, {
+        "billing.py":
+          "def compute_total(items, discount):\n    return sum(items) * (1 - discount)\n",
+        "notes/plan.md": "# Plan\n\nMove billing to cents.\n",
+      });
+      for (
+        const args of [
+          ["index", repo],
+          ["insert", "--title", "cents", "--body", "Store money as integer cents."],
+          ["search", "compute total"],
+          ["hint", join(repo, "billing.py")],
+          ["rebuild"],
+        ]
+      ) {
+        const r = await heimdall(home, args);
+        assert.ok(r.code === 0 || r.code === 1, `${args.join(" ")}: ${r.code} ${r.stderr}`);
+      }
+      // Hooks: sessions, the hook log, the warm server's files.
+      pids.add(await warmServer(home, repo));
+      await hook(home, payload("prompt", repo));
+      await hook(home, payload("post_bash_failure", repo));
+      // Another process holds the journal open mid-write: its -wal and -shm exist now.
+      const holder = await holdJournal(join(home, "journal.db"));
+      try {
+        const names = allEntries(home).map((p) => p.slice(home.length + 1));
+        for (
+          const want of [
+            "journal.db",
+            "journal.db-wal",
+            "journal.db-shm",
+            "sessions",
+            "logs/hooks.log",
+            "hookd.port",
+            "hookd.pid",
+            "hookd.lock",
+          ]
+        ) {
+          assert.ok(names.includes(want), `${want} exists (have ${names.join(", ")})`);
+        }
+        assert.ok(names.some((n) => n.startsWith("sessions/") && n.endsWith(".json")));
+        assert.ok(names.some((n) => n.endsWith(".backup")), "rebuild left a backup");
+        assert.deepEqual(looseEntries(home), [], "nothing under the home is open to others");
+      } finally {
+        holder.kill();
+        await holder.status;
+      }
+    } finally {
+      cleanup(base, [...pids, serverPid(home)]);
+    }
+  },
+});
+
+Deno.test({
+  name: "a home an older version left 0755 with 0644 files is tightened when next opened",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    try {
+      writeTree(home, {
+        "config.json": '{"roots":[]}\n',
+        "logs/daemon.log": "old line\n",
+        "sessions/claude-code--a--1.json": "{}",
+        "hints/1.hint": '{"paths":[]}\n',
+      });
+      for (const p of [home, join(home, "logs"), join(home, "sessions"), join(home, "hints")]) {
+        Deno.chmodSync(p, 0o755);
+      }
+      for (const p of allEntries(home)) if (Deno.statSync(p).isFile) Deno.chmodSync(p, 0o644);
+      assert.notDeepEqual(looseEntries(home), []);
+      const r = await heimdall(home, ["roots"]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(looseEntries(home), []);
+      assert.equal(Deno.readTextFileSync(join(home, "logs/daemon.log")), "old line\n");
+      // The hook, which never loads the CLI, tightens too.
+      Deno.chmodSync(home, 0o755);
+      Deno.chmodSync(join(home, "config.json"), 0o644);
+      await hook(home, "{not json", { HEIMDALL_HOOK_SERVER: "0" });
+      assert.deepEqual(looseEntries(home), []);
+    } finally {
+      Deno.removeSync(base, { recursive: true });
+    }
+  },
+});
+
+// ---------------------------------------------------------------- the hook never waits
+
+/** A process holding an exclusive write transaction on `journal` until killed. */
+async function holdJournal(journal: string): Promise<Deno.ChildProcess> {
+  const script = join(journal, "..", "..", "hold_lock.ts");
+  Deno.writeTextFileSync(
+    script,
+    `import { DatabaseSync } from "node:sqlite";
+const db = new DatabaseSync(Deno.args[0]);
+db.exec("PRAGMA busy_timeout = 5000");
+db.exec("BEGIN EXCLUSIVE");
+db.exec("CREATE TABLE IF NOT EXISTS held_by_test (x)");
+db.exec("INSERT INTO held_by_test VALUES (1)");
+console.log("locked");
+await new Promise((r) => setTimeout(r, 120_000));
+`,
+  );
+  const child = new Deno.Command("sh", {
+    args: ["-c", 'umask 022; exec "$@"', "sh", Deno.execPath(), "run", "-A", script, journal],
+    env: { DENO_NO_UPDATE_CHECK: "1" },
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.getReader();
+  const { value } = await reader.read();
+  reader.releaseLock();
+  assert.match(new TextDecoder().decode(value), /locked/);
+  return child;
+}
+
+Deno.test({
+  name: "a stopped warm server costs a hook its wait, not 9 s, and a fresh server replaces it",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "repo");
+    const pids = new Set<number | null>();
+    try {
+      writeTree(repo, { "a.py": "def a():\n    return 1\n" });
+      const old = await warmServer(home, repo);
+      pids.add(old);
+      Deno.kill(old, "SIGSTOP");
+      Deno.removeSync(join(home, "hookd.spawn"));
+      const stuck = await hook(home, payload("prompt", repo));
+      assert.equal(stuck.code, 0);
+      assert.equal(stuck.stdout, "", "fails open: nothing injected");
+      assert.ok(stuck.ms < 5000, `returned in ${stuck.ms.toFixed(0)} ms, not after 9 s`);
+      assert.match(hooksLog(home), new RegExp(`server pid ${old} did not answer within 300 ms`));
+      await waitFor(
+        () => {
+          const now = serverPid(home);
+          if (now !== null) pids.add(now);
+          return now !== null && now !== old;
+        },
+        30_000,
+        "a replacing server",
+      );
+      await waitFor(() => !pidAlive(old), 10_000, "the stopped server to be gone");
+      assert.match(hooksLog(home), new RegExp(`hook server pid ${old} did not answer a ping`));
+      const fresh = serverPid(home)!;
+      // The fresh server answers (with a wait generous enough for its first, cold request).
+      await waitFor(
+        async () => {
+          await hook(home, payload("grep", repo), { HEIMDALL_HOOK_WAIT_MS: "5000" });
+          return new RegExp(`server pid ${fresh}\\)`).test(hooksLog(home));
+        },
+        30_000,
+        "an answer from the fresh server",
+      );
+    } finally {
+      cleanup(base, [...pids, serverPid(home)]);
+    }
+  },
+});
+
+Deno.test({
+  name: "a replacing server leaves a live server alone",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "repo");
+    const pids = new Set<number | null>();
+    try {
+      writeTree(repo, { "a.py": "def a():\n    return 1\n" });
+      const live = await warmServer(home, repo);
+      pids.add(live);
+      const r = await run([...selfArgv("hook"), "hook", "--serve", "--replace"], home);
+      assert.equal(r.code, 0);
+      assert.ok(pidAlive(live), "the server that answers its ping stays");
+      assert.equal(serverPid(home), live);
+    } finally {
+      cleanup(base, [...pids, serverPid(home)]);
+    }
+  },
+});
+
+Deno.test({
+  name: "a journal lock held by another process never stalls a hook, warm or in-process",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "repo");
+    const pids = new Set<number | null>();
+    try {
+      writeTree(repo, {
+        "pkg/billing.py": "def compute_total(items, discount):\n    return sum(items)\n",
+      });
+      assert.equal((await heimdall(home, ["index", repo])).code, 0);
+      const server = await warmServer(home, repo);
+      pids.add(server);
+      const events = ["session_start", "prompt", "pre_edit", "post_edit", "post_bash_failure"];
+      const holder = await holdJournal(join(home, "journal.db"));
+      try {
+        for (const name of events) {
+          const warm = await hook(home, payload(name, repo, "warm"));
+          assert.equal(warm.code, 0);
+          assert.ok(warm.ms < 5000, `${name} via the server: ${warm.ms.toFixed(0)} ms`);
+          const cold = await hook(home, payload(name, repo, "cold"), {
+            HEIMDALL_HOOK_SERVER: "0",
+          });
+          assert.equal(cold.code, 0);
+          // Well under the 5 s busy wait SQLite would otherwise sit out per write.
+          assert.ok(cold.ms < 4500, `${name} in-process: ${cold.ms.toFixed(0)} ms`);
+        }
+        // The writes met the lock (and gave up quickly), and the server was not replaced.
+        assert.match(hooksLog(home), /database is locked/);
+        assert.equal(serverPid(home), server);
+        assert.ok(pidAlive(server));
+      } finally {
+        holder.kill();
+        await holder.status;
+      }
+      // The lock gone, writes land again.
+      for (const name of ["post_edit", "post_bash_failure"]) {
+        const r = await hook(home, payload(name, repo, "after"), { HEIMDALL_HOOK_WAIT_MS: "5000" });
+        assert.equal(r.code, 0);
+      }
+      const db = new DatabaseSync(join(home, "journal.db"), { readOnly: true });
+      try {
+        const row = db.prepare(
+          "SELECT count(*) AS n FROM memories WHERE kind = 'attempt' AND text LIKE '%pytest%'",
+        ).get() as { n: number };
+        assert.ok(row.n >= 1, `the attempt recorded once the lock is gone:\n${hooksLog(home)}`);
+      } finally {
+        db.close();
+      }
+    } finally {
+      cleanup(base, [...pids, serverPid(home)]);
+    }
+  },
+});
+
+/** Resident memory of `pid` in MiB (Linux). */
+function rssMiB(pid: number): number {
+  const m = Deno.readTextFileSync(`/proc/${pid}/status`).match(/VmRSS:\s+(\d+) kB/);
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+Deno.test({
+  name: "slow-loris connections and an oversized request neither grow the server nor keep it busy",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "repo");
+    const pids = new Set<number | null>();
+    const conns: Deno.TcpConn[] = [];
+    try {
+      writeTree(repo, { "a.py": "def a():\n    return 1\n" });
+      const server = await warmServer(home, repo);
+      pids.add(server);
+      const [portText, token] = Deno.readTextFileSync(join(home, "hookd.port")).trim().split(" ");
+      const port = Number(portText);
+      const before = rssMiB(server);
+      // 100 clients without the token: half say nothing at all, half start a line and stall.
+      for (let i = 0; i < 100; i++) {
+        try {
+          const c = await Deno.connect({ hostname: "127.0.0.1", port });
+          conns.push(c);
+          if (i % 2 === 1) await c.write(new TextEncoder().encode('{"tok'));
+        } catch { /* turned away */ }
+      }
+      // A stranger sending 64 MB, and a client with the token sending 40 MB without a newline.
+      const big = new Uint8Array(1024 * 1024).fill(0x61);
+      const flood = async (head: string) => {
+        const c = await Deno.connect({ hostname: "127.0.0.1", port });
+        let sent = 0;
+        try {
+          await c.write(new TextEncoder().encode(head));
+          for (let i = 0; i < 64; i++) sent += await c.write(big);
+        } catch { /* the server hung up: what it should do */ }
+        try {
+          c.close();
+        } catch { /* closed */ }
+        return sent;
+      };
+      const [stranger, insider] = await Promise.all([
+        flood('{"token":"0000'),
+        flood(`{"token":${JSON.stringify(token)},"request":"`),
+      ]);
+      assert.ok(stranger < 16 * big.length, `the stranger was cut off after ${stranger} bytes`);
+      assert.ok(
+        insider < 32 * big.length,
+        `an oversized request was cut off after ${insider} bytes`,
+      );
+      // Every stalled connection is closed by the server (its frame time is 2 s).
+      const closed = await Promise.all(conns.map(async (c) => {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        try {
+          const r = await Promise.race([
+            c.read(new Uint8Array(16)),
+            new Promise<"open">((r) => (timer = setTimeout(() => r("open"), 10_000))),
+          ]);
+          return r === null;
+        } catch {
+          return true; // reset by the server
+        } finally {
+          clearTimeout(timer);
+        }
+      }));
+      assert.equal(closed.filter((x) => !x).length, 0, "no stalled connection is kept open");
+      const after = rssMiB(server);
+      assert.ok(after - before < 150, `RSS ${before.toFixed(0)} → ${after.toFixed(0)} MiB`);
+      // It still answers, and it is the same server.
+      const r = await hook(home, payload("grep", repo, "after-attack"));
+      assert.equal(r.code, 0);
+      assert.equal(serverPid(home), server);
+      assert.ok(pidAlive(server));
+    } finally {
+      for (const c of conns) {
+        try {
+          c.close();
+        } catch { /* closed */ }
+      }
+      cleanup(base, [...pids, serverPid(home)]);
+    }
+  },
+});
+
+Deno.test({
+  name: "a 10 MB payload on stdin is read to its end (no EPIPE for the harness) and ignored",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    try {
+      const huge = JSON.stringify({
+        hook_event_name: "PostToolUse",
+        session_id: "big",
+        cwd: base,
+        tool_name: "Read",
+        tool_input: { file_path: join(base, "x") },
+        tool_response: "x".repeat(10 * 1024 * 1024),
+      });
+      for (const env of [{ HEIMDALL_HOOK_SERVER: "0" }, {}]) {
+        const r = await hook(home, huge, env); // `run` throws if the write meets a closed pipe
+        assert.equal(r.code, 0);
+        assert.equal(r.stdout, "");
+        assert.equal(r.stderr, "");
+      }
+      assert.match(
+        hooksLog(home),
+        /payload of 10485\d{3} bytes is over the hook's 8388608-byte cap/,
+      );
+    } finally {
+      Deno.removeSync(base, { recursive: true });
+    }
+  },
+});
