@@ -122,9 +122,11 @@ tar -xzf "$tmp/$name" -C "$tmp/x" || die "could not unpack $name"
 bin=$prefix/bin
 mkdir -p "$bin" || die "cannot create $bin; pass --prefix DIR with a folder you can write"
 # Copy beside, then rename: a running heimdall keeps its old file, and no half-written one is seen.
-cp "$tmp/x/heimdall" "$bin/.heimdall.new.$$" && chmod 755 "$bin/.heimdall.new.$$" &&
-  mv -f "$bin/.heimdall.new.$$" "$bin/heimdall" ||
+new=$bin/.heimdall.new.$$
+if ! { cp "$tmp/x/heimdall" "$new" && chmod 755 "$new" && mv -f "$new" "$bin/heimdall"; }; then
+  rm -f "$new"
   die "cannot write $bin/heimdall; pass --prefix DIR with a folder you can write"
+fi
 
 say "Installed $bin/heimdall ($name, sha256 verified)"
 if installed=$("$bin/heimdall" --version 2>&1); then

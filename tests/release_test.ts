@@ -346,6 +346,26 @@ Deno.test("install.sh names this machine's platform when the release has no arch
   }
 });
 
+Deno.test("install.sh names a prefix it cannot create and the option that fixes it", async () => {
+  const root = tempDir();
+  const release = join(root, "release");
+  await makeRelease(release);
+  const server = serveFolder(release);
+  try {
+    // A file where the prefix's folder should be: mkdir fails even for root.
+    const prefix = join(root, "taken");
+    Deno.writeTextFileSync(prefix, "a file");
+    const r = await installSh(["--prefix", prefix, "--base-url", server.url], {
+      HOME: join(root, "home"),
+    });
+    assert.equal(r.code, 1, r.stderr);
+    assert.ok(r.stderr.includes(`cannot create ${prefix}/bin; pass --prefix DIR`), r.stderr);
+  } finally {
+    await server.close();
+    Deno.removeSync(root, { recursive: true });
+  }
+});
+
 // ------------------------------------------------------------------ Homebrew
 
 async function formulaFor(dir: string, targets = Object.keys(TARGETS)): Promise<string> {
