@@ -29,6 +29,8 @@ export function tightenPrivate(path: string): boolean {
   try {
     const st = Deno.lstatSync(path);
     if (st.isSymlink || st.mode === null || (st.mode & 0o077) === 0) return false;
+    // A sticky folder (/tmp) or another user's entry is shared, never ours to close.
+    if ((st.mode & 0o1000) !== 0 || (st.uid !== null && st.uid !== Deno.uid())) return false;
     Deno.chmodSync(path, st.mode & 0o700);
     return true;
   } catch {
@@ -36,9 +38,19 @@ export function tightenPrivate(path: string): boolean {
   }
 }
 
-/** Creates `dir` (and missing parents) 0700, or tightens it when it exists. */
+/**
+ * Creates `dir` (and missing parents) 0700. A folder that already exists is
+ * left as it is: it may be a shared one (`/tmp`, a project, `~/.claude`) that
+ * is not Heimdall's to change; a home left loose is {@link tightenHome}'s job.
+ */
 export function ensurePrivateDir(dir: string): void {
+  try {
+    if (Deno.statSync(dir).isDirectory) return;
+  } catch {
+    // missing: create it below
+  }
   Deno.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  // The umask only removes bits, but a parent's default ACL may add some.
   tightenPrivate(dir);
 }
 
