@@ -4,6 +4,7 @@ import { GrammarLoadError, GrammarStore } from "./grammars.ts";
 import { languageSpec } from "./languages.ts";
 import { errorSpans, symbolsAndRefs } from "./captures.ts";
 import { RecentTrees } from "./recent_trees.ts";
+import { grammarLanguage } from "./header_dialect.ts";
 
 /** Per-file limits; a file over any of them is recorded at L1 with the reason. */
 export interface ParseBudget {
@@ -66,11 +67,12 @@ export class TreeSitterExtractor implements Extractor {
   async extract(
     input: { path: string; language: string; text: string; depth: Depth; budgetScale?: number },
   ): Promise<Extraction> {
-    const { language, text } = input;
+    const { text } = input;
     const depth = Math.min(input.depth, 3) as Depth;
     if (depth < 2) return empty(depth);
-    const spec = languageSpec(language);
-    if (!spec) return { ...empty(1), error: `no tree-sitter grammar for ${language}` };
+    if (!languageSpec(input.language)) {
+      return { ...empty(1), error: `no tree-sitter grammar for ${input.language}` };
+    }
     if (text.length > this.#budget.maxChars) {
       return {
         ...empty(1),
@@ -88,6 +90,9 @@ export class TreeSitterExtractor implements Extractor {
       }
     }
 
+    // A `.h` file written in C++ is read with the C++ grammar.
+    const language = grammarLanguage(input.path, input.language, text);
+    const spec = languageSpec(language)!;
     let grammar;
     try {
       grammar = await this.#store.load(language);
