@@ -186,9 +186,11 @@ Deno.test({
     writeTree(repo, {
       "ok.ts": "export function readable() {}\n",
       "locked.ts": "export function lockedAway() {}\n",
+      "sub/c.ts": "export function inSub() {}\n",
     });
     // The unprivileged user (nobody, under unshare) must reach everything but locked.ts.
-    for (const d of [base, repo]) Deno.chmodSync(d, 0o777);
+    for (const d of [base, repo, join(repo, "sub")]) Deno.chmodSync(d, 0o777);
+    Deno.chmodSync(join(repo, "sub", "c.ts"), 0o644);
     Deno.mkdirSync(home, { mode: 0o777 });
     Deno.chmodSync(home, 0o777);
     Deno.chmodSync(join(repo, "ok.ts"), 0o644);
@@ -221,7 +223,18 @@ Deno.test({
       assert.equal(after.code, 0, after.stdout);
       assert.doesNotMatch(after.stdout, /skipped/);
       assert.equal((await cliAs(home, ["search", "lockedAway"])).code, 0);
+      // A folder that cannot be listed: its files leave the index, and verify says why.
+      Deno.chmodSync(join(repo, "sub"), 0o000);
+      const gone = await cliAs(home, ["reconcile", "--all"]);
+      assert.match(gone.stdout, /1 removed.*1 unreadable/);
+      const folder = await cliAs(home, ["verify"]);
+      assert.equal(folder.code, 0, folder.stdout);
+      assert.match(
+        folder.stdout,
+        /skipped +\S+\/sub — unreadable: Permission denied.*fix its permissions/,
+      );
     } finally {
+      Deno.chmodSync(join(repo, "sub"), 0o755);
       Deno.removeSync(base, { recursive: true });
     }
   },

@@ -12,7 +12,7 @@ import { contentHash } from "./desired.ts";
 import { homeDirs, walkExclusions } from "./owners.ts";
 import { PARSE_TRIES, parseTry, UNREADABLE } from "./plan.ts";
 import { sniffSecret } from "./secrets.ts";
-import { walkRoot } from "./walk.ts";
+import { NOT_UTF8, walkRoot } from "./walk.ts";
 
 /** One way the journal differs from the disk. */
 export interface Drift {
@@ -91,7 +91,12 @@ export function verifyJournal(
     ) {
       if (ev.type === "skip") {
         if (ev.reason === "unreadable") {
-          skip(base + ev.rel, `${UNREADABLE}: ${ev.detail ?? "cannot be listed or stat'ed"}`);
+          const detail = ev.detail ?? "cannot be listed or stat'ed";
+          skip(
+            base + ev.rel,
+            `${UNREADABLE}: ${detail}` +
+              (detail === NOT_UTF8 ? "" : "; fix its permissions, then `heimdall reconcile --all`"),
+          );
         }
         continue;
       }
