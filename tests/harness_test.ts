@@ -14,12 +14,12 @@ import { encode as o200k } from "gpt-tokenizer/encoding/o200k_base";
 import { ADAPTERS } from "../src/harness/adapters/mod.ts";
 import { estimateTokens, fitContext } from "../src/harness/budget.ts";
 import { HARNESSES, type HarnessName, type HookEvent } from "../src/harness/event.ts";
-import { GUARD_STREAK, stepGuard } from "../src/harness/grep_guard.ts";
+import { GUARD_STREAK, type LookUp, stepGuard } from "../src/harness/grep_guard.ts";
 import { parsePatch } from "../src/harness/patch.ts";
 import { answerHook, type HookRequest } from "../src/harness/hook_run.ts";
 import { readSession, sessionFile } from "../src/harness/session.ts";
 import { parseTestRun } from "../src/harness/test_runs/mod.ts";
-import { isSearchCommand, toolCall } from "../src/harness/tools.ts";
+import { isSearchCommand, lookUpOf, toolCall } from "../src/harness/tools.ts";
 import { homePaths } from "../src/config/mod.ts";
 import { Journal } from "../src/store/mod.ts";
 import { selfArgv } from "../src/harness/install/command.ts";
@@ -283,17 +283,43 @@ Deno.test("tool names and shell commands are classified", () => {
   }
 });
 
-Deno.test("the grep guard reminds once, on the third look-up in a row", () => {
+Deno.test("the grep guard counts look-ups since the last Heimdall search; reads leave the count alone", () => {
   let state = { streak: 0, reminded: false };
-  const seq = [true, true, false, true, true, true, true, false, true, true, true];
+  const seq: LookUp[] = [
+    "grep",
+    "other", // a Read or a cat: not a search, and not a Heimdall one either
+    "grep",
+    "grep", // third: remind
+    "grep",
+    "other",
+    "grep", // no second reminder for the same count
+    "heimdall", // a Heimdall search starts the count again
+    "grep",
+    "grep",
+    "grep", // third since: remind
+  ];
   const reminders: number[] = [];
-  seq.forEach((search, i) => {
-    const step = stepGuard(state, search);
+  seq.forEach((call, i) => {
+    const step = stepGuard(state, call);
     state = step.state;
     if (step.remind) reminders.push(i);
   });
-  assert.deepEqual(reminders, [5]);
+  assert.deepEqual(reminders, [3, 10]);
   assert.equal(GUARD_STREAK, 3);
+});
+
+Deno.test("a Heimdall search is told apart from other calls, whatever the harness names it", () => {
+  const shell = (command: string) => ({ name: "Bash", kind: "shell" as const, edits: [], command });
+  const tool = (name: string) => ({ name, kind: "other" as const, edits: [], command: null });
+  assert.equal(lookUpOf(shell('heimdall search "retry with backoff"')), "heimdall");
+  assert.equal(lookUpOf(shell("cd shop && deno task heimdall search retry")), "heimdall");
+  assert.equal(lookUpOf(shell("/usr/local/bin/heimdall --debug search x --json")), "heimdall");
+  assert.equal(lookUpOf(tool("mcp__heimdall__search")), "heimdall");
+  assert.equal(lookUpOf(tool("heimdall.search")), "heimdall");
+  assert.equal(lookUpOf(shell("rg compute_total")), "grep");
+  assert.equal(lookUpOf(shell("cat pkg/billing.py")), "other");
+  assert.equal(lookUpOf(shell("heimdall status")), "other");
+  assert.equal(lookUpOf(tool("Read")), "other");
 });
 
 Deno.test("apply_patch bodies parse into per-file edits", () => {
@@ -782,7 +808,7 @@ Deno.test("doctor runs the configured hooks and MCP server, and names each probl
   }
   const mcp = checks.find((c) => c.name.startsWith("MCP server"))!;
   assert.equal(mcp.status, "ok", mcp.detail);
-  assert.match(mcp.detail, /15 tools/);
+  assert.match(mcp.detail, /19 tools/);
   assert.equal(by("daemon").status, "fail");
   assert.match(by("daemon").fix!, /heimdall daemon/);
   assert.equal(by("index").status, "fail");
@@ -1226,21 +1252,46 @@ Deno.test({
         });
       }
 
-      await t.step("the grep guard reminds once, after the third look-up in a row", async () => {
-        const repo = join(root, "claude-code", "shop");
-        const run = async () =>
-          contextOf(
-            "claude-code",
-            (await hookCli(home, ["--harness", "claude-code"], {
-              stdin: payloadText(fixture("claude-code", "grep"), repo),
-            }))
-              .stdout,
+      await t.step(
+        "the grep guard reminds on the third look-up without a Heimdall search; reads do not reset it",
+        async () => {
+          const repo = join(root, "claude-code", "shop");
+          const send = async (payload: Record<string, unknown>) =>
+            contextOf(
+              "claude-code",
+              (await hookCli(home, ["--harness", "claude-code"], {
+                stdin: JSON.stringify(payload),
+              }))
+                .stdout,
+            );
+          const grep = JSON.parse(payloadText(fixture("claude-code", "grep"), repo));
+          const read = {
+            ...grep,
+            tool_name: "Read",
+            tool_input: { file_path: join(repo, "pkg/billing.py") },
+            tool_response: { type: "text" },
+          };
+          const searched = {
+            ...grep,
+            tool_name: "Bash",
+            tool_input: { command: 'heimdall search "compute total"' },
+            tool_response: { stdout: "", stderr: "", interrupted: false },
+          };
+          assert.equal(await send(grep), null);
+          assert.equal(await send(read), null, "reading is not a look-up");
+          assert.equal(await send(grep), null);
+          assert.match((await send(grep))!, /heimdall search/);
+          assert.equal(await send(grep), null, "once per count");
+          assert.equal(await send(searched), null);
+          assert.equal(await send(grep), null);
+          assert.equal(await send(grep), null);
+          assert.match(
+            (await send(grep))!,
+            /without a Heimdall search/,
+            "a new count, a new reminder",
           );
-        assert.equal(await run(), null);
-        assert.equal(await run(), null);
-        assert.match((await run())!, /heimdall search/);
-        assert.equal(await run(), null, "only once per session");
-      });
+        },
+      );
 
       await t.step("a compacted context gets the repository's memory again", async () => {
         const repo = join(root, "claude-code", "shop");

@@ -26,9 +26,10 @@ import { basename, join, relative } from "node:path";
 import type { HomePaths } from "../config/mod.ts";
 import { type Journal, rootFor } from "../store/mod.ts";
 import { writeHintFile } from "../reconcile/hints.ts";
+import { redactSecrets } from "../reconcile/secrets.ts";
 import { type ContextItem, fitContext } from "./budget.ts";
 import type { AfterToolEvent, BeforeToolEvent, FileEdit, HookEvent } from "./event.ts";
-import { GUARD_TEXT, stepGuard } from "./grep_guard.ts";
+import { FRESH_GUARD, GUARD_TEXT, stepGuard } from "./grep_guard.ts";
 import {
   diffSymbols,
   fileSymbols,
@@ -48,7 +49,7 @@ import {
   updateSession,
 } from "./session.ts";
 import { parseTestRun } from "./test_runs/mod.ts";
-import { isSearchCall } from "./tools.ts";
+import { lookUpOf } from "./tools.ts";
 
 /** What handling an event needs from outside. */
 export interface HookDeps {
@@ -123,7 +124,8 @@ function inject(
   if (fitted.text === null) return null;
   state.injected.push(...fitted.keys);
   state.injectedTokens += fitted.tokens;
-  return fitted.text;
+  // Everything injected comes from stores that redact on write; this is the last gate.
+  return redactSecrets(fitted.text);
 }
 
 async function repoItems(cwd: string, deps: HookDeps): Promise<ContextItem[]> {
@@ -140,9 +142,11 @@ export function isTaskPrompt(prompt: string): boolean {
   return !p.startsWith("/") && p.split(/\s+/).filter((w) => w !== "").length >= 3;
 }
 
-/** A task title from a prompt: its first line, at most 200 characters. */
+/** A task title from a prompt: its first line, at most 200 characters, secrets redacted. */
 export function taskTitle(prompt: string): string {
-  const line = prompt.trim().split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
+  const first = prompt.trim().split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
+  // It goes to the session file, the team store and teammates' conflict warnings.
+  const line = redactSecrets(first);
   return line.length > 200 ? line.slice(0, 199) + "…" : line;
 }
 
@@ -159,6 +163,8 @@ async function onPrompt(
     state.task = { title, id: await svc.startTask?.(who, title) ?? null };
   }
   const items = prompt.trim() === "" ? [] : await svc.priorWork?.(prompt, 8, who.cwd) ?? [];
+  // Results put in front of the agent are a Heimdall search it did not have to make.
+  if (items.length > 0) state.guard = FRESH_GUARD;
   if (state.prompts === 1) items.push(...await repoItems(who.cwd, deps));
   return items;
 }
@@ -307,7 +313,7 @@ async function afterTool(
       });
     }
   }
-  const step = stepGuard(state.guard, isSearchCall(tool));
+  const step = stepGuard(state.guard, lookUpOf(tool));
   state.guard = step.state;
   return step.remind ? GUARD_TEXT : null;
 }

@@ -9,6 +9,7 @@
 import { isAbsolute, resolve } from "node:path";
 import type { FileEdit, ToolCall, ToolKind } from "./event.ts";
 import { parsePatch } from "./patch.ts";
+import type { LookUp } from "./grep_guard.ts";
 
 const KINDS: Record<string, ToolKind> = {};
 const add = (kind: ToolKind, names: string[]) => names.forEach((n) => (KINDS[n] = kind));
@@ -223,6 +224,24 @@ export function isSearchCommand(command: string): boolean {
     return SEARCH_PROGRAMS.has(prog);
   }
   return false;
+}
+
+/**
+ * True when a tool call is a Heimdall search: `heimdall search …` (also
+ * through `deno task heimdall search`) or the heimdall MCP server's `search`
+ * tool, whatever the harness calls it (`mcp__heimdall__search`, `heimdall.search`).
+ */
+export function isHeimdallSearch(tool: ToolCall): boolean {
+  if (tool.kind === "shell") {
+    return tool.command !== null && /(^|[\s/;&|])heimdall\s+(\S+\s+)*?search\b/.test(tool.command);
+  }
+  return /heimdall[\W_]+search$/i.test(tool.name);
+}
+
+/** What the grep guard makes of a tool call (see `grep_guard.ts`). */
+export function lookUpOf(tool: ToolCall): LookUp {
+  if (isHeimdallSearch(tool)) return "heimdall";
+  return isSearchCall(tool) ? "grep" : "other";
 }
 
 /** True when a tool call is a grep/find/ls-style look-up (a search tool or such a command). */
