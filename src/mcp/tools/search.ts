@@ -1,7 +1,7 @@
 /** `search`: ranked, verified answers across every root. */
 import { z } from "zod";
 import { relative } from "node:path";
-import { search } from "../../search/mod.ts";
+import { printable, search } from "../../search/mod.ts";
 import { LOOKUP, type ToolDef } from "../tool.ts";
 import { pullTeamMemories } from "./team_memory.ts";
 
@@ -44,14 +44,15 @@ export const searchTool: ToolDef = {
         }`
         : `${h.source} ${h.ref_id}`;
       const also = h.symbols.slice(1, 3).map((s) => `${s.name}:${s.line}`);
-      lines.push(
+      // One line per hit, whatever a file name holds (a newline is shown as \n).
+      lines.push(printable(
         `${h.rank}. [${h.verdict}] ${where}${h.symbol ? ` ${h.symbol}` : ""}${
           h.summary ? ` — ${h.summary}` : ""
         }` +
           (h.reason ? ` (${h.reason})` : "") +
           (also.length > 0 ? `; also: ${also.join(", ")}` : "") +
           (h.copies.length > 0 ? `; same as: ${h.copies.length} other file(s)` : ""),
-      );
+      ));
     }
     if (behind) lines.push(`note: ${behind}`);
     return {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { printable } from "./fmt.ts";
+import { printable } from "./printable.ts";
 
 Deno.test("printable() keeps a file name on one line and leaves ordinary text alone", () => {
   const cases: [string, string][] = [
