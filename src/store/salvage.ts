@@ -59,9 +59,8 @@ const MAGIC = new TextEncoder().encode("SQLite format 3\0");
  * Reads a scratch copy (`scratch`, deleted afterwards) so the damaged file is
  * never written to; mends the scratch copy's header when it is bad (magic,
  * page size, page count). Reads each table in rowid order; where a read fails
- * on a bad page, finds where readable rows resume (exponential then binary
- * search over rowids, ~2·log2 probes per bad spot) and records the skipped
- * range. Never throws for damage: a table it cannot read at all is reported
+ * on a bad page, finds where readable rows resume (probing each rowid up to
+ * the table's last, one B-tree seek each) and records the skipped range. Never throws for damage: a table it cannot read at all is reported
  * `lost`. Costs one pass over the memory tables plus the file copy.
  */
 export function salvageJournal(damaged: string, fresh: Journal, scratch: string): SalvageReport {
@@ -163,7 +162,7 @@ function salvageTable(db: DatabaseSync, fresh: Journal, table: string): TableSal
       }
       if (one !== undefined) return;
       const failAt = from;
-      const resume = resumeAfter(failAt, (x) => read(x, 1) !== undefined);
+      const resume = resumeAfter(failAt, (x) => read(x, 1) !== undefined, lastRowid(db, table));
       if (resume === undefined) {
         result.unreadable.push([failAt, Number.MAX_SAFE_INTEGER]);
         return;
@@ -180,9 +179,22 @@ const BATCH = 256;
 
 /**
  * The first rowid after `failAt` from which rows read again, or undefined when
- * none does: doubles the step until a probe succeeds, then bisects back.
+ * none does. Up to `last` (the table's highest rowid, when known) every rowid
+ * is probed: leaves are not stored in rowid order, so a readable page may sit
+ * between two bad ones, and a probe is one B-tree seek (~1 µs; ~2 s for a
+ * million). Past a million rowids, or with `last` unknown, it doubles the
+ * step until a probe succeeds and bisects back (which may jump over such an
+ * island).
  */
-function resumeAfter(failAt: number, readable: (from: number) => boolean): number | undefined {
+function resumeAfter(
+  failAt: number,
+  readable: (from: number) => boolean,
+  last: number | undefined,
+): number | undefined {
+  if (last !== undefined && last - failAt <= LINEAR_PROBES) {
+    for (let x = failAt + 1; x <= last; x++) if (readable(x)) return x;
+    return undefined;
+  }
   let bad = failAt;
   let good: number | undefined;
   for (let step = 1; failAt + step <= Number.MAX_SAFE_INTEGER; step *= 2) {
@@ -199,6 +211,37 @@ function resumeAfter(failAt: number, readable: (from: number) => boolean): numbe
     else bad = mid;
   }
   return good;
+}
+
+/** Up to this many rowids past a bad page are probed one by one. */
+const LINEAR_PROBES = 1 << 20;
+
+/**
+ * The highest rowid of `table`, from the table itself or, when its rightmost
+ * page is bad, from any of its full indexes (an index holds every rowid);
+ * undefined when none can tell.
+ */
+function lastRowid(db: DatabaseSync, table: string): number | undefined {
+  const tries = [`SELECT max(rowid) AS m FROM "${table}"`];
+  try {
+    const indexes = db.prepare(`PRAGMA index_list("${table}")`).all() as {
+      name: string;
+      partial: number;
+    }[];
+    for (const ix of indexes) {
+      if (ix.partial === 0) {
+        tries.push(`SELECT max(rowid) AS m FROM "${table}" INDEXED BY "${ix.name}"`);
+      }
+    }
+  } catch { /* schema unreadable: the table's own max is all there is */ }
+  let best: number | undefined;
+  for (const sql of tries) {
+    try {
+      const m = (db.prepare(sql).get() as { m: number | null } | undefined)?.m;
+      if (typeof m === "number") best = Math.max(best ?? m, m);
+    } catch { /* this one is damaged too */ }
+  }
+  return best;
 }
 
 function copy(insert: StatementSync, row: SQLInputValue[], result: TableSalvage): void {
