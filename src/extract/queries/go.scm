@@ -3,9 +3,11 @@
 
 ; ---- definitions ------------------------------------------------------------
 
+;; Bodies are optional: `func Ctz64(x uint64) int` without one is
+;; implemented in assembly or linked from the runtime, and still what a
+;; reader looks for.
 (function_declaration
-  name: (identifier) @name
-  body: (block) @body) @definition.function
+  name: (identifier) @name) @definition.function
 
 ; func (s *Store[T]) Get() — qualname Store.Get
 (method_declaration
@@ -17,8 +19,7 @@
         (generic_type type: (type_identifier) @receiver)
         (pointer_type (generic_type type: (type_identifier) @receiver))
       ]))
-  name: (field_identifier) @name
-  body: (block) @body) @definition.method
+  name: (field_identifier) @name) @definition.method
 
 (type_spec
   name: (type_identifier) @name
