@@ -15,7 +15,10 @@ import {
   plantHome,
   truncateTo,
 } from "./corruption_fixture.ts";
-import { cli } from "./helpers.ts";
+import { Client } from "@modelcontextprotocol/sdk/client";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { cli, MAIN } from "./helpers.ts";
 
 /** One line on stderr, no stack frames. */
 function assertOneLine(stderr: string, context: string): void {
@@ -204,4 +207,35 @@ Deno.test("salvageJournal() reads through a WAL and leaves the damaged file as i
   }
   assert.ok(wal.length > 0);
   assert.ok(!existsSync(join(p.home, "scratch.db")));
+});
+
+Deno.test("MCP answers from a journal known to be damaged say so, in text and structured content", async () => {
+  const p = await plantHome(120, 20);
+  garblePages(p.journal, [pagesOf(p.journal, /^memories$/)[1]!]);
+  assert.equal((await cli(p.home, ["history", "--limit", "1000"])).code, 3);
+  const client = new Client({ name: "corruption-test", version: "1" });
+  await client.connect(
+    new StdioClientTransport({
+      command: Deno.execPath(),
+      args: ["run", "-A", MAIN, "mcp"],
+      env: { HEIMDALL_HOME: p.home, DENO_NO_UPDATE_CHECK: "1", PATH: Deno.env.get("PATH") ?? "" },
+      stderr: "ignore",
+    }),
+  );
+  try {
+    const r = await client.callTool({
+      name: "search",
+      arguments: { query: "warm the hot keys" },
+    }) as {
+      content: { text: string }[];
+      structuredContent?: Record<string, unknown>;
+    };
+    assert.match(
+      r.content[0]!.text,
+      /^Warning: answering from a damaged journal .*heimdall rebuild/,
+    );
+    assert.match(String(r.structuredContent?.journal_damaged), /malformed/);
+  } finally {
+    await client.close();
+  }
 });

@@ -12,10 +12,17 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Config, HomePaths } from "../config/mod.ts";
 import { defaultAuthor } from "../memory/mod.ts";
-import { Journal } from "../store/mod.ts";
+import {
+  corruptionDetail,
+  isCorruption,
+  Journal,
+  JournalCorruptError,
+  knownDamage,
+  markDamaged,
+} from "../store/mod.ts";
 import { currentActor, openTeam, type Team } from "../team/mod.ts";
 import { type DiscoverInfo, StatelessBridge } from "./stateless.ts";
-import type { ToolContext, ToolDef } from "./tool.ts";
+import type { ToolAnswer, ToolContext, ToolDef } from "./tool.ts";
 import { TOOLS } from "./tools/mod.ts";
 
 /** The server's name and version, as clients see them. */
@@ -86,10 +93,26 @@ export function createServer(ctx: ToolContext, tools: readonly ToolDef[] = TOOLS
         annotations: { title: t.title, ...t.annotations },
       },
       async (args: unknown) => {
-        const out = await t.run(args ?? {}, ctx);
+        let out: ToolAnswer;
+        try {
+          out = await t.run(args ?? {}, ctx);
+        } catch (e) {
+          // A bad page met by a query: one error naming the remedy, and the
+          // journal marked so that every later answer says so.
+          if (!isCorruption(e) || e instanceof JournalCorruptError) throw e;
+          markDamaged(ctx.home.journal, corruptionDetail(e));
+          throw new JournalCorruptError(ctx.home.journal, corruptionDetail(e));
+        }
+        // Never answer from a journal known to be damaged without saying so.
+        const damage = knownDamage(ctx.home.journal);
+        const text = damage === undefined
+          ? out.text
+          : `Warning: answering from a damaged journal (${damage}); answers may be incomplete: run \`heimdall rebuild\`.\n${out.text}`;
         return {
-          content: [{ type: "text" as const, text: out.text }],
-          structuredContent: out.structured,
+          content: [{ type: "text" as const, text }],
+          structuredContent: damage === undefined
+            ? out.structured
+            : { ...out.structured, journal_damaged: damage },
         };
       },
     );
