@@ -135,7 +135,12 @@ export function verifyJournal(
             continue;
           }
         } catch (e) {
-          add("unreadable", ev.path, (e as Error).message);
+          // Indexed, but unreadable now (a chmod keeps the mtime, so no stat screen sees it).
+          add(
+            "unreadable",
+            ev.path,
+            `${(e as Error).message}; \`heimdall reconcile --deep PATH\` records why`,
+          );
           continue;
         }
       }
