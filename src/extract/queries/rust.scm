@@ -30,7 +30,82 @@
     (generic_type type: (type_identifier) @name)
     (scoped_type_identifier name: (type_identifier) @name)
     (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
+    (primitive_type) @name
   ]
+  body: (declaration_list) @body) @definition.impl
+
+; impl Trait for &'a Path, *const T, [u8], &[T; N], &&&T, dyn Error: named
+; after the type inside, so that their methods are `Path.into_iter`, not
+; free functions
+
+(impl_item
+  type: (reference_type type: [
+      (type_identifier) @name
+      (generic_type type: (type_identifier) @name)
+      (scoped_type_identifier name: (type_identifier) @name)
+      (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
+      (primitive_type) @name
+    ])
+  body: (declaration_list) @body) @definition.impl
+
+(impl_item
+  type: (pointer_type type: [
+      (type_identifier) @name
+      (generic_type type: (type_identifier) @name)
+      (scoped_type_identifier name: (type_identifier) @name)
+      (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
+      (primitive_type) @name
+    ])
+  body: (declaration_list) @body) @definition.impl
+
+(impl_item
+  type: (array_type element: [
+      (type_identifier) @name
+      (generic_type type: (type_identifier) @name)
+      (scoped_type_identifier name: (type_identifier) @name)
+      (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
+      (primitive_type) @name
+    ])
+  body: (declaration_list) @body) @definition.impl
+
+(impl_item
+  type: (reference_type type: (reference_type type: [
+      (type_identifier) @name
+      (generic_type type: (type_identifier) @name)
+      (scoped_type_identifier name: (type_identifier) @name)
+      (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
+      (primitive_type) @name
+    ]))
+  body: (declaration_list) @body) @definition.impl
+
+(impl_item
+  type: (reference_type type: (array_type element: [
+      (type_identifier) @name
+      (generic_type type: (type_identifier) @name)
+      (scoped_type_identifier name: (type_identifier) @name)
+      (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
+      (primitive_type) @name
+    ]))
+  body: (declaration_list) @body) @definition.impl
+
+(impl_item
+  type: (reference_type type: (reference_type type: (reference_type type: [
+      (type_identifier) @name
+      (generic_type type: (type_identifier) @name)
+      (scoped_type_identifier name: (type_identifier) @name)
+      (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
+      (primitive_type) @name
+    ])))
+  body: (declaration_list) @body) @definition.impl
+
+(impl_item
+  type: (dynamic_type trait: [
+      (type_identifier) @name
+      (generic_type type: (type_identifier) @name)
+      (scoped_type_identifier name: (type_identifier) @name)
+      (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
+      (primitive_type) @name
+    ])
   body: (declaration_list) @body) @definition.impl
 
 (type_item
