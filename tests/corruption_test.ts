@@ -239,3 +239,14 @@ Deno.test("MCP answers from a journal known to be damaged say so, in text and st
     await client.close();
   }
 });
+
+Deno.test("a rebuild interrupted between its two renames is finished by the next one", async () => {
+  const p = await plantHome(40, 5);
+  // The state a kill leaves after the damaged journal moved aside, before the
+  // salvaged one moved into place.
+  Deno.renameSync(p.journal, `${p.journal}.salvaged`);
+  const r = await cli(p.home, ["rebuild"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(countPlanted(p.journal), { memories: 40, notes: 5 });
+  assert.ok(!existsSync(`${p.journal}.salvaged`));
+});

@@ -66,34 +66,62 @@ function damageOf(file: string): string | undefined {
 }
 
 /**
- * Moves a damaged journal aside and salvages its memory into a fresh one at
- * the same place; returns undefined when the journal is sound. Runs holding
- * the writer lock, before the journal is opened for the rebuild.
+ * Salvages a damaged journal's memory into a fresh one, then moves the
+ * damaged one aside and the fresh one into its place; returns undefined when
+ * the journal is sound. Runs holding the writer lock, before the journal is
+ * opened for the rebuild. The fresh journal is built under another name and
+ * renamed into place only when complete, so an interrupted rebuild leaves the
+ * damaged journal where it was (and the next rebuild starts again).
  */
 function repairIfDamaged(file: string, when: string): Repair | undefined {
+  const next = `${file}.salvaged`;
+  // Interrupted between the two renames below: finish the second one.
+  if (!exists(file) && exists(next)) moveFiles(next, file);
   const damage = damageOf(file);
   if (damage === undefined) return undefined;
   const kept = `${file}.damaged-${when}`;
-  // Never deleted: the damaged file, its WAL and shared memory move together
-  // (SQLite finds a WAL by the database's name).
+  // Derived rows of an interrupted salvage: the damaged journal still holds them.
   for (const suffix of ["", "-wal", "-shm"]) {
     try {
-      Deno.renameSync(file + suffix, kept + suffix);
-    } catch (e) {
-      if (!(e instanceof Deno.errors.NotFound)) throw e;
-    }
+      Deno.removeSync(next + suffix);
+    } catch { /* none */ }
   }
-  clearDamage(file);
-  const fresh = Journal.open(file);
+  let salvage: SalvageReport;
+  const fresh = Journal.open(next);
   try {
-    const salvage = salvageJournal(kept, fresh, `${kept}.salvage`);
+    salvage = salvageJournal(file, fresh, `${kept}.salvage`);
     fresh.tx(() => {
       syncSearch(fresh, fresh.all<{ id: string }>("SELECT id FROM memories").map((m) => m.id));
       reindexNotes(fresh);
     });
-    return { damage, kept, salvage };
   } finally {
     fresh.close();
+  }
+  // Never deleted: the damaged file, its WAL and shared memory move together
+  // (SQLite finds a WAL by the database's name).
+  moveFiles(file, kept);
+  moveFiles(next, file);
+  clearDamage(file);
+  return { damage, kept, salvage };
+}
+
+/** Renames a SQLite file with its -wal and -shm, whichever exist. */
+function moveFiles(from: string, to: string): void {
+  for (const suffix of ["", "-wal", "-shm"]) {
+    try {
+      Deno.renameSync(from + suffix, to + suffix);
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    }
+  }
+}
+
+function exists(file: string): boolean {
+  try {
+    Deno.statSync(file);
+    return true;
+  } catch {
+    return false;
   }
 }
 
