@@ -27,4 +27,12 @@ export type { GrammarPaths } from "./grammars.ts";
 export { chunkMarkdown, MarkdownExtractor } from "./markdown.ts";
 export { chunkProse, ProseExtractor } from "./prose.ts";
 export { LANGUAGES, languageSpec } from "./languages.ts";
+export { compareStructHashes, STRUCT_HASH_VERSION, structHashVersion } from "./struct_hash.ts";
+export {
+  DERIVATION,
+  derivationOf,
+  type DerivationVersions,
+  derivedBy,
+  LEGACY_DERIVATION,
+} from "./derivation.ts";
 export type { LanguageSpec } from "./languages.ts";

@@ -1,5 +1,38 @@
 import type { Span } from "./source_marks.ts";
 
+/**
+ * The version of the structural hash. Version 1 hashes are bare 16 hex
+ * chars (as every release before versions were recorded wrote them); a later
+ * version's are prefixed `N:`, so two teammates on different releases can
+ * tell "the code differs" from "the hash differs" ({@link compareStructHashes}).
+ */
+export const STRUCT_HASH_VERSION = 1;
+
+/** A hash as stored: bare for version 1, `N:hex` for version N > 1 (pure). */
+export function versionedStructHash(hex: string, version = STRUCT_HASH_VERSION): string {
+  return version === 1 ? hex : `${version}:${hex}`;
+}
+
+/** The version a stored struct hash was made by (bare: 1) (pure). */
+export function structHashVersion(hash: string): number {
+  const m = /^(\d+):/.exec(hash);
+  return m ? Number(m[1]) : 1;
+}
+
+/**
+ * Compares two stored struct hashes (pure): "same" or "diverged" when both
+ * were made by the same version, "unknown" when the versions differ or one
+ * is missing, so that a teammate on another release is never told that
+ * every claimed function changed.
+ */
+export function compareStructHashes(
+  a: string | null | undefined,
+  b: string | null | undefined,
+): "same" | "diverged" | "unknown" {
+  if (!a || !b || structHashVersion(a) !== structHashVersion(b)) return "unknown";
+  return a === b ? "same" : "diverged";
+}
+
 /** One definition to hash: the range of its first node (a decorator or itself) to its end. */
 export interface HashTarget {
   /** Start index of the first node (decorators included). */
@@ -48,7 +81,7 @@ export function structHashes(
 ): string[] {
   if (targets.length === 0) return [];
   const marks = mergeMarks(comments, literals);
-  return targets.map((t) => hashTarget(source, marks, t, style));
+  return targets.map((t) => versionedStructHash(hashTarget(source, marks, t, style)));
 }
 
 const COMMENT = 0;

@@ -1,3 +1,4 @@
+import { derivationOf, type DerivationVersions } from "../extract/derivation.ts";
 import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import type { Depth } from "../config/mod.ts";
@@ -42,6 +43,8 @@ export interface DesiredInput {
   lineCount: number;
   /** The file's text, for its search chunks; undefined when it was not read. */
   text?: string;
+  /** The code versions to record as the row's derivation (tests inject others); default this build's. */
+  derivations?: DerivationVersions;
 }
 
 /** A stable id for a node: never collides across files or repositories, survives re-indexing. */
@@ -95,6 +98,7 @@ export function desiredRows(input: DesiredInput): OwnedRows {
     effective_depth: effective,
     depth_reason: clampReason,
     racy: input.racy,
+    derivation: derivationOf(input.info?.language ?? null, input.derivations),
   };
   // Only parsed files get a node of their own: it anchors their symbols and
   // the imports that name the file; an L1 file is fully described by its row.

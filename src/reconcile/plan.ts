@@ -1,5 +1,6 @@
 import type { Depth } from "../config/mod.ts";
 import type { PathStat } from "../store/mod.ts";
+import { derivedBy } from "../extract/derivation.ts";
 
 /** What a stat of the path found (the only I/O a plan depends on). */
 export type Observed =
@@ -23,6 +24,12 @@ export interface PathContext {
    * handed over; absent: whatever root the row has.
    */
   rootId?: number;
+  /**
+   * The derivation this build gives the path (`derivationOf`): a row derived
+   * by another version is re-read even when its stat is unchanged. Absent:
+   * not checked.
+   */
+  derivation?: string;
 }
 
 /** The first step for one path. */
@@ -63,7 +70,8 @@ export function planPath(
   }
   if (
     indexed && owned && !ctx.deep && !indexed.racy && sameStat(observed, indexed) &&
-    rowSettled(indexed, ctx.wantDepth)
+    rowSettled(indexed, ctx.wantDepth) &&
+    (ctx.derivation === undefined || derivedBy(indexed.derivation, ctx.derivation))
   ) {
     return { do: "nothing", why: "unchanged" };
   }
@@ -172,6 +180,8 @@ export function planCommit(
     wantDepth: Depth;
     /** The root that owns the path now; a row under another root is replaced (handed over). */
     rootId?: number;
+    /** This build's derivation for the file; a row derived by another version is replaced. */
+    derivation?: string;
   },
 ): CommitPlan {
   if (!indexed || indexed.hash !== fresh.hash || indexed.state === "error") {
@@ -179,6 +189,9 @@ export function planCommit(
   }
   if (fresh.rootId !== undefined && indexed.root_id !== fresh.rootId) return { do: "replace" };
   if (indexed.target_depth !== fresh.wantDepth) return { do: "replace" };
+  if (fresh.derivation !== undefined && !derivedBy(indexed.derivation, fresh.derivation)) {
+    return { do: "replace" };
+  }
   // A time-budget miss with tries left: same bytes, but parse them again.
   if (!rowSettled(indexed, fresh.wantDepth)) return { do: "replace" };
   if (

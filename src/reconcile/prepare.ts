@@ -1,3 +1,4 @@
+import { derivationOf, type DerivationVersions } from "../extract/derivation.ts";
 import type { Depth } from "../config/mod.ts";
 import {
   describeFile,
@@ -63,6 +64,8 @@ export interface PrepareInput {
    * `error` row naming why, instead of one more back-off.
    */
   attempts?: number;
+  /** The code versions rows are derived by (tests inject others); default this build's. */
+  derivations?: DerivationVersions;
 }
 
 /** A {@link PrepareInput} without its extractor: what crosses into a Worker. */
@@ -94,6 +97,7 @@ export async function preparePath(input: PrepareInput): Promise<Prepared> {
     // a file made unreadable by a chmod keeps its size and mtime.
     deep: input.deep || (input.attempts ?? 0) > 0,
     rootId: input.rootId,
+    derivation: derivationOf(language ?? null, input.derivations),
   });
   switch (step.do) {
     case "nothing":
@@ -162,6 +166,7 @@ async function readAndPlan(
     racy,
     wantDepth,
     rootId: input.rootId,
+    derivation: derivationOf(info.language ?? null, input.derivations),
   });
   if (commit.do === "nothing") return { path, expected, do: "nothing", why: "same content" };
   if (commit.do === "touch") {
@@ -200,6 +205,7 @@ async function readAndPlan(
     racy,
     info,
     requestedDepth: input.requested,
+    ...(input.derivations ? { derivations: input.derivations } : {}),
     capability,
     extraction,
     lineCount: countLines(text),
@@ -243,6 +249,7 @@ function unreadable(
     racy: 0,
     info: undefined,
     requestedDepth: input.requested,
+    ...(input.derivations ? { derivations: input.derivations } : {}),
     capability: { depth: 1 },
     extraction: undefined,
     error: `${UNREADABLE}: ${message} (after ${READ_ATTEMPTS} attempts); fix its permissions ` +
@@ -340,6 +347,7 @@ function tooLargeRows(input: PrepareInput, size: number, mtimeMs: number): Owned
     racy: 0,
     info: undefined,
     requestedDepth: input.requested,
+    ...(input.derivations ? { derivations: input.derivations } : {}),
     capability: { depth: 1 },
     extraction: undefined,
     skipReason: "too large",

@@ -1,6 +1,12 @@
 import { relative } from "node:path";
 import { type Config, type Depth, type HomePaths, loadConfig } from "../config/mod.ts";
-import type { Extractor } from "../extract/mod.ts";
+import {
+  DERIVATION,
+  derivationOf,
+  type DerivationVersions,
+  derivedBy,
+  type Extractor,
+} from "../extract/mod.ts";
 import {
   completeQueued,
   deferQueued,
@@ -103,6 +109,11 @@ export class Reconciler {
    * commits at its next consistent point (tests set 0 to commit at every one).
    */
   txBudgetMs = TX_BUDGET_MS;
+  /**
+   * The code versions rows are derived by; a row recorded with another
+   * derivation is re-derived by the next audit (tests inject a bump here).
+   */
+  derivations: DerivationVersions = DERIVATION;
   /** Set when a hint made the reconciler reload the roots; the daemon restarts its watcher. */
   rootsChanged = false;
   /**
@@ -391,6 +402,7 @@ export class Reconciler {
   /** True when a row needs no re-read for depth or raciness (planPath's test, less the stat). */
   #settledDepth(row: PathStat, requested: Depth): boolean {
     if (row.racy) return false;
+    if (!derivedBy(row.derivation, derivationOf(row.language, this.derivations))) return false;
     return rowSettled(row, this.#wantDepth(requested, row.language));
   }
 
@@ -446,7 +458,7 @@ export class Reconciler {
     // The learned vocabulary's counts change once per transaction, not per path.
     let vocab = new VocabDelta();
     const journal = this.journal;
-    const self = this;
+    const commitOne = (w: Work, p: Prepared) => this.#commitOne(w, p, stats, vocab);
     // One path at a time, in transactions of at most ~100 ms: a path's rows,
     // its queue entry and its vocabulary counts always commit together, so
     // any prefix of the batch is a consistent journal.
@@ -458,7 +470,7 @@ export class Reconciler {
         if (p.do === "expand") {
           expand.push(p);
           if (w.seq !== undefined) completeQueued(journal, w.path, w.seq);
-        } else self.#commitOne(w, p, stats, vocab);
+        } else commitOne(w, p);
         yield;
       }
     }
@@ -621,6 +633,7 @@ export class Reconciler {
       ...(w.observed ? { observed: w.observed } : {}),
       ...(w.fresh ? { fresh: true } : {}),
       ...(w.attempts ? { attempts: w.attempts } : {}),
+      ...(this.derivations !== DERIVATION ? { derivations: this.derivations } : {}),
     };
   }
 

@@ -18,7 +18,7 @@ const CANONICAL: readonly [string, string][] = [
   [
     "paths",
     `SELECT r.path AS root, p.path, rel, state, reason, hash, size, mtime_ms, language, summary,
-       requested_depth, target_depth, effective_depth, depth_reason
+       requested_depth, target_depth, effective_depth, depth_reason, derivation
      FROM paths p JOIN roots r ON r.id = p.root_id ORDER BY p.path`,
   ],
   [

@@ -38,6 +38,7 @@ const PATH_COLUMNS = [
   "effective_depth",
   "depth_reason",
   "racy",
+  "derivation",
 ] as const satisfies readonly (keyof PathRecord)[];
 
 /** The generation a reconcile must see at commit time; null when the path had no row. */
@@ -84,7 +85,7 @@ export function replaceOwnedRows(
   let pathId: number;
   let generation: number;
   let kept: Map<string, KeptVector[]> | undefined;
-  const values = PATH_COLUMNS.map((c) => p[c]);
+  const values = PATH_COLUMNS.map((c) => p[c] ?? null);
   if (current) {
     pathId = current.id;
     generation = current.generation + 1;

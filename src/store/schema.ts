@@ -380,4 +380,11 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (prose, mix, path_id)
   ) STRICT, WITHOUT ROWID;
   `,
+  // 10: every path row records the version of the code that derived its rows
+  // (extractor and chunker, structural hash, the language's queries), so that
+  // a release that changes one of them re-derives exactly the files it
+  // concerns at the next audit. Rows from before are NULL, read as "1.1.0".
+  `
+  ALTER TABLE paths ADD COLUMN derivation TEXT;
+  `,
 ];

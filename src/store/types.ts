@@ -18,6 +18,12 @@ export interface PathRow {
   depth_reason: string | null;
   generation: number;
   racy: number;
+  /**
+   * The version of the code that derived the row's rows (`derivationOf` in
+   * src/extract/derivation.ts); null for rows written before versions were
+   * recorded, which count as "1.1.0" (absent in rows built by hand).
+   */
+  derivation?: string | null;
 }
 
 /** The columns a stat screen and a plan need: a row without its texts. */
@@ -38,6 +44,7 @@ export type PathStat = Pick<
   | "depth_reason"
   | "generation"
   | "racy"
+  | "derivation"
 >;
 
 /** What a commit writes for one path (the journal assigns id and generation). */

@@ -1,4 +1,5 @@
 /** Who else is changing this code, or code it calls, or code that calls it. */
+import { compareStructHashes } from "../extract/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import {
   keysAmong,
@@ -129,8 +130,9 @@ export async function findConflicts(
           ? { id, kind: s.kind, qualname: s.qualname, path: s.path, line: s.line }
           : { id, kind: "?", qualname: id, path: "", line: null };
       }),
-      diverged: claim.qualname !== "" && claim.structHash !== null && local !== null &&
-        claim.structHash !== local,
+      // Hashes of different releases' hash versions compare as unknown, not as changed code.
+      diverged: claim.qualname !== "" &&
+        compareStructHashes(claim.structHash, local) === "diverged",
     });
   }
   report.conflicts.sort((a, b) =>

@@ -1,0 +1,59 @@
+/**
+ * Which version of the code derived a file's rows: the extractor and chunker
+ * (`base`), the structural hash (`structHash`) and each language's queries.
+ * Every path row stores the string {@link derivationOf} gives for its
+ * language; when a release changes one of these, the next audit re-derives
+ * exactly the rows whose string differs, and leaves every other file alone.
+ *
+ * Bump `base` when the extractor core, the chunker or the row layout change
+ * what a file yields; `STRUCT_HASH_VERSION` when struct hashes change; a
+ * language's entry when its query file changes.
+ */
+import { STRUCT_HASH_VERSION } from "./struct_hash.ts";
+
+/** The versions behind a derivation string (plain data: it travels to prepare Workers). */
+export interface DerivationVersions {
+  base: number;
+  structHash: number;
+  /** Per language id; a language not listed is at 0. */
+  languages: Readonly<Record<string, number>>;
+}
+
+/** This build's versions. Rows indexed before versions were stored count as "1.1.0". */
+export const DERIVATION: DerivationVersions = {
+  base: 1,
+  structHash: STRUCT_HASH_VERSION,
+  languages: {},
+};
+
+/**
+ * The derivation string of a file of `language` (null for a file with
+ * none): `base.structHash.languageVersion` (pure).
+ *
+ * @example
+ * ```ts
+ * import { derivationOf } from "./derivation.ts";
+ * const v = { base: 1, structHash: 1, languages: { python: 2 } };
+ * console.assert(derivationOf("python", v) === "1.1.2");
+ * console.assert(derivationOf(null, v) === "1.1.0");
+ * ```
+ */
+export function derivationOf(
+  language: string | null | undefined,
+  versions: DerivationVersions = DERIVATION,
+): string {
+  return `${versions.base}.${versions.structHash}.${
+    language ? versions.languages[language] ?? 0 : 0
+  }`;
+}
+
+/** What a row stored before versions were recorded was derived by. */
+export const LEGACY_DERIVATION = "1.1.0";
+
+/**
+ * True when a row's stored derivation (null or absent: {@link LEGACY_DERIVATION})
+ * is `want`, i.e. this build would derive the same rows from the same bytes (pure).
+ */
+export function derivedBy(stored: string | null | undefined, want: string): boolean {
+  return (stored ?? LEGACY_DERIVATION) === want;
+}
