@@ -148,6 +148,8 @@ const READING = new Set([
   "export",
   "depth",
   "verify",
+  "roots",
+  "doctor",
 ]);
 
 /** Runs one command line; returns the process exit code. Never throws. */

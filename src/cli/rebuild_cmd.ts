@@ -43,7 +43,7 @@ interface Repair {
 /**
  * The journal's damage, or undefined when it is sound: its header, the
  * marker of damage found earlier, then SQLite's quick_check (a full read,
- * ~6 ms per MiB; a rebuild re-reads every file anyway).
+ * 1.6–6 ms per MiB; a rebuild re-reads every file anyway).
  */
 function damageOf(file: string): string | undefined {
   const found = headerDamage(file) ?? knownDamage(file);

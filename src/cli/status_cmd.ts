@@ -19,7 +19,8 @@ import { activeModel, vectorStoreHealth } from "../vector/mod.ts";
 
 /**
  * Up to this size `status` runs quick_check by default: it reads every page,
- * ~6 ms per MiB measured (scripts/faults/corruption.ts), so at most ~0.4 s.
+ * 1.6 ms per MiB measured on an idle machine, ~6 under load
+ * (scripts/faults/corruption.ts): at most ~0.1–0.4 s.
  */
 const QUICK_CHECK_MIB = 64;
 

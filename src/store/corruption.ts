@@ -172,7 +172,7 @@ export function corruptionDetail(e: unknown): string {
 
 /**
  * SQLite's `PRAGMA quick_check` over `db`: undefined when sound, else its first
- * complaint. Reads every page of the file (about 1 s per GB on a warm cache;
+ * complaint. Reads every page of the file (1.6–6 s per GB on a warm cache;
  * see scripts/faults/corruption.ts), so it runs where a full read is
  * affordable (`heimdall status`, `heimdall rebuild`), not on every open.
  */
