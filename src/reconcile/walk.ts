@@ -14,7 +14,8 @@ export type SkipReason =
   | "symlink"
   | "unreadable"
   | "too-large"
-  | "excluded";
+  | "excluded"
+  | "special";
 
 /** A file to reconcile (`path` absolute, `rel` root-relative with `/`), or a path passed over. */
 export type WalkEvent =
@@ -62,7 +63,8 @@ interface Frame {
  * goes on), and for a name that is not valid UTF-8 (Deno can only name it
  * with U+FFFD, so it cannot be opened); `too-large` above `maxFileBytes`;
  * `excluded` for a folder of `exclude` (or everything, when the root lies
- * inside one). Cost: one listing per folder and
+ * inside one); `special` for a FIFO, socket or device (never opened: a FIFO
+ * would block the read). Cost: one listing per folder and
  * one stat per file; ignore files are read only where a listing shows them.
  * A missing `under` yields nothing. Entries changed while walking may be stale.
  */
@@ -124,7 +126,7 @@ export function* walkRoot(opts: WalkOptions): Generator<WalkEvent> {
     } else if (info.isFile) {
       yield fileEvent(root, under, maxBytes, stat);
     } else {
-      yield { type: "skip", rel: under, reason: "unreadable", detail: "not a regular file" };
+      yield { type: "skip", rel: under, reason: "special", detail: "not a regular file" };
     }
   }
 
@@ -152,7 +154,7 @@ export function* walkRoot(opts: WalkOptions): Generator<WalkEvent> {
     } else if (entry.isFile) {
       yield fileEvent(root, rel, maxBytes, stat);
     } else {
-      yield { type: "skip", rel, reason: "unreadable", detail: "not a regular file" };
+      yield { type: "skip", rel, reason: "special", detail: "not a regular file" };
     }
   }
 }

@@ -237,3 +237,15 @@ Deno.test("walkRoot() reports a name that is not UTF-8 as unreadable, with the r
     }
   });
 });
+
+Deno.test("walkRoot() passes over a FIFO as special, never opening it", () => {
+  withTree({ "a.ts": "" }, (root) => {
+    const made = new Deno.Command("mkfifo", { args: [`${root}/pipe`] }).outputSync();
+    assert.ok(made.success);
+    assert.deepEqual(lines({ root }), ["file a.ts", "skip special pipe (not a regular file)"]);
+    assert.deepEqual(lines({ root, stat: false }), [
+      "file a.ts",
+      "skip special pipe (not a regular file)",
+    ]);
+  });
+});
