@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { HomePaths } from "../config/mod.ts";
+import { isCorruption } from "../store/mod.ts";
 
 /** What went wrong in a pass, as the daemon's error boundary sees it. */
 export type FaultKind =
@@ -10,6 +11,17 @@ export type FaultKind =
   | "permission"
   | "corrupt"
   | "internal";
+
+/** SQLite's primary result codes, when an error carries one (`errcode`). */
+const SQLITE_KINDS: Record<number, FaultKind> = {
+  3: "permission", // SQLITE_PERM
+  5: "busy", // SQLITE_BUSY
+  6: "locked", // SQLITE_LOCKED
+  8: "permission", // SQLITE_READONLY
+  10: "io", // SQLITE_IOERR
+  13: "full", // SQLITE_FULL
+  14: "permission", // SQLITE_CANTOPEN
+};
 
 /** An error sorted into what the writer does about it. */
 export interface Fault {
@@ -27,8 +39,10 @@ export interface Fault {
  * Anything else is a bug ("internal"): it is retried too, so one bad pass
  * never leaves the index silently stale, and `status` shows it.
  *
- * node:sqlite errors carry no result code (only `ERR_SQLITE_ERROR`), so the
- * SQLite messages are matched; Deno's file errors by class or OS error.
+ * Corruption is what the store's `isCorruption` says it is. A SQLite result
+ * code (`errcode`) decides where there is one; node:sqlite often gives only
+ * `ERR_SQLITE_ERROR`, so SQLite's messages are matched too, and Deno's file
+ * errors by class or OS error.
  *
  * @example
  * ```ts
@@ -42,9 +56,12 @@ export function classifyFault(e: unknown): Fault {
   const message = err.message.split("\n")[0] ?? "";
   const m = message.toLowerCase();
   const code = (err as { code?: unknown }).code;
-  const kind: FaultKind = err.name === "JournalCorruptError" ||
+  const sqlite = SQLITE_KINDS[Number((err as { errcode?: unknown }).errcode) & 0xff];
+  const kind: FaultKind = isCorruption(e) || err.name === "JournalCorruptError" ||
       /malformed|file is not a database|sqlite_corrupt|sqlite_notadb/.test(m)
     ? "corrupt"
+    : sqlite !== undefined
+    ? sqlite
     : /database table is locked|sqlite_locked/.test(m)
     ? "locked"
     : /database is locked|sqlite_busy/.test(m) || e instanceof Deno.errors.Busy

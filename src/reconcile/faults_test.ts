@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
+import { JournalCorruptError } from "../store/mod.ts";
 import { backoffMs, classifyFault, type FaultKind } from "./faults.ts";
 
 Deno.test("classifyFault() sorts errors into transient kinds and corruption", () => {
@@ -16,6 +17,10 @@ Deno.test("classifyFault() sorts errors into transient kinds and corruption", ()
     [new Error("file is not a database"), "corrupt", false],
     [new TypeError("Cannot read properties of undefined"), "internal", true],
     ["a thrown string", "internal", true],
+    [new JournalCorruptError("/h/journal.db", "bad header"), "corrupt", false],
+    [Object.assign(new Error("SQLite error"), { errcode: 13 }), "full", true],
+    [Object.assign(new Error("SQLite error"), { errcode: 266 }), "io", true],
+    [Object.assign(new Error("SQLite error"), { errcode: 11 }), "corrupt", false],
   ];
   for (const [e, kind, transient] of cases) {
     const f = classifyFault(e);
