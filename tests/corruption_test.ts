@@ -171,7 +171,7 @@ Deno.test("damage met by a query marks the journal: exit 3 once, then reads warn
   assert.ok(existsSync(`${p.journal}.damaged`), "marker written");
   // A read that avoids the bad page still answers, and says the journal is damaged.
   r = await cli(p.home, ["search", "warm the hot keys"]);
-  assert.match(r.stderr, /warning: answering from a damaged journal/);
+  assert.match(r.stderr, /warning: answered from a damaged journal/);
   // A writer is refused: nothing is written on top of bad pages.
   r = await cli(p.home, ["insert", "--title", "t", "--body", "b"]);
   assert.equal(r.code, 3);

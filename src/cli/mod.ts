@@ -12,7 +12,6 @@ import { VERSION, versionLine } from "./version.ts";
 import { join } from "node:path";
 import {
   corruptionDetail,
-  headerDamage,
   isCorruption,
   JournalCorruptError,
   knownDamage,
@@ -176,17 +175,17 @@ export async function main(argv: string[], ctx: Context = defaultContext()): Pro
       return EXIT.ok;
     }
     if (SEARCHING.has(name)) await wireSemanticLeg(ctx);
-    // Never answer from a journal known to be damaged without saying so.
-    // (A bad header fails the open itself, with the one-line error below.)
-    const damage = READING.has(name) && headerDamage(ctx.home.journal) === undefined
-      ? knownDamage(ctx.home.journal)
-      : undefined;
+    // Never answer from a journal known to be damaged without saying so: a
+    // command that answers gets the warning after its answer; one that fails
+    // gets only its one-line error below (a bad header fails the open itself).
+    const damage = READING.has(name) ? knownDamage(ctx.home.journal) : undefined;
+    const code = await command.run(args, ctx);
     if (damage !== undefined) {
       ctx.err(
-        `heimdall ${name}: warning: answering from a damaged journal (${damage}); answers may be incomplete: run \`heimdall rebuild\``,
+        `heimdall ${name}: warning: answered from a damaged journal (${damage}); answers may be incomplete: run \`heimdall rebuild\``,
       );
     }
-    return await command.run(args, ctx);
+    return code;
   } catch (e) {
     // The first query that trips on a bad page marks the journal damaged.
     if (isCorruption(e) && !(e instanceof JournalCorruptError)) {
