@@ -98,3 +98,47 @@ Deno.test("the daemon outlives a write lock held past the busy timeout, says so 
   }
   Deno.removeSync(base, { recursive: true });
 });
+
+Deno.test("the daemon stops on a journal damaged under it, with one line naming the remedy, and status says so", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 1500; i++) {
+    files[`d${i % 30}/f${i}.ts`] =
+      `export function f${i}(x: number): number {\n  return x + ${i};\n}\n`;
+  }
+  writeTree(repo, files);
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const journal = homePaths(home).journal;
+  const daemon = await startDaemon(home);
+  try {
+    // Garbage over the second half of the file (the header and the first
+    // pages stay): the daemon's next commits read pages it never cached.
+    const size = Deno.statSync(journal).size;
+    const f = Deno.openSync(journal, { write: true });
+    const junk = new Uint8Array(size - Math.floor(size / 2)).fill(0xa5);
+    f.seekSync(Math.floor(size / 2), Deno.SeekMode.Start);
+    f.writeSync(junk);
+    f.close();
+    for (let i = 0; i < 1500; i += 7) {
+      Deno.writeTextFileSync(
+        join(repo, `d${i % 30}/f${i}.ts`),
+        `export const changed${i} = ${i};\n`,
+      );
+    }
+    const status = await Promise.race([
+      daemon.child.status,
+      new Promise<null>((r) => setTimeout(() => r(null), 30_000)),
+    ]);
+    assert.ok(status !== null, "the daemon kept running on a damaged journal");
+    assert.equal(status.code, 3);
+    const log = Deno.readTextFileSync(join(home, "logs", "daemon.log"));
+    assert.match(log, /is damaged \(.*\); run `heimdall rebuild`/);
+    const text = await cli(home, ["status"]);
+    assert.notEqual(text.code, 0, "status exits non-zero on a damaged journal");
+  } finally {
+    await daemon.kill();
+  }
+  Deno.removeSync(base, { recursive: true });
+});

@@ -1,6 +1,14 @@
 import { type Config, type HomePaths, loadConfig } from "../config/mod.ts";
 import type { Extractor } from "../extract/mod.ts";
-import { deleteMeta, Journal, queueStats, setMeta } from "../store/mod.ts";
+import {
+  corruptionDetail,
+  deleteMeta,
+  Journal,
+  JournalCorruptError,
+  markDamaged,
+  queueStats,
+  setMeta,
+} from "../store/mod.ts";
 import { backoffMs, classifyFault, type FaultRecord, writeFault } from "./faults.ts";
 import { WriterLock } from "./lock.ts";
 import type { Logger } from "./log.ts";
@@ -180,7 +188,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
           log.info(
             `audit: ${stats.seen} seen, ${stats.changed} changed, ${stats.retracted} retracted in ${
               Math.round(performance.now() - t)
-            } ms`,
+            } ms; longest write transaction so far ${Math.round(journal.holds.maxMs)} ms`,
           );
         }
         if (pending.size > 0) {
@@ -227,7 +235,25 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         failures = 0;
       } catch (e) {
         const fault = classifyFault(e);
-        if (!fault.transient) throw e;
+        if (!fault.transient) {
+          // Damage: retrying cannot help. Record it (status and every later
+          // open see it) and stop with the one-line remedy.
+          const damaged = e instanceof JournalCorruptError
+            ? e
+            : new JournalCorruptError(journal.file, corruptionDetail(e));
+          if (!(e instanceof JournalCorruptError)) markDamaged(journal.file, damaged.detail);
+          writeFault(opts.home, {
+            kind: fault.kind,
+            message: damaged.message,
+            at_ms: Date.now(),
+            failures: failures + 1,
+            retry_at_ms: 0,
+            recovered_ms: null,
+            pid: Deno.pid,
+          });
+          log.warn(damaged.message);
+          throw damaged;
+        }
         failures++;
         const wait = backoffMs(failures);
         lastFault = {
