@@ -18,11 +18,11 @@ export interface BadInput {
 }
 
 export const BAD_INPUTS: BadInput[] = [
-  { args: ["claim", "foo", "--ttl=-5m"], code: 2, says: /--ttl "-5m".*from 1m to 7d/ },
-  { args: ["claim", "foo", "--ttl", "0s"], code: 2, says: /--ttl "0s".*from 1m to 7d/ },
-  { args: ["claim", "foo", "--ttl", "5s"], code: 2, says: /--ttl "5s".*from 1m to 7d/ },
+  { args: ["claim", "foo", "--ttl=-5m"], code: 2, says: /--ttl "-5m".*from 1s to 7d/ },
+  { args: ["claim", "foo", "--ttl", "0s"], code: 2, says: /--ttl "0s".*from 1s to 7d/ },
+  { args: ["claim", "foo", "--ttl", "8d"], code: 2, says: /--ttl "8d".*from 1s to 7d/ },
   // 10000 years.
-  { args: ["claim", "foo", "--ttl", "87600000h"], code: 2, says: /--ttl "87600000h".*1m to 7d/ },
+  { args: ["claim", "foo", "--ttl", "87600000h"], code: 2, says: /--ttl "87600000h".*1s to 7d/ },
   { args: ["claim", "foo", "--ttl", "1e9s"], code: 2, says: /--ttl "1e9s"/ },
   { args: ["claim", "foo", "--ttl", "forever"], code: 2, says: /--ttl "forever"/ },
   {

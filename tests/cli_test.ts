@@ -138,7 +138,7 @@ Deno.test("only one writer holds the lock, and a killed writer's lock is free ag
   try {
     const second = await cli(home, ["daemon"]);
     assert.equal(second.code, 3);
-    assert.match(second.stderr, new RegExp(`held by pid ${daemon.pid}`));
+    assert.match(second.stderr, new RegExp(`held by the daemon \\(pid ${daemon.pid}\\)`));
     const all = await cli(home, ["reconcile", "--all"]);
     assert.equal(all.code, 3);
     const handed = await cli(home, ["reconcile", join(repo, "a.ts")]);

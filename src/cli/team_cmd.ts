@@ -154,7 +154,7 @@ export function claimCmd(args: string[], ctx: Context): Promise<number> {
     (ttl === undefined || ttl < CLAIM_TTL_RANGE.min || ttl > CLAIM_TTL_RANGE.max)
   ) {
     throw new UsageError(
-      `Invalid --ttl "${values.ttl}": expected a duration from 1m to 7d like 90s, 45m, 2h or 1d (claim again to renew)`,
+      `Invalid --ttl "${values.ttl}": expected a duration from 1s to 7d like 90s, 45m, 2h or 1d (claim again to renew)`,
     );
   }
   return guarded(ctx, "claim", () =>

@@ -44,12 +44,12 @@ function gitUserName(): string | null {
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
 /**
- * How long a claim may last, in seconds: at least a minute (a shorter claim
- * expires before anyone sees it), at most a week (claim again to renew; a
- * forgotten longer claim would block teammates for good). The MCP `claim`
- * tool accepts the same range.
+ * How long a claim may last, in seconds: more than nothing, at most a week
+ * (claim again to renew; a forgotten longer claim would block teammates for
+ * good, and a 10000-year one is a typo). The MCP `claim` tool takes minutes,
+ * 1 to a week.
  */
-export const CLAIM_TTL_RANGE = { min: 60, max: 7 * 86400 } as const;
+export const CLAIM_TTL_RANGE = { min: 1, max: 7 * 86400 } as const;
 
 /**
  * Parses a duration like `90s`, `45m`, `2h`, `1d` or `1h30m` into seconds;
