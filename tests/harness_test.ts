@@ -1064,6 +1064,13 @@ function contextOf(harness: HarnessName, stdout: string): string | null {
   }
 }
 
+/** What each harness's stop fixture says the agent said (none: its transcript is not on this machine). */
+const AGENT_SAID: Partial<Record<string, string>> = {
+  codex: "Fixed\\.",
+  gemini: "Done\\.",
+  windsurf: "I clamped the discount at zero\\.",
+};
+
 const OLD = "    return apply_discount(subtotal, discount)";
 const NEW = "    return apply_discount(subtotal, max(discount, 0.0))";
 
@@ -1241,6 +1248,11 @@ Deno.test({
           assert.match(note!.text, /Progress: Fix compute_total/);
           assert.match(note!.text, /Changed symbols: compute_total \(modified\)/);
           assert.equal(note!.task_id, state().task!.id);
+          // The agent's own last words, where the payload carries them, lead the note.
+          const said = AGENT_SAID[harness];
+          if (said) {
+            assert.match(note!.text, new RegExp(`^Progress: [^\\n]*\\n${said}\\n\\nSession `));
+          }
           await hook(s.stop);
           const count =
             (JSON.parse((await cli(home, ["why", billing, "--json"], { env })).stdout).current as {
@@ -1514,4 +1526,54 @@ Deno.test({
       await server.stop();
     }
   },
+});
+
+Deno.test("at the stop, the agent's own summary from the transcript leads the task's progress note, redacted", async () => {
+  const base = tempDir();
+  try {
+    const home = join(base, "home");
+    const repo = join(base, "shop");
+    copyDir(join(FIXTURES, "repo"), repo);
+    const env = { HEIMDALL_AUTHOR: "ada" };
+    assert.equal((await cli(home, ["index", repo, "--no-embed"], { env })).code, 0);
+    const token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+    const transcript = join(base, "cc-session-1.jsonl");
+    Deno.writeTextFileSync(
+      transcript,
+      [
+        { type: "user", message: { role: "user", content: "Fix compute_total" } },
+        {
+          type: "assistant",
+          message: {
+            role: "assistant",
+            content: [
+              { type: "text", text: `Clamped the discount at zero; t::neg passes. Used ${token}.` },
+              { type: "tool_use", name: "Bash", input: { command: "pytest" } },
+            ],
+          },
+        },
+      ].map((r) => JSON.stringify(r)).join("\n") + "\n",
+    );
+    const send = async (name: string, extra: Record<string, unknown> = {}) => {
+      const payload = { ...JSON.parse(payloadText(fixture("claude-code", name), repo)), ...extra };
+      const r = await hookCli(home, ["--harness", "claude-code"], {
+        stdin: JSON.stringify(payload),
+        env,
+      });
+      assert.equal(r.code, 0, r.stderr);
+    };
+    await send("prompt");
+    await send("post_edit");
+    await send("stop", { transcript_path: transcript });
+    const why = await cli(home, ["why", join(repo, "pkg/billing.py"), "--json"], { env });
+    const note = (JSON.parse(why.stdout).current as { kind: string; text: string }[])
+      .find((m) => m.kind === "note" && m.text.startsWith("Progress:"));
+    assert.ok(note, why.stdout);
+    assert.match(note.text, /^Progress: .*\nClamped the discount at zero; t::neg passes\./);
+    assert.match(note.text, /\[REDACTED:github_token\]/);
+    assert.ok(!note.text.includes(token), "the secret never reaches the journal");
+    assert.match(note.text, /Edited 1 file/, "the structured note stays beside it");
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
 });

@@ -106,6 +106,10 @@ export interface AfterToolEvent extends EventBase {
 export interface StopEvent extends EventBase {
   kind: "stop";
   final: boolean;
+  /** The agent's last message when the payload carries it (Codex, Gemini CLI, Windsurf). */
+  said?: string | null;
+  /** The session's transcript file when the harness names one (read for the last message). */
+  transcript?: string | null;
 }
 
 /** A payload Heimdall has nothing to do for. */

@@ -28,7 +28,8 @@ import { type Journal, rootFor } from "../store/mod.ts";
 import { writeHintFile } from "../reconcile/hints.ts";
 import { redactSecrets } from "../reconcile/secrets.ts";
 import { type ContextItem, fitContext } from "./budget.ts";
-import type { AfterToolEvent, BeforeToolEvent, FileEdit, HookEvent } from "./event.ts";
+import type { AfterToolEvent, BeforeToolEvent, FileEdit, HookEvent, StopEvent } from "./event.ts";
+import { capSummary, lastAssistantMessage } from "./transcript.ts";
 import { FRESH_GUARD, GUARD_TEXT, stepGuard } from "./grep_guard.ts";
 import {
   diffSymbols,
@@ -106,7 +107,7 @@ export async function handleEvent(ev: HookEvent, deps: HookDeps): Promise<string
         case "after_tool":
           return await afterTool(state, who, ev, deps);
         case "stop":
-          await onStop(state, who, deps);
+          await onStop(state, who, ev, deps);
           return null;
       }
     },
@@ -351,7 +352,12 @@ export function sessionSummary(state: SessionState): string {
   return lines.join("\n");
 }
 
-async function onStop(state: SessionState, who: SessionRef, deps: HookDeps): Promise<void> {
+async function onStop(
+  state: SessionState,
+  who: SessionRef,
+  ev: StopEvent,
+  deps: HookDeps,
+): Promise<void> {
   await settle(state, who, deps);
   if (state.edited.length === 0 && state.tests.length === 0) return;
   const key = JSON.stringify([
@@ -363,6 +369,12 @@ async function onStop(state: SessionState, who: SessionRef, deps: HookDeps): Pro
   const svc = await deps.services();
   if (!svc.storeSummary) return;
   const title = state.task ? `Progress: ${state.task.title}` : `Progress in ${basename(state.cwd)}`;
-  await svc.storeSummary(who, state.task?.id ?? null, title, sessionSummary(state), state.edited);
+  // The agent's own account first, the structured note beside it (both redacted on write).
+  const said = (ev.said ? capSummary(ev.said) : null) ??
+    (ev.transcript ? lastAssistantMessage(ev.transcript) : null);
+  const note = said === null
+    ? sessionSummary(state)
+    : `${redactSecrets(said)}\n\n${sessionSummary(state)}`;
+  await svc.storeSummary(who, state.task?.id ?? null, title, note, state.edited);
   state.summarized = key;
 }

@@ -57,9 +57,14 @@ export const claudeCode: Adapter = {
       }
       case "Stop":
       case "SubagentStop":
-        return { ...b, kind: "stop", final: false };
       case "SessionEnd":
-        return { ...b, kind: "stop", final: true };
+        return {
+          ...b,
+          kind: "stop",
+          final: native === "SessionEnd",
+          said: s(p, "last_assistant_message"),
+          transcript: s(p, "transcript_path"),
+        };
       default:
         return ignored(b);
     }

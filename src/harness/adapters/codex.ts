@@ -41,9 +41,14 @@ export const codex: Adapter = {
           outcome: outcomeOf(p.tool_response, null),
         };
       case "Stop":
-        return { ...b, kind: "stop", final: false };
       case "SessionEnd":
-        return { ...b, kind: "stop", final: true };
+        return {
+          ...b,
+          kind: "stop",
+          final: native === "SessionEnd",
+          said: s(p, "last_assistant_message"),
+          transcript: s(p, "transcript_path"),
+        };
       default:
         return ignored(b);
     }

@@ -81,9 +81,13 @@ export const cursor: Adapter = {
         };
       }
       case "stop":
-        return { ...b, kind: "stop", final: false };
       case "sessionEnd":
-        return { ...b, kind: "stop", final: true };
+        return {
+          ...b,
+          kind: "stop",
+          final: native === "sessionEnd",
+          transcript: s(p, "transcript_path"),
+        };
       default:
         return ignored(b);
     }

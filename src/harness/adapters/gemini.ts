@@ -50,9 +50,14 @@ export const gemini: Adapter = {
         };
       }
       case "AfterAgent":
-        return { ...b, kind: "stop", final: false };
       case "SessionEnd":
-        return { ...b, kind: "stop", final: true };
+        return {
+          ...b,
+          kind: "stop",
+          final: native === "SessionEnd",
+          said: s(p, "prompt_response"),
+          transcript: s(p, "transcript_path"),
+        };
       default:
         return ignored(b);
     }

@@ -36,8 +36,16 @@ export const pi: Adapter = {
           : null;
         return { ...b, kind: "after_tool", tool: tool(), outcome: { ok, exitCode, output } };
       }
-      case "agent_end":
-        return { ...b, kind: "stop", final: false };
+      case "agent_end": {
+        // pi's session id is its session file (JSONL): the transcript.
+        const file = s(p, "session_id");
+        return {
+          ...b,
+          kind: "stop",
+          final: false,
+          transcript: file?.endsWith(".jsonl") ? file : null,
+        };
+      }
       case "session_shutdown":
         return { ...b, kind: "stop", final: true };
       default:

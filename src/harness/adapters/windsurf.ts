@@ -49,7 +49,7 @@ export const windsurf: Adapter = {
         };
       }
       case "post_cascade_response":
-        return { ...b, kind: "stop", final: false };
+        return { ...b, kind: "stop", final: false, said: s(info, "response") };
       default:
         return ignored(b);
     }

@@ -1,0 +1,156 @@
+/**
+ * The agent's own last words: the last assistant message of a session, read
+ * from the transcript file a harness names (Claude Code's and pi's JSONL,
+ * Gemini CLI's JSON chat, Codex's rollout JSONL, Cursor's text transcript),
+ * so the stop hook can keep the agent's summary beside the structured note.
+ * Reads only the file's tail; never throws.
+ */
+
+/** How much of a transcript's end is read: the last message sits there. */
+const TAIL_BYTES = 512 * 1024;
+/** The longest summary kept (characters); a longer message is cut at a sentence. */
+export const SUMMARY_MAX_CHARS = 2000;
+
+/** The assistant roles the harnesses write. */
+const ASSISTANT = new Set(["assistant", "gemini", "model", "agent"]);
+
+/**
+ * The last assistant message in the transcript at `path`, trimmed and cut
+ * to {@link SUMMARY_MAX_CHARS}; null when the file is missing, unreadable or
+ * holds none.
+ */
+export function lastAssistantMessage(path: string): string | null {
+  let text: string;
+  try {
+    text = tail(path);
+  } catch {
+    return null;
+  }
+  const found = path.endsWith(".txt") ? fromText(text) : fromJsonLines(text) ?? fromJson(text);
+  return found === null ? null : capSummary(found);
+}
+
+/** `text` trimmed and cut to {@link SUMMARY_MAX_CHARS} at the last sentence end that fits. */
+export function capSummary(text: string): string | null {
+  const t = text.trim();
+  if (t === "") return null;
+  if (t.length <= SUMMARY_MAX_CHARS) return t;
+  const cut = t.slice(0, SUMMARY_MAX_CHARS - 1);
+  const end = Math.max(cut.lastIndexOf(". "), cut.lastIndexOf(".\n"), cut.lastIndexOf("\n\n"));
+  return (end > SUMMARY_MAX_CHARS / 2 ? cut.slice(0, end + 1) : cut).trimEnd() + "…";
+}
+
+function tail(path: string): string {
+  const f = Deno.openSync(path, { read: true });
+  try {
+    const size = f.statSync().size;
+    const start = Math.max(0, size - TAIL_BYTES);
+    f.seekSync(start, Deno.SeekMode.Start);
+    const buf = new Uint8Array(size - start);
+    let off = 0;
+    while (off < buf.length) {
+      const n = f.readSync(buf.subarray(off));
+      if (n === null) break;
+      off += n;
+    }
+    return new TextDecoder().decode(buf.subarray(0, off));
+  } finally {
+    f.close();
+  }
+}
+
+/** JSONL, newest line first: the first entry an assistant wrote with text in it. */
+function fromJsonLines(text: string): string | null {
+  const lines = text.split("\n");
+  if (lines.filter((l) => l.trim().startsWith("{")).length < 2) return null;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!.trim();
+    if (!line.startsWith("{")) continue;
+    try {
+      const said = assistantText(JSON.parse(line));
+      if (said) return said;
+    } catch {
+      // a line cut by the tail read, or not JSON
+    }
+  }
+  return null;
+}
+
+/** One JSON document (Gemini CLI's chat file): its last assistant message. */
+function fromJson(text: string): string | null {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const list = Array.isArray(doc) ? doc : record(doc)?.messages ?? record(doc)?.history;
+  if (!Array.isArray(list)) return assistantText(doc);
+  for (let i = list.length - 1; i >= 0; i--) {
+    const said = assistantText(list[i]);
+    if (said) return said;
+  }
+  return null;
+}
+
+/** A plain-text transcript: the block after the last `assistant:` line. */
+function fromText(text: string): string | null {
+  const lines = text.split("\n");
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (/^\s*(assistant|A)\s*:\s*$/i.test(lines[i]!)) {
+      const block: string[] = [];
+      for (const l of lines.slice(i + 1)) {
+        if (/^\s*(user|human|U)\s*:\s*$/i.test(l)) break;
+        block.push(l);
+      }
+      const said = block.join("\n").trim();
+      if (said !== "") return said;
+    }
+  }
+  return null;
+}
+
+/**
+ * The text of one transcript entry when an assistant wrote it: `{role,
+ * content}`, `{type: "assistant", message: {…}}` (Claude Code), `{type:
+ * "message", message: {…}}` (pi), `{payload: {type: "message", role,
+ * content}}` (Codex), `{type: "gemini", content}` (Gemini CLI). Content is a
+ * string or a list of parts whose text parts are joined; tool calls and
+ * thinking are not text.
+ */
+function assistantText(entry: unknown): string | null {
+  const e = record(entry);
+  if (!e) return null;
+  const inner = record(e.message) ?? record(e.payload) ?? e;
+  const role = str(inner.role) ?? str(e.role) ?? str(e.type);
+  if (role === null || !ASSISTANT.has(role)) return null;
+  const text = partsText(inner.content ?? inner.parts ?? inner.text);
+  return text === "" ? null : text;
+}
+
+function partsText(content: unknown): string {
+  if (typeof content === "string") return content.trim();
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((p) => {
+      if (typeof p === "string") return p;
+      const o = record(p);
+      if (!o) return "";
+      const type = str(o.type);
+      if (type !== null && type !== "text" && type !== "output_text") return "";
+      return str(o.text) ?? "";
+    })
+    .filter((t) => t.trim() !== "")
+    .join("\n")
+    .trim();
+}
+
+function record(v: unknown): Record<string, unknown> | null {
+  return typeof v === "object" && v !== null && !Array.isArray(v)
+    ? v as Record<string, unknown>
+    : null;
+}
+
+function str(v: unknown): string | null {
+  return typeof v === "string" ? v : null;
+}

@@ -1,0 +1,110 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { capSummary, lastAssistantMessage, SUMMARY_MAX_CHARS } from "./transcript.ts";
+
+function file(dir: string, name: string, text: string): string {
+  const path = join(dir, name);
+  Deno.writeTextFileSync(path, text);
+  return path;
+}
+
+const jsonl = (...rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
+
+Deno.test("the agent's last message is read from each harness's transcript shape", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    // Claude Code: the last assistant entry with text; tool calls and thinking are not text.
+    const claude = file(
+      dir,
+      "cc.jsonl",
+      jsonl(
+        { type: "user", message: { role: "user", content: "Fix compute_total" } },
+        {
+          type: "assistant",
+          message: { role: "assistant", content: [{ type: "text", text: "Looking at billing." }] },
+        },
+        {
+          type: "assistant",
+          message: {
+            role: "assistant",
+            content: [
+              { type: "thinking", thinking: "hmm" },
+              { type: "text", text: "Clamped the discount; t::neg passes." },
+              { type: "tool_use", name: "Bash", input: { command: "pytest" } },
+            ],
+          },
+        },
+        {
+          type: "user",
+          message: { role: "user", content: [{ type: "tool_result", content: "ok" }] },
+        },
+      ),
+    );
+    assert.equal(lastAssistantMessage(claude), "Clamped the discount; t::neg passes.");
+    // Codex rollout: response items.
+    const codex = file(
+      dir,
+      "rollout.jsonl",
+      jsonl(
+        { type: "session_meta", payload: { id: "x" } },
+        {
+          type: "response_item",
+          payload: {
+            type: "message",
+            role: "assistant",
+            content: [{ type: "output_text", text: "Patched apply_discount." }],
+          },
+        },
+        { type: "event_msg", payload: { type: "token_count" } },
+      ),
+    );
+    assert.equal(lastAssistantMessage(codex), "Patched apply_discount.");
+    // pi: session entries wrapping messages.
+    const pi = file(
+      dir,
+      "pi.jsonl",
+      jsonl(
+        { type: "session", id: "pi1" },
+        {
+          type: "message",
+          message: { role: "assistant", content: [{ type: "text", text: "Done with the cart." }] },
+        },
+      ),
+    );
+    assert.equal(lastAssistantMessage(pi), "Done with the cart.");
+    // Gemini CLI: one JSON chat.
+    const gemini = file(
+      dir,
+      "session.json",
+      JSON.stringify({
+        sessionId: "g",
+        messages: [
+          { type: "user", content: "Fix it" },
+          { type: "gemini", content: "Rounded after discounting." },
+          { type: "info", content: "Request cancelled." },
+        ],
+      }),
+    );
+    assert.equal(lastAssistantMessage(gemini), "Rounded after discounting.");
+    // Cursor: a text transcript.
+    const cursor = file(
+      dir,
+      "c.txt",
+      "user:\nFix compute_total\n\nassistant:\nI will look.\n\nuser:\nGo on\n\nassistant:\nFixed the negative discount.\n",
+    );
+    assert.equal(lastAssistantMessage(cursor), "Fixed the negative discount.");
+    assert.equal(lastAssistantMessage(join(dir, "missing.jsonl")), null);
+    assert.equal(lastAssistantMessage(file(dir, "empty.jsonl", "")), null);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("a long summary is cut at a sentence and marked", () => {
+  const long = "This sentence is about the fix. ".repeat(200);
+  const cut = capSummary(long)!;
+  assert.ok(cut.length <= SUMMARY_MAX_CHARS);
+  assert.match(cut, /fix\.…$/);
+  assert.equal(capSummary("  short  "), "short");
+  assert.equal(capSummary("   "), null);
+});
