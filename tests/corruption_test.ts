@@ -250,3 +250,44 @@ Deno.test("a rebuild interrupted between its two renames is finished by the next
   assert.deepEqual(countPlanted(p.journal), { memories: 40, notes: 5 });
   assert.ok(!existsSync(`${p.journal}.salvaged`));
 });
+
+Deno.test("rebuild of a damaged journal keeps local claims, tasks and their hand-offs", async () => {
+  const p = await plantHome(60, 5);
+  const env = { HEIMDALL_AUTHOR: "ada" };
+  let r = await cli(p.home, ["task", "start", "Speed up the cache warm-up", "--json"], {
+    cwd: p.repo,
+    env,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const task = (JSON.parse(r.stdout) as { id: string }).id;
+  r = await cli(p.home, ["claim", "part3_4", "--ttl", "2h"], { cwd: p.repo, env });
+  assert.equal(r.code, 0, r.stderr);
+  r = await cli(p.home, ["task", "handoff", task, "--to", "bob", "--note", "half done"], {
+    cwd: p.repo,
+    env,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const count = (sql: string) => {
+    const j = Journal.open(p.journal, { readOnly: true });
+    try {
+      return j.get<{ n: number }>(sql)!.n;
+    } finally {
+      j.close();
+    }
+  };
+  const before = {
+    claims: count("SELECT count(*) AS n FROM claims"),
+    events: count("SELECT count(*) AS n FROM task_events"),
+  };
+  assert.ok(before.claims >= 1 && before.events >= 2, JSON.stringify(before));
+  garbleHeader(p.journal);
+  r = await cli(p.home, ["rebuild"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual({
+    claims: count("SELECT count(*) AS n FROM claims"),
+    events: count("SELECT count(*) AS n FROM task_events"),
+  }, before);
+  r = await cli(p.home, ["task", "show", task], { cwd: p.repo, env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /half done/);
+});
