@@ -11,41 +11,227 @@
   name: (_) @name
   body: (_) @body) @definition.module
 
-; methods defined in a class body
+;; Function definitions, whatever the declarator around the name: `T f()`,
+;; `T* f()`, `T& f()`, `T** f()`; the name an identifier, a field (in a class
+;; body), an operator (`operator<<`), a destructor or a template
+;; specialisation (`f<int>`).
+
+; free functions and methods defined in a class body
 (function_definition
   declarator: [
-    (function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name)
-    (pointer_declarator declarator: (function_declarator declarator: (field_identifier) @name))
-    (reference_declarator (function_declarator declarator: (field_identifier) @name))
+  (function_declarator declarator: [
+              (identifier) @name
+              (field_identifier) @name
+              (destructor_name) @name
+              (operator_name) @name
+              (template_function name: (identifier) @name)
+            ])
+    (pointer_declarator declarator: (function_declarator declarator: [
+              (identifier) @name
+              (field_identifier) @name
+              (destructor_name) @name
+              (operator_name) @name
+              (template_function name: (identifier) @name)
+            ]))
+    (reference_declarator (function_declarator declarator: [
+              (identifier) @name
+              (field_identifier) @name
+              (destructor_name) @name
+              (operator_name) @name
+              (template_function name: (identifier) @name)
+            ]))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [
+              (identifier) @name
+              (field_identifier) @name
+              (destructor_name) @name
+              (operator_name) @name
+              (template_function name: (identifier) @name)
+            ])))
   ]
   body: (_) @body) @definition.function
 
-; methods defined outside their class: void Store<T>::put(…) {…}
+; methods defined outside their class: void Store<T>::put(…) {…},
+; ns::Store::put, a::b::C::f (the scopes are the receiver)
 (function_definition
   declarator: [
-    (function_declarator
-      declarator: (qualified_identifier
-        scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
-        name: [(identifier) (destructor_name) (operator_name)] @name))
-    (pointer_declarator
-      declarator: (function_declarator
-        declarator: (qualified_identifier
-          scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
-          name: (identifier) @name)))
-    (reference_declarator
-      (function_declarator
-        declarator: (qualified_identifier
-          scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
-          name: (identifier) @name)))
-    ; void ns::Store::put(…)
-    (function_declarator
-      declarator: (qualified_identifier
-        scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
-        name: (qualified_identifier
-          scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
-          name: [(identifier) (destructor_name) (operator_name)] @name)))
+  (function_declarator
+          declarator: (qualified_identifier
+            scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+            name: [
+                (identifier) @name
+                (field_identifier) @name
+                (destructor_name) @name
+                (operator_name) @name
+                (template_function name: (identifier) @name)
+              ]))
+    (pointer_declarator declarator: (function_declarator
+          declarator: (qualified_identifier
+            scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+            name: [
+                (identifier) @name
+                (field_identifier) @name
+                (destructor_name) @name
+                (operator_name) @name
+                (template_function name: (identifier) @name)
+              ])))
+    (reference_declarator (function_declarator
+          declarator: (qualified_identifier
+            scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+            name: [
+                (identifier) @name
+                (field_identifier) @name
+                (destructor_name) @name
+                (operator_name) @name
+                (template_function name: (identifier) @name)
+              ])))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator
+          declarator: (qualified_identifier
+            scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+            name: [
+                (identifier) @name
+                (field_identifier) @name
+                (destructor_name) @name
+                (operator_name) @name
+                (template_function name: (identifier) @name)
+              ]))))
   ]
   body: (_) @body) @definition.method
+
+(function_definition
+  declarator: [
+  (function_declarator
+          declarator: (qualified_identifier
+            scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+            name: (qualified_identifier
+              scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+              name: [
+                  (identifier) @name
+                  (field_identifier) @name
+                  (destructor_name) @name
+                  (operator_name) @name
+                  (template_function name: (identifier) @name)
+                ])))
+    (pointer_declarator declarator: (function_declarator
+          declarator: (qualified_identifier
+            scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+            name: (qualified_identifier
+              scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+              name: [
+                  (identifier) @name
+                  (field_identifier) @name
+                  (destructor_name) @name
+                  (operator_name) @name
+                  (template_function name: (identifier) @name)
+                ]))))
+    (reference_declarator (function_declarator
+          declarator: (qualified_identifier
+            scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+            name: (qualified_identifier
+              scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+              name: [
+                  (identifier) @name
+                  (field_identifier) @name
+                  (destructor_name) @name
+                  (operator_name) @name
+                  (template_function name: (identifier) @name)
+                ]))))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator
+          declarator: (qualified_identifier
+            scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+            name: (qualified_identifier
+              scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+              name: [
+                  (identifier) @name
+                  (field_identifier) @name
+                  (destructor_name) @name
+                  (operator_name) @name
+                  (template_function name: (identifier) @name)
+                ])))))
+  ]
+  body: (_) @body) @definition.method
+
+(function_definition
+  declarator: [
+  (function_declarator
+          declarator: (qualified_identifier
+            scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+            name: (qualified_identifier
+              scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+              name: (qualified_identifier
+                scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+                name: [
+                    (identifier) @name
+                    (field_identifier) @name
+                    (destructor_name) @name
+                    (operator_name) @name
+                    (template_function name: (identifier) @name)
+                  ]))))
+    (pointer_declarator declarator: (function_declarator
+          declarator: (qualified_identifier
+            scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+            name: (qualified_identifier
+              scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+              name: (qualified_identifier
+                scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+                name: [
+                    (identifier) @name
+                    (field_identifier) @name
+                    (destructor_name) @name
+                    (operator_name) @name
+                    (template_function name: (identifier) @name)
+                  ])))))
+    (reference_declarator (function_declarator
+          declarator: (qualified_identifier
+            scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+            name: (qualified_identifier
+              scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+              name: (qualified_identifier
+                scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+                name: [
+                    (identifier) @name
+                    (field_identifier) @name
+                    (destructor_name) @name
+                    (operator_name) @name
+                    (template_function name: (identifier) @name)
+                  ])))))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator
+          declarator: (qualified_identifier
+            scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+            name: (qualified_identifier
+              scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+              name: (qualified_identifier
+                scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+                name: [
+                    (identifier) @name
+                    (field_identifier) @name
+                    (destructor_name) @name
+                    (operator_name) @name
+                    (template_function name: (identifier) @name)
+                  ]))))))
+  ]
+  body: (_) @body) @definition.method
+
+; specialisations and classes defined outside their scope:
+; template <> struct hash<Key> {…}, class Outer::Inner {…}
+(class_specifier
+  name: (template_type name: (type_identifier) @name)
+  body: (_) @body) @definition.class
+
+(struct_specifier
+  name: (template_type name: (type_identifier) @name)
+  body: (_) @body) @definition.struct
+
+(class_specifier
+  name: (qualified_identifier
+    scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+    name: [(type_identifier) @name (template_type name: (type_identifier) @name)])
+  body: (_) @body) @definition.class
+
+(struct_specifier
+  name: (qualified_identifier
+    scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]
+    name: [(type_identifier) @name (template_type name: (type_identifier) @name)])
+  body: (_) @body) @definition.struct
 
 ; method declarations in a class body: void put(…); Store(); ~Store();
 (field_declaration_list
@@ -84,6 +270,7 @@
 
 (call_expression
   function: (field_expression
+    argument: (_) @qualifier
     field: (template_method name: (field_identifier) @name))) @reference.call
 
 (new_expression
@@ -113,3 +300,26 @@
     (qualified_identifier) @name
     (template_type name: (_) @name)
   ]) @reference.inherits
+
+; ---- evident receiver types (see captures.ts, `@binding.type`) -------------
+
+; Foo x;  Foo x(…);  Foo* x = new Foo;  void f(Foo& x)
+(declaration
+  type: (type_identifier) @type
+  declarator: [
+    (identifier) @name
+    (init_declarator declarator: [
+      (identifier) @name
+      (pointer_declarator declarator: (identifier) @name)
+      (reference_declarator (identifier) @name)
+    ])
+    (pointer_declarator declarator: (identifier) @name)
+  ]) @binding.type
+
+(parameter_declaration
+  type: (type_identifier) @type
+  declarator: [
+    (identifier) @name
+    (pointer_declarator declarator: (identifier) @name)
+    (reference_declarator (identifier) @name)
+  ]) @binding.type
