@@ -4,9 +4,6 @@
  * indexed, and memory text is redacted on write. Pure; no I/O.
  */
 
-/** How much of a file {@link sniffSecret} looks at: secrets sit near the top of real files. */
-export const SNIFF_LIMIT = 256 * 1024;
-
 const ENV_TEMPLATES = new Set(["example", "sample", "template"]);
 const SECRET_NAMES = new Set([
   ".npmrc",
@@ -29,7 +26,7 @@ const SECRET_NAMES = new Set([
   "id_ecdsa_sk",
   "id_ed25519_sk",
 ]);
-const SECRET_EXTENSIONS = new Set([".pem", ".key", ".p12", ".pfx", ".jks", ".keystore"]);
+const SECRET_EXTENSIONS = new Set([".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk"]);
 
 /**
  * Returns why `rel` (root-relative, `/`-separated) names a secret file, or
@@ -71,42 +68,141 @@ export interface SecretFinding {
   end: number;
 }
 
+/** A newline, raw or escaped inside a string literal (`"…\n…"` in JSON or code). */
+const NL = String.raw`(?:\r?\n|\\r\\n|\\n)`;
+
 // Each alternative starts with a fixed prefix so one pass stays linear; a
 // group's name is the kind reported and written into `[REDACTED:<kind>]`.
+// Formats as their issuers document them (and as gitleaks/trufflehog match them).
 const KINDS = [
   [
     "private_key",
-    String
-      .raw`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----\r?\n(?:[A-Za-z-]+:[^\n]*\n)*\s*[A-Za-z0-9+/=]{20,}[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)`,
+    String.raw`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:${NL}|[ \t])+` +
+    String.raw`(?:[A-Za-z-]+:[^\n\\]*${NL})*(?:${NL}|\s)*[A-Za-z0-9+/=]{20,}` +
+    String.raw`[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)`,
   ],
+  [
+    "putty_private_key",
+    String
+      .raw`PuTTY-User-Key-File-\d: [\s\S]{0,2000}?Private-Lines: *\d+\r?\n[A-Za-z0-9+/=\r\n]{20,}`,
+  ],
+  ["age_secret_key", String.raw`AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}`],
   ["aws_access_key_id", String.raw`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`],
   [
     "github_token",
     String.raw`\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,255})\b`,
   ],
-  ["slack_token", String.raw`\bxox[baprs]-\d+-[0-9A-Za-z-]{10,}`],
+  ["gitlab_token", String.raw`\bgl(?:pat|dt|rt|ptt|soat|cbt|oas)-[0-9A-Za-z_-]{20,}`],
+  [
+    "slack_token",
+    String.raw`\bxox[baprse]-\d+-[0-9A-Za-z-]{10,}|\bxapp-\d-[A-Z0-9]+-\d+-[a-z0-9]{20,}`,
+  ],
+  [
+    "slack_webhook",
+    String
+      .raw`hooks\.slack\.com/(?:services|workflows|triggers)/T[A-Z0-9]{6,}/[A-Z0-9]{6,}/[A-Za-z0-9]{20,}`,
+  ],
+  ["discord_webhook", String.raw`discord(?:app)?\.com/api/webhooks/\d{15,}/[\w-]{60,}`],
   ["stripe_live_key", String.raw`\b[sr]k_live_[0-9A-Za-z]{20,}`],
+  ["stripe_webhook_secret", String.raw`\bwhsec_[A-Za-z0-9+/]{32,}`],
   ["google_api_key", String.raw`\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`],
+  ["google_oauth_secret", String.raw`\bGOCSPX-[0-9A-Za-z_-]{28}(?![0-9A-Za-z_-])`],
+  ["google_oauth_token", String.raw`\bya29\.[0-9A-Za-z_-]{30,}`],
   ["anthropic_key", String.raw`\bsk-ant-[A-Za-z0-9_-]{20,}`],
   [
     "openai_key",
     String
       .raw`\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b`,
   ],
+  ["npm_token", String.raw`\bnpm_[A-Za-z0-9]{36}\b`],
+  ["pypi_token", String.raw`\bpypi-AgE[A-Za-z0-9_-]{50,}`],
+  ["huggingface_token", String.raw`\bhf_[A-Za-z0-9]{34}\b`],
+  ["sendgrid_key", String.raw`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`],
+  ["twilio_api_key", String.raw`\bSK[0-9a-f]{32}\b`],
+  ["digitalocean_token", String.raw`\bdo[opr]_v1_[a-f0-9]{64}\b`],
+  ["shopify_token", String.raw`\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`],
+  ["square_token", String.raw`\bsq0(?:atp|csp)-[0-9A-Za-z_-]{22,43}`],
+  ["mailgun_key", String.raw`\bkey-[0-9a-f]{32}\b`],
+  ["databricks_token", String.raw`\bdapi[0-9a-f]{32}(?:-\d)?\b`],
+  ["telegram_bot_token", String.raw`\b\d{8,10}:AA[0-9A-Za-z_-]{33}(?![0-9A-Za-z_-])`],
+  ["azure_storage_key", String.raw`AccountKey=[A-Za-z0-9+/]{86}==`],
+  ["jwt", String.raw`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}`],
 ] as const;
 const SECRET_RE = new RegExp(KINDS.map(([k, src]) => `(?<${k}>${src})`).join("|"), "g");
+
+/**
+ * Literal text that every fixed-format pattern contains. Plain substring
+ * searches are far cheaper than the combined regex, and almost every file has
+ * none of them, so the regex runs only on the few that do. Most markers end
+ * in punctuation: one pass stops only at `-_./=:` and looks behind it (a
+ * plain alternation of 30 literals costs irregexp twice as much).
+ */
+const MARKERS_PUNCT =
+  /[-_./=:](?<=KEY-|PuTTY-|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt|soat|cbt|oas)-|xox[baprse]-|xapp-|slack\.com\/|webhooks\/|k_live_|whsec_|GOCSPX-|ya29\.|sk-|npm_|pypi-|hf_|SG\.|_v1_|shp(?:at|ca|pa|ss)_|sq0(?:atp|csp)-|key-|AccountKey=)/;
+const MARKERS_WORD = /A[KS]IA|AIza|SK[0-9a-f]|dapi|eyJ|:AA/;
+
+/** Kinds whose match needs a second look before it counts. */
+const CHECKS: Record<string, (s: string) => boolean> = {
+  huggingface_token: (s) => /[A-Z]/.test(s) && /[a-z]/.test(s.slice(3)),
+  twilio_api_key: (s) => /[a-f]/.test(s) && /[0-9]/.test(s.slice(2)),
+  mailgun_key: (s) => /[a-f]/.test(s.slice(4)) && /[0-9]/.test(s.slice(4)),
+  databricks_token: (s) => /[a-f]/.test(s.slice(4)) && /[0-9]/.test(s.slice(4)),
+  jwt: isRealJwt,
+};
+
+/**
+ * A JWT counts when its header and payload decode to JSON objects, the header
+ * names an `alg`, and the payload is not the jwt.io documentation example
+ * (`"sub": "1234567890"`), which fills READMEs and test fixtures.
+ */
+function isRealJwt(s: string): boolean {
+  const [h, p] = s.split(".");
+  const header = decodeJson(h!), payload = decodeJson(p!);
+  if (!header || !payload || typeof header.alg !== "string") return false;
+  return payload.sub !== "1234567890";
+}
+
+function decodeJson(part: string): Record<string, unknown> | undefined {
+  try {
+    const b64 = part.replace(/-/g, "+").replace(/_/g, "/");
+    const v = JSON.parse(atob(b64 + "===".slice((b64.length + 3) % 4)));
+    return typeof v === "object" && v !== null ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const AWS_SECRET_RE = /(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
 /** How far from an AWS access key id its secret may sit (a credentials block, an env file). */
 const AWS_WINDOW = 512;
 
 /**
- * Yields each secret in `text` in order of position: token formats with a
- * fixed prefix, PEM/OpenSSH private key blocks (header plus key material; a
- * public key or certificate is not one), and an AWS access key id only when a
- * 40-character secret key sits within 512 characters (the id alone, or the
- * documented `...EXAMPLE` id, is not). One regex pass over `text`.
+ * Yields each secret in `text` in order of position:
+ * - token formats with a fixed prefix (GitHub, GitLab, Slack, Stripe, Google,
+ *   OpenAI, Anthropic, npm, PyPI, Hugging Face, SendGrid, Twilio,
+ *   DigitalOcean, Shopify, Square, Mailgun, Databricks, Telegram, Azure
+ *   storage, Slack and Discord webhooks), signed JWTs (not the jwt.io example);
+ * - PEM/OpenSSH/PGP/PuTTY private key blocks, raw or with `\n` escapes inside
+ *   a string (a GCP service-account `"private_key"`); a public key or
+ *   certificate is not one;
+ * - an AWS access key id only when a 40-character secret key sits within 512
+ *   characters (the id alone, or the documented `...EXAMPLE` id, is not);
+ * - a password in a URL (`scheme://user:pass@host`), only the password;
+ * - a literal assigned to a secret-like name (see {@link findAssigned}), only the value.
+ * A few regex passes over `text`; cost grows linearly with its length.
  */
 export function* findSecrets(text: string): Generator<SecretFinding> {
+  const found: (SecretFinding & { rank: number })[] = [];
+  if (MARKERS_PUNCT.test(text) || MARKERS_WORD.test(text)) {
+    for (const f of findFixed(text)) found.push({ ...f, rank: 0 });
+  }
+  for (const f of findUrlPasswords(text)) found.push({ ...f, rank: 1 });
+  for (const f of findAssigned(text)) found.push({ ...f, rank: 2 });
+  found.sort((a, b) => a.start - b.start || a.rank - b.rank || b.end - a.end);
+  for (const { kind, start, end } of found) yield { kind, start, end };
+}
+
+function* findFixed(text: string): Generator<SecretFinding> {
   let awsSecrets: number[] | undefined; // starts of AWS-secret-looking words, found on first need
   let next = 0;
   for (let pos = 0;;) {
@@ -118,6 +214,10 @@ export function* findSecrets(text: string): Generator<SecretFinding> {
     const start = m.index, end = start + m[0].length;
     const kind = KINDS.find(([k]) => m.groups?.[k] !== undefined)?.[0] ?? "secret";
     if (kind !== "aws_access_key_id") {
+      if (CHECKS[kind]?.(m[0]) === false) {
+        pos = start + 1; // a rejected match may hide a real one inside it
+        continue;
+      }
       yield { kind, start, end };
       continue;
     }
@@ -144,36 +244,225 @@ function awsSecretStarts(text: string): number[] {
   return starts;
 }
 
+// scheme://user:password@host — the password ends at the last "@" before the host.
+const URL_RE = /:\/\/([^\s:@/?#'"`<>()[\]{}\\]{0,128}):([^\s/?#'"`<>()[\]{}\\]{1,256})@(?=[\w[])/g;
+
 /**
- * Returns why `text` holds a secret (`"content: github_token"`), or undefined
- * when it does not; looks at the first {@link SNIFF_LIMIT} characters only, in
- * one pass. Mentions of "password", public keys and certificates do not count.
+ * Passwords in URLs (`postgres://app:PASSWORD@db/x` with a real one): the span is the password
+ * alone. Not counted: a placeholder (`password`, `pass`, `secret`, `changeme`,
+ * `xxx`, `***`, anything containing `pass`, `example`, `your`, `test` or
+ * `placeholder`, GitHub's `x-oauth-basic`), a reference (`$PASS`, `${PASS}`,
+ * `{{pass}}`, `<pass>`, `%s`), an environment-variable name (`API_KEY`), a
+ * password equal to the user name (`postgres:postgres@localhost`, a local
+ * default), one shorter than 6 characters once percent-decoded (`foo:bar@`,
+ * the usual example), and a port-like number (`host:8080@`).
  */
-export function sniffSecret(text: string): string | undefined {
-  const head = text.length > SNIFF_LIMIT ? text.slice(0, SNIFF_LIMIT) : text;
-  if (!mayHoldSecret(head)) return undefined;
-  for (const f of findSecrets(head)) return `content: ${f.kind}`;
+function* findUrlPasswords(text: string): Generator<SecretFinding> {
+  if (!text.includes("://")) return;
+  URL_RE.lastIndex = 0;
+  for (let m = URL_RE.exec(text); m; m = URL_RE.exec(text)) {
+    const user = m[1]!, pass = m[2]!;
+    // "user:p@ss@host": the host follows the last "@"; the match ends there.
+    let plain = pass;
+    try {
+      plain = decodeURIComponent(pass);
+    } catch { /* not percent-encoded */ }
+    if (plain.length < 6 || /^\d{1,5}$/.test(plain) || /^[A-Z][A-Z0-9_]*$/.test(plain)) continue;
+    if (isPlaceholder(plain) || /pass|pwd|oauth-basic/i.test(plain) || plain === user) continue;
+    const start = m.index + 3 + user.length + 1;
+    yield { kind: "url_password", start, end: start + pass.length };
+  }
+}
+
+/** Words that make a value a stand-in, not a secret (compared lower-case, letters and digits only). */
+const PLACEHOLDER_WORDS =
+  /password|passwd|changeme|example|placeholder|your|redacted|dummy|sample|fake|mock|test|secret|token|insert|replace|xxxx|todo|\.\.\.|foobar|hunter2$/;
+
+/** True for a stand-in value: a reference, a template, a placeholder or a masked value. */
+function isPlaceholder(v: string): boolean {
+  if (
+    /^[$%{<[@!&*]|\$\{|\{\{|%\(|\$\(|#\{|process\.env|environ|getenv|ENV\[|^ENC\[|^vault:/i.test(v)
+  ) {
+    return true;
+  }
+  if (/^(.)\1*$/.test(v) || /^(?:pass|pwd|pw|none|null|nil|true|false|undefined|empty)$/i.test(v)) {
+    return true;
+  }
+  return PLACEHOLDER_WORDS.test(v.toLowerCase());
+}
+
+// An assignment (`=`, `:`, `:=`, `=>`) right after a secret-like word (and
+// maybe a closing quote or bracket): the regex stops only at `=` and `:` and
+// looks behind, which costs a third of scanning for the words themselves.
+const ASSIGN_RE =
+  /(?<=(pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?|auth)(["'`]?\]?)([ \t]*))(?::=|=>|=(?!=)|:(?![:=]))/gi;
+// The value after the operator: quoted, or bare up to a space or separator.
+const VALUE_RE =
+  /[ \t]*(?:"([^"\n\\]{1,512})"|'([^'\n\\]{1,512})'|`([^`\n\\]{1,512})`|([^\s"'`,;)}\]]{1,512}))/y;
+
+/** Last words of a name that hold a password: a literal of 8+ characters counts. */
+const PASSWORD_WORDS = new Set(["password", "passwd", "pwd", "passphrase", "pass", "secret"]);
+/** Last words that hold a token or key: only a high-entropy literal counts. */
+const TOKEN_WORDS = new Set(["token", "credential", "credentials", "auth"]);
+/** A word before `key` that makes it a secret's name (`api_key`, `secretKey`, `AccountKey`). */
+const KEY_QUALIFIERS = new Set([
+  "api",
+  "secret",
+  "access",
+  "private",
+  "auth",
+  "signing",
+  "master",
+  "encryption",
+  "client",
+  "app",
+  "account",
+  "license",
+  "service",
+  "admin",
+  "session",
+  "hmac",
+]);
+
+/**
+ * Literals assigned to secret-like names, in any language or config format
+ * (`password = "…"`, `passwd: …`, `"secret": "…"`, `api_key := "…"`,
+ * `AWS_SECRET_ACCESS_KEY=…`, `:token => '…'`); the span is the value alone.
+ * The name's last word decides (`db_password`, `clientSecret`, `apiKey`; not
+ * `password_label`, `tokenizer`, `monkey`):
+ * - password, passwd, pwd, passphrase, pass, secret: a literal of at least 8
+ *   characters with no space, holding a letter and a digit or symbol (16+
+ *   characters need neither);
+ * - token, credential(s), auth, and key after a qualifier (api, secret,
+ *   access, private, client, …): a literal of at least 20 characters from a
+ *   token alphabet, with letters and digits and at least 3.5 bits of entropy
+ *   per character (hashes of 32+ hex digits: 3.0).
+ * Never counted: references and templates (`$X`, `${X}`, `{{x}}`,
+ * `process.env.X`, `%(x)s`), calls and dotted names (`getPass()`,
+ * `args.password`), environment-variable names (`DB_PASSWORD`), paths and
+ * URLs, and placeholders (`changeme`, `your-…`, `example`, `xxxx`, `***`, and
+ * any value containing `test`, `fake`, `dummy`, `secret` or `password`).
+ */
+function* findAssigned(text: string): Generator<SecretFinding> {
+  ASSIGN_RE.lastIndex = 0;
+  for (let m = ASSIGN_RE.exec(text); m; m = ASSIGN_RE.exec(text)) {
+    const word = m[1]!;
+    const wordAt = m.index - m[3]!.length - m[2]!.length - word.length;
+    const tier = nameTier(text, wordAt, word);
+    if (tier === undefined) continue;
+    VALUE_RE.lastIndex = m.index + m[0].length;
+    const v = VALUE_RE.exec(text);
+    if (!v) continue;
+    const quoted = v[1] ?? v[2] ?? v[3];
+    const value = quoted ?? v[4]!;
+    // Bare values in code are usually names: `password = password2` is not a literal.
+    if (quoted === undefined && !bareLiteral(value, m[0])) continue;
+    if (!(tier === "password" ? passwordLike(value) : tokenLike(value))) continue;
+    const kind = tier === "password"
+      ? "password_assignment"
+      : awsName(text, wordAt, word)
+      ? "aws_secret_access_key"
+      : "secret_assignment";
+    const end = VALUE_RE.lastIndex - (quoted === undefined ? 0 : 1);
+    yield { kind, start: end - value.length, end };
+  }
+}
+
+/** The tier of the name whose last word is `word`, ending at `at + word.length`; undefined: not a secret's name. */
+function nameTier(text: string, at: number, word: string): "password" | "token" | undefined {
+  let s = at;
+  while (s > 0 && /[A-Za-z0-9_-]/.test(text[s - 1]!)) s--;
+  const before = text.slice(s, at);
+  // The word must start a word of the name: after `_`, `-`, a camelCase hump or nothing.
+  const prev = before.at(-1);
+  const hump = prev !== undefined && /[a-z0-9]/.test(prev) && /[A-Z]/.test(word[0]!);
+  const lower = word.toLowerCase();
+  const glued = before.toLowerCase().replace(/[^a-z]/g, "");
+  if (prev !== undefined && prev !== "_" && prev !== "-" && !hump) {
+    // `apikey`, `secretkey`, `authtoken`: a known qualifier glued on counts too.
+    if (lower !== "key" || ![...KEY_QUALIFIERS].some((q) => glued.endsWith(q))) return undefined;
+  }
+  if (PASSWORD_WORDS.has(lower)) return "password";
+  if (TOKEN_WORDS.has(lower)) return "token";
+  if (lower === "key") {
+    const words = before.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[_-]+/)
+      .filter((w) => w !== "");
+    const q = words.at(-1);
+    if (
+      q !== undefined && (KEY_QUALIFIERS.has(q) || [...KEY_QUALIFIERS].some((k) => q.endsWith(k)))
+    ) {
+      return "token";
+    }
+  }
   return undefined;
 }
 
-/**
- * Literal text that every secret pattern contains. Plain substring searches
- * are far cheaper than the combined regex, and almost every file has none of
- * them, so the regex runs only on the few that do.
- */
-const MARKERS = /PRIVATE KEY|A[KS]IA|gh[pousr]_|github_pat_|xox|k_live_|AIza|sk-/;
+function awsName(text: string, at: number, word: string): boolean {
+  const name = text.slice(Math.max(0, at - 40), at + word.length).toLowerCase().replace(
+    /[^a-z]/g,
+    "",
+  );
+  return name.endsWith("secretaccesskey");
+}
 
-function mayHoldSecret(text: string): boolean {
-  return MARKERS.test(text);
+/** A bare (unquoted) value that reads as a literal, not a name, call, path, type or number. */
+function bareLiteral(v: string, op: string): boolean {
+  if (/[()[\]<>|]|->|::/.test(v) || v.startsWith("/") || v.startsWith("./")) return false;
+  if (v.includes("://") || /^(?:0x[0-9a-f]+|[0-9][0-9_.]*)$/i.test(v)) return false;
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v)) return false; // args.password
+  if (/^[A-Z][A-Z0-9_]*$/.test(v)) return false; // DB_PASSWORD
+  if (/^[A-Za-z_]\w*$/.test(v)) {
+    // `password: Uint8Array` is a type; in YAML a name-like value with digits is a literal.
+    if (op === ":" && /^[A-Z][a-z]*\d*(?:[A-Z][a-z]+\d*)*$/.test(v)) return false;
+    return /[0-9]/.test(v) && /[A-Za-z]/.test(v) && v.length >= 8;
+  }
+  return true;
+}
+
+function passwordLike(v: string): boolean {
+  if (v.length < 8 || /\s/.test(v) || isPlaceholder(v)) return false;
+  if (/^[./~]/.test(v) || v.includes("://") || /^['"`.+]|['"`.+]$/.test(v)) return false; // paths, concatenation
+  if (/^[A-Z][A-Z0-9_]*$/.test(v) || /^[a-z]+(?:[_.-][a-z]+)+$/.test(v)) return false; // names
+  if (/^[A-Za-z][a-z]+(?:[A-Z][a-z]+)+$/.test(v)) return false; // camelCase or PascalCase
+  if (/^(?:0x[0-9a-f]+|[0-9][0-9_.,]*)$/i.test(v)) return false; // numbers
+  if (v.length >= 16) return true;
+  return /[A-Za-z]/.test(v) && /[0-9!#$%^&*+=?~|<>@]/.test(v);
+}
+
+function tokenLike(v: string): boolean {
+  if (v.length < 20 || !/^[A-Za-z0-9+/=_.~-]+$/.test(v) || isPlaceholder(v)) return false;
+  if (!/[0-9]/.test(v) || !/[A-Za-z]/.test(v)) return false;
+  if (/^[A-Za-z_]+(?:\.[A-Za-z_]+)+$/.test(v)) return false; // a dotted name
+  const hex = /^[0-9a-fA-F]+$/.test(v);
+  return entropy(v) >= (hex ? (v.length >= 32 ? 3.0 : 9) : 3.5);
+}
+
+/** Shannon entropy in bits per character. */
+function entropy(s: string): number {
+  const counts = new Map<string, number>();
+  for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let h = 0;
+  for (const n of counts.values()) h -= (n / s.length) * Math.log2(n / s.length);
+  return h;
+}
+
+/**
+ * Returns why `text` holds a secret (`"content: github_token"`), or undefined
+ * when it does not; reads the whole text, so a secret after megabytes of
+ * filler is found too. Mentions of "password", public keys and certificates
+ * do not count.
+ */
+export function sniffSecret(text: string): string | undefined {
+  for (const f of findSecrets(text)) return `content: ${f.kind}`;
+  return undefined;
 }
 
 /**
  * Returns `text` with every secret {@link findSecrets} reports replaced by
  * `[REDACTED:<kind>]`; text without secrets comes back unchanged (same string).
- * Scans the whole text, not just the first {@link SNIFF_LIMIT} characters.
  */
 export function redactSecrets(text: string): string {
-  const found = [...findSecrets(text)].sort((a, b) => a.start - b.start);
+  const found = [...findSecrets(text)];
   if (found.length === 0) return text;
   let out = "";
   let at = 0;
@@ -183,4 +472,36 @@ export function redactSecrets(text: string): string {
     at = f.end;
   }
   return out + text.slice(at);
+}
+
+/**
+ * {@link redactSecrets} applied to every string inside `value` (object
+ * values, array items; keys kept): for records written whole, such as a
+ * session's state or the parameters of a query. Returns `value` itself when
+ * nothing was redacted.
+ */
+export function redactDeep<T>(value: T): T {
+  if (typeof value === "string") return redactSecrets(value) as T;
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out = value.map((v) => {
+      const r = redactDeep(v);
+      if (r !== v) changed = true;
+      return r;
+    });
+    return (changed ? out : value) as T;
+  }
+  if (
+    typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype
+  ) {
+    let changed = false;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const r = redactDeep(v);
+      if (r !== v) changed = true;
+      out[k] = r;
+    }
+    return (changed ? out : value) as T;
+  }
+  return value;
 }

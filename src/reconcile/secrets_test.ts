@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { findSecrets, isSecretName, redactSecrets, SNIFF_LIMIT, sniffSecret } from "./secrets.ts";
+import { secretSamples } from "../../tests/secret_samples.ts";
+import { findSecrets, isSecretName, redactDeep, redactSecrets, sniffSecret } from "./secrets.ts";
+
+/** Long enough to have been past the old 256 KiB sniff limit. */
+const FILLER_CHARS = 412 * 1024;
 
 // Fake credentials are assembled at run time so this file itself holds none
 // (and scanners, ours included, have nothing to find in it).
@@ -129,10 +133,85 @@ Deno.test("sniffSecret() does not flag its own source or tests", () => {
   }
 });
 
-Deno.test("sniffSecret() looks only at the first 256 KiB", () => {
-  const padding = "// filler line of ordinary code\n".repeat(SNIFF_LIMIT / 32 + 1);
-  assert.equal(sniffSecret(padding + FAKE.github), undefined);
+Deno.test("sniffSecret() reads the whole text: a token after 412 KiB of filler is found", () => {
+  const padding = "// filler line of ordinary code\n".repeat(FILLER_CHARS / 32 + 1);
+  assert.equal(sniffSecret(padding + FAKE.github), "content: github_token");
   assert.equal(sniffSecret(FAKE.github + padding), "content: github_token");
+  assert.equal(sniffSecret(padding), undefined);
+});
+
+Deno.test("findSecrets() finds every planted kind, and redaction leaves none of them", () => {
+  const samples = secretSamples();
+  assert.ok(new Set(samples.map((s) => s.kind)).size >= 25, "at least 25 kinds");
+  for (const s of samples) {
+    const kinds = [...findSecrets(s.line)].map((f) => f.kind);
+    assert.ok(kinds.includes(s.kind), `${s.kind} in ${s.line.slice(0, 80)}: found ${kinds}`);
+    assert.ok(!redactSecrets(s.line).includes(s.secret), `${s.kind} redacted`);
+    assert.equal(sniffSecret(redactSecrets(s.line)), undefined, `nothing left of ${s.kind}`);
+  }
+});
+
+Deno.test("assignments and URLs count only with a literal, real-looking value", () => {
+  const pw = "Zq8" + "rT2vW9x";
+  const tok = x(32, "aB3dE5gH7jK9mN1pQ2sT4vW6yZ8cF0");
+  const found: [string, string][] = [
+    [`password = "${pw}"`, pw],
+    [`DB_PASSWORD=${pw}`, pw],
+    [`  passwd: ${pw}`, pw],
+    [`{"secret": "${pw}!"}`, pw + "!"],
+    [`$cfg['db_pass'] = '${pw}';`, pw],
+    [`apiKey := "${tok}"`, tok],
+    [`client_secret => '${pw}'`, pw],
+    [`const authToken = "${tok}";`, tok],
+    [`mysql://root:${pw}@db:3306/app`, pw],
+  ];
+  for (const [text, value] of found) {
+    const f = [...findSecrets(text)];
+    assert.equal(f.length, 1, text);
+    assert.equal(text.slice(f[0]!.start, f[0]!.end), value, text);
+  }
+  const innocent = [
+    `password = getPassword()`,
+    `password = args.password`,
+    `password: string;`,
+    `secret: Uint8Array,`,
+    `password = "changeme"`,
+    `password: "\${DB_PASSWORD}"`,
+    `password = os.environ["DB_PASSWORD"]`,
+    `PASSWORD_FIELD = "password"`,
+    `"password": "Mot de passe"`,
+    `token = "Bearer"`,
+    `password = "test1234"`,
+    `api_key = "YOUR_API_KEY_HERE"`,
+    `tokenizer = "${tok}"`,
+    `monkey = "${tok}"`,
+    `password_label = "${pw}"`,
+    `cache_key = "${tok}"`,
+    `if (password == "${pw}")`,
+    `postgres://user:password@localhost/db`,
+    `postgres://postgres:postgres@localhost/db`,
+    `https://\${USER}:\${PASS}@host/x`,
+    `http://foo:bar@example.com`,
+    `https://ghuser:x-oauth-basic@github.com/a/b`,
+    `UncheckPassword = 0x1000000,`,
+  ];
+  for (const text of innocent) assert.deepEqual([...findSecrets(text)], [], text);
+});
+
+Deno.test("redactDeep() redacts every string of a record and keeps the rest", () => {
+  const state = {
+    task: { title: `deploy with ${FAKE.github}`, id: null },
+    n: 3,
+    list: ["a", FAKE.slack],
+  };
+  const clean = redactDeep(state);
+  assert.deepEqual(clean, {
+    task: { title: "deploy with [REDACTED:github_token]", id: null },
+    n: 3,
+    list: ["a", "[REDACTED:slack_token]"],
+  });
+  const plain = { a: ["b"], c: 1 };
+  assert.equal(redactDeep(plain), plain, "nothing to redact: the same object");
 });
 
 Deno.test("redactSecrets() replaces every secret by its kind and keeps the rest", () => {
@@ -156,8 +235,8 @@ Deno.test("redactSecrets() replaces every secret by its kind and keeps the rest"
   assert.equal(redactSecrets(clean), clean);
 });
 
-Deno.test("redactSecrets() scans past the sniff limit and findSecrets() reports positions", () => {
-  const text = "x ".repeat(SNIFF_LIMIT) + FAKE.slack;
+Deno.test("redactSecrets() scans the whole text and findSecrets() reports positions", () => {
+  const text = "x ".repeat(FILLER_CHARS) + FAKE.slack;
   assert.equal(redactSecrets(text).endsWith("[REDACTED:slack_token]"), true);
   const [found] = [...findSecrets(`a ${FAKE.google} b`)];
   assert.deepEqual(found, { kind: "google_api_key", start: 2, end: 2 + FAKE.google.length });
