@@ -1577,3 +1577,49 @@ Deno.test("at the stop, the agent's own summary from the transcript leads the ta
     Deno.removeSync(base, { recursive: true });
   }
 });
+
+Deno.test("a session that ends on a failing run joins the agent's account to that failure, without counting it twice", async () => {
+  const base = tempDir();
+  try {
+    const home = join(base, "home");
+    const repo = join(base, "shop");
+    copyDir(join(FIXTURES, "repo"), repo);
+    const env = { HEIMDALL_AUTHOR: "ada" };
+    assert.equal((await cli(home, ["index", repo, "--no-embed"], { env })).code, 0);
+    const transcript = join(base, "cc.jsonl");
+    const account = "test_negative_discount still fails: the rounding runs before the clamp.";
+    Deno.writeTextFileSync(
+      transcript,
+      JSON.stringify({
+        type: "assistant",
+        message: { role: "assistant", content: [{ type: "text", text: account }] },
+      }) + "\n" + JSON.stringify({ type: "user", message: { role: "user", content: "ok" } }) + "\n",
+    );
+    const send = async (name: string, extra: Record<string, unknown> = {}) => {
+      const payload = { ...JSON.parse(payloadText(fixture("claude-code", name), repo)), ...extra };
+      const r = await hookCli(home, ["--harness", "claude-code"], {
+        stdin: JSON.stringify(payload),
+        env,
+      });
+      assert.equal(r.code, 0, r.stderr);
+    };
+    await send("prompt");
+    await send("post_edit");
+    await send("post_bash_failure");
+    await send("stop", { transcript_path: transcript });
+    await send("stop", { transcript_path: transcript }); // told twice: joined once
+    const why = await cli(home, ["why", join(repo, "pkg/billing.py"), "--json"], { env });
+    const attempts = (JSON.parse(why.stdout).current as {
+      kind: string;
+      text: string;
+      count: number;
+    }[]).filter((m) => m.kind === "attempt");
+    assert.equal(attempts.length, 1, why.stdout);
+    assert.match(attempts[0]!.text, /^`pytest -q` failed: .*test_negative_discount/);
+    assert.equal(attempts[0]!.text.split("Agent's account: ").length, 2, attempts[0]!.text);
+    assert.ok(attempts[0]!.text.endsWith(`Agent's account: ${account}`), attempts[0]!.text);
+    assert.equal(attempts[0]!.count, 1, "the account is the same failure, not a repeat");
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});

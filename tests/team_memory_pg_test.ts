@@ -263,6 +263,43 @@ Deno.test({ name: "team memory on PostgreSQL", ignore: noPostgres() }, async (t)
           "open",
         ]]);
 
+        // The agent's account on B joins the team's failure there: same row, count unchanged.
+        const bHome = homePaths(b.home);
+        const bJournal = Journal.open(bHome.journal);
+        const bShared = await SharedMemory.open({
+          home: bHome,
+          config: () => loadConfig(bHome.config),
+        });
+        try {
+          const input = {
+            about: ["src/store.ts:store"],
+            text: "the empty request reaches store before validation",
+            tests: ["store_test"],
+            author: "bob",
+            cwd: b.repo,
+          };
+          assert.equal(await bShared.describe(bJournal, input), first.memory.id);
+          assert.equal(await bShared.describe(bJournal, input), first.memory.id, "told twice");
+        } finally {
+          await bShared.close();
+          bJournal.close();
+        }
+        const told = await sql<{ text: string; count: number }>(
+          url,
+          `SELECT text, count FROM heimdall.memories WHERE id = '${first.memory.id}'`,
+        );
+        assert.deepEqual(told.map((r) => r.count), [2]);
+        assert.equal(
+          told[0]!.text,
+          "store throws on an empty request\n\nAgent's account: the empty request reaches store before validation",
+        );
+        const toldOnA = await heimdallJson<WhyJson & { current: { text: string }[] }>(
+          a.home,
+          ["why", "store"],
+          alice(a),
+        );
+        assert.match(toldOnA.current[0]!.text, /Agent's account: the empty request/);
+
         const pass = await heimdallJson<Attempted>(b.home, [
           "attempt",
           "--about",

@@ -300,6 +300,7 @@ async function afterTool(
         outcome: run.outcome,
         failed: run.failed.slice(0, 50),
         atMs: Date.now(),
+        about: { symbols: state.changed, paths: state.edited },
       });
       const svc = await deps.services();
       await svc.recordAttempt?.(who, {
@@ -376,5 +377,15 @@ async function onStop(
     ? sessionSummary(state)
     : `${redactSecrets(said)}\n\n${sessionSummary(state)}`;
   await svc.storeSummary(who, state.task?.id ?? null, title, note, state.edited);
+  // The session ends on a failing run: the agent's account is of that failure.
+  const last = state.tests.at(-1);
+  if (said !== null && last?.outcome === "fail" && last.about && svc.describeFailure) {
+    await svc.describeFailure(who, {
+      taskId: state.task?.id ?? null,
+      symbols: last.about.symbols,
+      paths: last.about.paths,
+      failed: last.failed,
+    }, said);
+  }
   state.summarized = key;
 }

@@ -65,6 +65,15 @@ export interface Services {
   ): Promise<void>;
   /** Records a test run as an attempt. */
   recordAttempt?(who: SessionRef, attempt: AttemptRecord): Promise<void>;
+  /**
+   * Joins the agent's own account of a failure (`text`) to the open failure
+   * its test run recorded (same anchors and failing tests); its count stays.
+   */
+  describeFailure?(
+    who: SessionRef,
+    failure: Pick<AttemptRecord, "taskId" | "symbols" | "paths" | "failed">,
+    text: string,
+  ): Promise<void>;
   /** Releases what the services opened (journals, the team store). */
   close?(): Promise<void>;
   /** Stores the session's summary as a progress note on its task. */

@@ -19,7 +19,7 @@ import { Journal } from "../store/mod.ts";
 import type { ContextItem } from "./budget.ts";
 import { hookLog } from "./hook_log.ts";
 import type { RegionSymbol } from "./region.ts";
-import type { ConflictWarning, Services } from "./services.ts";
+import type { AttemptRecord, ConflictWarning, Services } from "./services.ts";
 import { TeamLink } from "./team_link.ts";
 
 /** The failing tests a memory row lists (stored as a JSON array, or lines). */
@@ -254,10 +254,7 @@ export function createServices(
 
     async recordAttempt(s, a) {
       const { recordAttempt } = await memory();
-      const about = a.symbols.filter((c) => c.change !== "removed").map((c) =>
-        `${c.path}:${c.qualname}`
-      );
-      if (about.length === 0) about.push(...a.paths.slice(-5));
+      const about = attemptAbout(a);
       if (about.length === 0) return;
       const text = a.outcome === "fail"
         ? `\`${a.command.slice(0, 200)}\` failed${
@@ -281,6 +278,27 @@ export function createServices(
       );
     },
 
+    async describeFailure(s, f, text) {
+      const { describeFailure } = await memory();
+      const about = attemptAbout(f);
+      if (about.length === 0) return;
+      const input: AttemptInput = {
+        about,
+        outcome: "failed",
+        text,
+        author: await who(s.cwd),
+        tests: f.failed,
+        taskId: f.taskId,
+        cwd: s.cwd,
+      };
+      await record(
+        "joining the agent's account to its failure",
+        input,
+        (t, j, i) => t.memory().describe(j, i),
+        (j, i, touchable) => describeFailure(j, i, touchable),
+      );
+    },
+
     async storeSummary(s, taskId, title, summary, paths) {
       const { remember } = await memory();
       const about = paths.length > 0 ? paths.slice(-10) : [s.cwd];
@@ -301,6 +319,14 @@ export function createServices(
       );
     },
   };
+}
+
+/** What an attempt of the session is recorded on: the symbols it changed, else its last files. */
+function attemptAbout(a: Pick<AttemptRecord, "symbols" | "paths">): string[] {
+  const about = a.symbols.filter((c) => c.change !== "removed").map((c) =>
+    `${c.path}:${c.qualname}`
+  );
+  return about.length > 0 ? about : a.paths.slice(-5);
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   openPrivateFile,
   writePrivateFileAtomic,
 } from "../config/private_files.ts";
+import { redactDeep } from "../reconcile/secrets.ts";
 import type { HarnessName } from "./event.ts";
 import type { GuardState } from "./grep_guard.ts";
 
@@ -37,6 +38,8 @@ export interface SessionTestRun {
   outcome: "pass" | "fail";
   failed: string[];
   atMs: number;
+  /** What its attempt was recorded on: the symbols changed and files edited before it. */
+  about?: { symbols: ChangedSymbol[]; paths: string[] };
 }
 
 /** Everything Heimdall remembers about one harness session between hook calls. */
@@ -131,7 +134,8 @@ export async function updateSession<T>(
     const state = readSession(file) ?? create();
     const out = await change(state);
     state.updatedMs = Date.now();
-    writePrivateFileAtomic(file, JSON.stringify(state));
+    // Prompts, commands and test names pass through here: no secret reaches the file.
+    writePrivateFileAtomic(file, JSON.stringify(redactDeep(state)));
     return out;
   } finally {
     lock.close();

@@ -248,6 +248,49 @@ export function recordAttempt(
   };
 }
 
+/** How an agent's account of a failure is set apart in the attempt's text. */
+export const ACCOUNT_PREFIX = "Agent's account: ";
+
+/**
+ * `text` with the agent's `account` of the failure added as its last
+ * paragraph; undefined when the text already holds it (pure).
+ */
+export function withAccount(text: string, account: string): string | undefined {
+  const paragraph = ACCOUNT_PREFIX + account;
+  return text.includes(paragraph) ? undefined : `${text}\n\n${paragraph}`;
+}
+
+/**
+ * Joins an agent's own description of a failure (`input.text`) to the open
+ * failure it describes: the one on exactly `input.about`'s anchors that a
+ * failure with `input.tests` would repeat ({@link findRepeat}). Its text gains
+ * the account as a paragraph; its count does not change (it is the same
+ * failure, told). Returns the failure's id, or null when no open failure
+ * matches (nothing is written then). With `touchable`, as {@link recordAttempt}.
+ */
+export function describeFailure(
+  j: Journal,
+  input: Omit<AttemptInput, "outcome" | "fix">,
+  touchable: (m: MemoryRow) => boolean = () => true,
+): string | null {
+  const p = prepareAttempt(j, { ...input, outcome: "failed" });
+  const open = currentOnSameAnchors(
+    j,
+    p.anchors,
+    (m) => m.kind === "attempt" && m.status === "open" && touchable(m),
+    p.author,
+  );
+  const repeat = findRepeat(open, p.tests, p.text);
+  if (!repeat) return null;
+  const text = withAccount(repeat.row.text, p.text);
+  if (text === undefined) return repeat.row.id;
+  j.tx(() => {
+    j.run("UPDATE memories SET text = ?, updated_at = ? WHERE id = ?", text, p.now, repeat.row.id);
+    syncSearch(j, [repeat.row.id]);
+  });
+  return repeat.row.id;
+}
+
 /**
  * Marks resolved by `pass` (at its record time) every open failure that
  * shares an anchor with `anchors`, is visible to `viewer`, passes `touchable`

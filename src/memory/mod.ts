@@ -30,8 +30,10 @@ export {
   visibleTo,
 } from "./remember.ts";
 export {
+  ACCOUNT_PREFIX,
   type AttemptInput,
   type AttemptResult,
+  describeFailure,
   findRepeat,
   openFailures,
   passResolves,
@@ -40,6 +42,7 @@ export {
   recordAttempt,
   type Repeat,
   resolveFailures,
+  withAccount,
 } from "./attempts.ts";
 export { mirrorMemories, type MirrorReport, missingIds, sharedIn } from "./mirror.ts";
 export { freshMemoryId, getMemoryRow, loadMemories, updateAnchor } from "./records.ts";

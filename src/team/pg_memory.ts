@@ -17,6 +17,7 @@ import {
   passResolves,
   type Repeat,
   type Scope,
+  withAccount,
 } from "../memory/mod.ts";
 import { type PortableAnchor, portableKey, portableSet } from "./memory_anchor.ts";
 import type { PgTeamStore } from "./pg_store.ts";
@@ -198,6 +199,39 @@ export function storeAttempt(store: PgTeamStore, w: SharedAttempt): Promise<Shar
     }
     await bumpRevision(store, [w.id, ...resolved]);
     return { ...(await rowById(store, w.id)), repeat: null, resolved };
+  });
+}
+
+/**
+ * Joins an agent's account of a failure to the open shared failure on exactly
+ * `w.anchors` that `w.tests`/`w.text` would repeat (memory's
+ * `describeFailure`); its count stays. Returns the failure's row, or
+ * undefined when none matches (nothing written).
+ */
+export function storeDescribe(
+  store: PgTeamStore,
+  w: Omit<SharedAttempt, "outcome" | "fix">,
+): Promise<MemoryRow | undefined> {
+  return store.transaction(async () => {
+    const t = await lockAndStamp(store, w.anchors.map(portableKey));
+    const open = await store.query<MemoryRow>(
+      `SELECT ${ROW} FROM heimdall.memories m
+       WHERE m.anchor_set = $1 AND m.kind = 'attempt' AND m.status = 'open'
+         AND m.superseded_at IS NULL AND m.forgotten_at IS NULL
+       ORDER BY m.recorded_at DESC, m.id FOR UPDATE`,
+      [portableSet(w.anchors)],
+    );
+    const repeat = findRepeat(open, w.tests, w.text);
+    if (!repeat) return undefined;
+    const text = withAccount(repeat.row.text, w.text);
+    if (text !== undefined) {
+      await store.query(
+        `UPDATE heimdall.memories SET text = $2, updated_at = $3::timestamptz WHERE id = $1`,
+        [repeat.row.id, text, t],
+      );
+      await bumpRevision(store, [repeat.row.id]);
+    }
+    return (await rowById(store, repeat.row.id)).row;
   });
 }
 

@@ -10,6 +10,7 @@ import {
   type AttemptInput,
   type AttemptResult,
   currentOnSameAnchors,
+  describeFailure,
   forget,
   freshMemoryId,
   loadMemories,
@@ -33,7 +34,7 @@ import type { Journal } from "../store/mod.ts";
 import type { TeamContext } from "./mod.ts";
 import { portableOf } from "./memory_anchor.ts";
 import { pullMemories, type PullReport } from "./memory_sync.ts";
-import { storeAttempt, storeForget, storeRemember } from "./pg_memory.ts";
+import { storeAttempt, storeDescribe, storeForget, storeRemember } from "./pg_memory.ts";
 import { openPgTeamStore, PgTeamStore } from "./pg_store.ts";
 import { RepoResolver } from "./symbol_key.ts";
 import { TeamStoreError } from "./team_url.ts";
@@ -193,6 +194,37 @@ export class SharedMemory {
       similarity: r.repeat?.similarity ?? null,
       resolved: [...r.resolved, ...local],
     };
+  }
+
+  /**
+   * Joins an agent's account to the open failure it describes (memory's
+   * `describeFailure`): in the store for a shared failure, else in this
+   * journal. Returns the failure's id, or null when none matches. Throws what
+   * `describeFailure` throws, and TeamStoreError as {@link attempt} does.
+   */
+  async describe(
+    j: Journal,
+    input: Omit<AttemptInput, "outcome" | "fix">,
+  ): Promise<string | null> {
+    const scope = parseScope(input.scope ?? "project");
+    const store = this.#storeFor(scope);
+    if (!store) return describeFailure(j, input, (m) => !this.#isCopy(j, m));
+    await pullMemories(j, store);
+    const p = prepareAttempt(j, { ...input, outcome: "failed" });
+    const repos = new RepoResolver();
+    const row = await storeDescribe(store, {
+      id: freshMemoryId(j),
+      text: p.text,
+      author: p.author,
+      scope: scope as Exclude<typeof scope, "private">,
+      taskId: p.taskId,
+      anchors: p.anchors.map((a) => portableOf(a, repos)),
+      tests: p.tests,
+    });
+    // Not a shared failure: it may be this machine's own.
+    if (!row) return describeFailure(j, input, (m) => !this.#isCopy(j, m));
+    await pullMemories(j, store);
+    return row.id;
   }
 
   /**
