@@ -18,8 +18,32 @@
   body: (_) @body) @definition.class
 
 (method_definition
-  name: (_) @name
+  name: [
+    (property_identifier)
+    (private_property_identifier)
+    (computed_property_name)
+    (number)
+  ] @name
   body: (_) @body) @definition.method
+
+; "ArrayExpression, ArrayPattern"(node) {…}: named without the quotes
+(method_definition
+  name: (string (string_fragment) @name)
+  body: (_) @body) @definition.method
+
+; an ES5 method in an object literal: { send: function (…) {…} }, like the
+; shorthand `{ send(…) {…} }` above (arrow functions there are callbacks
+; far more often than methods, and are left out)
+(pair
+  key: [
+    (property_identifier) @name
+    (string (string_fragment) @name)
+  ]
+  value: [
+    (function_expression body: (_) @body)
+    (generator_function body: (_) @body)
+  ]) @definition.method
+
 
 ; const f = () => …, const f = function () {…}, var/let alike
 (lexical_declaration
