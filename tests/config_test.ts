@@ -35,3 +35,20 @@ Deno.test("HEIMDALL_MAX_FILE_BYTES beats the file for one run and is never writt
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /batchSize "lots" in "\$HEIMDALL_BATCH_SIZE"/);
 });
+
+Deno.test({
+  name: "a config file others can read or write is refused with the chmod that fixes it",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    const home = tempDir(); // 0700: a private home
+    const file = join(home, "config.json");
+    Deno.writeTextFileSync(file, JSON.stringify({ roots: [] }) + "\n");
+    Deno.chmodSync(file, 0o644);
+    const r = await cli(home, ["roots"]);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, /is open to other users; run `chmod 600 .*config\.json`/);
+    assert.equal(Deno.statSync(file).mode! & 0o777, 0o644, "refused, not silently changed");
+    Deno.chmodSync(file, 0o600);
+    assert.equal((await cli(home, ["roots"])).code, 0);
+  },
+});

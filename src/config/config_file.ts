@@ -26,6 +26,7 @@ function loadConfigFile(file: string): Config {
     if (e instanceof Deno.errors.NotFound) return parseConfig(undefined, file);
     throw e;
   }
+  refuseShared(file);
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -64,5 +65,38 @@ export async function updateConfig(
     return next;
   } finally {
     lock.close();
+  }
+}
+
+/**
+ * Throws {@link ConfigError} when `file` is not its owner's private file in a
+ * private folder: another user's file, or one that others could read or
+ * write (its roots, model and team store would be theirs to choose, and it
+ * may hold the store's password). POSIX only.
+ */
+function refuseShared(file: string): void {
+  if (Deno.build.os === "windows") return;
+  const me = Deno.uid();
+  for (const [path, what] of [[file, "file"], [dirname(file), "folder"]] as const) {
+    const st = Deno.statSync(path);
+    if (st.uid !== null && me !== null && st.uid !== me) {
+      throw new ConfigError(
+        "owner",
+        `uid ${st.uid}`,
+        `the config ${what} "${path}" belongs to another user; use your own $HEIMDALL_HOME`,
+        file,
+      );
+    }
+    if (st.mode !== null && (st.mode & 0o077) !== 0) {
+      const mode = (st.mode & 0o777).toString(8).padStart(3, "0");
+      throw new ConfigError(
+        "mode",
+        mode,
+        `the config ${what} "${path}" is open to other users; run \`chmod ${
+          what === "file" ? "600" : "700"
+        } ${path}\``,
+        file,
+      );
+    }
   }
 }
