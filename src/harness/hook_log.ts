@@ -1,12 +1,20 @@
 /** The hook's log, `$HEIMDALL_HOME/logs/hooks.log`: Deno APIs only, never throws. */
 import { ensurePrivateDir, writePrivateFile } from "../config/private_files.ts";
+import { redactSecrets } from "../reconcile/secrets.ts";
 
-/** Appends one timestamped line to `<home>/logs/hooks.log` (private: 0600 in a 0700 folder). */
+/**
+ * Appends one timestamped line to `<home>/logs/hooks.log` (private: 0600 in a 0700
+ * folder), secrets redacted.
+ */
 export function hookLog(homeDir: string, message: string): void {
   try {
     ensurePrivateDir(`${homeDir}/logs`);
-    writePrivateFile(`${homeDir}/logs/hooks.log`, `${new Date().toISOString()} ${message}\n`, {
-      append: true,
-    });
+    writePrivateFile(
+      `${homeDir}/logs/hooks.log`,
+      `${new Date().toISOString()} ${redactSecrets(message)}\n`,
+      {
+        append: true,
+      },
+    );
   } catch { /* logging must never fail the hook */ }
 }

@@ -2,6 +2,7 @@
  * Reading and writing memory rows. Every write here runs inside the caller's
  * transaction; memory rows are never deleted, only marked.
  */
+import { redactDeep, redactSecrets } from "../reconcile/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import type { AnchorRow, Memory, MemoryRow } from "./types.ts";
 
@@ -52,8 +53,28 @@ export const ANCHOR_COLUMNS = [
   "checked",
 ] as const satisfies readonly (keyof AnchorRow)[];
 
-/** Inserts a memory row (all columns). */
-export function insertMemory(j: Journal, m: MemoryRow): void {
+/**
+ * The row as stored: secrets in its people's words (text, fix, failing tests)
+ * redacted. Every write of a memory row goes through here, whatever wrote it
+ * (remember, attempt, import, a pull from the team store), so none can store one.
+ */
+export function redactRow(m: MemoryRow): MemoryRow {
+  const text = redactSecrets(m.text);
+  const fix = m.fix === null ? null : redactSecrets(m.fix);
+  let tests = m.tests;
+  try {
+    const list = JSON.parse(m.tests);
+    const clean = redactDeep(list);
+    if (clean !== list) tests = JSON.stringify(clean);
+  } catch {
+    tests = redactSecrets(m.tests);
+  }
+  return text === m.text && fix === m.fix && tests === m.tests ? m : { ...m, text, fix, tests };
+}
+
+/** Inserts a memory row (all columns), secrets redacted ({@link redactRow}). */
+export function insertMemory(j: Journal, row: MemoryRow): void {
+  const m = redactRow(row);
   j.run(
     `INSERT INTO memories (${MEMORY_COLUMNS.join(", ")}) VALUES (${
       MEMORY_COLUMNS.map(() => "?").join(", ")
@@ -62,8 +83,9 @@ export function insertMemory(j: Journal, m: MemoryRow): void {
   );
 }
 
-/** Replaces a memory row's columns by `m`'s (same id). */
-export function replaceMemory(j: Journal, m: MemoryRow): void {
+/** Replaces a memory row's columns by `m`'s (same id), secrets redacted ({@link redactRow}). */
+export function replaceMemory(j: Journal, row: MemoryRow): void {
+  const m = redactRow(row);
   const cols = MEMORY_COLUMNS.filter((c) => c !== "id");
   j.run(
     `UPDATE memories SET ${cols.map((c) => `${c} = ?`).join(", ")} WHERE id = ?`,

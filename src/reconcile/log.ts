@@ -1,4 +1,5 @@
 import { writePrivateFile } from "../config/private_files.ts";
+import { redactSecrets } from "./secrets.ts";
 
 /** Where the reconciler reports what it did; the CLI and the daemon choose the sink. */
 export interface Logger {
@@ -9,10 +10,10 @@ export interface Logger {
 /** Logs nothing (tests, quiet one-shot commands). */
 export const silentLogger: Logger = { info() {}, warn() {} };
 
-/** Logs to stderr; info only when verbose. */
+/** Logs to stderr, secrets redacted; info only when verbose. */
 export function stderrLogger(verbose = false): Logger {
   const enc = new TextEncoder();
-  const write = (s: string) => Deno.stderr.writeSync(enc.encode(s + "\n"));
+  const write = (s: string) => Deno.stderr.writeSync(enc.encode(redactSecrets(s) + "\n"));
   return {
     info: (m) => verbose && write(m),
     warn: (m) => write(`heimdall: ${m}`),
@@ -21,12 +22,15 @@ export function stderrLogger(verbose = false): Logger {
 
 /**
  * Appends timestamped lines to a log file (the daemon's `logs/daemon.log`, 0600),
- * and warnings to stderr too.
+ * and warnings to stderr too. Secrets in a message (an error quoting a line of
+ * a file, say) are redacted, here and on stderr.
  */
 export function fileLogger(file: string, alsoStderr = true): Logger {
   const line = (level: string, m: string) => {
     try {
-      writePrivateFile(file, `${new Date().toISOString()} ${level} ${m}\n`, { append: true });
+      writePrivateFile(file, `${new Date().toISOString()} ${level} ${redactSecrets(m)}\n`, {
+        append: true,
+      });
     } catch { /* a full disk must not stop the writer */ }
   };
   const err = stderrLogger(false);

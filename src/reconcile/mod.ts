@@ -26,5 +26,5 @@ export type { BackgroundWork, DaemonOptions } from "./daemon.ts";
 export { type Drift, verifyJournal, type VerifyReport } from "./verify.ts";
 export { contentHash, desiredRows, fileNodeId, nodeId } from "./desired.ts";
 export { isRacy, planCommit, planPath, RACY_WINDOW_MS } from "./plan.ts";
-export { redactSecrets } from "./secrets.ts";
+export { redactDeep, redactSecrets } from "./secrets.ts";
 export { walkRoot } from "./walk.ts";

@@ -3,6 +3,7 @@
  * re-indexing never deletes a note; its chunk makes it searchable at once.
  */
 import { createHash } from "node:crypto";
+import { redactSecrets } from "../reconcile/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { upsertLooseChunk } from "./chunks.ts";
 
@@ -26,11 +27,16 @@ export interface NotePath {
  * Records a note and its chunk in one transaction and returns its id. Each
  * path is read now (size and content hash) so that a later search can find
  * it again if it moves; a path that cannot be read is kept with no hash.
- * Costs one read per path.
+ * Costs one read per path. Secrets in the title, body and keywords are
+ * redacted (`[REDACTED:<kind>]`).
  */
-export function insertNote(j: Journal, note: NoteInput, now = Date.now()): number {
+export function insertNote(j: Journal, input: NoteInput, now = Date.now()): number {
+  // The one writer of notes (CLI `insert`, MCP `insert_note`): secrets never reach the journal.
+  const note = { ...input, title: redactSecrets(input.title), body: redactSecrets(input.body) };
   const paths = (note.paths ?? []).map(describePath);
-  const keywords = (note.keywords ?? []).map((k) => k.trim()).filter((k) => k !== "");
+  const keywords = (note.keywords ?? []).map((k) => redactSecrets(k.trim())).filter((k) =>
+    k !== ""
+  );
   return j.tx(() => {
     const id = Number(
       j.stmt("INSERT INTO notes (title, body, keywords, created_ms) VALUES (?, ?, ?, ?)").run(

@@ -10,6 +10,7 @@ import { basename, dirname, join } from "node:path";
 import type { HomePaths } from "../config/mod.ts";
 import { ensurePrivateDir, writePrivateFile } from "../config/private_files.ts";
 import { writeHintFile } from "../reconcile/hints.ts";
+import { redactSecrets } from "../reconcile/secrets.ts";
 import type { Journal } from "../store/mod.ts";
 import { notePaths } from "./notes.ts";
 import { clip, isSemanticOnly, kindOf, spanOf, summaryOf, symbolOf } from "./hit_text.ts";
@@ -301,7 +302,10 @@ export class Verifier {
       const at = new Date(this.#now).toISOString();
       writePrivateFile(
         join(home.logs, "search.log"),
-        this.#log.map((l) => `${at} ${l} (query ${JSON.stringify(query)})\n`).join(""),
+        // The query may be an agent's prompt (the prompt hook searches with it).
+        redactSecrets(
+          this.#log.map((l) => `${at} ${l} (query ${JSON.stringify(query)})\n`).join(""),
+        ),
         { append: true },
       );
     } catch { /* as above */ }

@@ -4,6 +4,7 @@
  * SQLite's clock; writes are short IMMEDIATE transactions, so they wait
  * (busy timeout) rather than fail while the reconciler commits.
  */
+import { redactSecrets } from "../reconcile/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { newTaskId, planFinish, planHandoff, planResume } from "./task_rules.ts";
 import type { Ownership } from "./task_rules.ts";
@@ -47,6 +48,8 @@ export class LocalTeamStore implements TeamStore {
     options: { ttlSeconds: number; taskId: string | null; taskText: string | null },
   ): Promise<Claim[]> {
     const j = this.journal;
+    // Task text and hand-off notes are people's words: secrets in them are redacted here.
+    const taskText = options.taskText === null ? null : redactSecrets(options.taskText);
     const ids = j.tx(() =>
       keys.map((k) => {
         const renewed = j.get<{ id: number }>(
@@ -57,7 +60,7 @@ export class LocalTeamStore implements TeamStore {
              AND repo = ? AND path = ? AND qualname = ? RETURNING id`,
           options.ttlSeconds,
           options.taskId,
-          options.taskText,
+          taskText,
           k.structHash,
           k.kind,
           who.agent,
@@ -81,7 +84,7 @@ export class LocalTeamStore implements TeamStore {
           who.agent,
           who.session,
           options.taskId,
-          options.taskText,
+          taskText,
           options.ttlSeconds,
         )!.id;
       })
@@ -168,7 +171,7 @@ export class LocalTeamStore implements TeamStore {
         `INSERT INTO tasks (id, text, owner, owner_agent, owner_session, state, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, 'open', ${NOW}, ${NOW})`,
         id,
-        text,
+        redactSecrets(text),
         who.developer,
         who.agent,
         who.session,
@@ -263,7 +266,7 @@ export class LocalTeamStore implements TeamStore {
       kind,
       actor,
       to,
-      note,
+      note === null ? null : redactSecrets(note),
     );
   }
 

@@ -4,6 +4,7 @@
  * is the server's `now()`, never a client's clock. The only file that imports
  * `pg`, and only when a team URL is configured (dynamic import).
  */
+import { redactDeep } from "../reconcile/mod.ts";
 import { PG_MIGRATIONS } from "./pg_schema.ts";
 import { newTaskId, planFinish, planHandoff, planResume } from "./task_rules.ts";
 import type { Ownership } from "./task_rules.ts";
@@ -396,7 +397,9 @@ export class PgTeamStore implements TeamStore {
       this.#broken = false;
     }
     try {
-      return (await this.#client.query<R>(sql, params)).rows;
+      // The one door to the shared database: no secret in any text sent
+      // (task text, hand-off notes, memory text, tests) leaves this machine.
+      return (await this.#client.query<R>(sql, redactDeep(params))).rows;
     } catch (e) {
       // SQL errors (a SQLSTATE) are bugs and surface as they are; a lost
       // connection is the environment's.
