@@ -545,6 +545,7 @@ Deno.test("export → import into a fresh home → export is byte-identical; a s
     unchanged: 5,
     kept: 0,
     rebased: 0,
+    redacted: 0,
   });
 
   // A bad line: exit 2, the line named, nothing written.

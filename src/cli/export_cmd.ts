@@ -51,8 +51,9 @@ export async function exportCmd(args: string[], ctx: Context): Promise<number> {
 export const IMPORT_HELP = `heimdall import FILE|- [--json]
   Reads an export into this journal in one transaction: new memories are
   added, one already here is replaced only by a newer copy; anchors under a
-  root of the same folder name here are moved onto it. Nothing is written
-  when a line is bad (the error names it).`;
+  root of the same folder name here are moved onto it. Secrets in the text
+  are redacted. Nothing is written when a line is bad (the error names it:
+  a time outside 1970–2099 or in the future, a text over 64 KiB, …).`;
 
 /** `heimdall import`. */
 export async function importCmd(args: string[], ctx: Context): Promise<number> {
@@ -81,6 +82,8 @@ export async function importCmd(args: string[], ctx: Context): Promise<number> {
           plural(r.added, "new memory", "new memories")
         }, ${r.updated} updated, ${r.unchanged} unchanged, ${r.kept} kept (newer here)${
           r.rebased > 0 ? `; ${plural(r.rebased, "anchor")} moved onto roots here` : ""
+        }${
+          r.redacted > 0 ? `; secrets redacted in ${plural(r.redacted, "memory", "memories")}` : ""
         }`,
       );
     }

@@ -12,6 +12,7 @@ import {
   insertAnchors,
   insertMemory,
   MEMORY_COLUMNS,
+  redactRow,
   replaceAnchors,
   replaceMemory,
 } from "./records.ts";
@@ -62,7 +63,31 @@ export interface ImportReport {
   kept: number;
   /** Anchors moved onto a root of this machine with the same folder name. */
   rebased: number;
+  /** Memories written with secrets in their text, fix or tests replaced by `[REDACTED:<kind>]`. */
+  redacted: number;
 }
+
+/** Times (ms) an import accepts: 1970-01-01 up to, excluding, 2100-01-01. */
+const TIME_RANGE = [0, Date.UTC(2100, 0, 1)] as const;
+/** How far past this machine's clock a recording time may lie (another machine's skew). */
+const CLOCK_SKEW_MS = 24 * 3600 * 1000;
+/** Columns that say when something happened here, so never after now. */
+const RECORDED_TIMES = new Set([
+  "recorded_at",
+  "superseded_at",
+  "forgotten_at",
+  "last_seen_at",
+  "resolved_at",
+  "updated_at",
+  "state_at",
+]);
+/** Longest memory text, fix or test list (characters): a paragraph, not a file. */
+export const MAX_TEXT = 65_536;
+/** Longest other string field (ids, names, paths). */
+const MAX_FIELD = 4_096;
+/** Most anchors on one memory. */
+const MAX_ANCHORS = 256;
+const LONG_FIELDS = new Set(["text", "fix", "tests"]);
 
 type Field = "string" | "number" | "string?" | "number?";
 
@@ -115,6 +140,7 @@ function checkFields(
   value: Record<string, unknown>,
   fields: Record<string, Field>,
   where: string,
+  now: number,
 ): void {
   for (const [name, type] of Object.entries(fields)) {
     const v = value[name];
@@ -123,16 +149,58 @@ function checkFields(
     const base = type.replace("?", "");
     if (typeof v !== base || (base === "number" && !Number.isFinite(v))) {
       throw new MemoryInputError(
-        `${where}: field "${name}" is ${JSON.stringify(v)}, expected a ${base}${
+        `${where}: field "${name}" is ${shown(v)}, expected a ${base}${
           optional ? " or null" : ""
         }; was the file written by \`heimdall export\`?`,
       );
     }
+    if (typeof v === "string") {
+      const max = LONG_FIELDS.has(name) ? MAX_TEXT : MAX_FIELD;
+      if (v.length > max) {
+        throw new MemoryInputError(
+          `${where}: field "${name}" is ${v.length} characters long, at most ${max} are accepted; shorten it in the file`,
+        );
+      }
+    }
+    if (typeof v === "number" && isTimeField(name)) checkTime(name, v, where, now);
   }
 }
 
-/** Parses and checks one memory line (pure); `where` names the file and line in errors. */
-export function parseMemoryLine(line: string, where: string): Memory {
+function isTimeField(name: string): boolean {
+  return name.endsWith("_at") || name === "valid_from" || name === "valid_to";
+}
+
+/** A time an import accepts, or a {@link MemoryInputError} naming the record, field and value. */
+function checkTime(name: string, v: number, where: string, now: number): void {
+  const latest = RECORDED_TIMES.has(name)
+    ? Math.min(TIME_RANGE[1], now + CLOCK_SKEW_MS)
+    : TIME_RANGE[1];
+  if (Number.isInteger(v) && v >= TIME_RANGE[0] && v < latest) return;
+  const when = Number.isInteger(v) && Math.abs(v) <= 8.64e15
+    ? ` (${new Date(v).toISOString()}, year ${new Date(v).getUTCFullYear()})`
+    : "";
+  throw new MemoryInputError(
+    `${where}: field "${name}" is ${v}${when}, expected whole milliseconds since 1970 ${
+      RECORDED_TIMES.has(name) ? "no later than now" : "before the year 2100"
+    }; fix or drop that record in the file`,
+  );
+}
+
+function shown(v: unknown): string {
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+}
+
+/**
+ * Parses and checks one memory line (pure but for `now`); `where` names the
+ * file and line in errors. Refuses, naming the field and value: a missing or
+ * mistyped field, an unknown kind or scope, a time outside 1970–2099 or a
+ * recording time later than `now` (+1 day of clock skew), `valid_to` not
+ * after `valid_from`, text, fix or tests over {@link MAX_TEXT} characters,
+ * another string over 4,096, more than 256 anchors, and tests that are not a
+ * JSON list of strings.
+ */
+export function parseMemoryLine(line: string, where: string, now = Date.now()): Memory {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -143,7 +211,23 @@ export function parseMemoryLine(line: string, where: string): Memory {
     throw new MemoryInputError(`${where}: expected one memory object per line`);
   }
   const v = value as Record<string, unknown>;
-  checkFields(v, MEMORY_FIELDS, where);
+  checkFields(v, MEMORY_FIELDS, where, now);
+  if (typeof v.valid_to === "number" && v.valid_to <= (v.valid_from as number)) {
+    throw new MemoryInputError(
+      `${where}: field "valid_to" (${v.valid_to}) is not after "valid_from" (${v.valid_from}); fix or drop that record in the file`,
+    );
+  }
+  let tests: unknown;
+  try {
+    tests = JSON.parse(v.tests as string);
+  } catch { /* reported below */ }
+  if (!Array.isArray(tests) || tests.some((t) => typeof t !== "string")) {
+    throw new MemoryInputError(
+      `${where}: field "tests" is ${
+        shown(v.tests)
+      }, expected a JSON list of test names such as "[]"`,
+    );
+  }
   if (!(KINDS as readonly string[]).includes(v.kind as string)) {
     throw new MemoryInputError(`${where}: unknown kind "${v.kind}"`);
   }
@@ -151,11 +235,16 @@ export function parseMemoryLine(line: string, where: string): Memory {
     throw new MemoryInputError(`${where}: unknown scope "${v.scope}"`);
   }
   if (!Array.isArray(v.anchors)) throw new MemoryInputError(`${where}: "anchors" is not a list`);
+  if (v.anchors.length > MAX_ANCHORS) {
+    throw new MemoryInputError(
+      `${where}: ${v.anchors.length} anchors, at most ${MAX_ANCHORS} are accepted; split the memory`,
+    );
+  }
   const anchors: AnchorRow[] = v.anchors.map((a: unknown, i: number) => {
     if (typeof a !== "object" || a === null) {
       throw new MemoryInputError(`${where}: anchor ${i} is not an object`);
     }
-    checkFields(a as Record<string, unknown>, ANCHOR_FIELDS, `${where}, anchor ${i}`);
+    checkFields(a as Record<string, unknown>, ANCHOR_FIELDS, `${where}, anchor ${i}`, now);
     return pick(a as Record<string, unknown>, ANCHOR_COLUMNS) as unknown as AnchorRow;
   });
   return { ...(pick(v, MEMORY_COLUMNS) as unknown as MemoryRow), anchors };
@@ -173,10 +262,13 @@ function pick(v: Record<string, unknown>, keys: readonly string[]): Record<strin
  * is newer (`updated_at`), else kept. An anchor whose path lies under no root
  * here, but whose old root has the same folder name as a root here, is moved
  * onto that root (same relative path), then anchors are re-checked against
- * the index here. Throws {@link MemoryInputError} naming
- * the line for a file that is not an export; nothing is written then.
+ * the index here. Secrets in text, fix and tests are redacted as they are
+ * written (counted in `redacted`). Throws {@link MemoryInputError} naming the
+ * line for a file that is not an export or a record that fails
+ * {@link parseMemoryLine}'s checks; nothing is written then.
  */
 export function importMemories(j: Journal, text: string, file = "input"): ImportReport {
+  const now = Date.now();
   const lines = text.split("\n");
   const memories: Memory[] = [];
   let header = false;
@@ -206,11 +298,18 @@ export function importMemories(j: Journal, text: string, file = "input"): Import
       header = true;
       return;
     }
-    memories.push(parseMemoryLine(line, where));
+    memories.push(parseMemoryLine(line, where, now));
   });
   if (!header) throw new MemoryInputError(`${file}: empty; write one with \`heimdall export\``);
   const roots = listRoots(j);
-  const report: ImportReport = { added: 0, updated: 0, unchanged: 0, kept: 0, rebased: 0 };
+  const report: ImportReport = {
+    added: 0,
+    updated: 0,
+    unchanged: 0,
+    kept: 0,
+    rebased: 0,
+    redacted: 0,
+  };
   j.tx(() => {
     const touched: string[] = [];
     for (const m of memories) {
@@ -218,7 +317,9 @@ export function importMemories(j: Journal, text: string, file = "input"): Import
       const rebased = anchors.map((a) => rebase(a, roots));
       report.rebased += rebased.filter((a, i) => a !== anchors[i]).length;
       const local = getMemoryRow(j, row.id);
+      const redacted = redactRow(row) !== row;
       if (!local) {
+        if (redacted) report.redacted++;
         insertMemory(j, row);
         insertAnchors(j, row.id, rebased);
         report.added++;
@@ -229,6 +330,7 @@ export function importMemories(j: Journal, text: string, file = "input"): Import
         replaceMemory(j, row);
         replaceAnchors(j, row.id, rebased);
         report.updated++;
+        if (redacted) report.redacted++;
         touched.push(row.id);
       } else {
         report.kept++;
