@@ -205,6 +205,14 @@
           (generator_function body: (_) @body)
         ])))) @definition.function
 
+; a named function assigned is also found by its own name, the one in
+; stack traces: module.exports = function isSurrogatePair (…) {…}
+(expression_statement
+  (assignment_expression
+    right: (function_expression
+      name: (identifier) @name
+      body: (_) @body))) @definition.function
+
 ; exports.A = class {…}, Foo.Bar = class extends Base {…} (a class with a
 ; name of its own is found by that name)
 (expression_statement
