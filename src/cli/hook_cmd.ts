@@ -125,6 +125,7 @@ async function readStdin(): Promise<string | number> {
 type Asked =
   | { kind: "answered"; stdout: string | null }
   | { kind: "absent" }
+  | { kind: "oversize" }
   | { kind: "refused" }
   | { kind: "late"; pid: number | null };
 
@@ -143,6 +144,7 @@ async function askServer(
   const r = await exchange(at.port, { ...frame, token: at.token, waitMs }, waitMs);
   if (r === "absent") return { kind: "absent" }; // not our server (a stale port file): it said nothing
   if (r === "late") return { kind: "late", pid: at.pid };
+  if (r === "oversize") return { kind: "oversize" };
   return r.status === "ok" ? { kind: "answered", stdout: r.stdout } : { kind: "refused" };
 }
 

@@ -63,24 +63,38 @@ const ANSWER_MARGIN_MS = 100;
 
 /**
  * Reads one request line: null when the connection closes, sends more than
- * `limit` bytes, or starts with anything but `prefix`.
+ * `limit` bytes, or starts with anything but `prefix` (ASCII). Bytes are
+ * kept as they came and decoded once, at the end: memory stays at the
+ * line's size and each chunk is looked at once.
  */
 async function readFrame(conn: Deno.Conn, prefix: string, limit: number): Promise<string | null> {
-  const dec = new TextDecoder();
+  const want = new TextEncoder().encode(prefix);
+  const chunks: Uint8Array[] = [];
   const buf = new Uint8Array(64 * 1024);
-  let text = "";
-  let bytes = 0;
+  let size = 0;
   for (;;) {
     const n = await conn.read(buf);
     if (n === null) return null;
-    bytes += n;
-    text += dec.decode(buf.subarray(0, n), { stream: true });
-    // A stranger is dropped after the first few bytes, not after 16 MB.
-    const head = text.slice(0, prefix.length);
-    if (!prefix.startsWith(head)) return null;
-    const nl = text.indexOf("\n");
-    if (nl >= 0) return text.length >= prefix.length ? text.slice(0, nl) : null;
-    if (bytes > limit) return null;
+    const chunk = buf.subarray(0, n);
+    // A stranger is dropped after the first few bytes, not after megabytes.
+    for (let i = 0; i < n && size + i < want.length; i++) {
+      if (chunk[i] !== want[size + i]) return null;
+    }
+    const nl = chunk.indexOf(0x0a);
+    if (nl >= 0) {
+      if (size + nl < want.length) return null;
+      chunks.push(chunk.subarray(0, nl));
+      const line = new Uint8Array(size + nl);
+      let off = 0;
+      for (const c of chunks) {
+        line.set(c, off);
+        off += c.length;
+      }
+      return new TextDecoder().decode(line);
+    }
+    size += n;
+    if (size > limit) return null;
+    chunks.push(chunk.slice()); // a copy of what came, not the whole read buffer
   }
 }
 

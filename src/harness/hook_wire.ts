@@ -33,8 +33,11 @@ export type ServerReply =
 
 /** The most a hook reads from stdin; a larger payload is drained and ignored. */
 export const MAX_STDIN_BYTES = 8 * 1024 * 1024;
-/** The longest request line the server reads (a full stdin, JSON-escaped, and the rest). */
-export const MAX_FRAME_BYTES = 2 * MAX_STDIN_BYTES + 64 * 1024;
+/**
+ * The longest request line the server reads: a full stdin and the rest, with
+ * room for some escaping. A client with a longer one answers in-process.
+ */
+export const MAX_FRAME_BYTES = MAX_STDIN_BYTES + 1024 * 1024;
 /** How long a hook waits for the warm server by default before it fails open. */
 export const DEFAULT_WAIT_MS = 300;
 
@@ -110,13 +113,16 @@ export function passedEnv(all: Record<string, string>): Record<string, string> {
  * `waitMs` (connecting included: a stopped server's backlog still accepts).
  * Resolves to the reply; `"absent"` when nothing listens or it closed
  * without a word (not a server of ours); `"late"` when no whole reply came
- * in time or the connection broke after the request went out.
+ * in time or the connection broke after the request went out; `"oversize"`
+ * (nothing sent) when the line is longer than the server reads.
  */
 export async function exchange(
   port: number,
   frame: HookFrame | PingFrame,
   waitMs: number,
-): Promise<ServerReply | "absent" | "late"> {
+): Promise<ServerReply | "absent" | "late" | "oversize"> {
+  const data = new TextEncoder().encode(encodeFrame(frame));
+  if (data.length > MAX_FRAME_BYTES) return "oversize";
   let conn: Deno.TcpConn | undefined;
   let timedOut = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -140,7 +146,6 @@ export async function exchange(
       return "late";
     }
     try {
-      const data = new TextEncoder().encode(encodeFrame(frame));
       for (let off = 0; off < data.length;) off += await conn.write(data.subarray(off));
       const dec = new TextDecoder();
       const buf = new Uint8Array(64 * 1024);
