@@ -13,6 +13,7 @@ import {
   serviceState,
   SYSTEMD_UNIT_NAME,
 } from "../service/mod.ts";
+import { ensurePrivateDir } from "../config/private_files.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -139,7 +140,7 @@ async function install(
     ctx.err(`heimdall service install: ${e.message}`);
     return EXIT.usage;
   }
-  Deno.mkdirSync(ctx.home.logs, { recursive: true });
+  ensurePrivateDir(ctx.home.logs);
   Deno.mkdirSync(dirname(file), { recursive: true });
   Deno.writeTextFileSync(file, text);
   ctx.out(`Wrote ${file}`);

@@ -110,7 +110,7 @@ async function writeManifest(
   };
   const path = join(dir, "manifest.json");
   const tmp = `${path}.${Deno.pid}.tmp`;
-  await Deno.writeTextFile(tmp, JSON.stringify(out, null, 2) + "\n");
+  await Deno.writeTextFile(tmp, JSON.stringify(out, null, 2) + "\n", { mode: 0o600 });
   await Deno.rename(tmp, path);
 }
 
@@ -141,7 +141,8 @@ export async function pullModel(
       0,
     );
   }
-  await Deno.mkdir(dir, { recursive: true });
+  // Under $HEIMDALL_HOME, which is the user's alone (see src/config/private_files.ts).
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   const files: InstalledFile[] = [];
   try {
     for (const f of manifest.files) files.push(await pullFile(f, join(dir, f.name), options));
@@ -226,7 +227,13 @@ async function pullFile(f: ModelFile, dest: string, options: PullOptions): Promi
     }
     const h = append ? hash : createHash("sha256");
     const total = contentTotal(res, append ? start : 0) ?? f.bytes;
-    const out = await Deno.open(part, { write: true, create: true, append, truncate: !append });
+    const out = await Deno.open(part, {
+      write: true,
+      create: true,
+      append,
+      truncate: !append,
+      mode: 0o600,
+    });
     try {
       for await (const chunk of res.body!) {
         let w = 0;
@@ -347,7 +354,8 @@ export async function importModel(
     manifest = builtin;
   }
   const dir = join(modelsDir, name);
-  await Deno.mkdir(dir, { recursive: true });
+  // Under $HEIMDALL_HOME, which is the user's alone (see src/config/private_files.ts).
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   const files: InstalledFile[] = [];
   try {
     for (const f of manifest.files) files.push(await importFile(f, from, dir, name));

@@ -147,7 +147,8 @@ async function fromExtracted(libDir: string): Promise<NativeOrt> {
   const pkg = new URL("../", import.meta.resolve("onnxruntime-node"));
   const src = new URL(`bin/napi-v6/${platform}/${arch}/`, pkg);
   const dir = join(libDir, `onnxruntime-node-${NATIVE_VERSION}`, `${platform}-${arch}`);
-  await Deno.mkdir(dir, { recursive: true });
+  // Under $HEIMDALL_HOME, which is the user's alone (see src/config/private_files.ts).
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   for await (const entry of Deno.readDir(src)) {
     if (!entry.isFile) continue;
     const target = join(dir, entry.name);
@@ -157,7 +158,7 @@ async function fromExtracted(libDir: string): Promise<NativeOrt> {
     if (have === size) continue;
     // Copy beside, then rename: two processes extracting at once both end with whole files.
     const tmp = `${target}.${Deno.pid}.tmp`;
-    await Deno.writeFile(tmp, await Deno.readFile(from));
+    await Deno.writeFile(tmp, await Deno.readFile(from), { mode: 0o600 });
     await Deno.rename(tmp, target);
   }
   const binding = createRequire(import.meta.url)(join(dir, "onnxruntime_binding.node")) as Binding;
