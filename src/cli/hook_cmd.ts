@@ -38,8 +38,10 @@ export const HELP = `heimdall hook --harness NAME [--budget TOKENS] [--event NAM
   claims, within a token budget (--budget, or HEIMDALL_HOOK_BUDGET; default
   1500). Never approves or blocks a tool call. Written into each harness's
   config by \`heimdall init\`. A warm background server per HEIMDALL_HOME
-  answers after the first call (HEIMDALL_HOOK_SERVER=0: never). Any error
-  prints nothing, is logged to $HEIMDALL_HOME/logs/hooks.log, and exits 0.`;
+  answers after the first call (HEIMDALL_HOOK_SERVER=0: never); the hook
+  waits for it at most HEIMDALL_HOOK_WAIT_MS (default 300 ms), then prints
+  nothing and has a server that did not answer replaced. Any error prints
+  nothing, is logged to $HEIMDALL_HOME/logs/hooks.log, and exits 0.`;
 
 /** A server start is not retried within this window (another hook may be starting one). */
 const SPAWN_EVERY_MS = 10_000;

@@ -28,9 +28,10 @@ export interface HookRequest {
 export const DEFAULT_BUDGET = 1500;
 /**
  * An in-process hook (no warm server) that has not answered by then gives
- * up quietly (the agent must not wait on us); it includes loading modules.
+ * up quietly (the agent must not wait on us). Room for loading the modules
+ * cold and for one 1.5 s wait on an unreachable team store.
  */
-export const IN_PROCESS_DEADLINE_MS = 3000;
+export const IN_PROCESS_DEADLINE_MS = 4000;
 /**
  * The most one journal statement of a hook waits for another process's
  * lock. SQLite waits synchronously, holding up the deadline (and, in the
