@@ -22,8 +22,16 @@ import { type HashTarget, structHashes } from "./struct_hash.ts";
  *   `@receiver` (the container named outside it: Go receivers, C++ `A::f`;
  *   several are joined with `.`).
  * - `@reference.call` with `@name`, optional `@module` (a static qualifier,
- *   kept as written) or `@qualifier` (kept only when its first segment is a
- *   name this file imports, e.g. `os.path` in `os.path.join()`).
+ *   kept as written) or `@qualifier` (the receiver: kept as the module when
+ *   its first segment is a name this file imports, e.g. `os.path` in
+ *   `os.path.join()`, else kept as the reference's `receiver`, so that
+ *   `kwargs.get()` is never taken for a bare call of `get`).
+ * - `@binding.type` with `@name` (a variable, parameter or Go receiver) and
+ *   `@type` (its type, constructed or annotated): the evident type of that
+ *   name inside the innermost definition holding it, given to calls on it as
+ *   `receiverType`. Without `@type`, the name is bound to something of no
+ *   evident type; a name bound to two different types, or to one and to
+ *   something untyped, has none (patterns of one node: a typed one wins).
  * - `@reference.import` with `@module` and optional `@name` (the binding);
  *   without `@name`, `(#set! name "*" | "first-segment" | "last-segment")`
  *   derives it from the module (default `*`: the whole module). Several
@@ -56,6 +64,7 @@ export function symbolsAndRefs(
 ): { symbols: SymbolDef[]; refs: Reference[] } {
   const defMatches: QueryMatch[] = [];
   const refMatches: QueryMatch[] = [];
+  const bindingMatches: QueryMatch[] = [];
   const textMarks: (Span & { comment?: boolean })[] = [];
   const wrappers: Mark[] = [];
   const decorators: Mark[] = [];
@@ -80,6 +89,10 @@ export function symbolsAndRefs(
       }
       if (c.name.startsWith("reference.")) {
         refMatches.push(m);
+        break;
+      }
+      if (c.name.startsWith("binding.")) {
+        bindingMatches.push(m);
         break;
       }
     }
@@ -114,7 +127,7 @@ export function symbolsAndRefs(
   const symbols = defs.map((d, i) =>
     toSymbol(d, source, spec, skipTypes, docstrings[i], hashes[i]!, errors, comments)
   );
-  const refs = wantRefs ? collectReferences(refMatches, defs) : [];
+  const refs = wantRefs ? collectReferences(refMatches, bindingMatches, defs) : [];
   symbols.sort((a, b) =>
     a.startLine - b.startLine || b.endLine - a.endLine || cmp(a.qualname, b.qualname) ||
     cmp(a.kind, b.kind)
@@ -395,7 +408,11 @@ const REF_KINDS: Record<string, Reference["kind"]> = {
   implements: "implements",
 };
 
-function collectReferences(matches: QueryMatch[], defs: Def[]): Reference[] {
+function collectReferences(
+  matches: QueryMatch[],
+  bindingMatches: QueryMatch[],
+  defs: Def[],
+): Reference[] {
   const raw: { kind: Reference["kind"]; m: QueryMatch; role: Node; anchor: Node }[] = [];
   for (const m of matches) {
     const role = m.captures.find((c) => c.name.startsWith("reference."));
@@ -420,6 +437,7 @@ function collectReferences(matches: QueryMatch[], defs: Def[]): Reference[] {
     bindings.add(name);
     refs.push(ref(kind, defs, anchor, name, module));
   }
+  const types = typeBindings(bindingMatches, defs);
   for (const { kind, m, anchor } of raw) {
     if (kind === "imports") continue;
     const name = collapse(capture(m, "name")?.text ?? "");
@@ -427,11 +445,21 @@ function collectReferences(matches: QueryMatch[], defs: Def[]): Reference[] {
     if (!/[\p{L}\p{N}_$]/u.test(name)) continue;
     let module = capture(m, "module")?.text;
     const qualifier = capture(m, "qualifier")?.text;
+    let receiver: string | undefined;
     if (module === undefined && qualifier !== undefined) {
       const head = qualifier.split(/[.:\\/]/, 1)[0]!;
       if (bindings.has(head)) module = qualifier;
+      else receiver = receiverText(qualifier);
     }
-    refs.push(ref(kind, defs, anchor, name, module === undefined ? undefined : collapse(module)));
+    const r = ref(kind, defs, anchor, name, module === undefined ? undefined : collapse(module));
+    if (receiver !== undefined) {
+      r.receiver = receiver;
+      const type = receiver === "?"
+        ? constructed(qualifier!)
+        : types.typeOf(receiver, enclosing(defs, anchor.startIndex));
+      if (type !== undefined) r.receiverType = type;
+    }
+    refs.push(r);
   }
 
   // `const x = require("m")` also matches the bare `require("m")` pattern: a
@@ -443,7 +471,7 @@ function collectReferences(matches: QueryMatch[], defs: Def[]): Reference[] {
   );
   refs.sort((a, b) =>
     a.line - b.line || cmp(a.kind, b.kind) || cmp(a.from, b.from) || cmp(a.name, b.name) ||
-    cmp(a.module ?? "", b.module ?? "")
+    cmp(a.module ?? "", b.module ?? "") || cmp(a.receiver ?? "", b.receiver ?? "")
   );
   // Sorted on every field, duplicates are neighbours.
   const unique: Reference[] = [];
@@ -452,7 +480,7 @@ function collectReferences(matches: QueryMatch[], defs: Def[]): Reference[] {
     const last = unique[unique.length - 1];
     if (
       last !== undefined && last.line === r.line && last.kind === r.kind && last.from === r.from &&
-      last.name === r.name && last.module === r.module
+      last.name === r.name && last.module === r.module && last.receiver === r.receiver
     ) continue;
     unique.push(r);
   }
@@ -474,6 +502,69 @@ function ref(
   };
   if (module !== undefined && module !== "") r.module = module;
   return r;
+}
+
+/**
+ * A receiver as the resolver reads it: a name or a dotted path of names
+ * (`::`, `->` and `?.` read as `.`; `super()` as `super`), else `?`.
+ */
+function receiverText(qualifier: string): string {
+  const text = collapse(qualifier).replace(/\s*(::|->|\?\.|\.)\s*/g, ".").replace(
+    /^super\(\)/,
+    "super",
+  );
+  return /^[\p{L}_$@][\p{L}\p{N}_$]*(\.[\p{L}_$][\p{L}\p{N}_$]*)*$/u.test(text) ? text : "?";
+}
+
+/** `Foo` when the receiver is just `new Foo(…)` (the parentheses balanced to the end), else undefined. */
+function constructed(qualifier: string): string | undefined {
+  const text = collapse(qualifier);
+  const m = /^new ?([\p{L}_$][\p{L}\p{N}_$]*) ?\(/u.exec(text);
+  if (!m || !text.endsWith(")")) return undefined;
+  let depth = 0;
+  for (let i = m[0].length - 1; i < text.length; i++) {
+    const c = text[i];
+    if (c === "(") depth++;
+    else if (c === ")" && --depth === 0) return i === text.length - 1 ? m[1] : undefined;
+  }
+  return undefined;
+}
+
+/** The `@binding.type` captures: which type a name evidently has inside a definition. */
+function typeBindings(matches: QueryMatch[], defs: Def[]) {
+  // Per binding node: the type its patterns name (undefined: bound to something untyped).
+  const byNode = new Map<string, { key: string; type: string | undefined }>();
+  for (const m of matches) {
+    const role = m.captures.find((c) => c.name.startsWith("binding."))?.node;
+    const name = capture(m, "name");
+    if (!role || !name) continue;
+    const type = capture(m, "type")?.text;
+    const t = type === undefined ? undefined : collapse(type).replace(/::/g, ".");
+    const at = `${role.id}:${name.startIndex}`;
+    const seen = byNode.get(at);
+    if (seen?.type !== undefined && seen.type !== t) {
+      if (t !== undefined) seen.type = "";
+      continue;
+    }
+    const scope = enclosing(defs, name.startIndex)?.qualname ?? "";
+    byNode.set(at, { key: `${scope}\u0000${collapse(name.text)}`, type: t });
+  }
+  // "scope qualname\0name" → type, or null when bindings of it disagree or one has none.
+  const byScope = new Map<string, string | null>();
+  for (const { key, type } of byNode.values()) {
+    const seen = byScope.get(key);
+    byScope.set(key, seen === undefined || seen === type ? type || null : null);
+  }
+  return {
+    /**
+     * The type of `name` bound in `def` itself (the file for top-level code).
+     * Not looked up further out: a parameter without a type, or a name bound
+     * in a way no pattern captures, may shadow an outer binding.
+     */
+    typeOf(name: string, def: Def | undefined): string | undefined {
+      return byScope.get(`${def?.qualname ?? ""}\u0000${name}`) ?? undefined;
+    },
+  };
 }
 
 /** The innermost definition whose range holds `index` (defs sorted by start). */

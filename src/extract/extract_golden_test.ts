@@ -36,6 +36,8 @@ function golden(x: Extraction): Record<string, unknown> {
     from: r.from,
     name: r.name,
     ...(r.module !== undefined ? { module: r.module } : {}),
+    ...(r.receiver !== undefined ? { receiver: r.receiver } : {}),
+    ...(r.receiverType !== undefined ? { receiverType: r.receiverType } : {}),
     line: r.line,
   }));
   if (x.chunks.length > 0) out.chunks = x.chunks;

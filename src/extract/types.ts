@@ -28,6 +28,19 @@ export interface Reference {
   name: string;
   /** For imports, and for names bound by an import: the module specifier as written. */
   module?: string;
+  /**
+   * For a call on a receiver (`x.m()`, `self.m()`, `this.a.m()`): the
+   * receiver as written, or `?` when it is not a name or a dotted path of
+   * names (`f().m()`, `a[0].m()`). Absent for bare calls and for calls whose
+   * qualifier is a module this file imports (those carry `module`).
+   */
+  receiver?: string;
+  /**
+   * The receiver's type where the same definition (or one around it) makes
+   * it evident: constructed (`x = Foo()`, `new Foo()`), annotated (`x: Foo`,
+   * `Foo x`), or a Go method's receiver. Absent when unknown or ambiguous.
+   */
+  receiverType?: string;
   line: number;
 }
 

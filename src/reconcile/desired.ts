@@ -2,7 +2,7 @@ import { derivationOf, type DerivationVersions } from "../extract/derivation.ts"
 import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import type { Depth } from "../config/mod.ts";
-import type { Capability, Extraction, FileInfo } from "../extract/mod.ts";
+import type { Capability, Extraction, FileInfo, Reference } from "../extract/mod.ts";
 import type {
   ChunkRecord,
   EdgeRecord,
@@ -192,11 +192,12 @@ function addSymbols(
     // knows the reference can only ever resolve that way.
     const imported = new Set(x.refs.filter((r) => r.kind === "imports").map((r) => r.name));
     for (const r of x.refs) {
-      const bound = r.kind !== "imports" && r.module === undefined && imported.has(r.name);
+      const bound = r.kind !== "imports" && r.module === undefined && r.receiver === undefined &&
+        imported.has(r.name);
       pending.push({
         src: idByQualname.get(r.from) ?? fileId,
         kind: r.kind,
-        target: r.name,
+        target: referenceTarget(r),
         name: lastSegment(r.name),
         module: r.module ?? (bound ? r.name : null),
         module_tail: r.kind === "imports" && r.module ? moduleTail(r.module) : null,
@@ -204,6 +205,17 @@ function addSymbols(
       });
     }
   }
+}
+
+/**
+ * What the resolver reads of a reference: the name, qualified by what its
+ * receiver evidently is (`Session.get` for `s.get()` after `s = Session()`),
+ * else by the receiver as written (`self.get`, `kwargs.get`, `?.get`), so
+ * that a call on a receiver is never read as a bare call of its name.
+ */
+export function referenceTarget(r: Reference): string {
+  const on = r.receiverType ?? r.receiver;
+  return on === undefined ? r.name : `${on}.${r.name}`;
 }
 
 function effective3(x: Extraction): boolean {

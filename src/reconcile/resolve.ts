@@ -1,5 +1,6 @@
 import { posix } from "node:path";
 import type { Journal } from "../store/mod.ts";
+import { bareScope, hasImplicitThis, isBuiltin, receiverRole } from "./call_rules.ts";
 import { moduleCandidates, packageDirSuffixes } from "./modules.ts";
 
 interface RefRow {
@@ -36,11 +37,52 @@ function tailsOf(rel: string): string[] {
 /** Kinds a reference may land on; files and headings are not definitions. */
 const DEFINITION = "n.kind NOT IN ('file', 'heading')";
 
+/** Kinds that hold methods: where `self.m()` and `Type.m()` look. */
+const CLASS_KINDS =
+  "('class', 'interface', 'struct', 'trait', 'impl', 'enum', 'union', 'module', 'type')";
+
+/**
+ * What a bare name may land on: a definition that is no member of a class
+ * (`p` is its parent node, LEFT JOINed). A bare call never means a method
+ * by name alone: only through the enclosing class (see {@link hasImplicitThis}).
+ */
+const NOT_MEMBER = `n.kind NOT IN ('file', 'heading', 'method') AND (p.kind IS NULL
+  OR p.kind NOT IN ('class', 'interface', 'struct', 'trait', 'impl', 'enum', 'union')
+  OR n.kind IN ${CLASS_KINDS})`;
+
+/**
+ * The family of a path's language (SQL over column `col`): a bare name is
+ * unique or not among the definitions of one family, since a JavaScript
+ * call never lands on a shell function (C and C++ share headers, JS and TS
+ * share modules).
+ */
+function family(col: string): string {
+  // Keep in step with familyOf.
+  return `CASE WHEN ${col} IN ('c', 'cpp') THEN 'c'
+    WHEN ${col} IN ('javascript', 'typescript', 'tsx', 'jsx') THEN 'js' ELSE ${col} END`;
+}
+
+interface ClassNode {
+  id: string;
+  qualname: string;
+  path_id: number;
+}
+
 /**
  * Cross-file resolution, run inside the writer's transaction right after a
  * path's rows changed. Honest: an import-backed target first, then a
  * definition in the same file, then a name unique in the repository;
  * anything else stays a pending edge with its name — never a guess.
+ *
+ * A call on a receiver (`x.m()`) lands only where the receiver is evident:
+ * `self`/`this`/`cls` (the enclosing class, then its bases through resolved
+ * inherits edges), `super` (the bases), a type (`Foo.m()`, or a receiver
+ * constructed or annotated as `Foo`: the extractor writes it `Foo.m`) found
+ * by import, in the file or unique in the repository, or a module this file
+ * imports. A bare call lands on a function, never on a method by name
+ * (except a method of its own class where the language reads it so), and a
+ * builtin's name is never answered by a namesake elsewhere (see
+ * ./call_rules.ts).
  */
 export class Resolver {
   readonly #aliases = new Map<number, Map<string, string>>();
@@ -58,8 +100,17 @@ export class Resolver {
   readonly #rootPaths = new Map<number, string>();
   readonly #pathIds = new Map<string, number | null>();
   readonly #localDefs = new Map<number, Map<string, string>>();
+  /** Per file: definitions a bare name may land on (no class members), by name. */
+  readonly #localFunctions = new Map<number, Map<string, string>>();
+  /** Per file: class-like definitions by name (the first by line). */
+  readonly #localClasses = new Map<number, Map<string, ClassNode>>();
   #folders = new FolderIndex();
   readonly #uniqueDefs = new Map<string, string | null>();
+  readonly #uniqueClasses = new Map<string, ClassNode | null>();
+  /** Files whose inherits edges resolved in this change: their calls on `self` may land now. */
+  readonly #basesFound = new Set<number>();
+  /** True while resolveSteps runs: calls come after every inherits edge there anyway. */
+  #bulk = false;
 
   constructor(
     readonly journal: Journal,
@@ -80,7 +131,11 @@ export class Resolver {
     const j = this.journal;
     const pathId = change.pathId;
     this.#localDefs.clear();
+    this.#localFunctions.clear();
+    this.#localClasses.clear();
     this.#uniqueDefs.clear();
+    this.#uniqueClasses.clear();
+    this.#basesFound.clear();
     this.#folders.update(
       change,
       j.get<{ language: string | null; state: string }>(
@@ -91,8 +146,13 @@ export class Resolver {
     const affected = this.#forget(change);
     for (const d of this.#importersOf(change.rel)) affected.add(d);
     const names = new Set([...defined, ...this.#alsoNamedBy(pathId)]);
+    // Bases first: a call on `self` may land on a method of one.
     for (
-      const ref of j.all<RefRow>("SELECT rowid, * FROM pending_edges WHERE owner_id = ?", pathId)
+      const ref of j.all<RefRow>(
+        `SELECT rowid, * FROM pending_edges WHERE owner_id = ?
+         ORDER BY kind IN ('inherits', 'implements') DESC, rowid`,
+        pathId,
+      )
     ) {
       this.#tryResolve(ref);
     }
@@ -155,18 +215,99 @@ export class Resolver {
     // so its many references are not retried on every commit.
     const retry: RefRow[] = [];
     for (const name of names) {
-      const unique = this.#rootsWhereUnique(name);
-      if (unique.length === 0) continue;
-      retry.push(...j.all<RefRow>(
-        `SELECT pe.rowid, pe.* FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
-         WHERE pe.name = ? AND pe.owner_id != ? AND pe.kind != 'imports' AND pe.module IS NULL
-           AND pe.target = pe.name AND p.root_id IN (${unique.map(() => "?").join(",")})`,
-        name,
-        pathId,
-        ...unique,
-      ));
+      for (const where of this.#rootsWhereUnique(name)) {
+        retry.push(...j.all<RefRow>(
+          `SELECT pe.rowid, pe.* FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
+           WHERE pe.name = ? AND pe.owner_id != ? AND pe.kind != 'imports' AND pe.module IS NULL
+             AND pe.target = pe.name AND p.root_id = ? AND ${family("p.language")} = ?`,
+          name,
+          pathId,
+          where.root_id,
+          where.family,
+        ));
+      }
     }
     for (const ref of retry) this.#tryResolve(ref);
+    // A reopened edge whose name is still unique where it looks (a Go
+    // package, say, when the namesake is in another one) lands again.
+    for (const ref of ambiguous) {
+      for (
+        const p of j.all<RefRow>(
+          `SELECT rowid, * FROM pending_edges
+           WHERE owner_id = ? AND name = ? AND target = ? AND src = ? AND line IS ?`,
+          ref.owner_id,
+          ref.name,
+          ref.target,
+          ref.src,
+          ref.line,
+        )
+      ) this.#tryResolve(p);
+    }
+    this.#retryMembers(change, pathId);
+  }
+
+  /**
+   * Calls that may land on a member of this file now: `C.m` for each method
+   * `m` of a class `C` here, calls on `self` in subclasses (elsewhere) of its
+   * classes, and every call of files whose bases were found in this change;
+   * a Go file's package neighbours' bare calls of what it defines.
+   */
+  #retryMembers(change: { rel: string; rootId: number }, pathId: number): void {
+    const j = this.journal;
+    const owners = new Set(this.#basesFound);
+    const retry: RefRow[] = [];
+    for (
+      const m of j.all<{ name: string; qualname: string; cls: string }>(
+        `SELECT n.name, n.qualname, p.id AS cls FROM nodes n JOIN nodes p ON p.id = n.parent_id
+         WHERE n.path_id = ? AND p.kind IN ${CLASS_KINDS} AND n.kind NOT IN ('file', 'heading')`,
+        pathId,
+      )
+    ) {
+      retry.push(...j.all<RefRow>(
+        `SELECT rowid, * FROM pending_edges
+         WHERE name = ? AND target = ? AND owner_id != ? AND kind = 'calls' AND module IS NULL`,
+        m.name,
+        m.qualname,
+        pathId,
+      ));
+      for (
+        const sub of j.all<{ owner_id: number }>(
+          `SELECT DISTINCT owner_id FROM edges WHERE dst = ? AND kind IN ('inherits', 'implements')
+             AND owner_id != ?`,
+          m.cls,
+          pathId,
+        )
+      ) owners.add(sub.owner_id);
+    }
+    const owner = this.#owner(pathId);
+    if (owner?.language === "go" && bareScope("go") === "folder") {
+      const dir = posix.dirname(change.rel);
+      const glob = `${dir === "." ? "" : globEscape(dir) + "/"}*`;
+      retry.push(...j.all<RefRow>(
+        `SELECT pe.rowid, pe.* FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
+         WHERE p.root_id = ? AND p.rel GLOB ? AND p.rel NOT GLOB ? AND pe.owner_id != ?
+           AND pe.kind = 'calls' AND pe.module IS NULL AND pe.target = pe.name
+           AND pe.name IN (SELECT name FROM nodes WHERE path_id = ?)`,
+        change.rootId,
+        glob,
+        `${glob}/*`,
+        pathId,
+        pathId,
+      ));
+    }
+    owners.delete(pathId);
+    for (const o of owners) {
+      retry.push(...j.all<RefRow>(
+        "SELECT rowid, * FROM pending_edges WHERE owner_id = ? AND kind = 'calls' AND module IS NULL",
+        o,
+      ));
+    }
+    const seen = new Set<number>();
+    for (const ref of retry) {
+      if (seen.has(ref.rowid)) continue;
+      seen.add(ref.rowid);
+      this.#tryResolve(ref);
+    }
   }
 
   /**
@@ -181,8 +322,17 @@ export class Resolver {
    * more, and every phase only ever looks at what is still unresolved.
    */
   *resolveSteps(rootId: number): Generator<void> {
-    const j = this.journal;
     this.#resetCaches();
+    this.#bulk = true;
+    try {
+      yield* this.#resolveStepsOf(rootId);
+    } finally {
+      this.#bulk = false;
+    }
+  }
+
+  *#resolveStepsOf(rootId: number): Generator<void> {
+    const j = this.journal;
     const owners = j.all<{ owner_id: number }>(
       `SELECT DISTINCT pe.owner_id FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
        WHERE p.root_id = ? ORDER BY pe.owner_id`,
@@ -223,6 +373,18 @@ export class Resolver {
       if (!upgraded) break;
     }
     this.#bindingCache.clear();
+    // Bases before calls: a call on `self` may land on a method of a base
+    // in a file that comes later in this order.
+    for (const owner of owners) {
+      for (
+        const ref of j.all<RefRow>(
+          `SELECT rowid, * FROM pending_edges WHERE owner_id = ?
+             AND kind IN ('inherits', 'implements')`,
+          owner,
+        )
+      ) this.#tryResolve(ref);
+      yield;
+    }
     for (const owner of owners) {
       for (
         const ref of j.all<RefRow>(
@@ -231,6 +393,7 @@ export class Resolver {
         )
       ) this.#tryResolve(ref);
       this.#localDefs.delete(owner);
+      this.#localFunctions.delete(owner);
       yield;
     }
   }
@@ -254,7 +417,10 @@ export class Resolver {
     this.#bindingCache.clear();
     this.#owners.clear();
     this.#localDefs.clear();
+    this.#localFunctions.clear();
+    this.#localClasses.clear();
     this.#uniqueDefs.clear();
+    this.#uniqueClasses.clear();
     this.#folders = new FolderIndex();
   }
 
@@ -368,6 +534,9 @@ export class Resolver {
       ref.module_tail,
       found.how,
     );
+    if (!this.#bulk && (ref.kind === "inherits" || ref.kind === "implements")) {
+      this.#basesFound.add(ref.owner_id);
+    }
     return true;
   }
 
@@ -376,14 +545,36 @@ export class Resolver {
     const dotted = ref.target.split(/\.|::/);
     const name = dotted.at(-1)!;
     const qualifier = dotted.length > 1 ? dotted.slice(0, -1).join(".") : undefined;
+    const call = ref.kind === "calls";
+    // A call on a receiver that is no import of this file: only what the
+    // receiver evidently is says where it lands.
+    if (
+      call && ref.module === null && qualifier !== undefined &&
+      !this.#bindings(owner.id).has(dotted[0]!)
+    ) {
+      return this.#resolveMember(owner, ref, qualifier, name);
+    }
     const specs = this.#modulesFor(owner, ref, qualifier);
     if (specs.length > 0) {
       const files = specs.map((spec) => this.#filesFor(owner, spec)).find((f) => f.length > 0) ??
         [];
       if (files.length > 0) {
+        // `Foo.m()` through `import Foo`: a member of class Foo where Foo is
+        // one; else (a module, a namespace) a top-level definition of it.
+        const viaQualifier = call && (qualifier !== undefined || ref.module !== ref.target);
+        if (viaQualifier) {
+          const bound = this.#bindings(owner.id).get(ref.module ?? qualifier ?? "");
+          const imported = (bound?.target ?? qualifier ?? "").split(/\.|::/).at(-1)!;
+          const cls = this.#classIn(files, imported);
+          if (cls) {
+            const hit = this.#memberOf(owner, [cls], name);
+            return hit ? { dst: hit, how: "import" } : undefined;
+          }
+        }
         const hit = j.get<{ id: string }>(
-          `SELECT n.id FROM nodes n WHERE n.path_id IN (${files.map(() => "?").join(",")})
-             AND n.name = ? AND ${DEFINITION}
+          `SELECT n.id FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id
+           WHERE n.path_id IN (${files.map(() => "?").join(",")}) AND n.name = ?
+             AND ${call ? NOT_MEMBER : DEFINITION}
            ORDER BY (n.qualname = n.name) DESC, n.start_line LIMIT 1`,
           ...files,
           name,
@@ -406,6 +597,14 @@ export class Resolver {
           if (file) return { dst: file.id, how: "module" };
         }
       }
+      // `Self::new()`, `parent::f()`, `Store::open()`: a static qualifier that
+      // names no module of the repository may name a class.
+      if (
+        call && files.length === 0 && ref.module !== null && qualifier === undefined &&
+        ref.module !== ref.target && !this.#bindings(owner.id).has(ref.module)
+      ) {
+        return this.#resolveMember(owner, ref, ref.module.replace(/::/g, "."), name);
+      }
       // A name bound by an import of something outside the repository is not
       // looked up by name elsewhere: that would be a guess.
       if (ref.kind === "imports" || qualifier !== undefined || ref.module !== null) {
@@ -413,10 +612,159 @@ export class Resolver {
       }
     }
     if (ref.kind === "imports") return undefined;
-    const local = this.#definitionsIn(owner.id).get(name);
+    if (!call) {
+      const local = this.#definitionsIn(owner.id).get(name);
+      if (local) return { dst: local, how: "same-file" };
+      if (isBuiltin(owner.language, name)) return undefined;
+      const unique = this.#uniqueDefinition(owner, name);
+      return unique ? { dst: unique, how: "unique" } : undefined;
+    }
+    if (hasImplicitThis(owner.language)) {
+      const cls = this.#enclosingClass(ref.src);
+      const hit = cls && this.#memberOf(owner, [cls], name);
+      if (hit) return { dst: hit, how: "member" };
+    }
+    const local = this.#functionsIn(owner.id).get(name);
     if (local) return { dst: local, how: "same-file" };
-    const unique = this.#uniqueDefinition(owner.root_id, name);
+    if (isBuiltin(owner.language, name) || !this.#mayLookFar(owner)) return undefined;
+    const unique = this.#uniqueDefinition(owner, name);
     return unique ? { dst: unique, how: "unique" } : undefined;
+  }
+
+  /**
+   * A call `qualifier.name()` that no import explains: through `self`/`this`
+   * (the enclosing class, then its bases), `super` (the bases), or a type
+   * name found in the file, by import, or unique in the repository. A
+   * receiver of unknown type (`kwargs`, `adapter`, `a.b`, `?`) lands nowhere.
+   */
+  #resolveMember(
+    owner: Owner,
+    ref: RefRow,
+    qualifier: string,
+    name: string,
+  ): { dst: string; how: string } | undefined {
+    const role = receiverRole(owner.language, qualifier);
+    if (role !== undefined) {
+      const cls = this.#enclosingClass(ref.src);
+      if (!cls) return undefined;
+      const from = role === "self" ? [cls] : this.#basesOf(cls);
+      const hit = this.#memberOf(owner, from, name);
+      return hit ? { dst: hit, how: "member" } : undefined;
+    }
+    if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(qualifier)) return undefined;
+    const cls = this.#classesIn(owner.id).get(qualifier) ??
+      (isBuiltin(owner.language, qualifier) || !this.#mayLookFar(owner, true)
+        ? undefined
+        : this.#uniqueClass(owner, qualifier));
+    const hit = cls && this.#memberOf(owner, [cls], name);
+    return hit ? { dst: hit, how: "member" } : undefined;
+  }
+
+  /**
+   * True when a name no import and no definition of the file binds may be
+   * looked up in the rest of the repository (see `bareScope`): a Python file
+   * only through a wildcard import, a JS/TS file only when it imports
+   * nothing (a script sharing the page's globals). Java reaches the classes
+   * of its package (`type`) without importing them.
+   */
+  #mayLookFar(owner: Owner, type = false): boolean {
+    const scope = bareScope(owner.language);
+    if (scope === "none") return type;
+    if (scope === "star") return this.#bindings(owner.id).has("*");
+    if (scope === "script") return this.#bindings(owner.id).size === 0;
+    return true;
+  }
+
+  /** The class-like definition around node `src` (its method or a function in it), if any. */
+  #enclosingClass(src: string): ClassNode | undefined {
+    const j = this.journal;
+    let id: string | null = src;
+    for (let depth = 0; id !== null && depth < 8; depth++) {
+      const n: {
+        id: string;
+        kind: string;
+        qualname: string;
+        path_id: number;
+        parent_id: string | null;
+      } | undefined = j.get(
+        "SELECT id, kind, qualname, path_id, parent_id FROM nodes WHERE id = ?",
+        id,
+      );
+      if (!n || n.kind === "file") return undefined;
+      if (CLASS_KINDS.includes(`'${n.kind}'`)) return n;
+      id = n.parent_id;
+    }
+    return undefined;
+  }
+
+  /** The classes a class inherits from or implements, through resolved edges. */
+  #basesOf(cls: ClassNode): ClassNode[] {
+    return this.journal.all<ClassNode>(
+      `SELECT n.id, n.qualname, n.path_id FROM edges e JOIN nodes n ON n.id = e.dst
+       WHERE e.src = ? AND e.kind IN ('inherits', 'implements') AND n.kind IN ${CLASS_KINDS}`,
+      cls.id,
+    );
+  }
+
+  /**
+   * Member `name` of the first of `classes` that has one, breadth first
+   * through their bases (a few levels, each class once). A class's members
+   * are in its file (a Go type's methods: in its package's folder).
+   */
+  #memberOf(owner: Owner, classes: ClassNode[], name: string): string | undefined {
+    const j = this.journal;
+    const seen = new Set<string>();
+    let level = classes;
+    for (let depth = 0; depth < 6 && level.length > 0; depth++) {
+      const next: ClassNode[] = [];
+      for (const cls of level) {
+        if (seen.has(cls.id)) continue;
+        seen.add(cls.id);
+        const qualname = `${cls.qualname}.${name}`;
+        const hit = j.get<{ id: string }>(
+          `SELECT n.id FROM nodes n WHERE n.path_id = ? AND n.qualname = ? AND ${DEFINITION}
+           ORDER BY n.start_line LIMIT 1`,
+          cls.path_id,
+          qualname,
+        ) ?? (owner.language === "go" ? this.#inPackageOf(cls.path_id, qualname) : undefined);
+        if (hit) return hit.id;
+        next.push(...this.#basesOf(cls));
+      }
+      level = next;
+    }
+    return undefined;
+  }
+
+  /** A definition of `qualname` in another file of the folder of file `pathId` (a Go package). */
+  #inPackageOf(pathId: number, qualname: string): { id: string } | undefined {
+    const j = this.journal;
+    const at = j.get<{ root_id: number; rel: string }>(
+      "SELECT root_id, rel FROM paths WHERE id = ?",
+      pathId,
+    );
+    if (!at) return undefined;
+    const dir = posix.dirname(at.rel);
+    for (
+      const r of j.all<{ id: string; rel: string }>(
+        `SELECT n.id, p.rel FROM nodes n JOIN paths p ON p.id = n.path_id
+         WHERE n.qualname = ? AND p.root_id = ? AND ${DEFINITION} LIMIT 50`,
+        qualname,
+        at.root_id,
+      )
+    ) if (posix.dirname(r.rel) === dir) return r;
+    return undefined;
+  }
+
+  /** A class-like definition named `name` (top-level first) in one of `files`. */
+  #classIn(files: number[], name: string): ClassNode | undefined {
+    return this.journal.get<ClassNode>(
+      `SELECT n.id, n.qualname, n.path_id FROM nodes n
+       WHERE n.path_id IN (${files.map(() => "?").join(",")}) AND n.name = ?
+         AND n.kind IN ${CLASS_KINDS}
+       ORDER BY (n.qualname = n.name) DESC, n.start_line LIMIT 1`,
+      ...files,
+      name,
+    );
   }
 
   /**
@@ -476,30 +824,101 @@ export class Resolver {
     return m;
   }
 
-  /** The one definition of `name` in a root, or null when there are none or several; cached for one afterChange. */
-  #uniqueDefinition(rootId: number, name: string): string | null {
-    const key = `${rootId}\0${name}`;
+  /** A file's definitions a bare call may land on (no class members), by name; cached for one afterChange. */
+  #functionsIn(pathId: number): Map<string, string> {
+    let m = this.#localFunctions.get(pathId);
+    if (!m) {
+      m = new Map();
+      for (
+        const r of this.journal.all<{ id: string; name: string }>(
+          `SELECT n.id, n.name FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id
+           WHERE n.path_id = ? AND ${NOT_MEMBER} ORDER BY n.start_line`,
+          pathId,
+        )
+      ) if (!m.has(r.name)) m.set(r.name, r.id);
+      this.#localFunctions.set(pathId, m);
+    }
+    return m;
+  }
+
+  /** A file's class-like definitions by name (top-level first); cached for one afterChange. */
+  #classesIn(pathId: number): Map<string, ClassNode> {
+    let m = this.#localClasses.get(pathId);
+    if (!m) {
+      m = new Map();
+      for (
+        const r of this.journal.all<ClassNode & { name: string }>(
+          `SELECT n.id, n.name, n.qualname, n.path_id FROM nodes n
+           WHERE n.path_id = ? AND n.kind IN ${CLASS_KINDS}
+           ORDER BY (n.qualname = n.name) DESC, n.start_line`,
+          pathId,
+        )
+      ) if (!m.has(r.name)) m.set(r.name, { id: r.id, qualname: r.qualname, path_id: r.path_id });
+      this.#localClasses.set(pathId, m);
+    }
+    return m;
+  }
+
+  /**
+   * The one definition of `name` that is no class member in the owner's
+   * root (a Go file: in its package's folder), or null when there are none
+   * or several; cached for one afterChange.
+   */
+  #uniqueDefinition(owner: Owner, name: string): string | null {
+    const folder = owner.language === "go" ? posix.dirname(owner.rel) : undefined;
+    const key = `${owner.root_id}\0${owner.language}\0${folder ?? ""}\0${name}`;
     let id = this.#uniqueDefs.get(key);
     if (id === undefined) {
-      const rows = this.journal.all<{ id: string }>(
-        `SELECT n.id FROM nodes n JOIN paths p ON p.id = n.path_id
-         WHERE n.name = ? AND p.root_id = ? AND ${DEFINITION} LIMIT 2`,
+      const rows = this.journal.all<{ id: string; rel: string }>(
+        `SELECT n.id, q.rel FROM nodes n JOIN paths q ON q.id = n.path_id
+         LEFT JOIN nodes p ON p.id = n.parent_id
+         WHERE n.name = ? AND q.root_id = ? AND ${NOT_MEMBER}
+           AND ${family("q.language")} = ? LIMIT ${folder ? 50 : 2}`,
         name,
-        rootId,
-      );
+        owner.root_id,
+        familyOf(owner.language),
+      ).filter((r) => folder === undefined || posix.dirname(r.rel) === folder);
       id = rows.length === 1 ? rows[0]!.id : null;
       this.#uniqueDefs.set(key, id);
     }
     return id;
   }
 
-  /** The roots in which `name` has exactly one definition (where a bare name can resolve). */
-  #rootsWhereUnique(name: string): number[] {
-    return this.journal.all<{ root_id: number }>(
-      `SELECT p.root_id FROM nodes n JOIN paths p ON p.id = n.path_id
-       WHERE n.name = ? AND ${DEFINITION} GROUP BY p.root_id HAVING count(*) = 1`,
+  /** The one class-like definition named `name` in the owner's root (Go, Java: its folder), or undefined. */
+  #uniqueClass(owner: Owner, name: string): ClassNode | undefined {
+    const folder = owner.language === "go" || owner.language === "java"
+      ? posix.dirname(owner.rel)
+      : undefined;
+    const key = `${owner.root_id}\0${owner.language}\0${folder ?? ""}\0${name}`;
+    let cls = this.#uniqueClasses.get(key);
+    if (cls === undefined) {
+      const rows = this.journal.all<ClassNode & { rel: string }>(
+        `SELECT n.id, n.qualname, n.path_id, q.rel FROM nodes n JOIN paths q ON q.id = n.path_id
+         WHERE n.name = ? AND q.root_id = ? AND n.kind IN ${CLASS_KINDS}
+           AND ${family("q.language")} = ? LIMIT ${folder ? 50 : 2}`,
+        name,
+        owner.root_id,
+        familyOf(owner.language),
+      ).filter((r) => folder === undefined || posix.dirname(r.rel) === folder);
+      cls = rows.length === 1
+        ? { id: rows[0]!.id, qualname: rows[0]!.qualname, path_id: rows[0]!.path_id }
+        : null;
+      this.#uniqueClasses.set(key, cls);
+    }
+    return cls ?? undefined;
+  }
+
+  /**
+   * The roots and language families in which `name` has exactly one
+   * definition that is no class member (where a bare name can resolve).
+   */
+  #rootsWhereUnique(name: string): { root_id: number; family: string }[] {
+    return this.journal.all<{ root_id: number; family: string }>(
+      `SELECT q.root_id, ${family("q.language")} AS family FROM nodes n
+       JOIN paths q ON q.id = n.path_id LEFT JOIN nodes p ON p.id = n.parent_id
+       WHERE n.name = ? AND ${NOT_MEMBER} GROUP BY 1, 2 HAVING count(*) = 1`,
       name,
-    ).map((r) => r.root_id);
+    );
   }
 
   /** A path's facts for resolution, cached for one afterChange. */
@@ -695,4 +1114,16 @@ class FolderIndex {
     ids.add(id);
     this.#where.set(id, { key, dir });
   }
+}
+
+/** The family of a language, as {@link family} computes it in SQL. */
+function familyOf(language: string | null): string | null {
+  if (language === "c" || language === "cpp") return "c";
+  if (language && ["javascript", "typescript", "tsx", "jsx"].includes(language)) return "js";
+  return language;
+}
+
+/** `text` with GLOB's wildcards escaped. */
+function globEscape(text: string): string {
+  return text.replace(/[*?[]/g, "[$&]");
 }

@@ -51,6 +51,7 @@
 
 (call_expression
   function: (field_expression
+    argument: (_) @qualifier
     field: (field_identifier) @name)) @reference.call
 
 ((preproc_include

@@ -67,6 +67,15 @@
       (generic_name (identifier) @name)
     ])) @reference.call
 
+; this.M(), base.M(): the keyword is no named node
+(invocation_expression
+  function: (member_access_expression
+    ["this" "base"] @qualifier
+    name: [
+      (identifier) @name
+      (generic_name (identifier) @name)
+    ])) @reference.call
+
 (object_creation_expression
   type: [
     (identifier) @name
@@ -138,3 +147,22 @@
         (qualified_name) @name
         (generic_name (identifier) @name)
       ])) @reference.inherits
+
+; ---- evident receiver types (see captures.ts, `@binding.type`) -------------
+
+; Foo x = …;   var x = new Foo();   void F(Foo x)
+(variable_declaration
+  type: (identifier) @type
+  (variable_declarator name: (identifier) @name)) @binding.type
+
+(variable_declaration
+  (variable_declarator
+    name: (identifier) @name
+    (object_creation_expression type: (identifier) @type))) @binding.type
+
+(variable_declaration
+  (variable_declarator name: (identifier) @name)) @binding.type
+
+(parameter
+  type: (identifier) @type
+  name: (identifier) @name) @binding.type

@@ -44,7 +44,6 @@
     (generator_function body: (_) @body)
   ]) @definition.method
 
-
 ; const f = () => …, const f = function () {…}, var/let alike
 (lexical_declaration
   (variable_declarator
@@ -343,3 +342,21 @@
 (call_expression
   function: (import)
   arguments: (arguments . (string (string_fragment) @module))) @reference.import
+
+; ---- evident receiver types (see captures.ts, `@binding.type`) -------------
+
+; const x = new Foo(…)
+(variable_declarator
+  name: (identifier) @name
+  value: (new_expression constructor: (identifier) @type)) @binding.type
+
+(assignment_expression
+  left: (identifier) @name
+  right: (new_expression constructor: (identifier) @type)) @binding.type
+
+; any other binding of the name leaves its type unknown
+(variable_declarator
+  name: (identifier) @name) @binding.type
+
+(assignment_expression
+  left: (identifier) @name) @binding.type

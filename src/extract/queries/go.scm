@@ -92,3 +92,25 @@
     .
     [(type_identifier) (qualified_type)] @name
     .)) @reference.inherits
+
+; ---- evident receiver types (see captures.ts, `@binding.type`) -------------
+
+; func (s *Store) f(o Options)
+(parameter_declaration
+  name: (identifier) @name
+  type: [(type_identifier) @type (pointer_type (type_identifier) @type)]) @binding.type
+
+; x := Store{…}   x := &Store{…}   var x Store
+(short_var_declaration
+  left: (expression_list . (identifier) @name .)
+  right: (expression_list . [
+    (composite_literal type: (type_identifier) @type)
+    (unary_expression operand: (composite_literal type: (type_identifier) @type))
+  ] .)) @binding.type
+
+(short_var_declaration
+  left: (expression_list (identifier) @name)) @binding.type
+
+(var_spec
+  name: (identifier) @name
+  type: [(type_identifier) @type (pointer_type (type_identifier) @type)]) @binding.type

@@ -98,3 +98,23 @@
       (scoped_type_identifier) @name
       (generic_type [(type_identifier) (scoped_type_identifier)] @name)
     ])) @reference.inherits
+
+; ---- evident receiver types (see captures.ts, `@binding.type`) -------------
+
+; Foo x = …;   var x = new Foo();   void f(Foo x)
+(local_variable_declaration
+  type: (type_identifier) @type
+  declarator: (variable_declarator name: (identifier) @name)
+  (#not-eq? @type "var")) @binding.type
+
+(local_variable_declaration
+  declarator: (variable_declarator
+    name: (identifier) @name
+    value: (object_creation_expression type: (type_identifier) @type))) @binding.type
+
+(local_variable_declaration
+  declarator: (variable_declarator name: (identifier) @name)) @binding.type
+
+(formal_parameter
+  type: (type_identifier) @type
+  name: (identifier) @name) @binding.type

@@ -145,3 +145,17 @@
 ; use Trait; inside a class
 (use_declaration
   [(name) (qualified_name)] @name) @reference.implements
+
+; ---- evident receiver types (see captures.ts, `@binding.type`) -------------
+
+; $x = new Store(…);   function f(Store $x)
+(assignment_expression
+  left: (variable_name) @name
+  right: (object_creation_expression (name) @type)) @binding.type
+
+(assignment_expression
+  left: (variable_name) @name) @binding.type
+
+(simple_parameter
+  type: (named_type (name) @type)
+  name: (variable_name) @name) @binding.type

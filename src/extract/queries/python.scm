@@ -68,3 +68,27 @@
 (class_definition
   superclasses: (argument_list
     [(identifier) (attribute)] @name)) @reference.inherits
+
+; ---- evident receiver types (see captures.ts, `@binding.type`) -------------
+
+; x = Foo(…)   x: Foo = …   def f(x: Foo)
+(assignment
+  left: (identifier) @name
+  right: (call function: (identifier) @type)
+  (#match? @type "^_*[A-Z]")) @binding.type
+
+(assignment
+  left: (identifier) @name
+  type: (type (identifier) @type)) @binding.type
+
+; any other binding of the name leaves its type unknown
+(assignment
+  left: (identifier) @name) @binding.type
+
+(typed_parameter
+  (identifier) @name
+  type: (type (identifier) @type)) @binding.type
+
+(typed_default_parameter
+  name: (identifier) @name
+  type: (type (identifier) @type)) @binding.type

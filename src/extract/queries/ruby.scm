@@ -54,3 +54,16 @@
   method: (identifier) @_mixin
   arguments: (argument_list [(constant) (scope_resolution)] @name)) @reference.implements
   (#any-of? @_mixin "include" "prepend" "extend"))
+
+; ---- evident receiver types (see captures.ts, `@binding.type`) -------------
+
+; x = Store.new(…)
+(assignment
+  left: (identifier) @name
+  right: (call
+    receiver: (constant) @type
+    method: (identifier) @_new)
+  (#eq? @_new "new")) @binding.type
+
+(assignment
+  left: (identifier) @name) @binding.type

@@ -130,6 +130,7 @@
 
 (call_expression
   function: (field_expression
+    value: (_) @qualifier
     field: (field_identifier) @name)) @reference.call
 
 ; Module::func(), crate::a::f(), Type::<T>::new()
@@ -150,7 +151,9 @@
 
 (call_expression
   function: (generic_function
-    function: (field_expression field: (field_identifier) @name))) @reference.call
+    function: (field_expression
+      value: (_) @qualifier
+      field: (field_identifier) @name))) @reference.call
 
 (call_expression
   function: (generic_function
@@ -263,3 +266,27 @@
     (scoped_type_identifier) @name
     (generic_type type: (_) @name)
   ])) @reference.inherits
+
+; ---- evident receiver types (see captures.ts, `@binding.type`) -------------
+
+; let x: Store = …;  let x = Store::new(…);  let x = Store { … };  fn f(x: &Store)
+(let_declaration
+  pattern: (identifier) @name
+  type: [(type_identifier) @type (reference_type type: (type_identifier) @type)]) @binding.type
+
+(let_declaration
+  pattern: (identifier) @name
+  value: [
+    (call_expression function: (scoped_identifier
+      path: (identifier) @type
+      name: (identifier) @_ctor))
+    (struct_expression name: (type_identifier) @type)
+  ]
+  (#match? @type "^[A-Z]")) @binding.type
+
+(let_declaration
+  pattern: (identifier) @name) @binding.type
+
+(parameter
+  pattern: (identifier) @name
+  type: [(type_identifier) @type (reference_type type: (type_identifier) @type)]) @binding.type

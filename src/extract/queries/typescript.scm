@@ -73,3 +73,18 @@
 
 (extends_type_clause
   type: (generic_type name: (_) @name)) @reference.inherits
+
+; ---- evident receiver types (see captures.ts, `@binding.type`) -------------
+
+; const x: Foo = …   function f(x: Foo)
+(variable_declarator
+  name: (identifier) @name
+  type: (type_annotation (type_identifier) @type)) @binding.type
+
+(required_parameter
+  pattern: (identifier) @name
+  type: (type_annotation (type_identifier) @type)) @binding.type
+
+(optional_parameter
+  pattern: (identifier) @name
+  type: (type_annotation (type_identifier) @type)) @binding.type

@@ -1,0 +1,158 @@
+/**
+ * What each language says about where a call may land, as data for the
+ * resolver (pure): which receivers name the enclosing class, where a bare
+ * call may mean a method of it, how far a bare name may be looked up by
+ * uniqueness, and which names are the language's own (builtins and standard
+ * globals), which a same-named definition elsewhere in the repository never
+ * answers for.
+ */
+
+/** Receivers that are the enclosing class's instance or the class itself. */
+const SELF: Record<string, readonly string[]> = {
+  python: ["self", "cls"],
+  javascript: ["this"],
+  typescript: ["this"],
+  tsx: ["this"],
+  java: ["this"],
+  csharp: ["this"],
+  cpp: ["this"],
+  php: ["$this", "self", "static"],
+  ruby: ["self"],
+  rust: ["self", "Self"],
+};
+
+/** Receivers that are the enclosing class's bases. */
+const SUPER: Record<string, readonly string[]> = {
+  python: ["super"],
+  javascript: ["super"],
+  typescript: ["super"],
+  tsx: ["super"],
+  java: ["super"],
+  csharp: ["base"],
+  php: ["parent"],
+};
+
+/** Languages where a bare call inside a class means its own (or a base's) method first. */
+const IMPLICIT_THIS = new Set(["java", "csharp", "cpp", "ruby"]);
+
+/**
+ * How far a bare call may be resolved by a name unique among top-level
+ * definitions, when no import and no definition of the file binds it:
+ * `root` (the repository: C, Ruby, PHP, shell), `folder` (a Go package),
+ * `star` (only in a file with a wildcard import: Python), `script` (only in
+ * a file with no imports at all, which shares one global scope: JS/TS).
+ * Rust and Java resolve bare names through `use`/imports or their own file.
+ */
+const BARE_SCOPE: Record<string, "root" | "folder" | "star" | "script" | "none"> = {
+  python: "star",
+  javascript: "script",
+  typescript: "script",
+  tsx: "script",
+  go: "folder",
+  rust: "star",
+  java: "none",
+  csharp: "root",
+  c: "root",
+  cpp: "root",
+  ruby: "root",
+  php: "root",
+  bash: "root",
+};
+
+/** The receiver names the enclosing class in `language`: `"self"`, `"super"` or undefined. */
+export function receiverRole(
+  language: string | null,
+  receiver: string,
+): "self" | "super" | undefined {
+  const lang = language ?? "";
+  if (SELF[lang]?.includes(receiver)) return "self";
+  if (SUPER[lang]?.includes(receiver)) return "super";
+  return undefined;
+}
+
+/** True when a bare call in `language` may be a method of the enclosing class. */
+export function hasImplicitThis(language: string | null): boolean {
+  return IMPLICIT_THIS.has(language ?? "");
+}
+
+/** How far a bare call of `language` may be resolved by uniqueness (see {@link BARE_SCOPE}). */
+export function bareScope(language: string | null): "root" | "folder" | "star" | "script" | "none" {
+  return BARE_SCOPE[language ?? ""] ?? "root";
+}
+
+const words = (s: string) => new Set(s.trim().split(/\s+/));
+
+/** Builtin functions, standard globals and standard-library namespaces, per language. */
+const BUILTINS: Record<string, ReadonlySet<string>> = {
+  python: words(`
+    abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr classmethod
+    compile complex delattr dict dir divmod enumerate eval exec filter float format frozenset
+    getattr globals hasattr hash help hex id input int isinstance issubclass iter len list
+    locals map max memoryview min next object oct open ord pow print property range repr
+    reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip
+    __import__ Exception BaseException ValueError TypeError KeyError IndexError RuntimeError
+    AttributeError NotImplementedError OSError IOError StopIteration AssertionError
+    ImportError LookupError ArithmeticError ZeroDivisionError Warning DeprecationWarning
+    UserWarning UnicodeError UnicodeDecodeError UnicodeEncodeError FileNotFoundError
+    PermissionError TimeoutError ConnectionError`),
+  javascript: words(`
+    Array ArrayBuffer BigInt Boolean DataView Date Error EvalError Function Map Math Number
+    Object Promise Proxy RangeError ReferenceError Reflect RegExp Set String Symbol SyntaxError
+    TypeError URIError WeakMap WeakSet JSON Intl URL URLSearchParams TextEncoder TextDecoder
+    AbortController Buffer Uint8Array Int32Array Float64Array console globalThis window
+    document process require module exports setTimeout clearTimeout setInterval
+    clearInterval setImmediate queueMicrotask structuredClone fetch parseInt parseFloat isNaN
+    isFinite encodeURIComponent decodeURIComponent encodeURI decodeURI escape unescape eval
+    alert atob btoa Deno`),
+  go: words(`
+    append cap clear close complex copy delete imag len make max min new panic print println
+    real recover error string int int8 int16 int32 int64 uint uint8 uint16 uint32 uint64
+    uintptr float32 float64 byte rune bool any`),
+  c: words(`
+    printf fprintf sprintf snprintf vprintf vfprintf vsnprintf scanf sscanf fscanf puts fputs
+    putchar fputc getchar fgetc fgets fopen fclose fread fwrite fflush fseek ftell rewind
+    perror malloc calloc realloc free memcpy memmove memset memcmp strlen strcpy strncpy
+    strcat strncat strcmp strncmp strchr strrchr strstr strdup strndup strtol strtoul strtod
+    atoi atol atof abs labs exit abort atexit getenv qsort bsearch assert sizeof offsetof
+    isalpha isdigit isspace isalnum isupper islower toupper tolower time clock rand srand
+    open close read write signal raise setjmp longjmp va_start va_end va_arg`),
+  ruby: words(`
+    puts print p pp require require_relative load raise fail loop lambda proc format sprintf
+    printf gets sleep rand srand exit abort at_exit catch throw block_given? binding caller
+    attr_accessor attr_reader attr_writer include extend prepend private protected public
+    module_function define_method instance_variable_get instance_variable_set freeze
+    Integer Float String Array Hash Rational Complex`),
+  php: words(`
+    array count strlen strpos str_replace substr sprintf printf echo print isset unset empty
+    is_array is_string is_int is_null is_numeric in_array array_map array_filter array_keys
+    array_values array_merge array_key_exists explode implode trim json_encode json_decode
+    var_dump print_r die exit define defined function_exists class_exists method_exists
+    call_user_func call_user_func_array func_get_args sprintf preg_match preg_replace
+    strtolower strtoupper ucfirst intval floatval strval file_get_contents file_put_contents`),
+  bash: words(`
+    echo printf cd pwd read test exit return export unset set shift eval exec source trap
+    wait kill local declare typeset readonly let getopts alias unalias type command builtin
+    true false cat ls rm mv cp mkdir grep sed awk find sort head tail tr cut xargs`),
+  rust: words(`
+    println print eprintln eprint format write writeln panic assert assert_eq assert_ne
+    debug_assert debug_assert_eq unreachable unimplemented todo vec matches dbg include_str
+    concat env cfg Some None Ok Err Box Vec String Option Result drop`),
+  java: words(`System Math String Integer Long Double Boolean Objects Arrays Collections List Map`),
+  csharp: words(`Console Math String Convert Enumerable Task Guid DateTime nameof typeof`),
+};
+BUILTINS.typescript = BUILTINS.javascript!;
+BUILTINS.tsx = BUILTINS.javascript!;
+BUILTINS.cpp = new Set([
+  ...BUILTINS.c!,
+  ...words(`std move forward make_unique make_shared swap static_cast dynamic_cast
+    reinterpret_cast const_cast`),
+]);
+
+/**
+ * True when `name` is a builtin or standard global of `language`: a
+ * definition elsewhere in the repository never answers for it (one in the
+ * same file, which shadows the builtin, still does).
+ */
+export function isBuiltin(language: string | null, name: string): boolean {
+  return BUILTINS[language ?? ""]?.has(name) ?? false;
+}
