@@ -526,3 +526,33 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "a request longer than the server reads is answered in-process, and the server stays",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "repo");
+    const pids = new Set<number | null>();
+    try {
+      writeTree(repo, { "a.py": "def a():\n    return 1\n" });
+      const server = await warmServer(home, repo);
+      pids.add(server);
+      // 7 MB of quotes: under the stdin cap, twice as long once escaped into the request line.
+      const grep = JSON.parse(payload("grep", repo, "quotes"));
+      const stdin = JSON.stringify({ ...grep, tool_response: '"'.repeat(3_500_000) });
+      assert.ok(stdin.length < 8 * 1024 * 1024);
+      const seen = hooksLog(home).length;
+      const r = await hook(home, stdin);
+      assert.equal(r.code, 0);
+      const tail = hooksLog(home).slice(seen);
+      assert.match(tail, /PostToolUse → after_tool in [\d.]+ ms \(in-process\)/);
+      assert.doesNotMatch(tail, /did not answer/);
+      assert.equal(serverPid(home), server);
+    } finally {
+      cleanup(base, [...pids, serverPid(home)]);
+    }
+  },
+});
