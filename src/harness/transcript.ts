@@ -5,6 +5,7 @@
  * so the stop hook can keep the agent's summary beside the structured note.
  * Reads only the file's tail; never throws.
  */
+import { redactSecrets } from "../reconcile/secrets.ts";
 
 /** How much of a transcript's end is read: the last message sits there. */
 const TAIL_BYTES = 512 * 1024;
@@ -30,9 +31,13 @@ export function lastAssistantMessage(path: string): string | null {
   return found === null ? null : capSummary(found);
 }
 
-/** `text` trimmed and cut to {@link SUMMARY_MAX_CHARS} at the last sentence end that fits. */
+/**
+ * `text` with secrets redacted, trimmed and cut to {@link SUMMARY_MAX_CHARS} at
+ * the last sentence end that fits.
+ */
 export function capSummary(text: string): string | null {
-  const t = text.trim();
+  // Redacted before the cut: a secret cut in half would no longer be recognised.
+  const t = redactSecrets(text).trim();
   if (t === "") return null;
   if (t.length <= SUMMARY_MAX_CHARS) return t;
   const cut = t.slice(0, SUMMARY_MAX_CHARS - 1);

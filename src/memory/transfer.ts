@@ -88,6 +88,13 @@ const MAX_FIELD = 4_096;
 /** Most anchors on one memory. */
 const MAX_ANCHORS = 256;
 const LONG_FIELDS = new Set(["text", "fix", "tests"]);
+/** Fields with a closed set of values (the journal's CHECK constraints), memory's and anchors'. */
+const CHOICES: Record<string, readonly string[]> = {
+  outcome: ["failed", "passed"],
+  status: ["open", "resolved"],
+  target: ["symbol", "file", "folder"],
+  state: ["active", "moved", "orphaned"],
+};
 
 type Field = "string" | "number" | "string?" | "number?";
 
@@ -163,6 +170,12 @@ function checkFields(
       }
     }
     if (typeof v === "number" && isTimeField(name)) checkTime(name, v, where, now);
+    const choices = CHOICES[name];
+    if (choices && typeof v === "string" && !choices.includes(v)) {
+      throw new MemoryInputError(
+        `${where}: field "${name}" is ${shown(v)}, expected one of ${choices.join(", ")}`,
+      );
+    }
   }
 }
 

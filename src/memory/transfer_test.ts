@@ -46,7 +46,7 @@ function line(patch: Record<string, unknown> = {}, anchorPatch: Record<string, u
       shape: null,
       start_line: null,
       end_line: null,
-      state: "ok",
+      state: "active",
       moved_from: null,
       state_at: at,
       checked: null,
@@ -93,10 +93,15 @@ Deno.test("parseMemoryLine() refuses oversized fields and malformed tests", () =
     [{ author: "a".repeat(5_000) }, /field "author" is 5000 characters long, at most 4096/],
     [{ tests: "not json" }, /field "tests" is "not json", expected a JSON list/],
     [{ tests: "[1, 2]" }, /field "tests" .* expected a JSON list/],
+    [{ outcome: "maybe" }, /field "outcome" is "maybe", expected one of failed, passed/],
   ];
   for (const [patch, message] of cases) {
     assert.throws(() => parseMemoryLine(line(patch), "f:2", NOW), message);
   }
+  assert.throws(
+    () => parseMemoryLine(line({}, { state: "ok" }), "f:2", NOW),
+    /anchor 0: field "state" is "ok", expected one of active, moved, orphaned/,
+  );
   const many = JSON.parse(line());
   many.anchors = Array.from({ length: 257 }, () => many.anchors[0]);
   assert.throws(
