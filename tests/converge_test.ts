@@ -141,6 +141,39 @@ Deno.test("nested roots converge when the inner root is added first", async () =
   await nestedRoots("inner first");
 });
 
+Deno.test("the daemon hands a nested root's files over when it is added, and back when it is removed", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const outer = join(base, "outer");
+  const inner = join(outer, "inner");
+  writeTree(outer, {
+    "a.ts": "export function outerA() {}\n",
+    "inner/b.ts": "export function innerB() {}\n",
+  });
+  try {
+    assert.equal((await cli(home, ["roots", "add", outer])).code, 0);
+    const daemon = await startDaemon(home);
+    try {
+      const ownerOf = (rel: string) =>
+        owners(home).find((o) => o.startsWith(`${outer}/${rel} <- `))?.split(" <- ")[1];
+      await waitFor(() => ownerOf("inner/b.ts") === outer, 15_000, "b.ts indexed under outer");
+      const added = await cli(home, ["roots", "add", inner]);
+      assert.equal(added.code, 0, added.stderr);
+      assert.match(added.stderr, /lies inside the root .*its files now belong to/);
+      await waitFor(() => ownerOf("inner/b.ts") === inner, 15_000, "b.ts handed to inner");
+      assert.equal((await cli(home, ["roots", "remove", inner])).code, 0);
+      await waitFor(() => ownerOf("inner/b.ts") === outer, 15_000, "b.ts handed back to outer");
+      assert.equal(owners(home).length, 2);
+    } finally {
+      await daemon.stop();
+    }
+    const v = await cli(home, ["verify"]);
+    assert.equal(v.code, 0, v.stdout);
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
 /**
  * The command prefix under which chmod 000 stops a read: none for an
  * ordinary user; as root, a user namespace of its own where this process is
