@@ -33,12 +33,14 @@ Deno.test("a home inside a root is never indexed and its own log does not wake t
   writeTree(proj, { "src/a.ts": "export function alpha() { return 1; }\n" });
   // The home lies inside the root and is reached through a symlink: both names are excluded.
   const real = join(proj, "hm");
-  Deno.mkdirSync(real);
+  // Private, as Heimdall keeps its home (it refuses a config others can read).
+  Deno.mkdirSync(real, { mode: 0o700 });
   const home = join(base, "homelink");
   Deno.symlinkSync(real, home);
   Deno.writeTextFileSync(
     join(real, "config.json"),
     JSON.stringify({ roots: [{ path: proj, depth: "max" }], auditIntervalSeconds: 3600 }),
+    { mode: 0o600 },
   );
   Deno.writeTextFileSync(join(real, "notes.ts"), "export function homeSecretZebra() {}\n");
   try {
@@ -74,7 +76,10 @@ Deno.test("a home inside a root is never indexed and its own log does not wake t
     // A root inside the home is refused with the reason and the remedy.
     const add = await cli(home, ["roots", "add", real]);
     assert.equal(add.code, 2);
-    assert.match(add.stderr, /inside Heimdall's own home .*never indexed; add the project folder/);
+    assert.match(add.stderr, /inside Heimdall's own home .*never indexed; pass the project folder/);
+    const index = await cli(home, ["index", join(real, "logs")]);
+    assert.equal(index.code, 2);
+    assert.match(index.stderr, /Cannot index .*logs": it lies inside Heimdall's own home/);
   } finally {
     Deno.removeSync(base, { recursive: true });
   }
@@ -224,8 +229,7 @@ Deno.test({
     // The unprivileged user (nobody, under unshare) must reach everything but locked.ts.
     for (const d of [base, repo, join(repo, "sub")]) Deno.chmodSync(d, 0o777);
     Deno.chmodSync(join(repo, "sub", "c.ts"), 0o644);
-    Deno.mkdirSync(home, { mode: 0o777 });
-    Deno.chmodSync(home, 0o777);
+    // The home is left for the unprivileged user to create, private and its own.
     Deno.chmodSync(join(repo, "ok.ts"), 0o644);
     Deno.chmodSync(join(repo, "locked.ts"), 0o000);
     try {

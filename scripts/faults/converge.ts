@@ -69,11 +69,12 @@ async function homeInsideRoot(base: string): Promise<FaultRow[]> {
   const real = join(proj, "hm");
   const home = join(base, "homelink");
   write(proj, { "src/a.ts": "export function alpha() {}\n" });
-  Deno.mkdirSync(real);
+  Deno.mkdirSync(real, { mode: 0o700 });
   Deno.symlinkSync(real, home);
   Deno.writeTextFileSync(
     join(real, "config.json"),
     JSON.stringify({ roots: [{ path: proj, depth: "max" }], auditIntervalSeconds: 3600 }),
+    { mode: 0o600 },
   );
   await heimdall(home, ["reconcile", "--all"]);
   const daemon = new Deno.Command(Deno.execPath(), {
@@ -183,8 +184,8 @@ async function unreadableFile(base: string): Promise<FaultRow[]> {
   const repo = join(dir, "repo");
   const home = join(dir, "home");
   write(repo, { "ok.ts": "export const ok = 1;\n", "locked.ts": "export const no = 1;\n" });
-  Deno.mkdirSync(home);
-  for (const d of [base, dir, repo, home]) Deno.chmodSync(d, 0o777);
+  // The unprivileged user creates the (private) home itself.
+  for (const d of [base, dir, repo]) Deno.chmodSync(d, 0o777);
   Deno.chmodSync(join(repo, "locked.ts"), 0o000);
   await heimdall(home, ["roots", "add", repo], prefix);
   const t0 = performance.now();

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { parseDepth, updateConfig } from "../config/mod.ts";
 import { journalCounts } from "../store/mod.ts";
+import { homeDirs, rootInHomeError } from "../reconcile/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -46,6 +47,11 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     }
   }
   const realDirs = dirs.map((d) => Deno.realPathSync(d));
+  const home = homeDirs(ctx.home.home);
+  for (const d of realDirs) {
+    const error = rootInHomeError(d, home);
+    if (error !== undefined) throw new UsageError(error);
+  }
   await updateConfig(ctx.home.config, (c) => {
     for (const path of realDirs) {
       const existing = c.roots.find((r) => r.path === path);

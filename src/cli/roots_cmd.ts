@@ -5,7 +5,7 @@ import type { Context } from "./context.ts";
 import { UsageError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
 import { handToDaemon } from "./writer.ts";
-import { homeDirs, isAtOrInside, isInside } from "../reconcile/owners.ts";
+import { homeDirs, isInside, rootInHomeError } from "../reconcile/mod.ts";
 
 export const HELP = `heimdall roots [list] | add DIR… [--depth D] | remove DIR…
   The folders Heimdall indexes, kept in $HEIMDALL_HOME/config.json. add and
@@ -49,12 +49,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   });
   const home = homeDirs(ctx.home.home);
   for (const p of verb === "add" ? paths : []) {
-    const h = home.find((d) => isAtOrInside(p, d));
-    if (h !== undefined) {
-      throw new UsageError(
-        `Cannot add root "${p}": it lies inside Heimdall's own home "${h}" ($HEIMDALL_HOME), which is never indexed; add the project folder instead`,
-      );
-    }
+    const error = rootInHomeError(p, home);
+    if (error !== undefined) throw new UsageError(error);
   }
   let missing: string[] = [];
   let notes: string[] = [];

@@ -28,3 +28,4 @@ export { contentHash, desiredRows, fileNodeId, nodeId } from "./desired.ts";
 export { isRacy, planCommit, planPath, RACY_WINDOW_MS } from "./plan.ts";
 export { redactDeep, redactSecrets } from "./secrets.ts";
 export { walkRoot } from "./walk.ts";
+export { homeDirs, isInside, rootInHomeError } from "./owners.ts";

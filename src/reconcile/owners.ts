@@ -54,6 +54,18 @@ export function inHome(path: string, home: readonly string[]): string | undefine
   return home.some((h) => isAtOrInside(path, h)) ? HOME_REASON : undefined;
 }
 
+/**
+ * Why `root` cannot be a root, when it is the home or lies inside it
+ * (everything under it would be excluded), else undefined (pure).
+ */
+export function rootInHomeError(root: string, home: readonly string[]): string | undefined {
+  const h = home.find((d) => isAtOrInside(root, d));
+  return h === undefined
+    ? undefined
+    : `Cannot index "${root}": it lies inside Heimdall's own home "${h}" ` +
+      "($HEIMDALL_HOME), which is never indexed; pass the project folder instead";
+}
+
 /** True when `path` lies strictly below the folder `dir`. */
 export function isInside(path: string, dir: string): boolean {
   const d = dir.endsWith("/") ? dir : dir + "/";
