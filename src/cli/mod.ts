@@ -70,6 +70,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
     (m) => ({ HELP: m.HISTORY_HELP, run: m.historyCmd }),
   ),
   forget: pick(() => import("./memory_cmd.ts"), (m) => ({ HELP: m.FORGET_HELP, run: m.forgetCmd })),
+  review: () => import("./review_cmd.ts"),
+  reflect: () => import("./reflect_cmd.ts"),
   constraints: pick(
     () => import("./map_cmd.ts"),
     (m) => ({ HELP: m.CONSTRAINTS_HELP, run: m.constraintsCmd }),

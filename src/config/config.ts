@@ -21,6 +21,17 @@ export interface Config {
   teamUrl: string | null;
   /** The active embedding model (`heimdall model use NAME`); null: semantic leg off. */
   model: string | null;
+  /**
+   * Personal memory: a captured statement at least this confident (0–1) is
+   * accepted without review; null: every one waits in `heimdall review`.
+   */
+  personalAutoAccept: number | null;
+  /**
+   * Personal memory: a command (any local LLM CLI) given a session's
+   * transcript path that prints candidate statements, one per line; its
+   * output goes through the same review queue and redaction. Null: off.
+   */
+  distiller: string | null;
 }
 
 /** A config value that cannot be used; the message names the key, the value and the fix. */
@@ -48,6 +59,8 @@ export function defaultConfig(): Config {
     batchSize: 256,
     teamUrl: null,
     model: null,
+    personalAutoAccept: null,
+    distiller: null,
   };
 }
 
@@ -67,6 +80,8 @@ export const ENV_OVERRIDES: Readonly<Record<string, Exclude<keyof Config, "roots
   HEIMDALL_BATCH_SIZE: "batchSize",
   HEIMDALL_TEAM_URL: "teamUrl",
   HEIMDALL_MODEL: "model",
+  HEIMDALL_PERSONAL_AUTO_ACCEPT: "personalAutoAccept",
+  HEIMDALL_DISTILLER: "distiller",
 };
 
 /**
@@ -131,6 +146,29 @@ export function parseConfig(raw: unknown, file?: string): Config {
     }
     config.model = o.model;
   }
+  if (o.personalAutoAccept !== undefined && o.personalAutoAccept !== null) {
+    const v = o.personalAutoAccept;
+    if (typeof v !== "number" || !(v >= 0 && v <= 1)) {
+      throw new ConfigError(
+        "personalAutoAccept",
+        v,
+        "expected a confidence from 0 to 1 (null: review every statement)",
+        file,
+      );
+    }
+    config.personalAutoAccept = v;
+  }
+  if (o.distiller !== undefined && o.distiller !== null) {
+    if (typeof o.distiller !== "string" || o.distiller.trim() === "") {
+      throw new ConfigError(
+        "distiller",
+        o.distiller,
+        "expected a command line, e.g. \"llm -m local distill\" (null: off)",
+        file,
+      );
+    }
+    config.distiller = o.distiller;
+  }
   return config;
 }
 
@@ -146,8 +184,8 @@ export function withEnvOverrides(
   for (const [name, key] of Object.entries(ENV_OVERRIDES)) {
     const text = env.get(name);
     if (text === undefined || text === "") continue;
-    const numeric = typeof config[key] === "number";
-    const value = numeric && /^-?\d+$/.test(text.trim()) ? Number(text.trim()) : text;
+    const numeric = typeof config[key] === "number" || key === "personalAutoAccept";
+    const value = numeric && /^-?\d+(\.\d+)?$/.test(text.trim()) ? Number(text.trim()) : text;
     out = { ...out, [key]: parseConfig({ [key]: value }, `$${name}`)[key] };
   }
   return out;

@@ -29,7 +29,7 @@ import { writeHintFile } from "../reconcile/hints.ts";
 import { redactSecrets } from "../reconcile/secrets.ts";
 import { type ContextItem, fitContext } from "./budget.ts";
 import type { AfterToolEvent, BeforeToolEvent, FileEdit, HookEvent, StopEvent } from "./event.ts";
-import { capSummary, lastAssistantMessage } from "./transcript.ts";
+import { capSummary, lastAssistantMessage, transcriptTurns } from "./transcript.ts";
 import { FRESH_GUARD, GUARD_TEXT, stepGuard } from "./grep_guard.ts";
 import {
   diffSymbols,
@@ -320,6 +320,24 @@ async function afterTool(
   return step.remind ? GUARD_TEXT : null;
 }
 
+/** Queues the person's durable statements from the transcript turns not scanned yet. */
+async function capturePersonal(
+  state: SessionState,
+  who: SessionRef,
+  transcript: string,
+  deps: HookDeps,
+): Promise<void> {
+  const svc = await deps.services();
+  if (!svc.capturePersonal) return;
+  const turns = transcriptTurns(transcript);
+  // A shorter transcript is a new one (cleared, compacted): scan it whole.
+  const from = (state.personalTurns ?? 0) <= turns.length ? state.personalTurns ?? 0 : 0;
+  state.personalTurns = turns.length;
+  // The turn before the first new one comes along, emptied: a correction knows what it answers.
+  const before = from > 0 ? [{ ...turns[from - 1]!, text: "" }] : [];
+  await svc.capturePersonal(who, transcript, [...before, ...turns.slice(from)]);
+}
+
 /** The session's summary (pure): task, files edited, symbols changed, test runs. */
 export function sessionSummary(state: SessionState): string {
   const lines: string[] = [];
@@ -360,6 +378,7 @@ async function onStop(
   deps: HookDeps,
 ): Promise<void> {
   await settle(state, who, deps);
+  if (ev.transcript) await capturePersonal(state, who, ev.transcript, deps);
   if (state.edited.length === 0 && state.tests.length === 0) return;
   const key = JSON.stringify([
     state.edited,

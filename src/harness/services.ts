@@ -10,6 +10,7 @@ import type { ContextItem } from "./budget.ts";
 import type { HarnessName } from "./event.ts";
 import type { RegionSymbol } from "./region.ts";
 import type { ChangedSymbol } from "./session.ts";
+import type { TranscriptTurn } from "./transcript.ts";
 
 /** Who is asking: the harness session. */
 export interface SessionRef {
@@ -74,6 +75,12 @@ export interface Services {
     failure: Pick<AttemptRecord, "taskId" | "symbols" | "paths" | "failed">,
     text: string,
   ): Promise<void>;
+  /**
+   * Scans `turns` (the transcript's turns not scanned before) for durable
+   * statements of the person and queues them for review (personal memory);
+   * with a distiller configured, its proposals from `transcript` too.
+   */
+  capturePersonal?(who: SessionRef, transcript: string, turns: TranscriptTurn[]): Promise<void>;
   /** Releases what the services opened (journals, the team store). */
   close?(): Promise<void>;
   /** Stores the session's summary as a progress note on its task. */

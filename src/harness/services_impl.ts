@@ -38,6 +38,16 @@ function failingTests(stored: string | null): string {
     : "";
 }
 
+/** Memories given back before work on some code, by kind: where they go and how they are named. */
+const RECALLED: Partial<Record<string, { section: string; label: string }>> = {
+  decision: { section: "Current decisions and conventions", label: "Decision" },
+  convention: { section: "Current decisions and conventions", label: "Convention" },
+  preference: { section: "Your preferences on this project", label: "Preference" },
+  page: { section: "The project's knowledge page", label: "Page" },
+};
+/** A knowledge page is cut to this many characters in a hook's context. */
+const PAGE_CHARS = 1500;
+
 /** Verdicts in the order prior work is shown. */
 const VERDICT_ORDER: Record<string, number> = { STRONG: 0, REBUILT: 1, WEAK: 2 };
 
@@ -196,13 +206,14 @@ export function createServices(
           continue; // not resolvable (a file not indexed yet): nothing recorded about it
         }
         for (const m of res.current) {
-          if (m.kind !== "decision" && m.kind !== "convention") continue;
+          const shown = RECALLED[m.kind];
+          if (!shown) continue;
+          const text = m.text.length > PAGE_CHARS ? `${m.text.slice(0, PAGE_CHARS - 1)}…` : m.text;
           items.push({
             key: `decision:${m.id}`,
-            section: "Current decisions and conventions",
-            text: `${
-              m.kind === "convention" ? "Convention" : "Decision"
-            }: ${m.text} (${m.author}, via ${m.via})`,
+            section: shown.section,
+            // Private memories (preferences) are shown to their author only: why() saw to that.
+            text: `${shown.label}: ${text} (${m.author}, via ${m.via})`,
           });
         }
       }
@@ -299,6 +310,26 @@ export function createServices(
       );
     },
 
+    async capturePersonal(s, transcript, turns) {
+      const { captureCandidates, queueCandidates } = await memory();
+      const { loadConfig } = await import("../config/mod.ts");
+      const config = loadConfig(home.config);
+      const found = captureCandidates(turns, transcript);
+      // A distiller may take seconds: it runs on its own, never in the agent's way.
+      if (config.distiller) await distillInBackground(home, transcript, repositoryOf(s.cwd), log);
+      if (found.length === 0) return;
+      const r = queueCandidates(write(), found, {
+        project: repositoryOf(s.cwd),
+        author: await who(s.cwd),
+        autoAccept: config.personalAutoAccept,
+      });
+      if (r.queued.length + r.repeated.length > 0) {
+        log(
+          `personal memory: ${r.queued.length} queued (${r.accepted.length} accepted), ${r.repeated.length} seen again`,
+        );
+      }
+    },
+
     async storeSummary(s, taskId, title, summary, paths) {
       const { remember } = await memory();
       const about = paths.length > 0 ? paths.slice(-10) : [s.cwd];
@@ -319,6 +350,77 @@ export function createServices(
       );
     },
   };
+}
+
+/** How long a configured distiller may take before its proposals are given up. */
+const DISTILL_TIMEOUT_MS = 20_000;
+
+/**
+ * Runs the user's distiller on a transcript (its path as the last argument)
+ * and reads its proposals: one statement per line, optionally preceded by a
+ * confidence and a tab. A distiller that fails or takes longer than
+ * {@link DISTILL_TIMEOUT_MS} proposes nothing (logged); never throws.
+ */
+export async function distill(
+  command: string,
+  transcript: string,
+  log: (message: string) => void,
+): Promise<import("../memory/mod.ts").Candidate[]> {
+  const name = command.trim().split(/\s+/)[0]!;
+  try {
+    const child = new Deno.Command("sh", {
+      args: ["-c", `${command} "$0"`, transcript],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const timer = setTimeout(() => child.kill("SIGKILL"), DISTILL_TIMEOUT_MS);
+    const out = await child.output().finally(() => clearTimeout(timer));
+    if (!out.success) {
+      log(`personal memory: distiller ${name} exited ${out.code}; its proposals are skipped`);
+      return [];
+    }
+    return new TextDecoder().decode(out.stdout).split("\n").flatMap((line) => {
+      const m = /^\s*(?:(0(?:\.\d+)?|1(?:\.0+)?)\t)?(.+?)\s*$/.exec(line);
+      if (!m || m[2]!.trim() === "") return [];
+      return [{
+        text: m[2]!.slice(0, 300),
+        kind: "preference" as const,
+        confidence: m[1] === undefined ? 0.5 : Number(m[1]),
+        source: `distiller ${name}`,
+      }];
+    });
+  } catch (e) {
+    log(`personal memory: distiller ${name} could not run: ${(e as Error).message}`);
+    return [];
+  }
+}
+
+/**
+ * Starts `heimdall review distill TRANSCRIPT` as a process of its own (not
+ * waited for): the configured distiller's proposals join the review queue
+ * when it is done. Never throws.
+ */
+async function distillInBackground(
+  home: HomePaths,
+  transcript: string,
+  project: string,
+  log: (message: string) => void,
+): Promise<void> {
+  try {
+    const { selfArgv } = await import("./install/command.ts");
+    const argv = selfArgv("main");
+    const child = new Deno.Command(argv[0]!, {
+      args: [...argv.slice(1), "review", "distill", transcript, "--project", project],
+      env: { HEIMDALL_HOME: home.home },
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    child.unref();
+  } catch (e) {
+    log(`personal memory: the distiller could not be started: ${(e as Error).message}`);
+  }
 }
 
 /** What an attempt of the session is recorded on: the symbols it changed, else its last files. */

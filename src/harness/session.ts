@@ -69,6 +69,8 @@ export interface SessionState {
   tests: SessionTestRun[];
   /** What the last stored summary covered (edits + tests), so a stop with no news stores nothing. */
   summarized: string | null;
+  /** Transcript turns already scanned for personal memory (a new stop scans only the rest). */
+  personalTurns?: number;
 }
 
 /** A fresh state. */

@@ -14,6 +14,101 @@ export const SUMMARY_MAX_CHARS = 2000;
 
 /** The assistant roles the harnesses write. */
 const ASSISTANT = new Set(["assistant", "gemini", "model", "agent"]);
+/** The person's roles. */
+const USER = new Set(["user", "human"]);
+/** How much of a transcript's end the personal-memory scan reads. */
+const TURNS_BYTES = 4 * 1024 * 1024;
+
+/** One turn of a transcript: who spoke, the text, and the 1-based line it starts on. */
+export interface TranscriptTurn {
+  role: "user" | "assistant";
+  text: string;
+  line: number;
+}
+
+/**
+ * The turns of the transcript at `path` (its last 4 MiB), in order: the
+ * person's and the assistant's text (tool calls, tool results and thinking
+ * left out). Empty when the file is missing or holds none.
+ */
+export function transcriptTurns(path: string): TranscriptTurn[] {
+  let text: string;
+  let firstLine = 1;
+  try {
+    const size = Deno.statSync(path).size;
+    text = tail(path, TURNS_BYTES);
+    if (size > TURNS_BYTES) {
+      // Lines before the tail are unknown: count from where it starts, past the cut line.
+      const cut = text.indexOf("\n");
+      text = text.slice(cut + 1);
+      firstLine = 2;
+    }
+  } catch {
+    return [];
+  }
+  const turns: TranscriptTurn[] = [];
+  if (path.endsWith(".txt")) {
+    let current: TranscriptTurn | undefined;
+    text.split("\n").forEach((l, i) => {
+      const m = /^\s*(assistant|A|user|human|U)\s*:\s*$/i.exec(l);
+      if (m) {
+        if (current && current.text.trim() !== "") {
+          turns.push({ ...current, text: current.text.trim() });
+        }
+        const who = m[1]!.toLowerCase();
+        current = {
+          role: who === "user" || who === "human" || who === "u" ? "user" : "assistant",
+          text: "",
+          line: firstLine + i + 1,
+        };
+      } else if (current) current.text += l + "\n";
+    });
+    if (current && current.text.trim() !== "") {
+      turns.push({ ...current, text: current.text.trim() });
+    }
+    return turns;
+  }
+  const lines = text.split("\n");
+  if (isJsonLines(path, lines)) {
+    lines.forEach((l, i) => {
+      if (!l.trim().startsWith("{")) return;
+      try {
+        const t = turnOf(JSON.parse(l));
+        if (t) turns.push({ ...t, line: firstLine + i });
+      } catch {
+        // not JSON
+      }
+    });
+    return turns;
+  }
+  try {
+    const doc = JSON.parse(text);
+    const list = Array.isArray(doc) ? doc : record(doc)?.messages ?? record(doc)?.history;
+    if (Array.isArray(list)) {
+      for (const e of list) {
+        const t = turnOf(e);
+        if (t) turns.push({ ...t, line: 1 });
+      }
+    }
+  } catch {
+    // not a JSON chat
+  }
+  return turns;
+}
+
+function turnOf(entry: unknown): Omit<TranscriptTurn, "line"> | null {
+  const e = record(entry);
+  if (!e) return null;
+  // Claude Code's meta entries (command output, injected reminders) are not the person's words.
+  if (e.isMeta === true) return null;
+  const inner = record(e.message) ?? record(e.payload) ?? e;
+  const role = str(inner.role) ?? str(e.role) ?? str(e.type);
+  if (role === null) return null;
+  const who = ASSISTANT.has(role) ? "assistant" : USER.has(role) ? "user" : null;
+  if (who === null) return null;
+  const text = partsText(inner.content ?? inner.parts ?? inner.text);
+  return text === "" ? null : { role: who, text };
+}
 
 /**
  * The last assistant message in the transcript at `path`, trimmed and cut
@@ -27,7 +122,9 @@ export function lastAssistantMessage(path: string): string | null {
   } catch {
     return null;
   }
-  const found = path.endsWith(".txt") ? fromText(text) : fromJsonLines(text) ?? fromJson(text);
+  const found = path.endsWith(".txt")
+    ? fromText(text)
+    : fromJsonLines(path, text) ?? fromJson(text);
   return found === null ? null : capSummary(found);
 }
 
@@ -45,11 +142,11 @@ export function capSummary(text: string): string | null {
   return (end > SUMMARY_MAX_CHARS / 2 ? cut.slice(0, end + 1) : cut).trimEnd() + "…";
 }
 
-function tail(path: string): string {
+function tail(path: string, bytes = TAIL_BYTES): string {
   const f = Deno.openSync(path, { read: true });
   try {
     const size = f.statSync().size;
-    const start = Math.max(0, size - TAIL_BYTES);
+    const start = Math.max(0, size - bytes);
     f.seekSync(start, Deno.SeekMode.Start);
     const buf = new Uint8Array(size - start);
     let off = 0;
@@ -64,10 +161,15 @@ function tail(path: string): string {
   }
 }
 
+/** A `.jsonl` file, or one with several lines that are JSON objects. */
+function isJsonLines(path: string, lines: readonly string[]): boolean {
+  return path.endsWith(".jsonl") || lines.filter((l) => l.trim().startsWith("{")).length >= 2;
+}
+
 /** JSONL, newest line first: the first entry an assistant wrote with text in it. */
-function fromJsonLines(text: string): string | null {
+function fromJsonLines(path: string, text: string): string | null {
   const lines = text.split("\n");
-  if (lines.filter((l) => l.trim().startsWith("{")).length < 2) return null;
+  if (!isJsonLines(path, lines)) return null;
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i]!.trim();
     if (!line.startsWith("{")) continue;

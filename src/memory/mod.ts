@@ -81,3 +81,16 @@ export {
   type Scope,
   SCOPES,
 } from "./types.ts";
+export {
+  acceptCandidate,
+  type Candidate,
+  type CandidateKind,
+  captureCandidates,
+  listCandidates,
+  queueCandidates,
+  type QueuedCandidate,
+  type QueueReport,
+  rejectCandidate,
+  type Turn,
+} from "./personal.ts";
+export { type FileClaim, knowledgePage, reflect } from "./reflect.ts";

@@ -29,7 +29,7 @@ import {
 } from "./types.ts";
 
 /** Kinds where a newer memory on the same anchors replaces the current one. */
-const SUPERSEDING: ReadonlySet<MemoryKind> = new Set(["decision", "convention", "fact"]);
+const SUPERSEDING: ReadonlySet<MemoryKind> = new Set(["decision", "convention", "fact", "page"]);
 
 /** What {@link remember} writes. */
 export interface RememberInput {

@@ -1,7 +1,19 @@
 /** The rows and values of memory, as stored and as returned. */
 
-/** What a memory is. */
-export const KINDS = ["decision", "convention", "attempt", "note", "fact"] as const;
+/**
+ * What a memory is. A `preference` is one person's accepted rule or habit
+ * (personal memory, from the review queue); a `page` is a project's
+ * knowledge page written by `heimdall reflect`.
+ */
+export const KINDS = [
+  "decision",
+  "convention",
+  "attempt",
+  "note",
+  "fact",
+  "preference",
+  "page",
+] as const;
 export type MemoryKind = (typeof KINDS)[number];
 
 /** Who may see a memory: its author only, everyone on the project, or the team store too. */

@@ -387,4 +387,69 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE paths ADD COLUMN derivation TEXT;
   `,
+  // 11: personal memory. Two kinds of memory: a person's accepted rule or
+  // preference ("always run the linter before committing") and a project's
+  // knowledge page (`heimdall reflect`). SQLite cannot change a CHECK in
+  // place, so memories is rebuilt; the rows that refer to it are set aside
+  // and put back in the same transaction, so foreign keys hold throughout.
+  // Candidates wait in a review queue until accepted (then a memory) or
+  // rejected; a near-duplicate raises `seen` instead of adding a row.
+  `
+  CREATE TEMP TABLE keep_anchors AS SELECT * FROM memory_anchors;
+  CREATE TEMP TABLE keep_shared AS SELECT * FROM memory_shared;
+  DELETE FROM memory_anchors;
+  DELETE FROM memory_shared;
+  CREATE TABLE memories_v11 (
+    id            TEXT PRIMARY KEY,
+    kind          TEXT NOT NULL CHECK (kind IN
+                    ('decision', 'convention', 'attempt', 'note', 'fact', 'preference', 'page')),
+    text          TEXT NOT NULL,
+    author        TEXT NOT NULL,
+    scope         TEXT NOT NULL CHECK (scope IN ('private', 'project', 'team')),
+    valid_from    INTEGER NOT NULL,
+    valid_to      INTEGER,
+    recorded_at   INTEGER NOT NULL,
+    superseded_at INTEGER,
+    superseded_by TEXT,
+    forgotten_at  INTEGER,
+    forgotten_by  TEXT,
+    task_id       TEXT,
+    outcome       TEXT CHECK (outcome IN ('failed', 'passed')),
+    status        TEXT CHECK (status IN ('open', 'resolved')),
+    count         INTEGER NOT NULL DEFAULT 1,
+    last_seen_at  INTEGER NOT NULL,
+    tests         TEXT NOT NULL DEFAULT '[]',
+    fix           TEXT,
+    resolved_by   TEXT,
+    resolved_at   INTEGER,
+    updated_at    INTEGER NOT NULL
+  ) STRICT;
+  INSERT INTO memories_v11 SELECT * FROM memories;
+  DROP TABLE memories;
+  ALTER TABLE memories_v11 RENAME TO memories;
+  CREATE INDEX memories_recorded ON memories(recorded_at);
+  CREATE INDEX memories_task ON memories(task_id) WHERE task_id IS NOT NULL;
+  CREATE INDEX memories_open ON memories(status) WHERE status = 'open';
+  INSERT INTO memory_anchors SELECT * FROM keep_anchors;
+  INSERT INTO memory_shared SELECT * FROM keep_shared;
+  DROP TABLE keep_anchors;
+  DROP TABLE keep_shared;
+
+  CREATE TABLE personal_candidates (
+    id          INTEGER PRIMARY KEY,
+    text        TEXT NOT NULL,
+    kind        TEXT NOT NULL CHECK (kind IN ('rule', 'preference', 'decision', 'correction')),
+    confidence  REAL NOT NULL,
+    -- Where it was said: a transcript file and line, or the distiller's name.
+    source      TEXT NOT NULL,
+    project     TEXT NOT NULL,
+    author      TEXT NOT NULL,
+    status      TEXT NOT NULL CHECK (status IN ('pending', 'accepted', 'rejected')),
+    seen        INTEGER NOT NULL DEFAULT 1,
+    memory_id   TEXT,
+    created_at  INTEGER NOT NULL,
+    decided_at  INTEGER
+  ) STRICT;
+  CREATE INDEX personal_candidates_open ON personal_candidates(project, status);
+  `,
 ];

@@ -358,6 +358,24 @@ function memoriesOf(team: Team, id: string): LinkedMemory[] {
 }
 
 /**
+ * Who holds files under the folder `project` now: every active claim whose
+ * repository and path place it there (a claim in another repository, or in
+ * one this machine has not got, is left out). For `heimdall reflect`.
+ */
+export async function claimsUnder(
+  team: Team,
+  project: string,
+): Promise<{ path: string; developer: string }[]> {
+  const repos = new RepoResolver();
+  const here = repos.placeOf(project, project, true);
+  const prefix = here.path === "" ? "" : `${here.path}/`;
+  const top = here.path === "" ? project : project.slice(0, project.length - here.path.length - 1);
+  return (await team.store.activeClaims(null))
+    .filter((c) => c.repo === here.repo && c.path.startsWith(prefix))
+    .map((c) => ({ path: `${top}/${c.path}`, developer: c.developer }));
+}
+
+/**
  * People ranked by their claims, attempts and decisions on the code `name`
  * refers to and its call neighbours within `hops` (default 1); weights in
  * {@link WHO_KNOWS_WEIGHTS}, halved per hop.

@@ -133,4 +133,12 @@ export const PG_MIGRATIONS: readonly string[] = [
 
   CREATE TABLE heimdall.memory_locks (key text PRIMARY KEY);
   `,
+  // 3: the memory kinds of personal memory and knowledge pages (the journal's
+  // migration 11). Preferences are private and never stored here; a project's
+  // page is.
+  `
+  ALTER TABLE heimdall.memories DROP CONSTRAINT IF EXISTS memories_kind_check;
+  ALTER TABLE heimdall.memories ADD CONSTRAINT memories_kind_check CHECK (kind IN
+    ('decision', 'convention', 'attempt', 'note', 'fact', 'preference', 'page'));
+  `,
 ];

@@ -1,0 +1,109 @@
+/** `heimdall reflect`: a project's knowledge page, from its shared memories. */
+import { parseArgs } from "node:util";
+import { resolve } from "node:path";
+import { defaultAuthor, knowledgePage, MemoryInputError } from "../memory/mod.ts";
+import { SymbolLookupError } from "../search/mod.ts";
+import { Journal } from "../store/mod.ts";
+import {
+  claimsUnder,
+  currentActor,
+  openTeam,
+  parseDuration,
+  SharedMemory,
+  TeamStoreError,
+} from "../team/mod.ts";
+import { repositoryOf } from "../harness/services_impl.ts";
+import type { Context } from "./context.ts";
+import { UsageError } from "./errors.ts";
+import { EXIT } from "./exit_codes.ts";
+import { json } from "./fmt.ts";
+
+export const HELP = `heimdall reflect [PROJECT] [--since 7d] [--dry-run] [--json]
+  Writes one knowledge page for PROJECT (default: the repository holding the
+  current folder) from its shared memories: current decisions and
+  conventions, open failures with their counts, failures resolved in the
+  --since window, and the hot files with who works on them (their memories
+  and active claims). It is stored as a memory of kind page on the project's
+  folder, replacing the previous page, so search and session start give the
+  whole picture in one item. --dry-run prints it without storing it.`;
+
+/** The longest look back --since accepts. */
+const MAX_SINCE_MS = 366 * 86_400_000;
+
+/** `heimdall reflect`. */
+export async function run(args: string[], ctx: Context): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      since: { type: "string" },
+      "dry-run": { type: "boolean" },
+      json: { type: "boolean" },
+    },
+    allowPositionals: true,
+  });
+  if (positionals.length > 1) {
+    throw new UsageError("Usage: heimdall reflect [PROJECT] [--since 7d]");
+  }
+  const seconds = parseDuration(values.since ?? "7d");
+  const sinceMs = seconds === undefined ? undefined : seconds * 1000;
+  if (sinceMs === undefined || sinceMs < 60_000 || sinceMs > MAX_SINCE_MS) {
+    throw new UsageError(
+      `Invalid --since "${values.since}": expected a duration from 1m to 366d, such as 7d or 12h`,
+    );
+  }
+  const project = resolve(positionals[0] ?? repositoryOf(Deno.cwd()));
+  try {
+    if (!Deno.statSync(project).isDirectory) throw new Error();
+  } catch {
+    throw new UsageError(`Cannot reflect on "${project}": no such folder; pass a project folder`);
+  }
+  let claims: { path: string; developer: string }[] = [];
+  try {
+    const team = await openTeam(ctx, currentActor());
+    try {
+      claims = await claimsUnder(team, project);
+    } finally {
+      await team.close();
+    }
+  } catch (e) {
+    if (!(e instanceof TeamStoreError)) throw e;
+    ctx.err(`heimdall reflect: ${e.message}; the page leaves out who holds claims now`);
+  }
+  const j = Journal.open(ctx.home.journal);
+  const shared = await SharedMemory.open(ctx);
+  try {
+    await shared.sync(j);
+    const text = knowledgePage(j, project, { sinceMs, claims });
+    if (values["dry-run"]) {
+      ctx.out(values.json ? json({ project, text }) : text);
+      return EXIT.ok;
+    }
+    const r = await shared.remember(j, {
+      kind: "page",
+      text,
+      about: [project],
+      author: defaultAuthor(project),
+      scope: "project",
+      cwd: project,
+    });
+    if (values.json) ctx.out(json({ project, id: r.memory.id, superseded: r.superseded, text }));
+    else {ctx.out(
+        `${text}\n\nstored as page ${r.memory.id}${
+          r.superseded.length > 0 ? `, replacing ${r.superseded.join(", ")}` : ""
+        }`,
+      );}
+    return EXIT.ok;
+  } catch (e) {
+    if (e instanceof MemoryInputError || e instanceof SymbolLookupError) {
+      throw new UsageError(`${e.message} (reflect needs a project under an indexed root)`);
+    }
+    if (e instanceof TeamStoreError) {
+      ctx.err(`heimdall reflect: ${e.message}`);
+      return EXIT.env;
+    }
+    throw e;
+  } finally {
+    await shared.close();
+    j.close();
+  }
+}

@@ -1,0 +1,269 @@
+/**
+ * Personal memory end to end: a real transcript read by the stop hook, the
+ * review queue through the real CLI, recall at session start, a distiller,
+ * and `reflect`'s knowledge page.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { cli, tempDir } from "./helpers.ts";
+
+const FIXTURES = new URL("./fixtures/harness/", import.meta.url).pathname;
+
+function copyDir(from: string, to: string): void {
+  Deno.mkdirSync(to, { recursive: true });
+  for (const e of Deno.readDirSync(from)) {
+    if (e.isDirectory) copyDir(join(from, e.name), join(to, e.name));
+    else Deno.copyFileSync(join(from, e.name), join(to, e.name));
+  }
+}
+
+const jsonl = (...rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
+const user = (text: string) => ({ type: "user", message: { role: "user", content: text } });
+const assistant = (text: string) => ({
+  type: "assistant",
+  message: { role: "assistant", content: [{ type: "text", text }] },
+});
+
+interface Queued {
+  id: number;
+  text: string;
+  kind: string;
+  confidence: number;
+  source: string;
+  status: string;
+  seen: number;
+  memory_id: string | null;
+}
+
+async function setup() {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "shop");
+  copyDir(join(FIXTURES, "repo"), repo);
+  Deno.mkdirSync(join(repo, ".git")); // a repository: the project personal memory is kept on
+  const env = { HEIMDALL_AUTHOR: "ada" };
+  assert.equal((await cli(home, ["index", repo, "--no-embed"], { env })).code, 0);
+  const hook = async (payload: Record<string, unknown>, author = "ada") => {
+    const r = await cli(home, ["hook", "--harness", "claude-code"], {
+      stdin: JSON.stringify({ session_id: "s1", cwd: repo, ...payload }),
+      env: { HEIMDALL_AUTHOR: author },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout;
+  };
+  const queue = async (...args: string[]) => {
+    const r = await cli(home, ["review", "--all", "--json", ...args], { env, cwd: repo });
+    return JSON.parse(r.stdout || '{"candidates":[]}').candidates as Queued[];
+  };
+  return { base, home, repo, env, hook, queue };
+}
+
+Deno.test("the stop hook queues the person's durable statements once; review accepts, edits and rejects; session start recalls them to their author only", async () => {
+  const { base, home, repo, env, hook, queue } = await setup();
+  try {
+    const transcript = join(base, "s1.jsonl");
+    Deno.writeTextFileSync(
+      transcript,
+      jsonl(
+        user("Fix the cart. From now on, run the linter before every commit."),
+        assistant("Always happy to. I will never skip it."),
+        user("We use pytest, not unittest. Can you always squash commits?"),
+      ),
+    );
+    await hook({ hook_event_name: "Stop", transcript_path: transcript });
+    let list = await queue();
+    assert.deepEqual(list.map((c) => [c.kind, c.text, c.status]), [
+      ["preference", "We use pytest, not unittest.", "pending"],
+      ["rule", "From now on, run the linter before every commit.", "pending"],
+    ]);
+    assert.match(list[1]!.source, /s1\.jsonl:1$/);
+
+    // The next turn says the same thing again, in other words: seen twice, not queued twice.
+    Deno.writeTextFileSync(
+      transcript,
+      jsonl(assistant("Linted."), user("From now on run the linter before every single commit.")),
+      { append: true },
+    );
+    await hook({ hook_event_name: "Stop", transcript_path: transcript });
+    list = await queue();
+    assert.equal(list.length, 2);
+    assert.equal(list.find((c) => c.kind === "rule")!.seen, 2);
+
+    const rule = list.find((c) => c.kind === "rule")!;
+    const pref = list.find((c) => c.kind === "preference")!;
+    const accepted = await cli(home, [
+      "review",
+      "accept",
+      String(rule.id),
+      "--text",
+      "Run the linter before every commit",
+    ], { env, cwd: repo });
+    assert.equal(accepted.code, 0, accepted.stderr);
+    assert.equal((await cli(home, ["review", "reject", String(pref.id)], { env })).code, 0);
+    assert.equal((await cli(home, ["review", "reject", "999"], { env })).code, 2);
+    const pending = await cli(home, ["review"], { env });
+    assert.equal(pending.code, 1, "nothing left to review");
+
+    // A rejected statement is never queued again, even when said again.
+    Deno.writeTextFileSync(transcript, jsonl(user("We use pytest, not unittest!")), {
+      append: true,
+    });
+    await hook({ hook_event_name: "Stop", transcript_path: transcript });
+    assert.equal((await queue()).length, 2);
+
+    // Recall: the author's session start brings it back; another person's does not.
+    const mine = await hook({ hook_event_name: "SessionStart", source: "startup" });
+    assert.match(mine, /Your preferences on this project[\s\S]*Run the linter before every commit/);
+    const theirs = await hook(
+      { hook_event_name: "SessionStart", source: "startup", session_id: "s2" },
+      "bob",
+    );
+    assert.doesNotMatch(theirs, /Run the linter/);
+    const why = await cli(home, ["why", repo, "--json"], { env });
+    const prefs = (JSON.parse(why.stdout).current as { kind: string; scope: string }[])
+      .filter((m) => m.kind === "preference");
+    assert.deepEqual(prefs.map((m) => m.scope), ["private"]);
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+Deno.test("a configured confidence accepts sure statements at once; a distiller's proposals are redacted and reviewed like the rest", async () => {
+  const { base, home, repo, env, hook, queue } = await setup();
+  try {
+    const transcript = join(base, "s1.jsonl");
+    Deno.writeTextFileSync(
+      transcript,
+      jsonl(user("From now on, never push to main. Make sure to update the changelog.")),
+    );
+    await hook({ hook_event_name: "Stop", transcript_path: transcript }, "ada");
+    let list = await queue();
+    assert.deepEqual(
+      list.map((c) => c.status),
+      ["pending", "pending"],
+      "no auto-accept by default",
+    );
+
+    const distiller = join(base, "distill.sh");
+    const token = "ghp_" + "Z1y2X3w4V5u6T7s8R9q0P1o2N3m4L5k6J7i8";
+    Deno.writeTextFileSync(
+      distiller,
+      `#!/bin/sh\ntest -f "$1" || exit 4\nprintf '0.9\\tPrefer small pull requests\\nDeploy with token ${token}\\n'\n`,
+    );
+    Deno.chmodSync(distiller, 0o755);
+    const config = join(home, "config.json");
+    const c = JSON.parse(Deno.readTextFileSync(config));
+    Deno.writeTextFileSync(
+      config,
+      JSON.stringify({ ...c, distiller, personalAutoAccept: 0.85 }),
+      { mode: 0o600 },
+    );
+    const r = await cli(home, ["review", "distill", transcript, "--project", repo], { env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /2 statements queued \(1 accepted\)/);
+    list = await queue();
+    const distilled = list.filter((x) => x.source.startsWith("distiller"));
+    assert.deepEqual(distilled.map((x) => [x.text, x.status]).sort(), [
+      ["Deploy with token [REDACTED:github_token]", "pending"],
+      ["Prefer small pull requests", "accepted"],
+    ]);
+    // The hook's own capture honours the threshold too.
+    Deno.writeTextFileSync(transcript, jsonl(user("From now on, tag every release.")), {
+      append: true,
+    });
+    await hook({ hook_event_name: "Stop", transcript_path: transcript });
+    const tagged = (await queue()).find((x) => x.text === "From now on, tag every release.");
+    assert.equal(tagged?.status, "accepted");
+    assert.ok(!Deno.readTextFileSync(join(home, "journal.db")).includes(token));
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+Deno.test("reflect writes the project's knowledge page from its shared memories, replaces it next time, and search finds it", async () => {
+  const { base, home, repo } = await setup();
+  try {
+    const run = (args: string[], author = "ada") =>
+      cli(home, args, { env: { HEIMDALL_AUTHOR: author }, cwd: repo });
+    assert.equal(
+      (await run([
+        "remember",
+        "--kind",
+        "decision",
+        "--about",
+        "pkg/billing.py:compute_total",
+        "Discounts are clamped to [0, 1]",
+      ]))
+        .code,
+      0,
+    );
+    for (const author of ["ada", "bob"]) {
+      assert.equal(
+        (await run(
+          [
+            "attempt",
+            "--about",
+            "pkg/billing.py:compute_total",
+            "--failed",
+            "--tests",
+            "t::neg",
+            "Rounding first broke t::neg",
+          ],
+          author,
+        )).code,
+        0,
+      );
+    }
+    assert.equal(
+      (await run([
+        "remember",
+        "--kind",
+        "convention",
+        "--scope",
+        "private",
+        "--about",
+        "pkg/cart.py",
+        "my private aside",
+      ]))
+        .code,
+      0,
+    );
+    // Bob holds the function now: a claim, from the team store.
+    const claimed = await run(["claim", "pkg/billing.py:compute_total"], "bob");
+    assert.equal(claimed.code, 0, claimed.stderr);
+    const first = await run(["reflect", "--json"]);
+    assert.equal(first.code, 0, first.stderr);
+    const page = JSON.parse(first.stdout) as { id: string; text: string };
+    assert.match(
+      page.text,
+      /^Knowledge page of shop: as of \d{4}-\d\d-\d\d, activity of the last 7 days/,
+    );
+    assert.match(
+      page.text,
+      /Current decisions:\n- Discounts are clamped to \[0, 1\] \(ada, on compute_total in pkg\/billing\.py\)/,
+    );
+    assert.match(page.text, /Open failures:\n- Rounding first broke t::neg ×2/);
+    assert.match(page.text, /Hot files:\n- pkg\/billing\.py: ada \(2\), bob \(1\)/);
+    assert.doesNotMatch(page.text, /private aside/, "private memories stay out of a shared page");
+
+    const second = JSON.parse((await run(["reflect", "--json"])).stdout) as {
+      id: string;
+      superseded: string[];
+    };
+    assert.deepEqual(second.superseded, [page.id]);
+    const found = await run([
+      "search",
+      "--json",
+      "--kind",
+      "memory",
+      "knowledge page shop decisions",
+    ]);
+    const hits = JSON.parse(found.stdout).hits as { ref_id: string }[];
+    assert.equal(hits[0]?.ref_id, second.id);
+    const bad = await run(["reflect", "--since", "forever"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /Invalid --since "forever"/);
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
