@@ -37,6 +37,7 @@ export function includes(): string[] {
     "grammars",
     "wasm",
     "src/extract/queries",
+    "src/ui/assets",
     "build_info.json",
   ].filter((p) => existsSync(ROOT + p));
 }

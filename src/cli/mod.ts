@@ -102,6 +102,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   doctor: () => import("./doctor_cmd.ts"),
   model: () => import("./model_cmd.ts"),
   service: () => import("./service_cmd.ts"),
+  ui: () => import("./ui_cmd.ts"),
 };
 
 async function usage(): Promise<string> {

@@ -1,0 +1,95 @@
+/**
+ * Who may talk to the dashboard: pure checks of one request against the
+ * server's token and address, no I/O.
+ *
+ * Every request carries the token (in `?token=` on the first visit, then in
+ * a cookie scoped to this port); a write also carries it in the
+ * `X-Heimdall-Token` header, is a POST with a JSON body, and comes from this
+ * origin (`Origin`, `Sec-Fetch-Site`). The `Host` header must name the
+ * loopback address, so a DNS-rebinding page cannot reach the server through
+ * a name of its own.
+ */
+
+/** What a check decided: let it through (maybe setting the cookie), or refuse with a status. */
+export type Verdict =
+  | { ok: true; setCookie: boolean }
+  | { ok: false; status: 400 | 403 | 405 | 415; reason: string };
+
+/** A fresh random token: 24 bytes, hex. */
+export function newToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The cookie holding the token; named after the port, since cookies ignore ports. */
+export function cookieName(port: number): string {
+  return `heimdall_ui_${port}`;
+}
+
+/** Compares two strings in time independent of where they differ. */
+export function sameToken(a: string | null | undefined, b: string): boolean {
+  if (typeof a !== "string" || a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+function cookie(header: string | null, name: string): string | null {
+  for (const part of (header ?? "").split(";")) {
+    const [k, ...v] = part.trim().split("=");
+    if (k === name) return v.join("=");
+  }
+  return null;
+}
+
+/** The origins this server answers as: loopback, on its port. */
+export function ownOrigins(port: number): string[] {
+  return [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
+}
+
+/**
+ * Decides whether `req` may be served by the dashboard listening on `port`
+ * with `token`. Reads only the method, URL and headers.
+ */
+export function checkRequest(req: Request, token: string, port: number): Verdict {
+  const host = req.headers.get("host");
+  if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) {
+    return { ok: false, status: 403, reason: `Host "${host}" is not this loopback server` };
+  }
+  if (req.method !== "GET" && req.method !== "POST") {
+    return { ok: false, status: 405, reason: `Method ${req.method} is not allowed` };
+  }
+  const url = new URL(req.url);
+  const fromQuery = url.searchParams.get("token");
+  const fromCookie = cookie(req.headers.get("cookie"), cookieName(port));
+  const queryOk = sameToken(fromQuery, token);
+  if (!queryOk && !sameToken(fromCookie, token)) {
+    return {
+      ok: false,
+      status: 403,
+      reason: "Missing or wrong token; open the URL `heimdall ui` printed (it carries ?token=…)",
+    };
+  }
+  if (req.method === "POST") {
+    const origin = req.headers.get("origin");
+    if (origin !== null && !ownOrigins(port).includes(origin)) {
+      return { ok: false, status: 403, reason: `Cross-site write from "${origin}" refused` };
+    }
+    const site = req.headers.get("sec-fetch-site");
+    if (site !== null && site !== "same-origin" && site !== "none") {
+      return {
+        ok: false,
+        status: 403,
+        reason: `Cross-site write (Sec-Fetch-Site: ${site}) refused`,
+      };
+    }
+    if (!sameToken(req.headers.get("x-heimdall-token"), token)) {
+      return { ok: false, status: 403, reason: "A write needs the X-Heimdall-Token header" };
+    }
+    const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    if (type !== "application/json") {
+      return { ok: false, status: 415, reason: "A write needs Content-Type: application/json" };
+    }
+  }
+  return { ok: true, setCookie: queryOk && fromCookie !== token };
+}

@@ -1,0 +1,86 @@
+/**
+ * The Memory view's data: decisions, conventions, attempts and notes with
+ * their anchors and what happened to them (the timeline), and the badges
+ * the code map puts on functions and files. Reads through `src/memory`;
+ * writes only through {@link addMemory}, which is `remember`'s own path.
+ */
+import { history, type HistoryResult, type RememberResult } from "../memory/mod.ts";
+import type { Journal } from "../store/mod.ts";
+import type { SharedMemory } from "../team/mod.ts";
+
+/** Newest memories the view loads; older ones stay searchable. */
+export const MEMORY_LIMIT = 2000;
+
+/** Every memory visible to `viewer` (superseded and forgotten ones too), newest first, with their events. */
+export function memoryView(j: Journal, viewer: string): HistoryResult {
+  return history(j, null, { viewer, limit: MEMORY_LIMIT });
+}
+
+/** A badge on the map: current memories on a symbol or file, the worst failure count. */
+export interface Badge {
+  memories: number;
+  decisions: number;
+  /** Highest count of an open failed attempt (the ×N badge); 0 when none is open. */
+  failures: number;
+}
+
+/** Badges by node id and by file path, from current memories' anchors. */
+export function badges(
+  j: Journal,
+  viewer: string,
+): { nodes: Record<string, Badge>; files: Record<string, Badge> } {
+  const nodes: Record<string, Badge> = {}, files: Record<string, Badge> = {};
+  const rows = j.all<
+    { node_id: string | null; path: string; kind: string; count: number; status: string | null }
+  >(
+    `SELECT a.node_id, a.path, m.kind, m.count, m.status FROM memory_anchors a
+       JOIN memories m ON m.id = a.memory_id
+      WHERE m.superseded_at IS NULL AND m.forgotten_at IS NULL
+        AND (m.scope != 'private' OR m.author = ?)`,
+    viewer,
+  );
+  const bump = (b: Badge, r: (typeof rows)[number]) => {
+    b.memories++;
+    if (r.kind === "decision") b.decisions++;
+    if (r.kind === "attempt" && r.status === "open") b.failures = Math.max(b.failures, r.count);
+  };
+  const empty = (): Badge => ({ memories: 0, decisions: 0, failures: 0 });
+  for (const r of rows) {
+    if (r.node_id) bump(nodes[r.node_id] ??= empty(), r);
+    bump(files[r.path] ??= empty(), r);
+  }
+  return { nodes, files };
+}
+
+/** What the UI sends to record a decision or convention. */
+export interface AddMemoryInput {
+  kind: string;
+  text: string;
+  about: string[];
+  author: string;
+  supersedes?: string[];
+  scope?: string;
+}
+
+/** Records a memory exactly as `heimdall remember` does (same checks, same author rules). */
+export async function addMemory(
+  j: Journal,
+  shared: SharedMemory,
+  input: AddMemoryInput,
+): Promise<RememberResult> {
+  if (input.kind !== "decision" && input.kind !== "convention") {
+    throw new TypeError(
+      `Only a decision or a convention is added from the dashboard, not "${input.kind}"`,
+    );
+  }
+  return await shared.remember(j, {
+    kind: input.kind,
+    text: input.text,
+    about: input.about,
+    author: input.author,
+    ...(input.scope ? { scope: input.scope } : {}),
+    taskId: null,
+    supersedes: input.supersedes ?? [],
+    keep: false,
+  });
+}

@@ -1,0 +1,299 @@
+/**
+ * The dashboard's HTTP server: loopback only, every request checked by
+ * {@link checkRequest}, static assets from `assets/` (embedded in the
+ * binary), a JSON API over the journal, and server-sent events when the
+ * journal changes.
+ */
+import type { Config, HomePaths } from "../config/mod.ts";
+import { MemoryInputError } from "../memory/mod.ts";
+import { search, SearchFilterError, type SearchKind, SymbolLookupError } from "../search/mod.ts";
+import { Journal } from "../store/mod.ts";
+import { openTeamStore, SharedMemory, TeamStoreError } from "../team/mod.ts";
+import { CodeMap } from "./code_map.ts";
+import { fileLines, FileRefusedError } from "./files.ts";
+import { checkRequest, cookieName, newToken } from "./guard.ts";
+import { addMemory, type AddMemoryInput, badges, memoryView } from "./memory_data.ts";
+import { teamView } from "./team_data.ts";
+import { usage } from "./usage_data.ts";
+
+/** What the server needs from the command that starts it. */
+export interface UiOptions {
+  home: HomePaths;
+  config(): Config;
+  /** 0: any free port. */
+  port: number;
+  /** Who writes from this dashboard (decisions are recorded with this author). */
+  author: string;
+  /** `heimdall status --json`'s data, for the health view. */
+  status?: () => Promise<unknown>;
+  /** `heimdall map check --json` over each root, for the map view. */
+  mapCheck?: () => Promise<unknown>;
+  /** Fixed token (tests); random otherwise. */
+  token?: string;
+  /** How often the journal is looked at for changes, ms. */
+  pollMs?: number;
+}
+
+/** A running dashboard. */
+export interface UiServer {
+  url: string;
+  port: number;
+  token: string;
+  /** Stops serving and closes the journal. */
+  close(): Promise<void>;
+}
+
+const ASSETS = `${import.meta.dirname}/assets`;
+const TYPES: Record<string, string> = {
+  html: "text/html; charset=utf-8",
+  js: "text/javascript; charset=utf-8",
+  css: "text/css; charset=utf-8",
+};
+const SECURITY_HEADERS = {
+  "content-security-policy":
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "cache-control": "no-store",
+};
+
+function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { ...SECURITY_HEADERS, "content-type": "application/json; charset=utf-8" },
+  });
+}
+
+function fail(status: number, message: string): Response {
+  return json({ error: message }, status);
+}
+
+function escapeAttr(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Where the journal stands on disk: changes when any process commits to it. */
+function journalStamp(path: string): string {
+  const parts: string[] = [];
+  for (const p of [path, `${path}-wal`]) {
+    try {
+      const s = Deno.statSync(p);
+      parts.push(`${s.size}:${s.mtime?.getTime() ?? 0}`);
+    } catch {
+      parts.push("-");
+    }
+  }
+  return parts.join("|");
+}
+
+/**
+ * Starts the dashboard on 127.0.0.1. Throws JournalError when there is no
+ * journal yet (nothing indexed), Deno.errors.AddrInUse when `port` is taken.
+ */
+export function startUi(opts: UiOptions): UiServer {
+  const token = opts.token ?? newToken();
+  const j = Journal.open(opts.home.journal, { readOnly: true });
+  const listeners = new Set<(event: string) => void>();
+  const streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
+  const broadcast = (event: string) => {
+    for (const l of listeners) l(event);
+  };
+  const map = new CodeMap(j, () => broadcast("map-ready"));
+  let stamp = journalStamp(opts.home.journal);
+  const poll = setInterval(() => {
+    const now = journalStamp(opts.home.journal);
+    if (now === stamp) return;
+    stamp = now;
+    map.invalidate();
+    broadcast("change");
+  }, opts.pollMs ?? 1000);
+
+  let port = opts.port;
+  const handler = async (req: Request): Promise<Response> => {
+    const verdict = checkRequest(req, token, port);
+    if (!verdict.ok) return fail(verdict.status, verdict.reason);
+    const url = new URL(req.url);
+    if (verdict.setCookie) {
+      // First visit: keep the token in a cookie and take it out of the address bar.
+      url.searchParams.delete("token");
+      return new Response(null, {
+        status: 303,
+        headers: {
+          ...SECURITY_HEADERS,
+          location: url.pathname + url.search,
+          "set-cookie": `${cookieName(port)}=${token}; Path=/; HttpOnly; SameSite=Strict`,
+        },
+      });
+    }
+    try {
+      return await route(req, url);
+    } catch (e) {
+      if (
+        e instanceof SearchFilterError || e instanceof MemoryInputError ||
+        e instanceof SymbolLookupError || e instanceof TypeError || e instanceof SyntaxError
+      ) return fail(400, (e as Error).message);
+      if (e instanceof FileRefusedError) return fail(e.status, e.message);
+      if (e instanceof TeamStoreError) return fail(503, e.message);
+      return fail(500, `Internal error: ${(e as Error).message ?? e}`);
+    }
+  };
+
+  const route = async (req: Request, url: URL): Promise<Response> => {
+    const p = url.pathname;
+    const q = (k: string) => url.searchParams.get(k);
+    if (req.method === "POST") {
+      if (p === "/api/remember") return await remember(await req.json() as AddMemoryInput);
+      return fail(404, `No such endpoint "${p}"`);
+    }
+    switch (p) {
+      case "/":
+        return index();
+      case "/favicon.ico":
+        return new Response(null, { status: 204, headers: SECURITY_HEADERS });
+      case "/app.js":
+      case "/app.css":
+        return asset(p.slice(1));
+      case "/api/search": {
+        const query = (q("q") ?? "").trim();
+        if (query === "") return fail(400, "Missing q: what you are looking for");
+        const limit = Math.min(200, Math.max(1, Number(q("limit") ?? 10) || 10));
+        const result = await search(j, {
+          query,
+          limit,
+          ...(q("repo") ? { repo: q("repo")! } : {}),
+          ...(q("path") ? { pathPrefix: q("path")! } : {}),
+          ...(q("lang") ? { lang: q("lang")!.toLowerCase() } : {}),
+          ...(q("kind") ? { kind: q("kind") as SearchKind } : {}),
+        });
+        return json(result);
+      }
+      case "/api/file":
+        return json(fileLines(j, q("path") ?? "", Number(q("line") ?? 1) || 1));
+      case "/api/map": {
+        const at = q("at");
+        const file = q("file");
+        const symbol = q("symbol");
+        if (symbol) return json(map.symbol(symbol));
+        if (file) return json(map.file(file));
+        return json(map.level(at && at !== "" ? at : null));
+      }
+      case "/api/badges":
+        return json(badges(j, opts.author));
+      case "/api/team": {
+        const store = await openTeamStore(opts);
+        try {
+          return json(await teamView(j, store));
+        } finally {
+          await store.close();
+        }
+      }
+      case "/api/memory":
+        return json({ ...memoryView(j, opts.author), now: Date.now() });
+      case "/api/health":
+        return json({
+          status: opts.status ? await opts.status() : null,
+          map: opts.mapCheck ? await opts.mapCheck() : null,
+        });
+      case "/api/usage":
+        return json(usage(opts.home));
+      case "/api/events":
+        return events();
+      default:
+        return fail(404, `No such page "${p}"`);
+    }
+  };
+
+  const remember = async (input: AddMemoryInput): Promise<Response> => {
+    if (typeof input !== "object" || input === null || typeof input.text !== "string") {
+      return fail(400, "Expected {kind, text, about[], author}");
+    }
+    const author = typeof input.author === "string" && input.author.trim() !== ""
+      ? input.author.trim()
+      : opts.author;
+    const w = Journal.open(opts.home.journal);
+    const shared = await SharedMemory.open(opts);
+    try {
+      const r = await addMemory(w, shared, {
+        ...input,
+        author,
+        about: Array.isArray(input.about) ? input.about.map(String) : [],
+      });
+      map.invalidate();
+      broadcast("change");
+      return json(r);
+    } finally {
+      await shared.close();
+      w.close();
+    }
+  };
+
+  const index = (): Response => {
+    const html = Deno.readTextFileSync(`${ASSETS}/index.html`)
+      .replace(
+        "<!--meta-->",
+        `<meta name="heimdall-token" content="${escapeAttr(token)}">` +
+          `<meta name="heimdall-author" content="${escapeAttr(opts.author)}">`,
+      );
+    return new Response(html, { headers: { ...SECURITY_HEADERS, "content-type": TYPES.html! } });
+  };
+
+  const asset = (name: string): Response => {
+    const ext = name.split(".").pop()!;
+    return new Response(Deno.readFileSync(`${ASSETS}/${name}`), {
+      headers: { ...SECURITY_HEADERS, "content-type": TYPES[ext] ?? "application/octet-stream" },
+    });
+  };
+
+  const events = (): Response => {
+    let send: ((event: string) => void) | undefined;
+    let ping: ReturnType<typeof setInterval> | undefined;
+    let own: ReadableStreamDefaultController<Uint8Array> | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const enc = new TextEncoder();
+        send = (event) => {
+          try {
+            controller.enqueue(enc.encode(`event: ${event}\ndata: {}\n\n`));
+          } catch { /* closed */ }
+        };
+        listeners.add(send);
+        streams.add(own = controller);
+        controller.enqueue(enc.encode(": connected\n\n"));
+        ping = setInterval(() => send?.("ping"), 25_000);
+      },
+      cancel() {
+        if (send) listeners.delete(send);
+        if (own) streams.delete(own);
+        clearInterval(ping);
+      },
+    });
+    return new Response(body, {
+      headers: { ...SECURITY_HEADERS, "content-type": "text/event-stream" },
+    });
+  };
+
+  const server = Deno.serve({
+    hostname: "127.0.0.1",
+    port: opts.port,
+    onListen: () => {},
+  }, handler);
+  port = server.addr.port;
+  const url = `http://127.0.0.1:${port}/?token=${token}`;
+  return {
+    url,
+    port,
+    token,
+    async close() {
+      clearInterval(poll);
+      // Open event streams would keep shutdown() waiting for ever.
+      for (const c of streams) {
+        try {
+          c.close();
+        } catch { /* already closed */ }
+      }
+      listeners.clear();
+      await server.shutdown();
+      j.close();
+    },
+  };
+}

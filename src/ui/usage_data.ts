@@ -1,0 +1,102 @@
+/**
+ * The Usage view's data, from Heimdall's own local logs only
+ * (`$HEIMDALL_HOME/logs/search.log`, `hooks.log`); nothing is ever sent
+ * anywhere. Reads whatever lines exist; a missing log is an empty one.
+ */
+import type { HomePaths } from "../config/mod.ts";
+
+/** One day of use. */
+export interface UsageDay {
+  day: string;
+  /** search.log lines: results pruned as stale or re-anchored by a search. */
+  pruned: number;
+  rebuilt: number;
+  /** hooks.log: events handled, injections (with their token sizes), hooks that gave up or failed. */
+  hookEvents: number;
+  injections: number;
+  injectedTokens: number;
+  late: number;
+  errors: number;
+}
+
+/** What the Usage view shows. */
+export interface Usage {
+  days: UsageDay[];
+  /** Which logs were read, and their sizes in bytes (0: absent). */
+  logs: Record<string, number>;
+}
+
+/** Most bytes read from the end of each log. */
+const TAIL_BYTES = 4 * 1024 * 1024;
+
+function tail(path: string): string {
+  try {
+    const f = Deno.openSync(path, { read: true });
+    try {
+      const size = f.statSync().size;
+      const start = Math.max(0, size - TAIL_BYTES);
+      f.seekSync(start, Deno.SeekMode.Start);
+      const buf = new Uint8Array(size - start);
+      let read = 0;
+      while (read < buf.length) {
+        const n = f.readSync(buf.subarray(read));
+        if (n === null || n === 0) break;
+        read += n;
+      }
+      return new TextDecoder().decode(buf.subarray(0, read));
+    } finally {
+      f.close();
+    }
+  } catch {
+    return "";
+  }
+}
+
+/** Counts per day from the local logs (the newest 4 MiB of each). */
+export function usage(home: HomePaths): Usage {
+  const days = new Map<string, UsageDay>();
+  const dayOf = (line: string): UsageDay | undefined => {
+    const m = /^(\d{4}-\d{2}-\d{2})T/.exec(line);
+    if (!m) return undefined;
+    let d = days.get(m[1]!);
+    if (!d) {
+      days.set(
+        m[1]!,
+        d = {
+          day: m[1]!,
+          pruned: 0,
+          rebuilt: 0,
+          hookEvents: 0,
+          injections: 0,
+          injectedTokens: 0,
+          late: 0,
+          errors: 0,
+        },
+      );
+    }
+    return d;
+  };
+  const logs: Record<string, number> = {};
+  for (const name of ["search.log", "hooks.log"]) {
+    const text = tail(`${home.logs}/${name}`);
+    logs[name] = text.length;
+    for (const line of text.split("\n")) {
+      const d = dayOf(line);
+      if (!d) continue;
+      if (name === "search.log") {
+        if (/\bprun/i.test(line) || /\bstale\b/i.test(line)) d.pruned++;
+        else d.rebuilt++;
+        continue;
+      }
+      if (/ → /.test(line)) d.hookEvents++;
+      const tokens = /\binject\w*\b.*?(\d+)\s*tokens/i.exec(line);
+      if (tokens) {
+        d.injections++;
+        d.injectedTokens += Number(tokens[1]);
+      }
+      if (/gave up after/.test(line)) d.late++;
+      if (/\berror\b/i.test(line)) d.errors++;
+    }
+  }
+  return { days: [...days.values()].sort((a, b) => a.day.localeCompare(b.day)), logs };
+}

@@ -1,0 +1,179 @@
+/**
+ * Drives every dashboard view in Debian's Chromium through playwright-core
+ * and asserts what a person would see; run by `tests/ui_test.ts` as
+ * `deno run --allow-all tests/ui_browser.ts URL FIXTURE_JSON` (playwright
+ * reads /proc paths Deno grants only with every permission). Screenshots of
+ * each view go to $TMPDIR/heimdall-ui-screens. Exits non-zero on the first
+ * failed assertion.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+import { cli } from "./helpers.ts";
+import type { UiFixture } from "./ui_fixture.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+/** Where the screenshots of each view go. */
+export const SCREENS = join(Deno.env.get("TMPDIR") ?? "/tmp", "heimdall-ui-screens");
+
+const assertEquals = (a: unknown, b: unknown, m?: string) => assert.deepEqual(a, b, m);
+const assertMatch = (s: string, re: RegExp) => assert.match(s, re);
+const assertStringIncludes = (s: string, part: string, m?: string) =>
+  assert.ok(
+    s.includes(part),
+    m ?? `expected ${JSON.stringify(s)} to include ${JSON.stringify(part)}`,
+  );
+
+/** Opens `url` (with its token) and checks every view against the fixture `f`. */
+export async function checkViews(url: string, f: UiFixture): Promise<void> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  Deno.mkdirSync(SCREENS, { recursive: true });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    const shot = (name: string) =>
+      page.screenshot({ path: join(SCREENS, `${name}.png`), fullPage: true });
+    await page.goto(url);
+    assertEquals(new URL(page.url()).search, "", "the token left the address bar");
+
+    // Search: the CLI's ranked, verified results.
+    await page.fill("input[name=q]", "split a body into fields");
+    await page.click("form.searchbar button[type=submit]");
+    await page.waitForSelector("li.hit");
+    const first = page.locator("li.hit").first();
+    assertEquals(await first.locator(".symbol").textContent(), "parseInput");
+    assertEquals(await first.locator(".verdict").textContent(), "STRONG");
+    assertMatch(
+      (await first.locator("a.where").getAttribute("href"))!,
+      /^vscode:\/\/file\/.*parse\.ts:2$/,
+    );
+    await first.locator("button.link").click();
+    await page.waitForSelector(".fileview");
+    assertStringIncludes((await page.textContent(".fileview"))!, "export function parseInput");
+    await shot("search");
+
+    // Code map: repository → folder → file; the claimed function outlined, the ×2 badge.
+    await page.click("a[data-tab=map]");
+    await page.click("g.node[data-label=shop] circle");
+    await page.click("g.node[data-label=src] circle");
+    await page.waitForSelector("g.node[data-label='parse.ts']");
+    assertEquals(
+      await page.getAttribute("g.node[data-label='parse.ts']", "data-claimed-by"),
+      "bob",
+      "a file holding a claimed function is outlined",
+    );
+    await shot("map-folder");
+    await page.click("g.node[data-label='parse.ts'] circle");
+    const fn = page.locator("g.node[data-label=parseInput]");
+    await fn.waitFor();
+    assertEquals(await fn.getAttribute("data-claimed-by"), "bob");
+    assertEquals(await fn.locator("circle").getAttribute("stroke-width"), "4");
+    assertEquals(await fn.locator(".badge.failure text").textContent(), "×2");
+    // The neighbourhood of a function: what calls it, two hops up.
+    await fn.locator("circle").click();
+    await page.waitForSelector("g.node[data-label^=handleRequest]");
+    assert(
+      Number(await page.getAttribute("g.node[data-label^=validate]", "data-betweenness")) > 0,
+    );
+    await page.check("text=betweenness overlay");
+    await shot("map-symbol");
+
+    // Team: both people's claims outlined, the conflict path in red, the shared caller.
+    await page.click("a[data-tab=team]");
+    await page.waitForSelector("line.edge.conflict");
+    const red = await page.$$eval(
+      "line.edge.conflict",
+      (ls) =>
+        ls.map((
+          l,
+        ) => [
+          l.getAttribute("data-source"),
+          l.getAttribute("data-target"),
+          // deno-lint-ignore no-explicit-any
+          (globalThis as any).getComputedStyle(l).stroke,
+        ]),
+    );
+    assertEquals(red.length, 2, "handleRequest → validate → parseInput");
+    for (const [, , stroke] of red) assertEquals(stroke, "rgb(214, 39, 40)");
+    const label = async (id: string | null) =>
+      await page.getAttribute(`g.node[data-id="${id}"]`, "data-label");
+    const chain = [await label(red[0]![0]!), await label(red[0]![1]!), await label(red[1]![1]!)];
+    assertEquals(chain, ["handleRequest", "validate", "parseInput"]);
+    assertEquals(
+      await page.getAttribute("g.node[data-label=handleRequest]", "data-claimed-by"),
+      "alice",
+    );
+    assertEquals(
+      await page.getAttribute("g.node[data-label=parseInput]", "data-claimed-by"),
+      "bob",
+    );
+    const aliceColour = await page.getAttribute(
+      "g.node[data-label=handleRequest] circle",
+      "stroke",
+    );
+    const bobColour = await page.getAttribute("g.node[data-label=parseInput] circle", "stroke");
+    assert(aliceColour !== bobColour, "each person has their own colour");
+    assertStringIncludes((await page.textContent(".conflict-item"))!, "2 calls apart");
+    assertEquals(
+      await page.getAttribute("g.node[data-label=main]", "data-shared-caller"),
+      "true",
+    );
+    assertStringIncludes(
+      (await page.textContent(".column[data-state=handed_off]"))!,
+      "parsing is yours",
+    );
+    await shot("team");
+
+    // Memory: the ×2 badge, the standing decision, and as of earlier the older one.
+    await page.click("a[data-tab=memory]");
+    await page.waitForSelector(".attempt");
+    assertEquals(await page.textContent(".attempt .badge"), "×2");
+    const standing = () => page.textContent("ul.standing").then((t) => t ?? "");
+    assertStringIncludes(await standing(), "with a schema library");
+    assert(!(await standing()).includes("hand-written checks"));
+    const slider = page.locator("input[name=asof]");
+    for (let i = 0; i < 10 && !(await standing()).includes("hand-written checks"); i++) {
+      await slider.focus();
+      await page.keyboard.press("ArrowLeft");
+    }
+    assertStringIncludes(
+      await standing(),
+      "hand-written checks",
+      "as of before the supersession",
+    );
+    assert(!(await standing()).includes("with a schema library"));
+    await shot("memory-as-of");
+
+    // Add a decision from the browser; `heimdall why` reads it back with its author.
+    await page.fill("textarea[name=text]", "Empty bodies are rejected before parsing");
+    await page.fill("input[name=about]", "src/parse.ts:parseInput");
+    await page.click("form.addmemory button[type=submit]");
+    await page.waitForSelector("form.addmemory .msg");
+    assertStringIncludes((await page.textContent("form.addmemory .msg"))!, "remembered");
+    await page.waitForSelector("ol.timeline >> text=Empty bodies are rejected");
+    await shot("memory");
+    const why = await cli(f.home, ["why", "src/parse.ts:parseInput"], { cwd: f.repo });
+    assertEquals(why.code, 0, why.stderr);
+    assertStringIncludes(why.stdout, "Empty bodies are rejected before parsing");
+    assertStringIncludes(why.stdout, "carol");
+
+    // Map & health, usage.
+    await page.click("a[data-tab=health]");
+    await page.waitForSelector(".view.health dl");
+    assertStringIncludes((await page.textContent(".view.health"))!, f.repo);
+    await shot("health");
+    await page.click("a[data-tab=usage]");
+    await page.waitForSelector(".view.usage p");
+    await shot("usage");
+    assertEquals(errors, [], "no script errors on the page");
+  } finally {
+    await browser.close();
+  }
+}
+
+if (import.meta.main) {
+  const [url, fixture] = Deno.args;
+  await checkViews(url!, JSON.parse(fixture!) as UiFixture);
+  console.log(`all views checked; screenshots in ${SCREENS}`);
+}

@@ -1,0 +1,232 @@
+/**
+ * `heimdall ui` end to end: the real command serving a fixture index, its
+ * token and cross-site protections checked with plain fetch, and every view
+ * opened in Debian's Chromium (playwright-core), asserting what a person
+ * would see. Screenshots of each view go to $TMPDIR/heimdall-ui-screens.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { buildUiFixture, type UiFixture } from "./ui_fixture.ts";
+import { cli, hasCommand, MAIN, withoutTool } from "./helpers.ts";
+import { buildUi } from "../scripts/build_ui.ts";
+
+const assertEquals = (a: unknown, b: unknown, m?: string) => assert.deepEqual(a, b, m);
+const assertMatch = (s: string, re: RegExp) => assert.match(s, re);
+const assertStringIncludes = (s: string, part: string, m?: string) =>
+  assert.ok(
+    s.includes(part),
+    m ?? `expected ${JSON.stringify(s)} to include ${JSON.stringify(part)}`,
+  );
+
+const BROWSER = new URL("./ui_browser.ts", import.meta.url).pathname;
+const noChromium = withoutTool("chromium", hasCommand("chromium"), "apt-get install -y chromium");
+
+/** A `heimdall ui` subprocess and the URL it printed. */
+interface Served {
+  url: string;
+  port: number;
+  token: string;
+  stop(): Promise<void>;
+}
+
+async function serve(f: UiFixture): Promise<Served> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      "--allow-run",
+      "--allow-sys",
+      "--allow-net=127.0.0.1",
+      MAIN,
+      "ui",
+      "--no-open",
+      "--port",
+      "0",
+    ],
+    cwd: f.repo,
+    env: {
+      HEIMDALL_HOME: f.home,
+      HEIMDALL_AUTHOR: "carol",
+      DENO_NO_UPDATE_CHECK: "1",
+      NO_COLOR: "1",
+    },
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!/token=\w+/.test(text)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`heimdall ui exited before printing its URL: ${text}`);
+    text += value;
+  }
+  const url = /(http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\w+))/.exec(text)!;
+  return {
+    url: url[1]!,
+    port: Number(url[2]),
+    token: url[3]!,
+    async stop() {
+      child.kill("SIGTERM");
+      await reader.cancel().catch(() => {});
+      const status = await child.status;
+      assertEquals(status.code, 0, "heimdall ui stops cleanly on SIGTERM");
+    },
+  };
+}
+
+let fixture: Promise<UiFixture> | undefined;
+const getFixture = () => (fixture ??= buildUiFixture());
+
+Deno.test("the committed bundle is what scripts/build_ui.ts builds from src/ui/app", async () => {
+  const committed = Deno.readTextFileSync(
+    new URL("../src/ui/assets/app.js", import.meta.url),
+  );
+  assert(committed === await buildUi(), "src/ui/assets/app.js is stale: run `deno task ui:build`");
+});
+
+Deno.test({
+  name: "heimdall ui refuses requests without the token, from another host, and cross-site writes",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const f = await getFixture();
+    const s = await serve(f);
+    try {
+      const base = `http://127.0.0.1:${s.port}`;
+      const cookie = `heimdall_ui_${s.port}=${s.token}`;
+      const status = async (path: string, init: RequestInit = {}) => {
+        const r = await fetch(base + path, { redirect: "manual", ...init });
+        await r.body?.cancel();
+        return r;
+      };
+      assertEquals((await status("/")).status, 403, "no token");
+      assertEquals((await status("/api/memory")).status, 403, "no token on the API");
+      assertEquals((await status(`/?token=${"0".repeat(s.token.length)}`)).status, 403);
+      assertEquals(
+        (await status("/", { headers: { cookie: "heimdall_ui_1=" + s.token } })).status,
+        403,
+      );
+      const first = await status(`/?token=${s.token}`);
+      assertEquals(
+        first.status,
+        303,
+        "the first visit sets the cookie and drops the token from the URL",
+      );
+      assertMatch(first.headers.get("set-cookie") ?? "", /HttpOnly; SameSite=Strict/);
+      assertEquals(first.headers.get("location"), "/");
+      assertEquals((await status("/api/memory", { headers: { cookie } })).status, 200);
+      assertEquals(
+        (await status("/api/badges", { method: "PUT", headers: { cookie } })).status,
+        405,
+      );
+
+      // A DNS-rebinding page reaches the port under its own name: refused by Host.
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port: s.port });
+      await conn.write(
+        new TextEncoder().encode(
+          `GET /api/memory?token=${s.token} HTTP/1.1\r\nHost: evil.example:${s.port}\r\nConnection: close\r\n\r\n`,
+        ),
+      );
+      const raw = new TextDecoder().decode(await new Response(conn.readable).arrayBuffer());
+      assertMatch(raw, /^HTTP\/1\.1 403/);
+
+      const body = JSON.stringify({
+        kind: "decision",
+        text: "x",
+        about: ["src/parse.ts"],
+        author: "eve",
+      });
+      const json = { cookie, "content-type": "application/json" };
+      assertEquals(
+        (await status("/api/remember", { method: "POST", headers: json, body })).status,
+        403,
+        "a cookie alone cannot write",
+      );
+      const write = { ...json, "x-heimdall-token": s.token };
+      assertEquals(
+        (await status("/api/remember", {
+          method: "POST",
+          headers: { ...write, origin: "http://evil.example" },
+          body,
+        })).status,
+        403,
+        "cross-origin write",
+      );
+      assertEquals(
+        (await status("/api/remember", {
+          method: "POST",
+          headers: { ...write, "sec-fetch-site": "cross-site" },
+          body,
+        })).status,
+        403,
+      );
+      assertEquals(
+        (await status("/api/remember", {
+          method: "POST",
+          headers: { ...write, "content-type": "text/plain" },
+          body,
+        })).status,
+        415,
+      );
+      assertEquals(
+        (await status("/api/remember", { method: "GET", headers: { cookie } })).status,
+        404,
+      );
+      const why = await cli(f.home, ["why", "src/parse.ts"], { cwd: f.repo });
+      assert(!why.stdout.includes("eve"), "nothing refused was recorded");
+
+      // Files: only indexed ones under an indexed root.
+      const file = (p: string) =>
+        status(`/api/file?path=${encodeURIComponent(p)}&line=1`, { headers: { cookie } });
+      assertEquals((await file("/etc/passwd")).status, 404);
+      assertEquals((await file(join(f.repo, "src", "..", "..", "home", "journal.db"))).status, 404);
+      const ok = await fetch(
+        `${base}/api/file?path=${encodeURIComponent(join(f.repo, "src/parse.ts"))}&line=2`,
+        {
+          headers: { cookie },
+        },
+      );
+      assertStringIncludes((await ok.json()).lines.join("\n"), "export function parseInput");
+    } finally {
+      await s.stop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "every view in Chromium: search, the map with claims and ×2, conflicts in red, as-of, a decision added",
+  ignore: noChromium,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const f = await getFixture();
+    const s = await serve(f);
+    try {
+      // playwright-core reads /proc paths Deno grants only with every permission,
+      // so the browser is driven from a subprocess of its own.
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "--allow-all", BROWSER, s.url, JSON.stringify(f)],
+        env: { DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+      assert.equal(out.code, 0, text);
+      assertStringIncludes(text, "all views checked");
+    } finally {
+      await s.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "ui fixture cleanup",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    if (fixture) Deno.removeSync((await fixture).dir, { recursive: true });
+  },
+});
