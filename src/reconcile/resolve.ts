@@ -34,8 +34,12 @@ function tailsOf(rel: string): string[] {
   return tails;
 }
 
-/** Kinds a reference may land on; files and headings are not definitions. */
-const DEFINITION = "n.kind NOT IN ('file', 'heading')";
+/**
+ * What a reference may land on: no file, no heading, and nothing recovered
+ * from a broken parse (a `partial` symbol's name and nesting may be wrong:
+ * a function expression read as a top-level function, say).
+ */
+const DEFINITION = "n.kind NOT IN ('file', 'heading') AND n.partial = 0";
 
 /** Kinds that hold methods: where `self.m()` and `Type.m()` look. */
 const CLASS_KINDS =
@@ -46,7 +50,8 @@ const CLASS_KINDS =
  * (`p` is its parent node, LEFT JOINed). A bare call never means a method
  * by name alone: only through the enclosing class (see {@link hasImplicitThis}).
  */
-const NOT_MEMBER = `n.kind NOT IN ('file', 'heading', 'method') AND (p.kind IS NULL
+const NOT_MEMBER =
+  `n.kind NOT IN ('file', 'heading', 'method') AND n.partial = 0 AND (p.kind IS NULL
   OR p.kind NOT IN ('class', 'interface', 'struct', 'trait', 'impl', 'enum', 'union')
   OR n.kind IN ${CLASS_KINDS})`;
 
@@ -101,7 +106,10 @@ export class Resolver {
   readonly #pathIds = new Map<string, number | null>();
   readonly #localDefs = new Map<number, Map<string, string>>();
   /** Per file: definitions a bare name may land on (no class members), by name. */
-  readonly #localFunctions = new Map<number, Map<string, string>>();
+  readonly #localFunctions = new Map<
+    number,
+    Map<string, { id: string; parent: string | null; top: number }[]>
+  >();
   /** Per file: class-like definitions by name (the first by line). */
   readonly #localClasses = new Map<number, Map<string, ClassNode>>();
   #folders = new FolderIndex();
@@ -455,6 +463,15 @@ export class Resolver {
         ...tails,
       )
     ) if (this.#tryResolve(ref)) importsChanged = true;
+    // A module it passes on whole changed: what its importers bind through it may have too.
+    if (
+      j.get(
+        `SELECT 1 FROM edges WHERE owner_id = ? AND kind = 'imports' AND name = '*'
+           AND module_tail IN ${inTails} LIMIT 1`,
+        ownerId,
+        ...tails,
+      )
+    ) importsChanged = true;
     if (importsChanged) this.#bindingCache.delete(ownerId);
     // What those imports bind: calls and bases named through them.
     const through = new Set<string>();
@@ -575,7 +592,7 @@ export class Resolver {
           `SELECT n.id FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id
            WHERE n.path_id IN (${files.map(() => "?").join(",")}) AND n.name = ?
              AND ${call ? NOT_MEMBER : DEFINITION}
-           ORDER BY (n.qualname = n.name) DESC, n.start_line LIMIT 1`,
+           ORDER BY (n.qualname = n.name) DESC, n.start_line DESC LIMIT 1`,
           ...files,
           name,
         );
@@ -588,6 +605,10 @@ export class Resolver {
           name,
         );
         if (reexport) return { dst: reexport.dst, how: "import" };
+        const passed = ref.kind === "imports" || !viaQualifier
+          ? this.#throughStars(files, name)
+          : undefined;
+        if (passed) return { dst: passed, how: "import" };
         if (ref.kind === "imports") {
           const file = j.get<{ id: string }>(
             "SELECT id FROM nodes WHERE path_id = ? AND kind = 'file'",
@@ -624,11 +645,43 @@ export class Resolver {
       const hit = cls && this.#memberOf(owner, [cls], name);
       if (hit) return { dst: hit, how: "member" };
     }
-    const local = this.#functionsIn(owner.id).get(name);
+    const local = this.#visibleFunction(owner.id, ref.src, name);
     if (local) return { dst: local, how: "same-file" };
     if (isBuiltin(owner.language, name) || !this.#mayLookFar(owner)) return undefined;
     const unique = this.#uniqueDefinition(owner, name);
     return unique ? { dst: unique, how: "unique" } : undefined;
+  }
+
+  /**
+   * A top-level definition of `name` in a module that one of `files` passes
+   * on whole (`export * from "./x"`, `from .x import *`), a few levels
+   * deep; undefined when there is none, or more than one (an ambiguous
+   * name, which the checker would refuse too).
+   */
+  #throughStars(files: number[], name: string): string | undefined {
+    const j = this.journal;
+    const seen = new Set(files);
+    let level = files;
+    for (let depth = 0; depth < 3 && level.length > 0; depth++) {
+      const next = j.all<{ path_id: number }>(
+        `SELECT DISTINCT n.path_id FROM edges e JOIN nodes n ON n.id = e.dst
+         WHERE e.owner_id IN (${level.map(() => "?").join(",")}) AND e.kind = 'imports'
+           AND e.name = '*' AND n.kind = 'file'`,
+        ...level,
+      ).map((r) => r.path_id).filter((id) => !seen.has(id));
+      if (next.length === 0) return undefined;
+      for (const id of next) seen.add(id);
+      const hits = j.all<{ id: string }>(
+        `SELECT n.id FROM nodes n WHERE n.path_id IN (${next.map(() => "?").join(",")})
+           AND n.name = ? AND n.qualname = n.name AND ${DEFINITION} LIMIT 2`,
+        ...next,
+        name,
+      );
+      if (hits.length === 1) return hits[0]!.id;
+      if (hits.length > 1) return undefined;
+      level = next;
+    }
+    return undefined;
   }
 
   /**
@@ -701,7 +754,7 @@ export class Resolver {
   #basesOf(cls: ClassNode): ClassNode[] {
     return this.journal.all<ClassNode>(
       `SELECT n.id, n.qualname, n.path_id FROM edges e JOIN nodes n ON n.id = e.dst
-       WHERE e.src = ? AND e.kind IN ('inherits', 'implements') AND n.kind IN ${CLASS_KINDS}`,
+       WHERE e.src = ? AND e.kind IN ('inherits', 'implements') AND n.kind IN ${CLASS_KINDS} AND n.partial = 0`,
       cls.id,
     );
   }
@@ -723,7 +776,7 @@ export class Resolver {
         const qualname = `${cls.qualname}.${name}`;
         const hit = j.get<{ id: string }>(
           `SELECT n.id FROM nodes n WHERE n.path_id = ? AND n.qualname = ? AND ${DEFINITION}
-           ORDER BY n.start_line LIMIT 1`,
+           ORDER BY n.start_line DESC LIMIT 1`,
           cls.path_id,
           qualname,
         ) ?? (owner.language === "go" ? this.#inPackageOf(cls.path_id, qualname) : undefined);
@@ -760,8 +813,8 @@ export class Resolver {
     return this.journal.get<ClassNode>(
       `SELECT n.id, n.qualname, n.path_id FROM nodes n
        WHERE n.path_id IN (${files.map(() => "?").join(",")}) AND n.name = ?
-         AND n.kind IN ${CLASS_KINDS}
-       ORDER BY (n.qualname = n.name) DESC, n.start_line LIMIT 1`,
+         AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
+       ORDER BY (n.qualname = n.name) DESC, n.start_line DESC LIMIT 1`,
       ...files,
       name,
     );
@@ -815,7 +868,8 @@ export class Resolver {
       m = new Map();
       for (
         const r of this.journal.all<{ id: string; name: string }>(
-          `SELECT n.id, n.name FROM nodes n WHERE n.path_id = ? AND ${DEFINITION} ORDER BY n.start_line`,
+          `SELECT n.id, n.name FROM nodes n WHERE n.path_id = ? AND ${DEFINITION}
+           ORDER BY n.start_line DESC`,
           pathId,
         )
       ) if (!m.has(r.name)) m.set(r.name, r.id);
@@ -824,21 +878,57 @@ export class Resolver {
     return m;
   }
 
-  /** A file's definitions a bare call may land on (no class members), by name; cached for one afterChange. */
-  #functionsIn(pathId: number): Map<string, string> {
+  /**
+   * A file's definitions a bare call may land on (no class members), by
+   * name, each with its parent node, the last by line first (a later
+   * definition replaces an earlier one, and an implementation follows its
+   * overloads); cached for one afterChange.
+   */
+  #functionsIn(
+    pathId: number,
+  ): Map<string, { id: string; parent: string | null; top: number }[]> {
     let m = this.#localFunctions.get(pathId);
     if (!m) {
       m = new Map();
       for (
-        const r of this.journal.all<{ id: string; name: string }>(
-          `SELECT n.id, n.name FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id
-           WHERE n.path_id = ? AND ${NOT_MEMBER} ORDER BY n.start_line`,
+        const r of this.journal.all<
+          { id: string; name: string; parent: string | null; top: number }
+        >(
+          `SELECT n.id, n.name, n.parent_id AS parent, p.kind = 'file' AS top FROM nodes n
+           LEFT JOIN nodes p ON p.id = n.parent_id
+           WHERE n.path_id = ? AND ${NOT_MEMBER} ORDER BY n.start_line DESC`,
           pathId,
         )
-      ) if (!m.has(r.name)) m.set(r.name, r.id);
+      ) {
+        const list = m.get(r.name);
+        if (list) list.push(r);
+        else m.set(r.name, [r]);
+      }
       this.#localFunctions.set(pathId, m);
     }
     return m;
+  }
+
+  /**
+   * The definition of `name` in the file that a bare call from node `src`
+   * sees: one whose parent is `src` or a node around it, the nearest first
+   * (a function nested in another function is not seen from a third).
+   */
+  #visibleFunction(ownerId: number, src: string, name: string): string | undefined {
+    const candidates = this.#functionsIn(ownerId).get(name);
+    if (!candidates) return undefined;
+    // The common case: one definition, at top level, seen from everywhere.
+    if (candidates.length === 1 && candidates[0]!.top) return candidates[0]!.id;
+    const j = this.journal;
+    let id: string | null = src;
+    for (let depth = 0; id !== null && depth < 12; depth++) {
+      const at = id;
+      const hit = candidates.find((c) => c.parent === at);
+      if (hit) return hit.id;
+      id = j.get<{ parent_id: string | null }>("SELECT parent_id FROM nodes WHERE id = ?", id)
+        ?.parent_id ?? null;
+    }
+    return undefined;
   }
 
   /** A file's class-like definitions by name (top-level first); cached for one afterChange. */
@@ -849,8 +939,8 @@ export class Resolver {
       for (
         const r of this.journal.all<ClassNode & { name: string }>(
           `SELECT n.id, n.name, n.qualname, n.path_id FROM nodes n
-           WHERE n.path_id = ? AND n.kind IN ${CLASS_KINDS}
-           ORDER BY (n.qualname = n.name) DESC, n.start_line`,
+           WHERE n.path_id = ? AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
+           ORDER BY (n.qualname = n.name) DESC, n.start_line DESC`,
           pathId,
         )
       ) if (!m.has(r.name)) m.set(r.name, { id: r.id, qualname: r.qualname, path_id: r.path_id });
@@ -894,7 +984,7 @@ export class Resolver {
     if (cls === undefined) {
       const rows = this.journal.all<ClassNode & { rel: string }>(
         `SELECT n.id, n.qualname, n.path_id, q.rel FROM nodes n JOIN paths q ON q.id = n.path_id
-         WHERE n.name = ? AND q.root_id = ? AND n.kind IN ${CLASS_KINDS}
+         WHERE n.name = ? AND q.root_id = ? AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
            AND ${family("q.language")} = ? LIMIT ${folder ? 50 : 2}`,
         name,
         owner.root_id,
