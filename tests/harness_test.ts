@@ -1623,3 +1623,105 @@ Deno.test("a session that ends on a failing run joins the agent's account to tha
     Deno.removeSync(base, { recursive: true });
   }
 });
+
+Deno.test("a pause renders as each harness's deny where it has one, as a warning elsewhere, and never as an approval", () => {
+  const reason = "Heimdall paused this edit once: bob is changing a callee.";
+  const want: Record<string, RegExp | null> = {
+    "claude-code": /"permissionDecision":"deny","permissionDecisionReason":"Heimdall paused/,
+    codex: /"permissionDecision":"deny","permissionDecisionReason":"Heimdall paused/,
+    gemini: /^\{"decision":"deny","reason":"Heimdall paused/,
+    cursor: /^\{"permission":"deny","user_message":"Heimdall paused/,
+    pi: /^\{"block":true,"reason":"Heimdall paused/,
+    windsurf: /^Heimdall paused this edit once/,
+    kiro: null, // Kiro shows a pre-tool hook's output to no one: nothing to say there
+  };
+  const pre: Record<string, string> = {
+    "claude-code": "pre_edit",
+    codex: "pre_apply_patch",
+    gemini: "before_tool",
+    cursor: "pre_tool",
+    pi: "tool_call_edit",
+    windsurf: "pre_write_code",
+    kiro: "pre_fs_write",
+  };
+  for (const harness of HARNESSES) {
+    const ev = ADAPTERS[harness].parse(
+      JSON.parse(payloadText(fixture(harness, pre[harness]!), "/r")),
+      { cwd: "/", env: () => undefined, event: null },
+    );
+    assert.equal(ev.kind, "before_tool", harness);
+    const out = ADAPTERS[harness].render(ev, "Constraint: round money to cents", reason);
+    const expected = want[harness];
+    if (expected === null) assert.equal(out, null, harness);
+    else {
+      assert.match(out!, expected!, harness);
+      assert.doesNotMatch(out!, /"allow"|"approve"/i, harness);
+    }
+  }
+});
+
+Deno.test("before an edit the symbols are claimed first; a teammate's claim a call away pauses the edit once, then it goes ahead", async () => {
+  const base = tempDir();
+  try {
+    const home = join(base, "home");
+    const repo = join(base, "shop");
+    copyDir(join(FIXTURES, "repo"), repo);
+    assert.equal((await cli(home, ["index", repo, "--no-embed"])).code, 0);
+    // Bob (another developer on this machine's store) holds the callee.
+    const bob = { HEIMDALL_AUTHOR: "bob", HEIMDALL_AGENT: "codex", HEIMDALL_SESSION: "b1" };
+    assert.equal(
+      (await cli(home, ["claim", `${repo}/pkg/billing.py:apply_discount`], { env: bob })).code,
+      0,
+    );
+    const ada = { HEIMDALL_AUTHOR: "ada" };
+    const pre = (session: string) =>
+      hookCli(home, ["--harness", "claude-code"], {
+        stdin: JSON.stringify({
+          ...JSON.parse(payloadText(fixture("claude-code", "pre_edit"), repo)),
+          session_id: session,
+        }),
+        env: ada,
+      });
+    const first = JSON.parse((await pre("s1")).stdout).hookSpecificOutput;
+    assert.equal(first.permissionDecision, "deny");
+    assert.match(
+      first.permissionDecisionReason,
+      /paused this edit once[\s\S]*bob \(codex\) is changing a callee \(1 hop\): apply_discount/,
+    );
+    // The claim was made before the edit, not after it.
+    const claims = JSON.parse((await cli(home, ["claims", "--json"], { env: ada })).stdout) as {
+      claims: { developer: string; qualname: string }[];
+    };
+    assert.ok(
+      claims.claims.some((c) => c.developer === "ada" && c.qualname === "compute_total"),
+      JSON.stringify(claims),
+    );
+    // The same edit again: no second pause.
+    assert.doesNotMatch((await pre("s1")).stdout, /permissionDecision/);
+    // Another agent session of Ada's is paused once on its own (acknowledgements are per
+    // session, as the team store keeps them), also for her first session's claim next door.
+    const other = JSON.parse((await pre("s2")).stdout).hookSpecificOutput;
+    assert.match(other.permissionDecisionReason, /ada \(claude-code\) is changing compute_total/);
+    assert.doesNotMatch((await pre("s2")).stdout, /permissionDecision/);
+
+    // With onConflict "warn", a conflict is a warning in the context, never a deny.
+    assert.equal((await cli(home, ["release", "--all"], { env: ada })).code, 0);
+    const cfg = join(home, "config.json");
+    Deno.writeTextFileSync(
+      cfg,
+      JSON.stringify({ ...JSON.parse(Deno.readTextFileSync(cfg)), onConflict: "warn" }),
+      { mode: 0o600 },
+    );
+    assert.equal(
+      (await cli(home, ["claim", `${repo}/pkg/billing.py:compute_total`], {
+        env: { ...bob, HEIMDALL_SESSION: "b2" },
+      })).code,
+      0,
+    );
+    const warned = JSON.parse((await pre("s3")).stdout).hookSpecificOutput;
+    assert.equal(warned.permissionDecision, undefined);
+    assert.match(warned.additionalContext, /bob \(codex\) is changing compute_total/);
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});

@@ -32,6 +32,11 @@ export interface Config {
    * output goes through the same review queue and redaction. Null: off.
    */
   distiller: string | null;
+  /**
+   * Before an edit within reach of a teammate's claim: `pause` the edit once
+   * (the harness's deny, where it has one) or only `warn` in the context.
+   */
+  onConflict: "pause" | "warn";
 }
 
 /** A config value that cannot be used; the message names the key, the value and the fix. */
@@ -61,6 +66,7 @@ export function defaultConfig(): Config {
     model: null,
     personalAutoAccept: null,
     distiller: null,
+    onConflict: "pause",
   };
 }
 
@@ -82,6 +88,7 @@ export const ENV_OVERRIDES: Readonly<Record<string, Exclude<keyof Config, "roots
   HEIMDALL_MODEL: "model",
   HEIMDALL_PERSONAL_AUTO_ACCEPT: "personalAutoAccept",
   HEIMDALL_DISTILLER: "distiller",
+  HEIMDALL_ON_CONFLICT: "onConflict",
 };
 
 /**
@@ -163,11 +170,17 @@ export function parseConfig(raw: unknown, file?: string): Config {
       throw new ConfigError(
         "distiller",
         o.distiller,
-        "expected a command line, e.g. \"llm -m local distill\" (null: off)",
+        'expected a command line, e.g. "llm -m local distill" (null: off)',
         file,
       );
     }
     config.distiller = o.distiller;
+  }
+  if (o.onConflict !== undefined) {
+    if (o.onConflict !== "pause" && o.onConflict !== "warn") {
+      throw new ConfigError("onConflict", o.onConflict, 'expected "pause" or "warn"', file);
+    }
+    config.onConflict = o.onConflict;
   }
   return config;
 }

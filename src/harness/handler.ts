@@ -1,22 +1,30 @@
 /**
  * What Heimdall does for each normalised hook event, and what it tells the
- * agent. Never blocks a tool and never approves one: the answer is context
- * (or nothing). Records what happened in the session's state file and, where
- * the services exist, in memory (attempts, progress notes) and the team store
- * (tasks, claims).
+ * agent. Never approves a tool call. The answer is context (or nothing), and
+ * once per conflict a pause: an edit within reach of a teammate's claim is
+ * denied one time (config `onConflict`, default `pause`; `warn` only warns),
+ * the warning is acknowledged, and the same edit again goes ahead. Records
+ * what happened in the session's state file and, where the services exist,
+ * in memory (attempts, progress notes, personal statements) and the team
+ * store (tasks, claims).
  *
- * - session start: constraints (must) and current decisions for the repo;
+ * - session start: constraints (must), current decisions, the project's
+ *   knowledge page and the person's own preferences for the repo;
  * - prompt: the first substantial prompt becomes the session's task; prior
  *   work relevant to the prompt (and, on the first prompt, the repo's
  *   constraints and decisions) is injected;
- * - before an edit: must-constraints for the file, open failed attempts on
- *   the edited symbols and their direct neighbours, current decisions, and
- *   teammates' claims within the conflict radius (each pair warned once);
+ * - before an edit: the symbols about to change are claimed; must-constraints
+ *   for the file, open failed attempts on the edited symbols and their
+ *   direct neighbours, current decisions, and teammates' claims within the
+ *   conflict radius (each pair warned, or paused, once);
  * - after an edit: the paths are hinted to the writer, and the symbols whose
  *   structural hash moved are recorded once the journal has caught up;
  * - after a test command: an attempt with its outcome and failing tests;
- * - grep guard: the third grep/find/ls-style call in a row gets one reminder;
- * - stop: the session's summary becomes a progress note on its task.
+ * - grep guard: the third grep-like look-up since the last Heimdall search
+ *   gets one reminder;
+ * - stop: the agent's own summary and the structured note become a progress
+ *   note on the task; the agent's account of a final failing run joins that
+ *   failure; the person's durable statements are queued for review.
  *
  * Every injection fits the token budget and never repeats an item already
  * injected into the same context window (a `clear` or `compact` start opens
@@ -75,9 +83,18 @@ export function sessionsDir(home: HomePaths): string {
   return join(home.home, "sessions");
 }
 
-/** Handles one event; returns the context to show the agent, or null. */
-export async function handleEvent(ev: HookEvent, deps: HookDeps): Promise<string | null> {
-  if (ev.kind === "ignored") return null;
+/** What a hook answers: context for the agent, and before a tool call, a reason to pause it once. */
+export interface HookAnswer {
+  context: string | null;
+  /** Set only before an edit within reach of a teammate's claim, in `pause` mode, once per conflict. */
+  deny: string | null;
+}
+
+const NOTHING: HookAnswer = { context: null, deny: null };
+
+/** Handles one event; returns what to show the agent (never an approval). */
+export async function handleEvent(ev: HookEvent, deps: HookDeps): Promise<HookAnswer> {
+  if (ev.kind === "ignored") return NOTHING;
   const dir = sessionsDir(deps.home);
   if (ev.kind === "session_start") pruneSessions(dir, SESSION_MAX_AGE_MS);
   const who: SessionRef = { harness: ev.harness, sessionId: ev.sessionId, cwd: ev.cwd };
@@ -89,30 +106,32 @@ export async function handleEvent(ev: HookEvent, deps: HookDeps): Promise<string
       switch (ev.kind) {
         case "session_start":
           if (ev.source === "clear" || ev.source === "compact") state.injected = [];
-          return inject(
+          return contextOnly(inject(
             state,
             deps,
             `Heimdall memory for ${basename(ev.cwd)}`,
             await repoItems(ev.cwd, deps),
-          );
+          ));
         case "prompt":
-          return inject(
+          return contextOnly(inject(
             state,
             deps,
             "Heimdall: prior work related to this prompt",
             await onPrompt(state, who, ev.prompt, deps),
-          );
+          ));
         case "before_tool":
           return await beforeTool(state, who, ev, deps);
         case "after_tool":
-          return await afterTool(state, who, ev, deps);
+          return contextOnly(await afterTool(state, who, ev, deps));
         case "stop":
           await onStop(state, who, ev, deps);
-          return null;
+          return NOTHING;
       }
     },
   );
 }
+
+const contextOnly = (context: string | null): HookAnswer => ({ context, deny: null });
 
 /** Fits items under the budget, skipping what this window already has; records what went in. */
 function inject(
@@ -193,11 +212,11 @@ async function beforeTool(
   who: SessionRef,
   ev: BeforeToolEvent,
   deps: HookDeps,
-): Promise<string | null> {
+): Promise<HookAnswer> {
   const kind = ev.tool.kind;
-  if (kind !== "edit" && kind !== "write" && kind !== "patch") return null;
+  if (kind !== "edit" && kind !== "write" && kind !== "patch") return NOTHING;
   const files = editsByFile(ev.tool.edits);
-  if (files.size === 0) return null;
+  if (files.size === 0) return NOTHING;
   const j = deps.journal();
   const region: RegionSymbol[] = [];
   for (const [path, edits] of files) {
@@ -218,24 +237,51 @@ async function beforeTool(
   const neighbours = j ? symbolsById(j, neighbourIds(j, region.map((r) => r.id))) : [];
   const paths = [...files.keys()];
   const svc = await deps.services();
+  // Claim before the edit: teammates are warned from the moment it is about to change.
+  const claimable = region.filter((r) => !state.claimed?.includes(r.id));
+  if (claimable.length > 0 && svc.claim) {
+    await svc.claim(
+      who,
+      state.task?.id ?? null,
+      state.task?.title ?? null,
+      claimable.map((r) => ({ id: r.id, qualname: r.qualname, path: r.path, change: "modified" })),
+    );
+    state.claimed = [...(state.claimed ?? []), ...claimable.map((r) => r.id)].slice(-200);
+  }
   const items: ContextItem[] = [
     ...(await svc.constraints?.(paths, true) ?? []),
     ...(await svc.failures?.([...region, ...neighbours]) ?? []),
     ...(await svc.decisions?.(region, paths) ?? []),
   ];
-  for (const w of await svc.conflicts?.(who, region) ?? []) {
-    if (state.warnedPairs.includes(w.pair)) continue;
+  const fresh = (await svc.conflicts?.(who, region) ?? [])
+    .filter((w) => !state.warnedPairs.includes(w.pair));
+  for (const w of fresh) {
     items.push(w.item);
     state.warnedPairs.push(w.pair);
   }
   const names = region.slice(0, 4).map((r) => r.qualname || r.name);
   const shown = paths.map((p) => relative(ev.cwd, p) || p).join(", ");
-  return inject(
+  const context = inject(
     state,
     deps,
     `Heimdall: before you edit ${shown}${names.length > 0 ? ` (${names.join(", ")})` : ""}`,
     items,
   );
+  if (fresh.length === 0 || (svc.onConflict?.() ?? "warn") !== "pause") {
+    return { context, deny: null };
+  }
+  // Pause once: the warning is acknowledged, so the same edit again goes ahead.
+  await svc.acknowledge?.(who, fresh.map((w) => w.pair));
+  return { context, deny: pauseReason(fresh.map((w) => w.item.text)) };
+}
+
+/** Why an edit is paused, for the agent: who is changing what, how near, and what to do. */
+export function pauseReason(conflicts: readonly string[]): string {
+  return [
+    "Heimdall paused this edit once: a teammate is changing code within reach of it.",
+    ...conflicts.map((c) => `- ${c}`),
+    "Check the call path above (or ask them); trying the same edit again goes ahead — this pause is not repeated.",
+  ].join("\n");
 }
 
 /** Writes hints for the edited paths that lie under a root. */

@@ -139,7 +139,7 @@ export async function answerHook(
         } ms (${via})`,
       );
     }
-    const answer = adapter.render(event, context);
+    const answer = adapter.render(event, context.context, context.deny);
     return answer === null || answer === "" ? null : answer;
   } catch (e) {
     hookLog(home.home, `${harness}: error: ${(e as Error)?.stack ?? String(e)}`);

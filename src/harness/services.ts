@@ -55,6 +55,10 @@ export interface Services {
   failures?(symbols: RegionSymbol[]): Promise<ContextItem[]>;
   /** Teammates' claims within the conflict radius of these symbols. */
   conflicts?(who: SessionRef, symbols: RegionSymbol[]): Promise<ConflictWarning[]>;
+  /** What a conflict before an edit does: `pause` the edit once (default) or only `warn`. */
+  onConflict?(): "pause" | "warn";
+  /** Records conflict warnings (`pair`s of {@link conflicts}) as seen by this person, in the team store. */
+  acknowledge?(who: SessionRef, pairs: string[]): Promise<void>;
   /** Starts the session's task; returns its id. */
   startTask?(who: SessionRef, title: string): Promise<string | null>;
   /** Claims the symbols the session changed, for its task. */

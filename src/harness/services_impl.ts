@@ -12,7 +12,7 @@
  * reached is kept on this machine as a private memory (logged).
  */
 import { dirname, join, relative } from "node:path";
-import type { HomePaths } from "../config/mod.ts";
+import { type HomePaths, loadConfig } from "../config/mod.ts";
 import type { AttemptInput, RememberInput } from "../memory/mod.ts";
 import type { Team } from "../team/mod.ts";
 import { Journal } from "../store/mod.ts";
@@ -72,6 +72,18 @@ export function createServices(
   const who = async (cwd: string) => (author ??= (await memory()).defaultAuthor(cwd));
   const target = (s: RegionSymbol) => `${s.path}:${s.qualname || s.name}`;
   const log = (message: string) => hookLog(home.home, message);
+  let mode: "pause" | "warn" | undefined;
+  /** The configured answer to a conflict; a config that cannot be read pauses (the safe default). */
+  const conflictMode = (): "pause" | "warn" => {
+    if (mode === undefined) {
+      try {
+        mode = loadConfig(home.config).onConflict;
+      } catch {
+        mode = "pause";
+      }
+    }
+    return mode;
+  };
   // The team store, opened at most once per request, for the acting person, agent and session.
   const link = new TeamLink(home, { agent: session.harness, session: session.sessionId }, log);
   const team = () => import("../team/mod.ts");
@@ -253,6 +265,16 @@ export function createServices(
     async startTask(_s, title) {
       const { startTask } = await team();
       return (await link.call("starting the task", (t) => startTask(t, title)))?.id ?? null;
+    },
+
+    onConflict() {
+      return conflictMode();
+    },
+
+    async acknowledge(_s, pairs) {
+      const ids = pairs.flatMap((p) => /^claim:(\d+)$/.exec(p)?.[1] ?? []).map(Number);
+      if (ids.length === 0) return;
+      await link.call("acknowledging the conflict", (t) => t.store.ack(t.who, ids));
     },
 
     async claim(_s, taskId, _task, symbols) {

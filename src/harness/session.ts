@@ -59,6 +59,8 @@ export interface SessionState {
   guard: GuardState;
   /** Claim-conflict pairs already warned about (`mine|theirs`). */
   warnedPairs: string[];
+  /** Symbols claimed before an edit this session (claimed once; the claim's TTL covers the rest). */
+  claimed?: string[];
   /** Files edited, most recent last. */
   edited: string[];
   /** A file's symbols before the session first edited it: path → id → hash and name. */

@@ -3,7 +3,8 @@
  * `session_id`, `cwd`, `tool_name`, `tool_input`, `tool_response`. A Bash
  * command that exits non-zero fires `PostToolUseFailure` with `error`
  * ("Exit code 1\n<output>") instead of `PostToolUse`. Context goes back as
- * `hookSpecificOutput.additionalContext`; no permission decision is ever set.
+ * `hookSpecificOutput.additionalContext`. The only permission decision ever
+ * set is a PreToolUse "deny" that pauses an edit once for a teammate's claim.
  */
 import type { HookEvent } from "../event.ts";
 import { record } from "../tools.ts";
@@ -13,6 +14,7 @@ import {
   claudeTool,
   exitCodeIn,
   hookSpecificContext,
+  hookSpecificDeny,
   ignored,
   outcomeOf,
   s,
@@ -69,7 +71,8 @@ export const claudeCode: Adapter = {
         return ignored(b);
     }
   },
-  render(event, context) {
+  render(event, context, deny) {
+    if (deny && event.native === "PreToolUse") return hookSpecificDeny(event.native, context, deny);
     if (context === null || !CONTEXT_EVENTS.has(event.native)) return null;
     return hookSpecificContext(event.native, context);
   },

@@ -13,6 +13,7 @@ import {
   base,
   claudeTool,
   hookSpecificContext,
+  hookSpecificDeny,
   ignored,
   outcomeOf,
   s,
@@ -53,7 +54,8 @@ export const codex: Adapter = {
         return ignored(b);
     }
   },
-  render(event, context) {
+  render(event, context, deny) {
+    if (deny && event.native === "PreToolUse") return hookSpecificDeny(event.native, context, deny);
     if (context === null || !CONTEXT_EVENTS.has(event.native)) return null;
     return hookSpecificContext(event.native, context);
   },

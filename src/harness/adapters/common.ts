@@ -9,10 +9,12 @@ export interface Adapter {
   parse(payload: unknown, env: AdapterEnv): HookEvent;
   /**
    * The answer to print for `event` given the context Heimdall wants the agent
-   * to see (null: nothing to say). Returns null to print nothing at all. Never
-   * grants a permission: answers carry context only.
+   * to see (null: nothing to say) and, before a tool call, `deny`: the reason
+   * to pause it once (a teammate's claim within reach). Returns null to print
+   * nothing at all. Never grants a permission; a harness with no way to deny
+   * gets the reason as context (a warning).
    */
-  render(event: HookEvent, context: string | null): string | null;
+  render(event: HookEvent, context: string | null, deny?: string | null): string | null;
 }
 
 /** What an adapter may need besides the payload. */
@@ -135,4 +137,29 @@ export function hookSpecificContext(native: string, context: string): string {
   return JSON.stringify({
     hookSpecificOutput: { hookEventName: native, additionalContext: context },
   });
+}
+
+/**
+ * Claude Code's and Codex's PreToolUse answer that pauses the call:
+ * `permissionDecision: "deny"` with the reason the agent is shown, and the
+ * context beside it. Never "allow".
+ */
+export function hookSpecificDeny(native: string, context: string | null, reason: string): string {
+  return JSON.stringify({
+    hookSpecificOutput: {
+      hookEventName: native,
+      permissionDecision: "deny",
+      permissionDecisionReason: reason,
+      ...(context ? { additionalContext: context } : {}),
+    },
+  });
+}
+
+/** Context with a pause reason that the harness cannot act on put first, as a warning. */
+export function withWarning(
+  context: string | null,
+  deny: string | null | undefined,
+): string | null {
+  if (!deny) return context;
+  return context ? `${deny}\n\n${context}` : deny;
 }

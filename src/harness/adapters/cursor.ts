@@ -6,7 +6,8 @@
  * `afterFileEdit` carries `file_path` + `edits[]` and `afterShellExecution`
  * `command` + `output`. Cursor reads a JSON answer on every event: context goes
  * back as `additional_context` (session start, after a tool) or
- * `agent_message` (before a tool), never with a `permission`.
+ * `agent_message` (before a tool); the only `permission` ever given is a
+ * preToolUse "deny" that pauses an edit once for a teammate's claim.
  */
 import type { HookEvent } from "../event.ts";
 import { record, toolCall } from "../tools.ts";
@@ -92,7 +93,15 @@ export const cursor: Adapter = {
         return ignored(b);
     }
   },
-  render(event, context) {
+  render(event, context, deny) {
+    // preToolUse: "permission": "deny" stops the call; the agent reads agent_message.
+    if (deny && event.native === "preToolUse") {
+      return JSON.stringify({
+        permission: "deny",
+        user_message: deny,
+        agent_message: context ? `${deny}\n\n${context}` : deny,
+      });
+    }
     if (context === null) return "{}";
     switch (event.native) {
       case "sessionStart":

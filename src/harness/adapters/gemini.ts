@@ -62,7 +62,17 @@ export const gemini: Adapter = {
         return ignored(b);
     }
   },
-  render(event, context) {
+  render(event, context, deny) {
+    // BeforeTool: "decision": "deny" blocks the call and shows the reason to the agent.
+    if (deny && event.native === "BeforeTool") {
+      return JSON.stringify({
+        decision: "deny",
+        reason: deny,
+        ...(context
+          ? { hookSpecificOutput: { hookEventName: event.native, additionalContext: context } }
+          : {}),
+      });
+    }
     if (context === null || !CONTEXT_EVENTS.has(event.native)) return null;
     return hookSpecificContext(event.native, context);
   },

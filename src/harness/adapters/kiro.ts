@@ -12,7 +12,7 @@
  */
 import type { HookEvent } from "../event.ts";
 import { record } from "../tools.ts";
-import { type Adapter, base, claudeTool, ignored, n, s, textOf } from "./common.ts";
+import { type Adapter, base, claudeTool, ignored, n, s, textOf, withWarning } from "./common.ts";
 
 export const kiro: Adapter = {
   name: "kiro",
@@ -54,7 +54,9 @@ export const kiro: Adapter = {
         return ignored(b);
     }
   },
-  render(event, context) {
+  render(event, context, deny) {
+    // No JSON way to deny here: the pause reason is a warning in the context.
+    context = withWarning(context, deny);
     return event.kind === "session_start" || event.kind === "prompt" ? context : null;
   },
 };

@@ -52,7 +52,11 @@ export const pi: Adapter = {
         return ignored(b);
     }
   },
-  render(_event, context) {
+  render(event, context, deny) {
+    // The extension blocks a tool_call whose answer says so, with the reason.
+    if (deny && event.kind === "before_tool") {
+      return JSON.stringify({ block: true, reason: deny, ...(context ? { context } : {}) });
+    }
     return context === null ? null : JSON.stringify({ context });
   },
 };

@@ -9,7 +9,7 @@
  */
 import type { HookEvent } from "../event.ts";
 import { record, toolCall } from "../tools.ts";
-import { type Adapter, base, ignored, n, s } from "./common.ts";
+import { type Adapter, base, ignored, n, s, withWarning } from "./common.ts";
 
 export const windsurf: Adapter = {
   name: "windsurf",
@@ -54,7 +54,9 @@ export const windsurf: Adapter = {
         return ignored(b);
     }
   },
-  render(_event, context) {
+  render(_event, context, deny) {
+    // No JSON way to deny here: the pause reason is a warning in the context.
+    context = withWarning(context, deny);
     return context;
   },
 };

@@ -4,7 +4,8 @@
  * --harness pi` and feeds the answer back: a message before the agent starts,
  * and text appended to a tool's result (context gathered before an edit is
  * delivered with that edit's result, since pi's `tool_call` can only block).
- * It never blocks a tool call. The command is baked in as an argv array.
+ * It blocks a tool call only when Heimdall says so: an edit paused once for a
+ * teammate's claim within reach. The command is baked in as an argv array.
  */
 
 /** Marks the file as Heimdall's (uninstall removes only a file that carries it). */
@@ -14,13 +15,14 @@ export const PI_MARKER = "// heimdall:pi-extension v1";
 export function piExtension(argv: readonly string[], env: Record<string, string>): string {
   return `${PI_MARKER}
 // Installed by \`heimdall init --harness pi\`; removed by \`heimdall init --harness pi --uninstall\`.
-// Forwards pi's events to Heimdall and adds what it answers to the conversation. Never blocks a tool.
+// Forwards pi's events to Heimdall and adds what it answers to the conversation. Blocks a tool
+// call only when Heimdall pauses an edit once for a teammate's claim.
 import { spawnSync } from "node:child_process";
 
 const ARGV: string[] = ${JSON.stringify([...argv, "hook", "--harness", "pi"])};
 const ENV: Record<string, string> = ${JSON.stringify(env)};
 
-function ask(payload: Record<string, unknown>): string | null {
+function answer(payload: Record<string, unknown>): { context?: unknown; block?: unknown; reason?: unknown } {
   try {
     const r = spawnSync(ARGV[0]!, ARGV.slice(1), {
       input: JSON.stringify(payload),
@@ -28,12 +30,16 @@ function ask(payload: Record<string, unknown>): string | null {
       timeout: 10_000,
       env: { ...process.env, ...ENV },
     });
-    if (r.status !== 0 || !r.stdout) return null;
-    const context = JSON.parse(r.stdout).context;
-    return typeof context === "string" && context !== "" ? context : null;
+    if (r.status !== 0 || !r.stdout) return {};
+    return JSON.parse(r.stdout);
   } catch {
-    return null;
+    return {};
   }
+}
+
+function ask(payload: Record<string, unknown>): string | null {
+  const context = answer(payload).context;
+  return typeof context === "string" && context !== "" ? context : null;
 }
 
 function text(content: unknown): string {
@@ -64,13 +70,16 @@ export default function (pi: any) {
   });
   // deno-lint-ignore no-explicit-any
   pi.on("tool_call", (event: any, ctx: any) => {
-    const context = ask({
+    const said = answer({
       event: "tool_call",
       tool_name: event?.toolName,
       input: event?.input,
       session_id: session(ctx),
       cwd: ctx.cwd,
     });
+    // Heimdall pauses an edit once when a teammate's claim is within reach.
+    if (said.block === true && typeof said.reason === "string") return { block: true, reason: said.reason };
+    const context = typeof said.context === "string" && said.context !== "" ? said.context : null;
     if (context && event?.toolCallId) pending.set(event.toolCallId, context);
     return undefined;
   });
