@@ -91,7 +91,8 @@ export function secretSamples(seed = 12): SecretSample[] {
     s("shopify_token", "shp" + "at_" + pick(32, HEX), (x) => `shopify ${x}`),
     s("square_token", "sq0" + "atp-" + pick(22), (x) => `square ${x}`),
     s("mailgun_key", "ke" + "y-" + pick(32, HEX), (x) => `mailgun ${x}`),
-    s("databricks_token", "da" + "pi" + pick(32, HEX), (x) => `databricks ${x}`),
+    // Databricks tokens have no marker of their own (see MARKERS): found by their name.
+    s("secret_assignment", "da" + "pi" + pick(32, HEX), (x) => `DATABRICKS_TOKEN=${x}`),
     s("telegram_bot_token", "123456789" + ":A" + "A" + pick(33), (x) => `bot ${x}`),
     s(
       "azure_storage_key",
