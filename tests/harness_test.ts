@@ -83,7 +83,14 @@ async function hookCli(
   const argv = selfArgv("hook");
   const child = new Deno.Command(argv[0]!, {
     args: [...argv.slice(1), "hook", ...args],
-    env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1", ...options.env },
+    // These tests check what a hook says, not how soon: on a loaded machine the
+    // warm server's 300 ms would drop answers (tests/hook_faults_test.ts holds the bound).
+    env: {
+      HEIMDALL_HOME: home,
+      DENO_NO_UPDATE_CHECK: "1",
+      HEIMDALL_HOOK_WAIT_MS: "10000",
+      ...options.env,
+    },
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",

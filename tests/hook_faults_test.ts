@@ -67,13 +67,21 @@ const hook = (home: string, stdin: string | Uint8Array, env: Record<string, stri
     env: { HEIMDALL_HOOK_DEBUG: "1", ...env },
   });
 
+/** `ps -o FIELD= -p PID` (/proc needs every permission under Deno), or null when there is no such process. */
+function ps(pid: number, field: string): string | null {
+  const out = new Deno.Command("ps", {
+    args: ["-o", `${field}=`, "-p", String(pid)],
+    stderr: "null",
+  })
+    .outputSync();
+  const text = new TextDecoder().decode(out.stdout).trim();
+  return out.success && text !== "" ? text : null;
+}
+
+/** Running (or stopped), not gone and not a zombie. */
 function pidAlive(pid: number): boolean {
-  try {
-    const state = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1]?.[0];
-    return state !== undefined && state !== "Z";
-  } catch {
-    return false;
-  }
+  const state = ps(pid, "stat");
+  return state !== null && !state.startsWith("Z");
 }
 
 function serverPid(home: string): number | null {
@@ -243,6 +251,13 @@ Deno.test({
       Deno.chmodSync(join(home, "config.json"), 0o644);
       await hook(home, "{not json", { HEIMDALL_HOOK_SERVER: "0" });
       assert.deepEqual(looseEntries(home), []);
+      // A home reached through a symbolic link: the folder it names is closed.
+      Deno.chmodSync(home, 0o755);
+      Deno.chmodSync(join(home, "config.json"), 0o644);
+      Deno.symlinkSync(home, join(base, "link"));
+      const viaLink = await heimdall(join(base, "link"), ["roots"]);
+      assert.equal(viaLink.code, 0, viaLink.stderr);
+      assert.deepEqual(looseEntries(home), []);
     } finally {
       Deno.removeSync(base, { recursive: true });
     }
@@ -407,10 +422,9 @@ Deno.test({
   },
 });
 
-/** Resident memory of `pid` in MiB (Linux). */
+/** Resident memory of `pid` in MiB. */
 function rssMiB(pid: number): number {
-  const m = Deno.readTextFileSync(`/proc/${pid}/status`).match(/VmRSS:\s+(\d+) kB/);
-  return m ? Number(m[1]) / 1024 : NaN;
+  return Number(ps(pid, "rss") ?? NaN) / 1024;
 }
 
 Deno.test({

@@ -104,9 +104,10 @@ export async function openPrivateFile(
 }
 
 /**
- * Makes a home folder private: when `home` itself has group or other bits
- * (a home written by an older version under a 022 umask), removes them from
- * it and from every folder and file under it. One stat when the home is
+ * Makes a home folder private: when `home` itself (or the folder a link
+ * named `home` points to) has group or other bits (a home written by an
+ * older version under a 022 umask), removes them from it and from every
+ * folder and file under it; links inside are not followed. One stat when the home is
  * already private or missing. Returns how many entries it tightened; never
  * throws (an entry it may not change is left as it is).
  */
@@ -115,6 +116,8 @@ export function tightenHome(home: string): number {
   try {
     const st = Deno.statSync(home);
     if (!st.isDirectory || st.mode === null || (st.mode & 0o077) === 0) return 0;
+    // A home reached through a symbolic link: the folder it names is the one to close.
+    home = Deno.realPathSync(home);
   } catch {
     return 0;
   }

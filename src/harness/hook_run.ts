@@ -28,10 +28,11 @@ export interface HookRequest {
 export const DEFAULT_BUDGET = 1500;
 /**
  * An in-process hook (no warm server) that has not answered by then gives
- * up quietly (the agent must not wait on us). Room for loading the modules
- * cold and for one 1.5 s wait on an unreachable team store.
+ * up quietly, before a harness's own 10 s timeout. Room for loading the
+ * modules cold on a busy machine and for a 1.5 s wait on an unreachable
+ * team store; journal waits no longer eat into it ({@link HOOK_BUSY_MS}).
  */
-export const IN_PROCESS_DEADLINE_MS = 4000;
+export const IN_PROCESS_DEADLINE_MS = 8000;
 /**
  * The most one journal statement of a hook waits for another process's
  * lock. SQLite waits synchronously, holding up the deadline (and, in the
