@@ -21,6 +21,11 @@
 (abstract_method_signature
   name: (_) @name) @definition.method
 
+; new (value: number): Date; in an interface: how lib.d.ts declares a
+; constructor (DateConstructor.new)
+(construct_signature
+  "new" @name) @definition.method
+
 ; handle = () => {…} in a class
 (public_field_definition
   name: (_) @name
