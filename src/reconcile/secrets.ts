@@ -200,8 +200,7 @@ export function* findSecrets(text: string): Generator<SecretFinding> {
   if (MARKERS.some((m) => m.test(text))) {
     for (const f of findFixed(text)) found.push({ ...f, rank: 0 });
   }
-  for (const f of findUrlPasswords(text)) found.push({ ...f, rank: 1 });
-  for (const f of findAssigned(text)) found.push({ ...f, rank: 2 });
+  for (const f of findAssigned(text)) found.push({ ...f, rank: f.kind === "url_password" ? 1 : 2 });
   found.sort((a, b) => a.start - b.start || a.rank - b.rank || b.end - a.end);
   for (const { kind, start, end } of found) yield { kind, start, end };
 }
@@ -249,7 +248,7 @@ function awsSecretStarts(text: string): number[] {
 }
 
 // scheme://user:password@host — the password ends at the last "@" before the host.
-const URL_RE = /:\/\/([^\s:@/?#'"`<>()[\]{}\\]{0,128}):([^\s/?#'"`<>()[\]{}\\]{1,256})@(?=[\w[])/g;
+const URL_RE = /:\/\/([^\s:@/?#'"`<>()[\]{}\\]{0,128}):([^\s/?#'"`<>()[\]{}\\]{1,256})@(?=[\w[])/y;
 
 /**
  * Passwords in URLs (`postgres://app:PASSWORD@db/x` with a real one): the span is the password
@@ -261,21 +260,20 @@ const URL_RE = /:\/\/([^\s:@/?#'"`<>()[\]{}\\]{0,128}):([^\s/?#'"`<>()[\]{}\\]{1
  * default), one shorter than 6 characters once percent-decoded (`foo:bar@`,
  * the usual example), and a port-like number (`host:8080@`).
  */
-function* findUrlPasswords(text: string): Generator<SecretFinding> {
-  if (!text.includes("://")) return;
-  URL_RE.lastIndex = 0;
-  for (let m = URL_RE.exec(text); m; m = URL_RE.exec(text)) {
-    const user = m[1]!, pass = m[2]!;
-    // "user:p@ss@host": the host follows the last "@"; the match ends there.
-    let plain = pass;
-    try {
-      plain = decodeURIComponent(pass);
-    } catch { /* not percent-encoded */ }
-    if (plain.length < 6 || /^\d{1,5}$/.test(plain) || /^[A-Z][A-Z0-9_]*$/.test(plain)) continue;
-    if (isPlaceholder(plain) || /pass|pwd|oauth-basic/i.test(plain) || plain === user) continue;
-    const start = m.index + 3 + user.length + 1;
-    yield { kind: "url_password", start, end: start + pass.length };
-  }
+function urlPasswordAt(text: string, at: number): SecretFinding | undefined {
+  URL_RE.lastIndex = at;
+  const m = URL_RE.exec(text);
+  if (!m) return undefined;
+  const user = m[1]!, pass = m[2]!;
+  // "user:p@ss@host": the host follows the last "@"; the match ends there.
+  let plain = pass;
+  try {
+    plain = decodeURIComponent(pass);
+  } catch { /* not percent-encoded */ }
+  if (plain.length < 6 || /^\d{1,5}$/.test(plain) || /^[A-Z][A-Z0-9_]*$/.test(plain)) return;
+  if (isPlaceholder(plain) || /pass|pwd|oauth-basic/i.test(plain) || plain === user) return;
+  const start = at + 3 + user.length + 1;
+  return { kind: "url_password", start, end: start + pass.length };
 }
 
 /** Words that make a value a stand-in, not a secret (compared lower-case, letters and digits only). */
@@ -295,11 +293,13 @@ function isPlaceholder(v: string): boolean {
   return PLACEHOLDER_WORDS.test(v.toLowerCase());
 }
 
-// An assignment (`=`, `:`, `:=`, `=>`) right after a secret-like word (and
-// maybe a closing quote or bracket): the regex stops only at `=` and `:` and
-// looks behind, which costs a third of scanning for the words themselves.
+// One pass for both contextual rules, stopping only at `=` and `:` and
+// looking around them (a third of the cost of scanning for the words): a
+// URL's `://` (its password is read by URL_RE from there), or an assignment
+// (`=`, `:`, `:=`, `=>`) right after a secret-like word and maybe a closing
+// quote or bracket.
 const ASSIGN_RE =
-  /(?<=(pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?|auth)(["'`]?\]?)([ \t]*))(?::=|=>|=(?!=)|:(?![:=]))/gi;
+  /:(?=\/\/)|(?<=(pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?|auth)(["'`]?\]?)([ \t]*))(?::=|=>|=(?!=)|:(?![:=]))/gi;
 // The value after the operator: quoted, or bare up to a space or separator.
 const VALUE_RE =
   /[ \t]*(?:"([^"\n\\]{1,512})"|'([^'\n\\]{1,512})'|`([^`\n\\]{1,512})`|([^\s"'`,;)}\]]{1,512}))/y;
@@ -350,7 +350,12 @@ const KEY_QUALIFIERS = new Set([
 function* findAssigned(text: string): Generator<SecretFinding> {
   ASSIGN_RE.lastIndex = 0;
   for (let m = ASSIGN_RE.exec(text); m; m = ASSIGN_RE.exec(text)) {
-    const word = m[1]!;
+    if (m[1] === undefined) {
+      const url = urlPasswordAt(text, m.index);
+      if (url) yield url;
+      continue;
+    }
+    const word = m[1];
     const wordAt = m.index - m[3]!.length - m[2]!.length - word.length;
     const tier = nameTier(text, wordAt, word);
     if (tier === undefined) continue;
@@ -372,33 +377,44 @@ function* findAssigned(text: string): Generator<SecretFinding> {
   }
 }
 
-/** The tier of the name whose last word is `word`, ending at `at + word.length`; undefined: not a secret's name. */
+/** A known qualifier ending a name's text before `key` (`api`, `secret`, `access`, …). */
+const QUALIFIER_END = new RegExp(`(?:${[...KEY_QUALIFIERS].join("|")})$`);
+
+const isNameChar = (c: number) =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
+
+/**
+ * The tier of the name whose last word is `word`, which starts at `at`;
+ * undefined when it is not a secret's name. Most candidates (`key:` in an
+ * object, `token =` in prose) are settled by the character before the word.
+ */
 function nameTier(text: string, at: number, word: string): "password" | "token" | undefined {
-  let s = at;
-  while (s > 0 && /[A-Za-z0-9_-]/.test(text[s - 1]!)) s--;
-  const before = text.slice(s, at);
-  // The word must start a word of the name: after `_`, `-`, a camelCase hump or nothing.
-  const prev = before.at(-1);
-  const hump = prev !== undefined && /[a-z0-9]/.test(prev) && /[A-Z]/.test(word[0]!);
   const lower = word.toLowerCase();
-  const glued = before.toLowerCase().replace(/[^a-z]/g, "");
-  if (prev !== undefined && prev !== "_" && prev !== "-" && !hump) {
-    // `apikey`, `secretkey`, `authtoken`: a known qualifier glued on counts too.
-    if (lower !== "key" || ![...KEY_QUALIFIERS].some((q) => glued.endsWith(q))) return undefined;
+  const prev = at > 0 ? text.charCodeAt(at - 1) : -1;
+  if (isNameChar(prev) && prev !== 95 && prev !== 45) {
+    // The word must start a word of the name: after `_`, `-`, a camelCase hump or nothing;
+    // or be `key` glued to a known qualifier (`apikey`, `secretkey`).
+    const first = word.charCodeAt(0);
+    const hump = !(prev >= 65 && prev <= 90) && first >= 65 && first <= 90;
+    if (!hump && (lower !== "key" || !QUALIFIER_END.test(glued(text, at)))) return undefined;
   }
   if (PASSWORD_WORDS.has(lower)) return "password";
   if (TOKEN_WORDS.has(lower)) return "token";
-  if (lower === "key") {
-    const words = before.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[_-]+/)
-      .filter((w) => w !== "");
-    const q = words.at(-1);
-    if (
-      q !== undefined && (KEY_QUALIFIERS.has(q) || [...KEY_QUALIFIERS].some((k) => q.endsWith(k)))
-    ) {
-      return "token";
-    }
-  }
-  return undefined;
+  if (lower !== "key" || !isNameChar(prev)) return undefined;
+  // `api_key`, `secretKey`, `AccountKey`: the word before `key` must be a qualifier.
+  let s = at;
+  while (s > 0 && at - s < 64 && isNameChar(text.charCodeAt(s - 1))) s--;
+  const words = text.slice(s, at).replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase()
+    .split(/[_-]+/).filter((w) => w !== "");
+  const q = words.at(-1);
+  return q !== undefined && QUALIFIER_END.test(q) ? "token" : undefined;
+}
+
+/** The letters of the name just before `at`, lower-cased (at most 16). */
+function glued(text: string, at: number): string {
+  let s = at;
+  while (s > 0 && at - s < 16 && isNameChar(text.charCodeAt(s - 1))) s--;
+  return text.slice(s, at).toLowerCase().replace(/[^a-z]/g, "");
 }
 
 function awsName(text: string, at: number, word: string): boolean {
