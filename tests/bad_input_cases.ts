@@ -4,7 +4,10 @@
  * tests/bad_input_test.ts and scripts/faults/bad_input.ts.
  */
 import { join } from "node:path";
-import { cli, tempDir } from "./helpers.ts";
+import { cli, MAIN, tempDir } from "./helpers.ts";
+
+/** A bad input that has not answered after this long is reported as hung. */
+const HANG_MS = 120_000;
 
 /** One bad command line and what it must get back. */
 export interface BadInput {
@@ -70,8 +73,30 @@ export async function tryBadInput(home: string, c: BadInput): Promise<string | u
   const env = Object.fromEntries(
     Object.entries(c.env ?? {}).map(([k, v]) => [k, v.replace("{home}", home)]),
   );
-  const r = await cli(env.HEIMDALL_HOME ?? home, c.args, { env: { ...env, HEIMDALL_DEBUG: "" } });
   const label = `heimdall ${c.args.join(" ")}`;
+  // A watchdog, not a time limit on the answer: a command that hangs fails
+  // with its name instead of hanging the suite.
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, ...c.args],
+    env: {
+      HEIMDALL_HOME: home,
+      DENO_NO_UPDATE_CHECK: "1",
+      NO_COLOR: "1",
+      ...env,
+      HEIMDALL_DEBUG: "",
+    },
+    cwd: home,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(HANG_MS),
+  }).output();
+  if (out.signal !== null) return `${label}: hung, killed after ${HANG_MS / 1000} s`;
+  const r = {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr),
+  };
   if (r.code !== c.code) return `${label}: exit ${r.code}, want ${c.code}: ${r.stderr}`;
   if (!c.says.test(r.stderr)) {
     return `${label}: message ${JSON.stringify(r.stderr)} lacks ${c.says}`;
