@@ -1535,14 +1535,32 @@ Deno.test({
   },
 });
 
+/**
+ * The harness fixture repository indexed in a fresh home, and a sender of
+ * Claude Code fixture payloads (with fields replaced) through `heimdall hook`.
+ */
+async function claudeSession(base: string, env: Record<string, string>) {
+  const home = join(base, "home");
+  const repo = join(base, "shop");
+  copyDir(join(FIXTURES, "repo"), repo);
+  assert.equal((await cli(home, ["index", repo, "--no-embed"], { env })).code, 0);
+  const send = async (name: string, extra: Record<string, unknown> = {}) => {
+    const payload = { ...JSON.parse(payloadText(fixture("claude-code", name), repo)), ...extra };
+    const r = await hookCli(home, ["--harness", "claude-code"], {
+      stdin: JSON.stringify(payload),
+      env,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout;
+  };
+  return { home, repo, send };
+}
+
 Deno.test("at the stop, the agent's own summary from the transcript leads the task's progress note, redacted", async () => {
   const base = tempDir();
   try {
-    const home = join(base, "home");
-    const repo = join(base, "shop");
-    copyDir(join(FIXTURES, "repo"), repo);
     const env = { HEIMDALL_AUTHOR: "ada" };
-    assert.equal((await cli(home, ["index", repo, "--no-embed"], { env })).code, 0);
+    const { home, repo, send } = await claudeSession(base, env);
     const token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
     const transcript = join(base, "cc-session-1.jsonl");
     Deno.writeTextFileSync(
@@ -1561,14 +1579,6 @@ Deno.test("at the stop, the agent's own summary from the transcript leads the ta
         },
       ].map((r) => JSON.stringify(r)).join("\n") + "\n",
     );
-    const send = async (name: string, extra: Record<string, unknown> = {}) => {
-      const payload = { ...JSON.parse(payloadText(fixture("claude-code", name), repo)), ...extra };
-      const r = await hookCli(home, ["--harness", "claude-code"], {
-        stdin: JSON.stringify(payload),
-        env,
-      });
-      assert.equal(r.code, 0, r.stderr);
-    };
     await send("prompt");
     await send("post_edit");
     await send("stop", { transcript_path: transcript });
@@ -1588,11 +1598,8 @@ Deno.test("at the stop, the agent's own summary from the transcript leads the ta
 Deno.test("a session that ends on a failing run joins the agent's account to that failure, without counting it twice", async () => {
   const base = tempDir();
   try {
-    const home = join(base, "home");
-    const repo = join(base, "shop");
-    copyDir(join(FIXTURES, "repo"), repo);
     const env = { HEIMDALL_AUTHOR: "ada" };
-    assert.equal((await cli(home, ["index", repo, "--no-embed"], { env })).code, 0);
+    const { home, repo, send } = await claudeSession(base, env);
     const transcript = join(base, "cc.jsonl");
     const account = "test_negative_discount still fails: the rounding runs before the clamp.";
     Deno.writeTextFileSync(
@@ -1602,14 +1609,6 @@ Deno.test("a session that ends on a failing run joins the agent's account to tha
         message: { role: "assistant", content: [{ type: "text", text: account }] },
       }) + "\n" + JSON.stringify({ type: "user", message: { role: "user", content: "ok" } }) + "\n",
     );
-    const send = async (name: string, extra: Record<string, unknown> = {}) => {
-      const payload = { ...JSON.parse(payloadText(fixture("claude-code", name), repo)), ...extra };
-      const r = await hookCli(home, ["--harness", "claude-code"], {
-        stdin: JSON.stringify(payload),
-        env,
-      });
-      assert.equal(r.code, 0, r.stderr);
-    };
     await send("prompt");
     await send("post_edit");
     await send("post_bash_failure");
@@ -1670,25 +1669,17 @@ Deno.test("a pause renders as each harness's deny where it has one, as a warning
 Deno.test("before an edit the symbols are claimed first; a teammate's claim a call away pauses the edit once, then it goes ahead", async () => {
   const base = tempDir();
   try {
-    const home = join(base, "home");
-    const repo = join(base, "shop");
-    copyDir(join(FIXTURES, "repo"), repo);
-    assert.equal((await cli(home, ["index", repo, "--no-embed"])).code, 0);
+    const ada = { HEIMDALL_AUTHOR: "ada" };
+    const { home, repo, send } = await claudeSession(base, ada);
     // Bob (another developer on this machine's store) holds the callee.
     const bob = { HEIMDALL_AUTHOR: "bob", HEIMDALL_AGENT: "codex", HEIMDALL_SESSION: "b1" };
     assert.equal(
       (await cli(home, ["claim", `${repo}/pkg/billing.py:apply_discount`], { env: bob })).code,
       0,
     );
-    const ada = { HEIMDALL_AUTHOR: "ada" };
-    const pre = (session: string) =>
-      hookCli(home, ["--harness", "claude-code"], {
-        stdin: JSON.stringify({
-          ...JSON.parse(payloadText(fixture("claude-code", "pre_edit"), repo)),
-          session_id: session,
-        }),
-        env: ada,
-      });
+    const pre = async (session: string) => ({
+      stdout: await send("pre_edit", { session_id: session }),
+    });
     const first = JSON.parse((await pre("s1")).stdout).hookSpecificOutput;
     assert.equal(first.permissionDecision, "deny");
     assert.match(

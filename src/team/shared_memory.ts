@@ -22,6 +22,7 @@ import {
   mirrorMemories,
   parseScope,
   prepareAttempt,
+  type PreparedAttempt,
   prepareRemember,
   recordAttempt,
   remember,
@@ -170,16 +171,9 @@ export class SharedMemory {
     const storeId = await store.storeId();
     await pullMemories(j, store);
     const p = prepareAttempt(j, input);
-    const repos = new RepoResolver();
     const r = await storeAttempt(store, {
-      id: freshMemoryId(j),
-      text: p.text,
-      author: p.author,
-      scope: scope as Exclude<typeof scope, "private">,
-      taskId: p.taskId,
-      anchors: p.anchors.map((a) => portableOf(a, repos)),
+      ...sharedAttempt(j, p, scope),
       outcome: p.outcome,
-      tests: p.tests,
       fix: p.fix,
     });
     if (!r.repeat) mirrorMemories(j, storeId, [r], () => p.anchors);
@@ -210,17 +204,10 @@ export class SharedMemory {
     const store = this.#storeFor(scope);
     if (!store) return describeFailure(j, input, (m) => !this.#isCopy(j, m));
     await pullMemories(j, store);
-    const p = prepareAttempt(j, { ...input, outcome: "failed" });
-    const repos = new RepoResolver();
-    const row = await storeDescribe(store, {
-      id: freshMemoryId(j),
-      text: p.text,
-      author: p.author,
-      scope: scope as Exclude<typeof scope, "private">,
-      taskId: p.taskId,
-      anchors: p.anchors.map((a) => portableOf(a, repos)),
-      tests: p.tests,
-    });
+    const row = await storeDescribe(
+      store,
+      sharedAttempt(j, prepareAttempt(j, { ...input, outcome: "failed" }), scope),
+    );
     // Not a shared failure: it may be this machine's own.
     if (!row) return describeFailure(j, input, (m) => !this.#isCopy(j, m));
     await pullMemories(j, store);
@@ -267,4 +254,18 @@ export class SharedMemory {
   #isCopy(j: Journal, m: Pick<MemoryRow, "id">): boolean {
     return this.store !== null || this.lost !== null ? sharedIn(j, null, [m.id]).size > 0 : false;
   }
+}
+
+/** The store's form of a prepared attempt: a fresh id, portable anchors, its failing tests. */
+function sharedAttempt(j: Journal, p: PreparedAttempt, scope: string) {
+  const repos = new RepoResolver();
+  return {
+    id: freshMemoryId(j),
+    text: p.text,
+    author: p.author,
+    scope: scope as "project" | "team",
+    taskId: p.taskId,
+    anchors: p.anchors.map((a) => portableOf(a, repos)),
+    tests: p.tests,
+  };
 }
