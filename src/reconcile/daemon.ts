@@ -59,7 +59,7 @@ export interface BackgroundWork {
  * stat audit on a timer and whenever the watcher reports lost events.
  */
 export async function runDaemon(opts: DaemonOptions): Promise<void> {
-  const lock = await WriterLock.acquire(opts.home);
+  const lock = await WriterLock.acquire(opts.home, undefined, "daemon");
   const journal = Journal.open(opts.home.journal);
   const log = opts.log;
   let config = loadConfig(opts.home.config);
