@@ -56,12 +56,11 @@ Deno.test("no planted secret reaches the journal, its WAL, sessions or logs by a
     const agentSaw = new Map<string, string>([
       ["hook output", hookOut.join("\n")],
       ["search output", searchOut],
+      ["CLI output", cliOut.join("\n")],
+      ["MCP answers", mcpOut.join("\n")],
     ]);
     assert.ok(hookOut.join("\n").includes(canary), "the second session was shown prior work");
     assert.deepEqual(leaks(agentSaw), [], "nothing stored comes back to an agent with a secret");
-    // What the writers echo is what they were given (the caller has it already): not checked.
-    void cliOut;
-    void mcpOut;
   } finally {
     Deno.removeSync(base, { recursive: true });
   }

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
+import { redactSecrets } from "../reconcile/mod.ts";
 import { insertNote } from "../search/mod.ts";
 import { Journal } from "../store/mod.ts";
 import type { Context } from "./context.ts";
@@ -52,9 +53,12 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const journal = Journal.open(ctx.home.journal);
   try {
     const id = insertNote(journal, { title, body, keywords, paths });
-    if (values.json) ctx.out(JSON.stringify({ id, title, keywords, paths }));
+    const shown = { title: redactSecrets(title), keywords: keywords.map(redactSecrets) }; // as stored
+    if (values.json) ctx.out(JSON.stringify({ id, ...shown, paths }));
     else {ctx.out(
-        `noted #${id}: ${title}${paths.length > 0 ? ` (${paths.length} paths attached)` : ""}`,
+        `noted #${id}: ${shown.title}${
+          paths.length > 0 ? ` (${paths.length} paths attached)` : ""
+        }`,
       );}
     return EXIT.ok;
   } finally {

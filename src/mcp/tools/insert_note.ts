@@ -1,6 +1,7 @@
 /** `insert_note`: records reusable work as a searchable note. */
 import { z } from "zod";
 import { resolve } from "node:path";
+import { redactSecrets } from "../../reconcile/mod.ts";
 import { insertNote } from "../../search/mod.ts";
 import type { ToolDef } from "../tool.ts";
 
@@ -32,6 +33,8 @@ export const insertNoteTool: ToolDef = {
       ...(a.keywords ? { keywords: a.keywords } : {}),
       paths,
     });
-    return { text: `Note ${id} recorded: ${a.title}`, structured: { id, title: a.title, paths } };
+    // Echo the title as stored: a secret in it never comes back into the agent's context.
+    const title = redactSecrets(a.title);
+    return { text: `Note ${id} recorded: ${title}`, structured: { id, title, paths } };
   },
 };
