@@ -1,6 +1,9 @@
 /** Heimdall's entry point: argv → command → exit code, nothing else. */
 if (import.meta.main) {
   Deno.env.get("DENO_NO_UPDATE_CHECK") ?? Deno.env.set("DENO_NO_UPDATE_CHECK", "1");
+  // `deno task heimdall …` runs in the clone; relative paths mean the user's folder.
+  const typedIn = Deno.env.get("INIT_CWD");
+  if (typedIn && Deno.cwd() === import.meta.dirname) Deno.chdir(typedIn);
   const hook = Deno.args[0] === "hook";
   // An error that escapes the command (a background promise, a failed load)
   // still gets one line and its exit code, never a bare stack. `hook` keeps

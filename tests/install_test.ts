@@ -6,11 +6,20 @@ import { cli, tempDir, writeTree } from "./helpers.ts";
 const ROOT = new URL("..", import.meta.url).pathname;
 const DENO = Deno.execPath();
 
+/** This process's environment without INIT_CWD: under `deno task test` it names the clone. */
+function cleanEnv(): Record<string, string> {
+  const env = Deno.env.toObject();
+  delete env.INIT_CWD;
+  return env;
+}
+
 async function run(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}) {
   const out = await new Deno.Command(cmd, {
     args,
     cwd,
-    env: { DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1", ...env },
+    // A nested `deno task` keeps an INIT_CWD it inherits, as npm does: start from none.
+    clearEnv: true,
+    env: { ...cleanEnv(), DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1", ...env },
     stdout: "piped",
     stderr: "piped",
   }).output();

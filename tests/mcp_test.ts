@@ -21,6 +21,10 @@ import {
   pgServer,
   sql,
 } from "./team_fixture.ts";
+import { TOOLS } from "../src/mcp/tools/mod.ts";
+
+/** Every tool the server lists: the stateless answers must carry them all. */
+const TOOL_COUNT = TOOLS.length;
 
 const FIXTURE = new URL("./fixtures/harness/repo/", import.meta.url).pathname;
 const PERMS = [
@@ -441,7 +445,7 @@ Deno.test("the stateless 2026-07-28 revision: server/discover, per-request _meta
     const list = (await s.answer(2)).result as Record<string, unknown>;
     assert.equal(list.resultType, "complete");
     assert.equal(typeof list.ttlMs, "number");
-    assert.equal((list.tools as unknown[]).length, 15);
+    assert.equal((list.tools as unknown[]).length, TOOL_COUNT);
 
     await s.send({
       jsonrpc: "2.0",
@@ -504,7 +508,7 @@ Deno.test("the stateless 2026-07-28 revision: server/discover, per-request _meta
     await s.send({ jsonrpc: "2.0", id: 8, method: "tools/list", params: {} });
     const legacy = (await s.answer(8)).result as Record<string, unknown>;
     assert.equal(legacy.resultType, undefined, "the old era's answers are untouched");
-    assert.equal((legacy.tools as unknown[]).length, 15);
+    assert.equal((legacy.tools as unknown[]).length, TOOL_COUNT);
     await s.send({
       jsonrpc: "2.0",
       id: 9,
