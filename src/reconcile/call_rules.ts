@@ -70,6 +70,14 @@ export function receiverRole(
   return undefined;
 }
 
+/** Languages whose `implements` edges (Ruby's include/extend, PHP's `use Trait`) bring methods along. */
+const MIXINS = new Set(["ruby", "php"]);
+
+/** True when what a class of `language` implements lends it methods (mixins, traits). */
+export function mixesIn(language: string | null): boolean {
+  return MIXINS.has(language ?? "");
+}
+
 /** True when a bare call in `language` may be a method of the enclosing class. */
 export function hasImplicitThis(language: string | null): boolean {
   return IMPLICIT_THIS.has(language ?? "");

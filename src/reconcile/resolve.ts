@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import type { Journal } from "../store/mod.ts";
-import { bareScope, hasImplicitThis, isBuiltin, receiverRole } from "./call_rules.ts";
+import { bareScope, hasImplicitThis, isBuiltin, mixesIn, receiverRole } from "./call_rules.ts";
 import { moduleCandidates, packageDirSuffixes } from "./modules.ts";
 
 interface RefRow {
@@ -67,6 +67,23 @@ function family(col: string): string {
     WHEN ${col} IN ('javascript', 'typescript', 'tsx', 'jsx') THEN 'js' ELSE ${col} END`;
 }
 
+/** A definition a bare call may land on, as {@link Resolver} caches it per file. */
+interface LocalFunction {
+  id: string;
+  parent: string | null;
+  top: number;
+  start: number;
+  end: number;
+}
+
+/** True when definitions (last by line first) follow one another: overloads of one function. */
+function adjacent(defs: readonly LocalFunction[]): boolean {
+  for (let i = 1; i < defs.length; i++) {
+    if (defs[i - 1]!.start - defs[i]!.end > 2) return false;
+  }
+  return true;
+}
+
 interface ClassNode {
   id: string;
   qualname: string;
@@ -108,7 +125,7 @@ export class Resolver {
   /** Per file: definitions a bare name may land on (no class members), by name. */
   readonly #localFunctions = new Map<
     number,
-    Map<string, { id: string; parent: string | null; top: number }[]>
+    Map<string, LocalFunction[]>
   >();
   /** Per file: class-like definitions by name (the first by line). */
   readonly #localClasses = new Map<number, Map<string, ClassNode>>();
@@ -582,7 +599,7 @@ export class Resolver {
         if (viaQualifier) {
           const bound = this.#bindings(owner.id).get(ref.module ?? qualifier ?? "");
           const imported = (bound?.target ?? qualifier ?? "").split(/\.|::/).at(-1)!;
-          const cls = this.#classIn(files, imported);
+          const cls = this.#classIn(files, imported) ?? this.#classThroughStars(files, imported);
           if (cls) {
             const hit = this.#memberOf(owner, [cls], name);
             return hit ? { dst: hit, how: "import" } : undefined;
@@ -591,7 +608,7 @@ export class Resolver {
         const hit = j.get<{ id: string }>(
           `SELECT n.id FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id
            WHERE n.path_id IN (${files.map(() => "?").join(",")}) AND n.name = ?
-             AND ${call ? NOT_MEMBER : DEFINITION}
+             AND ${call ? `${NOT_MEMBER} AND n.qualname = n.name` : DEFINITION}
            ORDER BY (n.qualname = n.name) DESC, n.start_line DESC LIMIT 1`,
           ...files,
           name,
@@ -645,7 +662,7 @@ export class Resolver {
       const hit = cls && this.#memberOf(owner, [cls], name);
       if (hit) return { dst: hit, how: "member" };
     }
-    const local = this.#visibleFunction(owner.id, ref.src, name);
+    const local = this.#visibleFunction(owner, ref.src, name);
     if (local) return { dst: local, how: "same-file" };
     if (isBuiltin(owner.language, name) || !this.#mayLookFar(owner)) return undefined;
     const unique = this.#uniqueDefinition(owner, name);
@@ -684,6 +701,15 @@ export class Resolver {
     return undefined;
   }
 
+  /** A class-like definition named `name` in a module one of `files` passes on whole (see {@link #throughStars}). */
+  #classThroughStars(files: number[], name: string): ClassNode | undefined {
+    const id = this.#throughStars(files, name);
+    return id === undefined ? undefined : this.journal.get<ClassNode>(
+      `SELECT n.id, n.qualname, n.path_id FROM nodes n WHERE n.id = ? AND n.kind IN ${CLASS_KINDS}`,
+      id,
+    );
+  }
+
   /**
    * A call `qualifier.name()` that no import explains: through `self`/`this`
    * (the enclosing class, then its bases), `super` (the bases), or a type
@@ -700,7 +726,7 @@ export class Resolver {
     if (role !== undefined) {
       const cls = this.#enclosingClass(ref.src);
       if (!cls) return undefined;
-      const from = role === "self" ? [cls] : this.#basesOf(cls);
+      const from = role === "self" ? [cls] : this.#basesOf(cls, owner.language);
       const hit = this.#memberOf(owner, from, name);
       return hit ? { dst: hit, how: "member" } : undefined;
     }
@@ -750,12 +776,21 @@ export class Resolver {
     return undefined;
   }
 
-  /** The classes a class inherits from or implements, through resolved edges. */
-  #basesOf(cls: ClassNode): ClassNode[] {
+  /**
+   * The classes a class inherits from, through resolved edges. What it
+   * implements lends it members only where the language mixes them in
+   * (Ruby's include, PHP's traits) or when it is an interface itself: a
+   * class that implements an interface has its own member (maybe one no
+   * symbol shows, a property), not the interface's signature.
+   */
+  #basesOf(cls: ClassNode, language: string | null): ClassNode[] {
     return this.journal.all<ClassNode>(
       `SELECT n.id, n.qualname, n.path_id FROM edges e JOIN nodes n ON n.id = e.dst
-       WHERE e.src = ? AND e.kind IN ('inherits', 'implements') AND n.kind IN ${CLASS_KINDS} AND n.partial = 0`,
+       JOIN nodes c ON c.id = e.src
+       WHERE e.src = ? AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
+         AND (e.kind = 'inherits' OR (e.kind = 'implements' AND (c.kind = 'interface' OR ?)))`,
       cls.id,
+      mixesIn(language) ? 1 : 0,
     );
   }
 
@@ -781,7 +816,7 @@ export class Resolver {
           qualname,
         ) ?? (owner.language === "go" ? this.#inPackageOf(cls.path_id, qualname) : undefined);
         if (hit) return hit.id;
-        next.push(...this.#basesOf(cls));
+        next.push(...this.#basesOf(cls, owner.language));
       }
       level = next;
     }
@@ -880,23 +915,24 @@ export class Resolver {
 
   /**
    * A file's definitions a bare call may land on (no class members), by
-   * name, each with its parent node, the last by line first (a later
-   * definition replaces an earlier one, and an implementation follows its
-   * overloads); cached for one afterChange.
+   * name, each with its parent node and lines, the last by line first (a
+   * later definition replaces an earlier one, and an implementation follows
+   * its overloads). Only those whose parent opens a scope (the file, a
+   * function, a namespace): a method of an object literal binds no name.
+   * Cached for one afterChange.
    */
-  #functionsIn(
-    pathId: number,
-  ): Map<string, { id: string; parent: string | null; top: number }[]> {
+  #functionsIn(pathId: number): Map<string, LocalFunction[]> {
     let m = this.#localFunctions.get(pathId);
     if (!m) {
       m = new Map();
       for (
-        const r of this.journal.all<
-          { id: string; name: string; parent: string | null; top: number }
-        >(
-          `SELECT n.id, n.name, n.parent_id AS parent, p.kind = 'file' AS top FROM nodes n
+        const r of this.journal.all<LocalFunction & { name: string }>(
+          `SELECT n.id, n.name, n.parent_id AS parent, p.kind = 'file' AS top,
+                  n.start_line AS start, n.end_line AS end FROM nodes n
            LEFT JOIN nodes p ON p.id = n.parent_id
-           WHERE n.path_id = ? AND ${NOT_MEMBER} ORDER BY n.start_line DESC`,
+           WHERE n.path_id = ? AND ${NOT_MEMBER}
+             AND p.kind IN ('file', 'function', 'method', 'module')
+           ORDER BY n.start_line DESC`,
           pathId,
         )
       ) {
@@ -912,10 +948,13 @@ export class Resolver {
   /**
    * The definition of `name` in the file that a bare call from node `src`
    * sees: one whose parent is `src` or a node around it, the nearest first
-   * (a function nested in another function is not seen from a third).
+   * (a function nested in another function is not seen from a third). In
+   * JS/TS, several at one level are overloads only when they follow one
+   * another; else they sit in blocks or callbacks that are no symbols, and
+   * which one the call sees is not known: none is chosen.
    */
-  #visibleFunction(ownerId: number, src: string, name: string): string | undefined {
-    const candidates = this.#functionsIn(ownerId).get(name);
+  #visibleFunction(owner: Owner, src: string, name: string): string | undefined {
+    const candidates = this.#functionsIn(owner.id).get(name);
     if (!candidates) return undefined;
     // The common case: one definition, at top level, seen from everywhere.
     if (candidates.length === 1 && candidates[0]!.top) return candidates[0]!.id;
@@ -923,8 +962,13 @@ export class Resolver {
     let id: string | null = src;
     for (let depth = 0; id !== null && depth < 12; depth++) {
       const at = id;
-      const hit = candidates.find((c) => c.parent === at);
-      if (hit) return hit.id;
+      const level = candidates.filter((c) => c.parent === at);
+      if (level.length > 0) {
+        if (level.length > 1 && familyOf(owner.language) === "js" && !adjacent(level)) {
+          return undefined;
+        }
+        return level[0]!.id;
+      }
       id = j.get<{ parent_id: string | null }>("SELECT parent_id FROM nodes WHERE id = ?", id)
         ?.parent_id ?? null;
     }
