@@ -58,13 +58,13 @@ interface FileRow {
 }
 
 /** Most nodes one level returns; the smallest beyond it are counted in `omitted`. */
-export const MAX_CHILDREN = 300;
+export const MAX_CHILDREN = 200;
 /** Most outside symbols drawn around an opened file or symbol. */
-export const MAX_NEIGHBOURS = 200;
+export const MAX_NEIGHBOURS = 120;
 /** Files whose call edges are read per batch while loading the link counts. */
-const LINK_BATCH = 400;
+const LINK_BATCH = 100;
 /** Below this many files a folder's links are read directly instead of waiting. */
-const DIRECT_LINK_FILES = 1500;
+const DIRECT_LINK_FILES = 300;
 
 /** The aggregated code map over one journal. */
 export class CodeMap {
@@ -77,6 +77,11 @@ export class CodeMap {
   #epoch = 0;
 
   constructor(private readonly j: Journal, private readonly onLinksReady: () => void = () => {}) {}
+
+  /** Reads the file list and symbol counts now (about a second for 500,000 symbols). */
+  warm(): void {
+    this.#load();
+  }
 
   /** Forgets what was read: the next level reads the journal again. */
   invalidate(): void {
@@ -265,12 +270,19 @@ export class CodeMap {
     this.#load();
     const row = this.j.get<{ id: number }>("SELECT id FROM paths WHERE path = ?", path);
     if (!row) return this.#graph(path, "file", [], t0);
+    // A generated file can hold thousands of symbols: the first MAX_CHILDREN are drawn.
     const own = this.j.all<SymbolRow>(
       `SELECT n.id, n.kind, n.name, n.qualname, n.start_line AS line, p.path
-         FROM nodes n JOIN paths p ON p.id = n.path_id WHERE n.path_id = ? ORDER BY n.start_line`,
+         FROM nodes n JOIN paths p ON p.id = n.path_id WHERE n.path_id = ?
+        ORDER BY n.start_line LIMIT ?`,
       row.id,
+      MAX_CHILDREN + 1,
     );
-    return this.#graph(path, "file", own, t0);
+    const level = this.#graph(path, "file", own.slice(0, MAX_CHILDREN), t0);
+    if (own.length > MAX_CHILDREN) {
+      level.omitted = (this.#byId.get(row.id)?.symbols ?? own.length) - MAX_CHILDREN;
+    }
+    return level;
   }
 
   /** The call neighbourhood of one symbol: what it calls and what calls it, `hops` deep. */
@@ -319,11 +331,16 @@ export class CodeMap {
     focus?: Set<string>,
   ): MapLevel {
     const ids = JSON.stringify(own.map((s) => s.id));
+    // Two indexed look-ups (edges_src, edges_dst): an OR of the two scans every edge.
     const calls = own.length === 0 ? [] : this.j.all<{ a: string; b: string; n: number }>(
-      `SELECT src AS a, dst AS b, count(*) AS n FROM edges
-        WHERE kind = 'calls' AND (src IN (SELECT value FROM json_each(?1))
-           OR dst IN (SELECT value FROM json_each(?1))) AND src != dst
-        GROUP BY 1, 2`,
+      `SELECT a, b, count(*) AS n FROM (
+         SELECT src AS a, dst AS b FROM edges
+          WHERE src IN (SELECT value FROM json_each(?1)) AND kind = 'calls'
+         UNION ALL
+         SELECT src, dst FROM edges
+          WHERE dst IN (SELECT value FROM json_each(?1)) AND kind = 'calls'
+            AND src NOT IN (SELECT value FROM json_each(?1)))
+        WHERE a != b GROUP BY 1, 2`,
       ids,
     );
     const ownIds = new Set(own.map((s) => s.id));

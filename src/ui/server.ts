@@ -278,6 +278,8 @@ export function startUi(opts: UiOptions): UiServer {
     onListen: () => {},
   }, handler);
   port = server.addr.port;
+  // Read the file list before the first page asks for it.
+  setTimeout(() => map.warm(), 0);
   const url = `http://127.0.0.1:${port}/?token=${token}`;
   return {
     url,

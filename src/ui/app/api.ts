@@ -56,14 +56,24 @@ export function when(ms: number | null | undefined): string {
 }
 
 /** Where the map interactions' timings go (read by scripts/bench_ui.ts). */
-export const timings: { action: string; ms: number }[] = [];
+export const timings: { action: string; ms: number; fetched_ms: number; server_ms: number }[] = [];
 (globalThis as unknown as { __heimdallTimings: typeof timings }).__heimdallTimings = timings;
 
-/** Records how long `action` took from `t0` to the next painted frame. */
-export function timeToPaint(action: string, t0: number): void {
+/** Records how long `action` took from `t0` to the next painted frame (and to its answer, `fetched`). */
+export function timeToPaint(
+  action: string,
+  t0: number,
+  fetched: number,
+  serverMs: number,
+): void {
   requestAnimationFrame(() =>
     setTimeout(() => {
-      timings.push({ action, ms: performance.now() - t0 });
+      timings.push({
+        action,
+        ms: performance.now() - t0,
+        fetched_ms: fetched - t0,
+        server_ms: serverMs,
+      });
     }, 0)
   );
 }

@@ -133,7 +133,7 @@ export function MapView(props: { version: number; badges: Badges; claims: ClaimM
       if (!live) return;
       setLevel(l);
       setError("");
-      timeToPaint(`open ${step.kind}`, t0);
+      timeToPaint(`open ${step.kind}`, t0, performance.now(), l.took_ms);
     }, (e) => setError((e as Error).message));
     return () => {
       live = false;
