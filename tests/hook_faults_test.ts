@@ -7,6 +7,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { homePaths } from "../src/config/mod.ts";
+import { answerHook, type HookRequest } from "../src/harness/hook_run.ts";
 import { selfArgv } from "../src/harness/install/command.ts";
 import { MAIN, tempDir, waitFor, writeTree } from "./helpers.ts";
 
@@ -147,6 +149,14 @@ function looseEntries(dir: string): string[] {
   };
   walk(dir);
   return out;
+}
+
+function copyTree(from: string, to: string): void {
+  Deno.mkdirSync(to, { recursive: true });
+  for (const e of Deno.readDirSync(from)) {
+    if (e.isDirectory) copyTree(join(from, e.name), join(to, e.name));
+    else Deno.copyFileSync(join(from, e.name), join(to, e.name));
+  }
 }
 
 function allEntries(dir: string): string[] {
@@ -567,6 +577,43 @@ Deno.test({
       assert.equal(serverPid(home), server);
     } finally {
       cleanup(base, [...pids, serverPid(home)]);
+    }
+  },
+});
+
+Deno.test({
+  name: "an answer given up on is not recorded as told: the next call tells it",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "shop");
+    try {
+      copyTree(new URL("./fixtures/harness/repo", import.meta.url).pathname, repo);
+      const indexed = await heimdall(home, ["index", repo]);
+      assert.equal(indexed.code, 0, indexed.stderr);
+      const request = (): HookRequest => ({
+        harness: "claude-code",
+        budget: null,
+        event: null,
+        cwd: repo,
+        env: {},
+        stdin: payload("session_start", repo, "late"),
+      });
+      // A deadline that passes before the first await returns: the answer is dropped.
+      assert.equal(await answerHook(request(), homePaths(home), "test", 0), null);
+      await waitFor(
+        () => /SessionStart: gave up after 0 ms/.test(hooksLog(home)),
+        10_000,
+        "the give-up",
+      );
+      // Let the abandoned work finish writing the session.
+      await new Promise((r) => setTimeout(r, 1000));
+      const again = await answerHook(request(), homePaths(home));
+      assert.match(again ?? "", /MUST: Round money to cents/);
+    } finally {
+      Deno.removeSync(base, { recursive: true });
     }
   },
 });

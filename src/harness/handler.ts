@@ -71,6 +71,11 @@ export interface HookDeps {
   services(): Promise<Services>;
   /** The configured roots (hints outside them are dropped). */
   roots(): { path: string }[];
+  /**
+   * True once the hook has stopped waiting for this answer (it will never be
+   * shown): nothing is then recorded as told, so it is told next time.
+   */
+  late?(): boolean;
 }
 
 /** Sessions untouched this long are pruned at the next session start. */
@@ -141,7 +146,7 @@ function inject(
   items: ContextItem[],
 ): string | null {
   const fitted = fitContext(`${title}:`, items, deps.budget, new Set(state.injected));
-  if (fitted.text === null) return null;
+  if (fitted.text === null || deps.late?.()) return null;
   state.injected.push(...fitted.keys);
   state.injectedTokens += fitted.tokens;
   // Everything injected comes from stores that redact on write; this is the last gate.
@@ -255,10 +260,7 @@ async function beforeTool(
   ];
   const fresh = (await svc.conflicts?.(who, region) ?? [])
     .filter((w) => !state.warnedPairs.includes(w.pair));
-  for (const w of fresh) {
-    items.push(w.item);
-    state.warnedPairs.push(w.pair);
-  }
+  for (const w of fresh) items.push(w.item);
   const names = region.slice(0, 4).map((r) => r.qualname || r.name);
   const shown = paths.map((p) => relative(ev.cwd, p) || p).join(", ");
   const context = inject(
@@ -267,6 +269,9 @@ async function beforeTool(
     `Heimdall: before you edit ${shown}${names.length > 0 ? ` (${names.join(", ")})` : ""}`,
     items,
   );
+  // An answer nobody will see warns of nothing: the next one does.
+  if (deps.late?.()) return { context: null, deny: null };
+  for (const w of fresh) state.warnedPairs.push(w.pair);
   if (fresh.length === 0 || (svc.onConflict?.() ?? "warn") !== "pause") {
     return { context, deny: null };
   }

@@ -94,6 +94,7 @@ export async function answerHook(
       event: req.event,
     });
     let services: Promise<Services> | undefined;
+    let gaveUp = false;
     const deps: HookDeps = {
       home,
       budget: budgetFrom(req.budget, req.env.HEIMDALL_HOOK_BUDGET),
@@ -113,9 +114,15 @@ export async function answerHook(
           m.createServices(home, deps.journal, { harness, sessionId: event.sessionId })
         ),
       roots: () => loadConfig(home.config).roots,
+      late: () => gaveUp,
     };
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<"late">((r) => (timer = setTimeout(() => r("late"), deadlineMs)));
+    const deadline = new Promise<"late">((r) =>
+      timer = setTimeout(() => {
+        gaveUp = true;
+        r("late");
+      }, deadlineMs)
+    );
     const work = handleEvent(event, deps);
     const context = await Promise.race([work, deadline]);
     clearTimeout(timer);
