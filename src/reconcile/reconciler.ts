@@ -471,7 +471,7 @@ export class Reconciler {
           expand.push(p);
           if (w.seq !== undefined) completeQueued(journal, w.path, w.seq);
         } else commitOne(w, p);
-        yield;
+        yield `committing "${w.path}"`;
       }
     }
     await this.journal.txChunked(paths(), {

@@ -341,36 +341,32 @@ export class Resolver {
    * found only a module through re-exports (a few rounds), then everything
    * else. Each reference is tried once, instead of once per commit that might
    * concern it. Works owner by owner, so memory stays bounded, and yields
-   * after each owner: there the caller may commit and let other writers in
+   * after each reference, saying what it works on: there the caller may
+   * commit and let other writers in
    * (see `Journal.txChunked`). Any committed prefix is a journal that a later
    * run finishes to the same rows: a resolved edge is simply not pending any
    * more, and every phase only ever looks at what is still unresolved.
    */
-  *resolveSteps(rootId: number): Generator<void> {
-    this.#resetCaches();
-    this.#bulk = true;
-    try {
-      yield* this.#resolveStepsOf(rootId);
-    } finally {
-      this.#bulk = false;
-    }
-  }
-
-  *#resolveStepsOf(rootId: number): Generator<void> {
+  *resolveSteps(rootId: number): Generator<string> {
     const j = this.journal;
+    this.#resetCaches();
     const owners = j.all<{ owner_id: number }>(
       `SELECT DISTINCT pe.owner_id FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
        WHERE p.root_id = ? ORDER BY pe.owner_id`,
       rootId,
     ).map((r) => r.owner_id);
+    // Each reference is a step of its own: one generated file can hold tens
+    // of thousands of them, and a step is what a transaction cannot split.
     for (const owner of owners) {
       for (
         const ref of j.all<RefRow>(
           "SELECT rowid, * FROM pending_edges WHERE owner_id = ? AND kind = 'imports'",
           owner,
         )
-      ) this.#tryResolve(ref);
-      yield;
+      ) {
+        this.#tryResolve(ref);
+        yield `resolving the imports of path ${owner}`;
+      }
     }
     for (let round = 0; round < 3; round++) {
       let upgraded = false;
@@ -384,42 +380,32 @@ export class Resolver {
         ) {
           const o = this.#owner(owner);
           const found = o && this.#resolve(o, ref);
-          if (!found || found.how === "module") continue;
-          j.run(
-            "UPDATE edges SET dst = ?, how = ? WHERE rowid = ?",
-            found.dst,
-            found.how,
-            ref.rowid,
-          );
-          upgraded = true;
+          if (found && found.how !== "module") {
+            j.run(
+              "UPDATE edges SET dst = ?, how = ? WHERE rowid = ?",
+              found.dst,
+              found.how,
+              ref.rowid,
+            );
+            upgraded = true;
+          }
+          yield `upgrading the module imports of path ${owner}`;
         }
-        yield;
       }
       if (!upgraded) break;
     }
     this.#bindingCache.clear();
-    // Bases before calls: a call on `self` may land on a method of a base
-    // in a file that comes later in this order.
-    for (const owner of owners) {
-      for (
-        const ref of j.all<RefRow>(
-          `SELECT rowid, * FROM pending_edges WHERE owner_id = ?
-             AND kind IN ('inherits', 'implements')`,
-          owner,
-        )
-      ) this.#tryResolve(ref);
-      yield;
-    }
     for (const owner of owners) {
       for (
         const ref of j.all<RefRow>(
           "SELECT rowid, * FROM pending_edges WHERE owner_id = ? AND kind != 'imports'",
           owner,
         )
-      ) this.#tryResolve(ref);
+      ) {
+        this.#tryResolve(ref);
+        yield `resolving the references of path ${owner}`;
+      }
       this.#localDefs.delete(owner);
-      this.#localFunctions.delete(owner);
-      yield;
     }
   }
 

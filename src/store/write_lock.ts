@@ -25,11 +25,28 @@ export interface WriteHolds {
   /** Times the bulk writer stepped aside for a waiting writer, and for how long in all. */
   yields: number;
   yieldMs: number;
+  /** The slowest single step of a chunked transaction (it cannot be split), and what it was. */
+  maxStepMs: number;
+  maxStep: string;
+  /** WAL checkpoints run between chunks (outside any transaction), and their time in all. */
+  checkpoints: number;
+  checkpointMs: number;
 }
 
 /** A fresh, zeroed {@link WriteHolds}. */
 export function emptyHolds(): WriteHolds {
-  return { count: 0, maxMs: 0, totalMs: 0, over250: 0, yields: 0, yieldMs: 0 };
+  return {
+    count: 0,
+    maxMs: 0,
+    totalMs: 0,
+    over250: 0,
+    yields: 0,
+    yieldMs: 0,
+    maxStepMs: 0,
+    maxStep: "",
+    checkpoints: 0,
+    checkpointMs: 0,
+  };
 }
 
 /** Adds one hold of `ms` to `h`. */
