@@ -232,10 +232,11 @@ async function hookEntry(args: string[], homeDir: string): Promise<number> {
       }
       if (asked.kind === "absent") await spawnServer(homeDir);
     }
-    const [{ answerHook }, { homePaths }] = await Promise.all([
+    const [{ answerHook, boundJournalWaits }, { homePaths }] = await Promise.all([
       import("../harness/hook_run.ts"),
       import("../config/mod.ts"),
     ]);
+    boundJournalWaits();
     await print(await answerHook(request, homePaths(homeDir)));
   } catch (e) {
     hookLog(homeDir, `hook: error: ${(e as Error)?.stack ?? String(e)}`);

@@ -41,6 +41,15 @@ export const IN_PROCESS_DEADLINE_MS = 8000;
  */
 export const HOOK_BUSY_MS = 50;
 
+/**
+ * Makes every journal this process opens from now on wait at most
+ * {@link HOOK_BUSY_MS} for a lock. For a process that only answers hooks
+ * (the hook itself, the warm server): it applies process-wide.
+ */
+export function boundJournalWaits(): void {
+  setBusyTimeout(HOOK_BUSY_MS);
+}
+
 /** The token budget: `--budget`, else `HEIMDALL_HOOK_BUDGET`, else the default. */
 export function budgetFrom(flag: string | null | undefined, env: string | undefined): number {
   for (const v of [flag, env]) {
@@ -55,9 +64,9 @@ export function budgetFrom(flag: string | null | undefined, env: string | undefi
  * Answers one hook request: the text to print on stdout, or null for
  * nothing. `via` names who answers, for the debug log (`HEIMDALL_HOOK_DEBUG`).
  * Past `deadlineMs` it answers null (fails open: nothing injected, no tool
- * call approved or denied) and lets the work finish in the background;
- * journal waits are bounded by {@link HOOK_BUSY_MS} so the deadline holds
- * while another process holds the journal's lock.
+ * call approved or denied) and lets the work finish in the background.
+ * A hook process calls {@link boundJournalWaits} first, so the deadline
+ * holds while another process holds the journal's lock.
  */
 export async function answerHook(
   req: HookRequest,
@@ -66,7 +75,6 @@ export async function answerHook(
   deadlineMs = IN_PROCESS_DEADLINE_MS,
 ): Promise<string | null> {
   const started = performance.now();
-  setBusyTimeout(HOOK_BUSY_MS);
   let journal: Journal | null | undefined;
   let closing: Promise<Services> | undefined;
   let settled: Promise<void> = Promise.resolve();

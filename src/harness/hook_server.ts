@@ -35,7 +35,12 @@ import {
   writePrivateFile,
   writePrivateFileAtomic,
 } from "../config/private_files.ts";
-import { answerHook, type HookRequest, IN_PROCESS_DEADLINE_MS } from "./hook_run.ts";
+import {
+  answerHook,
+  boundJournalWaits,
+  type HookRequest,
+  IN_PROCESS_DEADLINE_MS,
+} from "./hook_run.ts";
 import { hookLog } from "./hook_log.ts";
 import {
   DEFAULT_WAIT_MS,
@@ -161,6 +166,7 @@ async function takeOver(homeDir: string, lock: Deno.FsFile): Promise<boolean> {
  */
 export async function serve(homeDir: string, build: string, replace = false): Promise<number> {
   const home = homePaths(homeDir);
+  boundJournalWaits();
   ensurePrivateDir(homeDir);
   tightenHome(homeDir);
   const lock = await openPrivateFile(`${homeDir}/hookd.lock`, { create: true, write: true });
