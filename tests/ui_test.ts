@@ -29,7 +29,10 @@ interface Served {
   stop(): Promise<void>;
 }
 
-async function serve(f: UiFixture): Promise<Served> {
+async function serve(
+  f: Pick<UiFixture, "home" | "repo">,
+  extra: string[] = [],
+): Promise<Served> {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -44,6 +47,7 @@ async function serve(f: UiFixture): Promise<Served> {
       "--no-open",
       "--port",
       "0",
+      ...extra,
     ],
     cwd: f.repo,
     env: {
@@ -218,6 +222,54 @@ Deno.test({
       assertStringIncludes(text, "all views checked");
     } finally {
       await s.stop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "heimdall ui --demo plays the three-developer scenario into a throwaway home, one step per POST",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = Deno.makeTempDirSync({ prefix: "heimdall-ui-demo-" });
+    const home = join(dir, "home");
+    Deno.mkdirSync(home);
+    const s = await serve({ home, repo: dir }, ["--demo"]);
+    try {
+      const base = `http://127.0.0.1:${s.port}`;
+      const headers = {
+        cookie: `heimdall_ui_${s.port}=${s.token}`,
+        "content-type": "application/json",
+        "x-heimdall-token": s.token,
+      };
+      const api = async (path: string) => await (await fetch(base + path, { headers })).json();
+      const first = await api("/api/demo");
+      assertEquals(first.next, 0);
+      assertEquals(first.steps.length, 9);
+      let state = first;
+      for (let i = 0; i < first.steps.length; i++) {
+        state =
+          await (await fetch(`${base}/api/demo/next`, { method: "POST", headers, body: "{}" }))
+            .json();
+        assert.match(state.last, /→ exit 0/, state.last);
+      }
+      assert.ok(state.steps.every((x: { done: boolean }) => x.done));
+      const team = await api("/api/team");
+      assertEquals(
+        team.conflicts[0].path.map((p: { qualname: string }) => p.qualname),
+        ["handleRequest", "validate", "parseInput"],
+      );
+      assertEquals(team.tasks[0].state, "handed_off");
+      const memory = await api("/api/memory");
+      const failure = memory.memories.find((m: { outcome: string }) => m.outcome === "failed");
+      assertEquals([failure.count, failure.status], [2, "resolved"]);
+      const old = memory.memories.find((m: { text: string }) => m.text.includes("hand-written"));
+      assert.ok(old.superseded_by !== null, "the first decision is superseded");
+      assertEquals([...Deno.readDirSync(home)], [], "the home given was never touched");
+    } finally {
+      await s.stop();
+      Deno.removeSync(dir, { recursive: true });
     }
   },
 });

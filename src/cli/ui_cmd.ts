@@ -1,19 +1,26 @@
 /** `heimdall ui`: the local dashboard. */
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
+import { homePaths, loadConfig } from "../config/mod.ts";
 import { defaultAuthor } from "../memory/mod.ts";
 import { Journal, listRoots } from "../store/mod.ts";
+import type { DemoPlayer, DemoState } from "../ui/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
 
-export const HELP = `heimdall ui [--port N] [--no-open] [--author NAME]
+export const HELP = `heimdall ui [--port N] [--no-open] [--author NAME] [--demo]
   Serves the dashboard on 127.0.0.1 (default port ${8765}, or any free one
   when taken): search, the code map with the team's claims and conflicts,
   memory with its timeline, the architectural map and health, usage. Prints
   the URL with its token (every request needs it) and opens the browser
   unless --no-open. Reads the journal without the writer lock; decisions
   added from the browser are recorded as by \`heimdall remember\`, with
-  --author (default: git's user.name). Stop with Ctrl-C.`;
+  --author (default: git's user.name). --demo plays a scripted
+  three-developer scenario (a task, claims, a conflict two calls away, a
+  repeated failure and its fix, a superseding decision, a hand-off) into a
+  throwaway home, one step per click; nothing of yours is read or written.
+  Stop with Ctrl-C.`;
 
 const DEFAULT_PORT = 8765;
 
@@ -46,18 +53,26 @@ function openBrowser(url: string): void {
 }
 
 /** `heimdall ui`. */
-export async function run(args: string[], ctx: Context): Promise<number> {
+export async function run(args: string[], given: Context): Promise<number> {
+  let ctx = given;
   const { values } = parseArgs({
     args,
     options: {
       port: { type: "string" },
       "no-open": { type: "boolean" },
       author: { type: "string" },
+      demo: { type: "boolean" },
     },
   });
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UsageError(`Invalid --port "${values.port}": expected a port number from 0 to 65535`);
+  }
+  let demo: DemoPlayer | undefined;
+  let throwaway: string | undefined;
+  if (values.demo) {
+    throwaway = await Deno.makeTempDir({ prefix: "heimdall-demo-" });
+    ({ ctx, demo } = await startDemo(ctx, throwaway));
   }
   // Fails with the usual "nothing is indexed yet" before anything is served.
   Journal.open(ctx.home.journal, { readOnly: true }).close();
@@ -78,6 +93,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     author: values.author ?? defaultAuthor(),
     status,
     mapCheck,
+    ...(demo ? { demo } : {}),
   };
   let server;
   try {
@@ -85,14 +101,14 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   } catch (e) {
     if (!(e instanceof Deno.errors.AddrInUse) || values.port !== undefined) {
       if (e instanceof Deno.errors.AddrInUse) {
-        ctx.err(`heimdall ui: port ${port} is in use; pass another --port (0: any free one)`);
+        given.err(`heimdall ui: port ${port} is in use; pass another --port (0: any free one)`);
         return EXIT.env;
       }
       throw e;
     }
     server = startUi({ ...options, port: 0 });
   }
-  ctx.out(`Heimdall dashboard: ${server.url}`);
+  given.out(`Heimdall dashboard: ${server.url}`);
   if (!values["no-open"]) openBrowser(server.url);
   const stop = Promise.withResolvers<void>();
   const onSignal = () => stop.resolve();
@@ -102,5 +118,77 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   Deno.removeSignalListener("SIGINT", onSignal);
   if (Deno.build.os !== "windows") Deno.removeSignalListener("SIGTERM", onSignal);
   await server.close();
+  if (throwaway) await Deno.remove(throwaway, { recursive: true }).catch(() => {});
   return EXIT.ok;
+}
+
+/**
+ * Builds the demo's throwaway home under `dir` (the repository indexed) and
+ * the player that runs each step as the real command, in this process, as
+ * the person acting.
+ */
+async function startDemo(
+  ctx: Context,
+  dir: string,
+): Promise<{ ctx: Context; demo: DemoPlayer }> {
+  const [{ DEMO_FILES, DEMO_STEPS, fillStep, idFrom }, { main }] = await Promise.all([
+    import("../ui/demo.ts"),
+    import("./mod.ts"),
+  ]);
+  const repo = join(dir, "shop");
+  for (const [rel, text] of Object.entries(DEMO_FILES)) {
+    await Deno.mkdir(dirname(join(repo, rel)), { recursive: true });
+    await Deno.writeTextFile(join(repo, rel), text);
+  }
+  const home = homePaths(join(dir, "home"));
+  let out: string[] = [];
+  const demoCtx: Context = {
+    ...ctx,
+    home,
+    config: () => loadConfig(home.config),
+    out: (t) => out.push(t),
+    err: (t) => out.push(t),
+    tty: false,
+  };
+  const run = async (args: string[], who: string): Promise<number> => {
+    out = [];
+    const before = Deno.env.get("HEIMDALL_AUTHOR");
+    Deno.env.set("HEIMDALL_AUTHOR", who);
+    try {
+      return await main(args, demoCtx);
+    } finally {
+      if (before === undefined) Deno.env.delete("HEIMDALL_AUTHOR");
+      else Deno.env.set("HEIMDALL_AUTHOR", before);
+    }
+  };
+  if (await run(["index", repo], "demo") !== EXIT.ok) {
+    throw new Error(`The demo could not index its repository: ${out.join("\n")}`);
+  }
+  const ids: { task?: string; decision?: string } = {};
+  let next = 0;
+  let last = `indexed ${repo}`;
+  const state = (): DemoState => ({
+    home: home.home,
+    steps: DEMO_STEPS.map((s, i) => ({ title: s.title, who: s.who, done: i < next })),
+    next,
+    last,
+  });
+  const demo: DemoPlayer = {
+    state,
+    async next() {
+      const step = DEMO_STEPS[next];
+      if (!step) return state();
+      const code = await run(fillStep(step, ids), step.who);
+      const text = out.join("\n");
+      const id = step.provides ? idFrom(text, step.provides) : undefined;
+      if (step.provides && id !== undefined) ids[step.provides] = id;
+      last = `${step.who}: heimdall ${fillStep(step, ids).join(" ")} → exit ${code}\n${text}`;
+      next++;
+      return state();
+    },
+  };
+  const cwd = Deno.cwd();
+  Deno.chdir(repo); // claims and memory name code relative to where they run
+  addEventListener("unload", () => Deno.chdir(cwd));
+  return { ctx: demoCtx, demo };
 }

@@ -12,5 +12,6 @@
  * `remember`. Never serves a file outside the indexed roots, never fetches
  * anything from the network, never sends anything anywhere.
  */
-export { startUi, type UiOptions, type UiServer } from "./server.ts";
+export { type DemoPlayer, startUi, type UiOptions, type UiServer } from "./server.ts";
+export type { DemoState } from "./demo.ts";
 export { checkRequest, cookieName, newToken } from "./guard.ts";

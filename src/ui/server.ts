@@ -11,6 +11,7 @@ import { Journal } from "../store/mod.ts";
 import { openTeamStore, SharedMemory, TeamStoreError } from "../team/mod.ts";
 import { CodeMap } from "./code_map.ts";
 import { fileLines, FileRefusedError } from "./files.ts";
+import type { DemoState } from "./demo.ts";
 import { checkRequest, cookieName, newToken } from "./guard.ts";
 import { addMemory, type AddMemoryInput, badges, memoryView } from "./memory_data.ts";
 import { teamView } from "./team_data.ts";
@@ -32,6 +33,15 @@ export interface UiOptions {
   token?: string;
   /** How often the journal is looked at for changes, ms. */
   pollMs?: number;
+  /** `--demo`: the scripted scenario the page steps through. */
+  demo?: DemoPlayer;
+}
+
+/** Plays `heimdall ui --demo`'s scenario (see `demo.ts`), one step per call. */
+export interface DemoPlayer {
+  state(): DemoState;
+  /** Runs the next step; resolves with the new state (its output or error in `last`). */
+  next(): Promise<DemoState>;
 }
 
 /** A running dashboard. */
@@ -143,6 +153,13 @@ export function startUi(opts: UiOptions): UiServer {
     const q = (k: string) => url.searchParams.get(k);
     if (req.method === "POST") {
       if (p === "/api/remember") return await remember(await req.json() as AddMemoryInput);
+      if (p === "/api/demo/next" && opts.demo) {
+        await req.body?.cancel();
+        const state = await opts.demo.next();
+        map.invalidate();
+        broadcast("change");
+        return json(state);
+      }
       return fail(404, `No such endpoint "${p}"`);
     }
     switch (p) {
@@ -198,6 +215,8 @@ export function startUi(opts: UiOptions): UiServer {
         return json(usage(opts.home));
       case "/api/events":
         return events();
+      case "/api/demo":
+        return opts.demo ? json(opts.demo.state()) : fail(404, "Not a demo (`heimdall ui --demo`)");
       default:
         return fail(404, `No such page "${p}"`);
     }

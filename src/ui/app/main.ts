@@ -5,6 +5,7 @@
  * Bundled into `../assets/app.js` by `deno task ui:build`.
  */
 import { get } from "./api.ts";
+import { DemoBar } from "./demo_bar.ts";
 import { HealthView, UsageView } from "./health_view.ts";
 import { html, render, useEffect, useState } from "./libs.ts";
 import { type Badges, type ClaimMark, MapView } from "./map_view.ts";
@@ -81,6 +82,7 @@ function App() {
         }</a>`
       )}</nav>
     </header>
+    <${DemoBar} />
     <main data-view=${tab}>
           ${tab === "search" && html`<${SearchView} />`}
           ${tab === "map" &&
