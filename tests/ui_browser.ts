@@ -160,8 +160,17 @@ export async function checkViews(url: string, f: UiFixture): Promise<void> {
 
     // Map & health, usage.
     await page.click("a[data-tab=health]");
-    await page.waitForSelector(".view.health dl");
-    assertStringIncludes((await page.textContent(".view.health"))!, f.repo);
+    const api = page.locator("tr.component[data-component=api]");
+    await api.waitFor();
+    assertStringIncludes((await api.textContent())!, "Every request body is validated before use");
+    assertStringIncludes((await api.textContent())!, "must");
+    assertStringIncludes(
+      (await page.textContent("tr.component[data-component=ui]"))!,
+      "api",
+      "depends on",
+    );
+    assertEquals(await page.textContent("dd[data-fact=daemon]"), "not running");
+    assertStringIncludes((await page.textContent("dd[data-fact=indexed]"))!, "symbols");
     await shot("health");
     await page.click("a[data-tab=usage]");
     await page.waitForSelector(".view.usage p");

@@ -62,6 +62,16 @@ export function main(): void {
 }
 `,
   "README.md": "# shop\n\nA tiny shop used by the dashboard tests.\n",
+  ".heimdall/map.toml": `[component.api]
+description = "Request handling"
+paths = ["src/api.ts", "src/validate.ts", "src/parse.ts"]
+must = ["Every request body is validated before use"]
+
+[component.ui]
+paths = ["src/render.ts", "src/main.ts"]
+depends_on = ["api"]
+should = ["No I/O while rendering"]
+`,
 };
 
 async function ok(home: string, args: string[], opts: Parameters<typeof cli>[2] = {}) {

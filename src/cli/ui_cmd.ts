@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { homePaths, loadConfig } from "../config/mod.ts";
 import { defaultAuthor } from "../memory/mod.ts";
-import { Journal, listRoots } from "../store/mod.ts";
+import { Journal } from "../store/mod.ts";
 import type { DemoPlayer, DemoState } from "../ui/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "./errors.ts";
@@ -78,13 +78,10 @@ export async function run(args: string[], given: Context): Promise<number> {
   Journal.open(ctx.home.journal, { readOnly: true }).close();
   const { startUi } = await import("../ui/mod.ts");
   const status = async () => captured(ctx, (await import("./status_cmd.ts")).run, ["--json"]);
-  const mapCheck = async () => {
+  const mapCheck = async (repos: string[]) => {
     const { mapCmd } = await import("./map_cmd.ts");
-    const j = Journal.open(ctx.home.journal, { readOnly: true });
-    const roots = listRoots(j).map((r) => r.path);
-    j.close();
     const out: Record<string, unknown> = {};
-    for (const root of roots) out[root] = await captured(ctx, mapCmd, ["check", root, "--json"]);
+    for (const repo of repos) out[repo] = await captured(ctx, mapCmd, ["check", repo, "--json"]);
     return out;
   };
   const options = {

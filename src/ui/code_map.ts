@@ -62,7 +62,7 @@ export const MAX_CHILDREN = 200;
 /** Most outside symbols drawn around an opened file or symbol. */
 export const MAX_NEIGHBOURS = 120;
 /** Files whose call edges are read per batch while loading the link counts. */
-const LINK_BATCH = 100;
+const LINK_BATCH = 25;
 /** Below this many files a folder's links are read directly instead of waiting. */
 const DIRECT_LINK_FILES = 300;
 

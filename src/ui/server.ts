@@ -7,13 +7,14 @@
 import type { Config, HomePaths } from "../config/mod.ts";
 import { MemoryInputError } from "../memory/mod.ts";
 import { search, SearchFilterError, type SearchKind, SymbolLookupError } from "../search/mod.ts";
-import { Journal } from "../store/mod.ts";
+import { Journal, listRoots } from "../store/mod.ts";
 import { openTeamStore, SharedMemory, TeamStoreError } from "../team/mod.ts";
 import { CodeMap } from "./code_map.ts";
 import { fileLines, FileRefusedError } from "./files.ts";
 import type { DemoState } from "./demo.ts";
 import { checkRequest, cookieName, newToken } from "./guard.ts";
 import { addMemory, type AddMemoryInput, badges, memoryView } from "./memory_data.ts";
+import { repoMaps } from "./map_data.ts";
 import { teamView } from "./team_data.ts";
 import { usage } from "./usage_data.ts";
 
@@ -27,8 +28,8 @@ export interface UiOptions {
   author: string;
   /** `heimdall status --json`'s data, for the health view. */
   status?: () => Promise<unknown>;
-  /** `heimdall map check --json` over each root, for the map view. */
-  mapCheck?: () => Promise<unknown>;
+  /** `heimdall map check --json` of each repository holding a map, for the map view. */
+  mapCheck?: (repos: string[]) => Promise<unknown>;
   /** Fixed token (tests); random otherwise. */
   token?: string;
   /** How often the journal is looked at for changes, ms. */
@@ -206,11 +207,14 @@ export function startUi(opts: UiOptions): UiServer {
       }
       case "/api/memory":
         return json({ ...memoryView(j, opts.author), now: Date.now() });
-      case "/api/health":
+      case "/api/health": {
+        const maps = repoMaps(listRoots(j).map((r) => r.path));
         return json({
           status: opts.status ? await opts.status() : null,
-          map: opts.mapCheck ? await opts.mapCheck() : null,
+          check: opts.mapCheck ? await opts.mapCheck(maps.map((m) => m.repo)) : null,
+          maps,
         });
+      }
       case "/api/usage":
         return json(usage(opts.home));
       case "/api/events":

@@ -1,10 +1,11 @@
 /// <reference lib="dom" />
 /**
- * Map and health: the architectural map's components, constraints and
- * `map check` problems per root, and `heimdall status`'s facts (daemon,
- * queue, last audit, drift, depth clamps, vectors and model). Usage: the
- * local logs' counts per day.
+ * Map and health: the architectural map's components, their constraints
+ * and `map check` problems per repository, and `heimdall status`'s facts
+ * (daemon, queue, last audit, drift, depth clamps, vectors and model).
+ * Usage: the local logs' counts per day.
  */
+import { when } from "./api.ts";
 import { html } from "./libs.ts";
 
 /** A JSON value drawn as nested definition lists. */
@@ -36,9 +37,123 @@ function Tree(props: { value: unknown; depth?: number }) {
   }</dl>`;
 }
 
-export function HealthView(
-  props: { data: { status: unknown; map: unknown } | null; error: string },
-) {
+interface RepoMap {
+  repo: string;
+  file: string;
+  error: string | null;
+  components: {
+    name: string;
+    description: string | null;
+    paths: string[];
+    depends_on: string[];
+    constraints: { level: string; text: string }[];
+  }[];
+}
+
+interface Check {
+  problems?: { kind: string; message: string }[];
+  warnings?: string[];
+  components?: { name: string; files: number }[];
+  unmapped?: number;
+}
+
+export interface Health {
+  status: Record<string, unknown> | null;
+  check: Record<string, Check> | null;
+  maps: RepoMap[];
+}
+
+function Maps(props: { maps: RepoMap[]; check: Record<string, Check> | null }) {
+  if (props.maps.length === 0) {
+    return html`<p class="empty">No repository here has a .heimdall/map.toml.</p>`;
+  }
+  return html`${
+    props.maps.map((m) => {
+      const c = props.check?.[m.repo];
+      const files = new Map((c?.components ?? []).map((x) => [x.name, x.files]));
+      return html`<div class="repomap" data-repo=${m.repo}>
+        <h4>${m.repo.split("/").pop()} <span class="dim">${m.file}</span></h4>
+        ${m.error && html`<p class="error">${m.error}</p>`}
+        <table class="components"><thead><tr><th>component</th><th>paths</th><th>files</th>
+          <th>depends on</th><th>constraints</th></tr></thead><tbody>${
+        m.components.map((k) =>
+          html`
+            <tr class="component" data-component=${k.name}>
+              <td><b>${k.name}</b>${k.description
+                ? html`<div class="dim">${k.description}</div>`
+                : null}</td>
+              <td>${k.paths.join(", ")}</td>
+              <td>${files.get(k.name) ?? ""}</td>
+              <td>${k.depends_on.join(", ")}</td>
+              <td>
+                <ul>${k.constraints.map((x) =>
+                  html`<li class=${`constraint c-${x.level}`}><span class="kind">${x.level}</span> ${x.text}</li>`
+                )}</ul>
+              </td>
+            </tr>
+          `
+        )
+      }</tbody></table>
+        ${
+        c?.problems && c.problems.length > 0 &&
+        html`
+          <h4>map check problems</h4>
+          <ul class="problems">${c.problems.map((p) =>
+            html`<li class="error">${p.kind}: ${p.message}</li>`
+          )}</ul>
+        `
+      }
+        ${c?.warnings?.map((w) => html`<p class="warn">${w}</p>`)}
+        ${c?.unmapped ? html`<p class="dim">${c.unmapped} files in no component</p>` : null}
+      </div>`;
+    })
+  }`;
+}
+
+function Facts(props: { status: Record<string, unknown> }) {
+  // deno-lint-ignore no-explicit-any
+  const s = props.status as Record<string, any>;
+  const daemon = s.daemon as { pid?: number } | null;
+  const semantic = s.semantic as { on: boolean; reason?: string; model?: string } | undefined;
+  const rows: [string, unknown][] = [
+    ["daemon", daemon ? `running (pid ${daemon.pid ?? "?"})` : "not running"],
+    ["queue", `${s.queue ?? 0} waiting, ${s.hints_waiting ?? 0} hints`],
+    ["last audit", s.last_audit_ms ? when(s.last_audit_ms as number) : "never"],
+    ["last error", s.last_error ?? "none"],
+    [
+      "indexed",
+      `${JSON.stringify(s.paths ?? {})} · ${s.nodes ?? 0} symbols · ${s.edges ?? 0} edges`,
+    ],
+    ["pending edges", s.pending_edges],
+    ["depth clamps", Array.isArray(s.clamped) && s.clamped.length > 0 ? s.clamped : "none"],
+    ["unreadable", Array.isArray(s.unreadable) && s.unreadable.length > 0 ? s.unreadable : "none"],
+    ["secrets skipped", s.secrets_skipped],
+    [
+      "semantic leg",
+      semantic
+        ? (semantic.on ? `on (${semantic.model ?? "model"})` : `off: ${semantic.reason}`)
+        : "—",
+    ],
+    ["vectors", s.vectors],
+    ["journal", `${Math.round(Number(s.journal_bytes ?? 0) / 1024)} KiB`],
+  ];
+  return html`
+    <dl class="facts">${rows.map(([k, v]) =>
+      html`
+        <dt>${k}</dt>
+        <dd data-fact=${k}>
+          <${Tree} value=${v} />
+        </dd>
+      `
+    )}</dl>
+    <details>
+      <summary>everything heimdall status says</summary>
+      <${Tree} value=${s} />
+    </details>
+  `;
+}
+
+export function HealthView(props: { data: Health | null; error: string }) {
   if (!props.data) {
     return html`<section class="view health">${
       props.error ? html`<p class="error">${props.error}</p>` : html`<p>Loading…</p>`
@@ -49,12 +164,11 @@ export function HealthView(
       <div class="columns">
         <div>
           <h3>Architectural map</h3>
-          <${Tree} value=${props.data.map} />
+          <${Maps} maps=${props.data.maps} check=${props.data.check} />
         </div>
-        <div>
-          <h3>Health</h3>
-          <${Tree} value=${props.data.status} />
-        </div>
+        <div><h3>Health</h3>${props.data.status
+          ? html`<${Facts} status=${props.data.status} />`
+          : html`<p class="dim">—</p>`}</div>
       </div>
     </section>
   `;

@@ -6,7 +6,7 @@
  */
 import { get } from "./api.ts";
 import { DemoBar } from "./demo_bar.ts";
-import { HealthView, UsageView } from "./health_view.ts";
+import { type Health, HealthView, UsageView } from "./health_view.ts";
 import { html, render, useEffect, useState } from "./libs.ts";
 import { type Badges, type ClaimMark, MapView } from "./map_view.ts";
 import { type MemoryData, MemoryView } from "./memory_view.ts";
@@ -62,7 +62,7 @@ function App() {
   const [badges] = useApi<Badges>("badges", version, tab === "map");
   const [team, teamError] = useApi<Team>("team", version, onMapOrTeam);
   const [memory, memoryError] = useApi<MemoryData>("memory", version, tab === "memory");
-  const [health, healthError] = useApi<{ status: unknown; map: unknown }>(
+  const [health, healthError] = useApi<Health>(
     "health",
     version,
     tab === "health",
