@@ -201,6 +201,47 @@ Deno.test({
 
 Deno.test({
   name:
+    "heimdall ui holds no writer lock and tells the page when another process changes the journal",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const f = await getFixture();
+    const s = await serve(f);
+    try {
+      const res = await fetch(`http://127.0.0.1:${s.port}/api/events`, {
+        headers: { cookie: `heimdall_ui_${s.port}=${s.token}` },
+      });
+      assertEquals(res.headers.get("content-type"), "text/event-stream");
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      // The single writer runs while the dashboard reads: no lock is in its way.
+      const index = await cli(f.home, ["index", f.repo]);
+      assertEquals(index.code, 0, index.stderr);
+      const note = await cli(f.home, [
+        "remember",
+        "--kind",
+        "convention",
+        "--about",
+        "src/render.ts",
+        "Markup is escaped where it is built",
+      ], { cwd: f.repo });
+      assertEquals(note.code, 0, note.stderr);
+      let seen = "";
+      const deadline = Date.now() + 10_000;
+      while (!seen.includes("event: change") && Date.now() < deadline) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        seen += value;
+      }
+      await reader.cancel();
+      assertStringIncludes(seen, "event: change");
+    } finally {
+      await s.stop();
+    }
+  },
+});
+
+Deno.test({
+  name:
     "every view in Chromium: search, the map with claims and ×2, conflicts in red, as-of, a decision added",
   ignore: noChromium,
   sanitizeResources: false,
