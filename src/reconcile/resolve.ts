@@ -348,8 +348,17 @@ export class Resolver {
    * more, and every phase only ever looks at what is still unresolved.
    */
   *resolveSteps(rootId: number): Generator<string> {
-    const j = this.journal;
     this.#resetCaches();
+    this.#bulk = true;
+    try {
+      yield* this.#resolveStepsOf(rootId);
+    } finally {
+      this.#bulk = false;
+    }
+  }
+
+  *#resolveStepsOf(rootId: number): Generator<string> {
+    const j = this.journal;
     const owners = j.all<{ owner_id: number }>(
       `SELECT DISTINCT pe.owner_id FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
        WHERE p.root_id = ? ORDER BY pe.owner_id`,
@@ -395,6 +404,20 @@ export class Resolver {
       if (!upgraded) break;
     }
     this.#bindingCache.clear();
+    // Bases before calls: a call on `self` may land on a method of a base
+    // in a file that comes later in this order.
+    for (const owner of owners) {
+      for (
+        const ref of j.all<RefRow>(
+          `SELECT rowid, * FROM pending_edges WHERE owner_id = ?
+             AND kind IN ('inherits', 'implements')`,
+          owner,
+        )
+      ) {
+        this.#tryResolve(ref);
+        yield `resolving the bases of path ${owner}`;
+      }
+    }
     for (const owner of owners) {
       for (
         const ref of j.all<RefRow>(
@@ -406,6 +429,7 @@ export class Resolver {
         yield `resolving the references of path ${owner}`;
       }
       this.#localDefs.delete(owner);
+      this.#localFunctions.delete(owner);
     }
   }
 
