@@ -95,7 +95,7 @@ async function wander(page: Page, clicks: number): Promise<Timing[]> {
     const before = await page.evaluate(() =>
       (globalThis as unknown as { __heimdallTimings: unknown[] }).__heimdallTimings.length
     );
-    const nodes = await page.$$("g.node:not(.dim) circle");
+    const nodes = await page.$$("g.node:not(.selected) circle");
     const crumbs = await page.$$("button.crumb");
     const deep = crumbs.length >= 6 || nodes.length === 0;
     if (deep) {

@@ -385,12 +385,6 @@ export class CodeMap {
       took_ms: Math.round(performance.now() - t0),
     };
   }
-
-  /** The file row of an id, when it is known. */
-  fileById(id: number): FileRow | undefined {
-    this.#load();
-    return this.#byId.get(id);
-  }
 }
 
 interface SymbolRow {

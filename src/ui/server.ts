@@ -8,7 +8,7 @@ import type { Config, HomePaths } from "../config/mod.ts";
 import { MemoryInputError } from "../memory/mod.ts";
 import { search, SearchFilterError, type SearchKind, SymbolLookupError } from "../search/mod.ts";
 import { Journal, listRoots } from "../store/mod.ts";
-import { openTeamStore, SharedMemory, TeamStoreError } from "../team/mod.ts";
+import { openTeamStore, SharedMemory, syncTeamMemories, TeamStoreError } from "../team/mod.ts";
 import { CodeMap } from "./code_map.ts";
 import { fileLines, FileRefusedError } from "./files.ts";
 import type { DemoState } from "./demo.ts";
@@ -205,8 +205,12 @@ export function startUi(opts: UiOptions): UiServer {
           await store.close();
         }
       }
-      case "/api/memory":
-        return json({ ...memoryView(j, opts.author), now: Date.now() });
+      case "/api/memory": {
+        // With a shared team store, its memories are copied in first (as `heimdall search` does).
+        let warning: string | null = null;
+        await syncTeamMemories(opts, (m) => (warning = m));
+        return json({ ...memoryView(j, opts.author), now: Date.now(), warning });
+      }
       case "/api/health": {
         const maps = repoMaps(listRoots(j).map((r) => r.path));
         return json({

@@ -37,6 +37,8 @@ export interface MemoryItem {
 }
 
 export interface MemoryData {
+  /** Why the team store's memories could not be pulled, when it could not be reached. */
+  warning?: string | null;
   memories: MemoryItem[];
   events: { at: number; event: string; memory_id: string; kind: string; detail: string }[];
   now: number;
@@ -130,7 +132,8 @@ export function MemoryView(
   const supersededBy = (m: MemoryItem) => (m.superseded_by ? byId.get(m.superseded_by) : undefined);
   return html`
     <section class="view memory">
-      <div class="asof">
+      ${data.warning && html`<p class="warn">${data.warning}</p>`}
+    <div class="asof">
         <label>As of <b class="asof-time">${when(t)}</b>${index === instants.length - 1
           ? " (now)"
           : ""}

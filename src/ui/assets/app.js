@@ -183,7 +183,8 @@ var Ai=Object.create;var Ut=Object.defineProperty;var Di=Object.getOwnPropertyDe
     ${f&&_`<p class="msg">${f}</p>`}
   </form>`}function vi(n){let e=n.data,t=e?[...new Set([...e.memories.flatMap(c=>[c.recorded_at,c.superseded_at??0,c.forgotten_at??0]),e.now])].filter(c=>c>0).sort((c,l)=>c-l):[],[r,o]=x(null);if(!e)return _`<section class="view memory">${n.error?_`<p class="error">${n.error}</p>`:_`<p>Loading…</p>`}</section>`;let i=r===null||r>=t.length?t.length-1:r,s=t[i]??e.now,a=e.memories.filter(c=>c.kind==="decision"||c.kind==="convention"),u=a.filter(c=>Qs(c,s)),d=e.memories.filter(c=>c.kind==="attempt"),h=new Map(e.memories.map(c=>[c.id,c])),f=c=>c.superseded_by?h.get(c.superseded_by):void 0;return _`
     <section class="view memory">
-      <div class="asof">
+      ${e.warning&&_`<p class="warn">${e.warning}</p>`}
+    <div class="asof">
         <label>As of <b class="asof-time">${oe(s)}</b>${i===t.length-1?" (now)":""}
             <input type="range" name="asof" min="0" max=${Math.max(0,t.length-1)} step="1"
               value=${i} onInput=${c=>o(Number(c.target.value))} />
