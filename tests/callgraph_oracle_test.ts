@@ -15,6 +15,7 @@ import {
   heimdallCalls,
   jediCalls,
   OracleUnavailableError,
+  pythonWithJedi,
   tscCalls,
 } from "../scripts/callgraph/run.ts";
 import { tempDir, withoutTool } from "./helpers.ts";
@@ -30,14 +31,7 @@ function copyDir(from: string, to: string): void {
   }
 }
 
-function hasJedi(): boolean {
-  try {
-    return new Deno.Command("python3", { args: ["-c", "import jedi"], stderr: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-}
+const hasJedi = () => pythonWithJedi() !== undefined;
 
 /** Heimdall's calls on a copy of fixture `name`, scored against `oracle` run on the same copy. */
 async function score(

@@ -55,11 +55,30 @@ export async function tscCalls(root: string): Promise<OracleCall[]> {
   return parseLines<OracleCall>(r.stdout);
 }
 
+/**
+ * The Python that has Jedi: Debian's `python3-jedi` installs it for
+ * `/usr/bin/python3`, which a `python3` earlier on the PATH (pyenv, a
+ * virtualenv) does not see; else `python3` from the PATH. Undefined when
+ * neither imports it.
+ */
+export function pythonWithJedi(): string | undefined {
+  for (const python of ["python3", "/usr/bin/python3"]) {
+    try {
+      const ok = new Deno.Command(python, { args: ["-c", "import jedi"], stderr: "null" })
+        .outputSync().success;
+      if (ok) return python;
+    } catch {
+      // not installed
+    }
+  }
+  return undefined;
+}
+
 /** Every call Jedi places in the `.py` files under `root`. */
 export async function jediCalls(root: string): Promise<OracleCall[]> {
   let r;
   try {
-    r = await run("python3", [join(HERE, "oracle_jedi.py"), root]);
+    r = await run(pythonWithJedi() ?? "python3", [join(HERE, "oracle_jedi.py"), root]);
   } catch (e) {
     throw new OracleUnavailableError("python3", String(e));
   }
