@@ -181,8 +181,37 @@ export async function checkViews(url: string, f: UiFixture): Promise<void> {
   }
 }
 
+/** Plays `heimdall ui --demo` at `url` to its end and checks the scenario's conflict is drawn. */
+export async function checkDemo(url: string): Promise<void> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(url);
+    const next = page.locator("button.demo-next");
+    await next.waitFor();
+    const steps = await page.locator(".demo-steps li").count();
+    assertEquals(steps, 9);
+    for (let i = 0; i < steps; i++) {
+      await next.click();
+      await page.waitForSelector(`.demo-steps li.done >> nth=${i}`);
+    }
+    assertEquals(await next.textContent(), "Scenario done");
+    await page.click("a[data-tab=team]");
+    await page.waitForSelector("line.edge.conflict");
+    assertEquals(await page.locator("line.edge.conflict").count(), 2);
+    await page.screenshot({ path: join(SCREENS, "demo-team.png"), fullPage: true });
+    await page.click("a[data-tab=memory]");
+    await page.waitForSelector(".attempt .badge");
+    assertStringIncludes((await page.textContent(".attempts"))!, "resolved");
+    await page.screenshot({ path: join(SCREENS, "demo-memory.png"), fullPage: true });
+  } finally {
+    await browser.close();
+  }
+}
+
 if (import.meta.main) {
-  const [url, fixture] = Deno.args;
+  const [url, fixture, demo] = Deno.args;
   await checkViews(url!, JSON.parse(fixture!) as UiFixture);
+  if (demo) await checkDemo(demo);
   console.log(`all views checked; screenshots in ${SCREENS}`);
 }

@@ -249,11 +249,13 @@ Deno.test({
   async fn() {
     const f = await getFixture();
     const s = await serve(f);
+    const demoDir = Deno.makeTempDirSync({ prefix: "heimdall-ui-demo-" });
+    const demo = await serve({ home: join(demoDir, "home"), repo: demoDir }, ["--demo"]);
     try {
       // playwright-core reads /proc paths Deno grants only with every permission,
       // so the browser is driven from a subprocess of its own.
       const out = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "--allow-all", BROWSER, s.url, JSON.stringify(f)],
+        args: ["run", "--allow-all", BROWSER, s.url, JSON.stringify(f), demo.url],
         env: { DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
         stdout: "piped",
         stderr: "piped",
@@ -263,6 +265,8 @@ Deno.test({
       assertStringIncludes(text, "all views checked");
     } finally {
       await s.stop();
+      await demo.stop();
+      Deno.removeSync(demoDir, { recursive: true });
     }
   },
 });
