@@ -5,6 +5,7 @@ import { defaultConfig, homePaths } from "../config/mod.ts";
 import {
   compareStructHashes,
   DERIVATION,
+  derivationOf,
   type DerivationVersions,
   type Extraction,
   type Extractor,
@@ -68,7 +69,7 @@ Deno.test("a bumped language version re-derives exactly that language's files at
   const t = setup(base, "home");
   await t.r.audit();
   const before = rows(t.journal);
-  assert.equal(before.get("a.ts")!.derivation, "1.1.0");
+  assert.equal(before.get("a.ts")!.derivation, derivationOf("typescript"));
   // Nothing changed on disk and nothing in the code: the audit costs a stat.
   assert.equal((await t.r.audit()).changed, 0);
 
@@ -80,7 +81,11 @@ Deno.test("a bumped language version re-derives exactly that language's files at
   for (const [rel, row] of after) {
     const ts = rel.endsWith(".ts");
     assert.equal(row.generation, before.get(rel)!.generation + (ts ? 1 : 0), rel);
-    assert.equal(row.derivation, ts ? "1.1.7" : "1.1.0", rel);
+    assert.equal(
+      row.derivation,
+      before.get(rel)!.derivation!.replace(/\.\d+$/, ts ? ".7" : ".0"),
+      rel,
+    );
   }
   // Settled again: the next audit re-derives nothing.
   assert.equal((await t.r.audit()).changed, 0);
@@ -90,24 +95,25 @@ Deno.test("a bumped language version re-derives exactly that language's files at
   assert.equal(dumpIndex(t.journal), dumpIndex(fresh.journal));
 
   // A bump of the extractor's own version reaches every file.
-  t.r.derivations = { ...bumped, base: 2 };
+  t.r.derivations = { ...bumped, base: bumped.base + 1 };
   assert.equal((await t.r.audit()).changed, Object.keys(FILES).length);
   t.journal.close();
   fresh.journal.close();
   Deno.removeSync(base, { recursive: true });
 });
 
-Deno.test("rows from before derivations were recorded count as 1.1.0 and are not re-derived by this build", async () => {
+Deno.test("rows from before derivations were recorded count as 1.1.0: a build at 1.1.0 leaves them, any other re-derives them", async () => {
   const base = Deno.makeTempDirSync({ prefix: "heimdall-derivation-" });
   for (const [rel, text] of Object.entries(FILES)) {
     Deno.mkdirSync(join(base, "repo", rel, ".."), { recursive: true });
     Deno.writeTextFileSync(join(base, "repo", rel), text);
   }
-  const t = setup(base, "home");
+  const legacy = { base: 1, structHash: 1, languages: {} };
+  const t = setup(base, "home", legacy);
   await t.r.audit();
   t.journal.run("UPDATE paths SET derivation = NULL");
   assert.equal((await t.r.audit()).changed, 0);
-  t.r.derivations = { ...DERIVATION, structHash: DERIVATION.structHash + 1 };
+  t.r.derivations = { ...legacy, structHash: 2 };
   assert.equal((await t.r.audit()).changed, Object.keys(FILES).length);
   t.journal.close();
   Deno.removeSync(base, { recursive: true });
