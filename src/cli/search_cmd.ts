@@ -6,8 +6,10 @@ import {
   type SearchHit,
   type SearchKind,
   type SearchRequest,
+  searchUsage,
 } from "../search/mod.ts";
 import { Journal } from "../store/mod.ts";
+import { logUsage } from "../config/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -75,6 +77,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       if (e instanceof SearchFilterError) throw new UsageError(e.message);
       throw e;
     }
+    logUsage(ctx.home, searchUsage("cli", result));
     if (values.json) ctx.out(JSON.stringify(result));
     else {
       const paint = colours(ctx.tty && Deno.env.get("NO_COLOR") === undefined);

@@ -22,3 +22,4 @@ export {
 } from "./private_files.ts";
 export { depthName, DEPTHS, parseDepth } from "./depth.ts";
 export type { Depth, DepthRequest } from "./depth.ts";
+export { logUsage, usageLogPath, type UsageRecord } from "./usage_log.ts";

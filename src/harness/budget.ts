@@ -61,6 +61,8 @@ export interface ContextItem {
   section: string;
   /** One line (or a few) of text. */
   text: string;
+  /** For a search result: the file it names (whether the agent then opens it is usage). */
+  path?: string;
 }
 
 /** What fitted under the budget. */
@@ -69,6 +71,8 @@ export interface FittedContext {
   text: string | null;
   /** Keys of the items included. */
   keys: string[];
+  /** The files of the search results included. */
+  paths: string[];
   /** Estimated tokens of `text`. */
   tokens: number;
 }
@@ -104,7 +108,12 @@ export function fitContext(
     seen.add(it.key);
     if (estimateTokens(render([...chosen, it])) <= budget) chosen.push(it);
   }
-  if (chosen.length === 0) return { text: null, keys: [], tokens: 0 };
+  if (chosen.length === 0) return { text: null, keys: [], paths: [], tokens: 0 };
   const text = render(chosen);
-  return { text, keys: chosen.map((c) => c.key), tokens: estimateTokens(text) };
+  return {
+    text,
+    keys: chosen.map((c) => c.key),
+    paths: chosen.flatMap((c) => (c.path === undefined ? [] : [c.path])),
+    tokens: estimateTokens(text),
+  };
 }

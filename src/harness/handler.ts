@@ -31,7 +31,7 @@
  * a new window).
  */
 import { basename, join, relative } from "node:path";
-import type { HomePaths } from "../config/mod.ts";
+import { type HomePaths, logUsage } from "../config/mod.ts";
 import { type Journal, rootFor } from "../store/mod.ts";
 import { writeHintFile } from "../reconcile/hints.ts";
 import { redactSecrets } from "../reconcile/secrets.ts";
@@ -114,6 +114,7 @@ export async function handleEvent(ev: HookEvent, deps: HookDeps): Promise<HookAn
           return contextOnly(inject(
             state,
             deps,
+            "session_start",
             `Heimdall memory for ${basename(ev.cwd)}`,
             await repoItems(ev.cwd, deps),
           ));
@@ -121,6 +122,7 @@ export async function handleEvent(ev: HookEvent, deps: HookDeps): Promise<HookAn
           return contextOnly(inject(
             state,
             deps,
+            "prompt",
             "Heimdall: prior work related to this prompt",
             await onPrompt(state, who, ev.prompt, deps),
           ));
@@ -142,6 +144,7 @@ const contextOnly = (context: string | null): HookAnswer => ({ context, deny: nu
 function inject(
   state: SessionState,
   deps: HookDeps,
+  kind: string,
   title: string,
   items: ContextItem[],
 ): string | null {
@@ -149,6 +152,14 @@ function inject(
   if (fitted.text === null || deps.late?.()) return null;
   state.injected.push(...fitted.keys);
   state.injectedTokens += fitted.tokens;
+  state.injectedPaths = [...new Set([...(state.injectedPaths ?? []), ...fitted.paths])].slice(-200);
+  logUsage(deps.home, {
+    event: "inject",
+    via: state.harness,
+    kind,
+    tokens: fitted.tokens,
+    results: fitted.paths.length,
+  });
   // Everything injected comes from stores that redact on write; this is the last gate.
   return redactSecrets(fitted.text);
 }
@@ -266,6 +277,7 @@ async function beforeTool(
   const context = inject(
     state,
     deps,
+    "before_tool",
     `Heimdall: before you edit ${shown}${names.length > 0 ? ` (${names.join(", ")})` : ""}`,
     items,
   );
@@ -342,6 +354,14 @@ async function afterTool(
     }
   }
   await settle(state, who, deps);
+  // An injected search result the agent then opens or edits: the result was used.
+  const used = tool.edits.map((e) => e.path).filter((p) =>
+    state.injectedPaths?.includes(p) && !state.usedPaths?.includes(p)
+  );
+  if (used.length > 0) {
+    state.usedPaths = [...(state.usedPaths ?? []), ...new Set(used)].slice(-200);
+    logUsage(deps.home, { event: "inject_hit", via: state.harness, results: new Set(used).size });
+  }
   if (tool.kind === "shell" && tool.command) {
     const run = parseTestRun(tool.command, ev.outcome.output, ev.outcome.exitCode, ev.outcome.ok);
     if (run && run.outcome !== "unknown") {

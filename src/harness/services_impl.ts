@@ -12,7 +12,7 @@
  * reached is kept on this machine as a private memory (logged).
  */
 import { dirname, join, relative } from "node:path";
-import { type HomePaths, loadConfig } from "../config/mod.ts";
+import { type HomePaths, loadConfig, logUsage } from "../config/mod.ts";
 import type { AttemptInput, RememberInput } from "../memory/mod.ts";
 import type { Team } from "../team/mod.ts";
 import { Journal } from "../store/mod.ts";
@@ -116,7 +116,7 @@ export function createServices(
     },
 
     async priorWork(query, limit, cwd) {
-      const { search, INJECT_CONFIDENCE, namesSymbol, parseQuery } = await import(
+      const { search, searchUsage, INJECT_CONFIDENCE, namesSymbol, parseQuery } = await import(
         "../search/mod.ts"
       );
       await pull();
@@ -130,6 +130,7 @@ export function createServices(
         semantic: null,
         ...(repo !== undefined ? { near: repo } : {}),
       });
+      logUsage(home, searchUsage("hook", res));
       const wholes = parseQuery(query).wholes;
       const hits = res.hits.filter((h) =>
         (h.confidence >= INJECT_CONFIDENCE || namesSymbol(wholes, h.symbol)) &&
@@ -145,6 +146,7 @@ export function createServices(
         const what = [h.symbol && h.path ? h.symbol : null, h.summary].filter((x) => x).join(" — ");
         return {
           key: `hit:${h.source}:${h.path ?? h.ref_id}:${h.symbol ?? ""}`,
+          ...(h.path !== null ? { path: h.path } : {}),
           section: "Prior work (verified against the disk now)",
           text: `[${h.verdict}${h.source === "code" ? "" : ` ${h.source}`}] ${where}${
             what ? ` ${what}` : ""

@@ -56,6 +56,9 @@ export interface SessionState {
   injected: string[];
   /** Estimated tokens injected so far this session. */
   injectedTokens: number;
+  /** Files of the search results injected this session, and those the agent then opened. */
+  injectedPaths?: string[];
+  usedPaths?: string[];
   guard: GuardState;
   /** Claim-conflict pairs already warned about (`mine|theirs`). */
   warnedPairs: string[];

@@ -9,7 +9,7 @@
  */
 export { contentWords, isStopWord, type ParsedQuery, parseQuery, splitWords } from "./query.ts";
 export { indexText, nameText, stem, wholeForm } from "./words.ts";
-export { search, summaryLine } from "./search.ts";
+export { search, searchUsage, summaryLine } from "./search.ts";
 export { printable } from "./printable.ts";
 export { DEFAULT_TUNING, rank } from "./rank.ts";
 export { resolveFilter, SearchFilterError } from "./filter.ts";

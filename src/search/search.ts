@@ -99,6 +99,16 @@ function marginOf(score: number, next: number | undefined): number {
   return Math.max(0, (score - (next !== undefined && Number.isFinite(next) ? next : 0)) / score);
 }
 
+/** The usage record of a search's result (`logUsage`): counts only. */
+export function searchUsage(
+  via: string,
+  result: Pick<SearchResult, "hits">,
+): { event: "search"; via: string; hits: number; verdicts: Record<string, number> } {
+  const verdicts: Record<string, number> = {};
+  for (const h of result.hits) verdicts[h.verdict] = (verdicts[h.verdict] ?? 0) + 1;
+  return { event: "search", via, hits: result.hits.length, verdicts };
+}
+
 /** `3 hits: 2 strong, 1 weak · 1 stale pruned · 12 ms · lexical+graph; semantic leg off: …` (pure). */
 export function summaryLine(
   hits: readonly SearchHit[],

@@ -4,9 +4,15 @@
  * binary), a JSON API over the journal, and server-sent events when the
  * journal changes.
  */
-import type { Config, HomePaths } from "../config/mod.ts";
+import { type Config, type HomePaths, logUsage } from "../config/mod.ts";
 import { MemoryInputError } from "../memory/mod.ts";
-import { search, SearchFilterError, type SearchKind, SymbolLookupError } from "../search/mod.ts";
+import {
+  search,
+  SearchFilterError,
+  type SearchKind,
+  searchUsage,
+  SymbolLookupError,
+} from "../search/mod.ts";
 import { Journal, listRoots } from "../store/mod.ts";
 import { openTeamStore, SharedMemory, syncTeamMemories, TeamStoreError } from "../team/mod.ts";
 import { CodeMap } from "./code_map.ts";
@@ -183,6 +189,7 @@ export function startUi(opts: UiOptions): UiServer {
           ...(q("lang") ? { lang: q("lang")!.toLowerCase() } : {}),
           ...(q("kind") ? { kind: q("kind") as SearchKind } : {}),
         });
+        logUsage(opts.home, searchUsage("ui", result));
         return json(result);
       }
       case "/api/file":

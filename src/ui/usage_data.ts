@@ -1,13 +1,20 @@
 /**
  * The Usage view's data, from Heimdall's own local logs only
- * (`$HEIMDALL_HOME/logs/search.log`, `hooks.log`); nothing is ever sent
- * anywhere. Reads whatever lines exist; a missing log is an empty one.
+ * (`$HEIMDALL_HOME/logs/usage.log`: searches and injections, counts only;
+ * `search.log`, `hooks.log`); nothing is ever sent anywhere. Reads whatever
+ * lines exist; a missing log is an empty one.
  */
-import type { HomePaths } from "../config/mod.ts";
+import { type HomePaths, usageLogPath } from "../config/mod.ts";
 
 /** One day of use. */
 export interface UsageDay {
   day: string;
+  /** usage.log: searches (CLI, MCP, hook, UI), their hits by verdict. */
+  searches: number;
+  verdicts: Record<string, number>;
+  /** usage.log: search results injected by hooks, and those the agent then opened or edited. */
+  injectedResults: number;
+  usedResults: number;
   /** search.log lines: results pruned as stale or re-anchored by a search. */
   pruned: number;
   rebuilt: number;
@@ -64,6 +71,10 @@ export function usage(home: HomePaths): Usage {
         m[1]!,
         d = {
           day: m[1]!,
+          searches: 0,
+          verdicts: {},
+          injectedResults: 0,
+          usedResults: 0,
           pruned: 0,
           rebuilt: 0,
           hookEvents: 0,
@@ -77,6 +88,29 @@ export function usage(home: HomePaths): Usage {
     return d;
   };
   const logs: Record<string, number> = {};
+  const own = tail(usageLogPath(home));
+  logs["usage.log"] = own.length;
+  for (const line of own.split("\n")) {
+    let r: Record<string, unknown>;
+    try {
+      r = JSON.parse(line);
+    } catch {
+      continue; // a line cut by the tail read
+    }
+    const d = dayOf(String(r.at ?? ""));
+    if (!d) continue;
+    const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+    if (r.event === "search") {
+      d.searches++;
+      for (const [v, c] of Object.entries(r.verdicts ?? {})) {
+        d.verdicts[v] = (d.verdicts[v] ?? 0) + n(c);
+      }
+    } else if (r.event === "inject") {
+      d.injections++;
+      d.injectedTokens += n(r.tokens);
+      d.injectedResults += n(r.results);
+    } else if (r.event === "inject_hit") d.usedResults += n(r.results);
+  }
   for (const name of ["search.log", "hooks.log"]) {
     const text = tail(`${home.logs}/${name}`);
     logs[name] = text.length;
@@ -89,11 +123,6 @@ export function usage(home: HomePaths): Usage {
         continue;
       }
       if (/ → /.test(line)) d.hookEvents++;
-      const tokens = /\binject\w*\b.*?(\d+)\s*tokens/i.exec(line);
-      if (tokens) {
-        d.injections++;
-        d.injectedTokens += Number(tokens[1]);
-      }
       if (/gave up after/.test(line)) d.late++;
       if (/\berror\b/i.test(line)) d.errors++;
     }

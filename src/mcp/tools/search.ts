@@ -1,7 +1,8 @@
 /** `search`: ranked, verified answers across every root. */
 import { z } from "zod";
 import { relative } from "node:path";
-import { printable, search } from "../../search/mod.ts";
+import { logUsage } from "../../config/mod.ts";
+import { printable, search, searchUsage } from "../../search/mod.ts";
 import { LOOKUP, type ToolDef } from "../tool.ts";
 import { pullTeamMemories } from "./team_memory.ts";
 
@@ -36,6 +37,7 @@ export const searchTool: ToolDef = {
       home: ctx.home,
       near: ctx.cwd,
     });
+    logUsage(ctx.home, searchUsage("mcp", res));
     const lines = [res.summary];
     for (const h of res.hits) {
       const where = h.path

@@ -176,6 +176,10 @@ export function HealthView(props: { data: Health | null; error: string }) {
 
 interface UsageDay {
   day: string;
+  searches: number;
+  verdicts: Record<string, number>;
+  injectedResults: number;
+  usedResults: number;
   pruned: number;
   rebuilt: number;
   hookEvents: number;
@@ -200,16 +204,26 @@ export function UsageView(
     Object.entries(props.data.logs).map(([k, n]) => `${k}: ${n} bytes`).join(", ")
   }); nothing is sent anywhere.</p>
     ${days.length === 0 && html`<p class="empty">No usage logged yet.</p>`}
-    <table class="usage-table"><thead><tr><th>day</th><th>hook events</th><th>injections</th>
-      <th>tokens injected</th><th>pruned results</th><th>re-anchored</th><th>late / errors</th><th></th></tr></thead>
+    <table class="usage-table"><thead><tr><th>day</th><th>searches</th><th>verdict mix</th>
+      <th>hook events</th><th>injections</th><th>tokens injected</th><th>results used</th>
+      <th>pruned results</th><th>re-anchored</th><th>late / errors</th><th></th></tr></thead>
       <tbody>${
     days.map((d) =>
       html`
         <tr>
           <td>${d.day}</td>
+          <td class="searches">${d.searches}</td>
+          <td class="verdicts">${["STRONG", "REBUILT", "WEAK"].filter((v) => d.verdicts[v]).map((
+            v,
+          ) => `${v.toLowerCase()} ${d.verdicts[v]}`).join(", ") || "—"}</td>
           <td>${d.hookEvents}</td>
           <td>${d.injections}</td>
           <td>${d.injectedTokens}</td>
+          <td class="hit-rate">${d.injectedResults > 0
+            ? `${d.usedResults} of ${d.injectedResults} (${
+              Math.round(100 * d.usedResults / d.injectedResults)
+            }%)`
+            : "—"}</td>
           <td>${d.pruned}</td>
           <td>${d.rebuilt}</td>
           <td>${d.late} / ${d.errors}</td>
