@@ -30,10 +30,11 @@ export async function run(): Promise<FaultRow[]> {
 
   // A one-shot index holding the lock, as this process.
   const other = tempDir();
+  const project = tempDir(); // not the home: a home is never indexed
   const lock = await WriterLock.acquire(homePaths(other), 300, "index");
   let named = false;
   try {
-    const r = await cli(other, ["index", other]);
+    const r = await cli(other, ["index", project]);
     named = r.code === 3 && /one-shot `heimdall index` \(pid \d+\)/.test(r.stderr) &&
       !/daemon/i.test(r.stderr);
   } finally {
@@ -41,6 +42,7 @@ export async function run(): Promise<FaultRow[]> {
   }
   Deno.removeSync(home, { recursive: true });
   Deno.removeSync(other, { recursive: true });
+  Deno.removeSync(project, { recursive: true });
   const n = BAD_INPUTS.length;
   return [
     {
