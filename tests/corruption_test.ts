@@ -6,7 +6,13 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { Journal, quickCheck, salvageJournal } from "../src/store/mod.ts";
+import {
+  iteratePathStats,
+  Journal,
+  listRoots,
+  quickCheck,
+  salvageJournal,
+} from "../src/store/mod.ts";
 import {
   countPlanted,
   garbleHeader,
@@ -290,4 +296,25 @@ Deno.test("rebuild of a damaged journal keeps local claims, tasks and their hand
   r = await cli(p.home, ["task", "show", task], { cwd: p.repo, env });
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /half done/);
+});
+
+Deno.test("damage under the paths table is reported as damage, never as files missing from the index", async () => {
+  const p = await plantHome(20, 5);
+  // Only the table's leaves: its index still lists every path, so a scan that
+  // stopped quietly at the damage would call the rest "missing" (drift, exit 1).
+  const leaves = pagesOf(p.journal, /^paths$/);
+  assert.ok(leaves.length >= 2, `${leaves.length} leaf pages`);
+  garblePages(p.journal, leaves.slice(1));
+  const r = await cli(p.home, ["verify"]);
+  assert.equal(r.code, 3, r.stdout + r.stderr);
+  assert.match(r.stderr, /damaged.*heimdall rebuild/);
+  assert.doesNotMatch(r.stdout, /missing/);
+  // The scan the audit and verify make throws; it never ends early with half the rows.
+  const j = Journal.open(p.journal, { readOnly: true });
+  try {
+    const [root] = listRoots(j);
+    assert.throws(() => [...iteratePathStats(j, root!)], /malformed|corrupt|damaged/i);
+  } finally {
+    j.close();
+  }
 });
