@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import type { HomePaths } from "../config/mod.ts";
+import { ensurePrivateDir, type HomePaths, writePrivateFile } from "../config/mod.ts";
+import { redactDeep } from "./secrets.ts";
 import { isCorruption } from "../store/mod.ts";
 
 /** What went wrong in a pass, as the daemon's error boundary sees it. */
@@ -120,8 +121,9 @@ export function writeFault(home: HomePaths, record: FaultRecord): void {
   const file = faultFile(home);
   const tmp = `${file}.${Deno.pid}.tmp`;
   try {
-    Deno.mkdirSync(home.logs, { recursive: true });
-    Deno.writeTextFileSync(tmp, JSON.stringify(record) + "\n", { mode: 0o600 });
+    ensurePrivateDir(home.logs);
+    // An error message may quote what it failed on (a path, a line of a file): redacted like every log.
+    writePrivateFile(tmp, JSON.stringify(redactDeep(record)) + "\n");
     Deno.renameSync(tmp, file);
   } catch {
     try {

@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { JournalCorruptError } from "../store/mod.ts";
-import { backoffMs, classifyFault, type FaultKind } from "./faults.ts";
+import { homePaths } from "../config/mod.ts";
+import {
+  backoffMs,
+  classifyFault,
+  faultFile,
+  type FaultKind,
+  type FaultRecord,
+  writeFault,
+} from "./faults.ts";
 
 Deno.test("classifyFault() sorts errors into transient kinds and corruption", () => {
   const cases: [unknown, FaultKind, boolean][] = [
@@ -45,4 +53,32 @@ Deno.test("classifyFault() recognises a real busy error from node:sqlite", () =>
 Deno.test("backoffMs() doubles from its base and stops at its cap", () => {
   assert.deepEqual([1, 2, 3, 4].map((n) => backoffMs(n)), [500, 1000, 2000, 4000]);
   assert.equal(backoffMs(40), 30_000);
+});
+
+Deno.test("the last error's record is private and redacted: a message may quote what it failed on", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const home = homePaths(dir);
+    const token = "ghp_" + "Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8";
+    writeFault(
+      home,
+      {
+        kind: "io",
+        message: `cannot read config: token ${token}`,
+        at_ms: 1,
+        failures: 1,
+        retry_at_ms: 2,
+        recovered_ms: null,
+        pid: 1,
+      } satisfies FaultRecord,
+    );
+    const text = Deno.readTextFileSync(faultFile(home));
+    assert.ok(!text.includes(token), text);
+    assert.match(text, /\[REDACTED:github_token\]/);
+    if (Deno.build.os !== "windows") {
+      assert.equal(Deno.statSync(faultFile(home)).mode! & 0o777, 0o600);
+    }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });
