@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { buildUiFixture, type UiFixture } from "./ui_fixture.ts";
 import { cli, hasCommand, MAIN, withoutTool } from "./helpers.ts";
 import { buildUi } from "../scripts/build_ui.ts";
+import { freshDatabase, heimdall, machine, noPostgres, pgServer } from "./team_fixture.ts";
 
 const assertEquals = (a: unknown, b: unknown, m?: string) => assert.deepEqual(a, b, m);
 const assertMatch = (s: string, re: RegExp) => assert.match(s, re);
@@ -325,5 +326,69 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     if (fixture) Deno.removeSync((await fixture).dir, { recursive: true });
+  },
+});
+
+Deno.test({
+  name:
+    "with a shared PostgreSQL, the dashboard shows the team's claims and conflicts from another machine, and its memories",
+  ignore: noPostgres(),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const server = await pgServer();
+    const db = await freshDatabase(server.url, "heimdall_ui");
+    using a = await machine("shop");
+    using b = await machine("shop-clone");
+    let s: Served | undefined;
+    try {
+      for (const m of [a, b]) {
+        assert.equal((await heimdall(m.home, ["team", "connect", db.url])).code, 0);
+      }
+      const bob = { HEIMDALL_AUTHOR: "bob", HEIMDALL_AGENT: "codex", HEIMDALL_SESSION: "b1" };
+      const alice = { HEIMDALL_AUTHOR: "alice", HEIMDALL_SESSION: "a1" };
+      // Bob, on the other machine, holds store(); Alice, here, holds route(): two calls apart.
+      assert.equal((await heimdall(b.home, ["claim", "store"], { env: bob, cwd: b.repo })).code, 0);
+      assert.equal(
+        (await heimdall(a.home, ["claim", "route"], { env: alice, cwd: a.repo })).code,
+        0,
+      );
+      assert.equal(
+        (await heimdall(b.home, [
+          "remember",
+          "--kind",
+          "decision",
+          "--about",
+          "store",
+          "store writes go through the outbox",
+        ], { env: bob, cwd: b.repo })).code,
+        0,
+      );
+      s = await serve({ home: a.home, repo: a.repo });
+      const base = `http://127.0.0.1:${s.port}`;
+      const headers = { cookie: `heimdall_ui_${s.port}=${s.token}` };
+      const api = async (path: string) => await (await fetch(base + path, { headers })).json();
+      const team = await api("/api/team");
+      assert.match(team.store, /^postgres/, "the team view reads the shared store");
+      const holders = team.claims.map((c: { developer: string; qualname: string }) =>
+        `${c.developer}:${c.qualname}`
+      ).sort();
+      assertEquals(holders, ["alice:route", "bob:store"]);
+      const path = team.conflicts.flatMap((c: { path: { qualname: string }[] }) =>
+        c.path.map((p) => p.qualname)
+      );
+      assert.ok(path.includes("dispatch"), JSON.stringify(team.conflicts));
+      const memory = await api("/api/memory");
+      assert.ok(
+        memory.memories.some((m: { text: string; author: string }) =>
+          m.text === "store writes go through the outbox" && m.author === "bob"
+        ),
+        "the team's memory, pulled from the store",
+      );
+    } finally {
+      await s?.stop();
+      await db.drop();
+      await server.stop();
+    }
   },
 });
