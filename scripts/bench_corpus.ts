@@ -31,8 +31,8 @@ import { createHash } from "node:crypto";
 import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { detectLanguage } from "../src/extract/language.ts";
-import { DEFAULT_IGNORED_DIRS } from "../src/reconcile/ignore.ts";
-import { isSecretName } from "../src/reconcile/secrets.ts";
+import { DEFAULT_IGNORED_DIRS } from "../src/files/ignore.ts";
+import { isSecretName } from "../src/files/secrets.ts";
 import { fmtMiB, fmtMs } from "./bench_util.ts";
 
 /** The 13 language ids Heimdall extracts symbols and edges for (its `detectLanguage` ids). */

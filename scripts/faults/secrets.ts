@@ -19,8 +19,8 @@
  */
 import { join } from "node:path";
 import { isBinary } from "../../src/extract/mod.ts";
-import { walkRoot } from "../../src/reconcile/mod.ts";
-import { sniffSecret } from "../../src/reconcile/secrets.ts";
+import { walkRoot } from "../../src/files/mod.ts";
+import { sniffSecret } from "../../src/files/secrets.ts";
 import {
   ALL_LINES,
   leaks,

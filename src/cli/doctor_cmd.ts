@@ -8,7 +8,7 @@ import type { InstallContext } from "../harness/install/plan.ts";
 import { indexHealth, TOOLS } from "../mcp/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
-import { ago } from "./fmt.ts";
+import { ago } from "../present/fmt.ts";
 
 export const HELP = `heimdall doctor [--json] [--project DIR]
   Checks the wiring end to end: every harness's configured hook command runs,

@@ -6,7 +6,7 @@ import { Journal } from "../store/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
-import { plural } from "./fmt.ts";
+import { plural } from "../present/fmt.ts";
 
 export const EXPORT_HELP = `heimdall export [--out FILE]
   Writes every memory (superseded, forgotten and orphaned ones too) with its

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config/mod.ts";
-import { pathsFromHookJson, validateHintPath, writeHintFile } from "../reconcile/mod.ts";
+import { pathsFromHookJson, validateHintPath, writeHintFile } from "../hints/mod.ts";
 import { rootFor } from "../store/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "./errors.ts";

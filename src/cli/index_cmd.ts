@@ -6,7 +6,7 @@ import { homeDirs, rootInHomeError } from "../reconcile/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
-import { plural, seconds } from "./fmt.ts";
+import { plural, seconds } from "../present/fmt.ts";
 import { progressBar } from "./progress.ts";
 import { handToDaemon, withWriter } from "./writer.ts";
 import { activeModel, EmbedPass } from "../vector/mod.ts";

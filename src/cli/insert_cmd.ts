@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
-import { redactSecrets } from "../reconcile/mod.ts";
+import { redactSecrets } from "../files/mod.ts";
 import { insertNote } from "../search/mod.ts";
 import { Journal } from "../store/mod.ts";
 import type { Context } from "./context.ts";

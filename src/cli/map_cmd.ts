@@ -3,11 +3,11 @@ import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { checkMap, constraintsFor, docsBehindHead, findMapFile, MapError } from "../map/mod.ts";
 import { Journal } from "../store/mod.ts";
-import { classifyPath } from "../reconcile/ignore.ts";
+import { classifyPath } from "../files/ignore.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
-import { json, plural } from "./fmt.ts";
+import { json, plural } from "../present/fmt.ts";
 
 export const CONSTRAINTS_HELP = `heimdall constraints PATH [--json]
   What the architectural map (.heimdall/map.toml at the repository root) says

@@ -21,7 +21,7 @@ import { SharedMemory, TeamStoreError } from "../team/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
-import { json, plural } from "./fmt.ts";
+import { json, plural } from "../present/fmt.ts";
 
 /**
  * Opens the journal for memory, read-write (memory writes and lazy

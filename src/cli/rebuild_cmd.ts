@@ -18,7 +18,7 @@ import {
 } from "../store/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
-import { plural, seconds } from "./fmt.ts";
+import { plural, seconds } from "../present/fmt.ts";
 import { progressBar } from "./progress.ts";
 import { withWriter } from "./writer.ts";
 

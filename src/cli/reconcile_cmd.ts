@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { queueStats } from "../store/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
-import { plural, seconds } from "./fmt.ts";
+import { plural, seconds } from "../present/fmt.ts";
 import { progressBar } from "./progress.ts";
 import { handToDaemon, withWriter } from "./writer.ts";
 import { addStats } from "../reconcile/mod.ts";

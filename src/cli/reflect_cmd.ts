@@ -16,7 +16,7 @@ import { repositoryOf } from "../harness/services_impl.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
-import { json } from "./fmt.ts";
+import { json } from "../present/fmt.ts";
 
 export const HELP = `heimdall reflect [PROJECT] [--since 7d] [--dry-run] [--json]
   Writes one knowledge page for PROJECT (default: the repository holding the

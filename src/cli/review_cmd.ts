@@ -16,7 +16,7 @@ import { distill, repositoryOf } from "../harness/services_impl.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
-import { json, plural } from "./fmt.ts";
+import { json, plural } from "../present/fmt.ts";
 
 export const HELP = `heimdall review [list] [--all] [--project DIR] [--json]
 heimdall review accept ID [--text TEXT] | reject ID

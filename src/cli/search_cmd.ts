@@ -13,7 +13,7 @@ import { logUsage } from "../config/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
-import { printable } from "./fmt.ts";
+import { printable } from "../present/fmt.ts";
 
 export const HELP =
   `heimdall search QUERY… [--limit N] [--repo R] [--path P] [--lang L] [--kind K] [--json]

@@ -14,7 +14,7 @@ import {
 import { readFault, WATCH_LIMIT_KEY, writerHolder } from "../reconcile/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
-import { ago, plural, printable } from "./fmt.ts";
+import { ago, plural, printable } from "../present/fmt.ts";
 import { activeModel, vectorStoreHealth } from "../vector/mod.ts";
 
 /**

@@ -37,7 +37,7 @@ import {
 import type { Context } from "./context.ts";
 import { UsageError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
-import { ago, json, plural } from "./fmt.ts";
+import { ago, json, plural } from "../present/fmt.ts";
 
 const WHO = {
   agent: { type: "string" },

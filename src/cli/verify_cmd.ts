@@ -3,7 +3,7 @@ import { Journal } from "../store/mod.ts";
 import { verifyJournal } from "../reconcile/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
-import { plural, printable } from "./fmt.ts";
+import { plural, printable } from "../present/fmt.ts";
 
 export const HELP = `heimdall verify [--deep] [--json]
   Read-only audit: compares the journal with the disk and prints each drift

@@ -4,10 +4,10 @@ import {
   PreparePool,
   Reconciler,
   stderrLogger,
-  writeHintFile,
   writerHolderInfo,
   WriterLock,
 } from "../reconcile/mod.ts";
+import { writeHintFile } from "../hints/mod.ts";
 import { reanchorMemories } from "../memory/mod.ts";
 import type { Context } from "./context.ts";
 

@@ -33,8 +33,8 @@
 import { basename, join, relative } from "node:path";
 import { type HomePaths, logUsage } from "../config/mod.ts";
 import { type Journal, rootFor } from "../store/mod.ts";
-import { writeHintFile } from "../reconcile/hints.ts";
-import { redactSecrets } from "../reconcile/secrets.ts";
+import { writeHintFile } from "../hints/hints.ts";
+import { redactSecrets } from "../files/secrets.ts";
 import { type ContextItem, fitContext } from "./budget.ts";
 import type { AfterToolEvent, BeforeToolEvent, FileEdit, HookEvent, StopEvent } from "./event.ts";
 import { capSummary, lastAssistantMessage, transcriptTurns } from "./transcript.ts";

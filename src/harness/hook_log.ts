@@ -1,6 +1,6 @@
 /** The hook's log, `$HEIMDALL_HOME/logs/hooks.log`: Deno APIs only, never throws. */
 import { ensurePrivateDir, writePrivateFile } from "../config/private_files.ts";
-import { redactSecrets } from "../reconcile/secrets.ts";
+import { redactSecrets } from "../files/secrets.ts";
 
 /**
  * Appends one timestamped line to `<home>/logs/hooks.log` (private: 0600 in a 0700

@@ -13,7 +13,7 @@ import {
   openPrivateFile,
   writePrivateFileAtomic,
 } from "../config/private_files.ts";
-import { redactDeep } from "../reconcile/secrets.ts";
+import { redactDeep } from "../files/secrets.ts";
 import type { HarnessName } from "./event.ts";
 import type { GuardState } from "./grep_guard.ts";
 

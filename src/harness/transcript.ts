@@ -5,7 +5,7 @@
  * so the stop hook can keep the agent's summary beside the structured note.
  * Reads only the file's tail; never throws.
  */
-import { redactSecrets } from "../reconcile/secrets.ts";
+import { redactSecrets } from "../files/secrets.ts";
 
 /** How much of a transcript's end is read: the last message sits there. */
 const TAIL_BYTES = 512 * 1024;

@@ -2,7 +2,7 @@
  * Reading and writing memory rows. Every write here runs inside the caller's
  * transaction; memory rows are never deleted, only marked.
  */
-import { redactDeep, redactSecrets } from "../reconcile/mod.ts";
+import { redactDeep, redactSecrets } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import type { AnchorRow, Memory, MemoryRow } from "./types.ts";
 

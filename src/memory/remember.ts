@@ -3,7 +3,7 @@
  * overwrite; forget by marking. Plain SQLite transactions from any process
  * (the journal's busy timeout waits out the writer); never the writer lock.
  */
-import { redactSecrets } from "../reconcile/mod.ts";
+import { redactSecrets } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { anchorFor, anchorKey, anchorSetKey, resolveAbout } from "./anchors.ts";
 import { reanchorIfStale } from "./reanchor.ts";

@@ -14,8 +14,8 @@ import type {
 } from "../store/mod.ts";
 // Directly, not through store/mod.ts: a prepare Worker needs no SQLite.
 import { vocabRows } from "../store/vocab_counts.ts";
-import { chunkRows } from "../search/chunk_rows.ts";
-import { vocabWords } from "../search/vocab.ts";
+import { chunkRows } from "../derive/chunk_rows.ts";
+import { vocabWords } from "../derive/vocab.ts";
 import { isTimeBudgetMiss, timeMissReason } from "./plan.ts";
 
 /** Everything desiredRows needs, gathered by the reconciler's I/O shell. */

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { ensurePrivateDir, type HomePaths, writePrivateFile } from "../config/mod.ts";
-import { redactDeep } from "./secrets.ts";
+import { redactDeep } from "../files/secrets.ts";
 import { isCorruption } from "../store/mod.ts";
 
 /** What went wrong in a pass, as the daemon's error boundary sees it. */

@@ -1,5 +1,5 @@
 import { writePrivateFile } from "../config/private_files.ts";
-import { redactSecrets } from "./secrets.ts";
+import { redactSecrets } from "../files/secrets.ts";
 
 /** Where the reconciler reports what it did; the CLI and the daemon choose the sink. */
 export interface Logger {

@@ -8,8 +8,6 @@
  * only ever means "look at this path".
  */
 export { IndexLockedError, writerHolder, writerHolderInfo, WriterLock } from "./lock.ts";
-export { pathsFromHookJson, validateHintPath, writeHintFile } from "./hints.ts";
-export type { DroppedHint } from "./hints.ts";
 export { fileLogger, type Logger, silentLogger, stderrLogger } from "./log.ts";
 export { type Progress, Reconciler } from "./reconciler.ts";
 export { PreparePool } from "./prepare_pool.ts";
@@ -26,6 +24,4 @@ export type { BackgroundWork, DaemonOptions } from "./daemon.ts";
 export { type Drift, verifyJournal, type VerifyReport } from "./verify.ts";
 export { contentHash, desiredRows, fileNodeId, nodeId } from "./desired.ts";
 export { isRacy, planCommit, planPath, RACY_WINDOW_MS } from "./plan.ts";
-export { redactDeep, redactSecrets } from "./secrets.ts";
-export { walkRoot } from "./walk.ts";
 export { homeDirs, isInside, rootInHomeError } from "./owners.ts";

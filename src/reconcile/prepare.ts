@@ -21,7 +21,7 @@ import {
   READ_ATTEMPTS,
   UNREADABLE,
 } from "./plan.ts";
-import { sniffSecret } from "./secrets.ts";
+import { sniffSecret } from "../files/secrets.ts";
 
 /** What preparing one path decided; the commit step applies it in a transaction. */
 export type Prepared =

@@ -33,19 +33,19 @@ import {
   upsertRoot,
   VocabDelta,
 } from "../store/mod.ts";
-import { readHintFiles } from "./hints.ts";
-import { classifyPath, IgnoreCache } from "./ignore.ts";
+import { readHintFiles } from "../hints/hints.ts";
+import { classifyPath, IgnoreCache } from "../files/ignore.ts";
 import { type Logger, silentLogger } from "./log.ts";
 import { type Observed, rowSettled } from "./plan.ts";
 import { homeDirs, inHome, walkExclusions } from "./owners.ts";
 import { type Prepared, preparePath, type PrepareRequest } from "./prepare.ts";
 import type { PreparePool } from "./prepare_pool.ts";
 import { Resolver } from "./resolve.ts";
-import { isSecretName } from "./secrets.ts";
+import { isSecretName } from "../files/secrets.ts";
 import { readTsconfigAliases } from "./tsconfig.ts";
 import { addStats, emptyStats, type PassStats } from "./stats.ts";
 import { timeMissesToRetry } from "./retry.ts";
-import { walkRoot } from "./walk.ts";
+import { walkRoot } from "../files/walk.ts";
 
 /** Progress of a pass, for a progress bar. */
 export interface Progress {

@@ -11,8 +11,8 @@ import {
 import { contentHash } from "./desired.ts";
 import { homeDirs, walkExclusions } from "./owners.ts";
 import { PARSE_TRIES, parseTry, UNREADABLE } from "./plan.ts";
-import { sniffSecret } from "./secrets.ts";
-import { NOT_UTF8, walkRoot } from "./walk.ts";
+import { sniffSecret } from "../files/secrets.ts";
+import { NOT_UTF8, walkRoot } from "../files/walk.ts";
 
 /** One way the journal differs from the disk. */
 export interface Drift {

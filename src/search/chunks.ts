@@ -5,8 +5,8 @@
  * the code index).
  */
 import type { Journal } from "../store/mod.ts";
-import { pathText, textHash } from "./chunk_rows.ts";
-import { indexText, nameText } from "./words.ts";
+import { pathText, textHash } from "../derive/chunk_rows.ts";
+import { indexText, nameText } from "../derive/words.ts";
 
 /** A note or memory to make searchable. */
 export interface LooseChunk {

@@ -10,7 +10,7 @@
  * ({@link namesSymbol}).
  */
 
-import { wholeForm } from "./words.ts";
+import { wholeForm } from "../derive/words.ts";
 
 /** What confidence is computed from. */
 export interface ConfidenceFacts {

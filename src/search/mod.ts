@@ -7,10 +7,10 @@
  * live filesystem, and notes. Reads the journal without the writer lock;
  * writes only notes and loose chunks (plain transactions) and hint files.
  */
-export { contentWords, isStopWord, type ParsedQuery, parseQuery, splitWords } from "./query.ts";
-export { indexText, nameText, stem, wholeForm } from "./words.ts";
+export { contentWords, type ParsedQuery, parseQuery } from "./query.ts";
+export { indexText, isStopWord, nameText, splitWords, stem, wholeForm } from "../derive/words.ts";
 export { search, searchUsage, summaryLine } from "./search.ts";
-export { printable } from "./printable.ts";
+export { printable } from "../present/printable.ts";
 export { DEFAULT_TUNING, rank } from "./rank.ts";
 export { resolveFilter, SearchFilterError } from "./filter.ts";
 export type { Candidate, ChunkMeta, Ranking, Tuning } from "./rank.ts";

@@ -3,7 +3,7 @@
  * re-indexing never deletes a note; its chunk makes it searchable at once.
  */
 import { createHash } from "node:crypto";
-import { redactSecrets } from "../reconcile/mod.ts";
+import { redactSecrets } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { upsertLooseChunk } from "./chunks.ts";
 

@@ -2,9 +2,7 @@
  * Query parsing (pure): a question as typed → the words to match, the whole
  * forms of the identifiers in it, quoted phrases and excluded words.
  */
-import { splitWords, wholeForm } from "./words.ts";
-
-export { splitWords } from "./words.ts";
+import { isStopWord, splitWords, wholeForm } from "../derive/words.ts";
 
 /** A parsed query. Every list is lower-case, without duplicates, in query order. */
 export interface ParsedQuery {
@@ -18,77 +16,6 @@ export interface ParsedQuery {
   phrases: string[];
   /** Words after a leading `-` (`-test`): chunks holding them are not returned. */
   excluded: string[];
-}
-
-const STOP = new Set([
-  "a",
-  "about",
-  "all",
-  "already",
-  "an",
-  "and",
-  "any",
-  "are",
-  "as",
-  "at",
-  "be",
-  "been",
-  "but",
-  "by",
-  "can",
-  "did",
-  "do",
-  "does",
-  "for",
-  "from",
-  "has",
-  "have",
-  "how",
-  "i",
-  "if",
-  "in",
-  "into",
-  "is",
-  "it",
-  "its",
-  "me",
-  "my",
-  "of",
-  "on",
-  "or",
-  "our",
-  "should",
-  "so",
-  "solve",
-  "solved",
-  "some",
-  "that",
-  "the",
-  "their",
-  "then",
-  "there",
-  "these",
-  "this",
-  "to",
-  "up",
-  "was",
-  "we",
-  "were",
-  "what",
-  "when",
-  "where",
-  "which",
-  "who",
-  "why",
-  "will",
-  "with",
-  "you",
-  "your",
-]);
-
-/** True for a word that says nothing about what is searched for. */
-export function isStopWord(word: string): boolean {
-  return STOP.has(word);
 }
 
 /**
@@ -135,7 +62,7 @@ export function parseQuery(input: string): ParsedQuery {
       all.push(...splitWords(part));
     }
   }
-  const content = all.filter((w) => w.length > 1 && !STOP.has(w));
+  const content = all.filter((w) => w.length > 1 && !isStopWord(w));
   return {
     text,
     words: unique(content.length > 0 ? content : all),

@@ -25,7 +25,7 @@ import { resolveFilter } from "./filter.ts";
 import type { LegsReport, SearchRequest } from "./types.ts";
 import { COVERAGE_THRESHOLD } from "./verdict.ts";
 import { DEFAULT_UNIT_WEIGHTS, type ScoredTerm, type UnitWeights } from "./unit_score.ts";
-import { stem } from "./words.ts";
+import { stem } from "../derive/words.ts";
 
 /** Every knob of the ranking; the defaults are tuned by `scripts/bench_search.ts`. */
 export interface Tuning {

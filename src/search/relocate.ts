@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { basename, dirname } from "node:path";
-import { walkRoot } from "../reconcile/walk.ts";
+import { walkRoot } from "../files/walk.ts";
 import type { Journal } from "../store/mod.ts";
 
 /** What is known of a hit whose file is gone. */

@@ -7,7 +7,7 @@
  * symbol's lines belong to it, not to its container) — and the file's path. One model ranks units within a file
  * and, through a file's best unit, files against each other (`focus.ts`).
  */
-import { stem } from "./words.ts";
+import { stem } from "../derive/words.ts";
 
 /** A query term with its inverse document frequency over the index's chunks. */
 export interface ScoredTerm {

@@ -8,7 +8,7 @@ import {
   scoreUnits,
   type UnitInput,
 } from "./unit_score.ts";
-import { stem } from "./words.ts";
+import { stem } from "../derive/words.ts";
 
 const unit = (over: Partial<UnitInput>): UnitInput => ({
   name: "",

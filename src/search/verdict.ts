@@ -2,7 +2,7 @@
  * Verdicts (pure): what the facts found on disk at query time say about a
  * hit, and how much of the query the hit's own text covers.
  */
-import { stem, stemSet } from "./words.ts";
+import { stem, stemSet } from "../derive/words.ts";
 
 /** The label an agent acts on. STALE hits are never shown: they are pruned. */
 export type Verdict = "STRONG" | "WEAK" | "REBUILT" | "STALE";

@@ -4,8 +4,8 @@
  * what is counted). Read-only; no model, no download.
  */
 import type { Journal } from "../store/mod.ts";
-import { isStopWord } from "./query.ts";
-import { splitWords, stem } from "./words.ts";
+import { isStopWord } from "../derive/words.ts";
+import { splitWords, stem } from "../derive/words.ts";
 
 /** Thresholds of {@link learnedAssociations}. */
 export interface AssociationOptions {

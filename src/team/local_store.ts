@@ -4,7 +4,7 @@
  * SQLite's clock; writes are short IMMEDIATE transactions, so they wait
  * (busy timeout) rather than fail while the reconciler commits.
  */
-import { redactSecrets } from "../reconcile/mod.ts";
+import { redactSecrets } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { newTaskId, planFinish, planHandoff, planResume } from "./task_rules.ts";
 import type { Ownership } from "./task_rules.ts";

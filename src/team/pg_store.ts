@@ -4,7 +4,7 @@
  * is the server's `now()`, never a client's clock. The only file that imports
  * `pg`, and only when a team URL is configured (dynamic import).
  */
-import { redactDeep } from "../reconcile/mod.ts";
+import { redactDeep } from "../files/mod.ts";
 import { PG_MIGRATIONS } from "./pg_schema.ts";
 import { newTaskId, planFinish, planHandoff, planResume } from "./task_rules.ts";
 import type { Ownership } from "./task_rules.ts";

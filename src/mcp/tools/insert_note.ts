@@ -1,7 +1,7 @@
 /** `insert_note`: records reusable work as a searchable note. */
 import { z } from "zod";
 import { resolve } from "node:path";
-import { redactSecrets } from "../../reconcile/mod.ts";
+import { redactSecrets } from "../../files/mod.ts";
 import { insertNote } from "../../search/mod.ts";
 import type { ToolDef } from "../tool.ts";
 

@@ -1,5 +1,5 @@
 /** `status`: what the index holds, whether it is fresh, and the semantic leg's state. */
-import { ago } from "../../cli/fmt.ts";
+import { ago } from "../../present/fmt.ts";
 import { indexHealth } from "../health.ts";
 import { LOOKUP, type ToolDef } from "../tool.ts";
 

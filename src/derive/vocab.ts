@@ -6,8 +6,7 @@
  * (src/store/vocab_counts.ts); src/search/vocab_lookup.ts reads the counts.
  */
 import type { VocabSet } from "../store/types.ts";
-import { isStopWord } from "./query.ts";
-import { splitWords, stem } from "./words.ts";
+import { isStopWord, splitWords, stem } from "./words.ts";
 
 export type { VocabSet } from "../store/types.ts";
 

@@ -5,7 +5,7 @@ import { createExtractor } from "../extract/mod.ts";
 import { Reconciler } from "../reconcile/reconciler.ts";
 import { Journal } from "../store/mod.ts";
 import { BODY_MAX, firstSentence, PROSE_MAX, vocabPairs, vocabWords } from "./vocab.ts";
-import { learnedAssociations } from "./vocab_lookup.ts";
+import { learnedAssociations } from "../search/vocab_lookup.ts";
 import { indexText, stem } from "./words.ts";
 
 Deno.test("firstSentence() stops at a full stop, a blank line or a field, and drops links and code", () => {

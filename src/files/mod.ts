@@ -1,0 +1,23 @@
+/**
+ * The filesystem as Heimdall sees it (a leaf, like ripgrep's `ignore`
+ * crate): walking a root with git's ignore rules, and the secret screen that
+ * keeps secret files and secret text out of everything Heimdall stores.
+ * Reads files; writes nothing.
+ */
+export { NOT_UTF8, type SkipReason, type WalkEvent, type WalkOptions, walkRoot } from "./walk.ts";
+export {
+  classifyPath,
+  DEFAULT_IGNORED_DIRS,
+  IgnoreCache,
+  IgnoreRules,
+  IgnoreStack,
+  loadIgnoreStack,
+} from "./ignore.ts";
+export {
+  findSecrets,
+  isSecretName,
+  redactDeep,
+  redactSecrets,
+  type SecretFinding,
+  sniffSecret,
+} from "./secrets.ts";
