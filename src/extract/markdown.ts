@@ -5,7 +5,7 @@ import type { Capability, Chunk, Extraction, Extractor, SymbolDef } from "./type
 /**
  * A section longer than this is cut at blank lines into several chunks of the
  * same heading: no more than a section chunk's indexed text
- * (`SECTION_MAX_CHARS` in src/search/chunk_rows.ts), so none of it goes unseen.
+ * (`SECTION_MAX_CHARS` in src/derive/chunk_rows.ts), so none of it goes unseen.
  */
 const CHUNK_MAX_CHARS = 6000;
 

@@ -1,6 +1,6 @@
 /**
  * Which code words a question's prose words stand for in this journal's own
- * code, read from the learned vocabulary's counts (src/search/vocab.ts says
+ * code, read from the learned vocabulary's counts (src/derive/vocab.ts says
  * what is counted). Read-only; no model, no download.
  */
 import type { Journal } from "../store/mod.ts";
