@@ -23,8 +23,11 @@ for (const entry of Deno.readDirSync(FIXTURES)) {
   const manifest = JSON.parse(Deno.readTextFileSync(join(dir, "manifest.json"))) as Manifest;
   Deno.test(`a schema-${manifest.schema} journal opens, migrates to ${MIGRATIONS.length} and keeps its memories`, async () => {
     const home = tempDir();
+    // As the release before left a home: readable by others (it had no private-files rule).
+    Deno.chmodSync(home, 0o755);
     for (const file of ["journal.db", "config.json"]) {
       Deno.copyFileSync(join(dir, file), join(home, file));
+      Deno.chmodSync(join(home, file), 0o644);
     }
     // The indexed folder where the old release saw it, so the audit can compare.
     writeTree(manifest.root, manifest.tree);
@@ -35,6 +38,8 @@ for (const entry of Deno.readDirSync(FIXTURES)) {
       for (const m of manifest.memories.filter((m) => m[0] !== "insert")) {
         assert.ok(texts.includes(m.at(-1)!), `history keeps "${m.at(-1)}"`);
       }
+      // Opening it made the home private.
+      assert.equal(Deno.statSync(join(home, "config.json")).mode! & 0o777, 0o600);
       const db = new DatabaseSync(join(home, "journal.db"), { readOnly: true });
       const { user_version } = db.prepare("PRAGMA user_version").get() as { user_version: number };
       db.close();
