@@ -1,21 +1,11 @@
 /**
  * Small helpers shared by the `scripts/bench*` scripts: a seeded random
  * source, timing of subprocesses, percentiles, /proc readings and a plain
- * text table. Benchmarks (and the fixture scripts) only; in `src/` only tests
- * import it (for {@link seededRandom}).
+ * text table. Benchmarks (and the fixture scripts) only; tests never import it.
  */
 
-/** A deterministic random source in [0, 1) (mulberry32): the same seed gives the same run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The seeded random source lives with the tests, which need it too (a test never imports a bench).
+export { seededRandom } from "../tests/seeded_random.ts";
 
 /** The `p`-th percentile (0–100) of `values`, nearest rank; NaN for an empty list. */
 export function percentile(values: readonly number[], p: number): number {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Tokenizer, TokenizerConfigError } from "./tokenizer.ts";
-import { seededRandom } from "../../scripts/bench_util.ts";
+import { seededRandom } from "../../tests/seeded_random.ts";
 import { hasCommand, withoutTool } from "../../tests/helpers.ts";
 
 const SPM_DIR = new URL("../../tests/fixtures/tokenizer/spm/", import.meta.url).pathname;

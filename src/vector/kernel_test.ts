@@ -9,7 +9,7 @@ import {
 } from "./kernel.ts";
 import { RECORDS_AT, Shard, writeQuery } from "./packed.ts";
 import { encodeVector, normalize, quantizeI8 } from "./quantize.ts";
-import { seededRandom as rng } from "../../scripts/bench_util.ts";
+import { seededRandom as rng } from "../../tests/seeded_random.ts";
 
 function randomVector(r: () => number, dims: number): Float32Array {
   return Float32Array.from({ length: dims }, () => r() * 2 - 1);

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { mergeTopK, TopK } from "./topk.ts";
-import { seededRandom as rng } from "../../scripts/bench_util.ts";
+import { seededRandom as rng } from "../../tests/seeded_random.ts";
 
 /** The reference: sort everything, best first, ties to the lower id. */
 function bySort(items: { id: number; score: number }[], k: number) {

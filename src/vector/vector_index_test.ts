@@ -6,7 +6,7 @@ import { ExactIndex } from "./vector_index.ts";
 import { decodeVector, encodeVector, normalize, quantizeI8 } from "./quantize.ts";
 import { ScanPool } from "./scan_pool.ts";
 import type { Quant } from "./kernel.ts";
-import { seededRandom as rng } from "../../scripts/bench_util.ts";
+import { seededRandom as rng } from "../../tests/seeded_random.ts";
 
 const vec = (r: () => number, dims: number) => Float32Array.from({ length: dims }, () => r() - 0.5);
 
