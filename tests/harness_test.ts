@@ -15,7 +15,7 @@ import { ADAPTERS } from "../src/harness/adapters/mod.ts";
 import { estimateTokens, fitContext } from "../src/harness/budget.ts";
 import { HARNESSES, type HarnessName, type HookEvent } from "../src/harness/event.ts";
 import { GUARD_STREAK, type LookUp, stepGuard } from "../src/harness/grep_guard.ts";
-import { parsePatch } from "../src/harness/patch.ts";
+import { parsePatch } from "../src/hints/mod.ts";
 import { answerHook, type HookRequest } from "../src/harness/hook_run.ts";
 import { readSession, sessionFile } from "../src/harness/session.ts";
 import { parseTestRun } from "../src/harness/test_runs/mod.ts";

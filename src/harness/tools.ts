@@ -8,7 +8,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import type { FileEdit, ToolCall, ToolKind } from "./event.ts";
-import { parsePatch } from "./patch.ts";
+import { HOOK_PATH_KEYS, parsePatch } from "../hints/mod.ts";
 import type { LookUp } from "./grep_guard.ts";
 
 const KINDS: Record<string, ToolKind> = {};
@@ -64,16 +64,7 @@ export function toolKind(name: string): ToolKind {
   return KINDS[n] ?? "other";
 }
 
-const PATH_KEYS = [
-  "file_path",
-  "filePath",
-  "path",
-  "notebook_path",
-  "target_file",
-  "targetFile",
-  "absolute_path",
-  "file",
-];
+const PATH_KEYS = HOOK_PATH_KEYS;
 const OLD_KEYS = ["old_string", "old_str", "oldText", "old_text", "oldString"];
 const NEW_KEYS = [
   "new_string",
@@ -90,7 +81,7 @@ function str(v: unknown): string | null {
   return typeof v === "string" ? v : null;
 }
 
-function first(o: Record<string, unknown>, keys: string[]): string | null {
+function first(o: Record<string, unknown>, keys: readonly string[]): string | null {
   for (const k of keys) {
     const v = str(o[k]);
     if (v !== null) return v;

@@ -1,5 +1,6 @@
 import { join, resolve } from "node:path";
 import { ensurePrivateDir, writePrivateFile } from "../config/private_files.ts";
+import { parsePatch } from "./patch.ts";
 
 /** A hint that could not be used, and why. */
 export interface DroppedHint {
@@ -29,22 +30,29 @@ export function validateHintPath(value: unknown, cwd: string): string | DroppedH
   return resolve(cwd, value);
 }
 
-const PATH_KEYS = new Set([
+/**
+ * The keys under which harnesses name a file in a hook payload, in the order
+ * a tool call's one file is looked for (`hint --stdin` collects them all):
+ * Claude Code's and Kiro's `file_path`/`path`, Cursor's `filePath`,
+ * `target_file`, Gemini CLI's `absolute_path`, Windsurf's `file`, renames'
+ * `new_path`/`old_path`, and lists under `paths`/`files`.
+ */
+export const HOOK_PATH_KEYS: readonly string[] = [
   "file_path",
   "filePath",
   "path",
   "notebook_path",
   "target_file",
   "targetFile",
+  "absolute_path",
   "file",
   "filename",
-  "old_path",
   "new_path",
+  "old_path",
   "paths",
   "files",
-]);
-
-const PATCH_LINE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm;
+];
+const PATH_KEYS = new Set(HOOK_PATH_KEYS);
 
 /**
  * Pulls file paths out of a harness's hook JSON (pure): the usual path keys at
@@ -60,7 +68,8 @@ export function pathsFromHookJson(payload: unknown): { paths: string[]; cwd?: st
     if (typeof v === "string") {
       if (key !== undefined && PATH_KEYS.has(key)) found.push(v);
       else if (v.includes("*** ")) {
-        for (const m of v.matchAll(PATCH_LINE)) found.push((m[1] ?? m[2])!);
+        // The same reading of an apply_patch body as the hook's (one parser for both).
+        for (const f of parsePatch(v)) found.push(f.path, ...(f.moveTo ? [f.moveTo] : []));
       }
       return;
     }

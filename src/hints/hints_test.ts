@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { pathsFromHookJson, readHintFiles, validateHintPath, writeHintFile } from "./hints.ts";
+import {
+  HOOK_PATH_KEYS,
+  pathsFromHookJson,
+  readHintFiles,
+  validateHintPath,
+  writeHintFile,
+} from "./hints.ts";
+import { parsePatch } from "./patch.ts";
 
 Deno.test("validateHintPath() resolves good paths and names what is wrong with bad ones", () => {
   assert.deepEqual(validateHintPath("src/a.ts", "/repo"), "/repo/src/a.ts");
@@ -68,4 +75,30 @@ Deno.test("readHintFiles() returns written hints and drops a foreign garbage fil
   assert.deepEqual(paths, ["/r/a.ts", "/r/b.ts"]);
   assert.deepEqual(dropped.length, 4);
   Deno.removeSync(dir, { recursive: true });
+});
+
+Deno.test("hint --stdin and the hook read a payload's paths the same way (one key list, one patch parser)", () => {
+  // Gemini CLI names a file `absolute_path`: the hook knew it, hint --stdin did not.
+  assert.deepEqual(
+    pathsFromHookJson({ tool_input: { absolute_path: "/r/src/a.ts" } }).paths,
+    ["/r/src/a.ts"],
+  );
+  const patch = [
+    "*** Begin Patch",
+    "*** Update File: src/old.ts",
+    "*** Move to: src/new.ts",
+    "@@",
+    "-a",
+    "+b",
+    "*** Add File: src/added.ts",
+    "+x",
+    "*** End Patch",
+  ].join("\n");
+  const hinted = pathsFromHookJson({ cwd: "/r", tool_input: { command: patch } }).paths;
+  const parsed = parsePatch(patch).flatMap((f) => [f.path, ...(f.moveTo ? [f.moveTo] : [])]);
+  assert.deepEqual(hinted.sort(), parsed.sort());
+  assert.deepEqual(hinted.sort(), ["src/added.ts", "src/new.ts", "src/old.ts"]);
+  for (const key of ["absolute_path", "file_path", "filename", "new_path", "old_path"]) {
+    assert.ok(HOOK_PATH_KEYS.includes(key), key);
+  }
 });

@@ -4,9 +4,11 @@
  * the writer; and the paths a harness's hook payload names. A hint is never
  * believed about what happened: it only costs the writer a stat.
  */
+export { parsePatch, type PatchFile } from "./patch.ts";
 export {
   type DroppedHint,
   type HintFile,
+  HOOK_PATH_KEYS,
   pathsFromHookJson,
   readHintFiles,
   validateHintPath,
