@@ -33,14 +33,24 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `heimdall ARGS` in a subprocess with HEIMDALL_HOME set. */
+/**
+ * Runs `heimdall ARGS` in a subprocess with HEIMDALL_HOME set; `main` runs
+ * another checkout's entry point, `extraPerms` adds permissions (a loopback
+ * PostgreSQL's network).
+ */
 export async function cli(
   home: string,
   args: string[],
-  options: { stdin?: string; cwd?: string; env?: Record<string, string> } = {},
+  options: {
+    stdin?: string;
+    cwd?: string;
+    env?: Record<string, string>;
+    main?: string;
+    extraPerms?: readonly string[];
+  } = {},
 ): Promise<CliResult> {
   const child = new Deno.Command(DENO, {
-    args: ["run", ...PERMS, MAIN, ...args],
+    args: ["run", ...PERMS, ...(options.extraPerms ?? []), options.main ?? MAIN, ...args],
     env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1", ...options.env },
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",

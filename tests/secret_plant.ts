@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { type CliResult, MAIN, writeTree } from "./helpers.ts";
+import { cli as runCli, type CliResult, MAIN, writeTree } from "./helpers.ts";
 import { type SecretSample, secretSamples } from "./secret_samples.ts";
 import { sql } from "./team_fixture.ts";
 
@@ -21,14 +21,6 @@ let main = MAIN;
 export function useMain(path: string): void {
   main = path;
 }
-const PERMS = [
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-  "--allow-sys",
-  "--allow-net=127.0.0.1,localhost",
-];
 export const SAMPLES: SecretSample[] = secretSamples();
 /** Samples that fit on one line without commas (titles, keywords, test names). */
 export const ONE_LINERS: SecretSample[] = SAMPLES.filter((s) =>
@@ -36,28 +28,24 @@ export const ONE_LINERS: SecretSample[] = SAMPLES.filter((s) =>
 );
 export const ALL_LINES: string = SAMPLES.map((s) => s.line).join("\n");
 
+/** The CLI's permissions, and the loopback network a PostgreSQL team store needs. */
+const PG_NET = "--allow-net=127.0.0.1,localhost";
+const PERMS = [
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+  "--allow-sys",
+  PG_NET,
+];
+
 /** Runs `heimdall ARGS` with HEIMDALL_HOME set, allowed to reach a loopback PostgreSQL. */
-export async function cli(
+export function cli(
   home: string,
   args: string[],
   options: { stdin?: string; cwd?: string; env?: Record<string, string> } = {},
 ): Promise<CliResult> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...PERMS, main, ...args],
-    env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1", ...options.env },
-    stdin: options.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-    ...(options.cwd ? { cwd: options.cwd } : {}),
-  }).spawn();
-  if (options.stdin !== undefined) {
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(options.stdin));
-    await w.close();
-  }
-  const out = await child.output();
-  const text = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
+  return runCli(home, args, { ...options, main, extraPerms: [PG_NET] });
 }
 
 function copyDir(from: string, to: string): void {
