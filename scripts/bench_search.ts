@@ -1743,9 +1743,9 @@ function renderResult(r: Result): string {
   return out.join("\n");
 }
 
-/** The learned vocabulary's weight in the ablation (the default is 0: see the README). */
+/** The learned vocabulary's weight in the ablation (0 by default: docs/performance.md, Search). */
 const ABLATION_LEARNED = 0.03;
-/** The graph leg's weight in the ablation (the default is 0: see the README). */
+/** The graph leg's weight in the ablation (0 by default: docs/performance.md, Search). */
 const ABLATION_GRAPH = 0.25;
 
 /** Function R@10 per language (and paragraph R@10 per prose format) with each ablation, and the change. */

@@ -12,7 +12,7 @@
 # postgresql`, as root). PostgreSQL refuses to run as root, so when run as root
 # the cluster belongs to the `postgres` user (created by the package) and is
 # driven through `runuser`. Trust authentication on 127.0.0.1 only; fsync off:
-# the data is thrown away. CI: see the README section "Teams".
+# the data is thrown away. CI: see docs/development.md, "Tests against PostgreSQL".
 set -euo pipefail
 
 die() {

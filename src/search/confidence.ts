@@ -36,7 +36,7 @@ export const CONFIDENCE_MODEL = {
 /**
  * The lowest confidence the prompt hook and session-start injection accept:
  * on the benchmark's tuning half, at least 80% of the hits at or above it
- * name the right function or paragraph (README, Search figures).
+ * name the right function or paragraph (`docs/performance.md`, Search).
  */
 export const INJECT_CONFIDENCE = 0.6;
 

@@ -12,7 +12,7 @@ export type Verdict = "STRONG" | "WEAK" | "REBUILT" | "STALE";
  * word of a query of four or more. Calibrated on `scripts/bench_search.ts`:
  * 70% of the hits that answer a query reach it, 28% of the others; stricter
  * thresholds separate the two at most 3 points better but demote up to half
- * of the answers (see the README's Search figures).
+ * of the answers (see `docs/performance.md`, Search).
  */
 export const COVERAGE_THRESHOLD = 0.75;
 
