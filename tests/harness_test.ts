@@ -441,6 +441,9 @@ Deno.test("test runners' output is parsed: outcome and failing test names", () =
 Deno.test("token estimates are upper bounds of real tokenizers on what hooks inject", () => {
   const corpus = [
     Deno.readTextFileSync(new URL("../README.md", import.meta.url)),
+    // The prose, formulas and tables that were the README's before it moved to docs/.
+    Deno.readTextFileSync(new URL("../docs/search.md", import.meta.url)),
+    Deno.readTextFileSync(new URL("../docs/performance.md", import.meta.url)),
     Deno.readTextFileSync(new URL("../src/harness/handler.ts", import.meta.url)),
     Deno.readTextFileSync(new URL("../deno.json", import.meta.url)),
     Deno.readTextFileSync(join(FIXTURES, "test_output", "jest_fail.txt")),
