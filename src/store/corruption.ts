@@ -19,6 +19,7 @@ const MAGIC = "SQLite format 3\0";
  * message is one line that names the file, what is wrong, and the remedy.
  */
 export class JournalCorruptError extends JournalError {
+  /** A damaged journal `file`; `detail` says what is wrong with it. */
   constructor(file: string, readonly detail: string) {
     super(
       `Journal "${file}" is damaged (${detail}); run \`heimdall rebuild\` to salvage every readable memory and note into a fresh journal (the damaged file is kept aside)`,

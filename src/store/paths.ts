@@ -1,7 +1,11 @@
 import type { Journal } from "./journal.ts";
 import type { PathRow, PathStat } from "./types.ts";
 
-/** A root as the path queries need it. */
+/**
+ * A root as the path queries need it.
+ *
+ * @internal
+ */
 export interface RootKey {
   id: number;
   path: string;

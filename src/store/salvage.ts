@@ -29,6 +29,7 @@ export const MEMORY_TABLES = [
 
 /** What was salvaged of one table. */
 export interface TableSalvage {
+  /** The table's name. */
   table: string;
   /** Rows copied into the fresh journal. */
   copied: number;
@@ -44,6 +45,7 @@ export interface TableSalvage {
 export interface SalvageReport {
   /** What had to be mended in the scratch copy's header before SQLite would read it. */
   header: string[];
+  /** One entry per table of {@link MEMORY_TABLES}, in its order. */
   tables: TableSalvage[];
   /** Memory ids whose search text survived but whose row did not. */
   lostMemories: { id: string; title: string }[];

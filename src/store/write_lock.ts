@@ -19,17 +19,21 @@ export interface WriteHolds {
   count: number;
   /** The longest one, BEGIN to COMMIT, in ms. */
   maxMs: number;
+  /** All of them together, in ms. */
   totalMs: number;
   /** Those that held the lock for more than 250 ms. */
   over250: number;
   /** Times the bulk writer stepped aside for a waiting writer, and for how long in all. */
   yields: number;
+  /** How long those steps aside lasted in all, in ms. */
   yieldMs: number;
   /** The slowest single step of a chunked transaction (it cannot be split), and what it was. */
   maxStepMs: number;
+  /** What that slowest step was. */
   maxStep: string;
   /** WAL checkpoints run between chunks (outside any transaction), and their time in all. */
   checkpoints: number;
+  /** How long those checkpoints took in all, in ms. */
   checkpointMs: number;
 }
 
