@@ -10,16 +10,21 @@ import { indexText, nameText } from "../derive/words.ts";
 
 /** A note or memory to make searchable. */
 export interface LooseChunk {
+  /** Which table `refId` points into: `notes` or `memories`. */
   source: "notes" | "memory";
   /** The note's or memory's id in its own table. */
   refId: number | string;
+  /** The title shown for a hit and matched as its name. */
   title: string;
+  /** The text matched as its body. */
   text: string;
   /** Extra words to match (keywords, tags). */
   keywords?: string;
   /** The file it points at (absolute), if any: its verdict follows that file. */
   path?: string;
+  /** The first line of `path` it is about, 1-based. */
   startLine?: number;
+  /** The last line of `path` it is about, inclusive. */
   endLine?: number;
 }
 

@@ -12,7 +12,11 @@
 
 import { wholeForm } from "../derive/words.ts";
 
-/** What confidence is computed from. */
+/**
+ * What confidence is computed from.
+ *
+ * @internal
+ */
 export interface ConfidenceFacts {
   /** The best unit's score in the second stage (0 when the file was not read). */
   unitScore: number;

@@ -89,7 +89,11 @@ export function personalizedPageRank(
   return out;
 }
 
-/** Knobs of the graph leg. */
+/**
+ * Knobs of the graph leg.
+ *
+ * @internal
+ */
 export interface GraphOptions {
   /** Edges followed per seed and direction, at most. */
   fanout: number;

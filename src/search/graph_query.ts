@@ -3,9 +3,11 @@ import type { SymbolRef } from "./symbols.ts";
 
 /** A neighbour of a symbol along the graph, with how it is linked. */
 export interface Neighbour extends SymbolRef {
+  /** The edge's kind (`calls`). */
   edge: string;
   /** Call line in the calling file. */
   at: number | null;
+  /** Hops from the symbol asked about (1 for a direct caller or callee). */
   distance: number;
   /** The symbol one hop closer to the start (blast radius). */
   via?: string;
@@ -13,9 +15,13 @@ export interface Neighbour extends SymbolRef {
 
 /** A reference that could not be resolved to one definition. */
 export interface Unresolved {
+  /** The reference's kind (`calls`). */
   kind: string;
+  /** The name as referenced (`kwargs.get`). */
   name: string;
+  /** The module it is imported from, when known; else null. */
   module: string | null;
+  /** The line of the reference, 1-based; null when unknown. */
   line: number | null;
 }
 

@@ -17,7 +17,9 @@ export interface LegFilter {
 
 /** A ranked chunk from a leg: higher scores are better. */
 export interface LegHit {
+  /** The id of a row of `chunks`. */
   chunkId: number;
+  /** The leg's score for it (higher is better). */
   score: number;
 }
 
@@ -27,8 +29,11 @@ export interface LegHit {
  * query; if it does, search records the error as the reason it was off.
  */
 export interface SemanticLeg {
+  /** The leg's name, as search reports it (`semantic`). */
   readonly name: string;
+  /** Whether the leg is on (and with which model) or why not; cheap, and never throws. */
   status(): LegStatus;
+  /** The `limit` best chunks for `query` among those `filter` allows, best first. */
   search(query: string, limit: number, filter: LegFilter): Promise<LegHit[]>;
 }
 

@@ -5,7 +5,11 @@
 import type { Journal } from "../store/mod.ts";
 import type { ParsedQuery } from "./query.ts";
 
-/** BM25 weight of each full-text column, in the table's column order. */
+/**
+ * BM25 weight of each full-text column, in the table's column order.
+ *
+ * @internal
+ */
 export interface FieldWeights {
   name: number;
   qual: number;
@@ -15,7 +19,11 @@ export interface FieldWeights {
   path: number;
 }
 
-/** Which chunks a search may return: every given condition holds. */
+/**
+ * Which chunks a search may return: every given condition holds.
+ *
+ * @internal
+ */
 export interface ChunkFilter {
   source?: string;
   language?: string;

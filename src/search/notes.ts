@@ -9,14 +9,21 @@ import { upsertLooseChunk } from "./chunks.ts";
 
 /** What `heimdall insert` records. */
 export interface NoteInput {
+  /** The note's title, matched as its name. */
   title: string;
+  /** The note's text. */
   body: string;
+  /** Extra words to match. */
   keywords?: readonly string[];
   /** Absolute paths the note points at; each gets a verdict when the note is found. */
   paths?: readonly string[];
 }
 
-/** A path a note points at, as it was when the note was written. */
+/**
+ * A path a note points at, as it was when the note was written.
+ *
+ * @internal
+ */
 export interface NotePath {
   path: string;
   hash: string | null;

@@ -42,9 +42,11 @@ export interface Tuning {
   semanticLimit: number;
   /** The k of reciprocal rank fusion. */
   rrfK: number;
+  /** Each leg's weight in the fusion. */
   legWeights: { lexical: number; graph: number; semantic: number };
   /** Best lexical chunks that seed the graph walk. */
   graphSeeds: number;
+  /** The graph leg's walk: fan-out, restart probability, rounds. */
   graph: GraphOptions;
   /** Weight of a file's other matching chunks when it is folded to one result. */
   foldShare: number;
@@ -64,12 +66,13 @@ export interface Tuning {
   changelogPenalty: number;
   /** Jaccard similarity of two files' unit hashes at which they are copies of one another. */
   copyJaccard: number;
+  /** Share of the query's words a hit's own text must hold to be STRONG. */
   coverageThreshold: number;
   /** Hits whose content hash is checked (the first ones shown). */
   hashTop: number;
 }
 
-/** The tuned defaults (see the README's Search figures for how they were chosen). */
+/** The tuned defaults (`docs/performance.md`, Search, says how they were chosen). */
 export const DEFAULT_TUNING: Tuning = {
   weights: { name: 16, qual: 1, sig: 0, doc: 4, body: 2, path: 2 },
   lexicalLimit: 100,
@@ -94,51 +97,87 @@ export const DEFAULT_TUNING: Tuning = {
 
 /** What the journal says about one chunk, with its file and node. */
 export interface ChunkMeta {
+  /** The chunk's id. */
   id: number;
+  /** The file that owns it; null for a note or memory. */
   path_id: number | null;
+  /** The symbol, heading or file node it describes; null when none. */
   node_id: string | null;
+  /** What it is: code, prose (`docs`), a note or a memory. */
   source: "code" | "docs" | "notes" | "memory";
+  /** For a note or memory, its id in its own table; else null. */
   ref_id: number | string | null;
+  /** Qualified name or heading path (a file's rel path for its own chunk, a note's title). */
   title: string;
+  /** First line, 1-based; null when it has no lines. */
   start_line: number | null;
+  /** Last line, inclusive; null when it has no lines. */
   end_line: number | null;
+  /** For a note or memory, the file it points at; else null. */
   anchor: string | null;
+  /** For a note or memory, its text; else null (a file chunk's text is read from disk). */
   text: string | null;
+  /** The owning file's absolute path; null for a note or memory. */
   path: string | null;
+  /** The owning file's path relative to its root. */
   rel: string | null;
+  /** The owning file's root. */
   root_id: number | null;
+  /** The owning file's language. */
   language: string | null;
+  /** The owning file's size in bytes when indexed. */
   size: number | null;
+  /** The owning file's modification time (ms) when indexed. */
   mtime_ms: number | null;
+  /** The owning file's content hash when indexed. */
   hash: string | null;
+  /** The owning file's one-line summary. */
   summary: string | null;
+  /** The node's kind (`function`, `heading`…). */
   kind: string | null;
+  /** The node's name. */
   name: string | null;
+  /** The node's signature. */
   signature: string | null;
+  /** The node's doc comment. */
   doc: string | null;
+  /** The node's structural hash. */
   struct_hash: string | null;
 }
 
-/** A chunk with its fused score. */
+/**
+ * A chunk with its fused score.
+ *
+ * @internal
+ */
 export interface ScoredChunk extends ChunkMeta {
+  /** The fused score (reciprocal rank fusion). */
   score: number;
+  /** The legs that ranked it. */
   legs: string[];
 }
 
 /** One candidate answer: a file (best chunk first), a note or a memory. */
 export interface Candidate {
+  /** What it folds by: `p` + the file's path id, or `notes:ID` / `memory:ID`. */
   key: string;
+  /** The folded score of its chunks. */
   score: number;
+  /** Its best chunk. */
   best: ScoredChunk;
+  /** Its other chunks that ranked, best first. */
   others: ScoredChunk[];
 }
 
 /** The ranking of one request, before verification. */
 export interface Ranking {
+  /** The request's query, parsed. */
   query: ParsedQuery;
   /** The query's words and whole identifiers with their idf over the index's chunks. */
   terms: ScoredTerm[];
+  /** The candidates, best first. */
   candidates: Candidate[];
+  /** Which legs ran, how many chunks each gave, and why any was off. */
   legs: LegsReport;
 }
 

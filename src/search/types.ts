@@ -8,6 +8,10 @@ export type SearchKind = "code" | "docs" | "notes" | "memory";
 
 /** One search. Only `query` is required. */
 export interface SearchRequest {
+  /**
+   * The question, in words and identifiers; `-word` excludes, `"a phrase"` ranks chunks holding all
+   * its words higher.
+   */
   query: string;
   /** Results (files, notes, memories) to return; default 8. */
   limit?: number;
@@ -17,6 +21,7 @@ export interface SearchRequest {
   pathPrefix?: string;
   /** A language id (`typescript`, `python`, `markdown`…). */
   lang?: string;
+  /** Only code, prose (`docs`), notes or memories. */
   kind?: SearchKind;
   /**
    * Where hints for the reconciler and the pruning log go. Without it the
@@ -48,8 +53,11 @@ export interface Freshness {
 export interface HitSymbol {
   /** Qualname or heading path. */
   name: string;
+  /** Its kind (`function`, `class`, `heading`…). */
   kind: string;
+  /** Its first line, 1-based. */
   line: number;
+  /** Its last line, inclusive. */
   end_line: number;
   /** Its score among the file's symbols for this query (higher is better). */
   score: number;
@@ -57,19 +65,25 @@ export interface HitSymbol {
 
 /** One result: a file (its best chunk named), a note or a memory. */
 export interface SearchHit {
+  /** Its place in the answer, from 1. */
   rank: number;
+  /** What the disk says now: STRONG, WEAK or REBUILT (STALE hits are pruned, never shown). */
   verdict: Exclude<Verdict, "STALE">;
   /** Why it is not STRONG; null when it is. */
   reason: string | null;
   /** The file (for a note or memory: the file it points at), or null. */
   path: string | null;
+  /** The repository: the nearest folder holding `.git` within the root (its name), else the root. */
   repo: string | null;
+  /** The first line of the named symbol or section, 1-based; null for a whole file. */
   line: number | null;
+  /** Its last line, inclusive; null for a whole file. */
   end_line: number | null;
   /** Qualname, heading path or note title; null for a whole file. */
   symbol: string | null;
   /** Symbol kind, `file`, `section`, `note` or `memory`. */
   kind: string | null;
+  /** Whether it is code, prose, a note or a memory. */
   source: SearchKind;
   /** The ranking model's score (higher is better; comparable within one search). */
   score: number;
@@ -98,29 +112,41 @@ export interface SearchHit {
   ref_id: number | string | null;
   /** The legs that found it. */
   legs: string[];
+  /** When and how it was checked against the disk. */
   freshness: Freshness;
 }
 
 /** What each leg did. */
 export interface LegsReport {
+  /** The full-text leg, always on: how many chunks it gave. */
   lexical: { on: true; chunks: number };
+  /** The graph leg: how many chunks and seeds it used, or why it was off. */
   graph: { on: true; chunks: number; seeds: number } | { on: false; reason: string };
+  /** The semantic leg: its model and how many chunks it gave, or why it was off. */
   semantic: { on: true; model: string; chunks: number } | { on: false; reason: string };
 }
 
 /** A gone hit that was not found again: never ranked; the reconciler is hinted to retract it. */
 export interface PrunedHit {
+  /** The path that is gone. */
   path: string;
+  /** The symbol it named; null for a whole file. */
   symbol: string | null;
+  /** Why it was pruned. */
   reason: string;
 }
 
 /** The answer to one search. */
 export interface SearchResult {
+  /** The query as asked. */
   query: string;
+  /** Time the search took, in ms. */
   took_ms: number;
+  /** What each leg did. */
   legs: LegsReport;
+  /** The hits, best first. */
   hits: SearchHit[];
+  /** Gone hits that were not found again. */
   pruned: PrunedHit[];
   /** One line for a person: counts by verdict, time, legs. */
   summary: string;

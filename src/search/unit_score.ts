@@ -9,7 +9,11 @@
  */
 import { stem } from "../derive/words.ts";
 
-/** A query term with its inverse document frequency over the index's chunks. */
+/**
+ * A query term with its inverse document frequency over the index's chunks.
+ *
+ * @internal
+ */
 export interface ScoredTerm {
   /** Porter stem of the word (or of a whole identifier form). */
   stem: string;
@@ -18,7 +22,11 @@ export interface ScoredTerm {
   next?: boolean;
 }
 
-/** The weight of each field of a unit in BM25F, and BM25's saturation and length knobs. */
+/**
+ * The weight of each field of a unit in BM25F, and BM25's saturation and length knobs.
+ *
+ * @internal
+ */
 export interface UnitWeights {
   /** Added in full for each query word in the unit's name (a share of the word's idf). */
   name: number;
@@ -352,7 +360,7 @@ export function attachLeadingComments(
   });
 }
 
-/** Field weights chosen on the benchmark's tuning half (README, Search figures). */
+/** Field weights chosen on the benchmark's tuning half (`docs/performance.md`, Search). */
 export const DEFAULT_UNIT_WEIGHTS: UnitWeights = {
   name: 3,
   qual: 0,

@@ -16,7 +16,11 @@ export type Verdict = "STRONG" | "WEAK" | "REBUILT" | "STALE";
  */
 export const COVERAGE_THRESHOLD = 0.75;
 
-/** How much of the query a text answers: the share of `words` it holds, and the ones it lacks. */
+/**
+ * How much of the query a text answers: the share of `words` it holds, and the ones it lacks.
+ *
+ * @internal
+ */
 export interface Coverage {
   coverage: number;
   missing: string[];
@@ -43,7 +47,11 @@ export function coverage(words: readonly string[], text: string): Coverage {
   return { coverage: (words.length - missing.length) / words.length, missing };
 }
 
-/** What verification found about one hit. */
+/**
+ * What verification found about one hit.
+ *
+ * @internal
+ */
 export interface HitFacts {
   /** The indexed file exists (for a note: every path it points at does). */
   exists: boolean;
