@@ -17,13 +17,16 @@ import { homeDirs } from "./owners.ts";
 import { Reconciler } from "./reconciler.ts";
 import { Watcher, type WatchMessage } from "./watcher.ts";
 
-/** Knobs of a daemon run; tests shorten the timers. */
 /** Meta key holding the watcher's OS-limit message while the limit is in force. */
 export const WATCH_LIMIT_KEY = "watch_limit";
 
+/** Knobs of a daemon run; tests shorten the timers. */
 export interface DaemonOptions {
+  /** The home whose journal, hints and config the daemon serves. */
   home: HomePaths;
+  /** Turns a file's bytes into symbols and chunks. */
   extractor: Extractor;
+  /** Where the daemon reports what it does. */
   log: Logger;
   /** How often the hints folder and config file are polled, as a backstop to the watch. */
   pollMs?: number;
@@ -49,6 +52,7 @@ export interface DaemonOptions {
 export interface BackgroundWork {
   /** Does one bounded step; true while more remains. A throw is logged and ends the turn. */
   step(): Promise<boolean>;
+  /** Stops the work and frees what it holds; called once, when the daemon stops. */
   close(): void;
 }
 

@@ -18,7 +18,11 @@ import { chunkRows } from "../derive/chunk_rows.ts";
 import { vocabWords } from "../derive/vocab.ts";
 import { isTimeBudgetMiss, timeMissReason } from "./plan.ts";
 
-/** Everything desiredRows needs, gathered by the reconciler's I/O shell. */
+/**
+ * Everything desiredRows needs, gathered by the reconciler's I/O shell.
+ *
+ * @internal
+ */
 export interface DesiredInput {
   rootId: number;
   path: string;

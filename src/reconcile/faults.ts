@@ -26,9 +26,11 @@ const SQLITE_KINDS: Record<number, FaultKind> = {
 
 /** An error sorted into what the writer does about it. */
 export interface Fault {
+  /** What sort of failure it is. */
   kind: FaultKind;
   /** True when waiting and retrying can cure it; false ends the daemon. */
   transient: boolean;
+  /** The error's message (its first line). */
   message: string;
 }
 
@@ -90,7 +92,9 @@ export function backoffMs(attempt: number, baseMs = 500, capMs = 30_000): number
 
 /** The daemon's last pass error, as `status` shows it. */
 export interface FaultRecord {
+  /** What sort of failure it was. */
   kind: FaultKind;
+  /** The error's message, redacted. */
   message: string;
   /** When it last happened (ms since the epoch). */
   at_ms: number;
@@ -100,6 +104,7 @@ export interface FaultRecord {
   retry_at_ms: number;
   /** When a pass next succeeded; null while still failing. */
   recovered_ms: number | null;
+  /** The daemon that recorded it. */
   pid: number;
 }
 

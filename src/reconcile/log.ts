@@ -3,7 +3,9 @@ import { redactSecrets } from "../files/secrets.ts";
 
 /** Where the reconciler reports what it did; the CLI and the daemon choose the sink. */
 export interface Logger {
+  /** Reports what was done (shown when verbose). */
   info(message: string): void;
+  /** Reports what went wrong and was survived (always shown). */
   warn(message: string): void;
 }
 

@@ -2,14 +2,22 @@ import type { Depth } from "../config/mod.ts";
 import type { PathStat } from "../store/mod.ts";
 import { derivedBy } from "../extract/derivation.ts";
 
-/** What a stat of the path found (the only I/O a plan depends on). */
+/**
+ * What a stat of the path found (the only I/O a plan depends on).
+ *
+ * @internal
+ */
 export type Observed =
   | { kind: "missing" }
   | { kind: "dir" }
   | { kind: "other" }
   | { kind: "file"; size: number; mtimeMs: number };
 
-/** What the path's policy says before any bytes are read. */
+/**
+ * What the path's policy says before any bytes are read.
+ *
+ * @internal
+ */
 export interface PathContext {
   /** Why the path must not be indexed (ignored, secret name, outside every root, symlink). */
   excluded?: string;
@@ -32,7 +40,11 @@ export interface PathContext {
   derivation?: string;
 }
 
-/** The first step for one path. */
+/**
+ * The first step for one path.
+ *
+ * @internal
+ */
 export type Step =
   | { do: "nothing"; why: string }
   | { do: "retract"; why: string }
@@ -160,7 +172,11 @@ export function isRacy(mtimeMs: number, readAtMs: number): boolean {
   return mtimeMs >= readAtMs - RACY_WINDOW_MS;
 }
 
-/** After the bytes were read and hashed: what to commit. */
+/**
+ * After the bytes were read and hashed: what to commit.
+ *
+ * @internal
+ */
 export type CommitPlan =
   | { do: "nothing" }
   | { do: "touch"; racy: number }

@@ -22,6 +22,7 @@ export class PreparePool {
   #nextId = 1;
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
 
+  /** A pool of `size` Workers, started on first use and ended after `idleMs` without work. */
   constructor(
     readonly size = defaultPoolSize(),
     readonly idleMs = 5_000,

@@ -49,9 +49,11 @@ import { walkRoot } from "../files/walk.ts";
 
 /** Progress of a pass, for a progress bar. */
 export interface Progress {
+  /** Files looked at so far. */
   done: number;
   /** Files found so far by the walk (grows while it runs). */
   found: number;
+  /** True once the walk has found every file, so `found` is final. */
   walkDone: boolean;
 }
 
@@ -107,6 +109,8 @@ export class Reconciler {
   /**
    * How long one bulk write transaction may hold the journal's lock before it
    * commits at its next consistent point (tests set 0 to commit at every one).
+   *
+   * @internal
    */
   txBudgetMs = TX_BUDGET_MS;
   /**
@@ -125,6 +129,10 @@ export class Reconciler {
   /** Paths replaced by the batch being committed, for {@link onCommitted}. */
   #committed: number[] = [];
 
+  /**
+   * A reconciler over `journal` for `home` and its `config`. With a `pool`,
+   * large batches are prepared on its Workers; otherwise on this thread.
+   */
   constructor(
     readonly journal: Journal,
     readonly home: HomePaths,

@@ -6,7 +6,9 @@ export interface PassStats {
   changed: number;
   /** Paths only re-stamped (same bytes). */
   touched: number;
+  /** Paths whose rows were removed (gone, excluded, or now holding a secret). */
   retracted: number;
+  /** Paths whose row already matched the disk. */
   unchanged: number;
   /** Files recorded as skipped (binary, too large). */
   skipped: number;

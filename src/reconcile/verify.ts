@@ -16,6 +16,11 @@ import { NOT_UTF8, walkRoot } from "../files/walk.ts";
 
 /** One way the journal differs from the disk. */
 export interface Drift {
+  /**
+   * What differs: `missing` (on disk, not in the journal), `ghost` (in the journal, gone or
+   * excluded), `stat`, `content` (with `deep`), `shallow` (below the depth this build reaches),
+   * `orphan` (rows owned by no path), `unreadable`, `vocabulary` (learned-vocabulary counts).
+   */
   kind:
     | "missing"
     | "ghost"
@@ -25,7 +30,9 @@ export interface Drift {
     | "orphan"
     | "unreadable"
     | "vocabulary";
+  /** The path it is about (for `orphan`, the table; for `vocabulary`, the count that is off). */
   path: string;
+  /** What was found, in words. */
   reason: string;
 }
 
@@ -33,6 +40,8 @@ export interface Drift {
  * A path that is not (fully) indexed for a reason a reconcile cannot fix
  * now: a file that cannot be read, a name that is not valid UTF-8, a file
  * over the size cap, a parse over its time budget. Not drift.
+ *
+ * @internal
  */
 export interface Skipped {
   path: string;
@@ -41,10 +50,15 @@ export interface Skipped {
 
 /** What verify found. `drift` empty means the journal equals the disk. */
 export interface VerifyReport {
+  /** Roots compared. */
   roots: number;
+  /** Files on disk compared with their rows. */
   checked: number;
+  /** True when every file was re-hashed. */
   deep: boolean;
+  /** Paths waiting in the reconciler's queue when verify ran. */
   queued: number;
+  /** Every difference found; empty when the journal equals the disk. */
   drift: Drift[];
   /** Paths passed over with their reason (not drift), in walk order. */
   skipped: Skipped[];
