@@ -13,7 +13,9 @@ import { STRUCT_HASH_VERSION } from "./struct_hash.ts";
 
 /** The versions behind a derivation string (plain data: it travels to prepare Workers). */
 export interface DerivationVersions {
+  /** The extractor core, chunker and row layout. */
   base: number;
+  /** The structural hash (`STRUCT_HASH_VERSION`). */
   structHash: number;
   /** Per language id; a language not listed is at 0. */
   languages: Readonly<Record<string, number>>;

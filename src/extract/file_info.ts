@@ -2,8 +2,11 @@ import { detectLanguage } from "./language.ts";
 
 /** What L1 knows about a file without parsing it. */
 export interface FileInfo {
+  /** True when the bytes sniffed are not text. */
   binary: boolean;
+  /** The detected language, when one is recognised. */
   language?: string;
+  /** The first meaningful line, when there is one. */
   summary?: string;
 }
 

@@ -5,6 +5,7 @@ import type { Capability, Extraction, Extractor } from "./types.ts";
  * chunking and tree-sitter (L2/L3) register in {@link ./mod.ts}.
  */
 export class L1Extractor implements Extractor {
+  /** L1 for every language, with the reason nothing deeper is available. */
   capability(language: string | undefined): Capability {
     return {
       depth: 1,
@@ -12,6 +13,7 @@ export class L1Extractor implements Extractor {
     };
   }
 
+  /** An empty L1 extraction: no symbols, references or chunks. */
   extract(): Promise<Extraction> {
     return Promise.resolve({ depth: 1, symbols: [], refs: [], chunks: [] });
   }

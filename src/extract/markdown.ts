@@ -83,12 +83,14 @@ function findHeadings(lines: string[]): ProseHeading[] {
 
 /** Markdown at L2: chunks and heading symbols; markdown has no graph (L3). */
 export class MarkdownExtractor implements Extractor {
+  /** L2 for markdown; anything else stays at L1 with the reason. */
   capability(language: string | undefined): Capability {
     return language === "markdown"
       ? { depth: 2 }
       : { depth: 1, reason: `the markdown extractor does not read ${language ?? "unknown files"}` };
   }
 
+  /** Markdown's sections as chunks and `heading` symbols, at most L2. */
   extract(input: { language: string; text: string; depth: Depth }): Promise<Extraction> {
     const depth = Math.min(input.depth, 2) as Depth;
     if (depth < 2 || input.language !== "markdown") {

@@ -36,12 +36,17 @@ export function chunkProse(
  * language stays at L1 with a reason.
  */
 export class ProseExtractor implements Extractor {
+  /** L2 for every prose language it reads; anything else stays at L1 with the reason. */
   capability(language: string | undefined): Capability {
     return language !== undefined && Object.hasOwn(CHUNKERS, language)
       ? { depth: 2 }
       : { depth: 1, reason: `the prose extractor does not read ${language ?? "unknown files"}` };
   }
 
+  /**
+   * The sections as chunks and `heading` symbols, at most L2; L1 when the language is not one it
+   * reads.
+   */
   extract(input: { language: string; text: string; depth: Depth }): Promise<Extraction> {
     const depth = Math.min(input.depth, 2) as Depth;
     const prose = depth < 2 ? undefined : chunkProse(input.language, input.text);

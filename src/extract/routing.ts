@@ -9,7 +9,9 @@ import { languageSpec } from "./languages.ts";
 
 /** Options for {@link createExtractor}; defaults suit the reconciler. */
 export interface ExtractorOptions {
+  /** Per-file parse limits; any not given keep {@link DEFAULT_BUDGET}'s. */
   budget?: Partial<ParseBudget>;
+  /** Where grammars load from (default: the grammars shipped beside the code). */
   store?: GrammarStore;
   /**
    * Parse trees kept by path so that re-parsing an edited file is

@@ -21,6 +21,7 @@ export interface ParseBudget {
   maxAverageLine: number;
 }
 
+/** The limits a file is parsed within unless told otherwise. */
 export const DEFAULT_BUDGET: ParseBudget = {
   maxChars: 1_000_000,
   maxMillis: 1_000,
@@ -51,6 +52,10 @@ export class TreeSitterExtractor implements Extractor {
   #budget: ParseBudget;
   #recent: RecentTrees;
 
+  /**
+   * An extractor over `store`'s grammars (default: shipped beside the code), parsing within
+   * `budget` and keeping the last `keepTrees` trees.
+   */
   constructor(
     options: { store?: GrammarStore; budget?: Partial<ParseBudget>; keepTrees?: number } = {},
   ) {
@@ -59,6 +64,7 @@ export class TreeSitterExtractor implements Extractor {
     this.#recent = new RecentTrees(options.keepTrees ?? 4);
   }
 
+  /** L3 for a language whose grammar loads; L1 with the reason otherwise. */
   capability(language: string | undefined): Capability {
     const reason = this.#store.availability(language);
     return reason === undefined ? { depth: 3 } : { depth: 1, reason };

@@ -4,12 +4,17 @@ import type { Depth } from "../config/mod.ts";
 export interface SymbolDef {
   /** function, method, class, interface, type, enum, constant, module, heading… */
   kind: string;
+  /** The name as written. */
   name: string;
   /** Dotted path inside the file, e.g. `Outer.Inner.method`; unique per file with `kind` and overload index. */
   qualname: string;
+  /** First line. */
   startLine: number;
+  /** Last line. */
   endLine: number;
+  /** The declaration without its body, when there is one. */
   signature?: string;
+  /** The doc comment (or docstring) attached to it, without comment markers. */
   doc?: string;
   /** Hash of the symbol's syntax tree without positions, whitespace or comments. */
   structHash?: string;
@@ -21,6 +26,7 @@ export interface SymbolDef {
 
 /** A reference from a definition (or the file itself) to a name (L3). */
 export interface Reference {
+  /** What the reference does: a call, an import, a base class or an implemented interface. */
   kind: "calls" | "imports" | "inherits" | "implements";
   /** `qualname` of the referring definition; `""` for the file (module level). */
   from: string;
@@ -41,22 +47,31 @@ export interface Reference {
    * `Foo x`), or a Go method's receiver. Absent when unknown or ambiguous.
    */
   receiverType?: string;
+  /** The line it is made on, 1-based. */
   line: number;
 }
 
 /** A markdown (or other prose) section, chunked by heading. */
 export interface Chunk {
+  /** The section's heading path (`Guide > Install`); `""` before the first heading. */
   heading: string;
+  /** First line, 1-based. */
   startLine: number;
+  /** Last line, inclusive. */
   endLine: number;
+  /** The section's text. */
   text: string;
 }
 
 /** What one file yields at the depth asked for. */
 export interface Extraction {
+  /** The depth reached: the depth asked for, or less with {@link Extraction.error}. */
   depth: Depth;
+  /** Definitions (L2). */
   symbols: SymbolDef[];
+  /** References (L3); empty below L3. */
   refs: Reference[];
+  /** Prose sections; empty for code. */
   chunks: Chunk[];
   /** Set when extraction degraded (syntax errors, parse budget, grammar failure). */
   error?: string;
@@ -64,12 +79,15 @@ export interface Extraction {
 
 /** What an extractor can do for one language on this machine, and why not more. */
 export interface Capability {
+  /** The deepest level it reaches for the language. */
   depth: Depth;
+  /** Why not deeper (no grammar, a grammar that failed to load…), when there is a reason. */
   reason?: string;
 }
 
 /** The L2/L3 plug: the reconciler calls it; it never touches the journal. */
 export interface Extractor {
+  /** What this extractor can do for `language` on this machine; cheap, never throws. */
   capability(language: string | undefined): Capability;
   /**
    * `budgetScale` multiplies the time budget (default 1): a file that missed
