@@ -43,7 +43,11 @@ export interface HashTarget {
   skip?: Span;
 }
 
-/** How a language's layout carries meaning, beyond its tokens. */
+/**
+ * How a language's layout carries meaning, beyond its tokens.
+ *
+ * @internal
+ */
 export interface HashStyle {
   /** A line break (outside brackets) ends a statement, like `;` (Python, Ruby, shells). */
   newlines?: boolean;
