@@ -4,6 +4,7 @@ export type Depth = 0 | 1 | 2 | 3;
 /** What a root asks for: a fixed level, or `max` (whatever this machine can do). */
 export type DepthRequest = Depth | "max";
 
+/** Every depth, shallowest first. */
 export const DEPTHS: readonly Depth[] = [0, 1, 2, 3];
 
 const NAMES = ["L0 path", "L1 file", "L2 symbols", "L3 graph"] as const;

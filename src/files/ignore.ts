@@ -16,7 +16,11 @@ export const DEFAULT_IGNORED_DIRS: readonly string[] = [
   ".heimdall",
 ];
 
-/** One parsed ignore line; `reason` reads like `.gitignore:3 build/`. */
+/**
+ * One parsed ignore line; `reason` reads like `.gitignore:3 build/`.
+ *
+ * @internal
+ */
 export interface IgnoreRule {
   readonly source: string;
   readonly line: number;
@@ -34,7 +38,11 @@ interface Compiled extends IgnoreRule {
   readonly re: RegExp | undefined;
 }
 
-/** The outcome for one path; `reason` names the deciding rule, also when it is a `!` rule. */
+/**
+ * The outcome for one path; `reason` names the deciding rule, also when it is a `!` rule.
+ *
+ * @internal
+ */
 export interface IgnoreVerdict {
   ignored: boolean;
   reason?: string;
@@ -184,6 +192,7 @@ export class IgnoreCache {
   readonly #files = new Map<string, { mtimeMs: number; size: number; rules: IgnoreRules }>();
   readonly #bases = new Map<string, IgnoreStack>();
   #parses = 0;
+  /** A cache holding at most `maxEntries` directories, ignore files and base stacks each. */
   constructor(readonly maxEntries = 4096) {}
 
   /** How many ignore files this cache has parsed so far (a measure of misses). */

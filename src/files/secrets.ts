@@ -63,8 +63,14 @@ export function isSecretName(rel: string): string | undefined {
 
 /** One secret found in a text: its kind and where it sits (`text.slice(start, end)`). */
 export interface SecretFinding {
+  /**
+   * The kind of secret (`github_token`, `private_key`, `password_assignment`…), as written into
+   * `[REDACTED:<kind>]`.
+   */
   kind: string;
+  /** Where it starts in the text (UTF-16 index). */
   start: number;
+  /** Where it ends (exclusive). */
   end: number;
 }
 

@@ -24,11 +24,13 @@ export type WalkEvent =
 
 /** What to walk: `under` narrows the walk to one root-relative folder or file. */
 export interface WalkOptions {
+  /** The root to walk (absolute). */
   root: string;
   /** Text of the user's global ignore file (`~/.heimdall/ignore`). */
   globalIgnore?: string;
   /** Files larger than this yield a `too-large` skip instead of a file event. */
   maxFileBytes?: number;
+  /** A root-relative folder or file to walk instead of the whole root. */
   under?: string;
   /** Apply the built-in `DEFAULT_IGNORED_DIRS` (default true). */
   defaults?: boolean;

@@ -4,7 +4,9 @@ import { parsePatch } from "./patch.ts";
 
 /** A hint that could not be used, and why. */
 export interface DroppedHint {
+  /** The value as given (cut to 80 characters). */
   value: string;
+  /** Why it was dropped (empty, too long, control characters, not a string…). */
   reason: string;
 }
 
@@ -108,8 +110,11 @@ export function writeHintFile(hintsDir: string, paths: readonly string[]): strin
 
 /** One hint file read back: its paths, or why it was dropped. */
 export interface HintFile {
+  /** The hint file's path. */
   file: string;
+  /** The valid paths it names. */
   paths: string[];
+  /** What it named that could not be used. */
   dropped: DroppedHint[];
 }
 

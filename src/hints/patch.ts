@@ -20,7 +20,9 @@
 
 /** One file of a patch. */
 export interface PatchFile {
+  /** The file's path as the patch writes it. */
   path: string;
+  /** What the patch does to it. */
   op: "add" | "update" | "delete";
   /** Context and removed lines of every hunk, joined; null for add and delete. */
   oldText: string | null;
