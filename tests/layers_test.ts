@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
  * The allowed layering, lowest first. A folder may import from any folder of
  * a lower layer, never from its own layer or a higher one.
  *
+ * - errors (the base error and its kinds, which every folder may throw);
  * - config (settings, the home's private files), present (how things are
  *   shown: counts, times, one-line names), files (walking a root, ignore
  *   rules, the secret screen), embed (tokenizers and model runtimes);
@@ -23,6 +24,7 @@ import assert from "node:assert/strict";
  * - cli, which starts them all.
  */
 export const LAYERS: readonly (readonly string[])[] = [
+  ["errors"],
   ["config", "present", "files", "embed"],
   ["hints", "store", "extract"],
   ["derive"],

@@ -1,3 +1,4 @@
+import { UsageError } from "../errors/mod.ts";
 import { type DepthRequest, parseDepth } from "./depth.ts";
 
 /** One root the user wants indexed. `path` is absolute. */
@@ -40,7 +41,7 @@ export interface Config {
 }
 
 /** A config value that cannot be used; the message names the key, the value and the fix. */
-export class ConfigError extends Error {
+export class ConfigError extends UsageError {
   constructor(
     readonly key: string,
     readonly value: unknown,

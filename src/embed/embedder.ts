@@ -12,6 +12,7 @@
  * A graph whose output is already one vector per text (`[batch, dim]`) is
  * only normalised. Results come back in input order.
  */
+import { EnvironmentError } from "../errors/mod.ts";
 import { join } from "node:path";
 import { fileWithRole, type ModelManifest, parseManifest } from "./manifest.ts";
 import { normalizeL2, pool, rows } from "./pool.ts";
@@ -38,7 +39,7 @@ export interface EmbedderOptions extends RuntimeOptions {
 }
 
 /** The model folder or its files cannot be used; the message names the file and the remedy. */
-export class ModelLoadError extends Error {
+export class ModelLoadError extends EnvironmentError {
   constructor(message: string) {
     super(message);
     this.name = "ModelLoadError";

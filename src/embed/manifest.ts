@@ -10,6 +10,7 @@
  * {@link parseManifest} is pure and says which key is wrong and why.
  */
 
+import { UsageError } from "../errors/mod.ts";
 /** How the token vectors of one text become its vector. */
 export type Pooling = "cls" | "mean";
 
@@ -50,7 +51,7 @@ export interface ModelManifest {
 }
 
 /** A manifest that cannot be used; the message names the key, the value and the fix. */
-export class ManifestError extends Error {
+export class ManifestError extends UsageError {
   constructor(message: string) {
     super(message);
     this.name = "ManifestError";

@@ -8,10 +8,11 @@
  * `BertNormalizer`. Anything else raises {@link TokenizerConfigError} naming
  * the type, so an unsupported model fails at load, not with wrong ids.
  */
+import { EnvironmentError } from "../errors/mod.ts";
 import { PrecompiledCharsMap } from "./precompiled.ts";
 
 /** A tokenizer.json this module cannot follow; the message names the part and the value. */
-export class TokenizerConfigError extends Error {
+export class TokenizerConfigError extends EnvironmentError {
   constructor(message: string) {
     super(message);
     this.name = "TokenizerConfigError";

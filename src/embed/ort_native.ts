@@ -17,11 +17,12 @@
  * Either failure is reported as {@link NativeUnavailableError} with the
  * reason, and the caller falls back to WASM.
  */
+import { EnvironmentError } from "../errors/mod.ts";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
 /** Why the native backend cannot load here, for `doctor` and the fallback note. */
-export class NativeUnavailableError extends Error {
+export class NativeUnavailableError extends EnvironmentError {
   constructor(message: string) {
     super(message);
     this.name = "NativeUnavailableError";

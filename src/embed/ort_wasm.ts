@@ -10,6 +10,7 @@
  * per core (at most 4) unless told otherwise. The thread count is fixed by the
  * first load in a process; later calls get the module as it was set up.
  */
+import { EnvironmentError } from "../errors/mod.ts";
 import { createHash } from "node:crypto";
 
 /** The onnxruntime-web module, as imported. */
@@ -19,7 +20,7 @@ const WASM_DIR = new URL("../../wasm/", import.meta.url);
 const MANIFEST = new URL("onnxruntime-web.json", WASM_DIR);
 
 /** The `wasm/` runtime is missing or does not match the code; the message says how to fix it. */
-export class WasmRuntimeError extends Error {
+export class WasmRuntimeError extends EnvironmentError {
   constructor(message: string) {
     super(message);
     this.name = "WasmRuntimeError";

@@ -17,8 +17,9 @@
  * match.)
  */
 
+import { EnvironmentError } from "../errors/mod.ts";
 /** A malformed charsmap; the message says what is wrong with it. */
-export class CharsMapError extends Error {
+export class CharsMapError extends EnvironmentError {
   constructor(message: string) {
     super(message);
     this.name = "CharsMapError";

@@ -7,6 +7,7 @@
  * so `deno run` and a `deno compile --include grammars --include wasm
  * --include src/extract/queries` binary behave the same.
  */
+import { EnvironmentError } from "../errors/mod.ts";
 import { Edit, Language, Parser, Query } from "web-tree-sitter";
 import { createHash } from "node:crypto";
 import { languageSpec } from "./languages.ts";
@@ -27,7 +28,7 @@ export interface LoadedGrammar {
 }
 
 /** A grammar that could not be loaded: which one, and why (for an L1 reason). */
-export class GrammarLoadError extends Error {
+export class GrammarLoadError extends EnvironmentError {
   constructor(readonly language: string, readonly reason: string) {
     super(`Cannot load the tree-sitter grammar for "${language}": ${reason}`);
     this.name = "GrammarLoadError";

@@ -8,6 +8,8 @@
  * matches, so `src/store` and `src/store/**` both cover `src/store/x.ts`.
  */
 
+import { UsageError } from "../errors/mod.ts";
+
 /** A compiled glob. */
 export interface Glob {
   source: string;
@@ -20,7 +22,7 @@ export interface Glob {
 }
 
 /** Why a glob cannot be compiled; the message names it. */
-export class GlobError extends Error {
+export class GlobError extends UsageError {
   constructor(readonly glob: string, reason: string) {
     super(`Bad glob "${glob}": ${reason}`);
     this.name = "GlobError";

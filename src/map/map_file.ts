@@ -14,6 +14,7 @@
  * sources = ["docs/adr/0003-journal.md"]
  * ```
  */
+import { UsageError } from "../errors/mod.ts";
 import { compileGlob, type Glob, GlobError } from "./glob.ts";
 import { parseToml, TomlError, type TomlTable, type TomlValue } from "./toml.ts";
 
@@ -42,7 +43,7 @@ export interface ArchMap {
 }
 
 /** A map file that does not parse or does not validate; `line` when known (1-based). */
-export class MapError extends Error {
+export class MapError extends UsageError {
   constructor(readonly file: string, readonly line: number | null, readonly reason: string) {
     super(`${file}${line !== null ? `:${line}` : ""}: ${reason}`);
     this.name = "MapError";

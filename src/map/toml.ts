@@ -8,6 +8,8 @@
  * and reported as such with the line: multi-line strings, dates and times.
  */
 
+import { UsageError } from "../errors/mod.ts";
+
 /** A TOML value as parsed. */
 export type TomlValue = string | number | boolean | TomlValue[] | TomlTable;
 /** A TOML table. */
@@ -16,7 +18,7 @@ export interface TomlTable {
 }
 
 /** A file that does not parse: `line` is 1-based. */
-export class TomlError extends Error {
+export class TomlError extends UsageError {
   constructor(readonly reason: string, readonly line: number) {
     super(`line ${line}: ${reason}`);
     this.name = "TomlError";

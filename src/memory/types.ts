@@ -1,5 +1,7 @@
 /** The rows and values of memory, as stored and as returned. */
 
+import { UsageError } from "../errors/mod.ts";
+
 /**
  * What a memory is. A `preference` is one person's accepted rule or habit
  * (personal memory, from the review queue); a `page` is a project's
@@ -98,7 +100,7 @@ export interface Memory extends MemoryRow {
 }
 
 /** Bad input to a memory function: the message names the value and the remedy. */
-export class MemoryInputError extends Error {
+export class MemoryInputError extends UsageError {
   constructor(message: string) {
     super(message);
     this.name = "MemoryInputError";

@@ -1,3 +1,4 @@
+import { EnvironmentError } from "../errors/mod.ts";
 import { dirname } from "node:path";
 import type { HomePaths } from "../config/mod.ts";
 import { ensurePrivateDir, openPrivateFile, writePrivateFile } from "../config/private_files.ts";
@@ -10,7 +11,7 @@ import { ensurePrivateDir, openPrivateFile, writePrivateFile } from "../config/p
 export type WriterRole = string | undefined;
 
 /** Another process holds the writer lock. Carries the holder's pid and role when known. */
-export class IndexLockedError extends Error {
+export class IndexLockedError extends EnvironmentError {
   constructor(
     readonly pid: number | undefined,
     readonly lockFile: string,

@@ -1,3 +1,4 @@
+import { EnvironmentError } from "../errors/mod.ts";
 import { derivationOf, type DerivationVersions } from "../extract/derivation.ts";
 import type { Depth } from "../config/mod.ts";
 import {
@@ -328,7 +329,7 @@ function readStable(
 }
 
 /** The file changed while it was being read. */
-class TornReadError extends Error {
+class TornReadError extends EnvironmentError {
   constructor(readonly path: string) {
     super(`"${path}" changed while it was being read`);
     this.name = "TornReadError";

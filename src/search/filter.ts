@@ -2,13 +2,14 @@
  * A request's filters resolved against the journal's roots: `--repo` and
  * `--path` become absolute path prefixes.
  */
+import { UsageError } from "../errors/mod.ts";
 import { basename, join } from "node:path";
 import type { Journal } from "../store/mod.ts";
 import type { ChunkFilter } from "./lexical.ts";
 import type { SearchRequest } from "./types.ts";
 
 /** A filter names nothing that exists (an unknown repo or language). */
-export class SearchFilterError extends Error {
+export class SearchFilterError extends UsageError {
   constructor(message: string) {
     super(message);
     this.name = "SearchFilterError";

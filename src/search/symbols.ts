@@ -1,3 +1,4 @@
+import { UsageError } from "../errors/mod.ts";
 import { resolve } from "node:path";
 import type { Journal } from "../store/mod.ts";
 
@@ -17,7 +18,7 @@ const SELECT = `SELECT n.id, n.kind, n.name, n.qualname, p.path, n.start_line AS
   n.end_line AS endLine, n.signature FROM nodes n JOIN paths p ON p.id = n.path_id`;
 
 /** A symbol name matched nothing, or more than one thing. */
-export class SymbolLookupError extends Error {
+export class SymbolLookupError extends UsageError {
   constructor(readonly query: string, readonly candidates: SymbolRef[]) {
     super(
       candidates.length === 0

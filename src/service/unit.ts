@@ -3,6 +3,7 @@
  * user unit (Linux) and a launchd agent (macOS). Pure: no I/O, no `Deno.*`.
  */
 
+import { UsageError } from "../errors/mod.ts";
 /** The launchd label, and the systemd unit's name without `.service`. */
 export const SERVICE_LABEL = "dev.heimdall.daemon";
 /** The systemd unit's file name. */
@@ -24,7 +25,7 @@ export interface ServiceSpec {
 }
 
 /** A value a service definition cannot carry; the message names it and the remedy. */
-export class ServiceSpecError extends Error {
+export class ServiceSpecError extends UsageError {
   constructor(readonly value: string, readonly why: string) {
     super(`Cannot write a service definition for "${value}": ${why}`);
     this.name = "ServiceSpecError";

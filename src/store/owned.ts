@@ -1,3 +1,4 @@
+import { InternalError } from "../errors/mod.ts";
 import type { Journal } from "./journal.ts";
 import type { ChunkRecord, NodeRecord, OwnedRows, PathRecord, PathRow } from "./types.ts";
 import { addPathVocab, flushVocab, removePathVocab, VocabDelta } from "./vocab_counts.ts";
@@ -6,7 +7,7 @@ import { addPathVocab, flushVocab, removePathVocab, VocabDelta } from "./vocab_c
  * A commit lost the race: the path's generation moved (or the path appeared or
  * vanished) after its reconcile began. The caller requeues the path.
  */
-export class StaleCommitError extends Error {
+export class StaleCommitError extends InternalError {
   constructor(
     readonly path: string,
     readonly expected: number | null,

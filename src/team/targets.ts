@@ -1,11 +1,12 @@
 /** What a person names on the command line (a path or a symbol), found in the local index. */
+import { UsageError } from "../errors/mod.ts";
 import { resolve } from "node:path";
 import { findSymbol, SymbolLookupError } from "../search/mod.ts";
 import { getPath, type Journal } from "../store/mod.ts";
 import { type LocalSymbol, symbolsById, symbolsOfFile } from "./symbol_key.ts";
 
 /** A path or symbol that cannot be used; the message says why and what to type instead. */
-export class TargetError extends Error {
+export class TargetError extends UsageError {
   constructor(message: string, readonly arg: string) {
     super(message);
     this.name = "TargetError";

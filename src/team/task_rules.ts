@@ -1,8 +1,9 @@
 /** Who may move a task where, decided in pure code; the stores apply it in one transaction. */
+import { UsageError } from "../errors/mod.ts";
 import type { Actor, Claim, Task, TaskState } from "./types.ts";
 
 /** A task move that is not allowed; the message says why and what to do. */
-export class TaskStateError extends Error {
+export class TaskStateError extends UsageError {
   constructor(message: string, readonly taskId: string) {
     super(message);
     this.name = "TaskStateError";

@@ -1,7 +1,9 @@
 /** The shared store's address: validated and shown without its password (pure). */
 
+import { EnvironmentError, UsageError } from "../errors/mod.ts";
+
 /** The team store cannot be reached or used; the message says what failed and what to do. */
-export class TeamStoreError extends Error {
+export class TeamStoreError extends EnvironmentError {
   constructor(message: string) {
     super(message);
     this.name = "TeamStoreError";
@@ -9,7 +11,7 @@ export class TeamStoreError extends Error {
 }
 
 /** A team URL that cannot be used; the message names the value (password hidden) and the fix. */
-export class TeamUrlError extends Error {
+export class TeamUrlError extends UsageError {
   constructor(message: string) {
     super(message);
     this.name = "TeamUrlError";

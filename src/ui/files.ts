@@ -5,6 +5,7 @@
  * and its real path (symlinks resolved) lies under the real path of one of
  * the indexed roots; anything else is refused as unknown.
  */
+import { UsageError } from "../errors/mod.ts";
 import { getPath, type Journal, listRoots } from "../store/mod.ts";
 
 /** A few lines of an indexed file, for the file view. */
@@ -17,7 +18,7 @@ export interface FileLines {
 }
 
 /** Why a file was not served; `status` is the HTTP status to answer with. */
-export class FileRefusedError extends Error {
+export class FileRefusedError extends UsageError {
   constructor(message: string, readonly status: 403 | 404) {
     super(message);
   }

@@ -1,0 +1,16 @@
+/**
+ * Errors: the one base class every error Heimdall throws on purpose extends,
+ * and the kinds (usage, environment, drift, internal) that decide what a
+ * person does about one. The lowest layer, so every folder may use it; it
+ * imports nothing, and never maps a kind to an exit code or prints (that is
+ * `src/cli`'s, in one table).
+ */
+export {
+  DriftError,
+  EnvironmentError,
+  ERROR_KINDS,
+  type ErrorKind,
+  HeimdallError,
+  InternalError,
+  UsageError,
+} from "./heimdall_error.ts";
