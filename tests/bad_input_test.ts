@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { homePaths } from "../src/config/mod.ts";
-import { describeError, UsageError } from "../src/cli/errors.ts";
+import { describeError } from "../src/cli/errors.ts";
+import { UsageError } from "../src/errors/mod.ts";
 import { WriterLock } from "../src/reconcile/mod.ts";
 import { BAD_INPUTS, homeWithJournal, tryBadInput } from "./bad_input_cases.ts";
 import { cli, tempDir, writeTree } from "./helpers.ts";

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { type Depth, depthName } from "../config/mod.ts";
 import { getPath, Journal, listRoots, rootFor } from "../store/mod.ts";
 import type { Context } from "./context.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 
 export const HELP = `heimdall depth [PATH] [--json]

@@ -1,3 +1,5 @@
+import type { ErrorKind } from "../errors/mod.ts";
+
 /** The one table of exit codes every command uses. */
 export const EXIT = {
   /** Success. */
@@ -13,3 +15,14 @@ export const EXIT = {
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/**
+ * The exit code of each kind of error: the only place a failure becomes a
+ * number. An error that is not a HeimdallError is `internal`.
+ */
+export const EXIT_FOR_KIND: Readonly<Record<ErrorKind, ExitCode>> = {
+  drift: EXIT.none,
+  usage: EXIT.usage,
+  environment: EXIT.env,
+  internal: EXIT.software,
+};

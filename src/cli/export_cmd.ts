@@ -1,10 +1,10 @@
 /** `heimdall export` / `heimdall import`: memories as JSON Lines, between machines. */
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
-import { exportMemories, importMemories, MemoryInputError } from "../memory/mod.ts";
+import { exportMemories, importMemories } from "../memory/mod.ts";
 import { Journal } from "../store/mod.ts";
 import type { Context } from "./context.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 import { plural } from "../present/fmt.ts";
 
@@ -88,9 +88,6 @@ export async function importCmd(args: string[], ctx: Context): Promise<number> {
       );
     }
     return EXIT.ok;
-  } catch (e) {
-    if (e instanceof MemoryInputError) throw new UsageError(e.message);
-    throw e;
   } finally {
     j.close();
   }

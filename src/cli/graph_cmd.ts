@@ -7,12 +7,11 @@ import {
   findSymbol,
   type Neighbour,
   outline,
-  SymbolLookupError,
   type SymbolRef,
 } from "../search/mod.ts";
 import { getPath, Journal } from "../store/mod.ts";
 import type { Context } from "./context.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 
 const where = (s: { path: string; line: number | null }) => {
@@ -25,9 +24,6 @@ function withJournal(ctx: Context, fn: (j: Journal) => number): number {
   const j = Journal.open(ctx.home.journal, { readOnly: true });
   try {
     return fn(j);
-  } catch (e) {
-    if (e instanceof SymbolLookupError) throw new UsageError(e.message);
-    throw e;
   } finally {
     j.close();
   }

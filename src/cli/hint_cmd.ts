@@ -3,7 +3,7 @@ import { loadConfig } from "../config/mod.ts";
 import { pathsFromHookJson, validateHintPath, writeHintFile } from "../hints/mod.ts";
 import { rootFor } from "../store/mod.ts";
 import type { Context } from "./context.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 
 export const HELP = `heimdall hint PATH… | --stdin

@@ -4,7 +4,7 @@ import { parseDepth, updateConfig } from "../config/mod.ts";
 import { journalCounts } from "../store/mod.ts";
 import { homeDirs, rootInHomeError } from "../reconcile/mod.ts";
 import type { Context } from "./context.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 import { plural, seconds } from "../present/fmt.ts";
 import { progressBar } from "./progress.ts";

@@ -15,7 +15,7 @@ import {
 } from "../harness/install/plan.ts";
 import type { Context } from "./context.ts";
 import { ensurePrivateDir, writePrivateFileAtomic } from "../config/private_files.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 
 export const HELP = `heimdall init --harness NAME[,NAME…]|all [--scope user|project] [--project DIR]

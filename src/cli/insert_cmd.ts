@@ -4,7 +4,7 @@ import { redactSecrets } from "../files/mod.ts";
 import { insertNote } from "../search/mod.ts";
 import { Journal } from "../store/mod.ts";
 import type { Context } from "./context.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 
 export const HELP = `heimdall insert --title T --body B|- [--keywords k1,k2] [--path P]…

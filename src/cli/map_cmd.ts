@@ -5,7 +5,7 @@ import { checkMap, constraintsFor, docsBehindHead, findMapFile, MapError } from 
 import { Journal } from "../store/mod.ts";
 import { classifyPath } from "../files/ignore.ts";
 import type { Context } from "./context.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 import { json, plural } from "../present/fmt.ts";
 

@@ -7,7 +7,6 @@ import {
   history,
   KINDS,
   type Memory,
-  MemoryInputError,
   type MemoryKind,
   parseInstant,
   parseKind,
@@ -15,11 +14,10 @@ import {
   type WhyItem,
   type WhyTarget,
 } from "../memory/mod.ts";
-import { SymbolLookupError } from "../search/mod.ts";
 import { Journal } from "../store/mod.ts";
-import { SharedMemory, TeamStoreError } from "../team/mod.ts";
+import { SharedMemory } from "../team/mod.ts";
 import type { Context } from "./context.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 import { json, plural } from "../present/fmt.ts";
 
@@ -49,15 +47,6 @@ async function withMemory(
     const warning = shared.warning();
     if (warning) ctx.err(`heimdall ${name}: ${warning}`);
     return await fn(j, shared);
-  } catch (e) {
-    if (e instanceof MemoryInputError || e instanceof SymbolLookupError) {
-      throw new UsageError(e.message);
-    }
-    if (e instanceof TeamStoreError) {
-      ctx.err(`heimdall ${name}: ${e.message}`);
-      return EXIT.env;
-    }
-    throw e;
   } finally {
     await shared.close();
     j.close();

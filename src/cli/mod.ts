@@ -6,7 +6,8 @@
  * memory, and prints what they return.
  */
 import { type Context, defaultContext } from "./context.ts";
-import { describeError, UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
+import { describeError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
 import { VERSION, versionLine } from "./version.ts";
 import { join } from "node:path";

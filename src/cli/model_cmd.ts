@@ -4,14 +4,11 @@ import { updateConfig } from "../config/mod.ts";
 import {
   BUILTIN_MODELS,
   builtinManifest,
-  ChecksumMismatchError,
   DEFAULT_MODEL,
-  DownloadError,
   type FileProgress,
   importModel,
   installedModels,
   type InstallResult,
-  ManifestError,
   MODEL_NAME,
   type ModelManifest,
   parseManifest,
@@ -19,7 +16,7 @@ import {
   readInstalled,
 } from "../embed/mod.ts";
 import type { Context } from "./context.ts";
-import { UsageError } from "./errors.ts";
+import { EnvironmentError, UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 import { statusLine } from "./progress.ts";
 
@@ -49,28 +46,19 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     );
   }
   const json = values.json === true;
-  try {
-    switch (sub) {
-      case "list":
-        return list(ctx, json);
-      case "pull":
-        return await pull(ctx, name, values.manifest, json);
-      case "use":
-        return await use(ctx, needName(name, "use"), json);
-      case "import":
-        return await importCmd(ctx, needName(name, "import"), values.from, json);
-      default:
-        throw new UsageError(
-          `Unknown model command "${sub}": expected list, pull, use or import`,
-        );
-    }
-  } catch (e) {
-    if (e instanceof DownloadError || e instanceof ChecksumMismatchError) {
-      ctx.err(`heimdall model ${sub}: ${e.message}`);
-      return EXIT.env;
-    }
-    if (e instanceof ManifestError) throw new UsageError(e.message);
-    throw e;
+  switch (sub) {
+    case "list":
+      return list(ctx, json);
+    case "pull":
+      return await pull(ctx, name, values.manifest, json);
+    case "use":
+      return await use(ctx, needName(name, "use"), json);
+    case "import":
+      return await importCmd(ctx, needName(name, "import"), values.from, json);
+    default:
+      throw new UsageError(
+        `Unknown model command "${sub}": expected list, pull, use or import`,
+      );
   }
 }
 
@@ -190,14 +178,7 @@ async function importCmd(
   } catch (e) {
     throw new UsageError(`Cannot import from "${dir}": ${(e as Error).message}; give a folder`);
   }
-  let result: InstallResult;
-  try {
-    result = await importModel(name, dir, ctx.home.models, builtinManifest(name));
-  } catch (e) {
-    if (e instanceof ChecksumMismatchError) throw e;
-    if (e instanceof Error && e.message.startsWith(`"${dir}"`)) throw new UsageError(e.message);
-    throw e;
-  }
+  const result = await importModel(name, dir, ctx.home.models, builtinManifest(name));
   return await installed(ctx, result, json);
 }
 
@@ -237,12 +218,11 @@ async function use(ctx: Context, name: string, json: boolean): Promise<number> {
         `Unknown model "${name}": not installed and not built in; heimdall model list shows both`,
       );
     }
-    ctx.err(
-      `heimdall model use: model "${name}" is ${
+    throw new EnvironmentError(
+      `Model "${name}" is ${
         m ? `incomplete (${m.problem ?? `missing ${m.missing.join(", ")}`})` : "not installed"
       } in ${ctx.home.models}; run heimdall model pull ${name}`,
     );
-    return EXIT.env;
   }
   await updateConfig(ctx.home.config, (c) => ({ ...c, model: name }));
   if (json) ctx.out(JSON.stringify({ active: name, dims: m.manifest!.dims, dir: m.dir }));

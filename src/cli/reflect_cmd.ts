@@ -14,7 +14,7 @@ import {
 } from "../team/mod.ts";
 import { repositoryOf } from "../harness/services_impl.ts";
 import type { Context } from "./context.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 import { json } from "../present/fmt.ts";
 
@@ -96,10 +96,6 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   } catch (e) {
     if (e instanceof MemoryInputError || e instanceof SymbolLookupError) {
       throw new UsageError(`${e.message} (reflect needs a project under an indexed root)`);
-    }
-    if (e instanceof TeamStoreError) {
-      ctx.err(`heimdall reflect: ${e.message}`);
-      return EXIT.env;
     }
     throw e;
   } finally {

@@ -5,16 +5,14 @@ import {
   acceptCandidate,
   defaultAuthor,
   listCandidates,
-  MemoryInputError,
   queueCandidates,
   type QueuedCandidate,
   rejectCandidate,
 } from "../memory/mod.ts";
-import { SymbolLookupError } from "../search/mod.ts";
 import { Journal } from "../store/mod.ts";
 import { distill, repositoryOf } from "../harness/services_impl.ts";
 import type { Context } from "./context.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 import { json, plural } from "../present/fmt.ts";
 
@@ -113,11 +111,6 @@ export async function run(args: string[], ctx: Context): Promise<number> {
           `Unknown review command "${verb}": expected list, accept, reject or distill`,
         );
     }
-  } catch (e) {
-    if (e instanceof MemoryInputError || e instanceof SymbolLookupError) {
-      throw new UsageError(e.message);
-    }
-    throw e;
   } finally {
     j.close();
   }

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { loadConfig, parseDepth, updateConfig } from "../config/mod.ts";
 import type { Context } from "./context.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 import { handToDaemon } from "./writer.ts";
 import { homeDirs, isInside, rootInHomeError } from "../reconcile/mod.ts";

@@ -2,7 +2,6 @@ import { parseArgs } from "node:util";
 import { relative, resolve } from "node:path";
 import {
   search,
-  SearchFilterError,
   type SearchHit,
   type SearchKind,
   type SearchRequest,
@@ -11,7 +10,7 @@ import {
 import { Journal } from "../store/mod.ts";
 import { logUsage } from "../config/mod.ts";
 import type { Context } from "./context.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 import { printable } from "../present/fmt.ts";
 
@@ -70,13 +69,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   }
   const journal = Journal.open(ctx.home.journal, { readOnly: true });
   try {
-    let result;
-    try {
-      result = await search(journal, req);
-    } catch (e) {
-      if (e instanceof SearchFilterError) throw new UsageError(e.message);
-      throw e;
-    }
+    const result = await search(journal, req);
     logUsage(ctx.home, searchUsage("cli", result));
     if (values.json) ctx.out(JSON.stringify(result));
     else {

@@ -9,13 +9,12 @@ import {
   serviceDefinition,
   serviceFilePath,
   type ServicePlatform,
-  ServiceSpecError,
   serviceState,
   SYSTEMD_UNIT_NAME,
 } from "../service/mod.ts";
 import { ensurePrivateDir } from "../config/private_files.ts";
 import type { Context } from "./context.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 
 export const HELP =
@@ -127,19 +126,12 @@ async function install(
   argv: string[],
 ): Promise<number> {
   const path = Deno.env.get("PATH");
-  let text: string;
-  try {
-    text = serviceDefinition(platform, {
-      argv,
-      home: ctx.home.home,
-      logFile: logs.service,
-      env: path ? { PATH: path } : {},
-    });
-  } catch (e) {
-    if (!(e instanceof ServiceSpecError)) throw e;
-    ctx.err(`heimdall service install: ${e.message}`);
-    return EXIT.usage;
-  }
+  const text = serviceDefinition(platform, {
+    argv,
+    home: ctx.home.home,
+    logFile: logs.service,
+    env: path ? { PATH: path } : {},
+  });
   ensurePrivateDir(ctx.home.logs);
   Deno.mkdirSync(dirname(file), { recursive: true });
   Deno.writeTextFileSync(file, text);

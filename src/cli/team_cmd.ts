@@ -26,16 +26,12 @@ import {
   resume,
   showTask,
   startTask,
-  TargetError,
   type Task,
-  TaskStateError,
   type Team,
-  TeamStoreError,
-  TeamUrlError,
   whoKnows,
 } from "../team/mod.ts";
 import type { Context } from "./context.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 import { ago, json, plural } from "../present/fmt.ts";
 
@@ -90,22 +86,6 @@ export const TEAM_HELP =
   disconnect: back to this machine's journal. status: where claims go, who
   you are, your current task.`;
 
-/** Maps the team's errors to exit codes; everything else goes to the dispatcher. */
-async function guarded(ctx: Context, name: string, fn: () => Promise<number>): Promise<number> {
-  try {
-    return await fn();
-  } catch (e) {
-    if (e instanceof TargetError || e instanceof TaskStateError || e instanceof TeamUrlError) {
-      throw new UsageError(e.message);
-    }
-    if (e instanceof TeamStoreError) {
-      ctx.err(`heimdall ${name}: ${e.message}`);
-      return EXIT.env;
-    }
-    throw e;
-  }
-}
-
 async function withTeam(
   ctx: Context,
   values: { agent?: string | undefined; session?: string | undefined },
@@ -157,37 +137,36 @@ export function claimCmd(args: string[], ctx: Context): Promise<number> {
       `Invalid --ttl "${values.ttl}": expected a duration from 1s to 7d like 90s, 45m, 2h or 1d (claim again to renew)`,
     );
   }
-  return guarded(ctx, "claim", () =>
-    withTeam(ctx, values, async (team) => {
-      const result = await claim(team, positionals, {
-        ...(ttl === undefined ? {} : { ttlSeconds: ttl }),
-        taskId: values.task ?? null,
-      });
-      const found = (await conflictsAt(team, result.targets.flatMap((t) => t.nodes))).conflicts;
-      if (values.json) {
-        ctx.out(json({ claims: result.claims, task: result.task, conflicts: found }));
-        return EXIT.ok;
-      }
-      const now = await team.store.now();
-      const left = formatDuration(result.claims[0]!.expiresAt - now);
-      ctx.out(
-        `claimed ${plural(result.claims.length, "symbol")} as ${who(team.who)} for ${left}${
-          result.task ? `, task ${taskLabel(result.task)}` : ""
-        }:`,
-      );
-      for (const t of result.targets) {
-        ctx.out(
-          `  ${t.symbol.kind} ${t.symbol.qualname || "(whole file)"} — ${shown(t.symbol.path)}:${
-            t.symbol.line ?? 1
-          }`,
-        );
-      }
-      if (found.length > 0) {
-        ctx.out(`within ${plural(DEFAULT_HOPS, "call hop")} of what you claimed:`);
-        printConflicts(ctx, found, now);
-      }
+  return withTeam(ctx, values, async (team) => {
+    const result = await claim(team, positionals, {
+      ...(ttl === undefined ? {} : { ttlSeconds: ttl }),
+      taskId: values.task ?? null,
+    });
+    const found = (await conflictsAt(team, result.targets.flatMap((t) => t.nodes))).conflicts;
+    if (values.json) {
+      ctx.out(json({ claims: result.claims, task: result.task, conflicts: found }));
       return EXIT.ok;
-    }));
+    }
+    const now = await team.store.now();
+    const left = formatDuration(result.claims[0]!.expiresAt - now);
+    ctx.out(
+      `claimed ${plural(result.claims.length, "symbol")} as ${who(team.who)} for ${left}${
+        result.task ? `, task ${taskLabel(result.task)}` : ""
+      }:`,
+    );
+    for (const t of result.targets) {
+      ctx.out(
+        `  ${t.symbol.kind} ${t.symbol.qualname || "(whole file)"} — ${shown(t.symbol.path)}:${
+          t.symbol.line ?? 1
+        }`,
+      );
+    }
+    if (found.length > 0) {
+      ctx.out(`within ${plural(DEFAULT_HOPS, "call hop")} of what you claimed:`);
+      printConflicts(ctx, found, now);
+    }
+    return EXIT.ok;
+  });
 }
 
 /** `heimdall release`. */
@@ -201,42 +180,40 @@ export function releaseCmd(args: string[], ctx: Context): Promise<number> {
   if (modes.filter(Boolean).length !== 1) {
     throw new UsageError("Usage: heimdall release SYMBOL|PATH… | --task ID | --all (exactly one)");
   }
-  return guarded(ctx, "release", () =>
-    withTeam(ctx, values, async (team) => {
-      const n = await release(
-        team,
-        values.all
-          ? { all: true }
-          : values.task !== undefined
-          ? { taskId: values.task }
-          : { names: positionals },
-      );
-      if (values.json) ctx.out(json({ released: n }));
-      else ctx.out(`released ${plural(n, "claim")}`);
-      return EXIT.ok;
-    }));
+  return withTeam(ctx, values, async (team) => {
+    const n = await release(
+      team,
+      values.all
+        ? { all: true }
+        : values.task !== undefined
+        ? { taskId: values.task }
+        : { names: positionals },
+    );
+    if (values.json) ctx.out(json({ released: n }));
+    else ctx.out(`released ${plural(n, "claim")}`);
+    return EXIT.ok;
+  });
 }
 
 /** `heimdall claims`. */
 export function claimsCmd(args: string[], ctx: Context): Promise<number> {
   const { values } = parseArgs({ args, options: WHO });
-  return guarded(ctx, "claims", () =>
-    withTeam(ctx, values, async (team) => {
-      const list = await team.store.activeClaims(null);
-      if (values.json) ctx.out(json({ store: team.store.where, claims: list }));
-      else {
-        const now = await team.store.now();
-        if (list.length === 0) ctx.out(`no active claims in ${team.store.where}`);
-        for (const c of list) {
-          ctx.out(
-            `${who(c)}  ${what(c)}  ${formatDuration(c.expiresAt - now)} left${
-              c.taskId ? `  task ${c.taskId}${c.taskText ? ` "${c.taskText}"` : ""}` : ""
-            }`,
-          );
-        }
+  return withTeam(ctx, values, async (team) => {
+    const list = await team.store.activeClaims(null);
+    if (values.json) ctx.out(json({ store: team.store.where, claims: list }));
+    else {
+      const now = await team.store.now();
+      if (list.length === 0) ctx.out(`no active claims in ${team.store.where}`);
+      for (const c of list) {
+        ctx.out(
+          `${who(c)}  ${what(c)}  ${formatDuration(c.expiresAt - now)} left${
+            c.taskId ? `  task ${c.taskId}${c.taskText ? ` "${c.taskText}"` : ""}` : ""
+          }`,
+        );
       }
-      return list.length > 0 ? EXIT.ok : EXIT.none;
-    }));
+    }
+    return list.length > 0 ? EXIT.ok : EXIT.none;
+  });
 }
 
 function printConflicts(ctx: Context, list: readonly Conflict[], now: number): void {
@@ -278,47 +255,46 @@ export function conflictsCmd(args: string[], ctx: Context): Promise<number> {
     throw new UsageError("Usage: heimdall conflicts PATH|SYMBOL [--hops 3]");
   }
   const hops = hopsOption(values.hops, DEFAULT_HOPS);
-  return guarded(ctx, "conflicts", () =>
-    withTeam(ctx, values, async (team) => {
-      const r = await conflicts(team, positionals[0]!, {
+  return withTeam(ctx, values, async (team) => {
+    const r = await conflicts(team, positionals[0]!, {
+      hops,
+      includeAcked: values.all ?? false,
+      ack: values.ack ?? false,
+    });
+    const s = r.target.symbol;
+    if (values.json) {
+      ctx.out(json({
+        target: targetJson(r.target),
         hops,
-        includeAcked: values.all ?? false,
-        ack: values.ack ?? false,
-      });
-      const s = r.target.symbol;
-      if (values.json) {
-        ctx.out(json({
-          target: targetJson(r.target),
-          hops,
-          conflicts: r.conflicts,
-          acknowledged_hidden: r.acknowledged,
-          others_active: r.othersActive,
-        }));
-        return r.conflicts.length > 0 ? EXIT.ok : EXIT.none;
-      }
-      const name = s.qualname || shown(s.path);
-      if (r.conflicts.length === 0) {
-        ctx.out(
-          `no claims by others on ${name}, what it calls or what calls it, within ${
-            plural(hops, "hop")
-          }`,
-        );
-      } else {
-        ctx.out(
-          `${plural(r.conflicts.length, "conflict")} on ${s.kind} ${name} — ${shown(s.path)}:${
-            s.line ?? 1
-          }:`,
-        );
-        printConflicts(ctx, r.conflicts, await team.store.now());
-        if (values.ack) ctx.out(`  (acknowledged: not shown to ${team.who.developer} again)`);
-      }
-      if (r.acknowledged > 0) {
-        ctx.out(
-          `  (${plural(r.acknowledged, "acknowledged conflict")} not shown; --all shows them)`,
-        );
-      }
+        conflicts: r.conflicts,
+        acknowledged_hidden: r.acknowledged,
+        others_active: r.othersActive,
+      }));
       return r.conflicts.length > 0 ? EXIT.ok : EXIT.none;
-    }));
+    }
+    const name = s.qualname || shown(s.path);
+    if (r.conflicts.length === 0) {
+      ctx.out(
+        `no claims by others on ${name}, what it calls or what calls it, within ${
+          plural(hops, "hop")
+        }`,
+      );
+    } else {
+      ctx.out(
+        `${plural(r.conflicts.length, "conflict")} on ${s.kind} ${name} — ${shown(s.path)}:${
+          s.line ?? 1
+        }:`,
+      );
+      printConflicts(ctx, r.conflicts, await team.store.now());
+      if (values.ack) ctx.out(`  (acknowledged: not shown to ${team.who.developer} again)`);
+    }
+    if (r.acknowledged > 0) {
+      ctx.out(
+        `  (${plural(r.acknowledged, "acknowledged conflict")} not shown; --all shows them)`,
+      );
+    }
+    return r.conflicts.length > 0 ? EXIT.ok : EXIT.none;
+  });
 }
 
 const TASK_VERBS = ["start", "handoff", "resume", "show", "list", "done"] as const;
@@ -347,102 +323,101 @@ export function taskCmd(args: string[], ctx: Context): Promise<number> {
     if (rest.length !== 1) throw new UsageError(`Usage: heimdall task ${usage}`);
     return rest[0]!;
   };
-  return guarded(ctx, "task", () =>
-    withTeam(ctx, values, async (team) => {
-      switch (verb) {
-        case "start": {
-          const text = rest.join(" ").trim();
-          if (text === "") throw new UsageError('Usage: heimdall task start "what you are doing"');
-          const task = await startTask(team, text);
-          if (values.json) ctx.out(json(task));
-          else ctx.out(`started task ${taskLabel(task)}; your claims now belong to it`);
-          return EXIT.ok;
-        }
-        case "handoff": {
-          const id = one("handoff ID --to PERSON [--note TEXT]");
-          if (!values.to) throw new UsageError(`Usage: heimdall task handoff ${id} --to PERSON`);
-          const moved = await handoff(team, id, values.to, values.note ?? null);
-          if (values.json) ctx.out(json(moved));
-          else {
-            ctx.out(
-              `handed task ${taskLabel(moved.task)} to ${values.to} with ${
-                plural(moved.claimsMoved, "active claim")
-              }; they pick it up with \`heimdall task resume ${id}\``,
-            );
-          }
-          return EXIT.ok;
-        }
-        case "resume":
-        case "show": {
-          const id = one(`${verb} ID`);
-          const r = verb === "resume"
-            ? await resume(team, id, { take: values.take ?? false })
-            : await showTask(team, id);
-          if (!r) throw new UsageError(`No task "${id}"; \`heimdall task list\` shows the tasks`);
-          if (values.json) {
-            ctx.out(json(r));
-            return EXIT.ok;
-          }
-          const now = await team.store.now();
-          ctx.out(`task ${taskLabel(r.task)} — ${r.task.state}, owner ${r.task.owner}`);
-          if ("claimsMoved" in r) {
-            ctx.out(`  now yours, with ${plural(r.claimsMoved as number, "active claim")}`);
-          }
-          for (const e of r.events) {
-            const to = e.to ? ` → ${e.to}` : "";
-            ctx.out(
-              `  ${ago(e.at, now).padEnd(8)} ${e.kind}${to} by ${e.actor}${
-                e.note ? `: ${e.note}` : ""
-              }`,
-            );
-          }
-          for (const c of r.claims) {
-            const active = c.releasedAt === null && c.expiresAt > now;
-            ctx.out(
-              `  claim  ${what(c)} — ${
-                active
-                  ? `${formatDuration(c.expiresAt - now)} left`
-                  : c.releasedAt
-                  ? "released"
-                  : "expired"
-              }`,
-            );
-          }
-          for (const m of r.memories) {
-            const outcome = m.outcome ? ` ${m.outcome}${m.count > 1 ? ` ×${m.count}` : ""}` : "";
-            ctx.out(`  ${m.kind}${outcome} by ${m.author}: ${m.text}`);
-          }
-          return EXIT.ok;
-        }
-        case "done": {
-          const id = one("done ID");
-          const moved = await team.store.finish(team.who, id);
-          if (values.json) ctx.out(json(moved));
-          else {ctx.out(
-              `task ${taskLabel(moved.task)} done; released ${plural(moved.claimsMoved, "claim")}`,
-            );}
-          return EXIT.ok;
-        }
-        case "list": {
-          const tasks = await team.store.listTasks({ includeDone: values.all ?? false });
-          const current = await currentTask(team);
-          if (values.json) ctx.out(json({ current: current?.id ?? null, tasks }));
-          else {
-            const now = await team.store.now();
-            if (tasks.length === 0) ctx.out('no tasks; `heimdall task start "TEXT"` starts one');
-            for (const t of tasks) {
-              const mark = t.id === current?.id ? "*" : " ";
-              ctx.out(
-                `${mark} ${t.id}  ${t.state.padEnd(10)} ${t.owner.padEnd(12)} ${
-                  ago(t.updatedAt, now).padEnd(8)
-                } ${t.text}`,
-              );
-            }
-          }
-          return tasks.length > 0 ? EXIT.ok : EXIT.none;
-        }
+  return withTeam(ctx, values, async (team) => {
+    switch (verb) {
+      case "start": {
+        const text = rest.join(" ").trim();
+        if (text === "") throw new UsageError('Usage: heimdall task start "what you are doing"');
+        const task = await startTask(team, text);
+        if (values.json) ctx.out(json(task));
+        else ctx.out(`started task ${taskLabel(task)}; your claims now belong to it`);
+        return EXIT.ok;
       }
-    }));
+      case "handoff": {
+        const id = one("handoff ID --to PERSON [--note TEXT]");
+        if (!values.to) throw new UsageError(`Usage: heimdall task handoff ${id} --to PERSON`);
+        const moved = await handoff(team, id, values.to, values.note ?? null);
+        if (values.json) ctx.out(json(moved));
+        else {
+          ctx.out(
+            `handed task ${taskLabel(moved.task)} to ${values.to} with ${
+              plural(moved.claimsMoved, "active claim")
+            }; they pick it up with \`heimdall task resume ${id}\``,
+          );
+        }
+        return EXIT.ok;
+      }
+      case "resume":
+      case "show": {
+        const id = one(`${verb} ID`);
+        const r = verb === "resume"
+          ? await resume(team, id, { take: values.take ?? false })
+          : await showTask(team, id);
+        if (!r) throw new UsageError(`No task "${id}"; \`heimdall task list\` shows the tasks`);
+        if (values.json) {
+          ctx.out(json(r));
+          return EXIT.ok;
+        }
+        const now = await team.store.now();
+        ctx.out(`task ${taskLabel(r.task)} — ${r.task.state}, owner ${r.task.owner}`);
+        if ("claimsMoved" in r) {
+          ctx.out(`  now yours, with ${plural(r.claimsMoved as number, "active claim")}`);
+        }
+        for (const e of r.events) {
+          const to = e.to ? ` → ${e.to}` : "";
+          ctx.out(
+            `  ${ago(e.at, now).padEnd(8)} ${e.kind}${to} by ${e.actor}${
+              e.note ? `: ${e.note}` : ""
+            }`,
+          );
+        }
+        for (const c of r.claims) {
+          const active = c.releasedAt === null && c.expiresAt > now;
+          ctx.out(
+            `  claim  ${what(c)} — ${
+              active
+                ? `${formatDuration(c.expiresAt - now)} left`
+                : c.releasedAt
+                ? "released"
+                : "expired"
+            }`,
+          );
+        }
+        for (const m of r.memories) {
+          const outcome = m.outcome ? ` ${m.outcome}${m.count > 1 ? ` ×${m.count}` : ""}` : "";
+          ctx.out(`  ${m.kind}${outcome} by ${m.author}: ${m.text}`);
+        }
+        return EXIT.ok;
+      }
+      case "done": {
+        const id = one("done ID");
+        const moved = await team.store.finish(team.who, id);
+        if (values.json) ctx.out(json(moved));
+        else {ctx.out(
+            `task ${taskLabel(moved.task)} done; released ${plural(moved.claimsMoved, "claim")}`,
+          );}
+        return EXIT.ok;
+      }
+      case "list": {
+        const tasks = await team.store.listTasks({ includeDone: values.all ?? false });
+        const current = await currentTask(team);
+        if (values.json) ctx.out(json({ current: current?.id ?? null, tasks }));
+        else {
+          const now = await team.store.now();
+          if (tasks.length === 0) ctx.out('no tasks; `heimdall task start "TEXT"` starts one');
+          for (const t of tasks) {
+            const mark = t.id === current?.id ? "*" : " ";
+            ctx.out(
+              `${mark} ${t.id}  ${t.state.padEnd(10)} ${t.owner.padEnd(12)} ${
+                ago(t.updatedAt, now).padEnd(8)
+              } ${t.text}`,
+            );
+          }
+        }
+        return tasks.length > 0 ? EXIT.ok : EXIT.none;
+      }
+    }
+  });
 }
 
 /** The `target` object of `--json` output: the argument and the symbol it named. */
@@ -465,133 +440,130 @@ export function whoKnowsCmd(args: string[], ctx: Context): Promise<number> {
     throw new UsageError("Usage: heimdall who-knows SYMBOL|PATH [--hops 1]");
   }
   const hops = hopsOption(values.hops, 1);
-  return guarded(ctx, "who-knows", () =>
-    withTeam(ctx, values, async (team) => {
-      const r = await whoKnows(team, positionals[0]!, { hops });
-      const s = r.target.symbol;
-      if (values.json) {
-        ctx.out(json({
-          target: targetJson(r.target),
-          hops,
-          symbols: r.symbols,
-          experts: r.experts,
-        }));
-      } else if (r.experts.length === 0) {
-        ctx.out(
-          `nobody has claimed, tried or decided anything on ${s.qualname || shown(s.path)} or its ${
-            plural(r.symbols - 1, "neighbour")
-          }`,
-        );
-      } else {
-        for (const [i, x] of r.experts.entries()) {
-          const counts = [
-            x.decisions && plural(x.decisions, "decision"),
-            x.attempts && plural(x.attempts, "attempt"),
-            x.claims && plural(x.claims, "claim"),
-            x.other && plural(x.other, "note"),
-          ].filter(Boolean).join(", ");
-          ctx.out(`${i + 1}. ${x.person}  ${x.score}  ${counts}; on ${x.about.join(", ")}`);
-        }
+  return withTeam(ctx, values, async (team) => {
+    const r = await whoKnows(team, positionals[0]!, { hops });
+    const s = r.target.symbol;
+    if (values.json) {
+      ctx.out(json({
+        target: targetJson(r.target),
+        hops,
+        symbols: r.symbols,
+        experts: r.experts,
+      }));
+    } else if (r.experts.length === 0) {
+      ctx.out(
+        `nobody has claimed, tried or decided anything on ${s.qualname || shown(s.path)} or its ${
+          plural(r.symbols - 1, "neighbour")
+        }`,
+      );
+    } else {
+      for (const [i, x] of r.experts.entries()) {
+        const counts = [
+          x.decisions && plural(x.decisions, "decision"),
+          x.attempts && plural(x.attempts, "attempt"),
+          x.claims && plural(x.claims, "claim"),
+          x.other && plural(x.other, "note"),
+        ].filter(Boolean).join(", ");
+        ctx.out(`${i + 1}. ${x.person}  ${x.score}  ${counts}; on ${x.about.join(", ")}`);
       }
-      return r.experts.length > 0 ? EXIT.ok : EXIT.none;
-    }));
+    }
+    return r.experts.length > 0 ? EXIT.ok : EXIT.none;
+  });
 }
 
 /** `heimdall team connect|disconnect|status`. */
-export function teamCmd(args: string[], ctx: Context): Promise<number> {
+export async function teamCmd(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseArgs({ args, options: WHO, allowPositionals: true });
   const [verb = "status", ...rest] = positionals;
-  return guarded(ctx, "team", async () => {
-    if (verb === "connect") {
-      if (rest.length !== 1) {
-        throw new UsageError("Usage: heimdall team connect postgres://USER@HOST[:PORT]/DB");
-      }
-      const url = parseTeamUrl(rest[0]!);
-      const store = await openPgTeamStore(url);
-      let clock: number;
-      try {
-        clock = await store.now();
-      } finally {
-        await store.close();
-      }
-      await updateConfig(ctx.home.config, (c) => ({ ...c, teamUrl: url }));
-      // The URL may hold a password: the config is for this user's eyes only.
-      Deno.chmodSync(ctx.home.config, 0o600);
-      const skew = Math.round((Date.now() - clock) / 1000);
-      if (values.json) {
-        ctx.out(
-          json({
-            connected: redactUrl(url),
-            schema_version: store.schemaVersion,
-            clock_skew_s: skew,
-          }),
-        );
-      } else {
-        ctx.out(
-          `connected to ${
-            redactUrl(url)
-          } (schema heimdall v${store.schemaVersion}); claims, tasks and shared memories now go there, on the server's clock${
-            Math.abs(skew) >= 2 ? ` (this machine's clock is ${skew}s off it)` : ""
-          }`,
-        );
-      }
-      return EXIT.ok;
+  if (verb === "connect") {
+    if (rest.length !== 1) {
+      throw new UsageError("Usage: heimdall team connect postgres://USER@HOST[:PORT]/DB");
     }
-    if (verb === "disconnect") {
-      let was: string | null = null;
-      await updateConfig(ctx.home.config, (c) => {
-        was = c.teamUrl;
-        return { ...c, teamUrl: null };
-      });
-      if (values.json) ctx.out(json({ disconnected: was ? redactUrl(was) : null }));
-      else {
-        ctx.out(
-          was
-            ? `disconnected from ${
-              redactUrl(was)
-            }; claims, tasks and memories go to this machine's journal (which keeps its copies of the team's memories)`
-            : "not connected; claims and tasks already go to this machine's journal",
-        );
-      }
-      return EXIT.ok;
+    const url = parseTeamUrl(rest[0]!);
+    const store = await openPgTeamStore(url);
+    let clock: number;
+    try {
+      clock = await store.now();
+    } finally {
+      await store.close();
     }
-    if (verb !== "status") {
-      throw new UsageError(
-        `Unknown team command "${verb}": expected connect, disconnect or status`,
+    await updateConfig(ctx.home.config, (c) => ({ ...c, teamUrl: url }));
+    // The URL may hold a password: the config is for this user's eyes only.
+    Deno.chmodSync(ctx.home.config, 0o600);
+    const skew = Math.round((Date.now() - clock) / 1000);
+    if (values.json) {
+      ctx.out(
+        json({
+          connected: redactUrl(url),
+          schema_version: store.schemaVersion,
+          clock_skew_s: skew,
+        }),
+      );
+    } else {
+      ctx.out(
+        `connected to ${
+          redactUrl(url)
+        } (schema heimdall v${store.schemaVersion}); claims, tasks and shared memories now go there, on the server's clock${
+          Math.abs(skew) >= 2 ? ` (this machine's clock is ${skew}s off it)` : ""
+        }`,
       );
     }
-    return await withTeam(ctx, values, async (team) => {
-      const [now, claims, tasks, current] = await Promise.all([
-        team.store.now(),
-        team.store.activeClaims(null),
-        team.store.listTasks({ includeDone: false }),
-        currentTask(team),
-      ]);
-      const status = {
-        store: team.store.kind,
-        where: team.store.where,
-        you: team.who,
-        current_task: current,
-        active_claims: claims.length,
-        open_tasks: tasks.length,
-        clock_skew_s: Math.round((Date.now() - now) / 1000),
-      };
-      if (values.json) ctx.out(json(status));
-      else {
-        ctx.out(
-          `store    ${
-            status.store === "postgres" ? "shared PostgreSQL" : "this machine's journal"
-          } ${status.where}`,
-        );
-        ctx.out(
-          `you      ${who(team.who)}${team.who.session ? `, session ${team.who.session}` : ""}`,
-        );
-        ctx.out(`task     ${current ? taskLabel(current) : "none (`heimdall task start`)"}`);
-        ctx.out(
-          `claims   ${plural(claims.length, "active claim")}, ${plural(tasks.length, "open task")}`,
-        );
-      }
-      return EXIT.ok;
+    return EXIT.ok;
+  }
+  if (verb === "disconnect") {
+    let was: string | null = null;
+    await updateConfig(ctx.home.config, (c) => {
+      was = c.teamUrl;
+      return { ...c, teamUrl: null };
     });
+    if (values.json) ctx.out(json({ disconnected: was ? redactUrl(was) : null }));
+    else {
+      ctx.out(
+        was
+          ? `disconnected from ${
+            redactUrl(was)
+          }; claims, tasks and memories go to this machine's journal (which keeps its copies of the team's memories)`
+          : "not connected; claims and tasks already go to this machine's journal",
+      );
+    }
+    return EXIT.ok;
+  }
+  if (verb !== "status") {
+    throw new UsageError(
+      `Unknown team command "${verb}": expected connect, disconnect or status`,
+    );
+  }
+  return await withTeam(ctx, values, async (team) => {
+    const [now, claims, tasks, current] = await Promise.all([
+      team.store.now(),
+      team.store.activeClaims(null),
+      team.store.listTasks({ includeDone: false }),
+      currentTask(team),
+    ]);
+    const status = {
+      store: team.store.kind,
+      where: team.store.where,
+      you: team.who,
+      current_task: current,
+      active_claims: claims.length,
+      open_tasks: tasks.length,
+      clock_skew_s: Math.round((Date.now() - now) / 1000),
+    };
+    if (values.json) ctx.out(json(status));
+    else {
+      ctx.out(
+        `store    ${
+          status.store === "postgres" ? "shared PostgreSQL" : "this machine's journal"
+        } ${status.where}`,
+      );
+      ctx.out(
+        `you      ${who(team.who)}${team.who.session ? `, session ${team.who.session}` : ""}`,
+      );
+      ctx.out(`task     ${current ? taskLabel(current) : "none (`heimdall task start`)"}`);
+      ctx.out(
+        `claims   ${plural(claims.length, "active claim")}, ${plural(tasks.length, "open task")}`,
+      );
+    }
+    return EXIT.ok;
   });
 }

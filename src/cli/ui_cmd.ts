@@ -6,7 +6,7 @@ import { defaultAuthor } from "../memory/mod.ts";
 import { Journal } from "../store/mod.ts";
 import type { DemoPlayer, DemoState } from "../ui/mod.ts";
 import type { Context } from "./context.ts";
-import { UsageError } from "./errors.ts";
+import { EnvironmentError, UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 
 export const HELP = `heimdall ui [--port N] [--no-open] [--author NAME] [--demo]
@@ -98,8 +98,10 @@ export async function run(args: string[], given: Context): Promise<number> {
   } catch (e) {
     if (!(e instanceof Deno.errors.AddrInUse) || values.port !== undefined) {
       if (e instanceof Deno.errors.AddrInUse) {
-        given.err(`heimdall ui: port ${port} is in use; pass another --port (0: any free one)`);
-        return EXIT.env;
+        throw new EnvironmentError(
+          `Port ${port} is in use; pass another --port (0: any free one)`,
+          { cause: e },
+        );
       }
       throw e;
     }

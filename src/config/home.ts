@@ -1,4 +1,5 @@
 import { join, resolve } from "node:path";
+import { EnvironmentError } from "../errors/mod.ts";
 
 /** Every file and folder under `$HEIMDALL_HOME`. */
 export interface HomePaths {
@@ -15,13 +16,16 @@ export interface HomePaths {
   ignore: string;
 }
 
-/** `$HEIMDALL_HOME`, or `~/.heimdall` when unset. Pure apart from reading env. */
+/**
+ * `$HEIMDALL_HOME`, or `~/.heimdall` when unset. Pure apart from reading env.
+ * Throws an EnvironmentError when neither that nor a home folder is set.
+ */
 export function resolveHome(env: { get(name: string): string | undefined } = Deno.env): string {
   const explicit = env.get("HEIMDALL_HOME");
   if (explicit && explicit.trim() !== "") return resolve(explicit);
   const home = env.get("HOME") ?? env.get("USERPROFILE");
   if (!home) {
-    throw new Error(
+    throw new EnvironmentError(
       "Cannot find a home folder: neither HEIMDALL_HOME nor HOME is set; set HEIMDALL_HOME=/path/to/.heimdall",
     );
   }

@@ -11,12 +11,13 @@
  * An interrupted download keeps its `.part`; a finished one whose digest is
  * wrong is deleted, since resuming it cannot make it right.
  */
+import { EnvironmentError, UsageError } from "../errors/mod.ts";
 import { createHash, type Hash } from "node:crypto";
 import { basename, join } from "node:path";
-import { type ModelFile, type ModelManifest, parseManifest } from "./manifest.ts";
+import { ManifestError, type ModelFile, type ModelManifest, parseManifest } from "./manifest.ts";
 
 /** A file's bytes are not the ones the manifest pins. */
-export class ChecksumMismatchError extends Error {
+export class ChecksumMismatchError extends EnvironmentError {
   constructor(
     readonly file: string,
     readonly expected: string,
@@ -29,8 +30,16 @@ export class ChecksumMismatchError extends Error {
   }
 }
 
+/** The folder a model is imported from lacks what the model needs; the message names both and the fix. */
+export class ModelSourceError extends UsageError {
+  constructor(readonly folder: string, readonly missing: string, message: string) {
+    super(message);
+    this.name = "ModelSourceError";
+  }
+}
+
 /** A download failed; `done` bytes are kept in the `.part` file for the next try. */
-export class DownloadError extends Error {
+export class DownloadError extends EnvironmentError {
   constructor(message: string, readonly url: string, readonly done: number) {
     super(message);
     this.name = "DownloadError";
@@ -331,8 +340,9 @@ function candidates(dir: string, f: ModelFile): string[] {
  * Installs model `name` from the local folder `from`: its manifest is
  * `from/manifest.json` when there is one (renamed to `name`), else the
  * built-in `builtin`. Each file is copied, hashed and checked. Throws
- * {@link ChecksumMismatchError} (nothing is installed) or an Error naming a
- * missing file.
+ * {@link ChecksumMismatchError} (nothing is installed), {@link ManifestError}
+ * for a `manifest.json` that is not JSON or not a manifest, or
+ * {@link ModelSourceError} naming a missing file.
  */
 export async function importModel(
   name: string,
@@ -345,9 +355,14 @@ export async function importModel(
   try {
     manifest = { ...parseManifest(JSON.parse(await Deno.readTextFile(own)), `"${own}"`), name };
   } catch (e) {
+    if (e instanceof SyntaxError) {
+      throw new ManifestError(`"${own}" is not JSON (${e.message}); fix it or remove it`);
+    }
     if (!(e instanceof Deno.errors.NotFound)) throw e;
     if (!builtin) {
-      throw new Error(
+      throw new ModelSourceError(
+        from,
+        "manifest.json",
         `"${from}" has no manifest.json and "${name}" is not a built-in model; add a manifest.json (see the README) or use a built-in name (heimdall model list)`,
       );
     }
@@ -381,7 +396,9 @@ async function importFile(
     }
   }
   if (!source) {
-    throw new Error(
+    throw new ModelSourceError(
+      from,
+      f.name,
       `"${from}" has no ${f.name}${
         f.url ? ` (nor ${basename(new URL(f.url).pathname)})` : ""
       }; model "${name}" needs it`,

@@ -41,6 +41,7 @@ export {
   importModel,
   type InstalledFile,
   type InstallResult,
+  ModelSourceError,
   pullModel,
 } from "./install.ts";
 export { type BackendName, openSession, type Session } from "./runtime.ts";

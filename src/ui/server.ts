@@ -5,16 +5,10 @@
  * journal changes.
  */
 import { type Config, type HomePaths, logUsage } from "../config/mod.ts";
-import { MemoryInputError } from "../memory/mod.ts";
-import {
-  search,
-  SearchFilterError,
-  type SearchKind,
-  searchUsage,
-  SymbolLookupError,
-} from "../search/mod.ts";
+import { HeimdallError } from "../errors/mod.ts";
+import { search, type SearchKind, searchUsage } from "../search/mod.ts";
 import { Journal, listRoots } from "../store/mod.ts";
-import { openTeamStore, SharedMemory, syncTeamMemories, TeamStoreError } from "../team/mod.ts";
+import { openTeamStore, SharedMemory, syncTeamMemories } from "../team/mod.ts";
 import { CodeMap } from "./code_map.ts";
 import { fileLines, FileRefusedError } from "./files.ts";
 import type { DemoState } from "./demo.ts";
@@ -145,12 +139,12 @@ export function startUi(opts: UiOptions): UiServer {
     try {
       return await route(req, url);
     } catch (e) {
-      if (
-        e instanceof SearchFilterError || e instanceof MemoryInputError ||
-        e instanceof SymbolLookupError || e instanceof TypeError || e instanceof SyntaxError
-      ) return fail(400, (e as Error).message);
+      // By kind, as the CLI's exit codes are: bad input 400, the environment 503.
       if (e instanceof FileRefusedError) return fail(e.status, e.message);
-      if (e instanceof TeamStoreError) return fail(503, e.message);
+      if (e instanceof HeimdallError && e.kind === "usage") return fail(400, e.message);
+      if (e instanceof HeimdallError && e.kind === "environment") return fail(503, e.message);
+      // A body that is not JSON, or not the object a POST takes.
+      if (e instanceof TypeError || e instanceof SyntaxError) return fail(400, e.message);
       return fail(500, `Internal error: ${(e as Error).message ?? e}`);
     }
   };
