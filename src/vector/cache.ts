@@ -27,13 +27,17 @@ export const SNAPSHOT_CHANGES = 10_000;
 
 /** What one sync did. */
 export interface SyncReport {
+  /** The model synced. */
   model: string;
   /** How the cache was built: already loaded, from a snapshot, or by reading every row. */
   from: "cache" | "snapshot" | "journal";
+  /** Vectors added to the index by this sync. */
   added: number;
+  /** Vectors removed from the index by this sync. */
   removed: number;
   /** Rows skipped because their dimension or encoding differs from the model's first row. */
   mismatched: number;
+  /** How long the sync took, in ms. */
   ms: number;
   /** Present when the sync wrote a new snapshot: how long that took. */
   snapshotMs?: number;
@@ -60,6 +64,10 @@ export class VectorCache {
   /** Syncs, searches and snapshot writes run one at a time. */
   #queue: Promise<unknown> = Promise.resolve();
 
+  /**
+   * A cache over `journal`; scans run on `pool`'s Workers once an index is large, and snapshots are
+   * kept in `snapshotDir` when given.
+   */
   constructor(
     readonly journal: Journal,
     options: { pool?: ScanPool; snapshotDir?: string } = {},

@@ -42,8 +42,11 @@ const GONE_LOG_KEEP_MS = 3_600_000;
 
 /** Progress of a bulk pass, for a progress bar. */
 export interface EmbedProgress {
+  /** The model being embedded for. */
   model: string;
+  /** Chunks embedded so far. */
   done: number;
+  /** Chunks to embed in all. */
   total: number;
   /** Milliseconds left at the rate so far, once there is a rate. */
   etaMs: number | null;
@@ -51,7 +54,9 @@ export interface EmbedProgress {
 
 /** What the pass says in `status`. */
 export interface EmbedPassStatus {
+  /** True when a model is active and the pass runs. */
   on: boolean;
+  /** The active model; null when none. */
   model: string | null;
   /** Why it is off, or the last failure. */
   reason: string | null;
@@ -84,6 +89,10 @@ export class EmbedPass {
   #backoffUntil = 0;
   #status: EmbedPassStatus = { on: false, model: null, reason: null, embedded: 0, skipped: 0 };
 
+  /**
+   * The pass over `journal`, embedding with the model `source` gives, `batch` chunks at most per
+   * step.
+   */
   constructor(
     readonly journal: Journal,
     readonly source: EmbedderSource,

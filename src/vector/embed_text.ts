@@ -22,7 +22,11 @@ export const FILE_CHARS = 1000;
 /** Characters of a markdown section, note or memory embedded. */
 export const SECTION_CHARS = 2000;
 
-/** A chunk as the embedding pass reads it (chunks joined with nodes and paths). */
+/**
+ * A chunk as the embedding pass reads it (chunks joined with nodes and paths).
+ *
+ * @internal
+ */
 export interface ChunkToEmbed {
   id: number;
   path_id: number | null;

@@ -8,6 +8,7 @@
 export interface TextEmbedder {
   /** The model's name: stored as `embedding_model` on every vector it makes. */
   readonly model: string;
+  /** The length of its vectors. */
   readonly dims: number;
   /** One vector per text; `query` and `passage` may differ by the model's prefixes. */
   embed(texts: string[], kind: "query" | "passage"): Promise<Float32Array[]>;

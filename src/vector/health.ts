@@ -11,6 +11,7 @@ import { type ModelCount, vectorCounts } from "./store.ts";
 export interface VectorStoreHealth {
   /** Vectors per model, most first. */
   models: ModelCount[];
+  /** Vectors in all. */
   total: number;
   /** Chunks in the journal. */
   chunks: number;

@@ -32,6 +32,8 @@ export const MAX_PAGES = 65536;
 /**
  * A filter a scan applies to candidates: only records whose key (what the
  * caller added them with, e.g. a chunk id) is in `keys`. Absent: everything.
+ *
+ * @internal
  */
 export interface ScanFilter {
   keys?: ReadonlySet<number>;
@@ -44,7 +46,11 @@ export interface ScanHit {
   score: number;
 }
 
-/** What a scan needs to know about a shard; small enough to post to a Worker. */
+/**
+ * What a scan needs to know about a shard; small enough to post to a Worker.
+ *
+ * @internal
+ */
 export interface ShardView {
   memory: WebAssembly.Memory;
   quant: Quant;
@@ -57,6 +63,8 @@ export interface ShardView {
  * One shard: vectors of one kind and dimension, appended in increasing id
  * order (so an id is found by binary search, no map of a million entries),
  * removed by marking (scale NaN), compacted when a quarter is dead.
+ *
+ * @internal
  */
 export class Shard {
   readonly memory: WebAssembly.Memory;

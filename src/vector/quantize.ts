@@ -10,9 +10,13 @@ import type { Quant } from "./kernel.ts";
 
 /** A vector as stored: its bytes (int8 or little-endian float32) and scale. */
 export interface EncodedVector {
+  /** The encoding: `i8` or `f32`. */
   quant: Quant;
+  /** The number of components. */
   dims: number;
+  /** For `i8`, the factor each component is multiplied by; 1 for `f32`. */
   scale: number;
+  /** The components' bytes. */
   data: Uint8Array;
 }
 

@@ -76,6 +76,7 @@ export class VectorSemanticLeg implements SemanticLeg {
     return this.#cache.stats(model);
   }
 
+  /** Frees the scan cache (and its Workers). */
   close(): void {
     this.#cache.close();
   }

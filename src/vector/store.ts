@@ -35,10 +35,13 @@ export interface StoredVector {
 
 /** Vectors held per embedding model. */
 export interface ModelCount {
+  /** The model's name. */
   model: string;
+  /** Its vectors. */
   count: number;
   /** The dimension(s) and encoding(s) its rows use: one of each unless something is wrong. */
   dims: number[];
+  /** The encodings its rows use. */
   quants: Quant[];
 }
 

@@ -20,14 +20,19 @@ import { mergeTopK } from "./topk.ts";
 
 /** One search result: the id and key a vector was added with, and its cosine similarity to the query. */
 export interface VectorHit {
+  /** The id the vector was added under. */
   id: number;
+  /** The key it was added with (a chunk id). */
   key: number;
+  /** Its cosine similarity to the query (−1 to 1). */
   score: number;
 }
 
 /** Add, remove, search: what every vector index offers. */
 export interface VectorIndex {
+  /** The encoding of every vector it holds. */
   readonly quant: Quant;
+  /** The dimension of every vector it holds. */
   readonly dims: number;
   /** Live vectors. */
   readonly size: number;
@@ -69,6 +74,10 @@ export class ExactIndex implements VectorIndex {
   #lastId = -1;
   #poolFailed = false;
 
+  /**
+   * An empty index of `quant` vectors of `dims`; with a `pool`, searches over `parallelMin` live
+   * vectors or more run on its Workers.
+   */
   constructor(
     readonly quant: Quant,
     readonly dims: number,
