@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
-import { HARNESSES } from "../harness/event.ts";
+import { HARNESSES } from "../harness/harnesses/mod.ts";
 import { readText } from "../harness/install/apply.ts";
 import { selfArgv } from "../harness/install/command.ts";
 import { inspectWiring, type Wiring } from "../harness/install/inspect.ts";
@@ -198,8 +198,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       status: "fail",
       detail:
         "no agent harness is wired to Heimdall (no hooks, no MCP server in any harness config)",
-      fix:
-        "heimdall init --harness all   (or --harness claude-code|codex|cursor|windsurf|kiro|pi|gemini)",
+      fix: `heimdall init --harness all   (or --harness ${HARNESSES.join("|")})`,
     });
   }
   const probeEnv = { ...env, HEIMDALL_HOME: ctx.home.home };
@@ -217,10 +216,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     for (const line of w.hookCommands.slice(0, 1)) {
       if (ranLines.has(line)) continue;
       ranLines.add(line);
-      const cmd = w.harness === "pi"
-        ? line.split(" ").map((x) => `'${x.replaceAll("'", `'"'"'`)}'`).join(" ")
-        : line;
-      const r = await runLine(cmd, probePayload(), probeEnv);
+      const r = await runLine(line, probePayload(), probeEnv);
       checks.push(
         r.code === 0
           ? {

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
-import { HARNESSES, type HarnessName, isHarness } from "../harness/event.ts";
+import { HARNESSES, type HarnessName, isHarness } from "../harness/harnesses/mod.ts";
 import { applyChange, readText, stamp } from "../harness/install/apply.ts";
 import { selfArgv } from "../harness/install/command.ts";
 import { detectHarnesses } from "../harness/install/detect.ts";

@@ -2,29 +2,11 @@
  * The one event model every harness's hook payload is normalised to.
  *
  * A harness (Claude Code, Codex, Cursor, …) calls `heimdall hook --harness
- * NAME` with its own JSON; its adapter turns that into a {@link HookEvent},
- * the handler decides what to record and what to say, and the same adapter
- * renders the answer in the harness's own output format.
+ * NAME` with its own JSON; the engine turns that into a {@link HookEvent}
+ * through the harness's event table (`harnesses/`), the handler decides what
+ * to record and what to say, and the engine renders the answer in the
+ * harness's own output format.
  */
-
-/** Every harness `heimdall init` and `heimdall hook` know. */
-export const HARNESSES = [
-  "claude-code",
-  "codex",
-  "cursor",
-  "windsurf",
-  "kiro",
-  "pi",
-  "gemini",
-] as const;
-
-/** One of {@link HARNESSES}. */
-export type HarnessName = typeof HARNESSES[number];
-
-/** True when `name` is a harness Heimdall knows. */
-export function isHarness(name: string): name is HarnessName {
-  return (HARNESSES as readonly string[]).includes(name);
-}
 
 /**
  * What a tool call does, as far as Heimdall cares: `edit` replaces part of a
@@ -67,7 +49,8 @@ export interface ToolOutcome {
 
 /** Fields every event carries. */
 export interface EventBase {
-  harness: HarnessName;
+  /** The registered name of the harness that sent the event (`harnesses/mod.ts`). */
+  harness: string;
   /** The harness's session (conversation, trajectory) id; `unknown` when it sends none. */
   sessionId: string;
   /** Working directory of the agent, absolute. */

@@ -5,8 +5,8 @@
  */
 import { type HomePaths, loadConfig } from "../config/mod.ts";
 import { Journal, setBusyTimeout } from "../store/mod.ts";
-import { ADAPTERS } from "./adapters/mod.ts";
-import { HARNESSES, isHarness } from "./event.ts";
+import { parseEvent, renderAnswer } from "./engine.ts";
+import { HARNESSES, harnessSpec, isHarness } from "./harnesses/mod.ts";
 import { handleEvent, type HookDeps } from "./handler.ts";
 import { hookLog } from "./hook_log.ts";
 import type { Services } from "./services.ts";
@@ -19,7 +19,7 @@ export interface HookRequest {
   /** `--event`, if given. */
   event: string | null;
   cwd: string;
-  /** The environment variables the adapters and the budget read. */
+  /** The environment variables the payload readers and the budget read. */
   env: Record<string, string>;
   stdin: string;
 }
@@ -88,7 +88,7 @@ export async function answerHook(
       );
       return null;
     }
-    const adapter = ADAPTERS[harness];
+    const spec = harnessSpec(harness);
     let payload: unknown;
     try {
       payload = JSON.parse(req.stdin);
@@ -96,7 +96,7 @@ export async function answerHook(
       hookLog(home.home, `${harness}: stdin is not JSON (${req.stdin.length} bytes); ignored`);
       return null;
     }
-    const event = adapter.parse(payload, {
+    const event = parseEvent(spec, payload, {
       cwd: req.cwd,
       env: (n) => req.env[n],
       event: req.event,
@@ -155,7 +155,7 @@ export async function answerHook(
         } ms (${via})`,
       );
     }
-    const answer = adapter.render(event, context.context, context.deny);
+    const answer = renderAnswer(spec, event, context.context, context.deny);
     return answer === null || answer === "" ? null : answer;
   } catch (e) {
     hookLog(home.home, `${harness}: error: ${(e as Error)?.stack ?? String(e)}`);

@@ -99,7 +99,7 @@ export function identityKey(env: (name: string) => string | undefined): string {
   );
 }
 
-/** Environment variables a hook passes along (the adapters and the budget read them). */
+/** Environment variables a hook passes along (the payload readers and the budget read them). */
 export function passedEnv(all: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(all)) {

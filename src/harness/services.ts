@@ -7,14 +7,13 @@
  * loaded only when a hook needs it.
  */
 import type { ContextItem } from "./budget.ts";
-import type { HarnessName } from "./event.ts";
 import type { RegionSymbol } from "./region.ts";
 import type { ChangedSymbol } from "./session.ts";
 import type { TranscriptTurn } from "./transcript.ts";
 
 /** Who is asking: the harness session. */
 export interface SessionRef {
-  harness: HarnessName;
+  harness: string;
   sessionId: string;
   cwd: string;
 }

@@ -14,7 +14,6 @@ import {
   writePrivateFileAtomic,
 } from "../config/private_files.ts";
 import { redactDeep } from "../files/secrets.ts";
-import type { HarnessName } from "./event.ts";
 import type { GuardState } from "./grep_guard.ts";
 
 /** A symbol an edit changed (its structural hash moved, or it appeared or went). */
@@ -44,7 +43,7 @@ export interface SessionTestRun {
 
 /** Everything Heimdall remembers about one harness session between hook calls. */
 export interface SessionState {
-  harness: HarnessName;
+  harness: string;
   sessionId: string;
   cwd: string;
   startedMs: number;
@@ -80,7 +79,7 @@ export interface SessionState {
 
 /** A fresh state. */
 export function newSession(
-  harness: HarnessName,
+  harness: string,
   sessionId: string,
   cwd: string,
   now = Date.now(),
@@ -107,7 +106,7 @@ export function newSession(
 }
 
 /** The file that holds a session's state (ids are sanitised into a file name). */
-export function sessionFile(sessionsDir: string, harness: HarnessName, sessionId: string): string {
+export function sessionFile(sessionsDir: string, harness: string, sessionId: string): string {
   const safe = sessionId.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 120);
   let h = 0;
   for (let i = 0; i < sessionId.length; i++) h = (Math.imul(h, 31) + sessionId.charCodeAt(i)) | 0;

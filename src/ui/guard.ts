@@ -10,11 +10,7 @@
  * a name of its own.
  */
 
-/**
- * What a check decided: let it through (maybe setting the cookie), or refuse with a status.
- *
- * @internal
- */
+/** What a check decided: let it through (maybe setting the cookie), or refuse with a status. */
 export type Verdict =
   | { ok: true; setCookie: boolean }
   | { ok: false; status: 400 | 403 | 405 | 415; reason: string };

@@ -1,6 +1,6 @@
 /** Which harnesses are installed on this machine: a command on PATH or a config folder. */
 import { join } from "node:path";
-import type { HarnessName } from "../event.ts";
+import { HARNESSES, type HarnessName, harnessSpec } from "../harnesses/mod.ts";
 
 /** The evidence for one harness. */
 export interface Detection {
@@ -9,16 +9,6 @@ export interface Detection {
   /** What was found (`claude on PATH`, `~/.cursor`). */
   evidence: string[];
 }
-
-const SIGNS: Record<HarnessName, { commands: string[]; dirs: string[] }> = {
-  "claude-code": { commands: ["claude"], dirs: [".claude"] },
-  codex: { commands: ["codex"], dirs: [".codex"] },
-  cursor: { commands: ["cursor", "cursor-agent"], dirs: [".cursor"] },
-  windsurf: { commands: ["windsurf"], dirs: [".codeium/windsurf"] },
-  kiro: { commands: ["kiro-cli", "kiro"], dirs: [".kiro"] },
-  pi: { commands: ["pi"], dirs: [".pi/agent"] },
-  gemini: { commands: ["gemini"], dirs: [".gemini"] },
-};
 
 function isDir(p: string): boolean {
   try {
@@ -39,15 +29,16 @@ function onPath(command: string, path: string): string | null {
   return null;
 }
 
-/** Looks for each harness's command on `PATH` and its folder under `userHome`. */
+/** Looks for each harness's commands on `PATH` and its folders under `userHome` (its `signs`). */
 export function detectHarnesses(userHome: string, path: string): Detection[] {
-  return (Object.keys(SIGNS) as HarnessName[]).map((harness) => {
+  return HARNESSES.map((harness) => {
+    const signs = harnessSpec(harness).install.signs;
     const evidence: string[] = [];
-    for (const c of SIGNS[harness].commands) {
+    for (const c of signs.commands) {
       const at = onPath(c, path);
       if (at) evidence.push(`${c} on PATH (${at})`);
     }
-    for (const d of SIGNS[harness].dirs) if (isDir(join(userHome, d))) evidence.push(`~/${d}`);
+    for (const d of signs.dirs) if (isDir(join(userHome, d))) evidence.push(`~/${d}`);
     return { harness, found: evidence.length > 0, evidence };
   });
 }

@@ -2,9 +2,8 @@
  * What is wired where (pure over file texts): the Heimdall hook commands and
  * MCP server a harness's config files hold, for `heimdall doctor`.
  */
-import type { HarnessName } from "../event.ts";
+import { type HarnessName, harnessSpec } from "../harnesses/mod.ts";
 import { hookMarker, isOurServer } from "./edit_json.ts";
-import { PI_MARKER } from "./pi_extension.ts";
 import { harnessFiles, type InstallContext, type ReadText } from "./plan.ts";
 import { readServer } from "./toml_edit.ts";
 
@@ -13,7 +12,7 @@ export interface Wiring {
   harness: HarnessName;
   scope: "user" | "project";
   hooksFile: string;
-  /** Distinct hook command lines found (shell lines; pi: the argv joined). */
+  /** Distinct hook command lines found (shell lines). */
   hookCommands: string[];
   mcpFile: string | null;
   /** The MCP server's argv, when registered. */
@@ -43,19 +42,22 @@ function parse(text: string | null): unknown {
 
 /** Reads Heimdall's hooks and MCP server from one harness's files. */
 export function inspectWiring(harness: HarnessName, ctx: InstallContext, read: ReadText): Wiring {
+  const spec = harnessSpec(harness).install;
   const files = harnessFiles(harness, ctx);
   const hooks = new Set<string>();
   const text = read(files.hooks);
-  if (harness === "pi") {
-    if (text?.startsWith(PI_MARKER)) {
-      const m = /const ARGV: string\[\] = (\[.*\]);/.exec(text);
-      if (m) hooks.add((JSON.parse(m[1]!) as string[]).join(" "));
+  const owned = spec.hooks.shape === "owned" ? spec.hooks : null;
+  if (owned?.commands) {
+    // A file of our own that is not JSON (pi's extension) names its command its own way.
+    const ours = owned.ours ?? ((t: string) => hookMarker(harness).test(t));
+    if (text !== null && ours(text)) {
+      for (const line of owned.commands(text)) hooks.add(line);
     }
   } else collect(parse(text), hookMarker(harness), hooks);
   let mcp: string[] | null = null;
-  if (files.mcp !== null) {
+  if (files.mcp !== null && spec.mcp !== null) {
     const mtext = read(files.mcp);
-    if (harness === "codex") {
+    if (spec.mcp.format === "toml") {
       const s = readServer(mtext, "heimdall");
       if (s?.command) {
         let args: string[] = [];
