@@ -11,6 +11,7 @@ import { componentFor } from "./resolve.ts";
 
 /** One thing wrong with a map; each makes `map check` exit 1. */
 export interface MapProblem {
+  /** What is wrong. */
   kind:
     | "parse"
     | "no-components"
@@ -18,14 +19,19 @@ export interface MapProblem {
     | "component-empty"
     | "source-missing"
     | "two-maps";
+  /** What is wrong, in a sentence for a person. */
   message: string;
+  /** The component it concerns, if one. */
   component?: string;
+  /** The glob it concerns, if one. */
   glob?: string;
+  /** The line of the map file it concerns, when known. */
   line?: number | null;
 }
 
 /** A component as the check found it. */
 export interface ComponentReport {
+  /** The component's name. */
   name: string;
   /** Each glob with the number of files it covers. */
   globs: { glob: string; files: number }[];
@@ -35,12 +41,17 @@ export interface ComponentReport {
 
 /** The result of {@link checkMap}. */
 export interface MapCheck {
+  /** The repository root checked. */
   root: string;
+  /** The map file read; null when the repository has none. */
   file: string | null;
+  /** Each component, in declaration order. */
   components: ComponentReport[];
   /** Files no component covers. */
   unmapped: number;
+  /** Files checked (what Heimdall indexes under the root). */
   files: number;
+  /** Everything wrong; empty when the map is sound. */
   problems: MapProblem[];
   /** Not problems: components whose files are all taken by more specific globs of others. */
   warnings: string[];

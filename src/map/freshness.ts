@@ -11,6 +11,7 @@ const DOCUMENT = /\.(md|markdown|mdx|rst|adoc|asciidoc|txt|org|toml|json)$/i;
 
 /** A document `HEAD` changed that the journal holds an older version of, or none. */
 export interface BehindHead {
+  /** The document's path, relative to the repository root. */
   rel: string;
   /** `not indexed` (the journal has no row for it) or `older version indexed`. */
   reason: "not indexed" | "older version indexed";

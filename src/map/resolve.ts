@@ -15,7 +15,9 @@ import {
 
 /** The component a path resolves to, and the glob that won. */
 export interface Resolution {
+  /** The component. */
   component: Component;
+  /** Its most specific glob that covers the path. */
   glob: Glob;
 }
 
@@ -39,7 +41,9 @@ export function componentFor(map: ArchMap, rel: string): Resolution | undefined 
 
 /** One constraint as it applies to a path. */
 export interface AppliedConstraint {
+  /** `must`, `should` or `info`. */
   level: Level;
+  /** The constraint as written. */
   text: string;
   /** The component it is declared on. */
   component: string;
@@ -51,12 +55,22 @@ export interface AppliedConstraint {
 export interface PathConstraints {
   /** The map file and the repository root it sits in. */
   map: string;
+  /** The repository root. */
   root: string;
+  /** The path, relative to the root. */
   rel: string;
+  /** The component the path resolves to. */
   component: string;
+  /** That component's description; null when it has none. */
   description: string | null;
+  /** Its glob that won. */
   glob: string;
+  /** The components it depends on directly. */
   depends_on: string[];
+  /**
+   * Its own constraints, `must` first, then the `must` and `should` of each
+   * component it depends on.
+   */
   constraints: AppliedConstraint[];
 }
 

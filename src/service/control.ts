@@ -10,6 +10,7 @@ import { SERVICE_LABEL, type ServicePlatform, SYSTEMD_UNIT_NAME } from "./unit.t
 export interface ManagerStep {
   /** The command line, as a person would type it. */
   command: string;
+  /** True when it ran and succeeded. */
   ok: boolean;
   /** What it printed (stdout, then stderr), trimmed; or why it could not run. */
   detail: string;

@@ -22,8 +22,11 @@ export interface DemoStep {
 
 /** Where a demo stands, for the page's step bar. */
 export interface DemoState {
+  /** The throwaway home the demo plays in. */
   home: string;
+  /** Every step: its title, who acts, and whether it has been played. */
   steps: { title: string; who: string; done: boolean }[];
+  /** The index of the next step to play (the number played so far). */
   next: number;
   /** The last step's output or error, for a person. */
   last: string;

@@ -10,7 +10,11 @@
  * a name of its own.
  */
 
-/** What a check decided: let it through (maybe setting the cookie), or refuse with a status. */
+/**
+ * What a check decided: let it through (maybe setting the cookie), or refuse with a status.
+ *
+ * @internal
+ */
 export type Verdict =
   | { ok: true; setCookie: boolean }
   | { ok: false; status: 400 | 403 | 405 | 415; reason: string };
