@@ -9,28 +9,43 @@ import { writerHolder } from "../reconcile/mod.ts";
 import { getMeta, Journal, journalCounts, lastAudit, listRoots, queueStats } from "../store/mod.ts";
 import { activeModel, type VectorStoreHealth, vectorStoreHealth } from "../vector/mod.ts";
 
-/** One root as the health report shows it. */
+/**
+ * One root as the health report shows it.
+ *
+ * @internal
+ */
 export interface RootHealth {
+  /** The root's absolute path. */
   path: string;
+  /** Paths the journal holds under it. */
   files: number;
+  /** When it was last audited in full (ms since the epoch); null if never. */
   last_audit_ms: number | null;
 }
 
 /** The index's health. */
 export interface IndexHealth {
+  /** The `$HEIMDALL_HOME` reported on. */
   home: string;
   /** Null when there is no journal yet (or it cannot be opened); `journal_error` says why. */
   journal: { paths: Record<string, number>; nodes: number; edges: number } | null;
+  /** Why the journal could not be opened; null when it could. */
   journal_error: string | null;
+  /** Whether a writer holds the lock, and its pid (`unknown` when it cannot be read). */
   daemon: { running: boolean; pid: number | "unknown" | null };
+  /** Each root the journal holds. */
   roots: RootHealth[];
   /** Roots in config.json that the journal has not seen yet. */
   roots_not_indexed: string[];
+  /** Paths waiting in the reconciler's queue. */
   queue: number;
+  /** Hint files not yet read by the writer. */
   hints_waiting: number;
+  /** When any root was last audited (ms since the epoch); null if never. */
   last_audit_ms: number | null;
   /** True when the index may lag the disk: no daemon, and no audit within twice the audit interval. */
   stale: boolean;
+  /** Why the index may lag; null when it is not stale. */
   stale_reason: string | null;
   /** The semantic leg: on with its model, or off and why (with the command that fixes it). */
   semantic: { on: true; model: string } | { on: false; reason: string };

@@ -28,7 +28,13 @@ import { TOOLS } from "./tools/mod.ts";
 /** The server's name and version, as clients see them. */
 export const SERVER_INFO = { name: "heimdall", title: "Heimdall", version: "0.1.0" };
 
-/** What the server tells a client about using it. */
+/**
+ * What the server tells a client about using it.
+ *
+ * Named only inside this folder (the server and its tools).
+ *
+ * @internal
+ */
 export const INSTRUCTIONS =
   "Heimdall is persistent, cross-repository memory for this machine's code. Use `search` before grep/find: " +
   "it answers across every indexed repository, docs, notes and memories, each hit checked against the disk " +
@@ -77,7 +83,13 @@ export function toolContext(
   };
 }
 
-/** An SDK server with every tool registered. */
+/**
+ * An SDK server with every tool registered.
+ *
+ * Named only inside this folder (the server and its tools).
+ *
+ * @internal
+ */
 export function createServer(ctx: ToolContext, tools: readonly ToolDef[] = TOOLS): McpServer {
   const server = new McpServer(SERVER_INFO, {
     capabilities: { tools: {} },

@@ -32,11 +32,21 @@ const META_VERSION = "io.modelcontextprotocol/protocolVersion";
 const META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 
-/** Error codes of the 2026-07-28 schema. */
+/**
+ * Error codes of the 2026-07-28 schema.
+ *
+ * Named only inside this folder (the server and its tools).
+ *
+ * @internal
+ */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 const INVALID_PARAMS = -32602;
 
-/** What `server/discover` tells a client. */
+/**
+ * What `server/discover` tells a client.
+ *
+ * @internal
+ */
 export interface DiscoverInfo {
   serverInfo: { name: string; version: string; title?: string };
   capabilities: Record<string, unknown>;
@@ -54,6 +64,10 @@ function obj(v: unknown): Obj | null {
 /**
  * Wraps a transport so the SDK server behind it also speaks 2026-07-28.
  * Install the SDK server on the wrapper (`server.connect(wrapper)`).
+ *
+ * Named only inside this folder (the server and its tools).
+ *
+ * @internal
  */
 export class StatelessBridge implements Transport {
   onclose?: () => void;

@@ -6,9 +6,13 @@ import type { Team } from "../team/mod.ts";
 
 /** Honest hints about a tool's effects (MCP `ToolAnnotations`). */
 export interface Annotations {
+  /** True when the tool changes nothing. */
   readOnlyHint: boolean;
+  /** True when it may overwrite or remove what exists. */
   destructiveHint: boolean;
+  /** True when calling it again with the same arguments changes nothing more. */
   idempotentHint: boolean;
+  /** True when it may reach an open world of external entities (MCP's `openWorldHint`). */
   openWorldHint: boolean;
 }
 
@@ -22,7 +26,9 @@ export const LOOKUP: Annotations = {
 
 /** What a tool call may use. Journals open on first use and stay open. */
 export interface ToolContext {
+  /** The home the server serves. */
   home: HomePaths;
+  /** The configuration, as it is now. */
   config(): Config;
   /** Where relative paths and symbols resolve (the server's working directory). */
   cwd: string;
@@ -43,17 +49,31 @@ export interface ToolContext {
 
 /** A tool's answer: a concise text for the agent, and the same as structured content. */
 export interface ToolAnswer {
+  /** The answer for the agent, concise. */
   text: string;
+  /** The same answer as structured content. */
   structured: Record<string, unknown>;
 }
 
-/** One MCP tool: name, schema, annotations, and what it does. */
+/**
+ * One MCP tool: name, schema, annotations, and what it does.
+ *
+ * Named only inside this folder (the server and its tools).
+ *
+ * @internal
+ */
 export interface ToolDef {
+  /** The tool's name, verb_noun (`search`, `record_attempt`). */
   name: string;
+  /** Its title for people. */
   title: string;
+  /** What it does, written for the agent that chooses it. */
   description: string;
+  /** Its arguments as a zod shape (the SDK turns it into the JSON schema). */
   input: ZodRawShape;
+  /** Its hints about its effects. */
   annotations: Annotations;
   // deno-lint-ignore no-explicit-any
+  /** Answers one call; a throw becomes an `isError` result written for the agent. */
   run(args: any, ctx: ToolContext): ToolAnswer | Promise<ToolAnswer>;
 }

@@ -17,6 +17,7 @@ import { listTasksTool, releaseTool, resumeTaskTool, startTaskTool } from "./tas
 import { whyTool } from "./why.ts";
 import { whoKnowsTool } from "./who_knows.ts";
 
+/** Every tool, in the order `tools/list` shows them. */
 export const TOOLS: readonly ToolDef[] = [
   searchTool,
   insertNoteTool,
