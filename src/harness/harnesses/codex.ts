@@ -12,14 +12,7 @@
 import { join } from "node:path";
 import { hookSpecificContext, hookSpecificDeny } from "../answers.ts";
 import { claudeTool, field, outcomeOf, s } from "../payload.ts";
-import type { HarnessSpec, StopRow } from "../spec.ts";
-
-const stop = (final: boolean): StopRow => ({
-  kind: "stop",
-  final,
-  said: field("last_assistant_message"),
-  transcript: field("transcript_path"),
-});
+import type { HarnessSpec } from "../spec.ts";
 
 /** Codex, described. */
 export const codex: HarnessSpec<"codex"> = {
@@ -44,8 +37,12 @@ export const codex: HarnessSpec<"codex"> = {
       outcome: (p) => outcomeOf(p.tool_response, null),
       say: hookSpecificContext,
     },
-    Stop: stop(false),
-    SessionEnd: stop(true),
+    Stop: {
+      kind: "stop",
+      final: false,
+      said: field("last_assistant_message"),
+      transcript: field("transcript_path"),
+    },
   },
   answers: { silent: null, pauseAsWarning: false },
   install: {

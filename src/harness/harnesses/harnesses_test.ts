@@ -1,12 +1,13 @@
 /**
  * Every registered harness's description against its payload fixtures
  * (`tests/fixtures/harness/<name>/`): each fixture normalises to the event
- * it expects, and answers come in the harness's own format and never grant
- * a permission.
+ * it expects, answers come in the harness's own format and never grant a
+ * permission, every event in a harness's table has a fixture, and every
+ * fixture says where its payload came from.
  */
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
-import { parseEvent, renderAnswer } from "../engine.ts";
+import { parseEvent, renderAnswer, rowOf } from "../engine.ts";
 import type { HookEvent } from "../event.ts";
 import { parseTestRun } from "../test_runs/mod.ts";
 import { HARNESSES, harnessSpec } from "./mod.ts";
@@ -15,6 +16,12 @@ const FIXTURES = new URL("../../../tests/fixtures/harness/", import.meta.url).pa
 
 interface Fixture {
   description: string;
+  /**
+   * Where the payload came from: `documented: URL (version)` for a payload
+   * written from the harness's documented schema, `captured from HARNESS
+   * VERSION` for one a real harness sent.
+   */
+  source: string;
   payload: Record<string, unknown>;
   expect: {
     kind: string;
@@ -218,6 +225,38 @@ Deno.test("a pause renders as each harness's deny where it has one, as a warning
     else {
       assert.match(out!, expected!, harness);
       assert.doesNotMatch(out!, /"allow"|"approve"/i, harness);
+    }
+  }
+});
+
+Deno.test("every event in a harness's table has a payload fixture", () => {
+  for (const harness of HARNESSES) {
+    const spec = harnessSpec(harness);
+    const covered = new Set<string>();
+    for (const name of fixtureNames(harness)) {
+      const ev = parseEvent(spec, JSON.parse(payloadText(fixture(harness, name), "/r")), {
+        cwd: "/",
+        env: () => undefined,
+        event: null,
+      });
+      const row = rowOf(spec, ev.native);
+      if (row === null) continue;
+      covered.add(Object.entries(spec.events).find(([, r]) => r === row)![0]);
+    }
+    const missing = Object.keys(spec.events).filter((e) => !covered.has(e));
+    assert.deepEqual(missing, [], `${harness}: events without a fixture`);
+  }
+});
+
+Deno.test("every payload fixture says where it came from: a documented schema or a capture", () => {
+  const documented = /^documented: (https:\/\/\S+|src\/\S+) \(.+\)/;
+  const captured = /^captured from \S+ \d\S*/;
+  for (const harness of HARNESSES) {
+    for (const name of fixtureNames(harness)) {
+      const { source } = fixture(harness, name);
+      const at = `${harness}/${name}`;
+      assert.equal(typeof source, "string", `${at}: a source`);
+      assert.ok(documented.test(source) || captured.test(source), `${at}: ${source}`);
     }
   }
 });
