@@ -8,7 +8,11 @@ import { getPath, type Journal, listRoots, rootFor } from "../store/mod.ts";
 import { fileShapes } from "./shape.ts";
 import type { AnchorRow } from "./types.ts";
 
-/** The index columns of a node that an anchor keeps. */
+/**
+ * The index columns of a node that an anchor keeps.
+ *
+ * @internal
+ */
 export interface NodeFacts {
   id: string;
   kind: string;
@@ -56,7 +60,11 @@ export function symbolsNamed(j: Journal, text: string, cwd: string): SymbolRef[]
   return symbolCandidates(j, text, cwd);
 }
 
-/** What an `--about` value names, before it becomes a stored anchor. */
+/**
+ * What an `--about` value names, before it becomes a stored anchor.
+ *
+ * @internal
+ */
 export type About =
   | { target: "symbol"; node: NodeFacts; root: string | null }
   | { target: "file" | "folder"; path: string; hash: string | null; root: string | null };

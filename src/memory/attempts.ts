@@ -28,22 +28,31 @@ import {
 
 /** What {@link recordAttempt} writes. */
 export interface AttemptInput {
+  /** What it was tried on: symbols (`path:name`, `Class.method`, `name`), files or folders. */
   about: readonly string[];
+  /** Whether it failed or passed. */
   outcome: "failed" | "passed";
+  /** What was tried and how it went. */
   text: string;
+  /** Who tried it. */
   author: string;
   /** Failed: the tests that failed; passed: the tests that now pass (optional). */
   tests?: readonly string[];
   /** Passed: what fixed it (a commit, a URL). */
   fix?: string | null;
+  /** `private`, `project` (the default) or `team`. */
   scope?: string;
+  /** The task it belongs to. */
   taskId?: string | null;
+  /** Where relative paths in `about` resolve (default: the current folder). */
   cwd?: string;
+  /** The time to record it at (ms since the epoch; default: now). */
   now?: number;
 }
 
 /** What {@link recordAttempt} did. */
 export interface AttemptResult {
+  /** The attempt as stored (for a repeat, the failure it repeated). */
   memory: Memory;
   /** Failed: true when it counted as a repeat of an open failure (`memory` is that one). */
   repeated: boolean;
@@ -71,14 +80,23 @@ function testsOf(m: Pick<MemoryRow, "tests">): string[] {
 
 /** A checked {@link AttemptInput}, before anything is written. */
 export interface PreparedAttempt {
+  /** Whether it failed or passed. */
   outcome: "failed" | "passed";
+  /** Who may see it. */
   scope: Scope;
+  /** What was tried, trimmed and redacted. */
   text: string;
+  /** The test names, as stored. */
   tests: string[];
+  /** What fixed it (passed only), trimmed and redacted. */
   fix: string | null;
+  /** Who tried it. */
   author: string;
+  /** The task it belongs to, if any. */
   taskId: string | null;
+  /** What it was tried on, resolved. */
   anchors: AnchorRow[];
+  /** When it is recorded (ms since the epoch). */
   now: number;
 }
 
@@ -119,8 +137,11 @@ export function prepareAttempt(j: Journal, input: AttemptInput): PreparedAttempt
 
 /** An open failure that a new failure repeats, and how that was recognised. */
 export interface Repeat {
+  /** The open failure repeated. */
   row: MemoryRow;
+  /** Whether the failing tests or the wording matched. */
   matchedBy: "tests" | "wording";
+  /** Trigram similarity of the wording (wording matches only); null otherwise. */
   similarity: number | null;
   /** The failing tests of both, as the repeated row now stores them. */
   tests: string[];

@@ -51,7 +51,11 @@ export interface MirrorReport {
   updated: string[];
 }
 
-/** A row of a team store, at one of its revisions. */
+/**
+ * A row of a team store, at one of its revisions.
+ *
+ * @internal
+ */
 export interface StoreCopy {
   row: MemoryRow;
   rev: number;

@@ -19,7 +19,9 @@ export type CandidateKind = "rule" | "preference" | "decision" | "correction";
 
 /** One turn of a transcript: who spoke, what they said, and where. */
 export interface Turn {
+  /** Who spoke: the person or the agent. */
   role: "user" | "assistant";
+  /** What they said. */
   text: string;
   /** 1-based line of the transcript file the turn starts on. */
   line: number;
@@ -27,7 +29,9 @@ export interface Turn {
 
 /** A durable statement found in a transcript, not yet reviewed. */
 export interface Candidate {
+  /** The statement, as said. */
   text: string;
+  /** What sort of statement it is. */
   kind: CandidateKind;
   /** 0–1: how surely the wording is a standing rule rather than a passing remark. */
   confidence: number;
@@ -135,17 +139,29 @@ function sentences(text: string): { sentence: string; offset: number }[] {
 
 /** A row of the review queue. */
 export interface QueuedCandidate {
+  /** The candidate's id. */
   id: number;
+  /** The statement (redacted). */
   text: string;
+  /** What sort of statement it is. */
   kind: CandidateKind;
+  /** 0–1: how surely it is a standing rule. */
   confidence: number;
+  /** Where it was said (`file:line`, or the distiller that proposed it). */
   source: string;
+  /** The repository folder it was said in. */
   project: string;
+  /** The person who said it. */
   author: string;
+  /** Waiting for review, accepted or rejected. */
   status: "pending" | "accepted" | "rejected";
+  /** How many times it was said (near-duplicates included). */
   seen: number;
+  /** The `preference` memory it became once accepted; else null. */
   memory_id: string | null;
+  /** When it was queued (ms since the epoch). */
   created_at: number;
+  /** When it was accepted or rejected; null while pending. */
   decided_at: number | null;
 }
 

@@ -15,6 +15,7 @@ import type { MemoryRow } from "./types.ts";
 export interface FileClaim {
   /** Absolute path of the claimed file. */
   path: string;
+  /** Who holds the claim. */
   developer: string;
 }
 

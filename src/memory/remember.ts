@@ -33,15 +33,21 @@ const SUPERSEDING: ReadonlySet<MemoryKind> = new Set(["decision", "convention", 
 
 /** What {@link remember} writes. */
 export interface RememberInput {
+  /** `decision`, `convention`, `note`, `fact`… (see {@link KINDS}). */
   kind: string;
+  /** What it says. */
   text: string;
   /** What it is about: symbols (`path:name`, `Class.method`, `name`), files or folders. */
   about: readonly string[];
+  /** Who records it. */
   author: string;
+  /** `private`, `project` (the default) or `team`. */
   scope?: string;
   /** Valid time; defaults to now and to "still true". */
   validFrom?: number;
+  /** When it stops being true; null or absent: still true. */
   validTo?: number | null;
+  /** The task it belongs to. */
   taskId?: string | null;
   /** Ids (or unique prefixes) this one replaces, whatever their anchors. */
   supersedes?: readonly string[];
@@ -49,11 +55,13 @@ export interface RememberInput {
   keep?: boolean;
   /** Folder that relative paths in `about` are relative to. */
   cwd?: string;
+  /** The time to record it at (ms since the epoch; default: now). */
   now?: number;
 }
 
 /** What {@link remember} did. */
 export interface RememberResult {
+  /** The memory as stored. */
   memory: Memory;
   /** Ids of the memories it superseded. */
   superseded: string[];
@@ -175,19 +183,27 @@ export function newRow(
 
 /** A checked {@link RememberInput}: what a write of it stores, before anything is written. */
 export interface PreparedMemory {
+  /** What it is. */
   kind: MemoryKind;
+  /** Who may see it. */
   scope: Scope;
+  /** What it says, trimmed and redacted. */
   text: string;
+  /** Who records it. */
   author: string;
   /** Null: "now", by the clock of whatever stores it. */
   validFrom: number | null;
+  /** When it stops being true; null: still true. */
   validTo: number | null;
+  /** The task it belongs to, if any. */
   taskId: string | null;
+  /** What it is about, resolved. */
   anchors: AnchorRow[];
   /** The memories named in `supersedes`, each current. */
   explicit: MemoryRow[];
   /** Supersede the current memory of this kind on the same anchors (decisions, conventions, facts). */
   supersedes: boolean;
+  /** When it is recorded (ms since the epoch). */
   now: number;
 }
 

@@ -90,7 +90,11 @@ export function sameFailureWording(a: string, b: string): boolean {
   return trigramSimilarity(a, b) >= SAME_FAILURE_THRESHOLD;
 }
 
-/** Precision and recall of a measure at a threshold on labelled pairs. */
+/**
+ * Precision and recall of a measure at a threshold on labelled pairs.
+ *
+ * @internal
+ */
 export interface ThresholdScore {
   threshold: number;
   precision: number;

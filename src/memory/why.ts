@@ -33,11 +33,13 @@ export type Standing = "current" | "superseded" | "forgotten" | "resolved" | "ex
 export interface WhyItem extends Memory {
   /** The anchor that linked it to the target: `symbol`, `enclosing Class`, `file`, `folder src/`… */
   via: string;
+  /** Where it stands at the instant asked about. */
   standing: Standing;
 }
 
 /** The answer of {@link why}. */
 export interface WhyResult {
+  /** What the question was about, resolved. */
   target: WhyTarget;
   /** The instant asked about (null: now). */
   as_of: number | null;
@@ -297,9 +299,13 @@ export function why(
 
 /** One thing that happened to a memory. */
 export interface MemoryEvent {
+  /** When it happened (ms since the epoch). */
   at: number;
+  /** What happened. */
   event: "recorded" | "repeated" | "superseded" | "forgotten" | "resolved" | "moved" | "orphaned";
+  /** The memory it happened to. */
   memory_id: string;
+  /** That memory's kind. */
   kind: MemoryKind;
   /** Who (recorded, forgotten), or what (superseded by, resolved by, moved from). */
   detail: string;
@@ -307,8 +313,11 @@ export interface MemoryEvent {
 
 /** The answer of {@link history}. */
 export interface HistoryResult {
+  /** What the question was about, resolved; null for the journal's newest memories. */
   target: WhyTarget | null;
+  /** The memories, newest first, each with the anchor that linked it (null without a target). */
   memories: (Memory & { via: string | null })[];
+  /** What happened to them, newest first. */
   events: MemoryEvent[];
 }
 
