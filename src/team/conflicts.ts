@@ -19,9 +19,11 @@ export type PathStep = Pick<LocalSymbol, "id" | "kind" | "qualname" | "path" | "
 
 /** An active claim by someone else within reach of the code asked about. */
 export interface Conflict {
+  /** The claim, as the viewer sees it. */
   claim: ActiveClaim;
   /** `same`: the code asked about; `callee`: code it calls; `caller`: code that calls it. */
   relation: Relation;
+  /** Call hops between the code asked about and the claimed code (0: the same). */
   hops: number;
   /**
    * A shortest call chain between the code asked about and the claimed code,
@@ -38,6 +40,7 @@ export interface Conflict {
 
 /** What {@link findConflicts} found. */
 export interface ConflictReport {
+  /** The conflicts, closest first. */
   conflicts: Conflict[];
   /** Conflicts left out because the viewer acknowledged them (unless asked to include them). */
   acknowledged: number;

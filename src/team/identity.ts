@@ -1,7 +1,11 @@
 /** Who is acting, and how long a claim lasts: read from the environment and the command line. */
 import type { Actor } from "./types.ts";
 
-/** Reads an environment variable (Deno.env or a test's map). */
+/**
+ * Reads an environment variable (Deno.env or a test's map).
+ *
+ * @internal
+ */
 export interface Env {
   get(name: string): string | undefined;
 }

@@ -31,9 +31,11 @@ const TASK = `id, text, owner, owner_agent AS ownerAgent, owner_session AS owner
 
 /** {@link TeamStore} on the local journal, opened read-write. */
 export class LocalTeamStore implements TeamStore {
+  /** Always `local`. */
   readonly kind = "local";
   readonly where: string;
 
+  /** The store in `journal`, which must be open read-write. */
   constructor(readonly journal: Journal) {
     this.where = journal.file;
   }
@@ -181,6 +183,7 @@ export class LocalTeamStore implements TeamStore {
     return Promise.resolve(this.#task(id)!);
   }
 
+  /** The task with this id; undefined when there is none. */
   getTask(id: string): Promise<Task | undefined> {
     return Promise.resolve(this.#task(id));
   }
@@ -228,6 +231,7 @@ export class LocalTeamStore implements TeamStore {
     }));
   }
 
+  /** The task's history, oldest first. */
   taskEvents(id: string): Promise<TaskEvent[]> {
     return Promise.resolve(this.journal.all<TaskEvent>(
       `SELECT task_id AS taskId, kind, actor, to_person AS "to", note, at FROM task_events
@@ -244,6 +248,7 @@ export class LocalTeamStore implements TeamStore {
     ));
   }
 
+  /** Closes the journal. */
   close(): Promise<void> {
     this.journal.close();
     return Promise.resolve();

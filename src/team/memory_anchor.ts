@@ -9,6 +9,7 @@ import type { RepoResolver } from "./symbol_key.ts";
 
 /** An anchor as the team store keeps it. */
 export interface PortableAnchor {
+  /** Whether it points at a symbol, a file or a folder. */
   target: "symbol" | "file" | "folder";
   /** Repository name ("" for a path in no repository and under no root). */
   repo: string;

@@ -7,13 +7,21 @@ import type { Journal } from "../store/mod.ts";
 
 /** A memory row as a task or a ranking needs it. */
 export interface LinkedMemory {
+  /** The memory's id. */
   id: string;
+  /** Its kind (`decision`, `attempt`, `note`…). */
   kind: string;
+  /** What it says. */
   text: string;
+  /** Who recorded it. */
   author: string;
+  /** For an attempt, `failed` or `passed`; else null. */
   outcome: string | null;
+  /** For a failed attempt, `open` or `resolved`; else null. */
   status: string | null;
+  /** How many times the same failure was seen (1 for everything else). */
   count: number;
+  /** When it was recorded (ms since the epoch). */
   recordedAt: number;
 }
 

@@ -63,7 +63,9 @@ export { LocalTeamStore } from "./local_store.ts";
 
 /** What opening the team store needs: the CLI's context satisfies it. */
 export interface TeamContext {
+  /** The home whose journal and config are used. */
   home: HomePaths;
+  /** The configuration, as it is now (`teamUrl` picks the store). */
   config(): Config;
 }
 
@@ -88,8 +90,11 @@ export async function openTeamStore(ctx: TeamContext): Promise<TeamStore> {
  * read-only on first use; with the local store it is the same journal).
  */
 export interface Team {
+  /** The team store. */
   store: TeamStore;
+  /** Who is acting. */
   who: Actor;
+  /** The local code index, read-only (opened on first use). */
   index(): Journal;
   /**
    * With a shared store, pulls the team's memories into this machine's
@@ -103,6 +108,7 @@ export interface Team {
    * store, memory's own functions.
    */
   memory(): SharedMemory;
+  /** Closes the store and the index. */
   close(): Promise<void>;
 }
 
@@ -169,9 +175,11 @@ export async function syncTeamMemories(
 
 /** What a claim did. */
 export interface ClaimResult {
+  /** The claims made or renewed. */
   claims: Claim[];
   /** The task the claims belong to (given, or the actor's current one), if any. */
   task: Task | null;
+  /** What the names given resolved to. */
   targets: Target[];
 }
 
@@ -306,7 +314,9 @@ export function handoff(
 
 /** A task picked up: its claims, history and memories. */
 export interface Resumed extends TaskMove {
+  /** The task's claims, active ones first. */
   claims: Claim[];
+  /** The task's history, oldest first. */
   events: TaskEvent[];
   /** Attempts, notes and decisions recorded under the task (memory rows). */
   memories: LinkedMemory[];

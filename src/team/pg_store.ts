@@ -21,7 +21,11 @@ import type {
   TeamStore,
 } from "./types.ts";
 
-/** The slice of `pg.Client` this store uses. */
+/**
+ * The slice of `pg.Client` this store uses.
+ *
+ * @internal
+ */
 interface PgClient {
   connect(): Promise<unknown>;
   on(event: "error", listener: (e: Error) => void): unknown;
@@ -144,6 +148,7 @@ function storeError(e: unknown, url: string): TeamStoreError {
  * write is never applied twice.
  */
 export class PgTeamStore implements TeamStore {
+  /** Always `postgres`. */
   readonly kind = "postgres";
   readonly where: string;
   /** The schema version found or created on connect. */
@@ -155,6 +160,7 @@ export class PgTeamStore implements TeamStore {
   /** Holds the password, if any: never shown. */
   readonly #url: string;
 
+  /** A store on `client`, connected to `url` (kept to reconnect; never shown). */
   constructor(client: PgClient, url: string) {
     this.#client = client;
     this.#url = url;
@@ -282,6 +288,7 @@ export class PgTeamStore implements TeamStore {
     return rows[0]!;
   }
 
+  /** The task with this id; undefined when there is none. */
   async getTask(id: string): Promise<Task | undefined> {
     return (await this.#q<Task>(`SELECT ${TASK} FROM heimdall.tasks WHERE id = $1`, [id]))[0];
   }
@@ -329,6 +336,7 @@ export class PgTeamStore implements TeamStore {
     });
   }
 
+  /** The task's history, oldest first. */
   taskEvents(id: string): Promise<TaskEvent[]> {
     return this.#q<TaskEvent>(
       `SELECT task_id AS "taskId", kind, actor, to_person AS "to", note, ${ms("at")} AS at
@@ -345,6 +353,7 @@ export class PgTeamStore implements TeamStore {
     );
   }
 
+  /** Ends the connection. */
   async close(): Promise<void> {
     await this.#client.end().catch(() => {});
   }

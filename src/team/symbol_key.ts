@@ -6,7 +6,11 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { Journal } from "../store/mod.ts";
 import type { SymbolKey } from "./types.ts";
 
-/** A node of the local index with what a portable key needs. */
+/**
+ * A node of the local index with what a portable key needs.
+ *
+ * @internal
+ */
 export interface LocalSymbol {
   id: string;
   kind: string;
@@ -36,6 +40,8 @@ interface Repo {
  * differently named folders agree), else by the folder's name. A file in no
  * repository belongs to its indexed root. Answers are cached per folder; cost
  * is a few stats per new folder.
+ *
+ * @internal
  */
 export class RepoResolver {
   readonly #byDir = new Map<string, Repo | null>();

@@ -7,6 +7,7 @@ import { type LocalSymbol, symbolsById, symbolsOfFile } from "./symbol_key.ts";
 
 /** A path or symbol that cannot be used; the message says why and what to type instead. */
 export class TargetError extends UsageError {
+  /** `arg` as typed, refused for the reason `message` gives. */
   constructor(message: string, readonly arg: string) {
     super(message);
     this.name = "TargetError";
@@ -21,6 +22,7 @@ export interface Target {
   symbol: LocalSymbol;
   /** The nodes it covers: the symbol, or every node of the file. */
   nodes: string[];
+  /** True when `arg` named a file. */
   isFile: boolean;
 }
 

@@ -4,6 +4,7 @@ import type { Actor, Claim, Task, TaskState } from "./types.ts";
 
 /** A task move that is not allowed; the message says why and what to do. */
 export class TaskStateError extends UsageError {
+  /** A move of task `taskId` refused for the reason `message` gives. */
   constructor(message: string, readonly taskId: string) {
     super(message);
     this.name = "TaskStateError";

@@ -2,8 +2,11 @@
 
 /** Who is acting: the person, the agent working for them, and the agent's session. */
 export interface Actor {
+  /** The person (`$HEIMDALL_AUTHOR`, else git's `user.name`, else `$USER`). */
   developer: string;
+  /** The agent working for them (`--agent`, `$HEIMDALL_AGENT`); null when none is named. */
   agent: string | null;
+  /** The agent's session (`--session`, `$HEIMDALL_SESSION`); null when none is named. */
   session: string | null;
 }
 
@@ -15,23 +18,37 @@ export interface Actor {
  * since it was claimed. Names, paths and hashes only: never code.
  */
 export interface SymbolKey {
+  /** The repository: the last segment of its `origin` remote, else its folder's name. */
   repo: string;
+  /** The file's path, relative to the repository. */
   path: string;
+  /** The qualified name; "" for a whole file. */
   qualname: string;
+  /** The symbol's kind (`file` for a whole file). */
   kind: string;
+  /** The structural hash when claimed; null when unknown. */
   structHash: string | null;
 }
 
 /** A claim: someone is about to change a symbol. Times are the store's clock, in ms. */
 export interface Claim extends SymbolKey {
+  /** The claim's id in its store. */
   id: number;
+  /** Who claimed it. */
   developer: string;
+  /** The agent that claimed it, if named. */
   agent: string | null;
+  /** The session that claimed it, if named. */
   session: string | null;
+  /** The task it belongs to, if any. */
   taskId: string | null;
+  /** That task's text (redacted), for people reading the claim. */
   taskText: string | null;
+  /** When it was made (a renewal keeps it; it moves `expiresAt`). */
   createdAt: number;
+  /** When it expires unless renewed. */
   expiresAt: number;
+  /** When it was released; null while it is not. */
   releasedAt: number | null;
 }
 
@@ -46,29 +63,45 @@ export type TaskState = "open" | "handed_off" | "done";
 
 /** A unit of work that owns claims and memory rows, and moves between people. */
 export interface Task {
+  /** The task's id. */
   id: string;
+  /** What the task is (redacted). */
   text: string;
+  /** The developer who owns it now. */
   owner: string;
+  /** The owner's agent, if named. */
   ownerAgent: string | null;
+  /** The owner's session, if named. */
   ownerSession: string | null;
+  /** Open, handed off, or done. */
   state: TaskState;
+  /** When it was started. */
   createdAt: number;
+  /** When it last changed hands or state. */
   updatedAt: number;
 }
 
 /** One step of a task's history. */
 export interface TaskEvent {
+  /** The task it happened to. */
   taskId: string;
+  /** What happened. */
   kind: "start" | "handoff" | "resume" | "done";
+  /** Who did it. */
   actor: string;
+  /** For a hand-off, who it went to; else null. */
   to: string | null;
+  /** The note given with it, if any. */
   note: string | null;
+  /** When it happened. */
   at: number;
 }
 
 /** A task and how many active claims moved with it. */
 export interface TaskMove {
+  /** The task, as it now stands. */
   task: Task;
+  /** Active claims that moved with it (for `finish`, the ones released). */
   claimsMoved: number;
 }
 
@@ -82,6 +115,7 @@ export type ReleaseFilter = { keys: SymbolKey[] } | { taskId: string } | { all: 
  * by that clock at the time of the query.
  */
 export interface TeamStore {
+  /** Which backend: this machine's journal or a shared PostgreSQL. */
   readonly kind: "local" | "postgres";
   /** Where the data lives, for a person (a URL without its password). */
   readonly where: string;
@@ -109,6 +143,7 @@ export interface TeamStore {
   ack(who: Actor, claimIds: number[]): Promise<void>;
   /** Starts a task owned by the actor; it becomes the actor's current task. */
   startTask(who: Actor, text: string): Promise<Task>;
+  /** The task with this id; undefined when there is none. */
   getTask(id: string): Promise<Task | undefined>;
   /** Open and handed-off tasks (all with `includeDone`), most recently changed first. */
   listTasks(options: { includeDone: boolean }): Promise<Task[]>;
@@ -120,8 +155,10 @@ export interface TeamStore {
   resume(who: Actor, id: string, take: boolean): Promise<TaskMove>;
   /** Closes a task and releases its claims. */
   finish(who: Actor, id: string): Promise<TaskMove>;
+  /** The task's history, oldest first. */
   taskEvents(id: string): Promise<TaskEvent[]>;
   /** The task's claims, active ones first. */
   taskClaims(id: string): Promise<Claim[]>;
+  /** Closes the store's connection (a no-op for the local journal's). */
   close(): Promise<void>;
 }

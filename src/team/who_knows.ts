@@ -30,22 +30,31 @@ const MAX_NODES = 5000;
 
 /** One reason to think `person` knows the code. */
 export interface Evidence {
+  /** Who it is about. */
   person: string;
+  /** What it is: a `decision`, `attempt`, `convention`, `claim`, `note` or `fact`. */
   kind: string;
   /** Call hops from the code asked about (0: the code itself). */
   hops: number;
   /** The symbol it is about. */
   symbol: string;
+  /** When it was recorded (ms since the epoch). */
   at: number;
 }
 
 /** A person and why they rank where they do. */
 export interface Expert {
+  /** The person. */
   person: string;
+  /** Σ weight × ½^hops over their evidence (higher knows more). */
   score: number;
+  /** Decisions among their evidence. */
   decisions: number;
+  /** Attempts among their evidence. */
   attempts: number;
+  /** Claims among their evidence. */
   claims: number;
+  /** The rest of their evidence (conventions, notes, facts). */
   other: number;
   /** When their latest evidence was recorded (ms). */
   lastAt: number;
