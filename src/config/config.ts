@@ -3,12 +3,15 @@ import { type DepthRequest, parseDepth } from "./depth.ts";
 
 /** One root the user wants indexed. `path` is absolute. */
 export interface RootConfig {
+  /** The root's absolute path. */
   path: string;
+  /** The depth it asks for: a level, or `max` (whatever this build can do). */
   depth: DepthRequest;
 }
 
 /** The validated contents of `config.json`. */
 export interface Config {
+  /** The folders to index. */
   roots: RootConfig[];
   /** Files larger than this are recorded at L1 with reason `too large`, never read whole. */
   maxFileBytes: number;
@@ -42,6 +45,10 @@ export interface Config {
 
 /** A config value that cannot be used; the message names the key, the value and the fix. */
 export class ConfigError extends UsageError {
+  /**
+   * `key` set to `value` (in `file`, when it came from one) refused; `remedy` says what to set
+   * instead.
+   */
   constructor(
     readonly key: string,
     readonly value: unknown,

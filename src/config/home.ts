@@ -3,16 +3,25 @@ import { EnvironmentError } from "../errors/mod.ts";
 
 /** Every file and folder under `$HEIMDALL_HOME`. */
 export interface HomePaths {
+  /** The folder itself (`$HEIMDALL_HOME`). */
   home: string;
+  /** The SQLite journal, `journal.db`. */
   journal: string;
+  /** The settings, `config.json`. */
   config: string;
+  /** Pending hints, one small file each. */
   hints: string;
+  /** Installed embedding models, one folder each. */
   models: string;
   /** Native libraries extracted on first use (onnxruntime-node in a compiled binary). */
   lib: string;
+  /** Logs (`daemon.log`, `hooks.log`, `usage.log`…). */
   logs: string;
+  /** The writer's lock file, `writer.lock`. */
   lock: string;
+  /** The label naming the lock's holder, `writer.pid`. */
   lockPid: string;
+  /** The user's global ignore rules (gitignore syntax). */
   ignore: string;
 }
 

@@ -40,6 +40,7 @@ export interface EmbedderOptions extends RuntimeOptions {
 
 /** The model folder or its files cannot be used; the message names the file and the remedy. */
 export class ModelLoadError extends EnvironmentError {
+  /** The model could not be loaded, as `message` says (naming the file and the remedy). */
   constructor(message: string) {
     super(message);
     this.name = "ModelLoadError";
@@ -50,8 +51,11 @@ const FEEDABLE = ["input_ids", "attention_mask", "token_type_ids", "position_ids
 
 /** A loaded model. Methods may be called concurrently; graph runs are serialised. */
 export class Embedder {
+  /** The model's manifest. */
   readonly manifest: ModelManifest;
+  /** The model's own tokenizer. */
   readonly tokenizer: Tokenizer;
+  /** Texts are cut to this many tokens, special tokens included. */
   readonly maxTokens: number;
   readonly #session: Session;
   readonly #output: string;

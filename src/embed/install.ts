@@ -18,6 +18,10 @@ import { ManifestError, type ModelFile, type ModelManifest, parseManifest } from
 
 /** A file's bytes are not the ones the manifest pins. */
 export class ChecksumMismatchError extends EnvironmentError {
+  /**
+   * `file` has `actual` where `expected` was pinned (by `what`, sha256 unless said); `remedy` says
+   * what to do.
+   */
   constructor(
     readonly file: string,
     readonly expected: string,
@@ -32,6 +36,7 @@ export class ChecksumMismatchError extends EnvironmentError {
 
 /** The folder a model is imported from lacks what the model needs; the message names both and the fix. */
 export class ModelSourceError extends UsageError {
+  /** `folder` lacks `missing`; `message` says so, with the fix. */
   constructor(readonly folder: string, readonly missing: string, message: string) {
     super(message);
     this.name = "ModelSourceError";
@@ -40,6 +45,7 @@ export class ModelSourceError extends UsageError {
 
 /** A download failed; `done` bytes are kept in the `.part` file for the next try. */
 export class DownloadError extends EnvironmentError {
+  /** The download of `url` failed as `message` says, after `done` bytes. */
   constructor(message: string, readonly url: string, readonly done: number) {
     super(message);
     this.name = "DownloadError";
@@ -48,15 +54,21 @@ export class DownloadError extends EnvironmentError {
 
 /** Progress of one file: bytes so far and the total when the server said it. */
 export interface FileProgress {
+  /** The file's name. */
   file: string;
+  /** Bytes so far. */
   done: number;
+  /** All its bytes, when the server said; else null. */
   total: number | null;
 }
 
 /** What an install did to one file. */
 export interface InstalledFile {
+  /** The file's name. */
   name: string;
+  /** Its size in bytes. */
   bytes: number;
+  /** Its sha256, lower-case hex. */
   sha256: string;
   /** True when the manifest pinned this digest (and it matched); false when it was only recorded. */
   pinned: boolean;
@@ -66,8 +78,11 @@ export interface InstalledFile {
 
 /** The result of an install. */
 export interface InstallResult {
+  /** The model's name. */
   name: string;
+  /** The folder it was installed into. */
   dir: string;
+  /** What was done to each of its files. */
   files: InstalledFile[];
 }
 
@@ -123,7 +138,11 @@ async function writeManifest(
   await Deno.rename(tmp, path);
 }
 
-/** Options of {@link pullModel}. */
+/**
+ * Options of {@link pullModel}.
+ *
+ * @internal
+ */
 export interface PullOptions {
   onProgress?: (p: FileProgress) => void;
   signal?: AbortSignal;

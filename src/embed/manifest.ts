@@ -14,13 +14,18 @@ import { UsageError } from "../errors/mod.ts";
 /** How the token vectors of one text become its vector. */
 export type Pooling = "cls" | "mean";
 
-/** What a file is for: the ONNX graph, its external weights, or the tokenizer. */
+/**
+ * What a file is for: the ONNX graph, its external weights, or the tokenizer.
+ *
+ * @internal
+ */
 export type FileRole = "model" | "weights" | "tokenizer";
 
 /** One file of a model. */
 export interface ModelFile {
   /** File name inside the model's folder. */
   name: string;
+  /** What the file is for. */
   role: FileRole;
   /** Lower-case hex sha256 of the whole file; null when no digest is pinned. */
   sha256: string | null;
@@ -32,14 +37,19 @@ export interface ModelFile {
 
 /** A validated manifest. */
 export interface ModelManifest {
+  /** The model's name, also its folder's name under `models/`. */
   name: string;
+  /** What the model is, for a person. */
   description: string;
   /** Width of the vectors. */
   dims: number;
+  /** How token vectors become one: the first (`cls`) or their mean (`mean`). */
   pooling: Pooling;
+  /** True when vectors are L2-normalised after pooling. */
   normalize: boolean;
   /** Truncation, special tokens included. */
   maxTokens: number;
+  /** Text put before a query and before a passage (`query: `, `passage: ` for e5). */
   prefixes: { query: string; passage: string };
   /** How the graph stores its weights: `none` (float32/16) or `int8`; informative only. */
   quantization: "none" | "int8";
@@ -47,11 +57,13 @@ export interface ModelManifest {
   output: string | null;
   /** Where the model comes from, for a person (a URL or a note). */
   source: string;
+  /** Its files. */
   files: ModelFile[];
 }
 
 /** A manifest that cannot be used; the message names the key, the value and the fix. */
 export class ManifestError extends UsageError {
+  /** A manifest refused, as `message` says. */
   constructor(message: string) {
     super(message);
     this.name = "ManifestError";

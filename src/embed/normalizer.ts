@@ -13,6 +13,7 @@ import { PrecompiledCharsMap } from "./precompiled.ts";
 
 /** A tokenizer.json this module cannot follow; the message names the part and the value. */
 export class TokenizerConfigError extends EnvironmentError {
+  /** A `tokenizer.json` that cannot be used, as `message` says. */
   constructor(message: string) {
     super(message);
     this.name = "TokenizerConfigError";

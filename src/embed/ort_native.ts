@@ -23,6 +23,7 @@ import { join } from "node:path";
 
 /** Why the native backend cannot load here, for `doctor` and the fallback note. */
 export class NativeUnavailableError extends EnvironmentError {
+  /** The native runtime cannot be loaded here, as `message` says. */
   constructor(message: string) {
     super(message);
     this.name = "NativeUnavailableError";

@@ -21,6 +21,7 @@ const MANIFEST = new URL("onnxruntime-web.json", WASM_DIR);
 
 /** The `wasm/` runtime is missing or does not match the code; the message says how to fix it. */
 export class WasmRuntimeError extends EnvironmentError {
+  /** The WASM runtime failed, as `message` says. */
   constructor(message: string) {
     super(message);
     this.name = "WasmRuntimeError";

@@ -39,7 +39,9 @@ export function builtinManifest(name: string): ModelManifest | undefined {
 
 /** A model folder under `models/`. */
 export interface InstalledModel {
+  /** The model's name (its folder's). */
   name: string;
+  /** Its folder. */
   dir: string;
   /** Null when the folder has no readable manifest (a pull still running or interrupted). */
   manifest: ModelManifest | null;

@@ -16,7 +16,11 @@ import { defaultThreads, loadOrtWasm } from "./ort_wasm.ts";
 /** Which runtime runs the graph. */
 export type BackendName = "native" | "wasm";
 
-/** How to choose and set up the runtime. */
+/**
+ * How to choose and set up the runtime.
+ *
+ * @internal
+ */
 export interface RuntimeOptions {
   backend?: "auto" | BackendName;
   /** Intra-op threads; default one per core, at most 4. */
@@ -27,13 +31,21 @@ export interface RuntimeOptions {
   nativeLoad?: "auto" | "package" | "extract";
 }
 
-/** An int64 input tensor, as the embedder builds them. */
+/**
+ * An int64 input tensor, as the embedder builds them.
+ *
+ * @internal
+ */
 export interface Int64Input {
   data: BigInt64Array;
   dims: readonly number[];
 }
 
-/** A float32 output tensor. */
+/**
+ * A float32 output tensor.
+ *
+ * @internal
+ */
 export interface FloatOutput {
   data: Float32Array;
   dims: readonly number[];
@@ -41,19 +53,29 @@ export interface FloatOutput {
 
 /** A model loaded on one backend. */
 export interface Session {
+  /** The runtime it runs on. */
   readonly backend: BackendName;
+  /** Intra-op threads it uses. */
   readonly threads: number;
   /** For a person: runtime, version, how it was loaded. */
   readonly detail: string;
   /** Why `auto` did not get the native backend; null when it did, or was not asked to. */
   readonly fallback: string | null;
+  /** The graph's input names. */
   readonly inputNames: readonly string[];
+  /** The graph's output names. */
   readonly outputNames: readonly string[];
+  /** Runs the graph on `feeds` and returns the output named `output`. */
   run(feeds: Record<string, Int64Input>, output: string): Promise<FloatOutput>;
+  /** Frees the session. */
   close(): Promise<void>;
 }
 
-/** The model files a session is made from. */
+/**
+ * The model files a session is made from.
+ *
+ * @internal
+ */
 export interface GraphFiles {
   /** The `.onnx` graph. */
   graph: string;

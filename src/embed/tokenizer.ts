@@ -32,13 +32,17 @@ const CACHE_LIMIT = 100_000;
 
 /** A loaded tokenizer. Pure after construction; safe to share. */
 export class Tokenizer {
+  /** The number of pieces in the vocabulary. */
   readonly vocabSize: number;
+  /** The id of the unknown piece. */
   readonly unkId: number;
+  /** The id used to pad a batch. */
   readonly padId: number;
   /** Special ids before the text (`<s>`). */
   readonly prefix: readonly number[];
   /** Special ids after the text (`</s>`). */
   readonly suffix: readonly number[];
+  /** SentencePiece unigram (XLM-R, bge-m3, e5) or BERT WordPiece (bge-small, gte). */
   readonly kind: "unigram" | "wordpiece";
   readonly #normalize: Normalize;
   readonly #preTokenize: PreTokenize;

@@ -20,6 +20,8 @@ export { Edit, Parser };
  * A grammar ready to parse: one parser bound to it and its compiled query
  * (the language's query files, then the generated comment and literal
  * patterns of ./source_marks.ts).
+ *
+ * @internal
  */
 export interface LoadedGrammar {
   language: string;
@@ -29,6 +31,7 @@ export interface LoadedGrammar {
 
 /** A grammar that could not be loaded: which one, and why (for an L1 reason). */
 export class GrammarLoadError extends EnvironmentError {
+  /** The grammar for `language` could not be loaded, for `reason`. */
   constructor(readonly language: string, readonly reason: string) {
     super(`Cannot load the tree-sitter grammar for "${language}": ${reason}`);
     this.name = "GrammarLoadError";
@@ -48,8 +51,11 @@ interface Manifest {
 
 /** Where the shipped files live; tests may point a store at a copy. */
 export interface GrammarPaths {
+  /** The folder of grammar `.wasm` files and their `manifest.json`. */
   grammars: URL;
+  /** web-tree-sitter's own `.wasm`. */
   runtime: URL;
+  /** The folder of per-language query files. */
   queries: URL;
 }
 
@@ -82,6 +88,7 @@ export class GrammarStore {
   #loads = new Map<string, Promise<LoadedGrammar>>();
   #failed = new Map<string, string>();
 
+  /** A store reading grammars from `paths` (default: the files shipped beside the code). */
   constructor(paths: GrammarPaths = defaultGrammarPaths()) {
     this.#paths = paths;
   }

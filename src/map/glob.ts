@@ -12,12 +12,15 @@ import { UsageError } from "../errors/mod.ts";
 
 /** A compiled glob. */
 export interface Glob {
+  /** The glob as written. */
   source: string;
   /** Matches a path or folder exactly (the covering of folders is done by {@link globCovers}). */
   re: RegExp;
   /** Specificity, larger first: segments without a wildcard, literal characters, then fewer `**`. */
   literalSegments: number;
+  /** Literal characters (the second specificity key). */
   literalChars: number;
+  /** `**` segments (fewer is more specific). */
   doubleStars: number;
 }
 

@@ -20,30 +20,40 @@ import { parseToml, TomlError, type TomlTable, type TomlValue } from "./toml.ts"
 
 /** How binding a constraint is. */
 export const LEVELS = ["must", "should", "info"] as const;
+/** One of {@link LEVELS}. */
 export type Level = (typeof LEVELS)[number];
 
 /** One component of the map. */
 export interface Component {
+  /** The component's name (its table name in the map). */
   name: string;
+  /** What it is, when the map says. */
   description: string | null;
+  /** Its globs (`paths` in the map), compiled. */
   globs: Glob[];
+  /** Components it depends on, by name. */
   depends_on: string[];
+  /** Its constraints, each with its level, in the order written. */
   constraints: { level: Level; text: string }[];
   /** Repository-relative documents its constraints come from (an ADR, a design note). */
   sources: string[];
   /** Declaration order (breaks specificity ties) and line. */
   order: number;
+  /** The line of the map file it is declared on, when known. */
   line: number | null;
 }
 
 /** A parsed, validated map. */
 export interface ArchMap {
+  /** The map file it was read from. */
   file: string;
+  /** Its components, in declaration order. */
   components: Component[];
 }
 
 /** A map file that does not parse or does not validate; `line` when known (1-based). */
 export class MapError extends UsageError {
+  /** `file` refused at `line` (null when unknown) for `reason`. */
   constructor(readonly file: string, readonly line: number | null, readonly reason: string) {
     super(`${file}${line !== null ? `:${line}` : ""}: ${reason}`);
     this.name = "MapError";

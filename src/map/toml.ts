@@ -19,13 +19,18 @@ export interface TomlTable {
 
 /** A file that does not parse: `line` is 1-based. */
 export class TomlError extends UsageError {
+  /** Parsing stopped at `line` (1-based) for `reason`. */
   constructor(readonly reason: string, readonly line: number) {
     super(`line ${line}: ${reason}`);
     this.name = "TomlError";
   }
 }
 
-/** The parsed document and the line on which each key path (`a.b.c`, arrays as `a.b[0]`) was set. */
+/**
+ * The parsed document and the line on which each key path (`a.b.c`, arrays as `a.b[0]`) was set.
+ *
+ * @internal
+ */
 export interface TomlDocument {
   value: TomlTable;
   lines: Map<string, number>;

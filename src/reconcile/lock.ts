@@ -7,11 +7,14 @@ import { ensurePrivateDir, openPrivateFile, writePrivateFile } from "../config/p
  * Who holds the writer lock, as its label file says: `daemon` for
  * `heimdall daemon`, else the one-shot command (`index`, `rebuild`, …);
  * undefined for a label written before roles were recorded.
+ *
+ * @internal
  */
 export type WriterRole = string | undefined;
 
 /** Another process holds the writer lock. Carries the holder's pid and role when known. */
 export class IndexLockedError extends EnvironmentError {
+  /** The lock in `lockFile` is held by `pid` (when known) in the role `role`. */
   constructor(
     readonly pid: number | undefined,
     readonly lockFile: string,

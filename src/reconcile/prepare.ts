@@ -24,7 +24,11 @@ import {
 } from "./plan.ts";
 import { sniffSecret } from "../files/secrets.ts";
 
-/** What preparing one path decided; the commit step applies it in a transaction. */
+/**
+ * What preparing one path decided; the commit step applies it in a transaction.
+ *
+ * @internal
+ */
 export type Prepared =
   | { path: string; expected: number | null; do: "nothing"; why: string }
   | { path: string; expected: number | null; do: "retract"; why: string; secret?: boolean }
@@ -69,7 +73,11 @@ export interface PrepareInput {
   derivations?: DerivationVersions;
 }
 
-/** A {@link PrepareInput} without its extractor: what crosses into a Worker. */
+/**
+ * A {@link PrepareInput} without its extractor: what crosses into a Worker.
+ *
+ * @internal
+ */
 export type PrepareRequest = Omit<PrepareInput, "extractor">;
 
 /**

@@ -10,6 +10,7 @@ import type { SearchRequest } from "./types.ts";
 
 /** A filter names nothing that exists (an unknown repo or language). */
 export class SearchFilterError extends UsageError {
+  /** A filter refused; `message` names the value and what exists. */
   constructor(message: string) {
     super(message);
     this.name = "SearchFilterError";

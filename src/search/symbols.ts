@@ -4,13 +4,21 @@ import type { Journal } from "../store/mod.ts";
 
 /** A node with the file it lives in. */
 export interface SymbolRef {
+  /** The node's id. */
   id: string;
+  /** Its kind (`function`, `class`…). */
   kind: string;
+  /** Its name. */
   name: string;
+  /** Its qualified name (`Class.method`). */
   qualname: string;
+  /** The file it lives in (absolute). */
   path: string;
+  /** Its first line, 1-based. */
   line: number | null;
+  /** Its last line, inclusive. */
   endLine: number | null;
+  /** Its signature, when it has one. */
   signature: string | null;
 }
 
@@ -19,6 +27,7 @@ const SELECT = `SELECT n.id, n.kind, n.name, n.qualname, p.path, n.start_line AS
 
 /** A symbol name matched nothing, or more than one thing. */
 export class SymbolLookupError extends UsageError {
+  /** `query` matched none (`candidates` empty) or several of `candidates`. */
   constructor(readonly query: string, readonly candidates: SymbolRef[]) {
     super(
       candidates.length === 0

@@ -26,6 +26,7 @@ export interface ServiceSpec {
 
 /** A value a service definition cannot carry; the message names it and the remedy. */
 export class ServiceSpecError extends UsageError {
+  /** `value` cannot go into a service definition, because of `why`. */
   constructor(readonly value: string, readonly why: string) {
     super(`Cannot write a service definition for "${value}": ${why}`);
     this.name = "ServiceSpecError";

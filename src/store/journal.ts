@@ -273,6 +273,7 @@ export class Journal {
       .user_version;
   }
 
+  /** Closes the database; the journal cannot be used afterwards. */
   close(): void {
     this.#intent?.close();
     this.#statements.clear();

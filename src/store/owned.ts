@@ -8,6 +8,7 @@ import { addPathVocab, flushVocab, removePathVocab, VocabDelta } from "./vocab_c
  * vanished) after its reconcile began. The caller requeues the path.
  */
 export class StaleCommitError extends InternalError {
+  /** The commit of `path` expected generation `expected` and found `found` (null: no row). */
   constructor(
     readonly path: string,
     readonly expected: number | null,

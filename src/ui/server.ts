@@ -20,7 +20,9 @@ import { usage } from "./usage_data.ts";
 
 /** What the server needs from the command that starts it. */
 export interface UiOptions {
+  /** The home whose journal the dashboard reads. */
   home: HomePaths;
+  /** The configuration, as it is now. */
   config(): Config;
   /** 0: any free port. */
   port: number;
@@ -40,6 +42,7 @@ export interface UiOptions {
 
 /** Plays `heimdall ui --demo`'s scenario (see `demo.ts`), one step per call. */
 export interface DemoPlayer {
+  /** Where the demo stands. */
   state(): DemoState;
   /** Runs the next step; resolves with the new state (its output or error in `last`). */
   next(): Promise<DemoState>;
@@ -47,8 +50,11 @@ export interface DemoPlayer {
 
 /** A running dashboard. */
 export interface UiServer {
+  /** The address to open, with the token (`http://127.0.0.1:PORT/?token=…`). */
   url: string;
+  /** The port it listens on (127.0.0.1). */
   port: number;
+  /** The token every request must carry. */
   token: string;
   /** Stops serving and closes the journal. */
   close(): Promise<void>;
