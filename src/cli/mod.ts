@@ -155,7 +155,13 @@ const READING = new Set([
   "doctor",
 ]);
 
-/** Runs one command line; returns the process exit code. Never throws. */
+/**
+ * Runs one command line; returns the process exit code. Never throws.
+ *
+ * Called by `main.ts` and the tests, never by another folder of `src/`.
+ *
+ * @internal
+ */
 export async function main(argv: string[], ctx: Context = defaultContext()): Promise<number> {
   const { argv: plain, debug } = takeDebug(argv);
   const [name, ...args] = plain;
