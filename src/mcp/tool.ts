@@ -73,7 +73,7 @@ export interface ToolDef {
   input: ZodRawShape;
   /** Its hints about its effects. */
   annotations: Annotations;
-  // deno-lint-ignore no-explicit-any
   /** Answers one call; a throw becomes an `isError` result written for the agent. */
+  // deno-lint-ignore no-explicit-any
   run(args: any, ctx: ToolContext): ToolAnswer | Promise<ToolAnswer>;
 }
