@@ -23,6 +23,9 @@ interface Owner {
   language: string | null;
 }
 
+/** At most this many star closures, and as many classes' bases, are cached (a few MB). */
+const STAR_CACHE_MAX = 20_000;
+
 /** Where an imported name may be a module of its own, how it joins its parent's specifier. */
 const SUBMODULE_SEPARATOR: Record<string, string> = { python: ".", rust: "::", java: "." };
 
@@ -65,6 +68,13 @@ function family(col: string): string {
   // Keep in step with familyOf.
   return `CASE WHEN ${col} IN ('c', 'cpp') THEN 'c'
     WHEN ${col} IN ('javascript', 'typescript', 'tsx', 'jsx') THEN 'js' ELSE ${col} END`;
+}
+
+/** What resolution needs of a node to see where it sits: its kind, qualname and parent. */
+interface NodeFacts {
+  kind: string;
+  qualname: string;
+  parent_id: string | null;
 }
 
 /** A definition a bare call may land on, as {@link Resolver} caches it per file. */
@@ -127,6 +137,10 @@ export class Resolver {
     number,
     Map<string, LocalFunction[]>
   >();
+  /** Per file: its nodes' nesting, by id (where a reference's source sits). */
+  readonly #localNodes = new Map<number, Map<string, NodeFacts>>();
+  /** The bases of a class (and whether mixins count), as resolved inherits edges say. */
+  readonly #bases = new Map<string, ClassNode[]>();
   /** Per file: class-like definitions by name (the first by line). */
   readonly #localClasses = new Map<number, Map<string, ClassNode>>();
   #folders = new FolderIndex();
@@ -136,6 +150,12 @@ export class Resolver {
   readonly #basesFound = new Set<number>();
   /** True while resolveSteps runs: calls come after every inherits edge there anyway. */
   #bulk = false;
+  /**
+   * The files that files pass on whole (`export *`, `#include`), level by
+   * level, keyed by the starting files: the same for every name looked up
+   * through them. Dropped whenever an imports edge may have changed.
+   */
+  readonly #starLevels = new Map<string, number[][]>();
 
   constructor(
     readonly journal: Journal,
@@ -157,10 +177,13 @@ export class Resolver {
     const pathId = change.pathId;
     this.#localDefs.clear();
     this.#localFunctions.clear();
+    this.#localNodes.clear();
     this.#localClasses.clear();
     this.#uniqueDefs.clear();
     this.#uniqueClasses.clear();
+    this.#bases.clear();
     this.#basesFound.clear();
+    this.#starLevels.clear();
     this.#folders.update(
       change,
       j.get<{ language: string | null; state: string }>(
@@ -206,6 +229,10 @@ export class Resolver {
     );
     for (const ref of ambiguous) j.run("DELETE FROM edges WHERE rowid = ?", ref.rowid);
     reopen.push(...ambiguous);
+    if (reopen.length > 0) {
+      this.#starLevels.clear();
+      this.#bases.clear();
+    }
     for (const ref of reopen) {
       affected.add(ref.owner_id);
       j.run(
@@ -396,6 +423,7 @@ export class Resolver {
               found.how,
               ref.rowid,
             );
+            this.#starLevels.clear();
             upgraded = true;
           }
           yield `upgrading the module imports of path ${owner}`;
@@ -430,6 +458,7 @@ export class Resolver {
       }
       this.#localDefs.delete(owner);
       this.#localFunctions.delete(owner);
+      this.#localNodes.delete(owner);
     }
   }
 
@@ -453,9 +482,12 @@ export class Resolver {
     this.#owners.clear();
     this.#localDefs.clear();
     this.#localFunctions.clear();
+    this.#localNodes.clear();
     this.#localClasses.clear();
     this.#uniqueDefs.clear();
     this.#uniqueClasses.clear();
+    this.#bases.clear();
+    this.#starLevels.clear();
     this.#folders = new FolderIndex();
   }
 
@@ -480,6 +512,7 @@ export class Resolver {
       const found = owner && this.#resolve(owner, ref);
       if (!found || found.how === "module") continue;
       j.run("UPDATE edges SET dst = ?, how = ? WHERE rowid = ?", found.dst, found.how, ref.rowid);
+      this.#starLevels.clear();
       importsChanged = true;
     }
     for (
@@ -581,6 +614,8 @@ export class Resolver {
     if (!this.#bulk && (ref.kind === "inherits" || ref.kind === "implements")) {
       this.#basesFound.add(ref.owner_id);
     }
+    if (ref.kind === "imports") this.#starLevels.clear();
+    if (ref.kind === "inherits" || ref.kind === "implements") this.#bases.clear();
     return true;
   }
 
@@ -668,7 +703,7 @@ export class Resolver {
       return unique ? { dst: unique, how: "unique" } : undefined;
     }
     if (hasImplicitThis(owner.language)) {
-      const cls = this.#enclosingClass(ref.src);
+      const cls = this.#enclosingClass(owner.id, ref.src);
       const hit = cls && this.#memberOf(owner, [cls], name);
       if (hit) return { dst: hit, how: "member" };
     }
@@ -686,29 +721,46 @@ export class Resolver {
    * name, which the checker would refuse too).
    */
   #throughStars(files: number[], name: string): string | undefined {
-    const j = this.journal;
+    for (const level of this.#starClosure(files)) {
+      const hits = this.journal.all<{ id: string }>(
+        `SELECT n.id FROM nodes n WHERE n.path_id IN (${level.map(() => "?").join(",")})
+           AND n.name = ? AND n.qualname = n.name AND ${DEFINITION} LIMIT 2`,
+        ...level,
+        name,
+      );
+      if (hits.length === 1) return hits[0]!.id;
+      if (hits.length > 1) return undefined;
+    }
+    return undefined;
+  }
+
+  /**
+   * The files that `files` pass on whole, a few levels deep, each level
+   * only files not seen before (see {@link #throughStars}); cached until an
+   * imports edge changes.
+   */
+  #starClosure(files: number[]): number[][] {
+    const key = files.join(",");
+    const cached = this.#starLevels.get(key);
+    if (cached) return cached;
+    const levels: number[][] = [];
     const seen = new Set(files);
     let level = files;
     for (let depth = 0; depth < 3 && level.length > 0; depth++) {
-      const next = j.all<{ path_id: number }>(
+      const next = this.journal.all<{ path_id: number }>(
         `SELECT DISTINCT n.path_id FROM edges e JOIN nodes n ON n.id = e.dst
          WHERE e.owner_id IN (${level.map(() => "?").join(",")}) AND e.kind = 'imports'
            AND e.name = '*' AND n.kind = 'file'`,
         ...level,
       ).map((r) => r.path_id).filter((id) => !seen.has(id));
-      if (next.length === 0) return undefined;
+      if (next.length === 0) break;
       for (const id of next) seen.add(id);
-      const hits = j.all<{ id: string }>(
-        `SELECT n.id FROM nodes n WHERE n.path_id IN (${next.map(() => "?").join(",")})
-           AND n.name = ? AND n.qualname = n.name AND ${DEFINITION} LIMIT 2`,
-        ...next,
-        name,
-      );
-      if (hits.length === 1) return hits[0]!.id;
-      if (hits.length > 1) return undefined;
+      levels.push(next);
       level = next;
     }
-    return undefined;
+    if (this.#starLevels.size >= STAR_CACHE_MAX) this.#starLevels.clear();
+    this.#starLevels.set(key, levels);
+    return levels;
   }
 
   /** A class-like definition named `name` in a module one of `files` passes on whole (see {@link #throughStars}). */
@@ -734,7 +786,7 @@ export class Resolver {
   ): { dst: string; how: string } | undefined {
     const role = receiverRole(owner.language, qualifier);
     if (role !== undefined) {
-      const cls = this.#enclosingClass(ref.src);
+      const cls = this.#enclosingClass(owner.id, ref.src);
       if (!cls) return undefined;
       const from = role === "self" ? [cls] : this.#basesOf(cls, owner.language);
       const hit = this.#memberOf(owner, from, name);
@@ -764,26 +816,33 @@ export class Resolver {
     return true;
   }
 
-  /** The class-like definition around node `src` (its method or a function in it), if any. */
-  #enclosingClass(src: string): ClassNode | undefined {
-    const j = this.journal;
+  /** The class-like definition around node `src` of file `pathId` (its method or a function in it), if any. */
+  #enclosingClass(pathId: number, src: string): ClassNode | undefined {
+    const nodes = this.#nodesIn(pathId);
     let id: string | null = src;
     for (let depth = 0; id !== null && depth < 8; depth++) {
-      const n: {
-        id: string;
-        kind: string;
-        qualname: string;
-        path_id: number;
-        parent_id: string | null;
-      } | undefined = j.get(
-        "SELECT id, kind, qualname, path_id, parent_id FROM nodes WHERE id = ?",
-        id,
-      );
+      const n = nodes.get(id);
       if (!n || n.kind === "file") return undefined;
-      if (CLASS_KINDS.includes(`'${n.kind}'`)) return n;
+      if (CLASS_KINDS.includes(`'${n.kind}'`)) return { id, qualname: n.qualname, path_id: pathId };
       id = n.parent_id;
     }
     return undefined;
+  }
+
+  /** A file's nodes by id: their kind, qualname and parent; cached like {@link #functionsIn}. */
+  #nodesIn(pathId: number): Map<string, NodeFacts> {
+    let m = this.#localNodes.get(pathId);
+    if (!m) {
+      m = new Map();
+      for (
+        const r of this.journal.all<NodeFacts & { id: string }>(
+          "SELECT id, kind, qualname, parent_id FROM nodes WHERE path_id = ?",
+          pathId,
+        )
+      ) m.set(r.id, { kind: r.kind, qualname: r.qualname, parent_id: r.parent_id });
+      this.#localNodes.set(pathId, m);
+    }
+    return m;
   }
 
   /**
@@ -794,14 +853,21 @@ export class Resolver {
    * symbol shows, a property), not the interface's signature.
    */
   #basesOf(cls: ClassNode, language: string | null): ClassNode[] {
-    return this.journal.all<ClassNode>(
+    const mixins = mixesIn(language) ? 1 : 0;
+    const key = `${cls.id}\0${mixins}`;
+    const cached = this.#bases.get(key);
+    if (cached) return cached;
+    const bases = this.journal.all<ClassNode>(
       `SELECT n.id, n.qualname, n.path_id FROM edges e JOIN nodes n ON n.id = e.dst
        JOIN nodes c ON c.id = e.src
        WHERE e.src = ? AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
          AND (e.kind = 'inherits' OR (e.kind = 'implements' AND (c.kind = 'interface' OR ?)))`,
       cls.id,
-      mixesIn(language) ? 1 : 0,
+      mixins,
     );
+    if (this.#bases.size >= STAR_CACHE_MAX) this.#bases.clear();
+    this.#bases.set(key, bases);
+    return bases;
   }
 
   /**
@@ -968,7 +1034,7 @@ export class Resolver {
     if (!candidates) return undefined;
     // The common case: one definition, at top level, seen from everywhere.
     if (candidates.length === 1 && candidates[0]!.top) return candidates[0]!.id;
-    const j = this.journal;
+    const nodes = this.#nodesIn(owner.id);
     let id: string | null = src;
     for (let depth = 0; id !== null && depth < 12; depth++) {
       const at = id;
@@ -979,8 +1045,7 @@ export class Resolver {
         }
         return level[0]!.id;
       }
-      id = j.get<{ parent_id: string | null }>("SELECT parent_id FROM nodes WHERE id = ?", id)
-        ?.parent_id ?? null;
+      id = nodes.get(id)?.parent_id ?? null;
     }
     return undefined;
   }
