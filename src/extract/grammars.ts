@@ -12,14 +12,16 @@ import { Edit, Language, Parser, Query } from "web-tree-sitter";
 import { createHash } from "node:crypto";
 import { languageSpec } from "./languages.ts";
 import { markPatterns } from "./source_marks.ts";
+import { expandFamilies } from "./query_families.ts";
 
 export type { Language, Node, Query, QueryCapture, QueryMatch, Tree } from "web-tree-sitter";
 export { Edit, Parser };
 
 /**
  * A grammar ready to parse: one parser bound to it and its compiled query
- * (the language's query files, then the generated comment and literal
- * patterns of ./source_marks.ts).
+ * (the language's query files with their pattern families expanded, see
+ * ./query_families.ts, then the generated comment and literal patterns of
+ * ./source_marks.ts).
  *
  * @internal
  */
@@ -171,7 +173,9 @@ export class GrammarStore {
       );
     }
     const sources = await Promise.all(
-      this.#queryUrls(spec.queries).map((u) => Deno.readTextFile(u)),
+      this.#queryUrls(spec.queries).map(async (u, i) =>
+        expandFamilies(await Deno.readTextFile(u), spec.queries[i]!)
+      ),
     );
     const key = `${entry.sha256}\u0000${
       sources.join("\u0000")

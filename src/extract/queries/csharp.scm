@@ -94,59 +94,11 @@
   name: (identifier) @name
   [(identifier) (qualified_name) (generic_name)] @module) @reference.import
 
-; A base named I + capital is taken for an interface (the .NET convention):
-; the grammar cannot tell a base class from an interface.
-([
-  (class_declaration
-    (base_list
-      [
-        (identifier) @name
-        (qualified_name) @name
-        (generic_name (identifier) @name)
-      ]))
-  (struct_declaration
-    (base_list
-      [
-        (identifier) @name
-        (qualified_name) @name
-        (generic_name (identifier) @name)
-      ]))
-  (record_declaration
-    (base_list
-      [
-        (identifier) @name
-        (qualified_name) @name
-        (generic_name (identifier) @name)
-      ]))
-] @reference.implements
-  (#match? @name "(^|\\.)I[A-Z][^.]*$"))
-
-([
-  (class_declaration
-    (base_list
-      [
-        (identifier) @name
-        (qualified_name) @name
-        (generic_name (identifier) @name)
-      ]))
-  (record_declaration
-    (base_list
-      [
-        (identifier) @name
-        (qualified_name) @name
-        (generic_name (identifier) @name)
-      ]))
-] @reference.inherits
-  (#not-match? @name "(^|\\.)I[A-Z][^.]*$"))
-
-; interface I : J — an interface extends its bases
-(interface_declaration
-  (base_list
-      [
-        (identifier) @name
-        (qualified_name) @name
-        (generic_name (identifier) @name)
-      ])) @reference.inherits
+; Bases of classes, structs and records: a base named I + capital is taken
+; for an interface (the .NET convention), since the grammar cannot tell a base
+; class from an interface; interface I : J extends its bases (generated: see
+; ../query_families.ts)
+;; @family csharp.bases
 
 ; ---- evident receiver types (see captures.ts, `@binding.type`) -------------
 

@@ -73,136 +73,14 @@
 ;; function …`) gives one symbol per name, each over the whole statement: the
 ;; statement is the definition node of all of them, so they are siblings and
 ;; what is inside belongs to the first (see nest() in ../captures.ts). Chains
-;; of up to three names are matched.
+;; of up to three names are matched, one pattern per name of each length
+;; (generated: see ../query_families.ts).
 
-; Foo.prototype.bar = function () {…}
-((expression_statement
-  (assignment_expression
-    left: (member_expression
-      object: (member_expression
-        object: (identifier) @receiver
-        property: (property_identifier) @_prototype)
-      property: (property_identifier) @name)
-    right: [
-      (arrow_function body: (_) @body)
-      (function_expression body: (_) @body)
-      (generator_function body: (_) @body)
-    ])) @definition.method
-  (#eq? @_prototype "prototype"))
-
-; Foo.prototype.a = Foo.prototype.b = function () {…}: each name
-((expression_statement
-  (assignment_expression
-    left: (member_expression
-      object: (member_expression
-        object: (identifier) @receiver
-        property: (property_identifier) @_prototype)
-      property: (property_identifier) @name)
-    right: (assignment_expression
-      right: [
-        (arrow_function body: (_) @body)
-        (function_expression body: (_) @body)
-        (generator_function body: (_) @body)
-      ]))) @definition.method
-  (#eq? @_prototype "prototype"))
-
-((expression_statement
-  (assignment_expression
-    right: (assignment_expression
-      left: (member_expression
-        object: (member_expression
-          object: (identifier) @receiver
-          property: (property_identifier) @_prototype)
-        property: (property_identifier) @name)
-      right: [
-        (arrow_function body: (_) @body)
-        (function_expression body: (_) @body)
-        (generator_function body: (_) @body)
-      ]))) @definition.method
-  (#eq? @_prototype "prototype"))
-
-; module.exports.f = function () {…}, exports.f = () => …, f = () => …
-(expression_statement
-  (assignment_expression
-    left: [
-      (identifier) @name
-      (member_expression property: (property_identifier) @name)
-    ]
-    right: [
-      (arrow_function body: (_) @body)
-      (function_expression body: (_) @body)
-      (generator_function body: (_) @body)
-    ])) @definition.function
-
-; res.contentType = res.type = function contentType() {…}: each name
-(expression_statement
-  (assignment_expression
-    left: [
-      (identifier) @name
-      (member_expression property: (property_identifier) @name)
-    ]
-    right: (assignment_expression
-      right: [
-        (arrow_function body: (_) @body)
-        (function_expression body: (_) @body)
-        (generator_function body: (_) @body)
-      ]))) @definition.function
-
-(expression_statement
-  (assignment_expression
-    right: (assignment_expression
-      left: [
-        (identifier) @name
-        (member_expression property: (property_identifier) @name)
-      ]
-      right: [
-        (arrow_function body: (_) @body)
-        (function_expression body: (_) @body)
-        (generator_function body: (_) @body)
-      ]))) @definition.function
-
-; a = b = c = function () {…}: each name
-(expression_statement
-  (assignment_expression
-    left: [
-      (identifier) @name
-      (member_expression property: (property_identifier) @name)
-    ]
-    right: (assignment_expression
-      right: (assignment_expression
-        right: [
-          (arrow_function body: (_) @body)
-          (function_expression body: (_) @body)
-          (generator_function body: (_) @body)
-        ])))) @definition.function
-
-(expression_statement
-  (assignment_expression
-    right: (assignment_expression
-      left: [
-        (identifier) @name
-        (member_expression property: (property_identifier) @name)
-      ]
-      right: (assignment_expression
-        right: [
-          (arrow_function body: (_) @body)
-          (function_expression body: (_) @body)
-          (generator_function body: (_) @body)
-        ])))) @definition.function
-
-(expression_statement
-  (assignment_expression
-    right: (assignment_expression
-      right: (assignment_expression
-        left: [
-          (identifier) @name
-          (member_expression property: (property_identifier) @name)
-        ]
-        right: [
-          (arrow_function body: (_) @body)
-          (function_expression body: (_) @body)
-          (generator_function body: (_) @body)
-        ])))) @definition.function
+; Foo.prototype.bar = function () {…}, Foo.prototype.a = Foo.prototype.b =
+; function () {…}; then module.exports.f = function () {…}, exports.f = () =>
+; …, f = () => …, res.contentType = res.type = function contentType() {…},
+; a = b = c = function () {…}
+;; @family ecmascript.assignments
 
 ; a named function assigned is also found by its own name, the one in
 ; stack traces: module.exports = function isSurrogatePair (…) {…}

@@ -95,46 +95,9 @@
     (namespace_use_clause
       alias: (name) @name))) @reference.import
 
-; require 'x.php';  require_once __DIR__ . '/x.php';
-([
-  (require_expression
-    [
-      (string (string_content) @module)
-      (encapsed_string (string_content) @module)
-      (binary_expression right: [
-        (string (string_content) @module)
-        (encapsed_string (string_content) @module)
-      ])
-    ])
-  (require_once_expression
-    [
-      (string (string_content) @module)
-      (encapsed_string (string_content) @module)
-      (binary_expression right: [
-        (string (string_content) @module)
-        (encapsed_string (string_content) @module)
-      ])
-    ])
-  (include_expression
-    [
-      (string (string_content) @module)
-      (encapsed_string (string_content) @module)
-      (binary_expression right: [
-        (string (string_content) @module)
-        (encapsed_string (string_content) @module)
-      ])
-    ])
-  (include_once_expression
-    [
-      (string (string_content) @module)
-      (encapsed_string (string_content) @module)
-      (binary_expression right: [
-        (string (string_content) @module)
-        (encapsed_string (string_content) @module)
-      ])
-    ])
-] @reference.import
-  (#set! name "*"))
+; require 'x.php';  require_once __DIR__ . '/x.php';  include, include_once
+; (generated: see ../query_families.ts)
+;; @family php.includes
 
 (base_clause
   [(name) (qualified_name)] @name) @reference.inherits

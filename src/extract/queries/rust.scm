@@ -23,90 +23,12 @@
 (trait_item
   name: (type_identifier) @name) @definition.trait
 
-; impl blocks are named after the type they implement for: methods get `Store.get`
-(impl_item
-  type: [
-    (type_identifier) @name
-    (generic_type type: (type_identifier) @name)
-    (scoped_type_identifier name: (type_identifier) @name)
-    (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
-    (primitive_type) @name
-  ]
-  body: (declaration_list) @body) @definition.impl
-
-; impl Trait for &'a Path, *const T, [u8], &[T; N], &&&T, dyn Error: named
-; after the type inside, so that their methods are `Path.into_iter`, not
-; free functions
-
-(impl_item
-  type: (reference_type type: [
-      (type_identifier) @name
-      (generic_type type: (type_identifier) @name)
-      (scoped_type_identifier name: (type_identifier) @name)
-      (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
-      (primitive_type) @name
-    ])
-  body: (declaration_list) @body) @definition.impl
-
-(impl_item
-  type: (pointer_type type: [
-      (type_identifier) @name
-      (generic_type type: (type_identifier) @name)
-      (scoped_type_identifier name: (type_identifier) @name)
-      (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
-      (primitive_type) @name
-    ])
-  body: (declaration_list) @body) @definition.impl
-
-(impl_item
-  type: (array_type element: [
-      (type_identifier) @name
-      (generic_type type: (type_identifier) @name)
-      (scoped_type_identifier name: (type_identifier) @name)
-      (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
-      (primitive_type) @name
-    ])
-  body: (declaration_list) @body) @definition.impl
-
-(impl_item
-  type: (reference_type type: (reference_type type: [
-      (type_identifier) @name
-      (generic_type type: (type_identifier) @name)
-      (scoped_type_identifier name: (type_identifier) @name)
-      (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
-      (primitive_type) @name
-    ]))
-  body: (declaration_list) @body) @definition.impl
-
-(impl_item
-  type: (reference_type type: (array_type element: [
-      (type_identifier) @name
-      (generic_type type: (type_identifier) @name)
-      (scoped_type_identifier name: (type_identifier) @name)
-      (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
-      (primitive_type) @name
-    ]))
-  body: (declaration_list) @body) @definition.impl
-
-(impl_item
-  type: (reference_type type: (reference_type type: (reference_type type: [
-      (type_identifier) @name
-      (generic_type type: (type_identifier) @name)
-      (scoped_type_identifier name: (type_identifier) @name)
-      (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
-      (primitive_type) @name
-    ])))
-  body: (declaration_list) @body) @definition.impl
-
-(impl_item
-  type: (dynamic_type trait: [
-      (type_identifier) @name
-      (generic_type type: (type_identifier) @name)
-      (scoped_type_identifier name: (type_identifier) @name)
-      (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
-      (primitive_type) @name
-    ])
-  body: (declaration_list) @body) @definition.impl
+; impl blocks are named after the type they implement for: methods get
+; `Store.get`. impl Trait for &'a Path, *const T, [u8], &[T; N], &&&T, dyn
+; Error: named after the type inside, so that their methods are
+; `Path.into_iter`, not free functions (one pattern per wrapper, generated:
+; see ../query_families.ts)
+;; @family rust.impls
 
 (type_item
   name: (type_identifier) @name) @definition.type

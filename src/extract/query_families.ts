@@ -1,0 +1,261 @@
+/**
+ * Pattern families: query patterns that differ only in how deep or through
+ * which wrapper a name is reached, generated from a table instead of being
+ * written out once per variant. A query file asks for a family with a line
+ * `;; @family <name>`; {@link expandFamilies} puts the family's patterns in
+ * that line's place, so they keep their position (and precedence: the earlier
+ * pattern wins, see ./captures.ts) among the file's written patterns.
+ *
+ * Tree-sitter queries have alternations (`[ … ]`) but no way to name a
+ * sub-pattern and use it twice, nor to match "any depth of" a wrapper; the
+ * families below are those two cases. Each produces exactly the patterns that
+ * were written out before, so what a language extracts does not depend on
+ * whether a pattern is written or generated.
+ */
+
+/** Sub-patterns as one alternation. */
+function alternation(branches: readonly string[]): string {
+  return `[${branches.join(" ")}]`;
+}
+
+/** `(outer field: (inner field: … x))`: `x` reached through `steps`, outermost first. */
+function through(steps: readonly string[], x: string): string {
+  return steps.reduceRight((inner, step) => `(${step} ${inner})`, x);
+}
+
+// ---- C++ ---------------------------------------------------------------------
+
+/** What a C++ function's name may be: `f`, a field, `~T`, `operator<<`, `f<int>`. */
+const CPP_FUNCTION_NAME = alternation([
+  "(identifier) @name",
+  "(field_identifier) @name",
+  "(destructor_name) @name",
+  "(operator_name) @name",
+  "(template_function name: (identifier) @name)",
+]);
+
+/** The declarators around a function's name: `T f()`, `T* f()`, `T& f()`, `T** f()`. */
+const CPP_DECLARATORS: readonly (readonly string[])[] = [
+  [],
+  ["pointer_declarator declarator:"],
+  ["reference_declarator"],
+  ["pointer_declarator declarator:", "pointer_declarator declarator:"],
+];
+
+/** The scope of a name defined outside it: `ns::`, `Store<T>::`; the scope is the receiver. */
+const CPP_SCOPE = "scope: [(namespace_identifier) @receiver (template_type name: (_) @receiver)]";
+
+/** `a::b::name` with `depth` scopes. */
+function cppQualified(depth: number, name: string): string {
+  return depth === 0
+    ? name
+    : `(qualified_identifier ${CPP_SCOPE} name: ${cppQualified(depth - 1, name)})`;
+}
+
+/** A function_definition whose declarator, in any of {@link CPP_DECLARATORS}, names `name`. */
+function cppFunctionDefinition(name: string, kind: string): string {
+  const declarators = CPP_DECLARATORS.map((steps) =>
+    through(steps, `(function_declarator declarator: ${name})`)
+  );
+  return `(function_definition
+  declarator: ${alternation(declarators)}
+  body: (_) @body) @definition.${kind}
+`;
+}
+
+// ---- Rust --------------------------------------------------------------------
+
+/** The type an impl block is named after: `Store`, `Store<T>`, `a::Store`, `u8`. */
+const RUST_IMPL_TYPE = alternation([
+  "(type_identifier) @name",
+  "(generic_type type: (type_identifier) @name)",
+  "(scoped_type_identifier name: (type_identifier) @name)",
+  "(generic_type type: (scoped_type_identifier name: (type_identifier) @name))",
+  "(primitive_type) @name",
+]);
+
+/**
+ * What an implemented type may sit inside: nothing, `&'a T`, `*const T`,
+ * `[T]`, `&&T`, `&[T; N]`, `&&&T`, `dyn T`.
+ */
+const RUST_IMPL_WRAPPERS: readonly (readonly string[])[] = [
+  [],
+  ["reference_type type:"],
+  ["pointer_type type:"],
+  ["array_type element:"],
+  ["reference_type type:", "reference_type type:"],
+  ["reference_type type:", "array_type element:"],
+  ["reference_type type:", "reference_type type:", "reference_type type:"],
+  ["dynamic_type trait:"],
+];
+
+// ---- JavaScript and TypeScript ----------------------------------------------
+
+/** A function value: what makes an assignment a function definition. */
+const JS_FUNCTION_VALUE = alternation([
+  "(arrow_function body: (_) @body)",
+  "(function_expression body: (_) @body)",
+  "(generator_function body: (_) @body)",
+]);
+
+/** `Foo.prototype.name`, with the receiver captured. */
+const JS_PROTOTYPE_MEMBER = "(member_expression object: (member_expression " +
+  "object: (identifier) @receiver property: (property_identifier) @_prototype) " +
+  "property: (property_identifier) @name)";
+
+/** `name`, `a.b.name`: a plain assignment target. */
+const JS_ASSIGNED_NAME = alternation([
+  "(identifier) @name",
+  "(member_expression property: (property_identifier) @name)",
+]);
+
+/**
+ * The `at`-th name (0-based) of a chain of `length` assignments of a function
+ * (`a = b = function …`): each link is an assignment_expression whose right
+ * side is the next, the last one's right side the function.
+ */
+function jsAssignmentChain(length: number, at: number, left: string): string {
+  let chain = JS_FUNCTION_VALUE;
+  for (let i = length - 1; i >= 0; i--) {
+    chain = `(assignment_expression ${i === at ? `left: ${left} ` : ""}right: ${chain})`;
+  }
+  return chain;
+}
+
+/**
+ * Every name of a chain of up to `longest` assignments, in the order the
+ * chains were written out: shorter chains first, then by position.
+ */
+function jsChainPositions(longest: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let length = 1; length <= longest; length++) {
+    for (let at = 0; at < length; at++) out.push([length, at]);
+  }
+  return out;
+}
+
+/** `Foo.prototype.bar = function …` in chains of up to two, then `a.b = c = function …` up to three. */
+function jsAssignments(): string {
+  const prototype = jsChainPositions(2).map(([length, at]) =>
+    `((expression_statement
+  ${jsAssignmentChain(length, at, JS_PROTOTYPE_MEMBER)}) @definition.method
+  (#eq? @_prototype "prototype"))
+`
+  );
+  const plain = jsChainPositions(3).map(([length, at]) =>
+    `(expression_statement
+  ${jsAssignmentChain(length, at, JS_ASSIGNED_NAME)}) @definition.function
+`
+  );
+  return [...prototype, ...plain].join("\n");
+}
+
+// ---- C# ----------------------------------------------------------------------
+
+/** A name in a base list: `Base`, `Ns.Base`, `Base<T>`. */
+const CSHARP_BASE = alternation([
+  "(identifier) @name",
+  "(qualified_name) @name",
+  "(generic_name (identifier) @name)",
+]);
+
+/** Base lists of these declarations, as `@capture`, the name filtered by `predicate`. */
+function csharpBases(
+  declarations: readonly string[],
+  capture: string,
+  predicate?: string,
+): string {
+  const lists = declarations.map((d) => `(${d} (base_list ${CSHARP_BASE}))`);
+  if (lists.length === 1 && predicate === undefined) return `${lists[0]} @${capture}\n`;
+  const filter = predicate === undefined ? "" : `\n  ${predicate}`;
+  return `(${alternation(lists)} @${capture}${filter})\n`;
+}
+
+/** An interface is told from a base class only by its name: `I` and a capital (the .NET convention). */
+const CSHARP_INTERFACE_NAME = String.raw`"(^|\\.)I[A-Z][^.]*$"`;
+
+// ---- PHP ---------------------------------------------------------------------
+
+/** A string literal's content: `'x.php'`, `"x.php"`. */
+const PHP_STRINGS = [
+  "(string (string_content) @module)",
+  "(encapsed_string (string_content) @module)",
+];
+
+/** The path of an include: a literal, or the literal ending `__DIR__ . '/x.php'`. */
+const PHP_INCLUDE_PATH = alternation([
+  ...PHP_STRINGS,
+  `(binary_expression right: ${alternation(PHP_STRINGS)})`,
+]);
+
+/** The expressions that include a file. */
+const PHP_INCLUDES = ["require", "require_once", "include", "include_once"];
+
+// ---- the table -----------------------------------------------------------------
+
+/** Family name → its patterns, in order. */
+const FAMILIES: Readonly<Record<string, () => string>> = {
+  // free functions and methods defined in a class body
+  "cpp.functions": () => cppFunctionDefinition(CPP_FUNCTION_NAME, "function"),
+  // methods defined outside their class, under one to three scopes
+  "cpp.qualified_methods": () =>
+    [1, 2, 3].map((depth) =>
+      cppFunctionDefinition(cppQualified(depth, CPP_FUNCTION_NAME), "method")
+    ).join("\n"),
+  "rust.impls": () =>
+    RUST_IMPL_WRAPPERS.map((steps) =>
+      `(impl_item
+  type: ${through(steps, RUST_IMPL_TYPE)}
+  body: (declaration_list) @body) @definition.impl
+`
+    ).join("\n"),
+  "ecmascript.assignments": jsAssignments,
+  "csharp.bases": () =>
+    [
+      csharpBases(
+        ["class_declaration", "struct_declaration", "record_declaration"],
+        "reference.implements",
+        `(#match? @name ${CSHARP_INTERFACE_NAME})`,
+      ),
+      csharpBases(
+        ["class_declaration", "record_declaration"],
+        "reference.inherits",
+        `(#not-match? @name ${CSHARP_INTERFACE_NAME})`,
+      ),
+      csharpBases(["interface_declaration"], "reference.inherits"),
+    ].join("\n"),
+  "php.includes": () =>
+    `(${
+      alternation(PHP_INCLUDES.map((k) => `(${k}_expression ${PHP_INCLUDE_PATH})`))
+    } @reference.import
+  (#set! name "*"))
+`,
+};
+
+/** The line that asks for a family. */
+const FAMILY_LINE = /^;;\s*@family\s+(\S+)\s*$/gm;
+
+/** The names of the families this build can generate. */
+export function familyNames(): string[] {
+  return Object.keys(FAMILIES);
+}
+
+/**
+ * `source` (the text of query file `file`) with each `;; @family <name>` line
+ * replaced by the patterns of that family; a file without such lines comes
+ * back unchanged (pure). Throws when a line names a family not defined here:
+ * a mistake in the shipped files, found on the first load of the language.
+ */
+export function expandFamilies(source: string, file: string): string {
+  return source.replace(FAMILY_LINE, (_line, name: string) => {
+    const family = Object.hasOwn(FAMILIES, name) ? FAMILIES[name] : undefined;
+    if (family === undefined) {
+      throw new Error(
+        `query file "${file}.scm" asks for pattern family "${name}", which ` +
+          `src/extract/query_families.ts does not define (it has ${familyNames().join(", ")}); ` +
+          `fix the name in the query file or add the family`,
+      );
+    }
+    return `; ---- family ${name} (generated) ----\n${family()}`;
+  });
+}
