@@ -7,6 +7,7 @@
  * file and its line range mapped onto the symbols' line ranges.
  */
 import type { Journal } from "../store/mod.ts";
+import { type Definition, definitions } from "../search/mod.ts";
 import type { FileEdit } from "./event.ts";
 import type { ChangedSymbol, SymbolSnap } from "./session.ts";
 
@@ -22,14 +23,23 @@ export interface RegionSymbol {
   structHash: string | null;
 }
 
-const SYMBOLS = `SELECT n.id, n.kind, n.name, n.qualname, p.path, n.start_line AS line,
-  n.end_line AS endLine, n.struct_hash AS structHash
-  FROM nodes n JOIN paths p ON p.id = n.path_id
-  WHERE p.path = ? AND n.kind NOT IN ('file', 'heading')`;
+/** The {@link RegionSymbol} of a definition (the same fields, in the same order). */
+function regionSymbol(d: Definition): RegionSymbol {
+  return {
+    id: d.id,
+    kind: d.kind,
+    name: d.name,
+    qualname: d.qualname,
+    path: d.path,
+    line: d.line,
+    endLine: d.endLine,
+    structHash: d.structHash,
+  };
+}
 
 /** Every symbol of an indexed file (empty when the file is not indexed). */
 export function fileSymbols(j: Journal, path: string): RegionSymbol[] {
-  return j.all<RegionSymbol>(`${SYMBOLS} ORDER BY n.start_line`, path);
+  return definitions(j, { path, kind: "code", order: "line" }).map(regionSymbol);
 }
 
 /** 1-based line range [from, to] that `needle` occupies in `text`, or null. */
@@ -139,10 +149,5 @@ export function neighbourIds(j: Journal, ids: readonly string[], limit = 50): st
 /** Symbols by id (those still in the journal). */
 export function symbolsById(j: Journal, ids: readonly string[]): RegionSymbol[] {
   if (ids.length === 0) return [];
-  return j.all<RegionSymbol>(
-    `SELECT n.id, n.kind, n.name, n.qualname, p.path, n.start_line AS line,
-       n.end_line AS endLine, n.struct_hash AS structHash
-     FROM nodes n JOIN paths p ON p.id = n.path_id WHERE n.id IN (${ids.map(() => "?").join(",")})`,
-    ...ids,
-  );
+  return definitions(j, { ids }).map(regionSymbol);
 }

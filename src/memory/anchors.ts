@@ -3,7 +3,14 @@
  * comparing anchor sets. Reads the index and the disk; writes nothing.
  */
 import { basename, resolve } from "node:path";
-import { symbolCandidates, SymbolLookupError, type SymbolRef } from "../search/mod.ts";
+import {
+  type Definition,
+  definitions,
+  symbolCandidates,
+  SymbolLookupError,
+  type SymbolRef,
+  symbolRef,
+} from "../search/mod.ts";
 import { getPath, type Journal, listRoots, rootFor } from "../store/mod.ts";
 import { fileShapes } from "./shape.ts";
 import type { AnchorRow } from "./types.ts";
@@ -26,16 +33,26 @@ export interface NodeFacts {
   file_hash: string | null;
 }
 
-/** SELECT list for {@link NodeFacts}, over `nodes n JOIN paths p`. */
-export const NODE_FACTS = `n.id, n.kind, n.name, n.qualname, p.path, n.start_line, n.end_line,
-  n.struct_hash, n.parent_id, p.hash AS file_hash`;
+/** The {@link NodeFacts} of a definition (the same fields, in the same order). */
+export function factsOf(d: Definition): NodeFacts {
+  return {
+    id: d.id,
+    kind: d.kind,
+    name: d.name,
+    qualname: d.qualname,
+    path: d.path,
+    start_line: d.line,
+    end_line: d.endLine,
+    struct_hash: d.structHash,
+    parent_id: d.parent,
+    file_hash: d.fileHash,
+  };
+}
 
 /** One node's facts by id, or undefined when it is not in the index. */
 export function nodeFacts(j: Journal, id: string): NodeFacts | undefined {
-  return j.get<NodeFacts>(
-    `SELECT ${NODE_FACTS} FROM nodes n JOIN paths p ON p.id = n.path_id WHERE n.id = ?`,
-    id,
-  );
+  const [d] = definitions(j, { ids: [id] });
+  return d === undefined ? undefined : factsOf(d);
 }
 
 /**
@@ -48,12 +65,8 @@ export function symbolsNamed(j: Journal, text: string, cwd: string): SymbolRef[]
   if (!text.includes(":") || text.includes("::")) {
     const q = text.replaceAll("::", ".");
     if (q.includes(".")) {
-      const exact = j.all<SymbolRef>(
-        `SELECT n.id, n.kind, n.name, n.qualname, p.path, n.start_line AS line,
-           n.end_line AS endLine, n.signature FROM nodes n JOIN paths p ON p.id = n.path_id
-         WHERE n.qualname = ? AND n.kind != 'file' ORDER BY p.path, n.start_line LIMIT 50`,
-        q,
-      );
+      const exact = definitions(j, { qualname: q, kind: "symbol", order: "path", limit: 50 })
+        .map(symbolRef);
       if (exact.length > 0) return exact;
     }
   }

@@ -11,7 +11,8 @@
  */
 import { basename } from "node:path";
 import { type Journal, listRoots, rootFor } from "../store/mod.ts";
-import { anchorLabel, NODE_FACTS, type NodeFacts, symbolPlace } from "./anchors.ts";
+import { type DefinitionQuery, definitions } from "../search/mod.ts";
+import { anchorLabel, factsOf, type NodeFacts, symbolPlace } from "./anchors.ts";
 import { updateAnchor } from "./records.ts";
 import { syncSearch } from "./searchable.ts";
 import { fileShapes } from "./shape.ts";
@@ -254,27 +255,17 @@ function isFolder(path: string): boolean {
   }
 }
 
-const FROM = `FROM nodes n JOIN paths p ON p.id = n.path_id`;
-
 /** The one node a lost symbol anchor now is, by the steps of {@link reanchorMemories}. */
 function followSymbol(j: Journal, a: AnchorRow, searchFile: boolean): NodeFacts | undefined {
-  const one = (rows: NodeFacts[]) => (rows.length === 1 ? rows[0] : undefined);
-  const sameQualname = one(
-    j.all<NodeFacts>(
-      `SELECT ${NODE_FACTS} ${FROM} WHERE n.qualname = ? AND p.path = ? LIMIT 2`,
-      a.symbol ?? "",
-      a.path,
-    ),
-  );
+  const one = <T>(rows: T[]) => (rows.length === 1 ? rows[0] : undefined);
+  const unique = (q: DefinitionQuery) => {
+    const d = one(definitions(j, { ...q, limit: 2 }));
+    return d === undefined ? undefined : factsOf(d);
+  };
+  const sameQualname = unique({ qualname: a.symbol ?? "", path: a.path });
   if (sameQualname) return sameQualname;
   if (a.struct_hash !== null) {
-    const moved = one(
-      j.all<NodeFacts>(
-        `SELECT ${NODE_FACTS} ${FROM} WHERE n.name = ? AND n.struct_hash = ? LIMIT 2`,
-        a.name,
-        a.struct_hash,
-      ),
-    );
+    const moved = unique({ name: a.name, structHash: a.struct_hash });
     if (moved) return moved;
   }
   const file = j.get<{ id: number; hash: string | null }>(
@@ -282,19 +273,10 @@ function followSymbol(j: Journal, a: AnchorRow, searchFile: boolean): NodeFacts 
     a.path,
   );
   if (!file) return undefined;
-  const sameName = one(
-    j.all<NodeFacts>(
-      `SELECT ${NODE_FACTS} ${FROM} WHERE n.path_id = ? AND n.name = ? AND n.kind != 'file' LIMIT 2`,
-      file.id,
-      a.name,
-    ),
-  );
+  const sameName = unique({ pathId: file.id, name: a.name, kind: "symbol" });
   if (sameName) return sameName;
   if (!searchFile) return undefined;
-  const inFile = j.all<NodeFacts>(
-    `SELECT ${NODE_FACTS} ${FROM} WHERE n.path_id = ? AND n.kind != 'file'`,
-    file.id,
-  );
+  const inFile = definitions(j, { pathId: file.id, kind: "symbol" }).map(factsOf);
   if (a.struct_hash !== null) {
     const sameHash = one(inFile.filter((n) => n.struct_hash === a.struct_hash));
     if (sameHash) return sameHash;

@@ -30,7 +30,8 @@ export { deleteLooseChunk, type LooseChunk, upsertLooseChunk } from "./chunks.ts
 export { insertNote, type NoteInput, notePaths } from "./notes.ts";
 export { confidence, CONFIDENCE_MODEL, INJECT_CONFIDENCE, namesSymbol } from "./confidence.ts";
 export { coverage, COVERAGE_THRESHOLD, decideVerdict, type Verdict } from "./verdict.ts";
-export { findSymbol, outline, symbolCandidates, SymbolLookupError } from "./symbols.ts";
+export { findSymbol, outline, symbolCandidates, SymbolLookupError, symbolRef } from "./symbols.ts";
+export { type Definition, type DefinitionQuery, definitions } from "./definitions.ts";
 export type { SymbolRef } from "./symbols.ts";
 export { blastRadius, callees, callers } from "./graph_query.ts";
 export type { Neighbour, Unresolved } from "./graph_query.ts";

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { basename, dirname } from "node:path";
 import { walkRoot } from "../files/walk.ts";
 import type { Journal } from "../store/mod.ts";
+import { definitions } from "./definitions.ts";
 
 /** What is known of a hit whose file is gone. */
 export interface GoneHit {
@@ -54,13 +55,12 @@ export function relocate(j: Journal, gone: GoneHit, opts: RelocateOptions): Relo
   }
   const sym = gone.symbol;
   if (sym?.structHash) {
-    const rows = j.all<{ path: string; line: number | null }>(
-      `SELECT p.path, n.start_line AS line FROM nodes n JOIN paths p ON p.id = n.path_id
-       WHERE n.name = ? AND n.struct_hash = ? AND n.path_id != ? LIMIT 20`,
-      sym.name,
-      sym.structHash,
-      gone.pathId,
-    );
+    const rows = definitions(j, {
+      name: sym.name,
+      structHash: sym.structHash,
+      notPathId: gone.pathId,
+      limit: 20,
+    });
     for (const r of rows) {
       if (statSize(r.path) !== undefined) return { path: r.path, line: r.line, how: "same symbol" };
     }

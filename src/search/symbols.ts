@@ -1,6 +1,7 @@
 import { UsageError } from "../errors/mod.ts";
 import { resolve } from "node:path";
 import type { Journal } from "../store/mod.ts";
+import { type Definition, definitions } from "./definitions.ts";
 
 /** A node with the file it lives in. */
 export interface SymbolRef {
@@ -22,8 +23,19 @@ export interface SymbolRef {
   signature: string | null;
 }
 
-const SELECT = `SELECT n.id, n.kind, n.name, n.qualname, p.path, n.start_line AS line,
-  n.end_line AS endLine, n.signature FROM nodes n JOIN paths p ON p.id = n.path_id`;
+/** The {@link SymbolRef} of a definition (the same fields, in the same order). */
+export function symbolRef(d: Definition): SymbolRef {
+  return {
+    id: d.id,
+    kind: d.kind,
+    name: d.name,
+    qualname: d.qualname,
+    path: d.path,
+    line: d.line,
+    endLine: d.endLine,
+    signature: d.signature,
+  };
+}
 
 /** A symbol name matched nothing, or more than one thing. */
 export class SymbolLookupError extends UsageError {
@@ -57,31 +69,20 @@ export function symbolCandidates(j: Journal, query: string, cwd = Deno.cwd()): S
   if (colon > 0) {
     const file = query.slice(0, colon);
     const name = query.slice(colon + 1);
-    const abs = resolve(cwd, file);
-    const rows = j.all<SymbolRef>(
-      `${SELECT} WHERE (p.path = ? OR p.rel = ? OR p.path LIKE '%/' || ?) AND (n.qualname = ? OR n.name = ?)
-       AND n.kind != 'file' ORDER BY n.start_line`,
-      abs,
-      file,
-      file,
-      name,
-      name,
-    );
+    const rows = definitions(j, {
+      fileLike: { abs: resolve(cwd, file), written: file },
+      nameOrQualname: name,
+      kind: "symbol",
+      order: "line",
+    }).map(symbolRef);
     return preferExact(rows, name);
   }
   if (query.includes(".") || query.includes("::")) {
     const q = query.replaceAll("::", ".");
-    return j.all<SymbolRef>(
-      `${SELECT} WHERE (n.qualname = ? OR n.qualname LIKE '%.' || ?) AND n.kind != 'file'
-       ORDER BY p.path, n.start_line LIMIT 50`,
-      q,
-      q,
-    );
+    return definitions(j, { qualnameOrSuffix: q, kind: "symbol", order: "path", limit: 50 })
+      .map(symbolRef);
   }
-  return j.all<SymbolRef>(
-    `${SELECT} WHERE n.name = ? AND n.kind NOT IN ('file', 'heading') ORDER BY p.path, n.start_line LIMIT 50`,
-    query,
-  );
+  return definitions(j, { name: query, kind: "code", order: "path", limit: 50 }).map(symbolRef);
 }
 
 function preferExact(rows: SymbolRef[], name: string): SymbolRef[] {
@@ -91,12 +92,8 @@ function preferExact(rows: SymbolRef[], name: string): SymbolRef[] {
 
 /** A file's symbols in line order, with their nesting depth. */
 export function outline(j: Journal, path: string): (SymbolRef & { depth: number })[] {
-  const rows = j.all<SymbolRef & { parent: string | null }>(
-    `SELECT n.id, n.kind, n.name, n.qualname, p.path, n.start_line AS line, n.end_line AS endLine,
-       n.signature, n.parent_id AS parent FROM nodes n JOIN paths p ON p.id = n.path_id
-     WHERE p.path = ? AND n.kind != 'file' ORDER BY n.start_line, n.end_line DESC`,
-    path,
-  );
+  const rows = definitions(j, { path, kind: "symbol", order: "nesting" })
+    .map((d) => ({ ...symbolRef(d), parent: d.parent }));
   const depth = new Map<string, number>();
   return rows.map(({ parent, ...r }) => {
     const d = parent && depth.has(parent) ? depth.get(parent)! + 1 : 0;

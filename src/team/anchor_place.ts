@@ -7,7 +7,8 @@ import { basename, isAbsolute, join } from "node:path";
 import { anchorFor, type AnchorRow, nodeFacts } from "../memory/mod.ts";
 import { type Journal, listRoots, rootFor } from "../store/mod.ts";
 import { placeholderPath, type PortableAnchor, portableLabel } from "./memory_anchor.ts";
-import { LOCAL_SYMBOL, localNodesOf, type LocalSymbol, RepoResolver } from "./symbol_key.ts";
+import { localNodesOf, type LocalSymbol, localSymbols, RepoResolver } from "./symbol_key.ts";
+import { definitions } from "../search/mod.ts";
 
 /**
  * Places portable anchors in one journal; caches repository look-ups, so
@@ -67,12 +68,7 @@ export class AnchorPlacer {
     };
     const ids = localNodesOf(this.j, [key], this.#repos)[0] ?? [];
     if (ids.length === 0) return undefined;
-    const nodes = this.j.all<LocalSymbol>(
-      `SELECT ${LOCAL_SYMBOL} FROM nodes n JOIN paths p ON p.id = n.path_id
-       JOIN roots r ON r.id = p.root_id WHERE n.id IN (SELECT value FROM json_each(?))
-       ORDER BY p.path, n.start_line`,
-      JSON.stringify(ids),
-    );
+    const nodes = localSymbols(definitions(this.j, { ids, order: "path" }));
     return nodes.find((n) => n.structHash === p.structHash) ?? nodes[0];
   }
 
@@ -80,10 +76,9 @@ export class AnchorPlacer {
   #file(p: PortableAnchor): string | undefined {
     if (p.repo === "") return isAbsolute(p.path) ? p.path : undefined;
     const key = { repo: p.repo, path: p.path, qualname: "", kind: "file", structHash: null };
-    const files = this.j.all<LocalSymbol>(
-      `SELECT ${LOCAL_SYMBOL} FROM nodes n JOIN paths p ON p.id = n.path_id
-       JOIN roots r ON r.id = p.root_id WHERE n.name = ? AND n.kind = 'file' ORDER BY p.path`,
-      basename(p.path),
+    // One file node per file: by path is by path and line.
+    const files = localSymbols(
+      definitions(this.j, { name: basename(p.path), kind: "file", order: "path" }),
     );
     const indexed = files.find((f) => this.#repos.matches(f, key));
     if (indexed) return indexed.path;

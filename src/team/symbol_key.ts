@@ -4,6 +4,7 @@
  */
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { Journal } from "../store/mod.ts";
+import { type Definition, definitions } from "../search/mod.ts";
 import type { SymbolKey } from "./types.ts";
 
 /**
@@ -24,10 +25,24 @@ export interface LocalSymbol {
   root: string;
 }
 
-/** Columns of {@link LocalSymbol}, for queries that join nodes, paths and roots as n, p, r. */
-export const LOCAL_SYMBOL = `n.id, n.kind, n.name, n.qualname, p.path, n.start_line AS line,
-  n.struct_hash AS structHash, r.path AS root`;
-const FROM = `FROM nodes n JOIN paths p ON p.id = n.path_id JOIN roots r ON r.id = p.root_id`;
+/**
+ * The local symbols of definitions, in their order; a definition whose root
+ * is gone (drift) has no portable key and is left out.
+ */
+export function localSymbols(defs: readonly Definition[]): LocalSymbol[] {
+  return defs.flatMap((d) =>
+    d.root === null ? [] : [{
+      id: d.id,
+      kind: d.kind,
+      name: d.name,
+      qualname: d.qualname,
+      path: d.path,
+      line: d.line,
+      structHash: d.structHash,
+      root: d.root,
+    }]
+  );
+}
 
 interface Repo {
   top: string;
@@ -158,19 +173,12 @@ export function originUrl(config: string): string | undefined {
 
 /** Local symbols by node id. */
 export function symbolsById(j: Journal, ids: readonly string[]): Map<string, LocalSymbol> {
-  const rows = j.all<LocalSymbol>(
-    `SELECT ${LOCAL_SYMBOL} ${FROM} WHERE n.id IN (SELECT value FROM json_each(?))`,
-    JSON.stringify(ids),
-  );
-  return new Map(rows.map((r) => [r.id, r]));
+  return new Map(localSymbols(definitions(j, { ids })).map((r) => [r.id, r]));
 }
 
 /** Every node of the file at absolute `path` (its own file node included), in line order. */
 export function symbolsOfFile(j: Journal, path: string): LocalSymbol[] {
-  return j.all<LocalSymbol>(
-    `SELECT ${LOCAL_SYMBOL} ${FROM} WHERE p.path = ? ORDER BY n.start_line, n.end_line DESC`,
-    path,
-  );
+  return localSymbols(definitions(j, { path, order: "nesting" }));
 }
 
 /**
@@ -187,23 +195,33 @@ export function localNodesOf(
   repos: RepoResolver,
 ): string[][] {
   const out: string[][] = keys.map(() => []);
-  const symbolKeys = keys.flatMap((k, i) => (k.qualname === "" ? [] : [{ i, q: k.qualname }]));
-  const fileKeys = keys.flatMap((k, i) => (k.qualname === "" ? [{ i, b: basename(k.path) }] : []));
+  const qualnames = [...new Set(keys.flatMap((k) => (k.qualname === "" ? [] : [k.qualname])))];
+  const files = [...new Set(keys.flatMap((k) => (k.qualname === "" ? [basename(k.path)] : [])))];
+  const byName = (symbols: LocalSymbol[], nameOf: (s: LocalSymbol) => string) => {
+    const map = new Map<string, LocalSymbol[]>();
+    for (const s of symbols) {
+      const list = map.get(nameOf(s));
+      if (list) list.push(s);
+      else map.set(nameOf(s), [s]);
+    }
+    return map;
+  };
+  const symbols = qualnames.length === 0 ? new Map<string, LocalSymbol[]>() : byName(
+    localSymbols(definitions(j, { qualnames, kind: "symbol" })),
+    (s) => s.qualname,
+  );
+  const fileNodes = files.length === 0 ? new Map<string, LocalSymbol[]>() : byName(
+    localSymbols(definitions(j, { names: files, kind: "file" })),
+    (s) => s.name,
+  );
+  // Symbol keys first, then file keys, each key's candidates in index order.
   const candidates = [
-    ...(symbolKeys.length === 0 ? [] : j.all<LocalSymbol & { i: number }>(
-      `SELECT k.value ->> '$.i' AS i, ${LOCAL_SYMBOL}
-       FROM json_each(?) k
-       JOIN nodes n ON n.qualname = k.value ->> '$.q' AND n.kind != 'file'
-       JOIN paths p ON p.id = n.path_id JOIN roots r ON r.id = p.root_id`,
-      JSON.stringify(symbolKeys),
-    )),
-    ...(fileKeys.length === 0 ? [] : j.all<LocalSymbol & { i: number }>(
-      `SELECT k.value ->> '$.i' AS i, ${LOCAL_SYMBOL}
-       FROM json_each(?) k
-       JOIN nodes n ON n.name = k.value ->> '$.b' AND n.kind = 'file'
-       JOIN paths p ON p.id = n.path_id JOIN roots r ON r.id = p.root_id`,
-      JSON.stringify(fileKeys),
-    )),
+    ...keys.flatMap((k, i) =>
+      k.qualname === "" ? [] : (symbols.get(k.qualname) ?? []).map((c) => ({ ...c, i }))
+    ),
+    ...keys.flatMap((k, i) =>
+      k.qualname === "" ? (fileNodes.get(basename(k.path)) ?? []).map((c) => ({ ...c, i })) : []
+    ),
   ];
   for (const c of candidates) {
     if (!repos.matches(c, keys[c.i]!)) continue;
