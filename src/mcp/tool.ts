@@ -24,6 +24,17 @@ export const LOOKUP: Annotations = {
   openWorldHint: false,
 };
 
+/** Adds a record each call (a memory, a note, a task): not read-only, not idempotent, closed-world. */
+export const WRITES: Annotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+
+/** Writes what a repeated call leaves as it is (a claim renewed, warnings acknowledged). */
+export const WRITES_IDEMPOTENT: Annotations = { ...WRITES, idempotentHint: true };
+
 /** What a tool call may use. Journals open on first use and stay open. */
 export interface ToolContext {
   /** The home the server serves. */

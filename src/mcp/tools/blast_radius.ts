@@ -1,27 +1,19 @@
 /** `blast_radius`: what may break when a symbol changes. */
 import { z } from "zod";
-import { blastRadius, findSymbol } from "../../search/mod.ts";
-import { LOOKUP, type ToolDef } from "../tool.ts";
-import { neighbourLines, SYMBOL } from "./graph_text.ts";
+import { blastRadius } from "../../search/mod.ts";
+import { neighbourLines, symbolTool } from "./graph_text.ts";
 
-export const blastRadiusTool: ToolDef = {
+export const blastRadiusTool = symbolTool({
   name: "blast_radius",
   title: "What may break if this changes",
   description:
     "Everything that may break when a symbol changes: callers, subclasses and importers up to N hops, each with its distance and the symbol it is reached through.",
-  input: {
-    symbol: SYMBOL,
-    depth: z.number().int().min(1).max(10).optional().describe("Hops (default 3)"),
-  },
-  annotations: LOOKUP,
-  run(a, ctx) {
-    const j = ctx.journal();
-    const sym = findSymbol(j, a.symbol, ctx.cwd);
-    const depth = a.depth ?? 3;
-    const hits = blastRadius(j, sym, depth);
-    return {
-      text: neighbourLines(ctx, sym, hits, `dependents within ${depth} hops`),
-      structured: { symbol: sym, depth, hits },
-    };
-  },
-};
+  input: { depth: z.number().int().min(1).max(10).optional().describe("Hops (default 3)") },
+}, ({ j, sym, args }, ctx) => {
+  const depth = args.depth ?? 3;
+  const hits = blastRadius(j, sym, depth);
+  return {
+    text: neighbourLines(ctx, sym, hits, `dependents within ${depth} hops`),
+    structured: { symbol: sym, depth, hits },
+  };
+});

@@ -1,24 +1,18 @@
 /** `callers`: who calls a symbol. */
-import { callers, findSymbol } from "../../search/mod.ts";
-import { LOOKUP, type ToolDef } from "../tool.ts";
-import { neighbourLines, SYMBOL } from "./graph_text.ts";
+import { callers } from "../../search/mod.ts";
+import { neighbourLines, symbolTool } from "./graph_text.ts";
 
-export const callersTool: ToolDef = {
+export const callersTool = symbolTool({
   name: "callers",
   title: "Who calls this symbol",
   description: "Every call site of a symbol (one hop), resolved across files and repositories.",
-  input: { symbol: SYMBOL },
-  annotations: LOOKUP,
-  run(a, ctx) {
-    const j = ctx.journal();
-    const sym = findSymbol(j, a.symbol, ctx.cwd);
-    const r = callers(j, sym);
-    return {
-      text: neighbourLines(ctx, sym, r.hits, "callers in the index") +
-        (r.unresolvedByName > 0
-          ? `\n  (+${r.unresolvedByName} call(s) by this name that resolve to no single definition)`
-          : ""),
-      structured: { symbol: sym, callers: r.hits, unresolved_calls_by_name: r.unresolvedByName },
-    };
-  },
-};
+}, ({ j, sym }, ctx) => {
+  const r = callers(j, sym);
+  return {
+    text: neighbourLines(ctx, sym, r.hits, "callers in the index") +
+      (r.unresolvedByName > 0
+        ? `\n  (+${r.unresolvedByName} call(s) by this name that resolve to no single definition)`
+        : ""),
+    structured: { symbol: sym, callers: r.hits, unresolved_calls_by_name: r.unresolvedByName },
+  };
+});

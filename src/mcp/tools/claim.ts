@@ -1,7 +1,7 @@
 /** `claim`: tells teammates you are about to change some code. */
 import { z } from "zod";
 import { claim } from "../../team/mod.ts";
-import type { ToolDef } from "../tool.ts";
+import { type ToolDef, WRITES_IDEMPOTENT } from "../tool.ts";
 
 export const claimTool: ToolDef = {
   name: "claim",
@@ -18,12 +18,7 @@ export const claimTool: ToolDef = {
       "The task the claims belong to (default: your current task)",
     ),
   },
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: WRITES_IDEMPOTENT,
   async run(a, ctx) {
     const r = await ctx.withTeam((team) =>
       claim(team, a.targets, {

@@ -1,7 +1,7 @@
 /** `conflicts`: teammates' claims on code within reach of a symbol. */
 import { z } from "zod";
 import { conflicts } from "../../team/mod.ts";
-import type { ToolDef } from "../tool.ts";
+import { type ToolDef, WRITES_IDEMPOTENT } from "../tool.ts";
 
 export const conflictsTool: ToolDef = {
   name: "conflicts",
@@ -15,12 +15,7 @@ export const conflictsTool: ToolDef = {
     hops: z.number().int().min(0).max(10).optional().describe("Call hops to look (default 3)"),
     ack: z.boolean().optional().describe("Record these warnings as seen"),
   },
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: WRITES_IDEMPOTENT,
   async run(a, ctx) {
     const r = await ctx.withTeam((team) =>
       conflicts(team, a.target, {

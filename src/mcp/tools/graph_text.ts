@@ -1,13 +1,40 @@
-/** What the graph tools share: the symbol argument and the neighbour listing. */
-import { z } from "zod";
+/** What the graph tools share: the symbol argument, finding the symbol, and the neighbour listing. */
+import { z, type ZodRawShape } from "zod";
 import { relative } from "node:path";
-import type { Neighbour, SymbolRef } from "../../search/mod.ts";
-import type { ToolContext } from "../tool.ts";
+import { findSymbol, type Neighbour, type SymbolRef } from "../../search/mod.ts";
+import type { Journal } from "../../store/mod.ts";
+import { LOOKUP, type ToolAnswer, type ToolContext, type ToolDef } from "../tool.ts";
 
 /** The `symbol` argument. */
 export const SYMBOL = z.string().min(1).describe(
   "A symbol: name, Class.method or path:name (an ambiguous name lists the candidates)",
 );
+
+/**
+ * A look-up tool on one symbol (callers, callees, blast_radius): the
+ * `symbol` argument (plus `def.input`), look-up hints, and `answer` called
+ * with the journal, the symbol found and the call's arguments. A name that
+ * is unknown or ambiguous throws findSymbol's error, which lists the
+ * candidates for the agent.
+ */
+export function symbolTool(
+  def: Pick<ToolDef, "name" | "title" | "description"> & { input?: ZodRawShape },
+  answer: (
+    // deno-lint-ignore no-explicit-any
+    found: { j: Journal; sym: SymbolRef; args: any },
+    ctx: ToolContext,
+  ) => ToolAnswer,
+): ToolDef {
+  return {
+    ...def,
+    input: { symbol: SYMBOL, ...def.input },
+    annotations: LOOKUP,
+    run(args, ctx) {
+      const j = ctx.journal();
+      return answer({ j, sym: findSymbol(j, args.symbol, ctx.cwd), args }, ctx);
+    },
+  };
+}
 
 /** `path:line`, relative to the server's folder when under it. */
 export function at(ctx: ToolContext, path: string, line: number | null): string {

@@ -1,7 +1,7 @@
 /** `handoff`: passes a task, and its claims, to someone else. */
 import { z } from "zod";
 import { handoff } from "../../team/mod.ts";
-import type { ToolDef } from "../tool.ts";
+import { type ToolDef, WRITES } from "../tool.ts";
 
 export const handoffTool: ToolDef = {
   name: "handoff",
@@ -14,12 +14,7 @@ export const handoffTool: ToolDef = {
     to: z.string().min(1).describe("Who takes it over"),
     note: z.string().optional().describe("What they need to know"),
   },
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: WRITES,
   async run(a, ctx) {
     const r = await ctx.withTeam((team) => handoff(team, a.task_id, a.to, a.note ?? null));
     return {

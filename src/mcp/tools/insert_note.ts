@@ -3,7 +3,7 @@ import { z } from "zod";
 import { resolve } from "node:path";
 import { redactSecrets } from "../../files/mod.ts";
 import { insertNote } from "../../search/mod.ts";
-import type { ToolDef } from "../tool.ts";
+import { type ToolDef, WRITES } from "../tool.ts";
 
 export const insertNoteTool: ToolDef = {
   name: "insert_note",
@@ -19,12 +19,7 @@ export const insertNoteTool: ToolDef = {
       "Files it points at (absolute or relative to the server's folder)",
     ),
   },
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: WRITES,
   run(a, ctx) {
     const paths = (a.paths ?? []).map((p: string) => resolve(ctx.cwd, p));
     const id = insertNote(ctx.writable(), {

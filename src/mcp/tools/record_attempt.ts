@@ -1,7 +1,7 @@
 /** `record_attempt`: records what was tried on some code and whether it worked. */
 import { z } from "zod";
-import type { ToolDef } from "../tool.ts";
-import { forAgent, withTeamMemory } from "./team_memory.ts";
+import { type ToolDef, WRITES } from "../tool.ts";
+import { RECORD_INPUT, recordMemory } from "./team_memory.ts";
 
 export const recordAttemptTool: ToolDef = {
   name: "record_attempt",
@@ -16,35 +16,24 @@ export const recordAttemptTool: ToolDef = {
     text: z.string().min(1).describe("What was tried, and what happened"),
     tests: z.array(z.string()).optional().describe("Failing (or fixed) test names"),
     fix: z.string().optional().describe("For a pass: what fixed it"),
-    task_id: z.string().optional().describe("The task it belongs to (default: your current task)"),
-    scope: z.enum(["private", "project", "team"]).optional().describe(
-      "Who sees it (default project)",
-    ),
+    ...RECORD_INPUT,
   },
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: WRITES,
   async run(a, ctx) {
-    let r;
-    try {
-      r = await withTeamMemory(ctx, (memory, currentTask) =>
+    const r = await recordMemory(
+      ctx,
+      "record_attempt",
+      a,
+      (memory, by) =>
         memory.attempt(ctx.writable(), {
-          taskId: a.task_id ?? currentTask,
+          ...by,
           about: a.about,
           outcome: a.outcome,
           text: a.text,
-          author: ctx.author(),
-          cwd: ctx.cwd,
           ...(a.tests ? { tests: a.tests } : {}),
           ...(a.fix ? { fix: a.fix } : {}),
-          ...(a.scope ? { scope: a.scope } : {}),
-        }));
-    } catch (e) {
-      throw forAgent(e, "record_attempt");
-    }
+        }),
+    );
     const m = r.memory;
     return {
       text:

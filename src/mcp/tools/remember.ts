@@ -1,7 +1,7 @@
 /** `remember`: records a decision, convention, note or fact about code. */
 import { z } from "zod";
-import type { ToolDef } from "../tool.ts";
-import { forAgent, withTeamMemory } from "./team_memory.ts";
+import { type ToolDef, WRITES } from "../tool.ts";
+import { RECORD_INPUT, recordMemory } from "./team_memory.ts";
 
 export const rememberTool: ToolDef = {
   name: "remember",
@@ -15,39 +15,28 @@ export const rememberTool: ToolDef = {
     kind: z.enum(["decision", "convention", "note", "fact"]).describe("What it is"),
     text: z.string().min(1).describe("The memory, in a sentence or a few"),
     about: z.array(z.string().min(1)).min(1).describe("Symbols or paths it is about"),
-    task_id: z.string().optional().describe("The task it belongs to (default: your current task)"),
-    scope: z.enum(["private", "project", "team"]).optional().describe(
-      "Who sees it (default project)",
-    ),
+    ...RECORD_INPUT,
     supersedes: z.array(z.string()).optional().describe("Ids of memories this one replaces"),
     keep: z.boolean().optional().describe(
       "Keep current memories of the same kind on these anchors",
     ),
   },
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: WRITES,
   async run(a, ctx) {
-    let r;
-    try {
-      r = await withTeamMemory(ctx, (memory, currentTask) =>
+    const r = await recordMemory(
+      ctx,
+      "remember",
+      a,
+      (memory, by) =>
         memory.remember(ctx.writable(), {
-          taskId: a.task_id ?? currentTask,
+          ...by,
           kind: a.kind,
           text: a.text,
           about: a.about,
-          author: ctx.author(),
-          cwd: ctx.cwd,
-          ...(a.scope ? { scope: a.scope } : {}),
           ...(a.supersedes ? { supersedes: a.supersedes } : {}),
           ...(a.keep ? { keep: true } : {}),
-        }));
-    } catch (e) {
-      throw forAgent(e, "remember");
-    }
+        }),
+    );
     const m = r.memory;
     return {
       text: `Remembered ${m.kind} ${m.id} on ${m.anchors.map((x) => x.original).join(", ")}` +

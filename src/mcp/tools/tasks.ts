@@ -5,14 +5,7 @@
  */
 import { z } from "zod";
 import { currentTask, release, resume, startTask, type Task } from "../../team/mod.ts";
-import type { ToolDef } from "../tool.ts";
-
-const WRITES = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: false,
-  openWorldHint: false,
-} as const;
+import { LOOKUP, type ToolDef, WRITES, WRITES_IDEMPOTENT } from "../tool.ts";
 
 const label = (t: Task) => `${t.id} "${t.text}" (${t.state}, ${t.owner})`;
 
@@ -42,7 +35,7 @@ export const listTasksTool: ToolDef = {
   input: {
     which: z.enum(LISTS).optional().describe("mine (default), team, open, handed_off or all"),
   },
-  annotations: { ...WRITES, readOnlyHint: true, idempotentHint: true },
+  annotations: LOOKUP,
   async run(a, ctx) {
     const which = a.which ?? "mine";
     const r = await ctx.withTeam(async (team) => {
@@ -99,7 +92,7 @@ export const releaseTool: ToolDef = {
     task_id: z.string().optional().describe("Release every claim of this task"),
     all: z.boolean().optional().describe("Release all your claims"),
   },
-  annotations: { ...WRITES, idempotentHint: true },
+  annotations: WRITES_IDEMPOTENT,
   async run(a, ctx) {
     const given = [
       a.targets?.length ? "targets" : "",

@@ -4,6 +4,7 @@
  * (`SharedMemory`), and reads pull the team's memories into this journal
  * first.
  */
+import { z } from "zod";
 import { SharedMemory, TeamStoreError } from "../../team/mod.ts";
 import type { ToolContext } from "../tool.ts";
 
@@ -19,7 +20,7 @@ import type { ToolContext } from "../tool.ts";
  * with it. Costs, with a shared store, what the write costs there (see
  * `SharedMemory`); after a failed connect, one more connect attempt.
  */
-export async function withTeamMemory<T>(
+async function withTeamMemory<T>(
   ctx: ToolContext,
   fn: (memory: SharedMemory, currentTask: string | null) => Promise<T>,
 ): Promise<T> {
@@ -42,12 +43,57 @@ export async function withTeamMemory<T>(
   }
 }
 
+/** The arguments every memory write takes: its task and who sees it. */
+export const RECORD_INPUT = {
+  task_id: z.string().optional().describe("The task it belongs to (default: your current task)"),
+  scope: z.enum(["private", "project", "team"]).optional().describe(
+    "Who sees it (default project)",
+  ),
+};
+
+/**
+ * Who records a memory and for whom: the task it belongs to (given, else the
+ * current one), author, folder, and the scope when the call gives one.
+ */
+export interface Recorder {
+  taskId: string | null;
+  author: string;
+  cwd: string;
+  scope?: string;
+}
+
+/**
+ * One memory write of tool `tool` (remember, record_attempt) through
+ * {@link withTeamMemory}: `write` gets the memory and who records it, from
+ * the call's {@link RECORD_INPUT} arguments (its task, else the actor's
+ * current one); a team store that cannot be reached fails with
+ * {@link forAgent}'s remedy. Costs what `write` costs.
+ */
+export async function recordMemory<T>(
+  ctx: ToolContext,
+  tool: string,
+  args: { task_id?: string; scope?: string },
+  write: (memory: SharedMemory, by: Recorder) => Promise<T>,
+): Promise<T> {
+  const by = (currentTask: string | null): Recorder => ({
+    taskId: args.task_id ?? currentTask,
+    author: ctx.author(),
+    cwd: ctx.cwd,
+    ...(args.scope ? { scope: args.scope } : {}),
+  });
+  try {
+    return await withTeamMemory(ctx, (memory, currentTask) => write(memory, by(currentTask)));
+  } catch (e) {
+    throw forAgent(e, tool);
+  }
+}
+
 /**
  * The error a tool reports for `e`: a team store that cannot be reached
  * gets the agent's remedy (the same call with scope private) added; any
  * other error is itself.
  */
-export function forAgent(e: unknown, tool: string): unknown {
+function forAgent(e: unknown, tool: string): unknown {
   if (!(e instanceof TeamStoreError)) return e;
   return new Error(
     `${e.message}. To keep it on this machine only, call ${tool} again with scope "private".`,
