@@ -2,9 +2,10 @@
  * Loose chunks: notes and memories made searchable. No path owns them, so
  * re-indexing never touches them; their writers call these functions in
  * plain SQLite transactions (no writer lock: the single-writer rule is about
- * the code index).
+ * the code index). This file derives what their full-text rows say; the
+ * store holds the rows' SQL.
  */
-import type { Journal } from "../store/mod.ts";
+import { dropLooseChunk, type Journal, putLooseChunk } from "../store/mod.ts";
 import { pathText, textHash } from "../derive/chunk_rows.ts";
 import { indexText, nameText } from "../derive/words.ts";
 
@@ -35,49 +36,21 @@ export interface LooseChunk {
  * by the next query.
  */
 export function upsertLooseChunk(j: Journal, c: LooseChunk): number {
-  return inTx(j, () => {
-    const existing = j.get<{ id: number }>(
-      "SELECT id FROM chunks WHERE source = ? AND ref_id = ? AND path_id IS NULL",
-      c.source,
-      c.refId,
-    );
-    const values = [
-      c.title,
-      c.startLine ?? null,
-      c.endLine ?? null,
-      textHash(`${c.title}\n${c.text}`),
-      c.path ?? null,
-      c.text,
-    ] as const;
-    let id: number;
-    if (existing) {
-      id = existing.id;
-      j.run("DELETE FROM chunks_fts WHERE rowid = ?", id);
-      j.run(
-        `UPDATE chunks SET title = ?, start_line = ?, end_line = ?, text_hash = ?, anchor = ?, text = ?
-         WHERE id = ?`,
-        ...values,
-        id,
-      );
-    } else {
-      id = Number(
-        j.stmt(
-          `INSERT INTO chunks (source, ref_id, title, start_line, end_line, text_hash, anchor, text)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(c.source, c.refId, ...values).lastInsertRowid,
-      );
-    }
-    j.run(
-      "INSERT INTO chunks_fts (rowid, name, qual, sig, doc, body, path) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      id,
-      nameText(c.title),
-      "",
-      indexText(c.keywords ?? ""),
-      "",
-      indexText(c.text),
-      c.path ? pathText(c.path.replace(/^\/+/, "")) : "",
-    );
-    return id;
+  return putLooseChunk(j, {
+    source: c.source,
+    refId: c.refId,
+    title: c.title,
+    startLine: c.startLine ?? null,
+    endLine: c.endLine ?? null,
+    textHash: textHash(`${c.title}\n${c.text}`),
+    anchor: c.path ?? null,
+    text: c.text,
+    fts: {
+      name: nameText(c.title),
+      doc: indexText(c.keywords ?? ""),
+      body: indexText(c.text),
+      path: c.path ? pathText(c.path.replace(/^\/+/, "")) : "",
+    },
   });
 }
 
@@ -87,19 +60,5 @@ export function deleteLooseChunk(
   source: "notes" | "memory",
   refId: number | string,
 ): boolean {
-  return inTx(j, () => {
-    const row = j.get<{ id: number }>(
-      "SELECT id FROM chunks WHERE source = ? AND ref_id = ? AND path_id IS NULL",
-      source,
-      refId,
-    );
-    if (!row) return false;
-    j.run("DELETE FROM chunks_fts WHERE rowid = ?", row.id);
-    j.run("DELETE FROM chunks WHERE id = ?", row.id);
-    return true;
-  });
-}
-
-function inTx<T>(j: Journal, fn: () => T): T {
-  return j.db.isTransaction ? fn() : j.tx(fn);
+  return dropLooseChunk(j, source, refId);
 }

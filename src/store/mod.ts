@@ -36,7 +36,18 @@ export { replaceOwnedRows, retractPath, StaleCommitError, touchPath } from "./ow
 export type { ExpectedGeneration } from "./owned.ts";
 export { completeQueued, deferQueued, dueQueue, enqueuePaths, queueStats } from "./queue.ts";
 export { deleteRoot, lastAudit, listRoots, recordAudit, rootFor, upsertRoot } from "./roots.ts";
-export { getPath, hasPathsUnder, iteratePaths, iteratePathStats, journalCounts } from "./paths.ts";
+export {
+  depthClamps,
+  depthCounts,
+  filesPerRoot,
+  getPath,
+  hashesUnder,
+  hasPathsUnder,
+  iteratePaths,
+  iteratePathStats,
+  journalCounts,
+  unreadablePaths,
+} from "./paths.ts";
 export { deleteMeta, getMeta, setMeta } from "./meta.ts";
 export { dumpIndex } from "./dump.ts";
 export {
@@ -48,4 +59,5 @@ export {
   vocabRows,
 } from "./vocab_counts.ts";
 export { backupJournal } from "./backup.ts";
+export { dropLooseChunk, type LooseChunkRow, putLooseChunk } from "./loose_chunks.ts";
 export { MEMORY_TABLES, salvageJournal, type SalvageReport, type TableSalvage } from "./salvage.ts";
