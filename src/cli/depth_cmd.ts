@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { type Depth, depthName } from "../config/mod.ts";
-import { getPath, Journal, listRoots, rootFor } from "../store/mod.ts";
+import { depthCounts, getPath, Journal, listRoots, rootFor } from "../store/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -53,12 +53,7 @@ export function run(args: string[], ctx: Context): number {
       }
       return EXIT.ok;
     }
-    const rows = journal.all<
-      { language: string | null; effective_depth: number; depth_reason: string | null; n: number }
-    >(
-      `SELECT language, effective_depth, depth_reason, count(*) AS n FROM paths
-       GROUP BY language, effective_depth, depth_reason ORDER BY n DESC`,
-    );
+    const rows = depthCounts(journal);
     if (values.json) ctx.out(JSON.stringify(rows));
     else {
       for (const r of rows) {

@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { checkMap, constraintsFor, docsBehindHead, findMapFile, MapError } from "../map/mod.ts";
-import { Journal } from "../store/mod.ts";
+import { hashesUnder, Journal } from "../store/mod.ts";
 import { classifyPath } from "../files/ignore.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
@@ -159,11 +159,7 @@ function indexedHashes(ctx: Context, root: string): (rel: string) => string | nu
     return () => null; // no journal yet: nothing is indexed
   }
   const rows = new Map(
-    j.all<{ path: string; hash: string | null }>(
-      "SELECT path, hash FROM paths WHERE path >= ? AND path < ?",
-      `${base}/`,
-      `${base}0`,
-    ).map((r) => [r.path.slice(base.length + 1), r.hash]),
+    [...hashesUnder(j, base)].map(([path, hash]) => [path.slice(base.length + 1), hash]),
   );
   j.close();
   return (rel) => rows.get(rel) ?? null;

@@ -1,8 +1,8 @@
 /** `heimdall rebuild`: re-derive the whole code index from disk, keeping every memory. */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
-import { reanchorMemories, syncSearch } from "../memory/mod.ts";
-import { upsertLooseChunk } from "../search/mod.ts";
+import { memoryCounts, reanchorMemories, syncAllSearch } from "../memory/mod.ts";
+import { reindexNotes } from "../search/mod.ts";
 import {
   backupJournal,
   clearDamage,
@@ -91,7 +91,7 @@ function repairIfDamaged(file: string, when: string): Repair | undefined {
   try {
     salvage = salvageJournal(file, fresh, `${kept}.salvage`);
     fresh.tx(() => {
-      syncSearch(fresh, fresh.all<{ id: string }>("SELECT id FROM memories").map((m) => m.id));
+      syncAllSearch(fresh);
       reindexNotes(fresh);
     });
   } finally {
@@ -122,27 +122,6 @@ function exists(file: string): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-/** Makes each note's search chunk again, as `heimdall insert` made it. */
-function reindexNotes(j: Journal): void {
-  const notes = j.all<{ id: number; title: string; body: string; keywords: string }>(
-    "SELECT id, title, body, keywords FROM notes",
-  );
-  for (const n of notes) {
-    const path = j.get<{ path: string }>(
-      "SELECT path FROM note_paths WHERE note_id = ? ORDER BY ord LIMIT 1",
-      n.id,
-    )?.path;
-    upsertLooseChunk(j, {
-      source: "notes",
-      refId: n.id,
-      title: n.title,
-      text: n.body,
-      keywords: n.keywords.split(",").filter((k) => k !== "").join(" "),
-      ...(path === undefined ? {} : { path }),
-    });
   }
 }
 
@@ -182,14 +161,6 @@ function repairLines(r: Repair): string[] {
   return lines;
 }
 
-/** Counts of what the rebuild must keep. */
-function kept(j: Journal): { memories: number; anchors: number } {
-  return {
-    memories: j.get<{ n: number }>("SELECT count(*) AS n FROM memories")!.n,
-    anchors: j.get<{ n: number }>("SELECT count(*) AS n FROM memory_anchors")!.n,
-  };
-}
-
 /** `backup-20250131T140005Z`: a file-name-safe UTC stamp. */
 function stamp(now = new Date()): string {
   return now.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "Z");
@@ -207,7 +178,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     const backup = join(ctx.home.home, `journal.db.${when}.backup`);
     // A consistent copy of the whole journal (WAL included) while we hold the writer lock.
     await backupJournal(j, backup);
-    const before = kept(j);
+    const before = memoryCounts(j);
     const dropped = j.all<{ path: string; generation: number }>(
       "SELECT path, generation FROM paths",
     );
@@ -228,7 +199,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     r.ingestHints();
     await r.drainQueue();
     const anchors = reanchorMemories(j);
-    const after = kept(j);
+    const after = memoryCounts(j);
     if (after.memories !== before.memories || after.anchors !== before.anchors) {
       throw new Error(
         `Rebuild lost memory (${before.memories} memories before, ${after.memories} after); restore the backup "${backup}"`,

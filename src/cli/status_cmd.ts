@@ -1,6 +1,8 @@
 import { parseArgs } from "node:util";
 import {
   clearDamage,
+  depthClamps,
+  filesPerRoot,
   getMeta,
   Journal,
   JournalCorruptError,
@@ -10,6 +12,7 @@ import {
   markDamaged,
   queueStats,
   quickCheck,
+  unreadablePaths,
 } from "../store/mod.ts";
 import { readFault, WATCH_LIMIT_KEY, writerHolder } from "../reconcile/mod.ts";
 import type { Context } from "./context.ts";
@@ -71,9 +74,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     }
     const roots = listRoots(journal);
     const counts = journalCounts(journal);
-    const perRoot = journal.all<{ root_id: number; n: number }>(
-      "SELECT root_id, count(*) AS n FROM paths GROUP BY root_id",
-    );
+    const perRoot = filesPerRoot(journal);
     const queue = queueStats(journal);
     let hints = 0;
     try {
@@ -84,15 +85,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       Math.max(0, ...roots.map((r) => lastAudit(journal, r.id) ?? 0)) || null;
     const size = fileSize(ctx.home.journal) + fileSize(ctx.home.journal + "-wal");
     // Files that could go deeper if this build could (grammar missing or broken, budget).
-    const clamped = journal.all<{ reason: string; n: number }>(
-      `SELECT depth_reason AS reason, count(*) AS n FROM paths
-       WHERE state = 'indexed' AND effective_depth < requested_depth AND depth_reason IS NOT NULL
-       GROUP BY depth_reason ORDER BY n DESC LIMIT 5`,
-    );
+    const clamped = depthClamps(journal, 5);
     // Files no reconcile can index as they are (unreadable), each with its reason.
-    const unreadable = journal.all<{ path: string; reason: string }>(
-      `SELECT path, reason FROM paths WHERE state = 'error' ORDER BY path LIMIT ${UNREADABLE_SHOWN}`,
-    );
+    const unreadable = unreadablePaths(journal, UNREADABLE_SHOWN);
     const model = activeModel(ctx.home).status();
     const status = {
       home: ctx.home.home,
@@ -100,7 +95,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       roots: roots.map((r) => ({
         path: r.path,
         depth: r.depth,
-        files: perRoot.find((p) => p.root_id === r.id)?.n ?? 0,
+        files: perRoot.get(r.id) ?? 0,
         secrets_skipped: r.secrets_skipped,
         ignored_skipped: r.ignored_skipped,
         last_audit_ms: lastAudit(journal, r.id),

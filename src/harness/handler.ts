@@ -33,6 +33,7 @@
 import { basename, join, relative } from "node:path";
 import { type HomePaths, logUsage } from "../config/mod.ts";
 import { type Journal, rootFor } from "../store/mod.ts";
+import { callNeighbourIds } from "../search/mod.ts";
 import { writeHintFile } from "../hints/hints.ts";
 import { redactSecrets } from "../files/secrets.ts";
 import { type ContextItem, fitContext } from "./budget.ts";
@@ -43,7 +44,6 @@ import {
   diffSymbols,
   fileSymbols,
   journalCaughtUp,
-  neighbourIds,
   type RegionSymbol,
   snapshotOf,
   symbolsById,
@@ -250,7 +250,7 @@ async function beforeTool(
       }
     }
   }
-  const neighbours = j ? symbolsById(j, neighbourIds(j, region.map((r) => r.id))) : [];
+  const neighbours = j ? symbolsById(j, callNeighbourIds(j, region.map((r) => r.id))) : [];
   const paths = [...files.keys()];
   const svc = await deps.services();
   // Claim before the edit: teammates are warned from the moment it is about to change.

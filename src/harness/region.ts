@@ -6,7 +6,7 @@
  * the text the edit applies to, so the edit's old text is looked up in the
  * file and its line range mapped onto the symbols' line ranges.
  */
-import type { Journal } from "../store/mod.ts";
+import { getPath, type Journal } from "../store/mod.ts";
 import { type Definition, definitions } from "../search/mod.ts";
 import type { FileEdit } from "./event.ts";
 import type { ChangedSymbol, SymbolSnap } from "./session.ts";
@@ -82,11 +82,8 @@ export function symbolsInEdit(
 
 /** The journal's view of a file: its recorded size and mtime, or null if not indexed. */
 export function indexedStat(j: Journal, path: string): { size: number; mtimeMs: number } | null {
-  const row = j.get<{ size: number; mtime_ms: number }>(
-    "SELECT size, mtime_ms FROM paths WHERE path = ? AND state = 'indexed'",
-    path,
-  );
-  return row ? { size: row.size, mtimeMs: row.mtime_ms } : null;
+  const row = getPath(j, path);
+  return row?.state === "indexed" ? { size: row.size, mtimeMs: row.mtime_ms } : null;
 }
 
 /** True when the journal's row for `path` matches the file on disk (reconciled since the edit). */
@@ -130,20 +127,6 @@ export function diffSymbols(
     if (!now.has(id)) out.push({ id, qualname: snap.q, path, change: "removed" });
   }
   return out;
-}
-
-/** Ids of the symbols one call hop away from `ids` (callers and callees), excluding `ids`. */
-export function neighbourIds(j: Journal, ids: readonly string[], limit = 50): string[] {
-  if (ids.length === 0) return [];
-  const marks = ids.map(() => "?").join(",");
-  const rows = j.all<{ id: string }>(
-    `SELECT dst AS id FROM edges WHERE kind = 'calls' AND src IN (${marks})
-     UNION SELECT src AS id FROM edges WHERE kind = 'calls' AND dst IN (${marks}) LIMIT ${limit}`,
-    ...ids,
-    ...ids,
-  );
-  const own = new Set(ids);
-  return rows.map((r) => r.id).filter((id) => !own.has(id));
 }
 
 /** Symbols by id (those still in the journal). */

@@ -6,7 +6,15 @@
  */
 import type { Config, HomePaths } from "../config/mod.ts";
 import { writerHolder } from "../reconcile/mod.ts";
-import { getMeta, Journal, journalCounts, lastAudit, listRoots, queueStats } from "../store/mod.ts";
+import {
+  filesPerRoot,
+  getMeta,
+  Journal,
+  journalCounts,
+  lastAudit,
+  listRoots,
+  queueStats,
+} from "../store/mod.ts";
 import { activeModel, type VectorStoreHealth, vectorStoreHealth } from "../vector/mod.ts";
 
 /**
@@ -97,12 +105,7 @@ export async function indexHealth(
   try {
     const counts = journalCounts(j);
     out.journal = { paths: counts.paths, nodes: counts.nodes, edges: counts.edges };
-    const perRoot = new Map(
-      j.all<{ root_id: number; n: number }>(
-        "SELECT root_id, count(*) AS n FROM paths GROUP BY root_id",
-      )
-        .map((r) => [r.root_id, r.n]),
-    );
+    const perRoot = filesPerRoot(j);
     const roots = listRoots(j);
     out.roots = roots.map((r) => ({
       path: r.path,

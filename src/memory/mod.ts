@@ -45,8 +45,14 @@ export {
   withAccount,
 } from "./attempts.ts";
 export { mirrorMemories, type MirrorReport, missingIds, sharedIn } from "./mirror.ts";
-export { freshMemoryId, getMemoryRow, loadMemories, updateAnchor } from "./records.ts";
-export { syncSearch } from "./searchable.ts";
+export {
+  freshMemoryId,
+  getMemoryRow,
+  loadMemories,
+  memoryCounts,
+  updateAnchor,
+} from "./records.ts";
+export { syncAllSearch, syncSearch } from "./searchable.ts";
 export {
   history,
   type HistoryResult,

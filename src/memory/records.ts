@@ -187,3 +187,11 @@ export function freshMemoryId(j: Journal): string {
     if (!getMemoryRow(j, id)) return id;
   }
 }
+
+/** How many memories and anchors the journal holds (a rebuild must keep every one). */
+export function memoryCounts(j: Journal): { memories: number; anchors: number } {
+  return {
+    memories: j.get<{ n: number }>("SELECT count(*) AS n FROM memories")!.n,
+    anchors: j.get<{ n: number }>("SELECT count(*) AS n FROM memory_anchors")!.n,
+  };
+}

@@ -68,3 +68,11 @@ export function syncSearch(j: Journal, ids: readonly string[]): void {
     });
   }
 }
+
+/**
+ * Makes every memory's search chunk again (a salvaged journal has the
+ * memories but not their chunks); see {@link syncSearch}.
+ */
+export function syncAllSearch(j: Journal): void {
+  syncSearch(j, j.all<{ id: string }>("SELECT id FROM memories").map((m) => m.id));
+}

@@ -96,3 +96,17 @@ export function blastRadius(j: Journal, sym: SymbolRef, depth = 3): Neighbour[] 
   }
   return out;
 }
+
+/** Ids of the symbols one call hop away from `ids` (callers and callees), excluding `ids`. */
+export function callNeighbourIds(j: Journal, ids: readonly string[], limit = 50): string[] {
+  if (ids.length === 0) return [];
+  const marks = ids.map(() => "?").join(",");
+  const rows = j.all<{ id: string }>(
+    `SELECT dst AS id FROM edges WHERE kind = 'calls' AND src IN (${marks})
+     UNION SELECT src AS id FROM edges WHERE kind = 'calls' AND dst IN (${marks}) LIMIT ${limit}`,
+    ...ids,
+    ...ids,
+  );
+  const own = new Set(ids);
+  return rows.map((r) => r.id).filter((id) => !own.has(id));
+}

@@ -27,11 +27,11 @@ export type {
 export { NO_MODEL_REASON, semanticLegFor, setSemanticLeg } from "./legs.ts";
 export type { LegFilter, LegHit, LegStatus, SemanticLeg, SemanticLegFactory } from "./legs.ts";
 export { deleteLooseChunk, type LooseChunk, upsertLooseChunk } from "./chunks.ts";
-export { insertNote, type NoteInput, notePaths } from "./notes.ts";
+export { insertNote, type NoteInput, notePaths, reindexNotes } from "./notes.ts";
 export { confidence, CONFIDENCE_MODEL, INJECT_CONFIDENCE, namesSymbol } from "./confidence.ts";
 export { coverage, COVERAGE_THRESHOLD, decideVerdict, type Verdict } from "./verdict.ts";
 export { findSymbol, outline, symbolCandidates, SymbolLookupError, symbolRef } from "./symbols.ts";
 export { type Definition, type DefinitionQuery, definitions } from "./definitions.ts";
 export type { SymbolRef } from "./symbols.ts";
-export { blastRadius, callees, callers } from "./graph_query.ts";
+export { blastRadius, callees, callers, callNeighbourIds } from "./graph_query.ts";
 export type { Neighbour, Unresolved } from "./graph_query.ts";

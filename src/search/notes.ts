@@ -91,3 +91,28 @@ function describePath(path: string): NotePath {
     return { path, hash: null, size: null };
   }
 }
+
+/**
+ * Makes every note's search chunk again, as `heimdall insert` made it (a
+ * salvaged journal has the notes but not their chunks). Runs inside the
+ * caller's transaction when there is one; one query per note.
+ */
+export function reindexNotes(j: Journal): void {
+  const notes = j.all<{ id: number; title: string; body: string; keywords: string }>(
+    "SELECT id, title, body, keywords FROM notes",
+  );
+  for (const n of notes) {
+    const path = j.get<{ path: string }>(
+      "SELECT path FROM note_paths WHERE note_id = ? ORDER BY ord LIMIT 1",
+      n.id,
+    )?.path;
+    upsertLooseChunk(j, {
+      source: "notes",
+      refId: n.id,
+      title: n.title,
+      text: n.body,
+      keywords: n.keywords.split(",").filter((k) => k !== "").join(" "),
+      ...(path === undefined ? {} : { path }),
+    });
+  }
+}

@@ -11,7 +11,7 @@ import type { HomePaths } from "../config/mod.ts";
 import { ensurePrivateDir, writePrivateFile } from "../config/private_files.ts";
 import { writeHintFile } from "../hints/hints.ts";
 import { redactSecrets } from "../files/secrets.ts";
-import type { Journal } from "../store/mod.ts";
+import { type Journal, lastAudit, listRoots } from "../store/mod.ts";
 import { notePaths } from "./notes.ts";
 import { clip, isSemanticOnly, kindOf, spanOf, summaryOf, symbolOf } from "./hit_text.ts";
 import { isFileChunk } from "./rank.ts";
@@ -61,7 +61,7 @@ export class Verifier {
     this.#now = opts.now ?? Date.now();
     this.#deadline = performance.now() + opts.relocateBudgetMs;
     this.#roots = new Map(
-      j.all<{ id: number; path: string }>("SELECT id, path FROM roots").map((r) => [r.id, r.path]),
+      listRoots(j).map((r) => [r.id, r.path]),
     );
   }
 
@@ -324,11 +324,8 @@ export class Verifier {
 
   #audited(rootId: number): string | null {
     if (!this.#audits.has(rootId)) {
-      const v = this.j.get<{ value: string }>(
-        "SELECT value FROM meta WHERE key = ?",
-        `last_audit_ms:${rootId}`,
-      );
-      this.#audits.set(rootId, v ? new Date(Number(v.value)).toISOString() : null);
+      const at = lastAudit(this.j, rootId);
+      this.#audits.set(rootId, at !== null ? new Date(at).toISOString() : null);
     }
     return this.#audits.get(rootId)!;
   }

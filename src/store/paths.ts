@@ -104,3 +104,51 @@ export function journalCounts(j: Journal): {
     pending: one("SELECT count(*) AS n FROM pending_edges"),
   };
 }
+
+/** How many path rows each root has, by root id (roots with none are absent). */
+export function filesPerRoot(j: Journal): Map<number, number> {
+  return new Map(
+    j.all<{ root_id: number; n: number }>(
+      "SELECT root_id, count(*) AS n FROM paths GROUP BY root_id",
+    ).map((r) => [r.root_id, r.n]),
+  );
+}
+
+/** Indexed files held below the depth their root asks for, counted by reason, most first. */
+export function depthClamps(j: Journal, limit: number): { reason: string; n: number }[] {
+  return j.all<{ reason: string; n: number }>(
+    `SELECT depth_reason AS reason, count(*) AS n FROM paths
+     WHERE state = 'indexed' AND effective_depth < requested_depth AND depth_reason IS NOT NULL
+     GROUP BY depth_reason ORDER BY n DESC LIMIT ${Math.max(0, Math.floor(limit))}`,
+  );
+}
+
+/** The first `limit` files recorded as unreadable, in path order, each with its reason. */
+export function unreadablePaths(j: Journal, limit: number): { path: string; reason: string }[] {
+  return j.all<{ path: string; reason: string }>(
+    `SELECT path, reason FROM paths WHERE state = 'error' ORDER BY path LIMIT ${
+      Math.max(0, Math.floor(limit))
+    }`,
+  );
+}
+
+/** Files counted by language, effective depth and the reason it is lower, most first. */
+export function depthCounts(
+  j: Journal,
+): { language: string | null; effective_depth: number; depth_reason: string | null; n: number }[] {
+  return j.all(
+    `SELECT language, effective_depth, depth_reason, count(*) AS n FROM paths
+     GROUP BY language, effective_depth, depth_reason ORDER BY n DESC`,
+  );
+}
+
+/** The content hash of every file below the absolute folder `base`, by absolute path. */
+export function hashesUnder(j: Journal, base: string): Map<string, string | null> {
+  return new Map(
+    j.all<{ path: string; hash: string | null }>(
+      "SELECT path, hash FROM paths WHERE path >= ? AND path < ?",
+      `${base}/`,
+      `${base}0`,
+    ).map((r) => [r.path, r.hash]),
+  );
+}
