@@ -65,6 +65,7 @@ export {
   type WhyTarget,
 } from "./why.ts";
 export { reanchorIfStale, reanchorMemories, type ReanchorReport } from "./reanchor.ts";
+export { ReanchorFollower } from "./reanchor_follower.ts";
 export { EXPORT_HEADER, exportMemories, importMemories, type ImportReport } from "./transfer.ts";
 export { anchorFor, anchorLabel, nodeFacts } from "./anchors.ts";
 export { memoryFlags } from "./searchable.ts";

@@ -3,13 +3,15 @@
  *
  * Owns the writer lock, hints, the queue's drain, the pure plan
  * (`planPath`, `planCommit`, `desiredRows`), the reconciler (the only code
- * that writes index rows), the watcher, the daemon loop and the read-only
- * audit (`verifyJournal`). Never believes an event about *what* happened: it
- * only ever means "look at this path".
+ * that writes index rows) and its one pass (`Reconciler.pass`, with the
+ * followers that come after it), the watcher, the daemon loop and the
+ * read-only audit (`verifyJournal`). Never believes an event about *what*
+ * happened: it only ever means "look at this path".
  */
 export { IndexLockedError, writerHolder, writerHolderInfo, WriterLock } from "./lock.ts";
 export { fileLogger, type Logger, silentLogger, stderrLogger } from "./log.ts";
 export { type Progress, Reconciler } from "./reconciler.ts";
+export type { Follower, PassOptions, PassReport } from "./pass.ts";
 export { PreparePool } from "./prepare_pool.ts";
 export { addStats, emptyStats, type PassStats } from "./stats.ts";
 export { runDaemon, WATCH_LIMIT_KEY } from "./daemon.ts";
