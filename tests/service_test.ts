@@ -15,6 +15,7 @@ import {
   systemdUnit,
 } from "../src/service/mod.ts";
 import { daemonArgv } from "../src/cli/service_cmd.ts";
+import { exists } from "../src/files/mod.ts";
 
 /** Whether a tool runs; when it does not, say how to install it (and fail under CI=true). */
 function needTool(tool: string, probe: string[], install: string): boolean {
@@ -171,15 +172,6 @@ function isolatedEnv(root: string, extra: Record<string, string> = {}): Record<s
     DENO_DIR,
     ...extra,
   };
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 Deno.test("service install → status → uninstall round-trips when systemd's user manager is unreachable", async () => {

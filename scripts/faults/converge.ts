@@ -22,6 +22,7 @@ import { defaultConfig, homePaths } from "../../src/config/mod.ts";
 import { createExtractor, type Extractor } from "../../src/extract/mod.ts";
 import { Reconciler } from "../../src/reconcile/mod.ts";
 import { Journal } from "../../src/store/mod.ts";
+import { sleep } from "../bench_util.ts";
 import type { FaultRow } from "./row.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -61,8 +62,6 @@ function query<T>(home: string, sql: string, ...args: string[]): T[] {
     j.close();
   }
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function homeInsideRoot(base: string): Promise<FaultRow[]> {
   const proj = join(base, "proj");

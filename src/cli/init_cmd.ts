@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
 import { HARNESSES, type HarnessName, isHarness } from "../harness/harnesses/mod.ts";
-import { applyChange, readText, stamp } from "../harness/install/apply.ts";
+import { applyChange, readText } from "../harness/install/apply.ts";
 import { selfArgv } from "../harness/install/command.ts";
 import { detectHarnesses } from "../harness/install/detect.ts";
 import { unifiedDiff } from "../harness/install/diff.ts";
@@ -16,6 +16,7 @@ import {
 import type { Context } from "./context.ts";
 import { ensurePrivateDir, writePrivateFileAtomic } from "../config/private_files.ts";
 import { UsageError } from "../errors/mod.ts";
+import { fileStamp } from "../present/fmt.ts";
 import { EXIT } from "./exit_codes.ts";
 
 export const HELP = `heimdall init --harness NAME[,NAME…]|all [--scope user|project] [--project DIR]
@@ -121,7 +122,7 @@ export function run(args: string[], ctx: Context): number {
   };
   const uninstall = values.uninstall === true;
   const dry = values["dry-run"] === true;
-  const when = stamp();
+  const when = fileStamp();
   const manifestFile = join(ctx.home.home, "init.json");
   const manifest = readManifest(manifestFile);
   const report: {

@@ -5,6 +5,7 @@
  * imports nothing, and never maps a kind to an exit code or prints (that is
  * `src/cli`'s, in one table).
  */
+export { errorText } from "./error_text.ts";
 export {
   DriftError,
   EnvironmentError,

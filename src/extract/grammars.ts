@@ -7,7 +7,7 @@
  * so `deno run` and a `deno compile --include grammars --include wasm
  * --include src/extract/queries` binary behave the same.
  */
-import { EnvironmentError } from "../errors/mod.ts";
+import { EnvironmentError, errorText } from "../errors/mod.ts";
 import { Edit, Language, Parser, Query } from "web-tree-sitter";
 import { createHash } from "node:crypto";
 import { languageSpec } from "./languages.ts";
@@ -227,8 +227,4 @@ async function instantiate(
 
 function sha256(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

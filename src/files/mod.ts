@@ -4,6 +4,7 @@
  * keeps secret files and secret text out of everything Heimdall stores.
  * Reads files; writes nothing.
  */
+export { exists } from "./exists.ts";
 export { NOT_UTF8, type SkipReason, type WalkEvent, type WalkOptions, walkRoot } from "./walk.ts";
 export {
   classifyPath,

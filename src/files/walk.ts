@@ -4,6 +4,8 @@
  * directory listings, ignore files and file metadata, never file contents.
  */
 import { resolve } from "node:path";
+import { errorText } from "../errors/mod.ts";
+import { exists } from "./exists.ts";
 import { IgnoreRules, type IgnoreStack, loadIgnoreStack } from "./ignore.ts";
 import { isSecretName } from "./secrets.ts";
 
@@ -148,6 +150,7 @@ export function* walkRoot(opts: WalkOptions): Generator<WalkEvent> {
     } else if (entry.isDirectory && exclude.has(`${root}/${rel}`)) {
       yield { type: "skip", rel, reason: "excluded", detail: exclude.get(`${root}/${rel}`)! };
     } else if (entry.name.includes(REPLACEMENT) && !exists(`${root}/${rel}`)) {
+      // The decoded name does not round-trip (the entry is no link, so stat sees the entry itself).
       yield { type: "skip", rel, reason: "unreadable", detail: NOT_UTF8 };
     } else if (entry.isDirectory) {
       const opened = openDir(root, rel, frame.stack, true);
@@ -214,17 +217,3 @@ const REPLACEMENT = "\uFFFD";
 /** Why a name Deno could only decode with U+FFFD is passed over, and what to do. */
 export const NOT_UTF8 =
   "file name is not valid UTF-8 (shown with \uFFFD), so it cannot be opened; rename it to index it";
-
-/** True when something exists at `path` (a decoded name that round-trips). */
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}

@@ -4,7 +4,7 @@
  * symlinks passed over), so a glob is checked against what Heimdall indexes.
  */
 import { join } from "node:path";
-import { walkRoot } from "../files/mod.ts";
+import { exists, walkRoot } from "../files/mod.ts";
 import { globCovers } from "./glob.ts";
 import { type ArchMap, MAP_DIR, MAP_NAMES, MapError, parseMap } from "./map_file.ts";
 import { componentFor } from "./resolve.ts";
@@ -167,13 +167,4 @@ export function checkMap(root: string, globalIgnore = ""): MapCheck {
     }
   });
   return result;
-}
-
-function exists(p: string): boolean {
-  try {
-    Deno.statSync(p);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -23,6 +23,20 @@ export function ago(ms: number | null | undefined, now = Date.now()): string {
   return `${Math.round(s / 86400)}d ago`;
 }
 
+/**
+ * `20250131T140005Z`: the UTC time of `d` to the second, safe in a file name
+ * and sorting as the time does (backups, files moved aside).
+ *
+ * @example
+ * ```ts
+ * import { fileStamp } from "./fmt.ts";
+ * console.assert(fileStamp(new Date("2025-01-31T14:00:05.123Z")) === "20250131T140005Z");
+ * ```
+ */
+export function fileStamp(d = new Date()): string {
+  return d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "Z");
+}
+
 /** Stable JSON for `--json` output. */
 export function json(value: unknown): string {
   return JSON.stringify(value, null, 2);

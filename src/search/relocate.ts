@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { basename, dirname } from "node:path";
-import { walkRoot } from "../files/walk.ts";
+import { exists, walkRoot } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { definitions } from "./definitions.ts";
 
@@ -152,14 +152,5 @@ function statSize(path: string): number | undefined {
     return st.isFile ? st.size : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }

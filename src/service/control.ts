@@ -4,6 +4,7 @@
  * its message, or the tool is missing); nothing here throws for a manager
  * that cannot be reached, so the caller can say what to run instead.
  */
+import { errorText } from "../errors/mod.ts";
 import { SERVICE_LABEL, type ServicePlatform, SYSTEMD_UNIT_NAME } from "./unit.ts";
 
 /** One manager command's outcome. */
@@ -38,8 +39,7 @@ async function step(program: string, args: string[], required = true): Promise<M
     if (e instanceof Deno.errors.NotFound) {
       return { command, ok: false, detail: `${program} is not on PATH`, missing: true, required };
     }
-    const detail = e instanceof Error ? e.message : String(e);
-    return { command, ok: false, detail, missing: false, required };
+    return { command, ok: false, detail: errorText(e), missing: false, required };
   }
 }
 

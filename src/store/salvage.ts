@@ -7,6 +7,7 @@
  * as it was found.
  */
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
+import { exists } from "../files/mod.ts";
 import { corruptionDetail, isCorruption } from "./corruption.ts";
 import type { Journal } from "./journal.ts";
 
@@ -323,15 +324,6 @@ function mendHeader(file: string): string[] {
   }
   if (mended.length > 0) Deno.writeFileSync(file, out);
   return mended;
-}
-
-function exists(file: string): boolean {
-  try {
-    Deno.statSync(file);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function message(e: unknown): string {

@@ -4,6 +4,7 @@
  * node and lines. Reads the index and stats the disk; writes nothing.
  */
 import { basename, isAbsolute, join } from "node:path";
+import { exists } from "../files/mod.ts";
 import { anchorFor, type AnchorRow, nodeFacts } from "../memory/mod.ts";
 import { type Journal, listRoots, rootFor } from "../store/mod.ts";
 import { placeholderPath, type PortableAnchor, portableLabel } from "./memory_anchor.ts";
@@ -121,14 +122,5 @@ export class AnchorPlacer {
       this.#tops = tops;
     }
     return this.#tops.get(name) ?? [];
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -1,5 +1,7 @@
 /** Applying a plan's file changes: a backup of every file changed, atomic writes. */
 import { dirname } from "node:path";
+import { exists } from "../../files/mod.ts";
+import { fileStamp } from "../../present/fmt.ts";
 import type { FileChange } from "./plan.ts";
 
 /** Reads a file's text, or null when it does not exist. */
@@ -12,18 +14,13 @@ export function readText(path: string): string | null {
   }
 }
 
-/** `YYYYMMDD-HHMMSS` of `d` (UTC), for backup names. */
-export function stamp(d = new Date()): string {
-  return d.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
-}
-
 /**
  * Writes one change: copies the existing file to `FILE.heimdall-backup-STAMP`
  * first (never overwriting an earlier backup), then writes through a
  * temporary file and a rename, keeping the file's permissions; or removes the
  * file when `after` is null. Returns the backup's path, if one was made.
  */
-export function applyChange(change: FileChange, when = stamp()): string | null {
+export function applyChange(change: FileChange, when = fileStamp()): string | null {
   let backup: string | null = null;
   let mode: number | null = null;
   if (change.before !== null) {
@@ -42,13 +39,4 @@ export function applyChange(change: FileChange, when = stamp()): string | null {
   if (mode !== null) Deno.chmodSync(tmp, mode & 0o777);
   Deno.renameSync(tmp, change.path);
   return backup;
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
