@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { activeAnchor } from "./anchors.ts";
+import { newRow } from "./remember.ts";
 import { parseMemoryLine } from "./transfer.ts";
 import { MemoryInputError } from "./types.ts";
 
@@ -8,51 +10,29 @@ const DAY = 24 * 3600 * 1000;
 /** A memory line as `heimdall export` writes it, with `patch` applied. */
 function line(patch: Record<string, unknown> = {}, anchorPatch: Record<string, unknown> = {}) {
   const at = NOW - 10 * DAY;
-  return JSON.stringify({
+  const memory = newRow({
     id: "m0123456789",
     kind: "decision",
     text: "Discounts are clamped to [0, 1]",
     author: "ada",
     scope: "project",
-    valid_from: at,
-    valid_to: null,
-    recorded_at: at,
-    superseded_at: null,
-    superseded_by: null,
-    forgotten_at: null,
-    forgotten_by: null,
-    task_id: null,
-    outcome: null,
-    status: null,
-    count: 1,
-    last_seen_at: at,
-    tests: "[]",
-    fix: null,
-    resolved_by: null,
-    resolved_at: null,
-    updated_at: at,
-    ...patch,
-    anchors: [{
-      ord: 0,
-      target: "file",
-      original: "pkg/billing.py",
-      path: "/r/pkg/billing.py",
-      root: "/r",
-      symbol: null,
-      symbol_kind: null,
-      name: "billing.py",
-      node_id: null,
-      struct_hash: null,
-      shape: null,
-      start_line: null,
-      end_line: null,
-      state: "active",
-      moved_from: null,
-      state_at: at,
-      checked: null,
-      ...anchorPatch,
-    }],
-  });
+  }, at);
+  const anchor = activeAnchor({
+    ord: 0,
+    target: "file",
+    original: "pkg/billing.py",
+    path: "/r/pkg/billing.py",
+    root: "/r",
+    symbol: null,
+    symbol_kind: null,
+    name: "billing.py",
+    node_id: null,
+    struct_hash: null,
+    shape: null,
+    start_line: null,
+    end_line: null,
+  }, at);
+  return JSON.stringify({ ...memory, ...patch, anchors: [{ ...anchor, ...anchorPatch }] });
 }
 
 Deno.test("parseMemoryLine() accepts a line as export writes it", () => {

@@ -7,31 +7,11 @@ import {
   DERIVATION,
   derivationOf,
   type DerivationVersions,
-  type Extraction,
-  type Extractor,
 } from "../extract/mod.ts";
 import { versionedStructHash } from "../extract/struct_hash.ts";
 import { dumpIndex, Journal } from "../store/mod.ts";
 import { Reconciler } from "./reconciler.ts";
-
-/** One function per `function NAME` line, at L2, for TypeScript; everything else at L1. */
-class LineExtractor implements Extractor {
-  capability(language: string | undefined) {
-    return language === "typescript"
-      ? { depth: 2 as const }
-      : { depth: 1 as const, reason: "test" };
-  }
-  extract({ text }: { text: string }): Promise<Extraction> {
-    const symbols = [...text.matchAll(/function (\w+)/g)].map((m, i) => ({
-      kind: "function",
-      name: m[1]!,
-      qualname: m[1]!,
-      startLine: i + 1,
-      endLine: i + 1,
-    }));
-    return Promise.resolve({ depth: 2, symbols, refs: [], chunks: [] });
-  }
-}
+import { LineExtractor } from "../../tests/line_extractor.ts";
 
 const FILES: Record<string, string> = {
   "a.ts": "function one() {}\n",

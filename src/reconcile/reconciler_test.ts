@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { defaultConfig, homePaths } from "../config/mod.ts";
-import { type Extraction, type Extractor, L1Extractor } from "../extract/mod.ts";
+import { type Extractor, L1Extractor } from "../extract/mod.ts";
 import { dumpIndex, Journal, queueStats } from "../store/mod.ts";
 import { Reconciler } from "./reconciler.ts";
+import { LineExtractor } from "../../tests/line_extractor.ts";
 
 function setup(files: Record<string, string>, extractor: Extractor = new L1Extractor()) {
   const base = Deno.makeTempDirSync({ prefix: "heimdall-rec-" });
@@ -28,27 +29,6 @@ function setup(files: Record<string, string>, extractor: Extractor = new L1Extra
       Deno.removeSync(base, { recursive: true });
     },
   };
-}
-
-/** An extractor that yields one function per `function NAME` line, at L2. */
-class LineExtractor implements Extractor {
-  gate: Promise<void> | undefined;
-  capability(language: string | undefined) {
-    return language === "typescript"
-      ? { depth: 2 as const }
-      : { depth: 1 as const, reason: "test" };
-  }
-  async extract({ text }: { text: string }): Promise<Extraction> {
-    await this.gate;
-    const symbols = [...text.matchAll(/function (\w+)/g)].map((m, i) => ({
-      kind: "function",
-      name: m[1]!,
-      qualname: m[1]!,
-      startLine: i + 1,
-      endLine: i + 1,
-    }));
-    return { depth: 2, symbols, refs: [], chunks: [] };
-  }
 }
 
 Deno.test("Reconciler indexes a tree at L1 and reconciling twice is byte-identical", async () => {

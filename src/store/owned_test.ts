@@ -1,41 +1,14 @@
 import assert from "node:assert/strict";
-import { Journal } from "./journal.ts";
+import { indexedRows, journalWithRoot } from "../../tests/index_rows.ts";
 import { replaceOwnedRows, retractPath, StaleCommitError, touchPath } from "./owned.ts";
 import type { OwnedRows } from "./types.ts";
 
 function rows(path: string, hash: string): OwnedRows {
-  return {
-    path: {
-      root_id: 1,
-      path,
-      rel: path.slice(3),
-      state: "indexed",
-      reason: null,
-      hash,
-      size: 1,
-      mtime_ms: 1,
-      language: null,
-      summary: null,
-      requested_depth: 3,
-      target_depth: 1,
-      effective_depth: 1,
-      depth_reason: null,
-      racy: 0,
-    },
-    nodes: [],
-    edges: [],
-    pending: [],
-  };
-}
-
-function journal(): Journal {
-  const j = Journal.open(Deno.makeTempFileSync({ suffix: ".db" }));
-  j.run("INSERT INTO roots (path) VALUES ('/r')");
-  return j;
+  return indexedRows(path, { path: { hash } });
 }
 
 Deno.test("replaceOwnedRows() moves the generation and rejects a commit that expected another", () => {
-  const j = journal();
+  const j = journalWithRoot();
   assert.deepEqual(j.tx(() => replaceOwnedRows(j, rows("/r/a", "h1"), null)).generation, 1);
   assert.equal(j.tx(() => replaceOwnedRows(j, rows("/r/a", "h2"), 1)).generation, 2);
   assert.throws(() => j.tx(() => replaceOwnedRows(j, rows("/r/a", "h3"), 1)), StaleCommitError);
@@ -53,7 +26,7 @@ Deno.test("replaceOwnedRows() moves the generation and rejects a commit that exp
 });
 
 Deno.test("a rejected commit inside a batch leaves the batch's other paths committed", () => {
-  const j = journal();
+  const j = journalWithRoot();
   j.tx(() => replaceOwnedRows(j, rows("/r/a", "h1"), null));
   j.tx(() => {
     replaceOwnedRows(j, rows("/r/b", "h1"), null);

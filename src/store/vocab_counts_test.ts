@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { Journal } from "./journal.ts";
+import { indexedRows, journalWithRoot } from "../../tests/index_rows.ts";
+import type { Journal } from "./journal.ts";
 import { replaceOwnedRows, retractPath } from "./owned.ts";
 import type { OwnedRows, VocabSet } from "./types.ts";
 import {
@@ -18,35 +19,10 @@ const SETS: VocabSet[] = [
 
 function rows(path: string, sets: VocabSet[]): OwnedRows {
   const vocab = vocabRows(sets);
-  return {
-    path: {
-      root_id: 1,
-      path,
-      rel: path.slice(3),
-      state: "indexed",
-      reason: null,
-      hash: path,
-      size: 1,
-      mtime_ms: 1,
-      language: "typescript",
-      summary: null,
-      requested_depth: 3,
-      target_depth: 3,
-      effective_depth: 3,
-      depth_reason: null,
-      racy: 0,
-    },
-    nodes: [],
-    edges: [],
-    pending: [],
+  return indexedRows(path, {
+    path: { language: "typescript", target_depth: 3, effective_depth: 3 },
     ...(vocab ? { vocab } : {}),
-  };
-}
-
-function journal(): Journal {
-  const j = Journal.open(Deno.makeTempFileSync({ suffix: ".db" }));
-  j.run("INSERT INTO roots (path) VALUES ('/r')");
-  return j;
+  });
 }
 
 function count(j: Journal, table: string): number {
@@ -68,7 +44,7 @@ Deno.test("encodeVocabSets() and decodeVocabSets() round-trip, and vocabRows() g
 });
 
 Deno.test("a commit without a delta writes its own vocabulary rows; retracting removes them all", () => {
-  const j = journal();
+  const j = journalWithRoot();
   j.tx(() => replaceOwnedRows(j, rows("/r/a.ts", SETS), null));
   assert.equal(count(j, "vocab_postings"), 3);
   assert.equal(j.get<{ n: number }>("SELECT n FROM vocab_words WHERE side = 'symbols'")!.n, 2);
@@ -79,7 +55,7 @@ Deno.test("a commit without a delta writes its own vocabulary rows; retracting r
 });
 
 Deno.test("a path added and removed within one delta leaves nothing behind", () => {
-  const j = journal();
+  const j = journalWithRoot();
   j.tx(() => {
     const delta = new VocabDelta();
     replaceOwnedRows(j, rows("/r/a.ts", SETS), null, delta);

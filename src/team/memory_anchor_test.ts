@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { AnchorRow } from "../memory/mod.ts";
+import { activeAnchor, type AnchorRow } from "../memory/mod.ts";
 import {
   parsePlaceholder,
   placeholderPath,
@@ -89,25 +89,22 @@ Deno.test("portableOf() names a clone's files and folders by the repository's or
       args: ["remote", "add", "origin", "git@example.com:acme/Shop.git"],
       cwd: top,
     }).output();
-    const row = (target: AnchorRow["target"], path: string): AnchorRow => ({
-      ord: 0,
-      target,
-      original: path,
-      path,
-      root: top,
-      symbol: target === "symbol" ? "f" : null,
-      symbol_kind: target === "symbol" ? "function" : null,
-      name: "f",
-      node_id: null,
-      struct_hash: null,
-      shape: null,
-      start_line: null,
-      end_line: null,
-      state: "active",
-      moved_from: null,
-      state_at: 0,
-      checked: null,
-    });
+    const row = (target: AnchorRow["target"], path: string): AnchorRow =>
+      activeAnchor({
+        ord: 0,
+        target,
+        original: path,
+        path,
+        root: top,
+        symbol: target === "symbol" ? "f" : null,
+        symbol_kind: target === "symbol" ? "function" : null,
+        name: "f",
+        node_id: null,
+        struct_hash: null,
+        shape: null,
+        start_line: null,
+        end_line: null,
+      }, 0);
     const repos = new RepoResolver();
     const at = (a: AnchorRow) => {
       const p = portableOf(a, repos);

@@ -11,6 +11,7 @@ import { deleteLooseChunk, upsertLooseChunk } from "../search/mod.ts";
 import { VectorCache } from "./cache.ts";
 import { vectorStoreHealth } from "./health.ts";
 import { encodeVector } from "./quantize.ts";
+import { indexedRows, journalWithRoot } from "../../tests/index_rows.ts";
 import { type NewVector, putVectors, vectorCounts } from "./store.ts";
 
 const DIMS = 16;
@@ -28,35 +29,7 @@ function chunk(title: string, line: number): ChunkRecord {
 }
 
 function rows(path: string, hash: string, titles: string[]): OwnedRows {
-  return {
-    path: {
-      root_id: 1,
-      path,
-      rel: path.slice(3),
-      state: "indexed",
-      reason: null,
-      hash,
-      size: 1,
-      mtime_ms: 1,
-      language: null,
-      summary: null,
-      requested_depth: 3,
-      target_depth: 1,
-      effective_depth: 1,
-      depth_reason: null,
-      racy: 0,
-    },
-    nodes: [],
-    edges: [],
-    pending: [],
-    chunks: titles.map((t, i) => chunk(t, i + 1)),
-  };
-}
-
-function journal(): Journal {
-  const j = Journal.open(Deno.makeTempFileSync({ suffix: ".db" }));
-  j.run("INSERT INTO roots (path) VALUES ('/r')");
-  return j;
+  return indexedRows(path, { path: { hash }, chunks: titles.map((t, i) => chunk(t, i + 1)) });
 }
 
 /** A vector that points along axis `axis` (so searches have one clear answer). */
@@ -87,7 +60,7 @@ function vectorsOf(j: Journal, pathId: number): number {
 }
 
 Deno.test("a re-commit of a path replaces its vectors; a retract removes them", () => {
-  const j = journal();
+  const j = journalWithRoot();
   const a = j.tx(() => replaceOwnedRows(j, rows("/r/a", "h1", ["x", "y"]), null));
   const b = j.tx(() => replaceOwnedRows(j, rows("/r/b", "h1", ["z"]), null));
   assert.equal(embedAll(j, "m"), 3);
@@ -111,7 +84,7 @@ Deno.test("a re-commit of a path replaces its vectors; a retract removes them", 
 });
 
 Deno.test("removing a root removes its vectors (through the chunks they belong to)", () => {
-  const j = journal();
+  const j = journalWithRoot();
   j.tx(() => replaceOwnedRows(j, rows("/r/a", "h1", ["x", "y"]), null));
   embedAll(j, "m");
   j.tx(() => deleteRoot(j, 1));
@@ -120,7 +93,7 @@ Deno.test("removing a root removes its vectors (through the chunks they belong t
 });
 
 Deno.test("a note's vector goes with its chunk; a changed note needs a new vector", () => {
-  const j = journal();
+  const j = journalWithRoot();
   const id = upsertLooseChunk(j, { source: "notes", refId: 7, title: "retry", text: "backoff" });
   assert.equal(embedAll(j, "m"), 1);
   const old = j.get<{ text_hash: string }>("SELECT text_hash FROM vectors WHERE chunk_id = ?", id)!;
@@ -152,7 +125,7 @@ Deno.test("a note's vector goes with its chunk; a changed note needs a new vecto
 });
 
 Deno.test("the scan cache follows commits incrementally and finds each chunk by its vector", async () => {
-  const j = journal();
+  const j = journalWithRoot();
   const a = j.tx(() => replaceOwnedRows(j, rows("/r/a", "h1", ["x", "y"]), null));
   j.tx(() => replaceOwnedRows(j, rows("/r/b", "h1", ["z"]), null));
   embedAll(j, "m");
@@ -186,7 +159,7 @@ Deno.test("the scan cache follows commits incrementally and finds each chunk by 
 });
 
 Deno.test("a cache in another connection sees the writer's changes (data_version)", async () => {
-  const j = journal();
+  const j = journalWithRoot();
   j.tx(() => replaceOwnedRows(j, rows("/r/a", "h1", ["x"]), null));
   embedAll(j, "m");
   const reader = Journal.open(j.file, { readOnly: true });
@@ -208,7 +181,7 @@ Deno.test("a cache in another connection sees the writer's changes (data_version
 });
 
 Deno.test("a pruned deletion log makes the cache reload in full", async () => {
-  const j = journal();
+  const j = journalWithRoot();
   const a = j.tx(() => replaceOwnedRows(j, rows("/r/a", "h1", ["x", "y"]), null));
   embedAll(j, "m");
   const cache = new VectorCache(j);
@@ -226,7 +199,7 @@ Deno.test("a pruned deletion log makes the cache reload in full", async () => {
 });
 
 Deno.test("vectorStoreHealth reports a store that mixes models as a fault, with each count", () => {
-  const j = journal();
+  const j = journalWithRoot();
   j.tx(() => replaceOwnedRows(j, rows("/r/a", "h1", ["x", "y", "z"]), null));
   assert.equal(vectorStoreHealth(j, "m1").fault, null);
   embedAll(j, "m1");
@@ -253,7 +226,7 @@ Deno.test("vectorStoreHealth reports a store that mixes models as a fault, with 
 });
 
 Deno.test("a snapshot lets the next process load in one read and catch up from the journal", async () => {
-  const j = journal();
+  const j = journalWithRoot();
   const a = j.tx(() => replaceOwnedRows(j, rows("/r/a", "h1", ["x", "y"]), null));
   j.tx(() => replaceOwnedRows(j, rows("/r/b", "h1", ["z", "w"]), null));
   embedAll(j, "m");
@@ -304,13 +277,13 @@ Deno.test("a snapshot lets the next process load in one read and catch up from t
 
 Deno.test("a snapshot of another journal is never used", async () => {
   const dir = Deno.makeTempDirSync();
-  const one = journal();
+  const one = journalWithRoot();
   one.tx(() => replaceOwnedRows(one, rows("/r/a", "h1", ["x"]), null));
   embedAll(one, "m");
   const c1 = new VectorCache(one, { snapshotDir: dir });
   await c1.sync("m");
   c1.close();
-  const two = journal();
+  const two = journalWithRoot();
   two.tx(() => replaceOwnedRows(two, rows("/r/a", "h1", ["x", "y"]), null));
   embedAll(two, "m");
   const c2 = new VectorCache(two, { snapshotDir: dir });
