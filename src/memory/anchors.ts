@@ -115,39 +115,37 @@ function realPath(abs: string): string {
   }
 }
 
+/** The columns that say what an anchor is on and where it stands, not how it fares. */
+export type AnchorPlace = Omit<AnchorRow, "state" | "moved_from" | "state_at" | "checked">;
+
+/** A new anchor row at `place`: active as of `now`, never moved, not yet checked (pure). */
+export function activeAnchor(place: AnchorPlace, now: number): AnchorRow {
+  return { ...place, state: "active", moved_from: null, state_at: now, checked: null };
+}
+
 /** The anchor row for a resolved `--about`, as of `now`. Reads the symbol's file for its shape. */
 export function anchorFor(about: About, ord: number, original: string, now: number): AnchorRow {
-  if (about.target !== "symbol") {
-    return {
-      ord,
-      target: about.target,
-      original,
-      path: about.path,
-      root: about.root,
-      symbol: null,
-      symbol_kind: null,
-      name: basename(about.path),
-      node_id: null,
-      struct_hash: about.hash,
-      shape: null,
-      start_line: null,
-      end_line: null,
-      state: "active",
-      moved_from: null,
-      state_at: now,
-      checked: null,
-    };
+  if (about.target === "symbol") {
+    return activeAnchor(
+      { ord, target: "symbol", original, ...symbolPlace(about.node, about.root) },
+      now,
+    );
   }
-  return {
+  return activeAnchor({
     ord,
-    target: "symbol",
+    target: about.target,
     original,
-    ...symbolPlace(about.node, about.root),
-    state: "active",
-    moved_from: null,
-    state_at: now,
-    checked: null,
-  };
+    path: about.path,
+    root: about.root,
+    symbol: null,
+    symbol_kind: null,
+    name: basename(about.path),
+    node_id: null,
+    struct_hash: about.hash,
+    shape: null,
+    start_line: null,
+    end_line: null,
+  }, now);
 }
 
 /** The columns of an anchor on symbol `n` (under root folder `root`) that say where it stands. */

@@ -67,7 +67,7 @@ export {
 export { reanchorIfStale, reanchorMemories, type ReanchorReport } from "./reanchor.ts";
 export { ReanchorFollower } from "./reanchor_follower.ts";
 export { EXPORT_HEADER, exportMemories, importMemories, type ImportReport } from "./transfer.ts";
-export { anchorFor, anchorLabel, nodeFacts } from "./anchors.ts";
+export { activeAnchor, anchorFor, anchorLabel, type AnchorPlace, nodeFacts } from "./anchors.ts";
 export { memoryFlags } from "./searchable.ts";
 export { formatInstant, parseInstant } from "./time.ts";
 export { defaultAuthor } from "./author.ts";

@@ -5,7 +5,7 @@
  */
 import { basename, isAbsolute, join } from "node:path";
 import { exists } from "../files/mod.ts";
-import { anchorFor, type AnchorRow, nodeFacts } from "../memory/mod.ts";
+import { activeAnchor, anchorFor, type AnchorRow, nodeFacts } from "../memory/mod.ts";
 import { type Journal, listRoots, rootFor } from "../store/mod.ts";
 import { placeholderPath, type PortableAnchor, portableLabel } from "./memory_anchor.ts";
 import { localNodesOf, type LocalSymbol, localSymbols, RepoResolver } from "./symbol_key.ts";
@@ -38,7 +38,7 @@ export class AnchorPlacer {
       }
     }
     const path = p.target === "file" || p.target === "symbol" ? this.#file(p) : this.#folder(p);
-    return {
+    return activeAnchor({
       ord,
       target: p.target,
       original,
@@ -52,11 +52,7 @@ export class AnchorPlacer {
       shape: p.shape,
       start_line: null,
       end_line: null,
-      state: "active",
-      moved_from: null,
-      state_at: now,
-      checked: null,
-    };
+    }, now);
   }
 
   #symbol(p: PortableAnchor): LocalSymbol | undefined {
