@@ -7,7 +7,7 @@
  * file and its line range mapped onto the symbols' line ranges.
  */
 import { getPath, type Journal } from "../store/mod.ts";
-import { type Definition, definitions } from "../search/mod.ts";
+import { type Definition, definitions, pickColumns } from "../search/mod.ts";
 import type { FileEdit } from "./event.ts";
 import type { ChangedSymbol, SymbolSnap } from "./session.ts";
 
@@ -25,16 +25,16 @@ export interface RegionSymbol {
 
 /** The {@link RegionSymbol} of a definition (the same fields, in the same order). */
 function regionSymbol(d: Definition): RegionSymbol {
-  return {
-    id: d.id,
-    kind: d.kind,
-    name: d.name,
-    qualname: d.qualname,
-    path: d.path,
-    line: d.line,
-    endLine: d.endLine,
-    structHash: d.structHash,
-  };
+  return pickColumns(d, [
+    "id",
+    "kind",
+    "name",
+    "qualname",
+    "path",
+    "line",
+    "endLine",
+    "structHash",
+  ]);
 }
 
 /** Every symbol of an indexed file (empty when the file is not indexed). */

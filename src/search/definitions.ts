@@ -93,6 +93,26 @@ const ORDER = {
 } as const;
 
 /**
+ * The columns `keys` of a definition, in that order (pure): each reader
+ * keeps what it needs, in the order its answers have always had.
+ *
+ * @example
+ * ```ts
+ * import { type Definition, pickColumns } from "./definitions.ts";
+ * const d = { id: "n1", kind: "function", name: "f", qualname: "f" } as Definition;
+ * console.assert(JSON.stringify(pickColumns(d, ["name", "id"])) === '{"name":"f","id":"n1"}');
+ * ```
+ */
+export function pickColumns<K extends keyof Definition>(
+  d: Definition,
+  keys: readonly K[],
+): Pick<Definition, K> {
+  const out = {} as Pick<Definition, K>;
+  for (const k of keys) out[k] = d[k];
+  return out;
+}
+
+/**
  * The definitions `q` names, read from the journal only (the disk may have
  * moved on since: search's verification says so). Indexed look-ups, except a
  * qualified-name suffix or a file named by suffix, which scan. Unordered

@@ -31,7 +31,7 @@ export { insertNote, type NoteInput, notePaths, reindexNotes } from "./notes.ts"
 export { confidence, CONFIDENCE_MODEL, INJECT_CONFIDENCE, namesSymbol } from "./confidence.ts";
 export { coverage, COVERAGE_THRESHOLD, decideVerdict, type Verdict } from "./verdict.ts";
 export { findSymbol, outline, symbolCandidates, SymbolLookupError, symbolRef } from "./symbols.ts";
-export { type Definition, type DefinitionQuery, definitions } from "./definitions.ts";
+export { type Definition, type DefinitionQuery, definitions, pickColumns } from "./definitions.ts";
 export type { SymbolRef } from "./symbols.ts";
 export { blastRadius, callees, callers, callNeighbourIds } from "./graph_query.ts";
 export type { Neighbour, Unresolved } from "./graph_query.ts";

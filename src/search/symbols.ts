@@ -1,7 +1,7 @@
 import { UsageError } from "../errors/mod.ts";
 import { resolve } from "node:path";
 import type { Journal } from "../store/mod.ts";
-import { type Definition, definitions } from "./definitions.ts";
+import { type Definition, definitions, pickColumns } from "./definitions.ts";
 
 /** A node with the file it lives in. */
 export interface SymbolRef {
@@ -25,16 +25,7 @@ export interface SymbolRef {
 
 /** The {@link SymbolRef} of a definition (the same fields, in the same order). */
 export function symbolRef(d: Definition): SymbolRef {
-  return {
-    id: d.id,
-    kind: d.kind,
-    name: d.name,
-    qualname: d.qualname,
-    path: d.path,
-    line: d.line,
-    endLine: d.endLine,
-    signature: d.signature,
-  };
+  return pickColumns(d, ["id", "kind", "name", "qualname", "path", "line", "endLine", "signature"]);
 }
 
 /** A symbol name matched nothing, or more than one thing. */

@@ -4,7 +4,7 @@
  */
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { Journal } from "../store/mod.ts";
-import { type Definition, definitions } from "../search/mod.ts";
+import { type Definition, definitions, pickColumns } from "../search/mod.ts";
 import type { SymbolKey } from "./types.ts";
 
 /**
@@ -25,22 +25,15 @@ export interface LocalSymbol {
   root: string;
 }
 
+const LOCAL_COLUMNS = ["id", "kind", "name", "qualname", "path", "line", "structHash"] as const;
+
 /**
  * The local symbols of definitions, in their order; a definition whose root
  * is gone (drift) has no portable key and is left out.
  */
 export function localSymbols(defs: readonly Definition[]): LocalSymbol[] {
   return defs.flatMap((d) =>
-    d.root === null ? [] : [{
-      id: d.id,
-      kind: d.kind,
-      name: d.name,
-      qualname: d.qualname,
-      path: d.path,
-      line: d.line,
-      structHash: d.structHash,
-      root: d.root,
-    }]
+    d.root === null ? [] : [{ ...pickColumns(d, LOCAL_COLUMNS), root: d.root }]
   );
 }
 
