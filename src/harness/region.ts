@@ -12,16 +12,10 @@ import type { FileEdit } from "./event.ts";
 import type { ChangedSymbol, SymbolSnap } from "./session.ts";
 
 /** A symbol of the journal, as the hook needs it. */
-export interface RegionSymbol {
-  id: string;
-  kind: string;
-  name: string;
-  qualname: string;
-  path: string;
-  line: number | null;
-  endLine: number | null;
-  structHash: string | null;
-}
+export type RegionSymbol = Pick<
+  Definition,
+  "id" | "kind" | "name" | "qualname" | "path" | "line" | "endLine" | "structHash"
+>;
 
 /** The {@link RegionSymbol} of a definition (the same fields, in the same order). */
 function regionSymbol(d: Definition): RegionSymbol {

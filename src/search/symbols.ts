@@ -3,25 +3,11 @@ import { resolve } from "node:path";
 import type { Journal } from "../store/mod.ts";
 import { type Definition, definitions, pickColumns } from "./definitions.ts";
 
-/** A node with the file it lives in. */
-export interface SymbolRef {
-  /** The node's id. */
-  id: string;
-  /** Its kind (`function`, `class`…). */
-  kind: string;
-  /** Its name. */
-  name: string;
-  /** Its qualified name (`Class.method`). */
-  qualname: string;
-  /** The file it lives in (absolute). */
-  path: string;
-  /** Its first line, 1-based. */
-  line: number | null;
-  /** Its last line, inclusive. */
-  endLine: number | null;
-  /** Its signature, when it has one. */
-  signature: string | null;
-}
+/** A node with the file it lives in: the columns of a {@link Definition} a look-up answers with. */
+export type SymbolRef = Pick<
+  Definition,
+  "id" | "kind" | "name" | "qualname" | "path" | "line" | "endLine" | "signature"
+>;
 
 /** The {@link SymbolRef} of a definition (the same fields, in the same order). */
 export function symbolRef(d: Definition): SymbolRef {

@@ -12,18 +12,12 @@ import type { SymbolKey } from "./types.ts";
  *
  * @internal
  */
-export interface LocalSymbol {
-  id: string;
-  kind: string;
-  name: string;
-  qualname: string;
-  /** Absolute path of its file. */
-  path: string;
-  line: number | null;
-  structHash: string | null;
-  /** The indexed root the file is under. */
-  root: string;
-}
+export type LocalSymbol =
+  & Pick<Definition, "id" | "kind" | "name" | "qualname" | "path" | "line" | "structHash">
+  & {
+    /** The indexed root the file is under. */
+    root: string;
+  };
 
 const LOCAL_COLUMNS = ["id", "kind", "name", "qualname", "path", "line", "structHash"] as const;
 
