@@ -5,6 +5,7 @@
  * (daemon, queue, last audit, drift, depth clamps, vectors and model).
  * Usage: the local logs' counts per day.
  */
+import type { Usage } from "../usage_data.ts";
 import { when } from "./api.ts";
 import { html } from "./libs.ts";
 
@@ -174,23 +175,8 @@ export function HealthView(props: { data: Health | null; error: string }) {
   `;
 }
 
-interface UsageDay {
-  day: string;
-  searches: number;
-  verdicts: Record<string, number>;
-  injectedResults: number;
-  usedResults: number;
-  pruned: number;
-  rebuilt: number;
-  hookEvents: number;
-  injections: number;
-  injectedTokens: number;
-  late: number;
-  errors: number;
-}
-
 export function UsageView(
-  props: { data: { days: UsageDay[]; logs: Record<string, number> } | null; error: string },
+  props: { data: Usage | null; error: string },
 ) {
   if (!props.data) {
     return html`<section class="view usage">${

@@ -5,33 +5,11 @@
  * claims outlined in each person's colour, memory badges (×N for a
  * repeated failure).
  */
+import type { MapLevel, MapNode } from "../code_map.ts";
 import { get, personColour, timeToPaint } from "./api.ts";
 import { GraphView, type ViewNode } from "./graph_view.ts";
 import { html, useEffect, useState } from "./libs.ts";
 import { editorUrl } from "./search_view.ts";
-
-export interface MapNode {
-  id: string;
-  label: string;
-  level: "root" | "folder" | "file" | "symbol";
-  path: string;
-  files: number;
-  symbols: number;
-  kind?: string;
-  line?: number | null;
-  qualname?: string;
-  outside?: boolean;
-}
-
-interface MapLevel {
-  at: string | null;
-  level: string;
-  nodes: MapNode[];
-  edges: { source: string; target: string; weight: number }[];
-  links: "ready" | "loading";
-  omitted: number;
-  took_ms: number;
-}
 
 export interface Badge {
   memories: number;

@@ -5,36 +5,14 @@
  * and what resolved them, and a form that records a decision or convention
  * through the server's `remember`.
  */
+import type { AnchorRow, Memory } from "../../memory/mod.ts";
 import { AUTHOR, post, when } from "./api.ts";
 import { html, useState } from "./libs.ts";
 
-interface Anchor {
-  original: string;
-  path: string;
-  symbol: string | null;
-  state: string;
-}
-
-export interface MemoryItem {
-  id: string;
-  kind: string;
-  text: string;
-  author: string;
-  scope: string;
-  valid_from: number;
-  valid_to: number | null;
-  recorded_at: number;
-  superseded_at: number | null;
-  superseded_by: string | null;
-  forgotten_at: number | null;
-  outcome: string | null;
-  status: string | null;
-  count: number;
-  fix: string | null;
-  resolved_by: string | null;
-  resolved_at: number | null;
-  anchors: Anchor[];
-}
+/** A memory as the view shows it: the server's row, with what it is attached to. */
+export type MemoryItem = Omit<Memory, "anchors"> & {
+  anchors: Pick<AnchorRow, "original" | "path" | "symbol" | "state">[];
+};
 
 export interface MemoryData {
   /** Why the team store's memories could not be pulled, when it could not be reached. */
