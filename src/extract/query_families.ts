@@ -89,6 +89,36 @@ const RUST_IMPL_WRAPPERS: readonly (readonly string[])[] = [
   ["dynamic_type trait:"],
 ];
 
+/** A name a `use` list binds: `C`, or `D` of `D as E`'s alias. */
+const RUST_USE_NAME = alternation([
+  "(identifier) @name",
+  "(use_as_clause alias: (identifier) @name)",
+]);
+
+/**
+ * The patterns of `use a::{…}` lists, one or two lists deep (`use
+ * a::{b::{C}}`): what a list holds, and the properties its import needs
+ * (the modules of nested lists are joined with `::`).
+ */
+const RUST_USE_LISTS: readonly { depth: number; holds: string; set: readonly string[] }[] = [
+  { depth: 1, holds: RUST_USE_NAME, set: [] },
+  { depth: 1, holds: "(self)", set: ['name "last-segment"'] },
+  {
+    depth: 1,
+    holds: "(scoped_identifier path: (_) @module name: (identifier) @name)",
+    set: ['module_join "::"'],
+  },
+  { depth: 1, holds: "(use_wildcard (_) @module)", set: ['name "*"', 'module_join "::"'] },
+  { depth: 2, holds: RUST_USE_NAME, set: ['module_join "::"'] },
+  { depth: 2, holds: "(use_wildcard (_) @module)", set: ['name "*"', 'module_join "::"'] },
+];
+
+/** A `use` list `depth` lists deep whose innermost list holds `holds`. */
+function rustUseList(depth: number, holds: string): string {
+  const inner = depth === 1 ? holds : rustUseList(depth - 1, holds);
+  return `(scoped_use_list path: (_) @module list: (use_list ${inner}))`;
+}
+
 // ---- JavaScript and TypeScript ----------------------------------------------
 
 /** A function value: what makes an assignment a function definition. */
@@ -208,6 +238,18 @@ const FAMILIES: Readonly<Record<string, () => string>> = {
   type: ${through(steps, RUST_IMPL_TYPE)}
   body: (declaration_list) @body) @definition.impl
 `
+    ).join("\n"),
+  "rust.use_lists": () =>
+    RUST_USE_LISTS.map(({ depth, holds, set }) => {
+      const pattern = `(use_declaration argument: ${rustUseList(depth, holds)}) @reference.import`;
+      return set.length === 0
+        ? `${pattern}\n`
+        : `(${pattern}\n${set.map((p) => `  (#set! ${p})`).join("\n")})\n`;
+    }).join("\n"),
+  // const f = () => …, var f = function () {…}
+  "ecmascript.function_variables": () =>
+    ["lexical_declaration", "variable_declaration"].map((declaration) =>
+      `(${declaration} (variable_declarator name: (identifier) @name value: ${JS_FUNCTION_VALUE})) @definition.function\n`
     ).join("\n"),
   "ecmascript.assignments": jsAssignments,
   "csharp.bases": () =>

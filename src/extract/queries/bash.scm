@@ -1,11 +1,8 @@
-; Bash: definitions and references for Heimdall (capture convention in
-; src/extract/captures.ts). tree-sitter-bash ships no tags.scm.
+; Bash (tree-sitter-bash ships no tags.scm).
 
 ; ---- definitions ------------------------------------------------------------
 
-(function_definition
-  name: (word) @name
-  body: (_) @body) @definition.function
+(function_definition name: (word) @name body: (_) @body) @definition.function
 
 ; top-level UPPER_CASE assignments are constants (also `export X=…`, `readonly X=…`)
 ((program

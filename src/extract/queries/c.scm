@@ -1,7 +1,4 @@
-; C (and the C part of C++): definitions and references for Heimdall
-; (capture convention in src/extract/captures.ts). Started from
-; tree-sitter-c's queries/tags.scm. Every node type here exists in both the
-; C and the C++ grammar; C++ additions live in cpp.scm.
+; C, and the C part of C++: every node type here is in both grammars; C++ adds cpp.scm.
 
 ; ---- definitions ------------------------------------------------------------
 
@@ -23,31 +20,16 @@
       (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
     ]) @definition.function)
 
-(struct_specifier
-  name: (type_identifier) @name
-  body: (_) @body) @definition.struct
-
-(union_specifier
-  name: (type_identifier) @name
-  body: (_) @body) @definition.union
-
-(enum_specifier
-  name: (type_identifier) @name
-  body: (_) @body) @definition.enum
-
-(type_definition
-  declarator: (type_identifier) @name) @definition.type
-
-(preproc_def
-  name: (identifier) @name) @definition.constant
-
-(preproc_function_def
-  name: (identifier) @name) @definition.macro
+(struct_specifier name: (type_identifier) @name body: (_) @body) @definition.struct
+(union_specifier name: (type_identifier) @name body: (_) @body) @definition.union
+(enum_specifier name: (type_identifier) @name body: (_) @body) @definition.enum
+(type_definition declarator: (type_identifier) @name) @definition.type
+(preproc_def name: (identifier) @name) @definition.constant
+(preproc_function_def name: (identifier) @name) @definition.macro
 
 ; ---- references -------------------------------------------------------------
 
-(call_expression
-  function: (identifier) @name) @reference.call
+(call_expression function: (identifier) @name) @reference.call
 
 (call_expression
   function: (field_expression

@@ -1,15 +1,9 @@
-; C++ patterns (tree-sitter-cpp 0.23), after c.scm. Started from
-; tree-sitter-cpp's queries/tags.scm.
+; C++ (tree-sitter-cpp 0.23), after c.scm.
 
 ; ---- definitions ------------------------------------------------------------
 
-(class_specifier
-  name: (type_identifier) @name
-  body: (_) @body) @definition.class
-
-(namespace_definition
-  name: (_) @name
-  body: (_) @body) @definition.module
+(class_specifier name: (type_identifier) @name body: (_) @body) @definition.class
+(namespace_definition name: (_) @name body: (_) @body) @definition.module
 
 ;; Function definitions, whatever the declarator around the name: `T f()`,
 ;; `T* f()`, `T& f()`, `T** f()`; the name an identifier, a field (in a class
@@ -60,8 +54,7 @@
   ] @definition.function)
 
 ; using Id = unsigned long;
-(alias_declaration
-  name: (type_identifier) @name) @definition.type
+(alias_declaration name: (type_identifier) @name) @definition.type
 
 ; ---- references -------------------------------------------------------------
 
@@ -72,9 +65,7 @@
     name: (identifier) @name)) @reference.call
 
 ; make_unique<T>(…), std::make_unique<T>(…)
-(call_expression
-  function: (template_function
-    name: (identifier) @name)) @reference.call
+(call_expression function: (template_function name: (identifier) @name)) @reference.call
 
 (call_expression
   function: (qualified_identifier

@@ -1,48 +1,18 @@
-; C#: definitions and references for Heimdall (capture convention in
-; src/extract/captures.ts). Started from tree-sitter-c-sharp's queries/tags.scm.
+; C#.
 
 ; ---- definitions ------------------------------------------------------------
 
-(class_declaration
-  name: (identifier) @name
-  body: (_) @body) @definition.class
-
-(record_declaration
-  name: (identifier) @name) @definition.class
-
-(struct_declaration
-  name: (identifier) @name
-  body: (_) @body) @definition.struct
-
-(interface_declaration
-  name: (identifier) @name
-  body: (_) @body) @definition.interface
-
-(enum_declaration
-  name: (identifier) @name
-  body: (_) @body) @definition.enum
-
-(delegate_declaration
-  name: (identifier) @name) @definition.type
-
-(namespace_declaration
-  name: (_) @name
-  body: (_) @body) @definition.module
-
-(method_declaration
-  name: (identifier) @name) @definition.method
-
-(constructor_declaration
-  name: (identifier) @name
-  body: (_) @body) @definition.method
-
-(destructor_declaration
-  name: (identifier) @name
-  body: (_) @body) @definition.method
-
-(local_function_statement
-  name: (identifier) @name
-  body: (_) @body) @definition.function
+(class_declaration name: (identifier) @name body: (_) @body) @definition.class
+(record_declaration name: (identifier) @name) @definition.class
+(struct_declaration name: (identifier) @name body: (_) @body) @definition.struct
+(interface_declaration name: (identifier) @name body: (_) @body) @definition.interface
+(enum_declaration name: (identifier) @name body: (_) @body) @definition.enum
+(delegate_declaration name: (identifier) @name) @definition.type
+(namespace_declaration name: (_) @name body: (_) @body) @definition.module
+(method_declaration name: (identifier) @name) @definition.method
+(constructor_declaration name: (identifier) @name body: (_) @body) @definition.method
+(destructor_declaration name: (identifier) @name body: (_) @body) @definition.method
+(local_function_statement name: (identifier) @name body: (_) @body) @definition.function
 
 ((field_declaration
   (modifier) @_const
@@ -53,11 +23,8 @@
 
 ; ---- references -------------------------------------------------------------
 
-(invocation_expression
-  function: (identifier) @name) @reference.call
-
-(invocation_expression
-  function: (generic_name (identifier) @name)) @reference.call
+(invocation_expression function: (identifier) @name) @reference.call
+(invocation_expression function: (generic_name (identifier) @name)) @reference.call
 
 (invocation_expression
   function: (member_access_expression
@@ -112,9 +79,5 @@
     name: (identifier) @name
     (object_creation_expression type: (identifier) @type))) @binding.type
 
-(variable_declaration
-  (variable_declarator name: (identifier) @name)) @binding.type
-
-(parameter
-  type: (identifier) @type
-  name: (identifier) @name) @binding.type
+(variable_declaration (variable_declarator name: (identifier) @name)) @binding.type
+(parameter type: (identifier) @type name: (identifier) @name) @binding.type

@@ -1,21 +1,11 @@
-; JavaScript, TypeScript and TSX: the patterns all three grammars share
-; (capture convention in src/extract/captures.ts). Started from
-; tree-sitter-javascript's queries/tags.scm. Language-only patterns live in
-; javascript.scm, typescript.scm and jsx.scm.
+; JavaScript, TypeScript and TSX: what the three grammars share (the rest is in
+; javascript.scm, typescript.scm and jsx.scm).
 
 ; ---- definitions ------------------------------------------------------------
 
-(function_declaration
-  name: (identifier) @name
-  body: (_) @body) @definition.function
-
-(generator_function_declaration
-  name: (identifier) @name
-  body: (_) @body) @definition.function
-
-(class_declaration
-  name: (_) @name
-  body: (_) @body) @definition.class
+(function_declaration name: (identifier) @name body: (_) @body) @definition.function
+(generator_function_declaration name: (identifier) @name body: (_) @body) @definition.function
+(class_declaration name: (_) @name body: (_) @body) @definition.class
 
 (method_definition
   name: [
@@ -27,9 +17,7 @@
   body: (_) @body) @definition.method
 
 ; "ArrayExpression, ArrayPattern"(node) {…}: named without the quotes
-(method_definition
-  name: (string (string_fragment) @name)
-  body: (_) @body) @definition.method
+(method_definition name: (string (string_fragment) @name) body: (_) @body) @definition.method
 
 ; an ES5 method in an object literal: { send: function (…) {…} }, like the
 ; shorthand `{ send(…) {…} }` above (arrow functions there are callbacks
@@ -44,24 +32,9 @@
     (generator_function body: (_) @body)
   ]) @definition.method
 
-; const f = () => …, const f = function () {…}, var/let alike
-(lexical_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: [
-      (arrow_function body: (_) @body)
-      (function_expression body: (_) @body)
-      (generator_function body: (_) @body)
-    ])) @definition.function
-
-(variable_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: [
-      (arrow_function body: (_) @body)
-      (function_expression body: (_) @body)
-      (generator_function body: (_) @body)
-    ])) @definition.function
+; const f = () => …, const f = function () {…}, var/let alike (generated: see
+; ../query_families.ts)
+;; @family ecmascript.function_variables
 
 ; const A = class {…}
 (lexical_declaration
@@ -141,8 +114,7 @@
     object: (_) @qualifier
     property: (property_identifier) @name)) @reference.call
 
-(new_expression
-  constructor: (identifier) @name) @reference.call
+(new_expression constructor: (identifier) @name) @reference.call
 
 (new_expression
   constructor: (member_expression
@@ -233,8 +205,5 @@
   right: (new_expression constructor: (identifier) @type)) @binding.type
 
 ; any other binding of the name leaves its type unknown
-(variable_declarator
-  name: (identifier) @name) @binding.type
-
-(assignment_expression
-  left: (identifier) @name) @binding.type
+(variable_declarator name: (identifier) @name) @binding.type
+(assignment_expression left: (identifier) @name) @binding.type

@@ -1,13 +1,11 @@
-; Go: definitions and references for Heimdall (capture convention in
-; src/extract/captures.ts). Started from tree-sitter-go's queries/tags.scm.
+; Go.
 
 ; ---- definitions ------------------------------------------------------------
 
 ;; Bodies are optional: `func Ctz64(x uint64) int` without one is
 ;; implemented in assembly or linked from the runtime, and still what a
 ;; reader looks for.
-(function_declaration
-  name: (identifier) @name) @definition.function
+(function_declaration name: (identifier) @name) @definition.function
 
 ; func (s *Store[T]) Get() — qualname Store.Get
 (method_declaration
@@ -25,19 +23,12 @@
   name: (type_identifier) @name
   type: (struct_type (field_declaration_list) @body)) @definition.struct
 
-(type_spec
-  name: (type_identifier) @name
-  type: (interface_type)) @definition.interface
-
-(type_spec
-  name: (type_identifier) @name) @definition.type
-
-(type_alias
-  name: (type_identifier) @name) @definition.type
+(type_spec name: (type_identifier) @name type: (interface_type)) @definition.interface
+(type_spec name: (type_identifier) @name) @definition.type
+(type_alias name: (type_identifier) @name) @definition.type
 
 ; methods listed in an interface
-(method_elem
-  name: (field_identifier) @name) @definition.method
+(method_elem name: (field_identifier) @name) @definition.method
 
 (source_file
   (const_declaration
@@ -51,8 +42,7 @@
 
 ; ---- references -------------------------------------------------------------
 
-(call_expression
-  function: (identifier) @name) @reference.call
+(call_expression function: (identifier) @name) @reference.call
 
 (call_expression
   function: (selector_expression
@@ -60,8 +50,7 @@
     field: (field_identifier) @name)) @reference.call
 
 ; Store{…} and pkg.Type{…} build a value: counted as a call, like `new`
-(composite_literal
-  type: (type_identifier) @name) @reference.call
+(composite_literal type: (type_identifier) @name) @reference.call
 
 (composite_literal
   type: (qualified_type
@@ -108,8 +97,7 @@
     (unary_expression operand: (composite_literal type: (type_identifier) @type))
   ] .)) @binding.type
 
-(short_var_declaration
-  left: (expression_list (identifier) @name)) @binding.type
+(short_var_declaration left: (expression_list (identifier) @name)) @binding.type
 
 (var_spec
   name: (identifier) @name

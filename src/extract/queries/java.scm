@@ -1,41 +1,16 @@
-; Java: definitions and references for Heimdall (capture convention in
-; src/extract/captures.ts). Started from tree-sitter-java's queries/tags.scm.
+; Java.
 
 ; ---- definitions ------------------------------------------------------------
 
-(class_declaration
-  name: (identifier) @name
-  body: (class_body) @body) @definition.class
-
-(record_declaration
-  name: (identifier) @name
-  body: (_) @body) @definition.class
-
-(interface_declaration
-  name: (identifier) @name
-  body: (_) @body) @definition.interface
-
-(annotation_type_declaration
-  name: (identifier) @name
-  body: (_) @body) @definition.interface
-
-(enum_declaration
-  name: (identifier) @name
-  body: (_) @body) @definition.enum
-
-(method_declaration
-  name: (identifier) @name) @definition.method
-
-(constructor_declaration
-  name: (identifier) @name
-  body: (_) @body) @definition.method
-
-(compact_constructor_declaration
-  name: (identifier) @name
-  body: (_) @body) @definition.method
-
-(annotation_type_element_declaration
-  name: (identifier) @name) @definition.method
+(class_declaration name: (identifier) @name body: (class_body) @body) @definition.class
+(record_declaration name: (identifier) @name body: (_) @body) @definition.class
+(interface_declaration name: (identifier) @name body: (_) @body) @definition.interface
+(annotation_type_declaration name: (identifier) @name body: (_) @body) @definition.interface
+(enum_declaration name: (identifier) @name body: (_) @body) @definition.enum
+(method_declaration name: (identifier) @name) @definition.method
+(constructor_declaration name: (identifier) @name body: (_) @body) @definition.method
+(compact_constructor_declaration name: (identifier) @name body: (_) @body) @definition.method
+(annotation_type_element_declaration name: (identifier) @name) @definition.method
 
 ; static final fields are constants
 ((field_declaration
@@ -47,13 +22,8 @@
 
 ; ---- references -------------------------------------------------------------
 
-(method_invocation
-  !object
-  name: (identifier) @name) @reference.call
-
-(method_invocation
-  object: (_) @qualifier
-  name: (identifier) @name) @reference.call
+(method_invocation !object name: (identifier) @name) @reference.call
+(method_invocation object: (_) @qualifier name: (identifier) @name) @reference.call
 
 (object_creation_expression
   type: [
@@ -115,6 +85,4 @@
 (local_variable_declaration
   declarator: (variable_declarator name: (identifier) @name)) @binding.type
 
-(formal_parameter
-  type: (type_identifier) @type
-  name: (identifier) @name) @binding.type
+(formal_parameter type: (type_identifier) @type name: (identifier) @name) @binding.type

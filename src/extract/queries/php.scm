@@ -1,39 +1,16 @@
-; PHP: definitions and references for Heimdall (capture convention in
-; src/extract/captures.ts). Started from tree-sitter-php's queries/tags.scm.
+; PHP.
 
 ; ---- definitions ------------------------------------------------------------
 
 ; namespace X { … } (the `namespace X;` statement holds nothing)
-(namespace_definition
-  name: (namespace_name) @name
-  body: (_) @body) @definition.module
-
-(class_declaration
-  name: (name) @name
-  body: (_) @body) @definition.class
-
-(interface_declaration
-  name: (name) @name
-  body: (_) @body) @definition.interface
-
-(trait_declaration
-  name: (name) @name
-  body: (_) @body) @definition.trait
-
-(enum_declaration
-  name: (name) @name
-  body: (_) @body) @definition.enum
-
-(function_definition
-  name: (name) @name
-  body: (_) @body) @definition.function
-
-(method_declaration
-  name: (name) @name) @definition.method
-
-(const_declaration
-  (const_element
-    (name) @name)) @definition.constant
+(namespace_definition name: (namespace_name) @name body: (_) @body) @definition.module
+(class_declaration name: (name) @name body: (_) @body) @definition.class
+(interface_declaration name: (name) @name body: (_) @body) @definition.interface
+(trait_declaration name: (name) @name body: (_) @body) @definition.trait
+(enum_declaration name: (name) @name body: (_) @body) @definition.enum
+(function_definition name: (name) @name body: (_) @body) @definition.function
+(method_declaration name: (name) @name) @definition.method
+(const_declaration (const_element (name) @name)) @definition.constant
 
 ; ---- references -------------------------------------------------------------
 
@@ -43,18 +20,11 @@
     (qualified_name (name) @name)
   ]) @reference.call
 
-(member_call_expression
-  object: (_) @qualifier
-  name: (name) @name) @reference.call
-
-(nullsafe_member_call_expression
-  object: (_) @qualifier
-  name: (name) @name) @reference.call
+(member_call_expression object: (_) @qualifier name: (name) @name) @reference.call
+(nullsafe_member_call_expression object: (_) @qualifier name: (name) @name) @reference.call
 
 ; Arr::get() — a static call keeps its class
-(scoped_call_expression
-  scope: (_) @module
-  name: (name) @name) @reference.call
+(scoped_call_expression scope: (_) @module name: (name) @name) @reference.call
 
 ((object_creation_expression
   [
@@ -116,9 +86,5 @@
   left: (variable_name) @name
   right: (object_creation_expression (name) @type)) @binding.type
 
-(assignment_expression
-  left: (variable_name) @name) @binding.type
-
-(simple_parameter
-  type: (named_type (name) @type)
-  name: (variable_name) @name) @binding.type
+(assignment_expression left: (variable_name) @name) @binding.type
+(simple_parameter type: (named_type (name) @type) name: (variable_name) @name) @binding.type

@@ -1,15 +1,9 @@
-; Python: definitions and references for Heimdall (capture convention in
-; src/extract/captures.ts). Started from tree-sitter-python's queries/tags.scm.
+; Python.
 
 ; ---- definitions ------------------------------------------------------------
 
-(class_definition
-  name: (identifier) @name
-  body: (block) @body) @definition.class
-
-(function_definition
-  name: (identifier) @name
-  body: (block) @body) @definition.function
+(class_definition name: (identifier) @name body: (block) @body) @definition.class
+(function_definition name: (identifier) @name body: (block) @body) @definition.function
 
 ; `f = lambda x: ...` is a function named f
 (expression_statement
@@ -18,8 +12,7 @@
     right: (lambda body: (_) @body))) @definition.function
 
 ; Python 3.12 `type Alias = ...`
-(type_alias_statement
-  (type (identifier) @name)) @definition.type
+(type_alias_statement (type (identifier) @name)) @definition.type
 
 ; module-level UPPER_CASE assignments are constants
 (module
@@ -30,8 +23,7 @@
 
 ; ---- references -------------------------------------------------------------
 
-(call
-  function: (identifier) @name) @reference.call
+(call function: (identifier) @name) @reference.call
 
 (call
   function: (attribute
@@ -50,9 +42,7 @@
     alias: (identifier) @name)) @reference.import
 
 ; from .pkg import a, b
-(import_from_statement
-  module_name: (_) @module
-  name: (dotted_name) @name) @reference.import
+(import_from_statement module_name: (_) @module name: (dotted_name) @name) @reference.import
 
 ; from pkg import a as b
 (import_from_statement
@@ -61,9 +51,7 @@
     alias: (identifier) @name)) @reference.import
 
 ; from pkg import *
-(import_from_statement
-  module_name: (_) @module
-  (wildcard_import) @name) @reference.import
+(import_from_statement module_name: (_) @module (wildcard_import) @name) @reference.import
 
 (class_definition
   superclasses: (argument_list
@@ -77,18 +65,9 @@
   right: (call function: (identifier) @type)
   (#match? @type "^_*[A-Z]")) @binding.type
 
-(assignment
-  left: (identifier) @name
-  type: (type (identifier) @type)) @binding.type
+(assignment left: (identifier) @name type: (type (identifier) @type)) @binding.type
 
 ; any other binding of the name leaves its type unknown
-(assignment
-  left: (identifier) @name) @binding.type
-
-(typed_parameter
-  (identifier) @name
-  type: (type (identifier) @type)) @binding.type
-
-(typed_default_parameter
-  name: (identifier) @name
-  type: (type (identifier) @type)) @binding.type
+(assignment left: (identifier) @name) @binding.type
+(typed_parameter (identifier) @name type: (type (identifier) @type)) @binding.type
+(typed_default_parameter name: (identifier) @name type: (type (identifier) @type)) @binding.type

@@ -1,14 +1,11 @@
-; Ruby: definitions and references for Heimdall (capture convention in
-; src/extract/captures.ts). Started from tree-sitter-ruby's queries/tags.scm.
+; Ruby.
 
 ; ---- definitions ------------------------------------------------------------
 
-(method
-  name: (_) @name) @definition.method
+(method name: (_) @name) @definition.method
 
 ; def self.open(…)
-(singleton_method
-  name: (_) @name) @definition.method
+(singleton_method name: (_) @name) @definition.method
 
 (class
   name: [
@@ -22,8 +19,7 @@
     (scope_resolution name: (_) @name)
   ]) @definition.module
 
-(assignment
-  left: (constant) @name) @definition.constant
+(assignment left: (constant) @name) @definition.constant
 
 ; ---- references -------------------------------------------------------------
 
@@ -34,9 +30,7 @@
     "require" "require_relative" "load" "include" "extend" "prepend"
     "attr_accessor" "attr_reader" "attr_writer" "private" "protected" "public"))
 
-(call
-  receiver: (_) @qualifier
-  method: (identifier) @name) @reference.call
+(call receiver: (_) @qualifier method: (identifier) @name) @reference.call
 
 ((call
   method: (identifier) @_require
@@ -65,5 +59,4 @@
     method: (identifier) @_new)
   (#eq? @_new "new")) @binding.type
 
-(assignment
-  left: (identifier) @name) @binding.type
+(assignment left: (identifier) @name) @binding.type

@@ -1,27 +1,15 @@
-; Rust: definitions and references for Heimdall (capture convention in
-; src/extract/captures.ts). Started from tree-sitter-rust's queries/tags.scm.
+; Rust.
 
 ; ---- definitions ------------------------------------------------------------
 
-(function_item
-  name: (identifier) @name
-  body: (block) @body) @definition.function
+(function_item name: (identifier) @name body: (block) @body) @definition.function
 
 ; trait methods without a default body
-(function_signature_item
-  name: (identifier) @name) @definition.function
-
-(struct_item
-  name: (type_identifier) @name) @definition.struct
-
-(union_item
-  name: (type_identifier) @name) @definition.union
-
-(enum_item
-  name: (type_identifier) @name) @definition.enum
-
-(trait_item
-  name: (type_identifier) @name) @definition.trait
+(function_signature_item name: (identifier) @name) @definition.function
+(struct_item name: (type_identifier) @name) @definition.struct
+(union_item name: (type_identifier) @name) @definition.union
+(enum_item name: (type_identifier) @name) @definition.enum
+(trait_item name: (type_identifier) @name) @definition.trait
 
 ; impl blocks are named after the type they implement for: methods get
 ; `Store.get`. impl Trait for &'a Path, *const T, [u8], &[T; N], &&&T, dyn
@@ -30,25 +18,15 @@
 ; see ../query_families.ts)
 ;; @family rust.impls
 
-(type_item
-  name: (type_identifier) @name) @definition.type
-
-(mod_item
-  name: (identifier) @name) @definition.module
-
-(macro_definition
-  name: (identifier) @name) @definition.macro
-
-(const_item
-  name: (identifier) @name) @definition.constant
-
-(static_item
-  name: (identifier) @name) @definition.constant
+(type_item name: (type_identifier) @name) @definition.type
+(mod_item name: (identifier) @name) @definition.module
+(macro_definition name: (identifier) @name) @definition.macro
+(const_item name: (identifier) @name) @definition.constant
+(static_item name: (identifier) @name) @definition.constant
 
 ; ---- references -------------------------------------------------------------
 
-(call_expression
-  function: (identifier) @name) @reference.call
+(call_expression function: (identifier) @name) @reference.call
 
 (call_expression
   function: (field_expression
@@ -67,9 +45,7 @@
     path: (generic_type type: (_) @module)
     name: (identifier) @name)) @reference.call
 
-(call_expression
-  function: (generic_function
-    function: (identifier) @name)) @reference.call
+(call_expression function: (generic_function function: (identifier) @name)) @reference.call
 
 (call_expression
   function: (generic_function
@@ -83,8 +59,7 @@
       path: (_) @module
       name: (identifier) @name))) @reference.call
 
-(macro_invocation
-  macro: (identifier) @name) @reference.call
+(macro_invocation macro: (identifier) @name) @reference.call
 
 (macro_invocation
   macro: (scoped_identifier
@@ -92,8 +67,7 @@
     name: (identifier) @name)) @reference.call
 
 ; Store { … } builds a value: counted as a call
-(struct_expression
-  name: (type_identifier) @name) @reference.call
+(struct_expression name: (type_identifier) @name) @reference.call
 
 ; use a::b::C;  use serde;
 (use_declaration
@@ -101,8 +75,7 @@
     path: (_) @module
     name: (identifier) @name)) @reference.import
 
-(use_declaration
-  argument: (identifier) @name @module) @reference.import
+(use_declaration argument: (identifier) @name @module) @reference.import
 
 ; use a::b::C as D;
 (use_declaration
@@ -115,64 +88,11 @@
   argument: (use_wildcard (_) @module)) @reference.import
   (#set! name "*"))
 
-; use a::b::{C, D as E, self};
-(use_declaration
-  argument: (scoped_use_list
-    path: (_) @module
-    list: (use_list [
-      (identifier) @name
-      (use_as_clause alias: (identifier) @name)
-    ]))) @reference.import
+; use a::b::{C, D as E, self};  use a::{b::C, d::*, e::{F, G}}: the module of a
+; nested list is the paths joined (generated: see ../query_families.ts)
+;; @family rust.use_lists
 
-((use_declaration
-  argument: (scoped_use_list
-    path: (_) @module
-    list: (use_list (self)))) @reference.import
-  (#set! name "last-segment"))
-
-; use a::{b::C, d::*, e::{F, G}} — the module is the two paths joined
-((use_declaration
-  argument: (scoped_use_list
-    path: (_) @module
-    list: (use_list
-      (scoped_identifier
-        path: (_) @module
-        name: (identifier) @name)))) @reference.import
-  (#set! module_join "::"))
-
-((use_declaration
-  argument: (scoped_use_list
-    path: (_) @module
-    list: (use_list
-      (use_wildcard (_) @module)))) @reference.import
-  (#set! name "*")
-  (#set! module_join "::"))
-
-((use_declaration
-  argument: (scoped_use_list
-    path: (_) @module
-    list: (use_list
-      (scoped_use_list
-        path: (_) @module
-        list: (use_list [
-          (identifier) @name
-          (use_as_clause alias: (identifier) @name)
-        ]))))) @reference.import
-  (#set! module_join "::"))
-
-((use_declaration
-  argument: (scoped_use_list
-    path: (_) @module
-    list: (use_list
-      (scoped_use_list
-        path: (_) @module
-        list: (use_list
-          (use_wildcard (_) @module)))))) @reference.import
-  (#set! name "*")
-  (#set! module_join "::"))
-
-(extern_crate_declaration
-  name: (identifier) @name @module) @reference.import
+(extern_crate_declaration name: (identifier) @name @module) @reference.import
 
 (impl_item
   trait: [
@@ -206,8 +126,7 @@
   ]
   (#match? @type "^[A-Z]")) @binding.type
 
-(let_declaration
-  pattern: (identifier) @name) @binding.type
+(let_declaration pattern: (identifier) @name) @binding.type
 
 (parameter
   pattern: (identifier) @name

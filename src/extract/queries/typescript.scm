@@ -1,25 +1,13 @@
-; TypeScript and TSX patterns (tree-sitter-typescript 0.23), after
-; ecmascript.scm. Started from tree-sitter-typescript's queries/tags.scm.
+; TypeScript and TSX (tree-sitter-typescript 0.23), after ecmascript.scm.
 
 ; ---- definitions ------------------------------------------------------------
 
 ; overload signatures and `declare function`
-(function_signature
-  name: (identifier) @name) @definition.function
-
-(abstract_class_declaration
-  name: (_) @name
-  body: (_) @body) @definition.class
-
-(class
-  name: (_) @name
-  body: (_) @body) @definition.class
-
-(method_signature
-  name: (_) @name) @definition.method
-
-(abstract_method_signature
-  name: (_) @name) @definition.method
+(function_signature name: (identifier) @name) @definition.function
+(abstract_class_declaration name: (_) @name body: (_) @body) @definition.class
+(class name: (_) @name body: (_) @body) @definition.class
+(method_signature name: (_) @name) @definition.method
+(abstract_method_signature name: (_) @name) @definition.method
 
 ; new (value: number): Date; in an interface: how lib.d.ts declares a
 ; constructor (DateConstructor.new)
@@ -34,26 +22,15 @@
     (function_expression body: (_) @body)
   ]) @definition.method
 
-(interface_declaration
-  name: (_) @name
-  body: (_) @body) @definition.interface
-
-(type_alias_declaration
-  name: (_) @name) @definition.type
-
-(enum_declaration
-  name: (_) @name
-  body: (_) @body) @definition.enum
+(interface_declaration name: (_) @name body: (_) @body) @definition.interface
+(type_alias_declaration name: (_) @name) @definition.type
+(enum_declaration name: (_) @name body: (_) @body) @definition.enum
 
 ; namespace N {…}
-(internal_module
-  name: (_) @name
-  body: (_) @body) @definition.module
+(internal_module name: (_) @name body: (_) @body) @definition.module
 
 ; declare module "m" {…}
-(module
-  name: (_) @name
-  body: (_) @body) @definition.module
+(module name: (_) @name body: (_) @body) @definition.module
 
 ; ---- references -------------------------------------------------------------
 
@@ -69,15 +46,13 @@
 (implements_clause
   [(type_identifier) (nested_type_identifier)] @name) @reference.implements
 
-(implements_clause
-  (generic_type name: (_) @name)) @reference.implements
+(implements_clause (generic_type name: (_) @name)) @reference.implements
 
 ; interface I extends J
 (extends_type_clause
   type: [(type_identifier) (nested_type_identifier)] @name) @reference.inherits
 
-(extends_type_clause
-  type: (generic_type name: (_) @name)) @reference.inherits
+(extends_type_clause type: (generic_type name: (_) @name)) @reference.inherits
 
 ; ---- evident receiver types (see captures.ts, `@binding.type`) -------------
 
