@@ -13,11 +13,40 @@ import { join } from "node:path";
 import { hookSpecificContext, hookSpecificDeny } from "../answers.ts";
 import { inScope } from "../install/context.ts";
 import { claudeTool, failedWith, field, outcomeOf, s } from "../payload.ts";
-import type { HarnessSpec, StopRow } from "../spec.ts";
+import type {
+  BeforeToolRow,
+  HarnessSpec,
+  PayloadShape,
+  SessionStartRow,
+  StopRow,
+} from "../spec.ts";
 
 const EDIT = "Edit|MultiEdit|Write|NotebookEdit";
 
-const stop = (final: boolean): StopRow => ({
+/** Where Claude Code's hook payloads say the event, session and folder (Codex's say it alike). */
+export const CLAUDE_PAYLOAD: PayloadShape = {
+  event: field("hook_event_name"),
+  session: field("session_id"),
+  cwd: field("cwd"),
+};
+
+/** Claude Code's session start (Codex's is alike). */
+export const CLAUDE_SESSION_START: SessionStartRow = {
+  kind: "session_start",
+  source: field("source"),
+  say: hookSpecificContext,
+};
+
+/** Claude Code's PreToolUse: its tool, context, a deny to pause (Codex's is alike). */
+export const CLAUDE_BEFORE_TOOL: BeforeToolRow = {
+  kind: "before_tool",
+  tool: claudeTool,
+  say: hookSpecificContext,
+  pause: hookSpecificDeny,
+};
+
+/** A stop: the last message and the transcript; `final` at the session's end (Codex's is alike). */
+export const claudeStop = (final: boolean): StopRow => ({
   kind: "stop",
   final,
   said: field("last_assistant_message"),
@@ -27,20 +56,15 @@ const stop = (final: boolean): StopRow => ({
 /** Claude Code, described. */
 export const claudeCode: HarnessSpec<"claude-code"> = {
   name: "claude-code",
-  payload: { event: field("hook_event_name"), session: field("session_id"), cwd: field("cwd") },
+  payload: CLAUDE_PAYLOAD,
   events: {
-    SessionStart: { kind: "session_start", source: field("source"), say: hookSpecificContext },
+    SessionStart: CLAUDE_SESSION_START,
     UserPromptSubmit: {
       kind: "prompt",
       prompt: (p) => s(p, "prompt") ?? s(p, "user_prompt") ?? "",
       say: hookSpecificContext,
     },
-    PreToolUse: {
-      kind: "before_tool",
-      tool: claudeTool,
-      say: hookSpecificContext,
-      pause: hookSpecificDeny,
-    },
+    PreToolUse: CLAUDE_BEFORE_TOOL,
     PostToolUse: {
       kind: "after_tool",
       tool: claudeTool,
@@ -53,9 +77,9 @@ export const claudeCode: HarnessSpec<"claude-code"> = {
       outcome: (p) => failedWith(s(p, "error") ?? ""),
       say: hookSpecificContext,
     },
-    Stop: stop(false),
-    SubagentStop: stop(false),
-    SessionEnd: stop(true),
+    Stop: claudeStop(false),
+    SubagentStop: claudeStop(false),
+    SessionEnd: claudeStop(true),
   },
   answers: { silent: null, pauseAsWarning: false },
   install: {

@@ -10,39 +10,35 @@
  * `[mcp_servers.heimdall]` in the config.toml beside it.
  */
 import { join } from "node:path";
-import { hookSpecificContext, hookSpecificDeny } from "../answers.ts";
-import { claudeTool, field, outcomeOf, s } from "../payload.ts";
+import { hookSpecificContext } from "../answers.ts";
+import { claudeTool, outcomeOf, s } from "../payload.ts";
 import type { HarnessSpec } from "../spec.ts";
+import {
+  CLAUDE_BEFORE_TOOL,
+  CLAUDE_PAYLOAD,
+  CLAUDE_SESSION_START,
+  claudeStop,
+} from "./claude_code.ts";
 
 /** Codex, described. */
 export const codex: HarnessSpec<"codex"> = {
   name: "codex",
-  payload: { event: field("hook_event_name"), session: field("session_id"), cwd: field("cwd") },
+  payload: CLAUDE_PAYLOAD,
   events: {
-    SessionStart: { kind: "session_start", source: field("source"), say: hookSpecificContext },
+    SessionStart: CLAUDE_SESSION_START,
     UserPromptSubmit: {
       kind: "prompt",
       prompt: (p) => s(p, "prompt") ?? "",
       say: hookSpecificContext,
     },
-    PreToolUse: {
-      kind: "before_tool",
-      tool: claudeTool,
-      say: hookSpecificContext,
-      pause: hookSpecificDeny,
-    },
+    PreToolUse: CLAUDE_BEFORE_TOOL,
     PostToolUse: {
       kind: "after_tool",
       tool: claudeTool,
       outcome: (p) => outcomeOf(p.tool_response, null),
       say: hookSpecificContext,
     },
-    Stop: {
-      kind: "stop",
-      final: false,
-      said: field("last_assistant_message"),
-      transcript: field("transcript_path"),
-    },
+    Stop: claudeStop(false),
   },
   answers: { silent: null, pauseAsWarning: false },
   install: {
