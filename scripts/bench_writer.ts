@@ -43,7 +43,7 @@ class RecordingPool extends PreparePool {
 /** A pool that answers from a recording: no Worker, no parse. */
 class ReplayPool extends PreparePool {
   constructor(readonly recorded: ReadonlyMap<string, Prepared>) {
-    super(1);
+    super();
   }
   override prepareMany(requests: PrepareRequest[]): Promise<Prepared[]> {
     return Promise.resolve(requests.map((r) => {
@@ -58,6 +58,7 @@ interface RunFigures {
   wallMs: number;
   cpuMs: number;
   longestTxMs: number;
+  slowestStep: string;
   transactions: number;
   checkpoints: number;
   journalBytes: number;
@@ -85,6 +86,7 @@ async function indexOnce(tree: string, pool: PreparePool): Promise<RunFigures> {
       wallMs,
       cpuMs: (cpu.user + cpu.system) / 1000,
       longestTxMs: journal.holds.maxMs,
+      slowestStep: `${fmtMs(journal.holds.maxStepMs)}: ${journal.holds.maxStep}`,
       transactions: journal.holds.count,
       checkpoints: journal.holds.checkpoints,
       journalBytes: Deno.statSync(home.journal).size,
@@ -153,6 +155,7 @@ async function main(args: string[]): Promise<number> {
       ],
       ["writer wall, replayed", fmtMs(best.wallMs), "", ""],
       ["longest write transaction", fmtMs(best.longestTxMs), "", ""],
+      ["slowest step (what no transaction can split)", best.slowestStep, "", ""],
       ["write transactions / checkpoints", `${best.transactions} / ${best.checkpoints}`, "", ""],
       ["journal after checkpoint", fmtMiB(best.journalBytes), "", ""],
       ...Object.entries(best.rows).map(([t, n]) => [`rows: ${t}`, n.toLocaleString("en"), "", ""]),

@@ -37,10 +37,12 @@ import { readHintFiles } from "../hints/hints.ts";
 import { classifyPath, IgnoreCache } from "../files/ignore.ts";
 import { type Logger, silentLogger } from "./log.ts";
 import { type Observed, rowSettled } from "./plan.ts";
+import { type Follower, Followers, type PassOptions, type PassReport, runPass } from "./pass.ts";
 import { homeDirs, inHome, walkExclusions } from "./owners.ts";
 import { type Prepared, preparePath, type PrepareRequest } from "./prepare.ts";
 import type { PreparePool } from "./prepare_pool.ts";
 import { Resolver } from "./resolve.ts";
+import { resolveOnWorkers } from "./resolve_pool.ts";
 import { isSecretName } from "../files/secrets.ts";
 import { readTsconfigAliases } from "./tsconfig.ts";
 import { addStats, emptyStats, type PassStats } from "./stats.ts";
@@ -114,18 +116,30 @@ export class Reconciler {
    */
   txBudgetMs = TX_BUDGET_MS;
   /**
+   * A root's last resolution phase runs on resolving Workers when at least
+   * this many files have references left (fewer are not worth starting them).
+   */
+  parallelResolveMin = 200;
+  /** How many resolving Workers that phase uses: the pool's size (below 2: none). */
+  resolveWorkers: number;
+  /**
    * The code versions rows are derived by; a row recorded with another
    * derivation is re-derived by the next audit (tests inject a bump here).
    */
   derivations: DerivationVersions = DERIVATION;
   /** Set when a hint made the reconciler reload the roots; the daemon restarts its watcher. */
   rootsChanged = false;
+  /** What follows the index (see {@link follow}). */
+  readonly #followers = new Followers();
   /**
-   * Hook: called after each batch's transaction commits, with the ids of the
-   * paths whose rows it replaced (the embedding pass embeds their new chunks
-   * first). Runs outside the transaction; must not throw.
+   * Called after each batch's transaction commits, with the ids of the paths
+   * whose rows it replaced: tells every follower (the embedding pass embeds
+   * their new chunks first). Runs outside the transaction; undefined when no
+   * follower listens to commits.
    */
-  onCommitted: ((pathIds: readonly number[]) => void) | undefined;
+  get onCommitted(): ((pathIds: readonly number[]) => void) | undefined {
+    return this.#followers.onCommitted;
+  }
   /** Paths replaced by the batch being committed, for {@link onCommitted}. */
   #committed: number[] = [];
 
@@ -143,6 +157,7 @@ export class Reconciler {
   ) {
     this.#log = log;
     this.#pool = pool;
+    this.resolveWorkers = pool?.size ?? 1;
     this.#home = homeDirs(home.home);
     this.#loadGlobalIgnore();
     this.#roots = listRoots(journal);
@@ -155,6 +170,29 @@ export class Reconciler {
   /** The roots as the journal has them after the last {@link syncRoots}. */
   get roots(): readonly RootRow[] {
     return this.#roots;
+  }
+
+  /**
+   * Registers what follows the index (memory re-anchoring, the embedding
+   * pass), once per writer, before its first pass: it is told of every
+   * committed batch, and runs after each {@link pass} that changed the index
+   * and after this writer's first pass (for whatever a previous writer left).
+   */
+  follow(follower: Follower): void {
+    this.#followers.add(follower);
+  }
+
+  /**
+   * One pass of the single writer, the same for `index`, `reconcile`,
+   * `rebuild` and the daemon: drops the whole index first when `fresh`,
+   * converges the given paths, audits the roots, queues the hints, drains
+   * the queue (settling paths that back off, when asked), then runs the
+   * followers if the index changed. Returns what it did. Throws what the
+   * writer meets; what was committed before stays committed, and the next
+   * audit converges the rest.
+   */
+  pass(options: PassOptions = {}): Promise<PassReport> {
+    return runPass(this, this.#followers, options);
   }
 
   /**
@@ -384,18 +422,7 @@ export class Reconciler {
     await flush(true);
     this.#deferred.delete(root.id);
     if (relPrefix === "" && getMeta(this.journal, `resolve_pending:${root.id}`) !== undefined) {
-      // Resolution of a whole root takes minutes on a large tree: it runs in
-      // short transactions, and the flag goes with the last one, so a crash
-      // in between resumes it on the next audit.
-      const resolver = this.#resolver;
-      const journal = this.journal;
-      await this.journal.txChunked(
-        (function* () {
-          yield* resolver.resolveSteps(root.id);
-          journal.run("DELETE FROM meta WHERE key = ?", `resolve_pending:${root.id}`);
-        })(),
-        { maxMs: this.txBudgetMs },
-      );
+      await this.#resolveRoot(root);
     }
     const contentSecrets = stats.secrets - contentSecretsBefore;
     stats.secrets += secrets;
@@ -405,6 +432,53 @@ export class Reconciler {
       );
     }
     onProgress?.({ done: stats.seen, found, walkDone: true });
+  }
+
+  /**
+   * Resolves a root's cross-file references after a first index committed
+   * its files unresolved (see `Resolver.resolveSteps`). It takes minutes on
+   * a large tree, so it runs in short transactions, and the flag in meta
+   * goes with the last one: a crash in between resumes it on the next
+   * audit. With a pool of two or more Workers, the last and largest phase
+   * is read on as many resolving Workers while this thread writes what they
+   * find; what they leave (a Worker that failed) is resolved here.
+   */
+  async #resolveRoot(root: RootRow): Promise<void> {
+    const resolver = this.#resolver;
+    const journal = this.journal;
+    const options = { maxMs: this.txBudgetMs };
+    let owners: number[] = [];
+    await journal.txChunked(
+      (function* () {
+        owners = yield* resolver.resolveHeadSteps(root.id);
+      })(),
+      options,
+    );
+    const workers = this.resolveWorkers;
+    if (workers >= 2 && owners.length >= this.parallelResolveMin) {
+      owners = await resolveOnWorkers(
+        { journal: journal.file, roots: this.#roots.map((r) => [r.id, r.path]) },
+        owners,
+        workers,
+        (found) =>
+          journal.txChunked(
+            (function* () {
+              for (const f of found) {
+                resolver.applyResolved(f);
+                yield `writing a resolved reference of path ${f.owner_id}`;
+              }
+            })(),
+            options,
+          ),
+      );
+    }
+    await journal.txChunked(
+      (function* () {
+        yield* resolver.resolveReferenceSteps(owners);
+        journal.run("DELETE FROM meta WHERE key = ?", `resolve_pending:${root.id}`);
+      })(),
+      options,
+    );
   }
 
   /** True when a row needs no re-read for depth or raciness (planPath's test, less the stat). */

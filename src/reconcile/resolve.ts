@@ -2,6 +2,13 @@ import { posix } from "node:path";
 import type { Journal } from "../store/mod.ts";
 import { bareScope, hasImplicitThis, isBuiltin, mixesIn, receiverRole } from "./call_rules.ts";
 import { moduleCandidates, packageDirSuffixes } from "./modules.ts";
+import { fileNodeId } from "./desired.ts";
+
+/** A pending reference and where it resolves (see {@link Resolver.resolvedReferences}). */
+export interface Resolved extends RefRow {
+  dst: string;
+  how: string;
+}
 
 interface RefRow {
   /** The row's rowid in the table it was read from (pending_edges or edges). */
@@ -365,43 +372,66 @@ export class Resolver {
   /**
    * Resolves every pending edge of a root in one pass, after a first index
    * committed its files without resolving: imports first, then imports that
-   * found only a module through re-exports (a few rounds), then everything
-   * else. Each reference is tried once, instead of once per commit that might
-   * concern it. Works owner by owner, so memory stays bounded, and yields
-   * after each reference, saying what it works on: there the caller may
-   * commit and let other writers in
-   * (see `Journal.txChunked`). Any committed prefix is a journal that a later
-   * run finishes to the same rows: a resolved edge is simply not pending any
-   * more, and every phase only ever looks at what is still unresolved.
+   * found only a module through re-exports (a few rounds), then the bases,
+   * then everything else. Each reference is tried once, instead of once per
+   * commit that might concern it. Works owner by owner, so memory stays
+   * bounded, and yields after each reference, saying what it works on: there
+   * the caller may commit and let other writers in (see `Journal.txChunked`).
+   * Any committed prefix is a journal that a later run finishes to the same
+   * rows: a resolved edge is simply not pending any more, and every phase
+   * only ever looks at what is still unresolved.
    */
   *resolveSteps(rootId: number): Generator<string> {
+    yield* this.resolveReferenceSteps(yield* this.resolveHeadSteps(rootId));
+  }
+
+  /** The last phase of {@link resolveSteps} for `owners`, here: a step per reference. */
+  *resolveReferenceSteps(owners: readonly number[]): Generator<string> {
+    for (const owner of owners) {
+      for (const found of this.resolvedReferences([owner])) {
+        if (found) this.applyResolved(found);
+        yield `resolving the references of path ${owner}`;
+      }
+    }
+  }
+
+  /**
+   * The first phases of {@link resolveSteps} (imports, module imports,
+   * bases), which later ones read; returns the root's files that still have
+   * pending references, for the last phase: {@link resolvedReferences}, which
+   * only reads and so may run on several connections at once.
+   */
+  *resolveHeadSteps(rootId: number): Generator<string, number[]> {
     this.#resetCaches();
     this.#bulk = true;
     try {
-      yield* this.#resolveStepsOf(rootId);
+      return yield* this.#resolveHeadStepsOf(rootId);
     } finally {
       this.#bulk = false;
     }
   }
 
-  *#resolveStepsOf(rootId: number): Generator<string> {
+  *#resolveHeadStepsOf(rootId: number): Generator<string, number[]> {
     const j = this.journal;
-    const owners = j.all<{ owner_id: number }>(
-      `SELECT DISTINCT pe.owner_id FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
-       WHERE p.root_id = ? ORDER BY pe.owner_id`,
-      rootId,
-    ).map((r) => r.owner_id);
+    const owners = this.#pendingOwners(rootId);
     // Each reference is a step of its own: one generated file can hold tens
     // of thousands of them, and a step is what a transaction cannot split.
-    for (const owner of owners) {
-      for (
-        const ref of j.all<RefRow>(
-          "SELECT rowid, * FROM pending_edges WHERE owner_id = ? AND kind = 'imports'",
-          owner,
-        )
-      ) {
-        this.#tryResolve(ref);
-        yield `resolving the imports of path ${owner}`;
+    // Whole-module imports (`#include`, `export *`) first: they land on a
+    // file whatever else is resolved, and a name imported through one of
+    // them is then looked up through every module it passes on.
+    for (const star of [true, false]) {
+      for (const owner of owners) {
+        for (
+          const ref of j.all<RefRow>(
+            `SELECT rowid, * FROM pending_edges WHERE owner_id = ? AND kind = 'imports'
+               AND (name = '*') = ?`,
+            owner,
+            star ? 1 : 0,
+          )
+        ) {
+          this.#tryResolve(ref);
+          yield `resolving the imports of path ${owner}`;
+        }
       }
     }
     for (let round = 0; round < 3; round++) {
@@ -410,7 +440,7 @@ export class Resolver {
         for (
           const ref of j.all<RefRow>(
             `SELECT rowid, owner_id, src, kind, target, name, module, module_tail, line FROM edges
-             WHERE owner_id = ? AND kind = 'imports' AND how = 'module'`,
+             WHERE owner_id = ? AND kind = 'imports' AND how = 'module' AND name != '*'`,
             owner,
           )
         ) {
@@ -446,20 +476,74 @@ export class Resolver {
         yield `resolving the bases of path ${owner}`;
       }
     }
-    for (const owner of owners) {
-      for (
-        const ref of j.all<RefRow>(
-          "SELECT rowid, * FROM pending_edges WHERE owner_id = ? AND kind != 'imports'",
-          owner,
-        )
-      ) {
-        this.#tryResolve(ref);
-        yield `resolving the references of path ${owner}`;
+    return this.#pendingOwners(rootId);
+  }
+
+  /** The files of a root that have pending references, in id order. */
+  #pendingOwners(rootId: number): number[] {
+    return this.journal.all<{ owner_id: number }>(
+      `SELECT DISTINCT pe.owner_id FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
+       WHERE p.root_id = ? ORDER BY pe.owner_id`,
+      rootId,
+    ).map((r) => r.owner_id);
+  }
+
+  /**
+   * The last phase of {@link resolveSteps}, reading only: for each file of
+   * `owners`, each pending reference other than imports: where it lands when
+   * it resolves (write it with {@link applyResolved}), else null, so that a
+   * caller may stop between any two. What one of
+   * them lands on depends on imports and bases only, never on another such
+   * reference, so files may be split among several resolvers, each on its
+   * own connection, while one writer applies what they find.
+   */
+  *resolvedReferences(owners: readonly number[]): Generator<Resolved | null> {
+    const bulk = this.#bulk;
+    this.#bulk = true;
+    try {
+      for (const owner of owners) {
+        const o = this.#owner(owner);
+        if (o) {
+          for (
+            const ref of this.journal.all<RefRow>(
+              "SELECT rowid, * FROM pending_edges WHERE owner_id = ? AND kind != 'imports'",
+              owner,
+            )
+          ) {
+            const found = this.#resolve(o, ref);
+            yield found ? { ...ref, dst: found.dst, how: found.how } : null;
+          }
+        }
+        this.#localDefs.delete(owner);
+        this.#localFunctions.delete(owner);
+        this.#localNodes.delete(owner);
       }
-      this.#localDefs.delete(owner);
-      this.#localFunctions.delete(owner);
-      this.#localNodes.delete(owner);
+    } finally {
+      this.#bulk = bulk;
     }
+  }
+
+  /**
+   * Moves a resolved reference from `pending_edges` to `edges`; nothing when
+   * its pending row is gone (another pass got there first).
+   */
+  applyResolved(r: Resolved): void {
+    const j = this.journal;
+    if (j.run("DELETE FROM pending_edges WHERE rowid = ?", r.rowid) === 0) return;
+    j.run(
+      `INSERT INTO edges (owner_id, src, dst, kind, line, target, name, module, module_tail, how)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      r.owner_id,
+      r.src,
+      r.dst,
+      r.kind,
+      r.line,
+      r.target,
+      r.name,
+      r.module,
+      r.module_tail,
+      r.how,
+    );
   }
 
   /** {@link resolveSteps} in one go, inside the caller's transaction. */
@@ -591,30 +675,15 @@ export class Resolver {
 
   /** Resolves one pending edge if it can; moves it to `edges` when it does. */
   #tryResolve(ref: RefRow): boolean {
-    const j = this.journal;
     const owner = this.#owner(ref.owner_id);
     if (!owner) return false;
     const found = this.#resolve(owner, ref);
     if (!found) return false;
-    j.run("DELETE FROM pending_edges WHERE rowid = ?", ref.rowid);
-    j.run(
-      `INSERT INTO edges (owner_id, src, dst, kind, line, target, name, module, module_tail, how)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ref.owner_id,
-      ref.src,
-      found.dst,
-      ref.kind,
-      ref.line,
-      ref.target,
-      ref.name,
-      ref.module,
-      ref.module_tail,
-      found.how,
-    );
+    this.applyResolved({ ...ref, ...found });
     if (!this.#bulk && (ref.kind === "inherits" || ref.kind === "implements")) {
       this.#basesFound.add(ref.owner_id);
     }
-    if (ref.kind === "imports") this.#starLevels.clear();
+    if (ref.kind === "imports" && ref.name === "*") this.#starLevels.clear();
     if (ref.kind === "inherits" || ref.kind === "implements") this.#bases.clear();
     return true;
   }
@@ -650,7 +719,8 @@ export class Resolver {
             return hit ? { dst: hit, how: "import" } : undefined;
           }
         }
-        const hit = j.get<{ id: string }>(
+        // A whole-module import binds no name: it lands on the module.
+        const hit = name === "*" ? undefined : j.get<{ id: string }>(
           `SELECT n.id FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id
            WHERE n.path_id IN (${files.map(() => "?").join(",")}) AND n.name = ?
              AND ${call ? `${NOT_MEMBER} AND n.qualname = n.name` : DEFINITION}
@@ -660,22 +730,19 @@ export class Resolver {
         );
         if (hit) return { dst: hit.id, how: "import" };
         // A re-export (`export { x } from "./x.ts"`): follow the module's own import.
-        const reexport = j.get<{ dst: string }>(
+        const reexport = name === "*" ? undefined : j.get<{ dst: string }>(
           `SELECT dst FROM edges WHERE owner_id IN (${files.map(() => "?").join(",")})
              AND kind = 'imports' AND name = ? AND how = 'import' LIMIT 1`,
           ...files,
           name,
         );
         if (reexport) return { dst: reexport.dst, how: "import" };
-        const passed = ref.kind === "imports" || !viaQualifier
+        const passed = name !== "*" && (ref.kind === "imports" || !viaQualifier)
           ? this.#throughStars(files, name)
           : undefined;
         if (passed) return { dst: passed, how: "import" };
         if (ref.kind === "imports") {
-          const file = j.get<{ id: string }>(
-            "SELECT id FROM nodes WHERE path_id = ? AND kind = 'file'",
-            files[0]!,
-          );
+          const file = this.#fileNode(files[0]!);
           // The module, not the name: revisited when a definition of the name appears.
           if (file) return { dst: file.id, how: "module" };
         }
@@ -761,6 +828,17 @@ export class Resolver {
     if (this.#starLevels.size >= STAR_CACHE_MAX) this.#starLevels.clear();
     this.#starLevels.set(key, levels);
     return levels;
+  }
+
+  /** The node of file `pathId` (by its id, which its path gives: a file may have thousands of nodes). */
+  #fileNode(pathId: number): { id: string } | undefined {
+    const path = this.journal.get<{ path: string }>("SELECT path FROM paths WHERE id = ?", pathId)
+      ?.path;
+    if (path === undefined) return undefined;
+    return this.journal.get<{ id: string }>(
+      "SELECT id FROM nodes WHERE id = ? AND kind = 'file'",
+      fileNodeId(path),
+    );
   }
 
   /** A class-like definition named `name` in a module one of `files` passes on whole (see {@link #throughStars}). */

@@ -9,6 +9,7 @@ import { defaultConfig, homePaths } from "../config/mod.ts";
 import { GraphLangExtractor } from "./graph_lang_fixture.ts";
 import { dumpIndex, Journal } from "../store/mod.ts";
 import { Reconciler } from "./reconciler.ts";
+import { resolveOnWorkers } from "./resolve_pool.ts";
 
 /** 120 files that import, call by unique name and call through imports, in a web. */
 function corpus(root: string): void {
@@ -60,6 +61,42 @@ Deno.test("a cold index resolves its cross-file edges in many short transactions
   assert.equal(dumpIndex(split.journal), dumpIndex(whole.journal));
   whole.journal.close();
   split.journal.close();
+  Deno.removeSync(base, { recursive: true });
+});
+
+Deno.test("resolution read on resolving Workers gives the same rows as one resolver", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "heimdall-budget-" });
+  const root = join(base, "repo");
+  corpus(root);
+  const one = open(base, "one", root);
+  await one.r.audit();
+  const split = open(base, "split", root);
+  split.r.resolveWorkers = 2;
+  split.r.parallelResolveMin = 1;
+  split.r.txBudgetMs = 0;
+  await split.r.audit();
+  const edges = one.journal.get<{ n: number }>("SELECT count(*) AS n FROM edges")!.n;
+  assert.ok(edges > 200, `the corpus resolves edges (${edges})`);
+  assert.equal(dumpIndex(split.journal), dumpIndex(one.journal));
+  one.journal.close();
+  split.journal.close();
+  Deno.removeSync(base, { recursive: true });
+});
+
+Deno.test("files a resolving Worker could not answer come back to the caller", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "heimdall-budget-" });
+  let applied = 0;
+  const left = await resolveOnWorkers(
+    { journal: join(base, "no-such-journal.db"), roots: [] },
+    [3, 1, 2, 40, 41],
+    2,
+    (found) => {
+      applied += found.length;
+      return Promise.resolve();
+    },
+  );
+  assert.deepEqual(left, [1, 2, 3, 40, 41]);
+  assert.equal(applied, 0);
   Deno.removeSync(base, { recursive: true });
 });
 
