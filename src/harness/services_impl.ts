@@ -109,6 +109,23 @@ export function createServices(
     log(`team: ${what}: kept on this machine as a private memory`);
   };
 
+  /** The attempt on `about` that a test run (or the agent's account of its failure) records. */
+  const attemptOf = async (
+    cwd: string,
+    about: string[],
+    run: { failed: string[]; taskId: string | null },
+    outcome: AttemptInput["outcome"],
+    text: string,
+  ): Promise<AttemptInput> => ({
+    about,
+    outcome,
+    text,
+    author: await who(cwd),
+    tests: run.failed,
+    taskId: run.taskId,
+    cwd,
+  });
+
   return {
     async close() {
       writable?.close();
@@ -296,15 +313,13 @@ export function createServices(
           a.failed.length > 0 ? `: ${a.failed.slice(0, 5).join(", ")}` : ""
         }`
         : `\`${a.command.slice(0, 200)}\` passed`;
-      const input: AttemptInput = {
+      const input = await attemptOf(
+        s.cwd,
         about,
-        outcome: a.outcome === "fail" ? "failed" : "passed",
+        a,
+        a.outcome === "fail" ? "failed" : "passed",
         text,
-        author: await who(s.cwd),
-        tests: a.failed,
-        taskId: a.taskId,
-        cwd: s.cwd,
-      };
+      );
       await record(
         "recording the test run",
         input,
@@ -317,15 +332,7 @@ export function createServices(
       const { describeFailure } = await memory();
       const about = attemptAbout(f);
       if (about.length === 0) return;
-      const input: AttemptInput = {
-        about,
-        outcome: "failed",
-        text,
-        author: await who(s.cwd),
-        tests: f.failed,
-        taskId: f.taskId,
-        cwd: s.cwd,
-      };
+      const input = await attemptOf(s.cwd, about, f, "failed", text);
       await record(
         "joining the agent's account to its failure",
         input,

@@ -70,6 +70,17 @@ export function main(): void {
   "README.md": "# shop\n\nThe demo repository of `heimdall ui --demo`.\n",
 };
 
+/** Bob's failing attempt on parseInput, recorded twice: the second counts it again (×2). */
+const PARSE_EMPTY_FAILS = [
+  "attempt",
+  "--about",
+  "src/parse.ts:parseInput",
+  "--failed",
+  "--tests",
+  "parse_empty",
+  "parseInput crashes on an empty body",
+];
+
 /** The scenario, in order. */
 export const DEMO_STEPS: DemoStep[] = [
   {
@@ -91,28 +102,12 @@ export const DEMO_STEPS: DemoStep[] = [
   {
     title: "Bob's change to parseInput fails parse_empty",
     who: "bob",
-    args: [
-      "attempt",
-      "--about",
-      "src/parse.ts:parseInput",
-      "--failed",
-      "--tests",
-      "parse_empty",
-      "parseInput crashes on an empty body",
-    ],
+    args: PARSE_EMPTY_FAILS,
   },
   {
     title: "It fails again: the same failure, counted ×2",
     who: "bob",
-    args: [
-      "attempt",
-      "--about",
-      "src/parse.ts:parseInput",
-      "--failed",
-      "--tests",
-      "parse_empty",
-      "parseInput crashes on an empty body",
-    ],
+    args: PARSE_EMPTY_FAILS,
   },
   {
     title: "Bob's fix passes and resolves the failure",
