@@ -96,19 +96,8 @@ export class WriterLock {
  * Probes with a shared lock that is released at once; never blocks.
  */
 export async function writerHolder(paths: HomePaths): Promise<number | null | "unknown"> {
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(paths.lock, { read: true });
-  } catch {
-    return null;
-  }
-  try {
-    const free = await file.tryLock(false);
-    if (free) return null;
-    return readPid(paths) ?? "unknown";
-  } finally {
-    file.close();
-  }
+  const info = await writerHolderInfo(paths);
+  return info === null ? null : info.pid ?? "unknown";
 }
 
 /**
