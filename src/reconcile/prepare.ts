@@ -248,22 +248,9 @@ function unreadable(
   if ((input.attempts ?? 0) + 1 < READ_ATTEMPTS || stat === undefined) {
     return { path, expected, do: "retry", why: `${UNREADABLE}: ${message}` };
   }
-  const rows = desiredRows({
-    rootId: input.rootId,
-    path,
-    rel: input.rel,
-    size: stat.size,
-    mtimeMs: stat.mtimeMs,
-    hash: null,
-    racy: 0,
-    info: undefined,
-    requestedDepth: input.requested,
-    ...(input.derivations ? { derivations: input.derivations } : {}),
-    capability: { depth: 1 },
-    extraction: undefined,
+  const rows = unreadRows(input, stat.size, stat.mtimeMs, {
     error: `${UNREADABLE}: ${message} (after ${READ_ATTEMPTS} attempts); fix its permissions ` +
       "or remove it; the next audit tries again",
-    lineCount: 1,
   });
   return { path, expected, do: "replace", rows };
 }
@@ -346,6 +333,16 @@ class TornReadError extends EnvironmentError {
 
 /** The rows of a file over the size cap: an L1 row with its reason, never read. */
 function tooLargeRows(input: PrepareInput, size: number, mtimeMs: number): OwnedRows {
+  return unreadRows(input, size, mtimeMs, { skipReason: "too large" });
+}
+
+/** The rows of a file whose bytes were not read (too large, unreadable): an L1 row saying why. */
+function unreadRows(
+  input: PrepareInput,
+  size: number,
+  mtimeMs: number,
+  why: { skipReason: string } | { error: string },
+): OwnedRows {
   return desiredRows({
     rootId: input.rootId,
     path: input.path,
@@ -359,7 +356,7 @@ function tooLargeRows(input: PrepareInput, size: number, mtimeMs: number): Owned
     ...(input.derivations ? { derivations: input.derivations } : {}),
     capability: { depth: 1 },
     extraction: undefined,
-    skipReason: "too large",
+    ...why,
     lineCount: 1,
   });
 }
