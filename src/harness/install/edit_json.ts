@@ -75,10 +75,7 @@ export function setGroupedHooks(
   marker: RegExp,
   c: Containers = containers(),
 ): void {
-  const hooks = obj(root.hooks) ?? {};
-  if (root.hooks !== undefined && obj(root.hooks) === null) {
-    throw new ConfigEditError("", `"hooks" is not an object`);
-  }
+  const hooks = hooksOf(root);
   const placed = new Set<HookWant>();
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) continue;
@@ -118,6 +115,15 @@ export function setGroupedHooks(
   );
 }
 
+/** The `hooks` object of `root`, a new one when it has none; throws when `hooks` is not an object. */
+function hooksOf(root: Obj): Obj {
+  const hooks = obj(root.hooks);
+  if (root.hooks !== undefined && hooks === null) {
+    throw new ConfigEditError("", `"hooks" is not an object`);
+  }
+  return hooks ?? {};
+}
+
 /** Appends the wants not already in place, noting the containers created; drops an emptied `hooks`. */
 function addMissing(
   root: Obj,
@@ -151,7 +157,7 @@ export function setFlatHooks(
   marker: RegExp,
   c: Containers = containers(),
 ): void {
-  const hooks = obj(root.hooks) ?? {};
+  const hooks = hooksOf(root);
   const placed = new Set<HookWant>();
   for (const [event, entries] of Object.entries(hooks)) {
     if (!Array.isArray(entries)) continue;

@@ -1,0 +1,26 @@
+import assert from "node:assert/strict";
+import { ConfigEditError } from "./json_file.ts";
+import { type HookWant, setFlatHooks, setGroupedHooks } from "./edit_json.ts";
+
+const MARKER = /heimdall hook/;
+const WANT: HookWant = {
+  event: "stop",
+  matcher: null,
+  entry: { command: "heimdall hook --harness test" },
+};
+
+Deno.test("setGroupedHooks() and setFlatHooks() refuse a `hooks` that is not an object, and leave it", () => {
+  for (const set of [setGroupedHooks, setFlatHooks]) {
+    const root = { hooks: "left by hand" };
+    assert.throws(() => set(root, [WANT], MARKER), ConfigEditError);
+    assert.deepEqual(root, { hooks: "left by hand" });
+  }
+});
+
+Deno.test("setFlatHooks() adds a missing hook to an absent `hooks`, and a second run changes nothing", () => {
+  const root: Record<string, unknown> = {};
+  setFlatHooks(root, [WANT], MARKER);
+  assert.deepEqual(root, { hooks: { stop: [WANT.entry] } });
+  setFlatHooks(root, [WANT], MARKER);
+  assert.deepEqual(root, { hooks: { stop: [WANT.entry] } });
+});
