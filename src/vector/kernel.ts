@@ -124,14 +124,7 @@ function scoreI8(): FuncDef {
   // Integer sums: any order gives the same total.
   const reduce: Code[] = [op.localGet(ACC)];
   for (let a = 1; a < UNROLL; a++) reduce.push(op.localGet(ACC + a), op.i32x4Add);
-  // deno-fmt-ignore
-  reduce.push(
-    op.localTee(ACC), op.i32x4ExtractLane(0),
-    op.localGet(ACC), op.i32x4ExtractLane(1), op.i32Add,
-    op.localGet(ACC), op.i32x4ExtractLane(2), op.i32Add,
-    op.localGet(ACC), op.i32x4ExtractLane(3), op.i32Add,
-    op.f32ConvertI32S,
-  );
+  reduce.push(...laneSum(op.i32x4ExtractLane, op.i32Add), op.f32ConvertI32S);
   return {
     name: "score_i8",
     params: PARAMS,
@@ -139,6 +132,16 @@ function scoreI8(): FuncDef {
     locals: LOCALS,
     body: scanLoop(inner, reduce),
   };
+}
+
+/**
+ * Sums the four lanes of the vector on the stack, in lane order: kept in ACC,
+ * each lane read with `extract` and added with `add`.
+ */
+function laneSum(extract: (lane: number) => Code, add: Code): Code[] {
+  const out: Code[] = [op.localTee(ACC), extract(0)];
+  for (let lane = 1; lane < 4; lane++) out.push(op.localGet(ACC), extract(lane), add);
+  return out;
 }
 
 function scoreF32(): FuncDef {
@@ -155,13 +158,7 @@ function scoreF32(): FuncDef {
   // Accumulators summed in order, then lanes in order: the reference does the same.
   const reduce: Code[] = [op.localGet(ACC)];
   for (let a = 1; a < UNROLL; a++) reduce.push(op.localGet(ACC + a), op.f32x4Add);
-  // deno-fmt-ignore
-  reduce.push(
-    op.localTee(ACC), op.f32x4ExtractLane(0),
-    op.localGet(ACC), op.f32x4ExtractLane(1), op.f32Add,
-    op.localGet(ACC), op.f32x4ExtractLane(2), op.f32Add,
-    op.localGet(ACC), op.f32x4ExtractLane(3), op.f32Add,
-  );
+  reduce.push(...laneSum(op.f32x4ExtractLane, op.f32Add));
   return {
     name: "score_f32",
     params: PARAMS,
