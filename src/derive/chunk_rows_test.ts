@@ -48,14 +48,15 @@ Deno.test("chunkRows() gives the file and each symbol a chunk of its own text, c
     node("c", "class", "Scheduler", "f", 2, 7),
     node("m", "method", "run", "c", 4, 6),
   ];
-  const rows = chunkRows({
+  const input = {
     rel: "src/jobs/sched.ts",
     language: "typescript",
     summary: "Jobs.",
     text: TEXT,
     nodes,
     sections: [],
-  });
+  };
+  const rows = chunkRows(input);
   assert.deepEqual(rows.map((r) => [r.node_id, r.title, r.start_line, r.end_line, r.source]), [
     ["f", "src/jobs/sched.ts", 1, 7, "code"],
     ["c", "Scheduler", 2, 7, "code"],
@@ -74,18 +75,7 @@ Deno.test("chunkRows() gives the file and each symbol a chunk of its own text, c
   assert.match(method!.fts.body, /retry later retrylater/);
   assert.equal(method!.fts.qual, "c");
   assert.equal(method!.fts.doc, "runs the retry loop");
-  assert.deepEqual(
-    chunkRows({
-      rel: "src/jobs/sched.ts",
-      language: "typescript",
-      summary: "Jobs.",
-      text: TEXT,
-      nodes,
-      sections: [],
-    }),
-    rows,
-    "deterministic",
-  );
+  assert.deepEqual(chunkRows(input), rows, "deterministic");
   assert.notEqual(cls!.text_hash, method!.text_hash);
 });
 
