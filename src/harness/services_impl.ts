@@ -109,22 +109,32 @@ export function createServices(
     log(`team: ${what}: kept on this machine as a private memory`);
   };
 
-  /** The attempt on `about` that a test run (or the agent's account of its failure) records. */
-  const attemptOf = async (
+  /**
+   * Records an attempt on the symbols and paths `run` touched (nothing when
+   * it touched none), by this session's author, through {@link record}.
+   */
+  const recordAttemptOn = async (
+    what: string,
     cwd: string,
-    about: string[],
-    run: { failed: string[]; taskId: string | null },
+    run: Pick<AttemptRecord, "symbols" | "paths"> & { failed: string[]; taskId: string | null },
     outcome: AttemptInput["outcome"],
     text: string,
-  ): Promise<AttemptInput> => ({
-    about,
-    outcome,
-    text,
-    author: await who(cwd),
-    tests: run.failed,
-    taskId: run.taskId,
-    cwd,
-  });
+    shared: (t: Team, j: Journal, i: AttemptInput) => Promise<unknown>,
+    local: (j: Journal, i: AttemptInput, touchable: (m: { id: string }) => boolean) => unknown,
+  ) => {
+    const about = attemptAbout(run);
+    if (about.length === 0) return;
+    const input: AttemptInput = {
+      about,
+      outcome,
+      text,
+      author: await who(cwd),
+      tests: run.failed,
+      taskId: run.taskId,
+      cwd,
+    };
+    await record(what, input, shared, local);
+  };
 
   return {
     async close() {
@@ -306,38 +316,32 @@ export function createServices(
 
     async recordAttempt(s, a) {
       const { recordAttempt } = await memory();
-      const about = attemptAbout(a);
-      if (about.length === 0) return;
       const text = a.outcome === "fail"
         ? `\`${a.command.slice(0, 200)}\` failed${
           a.failed.length > 0 ? `: ${a.failed.slice(0, 5).join(", ")}` : ""
         }`
         : `\`${a.command.slice(0, 200)}\` passed`;
-      const input = await attemptOf(
+      await recordAttemptOn(
+        "recording the test run",
         s.cwd,
-        about,
         a,
         a.outcome === "fail" ? "failed" : "passed",
         text,
-      );
-      await record(
-        "recording the test run",
-        input,
         (t, j, i) => t.memory().attempt(j, i),
-        (j, i, touchable) => recordAttempt(j, i, touchable),
+        recordAttempt,
       );
     },
 
     async describeFailure(s, f, text) {
       const { describeFailure } = await memory();
-      const about = attemptAbout(f);
-      if (about.length === 0) return;
-      const input = await attemptOf(s.cwd, about, f, "failed", text);
-      await record(
+      await recordAttemptOn(
         "joining the agent's account to its failure",
-        input,
+        s.cwd,
+        f,
+        "failed",
+        text,
         (t, j, i) => t.memory().describe(j, i),
-        (j, i, touchable) => describeFailure(j, i, touchable),
+        describeFailure,
       );
     },
 

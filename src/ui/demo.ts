@@ -70,16 +70,20 @@ export function main(): void {
   "README.md": "# shop\n\nThe demo repository of `heimdall ui --demo`.\n",
 };
 
-/** Bob's failing attempt on parseInput, recorded twice: the second counts it again (×2). */
-const PARSE_EMPTY_FAILS = [
-  "attempt",
-  "--about",
-  "src/parse.ts:parseInput",
-  "--failed",
-  "--tests",
-  "parse_empty",
-  "parseInput crashes on an empty body",
-];
+/** Bob records his change to parseInput failing parse_empty; a second time counts it again (×2). */
+const bobFailsParseEmpty = (title: string): DemoStep => ({
+  title,
+  who: "bob",
+  args: [
+    "attempt",
+    "--about",
+    "src/parse.ts:parseInput",
+    "--failed",
+    "--tests",
+    "parse_empty",
+    "parseInput crashes on an empty body",
+  ],
+});
 
 /** The scenario, in order. */
 export const DEMO_STEPS: DemoStep[] = [
@@ -99,16 +103,8 @@ export const DEMO_STEPS: DemoStep[] = [
     who: "bob",
     args: ["claim", "src/parse.ts:parseInput", "--ttl", "1d"],
   },
-  {
-    title: "Bob's change to parseInput fails parse_empty",
-    who: "bob",
-    args: PARSE_EMPTY_FAILS,
-  },
-  {
-    title: "It fails again: the same failure, counted ×2",
-    who: "bob",
-    args: PARSE_EMPTY_FAILS,
-  },
+  bobFailsParseEmpty("Bob's change to parseInput fails parse_empty"),
+  bobFailsParseEmpty("It fails again: the same failure, counted ×2"),
   {
     title: "Bob's fix passes and resolves the failure",
     who: "bob",

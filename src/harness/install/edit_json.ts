@@ -75,10 +75,7 @@ export function setGroupedHooks(
   marker: RegExp,
   c: Containers = containers(),
 ): void {
-  const hooks = hooksOf(root);
-  const placed = new Set<HookWant>();
-  for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) continue;
+  setHooks(root, wants, marker, c, (groups, inPlace) => {
     const keptGroups: unknown[] = [];
     for (const g of groups) {
       const group = obj(g);
@@ -90,29 +87,68 @@ export function setGroupedHooks(
         ? group.matcher
         : null;
       const had = group.hooks.length;
-      const handlers = group.hooks.filter((h) => {
-        if (!isOurs(h, marker)) return true;
-        const want = wants.find((w) =>
-          !placed.has(w) && w.event === event && w.matcher === matcher && same(w.entry, h)
-        );
-        if (want) placed.add(want);
-        return want !== undefined;
-      });
+      const handlers = group.hooks.filter((h) => inPlace(h, matcher));
       if (handlers.length === 0 && had > 0) continue;
       keptGroups.push(handlers.length === had ? g : { ...group, hooks: handlers });
     }
-    if (keptGroups.length === 0 && groups.length > 0 && mayRemove(c, `hooks.${event}`)) {
-      delete hooks[event];
-    } else hooks[event] = keptGroups;
-  }
-  addMissing(
+    return keptGroups;
+  }, (w) => w.matcher === null ? { hooks: [w.entry] } : { matcher: w.matcher, hooks: [w.entry] });
+}
+
+/**
+ * Sets Heimdall's hooks in a flat `hooks` object (`{event: [entry…]}`:
+ * Cursor, Windsurf), with the same keep / drop / add rules as
+ * {@link setGroupedHooks}.
+ */
+export function setFlatHooks(
+  root: Obj,
+  wants: HookWant[],
+  marker: RegExp,
+  c: Containers = containers(),
+): void {
+  setHooks(
     root,
-    hooks,
     wants,
-    placed,
+    marker,
     c,
-    (w) => w.matcher === null ? { hooks: [w.entry] } : { matcher: w.matcher, hooks: [w.entry] },
+    (entries, inPlace) => entries.filter((e) => inPlace(e)),
+    (w) => w.entry,
   );
+}
+
+/**
+ * The keep / drop / add rules of both layouts: `keep` filters each event's
+ * list with `inPlace` (true for an entry that is not Heimdall's, or that is
+ * a want already in place, at `matcher` when given; that want is then no
+ * longer missing); an event its list left empty is removed when Heimdall may
+ * remove it; the wants not in place are appended as `entry` makes them.
+ */
+function setHooks(
+  root: Obj,
+  wants: HookWant[],
+  marker: RegExp,
+  c: Containers,
+  keep: (list: unknown[], inPlace: (e: unknown, matcher?: string | null) => boolean) => unknown[],
+  entry: (w: HookWant) => unknown,
+): void {
+  const hooks = hooksOf(root);
+  const placed = new Set<HookWant>();
+  for (const [event, list] of Object.entries(hooks)) {
+    if (!Array.isArray(list)) continue;
+    const kept = keep(list, (e, matcher) => {
+      if (!isOurs(e, marker)) return true;
+      const want = wants.find((w) =>
+        !placed.has(w) && w.event === event && (matcher === undefined || w.matcher === matcher) &&
+        same(w.entry, e)
+      );
+      if (want) placed.add(want);
+      return want !== undefined;
+    });
+    if (kept.length === 0 && list.length > 0 && mayRemove(c, `hooks.${event}`)) {
+      delete hooks[event];
+    } else hooks[event] = kept;
+  }
+  addMissing(root, hooks, wants, placed, c, entry);
 }
 
 /** The `hooks` object of `root`, a new one when it has none; throws when `hooks` is not an object. */
@@ -144,34 +180,6 @@ function addMissing(
   if (!had && Object.keys(hooks).length > 0) c.created.add("hooks");
   if (Object.keys(hooks).length === 0 && (!had || mayRemove(c, "hooks"))) delete root.hooks;
   else root.hooks = hooks;
-}
-
-/**
- * Sets Heimdall's hooks in a flat `hooks` object (`{event: [entry…]}`:
- * Cursor, Windsurf), with the same keep / drop / add rules as
- * {@link setGroupedHooks}.
- */
-export function setFlatHooks(
-  root: Obj,
-  wants: HookWant[],
-  marker: RegExp,
-  c: Containers = containers(),
-): void {
-  const hooks = hooksOf(root);
-  const placed = new Set<HookWant>();
-  for (const [event, entries] of Object.entries(hooks)) {
-    if (!Array.isArray(entries)) continue;
-    const kept = entries.filter((e) => {
-      if (!isOurs(e, marker)) return true;
-      const want = wants.find((w) => !placed.has(w) && w.event === event && same(w.entry, e));
-      if (want) placed.add(want);
-      return want !== undefined;
-    });
-    if (kept.length === 0 && entries.length > 0 && mayRemove(c, `hooks.${event}`)) {
-      delete hooks[event];
-    } else hooks[event] = kept;
-  }
-  addMissing(root, hooks, wants, placed, c, (w) => w.entry);
 }
 
 /** True when an MCP server entry runs Heimdall's MCP server. */
