@@ -6,6 +6,7 @@
  * Reads only the file's tail; never throws.
  */
 import { redactSecrets } from "../files/secrets.ts";
+import { readTail } from "../files/tail.ts";
 
 /** How much of a transcript's end is read: the last message sits there. */
 const TAIL_BYTES = 512 * 1024;
@@ -36,7 +37,7 @@ export function transcriptTurns(path: string): TranscriptTurn[] {
   let firstLine = 1;
   try {
     const size = Deno.statSync(path).size;
-    text = tail(path, TURNS_BYTES);
+    text = readTail(path, TURNS_BYTES);
     if (size > TURNS_BYTES) {
       // Lines before the tail are unknown: count from where it starts, past the cut line.
       const cut = text.indexOf("\n");
@@ -118,7 +119,7 @@ function turnOf(entry: unknown): Omit<TranscriptTurn, "line"> | null {
 export function lastAssistantMessage(path: string): string | null {
   let text: string;
   try {
-    text = tail(path);
+    text = readTail(path, TAIL_BYTES);
   } catch {
     return null;
   }
@@ -140,25 +141,6 @@ export function capSummary(text: string): string | null {
   const cut = t.slice(0, SUMMARY_MAX_CHARS - 1);
   const end = Math.max(cut.lastIndexOf(". "), cut.lastIndexOf(".\n"), cut.lastIndexOf("\n\n"));
   return (end > SUMMARY_MAX_CHARS / 2 ? cut.slice(0, end + 1) : cut).trimEnd() + "…";
-}
-
-function tail(path: string, bytes = TAIL_BYTES): string {
-  const f = Deno.openSync(path, { read: true });
-  try {
-    const size = f.statSync().size;
-    const start = Math.max(0, size - bytes);
-    f.seekSync(start, Deno.SeekMode.Start);
-    const buf = new Uint8Array(size - start);
-    let off = 0;
-    while (off < buf.length) {
-      const n = f.readSync(buf.subarray(off));
-      if (n === null) break;
-      off += n;
-    }
-    return new TextDecoder().decode(buf.subarray(0, off));
-  } finally {
-    f.close();
-  }
 }
 
 /** A `.jsonl` file, or one with several lines that are JSON objects. */

@@ -5,6 +5,7 @@
  * lines exist; a missing log is an empty one.
  */
 import { type HomePaths, usageLogPath } from "../config/mod.ts";
+import { readTail } from "../files/mod.ts";
 
 /** One day of use. */
 export interface UsageDay {
@@ -36,24 +37,10 @@ export interface Usage {
 /** Most bytes read from the end of each log. */
 const TAIL_BYTES = 4 * 1024 * 1024;
 
+/** The end of a log; a missing or unreadable one is empty. */
 function tail(path: string): string {
   try {
-    const f = Deno.openSync(path, { read: true });
-    try {
-      const size = f.statSync().size;
-      const start = Math.max(0, size - TAIL_BYTES);
-      f.seekSync(start, Deno.SeekMode.Start);
-      const buf = new Uint8Array(size - start);
-      let read = 0;
-      while (read < buf.length) {
-        const n = f.readSync(buf.subarray(read));
-        if (n === null || n === 0) break;
-        read += n;
-      }
-      return new TextDecoder().decode(buf.subarray(0, read));
-    } finally {
-      f.close();
-    }
+    return readTail(path, TAIL_BYTES);
   } catch {
     return "";
   }
