@@ -10,6 +10,7 @@ import { basename, dirname, join } from "node:path";
 import type { HomePaths } from "../config/mod.ts";
 import { ensurePrivateDir, writePrivateFile } from "../config/private_files.ts";
 import { writeHintFile } from "../hints/hints.ts";
+import { exists } from "../files/exists.ts";
 import { redactSecrets } from "../files/secrets.ts";
 import { type Journal, lastAudit, listRoots } from "../store/mod.ts";
 import { notePaths } from "./notes.ts";
@@ -339,7 +340,7 @@ export class Verifier {
     for (let dir = dirname(path); dir.length >= root.length; dir = dirname(dir)) {
       let name = this.#repoCache.get(dir);
       if (name === undefined) {
-        name = existsPath(join(dir, ".git")) ? basename(dir) : null;
+        name = exists(join(dir, ".git")) ? basename(dir) : null;
         this.#repoCache.set(dir, name);
       }
       if (name !== null) return name;
@@ -383,15 +384,6 @@ function readBytes(path: string): Uint8Array | undefined {
     return Deno.readFileSync(path);
   } catch {
     return undefined;
-  }
-}
-
-function existsPath(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 
