@@ -24,9 +24,16 @@ interface Command {
   run(args: string[], ctx: Context): number | Promise<number>;
 }
 
-/** A command that is one of several in its module. */
-function pick<M>(load: () => Promise<M>, as: (m: M) => Command): () => Promise<Command> {
-  return async () => as(await load());
+/** A command that is one of several in its module: its help text and run function, by name. */
+function pick<H extends string, R extends string>(
+  load: () => Promise<Record<H, string> & Record<R, Command["run"]>>,
+  help: H,
+  run: R,
+): () => Promise<Command> {
+  return async () => {
+    const m = await load();
+    return { HELP: m[help], run: m[run] };
+  };
 }
 
 /** Commands that rank with the semantic leg when a model is installed. */
@@ -44,59 +51,29 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   depth: () => import("./depth_cmd.ts"),
   status: () => import("./status_cmd.ts"),
   roots: () => import("./roots_cmd.ts"),
-  symbols: pick(() => import("./graph_cmd.ts"), (m) => ({ HELP: m.SYMBOLS_HELP, run: m.symbols })),
-  callers: pick(
-    () => import("./graph_cmd.ts"),
-    (m) => ({ HELP: m.CALLERS_HELP, run: m.callersCmd }),
-  ),
-  callees: pick(
-    () => import("./graph_cmd.ts"),
-    (m) => ({ HELP: m.CALLEES_HELP, run: m.calleesCmd }),
-  ),
-  "blast-radius": pick(
-    () => import("./graph_cmd.ts"),
-    (m) => ({ HELP: m.BLAST_HELP, run: m.blastCmd }),
-  ),
-  remember: pick(
-    () => import("./memory_cmd.ts"),
-    (m) => ({ HELP: m.REMEMBER_HELP, run: m.rememberCmd }),
-  ),
-  attempt: pick(
-    () => import("./memory_cmd.ts"),
-    (m) => ({ HELP: m.ATTEMPT_HELP, run: m.attemptCmd }),
-  ),
-  why: pick(() => import("./memory_cmd.ts"), (m) => ({ HELP: m.WHY_HELP, run: m.whyCmd })),
-  history: pick(
-    () => import("./memory_cmd.ts"),
-    (m) => ({ HELP: m.HISTORY_HELP, run: m.historyCmd }),
-  ),
-  forget: pick(() => import("./memory_cmd.ts"), (m) => ({ HELP: m.FORGET_HELP, run: m.forgetCmd })),
+  symbols: pick(() => import("./graph_cmd.ts"), "SYMBOLS_HELP", "symbols"),
+  callers: pick(() => import("./graph_cmd.ts"), "CALLERS_HELP", "callersCmd"),
+  callees: pick(() => import("./graph_cmd.ts"), "CALLEES_HELP", "calleesCmd"),
+  "blast-radius": pick(() => import("./graph_cmd.ts"), "BLAST_HELP", "blastCmd"),
+  remember: pick(() => import("./memory_cmd.ts"), "REMEMBER_HELP", "rememberCmd"),
+  attempt: pick(() => import("./memory_cmd.ts"), "ATTEMPT_HELP", "attemptCmd"),
+  why: pick(() => import("./memory_cmd.ts"), "WHY_HELP", "whyCmd"),
+  history: pick(() => import("./memory_cmd.ts"), "HISTORY_HELP", "historyCmd"),
+  forget: pick(() => import("./memory_cmd.ts"), "FORGET_HELP", "forgetCmd"),
   review: () => import("./review_cmd.ts"),
   reflect: () => import("./reflect_cmd.ts"),
-  constraints: pick(
-    () => import("./map_cmd.ts"),
-    (m) => ({ HELP: m.CONSTRAINTS_HELP, run: m.constraintsCmd }),
-  ),
-  map: pick(() => import("./map_cmd.ts"), (m) => ({ HELP: m.MAP_HELP, run: m.mapCmd })),
+  constraints: pick(() => import("./map_cmd.ts"), "CONSTRAINTS_HELP", "constraintsCmd"),
+  map: pick(() => import("./map_cmd.ts"), "MAP_HELP", "mapCmd"),
   rebuild: () => import("./rebuild_cmd.ts"),
-  export: pick(() => import("./export_cmd.ts"), (m) => ({ HELP: m.EXPORT_HELP, run: m.exportCmd })),
-  import: pick(() => import("./export_cmd.ts"), (m) => ({ HELP: m.IMPORT_HELP, run: m.importCmd })),
-  claim: pick(() => import("./team_cmd.ts"), (m) => ({ HELP: m.CLAIM_HELP, run: m.claimCmd })),
-  release: pick(
-    () => import("./team_cmd.ts"),
-    (m) => ({ HELP: m.RELEASE_HELP, run: m.releaseCmd }),
-  ),
-  claims: pick(() => import("./team_cmd.ts"), (m) => ({ HELP: m.CLAIMS_HELP, run: m.claimsCmd })),
-  conflicts: pick(
-    () => import("./team_cmd.ts"),
-    (m) => ({ HELP: m.CONFLICTS_HELP, run: m.conflictsCmd }),
-  ),
-  task: pick(() => import("./team_cmd.ts"), (m) => ({ HELP: m.TASK_HELP, run: m.taskCmd })),
-  "who-knows": pick(
-    () => import("./team_cmd.ts"),
-    (m) => ({ HELP: m.WHO_KNOWS_HELP, run: m.whoKnowsCmd }),
-  ),
-  team: pick(() => import("./team_cmd.ts"), (m) => ({ HELP: m.TEAM_HELP, run: m.teamCmd })),
+  export: pick(() => import("./export_cmd.ts"), "EXPORT_HELP", "exportCmd"),
+  import: pick(() => import("./export_cmd.ts"), "IMPORT_HELP", "importCmd"),
+  claim: pick(() => import("./team_cmd.ts"), "CLAIM_HELP", "claimCmd"),
+  release: pick(() => import("./team_cmd.ts"), "RELEASE_HELP", "releaseCmd"),
+  claims: pick(() => import("./team_cmd.ts"), "CLAIMS_HELP", "claimsCmd"),
+  conflicts: pick(() => import("./team_cmd.ts"), "CONFLICTS_HELP", "conflictsCmd"),
+  task: pick(() => import("./team_cmd.ts"), "TASK_HELP", "taskCmd"),
+  "who-knows": pick(() => import("./team_cmd.ts"), "WHO_KNOWS_HELP", "whoKnowsCmd"),
+  team: pick(() => import("./team_cmd.ts"), "TEAM_HELP", "teamCmd"),
   init: () => import("./init_cmd.ts"),
   hook: () => import("./hook_cmd.ts"),
   mcp: () => import("./mcp_cmd.ts"),
