@@ -85,6 +85,13 @@ const bobFailsParseEmpty = (title: string): DemoStep => ({
   ],
 });
 
+/** `who` records a decision on validate(): `rest` is the flags and the decision's text. */
+const decidesOnValidate = (who: string, title: string, rest: string[]): DemoStep => ({
+  title,
+  who,
+  args: ["remember", "--kind", "decision", "--about", "src/validate.ts:validate", ...rest],
+});
+
 /** The scenario, in order. */
 export const DEMO_STEPS: DemoStep[] = [
   {
@@ -121,33 +128,17 @@ export const DEMO_STEPS: DemoStep[] = [
     ],
   },
   {
-    title: "Alice decides: validate with hand-written checks",
-    who: "alice",
-    args: [
-      "remember",
-      "--kind",
-      "decision",
-      "--about",
-      "src/validate.ts:validate",
+    ...decidesOnValidate("alice", "Alice decides: validate with hand-written checks", [
       "--json",
       "Validate request bodies with hand-written checks",
-    ],
+    ]),
     provides: "decision",
   },
-  {
-    title: "Bob's decision supersedes it: use a schema library",
-    who: "bob",
-    args: [
-      "remember",
-      "--kind",
-      "decision",
-      "--about",
-      "src/validate.ts:validate",
-      "--supersedes",
-      "{decision}",
-      "Validate request bodies with a schema library",
-    ],
-  },
+  decidesOnValidate("bob", "Bob's decision supersedes it: use a schema library", [
+    "--supersedes",
+    "{decision}",
+    "Validate request bodies with a schema library",
+  ]),
   {
     title: "Carol hands the task to Bob",
     who: "carol",
