@@ -1,11 +1,10 @@
 import { parseArgs } from "node:util";
 import { fileLogger, runDaemon } from "../reconcile/mod.ts";
-import { reanchorMemories } from "../memory/mod.ts";
 import type { Context } from "./context.ts";
 import { ensurePrivateDir } from "../config/private_files.ts";
 import { EXIT } from "./exit_codes.ts";
 import { join } from "node:path";
-import { activeModel, attachEmbedPass } from "../vector/mod.ts";
+import { writerFollowers } from "./writer.ts";
 
 export const HELP = `heimdall daemon [--verbose]
   The single writer, in the foreground: watches every root, takes hints,
@@ -38,9 +37,12 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       log,
       stop: stopped,
       onReady: () => log.info("ready"),
-      afterPass: (journal) => reanchorMemories(journal),
-      // Embeddings follow the symbol rows, one bounded batch between passes.
-      background: (r) => attachEmbedPass(r, activeModel(ctx.home).source, { log }),
+      // Memory follows every pass that changed the index; embeddings follow
+      // the symbol rows, one bounded batch between passes.
+      followers: (journal) => {
+        const f = writerFollowers(ctx, journal, log);
+        return [f.memory, f.embed];
+      },
     });
   } finally {
     Deno.removeSignalListener("SIGINT", onSignal);

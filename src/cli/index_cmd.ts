@@ -9,7 +9,6 @@ import { EXIT } from "./exit_codes.ts";
 import { plural, seconds } from "../present/fmt.ts";
 import { progressBar } from "./progress.ts";
 import { handToDaemon, withWriter } from "./writer.ts";
-import { activeModel, EmbedPass } from "../vector/mod.ts";
 
 export const HELP = `heimdall index [ROOT…] [--depth max|L0..L3] [--no-embed]
   Adds each ROOT (default: the current folder) to the roots and converges them
@@ -71,23 +70,21 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   }
   const t0 = performance.now();
   const bar = progressBar("indexing");
-  const result = await withWriter(ctx, async (r) => {
+  const result = await withWriter(ctx, async (r, followers) => {
     const roots = r.roots.filter((root) => realDirs.includes(root.path));
-    const stats = await r.audit({ roots, onProgress: (p) => bar.update(p) });
-    r.ingestHints();
-    await r.drainQueue();
+    const pass = await r.pass({ audit: roots, onProgress: (p) => bar.update(p) });
     bar.done();
     const indexMs = performance.now() - t0;
     // Vectors follow the symbol rows (nothing happens without an active model).
     let embedded = null;
     if (!values["no-embed"]) {
       const embedBar = progressBar("embedding", "chunks");
-      embedded = await new EmbedPass(r.journal, activeModel(ctx.home).source).runAll((p) =>
+      embedded = await followers.embed.runAll((p) =>
         embedBar.update({ done: p.done, found: p.total, walkDone: true })
       );
       embedBar.done();
     }
-    return { stats, counts: journalCounts(r.journal), indexMs, embedded };
+    return { stats: pass.audit!, counts: journalCounts(r.journal), indexMs, embedded };
   });
   bar.done();
   const ms = result.indexMs;

@@ -1,7 +1,7 @@
 /** `heimdall rebuild`: re-derive the whole code index from disk, keeping every memory. */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
-import { memoryCounts, reanchorMemories, syncAllSearch } from "../memory/mod.ts";
+import { memoryCounts, syncAllSearch } from "../memory/mod.ts";
 import { reindexNotes } from "../search/mod.ts";
 import {
   backupJournal,
@@ -12,13 +12,13 @@ import {
   journalCounts,
   knownDamage,
   quickCheck,
-  retractPath,
   salvageJournal,
   type SalvageReport,
 } from "../store/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
-import { plural, seconds } from "../present/fmt.ts";
+import { fileStamp, plural, seconds } from "../present/fmt.ts";
+import { exists } from "../files/mod.ts";
 import { progressBar } from "./progress.ts";
 import { withWriter } from "./writer.ts";
 
@@ -116,15 +116,6 @@ function moveFiles(from: string, to: string): void {
   }
 }
 
-function exists(file: string): boolean {
-  try {
-    Deno.statSync(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** One line per table that lost something, and the lost notes and memories by name. */
 function repairLines(r: Repair): string[] {
   const lines = [
@@ -161,44 +152,23 @@ function repairLines(r: Repair): string[] {
   return lines;
 }
 
-/** `backup-20250131T140005Z`: a file-name-safe UTC stamp. */
-function stamp(now = new Date()): string {
-  return now.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "Z");
-}
-
 /** `heimdall rebuild`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const { values } = parseArgs({ args, options: { json: { type: "boolean" } } });
   const t0 = performance.now();
   const bar = progressBar("rebuilding");
-  const when = stamp();
+  const when = fileStamp();
   let repair: Repair | undefined;
-  const result = await withWriter(ctx, async (r) => {
+  const result = await withWriter(ctx, async (r, followers) => {
     const j = r.journal;
     const backup = join(ctx.home.home, `journal.db.${when}.backup`);
     // A consistent copy of the whole journal (WAL included) while we hold the writer lock.
     await backupJournal(j, backup);
     const before = memoryCounts(j);
-    const dropped = j.all<{ path: string; generation: number }>(
-      "SELECT path, generation FROM paths",
-    );
-    // Every row a path owns goes through the same deletion a commit uses.
-    j.tx(() => {
-      for (const p of dropped) retractPath(j, p.path, p.generation);
-    });
-    // Dropping and re-adding the roots also clears the resolver's caches.
-    r.syncRoots({ ...r.config, roots: [] });
-    j.tx(() => {
-      // Rows no path owns any more (drift the rebuild is meant to clear).
-      for (const table of ["nodes", "edges", "pending_edges", "queue"]) {
-        j.run(`DELETE FROM ${table}`);
-      }
-    });
-    r.syncRoots(ctx.config());
-    const stats = await r.audit({ onProgress: (p) => bar.update(p) });
-    r.ingestHints();
-    await r.drainQueue();
-    const anchors = reanchorMemories(j);
+    // The reconciler drops every row a path owns, then indexes every root
+    // again; memory is re-anchored once, after the pass.
+    const pass = await r.pass({ fresh: true, audit: true, onProgress: (p) => bar.update(p) });
+    const anchors = followers.memory.last!;
     const after = memoryCounts(j);
     if (after.memories !== before.memories || after.anchors !== before.anchors) {
       throw new Error(
@@ -207,8 +177,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     }
     return {
       backup,
-      dropped: dropped.length,
-      stats,
+      dropped: pass.dropped,
+      stats: pass.audit!,
       counts: journalCounts(j),
       kept: after,
       anchors,

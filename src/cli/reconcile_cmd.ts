@@ -1,12 +1,10 @@
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
-import { queueStats } from "../store/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
 import { plural, seconds } from "../present/fmt.ts";
 import { progressBar } from "./progress.ts";
 import { handToDaemon, withWriter } from "./writer.ts";
-import { addStats } from "../reconcile/mod.ts";
 
 export const HELP = `heimdall reconcile [PATH…] [--all] [--deep]
   Converges the journal with the disk now, as the single writer: the given
@@ -38,23 +36,15 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const t0 = performance.now();
   const bar = progressBar("reconciling");
   const stats = await withWriter(ctx, async (r) => {
-    const total = await r.reconcilePaths(paths, values.deep ?? false);
-    if (values.all) {
-      const audit = await r.audit({ deep: values.deep ?? false, onProgress: (p) => bar.update(p) });
-      addStats(total, audit);
-    }
-    r.ingestHints();
-    // Paths that were changing while read wait a short back-off; see them through.
-    const deadline = Date.now() + SETTLE_MS;
-    for (;;) {
-      addStats(total, await r.drainQueue());
-      const q = queueStats(r.journal);
-      if (q.length === 0 || Date.now() > deadline) break;
-      // Never sleep past the deadline: a path backing off for 30 s stays queued instead.
-      const wait = Math.min(deadline - Date.now(), (q.nextDue ?? 0) - Date.now());
-      await new Promise((res) => setTimeout(res, Math.max(10, wait)));
-    }
-    return { ...total, queued: queueStats(r.journal).length };
+    const pass = await r.pass({
+      paths,
+      audit: values.all ?? false,
+      deep: values.deep ?? false,
+      // Paths that were changing while read wait a short back-off; see them through.
+      settleMs: SETTLE_MS,
+      onProgress: (p) => bar.update(p),
+    });
+    return { ...pass.stats, queued: pass.queued };
   });
   bar.done();
   if (values.json) ctx.out(JSON.stringify(stats));

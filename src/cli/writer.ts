@@ -1,6 +1,7 @@
 import { Journal } from "../store/mod.ts";
 import {
   IndexLockedError,
+  type Logger,
   PreparePool,
   Reconciler,
   stderrLogger,
@@ -8,19 +9,41 @@ import {
   WriterLock,
 } from "../reconcile/mod.ts";
 import { writeHintFile } from "../hints/mod.ts";
-import { reanchorMemories } from "../memory/mod.ts";
+import { ReanchorFollower } from "../memory/mod.ts";
+import { activeModel, EmbedPass } from "../vector/mod.ts";
 import type { Context } from "./context.ts";
+
+/** What follows the index in a writer process, made and registered in one place. */
+export interface WriterFollowers {
+  /** Memory re-anchoring: after every pass that changed the index. */
+  memory: ReanchorFollower;
+  /** The embedding pass: told of every commit; the daemon's background work, `index`'s last step. */
+  embed: EmbedPass;
+}
+
+/**
+ * The followers every writer registers (the one-shot commands through
+ * {@link withWriter}, the daemon through its options), in the order they run
+ * after a pass: memory first, then the embedding pass.
+ */
+export function writerFollowers(ctx: Context, journal: Journal, log?: Logger): WriterFollowers {
+  return {
+    memory: new ReanchorFollower(journal),
+    embed: new EmbedPass(journal, activeModel(ctx.home).source, log ? { log } : {}),
+  };
+}
 
 /**
  * Runs `fn` as the single writer: takes the lock, opens the journal, mirrors
- * the configured roots, and releases everything afterwards, however `fn` ends.
- * `beforeOpen` runs holding the lock, before the journal is opened (rebuild
- * replaces a damaged journal there). Throws IndexLockedError when another
- * process writes.
+ * the configured roots, registers the {@link writerFollowers}, and releases
+ * everything afterwards, however `fn` ends. `fn` runs its pass with
+ * `Reconciler.pass`, which runs the followers after it. `beforeOpen` runs
+ * holding the lock, before the journal is opened (rebuild replaces a damaged
+ * journal there). Throws IndexLockedError when another process writes.
  */
 export async function withWriter<T>(
   ctx: Context,
-  fn: (r: Reconciler) => Promise<T>,
+  fn: (r: Reconciler, followers: WriterFollowers) => Promise<T>,
   options: { beforeOpen?: () => void | Promise<void> } = {},
 ): Promise<T> {
   const lock = await WriterLock.acquire(ctx.home);
@@ -38,10 +61,10 @@ export async function withWriter<T>(
       pool,
     );
     reconciler.syncRoots();
-    const result = await fn(reconciler);
-    // Memory follows the code it is attached to: never deleted by re-indexing.
-    reanchorMemories(journal);
-    return result;
+    const followers = writerFollowers(ctx, journal);
+    reconciler.follow(followers.memory);
+    reconciler.follow(followers.embed);
+    return await fn(reconciler, followers);
   } finally {
     pool.close();
     journal?.close();

@@ -14,6 +14,7 @@ import { WriterLock } from "./lock.ts";
 import type { Logger } from "./log.ts";
 import { PreparePool } from "./prepare_pool.ts";
 import { homeDirs } from "./owners.ts";
+import type { Follower } from "./pass.ts";
 import { Reconciler } from "./reconciler.ts";
 import { Watcher, type WatchMessage } from "./watcher.ts";
 
@@ -35,25 +36,21 @@ export interface DaemonOptions {
   /** Called once the startup audit is done and the watcher runs. */
   onReady?: () => void;
   /**
-   * Called after a pass that changed the index, outside its transactions
-   * (memory re-anchors what it is attached to here). A throw is logged.
+   * What follows the index (memory re-anchoring, the embedding pass), made
+   * once the journal is open and registered with the reconciler: each pass
+   * that changed the index runs their `afterPass` (a throw is logged). The
+   * daemon calls a follower's `step()` when no edit waits and loops without
+   * sleeping while it returns true, so an edit waits at most one step.
    */
-  afterPass?: (journal: Journal) => void;
-  /**
-   * Background work that follows the index (the embedding pass), made once
-   * the reconciler exists (it may hook `onCommitted`). The daemon calls its
-   * `step()` when no edit waits and loops without sleeping while it returns
-   * true, so an edit waits at most one step.
-   */
-  background?: (reconciler: Reconciler) => BackgroundWork | undefined;
+  followers?: (journal: Journal) => readonly Follower[];
 }
 
-/** Bounded work the daemon runs between passes (see {@link DaemonOptions.background}). */
+/** Bounded work the daemon runs between passes (a follower with a `step`). */
 export interface BackgroundWork {
   /** Does one bounded step; true while more remains. A throw is logged and ends the turn. */
   step(): Promise<boolean>;
   /** Stops the work and frees what it holds; called once, when the daemon stops. */
-  close(): void;
+  close?(): void;
 }
 
 /**
@@ -69,7 +66,11 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   let config = loadConfig(opts.home.config);
   const pool = new PreparePool();
   const reconciler = new Reconciler(journal, opts.home, config, opts.extractor, log, pool);
-  const background = opts.background?.(reconciler);
+  const followers = opts.followers?.(journal) ?? [];
+  for (const f of followers) reconciler.follow(f);
+  const background = followers.flatMap((f) =>
+    f.step ? [{ step: () => f.step!(), close: () => f.close?.() }] : []
+  );
   const pending = new Set<string>();
   let wake: (() => void) | undefined;
   let stopping = false;
@@ -146,8 +147,6 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   let started = false;
   try {
     let ready = false;
-    // True at start: the first pass also runs afterPass for whatever a previous writer left.
-    let indexChanged = true;
     while (!stopping) {
       try {
         if (!started) {
@@ -181,20 +180,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
             }
           }
         }
-        if (auditWanted || now >= nextAudit) {
-          auditWanted = false;
-          const t = performance.now();
-          const stats = await reconciler.audit();
-          indexChanged ||= stats.changed + stats.retracted > 0;
-          nextAudit = Date.now() + config.auditIntervalSeconds * 1000;
-          setMeta(journal, "last_audit_ms", String(Date.now()));
-          collectGarbage();
-          log.info(
-            `audit: ${stats.seen} seen, ${stats.changed} changed, ${stats.retracted} retracted in ${
-              Math.round(performance.now() - t)
-            } ms; longest write transaction so far ${Math.round(journal.holds.maxMs)} ms`,
-          );
-        }
+        const audit = auditWanted || now >= nextAudit;
+        auditWanted = false;
         if (pending.size > 0) {
           // A burst of writes costs one pass: wait a beat for the rest of it.
           await sleep(config.debounceMs);
@@ -209,23 +196,29 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
           else setMeta(journal, WATCH_LIMIT_KEY, watchState);
           watchState = undefined;
         }
-        reconciler.ingestHints();
-        if (reconciler.rootsChanged) {
-          reconciler.rootsChanged = false;
-          configStamp = stamp(opts.home.config);
-          startWatcher();
+        const report = await reconciler.pass({
+          audit,
+          afterHints: () => {
+            if (!reconciler.rootsChanged) return;
+            reconciler.rootsChanged = false;
+            configStamp = stamp(opts.home.config);
+            startWatcher();
+          },
+          onFollowerError: (_name, e) => log.warn(`after the pass: ${(e as Error).message}`),
+        });
+        if (report.audit) {
+          const stats = report.audit;
+          nextAudit = Date.now() + config.auditIntervalSeconds * 1000;
+          setMeta(journal, "last_audit_ms", String(Date.now()));
+          collectGarbage();
+          log.info(
+            `audit: ${stats.seen} seen, ${stats.changed} changed, ${stats.retracted} retracted in ${
+              Math.round(report.auditMs)
+            } ms; longest write transaction so far ${Math.round(journal.holds.maxMs)} ms`,
+          );
         }
-        const drained = await reconciler.drainQueue();
+        const drained = report.drained;
         if (drained.seen > 1000) collectGarbage();
-        indexChanged ||= drained.changed + drained.retracted > 0;
-        if (indexChanged && opts.afterPass) {
-          indexChanged = false;
-          try {
-            opts.afterPass(journal);
-          } catch (e) {
-            log.warn(`after the pass: ${(e as Error).message}`);
-          }
-        }
         if (drained.seen > 0) {
           log.info(
             `drained ${drained.seen}: ${drained.changed} changed, ${drained.retracted} retracted, ${drained.requeued} requeued`,
@@ -287,7 +280,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         opts.onReady?.();
       }
       if (pending.size > 0 || stopping) continue;
-      if (background && (await stepBackground(background, log))) continue;
+      if (await stepBackground(background, log)) continue;
       let untilDue = Infinity;
       try {
         const q = queueStats(journal);
@@ -298,7 +291,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     }
   } finally {
     watcher.stop();
-    background?.close();
+    for (const work of background) work.close?.();
     pool.close();
     journal.close();
     lock.release();
@@ -306,14 +299,21 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   }
 }
 
-/** One background step; a failure is logged and counts as "nothing more now". */
-async function stepBackground(work: BackgroundWork, log: Logger): Promise<boolean> {
-  try {
-    return await work.step();
-  } catch (e) {
-    log.warn(`background work: ${(e as Error).message}`);
-    return false;
+/**
+ * One step of each background work in turn; true when one did work (the
+ * loop comes back without sleeping). A failure is logged and counts as
+ * "nothing more now" for that work.
+ */
+async function stepBackground(works: readonly BackgroundWork[], log: Logger): Promise<boolean> {
+  let worked = false;
+  for (const work of works) {
+    try {
+      if (await work.step()) worked = true;
+    } catch (e) {
+      log.warn(`background work: ${(e as Error).message}`);
+    }
   }
+  return worked;
 }
 
 function stamp(file: string): string {

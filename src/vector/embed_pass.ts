@@ -19,7 +19,13 @@
  * and once a round finds nothing to do, vectors of other models are dropped.
  */
 import type { Journal } from "../store/mod.ts";
-import { contentHash, type Logger, type Reconciler, silentLogger } from "../reconcile/mod.ts";
+import {
+  contentHash,
+  type Follower,
+  type Logger,
+  type Reconciler,
+  silentLogger,
+} from "../reconcile/mod.ts";
 import type { EmbedderSource, TextEmbedder } from "./embedder.ts";
 import { type ChunkToEmbed, embedText } from "./embed_text.ts";
 import { EmbedQueue } from "./embed_queue.ts";
@@ -74,8 +80,14 @@ interface StepResult {
   worked: boolean;
 }
 
-/** See the module comment. One instance per writer process. */
-export class EmbedPass {
+/**
+ * See the module comment. One instance per writer process, registered with
+ * its reconciler as a follower: told of every commit, and the daemon's
+ * background work.
+ */
+export class EmbedPass implements Follower {
+  /** Its name in the writer's log. */
+  readonly name = "embedding";
   readonly #log: Logger;
   readonly #batch: number;
   /** The current batch size, adapted to the encoder's speed. */
@@ -111,6 +123,11 @@ export class EmbedPass {
    */
   noteCommitted(pathIds: readonly number[]): void {
     this.#queue.noteCommitted(pathIds);
+  }
+
+  /** As a follower: the reconciler committed these paths (see {@link noteCommitted}). */
+  committed(pathIds: readonly number[]): void {
+    this.noteCommitted(pathIds);
   }
 
   /** What the pass is doing, for `status`. */
@@ -314,6 +331,6 @@ export function attachEmbedPass(
   options: { batch?: number; quant?: Quant; log?: Logger } = {},
 ): EmbedPass {
   const pass = new EmbedPass(reconciler.journal, source, options);
-  reconciler.onCommitted = (ids) => pass.noteCommitted(ids);
+  reconciler.follow(pass);
   return pass;
 }

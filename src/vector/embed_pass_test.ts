@@ -86,7 +86,7 @@ function setup() {
   r.syncRoots();
   let state: EmbedderState = { on: true, embedder: new HashingEmbedder() };
   const pass = new EmbedPass(journal, () => Promise.resolve(state));
-  r.onCommitted = (ids) => pass.noteCommitted(ids);
+  r.follow(pass);
   return {
     root,
     journal,
