@@ -25,8 +25,7 @@ export interface DerivationVersions {
 export const DERIVATION: DerivationVersions = {
   // 2: call references carry their receiver (`Type.m`, `self.m`) and the
   // resolver never guesses; every language's symbols and secret screen changed.
-  // 3: node ids begin with their file's path hash (`nodeId`).
-  base: 3,
+  base: 2,
   structHash: STRUCT_HASH_VERSION,
   languages: {},
 };

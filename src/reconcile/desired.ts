@@ -51,28 +51,10 @@ export interface DesiredInput {
   derivations?: DerivationVersions;
 }
 
-/**
- * A stable id for a node: never collides across files or repositories,
- * survives re-indexing. 8 hex digits of its file's path, then 12 of the
- * node's own hash: the nodes of one file sort together in every index keyed
- * by node id, so a commit writes a few pages of each, not one per row.
- */
+/** A stable id for a node: never collides across files or repositories, survives re-indexing. */
 export function nodeId(path: string, kind: string, qualname: string, ordinal = 0): string {
-  return pathPrefix(path) +
-    createHash("sha1").update(`${path}\0${kind}\0${qualname}\0${ordinal}`).digest("hex")
-      .slice(0, 12);
-}
-
-let lastPath = "";
-let lastPrefix = "";
-
-/** The first 8 hex digits of a path's sha1 (the last one kept: a file's nodes come together). */
-function pathPrefix(path: string): string {
-  if (path !== lastPath) {
-    lastPrefix = createHash("sha1").update(path).digest("hex").slice(0, 8);
-    lastPath = path;
-  }
-  return lastPrefix;
+  return createHash("sha1").update(`${path}\0${kind}\0${qualname}\0${ordinal}`).digest("hex")
+    .slice(0, 20);
 }
 
 /** The id of a file's own node. */
