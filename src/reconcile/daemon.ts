@@ -139,7 +139,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     wakeOnStop?.();
   });
 
-  let configStamp = stamp(opts.home.config);
+  let configStamp = fileVersion(opts.home.config);
   // The error boundary's state: consecutive failed passes, and whether the
   // last error's record still says "failing".
   let failures = 0;
@@ -158,7 +158,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
           started = true;
         }
         const now = Date.now();
-        const s = stamp(opts.home.config);
+        const s = fileVersion(opts.home.config);
         if (s !== configStamp) {
           let next: Config | undefined;
           try {
@@ -201,7 +201,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
           afterHints: () => {
             if (!reconciler.rootsChanged) return;
             reconciler.rootsChanged = false;
-            configStamp = stamp(opts.home.config);
+            configStamp = fileVersion(opts.home.config);
             startWatcher();
           },
           onFollowerError: (_name, e) => log.warn(`after the pass: ${(e as Error).message}`),
@@ -316,7 +316,8 @@ async function stepBackground(works: readonly BackgroundWork[], log: Logger): Pr
   return worked;
 }
 
-function stamp(file: string): string {
+/** A file's version for change checks: its mtime and size, or "none" when it cannot be stat'ed. */
+function fileVersion(file: string): string {
   try {
     const st = Deno.statSync(file);
     return `${st.mtime?.getTime()}:${st.size}`;
