@@ -59,6 +59,7 @@ interface RunFigures {
   cpuMs: number;
   longestTxMs: number;
   slowestStep: string;
+  longestCommitMs: number;
   transactions: number;
   checkpoints: number;
   journalBytes: number;
@@ -86,6 +87,7 @@ async function indexOnce(tree: string, pool: PreparePool): Promise<RunFigures> {
       wallMs,
       cpuMs: (cpu.user + cpu.system) / 1000,
       longestTxMs: journal.holds.maxMs,
+      longestCommitMs: journal.holds.maxCommitMs,
       slowestStep: `${fmtMs(journal.holds.maxStepMs)}: ${journal.holds.maxStep}`,
       transactions: journal.holds.count,
       checkpoints: journal.holds.checkpoints,
@@ -156,6 +158,7 @@ async function main(args: string[]): Promise<number> {
       ["writer wall, replayed", fmtMs(best.wallMs), "", ""],
       ["longest write transaction", fmtMs(best.longestTxMs), "", ""],
       ["slowest step (what no transaction can split)", best.slowestStep, "", ""],
+      ["longest COMMIT statement", fmtMs(best.longestCommitMs), "", ""],
       ["write transactions / checkpoints", `${best.transactions} / ${best.checkpoints}`, "", ""],
       ["journal after checkpoint", fmtMiB(best.journalBytes), "", ""],
       ...Object.entries(best.rows).map(([t, n]) => [`rows: ${t}`, n.toLocaleString("en"), "", ""]),

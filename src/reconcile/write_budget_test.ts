@@ -183,3 +183,22 @@ Deno.test("a writer in another process gets the lock while a bulk writer works f
   journal.close();
   Deno.removeSync(base, { recursive: true });
 });
+
+Deno.test("a bulk writer's many short chunked writes checkpoint the WAL between transactions", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "heimdall-budget-" });
+  const journal = Journal.open(join(base, "journal.db"));
+  const blob = "x".repeat(4000);
+  // Thirty calls of one transaction each, as a batch commit makes them:
+  // the count of commits since the last checkpoint runs across calls.
+  const before = journal.holds.count;
+  for (let i = 0; i < 30; i++) {
+    await journal.txChunked((function* () {
+      journal.run("INSERT INTO meta (key, value) VALUES (?, ?)", `k${i}`, blob);
+      yield "one row";
+    })());
+  }
+  assert.equal(journal.holds.count - before, 30);
+  assert.ok(journal.holds.checkpoints >= 3, `${journal.holds.checkpoints} checkpoints`);
+  journal.close();
+  Deno.removeSync(base, { recursive: true });
+});

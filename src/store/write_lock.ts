@@ -31,6 +31,8 @@ export interface WriteHolds {
   maxStepMs: number;
   /** What that slowest step was. */
   maxStep: string;
+  /** The longest COMMIT statement alone (writing the transaction's pages to the WAL), in ms. */
+  maxCommitMs: number;
   /** WAL checkpoints run between chunks (outside any transaction), and their time in all. */
   checkpoints: number;
   /** How long those checkpoints took in all, in ms. */
@@ -48,6 +50,7 @@ export function emptyHolds(): WriteHolds {
     yieldMs: 0,
     maxStepMs: 0,
     maxStep: "",
+    maxCommitMs: 0,
     checkpoints: 0,
     checkpointMs: 0,
   };
