@@ -81,8 +81,12 @@ interface Work {
 const RETRY_BASE_MS = 50;
 /** Batches of at most this many paths are prepared on the main thread. */
 const IN_PROCESS_MAX = 4;
-/** Batches being prepared while an older one commits. */
-const PIPELINE_DEPTH = 4;
+/**
+ * Batches being prepared while an older one commits: enough to keep the
+ * Workers busy while the writer commits, few enough that the rows waiting
+ * in memory keep a 20,000-file index under 1 GB (4 cost it 110 MB more).
+ */
+const PIPELINE_DEPTH = 2;
 const RETRY_MAX_MS = 30_000;
 /**
  * A bulk write transaction commits once it has held the journal's write lock

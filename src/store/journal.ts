@@ -104,12 +104,12 @@ export class Journal {
       db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
       if (!readOnly) {
         // A larger checkpoint interval: bulk indexing writes tens of MB, and each
-        // checkpoint costs an fsync of both files. A 128 MiB page cache (used
+        // checkpoint costs an fsync of both files. A 64 MiB page cache (used
         // as needed): a large index's B-trees take rows at scattered places,
         // and reading those pages back from the OS for every row cost a cold
         // index of 20,000 files several seconds of the writer's time.
         db.exec(
-          "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 10000; PRAGMA cache_size = -131072",
+          "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 10000; PRAGMA cache_size = -65536",
         );
       }
       journal.#migrate();
