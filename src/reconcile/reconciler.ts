@@ -8,6 +8,7 @@ import {
   type Extractor,
 } from "../extract/mod.ts";
 import {
+  COMMIT_FIRST,
   completeQueued,
   deferQueued,
   deleteRoot,
@@ -21,6 +22,7 @@ import {
   iteratePathStats,
   type Journal,
   listRoots,
+  type OwnedRows,
   type PathStat,
   recordAudit,
   replaceOwnedRows,
@@ -81,6 +83,14 @@ interface Work {
 const RETRY_BASE_MS = 50;
 /** Batches of at most this many paths are prepared on the main thread. */
 const IN_PROCESS_MAX = 4;
+/** A path with this many rows takes tens of ms to commit: it starts a transaction of its own. */
+const HEAVY_ROWS = 2_000;
+
+/** The rows a commit of `rows` writes. */
+function rowCount(rows: OwnedRows): number {
+  return rows.nodes.length + rows.edges.length + rows.pending.length + (rows.chunks?.length ?? 0);
+}
+
 /**
  * Batches being prepared while an older one commits: enough to keep the
  * Workers busy while the writer commits, few enough that the rows waiting
@@ -553,6 +563,7 @@ export class Reconciler {
         const w = work[i]!;
         const p = prepared[i]!;
         stats.seen++;
+        if (p.do === "replace" && rowCount(p.rows) >= HEAVY_ROWS) yield COMMIT_FIRST;
         if (p.do === "expand") {
           expand.push(p);
           if (w.seq !== undefined) completeQueued(journal, w.path, w.seq);

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { defaultConfig, homePaths } from "../config/mod.ts";
 import { GraphLangExtractor } from "./graph_lang_fixture.ts";
-import { dumpIndex, Journal } from "../store/mod.ts";
+import { COMMIT_FIRST, dumpIndex, Journal } from "../store/mod.ts";
 import { Reconciler } from "./reconciler.ts";
 import { resolveOnWorkers } from "./resolve_pool.ts";
 
@@ -199,6 +199,37 @@ Deno.test("a bulk writer's many short chunked writes checkpoint the WAL between 
   }
   assert.equal(journal.holds.count - before, 30);
   assert.ok(journal.holds.checkpoints >= 3, `${journal.holds.checkpoints} checkpoints`);
+  journal.close();
+  Deno.removeSync(base, { recursive: true });
+});
+
+Deno.test("a heavy step announced with COMMIT_FIRST starts a transaction of its own", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "heimdall-budget-" });
+  const journal = Journal.open(join(base, "journal.db"));
+  const busy = (ms: number) => {
+    const end = performance.now() + ms;
+    while (performance.now() < end) { /* the work of one step */ }
+  };
+  const steps = (announce: boolean) =>
+    (function* () {
+      for (let i = 0; i < 2; i++) {
+        busy(30);
+        yield "light";
+      }
+      if (announce) yield COMMIT_FIRST;
+      busy(30);
+      yield "heavy";
+    })();
+  let before = journal.holds.count;
+  await journal.txChunked(steps(false), { maxMs: 200 });
+  assert.equal(journal.holds.count - before, 1, "60 ms of light steps and the heavy one fit");
+  before = journal.holds.count;
+  await journal.txChunked(steps(true), { maxMs: 200 });
+  assert.equal(
+    journal.holds.count - before,
+    2,
+    "the heavy step waits for a transaction of its own",
+  );
   journal.close();
   Deno.removeSync(base, { recursive: true });
 });

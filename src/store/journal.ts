@@ -211,7 +211,8 @@ export class Journal {
           this.holds.maxStepMs = ms;
           this.holds.maxStep = String(step.value);
         }
-        if (performance.now() - this.#began < maxMs) continue;
+        const held = performance.now() - this.#began;
+        if (held < maxMs && !(step.value === COMMIT_FIRST && held >= maxMs / 4)) continue;
         commit();
         await this.yieldToWriters();
         this.#begin();
@@ -317,3 +318,11 @@ export class Journal {
 
 /** Chunked commits between two checkpoints (about a second of bulk writing). */
 const CHECKPOINT_EVERY = 10;
+
+/**
+ * A step of {@link Journal.txChunked} that does nothing but announce a
+ * heavy one: the transaction commits here if it has already held the lock a
+ * while, so that the heavy step (one large file's rows, which cannot be
+ * split) does not come on top of a full budget.
+ */
+export const COMMIT_FIRST = "commit first: a heavy step follows";
