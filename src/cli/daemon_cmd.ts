@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import { fileLogger, runDaemon } from "../reconcile/mod.ts";
 import type { Context } from "./context.ts";
 import { ensurePrivateDir } from "../config/private_files.ts";
@@ -13,7 +13,11 @@ export const HELP = `heimdall daemon [--verbose]
 
 /** `heimdall daemon`: run the writer until a signal. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const { values } = parseArgs({ args, options: { verbose: { type: "boolean", short: "v" } } });
+  const { values } = parseFlags(args, {
+    boolean: ["verbose"],
+    short: { v: "verbose" },
+    positionals: false,
+  });
   ensurePrivateDir(ctx.home.logs);
   const fileLog = fileLogger(join(ctx.home.logs, "daemon.log"));
   const log = values.verbose

@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import { resolve } from "node:path";
 import { type Depth, depthName } from "../config/mod.ts";
 import { depthCounts, getPath, Journal, listRoots, rootFor } from "../store/mod.ts";
@@ -13,11 +13,7 @@ export const HELP = `heimdall depth [PATH] [--json]
 
 /** `heimdall depth`: requested vs effective depth, and why. */
 export function run(args: string[], ctx: Context): number {
-  const { values, positionals } = parseArgs({
-    args,
-    options: { json: { type: "boolean" } },
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseFlags(args, { boolean: ["json"] });
   const journal = Journal.open(ctx.home.journal, { readOnly: true });
   try {
     if (positionals.length > 0) {

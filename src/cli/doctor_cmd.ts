@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import { join, resolve } from "node:path";
 import { HARNESSES } from "../harness/harnesses/mod.ts";
 import { readText } from "../harness/install/apply.ts";
@@ -166,9 +166,10 @@ function recentHookErrors(logs: string, now = Date.now()): { count: number; last
 
 /** `heimdall doctor`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: { json: { type: "boolean" }, project: { type: "string" } },
+  const { values } = parseFlags(args, {
+    string: ["project"],
+    boolean: ["json"],
+    positionals: false,
   });
   const checks: Check[] = [];
   const env = Deno.env.toObject();

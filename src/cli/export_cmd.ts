@@ -1,5 +1,5 @@
 /** `heimdall export` / `heimdall import`: memories as JSON Lines, between machines. */
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import { resolve } from "node:path";
 import { exportMemories, importMemories } from "../memory/mod.ts";
 import { Journal } from "../store/mod.ts";
@@ -15,7 +15,7 @@ export const EXPORT_HELP = `heimdall export [--out FILE]
 
 /** `heimdall export`. */
 export async function exportCmd(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({ args, options: { out: { type: "string" } } });
+  const { values, positionals } = parseFlags(args, { string: ["out"], positionals: false });
   if (positionals.length > 0) throw new UsageError("Unexpected argument; use --out FILE");
   const j = Journal.open(ctx.home.journal, { readOnly: true });
   let n = 0;
@@ -57,11 +57,7 @@ export const IMPORT_HELP = `heimdall import FILE|- [--json]
 
 /** `heimdall import`. */
 export async function importCmd(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: { json: { type: "boolean" } },
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseFlags(args, { boolean: ["json"] });
   if (positionals.length !== 1) throw new UsageError("Expected one FILE (or - for stdin)");
   const name = positionals[0]!;
   let text: string;

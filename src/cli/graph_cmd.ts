@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import { relative, resolve } from "node:path";
 import {
   blastRadius,
@@ -29,12 +29,8 @@ function withJournal(ctx: Context, fn: (j: Journal) => number): number {
   }
 }
 
-function parse(args: string[], extra: Record<string, { type: "string" }> = {}) {
-  const { values, positionals } = parseArgs({
-    args,
-    options: { json: { type: "boolean" }, ...extra },
-    allowPositionals: true,
-  });
+function parse(args: string[], extra: readonly string[] = []) {
+  const { values, positionals } = parseFlags(args, { string: extra, boolean: ["json"] });
   if (positionals.length !== 1) {
     throw new UsageError("Expected exactly one SYMBOL (name, Class.method or path:name)");
   }
@@ -61,11 +57,7 @@ export const SYMBOLS_HELP = `heimdall symbols PATH [--json]
 
 /** `heimdall symbols PATH`. */
 export function symbols(args: string[], ctx: Context): number {
-  const { values, positionals } = parseArgs({
-    args,
-    options: { json: { type: "boolean" } },
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseFlags(args, { boolean: ["json"] });
   if (positionals.length !== 1) throw new UsageError("Usage: heimdall symbols PATH");
   const path = resolve(positionals[0]!);
   return withJournal(ctx, (j) => {
@@ -155,7 +147,7 @@ export const BLAST_HELP = `heimdall blast-radius SYMBOL [--depth N] [--json]
 
 /** `heimdall blast-radius SYMBOL`. */
 export function blastCmd(args: string[], ctx: Context): number {
-  const { values, name } = parse(args, { depth: { type: "string" } });
+  const { values, name } = parse(args, ["depth"]);
   const depth = values.depth === undefined ? 3 : Number(values.depth);
   if (!Number.isInteger(depth) || depth < 1 || depth > 10) {
     throw new UsageError(`Invalid --depth "${values.depth}": expected a whole number from 1 to 10`);

@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import { loadConfig } from "../config/mod.ts";
 import { pathsFromHookJson, validateHintPath, writeHintFile } from "../hints/mod.ts";
 import { rootFor } from "../store/mod.ts";
@@ -16,10 +16,9 @@ const MAX_STDIN = 4 * 1024 * 1024;
 
 /** `heimdall hint`: record paths for the writer. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: { stdin: { type: "boolean" }, quiet: { type: "boolean", short: "q" } },
-    allowPositionals: true,
+  const { values, positionals } = parseFlags(args, {
+    boolean: ["stdin", "quiet"],
+    short: { q: "quiet" },
   });
   let candidates: unknown[] = positionals;
   let cwd = Deno.cwd();

@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import { resolve } from "node:path";
 import { parseDepth, updateConfig } from "../config/mod.ts";
 import { journalCounts } from "../store/mod.ts";
@@ -20,14 +20,9 @@ export const HELP = `heimdall index [ROOT…] [--depth max|L0..L3] [--no-embed]
 
 /** `heimdall index`: add roots and converge them now. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: {
-      depth: { type: "string" },
-      json: { type: "boolean" },
-      "no-embed": { type: "boolean" },
-    },
-    allowPositionals: true,
+  const { values, positionals } = parseFlags(args, {
+    string: ["depth"],
+    boolean: ["json", "no-embed"],
   });
   const depth = values.depth === undefined ? "max" : parseDepth(values.depth);
   if (depth === undefined) {

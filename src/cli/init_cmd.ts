@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import { join, resolve } from "node:path";
 import { HARNESSES, type HarnessName, isHarness } from "../harness/harnesses/mod.ts";
 import { applyChange, readText } from "../harness/install/apply.ts";
@@ -48,18 +48,10 @@ function writeManifest(file: string, files: Manifest): void {
 
 /** `heimdall init`. */
 export function run(args: string[], ctx: Context): number {
-  const { values } = parseArgs({
-    args,
-    options: {
-      harness: { type: "string" },
-      scope: { type: "string" },
-      project: { type: "string" },
-      "dry-run": { type: "boolean" },
-      uninstall: { type: "boolean" },
-      detect: { type: "boolean" },
-      budget: { type: "string" },
-      json: { type: "boolean" },
-    },
+  const { values } = parseFlags(args, {
+    string: ["harness", "scope", "project", "budget"],
+    boolean: ["dry-run", "uninstall", "detect", "json"],
+    positionals: false,
   });
   const userHome = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
   if (!userHome) {

@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import { resolve } from "node:path";
 import { redactSecrets } from "../files/mod.ts";
 import { insertNote } from "../search/mod.ts";
@@ -16,16 +16,10 @@ export const HELP = `heimdall insert --title T --body B|- [--keywords k1,k2] [--
 
 /** `heimdall insert`: record a note. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: {
-      title: { type: "string" },
-      body: { type: "string" },
-      keywords: { type: "string" },
-      path: { type: "string", multiple: true },
-      json: { type: "boolean" },
-    },
-    allowPositionals: true,
+  const { values, positionals } = parseFlags(args, {
+    string: ["title", "body", "keywords"],
+    multiple: ["path"],
+    boolean: ["json"],
   });
   if (positionals.length > 0) {
     throw new UsageError(

@@ -1,5 +1,5 @@
 /** `heimdall constraints PATH` and `heimdall map check [ROOT]`: the architectural map. */
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import { resolve } from "node:path";
 import { checkMap, constraintsFor, docsBehindHead, findMapFile, MapError } from "../map/mod.ts";
 import { hashesUnder, Journal } from "../store/mod.ts";
@@ -18,11 +18,7 @@ export const CONSTRAINTS_HELP = `heimdall constraints PATH [--json]
 
 /** `heimdall constraints PATH`. */
 export function constraintsCmd(args: string[], ctx: Context): number {
-  const { values, positionals } = parseArgs({
-    args,
-    options: { json: { type: "boolean" } },
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseFlags(args, { boolean: ["json"] });
   if (positionals.length !== 1) throw new UsageError("Expected exactly one PATH");
   const path = resolve(positionals[0]!);
   let r;
@@ -77,11 +73,7 @@ export const MAP_HELP = `heimdall map check [ROOT] [--json]
 
 /** `heimdall map check [ROOT]`. */
 export function mapCmd(args: string[], ctx: Context): number {
-  const { values, positionals } = parseArgs({
-    args,
-    options: { json: { type: "boolean" } },
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseFlags(args, { boolean: ["json"] });
   const [sub, rootArg, ...rest] = positionals;
   if (sub !== "check" || rest.length > 0) {
     throw new UsageError(

@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import { serveStdio } from "../mcp/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -13,7 +13,7 @@ export const HELP = `heimdall mcp
 
 /** \`heimdall mcp\`: runs until the client closes stdin. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  parseArgs({ args, options: {} });
+  parseFlags(args, { positionals: false });
   await serveStdio(ctx.home, () => ctx.config());
   return EXIT.ok;
 }

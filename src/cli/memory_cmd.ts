@@ -1,5 +1,5 @@
 /** `heimdall remember | attempt | why | history | forget`: memory attached to code. */
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import {
   anchorLabel,
   defaultAuthor,
@@ -98,21 +98,10 @@ export const REMEMBER_HELP =
 
 /** `heimdall remember`. */
 export async function rememberCmd(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: {
-      kind: { type: "string" },
-      about: { type: "string", multiple: true },
-      scope: { type: "string" },
-      "valid-from": { type: "string" },
-      "valid-to": { type: "string" },
-      task: { type: "string" },
-      supersedes: { type: "string", multiple: true },
-      keep: { type: "boolean" },
-      author: { type: "string" },
-      json: { type: "boolean" },
-    },
-    allowPositionals: true,
+  const { values, positionals } = parseFlags(args, {
+    string: ["kind", "scope", "valid-from", "valid-to", "task", "author"],
+    multiple: ["about", "supersedes"],
+    boolean: ["keep", "json"],
   });
   if (values.kind === undefined) {
     throw new UsageError(
@@ -164,20 +153,10 @@ export const ATTEMPT_HELP =
 
 /** `heimdall attempt`. */
 export async function attemptCmd(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: {
-      about: { type: "string", multiple: true },
-      failed: { type: "boolean" },
-      passed: { type: "boolean" },
-      tests: { type: "string", multiple: true },
-      fix: { type: "string" },
-      task: { type: "string" },
-      scope: { type: "string" },
-      author: { type: "string" },
-      json: { type: "boolean" },
-    },
-    allowPositionals: true,
+  const { values, positionals } = parseFlags(args, {
+    string: ["fix", "task", "scope", "author"],
+    multiple: ["about", "tests"],
+    boolean: ["failed", "passed", "json"],
   });
   if (values.failed === values.passed) {
     throw new UsageError("Say how it went: pass exactly one of --failed or --passed");
@@ -264,10 +243,9 @@ export const WHY_HELP = `heimdall why SYMBOL|PATH [--as-of DATE] [--json] [--aut
 
 /** `heimdall why`. */
 export async function whyCmd(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: { "as-of": { type: "string" }, json: { type: "boolean" }, author: { type: "string" } },
-    allowPositionals: true,
+  const { values, positionals } = parseFlags(args, {
+    string: ["as-of", "author"],
+    boolean: ["json"],
   });
   if (positionals.length !== 1) {
     throw new UsageError("Expected exactly one SYMBOL (name, Class.method or path:name) or PATH");
@@ -300,15 +278,9 @@ export const HISTORY_HELP =
 
 /** `heimdall history`. */
 export async function historyCmd(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: {
-      kind: { type: "string" },
-      author: { type: "string" },
-      limit: { type: "string" },
-      json: { type: "boolean" },
-    },
-    allowPositionals: true,
+  const { values, positionals } = parseFlags(args, {
+    string: ["kind", "author", "limit"],
+    boolean: ["json"],
   });
   if (positionals.length > 1) throw new UsageError("Expected at most one SYMBOL or PATH");
   let kind: MemoryKind | undefined;
@@ -365,11 +337,7 @@ export const FORGET_HELP = `heimdall forget ID [--json]
 
 /** `heimdall forget`. */
 export async function forgetCmd(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: { json: { type: "boolean" }, author: { type: "string" } },
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseFlags(args, { string: ["author"], boolean: ["json"] });
   if (positionals.length !== 1) throw new UsageError("Expected exactly one memory ID");
   const author = values.author ?? defaultAuthor();
   return await withMemory(ctx, "forget", false, async (j, shared) => {

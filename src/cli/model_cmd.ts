@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import { resolve } from "node:path";
 import { updateConfig } from "../config/mod.ts";
 import {
@@ -30,14 +30,9 @@ export const HELP = `heimdall model [list] | pull NAME | use NAME | import NAME 
 
 /** `heimdall model …`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: {
-      json: { type: "boolean" },
-      from: { type: "string" },
-      manifest: { type: "string" },
-    },
-    allowPositionals: true,
+  const { values, positionals } = parseFlags(args, {
+    string: ["from", "manifest"],
+    boolean: ["json"],
   });
   const [sub = "list", name, ...extra] = positionals;
   if (extra.length > 0) {

@@ -1,5 +1,5 @@
 /** `heimdall rebuild`: re-derive the whole code index from disk, keeping every memory. */
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import { join } from "node:path";
 import { memoryCounts, syncAllSearch } from "../memory/mod.ts";
 import { reindexNotes } from "../search/mod.ts";
@@ -154,7 +154,7 @@ function repairLines(r: Repair): string[] {
 
 /** `heimdall rebuild`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const { values } = parseArgs({ args, options: { json: { type: "boolean" } } });
+  const { values } = parseFlags(args, { boolean: ["json"], positionals: false });
   const t0 = performance.now();
   const bar = progressBar("rebuilding");
   const when = fileStamp();

@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import { resolve } from "node:path";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -16,11 +16,7 @@ const SETTLE_MS = 10_000;
 
 /** `heimdall reconcile`: one-shot convergence. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: { all: { type: "boolean" }, deep: { type: "boolean" }, json: { type: "boolean" } },
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseFlags(args, { boolean: ["all", "deep", "json"] });
   const paths = positionals.map((p) => resolve(p));
   const daemon = await handToDaemon(ctx, values.all ? [] : paths);
   if (daemon !== undefined) {

@@ -1,5 +1,5 @@
 /** `heimdall reflect`: a project's knowledge page, from its shared memories. */
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import { resolve } from "node:path";
 import { defaultAuthor, knowledgePage, MemoryInputError } from "../memory/mod.ts";
 import { SymbolLookupError } from "../search/mod.ts";
@@ -32,14 +32,9 @@ const MAX_SINCE_MS = 366 * 86_400_000;
 
 /** `heimdall reflect`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: {
-      since: { type: "string" },
-      "dry-run": { type: "boolean" },
-      json: { type: "boolean" },
-    },
-    allowPositionals: true,
+  const { values, positionals } = parseFlags(args, {
+    string: ["since"],
+    boolean: ["dry-run", "json"],
   });
   if (positionals.length > 1) {
     throw new UsageError("Usage: heimdall reflect [PROJECT] [--since 7d]");

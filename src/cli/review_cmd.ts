@@ -1,5 +1,5 @@
 /** `heimdall review`: the queue of personal memory — statements captured from sessions, to accept or reject. */
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import { resolve } from "node:path";
 import {
   acceptCandidate,
@@ -33,15 +33,9 @@ heimdall review distill TRANSCRIPT [--project DIR]
 
 /** `heimdall review`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: {
-      all: { type: "boolean" },
-      project: { type: "string" },
-      text: { type: "string" },
-      json: { type: "boolean" },
-    },
-    allowPositionals: true,
+  const { values, positionals } = parseFlags(args, {
+    string: ["project", "text"],
+    boolean: ["all", "json"],
   });
   const [verb = "list", ...rest] = positionals;
   const author = defaultAuthor();

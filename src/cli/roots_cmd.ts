@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import { resolve } from "node:path";
 import { loadConfig, parseDepth, updateConfig } from "../config/mod.ts";
 import type { Context } from "./context.ts";
@@ -16,11 +16,7 @@ export const HELP = `heimdall roots [list] | add DIR… [--depth D] | remove DIR
 
 /** `heimdall roots`: list, add, remove. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: { depth: { type: "string" }, json: { type: "boolean" } },
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseFlags(args, { string: ["depth"], boolean: ["json"] });
   const [verb = "list", ...dirs] = positionals;
   if (verb === "list") {
     const roots = loadConfig(ctx.home.config).roots;

@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import { relative, resolve } from "node:path";
 import {
   search,
@@ -33,17 +33,9 @@ const KINDS: readonly SearchKind[] = ["code", "docs", "notes", "memory"];
 
 /** `heimdall search`: ranked, verified places for a question. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: {
-      limit: { type: "string" },
-      json: { type: "boolean" },
-      repo: { type: "string" },
-      path: { type: "string" },
-      lang: { type: "string" },
-      kind: { type: "string" },
-    },
-    allowPositionals: true,
+  const { values, positionals } = parseFlags(args, {
+    string: ["limit", "repo", "path", "lang", "kind"],
+    boolean: ["json"],
   });
   const query = positionals.join(" ").trim();
   if (query === "") throw new UsageError('Usage: heimdall search "what you are looking for"');

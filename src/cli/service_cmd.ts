@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import { dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runningUnderDeno } from "../harness/install/command.ts";
@@ -78,11 +78,7 @@ function thisPlatform(): ServicePlatform {
 
 /** `heimdall service install|uninstall|status`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { platform: { type: "string" }, binary: { type: "string" } },
-  });
+  const { values, positionals } = parseFlags(args, { string: ["platform", "binary"] });
   const action = positionals[0];
   if (positionals.length !== 1 || !["install", "uninstall", "status"].includes(action ?? "")) {
     throw new UsageError(

@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import {
   clearDamage,
   depthClamps,
@@ -37,10 +37,7 @@ export const HELP = `heimdall status [--json] [--check]
 
 /** `heimdall status`: what the index holds and who writes it. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: { json: { type: "boolean" }, check: { type: "boolean" } },
-  });
+  const { values } = parseFlags(args, { boolean: ["json", "check"], positionals: false });
   const holder = await writerHolder(ctx.home);
   let journal: Journal;
   try {

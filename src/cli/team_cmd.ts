@@ -2,7 +2,7 @@
  * Team commands: claim, release, claims, conflicts, task, who-knows, team.
  * Exit codes: conflicts and who-knows exit 1 when they find nobody.
  */
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import { relative } from "node:path";
 import { updateConfig } from "../config/mod.ts";
 import {
@@ -35,11 +35,7 @@ import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 import { ago, json, plural } from "../present/fmt.ts";
 
-const WHO = {
-  agent: { type: "string" },
-  session: { type: "string" },
-  json: { type: "boolean" },
-} as const;
+const WHO = ["agent", "session"] as const;
 
 export const CLAIM_HELP =
   `heimdall claim SYMBOL|PATH… [--task ID] [--ttl 2h] [--agent NAME] [--session ID] [--json]
@@ -120,10 +116,9 @@ const taskLabel = (t: Pick<Task, "id" | "text">) => `${t.id} "${t.text}"`;
 
 /** `heimdall claim`. */
 export function claimCmd(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: { ...WHO, task: { type: "string" }, ttl: { type: "string" } },
-    allowPositionals: true,
+  const { values, positionals } = parseFlags(args, {
+    string: [...WHO, "task", "ttl"],
+    boolean: ["json"],
   });
   if (positionals.length === 0) {
     throw new UsageError("Usage: heimdall claim SYMBOL|PATH… [--ttl 2h]");
@@ -171,10 +166,9 @@ export function claimCmd(args: string[], ctx: Context): Promise<number> {
 
 /** `heimdall release`. */
 export function releaseCmd(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: { ...WHO, task: { type: "string" }, all: { type: "boolean" } },
-    allowPositionals: true,
+  const { values, positionals } = parseFlags(args, {
+    string: [...WHO, "task"],
+    boolean: ["json", "all"],
   });
   const modes = [positionals.length > 0, values.task !== undefined, values.all === true];
   if (modes.filter(Boolean).length !== 1) {
@@ -197,7 +191,7 @@ export function releaseCmd(args: string[], ctx: Context): Promise<number> {
 
 /** `heimdall claims`. */
 export function claimsCmd(args: string[], ctx: Context): Promise<number> {
-  const { values } = parseArgs({ args, options: WHO });
+  const { values } = parseFlags(args, { string: WHO, boolean: ["json"], positionals: false });
   return withTeam(ctx, values, async (team) => {
     const list = await team.store.activeClaims(null);
     if (values.json) ctx.out(json({ store: team.store.where, claims: list }));
@@ -241,15 +235,9 @@ function printConflicts(ctx: Context, list: readonly Conflict[], now: number): v
 
 /** `heimdall conflicts`. */
 export function conflictsCmd(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: {
-      ...WHO,
-      hops: { type: "string" },
-      ack: { type: "boolean" },
-      all: { type: "boolean" },
-    },
-    allowPositionals: true,
+  const { values, positionals } = parseFlags(args, {
+    string: [...WHO, "hops"],
+    boolean: ["json", "ack", "all"],
   });
   if (positionals.length !== 1) {
     throw new UsageError("Usage: heimdall conflicts PATH|SYMBOL [--hops 3]");
@@ -301,16 +289,9 @@ const TASK_VERBS = ["start", "handoff", "resume", "show", "list", "done"] as con
 
 /** `heimdall task`. */
 export function taskCmd(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: {
-      ...WHO,
-      to: { type: "string" },
-      note: { type: "string" },
-      take: { type: "boolean" },
-      all: { type: "boolean" },
-    },
-    allowPositionals: true,
+  const { values, positionals } = parseFlags(args, {
+    string: [...WHO, "to", "note"],
+    boolean: ["json", "take", "all"],
   });
   const [given = "list", ...rest] = positionals;
   if (!(TASK_VERBS as readonly string[]).includes(given)) {
@@ -431,11 +412,7 @@ function targetJson(t: {
 
 /** `heimdall who-knows`. */
 export function whoKnowsCmd(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: { ...WHO, hops: { type: "string" } },
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseFlags(args, { string: [...WHO, "hops"], boolean: ["json"] });
   if (positionals.length !== 1) {
     throw new UsageError("Usage: heimdall who-knows SYMBOL|PATH [--hops 1]");
   }
@@ -473,7 +450,7 @@ export function whoKnowsCmd(args: string[], ctx: Context): Promise<number> {
 
 /** `heimdall team connect|disconnect|status`. */
 export async function teamCmd(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseArgs({ args, options: WHO, allowPositionals: true });
+  const { values, positionals } = parseFlags(args, { string: WHO, boolean: ["json"] });
   const [verb = "status", ...rest] = positionals;
   if (verb === "connect") {
     if (rest.length !== 1) {

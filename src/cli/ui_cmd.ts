@@ -1,6 +1,6 @@
 /** `heimdall ui`: the local dashboard. */
 import { dirname, join } from "node:path";
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import { homePaths, loadConfig } from "../config/mod.ts";
 import { defaultAuthor } from "../memory/mod.ts";
 import { Journal } from "../store/mod.ts";
@@ -55,14 +55,10 @@ function openBrowser(url: string): void {
 /** `heimdall ui`. */
 export async function run(args: string[], given: Context): Promise<number> {
   let ctx = given;
-  const { values } = parseArgs({
-    args,
-    options: {
-      port: { type: "string" },
-      "no-open": { type: "boolean" },
-      author: { type: "string" },
-      demo: { type: "boolean" },
-    },
+  const { values } = parseFlags(args, {
+    string: ["port", "author"],
+    boolean: ["no-open", "demo"],
+    positionals: false,
   });
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {

@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { parseFlags } from "./flags.ts";
 import { Journal } from "../store/mod.ts";
 import { verifyJournal } from "../reconcile/mod.ts";
 import type { Context } from "./context.ts";
@@ -15,10 +15,7 @@ export const HELP = `heimdall verify [--deep] [--json]
 
 /** `heimdall verify`: exit 1 on any drift. */
 export function run(args: string[], ctx: Context): number {
-  const { values } = parseArgs({
-    args,
-    options: { deep: { type: "boolean" }, json: { type: "boolean" } },
-  });
+  const { values } = parseFlags(args, { boolean: ["deep", "json"], positionals: false });
   const journal = Journal.open(ctx.home.journal, { readOnly: true });
   let globalIgnore = "";
   try {
