@@ -47,30 +47,17 @@ Deno.test("extract() degrades to L1 when a file is over the size budget", async 
 Deno.test("extract() leaves a minified file at L1 and parses the same code laid out", async () => {
   const fns = Array.from({ length: 200 }, (_, i) => `function f${i}(a){return a+${i}}`);
   const ex = new TreeSitterExtractor();
-  const minified = await ex.extract({
-    path: "a.min.js",
-    language: "javascript",
-    text: fns.join(";") + "\n",
-    depth: 3,
-  });
+  const js = (path: string, text: string) =>
+    ex.extract({ path, language: "javascript", text, depth: 3 });
+  const minified = await js("a.min.js", fns.join(";") + "\n");
   equal(minified.depth, 1);
   deepStrictEqual(minified.symbols, []);
   match(minified.error ?? "", /^minified or generated: lines average \d+ chars > 300 limit$/);
-  const laidOut = await ex.extract({
-    path: "a.js",
-    language: "javascript",
-    text: fns.join("\n") + "\n",
-    depth: 3,
-  });
+  const laidOut = await js("a.js", fns.join("\n") + "\n");
   equal(laidOut.depth, 3);
   equal(laidOut.symbols.length, 200);
   // A short file is parsed whatever its line length: it costs nothing.
-  const short = await ex.extract({
-    path: "b.js",
-    language: "javascript",
-    text: fns.slice(0, 20).join(";"),
-    depth: 3,
-  });
+  const short = await js("b.js", fns.slice(0, 20).join(";"));
   equal(short.depth, 3);
   equal(short.symbols.length, 20);
 });
