@@ -30,6 +30,20 @@ function corpus(root: string): void {
   }
 }
 
+/** A temp folder with the corpus written to its `repo/`; the caller removes it. */
+function corpusFolder(): { base: string; root: string } {
+  const base = Deno.makeTempDirSync({ prefix: "heimdall-budget-" });
+  const root = join(base, "repo");
+  corpus(root);
+  return { base, root };
+}
+
+/** Asserts the corpus resolved its cross-file calls into edges. */
+function assertResolvesEdges(journal: Journal): void {
+  const edges = journal.get<{ n: number }>("SELECT count(*) AS n FROM edges")!.n;
+  assert.ok(edges > 200, `the corpus resolves edges (${edges})`);
+}
+
 function open(base: string, name: string, root: string) {
   const home = homePaths(join(base, name));
   const journal = Journal.open(home.journal);
@@ -40,9 +54,7 @@ function open(base: string, name: string, root: string) {
 }
 
 Deno.test("a cold index resolves its cross-file edges in many short transactions, to the same rows as one", async () => {
-  const base = Deno.makeTempDirSync({ prefix: "heimdall-budget-" });
-  const root = join(base, "repo");
-  corpus(root);
+  const { base, root } = corpusFolder();
   const whole = open(base, "whole", root);
   whole.r.txBudgetMs = Infinity;
   await whole.r.audit();
@@ -50,8 +62,7 @@ Deno.test("a cold index resolves its cross-file edges in many short transactions
   // Commit at every consistent point: one path, one owner's references.
   split.r.txBudgetMs = 0;
   await split.r.audit();
-  const edges = whole.journal.get<{ n: number }>("SELECT count(*) AS n FROM edges")!.n;
-  assert.ok(edges > 200, `the corpus resolves edges (${edges})`);
+  assertResolvesEdges(whole.journal);
   // 120 paths committed one by one, then at least one transaction per owner
   // and phase of the resolution: never the whole resolution in one.
   assert.ok(
@@ -65,9 +76,7 @@ Deno.test("a cold index resolves its cross-file edges in many short transactions
 });
 
 Deno.test("resolution read on resolving Workers gives the same rows as one resolver", async () => {
-  const base = Deno.makeTempDirSync({ prefix: "heimdall-budget-" });
-  const root = join(base, "repo");
-  corpus(root);
+  const { base, root } = corpusFolder();
   const one = open(base, "one", root);
   await one.r.audit();
   const split = open(base, "split", root);
@@ -75,8 +84,7 @@ Deno.test("resolution read on resolving Workers gives the same rows as one resol
   split.r.parallelResolveMin = 1;
   split.r.txBudgetMs = 0;
   await split.r.audit();
-  const edges = one.journal.get<{ n: number }>("SELECT count(*) AS n FROM edges")!.n;
-  assert.ok(edges > 200, `the corpus resolves edges (${edges})`);
+  assertResolvesEdges(one.journal);
   assert.equal(dumpIndex(split.journal), dumpIndex(one.journal));
   one.journal.close();
   split.journal.close();
@@ -101,9 +109,7 @@ Deno.test("files a resolving Worker could not answer come back to the caller", a
 });
 
 Deno.test("an index stopped between two of its resolution transactions converges on the next audit", async () => {
-  const base = Deno.makeTempDirSync({ prefix: "heimdall-budget-" });
-  const root = join(base, "repo");
-  corpus(root);
+  const { base, root } = corpusFolder();
   const clean = open(base, "clean", root);
   await clean.r.audit();
   for (const stopAt of [1, 150, 300]) {
