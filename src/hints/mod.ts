@@ -5,12 +5,4 @@
  * believed about what happened: it only costs the writer a stat.
  */
 export { parsePatch, type PatchFile } from "./patch.ts";
-export {
-  type DroppedHint,
-  type HintFile,
-  HOOK_PATH_KEYS,
-  pathsFromHookJson,
-  readHintFiles,
-  validateHintPath,
-  writeHintFile,
-} from "./hints.ts";
+export * from "./hints.ts";

@@ -33,18 +33,7 @@ import { resolveTarget, type Target } from "./targets.ts";
 import type { Actor, Claim, SymbolKey, Task, TaskEvent, TaskMove, TeamStore } from "./types.ts";
 import { type Expert, whoKnows as rankWhoKnows } from "./who_knows.ts";
 
-export type {
-  ActiveClaim,
-  Actor,
-  Claim,
-  ReleaseFilter,
-  SymbolKey,
-  Task,
-  TaskEvent,
-  TaskMove,
-  TaskState,
-  TeamStore,
-} from "./types.ts";
+export type * from "./types.ts";
 export type { Conflict, ConflictReport, PathStep, Relation } from "./conflicts.ts";
 export type { Evidence, Expert } from "./who_knows.ts";
 export type { LinkedMemory } from "./memory_link.ts";
