@@ -10,14 +10,7 @@ export function parseJest(out: string): ParsedRun | null {
   const failed = [...out.matchAll(/^\s*● (.+ › .+|[^\n]+?)\s*$/gm)]
     .map((m) => m[1]!)
     .filter((n) => !/^Test suite failed to run/.test(n));
-  if (!tests && failed.length === 0) return null;
-  const line = tests?.[1] ?? "";
-  return {
-    runner: "jest",
-    failed: unique(failed),
-    passed: tests ? count(line, /(\d+) passed/) ?? 0 : null,
-    failedCount: tests ? count(line, /(\d+) failed/) ?? 0 : null,
-  };
+  return summarise("jest", tests, failed);
 }
 
 export function parseVitest(out: string): ParsedRun | null {
@@ -26,10 +19,23 @@ export function parseVitest(out: string): ParsedRun | null {
   if (failed.length === 0) {
     failed = [...out.matchAll(/^\s*[×✗] (.+?)(?: \d+ms)?\s*$/gm)].map((m) => m[1]!);
   }
+  return summarise("vitest", tests, failed);
+}
+
+/**
+ * The run both runners report the same way: nothing when there is neither a
+ * summary line nor a failure, counts only when there is a summary line
+ * (`null` otherwise; 0 when the line does not name them).
+ */
+function summarise(
+  runner: string,
+  tests: RegExpExecArray | null,
+  failed: string[],
+): ParsedRun | null {
   if (!tests && failed.length === 0) return null;
   const line = tests?.[1] ?? "";
   return {
-    runner: "vitest",
+    runner,
     failed: unique(failed),
     passed: tests ? count(line, /(\d+) passed/) ?? 0 : null,
     failedCount: tests ? count(line, /(\d+) failed/) ?? 0 : null,
