@@ -1,7 +1,6 @@
 import { parseFlags } from "./flags.ts";
 import { dirname, isAbsolute, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { runningUnderDeno } from "../harness/install/command.ts";
+import { denoRunArgv, runningUnderDeno } from "../harness/install/command.ts";
 import {
   disableService,
   enableService,
@@ -54,18 +53,7 @@ export function daemonArgv(execPath = Deno.execPath()): string[] {
     const brew = /^(.*)\/Cellar\/heimdall\/[^/]+\/bin\/heimdall$/.exec(execPath);
     return [brew ? `${brew[1]}/opt/heimdall/bin/heimdall` : execPath, "daemon"];
   }
-  const main = fileURLToPath(new URL("../../main.ts", import.meta.url));
-  return [
-    execPath,
-    "run",
-    "--quiet",
-    "--no-prompt",
-    ...DAEMON_PERMISSIONS,
-    "--config",
-    join(dirname(main), "deno.json"),
-    main,
-    "daemon",
-  ];
+  return [...denoRunArgv(execPath, DAEMON_PERMISSIONS), "daemon"];
 }
 
 function thisPlatform(): ServicePlatform {

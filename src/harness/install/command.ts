@@ -32,17 +32,30 @@ export function runningUnderDeno(execPath = Deno.execPath()): boolean {
  */
 export function selfArgv(entry: "main" | "hook" = "main", execPath = Deno.execPath()): string[] {
   if (!runningUnderDeno(execPath)) return [execPath];
-  const main = fileURLToPath(new URL("../../../main.ts", import.meta.url));
   const hook = fileURLToPath(new URL("../../cli/hook_main.ts", import.meta.url));
+  return denoRunArgv(execPath, RUN_PERMISSIONS, entry === "hook" ? hook : undefined);
+}
+
+/**
+ * `[deno, run, --quiet, --no-prompt, …permissions, --config, deno.json, module]`:
+ * runs `module` (default: `main.ts`) of this checkout with its `deno.json`,
+ * whatever the working directory.
+ */
+export function denoRunArgv(
+  execPath: string,
+  permissions: readonly string[],
+  module?: string,
+): string[] {
+  const main = fileURLToPath(new URL("../../../main.ts", import.meta.url));
   return [
     execPath,
     "run",
     "--quiet",
     "--no-prompt",
-    ...RUN_PERMISSIONS,
+    ...permissions,
     "--config",
     join(dirname(main), "deno.json"),
-    entry === "hook" ? hook : main,
+    module ?? main,
   ];
 }
 
