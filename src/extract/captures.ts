@@ -4,6 +4,7 @@ import type { Reference, SymbolDef } from "./types.ts";
 import { docstringNode, docstringText, precedingDoc } from "./doc_comment.ts";
 import { signatureOf } from "./signature.ts";
 import {
+  lastEndingBefore,
   MARK_COMMENT,
   MARK_DECORATOR,
   MARK_LITERAL,
@@ -311,19 +312,6 @@ function holdsOnly(node: Node, child: Node, decorators: ReadonlySet<string>): bo
   } finally {
     cursor.delete();
   }
-}
-
-/** Index of the last span that ends at or before `index` (spans sorted by start), or -1. */
-function lastEndingBefore(spans: readonly Span[], index: number): number {
-  let lo = 0;
-  let hi = spans.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (spans[mid]!.start < index) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let i = lo - 1; i >= 0; i--) if (spans[i]!.end <= index) return i;
-  return -1;
 }
 
 function isBlank(source: string, from: number, to: number): boolean {

@@ -1,5 +1,5 @@
 import type { Node } from "./grammars.ts";
-import type { Span } from "./source_marks.ts";
+import { lastEndingBefore, type Span } from "./source_marks.ts";
 
 const DOC_MAX = 2000;
 
@@ -47,18 +47,6 @@ export function precedingDoc(
 }
 
 const NL = 10;
-
-/** Index of the last span that ends at or before `index` (spans sorted, disjoint), or -1. */
-function lastEndingBefore(spans: readonly Span[], index: number): number {
-  let lo = 0;
-  let hi = spans.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (spans[mid]!.end <= index) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
-}
 
 /** True when `source[from, to)` is spaces and at most `newlines` line breaks. */
 function blank(source: string, from: number, to: number, newlines: number): boolean {

@@ -87,3 +87,21 @@ export function outermost<T extends Span>(spans: T[]): T[] {
   }
   return out;
 }
+
+/**
+ * Index of the last span that ends at or before `index`, or -1; `spans` sorted
+ * by start, nested or disjoint. A binary search on the starts, then a walk back
+ * over the spans that start before `index` but reach past it (none when the
+ * spans are disjoint, so one step).
+ */
+export function lastEndingBefore(spans: readonly Span[], index: number): number {
+  let lo = 0;
+  let hi = spans.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (spans[mid]!.start < index) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo - 1; i >= 0; i--) if (spans[i]!.end <= index) return i;
+  return -1;
+}
