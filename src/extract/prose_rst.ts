@@ -1,6 +1,12 @@
 /** reStructuredText chunked by section (pure). */
 import type { Chunk, SymbolDef } from "./types.ts";
-import { hasWord, isRule, type ProseHeading, sectionsFromHeadings } from "./prose_sections.ts";
+import {
+  hasWord,
+  isRule,
+  levelsByFirstUse,
+  type ProseHeading,
+  sectionsFromHeadings,
+} from "./prose_sections.ts";
 
 /** A section longer than this is cut at blank lines into several chunks of the same heading. */
 const CHUNK_MAX_CHARS = 4000;
@@ -24,11 +30,10 @@ export function chunkRst(text: string): { chunks: Chunk[]; symbols: SymbolDef[] 
 
 function findRstHeadings(lines: readonly string[]): ProseHeading[] {
   const out: ProseHeading[] = [];
-  const levels = new Map<string, number>();
-  const level = (style: string) => {
-    if (!levels.has(style)) levels.set(style, levels.size + 1);
-    return levels.get(style)!;
-  };
+  const level = levelsByFirstUse();
+  /** A title's text is also its signature: rst marks titles up by rules, not in the line. */
+  const title = (style: string, text: string, start: number) =>
+    out.push({ level: level(style), text, start, raw: text });
   /** Indent of the line that opened a literal block or directive; -1 outside one. */
   let blockIndent = -1;
   let prevBlank = true;
@@ -53,12 +58,7 @@ function findRstHeadings(lines: readonly string[]): ProseHeading[] {
       prevBlank && isRule(line) && indentOf(line) === 0 && !isRule(next) && hasWord(next) &&
       isRule(after) && after.trim() === line.trim()
     ) {
-      out.push({
-        level: level(`o${line.trim()[0]}`),
-        text: next.trim(),
-        start: i,
-        raw: next.trim(),
-      });
+      title(`o${line.trim()[0]}`, next.trim(), i);
       i += 2;
       prevBlank = true; // a title ends a block: a subtitle may follow at once
       continue;
@@ -68,12 +68,7 @@ function findRstHeadings(lines: readonly string[]): ProseHeading[] {
       prevBlank && indentOf(line) === 0 && !isRule(line) && hasWord(line) && isRule(next) &&
       indentOf(next) === 0
     ) {
-      out.push({
-        level: level(`u${next.trim()[0]}`),
-        text: line.trim(),
-        start: i,
-        raw: line.trim(),
-      });
+      title(`u${next.trim()[0]}`, line.trim(), i);
       i += 1;
       prevBlank = true;
       continue;

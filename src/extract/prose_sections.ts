@@ -185,3 +185,16 @@ function isPunctuation(c: number): boolean {
 export function hasWord(text: string): boolean {
   return /[\p{L}\p{N}]/u.test(text);
 }
+
+/**
+ * Levels by first appearance, as reStructuredText and plain text rank their
+ * heading styles: the first style seen is level 1, the next new one level 2,
+ * and a style seen again keeps its level. One per document.
+ */
+export function levelsByFirstUse(): (style: string) => number {
+  const levels = new Map<string, number>();
+  return (style) => {
+    if (!levels.has(style)) levels.set(style, levels.size + 1);
+    return levels.get(style)!;
+  };
+}

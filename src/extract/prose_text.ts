@@ -1,6 +1,12 @@
 /** Plain text (README, NEWS, `.txt`) chunked by paragraph groups and the headings it shows (pure). */
 import type { Chunk, SymbolDef } from "./types.ts";
-import { hasWord, isRule, type ProseHeading, sectionsFromHeadings } from "./prose_sections.ts";
+import {
+  hasWord,
+  isRule,
+  levelsByFirstUse,
+  type ProseHeading,
+  sectionsFromHeadings,
+} from "./prose_sections.ts";
 
 /** Paragraphs are grouped into chunks of about this many characters, cut at blank lines. */
 const CHUNK_MAX_CHARS = 2500;
@@ -35,11 +41,7 @@ export function chunkText(text: string): { chunks: Chunk[]; symbols: SymbolDef[]
 
 function findTextHeadings(lines: readonly string[]): ProseHeading[] {
   const out: ProseHeading[] = [];
-  const levels = new Map<string, number>();
-  const level = (style: string) => {
-    if (!levels.has(style)) levels.set(style, levels.size + 1);
-    return levels.get(style)!;
-  };
+  const level = levelsByFirstUse();
   const blank = (i: number) => i < 0 || i >= lines.length || lines[i]!.trim() === "";
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
