@@ -77,17 +77,8 @@ export {
   trigramSimilarity,
   wordSimilarity,
 } from "./similarity.ts";
-export {
-  type AnchorRow,
-  type AnchorState,
-  KINDS,
-  type Memory,
-  MemoryInputError,
-  type MemoryKind,
-  type MemoryRow,
-  type Scope,
-  SCOPES,
-} from "./types.ts";
+// All of types.ts: AnchorTarget too, the type of AnchorRow.target.
+export * from "./types.ts";
 export {
   acceptCandidate,
   type Candidate,
