@@ -107,7 +107,8 @@ export function resolveAbout(j: Journal, text: string, cwd: string): About {
   return { target: "symbol", node, root: rootFor(roots, node.path)?.path ?? null };
 }
 
-function realPath(abs: string): string {
+/** `abs` with its links resolved, or `abs` itself when it cannot be (gone, unreadable). */
+export function realPath(abs: string): string {
   try {
     return Deno.realPathSync(abs);
   } catch {
