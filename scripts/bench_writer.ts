@@ -132,7 +132,12 @@ async function main(args: string[]): Promise<number> {
     },
   });
   if (!values.tree) throw new UsageError(`--tree is required\n${USAGE}`);
-  const tree = await Deno.realPath(values.tree);
+  let tree: string;
+  try {
+    tree = await Deno.realPath(values.tree);
+  } catch {
+    throw new UsageError(`--tree "${values.tree}" is not a folder here: give the folder to index`);
+  }
   const runs = wholeNumber("runs", values.runs, 1);
   const { prepared, recorded } = await recordingOf(tree, values.recording);
   const replays: RunFigures[] = [];
