@@ -25,6 +25,7 @@ import { homePaths } from "../src/config/mod.ts";
 import { Journal } from "../src/store/mod.ts";
 import { selfArgv } from "../src/harness/install/command.ts";
 import { cli, type DaemonProcess, startDaemon, tempDir, waitFor } from "./helpers.ts";
+import { fixture, FIXTURES, payloadText } from "./harness_fixtures.ts";
 import {
   freshDatabase,
   heimdall,
@@ -34,30 +35,6 @@ import {
   pgServer,
   sql,
 } from "./team_fixture.ts";
-
-const FIXTURES = new URL("./fixtures/harness/", import.meta.url).pathname;
-
-interface Fixture {
-  description: string;
-  payload: Record<string, unknown>;
-  expect: {
-    kind: string;
-    source?: string;
-    final?: boolean;
-    tool?: { kind: string; paths?: string[]; command?: string };
-    outcome?: { ok?: boolean; exitCode?: number };
-    test?: { runner: string; outcome: string; failed: string[] };
-  };
-}
-
-function fixture(harness: string, name: string): Fixture {
-  return JSON.parse(Deno.readTextFileSync(join(FIXTURES, harness, `${name}.json`)));
-}
-
-/** The payload with `{{repo}}` replaced (as JSON text, so nested strings are covered). */
-function payloadText(f: Fixture, repo: string): string {
-  return JSON.stringify(f.payload).replaceAll("{{repo}}", repo);
-}
 
 function copyDir(from: string, to: string): void {
   Deno.mkdirSync(to, { recursive: true });

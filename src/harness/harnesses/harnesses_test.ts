@@ -6,46 +6,12 @@
  * fixture says where its payload came from.
  */
 import assert from "node:assert/strict";
-import { join, relative } from "node:path";
+import { relative } from "node:path";
 import { parseEvent, renderAnswer, rowOf } from "../engine.ts";
 import type { HookEvent } from "../event.ts";
 import { parseTestRun } from "../test_runs/mod.ts";
 import { HARNESSES, harnessSpec } from "./mod.ts";
-
-const FIXTURES = new URL("../../../tests/fixtures/harness/", import.meta.url).pathname;
-
-interface Fixture {
-  description: string;
-  /**
-   * Where the payload came from: `documented: URL (version)` for a payload
-   * written from the harness's documented schema, `captured from HARNESS
-   * VERSION` for one a real harness sent.
-   */
-  source: string;
-  payload: Record<string, unknown>;
-  expect: {
-    kind: string;
-    source?: string;
-    final?: boolean;
-    tool?: { kind: string; paths?: string[]; command?: string };
-    outcome?: { ok?: boolean; exitCode?: number };
-    test?: { runner: string; outcome: string; failed: string[] };
-  };
-}
-
-function fixture(harness: string, name: string): Fixture {
-  return JSON.parse(Deno.readTextFileSync(join(FIXTURES, harness, `${name}.json`)));
-}
-
-function fixtureNames(harness: string): string[] {
-  return [...Deno.readDirSync(join(FIXTURES, harness))].map((e) => e.name.replace(/\.json$/, ""))
-    .sort();
-}
-
-/** The payload with `{{repo}}` replaced (as JSON text, so nested strings are covered). */
-function payloadText(f: Fixture, repo: string): string {
-  return JSON.stringify(f.payload).replaceAll("{{repo}}", repo);
-}
+import { fixture, fixtureNames, payloadText } from "../../../tests/harness_fixtures.ts";
 
 Deno.test("every harness's payload fixtures normalise to the expected event", () => {
   const repo = "/home/dev/shop";
