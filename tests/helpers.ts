@@ -12,9 +12,23 @@ const PERMS = [
   "--v8-flags=--expose-gc,--max-semi-space-size=4",
 ];
 
-/** A fresh temporary folder, removed by the returned disposer. */
+/** Every folder {@link tempDir} made in this process, removed when it ends. */
+const made: string[] = [];
+globalThis.addEventListener("unload", () => {
+  for (const dir of made) {
+    try {
+      Deno.removeSync(dir, { recursive: true });
+    } catch {
+      // A daemon a test left running may still be writing there; the OS's tmp cleaner has it.
+    }
+  }
+});
+
+/** A fresh temporary folder, removed when the test process ends. */
 export function tempDir(prefix = "heimdall-test-"): string {
-  return Deno.makeTempDirSync({ prefix });
+  const dir = Deno.makeTempDirSync({ prefix });
+  made.push(dir);
+  return dir;
 }
 
 /** Writes files (path → content) under `root`, creating folders. */
