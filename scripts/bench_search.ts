@@ -28,8 +28,8 @@
  *    order drawn; prose: within each format).
  * 4. The copy is indexed with `heimdall index` (a subprocess), cached under
  *    `--work` until the corpus, the code questions or the code that decides
- *    the index (every file under src/extract/ and src/store/, and
- *    src/search/chunk_rows.ts and words.ts) change; `--reindex` forces.
+ *    the index (every file under src/extract/, src/store/, src/derive/ and
+ *    src/files/) change; `--reindex` forces.
  * 5. Heimdall is `search()` in-process (limit 10, no semantic leg). A hit
  *    names a spot: its symbol (or section) and line range. A spot is right
  *    for a code question when it is in a gold file and its name is the gold
@@ -94,8 +94,8 @@ const CODE_CASES_VERSION = "code-v2";
 const INDEX_SOURCES = [
   "../src/extract/",
   "../src/store/",
-  "../src/search/chunk_rows.ts",
-  "../src/search/words.ts",
+  "../src/derive/",
+  "../src/files/",
 ];
 /** Lines a chunk of the chunk baseline holds at most. */
 const CHUNK_MAX_LINES = 150;

@@ -129,9 +129,9 @@ export function focusCandidates(
     );
     const rel = m.rel ?? "";
     hashes.set(c.key, new Set(list.filter((u) => u.title !== rel).map((u) => u.text_hash)));
-    // A heading names a section less sharply than an identifier names code.
+    // A heading names a section less sharply than an identifier names code; prose is all prose.
     const weights = m.source === "docs"
-      ? { ...tuning.unit, name: tuning.headingWeight }
+      ? { ...tuning.unit, name: tuning.headingWeight, doc: tuning.unit.body }
       : tuning.unit;
     const s = scoreUnits(
       list.map((u) => unitInput(u, rel)),

@@ -1,13 +1,15 @@
 /**
  * The answer inside a file (pure): every unit a file owns — a symbol, a
  * section, a window of text, the file's own lines — scored against the query
- * by a BM25 variant over its own fields: its name split into words, its enclosing
- * name, the words of its own lines — signature, identifiers, string literals,
- * comments, and the doc comment and decorators directly above it (a nested
- * symbol's lines belong to it, not to its container) — and the file's path. One model ranks units within a file
+ * by a BM25 variant over its own fields: its name split into words (normalised
+ * by the name's length), its enclosing name, the words of its own lines —
+ * signature, identifiers, string literals, and, at their own weight, its
+ * prose: comments, a docstring, and the doc comment and decorators directly
+ * above it (a nested symbol's lines belong to it, not to its container) — and
+ * the file's path. One model ranks units within a file
  * and, through a file's best unit, files against each other (`focus.ts`).
  */
-import { stem } from "../derive/words.ts";
+import { splitWords, stem } from "../derive/words.ts";
 
 /**
  * A query term with its inverse document frequency over the index's chunks.
@@ -33,7 +35,20 @@ export interface UnitWeights {
   /** The same for its enclosing name. */
   qual: number;
   body: number;
+  /**
+   * Weight of a code unit's prose lines in place of `body`'s: its doc
+   * comment, its other comments, a Python docstring (see {@link proseLines}).
+   */
+  doc: number;
   path: number;
+  /**
+   * Share of the name's length normalisation (0 none, 1 full): with it, a
+   * query word counts more in a short name than in a long one, so a name the
+   * query spells out whole (`remaining_bytes` for "the remaining bytes")
+   * outranks a longer one holding the same words
+   * (`ConsumeRemainingBytesAsString`).
+   */
+  nameB: number;
   /** Multiplies the score of a unit that holds others (a class, a namespace). */
   container: number;
   /** Weight of the query's word pairs found next to each other, in order (a phrase, a sentence). */
@@ -122,6 +137,9 @@ export function scoreUnits(
   const lineCount = file.text === "" ? 0 : file.lineStarts.length;
   const owner = lineOwners(units, lineCount);
   attachLeadingComments(owner, units, file);
+  const prose = w.doc === w.body ? undefined : proseLines(owner, units, file);
+  // A word on a prose line counts `doc / body` of one on a code line.
+  const docShare = w.body > 0 ? w.doc / w.body : 0;
   const bodyTf = units.map(() => new Float64Array(terms.length));
   const bodyLen = new Float64Array(units.length);
   const bodyLearned = units.map(() => new Map<string, number>());
@@ -135,13 +153,20 @@ export function scoreUnits(
   const places = terms.map((t, i) => {
     const at: number[] = [];
     forEachOccurrence(file, t.stem, (x) => {
-      const u = owner[lineOf(x)]!;
-      if (u >= 0) bodyTf[u]![i]! += 1;
+      const l = lineOf(x);
+      const u = owner[l]!;
+      if (u >= 0) bodyTf[u]![i]! += prose?.[l] ? docShare : 1;
       at.push(x);
     });
     return at;
   });
-  const pairs = adjacentPairs(terms, places, (x) => owner[lineOf(x)]!, units.length);
+  const pairs = adjacentPairs(
+    terms,
+    places,
+    (x) => owner[lineOf(x)]!,
+    (x) => (prose?.[lineOf(x)] ? docShare : 1),
+    units.length,
+  );
   for (const [code, a] of learned) {
     forEachOccurrence(file, code, (at) => {
       const u = owner[lineOf(at)]!;
@@ -178,8 +203,10 @@ export function scoreUnits(
   const pairIdf = terms.reduce((s, t, i) => s + (t.next ? (t.idf + terms[i + 1]!.idf) / 2 : 0), 0);
   const most = terms.reduce((s, t) => s + t.idf, 0) * (1 + w.name + w.qual) + w.pair * pairIdf ||
     1;
-  return units.map((_, u) => {
+  return units.map((unit, u) => {
     const lengthNorm = 1 - w.b + w.b * (bodyLen[u]! / w.avgBody);
+    const nameNorm = 1 - w.nameB +
+      w.nameB * (Math.max(1, splitWords(unit.name).length) / AVG_NAME_WORDS);
     let score = 0;
     let matched = 0;
     terms.forEach((t, i) => {
@@ -187,7 +214,7 @@ export function scoreUnits(
       if (bodyTf[u]![i]! + name + qual > 0) matched++;
       // The body's words saturate as in BM25; a word of the name counts once, in full.
       const tf = w.body * bodyTf[u]![i]! / lengthNorm + w.path * pathTf[i]!;
-      const named = w.name * Math.min(1, name) + w.qual * Math.min(1, qual);
+      const named = w.name * Math.min(1, name) / nameNorm + w.qual * Math.min(1, qual);
       score += t.idf * (tf / (w.k1 + tf) + named);
     });
     score += w.pair * pairs[u]!;
@@ -200,6 +227,9 @@ export function scoreUnits(
   });
 }
 
+/** The name length (in words) at which its normalisation is neutral. */
+const AVG_NAME_WORDS = 2;
+
 /** How far (in characters past the first word's start) the next word of a pair may begin. */
 const PAIR_REACH = 32;
 
@@ -208,12 +238,14 @@ const PAIR_REACH = 32;
  * `next` and the term after it) that its body holds in order, the second
  * starting within {@link PAIR_REACH} characters of the first, as a phrase or
  * a sentence would. `places` are each term's sorted offsets; `unitAt` maps an
- * offset to its unit (-1 for none). Each pair counts once per unit.
+ * offset to its unit (-1 for none), `share` to its line's weight (a prose
+ * line's `doc / body`). Each pair counts once per unit, where it is first found.
  */
 function adjacentPairs(
   terms: readonly ScoredTerm[],
   places: readonly (readonly number[])[],
   unitAt: (offset: number) => number,
+  share: (offset: number) => number,
   unitCount: number,
 ): Float64Array {
   const out = new Float64Array(unitCount);
@@ -230,7 +262,7 @@ function adjacentPairs(
         const u = unitAt(x);
         if (u >= 0 && !credited.has(u)) {
           credited.add(u);
-          out[u]! += weight;
+          out[u]! += weight * share(x);
         }
       }
     }
@@ -328,6 +360,51 @@ function upperBound(a: readonly number[], x: number): number {
   return lo;
 }
 
+/** A line of a comment (not an attribute or decorator). */
+const COMMENT =
+  /^\s*(\/\/|\/\*|\*(\s|\/|$)|#(?!\s*(include|define|if|ifdef|ifndef|endif|else|elif|pragma|undef)\b|!|\[)|--|;;)/;
+/** The first line of a Python docstring, and where it closes on the same line. */
+const DOCSTRING_OPEN = /^\s*[rRuUbB]?("""|\x27\x27\x27)/;
+
+/**
+ * Marks the prose lines of ranged units (pure but for the result): comment
+ * lines, and a docstring (a triple-quoted string that is the first statement
+ * of a unit, as Python writes one). Lines owned by the file unit or by none
+ * are not marked: a file's own text keeps one weight.
+ */
+export function proseLines(
+  owner: Int32Array,
+  units: readonly UnitInput[],
+  file: FileText,
+): Uint8Array {
+  const out = new Uint8Array(owner.length);
+  const lineText = (l: number) =>
+    file.text.slice(file.lineStarts[l]!, (file.lineStarts[l + 1] ?? file.text.length + 1) - 1);
+  let docstringEnd: string | undefined;
+  for (let l = 0; l < owner.length; l++) {
+    const u = owner[l]!;
+    if (u < 0 || units[u]!.isFile) continue;
+    const line = lineText(l);
+    if (docstringEnd !== undefined) {
+      out[l] = 1;
+      if (line.includes(docstringEnd)) docstringEnd = undefined;
+      continue;
+    }
+    if (COMMENT.test(line)) {
+      out[l] = 1;
+      continue;
+    }
+    const open = DOCSTRING_OPEN.exec(line);
+    if (open && l > 0 && owner[l - 1] === u && units[u]!.start === l) {
+      // The line after the unit's first: a docstring, open until its quotes close.
+      out[l] = 1;
+      const rest = line.slice(open[0].length);
+      if (!rest.includes(open[1]!)) docstringEnd = open[1];
+    }
+  }
+  return out;
+}
+
 /** A line of a comment, a doc comment or an attribute/decorator, which belongs to the definition below it. */
 const LEADING =
   /^\s*(\/\/|\/\*|\*|#(?!\s*(include|define|if|ifdef|ifndef|endif|else|elif|pragma|undef)\b)|@|--|;;)/;
@@ -365,10 +442,12 @@ export const DEFAULT_UNIT_WEIGHTS: UnitWeights = {
   name: 3,
   qual: 0,
   body: 1,
+  doc: 0.5,
   path: 0,
   k1: 1.2,
   b: 0.25,
   avgBody: 960,
+  nameB: 0.5,
   container: 1,
   pair: 1,
 };

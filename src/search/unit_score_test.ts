@@ -5,6 +5,7 @@ import {
   fileText,
   forEachOccurrence,
   lineOwners,
+  proseLines,
   scoreUnits,
   type UnitInput,
 } from "./unit_score.ts";
@@ -140,4 +141,52 @@ Deno.test("scoreUnits() credits the query's words found together, in order, as a
   const [phrase, scattered] = scoreUnits(units, file, "", t, new Map(), DEFAULT_UNIT_WEIGHTS);
   assert.equal(phrase!.matched, scattered!.matched);
   assert.ok(phrase!.score > scattered!.score, `${phrase!.score} > ${scattered!.score}`);
+});
+
+Deno.test("proseLines() marks comments and a docstring of code units, not code or the file's lines", () => {
+  const text = [
+    "# a file comment", // 1: the file's
+    "def area(r):", // 2
+    '    """The area of a circle', // 3: docstring
+    '    of radius r."""', // 4
+    "    # pi times r squared", // 5
+    "    return 3.14 * r * r", // 6
+    "int deref(int *p) {", // 7
+    "  *p = 0; /* not a comment line */", // 8
+    "  // set it", // 9
+    "}", // 10
+  ].join("\n");
+  const units = [
+    unit({ isFile: true }),
+    unit({ name: "area", start: 2, end: 6 }),
+    unit({ name: "deref", start: 7, end: 10 }),
+  ];
+  const file = fileText(text);
+  const owner = lineOwners(units, file.lineStarts.length);
+  assert.deepEqual([...proseLines(owner, units, file)], [0, 0, 1, 1, 1, 0, 0, 0, 1, 0]);
+});
+
+Deno.test("scoreUnits() ranks a name the query spells out whole above a longer one holding its words", () => {
+  const file = fileText("fn remaining_bytes() {}\nfn consume_remaining_bytes_as_string() {}");
+  const units = [
+    unit({ name: "remaining_bytes", start: 1, end: 1 }),
+    unit({ name: "consume_remaining_bytes_as_string", start: 2, end: 2 }),
+  ];
+  const t = terms(["remaining", "bytes"]);
+  const flat = { ...DEFAULT_UNIT_WEIGHTS, nameB: 0 };
+  const [a0, b0] = scoreUnits(units, file, "", t, new Map(), flat);
+  const [a, b] = scoreUnits(units, file, "", t, new Map(), DEFAULT_UNIT_WEIGHTS);
+  assert.ok(a!.score > b!.score, `${a!.score} > ${b!.score}`);
+  assert.ok(a!.score - b!.score > a0!.score - b0!.score, "the normalisation widens the gap");
+});
+
+Deno.test("scoreUnits() weighs a word in a comment at doc / body of one in code", () => {
+  const file = fileText("fn a() {\n  // cookie\n}\nfn b() {\n  cookie();\n}");
+  const units = [unit({ name: "a", start: 1, end: 3 }), unit({ name: "b", start: 4, end: 6 })];
+  const t = terms(["cookie"]);
+  const [inComment, inCode] = scoreUnits(units, file, "", t, new Map(), DEFAULT_UNIT_WEIGHTS);
+  assert.ok(inCode!.score > inComment!.score, `${inCode!.score} > ${inComment!.score}`);
+  const even = { ...DEFAULT_UNIT_WEIGHTS, doc: DEFAULT_UNIT_WEIGHTS.body };
+  const [c, d] = scoreUnits(units, file, "", t, new Map(), even);
+  assert.equal(c!.score.toFixed(6), d!.score.toFixed(6));
 });
