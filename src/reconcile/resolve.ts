@@ -107,6 +107,13 @@ interface ClassNode {
   path_id: number;
 }
 
+/** One import binding of a file: the module it names and the name it imports. */
+interface ImportBinding {
+  module: string | null;
+  target: string;
+  module_tail: string | null;
+}
+
 /**
  * Cross-file resolution, run inside the writer's transaction right after a
  * path's rows changed. Honest: an import-backed target first, then a
@@ -133,7 +140,7 @@ export class Resolver {
   readonly #fileKeyOwner = new Map<string, number>();
   readonly #bindingCache = new Map<
     number,
-    Map<string, { module: string | null; target: string; module_tail: string | null }>
+    Map<string, ImportBinding>
   >();
   readonly #owners = new Map<number, Owner | undefined>();
   readonly #rootPaths = new Map<number, string>();
@@ -182,15 +189,8 @@ export class Resolver {
   ): void {
     const j = this.journal;
     const pathId = change.pathId;
-    this.#localDefs.clear();
-    this.#localFunctions.clear();
-    this.#localNodes.clear();
-    this.#localClasses.clear();
-    this.#uniqueDefs.clear();
-    this.#uniqueClasses.clear();
-    this.#bases.clear();
+    this.#forgetLookups();
     this.#basesFound.clear();
-    this.#starLevels.clear();
     this.#folders.update(
       change,
       j.get<{ language: string | null; state: string }>(
@@ -564,15 +564,23 @@ export class Resolver {
     this.#pathIds.clear();
     this.#bindingCache.clear();
     this.#owners.clear();
-    this.#localDefs.clear();
-    this.#localFunctions.clear();
-    this.#localNodes.clear();
-    this.#localClasses.clear();
-    this.#uniqueDefs.clear();
-    this.#uniqueClasses.clear();
-    this.#bases.clear();
-    this.#starLevels.clear();
+    this.#forgetLookups();
     this.#folders = new FolderIndex();
+  }
+
+  /** Forgets what any change may make stale: per-file lookups, unique names, bases, star closures. */
+  #forgetLookups(): void {
+    const lookups: Map<unknown, unknown>[] = [
+      this.#localDefs,
+      this.#localFunctions,
+      this.#localNodes,
+      this.#localClasses,
+      this.#uniqueDefs,
+      this.#uniqueClasses,
+      this.#bases,
+      this.#starLevels,
+    ];
+    for (const cache of lookups) cache.clear();
   }
 
   /**
@@ -907,20 +915,31 @@ export class Resolver {
     return undefined;
   }
 
+  /**
+   * A file's rows of `sql` (its one parameter: the file's path id), folded
+   * into a map by `add`; cached in `cache` for one afterChange.
+   */
+  #perFile<R, V>(
+    cache: Map<number, Map<string, V>>,
+    pathId: number,
+    sql: string,
+    add: (m: Map<string, V>, r: R) => void,
+  ): Map<string, V> {
+    return cachedOr(cache, pathId, () => {
+      const m = new Map<string, V>();
+      for (const r of this.journal.all<R>(sql, pathId)) add(m, r);
+      return m;
+    });
+  }
+
   /** A file's nodes by id: their kind, qualname and parent; cached like {@link #functionsIn}. */
   #nodesIn(pathId: number): Map<string, NodeFacts> {
-    let m = this.#localNodes.get(pathId);
-    if (!m) {
-      m = new Map();
-      for (
-        const r of this.journal.all<NodeFacts & { id: string }>(
-          "SELECT id, kind, qualname, parent_id FROM nodes WHERE path_id = ?",
-          pathId,
-        )
-      ) m.set(r.id, { kind: r.kind, qualname: r.qualname, parent_id: r.parent_id });
-      this.#localNodes.set(pathId, m);
-    }
-    return m;
+    return this.#perFile<NodeFacts & { id: string }, NodeFacts>(
+      this.#localNodes,
+      pathId,
+      "SELECT id, kind, qualname, parent_id FROM nodes WHERE path_id = ?",
+      (m, r) => m.set(r.id, { kind: r.kind, qualname: r.qualname, parent_id: r.parent_id }),
+    );
   }
 
   /**
@@ -1029,42 +1048,30 @@ export class Resolver {
   }
 
   /** A file's import bindings (local name → module and imported name), cached for one afterChange. */
-  #bindings(
-    ownerId: number,
-  ): Map<string, { module: string | null; target: string; module_tail: string | null }> {
-    let b = this.#bindingCache.get(ownerId);
-    if (!b) {
-      b = new Map();
-      for (
-        const r of this.journal.all<
-          { module: string | null; target: string; module_tail: string | null }
-        >(
-          `SELECT module, target, module_tail FROM pending_edges WHERE owner_id = ?1 AND kind = 'imports'
-           UNION ALL SELECT module, target, module_tail FROM edges
-           WHERE owner_id = ?1 AND kind = 'imports'`,
-          ownerId,
-        )
-      ) if (!b.has(r.target)) b.set(r.target, r);
-      this.#bindingCache.set(ownerId, b);
-    }
-    return b;
+  #bindings(ownerId: number): Map<string, ImportBinding> {
+    return this.#perFile<ImportBinding, ImportBinding>(
+      this.#bindingCache,
+      ownerId,
+      `SELECT module, target, module_tail FROM pending_edges WHERE owner_id = ?1 AND kind = 'imports'
+       UNION ALL SELECT module, target, module_tail FROM edges
+       WHERE owner_id = ?1 AND kind = 'imports'`,
+      (b, r) => {
+        if (!b.has(r.target)) b.set(r.target, r);
+      },
+    );
   }
 
   /** A file's definitions by name (the first by line), cached for one afterChange. */
   #definitionsIn(pathId: number): Map<string, string> {
-    let m = this.#localDefs.get(pathId);
-    if (!m) {
-      m = new Map();
-      for (
-        const r of this.journal.all<{ id: string; name: string }>(
-          `SELECT n.id, n.name FROM nodes n WHERE n.path_id = ? AND ${DEFINITION}
-           ORDER BY n.start_line DESC`,
-          pathId,
-        )
-      ) if (!m.has(r.name)) m.set(r.name, r.id);
-      this.#localDefs.set(pathId, m);
-    }
-    return m;
+    return this.#perFile<{ id: string; name: string }, string>(
+      this.#localDefs,
+      pathId,
+      `SELECT n.id, n.name FROM nodes n WHERE n.path_id = ? AND ${DEFINITION}
+       ORDER BY n.start_line DESC`,
+      (m, r) => {
+        if (!m.has(r.name)) m.set(r.name, r.id);
+      },
+    );
   }
 
   /**
@@ -1076,27 +1083,21 @@ export class Resolver {
    * Cached for one afterChange.
    */
   #functionsIn(pathId: number): Map<string, LocalFunction[]> {
-    let m = this.#localFunctions.get(pathId);
-    if (!m) {
-      m = new Map();
-      for (
-        const r of this.journal.all<LocalFunction & { name: string }>(
-          `SELECT n.id, n.name, n.parent_id AS parent, p.kind = 'file' AS top,
-                  n.start_line AS start, n.end_line AS end FROM nodes n
-           LEFT JOIN nodes p ON p.id = n.parent_id
-           WHERE n.path_id = ? AND ${NOT_MEMBER}
-             AND p.kind IN ('file', 'function', 'method', 'module')
-           ORDER BY n.start_line DESC`,
-          pathId,
-        )
-      ) {
+    return this.#perFile<LocalFunction & { name: string }, LocalFunction[]>(
+      this.#localFunctions,
+      pathId,
+      `SELECT n.id, n.name, n.parent_id AS parent, p.kind = 'file' AS top,
+              n.start_line AS start, n.end_line AS end FROM nodes n
+       LEFT JOIN nodes p ON p.id = n.parent_id
+       WHERE n.path_id = ? AND ${NOT_MEMBER}
+         AND p.kind IN ('file', 'function', 'method', 'module')
+       ORDER BY n.start_line DESC`,
+      (m, r) => {
         const list = m.get(r.name);
         if (list) list.push(r);
         else m.set(r.name, [r]);
-      }
-      this.#localFunctions.set(pathId, m);
-    }
-    return m;
+      },
+    );
   }
 
   /**
@@ -1130,20 +1131,16 @@ export class Resolver {
 
   /** A file's class-like definitions by name (top-level first); cached for one afterChange. */
   #classesIn(pathId: number): Map<string, ClassNode> {
-    let m = this.#localClasses.get(pathId);
-    if (!m) {
-      m = new Map();
-      for (
-        const r of this.journal.all<ClassNode & { name: string }>(
-          `SELECT n.id, n.name, n.qualname, n.path_id FROM nodes n
-           WHERE n.path_id = ? AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
-           ORDER BY (n.qualname = n.name) DESC, n.start_line DESC`,
-          pathId,
-        )
-      ) if (!m.has(r.name)) m.set(r.name, { id: r.id, qualname: r.qualname, path_id: r.path_id });
-      this.#localClasses.set(pathId, m);
-    }
-    return m;
+    return this.#perFile<ClassNode & { name: string }, ClassNode>(
+      this.#localClasses,
+      pathId,
+      `SELECT n.id, n.name, n.qualname, n.path_id FROM nodes n
+       WHERE n.path_id = ? AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
+       ORDER BY (n.qualname = n.name) DESC, n.start_line DESC`,
+      (m, r) => {
+        if (!m.has(r.name)) m.set(r.name, { id: r.id, qualname: r.qualname, path_id: r.path_id });
+      },
+    );
   }
 
   /**
@@ -1154,8 +1151,7 @@ export class Resolver {
   #uniqueDefinition(owner: Owner, name: string): string | null {
     const folder = owner.language === "go" ? posix.dirname(owner.rel) : undefined;
     const key = `${owner.root_id}\0${owner.language}\0${folder ?? ""}\0${name}`;
-    let id = this.#uniqueDefs.get(key);
-    if (id === undefined) {
+    return cachedOr(this.#uniqueDefs, key, () => {
       const rows = this.journal.all<{ id: string; rel: string }>(
         `SELECT n.id, q.rel FROM nodes n JOIN paths q ON q.id = n.path_id
          LEFT JOIN nodes p ON p.id = n.parent_id
@@ -1165,10 +1161,8 @@ export class Resolver {
         owner.root_id,
         familyOf(owner.language),
       ).filter((r) => folder === undefined || posix.dirname(r.rel) === folder);
-      id = rows.length === 1 ? rows[0]!.id : null;
-      this.#uniqueDefs.set(key, id);
-    }
-    return id;
+      return rows.length === 1 ? rows[0]!.id : null;
+    });
   }
 
   /** The one class-like definition named `name` in the owner's root (Go, Java: its folder), or undefined. */
@@ -1177,8 +1171,7 @@ export class Resolver {
       ? posix.dirname(owner.rel)
       : undefined;
     const key = `${owner.root_id}\0${owner.language}\0${folder ?? ""}\0${name}`;
-    let cls = this.#uniqueClasses.get(key);
-    if (cls === undefined) {
+    const cls = cachedOr(this.#uniqueClasses, key, () => {
       const rows = this.journal.all<ClassNode & { rel: string }>(
         `SELECT n.id, n.qualname, n.path_id, q.rel FROM nodes n JOIN paths q ON q.id = n.path_id
          WHERE n.name = ? AND q.root_id = ? AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
@@ -1187,11 +1180,10 @@ export class Resolver {
         owner.root_id,
         familyOf(owner.language),
       ).filter((r) => folder === undefined || posix.dirname(r.rel) === folder);
-      cls = rows.length === 1
+      return rows.length === 1
         ? { id: rows[0]!.id, qualname: rows[0]!.qualname, path_id: rows[0]!.path_id }
         : null;
-      this.#uniqueClasses.set(key, cls);
-    }
+    });
     return cls ?? undefined;
   }
 
@@ -1404,6 +1396,19 @@ class FolderIndex {
 }
 
 /** The family of a language, as {@link family} computes it in SQL. */
+/**
+ * The value cached under `key`, built by `build` and cached on the first
+ * call (a built `null` is cached too; only `undefined` means "not yet").
+ */
+function cachedOr<K, V>(cache: Map<K, V>, key: K, build: () => V): V {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = build();
+    cache.set(key, value);
+  }
+  return value;
+}
+
 function familyOf(language: string | null): string | null {
   if (language === "c" || language === "cpp") return "c";
   if (language && ["javascript", "typescript", "tsx", "jsx"].includes(language)) return "js";
