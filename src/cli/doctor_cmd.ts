@@ -1,7 +1,7 @@
 import { parseFlags } from "./flags.ts";
 import { join, resolve } from "node:path";
 import { HARNESSES } from "../harness/harnesses/mod.ts";
-import { readText } from "../harness/install/apply.ts";
+import { readTextIfPresent } from "../files/mod.ts";
 import { selfArgv } from "../harness/install/command.ts";
 import { inspectWiring, type Wiring } from "../harness/install/inspect.ts";
 import type { InstallContext } from "../harness/install/plan.ts";
@@ -189,7 +189,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   for (const harness of HARNESSES) {
     for (const scope of ["user", "project"] as const) {
       const ic: InstallContext = { ...base, scope };
-      const w = inspectWiring(harness, ic, readText);
+      const w = inspectWiring(harness, ic, readTextIfPresent);
       if (w.hookCommands.length > 0 || w.mcp !== null) wired.push(w);
     }
   }

@@ -1,7 +1,8 @@
 import { parseFlags } from "./flags.ts";
 import { join, resolve } from "node:path";
 import { HARNESSES, type HarnessName, isHarness } from "../harness/harnesses/mod.ts";
-import { applyChange, readText } from "../harness/install/apply.ts";
+import { readTextIfPresent } from "../files/mod.ts";
+import { applyChange } from "../harness/install/apply.ts";
 import { selfArgv } from "../harness/install/command.ts";
 import { detectHarnesses } from "../harness/install/detect.ts";
 import { unifiedDiff } from "../harness/install/diff.ts";
@@ -127,7 +128,7 @@ export function run(args: string[], ctx: Context): number {
   for (const name of [...new Set(names)]) {
     let plan: Plan;
     try {
-      plan = planHarness(name, ic, readText, uninstall, manifest);
+      plan = planHarness(name, ic, readTextIfPresent, uninstall, manifest);
     } catch (e) {
       if (!(e instanceof ConfigEditError)) throw e;
       failed = true;

@@ -6,6 +6,7 @@
  * inside. Pure except {@link loadIgnoreStack} and {@link classifyPath}, which
  * read ignore files through an {@link IgnoreCache}.
  */
+import { readTextOrNull } from "./read_text.ts";
 
 /** Directory names skipped by default (VCS, dependencies, build output, caches). */
 // deno-fmt-ignore
@@ -234,7 +235,7 @@ export class IgnoreCache {
         entry = {
           mtimeMs,
           size: st.size,
-          rules: IgnoreRules.parse(readText(path), relDir, source),
+          rules: IgnoreRules.parse(readTextOrNull(path) ?? "", relDir, source),
         };
         this.#parses++;
         if (now - mtimeMs > RACY_MS) put(this.#files, path, entry, this.maxEntries);
@@ -307,14 +308,6 @@ function statOf(path: string, lstat: boolean): Deno.FileInfo | undefined {
     return lstat ? Deno.lstatSync(path) : Deno.statSync(path);
   } catch {
     return undefined;
-  }
-}
-
-function readText(path: string): string {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch {
-    return "";
   }
 }
 

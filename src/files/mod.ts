@@ -5,6 +5,7 @@
  * Reads files; writes nothing.
  */
 export { exists } from "./exists.ts";
+export { readTextIfPresent, readTextOrNull } from "./read_text.ts";
 export { readTail } from "./tail.ts";
 export { NOT_UTF8, type SkipReason, type WalkEvent, type WalkOptions, walkRoot } from "./walk.ts";
 export {

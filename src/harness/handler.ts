@@ -35,6 +35,7 @@ import { type HomePaths, logUsage } from "../config/mod.ts";
 import { type Journal, rootFor } from "../store/mod.ts";
 import { callNeighbourIds } from "../search/mod.ts";
 import { writeHintFile } from "../hints/hints.ts";
+import { readTextOrNull } from "../files/mod.ts";
 import { redactSecrets } from "../files/secrets.ts";
 import { type ContextItem, fitContext } from "./budget.ts";
 import type { AfterToolEvent, BeforeToolEvent, FileEdit, HookEvent, StopEvent } from "./event.ts";
@@ -205,14 +206,6 @@ async function onPrompt(
   return items;
 }
 
-function readText(path: string): string | null {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch {
-    return null;
-  }
-}
-
 /** The edits of a call grouped by file (at most {@link MAX_EDIT_FILES} files). */
 function editsByFile(edits: FileEdit[]): Map<string, FileEdit[]> {
   const out = new Map<string, FileEdit[]>();
@@ -239,7 +232,7 @@ async function beforeTool(
     if (!j) continue;
     const symbols = fileSymbols(j, path);
     if (symbols.length > 0 && !(path in state.before)) state.before[path] = snapshotOf(symbols);
-    const content = readText(path);
+    const content = readTextOrNull(path);
     const seen = new Set(region.map((r) => r.id));
     for (const e of edits) {
       for (const s of symbolsInEdit(symbols, e, content)) {

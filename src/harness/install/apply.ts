@@ -4,16 +4,6 @@ import { exists } from "../../files/mod.ts";
 import { fileStamp } from "../../present/fmt.ts";
 import type { FileChange } from "./plan.ts";
 
-/** Reads a file's text, or null when it does not exist. */
-export function readText(path: string): string | null {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return null;
-    throw e;
-  }
-}
-
 /**
  * Writes one change: copies the existing file to `FILE.heimdall-backup-STAMP`
  * first (never overwriting an earlier backup), then writes through a
