@@ -11,11 +11,10 @@ function file(dir: string, name: string, text: string): string {
 const jsonl = (...rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
 
 Deno.test("the agent's last message is read from each harness's transcript shape", () => {
-  const dir = Deno.makeTempDirSync();
-  try {
-    // Claude Code: the last assistant entry with text; tool calls and thinking are not text.
-    const claude = file(
-      dir,
+  // [harness: what its transcript holds, file name, transcript, the last message]
+  const cases: [string, string, string, string][] = [
+    [
+      "Claude Code: the last assistant entry with text; tool calls and thinking are not text",
       "cc.jsonl",
       jsonl(
         { type: "user", message: { role: "user", content: "Fix compute_total" } },
@@ -39,11 +38,10 @@ Deno.test("the agent's last message is read from each harness's transcript shape
           message: { role: "user", content: [{ type: "tool_result", content: "ok" }] },
         },
       ),
-    );
-    assert.equal(lastAssistantMessage(claude), "Clamped the discount; t::neg passes.");
-    // Codex rollout: response items.
-    const codex = file(
-      dir,
+      "Clamped the discount; t::neg passes.",
+    ],
+    [
+      "Codex rollout: response items",
       "rollout.jsonl",
       jsonl(
         { type: "session_meta", payload: { id: "x" } },
@@ -57,11 +55,10 @@ Deno.test("the agent's last message is read from each harness's transcript shape
         },
         { type: "event_msg", payload: { type: "token_count" } },
       ),
-    );
-    assert.equal(lastAssistantMessage(codex), "Patched apply_discount.");
-    // pi: session entries wrapping messages.
-    const pi = file(
-      dir,
+      "Patched apply_discount.",
+    ],
+    [
+      "pi: session entries wrapping messages",
       "pi.jsonl",
       jsonl(
         { type: "session", id: "pi1" },
@@ -70,11 +67,10 @@ Deno.test("the agent's last message is read from each harness's transcript shape
           message: { role: "assistant", content: [{ type: "text", text: "Done with the cart." }] },
         },
       ),
-    );
-    assert.equal(lastAssistantMessage(pi), "Done with the cart.");
-    // Gemini CLI: one JSON chat.
-    const gemini = file(
-      dir,
+      "Done with the cart.",
+    ],
+    [
+      "Gemini CLI: one JSON chat",
       "session.json",
       JSON.stringify({
         sessionId: "g",
@@ -84,15 +80,20 @@ Deno.test("the agent's last message is read from each harness's transcript shape
           { type: "info", content: "Request cancelled." },
         ],
       }),
-    );
-    assert.equal(lastAssistantMessage(gemini), "Rounded after discounting.");
-    // Cursor: a text transcript.
-    const cursor = file(
-      dir,
+      "Rounded after discounting.",
+    ],
+    [
+      "Cursor: a text transcript",
       "c.txt",
       "user:\nFix compute_total\n\nassistant:\nI will look.\n\nuser:\nGo on\n\nassistant:\nFixed the negative discount.\n",
-    );
-    assert.equal(lastAssistantMessage(cursor), "Fixed the negative discount.");
+      "Fixed the negative discount.",
+    ],
+  ];
+  const dir = Deno.makeTempDirSync();
+  try {
+    for (const [what, name, text, want] of cases) {
+      assert.equal(lastAssistantMessage(file(dir, name, text)), want, what);
+    }
     assert.equal(lastAssistantMessage(join(dir, "missing.jsonl")), null);
     assert.equal(lastAssistantMessage(file(dir, "empty.jsonl", "")), null);
   } finally {
