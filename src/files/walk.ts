@@ -123,14 +123,10 @@ export function* walkRoot(opts: WalkOptions): Generator<WalkEvent> {
     const rule = loaded.stack.match(under, info.isDirectory);
     if (rule && !rule.negated) {
       yield { type: "skip", rel: under, reason: "ignored", detail: rule.reason };
-    } else if (info.isDirectory) {
-      const opened = openDir(root, under, loaded.stack, true);
-      if ("type" in opened) yield opened;
-      else frames.push(opened);
-    } else if (info.isFile) {
-      yield fileEvent(root, under, maxBytes, stat);
     } else {
-      yield { type: "skip", rel: under, reason: "special", detail: "not a regular file" };
+      const next = enter(root, under, info, loaded.stack, maxBytes, stat);
+      if ("type" in next) yield next;
+      else frames.push(next);
     }
   }
 
@@ -152,19 +148,33 @@ export function* walkRoot(opts: WalkOptions): Generator<WalkEvent> {
     } else if (entry.name.includes(REPLACEMENT) && !exists(`${root}/${rel}`)) {
       // The decoded name does not round-trip (the entry is no link, so stat sees the entry itself).
       yield { type: "skip", rel, reason: "unreadable", detail: NOT_UTF8 };
-    } else if (entry.isDirectory) {
-      const opened = openDir(root, rel, frame.stack, true);
-      if ("type" in opened) yield opened;
-      else frames.push(opened);
-    } else if (entry.isFile) {
-      yield fileEvent(root, rel, maxBytes, stat);
     } else {
-      yield { type: "skip", rel, reason: "special", detail: "not a regular file" };
+      const next = enter(root, rel, entry, frame.stack, maxBytes, stat);
+      if ("type" in next) yield next;
+      else frames.push(next);
     }
   }
 }
 
 /** Lists one folder (sorted) and stacks the ignore files its listing shows. */
+/**
+ * An entry the walk neither ignores nor skips: a folder opens (a frame to
+ * walk, or the skip that says why it cannot be listed), a regular file
+ * becomes its file event, anything else (FIFO, socket, device) is `special`.
+ */
+function enter(
+  root: string,
+  rel: string,
+  kind: { isDirectory: boolean; isFile: boolean },
+  stack: IgnoreStack,
+  maxBytes: number,
+  stat: boolean,
+): Frame | WalkEvent {
+  if (kind.isDirectory) return openDir(root, rel, stack, true);
+  if (kind.isFile) return fileEvent(root, rel, maxBytes, stat);
+  return { type: "skip", rel, reason: "special", detail: "not a regular file" };
+}
+
 function openDir(
   root: string,
   rel: string,
