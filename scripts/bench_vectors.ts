@@ -20,7 +20,8 @@ import { type SyncReport, VectorCache } from "../src/vector/cache.ts";
 import { payloadBytes, type Quant } from "../src/vector/kernel.ts";
 import { RECORDS_AT, type ShardView } from "../src/vector/packed.ts";
 import { encodeVector, normalize, quantizeI8 } from "../src/vector/quantize.ts";
-import { defaultScanWorkers, ScanPool } from "../src/vector/scan_pool.ts";
+import { defaultWorkerCount } from "../src/config/mod.ts";
+import { ScanPool } from "../src/vector/scan_pool.ts";
 import { putVectors } from "../src/vector/store.ts";
 import { TopK } from "../src/vector/topk.ts";
 import { ExactIndex, type VectorHit } from "../src/vector/vector_index.ts";
@@ -375,7 +376,7 @@ async function benchLoad(n: number, dims: number, cleanup: Cleanup): Promise<Loa
 }
 
 async function runBench(opts: Options, cleanup: Cleanup): Promise<Result> {
-  const pool = new ScanPool(defaultScanWorkers(), 600_000);
+  const pool = new ScanPool(defaultWorkerCount(), 600_000);
   cleanup.add("stop the scan workers", () => pool.close());
   const scans: ScanRow[] = [];
   const hz = await clockTicks();

@@ -1,3 +1,4 @@
+import { defaultWorkerCount } from "../config/mod.ts";
 import type { Prepared, PrepareRequest } from "./prepare.ts";
 
 interface Slot {
@@ -24,7 +25,7 @@ export class PreparePool {
 
   /** A pool of `size` Workers, started on first use and ended after `idleMs` without work. */
   constructor(
-    readonly size = defaultPoolSize(),
+    readonly size = defaultWorkerCount(),
     readonly idleMs = 5_000,
   ) {}
 
@@ -105,11 +106,4 @@ export class PreparePool {
 
 function retry(path: string, why: string): Prepared {
   return { path, expected: null, do: "retry", why };
-}
-
-/** `HEIMDALL_WORKERS` when set to a whole number ≥ 1, else one Worker per core (at most 4). */
-export function defaultPoolSize(): number {
-  const env = Number(Deno.env.get("HEIMDALL_WORKERS"));
-  if (Number.isInteger(env) && env >= 1) return env;
-  return Math.max(1, Math.min(4, navigator.hardwareConcurrency ?? 2));
 }

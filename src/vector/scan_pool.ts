@@ -4,6 +4,7 @@
  * that a large scan uses every core. Small scans stay on the calling thread:
  * posting a message costs more than scanning a few thousand vectors.
  */
+import { defaultWorkerCount } from "../config/mod.ts";
 import { kernelModule, type Quant } from "./kernel.ts";
 import type { ScanFilter, ScanHit } from "./packed.ts";
 
@@ -52,7 +53,7 @@ export class ScanPool {
    * again); `module` is the Worker's code (tests point it elsewhere).
    */
   constructor(
-    readonly size = defaultScanWorkers(),
+    readonly size = defaultWorkerCount(),
     readonly idleMs = 30_000,
     readonly module: URL = new URL("./scan_worker.ts", import.meta.url),
   ) {}
@@ -149,11 +150,4 @@ export class ScanPool {
       w.reject(new Error(why));
     }
   }
-}
-
-/** `HEIMDALL_WORKERS` when set to a whole number ≥ 1, else one per core (at most 4). */
-export function defaultScanWorkers(): number {
-  const env = Number(Deno.env.get("HEIMDALL_WORKERS"));
-  if (Number.isInteger(env) && env >= 1) return env;
-  return Math.max(1, Math.min(4, navigator.hardwareConcurrency ?? 2));
 }
