@@ -323,7 +323,10 @@ Deno.test({
       assert.equal(stuck.code, 0);
       assert.equal(stuck.stdout, "", "fails open: nothing injected");
       assert.ok(stuck.ms < 5000, `returned in ${stuck.ms.toFixed(0)} ms, not after 9 s`);
-      assert.match(hooksLog(home), new RegExp(`server pid ${old} did not answer within 300 ms`));
+      assert.match(
+        hooksLog(home),
+        new RegExp(`server pid ${old} did not answer within \\d+ ms \\(300 ms budget\\)`),
+      );
       await waitFor(
         () => {
           const now = serverPid(home);

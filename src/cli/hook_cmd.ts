@@ -10,10 +10,12 @@
  * nothing, is logged to `$HEIMDALL_HOME/logs/hooks.log`, and exits 0.
  * `HEIMDALL_HOOK_SERVER=0` keeps every call in its own process.
  *
- * Never waits on something stuck: the server gets `HEIMDALL_HOOK_WAIT_MS`
- * (default 300 ms) to answer, connecting included; past that the hook prints
- * nothing and starts a server that replaces the silent one (see
- * `hook_server.ts`). A payload over 8 MiB is read to its end (the harness
+ * Never waits on something stuck: the hook call as a whole gets
+ * `HEIMDALL_HOOK_WAIT_MS` (default 300 ms, counted from the process's start,
+ * so its own start-up is inside the budget) for the server to answer,
+ * connecting included, and never less than {@link MIN_SERVER_WAIT_MS}; past
+ * that the hook prints nothing and starts a server that replaces the silent
+ * one (see `hook_server.ts`). A payload over 8 MiB is read to its end (the harness
  * never gets EPIPE) and ignored.
  */
 import { hookLog } from "../harness/hook_log.ts";
@@ -39,7 +41,7 @@ export const HELP = `heimdall hook --harness NAME [--budget TOKENS] [--event NAM
   1500). Never approves or blocks a tool call. Written into each harness's
   config by \`heimdall init\`. A warm background server per HEIMDALL_HOME
   answers after the first call (HEIMDALL_HOOK_SERVER=0: never); the hook
-  waits for it at most HEIMDALL_HOOK_WAIT_MS (default 300 ms), then prints
+  waits for it at most HEIMDALL_HOOK_WAIT_MS (default 300 ms) from its start, then prints
   nothing and has a server that did not answer replaced. Any error prints
   nothing, is logged to $HEIMDALL_HOME/logs/hooks.log, and exits 0.`;
 
@@ -183,6 +185,12 @@ async function print(text: string | null): Promise<void> {
   for (let off = 0; off < data.length;) off += await Deno.stdout.write(data.subarray(off));
 }
 
+/**
+ * The server's wait when the process's start-up already spent most of the
+ * budget (a cold disk cache): a healthy server answers in ~20 ms.
+ */
+const MIN_SERVER_WAIT_MS = 100;
+
 /** Everything `heimdall hook` does; always resolves to 0. */
 async function hookEntry(args: string[], homeDir: string): Promise<number> {
   try {
@@ -213,7 +221,11 @@ async function hookEntry(args: string[], homeDir: string): Promise<number> {
     const useServer = Deno.env.get("HEIMDALL_HOOK_SERVER") !== "0";
     if (useServer) {
       const frame = { build: buildId(), identity: identityKey((n) => Deno.env.get(n)), request };
-      const waitMs = hookWaitMs((n) => Deno.env.get(n));
+      const budgetMs = hookWaitMs((n) => Deno.env.get(n));
+      const waitMs = Math.max(
+        Math.min(budgetMs, MIN_SERVER_WAIT_MS),
+        Math.round(budgetMs - performance.now()),
+      );
       const asked = await askServer(homeDir, frame, waitMs);
       if (asked.kind === "answered") {
         await print(asked.stdout);
@@ -225,7 +237,7 @@ async function hookEntry(args: string[], homeDir: string): Promise<number> {
           homeDir,
           `${harness}: hook server pid ${
             asked.pid ?? "?"
-          } did not answer within ${waitMs} ms; answered nothing and started a replacement`,
+          } did not answer within ${waitMs} ms (${budgetMs} ms budget); answered nothing and started a replacement`,
         );
         await spawnServer(homeDir, true);
         return 0;
