@@ -18,6 +18,12 @@ const unit = (over: Partial<UnitInput>): UnitInput => ({
   end: null,
   ...over,
 });
+/** A file of `lines` with a file unit and `ranged` units, each line given to its owner. */
+const fileWith = (lines: string[], ranged: Partial<UnitInput>[]) => {
+  const units = [unit({ isFile: true }), ...ranged.map(unit)];
+  const file = fileText(lines.join("\n"));
+  return { units, file, owner: lineOwners(units, file.lineStarts.length) };
+};
 const terms = (words: string[], idf = 2) => words.map((w) => ({ stem: stem(w), idf }));
 
 Deno.test("lineOwners() gives each line to the smallest unit holding it, the rest to the file", () => {
@@ -116,14 +122,11 @@ Deno.test("attachLeadingComments() gives a doc comment and decorators to the def
     "function openPool() {}", // 5
     "#include <x.h>", // 6: a directive, not a doc
     "function close() {}", // 7
-  ].join("\n");
-  const units = [
-    unit({ isFile: true }),
-    unit({ name: "openPool", start: 5, end: 5 }),
-    unit({ name: "close", start: 7, end: 7 }),
   ];
-  const file = fileText(text);
-  const owner = lineOwners(units, file.lineStarts.length);
+  const { units, file, owner } = fileWith(text, [
+    { name: "openPool", start: 5, end: 5 },
+    { name: "close", start: 7, end: 7 },
+  ]);
   attachLeadingComments(owner, units, file);
   assert.deepEqual([...owner], [0, 0, 1, 1, 1, 0, 2]);
 });
@@ -155,14 +158,11 @@ Deno.test("proseLines() marks comments and a docstring of code units, not code o
     "  *p = 0; /* not a comment line */", // 8
     "  // set it", // 9
     "}", // 10
-  ].join("\n");
-  const units = [
-    unit({ isFile: true }),
-    unit({ name: "area", start: 2, end: 6 }),
-    unit({ name: "deref", start: 7, end: 10 }),
   ];
-  const file = fileText(text);
-  const owner = lineOwners(units, file.lineStarts.length);
+  const { units, file, owner } = fileWith(text, [
+    { name: "area", start: 2, end: 6 },
+    { name: "deref", start: 7, end: 10 },
+  ]);
   assert.deepEqual([...proseLines(owner, units, file)], [0, 0, 1, 1, 1, 0, 0, 0, 1, 0]);
 });
 
