@@ -203,9 +203,9 @@ export async function run(options: { files?: number } = {}): Promise<FaultRow[]>
     return [
       {
         figure: `longest write-lock hold, cold L3 index of ${corpus}`,
-        value: `${
-          ms(holds.maxMs)
-        } (${holds.count} transactions, ${holds.over250} over 250 ms; slowest single step ${
+        value: `${ms(holds.maxMs)} (${
+          holds.maxWhat || "a plain transaction"
+        }; ${holds.count} transactions, ${holds.over250} over 250 ms; slowest single step ${
           ms(holds.maxStepMs)
         }: ${holds.maxStep}; ${holds.checkpoints} checkpoints between transactions, ${
           ms(holds.checkpointMs)

@@ -42,6 +42,8 @@ export class Journal {
   #intent: WriteIntent | undefined;
   /** When the open write transaction began (performance.now()). */
   #began = 0;
+  #steps = 0;
+  #lastStep = "";
   /** Commits of chunked transactions, across calls: every few, a checkpoint runs between two. */
   #chunkedCommits = 0;
 
@@ -211,6 +213,8 @@ export class Journal {
           this.holds.maxStepMs = ms;
           this.holds.maxStep = String(step.value);
         }
+        this.#steps++;
+        this.#lastStep = String(step.value);
         const held = performance.now() - this.#began;
         if (held < maxMs && !(step.value === COMMIT_FIRST && held >= maxMs / 4)) continue;
         commit();
@@ -261,13 +265,22 @@ export class Journal {
     if (this.readOnly) this.db.exec("BEGIN IMMEDIATE");
     else this.#waitIntent().announce(() => this.db.exec("BEGIN IMMEDIATE"));
     this.#began = performance.now();
+    this.#steps = 0;
+    this.#lastStep = "";
+  }
+
+  /** The open transaction's steps so far and the last of them, for {@link holds}. */
+  #what(): string {
+    return this.#steps === 0
+      ? ""
+      : `${this.#steps} ${this.#steps === 1 ? "step" : "steps"}, last ${this.#lastStep}`;
   }
 
   #commit(): void {
     const t = performance.now();
     this.db.exec("COMMIT");
     this.holds.maxCommitMs = Math.max(this.holds.maxCommitMs, performance.now() - t);
-    recordHold(this.holds, performance.now() - this.#began);
+    recordHold(this.holds, performance.now() - this.#began, this.#what());
   }
 
   #rollback(): void {
@@ -275,7 +288,7 @@ export class Journal {
     // second ROLLBACK would hide the error that matters behind its own.
     if (this.db.isTransaction) {
       this.db.exec("ROLLBACK");
-      recordHold(this.holds, performance.now() - this.#began);
+      recordHold(this.holds, performance.now() - this.#began, this.#what());
     }
   }
 

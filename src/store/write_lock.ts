@@ -19,6 +19,8 @@ export interface WriteHolds {
   count: number;
   /** The longest one, BEGIN to COMMIT, in ms. */
   maxMs: number;
+  /** What the longest one did: its steps and the last of them ("" for a plain transaction). */
+  maxWhat: string;
   /** All of them together, in ms. */
   totalMs: number;
   /** Those that held the lock for more than 250 ms. */
@@ -44,6 +46,7 @@ export function emptyHolds(): WriteHolds {
   return {
     count: 0,
     maxMs: 0,
+    maxWhat: "",
     totalMs: 0,
     over250: 0,
     yields: 0,
@@ -57,10 +60,13 @@ export function emptyHolds(): WriteHolds {
 }
 
 /** Adds one hold of `ms` to `h`. */
-export function recordHold(h: WriteHolds, ms: number): void {
+export function recordHold(h: WriteHolds, ms: number, what = ""): void {
   h.count++;
   h.totalMs += ms;
-  if (ms > h.maxMs) h.maxMs = ms;
+  if (ms > h.maxMs) {
+    h.maxMs = ms;
+    h.maxWhat = what;
+  }
   if (ms > 250) h.over250++;
 }
 
