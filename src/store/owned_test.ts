@@ -38,3 +38,17 @@ Deno.test("a rejected commit inside a batch leaves the batch's other paths commi
   assert.deepEqual(paths, ["/r/a=h1", "/r/b=h1", "/r/c=h1"]);
   j.close();
 });
+
+Deno.test("a pending edge is looked up by name and target through one index on both", () => {
+  const j = journalWithRoot();
+  // The resolver's retry of `C.m` when C's file changes: by name alone it read every pending `m`.
+  const plan = j.all<{ detail: string }>(
+    `EXPLAIN QUERY PLAN SELECT rowid, * FROM pending_edges
+     WHERE name = ? AND target = ? AND owner_id != ? AND kind = 'calls' AND module IS NULL`,
+    "get",
+    "Map.get",
+    1,
+  ).map((r) => r.detail).join("; ");
+  assert.match(plan, /USING INDEX pending_name \(name=\? AND target=\?\)/);
+  j.close();
+});

@@ -452,4 +452,13 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX personal_candidates_open ON personal_candidates(project, status);
   `,
+  // 12: pending edges are looked up by name and target together (a class's
+  // method \`C.m\` retried when C's file changes, a bare name where it is
+  // unique): by name alone, an edit of a 2,954-symbol file in a 31,000-file
+  // index read every pending \`get\`, \`length\`… to find none, and held the
+  // write lock 1.2 s instead of 0.9 s.
+  `
+  DROP INDEX pending_name;
+  CREATE INDEX pending_name ON pending_edges(name, target);
+  `,
 ];
