@@ -154,6 +154,8 @@ export class Reconciler {
   get onCommitted(): ((pathIds: readonly number[]) => void) | undefined {
     return this.#followers.onCommitted;
   }
+  /** The resolution a commit started and left to run in steps of its own (see #afterChange). */
+  #unresolved: { rest: Generator<string>; flag: string } | undefined;
   /** Paths replaced by the batch being committed, for {@link onCommitted}. */
   #committed: number[] = [];
 
@@ -435,6 +437,9 @@ export class Reconciler {
     }
     await flush(true);
     this.#deferred.delete(root.id);
+    if (relPrefix === "" && getMeta(this.journal, `reresolve:${root.id}`) !== undefined) {
+      await this.#unresolveRoot(root);
+    }
     if (relPrefix === "" && getMeta(this.journal, `resolve_pending:${root.id}`) !== undefined) {
       await this.#resolveRoot(root);
     }
@@ -446,6 +451,25 @@ export class Reconciler {
       );
     }
     onProgress?.({ done: stats.seen, found, walkDone: true });
+  }
+
+  /**
+   * After a crash in the middle of an edit's resolution (see #afterChange):
+   * every resolved reference of the root goes back to pending, one file a
+   * step, and the root is flagged for {@link #resolveRoot}, which resolves
+   * them all as a first index would. An edit's resolution may also have
+   * bound other files' imports through the edited file; only resolving
+   * everything again is sure to give the rows a fresh index gives.
+   */
+  async #unresolveRoot(root: RootRow): Promise<void> {
+    const journal = this.journal;
+    const resolver = this.#resolver;
+    function* steps() {
+      yield* resolver.unresolveSteps(root.id);
+      setMeta(journal, `resolve_pending:${root.id}`, "1");
+      journal.run("DELETE FROM meta WHERE key = ?", `reresolve:${root.id}`);
+    }
+    await journal.txChunked(steps(), { maxMs: this.txBudgetMs });
   }
 
   /**
@@ -551,10 +575,13 @@ export class Reconciler {
   ): Promise<void> {
     const expand: Extract<Prepared, { do: "expand" }>[] = [];
     this.#committed = [];
+    // What a rolled-back batch left unresolved went with its rows.
+    this.#unresolved = undefined;
     // The learned vocabulary's counts change once per transaction, not per path.
     let vocab = new VocabDelta();
     const journal = this.journal;
     const commitOne = (w: Work, p: Prepared) => this.#commitOne(w, p, stats, vocab);
+    const resolving = () => this.#resolving();
     // One path at a time, in transactions of at most ~100 ms: a path's rows,
     // its queue entry and its vocabulary counts always commit together, so
     // any prefix of the batch is a consistent journal.
@@ -569,6 +596,7 @@ export class Reconciler {
           if (w.seq !== undefined) completeQueued(journal, w.path, w.seq);
         } else commitOne(w, p);
         yield `committing "${w.path}"`;
+        yield* resolving();
       }
     }
     await this.journal.txChunked(paths(), {
@@ -610,7 +638,7 @@ export class Reconciler {
           const before = p.expected === null ? undefined : this.#graphOf(p.path);
           if (retractPath(j, p.path, p.expected, vocab)) stats.retracted++;
           if (before && before.ids.size > 0) {
-            this.#resolver.afterChange(this.#change(p.path, before.id), before.ids, before.names);
+            this.#afterChange(this.#change(p.path, before.id), before.ids, before.names);
           }
           break;
         }
@@ -626,11 +654,7 @@ export class Reconciler {
           if (!deferred && ((before && before.ids.size > 0) || p.rows.nodes.length > 0)) {
             const names = new Set(before?.names);
             for (const n of p.rows.nodes) if (n.kind !== "file") names.add(n.name);
-            this.#resolver.afterChange(
-              this.#change(p.path, pathId),
-              before?.ids ?? new Set(),
-              names,
-            );
+            this.#afterChange(this.#change(p.path, pathId), before?.ids ?? new Set(), names);
           }
           if (p.rows.path.state === "skipped") stats.skipped++;
           else if (p.rows.path.state === "error") stats.errors++;
@@ -650,6 +674,37 @@ export class Reconciler {
       this.#retry(w, "stale commit");
       stats.requeued++;
     }
+  }
+
+  /**
+   * Starts the resolver's work after a commit changed a path: what must
+   * commit with the path's rows runs now, with the next few references; the
+   * rest is left in {@link #unresolved} for {@link #resolving}, which the
+   * commit's generator runs as steps of their own. A root whose resolution
+   * spans steps is flagged `reresolve` in the same transaction as the rows,
+   * and the flag goes with the last step: a crash in between resolves the
+   * whole root again on its next audit ({@link #unresolveRoot}).
+   */
+  #afterChange(
+    change: { path: string; pathId: number; rootId: number; rel: string },
+    oldIds: ReadonlySet<string>,
+    names: ReadonlySet<string>,
+  ): void {
+    const rest = this.#resolver.afterChange(change, oldIds, names);
+    rest.next();
+    if (rest.next().done) return;
+    const flag = `reresolve:${change.rootId}`;
+    setMeta(this.journal, flag, "1");
+    this.#unresolved = { rest, flag };
+  }
+
+  /** The steps of the resolution {@link #afterChange} left, then its flag cleared. */
+  *#resolving(): Generator<string> {
+    const left = this.#unresolved;
+    if (left === undefined) return;
+    this.#unresolved = undefined;
+    yield* left.rest;
+    this.journal.run("DELETE FROM meta WHERE key = ?", left.flag);
   }
 
   /** What the resolver needs to know about the path a commit changed. */

@@ -32,6 +32,11 @@ interface Owner {
 
 /** At most this many star closures, and as many classes' bases, are cached (a few MB). */
 const STAR_CACHE_MAX = 20_000;
+/**
+ * References an edit's resolution tries between two of its steps (a few
+ * ms): a file of thousands of symbols resolves in many short transactions.
+ */
+const REFS_A_STEP = 100;
 
 /** Where an imported name may be a module of its own, how it joins its parent's specifier. */
 const SUBMODULE_SEPARATOR: Record<string, string> = { python: ".", rust: "::", java: "." };
@@ -177,16 +182,22 @@ export class Resolver {
   ) {}
 
   /**
-   * After path `pathId` was replaced or retracted: resolve its own pending
-   * edges, turn other paths' edges into vanished nodes back into pending
+   * After path `pathId` was replaced or retracted: turn other paths' edges
+   * into its vanished nodes back into pending edges, resolve its own pending
    * edges, and retry other paths' pending edges that name what it defines
-   * (or defined: a namesake gone may make a name unique again).
+   * (or defined: a namesake gone may make a name unique again). A generator
+   * of steps: what runs up to its first step must commit with the path's
+   * rows (no edge may point at a vanished node); after that every step is a
+   * consistent point where the caller may commit (`Journal.txChunked`), so a
+   * large file's edit never holds the write lock for its whole resolution.
+   * A pending edge left unresolved by a crash between two steps is resolved
+   * by the caller's recovery (`resolve_pending` in meta).
    */
-  afterChange(
+  *afterChange(
     change: { path: string; pathId: number; rootId: number; rel: string },
     oldIds: ReadonlySet<string>,
     defined: ReadonlySet<string>,
-  ): void {
+  ): Generator<string> {
     const j = this.journal;
     const pathId = change.pathId;
     this.#forgetLookups();
@@ -201,16 +212,6 @@ export class Resolver {
     const affected = this.#forget(change);
     for (const d of this.#importersOf(change.rel)) affected.add(d);
     const names = new Set([...defined, ...this.#alsoNamedBy(pathId)]);
-    // Bases first: a call on `self` may land on a method of one.
-    for (
-      const ref of j.all<RefRow>(
-        `SELECT rowid, * FROM pending_edges WHERE owner_id = ?
-         ORDER BY kind IN ('inherits', 'implements') DESC, rowid`,
-        pathId,
-      )
-    ) {
-      this.#tryResolve(ref);
-    }
     const newIds = new Set(
       j.all<{ id: string }>("SELECT id FROM nodes WHERE path_id = ?", pathId).map((r) => r.id),
     );
@@ -255,6 +256,17 @@ export class Resolver {
         ref.line,
       );
     }
+    yield `the edges into the vanished nodes of path ${pathId} are pending again`;
+    // Bases first: a call on `self` may land on a method of one.
+    const own = j.all<RefRow>(
+      `SELECT rowid, * FROM pending_edges WHERE owner_id = ?
+       ORDER BY kind IN ('inherits', 'implements') DESC, rowid`,
+      pathId,
+    );
+    for (const [i, ref] of own.entries()) {
+      this.#tryResolve(ref);
+      if (i % REFS_A_STEP === REFS_A_STEP - 1) yield `resolving the references of path ${pathId}`;
+    }
     // The files whose imports looked at this one (or lost a target): their
     // import-bound references may resolve now. A file whose own imports
     // changed because of it (a re-export) passes that on to its importers.
@@ -262,6 +274,7 @@ export class Resolver {
     for (let depth = 0; depth < 3 && level.size > 0; depth++) {
       const next = new Map<number, string[]>();
       for (const [owner, tails] of level) {
+        yield `retrying the imported names of path ${owner}`;
         if (owner === pathId || !this.#retryBound(owner, tails)) continue;
         const rel = this.#owner(owner)?.rel;
         if (rel === undefined) continue;
@@ -286,7 +299,10 @@ export class Resolver {
         ));
       }
     }
-    for (const ref of retry) this.#tryResolve(ref);
+    for (const [i, ref] of retry.entries()) {
+      this.#tryResolve(ref);
+      if (i % REFS_A_STEP === REFS_A_STEP - 1) yield `retrying names path ${pathId} defines`;
+    }
     // A reopened edge whose name is still unique where it looks (a Go
     // package, say, when the namesake is in another one) lands again.
     for (const ref of ambiguous) {
@@ -302,7 +318,7 @@ export class Resolver {
         )
       ) this.#tryResolve(p);
     }
-    this.#retryMembers(change, pathId);
+    yield* this.#retryMembers(change, pathId);
   }
 
   /**
@@ -311,17 +327,20 @@ export class Resolver {
    * classes, and every call of files whose bases were found in this change;
    * a Go file's package neighbours' bare calls of what it defines.
    */
-  #retryMembers(change: { rel: string; rootId: number }, pathId: number): void {
+  *#retryMembers(change: { rel: string; rootId: number }, pathId: number): Generator<string> {
     const j = this.journal;
     const owners = new Set(this.#basesFound);
     const retry: RefRow[] = [];
     for (
-      const m of j.all<{ name: string; qualname: string; cls: string }>(
+      const [k, m] of j.all<{ name: string; qualname: string; cls: string }>(
         `SELECT n.name, n.qualname, p.id AS cls FROM nodes n JOIN nodes p ON p.id = n.parent_id
          WHERE n.path_id = ? AND p.kind IN ${CLASS_KINDS} AND n.kind NOT IN ('file', 'heading')`,
         pathId,
-      )
+      ).entries()
     ) {
+      if (k % REFS_A_STEP === REFS_A_STEP - 1) {
+        yield `finding calls on the members of path ${pathId}`;
+      }
       retry.push(...j.all<RefRow>(
         `SELECT rowid, * FROM pending_edges
          WHERE name = ? AND target = ? AND owner_id != ? AND kind = 'calls' AND module IS NULL`,
@@ -366,6 +385,7 @@ export class Resolver {
       if (seen.has(ref.rowid)) continue;
       seen.add(ref.rowid);
       this.#tryResolve(ref);
+      if (seen.size % REFS_A_STEP === 0) yield `retrying calls on the members of path ${pathId}`;
     }
   }
 
@@ -383,6 +403,26 @@ export class Resolver {
    */
   *resolveSteps(rootId: number): Generator<string> {
     yield* this.resolveReferenceSteps(yield* this.resolveHeadSteps(rootId));
+  }
+
+  /**
+   * Every resolved reference of a root back to pending, one file a step, so
+   * that {@link resolveSteps} resolves the root as a first index would (after
+   * a crash inside an edit's resolution, see {@link afterChange}).
+   */
+  *unresolveSteps(rootId: number): Generator<string> {
+    const j = this.journal;
+    for (const { id } of j.all<{ id: number }>("SELECT id FROM paths WHERE root_id = ?", rootId)) {
+      j.run(
+        `INSERT INTO pending_edges (owner_id, src, kind, target, name, module, module_tail, line)
+         SELECT owner_id, src, kind, target, name, module, module_tail, line FROM edges
+         WHERE owner_id = ? AND target IS NOT NULL`,
+        id,
+      );
+      j.run("DELETE FROM edges WHERE owner_id = ? AND target IS NOT NULL", id);
+      yield `unresolving the references of path ${id}`;
+    }
+    this.#resetCaches();
   }
 
   /** The last phase of {@link resolveSteps} for `owners`, here: a step per reference. */

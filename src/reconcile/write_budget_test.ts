@@ -239,3 +239,61 @@ Deno.test("a heavy step announced with COMMIT_FIRST starts a transaction of its 
   journal.close();
   Deno.removeSync(base, { recursive: true });
 });
+
+Deno.test("an edit's resolution runs in short transactions, and a crash inside it converges on the next audit", async () => {
+  const { base, root } = corpusFolder();
+  for (let i = 0; i < 150; i++) {
+    Deno.writeTextFileSync(join(root, `u${i}.ts`), `def u${i}\ncall h${i}\n`);
+  }
+  // A file of 150 definitions that 150 files call, calling 120 functions itself: 300 references.
+  const hub = join(root, "hub.ts");
+  const hubText = Array.from({ length: 250 }, (_, i) => `def h${i}\ncall f${i % 120}`).join("\n");
+  const stops = [0, 1];
+  const edits = [undefined, ...stops].map((stopAt) => {
+    const e = open(base, `edit${stopAt ?? "whole"}`, root);
+    return { ...e, stopAt };
+  });
+  for (const e of edits) await e.r.audit();
+  Deno.writeTextFileSync(hub, hubText + "\n");
+  const clean = open(base, "clean", root);
+  await clean.r.audit();
+  assertResolvesEdges(clean.journal);
+  for (const { journal, r, stopAt } of edits) {
+    r.txBudgetMs = 0;
+    if (stopAt === undefined) {
+      const before = journal.holds.count;
+      await r.reconcilePaths([hub]);
+      // Its rows with the first of its references, then steps of 100 references.
+      assert.ok(journal.holds.count - before >= 4, `${journal.holds.count - before} transactions`);
+    } else {
+      // Stands in for a crash: the edit throws `stopAt` committed steps after its rows' step.
+      const chunked = journal.txChunked.bind(journal);
+      journal.txChunked = (steps, options) =>
+        chunked(
+          (function* () {
+            let after = -1;
+            for (const s of steps) {
+              if (after >= 0 && ++after > stopAt) throw new Error("stopped");
+              if (String(s).includes("hub.ts")) after = 0;
+              yield s;
+            }
+          })(),
+          options,
+        );
+      // The reconciler logs the failed batch and requeues its path: the crash's rows stay.
+      await r.reconcilePaths([hub]).catch(() => {});
+      assert.ok(journal.get("SELECT 1 FROM meta WHERE key LIKE 'reresolve:%'"), "stopped mid-way");
+      journal.close();
+      const again = open(base, `edit${stopAt}`, root);
+      await again.r.audit();
+      assert.equal(dumpIndex(again.journal), dumpIndex(clean.journal), `stopped at ${stopAt}`);
+      again.journal.close();
+      continue;
+    }
+    assert.equal(dumpIndex(journal), dumpIndex(clean.journal), "edited in short transactions");
+    assert.equal(journal.get("SELECT 1 FROM meta WHERE key LIKE 'reresolve:%'"), undefined);
+    journal.close();
+  }
+  clean.journal.close();
+  Deno.removeSync(base, { recursive: true });
+});
