@@ -155,7 +155,7 @@ export class Reconciler {
     return this.#followers.onCommitted;
   }
   /** The resolution a commit started and left to run in steps of its own (see #afterChange). */
-  #unresolved: { rest: Generator<string>; flag: string } | undefined;
+  #unresolved: { rest: Generator<string>; flag: string | undefined } | undefined;
   /** Paths replaced by the batch being committed, for {@link onCommitted}. */
   #committed: number[] = [];
 
@@ -694,8 +694,10 @@ export class Reconciler {
     rest.next();
     if (rest.next().done) return;
     const flag = `reresolve:${change.rootId}`;
-    setMeta(this.journal, flag, "1");
-    this.#unresolved = { rest, flag };
+    // A flag a crash left is the next audit's to clear, not this edit's.
+    const owned = getMeta(this.journal, flag) === undefined;
+    if (owned) setMeta(this.journal, flag, "1");
+    this.#unresolved = { rest, flag: owned ? flag : undefined };
   }
 
   /** The steps of the resolution {@link #afterChange} left, then its flag cleared. */
@@ -704,7 +706,7 @@ export class Reconciler {
     if (left === undefined) return;
     this.#unresolved = undefined;
     yield* left.rest;
-    this.journal.run("DELETE FROM meta WHERE key = ?", left.flag);
+    if (left.flag !== undefined) this.journal.run("DELETE FROM meta WHERE key = ?", left.flag);
   }
 
   /** What the resolver needs to know about the path a commit changed. */

@@ -285,6 +285,14 @@ Deno.test("an edit's resolution runs in short transactions, and a crash inside i
       assert.ok(journal.get("SELECT 1 FROM meta WHERE key LIKE 'reresolve:%'"), "stopped mid-way");
       journal.close();
       const again = open(base, `edit${stopAt}`, root);
+      again.r.txBudgetMs = 0;
+      // Another large edit, made and undone before the audit, leaves the crash's flag alone.
+      const other = join(root, "other.ts");
+      Deno.writeTextFileSync(other, hubText.replaceAll("def h", "def k") + "\n");
+      await again.r.reconcilePaths([other]);
+      Deno.removeSync(other);
+      await again.r.reconcilePaths([other]);
+      assert.ok(again.journal.get("SELECT 1 FROM meta WHERE key LIKE 'reresolve:%'"), "flag kept");
       await again.r.audit();
       assert.equal(dumpIndex(again.journal), dumpIndex(clean.journal), `stopped at ${stopAt}`);
       again.journal.close();
