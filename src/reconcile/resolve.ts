@@ -190,8 +190,9 @@ export class Resolver {
    * rows (no edge may point at a vanished node); after that every step is a
    * consistent point where the caller may commit (`Journal.txChunked`), so a
    * large file's edit never holds the write lock for its whole resolution.
-   * A pending edge left unresolved by a crash between two steps is resolved
-   * by the caller's recovery (`resolve_pending` in meta).
+   * What a crash between two steps leaves unresolved is the caller's to
+   * recover: the reconciler flags the root `reresolve` until the last step,
+   * and resolves it again whole at its next audit ({@link unresolveSteps}).
    */
   *afterChange(
     change: { path: string; pathId: number; rootId: number; rel: string },
