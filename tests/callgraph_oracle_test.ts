@@ -18,7 +18,7 @@ import {
   pythonWithJedi,
   tscCalls,
 } from "../scripts/callgraph/run.ts";
-import { tempDir, withoutTool } from "./helpers.ts";
+import { removeTree, tempDir, withoutTool } from "./helpers.ts";
 
 const FIXTURES = new URL("./fixtures/callgraph/oracle/", import.meta.url).pathname;
 const REPO = new URL("..", import.meta.url).pathname;
@@ -54,7 +54,7 @@ async function score(
     Deno.mkdirSync(scratch);
     return compareCalls(await heimdallCalls(root, REPO, scratch), said);
   } finally {
-    Deno.removeSync(base, { recursive: true });
+    removeTree(base);
   }
 }
 

@@ -13,7 +13,7 @@ import { defaultConfig, homePaths } from "../src/config/mod.ts";
 import { createExtractor } from "../src/extract/mod.ts";
 import { Reconciler } from "../src/reconcile/reconciler.ts";
 import { Journal } from "../src/store/mod.ts";
-import { tempDir } from "./helpers.ts";
+import { removeTree, tempDir } from "./helpers.ts";
 
 const FIXTURE = new URL("./fixtures/callgraph/traps/", import.meta.url).pathname;
 
@@ -175,6 +175,6 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
     cold.journal.close();
     warm.journal.close();
   } finally {
-    Deno.removeSync(base, { recursive: true });
+    removeTree(base);
   }
 });

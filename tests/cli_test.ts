@@ -5,7 +5,7 @@ import { homePaths } from "../src/config/mod.ts";
 import { L1Extractor } from "../src/extract/mod.ts";
 import { Reconciler } from "../src/reconcile/mod.ts";
 import { Journal } from "../src/store/mod.ts";
-import { cli, startDaemon, tempDir, writeTree } from "./helpers.ts";
+import { cli, removeTree, startDaemon, tempDir, writeTree } from "./helpers.ts";
 
 Deno.test("index, status and verify agree on a fresh tree", async () => {
   const base = tempDir();
@@ -22,7 +22,7 @@ Deno.test("index, status and verify agree on a fresh tree", async () => {
   assert.equal(st.daemon, null);
   const v = await cli(home, ["verify"]);
   assert.equal(v.code, 0, v.stdout);
-  Deno.removeSync(base, { recursive: true });
+  removeTree(base);
 });
 
 Deno.test("verify --deep catches a same-size, same-mtime rewrite that the stat screen misses", async () => {
@@ -44,7 +44,7 @@ Deno.test("verify --deep catches a same-size, same-mtime rewrite that the stat s
   ]]);
   assert.equal((await cli(home, ["reconcile", "--all", "--deep"])).code, 0);
   assert.equal((await cli(home, ["verify", "--deep"])).code, 0);
-  Deno.removeSync(base, { recursive: true });
+  removeTree(base);
 });
 
 Deno.test("verify reports missing, ghost and stat drift and exits 1", async () => {
@@ -60,7 +60,7 @@ Deno.test("verify reports missing, ghost and stat drift and exits 1", async () =
   assert.equal(v.code, 1);
   const kinds = JSON.parse(v.stdout).drift.map((d: { kind: string }) => d.kind).sort();
   assert.deepEqual(kinds, ["ghost", "missing", "stat"]);
-  Deno.removeSync(base, { recursive: true });
+  removeTree(base);
 });
 
 Deno.test("hints from several OS processes for one path collapse to one queue row", async () => {
@@ -88,7 +88,7 @@ Deno.test("hints from several OS processes for one path collapse to one queue ro
   assert.deepEqual(rows.map((r) => r.path), [join(repo, "a.ts")]);
   assert.equal([...Deno.readDirSync(hp.hints)].length, 0, "ingested hint files are deleted");
   journal.close();
-  Deno.removeSync(base, { recursive: true });
+  removeTree(base);
 });
 
 Deno.test("garbage hints are dropped with a warning and never stored", async () => {
@@ -125,7 +125,7 @@ Deno.test("garbage hints are dropped with a warning and never stored", async () 
   const journal = Journal.open(homePaths(home).journal, { readOnly: true });
   assert.equal(journal.get<{ n: number }>("SELECT count(*) AS n FROM queue")!.n, 0);
   journal.close();
-  Deno.removeSync(base, { recursive: true });
+  removeTree(base);
 });
 
 Deno.test("only one writer holds the lock, and a killed writer's lock is free again", async () => {
@@ -155,7 +155,7 @@ Deno.test("only one writer holds the lock, and a killed writer's lock is free ag
   const after = await cli(home, ["reconcile", "--all"]);
   assert.equal(after.code, 0, after.stderr);
   assert.equal(JSON.parse((await cli(home, ["status", "--json"])).stdout).daemon, null);
-  Deno.removeSync(base, { recursive: true });
+  removeTree(base);
 });
 
 Deno.test("bad input gets a clear error and a non-zero exit, and loses nothing", async () => {
@@ -182,5 +182,5 @@ Deno.test("bad input gets a clear error and a non-zero exit, and loses nothing",
   assert.match(broken.stderr, /config\.json.*fix the syntax/);
   const st = await cli(home, ["verify"]);
   assert.equal(st.code, 0, "the journal still holds the index");
-  Deno.removeSync(base, { recursive: true });
+  removeTree(base);
 });

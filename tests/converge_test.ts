@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { homePaths } from "../src/config/mod.ts";
 import { Journal } from "../src/store/mod.ts";
-import { cli, MAIN, startDaemon, tempDir, waitFor, writeTree } from "./helpers.ts";
+import { cli, MAIN, removeTree, startDaemon, tempDir, waitFor, writeTree } from "./helpers.ts";
 
 function readIndex(home: string): Journal {
   return Journal.open(homePaths(home).journal, { readOnly: true });
@@ -82,7 +82,7 @@ Deno.test("a home inside a root is never indexed and its own log does not wake t
     assert.equal(index.code, 2);
     assert.match(index.stderr, /Cannot index .*logs": it lies inside Heimdall's own home/);
   } finally {
-    Deno.removeSync(base, { recursive: true });
+    removeTree(base);
   }
 });
 
@@ -135,7 +135,7 @@ async function nestedRoots(order: "outer first" | "inner first"): Promise<void> 
     const hit = await cli(home, ["search", "innerDeep"]);
     assert.equal(hit.code, 0, hit.stdout);
   } finally {
-    Deno.removeSync(base, { recursive: true });
+    removeTree(base);
   }
 }
 
@@ -176,7 +176,7 @@ Deno.test("the daemon hands a nested root's files over when it is added, and bac
     const v = await cli(home, ["verify"]);
     assert.equal(v.code, 0, v.stdout);
   } finally {
-    Deno.removeSync(base, { recursive: true });
+    removeTree(base);
   }
 });
 
@@ -283,7 +283,7 @@ Deno.test({
       );
     } finally {
       Deno.chmodSync(join(repo, "sub"), 0o755);
-      Deno.removeSync(base, { recursive: true });
+      removeTree(base);
     }
   },
 });
@@ -321,6 +321,6 @@ Deno.test("names that are not UTF-8 are reported as skipped; a newline in a name
     const deep = await cli(home, ["verify", "--deep"]);
     assert.equal(deep.code, 0, deep.stdout);
   } finally {
-    Deno.removeSync(base, { recursive: true });
+    removeTree(base);
   }
 });

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { homePaths } from "../src/config/mod.ts";
 import { Journal } from "../src/store/mod.ts";
-import { cli, startDaemon, tempDir, waitFor, writeTree } from "./helpers.ts";
+import { cli, removeTree, startDaemon, tempDir, waitFor, writeTree } from "./helpers.ts";
 
 /** A deno subprocess that holds `BEGIN IMMEDIATE` on the journal for `ms`, then commits. */
 function holdWriteLock(journal: string, ms: number): { held: Promise<void>; done: Promise<void> } {
@@ -96,7 +96,7 @@ Deno.test("the daemon outlives a write lock held past the busy timeout, says so 
   } finally {
     assert.equal(await daemon.stop(), 0);
   }
-  Deno.removeSync(base, { recursive: true });
+  removeTree(base);
 });
 
 Deno.test("the daemon stops on a journal damaged under it, with one line naming the remedy, and status says so", async () => {
@@ -140,5 +140,5 @@ Deno.test("the daemon stops on a journal damaged under it, with one line naming 
   } finally {
     await daemon.kill();
   }
-  Deno.removeSync(base, { recursive: true });
+  removeTree(base);
 });

@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { homePaths } from "../src/config/mod.ts";
 import { dumpIndex, Journal } from "../src/store/mod.ts";
-import { cli, sh, startDaemon, tempDir, waitFor, writeTree } from "./helpers.ts";
+import { cli, removeTree, sh, startDaemon, tempDir, waitFor, writeTree } from "./helpers.ts";
 
 const sha1 = (bytes: Uint8Array) => createHash("sha1").update(bytes).digest("hex");
 
@@ -61,7 +61,7 @@ Deno.test("40 concurrent writers to one file converge to one node set", async ()
   } finally {
     assert.equal(await daemon.stop(), 0, "SIGTERM stops the daemon cleanly");
   }
-  Deno.removeSync(base, { recursive: true });
+  removeTree(base);
 });
 
 Deno.test("a git checkout between two commits is picked up with no hint at all", async () => {
@@ -103,7 +103,7 @@ Deno.test("a git checkout between two commits is picked up with no hint at all",
   } finally {
     await daemon.stop();
   }
-  Deno.removeSync(base, { recursive: true });
+  removeTree(base);
 });
 
 Deno.test("an edit is in the journal shortly after it lands, through the watcher", async () => {
@@ -130,7 +130,7 @@ Deno.test("an edit is in the journal shortly after it lands, through the watcher
   } finally {
     await daemon.stop();
   }
-  Deno.removeSync(base, { recursive: true });
+  removeTree(base);
 });
 
 Deno.test("a crash (kill -9) mid-batch leaves nothing that a restart does not repair", async () => {
@@ -179,7 +179,7 @@ Deno.test("a crash (kill -9) mid-batch leaves nothing that a restart does not re
   assert.equal(dumpIndex(a), dumpIndex(b));
   a.close();
   b.close();
-  Deno.removeSync(base, { recursive: true });
+  removeTree(base);
 });
 
 /** Whether this machine lets an unprivileged user namespace set its own inotify limit. */
@@ -243,6 +243,6 @@ Deno.test({
     }
     const after = JSON.parse((await cli(home, ["status", "--json"])).stdout);
     assert.equal(after.watch_limit, null, "a stopped daemon's watch limit is not reported");
-    Deno.removeSync(base, { recursive: true });
+    removeTree(base);
   },
 });

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { homePaths } from "../src/config/mod.ts";
 import { Journal } from "../src/store/mod.ts";
-import { cli, tempDir } from "./helpers.ts";
+import { cli, removeTree, tempDir } from "./helpers.ts";
 
 const FIXTURES = new URL("./fixtures/graph/", import.meta.url).pathname;
 
@@ -67,7 +67,7 @@ for (const [lang, want] of Object.entries(EXPECTED)) {
     assert.equal(r.code, 0, r.stderr);
     const got = edges(t.home);
     for (const e of want) assert.ok(got.includes(e), `${e}\nnot in\n${got.join("\n")}`);
-    Deno.removeSync(t.base, { recursive: true });
+    removeTree(t.base);
   });
 }
 
@@ -83,8 +83,8 @@ Deno.test("files reconciled one by one in opposite orders give the same graph", 
   }
   assert.deepEqual(edges(a.home), edges(b.home));
   assert.ok(edges(a.home).length >= 6);
-  Deno.removeSync(a.base, { recursive: true });
-  Deno.removeSync(b.base, { recursive: true });
+  removeTree(a.base);
+  removeTree(b.base);
 });
 
 Deno.test("a first index (resolved once at the end) equals file-by-file reconciles", async () => {
@@ -103,8 +103,8 @@ Deno.test("a first index (resolved once at the end) equals file-by-file reconcil
     walk(warm.repo);
     for (const f of files.sort().reverse()) await cli(warm.home, ["reconcile", f]);
     assert.deepEqual(edges(cold.home), edges(warm.home), lang);
-    Deno.removeSync(cold.base, { recursive: true });
-    Deno.removeSync(warm.base, { recursive: true });
+    removeTree(cold.base);
+    removeTree(warm.base);
   }
 });
 
@@ -146,7 +146,7 @@ Deno.test("symbols, callers, callees and blast-radius answer by name, Class.meth
   const missing = await cli(t.home, ["callees", "nope"]);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /No symbol "nope"/);
-  Deno.removeSync(t.base, { recursive: true });
+  removeTree(t.base);
 });
 
 Deno.test("an edit that renames a function retracts its node and its callers' edges go pending", async () => {
@@ -173,5 +173,5 @@ Deno.test("an edit that renames a function retracts its node and its callers' ed
   assert.ok(
     edges(t.home).includes("src/app/main.ts:Square.area -calls-> src/util/math.ts:add (import)"),
   );
-  Deno.removeSync(t.base, { recursive: true });
+  removeTree(t.base);
 });

@@ -24,7 +24,7 @@ import { isSearchCommand, lookUpOf, toolCall } from "../src/harness/tools.ts";
 import { homePaths } from "../src/config/mod.ts";
 import { Journal } from "../src/store/mod.ts";
 import { selfArgv } from "../src/harness/install/command.ts";
-import { cli, type DaemonProcess, startDaemon, tempDir, waitFor } from "./helpers.ts";
+import { cli, type DaemonProcess, removeTree, startDaemon, tempDir, waitFor } from "./helpers.ts";
 import { fixture, FIXTURES, payloadText } from "./harness_fixtures.ts";
 import {
   freshDatabase,
@@ -541,7 +541,7 @@ Deno.test("init writes every harness's hooks and MCP server, merges, is idempote
   }
   const again = await cli(hh, ["init", "--harness", all, "--uninstall"], { env: initEnv(home) });
   assert.equal(again.stdout.match(/nothing to remove/g)?.length, HARNESSES.length, again.stdout);
-  Deno.removeSync(base, { recursive: true });
+  removeTree(base);
 });
 
 Deno.test("init --scope project writes into the project, and refuses files it cannot edit safely", async () => {
@@ -602,7 +602,7 @@ Deno.test("init --scope project writes into the project, and refuses files it ca
   const usage = await cli(join(base, "hh"), ["init", "--harness", "vim"], { env: initEnv(home) });
   assert.equal(usage.code, 2);
   assert.match(usage.stderr, /Unknown harness "vim"/);
-  Deno.removeSync(base, { recursive: true });
+  removeTree(base);
 });
 
 Deno.test("init --detect finds harnesses by their folders", async () => {
@@ -619,7 +619,7 @@ Deno.test("init --detect finds harnesses by their folders", async () => {
     env: initEnv(join(base, "empty")),
   });
   assert.equal(none.code, 1);
-  Deno.removeSync(base, { recursive: true });
+  removeTree(base);
 });
 
 Deno.test("doctor runs the configured hooks and MCP server, and names each problem with its fix", async () => {
@@ -669,7 +669,7 @@ Deno.test("doctor runs the configured hooks and MCP server, and names each probl
     .find((c: { name: string }) => c.name === "claude-code hook (user)");
   assert.equal(moved.status, "fail");
   assert.match(moved.fix, /heimdall init --harness claude-code --scope user/);
-  Deno.removeSync(base, { recursive: true });
+  removeTree(base);
 });
 
 // ---------------------------------------------------------------- hook: fail open
@@ -704,7 +704,7 @@ Deno.test("the hook fails open: garbage, a missing journal, an unknown harness",
   assert.match(log, /no journal/);
   assert.match(log, /unknown --harness "emacs"/);
   assert.ok(!log.includes("hook server"), "HEIMDALL_HOOK_SERVER=0 starts no server");
-  Deno.removeSync(base, { recursive: true });
+  removeTree(base);
 });
 
 // ---------------------------------------------------------------- hook: the warm server
@@ -802,7 +802,7 @@ Deno.test({
     await waitFor(
       () => {
         try {
-          Deno.removeSync(base, { recursive: true });
+          removeTree(base);
         } catch (e) {
           if (!(e instanceof Deno.errors.NotFound)) return false;
         }
@@ -813,7 +813,7 @@ Deno.test({
     );
     await waitFor(() => !pidAlive(second), 10_000, "the server stops when its home is removed");
     try {
-      Deno.removeSync(base, { recursive: true }); // a last log line it wrote on its way out
+      removeTree(base); // a last log line it wrote on its way out
     } catch (e) {
       if (!(e instanceof Deno.errors.NotFound)) throw e;
     }
@@ -1163,7 +1163,7 @@ Deno.test({
       });
     } finally {
       await daemon.stop();
-      Deno.removeSync(base, { recursive: true });
+      removeTree(base);
     }
   },
 });
@@ -1432,7 +1432,7 @@ Deno.test("at the stop, the agent's own summary from the transcript leads the ta
     assert.ok(!note.text.includes(token), "the secret never reaches the journal");
     assert.match(note.text, /Edited 1 file/, "the structured note stays beside it");
   } finally {
-    Deno.removeSync(base, { recursive: true });
+    removeTree(base);
   }
 });
 
@@ -1467,7 +1467,7 @@ Deno.test("a session that ends on a failing run joins the agent's account to tha
     assert.ok(attempts[0]!.text.endsWith(`Agent's account: ${account}`), attempts[0]!.text);
     assert.equal(attempts[0]!.count, 1, "the account is the same failure, not a repeat");
   } finally {
-    Deno.removeSync(base, { recursive: true });
+    removeTree(base);
   }
 });
 
@@ -1525,6 +1525,6 @@ Deno.test("before an edit the symbols are claimed first; a teammate's claim a ca
     assert.equal(warned.permissionDecision, undefined);
     assert.match(warned.additionalContext, /bob \(codex\) is changing compute_total/);
   } finally {
-    Deno.removeSync(base, { recursive: true });
+    removeTree(base);
   }
 });

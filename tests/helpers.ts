@@ -17,12 +17,51 @@ const made: string[] = [];
 globalThis.addEventListener("unload", () => {
   for (const dir of made) {
     try {
-      Deno.removeSync(dir, { recursive: true });
+      removeTree(dir);
     } catch {
       // A daemon a test left running may still be writing there; the OS's tmp cleaner has it.
     }
   }
 });
+
+/**
+ * Removes a test's folder now. A hook call may have started a warm hook
+ * server in a home inside it, which keeps writing there (its port file, its
+ * log) until it notices the home is gone: each server found by its
+ * `hookd.pid` is stopped first, and the removal is retried while a server
+ * still starting up adds files.
+ */
+export function removeTree(dir: string): void {
+  for (let attempt = 0;; attempt++) {
+    stopHookServers(dir, 2);
+    try {
+      Deno.removeSync(dir, { recursive: true });
+      return;
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) return;
+      if (attempt === 30) throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    }
+  }
+}
+
+/** SIGTERMs the hook server of every home up to `depth` folders below `dir`. */
+function stopHookServers(dir: string, depth: number): void {
+  try {
+    const pid = Number(Deno.readTextFileSync(join(dir, "hookd.pid")).trim());
+    if (pid > 0) Deno.kill(pid, "SIGTERM");
+  } catch {
+    // No server here, or it has already gone.
+  }
+  if (depth === 0) return;
+  try {
+    for (const e of Deno.readDirSync(dir)) {
+      if (e.isDirectory) stopHookServers(join(dir, e.name), depth - 1);
+    }
+  } catch {
+    // Removed meanwhile.
+  }
+}
 
 /** A fresh temporary folder, removed when the test process ends. */
 export function tempDir(prefix = "heimdall-test-"): string {

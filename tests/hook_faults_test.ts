@@ -10,7 +10,7 @@ import { DatabaseSync } from "node:sqlite";
 import { homePaths } from "../src/config/mod.ts";
 import { answerHook, type HookRequest } from "../src/harness/hook_run.ts";
 import { selfArgv } from "../src/harness/install/command.ts";
-import { MAIN, tempDir, waitFor, writeTree } from "./helpers.ts";
+import { MAIN, removeTree, tempDir, waitFor, writeTree } from "./helpers.ts";
 
 const FIXTURES = new URL("./fixtures/harness/claude-code/", import.meta.url).pathname;
 
@@ -129,7 +129,7 @@ function cleanup(base: string, pids: Iterable<number | null>): void {
       Deno.kill(pid, "SIGKILL");
     } catch { /* gone */ }
   }
-  Deno.removeSync(base, { recursive: true });
+  removeTree(base);
 }
 
 /** Every entry under `dir` whose mode lets anyone but the owner in. */
@@ -269,7 +269,7 @@ Deno.test({
       assert.equal(viaLink.code, 0, viaLink.stderr);
       assert.deepEqual(looseEntries(home), []);
     } finally {
-      Deno.removeSync(base, { recursive: true });
+      removeTree(base);
     }
   },
 });
@@ -549,7 +549,7 @@ Deno.test({
         /payload of 10485\d{3} bytes is over the hook's 8388608-byte cap/,
       );
     } finally {
-      Deno.removeSync(base, { recursive: true });
+      removeTree(base);
     }
   },
 });
@@ -616,7 +616,7 @@ Deno.test({
       const again = await answerHook(request(), homePaths(home));
       assert.match(again ?? "", /MUST: Round money to cents/);
     } finally {
-      Deno.removeSync(base, { recursive: true });
+      removeTree(base);
     }
   },
 });

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { cli, MAIN, tempDir } from "./helpers.ts";
+import { cli, MAIN, removeTree, tempDir } from "./helpers.ts";
 import {
   freshDatabase,
   heimdall,
@@ -280,7 +280,7 @@ Deno.test("the SDK client lists every tool with a schema and honest annotations,
     assert.equal(unknownTool.isError, true);
   } finally {
     await client.close();
-    Deno.removeSync(base, { recursive: true });
+    removeTree(base);
   }
 });
 
@@ -335,7 +335,7 @@ Deno.test("the task board over MCP: start, list, hand off, resume with the whole
   } finally {
     await ada.close();
     await grace.close();
-    Deno.removeSync(base, { recursive: true });
+    removeTree(base);
   }
 });
 
@@ -351,7 +351,7 @@ Deno.test("tool calls without a journal are isError results naming the remedy", 
     assert.match(text(r), /heimdall index/);
   } finally {
     await client.close();
-    Deno.removeSync(base, { recursive: true });
+    removeTree(base);
   }
 });
 
@@ -528,7 +528,7 @@ Deno.test("the stateless 2026-07-28 revision: server/discover, per-request _meta
     for (const line of s.lines) assert.equal(JSON.parse(line).jsonrpc, "2.0", line);
   } finally {
     await s.close();
-    Deno.removeSync(base, { recursive: true });
+    removeTree(base);
   }
 });
 

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, tempDir } from "./helpers.ts";
+import { cli, removeTree, tempDir } from "./helpers.ts";
 
 const FIXTURES = new URL("./fixtures/harness/", import.meta.url).pathname;
 
@@ -124,7 +124,7 @@ Deno.test("the stop hook queues the person's durable statements once; review acc
       .filter((m) => m.kind === "preference");
     assert.deepEqual(prefs.map((m) => m.scope), ["private"]);
   } finally {
-    Deno.removeSync(base, { recursive: true });
+    removeTree(base);
   }
 });
 
@@ -176,7 +176,7 @@ Deno.test("a configured confidence accepts sure statements at once; a distiller'
     assert.equal(tagged?.status, "accepted");
     assert.ok(!Deno.readTextFileSync(join(home, "journal.db")).includes(token));
   } finally {
-    Deno.removeSync(base, { recursive: true });
+    removeTree(base);
   }
 });
 
@@ -264,6 +264,6 @@ Deno.test("reflect writes the project's knowledge page from its shared memories,
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /Invalid --since "forever"/);
   } finally {
-    Deno.removeSync(base, { recursive: true });
+    removeTree(base);
   }
 });

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { existsSync } from "node:fs";
-import { MAIN, tempDir } from "./helpers.ts";
+import { MAIN, removeTree, tempDir } from "./helpers.ts";
 import { archiveName, packArchive, TARGETS } from "../scripts/release_archive.ts";
 import { packInto, projectVersion } from "../scripts/release.ts";
 import { homebrewFormula, MissingArchiveError } from "../scripts/homebrew_formula.ts";
@@ -85,7 +85,7 @@ Deno.test("packArchive() (packaging only, on a stand-in file) makes a tar.gz tha
     // Same input, same bytes: archives are reproducible.
     assert.deepEqual((await packArchive(VERSION, target, STAND_IN, MTIME)).bytes, a.bytes);
   } finally {
-    Deno.removeSync(dir, { recursive: true });
+    removeTree(dir);
   }
 });
 
@@ -113,7 +113,7 @@ Deno.test({
       assert.equal(head, "0o755 (2026, 11, 30, 12, 34, 56)");
       assert.equal(body.join("\n"), new TextDecoder().decode(STAND_IN));
     } finally {
-      Deno.removeSync(dir, { recursive: true });
+      removeTree(dir);
     }
   },
 });
@@ -136,7 +136,7 @@ Deno.test("writeSums() writes SHA256SUMS that sha256sum -c accepts, and rejects 
     assert.notEqual(bad.code, 0);
     assert.match(bad.stdout, new RegExp(`${zip.replaceAll(".", "\\.")}: FAILED`));
   } finally {
-    Deno.removeSync(dir, { recursive: true });
+    removeTree(dir);
   }
 });
 
@@ -166,7 +166,7 @@ Deno.test("release.ts build without DENORT_BIN refuses, saying the runtime base 
       /Unknown target "sparc"; releases are built for x86_64-unknown-linux-gnu/,
     );
   } finally {
-    Deno.removeSync(dir, { recursive: true });
+    removeTree(dir);
   }
 });
 
@@ -259,7 +259,7 @@ Deno.test("install.sh installs the verified archive for this machine into ~/.loc
     assert.deepEqual(listDir(join(home, ".local", "bin")), ["heimdall"], "no temporary left");
   } finally {
     await server.close();
-    Deno.removeSync(root, { recursive: true });
+    removeTree(root);
   }
 });
 
@@ -281,7 +281,7 @@ Deno.test("install.sh --prefix and --base-url install into PREFIX/bin, silent ab
     assert.deepEqual(listDir(join(root, "home")), [], "nothing under HOME");
   } finally {
     await server.close();
-    Deno.removeSync(root, { recursive: true });
+    removeTree(root);
   }
 });
 
@@ -307,7 +307,7 @@ Deno.test("install.sh refuses an archive whose checksum does not match, installi
     assert.deepEqual(listDir(join(prefix, "bin")), []);
   } finally {
     await server.close();
-    Deno.removeSync(root, { recursive: true });
+    removeTree(root);
   }
 });
 
@@ -342,7 +342,7 @@ Deno.test("install.sh names this machine's platform when the release has no arch
     );
   } finally {
     await server.close();
-    Deno.removeSync(root, { recursive: true });
+    removeTree(root);
   }
 });
 
@@ -362,7 +362,7 @@ Deno.test("install.sh names a prefix it cannot create and the option that fixes 
     assert.ok(r.stderr.includes(`cannot create ${prefix}/bin; pass --prefix DIR`), r.stderr);
   } finally {
     await server.close();
-    Deno.removeSync(root, { recursive: true });
+    removeTree(root);
   }
 });
 
@@ -393,7 +393,7 @@ Deno.test({
       const cut = await run("ruby", ["-c", file]);
       assert.notEqual(cut.code, 0);
     } finally {
-      Deno.removeSync(dir, { recursive: true });
+      removeTree(dir);
     }
   },
 });
@@ -445,7 +445,7 @@ Deno.test({
         );
       }
     } finally {
-      Deno.removeSync(dir, { recursive: true });
+      removeTree(dir);
     }
   },
 });
@@ -462,7 +462,7 @@ Deno.test("homebrewFormula() names an archive SHA256SUMS lacks", async () => {
       },
     );
   } finally {
-    Deno.removeSync(dir, { recursive: true });
+    removeTree(dir);
   }
 });
 

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { SearchResult } from "../src/search/mod.ts";
-import { cli, tempDir, writeTree } from "./helpers.ts";
+import { cli, removeTree, tempDir, writeTree } from "./helpers.ts";
 
 const SESSION = `
 /** Opens a database connection pool with the given settings. */
@@ -60,7 +60,7 @@ async function indexed(files: Record<string, string>) {
       return JSON.parse(r.stdout) as SearchResult;
     },
     [Symbol.dispose]() {
-      Deno.removeSync(base, { recursive: true });
+      removeTree(base);
     },
   };
 }

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { homePaths } from "../src/config/mod.ts";
 import type { SearchHit, SearchResult } from "../src/search/mod.ts";
 import { dumpIndex, Journal } from "../src/store/mod.ts";
-import { cli, tempDir } from "./helpers.ts";
+import { cli, removeTree, tempDir } from "./helpers.ts";
 
 const FIXTURE = new URL("./fixtures/search/repo", import.meta.url).pathname;
 
@@ -26,7 +26,7 @@ async function indexedFixture() {
       return { code: r.code, result: JSON.parse(r.stdout) as SearchResult };
     },
     [Symbol.dispose]() {
-      Deno.removeSync(base, { recursive: true });
+      removeTree(base);
     },
   };
 }

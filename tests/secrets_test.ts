@@ -11,7 +11,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { tempDir } from "./helpers.ts";
+import { removeTree, tempDir } from "./helpers.ts";
 import {
   ALL_LINES,
   leaks,
@@ -62,7 +62,7 @@ Deno.test("no planted secret reaches the journal, its WAL, sessions or logs by a
     assert.ok(hookOut.join("\n").includes(canary), "the second session was shown prior work");
     assert.deepEqual(leaks(agentSaw), [], "nothing stored comes back to an agent with a secret");
   } finally {
-    Deno.removeSync(base, { recursive: true });
+    removeTree(base);
   }
 });
 
@@ -102,7 +102,7 @@ Deno.test({
       assert.deepEqual(leaks(rawFiles(home)), [], "no secret in the home's files");
       assert.deepEqual(leaks(new Map([["hook output", hookOut.join("\n")]])), []);
     } finally {
-      Deno.removeSync(base, { recursive: true });
+      removeTree(base);
       await db.drop();
       await server.stop();
     }

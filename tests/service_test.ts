@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, tempDir } from "./helpers.ts";
+import { cli, removeTree, tempDir } from "./helpers.ts";
 import {
   launchdPlist,
   type ServiceSpec,
@@ -99,7 +99,7 @@ Deno.test({
       );
       assert.notEqual(verifyUnit(file).code, 0);
     } finally {
-      Deno.removeSync(root, { recursive: true });
+      removeTree(root);
     }
   },
 });
@@ -119,7 +119,7 @@ Deno.test({
       // systemd checks that ExecStart's program exists: only the right quoting finds it.
       assert.deepEqual(verifyUnit(file), { code: 0, complaints: [] });
     } finally {
-      Deno.removeSync(root, { recursive: true });
+      removeTree(root);
     }
   },
 });
@@ -154,7 +154,7 @@ Deno.test({
       assert.equal(p.StandardErrorPath, s.logFile);
       assert.deepEqual(p.EnvironmentVariables, { HEIMDALL_HOME: s.home, PATH: s.env.PATH });
     } finally {
-      Deno.removeSync(root, { recursive: true });
+      removeTree(root);
     }
   },
 });
@@ -219,7 +219,7 @@ Deno.test("service install → status → uninstall round-trips when systemd's u
     assert.equal(again.code, 0);
     assert.ok(again.stdout.includes(`Nothing to remove: ${unit} does not exist`), again.stdout);
   } finally {
-    Deno.removeSync(root, { recursive: true });
+    removeTree(root);
   }
 });
 
@@ -253,7 +253,7 @@ Deno.test("service install without systemctl or launchctl on PATH writes the fil
     assert.equal(exists(plist), false);
     assert.ok(gone.stdout.includes("launchctl bootout gui/$(id -u)/dev.heimdall.daemon"));
   } finally {
-    Deno.removeSync(root, { recursive: true });
+    removeTree(root);
   }
 });
 
@@ -268,7 +268,7 @@ Deno.test("service with a wrong action or platform is a usage error naming the v
     assert.equal(p.code, 2);
     assert.match(p.stderr, /--platform "windows" is not one of linux, macos/);
   } finally {
-    Deno.removeSync(root, { recursive: true });
+    removeTree(root);
   }
 });
 
@@ -311,6 +311,6 @@ Deno.test("service install --binary writes that program into the unit; a relativ
     assert.equal(rel.code, 2);
     assert.match(rel.stderr, /--binary "bin\/heimdall" must be an absolute path/);
   } finally {
-    Deno.removeSync(root, { recursive: true });
+    removeTree(root);
   }
 });

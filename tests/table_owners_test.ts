@@ -11,6 +11,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Journal } from "../src/store/mod.ts";
+import { removeTree } from "./helpers.ts";
 
 /** Who owns a table, who else may read it, and the writes outside its owner that must stay for now. */
 export interface TableOwner {
@@ -278,7 +279,7 @@ function journalTables(): string[] {
     ).map((r) => r.name).filter((name) => !/^chunks_fts_/.test(name));
   } finally {
     j.close();
-    Deno.removeSync(dir, { recursive: true });
+    removeTree(dir);
   }
 }
 

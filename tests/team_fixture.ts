@@ -12,6 +12,7 @@ import {
   type CliResult,
   hasCommand,
   MAIN,
+  removeTree,
   sh,
   tempDir,
   withoutTool,
@@ -124,7 +125,7 @@ export async function machine(folder = "shop"): Promise<Machine> {
   writeTree(repo, CHAIN_FILES);
   await sh("git init -q && git remote add origin https://example.com/acme/shop.git", repo);
   const home = join(base, "home");
-  const dispose = () => Deno.removeSync(base, { recursive: true });
+  const dispose = () => removeTree(base);
   const r = await heimdall(home, ["index", repo]);
   if (r.code !== 0) {
     dispose();

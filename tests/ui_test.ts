@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { buildUiFixture, type UiFixture } from "./ui_fixture.ts";
-import { cli, hasCommand, MAIN, withoutTool } from "./helpers.ts";
+import { cli, hasCommand, MAIN, removeTree, withoutTool } from "./helpers.ts";
 import { buildUi } from "../scripts/build_ui.ts";
 import { freshDatabase, heimdall, machine, noPostgres, pgServer } from "./team_fixture.ts";
 
@@ -315,7 +315,7 @@ Deno.test({
       assertEquals([...Deno.readDirSync(home)], [], "the home given was never touched");
     } finally {
       await s.stop();
-      Deno.removeSync(dir, { recursive: true });
+      removeTree(dir);
     }
   },
 });

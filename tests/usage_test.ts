@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { homePaths, usageLogPath } from "../src/config/mod.ts";
 import { usage } from "../src/ui/usage_data.ts";
-import { cli, tempDir } from "./helpers.ts";
+import { cli, removeTree, tempDir } from "./helpers.ts";
 
 const FIXTURES = new URL("./fixtures/harness/", import.meta.url).pathname;
 
@@ -55,6 +55,6 @@ Deno.test("searches, injections and the results an agent then opened are counted
     assert.ok(d.injectedResults >= 1, JSON.stringify(d));
     assert.equal(d.usedResults, 1);
   } finally {
-    Deno.removeSync(base, { recursive: true });
+    removeTree(base);
   }
 });
