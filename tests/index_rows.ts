@@ -4,10 +4,12 @@
  * rows of one indexed file under it.
  */
 import { Journal, type OwnedRows } from "../src/store/mod.ts";
+import { join } from "node:path";
+import { tempDir } from "./helpers.ts";
 
 /** A new journal in a temporary file, with one root `/r` (id 1). */
 export function journalWithRoot(): Journal {
-  const j = Journal.open(Deno.makeTempFileSync({ suffix: ".db" }));
+  const j = Journal.open(join(tempDir(), "journal.db"));
   j.run("INSERT INTO roots (path) VALUES ('/r')");
   return j;
 }

@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
+import { tempDir } from "../../tests/helpers.ts";
 import { Journal } from "../store/mod.ts";
 import { deleteLooseChunk, upsertLooseChunk } from "./chunks.ts";
 import { insertNote, notePaths } from "./notes.ts";
 import { rank } from "./rank.ts";
 
 function journal(): Journal {
-  return Journal.open(Deno.makeTempFileSync({ suffix: ".db" }));
+  return Journal.open(join(tempDir(), "journal.db"));
 }
 
 async function found(j: Journal, query: string): Promise<string[]> {

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
+import { tempDir } from "../../tests/helpers.ts";
 import { Journal } from "../store/mod.ts";
 import {
   type ChunkFilter,
@@ -21,7 +23,7 @@ Deno.test("ftsExpression() ORs words, whole identifiers and phrases, and NOTs ex
 });
 
 Deno.test("filterSql() and passesFilter() agree on every chunk of a real journal", () => {
-  const j = Journal.open(Deno.makeTempFileSync({ suffix: ".db" }));
+  const j = Journal.open(join(tempDir(), "journal.db"));
   j.run("INSERT INTO roots (id, path) VALUES (1, '/r')");
   const paths: [number, string, string | null][] = [
     [1, "/r/src/a.ts", "typescript"],

@@ -64,9 +64,11 @@ const PER_PATH = 4;
  * import { Journal } from "../store/mod.ts";
  * import { learnedAssociations } from "./vocab_lookup.ts";
  * import assert from "node:assert/strict";
- * const j = Journal.open(Deno.makeTempFileSync({ suffix: ".db" }));
+ * const dir = Deno.makeTempDirSync();
+ * const j = Journal.open(`${dir}/journal.db`);
  * assert.equal(learnedAssociations(j, ["password"]).size, 0);
  * j.close();
+ * Deno.removeSync(dir, { recursive: true });
  * ```
  */
 export function learnedAssociations(
