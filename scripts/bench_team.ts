@@ -166,7 +166,6 @@ function buildGraph(j: Journal, root: string, files: number, rand: () => number)
             struct_hash: createHash("sha1").update(me).digest("hex").slice(0, 16),
             partial: 0,
           });
-          rows.edges.push({ src: fileId, dst: me, kind: "contains", line: k * 5 + 1 });
           for (let c = 0; c < CALLS_PER_FUNC; c++) {
             const tf = Math.floor(rand() * files);
             const tk = Math.floor(rand() * FUNCS_PER_FILE);

@@ -23,7 +23,7 @@ function copyDir(from: string, to: string): void {
   }
 }
 
-/** Every resolved non-contains edge as "file:symbol -kind-> file:symbol (how)". */
+/** Every resolved edge as "file:symbol -kind-> file:symbol (how)". */
 function edges(home: string): string[] {
   const j = Journal.open(homePaths(home).journal, { readOnly: true });
   try {
@@ -32,7 +32,7 @@ function edges(home: string): string[] {
          || ' (' || e.how || ')' AS e
        FROM edges e JOIN nodes s ON s.id = e.src JOIN nodes d ON d.id = e.dst
        JOIN paths ps ON ps.id = s.path_id JOIN paths pd ON pd.id = d.path_id
-       WHERE e.kind != 'contains' ORDER BY 1`,
+       ORDER BY 1`,
     ).map((r) => r.e);
   } finally {
     j.close();

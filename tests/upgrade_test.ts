@@ -42,8 +42,11 @@ for (const entry of Deno.readDirSync(FIXTURES)) {
       assert.equal(Deno.statSync(join(home, "config.json")).mode! & 0o777, 0o600);
       const db = new DatabaseSync(join(home, "journal.db"), { readOnly: true });
       const { user_version } = db.prepare("PRAGMA user_version").get() as { user_version: number };
+      // Containment is nodes.parent_id alone since schema 13: no edge row repeats it.
+      const contains = db.prepare("SELECT count(*) AS n FROM edges WHERE kind = 'contains'").get();
       db.close();
       assert.equal(user_version, MIGRATIONS.length, "opening migrated it");
+      assert.deepEqual({ ...contains }, { n: 0 });
       const why = await cli(home, ["why", "InvoiceRenderer.render_pdf", "--json"], {
         cwd: manifest.root,
       });

@@ -5,7 +5,6 @@ import type { Depth } from "../config/mod.ts";
 import type { Capability, Extraction, FileInfo, Reference } from "../extract/mod.ts";
 import type {
   ChunkRecord,
-  EdgeRecord,
   NodeRecord,
   OwnedRows,
   PathRecord,
@@ -69,8 +68,9 @@ export function contentHash(bytes: Uint8Array): string {
 
 /**
  * The rows one path should own, given its bytes' description and extraction
- * (pure). A parsed file gets a file node; symbols hang under it by `parent`
- * with `contains` edges; references become pending edges for the resolver;
+ * (pure). A parsed file gets a file node; symbols hang under it by their
+ * `parent_id` (containment is that column, never an edge row); references
+ * become pending edges for the resolver;
  * documented symbols teach the learned vocabulary their words.
  */
 export function desiredRows(input: DesiredInput): OwnedRows {
@@ -120,9 +120,8 @@ export function desiredRows(input: DesiredInput): OwnedRows {
     struct_hash: input.hash,
     partial: 0,
   }];
-  const edges: EdgeRecord[] = [];
   const pending: PendingRecord[] = [];
-  if (!skipped && x && effective >= 2) addSymbols(input.path, x, fileId, nodes, edges, pending);
+  if (!skipped && x && effective >= 2) addSymbols(input.path, x, fileId, nodes, pending);
   const chunks = skipped ? [] : chunkRows({
     rel: input.rel,
     language: path.language,
@@ -132,7 +131,7 @@ export function desiredRows(input: DesiredInput): OwnedRows {
     sections: effective >= 2 ? x?.chunks ?? [] : [],
   });
   const vocab = vocabRows(vocabSets(nodes, chunks));
-  return { path, nodes, edges, pending, chunks, ...(vocab ? { vocab } : {}) };
+  return { path, nodes, edges: [], pending, chunks, ...(vocab ? { vocab } : {}) };
 }
 
 /**
@@ -163,7 +162,6 @@ function addSymbols(
   x: Extraction,
   fileId: string,
   nodes: NodeRecord[],
-  edges: EdgeRecord[],
   pending: PendingRecord[],
 ): void {
   const idByQualname = new Map<string, string>([["", fileId]]);
@@ -188,7 +186,6 @@ function addSymbols(
       struct_hash: s.structHash ?? null,
       partial: s.partial ? 1 : 0,
     });
-    edges.push({ src: parentId, dst: id, kind: "contains", line: s.startLine });
   }
   if (effective3(x)) {
     // A bare call of a name this file imports is bound by that import: its

@@ -30,7 +30,7 @@ function setup(roots: Record<string, Record<string, string>>) {
         `SELECT s.qualname || '@' || ps.rel AS src, d.qualname || '@' || pd.rel AS dst, e.how
          FROM edges e JOIN nodes s ON s.id = e.src JOIN nodes d ON d.id = e.dst
          JOIN paths ps ON ps.id = s.path_id JOIN paths pd ON pd.id = d.path_id
-         WHERE e.kind != 'contains' ORDER BY 1, 2`,
+         ORDER BY 1, 2`,
       ).map((e) => `${e.src} -> ${e.dst} (${e.how})`),
     pending: () =>
       journal.all<{ target: string }>("SELECT target FROM pending_edges ORDER BY target").map((p) =>

@@ -103,7 +103,9 @@ export interface GraphOptions {
 
 /**
  * Ranks chunks by a personalised PageRank from `seeds` (node id → weight)
- * over the seeds' one-hop neighbourhood. Costs two indexed queries per seed,
+ * over the seeds' one-hop neighbourhood: its edges, and what contains it and
+ * what it contains (`nodes.parent_id`), each way at most `fanout`, children
+ * before edges as the journal wrote them. Costs two indexed queries per seed,
  * a walk over at most `2 × fanout` edges per seed and one chunk look-up.
  * Returns chunk ids, best first (the seeds' own chunks included).
  */
@@ -113,8 +115,14 @@ export function graphRanking(
   opts: GraphOptions,
 ): number[] {
   if (seeds.size === 0) return [];
-  const out = j.stmt("SELECT dst AS other, kind FROM edges WHERE src = ? LIMIT ?");
-  const inn = j.stmt("SELECT src AS other, kind FROM edges WHERE dst = ? LIMIT ?");
+  const out = j.stmt(
+    `SELECT * FROM (SELECT id AS other, 'contains' AS kind FROM nodes WHERE parent_id = ?1)
+     UNION ALL SELECT * FROM (SELECT dst, kind FROM edges WHERE src = ?1) LIMIT ?2`,
+  );
+  const inn = j.stmt(
+    `SELECT parent_id AS other, 'contains' AS kind FROM nodes WHERE id = ?1 AND parent_id IS NOT NULL
+     UNION ALL SELECT * FROM (SELECT src, kind FROM edges WHERE dst = ?1) LIMIT ?2`,
+  );
   const edges: WeightedEdge[] = [];
   for (const node of seeds.keys()) {
     for (const st of [out, inn]) {

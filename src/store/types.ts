@@ -106,7 +106,7 @@ export interface EdgeRecord {
   src: string;
   /** The node it resolved to. */
   dst: string;
-  /** `contains`, `calls`, `imports`, `inherits` or `implements`. */
+  /** `calls`, `imports`, `inherits` or `implements`. */
   kind: string;
   /** The line of the reference, 1-based; null when unknown. */
   line: number | null;
@@ -170,7 +170,10 @@ export interface OwnedRows {
   path: PathRecord;
   /** Its file node and symbols. */
   nodes: NodeRecord[];
-  /** Its resolved references and `contains` edges. */
+  /**
+   * References it already resolved (a derived file has none: the resolver
+   * moves its pending edges here). What contains what is `nodes.parent_id`.
+   */
   edges: EdgeRecord[];
   /** Its references that wait for a target. */
   pending: PendingRecord[];
