@@ -110,6 +110,10 @@ Deno.test("a first index (resolved once at the end) equals file-by-file reconcil
 
 Deno.test("symbols, callers, callees and blast-radius answer by name, Class.method and path:name", async () => {
   const t = copyFixture("ts");
+  Deno.writeTextFileSync(
+    join(t.repo, "src/app/log.ts"),
+    'export function note(): void {\n  console.warn("x");\n  nowhere(1);\n}\n',
+  );
   await cli(t.home, ["index", t.repo]);
   const outline = JSON.parse(
     (await cli(t.home, ["symbols", join(t.repo, "src/util/math.ts"), "--json"])).stdout,
@@ -127,6 +131,12 @@ Deno.test("symbols, callers, callees and blast-radius answer by name, Class.meth
   assert.deepEqual(JSON.parse(callees.stdout).callees.map((c: { name: string }) => c.name), [
     "add",
   ]);
+  // Calls that resolve nowhere are listed with their line, as written.
+  const open = JSON.parse((await cli(t.home, ["callees", "note", "--json"])).stdout);
+  assert.deepEqual(
+    open.unresolved.map((u: { name: string; line: number }) => `${u.name}:${u.line}`),
+    ["console.warn:2", "nowhere:3"],
+  );
   const byPath = await cli(t.home, ["callers", "src/util/math.ts:add", "--json"], { cwd: t.repo });
   assert.equal(byPath.code, 0, byPath.stderr);
   const blast = JSON.parse(

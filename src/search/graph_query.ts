@@ -57,8 +57,11 @@ export function callees(
      WHERE e.src = ? AND e.kind = 'calls' ORDER BY e.line`,
     sym.id,
   );
+  // Found through the file that owns them (pending_owner): no index reads pending edges by src.
   const unresolved = j.all<Unresolved>(
-    "SELECT kind, target AS name, module, line FROM pending_edges WHERE src = ? AND kind = 'calls' ORDER BY line",
+    `SELECT kind, target AS name, module, line FROM pending_edges
+     WHERE owner_id = (SELECT path_id FROM nodes WHERE id = ?1) AND src = ?1 AND kind = 'calls'
+     ORDER BY line`,
     sym.id,
   );
   return { hits, unresolved };
