@@ -517,7 +517,6 @@ export class Reconciler {
       })(),
       options,
     );
-    await journal.txChunked(journal.reclaimSteps(), options);
   }
 
   /** True when a row needs no re-read for depth or raciness (planPath's test, less the stat). */

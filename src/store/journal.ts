@@ -105,9 +105,6 @@ export class Journal {
     try {
       db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
       if (!readOnly) {
-        // Set before anything else touches a new file (a journal that exists
-        // keeps the mode it was made with): see reclaimSteps.
-        db.exec("PRAGMA auto_vacuum = INCREMENTAL");
         // A larger checkpoint interval: bulk indexing writes tens of MB, and each
         // checkpoint costs an fsync of both files. A 64 MiB page cache (used
         // as needed): a large index's B-trees take rows at scattered places,
@@ -234,25 +231,6 @@ export class Journal {
     }
   }
 
-  /**
-   * Gives the journal's free pages back to the file system, as steps for
-   * {@link txChunked} ({@link RECLAIM_PAGES} pages, about 60 ms, each), when
-   * more than a tenth of its pages are free. A first index leaves that much:
-   * its resolution moves a million references from pending edges to edges,
-   * and the pages they left stay in the file. Only a journal made with
-   * incremental auto-vacuum can do this (every journal this build creates;
-   * an older one keeps its free pages for its next writes).
-   */
-  *reclaimSteps(): Generator<string> {
-    if (this.#pragma("auto_vacuum") !== 2) return;
-    const free = this.#pragma("freelist_count");
-    if (free * 10 < this.#pragma("page_count")) return;
-    for (let left = free; left > 0; left -= RECLAIM_PAGES) {
-      this.db.prepare(`PRAGMA incremental_vacuum(${RECLAIM_PAGES})`).all();
-      yield `giving free pages back to the file system (${left} left)`;
-    }
-  }
-
   /** A passive checkpoint (never waits for readers or writers), timed into {@link holds}. */
   #checkpoint(): void {
     const t = performance.now();
@@ -350,9 +328,6 @@ export class Journal {
     }
   }
 }
-
-/** Free pages one step of {@link Journal.reclaimSteps} gives back (8 MiB). */
-const RECLAIM_PAGES = 2000;
 
 /** Chunked commits between two checkpoints (about a second of bulk writing). */
 const CHECKPOINT_EVERY = 10;
