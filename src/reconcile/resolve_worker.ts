@@ -4,11 +4,13 @@
  * answers each batch of files with the references that resolve there. Its
  * resolver's caches live as long as the Worker, across batches.
  */
+import { yieldToForeground } from "../config/mod.ts";
 import { Journal } from "../store/mod.ts";
 import { type Resolved, Resolver } from "./resolve.ts";
 import type { ResolveInit } from "./resolve_pool.ts";
 import { readTsconfigAliases } from "./tsconfig.ts";
 
+yieldToForeground();
 let resolver: Resolver | undefined;
 /** Why the journal could not be opened: every batch is answered with it. */
 let openError: string | undefined;
