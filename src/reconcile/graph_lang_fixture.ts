@@ -2,8 +2,9 @@ import type { Extraction, Extractor, Reference, SymbolDef } from "../extract/mod
 
 /**
  * A tiny line-based extractor for a made-up language (`.gr` files) so that
- * graph resolution is tested apart from tree-sitter: `def NAME`,
- * `call NAME [MODULE]`, `import NAME from MODULE`.
+ * graph resolution is tested apart from tree-sitter: `def NAME` (a
+ * function; `def CLASS.NAME`, a method), `call NAME [MODULE]`,
+ * `import NAME from MODULE`.
  */
 export class GraphLangExtractor implements Extractor {
   capability(language: string | undefined) {
@@ -19,7 +20,9 @@ export class GraphLangExtractor implements Extractor {
       const [verb, a, b, c] = line.trim().split(/\s+/);
       if (verb === "def" && a) {
         current = a;
-        symbols.push({ kind: "function", name: a, qualname: a, startLine: i + 1, endLine: i + 1 });
+        const name = a.split(".").at(-1)!;
+        const kind = name === a ? "function" : "method";
+        symbols.push({ kind, name, qualname: a, startLine: i + 1, endLine: i + 1 });
       } else if (verb === "call" && a) {
         refs.push({
           kind: "calls",

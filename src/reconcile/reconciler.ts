@@ -22,6 +22,7 @@ import {
   iteratePathStats,
   type Journal,
   listRoots,
+  type NodeRecord,
   type OwnedRows,
   type PathStat,
   recordAudit,
@@ -638,7 +639,8 @@ export class Reconciler {
           const before = p.expected === null ? undefined : this.#graphOf(p.path);
           if (retractPath(j, p.path, p.expected, vocab)) stats.retracted++;
           if (before && before.ids.size > 0) {
-            this.#afterChange(this.#change(p.path, before.id), before.ids, before.names);
+            const gone = new Set(before.shapes.values());
+            this.#afterChange(this.#change(p.path, before.id), before.ids, gone);
           }
           break;
         }
@@ -652,9 +654,11 @@ export class Reconciler {
           this.#committed.push(pathId);
           const deferred = p.expected === null && this.#deferred.has(p.rows.path.root_id);
           if (!deferred && ((before && before.ids.size > 0) || p.rows.nodes.length > 0)) {
-            const names = new Set(before?.names);
-            for (const n of p.rows.nodes) if (n.kind !== "file") names.add(n.name);
-            this.#afterChange(this.#change(p.path, pathId), before?.ids ?? new Set(), names);
+            this.#afterChange(
+              this.#change(p.path, pathId),
+              before?.ids ?? new Set(),
+              reshapedNames(before?.shapes ?? new Map(), p.rows.nodes),
+            );
           }
           if (p.rows.path.state === "skipped") stats.skipped++;
           else if (p.rows.path.state === "error") stats.errors++;
@@ -688,9 +692,9 @@ export class Reconciler {
   #afterChange(
     change: { path: string; pathId: number; rootId: number; rel: string },
     oldIds: ReadonlySet<string>,
-    names: ReadonlySet<string>,
+    reshaped: ReadonlySet<string>,
   ): void {
-    const rest = this.#resolver.afterChange(change, oldIds, names);
+    const rest = this.#resolver.afterChange(change, oldIds, reshaped);
     rest.next();
     if (rest.next().done) return;
     const flag = `reresolve:${change.rootId}`;
@@ -719,18 +723,31 @@ export class Reconciler {
     return { path, pathId, rootId: root?.id ?? 0, rel };
   }
 
-  /** A path's node ids and definition names before a commit changes them. */
-  #graphOf(path: string): { id: number; ids: Set<string>; names: Set<string> } | undefined {
+  /** A path's node ids and its definitions (shape, {@link shapeOf}, → name) before a commit changes them. */
+  #graphOf(
+    path: string,
+  ): { id: number; ids: Set<string>; shapes: Map<string, string> } | undefined {
     const row = this.journal.get<{ id: number }>("SELECT id FROM paths WHERE path = ?", path);
     if (!row) return undefined;
-    const nodes = this.journal.all<{ id: string; name: string; kind: string }>(
-      "SELECT id, name, kind FROM nodes WHERE path_id = ?",
+    const nodes = this.journal.all<
+      {
+        id: string;
+        name: string;
+        kind: string;
+        qualname: string;
+        partial: number;
+        parent_kind: string | null;
+      }
+    >(
+      `SELECT n.id, n.name, n.kind, n.qualname, n.partial, p.kind AS parent_kind
+       FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id WHERE n.path_id = ?`,
       row.id,
     );
+    const definitions = nodes.filter((n) => n.kind !== "file");
     return {
       id: row.id,
       ids: new Set(nodes.map((n) => n.id)),
-      names: new Set(nodes.filter((n) => n.kind !== "file").map((n) => n.name)),
+      shapes: new Map(definitions.map((n) => [shapeOf(n), n.name])),
     };
   }
 
@@ -817,4 +834,36 @@ function safeIsDir(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * What a definition is to the resolver's "unique by name" look-up (its
+ * `NOT_MEMBER` test): kind, qualified name, partial or not, and the kind of
+ * what holds it.
+ */
+function shapeOf(
+  n: { kind: string; qualname: string; partial: number; parent_kind: string | null },
+): string {
+  return `${n.kind}\0${n.qualname}\0${n.partial}\0${n.parent_kind ?? ""}`;
+}
+
+/**
+ * The names whose definitions a commit added, altered or removed: the shapes
+ * ({@link shapeOf}) of the path's new nodes against `before` (shape → name).
+ */
+function reshapedNames(
+  before: ReadonlyMap<string, string>,
+  nodes: readonly NodeRecord[],
+): Set<string> {
+  const kindOf = new Map(nodes.map((n) => [n.id, n.kind]));
+  const after = new Set<string>();
+  const out = new Set<string>();
+  for (const n of nodes) {
+    if (n.kind === "file") continue;
+    const shape = shapeOf({ ...n, parent_kind: kindOf.get(n.parent_id ?? "") ?? null });
+    after.add(shape);
+    if (!before.has(shape)) out.add(n.name);
+  }
+  for (const [shape, name] of before) if (!after.has(shape)) out.add(name);
+  return out;
 }

@@ -184,8 +184,13 @@ export class Resolver {
   /**
    * After path `pathId` was replaced or retracted: turn other paths' edges
    * into its vanished nodes back into pending edges, resolve its own pending
-   * edges, and retry other paths' pending edges that name what it defines
-   * (or defined: a namesake gone may make a name unique again). A generator
+   * edges, and, for the names in `reshaped` (those whose definitions in the
+   * path this change added, altered or removed), reopen other paths' edges
+   * resolved as unique by that name (a new namesake makes them ambiguous) and
+   * retry other paths' pending edges that name it (a namesake gone may make a
+   * name unique again). A definition the change left as it was counted when
+   * those edges were last resolved: an edit of a 3,000-symbol file that keeps
+   * its definitions reopens and retries nothing for them. A generator
    * of steps: what runs up to its first step must commit with the path's
    * rows (no edge may point at a vanished node); after that every step is a
    * consistent point where the caller may commit (`Journal.txChunked`), so a
@@ -197,7 +202,7 @@ export class Resolver {
   *afterChange(
     change: { path: string; pathId: number; rootId: number; rel: string },
     oldIds: ReadonlySet<string>,
-    defined: ReadonlySet<string>,
+    reshaped: ReadonlySet<string>,
   ): Generator<string> {
     const j = this.journal;
     const pathId = change.pathId;
@@ -212,7 +217,7 @@ export class Resolver {
     );
     const affected = this.#forget(change);
     for (const d of this.#importersOf(change.rel)) affected.add(d);
-    const names = new Set([...defined, ...this.#alsoNamedBy(pathId)]);
+    const names = new Set([...reshaped, ...this.#alsoNamedBy(pathId)]);
     const newIds = new Set(
       j.all<{ id: string }>("SELECT id FROM nodes WHERE path_id = ?", pathId).map((r) => r.id),
     );
@@ -229,12 +234,13 @@ export class Resolver {
     }
     // A new namesake makes a "unique in the repository" resolution ambiguous:
     // edges resolved by uniqueness to a name this file now defines, elsewhere.
-    const ambiguous = j.all<RefRow>(
+    const ambiguous = reshaped.size === 0 ? [] : j.all<RefRow>(
       `SELECT e.rowid, e.owner_id, e.src, e.kind, e.target, e.name, e.module, e.module_tail, e.line
        FROM edges e WHERE e.how = 'unique' AND e.owner_id != ?1
-         AND e.name IN (SELECT name FROM nodes WHERE path_id = ?1)
+         AND e.name IN (SELECT value FROM json_each(?2))
          AND e.dst NOT IN (SELECT id FROM nodes WHERE path_id = ?1)`,
       pathId,
+      JSON.stringify([...reshaped]),
     );
     for (const ref of ambiguous) j.run("DELETE FROM edges WHERE rowid = ?", ref.rowid);
     reopen.push(...ambiguous);
@@ -657,9 +663,10 @@ export class Resolver {
       )
     ) if (this.#tryResolve(ref)) importsChanged = true;
     // A module it passes on whole changed: what its importers bind through it may have too.
+    // (`+name`: through the owner's index; by edges_name, SQLite read every `*` import there is.)
     if (
       j.get(
-        `SELECT 1 FROM edges WHERE owner_id = ? AND kind = 'imports' AND name = '*'
+        `SELECT 1 FROM edges WHERE owner_id = ? AND kind = 'imports' AND +name = '*'
            AND module_tail IN ${inTails} LIMIT 1`,
         ownerId,
         ...tails,
@@ -863,10 +870,11 @@ export class Resolver {
     const seen = new Set(files);
     let level = files;
     for (let depth = 0; depth < 3 && level.length > 0; depth++) {
+      // `+e.name`: through the owners' index, not every `*` import (see #retryBound).
       const next = this.journal.all<{ path_id: number }>(
         `SELECT DISTINCT n.path_id FROM edges e JOIN nodes n ON n.id = e.dst
          WHERE e.owner_id IN (${level.map(() => "?").join(",")}) AND e.kind = 'imports'
-           AND e.name = '*' AND n.kind = 'file'`,
+           AND +e.name = '*' AND n.kind = 'file'`,
         ...level,
       ).map((r) => r.path_id).filter((id) => !seen.has(id));
       if (next.length === 0) break;

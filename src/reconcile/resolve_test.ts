@@ -93,6 +93,27 @@ Deno.test("a namesake makes a unique-name resolution ambiguous: the call is left
   assert.ok(t.edges().includes("helper@b.ts -> shared@c.ts (unique)"));
 });
 
+Deno.test("an edit reopens unique-name edges elsewhere only for a namesake it adds", async () => {
+  using t = setup({ repo: { ...FILES, "e.ts": "def K.shared\ndef other\n" } });
+  await t.r.audit();
+  // A method named `shared` is no namesake for a bare call: the edge stays unique.
+  assert.ok(t.edges().includes("helper@b.ts -> shared@c.ts (unique)"));
+  const rowid = () =>
+    t.journal.get<{ rowid: number }>(
+      "SELECT e.rowid FROM edges e JOIN nodes d ON d.id = e.dst WHERE d.name = 'shared' AND e.how = 'unique'",
+    )?.rowid;
+  const before = rowid();
+  // Edited, its definitions the same: the edge is left where it is, not reopened and written again.
+  Deno.writeTextFileSync(join(t.base, "repo", "e.ts"), "def K.shared\ndef other\ncall other\n");
+  await t.r.audit();
+  assert.equal(rowid(), before);
+  // Edited to define a function `shared`: now a namesake, and the call is left unresolved.
+  Deno.writeTextFileSync(join(t.base, "repo", "e.ts"), "def K.shared\ndef shared\n");
+  await t.r.audit();
+  assert.ok(!t.edges().some((e) => e.includes("-> shared@c.ts")), t.edges().join("; "));
+  assert.equal(t.pending().filter((p) => p === "shared").length, 2);
+});
+
 Deno.test("same-named files in two repositories do not collide", async () => {
   using t = setup({ one: FILES, two: FILES });
   await t.r.audit();
