@@ -150,6 +150,17 @@ function chunkKeys(
   };
 }
 
+/** The node columns no index holds: an edit updates them in place. */
+const NODE_DETAILS = [
+  "kind",
+  "start_line",
+  "end_line",
+  "signature",
+  "doc",
+  "struct_hash",
+  "partial",
+] as const satisfies readonly (keyof NodeRecord)[];
+
 /**
  * Brings a path's stored nodes to `nodes`: a node whose id stays keeps its
  * row (its lines and other unindexed columns updated when they moved), the
@@ -164,8 +175,7 @@ function syncNodes(
 ): void {
   const ins = insertNode(j);
   const moved = j.stmt(
-    `UPDATE nodes SET kind = ?, start_line = ?, end_line = ?, signature = ?, doc = ?,
-       struct_hash = ?, partial = ? WHERE id = ?`,
+    `UPDATE nodes SET ${NODE_DETAILS.map((c) => `${c} = ?`).join(", ")} WHERE id = ?`,
   );
   const del = j.stmt("DELETE FROM nodes WHERE id = ?");
   const gone = new Map(stored);
@@ -173,21 +183,8 @@ function syncNodes(
     const o = gone.get(n.id);
     gone.delete(n.id);
     if (o && o.parent_id === n.parent_id && o.name === n.name && o.qualname === n.qualname) {
-      if (
-        o.kind !== n.kind || o.start_line !== n.start_line || o.end_line !== n.end_line ||
-        o.signature !== n.signature || o.doc !== n.doc || o.struct_hash !== n.struct_hash ||
-        o.partial !== n.partial
-      ) {
-        moved.run(
-          n.kind,
-          n.start_line,
-          n.end_line,
-          n.signature,
-          n.doc,
-          n.struct_hash,
-          n.partial,
-          n.id,
-        );
+      if (NODE_DETAILS.some((c) => o[c] !== n[c])) {
+        moved.run(...NODE_DETAILS.map((c) => n[c]), n.id);
       }
       continue;
     }
