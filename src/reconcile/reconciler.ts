@@ -24,6 +24,7 @@ import {
   listRoots,
   type NodeRecord,
   type OwnedRows,
+  pathNodes,
   type PathStat,
   recordAudit,
   replaceOwnedRows,
@@ -636,11 +637,14 @@ export class Reconciler {
           break;
         case "retract": {
           if (p.secret) stats.secrets++;
-          const before = p.expected === null ? undefined : this.#graphOf(p.path);
+          const before = p.expected === null ? undefined : this.#nodesOf(p.path);
           if (retractPath(j, p.path, p.expected, vocab)) stats.retracted++;
-          if (before && before.ids.size > 0) {
-            const gone = new Set(before.shapes.values());
-            this.#afterChange(this.#change(p.path, before.id), before.ids, gone);
+          if (before && before.nodes.length > 0) {
+            this.#afterChange(
+              this.#change(p.path, before.id),
+              new Set(before.nodes.map((n) => n.id)),
+              reshapedNames(before.nodes, []),
+            );
           }
           break;
         }
@@ -649,15 +653,14 @@ export class Reconciler {
           stats.touched++;
           break;
         case "replace": {
-          const before = p.expected === null ? undefined : this.#graphOf(p.path);
-          const { pathId } = replaceOwnedRows(j, p.rows, p.expected, vocab);
+          const { pathId, previous } = replaceOwnedRows(j, p.rows, p.expected, vocab);
           this.#committed.push(pathId);
           const deferred = p.expected === null && this.#deferred.has(p.rows.path.root_id);
-          if (!deferred && ((before && before.ids.size > 0) || p.rows.nodes.length > 0)) {
+          if (!deferred && (previous.length > 0 || p.rows.nodes.length > 0)) {
             this.#afterChange(
               this.#change(p.path, pathId),
-              before?.ids ?? new Set(),
-              reshapedNames(before?.shapes ?? new Map(), p.rows.nodes),
+              new Set(previous.map((n) => n.id)),
+              reshapedNames(previous, p.rows.nodes),
             );
           }
           if (p.rows.path.state === "skipped") stats.skipped++;
@@ -723,32 +726,10 @@ export class Reconciler {
     return { path, pathId, rootId: root?.id ?? 0, rel };
   }
 
-  /** A path's node ids and its definitions (shape, {@link shapeOf}, → name) before a commit changes them. */
-  #graphOf(
-    path: string,
-  ): { id: number; ids: Set<string>; shapes: Map<string, string> } | undefined {
+  /** A path's row id and node rows before a retraction removes them. */
+  #nodesOf(path: string): { id: number; nodes: NodeRecord[] } | undefined {
     const row = this.journal.get<{ id: number }>("SELECT id FROM paths WHERE path = ?", path);
-    if (!row) return undefined;
-    const nodes = this.journal.all<
-      {
-        id: string;
-        name: string;
-        kind: string;
-        qualname: string;
-        partial: number;
-        parent_kind: string | null;
-      }
-    >(
-      `SELECT n.id, n.name, n.kind, n.qualname, n.partial, p.kind AS parent_kind
-       FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id WHERE n.path_id = ?`,
-      row.id,
-    );
-    const definitions = nodes.filter((n) => n.kind !== "file");
-    return {
-      id: row.id,
-      ids: new Set(nodes.map((n) => n.id)),
-      shapes: new Map(definitions.map((n) => [shapeOf(n), n.name])),
-    };
+    return row && { id: row.id, nodes: pathNodes(this.journal, row.id) };
   }
 
   /** Puts a path (back) in the queue with exponential back-off. */
@@ -837,33 +818,27 @@ function safeIsDir(path: string): boolean {
 }
 
 /**
- * What a definition is to the resolver's "unique by name" look-up (its
- * `NOT_MEMBER` test): kind, qualified name, partial or not, and the kind of
- * what holds it.
+ * What each definition of `nodes` is to the resolver's "unique by name"
+ * look-up (its `NOT_MEMBER` test): kind, qualified name, partial or not, and
+ * the kind of what holds it (always in the same file). Shape → name.
  */
-function shapeOf(
-  n: { kind: string; qualname: string; partial: number; parent_kind: string | null },
-): string {
-  return `${n.kind}\0${n.qualname}\0${n.partial}\0${n.parent_kind ?? ""}`;
-}
-
-/**
- * The names whose definitions a commit added, altered or removed: the shapes
- * ({@link shapeOf}) of the path's new nodes against `before` (shape → name).
- */
-function reshapedNames(
-  before: ReadonlyMap<string, string>,
-  nodes: readonly NodeRecord[],
-): Set<string> {
+function definitionShapes(nodes: readonly NodeRecord[]): Map<string, string> {
   const kindOf = new Map(nodes.map((n) => [n.id, n.kind]));
-  const after = new Set<string>();
-  const out = new Set<string>();
+  const out = new Map<string, string>();
   for (const n of nodes) {
     if (n.kind === "file") continue;
-    const shape = shapeOf({ ...n, parent_kind: kindOf.get(n.parent_id ?? "") ?? null });
-    after.add(shape);
-    if (!before.has(shape)) out.add(n.name);
+    const holder = kindOf.get(n.parent_id ?? "") ?? "";
+    out.set(`${n.kind}\0${n.qualname}\0${n.partial}\0${holder}`, n.name);
   }
-  for (const [shape, name] of before) if (!after.has(shape)) out.add(name);
+  return out;
+}
+
+/** The names whose definitions a commit added, altered or removed, from the path's nodes before and after. */
+function reshapedNames(before: readonly NodeRecord[], after: readonly NodeRecord[]): Set<string> {
+  const was = definitionShapes(before);
+  const is = definitionShapes(after);
+  const out = new Set<string>();
+  for (const [shape, name] of is) if (!was.has(shape)) out.add(name);
+  for (const [shape, name] of was) if (!is.has(shape)) out.add(name);
   return out;
 }

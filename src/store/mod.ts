@@ -32,7 +32,7 @@ export type {
   VocabRows,
   VocabSet,
 } from "./types.ts";
-export { replaceOwnedRows, retractPath, StaleCommitError, touchPath } from "./owned.ts";
+export { pathNodes, replaceOwnedRows, retractPath, StaleCommitError, touchPath } from "./owned.ts";
 export type { ExpectedGeneration } from "./owned.ts";
 export { completeQueued, deferQueued, dueQueue, enqueuePaths, queueStats } from "./queue.ts";
 export { deleteRoot, lastAudit, listRoots, recordAudit, rootFor, upsertRoot } from "./roots.ts";

@@ -73,7 +73,7 @@ function deleteOwned(j: Journal, pathId: number, vocab: VocabDelta, stored?: Sto
 interface StoredRows {
   /** Node rows by id. */
   nodes: Map<string, NodeRecord>;
-  /** Chunk ids by {@link chunkKey}, in id order. */
+  /** Chunk ids by {@link chunkKeys}, in id order. */
   chunks: Map<string, StoredChunk[]>;
 }
 
@@ -90,7 +90,12 @@ interface StoredChunk {
  * language (`p`): only then does a chunk with the same key have the same
  * full-text row. Undefined otherwise.
  */
-function storedRows(j: Journal, pathId: number, p: PathRecord): StoredRows | undefined {
+function storedRows(
+  j: Journal,
+  pathId: number,
+  p: PathRecord,
+  previous: readonly NodeRecord[],
+): StoredRows | undefined {
   if (!p.derivation) return undefined;
   const row = j.get<{ derivation: string | null; rel: string; language: string | null }>(
     "SELECT derivation, rel, language FROM paths WHERE id = ?",
@@ -99,14 +104,8 @@ function storedRows(j: Journal, pathId: number, p: PathRecord): StoredRows | und
   if (row?.derivation !== p.derivation || row.rel !== p.rel || row.language !== p.language) {
     return undefined;
   }
-  const nodes = new Map(
-    j.all<NodeRecord>(
-      `SELECT id, parent_id, kind, name, qualname, start_line, end_line, signature, doc,
-         struct_hash, partial FROM nodes WHERE path_id = ?`,
-      pathId,
-    ).map((n) => [n.id, n]),
-  );
-  const keyOf = chunkKeys([...nodes.values()]);
+  const nodes = new Map(previous.map((n) => [n.id, n]));
+  const keyOf = chunkKeys(previous);
   const chunks = new Map<string, StoredChunk[]>();
   for (
     const c of j.all<ChunkRecord & StoredChunk>(
@@ -148,6 +147,15 @@ function chunkKeys(
       .sort().join(" ");
     return `${c.node_id}\0${c.source}\0${c.title}\0${c.text_hash}\0${n?.name}\0${n?.signature}\0${n?.doc}\0${children}`;
   };
+}
+
+/** The node rows of path `pathId`, as stored. */
+export function pathNodes(j: Journal, pathId: number): NodeRecord[] {
+  return j.all<NodeRecord>(
+    `SELECT id, parent_id, kind, name, qualname, start_line, end_line, signature, doc,
+       struct_hash, partial FROM nodes WHERE path_id = ?`,
+    pathId,
+  );
 }
 
 /** The node columns no index holds: an edit updates them in place. */
@@ -238,7 +246,8 @@ function syncChunks(
  * Replaces every row `rows.path.path` owns with `rows`, guarded by generation.
  * Must run inside a transaction (the caller batches paths). The guard runs
  * before any write: {@link StaleCommitError} means nothing was written.
- * Returns the path's row id and its new generation.
+ * Returns the path's row id, its new generation, and the node rows it had
+ * before (none for a new path), which the resolver compares with the new ones.
  *
  * An edit (a path already indexed, derived by the same code, same name and
  * language) replaces its nodes and chunks by difference: what it left as it
@@ -258,7 +267,7 @@ export function replaceOwnedRows(
   rows: OwnedRows,
   expected: ExpectedGeneration,
   vocab?: VocabDelta,
-): { pathId: number; generation: number } {
+): { pathId: number; generation: number; previous: readonly NodeRecord[] } {
   const p = rows.path;
   const delta = vocab ?? new VocabDelta();
   // A new path needs no look-up: UNIQUE(path) is the guard.
@@ -267,12 +276,14 @@ export function replaceOwnedRows(
   let generation: number;
   let kept: Map<string, KeptVector[]> | undefined;
   let stored: StoredRows | undefined;
+  let previous: NodeRecord[] = [];
   const values = PATH_COLUMNS.map((c) => p[c] ?? null);
   if (current) {
     pathId = current.id;
     generation = current.generation + 1;
     kept = embeddedTexts(j, pathId);
-    stored = storedRows(j, pathId, p);
+    previous = pathNodes(j, pathId);
+    stored = storedRows(j, pathId, p, previous);
     deleteOwned(j, pathId, delta, stored);
     j.run(
       `UPDATE paths SET ${
@@ -322,7 +333,7 @@ export function replaceOwnedRows(
   if (kept && kept.size > 0) keepVectors(j, pathId, rows.nodes, chunks, ids, kept);
   addPathVocab(j, pathId, p.rel, rows.vocab, delta);
   if (!vocab) flushVocab(j, delta);
-  return { pathId, generation };
+  return { pathId, generation, previous };
 }
 
 /** A vector of a chunk a commit replaces, kept for a new chunk with the same text. */
