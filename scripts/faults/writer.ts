@@ -174,7 +174,7 @@ export async function run(options: { files?: number } = {}): Promise<FaultRow[]>
       }
     })();
 
-    const pool = new PreparePool();
+    const pool = new PreparePool(undefined, undefined, true); // as `heimdall index` runs it
     const reconciler = new Reconciler(journal, home, config, createExtractor(), undefined, pool);
     reconciler.syncRoots();
     const t = performance.now();

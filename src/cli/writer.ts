@@ -48,7 +48,8 @@ export async function withWriter<T>(
 ): Promise<T> {
   const lock = await WriterLock.acquire(ctx.home);
   let journal: Journal | undefined;
-  const pool = new PreparePool();
+  // A one-shot command: its Workers yield the CPU to its writer (see PreparePool).
+  const pool = new PreparePool(undefined, undefined, true);
   try {
     await options.beforeOpen?.();
     journal = Journal.open(ctx.home.journal);

@@ -23,4 +23,4 @@ export {
 export { depthName, DEPTHS, parseDepth } from "./depth.ts";
 export type { Depth, DepthRequest } from "./depth.ts";
 export { logUsage, usageLogPath, type UsageRecord } from "./usage_log.ts";
-export { BULK_NICE, defaultWorkerCount, yieldToForeground } from "./workers.ts";
+export { BULK_NICE, BULK_WORKER, defaultWorkerCount, yieldToForeground } from "./workers.ts";

@@ -17,6 +17,9 @@ export function defaultWorkerCount(): number {
   return Math.max(1, Math.min(4, navigator.hardwareConcurrency ?? 2));
 }
 
+/** The name a Worker doing bulk work is started with: it calls {@link yieldToForeground}. */
+export const BULK_WORKER = "heimdall-bulk";
+
 /** The nice value of a thread doing bulk work (see {@link yieldToForeground}). */
 export const BULK_NICE = 10;
 

@@ -1,4 +1,4 @@
-import { defaultWorkerCount } from "../config/mod.ts";
+import { BULK_WORKER, defaultWorkerCount } from "../config/mod.ts";
 import type { Prepared, PrepareRequest } from "./prepare.ts";
 
 interface Slot {
@@ -13,6 +13,12 @@ type Reply = { id: number; prepared: Prepared[] } | { id: number; error: string 
  * a Worker that fails or dies turns its paths into `retry`, so one bad file
  * never aborts a pass. Workers start on first use and end after `idleMs`
  * without work, which gives their memory (grammars, parse trees) back.
+ *
+ * A `bulk` pool's Workers run at a lower priority (see `yieldToForeground`):
+ * a one-shot index, where the writer's thread should have the CPU first. The
+ * daemon's pool is not bulk: on a machine busy with other work a lowered
+ * Worker gets a tenth of a core's share, and an edit would wait on it for
+ * seconds (a lowered thread cannot raise itself again).
  */
 export class PreparePool {
   #slots: Slot[] = [];
@@ -27,6 +33,7 @@ export class PreparePool {
   constructor(
     readonly size = defaultWorkerCount(),
     readonly idleMs = 5_000,
+    readonly bulk = false,
   ) {}
 
   /**
@@ -70,6 +77,7 @@ export class PreparePool {
     for (let i = 0; i < this.size; i++) {
       const worker = new Worker(new URL("./prepare_worker.ts", import.meta.url), {
         type: "module",
+        ...(this.bulk ? { name: BULK_WORKER } : {}),
       });
       const slot: Slot = { worker, busy: 0 };
       worker.onmessage = (e: MessageEvent<Reply>) => this.#settle(e.data.id, e.data);

@@ -10,11 +10,12 @@
  * thread commits them in order (handled all at once, they would interleave
  * file by file and all come back together, at the end).
  */
-import { yieldToForeground } from "../config/mod.ts";
+import { BULK_WORKER, yieldToForeground } from "../config/mod.ts";
 import { createExtractor } from "../extract/mod.ts";
 import { type Prepared, preparePath, type PrepareRequest } from "./prepare.ts";
 
-yieldToForeground();
+// A one-shot index's pool (see PreparePool): the writer's thread first.
+if (self.name === BULK_WORKER) yieldToForeground();
 // Bulk work: each file is parsed once, so no tree is kept for an incremental re-parse.
 const extractor = createExtractor({ keepTrees: 0 });
 let queue: Promise<void> = Promise.resolve();
