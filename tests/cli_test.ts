@@ -125,6 +125,10 @@ Deno.test("garbage hints are dropped with a warning and never stored", async () 
   const journal = Journal.open(homePaths(home).journal, { readOnly: true });
   assert.equal(journal.get<{ n: number }>("SELECT count(*) AS n FROM queue")!.n, 0);
   journal.close();
+  // A path under no root is refused by name, with the remedy, and nothing is written.
+  const stray = await cli(home, ["reconcile", join(base, "elsewhere.ts")]);
+  assert.equal(stray.code, 2);
+  assert.match(stray.stderr, /elsewhere\.ts" is under no root.*heimdall roots add DIR/);
   removeTree(base);
 });
 

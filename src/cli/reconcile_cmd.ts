@@ -5,6 +5,8 @@ import { EXIT } from "./exit_codes.ts";
 import { plural, seconds } from "../present/fmt.ts";
 import { progressBar } from "./progress.ts";
 import { handToDaemon, withWriter } from "./writer.ts";
+import { UsageError } from "../errors/mod.ts";
+import { rootFor } from "../store/mod.ts";
 
 export const HELP = `heimdall reconcile [PATH…] [--all] [--deep]
   Converges the journal with the disk now, as the single writer: the given
@@ -18,6 +20,13 @@ const SETTLE_MS = 10_000;
 export async function run(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseFlags(args, { boolean: ["all", "deep", "json"] });
   const paths = positionals.map((p) => resolve(p));
+  const roots = ctx.config().roots;
+  const outside = paths.find((p) => !rootFor(roots, p));
+  if (outside !== undefined) {
+    throw new UsageError(
+      `"${outside}" is under no root, so there is nothing to reconcile; add one with \`heimdall roots add DIR\` (or \`heimdall index DIR\`)`,
+    );
+  }
   const daemon = await handToDaemon(ctx, values.all ? [] : paths);
   if (daemon !== undefined) {
     if (values.all) {
