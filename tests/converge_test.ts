@@ -62,7 +62,11 @@ Deno.test("a home inside a root is never indexed and its own log does not wake t
       // An edit in the root still gets through, so the watcher is alive.
       Deno.writeTextFileSync(join(proj, "src", "b.ts"), "export function beta() {}\n");
       // A bound on "it arrives", not a speed: under a loaded parallel run a pass can wait its turn.
-      await waitFor(() => owners(home).length === 2, 60_000, "b.ts indexed by the daemon");
+      await waitFor(() => owners(home).length === 2, 60_000, "b.ts indexed by the daemon").catch(
+        (e) => {
+          throw new Error(`${e.message}; the daemon's log:\n${Deno.readTextFileSync(log)}`);
+        },
+      );
       const lines = Deno.readTextFileSync(log).split("\n").length - before;
       // The b.ts pass logs a line or two; a loop on its own log would log dozens a second.
       assert.ok(lines <= 4, `daemon logged ${lines} lines in ~2 s:\n${Deno.readTextFileSync(log)}`);
