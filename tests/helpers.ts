@@ -33,7 +33,7 @@ globalThis.addEventListener("unload", () => {
  */
 export function removeTree(dir: string): void {
   for (let attempt = 0;; attempt++) {
-    stopHookServers(dir, 2);
+    stopHookServers(dir);
     try {
       Deno.removeSync(dir, { recursive: true });
       return;
@@ -45,22 +45,43 @@ export function removeTree(dir: string): void {
   }
 }
 
-/** SIGTERMs the hook server of every home up to `depth` folders below `dir`. */
-function stopHookServers(dir: string, depth: number): void {
+/**
+ * SIGTERMs the hook server of every home up to `depth` folders below `dir`
+ * whose process is still that server: a `hookd.pid` can outlive its server,
+ * and its number may by now be another test's daemon.
+ */
+function stopHookServers(top: string, dir = top, depth = 2): void {
   try {
     const pid = Number(Deno.readTextFileSync(join(dir, "hookd.pid")).trim());
-    if (pid > 0) Deno.kill(pid, "SIGTERM");
+    if (pid > 0 && servesHomeUnder(pid, top)) Deno.kill(pid, "SIGTERM");
   } catch {
     // No server here, or it has already gone.
   }
   if (depth === 0) return;
   try {
     for (const e of Deno.readDirSync(dir)) {
-      if (e.isDirectory) stopHookServers(join(dir, e.name), depth - 1);
+      if (e.isDirectory) stopHookServers(top, join(dir, e.name), depth - 1);
     }
   } catch {
     // Removed meanwhile.
   }
+}
+
+/** True when process `pid` is a hook server (`hook --serve`) of a home inside `top` (Linux /proc, read by a shell). */
+function servesHomeUnder(pid: number, top: string): boolean {
+  const out = new Deno.Command("sh", {
+    args: [
+      "-c",
+      'tr "\\0" "\\n" < /proc/$0/cmdline && tr "\\0" "\\n" < /proc/$0/environ',
+      String(pid),
+    ],
+    stderr: "null",
+  }).outputSync();
+  if (!out.success) return false;
+  const lines = new TextDecoder().decode(out.stdout).split("\n");
+  const home = lines.find((l) => l.startsWith("HEIMDALL_HOME="))?.slice("HEIMDALL_HOME=".length);
+  return lines.includes("--serve") && home !== undefined &&
+    (home === top || home.startsWith(top + "/"));
 }
 
 /** A fresh temporary folder, removed when the test process ends. */
