@@ -122,7 +122,9 @@ export async function answerHook(
           m.createServices(home, deps.journal, { harness, sessionId: event.sessionId })
         ),
       roots: () => loadConfig(home.config).roots,
-      late: () => gaveUp,
+      // Late once the deadline has passed, even if its timer has not fired yet
+      // (work that never yields to the event loop), and late for good.
+      late: () => gaveUp ||= performance.now() - started >= deadlineMs,
     };
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<"late">((r) =>
@@ -134,7 +136,7 @@ export async function answerHook(
     const work = handleEvent(event, deps);
     const context = await Promise.race([work, deadline]);
     clearTimeout(timer);
-    if (context === "late") {
+    if (context === "late" || gaveUp) {
       hookLog(
         home.home,
         `${harness} ${event.native}: gave up after ${deadlineMs} ms (${via}); answered nothing`,
