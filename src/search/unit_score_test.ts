@@ -101,6 +101,8 @@ Deno.test("forEachOccurrence() finds a stem where a word or an identifier part s
     ["parse_header and PARSE and reparse", "pars", 2],
     ["HTTPServer serves", "http", 1],
     ["parseHttpRequest()", "parsehttprequest", 1],
+    // A whole identifier whose stem is not itself (`fullrune` → `fullrun`).
+    ["func FullRune(p []byte) and fullRune", stem("fullrune"), 2],
     ["retry(); retries", "retri", 2],
     ["optimizer.optimize(optimization)", "optim", 3],
     ["shipping", "ship", 1],
