@@ -131,6 +131,9 @@ Deno.test("symbols, callers, callees and blast-radius answer by name, Class.meth
   assert.deepEqual(JSON.parse(callees.stdout).callees.map((c: { name: string }) => c.name), [
     "add",
   ]);
+  // A callee is shown where it is defined, with the line that calls it.
+  const told = await cli(t.home, ["callees", "Square.area"], { cwd: t.repo });
+  assert.match(told.stdout, /function add — \S*src\/util\/math\.ts:2 {2}\(called at line 6\)/);
   // Calls that resolve nowhere are listed with their line, as written.
   const open = JSON.parse((await cli(t.home, ["callees", "note", "--json"])).stdout);
   assert.deepEqual(

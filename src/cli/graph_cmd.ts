@@ -37,17 +37,27 @@ function parse(args: string[], extra: readonly string[] = []) {
   return { values: values as Record<string, string | boolean | undefined>, name: positionals[0]! };
 }
 
-function printNeighbours(ctx: Context, sym: SymbolRef, list: Neighbour[], label: string): void {
+/**
+ * Prints a symbol's neighbours, one a line. A caller (or dependent) is shown
+ * where it makes the call, in its own file; a callee where it is defined,
+ * with the line of the symbol's file that calls it.
+ */
+function printNeighbours(
+  ctx: Context,
+  sym: SymbolRef,
+  list: Neighbour[],
+  label: string,
+  neighbours: "callers" | "callees" = "callers",
+): void {
   ctx.out(`${sym.kind} ${sym.qualname} — ${where(sym)}`);
   if (list.length === 0) ctx.out(`  no ${label} in the index`);
   for (const n of list) {
     const dist = n.distance > 1 ? `[${n.distance}] ` : "";
     const via = n.via && n.distance > 1 ? `  via ${n.via}` : "";
-    ctx.out(
-      `  ${dist}${n.edge.padEnd(10)} ${n.kind} ${n.qualname || n.name} — ${
-        where({ path: n.path, line: n.at ?? n.line })
-      }${via}`,
-    );
+    const place = neighbours === "callers"
+      ? where({ path: n.path, line: n.at ?? n.line })
+      : `${where(n)}${n.at === null ? "" : `  (called at line ${n.at})`}`;
+    ctx.out(`  ${dist}${n.edge.padEnd(10)} ${n.kind} ${n.qualname || n.name} — ${place}${via}`);
   }
 }
 
@@ -131,7 +141,7 @@ export function calleesCmd(args: string[], ctx: Context): number {
     const { hits, unresolved } = callees(j, sym);
     if (values.json) ctx.out(JSON.stringify({ symbol: sym, callees: hits, unresolved }));
     else {
-      printNeighbours(ctx, sym, hits, "resolved callees");
+      printNeighbours(ctx, sym, hits, "resolved callees", "callees");
       for (const u of unresolved) {
         ctx.out(`  unresolved ${u.name}${u.module ? ` (from ${u.module})` : ""} — line ${u.line}`);
       }
