@@ -28,6 +28,11 @@ const EXPECTED = [
   "cpp/store.cpp:run -> cpp/store.cpp:Store (same-file)",
   "cpp/store.cpp:run -> cpp/store.cpp:Store.check (member)",
   "cpp/store.cpp:run -> cpp/store.cpp:Store.put (member)",
+  // C++ defined out of line: the class its name gives (in a header), its base; Log's flush stays pending.
+  "cpp/widget.cpp:ui.Widget.open -> cpp/include/widget.h:ui.Frame.repaint (member)",
+  "cpp/widget.cpp:ui.Widget.open -> cpp/include/widget.h:ui.Widget.close (member)",
+  "cpp/widget.cpp:ui.Widget.open -> cpp/include/widget.h:ui.Widget.size (member)",
+  "cpp/widget.cpp:ui.Widget.open -> cpp/widget.cpp:ui.trace (same-file)",
   // C#: Console and an unknown `log` stay unresolved.
   "cs/Store.cs:Acme.Store.Main -> cs/Store.cs:Acme.Store (same-file)",
   "cs/Store.cs:Acme.Store.Main -> cs/Store.cs:Acme.Store.Put (member)",
@@ -155,6 +160,7 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "java/com/acme/Store.java:opts.get",
         "c/main.c:o.read",
         "c/main.c:printf",
+        "cpp/widget.cpp:flush",
         "cs/Store.cs:Logger.Write",
         "rb/store.rb:opts.fetch",
         "rb/store.rb:puts",

@@ -83,6 +83,19 @@ export function hasImplicitThis(language: string | null): boolean {
   return IMPLICIT_THIS.has(language ?? "");
 }
 
+/**
+ * Languages whose methods may be defined out of their class's body
+ * (`void Widget::open() { … }` in a `.cpp` file, the class in a header): such
+ * a definition names its class, so its class is found by that name. C is
+ * here for its headers, which may hold C++ (a C file has no methods).
+ */
+const OUT_OF_LINE = new Set(["cpp", "c"]);
+
+/** True when a method of `language` may be defined outside its class, naming it (C++). */
+export function definesOutOfLine(language: string | null): boolean {
+  return OUT_OF_LINE.has(language ?? "");
+}
+
 /** How far a bare call of `language` may be resolved by uniqueness (see {@link BARE_SCOPE}). */
 export function bareScope(language: string | null): "root" | "folder" | "star" | "script" | "none" {
   return BARE_SCOPE[language ?? ""] ?? "root";

@@ -1,6 +1,13 @@
 import { posix } from "node:path";
 import type { Journal } from "../store/mod.ts";
-import { bareScope, hasImplicitThis, isBuiltin, mixesIn, receiverRole } from "./call_rules.ts";
+import {
+  bareScope,
+  definesOutOfLine,
+  hasImplicitThis,
+  isBuiltin,
+  mixesIn,
+  receiverRole,
+} from "./call_rules.ts";
 import { moduleCandidates, packageDirSuffixes } from "./modules.ts";
 import { fileNodeId } from "./desired.ts";
 
@@ -165,6 +172,8 @@ export class Resolver {
   #folders = new FolderIndex();
   readonly #uniqueDefs = new Map<string, string | null>();
   readonly #uniqueClasses = new Map<string, ClassNode | null>();
+  /** Classes by qualified name, as out-of-line C++ methods name theirs (see `#classNamed`). */
+  readonly #classesNamed = new Map<string, ClassNode | null>();
   /** Files whose inherits edges resolved in this change: their calls on `self` may land now. */
   readonly #basesFound = new Set<number>();
   /** True while resolveSteps runs: calls come after every inherits edge there anyway. */
@@ -365,6 +374,7 @@ export class Resolver {
       ) owners.add(sub.owner_id);
     }
     const owner = this.#owner(pathId);
+    if (owner && definesOutOfLine(owner.language)) retry.push(...this.#outOfLineCalls(pathId));
     if (owner?.language === "go" && bareScope("go") === "folder") {
       const dir = posix.dirname(change.rel);
       const glob = `${dir === "." ? "" : globEscape(dir) + "/"}*`;
@@ -394,6 +404,40 @@ export class Resolver {
       this.#tryResolve(ref);
       if (seen.size % REFS_A_STEP === 0) yield `retrying calls on the members of path ${pathId}`;
     }
+  }
+
+  /**
+   * The pending calls made inside methods defined out of line elsewhere
+   * (`void Widget::open() { close(); }` in a `.cpp` file) of the classes of
+   * file `pathId` (its header): a member the class gained may answer them.
+   */
+  #outOfLineCalls(pathId: number): RefRow[] {
+    const j = this.journal;
+    const out: RefRow[] = [];
+    const classes = j.all<{ qualname: string }>(
+      `SELECT DISTINCT qualname FROM nodes
+       WHERE path_id = ? AND kind IN ${CLASS_KINDS} AND partial = 0`,
+      pathId,
+    );
+    for (const cls of classes) {
+      // Every qualname under the class's: `ui.Widget.` up to `ui.Widget/`.
+      const methods = j.all<{ id: string; path_id: number }>(
+        `SELECT id, path_id FROM nodes
+         WHERE qualname > ? AND qualname < ? AND kind = 'method' AND path_id != ?`,
+        `${cls.qualname}.`,
+        `${cls.qualname}/`,
+        pathId,
+      );
+      for (const m of methods) {
+        out.push(...j.all<RefRow>(
+          `SELECT rowid, * FROM pending_edges
+           WHERE owner_id = ? AND src = ? AND kind = 'calls' AND module IS NULL`,
+          m.path_id,
+          m.id,
+        ));
+      }
+    }
+    return out;
   }
 
   /**
@@ -624,6 +668,7 @@ export class Resolver {
       this.#localClasses,
       this.#uniqueDefs,
       this.#uniqueClasses,
+      this.#classesNamed,
       this.#bases,
       this.#starLevels,
     ];
@@ -826,7 +871,7 @@ export class Resolver {
       return unique ? { dst: unique, how: "unique" } : undefined;
     }
     if (hasImplicitThis(owner.language)) {
-      const cls = this.#enclosingClass(owner.id, ref.src);
+      const cls = this.#enclosingClass(owner, ref.src);
       const hit = cls && this.#memberOf(owner, [cls], name);
       if (hit) return { dst: hit, how: "member" };
     }
@@ -921,7 +966,7 @@ export class Resolver {
   ): { dst: string; how: string } | undefined {
     const role = receiverRole(owner.language, qualifier);
     if (role !== undefined) {
-      const cls = this.#enclosingClass(owner.id, ref.src);
+      const cls = this.#enclosingClass(owner, ref.src);
       if (!cls) return undefined;
       const from = role === "self" ? [cls] : this.#basesOf(cls, owner.language);
       const hit = this.#memberOf(owner, from, name);
@@ -951,17 +996,53 @@ export class Resolver {
     return true;
   }
 
-  /** The class-like definition around node `src` of file `pathId` (its method or a function in it), if any. */
-  #enclosingClass(pathId: number, src: string): ClassNode | undefined {
-    const nodes = this.#nodesIn(pathId);
+  /**
+   * The class-like definition around node `src` of the owner's file (its
+   * method or a function in it), if any. A C++ method defined out of its
+   * class (`void Widget::open() { … }`, its parent a namespace) belongs to
+   * the class its qualified name gives (see {@link #classNamed}).
+   */
+  #enclosingClass(owner: Owner, src: string): ClassNode | undefined {
+    const nodes = this.#nodesIn(owner.id);
     let id: string | null = src;
     for (let depth = 0; id !== null && depth < 8; depth++) {
       const n = nodes.get(id);
       if (!n || n.kind === "file") return undefined;
-      if (CLASS_KINDS.includes(`'${n.kind}'`)) return { id, qualname: n.qualname, path_id: pathId };
+      if (CLASS_KINDS.includes(`'${n.kind}'`)) {
+        return { id, qualname: n.qualname, path_id: owner.id };
+      }
+      if (n.kind === "method" && definesOutOfLine(owner.language)) {
+        const cut = n.qualname.lastIndexOf(".");
+        const parent = n.parent_id === null ? undefined : nodes.get(n.parent_id);
+        if (cut > 0 && parent?.qualname !== n.qualname.slice(0, cut)) {
+          return this.#classNamed(owner, n.qualname.slice(0, cut));
+        }
+      }
       id = n.parent_id;
     }
     return undefined;
+  }
+
+  /**
+   * The class whose qualified name is `qualname`: the file's own, else the
+   * one class of that name in the owner's root and language family (a
+   * header's); undefined when there is none or several.
+   */
+  #classNamed(owner: Owner, qualname: string): ClassNode | undefined {
+    const key = `${owner.root_id}\0${owner.id}\0${qualname}`;
+    return cachedOr(this.#classesNamed, key, () => {
+      const rows = this.journal.all<ClassNode>(
+        `SELECT n.id, n.qualname, n.path_id FROM nodes n JOIN paths q ON q.id = n.path_id
+         WHERE n.qualname = ? AND q.root_id = ? AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
+           AND ${family("q.language")} = ?
+         ORDER BY n.path_id = ? DESC LIMIT 2`,
+        qualname,
+        owner.root_id,
+        familyOf(owner.language),
+        owner.id,
+      );
+      return rows.length === 1 || rows[0]?.path_id === owner.id ? rows[0]! : null;
+    }) ?? undefined;
   }
 
   /**
