@@ -12,6 +12,8 @@ import { join, relative } from "node:path";
 import { defaultConfig, homePaths } from "../src/config/mod.ts";
 import { createExtractor } from "../src/extract/mod.ts";
 import { Reconciler } from "../src/reconcile/reconciler.ts";
+import { blastRadius, callers, callNeighbourIds, findSymbol } from "../src/search/mod.ts";
+import { sameMethod } from "../src/search/graph_query.ts";
 import { Journal } from "../src/store/mod.ts";
 import { removeTree, tempDir } from "./helpers.ts";
 
@@ -180,6 +182,31 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
     );
     cold.journal.close();
     warm.journal.close();
+  } finally {
+    removeTree(base);
+  }
+});
+
+Deno.test("a C++ method's definition out of its class has the callers of its declaration", async () => {
+  const base = tempDir();
+  try {
+    const t = open(base);
+    await t.r.audit();
+    const at = (rel: string) => `${join(t.repo, rel)}:close`;
+    const definition = findSymbol(t.journal, at("cpp/widget.cpp"));
+    const declaration = findSymbol(t.journal, at("cpp/include/widget.h"));
+    assert.notEqual(definition.id, declaration.id);
+    for (const sym of [definition, declaration]) {
+      assert.deepEqual(callers(t.journal, sym).hits.map((h) => h.qualname), ["ui.Widget.open"]);
+      assert.deepEqual(blastRadius(t.journal, sym, 1).map((h) => h.qualname), ["ui.Widget.open"]);
+    }
+    const open_ = findSymbol(t.journal, `${join(t.repo, "cpp/widget.cpp")}:open`);
+    // An edit of the definition is one call away from its callers (a teammate's warning).
+    assert.ok(callNeighbourIds(t.journal, [definition.id]).includes(open_.id));
+    // A method defined in its class has no other half.
+    const size = findSymbol(t.journal, `${join(t.repo, "cpp/include/widget.h")}:size`);
+    assert.deepEqual(sameMethod(t.journal, size.id), [size.id]);
+    t.journal.close();
   } finally {
     removeTree(base);
   }

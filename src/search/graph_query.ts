@@ -28,16 +28,44 @@ export interface Unresolved {
 const NODE =
   `n.id, n.kind, n.name, n.qualname, p.path, n.start_line AS line, n.end_line AS endLine, n.signature`;
 
+/**
+ * The symbol and its other half, for a C++ method declared in its class and
+ * defined out of it (`void open();` in a header, `void Widget::open() { … }`
+ * in a `.cpp` file): calls land on the declaration, and a reader asks about
+ * either. The halves share the qualified name and the repository; a
+ * definition has one declaration (none when its class is not unique), a
+ * declaration may have several definitions (overloads).
+ */
+export function sameMethod(j: Journal, id: string): string[] {
+  const rows = j.all<{ id: string; in_class: number }>(
+    `SELECT o.id, coalesce(op.kind IN ${CLASS_KINDS}, 0) AS in_class
+     FROM nodes s JOIN paths sp ON sp.id = s.path_id
+     LEFT JOIN nodes sq ON sq.id = s.parent_id
+     JOIN nodes o ON o.qualname = s.qualname AND o.kind = 'method' AND o.id != s.id
+     JOIN paths op_path ON op_path.id = o.path_id AND op_path.root_id = sp.root_id
+       AND op_path.language IN ('c', 'cpp')
+     LEFT JOIN nodes op ON op.id = o.parent_id
+     WHERE s.id = ? AND s.kind = 'method' AND sp.language IN ('c', 'cpp')
+       AND coalesce(sq.kind IN ${CLASS_KINDS}, 0) != coalesce(op.kind IN ${CLASS_KINDS}, 0)`,
+    id,
+  );
+  const declarations = rows.filter((r) => r.in_class === 1);
+  return [id, ...(declarations.length > 1 ? [] : rows.map((r) => r.id))];
+}
+
+const CLASS_KINDS = "('class', 'struct', 'union')";
+
 /** Who calls `id` (one hop), and the unresolved calls elsewhere that use its name. */
 export function callers(
   j: Journal,
   sym: SymbolRef,
 ): { hits: Neighbour[]; unresolvedByName: number } {
+  const ids = sameMethod(j, sym.id);
   const hits = j.all<Neighbour>(
     `SELECT ${NODE}, e.kind AS edge, e.line AS at, 1 AS distance FROM edges e
      JOIN nodes n ON n.id = e.src JOIN paths p ON p.id = n.path_id
-     WHERE e.dst = ? AND e.kind = 'calls' ORDER BY p.path, e.line`,
-    sym.id,
+     WHERE e.dst IN (SELECT value FROM json_each(?)) AND e.kind = 'calls' ORDER BY p.path, e.line`,
+    JSON.stringify(ids),
   );
   const unresolvedByName = j.get<{ n: number }>(
     "SELECT count(*) AS n FROM pending_edges WHERE name = ? AND kind = 'calls'",
@@ -83,9 +111,10 @@ export function blastRadius(j: Journal, sym: SymbolRef, depth = 3): Neighbour[] 
       const rows = j.all<Neighbour>(
         `SELECT ${NODE}, e.kind AS edge, e.line AS at FROM edges e
          JOIN nodes n ON n.id = e.src JOIN paths p ON p.id = n.path_id
-         WHERE e.dst = ? AND e.kind IN ('calls', 'inherits', 'implements', 'imports')
+         WHERE e.dst IN (SELECT value FROM json_each(?))
+           AND e.kind IN ('calls', 'inherits', 'implements', 'imports')
          ORDER BY p.path, e.line`,
-        from.id,
+        JSON.stringify(sameMethod(j, from.id)),
       );
       for (const r of rows) {
         if (seen.has(r.id)) continue;
@@ -101,8 +130,10 @@ export function blastRadius(j: Journal, sym: SymbolRef, depth = 3): Neighbour[] 
 }
 
 /** Ids of the symbols one call hop away from `ids` (callers and callees), excluding `ids`. */
-export function callNeighbourIds(j: Journal, ids: readonly string[], limit = 50): string[] {
-  if (ids.length === 0) return [];
+export function callNeighbourIds(j: Journal, given: readonly string[], limit = 50): string[] {
+  if (given.length === 0) return [];
+  // A C++ method's callers call its declaration: an edit of its definition reaches them too.
+  const ids = [...new Set(given.flatMap((id) => sameMethod(j, id)))];
   const marks = ids.map(() => "?").join(",");
   const rows = j.all<{ id: string }>(
     `SELECT dst AS id FROM edges WHERE kind = 'calls' AND src IN (${marks})
