@@ -7,9 +7,10 @@ import { Journal } from "../store/mod.ts";
 import { BODY_MAX, firstSentence, PROSE_MAX, vocabPairs, vocabWords } from "./vocab.ts";
 import { learnedAssociations } from "../search/vocab_lookup.ts";
 import { indexText, stem } from "./words.ts";
+import { assertCases } from "../../tests/cases.ts";
 
 Deno.test("firstSentence() stops at a full stop, a blank line or a field, and drops links and code", () => {
-  const cases: [string, string][] = [
+  assertCases(firstSentence, [
     ["Opens the file. Then reads it.", "Opens the file"],
     ["Opens the\nfile\n\nLong text.", "Opens the file"],
     ["Reads a header\n@param line the line", "Reads a header"],
@@ -18,8 +19,7 @@ Deno.test("firstSentence() stops at a full stop, a blank line or a field, and dr
     ["See https://example.com/a.b for `x.y` details", "See   for   details"],
     ["Follows the [protocol](https://mdn.io/x) closely", "Follows the [protocol  closely"],
     ["Version 1.2 of the format", "Version 1.2 of the format"],
-  ];
-  for (const [doc, want] of cases) assert.equal(firstSentence(doc), want, doc);
+  ]);
 });
 
 Deno.test("vocabWords() pairs a doc comment's first sentence with the name, signature and body", () => {

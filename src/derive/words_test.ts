@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { indexText, nameText, splitWords, stem, stemSet, wholeForm } from "./words.ts";
+import { assertCases } from "../../tests/cases.ts";
 
 Deno.test("splitWords() splits camelCase, snake_case, kebab-case, dots and digits", () => {
-  const cases: [string, string[]][] = [
+  assertCases(splitWords, [
     ["parseHTTPRequest", ["parse", "http", "request"]],
     ["XMLHttpRequest", ["xml", "http", "request"]],
     ["max_file_bytes", ["max", "file", "bytes"]],
@@ -14,8 +15,7 @@ Deno.test("splitWords() splits camelCase, snake_case, kebab-case, dots and digit
     ["IOError", ["io", "error"]],
     ["Größe berechnen", ["größe", "berechnen"]],
     ["", []],
-  ];
-  for (const [input, want] of cases) assert.deepEqual(splitWords(input), want, input);
+  ]);
 });
 
 Deno.test("wholeForm() joins a compound name's words and leaves a single word alone", () => {
@@ -27,14 +27,13 @@ Deno.test("wholeForm() joins a compound name's words and leaves a single word al
 });
 
 Deno.test("indexText() emits each identifier's words and then its whole form", () => {
-  const cases: [string, string][] = [
+  assertCases(indexText, [
     ["return parseHTTPRequest(req)", "return parse http request parsehttprequest req"],
     ["self.opened_at = None", "self opened at openedat none"],
     ["x86_64", "x 86 64 x8664"],
     ["Ünïcode wörds", "ünïcode wörds"],
     ["a-b", "a b"],
-  ];
-  for (const [input, want] of cases) assert.equal(indexText(input), want, input);
+  ]);
   assert.equal(indexText("alpha beta gamma", 10), "alpha beta");
 });
 

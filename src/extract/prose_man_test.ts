@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { chunkMan, plainText, renderRoff } from "./prose_man.ts";
+import { assertCases } from "../../tests/cases.ts";
 
 const PAGE = [
   '.\\" Copyright (c) 2024 The Retry Authors', // 1
@@ -65,7 +66,7 @@ Deno.test("chunkMan() reads mdoc sections and a bare .SH's title from the next l
 });
 
 Deno.test("plainText() resolves or drops roff escapes", () => {
-  const cases: [string, string][] = [
+  assertCases(plainText, [
     ["\\fBbold\\fR and \\fIitalic\\fP", "bold and italic"],
     ["\\f(CWcode\\f[]", "code"],
     ["\\-\\-verbose", "--verbose"],
@@ -74,8 +75,7 @@ Deno.test("plainText() resolves or drops roff escapes", () => {
     ["\\*(Tm and \\n[x] gone", " and  gone"],
     ["e\\&.g\\&. x\\ y\\e", "e.g. x y\\"],
     ["no escapes", "no escapes"],
-  ];
-  for (const [roff, text] of cases) assert.equal(plainText(roff), text, roff);
+  ]);
   assert.deepEqual(renderRoff(['.\\" c', ".PP", ".IP \\(bu 4", 'x \\" trailing']), [
     undefined,
     undefined,
