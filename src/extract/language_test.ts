@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { detectLanguage, looksLikeRoff } from "./language.ts";
+import { assertNamedCases } from "../../tests/cases.ts";
 
 const GIT_PAGE = "git-stash(1)\n============\n\nNAME\n----\ngit-stash - Stash changes\n";
 const MAN_PAGE = '.\\" Copyright 2024\n.TH RETRY 1\n.SH NAME\nretry \\- run again\n';
@@ -37,7 +38,7 @@ Deno.test("detectLanguage() tells prose formats apart by name and head", () => {
 });
 
 Deno.test("looksLikeRoff() wants roff at the start and a page request or mostly requests", () => {
-  const cases: [string, string, boolean][] = [
+  assertNamedCases(looksLikeRoff, [
     ["a man page", MAN_PAGE, true],
     ["an mdoc page", ".Dd May 1, 2024\n.Dt RETRY 1\n", true],
     ["a .so redirect", ".so man1/retry.1\n", true],
@@ -45,6 +46,5 @@ Deno.test("looksLikeRoff() wants roff at the start and a page request or mostly 
     ["text", "Retry runs commands.\n.SH late\n", false],
     ["one dot line among text", ".hidden file\nlisting\nmore\nmore\n", false],
     ["empty", "", false],
-  ];
-  for (const [what, head, want] of cases) assert.equal(looksLikeRoff(head), want, what);
+  ]);
 });

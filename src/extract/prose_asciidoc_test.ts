@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { chunkAsciidoc, looksLikeAsciidoc } from "./prose_asciidoc.ts";
+import { assertNamedCases } from "../../tests/cases.ts";
 
 /** Shaped like git's Documentation/git-*.txt manual pages. */
 const GIT_PAGE = [
@@ -73,7 +74,7 @@ Deno.test("chunkAsciidoc() chunks a git manual page by its underlined sections",
 });
 
 Deno.test("chunkAsciidoc() reads one-line titles and skips verbatim blocks", () => {
-  const cases: [string, string, string[]][] = [
+  assertNamedCases((text) => chunkAsciidoc(text).symbols.map((s) => s.qualname), [
     [
       "one-line titles nest by their marks, closing marks dropped",
       "= Guide\n:toc:\n\n== Install ==\n\ntext\n\n=== From source\n\ntext\n\n== Use\n",
@@ -86,14 +87,11 @@ Deno.test("chunkAsciidoc() reads one-line titles and skips verbatim blocks", () 
     ["a rule under a rule is no title", "=====\n=====\n\n-----\n-----\n", []],
     ["an anchor may sit above a title", "[[install]]\n== Install\n", ["Install"]],
     ["a title follows a blank line", "text\n== Not\n", []],
-  ];
-  for (const [what, text, paths] of cases) {
-    assert.deepEqual(chunkAsciidoc(text).symbols.map((s) => s.qualname), paths, what);
-  }
+  ]);
 });
 
 Deno.test("looksLikeAsciidoc() tells git manual pages and AsciiDoc headers from plain text", () => {
-  const cases: [string, string, boolean][] = [
+  assertNamedCases(looksLikeAsciidoc, [
     ["a git manual page", GIT_PAGE.slice(0, 256), true],
     ["a NAME section further in", "// generated\n\nNAME\n----\ngit-x - y\n", true],
     ["a one-line title with attributes", "= User Guide\n:author: Ann\n", true],
@@ -101,6 +99,5 @@ Deno.test("looksLikeAsciidoc() tells git manual pages and AsciiDoc headers from 
     ["a title underlined too long", "Notes\n=================\n", false],
     ["a dashed underline is not enough", "Notes\n-----\n\ntext\n", false],
     ["nothing", "", false],
-  ];
-  for (const [what, head, want] of cases) assert.equal(looksLikeAsciidoc(head), want, what);
+  ]);
 });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { chunkOrg } from "./prose_org.ts";
+import { assertNamedCases } from "../../tests/cases.ts";
 
 const NOTES = [
   "#+TITLE: Release notes", // 1
@@ -37,13 +38,10 @@ Deno.test("chunkOrg() chunks by headline, titles without keywords, priorities or
 });
 
 Deno.test("chunkOrg() needs a space after the stars and a word in the title", () => {
-  const cases: [string, string, string[]][] = [
+  assertNamedCases((text) => chunkOrg(text).symbols.map((s) => s.qualname), [
     ["stars alone", "*\n**\n", []],
     ["tags alone", "* :tag:\n", [":tag:"]],
     ["a keyword alone stays", "* TODO\n", ["TODO"]],
     ["an indented star is a list item", "  * item\n", []],
-  ];
-  for (const [what, text, paths] of cases) {
-    assert.deepEqual(chunkOrg(text).symbols.map((s) => s.qualname), paths, what);
-  }
+  ]);
 });

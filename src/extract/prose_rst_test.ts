@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { chunkRst } from "./prose_rst.ts";
+import { assertNamedCases } from "../../tests/cases.ts";
 
 const GUIDE = [
   "=================", // 1
@@ -66,7 +67,7 @@ Deno.test("chunkRst() titles sections by their text, never by their rules, and n
 });
 
 Deno.test("chunkRst() reads each case as docutils would", () => {
-  const cases: [string, string, string[]][] = [
+  assertNamedCases((text) => chunkRst(text).symbols.map((s) => s.qualname), [
     ["a document without titles is one untitled chunk", "Just a paragraph.\nAnd more.", []],
     ["only rules make no title", "=====\n\n=====\n\n-----\n", []],
     ["a comment's body is no title", "..\n   Hidden\n   ======\n\nShown\n-----\n", ["Shown"]],
@@ -77,10 +78,7 @@ Deno.test("chunkRst() reads each case as docutils would", () => {
       "Title > Sub",
     ]],
     ["CRLF line ends", "Intro\r\n=====\r\n\r\ntext\r\n", ["Intro"]],
-  ];
-  for (const [what, text, paths] of cases) {
-    assert.deepEqual(chunkRst(text).symbols.map((s) => s.qualname), paths, what);
-  }
+  ]);
   assert.deepEqual(chunkRst("Just a paragraph.\nAnd more.").chunks, [
     { heading: "", startLine: 1, endLine: 2, text: "Just a paragraph.\nAnd more." },
   ]);

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { chunkText } from "./prose_text.ts";
+import { assertNamedCases } from "../../tests/cases.ts";
 
 const LOREM =
   "The scheduler keeps a queue of jobs and runs each one when its time comes. A job that " +
@@ -54,7 +55,7 @@ Deno.test("chunkText() never takes a rule for a title", () => {
   const { chunks, symbols } = chunkText(rules);
   assert.deepEqual(symbols, []);
   assert.deepEqual(chunks.map((c) => c.heading), [""], "no words, no title");
-  const cases: [string, string, string[]][] = [
+  assertNamedCases((text) => chunkText(text).symbols.map((s) => s.qualname), [
     ["an underlined title", "Usage\n=====\n\ntext\n", ["Usage"]],
     ["an over- and underlined title", "=======\n Usage\n=======\n\ntext\n", ["Usage"]],
     ["underline styles nest in order", "A\n===\n\nB\n---\n\nC\n===\n", ["A", "A > B", "C"]],
@@ -68,10 +69,7 @@ Deno.test("chunkText() never takes a rule for a title", () => {
     ["a numbered list item with a sentence", "1. Download the archive, then unpack it.\n\n", []],
     ["a top numbered heading", "2 Usage\n\ntext\n", ["2 Usage"]],
     ["a long line underlined", `${"x".repeat(90)}\n-----\n`, []],
-  ];
-  for (const [what, text, paths] of cases) {
-    assert.deepEqual(chunkText(text).symbols.map((s) => s.qualname), paths, what);
-  }
+  ]);
 });
 
 Deno.test("chunkText() titles headingless chunks by their first line, clipped", () => {
