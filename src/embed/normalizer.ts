@@ -10,6 +10,7 @@
  */
 import { EnvironmentError } from "../errors/mod.ts";
 import { PrecompiledCharsMap } from "./precompiled.ts";
+import { buildSteps, type Spec } from "./steps.ts";
 
 /** A tokenizer.json this module cannot follow; the message names the part and the value. */
 export class TokenizerConfigError extends EnvironmentError {
@@ -23,17 +24,14 @@ export class TokenizerConfigError extends EnvironmentError {
 /** Text in, normalised text out. */
 export type Normalize = (text: string) => string;
 
-type Spec = Record<string, unknown>;
-
 /** Builds the normalizer a tokenizer.json describes; `null` means none (identity). */
 export function buildNormalizer(spec: unknown): Normalize {
-  if (spec === null || spec === undefined) return (t) => t;
-  const s = spec as Spec;
+  return buildSteps(spec, "normalizers", normalizer);
+}
+
+/** One normalizer that is not a `Sequence`. */
+function normalizer(s: Spec): Normalize {
   switch (s.type) {
-    case "Sequence": {
-      const steps = ((s.normalizers as unknown[]) ?? []).map(buildNormalizer);
-      return (t) => steps.reduce((acc, f) => f(acc), t);
-    }
     case "NFC":
     case "NFD":
     case "NFKC":

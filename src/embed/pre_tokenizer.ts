@@ -9,11 +9,10 @@
  * JavaScript's `\s`, which differs on U+0085 and U+FEFF.
  */
 import { TokenizerConfigError } from "./normalizer.ts";
+import { buildSteps, type Spec } from "./steps.ts";
 
 /** Words in, words out: each step refines the previous split. */
 export type PreTokenize = (words: string[]) => string[];
-
-type Spec = Record<string, unknown>;
 
 const WS =
   "\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
@@ -22,13 +21,12 @@ const PUNCT = /[\p{P}!-/:-@[-`{-~]/u;
 
 /** Builds the pre-tokenizer a tokenizer.json describes; `null` means the whole text is one word. */
 export function buildPreTokenizer(spec: unknown): PreTokenize {
-  if (spec === null || spec === undefined) return (w) => w;
-  const s = spec as Spec;
+  return buildSteps(spec, "pretokenizers", preTokenizer);
+}
+
+/** One pre-tokenizer that is not a `Sequence`. */
+function preTokenizer(s: Spec): PreTokenize {
   switch (s.type) {
-    case "Sequence": {
-      const steps = ((s.pretokenizers as unknown[]) ?? []).map(buildPreTokenizer);
-      return (w) => steps.reduce((acc, f) => f(acc), w);
-    }
     case "WhitespaceSplit":
       return (words) => words.flatMap((w) => w.split(WS_RUN).filter((p) => p !== ""));
     case "Whitespace":
