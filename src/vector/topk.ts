@@ -38,21 +38,27 @@ export class TopK {
   push(score: number, id: number): boolean {
     if (!(score >= -Infinity) || this.k <= 0) return false;
     if (this.#size < this.k) {
-      let i = this.#size++;
-      // Sift up: the worst item rises to the root.
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (!this.#worse(score, id, this.#scores[parent]!, this.#ids[parent]!)) break;
-        this.#scores[i] = this.#scores[parent]!;
-        this.#ids[i] = this.#ids[parent]!;
-        i = parent;
-      }
-      this.#scores[i] = score;
-      this.#ids[i] = id;
+      this.#siftUp(this.#size++, score, id);
       return true;
     }
     if (!this.#worse(this.#scores[0]!, this.#ids[0]!, score, id)) return false;
-    // Replace the root and sift down.
+    this.#siftDown(score, id);
+    return true;
+  }
+
+  /** Puts the item in the free slot `i`, the worst item rising to the root. */
+  #siftUp(i: number, score: number, id: number): void {
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.#worse(score, id, this.#scores[parent]!, this.#ids[parent]!)) break;
+      this.#move(parent, i);
+      i = parent;
+    }
+    this.#set(i, score, id);
+  }
+
+  /** Puts the item in place of the root, which it beats, and sifts it down. */
+  #siftDown(score: number, id: number): void {
     let i = 0;
     const n = this.#size;
     for (;;) {
@@ -64,13 +70,22 @@ export class TopK {
         c = r;
       }
       if (!this.#worse(this.#scores[c]!, this.#ids[c]!, score, id)) break;
-      this.#scores[i] = this.#scores[c]!;
-      this.#ids[i] = this.#ids[c]!;
+      this.#move(c, i);
       i = c;
     }
+    this.#set(i, score, id);
+  }
+
+  /** Copies the item in slot `from` to slot `to`. */
+  #move(from: number, to: number): void {
+    this.#scores[to] = this.#scores[from]!;
+    this.#ids[to] = this.#ids[from]!;
+  }
+
+  /** Writes the item into slot `i`. */
+  #set(i: number, score: number, id: number): void {
     this.#scores[i] = score;
     this.#ids[i] = id;
-    return true;
   }
 
   /** The held items, best first. */
