@@ -135,9 +135,9 @@ export class ScanPool {
       };
       worker.onerror = (e) => {
         e.preventDefault();
-        const why = `vector scan worker failed: ${e.message}`;
+        // The scans in flight learn why before close() ends the rest.
+        this.#rejectAll(`vector scan worker failed: ${e.message}`);
         this.close();
-        this.#rejectAll(why);
       };
       this.#workers.push(worker);
       this.#known.push(new Set());
