@@ -296,7 +296,8 @@ export function forEachOccurrence(
     const part = lower.slice(at, end);
     let ok = verdicts.get(part);
     if (ok === undefined) {
-      ok = stem(part) === stemmed || (end - at < stemmed.length && stem(wholeAt(lower, at)) === stemmed);
+      ok = stem(part) === stemmed ||
+        (end - at < stemmed.length && stem(wholeAt(lower, at)) === stemmed);
       verdicts.set(part, ok);
     }
     if (ok) found(at);
