@@ -296,10 +296,11 @@ export function forEachOccurrence(
     const part = lower.slice(at, end);
     let ok = verdicts.get(part);
     if (ok === undefined) {
-      ok = stem(part) === stemmed ||
-        (end - at < stemmed.length && stem(wholeAt(lower, at)) === stemmed);
+      ok = stem(part) === stemmed;
       verdicts.set(part, ok);
     }
+    // A whole identifier that starts with this part: its own verdict (`fullName`, `fullRune`).
+    if (!ok && end - at < stemmed.length) ok = stem(wholeAt(lower, at)) === stemmed;
     if (ok) found(at);
   }
 }

@@ -103,6 +103,7 @@ Deno.test("forEachOccurrence() finds a stem where a word or an identifier part s
     ["parseHttpRequest()", "parsehttprequest", 1],
     // A whole identifier whose stem is not itself (`fullrune` → `fullrun`).
     ["func FullRune(p []byte) and fullRune", stem("fullrune"), 2],
+    ["readAhead(); readAll()", stem("readall"), 1],
     ["retry(); retries", "retri", 2],
     ["optimizer.optimize(optimization)", "optim", 3],
     ["shipping", "ship", 1],
