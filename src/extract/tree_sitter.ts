@@ -5,6 +5,7 @@ import { languageSpec } from "./languages.ts";
 import { errorSpans, symbolsAndRefs } from "./captures.ts";
 import { RecentTrees } from "./recent_trees.ts";
 import { grammarLanguage } from "./header_dialect.ts";
+import { blankExportMacros } from "./cpp_macros.ts";
 
 /** Per-file limits; a file over any of them is recorded at L1 with the reason. */
 export interface ParseBudget {
@@ -111,11 +112,14 @@ export class TreeSitterExtractor implements Extractor {
     const millis = this.#budget.maxMillis * Math.max(1, input.budgetScale ?? 1);
     const deadline = performance.now() + millis;
     const overdue = () => performance.now() > deadline;
+    // What the parser reads: C++ without its export macros (same length and
+    // offsets, so the symbols are sliced from `text` as written).
+    const source = language === "cpp" ? blankExportMacros(text) : text;
     // The path's previous tree, when it is still here, makes the parse incremental.
-    const old = this.#recent.take(input.path, language, text);
+    const old = this.#recent.take(input.path, language, source);
     let tree;
     try {
-      tree = parser.parse(text, old ?? null, { progressCallback: overdue });
+      tree = parser.parse(source, old ?? null, { progressCallback: overdue });
     } finally {
       old?.delete();
     }
@@ -144,7 +148,7 @@ export class TreeSitterExtractor implements Extractor {
           lines.length === 1 ? "" : "s"
         } ${shown})`;
       }
-      this.#recent.keep(input.path, language, text, tree);
+      this.#recent.keep(input.path, language, source, tree);
       return out;
     } catch (e) {
       tree.delete();
