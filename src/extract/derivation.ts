@@ -27,7 +27,12 @@ export const DERIVATION: DerivationVersions = {
   // resolver never guesses; every language's symbols and secret screen changed.
   base: 2,
   structHash: STRUCT_HASH_VERSION,
-  languages: {},
+  languages: {
+    // 1: C++ read with its export macros blanked (`class LIB_API Emitter {`);
+    // C too, for its headers written in C++.
+    c: 1,
+    cpp: 1,
+  },
 };
 
 /**
