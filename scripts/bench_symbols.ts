@@ -243,6 +243,12 @@ export function ctagsMistake(lang: Lang, tag: Tag): string | undefined {
   ) {
     return "`def obj.m` that ctags names after `obj`";
   }
+  if (
+    (lang === "c" || lang === "cpp") && tag.kind === "function" &&
+    /^(TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_P)$/.test(tag.name)
+  ) {
+    return "a GoogleTest test that ctags names after its macro (Heimdall: `Suite.Name`)";
+  }
   if (lang === "csharp" && tag.pattern !== undefined) {
     if (tag.kind === "method" && /\);\s*\$\/$/.test(tag.pattern) && tag.name.includes(".")) {
       return "a call statement that ctags calls a method";

@@ -29,9 +29,10 @@ export const DERIVATION: DerivationVersions = {
   structHash: STRUCT_HASH_VERSION,
   languages: {
     // 1: C++ read with its export macros blanked (`class LIB_API Emitter {`);
-    // C too, for its headers written in C++.
-    c: 1,
-    cpp: 1,
+    // C too, for its headers written in C++. 2: GoogleTest tests named
+    // `Suite.Name`, not after their macro.
+    c: 2,
+    cpp: 2,
   },
 };
 

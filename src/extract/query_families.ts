@@ -53,15 +53,35 @@ function cppQualified(depth: number, name: string): string {
 }
 
 /** A function_definition whose declarator, in any of {@link CPP_DECLARATORS}, names `name`. */
-function cppFunctionDefinition(name: string, kind: string): string {
+function cppFunctionDefinition(name: string, kind: string, predicate = ""): string {
   const declarators = CPP_DECLARATORS.map((steps) =>
     through(steps, `(function_declarator declarator: ${name})`)
   );
   return `(function_definition
   declarator: ${alternation(declarators)}
-  body: (_) @body) @definition.${kind}
+  body: (_) @body${predicate ? `\n  ${predicate}` : ""}) @definition.${kind}
 `;
 }
+
+/** GoogleTest's test-defining macros: `TEST_F(Suite, Name) { … }` reads as a function named `TEST_F`. */
+const GTEST_MACROS = `"^(TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_P)$"`;
+
+/**
+ * A GoogleTest test is named by its suite and its name (`Suite.Name`, the
+ * suite as its receiver), not by the macro that defines it.
+ */
+const CPP_GTEST = `(function_definition
+  declarator: (function_declarator
+    declarator: (identifier) @_macro
+    parameters: (parameter_list
+      .
+      (parameter_declaration type: (type_identifier) @receiver)
+      .
+      (parameter_declaration type: (type_identifier) @name)
+      .))
+  body: (_) @body
+  (#match? @_macro ${GTEST_MACROS})) @definition.function
+`;
 
 // ---- Rust --------------------------------------------------------------------
 
@@ -226,7 +246,9 @@ const PHP_INCLUDES = ["require", "require_once", "include", "include_once"];
 /** Family name → its patterns, in order. */
 const FAMILIES: Readonly<Record<string, () => string>> = {
   // free functions and methods defined in a class body
-  "cpp.functions": () => cppFunctionDefinition(CPP_FUNCTION_NAME, "function"),
+  "cpp.functions": () =>
+    cppFunctionDefinition(CPP_FUNCTION_NAME, "function", `(#not-match? @name ${GTEST_MACROS})`) +
+    "\n" + CPP_GTEST,
   // methods defined outside their class, under one to three scopes
   "cpp.qualified_methods": () =>
     [1, 2, 3].map((depth) =>

@@ -2,7 +2,8 @@
 
 ; ---- definitions ------------------------------------------------------------
 
-; int f(…) {…}, char *f(…) {…}, char **f(…) {…}
+; int f(…) {…}, char *f(…) {…}, char **f(…) {…}; not GoogleTest's TEST_F(Suite, Name) {…},
+; which cpp.scm names by its suite and name
 (function_definition
   declarator: [
     (function_declarator declarator: (identifier) @name)
@@ -10,7 +11,8 @@
     (pointer_declarator
       declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
   ]
-  body: (_) @body) @definition.function
+  body: (_) @body
+  (#not-match? @name "^(TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_P)$")) @definition.function
 
 ; prototypes at file level: int f(int);
 (translation_unit
