@@ -385,8 +385,17 @@ function toSymbol(
   if (doc !== undefined) sym.doc = doc;
   sym.structHash = structHash;
   if (d.parent !== undefined) sym.parent = d.parent;
-  if (errors.some((e) => e.start <= d.end && d.start <= e.end)) sym.partial = true;
+  if (errors.some((e) => e.start <= d.end && d.start <= e.end && !inBody(e, d, spec))) {
+    sym.partial = true;
+  }
   return sym;
+}
+
+/** True when error `e` lies within a function's body, where it cannot have changed its name (C, C++). */
+function inBody(e: ErrorSpan, d: Def, spec: LanguageSpec): boolean {
+  if (!spec.bodyErrorsKeepName || (d.kind !== "function" && d.kind !== "method")) return false;
+  const body = d.body;
+  return body !== undefined && body.startIndex < e.start && e.end <= body.endIndex;
 }
 
 const REF_KINDS: Record<string, Reference["kind"]> = {

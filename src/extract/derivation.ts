@@ -30,9 +30,10 @@ export const DERIVATION: DerivationVersions = {
   languages: {
     // 1: C++ read with its export macros blanked (`class LIB_API Emitter {`);
     // C too, for its headers written in C++. 2: GoogleTest tests named
-    // `Suite.Name`, not after their macro.
-    c: 2,
-    cpp: 2,
+    // `Suite.Name`, not after their macro. 3: a syntax error inside a
+    // function's body no longer marks the function partial.
+    c: 3,
+    cpp: 3,
   },
 };
 

@@ -34,6 +34,14 @@ export interface LanguageSpec {
   methodContainers?: readonly string[];
   /** What layout means to the structural hash: statement-ending line breaks, indentation, 1-tuples. */
   hashStyle?: HashStyle;
+  /**
+   * C and C++: a syntax error inside a function's body (most often a macro
+   * the grammar cannot read: `UNUSED`, `printflike(3, 4)`) leaves the
+   * function's name, written before its body, as it is: the function is not
+   * marked partial for it, so calls may land on it. Functions there do not
+   * nest, so the error cannot have misplaced it either.
+   */
+  bodyErrorsKeepName?: boolean;
 }
 
 const JS_WRAPPERS = ["export_statement", "ambient_declaration", "expression_statement"] as const;
@@ -87,10 +95,12 @@ export const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {
   c: {
     grammar: "c",
     queries: ["c"],
+    bodyErrorsKeepName: true,
   },
   cpp: {
     grammar: "cpp",
     queries: ["c", "cpp"],
+    bodyErrorsKeepName: true,
     wrappers: ["template_declaration"],
     // Only so that `template <…>` does not stop the widening to template_declaration.
     decorators: ["template_parameter_list"],
