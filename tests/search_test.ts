@@ -261,6 +261,14 @@ Deno.test("filters narrow by kind, language, path and repo; an unknown repo or l
   assert.equal(badLang.code, 2);
   assert.match(badLang.stderr, /No language "cobol" in the index; languages indexed: .*python/);
   assert.match(badLang.stderr, /markdown/);
+  // A --path that names nothing, from here or under any root, is a typo, not "no match".
+  const badPath = await cli(t.home, ["search", "covariance", "--path", "src/portfolo"]);
+  assert.equal(badPath.code, 2);
+  assert.match(badPath.stderr, /No file or folder "src\/portfolo" .*roots: .*repo/);
+  // One that holds only files the index has not got is a real place: no match, exit 1.
+  Deno.mkdirSync(join(t.repo, "src/empty"));
+  const empty = await cli(t.home, ["search", "covariance", "--path", join(t.repo, "src/empty")]);
+  assert.equal(empty.code, 1, empty.stderr);
 });
 
 Deno.test("search exits 1 with no hits; the human output names verdicts and the summary", async () => {

@@ -21,7 +21,8 @@ export class SearchFilterError extends UsageError {
  * The request's filters as a {@link ChunkFilter}: `repo` → the roots (or
  * folders directly under a root) of that name; a relative `pathPrefix` →
  * that folder under every root. Throws {@link SearchFilterError} for a repo
- * or a language the index does not hold, naming the ones it does.
+ * or a language the index does not hold, naming the ones it does, and for
+ * a path that is neither on disk nor in the index.
  */
 export function resolveFilter(j: Journal, req: SearchRequest): ChunkFilter {
   const filter: ChunkFilter = {};
@@ -43,7 +44,25 @@ export function resolveFilter(j: Journal, req: SearchRequest): ChunkFilter {
   const prefixes: string[][] = [];
   if (req.pathPrefix !== undefined && req.pathPrefix !== "") {
     const p = req.pathPrefix.replace(/\/+$/, "") || "/";
-    prefixes.push(p.startsWith("/") ? [p] : roots.map((r) => join(r, p)));
+    const places = p.startsWith("/") ? [p] : roots.map((r) => join(r, p));
+    // A typo must not read as "nothing matched": the place exists on disk or in the index.
+    const somewhere = places.some((at) =>
+      existsNow(at) ||
+      j.get(
+        "SELECT 1 FROM paths WHERE path = ? OR (path >= ? AND path < ?) LIMIT 1",
+        at,
+        at + "/",
+        at + "0",
+      )
+    );
+    if (!somewhere) {
+      throw new SearchFilterError(
+        `No file or folder "${req.pathPrefix}" on disk or in the index; a path is a folder or file, absolute or relative to a root; roots: ${
+          roots.length === 0 ? "none (run `heimdall index DIR`)" : roots.join(", ")
+        }`,
+      );
+    }
+    prefixes.push(places);
   }
   if (req.repo !== undefined && req.repo !== "") {
     const name = req.repo.replace(/\/+$/, "");
@@ -70,4 +89,13 @@ export function resolveFilter(j: Journal, req: SearchRequest): ChunkFilter {
   }
   if (prefixes.length > 0) filter.prefixes = prefixes;
   return filter;
+}
+
+function existsNow(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
