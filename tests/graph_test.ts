@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { homePaths } from "../src/config/mod.ts";
 import { Journal } from "../src/store/mod.ts";
-import { cli, removeTree, tempDir } from "./helpers.ts";
+import { cli, removeTree, tempDir, writeTree } from "./helpers.ts";
 
 const FIXTURES = new URL("./fixtures/graph/", import.meta.url).pathname;
 
@@ -186,5 +186,104 @@ Deno.test("an edit that renames a function retracts its node and its callers' ed
   assert.ok(
     edges(t.home).includes("src/app/main.ts:Square.area -calls-> src/util/math.ts:add (import)"),
   );
+  removeTree(t.base);
+});
+
+Deno.test("a C++ method is found as Class::method, path:Class::method and Class.method, its declaration and definition as one", async () => {
+  const base = tempDir();
+  const repo = join(base, "cpp");
+  const home = join(base, "home");
+  writeTree(repo, {
+    "include/widget.h":
+      "namespace ui {\nclass Widget {\n public:\n  void open();\n  void close();\n};\n}\n",
+    "widget.cpp":
+      '#include "include/widget.h"\nnamespace ui {\nvoid Widget::open() {\n  close();\n}\n\nvoid Widget::close() {}\n}\n',
+  });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  // `::` is C++'s (and Rust's, PHP's) separator, never a path:name colon.
+  for (const q of ["Widget::open", "ui::Widget::open", "widget.cpp:Widget::open"]) {
+    const r = await cli(home, ["callees", q], { cwd: repo });
+    assert.equal(r.code, 0, `${q}: ${r.stderr}`);
+    assert.match(r.stdout, /^method ui\.Widget\.open — widget\.cpp:3\n/, q);
+    // The call lands on the declaration the reader of widget.cpp sees through its #include.
+    assert.match(r.stdout, /ui\.Widget\.close — include\/widget\.h:5 {2}\(called at line 4\)/, q);
+  }
+  // path:Class.method names the method without its namespace, as Class.method does.
+  const inFile = await cli(home, ["callees", "widget.cpp:Widget.open"], { cwd: repo });
+  assert.equal(inFile.code, 0, inFile.stderr);
+  // The declaration in the header and the definition are one method: the definition answers.
+  const both = await cli(home, ["callers", "Widget.close", "--json"], { cwd: repo });
+  assert.equal(both.code, 0, both.stderr);
+  const answer = JSON.parse(both.stdout);
+  assert.equal(answer.symbol.path, join(repo, "widget.cpp"));
+  assert.deepEqual(answer.callers.map((c: { qualname: string }) => c.qualname), ["ui.Widget.open"]);
+  removeTree(base);
+});
+
+Deno.test("callers counts the unresolved calls of its name only where they could resolve to it: its repository and language", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  writeTree(join(base, "a"), {
+    "lib.ts": "export function helper(): number {\n  return 1;\n}\n",
+    // A receiver of unknown type: this call may be helper's, and stays pending.
+    "use.ts":
+      "declare const box: any;\nexport function go(): number {\n  return box.helper();\n}\n",
+    // Python never calls a TypeScript function.
+    "script.py": "def run():\n    helper()\n",
+  });
+  // Another repository never calls into this one.
+  writeTree(join(base, "b"), { "other.ts": "export function main(): void {\n  helper();\n}\n" });
+  assert.equal((await cli(home, ["index", join(base, "a"), join(base, "b")])).code, 0);
+  const r = await cli(home, ["callers", "helper", "--json"]);
+  assert.equal(JSON.parse(r.stdout).unresolved_calls_by_name, 1);
+  const told = await cli(home, ["callers", "helper"]);
+  assert.match(told.stdout, /\(\+1 call\(s\) named helper that resolve to no single definition\)/);
+  removeTree(base);
+});
+
+Deno.test("symbols says why a path has no outline: no such file, a folder, under no root, not indexed yet", async () => {
+  const base = tempDir();
+  const repo = join(base, "repo");
+  const home = join(base, "home");
+  writeTree(repo, { "src/a.ts": "export function a(): void {}\n" });
+  writeTree(base, { "outside.ts": "export function b(): void {}\n" });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  writeTree(repo, { "src/later.ts": "export function c(): void {}\n" });
+  const cases: [string, RegExp][] = [
+    ["src/nope.ts", /No file ".*\/repo\/src\/nope\.ts"; check the path/],
+    ["src", /".*\/repo\/src" is a folder; .*heimdall symbols .*\/repo\/src\/FILE/],
+    ["../outside.ts", /".*\/outside\.ts" is under no root.*heimdall roots add DIR/],
+    ["src/later.ts", /".*\/repo\/src\/later\.ts" is not in the index yet.*heimdall reconcile/],
+  ];
+  for (const [path, want] of cases) {
+    const r = await cli(home, ["symbols", path], { cwd: repo });
+    assert.equal(r.code, 2, path);
+    assert.match(r.stderr, want, path);
+  }
+  removeTree(base);
+});
+
+Deno.test("the graph commands say when a file they answer from changed or went away since it was indexed", async () => {
+  const t = copyFixture("ts");
+  await cli(t.home, ["index", t.repo]);
+  const math = join(t.repo, "src/util/math.ts");
+  Deno.writeTextFileSync(math, "// moved down a line\n" + Deno.readTextFileSync(math));
+  const outline = await cli(t.home, ["symbols", "src/util/math.ts"], { cwd: t.repo });
+  assert.equal(outline.code, 0);
+  assert.match(
+    outline.stderr,
+    /src\/util\/math\.ts changed since it was indexed: its lines may have moved; `heimdall reconcile/,
+  );
+  Deno.removeSync(math);
+  const callers = await cli(t.home, ["callers", "add"], { cwd: t.repo });
+  assert.equal(callers.code, 0);
+  assert.match(callers.stderr, /src\/util\/math\.ts is gone from disk since it was indexed/);
+  // A file as indexed gets no note.
+  const callees = await cli(t.home, ["callees", "src/app/main.ts:Square.area", "--json"], {
+    cwd: t.repo,
+  });
+  assert.doesNotMatch(callees.stderr, /src\/app\/main\.ts/);
+  assert.match(callees.stderr, /src\/util\/math\.ts is gone/);
+  JSON.parse(callees.stdout);
   removeTree(t.base);
 });

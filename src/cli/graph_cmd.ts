@@ -9,16 +9,88 @@ import {
   outline,
   type SymbolRef,
 } from "../search/mod.ts";
-import { getPath, Journal } from "../store/mod.ts";
+import { getPath, Journal, type PathRow, rootFor } from "../store/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
+import { neighbourLines } from "../present/neighbours.ts";
 
-const where = (s: { path: string; line: number | null }) => {
+/** A path as printed: relative to the current folder when under it. */
+const shownPath = (path: string) => {
   const cwd = Deno.cwd();
-  const p = s.path.startsWith(cwd + "/") ? relative(cwd, s.path) : s.path;
-  return `${p}:${s.line ?? 1}`;
+  return path.startsWith(cwd + "/") ? relative(cwd, path) : path;
 };
+
+const where = (s: { path: string; line: number | null }) => `${shownPath(s.path)}:${s.line ?? 1}`;
+
+/**
+ * How a file the journal answers from stands on disk now (pure): `gone`, or
+ * `changed` when its size or modification time is not what was indexed (its
+ * lines may have moved); null when it is as indexed.
+ */
+export function fileDrift(
+  row: Pick<PathRow, "size" | "mtime_ms">,
+  now: Pick<Deno.FileInfo, "isFile" | "size" | "mtime"> | undefined,
+): "gone" | "changed" | null {
+  if (now === undefined || !now.isFile) return "gone";
+  return now.size === row.size && (now.mtime?.getTime() ?? 0) === row.mtime_ms ? null : "changed";
+}
+
+/** At most this many drift notes; the rest are counted. */
+const DRIFT_NOTES = 5;
+
+/**
+ * Notes on stderr each of `paths` (once) that changed or went away since it
+ * was indexed, with the remedy: the answer's lines come from the journal.
+ * One stat a file.
+ */
+function noteDrift(ctx: Context, j: Journal, command: string, paths: Iterable<string>): void {
+  let drifted = 0;
+  for (const path of new Set(paths)) {
+    const row = getPath(j, path);
+    if (!row) continue;
+    let now: Deno.FileInfo | undefined;
+    try {
+      now = Deno.statSync(path);
+    } catch { /* gone */ }
+    const drift = fileDrift(row, now);
+    if (drift === null) continue;
+    if (++drifted > DRIFT_NOTES) continue;
+    const shown = shownPath(path);
+    ctx.err(
+      `heimdall ${command}: note: ${shown} ${
+        drift === "gone"
+          ? "is gone from disk since it was indexed"
+          : "changed since it was indexed: its lines may have moved"
+      }; \`heimdall reconcile ${shown}\` brings the index up to date`,
+    );
+  }
+  if (drifted > DRIFT_NOTES) {
+    ctx.err(
+      `heimdall ${command}: note: ${
+        drifted - DRIFT_NOTES
+      } more file(s) changed or gone since indexed; \`heimdall reconcile --all\``,
+    );
+  }
+}
+
+/** Why `path` has no row in the journal, and what to do: the disk and the roots decide. */
+function notIndexed(path: string, roots: readonly { path: string }[]): string {
+  let stat: Deno.FileInfo | undefined;
+  try {
+    stat = Deno.statSync(path);
+  } catch { /* nothing there */ }
+  if (stat === undefined) {
+    return `No file "${path}"; check the path (relative to the current folder, or absolute)`;
+  }
+  if (stat.isDirectory) {
+    return `"${path}" is a folder; symbols outlines one file: \`heimdall symbols ${path}/FILE\``;
+  }
+  if (rootFor(roots, path) === undefined) {
+    return `"${path}" is under no root, so it is not indexed; add one with \`heimdall roots add DIR\` (or \`heimdall index DIR\`)`;
+  }
+  return `"${path}" is not in the index yet; \`heimdall reconcile ${path}\` indexes it`;
+}
 
 function withJournal(ctx: Context, fn: (j: Journal) => number): number {
   const j = Journal.open(ctx.home.journal, { readOnly: true });
@@ -37,11 +109,7 @@ function parse(args: string[], extra: readonly string[] = []) {
   return { values: values as Record<string, string | boolean | undefined>, name: positionals[0]! };
 }
 
-/**
- * Prints a symbol's neighbours, one a line. A caller (or dependent) is shown
- * where it makes the call, in its own file; a callee where it is defined,
- * with the line of the symbol's file that calls it.
- */
+/** Prints a symbol's neighbours, one a line (see `neighbourLines`). */
 function printNeighbours(
   ctx: Context,
   sym: SymbolRef,
@@ -49,16 +117,8 @@ function printNeighbours(
   label: string,
   neighbours: "callers" | "callees" = "callers",
 ): void {
-  ctx.out(`${sym.kind} ${sym.qualname} — ${where(sym)}`);
-  if (list.length === 0) ctx.out(`  no ${label} in the index`);
-  for (const n of list) {
-    const dist = n.distance > 1 ? `[${n.distance}] ` : "";
-    const via = n.via && n.distance > 1 ? `  via ${n.via}` : "";
-    const place = neighbours === "callers"
-      ? where({ path: n.path, line: n.at ?? n.line })
-      : `${where(n)}${n.at === null ? "" : `  (called at line ${n.at})`}`;
-    ctx.out(`  ${dist}${n.edge.padEnd(10)} ${n.kind} ${n.qualname || n.name} — ${place}${via}`);
-  }
+  const place = (path: string, line: number | null) => where({ path, line });
+  for (const line of neighbourLines(sym, list, label, neighbours, place)) ctx.out(line);
 }
 
 export const SYMBOLS_HELP = `heimdall symbols PATH [--json]
@@ -72,11 +132,8 @@ export function symbols(args: string[], ctx: Context): number {
   const path = resolve(positionals[0]!);
   return withJournal(ctx, (j) => {
     const row = getPath(j, path);
-    if (!row) {
-      throw new UsageError(
-        `"${path}" is not in the index; \`heimdall index DIR\` or \`heimdall reconcile ${path}\``,
-      );
-    }
+    if (!row) throw new UsageError(notIndexed(path, ctx.config().roots));
+    noteDrift(ctx, j, "symbols", [path]);
     const list = outline(j, path);
     if (values.json) {
       ctx.out(
@@ -113,6 +170,7 @@ export function callersCmd(args: string[], ctx: Context): number {
   return withJournal(ctx, (j) => {
     const sym = findSymbol(j, name);
     const { hits, unresolvedByName } = callers(j, sym);
+    noteDrift(ctx, j, "callers", [sym.path, ...hits.map((h) => h.path)]);
     if (values.json) {
       ctx.out(
         JSON.stringify({ symbol: sym, callers: hits, unresolved_calls_by_name: unresolvedByName }),
@@ -139,6 +197,7 @@ export function calleesCmd(args: string[], ctx: Context): number {
   return withJournal(ctx, (j) => {
     const sym = findSymbol(j, name);
     const { hits, unresolved } = callees(j, sym);
+    noteDrift(ctx, j, "callees", [sym.path, ...hits.map((h) => h.path)]);
     if (values.json) ctx.out(JSON.stringify({ symbol: sym, callees: hits, unresolved }));
     else {
       printNeighbours(ctx, sym, hits, "resolved callees", "callees");
@@ -165,6 +224,7 @@ export function blastCmd(args: string[], ctx: Context): number {
   return withJournal(ctx, (j) => {
     const sym = findSymbol(j, name);
     const hits = blastRadius(j, sym, depth);
+    noteDrift(ctx, j, "blast-radius", [sym.path, ...hits.map((h) => h.path)]);
     if (values.json) ctx.out(JSON.stringify({ symbol: sym, depth, hits }));
     else printNeighbours(ctx, sym, hits, `dependents within ${depth} hops`);
     return hits.length > 0 ? EXIT.ok : EXIT.none;

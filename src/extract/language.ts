@@ -167,3 +167,40 @@ export function looksLikeRoff(head: string): boolean {
   if (lines.some((l) => /^[.'][ \t]*(?:TH|Dd|SH|Sh|so)\b/.test(l))) return true;
   return lines.filter((l) => /^[.']/.test(l)).length * 4 >= lines.length * 3;
 }
+
+/** Languages whose names resolve to each other's definitions, by family: C with C++, JS with TS. */
+const FAMILIES: Readonly<Record<string, string>> = {
+  c: "c",
+  cpp: "c",
+  javascript: "js",
+  typescript: "js",
+  tsx: "js",
+  jsx: "js",
+};
+
+/**
+ * The family of a language (pure): a call in C may land on a definition in a
+ * C++ header, a JavaScript import on a TypeScript module; any other
+ * language is its own family.
+ *
+ * @example
+ * ```ts
+ * import { languageFamily } from "./language.ts";
+ * console.assert(languageFamily("cpp") === "c" && languageFamily("go") === "go");
+ * ```
+ */
+export function languageFamily(language: string | null): string | null {
+  return language === null ? null : FAMILIES[language] ?? language;
+}
+
+/** {@link languageFamily} of column `col`, as SQL. */
+export function languageFamilySql(col: string): string {
+  const byFamily = new Map<string, string[]>();
+  for (const [language, family] of Object.entries(FAMILIES)) {
+    byFamily.set(family, [...(byFamily.get(family) ?? []), language]);
+  }
+  const cases = [...byFamily].map(([family, languages]) =>
+    `WHEN ${col} IN (${languages.map((l) => `'${l}'`).join(", ")}) THEN '${family}'`
+  );
+  return `CASE ${cases.join(" ")} ELSE ${col} END`;
+}

@@ -9,6 +9,7 @@ import {
   receiverRole,
 } from "./call_rules.ts";
 import { moduleCandidates, packageDirSuffixes } from "./modules.ts";
+import { languageFamily, languageFamilySql } from "../extract/language.ts";
 import { fileNodeId } from "./desired.ts";
 
 /** A pending reference and where it resolves (see {@link Resolver.resolvedReferences}). */
@@ -76,18 +77,6 @@ const NOT_MEMBER =
   `n.kind NOT IN ('file', 'heading', 'method') AND n.partial = 0 AND (p.kind IS NULL
   OR p.kind NOT IN ('class', 'interface', 'struct', 'trait', 'impl', 'enum', 'union')
   OR n.kind IN ${CLASS_KINDS})`;
-
-/**
- * The family of a path's language (SQL over column `col`): a bare name is
- * unique or not among the definitions of one family, since a JavaScript
- * call never lands on a shell function (C and C++ share headers, JS and TS
- * share modules).
- */
-function family(col: string): string {
-  // Keep in step with familyOf.
-  return `CASE WHEN ${col} IN ('c', 'cpp') THEN 'c'
-    WHEN ${col} IN ('javascript', 'typescript', 'tsx', 'jsx') THEN 'js' ELSE ${col} END`;
-}
 
 /** What resolution needs of a node to see where it sits: its kind, qualname and parent. */
 interface NodeFacts {
@@ -307,7 +296,7 @@ export class Resolver {
         retry.push(...j.all<RefRow>(
           `SELECT pe.rowid, pe.* FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
            WHERE pe.name = ? AND pe.owner_id != ? AND pe.kind != 'imports' AND pe.module IS NULL
-             AND pe.target = pe.name AND p.root_id = ? AND ${family("p.language")} = ?`,
+             AND pe.target = pe.name AND p.root_id = ? AND ${languageFamilySql("p.language")} = ?`,
           name,
           pathId,
           where.root_id,
@@ -1034,11 +1023,11 @@ export class Resolver {
       const rows = this.journal.all<ClassNode>(
         `SELECT n.id, n.qualname, n.path_id FROM nodes n JOIN paths q ON q.id = n.path_id
          WHERE n.qualname = ? AND q.root_id = ? AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
-           AND ${family("q.language")} = ?
+           AND ${languageFamilySql("q.language")} = ?
          ORDER BY n.path_id = ? DESC LIMIT 2`,
         qualname,
         owner.root_id,
-        familyOf(owner.language),
+        languageFamily(owner.language),
         owner.id,
       );
       return rows.length === 1 || rows[0]?.path_id === owner.id ? rows[0]! : null;
@@ -1249,7 +1238,7 @@ export class Resolver {
       const at = id;
       const level = candidates.filter((c) => c.parent === at);
       if (level.length > 0) {
-        if (level.length > 1 && familyOf(owner.language) === "js" && !adjacent(level)) {
+        if (level.length > 1 && languageFamily(owner.language) === "js" && !adjacent(level)) {
           return undefined;
         }
         return level[0]!.id;
@@ -1286,10 +1275,10 @@ export class Resolver {
         `SELECT n.id, q.rel FROM nodes n JOIN paths q ON q.id = n.path_id
          LEFT JOIN nodes p ON p.id = n.parent_id
          WHERE n.name = ? AND q.root_id = ? AND ${NOT_MEMBER}
-           AND ${family("q.language")} = ? LIMIT ${folder ? 50 : 2}`,
+           AND ${languageFamilySql("q.language")} = ? LIMIT ${folder ? 50 : 2}`,
         name,
         owner.root_id,
-        familyOf(owner.language),
+        languageFamily(owner.language),
       ).filter((r) => folder === undefined || posix.dirname(r.rel) === folder);
       return rows.length === 1 ? rows[0]!.id : null;
     });
@@ -1305,10 +1294,10 @@ export class Resolver {
       const rows = this.journal.all<ClassNode & { rel: string }>(
         `SELECT n.id, n.qualname, n.path_id, q.rel FROM nodes n JOIN paths q ON q.id = n.path_id
          WHERE n.name = ? AND q.root_id = ? AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
-           AND ${family("q.language")} = ? LIMIT ${folder ? 50 : 2}`,
+           AND ${languageFamilySql("q.language")} = ? LIMIT ${folder ? 50 : 2}`,
         name,
         owner.root_id,
-        familyOf(owner.language),
+        languageFamily(owner.language),
       ).filter((r) => folder === undefined || posix.dirname(r.rel) === folder);
       return rows.length === 1
         ? { id: rows[0]!.id, qualname: rows[0]!.qualname, path_id: rows[0]!.path_id }
@@ -1323,7 +1312,7 @@ export class Resolver {
    */
   #rootsWhereUnique(name: string): { root_id: number; family: string }[] {
     return this.journal.all<{ root_id: number; family: string }>(
-      `SELECT q.root_id, ${family("q.language")} AS family FROM nodes n
+      `SELECT q.root_id, ${languageFamilySql("q.language")} AS family FROM nodes n
        JOIN paths q ON q.id = n.path_id LEFT JOIN nodes p ON p.id = n.parent_id
        WHERE n.name = ? AND ${NOT_MEMBER} GROUP BY 1, 2 HAVING count(*) = 1`,
       name,
@@ -1537,12 +1526,6 @@ function cachedOr<K, V>(cache: Map<K, V>, key: K, build: () => V): V {
     cache.set(key, value);
   }
   return value;
-}
-
-function familyOf(language: string | null): string | null {
-  if (language === "c" || language === "cpp") return "c";
-  if (language && ["javascript", "typescript", "tsx", "jsx"].includes(language)) return "js";
-  return language;
 }
 
 /** `text` with GLOB's wildcards escaped. */

@@ -1,3 +1,4 @@
+import { languageFamilySql } from "../extract/language.ts";
 import type { Journal } from "../store/mod.ts";
 import type { SymbolRef } from "./symbols.ts";
 
@@ -55,7 +56,19 @@ export function sameMethod(j: Journal, id: string): string[] {
 
 const CLASS_KINDS = "('class', 'struct', 'union')";
 
-/** Who calls `id` (one hop), and the unresolved calls elsewhere that use its name. */
+/** Whether the node `id` is nested directly in a class, struct or union (a C++ declaration's place). */
+export function isInClass(j: Journal, id: string): boolean {
+  return j.get(
+    `SELECT 1 FROM nodes n JOIN nodes o ON o.id = n.parent_id
+     WHERE n.id = ? AND o.kind IN ${CLASS_KINDS}`,
+    id,
+  ) !== undefined;
+}
+
+/**
+ * Who calls `id` (one hop), and how many calls of its name in its repository
+ * and language family resolve to no single definition.
+ */
 export function callers(
   j: Journal,
   sym: SymbolRef,
@@ -67,8 +80,14 @@ export function callers(
      WHERE e.dst IN (SELECT value FROM json_each(?)) AND e.kind = 'calls' ORDER BY p.path, e.line`,
     JSON.stringify(ids),
   );
+  // Only a call that could still resolve to it counts: resolution stays in a
+  // repository and a language family (src/reconcile/resolve.ts, family()).
   const unresolvedByName = j.get<{ n: number }>(
-    "SELECT count(*) AS n FROM pending_edges WHERE name = ? AND kind = 'calls'",
+    `SELECT count(*) AS n FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
+     JOIN nodes s ON s.id = ? JOIN paths sp ON sp.id = s.path_id
+     WHERE pe.name = ? AND pe.kind = 'calls' AND p.root_id = sp.root_id
+       AND ${languageFamilySql("p.language")} = ${languageFamilySql("sp.language")}`,
+    sym.id,
     sym.name,
   )!.n;
   return { hits, unresolvedByName };

@@ -2,6 +2,7 @@ import { UsageError } from "../errors/mod.ts";
 import { resolve } from "node:path";
 import type { Journal } from "../store/mod.ts";
 import { type Definition, definitions, pickColumns } from "./definitions.ts";
+import { isInClass, sameMethod } from "./graph_query.ts";
 
 /** A node with the file it lives in: the columns of a {@link Definition} a look-up answers with. */
 export type SymbolRef = Pick<
@@ -40,18 +41,28 @@ export function findSymbol(j: Journal, query: string, cwd = Deno.cwd()): SymbolR
   return candidates[0]!;
 }
 
-/** Every symbol `query` could mean (see {@link findSymbol}). */
+/**
+ * Every symbol `query` could mean (see {@link findSymbol}). `::` separates
+ * names (C++, Rust, PHP) as `.` does; only a lone `:` splits a file from a
+ * name. Of a C++ method declared in its class and defined out of it, only
+ * the definition is a candidate: the two are one method (see `sameMethod`).
+ */
 export function symbolCandidates(j: Journal, query: string, cwd = Deno.cwd()): SymbolRef[] {
-  const colon = query.lastIndexOf(":");
+  return withoutDeclarationHalves(j, candidatesOf(j, query, cwd));
+}
+
+function candidatesOf(j: Journal, query: string, cwd: string): SymbolRef[] {
+  const colon = fileColon(query);
   if (colon > 0) {
     const file = query.slice(0, colon);
-    const name = query.slice(colon + 1);
-    const rows = definitions(j, {
-      fileLike: { abs: resolve(cwd, file), written: file },
-      nameOrQualname: name,
-      kind: "symbol",
-      order: "line",
-    }).map(symbolRef);
+    const name = query.slice(colon + 1).replaceAll("::", ".");
+    const fileLike = { abs: resolve(cwd, file), written: file };
+    const rows = definitions(
+      j,
+      name.includes(".")
+        ? { fileLike, qualnameOrSuffix: name, kind: "symbol", order: "line" }
+        : { fileLike, nameOrQualname: name, kind: "symbol", order: "line" },
+    ).map(symbolRef);
     return preferExact(rows, name);
   }
   if (query.includes(".") || query.includes("::")) {
@@ -60,6 +71,47 @@ export function symbolCandidates(j: Journal, query: string, cwd = Deno.cwd()): S
       .map(symbolRef);
   }
   return definitions(j, { name: query, kind: "code", order: "path", limit: 50 }).map(symbolRef);
+}
+
+/**
+ * The index of the colon that ends the file of a `path:name` (pure): the
+ * last `:` that is not half of a `::`; -1 when there is none.
+ *
+ * @example
+ * ```ts
+ * import { fileColon } from "./symbols.ts";
+ * console.assert(fileColon("db/db_impl.cc:DBImpl::Write") === 13);
+ * console.assert(fileColon("DBImpl::Write") === -1);
+ * ```
+ */
+export function fileColon(query: string): number {
+  for (let i = query.length - 1; i >= 0; i--) {
+    if (query[i] !== ":") continue;
+    if (query[i - 1] === ":") {
+      i--;
+      continue;
+    }
+    if (query[i + 1] !== ":") return i;
+  }
+  return -1;
+}
+
+/** `rows` without a declaration whose one definition is among them too. */
+function withoutDeclarationHalves(j: Journal, rows: SymbolRef[]): SymbolRef[] {
+  if (rows.length < 2) return rows;
+  const ids = new Set(rows.map((r) => r.id));
+  const drop = new Set<string>();
+  for (const r of rows) {
+    if (r.kind !== "method") continue;
+    const [, ...others] = sameMethod(j, r.id);
+    const other = others[0];
+    // A declaration lists its definitions, a definition its one declaration: a pair
+    // names each other, and the definition (not in its class) is the one kept.
+    if (others.length !== 1 || other === undefined || !ids.has(other)) continue;
+    if (!sameMethod(j, other).includes(r.id)) continue;
+    if (isInClass(j, r.id)) drop.add(r.id);
+  }
+  return drop.size === 0 ? rows : rows.filter((r) => !drop.has(r.id));
 }
 
 function preferExact(rows: SymbolRef[], name: string): SymbolRef[] {

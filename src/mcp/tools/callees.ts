@@ -9,7 +9,7 @@ export const calleesTool = symbolTool({
 }, ({ j, sym }, ctx) => {
   const r = callees(j, sym);
   const text = [
-    neighbourLines(ctx, sym, r.hits, "resolved callees"),
+    neighbourLines(ctx, sym, r.hits, "resolved callees", "callees"),
     ...r.unresolved.map((u) =>
       `  unresolved ${u.name}${u.module ? ` (from ${u.module})` : ""} — line ${u.line}`
     ),

@@ -9,7 +9,7 @@ export const callersTool = symbolTool({
 }, ({ j, sym }, ctx) => {
   const r = callers(j, sym);
   return {
-    text: neighbourLines(ctx, sym, r.hits, "callers in the index") +
+    text: neighbourLines(ctx, sym, r.hits, "callers") +
       (r.unresolvedByName > 0
         ? `\n  (+${r.unresolvedByName} call(s) by this name that resolve to no single definition)`
         : ""),

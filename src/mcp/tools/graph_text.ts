@@ -4,6 +4,7 @@ import { relative } from "node:path";
 import { findSymbol, type Neighbour, type SymbolRef } from "../../search/mod.ts";
 import type { Journal } from "../../store/mod.ts";
 import { LOOKUP, type ToolAnswer, type ToolContext, type ToolDef } from "../tool.ts";
+import { neighbourLines as listNeighbours } from "../../present/neighbours.ts";
 
 /** The `symbol` argument. */
 export const SYMBOL = z.string().min(1).describe(
@@ -42,21 +43,15 @@ export function at(ctx: ToolContext, path: string, line: number | null): string 
   return `${rel.startsWith("..") ? path : rel}:${line ?? 1}`;
 }
 
-/** The symbol, then one line per neighbour (distance, edge, kind, name, where, via). */
+/** The symbol and its neighbours, one a line, placed relative to the server's folder (see `present/neighbours.ts`). */
 export function neighbourLines(
   ctx: ToolContext,
   sym: SymbolRef,
   list: Neighbour[],
   label: string,
+  neighbours: "callers" | "callees" = "callers",
 ): string {
-  const out = [`${sym.kind} ${sym.qualname} — ${at(ctx, sym.path, sym.line)}`];
-  if (list.length === 0) out.push(`  no ${label}`);
-  for (const n of list) {
-    out.push(
-      `  ${n.distance > 1 ? `[${n.distance}] ` : ""}${n.edge} ${n.kind} ${n.qualname || n.name} — ${
-        at(ctx, n.path, n.at ?? n.line)
-      }${n.via && n.distance > 1 ? ` via ${n.via}` : ""}`,
-    );
-  }
-  return out.join("\n");
+  return listNeighbours(sym, list, label, neighbours, (path, line) => at(ctx, path, line)).join(
+    "\n",
+  );
 }

@@ -1,0 +1,62 @@
+/**
+ * The graph listings (callers, callees, blast radius) as lines, the same for
+ * the CLI and the MCP server; each passes how it shows a place.
+ */
+
+/** A symbol as a listing names it. */
+export interface ListedSymbol {
+  kind: string;
+  name: string;
+  qualname: string;
+  path: string;
+  line: number | null;
+}
+
+/** A neighbour along the graph: the symbol, its edge, the call's line and its distance. */
+export interface ListedNeighbour extends ListedSymbol {
+  edge: string;
+  /** The call's line in the calling file. */
+  at: number | null;
+  distance: number;
+  via?: string;
+}
+
+/**
+ * The symbol, then one line per neighbour: its distance (past one hop), edge,
+ * kind, name, place, and the symbol it is reached through. A caller (or
+ * dependent) is placed where it makes the call, in its own file; a callee
+ * where it is defined, with the line of the symbol's file that calls it
+ * (`at` is always the calling file's line).
+ *
+ * @example
+ * ```ts
+ * import { neighbourLines } from "./neighbours.ts";
+ * import assert from "node:assert/strict";
+ * const open = { kind: "method", name: "open", qualname: "Widget.open", path: "w.cpp", line: 3 };
+ * const close = { kind: "method", name: "close", qualname: "Widget.close", path: "w.h", line: 6 };
+ * const where = (path: string, line: number | null) => `${path}:${line ?? 1}`;
+ * assert.deepEqual(
+ *   neighbourLines(open, [{ ...close, edge: "calls", at: 4, distance: 1 }], "callees", "callees", where),
+ *   ["method Widget.open — w.cpp:3", "  calls      method Widget.close — w.h:6  (called at line 4)"],
+ * );
+ * ```
+ */
+export function neighbourLines(
+  sym: ListedSymbol,
+  list: readonly ListedNeighbour[],
+  label: string,
+  neighbours: "callers" | "callees",
+  where: (path: string, line: number | null) => string,
+): string[] {
+  const out = [`${sym.kind} ${sym.qualname} — ${where(sym.path, sym.line)}`];
+  if (list.length === 0) out.push(`  no ${label} in the index`);
+  for (const n of list) {
+    const dist = n.distance > 1 ? `[${n.distance}] ` : "";
+    const via = n.via && n.distance > 1 ? `  via ${n.via}` : "";
+    const place = neighbours === "callers"
+      ? where(n.path, n.at ?? n.line)
+      : `${where(n.path, n.line)}${n.at === null ? "" : `  (called at line ${n.at})`}`;
+    out.push(`  ${dist}${n.edge.padEnd(10)} ${n.kind} ${n.qualname || n.name} — ${place}${via}`);
+  }
+  return out;
+}
