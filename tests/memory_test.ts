@@ -7,13 +7,19 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { homePaths } from "../src/config/mod.ts";
 import {
+  describeFailure,
+  exportMemories,
   forget,
   history,
+  importMemories,
+  knowledgePage,
+  MAX_TEXT,
   type Memory,
   MemoryInputError,
   openFailures,
   recordAttempt,
   remember,
+  type RememberInput,
   why,
 } from "../src/memory/mod.ts";
 import { SymbolLookupError } from "../src/search/mod.ts";
@@ -148,6 +154,156 @@ Deno.test("remember() supersedes the current decision on the same anchor; why --
     // Before anything was recorded: nothing.
     const before = why(j, "Store.open", { viewer: "alice", asOf: T0 - 1, cwd: repo, now: T0 });
     assert.equal(before.current.length + before.history.length, 0);
+  } finally {
+    j.close();
+  }
+});
+
+Deno.test("remember() of a decision not in force when recorded leaves the current one current", async () => {
+  const { repo, home } = await indexedRepo();
+  const j = openJournal(home);
+  try {
+    const current = remember(j, {
+      kind: "decision",
+      about: ["Store.open"],
+      text: "open() throws OpenError on EACCES",
+      author: "alice",
+      cwd: repo,
+      now: T0,
+    });
+    // Back-filled history (valid and expired before it is recorded), and a rule from a later date.
+    const past = remember(j, {
+      kind: "decision",
+      about: ["Store.open"],
+      text: "open() returned -1 back then",
+      author: "alice",
+      cwd: repo,
+      now: T0 + DAY,
+      validFrom: T0 - 300 * DAY,
+      validTo: T0 - 100 * DAY,
+    });
+    const later = remember(j, {
+      kind: "decision",
+      about: ["Store.open"],
+      text: "open() retries from next quarter",
+      author: "alice",
+      cwd: repo,
+      now: T0 + DAY,
+      validFrom: T0 + 90 * DAY,
+    });
+    assert.deepEqual([past.superseded, later.superseded], [[], []]);
+    const now = why(j, "Store.open", { viewer: "alice", cwd: repo, now: T0 + 2 * DAY });
+    assert.deepEqual(now.current.map((m) => m.id), [current.memory.id]);
+    assert.deepEqual(
+      now.history.map((m) => [m.id, m.standing]).sort(),
+      [[past.memory.id, "expired"], [later.memory.id, "upcoming"]].sort(),
+    );
+    // Named explicitly, it still replaces it.
+    const named = remember(j, {
+      kind: "decision",
+      about: ["Store.open"],
+      text: "open() retries from next quarter, and the old rule ends now",
+      author: "alice",
+      cwd: repo,
+      now: T0 + 2 * DAY,
+      validFrom: T0 + 90 * DAY,
+      supersedes: [current.memory.id],
+    });
+    assert.deepEqual(named.superseded, [current.memory.id]);
+  } finally {
+    j.close();
+  }
+});
+
+Deno.test("memory text is refused past MAX_TEXT on write, so every export imports back", async () => {
+  const { base, repo, home } = await indexedRepo();
+  const j = openJournal(home);
+  try {
+    const note = { kind: "note", about: ["src/util.ts"], author: "alice", cwd: repo, now: T0 };
+    assert.throws(
+      () => remember(j, { ...note, text: "x".repeat(MAX_TEXT + 1) }),
+      (e: unknown) =>
+        e instanceof MemoryInputError && /65537 characters, at most 65536/.test(e.message),
+    );
+    assert.throws(
+      () =>
+        recordAttempt(j, {
+          about: ["src/util.ts"],
+          outcome: "failed",
+          text: "the suite failed",
+          tests: Array.from({ length: 8000 }, (_, i) => `test_${i}`),
+          author: "alice",
+          cwd: repo,
+          now: T0,
+        }),
+      /Too many test names: 8000/,
+    );
+    remember(j, { ...note, text: "y".repeat(MAX_TEXT) });
+    // A failure's account is not appended past the limit: the row stays importable.
+    const failure = recordAttempt(j, {
+      about: ["src/util.ts"],
+      outcome: "failed",
+      text: "z".repeat(MAX_TEXT - 10),
+      tests: ["t1"],
+      author: "alice",
+      cwd: repo,
+      now: T0,
+    });
+    const told = describeFailure(j, {
+      about: ["src/util.ts"],
+      text: "my account of it",
+      tests: ["t1"],
+      author: "alice",
+      cwd: repo,
+      now: T0 + 1,
+    });
+    assert.equal(told, failure.memory.id);
+    // A knowledge page of long decisions is cut to what a memory keeps.
+    for (let i = 0; i < 15; i++) {
+      remember(j, {
+        ...note,
+        kind: "decision",
+        text: `${i} ${"w".repeat(MAX_TEXT - 10)}`,
+        keep: true,
+      });
+    }
+    const page = knowledgePage(j, repo, { sinceMs: 7 * DAY, now: T0 });
+    assert.ok(page.length <= MAX_TEXT, `${page.length} characters`);
+    remember(j, { ...note, kind: "page", about: [repo], text: page });
+    const exported = [...exportMemories(j)].join("\n") + "\n";
+    const fresh = Journal.open(homePaths(join(base, "home2")).journal);
+    try {
+      assert.equal(importMemories(fresh, exported).added, 18);
+      assert.equal([...exportMemories(fresh)].join("\n") + "\n", exported);
+    } finally {
+      fresh.close();
+    }
+  } finally {
+    j.close();
+  }
+});
+
+Deno.test("knowledgePage() leaves expired and upcoming decisions out of what holds now", async () => {
+  const { repo, home } = await indexedRepo();
+  const j = openJournal(home);
+  try {
+    const on = (about: string, text: string, extra: Partial<RememberInput> = {}) =>
+      remember(j, {
+        kind: "decision",
+        about: [about],
+        text,
+        author: "alice",
+        cwd: repo,
+        now: T0,
+        ...extra,
+      });
+    on("src/store.ts", "Store keeps one handle");
+    on("src/util.ts", "formatBytes used MiB once", { validFrom: T0 - 9 * DAY, validTo: T0 - DAY });
+    on("Store.close", "close() flushes from next month", { validFrom: T0 + 30 * DAY });
+    const page = knowledgePage(j, repo, { sinceMs: 7 * DAY, now: T0 + DAY });
+    assert.match(page, /Store keeps one handle/);
+    assert.doesNotMatch(page, /used MiB once/);
+    assert.doesNotMatch(page, /from next month/);
   } finally {
     j.close();
   }
@@ -759,6 +915,116 @@ Deno.test("private memories are shown to their author only", async () => {
     });
     assert.equal(why(j, "Store.open", { viewer: "alice", cwd: repo }).current.length, 1);
     assert.equal(why(j, "Store.open", { viewer: "bob", cwd: repo }).current.length, 0);
+  } finally {
+    j.close();
+  }
+});
+
+Deno.test("a private decision leaves the shared one current for everyone else", async () => {
+  const { repo, home } = await indexedRepo();
+  const j = openJournal(home);
+  try {
+    const on = { kind: "decision", about: ["Store.open"], cwd: repo } as const;
+    const shared = remember(j, { ...on, text: "open() throws", author: "alice", now: T0 });
+    const aside = remember(j, {
+      ...on,
+      text: "I would return -1 here",
+      author: "bob",
+      scope: "private",
+      now: T0 + DAY,
+    });
+    assert.deepEqual(aside.superseded, []);
+    const seen = (viewer: string) =>
+      why(j, "Store.open", { viewer, cwd: repo, now: T0 + 2 * DAY }).current.map((m) => m.id);
+    assert.deepEqual(seen("alice"), [shared.memory.id]);
+    assert.deepEqual(seen("bob").sort(), [shared.memory.id, aside.memory.id].sort());
+    // Bob's next private thought replaces his own; naming the shared one is refused.
+    const next = remember(j, {
+      ...on,
+      text: "maybe -2",
+      author: "bob",
+      scope: "private",
+      now: T0 + 3 * DAY,
+    });
+    assert.deepEqual(next.superseded, [aside.memory.id]);
+    assert.throws(
+      () =>
+        remember(j, {
+          ...on,
+          text: "mine wins",
+          author: "bob",
+          scope: "private",
+          supersedes: [shared.memory.id],
+        }),
+      /is shared \(project\): a private memory cannot supersede it.*--scope project/,
+    );
+  } finally {
+    j.close();
+  }
+});
+
+Deno.test("a mistyped path is named as a missing file, not only as an unknown symbol", async () => {
+  const { repo, home } = await indexedRepo();
+  const j = openJournal(home);
+  try {
+    const missing = (e: unknown) =>
+      e instanceof SymbolLookupError &&
+      e.message.startsWith(`No file or folder "${repo}/src/stor.ts", and no symbol "src/stor.ts`);
+    assert.throws(
+      () =>
+        remember(j, { kind: "note", about: ["src/stor.ts"], text: "x", author: "a", cwd: repo }),
+      missing,
+    );
+    assert.throws(() => why(j, "src/stor.ts", { viewer: "a", cwd: repo }), missing);
+    assert.throws(
+      () =>
+        remember(j, {
+          kind: "note",
+          about: ["src/stor.ts:open"],
+          text: "x",
+          author: "a",
+          cwd: repo,
+        }),
+      missing,
+    );
+    // The file is there, the symbol is not: only the symbol is missing.
+    assert.throws(
+      () => why(j, "src/store.ts:nope", { viewer: "a", cwd: repo }),
+      /^SymbolLookupError: No symbol "src\/store\.ts:nope" in the index/,
+    );
+  } finally {
+    j.close();
+  }
+});
+
+Deno.test("another author's private memory cannot be forgotten or superseded by id", async () => {
+  const { repo, home } = await indexedRepo();
+  const j = openJournal(home);
+  try {
+    const hunch = remember(j, {
+      kind: "decision",
+      about: ["Store.open"],
+      text: "my hunch",
+      author: "alice",
+      scope: "private",
+      cwd: repo,
+    }).memory.id;
+    const unknown = new RegExp(`No memory "${hunch.slice(0, 6)}"`);
+    assert.throws(() => forget(j, hunch.slice(0, 6), { author: "bob" }), unknown);
+    assert.throws(
+      () =>
+        remember(j, {
+          kind: "decision",
+          about: ["src/util.ts"],
+          text: "x",
+          author: "bob",
+          cwd: repo,
+          supersedes: [hunch.slice(0, 6)],
+        }),
+      unknown,
+    );
+    assert.equal(why(j, "Store.open", { viewer: "alice", cwd: repo }).current[0]?.id, hunch);
+    assert.equal(forget(j, hunch, { author: "alice" }).forgotten_by, "alice");
   } finally {
     j.close();
   }

@@ -101,6 +101,9 @@ Deno.test("the stop hook queues the person's durable statements once; review acc
     assert.equal(accepted.code, 0, accepted.stderr);
     assert.equal((await cli(home, ["review", "reject", String(pref.id)], { env })).code, 0);
     assert.equal((await cli(home, ["review", "reject", "999"], { env })).code, 2);
+    const typo = await cli(home, ["review", "accept", "1x"], { env });
+    assert.equal(typo.code, 2);
+    assert.match(typo.stderr, /Invalid ID "1x": expected the number `heimdall review` shows/);
     const pending = await cli(home, ["review"], { env });
     assert.equal(pending.code, 1, "nothing left to review");
 

@@ -92,8 +92,9 @@ export const REMEMBER_HELP =
     [--supersedes ID…] [--keep] [--author NAME]
   Records what code cannot say, attached to symbols (path:name, Class.method,
   name), files or folders. A decision, convention or fact supersedes the
-  current one of its kind on the same anchors (--keep adds alongside instead);
-  the old one stays as history. Secrets in TEXT are redacted. Author:
+  current one of its kind on the same anchors (--keep adds alongside instead;
+  so does one whose --valid-from/--valid-to do not hold now, unless
+  --supersedes names what it replaces); the old one stays as history. Secrets in TEXT are redacted. Author:
   $HEIMDALL_AUTHOR, else git user.name, else $USER.`;
 
 /** `heimdall remember`. */

@@ -111,9 +111,14 @@ export async function run(args: string[], ctx: Context): Promise<number> {
 }
 
 function idOf(rest: string[], usage: string): number {
-  const id = Number(rest[0]);
-  if (rest.length !== 1 || !Number.isInteger(id) || id <= 0) {
+  if (rest.length !== 1) {
     throw new UsageError(`Usage: heimdall review ${usage} (ID from \`heimdall review\`)`);
+  }
+  const id = Number(rest[0]);
+  if (!/^\d+$/.test(rest[0]!) || !Number.isSafeInteger(id) || id <= 0) {
+    throw new UsageError(
+      `Invalid ID "${rest[0]}": expected the number \`heimdall review\` shows first on the line`,
+    );
   }
   return id;
 }

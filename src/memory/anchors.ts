@@ -85,8 +85,8 @@ export type About =
 /**
  * Resolves `text` as a path when one exists on disk (relative to `cwd`; a
  * folder or a file), else as a symbol (`path:name`, `Class.method`, `name`).
- * Throws SymbolLookupError (from search) when it names no symbol, or more
- * than one (the error lists the candidates).
+ * Throws SymbolLookupError (from search) when it names no symbol (see
+ * {@link nothingNamed}), or more than one (the error lists the candidates).
  */
 export function resolveAbout(j: Journal, text: string, cwd: string): About {
   const roots = listRoots(j);
@@ -102,9 +102,38 @@ export function resolveAbout(j: Journal, text: string, cwd: string): About {
     return { target: "file", path, hash: getPath(j, path)?.hash ?? null, root };
   }
   const candidates = symbolsNamed(j, text, cwd);
+  if (candidates.length === 0) throw nothingNamed(text, cwd);
   if (candidates.length !== 1) throw new SymbolLookupError(text, candidates);
   const node = nodeFacts(j, candidates[0]!.id)!;
   return { target: "symbol", node, root: rootFor(roots, node.path)?.path ?? null };
+}
+
+/**
+ * The error for `text` naming no symbol: a {@link SymbolLookupError} with no
+ * candidates, whose message also says, when `text` reads like a path (it has
+ * a `/`) and its file is not on disk, that no such file or folder exists
+ * where it was looked for.
+ */
+export function nothingNamed(text: string, cwd: string): SymbolLookupError {
+  const e = new SymbolLookupError(text, []);
+  const file = text.includes(":") && !text.includes("::")
+    ? text.slice(0, text.lastIndexOf(":"))
+    : text;
+  if (file.includes("/") && !exists(resolve(cwd, file))) {
+    e.message = `No file or folder "${
+      resolve(cwd, file)
+    }", and no symbol "${text}" in the index; check the spelling (a path is relative to ${cwd}), or \`heimdall symbols PATH\` to list a file's symbols`;
+  }
+  return e;
+}
+
+function exists(abs: string): boolean {
+  try {
+    Deno.statSync(abs);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** `abs` with its links resolved, or `abs` itself when it cannot be (gone, unreadable). */

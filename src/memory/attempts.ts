@@ -20,6 +20,7 @@ import { syncSearch } from "./searchable.ts";
 import { SAME_FAILURE_THRESHOLD, trigramSimilarity } from "./similarity.ts";
 import {
   type AnchorRow,
+  MAX_TEXT,
   type Memory,
   MemoryInputError,
   type MemoryRow,
@@ -116,6 +117,13 @@ export function prepareAttempt(j: Journal, input: AttemptInput): PreparedAttempt
   const scope = parseScope(input.scope ?? "project");
   const text = cleanText(input.text);
   const tests = normalizeTests(input.tests ?? []);
+  if (JSON.stringify(tests).length > MAX_TEXT) {
+    throw new MemoryInputError(
+      `Too many test names: ${tests.length} (${
+        JSON.stringify(tests).length
+      } characters as stored, at most ${MAX_TEXT}); name the tests that failed, not the suite`,
+    );
+  }
   if (input.fix !== undefined && input.fix !== null && input.outcome === "failed") {
     throw new MemoryInputError("--fix names what fixed it: give it with --passed, not --failed");
   }
@@ -287,7 +295,9 @@ export function withAccount(text: string, account: string): string | undefined {
  * failure with `input.tests` would repeat ({@link findRepeat}). Its text gains
  * the account as a paragraph; its count does not change (it is the same
  * failure, told). Returns the failure's id, or null when no open failure
- * matches (nothing is written then). With `touchable`, as {@link recordAttempt}.
+ * matches (nothing is written then), or the failure's id unchanged when the
+ * account is already there or would take its text past {@link MAX_TEXT}.
+ * With `touchable`, as {@link recordAttempt}.
  */
 export function describeFailure(
   j: Journal,
@@ -304,7 +314,8 @@ export function describeFailure(
   const repeat = findRepeat(open, p.tests, p.text);
   if (!repeat) return null;
   const text = withAccount(repeat.row.text, p.text);
-  if (text === undefined) return repeat.row.id;
+  // Past the longest text a memory keeps (an import would refuse it), the failure keeps what it says.
+  if (text === undefined || text.length > MAX_TEXT) return repeat.row.id;
   j.tx(() => {
     j.run("UPDATE memories SET text = ?, updated_at = ? WHERE id = ?", text, p.now, repeat.row.id);
     syncSearch(j, [repeat.row.id]);

@@ -9,7 +9,7 @@
 import { basename, relative } from "node:path";
 import type { Journal } from "../store/mod.ts";
 import { remember } from "./remember.ts";
-import type { MemoryRow } from "./types.ts";
+import { MAX_TEXT, type MemoryRow } from "./types.ts";
 
 /** Who works on a file: active claims on it, from the team store (outside memory). */
 export interface FileClaim {
@@ -21,14 +21,18 @@ export interface FileClaim {
 
 /** At most this many lines per section of a page. */
 const SECTION_LINES = 15;
+/** At most this many characters of one decision or convention on a page. */
+const ITEM_CHARS = 1_000;
 
 type Row = MemoryRow & { anchor_path: string; anchor_name: string };
 
 /**
  * The knowledge page of `project` (an absolute folder) as of `now`, looking
  * `sinceMs` back for resolved failures and hot files (pure apart from reading
- * the journal). Private memories and earlier pages are left out; `claims`
- * adds who holds files now.
+ * the journal). Private memories, earlier pages and memories outside their
+ * valid time at `now` are left out of its sections (hot files count them);
+ * `claims` adds who holds files now. Each decision and convention is cut at
+ * 1,000 characters, and the page at {@link MAX_TEXT}, so it can be stored.
  */
 export function knowledgePage(
   j: Journal,
@@ -49,18 +53,21 @@ export function knowledgePage(
   );
   const where = (r: Row) => relative(project, r.anchor_path) || ".";
   const on = (r: Row) => `${r.anchor_name} in ${where(r)}`;
-  const current = rows.filter((r) => r.superseded_at === null);
+  // What holds now: not superseded, and within its valid time (not expired, not yet to come).
+  const current = rows.filter((r) =>
+    r.superseded_at === null && r.valid_from <= now && (r.valid_to === null || r.valid_to > now)
+  );
   const sections: [string, string[]][] = [
     [
       "Current decisions",
       current.filter((r) => r.kind === "decision").map((r) =>
-        `- ${r.text} (${r.author}, on ${on(r)})`
+        `- ${clip(r.text)} (${r.author}, on ${on(r)})`
       ),
     ],
     [
       "Conventions",
       current.filter((r) => r.kind === "convention").map((r) =>
-        `- ${r.text} (${r.author}, on ${on(r)})`
+        `- ${clip(r.text)} (${r.author}, on ${on(r)})`
       ),
     ],
     [
@@ -91,9 +98,10 @@ export function knowledgePage(
         lines.length > SECTION_LINES ? `\n- … ${lines.length - SECTION_LINES} more` : ""
       }`
     );
-  return body.length === 0
-    ? `${head}\nNothing shared has been recorded on this project yet.`
-    : [head, ...body].join("\n\n");
+  if (body.length === 0) return `${head}\nNothing shared has been recorded on this project yet.`;
+  const page = [head, ...body].join("\n\n");
+  // A page is a memory: past the longest text one keeps, it could not be stored (or imported).
+  return page.length <= MAX_TEXT ? page : page.slice(0, MAX_TEXT - 2) + "\n…";
 }
 
 /** Files by how much was recorded on them (and who holds them now), with the people. */
@@ -118,6 +126,11 @@ function hotFiles(rows: readonly Row[], claims: readonly FileClaim[], project: s
         )
       }`
     );
+}
+
+/** At most {@link ITEM_CHARS} characters of `text` (a decision, a convention), the rest cut. */
+function clip(text: string): string {
+  return text.length > ITEM_CHARS ? text.slice(0, ITEM_CHARS - 1) + "…" : text;
 }
 
 function firstLine(text: string): string {

@@ -20,6 +20,7 @@ import { syncSearch } from "./searchable.ts";
 import {
   type AnchorRow,
   KINDS,
+  MAX_TEXT,
   type Memory,
   MemoryInputError,
   type MemoryKind,
@@ -103,16 +104,33 @@ export function resolveAnchors(
   return out;
 }
 
-/** Text as stored: trimmed, secrets redacted; throws when empty. */
+/**
+ * Text as stored: trimmed, secrets redacted. Throws {@link MemoryInputError}
+ * when it is empty, or longer than {@link MAX_TEXT} characters (an import
+ * would refuse its export).
+ */
 export function cleanText(text: string): string {
   const t = text.trim();
   if (t === "") throw new MemoryInputError("Empty text: say what was decided, tried or noticed");
-  return redactSecrets(t);
+  const clean = redactSecrets(t);
+  if (clean.length > MAX_TEXT) {
+    throw new MemoryInputError(
+      `Text too long: ${clean.length} characters, at most ${MAX_TEXT} are kept; say it in a paragraph and put the details in a file it is about (--about PATH)`,
+    );
+  }
+  return clean;
 }
 
-/** The memory `idOrPrefix` names, or a {@link MemoryInputError} saying why not. */
-export function memoryById(j: Journal, idOrPrefix: string): MemoryRow {
-  const ids = findMemoryIds(j, idOrPrefix);
+/**
+ * The memory `idOrPrefix` names, or a {@link MemoryInputError} saying why not.
+ * With `viewer`, another author's private memories are as if absent: neither
+ * found, nor named among the ambiguous.
+ */
+export function memoryById(j: Journal, idOrPrefix: string, viewer?: string): MemoryRow {
+  let ids = findMemoryIds(j, idOrPrefix);
+  if (viewer !== undefined) {
+    ids = ids.filter((id) => visibleTo(getMemoryRow(j, id)!, viewer));
+  }
   if (ids.length === 1) return getMemoryRow(j, ids[0]!)!;
   throw new MemoryInputError(
     ids.length === 0
@@ -201,7 +219,10 @@ export interface PreparedMemory {
   anchors: AnchorRow[];
   /** The memories named in `supersedes`, each current. */
   explicit: MemoryRow[];
-  /** Supersede the current memory of this kind on the same anchors (decisions, conventions, facts). */
+  /**
+   * Supersede the current memory of this kind on the same anchors (decisions,
+   * conventions, facts), when it is in force at its record time and not kept alongside.
+   */
   supersedes: boolean;
   /** When it is recorded (ms since the epoch). */
   now: number;
@@ -212,7 +233,8 @@ export interface PreparedMemory {
  * but the lazy re-anchoring of memories already on that code. Throws
  * {@link MemoryInputError} for bad input (unknown kind or scope, an attempt,
  * empty text, valid_to before valid_from, an unknown or no longer current id
- * in `supersedes`) and SymbolLookupError for an unknown or ambiguous symbol.
+ * in `supersedes`, a shared one there for a private memory) and
+ * SymbolLookupError for an unknown or ambiguous symbol.
  */
 export function prepareRemember(j: Journal, input: RememberInput): PreparedMemory {
   const now = input.now ?? Date.now();
@@ -233,9 +255,14 @@ export function prepareRemember(j: Journal, input: RememberInput): PreparedMemor
       }; give a later --valid-to`,
     );
   }
-  const explicit = (input.supersedes ?? []).map((s) => memoryById(j, s));
+  const explicit = (input.supersedes ?? []).map((s) => memoryById(j, s, input.author));
   for (const old of explicit) {
     if (old.forgotten_at !== null || old.superseded_at !== null) throw notCurrent(old);
+    if (scope === "private" && old.scope !== "private") {
+      throw new MemoryInputError(
+        `Memory ${old.id} is shared (${old.scope}): a private memory cannot supersede it for everyone; record this one with --scope ${old.scope}, or forget ${old.id}`,
+      );
+    }
   }
   const anchors = resolveAnchors(j, input.about, input.cwd ?? Deno.cwd(), now);
   // Memories already on this code must be where the index says before they are compared.
@@ -250,9 +277,17 @@ export function prepareRemember(j: Journal, input: RememberInput): PreparedMemor
     taskId: input.taskId ?? null,
     anchors,
     explicit,
-    supersedes: SUPERSEDING.has(kind) && !input.keep,
+    // One not in force when recorded (back-filled history, a rule from a later date) would
+    // leave nothing current now: it goes alongside; `supersedes` names what it replaces.
+    supersedes: SUPERSEDING.has(kind) && !input.keep &&
+      inForce(validFrom ?? now, validTo, now),
     now,
   };
+}
+
+/** Whether a memory valid from `from` until `to` (null: still) holds at instant `t` (pure). */
+function inForce(from: number, to: number | null, t: number): boolean {
+  return from <= t && (to === null || to > t);
 }
 
 /** The error for superseding a memory that is no longer current. */
@@ -269,7 +304,10 @@ export function notCurrent(
 /**
  * Records a decision, convention, note or fact about the code `about` names.
  * A decision, convention or fact supersedes the current one of the same kind
- * on exactly the same anchors (unless `keep`), and any named in `supersedes`:
+ * on exactly the same anchors (unless `keep`, or unless its valid time does
+ * not hold when it is recorded: back-filled history, or a rule that starts
+ * later, goes alongside; a private one replaces only its author's private
+ * ones), and any named in `supersedes`:
  * the old row stays, marked with when and by what. Secrets in the text are
  * redacted. With `replaceable`, only the memories it accepts are superseded
  * automatically (a team store's orchestration keeps its shared rows out of a
@@ -300,7 +338,9 @@ export function remember(
         const m of currentOnSameAnchors(
           j,
           p.anchors,
-          (m) => m.kind === p.kind && replaceable(m),
+          // A private memory is its author's aside: it replaces only their own private ones.
+          (m) =>
+            m.kind === p.kind && replaceable(m) && (p.scope !== "private" || m.scope === "private"),
           p.author,
         )
       ) {
@@ -342,8 +382,8 @@ export function markSuperseded(j: Journal, ids: readonly string[], by: string, a
 /**
  * Marks a memory forgotten (when, by whom): it leaves `why`'s current answer
  * and search, and stays in history; what it superseded stays superseded.
- * Throws {@link MemoryInputError} for an unknown or ambiguous id, or one
- * already forgotten.
+ * Throws {@link MemoryInputError} for an unknown or ambiguous id (another
+ * author's private memories are not found), or one already forgotten.
  */
 export function forget(
   j: Journal,
@@ -351,7 +391,7 @@ export function forget(
   options: { author: string; now?: number },
 ): Memory {
   const now = options.now ?? Date.now();
-  const m = memoryById(j, idOrPrefix);
+  const m = memoryById(j, idOrPrefix, options.author);
   if (m.forgotten_at !== null) {
     throw new MemoryInputError(
       `Memory ${m.id} was already forgotten on ${

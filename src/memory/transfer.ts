@@ -21,6 +21,7 @@ import { syncSearch } from "./searchable.ts";
 import {
   type AnchorRow,
   KINDS,
+  MAX_TEXT,
   type Memory,
   MemoryInputError,
   type MemoryRow,
@@ -81,8 +82,6 @@ const RECORDED_TIMES = new Set([
   "updated_at",
   "state_at",
 ]);
-/** Longest memory text, fix or test list (characters): a paragraph, not a file. */
-export const MAX_TEXT = 65_536;
 /** Longest other string field (ids, names, paths). */
 const MAX_FIELD = 4_096;
 /** Most anchors on one memory. */
@@ -209,7 +208,8 @@ function shown(v: unknown): string {
  * file and line in errors. Refuses, naming the field and value: a missing or
  * mistyped field, an unknown kind or scope, a time outside 1970–2099 or a
  * recording time later than `now` (+1 day of clock skew), `valid_to` not
- * after `valid_from`, text, fix or tests over {@link MAX_TEXT} characters,
+ * after `valid_from`, an empty id (or one with spaces), a count below 1,
+ * text, fix or tests over {@link MAX_TEXT} characters,
  * another string over 4,096, more than 256 anchors, and tests that are not a
  * JSON list of strings.
  */
@@ -225,6 +225,18 @@ export function parseMemoryLine(line: string, where: string, now = Date.now()): 
   }
   const v = value as Record<string, unknown>;
   checkFields(v, MEMORY_FIELDS, where, now);
+  if ((v.id as string).trim() === "" || /\s/.test(v.id as string)) {
+    throw new MemoryInputError(
+      `${where}: field "id" is ${
+        shown(v.id)
+      }, expected an id such as "m0123456789"; fix or drop that record in the file`,
+    );
+  }
+  if (!Number.isInteger(v.count) || (v.count as number) < 1) {
+    throw new MemoryInputError(
+      `${where}: field "count" is ${shown(v.count)}, expected a whole number of times, at least 1`,
+    );
+  }
   if (typeof v.valid_to === "number" && v.valid_to <= (v.valid_from as number)) {
     throw new MemoryInputError(
       `${where}: field "valid_to" (${v.valid_to}) is not after "valid_from" (${v.valid_from}); fix or drop that record in the file`,
@@ -272,17 +284,21 @@ function pick(v: Record<string, unknown>, keys: readonly string[]): Record<strin
 /**
  * Reads an export (all of `text`) into the journal in one transaction: new
  * ids are added; an id already here is replaced only when the imported copy
- * is newer (`updated_at`), else kept. An anchor whose path lies under no root
+ * is newer (`updated_at`), keeping the marks made here that it lacks
+ * (forgotten, superseded, resolved; see {@link keepMarks}), else kept. An anchor whose path lies under no root
  * here, but whose old root has the same folder name as a root here, is moved
  * onto that root (same relative path), then anchors are re-checked against
  * the index here. Secrets in text, fix and tests are redacted as they are
- * written (counted in `redacted`). Throws {@link MemoryInputError} naming the
- * line for a file that is not an export or a record that fails
- * {@link parseMemoryLine}'s checks; nothing is written then.
+ * written (counted in `redacted`). A leading byte-order mark is skipped, and
+ * so is the header repeated further on (exports joined end to end). Throws
+ * {@link MemoryInputError} naming the line for a file that is not an export
+ * or a record that fails {@link parseMemoryLine}'s checks; nothing is
+ * written then.
  */
 export function importMemories(j: Journal, text: string, file = "input"): ImportReport {
   const now = Date.now();
-  const lines = text.split("\n");
+  // A byte-order mark (an editor's, PowerShell's) is not part of the header.
+  const lines = text.replace(/^\uFEFF/, "").split("\n");
   const memories: Memory[] = [];
   let header = false;
   lines.forEach((line, i) => {
@@ -311,6 +327,8 @@ export function importMemories(j: Journal, text: string, file = "input"): Import
       header = true;
       return;
     }
+    // Exports joined end to end (`cat a.jsonl b.jsonl`) repeat the header: read on.
+    if (isHeaderLine(line)) return;
     memories.push(parseMemoryLine(line, where, now));
   });
   if (!header) throw new MemoryInputError(`${file}: empty; write one with \`heimdall export\``);
@@ -340,7 +358,7 @@ export function importMemories(j: Journal, text: string, file = "input"): Import
       } else if (sameMemory({ ...local, anchors: anchorsOf(j, row.id) }, m)) {
         report.unchanged++;
       } else if (row.updated_at > local.updated_at) {
-        replaceMemory(j, row);
+        replaceMemory(j, keepMarks(local, row));
         replaceAnchors(j, row.id, rebased);
         report.updated++;
         if (redacted) report.redacted++;
@@ -354,6 +372,39 @@ export function importMemories(j: Journal, text: string, file = "input"): Import
   // Rebased anchors find their nodes here; others wait until their code is indexed.
   reanchorMemories(j);
   return report;
+}
+
+function isHeaderLine(line: string): boolean {
+  if (!line.includes(EXPORT_HEADER.type) || line.length > 100) return false;
+  try {
+    const v = JSON.parse(line) as { type?: unknown; version?: unknown } | null;
+    return v?.type === EXPORT_HEADER.type && v.version === EXPORT_HEADER.version;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `incoming` (a newer copy of `local`) with the marks only `local` has kept:
+ * forgotten, superseded, resolved. Marks are made once and never taken back,
+ * so a copy exported before one was made here must not erase it (pure).
+ */
+export function keepMarks(local: MemoryRow, incoming: MemoryRow): MemoryRow {
+  const row = { ...incoming };
+  if (row.forgotten_at === null && local.forgotten_at !== null) {
+    row.forgotten_at = local.forgotten_at;
+    row.forgotten_by = local.forgotten_by;
+  }
+  if (row.superseded_at === null && local.superseded_at !== null) {
+    row.superseded_at = local.superseded_at;
+    row.superseded_by = local.superseded_by;
+  }
+  if (row.status === "open" && local.status === "resolved") {
+    row.status = local.status;
+    row.resolved_at = local.resolved_at;
+    row.resolved_by = local.resolved_by;
+  }
+  return row;
 }
 
 function sameMemory(a: Memory, b: Memory): boolean {

@@ -1,15 +1,21 @@
 import assert from "node:assert/strict";
 import { activeAnchor } from "./anchors.ts";
 import { newRow } from "./remember.ts";
-import { parseMemoryLine } from "./transfer.ts";
+import { loadMemories } from "./records.ts";
+import { forget } from "./remember.ts";
+import { EXPORT_HEADER, importMemories, keepMarks, parseMemoryLine } from "./transfer.ts";
+import { Journal } from "../store/mod.ts";
 import { MemoryInputError } from "./types.ts";
 
 const NOW = Date.UTC(2026, 11, 1);
 const DAY = 24 * 3600 * 1000;
 
 /** A memory line as `heimdall export` writes it, with `patch` applied. */
-function line(patch: Record<string, unknown> = {}, anchorPatch: Record<string, unknown> = {}) {
-  const at = NOW - 10 * DAY;
+function line(
+  patch: Record<string, unknown> = {},
+  anchorPatch: Record<string, unknown> = {},
+  at = NOW - 10 * DAY,
+) {
   const memory = newRow({
     id: "m0123456789",
     kind: "decision",
@@ -74,6 +80,10 @@ Deno.test("parseMemoryLine() refuses oversized fields and malformed tests", () =
     [{ tests: "not json" }, /field "tests" is "not json", expected a JSON list/],
     [{ tests: "[1, 2]" }, /field "tests" .* expected a JSON list/],
     [{ outcome: "maybe" }, /field "outcome" is "maybe", expected one of failed, passed/],
+    [{ id: "" }, /f:2: field "id" is "", expected an id/],
+    [{ id: " m1" }, /f:2: field "id" is " m1", expected an id/],
+    [{ count: -3 }, /f:2: field "count" is -3, expected a whole number of times, at least 1/],
+    [{ count: 1.5 }, /f:2: field "count" is 1.5/],
   ];
   for (const [patch, message] of cases) {
     assert.throws(() => parseMemoryLine(line(patch), "f:2", NOW), message);
@@ -87,5 +97,71 @@ Deno.test("parseMemoryLine() refuses oversized fields and malformed tests", () =
   assert.throws(
     () => parseMemoryLine(JSON.stringify(many), "f:2", NOW),
     /257 anchors, at most 256/,
+  );
+});
+
+Deno.test("importMemories() reads an export behind a byte-order mark, and exports joined end to end", () => {
+  const dir = Deno.makeTempDirSync();
+  const j = Journal.open(`${dir}/journal.db`);
+  try {
+    const header = JSON.stringify(EXPORT_HEADER);
+    const at = Date.now() - 10 * DAY; // import refuses times after this machine's clock
+    const other = line({ id: "m9876543210", text: "Totals are rounded last" }, {}, at);
+    const r = importMemories(
+      j,
+      `\uFEFF${header}\n${line({}, {}, at)}\n${header}\n${other}\n`,
+      "f",
+    );
+    assert.deepEqual([r.added, r.unchanged], [2, 0]);
+  } finally {
+    j.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("importMemories() of a newer copy keeps the forget, supersede and resolve marks made here", () => {
+  const dir = Deno.makeTempDirSync();
+  const j = Journal.open(`${dir}/journal.db`);
+  try {
+    const header = JSON.stringify(EXPORT_HEADER);
+    const now = Date.now(); // import refuses times after this machine's clock
+    importMemories(j, `${header}\n${line({}, {}, now - 10 * DAY)}\n`, "a1");
+    forget(j, "m0123456789", { author: "bob", now: now - 5 * DAY });
+    // Elsewhere it was superseded later, by a copy that never saw the forget.
+    const later = line(
+      {
+        superseded_at: now - 2 * DAY,
+        superseded_by: "m9876543210",
+        updated_at: now - 2 * DAY,
+      },
+      {},
+      now - 10 * DAY,
+    );
+    assert.equal(importMemories(j, `${header}\n${later}\n`, "a2").updated, 1);
+    const [m] = loadMemories(j, ["m0123456789"]);
+    assert.deepEqual(
+      [m!.forgotten_by, m!.forgotten_at, m!.superseded_by],
+      ["bob", now - 5 * DAY, "m9876543210"],
+    );
+    // The same file again changes nothing.
+    assert.equal(importMemories(j, `${header}\n${later}\n`, "a2").updated, 0);
+  } finally {
+    j.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("keepMarks() keeps a resolution made here over an open newer copy", () => {
+  const open = JSON.parse(line({ kind: "attempt", outcome: "failed", status: "open" }));
+  const resolved = {
+    ...open,
+    status: "resolved",
+    resolved_at: NOW - DAY,
+    resolved_by: "mpass000000",
+  };
+  const merged = keepMarks(resolved, { ...open, count: 3, updated_at: NOW });
+  assert.deepEqual(
+    [merged.status, merged.resolved_by, merged.count],
+    ["resolved", "mpass000000", 3],
   );
 });

@@ -19,6 +19,12 @@ export const KINDS = [
 /** One of {@link KINDS}. */
 export type MemoryKind = (typeof KINDS)[number];
 
+/**
+ * Longest memory text, fix or test list, in characters (a paragraph, not a
+ * file): what a write accepts and what an import of an export reads back.
+ */
+export const MAX_TEXT = 65_536;
+
 /** Who may see a memory: its author only, everyone on the project, or the team store too. */
 export const SCOPES = ["private", "project", "team"] as const;
 /** One of {@link SCOPES}. */

@@ -6,7 +6,7 @@
 import { dirname, resolve } from "node:path";
 import { SymbolLookupError } from "../search/mod.ts";
 import { getPath, type Journal } from "../store/mod.ts";
-import { type NodeFacts, nodeFacts, realPath, symbolsNamed } from "./anchors.ts";
+import { type NodeFacts, nodeFacts, nothingNamed, realPath, symbolsNamed } from "./anchors.ts";
 import { reanchorIfStale } from "./reanchor.ts";
 import { loadMemories } from "./records.ts";
 import { visibleTo } from "./remember.ts";
@@ -95,7 +95,7 @@ export function resolveTarget(
     };
   }
   const gone = reachGone(j, text, abs, cwd);
-  if (gone.reach.size === 0) throw new SymbolLookupError(text, []);
+  if (gone.reach.size === 0) throw nothingNamed(text, cwd);
   return { target: { type: "gone", label: text, path: gone.path }, reach: gone.reach };
 }
 
