@@ -217,7 +217,11 @@ Deno.test("the SDK client lists every tool with a schema and honest annotations,
     assert.ok(!callers.isError, text(callers));
     assert.match(text(callers), /Cart\.total/);
     const callees = await call("callees", { symbol: sym });
-    assert.match(text(callees), /apply_discount/);
+    // The callee where it is defined, with the line that calls it (the CLI's listing).
+    assert.match(
+      text(callees),
+      /function apply_discount — pkg\/billing\.py:4 {2}\(called at line 12\)/,
+    );
     const blast = await call("blast_radius", { symbol: "apply_discount", depth: 2 });
     assert.match(text(blast), /compute_total/);
     const symbols = await call("symbols", { path: "pkg/billing.py" });
@@ -234,6 +238,17 @@ Deno.test("the SDK client lists every tool with a schema and honest annotations,
     });
     assert.ok(!note.isError, text(note));
     assert.equal(typeof note.structuredContent!.id, "number");
+    // As `heimdall insert`: a path that is not there is refused, named, and nothing is written.
+    const astray = await call("insert_note", {
+      title: "Where totals live",
+      body: "see the file",
+      paths: ["pkg/no_such.py"],
+    });
+    assert.equal(astray.isError, true, text(astray));
+    assert.match(text(astray), /Cannot attach "pkg\/no_such\.py": no such file or folder/);
+    const blank = await call("insert_note", { title: "   ", body: "x" });
+    assert.equal(blank.isError, true, text(blank));
+    assert.match(text(blank), /Empty title/);
     const remembered = await call("remember", {
       kind: "convention",
       text: "Prices are floats in euros",

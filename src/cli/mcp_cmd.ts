@@ -6,8 +6,8 @@ import { EXIT } from "./exit_codes.ts";
 export const HELP = `heimdall mcp
   Serves Heimdall's tools to an agent over stdio (Model Context Protocol):
   search, insert_note, remember, record_attempt, why, blast_radius, callers,
-  callees, symbols, constraints, conflicts, claim, handoff, who_knows,
-  status. Speaks the initialize handshake (2025-06-18, 2025-11-25) and the
+  callees, symbols, constraints, conflicts, claim, release, start_task,
+  list_tasks, handoff, resume_task, who_knows, status. Speaks the initialize handshake (2025-06-18, 2025-11-25) and the
   stateless 2026-07-28 revision. stdout carries protocol messages only.
   Registered with each harness by \`heimdall init\`.`;
 

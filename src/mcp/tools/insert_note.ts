@@ -21,15 +21,30 @@ export const insertNoteTool: ToolDef = {
   },
   annotations: WRITES,
   run(a, ctx) {
-    const paths = (a.paths ?? []).map((p: string) => resolve(ctx.cwd, p));
+    const title = a.title.trim(), body = a.body.trim();
+    if (title === "" || body === "") {
+      throw new Error(`Empty ${title === "" ? "title" : "body"}: say what the note is about`);
+    }
+    // As `heimdall insert`: a path that is not there would point a search hit at nothing.
+    const paths = (a.paths ?? []).map((p: string) => {
+      const abs = resolve(ctx.cwd, p);
+      try {
+        Deno.statSync(abs);
+      } catch {
+        throw new Error(
+          `Cannot attach "${p}": no such file or folder under ${ctx.cwd}; pass an existing path`,
+        );
+      }
+      return abs;
+    });
     const id = insertNote(ctx.writable(), {
-      title: a.title,
-      body: a.body,
+      title,
+      body,
       ...(a.keywords ? { keywords: a.keywords } : {}),
       paths,
     });
     // Echo the title as stored: a secret in it never comes back into the agent's context.
-    const title = redactSecrets(a.title);
-    return { text: `Note ${id} recorded: ${title}`, structured: { id, title, paths } };
+    const shown = redactSecrets(title);
+    return { text: `Note ${id} recorded: ${shown}`, structured: { id, title: shown, paths } };
   },
 };
