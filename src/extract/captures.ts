@@ -391,12 +391,18 @@ function toSymbol(
   return sym;
 }
 
-/** True when error `e` lies within a function's body, where it cannot have changed its name (C, C++). */
+/**
+ * True when error `e` lies within the body of a function or a class-like
+ * definition, where it cannot have changed the name written before it (C, C++).
+ */
 function inBody(e: ErrorSpan, d: Def, spec: LanguageSpec): boolean {
-  if (!spec.bodyErrorsKeepName || (d.kind !== "function" && d.kind !== "method")) return false;
+  if (!spec.bodyErrorsKeepName || !(d.kind in KEEPS_NAME)) return false;
   const body = d.body;
   return body !== undefined && body.startIndex < e.start && e.end <= body.endIndex;
 }
+
+/** Definitions named before their body (see {@link inBody}). */
+const KEEPS_NAME = { function: 1, method: 1, class: 1, struct: 1, union: 1, enum: 1 } as const;
 
 const REF_KINDS: Record<string, Reference["kind"]> = {
   call: "calls",

@@ -31,9 +31,10 @@ export const DERIVATION: DerivationVersions = {
     // 1: C++ read with its export macros blanked (`class LIB_API Emitter {`);
     // C too, for its headers written in C++. 2: GoogleTest tests named
     // `Suite.Name`, not after their macro. 3: a syntax error inside a
-    // function's body no longer marks the function partial.
-    c: 3,
-    cpp: 3,
+    // function's body no longer marks the function partial; 4: nor inside a
+    // class's or a struct's.
+    c: 4,
+    cpp: 4,
   },
 };
 

@@ -35,11 +35,11 @@ export interface LanguageSpec {
   /** What layout means to the structural hash: statement-ending line breaks, indentation, 1-tuples. */
   hashStyle?: HashStyle;
   /**
-   * C and C++: a syntax error inside a function's body (most often a macro
-   * the grammar cannot read: `UNUSED`, `printflike(3, 4)`) leaves the
-   * function's name, written before its body, as it is: the function is not
-   * marked partial for it, so calls may land on it. Functions there do not
-   * nest, so the error cannot have misplaced it either.
+   * C and C++: a syntax error inside the body of a function, class or
+   * struct (most often a macro the grammar cannot read: `UNUSED(x)`, a
+   * member's `GUARDED_BY(mu)`) leaves its name, written before the body, as
+   * it is: it is not marked partial for it, so calls may land on it and its
+   * methods may be found through it.
    */
   bodyErrorsKeepName?: boolean;
 }
