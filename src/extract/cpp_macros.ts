@@ -1,40 +1,116 @@
 /**
- * C++ libraries put an export or attribute macro between `class` and the
- * class's name (`class YAML_CPP_API Emitter {`, `struct LEVELDB_EXPORT
- * Options {`, `class PROTOBUF_EXPORT Arena final {`). The preprocessor makes
- * it vanish; tree-sitter, which has none, reads the macro as the class's name
- * and the rest as an error, and the class and every member declared in it
- * are lost (yaml-cpp's `Emitter`, `Node` and `Parser` were).
+ * C++ code leans on macros that the preprocessor makes vanish and that
+ * tree-sitter, which has no preprocessor, reads as code:
+ *
+ * - an export or attribute macro between `class` and the class's name
+ *   (`class YAML_CPP_API Emitter {`, `struct LEVELDB_EXPORT Options {`,
+ *   `class PROTOBUF_EXPORT Arena final {`): read as the class's name, the
+ *   rest an error, the class and every member declared in it lost
+ *   (yaml-cpp's `Emitter`, `Node` and `Parser` were);
+ * - an annotation after a declaration, as clang's thread-safety analysis is
+ *   spelled in Google-style code (`Status Write() EXCLUSIVE_LOCKS_REQUIRED(mu_);`,
+ *   `void Lock() ABSL_EXCLUSIVE_LOCK_FUNCTION() {`, `int size_ GUARDED_BY(mu_);`):
+ *   an error on the declaration, which then never answers a call
+ *   (leveldb's `DBImpl::MakeRoomForWrite` did not).
  */
 
 /**
- * The text with each such macro replaced by as many spaces (pure): the same
+ * The text with such macros replaced by as many spaces (pure): the same
  * length, lines and offsets, so every position the parser reports holds in
- * the original text. A macro is one or more ALL-CAPS identifiers (two
+ * the original text, from which signatures, doc comments and literals are
+ * sliced. An export macro is one or more ALL-CAPS identifiers (two
  * characters or more, digits and `_` allowed) after `class`, `struct` or
  * `union` and before the name, which is followed by `final`, a base list,
- * a body or `;`. The same words in a comment or a string are blanked too,
- * which changes nothing kept: what the index reads (signatures, doc
- * comments, literals) is sliced from the original text.
+ * a body or `;`. An annotation is one or more ALL-CAPS names of three
+ * characters or more, with or without arguments, after a `)` (and its
+ * `const`, `noexcept`, `&`) or a member's name, before `;`, `{`, `=`,
+ * `override` or `final`; a line that begins a statement (`return`, `if`, …)
+ * keeps it, since there such a shape is a macro call whose arguments may
+ * hold calls. The same shapes in a comment or a string are blanked too,
+ * which changes nothing the index keeps.
  *
  * @example
  * ```ts
- * import { blankExportMacros } from "./cpp_macros.ts";
+ * import { blankMacros } from "./cpp_macros.ts";
  * import assert from "node:assert/strict";
- * assert.equal(blankExportMacros("class YAML_CPP_API Emitter {"), "class              Emitter {");
- * assert.equal(blankExportMacros("class Emitter {"), "class Emitter {");
+ * assert.equal(blankMacros("class YAML_CPP_API Emitter {"), "class              Emitter {");
+ * assert.equal(blankMacros("void Lock() LOCK_FN(mu);"), "void Lock()            ;");
+ * assert.equal(blankMacros("class Emitter {"), "class Emitter {");
  * ```
  */
-export function blankExportMacros(text: string): string {
-  if (!MAYBE.test(text)) return text;
-  return text.replace(
-    MACRO_BEFORE_NAME,
-    (_all, head: string, macros: string) => head + " ".repeat(macros.length),
-  );
+export function blankMacros(text: string): string {
+  let out = text;
+  if (MAYBE_EXPORT.test(out)) {
+    out = out.replace(
+      EXPORT_MACROS,
+      (_all, head: string, macros: string) => head + " ".repeat(macros.length),
+    );
+  }
+  if (MAYBE_ANNOTATION.test(out)) {
+    out = out.replace(
+      ANNOTATIONS,
+      (all: string, head: string, macros: string, _args, after: string) =>
+        STATEMENT.test(all) || !annotates(head, macros, after)
+          ? all
+          : head + " ".repeat(macros.length),
+    );
+    // The same, wrapped onto a line of its own under the declaration.
+    out = out.replace(ANNOTATION_LINES, (all: string, at: number, whole: string) => {
+      const start = whole.lastIndexOf("\n", whole.lastIndexOf("\n", at - 1) - 1) + 1;
+      const above = whole.slice(start, at);
+      return STATEMENT.test(above) || NOT_CODE.test(above) ? all : " ".repeat(all.length);
+    });
+  }
+  return out;
 }
 
 /** A cheap test first: most files have no class of this shape. */
-const MAYBE = /\b(?:class|struct|union)[ \t]+[A-Z][A-Z0-9_]+[ \t]+[A-Za-z_]/;
+const MAYBE_EXPORT = /\b(?:class|struct|union)[ \t]+[A-Z][A-Z0-9_]+[ \t]+[A-Za-z_]/;
 
-const MACRO_BEFORE_NAME =
+const EXPORT_MACROS =
   /\b((?:class|struct|union)[ \t]+)((?:[A-Z][A-Z0-9_]+[ \t]+)+)(?=[A-Za-z_]\w*[ \t]*(?:final\b[ \t]*)?(?::(?!:)|\{|;|\r?\n|$))/gm;
+
+/** A cheap test first: most files have no annotated declaration. */
+const MAYBE_ANNOTATION =
+  /[\w)\n][ \t]+[A-Z][A-Z0-9_]{2,}(?:\([^()\n]*\))?[ \t]*(?:[;{=]|override\b|final\b)/;
+
+const ANNOTATIONS =
+  /^([^\n]*?(?:\)(?:[ \t]*(?:const|noexcept|&&?))*|[A-Za-z_]\w*))((?:[ \t]+[A-Z][A-Z0-9_]{2,}(\([^()\n]*\))?)+)(?=[ \t]*([;{=]|override\b|final\b))/gm;
+
+/** Annotation macros alone on the line after a declaration's `)` (see {@link ANNOTATIONS}). */
+const ANNOTATION_LINES =
+  /(?<=\)(?:[ \t]*(?:const|noexcept|&&?))*[ \t]*\r?\n[ \t]*)(?:[A-Z][A-Z0-9_]{2,}(?:\([^()\n]*\))?[ \t]*)+(?=[;{=]|override\b|final\b)/gm;
+
+/**
+ * Whether the macros after `head` annotate a declaration: after a function's
+ * `)` any; after a member's name only macros with arguments before `;` or
+ * `=` (a bare ALL-CAPS word there is the name itself: `const int MAX_LEN = 5;`),
+ * and never after a keyword (`class URL {`).
+ */
+function annotates(head: string, macros: string, after: string): boolean {
+  if (/\)(?:[ \t]*(?:const|noexcept|&&?))*$/.test(head)) return true;
+  if (KEYWORD_BEFORE.test(head) || TYPE_BEFORE.test(head) || after === "{") return false;
+  return /^(?:[ \t]+[A-Z][A-Z0-9_]{2,}\([^()\n]*\))+$/.test(macros);
+}
+
+/**
+ * A built-in type or a specifier last: the macro is the declarator itself
+ * (`static int INTERNAL_CATCH_UNIQUE_NAME(registrar) = …`), not an annotation
+ * of a name.
+ */
+const TYPE_BEFORE =
+  /\b(?:int|char|bool|void|long|short|float|double|unsigned|signed|auto|const|static|inline|extern|volatile|mutable|constexpr)$/;
+
+/** Words after which an ALL-CAPS word is a name, not an annotation. */
+const KEYWORD_BEFORE =
+  /\b(?:class|struct|union|enum|namespace|typename|template|new|sizeof|operator|using|typedef|friend|return|case|goto)$/;
+
+/**
+ * A preprocessor or comment line (`#if defined(X)`, `// Tests Factorial()`):
+ * what follows it is not its annotation.
+ */
+const NOT_CODE = /^[ \t]*(?:#|\/\/|\/\*|\*)/;
+
+/** A line that begins a statement, not a declaration. */
+const STATEMENT =
+  /^[ \t]*(?:return|if|else|while|for|switch|case|do|throw|co_return|co_yield|goto|delete)\b/;

@@ -1,8 +1,9 @@
+import assert from "node:assert/strict";
 import { assertCases } from "../../tests/cases.ts";
-import { blankExportMacros } from "./cpp_macros.ts";
+import { blankMacros } from "./cpp_macros.ts";
 
-Deno.test("blankExportMacros() blanks the macros between class and its name, and nothing else", () => {
-  assertCases(blankExportMacros, [
+Deno.test("blankMacros() blanks the macros between class and its name, and nothing else", () => {
+  assertCases(blankMacros, [
     ["class YAML_CPP_API Emitter {", "class              Emitter {"],
     ["struct LEVELDB_EXPORT Options {", "struct                Options {"],
     ["class PROTOBUF_EXPORT Arena final {", "class                 Arena final {"],
@@ -21,4 +22,48 @@ Deno.test("blankExportMacros() blanks the macros between class and its name, and
     ["struct FOO bar = {0};", "struct FOO bar = {0};"],
     ["class API Foo::Bar {", "class API Foo::Bar {"],
   ]);
+});
+
+/** `line` with `macro` (its first occurrence) replaced by as many spaces. */
+const blanked = (line: string, macro: string) => line.replace(macro, " ".repeat(macro.length));
+
+Deno.test("blankMacros() blanks annotation macros after a declaration, never a statement's macro call", () => {
+  const annotated = [
+    [
+      "  Status MakeRoomForWrite(bool force) EXCLUSIVE_LOCKS_REQUIRED(mutex_);",
+      " EXCLUSIVE_LOCKS_REQUIRED(mutex_)",
+    ],
+    ["  void Lock() ABSL_EXCLUSIVE_LOCK_FUNCTION() {", " ABSL_EXCLUSIVE_LOCK_FUNCTION()"],
+    ["  int size() const LOCKS_EXCLUDED(mu_) override;", " LOCKS_EXCLUDED(mu_)"],
+    ["  void Run() OVERRIDE;", " OVERRIDE"],
+    ["  MemTable* mem_ GUARDED_BY(mutex_);", " GUARDED_BY(mutex_)"],
+    [
+      "  port::Mutex mutex_ ACQUIRED_AFTER(a) ACQUIRED_BEFORE(b);",
+      " ACQUIRED_AFTER(a) ACQUIRED_BEFORE(b)",
+    ],
+  ];
+  assertCases(blankMacros, annotated.map(([line, macro]) => [line!, blanked(line!, macro!)]));
+  // Wrapped onto the next line, as clang-format leaves a long declaration.
+  const wrapped = "  Status MakeRoomForWrite(bool force)\n      EXCLUSIVE_LOCKS_REQUIRED(mutex_);";
+  assert.equal(blankMacros(wrapped), blanked(wrapped, "EXCLUSIVE_LOCKS_REQUIRED(mutex_)"));
+  const statement = "  if (!ok)\n    RETURN_IF_ERROR(Flush());";
+  assert.equal(blankMacros(statement), statement);
+  for (const above of ["#if defined(HAVE_CTAD)", "// Tests Factorial()"]) {
+    const test = `${above}\nTEST_F(MathTest, Factorial) {`;
+    assert.equal(blankMacros(test), test);
+  }
+  // Unchanged: statements keep their macro calls (and the calls in their
+  // arguments); an ALL-CAPS name is no annotation; a class's name stays.
+  const kept = [
+    "  if (!ok) RETURN_IF_ERROR(Flush());",
+    "  return s CHECK_OK(Open());",
+    "  const int MAX_LEN = 5;",
+    "  static int UNIQUE_NAME(registrar) = [] { return 0; }();",
+    "  static const char* DEFAULT_NAME;",
+    "  int x = MAX_SIZE;",
+    "  Foo(bar);",
+    "class URL {",
+    "enum class Color { RED, GREEN };",
+  ];
+  assertCases(blankMacros, kept.map((line) => [line, line]));
 });

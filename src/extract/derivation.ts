@@ -32,9 +32,10 @@ export const DERIVATION: DerivationVersions = {
     // C too, for its headers written in C++. 2: GoogleTest tests named
     // `Suite.Name`, not after their macro. 3: a syntax error inside a
     // function's body no longer marks the function partial; 4: nor inside a
-    // class's or a struct's.
-    c: 4,
-    cpp: 4,
+    // class's or a struct's; 5: annotation macros after a declaration
+    // (`EXCLUSIVE_LOCKS_REQUIRED(mu)`, `GUARDED_BY(mu)`) blanked.
+    c: 5,
+    cpp: 5,
   },
 };
 
