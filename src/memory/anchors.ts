@@ -11,6 +11,7 @@ import {
   type SymbolRef,
   symbolRef,
 } from "../search/mod.ts";
+import { exists } from "../files/mod.ts";
 import { getPath, type Journal, listRoots, rootFor } from "../store/mod.ts";
 import { fileShapes } from "./shape.ts";
 import type { AnchorRow } from "./types.ts";
@@ -125,15 +126,6 @@ export function nothingNamed(text: string, cwd: string): SymbolLookupError {
     }", and no symbol "${text}" in the index; check the spelling (a path is relative to ${cwd}), or \`heimdall symbols PATH\` to list a file's symbols`;
   }
   return e;
-}
-
-function exists(abs: string): boolean {
-  try {
-    Deno.statSync(abs);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** `abs` with its links resolved, or `abs` itself when it cannot be (gone, unreadable). */

@@ -3,6 +3,7 @@
  * `--path` become absolute path prefixes.
  */
 import { UsageError } from "../errors/mod.ts";
+import { exists } from "../files/mod.ts";
 import { basename, join } from "node:path";
 import type { Journal } from "../store/mod.ts";
 import type { ChunkFilter } from "./lexical.ts";
@@ -47,7 +48,7 @@ export function resolveFilter(j: Journal, req: SearchRequest): ChunkFilter {
     const places = p.startsWith("/") ? [p] : roots.map((r) => join(r, p));
     // A typo must not read as "nothing matched": the place exists on disk or in the index.
     const somewhere = places.some((at) =>
-      existsNow(at) ||
+      exists(at) ||
       j.get(
         "SELECT 1 FROM paths WHERE path = ? OR (path >= ? AND path < ?) LIMIT 1",
         at,
@@ -89,13 +90,4 @@ export function resolveFilter(j: Journal, req: SearchRequest): ChunkFilter {
   }
   if (prefixes.length > 0) filter.prefixes = prefixes;
   return filter;
-}
-
-function existsNow(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
