@@ -175,6 +175,27 @@ Deno.test("a file rewritten so it no longer answers is not STRONG", async () => 
   assert.ok(hit.freshness.index_behind_ms !== null);
 });
 
+Deno.test("in a file edited since indexing, every symbol a hit shows is where it is now", async () => {
+  using t = await indexedFixture();
+  const file = join(t.repo, "src/net/retry.py");
+  const query = "retry backoff circuit breaker cooldown allow";
+  const before = hitAt((await t.search(query)).result, file);
+  assert.ok(before && before.symbols.length >= 2, JSON.stringify(before));
+  const text = Deno.readTextFileSync(file);
+  Deno.writeTextFileSync(
+    file,
+    text.replace("import time\n", "import time\n" + "# note\n".repeat(10)),
+  );
+  const after = hitAt((await t.search(query)).result, file);
+  assert.ok(after, "the edited file still answers");
+  assert.equal(after.verdict, "WEAK");
+  const lines = (h: SearchHit) => new Map(h.symbols.map((s) => [s.name, s.line] as const));
+  const was = lines(before);
+  for (const [name, line] of lines(after)) {
+    if (was.has(name)) assert.equal(line, was.get(name)! + 10, `${name} moved down 10 lines`);
+  }
+});
+
 Deno.test("a same-size rewrite with its mtime restored is caught for the top results", async () => {
   using t = await indexedFixture();
   const file = join(t.repo, "src/net/retry.py");

@@ -15,7 +15,7 @@ import { redactSecrets } from "../files/secrets.ts";
 import { type Journal, lastAudit, listRoots } from "../store/mod.ts";
 import { notePaths } from "./notes.ts";
 import { clip, isSemanticOnly, kindOf, spanOf, summaryOf, symbolOf } from "./hit_text.ts";
-import { isFileChunk } from "./rank.ts";
+import { type ChunkMeta, isFileChunk } from "./rank.ts";
 import type { FocusedCandidate as Candidate } from "./focus.ts";
 import type { ReadCache } from "./file_reads.ts";
 import { definitionLine, type GoneHit, relocate } from "./relocate.ts";
@@ -97,6 +97,14 @@ export class Verifier {
       ...(changed ? { changedAgoMs: this.#now - (st.mtime?.getTime() ?? this.#now) } : {}),
     };
     const { verdict, reason } = decideVerdict(facts);
+    let lines: string[] | undefined;
+    // In a changed file every symbol shown is looked for by its signature, as the hit's own is.
+    const movedTo = changed
+      ? (u: ChunkMeta) =>
+        u.signature === null || isFileChunk(u)
+          ? undefined
+          : definitionLine(lines ??= text.split("\n"), u.signature)
+      : undefined;
     return this.#hit(c, verdict === "STALE" ? "WEAK" : verdict, reason, {
       path,
       line: span.line,
@@ -106,7 +114,7 @@ export class Verifier {
       summary: summaryOf(m, span.text),
       checked: hash === "unchecked" ? "stat" : "hash",
       behind: changed ? this.#now - (st.mtime?.getTime() ?? this.#now) : null,
-    });
+    }, movedTo);
   }
 
   #verifyGone(c: Candidate): VerifiedHit | undefined {
@@ -255,6 +263,7 @@ export class Verifier {
       checked: "hash" | "stat" | "text";
       behind: number | null;
     },
+    movedTo?: (u: ChunkMeta) => number | undefined,
   ): VerifiedHit {
     const m = c.best;
     const legs = [...new Set([m, ...c.others].flatMap((o) => o.legs))];
@@ -273,7 +282,7 @@ export class Verifier {
       moved_from: at.movedFrom,
       summary: at.summary,
       others: c.others.length,
-      symbols: symbolsOf(c, at.line),
+      symbols: symbolsOf(c, at.line, movedTo),
       copies: c.copies,
       ref_id: m.ref_id,
       legs,
@@ -352,19 +361,24 @@ export class Verifier {
 
 /**
  * The units of a hit's file that answer the query, best first, at most five;
- * the first is the hit's own symbol at the line it was verified at.
+ * the first is the hit's own symbol at the line it was verified at, the
+ * others where `movedTo` finds them now (a changed file), else where indexed.
  */
-function symbolsOf(c: Candidate, line: number | null): HitSymbol[] {
-  const shift = line !== null && c.best.start_line !== null ? line - c.best.start_line : 0;
+function symbolsOf(
+  c: Candidate,
+  line: number | null,
+  movedTo?: (u: ChunkMeta) => number | undefined,
+): HitSymbol[] {
   return c.units.slice(0, 5).map((u) => {
     const m = u.chunk;
-    const own = m.id === c.best.id ? shift : 0;
-    const start = (m.start_line ?? 1) + own;
+    const indexed = m.start_line ?? 1;
+    const now = m.id === c.best.id ? line ?? indexed : movedTo?.(m) ?? indexed;
+    const shift = now - indexed;
     return {
       name: m.title,
       kind: kindOf({ ...m, score: 0, legs: [] }) ?? "file",
-      line: start,
-      end_line: (m.end_line ?? m.start_line ?? 1) + own,
+      line: now,
+      end_line: (m.end_line ?? m.start_line ?? 1) + shift,
       score: Math.round(u.score * 1e4) / 1e4,
     };
   });
