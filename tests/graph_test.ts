@@ -156,6 +156,9 @@ Deno.test("symbols, callers, callees and blast-radius answer by name, Class.meth
   assert.match(ambiguous.stderr, /"area" is ambiguous: 2 symbols match/);
   assert.match(ambiguous.stderr, /Shape\.area/);
   assert.match(ambiguous.stderr, /Square\.area/);
+  const blank = await cli(t.home, ["callers", " "]);
+  assert.equal(blank.code, 2);
+  assert.match(blank.stderr, /Expected exactly one SYMBOL/);
   const missing = await cli(t.home, ["callees", "nope"]);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /No symbol "nope"/);

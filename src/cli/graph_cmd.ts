@@ -103,7 +103,7 @@ function withJournal(ctx: Context, fn: (j: Journal) => number): number {
 
 function parse(args: string[], extra: readonly string[] = []) {
   const { values, positionals } = parseFlags(args, { string: extra, boolean: ["json"] });
-  if (positionals.length !== 1) {
+  if (positionals.length !== 1 || positionals[0]!.trim() === "") {
     throw new UsageError("Expected exactly one SYMBOL (name, Class.method or path:name)");
   }
   return { values: values as Record<string, string | boolean | undefined>, name: positionals[0]! };
