@@ -175,6 +175,35 @@ Deno.test("a file rewritten so it no longer answers is not STRONG", async () => 
   assert.ok(hit.freshness.index_behind_ms !== null);
 });
 
+Deno.test("a moved file keeps its place among files that answer less well", async () => {
+  const base = tempDir("heimdall-search-");
+  try {
+    const repo = join(base, "repo");
+    copyTree(FIXTURE, repo);
+    // Three weaker answers: each mentions exponential backoff, none retries a network call.
+    for (const i of [1, 2, 3]) {
+      Deno.mkdirSync(join(repo, "src/jobs"), { recursive: true });
+      Deno.writeTextFileSync(
+        join(repo, `src/jobs/sched${i}.py`),
+        `def schedule_${i}(job):\n    """Run a job later; a failed job is retried with exponential backoff."""\n    return job\n`,
+      );
+    }
+    const home = join(base, "home");
+    assert.equal((await cli(home, ["index", repo])).code, 0);
+    const query = ["search", "--json", "retry a flaky network call with exponential backoff"];
+    const first = JSON.parse((await cli(home, query)).stdout) as SearchResult;
+    assert.ok(first.hits[0]!.path!.endsWith("src/net/retry.py"), JSON.stringify(first.hits));
+    Deno.mkdirSync(join(repo, "lib2"));
+    Deno.renameSync(join(repo, "src/net/retry.py"), join(repo, "lib2/net_retry.py"));
+    // The journal still has the old path; the answer is still the best one, found again.
+    const after = JSON.parse((await cli(home, query)).stdout) as SearchResult;
+    assert.equal(after.hits[0]!.verdict, "REBUILT", JSON.stringify(after.hits));
+    assert.ok(after.hits[0]!.path!.endsWith("lib2/net_retry.py"));
+  } finally {
+    removeTree(base);
+  }
+});
+
 Deno.test("in a file edited since indexing, every symbol a hit shows is where it is now", async () => {
   using t = await indexedFixture();
   const file = join(t.repo, "src/net/retry.py");

@@ -123,7 +123,8 @@ export function focusCandidates(
     }
     const list = rows.get(m.path_id) ?? [];
     const bytes = readCached(m.path!, cache, READ_MAX_BYTES);
-    if (bytes === undefined || list.length === 0) return { c, units: [], focus: prior };
+    if (bytes === undefined) return { c, units: [], focus: prior, unread: true };
+    if (list.length === 0) return { c, units: [], focus: prior };
     const file = fileText(
       dec.decode(bytes.length > READ_MAX_BYTES ? bytes.subarray(0, READ_MAX_BYTES) : bytes),
     );
@@ -156,6 +157,7 @@ export function focusCandidates(
         tuning.coverWeight * substringCoverage(q.words, file.lower) - changelog,
     };
   });
+  keepPlaceOfUnread(scored);
   const meta = new Map<number, ChunkMeta>();
   loadMeta(j, scored.flatMap((s) => s.units.map((u) => u.row.id)), meta);
   const focused = scored.map(({ c, units, focus }): FocusedCandidate => {
@@ -168,6 +170,28 @@ export function focusCandidates(
   focused.sort((a, b) => b.focus - a.focus || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return [...foldCopies(focused, hashes, tuning.copyJaccard, q.near), ...tail];
 }
+
+/**
+ * A file that could not be read (moved, deleted, unreadable since it was
+ * indexed) has no unit score to weigh against the files that were: it keeps
+ * its place in the fused ranking among them, just below the lowest-scored
+ * of those that ranked above it there (first when none did), instead of
+ * sinking below every file read. Verification then finds it moved (REBUILT)
+ * or prunes it (STALE).
+ */
+function keepPlaceOfUnread(list: { c: Candidate; focus: number; unread?: boolean }[]): void {
+  const read = list.filter((s) => !s.unread);
+  if (read.length === 0) return;
+  const top = Math.max(...read.map((s) => s.focus));
+  for (const s of list) {
+    if (!s.unread) continue;
+    const above = read.filter((r) => r.c.score >= s.c.score).map((r) => r.focus);
+    s.focus = above.length === 0 ? top + PLACE_STEP : Math.min(...above) - PLACE_STEP;
+  }
+}
+
+/** How far below (or above) a neighbour an unread file is placed: enough to order, too little to matter. */
+const PLACE_STEP = 1e-9;
 
 /**
  * The shortlist with each file that has an identical copy under `near` (the
