@@ -409,10 +409,19 @@ class RawSession {
   }
 
   async send(message: unknown): Promise<void> {
-    await this.#writer.write(new TextEncoder().encode(JSON.stringify(message) + "\n"));
+    await this.sendRaw(JSON.stringify(message) + "\n");
   }
 
-  async answer(id: number): Promise<Record<string, unknown>> {
+  async sendRaw(line: string): Promise<void> {
+    await this.#writer.write(new TextEncoder().encode(line));
+  }
+
+  /** The first answer with a null id (an error about a line that had none). */
+  answerNull(): Promise<Record<string, unknown>> {
+    return this.answer(null);
+  }
+
+  async answer(id: number | null): Promise<Record<string, unknown>> {
     const deadline = Date.now() + 30_000;
     for (;;) {
       const hit = this.#lines.map((l) => JSON.parse(l)).find((m) => m.id === id);
@@ -505,6 +514,21 @@ Deno.test("the stateless 2026-07-28 revision: server/discover, per-request _meta
       params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
     });
     assert.equal(((await s.answer(6)).error as { code: number }).code, -32602);
+
+    // A call whose arguments are not an object is invalid params, named; a line that is
+    // not JSON gets the parse error, and the session goes on.
+    await s.send({
+      jsonrpc: "2.0",
+      id: 60,
+      method: "tools/call",
+      params: { name: "why", arguments: "x" },
+    });
+    const badArgs = (await s.answer(60)).error as { code: number; message: string };
+    assert.equal(badArgs.code, -32602);
+    assert.match(badArgs.message, /arguments of why must be an object, not string/);
+    await s.sendRaw("{not json\n");
+    const parse = await s.answerNull();
+    assert.equal((parse.error as { code: number }).code, -32700);
 
     // The initialize era still works on the same stdio, with its own envelope.
     await s.send({

@@ -41,6 +41,31 @@ const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
  */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 const INVALID_PARAMS = -32602;
+const PARSE_ERROR = -32700;
+
+/**
+ * Why a `tools/call`'s params are not a call at all (no tool name, arguments
+ * that are not an object), in one line; undefined when they are. The SDK
+ * would answer -32603 with its validator's dump.
+ */
+function badToolCall(params: unknown): string | undefined {
+  const p = obj(params);
+  if (p === null) return "Invalid params: tools/call takes an object {name, arguments}";
+  if (typeof p.name !== "string" || p.name === "") {
+    return "Invalid params: tools/call needs the tool's name as a string (see tools/list)";
+  }
+  if (p.arguments !== undefined && obj(p.arguments) === null) {
+    return `Invalid params: the arguments of ${p.name} must be an object, not ${
+      Array.isArray(p.arguments) ? "an array" : typeof p.arguments
+    }`;
+  }
+  return undefined;
+}
+
+/** An error's message, its first line only. */
+function firstLine(e: Error): string {
+  return e.message.split("\n")[0]!.slice(0, 200);
+}
 
 /**
  * What `server/discover` tells a client.
@@ -78,7 +103,19 @@ export class StatelessBridge implements Transport {
 
   constructor(readonly inner: Transport, readonly info: DiscoverInfo) {
     inner.onclose = () => this.onclose?.();
-    inner.onerror = (e) => this.onerror?.(e);
+    inner.onerror = (e) => {
+      // A line that is not JSON-RPC gets JSON-RPC's parse error, not silence.
+      if (e instanceof SyntaxError || e.name === "ZodError") {
+        this.inner.send(
+          {
+            jsonrpc: "2.0",
+            id: null,
+            error: { code: PARSE_ERROR, message: `Parse error: ${firstLine(e)}` },
+          } as unknown as JSONRPCMessage,
+        ).catch(() => {});
+      }
+      this.onerror?.(e);
+    };
     inner.onmessage = (m, extra) => this.#receive(m, extra);
   }
 
@@ -126,6 +163,11 @@ export class StatelessBridge implements Transport {
     const m = message as Obj;
     const method = typeof m.method === "string" ? m.method : null;
     const isRequest = method !== null && "id" in m;
+    const bad = isRequest && method === "tools/call" ? badToolCall(m.params) : undefined;
+    if (bad !== undefined) {
+      this.#reply(m.id as string | number, { error: { code: INVALID_PARAMS, message: bad } });
+      return;
+    }
     const meta = obj(obj(m.params)?._meta);
     const version = meta?.[META_VERSION];
     if (!isRequest || (version === undefined && method !== "server/discover")) {
