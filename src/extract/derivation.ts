@@ -33,9 +33,11 @@ export const DERIVATION: DerivationVersions = {
     // `Suite.Name`, not after their macro. 3: a syntax error inside a
     // function's body no longer marks the function partial; 4: nor inside a
     // class's or a struct's; 5: annotation macros after a declaration
-    // (`EXCLUSIVE_LOCKS_REQUIRED(mu)`, `GUARDED_BY(mu)`) blanked.
-    c: 5,
-    cpp: 5,
+    // (`EXCLUSIVE_LOCKS_REQUIRED(mu)`, `GUARDED_BY(mu)`) blanked; 6: C too,
+    // and linkage macros before a return type (`LUA_API int f(…)`) and
+    // attributes after a parameter (`UNUSED_PARAM`).
+    c: 6,
+    cpp: 6,
   },
 };
 

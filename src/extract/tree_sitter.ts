@@ -5,7 +5,7 @@ import { languageSpec } from "./languages.ts";
 import { errorSpans, symbolsAndRefs } from "./captures.ts";
 import { RecentTrees } from "./recent_trees.ts";
 import { grammarLanguage } from "./header_dialect.ts";
-import { blankMacros } from "./cpp_macros.ts";
+import { blankMacros } from "./c_macros.ts";
 
 /** Per-file limits; a file over any of them is recorded at L1 with the reason. */
 export interface ParseBudget {
@@ -112,9 +112,10 @@ export class TreeSitterExtractor implements Extractor {
     const millis = this.#budget.maxMillis * Math.max(1, input.budgetScale ?? 1);
     const deadline = performance.now() + millis;
     const overdue = () => performance.now() > deadline;
-    // What the parser reads: C++ without its export macros (same length and
-    // offsets, so the symbols are sliced from `text` as written).
-    const source = language === "cpp" ? blankMacros(text) : text;
+    // What the parser reads: C and C++ without the macros a preprocessor
+    // would expand away (same length and offsets, so the symbols are sliced
+    // from `text` as written).
+    const source = language === "cpp" || language === "c" ? blankMacros(text) : text;
     // The path's previous tree, when it is still here, makes the parse incremental.
     const old = this.#recent.take(input.path, language, source);
     let tree;

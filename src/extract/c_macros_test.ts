@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { assertCases } from "../../tests/cases.ts";
-import { blankMacros } from "./cpp_macros.ts";
+import { blankMacros } from "./c_macros.ts";
 
 Deno.test("blankMacros() blanks the macros between class and its name, and nothing else", () => {
   assertCases(blankMacros, [
@@ -64,6 +64,29 @@ Deno.test("blankMacros() blanks annotation macros after a declaration, never a s
     "  Foo(bar);",
     "class URL {",
     "enum class Color { RED, GREEN };",
+  ];
+  assertCases(blankMacros, kept.map((line) => [line, line]));
+});
+
+Deno.test("blankMacros() blanks linkage macros before a C function's type and attribute macros after a parameter", () => {
+  const blanked = (line: string, macro: string) => line.replace(macro, " ".repeat(macro.length));
+  const cases = [
+    ["LUA_API int lua_gettop (lua_State *L) {", "LUA_API"],
+    ["SQLITE_API int sqlite3_open(const char *filename, sqlite3 **ppDb);", "SQLITE_API"],
+    ["static SQLITE_NOINLINE PgHdr1 *pcache1FetchStage2(PCache1 *pCache) {", "SQLITE_NOINLINE"],
+    ["CURL_EXTERN CURLcode curl_easy_perform(CURL *curl);", "CURL_EXTERN"],
+    ["int Curl_none_shutdown(struct Curl_cfilter *cf UNUSED_PARAM, int x) {", " UNUSED_PARAM"],
+  ];
+  assertCases(blankMacros, cases.map(([line, macro]) => [line!, blanked(line!, macro!)]));
+  // An ALL-CAPS type, a call's arguments, a macro call statement: as written.
+  const kept = [
+    "FILE *fopen(const char *path, const char *mode);",
+    "UINT count(void);",
+    "  foo(a, MAX_LEN);",
+    "  LIST_FOREACH(item, list) {",
+    '  DEBUG_LOG("x");',
+    "typedef struct DIR DIR;",
+    "typedef PVOID SRWLOCK, *PSRWLOCK;",
   ];
   assertCases(blankMacros, kept.map((line) => [line, line]));
 });

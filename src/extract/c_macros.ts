@@ -1,5 +1,5 @@
 /**
- * C++ code leans on macros that the preprocessor makes vanish and that
+ * C and C++ code leans on macros that the preprocessor makes vanish and that
  * tree-sitter, which has no preprocessor, reads as code:
  *
  * - an export or attribute macro between `class` and the class's name
@@ -11,7 +11,11 @@
  *   spelled in Google-style code (`Status Write() EXCLUSIVE_LOCKS_REQUIRED(mu_);`,
  *   `void Lock() ABSL_EXCLUSIVE_LOCK_FUNCTION() {`, `int size_ GUARDED_BY(mu_);`):
  *   an error on the declaration, which then never answers a call
- *   (leveldb's `DBImpl::MakeRoomForWrite` did not).
+ *   (leveldb's `DBImpl::MakeRoomForWrite` did not);
+ * - a linkage macro before a function's return type (`LUA_API int
+ *   lua_gettop (…)`, `SQLITE_API`, `CURL_EXTERN`) and an attribute after a
+ *   parameter (`UNUSED_PARAM`): an error on the function's head, which then
+ *   answers no call either.
  */
 
 /**
@@ -31,7 +35,7 @@
  *
  * @example
  * ```ts
- * import { blankMacros } from "./cpp_macros.ts";
+ * import { blankMacros } from "./c_macros.ts";
  * import assert from "node:assert/strict";
  * assert.equal(blankMacros("class YAML_CPP_API Emitter {"), "class              Emitter {");
  * assert.equal(blankMacros("void Lock() LOCK_FN(mu);"), "void Lock()            ;");
@@ -43,6 +47,18 @@ export function blankMacros(text: string): string {
   if (MAYBE_EXPORT.test(out)) {
     out = out.replace(
       EXPORT_MACROS,
+      (_all, head: string, macros: string) => head + " ".repeat(macros.length),
+    );
+  }
+  if (MAYBE_LEADING.test(out)) {
+    out = out.replace(
+      LEADING_MACROS,
+      (_all, head: string, macros: string) => head + " ".repeat(macros.length),
+    );
+  }
+  if (MAYBE_PARAMETER.test(out)) {
+    out = out.replace(
+      PARAMETER_MACROS,
       (_all, head: string, macros: string) => head + " ".repeat(macros.length),
     );
   }
@@ -68,7 +84,29 @@ export function blankMacros(text: string): string {
 const MAYBE_EXPORT = /\b(?:class|struct|union)[ \t]+[A-Z][A-Z0-9_]+[ \t]+[A-Za-z_]/;
 
 const EXPORT_MACROS =
-  /\b((?:class|struct|union)[ \t]+)((?:[A-Z][A-Z0-9_]+[ \t]+)+)(?=[A-Za-z_]\w*[ \t]*(?:final\b[ \t]*)?(?::(?!:)|\{|;|\r?\n|$))/gm;
+  /(?<!typedef[ \t]+)\b((?:class|struct|union)[ \t]+)((?:[A-Z][A-Z0-9_]+[ \t]+)+)(?=[A-Za-z_]\w*[ \t]*(?:final\b[ \t]*)?(?::(?!:)|\{|;|\r?\n|$))/gm;
+
+/**
+ * Linkage and attribute macros before a function's return type, at the start
+ * of its line (after `static`, `inline`, `extern`): `LUA_API int
+ * lua_gettop (lua_State *L)`, `SQLITE_API int sqlite3_open(…)`, `static
+ * SQLITE_NOINLINE int f(…)`, `CURL_EXTERN CURLcode curl_easy_perform(…)`.
+ * What follows must read as a type and a name before `(`, so an ALL-CAPS
+ * type (`FILE *fopen(…)`, `UINT count(void)`) is left alone.
+ */
+const MAYBE_LEADING = /^[ \t]*(?:\w+[ \t]+)?[A-Z][A-Z0-9_]{2,}[ \t]+[A-Za-z_]/m;
+const LEADING_MACROS =
+  /^([ \t]*(?:(?:static|inline|extern|__inline|__inline__)[ \t]+)*)((?:[A-Z][A-Z0-9_]{2,}[ \t]+)+)(?=(?:(?:const|unsigned|signed|struct|enum|union)[ \t]+)*[A-Za-z_]\w*[ \t*]+[A-Za-z_]\w*[ \t]*\()/gm;
+
+/**
+ * An attribute macro after a parameter's name (`struct Curl_easy *data
+ * UNUSED_PARAM,`): only inside a parameter list opened on the same line,
+ * directly after an identifier and before `,` or `)`, where C has nothing
+ * else to say (`typedef PVOID SRWLOCK, *PSRWLOCK;` is no parameter list).
+ */
+const MAYBE_PARAMETER = /[A-Za-z_0-9][ \t]+[A-Z][A-Z0-9_]{2,}[ \t]*[,)]/;
+const PARAMETER_MACROS =
+  /(?<=\([^;()\n]*)([*&]?[A-Za-z_]\w*)((?:[ \t]+[A-Z][A-Z0-9_]{2,})+)(?=[ \t]*[,)])/g;
 
 /** A cheap test first: most files have no annotated declaration. */
 const MAYBE_ANNOTATION =
