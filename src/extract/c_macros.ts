@@ -110,10 +110,10 @@ const PARAMETER_MACROS =
 
 /** A cheap test first: most files have no annotated declaration. */
 const MAYBE_ANNOTATION =
-  /[\w)\n][ \t]+[A-Z][A-Z0-9_]{2,}(?:\([^()\n]*\))?[ \t]*(?:[;{=]|override\b|final\b)/;
+  /[\w)\n][ \t]+[A-Z][A-Z0-9_]{2,}(?:\([^()\n]*\))?[ \t]*(?:[;{=]|override\b|final\b|\r?\n[ \t]*\{)/;
 
 const ANNOTATIONS =
-  /^([^\n]*?(?:\)(?:[ \t]*(?:const|noexcept|&&?))*|[A-Za-z_]\w*))((?:[ \t]+[A-Z][A-Z0-9_]{2,}(\([^()\n]*\))?)+)(?=[ \t]*([;{=]|override\b|final\b))/gm;
+  /^([^\n]*?(?:\)(?:[ \t]*(?:const|noexcept|&&?))*|[A-Za-z_]\w*))((?:[ \t]+[A-Z][A-Z0-9_]{2,}(\([^()\n]*\))?)+)(?=[ \t]*([;{=]|override\b|final\b|\r?\n[ \t]*\{))/gm;
 
 /** Annotation macros alone on the line after a declaration's `)` (see {@link ANNOTATIONS}). */
 const ANNOTATION_LINES =

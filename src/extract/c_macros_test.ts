@@ -36,6 +36,7 @@ Deno.test("blankMacros() blanks annotation macros after a declaration, never a s
     ["  void Lock() ABSL_EXCLUSIVE_LOCK_FUNCTION() {", " ABSL_EXCLUSIVE_LOCK_FUNCTION()"],
     ["  int size() const LOCKS_EXCLUDED(mu_) override;", " LOCKS_EXCLUDED(mu_)"],
     ["  void Run() OVERRIDE;", " OVERRIDE"],
+    ["size_t thread_id() SPDLOG_NOEXCEPT\n{", " SPDLOG_NOEXCEPT"],
     ["  MemTable* mem_ GUARDED_BY(mutex_);", " GUARDED_BY(mutex_)"],
     [
       "  port::Mutex mutex_ ACQUIRED_AFTER(a) ACQUIRED_BEFORE(b);",
