@@ -106,18 +106,18 @@ const LEADING_MACROS =
  */
 const MAYBE_PARAMETER = /[A-Za-z_0-9][ \t]+[A-Z][A-Z0-9_]{2,}[ \t]*[,)]/;
 const PARAMETER_MACROS =
-  /(?<=\([^;()\n]*)([*&]?[A-Za-z_]\w*)((?:[ \t]+[A-Z][A-Z0-9_]{2,})+)(?=[ \t]*[,)])/g;
+  /(?<=\([^;()\n]{0,200})([*&]?[A-Za-z_]\w*)((?:[ \t]+[A-Z][A-Z0-9_]{2,})+)(?=[ \t]*[,)])/g;
 
 /** A cheap test first: most files have no annotated declaration. */
 const MAYBE_ANNOTATION =
   /[\w)\n][ \t]+[A-Z][A-Z0-9_]{2,}(?:\([^()\n]*\))?[ \t]*(?:[;{=]|override\b|final\b|\r?\n[ \t]*\{)/;
 
 const ANNOTATIONS =
-  /^([^\n]*?(?:\)(?:[ \t]*(?:const|noexcept|&&?))*|[A-Za-z_]\w*))((?:[ \t]+[A-Z][A-Z0-9_]{2,}(\([^()\n]*\))?)+)(?=[ \t]*([;{=]|override\b|final\b|\r?\n[ \t]*\{))/gm;
+  /^([^\n]{0,300}?(?:\)(?:[ \t]*(?:const|noexcept|&&?))*|[A-Za-z_]\w*))((?:[ \t]+[A-Z][A-Z0-9_]{2,}(\([^()\n]*\))?)+)(?=[ \t]*([;{=]|override\b|final\b|\r?\n[ \t]*\{))/gm;
 
 /** Annotation macros alone on the line after a declaration's `)` (see {@link ANNOTATIONS}). */
 const ANNOTATION_LINES =
-  /(?<=\)(?:[ \t]*(?:const|noexcept|&&?))*[ \t]*\r?\n[ \t]*)(?:[A-Z][A-Z0-9_]{2,}(?:\([^()\n]*\))?[ \t]*)+(?=[;{=]|override\b|final\b)/gm;
+  /(?<=\)(?:[ \t]*(?:const|noexcept|&&?))*[ \t]*\r?\n[ \t]*)[A-Z][A-Z0-9_]{2,}\b(?:\([^()\n]*\))?(?:[ \t]+[A-Z][A-Z0-9_]{2,}\b(?:\([^()\n]*\))?)*[ \t]*(?=[;{=]|override\b|final\b)/gm;
 
 /**
  * Whether the macros after `head` annotate a declaration: after a function's

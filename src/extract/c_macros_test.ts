@@ -91,3 +91,10 @@ Deno.test("blankMacros() blanks linkage macros before a C function's type and at
   ];
   assertCases(blankMacros, kept.map((line) => [line, line]));
 });
+
+Deno.test("blankMacros() stays linear on a long ALL-CAPS word under a `)` (expat's xmlparse.c took minutes)", () => {
+  // A pattern that let the word split into macros tried every split when no `;` followed.
+  const line = "      EXPAT_BILLION_LAUGHS_ATTACK_PROTECTION_MAXIMUM_AMPLIFICATION_DEFAULT},";
+  const text = `  {(long int)\n${line}\n  int f() LOCK(mu);\n`;
+  assert.equal(blankMacros(text), text.replace(" LOCK(mu)", " ".repeat(9)));
+});
