@@ -44,23 +44,15 @@
  */
 export function blankMacros(text: string): string {
   let out = text;
-  if (MAYBE_EXPORT.test(out)) {
-    out = out.replace(
-      EXPORT_MACROS,
-      (_all, head: string, macros: string) => head + " ".repeat(macros.length),
-    );
-  }
-  if (MAYBE_LEADING.test(out)) {
-    out = out.replace(
-      LEADING_MACROS,
-      (_all, head: string, macros: string) => head + " ".repeat(macros.length),
-    );
-  }
-  if (MAYBE_PARAMETER.test(out)) {
-    out = out.replace(
-      PARAMETER_MACROS,
-      (_all, head: string, macros: string) => head + " ".repeat(macros.length),
-    );
+  // Each shape whose macros always go: a cheap test first, then the pattern
+  // (group 1 kept, group 2 blanked).
+  for (const [maybe, pattern] of PLAIN_SHAPES) {
+    if (maybe.test(out)) {
+      out = out.replace(
+        pattern,
+        (_all, head: string, macros: string) => head + " ".repeat(macros.length),
+      );
+    }
   }
   if (MAYBE_ANNOTATION.test(out)) {
     out = out.replace(
@@ -107,6 +99,13 @@ const LEADING_MACROS =
 const MAYBE_PARAMETER = /[A-Za-z_0-9][ \t]+[A-Z][A-Z0-9_]{2,}[ \t]*[,)]/;
 const PARAMETER_MACROS =
   /(?<=\([^;()\n]{0,200})([*&]?[A-Za-z_]\w*)((?:[ \t]+[A-Z][A-Z0-9_]{2,})+)(?=[ \t]*[,)])/g;
+
+/** The shapes blanked without a further check, as `[cheap test, pattern]`. */
+const PLAIN_SHAPES: readonly (readonly [RegExp, RegExp])[] = [
+  [MAYBE_EXPORT, EXPORT_MACROS],
+  [MAYBE_LEADING, LEADING_MACROS],
+  [MAYBE_PARAMETER, PARAMETER_MACROS],
+];
 
 /** A cheap test first: most files have no annotated declaration. */
 const MAYBE_ANNOTATION =

@@ -27,8 +27,14 @@ Deno.test("blankMacros() blanks the macros between class and its name, and nothi
 /** `line` with `macro` (its first occurrence) replaced by as many spaces. */
 const blanked = (line: string, macro: string) => line.replace(macro, " ".repeat(macro.length));
 
+/** Each `[line, macro]` comes back with that macro blanked; each of `kept` as written. */
+function assertBlanking(lines: readonly (readonly [string, string])[], kept: readonly string[]) {
+  assertCases(blankMacros, lines.map(([line, macro]) => [line, blanked(line, macro)]));
+  assertCases(blankMacros, kept.map((line) => [line, line]));
+}
+
 Deno.test("blankMacros() blanks annotation macros after a declaration, never a statement's macro call", () => {
-  const annotated = [
+  const annotated: [string, string][] = [
     [
       "  Status MakeRoomForWrite(bool force) EXCLUSIVE_LOCKS_REQUIRED(mutex_);",
       " EXCLUSIVE_LOCKS_REQUIRED(mutex_)",
@@ -43,7 +49,6 @@ Deno.test("blankMacros() blanks annotation macros after a declaration, never a s
       " ACQUIRED_AFTER(a) ACQUIRED_BEFORE(b)",
     ],
   ];
-  assertCases(blankMacros, annotated.map(([line, macro]) => [line!, blanked(line!, macro!)]));
   // Wrapped onto the next line, as clang-format leaves a long declaration.
   const wrapped = "  Status MakeRoomForWrite(bool force)\n      EXCLUSIVE_LOCKS_REQUIRED(mutex_);";
   assert.equal(blankMacros(wrapped), blanked(wrapped, "EXCLUSIVE_LOCKS_REQUIRED(mutex_)"));
@@ -66,19 +71,17 @@ Deno.test("blankMacros() blanks annotation macros after a declaration, never a s
     "class URL {",
     "enum class Color { RED, GREEN };",
   ];
-  assertCases(blankMacros, kept.map((line) => [line, line]));
+  assertBlanking(annotated, kept);
 });
 
 Deno.test("blankMacros() blanks linkage macros before a C function's type and attribute macros after a parameter", () => {
-  const blanked = (line: string, macro: string) => line.replace(macro, " ".repeat(macro.length));
-  const cases = [
+  const cases: [string, string][] = [
     ["LUA_API int lua_gettop (lua_State *L) {", "LUA_API"],
     ["SQLITE_API int sqlite3_open(const char *filename, sqlite3 **ppDb);", "SQLITE_API"],
     ["static SQLITE_NOINLINE PgHdr1 *pcache1FetchStage2(PCache1 *pCache) {", "SQLITE_NOINLINE"],
     ["CURL_EXTERN CURLcode curl_easy_perform(CURL *curl);", "CURL_EXTERN"],
     ["int Curl_none_shutdown(struct Curl_cfilter *cf UNUSED_PARAM, int x) {", " UNUSED_PARAM"],
   ];
-  assertCases(blankMacros, cases.map(([line, macro]) => [line!, blanked(line!, macro!)]));
   // An ALL-CAPS type, a call's arguments, a macro call statement: as written.
   const kept = [
     "FILE *fopen(const char *path, const char *mode);",
@@ -89,7 +92,7 @@ Deno.test("blankMacros() blanks linkage macros before a C function's type and at
     "typedef struct DIR DIR;",
     "typedef PVOID SRWLOCK, *PSRWLOCK;",
   ];
-  assertCases(blankMacros, kept.map((line) => [line, line]));
+  assertBlanking(cases, kept);
 });
 
 Deno.test("blankMacros() stays linear on a long ALL-CAPS word under a `)` (expat's xmlparse.c took minutes)", () => {
