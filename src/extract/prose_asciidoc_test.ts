@@ -1,75 +1,34 @@
 import assert from "node:assert/strict";
 import { chunkAsciidoc, looksLikeAsciidoc } from "./prose_asciidoc.ts";
 import { assertNamedCases } from "../../tests/cases.ts";
+import { goldenInput } from "../../tests/golden_input.ts";
 
 /** Shaped like git's Documentation/git-*.txt manual pages. */
-const GIT_PAGE = [
-  "git-stash(1)", // 1
-  "============", // 2
-  "", // 3
-  "NAME", // 4
-  "----", // 5
-  "git-stash - Stash the changes in a dirty working directory away", // 6
-  "", // 7
-  "SYNOPSIS", // 8
-  "--------", // 9
-  "[verse]", // 10
-  "'git stash' list [<log-options>]", // 11
-  "'git stash' drop [-q | --quiet] [<stash>]", // 12
-  "", // 13
-  "DESCRIPTION", // 14
-  "-----------", // 15
-  "", // 16
-  "Use `git stash` when you want to record the current state of the", // 17
-  "working directory and the index, but want to go back to a clean", // 18
-  "working directory.", // 19
-  "", // 20
-  "EXAMPLES", // 21
-  "--------", // 22
-  "", // 23
-  "Pulling into a dirty tree::", // 24
-  "", // 25
-  "----------------------------------------------------------------", // 26
-  "$ git pull", // 27
-  " ...", // 28
-  "file foobar not up to date, cannot merge.", // 29
-  "Stash it", // 30
-  "--------", // 31
-  "$ git stash push", // 32
-  "----------------------------------------------------------------", // 33
-  "", // 34
-  "Interrupted workflow", // 35
-  "~~~~~~~~~~~~~~~~~~~~", // 36
-  "", // 37
-  "When you are in the middle of something, your boss comes in.", // 38
-  "", // 39
-  "SEE ALSO", // 40
-  "--------", // 41
-  "linkgit:git-checkout[1],", // 42
-  "linkgit:git-commit[1]", // 43
-].join("\n");
+const GIT_PAGE = goldenInput("asciidoc", "manual_page");
 
 Deno.test("chunkAsciidoc() chunks a git manual page by its underlined sections", () => {
   const { chunks, symbols } = chunkAsciidoc(GIT_PAGE);
-  assert.deepEqual(symbols.map((s) => [s.qualname, s.startLine, s.endLine]), [
-    ["git-stash(1)", 1, 43],
-    ["git-stash(1) > NAME", 4, 6],
-    ["git-stash(1) > SYNOPSIS", 8, 12],
-    ["git-stash(1) > DESCRIPTION", 14, 19],
-    ["git-stash(1) > EXAMPLES", 21, 38],
-    ["git-stash(1) > EXAMPLES > Interrupted workflow", 35, 38],
-    ["git-stash(1) > SEE ALSO", 40, 43],
-  ], "`Stash it` inside the listing block is no title");
+  // Each section: its heading path, its first and last line, and the last line of its own chunk.
+  const sections: [string, number, number, number][] = [
+    ["git-stash(1)", 1, 47, 2],
+    ["git-stash(1) > NAME", 4, 6, 6],
+    ["git-stash(1) > SYNOPSIS", 8, 12, 12],
+    ["git-stash(1) > DESCRIPTION", 14, 19, 19],
+    ["git-stash(1) > EXAMPLES", 21, 38, 33],
+    ["git-stash(1) > EXAMPLES > Interrupted workflow", 35, 38, 38],
+    ["git-stash(1) > SEE ALSO", 40, 43, 43],
+    ["git-stash(1) > GIT", 45, 47, 47],
+  ];
+  assert.deepEqual(
+    symbols.map((s) => [s.qualname, s.startLine, s.endLine]),
+    sections.map(([path, start, end]) => [path, start, end]),
+    "`Stash it` inside the listing block is no title",
+  );
   assert.equal(symbols[4]!.parent, "git-stash(1)");
-  assert.deepEqual(chunks.map((c) => [c.heading, c.startLine, c.endLine]), [
-    ["git-stash(1)", 1, 2],
-    ["git-stash(1) > NAME", 4, 6],
-    ["git-stash(1) > SYNOPSIS", 8, 12],
-    ["git-stash(1) > DESCRIPTION", 14, 19],
-    ["git-stash(1) > EXAMPLES", 21, 33],
-    ["git-stash(1) > EXAMPLES > Interrupted workflow", 35, 38],
-    ["git-stash(1) > SEE ALSO", 40, 43],
-  ]);
+  assert.deepEqual(
+    chunks.map((c) => [c.heading, c.startLine, c.endLine]),
+    sections.map(([path, start, , chunkEnd]) => [path, start, chunkEnd]),
+  );
   assert.match(chunks[4]!.text, /Stash it\n-+\n\$ git stash push/);
 });
 

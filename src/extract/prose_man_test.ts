@@ -1,31 +1,9 @@
 import assert from "node:assert/strict";
 import { chunkMan, plainText, renderRoff } from "./prose_man.ts";
 import { assertCases } from "../../tests/cases.ts";
+import { goldenInput } from "../../tests/golden_input.ts";
 
-const PAGE = [
-  '.\\" Copyright (c) 2024 The Retry Authors', // 1
-  '.TH RETRY 1 "2024-05-01" "retry 2.0" "User Commands"', // 2
-  ".SH NAME", // 3
-  "retry \\- run a command until it succeeds", // 4
-  ".SH SYNOPSIS", // 5
-  ".B retry", // 6
-  '.RI [ options ] " command "', // 7
-  ".SH DESCRIPTION", // 8
-  ".B retry", // 9
-  "runs", // 10
-  ".I command", // 11
-  "again after a failure, waiting", // 12
-  "\\fIdelay\\fR seconds \\(em doubling it each time.", // 13
-  ".de XX", // 14
-  ".SH NOT A SECTION", // 15
-  "..", // 16
-  ".SS Exit status", // 17
-  ".PP", // 18
-  "The exit status of the last attempt.", // 19
-  '.SH "SEE ALSO"', // 20
-  ".BR sleep (1),", // 21
-  ".BR timeout (1)", // 22
-].join("\n");
+const PAGE = goldenInput("man", "page");
 
 Deno.test("chunkMan() chunks a man page by .SH and .SS, text without roff", () => {
   const { chunks, symbols } = chunkMan(PAGE);
@@ -34,9 +12,10 @@ Deno.test("chunkMan() chunks a man page by .SH and .SS, text without roff", () =
     ["SYNOPSIS", null, 5, 7],
     ["DESCRIPTION", null, 8, 19],
     ["DESCRIPTION > Exit status", "DESCRIPTION", 17, 19],
-    ["SEE ALSO", null, 20, 22],
+    ["OPTIONS", null, 20, 23],
+    ["SEE ALSO", null, 24, 26],
   ], "a .SH inside a macro definition is no section");
-  assert.equal(symbols[4]!.signature, '.SH "SEE ALSO"');
+  assert.equal(symbols[5]!.signature, '.SH "SEE ALSO"');
   assert.deepEqual(chunks.map((c) => [c.heading, c.startLine, c.endLine, c.text]), [
     ["NAME", 3, 4, "NAME\nretry - run a command until it succeeds"],
     ["SYNOPSIS", 5, 7, "SYNOPSIS\nretry\n[options] command"],
@@ -48,7 +27,8 @@ Deno.test("chunkMan() chunks a man page by .SH and .SS, text without roff", () =
       "delay seconds — doubling it each time.",
     ],
     ["DESCRIPTION > Exit status", 17, 19, "Exit status\nThe exit status of the last attempt."],
-    ["SEE ALSO", 20, 22, "SEE ALSO\nsleep(1),\ntimeout(1)"],
+    ["OPTIONS", 20, 23, "OPTIONS\n-n, --attempts=N\nGive up after N attempts."],
+    ["SEE ALSO", 24, 26, "SEE ALSO\nsleep(1),\ntimeout(1)"],
   ], "the comment and .TH before NAME show nothing, so make no chunk");
 });
 

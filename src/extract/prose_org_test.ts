@@ -1,23 +1,9 @@
 import assert from "node:assert/strict";
 import { chunkOrg } from "./prose_org.ts";
 import { assertNamedCases } from "../../tests/cases.ts";
+import { goldenInput } from "../../tests/golden_input.ts";
 
-const NOTES = [
-  "#+TITLE: Release notes", // 1
-  "#+STARTUP: overview", // 2
-  "", // 3
-  "* Release 2.0                                                :release:", // 4
-  "Faster retries.", // 5
-  "** TODO [#A] Write the changelog", // 6
-  "Collect the merged pull requests.", // 7
-  "#+BEGIN_SRC c", // 8
-  "* not a headline", // 9
-  "#+END_SRC", // 10
-  "** DONE Tag the commit", // 11
-  "* Release 1.0", // 12
-  "First release.", // 13
-  "*bold* at the margin is text", // 14
-].join("\n");
+const NOTES = goldenInput("org", "notes");
 
 Deno.test("chunkOrg() chunks by headline, titles without keywords, priorities or tags", () => {
   const { chunks, symbols } = chunkOrg(NOTES);

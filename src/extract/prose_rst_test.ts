@@ -1,65 +1,33 @@
 import assert from "node:assert/strict";
 import { chunkRst } from "./prose_rst.ts";
 import { assertNamedCases } from "../../tests/cases.ts";
+import { goldenInput } from "../../tests/golden_input.ts";
 
-const GUIDE = [
-  "=================", // 1
-  " Retry scheduler", // 2
-  "=================", // 3
-  "", // 4
-  "The scheduler runs jobs again when they fail.", // 5
-  "", // 6
-  "Installation", // 7
-  "============", // 8
-  "", // 9
-  "Install it with pip::", // 10
-  "", // 11
-  "    pip install retry-scheduler", // 12
-  "    Not a title", // 13
-  "    ===========", // 14
-  "", // 15
-  "Configuration", // 16
-  "-------------", // 17
-  "", // 18
-  ".. code-block:: ini", // 19
-  "", // 20
-  "   [retry]", // 21
-  "   Backoff", // 22
-  "   -------", // 23
-  "", // 24
-  "Set ``max_attempts`` to bound the retries.", // 25
-  "", // 26
-  "----------", // 27
-  "", // 28
-  "Usage", // 29
-  "=====", // 30
-  "", // 31
-  "Call ``schedule()``.", // 32
-].join("\n");
+const GUIDE = goldenInput("rst", "guide");
 
 Deno.test("chunkRst() titles sections by their text, never by their rules, and nests them by style", () => {
   const { chunks, symbols } = chunkRst(GUIDE);
   assert.deepEqual(
     symbols.map((s) => [s.qualname, s.parent ?? null, s.startLine, s.endLine, s.signature]),
     [
-      ["Retry scheduler", null, 1, 32, "Retry scheduler"],
-      ["Retry scheduler > Installation", "Retry scheduler", 7, 27, "Installation"],
+      ["Retry scheduler", null, 1, 34, "Retry scheduler"],
+      ["Retry scheduler > Installation", "Retry scheduler", 9, 29, "Installation"],
       [
         "Retry scheduler > Installation > Configuration",
         "Retry scheduler > Installation",
-        16,
-        27,
+        18,
+        29,
         "Configuration",
       ],
-      ["Retry scheduler > Usage", "Retry scheduler", 29, 32, "Usage"],
+      ["Retry scheduler > Usage", "Retry scheduler", 31, 34, "Usage"],
     ],
-    "an overlined title, two underline styles; a transition (line 27) is no title",
+    "an overlined title, two underline styles; a transition (line 29) is no title",
   );
   assert.deepEqual(chunks.map((c) => [c.heading, c.startLine, c.endLine]), [
-    ["Retry scheduler", 1, 5],
-    ["Retry scheduler > Installation", 7, 14],
-    ["Retry scheduler > Installation > Configuration", 16, 27],
-    ["Retry scheduler > Usage", 29, 32],
+    ["Retry scheduler", 1, 7],
+    ["Retry scheduler > Installation", 9, 16],
+    ["Retry scheduler > Installation > Configuration", 18, 29],
+    ["Retry scheduler > Usage", 31, 34],
   ]);
   assert.match(chunks[1]!.text, /Not a title\n {4}=+$/, "a literal block's fake title stays text");
   assert.ok(symbols.every((s) => !/^[=-]+$/.test(s.name)));
