@@ -109,6 +109,28 @@ function parse(args: string[], extra: readonly string[] = []) {
   return { values: values as Record<string, string | boolean | undefined>, name: positionals[0]! };
 }
 
+/**
+ * Answers `command` about the symbol `name` from a read-only journal: `ask`
+ * finds its neighbours, each file the answer points at that changed or went
+ * away since it was indexed gets a note on stderr (see {@link noteDrift}),
+ * then `show` prints the answer and returns the exit code. Throws
+ * SymbolLookupError for an unknown or ambiguous name.
+ */
+function answerAbout<A extends { hits: Neighbour[] }>(
+  ctx: Context,
+  command: string,
+  name: string,
+  ask: (j: Journal, sym: SymbolRef) => A,
+  show: (sym: SymbolRef, answer: A) => number,
+): number {
+  return withJournal(ctx, (j) => {
+    const sym = findSymbol(j, name);
+    const answer = ask(j, sym);
+    noteDrift(ctx, j, command, [sym.path, ...answer.hits.map((h) => h.path)]);
+    return show(sym, answer);
+  });
+}
+
 /** Prints a symbol's neighbours, one a line (see `neighbourLines`). */
 function printNeighbours(
   ctx: Context,
@@ -167,10 +189,7 @@ export const CALLERS_HELP = `heimdall callers SYMBOL [--json]
 /** `heimdall callers SYMBOL`. */
 export function callersCmd(args: string[], ctx: Context): number {
   const { values, name } = parse(args);
-  return withJournal(ctx, (j) => {
-    const sym = findSymbol(j, name);
-    const { hits, unresolvedByName } = callers(j, sym);
-    noteDrift(ctx, j, "callers", [sym.path, ...hits.map((h) => h.path)]);
+  return answerAbout(ctx, "callers", name, callers, (sym, { hits, unresolvedByName }) => {
     if (values.json) {
       ctx.out(
         JSON.stringify({ symbol: sym, callers: hits, unresolved_calls_by_name: unresolvedByName }),
@@ -194,10 +213,7 @@ export const CALLEES_HELP = `heimdall callees SYMBOL [--json]
 /** `heimdall callees SYMBOL`. */
 export function calleesCmd(args: string[], ctx: Context): number {
   const { values, name } = parse(args);
-  return withJournal(ctx, (j) => {
-    const sym = findSymbol(j, name);
-    const { hits, unresolved } = callees(j, sym);
-    noteDrift(ctx, j, "callees", [sym.path, ...hits.map((h) => h.path)]);
+  return answerAbout(ctx, "callees", name, callees, (sym, { hits, unresolved }) => {
     if (values.json) ctx.out(JSON.stringify({ symbol: sym, callees: hits, unresolved }));
     else {
       printNeighbours(ctx, sym, hits, "resolved callees", "callees");
@@ -221,10 +237,8 @@ export function blastCmd(args: string[], ctx: Context): number {
   if (!Number.isInteger(depth) || depth < 1 || depth > 10) {
     throw new UsageError(`Invalid --depth "${values.depth}": expected a whole number from 1 to 10`);
   }
-  return withJournal(ctx, (j) => {
-    const sym = findSymbol(j, name);
-    const hits = blastRadius(j, sym, depth);
-    noteDrift(ctx, j, "blast-radius", [sym.path, ...hits.map((h) => h.path)]);
+  const ask = (j: Journal, sym: SymbolRef) => ({ hits: blastRadius(j, sym, depth) });
+  return answerAbout(ctx, "blast-radius", name, ask, (sym, { hits }) => {
     if (values.json) ctx.out(JSON.stringify({ symbol: sym, depth, hits }));
     else printNeighbours(ctx, sym, hits, `dependents within ${depth} hops`);
     return hits.length > 0 ? EXIT.ok : EXIT.none;
