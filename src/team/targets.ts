@@ -10,7 +10,6 @@ export class TargetError extends UsageError {
   /** `arg` as typed, refused for the reason `message` gives. */
   constructor(message: string, readonly arg: string) {
     super(message);
-    this.name = "TargetError";
   }
 }
 

@@ -7,7 +7,6 @@ export class TaskStateError extends UsageError {
   /** A move of task `taskId` refused for the reason `message` gives. */
   constructor(message: string, readonly taskId: string) {
     super(message);
-    this.name = "TaskStateError";
   }
 }
 

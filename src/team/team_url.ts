@@ -3,22 +3,10 @@
 import { EnvironmentError, UsageError } from "../errors/mod.ts";
 
 /** The team store cannot be reached or used; the message says what failed and what to do. */
-export class TeamStoreError extends EnvironmentError {
-  /** The store failed as `message` says, with what to do. */
-  constructor(message: string) {
-    super(message);
-    this.name = "TeamStoreError";
-  }
-}
+export class TeamStoreError extends EnvironmentError {}
 
 /** A team URL that cannot be used; the message names the value (password hidden) and the fix. */
-export class TeamUrlError extends UsageError {
-  /** The URL refused as `message` says (password hidden), with the fix. */
-  constructor(message: string) {
-    super(message);
-    this.name = "TeamUrlError";
-  }
-}
+export class TeamUrlError extends UsageError {}
 
 /**
  * Checks that `text` is a PostgreSQL URL (`postgres://` or `postgresql://`
