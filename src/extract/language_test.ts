@@ -6,33 +6,33 @@ const GIT_PAGE = "git-stash(1)\n============\n\nNAME\n----\ngit-stash - Stash ch
 const MAN_PAGE = '.\\" Copyright 2024\n.TH RETRY 1\n.SH NAME\nretry \\- run again\n';
 
 Deno.test("detectLanguage() tells prose formats apart by name and head", () => {
-  const cases: [string, string | undefined, string | undefined][] = [
-    ["docs/guide.md", undefined, "markdown"],
-    ["docs/index.rst", undefined, "rst"],
-    ["docs/index.rest", undefined, "rst"],
-    ["docs/guide.adoc", undefined, "asciidoc"],
-    ["docs/guide.asciidoc", undefined, "asciidoc"],
-    ["notes/todo.org", undefined, "org"],
-    ["man/retry.man", undefined, "man"],
+  // Decided by the name alone, without a head: each language, then the names that mean it.
+  const byName: [want: string | undefined, ...names: string[]][] = [
+    ["markdown", "docs/guide.md"],
+    ["rst", "docs/index.rst", "docs/index.rest"],
+    ["asciidoc", "docs/guide.adoc", "docs/guide.asciidoc"],
+    ["org", "notes/todo.org"],
+    ["man", "man/retry.man"],
+    ["text", "notes.txt", "NEWS", "ChangeLog", "install", "notes.text"],
+    ["make", "Makefile"],
+    ["html", "site/index.html"],
+    [undefined, "doc/retry.1", "unknown.xyz"],
+  ];
+  for (const [want, ...names] of byName) {
+    for (const name of names) assert.equal(detectLanguage(name, undefined), want, name);
+  }
+  // The head decides, or overrules the name.
+  const byHead: [name: string, head: string, want: string | undefined][] = [
     ["notes.txt", "Just some notes.\n", "text"],
-    ["notes.txt", undefined, "text"],
     ["Documentation/git-stash.txt", GIT_PAGE, "asciidoc"],
     ["doc/retry.1", MAN_PAGE, "man"],
     ["doc/openssl.1ssl", MAN_PAGE, "man"],
-    ["doc/retry.1", undefined, undefined],
     ["lib/libfoo.so.1", "\x7fELF", undefined],
     ["data/run.3", "3 4 5\n", undefined],
     ["README", "Retry\n", "text"],
-    ["NEWS", undefined, "text"],
-    ["ChangeLog", undefined, "text"],
-    ["install", undefined, "text"],
     ["INSTALL", "#!/bin/sh\necho\n", "bash"],
-    ["Makefile", undefined, "make"],
-    ["notes.text", undefined, "text"],
-    ["site/index.html", undefined, "html"],
-    ["unknown.xyz", undefined, undefined],
   ];
-  for (const [name, head, want] of cases) {
+  for (const [name, head, want] of byHead) {
     assert.equal(detectLanguage(name, head), want, `${name} ${JSON.stringify(head)}`);
   }
 });
