@@ -1,9 +1,8 @@
 /** `record_attempt`: records what was tried on some code and whether it worked. */
 import { z } from "zod";
-import { type ToolDef, WRITES } from "../tool.ts";
-import { RECORD_INPUT, recordMemory } from "./team_memory.ts";
+import { memoryTool, RECORD_INPUT } from "./team_memory.ts";
 
-export const recordAttemptTool: ToolDef = {
+export const recordAttemptTool = memoryTool({
   name: "record_attempt",
   title: "Record an attempt",
   description:
@@ -18,22 +17,16 @@ export const recordAttemptTool: ToolDef = {
     fix: z.string().optional().describe("For a pass: what fixed it"),
     ...RECORD_INPUT,
   },
-  annotations: WRITES,
-  async run(a, ctx) {
-    const r = await recordMemory(
-      ctx,
-      "record_attempt",
-      a,
-      (memory, by) =>
-        memory.attempt(ctx.writable(), {
-          ...by,
-          about: a.about,
-          outcome: a.outcome,
-          text: a.text,
-          ...(a.tests ? { tests: a.tests } : {}),
-          ...(a.fix ? { fix: a.fix } : {}),
-        }),
-    );
+  write: (memory, j, by, a) =>
+    memory.attempt(j, {
+      ...by,
+      about: a.about,
+      outcome: a.outcome,
+      text: a.text,
+      ...(a.tests ? { tests: a.tests } : {}),
+      ...(a.fix ? { fix: a.fix } : {}),
+    }),
+  answer(r, a) {
     const m = r.memory;
     return {
       text:
@@ -51,4 +44,4 @@ export const recordAttemptTool: ToolDef = {
       },
     };
   },
-};
+});

@@ -1,9 +1,8 @@
 /** `remember`: records a decision, convention, note or fact about code. */
 import { z } from "zod";
-import { type ToolDef, WRITES } from "../tool.ts";
-import { RECORD_INPUT, recordMemory } from "./team_memory.ts";
+import { memoryTool, RECORD_INPUT } from "./team_memory.ts";
 
-export const rememberTool: ToolDef = {
+export const rememberTool = memoryTool({
   name: "remember",
   title: "Remember a decision, convention, note or fact",
   description:
@@ -21,22 +20,16 @@ export const rememberTool: ToolDef = {
       "Keep current memories of the same kind on these anchors",
     ),
   },
-  annotations: WRITES,
-  async run(a, ctx) {
-    const r = await recordMemory(
-      ctx,
-      "remember",
-      a,
-      (memory, by) =>
-        memory.remember(ctx.writable(), {
-          ...by,
-          kind: a.kind,
-          text: a.text,
-          about: a.about,
-          ...(a.supersedes ? { supersedes: a.supersedes } : {}),
-          ...(a.keep ? { keep: true } : {}),
-        }),
-    );
+  write: (memory, j, by, a) =>
+    memory.remember(j, {
+      ...by,
+      kind: a.kind,
+      text: a.text,
+      about: a.about,
+      ...(a.supersedes ? { supersedes: a.supersedes } : {}),
+      ...(a.keep ? { keep: true } : {}),
+    }),
+  answer(r) {
     const m = r.memory;
     return {
       text: `Remembered ${m.kind} ${m.id} on ${m.anchors.map((x) => x.original).join(", ")}` +
@@ -50,4 +43,4 @@ export const rememberTool: ToolDef = {
       },
     };
   },
-};
+});

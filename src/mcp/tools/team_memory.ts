@@ -6,7 +6,8 @@
  */
 import { z } from "zod";
 import { SharedMemory, TeamStoreError } from "../../team/mod.ts";
-import type { ToolContext } from "../tool.ts";
+import type { Journal } from "../../store/mod.ts";
+import { type ToolAnswer, type ToolContext, type ToolDef, WRITES } from "../tool.ts";
 
 /**
  * Runs `fn` with memory through the server's team store: with a shared
@@ -63,13 +64,44 @@ export interface Recorder {
 }
 
 /**
- * One memory write of tool `tool` (remember, record_attempt) through
- * {@link withTeamMemory}: `write` gets the memory and who records it, from
- * the call's {@link RECORD_INPUT} arguments (its task, else the actor's
- * current one); a team store that cannot be reached fails with
- * {@link forAgent}'s remedy. Costs what `write` costs.
+ * A tool that writes one memory (remember, record_attempt): `def` with
+ * write hints, each call one write through {@link recordMemory}. `write`
+ * gets the memory, the writable journal, who records it and the call's
+ * arguments (`input` should take {@link RECORD_INPUT}); `answer` turns what
+ * it returns into the tool's answer.
  */
-export async function recordMemory<T>(
+export function memoryTool<T>(
+  def: Pick<ToolDef, "name" | "title" | "description" | "input"> & {
+    // deno-lint-ignore no-explicit-any
+    write: (memory: SharedMemory, j: Journal, by: Recorder, args: any) => Promise<T>;
+    // deno-lint-ignore no-explicit-any
+    answer: (written: T, args: any) => ToolAnswer;
+  },
+): ToolDef {
+  const { write, answer, ...tool } = def;
+  return {
+    ...tool,
+    annotations: WRITES,
+    async run(args, ctx) {
+      const written = await recordMemory(
+        ctx,
+        def.name,
+        args,
+        (memory, by) => write(memory, ctx.writable(), by, args),
+      );
+      return answer(written, args);
+    },
+  };
+}
+
+/**
+ * One memory write of tool `tool` through {@link withTeamMemory}: `write`
+ * gets the memory and who records it, from the call's {@link RECORD_INPUT}
+ * arguments (its task, else the actor's current one); a team store that
+ * cannot be reached fails with {@link forAgent}'s remedy. Costs what
+ * `write` costs.
+ */
+async function recordMemory<T>(
   ctx: ToolContext,
   tool: string,
   args: { task_id?: string; scope?: string },
