@@ -251,9 +251,7 @@ export function conflictsCmd(args: string[], ctx: Context): Promise<number> {
     });
     const s = r.target.symbol;
     if (values.json) {
-      ctx.out(json({
-        target: targetJson(r.target),
-        hops,
+      ctx.out(targetJson(r.target, hops, {
         conflicts: r.conflicts,
         acknowledged_hidden: r.acknowledged,
         others_active: r.othersActive,
@@ -401,13 +399,22 @@ export function taskCmd(args: string[], ctx: Context): Promise<number> {
   });
 }
 
-/** The `target` object of `--json` output: the argument and the symbol it named. */
-function targetJson(t: {
-  arg: string;
-  symbol: { kind: string; qualname: string; path: string; line: number | null };
-}) {
+/**
+ * The `--json` output of a command about one target within call hops
+ * (conflicts, who-knows): `target` (the argument and the symbol it named)
+ * and `hops` first, then the command's own fields.
+ */
+function targetJson(
+  t: {
+    arg: string;
+    symbol: { kind: string; qualname: string; path: string; line: number | null };
+  },
+  hops: number,
+  fields: Record<string, unknown>,
+): string {
   const s = t.symbol;
-  return { arg: t.arg, kind: s.kind, qualname: s.qualname, path: s.path, line: s.line };
+  const target = { arg: t.arg, kind: s.kind, qualname: s.qualname, path: s.path, line: s.line };
+  return json({ target, hops, ...fields });
 }
 
 /** `heimdall who-knows`. */
@@ -421,12 +428,7 @@ export function whoKnowsCmd(args: string[], ctx: Context): Promise<number> {
     const r = await whoKnows(team, positionals[0]!, { hops });
     const s = r.target.symbol;
     if (values.json) {
-      ctx.out(json({
-        target: targetJson(r.target),
-        hops,
-        symbols: r.symbols,
-        experts: r.experts,
-      }));
+      ctx.out(targetJson(r.target, hops, { symbols: r.symbols, experts: r.experts }));
     } else if (r.experts.length === 0) {
       ctx.out(
         `nobody has claimed, tried or decided anything on ${s.qualname || shown(s.path)} or its ${
