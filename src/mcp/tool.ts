@@ -1,5 +1,5 @@
 /** What an MCP tool is, and what it gets to work with. */
-import type { ZodRawShape } from "zod";
+import { z, type ZodRawShape } from "zod";
 import type { Config, HomePaths } from "../config/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import type { Team } from "../team/mod.ts";
@@ -34,6 +34,11 @@ export const WRITES: Annotations = {
 
 /** Writes what a repeated call leaves as it is (a claim renewed, warnings acknowledged). */
 export const WRITES_IDEMPOTENT: Annotations = { ...WRITES, idempotentHint: true };
+
+/** The `target` argument of the tools about one piece of code (why, conflicts, who_knows). */
+export const TARGET = z.string().min(1).describe(
+  "A symbol (path:name, Class.method, name) or a path",
+);
 
 /** What a tool call may use. Journals open on first use and stay open. */
 export interface ToolContext {

@@ -1,7 +1,7 @@
 /** `conflicts`: teammates' claims on code within reach of a symbol. */
 import { z } from "zod";
 import { conflicts } from "../../team/mod.ts";
-import { type ToolDef, WRITES_IDEMPOTENT } from "../tool.ts";
+import { TARGET, type ToolDef, WRITES_IDEMPOTENT } from "../tool.ts";
 
 export const conflictsTool: ToolDef = {
   name: "conflicts",
@@ -11,7 +11,7 @@ export const conflictsTool: ToolDef = {
     "hops (default 3), each with a shortest call path. A warning, never a lock. `ack` marks the warnings " +
     "seen so later checks leave them out.",
   input: {
-    target: z.string().min(1).describe("A symbol (path:name, Class.method, name) or a path"),
+    target: TARGET,
     hops: z.number().int().min(0).max(10).optional().describe("Call hops to look (default 3)"),
     ack: z.boolean().optional().describe("Record these warnings as seen"),
   },

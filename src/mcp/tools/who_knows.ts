@@ -1,7 +1,7 @@
 /** `who_knows`: the people who know a piece of code. */
 import { z } from "zod";
 import { whoKnows } from "../../team/mod.ts";
-import { LOOKUP, type ToolDef } from "../tool.ts";
+import { LOOKUP, TARGET, type ToolDef } from "../tool.ts";
 
 export const whoKnowsTool: ToolDef = {
   name: "who_knows",
@@ -10,7 +10,7 @@ export const whoKnowsTool: ToolDef = {
     "People ranked by their claims, attempts and decisions on a symbol or path and its call neighbours " +
     "within N hops (default 1): whom to ask before changing it.",
   input: {
-    target: z.string().min(1).describe("A symbol or path"),
+    target: TARGET,
     hops: z.number().int().min(0).max(5).optional().describe("Call hops to include (default 1)"),
   },
   annotations: LOOKUP,

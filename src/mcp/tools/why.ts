@@ -1,7 +1,7 @@
 /** `why`: what is remembered about a symbol or path, now and before. */
 import { z } from "zod";
 import { parseInstant, why } from "../../memory/mod.ts";
-import { LOOKUP, type ToolDef } from "../tool.ts";
+import { LOOKUP, TARGET, type ToolDef } from "../tool.ts";
 import { pullTeamMemories } from "./team_memory.ts";
 
 export const whyTool: ToolDef = {
@@ -12,7 +12,7 @@ export const whyTool: ToolDef = {
     "Class.method, name) or path, and those of the folders that contain it: current ones first, then " +
     "their history, teammates' included. `as_of` answers as it stood at that time.",
   input: {
-    target: z.string().min(1).describe("A symbol or path"),
+    target: TARGET,
     as_of: z.string().optional().describe("An instant (ISO 8601 date or time) to answer as of"),
   },
   annotations: LOOKUP,
