@@ -8,7 +8,6 @@ import {
   type Extractor,
 } from "../extract/mod.ts";
 import {
-  COMMIT_FIRST,
   completeQueued,
   deferQueued,
   deleteRoot,
@@ -23,12 +22,11 @@ import {
   type Journal,
   listRoots,
   type NodeRecord,
-  type OwnedRows,
   pathNodes,
   type PathStat,
   recordAudit,
-  replaceOwnedRows,
-  retractPath,
+  replaceOwnedRowsInParts,
+  retractPathInParts,
   rootFor,
   type RootRow,
   setMeta,
@@ -85,14 +83,6 @@ interface Work {
 const RETRY_BASE_MS = 50;
 /** Batches of at most this many paths are prepared on the main thread. */
 const IN_PROCESS_MAX = 4;
-/** A path with this many rows takes tens of ms to commit: it starts a transaction of its own. */
-const HEAVY_ROWS = 2_000;
-
-/** The rows a commit of `rows` writes. */
-function rowCount(rows: OwnedRows): number {
-  return rows.nodes.length + rows.edges.length + rows.pending.length + (rows.chunks?.length ?? 0);
-}
-
 /**
  * Batches being prepared while an older one commits: enough to keep the
  * Workers busy while the writer commits, few enough that the rows waiting
@@ -585,18 +575,18 @@ export class Reconciler {
     const commitOne = (w: Work, p: Prepared) => this.#commitOne(w, p, stats, vocab);
     const resolving = () => this.#resolving();
     // One path at a time, in transactions of at most ~100 ms: a path's rows,
-    // its queue entry and its vocabulary counts always commit together, so
+    // its queue entry and its vocabulary counts commit together (a large
+    // file's rows in parts, the path marked unfinished until the last), so
     // any prefix of the batch is a consistent journal.
     function* paths() {
       for (let i = 0; i < work.length; i++) {
         const w = work[i]!;
         const p = prepared[i]!;
         stats.seen++;
-        if (p.do === "replace" && rowCount(p.rows) >= HEAVY_ROWS) yield COMMIT_FIRST;
         if (p.do === "expand") {
           expand.push(p);
           if (w.seq !== undefined) completeQueued(journal, w.path, w.seq);
-        } else commitOne(w, p);
+        } else yield* commitOne(w, p);
         yield `committing "${w.path}"`;
         yield* resolving();
       }
@@ -628,7 +618,7 @@ export class Reconciler {
    * guard runs before any write, so a stale commit leaves nothing to undo: the
    * path is requeued and the rest of the batch commits.
    */
-  #commitOne(w: Work, p: Prepared, stats: PassStats, vocab: VocabDelta): void {
+  *#commitOne(w: Work, p: Prepared, stats: PassStats, vocab: VocabDelta): Generator<string> {
     const j = this.journal;
     try {
       switch (p.do) {
@@ -638,7 +628,7 @@ export class Reconciler {
         case "retract": {
           if (p.secret) stats.secrets++;
           const before = p.expected === null ? undefined : this.#nodesOf(p.path);
-          if (retractPath(j, p.path, p.expected, vocab)) stats.retracted++;
+          if (yield* retractPathInParts(j, p.path, p.expected, vocab)) stats.retracted++;
           if (before && before.nodes.length > 0) {
             this.#afterChange(
               this.#change(p.path, before.id),
@@ -653,7 +643,12 @@ export class Reconciler {
           stats.touched++;
           break;
         case "replace": {
-          const { pathId, previous } = replaceOwnedRows(j, p.rows, p.expected, vocab);
+          const { pathId, previous } = yield* replaceOwnedRowsInParts(
+            j,
+            p.rows,
+            p.expected,
+            vocab,
+          );
           this.#committed.push(pathId);
           const deferred = p.expected === null && this.#deferred.has(p.rows.path.root_id);
           if (!deferred && (previous.length > 0 || p.rows.nodes.length > 0)) {

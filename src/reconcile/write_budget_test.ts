@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { defaultConfig, homePaths } from "../config/mod.ts";
 import { GraphLangExtractor } from "./graph_lang_fixture.ts";
-import { COMMIT_FIRST, dumpIndex, Journal } from "../store/mod.ts";
+import { dumpIndex, Journal, UNFINISHED } from "../store/mod.ts";
+import { PART_ROWS } from "../store/owned.ts";
 import { Reconciler } from "./reconciler.ts";
 import { resolveOnWorkers } from "./resolve_pool.ts";
 
@@ -209,34 +210,94 @@ Deno.test("a bulk writer's many short chunked writes checkpoint the WAL between 
   Deno.removeSync(base, { recursive: true });
 });
 
-Deno.test("a heavy step announced with COMMIT_FIRST starts a transaction of its own", async () => {
-  const base = Deno.makeTempDirSync({ prefix: "heimdall-budget-" });
-  const journal = Journal.open(join(base, "journal.db"));
-  const busy = (ms: number) => {
-    const end = performance.now() + ms;
-    while (performance.now() < end) { /* the work of one step */ }
-  };
-  const steps = (announce: boolean) =>
-    (function* () {
-      for (let i = 0; i < 2; i++) {
-        busy(30);
-        yield "light";
-      }
-      if (announce) yield COMMIT_FIRST;
-      busy(30);
-      yield "heavy";
-    })();
-  let before = journal.holds.count;
-  await journal.txChunked(steps(false), { maxMs: 200 });
-  assert.equal(journal.holds.count - before, 1, "60 ms of light steps and the heavy one fit");
-  before = journal.holds.count;
-  await journal.txChunked(steps(true), { maxMs: 200 });
-  assert.equal(
-    journal.holds.count - before,
-    2,
-    "the heavy step waits for a transaction of its own",
-  );
-  journal.close();
+/**
+ * Wraps `journal.txChunked` so that every step's rows are counted (SQLite's
+ * `total_changes()`), and so that the commit throws, standing in for a
+ * crash, once `stopAt` steps of `file`'s parts have committed.
+ */
+function watchSteps(
+  journal: Journal,
+  file: string,
+  stopAt?: number,
+): { maxRows: number; maxStep: string } {
+  const seen = { maxRows: 0, maxStep: "" };
+  const changes = () => journal.get<{ n: number }>("SELECT total_changes() AS n")!.n;
+  const chunked = journal.txChunked.bind(journal);
+  journal.txChunked = (steps, options) =>
+    chunked(
+      (function* () {
+        let parts = 0;
+        const it = steps[Symbol.iterator]();
+        for (;;) {
+          const before = changes();
+          const s = it.next();
+          if (s.done) return;
+          if (changes() - before > seen.maxRows) {
+            seen.maxRows = changes() - before;
+            seen.maxStep = String(s.value);
+          }
+          if (String(s.value).includes(`${file}" (a part)`) && ++parts > (stopAt ?? Infinity)) {
+            throw new Error("stopped");
+          }
+          yield s.value;
+        }
+      })(),
+      options,
+    );
+  return seen;
+}
+
+Deno.test("a large file's rows commit in parts, and a crash between two parts converges on the next audit", async () => {
+  const { base, root } = corpusFolder();
+  // 900 definitions, each calling another file's function: ~2,700 rows.
+  const big = join(root, "big.ts");
+  const bigText = Array.from({ length: 900 }, (_, i) => `def b${i}\ncall f${i % 120}`).join("\n");
+  Deno.writeTextFileSync(big, bigText + "\n");
+  const clean = open(base, "clean", root);
+  await clean.r.audit();
+  assertResolvesEdges(clean.journal);
+
+  const split = open(base, "split", root);
+  split.r.txBudgetMs = 0;
+  const seen = watchSteps(split.journal, big);
+  await split.r.audit();
+  // A part's rows (SQLite counts the full-text index's own writes too): never the file's ~2,700.
+  assert.ok(seen.maxRows <= 2 * PART_ROWS, `${seen.maxStep} wrote ${seen.maxRows} rows`);
+  assert.equal(dumpIndex(split.journal), dumpIndex(clean.journal), "committed in parts");
+  split.journal.close();
+
+  for (const stopAt of [1, 3]) {
+    const crashed = open(base, `crash${stopAt}`, root);
+    crashed.r.txBudgetMs = 0;
+    watchSteps(crashed.journal, big, stopAt);
+    await crashed.r.audit().catch(() => {});
+    const row = crashed.journal.get<{ derivation: string }>(
+      "SELECT derivation FROM paths WHERE path = ?",
+      big,
+    );
+    assert.equal(row?.derivation, UNFINISHED, `stopped after ${stopAt} parts`);
+    crashed.journal.close();
+    const again = open(base, `crash${stopAt}`, root);
+    await again.r.audit();
+    assert.equal(dumpIndex(again.journal), dumpIndex(clean.journal), `stopped after ${stopAt}`);
+    again.journal.close();
+  }
+
+  // Gone from disk: its rows go in parts too, and a crash among them converges.
+  Deno.removeSync(big);
+  await clean.r.audit();
+  const gone = open(base, "split", root);
+  gone.r.txBudgetMs = 0;
+  const retracting = watchSteps(gone.journal, big, 2);
+  await gone.r.audit().catch(() => {});
+  assert.ok(retracting.maxRows <= 2 * PART_ROWS, `${retracting.maxStep} deleted ${retracting.maxRows} rows`);
+  assert.ok(gone.journal.get("SELECT 1 FROM paths WHERE path = ?", big), "stopped mid-way");
+  gone.journal.close();
+  const after = open(base, "split", root);
+  await after.r.audit();
+  assert.equal(dumpIndex(after.journal), dumpIndex(clean.journal), "retracted");
+  after.journal.close();
+  clean.journal.close();
   Deno.removeSync(base, { recursive: true });
 });
 
@@ -274,7 +335,7 @@ Deno.test("an edit's resolution runs in short transactions, and a crash inside i
             let after = -1;
             for (const s of steps) {
               if (after >= 0 && ++after > stopAt) throw new Error("stopped");
-              if (String(s).includes("hub.ts")) after = 0;
+              if (s === `committing "${hub}"`) after = 0;
               yield s;
             }
           })(),

@@ -216,7 +216,7 @@ export class Journal {
         this.#steps++;
         this.#lastStep = String(step.value);
         const held = performance.now() - this.#began;
-        if (held < maxMs && !(step.value === COMMIT_FIRST && held >= maxMs / 4)) continue;
+        if (held < maxMs) continue;
         commit();
         await this.yieldToWriters();
         this.#begin();
@@ -331,11 +331,3 @@ export class Journal {
 
 /** Chunked commits between two checkpoints (about a second of bulk writing). */
 const CHECKPOINT_EVERY = 10;
-
-/**
- * A step of {@link Journal.txChunked} that does nothing but announce a
- * heavy one: the transaction commits here if it has already held the lock a
- * while, so that the heavy step (one large file's rows, which cannot be
- * split) does not come on top of a full budget.
- */
-export const COMMIT_FIRST = "commit first: a heavy step follows";

@@ -5,7 +5,7 @@
  * files on disk: callers hand it rows. Writes happen only inside the
  * reconciler's transactions (the single writer); readers open read-only.
  */
-export { COMMIT_FIRST, Journal, JournalError, setBusyTimeout } from "./journal.ts";
+export { Journal, JournalError, setBusyTimeout } from "./journal.ts";
 export type { WriteHolds } from "./write_lock.ts";
 export {
   clearDamage,
@@ -32,8 +32,17 @@ export type {
   VocabRows,
   VocabSet,
 } from "./types.ts";
-export { pathNodes, replaceOwnedRows, retractPath, StaleCommitError, touchPath } from "./owned.ts";
-export type { ExpectedGeneration } from "./owned.ts";
+export {
+  pathNodes,
+  replaceOwnedRows,
+  replaceOwnedRowsInParts,
+  retractPath,
+  retractPathInParts,
+  StaleCommitError,
+  touchPath,
+  UNFINISHED,
+} from "./owned.ts";
+export type { ExpectedGeneration, Replaced } from "./owned.ts";
 export { completeQueued, deferQueued, dueQueue, enqueuePaths, queueStats } from "./queue.ts";
 export { deleteRoot, lastAudit, listRoots, recordAudit, rootFor, upsertRoot } from "./roots.ts";
 export {

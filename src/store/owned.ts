@@ -43,6 +43,73 @@ const PATH_COLUMNS = [
   "derivation",
 ] as const satisfies readonly (keyof PathRecord)[];
 
+/**
+ * The derivation of a path whose rows are being written in parts: no build
+ * derives rows by it, so a path left so (by a crash between two parts) is
+ * derived again, whole, by the next audit.
+ */
+export const UNFINISHED = "unfinished";
+
+/**
+ * Rows a path's commit writes or deletes between two points where its
+ * transaction may commit. One large file's rows (a 3,000-symbol header:
+ * 10,000 rows) would hold the journal's write lock for several hundred ms
+ * in one transaction; in parts of this size, no step holds it for more than
+ * ~20 ms, and the bulk writer commits between two of them once its budget is
+ * spent.
+ */
+export const PART_ROWS = 500;
+
+/** The rows one chunk writes: its own, its full-text row and that row's size. */
+const CHUNK_ROWS = 3;
+/** The rows one vector writes or deletes: its own and, deleted, its line in `vectors_gone`. */
+const VECTOR_ROWS = 2;
+
+/**
+ * Where a path's commit may pause: counts the rows it writes and, when a
+ * part is full, says so. The first pause marks the path's row
+ * {@link UNFINISHED} (inside the transaction that commits at that pause),
+ * so that a journal left between two parts, by a crash or a reader looking
+ * in, has the path re-derived whole by the next audit; {@link finish} gives
+ * the row its derivation back in the last part.
+ */
+class Parts {
+  #rows = 0;
+  #marked = false;
+
+  constructor(readonly j: Journal, readonly pathId: number, readonly label: string) {}
+
+  /** Counts `n` rows; true when they fill a part (the path is then marked unfinished). */
+  full(n = 1): boolean {
+    this.#rows += n;
+    return this.#rows >= PART_ROWS && this.cut();
+  }
+
+  /** Ends the part here (a slice of rows that filled it); true. */
+  cut(): true {
+    this.#rows = 0;
+    if (!this.#marked) {
+      this.j.run("UPDATE paths SET derivation = ? WHERE id = ?", UNFINISHED, this.pathId);
+      this.#marked = true;
+    }
+    return true;
+  }
+
+  /** The last part: a path marked unfinished gets `derivation` back. */
+  finish(derivation: string | null | undefined): void {
+    if (!this.#marked) return;
+    this.j.run("UPDATE paths SET derivation = ? WHERE id = ?", derivation ?? null, this.pathId);
+  }
+}
+
+/** Runs a commit's parts to the end in the caller's transaction; returns its result. */
+function wholly<T>(parts: Generator<string, T>): T {
+  for (;;) {
+    const step = parts.next();
+    if (step.done) return step.value;
+  }
+}
+
 /** The generation a reconcile must see at commit time; null when the path had no row. */
 export type ExpectedGeneration = number | null;
 
@@ -54,19 +121,48 @@ function guard(j: Journal, path: string, expected: ExpectedGeneration): PathRow 
 }
 
 /**
- * Deletes a path's rows before new ones are written; with `stored`, its
- * nodes and chunks stay, for {@link syncNodes} and {@link syncChunks} to
- * bring to the new rows by difference.
+ * Deletes a path's rows before new ones are written, in parts; with
+ * `stored`, its nodes and chunks stay, for {@link syncNodes} and
+ * {@link syncChunks} to bring to the new rows by difference.
  */
-function deleteOwned(j: Journal, pathId: number, vocab: VocabDelta, stored?: StoredRows): void {
+function* deleteOwned(
+  j: Journal,
+  pathId: number,
+  vocab: VocabDelta,
+  parts: Parts,
+  stored?: StoredRows,
+): Generator<string> {
   removePathVocab(j, pathId, vocab);
-  j.run("DELETE FROM vectors WHERE path_id = ?", pathId);
+  yield* deleteWhere(j, "vectors", "path_id", pathId, parts, VECTOR_ROWS);
   if (!stored) {
-    deleteChunks(j, pathId);
-    j.run("DELETE FROM nodes WHERE path_id = ?", pathId);
+    yield* deleteChunks(j, pathId, parts);
+    yield* deleteWhere(j, "nodes", "path_id", pathId, parts);
   }
-  j.run("DELETE FROM edges WHERE owner_id = ?", pathId);
-  j.run("DELETE FROM pending_edges WHERE owner_id = ?", pathId);
+  yield* deleteWhere(j, "edges", "owner_id", pathId, parts);
+  yield* deleteWhere(j, "pending_edges", "owner_id", pathId, parts);
+}
+
+/**
+ * Deletes the rows of `table` whose `column` is `id`, a part at a time
+ * (`each`: the rows one of them writes in all).
+ */
+function* deleteWhere(
+  j: Journal,
+  table: string,
+  column: string,
+  id: number,
+  parts: Parts,
+  each = 1,
+): Generator<string> {
+  const limit = Math.floor(PART_ROWS / each);
+  const del = j.stmt(
+    `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${column} = ? LIMIT ${limit})`,
+  );
+  for (;;) {
+    const n = Number(del.run(id).changes);
+    if (n === limit ? parts.cut() : parts.full(n * each)) yield parts.label;
+    if (n < limit) return;
+  }
 }
 
 /** A path's nodes and chunks as stored, read before an edit replaces them. */
@@ -175,12 +271,13 @@ const NODE_DETAILS = [
  * rest are inserted and deleted. An edit of one function in a large file
  * rewrites one node's index entries, not every node's.
  */
-function syncNodes(
+function* syncNodes(
   j: Journal,
   pathId: number,
   nodes: readonly NodeRecord[],
   stored: Map<string, NodeRecord>,
-): void {
+  parts: Parts,
+): Generator<string> {
   const ins = insertNode(j);
   const moved = j.stmt(
     `UPDATE nodes SET ${NODE_DETAILS.map((c) => `${c} = ?`).join(", ")} WHERE id = ?`,
@@ -193,13 +290,18 @@ function syncNodes(
     if (o && o.parent_id === n.parent_id && o.name === n.name && o.qualname === n.qualname) {
       if (NODE_DETAILS.some((c) => o[c] !== n[c])) {
         moved.run(...NODE_DETAILS.map((c) => n[c]), n.id);
+        if (parts.full()) yield parts.label;
       }
       continue;
     }
     if (o) del.run(n.id);
     ins(pathId, n);
+    if (parts.full()) yield parts.label;
   }
-  for (const id of gone.keys()) del.run(id);
+  for (const id of gone.keys()) {
+    del.run(id);
+    if (parts.full()) yield parts.label;
+  }
 }
 
 /**
@@ -208,36 +310,41 @@ function syncNodes(
  * updated; the others are inserted, and what is left of the stored ones is
  * deleted. Returns the chunks' ids, in order.
  */
-function syncChunks(
+function* syncChunks(
   j: Journal,
   pathId: number,
   chunks: readonly ChunkRecord[],
   nodes: readonly NodeRecord[],
   stored: Map<string, StoredChunk[]>,
-): number[] {
+  parts: Parts,
+): Generator<string, number[]> {
   const keyOf = chunkKeys(nodes);
   const moved = j.stmt("UPDATE chunks SET start_line = ?, end_line = ? WHERE id = ?");
   const fresh: ChunkRecord[] = [];
-  const ids = chunks.map((c) => {
+  const ids: number[] = [];
+  for (const c of chunks) {
     const o = stored.get(keyOf(c))?.shift();
     if (!o) {
       fresh.push(c);
-      return -1;
+      ids.push(-1);
+      continue;
     }
+    ids.push(o.id);
     if (o.start_line !== c.start_line || o.end_line !== c.end_line) {
       moved.run(c.start_line, c.end_line, o.id);
+      if (parts.full()) yield parts.label;
     }
-    return o.id;
-  });
+  }
   const delFts = j.stmt("DELETE FROM chunks_fts WHERE rowid = ?");
   const del = j.stmt("DELETE FROM chunks WHERE id = ?");
   for (const list of stored.values()) {
     for (const o of list) {
       delFts.run(o.id);
       del.run(o.id);
+      if (parts.full(CHUNK_ROWS)) yield parts.label;
     }
   }
-  const added = insertChunks(j, pathId, fresh);
+  const added = yield* insertChunks(j, pathId, fresh, parts);
   let next = 0;
   return ids.map((id) => (id === -1 ? added[next++]! : id));
 }
@@ -267,9 +374,38 @@ export function replaceOwnedRows(
   rows: OwnedRows,
   expected: ExpectedGeneration,
   vocab?: VocabDelta,
-): { pathId: number; generation: number; previous: readonly NodeRecord[] } {
-  const p = rows.path;
+): Replaced {
   const delta = vocab ?? new VocabDelta();
+  const replaced = wholly(replaceOwnedRowsInParts(j, rows, expected, delta));
+  if (!vocab) flushVocab(j, delta);
+  return replaced;
+}
+
+/** What {@link replaceOwnedRows} did. */
+export interface Replaced {
+  /** The path's row id. */
+  pathId: number;
+  /** Its new generation. */
+  generation: number;
+  /** Its node rows before (none for a new path). */
+  previous: readonly NodeRecord[];
+}
+
+/**
+ * {@link replaceOwnedRows} in parts of at most {@link PART_ROWS} rows: each
+ * value it yields is a point where the caller may commit its transaction
+ * (having written `vocab` with {@link flushVocab}) and begin another. A path
+ * left between two parts is marked {@link UNFINISHED}, so the journal is
+ * consistent at every such point: the next audit derives the path again,
+ * whole. A path of fewer rows never yields.
+ */
+export function* replaceOwnedRowsInParts(
+  j: Journal,
+  rows: OwnedRows,
+  expected: ExpectedGeneration,
+  vocab: VocabDelta,
+): Generator<string, Replaced> {
+  const p = rows.path;
   // A new path needs no look-up: UNIQUE(path) is the guard.
   const current = expected === null ? undefined : guard(j, p.path, expected);
   let pathId: number;
@@ -284,7 +420,6 @@ export function replaceOwnedRows(
     kept = embeddedTexts(j, pathId);
     previous = pathNodes(j, pathId);
     stored = storedRows(j, pathId, p, previous);
-    deleteOwned(j, pathId, delta, stored);
     j.run(
       `UPDATE paths SET ${
         PATH_COLUMNS.map((c) => `${c} = ?`).join(", ")
@@ -311,28 +446,37 @@ export function replaceOwnedRows(
       throw new StaleCommitError(p.path, null, found?.generation ?? null);
     }
   }
-  if (stored) syncNodes(j, pathId, rows.nodes, stored.nodes);
+  const parts = new Parts(j, pathId, `committing "${p.path}" (a part)`);
+  if (current) yield* deleteOwned(j, pathId, vocab, parts, stored);
+  if (stored) yield* syncNodes(j, pathId, rows.nodes, stored.nodes, parts);
   else {
     const ins = insertNode(j);
-    for (const n of rows.nodes) ins(pathId, n);
+    for (const n of rows.nodes) {
+      ins(pathId, n);
+      if (parts.full()) yield parts.label;
+    }
   }
   const insEdge = j.stmt(
     "INSERT INTO edges (owner_id, src, dst, kind, line) VALUES (?, ?, ?, ?, ?)",
   );
-  for (const e of rows.edges) insEdge.run(pathId, e.src, e.dst, e.kind, e.line);
+  for (const e of rows.edges) {
+    insEdge.run(pathId, e.src, e.dst, e.kind, e.line);
+    if (parts.full()) yield parts.label;
+  }
   const insPending = j.stmt(
     "INSERT INTO pending_edges (owner_id, src, kind, target, module, line, name, module_tail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   );
   for (const e of rows.pending) {
     insPending.run(pathId, e.src, e.kind, e.target, e.module, e.line, e.name, e.module_tail);
+    if (parts.full()) yield parts.label;
   }
   const chunks = rows.chunks ?? [];
   const ids = stored
-    ? syncChunks(j, pathId, chunks, rows.nodes, stored.chunks)
-    : insertChunks(j, pathId, chunks);
-  if (kept && kept.size > 0) keepVectors(j, pathId, rows.nodes, chunks, ids, kept);
-  addPathVocab(j, pathId, p.rel, rows.vocab, delta);
-  if (!vocab) flushVocab(j, delta);
+    ? yield* syncChunks(j, pathId, chunks, rows.nodes, stored.chunks, parts)
+    : yield* insertChunks(j, pathId, chunks, parts);
+  if (kept && kept.size > 0) yield* keepVectors(j, pathId, rows.nodes, chunks, ids, kept, parts);
+  addPathVocab(j, pathId, p.rel, rows.vocab, vocab);
+  parts.finish(p.derivation);
   return { pathId, generation, previous };
 }
 
@@ -377,25 +521,27 @@ function embeddedTexts(j: Journal, pathId: number): Map<string, KeptVector[]> {
  * text is the same as a replaced one's gets that vector again, in the same
  * transaction (new rows, so the vector caches see the old ones go).
  */
-function keepVectors(
+function* keepVectors(
   j: Journal,
   pathId: number,
   nodes: readonly NodeRecord[],
   chunks: readonly ChunkRecord[],
   ids: readonly number[],
   kept: Map<string, KeptVector[]>,
-): void {
+  parts: Parts,
+): Generator<string> {
   const ins = j.stmt(
     `INSERT INTO vectors (chunk_id, path_id, embedding_model, dims, quant, scale, data, text_hash)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const docs = new Map(nodes.map((n) => [n.id, n.doc]));
-  chunks.forEach((c, i) => {
+  for (const [i, c] of chunks.entries()) {
     const doc = c.node_id === null ? null : docs.get(c.node_id);
     for (const v of kept.get(embeddedKey(c.text_hash, doc)) ?? []) {
       ins.run(ids[i]!, pathId, v.embedding_model, v.dims, v.quant, v.scale, v.data, c.text_hash);
+      if (parts.full(VECTOR_ROWS)) yield parts.label;
     }
-  });
+  }
 }
 
 /** Inserts one node row of path `pathId`. */
@@ -421,14 +567,30 @@ function insertNode(j: Journal): (pathId: number, n: NodeRecord) => void {
     );
 }
 
-/** Deletes a path's chunks and their full-text rows (the FTS table is contentless: by rowid). */
-function deleteChunks(j: Journal, pathId: number): void {
-  j.run("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE path_id = ?)", pathId);
-  j.run("DELETE FROM chunks WHERE path_id = ?", pathId);
+/**
+ * Deletes a path's chunks and their full-text rows (the FTS table is
+ * contentless: by rowid), a part at a time.
+ */
+function* deleteChunks(j: Journal, pathId: number, parts: Parts): Generator<string> {
+  const limit = Math.floor(PART_ROWS / CHUNK_ROWS);
+  const some = `SELECT id FROM chunks WHERE path_id = ? ORDER BY id LIMIT ${limit}`;
+  const fts = j.stmt(`DELETE FROM chunks_fts WHERE rowid IN (${some})`);
+  const del = j.stmt(`DELETE FROM chunks WHERE id IN (${some})`);
+  for (;;) {
+    fts.run(pathId);
+    const n = Number(del.run(pathId).changes);
+    if (n === limit ? parts.cut() : parts.full(CHUNK_ROWS * n)) yield parts.label;
+    if (n < limit) return;
+  }
 }
 
 /** Inserts a path's chunks and their full-text rows; returns their ids, in order. */
-function insertChunks(j: Journal, pathId: number, chunks: readonly ChunkRecord[]): number[] {
+function* insertChunks(
+  j: Journal,
+  pathId: number,
+  chunks: readonly ChunkRecord[],
+  parts: Parts,
+): Generator<string, number[]> {
   const ins = j.stmt(
     `INSERT INTO chunks (path_id, node_id, source, title, start_line, end_line, text_hash)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -450,6 +612,7 @@ function insertChunks(j: Journal, pathId: number, chunks: readonly ChunkRecord[]
     const f = c.fts;
     fts.run(id, f.name, f.qual, f.sig, f.doc, f.body, f.path);
     ids.push(Number(id));
+    if (parts.full(CHUNK_ROWS)) yield parts.label;
   }
   return ids;
 }
@@ -489,11 +652,26 @@ export function retractPath(
   expected: ExpectedGeneration,
   vocab?: VocabDelta,
 ): boolean {
+  const delta = vocab ?? new VocabDelta();
+  const retracted = wholly(retractPathInParts(j, path, expected, delta));
+  if (!vocab) flushVocab(j, delta);
+  return retracted;
+}
+
+/**
+ * {@link retractPath} in parts, as {@link replaceOwnedRowsInParts} commits:
+ * a path left between two parts is marked unfinished, and its row goes in
+ * the last part.
+ */
+export function* retractPathInParts(
+  j: Journal,
+  path: string,
+  expected: ExpectedGeneration,
+  vocab: VocabDelta,
+): Generator<string, boolean> {
   const row = guard(j, path, expected);
   if (!row) return false;
-  const delta = vocab ?? new VocabDelta();
-  deleteOwned(j, row.id, delta);
+  yield* deleteOwned(j, row.id, vocab, new Parts(j, row.id, `retracting "${path}" (a part)`));
   j.run("DELETE FROM paths WHERE id = ?", row.id);
-  if (!vocab) flushVocab(j, delta);
   return true;
 }
