@@ -40,6 +40,15 @@ export const TARGET = z.string().min(1).describe(
   "A symbol (path:name, Class.method, name) or a path",
 );
 
+/**
+ * How far a team look-up around a {@link TARGET} reaches (conflicts,
+ * who_knows): from the server's folder, where the target resolves, within
+ * the call hops the agent asked for, else the look-up's own default.
+ */
+export function reach(ctx: ToolContext, hops: number | undefined): { cwd: string; hops?: number } {
+  return { cwd: ctx.cwd, ...(hops !== undefined ? { hops } : {}) };
+}
+
 /** What a tool call may use. Journals open on first use and stay open. */
 export interface ToolContext {
   /** The home the server serves. */

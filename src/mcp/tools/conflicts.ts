@@ -1,7 +1,7 @@
 /** `conflicts`: teammates' claims on code within reach of a symbol. */
 import { z } from "zod";
 import { conflicts } from "../../team/mod.ts";
-import { TARGET, type ToolDef, WRITES_IDEMPOTENT } from "../tool.ts";
+import { reach, TARGET, type ToolDef, WRITES_IDEMPOTENT } from "../tool.ts";
 
 export const conflictsTool: ToolDef = {
   name: "conflicts",
@@ -18,11 +18,7 @@ export const conflictsTool: ToolDef = {
   annotations: WRITES_IDEMPOTENT,
   async run(a, ctx) {
     const r = await ctx.withTeam((team) =>
-      conflicts(team, a.target, {
-        cwd: ctx.cwd,
-        ...(a.hops !== undefined ? { hops: a.hops } : {}),
-        ...(a.ack ? { ack: true } : {}),
-      })
+      conflicts(team, a.target, { ...reach(ctx, a.hops), ...(a.ack ? { ack: true } : {}) })
     );
     const lines = [
       `${a.target}: ${r.conflicts.length} conflict(s)${

@@ -1,7 +1,7 @@
 /** `who_knows`: the people who know a piece of code. */
 import { z } from "zod";
 import { whoKnows } from "../../team/mod.ts";
-import { LOOKUP, TARGET, type ToolDef } from "../tool.ts";
+import { LOOKUP, reach, TARGET, type ToolDef } from "../tool.ts";
 
 export const whoKnowsTool: ToolDef = {
   name: "who_knows",
@@ -15,12 +15,7 @@ export const whoKnowsTool: ToolDef = {
   },
   annotations: LOOKUP,
   async run(a, ctx) {
-    const r = await ctx.withTeam((team) =>
-      whoKnows(team, a.target, {
-        cwd: ctx.cwd,
-        ...(a.hops !== undefined ? { hops: a.hops } : {}),
-      })
-    );
+    const r = await ctx.withTeam((team) => whoKnows(team, a.target, reach(ctx, a.hops)));
     const lines = [`${a.target}: ${r.experts.length} people across ${r.symbols} symbol(s)`];
     for (const e of r.experts.slice(0, 10)) {
       const what = [
