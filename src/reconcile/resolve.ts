@@ -559,13 +559,18 @@ export class Resolver {
     return this.#pendingOwners(rootId);
   }
 
-  /** The files of a root that have pending references, in id order. */
+  /**
+   * The files of a root that have pending references, in id order. Asked
+   * path by path (one index probe each), not by reading every pending
+   * reference's owner: on a 29,000-file root with 1.6 million of them,
+   * 45 ms instead of 150 ms warm and a second cold, inside a transaction.
+   */
   #pendingOwners(rootId: number): number[] {
-    return this.journal.all<{ owner_id: number }>(
-      `SELECT DISTINCT pe.owner_id FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
-       WHERE p.root_id = ? ORDER BY pe.owner_id`,
+    return this.journal.all<{ id: number }>(
+      `SELECT p.id FROM paths p WHERE p.root_id = ?
+       AND EXISTS (SELECT 1 FROM pending_edges pe WHERE pe.owner_id = p.id) ORDER BY p.id`,
       rootId,
-    ).map((r) => r.owner_id);
+    ).map((r) => r.id);
   }
 
   /**
