@@ -290,7 +290,10 @@ Deno.test("a large file's rows commit in parts, and a crash between two parts co
   gone.r.txBudgetMs = 0;
   const retracting = watchSteps(gone.journal, big, 2);
   await gone.r.audit().catch(() => {});
-  assert.ok(retracting.maxRows <= 2 * PART_ROWS, `${retracting.maxStep} deleted ${retracting.maxRows} rows`);
+  assert.ok(
+    retracting.maxRows <= 2 * PART_ROWS,
+    `${retracting.maxStep} deleted ${retracting.maxRows} rows`,
+  );
   assert.ok(gone.journal.get("SELECT 1 FROM paths WHERE path = ?", big), "stopped mid-way");
   gone.journal.close();
   const after = open(base, "split", root);

@@ -102,11 +102,23 @@ class Parts {
   }
 }
 
-/** Runs a commit's parts to the end in the caller's transaction; returns its result. */
-function wholly<T>(parts: Generator<string, T>): T {
+/**
+ * Runs a commit's parts to the end in the caller's transaction and returns
+ * its result. Its vocabulary counts go into `vocab` when given (the caller
+ * writes them), else they are written here.
+ */
+function wholly<T>(
+  j: Journal,
+  vocab: VocabDelta | undefined,
+  commit: (delta: VocabDelta) => Generator<string, T>,
+): T {
+  const delta = vocab ?? new VocabDelta();
+  const parts = commit(delta);
   for (;;) {
     const step = parts.next();
-    if (step.done) return step.value;
+    if (!step.done) continue;
+    if (!vocab) flushVocab(j, delta);
+    return step.value;
   }
 }
 
@@ -375,10 +387,7 @@ export function replaceOwnedRows(
   expected: ExpectedGeneration,
   vocab?: VocabDelta,
 ): Replaced {
-  const delta = vocab ?? new VocabDelta();
-  const replaced = wholly(replaceOwnedRowsInParts(j, rows, expected, delta));
-  if (!vocab) flushVocab(j, delta);
-  return replaced;
+  return wholly(j, vocab, (delta) => replaceOwnedRowsInParts(j, rows, expected, delta));
 }
 
 /** What {@link replaceOwnedRows} did. */
@@ -652,10 +661,7 @@ export function retractPath(
   expected: ExpectedGeneration,
   vocab?: VocabDelta,
 ): boolean {
-  const delta = vocab ?? new VocabDelta();
-  const retracted = wholly(retractPathInParts(j, path, expected, delta));
-  if (!vocab) flushVocab(j, delta);
-  return retracted;
+  return wholly(j, vocab, (delta) => retractPathInParts(j, path, expected, delta));
 }
 
 /**
