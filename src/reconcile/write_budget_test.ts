@@ -191,6 +191,52 @@ Deno.test("a writer in another process gets the lock while a bulk writer works f
   Deno.removeSync(base, { recursive: true });
 });
 
+Deno.test("a bulk writer commits at its next step when another writer waits, however much of its budget is left", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "heimdall-budget-" });
+  const file = join(base, "journal.db");
+  const journal = Journal.open(file);
+  journal.run("CREATE TABLE IF NOT EXISTS bulk (x)");
+  // Five writes, each timing its wait for the lock (Journal.tx announces it).
+  const code = `
+    import { Journal } from ${JSON.stringify(new URL("../store/mod.ts", import.meta.url).href)};
+    const j = Journal.open(${JSON.stringify(file)});
+    await new Promise((r) => setTimeout(r, 500));
+    const waits = [];
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      j.tx(() => j.run("INSERT INTO meta (key, value) VALUES (?, 'x')", "other" + i));
+      waits.push(Math.round(performance.now() - t));
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    console.log(JSON.stringify(waits));`;
+  const other = new Deno.Command(Deno.execPath(), {
+    args: ["eval", code],
+    env: { DENO_NO_UPDATE_CHECK: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  // 4 s of steps within one budget of 60 s: without a waiter, one transaction.
+  const until = Date.now() + 4_000;
+  await journal.txChunked(
+    (function* () {
+      while (Date.now() < until) {
+        journal.run("INSERT INTO bulk VALUES (randomblob(64))");
+        yield;
+      }
+    })(),
+    { maxMs: 60_000 },
+  );
+  const out = await other.output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const waits: number[] = JSON.parse(new TextDecoder().decode(out.stdout));
+  assert.equal(waits.length, 5);
+  // Each waited for a step and a commit, not for the rest of the 4 s.
+  assert.ok(Math.max(...waits) < 1_500, `waits ${waits.join(", ")} ms`);
+  assert.ok(journal.holds.early >= 5, `${journal.holds.early} early commits`);
+  journal.close();
+  Deno.removeSync(base, { recursive: true });
+});
+
 Deno.test("a bulk writer's many short chunked writes checkpoint the WAL between transactions", async () => {
   const base = Deno.makeTempDirSync({ prefix: "heimdall-budget-" });
   const journal = Journal.open(join(base, "journal.db"));

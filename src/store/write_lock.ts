@@ -27,6 +27,8 @@ export interface WriteHolds {
   over250: number;
   /** Times the bulk writer stepped aside for a waiting writer, and for how long in all. */
   yields: number;
+  /** Chunked transactions committed before their budget was spent, because another writer waited. */
+  early: number;
   /** How long those steps aside lasted in all, in ms. */
   yieldMs: number;
   /** The slowest single step of a chunked transaction (it cannot be split), and what it was. */
@@ -50,6 +52,7 @@ export function emptyHolds(): WriteHolds {
     totalMs: 0,
     over250: 0,
     yields: 0,
+    early: 0,
     yieldMs: 0,
     maxStepMs: 0,
     maxStep: "",
