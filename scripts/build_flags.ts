@@ -33,6 +33,7 @@ export function includes(): string[] {
   return [
     "src/reconcile/watcher_worker.ts",
     "src/reconcile/prepare_worker.ts",
+    "src/reconcile/resolve_worker.ts",
     "src/vector/scan_worker.ts",
     "grammars",
     "wasm",

@@ -14,6 +14,7 @@ import { archiveName, packArchive, TARGETS } from "../scripts/release_archive.ts
 import { packInto, projectVersion } from "../scripts/release.ts";
 import { homebrewFormula, MissingArchiveError } from "../scripts/homebrew_formula.ts";
 import { smoke } from "../scripts/smoke_release.ts";
+import { includes } from "../scripts/build_flags.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const DENO = Deno.execPath();
@@ -65,6 +66,28 @@ async function run(
 
 const MTIME = new Date("2026-11-30T12:34:56Z");
 const STAND_IN = new TextEncoder().encode("#!/bin/sh\necho 'stand-in, not a compiled heimdall'\n");
+
+Deno.test("every Worker module the source starts is embedded in the compiled binary", () => {
+  // A Worker is loaded by URL at run time: one missing from `--include`
+  // fails only in the binary, the first time that Worker starts.
+  const started = new Set<string>();
+  const walk = (dir: string) => {
+    for (const e of Deno.readDirSync(join(ROOT, dir))) {
+      const rel = `${dir}/${e.name}`;
+      if (e.isDirectory) walk(rel);
+      else if (e.name.endsWith(".ts") && !e.name.endsWith("_test.ts")) {
+        const text = Deno.readTextFileSync(join(ROOT, rel));
+        for (const m of text.matchAll(/new URL\("\.\/([\w.]+_worker\.ts)", import\.meta\.url\)/g)) {
+          started.add(`${dir}/${m[1]}`);
+        }
+      }
+    }
+  };
+  walk("src");
+  assert.ok(started.size >= 4, `Worker modules found: ${[...started].join(", ")}`);
+  const embedded = new Set(includes());
+  assert.deepEqual([...started].filter((w) => !embedded.has(w)), [], "missing from includes()");
+});
 
 Deno.test("packArchive() (packaging only, on a stand-in file) makes a tar.gz that tar unpacks to the same bytes, executable", async () => {
   const dir = tempDir();
