@@ -53,6 +53,13 @@ export interface UnitWeights {
   container: number;
   /** Weight of the query's word pairs found next to each other, in order (a phrase, a sentence). */
   pair: number;
+  /**
+   * Weight (a share of the word's idf) of a name that begins with the
+   * question's first word or with a word code spells it with ("Returns the
+   * name" — `getName`; "Creates a parser" — `newParser`): a doc comment's
+   * first word is usually its function's verb ({@link LEAD_FORMS}).
+   */
+  lead: number;
   /** BM25's term-frequency saturation. */
   k1: number;
   /** Share of the body's length normalisation (0 none, 1 full). */
@@ -200,6 +207,7 @@ export function scoreUnits(
   const pathText = fileText(path);
   terms.forEach((t, i) => forEachOccurrence(pathText, t.stem, () => pathTf[i]! += 1));
   const containers = containerUnits(units);
+  const leads = w.lead > 0 ? leadStems(terms[0]?.stem) : new Set<string>();
   const pairIdf = terms.reduce((s, t, i) => s + (t.next ? (t.idf + terms[i + 1]!.idf) / 2 : 0), 0);
   const most = terms.reduce((s, t) => s + t.idf, 0) * (1 + w.name + w.qual) + w.pair * pairIdf ||
     1;
@@ -218,6 +226,10 @@ export function scoreUnits(
       score += t.idf * (tf / (w.k1 + tf) + named);
     });
     score += w.pair * pairs[u]!;
+    const firstWord = leads.size > 0 ? splitWords(unit.name)[0] : undefined;
+    if (firstWord !== undefined && leads.has(stem(firstWord.toLowerCase()))) {
+      score += w.lead * terms[0]!.idf;
+    }
     if (containers.has(u)) score *= w.container;
     let assoc = 0;
     for (const v of bodyLearned[u]!.values()) assoc += v;
@@ -452,7 +464,42 @@ export const DEFAULT_UNIT_WEIGHTS: UnitWeights = {
   nameB: 0.5,
   container: 1,
   pair: 1,
+  lead: 4,
 };
+
+/**
+ * The words a name may begin with for a question that begins with a given
+ * word (by stem), besides that word itself: how code conventionally spells
+ * the verbs doc comments begin with.
+ */
+const LEAD_FORMS: ReadonlyMap<string, readonly string[]> = new Map([
+  ["return", ["get", "is", "has", "to"]],
+  ["retriev", ["get", "fetch", "load"]],
+  ["fetch", ["get", "load"]],
+  ["check", ["is", "has", "can", "should", "valid"]],
+  ["determin", ["is", "has", "can", "should"]],
+  ["test", ["is", "has"]],
+  ["creat", ["new", "make", "build", "init", "constructor"]],
+  ["construct", ["constructor", "new", "make", "build", "init", "creat"]],
+  ["make", ["new", "creat", "build"]],
+  ["build", ["new", "make", "creat"]],
+  ["initi", ["init", "setup"]],
+  ["convert", ["to", "as", "from"]],
+  ["remov", ["delet", "del", "drop", "clear"]],
+  ["delet", ["remov", "del", "drop"]],
+  ["comput", ["calc", "calcul", "get"]],
+  ["calcul", ["calc", "comput", "get"]],
+  ["set", ["put", "updat"]],
+  ["add", ["append", "insert", "push", "put"]],
+  ["find", ["search", "lookup", "get"]],
+  ["look", ["lookup", "find", "get"]],
+]);
+
+/** The stems a name that answers a question beginning with stem `first` may begin with. */
+function leadStems(first: string | undefined): ReadonlySet<string> {
+  if (first === undefined) return new Set();
+  return new Set([first, ...(LEAD_FORMS.get(first) ?? [])]);
+}
 
 /** The units that hold another unit's range (a class, a namespace, a parent section). */
 export function containerUnits(units: readonly UnitInput[]): Set<number> {

@@ -193,3 +193,47 @@ Deno.test("scoreUnits() weighs a word in a comment at doc / body of one in code"
   const [c, d] = scoreUnits(units, file, "", t, new Map(), even);
   assert.equal(c!.score.toFixed(6), d!.score.toFixed(6));
 });
+
+Deno.test("scoreUnits() prefers a name that begins with the question's first word, or with how code spells it", () => {
+  // The same words otherwise: each name or body holds "name", none the verb.
+  const file = fileText(
+    "function setName(v) { this.name = v; }\nfunction getName() { this.name; }\n" +
+      "class Parser {\n  build() { this.name; }\n  constructor(name) { this.name = name; }\n}",
+  );
+  const units = [
+    unit({ name: "setName", start: 1, end: 1 }),
+    unit({ name: "getName", start: 2, end: 2 }),
+    unit({ name: "build", qual: "Parser", start: 4, end: 4 }),
+    unit({ name: "constructor", qual: "Parser", start: 5, end: 5 }),
+  ];
+  const off = { ...DEFAULT_UNIT_WEIGHTS, lead: 0 };
+  const best = (query: string[], w = DEFAULT_UNIT_WEIGHTS) => {
+    const s = scoreUnits(units, file, "", terms(query), new Map(), w);
+    return units[s.indexOf(s.reduce((a, b) => (b.score > a.score ? b : a)))]!.name;
+  };
+  // "Returns the name": code spells it `get`.
+  assert.equal(best(["returns", "name"]), "getName");
+  const gap = (w: typeof off) => {
+    const [set, get] = scoreUnits(units, file, "", terms(["returns", "name"]), new Map(), w);
+    return get!.score - set!.score;
+  };
+  assert.ok(
+    gap(DEFAULT_UNIT_WEIGHTS) > gap(off) + 0.1,
+    `${gap(DEFAULT_UNIT_WEIGHTS)} vs ${gap(off)}`,
+  );
+  // "Sets the name": the word itself.
+  assert.equal(best(["sets", "name"]), "setName");
+  // "Constructs a parser with a name": the constructor, not another method.
+  assert.equal(best(["constructs", "parser", "name"]), "constructor");
+  // Only the first word leads: "the name it returns" gives `get` nothing.
+  const late = scoreUnits(units, file, "", terms(["name", "returns"]), new Map(), off);
+  const lateOn = scoreUnits(
+    units,
+    file,
+    "",
+    terms(["name", "returns"]),
+    new Map(),
+    DEFAULT_UNIT_WEIGHTS,
+  );
+  assert.deepEqual(lateOn.map((s) => s.score), late.map((s) => s.score));
+});
