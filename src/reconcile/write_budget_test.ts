@@ -149,60 +149,28 @@ Deno.test("an index stopped between two of its resolution transactions converges
   Deno.removeSync(base, { recursive: true });
 });
 
-Deno.test("a writer in another process gets the lock while a bulk writer works for longer than its busy timeout", async () => {
-  const base = Deno.makeTempDirSync({ prefix: "heimdall-budget-" });
+/**
+ * Runs `bulkMs` of bulk steps through `txChunked` (budget `maxMs`) while
+ * another process, after half a second, makes `writes` small write
+ * transactions 150 ms apart, each announcing its wait as `Journal.tx` does.
+ * Returns the bulk journal (open; the caller closes it) and each write's
+ * wait for the lock, in ms.
+ */
+async function bulkBesideOther(
+  base: string,
+  writes: number,
+  bulkMs: number,
+  maxMs: number,
+): Promise<{ journal: Journal; waits: number[] }> {
   const file = join(base, "journal.db");
   const journal = Journal.open(file);
   journal.run("CREATE TABLE IF NOT EXISTS bulk (x)");
-  const code = `
-    import { Journal } from ${JSON.stringify(new URL("../store/mod.ts", import.meta.url).href)};
-    const j = Journal.open(${JSON.stringify(file)});
-    await new Promise((r) => setTimeout(r, 500));
-    let ok = 0;
-    for (let i = 0; i < 20; i++) {
-      j.tx(() => j.run("INSERT INTO meta (key, value) VALUES (?, 'x')", "other" + i));
-      ok++;
-      await new Promise((r) => setTimeout(r, 150));
-    }
-    console.log(ok);`;
-  const other = new Deno.Command(Deno.execPath(), {
-    args: ["eval", code],
-    env: { DENO_NO_UPDATE_CHECK: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  // Bulk work for 7 s, longer than the other process's 5 s busy timeout.
-  const until = Date.now() + 7_000;
-  await journal.txChunked(
-    (function* () {
-      while (Date.now() < until) {
-        journal.run("INSERT INTO bulk VALUES (randomblob(64))");
-        yield;
-      }
-    })(),
-    { maxMs: 100 },
-  );
-  const out = await other.output();
-  const stderr = new TextDecoder().decode(out.stderr);
-  assert.equal(out.code, 0, stderr);
-  assert.equal(new TextDecoder().decode(out.stdout).trim(), "20");
-  assert.ok(journal.holds.count > 10, `${journal.holds.count} bulk transactions`);
-  journal.close();
-  Deno.removeSync(base, { recursive: true });
-});
-
-Deno.test("a bulk writer commits at its next step when another writer waits, however much of its budget is left", async () => {
-  const base = Deno.makeTempDirSync({ prefix: "heimdall-budget-" });
-  const file = join(base, "journal.db");
-  const journal = Journal.open(file);
-  journal.run("CREATE TABLE IF NOT EXISTS bulk (x)");
-  // Five writes, each timing its wait for the lock (Journal.tx announces it).
   const code = `
     import { Journal } from ${JSON.stringify(new URL("../store/mod.ts", import.meta.url).href)};
     const j = Journal.open(${JSON.stringify(file)});
     await new Promise((r) => setTimeout(r, 500));
     const waits = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < ${writes}; i++) {
       const t = performance.now();
       j.tx(() => j.run("INSERT INTO meta (key, value) VALUES (?, 'x')", "other" + i));
       waits.push(Math.round(performance.now() - t));
@@ -215,8 +183,7 @@ Deno.test("a bulk writer commits at its next step when another writer waits, how
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  // 4 s of steps within one budget of 60 s: without a waiter, one transaction.
-  const until = Date.now() + 4_000;
+  const until = Date.now() + bulkMs;
   await journal.txChunked(
     (function* () {
       while (Date.now() < until) {
@@ -224,11 +191,27 @@ Deno.test("a bulk writer commits at its next step when another writer waits, how
         yield;
       }
     })(),
-    { maxMs: 60_000 },
+    { maxMs },
   );
   const out = await other.output();
   assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  const waits: number[] = JSON.parse(new TextDecoder().decode(out.stdout));
+  return { journal, waits: JSON.parse(new TextDecoder().decode(out.stdout)) };
+}
+
+Deno.test("a writer in another process gets the lock while a bulk writer works for longer than its busy timeout", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "heimdall-budget-" });
+  // Bulk work for 7 s, longer than the other process's 5 s busy timeout.
+  const { journal, waits } = await bulkBesideOther(base, 20, 7_000, 100);
+  assert.equal(waits.length, 20);
+  assert.ok(journal.holds.count > 10, `${journal.holds.count} bulk transactions`);
+  journal.close();
+  Deno.removeSync(base, { recursive: true });
+});
+
+Deno.test("a bulk writer commits at its next step when another writer waits, however much of its budget is left", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "heimdall-budget-" });
+  // 4 s of steps within one budget of 60 s: without a waiter, one transaction.
+  const { journal, waits } = await bulkBesideOther(base, 5, 4_000, 60_000);
   assert.equal(waits.length, 5);
   // Each waited for a step and a commit, not for the rest of the 4 s.
   assert.ok(Math.max(...waits) < 1_500, `waits ${waits.join(", ")} ms`);

@@ -472,28 +472,30 @@ export const DEFAULT_UNIT_WEIGHTS: UnitWeights = {
  * word (by stem), besides that word itself: how code conventionally spells
  * the verbs doc comments begin with.
  */
-const LEAD_FORMS: ReadonlyMap<string, readonly string[]> = new Map([
-  ["return", ["get", "is", "has", "to"]],
-  ["retriev", ["get", "fetch", "load"]],
-  ["fetch", ["get", "load"]],
-  ["check", ["is", "has", "can", "should", "valid"]],
-  ["determin", ["is", "has", "can", "should"]],
-  ["test", ["is", "has"]],
-  ["creat", ["new", "make", "build", "init", "constructor"]],
-  ["construct", ["constructor", "new", "make", "build", "init", "creat"]],
-  ["make", ["new", "creat", "build"]],
-  ["build", ["new", "make", "creat"]],
-  ["initi", ["init", "setup"]],
-  ["convert", ["to", "as", "from"]],
-  ["remov", ["delet", "del", "drop", "clear"]],
-  ["delet", ["remov", "del", "drop"]],
-  ["comput", ["calc", "calcul", "get"]],
-  ["calcul", ["calc", "comput", "get"]],
-  ["set", ["put", "updat"]],
-  ["add", ["append", "insert", "push", "put"]],
-  ["find", ["search", "lookup", "get"]],
-  ["look", ["lookup", "find", "get"]],
-]);
+const LEAD_FORMS: ReadonlyMap<string, readonly string[]> = new Map(
+  Object.entries({
+    return: "get is has to",
+    retriev: "get fetch load",
+    fetch: "get load",
+    check: "is has can should valid",
+    determin: "is has can should",
+    test: "is has",
+    creat: "new make build init constructor",
+    construct: "constructor new make build init creat",
+    make: "new creat build",
+    build: "new make creat",
+    initi: "init setup",
+    convert: "to as from",
+    remov: "delet del drop clear",
+    delet: "remov del drop",
+    comput: "calc calcul get",
+    calcul: "calc comput get",
+    set: "put updat",
+    add: "append insert push put",
+    find: "search lookup get",
+    look: "lookup find get",
+  }).map(([verb, forms]) => [verb, forms.split(" ")]),
+);
 
 /** The stems a name that answers a question beginning with stem `first` may begin with. */
 function leadStems(first: string | undefined): ReadonlySet<string> {
