@@ -207,7 +207,7 @@ export function scoreUnits(
   const pathText = fileText(path);
   terms.forEach((t, i) => forEachOccurrence(pathText, t.stem, () => pathTf[i]! += 1));
   const containers = containerUnits(units);
-  const leads = w.lead > 0 ? leadStems(terms[0]?.stem) : new Set<string>();
+  const leads = w.lead > 0 ? leadStems(terms[0]?.stem, terms[1]?.stem) : new Set<string>();
   const pairIdf = terms.reduce((s, t, i) => s + (t.next ? (t.idf + terms[i + 1]!.idf) / 2 : 0), 0);
   const most = terms.reduce((s, t) => s + t.idf, 0) * (1 + w.name + w.qual) + w.pair * pairIdf ||
     1;
@@ -474,7 +474,6 @@ export const DEFAULT_UNIT_WEIGHTS: UnitWeights = {
  */
 const LEAD_FORMS: ReadonlyMap<string, readonly string[]> = new Map(
   Object.entries({
-    return: "get is has to",
     retriev: "get fetch load",
     fetch: "get load",
     check: "is has can should valid",
@@ -497,10 +496,23 @@ const LEAD_FORMS: ReadonlyMap<string, readonly string[]> = new Map(
   }).map(([verb, forms]) => [verb, forms.split(" ")]),
 );
 
-/** The stems a name that answers a question beginning with stem `first` may begin with. */
-function leadStems(first: string | undefined): ReadonlySet<string> {
+/** Words after "returns" that make it a yes-or-no question ("Returns true if …"). */
+const PREDICATE = new Set(["true", "fals", "whether", "bool", "boolean"]);
+
+/**
+ * The stems a name that answers a question beginning with stems `first`
+ * and `second` may begin with: `first` itself and how code spells it. A
+ * question that returns a truth value is answered by `is…`, `has…`; one
+ * that returns anything else by `get…`, `to…`.
+ */
+function leadStems(first: string | undefined, second: string | undefined): ReadonlySet<string> {
   if (first === undefined) return new Set();
-  return new Set([first, ...(LEAD_FORMS.get(first) ?? [])]);
+  const forms = first !== "return"
+    ? LEAD_FORMS.get(first) ?? []
+    : PREDICATE.has(second ?? "")
+    ? ["is", "has", "can", "should"]
+    : ["get", "to"];
+  return new Set([first, ...forms.map(stem)]);
 }
 
 /** The units that hold another unit's range (a class, a namespace, a parent section). */

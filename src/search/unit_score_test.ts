@@ -198,13 +198,15 @@ Deno.test("scoreUnits() prefers a name that begins with the question's first wor
   // The same words otherwise: each name or body holds "name", none the verb.
   const file = fileText(
     "function setName(v) { this.name = v; }\nfunction getName() { this.name; }\n" +
-      "class Parser {\n  build() { this.name; }\n  constructor(name) { this.name = name; }\n}",
+      "class Parser {\n  build() { this.name; }\n  constructor(name) { this.name = name; }\n}\n" +
+      "function hasName() { this.name !== undefined; }",
   );
   const units = [
     unit({ name: "setName", start: 1, end: 1 }),
     unit({ name: "getName", start: 2, end: 2 }),
     unit({ name: "build", qual: "Parser", start: 4, end: 4 }),
     unit({ name: "constructor", qual: "Parser", start: 5, end: 5 }),
+    unit({ name: "hasName", start: 7, end: 7 }),
   ];
   const off = { ...DEFAULT_UNIT_WEIGHTS, lead: 0 };
   const best = (query: string[], w = DEFAULT_UNIT_WEIGHTS) => {
@@ -221,6 +223,8 @@ Deno.test("scoreUnits() prefers a name that begins with the question's first wor
     gap(DEFAULT_UNIT_WEIGHTS) > gap(off) + 0.1,
     `${gap(DEFAULT_UNIT_WEIGHTS)} vs ${gap(off)}`,
   );
+  // "Returns true if it has a name": a truth value is `is…` or `has…`.
+  assert.equal(best(["returns", "true", "name"]), "hasName");
   // "Sets the name": the word itself.
   assert.equal(best(["sets", "name"]), "setName");
   // "Constructs a parser with a name": the constructor, not another method.
