@@ -213,8 +213,9 @@ export function scoreUnits(
     1;
   return units.map((unit, u) => {
     const lengthNorm = 1 - w.b + w.b * (bodyLen[u]! / w.avgBody);
+    const nameWords = splitWords(unit.name);
     const nameNorm = 1 - w.nameB +
-      w.nameB * (Math.max(1, splitWords(unit.name).length) / AVG_NAME_WORDS);
+      w.nameB * (Math.max(1, nameWords.length) / AVG_NAME_WORDS);
     let score = 0;
     let matched = 0;
     terms.forEach((t, i) => {
@@ -226,7 +227,7 @@ export function scoreUnits(
       score += t.idf * (tf / (w.k1 + tf) + named);
     });
     score += w.pair * pairs[u]!;
-    const firstWord = leads.size > 0 ? splitWords(unit.name)[0] : undefined;
+    const firstWord = leads.size > 0 ? nameWords[0] : undefined;
     if (firstWord !== undefined && leads.has(stem(firstWord.toLowerCase()))) {
       score += w.lead * terms[0]!.idf;
     }
