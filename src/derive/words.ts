@@ -17,6 +17,11 @@
  * ```
  */
 export function splitWords(text: string): string[] {
+  return splitAscii(text) ?? splitUnicode(text);
+}
+
+/** {@link splitWords} by regular expressions, for any script. */
+function splitUnicode(text: string): string[] {
   return text
     .replace(/([\p{Ll}0-9])(\p{Lu})/gu, "$1 $2")
     .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, "$1 $2")
@@ -31,7 +36,7 @@ const LOWER = 1;
 const UPPER = 2;
 const DIGIT = 3;
 
-/** {@link splitWords} of one ASCII identifier by a scan (the index's hot path); undefined for non-ASCII. */
+/** {@link splitWords} of an ASCII text by one scan (the index's and the scorer's hot path); undefined for non-ASCII. */
 function splitAscii(token: string): string[] | undefined {
   const out: string[] = [];
   let start = -1;
@@ -138,7 +143,8 @@ function addForms(out: string[], token: string): void {
 /** The distinct words of a text with their stems, for coverage: every form {@link indexText} makes. */
 export function stemSet(text: string): Set<string> {
   const out = new Set<string>();
-  for (const w of indexText(text).split(" ")) if (w !== "") out.add(stem(w));
+  // A word repeats often in code: each distinct one is stemmed once.
+  for (const w of new Set(indexText(text).split(" "))) if (w !== "") out.add(stem(w));
   return out;
 }
 

@@ -18,6 +18,19 @@ Deno.test("splitWords() splits camelCase, snake_case, kebab-case, dots and digit
   ]);
 });
 
+Deno.test("splitWords() cuts an ASCII text by its scan exactly where the Unicode rules cut it", () => {
+  // The scan is the fast path; the rules are checked on the same text with one non-ASCII letter after it.
+  const alphabet = "aZ9_.-bQx0 YHttP";
+  let seed = 7;
+  // The high bits of a linear congruential generator: its low bits repeat within 16 steps.
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) >> 16;
+  for (let k = 0; k < 2000; k++) {
+    const text = Array.from({ length: 1 + (next() % 14) }, () => alphabet[next() % alphabet.length])
+      .join("");
+    assert.deepEqual([...splitWords(text), "é"], splitWords(`${text} é`), JSON.stringify(text));
+  }
+});
+
 Deno.test("wholeForm() joins a compound name's words and leaves a single word alone", () => {
   assert.equal(wholeForm("maxFileBytes"), "maxfilebytes");
   assert.equal(wholeForm("max_file_bytes"), "maxfilebytes");
