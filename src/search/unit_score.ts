@@ -399,6 +399,8 @@ export function proseLines(
   for (let l = 0; l < owner.length; l++) {
     const u = owner[l]!;
     if (u < 0 || units[u]!.isFile) continue;
+    // Most lines are code: their first character decides that without a regular expression.
+    if (docstringEnd === undefined && !PROSE_START.has(firstNonBlank(file, l))) continue;
     const line = lineText(l);
     if (docstringEnd !== undefined) {
       out[l] = 1;
@@ -418,6 +420,19 @@ export function proseLines(
     }
   }
   return out;
+}
+
+/** The characters a {@link COMMENT} or a {@link DOCSTRING_OPEN} line begins with, after its indent. */
+const PROSE_START = new Set([..."/*#-;\"'rRuUbB"].map((c) => c.charCodeAt(0)));
+
+/** The code of line `l`'s first character that is not white space or a control (-1 for a blank line). */
+function firstNonBlank(file: FileText, l: number): number {
+  const end = file.lineStarts[l + 1] ?? file.text.length;
+  for (let i = file.lineStarts[l]!; i < end; i++) {
+    const c = file.text.charCodeAt(i);
+    if (c > 32) return c;
+  }
+  return -1;
 }
 
 /** A line of a comment, a doc comment or an attribute/decorator, which belongs to the definition below it. */
