@@ -4,7 +4,7 @@
  */
 import { isStopWord, splitWords, wholeForm } from "../derive/words.ts";
 
-/** A parsed query. Every list is lower-case, without duplicates, in query order. */
+/** A parsed query. Every list but `spelled` is lower-case; none has duplicates; all keep query order. */
 export interface ParsedQuery {
   /** The query as typed, trimmed. */
   text: string;
@@ -12,6 +12,8 @@ export interface ParsedQuery {
   words: string[];
   /** Whole forms of compound identifiers (`parseHTTPRequest` → `parsehttprequest`). */
   wholes: string[];
+  /** The compound identifiers as typed, case kept (`parseHTTPRequest`): the one exception to lower case. */
+  spelled: string[];
   /** Quoted phrases, as their words joined by a space. */
   phrases: string[];
   /** Words after a leading `-` (`-test`): chunks holding them are not returned. */
@@ -30,6 +32,7 @@ export interface ParsedQuery {
  * const q = parseQuery('retry parseHTTPRequest "exponential backoff" -test');
  * assert.deepEqual(q.words, ["retry", "parse", "http", "request", "exponential", "backoff"]);
  * assert.deepEqual(q.wholes, ["parsehttprequest"]);
+ * assert.deepEqual(q.spelled, ["parseHTTPRequest"]);
  * assert.deepEqual(q.phrases, ["exponential backoff"]);
  * assert.deepEqual(q.excluded, ["test"]);
  * ```
@@ -38,6 +41,7 @@ export function parseQuery(input: string): ParsedQuery {
   const text = input.trim();
   const all: string[] = [];
   const wholes: string[] = [];
+  const spelled: string[] = [];
   const phrases: string[] = [];
   const excluded: string[] = [];
   const re = /(-?)"([^"]*)"?|(\S+)/g;
@@ -58,7 +62,10 @@ export function parseQuery(input: string): ParsedQuery {
     }
     for (const part of token.split(/[^\p{L}\p{N}_$.:-]+/u)) {
       const whole = wholeForm(part);
-      if (whole !== undefined) wholes.push(whole);
+      if (whole !== undefined) {
+        wholes.push(whole);
+        spelled.push(...part.split(/[.:-]+/).filter((name) => wholeForm(name) !== undefined));
+      }
       all.push(...splitWords(part));
     }
   }
@@ -67,6 +74,7 @@ export function parseQuery(input: string): ParsedQuery {
     text,
     words: unique(content.length > 0 ? content : all),
     wholes: unique(wholes),
+    spelled: unique(spelled),
     phrases: unique(phrases),
     excluded: unique(excluded),
   };

@@ -25,7 +25,7 @@ import { resolveFilter } from "./filter.ts";
 import type { LegsReport, SearchRequest } from "./types.ts";
 import { COVERAGE_THRESHOLD } from "./verdict.ts";
 import { DEFAULT_UNIT_WEIGHTS, type ScoredTerm, type UnitWeights } from "./unit_score.ts";
-import { stem } from "../derive/words.ts";
+import { stem, wholeForm } from "../derive/words.ts";
 
 /** Every knob of the ranking; the defaults are tuned by `scripts/bench_search.ts`. */
 export interface Tuning {
@@ -303,7 +303,12 @@ function scoredTerms(j: Journal, q: ParsedQuery, counts: readonly TermCount[]): 
     if (seen.has(s)) continue;
     seen.add(s);
     const d = df.get(term) ?? 0;
-    out.push({ stem: s, idf: Math.log(1 + (Math.max(n, d) - d + 0.5) / (d + 0.5)) });
+    const spelled = q.spelled.filter((name) => wholeForm(name) === term);
+    out.push({
+      stem: s,
+      idf: Math.log(1 + (Math.max(n, d) - d + 0.5) / (d + 0.5)),
+      ...(spelled.length > 0 ? { spelled } : {}),
+    });
   }
   // Consecutive words of the query (after stop words go) are looked for as pairs.
   for (let i = 0; i + 1 < out.length && i + 1 < words.size; i++) out[i]!.next = true;

@@ -22,6 +22,8 @@ export interface ScoredTerm {
   idf: number;
   /** True when the next term is the query's next word (their pair is looked for as a phrase). */
   next?: boolean;
+  /** For a whole identifier's form, the identifiers as the query typed them (`testCreate`). */
+  spelled?: readonly string[];
 }
 
 /**
@@ -60,6 +62,12 @@ export interface UnitWeights {
    * first word is usually its function's verb ({@link LEAD_FORMS}).
    */
   lead: number;
+  /**
+   * Weight (a share of the identifier's idf) of a name that is a compound
+   * identifier of the query exactly as typed, case included: `testCreate`
+   * asks for `testCreate`, not `TestCreate`, which its whole form matches as well.
+   */
+  exact: number;
   /** BM25's term-frequency saturation. */
   k1: number;
   /** Share of the body's length normalisation (0 none, 1 full). */
@@ -231,6 +239,7 @@ export function scoreUnits(
     if (firstWord !== undefined && leads.has(stem(firstWord.toLowerCase()))) {
       score += w.lead * terms[0]!.idf;
     }
+    for (const t of terms) if (t.spelled?.includes(unit.name)) score += w.exact * t.idf;
     if (containers.has(u)) score *= w.container;
     let assoc = 0;
     for (const v of bodyLearned[u]!.values()) assoc += v;
@@ -481,6 +490,7 @@ export const DEFAULT_UNIT_WEIGHTS: UnitWeights = {
   container: 1,
   pair: 1,
   lead: 4,
+  exact: 1,
 };
 
 /**

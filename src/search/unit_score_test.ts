@@ -241,3 +241,17 @@ Deno.test("scoreUnits() prefers a name that begins with the question's first wor
   );
   assert.deepEqual(lateOn.map((s) => s.score), late.map((s) => s.score));
 });
+
+Deno.test("scoreUnits() prefers the name a query types exactly, case included, over one its whole form also matches", () => {
+  const file = fileText("func TestCreate(t *T) { run(t) }\nfunc testCreate(t *T) { run(t) }");
+  const units = [
+    unit({ name: "TestCreate", start: 1, end: 1 }),
+    unit({ name: "testCreate", start: 2, end: 2 }),
+  ];
+  const query = [...terms(["creates", "archive"]), { stem: "testcreat", idf: 6 }];
+  const [off0, off1] = scoreUnits(units, file, "", query, new Map(), DEFAULT_UNIT_WEIGHTS);
+  assert.equal(off0!.score, off1!.score, "the whole form alone cannot tell them apart");
+  const typed = query.map((t) => (t.stem === "testcreat" ? { ...t, spelled: ["testCreate"] } : t));
+  const [upper, lower] = scoreUnits(units, file, "", typed, new Map(), DEFAULT_UNIT_WEIGHTS);
+  assert.ok(lower!.score > upper!.score, `${lower!.score} > ${upper!.score}`);
+});
