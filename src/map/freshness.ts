@@ -4,7 +4,7 @@
  * documents; when the index is behind the commit, what an agent is told can
  * be older than what the repository says.
  */
-import { contentHash } from "../reconcile/mod.ts";
+import { contentHash } from "../files/mod.ts";
 
 /** Extensions of the documents the check looks at (prose the index chunks by heading). */
 const DOCUMENT = /\.(md|markdown|mdx|rst|adoc|asciidoc|txt|org|toml|json)$/i;

@@ -4,7 +4,7 @@
  * structural hash of the index includes the name, so it cannot do this.
  */
 import { createHash } from "node:crypto";
-import { contentHash } from "../reconcile/mod.ts";
+import { contentHash } from "../files/mod.ts";
 
 /** A definition to take the shape of: its name and its line range (1-based, inclusive). */
 export interface ShapeTarget {

@@ -61,11 +61,6 @@ export function fileNodeId(path: string): string {
   return nodeId(path, "file", "");
 }
 
-/** Content hash used as the oracle (sha1 of the bytes, hex). */
-export function contentHash(bytes: Uint8Array): string {
-  return createHash("sha1").update(bytes).digest("hex");
-}
-
 /**
  * The rows one path should own, given its bytes' description and extraction
  * (pure). A parsed file gets a file node; symbols hang under it by their

@@ -24,6 +24,6 @@ export {
 } from "./faults.ts";
 export type { BackgroundWork, DaemonOptions } from "./daemon.ts";
 export { type Drift, verifyJournal, type VerifyReport } from "./verify.ts";
-export { contentHash, desiredRows, fileNodeId, nodeId } from "./desired.ts";
+export { desiredRows, fileNodeId, nodeId } from "./desired.ts";
 export { isRacy, planCommit, planPath, RACY_WINDOW_MS } from "./plan.ts";
 export { homeDirs, isInside, rootInHomeError } from "./owners.ts";

@@ -9,7 +9,8 @@ import {
   isBinary,
 } from "../extract/mod.ts";
 import type { OwnedRows, PathStat } from "../store/mod.ts";
-import { contentHash, desiredRows } from "./desired.ts";
+import { contentHash } from "../files/mod.ts";
+import { desiredRows } from "./desired.ts";
 import {
   budgetScale,
   isRacy,

@@ -8,7 +8,7 @@ import {
   queueStats,
   vocabDrift,
 } from "../store/mod.ts";
-import { contentHash } from "./desired.ts";
+import { contentHash } from "../files/mod.ts";
 import { homeDirs, walkExclusions } from "./owners.ts";
 import { PARSE_TRIES, parseTry, UNREADABLE } from "./plan.ts";
 import { sniffSecret } from "../files/secrets.ts";

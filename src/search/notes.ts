@@ -2,8 +2,7 @@
  * Notes: reusable work recorded with `heimdall insert`. Memory, not index:
  * re-indexing never deletes a note; its chunk makes it searchable at once.
  */
-import { createHash } from "node:crypto";
-import { redactSecrets } from "../files/mod.ts";
+import { contentHash, redactSecrets } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { upsertLooseChunk } from "./chunks.ts";
 
@@ -86,7 +85,7 @@ export function notePaths(j: Journal, noteId: number): NotePath[] {
 function describePath(path: string): NotePath {
   try {
     const bytes = Deno.readFileSync(path);
-    return { path, hash: createHash("sha1").update(bytes).digest("hex"), size: bytes.length };
+    return { path, hash: contentHash(bytes), size: bytes.length };
   } catch {
     return { path, hash: null, size: null };
   }

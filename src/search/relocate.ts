@@ -3,9 +3,8 @@
  * (structural hash and name) elsewhere in the journal, else on disk under
  * the file's root, nearest folders first, within a time budget.
  */
-import { createHash } from "node:crypto";
 import { basename, dirname } from "node:path";
-import { exists, walkRoot } from "../files/mod.ts";
+import { contentHash, exists, walkRoot } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { definitions } from "./definitions.ts";
 
@@ -111,7 +110,7 @@ function match(
   } catch {
     return undefined;
   }
-  if (sameSize && createHash("sha1").update(bytes).digest("hex") === gone.hash) {
+  if (sameSize && contentHash(bytes) === gone.hash) {
     return { path, line: null, how: "same content" };
   }
   if (sameName) {

@@ -5,13 +5,11 @@
  * elsewhere (REBUILT) or pruned (STALE), and the reconciler is hinted so the
  * journal converges.
  */
-import { createHash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 import type { HomePaths } from "../config/mod.ts";
 import { ensurePrivateDir, writePrivateFile } from "../config/private_files.ts";
 import { writeHintFile } from "../hints/hints.ts";
-import { exists } from "../files/exists.ts";
-import { redactSecrets } from "../files/secrets.ts";
+import { contentHash, exists, redactSecrets } from "../files/mod.ts";
 import { type Journal, lastAudit, listRoots } from "../store/mod.ts";
 import { notePaths } from "./notes.ts";
 import { clip, isSemanticOnly, kindOf, spanOf, summaryOf, symbolOf } from "./hit_text.ts";
@@ -79,7 +77,7 @@ export class Verifier {
     const sameStat = st.size === m.size && (st.mtime?.getTime() ?? 0) === m.mtime_ms;
     const bytes = st.size > MAX_READ_BYTES ? undefined : this.cache.get(path) ?? readBytes(path);
     let hash: HitFacts["hash"] = "unchecked";
-    if (hashIt && bytes) hash = sha1(bytes) === m.hash ? "same" : "differs";
+    if (hashIt && bytes) hash = contentHash(bytes) === m.hash ? "same" : "differs";
     const changed = hash === "differs" || (!sameStat && hash !== "same");
     if (!sameStat || hash === "differs") this.#hints.add(path);
     const text = bytes ? new TextDecoder().decode(bytes) : "";
@@ -399,8 +397,4 @@ function readBytes(path: string): Uint8Array | undefined {
   } catch {
     return undefined;
   }
-}
-
-function sha1(bytes: Uint8Array): string {
-  return createHash("sha1").update(bytes).digest("hex");
 }

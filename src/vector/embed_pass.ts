@@ -19,13 +19,9 @@
  * and once a round finds nothing to do, vectors of other models are dropped.
  */
 import type { Journal } from "../store/mod.ts";
-import {
-  contentHash,
-  type Follower,
-  type Logger,
-  type Reconciler,
-  silentLogger,
-} from "../reconcile/mod.ts";
+// Types only: a search, which loads this folder for its semantic leg, never loads the reconciler.
+import type { Follower, Logger, Reconciler } from "../reconcile/mod.ts";
+import { contentHash } from "../files/mod.ts";
 import type { EmbedderSource, TextEmbedder } from "./embedder.ts";
 import { type ChunkToEmbed, embedText } from "./embed_text.ts";
 import { EmbedQueue } from "./embed_queue.ts";
@@ -110,7 +106,7 @@ export class EmbedPass implements Follower {
     readonly source: EmbedderSource,
     options: { batch?: number; quant?: Quant; log?: Logger } = {},
   ) {
-    this.#log = options.log ?? silentLogger;
+    this.#log = options.log ?? { info() {}, warn() {} };
     this.#batch = options.batch ?? EMBED_BATCH;
     this.#size = Math.min(this.#size, this.#batch);
     this.#quant = options.quant ?? "i8";
