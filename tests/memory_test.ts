@@ -677,21 +677,44 @@ Deno.test("export → import into a fresh home → export is byte-identical; a s
   Deno.removeSync(join(repo, "src/util.ts"));
   let r = await cli(home, ["reconcile", "src"], { cwd: repo });
   assert.equal(r.code, 0, r.stderr);
+  // And a note (`heimdall insert`), with a path it points at.
+  r = await cli(home, [
+    "insert",
+    "--title",
+    "Backoff for flaky uploads",
+    "--body",
+    "Retry uploads with jittered exponential backoff",
+    "--keywords",
+    "retry,upload",
+    "--path",
+    join(repo, "src"),
+  ]);
+  assert.equal(r.code, 0, r.stderr);
 
   const exported = join(base, "a.jsonl");
   r = await cli(home, ["export", "--out", exported]);
   assert.equal(r.code, 0, r.stderr);
   const first = Deno.readTextFileSync(exported);
-  assert.equal(first.trim().split("\n").length, 1 + 5);
+  assert.equal(first.trim().split("\n").length, 1 + 5 + 1);
   assert.match(first, /"state":"orphaned"/);
+  assert.match(first, /"type":"note","title":"Backoff for flaky uploads"/);
 
   const fresh = join(base, "fresh-home");
   r = await cli(fresh, ["import", exported]);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /imported 5 new memories/);
+  assert.match(r.stdout, /imported 5 new memories, .*; 1 new note, 0 already here/);
   r = await cli(fresh, ["export"]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, first);
+  // The imported note is searchable there at once.
+  r = await cli(fresh, ["search", "jittered backoff", "--json"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(
+    (JSON.parse(r.stdout).hits as { source: string; title?: string }[]).some((h) =>
+      h.source === "notes"
+    ),
+    r.stdout,
+  );
 
   r = await cli(home, ["import", exported, "--json"]);
   assert.equal(r.code, 0, r.stderr);
@@ -702,6 +725,8 @@ Deno.test("export → import into a fresh home → export is byte-identical; a s
     kept: 0,
     rebased: 0,
     redacted: 0,
+    notesAdded: 0,
+    notesUnchanged: 1,
   });
 
   // A bad line: exit 2, the line named, nothing written.

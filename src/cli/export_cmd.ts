@@ -10,8 +10,9 @@ import { plural } from "../present/fmt.ts";
 
 export const EXPORT_HELP = `heimdall export [--out FILE]
   Writes every memory (superseded, forgotten and orphaned ones too) with its
-  anchors as JSON Lines, to FILE or stdout. Lossless: \`heimdall import\` of
-  it into an empty home, then export, gives the same bytes.`;
+  anchors, and every note (\`heimdall insert\`) with its paths, as JSON Lines,
+  to FILE or stdout. Lossless: \`heimdall import\` of it into an empty home,
+  then export, gives the same bytes.`;
 
 /** `heimdall export`. */
 export async function exportCmd(args: string[], ctx: Context): Promise<number> {
@@ -40,7 +41,11 @@ export async function exportCmd(args: string[], ctx: Context): Promise<number> {
       } finally {
         file.close();
       }
-      ctx.err(`exported ${plural(n - 1, "memory", "memories")} to ${resolve(values.out)}`);
+      ctx.err(
+        `exported ${plural(n - 1, "memory or note", "memories and notes")} to ${
+          resolve(values.out)
+        }`,
+      );
     }
   } finally {
     j.close();
@@ -50,8 +55,9 @@ export async function exportCmd(args: string[], ctx: Context): Promise<number> {
 
 export const IMPORT_HELP = `heimdall import FILE|- [--json]
   Reads an export into this journal in one transaction: new memories are
-  added, one already here is replaced only by a newer copy; anchors under a
-  root of the same folder name here are moved onto it. Secrets in the text
+  added, one already here is replaced only by a newer copy; a note is added
+  unless one with the same time, title and body is here; anchors and note
+  paths under a root of the same folder name here are moved onto it. Secrets in the text
   are redacted. Nothing is written when a line is bad (the error names it:
   a time outside 1970–2099 or in the future, a text over 64 KiB, …).`;
 
@@ -77,7 +83,13 @@ export async function importCmd(args: string[], ctx: Context): Promise<number> {
         `imported ${
           plural(r.added, "new memory", "new memories")
         }, ${r.updated} updated, ${r.unchanged} unchanged, ${r.kept} kept (newer here)${
-          r.rebased > 0 ? `; ${plural(r.rebased, "anchor")} moved onto roots here` : ""
+          r.notesAdded + r.notesUnchanged > 0
+            ? `; ${plural(r.notesAdded, "new note")}, ${r.notesUnchanged} already here`
+            : ""
+        }${
+          r.rebased > 0
+            ? `; ${plural(r.rebased, "anchor or path", "anchors and paths")} moved onto roots here`
+            : ""
         }${
           r.redacted > 0 ? `; secrets redacted in ${plural(r.redacted, "memory", "memories")}` : ""
         }`,

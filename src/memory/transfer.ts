@@ -1,9 +1,10 @@
 /**
  * Moving memory between journals as JSON Lines, losslessly: every column of
- * every memory and anchor. Export is deterministic (same journal, same
- * bytes), so export → import into an empty journal → export is identical.
+ * every memory and anchor, and every note (`heimdall insert`) with the paths
+ * it points at. Export is deterministic (same journal, same bytes), so
+ * export → import into an empty journal → export is identical.
  */
-import { basename, join, relative } from "node:path";
+import { basename, isAbsolute, join, relative } from "node:path";
 import { type Journal, listRoots, rootFor } from "../store/mod.ts";
 import {
   ANCHOR_COLUMNS,
@@ -16,6 +17,7 @@ import {
   replaceAnchors,
   replaceMemory,
 } from "./records.ts";
+import { importNote, type NoteRecord, noteRecords } from "../search/mod.ts";
 import { reanchorMemories } from "./reanchor.ts";
 import { syncSearch } from "./searchable.ts";
 import {
@@ -28,13 +30,16 @@ import {
   SCOPES,
 } from "./types.ts";
 
-/** The first line of an export. */
-export const EXPORT_HEADER = { type: "heimdall-memory", version: 1 } as const;
+/** The first line of an export. Version 2 added notes; version 1 files import as before. */
+export const EXPORT_HEADER = { type: "heimdall-memory", version: 2 } as const;
+/** Export format versions this build reads. */
+const READABLE_VERSIONS: readonly unknown[] = [1, 2];
 
 /**
  * The journal's memories as JSON Lines: a header line, then one line per
- * memory (its columns in table order, then `anchors`), oldest first.
- * Streams; holds one memory at a time.
+ * memory (its columns in table order, then `anchors`), oldest first, then
+ * one line per note (`"type": "note"`), oldest first. Streams memories;
+ * holds one at a time.
  */
 export function* exportMemories(j: Journal): Generator<string> {
   yield JSON.stringify(EXPORT_HEADER);
@@ -50,7 +55,11 @@ export function* exportMemories(j: Journal): Generator<string> {
     });
     yield JSON.stringify(out);
   }
+  for (const note of noteRecords(j)) yield JSON.stringify({ type: NOTE_TYPE, ...note });
 }
+
+/** The `type` of a note's line in an export. */
+export const NOTE_TYPE = "note";
 
 /** What {@link importMemories} did. */
 export interface ImportReport {
@@ -66,6 +75,10 @@ export interface ImportReport {
   rebased: number;
   /** Memories written with secrets in their text, fix or tests replaced by `[REDACTED:<kind>]`. */
   redacted: number;
+  /** Notes added (a note here with the same time, title and body is not added twice). */
+  notesAdded: number;
+  /** Notes already here. */
+  notesUnchanged: number;
 }
 
 /** Times (ms) an import accepts: 1970-01-01 up to, excluding, 2100-01-01. */
@@ -81,12 +94,13 @@ const RECORDED_TIMES = new Set([
   "resolved_at",
   "updated_at",
   "state_at",
+  "created_ms",
 ]);
 /** Longest other string field (ids, names, paths). */
 const MAX_FIELD = 4_096;
 /** Most anchors on one memory. */
 const MAX_ANCHORS = 256;
-const LONG_FIELDS = new Set(["text", "fix", "tests"]);
+const LONG_FIELDS = new Set(["text", "fix", "tests", "body"]);
 /** Fields with a closed set of values (the journal's CHECK constraints), memory's and anchors'. */
 const CHOICES: Record<string, readonly string[]> = {
   outcome: ["failed", "passed"],
@@ -179,7 +193,8 @@ function checkFields(
 }
 
 function isTimeField(name: string): boolean {
-  return name.endsWith("_at") || name === "valid_from" || name === "valid_to";
+  return name.endsWith("_at") || name === "valid_from" || name === "valid_to" ||
+    name === "created_ms";
 }
 
 /** A time an import accepts, or a {@link MemoryInputError} naming the record, field and value. */
@@ -300,6 +315,7 @@ export function importMemories(j: Journal, text: string, file = "input"): Import
   // A byte-order mark (an editor's, PowerShell's) is not part of the header.
   const lines = text.replace(/^\uFEFF/, "").split("\n");
   const memories: Memory[] = [];
+  const notes: NoteRecord[] = [];
   let header = false;
   lines.forEach((line, i) => {
     if (line.trim() === "") return;
@@ -319,9 +335,11 @@ export function importMemories(j: Journal, text: string, file = "input"): Import
           }); write one with \`heimdall export\``,
         );
       }
-      if (hv.version !== EXPORT_HEADER.version) {
+      if (!READABLE_VERSIONS.includes(hv.version)) {
         throw new MemoryInputError(
-          `${where}: export format version ${hv.version}, this build reads ${EXPORT_HEADER.version}; upgrade heimdall`,
+          `${where}: export format version ${hv.version}, this build reads ${
+            READABLE_VERSIONS.join(" and ")
+          }; upgrade heimdall`,
         );
       }
       header = true;
@@ -329,7 +347,8 @@ export function importMemories(j: Journal, text: string, file = "input"): Import
     }
     // Exports joined end to end (`cat a.jsonl b.jsonl`) repeat the header: read on.
     if (isHeaderLine(line)) return;
-    memories.push(parseMemoryLine(line, where, now));
+    if (isNoteLine(line)) notes.push(parseNoteLine(line, where, now));
+    else memories.push(parseMemoryLine(line, where, now));
   });
   if (!header) throw new MemoryInputError(`${file}: empty; write one with \`heimdall export\``);
   const roots = listRoots(j);
@@ -340,6 +359,8 @@ export function importMemories(j: Journal, text: string, file = "input"): Import
     kept: 0,
     rebased: 0,
     redacted: 0,
+    notesAdded: 0,
+    notesUnchanged: 0,
   };
   j.tx(() => {
     const touched: string[] = [];
@@ -368,6 +389,14 @@ export function importMemories(j: Journal, text: string, file = "input"): Import
       }
     }
     syncSearch(j, touched);
+    for (const note of notes) {
+      const paths = note.paths.map((p) => ({ ...p, path: rebasePath(p.path, roots) }));
+      report.rebased += paths.filter((p, i) => p.path !== note.paths[i]!.path).length;
+      const r = importNote(j, { ...note, paths });
+      if (r.added) report.notesAdded++;
+      else report.notesUnchanged++;
+      if (r.redacted) report.redacted++;
+    }
   });
   // Rebased anchors find their nodes here; others wait until their code is indexed.
   reanchorMemories(j);
@@ -378,7 +407,7 @@ function isHeaderLine(line: string): boolean {
   if (!line.includes(EXPORT_HEADER.type) || line.length > 100) return false;
   try {
     const v = JSON.parse(line) as { type?: unknown; version?: unknown } | null;
-    return v?.type === EXPORT_HEADER.type && v.version === EXPORT_HEADER.version;
+    return v?.type === EXPORT_HEADER.type && READABLE_VERSIONS.includes(v.version);
   } catch {
     return false;
   }
@@ -424,4 +453,93 @@ function rebase(a: AnchorRow, roots: readonly { path: string }[]): AnchorRow {
   if (rel.startsWith("..")) return a;
   const root = here[0]!.path;
   return { ...a, root, path: rel === "" ? root : join(root, rel), node_id: null };
+}
+
+const NOTE_FIELDS: Record<Exclude<keyof NoteRecord, "paths">, Field> = {
+  title: "string",
+  body: "string",
+  keywords: "string",
+  created_ms: "number",
+};
+const NOTE_PATH_FIELDS: Record<string, Field> = {
+  path: "string",
+  hash: "string?",
+  size: "number?",
+};
+
+function isNoteLine(line: string): boolean {
+  if (!line.includes(`"${NOTE_TYPE}"`)) return false;
+  try {
+    return (JSON.parse(line) as { type?: unknown } | null)?.type === NOTE_TYPE;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Parses and checks one note line (pure but for `now`), refusing, with the
+ * field and value named: a missing or mistyped field, a body over
+ * {@link MAX_TEXT} characters or another string over 4,096, a time outside
+ * 1970 to now (+1 day of clock skew), more than 256 paths, a relative path.
+ */
+export function parseNoteLine(line: string, where: string, now = Date.now()): NoteRecord {
+  let v: Record<string, unknown>;
+  try {
+    v = JSON.parse(line);
+  } catch (e) {
+    throw new MemoryInputError(`${where}: not JSON (${(e as Error).message})`);
+  }
+  checkFields(v, NOTE_FIELDS, where, now);
+  if (!Array.isArray(v.paths)) throw new MemoryInputError(`${where}: "paths" is not a list`);
+  if (v.paths.length > MAX_ANCHORS) {
+    throw new MemoryInputError(
+      `${where}: ${v.paths.length} paths, at most ${MAX_ANCHORS} are accepted; split the note`,
+    );
+  }
+  const paths = v.paths.map((p: unknown, i: number) => {
+    if (typeof p !== "object" || p === null) {
+      throw new MemoryInputError(`${where}: path ${i} is not an object`);
+    }
+    const o = p as Record<string, unknown>;
+    checkFields(o, NOTE_PATH_FIELDS, `${where}, path ${i}`, now);
+    if (!isAbsolute(o.path as string)) {
+      throw new MemoryInputError(
+        `${where}, path ${i}: field "path" is ${
+          shown(o.path)
+        }, expected an absolute path; was the file written by \`heimdall export\`?`,
+      );
+    }
+    return {
+      path: o.path as string,
+      hash: (o.hash ?? null) as string | null,
+      size: (o.size ?? null) as number | null,
+    };
+  });
+  return {
+    title: v.title as string,
+    body: v.body as string,
+    keywords: v.keywords as string,
+    created_ms: v.created_ms as number,
+    paths,
+  };
+}
+
+/**
+ * A note's path from another machine, moved onto the one root here whose
+ * folder name is one of its folders (`/home/a/proj/src/x.ts` onto
+ * `/Users/b/code/proj`), as anchors are; as it is when it lies under a root
+ * here or no single root matches.
+ */
+function rebasePath(path: string, roots: readonly { path: string }[]): string {
+  if (rootFor(roots, path)) return path;
+  const parts = path.split("/");
+  const spots = roots.flatMap((r) =>
+    parts.flatMap((
+      part,
+      i,
+    ) => (i < parts.length - 1 && part === basename(r.path) ? [{ r, i }] : []))
+  );
+  if (spots.length !== 1) return path;
+  const { r, i } = spots[0]!;
+  return join(r.path, ...parts.slice(i + 1));
 }

@@ -4,7 +4,7 @@ import { newRow } from "./remember.ts";
 import { loadMemories } from "./records.ts";
 import { forget } from "./remember.ts";
 import { EXPORT_HEADER, importMemories, keepMarks, parseMemoryLine } from "./transfer.ts";
-import { Journal } from "../store/mod.ts";
+import { Journal, upsertRoot } from "../store/mod.ts";
 import { MemoryInputError } from "./types.ts";
 
 const NOW = Date.UTC(2026, 11, 1);
@@ -164,4 +164,67 @@ Deno.test("keepMarks() keeps a resolution made here over an open newer copy", ()
     [merged.status, merged.resolved_by, merged.count],
     ["resolved", "mpass000000", 3],
   );
+});
+
+Deno.test("importMemories() reads a version 1 export, and refuses a note whose path is not absolute", () => {
+  const dir = Deno.makeTempDirSync();
+  const j = Journal.open(`${dir}/journal.db`);
+  try {
+    const v1 = JSON.stringify({ ...EXPORT_HEADER, version: 1 });
+    assert.equal(importMemories(j, `${v1}\n${line()}\n`, "old").added, 1);
+    const note = JSON.stringify({
+      type: "note",
+      title: "t",
+      body: "b",
+      keywords: "",
+      created_ms: NOW - DAY,
+      paths: [{ path: "src/a.ts", hash: null, size: null }],
+    });
+    assert.throws(
+      () => importMemories(j, `${JSON.stringify(EXPORT_HEADER)}\n${note}\n`, "f"),
+      /f:2, path 0: field "path" is "src\/a.ts", expected an absolute path/,
+    );
+    assert.equal(j.get<{ n: number }>("SELECT count(*) AS n FROM notes")!.n, 0);
+  } finally {
+    j.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("importMemories() moves a note's path onto the one root here of the same folder name, and adds a note once", () => {
+  const dir = Deno.makeTempDirSync();
+  const j = Journal.open(`${dir}/journal.db`);
+  try {
+    upsertRoot(j, "/Users/b/code/shop", "max");
+    const note = (path: string) =>
+      JSON.stringify({
+        type: "note",
+        title: "Rounding",
+        body: "Totals are rounded last",
+        keywords: "money",
+        created_ms: NOW - DAY,
+        paths: [{ path, hash: "a".repeat(40), size: 10 }],
+      });
+    const text = `${JSON.stringify(EXPORT_HEADER)}\n${note("/home/a/shop/src/total.ts")}\n`;
+    const r = importMemories(j, text, "f");
+    assert.deepEqual([r.notesAdded, r.notesUnchanged, r.rebased], [1, 0, 1]);
+    assert.deepEqual(
+      j.all<Record<string, unknown>>("SELECT path, hash, size FROM note_paths").map((r) => ({
+        ...r,
+      })),
+      [
+        { path: "/Users/b/code/shop/src/total.ts", hash: "a".repeat(40), size: 10 },
+      ],
+    );
+    assert.deepEqual([importMemories(j, text, "f").notesUnchanged], [1]);
+    // No root of that name: the path stays as written.
+    importMemories(j, text.replace("Rounding", "Other").replaceAll("/shop/", "/till/"), "g");
+    assert.equal(
+      j.get<{ path: string }>("SELECT path FROM note_paths ORDER BY rowid DESC")!.path,
+      "/home/a/till/src/total.ts",
+    );
+  } finally {
+    j.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
 });

@@ -27,7 +27,16 @@ export type {
 export { NO_MODEL_REASON, semanticLegFor, setSemanticLeg } from "./legs.ts";
 export type { LegFilter, LegHit, LegStatus, SemanticLeg, SemanticLegFactory } from "./legs.ts";
 export { deleteLooseChunk, type LooseChunk, upsertLooseChunk } from "./chunks.ts";
-export { insertNote, type NoteInput, notePaths, reindexNotes } from "./notes.ts";
+export {
+  importNote,
+  insertNote,
+  type NoteInput,
+  type NotePath,
+  notePaths,
+  type NoteRecord,
+  noteRecords,
+  reindexNotes,
+} from "./notes.ts";
 export { confidence, CONFIDENCE_MODEL, INJECT_CONFIDENCE, namesSymbol } from "./confidence.ts";
 export { coverage, COVERAGE_THRESHOLD, decideVerdict, type Verdict } from "./verdict.ts";
 export { findSymbol, outline, symbolCandidates, SymbolLookupError, symbolRef } from "./symbols.ts";

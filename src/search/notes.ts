@@ -37,41 +37,99 @@ export interface NotePath {
  * redacted (`[REDACTED:<kind>]`).
  */
 export function insertNote(j: Journal, input: NoteInput, now = Date.now()): number {
-  // The one writer of notes (CLI `insert`, MCP `insert_note`): secrets never reach the journal.
+  // Notes are written here (CLI `insert`, MCP `insert_note`) and by importNote: both redact.
   const note = { ...input, title: redactSecrets(input.title), body: redactSecrets(input.body) };
   const paths = (note.paths ?? []).map(describePath);
   const keywords = (note.keywords ?? []).map((k) => redactSecrets(k.trim())).filter((k) =>
     k !== ""
   );
-  return j.tx(() => {
-    const id = Number(
-      j.stmt("INSERT INTO notes (title, body, keywords, created_ms) VALUES (?, ?, ?, ?)").run(
-        note.title,
-        note.body,
-        keywords.join(","),
-        now,
-      ).lastInsertRowid,
-    );
-    paths.forEach((p, i) =>
-      j.run(
-        "INSERT INTO note_paths (note_id, ord, path, hash, size) VALUES (?, ?, ?, ?, ?)",
-        id,
-        i,
-        p.path,
-        p.hash,
-        p.size,
-      )
-    );
-    upsertLooseChunk(j, {
-      source: "notes",
-      refId: id,
+  return j.tx(() =>
+    writeNote(j, {
       title: note.title,
-      text: note.body,
-      keywords: keywords.join(" "),
-      ...(paths[0] ? { path: paths[0].path } : {}),
-    });
-    return id;
+      body: note.body,
+      keywords: keywords.join(","),
+      created_ms: now,
+      paths,
+    })
+  );
+}
+
+/** A note as it is kept and exported. */
+export interface NoteRecord {
+  /** Its title, matched as its name. */
+  title: string;
+  /** Its text. */
+  body: string;
+  /** Its extra words, comma-joined. */
+  keywords: string;
+  /** When it was written (ms since 1970): with title and body, what makes two notes one. */
+  created_ms: number;
+  /** The paths it points at, as they were when it was written. */
+  paths: NotePath[];
+}
+
+/** Every note, oldest first (ties by id), as {@link NoteRecord}s. */
+export function noteRecords(j: Journal): NoteRecord[] {
+  return j.all<{ id: number; title: string; body: string; keywords: string; created_ms: number }>(
+    "SELECT id, title, body, keywords, created_ms FROM notes ORDER BY created_ms, id",
+  ).map(({ id, ...n }) => ({ ...n, paths: notePaths(j, id) }));
+}
+
+/**
+ * Adds a note read from an export, inside the caller's transaction: title,
+ * body and keywords redacted, its paths kept as recorded (not read again).
+ * A note already here with the same time, title and body is left alone.
+ * Returns whether it was added and whether a secret was redacted.
+ */
+export function importNote(j: Journal, rec: NoteRecord): { added: boolean; redacted: boolean } {
+  const note = {
+    ...rec,
+    title: redactSecrets(rec.title),
+    body: redactSecrets(rec.body),
+    keywords: redactSecrets(rec.keywords),
+  };
+  const redacted = note.title !== rec.title || note.body !== rec.body ||
+    note.keywords !== rec.keywords;
+  const here = j.get(
+    "SELECT 1 AS x FROM notes WHERE created_ms = ? AND title = ? AND body = ?",
+    note.created_ms,
+    note.title,
+    note.body,
+  );
+  if (here) return { added: false, redacted: false };
+  writeNote(j, note);
+  return { added: true, redacted };
+}
+
+/** Writes a note's rows and its search chunk; the caller holds the transaction. */
+function writeNote(j: Journal, note: NoteRecord): number {
+  const id = Number(
+    j.stmt("INSERT INTO notes (title, body, keywords, created_ms) VALUES (?, ?, ?, ?)").run(
+      note.title,
+      note.body,
+      note.keywords,
+      note.created_ms,
+    ).lastInsertRowid,
+  );
+  note.paths.forEach((p, i) =>
+    j.run(
+      "INSERT INTO note_paths (note_id, ord, path, hash, size) VALUES (?, ?, ?, ?, ?)",
+      id,
+      i,
+      p.path,
+      p.hash,
+      p.size,
+    )
+  );
+  upsertLooseChunk(j, {
+    source: "notes",
+    refId: id,
+    title: note.title,
+    text: note.body,
+    keywords: note.keywords.split(",").filter((k) => k !== "").join(" "),
+    ...(note.paths[0] ? { path: note.paths[0].path } : {}),
   });
+  return id;
 }
 
 /** The paths a note points at, in the order given. */
