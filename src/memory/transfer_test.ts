@@ -11,6 +11,18 @@ const NOW = Date.UTC(2026, 11, 1);
 const DAY = 24 * 3600 * 1000;
 
 /** A memory line as `heimdall export` writes it, with `patch` applied. */
+/** Runs `body` on a fresh journal in a temporary folder, removed afterwards. */
+function inJournal(body: (j: Journal) => void): void {
+  const dir = Deno.makeTempDirSync();
+  const j = Journal.open(`${dir}/journal.db`);
+  try {
+    body(j);
+  } finally {
+    j.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
 function line(
   patch: Record<string, unknown> = {},
   anchorPatch: Record<string, unknown> = {},
@@ -100,10 +112,8 @@ Deno.test("parseMemoryLine() refuses oversized fields and malformed tests", () =
   );
 });
 
-Deno.test("importMemories() reads an export behind a byte-order mark, and exports joined end to end", () => {
-  const dir = Deno.makeTempDirSync();
-  const j = Journal.open(`${dir}/journal.db`);
-  try {
+Deno.test("importMemories() reads an export behind a byte-order mark, and exports joined end to end", () =>
+  inJournal((j) => {
     const header = JSON.stringify(EXPORT_HEADER);
     const at = Date.now() - 10 * DAY; // import refuses times after this machine's clock
     const other = line({ id: "m9876543210", text: "Totals are rounded last" }, {}, at);
@@ -113,16 +123,10 @@ Deno.test("importMemories() reads an export behind a byte-order mark, and export
       "f",
     );
     assert.deepEqual([r.added, r.unchanged], [2, 0]);
-  } finally {
-    j.close();
-    Deno.removeSync(dir, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("importMemories() of a newer copy keeps the forget, supersede and resolve marks made here", () => {
-  const dir = Deno.makeTempDirSync();
-  const j = Journal.open(`${dir}/journal.db`);
-  try {
+Deno.test("importMemories() of a newer copy keeps the forget, supersede and resolve marks made here", () =>
+  inJournal((j) => {
     const header = JSON.stringify(EXPORT_HEADER);
     const now = Date.now(); // import refuses times after this machine's clock
     importMemories(j, `${header}\n${line({}, {}, now - 10 * DAY)}\n`, "a1");
@@ -145,11 +149,7 @@ Deno.test("importMemories() of a newer copy keeps the forget, supersede and reso
     );
     // The same file again changes nothing.
     assert.equal(importMemories(j, `${header}\n${later}\n`, "a2").updated, 0);
-  } finally {
-    j.close();
-    Deno.removeSync(dir, { recursive: true });
-  }
-});
+  }));
 
 Deno.test("keepMarks() keeps a resolution made here over an open newer copy", () => {
   const open = JSON.parse(line({ kind: "attempt", outcome: "failed", status: "open" }));
@@ -166,10 +166,8 @@ Deno.test("keepMarks() keeps a resolution made here over an open newer copy", ()
   );
 });
 
-Deno.test("importMemories() reads a version 1 export, and refuses a note whose path is not absolute", () => {
-  const dir = Deno.makeTempDirSync();
-  const j = Journal.open(`${dir}/journal.db`);
-  try {
+Deno.test("importMemories() reads a version 1 export, and refuses a note whose path is not absolute", () =>
+  inJournal((j) => {
     const v1 = JSON.stringify({ ...EXPORT_HEADER, version: 1 });
     assert.equal(importMemories(j, `${v1}\n${line()}\n`, "old").added, 1);
     const note = JSON.stringify({
@@ -185,16 +183,10 @@ Deno.test("importMemories() reads a version 1 export, and refuses a note whose p
       /f:2, path 0: field "path" is "src\/a.ts", expected an absolute path/,
     );
     assert.equal(j.get<{ n: number }>("SELECT count(*) AS n FROM notes")!.n, 0);
-  } finally {
-    j.close();
-    Deno.removeSync(dir, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("importMemories() moves a note's path onto the one root here of the same folder name, and adds a note once", () => {
-  const dir = Deno.makeTempDirSync();
-  const j = Journal.open(`${dir}/journal.db`);
-  try {
+Deno.test("importMemories() moves a note's path onto the one root here of the same folder name, and adds a note once", () =>
+  inJournal((j) => {
     upsertRoot(j, "/Users/b/code/shop", "max");
     const note = (path: string) =>
       JSON.stringify({
@@ -223,8 +215,4 @@ Deno.test("importMemories() moves a note's path onto the one root here of the sa
       j.get<{ path: string }>("SELECT path FROM note_paths ORDER BY rowid DESC")!.path,
       "/home/a/till/src/total.ts",
     );
-  } finally {
-    j.close();
-    Deno.removeSync(dir, { recursive: true });
-  }
-});
+  }));
