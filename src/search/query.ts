@@ -12,7 +12,10 @@ export interface ParsedQuery {
   words: string[];
   /** Whole forms of compound identifiers (`parseHTTPRequest` → `parsehttprequest`). */
   wholes: string[];
-  /** The compound identifiers as typed, case kept (`parseHTTPRequest`): the one exception to lower case. */
+  /**
+   * The compound identifiers as typed, case kept (`parseHTTPRequest`,
+   * `Store.open`, `a::b` as `a.b`): the one exception to lower case.
+   */
   spelled: string[];
   /** Quoted phrases, as their words joined by a space. */
   phrases: string[];
@@ -64,7 +67,7 @@ export function parseQuery(input: string): ParsedQuery {
       const whole = wholeForm(part);
       if (whole !== undefined) {
         wholes.push(whole);
-        spelled.push(...part.split(/[.:-]+/).filter((name) => wholeForm(name) !== undefined));
+        spelled.push(part.replaceAll("::", "."));
       }
       all.push(...splitWords(part));
     }

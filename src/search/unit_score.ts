@@ -239,7 +239,7 @@ export function scoreUnits(
     if (firstWord !== undefined && leads.has(stem(firstWord.toLowerCase()))) {
       score += w.lead * terms[0]!.idf;
     }
-    for (const t of terms) if (t.spelled?.includes(unit.name)) score += w.exact * t.idf;
+    for (const t of terms) if (t.spelled?.some((s) => spells(unit, s))) score += w.exact * t.idf;
     if (containers.has(u)) score *= w.container;
     let assoc = 0;
     for (const v of bodyLearned[u]!.values()) assoc += v;
@@ -247,6 +247,13 @@ export function scoreUnits(
     const words = Math.max(1, bodyLen[u]! / 6);
     return { score: score / most, matched, learned: assoc / Math.sqrt(words) };
   });
+}
+
+/** True when `typed` is the unit's name, or its qualified name or a dotted tail of it (`Store.open`). */
+function spells(unit: UnitInput, typed: string): boolean {
+  if (typed === unit.name) return true;
+  const full = unit.qual === "" ? unit.name : `${unit.qual}.${unit.name}`;
+  return full === typed || full.endsWith(`.${typed}`);
 }
 
 /** The name length (in words) at which its normalisation is neutral. */

@@ -254,4 +254,12 @@ Deno.test("scoreUnits() prefers the name a query types exactly, case included, o
   const typed = query.map((t) => (t.stem === "testcreat" ? { ...t, spelled: ["testCreate"] } : t));
   const [upper, lower] = scoreUnits(units, file, "", typed, new Map(), DEFAULT_UNIT_WEIGHTS);
   assert.ok(lower!.score > upper!.score, `${lower!.score} > ${upper!.score}`);
+  // A qualified name as typed picks the method of that class.
+  const methods = [
+    unit({ name: "open", qual: "pkg.Store", start: 1, end: 1 }),
+    unit({ name: "open", qual: "pkg.File", start: 2, end: 2 }),
+  ];
+  const dotted = [{ stem: "storeopen", idf: 6, spelled: ["Store.open"] }];
+  const [store, other] = scoreUnits(methods, file, "", dotted, new Map(), DEFAULT_UNIT_WEIGHTS);
+  assert.ok(store!.score > other!.score, `${store!.score} > ${other!.score}`);
 });
