@@ -276,6 +276,20 @@ Deno.test("notes are searchable at once, with verdicts for the paths they point 
   const gone = (await t.search("billing quota throttle", "--kind", "notes")).result.hits[0]!;
   assert.equal(gone.verdict, "WEAK");
   assert.match(gone.reason ?? "", /points at .*retry\.py, which is gone/);
+  // A note may point at a folder (`insert --path` takes either): there, it is not gone.
+  const dir = await cli(t.home, [
+    "insert",
+    "--title",
+    "Networking layout",
+    "--body",
+    "Sockets and retries live together under net",
+    "--path",
+    join(t.repo, "src/net"),
+  ]);
+  assert.equal(dir.code, 0, dir.stderr);
+  const folder = (await t.search("sockets retries layout", "--kind", "notes")).result.hits[0]!;
+  assert.equal(folder.symbol, "Networking layout");
+  assert.equal(folder.verdict, "STRONG", folder.reason ?? "");
 });
 
 Deno.test("markdown sections are found by heading and text", async () => {

@@ -201,7 +201,8 @@ export class Verifier {
     let missingPath: string | undefined;
     let relocated: HitFacts["relocated"];
     for (const p of paths) {
-      if (statFile(p.path)) continue;
+      // A note or memory may point at a folder: anything there is the path, present.
+      if (exists(p.path)) continue;
       const root = [...this.#roots.values()].find((r) => p.path.startsWith(r + "/"));
       const found = p.hash === null || root === undefined ? undefined : relocate(this.j, {
         path: p.path,
