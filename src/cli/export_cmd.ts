@@ -1,7 +1,7 @@
 /** `heimdall export` / `heimdall import`: memories as JSON Lines, between machines. */
 import { parseFlags } from "./flags.ts";
 import { resolve } from "node:path";
-import { exportMemories, importMemories } from "../memory/mod.ts";
+import { exportMemories, importMemories, NOTE_TYPE } from "../memory/mod.ts";
 import { Journal } from "../store/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
@@ -19,13 +19,9 @@ export async function exportCmd(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseFlags(args, { string: ["out"], positionals: false });
   if (positionals.length > 0) throw new UsageError("Unexpected argument; use --out FILE");
   const j = Journal.open(ctx.home.journal, { readOnly: true });
-  let n = 0;
   try {
     if (values.out === undefined) {
-      for (const line of exportMemories(j)) {
-        ctx.out(line);
-        n++;
-      }
+      for (const line of exportMemories(j)) ctx.out(line);
     } else {
       const file = await Deno.open(resolve(values.out), {
         write: true,
@@ -33,18 +29,20 @@ export async function exportCmd(args: string[], ctx: Context): Promise<number> {
         truncate: true,
       });
       const enc = new TextEncoder();
+      const count = { memories: -1, notes: 0 }; // the header is no memory
       try {
         for (const line of exportMemories(j)) {
           await file.write(enc.encode(line + "\n"));
-          n++;
+          if (line.startsWith(`{"type":"${NOTE_TYPE}"`)) count.notes++;
+          else count.memories++;
         }
       } finally {
         file.close();
       }
       ctx.err(
-        `exported ${plural(n - 1, "memory or note", "memories and notes")} to ${
-          resolve(values.out)
-        }`,
+        `exported ${plural(count.memories, "memory", "memories")} and ${
+          plural(count.notes, "note")
+        } to ${resolve(values.out)}`,
       );
     }
   } finally {

@@ -66,7 +66,13 @@ export {
 } from "./why.ts";
 export { reanchorIfStale, reanchorMemories, type ReanchorReport } from "./reanchor.ts";
 export { ReanchorFollower } from "./reanchor_follower.ts";
-export { EXPORT_HEADER, exportMemories, importMemories, type ImportReport } from "./transfer.ts";
+export {
+  EXPORT_HEADER,
+  exportMemories,
+  importMemories,
+  type ImportReport,
+  NOTE_TYPE,
+} from "./transfer.ts";
 export { activeAnchor, anchorFor, anchorLabel, type AnchorPlace, nodeFacts } from "./anchors.ts";
 export { memoryFlags } from "./searchable.ts";
 export { formatInstant, parseInstant } from "./time.ts";
