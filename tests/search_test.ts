@@ -245,17 +245,24 @@ Deno.test("a same-size rewrite with its mtime restored is caught for the top res
 
 Deno.test("notes are searchable at once, with verdicts for the paths they point at", async () => {
   using t = await indexedFixture();
-  const ins = await cli(t.home, [
-    "insert",
-    "--title",
+  const insert = (title: string, body: string, path: string, ...more: string[]) =>
+    cli(t.home, [
+      "insert",
+      "--title",
+      title,
+      "--body",
+      body,
+      "--path",
+      join(t.repo, path),
+      ...more,
+    ]);
+  const ins = await insert(
     "Rate limiter for the billing API",
-    "--body",
     "Token bucket with a refill every second; wraps retry_with_backoff for 429 answers.",
+    "src/net/retry.py",
     "--keywords",
     "throttle,quota",
-    "--path",
-    join(t.repo, "src/net/retry.py"),
-  ]);
+  );
   assert.equal(ins.code, 0, ins.stderr);
   assert.match(ins.stdout, /noted #1/);
   const { result } = await t.search("billing quota throttle", "--kind", "notes");
@@ -277,15 +284,11 @@ Deno.test("notes are searchable at once, with verdicts for the paths they point 
   assert.equal(gone.verdict, "WEAK");
   assert.match(gone.reason ?? "", /points at .*retry\.py, which is gone/);
   // A note may point at a folder (`insert --path` takes either): there, it is not gone.
-  const dir = await cli(t.home, [
-    "insert",
-    "--title",
+  const dir = await insert(
     "Networking layout",
-    "--body",
     "Sockets and retries live together under net",
-    "--path",
-    join(t.repo, "src/net"),
-  ]);
+    "src/net",
+  );
   assert.equal(dir.code, 0, dir.stderr);
   const folder = (await t.search("sockets retries layout", "--kind", "notes")).result.hits[0]!;
   assert.equal(folder.symbol, "Networking layout");
