@@ -37,21 +37,28 @@ export interface NotePath {
  * redacted (`[REDACTED:<kind>]`).
  */
 export function insertNote(j: Journal, input: NoteInput, now = Date.now()): number {
-  // Notes are written here (CLI `insert`, MCP `insert_note`) and by importNote: both redact.
-  const note = { ...input, title: redactSecrets(input.title), body: redactSecrets(input.body) };
-  const paths = (note.paths ?? []).map(describePath);
-  const keywords = (note.keywords ?? []).map((k) => redactSecrets(k.trim())).filter((k) =>
-    k !== ""
-  );
-  return j.tx(() =>
-    writeNote(j, {
-      title: note.title,
-      body: note.body,
-      keywords: keywords.join(","),
-      created_ms: now,
-      paths,
-    })
-  );
+  const note = redactNote({
+    title: input.title,
+    body: input.body,
+    keywords: (input.keywords ?? []).map((k) => k.trim()).filter((k) => k !== "").join(","),
+    created_ms: now,
+    paths: (input.paths ?? []).map(describePath),
+  });
+  return j.tx(() => writeNote(j, note));
+}
+
+/**
+ * A note with secrets in its title, body and keywords redacted: notes are
+ * written by `insert` (CLI, MCP `insert_note`) and by an import, both
+ * through here, so secrets never reach the journal (pure).
+ */
+function redactNote(rec: NoteRecord): NoteRecord {
+  return {
+    ...rec,
+    title: redactSecrets(rec.title),
+    body: redactSecrets(rec.body),
+    keywords: redactSecrets(rec.keywords),
+  };
 }
 
 /** A note as it is kept and exported. */
@@ -82,12 +89,7 @@ export function noteRecords(j: Journal): NoteRecord[] {
  * Returns whether it was added and whether a secret was redacted.
  */
 export function importNote(j: Journal, rec: NoteRecord): { added: boolean; redacted: boolean } {
-  const note = {
-    ...rec,
-    title: redactSecrets(rec.title),
-    body: redactSecrets(rec.body),
-    keywords: redactSecrets(rec.keywords),
-  };
+  const note = redactNote(rec);
   const redacted = note.title !== rec.title || note.body !== rec.body ||
     note.keywords !== rec.keywords;
   const here = j.get(
