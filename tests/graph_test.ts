@@ -112,7 +112,7 @@ Deno.test("symbols, callers, callees and blast-radius answer by name, Class.meth
   const t = copyFixture("ts");
   Deno.writeTextFileSync(
     join(t.repo, "src/app/log.ts"),
-    'export function note(): void {\n  console.warn("x");\n  nowhere(1);\n}\n',
+    'export function note(): void {\n  console.warn("x");\n  nowhere(1);\n  nowhere(2);\n}\n',
   );
   await cli(t.home, ["index", t.repo]);
   const outline = JSON.parse(
@@ -134,7 +134,8 @@ Deno.test("symbols, callers, callees and blast-radius answer by name, Class.meth
   // A callee is shown where it is defined, with the line that calls it.
   const told = await cli(t.home, ["callees", "Square.area"], { cwd: t.repo });
   assert.match(told.stdout, /function add — \S*src\/util\/math\.ts:2 {2}\(called at line 6\)/);
-  // Calls that resolve nowhere are listed with their line, as written.
+  // Calls that resolve nowhere are listed with their line, as written: a
+  // name called twice by one symbol once, at its first call.
   const open = JSON.parse((await cli(t.home, ["callees", "note", "--json"])).stdout);
   assert.deepEqual(
     open.unresolved.map((u: { name: string; line: number }) => `${u.name}:${u.line}`),

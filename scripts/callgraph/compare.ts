@@ -7,7 +7,9 @@
  * name), wrong otherwise (the oracle placed it elsewhere, outside the
  * repository, or nowhere). Precision = correct / judged. Recall = oracle
  * sites with a declaration in the repository that Heimdall resolved to one
- * of them / all such sites. Edges at sites the oracle did not see (a JSX
+ * of them / all such sites. Heimdall keeps one edge per caller and target, at
+ * the first call, so a site is found by an edge of the same name whose
+ * caller's lines hold it. Edges at sites the oracle did not see (a JSX
  * element, a call the extractor reads differently) are counted apart.
  */
 
@@ -26,6 +28,8 @@ export interface HeimdallCall {
   line: number;
   name: string;
   how: string;
+  /** The lines of the symbol that makes the call (the file's, for a call at its top level). */
+  caller: { start: number; end: number };
   dst: { file: string; start: number; end: number; name: string; qualname: string };
 }
 
@@ -71,7 +75,7 @@ export function compareCalls(
   }
   const edges = new Map<string, HeimdallCall[]>();
   for (const h of heimdall) {
-    const k = key(h);
+    const k = `${h.file}\u0000${h.name}`;
     const list = edges.get(k);
     if (list) list.push(h);
     else edges.set(k, [h]);
@@ -112,7 +116,10 @@ export function compareCalls(
   for (const o of oracle) {
     if (o.targets.length === 0) continue;
     score.inRepo++;
-    if ((edges.get(key(o)) ?? []).some((h) => o.targets.some((t) => hits(h, t)))) score.found++;
+    const callers = (edges.get(`${o.file}\u0000${o.name}`) ?? []).filter((h) =>
+      h.caller.start <= o.line && o.line <= h.caller.end
+    );
+    if (callers.some((h) => o.targets.some((t) => hits(h, t)))) score.found++;
     else if (score.missed.length < samples) {
       score.missed.push(
         `${o.file}:${o.line} ${o.name} → ${o.targets.map((t) => `${t.file}:${t.line}`).join(", ")}`,

@@ -109,14 +109,16 @@ export async function heimdallCalls(
   try {
     return (db.prepare(
       `SELECT ps.rel AS file, e.line, e.name, e.how, pd.rel AS dfile, d.start_line, d.end_line,
-              d.name AS dname, d.qualname
-       FROM edges e JOIN nodes d ON d.id = e.dst JOIN paths ps ON ps.id = e.owner_id
+              d.name AS dname, d.qualname, s.start_line AS caller_start, s.end_line AS caller_end
+       FROM edges e JOIN nodes d ON d.id = e.dst JOIN nodes s ON s.id = e.src
+       JOIN paths ps ON ps.id = e.owner_id
        JOIN paths pd ON pd.id = d.path_id WHERE e.kind = 'calls'`,
     ).all() as Record<string, string | number>[]).map((row) => ({
       file: String(row.file),
       line: Number(row.line),
       name: String(row.name),
       how: String(row.how),
+      caller: { start: Number(row.caller_start), end: Number(row.caller_end) },
       dst: {
         file: String(row.dfile),
         start: Number(row.start_line),

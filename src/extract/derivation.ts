@@ -25,7 +25,8 @@ export interface DerivationVersions {
 export const DERIVATION: DerivationVersions = {
   // 2: call references carry their receiver (`Type.m`, `self.m`) and the
   // resolver never guesses; every language's symbols and secret screen changed.
-  base: 2,
+  // 3: one reference row per symbol and target (repeats of a call dropped).
+  base: 3,
   structHash: STRUCT_HASH_VERSION,
   languages: {
     // 1: C++ read with its export macros blanked (`class LIB_API Emitter {`);
