@@ -95,6 +95,7 @@ const INDEX_SOURCES = [
   "../src/extract/",
   "../src/store/",
   "../src/derive/",
+  "../src/reconcile/",
   "../src/files/",
 ];
 /** Lines a chunk of the chunk baseline holds at most. */
@@ -1213,7 +1214,16 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
       MAIN,
       "index",
       copy,
-    ], { env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" } });
+    ], {
+      env: {
+        HEIMDALL_HOME: home,
+        DENO_NO_UPDATE_CHECK: "1",
+        NO_COLOR: "1",
+        // The index learns the vocabulary for the ablation (off by default); the
+        // searches measured weigh it by their tuning, the whole-process ones not at all.
+        HEIMDALL_VOCABULARY_WEIGHT: String(ABLATION_LEARNED),
+      },
+    });
     if (r.code !== 0) {
       throw new Error(`heimdall index failed (${r.code}): ${r.stderr.slice(-2000)}`);
     }

@@ -1,6 +1,7 @@
 import { parseFlags } from "./flags.ts";
 import { relative, resolve } from "node:path";
 import {
+  configuredTuning,
   search,
   type SearchHit,
   type SearchKind,
@@ -61,7 +62,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   }
   const journal = Journal.open(ctx.home.journal, { readOnly: true });
   try {
-    const result = await search(journal, req);
+    const result = await search(journal, req, configuredTuning(ctx.config()));
     logUsage(ctx.home, searchUsage("cli", result));
     if (values.json) ctx.out(JSON.stringify(result));
     else {

@@ -41,6 +41,13 @@ export interface Config {
    * (the harness's deny, where it has one) or only `warn` in the context.
    */
   onConflict: "pause" | "warn";
+  /**
+   * Weight of the learned prose→code vocabulary in search's ranking. 0 (the
+   * default) neither learns it nor reads it; above 0 the index learns it from
+   * every documented symbol (the next audit re-derives every file) and search
+   * weighs a unit's associations with the query by it.
+   */
+  vocabularyWeight: number;
 }
 
 /** A config value that cannot be used; the message names the key, the value and the fix. */
@@ -75,6 +82,7 @@ export function defaultConfig(): Config {
     personalAutoAccept: null,
     distiller: null,
     onConflict: "pause",
+    vocabularyWeight: 0,
   };
 }
 
@@ -97,6 +105,7 @@ export const ENV_OVERRIDES: Readonly<Record<string, Exclude<keyof Config, "roots
   HEIMDALL_PERSONAL_AUTO_ACCEPT: "personalAutoAccept",
   HEIMDALL_DISTILLER: "distiller",
   HEIMDALL_ON_CONFLICT: "onConflict",
+  HEIMDALL_VOCABULARY_WEIGHT: "vocabularyWeight",
 };
 
 /**
@@ -189,6 +198,18 @@ export function parseConfig(raw: unknown, file?: string): Config {
       throw new ConfigError("onConflict", o.onConflict, 'expected "pause" or "warn"', file);
     }
     config.onConflict = o.onConflict;
+  }
+  if (o.vocabularyWeight !== undefined) {
+    const v = o.vocabularyWeight;
+    if (typeof v !== "number" || !(v >= 0 && v <= 10)) {
+      throw new ConfigError(
+        "vocabularyWeight",
+        v,
+        "expected a number from 0 to 10 (0: the learned vocabulary is off; the benchmark's figures are at 0)",
+        file,
+      );
+    }
+    config.vocabularyWeight = v;
   }
   return config;
 }

@@ -16,6 +16,8 @@ Deno.test("parseConfig() names the key, the value and the fix for bad input", ()
     [{ roots: [{ path: "rel" }] }, /roots\[0\]\.path "rel".*absolute/],
     [{ roots: [{ path: "/a", depth: "deep" }] }, /depth "deep".*max, L0/],
     [{ maxFileBytes: -1 }, /maxFileBytes -1.*whole number/],
+    [{ vocabularyWeight: -0.1 }, /vocabularyWeight -0\.1.*from 0 to 10/],
+    [{ vocabularyWeight: "high" }, /vocabularyWeight "high".*from 0 to 10/],
   ];
   for (const [raw, re] of bad) {
     assert.throws(
@@ -51,6 +53,10 @@ Deno.test("withEnvOverrides() lets a HEIMDALL_* variable beat the file, validate
   assert.equal(c.maxFileBytes, 2048);
   assert.equal(c.model, "file-model", "an empty variable is unset");
   assert.equal(file.maxFileBytes, 10, "the file's config is not changed");
+  assert.equal(
+    withEnvOverrides(file, env({ HEIMDALL_VOCABULARY_WEIGHT: "0.05" })).vocabularyWeight,
+    0.05,
+  );
   assert.throws(
     () => withEnvOverrides(file, env({ HEIMDALL_BATCH_SIZE: "lots" })),
     /Invalid batchSize "lots" in "\$HEIMDALL_BATCH_SIZE": expected a whole number/,

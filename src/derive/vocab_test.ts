@@ -6,6 +6,7 @@ import { Reconciler } from "../reconcile/reconciler.ts";
 import { Journal } from "../store/mod.ts";
 import { BODY_MAX, firstSentence, PROSE_MAX, vocabPairs, vocabWords } from "./vocab.ts";
 import { learnedAssociations } from "../search/vocab_lookup.ts";
+import { configuredTuning, DEFAULT_TUNING } from "../search/rank.ts";
 import { indexText, stem } from "./words.ts";
 import { assertCases } from "../../tests/cases.ts";
 
@@ -170,7 +171,14 @@ Deno.test("learnedAssociations() finds the code words the project's own docs pai
   const home = homePaths(join(base, "home"));
   const j = Journal.open(home.journal);
   try {
-    const config = { ...defaultConfig(), roots: [{ path: root, depth: "max" as const }] };
+    const config = {
+      ...defaultConfig(),
+      roots: [{ path: root, depth: "max" as const }],
+      vocabularyWeight: 0.03,
+    };
+    // The weight reaches search's ranking, and the index learns what it reads.
+    assert.equal(configuredTuning(config).learnedWeight, 0.03);
+    assert.equal(configuredTuning(defaultConfig()), DEFAULT_TUNING);
     const r = new Reconciler(j, home, config, createExtractor());
     r.syncRoots();
     await r.audit();

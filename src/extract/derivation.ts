@@ -19,6 +19,12 @@ export interface DerivationVersions {
   structHash: number;
   /** Per language id; a language not listed is at 0. */
   languages: Readonly<Record<string, number>>;
+  /**
+   * True when rows include what documented symbols teach the learned
+   * vocabulary (config `vocabularyWeight` above 0); turning it on or off
+   * re-derives every file.
+   */
+  vocabulary?: boolean;
 }
 
 /** This build's versions. Rows indexed before versions were stored count as "1.1.0". */
@@ -44,7 +50,8 @@ export const DERIVATION: DerivationVersions = {
 
 /**
  * The derivation string of a file of `language` (null for a file with
- * none): `base.structHash.languageVersion` (pure).
+ * none): `base.structHash.languageVersion`, and `+v` when the rows teach the
+ * learned vocabulary (pure).
  *
  * @example
  * ```ts
@@ -60,7 +67,7 @@ export function derivationOf(
 ): string {
   return `${versions.base}.${versions.structHash}.${
     language ? versions.languages[language] ?? 0 : 0
-  }`;
+  }${versions.vocabulary ? "+v" : ""}`;
 }
 
 /** What a row stored before versions were recorded was derived by. */

@@ -12,7 +12,7 @@
  * reached is kept on this machine as a private memory (logged).
  */
 import { dirname, join, relative } from "node:path";
-import { type HomePaths, loadConfig, logUsage } from "../config/mod.ts";
+import { type Config, type HomePaths, loadConfig, logUsage } from "../config/mod.ts";
 import type { AttemptInput, RememberInput } from "../memory/mod.ts";
 import type { Team } from "../team/mod.ts";
 import { Journal } from "../store/mod.ts";
@@ -72,18 +72,20 @@ export function createServices(
   const who = async (cwd: string) => (author ??= (await memory()).defaultAuthor(cwd));
   const target = (s: RegionSymbol) => `${s.path}:${s.qualname || s.name}`;
   const log = (message: string) => hookLog(home.home, message);
-  let mode: "pause" | "warn" | undefined;
-  /** The configured answer to a conflict; a config that cannot be read pauses (the safe default). */
-  const conflictMode = (): "pause" | "warn" => {
-    if (mode === undefined) {
+  let config: Config | null | undefined;
+  /** The config, read once; null when it cannot be read (each use falls back to a safe default). */
+  const configured = (): Config | null => {
+    if (config === undefined) {
       try {
-        mode = loadConfig(home.config).onConflict;
+        config = loadConfig(home.config);
       } catch {
-        mode = "pause";
+        config = null;
       }
     }
-    return mode;
+    return config;
   };
+  /** The configured answer to a conflict; a config that cannot be read pauses (the safe default). */
+  const conflictMode = (): "pause" | "warn" => configured()?.onConflict ?? "pause";
   // The team store, opened at most once per request, for the acting person, agent and session.
   const link = new TeamLink(home, { agent: session.harness, session: session.sessionId }, log);
   const team = () => import("../team/mod.ts");
@@ -143,9 +145,15 @@ export function createServices(
     },
 
     async priorWork(query, limit, cwd) {
-      const { search, searchUsage, INJECT_CONFIDENCE, namesSymbol, parseQuery } = await import(
-        "../search/mod.ts"
-      );
+      const {
+        configuredTuning,
+        DEFAULT_TUNING,
+        INJECT_CONFIDENCE,
+        namesSymbol,
+        parseQuery,
+        search,
+        searchUsage,
+      } = await import("../search/mod.ts");
       await pull();
       // The semantic leg stays off in a hook: loading a model would cost more than the hook may take.
       const repo = cwd === undefined ? undefined : repositoryOf(cwd);
@@ -156,7 +164,7 @@ export function createServices(
         home,
         semantic: null,
         ...(repo !== undefined ? { near: repo } : {}),
-      });
+      }, configured() ? configuredTuning(configured()!) : DEFAULT_TUNING);
       logUsage(home, searchUsage("hook", res));
       const wholes = parseQuery(query).wholes;
       const hits = res.hits.filter((h) =>

@@ -46,7 +46,11 @@ export interface DesiredInput {
   lineCount: number;
   /** The file's text, for its search chunks; undefined when it was not read. */
   text?: string;
-  /** The code versions to record as the row's derivation (tests inject others); default this build's. */
+  /**
+   * The code versions to record as the row's derivation (tests inject others);
+   * default this build's. Its `vocabulary` flag says whether the rows teach the
+   * learned vocabulary.
+   */
   derivations?: DerivationVersions;
 }
 
@@ -66,7 +70,7 @@ export function fileNodeId(path: string): string {
  * (pure). A parsed file gets a file node; symbols hang under it by their
  * `parent_id` (containment is that column, never an edge row); references
  * become pending edges for the resolver;
- * documented symbols teach the learned vocabulary their words.
+ * with the vocabulary on, documented symbols teach it their words.
  */
 export function desiredRows(input: DesiredInput): OwnedRows {
   const x = input.extraction;
@@ -125,7 +129,7 @@ export function desiredRows(input: DesiredInput): OwnedRows {
     nodes,
     sections: effective >= 2 ? x?.chunks ?? [] : [],
   });
-  const vocab = vocabRows(vocabSets(nodes, chunks));
+  const vocab = input.derivations?.vocabulary ? vocabRows(vocabSets(nodes, chunks)) : undefined;
   return { path, nodes, edges: [], pending, chunks, ...(vocab ? { vocab } : {}) };
 }
 

@@ -131,8 +131,12 @@ export class Reconciler {
   /**
    * The code versions rows are derived by; a row recorded with another
    * derivation is re-derived by the next audit (tests inject a bump here).
+   * Whether rows teach the learned vocabulary comes from the config (see
+   * {@link #derivedBy}).
    */
   derivations: DerivationVersions = DERIVATION;
+  /** {@link derivations} with the vocabulary on, made once per value of it. */
+  #withVocabulary: { from: DerivationVersions; versions: DerivationVersions } | undefined;
   /** Set when a hint made the reconciler reload the roots; the daemon restarts its watcher. */
   rootsChanged = false;
   /** What follows the index (see {@link follow}). */
@@ -514,7 +518,7 @@ export class Reconciler {
   /** True when a row needs no re-read for depth or raciness (planPath's test, less the stat). */
   #settledDepth(row: PathStat, requested: Depth): boolean {
     if (row.racy) return false;
-    if (!derivedBy(row.derivation, derivationOf(row.language, this.derivations))) return false;
+    if (!derivedBy(row.derivation, derivationOf(row.language, this.#derivedBy()))) return false;
     return rowSettled(row, this.#wantDepth(requested, row.language));
   }
 
@@ -780,8 +784,20 @@ export class Reconciler {
       ...(w.observed ? { observed: w.observed } : {}),
       ...(w.fresh ? { fresh: true } : {}),
       ...(w.attempts ? { attempts: w.attempts } : {}),
-      ...(this.derivations !== DERIVATION ? { derivations: this.derivations } : {}),
+      ...(this.#derivedBy() !== DERIVATION ? { derivations: this.#derivedBy() } : {}),
     };
+  }
+
+  /** What this pass derives rows by: {@link derivations}, learning the vocabulary when its weight is above 0. */
+  #derivedBy(): DerivationVersions {
+    if (!(this.config.vocabularyWeight > 0)) return this.derivations;
+    if (this.#withVocabulary?.from !== this.derivations) {
+      this.#withVocabulary = {
+        from: this.derivations,
+        versions: { ...this.derivations, vocabulary: true },
+      };
+    }
+    return this.#withVocabulary.versions;
   }
 
   /**

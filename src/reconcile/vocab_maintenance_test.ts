@@ -6,8 +6,11 @@ import { dumpIndex, Journal, retractPath, vocabDrift } from "../store/mod.ts";
 import { Reconciler } from "./reconciler.ts";
 import { verifyJournal } from "./verify.ts";
 
-/** A real reconciler over real temp folders (one per root), with the real extractor. */
-function setup(roots: Record<string, Record<string, string>>) {
+/**
+ * A real reconciler over real temp folders (one per root), with the real
+ * extractor, learning the vocabulary (its weight above 0) unless told `weight` 0.
+ */
+function setup(roots: Record<string, Record<string, string>>, weight = 0.03) {
   const base = Deno.makeTempDirSync({ prefix: "heimdall-vocab-" });
   const paths: Record<string, string> = {};
   for (const [name, files] of Object.entries(roots)) {
@@ -20,6 +23,7 @@ function setup(roots: Record<string, Record<string, string>>) {
   const config = {
     ...defaultConfig(),
     roots: Object.values(paths).map((path) => ({ path, depth: "max" as const })),
+    vocabularyWeight: weight,
   };
   const r = new Reconciler(journal, home, config, createExtractor());
   r.syncRoots();
@@ -118,6 +122,32 @@ Deno.test("the learned vocabulary after edits and deletions equals a fresh index
     vocabDump(fresh.journal).replaceAll(fresh.base, ""),
     incremental.replaceAll(t.base, ""),
   );
+});
+
+Deno.test("the vocabulary is learned only while its weight is above 0; turning it on or off re-derives every file", async () => {
+  const files = { "auth.ts": PASSWORD_TS, "queue.ts": QUEUE_TS, "parse.py": PARSE_PY };
+  using t = setup({ repo: files }, 0);
+  await t.r.audit();
+  const count = (table: string) =>
+    t.journal.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)!.n;
+  assert.equal(count("vocab_sets") + count("vocab_postings") + count("vocab_words"), 0);
+  const unlearned = dumpIndex(t.journal);
+  // On: the next audit re-derives every file and learns what a fresh index learns.
+  t.r.syncRoots({ ...t.r.config, vocabularyWeight: 0.03 });
+  await t.r.audit();
+  using fresh = setup({ repo: files });
+  await fresh.r.audit();
+  assert.ok(count("vocab_postings") > 0);
+  assert.equal(
+    vocabDump(t.journal).replaceAll(t.base, ""),
+    vocabDump(fresh.journal).replaceAll(fresh.base, ""),
+  );
+  assert.deepEqual(vocabDrift(t.journal), []);
+  // Off again: every count it added is gone, the rest as it was.
+  t.r.syncRoots({ ...t.r.config, vocabularyWeight: 0 });
+  await t.r.audit();
+  assert.equal(count("vocab_sets") + count("vocab_postings") + count("vocab_words"), 0);
+  assert.equal(dumpIndex(t.journal), unlearned);
 });
 
 Deno.test("reconciling twice leaves the learned vocabulary byte-identical", async () => {

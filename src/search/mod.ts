@@ -11,7 +11,7 @@ export { contentWords, type ParsedQuery, parseQuery } from "./query.ts";
 export { indexText, isStopWord, nameText, splitWords, stem, wholeForm } from "../derive/words.ts";
 export { search, searchUsage, summaryLine } from "./search.ts";
 export { printable } from "../present/printable.ts";
-export { DEFAULT_TUNING, rank } from "./rank.ts";
+export { configuredTuning, DEFAULT_TUNING, rank } from "./rank.ts";
 export { resolveFilter, SearchFilterError } from "./filter.ts";
 export type { Candidate, ChunkMeta, Ranking, Tuning } from "./rank.ts";
 export type {

@@ -95,6 +95,16 @@ export const DEFAULT_TUNING: Tuning = {
   hashTop: 3,
 };
 
+/**
+ * {@link DEFAULT_TUNING} with the configured weight of the learned vocabulary
+ * (`vocabularyWeight`; 0, the default, leaves it out).
+ */
+export function configuredTuning(config: { vocabularyWeight: number }): Tuning {
+  return config.vocabularyWeight === DEFAULT_TUNING.learnedWeight
+    ? DEFAULT_TUNING
+    : { ...DEFAULT_TUNING, learnedWeight: config.vocabularyWeight };
+}
+
 /** What the journal says about one chunk, with its file and node. */
 export interface ChunkMeta {
   /** The chunk's id. */

@@ -6,7 +6,7 @@
  */
 import { type Config, type HomePaths, logUsage } from "../config/mod.ts";
 import { HeimdallError } from "../errors/mod.ts";
-import { search, type SearchKind, searchUsage } from "../search/mod.ts";
+import { configuredTuning, search, type SearchKind, searchUsage } from "../search/mod.ts";
 import { Journal, listRoots } from "../store/mod.ts";
 import { openTeamStore, SharedMemory, syncTeamMemories } from "../team/mod.ts";
 import { CodeMap } from "./code_map.ts";
@@ -188,7 +188,7 @@ export function startUi(opts: UiOptions): UiServer {
           ...(q("path") ? { pathPrefix: q("path")! } : {}),
           ...(q("lang") ? { lang: q("lang")!.toLowerCase() } : {}),
           ...(q("kind") ? { kind: q("kind") as SearchKind } : {}),
-        });
+        }, configuredTuning(opts.config()));
         logUsage(opts.home, searchUsage("ui", result));
         return json(result);
       }

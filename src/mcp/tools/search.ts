@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { relative } from "node:path";
 import { logUsage } from "../../config/mod.ts";
-import { printable, search, searchUsage } from "../../search/mod.ts";
+import { configuredTuning, printable, search, searchUsage } from "../../search/mod.ts";
 import { LOOKUP, type ToolDef } from "../tool.ts";
 import { pullTeamMemories } from "./team_memory.ts";
 
@@ -36,7 +36,7 @@ export const searchTool: ToolDef = {
       ...(a.kind ? { kind: a.kind } : {}),
       home: ctx.home,
       near: ctx.cwd,
-    });
+    }, configuredTuning(ctx.config()));
     logUsage(ctx.home, searchUsage("mcp", res));
     const lines = [res.summary];
     for (const h of res.hits) {
