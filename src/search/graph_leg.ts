@@ -133,8 +133,10 @@ export function graphRanking(
     }
   }
   const scores = personalizedPageRank(seeds, edges, opts.alpha, opts.iterations);
+  // Each node's chunk among its file's chunks (chunks are not indexed by node).
   const chunks = j.all<{ id: number; node_id: string }>(
-    "SELECT id, node_id FROM chunks WHERE node_id IN (SELECT value FROM json_each(?))",
+    `SELECT c.id, c.node_id FROM nodes n JOIN chunks c ON c.path_id = n.path_id AND c.node_id = n.id
+     WHERE n.id IN (SELECT value FROM json_each(?))`,
     JSON.stringify([...scores.keys()]),
   );
   return chunks
