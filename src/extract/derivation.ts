@@ -31,7 +31,8 @@ export interface DerivationVersions {
 export const DERIVATION: DerivationVersions = {
   // 2: call references carry their receiver (`Type.m`, `self.m`) and the
   // resolver never guesses; every language's symbols and secret screen changed.
-  // 3: one reference row per symbol and target (repeats of a call dropped).
+  // 3: one reference row per symbol and target (repeats of a call dropped);
+  // a chunk's signature is no longer indexed apart from its own lines.
   base: 3,
   structHash: STRUCT_HASH_VERSION,
   languages: {
