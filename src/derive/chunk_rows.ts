@@ -45,8 +45,8 @@ export interface ChunkRowsInput {
 
 /**
  * One chunk for the file itself (its path words, summary and own text), one
- * per symbol (name split and whole, qualname, doc comment, its own lines,
- * the signature among them, bounded to {@link BODY_MAX_CHARS}) and one per prose section (its
+ * per symbol (name split and whole, qualname, signature, doc comment, its own
+ * lines bounded to {@link BODY_MAX_CHARS}) and one per prose section (its
  * heading path and text). A file with neither symbols nor sections (L1
  * text: HTML, config, data, code without a grammar) gets, after its file
  * chunk, window chunks over the text the file chunk leaves out (see
@@ -81,6 +81,7 @@ export function chunkRows(input: ChunkRowsInput): ChunkRecord[] {
     fts: {
       name: nameText(basenameStem(input.rel)),
       qual: "",
+      sig: "",
       doc: indexText(input.summary ?? ""),
       body: indexText(fileOwn),
       path,
@@ -101,6 +102,7 @@ export function chunkRows(input: ChunkRowsInput): ChunkRecord[] {
       fts: {
         name: nameText(n.name),
         qual: dot > 0 ? nameText(n.qualname.slice(0, dot)) : "",
+        sig: indexText(n.signature ?? ""),
         doc: indexText(n.doc ?? ""),
         body: indexText(own),
         path,
@@ -126,6 +128,7 @@ export function chunkRows(input: ChunkRowsInput): ChunkRecord[] {
         fts: {
           name: nameText(last),
           qual: nameText(c.heading),
+          sig: "",
           doc: "",
           body: indexText(c.text, SECTION_MAX_CHARS),
           path,
@@ -144,7 +147,7 @@ export function chunkRows(input: ChunkRowsInput): ChunkRecord[] {
         start_line: w.startLine,
         end_line: w.endLine,
         text_hash: textHash(w.text),
-        fts: { name, qual: "", doc: "", body: indexText(w.text), path },
+        fts: { name, qual: "", sig: "", doc: "", body: indexText(w.text), path },
       });
     }
   }

@@ -31,8 +31,7 @@ export interface DerivationVersions {
 export const DERIVATION: DerivationVersions = {
   // 2: call references carry their receiver (`Type.m`, `self.m`) and the
   // resolver never guesses; every language's symbols and secret screen changed.
-  // 3: one reference row per symbol and target (repeats of a call dropped);
-  // a chunk's signature is no longer indexed apart from its own lines.
+  // 3: one reference row per symbol and target (repeats of a call dropped).
   base: 3,
   structHash: STRUCT_HASH_VERSION,
   languages: {

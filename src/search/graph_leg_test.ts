@@ -25,7 +25,7 @@ const chunk = (n: NodeRecord): ChunkRecord => ({
   start_line: n.start_line,
   end_line: n.end_line,
   text_hash: n.id,
-  fts: { name: n.name, qual: n.qualname, doc: "", body: "", path: "a py" },
+  fts: { name: n.name, qual: n.qualname, sig: "", doc: "", body: "", path: "a py" },
 });
 
 /** `/r/a.py`: class C with methods m1 and m2, function g that m1 calls; title of each ranked chunk. */

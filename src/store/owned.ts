@@ -619,9 +619,7 @@ function* insertChunks(
       c.text_hash,
     ).lastInsertRowid;
     const f = c.fts;
-    // \`sig\` stays empty: a symbol's signature is the first of its own lines,
-    // which \`body\` holds (the column remains, as FTS5 cannot drop one).
-    fts.run(id, f.name, f.qual, "", f.doc, f.body, f.path);
+    fts.run(id, f.name, f.qual, f.sig, f.doc, f.body, f.path);
     ids.push(Number(id));
     if (parts.full(CHUNK_ROWS)) yield parts.label;
   }

@@ -75,7 +75,7 @@ Deno.test("an edit keeps the rows it did not change: an unchanged chunk keeps it
     start_line: n.start_line,
     end_line: n.end_line,
     text_hash: hash,
-    fts: { name: n.name, qual: "", doc: "", body, path: "a py" },
+    fts: { name: n.name, qual: "", sig: "", doc: "", body, path: "a py" },
   });
   const version = (
     derivation: string,

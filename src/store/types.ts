@@ -136,6 +136,8 @@ export interface ChunkFields {
   name: string;
   /** The enclosing path: qualname or heading path, split. */
   qual: string;
+  /** The signature, split. */
+  sig: string;
   /** The doc comment, split. */
   doc: string;
   /** The chunk's own text (bounded), identifiers split. */

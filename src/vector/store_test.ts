@@ -24,7 +24,7 @@ function chunk(title: string, line: number): ChunkRecord {
     start_line: line,
     end_line: line + 1,
     text_hash: `h-${title}`,
-    fts: { name: title, qual: "", doc: "", body: title, path: "" },
+    fts: { name: title, qual: "", sig: "", doc: "", body: title, path: "" },
   };
 }
 
