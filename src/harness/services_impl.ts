@@ -147,7 +147,6 @@ export function createServices(
     async priorWork(query, limit, cwd) {
       const {
         configuredTuning,
-        DEFAULT_TUNING,
         INJECT_CONFIDENCE,
         namesSymbol,
         parseQuery,
@@ -164,7 +163,7 @@ export function createServices(
         home,
         semantic: null,
         ...(repo !== undefined ? { near: repo } : {}),
-      }, configured() ? configuredTuning(configured()!) : DEFAULT_TUNING);
+      }, configuredTuning({ vocabularyWeight: configured()?.vocabularyWeight ?? 0 }));
       logUsage(home, searchUsage("hook", res));
       const wholes = parseQuery(query).wholes;
       const hits = res.hits.filter((h) =>
