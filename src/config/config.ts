@@ -171,16 +171,13 @@ export function parseConfig(raw: unknown, file?: string): Config {
     config.model = o.model;
   }
   if (o.personalAutoAccept !== undefined && o.personalAutoAccept !== null) {
-    const v = o.personalAutoAccept;
-    if (typeof v !== "number" || !(v >= 0 && v <= 1)) {
-      throw new ConfigError(
-        "personalAutoAccept",
-        v,
-        "expected a confidence from 0 to 1 (null: review every statement)",
-        file,
-      );
-    }
-    config.personalAutoAccept = v;
+    config.personalAutoAccept = numberFrom(
+      o,
+      "personalAutoAccept",
+      [0, 1],
+      "expected a confidence from 0 to 1 (null: review every statement)",
+      file,
+    );
   }
   if (o.distiller !== undefined && o.distiller !== null) {
     if (typeof o.distiller !== "string" || o.distiller.trim() === "") {
@@ -200,16 +197,13 @@ export function parseConfig(raw: unknown, file?: string): Config {
     config.onConflict = o.onConflict;
   }
   if (o.vocabularyWeight !== undefined) {
-    const v = o.vocabularyWeight;
-    if (typeof v !== "number" || !(v >= 0 && v <= 10)) {
-      throw new ConfigError(
-        "vocabularyWeight",
-        v,
-        "expected a number from 0 to 10 (0: the learned vocabulary is off; the benchmark's figures are at 0)",
-        file,
-      );
-    }
-    config.vocabularyWeight = v;
+    config.vocabularyWeight = numberFrom(
+      o,
+      "vocabularyWeight",
+      [0, 10],
+      "expected a number from 0 to 10 (0: the learned vocabulary is off; the benchmark's figures are at 0)",
+      file,
+    );
   }
   return config;
 }
@@ -278,6 +272,19 @@ function parseRoot(raw: unknown, i: number, file?: string): RootConfig {
     depth = parsed;
   }
   return { path: r.path, depth };
+}
+
+/** `o[key]` when it is a number within `range` (inclusive); else the error that says `remedy`. */
+function numberFrom(
+  o: Record<string, unknown>,
+  key: string,
+  [min, max]: [number, number],
+  remedy: string,
+  file: string | undefined,
+): number {
+  const v = o[key];
+  if (typeof v !== "number" || !(v >= min && v <= max)) throw new ConfigError(key, v, remedy, file);
+  return v;
 }
 
 function positiveInt(
