@@ -198,7 +198,7 @@ export function callersCmd(args: string[], ctx: Context): number {
       printNeighbours(ctx, sym, hits, "callers");
       if (unresolvedByName > 0) {
         ctx.out(
-          `  (+${unresolvedByName} call(s) named ${sym.name} that resolve to no single definition)`,
+          `  (+${unresolvedByName} more caller(s) whose call named ${sym.name} resolves to no single definition)`,
         );
       }
     }

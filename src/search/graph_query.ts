@@ -66,8 +66,9 @@ export function isInClass(j: Journal, id: string): boolean {
 }
 
 /**
- * Who calls `id` (one hop), and how many calls of its name in its repository
- * and language family resolve to no single definition.
+ * Who calls `id` (one hop, each caller at its first call), and how many
+ * other symbols of its repository and language family call its name where
+ * the call resolves to no single definition.
  */
 export function callers(
   j: Journal,
@@ -83,7 +84,7 @@ export function callers(
   // Only a call that could still resolve to it counts: resolution stays in a
   // repository and a language family (src/reconcile/resolve.ts, family()).
   const unresolvedByName = j.get<{ n: number }>(
-    `SELECT count(*) AS n FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
+    `SELECT count(DISTINCT pe.src) AS n FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
      JOIN nodes s ON s.id = ? JOIN paths sp ON sp.id = s.path_id
      WHERE pe.name = ? AND pe.kind = 'calls' AND p.root_id = sp.root_id
        AND ${languageFamilySql("p.language")} = ${languageFamilySql("sp.language")}`,
