@@ -6,13 +6,17 @@ import {
   resolveHome,
   tightenHome,
 } from "../config/mod.ts";
-import { createExtractor, type Extractor } from "../extract/mod.ts";
+import type { Extractor } from "../extract/mod.ts";
 
 /** What every command gets: where data lives, the config, the extractor, output. */
 export interface Context {
   home: HomePaths;
   config(): Config;
-  extractor(): Extractor;
+  /**
+   * The extractor, loaded on first use: tree-sitter and the grammars' code
+   * are loaded only by the commands that parse (a search never does).
+   */
+  extractor(): Promise<Extractor>;
   out(text: string): void;
   err(text: string): void;
   /** True when stdout is a terminal (colour, progress bars). */
@@ -27,11 +31,11 @@ export function defaultContext(): Context {
   const home = homePaths(resolveHome());
   tightenHome(home.home);
   const enc = new TextEncoder();
-  let extractor: Extractor | undefined;
+  let extractor: Promise<Extractor> | undefined;
   return {
     home,
     config: () => loadConfig(home.config),
-    extractor: () => (extractor ??= createExtractor()),
+    extractor: () => (extractor ??= import("../extract/mod.ts").then((m) => m.createExtractor())),
     out: (t) => {
       try {
         Deno.stdout.writeSync(enc.encode(t + "\n"));

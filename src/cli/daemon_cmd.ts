@@ -37,7 +37,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   try {
     await runDaemon({
       home: ctx.home,
-      extractor: ctx.extractor(),
+      extractor: await ctx.extractor(),
       log,
       stop: stopped,
       onReady: () => log.info("ready"),

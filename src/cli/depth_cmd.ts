@@ -12,7 +12,7 @@ export const HELP = `heimdall depth [PATH] [--json]
   many files sit at each depth, by language, with the clamp reasons.`;
 
 /** `heimdall depth`: requested vs effective depth, and why. */
-export function run(args: string[], ctx: Context): number {
+export async function run(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseFlags(args, { boolean: ["json"] });
   const journal = Journal.open(ctx.home.journal, { readOnly: true });
   try {
@@ -27,7 +27,7 @@ export function run(args: string[], ctx: Context): number {
             : `"${path}" is under no root; add one with \`heimdall roots add DIR\``,
         );
       }
-      const capability = ctx.extractor().capability(row.language ?? undefined);
+      const capability = (await ctx.extractor()).capability(row.language ?? undefined);
       const info = {
         path,
         language: row.language,

@@ -14,7 +14,7 @@ export const HELP = `heimdall verify [--deep] [--json]
   1 on any drift.`;
 
 /** `heimdall verify`: exit 1 on any drift. */
-export function run(args: string[], ctx: Context): number {
+export async function run(args: string[], ctx: Context): Promise<number> {
   const { values } = parseFlags(args, { boolean: ["deep", "json"], positionals: false });
   const journal = Journal.open(ctx.home.journal, { readOnly: true });
   let globalIgnore = "";
@@ -24,7 +24,7 @@ export function run(args: string[], ctx: Context): number {
   try {
     const report = verifyJournal(journal, {
       deep: values.deep ?? false,
-      extractor: ctx.extractor(),
+      extractor: await ctx.extractor(),
       globalIgnore,
       home: ctx.home.home,
     });

@@ -57,7 +57,7 @@ export async function withWriter<T>(
       journal,
       ctx.home,
       ctx.config(),
-      ctx.extractor(),
+      await ctx.extractor(),
       stderrLogger(),
       pool,
     );
