@@ -2,7 +2,7 @@
  * The search chunks one file owns, decided from its text and its symbols
  * (pure: the reconciler calls it inside `desiredRows`, on a Worker).
  */
-import { createHash } from "node:crypto";
+import { sha1Hex } from "../files/content_hash.ts";
 import { basename } from "node:path";
 import { PROSE_LANGUAGES } from "../extract/language.ts";
 import type { Chunk } from "../extract/types.ts";
@@ -253,5 +253,5 @@ function ownText(
 
 /** Hash of a chunk's text (hex, 16 characters): what a reader compares to know it changed. */
 export function textHash(text: string): string {
-  return createHash("sha1").update(text).digest("hex").slice(0, 16);
+  return sha1Hex(text).slice(0, 16);
 }

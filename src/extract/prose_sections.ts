@@ -3,7 +3,7 @@
  * it has found its headings — heading paths, heading symbols and chunks cut
  * under a size cap.
  */
-import { createHash } from "node:crypto";
+import { sha1Hex } from "../files/content_hash.ts";
 import type { Chunk, SymbolDef } from "./types.ts";
 
 /** A heading a format's scanner found. Line numbers are 0-based. */
@@ -69,9 +69,7 @@ export function sectionsFromHeadings(
       startLine: h.start + 1,
       endLine: last + 1,
       signature: h.raw,
-      structHash: createHash("sha1")
-        .update(lines.slice(h.start, last + 1).join("\n").replace(/\s+/g, " ").trim())
-        .digest("hex")
+      structHash: sha1Hex(lines.slice(h.start, last + 1).join("\n").replace(/\s+/g, " ").trim())
         .slice(0, 16),
     };
     if (parent !== undefined) sym.parent = parent;

@@ -4,7 +4,7 @@
  * keeps secret files and secret text out of everything Heimdall stores.
  * Reads files; writes nothing.
  */
-export { contentHash } from "./content_hash.ts";
+export { contentHash, contentHashAsync, sha1Hex } from "./content_hash.ts";
 export { exists } from "./exists.ts";
 export { readTextIfPresent, readTextOrNull } from "./read_text.ts";
 export { readTail } from "./tail.ts";

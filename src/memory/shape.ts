@@ -3,8 +3,7 @@
  * rename (same body, new name) can be recognised after the fact. The
  * structural hash of the index includes the name, so it cannot do this.
  */
-import { createHash } from "node:crypto";
-import { contentHash } from "../files/mod.ts";
+import { contentHash, sha1Hex } from "../files/mod.ts";
 
 /** A definition to take the shape of: its name and its line range (1-based, inclusive). */
 export interface ShapeTarget {
@@ -32,7 +31,7 @@ export function shapeOf(text: string, target: ShapeTarget): string | null {
     )
     .replace(/\s+/g, " ")
     .trim();
-  return createHash("sha1").update(blanked).digest("hex").slice(0, 16);
+  return sha1Hex(blanked).slice(0, 16);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { derivationOf, type DerivationVersions } from "../extract/derivation.ts";
-import { createHash } from "node:crypto";
+import { sha1Hex } from "../files/mod.ts";
 import { basename } from "node:path";
 import type { Depth } from "../config/mod.ts";
 import type { Capability, Extraction, FileInfo, Reference } from "../extract/mod.ts";
@@ -56,7 +56,7 @@ export interface DesiredInput {
 
 /** A stable id for a node: never collides across files or repositories, survives re-indexing. */
 export function nodeId(path: string, kind: string, qualname: string, ordinal = 0): string {
-  return createHash("sha1").update(`${path}\0${kind}\0${qualname}\0${ordinal}`).digest("hex")
+  return sha1Hex(`${path}\0${kind}\0${qualname}\0${ordinal}`)
     .slice(0, 20);
 }
 

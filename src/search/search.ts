@@ -61,7 +61,7 @@ export async function search(
   const shown = new Set<string>();
   for (const [i, c] of candidates.entries()) {
     if (hits.length >= limit) break;
-    const hit = verifier.verify(c, hits.length < tuning.hashTop);
+    const hit = await verifier.verify(c, hits.length < tuning.hashTop);
     if (!hit) continue;
     // A file re-anchored onto a path that is already a result is that result.
     const at = hit.path === null ? `${hit.source}:${hit.ref_id}` : `${hit.source}:${hit.path}`;

@@ -9,7 +9,7 @@ import { basename, dirname, join } from "node:path";
 import type { HomePaths } from "../config/mod.ts";
 import { ensurePrivateDir, writePrivateFile } from "../config/private_files.ts";
 import { writeHintFile } from "../hints/hints.ts";
-import { contentHash, exists, redactSecrets } from "../files/mod.ts";
+import { contentHashAsync, exists, redactSecrets } from "../files/mod.ts";
 import { type Journal, lastAudit, listRoots } from "../store/mod.ts";
 import { notePaths } from "./notes.ts";
 import { clip, isSemanticOnly, kindOf, spanOf, summaryOf, symbolOf } from "./hit_text.ts";
@@ -68,7 +68,7 @@ export class Verifier {
    * Verifies one candidate; `hashIt` also compares its content hash.
    * Returns undefined when it is STALE (pruned, hinted, logged).
    */
-  verify(c: Candidate, hashIt: boolean): VerifiedHit | undefined {
+  async verify(c: Candidate, hashIt: boolean): Promise<VerifiedHit | undefined> {
     const m = c.best;
     if (m.path_id === null) return this.#verifyLoose(c);
     const path = m.path!;
@@ -77,7 +77,7 @@ export class Verifier {
     const sameStat = st.size === m.size && (st.mtime?.getTime() ?? 0) === m.mtime_ms;
     const bytes = st.size > MAX_READ_BYTES ? undefined : this.cache.get(path) ?? readBytes(path);
     let hash: HitFacts["hash"] = "unchecked";
-    if (hashIt && bytes) hash = contentHash(bytes) === m.hash ? "same" : "differs";
+    if (hashIt && bytes) hash = (await contentHashAsync(bytes)) === m.hash ? "same" : "differs";
     const changed = hash === "differs" || (!sameStat && hash !== "same");
     if (!sameStat || hash === "differs") this.#hints.add(path);
     const text = bytes ? new TextDecoder().decode(bytes) : "";

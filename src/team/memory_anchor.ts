@@ -3,7 +3,7 @@
  * repository look-up in {@link portableOf}): what a team store keeps of an anchor instead of its
  * absolute path and local node id. Names, paths and hashes only.
  */
-import { createHash } from "node:crypto";
+import { sha1Hex } from "../files/mod.ts";
 import type { AnchorRow } from "../memory/mod.ts";
 import type { RepoResolver } from "./symbol_key.ts";
 
@@ -57,7 +57,7 @@ export function portableKey(
  */
 export function portableSet(anchors: readonly PortableAnchor[]): string {
   const keys = [...new Set(anchors.map(portableKey))].sort().join("\n");
-  return createHash("sha1").update(keys).digest("hex");
+  return sha1Hex(keys);
 }
 
 /** How an anchor is written for people on any machine: `path:qualname`, the path, or `.`. */
