@@ -161,7 +161,7 @@ export async function main(argv: string[], ctx: Context = defaultContext()): Pro
       ctx.out(command.HELP);
       return EXIT.ok;
     }
-    if (SEARCHING.has(name)) await wireSemanticLeg(ctx);
+    if (SEARCHING.has(name)) await wireSemanticLeg(ctx, name);
     // Never answer from a journal known to be damaged without saying so: a
     // command that answers gets the warning after its answer; one that fails
     // gets only its one-line error below (a bad header fails the open itself).
@@ -189,12 +189,35 @@ export async function main(argv: string[], ctx: Context = defaultContext()): Pro
   }
 }
 
-/** The semantic leg: the active model over the journal's vectors (off, with why, without one). */
-async function wireSemanticLeg(ctx: Context): Promise<void> {
-  const [{ setSemanticLeg }, { activeModel, semanticLegFactory }] = await Promise.all([
-    import("../search/mod.ts"),
-    import("../vector/mod.ts"),
-  ]);
+/**
+ * The semantic leg: the active model over the journal's vectors (off, with
+ * why, without one). A one-shot search with no usable model registers a leg
+ * that only says why: the vectors' and the ONNX runtimes' modules (about 60,
+ * a tenth of a search process's start) are loaded only when there is a
+ * model to run. A long-lived server (`mcp`) always gets the full leg, which
+ * reads the config at every search, so a model installed meanwhile is used.
+ */
+async function wireSemanticLeg(ctx: Context, command: string): Promise<void> {
+  const { setSemanticLeg } = await import("../search/mod.ts");
+  if (command === "search") {
+    const { modelStatus } = await import("../embed/registry.ts");
+    let status: ReturnType<typeof modelStatus>;
+    try {
+      status = modelStatus(ctx.home.models, ctx.config().model);
+    } catch (e) {
+      status = { on: false, reason: (e as Error).message };
+    }
+    if (!status.on) {
+      const reason = status.reason;
+      setSemanticLeg({
+        name: "semantic",
+        status: () => ({ on: false, reason }),
+        search: () => Promise.resolve([]),
+      });
+      return;
+    }
+  }
+  const { activeModel, semanticLegFactory } = await import("../vector/mod.ts");
   const model = activeModel(ctx.home);
   setSemanticLeg(
     semanticLegFactory(model.source, model.status, { snapshotDir: join(ctx.home.home, "vectors") }),

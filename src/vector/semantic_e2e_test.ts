@@ -102,6 +102,9 @@ Deno.test({
       assert.equal(off.semantic.on, false);
       assert.match(off.semantic.reason, /no model; run heimdall model pull/);
       assert.equal(off.vectors.total, 0);
+      const offSearch = JSON.parse((await cli(home, ["search", "--json", "back up"])).stdout);
+      assert.equal(offSearch.legs.semantic.on, false);
+      assert.match(offSearch.legs.semantic.reason, /no model; run heimdall model pull/);
 
       assert.equal((await cli(home, ["model", "import", "tiny", "--from", TINY])).code, 0);
       const idx = await cli(home, ["index", root]);
@@ -113,6 +116,10 @@ Deno.test({
       assert.equal(on.vectors.active.missing, 0);
       assert.equal(on.vectors.models[0].model, "tiny");
       assert.equal(on.vectors.models[0].count, on.vectors.chunks);
+      // A one-shot search loads the vectors' modules only with a model to run: here it runs.
+      const onSearch = JSON.parse((await cli(home, ["search", "--json", "back up"])).stdout);
+      assert.deepEqual(onSearch.legs.semantic.on, true);
+      assert.ok(onSearch.hits.some((h: { legs: string[] }) => h.legs.includes("semantic")));
 
       // The daemon embeds an edited file's new chunks in the background.
       const daemon = await startDaemon(home);
