@@ -200,6 +200,7 @@ export async function main(argv: string[], ctx: Context = defaultContext()): Pro
 async function wireSemanticLeg(ctx: Context, command: string): Promise<void> {
   const { setSemanticLeg } = await import("../search/mod.ts");
   if (command === "search") {
+    // Not through embed/mod.ts: that loads the runtimes this is here to avoid.
     const { modelStatus } = await import("../embed/registry.ts");
     let status: ReturnType<typeof modelStatus>;
     try {

@@ -3,7 +3,7 @@
  * it has found its headings — heading paths, heading symbols and chunks cut
  * under a size cap.
  */
-import { sha1Hex } from "../files/content_hash.ts";
+import { sha1Hex } from "../files/mod.ts";
 import type { Chunk, SymbolDef } from "./types.ts";
 
 /** A heading a format's scanner found. Line numbers are 0-based. */
