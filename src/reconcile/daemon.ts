@@ -16,7 +16,7 @@ import { PreparePool } from "./prepare_pool.ts";
 import { homeDirs } from "./owners.ts";
 import type { Follower } from "./pass.ts";
 import { Reconciler } from "./reconciler.ts";
-import { Watcher, type WatchMessage } from "./watcher.ts";
+import { Watcher, type WatchMessage, type WatchRequest } from "./watcher.ts";
 
 /** Meta key holding the watcher's OS-limit message while the limit is in force. */
 export const WATCH_LIMIT_KEY = "watch_limit";
@@ -33,8 +33,20 @@ export interface DaemonOptions {
   pollMs?: number;
   /** Resolves when the daemon should stop (SIGINT/SIGTERM are wired by the CLI). */
   stop: Promise<void>;
-  /** Called once the startup audit is done and the watcher runs. */
+  /**
+   * Called once an audit has run with the roots' watches in place: a file
+   * changed before they were is found by that audit, one changed after it
+   * sends an event.
+   */
   onReady?: () => void;
+  /**
+   * Makes the watcher, given where its reports go (default: the watcher
+   * Worker). Tests wrap the real one to hold its reports back.
+   */
+  watcher?: (onMessage: (m: WatchMessage) => void) => {
+    start(request: WatchRequest): void;
+    stop(): void;
+  };
   /**
    * What follows the index (memory re-anchoring, the embedding pass), made
    * once the journal is open and registered with the reconciler: each pass
@@ -101,7 +113,17 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     wakeOnStop = undefined;
   };
 
+  // Whether the watcher Worker has its roots' watches in place (or has said
+  // why not). It starts them after the daemon's first audit has begun, and a
+  // file changed before they are in place sends no event: the audit that
+  // follows "watching" finds it, and the daemon is ready only after it.
+  let rootsWatched = false;
   const onWatch = (m: WatchMessage) => {
+    if (m.type !== "event" && !(m.paths.length === 1 && m.paths[0] === opts.home.hints)) {
+      rootsWatched = true;
+      auditWanted = true;
+      poke();
+    }
     if (m.type === "event") {
       if (m.rescan) {
         log.warn("the watcher lost events (rescan); a full stat audit follows");
@@ -120,9 +142,10 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
       } else log.warn(`watcher: ${m.message}`);
     }
   };
-  const watcher = new Watcher(onWatch);
+  const watcher = opts.watcher?.(onWatch) ?? new Watcher(onWatch);
   const startWatcher = () => {
     Deno.mkdirSync(opts.home.hints, { recursive: true });
+    rootsWatched = false;
     limitReported = false;
     watchState = null;
     watcher.start({
@@ -275,11 +298,11 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         await pause(wait, true);
         continue;
       }
-      if (!ready) {
+      if (!ready && rootsWatched && !auditWanted) {
         ready = true;
         opts.onReady?.();
       }
-      if (pending.size > 0 || stopping) continue;
+      if (pending.size > 0 || auditWanted || stopping) continue;
       if (await stepBackground(background, log)) continue;
       let untilDue = Infinity;
       try {

@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { homePaths } from "../config/mod.ts";
+import { createExtractor } from "../extract/mod.ts";
+import { Journal } from "../store/mod.ts";
+import { runDaemon } from "./daemon.ts";
+import { Watcher, type WatchMessage } from "./watcher.ts";
+
+/** Polls `ok` every 50 ms until it holds or `ms` pass. */
+async function waitFor(ok: () => boolean, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function indexedPaths(journal: string): string[] {
+  try {
+    const j = Journal.open(journal, { readOnly: true });
+    try {
+      return j.all<{ rel: string }>("SELECT rel FROM paths ORDER BY rel").map((r) => r.rel);
+    } finally {
+      j.close();
+    }
+  } catch {
+    return []; // not created yet
+  }
+}
+
+Deno.test("a file changed before the watcher's watches are in place is indexed, and ready waits for that", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "heimdall-daemon-" });
+  const root = join(base, "proj");
+  const home = homePaths(join(base, "home"));
+  Deno.mkdirSync(root);
+  Deno.mkdirSync(home.home, { mode: 0o700 });
+  Deno.writeTextFileSync(join(root, "a.ts"), "export function alpha() {}\n");
+  Deno.writeTextFileSync(
+    home.config,
+    JSON.stringify({ roots: [{ path: root, depth: "max" }], auditIntervalSeconds: 3600 }),
+    { mode: 0o600 },
+  );
+  // The real watcher, whose reports are held back until `release`: until
+  // then the daemon runs as if the Worker had not yet taken its watches,
+  // and what changes meanwhile sends it no event.
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let stop!: () => void;
+  const stopped = new Promise<void>((r) => (stop = r));
+  let ready = false;
+  const daemon = runDaemon({
+    home,
+    extractor: createExtractor(),
+    log: { info: () => {}, warn: () => {} },
+    stop: stopped,
+    pollMs: 50,
+    onReady: () => (ready = true),
+    watcher: (onMessage) => {
+      let open = false;
+      void released.then(() => (open = true));
+      return new Watcher((m: WatchMessage) => {
+        if (open) onMessage(m);
+        else if (m.type === "watching") void released.then(() => onMessage(m));
+      });
+    },
+  });
+  try {
+    await waitFor(() => indexedPaths(home.journal).includes("a.ts"), 30_000, "the first audit");
+    Deno.writeTextFileSync(join(root, "b.ts"), "export function beta() {}\n");
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(ready, false, "ready before the watches were in place");
+    release();
+    await waitFor(() => indexedPaths(home.journal).includes("b.ts"), 30_000, "b.ts indexed");
+    await waitFor(() => ready, 30_000, "ready");
+  } finally {
+    stop();
+    await daemon;
+    Deno.removeSync(base, { recursive: true });
+  }
+});
