@@ -56,17 +56,22 @@ export async function tscCalls(root: string): Promise<OracleCall[]> {
 }
 
 /**
- * The Python that has Jedi: Debian's `python3-jedi` installs it for
- * `/usr/bin/python3`, which a `python3` earlier on the PATH (pyenv, a
- * virtualenv) does not see; else `python3` from the PATH. Undefined when
- * neither imports it.
+ * The Python that has Jedi, as the path of its interpreter: Debian's
+ * `python3-jedi` installs it for `/usr/bin/python3`, which a `python3`
+ * earlier on the PATH (pyenv, a virtualenv) does not see; else `python3`
+ * from the PATH. The path is the interpreter's own (`sys.executable`), not
+ * a pyenv shim, whose choice of Python depends on the environment the
+ * oracle later runs in (its HOME). Undefined when neither imports it.
  */
 export function pythonWithJedi(): string | undefined {
   for (const python of ["python3", "/usr/bin/python3"]) {
     try {
-      const ok = new Deno.Command(python, { args: ["-c", "import jedi"], stderr: "null" })
-        .outputSync().success;
-      if (ok) return python;
+      const r = new Deno.Command(python, {
+        args: ["-c", "import jedi, sys; print(sys.executable)"],
+        stderr: "null",
+      }).outputSync();
+      const path = new TextDecoder().decode(r.stdout).trim();
+      if (r.success) return path === "" ? python : path;
     } catch {
       // not installed
     }
