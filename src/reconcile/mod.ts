@@ -23,6 +23,7 @@ export {
   readFault,
 } from "./faults.ts";
 export type { BackgroundWork, DaemonOptions } from "./daemon.ts";
+export type { WatchMessage, WatchRequest } from "./watcher.ts";
 export { type Drift, verifyJournal, type VerifyReport } from "./verify.ts";
 export { desiredRows, fileNodeId, nodeId } from "./desired.ts";
 export { isRacy, planCommit, planPath, RACY_WINDOW_MS } from "./plan.ts";

@@ -1,5 +1,6 @@
 /** What the daemon asks the watcher Worker to watch. */
 export interface WatchRequest {
+  /** The roots, watched recursively. */
   roots: string[];
   /** Folders watched non-recursively (the hints folder). */
   extra: string[];
