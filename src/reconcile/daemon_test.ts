@@ -5,15 +5,7 @@ import { createExtractor } from "../extract/mod.ts";
 import { Journal } from "../store/mod.ts";
 import { runDaemon } from "./daemon.ts";
 import { Watcher, type WatchMessage } from "./watcher.ts";
-
-/** Polls `ok` every 50 ms until it holds or `ms` pass. */
-async function waitFor(ok: () => boolean, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { waitFor } from "../../tests/helpers.ts";
 
 function indexedPaths(journal: string): string[] {
   try {
