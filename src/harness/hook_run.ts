@@ -8,6 +8,7 @@ import { Journal, setBusyTimeout } from "../store/mod.ts";
 import { parseEvent, renderAnswer } from "./engine.ts";
 import { HARNESSES, harnessSpec, isHarness } from "./harnesses/mod.ts";
 import { handleEvent, type HookDeps } from "./handler.ts";
+import { after } from "./deadline.ts";
 import { hookLog } from "./hook_log.ts";
 import type { Services } from "./services.ts";
 
@@ -126,16 +127,9 @@ export async function answerHook(
       // (work that never yields to the event loop), and late for good.
       late: () => gaveUp ||= performance.now() - started >= deadlineMs,
     };
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<"late">((r) =>
-      timer = setTimeout(() => {
-        gaveUp = true;
-        r("late");
-      }, deadlineMs)
-    );
     const work = handleEvent(event, deps);
-    const context = await Promise.race([work, deadline]);
-    clearTimeout(timer);
+    const context = await Promise.race([work, after(deadlineMs, "late" as const)]);
+    if (context === "late") gaveUp = true;
     if (context === "late" || gaveUp) {
       hookLog(
         home.home,

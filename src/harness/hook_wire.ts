@@ -7,6 +7,7 @@
  * field of its line, so the server can drop a stranger after a few bytes.
  * Deno APIs only: the client imports this on every tool call.
  */
+import { after } from "./deadline.ts";
 import type { HookRequest } from "./hook_run.ts";
 
 /** The client's request: the server's token, its build, its acting identity, and the hook call itself. */
@@ -125,16 +126,15 @@ export async function exchange(
   if (data.length > MAX_FRAME_BYTES) return "oversize";
   let conn: Deno.TcpConn | undefined;
   let timedOut = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<"late">((r) =>
-    timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        conn?.close();
-      } catch { /* closed */ }
-      r("late");
-    }, waitMs)
-  );
+  let done = false;
+  const deadline = after(waitMs, "late" as const).then((late) => {
+    if (done) return late;
+    timedOut = true;
+    try {
+      conn?.close();
+    } catch { /* closed */ }
+    return late;
+  });
   const talk = async (): Promise<ServerReply | "absent" | "late"> => {
     try {
       conn = await Deno.connect({ hostname: "127.0.0.1", port });
@@ -169,6 +169,6 @@ export async function exchange(
   try {
     return await Promise.race([talk(), deadline]);
   } finally {
-    clearTimeout(timer);
+    done = true;
   }
 }
