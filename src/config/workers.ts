@@ -1,5 +1,3 @@
-import os from "node:os";
-
 /**
  * How many Worker threads a pool starts (the preparing pool of the writer,
  * the vector scan pool): `HEIMDALL_WORKERS` when set to a whole number ≥ 1,
@@ -36,7 +34,8 @@ export const BULK_NICE = 10;
 export function yieldToForeground(): void {
   if (Deno.build.os !== "linux") return;
   try {
-    os.setPriority(BULK_NICE);
+    // Loaded here, in the Worker that lowers itself: `node:os` costs a command ~15 ms of its start.
+    process.getBuiltinModule("node:os").setPriority(BULK_NICE);
   } catch {
     // Not permitted (no --allow-sys): the Worker keeps the writer's priority.
   }
