@@ -172,7 +172,7 @@ Deno.test("bad input gets a clear error and a non-zero exit, and loses nothing",
     [["index", join(base, "nope")], /Cannot index ".*nope": no such folder/],
     [["index", "--depth", "L9", repo], /Invalid --depth "L9"/],
     [["frobnicate"], /Unknown command "frobnicate"/],
-    [["verify", "--nope"], /Unknown option '--nope'/],
+    [["verify", "--nope"], /Unknown option "--nope"; `heimdall help verify` shows the options/],
     [["roots", "remove", join(base, "other")], /Not a root: ".*other"/],
   ];
   for (const [args, re] of cases) {

@@ -11,9 +11,11 @@ import assert from "node:assert/strict";
  * a lower layer, never from its own layer or a higher one.
  *
  * - errors (the base error and its kinds, which every folder may throw);
+ * - files (walking a root, ignore rules, the secret screen, content hashes,
+ *   path arithmetic, which every folder above may do);
  * - config (settings, the home's private files), present (how things are
- *   shown: counts, times, one-line names), files (walking a root, ignore
- *   rules, the secret screen), embed (tokenizers and model runtimes);
+ *   shown: counts, times, one-line names), embed (tokenizers and model
+ *   runtimes);
  * - hints (hint files, paths in hook payloads), store (the journal, its
  *   tables), extract (parsing and symbols);
  * - derive (a file's desired rows from its parse: chunks, vocabulary);
@@ -25,7 +27,8 @@ import assert from "node:assert/strict";
  */
 export const LAYERS: readonly (readonly string[])[] = [
   ["errors"],
-  ["config", "present", "files", "embed"],
+  ["files"],
+  ["config", "present", "embed"],
   ["hints", "store", "extract"],
   ["derive"],
   ["reconcile", "search"],

@@ -3,7 +3,7 @@ import { fileLogger, runDaemon } from "../reconcile/mod.ts";
 import type { Context } from "./context.ts";
 import { ensurePrivateDir } from "../config/private_files.ts";
 import { EXIT } from "./exit_codes.ts";
-import { join } from "node:path";
+import { join } from "../files/mod.ts";
 import { writerFollowers } from "./writer.ts";
 
 export const HELP = `heimdall daemon [--verbose]

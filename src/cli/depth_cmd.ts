@@ -1,5 +1,5 @@
 import { parseFlags } from "./flags.ts";
-import { resolve } from "node:path";
+import { resolve } from "../files/mod.ts";
 import { type Depth, depthName } from "../config/mod.ts";
 import { depthCounts, getPath, Journal, listRoots, rootFor } from "../store/mod.ts";
 import type { Context } from "./context.ts";

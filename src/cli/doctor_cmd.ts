@@ -1,7 +1,6 @@
 import { parseFlags } from "./flags.ts";
-import { join, resolve } from "node:path";
 import { HARNESSES } from "../harness/harnesses/mod.ts";
-import { readTextIfPresent } from "../files/mod.ts";
+import { join, readTextIfPresent, resolve } from "../files/mod.ts";
 import { selfArgv } from "../harness/install/command.ts";
 import { inspectWiring, type Wiring } from "../harness/install/inspect.ts";
 import type { InstallContext } from "../harness/install/plan.ts";

@@ -1,5 +1,5 @@
 import { parseFlags } from "./flags.ts";
-import { resolve } from "node:path";
+import { resolve } from "../files/mod.ts";
 import { parseDepth, updateConfig } from "../config/mod.ts";
 import { journalCounts } from "../store/mod.ts";
 import { homeDirs, rootInHomeError } from "../reconcile/mod.ts";

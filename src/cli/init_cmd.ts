@@ -1,7 +1,6 @@
 import { parseFlags } from "./flags.ts";
-import { join, resolve } from "node:path";
 import { HARNESSES, type HarnessName, isHarness } from "../harness/harnesses/mod.ts";
-import { readTextIfPresent } from "../files/mod.ts";
+import { join, readTextIfPresent, resolve } from "../files/mod.ts";
 import { applyChange } from "../harness/install/apply.ts";
 import { selfArgv } from "../harness/install/command.ts";
 import { detectHarnesses } from "../harness/install/detect.ts";

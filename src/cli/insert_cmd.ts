@@ -1,6 +1,5 @@
 import { parseFlags } from "./flags.ts";
-import { resolve } from "node:path";
-import { redactSecrets } from "../files/mod.ts";
+import { redactSecrets, resolve } from "../files/mod.ts";
 import { insertNote } from "../search/mod.ts";
 import { Journal } from "../store/mod.ts";
 import type { Context } from "./context.ts";

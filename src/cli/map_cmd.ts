@@ -1,6 +1,6 @@
 /** `heimdall constraints PATH` and `heimdall map check [ROOT]`: the architectural map. */
 import { parseFlags } from "./flags.ts";
-import { resolve } from "node:path";
+import { resolve } from "../files/mod.ts";
 import { checkMap, constraintsFor, docsBehindHead, findMapFile, MapError } from "../map/mod.ts";
 import { hashesUnder, Journal } from "../store/mod.ts";
 import { classifyPath } from "../files/ignore.ts";

@@ -9,8 +9,9 @@ import { type Context, defaultContext } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { describeError } from "./errors.ts";
 import { EXIT } from "./exit_codes.ts";
+import { FlagError } from "./flags.ts";
 import { VERSION, versionLine } from "./version.ts";
-import { join } from "node:path";
+import { join } from "../files/mod.ts";
 import {
   corruptionDetail,
   isCorruption,
@@ -179,7 +180,7 @@ export async function main(argv: string[], ctx: Context = defaultContext()): Pro
       markDamaged(ctx.home.journal, corruptionDetail(e));
     }
     const { code, message } = describeError(
-      e instanceof TypeError && (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
+      e instanceof FlagError
         ? new UsageError(`${e.message}; \`heimdall help ${name}\` shows the options`)
         : e,
       { journal: ctx.home.journal, debug },

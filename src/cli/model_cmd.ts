@@ -1,5 +1,5 @@
 import { parseFlags } from "./flags.ts";
-import { resolve } from "node:path";
+import { resolve } from "../files/mod.ts";
 import { updateConfig } from "../config/mod.ts";
 import {
   BUILTIN_MODELS,

@@ -1,6 +1,5 @@
 /** `heimdall rebuild`: re-derive the whole code index from disk, keeping every memory. */
 import { parseFlags } from "./flags.ts";
-import { join } from "node:path";
 import { memoryCounts, syncAllSearch } from "../memory/mod.ts";
 import { reindexNotes } from "../search/mod.ts";
 import {
@@ -18,7 +17,7 @@ import {
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
 import { fileStamp, plural, seconds } from "../present/fmt.ts";
-import { exists } from "../files/mod.ts";
+import { exists, join } from "../files/mod.ts";
 import { progressBar } from "./progress.ts";
 import { withWriter } from "./writer.ts";
 

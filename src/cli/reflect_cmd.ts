@@ -1,6 +1,6 @@
 /** `heimdall reflect`: a project's knowledge page, from its shared memories. */
 import { parseFlags } from "./flags.ts";
-import { resolve } from "node:path";
+import { resolve } from "../files/mod.ts";
 import { defaultAuthor, knowledgePage, MemoryInputError } from "../memory/mod.ts";
 import { SymbolLookupError } from "../search/mod.ts";
 import { Journal } from "../store/mod.ts";

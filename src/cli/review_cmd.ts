@@ -1,6 +1,6 @@
 /** `heimdall review`: the queue of personal memory — statements captured from sessions, to accept or reject. */
 import { parseFlags } from "./flags.ts";
-import { resolve } from "node:path";
+import { resolve } from "../files/mod.ts";
 import {
   acceptCandidate,
   defaultAuthor,

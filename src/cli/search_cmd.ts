@@ -1,5 +1,5 @@
 import { parseFlags } from "./flags.ts";
-import { relative, resolve } from "node:path";
+import { relative, resolve } from "../files/mod.ts";
 import {
   configuredTuning,
   search,

@@ -1,5 +1,5 @@
 import { parseFlags } from "./flags.ts";
-import { dirname, isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join } from "../files/mod.ts";
 import { denoRunArgv, runningUnderDeno } from "../harness/install/command.ts";
 import {
   disableService,

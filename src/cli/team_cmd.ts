@@ -3,7 +3,7 @@
  * Exit codes: conflicts and who-knows exit 1 when they find nobody.
  */
 import { parseFlags } from "./flags.ts";
-import { relative } from "node:path";
+import { relative } from "../files/mod.ts";
 import { updateConfig } from "../config/mod.ts";
 import {
   type Claim,

@@ -1,5 +1,5 @@
 /** `heimdall ui`: the local dashboard. */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../files/mod.ts";
 import { parseFlags } from "./flags.ts";
 import { homePaths, loadConfig } from "../config/mod.ts";
 import { defaultAuthor } from "../memory/mod.ts";

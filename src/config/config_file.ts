@@ -1,4 +1,4 @@
-import { dirname } from "node:path";
+import { dirname } from "../files/mod.ts";
 import { type Config, ConfigError, parseConfig, withEnvOverrides } from "./config.ts";
 import { ensurePrivateDir, openPrivateFile, writePrivateFileAtomic } from "./private_files.ts";
 

@@ -1,4 +1,4 @@
-import { join, resolve } from "node:path";
+import { join, resolve } from "../files/mod.ts";
 import { EnvironmentError } from "../errors/mod.ts";
 
 /** Every file and folder under `$HEIMDALL_HOME`. */

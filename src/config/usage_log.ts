@@ -3,7 +3,7 @@
  * search and per hook injection in `$HEIMDALL_HOME/logs/usage.log`. Counts
  * only — never a query, a prompt or a path — and never sent anywhere.
  */
-import { join } from "node:path";
+import { join } from "../files/mod.ts";
 import type { HomePaths } from "./home.ts";
 import { ensurePrivateDir, writePrivateFile } from "./private_files.ts";
 

@@ -2,8 +2,7 @@
  * The search chunks one file owns, decided from its text and its symbols
  * (pure: the reconciler calls it inside `desiredRows`, on a Worker).
  */
-import { sha1Hex } from "../files/mod.ts";
-import { basename } from "node:path";
+import { basename, sha1Hex } from "../files/mod.ts";
 import { PROSE_LANGUAGES } from "../extract/language.ts";
 import type { Chunk } from "../extract/types.ts";
 import type { ChunkRecord, NodeRecord } from "../store/types.ts";

@@ -13,7 +13,7 @@
  * only normalised. Results come back in input order.
  */
 import { EnvironmentError } from "../errors/mod.ts";
-import { join } from "node:path";
+import { join } from "../files/mod.ts";
 import { fileWithRole, type ModelManifest, parseManifest } from "./manifest.ts";
 import { normalizeL2, pool, rows } from "./pool.ts";
 import {

@@ -13,7 +13,7 @@
  */
 import { EnvironmentError, UsageError } from "../errors/mod.ts";
 import { createHash, type Hash } from "node:crypto";
-import { basename, join } from "node:path";
+import { basename, join } from "../files/mod.ts";
 import { ManifestError, type ModelFile, type ModelManifest, parseManifest } from "./manifest.ts";
 
 /** A file's bytes are not the ones the manifest pins. */

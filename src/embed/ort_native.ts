@@ -19,7 +19,7 @@
  */
 import { EnvironmentError } from "../errors/mod.ts";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { join } from "../files/mod.ts";
 
 /** Why the native backend cannot load here, for `doctor` and the fallback note. */
 export class NativeUnavailableError extends EnvironmentError {

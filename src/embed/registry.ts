@@ -8,7 +8,7 @@
  * recorded size. Sizes, not digests, are checked here: this is a glance for
  * `status`; digests are checked when a file is downloaded or imported.
  */
-import { join } from "node:path";
+import { join } from "../files/mod.ts";
 import { NO_MODEL_REASON } from "./default_model.ts";
 import { MODEL_NAME, type ModelManifest, parseManifest } from "./manifest.ts";
 import bgeM3 from "./manifests/bge-m3.json" with { type: "json" };

@@ -9,7 +9,7 @@
  * model whose weights are int8 (QLinear/MatMulInteger/DequantizeLinear
  * nodes) needs nothing special.
  */
-import { basename } from "node:path";
+import { basename } from "../files/mod.ts";
 import { loadOrtNative, NATIVE_VERSION, type NativeSession } from "./ort_native.ts";
 import { defaultThreads, loadOrtWasm } from "./ort_wasm.ts";
 

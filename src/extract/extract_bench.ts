@@ -6,7 +6,7 @@
  *
  *     deno bench --allow-read --allow-env src/extract/extract_bench.ts
  */
-import { join } from "node:path";
+import { join } from "../files/mod.ts";
 import { createExtractor } from "./routing.ts";
 import { detectLanguage } from "./language.ts";
 

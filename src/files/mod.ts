@@ -1,11 +1,23 @@
 /**
  * The filesystem as Heimdall sees it (a leaf, like ripgrep's `ignore`
  * crate): walking a root with git's ignore rules, and the secret screen that
- * keeps secret files and secret text out of everything Heimdall stores.
- * Reads files; writes nothing.
+ * keeps secret files and secret text out of everything Heimdall stores,
+ * content hashes, and path arithmetic (Node's POSIX results without loading
+ * `node:path`). Reads files; writes nothing.
  */
 export { contentHash, contentHashAsync, sha1Hex } from "./content_hash.ts";
 export { exists } from "./exists.ts";
+export {
+  basename,
+  dirname,
+  isAbsolute,
+  join,
+  posix,
+  type PosixPath,
+  relative,
+  resolve,
+  sep,
+} from "./path.ts";
 export { readTextIfPresent, readTextOrNull } from "./read_text.ts";
 export { readTail } from "./tail.ts";
 export { NOT_UTF8, type SkipReason, type WalkEvent, type WalkOptions, walkRoot } from "./walk.ts";

@@ -3,7 +3,7 @@
  * the way down, secrets refused by name, symlinks never followed. Reads
  * directory listings, ignore files and file metadata, never file contents.
  */
-import { resolve } from "node:path";
+import { resolve } from "./path.ts";
 import { errorText } from "../errors/mod.ts";
 import { exists } from "./exists.ts";
 import { IgnoreRules, type IgnoreStack, loadIgnoreStack } from "./ignore.ts";

@@ -30,12 +30,11 @@
  * injected into the same context window (a `clear` or `compact` start opens
  * a new window).
  */
-import { basename, join, relative } from "node:path";
 import { type HomePaths, logUsage } from "../config/mod.ts";
 import { type Journal, rootFor } from "../store/mod.ts";
 import { callNeighbourIds } from "../search/mod.ts";
 import { writeHintFile } from "../hints/hints.ts";
-import { readTextOrNull } from "../files/mod.ts";
+import { basename, join, readTextOrNull, relative } from "../files/mod.ts";
 import { redactSecrets } from "../files/secrets.ts";
 import { type ContextItem, fitContext } from "./budget.ts";
 import type { AfterToolEvent, BeforeToolEvent, FileEdit, HookEvent, StopEvent } from "./event.ts";

@@ -11,7 +11,7 @@
  * and fails open (see `team_link.ts`). A write whose store cannot be
  * reached is kept on this machine as a private memory (logged).
  */
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative } from "../files/mod.ts";
 import { type Config, type HomePaths, loadConfig, logUsage } from "../config/mod.ts";
 import type { AttemptInput, RememberInput } from "../memory/mod.ts";
 import type { Team } from "../team/mod.ts";

@@ -7,7 +7,7 @@
  * exclusive lock on the session's `.lock` file and writes atomically
  * (temporary file, then rename). Nothing here touches the journal.
  */
-import { join } from "node:path";
+import { join } from "../files/mod.ts";
 import {
   ensurePrivateDir,
   openPrivateFile,

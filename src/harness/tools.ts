@@ -6,7 +6,7 @@
  * `edit`…) but the inputs share a handful of key spellings; one table covers
  * them all. Paths resolve against the event's working directory.
  */
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, resolve } from "../files/mod.ts";
 import type { FileEdit, ToolCall, ToolKind } from "./event.ts";
 import { HOOK_PATH_KEYS, parsePatch } from "../hints/mod.ts";
 import type { LookUp } from "./grep_guard.ts";

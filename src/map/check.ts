@@ -3,8 +3,7 @@
  * files through the reconciler's walker (ignore rules applied, secrets and
  * symlinks passed over), so a glob is checked against what Heimdall indexes.
  */
-import { join } from "node:path";
-import { exists, walkRoot } from "../files/mod.ts";
+import { exists, join, walkRoot } from "../files/mod.ts";
 import { globCovers } from "./glob.ts";
 import { type ArchMap, MAP_DIR, MAP_NAMES, MapError, parseMap } from "./map_file.ts";
 import { componentFor } from "./resolve.ts";

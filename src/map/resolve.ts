@@ -2,7 +2,7 @@
  * Which component a path belongs to, and what constraints apply to it.
  * `componentFor` is pure; `constraintsFor` finds and reads the map file.
  */
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative } from "../files/mod.ts";
 import { compareSpecificity, type Glob, globCovers } from "./glob.ts";
 import {
   type ArchMap,

@@ -2,7 +2,6 @@
  * Turning what a person names (`--about SYMBOL|PATH`) into anchors, and
  * comparing anchor sets. Reads the index and the disk; writes nothing.
  */
-import { basename, resolve } from "node:path";
 import {
   type Definition,
   definitions,
@@ -11,7 +10,7 @@ import {
   type SymbolRef,
   symbolRef,
 } from "../search/mod.ts";
-import { exists } from "../files/mod.ts";
+import { basename, exists, resolve } from "../files/mod.ts";
 import { getPath, type Journal, listRoots, rootFor } from "../store/mod.ts";
 import { fileShapes } from "./shape.ts";
 import type { AnchorRow } from "./types.ts";

@@ -9,7 +9,7 @@
  * index does not cover (a root removed, a journal imported from another
  * machine) leaves it untouched.
  */
-import { basename } from "node:path";
+import { basename } from "../files/mod.ts";
 import { type Journal, listRoots, rootFor } from "../store/mod.ts";
 import { type DefinitionQuery, definitions } from "../search/mod.ts";
 import { anchorLabel, factsOf, type NodeFacts, symbolPlace } from "./anchors.ts";

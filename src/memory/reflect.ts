@@ -6,7 +6,7 @@
  * so search and session start can give the whole picture in one item.
  * Deterministic: no model, only the journal's rows.
  */
-import { basename, relative } from "node:path";
+import { basename, relative } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { remember } from "./remember.ts";
 import { MAX_TEXT, type MemoryRow } from "./types.ts";

@@ -3,7 +3,7 @@
  * re-indexing never removes it). Superseded, resolved and orphaned memories
  * stay searchable as history, flagged in their title; forgotten ones leave.
  */
-import { isAbsolute } from "node:path";
+import { isAbsolute } from "../files/mod.ts";
 import { deleteLooseChunk, upsertLooseChunk } from "../search/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { anchorLabel } from "./anchors.ts";

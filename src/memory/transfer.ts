@@ -4,7 +4,7 @@
  * it points at. Export is deterministic (same journal, same bytes), so
  * export → import into an empty journal → export is identical.
  */
-import { basename, isAbsolute, join, relative } from "node:path";
+import { basename, isAbsolute, join, relative } from "../files/mod.ts";
 import { type Journal, listRoots, rootFor } from "../store/mod.ts";
 import {
   ANCHOR_COLUMNS,

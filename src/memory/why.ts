@@ -3,7 +3,7 @@
  * instant, then what came before) and `history` (every memory and what
  * happened to it, newest first). Re-anchors lazily first; writes nothing else.
  */
-import { dirname, resolve } from "node:path";
+import { dirname, resolve } from "../files/mod.ts";
 import { SymbolLookupError } from "../search/mod.ts";
 import { getPath, type Journal } from "../store/mod.ts";
 import { type NodeFacts, nodeFacts, nothingNamed, realPath, symbolsNamed } from "./anchors.ts";

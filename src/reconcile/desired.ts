@@ -1,6 +1,5 @@
 import { derivationOf, type DerivationVersions } from "../extract/derivation.ts";
-import { sha1Hex } from "../files/mod.ts";
-import { basename } from "node:path";
+import { basename, sha1Hex } from "../files/mod.ts";
 import type { Depth } from "../config/mod.ts";
 import type { Capability, Extraction, FileInfo, Reference } from "../extract/mod.ts";
 import type {

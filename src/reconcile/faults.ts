@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join } from "../files/mod.ts";
 import { ensurePrivateDir, type HomePaths, writePrivateFile } from "../config/mod.ts";
 import { redactDeep } from "../files/secrets.ts";
 import { isCorruption } from "../store/mod.ts";

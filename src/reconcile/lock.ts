@@ -1,5 +1,5 @@
 import { EnvironmentError } from "../errors/mod.ts";
-import { dirname } from "node:path";
+import { dirname } from "../files/mod.ts";
 import type { HomePaths } from "../config/mod.ts";
 import { ensurePrivateDir, openPrivateFile, writePrivateFile } from "../config/private_files.ts";
 

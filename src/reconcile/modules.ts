@@ -1,4 +1,4 @@
-import { posix } from "node:path";
+import { posix } from "../files/mod.ts";
 
 const JS_EXT = [".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"];
 

@@ -1,4 +1,4 @@
-import { relative } from "node:path";
+import { relative } from "../files/mod.ts";
 import { type Config, type Depth, type HomePaths, loadConfig } from "../config/mod.ts";
 import {
   DERIVATION,

@@ -1,4 +1,4 @@
-import { posix } from "node:path";
+import { posix } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import {
   bareScope,

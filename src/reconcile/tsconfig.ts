@@ -1,4 +1,4 @@
-import { join, posix } from "node:path";
+import { join, posix } from "../files/mod.ts";
 
 /**
  * The `compilerOptions.paths` aliases of a root's `tsconfig.json` (or

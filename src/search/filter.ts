@@ -3,8 +3,7 @@
  * `--path` become absolute path prefixes.
  */
 import { UsageError } from "../errors/mod.ts";
-import { exists } from "../files/mod.ts";
-import { basename, join } from "node:path";
+import { basename, exists, join } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import type { ChunkFilter } from "./lexical.ts";
 import type { SearchRequest } from "./types.ts";

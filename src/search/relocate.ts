@@ -3,8 +3,7 @@
  * (structural hash and name) elsewhere in the journal, else on disk under
  * the file's root, nearest folders first, within a time budget.
  */
-import { basename, dirname } from "node:path";
-import { contentHash, exists, walkRoot } from "../files/mod.ts";
+import { basename, contentHash, dirname, exists, walkRoot } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { definitions } from "./definitions.ts";
 

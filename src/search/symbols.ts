@@ -1,5 +1,5 @@
 import { UsageError } from "../errors/mod.ts";
-import { resolve } from "node:path";
+import { resolve } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { type Definition, definitions, pickColumns } from "./definitions.ts";
 import { isInClass, sameMethod } from "./graph_query.ts";

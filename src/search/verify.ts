@@ -5,11 +5,10 @@
  * elsewhere (REBUILT) or pruned (STALE), and the reconciler is hinted so the
  * journal converges.
  */
-import { basename, dirname, join } from "node:path";
 import type { HomePaths } from "../config/mod.ts";
 import { ensurePrivateDir, writePrivateFile } from "../config/private_files.ts";
 import { writeHintFile } from "../hints/hints.ts";
-import { contentHashAsync, exists, redactSecrets } from "../files/mod.ts";
+import { basename, contentHashAsync, dirname, exists, join, redactSecrets } from "../files/mod.ts";
 import { type Journal, lastAudit, listRoots } from "../store/mod.ts";
 import { notePaths } from "./notes.ts";
 import { clip, isSemanticOnly, kindOf, spanOf, summaryOf, symbolOf } from "./hit_text.ts";

@@ -1,5 +1,5 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
-import { dirname } from "node:path";
+import { dirname } from "../files/mod.ts";
 import { MIGRATIONS } from "./schema.ts";
 import { ensurePrivateDir, tightenPrivate } from "../config/private_files.ts";
 import { JournalError } from "./journal_error.ts";

@@ -3,8 +3,7 @@
  * repository, path and qualified name a teammate wrote become a local path,
  * node and lines. Reads the index and stats the disk; writes nothing.
  */
-import { basename, isAbsolute, join } from "node:path";
-import { exists } from "../files/mod.ts";
+import { basename, exists, isAbsolute, join } from "../files/mod.ts";
 import { activeAnchor, anchorFor, type AnchorRow, nodeFacts } from "../memory/mod.ts";
 import { type Journal, listRoots, rootFor } from "../store/mod.ts";
 import { placeholderPath, type PortableAnchor, portableLabel } from "./memory_anchor.ts";

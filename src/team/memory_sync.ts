@@ -9,7 +9,7 @@
  * machine's code; those it has not got wait as placeholders and are placed
  * again when the index grows.
  */
-import { isAbsolute } from "node:path";
+import { isAbsolute } from "../files/mod.ts";
 import {
   type AnchorRow,
   mirrorMemories,

@@ -2,7 +2,7 @@
  * Portable names for code: a local node ↔ (repository, repository-relative
  * path, qualified name, structural hash), the same on every machine.
  */
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { type Definition, definitions, pickColumns } from "../search/mod.ts";
 import type { SymbolKey } from "./types.ts";

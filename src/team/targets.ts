@@ -1,6 +1,6 @@
 /** What a person names on the command line (a path or a symbol), found in the local index. */
 import { UsageError } from "../errors/mod.ts";
-import { resolve } from "node:path";
+import { resolve } from "../files/mod.ts";
 import { findSymbol, SymbolLookupError } from "../search/mod.ts";
 import { getPath, type Journal } from "../store/mod.ts";
 import { type LocalSymbol, symbolsById, symbolsOfFile } from "./symbol_key.ts";

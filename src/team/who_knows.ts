@@ -1,5 +1,5 @@
 /** Who knows this code: people ranked by their claims, attempts and decisions on it and around it. */
-import { basename } from "node:path";
+import { basename } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { anchoredMemories } from "./memory_link.ts";
 import { RepoResolver, symbolsById } from "./symbol_key.ts";

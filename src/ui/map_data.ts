@@ -4,7 +4,7 @@
  * them, with each component's paths, dependencies and constraints. Reads
  * through `src/map`; never writes.
  */
-import { join } from "node:path";
+import { join } from "../files/mod.ts";
 import { type Level, loadMap, MapError } from "../map/mod.ts";
 
 /** A component as the view shows it. */

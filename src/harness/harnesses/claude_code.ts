@@ -9,7 +9,7 @@
  * Hooks: ~/.claude/settings.json or .claude/settings.json; MCP server:
  * ~/.claude.json or .mcp.json.
  */
-import { join } from "node:path";
+import { join } from "../../files/mod.ts";
 import { hookSpecificContext, hookSpecificDeny } from "../answers.ts";
 import { inScope } from "../install/context.ts";
 import { claudeTool, failedWith, field, outcomeOf, s } from "../payload.ts";

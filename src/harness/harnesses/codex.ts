@@ -9,7 +9,7 @@
  * Hooks: $CODEX_HOME/hooks.json or .codex/hooks.json; MCP server:
  * `[mcp_servers.heimdall]` in the config.toml beside it.
  */
-import { join } from "node:path";
+import { join } from "../../files/mod.ts";
 import { hookSpecificContext } from "../answers.ts";
 import { claudeTool, outcomeOf, s } from "../payload.ts";
 import type { HarnessSpec } from "../spec.ts";

@@ -11,7 +11,7 @@
  *
  * Hooks: ~/.cursor/hooks.json or .cursor/hooks.json; MCP server: mcp.json beside it.
  */
-import { join } from "node:path";
+import { join } from "../../files/mod.ts";
 import { inScope } from "../install/context.ts";
 import { claudeTool, exitedWith, failedWith, field, n, outcomeOf, s, textOf } from "../payload.ts";
 import type { HarnessSpec, Say, StopRow } from "../spec.ts";

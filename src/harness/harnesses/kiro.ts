@@ -14,7 +14,7 @@
  * Hooks: a v3 hook file of Heimdall's own, ~/.kiro/hooks/heimdall.json or
  * .kiro/hooks/heimdall.json; MCP server: settings/mcp.json beside it.
  */
-import { join } from "node:path";
+import { join } from "../../files/mod.ts";
 import { plain } from "../answers.ts";
 import type { ToolOutcome } from "../event.ts";
 import { inScope } from "../install/context.ts";

@@ -10,7 +10,7 @@
  * Extension: ~/.pi/agent/extensions/heimdall.ts or .pi/extensions/heimdall.ts;
  * no MCP server (pi has no MCP).
  */
-import { join } from "node:path";
+import { join } from "../../files/mod.ts";
 import type { ToolCall, ToolOutcome } from "../event.ts";
 import { shellLine } from "../install/command.ts";
 import { exitCodeIn, field, s, textOf } from "../payload.ts";

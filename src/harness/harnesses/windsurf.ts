@@ -10,7 +10,7 @@
  * Hooks: ~/.codeium/windsurf/hooks.json or .windsurf/hooks.json; MCP server:
  * ~/.codeium/windsurf/mcp_config.json (user scope only).
  */
-import { join } from "node:path";
+import { join } from "../../files/mod.ts";
 import { plain } from "../answers.ts";
 import { inScope } from "../install/context.ts";
 import { exitedWith, n, s } from "../payload.ts";

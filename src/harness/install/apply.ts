@@ -1,6 +1,5 @@
 /** Applying a plan's file changes: a backup of every file changed, atomic writes. */
-import { dirname } from "node:path";
-import { exists } from "../../files/mod.ts";
+import { dirname, exists } from "../../files/mod.ts";
 import { fileStamp } from "../../present/fmt.ts";
 import type { FileChange } from "./plan.ts";
 

@@ -1,5 +1,5 @@
 /** What an install plan depends on, and where a harness's files are (pure). */
-import { join } from "node:path";
+import { join } from "../../files/mod.ts";
 
 /** Where to install. */
 export type Scope = "user" | "project";

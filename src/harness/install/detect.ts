@@ -1,5 +1,5 @@
 /** Which harnesses are installed on this machine: a command on PATH or a config folder. */
-import { join } from "node:path";
+import { join } from "../../files/mod.ts";
 import { HARNESSES, type HarnessName, harnessSpec } from "../harnesses/mod.ts";
 
 /** The evidence for one harness. */

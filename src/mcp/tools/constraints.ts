@@ -1,6 +1,6 @@
 /** `constraints`: what the architectural map says about a path. */
 import { z } from "zod";
-import { resolve } from "node:path";
+import { resolve } from "../../files/mod.ts";
 import { constraintsFor } from "../../map/mod.ts";
 import { LOOKUP, type ToolDef } from "../tool.ts";
 

@@ -1,6 +1,6 @@
 /** What the graph tools share: the symbol argument, finding the symbol, and the neighbour listing. */
 import { z, type ZodRawShape } from "zod";
-import { relative } from "node:path";
+import { relative } from "../../files/mod.ts";
 import { findSymbol, type Neighbour, type SymbolRef } from "../../search/mod.ts";
 import type { Journal } from "../../store/mod.ts";
 import { LOOKUP, type ToolAnswer, type ToolContext, type ToolDef } from "../tool.ts";

@@ -1,7 +1,6 @@
 /** `insert_note`: records reusable work as a searchable note. */
 import { z } from "zod";
-import { resolve } from "node:path";
-import { redactSecrets } from "../../files/mod.ts";
+import { redactSecrets, resolve } from "../../files/mod.ts";
 import { insertNote } from "../../search/mod.ts";
 import { type ToolDef, WRITES } from "../tool.ts";
 

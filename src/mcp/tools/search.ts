@@ -1,6 +1,6 @@
 /** `search`: ranked, verified answers across every root. */
 import { z } from "zod";
-import { relative } from "node:path";
+import { relative } from "../../files/mod.ts";
 import { logUsage } from "../../config/mod.ts";
 import { configuredTuning, printable, search, searchUsage } from "../../search/mod.ts";
 import { LOOKUP, type ToolDef } from "../tool.ts";

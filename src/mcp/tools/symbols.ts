@@ -1,6 +1,6 @@
 /** `symbols`: a file's outline. */
 import { z } from "zod";
-import { resolve } from "node:path";
+import { resolve } from "../../files/mod.ts";
 import { outline } from "../../search/mod.ts";
 import { getPath } from "../../store/mod.ts";
 import { LOOKUP, type ToolDef } from "../tool.ts";
