@@ -523,6 +523,27 @@ Deno.test({
 });
 
 Deno.test({
+  name: "a warm server whose home is removed stops, and does not bring the home back",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "repo");
+    try {
+      writeTree(repo, { "a.ts": "export function a() {}\n" });
+      const pid = await warmServer(home, repo);
+      // Removed as a person would, not by removeTree(), which stops the server first.
+      Deno.removeSync(home, { recursive: true });
+      await waitFor(() => !pidAlive(pid), 30_000, "the server to stop");
+      assert.throws(() => Deno.statSync(home), Deno.errors.NotFound, "the removed home came back");
+    } finally {
+      removeTree(base);
+    }
+  },
+});
+
+Deno.test({
   name: "a 10 MB payload on stdin is read to its end (no EPIPE for the harness) and ignored",
   sanitizeResources: false,
   sanitizeOps: false,

@@ -183,6 +183,13 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
   writePrivateFileAtomic(portFile(homeDir), `${port} ${token} ${Deno.pid}\n`);
   writePrivateFile(`${homeDir}/hookd.pid`, `${Deno.pid}\n`);
   const ours = () => readPortFile(homeDir)?.token === token;
+  const homeExists = () => {
+    try {
+      return Deno.statSync(homeDir).isDirectory;
+    } catch {
+      return false;
+    }
+  };
   const identity = identityKey((n) => Deno.env.get(n));
   const idleMs = Number(Deno.env.get("HEIMDALL_HOOKD_IDLE_MS")) || DEFAULT_IDLE_MS;
   let last = Date.now();
@@ -190,7 +197,8 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
   const stop = (why: string) => {
     if (stopping) return;
     stopping = true;
-    hookLog(homeDir, `hook server pid ${Deno.pid} stops: ${why}`);
+    // A home removed under the server stays removed: the log would bring its folder back.
+    if (homeExists()) hookLog(homeDir, `hook server pid ${Deno.pid} stops: ${why}`);
     try {
       listener.close();
     } catch { /* already closed */ }
