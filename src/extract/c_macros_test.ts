@@ -95,6 +95,34 @@ Deno.test("blankMacros() blanks linkage macros before a C function's type and at
   assertBlanking(cases, kept);
 });
 
+Deno.test("blankMacros() finds a parameter's macros where the list's `(` lies up to 200 characters back on its line", () => {
+  // The rule as one pattern, with the lookbehind the code replaced for speed.
+  const rule =
+    /(?<=\([^;()\n]{0,200})([*&]?[A-Za-z_]\w*)((?:[ \t]+[A-Z][A-Z0-9_]{2,})+)(?=[ \t]*[,)])/g;
+  const pad = (n: number) => "x".repeat(n);
+  const lines = [
+    "int f(int a UNUSED, int *b UNUSED_PARAM NONNULL)",
+    "int f(struct s **pp ATTR)",
+    "int f(int &r REF_ATTR, int v)",
+    `int f(${pad(190)}, int a UNUSED)`,
+    `int f(${pad(199)} a UNUSED)`,
+    `int f(${pad(200)} a UNUSED)`,
+    `int f(${pad(260)} a UNUSED)`,
+    "g(x); int a UNUSED, b;",
+    "int f(int a) UNUSED, b;",
+    "int f(\n  int a UNUSED)",
+    "call(g(a) UNUSED)",
+    "h(abc DEF, (ghi JKL))",
+  ];
+  for (const line of lines) {
+    const expected = line.replace(
+      rule,
+      (_all, head: string, macros: string) => head + " ".repeat(macros.length),
+    );
+    assert.equal(blankMacros(line), expected, line);
+  }
+});
+
 Deno.test("blankMacros() stays linear on a long ALL-CAPS word under a `)` (expat's xmlparse.c took minutes)", () => {
   // A pattern that let the word split into macros tried every split when no `;` followed.
   const line = "      EXPAT_BILLION_LAUGHS_ATTACK_PROTECTION_MAXIMUM_AMPLIFICATION_DEFAULT},";
