@@ -322,6 +322,38 @@ Deno.test("filters narrow by kind, language, path and repo; an unknown repo or l
   const bad = await cli(t.home, ["search", "covariance", "--repo", "nope"]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /No repository "nope"/);
+  // A repository by path, as typed from where one stands: the root, a folder inside it.
+  const here = async (cwd: string, repo: string) => {
+    const r = await cli(
+      t.home,
+      ["search", "returns weights covariance", "--repo", repo, "--json"],
+      {
+        cwd,
+      },
+    );
+    assert.equal(r.code, 0, `--repo ${repo} from ${cwd}: ${r.stderr}`);
+    return (JSON.parse(r.stdout) as SearchResult).hits.map((h) => h.path!);
+  };
+  assert.ok((await here(t.repo, ".")).length > 0);
+  const portfolio = join(t.repo, "src/portfolio");
+  for (
+    const [cwd, repo] of [[t.repo, "./src/portfolio"], [join(t.repo, "src"), "./portfolio"], [
+      portfolio,
+      ".",
+    ], [t.repo, portfolio]]
+  ) {
+    const paths = await here(cwd!, repo!);
+    assert.ok(
+      paths.length > 0 && paths.every((p) => p.startsWith(portfolio + "/")),
+      `${repo} from ${cwd}: ${paths}`,
+    );
+  }
+  const outside = await cli(t.home, ["search", "covariance", "--repo", "."], { cwd: Deno.cwd() });
+  assert.equal(outside.code, 2);
+  assert.match(
+    outside.stderr,
+    /No repository "[^"]+": it is neither a root nor an indexed folder inside one/,
+  );
   const badKind = await cli(t.home, ["search", "x", "--kind", "tests"]);
   assert.equal(badKind.code, 2);
   const badLang = await cli(t.home, ["search", "covariance", "--lang", "cobol"]);

@@ -25,8 +25,9 @@ export const HELP =
     WEAK     it changed since indexed, covers little, or matched by meaning only
     REBUILT  it moved: found again by content or symbol, shown at the new path
   Hits whose file is gone and not found are pruned. "a phrase" ranks chunks
-  holding all its words higher; -word excludes. --repo R: a root (path or name) or a folder directly
-  under one; --path P: a folder or file (relative to the current folder, or
+  holding all its words higher; -word excludes. --repo R: a root or a folder
+  under one, by name (a root's or a folder's directly under one) or by path
+  (\`.\` is the one you are in); --path P: a folder or file (relative to the current folder, or
   to every root); --lang L: a language id; --kind code|docs|notes|memory;
   --limit N (default 8). Exit 0 with hits, 1 with none.`;
 
@@ -51,7 +52,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   }
   // Of identical copies, the one in the repository you are in is the one shown.
   const req: SearchRequest = { query, limit, home: ctx.home, near: Deno.cwd() };
-  if (values.repo !== undefined) req.repo = values.repo;
+  if (values.repo !== undefined) req.repo = resolveRepoOption(values.repo);
   if (values.path !== undefined) req.pathPrefix = resolvePathOption(values.path);
   if (values.lang !== undefined) req.lang = values.lang.toLowerCase();
   if (values.kind !== undefined) req.kind = values.kind as SearchKind;
@@ -78,6 +79,14 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   } finally {
     journal.close();
   }
+}
+
+/**
+ * A repository written as a path (`.`, `./app`, `../lib`) is the folder it
+ * names from here; a name (`app`) or an absolute path is left as it is.
+ */
+function resolveRepoOption(r: string): string {
+  return r === "." || r === ".." || r.startsWith("./") || r.startsWith("../") ? resolve(r) : r;
 }
 
 /** A folder that exists from here is taken as it is; anything else is relative to every root. */

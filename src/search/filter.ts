@@ -19,7 +19,8 @@ export class SearchFilterError extends UsageError {
 
 /**
  * The request's filters as a {@link ChunkFilter}: `repo` → the roots (or
- * folders directly under a root) of that name; a relative `pathPrefix` →
+ * folders directly under a root) of that name, or the indexed folder at
+ * that absolute path; a relative `pathPrefix` →
  * that folder under every root. Throws {@link SearchFilterError} for a repo
  * or a language the index does not hold, naming the ones it does, and for
  * a path that is neither on disk nor in the index.
@@ -67,20 +68,20 @@ export function resolveFilter(j: Journal, req: SearchRequest): ChunkFilter {
   if (req.repo !== undefined && req.repo !== "") {
     const name = req.repo.replace(/\/+$/, "");
     const list = roots.filter((r) => r === name || basename(r) === name);
+    const indexedUnder = (dir: string) =>
+      j.get("SELECT 1 FROM paths WHERE path >= ? AND path < ? LIMIT 1", dir + "/", dir + "0") !==
+        undefined;
     if (list.length === 0 && !name.includes("/")) {
       for (const r of roots) {
         const dir = `${r}/${name}`;
-        const under = j.get(
-          "SELECT 1 FROM paths WHERE path >= ? AND path < ? LIMIT 1",
-          dir + "/",
-          dir + "0",
-        );
-        if (under) list.push(dir);
+        if (indexedUnder(dir)) list.push(dir);
       }
     }
+    // A folder by its absolute path, inside a root (a package of a monorepo, the folder you are in).
+    if (list.length === 0 && name.startsWith("/") && indexedUnder(name)) list.push(name);
     if (list.length === 0) {
       throw new SearchFilterError(
-        `No repository "${req.repo}": it is neither a root nor a folder directly under one; roots: ${
+        `No repository "${req.repo}": it is neither a root nor an indexed folder inside one; roots: ${
           roots.length === 0 ? "none (run `heimdall index DIR`)" : roots.join(", ")
         }`,
       );

@@ -15,7 +15,10 @@ export interface SearchRequest {
   query: string;
   /** Results (files, notes, memories) to return; default 8. */
   limit?: number;
-  /** A root (its path or folder name) or a folder directly under a root. */
+  /**
+   * A root (its path or folder name), a folder directly under a root (its
+   * name), or an indexed folder inside a root (its absolute path).
+   */
   repo?: string;
   /** An absolute path prefix, or one relative to every root. */
   pathPrefix?: string;

@@ -16,7 +16,9 @@ export const searchTool: ToolDef = {
   input: {
     query: z.string().min(1).describe("What you are looking for, in words or identifiers"),
     limit: z.number().int().min(1).max(50).optional().describe("Results to return (default 8)"),
-    repo: z.string().optional().describe("Only this root (its path or folder name)"),
+    repo: z.string().optional().describe(
+      "Only this repository: a root's path or folder name, or an indexed folder's absolute path",
+    ),
     path_prefix: z.string().optional().describe("Only paths under this prefix"),
     lang: z.string().optional().describe("Only this language (typescript, python, markdown…)"),
     kind: z.enum(["code", "docs", "notes", "memory"]).optional().describe(
