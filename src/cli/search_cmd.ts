@@ -27,9 +27,10 @@ export const HELP =
   Hits whose file is gone and not found are pruned. "a phrase" ranks chunks
   holding all its words higher; -word excludes. --repo R: a root or a folder
   under one, by name (a root's or a folder's directly under one) or by path
-  (\`.\` is the one you are in); --path P: a folder or file (relative to the current folder, or
-  to every root); --lang L: a language id; --kind code|docs|notes|memory;
-  --limit N (default 8). Exit 0 with hits, 1 with none.`;
+  (\`.\` is the one you are in); --path P: a folder or file (relative to the
+  current folder, or to every root); --lang L: a language id; --kind
+  code|docs|notes|memory; --limit N (default 8). Exit 0 with hits, 1 with
+  none.`;
 
 const KINDS: readonly SearchKind[] = ["code", "docs", "notes", "memory"];
 
