@@ -36,6 +36,29 @@ Deno.test("HEIMDALL_MAX_FILE_BYTES beats the file for one run and is never writt
   assert.match(bad.stderr, /batchSize "lots" in "\$HEIMDALL_BATCH_SIZE"/);
 });
 
+Deno.test("depth of a folder counts the files below it; a folder nothing is indexed under is refused", async () => {
+  const home = tempDir();
+  const root = tempDir();
+  writeTree(root, {
+    "app/a.py": "def a():\n    return 1\n",
+    "app/b.py": "def b():\n    return 2\n",
+    "lib/c.ts": "export function c() { return 3; }\n",
+  });
+  assert.equal((await cli(home, ["index", root, "--no-embed"])).code, 0);
+  const rows = (dir: string) => cli(home, ["depth", dir, "--json"]);
+  const app = await rows(join(root, "app"));
+  assert.equal(app.code, 0, app.stderr);
+  assert.deepEqual(
+    (JSON.parse(app.stdout) as { language: string; n: number }[]).map((r) => [r.language, r.n]),
+    [["python", 2]],
+  );
+  const all = JSON.parse((await rows(root)).stdout) as { n: number }[];
+  assert.equal(all.reduce((sum, r) => sum + r.n, 0), 3);
+  const none = await cli(home, ["depth", join(root, "nothing")]);
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /is not in the journal/);
+});
+
 Deno.test({
   name: "a config file others can read or write is refused with the chmod that fixes it",
   ignore: Deno.build.os === "windows",

@@ -7,26 +7,38 @@ import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 
 export const HELP = `heimdall depth [PATH] [--json]
-  For PATH: the depth its root requests, the depth this build can reach for
-  its language, the depth it has, and why it was clamped. Without PATH: how
-  many files sit at each depth, by language, with the clamp reasons.`;
+  For a file: the depth its root requests, the depth this build can reach
+  for its language, the depth it has, and why it was clamped. For a folder
+  (or, without PATH, for every root): how many files sit at each depth, by
+  language, with the clamp reasons.`;
+
+/** True when some indexed file lies below the absolute folder `dir`. */
+function isIndexedFolder(journal: Journal, dir: string): boolean {
+  const base = dir.replace(/\/+$/, "");
+  return journal.get(
+    "SELECT 1 FROM paths WHERE path >= ? AND path < ? LIMIT 1",
+    `${base}/`,
+    `${base}0`,
+  ) !==
+    undefined;
+}
 
 /** `heimdall depth`: requested vs effective depth, and why. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseFlags(args, { boolean: ["json"] });
   const journal = Journal.open(ctx.home.journal, { readOnly: true });
   try {
-    if (positionals.length > 0) {
-      const path = resolve(positionals[0]!);
-      const row = getPath(journal, path);
-      if (!row) {
-        const root = rootFor(listRoots(journal), path);
-        throw new UsageError(
-          root
-            ? `"${path}" is not in the journal (ignored, secret, or not reconciled yet); \`heimdall reconcile ${path}\` converges it`
-            : `"${path}" is under no root; add one with \`heimdall roots add DIR\``,
-        );
-      }
+    const path = positionals.length > 0 ? resolve(positionals[0]!) : undefined;
+    const row = path === undefined ? undefined : getPath(journal, path);
+    if (path !== undefined && !row && !isIndexedFolder(journal, path)) {
+      const root = rootFor(listRoots(journal), path);
+      throw new UsageError(
+        root
+          ? `"${path}" is not in the journal (ignored, secret, or not reconciled yet); \`heimdall reconcile ${path}\` converges it`
+          : `"${path}" is under no root; add one with \`heimdall roots add DIR\``,
+      );
+    }
+    if (path !== undefined && row) {
       const capability = (await ctx.extractor()).capability(row.language ?? undefined);
       const info = {
         path,
@@ -49,7 +61,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       }
       return EXIT.ok;
     }
-    const rows = depthCounts(journal);
+    // A folder, or every root: the files below it by depth.
+    const rows = depthCounts(journal, path);
     if (values.json) ctx.out(JSON.stringify(rows));
     else {
       for (const r of rows) {

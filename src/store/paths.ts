@@ -132,13 +132,20 @@ export function unreadablePaths(j: Journal, limit: number): { path: string; reas
   );
 }
 
-/** Files counted by language, effective depth and the reason it is lower, most first. */
+/**
+ * Files counted by language, effective depth and the reason it is lower,
+ * most first: every file, or those below the absolute folder `under`.
+ */
 export function depthCounts(
   j: Journal,
+  under?: string,
 ): { language: string | null; effective_depth: number; depth_reason: string | null; n: number }[] {
+  const base = under?.replace(/\/+$/, "");
   return j.all(
     `SELECT language, effective_depth, depth_reason, count(*) AS n FROM paths
+     ${base === undefined ? "" : "WHERE path >= ? AND path < ?"}
      GROUP BY language, effective_depth, depth_reason ORDER BY n DESC`,
+    ...(base === undefined ? [] : [`${base}/`, `${base}0`]),
   );
 }
 
