@@ -72,7 +72,11 @@ export interface TermCount {
  * score wherever those chunks hold them: the expression is
  * `(rare…) AND (every term…)`, so a common term never widens the match but
  * counts in BM25 (at half the weight of a rare one, which appears in both
- * halves). Terms no chunk holds are dropped. Undefined when none is left.
+ * halves). Terms no chunk holds are dropped. Terms in `scoreOnly` score but
+ * never restrict the match (the joined form of a hyphenated word,
+ * `classlevel` for "class-level": rare because code seldom spells prose that
+ * way, so the few chunks holding it say little about the question). Undefined
+ * when none is left.
  *
  * @example
  * ```ts
@@ -81,16 +85,24 @@ export interface TermCount {
  * const terms = [{ term: "get", df: 5001 }, { term: "prime", df: 238 }];
  * assert.equal(plannedExpression(terms, [], 5000), '("prime") AND ("get" OR "prime")');
  * assert.equal(plannedExpression([{ term: "prime", df: 238 }], [], 5000), '("prime")');
+ * const hyphen = [{ term: "get", df: 5001 }, { term: "nonzero", df: 3 }];
+ * assert.equal(
+ *   plannedExpression(hyphen, [], 5000, new Set(["nonzero"])),
+ *   '("get" OR "nonzero")',
+ * );
  * ```
  */
 export function plannedExpression(
   counts: readonly TermCount[],
   excluded: readonly string[],
   budget: number,
+  scoreOnly: ReadonlySet<string> = new Set(),
 ): string | undefined {
   const present = counts.filter((c) => c.df > 0);
   if (present.length === 0) return undefined;
-  const byDf = [...present].sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1));
+  const byDf = present
+    .filter((c) => !scoreOnly.has(c.term))
+    .sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1));
   const rare: string[] = [];
   let sum = 0;
   for (const c of byDf) {
@@ -100,7 +112,7 @@ export function plannedExpression(
   }
   const all = `(${present.map((c) => quote(c.term)).join(" OR ")})`;
   let expr: string;
-  if (rare.length === present.length) expr = all;
+  if (rare.length === byDf.length) expr = all;
   else if (rare.length > 0) expr = `(${rare.map(quote).join(" OR ")}) AND ${all}`;
   else if (byDf.length > 1) {
     expr = `(${quote(byDf[0]!.term)} AND ${quote(byDf[1]!.term)}) AND ${all}`;
