@@ -73,10 +73,10 @@ export interface TermCount {
  * `(rare…) AND (every term…)`, so a common term never widens the match but
  * counts in BM25 (at half the weight of a rare one, which appears in both
  * halves). Terms no chunk holds are dropped. Terms in `scoreOnly` score but
- * never restrict the match (the joined form of a hyphenated word,
- * `classlevel` for "class-level": rare because code seldom spells prose that
- * way, so the few chunks holding it say little about the question). Undefined
- * when none is left.
+ * never restrict the match (the joined form of a word prose writes with a
+ * hyphen or dots, `classlevel` for "class-level", `eg` for "e.g.": rare
+ * because code seldom spells them so, the few chunks holding one say little
+ * about the question). Undefined when none is left.
  *
  * @example
  * ```ts

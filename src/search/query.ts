@@ -91,3 +91,30 @@ export function contentWords(query: string): string[] {
 function unique(list: string[]): string[] {
   return [...new Set(list)];
 }
+
+/**
+ * The joined forms of words that prose, not code, writes with a hyphen or
+ * dots: `classlevel` of "class-level", `eg` of "e.g.", `104` of "10.4". An
+ * identifier typed whole (`parseHeader`, `os.path`) is not among them.
+ *
+ * @example
+ * ```ts
+ * import { parseQuery, proseWholes } from "./query.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual([...proseWholes(parseQuery("class-level parseHeader, e.g. os.path"))], ["classlevel", "eg"]);
+ * ```
+ */
+export function proseWholes(query: ParsedQuery): Set<string> {
+  const out = new Set<string>();
+  for (const typed of query.spelled) {
+    const prose = typed.includes("-") || ABBREVIATION.test(typed) || DOTTED_NUMBER.test(typed);
+    const whole = prose ? wholeForm(typed) : undefined;
+    if (whole !== undefined) out.add(whole);
+  }
+  return out;
+}
+
+/** Letters each followed by a dot: "e.g.", "i.e.", "U.S.". */
+const ABBREVIATION = /^(?:\p{L}\.)+\p{L}?\.?$/u;
+/** A version or a decimal: "10.4", "1.2.3". */
+const DOTTED_NUMBER = /^\d+(?:\.\d+)+\.?$/;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseQuery } from "./query.ts";
+import { parseQuery, proseWholes } from "./query.ts";
 
 Deno.test("parseQuery() splits identifiers, drops stop words and keeps whole forms", () => {
   const cases: [string, Partial<ReturnType<typeof parseQuery>>][] = [
@@ -38,5 +38,19 @@ Deno.test("parseQuery() splits identifiers, drops stop words and keeps whole for
     for (const [k, v] of Object.entries(want)) {
       assert.deepEqual(got[k as keyof typeof got], v, `${input} → ${k}`);
     }
+  }
+});
+
+Deno.test("proseWholes() holds the joined forms of words prose writes with a hyphen or dots, never a typed identifier", () => {
+  const cases: [string, string[]][] = [
+    ["Emits class-level method declarations", ["classlevel"]],
+    ["works on x86-64 with utf-8 text", ["x8664", "utf8"]],
+    ["use a default, e.g. the first, i.e. none", ["eg", "ie"]],
+    ["Mac OS 10.4 or older, release 1.2.3", ["104", "123"]],
+    ["parseHeader in os.path and Foo::bar_baz", []],
+    ["snake_case and camelCase names", []],
+  ];
+  for (const [query, want] of cases) {
+    assert.deepEqual([...proseWholes(parseQuery(query))], want, query);
   }
 });

@@ -20,7 +20,7 @@ import {
   type TermCount,
   termCounts,
 } from "./lexical.ts";
-import { type ParsedQuery, parseQuery } from "./query.ts";
+import { type ParsedQuery, parseQuery, proseWholes } from "./query.ts";
 import { resolveFilter } from "./filter.ts";
 import type { LegsReport, SearchRequest } from "./types.ts";
 import { COVERAGE_THRESHOLD } from "./verdict.ts";
@@ -221,7 +221,7 @@ export async function rank(
   const counts = termCounts(j, terms, Math.min(tuning.candidateBudget, MAX_COUNT));
   const expression = tuning.candidateBudget === Infinity
     ? ftsExpression(query)
-    : plannedExpression(counts, query.excluded, tuning.candidateBudget, hyphenWholes(query));
+    : plannedExpression(counts, query.excluded, tuning.candidateBudget, proseWholes(query));
   const lexical = expression === undefined
     ? []
     : lexicalRanking(j, expression, tuning.weights, tuning.lexicalLimit, filter);
@@ -295,16 +295,6 @@ export async function rank(
 
 /** Document frequencies are counted up to this many chunks (a common word's count costs its scan). */
 const MAX_COUNT = 5000;
-
-/** The joined forms of the query's hyphenated words (`classlevel` of "class-level"). */
-function hyphenWholes(query: ParsedQuery): Set<string> {
-  const out = new Set<string>();
-  for (const typed of query.spelled) {
-    const whole = typed.includes("-") ? wholeForm(typed) : undefined;
-    if (whole !== undefined) out.add(whole);
-  }
-  return out;
-}
 
 /**
  * The query's words and whole identifiers as stems with their idf,
