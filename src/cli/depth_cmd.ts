@@ -1,7 +1,7 @@
 import { parseFlags } from "./flags.ts";
-import { resolve } from "../files/mod.ts";
+import { relative, resolve } from "../files/mod.ts";
 import { type Depth, depthName } from "../config/mod.ts";
-import { depthCounts, getPath, Journal, listRoots, rootFor } from "../store/mod.ts";
+import { depthCounts, getPath, hasPathsUnder, Journal, listRoots, rootFor } from "../store/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -12,17 +12,6 @@ export const HELP = `heimdall depth [PATH] [--json]
   (or, without PATH, for every root): how many files sit at each depth, by
   language, with the clamp reasons.`;
 
-/** True when some indexed file lies below the absolute folder `dir`. */
-function isIndexedFolder(journal: Journal, dir: string): boolean {
-  const base = dir.replace(/\/+$/, "");
-  return journal.get(
-    "SELECT 1 FROM paths WHERE path >= ? AND path < ? LIMIT 1",
-    `${base}/`,
-    `${base}0`,
-  ) !==
-    undefined;
-}
-
 /** `heimdall depth`: requested vs effective depth, and why. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseFlags(args, { boolean: ["json"] });
@@ -30,8 +19,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   try {
     const path = positionals.length > 0 ? resolve(positionals[0]!) : undefined;
     const row = path === undefined ? undefined : getPath(journal, path);
-    if (path !== undefined && !row && !isIndexedFolder(journal, path)) {
-      const root = rootFor(listRoots(journal), path);
+    const root = path === undefined ? undefined : rootFor(listRoots(journal), path);
+    const folder = root !== undefined && hasPathsUnder(journal, root, relative(root.path, path!));
+    if (path !== undefined && !row && !folder) {
       throw new UsageError(
         root
           ? `"${path}" is not in the journal (ignored, secret, or not reconciled yet); \`heimdall reconcile ${path}\` converges it`
