@@ -82,7 +82,12 @@ export function buildId(): string {
   return parts.join("|");
 }
 
-/** `--name value` and `--name=value` flags (no node:util here: it costs a Node bootstrap). */
+/**
+ * `--name value` and `--name=value` flags, read leniently: an unknown or
+ * malformed flag is ignored, never an error, since a hook fails open and
+ * an installed hook line must keep working across versions (`parseFlags`
+ * refuses such a command line, as a person's command should be).
+ */
 function flags(args: string[]): Record<string, string | true> {
   const out: Record<string, string | true> = {};
   for (let i = 0; i < args.length; i++) {
