@@ -18,6 +18,13 @@ import type { Follower } from "./pass.ts";
 import { Reconciler } from "./reconciler.ts";
 import { Watcher, type WatchMessage, type WatchRequest } from "./watcher.ts";
 
+/**
+ * How long a burst of file events must have been quiet before the stat audit
+ * that follows it: a checkout or an install is over by then, and the audit
+ * runs once, after it, not in the middle.
+ */
+export const BURST_SETTLE_MS = 1000;
+
 /** Meta key holding the watcher's OS-limit message while the limit is in force. */
 export const WATCH_LIMIT_KEY = "watch_limit";
 
@@ -118,13 +125,30 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   // file changed before they are in place sends no event: the audit that
   // follows "watching" finds it, and the daemon is ready only after it.
   let rootsWatched = false;
+  // When the stat audit that follows a burst of events is due (see onWatch).
+  let burstAuditAt: number | undefined;
   const onWatch = (m: WatchMessage) => {
-    if (m.type !== "event" && !(m.paths.length === 1 && m.paths[0] === opts.home.hints)) {
+    if (
+      (m.type === "watching" || m.type === "error") &&
+      !(m.paths.length === 1 && m.paths[0] === opts.home.hints)
+    ) {
       rootsWatched = true;
       auditWanted = true;
       poke();
     }
-    if (m.type === "event") {
+    if (m.type === "burst") {
+      // Deno may have dropped events of it. Its events still converge their
+      // paths; the audit, once the burst has been quiet for a beat, finds
+      // what was dropped.
+      if (burstAuditAt === undefined) {
+        log.info(
+          `a burst of file events under ${
+            m.paths.join(", ")
+          }: the watcher may have dropped some, so a stat audit follows once it settles`,
+        );
+      }
+      burstAuditAt = Date.now() + BURST_SETTLE_MS;
+    } else if (m.type === "event") {
       if (m.rescan) {
         log.warn("the watcher lost events (rescan); a full stat audit follows");
         auditWanted = true;
@@ -203,8 +227,9 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
             }
           }
         }
-        const audit = auditWanted || now >= nextAudit;
+        const audit = auditWanted || now >= nextAudit || now >= (burstAuditAt ?? Infinity);
         auditWanted = false;
+        if (audit) burstAuditAt = undefined;
         if (pending.size > 0) {
           // A burst of writes costs one pass: wait a beat for the rest of it.
           await sleep(config.debounceMs);
@@ -309,7 +334,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         const q = queueStats(journal);
         if (q.length > 0 && q.nextDue !== null) untilDue = Math.max(5, q.nextDue - Date.now());
       } catch { /* a busy read: poll at the usual pace */ }
-      const untilAudit = Math.max(0, nextAudit - Date.now());
+      const untilAudit = Math.max(0, Math.min(nextAudit, burstAuditAt ?? Infinity) - Date.now());
       await pause(Math.min(opts.pollMs ?? 1000, untilDue, untilAudit));
     }
   } finally {

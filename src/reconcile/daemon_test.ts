@@ -70,3 +70,54 @@ Deno.test("a file changed before the watcher's watches are in place is indexed, 
     Deno.removeSync(base, { recursive: true });
   }
 });
+
+Deno.test("files whose events a burst lost are found by the audit that follows the burst", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "heimdall-daemon-" });
+  const root = join(base, "proj");
+  const home = homePaths(join(base, "home"));
+  Deno.mkdirSync(root);
+  Deno.mkdirSync(home.home, { mode: 0o700 });
+  Deno.writeTextFileSync(join(root, "a.ts"), "export function alpha() {}\n");
+  Deno.writeTextFileSync(
+    home.config,
+    JSON.stringify({ roots: [{ path: root, depth: "max" }], auditIntervalSeconds: 3600 }),
+    { mode: 0o600 },
+  );
+  // The real watcher, losing every event of the `lost_` files the way Deno
+  // drops what overflows its queue: only the burst report can bring them in.
+  let stop!: () => void;
+  const stopped = new Promise<void>((r) => (stop = r));
+  let ready = false;
+  const infos: string[] = [];
+  const daemon = runDaemon({
+    home,
+    extractor: createExtractor(),
+    log: { info: (m) => infos.push(m), warn: () => {} },
+    stop: stopped,
+    pollMs: 50,
+    onReady: () => (ready = true),
+    watcher: (onMessage) =>
+      new Watcher((m: WatchMessage) => {
+        if (m.type === "event" && m.paths.some((p) => p.includes("lost_"))) return;
+        onMessage(m);
+      }),
+  });
+  try {
+    await waitFor(() => ready, 30_000, "ready");
+    const names = Array.from({ length: 20 }, (_, i) => [`kept_${i}.ts`, `lost_${i}.ts`]).flat();
+    for (const name of names) {
+      Deno.writeTextFileSync(join(root, name), `export function f_${name.slice(0, -3)}() {}\n`);
+    }
+    const want = ["a.ts", ...names].sort();
+    await waitFor(
+      () => indexedPaths(home.journal).join() === want.join(),
+      30_000,
+      "every file of the burst indexed",
+    );
+    assert.ok(infos.some((m) => /a burst of file events under .*a stat audit follows/.test(m)));
+  } finally {
+    stop();
+    await daemon;
+    Deno.removeSync(base, { recursive: true });
+  }
+});

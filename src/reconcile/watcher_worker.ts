@@ -4,7 +4,7 @@
  * watchFs throws while keeping the watches it already took, and only ending
  * the Worker gives them back. Posts {@link WatchMessage}s to its parent.
  */
-import type { WatchMessage, WatchRequest } from "./watcher.ts";
+import { BURST_EVENTS, BURST_GAP_MS, type WatchMessage, type WatchRequest } from "./watcher.ts";
 
 const post = (m: WatchMessage) => self.postMessage(m);
 
@@ -29,8 +29,17 @@ function watch(paths: string[], recursive: boolean): boolean {
   }
   post({ type: "watching", paths });
   (async () => {
+    // Events read back to back: a run of BURST_EVENTS may mean Deno's queue
+    // was full and dropped some, so the parent is told to audit.
+    const watched = paths;
+    let run = 0;
+    let last = -Infinity;
     try {
       for await (const ev of watcher) {
+        const now = performance.now();
+        run = now - last <= BURST_GAP_MS ? run + 1 : 1;
+        last = now;
+        if (recursive && run % BURST_EVENTS === 0) post({ type: "burst", paths: watched });
         if (ev.kind === "access") continue;
         const rescan = ev.flag === "rescan";
         // The watched hints folder lies inside the home: its events pass.
