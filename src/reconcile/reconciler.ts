@@ -573,8 +573,11 @@ export class Reconciler {
     this.#committed = [];
     // What a rolled-back batch left unresolved went with its rows.
     this.#unresolved = undefined;
-    // The learned vocabulary's counts change once per transaction, not per path.
-    let vocab = new VocabDelta();
+    // The learned vocabulary's counts change once per transaction, not per
+    // path. One delta for the whole batch, emptied by each flush: a large
+    // path's commit spans transactions, and its parts write to the delta
+    // they were given.
+    const vocab = new VocabDelta();
     const journal = this.journal;
     const commitOne = (w: Work, p: Prepared) => this.#commitOne(w, p, stats, vocab);
     const resolving = () => this.#resolving();
@@ -597,10 +600,7 @@ export class Reconciler {
     }
     await this.journal.txChunked(paths(), {
       maxMs: this.txBudgetMs,
-      beforeCommit: () => {
-        flushVocab(journal, vocab);
-        vocab = new VocabDelta();
-      },
+      beforeCommit: () => flushVocab(journal, vocab),
     });
     if (this.#committed.length > 0) this.onCommitted?.(this.#committed);
     for (const dir of expand) {

@@ -209,3 +209,26 @@ Deno.test("verify reports learned-vocabulary rows that drifted from the paths' s
     "vocab_words",
   ]);
 });
+
+Deno.test("a file whose commit spans transactions teaches what it teaches in one", async () => {
+  // Enough documented functions that the file's rows are written in parts,
+  // and a transaction budget of 0, so that every part ends a transaction.
+  const big = Array.from(
+    { length: 700 },
+    (_, i) =>
+      `/** Checks token number ${i} against the stored hash. */\nexport function check${i}() {}\n`,
+  ).join("");
+  const files = { "auth.ts": PASSWORD_TS, "big.ts": big, "queue.ts": QUEUE_TS };
+  using t = setup({ repo: files }, 0);
+  t.r.txBudgetMs = 0;
+  await t.r.audit();
+  t.r.syncRoots({ ...t.r.config, vocabularyWeight: 0.03 });
+  await t.r.audit();
+  assert.deepEqual(vocabDrift(t.journal), []);
+  using fresh = setup({ repo: files });
+  await fresh.r.audit();
+  assert.equal(
+    vocabDump(t.journal).replaceAll(t.base, ""),
+    vocabDump(fresh.journal).replaceAll(fresh.base, ""),
+  );
+});
