@@ -121,3 +121,49 @@ Deno.test("files whose events a burst lost are found by the audit that follows t
     Deno.removeSync(base, { recursive: true });
   }
 });
+
+Deno.test("a home inside a root: the daemon's own journal writes never start burst audits", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "heimdall-daemon-" });
+  const root = join(base, "proj");
+  const home = homePaths(join(root, "home"));
+  Deno.mkdirSync(home.home, { recursive: true, mode: 0o700 });
+  // Enough files that indexing them writes the journal (inside the root) in many pages.
+  for (let i = 0; i < 300; i++) {
+    Deno.writeTextFileSync(join(root, `f_${i}.ts`), `export function f${i}() { return ${i}; }\n`);
+  }
+  Deno.writeTextFileSync(
+    home.config,
+    JSON.stringify({ roots: [{ path: root, depth: "max" }], auditIntervalSeconds: 3600 }),
+    { mode: 0o600 },
+  );
+  let stop!: () => void;
+  const stopped = new Promise<void>((r) => (stop = r));
+  let ready = false;
+  const infos: string[] = [];
+  const daemon = runDaemon({
+    home,
+    extractor: createExtractor(),
+    log: { info: (m) => infos.push(m), warn: (m) => infos.push(m) },
+    stop: stopped,
+    pollMs: 50,
+    onReady: () => (ready = true),
+  });
+  try {
+    await waitFor(() => ready, 30_000, "ready");
+    // A burst of the user's edits: one audit follows it.
+    for (let i = 0; i < 300; i++) {
+      Deno.writeTextFileSync(join(root, `f_${i}.ts`), `export function g${i}() { return ${i}; }\n`);
+    }
+    await waitFor(() => infos.some((m) => m.startsWith("a burst")), 30_000, "the burst noticed");
+    const audits = () => infos.filter((m) => m.startsWith("audit:")).length;
+    await waitFor(() => audits() >= 3, 30_000, "the audit after the burst");
+    // That audit and the pass before it wrote the journal; nothing else may follow.
+    await new Promise((r) => setTimeout(r, 3000));
+    assert.equal(audits(), 3, infos.join("\n"));
+    assert.equal(infos.filter((m) => m.startsWith("a burst")).length, 1, infos.join("\n"));
+  } finally {
+    stop();
+    await daemon;
+    Deno.removeSync(base, { recursive: true });
+  }
+});

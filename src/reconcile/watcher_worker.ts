@@ -30,20 +30,27 @@ function watch(paths: string[], recursive: boolean): boolean {
   post({ type: "watching", paths });
   (async () => {
     // Events read back to back: a run of BURST_EVENTS may mean Deno's queue
-    // was full and dropped some, so the parent is told to audit.
+    // was full and dropped some, so the parent is told to audit. A run of
+    // the home's events alone (a home inside a root, the daemon's own
+    // journal writes) is not told: the audit's writes would start the next.
     const watched = paths;
     let run = 0;
+    let fromRoots = false;
     let last = -Infinity;
     try {
       for await (const ev of watcher) {
         const now = performance.now();
-        run = now - last <= BURST_GAP_MS ? run + 1 : 1;
+        if (now - last > BURST_GAP_MS) [run, fromRoots] = [0, false];
+        run++;
         last = now;
-        if (recursive && run % BURST_EVENTS === 0) post({ type: "burst", paths: watched });
-        if (ev.kind === "access") continue;
-        const rescan = ev.flag === "rescan";
         // The watched hints folder lies inside the home: its events pass.
         const paths = recursive ? ev.paths.filter((p) => !excluded(p)) : ev.paths;
+        if (paths.length > 0) fromRoots = true;
+        if (recursive && fromRoots && run % BURST_EVENTS === 0) {
+          post({ type: "burst", paths: watched });
+        }
+        if (ev.kind === "access") continue;
+        const rescan = ev.flag === "rescan";
         if (paths.length === 0 && !rescan) continue;
         post({ type: "event", kind: ev.kind, paths, rescan });
       }
