@@ -184,3 +184,38 @@ Deno.test("a first index interrupted before its resolution pass is resolved by t
   await t.r.audit();
   assert.deepEqual(t.edges(), want);
 });
+
+Deno.test("a call that changes more files of a root than bulkChanges resolves the root whole at its end, as a first index would", async () => {
+  using t = setup({ repo: FILES });
+  await t.r.audit();
+  const said: string[] = [];
+  const r = new Reconciler(
+    t.journal,
+    homePaths(join(t.base, "home")),
+    { ...defaultConfig(), roots: [{ path: join(t.base, "repo"), depth: "max" }] },
+    new GraphLangExtractor(),
+    { info: (m) => said.push(m), warn: (m) => said.push(m) },
+  );
+  r.syncRoots();
+  r.bulkChanges = 1;
+  // A checkout: the helper moves from b.ts to a new d.ts, and c.ts goes.
+  const final = {
+    "a.ts":
+      "import helper from ./d.ts\ndef main\ncall helper\ncall local\ncall shared\ndef local\n",
+    "b.ts": "def other\ncall shared\n",
+    "d.ts": "def helper\ndef shared\n",
+  };
+  for (const [rel, text] of Object.entries(final)) {
+    Deno.writeTextFileSync(join(t.base, "repo", rel), text);
+  }
+  Deno.removeSync(join(t.base, "repo", "c.ts"));
+  await new Promise((res) => setTimeout(res, 5));
+  await r.audit();
+  assert.ok(said.some((m) => /more than 1 files changed under .*resolved again whole/.test(m)));
+  assert.equal(t.journal.get("SELECT 1 FROM meta WHERE key LIKE '%resolve%'"), undefined);
+  using fresh = setup({ repo: final });
+  await fresh.r.audit();
+  assert.deepEqual(t.edges(), fresh.edges());
+  assert.deepEqual(t.pending(), fresh.pending());
+  assert.ok(t.edges().includes("main@a.ts -> helper@d.ts (import)"), t.edges().join("\n"));
+});
