@@ -134,7 +134,7 @@ export class Reconciler {
    * so a checkout, or a release that re-derives every file, costs minutes
    * file by file on a large tree (tests set it low).
    */
-  bulkChanges = BULK_CHANGES;
+  bulkChanges: number = BULK_CHANGES;
   /**
    * How long one bulk write transaction may hold the journal's lock before it
    * commits at its next consistent point (tests set 0 to commit at every one).
