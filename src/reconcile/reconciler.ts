@@ -24,6 +24,7 @@ import {
   type NodeRecord,
   pathNodes,
   type PathStat,
+  type PendingRecord,
   recordAudit,
   replaceOwnedRowsInParts,
   retractPathInParts,
@@ -715,6 +716,7 @@ export class Reconciler {
           stats.touched++;
           break;
         case "replace": {
+          const importsBefore = p.expected === null ? [] : importsOf(j, p.path);
           const { pathId, previous } = yield* replaceOwnedRowsInParts(
             j,
             p.rows,
@@ -731,6 +733,9 @@ export class Reconciler {
               this.#change(p.path, pathId),
               new Set(previous.map((n) => n.id)),
               reshapedNames(previous, p.rows.nodes),
+              previous.length > 0 &&
+                surface(previous, importsBefore) ===
+                  surface(p.rows.nodes, p.rows.pending.filter((e) => e.kind === "imports")),
             );
           }
           if (p.rows.path.state === "skipped") stats.skipped++;
@@ -766,8 +771,9 @@ export class Reconciler {
     change: { path: string; pathId: number; rootId: number; rel: string },
     oldIds: ReadonlySet<string>,
     reshaped: ReadonlySet<string>,
+    sameSurface = false,
   ): void {
-    const rest = this.#resolver.afterChange(change, oldIds, reshaped);
+    const rest = this.#resolver.afterChange(change, oldIds, reshaped, sameSurface);
     rest.next();
     if (rest.next().done) return;
     const flag = `reresolve:${change.rootId}`;
@@ -901,8 +907,9 @@ function safeIsDir(path: string): boolean {
 
 /**
  * What each definition of `nodes` is to the resolver's "unique by name"
- * look-up (its `NOT_MEMBER` test): kind, qualified name, partial or not, and
- * the kind of what holds it (always in the same file). Shape → name.
+ * look-up (its `NOT_MEMBER` test): kind, qualified name, partial or not, the
+ * kind of what holds it (always in the same file), and which of that many
+ * alike it is (a second one makes the name ambiguous). Shape → name.
  */
 function definitionShapes(nodes: readonly NodeRecord[]): Map<string, string> {
   const kindOf = new Map(nodes.map((n) => [n.id, n.kind]));
@@ -910,9 +917,51 @@ function definitionShapes(nodes: readonly NodeRecord[]): Map<string, string> {
   for (const n of nodes) {
     if (n.kind === "file") continue;
     const holder = kindOf.get(n.parent_id ?? "") ?? "";
-    out.set(`${n.kind}\0${n.qualname}\0${n.partial}\0${holder}`, n.name);
+    const shape = `${n.kind}\0${n.qualname}\0${n.partial}\0${holder}`;
+    let k = 0;
+    while (out.has(`${shape}\0${k}`)) k++;
+    out.set(`${shape}\0${k}`, n.name);
   }
   return out;
+}
+
+/**
+ * What other paths resolve through in a path, as one string (see
+ * `Resolver.afterChange`'s `sameSurface`): its definitions' ids and shapes,
+ * which of several definitions of one name comes last (the one a look-up
+ * takes), and its imports (what it passes on).
+ */
+function surface(
+  nodes: readonly NodeRecord[],
+  imports: readonly Pick<PendingRecord, "src" | "target" | "module">[],
+): string {
+  const byName = new Map<string, NodeRecord[]>();
+  for (const n of nodes) {
+    if (n.kind === "file") continue;
+    const same = byName.get(n.name);
+    if (same) same.push(n);
+    else byName.set(n.name, [n]);
+  }
+  const order = [...byName.values()].filter((l) => l.length > 1).map((l) =>
+    l.toSorted((a, b) => (b.start_line ?? 0) - (a.start_line ?? 0)).map((n) => n.id).join(" ")
+  );
+  return JSON.stringify([
+    nodes.map((n) => n.id).sort(),
+    [...definitionShapes(nodes).keys()].sort(),
+    order.sort(),
+    imports.map((e) => `${e.src}\0${e.module}\0${e.target}`).sort(),
+  ]);
+}
+
+/** A path's import references as stored (pending or resolved), before a commit replaces them. */
+function importsOf(j: Journal, path: string): Pick<PendingRecord, "src" | "target" | "module">[] {
+  return j.all<Pick<PendingRecord, "src" | "target" | "module">>(
+    `SELECT src, target, module FROM pending_edges
+     WHERE owner_id = (SELECT id FROM paths WHERE path = ?1) AND kind = 'imports'
+     UNION ALL SELECT src, target, module FROM edges
+     WHERE owner_id = (SELECT id FROM paths WHERE path = ?1) AND kind = 'imports'`,
+    path,
+  );
 }
 
 /** The names whose definitions a commit added, altered or removed, from the path's nodes before and after. */

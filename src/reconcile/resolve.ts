@@ -49,6 +49,17 @@ const REFS_A_STEP = 100;
 /** Where an imported name may be a module of its own, how it joins its parent's specifier. */
 const SUBMODULE_SEPARATOR: Record<string, string> = { python: ".", rust: "::", java: "." };
 
+/**
+ * The specifiers an import of `name` from `module` is looked up by, first
+ * first (pure): `from pkg import mod` may name the module `pkg.mod`.
+ */
+function importSpecs(language: string | null, module: string, name: string): string[] {
+  const sep = SUBMODULE_SEPARATOR[language ?? ""];
+  return sep !== undefined && name !== "*" && name !== ""
+    ? [module + sep + name, module]
+    : [module];
+}
+
 /** The module tails a file is imported by: its stem and its folder's name. */
 function tailsOf(rel: string): string[] {
   const parts = rel.split("/");
@@ -186,7 +197,11 @@ export class Resolver {
    * path this change added, altered or removed), reopen other paths' edges
    * resolved as unique by that name (a new namesake makes them ambiguous) and
    * retry other paths' pending edges that name it (a namesake gone may make a
-   * name unique again). A definition the change left as it was counted when
+   * name unique again). `sameSurface` says the change kept everything other
+   * paths resolve through (its definitions, their order, its imports): then
+   * only its own references are resolved again, since no other path can find
+   * anything new in it (an edit inside a body of a header that 1,400 files
+   * include retried them all). A definition the change left as it was counted when
    * those edges were last resolved: an edit of a 3,000-symbol file that keeps
    * its definitions reopens and retries nothing for them. A generator
    * of steps: what runs up to its first step must commit with the path's
@@ -201,6 +216,7 @@ export class Resolver {
     change: { path: string; pathId: number; rootId: number; rel: string },
     oldIds: ReadonlySet<string>,
     reshaped: ReadonlySet<string>,
+    sameSurface = false,
   ): Generator<string> {
     const j = this.journal;
     const pathId = change.pathId;
@@ -214,8 +230,10 @@ export class Resolver {
       ),
     );
     const affected = this.#forget(change);
-    for (const d of this.#importersOf(change.rel)) affected.add(d);
-    const names = new Set([...reshaped, ...this.#alsoNamedBy(pathId)]);
+    // What others can find here is what it was: they found it already.
+    if (sameSurface) affected.clear();
+    else for (const d of this.#importersOf(change.rootId, change.rel)) affected.add(d);
+    const names = new Set(sameSurface ? [] : [...reshaped, ...this.#alsoNamedBy(pathId)]);
     const newIds = new Set(
       j.all<{ id: string }>("SELECT id FROM nodes WHERE path_id = ?", pathId).map((r) => r.id),
     );
@@ -231,12 +249,12 @@ export class Resolver {
       j.run("DELETE FROM edges WHERE dst = ? AND owner_id != ? AND target IS NOT NULL", id, pathId);
     }
     // A new namesake makes a "unique in the repository" resolution ambiguous:
-    // edges resolved by uniqueness to a name this file now defines, elsewhere.
+    // edges resolved by uniqueness to a name this file now defines (here
+    // too: a second definition in this file is a namesake of the first).
     const ambiguous = reshaped.size === 0 ? [] : j.all<RefRow>(
       `SELECT e.rowid, e.owner_id, e.src, e.kind, e.target, e.name, e.module, e.module_tail, e.line
        FROM edges e WHERE e.how = 'unique' AND e.owner_id != ?1
-         AND e.name IN (SELECT value FROM json_each(?2))
-         AND e.dst NOT IN (SELECT id FROM nodes WHERE path_id = ?1)`,
+         AND e.name IN (SELECT value FROM json_each(?2))`,
       pathId,
       JSON.stringify([...reshaped]),
     );
@@ -281,9 +299,9 @@ export class Resolver {
       for (const [owner, tails] of level) {
         yield `retrying the imported names of path ${owner}`;
         if (owner === pathId || !this.#retryBound(owner, tails)) continue;
-        const rel = this.#owner(owner)?.rel;
-        if (rel === undefined) continue;
-        for (const d of this.#importersOf(rel)) next.set(d, tailsOf(rel));
+        const o = this.#owner(owner);
+        if (o === undefined) continue;
+        for (const d of this.#importersOf(o.root_id, o.rel)) next.set(d, tailsOf(o.rel));
       }
       level = next;
     }
@@ -323,7 +341,7 @@ export class Resolver {
         )
       ) this.#tryResolve(p);
     }
-    yield* this.#retryMembers(change, pathId);
+    if (!sameSurface) yield* this.#retryMembers(change, pathId);
   }
 
   /**
@@ -678,6 +696,7 @@ export class Resolver {
     const j = this.journal;
     const inTails = `(${tails.map(() => "?").join(",")})`;
     let importsChanged = false;
+    const reopened = this.#reopenThrough(ownerId, inTails, tails);
     for (
       const ref of j.all<RefRow>(
         `SELECT rowid, owner_id, src, kind, target, name, module, module_tail, line FROM edges
@@ -712,6 +731,14 @@ export class Resolver {
       )
     ) importsChanged = true;
     if (importsChanged) this.#bindingCache.delete(ownerId);
+    if (reopened.size > 0) {
+      for (
+        const ref of j.all<RefRow>(
+          "SELECT rowid, * FROM pending_edges WHERE owner_id = ? AND kind != 'imports'",
+          ownerId,
+        )
+      ) if (reopened.has(ref.module ?? ref.target.split(/\.|::/)[0]!)) this.#tryResolve(ref);
+    }
     // What those imports bind: calls and bases named through them.
     const through = new Set<string>();
     for (const [local, imp] of this.#bindings(ownerId)) {
@@ -732,18 +759,90 @@ export class Resolver {
   }
 
   /**
-   * Files with an import whose specifier ends like this file's stem or
-   * folder: every file that may import it, found through an index, so it
-   * holds in a fresh process as well as in a long-running daemon.
+   * Puts back in `pending_edges` what a file imported by name from a module
+   * with one of `tails` and what it bound through those names: the module
+   * changed, and a name it passes on may come from elsewhere now (a
+   * re-export of another file). Returns the local names bound; the caller
+   * resolves the imports, then those references, again.
    */
-  #importersOf(rel: string): number[] {
+  #reopenThrough(ownerId: number, inTails: string, tails: readonly string[]): Set<string> {
+    const j = this.journal;
+    const columns = "owner_id, src, kind, target, name, module, module_tail, line";
+    const imports = j.all<RefRow>(
+      `SELECT rowid, ${columns} FROM edges
+       WHERE owner_id = ? AND kind = 'imports' AND how = 'import' AND module_tail IN ${inTails}`,
+      ownerId,
+      ...tails,
+    );
+    const names = new Set(imports.map((r) => r.target));
+    if (names.size === 0) return names;
+    const bound = j.all<RefRow>(
+      `SELECT rowid, ${columns} FROM edges WHERE owner_id = ? AND kind != 'imports' AND how = 'import'`,
+      ownerId,
+    ).filter((r) => names.has(r.module ?? r.target.split(/\.|::/)[0]!));
+    for (const r of [...imports, ...bound]) {
+      j.run("DELETE FROM edges WHERE rowid = ?", r.rowid);
+      j.run(
+        `INSERT INTO pending_edges (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        r.owner_id,
+        r.src,
+        r.kind,
+        r.target,
+        r.name,
+        r.module,
+        r.module_tail,
+        r.line,
+      );
+    }
+    this.#bindingCache.delete(ownerId);
+    this.#starLevels.clear();
+    return names;
+  }
+
+  /**
+   * Files of the root whose imports may find this file: an import whose
+   * specifier ends like the file's stem or folder (found through an index,
+   * so it holds in a fresh process as well as in a long-running daemon) and
+   * whose look-up, as {@link #lookupFiles} makes it, tries the file's path or
+   * its folder. A `util.h` of a 31,000-file tree is included under that name
+   * by 1,545 files, of which a handful can reach this one.
+   */
+  #importersOf(rootId: number, rel: string): number[] {
     const tails = tailsOf(rel);
-    return this.journal.all<{ owner_id: number }>(
-      `SELECT owner_id FROM pending_edges WHERE module_tail IN (?1, ?2) AND kind = 'imports'
-       UNION SELECT owner_id FROM edges WHERE module_tail IN (?1, ?2) AND kind = 'imports'`,
-      tails[0]!,
-      tails[1] ?? tails[0]!,
-    ).map((r) => r.owner_id);
+    const dir = posix.dirname(rel);
+    const aliases = this.#aliasesFor(rootId);
+    const reaches = (language: string | null, from: string, spec: string) =>
+      moduleCandidates(language ?? "", from, spec, aliases).includes(rel) ||
+      packageDirSuffixes(language ?? "", spec).some((s) => dir === s || dir.endsWith("/" + s));
+    const out = new Set<number>();
+    for (
+      const r of this.journal.all<
+        {
+          owner_id: number;
+          module: string | null;
+          target: string;
+          language: string | null;
+          rel: string;
+        }
+      >(
+        `SELECT i.owner_id, i.module, i.target, p.language, p.rel FROM (
+           SELECT owner_id, module, target FROM pending_edges
+           WHERE module_tail IN (?1, ?2) AND kind = 'imports'
+           UNION SELECT owner_id, module, target FROM edges
+           WHERE module_tail IN (?1, ?2) AND kind = 'imports') i
+         JOIN paths p ON p.id = i.owner_id WHERE p.root_id = ?3`,
+        tails[0]!,
+        tails[1] ?? tails[0]!,
+        rootId,
+      )
+    ) {
+      if (out.has(r.owner_id)) continue;
+      if (
+        r.module === null ||
+        importSpecs(r.language, r.module, r.target).some((spec) => reaches(r.language, r.rel, spec))
+      ) out.add(r.owner_id);
+    }
+    return [...out];
   }
 
   /**
@@ -1159,9 +1258,7 @@ export class Resolver {
    * `module.name` is tried before `module` where the language nests modules.
    */
   #modulesFor(owner: Owner, ref: RefRow, qualifier: string | undefined): string[] {
-    const sep = SUBMODULE_SEPARATOR[owner.language ?? ""];
-    const nested = (module: string, name: string) =>
-      sep !== undefined && name !== "*" && name !== "" ? [module + sep + name, module] : [module];
+    const nested = (module: string, name: string) => importSpecs(owner.language, module, name);
     if (ref.kind === "imports") return ref.module ? nested(ref.module, ref.target) : [];
     const binding = ref.module ?? qualifier ?? ref.target;
     const imp = this.#bindings(owner.id).get(binding);

@@ -219,3 +219,37 @@ Deno.test("a call that changes more files of a root than bulkChanges resolves th
   assert.deepEqual(t.pending(), fresh.pending());
   assert.ok(t.edges().includes("main@a.ts -> helper@d.ts (import)"), t.edges().join("\n"));
 });
+
+Deno.test("edits that keep or change what other files resolve through give the graph of a fresh index", async () => {
+  const files = {
+    "a.ts": "import helper from ./m.ts\ndef main\ncall helper\n",
+    "m.ts": "import helper from ./b.ts\n",
+    "b.ts": "def helper\ncall shared\n",
+    "c.ts": "def helper\n",
+    "d.ts": "def shared\n",
+  };
+  // Each step: an edit, and the tree it leaves.
+  const steps: [string, string][] = [
+    // A body edit keeps every definition: only b.ts's own references resolve again.
+    ["b.ts", "def helper\ncall shared\ncall shared\n"],
+    // The re-exporter now passes on c.ts's helper: a.ts must follow it.
+    ["m.ts", "import helper from ./c.ts\n"],
+    // A second definition of a name, after the first: the look-up takes the last.
+    ["d.ts", "def shared\ndef other\ndef shared\n"],
+    // The same definitions, reordered.
+    ["d.ts", "def shared\ndef shared\ndef other\n"],
+  ];
+  using t = setup({ repo: files });
+  await t.r.audit();
+  const now: Record<string, string> = { ...files };
+  for (const [rel, text] of steps) {
+    now[rel] = text;
+    Deno.writeTextFileSync(join(t.base, "repo", rel), text);
+    await t.r.reconcilePaths([join(t.base, "repo", rel)]);
+    using fresh = setup({ repo: now });
+    await fresh.r.audit();
+    assert.deepEqual(t.edges(), fresh.edges(), `after editing ${rel}`);
+    assert.deepEqual(t.pending(), fresh.pending(), `after editing ${rel}`);
+  }
+  assert.ok(t.edges().includes("main@a.ts -> helper@c.ts (import)"), t.edges().join("\n"));
+});
