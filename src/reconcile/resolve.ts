@@ -250,14 +250,16 @@ export class Resolver {
     }
     // A new namesake makes a "unique in the repository" resolution ambiguous:
     // edges resolved by uniqueness to a name this file now defines (here
-    // too: a second definition in this file is a namesake of the first).
-    const ambiguous = reshaped.size === 0 ? [] : j.all<RefRow>(
-      `SELECT e.rowid, e.owner_id, e.src, e.kind, e.target, e.name, e.module, e.module_tail, e.line
-       FROM edges e WHERE e.how = 'unique' AND e.owner_id != ?1
+    // too: a second definition in this file is a namesake of the first), and
+    // `Type.m()` calls that found their member in the one class named
+    // `Type`, when this file now defines a `Type` too.
+    const ambiguous = reshaped.size === 0 ? [] : j.all<RefRow & { how: string }>(
+      `SELECT e.rowid, e.owner_id, e.src, e.kind, e.target, e.name, e.module, e.module_tail, e.line,
+         e.how FROM edges e WHERE e.how IN ('unique', 'member') AND e.owner_id != ?1
          AND e.name IN (SELECT value FROM json_each(?2))`,
       pathId,
       JSON.stringify([...reshaped]),
-    );
+    ).filter((e) => e.how === "unique" || reshaped.has(e.target.split(/\.|::/).at(-2) ?? ""));
     for (const ref of ambiguous) j.run("DELETE FROM edges WHERE rowid = ?", ref.rowid);
     reopen.push(...ambiguous);
     if (reopen.length > 0) {
@@ -321,6 +323,18 @@ export class Resolver {
           where.family,
         ));
       }
+    }
+    // `Type.m()` calls left pending while `Type` named several classes: one
+    // of them may have gone with this change.
+    if (reshaped.size > 0) {
+      retry.push(
+        ...j.all<RefRow>(
+          `SELECT rowid, * FROM pending_edges WHERE name IN (SELECT value FROM json_each(?1))
+             AND owner_id != ?2 AND kind = 'calls' AND module IS NULL AND target != name`,
+          JSON.stringify([...reshaped]),
+          pathId,
+        ).filter((ref) => reshaped.has(ref.target.split(/\.|::/).at(-2) ?? "")),
+      );
     }
     for (const [i, ref] of retry.entries()) {
       this.#tryResolve(ref);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { defaultConfig, homePaths } from "../config/mod.ts";
 import { GraphLangExtractor } from "./graph_lang_fixture.ts";
+import { createExtractor } from "../extract/mod.ts";
 import { Journal } from "../store/mod.ts";
 import { Reconciler } from "./reconciler.ts";
 
@@ -252,4 +253,56 @@ Deno.test("edits that keep or change what other files resolve through give the g
     assert.deepEqual(t.pending(), fresh.pending(), `after editing ${rel}`);
   }
   assert.ok(t.edges().includes("main@a.ts -> helper@c.ts (import)"), t.edges().join("\n"));
+});
+
+Deno.test("a namesake class added or removed elsewhere moves Type.m() calls as a fresh index would (Ruby, the real extractor)", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "heimdall-graph-" });
+  const logger = "class Logger\n  def self.outputs_to?(x)\n    true\n  end\nend\n";
+  const files: Record<string, string> = {
+    "logger.rb": logger,
+    "logger_test.rb": "class LoggerTest\n  def test_it\n    Logger.outputs_to?(1)\n  end\nend\n",
+  };
+  const open = (name: string) => {
+    const home = homePaths(join(base, name, "home"));
+    const journal = Journal.open(home.journal);
+    const r = new Reconciler(journal, home, {
+      ...defaultConfig(),
+      roots: [{ path: join(base, name, "repo"), depth: "max" }],
+    }, createExtractor());
+    r.syncRoots();
+    return { journal, r };
+  };
+  const graph = (j: Journal) =>
+    j.all<{ l: string }>(
+      `SELECT s.qualname || ' -> ' || d.qualname || ' (' || e.how || ')' AS l FROM edges e
+       JOIN nodes s ON s.id = e.src JOIN nodes d ON d.id = e.dst ORDER BY 1`,
+    ).map((r) => r.l);
+  const write = (name: string, tree: Record<string, string>) => {
+    Deno.removeSync(join(base, name, "repo"), { recursive: true });
+    for (const [rel, text] of Object.entries(tree)) {
+      Deno.mkdirSync(join(base, name, "repo"), { recursive: true });
+      Deno.writeTextFileSync(join(base, name, "repo", rel), text);
+    }
+  };
+  try {
+    Deno.mkdirSync(join(base, "inc", "repo"), { recursive: true });
+    write("inc", files);
+    const inc = open("inc");
+    await inc.r.audit();
+    assert.ok(graph(inc.journal).includes("LoggerTest.test_it -> Logger.outputs_to? (member)"));
+    for (const tree of [{ ...files, "logger_copy.rb": logger }, files]) {
+      write("inc", tree);
+      await inc.r.audit();
+      Deno.mkdirSync(join(base, "fresh", "repo"), { recursive: true });
+      write("fresh", tree);
+      const fresh = open("fresh");
+      await fresh.r.audit();
+      assert.deepEqual(graph(inc.journal), graph(fresh.journal), Object.keys(tree).join(" "));
+      fresh.journal.close();
+      Deno.removeSync(join(base, "fresh"), { recursive: true });
+    }
+    inc.journal.close();
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
 });
