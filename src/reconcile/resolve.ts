@@ -253,13 +253,33 @@ export class Resolver {
     // too: a second definition in this file is a namesake of the first), and
     // `Type.m()` calls that found their member in the one class named
     // `Type`, when this file now defines a `Type` too.
-    const ambiguous = reshaped.size === 0 ? [] : j.all<RefRow & { how: string }>(
+    // A method defined out of its class (C++) finds that class by name, so
+    // its calls on `this` hang on that name being unique too.
+    const ambiguous: (RefRow & { how: string; dst: string })[] = reshaped.size === 0 ? [] : j.all<
+      RefRow & { how: string; dst: string; language: string | null }
+    >(
       `SELECT e.rowid, e.owner_id, e.src, e.kind, e.target, e.name, e.module, e.module_tail, e.line,
-         e.how FROM edges e WHERE e.how IN ('unique', 'member') AND e.owner_id != ?1
+         e.how, e.dst, p.language FROM edges e JOIN paths p ON p.id = e.owner_id
+       WHERE e.how IN ('unique', 'member') AND e.owner_id != ?1
          AND e.name IN (SELECT value FROM json_each(?2))`,
       pathId,
       JSON.stringify([...reshaped]),
-    ).filter((e) => e.how === "unique" || reshaped.has(e.target.split(/\.|::/).at(-2) ?? ""));
+    ).filter((e) => {
+      if (e.how === "unique") return true;
+      const qualifier = e.target.split(/\.|::|->/).at(-2);
+      return reshaped.has(qualifier ?? "") ||
+        ((qualifier === undefined || qualifier === "this") && definesOutOfLine(e.language));
+    });
+    // A base gone ambiguous: calls that found a member through it (or
+    // through its own bases) may land elsewhere, or nowhere, now.
+    const bases = ambiguous.filter((e) => e.kind === "inherits" || e.kind === "implements");
+    if (bases.length > 0) {
+      const seen = new Set(ambiguous.map((e) => e.rowid));
+      for (const e of this.#memberEdgesOf(bases.map((b) => b.dst), pathId)) {
+        if (!seen.has(e.rowid)) ambiguous.push(e);
+        seen.add(e.rowid);
+      }
+    }
     for (const ref of ambiguous) j.run("DELETE FROM edges WHERE rowid = ?", ref.rowid);
     reopen.push(...ambiguous);
     if (reopen.length > 0) {
@@ -326,14 +346,21 @@ export class Resolver {
     }
     // `Type.m()` calls left pending while `Type` named several classes: one
     // of them may have gone with this change.
+    // (A method defined out of its class finds it by name: its calls on
+    // `this` too.)
     if (reshaped.size > 0) {
       retry.push(
-        ...j.all<RefRow>(
-          `SELECT rowid, * FROM pending_edges WHERE name IN (SELECT value FROM json_each(?1))
-             AND owner_id != ?2 AND kind = 'calls' AND module IS NULL AND target != name`,
+        ...j.all<RefRow & { language: string | null }>(
+          `SELECT pe.rowid, pe.*, p.language FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
+           WHERE pe.name IN (SELECT value FROM json_each(?1)) AND pe.owner_id != ?2
+             AND pe.kind = 'calls' AND pe.module IS NULL`,
           JSON.stringify([...reshaped]),
           pathId,
-        ).filter((ref) => reshaped.has(ref.target.split(/\.|::/).at(-2) ?? "")),
+        ).filter((ref) => {
+          const qualifier = ref.target.split(/\.|::|->/).at(-2);
+          return reshaped.has(qualifier ?? "") ||
+            ((qualifier === undefined || qualifier === "this") && definesOutOfLine(ref.language));
+        }),
       );
     }
     for (const [i, ref] of retry.entries()) {
@@ -356,6 +383,43 @@ export class Resolver {
       ) this.#tryResolve(p);
     }
     if (!sameSurface) yield* this.#retryMembers(change, pathId);
+  }
+
+  /**
+   * The member edges (`self.m()`, `Type.m()`) of other paths than `pathId`
+   * that land in the classes `classes` or in their bases, however deep.
+   */
+  #memberEdgesOf(
+    classes: readonly string[],
+    pathId: number,
+  ): (RefRow & { how: string; dst: string })[] {
+    const j = this.journal;
+    const out: (RefRow & { how: string; dst: string })[] = [];
+    const seen = new Set<string>();
+    let level = [...classes];
+    for (let depth = 0; depth < 12 && level.length > 0; depth++) {
+      const next: string[] = [];
+      for (const cls of level) {
+        if (seen.has(cls)) continue;
+        seen.add(cls);
+        out.push(...j.all<RefRow & { how: string; dst: string }>(
+          `SELECT e.rowid, e.owner_id, e.src, e.kind, e.target, e.name, e.module, e.module_tail,
+             e.line, e.how, e.dst FROM nodes m JOIN edges e ON e.dst = m.id
+           WHERE m.path_id = (SELECT path_id FROM nodes WHERE id = ?1) AND m.parent_id = ?1
+             AND e.how = 'member' AND e.owner_id != ?2`,
+          cls,
+          pathId,
+        ));
+        next.push(
+          ...j.all<{ dst: string }>(
+            "SELECT dst FROM edges WHERE src = ? AND kind IN ('inherits', 'implements')",
+            cls,
+          ).map((r) => r.dst),
+        );
+      }
+      level = next;
+    }
+    return out;
   }
 
   /**
@@ -734,12 +798,17 @@ export class Resolver {
         ...tails,
       )
     ) if (this.#tryResolve(ref)) importsChanged = true;
-    // A module it passes on whole changed: what its importers bind through it may have too.
-    // (`+name`: through the owner's index; by edges_name, SQLite read every `*` import there is.)
+    // A module it passes on whole changed (or went): what its importers bind
+    // through it may have too. (`+name`: through the owner's index; by
+    // edges_name, SQLite read every `*` import there is.)
+    // So does an import of it left unresolved: the name it passed on is gone.
+    const numbered = `(${tails.map((_, i) => `?${i + 2}`).join(",")})`;
     if (
       j.get(
-        `SELECT 1 FROM edges WHERE owner_id = ? AND kind = 'imports' AND +name = '*'
-           AND module_tail IN ${inTails} LIMIT 1`,
+        `SELECT 1 FROM edges WHERE owner_id = ?1 AND kind = 'imports' AND +name = '*'
+           AND module_tail IN ${numbered}
+         UNION ALL SELECT 1 FROM pending_edges WHERE owner_id = ?1 AND kind = 'imports'
+           AND module_tail IN ${numbered} LIMIT 1`,
         ownerId,
         ...tails,
       )
@@ -788,7 +857,16 @@ export class Resolver {
       ownerId,
       ...tails,
     );
-    const names = new Set(imports.map((r) => r.target));
+    // An import that lost its target is pending already; what it bound is not.
+    const names = new Set([
+      ...imports.map((r) => r.target),
+      ...j.all<{ target: string }>(
+        `SELECT target FROM pending_edges
+         WHERE owner_id = ? AND kind = 'imports' AND module_tail IN ${inTails}`,
+        ownerId,
+        ...tails,
+      ).map((r) => r.target),
+    ]);
     if (names.size === 0) return names;
     const bound = j.all<RefRow>(
       `SELECT rowid, ${columns} FROM edges WHERE owner_id = ? AND kind != 'imports' AND how = 'import'`,
@@ -1574,12 +1652,16 @@ export class Resolver {
  * so a look-up never scans the paths table.
  */
 class FolderIndex {
-  /** "root\0language" → folder's last segment → folder → path ids. */
-  readonly #byTail = new Map<string, Map<string, Map<string, Set<number>>>>();
+  /** "root\0language" → folder's last segment → folder → path id → its path in the root. */
+  readonly #byTail = new Map<string, Map<string, Map<string, Map<number, string>>>>();
   /** path id → where it is filed, to move or drop it. */
   readonly #where = new Map<number, { key: string; dir: string }>();
 
-  /** Path ids in folders that end with `suffix`; `load` lists a root's files of the language the first time. */
+  /**
+   * Path ids in folders that end with `suffix`, by path (the same answer
+   * whatever order the files were indexed in); `load` lists a root's files
+   * of the language the first time.
+   */
   filesIn(
     rootId: number,
     language: string,
@@ -1591,14 +1673,14 @@ class FolderIndex {
     if (!byTail) {
       byTail = new Map();
       this.#byTail.set(key, byTail);
-      for (const r of load()) this.#add(key, byTail, r.id, posix.dirname(r.rel));
+      for (const r of load()) this.#add(key, byTail, r.id, r.rel);
     }
-    const out: number[] = [];
+    const out: [number, string][] = [];
     const tail = suffix.slice(suffix.lastIndexOf("/") + 1);
     for (const [dir, ids] of byTail.get(tail) ?? []) {
       if (dir === suffix || dir.endsWith("/" + suffix)) out.push(...ids);
     }
-    return out;
+    return out.sort((a, b) => a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0).map(([id]) => id);
   }
 
   /** Files (or drops) one path after a commit; `row` is its row now, if it still has one. */
@@ -1616,16 +1698,22 @@ class FolderIndex {
     const key = `${change.rootId}\0${row.language}`;
     const byTail = this.#byTail.get(key);
     // A root and language not loaded yet will be read whole on first use.
-    if (byTail) this.#add(key, byTail, change.pathId, posix.dirname(change.rel));
+    if (byTail) this.#add(key, byTail, change.pathId, change.rel);
   }
 
-  #add(key: string, byTail: Map<string, Map<string, Set<number>>>, id: number, dir: string): void {
+  #add(
+    key: string,
+    byTail: Map<string, Map<string, Map<number, string>>>,
+    id: number,
+    rel: string,
+  ): void {
+    const dir = posix.dirname(rel);
     const tail = dir.slice(dir.lastIndexOf("/") + 1);
     let dirs = byTail.get(tail);
     if (!dirs) byTail.set(tail, dirs = new Map());
     let ids = dirs.get(dir);
-    if (!ids) dirs.set(dir, ids = new Set());
-    ids.add(id);
+    if (!ids) dirs.set(dir, ids = new Map());
+    ids.set(id, rel);
     this.#where.set(id, { key, dir });
   }
 }
