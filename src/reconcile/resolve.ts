@@ -9,7 +9,7 @@ import {
   receiverRole,
 } from "./call_rules.ts";
 import { moduleCandidates, packageDirSuffixes } from "./modules.ts";
-import { languageFamily, languageFamilySql } from "../extract/language.ts";
+import { detectLanguage, languageFamily, languageFamilySql } from "../extract/language.ts";
 import { fileNodeId } from "./desired.ts";
 
 /** A pending reference and where it resolves (see {@link Resolver.resolvedReferences}). */
@@ -382,7 +382,7 @@ export class Resolver {
         )
       ) this.#tryResolve(p);
     }
-    if (!sameSurface) yield* this.#retryMembers(change, pathId);
+    if (!sameSurface) yield* this.#retryMembers(change, pathId, reshaped);
   }
 
   /**
@@ -428,7 +428,11 @@ export class Resolver {
    * classes, and every call of files whose bases were found in this change;
    * a Go file's package neighbours' bare calls of what it defines.
    */
-  *#retryMembers(change: { rel: string; rootId: number }, pathId: number): Generator<string> {
+  *#retryMembers(
+    change: { rel: string; rootId: number },
+    pathId: number,
+    reshaped: ReadonlySet<string>,
+  ): Generator<string> {
     const j = this.journal;
     const owners = new Set(this.#basesFound);
     const retry: RefRow[] = [];
@@ -460,19 +464,23 @@ export class Resolver {
     }
     const owner = this.#owner(pathId);
     if (owner && definesOutOfLine(owner.language)) retry.push(...this.#outOfLineCalls(pathId));
-    if (owner?.language === "go" && bareScope("go") === "folder") {
+    // A deleted file has no row left to say its language: its name does.
+    const language = owner?.language ?? detectLanguage(change.rel);
+    if (language === "go" && bareScope("go") === "folder") {
       const dir = posix.dirname(change.rel);
       const glob = `${dir === "." ? "" : globEscape(dir) + "/"}*`;
       retry.push(...j.all<RefRow>(
         `SELECT pe.rowid, pe.* FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
          WHERE p.root_id = ? AND p.rel GLOB ? AND p.rel NOT GLOB ? AND pe.owner_id != ?
            AND pe.kind = 'calls' AND pe.module IS NULL AND pe.target = pe.name
-           AND pe.name IN (SELECT name FROM nodes WHERE path_id = ?)`,
+           AND (pe.name IN (SELECT name FROM nodes WHERE path_id = ?)
+             OR pe.name IN (SELECT value FROM json_each(?)))`,
         change.rootId,
         glob,
         `${glob}/*`,
         pathId,
         pathId,
+        JSON.stringify([...reshaped]),
       ));
     }
     owners.delete(pathId);
