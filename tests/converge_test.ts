@@ -9,7 +9,16 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { homePaths } from "../src/config/mod.ts";
 import { Journal } from "../src/store/mod.ts";
-import { cli, MAIN, removeTree, startDaemon, tempDir, waitFor, writeTree } from "./helpers.ts";
+import {
+  cli,
+  MAIN,
+  processThreads,
+  removeTree,
+  startDaemon,
+  tempDir,
+  waitFor,
+  writeTree,
+} from "./helpers.ts";
 
 function readIndex(home: string): Journal {
   return Journal.open(homePaths(home).journal, { readOnly: true });
@@ -64,7 +73,11 @@ Deno.test("a home inside a root is never indexed and its own log does not wake t
       // A bound on "it arrives", not a speed: under a loaded parallel run a pass can wait its turn.
       await waitFor(() => owners(home).length === 2, 60_000, "b.ts indexed by the daemon").catch(
         (e) => {
-          throw new Error(`${e.message}; the daemon's log:\n${Deno.readTextFileSync(log)}`);
+          throw new Error(
+            `${e.message}; the daemon's log:\n${Deno.readTextFileSync(log)}\nits threads:\n${
+              processThreads(daemon.pid)
+            }`,
+          );
         },
       );
       const lines = Deno.readTextFileSync(log).split("\n").length - before;

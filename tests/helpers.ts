@@ -256,3 +256,21 @@ export function hasCommand(name: string): boolean {
     return false;
   }
 }
+
+/**
+ * What each thread of process `pid` is doing, one line each (Linux /proc):
+ * name, state (R running, S sleeping, T stopped) and CPU ticks so far. For a
+ * test's failure message when a subprocess stops answering.
+ */
+export function processThreads(pid: number): string {
+  try {
+    return [...Deno.readDirSync(`/proc/${pid}/task`)].map((t) => {
+      const stat = Deno.readTextFileSync(`/proc/${pid}/task/${t.name}/stat`);
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return `${t.name} ${name}: state ${f[0]}, ${Number(f[11]) + Number(f[12])} ticks`;
+    }).join("\n");
+  } catch (e) {
+    return `(no threads of ${pid}: ${(e as Error).message})`;
+  }
+}

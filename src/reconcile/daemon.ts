@@ -25,6 +25,12 @@ import { Watcher, type WatchMessage, type WatchRequest } from "./watcher.ts";
  */
 export const BURST_SETTLE_MS = 1000;
 
+/**
+ * How long the daemon's loop may stay in one step (a pass, a background
+ * step, a wait) before its log says which, and again each time as long.
+ */
+export const STUCK_AFTER_MS = 30_000;
+
 /** Meta key holding the watcher's OS-limit message while the limit is in force. */
 export const WATCH_LIMIT_KEY = "watch_limit";
 
@@ -186,6 +192,20 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     wakeOnStop?.();
   });
 
+  // Where the loop is, and since when: a step that outlasts STUCK_AFTER_MS
+  // is logged, so that a daemon that stopped converging says where it waits.
+  let phase = { what: "starting", since: Date.now() };
+  const enter = (what: string) => (phase = { what, since: Date.now() });
+  const watchdog = setInterval(() => {
+    const ms = Date.now() - phase.since;
+    if (ms < STUCK_AFTER_MS) return;
+    log.info(
+      `still ${phase.what} after ${Math.round(ms / 1000)} s (${pending.size} path(s) waiting)`,
+    );
+    phase.since = Date.now();
+  }, STUCK_AFTER_MS / 3);
+  Deno.unrefTimer(watchdog);
+
   let configStamp = fileVersion(opts.home.config);
   // The error boundary's state: consecutive failed passes, and whether the
   // last error's record still says "failing".
@@ -232,6 +252,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         if (audit) burstAuditAt = undefined;
         if (pending.size > 0) {
           // A burst of writes costs one pass: wait a beat for the rest of it.
+          enter("waiting out the debounce");
           await sleep(config.debounceMs);
           const paths = [...pending].filter((p) => !p.startsWith(opts.home.hints + "/"));
           // Queued first, forgotten after (no await between): a failed
@@ -244,6 +265,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
           else setMeta(journal, WATCH_LIMIT_KEY, watchState);
           watchState = undefined;
         }
+        enter(audit ? "in a pass with an audit" : "in a pass");
         const report = await reconciler.pass({
           audit,
           afterHints: () => {
@@ -320,6 +342,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         // a stat audit finds whatever it was about to do.
         reconciler.recover();
         auditWanted = true;
+        enter("backing off after a failed pass");
         await pause(wait, true);
         continue;
       }
@@ -328,6 +351,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         opts.onReady?.();
       }
       if (pending.size > 0 || auditWanted || stopping) continue;
+      enter("in a background step (embedding)");
       if (await stepBackground(background, log)) continue;
       let untilDue = Infinity;
       try {
@@ -335,9 +359,11 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         if (q.length > 0 && q.nextDue !== null) untilDue = Math.max(5, q.nextDue - Date.now());
       } catch { /* a busy read: poll at the usual pace */ }
       const untilAudit = Math.max(0, Math.min(nextAudit, burstAuditAt ?? Infinity) - Date.now());
+      enter("idle");
       await pause(Math.min(opts.pollMs ?? 1000, untilDue, untilAudit));
     }
   } finally {
+    clearInterval(watchdog);
     watcher.stop();
     for (const work of background) work.close?.();
     pool.close();
