@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { homePaths } from "../config/mod.ts";
 import { createExtractor } from "../extract/mod.ts";
 import { Journal } from "../store/mod.ts";
-import { runDaemon } from "./daemon.ts";
+import { type DaemonOptions, runDaemon } from "./daemon.ts";
 import { Watcher, type WatchMessage } from "./watcher.ts";
 import { waitFor } from "../../tests/helpers.ts";
 
@@ -20,7 +20,12 @@ function indexedPaths(journal: string): string[] {
   }
 }
 
-Deno.test("a file changed before the watcher's watches are in place is indexed, and ready waits for that", async () => {
+/**
+ * A temp folder holding a root `proj` (one file, `a.ts`) and a private home
+ * whose config watches it, with the timed audit an hour away: only the
+ * watcher (or what a test makes it say) brings changes in.
+ */
+function projectWithHome(): { base: string; root: string; home: ReturnType<typeof homePaths> } {
   const base = Deno.makeTempDirSync({ prefix: "heimdall-daemon-" });
   const root = join(base, "proj");
   const home = homePaths(join(base, "home"));
@@ -32,6 +37,11 @@ Deno.test("a file changed before the watcher's watches are in place is indexed, 
     JSON.stringify({ roots: [{ path: root, depth: "max" }], auditIntervalSeconds: 3600 }),
     { mode: 0o600 },
   );
+  return { base, root, home };
+}
+
+Deno.test("a file changed before the watcher's watches are in place is indexed, and ready waits for that", async () => {
+  const { base, root, home } = projectWithHome();
   // The real watcher, whose reports are held back until `release`: until
   // then the daemon runs as if the Worker had not yet taken its watches,
   // and what changes meanwhile sends it no event.
@@ -71,20 +81,15 @@ Deno.test("a file changed before the watcher's watches are in place is indexed, 
   }
 });
 
-Deno.test("files whose events a burst lost are found by the audit that follows the burst", async () => {
-  const base = Deno.makeTempDirSync({ prefix: "heimdall-daemon-" });
-  const root = join(base, "proj");
-  const home = homePaths(join(base, "home"));
-  Deno.mkdirSync(root);
-  Deno.mkdirSync(home.home, { mode: 0o700 });
-  Deno.writeTextFileSync(join(root, "a.ts"), "export function alpha() {}\n");
-  Deno.writeTextFileSync(
-    home.config,
-    JSON.stringify({ roots: [{ path: root, depth: "max" }], auditIntervalSeconds: 3600 }),
-    { mode: 0o600 },
-  );
-  // The real watcher, losing every event of the `lost_` files the way Deno
-  // drops what overflows its queue: only the burst report can bring them in.
+/**
+ * The daemon in this process over `home`, polling every 50 ms, with the real
+ * watcher or the one `watcher` makes; what it logs (info and warnings) goes
+ * to `infos`.
+ */
+function inProcessDaemon(
+  home: ReturnType<typeof homePaths>,
+  watcher?: DaemonOptions["watcher"],
+): { daemon: Promise<void>; stop: () => void; ready: () => boolean; infos: string[] } {
   let stop!: () => void;
   const stopped = new Promise<void>((r) => (stop = r));
   let ready = false;
@@ -92,18 +97,29 @@ Deno.test("files whose events a burst lost are found by the audit that follows t
   const daemon = runDaemon({
     home,
     extractor: createExtractor(),
-    log: { info: (m) => infos.push(m), warn: () => {} },
+    log: { info: (m) => infos.push(m), warn: (m) => infos.push(m) },
     stop: stopped,
     pollMs: 50,
     onReady: () => (ready = true),
-    watcher: (onMessage) =>
+    ...(watcher ? { watcher } : {}),
+  });
+  return { daemon, stop, ready: () => ready, infos };
+}
+
+Deno.test("files whose events a burst lost are found by the audit that follows the burst", async () => {
+  const { base, root, home } = projectWithHome();
+  // The real watcher, losing every event of the `lost_` files the way Deno
+  // drops what overflows its queue: only the burst report can bring them in.
+  const { daemon, stop, ready, infos } = inProcessDaemon(
+    home,
+    (onMessage) =>
       new Watcher((m: WatchMessage) => {
         if (m.type === "event" && m.paths.some((p) => p.includes("lost_"))) return;
         onMessage(m);
       }),
-  });
+  );
   try {
-    await waitFor(() => ready, 30_000, "ready");
+    await waitFor(ready, 30_000, "ready");
     const names = Array.from({ length: 20 }, (_, i) => [`kept_${i}.ts`, `lost_${i}.ts`]).flat();
     for (const name of names) {
       Deno.writeTextFileSync(join(root, name), `export function f_${name.slice(0, -3)}() {}\n`);
@@ -136,20 +152,9 @@ Deno.test("a home inside a root: the daemon's own journal writes never start bur
     JSON.stringify({ roots: [{ path: root, depth: "max" }], auditIntervalSeconds: 3600 }),
     { mode: 0o600 },
   );
-  let stop!: () => void;
-  const stopped = new Promise<void>((r) => (stop = r));
-  let ready = false;
-  const infos: string[] = [];
-  const daemon = runDaemon({
-    home,
-    extractor: createExtractor(),
-    log: { info: (m) => infos.push(m), warn: (m) => infos.push(m) },
-    stop: stopped,
-    pollMs: 50,
-    onReady: () => (ready = true),
-  });
+  const { daemon, stop, ready, infos } = inProcessDaemon(home);
   try {
-    await waitFor(() => ready, 30_000, "ready");
+    await waitFor(ready, 30_000, "ready");
     // A burst of the user's edits: one audit follows it.
     for (let i = 0; i < 300; i++) {
       Deno.writeTextFileSync(join(root, `f_${i}.ts`), `export function g${i}() { return ${i}; }\n`);
