@@ -50,14 +50,30 @@ const REFS_A_STEP = 100;
 const SUBMODULE_SEPARATOR: Record<string, string> = { python: ".", rust: "::", java: "." };
 
 /**
- * The specifiers an import of `name` from `module` is looked up by, first
- * first (pure): `from pkg import mod` may name the module `pkg.mod`.
+ * The specifiers an import of `name` from `module` is looked up by, the
+ * most specific first (pure): `from pkg import mod` may name the module
+ * `pkg.mod`.
  */
 function importSpecs(language: string | null, module: string, name: string): string[] {
   const sep = SUBMODULE_SEPARATOR[language ?? ""];
   return sep !== undefined && name !== "*" && name !== ""
     ? [module + sep + name, module]
     : [module];
+}
+
+/**
+ * Whether a call found (or would find) its method through a class looked up
+ * by one of `names`: `Type.m()` with `Type` among them, or a call on `this`
+ * in a language whose methods find their class by name when defined out of
+ * it (C++).
+ */
+function hangsOnClassName(
+  ref: { target: string; language: string | null },
+  names: ReadonlySet<string>,
+): boolean {
+  const qualifier = ref.target.split(/\.|::|->/).at(-2);
+  return names.has(qualifier ?? "") ||
+    ((qualifier === undefined || qualifier === "this") && definesOutOfLine(ref.language));
 }
 
 /** The module tails a file is imported by: its stem and its folder's name. */
@@ -264,12 +280,7 @@ export class Resolver {
          AND e.name IN (SELECT value FROM json_each(?2))`,
       pathId,
       JSON.stringify([...reshaped]),
-    ).filter((e) => {
-      if (e.how === "unique") return true;
-      const qualifier = e.target.split(/\.|::|->/).at(-2);
-      return reshaped.has(qualifier ?? "") ||
-        ((qualifier === undefined || qualifier === "this") && definesOutOfLine(e.language));
-    });
+    ).filter((e) => e.how === "unique" || hangsOnClassName(e, reshaped));
     // A base gone ambiguous: calls that found a member through it (or
     // through its own bases) may land elsewhere, or nowhere, now.
     const bases = ambiguous.filter((e) => e.kind === "inherits" || e.kind === "implements");
@@ -356,11 +367,7 @@ export class Resolver {
              AND pe.kind = 'calls' AND pe.module IS NULL`,
           JSON.stringify([...reshaped]),
           pathId,
-        ).filter((ref) => {
-          const qualifier = ref.target.split(/\.|::|->/).at(-2);
-          return reshaped.has(qualifier ?? "") ||
-            ((qualifier === undefined || qualifier === "this") && definesOutOfLine(ref.language));
-        }),
+        ).filter((ref) => hangsOnClassName(ref, reshaped)),
       );
     }
     for (const [i, ref] of retry.entries()) {
