@@ -26,6 +26,13 @@ import { Watcher, type WatchMessage, type WatchRequest } from "./watcher.ts";
 export const BURST_SETTLE_MS = 1000;
 
 /**
+ * The longest a stream of bursts may put that audit off: a build or a
+ * logger writing inside a root without pause would otherwise postpone it,
+ * and with it every event Deno dropped, for as long as it writes.
+ */
+export const BURST_MAX_WAIT_MS = 10_000;
+
+/**
  * How long the daemon's loop may stay in one step (a pass, a background
  * step, a wait) before its log says which, and again each time as long.
  */
@@ -44,6 +51,8 @@ export interface DaemonOptions {
   log: Logger;
   /** How often the hints folder and config file are polled, as a backstop to the watch. */
   pollMs?: number;
+  /** The longest bursts may put off the audit that follows them (default {@link BURST_MAX_WAIT_MS}). */
+  burstMaxWaitMs?: number;
   /** Resolves when the daemon should stop (SIGINT/SIGTERM are wired by the CLI). */
   stop: Promise<void>;
   /**
@@ -131,8 +140,10 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   // file changed before they are in place sends no event: the audit that
   // follows "watching" finds it, and the daemon is ready only after it.
   let rootsWatched = false;
-  // When the stat audit that follows a burst of events is due (see onWatch).
+  // When the stat audit that follows a burst of events is due, and when the
+  // first burst since the last audit came (see onWatch).
   let burstAuditAt: number | undefined;
+  let burstSince = 0;
   const onWatch = (m: WatchMessage) => {
     if (
       (m.type === "watching" || m.type === "error") &&
@@ -147,13 +158,17 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
       // paths; the audit, once the burst has been quiet for a beat, finds
       // what was dropped.
       if (burstAuditAt === undefined) {
+        burstSince = Date.now();
         log.info(
           `a burst of file events under ${
             m.paths.join(", ")
           }: the watcher may have dropped some, so a stat audit follows once it settles`,
         );
       }
-      burstAuditAt = Date.now() + BURST_SETTLE_MS;
+      burstAuditAt = Math.min(
+        Date.now() + BURST_SETTLE_MS,
+        burstSince + (opts.burstMaxWaitMs ?? BURST_MAX_WAIT_MS),
+      );
     } else if (m.type === "event") {
       if (m.rescan) {
         log.warn("the watcher lost events (rescan); a full stat audit follows");

@@ -25,10 +25,12 @@ function indexedPaths(journal: string): string[] {
  * whose config watches it, with the timed audit an hour away: only the
  * watcher (or what a test makes it say) brings changes in.
  */
-function projectWithHome(): { base: string; root: string; home: ReturnType<typeof homePaths> } {
+function projectWithHome(
+  { homeInRoot = false } = {},
+): { base: string; root: string; home: ReturnType<typeof homePaths> } {
   const base = Deno.makeTempDirSync({ prefix: "heimdall-daemon-" });
   const root = join(base, "proj");
-  const home = homePaths(join(base, "home"));
+  const home = homePaths(join(homeInRoot ? root : base, "home"));
   Deno.mkdirSync(root);
   Deno.mkdirSync(home.home, { mode: 0o700 });
   Deno.writeTextFileSync(join(root, "a.ts"), "export function alpha() {}\n");
@@ -89,6 +91,7 @@ Deno.test("a file changed before the watcher's watches are in place is indexed, 
 function inProcessDaemon(
   home: ReturnType<typeof homePaths>,
   watcher?: DaemonOptions["watcher"],
+  burstMaxWaitMs?: number,
 ): { daemon: Promise<void>; stop: () => void; ready: () => boolean; infos: string[] } {
   let stop!: () => void;
   const stopped = new Promise<void>((r) => (stop = r));
@@ -102,22 +105,23 @@ function inProcessDaemon(
     pollMs: 50,
     onReady: () => (ready = true),
     ...(watcher ? { watcher } : {}),
+    ...(burstMaxWaitMs !== undefined ? { burstMaxWaitMs } : {}),
   });
   return { daemon, stop, ready: () => ready, infos };
 }
 
+/** The real watcher, losing every event of the `lost_` files the way Deno drops what overflows its queue. */
+function losingWatcher(onMessage: (m: WatchMessage) => void): Watcher {
+  return new Watcher((m: WatchMessage) => {
+    if (m.type === "event" && m.paths.some((p) => p.includes("lost_"))) return;
+    onMessage(m);
+  });
+}
+
 Deno.test("files whose events a burst lost are found by the audit that follows the burst", async () => {
   const { base, root, home } = projectWithHome();
-  // The real watcher, losing every event of the `lost_` files the way Deno
-  // drops what overflows its queue: only the burst report can bring them in.
-  const { daemon, stop, ready, infos } = inProcessDaemon(
-    home,
-    (onMessage) =>
-      new Watcher((m: WatchMessage) => {
-        if (m.type === "event" && m.paths.some((p) => p.includes("lost_"))) return;
-        onMessage(m);
-      }),
-  );
+  // Only the burst report can bring the `lost_` files in.
+  const { daemon, stop, ready, infos } = inProcessDaemon(home, losingWatcher);
   try {
     await waitFor(ready, 30_000, "ready");
     const names = Array.from({ length: 20 }, (_, i) => [`kept_${i}.ts`, `lost_${i}.ts`]).flat();
@@ -132,6 +136,65 @@ Deno.test("files whose events a burst lost are found by the audit that follows t
     );
     assert.ok(infos.some((m) => /a burst of file events under .*a stat audit follows/.test(m)));
   } finally {
+    stop();
+    await daemon;
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+Deno.test("a home inside a root read without pause: an edit lost among the reads' events is found", async () => {
+  // Each read of the journal writes events on its WAL, in the root: a
+  // reader polling every 20 ms keeps one run of events going for as long
+  // as it polls, and the one lost edit in it must still bring its audit.
+  const { base, root, home } = projectWithHome({ homeInRoot: true });
+  // Bursts may put the audit off for longer than this test waits: only the
+  // burst count (a root's event among the last ones) lets it through.
+  const { daemon, stop, ready, infos } = inProcessDaemon(home, losingWatcher, 600_000);
+  let polling = true;
+  const poller = (async () => {
+    while (polling) {
+      indexedPaths(home.journal);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  try {
+    await waitFor(ready, 30_000, "ready");
+    Deno.writeTextFileSync(join(root, "lost_1.ts"), "export function lost() {}\n");
+    await waitFor(
+      () => indexedPaths(home.journal).includes("lost_1.ts"),
+      30_000,
+      "the lost edit indexed while the journal is read",
+    );
+    assert.ok(infos.some((m) => m.startsWith("a burst")), infos.join("\n"));
+  } finally {
+    polling = false;
+    await poller;
+    stop();
+    await daemon;
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+Deno.test("bursts that never pause put the audit off at most burstMaxWaitMs", async () => {
+  const { base, root, home } = projectWithHome();
+  // A writer in the root that never pauses: a burst every 100 ms.
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const { daemon, stop, ready, infos } = inProcessDaemon(home, (onMessage) => {
+    const w = losingWatcher(onMessage);
+    timer = setInterval(() => onMessage({ type: "burst", paths: [root] }), 100);
+    return w;
+  }, 1500);
+  try {
+    await waitFor(ready, 30_000, "ready");
+    Deno.writeTextFileSync(join(root, "lost_1.ts"), "export function lost() {}\n");
+    await waitFor(
+      () => indexedPaths(home.journal).includes("lost_1.ts"),
+      30_000,
+      "the lost edit indexed while bursts go on",
+    );
+    assert.ok(infos.some((m) => m.startsWith("a burst")), infos.join("\n"));
+  } finally {
+    clearInterval(timer);
     stop();
     await daemon;
     Deno.removeSync(base, { recursive: true });

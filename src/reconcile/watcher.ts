@@ -27,6 +27,45 @@ export const BURST_EVENTS = 16;
  */
 export const BURST_GAP_MS = 50;
 
+/**
+ * Tells, event by event, when a run of events read back to back may have
+ * lost some (pure; the watcher Worker feeds it every event it reads). A run
+ * is events at most {@link BURST_GAP_MS} apart; each {@link BURST_EVENTS}-th
+ * event of a run is a burst when one of the last {@link BURST_EVENTS}
+ * events was a root's. Events of the home alone never are (a home inside a
+ * root: the daemon's journal writes, or a reader polling the journal, whose
+ * WAL events can keep a run going for as long as it polls): otherwise one
+ * edit read among them would repeat the burst, and push the audit that
+ * follows it back, for as long as the run lasted.
+ *
+ * @example
+ * ```ts
+ * import { BurstCounter } from "./watcher.ts";
+ * import assert from "node:assert/strict";
+ * const c = new BurstCounter();
+ * const bursts = (n: number, at: (i: number) => number, root: (i: number) => boolean) =>
+ *   Array.from({ length: n }, (_, i) => c.add(at(i), root(i))).filter(Boolean).length;
+ * // One edit, then the home's own events 10 ms apart: one burst, not one per 16.
+ * assert.equal(bursts(64, (i) => i * 10, (i) => i === 0), 1);
+ * // A checkout, every event a root's: a burst at each 16th.
+ * assert.equal(bursts(64, (i) => 1000 + i, () => true), 4);
+ * ```
+ */
+export class BurstCounter {
+  #run = 0;
+  #lastRoot = -Infinity;
+  #last = -Infinity;
+
+  /** Counts an event read at `now` (ms); true when it completes a burst. */
+  add(now: number, fromRoot: boolean): boolean {
+    if (now - this.#last > BURST_GAP_MS) [this.#run, this.#lastRoot] = [0, -Infinity];
+    this.#last = now;
+    this.#run++;
+    if (fromRoot) this.#lastRoot = this.#run;
+    return this.#run % BURST_EVENTS === 0 && this.#run - this.#lastRoot < BURST_EVENTS;
+  }
+}
+
 /** What the watcher Worker reports. */
 export type WatchMessage =
   | { type: "watching"; paths: string[] }

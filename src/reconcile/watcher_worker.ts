@@ -4,7 +4,7 @@
  * watchFs throws while keeping the watches it already took, and only ending
  * the Worker gives them back. Posts {@link WatchMessage}s to its parent.
  */
-import { BURST_EVENTS, BURST_GAP_MS, type WatchMessage, type WatchRequest } from "./watcher.ts";
+import { BurstCounter, type WatchMessage, type WatchRequest } from "./watcher.ts";
 
 const post = (m: WatchMessage) => self.postMessage(m);
 
@@ -29,24 +29,15 @@ function watch(paths: string[], recursive: boolean): boolean {
   }
   post({ type: "watching", paths });
   (async () => {
-    // Events read back to back: a run of BURST_EVENTS may mean Deno's queue
-    // was full and dropped some, so the parent is told to audit. A run of
-    // the home's events alone (a home inside a root, the daemon's own
-    // journal writes) is not told: the audit's writes would start the next.
+    // A burst (see BurstCounter) may mean Deno's queue was full and dropped
+    // events, so the parent is told to audit.
     const watched = paths;
-    let run = 0;
-    let fromRoots = false;
-    let last = -Infinity;
+    const bursts = new BurstCounter();
     try {
       for await (const ev of watcher) {
-        const now = performance.now();
-        if (now - last > BURST_GAP_MS) [run, fromRoots] = [0, false];
-        run++;
-        last = now;
         // The watched hints folder lies inside the home: its events pass.
         const paths = recursive ? ev.paths.filter((p) => !excluded(p)) : ev.paths;
-        if (paths.length > 0) fromRoots = true;
-        if (recursive && fromRoots && run % BURST_EVENTS === 0) {
+        if (bursts.add(performance.now(), recursive && paths.length > 0)) {
           post({ type: "burst", paths: watched });
         }
         if (ev.kind === "access") continue;
