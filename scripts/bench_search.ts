@@ -6,6 +6,7 @@
  *
  *     deno run -A scripts/bench_search.ts [--corpus /tmp/heimdall-corpus] [--work DIR]
  *        [--queries 300] [--prose-queries 150] [--cli-queries 20] [--tune] [--reindex]
+ *        [--misses FILE]
  *
  * 1. Corpus: the code and prose trees of `scripts/bench_corpus.ts` (about
  *    29,000 files of real code in 13 languages and 2,200 manuals, guides and
@@ -48,7 +49,11 @@
  *    rows for both halves; the targets with pass/fail; latency of `search()`
  *    in-process and of `heimdall search --json` as a process; the
  *    calibration of hits' `confidence` (when hits carry it).
- * 8. `--tune`: coordinate ascent over every numeric knob of `Tuning` (see
+ * 8. `--misses FILE`: writes, for every tuning-half question, what each
+ *    ranking named (Heimdall's first 10 spots, the chunk baseline's first 3)
+ *    and where the gold stood, as JSON: the material for reading why a
+ *    question was lost. The held-out half is left out on purpose.
+ * 9. `--tune`: coordinate ascent over every numeric knob of `Tuning` (see
  *    `knobsOf`) on the tuning half, maximising function/paragraph-level
  *    MRR@10 + R@10 of the first-named spot; prints the steps, the tuned
  *    values and their scores on both halves.
@@ -84,7 +89,7 @@ import {
 } from "./bench_util.ts";
 
 const USAGE =
-  "usage: deno run -A scripts/bench_search.ts [--corpus DIR] [--work DIR] [--queries N] [--prose-queries N] [--cli-queries N] [--tune] [--reindex]";
+  "usage: deno run -A scripts/bench_search.ts [--corpus DIR] [--work DIR] [--queries N] [--prose-queries N] [--cli-queries N] [--tune] [--reindex] [--misses FILE]";
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const DENO = Deno.execPath();
 const SEED = 20260104;
@@ -111,6 +116,7 @@ interface Options {
   cliQueries: number;
   tune: boolean;
   reindex: boolean;
+  misses: string | undefined;
 }
 
 function parseOptions(args: string[]): Options {
@@ -126,6 +132,7 @@ function parseOptions(args: string[]): Options {
         "cli-queries": { type: "string", default: "20" },
         tune: { type: "boolean", default: false },
         reindex: { type: "boolean", default: false },
+        misses: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
     }).values;
@@ -141,6 +148,7 @@ function parseOptions(args: string[]): Options {
     cliQueries: wholeNumber("cli-queries", v["cli-queries"], 0),
     tune: v.tune,
     reindex: v.reindex,
+    misses: v.misses,
   };
 }
 
@@ -1321,11 +1329,13 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
   const searchMs: number[] = [];
   const judged: Judged[] = [];
   const heimdall: Ranks[] = [];
+  const returnedOf: Returned[] = [];
   for (const [i, c] of cases.entries()) {
     const t0 = performance.now();
     const r = await search(j, { query: c.query, limit: K, semantic: null });
     searchMs.push(performance.now() - t0);
     const returned = heimdallReturned(r.hits, rootPrefix);
+    returnedOf.push(returned);
     heimdall.push(ranksOf(c, gold[i]!, returned));
     let k = 0;
     for (const h of r.hits.slice(0, K)) {
@@ -1350,6 +1360,7 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
     `SELECT path FROM files WHERE files MATCH ? ORDER BY bm25(files) LIMIT ${K}`,
   );
   const chunk: Ranks[] = [];
+  const chunkSpots: Spot[][] = [];
   const whole: Ranks[] = [];
   const chunkMs: number[] = [];
   const wholeMs: number[] = [];
@@ -1361,6 +1372,7 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
       : (chunkQuery.all(expr) as { rel: string; line: number; end: number }[])
         .map((s): Spot => ({ ...s, name: null }));
     chunkMs.push(performance.now() - t0);
+    chunkSpots.push(spots);
     chunk.push(
       ranksOf(c, gold[i]!, { files: spots.map((s) => s.rel), named: spots, shown: spots }),
     );
@@ -1375,6 +1387,10 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
   wholeDb.close();
   const loadAfter = Deno.loadavg()[0] ?? NaN;
   const outcomes: Outcomes = { heimdall, chunk, whole };
+  if (opts.misses !== undefined) {
+    writeMisses(opts.misses, cases, outcomes, returnedOf, chunkSpots);
+    log(`wrote the tuning half's rankings to ${opts.misses}`);
+  }
 
   // Ablations in the same run: each leg or feature on or off against the defaults.
   log("ablations: the learned vocabulary on, the graph leg on");
@@ -1465,6 +1481,30 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
     targets: targetsOf(code, prose, searchMs, cliMs, startMs),
     ...(tuning ? { tuning } : {}),
   };
+}
+
+/** `--misses`: each tuning-half question, its gold and what the rankings named. */
+function writeMisses(
+  file: string,
+  cases: readonly Case[],
+  o: Outcomes,
+  returned: readonly Returned[],
+  chunkSpots: readonly Spot[][],
+): void {
+  const at = (s: Spot | null) => s === null ? "(file)" : `${s.rel}:${s.line}-${s.end} ${s.name ?? ""}`;
+  const rows = cases.flatMap((c, i) =>
+    c.split !== "tune" ? [] : [{
+      kind: c.kind,
+      group: c.group,
+      query: c.query,
+      gold: `${c.target}:${c.line}-${c.end} ${c.qualname}`,
+      heimdall: o.heimdall[i],
+      chunk: o.chunk[i]!.named,
+      named: returned[i]!.named.map(at),
+      chunkNamed: chunkSpots[i]!.slice(0, 3).map(at),
+    }]
+  );
+  Deno.writeTextFileSync(file, JSON.stringify(rows, null, 1));
 }
 
 const THRESHOLDS = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
