@@ -40,7 +40,9 @@ function watch(paths: string[], recursive: boolean): boolean {
         if (bursts.add(performance.now(), recursive && paths.length > 0)) {
           post({ type: "burst", paths: watched });
         }
-        if (ev.kind === "access") continue;
+        // "access" passes too: on Linux it is a file opened for writing being
+        // closed (reads send nothing), the last event of a write, and the
+        // one left when Deno dropped those before it.
         const rescan = ev.flag === "rescan";
         if (paths.length === 0 && !rescan) continue;
         post({ type: "event", kind: ev.kind, paths, rescan });
