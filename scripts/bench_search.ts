@@ -1491,7 +1491,8 @@ function writeMisses(
   returned: readonly Returned[],
   chunkSpots: readonly Spot[][],
 ): void {
-  const at = (s: Spot | null) => s === null ? "(file)" : `${s.rel}:${s.line}-${s.end} ${s.name ?? ""}`;
+  const at = (s: Spot | null) =>
+    s === null ? "(file)" : `${s.rel}:${s.line}-${s.end} ${s.name ?? ""}`;
   const rows = cases.flatMap((c, i) =>
     c.split !== "tune" ? [] : [{
       kind: c.kind,
