@@ -142,6 +142,24 @@ Deno.test("files whose events a burst lost are found by the audit that follows t
   }
 });
 
+/** Once the daemon is ready, writes `lost_1.ts` (whose events the watcher loses) and waits for the burst's audit to index it. */
+async function lostEditFound(
+  root: string,
+  home: ReturnType<typeof homePaths>,
+  ready: () => boolean,
+  infos: string[],
+  when: string,
+): Promise<void> {
+  await waitFor(ready, 30_000, "ready");
+  Deno.writeTextFileSync(join(root, "lost_1.ts"), "export function lost() {}\n");
+  await waitFor(
+    () => indexedPaths(home.journal).includes("lost_1.ts"),
+    30_000,
+    `the lost edit indexed ${when}`,
+  );
+  assert.ok(infos.some((m) => m.startsWith("a burst")), infos.join("\n"));
+}
+
 Deno.test("a home inside a root read without pause: an edit lost among the reads' events is found", async () => {
   // Each read of the journal writes events on its WAL, in the root: a
   // reader polling every 20 ms keeps one run of events going for as long
@@ -158,14 +176,7 @@ Deno.test("a home inside a root read without pause: an edit lost among the reads
     }
   })();
   try {
-    await waitFor(ready, 30_000, "ready");
-    Deno.writeTextFileSync(join(root, "lost_1.ts"), "export function lost() {}\n");
-    await waitFor(
-      () => indexedPaths(home.journal).includes("lost_1.ts"),
-      30_000,
-      "the lost edit indexed while the journal is read",
-    );
-    assert.ok(infos.some((m) => m.startsWith("a burst")), infos.join("\n"));
+    await lostEditFound(root, home, ready, infos, "while the journal is read");
   } finally {
     polling = false;
     await poller;
@@ -185,14 +196,7 @@ Deno.test("bursts that never pause put the audit off at most burstMaxWaitMs", as
     return w;
   }, 1500);
   try {
-    await waitFor(ready, 30_000, "ready");
-    Deno.writeTextFileSync(join(root, "lost_1.ts"), "export function lost() {}\n");
-    await waitFor(
-      () => indexedPaths(home.journal).includes("lost_1.ts"),
-      30_000,
-      "the lost edit indexed while bursts go on",
-    );
-    assert.ok(infos.some((m) => m.startsWith("a burst")), infos.join("\n"));
+    await lostEditFound(root, home, ready, infos, "while bursts go on");
   } finally {
     clearInterval(timer);
     stop();
