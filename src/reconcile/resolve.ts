@@ -1020,11 +1020,14 @@ export class Resolver {
             return hit ? { dst: hit, how: "import" } : undefined;
           }
         }
-        // A whole-module import binds no name: it lands on the module.
+        // A whole-module import binds no name: it lands on the module. The
+        // files are few and a name may be common, so the look-ups below go
+        // by file: a unary `+` keeps SQLite from taking the name's index
+        // (and every definition or import of that name in the corpus).
         const hit = name === "*" ? undefined : j.get<{ id: string }>(
           `SELECT n.id FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id
            WHERE n.path_id IN (${files.map(() => "?").join(",")}) AND n.name = ?
-             AND ${call ? `${NOT_MEMBER} AND n.qualname = n.name` : DEFINITION}
+             AND ${call ? `${NOT_MEMBER} AND +n.qualname = n.name` : DEFINITION}
            ORDER BY (n.qualname = n.name) DESC, n.start_line DESC LIMIT 1`,
           ...files,
           name,
@@ -1033,7 +1036,7 @@ export class Resolver {
         // A re-export (`export { x } from "./x.ts"`): follow the module's own import.
         const reexport = name === "*" ? undefined : j.get<{ dst: string }>(
           `SELECT dst FROM edges WHERE owner_id IN (${files.map(() => "?").join(",")})
-             AND kind = 'imports' AND name = ? AND how = 'import' LIMIT 1`,
+             AND kind = 'imports' AND +name = ? AND how = 'import' LIMIT 1`,
           ...files,
           name,
         );
@@ -1092,7 +1095,7 @@ export class Resolver {
     for (const level of this.#starClosure(files)) {
       const hits = this.journal.all<{ id: string }>(
         `SELECT n.id FROM nodes n WHERE n.path_id IN (${level.map(() => "?").join(",")})
-           AND n.name = ? AND n.qualname = n.name AND ${DEFINITION} LIMIT 2`,
+           AND n.name = ? AND +n.qualname = n.name AND ${DEFINITION} LIMIT 2`,
         ...level,
         name,
       );
