@@ -206,19 +206,11 @@ Deno.test("bursts that never pause put the audit off at most burstMaxWaitMs", as
 });
 
 Deno.test("a home inside a root: the daemon's own journal writes never start burst audits", async () => {
-  const base = Deno.makeTempDirSync({ prefix: "heimdall-daemon-" });
-  const root = join(base, "proj");
-  const home = homePaths(join(root, "home"));
-  Deno.mkdirSync(home.home, { recursive: true, mode: 0o700 });
+  const { base, root, home } = projectWithHome({ homeInRoot: true });
   // Enough files that indexing them writes the journal (inside the root) in many pages.
   for (let i = 0; i < 300; i++) {
     Deno.writeTextFileSync(join(root, `f_${i}.ts`), `export function f${i}() { return ${i}; }\n`);
   }
-  Deno.writeTextFileSync(
-    home.config,
-    JSON.stringify({ roots: [{ path: root, depth: "max" }], auditIntervalSeconds: 3600 }),
-    { mode: 0o600 },
-  );
   const { daemon, stop, ready, infos } = inProcessDaemon(home);
   try {
     await waitFor(ready, 30_000, "ready");
