@@ -17,6 +17,9 @@ export { JournalError };
 
 let busyTimeoutMs = 5000;
 
+/** How much of its journal a reader maps (SQLite caps it at its build's 2 GiB maximum). */
+export const READER_MAP_BYTES = 2 ** 31;
+
 /**
  * How long every journal this process opens from now on waits for another
  * process's lock before a statement fails with SQLITE_BUSY (default 5 s).
@@ -66,8 +69,16 @@ export class Journal {
    * SQLite finds it malformed while opening. A journal already known to be
    * damaged opens read-only with `damage` set; a writer is refused, so that no
    * write lands on a bad page.
+   *
+   * A reader maps the journal into its memory (SQLite's `mmap_size`, up to
+   * {@link READER_MAP_BYTES}) unless `mapped` is false: SQLite then reads
+   * a page in place, with no system call and no copy into its small page
+   * cache. On the 31,000-file search benchmark that took a `search()` from
+   * 33 to 31 ms and FTS5's scoring 11 to 9.6 ms. A writer never maps, nor
+   * should a reader inside the indexing process (the resolving Workers):
+   * every mapped page it touches counts in the process's resident memory.
    */
-  static open(file: string, options: { readOnly?: boolean } = {}): Journal {
+  static open(file: string, options: { readOnly?: boolean; mapped?: boolean } = {}): Journal {
     const readOnly = options.readOnly ?? false;
     const header = headerDamage(file);
     if (header !== undefined) {
@@ -104,6 +115,7 @@ export class Journal {
     const journal = new Journal(db, file, readOnly, damage);
     try {
       db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+      if (readOnly && options.mapped !== false) db.exec(`PRAGMA mmap_size = ${READER_MAP_BYTES}`);
       if (!readOnly) {
         // A larger checkpoint interval: bulk indexing writes tens of MB, and each
         // checkpoint costs an fsync of both files. A 64 MiB page cache (used
