@@ -221,6 +221,51 @@ Deno.test("a call that changes more files of a root than bulkChanges resolves th
   assert.ok(t.edges().includes("main@a.ts -> helper@d.ts (import)"), t.edges().join("\n"));
 });
 
+Deno.test("a file that keeps its definitions and imports counts a 25th toward bulkChanges; the graph is a fresh index's either way", async () => {
+  using t = setup({ repo: FILES });
+  await t.r.audit();
+  const said: string[] = [];
+  const r = new Reconciler(
+    t.journal,
+    homePaths(join(t.base, "home")),
+    { ...defaultConfig(), roots: [{ path: join(t.base, "repo"), depth: "max" }] },
+    new GraphLangExtractor(),
+    { info: (m) => said.push(m), warn: (m) => said.push(m) },
+  );
+  r.syncRoots();
+  r.bulkChanges = 1;
+  const now: Record<string, string> = { ...FILES };
+  const change = async (files: Record<string, string>) => {
+    Object.assign(now, files);
+    for (const [rel, text] of Object.entries(files)) {
+      Deno.writeTextFileSync(join(t.base, "repo", rel), text);
+    }
+    await new Promise((res) => setTimeout(res, 5));
+    said.length = 0;
+    await r.audit();
+    using fresh = setup({ repo: now });
+    await fresh.r.audit();
+    assert.deepEqual(t.edges(), fresh.edges());
+    assert.deepEqual(t.pending(), fresh.pending());
+    return said.some((m) => /resolved again whole/.test(m));
+  };
+  // Three body edits: 3/25 of a file, under 1, so each is resolved on its own.
+  const bodies = {
+    "a.ts": FILES["a.ts"].replace("call shared\n", "call shared\ncall helper\n"),
+    "b.ts": "def helper\ncall shared\ncall shared\n",
+    "c.ts": "def shared\ncall shared\n",
+  };
+  assert.equal(await change(bodies), false, said.join("\n"));
+  // Two more body edits and a new definition in b.ts: over 1, the root is resolved whole.
+  const whole = await change({
+    "a.ts": FILES["a.ts"],
+    "b.ts": "def helper\ncall shared\ndef extra\n",
+    "c.ts": FILES["c.ts"],
+  });
+  assert.equal(whole, true, said.join("\n"));
+  assert.equal(t.journal.get("SELECT 1 FROM meta WHERE key LIKE '%resolve%'"), undefined);
+});
+
 Deno.test("edits that keep or change what other files resolve through give the graph of a fresh index", async () => {
   const files = {
     "a.ts": "import helper from ./m.ts\ndef main\ncall helper\n",
