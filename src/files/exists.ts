@@ -1,12 +1,10 @@
-import { existsSync } from "node:fs";
-
 /**
  * True when something is at `path` (following links: a link to nothing is
  * not there); false when it cannot be stat'ed for any reason, missing or not
- * permitted. One stat call; true may be stale the moment it returns. Node's
- * `existsSync` answers false without building an error, which a missing
- * path costs `Deno.statSync` (measured here: 2 µs against 14 µs; search
- * asks for a `.git` in every folder above each hit).
+ * permitted. One stat call; true may be stale the moment it returns.
+ * (`node:fs`'s `existsSync` answers a missing path without building an
+ * error, 2 µs against 14 µs here, but importing `node:fs` costs every
+ * process about 30 ms at start: measured on `heimdall search`, 145 → 175 ms.)
  *
  * @example
  * ```ts
@@ -16,5 +14,10 @@ import { existsSync } from "node:fs";
  * ```
  */
 export function exists(path: string): boolean {
-  return existsSync(path);
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
