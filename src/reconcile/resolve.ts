@@ -788,7 +788,10 @@ export class Resolver {
   #retryBound(ownerId: number, tails: readonly string[]): boolean {
     const j = this.journal;
     const inTails = `(${tails.map(() => "?").join(",")})`;
-    let importsChanged = false;
+    // Imports reopened and found again where they were changed nothing for
+    // the file's importers: only a difference does (an import of a common
+    // stem found again the same way cascaded to thousands of files).
+    const before = this.#importsThrough(ownerId, inTails, tails);
     const reopened = this.#reopenThrough(ownerId, inTails, tails);
     for (
       const ref of j.all<RefRow>(
@@ -803,7 +806,6 @@ export class Resolver {
       if (!found || found.how === "module") continue;
       j.run("UPDATE edges SET dst = ?, how = ? WHERE rowid = ?", found.dst, found.how, ref.rowid);
       this.#starLevels.clear();
-      importsChanged = true;
     }
     for (
       const ref of j.all<RefRow>(
@@ -812,7 +814,8 @@ export class Resolver {
         ownerId,
         ...tails,
       )
-    ) if (this.#tryResolve(ref)) importsChanged = true;
+    ) this.#tryResolve(ref);
+    let importsChanged = this.#importsThrough(ownerId, inTails, tails) !== before;
     // A module it passes on whole changed (or went): what its importers bind
     // through it may have too. (`+name`: through the owner's index; by
     // edges_name, SQLite read every `*` import there is.)
@@ -854,6 +857,26 @@ export class Resolver {
       if (through.has(binding)) this.#tryResolve(ref);
     }
     return importsChanged;
+  }
+
+  /**
+   * A file's imports of modules with one of `tails`, resolved or not, and
+   * where each landed, as one string that is equal when nothing differs.
+   */
+  #importsThrough(ownerId: number, inTails: string, tails: readonly string[]): string {
+    return JSON.stringify(
+      this.journal.all<{ row: string }>(
+        `SELECT json_array(src, target, module, line, dst, how) AS row FROM edges
+         WHERE owner_id = ? AND kind = 'imports' AND module_tail IN ${inTails}
+         UNION ALL SELECT json_array(src, target, module, line) FROM pending_edges
+         WHERE owner_id = ? AND kind = 'imports' AND module_tail IN ${inTails}
+         ORDER BY 1`,
+        ownerId,
+        ...tails,
+        ownerId,
+        ...tails,
+      ).map((r) => r.row),
+    );
   }
 
   /**
