@@ -255,13 +255,23 @@ export class Resolver {
     );
     const vanished = [...oldIds].filter((id) => !newIds.has(id));
     const reopen: RefRow[] = [];
+    // Other files' imports of this one as they were before any is reopened
+    // here: one still unresolved after its retry lost what it passed on.
+    const tails = tailsOf(change.rel);
+    const inTails = `(${tails.map(() => "?").join(",")})`;
+    const importsBefore = new Map<number, string>();
     for (const id of vanished) {
-      reopen.push(...j.all<RefRow>(
+      const into = j.all<RefRow>(
         `SELECT rowid, owner_id, src, kind, target, name, module, module_tail, line FROM edges
          WHERE dst = ? AND owner_id != ? AND target IS NOT NULL`,
         id,
         pathId,
-      ));
+      );
+      for (const r of into) {
+        if (r.kind !== "imports" || importsBefore.has(r.owner_id)) continue;
+        importsBefore.set(r.owner_id, this.#importsThrough(r.owner_id, inTails, tails));
+      }
+      reopen.push(...into);
       j.run("DELETE FROM edges WHERE dst = ? AND owner_id != ? AND target IS NOT NULL", id, pathId);
     }
     // A new namesake makes a "unique in the repository" resolution ambiguous:
@@ -326,12 +336,13 @@ export class Resolver {
     // The files whose imports looked at this one (or lost a target): their
     // import-bound references may resolve now. A file whose own imports
     // changed because of it (a re-export) passes that on to its importers.
-    let level = new Map([...affected].map((owner) => [owner, tailsOf(change.rel)] as const));
+    let level = new Map([...affected].map((owner) => [owner, tails] as const));
     for (let depth = 0; depth < 3 && level.size > 0; depth++) {
       const next = new Map<number, string[]>();
       for (const [owner, tails] of level) {
         yield `retrying the imported names of path ${owner}`;
-        if (owner === pathId || !this.#retryBound(owner, tails)) continue;
+        const before = depth === 0 ? importsBefore.get(owner) : undefined;
+        if (owner === pathId || !this.#retryBound(owner, tails, before)) continue;
         const o = this.#owner(owner);
         if (o === undefined) continue;
         for (const d of this.#importersOf(o.root_id, o.rel)) next.set(d, tailsOf(o.rel));
@@ -785,13 +796,14 @@ export class Resolver {
    * bind) and upgrades its imports that had found only a module. Returns true
    * when one of its imports changed, which its own importers then need to see.
    */
-  #retryBound(ownerId: number, tails: readonly string[]): boolean {
+  #retryBound(ownerId: number, tails: readonly string[], importsBefore?: string): boolean {
     const j = this.journal;
     const inTails = `(${tails.map(() => "?").join(",")})`;
     // Imports reopened and found again where they were changed nothing for
     // the file's importers: only a difference does (an import of a common
     // stem found again the same way cascaded to thousands of files).
-    const before = this.#importsThrough(ownerId, inTails, tails);
+    // `importsBefore`: what they were before the change reopened any.
+    const before = importsBefore ?? this.#importsThrough(ownerId, inTails, tails);
     const reopened = this.#reopenThrough(ownerId, inTails, tails);
     for (
       const ref of j.all<RefRow>(
@@ -815,17 +827,15 @@ export class Resolver {
         ...tails,
       )
     ) this.#tryResolve(ref);
+    // An import resolved, lost (left unresolved: the name it passed on is
+    // gone) or moved changes what its importers bind through it.
     let importsChanged = this.#importsThrough(ownerId, inTails, tails) !== before;
-    // A module it passes on whole changed (or went): what its importers bind
-    // through it may have too. (`+name`: through the owner's index; by
-    // edges_name, SQLite read every `*` import there is.)
-    // So does an import of it left unresolved: the name it passed on is gone.
+    // So may a module it passes on whole. (`+name`: through the owner's
+    // index; by edges_name, SQLite read every `*` import there is.)
     const numbered = `(${tails.map((_, i) => `?${i + 2}`).join(",")})`;
     if (
       j.get(
         `SELECT 1 FROM edges WHERE owner_id = ?1 AND kind = 'imports' AND +name = '*'
-           AND module_tail IN ${numbered}
-         UNION ALL SELECT 1 FROM pending_edges WHERE owner_id = ?1 AND kind = 'imports'
            AND module_tail IN ${numbered} LIMIT 1`,
         ownerId,
         ...tails,
