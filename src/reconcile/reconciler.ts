@@ -98,13 +98,14 @@ const RETRY_MAX_MS = 30_000;
  */
 const TX_BUDGET_MS = 100;
 /**
- * The default {@link Reconciler.bulkChanges}, near where the two ways cost
- * the same. On the search benchmark's 31,000 files (one root), a stat audit
- * that found 600 changed files took 254 s file by file (0.42 s a file) and
- * 171 s resolving the root whole; re-deriving 4,600 files file by file had
- * not finished after 18 minutes, and took 180 s whole.
+ * The default {@link Reconciler.bulkChanges}: where the changes resolved
+ * file by file have cost about what resolving the root whole costs, so a
+ * call never pays much more than twice the cheaper way. On the search
+ * benchmark's 31,105 files (one root), 300 random source files each given a
+ * new function took 105 s file by file (0.35 s a file, 2026-12-03) and 67 s
+ * resolved whole.
  */
-const BULK_CHANGES = 400;
+const BULK_CHANGES = 200;
 /**
  * What a changed file that keeps its surface (its definitions, their order
  * and its imports: what other files resolve through) counts toward
@@ -112,7 +113,7 @@ const BULK_CHANGES = 400;
  * references only: on the search benchmark's 31,105 files, 3,000 files with
  * a comment appended took 20 s file by file against 71 s resolved whole,
  * and 1,965 headers and package indexes 12 s against 63 s (6–7 ms a
- * file), where the same headers given a new function took 0.79 s a file.
+ * file), where a file given a new function takes 0.35 s.
  */
 const SAME_SURFACE_SHARE = 1 / 25;
 
