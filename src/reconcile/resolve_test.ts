@@ -5,6 +5,7 @@ import { GraphLangExtractor } from "./graph_lang_fixture.ts";
 import { createExtractor } from "../extract/mod.ts";
 import { Journal } from "../store/mod.ts";
 import { Reconciler } from "./reconciler.ts";
+import { Resolver } from "./resolve.ts";
 
 function setup(roots: Record<string, Record<string, string>>) {
   const base = Deno.makeTempDirSync({ prefix: "heimdall-graph-" });
@@ -264,6 +265,44 @@ Deno.test("a file that keeps its definitions and imports counts a 25th toward bu
   });
   assert.equal(whole, true, said.join("\n"));
   assert.equal(t.journal.get("SELECT 1 FROM meta WHERE key LIKE '%resolve%'"), undefined);
+});
+
+Deno.test("a definition added to a file retries its importers, not theirs when their imports land where they did", async () => {
+  const files = {
+    "f.ts": "def helper\n",
+    "i1.ts": "import helper from ./f.ts\n",
+    "i2.ts": "import helper from ./f.ts\n",
+    "j1.ts": "import helper from ./i1.ts\ndef main\ncall helper\n",
+    "j2.ts": "import helper from ./i2.ts\ndef other\ncall helper\n",
+  };
+  using t = setup({ repo: files });
+  await t.r.audit();
+  // Which paths an edit's resolution retries, from the steps it names.
+  const retried: number[] = [];
+  const afterChange = Resolver.prototype.afterChange;
+  Resolver.prototype.afterChange = function* (...args) {
+    for (const step of afterChange.apply(this, args)) {
+      const m = /^retrying the imported names of path (\d+)$/.exec(step);
+      if (m) retried.push(Number(m[1]));
+      yield step;
+    }
+  };
+  try {
+    const now = { ...files, "f.ts": "def helper\ndef extra\n" };
+    Deno.writeTextFileSync(join(t.base, "repo", "f.ts"), now["f.ts"]);
+    await t.r.reconcilePaths([join(t.base, "repo", "f.ts")]);
+    const rel = (id: number) =>
+      t.journal.get<{ rel: string }>("SELECT rel FROM paths WHERE id = ?", id)!.rel;
+    // Their imports of f.ts find helper where it was: j1 and j2 have nothing new to see.
+    assert.deepEqual(retried.map(rel).sort(), ["i1.ts", "i2.ts"]);
+    using fresh = setup({ repo: now });
+    await fresh.r.audit();
+    assert.deepEqual(t.edges(), fresh.edges());
+    assert.deepEqual(t.pending(), fresh.pending());
+    assert.ok(t.edges().includes("main@j1.ts -> helper@f.ts (import)"), t.edges().join("\n"));
+  } finally {
+    Resolver.prototype.afterChange = afterChange;
+  }
 });
 
 Deno.test("edits that keep or change what other files resolve through give the graph of a fresh index", async () => {
