@@ -187,9 +187,8 @@ Deno.test("a first index interrupted before its resolution pass is resolved by t
   assert.deepEqual(t.edges(), want);
 });
 
-Deno.test("a call that changes more files of a root than bulkChanges resolves the root whole at its end, as a first index would", async () => {
-  using t = setup({ repo: FILES });
-  await t.r.audit();
+/** A second reconciler on `t`'s journal that resolves a root whole past one changed file, and what it logged. */
+function bulkReconciler(t: ReturnType<typeof setup>): { r: Reconciler; said: string[] } {
   const said: string[] = [];
   const r = new Reconciler(
     t.journal,
@@ -200,6 +199,13 @@ Deno.test("a call that changes more files of a root than bulkChanges resolves th
   );
   r.syncRoots();
   r.bulkChanges = 1;
+  return { r, said };
+}
+
+Deno.test("a call that changes more files of a root than bulkChanges resolves the root whole at its end, as a first index would", async () => {
+  using t = setup({ repo: FILES });
+  await t.r.audit();
+  const { r, said } = bulkReconciler(t);
   // A checkout: the helper moves from b.ts to a new d.ts, and c.ts goes.
   const final = {
     "a.ts":
@@ -225,16 +231,7 @@ Deno.test("a call that changes more files of a root than bulkChanges resolves th
 Deno.test("a file that keeps its definitions and imports counts a 25th toward bulkChanges; the graph is a fresh index's either way", async () => {
   using t = setup({ repo: FILES });
   await t.r.audit();
-  const said: string[] = [];
-  const r = new Reconciler(
-    t.journal,
-    homePaths(join(t.base, "home")),
-    { ...defaultConfig(), roots: [{ path: join(t.base, "repo"), depth: "max" }] },
-    new GraphLangExtractor(),
-    { info: (m) => said.push(m), warn: (m) => said.push(m) },
-  );
-  r.syncRoots();
-  r.bulkChanges = 1;
+  const { r, said } = bulkReconciler(t);
   const now: Record<string, string> = { ...FILES };
   const change = async (files: Record<string, string>) => {
     Object.assign(now, files);
