@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
 import { Journal } from "./journal.ts";
 
 const mapSize = (j: Journal) => j.get<{ mmap_size: number }>("PRAGMA mmap_size")!.mmap_size;
@@ -6,6 +7,11 @@ const mapSize = (j: Journal) => j.get<{ mmap_size: number }>("PRAGMA mmap_size")
 Deno.test("a reader maps the journal, a writer and an unmapped reader do not, and a mapped reader sees every commit as the file grows and shrinks", () => {
   const dir = Deno.makeTempDirSync();
   const file = `${dir}/journal.db`;
+  // Pages freed by a delete can leave the file (VACUUM needs ATTACH, which
+  // Deno allows only with every permission): set before the first table.
+  const seed = new DatabaseSync(file);
+  seed.exec("PRAGMA auto_vacuum = INCREMENTAL; CREATE TABLE seed (x)");
+  seed.close();
   const writer = Journal.open(file);
   const reader = Journal.open(file, { readOnly: true });
   const unmapped = Journal.open(file, { readOnly: true, mapped: false });
@@ -31,13 +37,14 @@ Deno.test("a reader maps the journal, a writer and an unmapped reader do not, an
       assert.equal(count(reader).n, round * 2000);
       assert.equal(count(reader).n, count(unmapped).n);
     }
-    // And shrinks: the rows deleted, the file vacuumed to a few pages.
+    // And shrinks: the rows deleted, their pages given back to the file system.
     const grown = Deno.statSync(file).size;
     writer.run("DELETE FROM t WHERE id > 10");
-    writer.run("VACUUM");
+    // Each step frees one page: all() steps to the end.
+    writer.db.prepare("PRAGMA incremental_vacuum").all();
     writer.run("PRAGMA wal_checkpoint(TRUNCATE)");
     const shrunk = Deno.statSync(file).size;
-    assert.ok(shrunk < grown / 4, `${grown} → ${shrunk} bytes after VACUUM`);
+    assert.ok(shrunk < grown / 4, `${grown} → ${shrunk} bytes after the vacuum`);
     assert.equal(count(reader).n, 10);
     assert.equal(count(reader).last, count(unmapped).last);
   } finally {
