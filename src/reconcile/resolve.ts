@@ -257,8 +257,8 @@ export class Resolver {
     const reopen: RefRow[] = [];
     // Other files' imports of this one as they were before any is reopened
     // here: one still unresolved after its retry lost what it passed on.
-    const tails = tailsOf(change.rel);
-    const inTails = `(${tails.map(() => "?").join(",")})`;
+    const ownTails = tailsOf(change.rel);
+    const inOwnTails = `(${ownTails.map(() => "?").join(",")})`;
     const importsBefore = new Map<number, string>();
     for (const id of vanished) {
       const into = j.all<RefRow>(
@@ -269,7 +269,7 @@ export class Resolver {
       );
       for (const r of into) {
         if (r.kind !== "imports" || importsBefore.has(r.owner_id)) continue;
-        importsBefore.set(r.owner_id, this.#importsThrough(r.owner_id, inTails, tails));
+        importsBefore.set(r.owner_id, this.#importsThrough(r.owner_id, inOwnTails, ownTails));
       }
       reopen.push(...into);
       j.run("DELETE FROM edges WHERE dst = ? AND owner_id != ? AND target IS NOT NULL", id, pathId);
@@ -336,7 +336,7 @@ export class Resolver {
     // The files whose imports looked at this one (or lost a target): their
     // import-bound references may resolve now. A file whose own imports
     // changed because of it (a re-export) passes that on to its importers.
-    let level = new Map([...affected].map((owner) => [owner, tails] as const));
+    let level = new Map([...affected].map((owner) => [owner, ownTails] as const));
     for (let depth = 0; depth < 3 && level.size > 0; depth++) {
       const next = new Map<number, string[]>();
       for (const [owner, tails] of level) {
