@@ -11,6 +11,65 @@ export interface WatchRequest {
   exclude?: string[];
 }
 
+/** What to hand `Deno.watchFs`: folders watched with their subfolders, and folders watched alone. */
+export interface WatchPlan {
+  recursive: string[];
+  flat: string[];
+}
+
+/**
+ * Which folders to watch so that no excluded folder is watched at all
+ * (reads the folders on the way to each excluded one). A root holding no
+ * excluded folder is watched whole. One that does is watched alone, as is
+ * every folder between it and the excluded one, and every other subfolder
+ * of those is watched whole. The home must stay out of every watch, not
+ * only out of the events passed on: for each event Deno opens the path to
+ * compare it with the watched ones and closes it again, and closing any
+ * descriptor of the journal drops every SQLite lock this process holds on
+ * it (POSIX locks belong to the process). Another process's connection then
+ * finds the journal unused and truncates its shared memory under the
+ * daemon, which dies of SIGBUS (measured with strace on `converge_test`).
+ *
+ * @example
+ * ```ts
+ * import { watchPlan } from "./watcher.ts";
+ * import assert from "node:assert/strict";
+ * const root = Deno.makeTempDirSync();
+ * for (const d of ["src", "home/logs", "docs"]) Deno.mkdirSync(`${root}/${d}`, { recursive: true });
+ * const plan = watchPlan([root], [`${root}/home`]);
+ * assert.deepEqual(plan.flat, [root]);
+ * assert.deepEqual(plan.recursive.sort(), [`${root}/docs`, `${root}/src`]);
+ * Deno.removeSync(root, { recursive: true });
+ * ```
+ */
+export function watchPlan(roots: readonly string[], exclude: readonly string[]): WatchPlan {
+  const plan: WatchPlan = { recursive: [], flat: [] };
+  const strip = (p: string) => p.replace(/\/+$/, "");
+  const out = exclude.map(strip);
+  const holdsExcluded = (dir: string) => out.some((e) => e.startsWith(dir + "/"));
+  const visit = (dir: string) => {
+    if (out.includes(dir)) return;
+    if (!holdsExcluded(dir)) {
+      plan.recursive.push(dir);
+      return;
+    }
+    plan.flat.push(dir);
+    for (const sub of subfolders(dir)) visit(sub);
+  };
+  for (const root of roots) visit(strip(root));
+  return plan;
+}
+
+/** The folders directly inside `dir` (not following links), sorted; none when it cannot be read. */
+export function subfolders(dir: string): string[] {
+  try {
+    return [...Deno.readDirSync(dir)].filter((e) => e.isDirectory).map((e) => `${dir}/${e.name}`)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
 /**
  * How many events Deno holds for a watcher before its reader takes them: it
  * drops any more, silently (a bounded channel and `try_send`, see

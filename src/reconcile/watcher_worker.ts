@@ -4,22 +4,54 @@
  * watchFs throws while keeping the watches it already took, and only ending
  * the Worker gives them back. Posts {@link WatchMessage}s to its parent.
  */
-import { BurstCounter, type WatchMessage, type WatchRequest } from "./watcher.ts";
+import {
+  BurstCounter,
+  subfolders,
+  type WatchMessage,
+  watchPlan,
+  type WatchRequest,
+} from "./watcher.ts";
 
 const post = (m: WatchMessage) => self.postMessage(m);
 
 let exclude: string[] = [];
+/** Folders watched alone because an excluded folder lies below them (see `watchPlan`). */
+let flat = new Set<string>();
 
 self.onmessage = (e: MessageEvent<WatchRequest>) => {
   const { roots, extra } = e.data;
   exclude = (e.data.exclude ?? []).map((d) => d.endsWith("/") ? d : d + "/");
   for (const dir of extra) watch([dir], false);
+  const plan = watchPlan(roots, e.data.exclude ?? []);
+  flat = new Set(plan.flat);
+  for (const dir of plan.flat) watch([dir], false, true);
   // One recursive watcher for all roots; if that fails on the OS limit, try
   // each root alone so that the roots that fit are still watched.
-  if (!watch(roots, true) && roots.length > 1) { for (const r of roots) watch([r], true); }
+  const whole = plan.recursive;
+  if (whole.length > 0 && !watch(whole, true) && whole.length > 1) {
+    for (const r of whole) watch([r], true);
+  }
 };
 
-function watch(paths: string[], recursive: boolean): boolean {
+/**
+ * A folder made inside a folder watched alone is watched whole from then on
+ * (unless excluded, or holding an excluded folder: then as `watchPlan` says).
+ */
+function watchNewFolders(paths: readonly string[]): void {
+  for (const p of paths) {
+    const parent = p.slice(0, p.lastIndexOf("/"));
+    if (!flat.has(parent) || flat.has(p) || excluded(p)) continue;
+    if (!subfolders(parent).includes(p)) continue;
+    const plan = watchPlan([p], exclude);
+    for (const dir of plan.flat) {
+      flat.add(dir);
+      watch([dir], false, true);
+    }
+    if (plan.recursive.length > 0) watch(plan.recursive, true);
+  }
+}
+
+function watch(paths: string[], recursive: boolean, inRoot = recursive): boolean {
   let watcher: Deno.FsWatcher;
   try {
     watcher = Deno.watchFs(paths, { recursive });
@@ -36,10 +68,11 @@ function watch(paths: string[], recursive: boolean): boolean {
     try {
       for await (const ev of watcher) {
         // The watched hints folder lies inside the home: its events pass.
-        const paths = recursive ? ev.paths.filter((p) => !excluded(p)) : ev.paths;
-        if (bursts.add(performance.now(), recursive && paths.length > 0)) {
+        const paths = inRoot ? ev.paths.filter((p) => !excluded(p)) : ev.paths;
+        if (bursts.add(performance.now(), inRoot && paths.length > 0)) {
           post({ type: "burst", paths: watched });
         }
+        if (!recursive && inRoot && ev.kind === "create") watchNewFolders(paths);
         // "access" passes too: on Linux it is a file opened for writing being
         // closed (reads send nothing), the last event of a write, and the
         // one left when Deno dropped those before it.
