@@ -62,6 +62,12 @@ export function isCorruption(e: unknown): boolean {
  * shorter than the page count its header claims (truncation). Garbage inside
  * the file is left to SQLite, which reports it on the first query that reads
  * the bad page, and to {@link quickCheck}.
+ *
+ * Its own descriptor of the file drops, on close, every POSIX lock this
+ * process holds there: a connection already open keeps no lock on the main
+ * file. Measured harmless: whether a closing connection is the last one,
+ * which then checkpoints and deletes the WAL, SQLite decides by the lock on
+ * the `-shm` file, which this never opens (journal_test.ts holds that).
  */
 export function headerDamage(file: string): string | undefined {
   let size: number;

@@ -52,3 +52,49 @@ Deno.test("a reader maps the journal, a writer and an unmapped reader do not, an
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+/** Opens `file` in another process, counts the rows of `t`, and closes it (a hook does this). */
+async function countElsewhere(file: string): Promise<number> {
+  const script = `import { DatabaseSync } from "node:sqlite";
+const db = new DatabaseSync(${JSON.stringify(file)});
+console.log(db.prepare("SELECT count(*) AS n FROM t").get().n);
+db.close();`;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--no-check", script],
+    env: { DENO_NO_UPDATE_CHECK: "1" },
+  }).output();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+  return Number(new TextDecoder().decode(out.stdout).trim());
+}
+
+Deno.test("opening the journal again in a process that holds it keeps the WAL: another process's close leaves it to the writer", async () => {
+  const dir = Deno.makeTempDirSync();
+  const file = `${dir}/journal.db`;
+  const present = (path: string) => {
+    try {
+      return Deno.statSync(path).isFile;
+    } catch {
+      return false;
+    }
+  };
+  const writer = Journal.open(file);
+  try {
+    writer.run("CREATE TABLE t (x)");
+    writer.run("INSERT INTO t VALUES (1)");
+    // What a resolving Worker, or the MCP server's reader beside its writer, does. Closing any
+    // descriptor of a file drops every POSIX lock the process holds on it: the header check's
+    // read of the main file drops its lock there (harmless, measured: SQLite's close asks the
+    // shared-memory file whether it is the last connection), so nothing may open the -shm.
+    Journal.open(file, { readOnly: true }).close();
+    Journal.open(file).close();
+    // A process that believes it holds the last connection checkpoints and deletes the WAL on
+    // close; this process's writer would then commit into a file no one else can see.
+    assert.equal(await countElsewhere(file), 1);
+    assert.ok(present(`${file}-wal`), "the WAL was deleted under its writer");
+    writer.run("INSERT INTO t VALUES (2)");
+    assert.equal(await countElsewhere(file), 2, "a commit after the other process closed is lost");
+  } finally {
+    writer.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
