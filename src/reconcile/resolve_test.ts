@@ -387,3 +387,144 @@ Deno.test("a namesake class added or removed elsewhere moves Type.m() calls as a
     Deno.removeSync(base, { recursive: true });
   }
 });
+
+/**
+ * The path ids whose imports `#retryBound` read while `fn` ran (its first
+ * query compares a file's imports before and after), and every SQL text run.
+ */
+async function importsRead(
+  journal: Journal,
+  fn: () => Promise<unknown>,
+): Promise<{ owners: Set<number>; sql: string[] }> {
+  const owners = new Set<number>();
+  const sql: string[] = [];
+  const all = journal.all;
+  journal.all = function <T>(text: string, ...params: Parameters<Journal["all"]>[1][]): T[] {
+    sql.push(text);
+    if (text.includes("json_array(src, target, module, line, dst, how)")) {
+      owners.add(params[0] as number);
+    }
+    return all.call(this, text, ...params) as T[];
+  };
+  try {
+    await fn();
+  } finally {
+    journal.all = all;
+  }
+  return { owners, sql };
+}
+
+Deno.test("a change passed on through files that import it whole retries only the files that import a name through them", async () => {
+  const files = {
+    "f.ts": "def helper\n",
+    "s1.ts": "import * from ./f.ts\n",
+    "s2.ts": "import * from ./s1.ts\n",
+    "n.ts": "import extra from ./s2.ts\ndef main\ncall extra\n",
+    "w.ts": "import * from ./s2.ts\ndef other\n",
+  };
+  using t = setup({ repo: files });
+  await t.r.audit();
+  const now = { ...files, "f.ts": "def helper\ndef extra\n" };
+  Deno.writeTextFileSync(join(t.base, "repo", "f.ts"), now["f.ts"]);
+  const { owners } = await importsRead(
+    t.journal,
+    () => t.r.reconcilePaths([join(t.base, "repo", "f.ts")]),
+  );
+  const rel = (id: number) =>
+    t.journal.get<{ rel: string }>("SELECT rel FROM paths WHERE id = ?", id)!.rel;
+  // s1 imports the changed file itself; s2 and w only pass s1 and s2 on.
+  assert.deepEqual([...owners].map(rel).sort(), ["n.ts", "s1.ts"]);
+  assert.ok(t.edges().includes("main@n.ts -> extra@f.ts (import)"), t.edges().join("\n"));
+  using fresh = setup({ repo: now });
+  await fresh.r.audit();
+  assert.deepEqual(t.edges(), fresh.edges());
+  assert.deepEqual(t.pending(), fresh.pending());
+});
+
+Deno.test("an edit of a C++ header or a C# file retries what it may answer, and lands as a fresh index would (the real extractor)", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "heimdall-graph-" });
+  const header = (members: string) =>
+    `namespace ns {\nclass W {\n public:\n  void open();\n${members}};\ninline void extra() {}\n}\n`;
+  const files: Record<string, string> = {
+    "include/w.h": "namespace ns {\nclass W {\n public:\n  void open();\n};\n}\n",
+    "w.cpp": '#include "include/w.h"\nvoid ns::W::open() { close(); }\n',
+    "util/Helper.cs": "namespace Util {\nclass Helper {\n  void A() {}\n}\n}\n",
+    "java/Main.java": "import java.util.List;\nclass Main {\n  void run() {}\n}\n",
+  };
+  const open = (name: string, tree: Record<string, string>) => {
+    for (const [rel, text] of Object.entries(tree)) {
+      Deno.mkdirSync(join(base, name, "repo", rel, ".."), { recursive: true });
+      Deno.writeTextFileSync(join(base, name, "repo", rel), text);
+    }
+    const home = homePaths(join(base, name, "home"));
+    const journal = Journal.open(home.journal);
+    const r = new Reconciler(journal, home, {
+      ...defaultConfig(),
+      roots: [{ path: join(base, name, "repo"), depth: "max" }],
+    }, createExtractor());
+    r.syncRoots();
+    return { journal, r };
+  };
+  const graph = (j: Journal) => [
+    ...j.all<{ l: string }>(
+      `SELECT s.qualname || ' -> ' || d.qualname || ' (' || e.how || ')' AS l FROM edges e
+       JOIN nodes s ON s.id = e.src JOIN nodes d ON d.id = e.dst ORDER BY 1`,
+    ).map((r) => r.l),
+    ...j.all<{ l: string }>("SELECT 'pending ' || target AS l FROM pending_edges ORDER BY 1")
+      .map((r) => r.l),
+  ];
+  // The query that reads one out-of-line method's pending calls, whatever they are named.
+  const everyCall = (sql: string[]) =>
+    sql.filter((s) => /FROM pending_edges\s+WHERE owner_id = \? AND src = \?/.test(s)).length;
+  try {
+    const inc = open("inc", files);
+    await inc.r.audit();
+    const edit = async (rel: string, text: string) => {
+      Deno.writeTextFileSync(join(base, "inc", "repo", rel), text);
+      const retried: string[] = [];
+      const afterChange = Resolver.prototype.afterChange;
+      Resolver.prototype.afterChange = function* (...args) {
+        for (const step of afterChange.apply(this, args)) {
+          retried.push(step);
+          yield step;
+        }
+      };
+      try {
+        const read = await importsRead(
+          inc.journal,
+          () => inc.r.reconcilePaths([join(base, "inc", "repo", rel)]),
+        );
+        return { ...read, retried };
+      } finally {
+        Resolver.prototype.afterChange = afterChange;
+      }
+    };
+    // A function added to the namespace: no class of the header answers a new name
+    // for `ns::W::open`'s call of `close`, so its pending calls are not all read again.
+    const added = await edit("include/w.h", header(""));
+    assert.equal(everyCall(added.sql), 0);
+    assert.ok(graph(inc.journal).includes("pending close"));
+    // W gains `close`: the out-of-line method's call lands on it.
+    const tree: Record<string, string> = { ...files, "include/w.h": header("  void close();\n") };
+    await edit("include/w.h", tree["include/w.h"]!);
+    assert.ok(graph(inc.journal).includes("ns.W.open -> ns.W.close (member)"));
+    // A C# folder named `util` is no package `java.util` reaches: Main.java is not retried.
+    const javaId = inc.journal.get<{ id: number }>(
+      "SELECT id FROM paths WHERE rel = 'java/Main.java'",
+    )!.id;
+    tree["util/Helper.cs"] =
+      "namespace Util {\nclass Helper {\n  void A() {}\n  void B() {}\n}\n}\n";
+    const cs = await edit("util/Helper.cs", tree["util/Helper.cs"]!);
+    assert.ok(
+      !cs.retried.includes(`retrying the imported names of path ${javaId}`),
+      cs.retried.join("\n"),
+    );
+    const fresh = open("fresh", tree);
+    await fresh.r.audit();
+    assert.deepEqual(graph(inc.journal), graph(fresh.journal));
+    fresh.journal.close();
+    inc.journal.close();
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
