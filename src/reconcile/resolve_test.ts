@@ -274,33 +274,50 @@ Deno.test("a definition added to a file retries its importers, not theirs when t
   };
   using t = setup({ repo: files });
   await t.r.audit();
-  // Which paths an edit's resolution retries, from the steps it names.
-  const retried: number[] = [];
+  const now = { ...files, "f.ts": "def helper\ndef extra\n" };
+  Deno.writeTextFileSync(join(t.base, "repo", "f.ts"), now["f.ts"]);
+  const steps = await afterChangeSteps(() => t.r.reconcilePaths([join(t.base, "repo", "f.ts")]));
+  // Their imports of f.ts find helper where it was: j1 and j2 have nothing new to see.
+  assert.deepEqual(retriedPaths(t.journal, steps), ["i1.ts", "i2.ts"]);
+  await assertAsFresh(t, now);
+  assert.ok(t.edges().includes("main@j1.ts -> helper@f.ts (import)"), t.edges().join("\n"));
+});
+
+/** The steps every `Resolver.afterChange` yields while `fn` runs. */
+async function afterChangeSteps(fn: () => Promise<unknown>): Promise<string[]> {
+  const steps: string[] = [];
   const afterChange = Resolver.prototype.afterChange;
   Resolver.prototype.afterChange = function* (...args) {
     for (const step of afterChange.apply(this, args)) {
-      const m = /^retrying the imported names of path (\d+)$/.exec(step);
-      if (m) retried.push(Number(m[1]));
+      steps.push(step);
       yield step;
     }
   };
   try {
-    const now = { ...files, "f.ts": "def helper\ndef extra\n" };
-    Deno.writeTextFileSync(join(t.base, "repo", "f.ts"), now["f.ts"]);
-    await t.r.reconcilePaths([join(t.base, "repo", "f.ts")]);
-    const rel = (id: number) =>
-      t.journal.get<{ rel: string }>("SELECT rel FROM paths WHERE id = ?", id)!.rel;
-    // Their imports of f.ts find helper where it was: j1 and j2 have nothing new to see.
-    assert.deepEqual(retried.map(rel).sort(), ["i1.ts", "i2.ts"]);
-    using fresh = setup({ repo: now });
-    await fresh.r.audit();
-    assert.deepEqual(t.edges(), fresh.edges());
-    assert.deepEqual(t.pending(), fresh.pending());
-    assert.ok(t.edges().includes("main@j1.ts -> helper@f.ts (import)"), t.edges().join("\n"));
+    await fn();
   } finally {
     Resolver.prototype.afterChange = afterChange;
   }
-});
+  return steps;
+}
+
+/** The files whose imported names `steps` say were retried, sorted. */
+function retriedPaths(journal: Journal, steps: readonly string[]): string[] {
+  return steps.flatMap((step) => {
+    const m = /^retrying the imported names of path (\d+)$/.exec(step);
+    return m
+      ? [journal.get<{ rel: string }>("SELECT rel FROM paths WHERE id = ?", Number(m[1]))!.rel]
+      : [];
+  }).sort();
+}
+
+/** Asserts that `t` holds the graph a fresh index of `tree` gives. */
+async function assertAsFresh(t: ReturnType<typeof setup>, tree: Record<string, string>) {
+  using fresh = setup({ repo: tree });
+  await fresh.r.audit();
+  assert.deepEqual(t.edges(), fresh.edges());
+  assert.deepEqual(t.pending(), fresh.pending());
+}
 
 Deno.test("edits that keep or change what other files resolve through give the graph of a fresh index", async () => {
   const files = {
@@ -435,10 +452,7 @@ Deno.test("a change passed on through files that import it whole retries only th
   // s1 imports the changed file itself; s2 and w only pass s1 and s2 on.
   assert.deepEqual([...owners].map(rel).sort(), ["n.ts", "s1.ts"]);
   assert.ok(t.edges().includes("main@n.ts -> extra@f.ts (import)"), t.edges().join("\n"));
-  using fresh = setup({ repo: now });
-  await fresh.r.audit();
-  assert.deepEqual(t.edges(), fresh.edges());
-  assert.deepEqual(t.pending(), fresh.pending());
+  await assertAsFresh(t, now);
 });
 
 Deno.test("an edit of a C++ header or a C# file retries what it may answer, and lands as a fresh index would (the real extractor)", async () => {
@@ -481,23 +495,14 @@ Deno.test("an edit of a C++ header or a C# file retries what it may answer, and 
     await inc.r.audit();
     const edit = async (rel: string, text: string) => {
       Deno.writeTextFileSync(join(base, "inc", "repo", rel), text);
-      const retried: string[] = [];
-      const afterChange = Resolver.prototype.afterChange;
-      Resolver.prototype.afterChange = function* (...args) {
-        for (const step of afterChange.apply(this, args)) {
-          retried.push(step);
-          yield step;
-        }
-      };
-      try {
-        const read = await importsRead(
+      let read = { owners: new Set<number>(), sql: [] as string[] };
+      const retried = await afterChangeSteps(async () => {
+        read = await importsRead(
           inc.journal,
           () => inc.r.reconcilePaths([join(base, "inc", "repo", rel)]),
         );
-        return { ...read, retried };
-      } finally {
-        Resolver.prototype.afterChange = afterChange;
-      }
+      });
+      return { ...read, retried };
     };
     // A function added to the namespace: no class of the header answers a new name
     // for `ns::W::open`'s call of `close`, so its pending calls are not all read again.
