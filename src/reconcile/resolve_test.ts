@@ -273,15 +273,24 @@ Deno.test("a definition added to a file retries its importers, not theirs when t
     "j2.ts": "import helper from ./i2.ts\ndef other\ncall helper\n",
   };
   using t = setup({ repo: files });
-  await t.r.audit();
-  const now = { ...files, "f.ts": "def helper\ndef extra\n" };
-  Deno.writeTextFileSync(join(t.base, "repo", "f.ts"), now["f.ts"]);
+  const now = await indexThenAddExtra(t, files);
   const steps = await afterChangeSteps(() => t.r.reconcilePaths([join(t.base, "repo", "f.ts")]));
   // Their imports of f.ts find helper where it was: j1 and j2 have nothing new to see.
   assert.deepEqual(retriedPaths(t.journal, steps), ["i1.ts", "i2.ts"]);
   await assertAsFresh(t, now);
   assert.ok(t.edges().includes("main@j1.ts -> helper@f.ts (import)"), t.edges().join("\n"));
 });
+
+/** Indexes `t`'s tree (`files`), then gives f.ts a second definition, `extra`: the tree it leaves. */
+async function indexThenAddExtra(
+  t: ReturnType<typeof setup>,
+  files: Record<string, string>,
+): Promise<Record<string, string>> {
+  await t.r.audit();
+  const now = { ...files, "f.ts": "def helper\ndef extra\n" };
+  Deno.writeTextFileSync(join(t.base, "repo", "f.ts"), now["f.ts"]);
+  return now;
+}
 
 /** The steps every `Resolver.afterChange` yields while `fn` runs. */
 async function afterChangeSteps(fn: () => Promise<unknown>): Promise<string[]> {
@@ -440,9 +449,7 @@ Deno.test("a change passed on through files that import it whole retries only th
     "w.ts": "import * from ./s2.ts\ndef other\n",
   };
   using t = setup({ repo: files });
-  await t.r.audit();
-  const now = { ...files, "f.ts": "def helper\ndef extra\n" };
-  Deno.writeTextFileSync(join(t.base, "repo", "f.ts"), now["f.ts"]);
+  const now = await indexThenAddExtra(t, files);
   const { owners } = await importsRead(
     t.journal,
     () => t.r.reconcilePaths([join(t.base, "repo", "f.ts")]),
