@@ -135,7 +135,6 @@ interface ClassNode {
   path_id: number;
 }
 
-/** One import binding of a file: the module it names and the name it imports. */
 /** An import found by its specifier's tail, with its file's language and path. */
 interface TailImport {
   owner_id: number;
@@ -145,6 +144,7 @@ interface TailImport {
   rel: string;
 }
 
+/** One import binding of a file: the module it names and the name it imports. */
 interface ImportBinding {
   module: string | null;
   target: string;
@@ -1700,7 +1700,7 @@ export class Resolver {
       for (const key of keys) {
         // A folder's files are looked up by the importer's language (see
         // #lookupFiles): a look-up in another language never saw this file.
-        if (dep.startsWith("d:") && !languages.has(key.split("\0")[1]!)) continue;
+        if (dep.startsWith("d:") && !languages.has(languageOfFilesKey(key))) continue;
         this.#files.delete(key);
         const owner = this.#fileKeyOwner.get(key);
         if (owner !== undefined) affected.add(owner);
@@ -1719,7 +1719,7 @@ export class Resolver {
 
   /** Indexed files (path ids) of the same root that a module specifier names. */
   #filesFor(owner: Owner, spec: string): number[] {
-    const key = `${owner.root_id}\0${owner.language}\0${owner.rel}\0${spec}`;
+    const key = filesKey(owner, spec);
     let files = this.#files.get(key);
     if (!files) {
       const deps: string[] = [];
@@ -1879,6 +1879,16 @@ class FolderIndex {
     ids.set(id, rel);
     this.#where.set(id, { key, dir });
   }
+}
+
+/** The key of a cached module look-up (`Resolver.#filesFor`): root, language, importing file, specifier. */
+function filesKey(owner: Owner, spec: string): string {
+  return `${owner.root_id}\0${owner.language}\0${owner.rel}\0${spec}`;
+}
+
+/** The importer's language a {@link filesKey} holds (`"null"` for none). */
+function languageOfFilesKey(key: string): string {
+  return key.split("\0")[1]!;
 }
 
 /** The family of a language, as {@link family} computes it in SQL. */
