@@ -19,12 +19,13 @@ export interface ParsedQuery {
   spelled: string[];
   /** Quoted phrases, as their words joined by a space. */
   phrases: string[];
-  /** Words after a leading `-` (`-test`): chunks holding them are not returned. */
+  /** Words after a leading `-` and a letter (`-test`, never `-1`): chunks holding them are not returned. */
   excluded: string[];
 }
 
 /**
- * Parses a query: `"quoted phrases"`, `-excluded` words, and everything else
+ * Parses a query: `"quoted phrases"`, `-excluded` words (a `-` before a
+ * letter: `-1` is a number, not an exclusion), and everything else
  * split into words (identifiers split and kept whole). One-letter words and
  * stop words are dropped from `words` unless nothing else is left.
  *
@@ -59,7 +60,7 @@ export function parseQuery(input: string): ParsedQuery {
       continue;
     }
     const token = m[3]!;
-    if (token.startsWith("-") && token.length > 1 && /^-[\p{L}\p{N}_]/u.test(token)) {
+    if (token.startsWith("-") && /^-[\p{L}_]/u.test(token)) {
       excluded.push(...splitWords(token.slice(1)));
       continue;
     }

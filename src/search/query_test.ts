@@ -27,6 +27,9 @@ Deno.test("parseQuery() splits identifiers, drops stop words and keeps whole for
       phrases: ["exponential backoff"],
     }],
     ['lock -test -"dry run"', { words: ["lock"], excluded: ["test", "dry", "run"] }],
+    // A negative number is a number, not an excluded word (it would exclude every chunk holding `1`).
+    ["search the table at index -1", { words: ["search", "table", "index"], excluded: [] }],
+    ["offset -0.5 to -12", { words: ["offset", "12"], excluded: [] }],
     ["retry retry RETRY", { words: ["retry"] }],
     ["the a of", { words: ["the", "a", "of"] }],
     ["x y", { words: ["x", "y"] }],
