@@ -2,10 +2,17 @@
  * One pass of the single writer, the same for `index`, `reconcile`,
  * `rebuild` and the daemon: optionally drop the whole index first, converge
  * given paths, audit the roots, queue the hints, drain the queue (waiting
- * out paths that back off, when asked), then let what follows the index
- * (memory re-anchoring, the embedding pass) catch up.
+ * out paths that back off, when asked), merge the full-text index after a
+ * large pass, then let what follows the index (memory re-anchoring, the
+ * embedding pass) catch up.
  */
-import { clearIndex, queueStats, type RootRow } from "../store/mod.ts";
+import {
+  clearIndex,
+  fullTextMergeDue,
+  mergeFullTextSteps,
+  queueStats,
+  type RootRow,
+} from "../store/mod.ts";
 import type { Progress, Reconciler } from "./reconciler.ts";
 import { addStats, emptyStats, type PassStats } from "./stats.ts";
 
@@ -188,6 +195,9 @@ export async function runPass(
     await new Promise((res) => setTimeout(res, Math.max(10, wait)));
   }
   addStats(stats, drained);
+  if (fullTextMergeDue(r.journal, stats.changed)) {
+    await r.journal.txChunked(mergeFullTextSteps(r.journal));
+  }
   const report: PassReport = { stats, audit, auditMs, drained, dropped, queued, followed: false };
   report.followed = followers.run(report, options.onFollowerError);
   return report;

@@ -1,12 +1,16 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { defaultConfig, homePaths } from "../config/mod.ts";
+import { type Config, defaultConfig, homePaths } from "../config/mod.ts";
 import { type Extractor, L1Extractor } from "../extract/mod.ts";
-import { dumpIndex, Journal, queueStats } from "../store/mod.ts";
+import { dumpIndex, fullTextSegments, Journal, queueStats } from "../store/mod.ts";
 import { Reconciler } from "./reconciler.ts";
 import { LineExtractor } from "../../tests/line_extractor.ts";
 
-function setup(files: Record<string, string>, extractor: Extractor = new L1Extractor()) {
+function setup(
+  files: Record<string, string>,
+  extractor: Extractor = new L1Extractor(),
+  over: Partial<Config> = {},
+) {
   const base = Deno.makeTempDirSync({ prefix: "heimdall-rec-" });
   const root = join(base, "repo");
   for (const [rel, content] of Object.entries(files)) {
@@ -16,7 +20,7 @@ function setup(files: Record<string, string>, extractor: Extractor = new L1Extra
   Deno.mkdirSync(root, { recursive: true });
   const home = homePaths(join(base, "home"));
   const journal = Journal.open(home.journal);
-  const config = { ...defaultConfig(), roots: [{ path: root, depth: "max" as const }] };
+  const config = { ...defaultConfig(), roots: [{ path: root, depth: "max" as const }], ...over };
   const r = new Reconciler(journal, home, config, extractor);
   r.syncRoots();
   return {
@@ -212,4 +216,23 @@ Deno.test("a grammar that cannot load clamps to L1 with its reason, and the next
     1,
   );
   Deno.removeSync(grammars, { recursive: true });
+});
+
+Deno.test("a pass that indexes a quarter of the files or more leaves one full-text segment; a small pass leaves FTS5's merging", async () => {
+  const files = Object.fromEntries(
+    Array.from(
+      { length: 150 },
+      (_, i) => [`src/f${i}.ts`, `export const v${i} = "lantern ${i}";\n`],
+    ),
+  );
+  // Committed ten files at a time: a full-text segment each, which FTS5 merges only four at a time.
+  using t = setup(files, new L1Extractor(), { batchSize: 10 });
+  await t.r.pass({ audit: true });
+  assert.equal(fullTextSegments(t.journal), 1);
+  const one = join(t.root, "src/f1.ts");
+  Deno.writeTextFileSync(one, `export const v1 = "lantern moved";\n`);
+  await t.r.pass({ paths: [one] });
+  assert.equal(fullTextSegments(t.journal), 2, "one changed file: its own segment, not merged");
+  const hits = t.journal.all("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH 'lantern'");
+  assert.equal(hits.length, 150);
 });
