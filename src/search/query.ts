@@ -60,7 +60,7 @@ export function parseQuery(input: string): ParsedQuery {
       continue;
     }
     const token = m[3]!;
-    if (token.startsWith("-") && /^-[\p{L}_]/u.test(token)) {
+    if (/^-[\p{L}_]/u.test(token)) {
       excluded.push(...splitWords(token.slice(1)));
       continue;
     }

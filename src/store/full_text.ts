@@ -3,14 +3,14 @@
  * writes a segment at every commit and merges a few of a level at a time,
  * so a first index leaves its terms spread over segments of several
  * levels, and every query term is looked up, and BM25's document count
- * read, in each. On the search benchmark's 31,121-file journal, merged
- * whole, `search()` took 37.5 instead of 44.1 ms p50 (three runs each,
- * interleaved; docs/performance.md, Search); the merge took 5.8 s of the
- * writer's time in 83 bounded steps.
+ * read, in each. On the search benchmark's 31,121-file journal (13
+ * segments), merged whole, `search()` took 41.7 instead of 49.3 ms p50
+ * (four interleaved runs each; docs/performance.md, Search); the merge took
+ * 5.8 s of the writer's time in 83 bounded steps.
  */
 import type { Journal } from "./journal.ts";
 
-/** Pages of segments one merge step rewrites: 30–60 ms, well inside a write transaction's budget. */
+/** Pages of segments one merge step rewrites: tens of ms, at most 124 ms measured on a loaded machine. */
 const MERGE_PAGES = 250;
 
 /**
