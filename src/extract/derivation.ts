@@ -45,6 +45,8 @@ export const DERIVATION: DerivationVersions = {
     // attributes after a parameter (`UNUSED_PARAM`).
     c: 6,
     cpp: 6,
+    // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
+    markdown: 1,
   },
 };
 

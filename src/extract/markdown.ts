@@ -24,6 +24,9 @@ export function chunkMarkdown(text: string): { chunks: Chunk[]; symbols: SymbolD
   return sectionsFromHeadings(lines, findHeadings(lines), { maxChars: CHUNK_MAX_CHARS });
 }
 
+/** A thematic break (`***`, `- - -`, `___`) or a line of `=` (a rule in plain-text habits). */
+const RULE = /^ {0,3}(?:([-*_])(?:[ \t]*\1){2,}|={3,})[ \t]*$/;
+
 function findHeadings(lines: string[]): ProseHeading[] {
   const out: ProseHeading[] = [];
   let fence: { char: string; len: number } | undefined;
@@ -69,6 +72,11 @@ function findHeadings(lines: string[]): ProseHeading[] {
         start: paragraphStart,
         raw: text,
       });
+      paragraphStart = -1;
+      continue;
+    }
+    if (RULE.test(line)) {
+      // A rule with no paragraph above: a break, never the text of a heading.
       paragraphStart = -1;
       continue;
     }

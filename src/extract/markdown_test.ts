@@ -63,6 +63,13 @@ Deno.test("chunkMarkdown() skips front matter and treats `---` after a blank lin
   ]);
 });
 
+Deno.test("chunkMarkdown() never titles a section with a rule line", () => {
+  // An issue template's two rules: the second is not the first one underlined.
+  const text = "## Short title\n\n" + "-".repeat(40) + "\n" + "-".repeat(40) +
+    "\n\n## Background\n\n* * *\n===\n\ntext\n";
+  deepStrictEqual(chunkMarkdown(text).symbols.map((s) => s.name), ["Short title", "Background"]);
+});
+
 Deno.test("chunkMarkdown() cuts a long section at blank lines, keeping its heading", () => {
   const para = "word ".repeat(400).trim();
   const text = `# Big\n\n${Array.from({ length: 10 }, () => para).join("\n\n")}\n`;
