@@ -68,8 +68,11 @@ export interface TermCount {
  * a common word (`get`, `string`) matches a fifth of a code index, so
  * matching is restricted to chunks holding one of the rarest terms (taken
  * rarest first while their counts fit in `budget`; when even the rarest does
- * not fit, chunks holding both of the two rarest). The other terms still
- * score wherever those chunks hold them: the expression is
+ * not fit, chunks holding both of the first two, which, since counts stop
+ * past the budget, are the first in alphabetical order: in
+ * docs/performance.md that did as well as the truly rarest two and as no
+ * restriction at all). The other terms still score wherever those chunks
+ * hold them: the expression is
  * `(rare…) AND (every term…)`, so a common term never widens the match but
  * counts in BM25 (at half the weight of a rare one, which appears in both
  * halves). Terms no chunk holds are dropped. Terms in `scoreOnly` score but
