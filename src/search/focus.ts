@@ -249,13 +249,19 @@ function unitInput(u: UnitRow, rel: string): UnitInput {
     const base = rel.slice(rel.lastIndexOf("/") + 1);
     return { ...NO_RANGE, name: base.replace(/\..*$/, ""), isFile: true };
   }
-  const at = { start: u.start_line, end: u.end_line ?? u.start_line };
-  if (u.title.startsWith(`${rel} § `)) return { ...NO_RANGE, ...at, name: "" };
-  const cut = u.source === "docs" ? u.title.lastIndexOf(" > ") : u.title.lastIndexOf(".");
-  const skip = u.source === "docs" ? 3 : 1;
+  // Built field by field: a file may have thousands of units, and this runs for each of them.
+  const start = u.start_line;
+  const end = u.end_line ?? u.start_line;
+  if (
+    u.title.length > rel.length && u.title.startsWith(rel) && u.title.startsWith(" § ", rel.length)
+  ) {
+    return { name: "", qual: "", start, end };
+  }
+  const docs = u.source === "docs";
+  const cut = docs ? u.title.lastIndexOf(" > ") : u.title.lastIndexOf(".");
   return cut <= 0
-    ? { ...NO_RANGE, ...at, name: u.title }
-    : { ...NO_RANGE, ...at, name: u.title.slice(cut + skip), qual: u.title.slice(0, cut) };
+    ? { name: u.title, qual: "", start, end }
+    : { name: u.title.slice(cut + (docs ? 3 : 1)), qual: u.title.slice(0, cut), start, end };
 }
 
 /**

@@ -155,9 +155,11 @@ export function scoreUnits(
   const prose = w.doc === w.body ? undefined : proseLines(owner, units, file);
   // A word on a prose line counts `doc / body` of one on a code line.
   const docShare = w.body > 0 ? w.doc / w.body : 0;
-  const bodyTf = units.map(() => new Float64Array(terms.length));
+  // Per unit and term, flat (unit u, term i at u * T + i): a file may have thousands of units.
+  const T = terms.length;
+  const bodyTf = new Float64Array(units.length * T);
   const bodyLen = new Float64Array(units.length);
-  const bodyLearned = units.map(() => new Map<string, number>());
+  const bodyLearned = learned.size > 0 ? units.map(() => new Map<string, number>()) : undefined;
   for (let l = 0; l < lineCount; l++) {
     const u = owner[l]!;
     if (u < 0) continue;
@@ -170,7 +172,7 @@ export function scoreUnits(
     forEachOccurrence(file, t.stem, (x) => {
       const l = lineOf(x);
       const u = owner[l]!;
-      if (u >= 0) bodyTf[u]![i]! += prose?.[l] ? docShare : 1;
+      if (u >= 0) bodyTf[u * T + i]! += prose?.[l] ? docShare : 1;
       at.push(x);
     });
     return at;
@@ -185,32 +187,31 @@ export function scoreUnits(
   for (const [code, a] of learned) {
     forEachOccurrence(file, code, (at) => {
       const u = owner[lineOf(at)]!;
-      if (u >= 0 && !bodyLearned[u]!.has(code)) bodyLearned[u]!.set(code, a);
+      if (u >= 0 && !bodyLearned![u]!.has(code)) bodyLearned![u]!.set(code, a);
     });
   }
   units.forEach((unit, u) => {
     if (unit.text === undefined) return;
     const own = fileText(unit.text);
     bodyLen[u]! += unit.text.length;
-    terms.forEach((t, i) => forEachOccurrence(own, t.stem, () => bodyTf[u]![i]! += 1));
+    terms.forEach((t, i) => forEachOccurrence(own, t.stem, () => bodyTf[u * T + i]! += 1));
     for (const [code, a] of learned) {
-      forEachOccurrence(own, code, () => bodyLearned[u]!.set(code, a));
+      forEachOccurrence(own, code, () => bodyLearned![u]!.set(code, a));
     }
   });
   // Each short field of every unit, one line a unit, scanned like the body.
-  const fields = ([
-    [w.name, (x: UnitInput) => x.name, true],
-    [w.qual, (x: UnitInput) => x.qual, true],
-  ] as const).map(([weight, of]) => {
-    const tf = units.map(() => new Float64Array(terms.length));
+  const fieldTf = (of: (x: UnitInput) => string): Float64Array => {
+    const tf = new Float64Array(units.length * T);
     const ft = fileText(units.map((x) => of(x).replaceAll("\n", " ")).join("\n"));
     const unitOf = (at: number) => upperBound(ft.lineStarts, at) - 1;
-    terms.forEach((t, i) => forEachOccurrence(ft, t.stem, (at) => tf[unitOf(at)]![i]! += 1));
+    terms.forEach((t, i) => forEachOccurrence(ft, t.stem, (at) => tf[unitOf(at) * T + i]! += 1));
     for (const [c, a] of learned) {
-      forEachOccurrence(ft, c, (at) => bodyLearned[unitOf(at)]!.set(c, a));
+      forEachOccurrence(ft, c, (at) => bodyLearned![unitOf(at)]!.set(c, a));
     }
-    return { weight, tf };
-  });
+    return tf;
+  };
+  const nameTf = fieldTf((x) => x.name);
+  const qualTf = fieldTf((x) => x.qual);
   const pathTf = new Float64Array(terms.length);
   const pathText = fileText(path);
   terms.forEach((t, i) => forEachOccurrence(pathText, t.stem, () => pathTf[i]! += 1));
@@ -226,14 +227,16 @@ export function scoreUnits(
       w.nameB * (Math.max(1, nameWords.length) / AVG_NAME_WORDS);
     let score = 0;
     let matched = 0;
-    terms.forEach((t, i) => {
-      const [name, qual] = [fields[0]!.tf[u]![i]!, fields[1]!.tf[u]![i]!];
-      if (bodyTf[u]![i]! + name + qual > 0) matched++;
+    for (let i = 0; i < T; i++) {
+      const name = nameTf[u * T + i]!;
+      const qual = qualTf[u * T + i]!;
+      const body = bodyTf[u * T + i]!;
+      if (body + name + qual > 0) matched++;
       // The body's words saturate as in BM25; a word of the name counts once, in full.
-      const tf = w.body * bodyTf[u]![i]! / lengthNorm + w.path * pathTf[i]!;
+      const tf = w.body * body / lengthNorm + w.path * pathTf[i]!;
       const named = w.name * Math.min(1, name) / nameNorm + w.qual * Math.min(1, qual);
-      score += t.idf * (tf / (w.k1 + tf) + named);
-    });
+      score += terms[i]!.idf * (tf / (w.k1 + tf) + named);
+    }
     score += w.pair * pairs[u]!;
     const firstWord = leads.size > 0 ? nameWords[0] : undefined;
     if (firstWord !== undefined && leads.has(stem(firstWord.toLowerCase()))) {
@@ -242,7 +245,7 @@ export function scoreUnits(
     for (const t of terms) if (t.spelled?.some((s) => spells(unit, s))) score += w.exact * t.idf;
     if (containers.has(u)) score *= w.container;
     let assoc = 0;
-    for (const v of bodyLearned[u]!.values()) assoc += v;
+    for (const v of bodyLearned?.[u]!.values() ?? []) assoc += v;
     // About six characters a word: the length normalisation the notes measured.
     const words = Math.max(1, bodyLen[u]! / 6);
     return { score: score / most, matched, learned: assoc / Math.sqrt(words) };
