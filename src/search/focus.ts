@@ -142,19 +142,22 @@ export function focusCandidates(
       q.learned,
       weights,
     );
-    const units = list
-      .map((row, i) => ({
-        row,
-        score: s[i]!.score + tuning.learnedWeight * s[i]!.learned,
-        matched: s[i]!.matched,
-      }))
-      .sort((a, b) => b.score - a.score || a.row.id - b.row.id);
+    // The file's best unit scores it; only units that matched are sorted to be shown.
+    let best = -Infinity;
+    const shown: { row: UnitRow; score: number; matched: number }[] = [];
+    list.forEach((row, i) => {
+      const score = s[i]!.score + tuning.learnedWeight * s[i]!.learned;
+      best = Math.max(best, score);
+      if (s[i]!.matched > 0 && row.title !== rel) {
+        shown.push({ row, score, matched: s[i]!.matched });
+      }
+    });
+    shown.sort((a, b) => b.score - a.score || a.row.id - b.row.id);
     const changelog = CHANGELOG.test(rel) ? tuning.changelogPenalty : 0;
     return {
       c,
-      units: units.filter((u) => u.matched > 0 && u.row.title !== rel).slice(0, SHOWN_UNITS),
-      focus: (units[0]?.score ?? 0) + prior +
-        tuning.coverWeight * substringCoverage(q.words, file.lower) - changelog,
+      units: shown.slice(0, SHOWN_UNITS),
+      focus: best + prior + tuning.coverWeight * substringCoverage(q.words, file.lower) - changelog,
     };
   });
   keepPlaceOfUnread(scored);

@@ -22,17 +22,38 @@ export function spanOf(
   if (isFileChunk(m) || m.start_line === null) {
     return { line: m.start_line ?? 1, endLine: m.end_line, text: text.slice(0, FILE_TEXT_MAX) };
   }
-  const lines = text.split("\n");
   let start = m.start_line;
   let end = m.end_line ?? start;
   if (changed && m.signature) {
-    const found = definitionLine(lines, m.signature);
+    const found = definitionLine(text.split("\n"), m.signature);
     if (found !== undefined) {
       end = found + (end - start);
       start = found;
     }
   }
-  return { line: start, endLine: end, text: lines.slice(start - 1, end).join("\n") };
+  return { line: start, endLine: end, text: linesOf(text, start, end) };
+}
+
+/**
+ * Lines `start`..`end` (1-based, inclusive) of `text`, as
+ * `text.split("\n").slice(start - 1, end).join("\n")` gives them, without
+ * splitting the whole file (pure).
+ */
+export function linesOf(text: string, start: number, end: number): string {
+  if (start < 1 || end < 1) return text.split("\n").slice(start - 1, end).join("\n");
+  let from = 0;
+  for (let l = 1; l < start; l++) {
+    const nl = text.indexOf("\n", from);
+    if (nl === -1) return "";
+    from = nl + 1;
+  }
+  let to = from;
+  for (let l = start; l <= end; l++) {
+    const nl = text.indexOf("\n", to);
+    if (nl === -1) return text.slice(from);
+    to = nl + 1;
+  }
+  return to > from ? text.slice(from, to - 1) : "";
 }
 
 /** True when only the semantic leg found any chunk of the candidate. */
