@@ -245,7 +245,7 @@ export function scoreUnits(
     for (const t of terms) if (t.spelled?.some((s) => spells(unit, s))) score += w.exact * t.idf;
     if (containers.has(u)) score *= w.container;
     let assoc = 0;
-    for (const v of bodyLearned?.[u]!.values() ?? []) assoc += v;
+    for (const v of bodyLearned?.[u]?.values() ?? []) assoc += v;
     // About six characters a word: the length normalisation the notes measured.
     const words = Math.max(1, bodyLen[u]! / 6);
     return { score: score / most, matched, learned: assoc / Math.sqrt(words) };
