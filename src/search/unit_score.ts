@@ -159,7 +159,10 @@ export function scoreUnits(
   const T = terms.length;
   const bodyTf = new Float64Array(units.length * T);
   const bodyLen = new Float64Array(units.length);
-  const bodyLearned = learned.size > 0 ? units.map(() => new Map<string, number>()) : undefined;
+  // Learned code words found in each unit (a map only for a unit that holds one).
+  const bodyLearned: (Map<string, number> | undefined)[] = [];
+  const learn = (u: number, code: string, a: number) =>
+    (bodyLearned[u] ??= new Map<string, number>()).set(code, a);
   for (let l = 0; l < lineCount; l++) {
     const u = owner[l]!;
     if (u < 0) continue;
@@ -187,7 +190,7 @@ export function scoreUnits(
   for (const [code, a] of learned) {
     forEachOccurrence(file, code, (at) => {
       const u = owner[lineOf(at)]!;
-      if (u >= 0 && !bodyLearned![u]!.has(code)) bodyLearned![u]!.set(code, a);
+      if (u >= 0) learn(u, code, a);
     });
   }
   units.forEach((unit, u) => {
@@ -196,7 +199,7 @@ export function scoreUnits(
     bodyLen[u]! += unit.text.length;
     terms.forEach((t, i) => forEachOccurrence(own, t.stem, () => bodyTf[u * T + i]! += 1));
     for (const [code, a] of learned) {
-      forEachOccurrence(own, code, () => bodyLearned![u]!.set(code, a));
+      forEachOccurrence(own, code, () => learn(u, code, a));
     }
   });
   // Each short field of every unit, one line a unit, scanned like the body.
@@ -206,7 +209,7 @@ export function scoreUnits(
     const unitOf = (at: number) => upperBound(ft.lineStarts, at) - 1;
     terms.forEach((t, i) => forEachOccurrence(ft, t.stem, (at) => tf[unitOf(at) * T + i]! += 1));
     for (const [c, a] of learned) {
-      forEachOccurrence(ft, c, (at) => bodyLearned![unitOf(at)]!.set(c, a));
+      forEachOccurrence(ft, c, (at) => learn(unitOf(at), c, a));
     }
     return tf;
   };
@@ -245,7 +248,7 @@ export function scoreUnits(
     for (const t of terms) if (t.spelled?.some((s) => spells(unit, s))) score += w.exact * t.idf;
     if (containers.has(u)) score *= w.container;
     let assoc = 0;
-    for (const v of bodyLearned?.[u]?.values() ?? []) assoc += v;
+    for (const v of bodyLearned[u]?.values() ?? []) assoc += v;
     // About six characters a word: the length normalisation the notes measured.
     const words = Math.max(1, bodyLen[u]! / 6);
     return { score: score / most, matched, learned: assoc / Math.sqrt(words) };
