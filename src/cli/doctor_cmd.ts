@@ -332,7 +332,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     sem.on ? { name: "semantic leg", status: "ok", detail: `on: ${sem.model}`, fix: null } : {
       name: "semantic leg",
       status: "warn",
-      detail: `off: ${sem.reason} (search runs lexical + graph)`,
+      detail: `off: ${sem.reason} (search runs without it: words, not meaning)`,
       fix: sem.reason.includes("heimdall ")
         ? sem.reason.slice(sem.reason.indexOf("heimdall "))
         : null,

@@ -19,8 +19,9 @@ export const HELP =
   `heimdall search QUERY… [--limit N] [--repo R] [--path P] [--lang L] [--kind K] [--json]
   "Did I already solve this?": ranks files, docs and notes across every root
   (BM25 over names, signatures, doc comments, bodies, paths, headings and
-  notes, expanded along the code graph), one result per file with its best
-  symbol, each checked against the disk now:
+  notes; by meaning too when a model is installed), one result per file
+  named by the symbols in it that answer, best first, each checked against
+  the disk now:
     STRONG   the file is as indexed and its own text covers the query
     WEAK     it changed since indexed, covers little, or matched by meaning only
     REBUILT  it moved: found again by content or symbol, shown at the new path

@@ -1,7 +1,7 @@
 /**
  * The semantic leg's plug: the embeddings code registers a leg here and
  * search calls it; with none registered (or one that is off or fails) search
- * runs lexical + graph and says why the semantic leg is off. Never fails a
+ * runs on its other legs and says why the semantic leg is off. Never fails a
  * search.
  */
 import type { Journal } from "../store/mod.ts";

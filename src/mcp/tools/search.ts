@@ -11,7 +11,7 @@ export const searchTool: ToolDef = {
   title: "Search every repository",
   description:
     "Ranked answers to a question across every indexed repository, its docs, notes and memories " +
-    "(lexical + graph + semantic), each hit checked against the disk now: STRONG (verified), WEAK " +
+    "(BM25 over names, code and docs; by meaning too when a model is installed), each hit checked against the disk now: STRONG (verified), WEAK " +
     "(partly), REBUILT (moved, found again). Use it before grep/find: one call answers across repos.",
   input: {
     query: z.string().min(1).describe("What you are looking for, in words or identifiers"),
