@@ -41,7 +41,7 @@ function pick<H extends string, R extends string>(
 const SEARCHING = new Set(["search", "mcp", "doctor"]);
 
 /** Each command's module, loaded only when that command runs: a command pays for its own imports. */
-const COMMANDS: Record<string, () => Promise<Command>> = {
+export const COMMANDS: Record<string, () => Promise<Command>> = {
   index: () => import("./index_cmd.ts"),
   search: () => import("./search_cmd.ts"),
   insert: () => import("./insert_cmd.ts"),
@@ -84,17 +84,81 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   ui: () => import("./ui_cmd.ts"),
 };
 
-async function usage(): Promise<string> {
-  const commands = await Promise.all(Object.values(COMMANDS).map((load) => load()));
+/**
+ * What each command is for, one line each, in the order `heimdall help`
+ * lists them: the overview loads no command's module (all of them take over
+ * a second to load); `heimdall help COMMAND` shows one command's own text.
+ */
+export const SUMMARIES:
+  readonly (readonly [group: string, commands: readonly (readonly [string, string])[]])[] = [
+    ["Index and search", [
+      ["index", "add folders to index and converge them now"],
+      ["search", '"did I already solve this?": ranked answers across every root, checked on disk'],
+      ["insert", "record reusable work as a searchable note"],
+      ["symbols", "the outline of a file: its definitions, nested, with line ranges"],
+      ["callers", "who calls a symbol, one hop"],
+      ["callees", "what a symbol calls, one hop"],
+      ["blast-radius", "what may break when a symbol changes"],
+    ]],
+    ["Keep the journal equal to the disk", [
+      ["daemon", "the single writer: watches every root, takes hints, audits on a timer"],
+      ["reconcile", "converge the given paths (or everything) now, as the writer"],
+      ["hint", '"look at this path", from any process: no lock, returns at once'],
+      ["verify", "read-only audit of the journal against the disk"],
+      ["depth", "how deep a file or folder is indexed, and why"],
+      ["status", "roots, counts, queue, daemon, last audit, semantic leg"],
+      ["roots", "list, add or remove the folders Heimdall indexes"],
+      ["rebuild", "back the journal up and re-derive the whole code index"],
+    ]],
+    ["Memory", [
+      ["remember", "record a decision, convention, note or fact about code"],
+      ["attempt", "record what was tried and whether it failed or passed"],
+      ["why", "what memory says about a symbol, file or folder now"],
+      ["history", "every memory about it, superseded and forgotten ones too"],
+      ["forget", "mark a memory forgotten (it stays in history)"],
+      ["review", "accept or reject the personal memories the hooks proposed"],
+      ["reflect", "write a project's knowledge page from its shared memories"],
+      ["constraints", "what the architectural map says about a path"],
+      ["map", "check the architectural map against the files"],
+      ["export", "write every memory and note as JSON Lines"],
+      ["import", "read an export into this journal"],
+    ]],
+    ["Team", [
+      ["claim", "tell the team you are about to change these symbols"],
+      ["release", "release your claims"],
+      ["claims", "every active claim in the team store"],
+      ["conflicts", "others' claims on this code and code a few calls away"],
+      ["task", "start, hand off, resume and finish tasks"],
+      ["who-knows", "people ranked by what they recorded about this code"],
+      ["team", "connect to, or leave, a shared PostgreSQL"],
+    ]],
+    ["Agents, models and setup", [
+      ["init", "wire Heimdall into coding agents' hooks and MCP settings"],
+      ["hook", "one hook event from an agent's harness, on stdin"],
+      ["mcp", "serve Heimdall's tools over stdio (Model Context Protocol)"],
+      ["doctor", "check the wiring end to end, each problem with its fix"],
+      ["model", "list, pull, import or choose a local embedding model"],
+      ["service", "run the daemon as your user's service"],
+      ["ui", "serve the dashboard on 127.0.0.1"],
+    ]],
+  ];
+
+function usage(): string {
+  const width = Math.max(...SUMMARIES.flatMap(([, list]) => list.map(([name]) => name.length)));
   return [
     `heimdall ${VERSION} — persistent, cross-repository memory for coding agents`,
     "",
-    ...commands.map((c) => c.HELP),
+    "Usage: heimdall COMMAND [options]   (`heimdall help COMMAND` shows its options)",
+    ...SUMMARIES.flatMap(([group, list]) => [
+      "",
+      `${group}:`,
+      ...list.map(([name, what]) => `  ${name.padEnd(width)}  ${what}`),
+    ]),
     "",
     "Data lives in $HEIMDALL_HOME (default ~/.heimdall). Exit codes: 0 ok, 1 nothing found or drift,",
     "2 usage or bad input, 3 environment (lock held, permission, disk full, missing or damaged",
     "journal, missing model), 70 internal bug (rerun with --debug for the stack and report it).",
-  ].join("\n\n").replace(/\n\n\n\n/g, "\n\n");
+  ].join("\n");
 }
 
 /**
@@ -145,7 +209,7 @@ export async function main(argv: string[], ctx: Context = defaultContext()): Pro
   const [name, ...args] = plain;
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
     const topic = name === "help" && args[0] ? COMMANDS[args[0]] : undefined;
-    ctx.out(topic ? (await topic()).HELP : await usage());
+    ctx.out(topic ? (await topic()).HELP : usage());
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === "--version" || name === "version") {

@@ -1,0 +1,36 @@
+/**
+ * `heimdall help`: the overview names every command without loading any of
+ * them, and each command's own text begins with its name.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { COMMANDS, SUMMARIES } from "../src/cli/mod.ts";
+import { cli, removeTree, tempDir } from "./helpers.ts";
+
+Deno.test("the overview lists every command once, and each command's help begins with its own name", async () => {
+  const listed = SUMMARIES.flatMap(([, list]) => list.map(([name]) => name));
+  assert.deepEqual([...listed].sort(), Object.keys(COMMANDS).sort());
+  assert.equal(new Set(listed).size, listed.length);
+  for (const [name, load] of Object.entries(COMMANDS)) {
+    const { HELP } = await load();
+    assert.ok(HELP.startsWith(`heimdall ${name}`), `${name}: ${HELP.slice(0, 40)}`);
+  }
+});
+
+Deno.test("help with no topic prints the overview, help COMMAND that command's text, no command exits 2", async () => {
+  const base = tempDir();
+  try {
+    const home = join(base, "home");
+    const overview = await cli(home, ["--help"]);
+    assert.equal(overview.code, 0);
+    assert.match(overview.stdout, /^ {2}blast-radius {2}what may break when a symbol changes$/m);
+    const verify = await cli(home, ["help", "verify"]);
+    assert.equal(verify.code, 0);
+    assert.match(verify.stdout, /^heimdall verify \[--deep\] \[--json\]/);
+    const none = await cli(home, []);
+    assert.equal(none.code, 2);
+    assert.match(none.stdout, /Usage: heimdall COMMAND/);
+  } finally {
+    removeTree(base);
+  }
+});
