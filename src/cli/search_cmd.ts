@@ -35,13 +35,57 @@ export const HELP =
 
 const KINDS: readonly SearchKind[] = ["code", "docs", "notes", "memory"];
 
+const STRING_FLAGS = ["limit", "repo", "path", "lang", "kind"] as const;
+
+/**
+ * A search's arguments split into its flags and its query's words, in order
+ * (pure): `-word` (an exclusion) and `-1` are words of the query, `-h` and
+ * `--name` are flags, a string flag written apart takes the next argument as
+ * its value, and everything after `--` is query.
+ *
+ * @example
+ * ```ts
+ * import { splitQuery } from "./search_cmd.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(splitQuery(["compute", "-helper", "--limit", "3", "-1"]), {
+ *   flags: ["--limit", "3"],
+ *   words: ["compute", "-helper", "-1"],
+ * });
+ * ```
+ */
+export function splitQuery(args: readonly string[]): { flags: string[]; words: string[] } {
+  const flags: string[] = [];
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--") {
+      words.push(...args.slice(i + 1));
+      break;
+    }
+    if (a.startsWith("--")) {
+      flags.push(a);
+      const name = a.slice(2);
+      if (
+        !name.includes("=") && (STRING_FLAGS as readonly string[]).includes(name) &&
+        i + 1 < args.length
+      ) {
+        flags.push(args[++i]!);
+      }
+    } else if (a === "-h") flags.push(a);
+    else words.push(a);
+  }
+  return { flags, words };
+}
+
 /** `heimdall search`: ranked, verified places for a question. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const { values, positionals } = parseFlags(args, {
-    string: ["limit", "repo", "path", "lang", "kind"],
+  const { flags, words } = splitQuery(args);
+  const { values } = parseFlags(flags, {
+    string: STRING_FLAGS,
     boolean: ["json"],
+    positionals: false,
   });
-  const query = positionals.join(" ").trim();
+  const query = words.join(" ").trim();
   if (query === "") throw new UsageError('Usage: heimdall search "what you are looking for"');
   const limit = values.limit === undefined ? 8 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 200) {

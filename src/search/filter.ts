@@ -46,21 +46,33 @@ export function resolveFilter(j: Journal, req: SearchRequest): ChunkFilter {
   if (req.pathPrefix !== undefined && req.pathPrefix !== "") {
     const p = req.pathPrefix.replace(/\/+$/, "") || "/";
     const places = p.startsWith("/") ? [p] : roots.map((r) => join(r, p));
-    // A typo must not read as "nothing matched": the place exists on disk or in the index.
-    const somewhere = places.some((at) =>
-      exists(at) ||
+    // A typo must not read as "nothing matched": the place is indexed, or on disk
+    // where something can be (a root's folder or file, a folder holding a root,
+    // a place a note or memory points at).
+    const under = (col: string, table: string, at: string) =>
       j.get(
-        "SELECT 1 FROM paths WHERE path = ? OR (path >= ? AND path < ?) LIMIT 1",
+        `SELECT 1 FROM ${table} WHERE ${col} = ? OR (${col} >= ? AND ${col} < ?) LIMIT 1`,
         at,
         at + "/",
         at + "0",
-      )
-    );
+      ) !== undefined;
+    const nearRoot = (at: string) =>
+      roots.some((r) =>
+        at === r || at.startsWith(r + "/") || r.startsWith(at === "/" ? "/" : at + "/")
+      );
+    const onDisk = places.filter((at) => exists(at));
+    const somewhere = places.some((at) => under("path", "paths", at)) ||
+      onDisk.some((at) =>
+        nearRoot(at) || under("anchor", "chunks", at) || under("path", "note_paths", at)
+      );
     if (!somewhere) {
+      const rootList = roots.length === 0 ? "none (run `heimdall index DIR`)" : roots.join(", ");
       throw new SearchFilterError(
-        `No file or folder "${req.pathPrefix}" on disk or in the index; a path is a folder or file, absolute or relative to a root; roots: ${
-          roots.length === 0 ? "none (run `heimdall index DIR`)" : roots.join(", ")
-        }`,
+        onDisk.length > 0
+          ? `"${req.pathPrefix}" is not under any root, and no note or memory points there; index it first (\`heimdall index ${
+            onDisk[0]
+          }\`) or give a path under a root; roots: ${rootList}`
+          : `No file or folder "${req.pathPrefix}" on disk or in the index; a path is a folder or file, absolute or relative to a root; roots: ${rootList}`,
       );
     }
     prefixes.push(places);

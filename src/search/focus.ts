@@ -16,6 +16,7 @@ import type { Journal } from "../store/mod.ts";
 import type { Candidate, ChunkMeta, ScoredChunk, Tuning } from "./rank.ts";
 import { loadMeta } from "./rank.ts";
 import { type ReadCache, readCached, substringCoverage } from "./file_reads.ts";
+import { definitionLine } from "./relocate.ts";
 import { fileText, type ScoredTerm, scoreUnits, type UnitInput } from "./unit_score.ts";
 
 /** A unit of a candidate with its score; `chunk` is what the journal says of it. */
@@ -130,12 +131,19 @@ export function focusCandidates(
     );
     const rel = m.rel ?? "";
     hashes.set(c.key, new Set(list.filter((u) => u.title !== rel).map((u) => u.text_hash)));
+    // An edited file: its units are scored where their definitions are now.
+    const moved = m.size !== null && bytes.length !== m.size
+      ? rangesNow(j, m.path_id, file.text)
+      : undefined;
     // A heading names a section less sharply than an identifier names code; prose is all prose.
     const weights = m.source === "docs"
       ? { ...tuning.unit, name: tuning.headingWeight, doc: tuning.unit.body }
       : tuning.unit;
     const s = scoreUnits(
-      list.map((u) => unitInput(u, rel)),
+      list.map((u) => {
+        const now = moved?.get(u.id);
+        return unitInput(now === undefined ? u : { ...u, ...now }, rel);
+      }),
       file,
       rel,
       q.terms,
@@ -172,6 +180,35 @@ export function focusCandidates(
   });
   focused.sort((a, b) => b.focus - a.focus || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return [...foldCopies(focused, hashes, tuning.copyJaccard, q.near), ...tail];
+}
+
+/**
+ * Where each symbol of a file edited since it was indexed starts and ends
+ * now, by chunk id: its signature looked for nearest where it was (as
+ * verification places a hit), its length kept. A symbol not found keeps
+ * its indexed lines.
+ */
+function rangesNow(
+  j: Journal,
+  pathId: number,
+  text: string,
+): Map<number, { start_line: number; end_line: number }> {
+  const out = new Map<number, { start_line: number; end_line: number }>();
+  let lines: string[] | undefined;
+  for (
+    const r of j.all<
+      { id: number; start_line: number; end_line: number | null; signature: string }
+    >(
+      `SELECT c.id, c.start_line, c.end_line, n.signature FROM chunks c JOIN nodes n ON n.id = c.node_id
+       WHERE c.path_id = ? AND c.start_line IS NOT NULL AND n.signature IS NOT NULL`,
+      pathId,
+    )
+  ) {
+    const at = definitionLine(lines ??= text.split("\n"), r.signature, r.start_line);
+    if (at === undefined || at === r.start_line) continue;
+    out.set(r.id, { start_line: at, end_line: at + (r.end_line ?? r.start_line) - r.start_line });
+  }
+  return out;
 }
 
 /**

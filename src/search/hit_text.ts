@@ -12,24 +12,31 @@ const SUMMARY_MAX = 160;
 /**
  * The lines a chunk covers now, and their text (a whole file's text, bounded,
  * for a file chunk). In a file that changed since it was indexed, a symbol
- * is looked for by its signature, as its lines may have moved.
+ * is looked for by its signature, nearest where it was, as its lines may
+ * have moved; `lost` when it is not there any more (its indexed lines, cut
+ * to the file's length, are shown, and their text is not its own).
  */
 export function spanOf(
   m: ScoredChunk,
   text: string,
   changed: boolean,
-): { line: number | null; endLine: number | null; text: string } {
+): { line: number | null; endLine: number | null; text: string; lost?: true } {
   if (isFileChunk(m) || m.start_line === null) {
     return { line: m.start_line ?? 1, endLine: m.end_line, text: text.slice(0, FILE_TEXT_MAX) };
   }
   let start = m.start_line;
   let end = m.end_line ?? start;
   if (changed && m.signature) {
-    const found = definitionLine(text.split("\n"), m.signature);
-    if (found !== undefined) {
-      end = found + (end - start);
-      start = found;
+    const lines = text.split("\n");
+    const found = definitionLine(lines, m.signature, start);
+    if (found === undefined) {
+      const last = Math.max(1, lines.length - (text.endsWith("\n") ? 1 : 0));
+      end = Math.min(end, last);
+      start = Math.min(start, end);
+      return { line: start, endLine: end, text: "", lost: true };
     }
+    end = found + (end - start);
+    start = found;
   }
   return { line: start, endLine: end, text: linesOf(text, start, end) };
 }
@@ -84,12 +91,18 @@ export function summaryOf(m: ScoredChunk, text: string): string | null {
     return m.summary === null ? null : clip(m.summary);
   }
   if (m.kind === "heading" || m.source === "docs") {
-    const line = text.split("\n").slice(1).map(proseLine).find((l) => l !== "");
+    const lines = text.split("\n");
+    // The heading's own line, and its title too when that line is an overline (rst).
+    const body = lines.slice(RULE.test(lines[0]!.trim()) ? 2 : 1);
+    const line = body.map(proseLine).find((l) => l !== "");
     return line ? clip(line) : null;
   }
   const sig = m.signature ?? m.doc?.split("\n")[0] ?? null;
   return sig === null ? null : clip(sig);
 }
+
+/** A line of one punctuation character repeated: an rst over- or underline. */
+const RULE = /^([=\-~^"'`#*+:._])\1{2,}$/;
 
 /** A rule line (an rst or AsciiDoc underline, a fence) or a roff request. */
 const MARKUP_ONLY = /^([=\-~^"'`#*+:._]{3,}|\.[A-Za-z]{1,3}(\s.*)?|<!--.*)$/;

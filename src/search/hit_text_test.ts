@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { linesOf, proseLine } from "./hit_text.ts";
+import { linesOf, proseLine, summaryOf } from "./hit_text.ts";
+import { definitionLine } from "./relocate.ts";
 import { assertCases } from "../../tests/cases.ts";
 
 Deno.test("proseLine() drops rules, underlines and roff requests, and roff font escapes", () => {
@@ -25,4 +26,33 @@ Deno.test("linesOf() gives the lines split and slice would, without splitting th
       }
     }
   }
+});
+
+Deno.test("summaryOf() skips an rst overline and the title under it", () => {
+  const section = { kind: "heading", source: "docs", path_id: 1, title: "Top", rel: "d.rst" };
+  const m = section as unknown as Parameters<typeof summaryOf>[0];
+  assert.equal(summaryOf(m, "=====\nTop Title\n=====\n\nIntro paragraph."), "Intro paragraph.");
+  assert.equal(summaryOf(m, "Top Title\n=========\n\nIntro paragraph."), "Intro paragraph.");
+  assert.equal(summaryOf(m, "# Top Title\n\nIntro paragraph."), "Intro paragraph.");
+  assert.equal(summaryOf(m, ".SH NAME\nfoo \\- does things"), "foo - does things");
+});
+
+Deno.test("definitionLine() takes the match nearest where the symbol was, through an export macro", () => {
+  const c = [
+    "static int total (int a, int b);",
+    "",
+    "int helper (void) {",
+    "}",
+    "static int total (int a, int b) {",
+    "  return a + b;",
+    "}",
+  ];
+  assert.equal(definitionLine(c, "static int total (int a, int b)", 5), 5);
+  assert.equal(definitionLine(["/* x */", ...c], "static int total (int a, int b)", 5), 6);
+  assert.equal(definitionLine(c, "static int total (int a, int b)", 1), 1);
+  assert.equal(
+    definitionLine(["", "LUALIB_API int make_state (void) {"], "int make_state (void)", 1),
+    2,
+  );
+  assert.equal(definitionLine(["int other (void) {"], "int make_state (void)", 1), undefined);
 });

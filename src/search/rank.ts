@@ -25,7 +25,7 @@ import { resolveFilter } from "./filter.ts";
 import type { LegsReport, SearchRequest } from "./types.ts";
 import { COVERAGE_THRESHOLD } from "./verdict.ts";
 import { DEFAULT_UNIT_WEIGHTS, type ScoredTerm, type UnitWeights } from "./unit_score.ts";
-import { stem, wholeForm } from "../derive/words.ts";
+import { splitWords, stem, wholeForm } from "../derive/words.ts";
 
 /** Every knob of the ranking; the defaults are tuned by `scripts/bench_search.ts`. */
 export interface Tuning {
@@ -322,6 +322,12 @@ function scoredTerms(j: Journal, q: ParsedQuery, counts: readonly TermCount[]): 
   }
   // Consecutive words of the query (after stop words go) are looked for as pairs.
   for (let i = 0; i + 1 < out.length && i + 1 < words.size; i++) out[i]!.next = true;
+  // The first word of a qualifier the query typed (`Store` of `Store.open`) names the
+  // container, not the answer's verb ("ResetCoverage sets …" keeps its lead).
+  const first = q.words[0];
+  const inQualifier = (typed: string) =>
+    typed.includes(".") && splitWords(typed.slice(0, typed.lastIndexOf("."))).includes(first!);
+  if (out[0] && first && q.spelled.some(inQualifier)) out[0].typed = true;
   return out;
 }
 

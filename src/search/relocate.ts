@@ -15,7 +15,13 @@ export interface GoneHit {
   rel: string;
   hash: string | null;
   size: number;
-  symbol: { name: string; structHash: string | null; signature: string | null } | null;
+  symbol: {
+    name: string;
+    structHash: string | null;
+    signature: string | null;
+    /** The line it was indexed at. */
+    line: number | null;
+  } | null;
 }
 
 /** Where it was found, the line its symbol now starts at, and how it was recognised. */
@@ -69,6 +75,7 @@ export function relocate(j: Journal, gone: GoneHit, opts: RelocateOptions): Relo
 function onDisk(gone: GoneHit, opts: RelocateOptions): Relocated | undefined {
   const name = basename(gone.path);
   const signature = sym1(gone.symbol?.signature ?? null);
+  const near = gone.symbol?.line ?? 1;
   const looked = new Set<string>([gone.path]);
   let rel = dirname(gone.rel);
   for (;;) {
@@ -84,7 +91,7 @@ function onDisk(gone: GoneHit, opts: RelocateOptions): Relocated | undefined {
         if (performance.now() > opts.deadline) return undefined;
         if (ev.type !== "file" || looked.has(ev.path)) continue;
         looked.add(ev.path);
-        const found = match(ev.path, ev.size, gone, name, signature);
+        const found = match(ev.path, ev.size, gone, name, signature, near);
         if (found) return found;
       }
     }
@@ -99,6 +106,7 @@ function match(
   gone: GoneHit,
   name: string,
   signature: string | undefined,
+  near: number,
 ): Relocated | undefined {
   const sameSize = gone.hash !== null && size === gone.size;
   const sameName = signature !== undefined && basename(path) === name;
@@ -113,7 +121,7 @@ function match(
     return { path, line: null, how: "same content" };
   }
   if (sameName) {
-    const line = definitionLine(new TextDecoder().decode(bytes).split("\n"), signature!);
+    const line = definitionLine(new TextDecoder().decode(bytes).split("\n"), signature!, near);
     if (line !== undefined) return { path, line, how: "same symbol" };
   }
   return undefined;
@@ -126,22 +134,44 @@ function sym1(signature: string | null): string | undefined {
 }
 
 /**
- * The 1-based line where a definition with this signature starts (its
- * whitespace-collapsed text begins with the signature's first 48
- * characters, or is the first line of a signature written over several),
- * or undefined (pure).
+ * The 1-based line where a definition with this signature starts now, or
+ * undefined (pure). A line holds it when its whitespace-collapsed text
+ * begins with the signature's first 48 characters, holds them after a
+ * prefix the signature was stored without (an export macro,
+ * `LUALIB_API int f (void)`), or is the first line of a signature written
+ * over several. Of several such lines (a C prototype above its
+ * definition, same-named methods of two classes) the one nearest `near`,
+ * the line it was indexed at, wins: an edit moves a definition by the
+ * lines inserted above it, not past its namesakes.
+ *
+ * @example
+ * ```ts
+ * import { definitionLine } from "./relocate.ts";
+ * import assert from "node:assert/strict";
+ * const lines = ["int total (int a);", "", "int total (int a) {", "}"];
+ * assert.equal(definitionLine(lines, "int total (int a)", 3), 3);
+ * assert.equal(definitionLine(lines, "int total (int a)", 1), 1);
+ * assert.equal(definitionLine(["API int total (int a) {"], "int total (int a)", 1), 1);
+ * ```
  */
-export function definitionLine(lines: readonly string[], signature: string): number | undefined {
+export function definitionLine(
+  lines: readonly string[],
+  signature: string,
+  near = 1,
+): number | undefined {
   const head = sym1(signature);
   if (head === undefined) return undefined;
+  let best: number | undefined;
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!.replace(/\s+/g, " ").trim();
-    // A signature over several lines starts with its first line.
-    if (l.startsWith(head) || (l.length >= Math.min(head.length, 12) && head.startsWith(l))) {
-      return i + 1;
+    const holds = l.startsWith(head) || l.includes(` ${head}`) ||
+      // A signature over several lines starts with its first line.
+      (l.length >= Math.min(head.length, 12) && head.startsWith(l));
+    if (holds && (best === undefined || Math.abs(i + 1 - near) < Math.abs(best - near))) {
+      best = i + 1;
     }
   }
-  return undefined;
+  return best;
 }
 
 function statSize(path: string): number | undefined {

@@ -24,6 +24,12 @@ export interface ScoredTerm {
   next?: boolean;
   /** For a whole identifier's form, the identifiers as the query typed them (`testCreate`). */
   spelled?: readonly string[];
+  /**
+   * On the first term: it is a word of the qualifier of a name the query
+   * typed (`Store` of `Store.open`), so it names the container, not the
+   * answer's first word, and no `lead` is given for it.
+   */
+  typed?: boolean;
 }
 
 /**
@@ -219,7 +225,9 @@ export function scoreUnits(
   const pathText = fileText(path);
   terms.forEach((t, i) => forEachOccurrence(pathText, t.stem, () => pathTf[i]! += 1));
   const containers = containerUnits(units);
-  const leads = w.lead > 0 ? leadStems(terms[0]?.stem, terms[1]?.stem) : new Set<string>();
+  const leads = w.lead > 0 && !terms[0]?.typed
+    ? leadStems(terms[0]?.stem, terms[1]?.stem)
+    : new Set<string>();
   const pairIdf = terms.reduce((s, t, i) => s + (t.next ? (t.idf + terms[i + 1]!.idf) / 2 : 0), 0);
   const most = terms.reduce((s, t) => s + t.idf, 0) * (1 + w.name + w.qual) + w.pair * pairIdf ||
     1;

@@ -6,6 +6,7 @@ import {
   forEachOccurrence,
   lineOwners,
   proseLines,
+  type ScoredTerm,
   scoreUnits,
   type UnitInput,
 } from "./unit_score.ts";
@@ -262,4 +263,35 @@ Deno.test("scoreUnits() prefers the name a query types exactly, case included, o
   const dotted = [{ stem: "storeopen", idf: 6, spelled: ["Store.open"] }];
   const [store, other] = scoreUnits(methods, file, "", dotted, new Map(), DEFAULT_UNIT_WEIGHTS);
   assert.ok(store!.score > other!.score, `${store!.score} > ${other!.score}`);
+});
+
+Deno.test("scoreUnits() gives no lead to the first word of a typed qualifier: Store.open names the method, not the class", () => {
+  const { units, file } = fileWith([
+    "export class Store {",
+    "  constructor(path) {",
+    "    this.path = path;",
+    "  }",
+    "  open() {",
+    "    return this.path;",
+    "  }",
+    "}",
+  ], [
+    { name: "Store", start: 1, end: 8 },
+    { name: "open", qual: "Store", start: 5, end: 7 },
+  ]);
+  const words: ScoredTerm[] = [
+    { stem: "store", idf: 3, next: true },
+    { stem: "open", idf: 2 },
+    { stem: "storeopen", idf: 9, spelled: ["Store.open"] },
+  ];
+  const best = (t: ScoredTerm[]) => {
+    const s = scoreUnits(units, file, "src/store.js", t, new Map(), DEFAULT_UNIT_WEIGHTS);
+    return units[s.indexOf(s.reduce((a, b) => (b.score > a.score ? b : a)))]!.name;
+  };
+  assert.equal(best([{ ...words[0]!, typed: true }, words[1]!, words[2]!]), "open");
+  assert.equal(
+    best(words),
+    "Store",
+    "a prose first word still leads: the case the flag exists for",
+  );
 });

@@ -68,6 +68,8 @@ export interface HitFacts {
   changedAgoMs?: number;
   /** A path a note points at that is gone (the note itself stays). */
   missingPath?: string;
+  /** The hit's symbol, which its changed file no longer holds where it can be found. */
+  lostSymbol?: string;
   threshold: number;
 }
 
@@ -92,6 +94,7 @@ export function decideVerdict(f: HitFacts): { verdict: Verdict; reason: string |
       `changed since indexed${f.changedAgoMs !== undefined ? ` ${ago(f.changedAgoMs)}` : ""}`,
     );
   }
+  if (f.lostSymbol !== undefined) reasons.push(`${f.lostSymbol} not found in it now`);
   if (f.coverage.coverage < f.threshold) {
     reasons.push(
       `covers ${Math.round(f.coverage.coverage * 100)}% of the query (missing: ${

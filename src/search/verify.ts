@@ -92,6 +92,7 @@ export class Verifier {
       semanticOnly: isSemanticOnly(c),
       threshold: this.opts.threshold,
       ...(changed ? { changedAgoMs: this.#now - (st.mtime?.getTime() ?? this.#now) } : {}),
+      ...(span.lost ? { lostSymbol: m.title } : {}),
     };
     const { verdict, reason } = decideVerdict(facts);
     let lines: string[] | undefined;
@@ -100,7 +101,7 @@ export class Verifier {
       ? (u: ChunkMeta) =>
         u.signature === null || isFileChunk(u)
           ? undefined
-          : definitionLine(lines ??= text.split("\n"), u.signature)
+          : definitionLine(lines ??= text.split("\n"), u.signature, u.start_line ?? 1) ?? null
       : undefined;
     return this.#hit(c, verdict === "STALE" ? "WEAK" : verdict, reason, {
       path,
@@ -126,7 +127,7 @@ export class Verifier {
       hash: m.hash,
       size: m.size ?? -1,
       symbol: m.name !== null && m.kind !== "file"
-        ? { name: m.name, structHash: m.struct_hash, signature: m.signature }
+        ? { name: m.name, structHash: m.struct_hash, signature: m.signature, line: m.start_line }
         : null,
     };
     const found = root === undefined ? undefined : relocate(this.j, gone, {
@@ -148,9 +149,12 @@ export class Verifier {
     this.#log.push(`re-anchored ${path} → ${found.path} (${found.how}); hinted the reconciler`);
     const bytes = readBytes(found.path);
     const text = bytes ? new TextDecoder().decode(bytes) : "";
-    const lines = text.split("\n");
-    let line = found.line ??
-      (m.signature ? definitionLine(lines, m.signature) : undefined) ??
+    // The same content has every line where it was; a symbol found again is at the line found.
+    const same = found.how === "same content";
+    let line = same || isFileChunk(m) ? m.start_line : found.line ??
+      (m.signature
+        ? definitionLine(text.split("\n"), m.signature, m.start_line ?? 1)
+        : undefined) ??
       m.start_line;
     if (isFileChunk(m)) line = m.start_line;
     const length = (m.end_line ?? m.start_line ?? 1) - (m.start_line ?? 1);
@@ -159,12 +163,13 @@ export class Verifier {
       text,
       false,
     );
-    const cov = coverage(this.opts.words, span.text);
+    const own = isFileChunk(m) ? "" : `\n${m.title}`;
+    const cov = coverage(this.opts.words, span.text + own + (same ? `\n${m.doc ?? ""}` : ""));
     const { verdict, reason } = decideVerdict({
       exists: false,
       relocated: { from: path, how: found.how },
-      sameStat: false,
-      hash: "unchecked",
+      sameStat: same,
+      hash: same ? "same" : "unchecked",
       coverage: cov,
       semanticOnly: isSemanticOnly(c),
       threshold: this.opts.threshold,
@@ -261,7 +266,7 @@ export class Verifier {
       checked: "hash" | "stat" | "text";
       behind: number | null;
     },
-    movedTo?: (u: ChunkMeta) => number | undefined,
+    movedTo?: (u: ChunkMeta) => number | null | undefined,
   ): VerifiedHit {
     const m = c.best;
     const legs = [...new Set([m, ...c.others].flatMap((o) => o.legs))];
@@ -360,25 +365,32 @@ export class Verifier {
 /**
  * The units of a hit's file that answer the query, best first, at most five;
  * the first is the hit's own symbol at the line it was verified at, the
- * others where `movedTo` finds them now (a changed file), else where indexed.
+ * others where `movedTo` finds them now in a changed file (left out when it
+ * finds them nowhere: `null`), else where indexed. A hit whose file was
+ * not read (moved: found again after ranking) lists its own symbol alone.
  */
 function symbolsOf(
   c: Candidate,
   line: number | null,
-  movedTo?: (u: ChunkMeta) => number | undefined,
+  movedTo?: (u: ChunkMeta) => number | null | undefined,
 ): HitSymbol[] {
-  return c.units.slice(0, 5).map((u) => {
+  const units = c.units.length > 0 || isFileChunk(c.best)
+    ? c.units
+    : [{ chunk: c.best, score: Number.isFinite(c.focus) ? c.focus : c.score }];
+  return units.slice(0, 5).flatMap((u) => {
     const m = u.chunk;
     const indexed = m.start_line ?? 1;
-    const now = m.id === c.best.id ? line ?? indexed : movedTo?.(m) ?? indexed;
+    const moved = m.id === c.best.id ? line ?? indexed : movedTo?.(m);
+    if (moved === null) return [];
+    const now = moved ?? indexed;
     const shift = now - indexed;
-    return {
+    return [{
       name: m.title,
       kind: kindOf({ ...m, score: 0, legs: [] }) ?? "file",
       line: now,
       end_line: (m.end_line ?? m.start_line ?? 1) + shift,
       score: Math.round(u.score * 1e4) / 1e4,
-    };
+    }];
   });
 }
 

@@ -1,0 +1,157 @@
+/**
+ * Where a hit points once its file changed or moved since it was indexed:
+ * the definition nearest where it was (not a prototype, not a namesake in
+ * another class), through export macros, said plainly when it is gone, and
+ * at its own lines with no "changed" when the file moved unchanged.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import type { SearchHit, SearchResult } from "../src/search/mod.ts";
+import { cli, removeTree, tempDir, writeTree } from "./helpers.ts";
+
+const CALC = `#include <stdio.h>
+
+static int compute_total (int a, int b);
+
+int helper (void) {
+  return 1;
+}
+
+/* Add two quantities and return the grand total. */
+static int compute_total (int a, int b) {
+  int grand = a + b;
+  return grand;
+}
+`;
+
+const SHAPES = `import math
+
+
+class Circle:
+    """A circle."""
+
+    def __init__(self, r):
+        self.r = r
+
+    def area(self):
+        """Compute the circle area from its radius."""
+        return math.pi * self.r * self.r
+
+
+class Square:
+    """A square."""
+
+    def __init__(self, s):
+        self.s = s
+
+    def area(self):
+        """Compute the square area using the side length squared."""
+        return self.s * self.s
+`;
+
+const API = `#define LUALIB_API extern
+
+/* Create a fresh zorbulator state. */
+LUALIB_API int make_zorbulator (void) {
+  return 7;
+}
+`;
+
+async function indexed() {
+  const base = tempDir("heimdall-relocate-");
+  const repo = join(base, "repo");
+  writeTree(repo, {
+    "pkg/calc.c": CALC,
+    "pkg/shapes.py": SHAPES,
+    "pkg/api.c": API,
+    "docs/manual.rst":
+      "=========\nTop Title\n=========\n\nIntro paragraph mentioning plonkerator.\n",
+  });
+  // An hour back, so no file is "racy" and re-read by the next pass.
+  const past = new Date(Date.now() - 3_600_000);
+  for (const f of ["pkg/calc.c", "pkg/shapes.py", "pkg/api.c", "docs/manual.rst"]) {
+    Deno.utimeSync(join(repo, f), past, past);
+  }
+  const home = join(base, "home");
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const root = Deno.realPathSync(repo);
+  return {
+    root,
+    home,
+    async first(query: string, ...args: string[]): Promise<SearchHit> {
+      const r = await cli(home, ["search", "--json", "--limit", "1", query, ...args]);
+      assert.equal(r.code, 0, r.stderr);
+      return (JSON.parse(r.stdout) as SearchResult).hits[0]!;
+    },
+    [Symbol.dispose]: () => removeTree(base),
+  };
+}
+
+const at = (h: SearchHit) => `${h.symbol}:${h.line}-${h.end_line}`;
+const listed = (h: SearchHit) => h.symbols.map((s) => `${s.name}:${s.line}`);
+
+Deno.test("in an edited file a symbol is found at its definition nearest where it was, not at a prototype or a namesake", async () => {
+  using t = await indexed();
+  const calc = join(t.root, "pkg/calc.c");
+  Deno.writeTextFileSync(calc, CALC + "/* end */\n");
+  const total = await t.first("grand total quantities");
+  assert.equal(at(total), "compute_total:10-13", "the definition, not the prototype on line 3");
+  assert.match(total.reason ?? "", /^changed since indexed/);
+
+  const shapes = join(t.root, "pkg/shapes.py");
+  Deno.writeTextFileSync(shapes, "# a\n# b\n" + SHAPES);
+  const square = await t.first("square area side length");
+  assert.equal(at(square), "Square.area:23-25", "two lines down, not Circle.area's");
+  assert.ok(listed(square).includes("Circle.area:12"), listed(square).join(" "));
+});
+
+Deno.test("a definition behind an export macro is followed when lines are inserted above it", async () => {
+  using t = await indexed();
+  const api = join(t.root, "pkg/api.c");
+  Deno.writeTextFileSync(api, "/* a */\n/* b */\n/* c */\n" + API);
+  assert.equal(at(await t.first("zorbulator")), "make_zorbulator:7-9");
+});
+
+Deno.test("a symbol deleted from its changed file is said to be gone, at no line past the file's end", async () => {
+  using t = await indexed();
+  const calc = join(t.root, "pkg/calc.c");
+  Deno.writeTextFileSync(calc, "#include <stdio.h>\n\nint helper (void) {\n  return 1;\n}\n");
+  const hit = await t.first("compute_total grand");
+  assert.equal(hit.path, calc);
+  assert.equal(hit.verdict, "WEAK");
+  assert.match(hit.reason ?? "", /compute_total not found in it now/);
+  assert.ok(hit.line !== null && hit.end_line !== null && hit.end_line <= 5, at(hit));
+  assert.ok(!listed(hit).some((s) => Number(s.split(":")[1]) > 5), listed(hit).join(" "));
+});
+
+Deno.test("a file moved unchanged comes back REBUILT at its own lines, not 'changed', its symbol listed", async () => {
+  using t = await indexed();
+  Deno.mkdirSync(join(t.root, "other"));
+  Deno.renameSync(join(t.root, "pkg/shapes.py"), join(t.root, "other/shapes.py"));
+  Deno.renameSync(join(t.root, "pkg/calc.c"), join(t.root, "other/calc.c"));
+  const square = await t.first("square area side length");
+  assert.equal(square.verdict, "REBUILT");
+  assert.equal(square.path, join(t.root, "other/shapes.py"));
+  assert.equal(at(square), "Square.area:21-23");
+  assert.match(square.reason ?? "", /^moved from .*pkg\/shapes\.py \(same content\)$/);
+  assert.equal(square.coverage, 1, "its name and doc comment count, as in place");
+  assert.deepEqual(listed(square), ["Square.area:21"]);
+  const total = await t.first("grand total quantities");
+  assert.equal(at(total), "compute_total:10-13");
+});
+
+Deno.test("an overlined rst title is not its section's summary; a typed Class.method names the method", async () => {
+  using t = await indexed();
+  assert.equal((await t.first("plonkerator")).summary, "Intro paragraph mentioning plonkerator.");
+  assert.equal(at(await t.first("Square.area")), "Square.area:21-23");
+});
+
+Deno.test("--path to a folder outside every root is a usage error that says so", async () => {
+  using t = await indexed();
+  const outside = tempDir("heimdall-outside-");
+  const r = await cli(t.home, ["search", "compute", "--path", outside]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /is not under any root.*heimdall index/);
+  const ok = await cli(t.home, ["search", "compute", "-helper", "--path", "pkg"], { cwd: t.root });
+  assert.equal(ok.code, 0, ok.stderr);
+});
