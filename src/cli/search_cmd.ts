@@ -14,6 +14,7 @@ import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 import { printable } from "../present/fmt.ts";
+import { defaultAuthor } from "../memory/author.ts";
 
 export const HELP =
   `heimdall search QUERY… [--limit N] [--repo R] [--path P] [--lang L] [--kind K] [--json]
@@ -97,7 +98,13 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     throw new UsageError(`Invalid --kind "${values.kind}": expected one of ${KINDS.join(", ")}`);
   }
   // Of identical copies, the one in the repository you are in is the one shown.
-  const req: SearchRequest = { query, limit, home: ctx.home, near: Deno.cwd() };
+  const req: SearchRequest = {
+    query,
+    limit,
+    home: ctx.home,
+    near: Deno.cwd(),
+    viewer: () => defaultAuthor(),
+  };
   if (values.repo !== undefined) req.repo = resolveRepoOption(values.repo);
   if (values.path !== undefined) req.pathPrefix = resolvePathOption(values.path);
   if (values.lang !== undefined) req.lang = values.lang.toLowerCase();

@@ -3,7 +3,7 @@
  * server alike.
  */
 import type { Journal } from "../store/mod.ts";
-import { DEFAULT_TUNING, rank, type Tuning } from "./rank.ts";
+import { type Candidate, DEFAULT_TUNING, rank, type Tuning } from "./rank.ts";
 import type { ReadCache } from "./file_reads.ts";
 import { focusCandidates } from "./focus.ts";
 import { confidence } from "./confidence.ts";
@@ -39,7 +39,7 @@ export async function search(
   const cache: ReadCache = new Map();
   const candidates = focusCandidates(
     j,
-    ranking.candidates,
+    visibleTo(j, ranking.candidates, req.viewer),
     {
       terms: ranking.terms,
       words: ranking.query.words,
@@ -91,6 +91,28 @@ export async function search(
     pruned: verifier.pruned,
     summary: summaryLine(hits, verifier.pruned.length, took, ranking.legs),
   };
+}
+
+/**
+ * The candidates without the private memories of authors other than the
+ * viewer (all of them without a viewer). The viewer is asked for only when
+ * a private memory ranked: finding it may run `git`.
+ */
+function visibleTo(
+  j: Journal,
+  list: readonly Candidate[],
+  viewer: SearchRequest["viewer"],
+): Candidate[] {
+  const ids = list.flatMap((c) => (c.best.source === "memory" ? [String(c.best.ref_id)] : []));
+  if (ids.length === 0) return [...list];
+  const owners = j.all<{ id: string; author: string }>(
+    `SELECT id, author FROM memories WHERE scope = 'private' AND id IN (SELECT value FROM json_each(?))`,
+    JSON.stringify(ids),
+  );
+  if (owners.length === 0) return [...list];
+  const who = typeof viewer === "function" ? viewer() : viewer;
+  const hidden = new Set(owners.filter((o) => o.author !== who).map((o) => o.id));
+  return list.filter((c) => !(c.best.source === "memory" && hidden.has(String(c.best.ref_id))));
 }
 
 /** How far a candidate's score stands above the next one's, as a share of its own (0 when unknown). */

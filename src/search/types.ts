@@ -38,6 +38,12 @@ export interface SearchRequest {
   near?: string;
   /** Overrides the registered semantic leg; null turns it off. */
   semantic?: SemanticLeg | null;
+  /**
+   * Who asks (a memory author), or how to find out, asked only when a
+   * private memory ranks: another author's private memories are never
+   * returned, and without a viewer no private memory is.
+   */
+  viewer?: string | (() => string);
 }
 
 /** When and how a hit was checked against the disk. */

@@ -188,6 +188,7 @@ export function startUi(opts: UiOptions): UiServer {
           ...(q("path") ? { pathPrefix: q("path")! } : {}),
           ...(q("lang") ? { lang: q("lang")!.toLowerCase() } : {}),
           ...(q("kind") ? { kind: q("kind") as SearchKind } : {}),
+          viewer: opts.author,
         }, configuredTuning(opts.config()));
         logUsage(opts.home, searchUsage("ui", result));
         return json(result);

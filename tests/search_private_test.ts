@@ -1,0 +1,46 @@
+/** A private memory is its author's alone, in search as in `why`. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { cli, removeTree, tempDir, writeTree } from "./helpers.ts";
+
+Deno.test("search never returns another author's private memory; its author finds it", async () => {
+  const base = tempDir("heimdall-private-");
+  try {
+    const repo = join(base, "repo");
+    writeTree(repo, { "lib/plan.py": "def plan():\n    return 1\n" });
+    const home = join(base, "home");
+    assert.equal((await cli(home, ["index", repo])).code, 0);
+    const as = (author: string) => ({ env: { HEIMDALL_AUTHOR: author } });
+    const about = join(repo, "lib/plan.py");
+    const wrote = await cli(home, [
+      "remember",
+      "--kind",
+      "decision",
+      "--scope",
+      "private",
+      "--about",
+      about,
+      "alice private zebracorn plan",
+    ], as("alice"));
+    assert.equal(wrote.code, 0, wrote.stderr);
+    const shared = await cli(home, [
+      "remember",
+      "--kind",
+      "note",
+      "--about",
+      about,
+      "the zebracorn rollout is shared",
+    ], as("alice"));
+    assert.equal(shared.code, 0, shared.stderr);
+
+    const bob = await cli(home, ["search", "--json", "zebracorn"], as("bob"));
+    const bobTexts = JSON.parse(bob.stdout).hits.map((h: { summary: string }) => h.summary);
+    assert.ok(bobTexts.some((t: string) => t.includes("shared")), bobTexts.join(" | "));
+    assert.ok(!bobTexts.some((t: string) => t.includes("alice private")), bobTexts.join(" | "));
+    const alice = await cli(home, ["search", "--json", "zebracorn"], as("alice"));
+    const aliceTexts = JSON.parse(alice.stdout).hits.map((h: { summary: string }) => h.summary);
+    assert.ok(aliceTexts.some((t: string) => t.includes("alice private")), aliceTexts.join(" | "));
+  } finally {
+    removeTree(base);
+  }
+});
