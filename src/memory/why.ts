@@ -202,7 +202,8 @@ function reachGone(
     const name = text.slice(colon + 1);
     rows = j.all<Row>(
       `SELECT memory_id, path, symbol, state FROM memory_anchors
-       WHERE (path = ? OR original = ?) AND (symbol = ? OR name = ?)`,
+       WHERE (path = ? OR moved_from = ? OR original = ?) AND (symbol = ? OR name = ?)`,
+      file,
       file,
       text,
       name,
@@ -211,7 +212,9 @@ function reachGone(
   } else {
     rows = j.all<Row>(
       `SELECT memory_id, path, symbol, state FROM memory_anchors
-       WHERE path = ? OR symbol = ? OR (target = 'symbol' AND name = ?) OR original = ?`,
+       WHERE path = ? OR moved_from = ? OR symbol = ? OR (target = 'symbol' AND name = ?)
+         OR original = ?`,
+      abs,
       abs,
       text.replaceAll("::", "."),
       text,

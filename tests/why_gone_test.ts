@@ -1,0 +1,38 @@
+/** `why OLDPATH` after the file moved and then went: found however the old path is typed. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { cli, removeTree, tempDir, writeTree } from "./helpers.ts";
+
+Deno.test("why finds the memories of a file that moved and then went, by its old path typed from anywhere", async () => {
+  const base = tempDir("heimdall-why-gone-");
+  try {
+    const repo = join(base, "repo");
+    writeTree(repo, { "lib/string.js": "export function tpl(s) {\n  return s;\n}\n" });
+    const home = join(base, "home");
+    assert.equal((await cli(home, ["index", repo])).code, 0);
+    const rel = "repo/lib/string.js";
+    const wrote = await cli(
+      home,
+      ["remember", "--kind", "convention", "--about", rel, "string templates never cache"],
+      { cwd: base },
+    );
+    assert.equal(wrote.code, 0, wrote.stderr);
+    Deno.renameSync(join(repo, "lib/string.js"), join(repo, "lib/string2.js"));
+    assert.equal((await cli(home, ["reconcile", "--all"])).code, 0);
+    Deno.removeSync(join(repo, "lib/string2.js"));
+    assert.equal((await cli(home, ["reconcile", "--all"])).code, 0);
+    for (
+      const [cwd, typed] of [
+        [base, rel],
+        [join(repo, "lib"), "string.js"],
+        [repo, join(Deno.realPathSync(repo), "lib/string.js")],
+      ] as const
+    ) {
+      const r = await cli(home, ["why", typed], { cwd });
+      assert.equal(r.code, 0, `${typed} from ${cwd}: ${r.stderr}`);
+      assert.match(r.stdout, /string templates never cache|convention/, r.stdout);
+    }
+  } finally {
+    removeTree(base);
+  }
+});
