@@ -134,3 +134,60 @@ for (const seed of SEEDS) {
     }
   });
 }
+
+Deno.test("a class's file added after its callers, then a namesake added and removed: Type::m() calls and qualified bases converge", async () => {
+  const base = tempDir();
+  const root = join(base, "repo");
+  const write = (rel: string, text: string) => {
+    Deno.mkdirSync(join(root, rel, ".."), { recursive: true });
+    Deno.writeTextFileSync(join(root, rel), text);
+  };
+  write(
+    "user.cc",
+    '#include "wbi.h"\nnamespace ns {\nint Use(int b) { return WBI::Count(b); }\n}\n',
+  );
+  write(
+    "derived.cc",
+    '#include "reader.h"\nclass Collector : public log::Reader::Reporter {\n void Corruption() {}\n};\n',
+  );
+  write("u.php", "<?php\nfunction usephp() { return Foo::bar(); }\n");
+  const live = reconciler(join(base, "home"), root);
+  let round = 0;
+  const sameAsFresh = async (what: string) => {
+    await live.r.audit();
+    const freshHome = join(base, `fresh-${round++}`);
+    const fresh = reconciler(freshHome, root);
+    try {
+      await fresh.r.audit();
+      assert.deepEqual(graph(live.journal), graph(fresh.journal), what);
+    } finally {
+      fresh.journal.close();
+      removeTree(freshHome);
+    }
+  };
+  try {
+    await sameAsFresh("callers alone");
+    const wbi = "namespace ns {\nclass WBI {\n public:\n  static int Count(int b);\n};\n}\n";
+    const reader =
+      "namespace log {\nclass Reader {\n public:\n  class Reporter {\n   public:\n    virtual void Corruption();\n  };\n};\n}\n";
+    write("wbi.h", wbi);
+    write("reader.h", reader);
+    write("foo.php", "<?php\nclass Foo { public static function bar() { return 1; } }\n");
+    await sameAsFresh("the classes added after their callers");
+    assert.ok(
+      graph(live.journal).some((l) => l.startsWith("user.cc:ns.Use -calls-> wbi.h:ns.WBI.Count")),
+      graph(live.journal).join("\n"),
+    );
+    write("other/wbi.h", wbi);
+    write("other/reader.h", reader);
+    write("other/foo.php", "<?php\nclass Foo { public static function bar() { return 2; } }\n");
+    await sameAsFresh("a namesake of each class added");
+    for (const f of ["other/wbi.h", "other/reader.h", "other/foo.php"]) {
+      Deno.removeSync(join(root, f));
+    }
+    await sameAsFresh("the namesakes removed");
+  } finally {
+    live.journal.close();
+    removeTree(base);
+  }
+});

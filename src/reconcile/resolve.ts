@@ -68,12 +68,19 @@ function importSpecs(language: string | null, module: string, name: string): str
  * it (C++).
  */
 function hangsOnClassName(
-  ref: { target: string; language: string | null },
+  ref: { target: string; module?: string | null; language: string | null },
   names: ReadonlySet<string>,
 ): boolean {
-  const qualifier = ref.target.split(/\.|::|->/).at(-2);
+  // `Type::m()` keeps its class in `module` (a static qualifier).
+  const qualifier = ref.target.split(/\.|::|->/).at(-2) ??
+    (ref.module ? lastSegment(ref.module) : undefined);
   return names.has(qualifier ?? "") ||
     ((qualifier === undefined || qualifier === "this") && definesOutOfLine(ref.language));
+}
+
+/** The last part of a qualified name: `WBI` of `ns::WBI`, `path` of `os.path`. */
+function lastSegment(qualified: string): string {
+  return qualified.split(/\.|::/).at(-1)!;
 }
 
 /** The module tails a file is imported by: its stem and its folder's name. */
@@ -378,7 +385,8 @@ export class Resolver {
         retry.push(...j.all<RefRow>(
           `SELECT pe.rowid, pe.* FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
            WHERE pe.name = ? AND pe.owner_id != ? AND pe.kind != 'imports' AND pe.module IS NULL
-             AND pe.target = pe.name AND p.root_id = ? AND ${languageFamilySql("p.language")} = ?`,
+             AND (pe.target = pe.name OR pe.kind IN ('inherits', 'implements'))
+             AND p.root_id = ? AND ${languageFamilySql("p.language")} = ?`,
           name,
           pathId,
           where.root_id,
@@ -400,6 +408,17 @@ export class Resolver {
           pathId,
         ).filter((ref) => hangsOnClassName(ref, reshaped)),
       );
+      // `Type::m()` keeps `Type` in its module: found by the names of the
+      // methods of the classes so named now.
+      for (
+        const m of j.all<{ name: string }>(
+          `SELECT DISTINCT m.name FROM nodes c JOIN nodes m ON m.parent_id = c.id
+           WHERE c.name IN (SELECT value FROM json_each(?)) AND c.kind IN ${CLASS_KINDS}`,
+          JSON.stringify([...reshaped]),
+        )
+      ) {
+        retry.push(...this.#qualifiedCalls(m.name, pathId, reshaped));
+      }
     }
     for (const [i, ref] of retry.entries()) {
       this.#tryResolve(ref);
@@ -475,8 +494,9 @@ export class Resolver {
     const owners = new Set(this.#basesFound);
     const retry: RefRow[] = [];
     for (
-      const [k, m] of j.all<{ name: string; qualname: string; cls: string }>(
-        `SELECT n.name, n.qualname, p.id AS cls FROM nodes n JOIN nodes p ON p.id = n.parent_id
+      const [k, m] of j.all<{ name: string; qualname: string; cls: string; clsName: string }>(
+        `SELECT n.name, n.qualname, p.id AS cls, p.name AS clsName
+         FROM nodes n JOIN nodes p ON p.id = n.parent_id
          WHERE n.path_id = ? AND p.kind IN ${CLASS_KINDS} AND n.kind NOT IN ('file', 'heading')`,
         pathId,
       ).entries()
@@ -491,6 +511,8 @@ export class Resolver {
         m.qualname,
         pathId,
       ));
+      // `Type::m()` (C++, PHP, Rust): the class is the call's static qualifier.
+      retry.push(...this.#qualifiedCalls(m.name, pathId, new Set([m.clsName])));
       for (
         const sub of j.all<{ owner_id: number }>(
           `SELECT DISTINCT owner_id FROM edges WHERE dst = ? AND kind IN ('inherits', 'implements')
@@ -537,6 +559,21 @@ export class Resolver {
       this.#tryResolve(ref);
       if (seen.size % REFS_A_STEP === 0) yield `retrying calls on the members of path ${pathId}`;
     }
+  }
+
+  /**
+   * Other paths' pending calls of `name` through a static qualifier
+   * (`Type::name()`, kept as module `Type` or `ns::Type`) whose last part
+   * is one of `classes`.
+   */
+  #qualifiedCalls(name: string, pathId: number, classes: ReadonlySet<string>): RefRow[] {
+    return this.journal.all<RefRow>(
+      `SELECT rowid, * FROM pending_edges
+       WHERE name = ?1 AND target = ?1 AND owner_id != ?2 AND kind = 'calls'
+         AND module IS NOT NULL`,
+      name,
+      pathId,
+    ).filter((ref) => classes.has(lastSegment(ref.module!)));
   }
 
   /**
