@@ -70,6 +70,8 @@ Deno.test("a second one-shot index while one runs names it, not 'the daemon'; a 
     assert.match(r.stderr, new RegExp(`one-shot \`heimdall index\` \\(pid ${Deno.pid}\\)`));
     assert.match(r.stderr, /wait for it to finish/);
     assert.doesNotMatch(r.stderr, /daemon/i);
+    const roots = await cli(home, ["roots"]);
+    assert.ok(!roots.stdout.includes(repo), `a refused index adds no root: ${roots.stdout}`);
   } finally {
     lock.release();
   }
@@ -78,7 +80,28 @@ Deno.test("a second one-shot index while one runs names it, not 'the daemon'; a 
     const r = await cli(home, ["index", repo]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, new RegExp(`daemon \\(pid ${Deno.pid}\\) is running`));
+    const roots = await cli(home, ["roots"]);
+    assert.ok(
+      roots.stdout.includes(Deno.realPathSync(repo)),
+      `the daemon gets it: ${roots.stdout}`,
+    );
   } finally {
     lock.release();
   }
+});
+
+Deno.test("indexing a root nested in an indexed root leaves the journal equal to the disk", async () => {
+  const home = tempDir();
+  const outer = tempDir();
+  writeTree(outer, {
+    "top.ts": "export function top() {}\n",
+    "inner/f1.ts": "export function f1() {}\n",
+    "inner/f2.ts": "export function f2() {}\n",
+  });
+  assert.equal((await cli(home, ["index", outer])).code, 0);
+  const r = await cli(home, ["index", `${outer}/inner`]);
+  assert.equal(r.code, 0, r.stderr);
+  const v = await cli(home, ["verify"]);
+  assert.equal(v.code, 0, v.stdout + v.stderr);
+  assert.match(v.stdout, /clean/);
 });

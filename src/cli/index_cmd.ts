@@ -8,7 +8,7 @@ import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 import { plural, seconds } from "../present/fmt.ts";
 import { progressBar } from "./progress.ts";
-import { handToDaemon, withWriter } from "./writer.ts";
+import { handToDaemon, SETTLE_MS, withWriter } from "./writer.ts";
 
 export const HELP = `heimdall index [ROOT…] [--depth max|L0..L3] [--no-embed]
   Adds each ROOT (default: the current folder) to the roots and converges them
@@ -46,16 +46,22 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     const error = rootInHomeError(d, home);
     if (error !== undefined) throw new UsageError(error);
   }
-  await updateConfig(ctx.home.config, (c) => {
-    for (const path of realDirs) {
-      const existing = c.roots.find((r) => r.path === path);
-      if (existing) existing.depth = depth;
-      else c.roots.push({ path, depth });
-    }
-    return c;
-  });
-  const daemon = await handToDaemon(ctx, realDirs);
+  // The roots join the configuration once this command may write (or the
+  // daemon does): an index refused for a held lock leaves it as it was.
+  const addRoots = async () => {
+    await updateConfig(ctx.home.config, (c) => {
+      for (const path of realDirs) {
+        const existing = c.roots.find((r) => r.path === path);
+        if (existing) existing.depth = depth;
+        else c.roots.push({ path, depth });
+      }
+      return c;
+    });
+  };
+  let daemon = await handToDaemon(ctx, []);
   if (daemon !== undefined) {
+    await addRoots();
+    daemon = await handToDaemon(ctx, realDirs) ?? daemon;
     ctx.err(
       `The daemon (pid ${daemon}) is running: it picks up ${
         plural(realDirs.length, "root")
@@ -67,7 +73,12 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const bar = progressBar("indexing");
   const result = await withWriter(ctx, async (r, followers) => {
     const roots = r.roots.filter((root) => realDirs.includes(root.path));
-    const pass = await r.pass({ audit: roots, onProgress: (p) => bar.update(p) });
+    const pass = await r.pass({
+      audit: roots,
+      // Files still changing while read (or handed between nested roots) are seen through.
+      settleMs: SETTLE_MS,
+      onProgress: (p) => bar.update(p),
+    });
     bar.done();
     const indexMs = performance.now() - t0;
     // Vectors follow the symbol rows (nothing happens without an active model).
@@ -80,7 +91,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       embedBar.done();
     }
     return { stats: pass.audit!, counts: journalCounts(r.journal), indexMs, embedded };
-  });
+  }, { beforeOpen: addRoots });
   bar.done();
   const ms = result.indexMs;
   const files = Object.values(result.counts.paths).reduce((a, b) => a + b, 0);

@@ -4,7 +4,7 @@ import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
 import { plural, seconds } from "../present/fmt.ts";
 import { progressBar } from "./progress.ts";
-import { handToDaemon, withWriter } from "./writer.ts";
+import { handToDaemon, SETTLE_MS, withWriter } from "./writer.ts";
 import { UsageError } from "../errors/mod.ts";
 import { rootFor } from "../store/mod.ts";
 
@@ -13,8 +13,6 @@ export const HELP = `heimdall reconcile [PATH…] [--all] [--deep]
   paths (files or folders), then every pending hint and queued path. --all
   also runs a stat audit of every root (--deep re-hashes every file). With a
   daemon running, hands the paths to it instead.`;
-
-const SETTLE_MS = 10_000;
 
 /** `heimdall reconcile`: one-shot convergence. */
 export async function run(args: string[], ctx: Context): Promise<number> {

@@ -74,6 +74,12 @@ export async function withWriter<T>(
 }
 
 /**
+ * How long a one-shot pass waits for the paths it had to put back (changing
+ * while read, claimed by a nested root meanwhile) before it returns.
+ */
+export const SETTLE_MS = 10_000;
+
+/**
  * When the daemon holds the lock, hands it paths as a hint instead of failing.
  * Returns the daemon's pid, or undefined when no daemon runs (the caller then
  * writes itself, and a one-shot command holding the lock, such as another
