@@ -101,6 +101,7 @@ Deno.test("indexing a root nested in an indexed root leaves the journal equal to
   assert.equal((await cli(home, ["index", outer])).code, 0);
   const r = await cli(home, ["index", `${outer}/inner`]);
   assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^indexed 2 files, 2 symbols/, "the summary counts the root indexed");
   const v = await cli(home, ["verify"]);
   assert.equal(v.code, 0, v.stdout + v.stderr);
   assert.match(v.stdout, /clean/);

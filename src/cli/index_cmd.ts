@@ -90,7 +90,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       );
       embedBar.done();
     }
-    return { stats: pass.audit!, counts: journalCounts(r.journal), indexMs, embedded };
+    const counts = journalCounts(r.journal, roots.map((root) => root.id));
+    return { stats: pass.audit!, counts, indexMs, embedded };
   }, { beforeOpen: addRoots });
   bar.done();
   const ms = result.indexMs;

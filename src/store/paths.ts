@@ -81,27 +81,44 @@ export function hasPathsUnder(j: Journal, root: RootKey, relPrefix: string): boo
     undefined;
 }
 
-/** Counts for `status`: paths by state, nodes, edges, pending edges. */
-export function journalCounts(j: Journal): {
+/**
+ * Rows in the journal, or in the given roots only: paths by state, nodes,
+ * symbols (nodes other than files), edges and pending references (counted
+ * with the path that owns them).
+ */
+export function journalCounts(j: Journal, rootIds?: readonly number[]): {
   paths: Record<string, number>;
   nodes: number;
   symbols: number;
   edges: number;
   pending: number;
 } {
+  const roots = rootIds === undefined ? undefined : JSON.stringify(rootIds);
+  const owned = roots === undefined
+    ? ""
+    : "path_id IN (SELECT id FROM paths WHERE root_id IN (SELECT value FROM json_each(?)))";
+  const params = roots === undefined ? [] : [roots];
   const paths: Record<string, number> = {};
   for (
     const r of j.all<{ state: string; n: number }>(
-      "SELECT state, count(*) AS n FROM paths GROUP BY state",
+      `SELECT state, count(*) AS n FROM paths ${
+        roots === undefined ? "" : "WHERE root_id IN (SELECT value FROM json_each(?))"
+      } GROUP BY state`,
+      ...params,
     )
   ) paths[r.state] = r.n;
-  const one = (sql: string) => j.get<{ n: number }>(sql)!.n;
+  const one = (sql: string, where: string) =>
+    j.get<{ n: number }>(
+      where === "" ? sql : `${sql} ${sql.includes("WHERE") ? "AND" : "WHERE"} ${where}`,
+      ...params,
+    )!.n;
+  const byOwner = owned.replace("path_id", "owner_id");
   return {
     paths,
-    nodes: one("SELECT count(*) AS n FROM nodes"),
-    symbols: one("SELECT count(*) AS n FROM nodes WHERE kind != 'file'"),
-    edges: one("SELECT count(*) AS n FROM edges"),
-    pending: one("SELECT count(*) AS n FROM pending_edges"),
+    nodes: one("SELECT count(*) AS n FROM nodes", owned),
+    symbols: one("SELECT count(*) AS n FROM nodes WHERE kind != 'file'", owned),
+    edges: one("SELECT count(*) AS n FROM edges", byOwner),
+    pending: one("SELECT count(*) AS n FROM pending_edges", byOwner),
   };
 }
 
