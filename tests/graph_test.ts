@@ -249,7 +249,7 @@ Deno.test("callers counts the unresolved calls of its name only where they could
   removeTree(base);
 });
 
-Deno.test("symbols says why a path has no outline: no such file, a folder, under no root, not indexed yet", async () => {
+Deno.test("symbols says why a path has no outline: no such file, a folder, a link, under no root, not indexed yet", async () => {
   const base = tempDir();
   const repo = join(base, "repo");
   const home = join(base, "home");
@@ -257,7 +257,9 @@ Deno.test("symbols says why a path has no outline: no such file, a folder, under
   writeTree(base, { "outside.ts": "export function b(): void {}\n" });
   assert.equal((await cli(home, ["index", repo])).code, 0);
   writeTree(repo, { "src/later.ts": "export function c(): void {}\n" });
+  Deno.symlinkSync(join(base, "outside.ts"), join(repo, "src/link.ts"));
   const cases: [string, RegExp][] = [
+    ["src/link.ts", /".*\/src\/link\.ts" is a symbolic link to .*\/outside\.ts, .*never followed/],
     ["src/nope.ts", /No file ".*\/repo\/src\/nope\.ts"; check the path/],
     ["src", /".*\/repo\/src" is a folder; .*heimdall symbols .*\/repo\/src\/FILE/],
     ["../outside.ts", /".*\/outside\.ts" is under no root.*heimdall roots add DIR/],

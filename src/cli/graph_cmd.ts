@@ -89,6 +89,14 @@ function notIndexed(path: string, roots: readonly { path: string }[]): string {
   if (rootFor(roots, path) === undefined) {
     return `"${path}" is under no root, so it is not indexed; add one with \`heimdall roots add DIR\` (or \`heimdall index DIR\`)`;
   }
+  let link = false;
+  try {
+    link = Deno.lstatSync(path).isSymlink;
+  } catch { /* stat'ed above: gone meanwhile */ }
+  if (link) {
+    const target = Deno.realPathSync(path);
+    return `"${path}" is a symbolic link to ${target}, and links are never followed: \`heimdall symbols ${target}\` outlines it when it lies under a root`;
+  }
   return `"${path}" is not in the index yet; \`heimdall reconcile ${path}\` indexes it`;
 }
 
