@@ -22,6 +22,7 @@ import {
   sql,
 } from "./team_fixture.ts";
 import { TOOLS } from "../src/mcp/tools/mod.ts";
+import { Journal } from "../src/store/mod.ts";
 
 /** Every tool the server lists: the stateless answers must carry them all. */
 const TOOL_COUNT = TOOLS.length;
@@ -455,7 +456,8 @@ Deno.test("the stateless 2026-07-28 revision: server/discover, per-request _meta
     const discover = (await s.answer(1)).result as Record<string, unknown>;
     assert.equal(discover.resultType, "complete");
     assert.ok((discover.supportedVersions as string[]).includes("2026-07-28"));
-    assert.ok((discover.supportedVersions as string[]).includes("2025-11-25"));
+    // Only the versions a request may name: the others are negotiated by initialize.
+    assert.deepEqual(discover.supportedVersions, ["2026-07-28"]);
     assert.deepEqual(Object.keys(discover.capabilities as object), ["tools"]);
     assert.equal(typeof discover.instructions, "string");
     assert.equal(typeof discover.ttlMs, "number");
@@ -525,7 +527,7 @@ Deno.test("the stateless 2026-07-28 revision: server/discover, per-request _meta
     });
     const badArgs = (await s.answer(60)).error as { code: number; message: string };
     assert.equal(badArgs.code, -32602);
-    assert.match(badArgs.message, /arguments of why must be an object, not string/);
+    assert.match(badArgs.message, /arguments of why must be an object, not a string/);
     await s.sendRaw("{not json\n");
     const parse = await s.answerNull();
     assert.equal((parse.error as { code: number }).code, -32700);
@@ -715,6 +717,38 @@ Deno.test({
         const mine = await call("why", { target: "audit" });
         assert.match(text(mine), /my private doubt about audit/);
       });
+
+      await t.step(
+        "a read while another process holds A's journal lock answers from A's copy, and says so",
+        async () => {
+          const fromB = await heimdallJson<{ memory: WhyItem }>(b.home, [
+            "remember",
+            "--kind",
+            "decision",
+            "--about",
+            "audit",
+            "audit rows are never updated",
+          ], bob(b));
+          const holder = Journal.open(join(a.home, "journal.db"));
+          try {
+            holder.db.exec("BEGIN IMMEDIATE");
+            const locked = await call("why", { target: "audit" });
+            assert.ok(!locked.isError, text(locked));
+            assert.match(
+              String(locked.structuredContent!.team_warning),
+              /could not be copied here: another process is writing to the journal; showing this machine's copy/,
+            );
+            holder.db.exec("ROLLBACK");
+          } finally {
+            holder.close();
+          }
+          const why = await call("why", { target: "audit" });
+          assert.equal(why.structuredContent!.team_warning ?? null, null, text(why));
+          assert.ok(
+            (why.structuredContent!.current as WhyItem[]).some((m) => m.id === fromB.memory.id),
+          );
+        },
+      );
 
       await t.step(
         "calls at once are answered in order on the server's one connection",

@@ -3,9 +3,12 @@
  *
  * Owns the tool definitions (one file each under `tools/`, verb_noun names,
  * JSON schemas from zod, honest annotations), the server built on the
- * official SDK, and the stateless 2026-07-28 layer the SDK lacks. Never
- * writes to stdout except protocol messages; never takes the writer lock
- * (memory and notes are plain transactions).
+ * official SDK, the stateless 2026-07-28 layer the SDK lacks, and the stdio
+ * transport (every line answered, a size limit that answers too, and the
+ * requests in flight finished when the client closes stdin). Never writes
+ * to stdout except protocol messages; never takes the writer lock (memory
+ * and notes are plain transactions, whose waits for another process's
+ * lock never hold up the other requests).
  */
 export {
   createServer,

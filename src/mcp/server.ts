@@ -1,15 +1,13 @@
 /**
  * `heimdall mcp`: the stdio MCP server, on the official SDK, answering both
  * the `initialize` era (2025-06-18, 2025-11-25) and the stateless 2026-07-28
- * revision (see `stateless.ts`). stdout carries protocol messages only:
- * console output is sent to stderr for the server's lifetime.
+ * revision (see `stateless.ts`), over Heimdall's own stdio transport (see
+ * `stdio.ts`). stdout carries protocol messages only: console output is sent
+ * to stderr for the server's lifetime.
  */
-import process from "node:process";
 // Types sit beside the .js files without the extension (the package's "./*" export pattern).
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-// @ts-types="@modelcontextprotocol/sdk/server/stdio"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Config, HomePaths } from "../config/mod.ts";
 import { defaultAuthor } from "../memory/mod.ts";
 import {
@@ -19,11 +17,26 @@ import {
   JournalCorruptError,
   knownDamage,
   markDamaged,
+  setBusyTimeout,
 } from "../store/mod.ts";
 import { currentActor, openTeam, type Team } from "../team/mod.ts";
 import { type DiscoverInfo, StatelessBridge } from "./stateless.ts";
+import { StdioLines } from "./stdio.ts";
 import type { ToolAnswer, ToolContext, ToolDef } from "./tool.ts";
 import { TOOLS } from "./tools/mod.ts";
+import {
+  awaitWriteTurn,
+  isBusy,
+  JournalBusyError,
+  MCP_BUSY_MS,
+  WRITE_WAIT_MS,
+} from "./write_turn.ts";
+
+/**
+ * How long, once the client has closed stdin, the server goes on with the
+ * requests it has received before it exits without their answers (ms).
+ */
+const DRAIN_MS = 60_000;
 
 /** The server's name and version, as clients see them. */
 export const SERVER_INFO = { name: "heimdall", title: "Heimdall", version: "0.1.0" };
@@ -86,6 +99,11 @@ export function toolContext(
 /**
  * An SDK server with every tool registered.
  *
+ * A write tool (not read-only) first waits for its turn to write without
+ * holding up other requests, and a journal locked by another process ends
+ * it with an error that names the holder and the remedy (see
+ * `write_turn.ts`).
+ *
  * Named only inside this folder (the server and its tools).
  *
  * @internal
@@ -107,8 +125,19 @@ export function createServer(ctx: ToolContext, tools: readonly ToolDef[] = TOOLS
       async (args: unknown) => {
         let out: ToolAnswer;
         try {
+          if (!t.annotations.readOnlyHint && journalExists(ctx.home.journal)) {
+            const free = await awaitWriteTurn(() => ctx.writable(), WRITE_WAIT_MS);
+            if (!free) {
+              throw await JournalBusyError.about(ctx.home, t.name, { waitedMs: WRITE_WAIT_MS });
+            }
+          }
           out = await t.run(args ?? {}, ctx);
         } catch (e) {
+          if (e instanceof JournalBusyError) throw e;
+          if (isBusy(e)) {
+            const outcome = t.annotations.readOnlyHint ? "reading" : "partway";
+            throw await JournalBusyError.about(ctx.home, t.name, outcome);
+          }
           // A bad page met by a query: one error naming the remedy, and the
           // journal marked so that every later answer says so.
           if (!isCorruption(e) || e instanceof JournalCorruptError) throw e;
@@ -129,22 +158,43 @@ export function createServer(ctx: ToolContext, tools: readonly ToolDef[] = TOOLS
       },
     );
   }
+  // The SDK's registerTool promises listChanged: true; ours is what discover says.
+  server.server.registerCapabilities(CAPABILITIES);
   return server;
 }
+
+function journalExists(file: string): boolean {
+  try {
+    Deno.statSync(file);
+    return true;
+  } catch {
+    return false; // nobody holds a lock on it; the tool creates it
+  }
+}
+
+/**
+ * What the server can do, as `initialize` and `server/discover` both say. The
+ * tools are all registered before the server connects and never change, so
+ * it never sends notifications/tools/list_changed and does not promise them.
+ */
+const CAPABILITIES = { tools: { listChanged: false } };
 
 /** What `server/discover` says (2026-07-28). */
 export function discoverInfo(): DiscoverInfo {
   return {
     serverInfo: SERVER_INFO,
-    capabilities: { tools: { listChanged: false } },
+    capabilities: CAPABILITIES,
     instructions: INSTRUCTIONS,
     ttlMs: 3_600_000,
   };
 }
 
 /**
- * Serves MCP on stdin/stdout until the client closes stdin. Console output
- * goes to stderr so nothing but protocol messages reaches stdout.
+ * Serves MCP on stdin/stdout until the client closes stdin, then answers
+ * every request already received before returning (for at most a
+ * minute; past it the requests still unanswered are named on stderr). Console output goes to stderr so nothing but protocol messages
+ * reaches stdout. Every journal statement waits at most `MCP_BUSY_MS` for
+ * another process's lock (see `write_turn.ts`).
  */
 export async function serveStdio(
   home: HomePaths,
@@ -154,15 +204,19 @@ export async function serveStdio(
   console.log = console.error;
   console.info = console.error;
   console.debug = console.error;
+  setBusyTimeout(MCP_BUSY_MS);
   const ctx = toolContext(home, config, cwd);
   const server = createServer(ctx);
-  const transport = new StatelessBridge(new StdioServerTransport(), discoverInfo());
-  const ended = new Promise<void>((resolve) => {
-    process.stdin.once("end", resolve);
-    process.stdin.once("close", resolve);
-  });
-  await server.connect(transport);
-  await ended;
+  const stdio = new StdioLines();
+  await server.connect(new StatelessBridge(stdio, discoverInfo()));
+  const unanswered = await stdio.drain(DRAIN_MS);
+  if (unanswered.length > 0) {
+    console.error(
+      `heimdall mcp: stdin closed; exiting without answering request${
+        unanswered.length === 1 ? "" : "s"
+      } ${unanswered.map((id) => JSON.stringify(id)).join(", ")} after ${DRAIN_MS / 1000} s`,
+    );
+  }
   await server.close();
   await ctx.close();
 }

@@ -8,11 +8,13 @@
  * transport wrapper sits between the stdio transport and the SDK server and
  * adds exactly what the SDK lacks:
  *
- * - `server/discover`, answered here (supported versions, capabilities,
- *   instructions, caching hints, server info);
- * - per-request `_meta`: a version this server does not speak gets error
- *   -32022 with `{supported, requested}`; missing client capabilities get
- *   -32602; everything else goes on to the SDK's handlers unchanged;
+ * - `server/discover`, answered here (the versions a request may name,
+ *   capabilities, instructions, caching hints, server info);
+ * - per-request `_meta`: a version other than {@link STATELESS_VERSION} gets
+ *   error -32022 with `{supported, requested}` (the initialize era's
+ *   versions are negotiated by `initialize`, never named per request);
+ *   missing client capabilities get -32602; everything else goes on to the
+ *   SDK's handlers unchanged;
  * - the result envelope of the new revision on those requests' answers:
  *   `resultType: "complete"`, the server's identity in `_meta`, and
  *   `ttlMs`/`cacheScope` on `tools/list`.
@@ -22,11 +24,18 @@
  */
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types";
+import { INVALID_PARAMS, kindOf, obj } from "./jsonrpc.ts";
 
 /** The stateless revision. */
 export const STATELESS_VERSION = "2026-07-28";
-/** Every revision this server answers (newest first). */
+/** Every revision this server answers (newest first): the stateless one, then the `initialize` era's. */
 export const SUPPORTED_VERSIONS = [STATELESS_VERSION, "2025-11-25", "2025-06-18"];
+/**
+ * The revisions a request may name in its `_meta`, without a handshake:
+ * what `server/discover` lists and what error -32022 offers. The others of
+ * {@link SUPPORTED_VERSIONS} are reached through `initialize` only.
+ */
+export const REQUEST_VERSIONS = [STATELESS_VERSION];
 
 const META_VERSION = "io.modelcontextprotocol/protocolVersion";
 const META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
@@ -40,8 +49,6 @@ const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
  * @internal
  */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
-const INVALID_PARAMS = -32602;
-const PARSE_ERROR = -32700;
 
 /**
  * Why a `tools/call`'s params are not a call at all (no tool name, arguments
@@ -56,15 +63,23 @@ function badToolCall(params: unknown): string | undefined {
   }
   if (p.arguments !== undefined && obj(p.arguments) === null) {
     return `Invalid params: the arguments of ${p.name} must be an object, not ${
-      Array.isArray(p.arguments) ? "an array" : typeof p.arguments
+      kindOf(p.arguments)
     }`;
   }
   return undefined;
 }
 
-/** An error's message, its first line only. */
-function firstLine(e: Error): string {
-  return e.message.split("\n")[0]!.slice(0, 200);
+/** The -32022 message for `version` named in a request's `_meta`. */
+function unsupportedText(version: string): string {
+  const initializeOnly = SUPPORTED_VERSIONS.includes(version) &&
+    !REQUEST_VERSIONS.includes(version);
+  return initializeOnly
+    ? `Unsupported protocol version "${version}" in a request's _meta: requests without a handshake speak ${
+      REQUEST_VERSIONS.join(", ")
+    }; ${version} is negotiated with initialize`
+    : `Unsupported protocol version "${version}": requests without a handshake speak ${
+      REQUEST_VERSIONS.join(", ")
+    }`;
 }
 
 /**
@@ -81,10 +96,6 @@ export interface DiscoverInfo {
 }
 
 type Obj = Record<string, unknown>;
-
-function obj(v: unknown): Obj | null {
-  return typeof v === "object" && v !== null && !Array.isArray(v) ? v as Obj : null;
-}
 
 /**
  * Wraps a transport so the SDK server behind it also speaks 2026-07-28.
@@ -103,19 +114,7 @@ export class StatelessBridge implements Transport {
 
   constructor(readonly inner: Transport, readonly info: DiscoverInfo) {
     inner.onclose = () => this.onclose?.();
-    inner.onerror = (e) => {
-      // A line that is not JSON-RPC gets JSON-RPC's parse error, not silence.
-      if (e instanceof SyntaxError || e.name === "ZodError") {
-        this.inner.send(
-          {
-            jsonrpc: "2.0",
-            id: null,
-            error: { code: PARSE_ERROR, message: `Parse error: ${firstLine(e)}` },
-          } as unknown as JSONRPCMessage,
-        ).catch(() => {});
-      }
-      this.onerror?.(e);
-    };
+    inner.onerror = (e) => this.onerror?.(e);
     inner.onmessage = (m, extra) => this.#receive(m, extra);
   }
 
@@ -175,12 +174,12 @@ export class StatelessBridge implements Transport {
       return;
     }
     const id = m.id as string | number;
-    if (version !== undefined && version !== STATELESS_VERSION) {
+    if (version !== undefined && !REQUEST_VERSIONS.includes(version as string)) {
       this.#reply(id, {
         error: {
           code: UNSUPPORTED_PROTOCOL_VERSION,
-          message: `Unsupported protocol version "${String(version)}"`,
-          data: { supported: SUPPORTED_VERSIONS, requested: String(version) },
+          message: unsupportedText(String(version)),
+          data: { supported: REQUEST_VERSIONS, requested: String(version) },
         },
       });
       return;
@@ -199,7 +198,7 @@ export class StatelessBridge implements Transport {
       this.#reply(id, {
         result: {
           resultType: "complete",
-          supportedVersions: SUPPORTED_VERSIONS,
+          supportedVersions: REQUEST_VERSIONS,
           capabilities: this.info.capabilities,
           instructions: this.info.instructions,
           ttlMs: this.info.ttlMs,

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { SharedMemory, TeamStoreError } from "../../team/mod.ts";
 import type { Journal } from "../../store/mod.ts";
 import { type ToolAnswer, type ToolContext, type ToolDef, WRITES } from "../tool.ts";
+import { isBusy } from "../write_turn.ts";
 
 /**
  * Runs `fn` with memory through the server's team store: with a shared
@@ -136,17 +137,22 @@ function forAgent(e: unknown, tool: string): unknown {
  * Before a read of memory: with a shared store configured, pulls what the
  * team wrote since the last pull into this journal (one round trip when
  * nothing changed; see `pullMemories`). Returns null, or, when the store
- * cannot be reached, a warning for the agent: the read then answers from
- * this machine's copies as of their last pull. Nothing without a shared
- * store.
+ * cannot be reached or another process holds the journal's write lock (the
+ * copy is not waited for: the read goes on), a warning for the agent: the
+ * read then answers from this machine's copies as of their last pull.
+ * Nothing without a shared store.
  */
 export async function pullTeamMemories(ctx: ToolContext): Promise<string | null> {
   if (!ctx.config().teamUrl) return null;
+  const asOfLastSync = "showing this machine's copy of the team's memories as of its last sync";
   try {
     await ctx.withTeam((team) => team.syncMemories());
     return null;
   } catch (e) {
+    if (isBusy(e)) {
+      return `The team's latest memories could not be copied here: another process is writing to the journal; ${asOfLastSync}`;
+    }
     if (!(e instanceof TeamStoreError)) throw e;
-    return `${e.message}; showing this machine's copy of the team's memories as of its last sync`;
+    return `${e.message}; ${asOfLastSync}`;
   }
 }
