@@ -41,7 +41,7 @@ function pick<H extends string, R extends string>(
 const SEARCHING = new Set(["search", "mcp", "doctor"]);
 
 /** Each command's module, loaded only when that command runs: a command pays for its own imports. */
-export const COMMANDS: Record<string, () => Promise<Command>> = {
+const COMMANDS: Record<string, () => Promise<Command>> = {
   index: () => import("./index_cmd.ts"),
   search: () => import("./search_cmd.ts"),
   insert: () => import("./insert_cmd.ts"),
@@ -142,6 +142,18 @@ export const SUMMARIES:
       ["ui", "serve the dashboard on 127.0.0.1"],
     ]],
   ];
+
+/**
+ * Every command's name, and a way to read its help text (which loads its
+ * module), for the tests that keep the overview in step with the commands.
+ *
+ * @internal
+ */
+export function commandHelp(): Map<string, () => Promise<string>> {
+  return new Map(
+    Object.entries(COMMANDS).map(([name, load]) => [name, async () => (await load()).HELP]),
+  );
+}
 
 function usage(): string {
   const width = Math.max(...SUMMARIES.flatMap(([, list]) => list.map(([name]) => name.length)));
