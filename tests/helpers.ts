@@ -3,7 +3,8 @@ import { join } from "node:path";
 
 export const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const DENO = Deno.execPath();
-const PERMS = [
+/** The permissions the tests run the CLI with. */
+export const PERMS = [
   "--allow-read",
   "--allow-write",
   "--allow-env",

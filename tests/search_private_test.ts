@@ -1,7 +1,42 @@
 /** A private memory is its author's alone, in search as in `why`. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, removeTree, tempDir, writeTree } from "./helpers.ts";
+import { Client } from "@modelcontextprotocol/sdk/client";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { cli, MAIN, PERMS, removeTree, tempDir, writeTree } from "./helpers.ts";
+
+/** What the MCP `search` tool answers `query` for `author`. */
+async function mcpSearch(
+  home: string,
+  cwd: string,
+  author: string,
+  query: string,
+): Promise<string> {
+  const client = new Client({ name: "heimdall-test", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({
+      command: Deno.execPath(),
+      args: ["run", ...PERMS, MAIN, "mcp"],
+      env: {
+        HEIMDALL_HOME: home,
+        HEIMDALL_AUTHOR: author,
+        DENO_NO_UPDATE_CHECK: "1",
+        NO_COLOR: "1",
+        PATH: Deno.env.get("PATH") ?? "",
+      },
+      cwd,
+      stderr: "pipe",
+    }),
+  );
+  try {
+    const r = await client.callTool({ name: "search", arguments: { query } }) as {
+      content: { text: string }[];
+    };
+    return r.content.map((c) => c.text).join("\n");
+  } finally {
+    await client.close();
+  }
+}
 
 Deno.test("search never returns another author's private memory; its author finds it", async () => {
   const base = tempDir("heimdall-private-");
@@ -40,6 +75,9 @@ Deno.test("search never returns another author's private memory; its author find
     const alice = await cli(home, ["search", "--json", "zebracorn"], as("alice"));
     const aliceTexts = JSON.parse(alice.stdout).hits.map((h: { summary: string }) => h.summary);
     assert.ok(aliceTexts.some((t: string) => t.includes("alice private")), aliceTexts.join(" | "));
+    // The MCP tool answers as the agent's author does.
+    assert.doesNotMatch(await mcpSearch(home, repo, "bob", "zebracorn"), /alice private/);
+    assert.match(await mcpSearch(home, repo, "alice", "zebracorn"), /alice private/);
   } finally {
     removeTree(base);
   }

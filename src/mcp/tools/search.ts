@@ -38,6 +38,7 @@ export const searchTool: ToolDef = {
       ...(a.kind ? { kind: a.kind } : {}),
       home: ctx.home,
       near: ctx.cwd,
+      viewer: () => ctx.author(),
     }, configuredTuning(ctx.config()));
     logUsage(ctx.home, searchUsage("mcp", res));
     const lines = [res.summary];
