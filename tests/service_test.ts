@@ -124,6 +124,29 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name:
+    "systemdUnit() writes a home with non-ASCII letters, quotes and a semicolon so systemd loads it",
+  ignore: !HAS_ANALYZE,
+  fn() {
+    const root = tempDir();
+    try {
+      for (const name of ["josé", `it's "mine";(x)`]) {
+        const home = join(root, name);
+        Deno.mkdirSync(home);
+        const file = join(root, "heimdall.service");
+        Deno.writeTextFileSync(
+          file,
+          systemdUnit({ ...spec(root), home, logFile: join(root, "service.log") }),
+        );
+        assert.deepEqual(verifyUnit(file), { code: 0, complaints: [] }, name);
+      }
+    } finally {
+      removeTree(root);
+    }
+  },
+});
+
 Deno.test("systemdUnit() refuses a log path with white space, naming it and the remedy", () => {
   const s = { ...spec("/home/a b"), logFile: "/home/a b/.heimdall/logs/service.log" };
   assert.throws(() => systemdUnit(s), (e: unknown) => {

@@ -110,7 +110,8 @@ export function systemdUnit(spec: ServiceSpec): string {
     "Type=simple",
     `ExecStart=${spec.argv.map((w, i) => systemdWord(w, i > 0)).join(" ")}`,
     ...Object.entries(env).map(([k, v]) => `Environment=${systemdWord(`${k}=${v}`)}`),
-    `WorkingDirectory=${systemdWord(spec.home)}`,
+    // A path setting takes the rest of its line as the path: quotes would be part of it.
+    `WorkingDirectory=${systemdLiteral(spec.home)}`,
     "Restart=on-failure",
     "RestartSec=5",
     // SIGTERM is the daemon's clean stop; it finishes the file in hand.
