@@ -132,5 +132,18 @@ export function secretSamples(seed = 12): SecretSample[] {
     s("password_assignment", pick(13) + "@", (x) => `{"client_secret": "${x}"}`),
     s("secret_assignment", pick(32), (x) => `apiKey := "${x}"`),
     s("secret_assignment", pick(40, ALNUM + "-_"), (x) => `const authToken = '${x}';`),
+    s(
+      "github_token",
+      "gh" + "p_" + pick(36),
+      (x) => `curl "https://api.example.org/?h=Authorization%3A%20token%20${x}"`,
+    ),
+    ((body) => ({
+      kind: "private_key",
+      secret: body[1]!,
+      line: `-----BEGIN PGP PRIVATE` +
+        ` KEY BLOCK-----\nVersion: GnuPG v2\n\n${body.join("\n")}\n=${
+          pick(4)
+        }\n-----END PGP PRIVATE` + ` KEY BLOCK-----`,
+    }))(Array.from({ length: 4 }, () => pick(64, B64))),
   ];
 }

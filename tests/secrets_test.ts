@@ -1,5 +1,5 @@
 /**
- * No secret is ever stored: 37 fake secrets of 30 kinds (tests/secret_samples.ts)
+ * No secret is ever stored: 39 fake secrets of 30 kinds (tests/secret_samples.ts)
  * are planted through every way text gets in (files in an indexed root, one
  * after 412 KiB of filler; CLI insert, remember, attempt, import, task,
  * claim, hand-off; the MCP tools; hook events of a whole session; the team
@@ -11,7 +11,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { removeTree, tempDir } from "./helpers.ts";
+import { cli, removeTree, tempDir, writeTree } from "./helpers.ts";
 import {
   ALL_LINES,
   leaks,
@@ -23,6 +23,7 @@ import {
   plantThroughHooks,
   plantThroughMcp,
   rawFiles,
+  SAMPLES,
 } from "./secret_plant.ts";
 import { freshDatabase, noPostgres, pgServer } from "./team_fixture.ts";
 
@@ -61,6 +62,30 @@ Deno.test("no planted secret reaches the journal, its WAL, sessions or logs by a
     ]);
     assert.ok(hookOut.join("\n").includes(canary), "the second session was shown prior work");
     assert.deepEqual(leaks(agentSaw), [], "nothing stored comes back to an agent with a secret");
+  } finally {
+    removeTree(base);
+  }
+});
+
+Deno.test("a file holding a PGP private key block or a glued token is skipped: search finds no word of it", async () => {
+  const base = tempDir("heimdall-secrets-");
+  try {
+    const pgp = SAMPLES.find((s) => s.line.includes("PGP PRIVATE"))!;
+    const glued = SAMPLES.find((s) => s.line.includes("%20" + s.secret))!;
+    const repo = join(base, "repo");
+    writeTree(repo, {
+      "keys/release.asc": `# the release key\n${pgp.line}\n`,
+      "notes/escaped.json": `{"note":"first\\n${glued.secret}"}\n`,
+      "src/ordinary.ts": "export const ordinaryWord = 1;\n",
+    });
+    const home = join(base, "home");
+    assert.match((await ok(home, ["index", repo])).stdout, /2 secret files skipped/);
+    // The index folds case: a word of the secret, lower-cased, is what it would hold.
+    for (const word of [pgp.secret.slice(0, 40), glued.secret]) {
+      const r = await cli(home, ["search", word.toLowerCase()]);
+      assert.equal(r.code, 1, `${word}: ${r.stdout}`);
+    }
+    assert.equal((await ok(home, ["search", "ordinaryWord"])).code, 0);
   } finally {
     removeTree(base);
   }

@@ -2,7 +2,7 @@
  * No secret is ever stored, measured with the real CLI, MCP server and hook
  * in subprocesses on real temp folders:
  *
- * - 37 fake secrets of 30 kinds (tests/secret_samples.ts) planted through
+ * - 39 fake secrets of 30 kinds (tests/secret_samples.ts) planted through
  *   indexed files (one after 412 KiB of filler), CLI insert, remember,
  *   attempt, import, task, claim and hand-off, the MCP tools and a whole hook
  *   session; then the raw bytes of everything under $HEIMDALL_HOME (journal,

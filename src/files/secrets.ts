@@ -77,9 +77,34 @@ export interface SecretFinding {
 /** A newline, raw or escaped inside a string literal (`"…\n…"` in JSON or code). */
 const NL = String.raw`(?:\r?\n|\\r\\n|\\n)`;
 
+/**
+ * An escape whose last character is a letter or digit glued to what follows:
+ * `%3D` or `%20` in a URL, `\n` or `\u003d` inside a string literal.
+ */
+const ESCAPE = String.raw`%[0-9A-Fa-f]{2}|\\(?:[nrt]|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2})`;
+/**
+ * Where a prefix that could end an ordinary word starts (`sk_live_` in
+ * `network_live_`, `sk-admin-` in `task-admin-`, `npm_` in `pnpm_`): not
+ * right after a letter, unless that letter ends an {@link ESCAPE}. A digit
+ * or `_` before it is fine (`%20`, `test_auth_`).
+ */
+const NOT_IN_WORD = String.raw`(?:(?<![A-Za-z])|(?<=${ESCAPE}))`;
+/**
+ * Where a short or common prefix starts (`key-`, `SK`, `AKIA`): at the start
+ * of a word, or right after an {@link ESCAPE}.
+ */
+const WORD_START = String.raw`(?:(?<![A-Za-z0-9_])|(?<=${ESCAPE}))`;
+/** The end of a token whose body is letters and digits: a `_suffix` or `-suffix` may follow. */
+const END = String.raw`(?![A-Za-z0-9])`;
+
 // Each alternative starts with a fixed prefix so one pass stays linear; a
 // group's name is the kind reported and written into `[REDACTED:<kind>]`.
 // Formats as their issuers document them (and as gitleaks/trufflehog match them).
+// Tokens are found glued to what surrounds them (`%20ghp_…`, `"a\nghp_…"`,
+// `test_ghp_…_backup`): a prefix with a long mandatory body that no word ends
+// in (`ghp_`, `xoxb-1…-`, `AIza`) needs no boundary at all; one an ordinary
+// word could end in needs {@link NOT_IN_WORD}; a short or common one,
+// {@link WORD_START}.
 const KINDS = [
   [
     "private_key",
@@ -93,15 +118,15 @@ const KINDS = [
       .raw`PuTTY-User-Key-File-\d: [\s\S]{0,2000}?Private-Lines: *\d+\r?\n[A-Za-z0-9+/=\r\n]{20,}`,
   ],
   ["age_secret_key", String.raw`AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}`],
-  ["aws_access_key_id", String.raw`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`],
+  ["aws_access_key_id", String.raw`${WORD_START}(?:AKIA|ASIA)[0-9A-Z]{16}${END}`],
   [
     "github_token",
-    String.raw`\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,255})\b`,
+    String.raw`gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,255}`,
   ],
-  ["gitlab_token", String.raw`\bgl(?:pat|dt|rt|ptt|soat|cbt|oas)-[0-9A-Za-z_-]{20,}`],
+  ["gitlab_token", String.raw`${NOT_IN_WORD}gl(?:pat|dt|rt|ptt|soat|cbt|oas)-[0-9A-Za-z_-]{20,}`],
   [
     "slack_token",
-    String.raw`\bxox[baprse]-\d+-[0-9A-Za-z-]{10,}|\bxapp-\d-[A-Z0-9]+-\d+-[a-z0-9]{20,}`,
+    String.raw`xox[baprse]-\d+-[0-9A-Za-z-]{10,}|xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]{20,}`,
   ],
   [
     "slack_webhook",
@@ -109,30 +134,31 @@ const KINDS = [
       .raw`hooks\.slack\.com/(?:services|workflows|triggers)/T[A-Z0-9]{6,}/[A-Z0-9]{6,}/[A-Za-z0-9]{20,}`,
   ],
   ["discord_webhook", String.raw`discord(?:app)?\.com/api/webhooks/\d{15,}/[\w-]{60,}`],
-  ["stripe_live_key", String.raw`\b[sr]k_live_[0-9A-Za-z]{20,}`],
-  ["stripe_webhook_secret", String.raw`\bwhsec_[A-Za-z0-9+/]{32,}`],
-  ["google_api_key", String.raw`\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`],
-  ["google_oauth_secret", String.raw`\bGOCSPX-[0-9A-Za-z_-]{28}(?![0-9A-Za-z_-])`],
-  ["google_oauth_token", String.raw`\bya29\.[0-9A-Za-z_-]{30,}`],
-  ["anthropic_key", String.raw`\bsk-ant-[A-Za-z0-9_-]{20,}`],
+  ["stripe_live_key", String.raw`${NOT_IN_WORD}[sr]k_live_[0-9A-Za-z]{20,}`],
+  ["stripe_webhook_secret", String.raw`whsec_[A-Za-z0-9+/]{32,}`],
+  ["google_api_key", String.raw`AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`],
+  ["google_oauth_secret", String.raw`GOCSPX-[0-9A-Za-z_-]{28}(?![0-9A-Za-z_-])`],
+  ["google_oauth_token", String.raw`${NOT_IN_WORD}ya29\.[0-9A-Za-z_-]{30,}`],
+  ["anthropic_key", String.raw`${NOT_IN_WORD}sk-ant-[A-Za-z0-9_-]{20,}`],
   [
     "openai_key",
     String
-      .raw`\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b`,
+      .raw`${NOT_IN_WORD}sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|${NOT_IN_WORD}sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}${END}`,
   ],
-  ["npm_token", String.raw`\bnpm_[A-Za-z0-9]{36}\b`],
-  ["pypi_token", String.raw`\bpypi-AgE[A-Za-z0-9_-]{50,}`],
-  ["huggingface_token", String.raw`\bhf_[A-Za-z0-9]{34}\b`],
-  ["sendgrid_key", String.raw`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`],
-  ["twilio_api_key", String.raw`\bSK[0-9a-f]{32}\b`],
-  ["digitalocean_token", String.raw`\bdo[opr]_v1_[a-f0-9]{64}\b`],
-  ["shopify_token", String.raw`\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`],
-  ["square_token", String.raw`\bsq0(?:atp|csp)-[0-9A-Za-z_-]{22,43}`],
-  ["mailgun_key", String.raw`\bkey-[0-9a-f]{32}\b`],
-  ["databricks_token", String.raw`\bdapi[0-9a-f]{32}(?:-\d)?\b`],
-  ["telegram_bot_token", String.raw`\b\d{8,10}:AA[0-9A-Za-z_-]{33}(?![0-9A-Za-z_-])`],
+  ["npm_token", String.raw`${NOT_IN_WORD}npm_[A-Za-z0-9]{36}${END}`],
+  ["pypi_token", String.raw`pypi-AgE[A-Za-z0-9_-]{50,}`],
+  ["huggingface_token", String.raw`${NOT_IN_WORD}hf_[A-Za-z0-9]{34}${END}`],
+  ["sendgrid_key", String.raw`SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}${END}`],
+  ["twilio_api_key", String.raw`${WORD_START}SK[0-9a-f]{32}${END}`],
+  ["digitalocean_token", String.raw`${NOT_IN_WORD}do[opr]_v1_[a-f0-9]{64}${END}`],
+  ["shopify_token", String.raw`${NOT_IN_WORD}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}${END}`],
+  ["square_token", String.raw`sq0(?:atp|csp)-[0-9A-Za-z_-]{22,43}`],
+  ["mailgun_key", String.raw`${WORD_START}key-[0-9a-f]{32}${END}`],
+  ["databricks_token", String.raw`${WORD_START}dapi[0-9a-f]{32}(?:-\d)?${END}`],
+  // A bot token's id is glued to the URL path before it (`/bot123456789:AA…`).
+  ["telegram_bot_token", String.raw`(?<![0-9])\d{8,10}:AA[0-9A-Za-z_-]{33}(?![0-9A-Za-z_-])`],
   ["azure_storage_key", String.raw`AccountKey=[A-Za-z0-9+/]{86}==`],
-  ["jwt", String.raw`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}`],
+  ["jwt", String.raw`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}`],
 ] as const;
 const SECRET_RE = new RegExp(KINDS.map(([k, src]) => `(?<${k}>${src})`).join("|"), "g");
 
@@ -146,7 +172,7 @@ const SECRET_RE = new RegExp(KINDS.map(([k, src]) => `(?<${k}>${src})`).join("|"
  * when another marker is present, or as a `token = …` assignment.
  */
 const MARKERS = [
-  /[-_](?<=KEY-|PuTTY-|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt|soat|cbt|oas)-|xox[baprse]-|xapp-|k_live_|whsec_|GOCSPX-|sk-|npm_|pypi-|hf_|_v1_|shp(?:at|ca|pa|ss)_|sq0(?:atp|csp)-|key-)/,
+  /[-_](?<=KEY-|KEY BLOCK-|PuTTY-|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt|soat|cbt|oas)-|xox[baprse]-|xapp-|k_live_|whsec_|GOCSPX-|sk-|npm_|pypi-|hf_|_v1_|shp(?:at|ca|pa|ss)_|sq0(?:atp|csp)-|key-)/,
   /A(?:[KS]IA|Iza|ccountKey=)|S(?:K[0-9a-f]|G\.)/,
   /[.:/](?:(?<=ya29\.|slack\.com\/|webhooks\/)|(?<=\d:)(?=AA)|(?<=\.)(?=eyJ))/,
 ];
@@ -191,7 +217,10 @@ const AWS_WINDOW = 512;
  * - token formats with a fixed prefix (GitHub, GitLab, Slack, Stripe, Google,
  *   OpenAI, Anthropic, npm, PyPI, Hugging Face, SendGrid, Twilio,
  *   DigitalOcean, Shopify, Square, Mailgun, Databricks, Telegram, Azure
- *   storage, Slack and Discord webhooks), signed JWTs (not the jwt.io example);
+ *   storage, Slack and Discord webhooks), signed JWTs (not the jwt.io example),
+ *   also glued to what surrounds them (`%20ghp_…` in a URL, `\nghp_…` in a
+ *   string literal, `test_ghp_…_old`); a prefix that ends an ordinary word
+ *   (`network_live_…`, `pnpm_…`) is none;
  * - PEM/OpenSSH/PGP/PuTTY private key blocks, raw or with `\n` escapes inside
  *   a string (a GCP service-account `"private_key"`); a public key or
  *   certificate is not one;

@@ -241,3 +241,72 @@ Deno.test("redactSecrets() scans the whole text and findSecrets() reports positi
   const [found] = [...findSecrets(`a ${FAKE.google} b`)];
   assert.deepEqual(found, { kind: "google_api_key", start: 2, end: 2 + FAKE.google.length });
 });
+
+Deno.test("sniffSecret() finds a PGP private key block, armor headers and all", () => {
+  const block = [
+    "-----BEGIN PGP PRIVATE" + " KEY BLOCK-----",
+    "Version: GnuPG v2",
+    "Comment: backup of the release key",
+    "",
+    PEM_BODY,
+    PEM_BODY,
+    "=Xq3d",
+    "-----END PGP PRIVATE" + " KEY BLOCK-----",
+  ];
+  assert.equal(sniffSecret(block.join("\n")), "content: private_key");
+  assert.equal(sniffSecret(`{"key": "${block.join("\\n")}"}`), "content: private_key");
+  assert.equal(
+    redactSecrets(`before\n${block.join("\n")}\nafter`),
+    "before\n[REDACTED:private_key]\nafter",
+  );
+  const publicKey = block.join("\n").replaceAll("PRIVATE", "PUBLIC");
+  assert.equal(sniffSecret(publicKey), undefined, "a public key block is no secret");
+});
+
+Deno.test("fixed-prefix tokens are found glued to the characters around them", () => {
+  const github = "gh" + "p_Zx9Kq2Lm8Np4Rs6Tv1Wy3Ab5Cd7Ef0GhIjKl";
+  const slack = "xo" + "xb-2384756102-9182736450-QwErTyUiOpAsDfGhJkLzXcVb";
+  const npm = "np" + "m_" + x(36);
+  const hf = "h" + "f_" + x(34);
+  const glued: [string, string, string][] = [
+    [`curl "https://api.x.com/?h=Authorization%3A%20token%20${github}"`, github, "github_token"],
+    [`{"note":"first\\n${github}"}`, github, "github_token"],
+    [`cp ${github}_backup /tmp`, github, "github_token"],
+    [`pytest -k test_auth_${github}`, github, "github_token"],
+    [`tok${github}`, github, "github_token"],
+    [`?token%3D${slack}&x=1`, slack, "slack_token"],
+    [`?key%3D${FAKE.stripe}`, FAKE.stripe, "stripe_live_key"],
+    [`"a\\u003d${FAKE.stripe}"`, FAKE.stripe, "stripe_live_key"],
+    [`NPM_${npm}_old`, npm, "npm_token"],
+    [`%20${hf}`, hf, "huggingface_token"],
+    [`x%3D${FAKE.google}`, FAKE.google, "google_api_key"],
+    [
+      `https://api.telegram.org/bot123456789:AA${x(33)}/getMe`,
+      `123456789:AA${x(33)}`,
+      "telegram_bot_token",
+    ],
+  ];
+  for (const [text, secret, kind] of glued) {
+    const found = [...findSecrets(text)];
+    assert.deepEqual(found.map((f) => f.kind), [kind], text);
+    assert.equal(text.slice(found[0]!.start, found[0]!.end), secret, text);
+    assert.ok(!redactSecrets(text).includes(secret), text);
+  }
+});
+
+Deno.test("a prefix inside an ordinary identifier or word is not a token", () => {
+  const innocent = [
+    "ghp_helper",
+    "def test_ghp_parsing(): pass",
+    "npm_config_cache=/tmp/npm",
+    `pnpm_${x(36)} = 1`, // pnpm's own prefix, not npm's
+    `network_live_${x(24)}`, // "rk_live_" ends a word here
+    `task-admin-${x(24)}`, // "sk-admin-" too
+    `cachekey-${"0123456789abcdef".repeat(2)}`, // "key-" glued to a word
+    `vendor_v1_${"0123456789abcdef".repeat(4)}`, // "dor_v1_" ends a word
+    `shelf_${x(34)}`,
+    `TASK${"0123456789abcdef".repeat(2)}`,
+    `12345678901:AA${x(33)}`, // eleven digits: no bot id
+  ];
+  for (const text of innocent) assert.deepEqual([...findSecrets(text)], [], text);
+});
