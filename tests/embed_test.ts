@@ -466,4 +466,26 @@ Deno.test("model import installs from a folder, the first model becomes active, 
     assert.equal(r.code, code, `${args.join(" ")}: ${r.stderr}`);
     assert.match(r.stderr, re, args.join(" "));
   }
+
+  // A failed import over an installed model leaves it as it was.
+  const broken = tempDir();
+  Deno.writeTextFileSync(join(broken, "model.onnx"), "not the model");
+  const over = await heimdall(home, ["model", "import", "bge-small-en-v1.5", "--from", broken]);
+  assert.equal(over.code, 2, over.stderr);
+  assert.doesNotMatch(over.stderr, /\(nor tokenizer\.json\)/, "one name said once");
+  const installed = join(home, "models", "bge-small-en-v1.5");
+  assert.deepEqual(
+    Deno.readFileSync(join(installed, "model.onnx")),
+    Deno.readFileSync(join(TINY, "model.onnx")),
+  );
+  assert.deepEqual([...Deno.readDirSync(installed)].map((e) => e.name).sort(), [
+    "manifest.json",
+    "model.onnx",
+    "tokenizer.json",
+  ]);
+  const after = JSON.parse((await heimdall(home, ["model", "list", "--json"])).stdout);
+  assert.equal(
+    after.models.find((m: { name: string }) => m.name === "bge-small-en-v1.5").state,
+    "active",
+  );
 });

@@ -390,23 +390,29 @@ export async function importModel(
   const dir = join(modelsDir, name);
   // Under $HEIMDALL_HOME, which is the user's alone (see src/config/private_files.ts).
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  const files: InstalledFile[] = [];
+  // Every file is copied and checked beside the model first: a failed import
+  // leaves an installed model of that name as it was.
+  const staged: { tmp: string; file: InstalledFile }[] = [];
   try {
-    for (const f of manifest.files) files.push(await importFile(f, from, dir, name));
+    for (const f of manifest.files) staged.push(await stageFile(f, from, dir, name));
   } catch (e) {
+    for (const s of staged) await Deno.remove(s.tmp).catch(() => {});
     await Deno.remove(dir).catch(() => {}); // only when empty: a model already there stays
     throw e;
   }
+  for (const s of staged) await Deno.rename(s.tmp, join(dir, s.file.name));
+  const files = staged.map((s) => s.file);
   await writeManifest(dir, manifest, files);
   return { name, dir, files };
 }
 
-async function importFile(
+/** One file of a model copied beside it under a temporary name, and checked against the manifest. */
+async function stageFile(
   f: ModelFile,
   from: string,
   dir: string,
   name: string,
-): Promise<InstalledFile> {
+): Promise<{ tmp: string; file: InstalledFile }> {
   let source: string | undefined;
   for (const c of candidates(from, f)) {
     if ((await size(c)) >= 0) {
@@ -419,7 +425,9 @@ async function importFile(
       from,
       f.name,
       `"${from}" has no ${f.name}${
-        f.url ? ` (nor ${basename(new URL(f.url).pathname)})` : ""
+        f.url && basename(new URL(f.url).pathname) !== f.name
+          ? ` (nor ${basename(new URL(f.url).pathname)})`
+          : ""
       }; model "${name}" needs it`,
     );
   }
@@ -433,6 +441,8 @@ async function importFile(
     await Deno.remove(tmp);
     throw e;
   }
-  await Deno.rename(tmp, join(dir, f.name));
-  return { name: f.name, bytes, sha256: digest, pinned: f.sha256 !== null, how: "copied" };
+  return {
+    tmp,
+    file: { name: f.name, bytes, sha256: digest, pinned: f.sha256 !== null, how: "copied" },
+  };
 }
