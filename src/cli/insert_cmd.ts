@@ -5,13 +5,16 @@ import { Journal } from "../store/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
+import { printable } from "../present/fmt.ts";
 
 export const HELP = `heimdall insert --title T --body B|- [--keywords k1,k2] [--path P]…
   Records reusable work as a note: searchable at once (\`heimdall search\`,
   --kind notes), never deleted by re-indexing. Each --path (a file or folder
   that exists) is attached: when the note is found, those paths get verdicts
   too, and a file that moved is found again by its content. --body - reads the
-  body from stdin.`;
+  body from stdin. A note keeps a title and keywords of up to 4,096
+  characters, a body of up to 65,536 and up to 256 paths (what an import of
+  its export accepts).`;
 
 /** `heimdall insert`: record a note. */
 export async function run(args: string[], ctx: Context): Promise<number> {
@@ -48,11 +51,14 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     const id = insertNote(journal, { title, body, keywords, paths });
     const shown = { title: redactSecrets(title), keywords: keywords.map(redactSecrets) }; // as stored
     if (values.json) ctx.out(JSON.stringify({ id, ...shown, paths }));
-    else {ctx.out(
+    else {
+      // A title with an escape sequence in it must not drive the terminal.
+      ctx.out(printable(
         `noted #${id}: ${shown.title}${
           paths.length > 0 ? ` (${paths.length} paths attached)` : ""
         }`,
-      );}
+      ));
+    }
     return EXIT.ok;
   } finally {
     journal.close();

@@ -2,10 +2,12 @@
 import { parseFlags } from "./flags.ts";
 import {
   anchorLabel,
+  cleanAuthor,
   defaultAuthor,
   formatInstant,
   history,
   KINDS,
+  MAX_TEXT,
   type Memory,
   type MemoryKind,
   parseInstant,
@@ -19,7 +21,7 @@ import { SharedMemory } from "../team/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
-import { json, plural } from "../present/fmt.ts";
+import { json, plural, printable } from "../present/fmt.ts";
 
 /**
  * Opens the journal for memory, read-write (memory writes and lazy
@@ -79,6 +81,13 @@ async function textOf(positionals: string[], what: string): Promise<string> {
 /** Paths under the current folder, relative (anywhere in `text`). */
 const show = (text: string) => text.replaceAll(Deno.cwd() + "/", "");
 
+/**
+ * Prints one line for people: control characters in what memory holds
+ * (text, names, paths; an escape sequence that would drive the terminal)
+ * become visible escapes ({@link printable}). JSON output is escaped by JSON.
+ */
+const say = (ctx: Context, line: string) => ctx.out(printable(line));
+
 function about(m: Memory): string {
   return m.anchors.map((a) => {
     const label = show(anchorLabel(a));
@@ -133,7 +142,8 @@ export async function rememberCmd(args: string[], ctx: Context): Promise<number>
     });
     if (values.json) ctx.out(json(r));
     else {
-      ctx.out(
+      say(
+        ctx,
         `remembered ${r.memory.id}: ${r.memory.kind} on ${about(r.memory)}${
           r.superseded.length > 0 ? `; supersedes ${r.superseded.join(", ")}` : ""
         }`,
@@ -178,17 +188,25 @@ export async function attemptCmd(args: string[], ctx: Context): Promise<number> 
     });
     if (values.json) ctx.out(json(r));
     else if (r.repeated) {
-      ctx.out(
+      say(
+        ctx,
         `attempt ${r.memory.id} failed again on ${about(r.memory)}: ${
           plural(r.memory.count, "time")
         } now (${
           r.matchedBy === "tests"
             ? "same failing tests"
             : `same wording, similarity ${r.similarity!.toFixed(2)}`
+        }${
+          r.testsLeftOut
+            ? `; ${
+              plural(r.testsLeftOut, "older failing test")
+            } left out to keep its list within ${MAX_TEXT} characters`
+            : ""
         })`,
       );
     } else {
-      ctx.out(
+      say(
+        ctx,
         `attempt ${r.memory.id} ${r.memory.outcome} on ${about(r.memory)}${
           r.resolved.length > 0 ? `; resolves ${r.resolved.join(", ")}` : ""
         }`,
@@ -222,6 +240,7 @@ function itemLines(m: WhyItem | (Memory & { via: string | null }), standing: str
   if (m.count > 1) notes.push(`last ${formatInstant(m.last_seen_at)}`);
   if (m.task_id) notes.push(`task ${m.task_id}`);
   const lines = [`  ${head.join("  ")}${notes.length > 0 ? `  (${notes.join("; ")})` : ""}`];
+  // One line each: a newline in the text starts a line, any other control character shows.
   for (const l of m.text.split("\n")) lines.push(`      ${l}`);
   const moved = m.anchors.filter((a) => a.state !== "active");
   if (moved.length > 0) lines.push(`      about ${about(m)}`);
@@ -258,14 +277,15 @@ export async function whyCmd(args: string[], ctx: Context): Promise<number> {
     const r = why(j, positionals[0]!, { asOf: asOf ?? null, viewer });
     if (values.json) ctx.out(json(r));
     else {
-      ctx.out(
+      say(
+        ctx,
         targetLine(r.target) + (r.as_of !== null ? `  (as of ${formatInstant(r.as_of)})` : ""),
       );
       if (r.current.length + r.history.length === 0) ctx.out("  no memory about it");
       if (r.current.length > 0) ctx.out("current");
-      for (const m of r.current) for (const l of itemLines(m, m.standing)) ctx.out(l);
+      for (const m of r.current) for (const l of itemLines(m, m.standing)) say(ctx, l);
       if (r.history.length > 0) ctx.out("history");
-      for (const m of r.history) for (const l of itemLines(m, m.standing)) ctx.out(l);
+      for (const m of r.history) for (const l of itemLines(m, m.standing)) say(ctx, l);
     }
     return r.current.length + r.history.length > 0 ? EXIT.ok : EXIT.none;
   });
@@ -309,9 +329,10 @@ export async function historyCmd(args: string[], ctx: Context): Promise<number> 
     });
     if (values.json) ctx.out(json(r));
     else {
-      if (r.target) ctx.out(targetLine(r.target));
+      if (r.target) say(ctx, targetLine(r.target));
       for (const e of r.events) {
-        ctx.out(
+        say(
+          ctx,
           `  ${formatInstant(e.at)}  ${e.event.padEnd(10)} ${e.kind} ${e.memory_id}  ${
             show(e.detail)
           }`,
@@ -324,7 +345,7 @@ export async function historyCmd(args: string[], ctx: Context): Promise<number> 
           : m.superseded_at !== null
           ? "superseded"
           : "current";
-        for (const l of itemLines(m, standing)) ctx.out(l);
+        for (const l of itemLines(m, standing)) say(ctx, l);
       }
       if (r.memories.length === 0) ctx.out("no memory");
     }
@@ -340,11 +361,12 @@ export const FORGET_HELP = `heimdall forget ID [--json]
 export async function forgetCmd(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseFlags(args, { string: ["author"], boolean: ["json"] });
   if (positionals.length !== 1) throw new UsageError("Expected exactly one memory ID");
-  const author = values.author ?? defaultAuthor();
+  // As stored, before it reaches a team store too.
+  const author = cleanAuthor(values.author ?? defaultAuthor());
   return await withMemory(ctx, "forget", false, async (j, shared) => {
     const m = await shared.forget(j, positionals[0]!, { author });
     if (values.json) ctx.out(json(m));
-    else ctx.out(`forgot ${m.id} (${m.kind} on ${about(m)}); \`heimdall history\` still shows it`);
+    else say(ctx, `forgot ${m.id} (${m.kind} on ${about(m)}); \`heimdall history\` still shows it`);
     return EXIT.ok;
   });
 }

@@ -9,6 +9,8 @@ import { anchorKey } from "./anchors.ts";
 import { reanchorIfStale } from "./reanchor.ts";
 import { anchorsOf, freshMemoryId, insertAnchors, insertMemory, loadMemories } from "./records.ts";
 import {
+  cleanAuthor,
+  cleanTaskId,
   cleanText,
   currentOnSameAnchors,
   newRow,
@@ -63,11 +65,44 @@ export interface AttemptResult {
   similarity: number | null;
   /** Passed: ids of the open failures it resolved. */
   resolved: string[];
+  /**
+   * A repeat whose failing tests, joined with the failure's, would not fit
+   * in {@link MAX_TEXT} characters: how many of the failure's older test
+   * names were left out (absent when none were).
+   */
+  testsLeftOut?: number;
 }
 
 /** Test names as stored: trimmed, non-empty, unique, sorted, redacted. */
 export function normalizeTests(tests: readonly string[]): string[] {
   return [...new Set(tests.map((t) => cleanTest(t)).filter((t) => t !== ""))].sort();
+}
+
+/**
+ * The failing tests a repeated failure stores: every one of `newer` (the
+ * repeat's, already within {@link MAX_TEXT} characters as stored), then as
+ * many of `older` (the failure's, in their order) as keep the list, as
+ * stored, within {@link MAX_TEXT}; sorted. Returns them and how many of
+ * `older` were left out. Pure.
+ */
+export function mergeTests(
+  older: readonly string[],
+  newer: readonly string[],
+): { tests: string[]; leftOut: number } {
+  const kept = new Set(newer);
+  let size = JSON.stringify([...kept]).length;
+  let leftOut = 0;
+  for (const t of older) {
+    if (kept.has(t)) continue;
+    const more = JSON.stringify(t).length + (kept.size > 0 ? 1 : 0); // the name and a comma
+    if (size + more > MAX_TEXT) {
+      leftOut++;
+      continue;
+    }
+    kept.add(t);
+    size += more;
+  }
+  return { tests: [...kept].sort(), leftOut };
 }
 
 function cleanTest(t: string): string {
@@ -91,9 +126,9 @@ export interface PreparedAttempt {
   tests: string[];
   /** What fixed it (passed only), trimmed and redacted. */
   fix: string | null;
-  /** Who tried it. */
+  /** Who tried it, redacted. */
   author: string;
-  /** The task it belongs to, if any. */
+  /** The task it belongs to, if any, redacted. */
   taskId: string | null;
   /** What it was tried on, resolved. */
   anchors: AnchorRow[];
@@ -104,8 +139,9 @@ export interface PreparedAttempt {
 /**
  * Checks an {@link AttemptInput} and resolves its anchors, writing nothing
  * but the lazy re-anchoring of memories already on that code. Throws
- * {@link MemoryInputError} for bad input and SymbolLookupError for an unknown
- * or ambiguous symbol.
+ * {@link MemoryInputError} for bad input (unknown outcome or scope, empty
+ * text or author, too many test names, an author or task too long, a fix on
+ * a failure) and SymbolLookupError for an unknown or ambiguous symbol.
  */
 export function prepareAttempt(j: Journal, input: AttemptInput): PreparedAttempt {
   const now = input.now ?? Date.now();
@@ -116,6 +152,8 @@ export function prepareAttempt(j: Journal, input: AttemptInput): PreparedAttempt
   }
   const scope = parseScope(input.scope ?? "project");
   const text = cleanText(input.text);
+  const author = cleanAuthor(input.author);
+  const taskId = input.taskId == null ? null : cleanTaskId(input.taskId);
   const tests = normalizeTests(input.tests ?? []);
   if (JSON.stringify(tests).length > MAX_TEXT) {
     throw new MemoryInputError(
@@ -136,8 +174,8 @@ export function prepareAttempt(j: Journal, input: AttemptInput): PreparedAttempt
     text,
     tests,
     fix: input.fix ? cleanText(input.fix) : null,
-    author: input.author,
-    taskId: input.taskId ?? null,
+    author,
+    taskId,
     anchors,
     now,
   };
@@ -151,15 +189,18 @@ export interface Repeat {
   matchedBy: "tests" | "wording";
   /** Trigram similarity of the wording (wording matches only); null otherwise. */
   similarity: number | null;
-  /** The failing tests of both, as the repeated row now stores them. */
+  /** The failing tests of both, as the repeated row now stores them (see {@link mergeTests}). */
   tests: string[];
+  /** How many of the failure's older test names were left out to stay within {@link MAX_TEXT}. */
+  testsLeftOut?: number;
 }
 
 /**
  * The open failure (of `open`, on exactly the new failure's anchors, newest
  * first) that a new failure with `tests` and `text` repeats: the first with
  * the same non-empty set of failing tests, or wording at least
- * {@link SAME_FAILURE_THRESHOLD} alike. Pure.
+ * {@link SAME_FAILURE_THRESHOLD} alike; its tests become the union of both,
+ * bounded by {@link mergeTests}. Pure.
  */
 export function findRepeat(
   open: readonly MemoryRow[],
@@ -170,11 +211,13 @@ export function findRepeat(
     const same = tests.length > 0 && JSON.stringify(testsOf(m)) === JSON.stringify(tests);
     const similarity = same ? null : trigramSimilarity(m.text, text);
     if (!same && similarity! < SAME_FAILURE_THRESHOLD) continue;
+    const merged = mergeTests(testsOf(m), tests);
     return {
       row: m,
       matchedBy: same ? "tests" : "wording",
       similarity,
-      tests: normalizeTests([...testsOf(m), ...tests]),
+      tests: merged.tests,
+      testsLeftOut: merged.leftOut,
     };
   }
   return undefined;
@@ -198,7 +241,8 @@ export function passResolves(
  * Failed: when an open failure on exactly the same anchors has the same
  * non-empty set of failing tests, or wording at least
  * {@link SAME_FAILURE_THRESHOLD} alike (character trigrams), that one's count
- * goes up (its tests become the union of both) and no row is added; the
+ * goes up (its tests become the union of both, its oldest left out past
+ * {@link MAX_TEXT} characters: see {@link mergeTests}) and no row is added; the
  * newest such failure wins when several match. Otherwise a new open failure.
  *
  * Passed: a new row; every open failure sharing an anchor with it is marked
@@ -243,6 +287,7 @@ export function recordAttempt(
         matchedBy: repeat.matchedBy,
         similarity: repeat.similarity,
         resolved: [],
+        ...(repeat.testsLeftOut ? { testsLeftOut: repeat.testsLeftOut } : {}),
       };
     }
   }

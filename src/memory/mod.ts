@@ -13,6 +13,7 @@
  * writer lock and never writes a code-index row.
  */
 export {
+  cleanAuthor,
   cleanText,
   currentOnSameAnchors,
   forget,

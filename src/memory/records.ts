@@ -53,23 +53,36 @@ export const ANCHOR_COLUMNS = [
   "checked",
 ] as const satisfies readonly (keyof AnchorRow)[];
 
+/** Columns holding what a person or an agent wrote, free text whose secrets are redacted. */
+export const FREE_TEXT_COLUMNS = ["text", "author", "task_id", "forgotten_by", "fix"] as const;
+
 /**
- * The row as stored: secrets in its people's words (text, fix, failing tests)
- * redacted. Every write of a memory row goes through here, whatever wrote it
- * (remember, attempt, import, a pull from the team store), so none can store one.
+ * The row as stored: secrets in its people's words (text, author, task,
+ * who forgot it, fix, failing tests) redacted. Every write of a memory row
+ * goes through here, whatever wrote it (remember, attempt, import, a pull
+ * from the team store), so none can store one. Returns `m` itself when
+ * nothing was redacted.
  */
 export function redactRow(m: MemoryRow): MemoryRow {
-  const text = redactSecrets(m.text);
-  const fix = m.fix === null ? null : redactSecrets(m.fix);
-  let tests = m.tests;
-  try {
-    const list = JSON.parse(m.tests);
-    const clean = redactDeep(list);
-    if (clean !== list) tests = JSON.stringify(clean);
-  } catch {
-    tests = redactSecrets(m.tests);
+  let out = m;
+  for (const c of FREE_TEXT_COLUMNS) {
+    const v = m[c];
+    const clean = v === null ? null : redactSecrets(v);
+    if (clean !== v) out = { ...out, [c]: clean };
   }
-  return text === m.text && fix === m.fix && tests === m.tests ? m : { ...m, text, fix, tests };
+  const tests = redactTests(m.tests);
+  return tests === m.tests ? out : { ...out, tests };
+}
+
+/** A JSON list of test names with secrets in each name redacted; other text redacted whole. */
+function redactTests(tests: string): string {
+  try {
+    const list = JSON.parse(tests);
+    const clean = redactDeep(list);
+    return clean === list ? tests : JSON.stringify(clean);
+  } catch {
+    return redactSecrets(tests);
+  }
 }
 
 /** Inserts a memory row (all columns), secrets redacted ({@link redactRow}). */
@@ -152,14 +165,18 @@ export function loadMemories(j: Journal, ids: readonly string[]): Memory[] {
   return out;
 }
 
+/** The fewest characters of an id that name a memory by prefix. */
+export const MIN_PREFIX = 4;
+
 /**
- * The memory `idOrPrefix` names: an exact id, or a prefix of at least 4
- * characters that only one id starts with. Returns the candidates when
- * there are several, none when nothing matches.
+ * The memory `idOrPrefix` names: an exact id, or a prefix of at least
+ * {@link MIN_PREFIX} characters that only one id starts with. Returns the
+ * candidates when there are several, none when nothing matches or a prefix
+ * is shorter.
  */
 export function findMemoryIds(j: Journal, idOrPrefix: string): string[] {
   if (getMemoryRow(j, idOrPrefix)) return [idOrPrefix];
-  if (idOrPrefix.length < 4) return [];
+  if (idOrPrefix.length < MIN_PREFIX) return [];
   return j.all<{ id: string }>(
     "SELECT id FROM memories WHERE id >= ? AND id < ? ORDER BY id LIMIT 20",
     idOrPrefix,

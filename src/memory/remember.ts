@@ -15,11 +15,13 @@ import {
   insertAnchors,
   insertMemory,
   loadMemories,
+  MIN_PREFIX,
 } from "./records.ts";
 import { syncSearch } from "./searchable.ts";
 import {
   type AnchorRow,
   KINDS,
+  MAX_FIELD,
   MAX_TEXT,
   type Memory,
   MemoryInputError,
@@ -115,14 +117,58 @@ export function cleanText(text: string): string {
   const clean = redactSecrets(t);
   if (clean.length > MAX_TEXT) {
     throw new MemoryInputError(
-      `Text too long: ${clean.length} characters, at most ${MAX_TEXT} are kept; say it in a paragraph and put the details in a file it is about (--about PATH)`,
+      `Text too long: ${clean.length} characters${
+        clean === t ? "" : " once secrets are redacted"
+      }, at most ${MAX_TEXT} are kept; say it in a paragraph and put the details in a file it is about (--about PATH)`,
     );
   }
   return clean;
 }
 
 /**
- * The memory `idOrPrefix` names, or a {@link MemoryInputError} saying why not.
+ * Who records or forgets a memory, as stored: secrets redacted. Throws
+ * {@link MemoryInputError} when it is blank, or longer than
+ * {@link MAX_FIELD} characters once redacted (an import would refuse its
+ * export).
+ */
+export function cleanAuthor(author: string): string {
+  if (author.trim() === "") {
+    throw new MemoryInputError(
+      'Empty author "": give a name with --author NAME, or set HEIMDALL_AUTHOR',
+    );
+  }
+  return cleanField(author, "Author", "give a shorter name with --author or HEIMDALL_AUTHOR");
+}
+
+/**
+ * The task a memory belongs to, as stored: secrets redacted. Throws
+ * {@link MemoryInputError} when it is blank, or longer than
+ * {@link MAX_FIELD} characters once redacted.
+ */
+export function cleanTaskId(taskId: string): string {
+  if (taskId.trim() === "") {
+    throw new MemoryInputError(
+      'Empty task id "": give the task\'s id with --task ID, or leave it out',
+    );
+  }
+  return cleanField(taskId, "Task id", "give the task's id, not its description");
+}
+
+function cleanField(value: string, what: string, remedy: string): string {
+  const clean = redactSecrets(value);
+  if (clean.length > MAX_FIELD) {
+    throw new MemoryInputError(
+      `${what} too long: ${clean.length} characters${
+        clean === value ? "" : " once secrets are redacted"
+      }, at most ${MAX_FIELD} are kept; ${remedy}`,
+    );
+  }
+  return clean;
+}
+
+/**
+ * The memory `idOrPrefix` names, or a {@link MemoryInputError} saying why not
+ * (none, several, or a prefix shorter than {@link MIN_PREFIX} characters).
  * With `viewer`, another author's private memories are as if absent: neither
  * found, nor named among the ambiguous.
  */
@@ -132,6 +178,11 @@ export function memoryById(j: Journal, idOrPrefix: string, viewer?: string): Mem
     ids = ids.filter((id) => visibleTo(getMemoryRow(j, id)!, viewer));
   }
   if (ids.length === 1) return getMemoryRow(j, ids[0]!)!;
+  if (ids.length === 0 && idOrPrefix.length < MIN_PREFIX) {
+    throw new MemoryInputError(
+      `"${idOrPrefix}" is too short to name a memory: give its whole id or its first ${MIN_PREFIX} characters or more (\`heimdall history\` lists them)`,
+    );
+  }
   throw new MemoryInputError(
     ids.length === 0
       ? `No memory "${idOrPrefix}": \`heimdall history\` lists memories with their ids`
@@ -139,9 +190,13 @@ export function memoryById(j: Journal, idOrPrefix: string, viewer?: string): Mem
   );
 }
 
-/** Memories visible to `viewer`: everything but other authors' private ones. */
+/**
+ * Memories visible to `viewer`: everything but other authors' private ones.
+ * A viewer is compared as stored ({@link cleanAuthor}): a name with a
+ * secret in it still sees what it wrote.
+ */
 export function visibleTo(m: Pick<MemoryRow, "scope" | "author">, viewer: string): boolean {
-  return m.scope !== "private" || m.author === viewer;
+  return m.scope !== "private" || m.author === viewer || m.author === redactSecrets(viewer);
 }
 
 /**
@@ -207,13 +262,13 @@ export interface PreparedMemory {
   scope: Scope;
   /** What it says, trimmed and redacted. */
   text: string;
-  /** Who records it. */
+  /** Who records it, redacted. */
   author: string;
   /** Null: "now", by the clock of whatever stores it. */
   validFrom: number | null;
   /** When it stops being true; null: still true. */
   validTo: number | null;
-  /** The task it belongs to, if any. */
+  /** The task it belongs to, if any, redacted. */
   taskId: string | null;
   /** What it is about, resolved. */
   anchors: AnchorRow[];
@@ -232,7 +287,8 @@ export interface PreparedMemory {
  * Checks a {@link RememberInput} and resolves its anchors, writing nothing
  * but the lazy re-anchoring of memories already on that code. Throws
  * {@link MemoryInputError} for bad input (unknown kind or scope, an attempt,
- * empty text, valid_to before valid_from, an unknown or no longer current id
+ * empty text, an empty author, an author or task over {@link MAX_FIELD}
+ * characters, valid_to before valid_from, an unknown or no longer current id
  * in `supersedes`, a shared one there for a private memory) and
  * SymbolLookupError for an unknown or ambiguous symbol.
  */
@@ -246,6 +302,8 @@ export function prepareRemember(j: Journal, input: RememberInput): PreparedMemor
   }
   const scope = parseScope(input.scope ?? "project");
   const text = cleanText(input.text);
+  const author = cleanAuthor(input.author);
+  const taskId = input.taskId == null ? null : cleanTaskId(input.taskId);
   const validTo = input.validTo ?? null;
   const validFrom = input.validFrom ?? null;
   if (validTo !== null && validTo <= (validFrom ?? now)) {
@@ -271,10 +329,10 @@ export function prepareRemember(j: Journal, input: RememberInput): PreparedMemor
     kind,
     scope,
     text,
-    author: input.author,
+    author,
     validFrom,
     validTo,
-    taskId: input.taskId ?? null,
+    taskId,
     anchors,
     explicit,
     // One not in force when recorded (back-filled history, a rule from a later date) would
@@ -308,11 +366,12 @@ export function notCurrent(
  * not hold when it is recorded: back-filled history, or a rule that starts
  * later, goes alongside; a private one replaces only its author's private
  * ones), and any named in `supersedes`:
- * the old row stays, marked with when and by what. Secrets in the text are
- * redacted. With `replaceable`, only the memories it accepts are superseded
- * automatically (a team store's orchestration keeps its shared rows out of a
- * private write). Throws {@link MemoryInputError} for bad input (unknown kind or
- * scope, empty text, valid_to before valid_from, unknown id) and
+ * the old row stays, marked with when and by what. Secrets in the text,
+ * author and task are redacted. With `replaceable`, only the memories it
+ * accepts are superseded automatically (a team store's orchestration keeps
+ * its shared rows out of a private write). Throws {@link MemoryInputError}
+ * for bad input (see {@link prepareRemember}: unknown kind or scope, empty
+ * text or author, a field too long, valid_to before valid_from, unknown id) and
  * SymbolLookupError for an unknown or ambiguous symbol; nothing is written then.
  */
 export function remember(
@@ -383,7 +442,8 @@ export function markSuperseded(j: Journal, ids: readonly string[], by: string, a
  * Marks a memory forgotten (when, by whom): it leaves `why`'s current answer
  * and search, and stays in history; what it superseded stays superseded.
  * Throws {@link MemoryInputError} for an unknown or ambiguous id (another
- * author's private memories are not found), or one already forgotten.
+ * author's private memories are not found), one already forgotten, or an
+ * author {@link cleanAuthor} refuses.
  */
 export function forget(
   j: Journal,
@@ -391,6 +451,7 @@ export function forget(
   options: { author: string; now?: number },
 ): Memory {
   const now = options.now ?? Date.now();
+  const by = cleanAuthor(options.author);
   const m = memoryById(j, idOrPrefix, options.author);
   if (m.forgotten_at !== null) {
     throw new MemoryInputError(
@@ -403,7 +464,7 @@ export function forget(
     j.run(
       "UPDATE memories SET forgotten_at = ?, forgotten_by = ?, updated_at = ? WHERE id = ?",
       now,
-      options.author,
+      by,
       now,
       m.id,
     );

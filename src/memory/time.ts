@@ -1,8 +1,13 @@
 /** Dates on the command line and in output. Pure. */
 import { MemoryInputError } from "./types.ts";
 
-/** How far ahead a valid time may lie. */
-const YEARS_AHEAD = 100;
+/**
+ * Times (ms) a memory may hold, typed or imported: from 1970-01-01 up to,
+ * excluding, 2100-01-01. Nothing was recorded before 1970, and a date
+ * centuries ahead is a typo (5138 for 2025) that would keep a memory "valid"
+ * for ever.
+ */
+export const TIME_RANGE = [0, Date.UTC(2100, 0, 1)] as const;
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?$/;
@@ -13,7 +18,7 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]
  * `2025-01-31T14:00`, `2025-01-31T14:00:00Z` or with an offset (a date-time
  * without a zone is UTC), or `now`. Throws {@link MemoryInputError} naming
  * `option` and the value for anything else, including impossible dates and
- * instants before 1970 or more than 100 years after `now`.
+ * instants outside {@link TIME_RANGE} (what an import accepts).
  */
 export function parseInstant(
   text: string,
@@ -44,14 +49,11 @@ export function parseInstant(
       `Invalid ${option} "${text}": expected a date like 2025-01-31, a time like 2025-01-31T14:00:00Z, or now`,
     );
   }
-  // Nothing was recorded before 1970, and a date centuries ahead is a typo
-  // (5138 for 2025) that would keep a memory "valid" for ever.
-  const latest = now + YEARS_AHEAD * 365.25 * 86_400_000;
-  if (ms < 0 || ms > latest) {
+  if (ms < TIME_RANGE[0] || ms >= TIME_RANGE[1]) {
     throw new MemoryInputError(
       `Invalid ${option} "${text}": expected a date from 1970-01-01 to ${
-        new Date(latest).toISOString().slice(0, 10)
-      } (at most ${YEARS_AHEAD} years ahead)`,
+        new Date(TIME_RANGE[1] - 1).toISOString().slice(0, 10)
+      }; give a date in that range`,
     );
   }
   return ms;

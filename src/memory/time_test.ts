@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { formatInstant, parseInstant } from "./time.ts";
+import { formatInstant, parseInstant, TIME_RANGE } from "./time.ts";
 import { MemoryInputError } from "./types.ts";
 
 Deno.test("parseInstant() reads dates (start or end of the UTC day), date-times and offsets", () => {
@@ -30,4 +30,24 @@ Deno.test("parseInstant() refuses impossible dates and other words, naming the o
 Deno.test("formatInstant() prints UTC to the second", () => {
   assert.equal(formatInstant(Date.parse("2025-01-31T14:00:05.123Z")), "2025-01-31 14:00:05Z");
   assert.equal(formatInstant(null), "—");
+});
+
+Deno.test("parseInstant() accepts 1970 to the end of 2099, as an import does, whatever the clock says", () => {
+  const now = Date.UTC(2026, 0, 1);
+  assert.equal(parseInstant("1970-01-01", "--valid-from", "start", now), 0);
+  assert.equal(
+    parseInstant("2099-12-31", "--valid-to", "end", now),
+    Date.UTC(2100, 0, 1) - 1,
+  );
+  assert.equal(parseInstant("2099-12-31", "--valid-to", "end", now) + 1, TIME_RANGE[1]);
+  for (const bad of ["2100-01-01", "2126-01-01", "1969-12-31", "5138-01-01"]) {
+    assert.throws(
+      () => parseInstant(bad, "--valid-to", "start", now),
+      (e: unknown) =>
+        e instanceof MemoryInputError &&
+        e.message ===
+          `Invalid --valid-to "${bad}": expected a date from 1970-01-01 to 2099-12-31; give a date in that range`,
+      bad,
+    );
+  }
 });

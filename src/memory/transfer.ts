@@ -4,11 +4,12 @@
  * it points at. Export is deterministic (same journal, same bytes), so
  * export → import into an empty journal → export is identical.
  */
-import { basename, isAbsolute, join, relative } from "../files/mod.ts";
+import { basename, isAbsolute, join, redactSecrets, relative } from "../files/mod.ts";
 import { type Journal, listRoots, rootFor } from "../store/mod.ts";
 import {
   ANCHOR_COLUMNS,
   anchorsOf,
+  FREE_TEXT_COLUMNS,
   getMemoryRow,
   insertAnchors,
   insertMemory,
@@ -20,9 +21,11 @@ import {
 import { importNote, type NoteRecord, noteRecords } from "../search/mod.ts";
 import { reanchorMemories } from "./reanchor.ts";
 import { syncSearch } from "./searchable.ts";
+import { TIME_RANGE } from "./time.ts";
 import {
   type AnchorRow,
   KINDS,
+  MAX_FIELD,
   MAX_TEXT,
   type Memory,
   MemoryInputError,
@@ -73,7 +76,7 @@ export interface ImportReport {
   kept: number;
   /** Anchors moved onto a root of this machine with the same folder name. */
   rebased: number;
-  /** Memories written with secrets in their text, fix or tests replaced by `[REDACTED:<kind>]`. */
+  /** Memories and notes written with secrets in their free text replaced by `[REDACTED:<kind>]`. */
   redacted: number;
   /** Notes added (a note here with the same time, title and body is not added twice). */
   notesAdded: number;
@@ -81,8 +84,6 @@ export interface ImportReport {
   notesUnchanged: number;
 }
 
-/** Times (ms) an import accepts: 1970-01-01 up to, excluding, 2100-01-01. */
-const TIME_RANGE = [0, Date.UTC(2100, 0, 1)] as const;
 /** How far past this machine's clock a recording time may lie (another machine's skew). */
 const CLOCK_SKEW_MS = 24 * 3600 * 1000;
 /** Columns that say when something happened here, so never after now. */
@@ -96,11 +97,17 @@ const RECORDED_TIMES = new Set([
   "state_at",
   "created_ms",
 ]);
-/** Longest other string field (ids, names, paths). */
-const MAX_FIELD = 4_096;
 /** Most anchors on one memory. */
 const MAX_ANCHORS = 256;
+/** Fields up to {@link MAX_TEXT} characters; any other string is up to {@link MAX_FIELD}. */
 const LONG_FIELDS = new Set(["text", "fix", "tests", "body"]);
+/**
+ * Fields whose secrets are redacted before they are stored (a memory's
+ * free text and tests, a note's title, body and keywords): their limit
+ * applies to what is stored, checked by {@link checkStored}, since a
+ * `[REDACTED:<kind>]` mark may be longer than what it replaces.
+ */
+const REDACTED_FIELDS = new Set([...FREE_TEXT_COLUMNS, "tests", "title", "body", "keywords"]);
 /** Fields with a closed set of values (the journal's CHECK constraints), memory's and anchors'. */
 const CHOICES: Record<string, readonly string[]> = {
   outcome: ["failed", "passed"],
@@ -174,14 +181,7 @@ function checkFields(
         }; was the file written by \`heimdall export\`?`,
       );
     }
-    if (typeof v === "string") {
-      const max = LONG_FIELDS.has(name) ? MAX_TEXT : MAX_FIELD;
-      if (v.length > max) {
-        throw new MemoryInputError(
-          `${where}: field "${name}" is ${v.length} characters long, at most ${max} are accepted; shorten it in the file`,
-        );
-      }
-    }
+    if (typeof v === "string" && !REDACTED_FIELDS.has(name)) checkLength(name, v, where, false);
     if (typeof v === "number" && isTimeField(name)) checkTime(name, v, where, now);
     const choices = CHOICES[name];
     if (choices && typeof v === "string" && !choices.includes(v)) {
@@ -189,6 +189,37 @@ function checkFields(
         `${where}: field "${name}" is ${shown(v)}, expected one of ${choices.join(", ")}`,
       );
     }
+  }
+}
+
+/**
+ * A string an import accepts, or a {@link MemoryInputError} naming the
+ * record, field, length (`redacted`: as stored, once its secrets are
+ * redacted) and limit.
+ */
+function checkLength(name: string, v: string, where: string, redacted: boolean): void {
+  const max = LONG_FIELDS.has(name) ? MAX_TEXT : MAX_FIELD;
+  if (v.length <= max) return;
+  throw new MemoryInputError(
+    `${where}: field "${name}" is ${v.length} characters long${
+      redacted ? " once its secrets are redacted" : ""
+    }, at most ${max} are accepted; shorten it in the file`,
+  );
+}
+
+/**
+ * Checks the length of each of {@link REDACTED_FIELDS} in `stored` (the
+ * record as it would be written, its secrets redacted) against its limit;
+ * `original` is the record as read, to say when redaction made it longer.
+ */
+function checkStored(
+  stored: Record<string, unknown>,
+  original: Record<string, unknown>,
+  where: string,
+): void {
+  for (const name of REDACTED_FIELDS) {
+    const v = stored[name];
+    if (typeof v === "string") checkLength(name, v, where, v !== original[name]);
   }
 }
 
@@ -224,9 +255,10 @@ function shown(v: unknown): string {
  * mistyped field, an unknown kind or scope, a time outside 1970–2099 or a
  * recording time later than `now` (+1 day of clock skew), `valid_to` not
  * after `valid_from`, an empty id (or one with spaces), a count below 1,
- * text, fix or tests over {@link MAX_TEXT} characters,
- * another string over 4,096, more than 256 anchors, and tests that are not a
- * JSON list of strings.
+ * text, fix or tests over {@link MAX_TEXT} characters and another string
+ * over {@link MAX_FIELD} (free text as it would be stored: once its secrets
+ * are redacted), more than 256 anchors, and tests that are not a JSON list
+ * of strings.
  */
 export function parseMemoryLine(line: string, where: string, now = Date.now()): Memory {
   let value: unknown;
@@ -287,7 +319,9 @@ export function parseMemoryLine(line: string, where: string, now = Date.now()): 
     checkFields(a as Record<string, unknown>, ANCHOR_FIELDS, `${where}, anchor ${i}`, now);
     return pick(a as Record<string, unknown>, ANCHOR_COLUMNS) as unknown as AnchorRow;
   });
-  return { ...(pick(v, MEMORY_COLUMNS) as unknown as MemoryRow), anchors };
+  const row = pick(v, MEMORY_COLUMNS) as unknown as MemoryRow;
+  checkStored({ ...redactRow(row) }, { ...row }, where);
+  return { ...row, anchors };
 }
 
 function pick(v: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
@@ -303,8 +337,9 @@ function pick(v: Record<string, unknown>, keys: readonly string[]): Record<strin
  * (forgotten, superseded, resolved; see {@link keepMarks}), else kept. An anchor whose path lies under no root
  * here, but whose old root has the same folder name as a root here, is moved
  * onto that root (same relative path), then anchors are re-checked against
- * the index here. Secrets in text, fix and tests are redacted as they are
- * written (counted in `redacted`). A leading byte-order mark is skipped, and
+ * the index here. Secrets in free text (text, author, task, who forgot it,
+ * fix), tests and notes are redacted as they are written (counted in
+ * `redacted`). A leading byte-order mark is skipped, and
  * so is the header repeated further on (exports joined end to end). Throws
  * {@link MemoryInputError} naming the line for a file that is not an export
  * or a record that fails {@link parseMemoryLine}'s checks; nothing is
@@ -479,8 +514,10 @@ function isNoteLine(line: string): boolean {
 /**
  * Parses and checks one note line (pure but for `now`), refusing, with the
  * field and value named: a missing or mistyped field, a body over
- * {@link MAX_TEXT} characters or another string over 4,096, a time outside
- * 1970 to now (+1 day of clock skew), more than 256 paths, a relative path.
+ * {@link MAX_TEXT} characters or another string over {@link MAX_FIELD}
+ * (title, body and keywords as they would be stored: once their secrets are
+ * redacted), a time outside 1970 to now (+1 day of clock skew), more than
+ * 256 paths, a relative path.
  */
 export function parseNoteLine(line: string, where: string, now = Date.now()): NoteRecord {
   let v: Record<string, unknown>;
@@ -490,6 +527,15 @@ export function parseNoteLine(line: string, where: string, now = Date.now()): No
     throw new MemoryInputError(`${where}: not JSON (${(e as Error).message})`);
   }
   checkFields(v, NOTE_FIELDS, where, now);
+  checkStored(
+    {
+      title: redactSecrets(v.title as string),
+      body: redactSecrets(v.body as string),
+      keywords: redactSecrets(v.keywords as string),
+    },
+    v,
+    where,
+  );
   if (!Array.isArray(v.paths)) throw new MemoryInputError(`${where}: "paths" is not a list`);
   if (v.paths.length > MAX_ANCHORS) {
     throw new MemoryInputError(

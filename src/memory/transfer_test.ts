@@ -5,6 +5,7 @@ import { loadMemories } from "./records.ts";
 import { forget } from "./remember.ts";
 import { EXPORT_HEADER, importMemories, keepMarks, parseMemoryLine } from "./transfer.ts";
 import { Journal, upsertRoot } from "../store/mod.ts";
+import { parseInstant } from "./time.ts";
 import { MemoryInputError } from "./types.ts";
 
 const NOW = Date.UTC(2026, 11, 1);
@@ -216,3 +217,83 @@ Deno.test("importMemories() moves a note's path onto the one root here of the sa
       "/home/a/till/src/total.ts",
     );
   }));
+
+/** `n` URLs whose passwords redaction replaces by a longer mark (`[REDACTED:url_password]`). */
+const urls = (n: number) => "https://u:k9d2m7q@h ".repeat(n);
+
+Deno.test("parseMemoryLine() holds text, author and task to their limits as stored, secrets redacted", () => {
+  // 20 characters each, 36 once redacted: within the limit as read, past it as stored.
+  const longer = urls(3_000);
+  assert.ok(longer.length <= 65_536);
+  assert.throws(
+    () => parseMemoryLine(line({ text: longer }), "f:2", NOW),
+    /f:2: field "text" is 108000 characters long once its secrets are redacted, at most 65536/,
+  );
+  assert.throws(
+    () => parseMemoryLine(line({ author: urls(150) }), "f:2", NOW),
+    /field "author" is 5400 characters long once its secrets are redacted, at most 4096/,
+  );
+  assert.throws(
+    () => parseMemoryLine(line({ task_id: urls(150) }), "f:2", NOW),
+    /field "task_id" is 5400 characters long once its secrets are redacted/,
+  );
+  assert.throws(
+    () => parseMemoryLine(line({ tests: JSON.stringify([urls(3_000)]) }), "f:2", NOW),
+    /field "tests" is \d+ characters long once its secrets are redacted, at most 65536/,
+  );
+  // What fits once redacted is read, whatever its length as written.
+  parseMemoryLine(line({ text: urls(1_800) }), "f:2", NOW);
+  const key =
+    ["-----BEGIN RSA PRIVATE" + " KEY-----", ...Array(1_200).fill("Ab3dE5gH7jK9mN1p".repeat(4))]
+      .join("\n") + "\n-----END RSA PRIVATE" + " KEY-----";
+  assert.ok(key.length > 65_536);
+  assert.equal(parseMemoryLine(line({ text: key }), "f:2", NOW).text, key);
+});
+
+Deno.test("importMemories() refuses a note whose body outgrows its limit once redacted, writing nothing", () =>
+  inJournal((j) => {
+    const note = JSON.stringify({
+      type: "note",
+      title: "t",
+      body: urls(3_000),
+      keywords: "",
+      created_ms: NOW - DAY,
+      paths: [],
+    });
+    assert.throws(
+      () => importMemories(j, `${JSON.stringify(EXPORT_HEADER)}\n${line()}\n${note}\n`, "f"),
+      /f:3: field "body" is 108000 characters long once its secrets are redacted, at most 65536/,
+    );
+    assert.equal(j.get<{ n: number }>("SELECT count(*) AS n FROM memories")!.n, 0);
+  }));
+
+Deno.test("importMemories() redacts secrets in the author, task and who forgot it", () =>
+  inJournal((j) => {
+    const token = "gh" + "p_Zx9Kq2Lm8Np4Rs6Tv1Wy3Ab5Cd7Ef0GhIjKl";
+    const at = Date.now() - 10 * DAY;
+    const text = `${JSON.stringify(EXPORT_HEADER)}\n${
+      line(
+        {
+          author: `ada ${token}`,
+          task_id: token,
+          forgotten_at: at + DAY,
+          forgotten_by: token,
+        },
+        {},
+        at,
+      )
+    }\n`;
+    assert.equal(importMemories(j, text, "f").redacted, 1);
+    const [m] = loadMemories(j, ["m0123456789"]);
+    assert.deepEqual(
+      [m!.author, m!.task_id, m!.forgotten_by],
+      ["ada [REDACTED:github_token]", "[REDACTED:github_token]", "[REDACTED:github_token]"],
+    );
+  }));
+
+Deno.test("a valid time the command line accepts is one an import accepts, and the reverse", () => {
+  const last = parseInstant("2099-12-31", "--valid-to", "end");
+  parseMemoryLine(line({ valid_to: last }), "f:2", NOW);
+  assert.throws(() => parseMemoryLine(line({ valid_to: last + 1 }), "f:2", NOW), /year 2100/);
+  assert.throws(() => parseInstant("2100-01-01", "--valid-to"), /from 1970-01-01 to 2099-12-31/);
+});

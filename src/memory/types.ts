@@ -25,6 +25,13 @@ export type MemoryKind = (typeof KINDS)[number];
  */
 export const MAX_TEXT = 65_536;
 
+/**
+ * Longest other string a memory or a note keeps (an author, a task id, a
+ * note's title or keywords, an id, a path), in characters: what a write
+ * accepts and what an import of an export reads back.
+ */
+export const MAX_FIELD = 4_096;
+
 /** Who may see a memory: its author only, everyone on the project, or the team store too. */
 export const SCOPES = ["private", "project", "team"] as const;
 /** One of {@link SCOPES}. */

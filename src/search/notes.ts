@@ -2,9 +2,25 @@
  * Notes: reusable work recorded with `heimdall insert`. Memory, not index:
  * re-indexing never deletes a note; its chunk makes it searchable at once.
  */
+import { UsageError } from "../errors/mod.ts";
 import { contentHash, redactSecrets } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { upsertLooseChunk } from "./chunks.ts";
+
+/**
+ * The most a note keeps, in characters once its secrets are redacted (and
+ * paths): what `heimdall import` reads back from an export (memory's
+ * MAX_TEXT for the body, MAX_FIELD for the rest, its most anchors for the
+ * paths), so that every note exported imports again.
+ */
+const NOTE_LIMITS = { title: 4_096, body: 65_536, keywords: 4_096, path: 4_096, paths: 256 };
+
+/** What to do about each field that is too long. */
+const NOTE_REMEDIES = {
+  title: "say it in one line and put the details in the body",
+  body: "keep the note to what is worth finding again and attach the rest as a file (a path)",
+  keywords: "give fewer, shorter keywords",
+} as const;
 
 /** What `heimdall insert` records. */
 export interface NoteInput {
@@ -34,17 +50,61 @@ export interface NotePath {
  * path is read now (size and content hash) so that a later search can find
  * it again if it moves; a path that cannot be read is kept with no hash.
  * Costs one read per path. Secrets in the title, body and keywords are
- * redacted (`[REDACTED:<kind>]`).
+ * redacted (`[REDACTED:<kind>]`). Throws UsageError, writing nothing, for a
+ * note an import of its export would refuse: a title or keywords
+ * (comma-joined) over 4,096 characters, a body over 65,536 (once redacted),
+ * more than 256 paths or a path over 4,096.
  */
 export function insertNote(j: Journal, input: NoteInput, now = Date.now()): number {
-  const note = redactNote({
+  checkPaths(input.paths ?? []); // before each is read
+  const given: NoteRecord = {
     title: input.title,
     body: input.body,
     keywords: (input.keywords ?? []).map((k) => k.trim()).filter((k) => k !== "").join(","),
     created_ms: now,
     paths: (input.paths ?? []).map(describePath),
-  });
+  };
+  const note = redactNote(given);
+  checkNote(note, given);
   return j.tx(() => writeNote(j, note));
+}
+
+/**
+ * Throws UsageError naming the field, its length, the limit and the remedy
+ * when `note` (as stored: redacted) holds more than {@link NOTE_LIMITS};
+ * `given` (the note before redaction) lets the message say when redaction
+ * made a field longer.
+ */
+function checkNote(note: NoteRecord, given?: NoteRecord): void {
+  for (const field of ["title", "body", "keywords"] as const) {
+    const length = note[field].length, max = NOTE_LIMITS[field];
+    if (length <= max) continue;
+    const grew = given !== undefined && given[field] !== note[field];
+    throw new UsageError(
+      `Note ${field} too long: ${length} characters${
+        grew ? " once secrets are redacted" : ""
+      }, at most ${max} are kept (an import of its export would refuse it); ${
+        NOTE_REMEDIES[field]
+      }`,
+    );
+  }
+  checkPaths(note.paths.map((p) => p.path));
+}
+
+function checkPaths(paths: readonly string[]): void {
+  if (paths.length > NOTE_LIMITS.paths) {
+    throw new UsageError(
+      `Too many paths: ${paths.length}, a note keeps at most ${NOTE_LIMITS.paths}; attach the folder that holds them instead`,
+    );
+  }
+  const long = paths.find((p) => p.length > NOTE_LIMITS.path);
+  if (long !== undefined) {
+    throw new UsageError(
+      `Path too long: "${
+        long.slice(0, 60)
+      }…" is ${long.length} characters, at most ${NOTE_LIMITS.path} are kept; attach a folder above it`,
+    );
+  }
 }
 
 /**
@@ -86,10 +146,13 @@ export function noteRecords(j: Journal): NoteRecord[] {
  * Adds a note read from an export, inside the caller's transaction: title,
  * body and keywords redacted, its paths kept as recorded (not read again).
  * A note already here with the same time, title and body is left alone.
- * Returns whether it was added and whether a secret was redacted.
+ * Returns whether it was added and whether a secret was redacted. Throws
+ * UsageError as {@link insertNote} does for a note too long to keep, once
+ * redacted (an import checks each line first and names it).
  */
 export function importNote(j: Journal, rec: NoteRecord): { added: boolean; redacted: boolean } {
   const note = redactNote(rec);
+  checkNote(note, rec);
   const redacted = note.title !== rec.title || note.body !== rec.body ||
     note.keywords !== rec.keywords;
   const here = j.get(

@@ -1,0 +1,292 @@
+/**
+ * What a person or an agent writes into memory is held to what an import of
+ * its export accepts, and keeps no secret in any field: real repositories
+ * in temp folders, the real CLI, export → import into a fresh home.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { homePaths } from "../src/config/mod.ts";
+import { exportMemories, importMemories, recordAttempt, remember } from "../src/memory/mod.ts";
+import { Journal } from "../src/store/mod.ts";
+import { cli, tempDir, writeTree } from "./helpers.ts";
+
+const ENV = { HEIMDALL_AUTHOR: "alice" };
+// Assembled at run time, so this file holds no token for a scanner to find.
+const GITHUB = "gh" + "p_Zx9Kq2Lm8Np4Rs6Tv1Wy3Ab5Cd7Ef0GhIjKl";
+const SLACK = "xo" + "xb-2384756102-9182736450-QwErTyUiOpAsDfGhJkLzXcVb";
+
+/** A repository with one TypeScript file, indexed into a fresh home. */
+async function indexedRepo(): Promise<{ base: string; repo: string; home: string }> {
+  const base = tempDir();
+  const repo = join(base, "repo");
+  const home = join(base, "home");
+  writeTree(repo, { "src/util.ts": "export function formatBytes(n: number) {\n  return n;\n}\n" });
+  const r = await cli(home, ["index", repo]);
+  assert.equal(r.code, 0, r.stderr);
+  return { base, repo: Deno.realPathSync(repo), home };
+}
+
+function count(home: string, sql: string): number {
+  const j = Journal.open(homePaths(home).journal, { readOnly: true });
+  try {
+    return j.get<{ n: number }>(sql)!.n;
+  } finally {
+    j.close();
+  }
+}
+
+/** Every export line of `home` imported into a fresh home; returns how many lines were read. */
+function exportImports(home: string, fresh: string): number {
+  const from = Journal.open(homePaths(home).journal, { readOnly: true });
+  const to = Journal.open(homePaths(fresh).journal);
+  try {
+    const lines = [...exportMemories(from)];
+    const r = importMemories(to, lines.join("\n") + "\n", "export");
+    assert.equal(r.added + r.notesAdded, lines.length - 1);
+    return lines.length - 1;
+  } finally {
+    from.close();
+    to.close();
+  }
+}
+
+Deno.test("remember and attempt redact secrets in --task and --author; the author still sees a private memory", async () => {
+  const { repo, home } = await indexedRepo();
+  let r = await cli(home, [
+    "remember",
+    "--kind",
+    "note",
+    "--about",
+    "src/util.ts",
+    "--task",
+    GITHUB,
+    "--author",
+    SLACK,
+    "--scope",
+    "private",
+    "deploy note",
+  ], { cwd: repo });
+  assert.equal(r.code, 0, r.stderr);
+  r = await cli(home, [
+    "attempt",
+    "--about",
+    "src/util.ts",
+    "--failed",
+    "--task",
+    `T-1 ${GITHUB}`,
+    "--author",
+    `bot ${SLACK}`,
+    "deploy failed",
+  ], { cwd: repo });
+  assert.equal(r.code, 0, r.stderr);
+  r = await cli(home, ["why", "src/util.ts", "--json", "--author", SLACK], { cwd: repo });
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(!r.stdout.includes(GITHUB) && !r.stdout.includes(SLACK), r.stdout);
+  const w = JSON.parse(r.stdout);
+  assert.deepEqual(
+    w.current.map((m: { author: string; task_id: string }) => [m.author, m.task_id]).sort(),
+    [
+      ["[REDACTED:slack_token]", "[REDACTED:github_token]"],
+      ["bot [REDACTED:slack_token]", "T-1 [REDACTED:github_token]"],
+    ],
+  );
+  r = await cli(home, ["forget", w.current[0].id, "--author", `me ${GITHUB}`], { cwd: repo });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(
+    count(
+      home,
+      `SELECT count(*) AS n FROM memories WHERE forgotten_by = 'me [REDACTED:github_token]'`,
+    ),
+    1,
+  );
+  assert.equal(
+    count(
+      home,
+      `SELECT count(*) AS n FROM memories
+       WHERE author || task_id || coalesce(forgotten_by, '') LIKE '%QwErTy%'
+          OR author || task_id || coalesce(forgotten_by, '') LIKE '%Zx9Kq2%'`,
+    ),
+    0,
+  );
+});
+
+Deno.test("a bad author, task, valid time or id prefix exits 2 naming the value, and writes nothing", async () => {
+  const { repo, home } = await indexedRepo();
+  const ok = await cli(
+    home,
+    ["remember", "--kind", "note", "--about", "src/util.ts", "--json", "base"],
+    { cwd: repo, env: ENV },
+  );
+  assert.equal(ok.code, 0, ok.stderr);
+  const id = JSON.parse(ok.stdout).memory.id as string;
+  const note = ["remember", "--kind", "note", "--about", "src/util.ts"];
+  const long = "a".repeat(4_097);
+  const cases: [string[], RegExp][] = [
+    [[...note, "--author", "", "x"], /Empty author "": give a name with --author NAME/],
+    [[...note, "--author", "  ", "x"], /Empty author/],
+    [[...note, "--author", long, "x"], /Author too long: 4097 characters, at most 4096/],
+    [[...note, "--task", "", "x"], /Empty task id "": give the task's id with --task ID/],
+    [[...note, "--task", long, "x"], /Task id too long: 4097 characters, at most 4096/],
+    [
+      [...note, "--task", "https://u:k9d2m7q@h ".repeat(150), "x"],
+      /Task id too long: 5400 characters once secrets are redacted, at most 4096/,
+    ],
+    [
+      [...note, "--valid-to", "2100-01-01", "x"],
+      /Invalid --valid-to "2100-01-01": expected a date from 1970-01-01 to 2099-12-31/,
+    ],
+    [
+      [...note, "https://u:k9d2m7q@h ".repeat(3_000)],
+      /Text too long: 107999 characters once secrets are redacted, at most 65536/,
+    ],
+    [["attempt", "--about", "src/util.ts", "--failed", "--author", "", "x"], /Empty author/],
+    [["attempt", "--about", "src/util.ts", "--failed", "--task", long, "x"], /Task id too long/],
+    [["forget", id, "--author", ""], /Empty author/],
+    [
+      ["forget", id.slice(0, 3)],
+      new RegExp(
+        `"${id.slice(0, 3)}" is too short to name a memory: give its whole id or its first 4`,
+      ),
+    ],
+  ];
+  for (const [args, message] of cases) {
+    const r = await cli(home, args, { cwd: repo, env: ENV });
+    assert.equal(r.code, 2, `${args.join(" ").slice(0, 80)}: ${r.stderr}`);
+    assert.match(r.stderr, message, args.join(" ").slice(0, 80));
+    assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+    assert.equal(count(home, "SELECT count(*) AS n FROM memories"), 1);
+    assert.equal(count(home, "SELECT count(*) AS n FROM memories WHERE forgotten_at IS NULL"), 1);
+  }
+  // The last valid day is accepted, and what it stores imports back.
+  const last = await cli(home, [...note, "--valid-to", "2099-12-31", "until then"], {
+    cwd: repo,
+    env: ENV,
+  });
+  assert.equal(last.code, 0, last.stderr);
+  const full = await cli(home, [
+    ...note,
+    "--author",
+    "b".repeat(4_096),
+    "--task",
+    "t".repeat(4_096),
+    "x",
+  ], {
+    cwd: repo,
+  });
+  assert.equal(full.code, 0, full.stderr);
+  assert.equal(exportImports(home, join(home, "..", "home2")), 3);
+});
+
+Deno.test("insert refuses what an import would refuse; a note at every limit exports and imports back", async () => {
+  const { base, repo, home } = await indexedRepo();
+  const insert = (args: string[], stdin?: string) =>
+    cli(home, ["insert", ...args], { cwd: repo, ...(stdin === undefined ? {} : { stdin }) });
+  const cases: [string[], string | undefined, RegExp][] = [
+    [
+      ["--title", "t".repeat(4_097), "--body", "b"],
+      undefined,
+      /Note title too long: 4097 characters, at most 4096 are kept .*; say it in one line/,
+    ],
+    [
+      ["--title", "t", "--body", "-"],
+      "b".repeat(65_537),
+      /Note body too long: 65537 characters, at most 65536 are kept/,
+    ],
+    [
+      ["--title", "t", "--body", "-"],
+      "https://u:k9d2m7q@h ".repeat(3_000),
+      /Note body too long: 107999 characters once secrets are redacted, at most 65536/,
+    ],
+    [
+      ["--title", "t", "--body", "b", "--keywords", "k".repeat(2_048) + "," + "k".repeat(2_048)],
+      undefined,
+      /Note keywords too long: 4097 characters, at most 4096 are kept .*; give fewer/,
+    ],
+  ];
+  for (const [args, stdin, message] of cases) {
+    const r = await insert(args, stdin);
+    assert.equal(r.code, 2, `${args.join(" ").slice(0, 60)}: ${r.stderr}`);
+    assert.match(r.stderr, message);
+    assert.equal(count(home, "SELECT count(*) AS n FROM notes"), 0);
+  }
+  const many = Array.from({ length: 257 }, () => ["--path", "src/util.ts"]).flat();
+  const r = await insert(["--title", "t", "--body", "b", ...many]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /Too many paths: 257, a note keeps at most 256/);
+  const full = await insert(
+    [
+      "--title",
+      "t".repeat(4_096),
+      "--body",
+      "-",
+      "--keywords",
+      "k".repeat(2_047) + "," + "k".repeat(2_048),
+      ...many.slice(2),
+    ],
+    "b".repeat(65_536),
+  );
+  assert.equal(full.code, 0, full.stderr);
+  assert.equal(exportImports(home, join(base, "home2")), 1);
+});
+
+Deno.test("a failure repeated with thousands of test names keeps the newest and still imports back", async () => {
+  const { base, repo, home } = await indexedRepo();
+  const names = (prefix: string) =>
+    Array.from({ length: 2_500 }, (_, i) => `${prefix}_${String(i).padStart(15, "0")}`);
+  const j = Journal.open(homePaths(home).journal);
+  try {
+    const failed = { about: ["src/util.ts"], outcome: "failed", author: "alice", cwd: repo };
+    recordAttempt(j, {
+      ...failed,
+      outcome: "failed",
+      text: "the suite broke",
+      tests: names("old"),
+    });
+    const again = recordAttempt(j, {
+      ...failed,
+      outcome: "failed",
+      text: "the suite broke",
+      tests: names("new"),
+    });
+    assert.equal(again.repeated, true);
+    assert.ok(again.memory.tests.length <= 65_536, `${again.memory.tests.length} characters`);
+    const kept = JSON.parse(again.memory.tests) as string[];
+    assert.ok(names("new").every((t) => kept.includes(t)), "the repeat's tests are all kept");
+    assert.equal(kept.length + again.testsLeftOut!, 5_000);
+  } finally {
+    j.close();
+  }
+  // The CLI says how many were left out.
+  const r = await cli(home, [
+    "attempt",
+    "--about",
+    "src/util.ts",
+    "--failed",
+    "--tests",
+    names("cli").join(","),
+    "the suite broke",
+  ], { cwd: repo, env: ENV });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(
+    r.stdout,
+    /failed again .*3 times now .*older failing tests left out to keep its list within 65536 characters/,
+  );
+  assert.equal(exportImports(home, join(base, "home2")), 1);
+});
+
+Deno.test("remember() from a library caller holds author and task as the CLI does", async () => {
+  const { repo, home } = await indexedRepo();
+  const j = Journal.open(homePaths(home).journal);
+  try {
+    const base = { kind: "note", about: ["src/util.ts"], text: "x", cwd: repo };
+    assert.throws(() => remember(j, { ...base, author: "" }), /Empty author/);
+    assert.throws(() => remember(j, { ...base, author: "a", taskId: "" }), /Empty task id/);
+    const m = remember(j, { ...base, author: `ci ${GITHUB}`, taskId: `deploy ${SLACK}` }).memory;
+    assert.deepEqual([m.author, m.task_id], [
+      "ci [REDACTED:github_token]",
+      "deploy [REDACTED:slack_token]",
+    ]);
+  } finally {
+    j.close();
+  }
+});
