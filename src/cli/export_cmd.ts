@@ -1,5 +1,6 @@
 /** `heimdall export` / `heimdall import`: memories as JSON Lines, between machines. */
 import { parseFlags } from "./flags.ts";
+import { openPrivateFile } from "../config/mod.ts";
 import { resolve } from "../files/mod.ts";
 import { exportMemories, importMemories, NOTE_TYPE } from "../memory/mod.ts";
 import { Journal } from "../store/mod.ts";
@@ -12,7 +13,8 @@ export const EXPORT_HELP = `heimdall export [--out FILE]
   Writes every memory (superseded, forgotten and orphaned ones too) with its
   anchors, and every note (\`heimdall insert\`) with its paths, as JSON Lines,
   to FILE or stdout. Lossless: \`heimdall import\` of it into an empty home,
-  then export, gives the same bytes.`;
+  then export, gives the same bytes. FILE is created readable by its owner
+  only (0600), as it holds private memories too.`;
 
 /** `heimdall export`. */
 export async function exportCmd(args: string[], ctx: Context): Promise<number> {
@@ -23,7 +25,8 @@ export async function exportCmd(args: string[], ctx: Context): Promise<number> {
     if (values.out === undefined) {
       for (const line of exportMemories(j)) ctx.out(line);
     } else {
-      const file = await Deno.open(resolve(values.out), {
+      // Every memory, private ones too: the file is the user's alone (0600), as the journal is.
+      const file = await openPrivateFile(resolve(values.out), {
         write: true,
         create: true,
         truncate: true,

@@ -1,0 +1,99 @@
+/**
+ * What memory commands print and write out: text from memory never drives
+ * the terminal, and an export is as private as the journal it comes from.
+ * Real repositories in temp folders, the real CLI in subprocesses.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { cli, tempDir, writeTree } from "./helpers.ts";
+
+const ENV = { HEIMDALL_AUTHOR: "alice" };
+/** A window title change, a bell and a screen clear: what a hostile text would send a terminal. */
+const ESCAPES = "\x1b]0;pwned\x07\x1b[2J";
+const SHOWN = String.raw`\x1b]0;pwned\x07\x1b[2J`;
+
+async function indexedRepo(): Promise<{ base: string; repo: string; home: string }> {
+  const base = tempDir();
+  const repo = join(base, "repo");
+  const home = join(base, "home");
+  writeTree(repo, { "src/util.ts": "export function formatBytes(n: number) {\n  return n;\n}\n" });
+  const r = await cli(home, ["index", repo]);
+  assert.equal(r.code, 0, r.stderr);
+  return { base, repo: Deno.realPathSync(repo), home };
+}
+
+/** True when `text` holds a control character other than a newline. */
+// deno-lint-ignore no-control-regex
+const hasControl = (text: string) => /[\x00-\x09\x0b-\x1f\x7f]/.test(text);
+
+Deno.test("why, history, remember, attempt and insert print control characters from memory as visible escapes", async () => {
+  const { repo, home } = await indexedRepo();
+  const env = { HEIMDALL_AUTHOR: `mallory${ESCAPES}` };
+  const outputs: string[] = [];
+  const run = async (args: string[]) => {
+    const r = await cli(home, args, { cwd: repo, env });
+    assert.equal(r.code, 0, r.stderr);
+    outputs.push(r.stdout);
+    return r.stdout;
+  };
+  await run([
+    "remember",
+    "--kind",
+    "note",
+    "--about",
+    "src/util.ts",
+    "--task",
+    `T${ESCAPES}`,
+    `first line ${ESCAPES}\nsecond line`,
+  ]);
+  await run([
+    "attempt",
+    "--about",
+    "src/util.ts",
+    "--failed",
+    "--tests",
+    `test${ESCAPES}`,
+    `it broke ${ESCAPES}`,
+  ]);
+  const why = await run(["why", "src/util.ts"]);
+  const history = await run(["history", "src/util.ts"]);
+  await run(["insert", "--title", `how ${ESCAPES}`, "--body", "b"]);
+  for (const out of outputs) assert.ok(!hasControl(out), JSON.stringify(out));
+  assert.match(why, new RegExp(`first line ${escapeRe(SHOWN)}\n\\s+second line`));
+  for (const out of [why, history]) {
+    assert.ok(out.includes(`mallory${SHOWN}`), out);
+    assert.ok(out.includes(`task T${SHOWN}`), out);
+    assert.ok(out.includes(`tests test${SHOWN}`), out);
+    assert.ok(out.includes(`it broke ${SHOWN}`), out);
+  }
+  assert.ok(outputs.at(-1)!.includes(`how ${SHOWN}`), outputs.at(-1));
+  // JSON output keeps the text as it is, escaped by JSON.
+  const json = await run(["why", "src/util.ts", "--json"]);
+  const texts = JSON.parse(json).current.map((m: { text: string }) => m.text);
+  assert.ok(texts.includes(`first line ${ESCAPES}\nsecond line`), texts);
+});
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+Deno.test("export --out writes a file its owner alone may read, new or replaced", {
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  const { base, repo, home } = await indexedRepo();
+  const r = await cli(home, ["remember", "--kind", "note", "--about", "src/util.ts", "x"], {
+    cwd: repo,
+    env: ENV,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const fresh = join(base, "fresh.jsonl");
+  const old = join(base, "old.jsonl");
+  Deno.writeTextFileSync(old, "an older, shared export\n");
+  Deno.chmodSync(old, 0o644);
+  for (const out of [fresh, old]) {
+    const e = await cli(home, ["export", "--out", out]);
+    assert.equal(e.code, 0, e.stderr);
+    assert.equal(Deno.statSync(out).mode! & 0o777, 0o600, out);
+    assert.match(Deno.readTextFileSync(out), /^\{"type":"heimdall-memory"/);
+  }
+});
