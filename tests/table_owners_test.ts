@@ -80,7 +80,8 @@ export const OWNERS: Readonly<Record<string, TableOwner>> = {
   vectors_gone: { owner: "vector", readers: [] },
   notes: { owner: "search", readers: [] },
   note_paths: { owner: "search", readers: [] },
-  memories: { owner: "memory", readers: ["team", "ui"] },
+  // Search reads a memory's scope and author: another author's private one is never an answer.
+  memories: { owner: "memory", readers: ["search", "team", "ui"] },
   memory_anchors: { owner: "memory", readers: ["team", "ui"] },
   memory_shared: { owner: "memory", readers: ["team"] },
   personal_candidates: { owner: "memory", readers: [] },

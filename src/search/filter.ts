@@ -49,22 +49,18 @@ export function resolveFilter(j: Journal, req: SearchRequest): ChunkFilter {
     // A typo must not read as "nothing matched": the place is indexed, or on disk
     // where something can be (a root's folder or file, a folder holding a root,
     // a place a note or memory points at).
-    const under = (col: string, table: string, at: string) =>
-      j.get(
-        `SELECT 1 FROM ${table} WHERE ${col} = ? OR (${col} >= ? AND ${col} < ?) LIMIT 1`,
-        at,
-        at + "/",
-        at + "0",
-      ) !== undefined;
+    const under = (sql: string, at: string) => j.get(sql, at, at + "/", at + "0") !== undefined;
+    const indexed = "SELECT 1 FROM paths WHERE path = ? OR (path >= ? AND path < ?) LIMIT 1";
+    const anchored =
+      "SELECT 1 FROM chunks WHERE anchor = ? OR (anchor >= ? AND anchor < ?) LIMIT 1";
+    const noted = "SELECT 1 FROM note_paths WHERE path = ? OR (path >= ? AND path < ?) LIMIT 1";
     const nearRoot = (at: string) =>
       roots.some((r) =>
         at === r || at.startsWith(r + "/") || r.startsWith(at === "/" ? "/" : at + "/")
       );
     const onDisk = places.filter((at) => exists(at));
-    const somewhere = places.some((at) => under("path", "paths", at)) ||
-      onDisk.some((at) =>
-        nearRoot(at) || under("anchor", "chunks", at) || under("path", "note_paths", at)
-      );
+    const somewhere = places.some((at) => under(indexed, at)) ||
+      onDisk.some((at) => nearRoot(at) || under(anchored, at) || under(noted, at));
     if (!somewhere) {
       const rootList = roots.length === 0 ? "none (run `heimdall index DIR`)" : roots.join(", ");
       throw new SearchFilterError(

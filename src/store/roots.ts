@@ -19,8 +19,9 @@ export function upsertRoot(j: Journal, path: string, depth: string): number {
 }
 
 /**
- * Deletes a root and every row its paths own, set by set (edges never cross
- * roots, so nothing outside it points in). Runs inside the caller's transaction.
+ * Deletes a root, every row its paths own, set by set (edges never cross
+ * roots, so nothing outside it points in), and what `meta` holds of it.
+ * Runs inside the caller's transaction.
  */
 export function deleteRoot(j: Journal, id: number): void {
   const owned = "SELECT id FROM paths WHERE root_id = ?";
@@ -35,6 +36,11 @@ export function deleteRoot(j: Journal, id: number): void {
   j.run(`DELETE FROM pending_edges WHERE owner_id IN (${owned})`, id);
   j.run("DELETE FROM paths WHERE root_id = ?", id);
   j.run("DELETE FROM roots WHERE id = ?", id);
+  // Its id may be given to the next root (a rebuild makes them all again):
+  // nothing known of this one may pass to it, its last audit least of all.
+  for (const key of ["last_audit_ms", "resolve_pending", "reresolve"]) {
+    j.run("DELETE FROM meta WHERE key = ?", `${key}:${id}`);
+  }
 }
 
 /**
