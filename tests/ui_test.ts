@@ -194,6 +194,29 @@ Deno.test({
         },
       );
       assertStringIncludes((await ok.json()).lines.join("\n"), "export function parseInput");
+
+      // A file gone or turned into a FIFO since it was indexed: refused at once, never opened.
+      const extra = join(f.repo, "src", "extra.ts");
+      Deno.writeTextFileSync(extra, "export const extra = 1;\n");
+      assertEquals((await cli(f.home, ["reconcile", extra])).code, 0);
+      try {
+        Deno.removeSync(extra);
+        const gone = await fetch(`${base}/api/file?path=${encodeURIComponent(extra)}&line=1`, {
+          headers: { cookie },
+        });
+        assertEquals(gone.status, 404);
+        assertStringIncludes((await gone.json()).error, "gone from disk");
+        new Deno.Command("mkfifo", { args: [extra] }).outputSync();
+        const fifo = await fetch(`${base}/api/file?path=${encodeURIComponent(extra)}&line=1`, {
+          headers: { cookie },
+          signal: AbortSignal.timeout(5_000),
+        });
+        assertEquals(fifo.status, 404);
+        assertStringIncludes((await fifo.json()).error, "no longer a regular file");
+      } finally {
+        Deno.removeSync(extra, { recursive: true });
+        await cli(f.home, ["reconcile", extra]);
+      }
     } finally {
       await s.stop();
     }

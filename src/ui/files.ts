@@ -46,13 +46,20 @@ export function fileLines(
   const row = getPath(j, path);
   if (!row) throw new FileRefusedError(`"${path}" is not an indexed file`, 404);
   const real = realOrNull(path);
+  if (real === null) {
+    throw new FileRefusedError(`"${path}" is gone from disk since it was indexed`, 404);
+  }
   const inside = real !== null && listRoots(j).some((r) => {
     const root = realOrNull(r.path);
     return root !== null &&
       (real === root || real.startsWith(root.endsWith("/") ? root : root + "/"));
   });
   if (!inside) throw new FileRefusedError(`"${path}" is not under an indexed root`, 403);
-  const all = Deno.readTextFileSync(real!).split("\n");
+  // Only a regular file is read: opening a FIFO would block the server's one thread.
+  if (!Deno.statSync(real).isFile) {
+    throw new FileRefusedError(`"${path}" is no longer a regular file on disk`, 404);
+  }
+  const all = Deno.readTextFileSync(real).split("\n");
   const first = Math.max(1, line - around.before);
   const last = Math.min(all.length, line + around.after);
   return { path, first, lines: all.slice(first - 1, last), total: all.length };
