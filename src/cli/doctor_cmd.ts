@@ -249,19 +249,29 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   }
 
   // 2. The MCP server answers (each registered command, or this heimdall's own).
-  const servers = new Map<string, { argv: string[]; wheres: string[] }>();
+  type Where = { harness: string; scope: string };
+  const servers = new Map<string, { argv: string[]; wheres: Where[] }>();
   for (const w of wired) {
     if (!w.mcp) continue;
     const key = w.mcp.join("\0");
     const s = servers.get(key) ?? { argv: w.mcp, wheres: [] };
-    s.wheres.push(`${w.harness} (${w.scope})`);
+    s.wheres.push({ harness: w.harness, scope: w.scope });
     servers.set(key, s);
   }
   if (servers.size === 0) {
-    servers.set("self", { argv: [...selfArgv(), "mcp"], wheres: ["this heimdall"] });
+    servers.set("self", { argv: [...selfArgv(), "mcp"], wheres: [] });
   }
+  // One init per scope rewrites the configs of that scope that point elsewhere.
+  const reinit = (wheres: readonly Where[]) =>
+    [...new Set(wheres.map((w) => w.scope))].map((scope) =>
+      `heimdall init --harness ${
+        wheres.filter((w) => w.scope === scope).map((w) => w.harness).join(",")
+      } --scope ${scope}`
+    ).join(" && ");
   for (const { argv, wheres } of servers.values()) {
-    const where = wheres.join(", ");
+    const where = wheres.length === 0
+      ? "this heimdall"
+      : wheres.map((w) => `${w.harness} (${w.scope})`).join(", ");
     const r = await probeMcp(argv, probeEnv);
     const missing = r.tools ? TOOLS.map((t) => t.name).filter((n) => !r.tools!.includes(n)) : [];
     checks.push(
@@ -278,9 +288,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
           detail: r.tools
             ? `answers but lacks ${missing.join(", ")} (an older heimdall?)`
             : `does not answer: ${r.error}`,
-          fix: `heimdall init --harness ${
-            wheres.map((w) => w.split(" ")[0]).join(",")
-          }   (points the configs at this heimdall)`,
+          fix: wheres.length === 0
+            ? "heimdall mcp < /dev/null   (shows why it does not start)"
+            : `${reinit(wheres)}   (points the configs at this heimdall)`,
         },
     );
   }
