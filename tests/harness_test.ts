@@ -1528,3 +1528,71 @@ Deno.test("before an edit the symbols are claimed first; a teammate's claim a ca
     removeTree(base);
   }
 });
+
+Deno.test("an edit the journal took in before any snapshot records and claims only what its texts show changed, never the whole file as added", async () => {
+  const base = tempDir();
+  try {
+    const ada = { HEIMDALL_AUTHOR: "ada" };
+    const { home, repo, send } = await claudeSession(base, ada);
+    const billing = join(repo, "pkg", "billing.py");
+    const state = () => readSession(sessionFile(join(home, "sessions"), "claude-code", "s1"))!;
+    /** The agent edits with no before-edit hook (or one that failed); the daemon is quicker than the hook. */
+    const edit = async (oldText: string, newText: string) => {
+      Deno.writeTextFileSync(billing, Deno.readTextFileSync(billing).replace(oldText, newText));
+      assert.equal((await cli(home, ["reconcile", billing], { env: ada })).code, 0);
+      await send("post_edit", {
+        session_id: "s1",
+        tool_input: { file_path: billing, old_string: oldText, new_string: newText },
+        tool_response: { filePath: billing, success: true },
+      });
+    };
+    await edit("subtotal = sum(prices)", "subtotal = float(sum(prices))");
+    assert.deepEqual(state().changed.map((c) => [c.qualname, c.change]), [[
+      "compute_total",
+      "modified",
+    ]]);
+    // A function the next edit puts in (after compute_total's last line) is added, and only it.
+    await edit(
+      "    return apply_discount(subtotal, discount)\n",
+      "    return apply_discount(subtotal, discount)\n\n\ndef refund(amount):\n    return -amount\n",
+    );
+    assert.deepEqual(state().changed.map((c) => [c.qualname, c.change]), [
+      ["compute_total", "modified"],
+      ["refund", "added"],
+    ]);
+    const claims = JSON.parse((await cli(home, ["claims", "--json"], { env: ada })).stdout) as {
+      claims: { developer: string; qualname: string }[];
+    };
+    assert.deepEqual(
+      claims.claims.filter((c) => c.developer === "ada").map((c) => c.qualname).sort(),
+      ["compute_total", "refund"],
+      "apply_discount, untouched, is not claimed",
+    );
+    await send("stop", { session_id: "s1" });
+    const why = await cli(home, ["why", billing, "--json"], { env: ada });
+    const note = (JSON.parse(why.stdout).current as { kind: string; text: string }[])
+      .find((m) => m.kind === "note" && m.text.startsWith("Progress"));
+    assert.match(
+      note?.text ?? "",
+      /Changed symbols: compute_total \(modified\), refund \(added\)$/m,
+    );
+    // A teammate about to change apply_discount hears of Ada's caller, not of a claim on it.
+    const bob = await hookCli(home, ["--harness", "claude-code"], {
+      stdin: JSON.stringify({
+        ...JSON.parse(payloadText(fixture("claude-code", "pre_edit"), repo)),
+        session_id: "b1",
+        tool_input: {
+          file_path: billing,
+          old_string: "return round(amount * (1 - discount), 2)",
+          new_string: "return round(amount * (1 - min(discount, 1)), 2)",
+        },
+      }),
+      env: { HEIMDALL_AUTHOR: "bob" },
+    });
+    const reason = JSON.parse(bob.stdout).hookSpecificOutput.permissionDecisionReason as string;
+    assert.match(reason, /ada \(claude-code\) is changing a caller \(1 hop\): compute_total/);
+    assert.doesNotMatch(reason, /is changing apply_discount/);
+  } finally {
+    removeTree(base);
+  }
+});

@@ -10,7 +10,10 @@ import { DatabaseSync } from "node:sqlite";
 import { homePaths } from "../src/config/mod.ts";
 import { answerHook, type HookRequest } from "../src/harness/hook_run.ts";
 import { selfArgv } from "../src/harness/install/command.ts";
+import { TOUCHED_HASH } from "../src/harness/region.ts";
+import { readSession, sessionFile } from "../src/harness/session.ts";
 import { MAIN, removeTree, tempDir, waitFor, writeTree } from "./helpers.ts";
+import { seededRandom } from "./seeded_random.ts";
 
 const FIXTURES = new URL("./fixtures/harness/claude-code/", import.meta.url).pathname;
 
@@ -638,6 +641,125 @@ Deno.test({
       assert.match(again ?? "", /MUST: Round money to cents/);
     } finally {
       removeTree(base);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "a before-edit hook whose claim meets a held journal lock keeps what it saw of the file before the edit",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "shop");
+    try {
+      copyTree(new URL("./fixtures/harness/repo", import.meta.url).pathname, repo);
+      assert.equal((await heimdall(home, ["index", repo])).code, 0);
+      const billing = join(repo, "pkg", "billing.py");
+      const env = { HEIMDALL_HOOK_SERVER: "0" };
+      const holder = await holdJournal(join(home, "journal.db"));
+      try {
+        const pre = await hook(home, payload("pre_edit", repo, "locked"), env);
+        assert.equal(pre.code, 0);
+        assert.equal(pre.stdout, "", "fails open: nothing said, nothing denied");
+      } finally {
+        holder.kill();
+        await holder.status;
+      }
+      assert.match(hooksLog(home), /database is locked/, "the claim met the lock");
+      const state = () => readSession(sessionFile(join(home, "sessions"), "claude-code", "locked"));
+      const before = state()?.before[billing] ?? {};
+      assert.deepEqual(
+        Object.values(before).map((s) => s.q).sort(),
+        ["apply_discount", "compute_total"],
+        "the snapshot taken before the edit survives the failed claim",
+      );
+      assert.ok(Object.values(before).every((s) => s.h !== null && s.h !== TOUCHED_HASH));
+      // The edit lands, the writer catches up before the after-edit hook: the change is
+      // the one the snapshot shows, and nothing else.
+      const { payload: edit } = JSON.parse(
+        Deno.readTextFileSync(join(FIXTURES, "post_edit.json")),
+      ) as { payload: { tool_input: { old_string: string; new_string: string } } };
+      Deno.writeTextFileSync(
+        billing,
+        Deno.readTextFileSync(billing).replace(
+          edit.tool_input.old_string,
+          edit.tool_input.new_string,
+        ),
+      );
+      assert.equal((await heimdall(home, ["reconcile", billing])).code, 0);
+      assert.equal((await hook(home, payload("post_edit", repo, "locked"), env)).code, 0);
+      assert.deepEqual(state()?.changed.map((c) => [c.qualname, c.change]), [[
+        "compute_total",
+        "modified",
+      ]]);
+    } finally {
+      removeTree(base);
+    }
+  },
+});
+
+/** A prompt of about `bytes` characters: a question, then a paste of code words in random order. */
+function pastedPrompt(bytes: number): string {
+  const words = [
+    ...new Set(
+      ["handler.ts", "hook_server.ts", "services_impl.ts", "region.ts"]
+        .flatMap((f) =>
+          Deno.readTextFileSync(new URL(`../src/harness/${f}`, import.meta.url)).split(/\s+/)
+        )
+        .filter((w) => w !== ""),
+    ),
+  ];
+  const random = seededRandom(7);
+  const out = ["Fix compute_total so a negative discount never raises the total. Log:"];
+  for (let size = out[0]!.length; size < bytes;) {
+    const w = words[Math.floor(random() * words.length)]!;
+    out.push(w);
+    size += w.length + 1;
+  }
+  return out.join(" ");
+}
+
+Deno.test({
+  name:
+    "a prompt of megabytes is answered within the hook's wait, and other sessions' prompts meanwhile get theirs",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "shop");
+    const pids = new Set<number | null>();
+    try {
+      copyTree(new URL("./fixtures/harness/repo", import.meta.url).pathname, repo);
+      assert.equal((await heimdall(home, ["index", repo])).code, 0);
+      const server = await warmServer(home, repo);
+      pids.add(server);
+      // Generous for a loaded machine; searching with the whole paste took seconds.
+      const env = { HEIMDALL_HOOK_WAIT_MS: "2000" };
+      const big = JSON.parse(payload("prompt", repo, "big"));
+      const seen = hooksLog(home).length;
+      const bigRun = hook(home, JSON.stringify({ ...big, prompt: pastedPrompt(4_000_000) }), env);
+      // Other sessions' prompts, while the server has the paste in hand (searching with
+      // all of it took seconds).
+      const others: Promise<Run>[] = [];
+      for (let i = 0; i < 6; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        others.push(hook(home, payload("prompt", repo, `other-${i}`), env));
+      }
+      const log = () => hooksLog(home).slice(seen);
+      for (const [i, r] of (await Promise.all(others)).entries()) {
+        assert.match(r.stdout, /compute_total/, `other-${i}: ${log()}`);
+      }
+      const answered = await bigRun;
+      assert.equal(answered.code, 0);
+      assert.match(answered.stdout, /MUST: Round money to cents/, log());
+      assert.doesNotMatch(log(), /did not answer|gave up/);
+      assert.equal(serverPid(home), server, "the server was not replaced");
+    } finally {
+      cleanup(base, [...pids, serverPid(home)]);
     }
   },
 });

@@ -11,14 +11,17 @@
  * - session start: constraints (must), current decisions, the project's
  *   knowledge page and the person's own preferences for the repo;
  * - prompt: the first substantial prompt becomes the session's task; prior
- *   work relevant to the prompt (and, on the first prompt, the repo's
- *   constraints and decisions) is injected;
+ *   work relevant to the prompt (searched with a bounded query, whatever
+ *   its size) and, on the first prompt, the repo's constraints and
+ *   decisions are injected;
  * - before an edit: the symbols about to change are claimed; must-constraints
  *   for the file, open failed attempts on the edited symbols and their
  *   direct neighbours, current decisions, and teammates' claims within the
  *   conflict radius (each pair warned, or paused, once);
  * - after an edit: the paths are hinted to the writer, and the symbols whose
- *   structural hash moved are recorded once the journal has caught up;
+ *   structural hash moved since before the edit are recorded (and claimed)
+ *   once the journal has caught up; an edit with no snapshot from before it
+ *   records only what its own texts show it changed, never a guess;
  * - after a test command: an attempt with its outcome and failing tests;
  * - grep guard: the third grep-like look-up since the last Heimdall search
  *   gets one reminder;
@@ -45,16 +48,20 @@ import {
   fileSymbols,
   journalCaughtUp,
   type RegionSymbol,
+  snapshotFromEdits,
   snapshotOf,
   symbolsById,
   symbolsInEdit,
 } from "./region.ts";
+import { isTaskPrompt, promptQuery, taskTitle } from "./prompt.ts";
+import { hookLog } from "./hook_log.ts";
 import type { Services, SessionRef } from "./services.ts";
 import {
   newSession,
   pruneSessions,
   sessionFile,
   type SessionState,
+  type SymbolSnap,
   updateSession,
 } from "./session.ts";
 import { parseTestRun } from "./test_runs/mod.ts";
@@ -97,45 +104,94 @@ export interface HookAnswer {
 
 const NOTHING: HookAnswer = { context: null, deny: null };
 
-/** Handles one event; returns what to show the agent (never an approval). */
+/**
+ * Handles one event; returns what to show the agent (never an approval).
+ * Throws when a step fails (a write meeting a held lock; the hook logs it
+ * and answers nothing): the session's state is left as it was, except for
+ * what the event saw of the files an edit changes (their symbols before the
+ * edit, and that they were edited), which no later event could see again.
+ */
 export async function handleEvent(ev: HookEvent, deps: HookDeps): Promise<HookAnswer> {
   if (ev.kind === "ignored") return NOTHING;
   const dir = sessionsDir(deps.home);
   if (ev.kind === "session_start") pruneSessions(dir, SESSION_MAX_AGE_MS);
   const who: SessionRef = { harness: ev.harness, sessionId: ev.sessionId, cwd: ev.cwd };
   const file = sessionFile(dir, ev.harness, ev.sessionId);
-  return await updateSession(
-    file,
-    () => newSession(ev.harness, ev.sessionId, ev.cwd),
-    async (state) => {
-      switch (ev.kind) {
-        case "session_start":
-          if (ev.source === "clear" || ev.source === "compact") state.injected = [];
-          return contextOnly(inject(
-            state,
-            deps,
-            "session_start",
-            `Heimdall memory for ${basename(ev.cwd)}`,
-            await repoItems(ev.cwd, deps),
-          ));
-        case "prompt":
-          return contextOnly(inject(
-            state,
-            deps,
-            "prompt",
-            "Heimdall: prior work related to this prompt",
-            await onPrompt(state, who, ev.prompt, deps),
-          ));
-        case "before_tool":
-          return await beforeTool(state, who, ev, deps);
-        case "after_tool":
-          return contextOnly(await afterTool(state, who, ev, deps));
-        case "stop":
-          await onStop(state, who, ev, deps);
-          return NOTHING;
-      }
-    },
-  );
+  const create = () => newSession(ev.harness, ev.sessionId, ev.cwd);
+  const seen: Seen = { before: {}, edited: [] };
+  try {
+    return await updateSession(file, create, (state) => onEvent(state, ev, who, seen, deps));
+  } catch (e) {
+    // A failed event leaves the session as it was, but what it saw of files before
+    // their edit cannot be seen again: that is kept (a claim that met a held lock
+    // must not turn the edit's changes into guesses).
+    if (seen.edited.length > 0 || Object.keys(seen.before).length > 0) {
+      await updateSession(file, create, (state) => keepSeen(state, seen)).catch((k) =>
+        hookLog(
+          deps.home.home,
+          `${ev.harness}: keeping the edit's snapshot: ${(k as Error).message}`,
+        )
+      );
+    }
+    throw e;
+  }
+}
+
+/**
+ * What an event learned about edited files that no later event can learn:
+ * how a file's symbols were before its edit, and which files an edit changed.
+ */
+interface Seen {
+  /** path → the file's symbols before the session's first edit of it. */
+  before: Record<string, Record<string, SymbolSnap>>;
+  /** Files an edit changed, to be settled once the journal has caught up. */
+  edited: string[];
+}
+
+/** Records what was seen in the session's state (a snapshot already there is kept). */
+function keepSeen(state: SessionState, seen: Seen): void {
+  for (const [path, snap] of Object.entries(seen.before)) {
+    if (!(path in state.before)) state.before[path] = snap;
+  }
+  for (const p of seen.edited) {
+    state.edited = [...state.edited.filter((e) => e !== p), p];
+    if (!state.pending.includes(p)) state.pending.push(p);
+  }
+}
+
+async function onEvent(
+  state: SessionState,
+  ev: Exclude<HookEvent, { kind: "ignored" }>,
+  who: SessionRef,
+  seen: Seen,
+  deps: HookDeps,
+): Promise<HookAnswer> {
+  switch (ev.kind) {
+    case "session_start":
+      if (ev.source === "clear" || ev.source === "compact") state.injected = [];
+      return contextOnly(inject(
+        state,
+        deps,
+        "session_start",
+        `Heimdall memory for ${basename(ev.cwd)}`,
+        await repoItems(ev.cwd, deps),
+      ));
+    case "prompt":
+      return contextOnly(inject(
+        state,
+        deps,
+        "prompt",
+        "Heimdall: prior work related to this prompt",
+        await onPrompt(state, who, ev.prompt, deps),
+      ));
+    case "before_tool":
+      return await beforeTool(state, who, ev, seen, deps);
+    case "after_tool":
+      return contextOnly(await afterTool(state, who, ev, seen, deps));
+    case "stop":
+      await onStop(state, who, ev, deps);
+      return NOTHING;
+  }
 }
 
 const contextOnly = (context: string | null): HookAnswer => ({ context, deny: null });
@@ -172,20 +228,6 @@ async function repoItems(cwd: string, deps: HookDeps): Promise<ContextItem[]> {
   ];
 }
 
-/** A prompt worth making a task of: a few words, not a slash command. */
-export function isTaskPrompt(prompt: string): boolean {
-  const p = prompt.trim();
-  return !p.startsWith("/") && p.split(/\s+/).filter((w) => w !== "").length >= 3;
-}
-
-/** A task title from a prompt: its first line, at most 200 characters, secrets redacted. */
-export function taskTitle(prompt: string): string {
-  const first = prompt.trim().split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
-  // It goes to the session file, the team store and teammates' conflict warnings.
-  const line = redactSecrets(first);
-  return line.length > 200 ? line.slice(0, 199) + "…" : line;
-}
-
 async function onPrompt(
   state: SessionState,
   who: SessionRef,
@@ -198,7 +240,9 @@ async function onPrompt(
     const title = taskTitle(prompt);
     state.task = { title, id: await svc.startTask?.(who, title) ?? null };
   }
-  const items = prompt.trim() === "" ? [] : await svc.priorWork?.(prompt, 8, who.cwd) ?? [];
+  // Searched with a bounded query: a pasted megabyte costs what a paragraph does.
+  const query = promptQuery(prompt);
+  const items = query.trim() === "" ? [] : await svc.priorWork?.(query, 8, who.cwd) ?? [];
   // Results put in front of the agent are a Heimdall search it did not have to make.
   if (items.length > 0) state.guard = FRESH_GUARD;
   if (state.prompts === 1) items.push(...await repoItems(who.cwd, deps));
@@ -219,6 +263,7 @@ async function beforeTool(
   state: SessionState,
   who: SessionRef,
   ev: BeforeToolEvent,
+  seen: Seen,
   deps: HookDeps,
 ): Promise<HookAnswer> {
   const kind = ev.tool.kind;
@@ -230,18 +275,22 @@ async function beforeTool(
   for (const [path, edits] of files) {
     if (!j) continue;
     const symbols = fileSymbols(j, path);
-    if (symbols.length > 0 && !(path in state.before)) state.before[path] = snapshotOf(symbols);
     const content = readTextOrNull(path);
-    const seen = new Set(region.map((r) => r.id));
+    // The file before the edit, as the journal has it; a file not there yet has no symbols.
+    if (!(path in state.before) && (symbols.length > 0 || content === null)) {
+      seen.before[path] = snapshotOf(symbols);
+    }
+    const inRegion = new Set(region.map((r) => r.id));
     for (const e of edits) {
       for (const s of symbolsInEdit(symbols, e, content)) {
-        if (!seen.has(s.id)) {
-          seen.add(s.id);
+        if (!inRegion.has(s.id)) {
+          inRegion.add(s.id);
           region.push(s);
         }
       }
     }
   }
+  keepSeen(state, seen);
   const neighbours = j ? symbolsById(j, callNeighbourIds(j, region.map((r) => r.id))) : [];
   const paths = [...files.keys()];
   const svc = await deps.services();
@@ -300,6 +349,24 @@ function hintPaths(paths: string[], deps: HookDeps): void {
   if (good.length > 0) writeHintFile(deps.home.hints, good);
 }
 
+/**
+ * A file's symbols before an edit no snapshot was taken for (no before-edit
+ * event, or it failed): the journal's while it still shows the file as it
+ * was; once it has taken the edit in, what the edit's own texts tell
+ * ({@link snapshotFromEdits}: the symbols its new text occupies changed,
+ * nothing else is known to have).
+ */
+function beforeAfterTheFact(
+  j: Journal,
+  path: string,
+  edits: FileEdit[],
+): Record<string, SymbolSnap> {
+  // Checked first: a reconcile landing in between then costs changes seen, never invents any.
+  const caughtUp = journalCaughtUp(j, path);
+  const symbols = fileSymbols(j, path);
+  return caughtUp ? snapshotFromEdits(symbols, edits, readTextOrNull(path)) : snapshotOf(symbols);
+}
+
 /** Turns pending edited files the journal has caught up with into changed symbols. */
 async function settle(state: SessionState, who: SessionRef, deps: HookDeps): Promise<void> {
   if (state.pending.length === 0) return;
@@ -309,7 +376,15 @@ async function settle(state: SessionState, who: SessionRef, deps: HookDeps): Pro
   for (const path of [...state.pending]) {
     if (!journalCaughtUp(j, path)) continue;
     state.pending = state.pending.filter((p) => p !== path);
-    const diff = diffSymbols(path, state.before[path] ?? {}, fileSymbols(j, path));
+    const now = fileSymbols(j, path);
+    const before = state.before[path];
+    if (before === undefined) {
+      // Nothing known of the file before its edit: no change is reported (an empty
+      // "before" would make every symbol look added), and later edits compare with now.
+      state.before[path] = snapshotOf(now);
+      continue;
+    }
+    const diff = diffSymbols(path, before, now);
     const known = new Set(
       state.changed.filter((c) => c.path === path).map((c) => `${c.id}:${c.change}`),
     );
@@ -327,6 +402,7 @@ async function afterTool(
   state: SessionState,
   who: SessionRef,
   ev: AfterToolEvent,
+  seen: Seen,
   deps: HookDeps,
 ): Promise<string | null> {
   const tool = ev.tool;
@@ -336,13 +412,12 @@ async function afterTool(
       hintPaths(paths, deps);
       const j = deps.journal();
       for (const p of paths) {
-        state.edited = [...state.edited.filter((e) => e !== p), p];
-        if (!state.pending.includes(p)) state.pending.push(p);
-        // No before-edit event for this file: the journal still shows it as it was.
-        if (!(p in state.before) && j && !journalCaughtUp(j, p)) {
-          state.before[p] = snapshotOf(fileSymbols(j, p));
+        seen.edited.push(p);
+        if (!(p in state.before) && j) {
+          seen.before[p] = beforeAfterTheFact(j, p, tool.edits.filter((e) => e.path === p));
         }
       }
+      keepSeen(state, seen);
     }
   }
   await settle(state, who, deps);

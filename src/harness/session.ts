@@ -65,7 +65,11 @@ export interface SessionState {
   claimed?: string[];
   /** Files edited, most recent last. */
   edited: string[];
-  /** A file's symbols before the session first edited it: path → id → hash and name. */
+  /**
+   * A file's symbols before the session first edited it: path → id → hash
+   * and name. For an edit the journal took in before any snapshot, what the
+   * edit's texts tell (`snapshotFromEdits` in region.ts).
+   */
   before: Record<string, Record<string, SymbolSnap>>;
   /** Edited files whose new symbols the journal has not shown yet. */
   pending: string[];

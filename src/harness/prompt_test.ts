@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import { parseQuery } from "../search/mod.ts";
+import { isTaskPrompt, promptQuery, QUERY_TERMS, taskTitle } from "./prompt.ts";
+
+/** The search terms a query has: its content words and whole identifiers. */
+function termCount(query: string): number {
+  const q = parseQuery(query);
+  return new Set([...q.words.map((w) => `w:${w}`), ...q.wholes.map((w) => `n:${w}`)]).size;
+}
+
+/** `n` characters of code words in an order that repeats nothing for a long while. */
+function paste(n: number): string {
+  const words: string[] = [];
+  for (let i = 0, size = 0; size < n; i++) {
+    const w = `${["parse", "emit", "load", "fold"][i % 4]}Node${(i * 7919) % 100003}_x${i % 13}`;
+    words.push(i % 5 === 0 ? `-${w}` : i % 7 === 0 ? `"${w}` : w);
+    size += w.length + 1;
+  }
+  return words.join(" ");
+}
+
+Deno.test("promptQuery() has at most QUERY_TERMS terms, whatever the prompt's size", () => {
+  for (const size of [3_000, 200_000, 1_000_000, 8_000_000]) {
+    const prompt = `Why is apply_discount rounding twice? Log: ${paste(size)}`;
+    const q = promptQuery(prompt);
+    assert.ok(termCount(q) <= QUERY_TERMS, `${size}: ${termCount(q)} terms in ${q}`);
+    assert.ok(q.startsWith("apply_discount rounding twice? Log:"), q);
+    assert.doesNotMatch(q, /(^| )-|"/, "a paste means no exclusion and no phrase");
+  }
+});
+
+Deno.test("promptQuery() keeps a prompt typed by hand as it is", () => {
+  for (
+    const p of [
+      "Fix compute_total so a negative discount never raises the total",
+      'find "retry with backoff" -test in src/net',
+      "Refactor the importer: split parseHeader out of readFile, keep the error messages, " +
+      "and make sure the tests in importer_test.ts still pass on Windows paths.",
+    ]
+  ) {
+    assert.equal(promptQuery(p), p);
+  }
+});
+
+Deno.test("promptQuery() builds a long prompt's query from its question and the code it names", () => {
+  const log = Array.from({ length: 400 }, (_, i) => `2024-05-01T10:${i % 60}:00 INFO ok ${i}`);
+  const blob = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo".repeat(4);
+  const q = promptQuery(
+    `The nightly import fails, see below\n${log.join("\n")}\n${blob}\n` +
+      `Traceback: in importer.read_rows (importer/rows.py:88)`,
+  );
+  assert.match(q, /^nightly import fails, see below INFO ok/);
+  assert.match(q, /importer\.read_rows \(importer\/rows\.py:88\)/, "the names of code, found late");
+  assert.ok(!q.includes(blob) && !/\d{4}-\d\d/.test(q), "no blobs, no bare numbers");
+});
+
+Deno.test("a prompt's task and title look at its start only, and redact what they keep", () => {
+  const token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+  const huge = `  deploy ${token} to billing now\n${"x ".repeat(4_000_000)}`;
+  assert.equal(isTaskPrompt(huge), true);
+  assert.equal(taskTitle(huge), "deploy [REDACTED:github_token] to billing now");
+  assert.equal(taskTitle("y".repeat(3_000_000)), "y".repeat(199) + "…");
+  assert.equal(isTaskPrompt("/compact " + "z ".repeat(1_000_000)), false);
+});
