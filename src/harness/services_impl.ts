@@ -163,6 +163,7 @@ export function createServices(
         home,
         semantic: null,
         ...(repo !== undefined ? { near: repo } : {}),
+        viewer: () => who(cwd ?? Deno.cwd()),
       }, configuredTuning({ vocabularyWeight: configured()?.vocabularyWeight ?? 0 }));
       logUsage(home, searchUsage("hook", res));
       const wholes = parseQuery(query).wholes;

@@ -39,7 +39,7 @@ export async function search(
   const cache: ReadCache = new Map();
   const candidates = focusCandidates(
     j,
-    visibleTo(j, ranking.candidates, req.viewer),
+    await visibleTo(j, ranking.candidates, req.viewer),
     {
       terms: ranking.terms,
       words: ranking.query.words,
@@ -98,11 +98,11 @@ export async function search(
  * viewer (all of them without a viewer). The viewer is asked for only when
  * a private memory ranked: finding it may run `git`.
  */
-function visibleTo(
+async function visibleTo(
   j: Journal,
   list: readonly Candidate[],
   viewer: SearchRequest["viewer"],
-): Candidate[] {
+): Promise<Candidate[]> {
   const ids = list.flatMap((c) => (c.best.source === "memory" ? [String(c.best.ref_id)] : []));
   if (ids.length === 0) return [...list];
   const owners = j.all<{ id: string; author: string }>(
@@ -110,7 +110,7 @@ function visibleTo(
     JSON.stringify(ids),
   );
   if (owners.length === 0) return [...list];
-  const who = typeof viewer === "function" ? viewer() : viewer;
+  const who = typeof viewer === "function" ? await viewer() : viewer;
   const hidden = new Set(owners.filter((o) => o.author !== who).map((o) => o.id));
   return list.filter((c) => !(c.best.source === "memory" && hidden.has(String(c.best.ref_id))));
 }

@@ -43,7 +43,7 @@ export interface SearchRequest {
    * private memory ranks: another author's private memories are never
    * returned, and without a viewer no private memory is.
    */
-  viewer?: string | (() => string);
+  viewer?: string | (() => string | Promise<string>);
 }
 
 /** When and how a hit was checked against the disk. */
