@@ -246,3 +246,159 @@ Deno.test({
     removeTree(base);
   },
 });
+
+Deno.test("a file whose name is not UTF-8 leaves the watcher watching: a file made after it is indexed live", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, { "a.ts": "export function a() {}\n" });
+  await cli(home, ["index", repo]);
+  const daemon = await startDaemon(home);
+  try {
+    // Deno cannot hand over an event naming it ("path contains invalid UTF-8
+    // characters"); the watch must go on past it.
+    await sh("printf 'export function bad() {}\\n' > $'bad\\xffname.ts'", repo);
+    await new Promise((r) => setTimeout(r, 500));
+    const b = join(repo, "b.ts");
+    Deno.writeTextFileSync(b, "export function b() {}\n");
+    // The timed audit is 300 s away: only the watcher brings b.ts in.
+    await waitFor(() => rowOf(home, b).hash !== null, 10_000, "b.ts, made after the bad name");
+    const c = join(repo, "c.ts");
+    Deno.writeTextFileSync(c, "export function c() {}\n");
+    await waitFor(() => rowOf(home, c).hash !== null, 10_000, "c.ts, made later still");
+  } finally {
+    assert.equal(await daemon.stop(), 0);
+  }
+  removeTree(base);
+});
+
+Deno.test("a root removed and made again (a fresh clone) is watched again: files made in it later are indexed live", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, { "a.ts": "export function one() {}\n" });
+  await cli(home, ["index", repo]);
+  const daemon = await startDaemon(home);
+  try {
+    removeTree(repo);
+    await waitFor(() => rowOf(home, join(repo, "a.ts")).hash === null, 10_000, "a.ts retracted");
+    writeTree(repo, { "b.ts": "export function two() {}\n" });
+    await waitFor(
+      () => rowOf(home, join(repo, "b.ts")).hash !== null,
+      10_000,
+      "b.ts, in the root made again",
+    );
+    // Found by the audit that follows the new watch, or by the watch: the
+    // next file must come through the watch, long before the timed audit.
+    await new Promise((r) => setTimeout(r, 500));
+    Deno.writeTextFileSync(join(repo, "c.ts"), "export function three() {}\n");
+    await waitFor(() => rowOf(home, join(repo, "c.ts")).hash !== null, 10_000, "c.ts, made later");
+    // Another folder moved in its place (its inode differs) is watched too.
+    Deno.renameSync(repo, join(base, "old"));
+    writeTree(repo, { "d.ts": "export function four() {}\n" });
+    await waitFor(() => rowOf(home, join(repo, "d.ts")).hash !== null, 10_000, "d.ts");
+    await new Promise((r) => setTimeout(r, 500));
+    Deno.writeTextFileSync(join(repo, "e.ts"), "export function five() {}\n");
+    await waitFor(() => rowOf(home, join(repo, "e.ts")).hash !== null, 10_000, "e.ts");
+    await waitFor(() => verifyClean(home), 10_000, "verify --deep clean");
+  } finally {
+    assert.equal(await daemon.stop(), 0);
+  }
+  removeTree(base);
+});
+
+Deno.test("a changed .gitignore or .ignore re-classifies the files of the folder it governs, and so does the home's ignore file", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, {
+    "a.ts": "export function keep() {}\n",
+    "gen/g.ts": "export function generated() {}\n",
+    "sub/deep/d.ts": "export function deep() {}\n",
+  });
+  await cli(home, ["index", repo]);
+  const daemon = await startDaemon(home);
+  const g = join(repo, "gen", "g.ts");
+  const d = join(repo, "sub", "deep", "d.ts");
+  try {
+    // None of the files changed, only the rules over them.
+    Deno.writeTextFileSync(join(repo, ".gitignore"), "gen/\n");
+    await waitFor(() => rowOf(home, g).hash === null, 10_000, "gen/g.ts dropped once ignored");
+    Deno.removeSync(join(repo, ".gitignore"));
+    await waitFor(() => rowOf(home, g).hash !== null, 10_000, "gen/g.ts back once not ignored");
+    Deno.writeTextFileSync(join(repo, "sub", ".ignore"), "deep\n");
+    await waitFor(() => rowOf(home, d).hash === null, 10_000, "sub/deep/d.ts dropped");
+    Deno.writeTextFileSync(join(repo, "sub", ".ignore"), "# nothing\n");
+    await waitFor(() => rowOf(home, d).hash !== null, 10_000, "sub/deep/d.ts back");
+    Deno.writeTextFileSync(join(home, "ignore"), "*.ts\n");
+    await waitFor(() => rowOf(home, join(repo, "a.ts")).hash === null, 10_000, "a.ts dropped");
+    Deno.removeSync(join(home, "ignore"));
+    await waitFor(() => rowOf(home, join(repo, "a.ts")).hash !== null, 10_000, "a.ts back");
+    await waitFor(() => verifyClean(home), 10_000, "verify --deep clean");
+  } finally {
+    assert.equal(await daemon.stop(), 0);
+  }
+  removeTree(base);
+});
+
+Deno.test("SIGTERM in the middle of a first index stops it at a safe point, and a restart converges to a clean index", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  const files: Record<string, string> = {};
+  // Each file imports the next: the first index resolves them all at its end.
+  for (let i = 0; i < 6000; i++) {
+    const next = (i + 1) % 6000;
+    files[`d${i % 60}/f${i}.ts`] = `import { v${next} } from "../d${next % 60}/f${next}.ts";\n` +
+      `export const v${i} = () => v${next};\n`;
+  }
+  writeTree(repo, files);
+  await cli(home, ["roots", "add", repo]);
+  const count = () => {
+    try {
+      const j = readIndex(home);
+      try {
+        return j.get<{ n: number }>("SELECT count(*) AS n FROM paths")!.n;
+      } finally {
+        j.close();
+      }
+    } catch {
+      return 0; // not created yet
+    }
+  };
+  const spawn = () =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, "daemon"],
+      env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1" },
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+  const child = spawn();
+  try {
+    await waitFor(() => count() > 0, 60_000, "the first committed batch");
+  } finally {
+    child.kill("SIGTERM");
+  }
+  assert.equal((await child.status).code, 0, "a clean exit");
+  // Stopped where it was, not after the whole root: the rest is the next run's.
+  const n = count();
+  assert.ok(n < 6000, `stopped part-way (${n} of 6000 committed)`);
+  assert.match(
+    Deno.readTextFileSync(join(home, "logs", "daemon.log")),
+    new RegExp(`daemon pid ${child.pid} stopped`),
+  );
+  const daemon = await startDaemon(home, 120_000);
+  await daemon.stop();
+  const cleanHome = join(base, "clean");
+  await cli(cleanHome, ["index", repo]);
+  const a = readIndex(home);
+  const b = readIndex(cleanHome);
+  try {
+    assert.equal(dumpIndex(a), dumpIndex(b));
+  } finally {
+    a.close();
+    b.close();
+  }
+  removeTree(base);
+});

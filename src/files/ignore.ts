@@ -178,7 +178,13 @@ export class IgnoreStack {
   }
 }
 
-const IGNORE_FILES = [".gitignore", ".ignore"] as const;
+/**
+ * The names of the ignore files read in every folder, in the order their
+ * rules stack (a later file's rule wins). Whoever watches a tree and keeps
+ * what it lists equal to a walk must look at a folder again when one of
+ * these changes in it.
+ */
+export const IGNORE_FILE_NAMES: readonly string[] = [".gitignore", ".ignore"];
 /** A file modified this close to when we read it may change again within the same mtime tick. */
 const RACY_MS = 2000;
 
@@ -220,7 +226,10 @@ export class IgnoreCache {
     if (dirMtime === undefined) return [];
     let names = this.#dirs.get(abs);
     if (names?.mtimeMs !== dirMtime) {
-      names = { mtimeMs: dirMtime, names: IGNORE_FILES.filter((n) => statOf(`${abs}/${n}`, true)) };
+      names = {
+        mtimeMs: dirMtime,
+        names: IGNORE_FILE_NAMES.filter((n) => statOf(`${abs}/${n}`, true)),
+      };
       if (now - dirMtime > RACY_MS) put(this.#dirs, abs, names, this.maxEntries);
     }
     const out: IgnoreRules[] = [];

@@ -24,6 +24,7 @@ export { NOT_UTF8, type SkipReason, type WalkEvent, type WalkOptions, walkRoot }
 export {
   classifyPath,
   DEFAULT_IGNORED_DIRS,
+  IGNORE_FILE_NAMES,
   IgnoreCache,
   IgnoreRules,
   IgnoreStack,

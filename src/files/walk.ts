@@ -6,7 +6,7 @@
 import { resolve } from "./path.ts";
 import { errorText } from "../errors/mod.ts";
 import { exists } from "./exists.ts";
-import { IgnoreRules, type IgnoreStack, loadIgnoreStack } from "./ignore.ts";
+import { IGNORE_FILE_NAMES, IgnoreRules, type IgnoreStack, loadIgnoreStack } from "./ignore.ts";
 import { isSecretName } from "./secrets.ts";
 
 /** Why the walk passed over a path; the reconciler records it instead of indexing. */
@@ -191,7 +191,7 @@ function openDir(
   let stack = parent;
   if (readIgnores) {
     for (const e of entries) {
-      if (!e.isFile || (e.name !== ".gitignore" && e.name !== ".ignore")) continue;
+      if (!e.isFile || !IGNORE_FILE_NAMES.includes(e.name)) continue;
       let text = "";
       try {
         text = Deno.readTextFileSync(`${root}/${rel}/${e.name}`);

@@ -13,10 +13,12 @@ import { backoffMs, classifyFault, type FaultRecord, writeFault } from "./faults
 import { WriterLock } from "./lock.ts";
 import type { Logger } from "./log.ts";
 import { PreparePool } from "./prepare_pool.ts";
-import { homeDirs } from "./owners.ts";
 import type { Follower } from "./pass.ts";
 import { Reconciler } from "./reconciler.ts";
-import { Watcher, type WatchMessage, type WatchRequest } from "./watcher.ts";
+import { Watcher, type WatchMessage } from "./watcher.ts";
+import { type WatcherHandle, WatchSupervisor } from "./watch_supervisor.ts";
+import type { WatchHealthOptions } from "./watch_health.ts";
+import { basename, dirname, IGNORE_FILE_NAMES } from "../files/mod.ts";
 
 /**
  * How long a burst of file events must have been quiet before the stat audit
@@ -33,12 +35,22 @@ export const BURST_SETTLE_MS = 1000;
 export const BURST_MAX_WAIT_MS = 10_000;
 
 /**
+ * The least time between two stat audits asked for by events the watcher
+ * could not read (a file whose name is not UTF-8): a program writing to such
+ * a file without pause would otherwise ask for one every second.
+ */
+export const LOST_AUDIT_GAP_MS = 30_000;
+
+/**
  * How long the daemon's loop may stay in one step (a pass, a background
  * step, a wait) before its log says which, and again each time as long.
  */
 export const STUCK_AFTER_MS = 30_000;
 
-/** Meta key holding the watcher's OS-limit message while the limit is in force. */
+/**
+ * Meta key holding what keeps the watcher from watching everything live,
+ * while it lasts: the OS watch limit, a watcher that keeps failing.
+ */
 export const WATCH_LIMIT_KEY = "watch_limit";
 
 /** Knobs of a daemon run; tests shorten the timers. */
@@ -65,10 +77,9 @@ export interface DaemonOptions {
    * Makes the watcher, given where its reports go (default: the watcher
    * Worker). Tests wrap the real one to hold its reports back.
    */
-  watcher?: (onMessage: (m: WatchMessage) => void) => {
-    start(request: WatchRequest): void;
-    stop(): void;
-  };
+  watcher?: (onMessage: (m: WatchMessage) => void) => WatcherHandle;
+  /** Timers of the watcher's health checks (default: see `watch_health.ts`); tests shorten them. */
+  watchHealth?: WatchHealthOptions;
   /**
    * What follows the index (memory re-anchoring, the embedding pass), made
    * once the journal is open and registered with the reconciler: each pass
@@ -91,7 +102,11 @@ export interface BackgroundWork {
  * The long-running single writer: takes the lock (or throws
  * IndexLockedError), mirrors the roots, audits them (a full index when the
  * journal is empty), then converges on every watcher event and hint, with a
- * stat audit on a timer and whenever the watcher reports lost events.
+ * stat audit on a timer and whenever the watcher reports lost events. Its
+ * watcher is kept watching (see `WatchSupervisor`): started again when it
+ * fails or stalls, and on a root made again. Resolves once `stop` has
+ * resolved and the pass it was in has stopped at its next safe point
+ * (see `Reconciler.signal`), about a second at most.
  */
 export async function runDaemon(opts: DaemonOptions): Promise<void> {
   const lock = await WriterLock.acquire(opts.home, undefined, "daemon");
@@ -108,11 +123,15 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   const pending = new Set<string>();
   let wake: (() => void) | undefined;
   let stopping = false;
+  // A stop ends a running pass at its next safe point (between two files'
+  // commits): a first index of a large root would otherwise outlast the
+  // service manager's stop timeout and be killed.
+  const abort = new AbortController();
+  reconciler.signal = abort.signal;
   let auditWanted = true;
-  let limitReported = false;
-  // The watch-limit message waits here for the loop to store it: the watcher's
-  // callback may run while a commit's transaction is open.
-  let watchState: string | null | undefined;
+  // What status shows about the watcher, as last stored: the loop stores it
+  // (the watcher's callback may run while a commit's transaction is open).
+  let watchStored: string | null | undefined;
   let nextAudit = 0;
   const poke = () => {
     wake?.();
@@ -144,6 +163,10 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   // first burst since the last audit came (see onWatch).
   let burstAuditAt: number | undefined;
   let burstSince = 0;
+  // When the stat audit asked for by an event the watcher could not read is
+  // due, and when the last audit ended (see LOST_AUDIT_GAP_MS).
+  let lostAuditAt: number | undefined;
+  let lastAuditEnd = -Infinity;
   const onWatch = (m: WatchMessage) => {
     if (
       (m.type === "watching" || m.type === "error") &&
@@ -169,40 +192,52 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         Date.now() + BURST_SETTLE_MS,
         burstSince + (opts.burstMaxWaitMs ?? BURST_MAX_WAIT_MS),
       );
+    } else if (m.type === "lost") {
+      if (lostAuditAt === undefined) {
+        log.info(
+          `the watcher could not read an event under ${
+            m.paths.join(", ")
+          } (${m.message}): a stat audit follows`,
+        );
+        lostAuditAt = Math.max(Date.now() + BURST_SETTLE_MS, lastAuditEnd + LOST_AUDIT_GAP_MS);
+      }
     } else if (m.type === "event") {
       if (m.rescan) {
         log.warn("the watcher lost events (rescan); a full stat audit follows");
         auditWanted = true;
       }
-      for (const p of m.paths) pending.add(p);
+      for (const p of m.paths) {
+        pending.add(p);
+        // The ignore rules of a folder changed: what they cover may now be
+        // in or out, though none of those files changed. The folder is
+        // queued, and a queued folder is audited, its subtree walked.
+        if (IGNORE_FILE_NAMES.includes(basename(p))) pending.add(dirname(p));
+      }
       poke();
-    } else if (m.type === "error") {
-      if (m.limit) {
-        const message = `OS file watch limit reached while watching ${
-          m.paths.join(", ")
-        }: those folders are covered by the stat audit every ${config.auditIntervalSeconds}s instead; raise fs.inotify.max_user_watches to watch them live`;
-        if (!limitReported) log.warn(message);
-        limitReported = true;
-        watchState = message;
-      } else log.warn(`watcher: ${m.message}`);
     }
   };
-  const watcher = opts.watcher?.(onWatch) ?? new Watcher(onWatch);
+  const supervisor = new WatchSupervisor({
+    home: opts.home,
+    log,
+    roots: () => reconciler.roots.map((r) => r.path),
+    auditSeconds: () => config.auditIntervalSeconds,
+    watcher: opts.watcher ?? ((onMessage) => new Watcher(onMessage)),
+    onMessage: onWatch,
+    ...(opts.watchHealth ? { health: opts.watchHealth } : {}),
+  });
   const startWatcher = () => {
-    Deno.mkdirSync(opts.home.hints, { recursive: true });
     rootsWatched = false;
-    limitReported = false;
-    watchState = null;
-    watcher.start({
-      roots: reconciler.roots.map((r) => r.path),
-      extra: [opts.home.hints],
-      // A home inside a root: its own log and journal writes must not wake the loop.
-      exclude: homeDirs(opts.home.home),
-    });
+    supervisor.start();
   };
+  // The global ignore file ($HEIMDALL_HOME/ignore) applies to every root.
+  let ignoreStamp = fileVersion(opts.home.ignore);
 
   opts.stop.then(() => {
     stopping = true;
+    abort.abort();
+    // Batches being prepared come back unread ("retry"), so the pass need
+    // not wait for their parse: it stops before committing them.
+    pool.close();
     poke();
     wakeOnStop?.();
   });
@@ -239,6 +274,9 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
           log.info(`daemon pid ${Deno.pid} watching ${reconciler.roots.length} root(s)`);
           started = true;
         }
+        // Is the watcher still watching? (A restart, a root made again, a probe.)
+        supervisor.tick();
+        await supervisor.checkAlive();
         const now = Date.now();
         const s = fileVersion(opts.home.config);
         if (s !== configStamp) {
@@ -262,9 +300,21 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
             }
           }
         }
-        const audit = auditWanted || now >= nextAudit || now >= (burstAuditAt ?? Infinity);
+        const ignored = fileVersion(opts.home.ignore);
+        if (ignored !== ignoreStamp) {
+          // Reloads the global ignore file (the roots stay as they are).
+          reconciler.syncRoots(config);
+          ignoreStamp = ignored;
+          log.info(`"${opts.home.ignore}" changed: a stat audit of every root follows`);
+          auditWanted = true;
+        }
+        const audit = auditWanted || now >= nextAudit ||
+          now >= Math.min(burstAuditAt ?? Infinity, lostAuditAt ?? Infinity);
         auditWanted = false;
-        if (audit) burstAuditAt = undefined;
+        if (audit) {
+          burstAuditAt = undefined;
+          lostAuditAt = undefined;
+        }
         if (pending.size > 0) {
           // A burst of writes costs one pass: wait a beat for the rest of it.
           enter("waiting out the debounce");
@@ -275,10 +325,11 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
           if (paths.length > 0) reconciler.enqueue(paths, "watch");
           pending.clear();
         }
-        if (watchState !== undefined) {
+        const watchState = supervisor.status();
+        if (watchState !== watchStored) {
           if (watchState === null) deleteMeta(journal, WATCH_LIMIT_KEY);
           else setMeta(journal, WATCH_LIMIT_KEY, watchState);
-          watchState = undefined;
+          watchStored = watchState;
         }
         enter(audit ? "in a pass with an audit" : "in a pass");
         const report = await reconciler.pass({
@@ -293,6 +344,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         });
         if (report.audit) {
           const stats = report.audit;
+          lastAuditEnd = Date.now();
           nextAudit = Date.now() + config.auditIntervalSeconds * 1000;
           setMeta(journal, "last_audit_ms", String(Date.now()));
           collectGarbage();
@@ -316,6 +368,9 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         }
         failures = 0;
       } catch (e) {
+        // Stopped at a safe point: what was committed stays, the next
+        // audit (or drain, for queued paths) does the rest.
+        if (abort.signal.aborted && e === abort.signal.reason) break;
         const fault = classifyFault(e);
         if (!fault.transient) {
           // Damage: retrying cannot help. Record it (status and every later
@@ -373,13 +428,18 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         const q = queueStats(journal);
         if (q.length > 0 && q.nextDue !== null) untilDue = Math.max(5, q.nextDue - Date.now());
       } catch { /* a busy read: poll at the usual pace */ }
-      const untilAudit = Math.max(0, Math.min(nextAudit, burstAuditAt ?? Infinity) - Date.now());
+      const untilAudit = Math.max(
+        0,
+        Math.min(nextAudit, burstAuditAt ?? Infinity, lostAuditAt ?? Infinity) - Date.now(),
+      );
       enter("idle");
-      await pause(Math.min(opts.pollMs ?? 1000, untilDue, untilAudit));
+      await pause(
+        supervisor.untilNext(Date.now(), Math.min(opts.pollMs ?? 1000, untilDue, untilAudit)),
+      );
     }
   } finally {
     clearInterval(watchdog);
-    watcher.stop();
+    supervisor.stop();
     for (const work of background) work.close?.();
     pool.close();
     journal.close();

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { homePaths } from "../config/mod.ts";
 import { createExtractor } from "../extract/mod.ts";
-import { Journal } from "../store/mod.ts";
-import { type DaemonOptions, runDaemon } from "./daemon.ts";
+import { getMeta, Journal } from "../store/mod.ts";
+import { type DaemonOptions, runDaemon, WATCH_LIMIT_KEY } from "./daemon.ts";
 import { Watcher, type WatchMessage } from "./watcher.ts";
 import { waitFor } from "../../tests/helpers.ts";
 
@@ -92,6 +92,7 @@ function inProcessDaemon(
   home: ReturnType<typeof homePaths>,
   watcher?: DaemonOptions["watcher"],
   burstMaxWaitMs?: number,
+  watchHealth?: DaemonOptions["watchHealth"],
 ): { daemon: Promise<void>; stop: () => void; ready: () => boolean; infos: string[] } {
   let stop!: () => void;
   const stopped = new Promise<void>((r) => (stop = r));
@@ -106,6 +107,7 @@ function inProcessDaemon(
     onReady: () => (ready = true),
     ...(watcher ? { watcher } : {}),
     ...(burstMaxWaitMs !== undefined ? { burstMaxWaitMs } : {}),
+    ...(watchHealth ? { watchHealth } : {}),
   });
   return { daemon, stop, ready: () => ready, infos };
 }
@@ -236,4 +238,114 @@ Deno.test("a home inside a root: the daemon's own journal writes never start bur
     await daemon;
     Deno.removeSync(base, { recursive: true });
   }
+});
+
+/** What `status` shows about the watcher (the meta row the daemon keeps), or null. */
+function watcherStatus(journal: string): string | null {
+  try {
+    const j = Journal.open(journal, { readOnly: true });
+    try {
+      return getMeta(j, WATCH_LIMIT_KEY) ?? null;
+    } finally {
+      j.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
+Deno.test("a watch whose stream breaks is started again after a back-off, an audit finds what changed meanwhile, and status says so", async () => {
+  const { base, root, home } = projectWithHome();
+  // The real watcher, whose first Worker dies once its watches are in place,
+  // as a watch does when its stream throws.
+  let starts = 0;
+  const breaking: DaemonOptions["watcher"] = (onMessage) => {
+    let real: Watcher | undefined;
+    return {
+      start(request) {
+        real?.stop();
+        const first = ++starts === 1;
+        const w: Watcher = new Watcher((m) => {
+          onMessage(m);
+          if (first && m.type === "watching" && m.paths.includes(root)) {
+            w.stop();
+            onMessage({
+              type: "error",
+              paths: [root],
+              message: "the stream broke",
+              limit: false,
+              ended: true,
+              notFound: false,
+            });
+          }
+        });
+        real = w;
+        w.start(request);
+      },
+      stop: () => real?.stop(),
+    };
+  };
+  const { daemon, stop, ready, infos } = inProcessDaemon(home, breaking);
+  try {
+    await waitFor(ready, 30_000, "ready");
+    Deno.writeTextFileSync(join(root, "b.ts"), "export function beta() {}\n");
+    // The timed audit is an hour away: only a watcher started again brings these in.
+    await waitFor(() => indexedPaths(home.journal).includes("b.ts"), 30_000, "b.ts indexed");
+    assert.equal(starts, 2, infos.join("\n"));
+    assert.ok(
+      infos.some((m) => /live watching failed \(1 in a row\).*the stream broke/.test(m)),
+      infos.join("\n"),
+    );
+    assert.match(watcherStatus(home.journal) ?? "", /live watching failed 1 time\(s\) in a row/);
+    await new Promise((r) => setTimeout(r, 300));
+    Deno.writeTextFileSync(join(root, "c.ts"), "export function gamma() {}\n");
+    await waitFor(() => indexedPaths(home.journal).includes("c.ts"), 10_000, "c.ts indexed live");
+  } finally {
+    stop();
+    await daemon;
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+Deno.test({
+  name:
+    "a FIFO in a root stalls Deno's watcher: the probe finds it, the watcher is started again, status names the FIFO, and edits get through",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    const { base, root, home } = projectWithHome();
+    const { daemon, stop, ready, infos } = inProcessDaemon(home, undefined, undefined, {
+      probeEveryMs: 500,
+      probeTimeoutMs: 1000,
+    });
+    const fifo = join(root, "pipe");
+    try {
+      await waitFor(ready, 30_000, "ready");
+      // Deno opens the path of every event it reports, and opening a FIFO
+      // for reading waits for a writer: the Worker's watches all stop.
+      assert.ok((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success);
+      await new Promise((r) => setTimeout(r, 300));
+      Deno.writeTextFileSync(join(root, "b.ts"), "export function beta() {}\n");
+      await waitFor(() => indexedPaths(home.journal).includes("b.ts"), 30_000, "b.ts indexed");
+      assert.ok(
+        infos.some((m) => /live watching failed .*probe.*FIFO/.test(m)),
+        infos.join("\n"),
+      );
+      assert.match(watcherStatus(home.journal) ?? "", /FIFO \(named pipe\)/);
+      await new Promise((r) => setTimeout(r, 300));
+      Deno.writeTextFileSync(join(root, "c.ts"), "export function gamma() {}\n");
+      await waitFor(() => indexedPaths(home.journal).includes("c.ts"), 10_000, "c.ts indexed");
+    } finally {
+      // Frees the stalled watcher's thread, which waits to open the FIFO: a
+      // writer comes, and the FIFO is gone before that writer closes (its
+      // close is an event too, whose path no longer opens).
+      try {
+        const f = Deno.openSync(fifo, { read: true, write: true });
+        Deno.removeSync(fifo);
+        f.close();
+      } catch { /* not made */ }
+      stop();
+      await daemon;
+      Deno.removeSync(base, { recursive: true });
+    }
+  },
 });

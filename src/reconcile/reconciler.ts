@@ -174,6 +174,16 @@ export class Reconciler {
   #withVocabulary: { from: DerivationVersions; versions: DerivationVersions } | undefined;
   /** Set when a hint made the reconciler reload the roots; the daemon restarts its watcher. */
   rootsChanged = false;
+  /**
+   * Stops a running call early (the daemon's, on SIGTERM): once aborted, a
+   * call stops at its next safe point (before the next file's commit, between
+   * two steps of a root's resolution; never inside one file's commit) and
+   * throws the signal's reason. What was committed stays, and the journal
+   * is consistent: a file not reached is found by the next audit (or, when
+   * queued, by the next drain), a root's resolution cut short resumes at
+   * its next audit, as after a crash.
+   */
+  signal: AbortSignal | undefined;
   /** What follows the index (see {@link follow}). */
   readonly #followers = new Followers();
   /**
@@ -417,7 +427,12 @@ export class Reconciler {
     };
     const flush = async (final = false) => {
       if (batch.length > 0) {
-        inflight.push({ work: batch, prepared: this.#prepareBatch(batch, deep) });
+        this.signal?.throwIfAborted();
+        const prepared = this.#prepareBatch(batch, deep);
+        // Handled here too: a call stopped (or failed) before awaiting it
+        // must not leave an unhandled rejection behind.
+        prepared.catch(() => {});
+        inflight.push({ work: batch, prepared });
         batch = [];
       }
       while (inflight.length > (final ? 0 : PIPELINE_DEPTH)) await commitOldest();
@@ -441,6 +456,7 @@ export class Reconciler {
       ...(relPrefix !== "" ? { under: relPrefix } : {}),
     });
     for (const ev of walk) {
+      this.signal?.throwIfAborted();
       if (ev.type === "skip") {
         if (ev.reason === "secret") secrets++;
         else if (ev.reason === "ignored") ignored++;
@@ -546,7 +562,20 @@ export class Reconciler {
       setMeta(journal, `resolve_pending:${root.id}`, "1");
       journal.run("DELETE FROM meta WHERE key = ?", `reresolve:${root.id}`);
     }
-    await journal.txChunked(steps(), { maxMs: this.txBudgetMs });
+    await journal.txChunked(this.#untilStopped(steps()), { maxMs: this.txBudgetMs });
+    this.signal?.throwIfAborted();
+  }
+
+  /**
+   * The steps of `steps` until the call is stopped (see {@link signal}):
+   * every step is a consistent point, so the transaction that holds the
+   * steps done so far commits, and the caller throws after it.
+   */
+  *#untilStopped<T>(steps: Iterable<T>): Generator<T> {
+    for (const step of steps) {
+      yield step;
+      if (this.signal?.aborted) return;
+    }
   }
 
   /**
@@ -564,19 +593,23 @@ export class Reconciler {
     const options = { maxMs: this.txBudgetMs };
     let owners: number[] = [];
     await journal.txChunked(
-      (function* () {
+      this.#untilStopped((function* () {
         owners = yield* resolver.resolveHeadSteps(root.id);
-      })(),
+      })()),
       options,
     );
+    const signal = this.signal;
+    signal?.throwIfAborted();
     const workers = this.resolveWorkers;
     if (workers >= 2 && owners.length >= this.parallelResolveMin) {
       owners = await resolveOnWorkers(
         { journal: journal.file, roots: this.#roots.map((r) => [r.id, r.path]) },
         owners,
         workers,
-        (found) =>
-          journal.txChunked(
+        (found) => {
+          // Stopped: the Workers are ended, and the error ends the call.
+          signal?.throwIfAborted();
+          return journal.txChunked(
             (function* () {
               for (const f of found) {
                 resolver.applyResolved(f);
@@ -584,16 +617,18 @@ export class Reconciler {
               }
             })(),
             options,
-          ),
+          );
+        },
       );
     }
     await journal.txChunked(
-      (function* () {
+      this.#untilStopped((function* () {
         yield* resolver.resolveReferenceSteps(owners);
         journal.run("DELETE FROM meta WHERE key = ?", `resolve_pending:${root.id}`);
-      })(),
+      })()),
       options,
     );
+    signal?.throwIfAborted();
   }
 
   /** True when a row needs no re-read for depth or raciness (planPath's test, less the stat). */
@@ -666,8 +701,11 @@ export class Reconciler {
     // its queue entry and its vocabulary counts commit together (a large
     // file's rows in parts, the path marked unfinished until the last), so
     // any prefix of the batch is a consistent journal.
+    const signal = this.signal;
     function* paths() {
       for (let i = 0; i < work.length; i++) {
+        // Stopped: the paths committed so far stay; the rest are not touched.
+        if (signal?.aborted) return;
         const w = work[i]!;
         const p = prepared[i]!;
         stats.seen++;
@@ -684,6 +722,7 @@ export class Reconciler {
       beforeCommit: () => flushVocab(journal, vocab),
     });
     if (this.#committed.length > 0) this.onCommitted?.(this.#committed);
+    signal?.throwIfAborted();
     for (const dir of expand) {
       const root = rootFor(this.#roots, dir.path);
       if (!root) continue;

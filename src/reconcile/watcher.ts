@@ -134,12 +134,32 @@ export type WatchMessage =
    * further run as long: some events of it may have been dropped.
    */
   | { type: "burst"; paths: string[] }
-  | { type: "error"; paths: string[]; message: string; limit: boolean };
+  /**
+   * An event under `paths` that Deno could not hand over (it names a file
+   * whose name is not UTF-8), skipped; the watch goes on. What it named,
+   * and any other path in it (a rename's other side), is the audit's.
+   */
+  | { type: "lost"; paths: string[]; message: string }
+  /**
+   * A watch of `paths` that failed. `ended`: it watches nothing now (it
+   * never started, or its stream broke); otherwise the OS limit was met by
+   * a folder made later, and the rest is still watched. `limit`: the OS
+   * watch limit; `notFound`: a folder to watch does not exist.
+   */
+  | {
+    type: "error";
+    paths: string[];
+    message: string;
+    limit: boolean;
+    ended: boolean;
+    notFound: boolean;
+  };
 
 /**
  * A recursive watch of the roots, in a Worker (see watcher_worker.ts). Events
  * are only ever hints: the reconciler stats whatever they name. Restart it
- * (stop, then start) when the roots change.
+ * (stop, then start) when the roots change, or when it failed (the daemon's
+ * `WatchSupervisor` does).
  */
 export class Watcher {
   #worker: Worker | undefined;
@@ -150,10 +170,22 @@ export class Watcher {
   start(request: WatchRequest): void {
     this.stop();
     const worker = new Worker(new URL("./watcher_worker.ts", import.meta.url), { type: "module" });
-    worker.onmessage = (e: MessageEvent<WatchMessage>) => this.onMessage(e.data);
+    // A report a stopped Worker sent before it ended is about watches that
+    // are gone: only the running Worker's count.
+    worker.onmessage = (e: MessageEvent<WatchMessage>) => {
+      if (this.#worker === worker) this.onMessage(e.data);
+    };
     worker.onerror = (e) => {
       e.preventDefault();
-      this.onMessage({ type: "error", paths: request.roots, message: e.message, limit: false });
+      if (this.#worker !== worker) return;
+      this.onMessage({
+        type: "error",
+        paths: request.roots,
+        message: e.message,
+        limit: false,
+        ended: true,
+        notFound: false,
+      });
     };
     worker.postMessage(request);
     this.#worker = worker;

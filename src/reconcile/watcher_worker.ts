@@ -51,12 +51,21 @@ function watchNewFolders(paths: readonly string[]): void {
   }
 }
 
+/**
+ * How many events may fail to be read within a second, with none read,
+ * before a watch counts as broken: an event naming a file whose name is not
+ * UTF-8 throws and the watch goes on after it (a program writing to such a
+ * file throws once per write), but a watch that throws as fast as it is
+ * asked is not watching.
+ */
+const UNREADABLE_PER_SECOND_MAX = 10_000;
+
 function watch(paths: string[], recursive: boolean, inRoot = recursive): boolean {
   let watcher: Deno.FsWatcher;
   try {
     watcher = Deno.watchFs(paths, { recursive });
   } catch (e) {
-    post({ type: "error", paths, message: (e as Error).message, limit: isLimit(e) });
+    post(failure(paths, e, true));
     return false;
   }
   post({ type: "watching", paths });
@@ -65,26 +74,68 @@ function watch(paths: string[], recursive: boolean, inRoot = recursive): boolean
     // events, so the parent is told to audit.
     const watched = paths;
     const bursts = new BurstCounter();
-    try {
-      for await (const ev of watcher) {
-        // The watched hints folder lies inside the home: its events pass.
-        const paths = inRoot ? ev.paths.filter((p) => !excluded(p)) : ev.paths;
-        if (bursts.add(performance.now(), inRoot && paths.length > 0)) {
-          post({ type: "burst", paths: watched });
+    // Read by hand, not with `for await`: a throw from the iterator ends a
+    // `for await` loop, which closes the watch, and Deno throws for one
+    // event it cannot hand over (a path that is not UTF-8) while the watch
+    // itself goes on.
+    const events = watcher[Symbol.asyncIterator]();
+    let unreadable = 0;
+    let since = performance.now();
+    for (;;) {
+      let next: IteratorResult<Deno.FsEvent>;
+      try {
+        next = await events.next();
+      } catch (e) {
+        if (performance.now() - since > 1000) [unreadable, since] = [0, performance.now()];
+        if (e instanceof Deno.errors.BadResource || ++unreadable > UNREADABLE_PER_SECOND_MAX) {
+          post(failure(watched, e, true));
+          return;
         }
-        if (!recursive && inRoot && ev.kind === "create") watchNewFolders(paths);
-        // "access" passes too: on Linux it is a file opened for writing being
-        // closed (reads send nothing), the last event of a write, and the
-        // one left when Deno dropped those before it.
-        const rescan = ev.flag === "rescan";
-        if (paths.length === 0 && !rescan) continue;
-        post({ type: "event", kind: ev.kind, paths, rescan });
+        // The OS limit met by a folder made later: the rest is still watched.
+        if (isLimit(e)) post(failure(watched, e, false));
+        else post({ type: "lost", paths: watched, message: (e as Error).message });
+        continue;
       }
-    } catch (e) {
-      post({ type: "error", paths, message: (e as Error).message, limit: isLimit(e) });
+      [unreadable, since] = [0, performance.now()];
+      if (next.done) {
+        post({
+          type: "error",
+          paths: watched,
+          message: "the watch ended",
+          limit: false,
+          ended: true,
+          notFound: false,
+        });
+        return;
+      }
+      const ev = next.value;
+      // The watched hints folder lies inside the home: its events pass.
+      const paths = inRoot ? ev.paths.filter((p) => !excluded(p)) : ev.paths;
+      if (bursts.add(performance.now(), inRoot && paths.length > 0)) {
+        post({ type: "burst", paths: watched });
+      }
+      if (!recursive && inRoot && ev.kind === "create") watchNewFolders(paths);
+      // "access" passes too: on Linux it is a file opened for writing being
+      // closed (reads send nothing), the last event of a write, and the
+      // one left when Deno dropped those before it.
+      const rescan = ev.flag === "rescan";
+      if (paths.length === 0 && !rescan) continue;
+      post({ type: "event", kind: ev.kind, paths, rescan });
     }
   })();
   return true;
+}
+
+/** The report of a watch that failed: to start (or, `ended`, for good), or on the OS limit. */
+function failure(paths: string[], e: unknown, ended: boolean): WatchMessage {
+  return {
+    type: "error",
+    paths,
+    message: (e as Error)?.message ?? String(e),
+    limit: isLimit(e),
+    ended,
+    notFound: e instanceof Deno.errors.NotFound,
+  };
 }
 
 /** True when `path` is an excluded folder or lies inside one. */
