@@ -25,15 +25,24 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       `"${outside}" is under no root, so there is nothing to reconcile; add one with \`heimdall roots add DIR\` (or \`heimdall index DIR\`)`,
     );
   }
-  const daemon = await handToDaemon(ctx, values.all ? [] : paths);
+  // A stat audit of every root is a hint of every root for the daemon; a
+  // deep one (every file hashed) only the writer can run here.
+  const handed = values.all && !values.deep ? roots.map((r) => r.path) : paths;
+  const daemon = await handToDaemon(ctx, values.deep && values.all ? [] : handed);
   if (daemon !== undefined) {
-    if (values.all) {
+    if (values.all && values.deep) {
       ctx.err(
-        `The daemon (pid ${daemon}) is running and audits every root itself; stop it to run --all here`,
+        `The daemon (pid ${daemon}) is running: it audits by size and mtime; stop it to re-hash every file with --all --deep here`,
       );
       return EXIT.env;
     }
-    ctx.err(`The daemon (pid ${daemon}) is running: handed ${plural(paths.length, "path")} to it`);
+    ctx.err(
+      values.all
+        ? `The daemon (pid ${daemon}) is running: handed ${
+          plural(handed.length, "root")
+        } to it, which audits them now`
+        : `The daemon (pid ${daemon}) is running: handed ${plural(paths.length, "path")} to it`,
+    );
     return EXIT.ok;
   }
   const t0 = performance.now();
