@@ -11,6 +11,7 @@
 import type { HomePaths } from "../config/mod.ts";
 import { classifyFault, writerHolderInfo } from "../reconcile/mod.ts";
 import type { Journal } from "../store/mod.ts";
+import { EnvironmentError } from "../errors/mod.ts";
 
 /** The most one journal statement of the server waits for another process's lock, in ms. */
 export const MCP_BUSY_MS = 50;
@@ -100,7 +101,7 @@ function pidText(pid: number | undefined): string {
 }
 
 /** A tool met the journal locked by another process; the message is {@link busyMessage}. */
-export class JournalBusyError extends Error {
+export class JournalBusyError extends EnvironmentError {
   /** Tool `tool` met `file` locked, the writer lock held by `holder`, with `outcome`. */
   constructor(
     readonly file: string,
