@@ -367,11 +367,9 @@ const EXISTING: Record<string, string> = {
     null,
     2,
   ) + "\n",
-  ".claude.json": JSON.stringify({
-    numStartups: 12,
-    mcpServers: { github: { command: "npx", args: ["gh-mcp"] } },
-  }) +
-    "\n",
+  // Written by hand: a number JavaScript cannot hold, kept digit for digit.
+  ".claude.json":
+    '{"numStartups":12,"userID":12345678901234567890,"mcpServers":{"github":{"command":"npx","args":["gh-mcp"]}}}\n',
   ".codex/config.toml":
     'model = "gpt-5-codex"\n\n[mcp_servers.github]\ncommand = "npx"\nargs = ["gh-mcp"]\n',
   ".codex/hooks.json": JSON.stringify(
@@ -462,6 +460,12 @@ Deno.test("init writes every harness's hooks and MCP server, merges, is idempote
   }
   const claudeJson = parsed(".claude.json");
   assert.equal(claudeJson.numStartups, 12);
+  assert.ok(
+    after[".claude.json"]!.startsWith(
+      '{"numStartups":12,"userID":12345678901234567890,"mcpServers":{"github":',
+    ),
+    "values and the file's one-line layout are kept",
+  );
   assert.deepEqual(claudeJson.mcpServers.github, { command: "npx", args: ["gh-mcp"] });
   assert.equal(claudeJson.mcpServers.heimdall.type, "stdio");
   assert.equal(claudeJson.mcpServers.heimdall.args.at(-1), "mcp");
@@ -535,10 +539,7 @@ Deno.test("init writes every harness's hooks and MCP server, merges, is idempote
     Object.keys(before).sort(),
     "files Heimdall created are gone",
   );
-  for (const [rel, text] of Object.entries(before)) {
-    if (rel.endsWith(".toml")) assert.equal(restored[rel], text, rel);
-    else assert.deepEqual(JSON.parse(restored[rel]!), JSON.parse(text), rel);
-  }
+  for (const [rel, text] of Object.entries(before)) assert.equal(restored[rel], text, rel);
   const again = await cli(hh, ["init", "--harness", all, "--uninstall"], { env: initEnv(home) });
   assert.equal(again.stdout.match(/nothing to remove/g)?.length, HARNESSES.length, again.stdout);
   removeTree(base);
@@ -605,6 +606,124 @@ Deno.test("init --scope project writes into the project, and refuses files it ca
   removeTree(base);
 });
 
+Deno.test("init edits Codex's config.toml in place: one table whatever quotes the file holds, the person's keys and comments kept", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const project = join(base, "proj");
+  const toml = join(project, ".codex", "config.toml");
+  Deno.mkdirSync(join(project, ".codex"), { recursive: true });
+  Deno.mkdirSync(home, { recursive: true });
+  const init = (...extra: string[]) =>
+    cli(join(base, "hh"), [
+      "init",
+      "--harness",
+      "codex",
+      "--scope",
+      "project",
+      "--project",
+      project,
+      ...extra,
+    ], { env: initEnv(home) });
+  const tables = (text: string) => text.match(/^\[mcp_servers\.heimdall\]$/gm)?.length ?? 0;
+
+  // A `"""` in a comment once hid the table below it: init added a second one.
+  const quoted = '# docstrings use """ quotes\nmodel = "o3"\n\n[mcp_servers.heimdall]\n' +
+    'command = "/usr/local/bin/heimdall"\nargs = ["mcp"]\n';
+  Deno.writeTextFileSync(toml, quoted);
+  const first = await init();
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(tables(Deno.readTextFileSync(toml)), 1);
+  assert.ok(Deno.readTextFileSync(toml).startsWith(quoted.slice(0, quoted.indexOf("command"))));
+  assert.equal((await init("--uninstall")).code, 0);
+  assert.equal(Deno.readTextFileSync(toml), '# docstrings use """ quotes\nmodel = "o3"\n');
+
+  // Re-pointing an old table replaces Heimdall's values only.
+  const mine = "startup_timeout_sec = 30\n\n# my github server, keep\n[mcp_servers.github]\n" +
+    'command = "gh-mcp"\n';
+  Deno.writeTextFileSync(
+    toml,
+    '[mcp_servers.heimdall]\ncommand = "/old/heimdall"\nargs = ["mcp"]\n' + mine,
+  );
+  const again = await init();
+  assert.equal(again.code, 0, again.stderr);
+  const text = Deno.readTextFileSync(toml);
+  assert.match(text, /^\[mcp_servers\.heimdall\]\ncommand = ".*deno.*"\nargs = \[.*"mcp"\]\n/);
+  assert.ok(text.endsWith(mine), text);
+  assert.equal(tables(text), 1);
+  assert.equal((await init("--uninstall")).code, 0);
+  assert.equal(Deno.readTextFileSync(toml), mine.slice(mine.indexOf("#")));
+  removeTree(base);
+});
+
+Deno.test("init writes through a symlinked config (dotfiles) and keeps the link", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const dotfiles = join(base, "dotfiles", "gemini");
+  Deno.mkdirSync(dotfiles, { recursive: true });
+  Deno.mkdirSync(join(home, ".gemini"), { recursive: true });
+  const text =
+    '{\n  "theme": "GitHub",\n  "limits": [1, 2, 3],\n  "seed": 18446744073709551615\n}\n';
+  Deno.writeTextFileSync(join(dotfiles, "settings.json"), text);
+  const link = join(home, ".gemini", "settings.json");
+  Deno.symlinkSync("../../dotfiles/gemini/settings.json", link);
+  const hh = join(base, "hh");
+  const r = await cli(hh, ["init", "--harness", "gemini"], { env: initEnv(home) });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /updated .*settings\.json \(a link: wrote its target .*dotfiles\/gemini/);
+  assert.ok(Deno.lstatSync(link).isSymlink, "the link is still a link");
+  const written = Deno.readTextFileSync(join(dotfiles, "settings.json"));
+  assert.ok(JSON.parse(written).hooks.SessionStart, "the link's target has the hooks");
+  assert.ok(
+    written.startsWith(
+      '{\n  "theme": "GitHub",\n  "limits": [1, 2, 3],\n  "seed": 18446744073709551615,',
+    ),
+    written,
+  );
+  const un = await cli(hh, ["init", "--harness", "gemini", "--uninstall"], { env: initEnv(home) });
+  assert.equal(un.code, 0, un.stderr);
+  assert.ok(Deno.lstatSync(link).isSymlink);
+  assert.equal(Deno.readTextFileSync(join(dotfiles, "settings.json")), text);
+  removeTree(base);
+});
+
+Deno.test({
+  name:
+    "init that cannot write a harness's second file records the first, so --uninstall takes it out",
+  // A link into /proc: read as absent, and no folder can be made there, whoever runs the test.
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    const base = tempDir();
+    const home = join(base, "home");
+    const project = join(base, "proj");
+    Deno.mkdirSync(join(project, ".cursor"), { recursive: true });
+    Deno.mkdirSync(home, { recursive: true });
+    Deno.symlinkSync("/proc/self/heimdall-none/mcp.json", join(project, ".cursor", "mcp.json"));
+    const args = ["init", "--harness", "cursor", "--scope", "project", "--project", project];
+    const hh = join(base, "hh");
+    const r = await cli(hh, args, { env: initEnv(home) });
+    assert.equal(r.code, 3, "a file that cannot be written is an environment problem");
+    assert.match(r.stdout, /cursor: created .*\.cursor\/hooks\.json \(hooks\)/);
+    assert.match(
+      r.stderr,
+      /cursor: Cannot write ".*mcp\.json" \(a link to "\/proc\/self\/heimdall-none\/mcp\.json"\): .*; make it writable .*\(created .*hooks\.json already; recorded, so --uninstall takes it out\)/,
+    );
+    assert.deepEqual(
+      [...Deno.readDirSync(join(project, ".cursor"))].map((e) => e.name).sort(),
+      ["hooks.json", "mcp.json"],
+      "no temporary file left",
+    );
+    const un = await cli(hh, [...args, "--uninstall"], { env: initEnv(home) });
+    assert.equal(un.code, 0, un.stderr);
+    assert.deepEqual(
+      [...Deno.readDirSync(join(project, ".cursor"))].map((e) => e.name)
+        .filter((n) => !n.includes(".heimdall-backup-")).sort(),
+      ["mcp.json"],
+      "the hooks file init created is gone, not left as a skeleton",
+    );
+    removeTree(base);
+  },
+});
+
 Deno.test("init --detect finds harnesses by their folders", async () => {
   const base = tempDir();
   Deno.mkdirSync(join(base, ".cursor"), { recursive: true });
@@ -657,18 +776,33 @@ Deno.test("doctor runs the configured hooks and MCP server, and names each probl
   assert.equal(by("daemon").status, "fail");
   assert.match(by("daemon").fix!, /heimdall daemon/);
   assert.equal(by("index").status, "fail");
+  assert.deepEqual(checks.filter((c) => / hook events /.test(c.name)), [], "every event wired");
 
-  // A hook command that no longer runs (the binary moved) is a problem with its fix.
+  // A hook command that no longer runs (the binary moved) is a problem with its fix; hooks
+  // removed by hand are named, with the init that puts them back.
   const settings = join(home, ".claude", "settings.json");
   Deno.writeTextFileSync(
     settings,
     Deno.readTextFileSync(settings).replaceAll(Deno.execPath(), "/nowhere/deno"),
   );
-  const moved = JSON.parse((await cli(hh, ["doctor", "--json"], { env: initEnv(home) })).stdout)
-    .checks
-    .find((c: { name: string }) => c.name === "claude-code hook (user)");
+  const codexHooks = join(home, ".codex", "hooks.json");
+  const cut = JSON.parse(Deno.readTextFileSync(codexHooks));
+  cut.hooks = { SessionStart: cut.hooks.SessionStart };
+  Deno.writeTextFileSync(codexHooks, JSON.stringify(cut));
+  const later = JSON.parse(
+    (await cli(hh, ["doctor", "--json"], { env: { ...initEnv(home), HEIMDALL_HOOK_SERVER: "0" } }))
+      .stdout,
+  ).checks as typeof checks;
+  const moved = later.find((c) => c.name === "claude-code hook (user)")!;
   assert.equal(moved.status, "fail");
-  assert.match(moved.fix, /heimdall init --harness claude-code --scope user/);
+  assert.match(moved.fix!, /heimdall init --harness claude-code --scope user/);
+  const events = later.find((c) => c.name === "codex hook events (user)")!;
+  assert.equal(events.status, "warn");
+  assert.match(
+    events.detail,
+    /only 1 of the 5 events .*hooks\.json; missing: UserPromptSubmit, PreToolUse, PostToolUse, Stop$/,
+  );
+  assert.equal(events.fix, "heimdall init --harness codex --scope user");
   removeTree(base);
 });
 

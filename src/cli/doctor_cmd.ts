@@ -10,10 +10,11 @@ import { EXIT } from "./exit_codes.ts";
 import { ago } from "../present/fmt.ts";
 
 export const HELP = `heimdall doctor [--json] [--project DIR]
-  Checks the wiring end to end: every harness's configured hook command runs,
-  the MCP server answers, the daemon is up, the index is fresh, the semantic
-  leg's model is on (or why not) and the vector store is sound. Prints each
-  problem with its fix; exits 1 when there is any.`;
+  Checks the wiring end to end: every harness's configured hook command runs
+  (and is hooked to every event init wires), the MCP server answers, the
+  daemon is up, the index is fresh, the semantic leg's model is on (or why
+  not) and the vector store is sound. Prints each problem with its fix; exits
+  1 when there is any.`;
 
 /** One check's verdict. */
 export interface Check {
@@ -235,6 +236,16 @@ export async function run(args: string[], ctx: Context): Promise<number> {
               `heimdall init --harness ${w.harness} --scope ${w.scope}   (rewrites the command for this heimdall)`,
           },
       );
+    }
+    if (w.hookCommands.length > 0 && w.missingEvents.length > 0) {
+      // Hooks removed by hand (or by an older init): the command runs, but these events never reach it.
+      checks.push({
+        name: `${w.harness} hook events (${w.scope})`,
+        status: "warn",
+        detail: `only ${w.events.length - w.missingEvents.length} of the ${w.events.length} ` +
+          `events init wires are hooked in ${w.hooksFile}; missing: ${w.missingEvents.join(", ")}`,
+        fix: `heimdall init --harness ${w.harness} --scope ${w.scope}`,
+      });
     }
   }
   const errors = recentHookErrors(ctx.home.logs);

@@ -1,12 +1,13 @@
 import { parseFlags } from "./flags.ts";
 import { HARNESSES, type HarnessName, isHarness } from "../harness/harnesses/mod.ts";
 import { join, readTextIfPresent, resolve } from "../files/mod.ts";
-import { applyChange } from "../harness/install/apply.ts";
+import { applyChange, ConfigWriteError } from "../harness/install/apply.ts";
 import { selfArgv } from "../harness/install/command.ts";
 import { detectHarnesses } from "../harness/install/detect.ts";
 import { unifiedDiff } from "../harness/install/diff.ts";
 import { ConfigEditError } from "../harness/install/json_file.ts";
 import {
+  type FileChange,
   type InstallContext,
   type Manifest,
   type Plan,
@@ -31,6 +32,12 @@ heimdall init --detect [--json]
   writes nothing. --scope project writes into --project DIR (default: here).
   --detect lists the harnesses installed on this machine.`;
 
+const PAST: Record<HarnessReport["changes"][number]["action"], string> = {
+  remove: "removed",
+  create: "created",
+  update: "updated",
+};
+
 /** What earlier installs added where (so an uninstall removes exactly that). */
 function readManifest(file: string): Manifest {
   try {
@@ -44,6 +51,90 @@ function readManifest(file: string): Manifest {
 function writeManifest(file: string, files: Manifest): void {
   ensurePrivateDir(join(file, ".."));
   writePrivateFileAtomic(file, JSON.stringify({ version: 1, files }, null, 2) + "\n");
+}
+
+/** A config file's text (null when absent); one that cannot be read refuses its harness. */
+function readConfig(path: string): string | null {
+  try {
+    return readTextIfPresent(path);
+  } catch (e) {
+    throw new ConfigEditError(
+      path,
+      `Cannot read "${path}": ${(e as Error).message}; ` +
+        `make it a readable file (or move it aside) and run init again`,
+    );
+  }
+}
+
+/** What init did (or would do) for one harness. */
+interface HarnessReport {
+  harness: HarnessName;
+  changes: {
+    path: string;
+    what: string;
+    action: "create" | "update" | "remove";
+    backup: string | null;
+    /** Where a symbolic link at `path` led: the file written instead of replacing the link. */
+    target?: string;
+    diff?: string;
+  }[];
+  notes: string[];
+  error: string | null;
+}
+
+function actionOf(c: FileChange): "create" | "update" | "remove" {
+  return c.after === null ? "remove" : c.before === null ? "create" : "update";
+}
+
+/** The diffs of a plan, nothing written. */
+function dryRun(plan: Plan): HarnessReport {
+  const changes = plan.changes.map((c) => ({
+    path: c.path,
+    what: c.what,
+    action: actionOf(c),
+    backup: null,
+    diff: unifiedDiff(c.path, c.before, c.after),
+  }));
+  return { harness: plan.harness, changes, notes: plan.notes, error: null };
+}
+
+/**
+ * Applies a plan's changes in order, recording each in `manifest` as soon
+ * as it is written; the first that cannot be written stops the harness
+ * (its error says what was done already), the ones before it stay recorded
+ * so `--uninstall` takes out exactly what is there.
+ */
+function applyPlan(
+  plan: Plan,
+  manifest: Manifest,
+  uninstall: boolean,
+  when: string,
+): HarnessReport {
+  const r: HarnessReport = { harness: plan.harness, changes: [], notes: plan.notes, error: null };
+  for (const c of plan.changes) {
+    let done;
+    try {
+      done = applyChange(c, when);
+    } catch (e) {
+      if (!(e instanceof ConfigWriteError)) throw e;
+      const already = r.changes.map((d) => `${PAST[d.action]} ${d.path}`).join(", ");
+      r.error = e.message +
+        (already === ""
+          ? ""
+          : ` (${already} already${uninstall ? "" : "; recorded, so --uninstall takes it out"})`);
+      return r;
+    }
+    if (c.record) manifest[c.path] = c.record;
+    else delete manifest[c.path];
+    r.changes.push({
+      path: c.path,
+      what: c.what,
+      action: actionOf(c),
+      backup: done.backup,
+      ...(done.target !== c.path ? { target: done.target } : {}),
+    });
+  }
+  return r;
 }
 
 /** `heimdall init`. */
@@ -117,50 +208,33 @@ export function run(args: string[], ctx: Context): number {
   const when = fileStamp();
   const manifestFile = join(ctx.home.home, "init.json");
   const manifest = readManifest(manifestFile);
-  const report: {
-    harness: HarnessName;
-    changes: { path: string; what: string; action: string; backup: string | null; diff?: string }[];
-    notes: string[];
-    error: string | null;
-  }[] = [];
+  const report: HarnessReport[] = [];
   let failed = false;
-  for (const name of [...new Set(names)]) {
-    let plan: Plan;
-    try {
-      plan = planHarness(name, ic, readTextIfPresent, uninstall, manifest);
-    } catch (e) {
-      if (!(e instanceof ConfigEditError)) throw e;
-      failed = true;
-      report.push({ harness: name, changes: [], notes: [], error: e.message });
-      continue;
-    }
-    const changes = plan.changes.map((c) => {
-      const action = c.after === null ? "remove" : c.before === null ? "create" : "update";
-      const backup = dry ? null : applyChange(c, when);
-      if (!dry) {
-        if (c.record) manifest[c.path] = c.record;
-        else delete manifest[c.path];
+  const recorded = JSON.stringify(manifest);
+  try {
+    for (const name of [...new Set(names)]) {
+      let plan: Plan;
+      try {
+        plan = planHarness(name, ic, readConfig, uninstall, manifest);
+      } catch (e) {
+        if (!(e instanceof ConfigEditError)) throw e;
+        failed = true;
+        report.push({ harness: name, changes: [], notes: [], error: e.message });
+        continue;
       }
-      return {
-        path: c.path,
-        what: c.what,
-        action,
-        backup,
-        ...(dry ? { diff: unifiedDiff(c.path, c.before, c.after) } : {}),
-      };
-    });
-    report.push({ harness: name, changes, notes: plan.notes, error: null });
+      const r = dry ? dryRun(plan) : applyPlan(plan, manifest, uninstall, when);
+      report.push(r);
+      failed ||= r.error !== null;
+    }
+  } finally {
+    // Every change applied is recorded, even when a later one (or anything else) failed.
+    if (JSON.stringify(manifest) !== recorded) writeManifest(manifestFile, manifest);
   }
-  if (!dry && report.some((r) => r.changes.length > 0)) writeManifest(manifestFile, manifest);
   if (values.json) {
     ctx.out(JSON.stringify({ scope, uninstall, dry_run: dry, harnesses: report }));
   } else {
     for (const r of report) {
-      if (r.error) {
-        ctx.err(`${r.harness}: ${r.error}`);
-        continue;
-      }
-      if (r.changes.length === 0) {
+      if (r.changes.length === 0 && r.error === null) {
         ctx.out(
           `${r.harness}: nothing to ${uninstall ? "remove" : "change"} (already ${
             uninstall ? "absent" : "in place"
@@ -171,12 +245,17 @@ export function run(args: string[], ctx: Context): number {
         if (dry) ctx.out(`${r.harness}: would ${c.action} ${c.path} (${c.what})\n${c.diff}`);
         else {
           ctx.out(
-            `${r.harness}: ${
-              c.action === "remove" ? "removed" : c.action === "create" ? "created" : "updated"
-            } ${c.path} (${c.what})` +
-              (c.backup ? `; backup ${c.backup}` : ""),
+            `${r.harness}: ${PAST[c.action]} ${c.path}` +
+              (c.target
+                ? ` (a link: ${c.action === "remove" ? "removed" : "wrote"} its target ${c.target})`
+                : "") +
+              ` (${c.what})` + (c.backup ? `; backup ${c.backup}` : ""),
           );
         }
+      }
+      if (r.error) {
+        ctx.err(`${r.harness}: ${r.error}`);
+        continue;
       }
       for (const n of r.notes) ctx.out(`${r.harness}: note: ${n}`);
     }

@@ -1,9 +1,12 @@
 /**
  * Reading and writing the JSON config files of harnesses without losing
  * anything: strict JSON only (a file with comments is refused, never
- * rewritten without them), the file's own indentation kept, a trailing
- * newline kept.
+ * rewritten without them); written back through `json_text.ts`, so every
+ * value keeps its exact text (large numbers included) and only the objects
+ * and arrays that gain or lose members are laid out again, in the file's
+ * own indentation; a trailing newline kept.
  */
+import { editJsonText, JsonDuplicateKeyError } from "./json_text.ts";
 
 /** A config file that cannot be edited safely; the message says what to do by hand. */
 export class ConfigEditError extends Error {
@@ -15,8 +18,12 @@ export class ConfigEditError extends Error {
 
 /** A parsed JSON object file and how it was laid out. */
 export interface JsonDoc {
+  file: string;
+  /** The value to edit in place. */
   value: Record<string, unknown>;
   indent: string | number;
+  /** The text it was read from; null for an absent or blank file. */
+  text: string | null;
 }
 
 /** Removes `//` and `/* *\/` comments outside strings (to tell "has comments" from "broken"). */
@@ -50,7 +57,7 @@ export function stripJsonComments(text: string): string {
  * top level that is not an object.
  */
 export function parseJsonDoc(file: string, text: string | null): JsonDoc {
-  if (text === null || text.trim() === "") return { value: {}, indent: 2 };
+  if (text === null || text.trim() === "") return { file, value: {}, indent: 2, text: null };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -72,10 +79,25 @@ export function parseJsonDoc(file: string, text: string | null): JsonDoc {
   }
   const m = /^\{\s*\n([ \t]+)"/.exec(text);
   const indent = m ? (m[1]!.includes("\t") ? "\t" : m[1]!.length) : 2;
-  return { value: value as Record<string, unknown>, indent };
+  return { file, value: value as Record<string, unknown>, indent, text };
 }
 
-/** The text of a JSON document, laid out as it was. */
+/**
+ * The text of a JSON document after its value was edited: the text it was
+ * read from with only what changed written anew (a new file: the value with
+ * two-space indentation). Throws {@link ConfigEditError} when an object that
+ * changed has a key twice (which one counts is not Heimdall's to pick).
+ */
 export function formatJsonDoc(doc: JsonDoc): string {
-  return JSON.stringify(doc.value, null, doc.indent) + "\n";
+  if (doc.text === null) return JSON.stringify(doc.value, null, doc.indent) + "\n";
+  try {
+    return editJsonText(doc.text, JSON.parse(doc.text), doc.value, doc.indent);
+  } catch (e) {
+    if (!(e instanceof JsonDuplicateKeyError)) throw e;
+    throw new ConfigEditError(
+      doc.file,
+      `"${doc.file}" has the key ${JSON.stringify(e.key)} twice in one object; ` +
+        `remove one (heimdall will not guess which counts)`,
+    );
+  }
 }

@@ -185,7 +185,7 @@ function jsonHookEdit(
   }
 }
 
-/** Codex's `[mcp_servers.heimdall]`, set or removed line by line. */
+/** Codex's `[mcp_servers.heimdall]`, set or removed in place (see `toml_edit.ts`). */
 function tomlChange(
   path: string,
   ctx: InstallContext,
@@ -194,8 +194,11 @@ function tomlChange(
   manifest: Manifest,
 ): FileChange | null {
   const before = read(path);
-  const existing = readServer(before, "heimdall");
-  if (existing && !/(?:heimdall|main\.ts)/.test(`${existing.command} ${existing.args}`)) {
+  const existing = readServer(path, before, "heimdall");
+  if (
+    existing &&
+    !/(?:heimdall|main\.ts)/.test([existing.command ?? "", ...existing.args ?? []].join(" "))
+  ) {
     throw new ConfigEditError(
       path,
       `"${path}" already has [mcp_servers.heimdall] that does not run Heimdall; rename or remove it first`,
@@ -233,6 +236,18 @@ function mcpEdit(ctx: InstallContext, mcp: McpConfig, file: string, uninstall: b
     );
 }
 
+/** The text init writes for a hooks file of Heimdall's own (pi, Kiro); null for other shapes. */
+export function ownedText(harness: HarnessName, ctx: InstallContext): string | null {
+  const hooks = harnessSpec(harness).install.hooks;
+  if (hooks.shape !== "owned") return null;
+  return hooks.text({
+    ctx,
+    command: (event) => hookCommand(ctx, harness, event),
+    hookArgv: ctx.hookArgv,
+    env: serverEnv(ctx),
+  });
+}
+
 /** The files {@link planHarness} edits for `harness` in `ctx.scope`. */
 export function harnessFiles(harness: HarnessName, ctx: InstallContext): HarnessFiles {
   return harnessSpec(harness).install.files(ctx);
@@ -241,9 +256,9 @@ export function harnessFiles(harness: HarnessName, ctx: InstallContext): Harness
 /**
  * The plan for one harness: install (or, with `uninstall`, remove exactly)
  * Heimdall's hooks and MCP server. Throws {@link ConfigEditError} for a file
- * that cannot be edited safely (comments, invalid JSON, a foreign `heimdall`
- * server, a TOML form that cannot be edited line by line, a file in the place
- * of one of Heimdall's own).
+ * that cannot be edited safely (comments, invalid JSON or TOML, a changed
+ * JSON object with a key twice, a foreign `heimdall` server, a TOML form that
+ * cannot be edited in place, a file in the place of one of Heimdall's own).
  */
 export function planHarness(
   harness: HarnessName,
@@ -282,12 +297,7 @@ export function planHarness(
           `"${files.hooks}" exists and is not Heimdall's; move it aside first`,
         );
       }
-      const after = uninstall ? null : owned.text({
-        ctx,
-        command: (event) => hookCommand(ctx, harness, event),
-        hookArgv: ctx.hookArgv,
-        env: serverEnv(ctx),
-      });
+      const after = uninstall ? null : ownedText(harness, ctx)!;
       if (after !== before) {
         changes.push({
           path: files.hooks,
