@@ -24,6 +24,8 @@ export {
 } from "./faults.ts";
 export type { BackgroundWork, DaemonOptions } from "./daemon.ts";
 export type { WatchMessage, WatchRequest } from "./watcher.ts";
+export type { WatchHealthOptions } from "./watch_health.ts";
+export type { WatcherHandle } from "./watch_supervisor.ts";
 export { type Drift, verifyJournal, type VerifyReport } from "./verify.ts";
 export { desiredRows, fileNodeId, nodeId } from "./desired.ts";
 export { isRacy, planCommit, planPath, RACY_WINDOW_MS } from "./plan.ts";

@@ -45,8 +45,11 @@ const REMOVED = "\0removed";
 
 /** Knobs of {@link WatchHealth}; tests shorten them. */
 export interface WatchHealthOptions {
+  /** Silence (ms) after which the watcher is probed. */
   probeEveryMs?: number;
+  /** How long (ms) a probe may go unreported before the watcher counts as stalled. */
   probeTimeoutMs?: number;
+  /** Uptime (ms) after which past failures are forgotten. */
   healthyMs?: number;
 }
 

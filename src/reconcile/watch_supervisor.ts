@@ -15,7 +15,9 @@ import type { WatchMessage, WatchRequest } from "./watcher.ts";
 
 /** What the supervisor starts and stops (the watcher Worker, or a test's wrapper of it). */
 export interface WatcherHandle {
+  /** Starts watching what `request` names. */
   start(request: WatchRequest): void;
+  /** Stops watching; no report follows. */
   stop(): void;
 }
 
