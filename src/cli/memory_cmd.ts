@@ -29,6 +29,9 @@ import { json, plural, printable } from "../present/fmt.ts";
  * there, and reads pull the team's memories first. A store that cannot be
  * reached: reads go on with a warning, shared writes exit 3.
  */
+/** The commands that only read: they answer from this journal's copies when the store is away. */
+const READS = new Set(["why", "history"]);
+
 async function withMemory(
   ctx: Context,
   name: string,
@@ -46,7 +49,8 @@ async function withMemory(
   const j = Journal.open(ctx.home.journal);
   const shared = await SharedMemory.open(ctx);
   try {
-    const warning = shared.warning();
+    // A write that needs the store fails with the reason itself: told once.
+    const warning = READS.has(name) ? shared.warning() : null;
     if (warning) ctx.err(`heimdall ${name}: ${warning}`);
     return await fn(j, shared);
   } finally {
@@ -273,7 +277,7 @@ export async function whyCmd(args: string[], ctx: Context): Promise<number> {
   const asOf = instant(values["as-of"], "--as-of", "end");
   const viewer = values.author ?? defaultAuthor();
   return await withMemory(ctx, "why", false, async (j, shared) => {
-    await shared.sync(j);
+    await shared.syncForRead(j, (m) => ctx.err(`heimdall why: ${m}`));
     const r = why(j, positionals[0]!, { asOf: asOf ?? null, viewer });
     if (values.json) ctx.out(json(r));
     else {
@@ -320,7 +324,7 @@ export async function historyCmd(args: string[], ctx: Context): Promise<number> 
   }
   const viewer = defaultAuthor();
   return await withMemory(ctx, "history", false, async (j, shared) => {
-    await shared.sync(j);
+    await shared.syncForRead(j, (m) => ctx.err(`heimdall history: ${m}`));
     const r = history(j, positionals[0] ?? null, {
       viewer,
       limit,

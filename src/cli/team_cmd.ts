@@ -33,7 +33,7 @@ import {
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
-import { ago, json, plural } from "../present/fmt.ts";
+import { ago, json, plural, printable } from "../present/fmt.ts";
 
 const WHO = ["agent", "session"] as const;
 
@@ -108,11 +108,14 @@ const shown = (path: string) => {
   const cwd = Deno.cwd();
   return path.startsWith(cwd + "/") ? relative(cwd, path) : path;
 };
+// Every field below may come from another person's machine: printed through
+// printable(), so their terminal escapes never reach this terminal raw.
+const p = printable;
 const who = (c: Pick<Claim, "developer" | "agent">) =>
-  `${c.developer}${c.agent ? ` (${c.agent})` : ""}`;
+  `${p(c.developer)}${c.agent ? ` (${p(c.agent)})` : ""}`;
 const what = (c: Pick<Claim, "qualname" | "path" | "repo">) =>
-  c.qualname === "" ? `${c.repo}/${c.path}` : `${c.qualname} in ${c.repo}/${c.path}`;
-const taskLabel = (t: Pick<Task, "id" | "text">) => `${t.id} "${t.text}"`;
+  c.qualname === "" ? `${p(c.repo)}/${p(c.path)}` : `${p(c.qualname)} in ${p(c.repo)}/${p(c.path)}`;
+const taskLabel = (t: Pick<Task, "id" | "text">) => `${p(t.id)} "${p(t.text)}"`;
 
 /** `heimdall claim`. */
 export function claimCmd(args: string[], ctx: Context): Promise<number> {
@@ -201,7 +204,7 @@ export function claimsCmd(args: string[], ctx: Context): Promise<number> {
       for (const c of list) {
         ctx.out(
           `${who(c)}  ${what(c)}  ${formatDuration(c.expiresAt - now)} left${
-            c.taskId ? `  task ${c.taskId}${c.taskText ? ` "${c.taskText}"` : ""}` : ""
+            c.taskId ? `  task ${p(c.taskId)}${c.taskText ? ` "${p(c.taskText)}"` : ""}` : ""
           }`,
         );
       }
@@ -212,13 +215,13 @@ export function claimsCmd(args: string[], ctx: Context): Promise<number> {
 
 function printConflicts(ctx: Context, list: readonly Conflict[], now: number): void {
   for (const c of list) {
-    const on = c.claim.qualname || c.claim.path;
+    const on = p(c.claim.qualname || c.claim.path);
     const rel = c.relation === "same"
       ? `claimed ${on} itself`
       : c.relation === "callee"
       ? `claimed ${on}, which it calls (${plural(c.hops, "hop")})`
       : `claimed ${on}, which calls it (${plural(c.hops, "hop")})`;
-    const task = c.claim.taskText ? ` for "${c.claim.taskText}"` : "";
+    const task = c.claim.taskText ? ` for "${p(c.claim.taskText)}"` : "";
     const diverged = c.diverged ? "; their copy already differs from yours" : "";
     ctx.out(
       `  ! ${who(c.claim)} ${rel}${task}, ${
@@ -227,7 +230,9 @@ function printConflicts(ctx: Context, list: readonly Conflict[], now: number): v
     );
     if (c.path.length > 1) {
       ctx.out(
-        `      ${c.path.map((s) => `${s.qualname} (${shown(s.path)}:${s.line ?? 1})`).join(" → ")}`,
+        `      ${
+          c.path.map((s) => `${p(s.qualname)} (${p(shown(s.path))}:${s.line ?? 1})`).join(" → ")
+        }`,
       );
     }
   }
@@ -319,7 +324,7 @@ export function taskCmd(args: string[], ctx: Context): Promise<number> {
         if (values.json) ctx.out(json(moved));
         else {
           ctx.out(
-            `handed task ${taskLabel(moved.task)} to ${values.to} with ${
+            `handed task ${taskLabel(moved.task)} to ${p(values.to)} with ${
               plural(moved.claimsMoved, "active claim")
             }; they pick it up with \`heimdall task resume ${id}\``,
           );
@@ -338,15 +343,15 @@ export function taskCmd(args: string[], ctx: Context): Promise<number> {
           return EXIT.ok;
         }
         const now = await team.store.now();
-        ctx.out(`task ${taskLabel(r.task)} — ${r.task.state}, owner ${r.task.owner}`);
+        ctx.out(`task ${taskLabel(r.task)} — ${r.task.state}, owner ${p(r.task.owner)}`);
         if ("claimsMoved" in r) {
           ctx.out(`  now yours, with ${plural(r.claimsMoved as number, "active claim")}`);
         }
         for (const e of r.events) {
-          const to = e.to ? ` → ${e.to}` : "";
+          const to = e.to ? ` → ${p(e.to)}` : "";
           ctx.out(
-            `  ${ago(e.at, now).padEnd(8)} ${e.kind}${to} by ${e.actor}${
-              e.note ? `: ${e.note}` : ""
+            `  ${ago(e.at, now).padEnd(8)} ${e.kind}${to} by ${p(e.actor)}${
+              e.note ? `: ${p(e.note)}` : ""
             }`,
           );
         }
@@ -364,7 +369,7 @@ export function taskCmd(args: string[], ctx: Context): Promise<number> {
         }
         for (const m of r.memories) {
           const outcome = m.outcome ? ` ${m.outcome}${m.count > 1 ? ` ×${m.count}` : ""}` : "";
-          ctx.out(`  ${m.kind}${outcome} by ${m.author}: ${m.text}`);
+          ctx.out(`  ${m.kind}${outcome} by ${p(m.author)}: ${p(m.text)}`);
         }
         return EXIT.ok;
       }
@@ -387,9 +392,9 @@ export function taskCmd(args: string[], ctx: Context): Promise<number> {
           for (const t of tasks) {
             const mark = t.id === current?.id ? "*" : " ";
             ctx.out(
-              `${mark} ${t.id}  ${t.state.padEnd(10)} ${t.owner.padEnd(12)} ${
+              `${mark} ${p(t.id)}  ${t.state.padEnd(10)} ${p(t.owner).padEnd(12)} ${
                 ago(t.updatedAt, now).padEnd(8)
-              } ${t.text}`,
+              } ${p(t.text)}`,
             );
           }
         }
@@ -443,7 +448,9 @@ export function whoKnowsCmd(args: string[], ctx: Context): Promise<number> {
           x.claims && plural(x.claims, "claim"),
           x.other && plural(x.other, "note"),
         ].filter(Boolean).join(", ");
-        ctx.out(`${i + 1}. ${x.person}  ${x.score}  ${counts}; on ${x.about.join(", ")}`);
+        ctx.out(
+          `${i + 1}. ${p(x.person)}  ${x.score}  ${counts}; on ${x.about.map(p).join(", ")}`,
+        );
       }
     }
     return r.experts.length > 0 ? EXIT.ok : EXIT.none;
@@ -495,8 +502,20 @@ export async function teamCmd(args: string[], ctx: Context): Promise<number> {
       was = c.teamUrl;
       return { ...c, teamUrl: null };
     });
-    if (values.json) ctx.out(json({ disconnected: was ? redactUrl(was) : null }));
-    else {
+    // HEIMDALL_TEAM_URL beats config.json: the command would stay connected.
+    const fromEnv = Deno.env.get("HEIMDALL_TEAM_URL");
+    if (values.json) {
+      ctx.out(json({
+        disconnected: was ? redactUrl(was) : null,
+        still_connected: fromEnv ? redactUrl(fromEnv) : null,
+      }));
+    } else if (fromEnv) {
+      ctx.out(
+        `${was ? `removed ${redactUrl(was)} from config.json, but ` : ""}still connected to ${
+          redactUrl(fromEnv)
+        }: the connection comes from HEIMDALL_TEAM_URL; unset it there (\`unset HEIMDALL_TEAM_URL\`, or your shell profile or harness settings)`,
+      );
+    } else {
       ctx.out(
         was
           ? `disconnected from ${

@@ -109,6 +109,32 @@ export const ENV_OVERRIDES: Readonly<Record<string, Exclude<keyof Config, "roots
 };
 
 /**
+ * Why `text` cannot be a team store's URL, or null when it can: it must parse
+ * as a URL (a password's "#", "/", ":" or "@" percent-encoded), with scheme
+ * postgres:// or postgresql:// and a host. Pure; the reason never quotes
+ * `text` (it may hold a password). `heimdall team connect` checks with it too.
+ *
+ * @example
+ * ```ts
+ * import { teamUrlProblem } from "./config.ts";
+ * teamUrlProblem("postgres://ann:p%23ss@db/team"); // null
+ * ```
+ */
+export function teamUrlProblem(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'it does not parse as a URL; percent-encode special characters in the user name and password ("#" as %23, "/" as %2F, ":" as %3A, "@" as %40, "%" as %25)';
+  }
+  if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
+    return "the scheme must be postgres:// (PostgreSQL is the only shared store)";
+  }
+  if (url.hostname === "") return "no host; expected postgres://USER@HOST[:PORT]/DATABASE";
+  return null;
+}
+
+/**
  * Validates a parsed `config.json` value. Pure: throws {@link ConfigError} on the
  * first bad key, and on a key it does not know, naming the nearest known one (a
  * misspelt key silently ignored is a setting the user believes is on).
@@ -148,16 +174,19 @@ export function parseConfig(raw: unknown, file?: string): Config {
   config.debounceMs = positiveInt(o, "debounceMs", config.debounceMs, file, 0);
   config.batchSize = positiveInt(o, "batchSize", config.batchSize, file);
   if (o.teamUrl !== undefined && o.teamUrl !== null) {
-    if (typeof o.teamUrl !== "string" || !/^postgres(ql)?:\/\//.test(o.teamUrl)) {
+    const problem = typeof o.teamUrl === "string"
+      ? teamUrlProblem(o.teamUrl)
+      : "expected a postgres:// URL";
+    if (problem !== null) {
       // Never echo the value: it may hold a password.
       throw new ConfigError(
         "teamUrl",
         "…",
-        "expected a postgres:// URL; `heimdall team connect URL` sets it",
+        `${problem}; \`heimdall team connect URL\` checks and sets it`,
         file,
       );
     }
-    config.teamUrl = o.teamUrl;
+    config.teamUrl = o.teamUrl as string;
   }
   if (o.model !== undefined && o.model !== null) {
     if (typeof o.model !== "string" || !/^[a-z0-9][a-z0-9._-]{0,63}$/.test(o.model)) {

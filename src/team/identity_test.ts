@@ -53,6 +53,21 @@ Deno.test("team URLs are checked and never shown with their password", () => {
   );
   assert.equal(redactUrl("postgres://alice@db/team"), "postgres://alice@db/team");
   assert.equal(redactUrl("postgres://alice:s3 cret@db/t%"), "postgres://alice:***@db/t%");
+  // A password with unencoded ":", "/", "#" or "@" is hidden up to the last "@".
+  for (const pw of ["top:secret/pw", "a#b:c", "x@y:z"]) {
+    assert.equal(
+      redactUrl(`postgres://heimdall:${pw}@db.example:5432/team`),
+      "postgres://heimdall:***@db.example:5432/team",
+    );
+  }
+  for (const bad of ["postgres://heimdall:top:secret/pw@h/d", "postgres://u:p#w@h/d"]) {
+    assert.throws(
+      () => parseTeamUrl(bad),
+      (e: unknown) =>
+        e instanceof TeamUrlError && /percent-encode/.test(e.message) &&
+        !/secret|p#w/.test(e.message),
+    );
+  }
   assert.equal(parseTeamUrl("postgresql://a@h/d"), "postgresql://a@h/d");
   for (const bad of ["mysql://a:pw@h/d", "postgres://", "not a url :pw@"]) {
     assert.throws(

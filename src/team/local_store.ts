@@ -293,6 +293,28 @@ export class LocalTeamStore implements TeamStore {
         next.state,
         id,
       );
+      if (next.state !== "done") {
+        // The new owner's own claims on the same code merge into the task's
+        // (one active claim per person and symbol, the later expiry kept).
+        const d = `d.released_at IS NULL AND d.expires_at > ${NOW} AND d.developer = ?
+          AND coalesce(d.session, '') = ? AND coalesce(d.task_id, '') != ?`;
+        const same = "d.repo = c.repo AND d.path = c.path AND d.qualname = c.qualname";
+        const to = [next.owner, next.ownerSession ?? "", id];
+        j.run(
+          `UPDATE claims AS c SET expires_at = (SELECT max(d.expires_at) FROM claims AS d
+             WHERE ${d} AND ${same}) WHERE ${ACTIVE} AND c.task_id = ? AND EXISTS
+             (SELECT 1 FROM claims AS d WHERE ${d} AND ${same} AND d.expires_at > c.expires_at)`,
+          ...to,
+          id,
+          ...to,
+        );
+        j.run(
+          `UPDATE claims AS d SET released_at = ${NOW} WHERE ${d} AND EXISTS
+             (SELECT 1 FROM claims AS c WHERE ${ACTIVE} AND c.task_id = ? AND ${same})`,
+          ...to,
+          id,
+        );
+      }
       const moved = next.state === "done"
         ? j.run(`UPDATE claims AS c SET released_at = ${NOW} WHERE ${ACTIVE} AND c.task_id = ?`, id)
         : j.run(

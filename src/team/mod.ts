@@ -27,9 +27,11 @@ import { LocalTeamStore } from "./local_store.ts";
 import { type LinkedMemory, taskMemories } from "./memory_link.ts";
 import { openPgTeamStore, PgTeamStore } from "./pg_store.ts";
 import { type LocalSymbol, RepoResolver, symbolsById } from "./symbol_key.ts";
-import { TaskStateError } from "./task_rules.ts";
+import { isMine, TaskStateError } from "./task_rules.ts";
 import { TeamStoreError } from "./team_url.ts";
-import { resolveTarget, type Target } from "./targets.ts";
+import { resolveTarget, type Target, TargetError } from "./targets.ts";
+import { resolve } from "../files/mod.ts";
+import { printable } from "../present/fmt.ts";
 import type { Actor, Claim, SymbolKey, Task, TaskEvent, TaskMove, TeamStore } from "./types.ts";
 import { type Expert, whoKnows as rankWhoKnows } from "./who_knows.ts";
 
@@ -231,6 +233,16 @@ async function taskFor(team: Team, taskId: string | null): Promise<Task | null> 
       taskId,
     );
   }
+  // Claims under a task move and end with it: only its owner may add to it,
+  // or its owner would hand off or release your claims without you knowing.
+  if (!isMine({ developer: task.owner, session: task.ownerSession }, team.who)) {
+    throw new TaskStateError(
+      `Task "${taskId}" belongs to ${printable(task.owner)}${
+        task.ownerSession ? ` (session ${printable(task.ownerSession)})` : ""
+      }, not to you; claim under your own task, or take it first with \`heimdall task resume ${taskId} --take\``,
+      taskId,
+    );
+  }
   return task;
 }
 
@@ -242,12 +254,47 @@ export async function release(
   if ("names" in what) {
     const j = team.index();
     const repos = new RepoResolver();
-    const keys: SymbolKey[] = what.names.map((n) =>
-      repos.keyOf(resolveTarget(j, n, what.cwd).symbol)
-    );
+    const mine = (await team.store.activeClaims(null)).filter((c) => isMine(c, team.who));
+    const keys: Pick<SymbolKey, "repo" | "path" | "qualname">[] = what.names.flatMap((n) => {
+      let target: Target;
+      try {
+        target = resolveTarget(j, n, what.cwd);
+      } catch (e) {
+        // The code may be gone from the index (renamed, deleted) while the
+        // claim on it lives on: match the name stored on the claim.
+        if (!(e instanceof TargetError)) throw e;
+        const held = claimsNamed(
+          mine,
+          n,
+          repos.placeOf(resolve(what.cwd ?? Deno.cwd(), n), null, false),
+        );
+        if (held.length === 0) throw e;
+        return held;
+      }
+      const key = repos.keyOf(target.symbol);
+      // A file covers the claims on the symbols in it, as they are named now or were.
+      return target.isFile
+        ? [key, ...mine.filter((c) => c.repo === key.repo && c.path === key.path)]
+        : [key];
+    });
     return await team.store.release(team.who, { keys });
   }
   return await team.store.release(team.who, what);
+}
+
+/** The claims among `mine` that `name` names: by qualified name, `path:name`, or path. */
+function claimsNamed(
+  mine: readonly Claim[],
+  name: string,
+  placed: { repo: string; path: string },
+): Claim[] {
+  return mine.filter((c) =>
+    (c.qualname !== "" &&
+      (c.qualname === name || c.qualname.endsWith(`.${name}`) ||
+        `${c.path}:${c.qualname}`.endsWith(name))) ||
+    (c.repo === placed.repo && c.path === placed.path) || c.path === name ||
+    name.endsWith(`/${c.path}`)
+  );
 }
 
 /**

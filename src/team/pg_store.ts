@@ -8,7 +8,7 @@ import { redactDeep } from "../files/mod.ts";
 import { PG_MIGRATIONS } from "./pg_schema.ts";
 import { newTaskId, planFinish, planHandoff, planResume } from "./task_rules.ts";
 import type { Ownership } from "./task_rules.ts";
-import { redactUrl, TeamStoreError } from "./team_url.ts";
+import { parseTeamUrl, redactUrl, TeamStoreError, TeamUrlError } from "./team_url.ts";
 import type {
   ActiveClaim,
   Actor,
@@ -31,7 +31,20 @@ interface PgClient {
   on(event: "error", listener: (e: Error) => void): unknown;
   query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
   end(): Promise<void>;
+  /** pg's wire connection: its socket is destroyed when the server stops answering. */
+  connection?: { stream?: { destroy(): void } };
 }
+
+/** How long a statement waits for a lock another session holds before the server gives up. */
+export const LOCK_WAIT_S = 5;
+/**
+ * How long any one statement may take before the server cancels it; a
+ * socket silent for {@link ANSWER_WAIT_S} (a server or link that stopped
+ * answering after login) is given up on by this client.
+ */
+export const STATEMENT_WAIT_S = 8;
+/** How long this client waits for any answer before it drops the connection. */
+export const ANSWER_WAIT_S = 10;
 
 const ms = (col: string) => `floor(extract(epoch from ${col}) * 1000)::float8`;
 const ACTIVE = "c.released_at IS NULL AND c.expires_at > now()";
@@ -65,31 +78,105 @@ export async function openPgTeamStore(url: string): Promise<PgTeamStore> {
 /** One connection; `onError` hears of it dying while idle (a server restart, a network cut). */
 async function connect(url: string, onError: () => void = () => {}): Promise<PgClient> {
   const { default: pg } = await import("pg");
-  const client = new pg.Client({
-    connectionString: url,
-    connectionTimeoutMillis: 5000,
-    application_name: "heimdall",
-    // bigint ids as numbers: ids stay far below 2^53.
-    types: {
-      getTypeParser: (oid: number, format?: string) =>
-        oid === 20 ? Number : pg.types.getTypeParser(oid, format as "text"),
-    },
-  });
+  let client: PgClient;
+  try {
+    // Parsing the URL happens here: a value that slipped past parseTeamUrl
+    // must not surface as an internal error quoting the password.
+    client = new pg.Client({
+      connectionString: parseTeamUrl(url),
+      connectionTimeoutMillis: 5000,
+      // Every statement is bounded: a teammate's transaction holding a lock,
+      // or a server that stopped answering, fails the command in seconds.
+      lock_timeout: LOCK_WAIT_S * 1000,
+      statement_timeout: STATEMENT_WAIT_S * 1000,
+      application_name: "heimdall",
+      // bigint ids as numbers: ids stay far below 2^53.
+      types: {
+        getTypeParser: (oid: number, format?: string) =>
+          oid === 20 ? Number : pg.types.getTypeParser(oid, format as "text"),
+      },
+    });
+  } catch (e) {
+    if (e instanceof TeamUrlError) throw e;
+    throw new TeamUrlError(
+      `Invalid team URL "${
+        redactUrl(url)
+      }": the PostgreSQL driver cannot read it; percent-encode special characters in the user name and password`,
+    );
+  }
   // Unheard, an idle connection's error would end the process.
   client.on("error", onError);
   try {
     await client.connect();
   } catch (e) {
+    await client.end().catch(() => {});
+    const message = (e as Error).message;
     throw new TeamStoreError(
-      `Cannot reach the team store "${redactUrl(url)}": ${
-        (e as Error).message
-      }; check that the server runs and the URL is right, or \`heimdall team disconnect\` to work on this machine's journal`,
+      /password must be a string/.test(message)
+        ? `Cannot log in to the team store "${
+          redactUrl(url)
+        }": the server asks for a password and none was given; put it in the URL (postgres://USER:PASSWORD@HOST/DB, special characters percent-encoded) or in PGPASSWORD`
+        : `Cannot reach the team store "${
+          redactUrl(url)
+        }": ${message}; check that the server runs and the URL is right, or \`heimdall team disconnect\` to work on this machine's journal`,
     );
   }
   return client;
 }
 
-async function migrate(client: PgClient, url: string): Promise<number> {
+/**
+ * Sends one statement on `client`, waiting at most {@link ANSWER_WAIT_S}:
+ * a silent socket is destroyed (the client is then unusable; `onSilent`
+ * hears of it) and the wait ends in {@link TeamStoreError}. A statement the
+ * server cancelled for waiting on a lock or running too long is reported
+ * the same way. Other errors are passed on as they are.
+ */
+async function ask<R>(
+  client: PgClient,
+  sql: string,
+  params: unknown[],
+  where: string,
+  onSilent: () => void = () => {},
+): Promise<R[]> {
+  const sent = client.query<R>(sql, params);
+  // Settled after a timeout, it must not become an unhandled rejection.
+  sent.catch(() => {});
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const silent = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      onSilent();
+      client.connection?.stream?.destroy();
+      reject(noAnswer(where, ANSWER_WAIT_S));
+    }, ANSWER_WAIT_S * 1000);
+  });
+  try {
+    return (await Promise.race([sent, silent])).rows;
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === "55P03") {
+      throw noAnswer(where, LOCK_WAIT_S, "waiting for a lock another session holds");
+    }
+    if (code === "57014") throw noAnswer(where, STATEMENT_WAIT_S);
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function noAnswer(where: string, seconds: number, why = ""): TeamStoreError {
+  return new TeamStoreError(
+    `Cannot reach the team store "${where}" (no answer in ${seconds} s${
+      why ? `: ${why}` : ""
+    }); retry, or check the server`,
+  );
+}
+
+async function migrate(pgClient: PgClient, url: string): Promise<number> {
+  const where = redactUrl(url);
+  const client = {
+    query: <R>(sql: string, params: unknown[] = []) =>
+      ask<R>(pgClient, sql, params, where).then((rows) => ({ rows })),
+  };
   try {
     const { rows } = await client.query<{ v: number }>(
       "SELECT max(version) AS v FROM heimdall.schema_version",
@@ -97,6 +184,7 @@ async function migrate(client: PgClient, url: string): Promise<number> {
     const have = rows[0]?.v ?? 0;
     if (have === PG_MIGRATIONS.length) return have;
   } catch (e) {
+    if (e instanceof TeamStoreError) throw e;
     if (!MISSING.has((e as { code?: string }).code ?? "")) throw storeError(e, url);
   }
   try {
@@ -129,6 +217,20 @@ async function migrate(client: PgClient, url: string): Promise<number> {
     if (e instanceof TeamStoreError) throw e;
     throw storeError(e, url);
   }
+}
+
+/** Ends `client`: politely, waiting at most a second, or (`dead`) by dropping its socket. */
+async function end(client: PgClient, dead: boolean): Promise<void> {
+  if (!dead) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const ended = await Promise.race([
+      client.end().then(() => true, () => true),
+      new Promise<false>((done) => timer = setTimeout(() => done(false), 1000)),
+    ]);
+    clearTimeout(timer);
+    if (ended) return;
+  }
+  client.connection?.stream?.destroy();
 }
 
 function storeError(e: unknown, url: string): TeamStoreError {
@@ -353,9 +455,9 @@ export class PgTeamStore implements TeamStore {
     );
   }
 
-  /** Ends the connection. */
+  /** Ends the connection; one that stopped answering is dropped without waiting. */
   async close(): Promise<void> {
-    await this.#client.end().catch(() => {});
+    await end(this.#client, this.#broken);
   }
 
   /** This database's id (made by migration 2): what copies of its memories are keyed by. */
@@ -387,7 +489,10 @@ export class PgTeamStore implements TeamStore {
       await this.#q("COMMIT");
       return result;
     } catch (e) {
-      await this.#client.query("ROLLBACK").catch(() => {});
+      if (!this.#broken) {
+        await ask(this.#client, "ROLLBACK", [], this.where, () => this.#broken = true)
+          .catch(() => {});
+      }
       throw e;
     } finally {
       this.#inTx = false;
@@ -401,17 +506,24 @@ export class PgTeamStore implements TeamStore {
       );
     }
     if (this.#broken) {
-      await this.#client.end().catch(() => {});
+      await end(this.#client, true);
       this.#client = await connect(this.#url, () => this.#broken = true);
       this.#broken = false;
     }
     try {
       // The one door to the shared database: no secret in any text sent
       // (task text, hand-off notes, memory text, tests) leaves this machine.
-      return (await this.#client.query<R>(sql, redactDeep(params))).rows;
+      return await ask<R>(
+        this.#client,
+        sql,
+        redactDeep(params),
+        this.where,
+        () => this.#broken = true,
+      );
     } catch (e) {
       // SQL errors (a SQLSTATE) are bugs and surface as they are; a lost
       // connection is the environment's.
+      if (e instanceof TeamStoreError) throw e;
       if (/^[0-9A-Z]{5}$/.test((e as { code?: string }).code ?? "")) throw e;
       throw new TeamStoreError(
         `Lost the team store "${this.where}": ${(e as Error).message}; check the server and retry`,
@@ -443,8 +555,20 @@ export class PgTeamStore implements TeamStore {
           [id],
         )
         : await this.#q(
-          `UPDATE heimdall.claims c SET developer = $2, agent = $3, session = $4
-           WHERE ${ACTIVE} AND c.task_id = $1 RETURNING c.id`,
+          // The new owner's own claims on the same code merge into the
+          // task's (one active claim per person and symbol, the later expiry kept).
+          `WITH moving AS (SELECT c.id, c.repo, c.path, c.qualname FROM heimdall.claims c
+             WHERE ${ACTIVE} AND c.task_id = $1 FOR UPDATE),
+           merged AS (
+             UPDATE heimdall.claims d SET released_at = now() FROM moving m
+             WHERE d.released_at IS NULL AND d.expires_at > now() AND d.developer = $2
+               AND coalesce(d.session, '') = coalesce($4, '') AND d.task_id IS DISTINCT FROM $1
+               AND d.repo = m.repo AND d.path = m.path AND d.qualname = m.qualname
+             RETURNING m.id, d.expires_at)
+           UPDATE heimdall.claims c SET developer = $2, agent = $3, session = $4,
+             expires_at = greatest(c.expires_at,
+               (SELECT max(g.expires_at) FROM merged g WHERE g.id = c.id))
+           WHERE c.id IN (SELECT id FROM moving) RETURNING c.id`,
           [id, next.owner, next.ownerAgent, next.ownerSession],
         );
       await this.#q(

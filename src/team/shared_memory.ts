@@ -41,6 +41,8 @@ import { RepoResolver } from "./symbol_key.ts";
 import { TeamStoreError } from "./team_url.ts";
 import type { TeamStore } from "./types.ts";
 
+const STALE_COPIES = "showing this machine's copy of the team's memories as of its last sync";
+
 /**
  * Memory for one command or server: this journal, and the team store when
  * `teamUrl` is set. Open with {@link SharedMemory.open}; close when done.
@@ -83,9 +85,7 @@ export class SharedMemory {
 
   /** What a reader should be told when the team's memories may be behind, or null. */
   warning(): string | null {
-    return this.lost === null
-      ? null
-      : `${this.lost.message}; showing this machine's copy of the team's memories as of its last sync`;
+    return this.lost === null ? null : `${this.lost.message}; ${STALE_COPIES}`;
   }
 
   /**
@@ -95,6 +95,21 @@ export class SharedMemory {
    */
   async sync(j: Journal): Promise<PullReport | null> {
     return this.store ? await pullMemories(j, this.store) : null;
+  }
+
+  /**
+   * {@link sync} before a read: a connection lost on the way is reported
+   * through `warn` (as {@link warning} words it) and the read goes on with
+   * this journal's copies as of the last pull. Returns null then.
+   */
+  async syncForRead(j: Journal, warn: (message: string) => void): Promise<PullReport | null> {
+    try {
+      return await this.sync(j);
+    } catch (e) {
+      if (!(e instanceof TeamStoreError)) throw e;
+      warn(`${e.message}; ${STALE_COPIES}`);
+      return null;
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 /** The shared store's address: validated and shown without its password (pure). */
 
+import { teamUrlProblem } from "../config/config.ts";
 import { EnvironmentError, UsageError } from "../errors/mod.ts";
 
 /** The team store cannot be reached or used; the message says what failed and what to do. */
@@ -10,44 +11,38 @@ export class TeamUrlError extends UsageError {}
 
 /**
  * Checks that `text` is a PostgreSQL URL (`postgres://` or `postgresql://`
- * with a host) and returns it unchanged; throws {@link TeamUrlError} otherwise.
+ * with a host, parsing as a URL) and returns it unchanged; throws
+ * {@link TeamUrlError} otherwise, with the password hidden. The same check
+ * as `config.json`'s `teamUrl` and `HEIMDALL_TEAM_URL` get.
  */
 export function parseTeamUrl(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
+  const problem = teamUrlProblem(text);
+  if (problem !== null) {
     throw new TeamUrlError(
       `Invalid team URL "${
         redactUrl(text)
-      }": expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`,
-    );
-  }
-  if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
-    throw new TeamUrlError(
-      `Invalid team URL "${
-        redactUrl(text)
-      }": the scheme must be postgres:// (PostgreSQL is the only shared store)`,
-    );
-  }
-  if (url.hostname === "") {
-    throw new TeamUrlError(
-      `Invalid team URL "${
-        redactUrl(text)
-      }": no host; expected postgres://USER@HOST[:PORT]/DATABASE`,
+      }": ${problem}; expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`,
     );
   }
   return text;
 }
 
-/** `text` with any password replaced by `***` (also when it is not a valid URL). */
+/**
+ * `text` with any password replaced by `***`, also when it is not a valid
+ * URL: everything between the user name's ":" and the last "@" is hidden
+ * (a password may hold ":", "/", "#" or "@" unencoded).
+ *
+ * @example
+ * ```ts
+ * import { redactUrl } from "./team_url.ts";
+ * redactUrl("postgres://ann:top:secret/pw@db.example/team"); // "postgres://ann:***@db.example/team"
+ * ```
+ */
 export function redactUrl(text: string): string {
-  try {
-    const url = new URL(text);
-    if (url.password !== "") url.password = "***";
-    return url.toString();
-  } catch {
-    // Not parseable: hide whatever sits between a ":" and the last "@".
-    return text.replace(/:[^:]*@(?!.*@)/, ":***@");
-  }
+  const at = text.lastIndexOf("@");
+  if (at < 0) return text;
+  const scheme = text.indexOf("://");
+  const colon = text.indexOf(":", scheme < 0 ? 0 : scheme + 3);
+  if (colon < 0 || colon > at) return text;
+  return `${text.slice(0, colon)}:***${text.slice(at)}`;
 }

@@ -106,7 +106,9 @@ export interface TaskMove {
 }
 
 /** What to release: some symbols, a task's claims, or everything the actor holds. */
-export type ReleaseFilter = { keys: SymbolKey[] } | { taskId: string } | { all: true };
+export type ReleaseFilter = { keys: Pick<SymbolKey, "repo" | "path" | "qualname">[] } | {
+  taskId: string;
+} | { all: true };
 
 /**
  * Claims, tasks, their history and acknowledged warnings: in the local
