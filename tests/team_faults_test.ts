@@ -100,6 +100,52 @@ function faultyProxy(upstream: URL, after: number, fault: Fault) {
   };
 }
 
+/** One authentication request (backend message 'R') of `code` followed by `data`. */
+function auth(code: number, data: string): Uint8Array {
+  const text = new TextEncoder().encode(data);
+  const msg = new Uint8Array(9 + text.length);
+  const v = new DataView(msg.buffer);
+  msg[0] = 0x52;
+  v.setInt32(1, 8 + text.length);
+  v.setInt32(5, code);
+  msg.set(text, 9);
+  return msg;
+}
+
+/**
+ * A server that asks for a SCRAM password, like one with `scram-sha-256` in
+ * pg_hba.conf: it offers SCRAM-SHA-256, answers the client's first message
+ * with its own, then waits without a word.
+ */
+function passwordAskingServer() {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const conns: Deno.Conn[] = [];
+  (async () => {
+    for await (const c of listener) {
+      conns.push(c);
+      (async () => {
+        const buf = new Uint8Array(4096);
+        await c.read(buf); // the startup message
+        await c.write(auth(10, "SCRAM-SHA-256\0\0"));
+        const n = await c.read(buf); // SASLInitialResponse: "n,,n=*,r=NONCE"
+        const nonce = /r=([^,\0]+)/.exec(new TextDecoder().decode(buf.subarray(0, n ?? 0)))?.[1];
+        await c.write(auth(11, `r=${nonce}srv,s=${btoa("salt-salt-salt")},i=4096`));
+      })().catch(() => {});
+    }
+  })().catch(() => {});
+  return {
+    url: `postgres://heimdall@127.0.0.1:${(listener.addr as Deno.NetAddr).port}/team`,
+    close() {
+      listener.close();
+      for (const c of conns) {
+        try {
+          c.close();
+        } catch { /* closed already */ }
+      }
+    },
+  };
+}
+
 Deno.test({
   name: "team commands against a server that stops answering",
   ignore: noPostgres(),
@@ -206,6 +252,28 @@ Deno.test("a team URL that does not parse is a usage error that hides the passwo
     connect.stderr,
     /Invalid team URL "postgres:\/\/heimdall:\*\*\*@127\.0\.0\.1:5432\/team"/,
   );
+});
+
+Deno.test({
+  name: "a server asking for a password none was given for says where to put one",
+  sanitizeOps: false,
+  sanitizeResources: false,
+}, async () => {
+  using m = await machine();
+  const server = passwordAskingServer();
+  try {
+    const r = await heimdall(m.home, ["team", "connect", server.url], {
+      env: { PGPASSWORD: "", PGPASSFILE: "/nonexistent/pgpass" },
+    });
+    assert.equal(r.code, 3, r.stderr);
+    assert.doesNotMatch(r.stderr, /SASL|must be a string/);
+    assert.match(
+      r.stderr,
+      /asks for a password and none was given; put it in the URL .* or in PGPASSWORD/,
+    );
+  } finally {
+    server.close();
+  }
 });
 
 Deno.test("remember with the store down says why once, as a write", async () => {

@@ -109,7 +109,8 @@ async function connect(url: string, onError: () => void = () => {}): Promise<PgC
   try {
     await client.connect();
   } catch (e) {
-    await client.end().catch(() => {});
+    // Bounded: a server that stopped answering never acknowledges the goodbye.
+    await end(client, false);
     const message = (e as Error).message;
     throw new TeamStoreError(
       /password must be a string/.test(message)
