@@ -1,6 +1,6 @@
 /** The shared store's address: validated and shown without its password (pure). */
 
-import { teamUrlProblem } from "../config/config.ts";
+import { teamUrlProblem } from "../config/mod.ts";
 import { EnvironmentError, UsageError } from "../errors/mod.ts";
 
 /** The team store cannot be reached or used; the message says what failed and what to do. */
