@@ -90,6 +90,13 @@ Deno.test("remember and attempt redact secrets in --task and --author; the autho
       ["bot [REDACTED:slack_token]", "T-1 [REDACTED:github_token]"],
     ],
   );
+  // history --author finds them by the name as typed, secret and all.
+  r = await cli(home, ["history", "--json", "--author", `bot ${SLACK}`], { cwd: repo });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(
+    JSON.parse(r.stdout).memories.map((m: { author: string }) => m.author),
+    ["bot [REDACTED:slack_token]"],
+  );
   r = await cli(home, ["forget", w.current[0].id, "--author", `me ${GITHUB}`], { cwd: repo });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(

@@ -3,7 +3,7 @@
  * instant, then what came before) and `history` (every memory and what
  * happened to it, newest first). Re-anchors lazily first; writes nothing else.
  */
-import { dirname, resolve } from "../files/mod.ts";
+import { dirname, redactSecrets, resolve } from "../files/mod.ts";
 import { SymbolLookupError } from "../search/mod.ts";
 import { getPath, type Journal } from "../store/mod.ts";
 import { type NodeFacts, nodeFacts, nothingNamed, realPath, symbolsNamed } from "./anchors.ts";
@@ -336,6 +336,8 @@ export function history(
   },
 ): HistoryResult {
   const limit = options.limit ?? 50;
+  // Authors are stored with their secrets redacted: the filter is compared as stored.
+  const author = options.author === undefined ? undefined : redactSecrets(options.author);
   let resolved: WhyTarget | null = null;
   let reach: Map<string, Reach> | undefined;
   let ids: string[];
@@ -352,15 +354,15 @@ export function history(
        ORDER BY recorded_at DESC, id LIMIT ?`,
       options.kind ?? null,
       options.kind ?? null,
-      options.author ?? null,
-      options.author ?? null,
+      author ?? null,
+      author ?? null,
       limit * 4,
     ).map((r) => r.id);
   }
   const memories = loadMemories(j, ids)
     .filter((m) =>
       visibleTo(m, options.viewer) && (!options.kind || m.kind === options.kind) &&
-      (!options.author || m.author === options.author)
+      (!author || m.author === author)
     )
     .sort((a, b) => b.recorded_at - a.recorded_at || a.id.localeCompare(b.id))
     .slice(0, limit)
