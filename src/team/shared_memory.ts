@@ -9,6 +9,7 @@
 import {
   type AttemptInput,
   type AttemptResult,
+  cleanAuthor,
   currentOnSameAnchors,
   describeFailure,
   forget,
@@ -234,7 +235,9 @@ export class SharedMemory {
    * team's, else in this journal. Throws what `forget` throws, and
    * TeamStoreError for a team memory while the store cannot be reached.
    */
-  async forget(j: Journal, idOrPrefix: string, options: { author: string }): Promise<Memory> {
+  async forget(j: Journal, idOrPrefix: string, by: { author: string }): Promise<Memory> {
+    // As stored, secrets redacted, before it reaches the team store too.
+    const options = { author: cleanAuthor(by.author) };
     const store = this.store;
     if (!store) {
       if (this.lost && this.#isCopy(j, memoryById(j, idOrPrefix))) throw this.lost;
