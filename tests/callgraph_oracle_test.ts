@@ -18,18 +18,10 @@ import {
   pythonWithJedi,
   tscCalls,
 } from "../scripts/callgraph/run.ts";
-import { removeTree, tempDir, withoutTool } from "./helpers.ts";
+import { copyDir, removeTree, tempDir, withoutTool } from "./helpers.ts";
 
 const FIXTURES = new URL("./fixtures/callgraph/oracle/", import.meta.url).pathname;
 const REPO = new URL("..", import.meta.url).pathname;
-
-function copyDir(from: string, to: string): void {
-  Deno.mkdirSync(to, { recursive: true });
-  for (const e of Deno.readDirSync(from)) {
-    if (e.isDirectory) copyDir(join(from, e.name), join(to, e.name));
-    else Deno.copyFileSync(join(from, e.name), join(to, e.name));
-  }
-}
 
 const hasJedi = () => pythonWithJedi() !== undefined;
 

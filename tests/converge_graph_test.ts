@@ -12,7 +12,7 @@ import { defaultConfig, homePaths } from "../src/config/mod.ts";
 import { createExtractor } from "../src/extract/mod.ts";
 import { Reconciler } from "../src/reconcile/mod.ts";
 import { Journal } from "../src/store/mod.ts";
-import { removeTree, tempDir } from "./helpers.ts";
+import { copyDir, removeTree, tempDir } from "./helpers.ts";
 import { seededRandom } from "./seeded_random.ts";
 
 const FIXTURES = new URL("./fixtures/", import.meta.url).pathname;
@@ -20,14 +20,6 @@ const SOURCES = ["callgraph/traps", "callgraph/oracle", "graph"];
 
 /** A line comment each fixture language reads as one. */
 const COMMENT: Record<string, string> = { py: "#", rb: "#", sh: "#" };
-
-function copyDir(from: string, to: string): void {
-  Deno.mkdirSync(to, { recursive: true });
-  for (const e of Deno.readDirSync(from)) {
-    if (e.isDirectory) copyDir(join(from, e.name), join(to, e.name));
-    else Deno.copyFileSync(join(from, e.name), join(to, e.name));
-  }
-}
 
 function filesUnder(dir: string, rel = ""): string[] {
   const out: string[] = [];

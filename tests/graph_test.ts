@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { homePaths } from "../src/config/mod.ts";
 import { Journal } from "../src/store/mod.ts";
-import { cli, removeTree, tempDir, writeTree } from "./helpers.ts";
+import { cli, copyDir, removeTree, tempDir, writeTree } from "./helpers.ts";
 
 const FIXTURES = new URL("./fixtures/graph/", import.meta.url).pathname;
 
@@ -13,14 +13,6 @@ function copyFixture(name: string): { base: string; repo: string; home: string }
   const repo = join(base, name);
   copyDir(join(FIXTURES, name), repo);
   return { base, repo, home: join(base, "home") };
-}
-
-function copyDir(from: string, to: string): void {
-  Deno.mkdirSync(to, { recursive: true });
-  for (const e of Deno.readDirSync(from)) {
-    if (e.isDirectory) copyDir(join(from, e.name), join(to, e.name));
-    else Deno.copyFileSync(join(from, e.name), join(to, e.name));
-  }
 }
 
 /** Every resolved edge as "file:symbol -kind-> file:symbol (how)". */

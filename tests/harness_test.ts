@@ -24,7 +24,15 @@ import { isSearchCommand, lookUpOf, toolCall } from "../src/harness/tools.ts";
 import { homePaths } from "../src/config/mod.ts";
 import { Journal } from "../src/store/mod.ts";
 import { selfArgv } from "../src/harness/install/command.ts";
-import { cli, type DaemonProcess, removeTree, startDaemon, tempDir, waitFor } from "./helpers.ts";
+import {
+  cli,
+  copyDir,
+  type DaemonProcess,
+  removeTree,
+  startDaemon,
+  tempDir,
+  waitFor,
+} from "./helpers.ts";
 import { fixture, FIXTURES, payloadText } from "./harness_fixtures.ts";
 import {
   freshDatabase,
@@ -35,14 +43,6 @@ import {
   pgServer,
   sql,
 } from "./team_fixture.ts";
-
-function copyDir(from: string, to: string): void {
-  Deno.mkdirSync(to, { recursive: true });
-  for (const e of Deno.readDirSync(from)) {
-    if (e.isDirectory) copyDir(join(from, e.name), join(to, e.name));
-    else Deno.copyFileSync(join(from, e.name), join(to, e.name));
-  }
-}
 
 /**
  * Runs `heimdall hook` the way a harness does: the command `heimdall init`

@@ -92,6 +92,27 @@ export function tempDir(prefix = "heimdall-test-"): string {
   return dir;
 }
 
+/** The environment `heimdall mcp` runs with in the tests: this home, this author, no colour, no update check. */
+export function mcpEnv(home: string, author = "ada"): Record<string, string> {
+  return {
+    HEIMDALL_HOME: home,
+    HEIMDALL_AUTHOR: author,
+    DENO_NO_UPDATE_CHECK: "1",
+    NO_COLOR: "1",
+    PATH: Deno.env.get("PATH") ?? "",
+    HOME: Deno.env.get("HOME") ?? "",
+  };
+}
+
+/** Copies a folder tree, folders made as needed (a fixture into a test's temp folder). */
+export function copyDir(from: string, to: string): void {
+  Deno.mkdirSync(to, { recursive: true });
+  for (const e of Deno.readDirSync(from)) {
+    if (e.isDirectory) copyDir(join(from, e.name), join(to, e.name));
+    else Deno.copyFileSync(join(from, e.name), join(to, e.name));
+  }
+}
+
 /** Writes files (path → content) under `root`, creating folders. */
 export function writeTree(root: string, files: Record<string, string>): void {
   for (const [rel, content] of Object.entries(files)) {

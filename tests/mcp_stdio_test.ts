@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Journal } from "../src/store/mod.ts";
-import { cli, MAIN, removeTree, tempDir } from "./helpers.ts";
+import { cli, copyDir, MAIN, mcpEnv, removeTree, tempDir } from "./helpers.ts";
 
 const FIXTURE = new URL("./fixtures/harness/repo/", import.meta.url).pathname;
 const PERMS = [
@@ -21,14 +21,6 @@ const PERMS = [
 ];
 
 type Msg = Record<string, unknown>;
-
-function copyDir(from: string, to: string): void {
-  Deno.mkdirSync(to, { recursive: true });
-  for (const e of Deno.readDirSync(from)) {
-    if (e.isDirectory) copyDir(join(from, e.name), join(to, e.name));
-    else Deno.copyFileSync(join(from, e.name), join(to, e.name));
-  }
-}
 
 /** The fixture repository, indexed in a fresh home. */
 async function indexedRepo(): Promise<{ base: string; repo: string; home: string }> {
@@ -52,14 +44,7 @@ class Server {
   constructor(home: string, cwd: string) {
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", ...PERMS, MAIN, "mcp"],
-      env: {
-        HEIMDALL_HOME: home,
-        HEIMDALL_AUTHOR: "ada",
-        DENO_NO_UPDATE_CHECK: "1",
-        NO_COLOR: "1",
-        PATH: Deno.env.get("PATH") ?? "",
-        HOME: Deno.env.get("HOME") ?? "",
-      },
+      env: mcpEnv(home),
       cwd,
       stdin: "piped",
       stdout: "piped",

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { cli, MAIN, removeTree, tempDir } from "./helpers.ts";
+import { cli, copyDir, MAIN, mcpEnv, removeTree, tempDir } from "./helpers.ts";
 import {
   freshDatabase,
   heimdall,
@@ -36,14 +36,6 @@ const PERMS = [
   "--allow-sys",
   "--allow-net=127.0.0.1,localhost",
 ];
-
-function copyDir(from: string, to: string): void {
-  Deno.mkdirSync(to, { recursive: true });
-  for (const e of Deno.readDirSync(from)) {
-    if (e.isDirectory) copyDir(join(from, e.name), join(to, e.name));
-    else Deno.copyFileSync(join(from, e.name), join(to, e.name));
-  }
-}
 
 /** A fixture repository, indexed, with one decision and one failed attempt on compute_total. */
 async function indexedRepo(): Promise<{ base: string; repo: string; home: string }> {
@@ -83,22 +75,11 @@ async function indexedRepo(): Promise<{ base: string; repo: string; home: string
   return { base, repo, home };
 }
 
-function serverEnv(home: string, author = "ada"): Record<string, string> {
-  return {
-    HEIMDALL_HOME: home,
-    HEIMDALL_AUTHOR: author,
-    DENO_NO_UPDATE_CHECK: "1",
-    NO_COLOR: "1",
-    PATH: Deno.env.get("PATH") ?? "",
-    HOME: Deno.env.get("HOME") ?? "",
-  };
-}
-
 async function connect(home: string, cwd: string, author = "ada"): Promise<Client> {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: ["run", ...PERMS, MAIN, "mcp"],
-    env: serverEnv(home, author),
+    env: mcpEnv(home, author),
     cwd,
     stderr: "pipe",
   });
@@ -382,7 +363,7 @@ class RawSession {
   constructor(home: string, cwd: string) {
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", ...PERMS, MAIN, "mcp"],
-      env: serverEnv(home),
+      env: mcpEnv(home),
       cwd,
       stdin: "piped",
       stdout: "piped",

@@ -5,17 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, removeTree, tempDir } from "./helpers.ts";
+import { cli, copyDir, removeTree, tempDir } from "./helpers.ts";
 
 const FIXTURES = new URL("./fixtures/harness/", import.meta.url).pathname;
-
-function copyDir(from: string, to: string): void {
-  Deno.mkdirSync(to, { recursive: true });
-  for (const e of Deno.readDirSync(from)) {
-    if (e.isDirectory) copyDir(join(from, e.name), join(to, e.name));
-    else Deno.copyFileSync(join(from, e.name), join(to, e.name));
-  }
-}
 
 const jsonl = (...rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
 const user = (text: string) => ({ type: "user", message: { role: "user", content: text } });

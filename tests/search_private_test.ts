@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { cli, MAIN, PERMS, removeTree, tempDir, writeTree } from "./helpers.ts";
+import { cli, MAIN, mcpEnv, PERMS, removeTree, tempDir, writeTree } from "./helpers.ts";
 
 /** What the MCP `search` tool answers `query` for `author`. */
 async function mcpSearch(
@@ -17,13 +17,7 @@ async function mcpSearch(
     new StdioClientTransport({
       command: Deno.execPath(),
       args: ["run", ...PERMS, MAIN, "mcp"],
-      env: {
-        HEIMDALL_HOME: home,
-        HEIMDALL_AUTHOR: author,
-        DENO_NO_UPDATE_CHECK: "1",
-        NO_COLOR: "1",
-        PATH: Deno.env.get("PATH") ?? "",
-      },
+      env: mcpEnv(home, author),
       cwd,
       stderr: "pipe",
     }),

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { cli as runCli, type CliResult, MAIN, writeTree } from "./helpers.ts";
+import { cli as runCli, type CliResult, copyDir, MAIN, mcpEnv, writeTree } from "./helpers.ts";
 import { type SecretSample, secretSamples } from "./secret_samples.ts";
 import { sql } from "./team_fixture.ts";
 
@@ -46,14 +46,6 @@ export function cli(
   options: { stdin?: string; cwd?: string; env?: Record<string, string> } = {},
 ): Promise<CliResult> {
   return runCli(home, args, { ...options, main, extraPerms: [PG_NET] });
-}
-
-function copyDir(from: string, to: string): void {
-  Deno.mkdirSync(to, { recursive: true });
-  for (const e of Deno.readDirSync(from)) {
-    if (e.isDirectory) copyDir(join(from, e.name), join(to, e.name));
-    else Deno.copyFileSync(join(from, e.name), join(to, e.name));
-  }
 }
 
 /** Every file under `dir`, as text (bytes read as Latin-1, so binary files compare too). */
@@ -152,14 +144,7 @@ async function mcpClient(home: string, cwd: string): Promise<Client> {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: ["run", ...PERMS, main, "mcp"],
-    env: {
-      HEIMDALL_HOME: home,
-      HEIMDALL_AUTHOR: "ada",
-      DENO_NO_UPDATE_CHECK: "1",
-      NO_COLOR: "1",
-      PATH: Deno.env.get("PATH") ?? "",
-      HOME: Deno.env.get("HOME") ?? "",
-    },
+    env: mcpEnv(home),
     cwd,
     stderr: "pipe",
   });

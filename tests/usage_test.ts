@@ -7,17 +7,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { homePaths, usageLogPath } from "../src/config/mod.ts";
 import { usage } from "../src/ui/usage_data.ts";
-import { cli, removeTree, tempDir } from "./helpers.ts";
+import { cli, copyDir, removeTree, tempDir } from "./helpers.ts";
 
 const FIXTURES = new URL("./fixtures/harness/", import.meta.url).pathname;
-
-function copyDir(from: string, to: string): void {
-  Deno.mkdirSync(to, { recursive: true });
-  for (const e of Deno.readDirSync(from)) {
-    if (e.isDirectory) copyDir(join(from, e.name), join(to, e.name));
-    else Deno.copyFileSync(join(from, e.name), join(to, e.name));
-  }
-}
 
 Deno.test("searches, injections and the results an agent then opened are counted per day, and no query is logged", async () => {
   const base = tempDir();
