@@ -160,18 +160,30 @@ export function definitionLine(
   near = 1,
 ): number | undefined {
   const head = sym1(signature);
-  if (head === undefined) return undefined;
-  let best: number | undefined;
-  for (let i = 0; i < lines.length; i++) {
-    const l = lines[i]!.replace(/\s+/g, " ").trim();
-    const holds = l.startsWith(head) || l.includes(` ${head}`) ||
+  if (head === undefined || lines.length === 0) return undefined;
+  const holds = (i: number) => {
+    const l = collapsed(lines, i);
+    return l.startsWith(head) || l.includes(` ${head}`) ||
       // A signature over several lines starts with its first line.
       (l.length >= Math.min(head.length, 12) && head.startsWith(l));
-    if (holds && (best === undefined || Math.abs(i + 1 - near) < Math.abs(best - near))) {
-      best = i + 1;
-    }
+  };
+  // Outward from where it was: an edit moves a definition by a few lines, so
+  // each symbol of a changed file costs its shift, not the file's length.
+  const from = Math.min(Math.max(near, 1), lines.length) - 1;
+  for (let d = 0; from - d >= 0 || from + d < lines.length; d++) {
+    if (from - d >= 0 && holds(from - d)) return from - d + 1;
+    if (d > 0 && from + d < lines.length && holds(from + d)) return from + d + 1;
   }
-  return best;
+  return undefined;
+}
+
+/** Each line's whitespace-collapsed text, made once per array of lines however many symbols look. */
+const COLLAPSED = new WeakMap<readonly string[], (string | undefined)[]>();
+
+function collapsed(lines: readonly string[], i: number): string {
+  let done = COLLAPSED.get(lines);
+  if (done === undefined) COLLAPSED.set(lines, done = []);
+  return done[i] ??= lines[i]!.replace(/\s+/g, " ").trim();
 }
 
 function statSize(path: string): number | undefined {
