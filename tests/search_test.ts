@@ -412,3 +412,44 @@ Deno.test("reconciling twice leaves the search rows byte-identical; a deleted fi
   assert.equal(fts, 0);
   j.close();
 });
+
+Deno.test("a code file named like release notes (src/history.ts) scores as it would under another name", async () => {
+  const base = tempDir("heimdall-search-");
+  try {
+    const fn = (name: string) =>
+      `/** Computes the rolling average of sensor readings over a window. */\nexport function ${name}(readings: number[], window: number): number[] {\n  return readings.slice(0, window);\n}\n`;
+    /** The score of `rel` when it is indexed beside an equal file. */
+    const scoreOf = async (rel: string) => {
+      const repo = join(base, rel.replace(/\W/g, "_"));
+      copyTree(
+        writeFiles(join(base, "tree"), { [rel]: fn("rollingA"), "src/stats.ts": fn("rollingB") }),
+        repo,
+      );
+      removeTree(join(base, "tree"));
+      const home = join(base, `home-${rel.replace(/\W/g, "_")}`);
+      assert.equal((await cli(home, ["index", repo])).code, 0);
+      const r = await cli(home, [
+        "search",
+        "--json",
+        "rolling average of sensor readings over a window",
+      ]);
+      const hits = (JSON.parse(r.stdout) as SearchResult).hits;
+      return hits.find((h) => h.path?.endsWith(rel))?.score;
+    };
+    const named = await scoreOf("src/history.ts");
+    assert.ok(named !== undefined);
+    assert.equal(named, await scoreOf("src/averages.ts"));
+  } finally {
+    removeTree(base);
+  }
+});
+
+/** Writes `files` under `dir` (created) and returns it. */
+function writeFiles(dir: string, files: Record<string, string>): string {
+  for (const [rel, text] of Object.entries(files)) {
+    const path = join(dir, rel);
+    Deno.mkdirSync(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+    Deno.writeTextFileSync(path, text);
+  }
+  return dir;
+}

@@ -161,7 +161,9 @@ export function focusCandidates(
       }
     });
     shown.sort((a, b) => b.score - a.score || a.row.id - b.row.id);
-    const changelog = CHANGELOG.test(rel) ? tuning.changelogPenalty : 0;
+    // Release notes are prose (or text of no known language): `src/history.ts` is code.
+    const notes = CHANGELOG.test(rel) && (m.source === "docs" || m.language === null);
+    const changelog = notes ? tuning.changelogPenalty : 0;
     return {
       c,
       units: shown.slice(0, SHOWN_UNITS),
