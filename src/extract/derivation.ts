@@ -46,7 +46,8 @@ export const DERIVATION: DerivationVersions = {
     c: 6,
     cpp: 6,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
-    markdown: 1,
+    // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.
+    markdown: 2,
   },
 };
 

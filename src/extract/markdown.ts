@@ -1,5 +1,5 @@
 import type { Depth } from "../config/mod.ts";
-import { type ProseHeading, sectionsFromHeadings } from "./prose_sections.ts";
+import { hasWord, type ProseHeading, sectionsFromHeadings } from "./prose_sections.ts";
 import type { Capability, Chunk, Extraction, Extractor, SymbolDef } from "./types.ts";
 
 /**
@@ -24,6 +24,9 @@ export function chunkMarkdown(text: string): { chunks: Chunk[]; symbols: SymbolD
   return sectionsFromHeadings(lines, findHeadings(lines), { maxChars: CHUNK_MAX_CHARS });
 }
 
+/** A GFM table's delimiter row (`|---|:--:|`, `--- | ---`): the line above is its header. */
+const TABLE_DELIMITER = /^(?=.*\|) {0,3}\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+
 /** A thematic break (`***`, `- - -`, `___`) or a line of `=` (a rule in plain-text habits). */
 const RULE = /^ {0,3}(?:([-*_])(?:[ \t]*\1){2,}|={3,})[ \t]*$/;
 
@@ -31,6 +34,8 @@ function findHeadings(lines: string[]): ProseHeading[] {
   const out: ProseHeading[] = [];
   let fence: { char: string; len: number } | undefined;
   let paragraphStart = -1;
+  /** Inside a GFM table (its delimiter row seen, no blank line since). */
+  let table = false;
   let i = 0;
   if (lines[0]?.trim() === "---") {
     // YAML front matter: skip to its closing `---` or `...`.
@@ -54,23 +59,35 @@ function findHeadings(lines: string[]): ProseHeading[] {
     }
     const atx = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/.exec(line);
     if (atx) {
-      out.push({
-        level: atx[1]!.length,
-        text: (atx[2] ?? "").trim(),
-        start: i,
-        raw: line.trim(),
-      });
+      // `### ###` is an empty heading (all closing sequence): a heading without a word is none.
+      const title = (atx[2] ?? "").trim();
+      if (hasWord(title)) {
+        out.push({ level: atx[1]!.length, text: title, start: i, raw: line.trim() });
+      }
+      paragraphStart = -1;
+      table = false;
+      continue;
+    }
+    if (table) {
+      // A table's rows run to the next blank line: an `===` among them is a row, not an underline.
+      if (line.trim() === "") table = false;
+      continue;
+    }
+    if (paragraphStart >= 0 && lines[i - 1]!.includes("|") && TABLE_DELIMITER.test(line)) {
+      table = true;
       paragraphStart = -1;
       continue;
     }
     const setext = /^ {0,3}(=+|-+)[ \t]*$/.exec(line);
-    if (setext && paragraphStart >= 0) {
-      const text = lines.slice(paragraphStart, i).map((l) => l.trim()).join(" ");
+    const underlined = setext && paragraphStart >= 0
+      ? lines.slice(paragraphStart, i).map((l) => l.trim()).join(" ")
+      : undefined;
+    if (setext && underlined !== undefined && hasWord(underlined)) {
       out.push({
         level: setext[1]![0] === "=" ? 1 : 2,
-        text,
+        text: underlined,
         start: paragraphStart,
-        raw: text,
+        raw: underlined,
       });
       paragraphStart = -1;
       continue;

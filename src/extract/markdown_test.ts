@@ -79,3 +79,25 @@ Deno.test("chunkMarkdown() cuts a long section at blank lines, keeping its headi
   equal(chunks[0]!.startLine, 1);
   equal(chunks[chunks.length - 1]!.endLine, 21);
 });
+
+Deno.test("chunkMarkdown() takes an `===` under a table for a row, not the table for a title", () => {
+  const text = "# Doc\n\n| a | b |\n|---|:-:|\n| 1 | 2 |\n=====\n\nafter the table\n\n" +
+    "a | b\n--- | ---\nx | y\n---\n\nSome paragraph\nsecond line\n---\n\ntext\n";
+  const { chunks, symbols } = chunkMarkdown(text);
+  deepStrictEqual(symbols.map((s) => s.qualname), ["Doc", "Doc > Some paragraph second line"]);
+  deepStrictEqual(chunks.map((c) => [c.heading, c.startLine, c.endLine]), [
+    ["Doc", 1, 13],
+    ["Doc > Some paragraph second line", 15, 19],
+  ]);
+});
+
+Deno.test("chunkMarkdown() never makes a heading without a word: `#`, `### ###`", () => {
+  const text =
+    "# Title #\n\n## Install ##\n\ninstall text\n\n### ###\n\nunder the empty one\n\n#\n\nlast\n";
+  const { chunks, symbols } = chunkMarkdown(text);
+  deepStrictEqual(symbols.map((s) => s.qualname), ["Title", "Title > Install"]);
+  deepStrictEqual(chunks.map((c) => [c.heading, c.startLine, c.endLine]), [
+    ["Title", 1, 1],
+    ["Title > Install", 3, 13],
+  ]);
+});
