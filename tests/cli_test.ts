@@ -193,3 +193,41 @@ Deno.test("bad input gets a clear error and a non-zero exit, and loses nothing",
   assert.equal(st.code, 0, "the journal still holds the index");
   removeTree(base);
 });
+
+Deno.test("escape sequences in a file's name or text never reach the terminal raw", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  const ESC = "\x1b";
+  writeTree(repo, {
+    "sig.ts": `export function paint${ESC}[31m() { return 1 }\n`,
+    "doc.md":
+      `# Intro\n\n## Zebra ${ESC}]0;pwned\x07 one\n\nzebra\n\n## Zebra two ${ESC}[2J\n\nzebra\n`,
+    [`e${ESC}[31mvil.ts`]:
+      "export function callee() { return 1 }\nexport const c = () => callee();\n",
+    ".heimdall/map.toml": `[component.store]\ndescription = "The \\u001b[2Jjournal"\n` +
+      `paths = ["*.ts", "gone\\u001b/**"]\nmust = ["Only \\u001b]0;x\\u0007 this"]\n`,
+  });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const runs = await Promise.all([
+    ["symbols", "sig.ts"],
+    ["symbols", "doc.md"],
+    ["search", "zebra"],
+    ["callers", "callee"],
+    ["blast-radius", "callee"],
+    ["constraints", "sig.ts"],
+    ["map", "check"],
+    ["symbols", `gone${ESC}[31m.ts`],
+  ].map((args) => cli(home, args, { cwd: repo }).then((r) => ({ args, ...r }))));
+  for (const r of runs) {
+    assert.ok(r.code !== 70, `${r.args.join(" ")}: ${r.stderr}`);
+    assert.ok(!r.stdout.includes(ESC), `${r.args.join(" ")} printed ${JSON.stringify(r.stdout)}`);
+    assert.ok(!r.stderr.includes(ESC), `${r.args.join(" ")} printed ${JSON.stringify(r.stderr)}`);
+  }
+  // Shown, escaped: the answer is still there to read.
+  assert.match(runs[0]!.stdout, /paint\\x1b\[31m\(\)/);
+  assert.match(runs[3]!.stdout, /e\\x1b\[31mvil\.ts:2/);
+  assert.match(runs[5]!.stdout, /The \\x1b\[2Jjournal/);
+  assert.match(runs[7]!.stderr, /No file ".*gone\\x1b\[31m\.ts"/);
+  removeTree(base);
+});

@@ -7,6 +7,7 @@ import {
   tightenHome,
 } from "../config/mod.ts";
 import type { Extractor } from "../extract/mod.ts";
+import { printableLines } from "../present/fmt.ts";
 
 /** What every command gets: where data lives, the config, the extractor, output. */
 export interface Context {
@@ -25,7 +26,10 @@ export interface Context {
 
 /**
  * The real context: `$HEIMDALL_HOME`, stdout and stderr. A home left
- * readable by others (by an older version) is made private first.
+ * readable by others (by an older version) is made private first. What goes
+ * to stderr is for a person: a control character in it (an escape sequence
+ * in a file name, a map's glob or a config value an error quotes) shows as
+ * an escape ({@link printableLines}) and never drives the terminal.
  */
 export function defaultContext(): Context {
   const home = homePaths(resolveHome());
@@ -45,7 +49,7 @@ export function defaultContext(): Context {
         throw e;
       }
     },
-    err: (t) => Deno.stderr.writeSync(enc.encode(t + "\n")),
+    err: (t) => Deno.stderr.writeSync(enc.encode(printableLines(t) + "\n")),
     tty: Deno.stdout.isTerminal(),
   };
 }

@@ -14,6 +14,7 @@ import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 import { neighbourLines } from "../present/neighbours.ts";
+import { printable } from "../present/fmt.ts";
 
 /** A path as printed: relative to the current folder when under it. */
 const shownPath = (path: string) => {
@@ -170,20 +171,22 @@ export function symbols(args: string[], ctx: Context): number {
         JSON.stringify({ path, language: row.language, depth: row.effective_depth, symbols: list }),
       );
     } else {
+      // Names and signatures are the file's own text: an escape sequence in
+      // a heading or a declaration must not drive the terminal.
       if (list.length === 0) {
-        ctx.out(
+        ctx.out(printable(
           `${path}: no symbols (L${row.effective_depth}${
             row.depth_reason ? `: ${row.depth_reason}` : ""
           })`,
-        );
+        ));
       }
       for (const s of list) {
         const lines = `${s.line}-${s.endLine}`.padEnd(9);
-        ctx.out(
+        ctx.out(printable(
           `${lines} ${"  ".repeat(s.depth)}${s.kind} ${s.name}${
             s.signature ? `  ${s.signature}` : ""
           }`,
-        );
+        ));
       }
     }
     return EXIT.ok;

@@ -7,7 +7,14 @@ import { classifyPath } from "../files/ignore.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
-import { json, plural } from "../present/fmt.ts";
+import { json, plural, printableLines } from "../present/fmt.ts";
+
+/**
+ * Prints text for a person: a map's names, globs, descriptions and
+ * constraints and the paths it covers are the repository's own text, so a
+ * control character in them shows as an escape ({@link printableLines}).
+ */
+const say = (ctx: Context, text: string) => ctx.out(printableLines(text));
 
 export const CONSTRAINTS_HELP = `heimdall constraints PATH [--json]
   What the architectural map (.heimdall/map.toml at the repository root) says
@@ -38,26 +45,28 @@ export function constraintsCmd(args: string[], ctx: Context): number {
   }
   if (!r) {
     const map = findMapFile(path);
-    ctx.out(
+    say(
+      ctx,
       map
         ? `${path}: no component of ${map.file} covers it`
         : `${path}: no .heimdall/map.toml in its folder or above`,
     );
     return EXIT.none;
   }
-  ctx.out(
+  say(
+    ctx,
     `${r.rel || "."} → component ${r.component} (glob ${r.glob}, ${r.map})${
       r.description ? `\n  ${r.description}` : ""
     }`,
   );
-  if (r.constraints.length === 0) ctx.out("  no constraints declared");
+  if (r.constraints.length === 0) say(ctx, "  no constraints declared");
   let from = "";
   for (const c of r.constraints) {
     if (c.via === "depends_on" && c.component !== from) {
       from = c.component;
-      ctx.out(`depends on ${c.component}:`);
+      say(ctx, `depends on ${c.component}:`);
     }
-    ctx.out(`  ${c.level.padEnd(6)} ${c.text}`);
+    say(ctx, `  ${c.level.padEnd(6)} ${c.text}`);
   }
   return EXIT.ok;
 }
@@ -106,35 +115,38 @@ export function mapCmd(args: string[], ctx: Context): number {
     return r.file === null || r.problems.length > 0 ? EXIT.none : EXIT.ok;
   }
   if (r.file === null) {
-    ctx.out(`${root}: no .heimdall/map.toml (or map.json); nothing to check`);
+    say(ctx, `${root}: no .heimdall/map.toml (or map.json); nothing to check`);
     return EXIT.none;
   }
-  ctx.out(`${r.file}: ${plural(r.files, "file")}, ${r.unmapped} in no component`);
+  say(ctx, `${r.file}: ${plural(r.files, "file")}, ${r.unmapped} in no component`);
   for (const c of r.components) {
-    ctx.out(
+    say(
+      ctx,
       `  ${c.name.padEnd(16)} ${plural(c.files, "file")}  (${
         c.globs.map((g) => `${g.glob}: ${g.files}`).join(", ")
       })`,
     );
   }
-  for (const w of r.warnings) ctx.out(`warning: ${w}`);
+  for (const w of r.warnings) say(ctx, `warning: ${w}`);
   if (r.unsourced > 0) {
-    ctx.out(
+    say(
+      ctx,
       `info: ${
         plural(r.unsourced, "constraint")
       } cite no source document; add sources = ["docs/…"] to their component`,
     );
   }
   if (behind && behind.length > 0) {
-    ctx.out(
+    say(
+      ctx,
       `behind HEAD: ${
         plural(behind.length, "document")
       } the last commit changed the index has not seen (\`heimdall reconcile ${root}\` catches up):`,
     );
-    for (const b of behind) ctx.out(`  ${b.rel}  ${b.reason}`);
+    for (const b of behind) say(ctx, `  ${b.rel}  ${b.reason}`);
   }
   for (const p of r.problems) ctx.err(`problem: ${p.message}`);
-  if (r.problems.length === 0) ctx.out("map ok");
+  if (r.problems.length === 0) say(ctx, "map ok");
   return r.problems.length > 0 ? EXIT.none : EXIT.ok;
 }
 

@@ -166,7 +166,7 @@ function printHit(ctx: Context, h: SearchHit, paint: Paint): void {
     }`,
   );
   if (h.summary) ctx.out(`   ${printable(h.summary)}`);
-  const also = h.symbols.slice(1, 3).map((s) => `${s.name}:${s.line}`);
+  const also = h.symbols.slice(1, 3).map((s) => printable(`${s.name}:${s.line}`));
   if (also.length > 0) ctx.out(`   ${paint.dim(`also: ${also.join(", ")}`)}`);
   if (h.copies.length > 0) {
     const list = h.copies.slice(0, 3).map(shown).join(", ");

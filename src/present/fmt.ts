@@ -1,7 +1,7 @@
 /** How Heimdall shows things to a person or an agent: counts, times, JSON, one-line names. Shared by the CLI, the MCP server and the dashboard. */
 
 // One line per hit, whatever a file name holds (the CLI, the MCP tools and the dashboard).
-export { printable } from "./printable.ts";
+export { printable, printableLines } from "./printable.ts";
 
 /** Seconds with one decimal. */
 export function seconds(ms: number): string {

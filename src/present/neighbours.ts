@@ -2,6 +2,7 @@
  * The graph listings (callers, callees, blast radius) as lines, the same for
  * the CLI and the MCP server; each passes how it shows a place.
  */
+import { printable } from "./printable.ts";
 
 /** A symbol as a listing names it. */
 export interface ListedSymbol {
@@ -23,7 +24,9 @@ export interface ListedNeighbour extends ListedSymbol {
 
 /**
  * The symbol, then one line per neighbour: its distance (past one hop), edge,
- * kind, name, place, and the symbol it is reached through. A caller (or
+ * kind, name, place, and the symbol it is reached through, each line
+ * {@link printable} (a file name holding a newline or an escape sequence
+ * stays on its line and never drives a terminal). A caller (or
  * dependent) is placed where it makes the call, in its own file; a callee
  * where it is defined, with the line of the symbol's file that calls it
  * (`at` is always the calling file's line).
@@ -48,7 +51,7 @@ export function neighbourLines(
   neighbours: "callers" | "callees",
   where: (path: string, line: number | null) => string,
 ): string[] {
-  const out = [`${sym.kind} ${sym.qualname} — ${where(sym.path, sym.line)}`];
+  const out = [printable(`${sym.kind} ${sym.qualname} — ${where(sym.path, sym.line)}`)];
   if (list.length === 0) out.push(`  no ${label} in the index`);
   for (const n of list) {
     const dist = n.distance > 1 ? `[${n.distance}] ` : "";
@@ -56,7 +59,9 @@ export function neighbourLines(
     const place = neighbours === "callers"
       ? where(n.path, n.at ?? n.line)
       : `${where(n.path, n.line)}${n.at === null ? "" : `  (called at line ${n.at})`}`;
-    out.push(`  ${dist}${n.edge.padEnd(10)} ${n.kind} ${n.qualname || n.name} — ${place}${via}`);
+    out.push(
+      printable(`  ${dist}${n.edge.padEnd(10)} ${n.kind} ${n.qualname || n.name} — ${place}${via}`),
+    );
   }
   return out;
 }

@@ -27,3 +27,21 @@ export function printable(text: string): string {
       : `\\u${code.toString(16).padStart(4, "0")}`;
   });
 }
+
+/**
+ * Text meant to span lines (a message, a report) made safe for a terminal:
+ * each line is made {@link printable}, the line breaks between them kept.
+ * An escape sequence from a file's name or content shows as `\x1b…` instead
+ * of driving the terminal; text without control characters comes back
+ * unchanged.
+ *
+ * @example
+ * ```ts
+ * import { printableLines } from "./printable.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(printableLines("bad glob \"a\x1b[31m\"\nfix it"), 'bad glob "a\\x1b[31m"\nfix it');
+ * ```
+ */
+export function printableLines(text: string): string {
+  return text.split("\n").map(printable).join("\n");
+}
