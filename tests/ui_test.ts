@@ -225,6 +225,62 @@ Deno.test({
 
 Deno.test({
   name:
+    "the file view reads a file grown to a gigabyte since it was indexed only as far as it shows, and takes any line asked",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const f = await getFixture();
+    const big = join(f.repo, "src", "big.ts");
+    Deno.writeTextFileSync(
+      big,
+      "/** Grows. */\nexport function grows(): number {\n  return 1;\n}\n",
+    );
+    assertEquals((await cli(f.home, ["reconcile", big])).code, 0);
+    const s = await serve(f);
+    try {
+      const cookie = `heimdall_ui_${s.port}=${s.token}`;
+      const view = async (line: string) => {
+        const r = await fetch(
+          `http://127.0.0.1:${s.port}/api/file?path=${encodeURIComponent(big)}&line=${line}`,
+          { headers: { cookie } },
+        );
+        return { status: r.status, body: await r.json() };
+      };
+      // A line number below 1, or not a finite number, is the first line, not an empty view.
+      for (const line of ["-100", "0", "1e309", "x"]) {
+        const { status, body } = await view(line);
+        assertEquals([status, body.first, body.lines[1]], [
+          200,
+          1,
+          "export function grows(): number {",
+        ], `line=${line}`);
+        assertEquals(body.total, 5);
+      }
+      // A gigabyte of zero bytes appended (sparse: no disk used): read whole, it did not fit
+      // in a string (a 400 or 500 after seconds of the server's only thread and as much memory).
+      Deno.truncateSync(big, 1 << 30);
+      const { status, body } = await view("2");
+      assertEquals(status, 200, JSON.stringify(body));
+      assertEquals(body.lines.slice(0, 4), [
+        "/** Grows. */",
+        "export function grows(): number {",
+        "  return 1;",
+        "}",
+      ]);
+      const tail: string = body.lines[4];
+      assertEquals(tail.length, 64 * 1024 + 1, "the endless last line is cut, and says so");
+      assert.ok(tail.endsWith("…"));
+      assertEquals(body.total, null, "not read to its end, so not counted");
+    } finally {
+      await s.stop();
+      Deno.removeSync(big);
+      await cli(f.home, ["reconcile", big]);
+    }
+  },
+});
+
+Deno.test({
+  name:
     "heimdall ui holds no writer lock and tells the page when another process changes the journal",
   sanitizeResources: false,
   sanitizeOps: false,

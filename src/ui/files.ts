@@ -14,7 +14,8 @@ export interface FileLines {
   /** Line number of `lines[0]`, 1-based. */
   first: number;
   lines: string[];
-  total: number;
+  /** Lines in the file; null when it is larger than {@link READ_LIMIT} (not read to its end). */
+  total: number | null;
 }
 
 /** Why a file was not served; `status` is the HTTP status to answer with. */
@@ -32,24 +33,37 @@ function realOrNull(path: string): string | null {
   }
 }
 
+/** Bytes read from disk per step. */
+const CHUNK = 1 << 20;
+/** Most bytes of a file read: beyond, its lines are neither shown nor counted. */
+export const READ_LIMIT = 32 << 20;
+/** Most bytes of one line shown; a longer line (a minified bundle) ends in `…`. */
+export const MAX_LINE_BYTES = 64 * 1024;
+
 /**
  * Lines `line - before` to `line + after` of `path`, when it is an indexed
  * file under an indexed root. Throws {@link FileRefusedError} otherwise.
- * Reads the file from disk now (it may have changed since it was indexed).
+ * Reads the file from disk now (it may have changed since it was indexed),
+ * a chunk at a time and off the server's thread: only the lines shown are
+ * kept (each at most {@link MAX_LINE_BYTES}), the rest is only counted, and
+ * never more than {@link READ_LIMIT} bytes (32 times the largest file indexed
+ * by default), so a file that grew to gigabytes since it was indexed costs
+ * neither its size in memory nor the other requests' time. A `line` below 1
+ * or not a number means 1.
  */
-export function fileLines(
+export async function fileLines(
   j: Journal,
   path: string,
   line: number,
   around = { before: 12, after: 40 },
-): FileLines {
+): Promise<FileLines> {
   const row = getPath(j, path);
   if (!row) throw new FileRefusedError(`"${path}" is not an indexed file`, 404);
   const real = realOrNull(path);
   if (real === null) {
     throw new FileRefusedError(`"${path}" is gone from disk since it was indexed`, 404);
   }
-  const inside = real !== null && listRoots(j).some((r) => {
+  const inside = listRoots(j).some((r) => {
     const root = realOrNull(r.path);
     return root !== null &&
       (real === root || real.startsWith(root.endsWith("/") ? root : root + "/"));
@@ -59,8 +73,62 @@ export function fileLines(
   if (!Deno.statSync(real).isFile) {
     throw new FileRefusedError(`"${path}" is no longer a regular file on disk`, 404);
   }
-  const all = Deno.readTextFileSync(real).split("\n");
-  const first = Math.max(1, line - around.before);
-  const last = Math.min(all.length, line + around.after);
-  return { path, first, lines: all.slice(first - 1, last), total: all.length };
+  const at = Number.isFinite(line) && line >= 1 ? Math.floor(line) : 1;
+  const first = Math.max(1, at - around.before);
+  const last = at + around.after;
+  // A byte-order mark is dropped at the start of the file only.
+  const decoders = [new TextDecoder(), new TextDecoder("utf-8", { ignoreBOM: true })] as const;
+  const lines: string[] = [];
+  let parts: Uint8Array[] = [];
+  let kept = 0;
+  let truncated = false;
+  let n = 1; // the line being read
+  const keep = (bytes: Uint8Array) => {
+    if (n < first || n > last || kept >= MAX_LINE_BYTES) {
+      if (n >= first && n <= last && bytes.length > 0) truncated = true;
+      return;
+    }
+    const part = bytes.subarray(0, MAX_LINE_BYTES - kept);
+    if (part.length < bytes.length) truncated = true;
+    parts.push(part.slice());
+    kept += part.length;
+  };
+  const endLine = () => {
+    if (n >= first && n <= last) {
+      const all = new Uint8Array(kept);
+      let o = 0;
+      for (const p of parts) {
+        all.set(p, o);
+        o += p.length;
+      }
+      lines.push(decoders[n === 1 ? 0 : 1].decode(all) + (truncated ? "…" : ""));
+    }
+    parts = [];
+    kept = 0;
+    truncated = false;
+    n++;
+  };
+  using file = await Deno.open(real, { read: true });
+  const buf = new Uint8Array(CHUNK);
+  let read = 0;
+  let ended = false;
+  while (read < READ_LIMIT) {
+    const got = await file.read(buf);
+    if (got === null) {
+      ended = true;
+      break;
+    }
+    read += got;
+    const chunk = buf.subarray(0, got);
+    let from = 0;
+    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, from)) {
+      keep(chunk.subarray(from, nl));
+      endLine();
+      from = nl + 1;
+    }
+    keep(chunk.subarray(from));
+  }
+  if (!ended) truncated = true; // the last line read goes on past READ_LIMIT
+  endLine(); // the text after the last newline read (empty when the file ends with one)
+  return { path, first, lines, total: ended ? n - 1 : null };
 }

@@ -194,7 +194,7 @@ export function startUi(opts: UiOptions): UiServer {
         return json(result);
       }
       case "/api/file":
-        return json(fileLines(j, q("path") ?? "", Number(q("line") ?? 1) || 1));
+        return json(await fileLines(j, q("path") ?? "", Number(q("line") ?? 1)));
       case "/api/map": {
         const at = q("at");
         const file = q("file");
