@@ -114,17 +114,25 @@ export class Journal {
     for (const f of [file, `${file}-wal`, `${file}-shm`]) tightenPrivate(f);
     const journal = new Journal(db, file, readOnly, damage);
     try {
-      db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
-      if (readOnly && options.mapped !== false) db.exec(`PRAGMA mmap_size = ${READER_MAP_BYTES}`);
+      statement(db, `PRAGMA busy_timeout = ${busyTimeoutMs}`);
+      if (readOnly && options.mapped !== false) {
+        statement(db, `PRAGMA mmap_size = ${READER_MAP_BYTES}`);
+      }
       if (!readOnly) {
         // A larger checkpoint interval: bulk indexing writes tens of MB, and each
         // checkpoint costs an fsync of both files. A 64 MiB page cache (used
         // as needed): a large index's B-trees take rows at scattered places,
         // and reading those pages back from the OS for every row cost a cold
         // index of 20,000 files several seconds of the writer's time.
-        db.exec(
-          "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 10000; PRAGMA cache_size = -65536",
-        );
+        for (
+          const pragma of [
+            "journal_mode = WAL",
+            "synchronous = NORMAL",
+            "foreign_keys = ON",
+            "wal_autocheckpoint = 10000",
+            "cache_size = -65536",
+          ]
+        ) statement(db, `PRAGMA ${pragma}`);
       }
       journal.#migrate();
     } catch (e) {
@@ -208,7 +216,7 @@ export class Journal {
     // grow would be copied back whole inside the next small transaction's
     // COMMIT).
     const autoPages = this.#pragma("wal_autocheckpoint");
-    if (autoPages > 0) this.db.exec("PRAGMA wal_autocheckpoint = 0");
+    if (autoPages > 0) statement(this.db, "PRAGMA wal_autocheckpoint = 0");
     const commit = () => {
       options.beforeCommit?.();
       this.#commit();
@@ -248,14 +256,14 @@ export class Journal {
       it.return?.();
       throw e;
     } finally {
-      if (autoPages > 0) this.db.exec(`PRAGMA wal_autocheckpoint = ${autoPages}`);
+      if (autoPages > 0) statement(this.db, `PRAGMA wal_autocheckpoint = ${autoPages}`);
     }
   }
 
   /** A passive checkpoint (never waits for readers or writers), timed into {@link holds}. */
   #checkpoint(): void {
     const t = performance.now();
-    this.db.exec("PRAGMA wal_checkpoint(PASSIVE)");
+    statement(this.db, "PRAGMA wal_checkpoint(PASSIVE)");
     this.holds.checkpoints++;
     this.holds.checkpointMs += performance.now() - t;
   }
@@ -283,8 +291,8 @@ export class Journal {
   }
 
   #begin(): void {
-    if (this.readOnly) this.db.exec("BEGIN IMMEDIATE");
-    else this.#waitIntent().announce(() => this.db.exec("BEGIN IMMEDIATE"));
+    if (this.readOnly) this.stmt("BEGIN IMMEDIATE").run();
+    else this.#waitIntent().announce(() => this.stmt("BEGIN IMMEDIATE").run());
     this.#began = performance.now();
     this.#steps = 0;
     this.#lastStep = "";
@@ -299,7 +307,7 @@ export class Journal {
 
   #commit(): void {
     const t = performance.now();
-    this.db.exec("COMMIT");
+    this.stmt("COMMIT").run();
     this.holds.maxCommitMs = Math.max(this.holds.maxCommitMs, performance.now() - t);
     recordHold(this.holds, performance.now() - this.#began, this.#what());
   }
@@ -308,7 +316,7 @@ export class Journal {
     // SQLite may have rolled back already (a full disk, an I/O error): a
     // second ROLLBACK would hide the error that matters behind its own.
     if (this.db.isTransaction) {
-      this.db.exec("ROLLBACK");
+      this.stmt("ROLLBACK").run();
       recordHold(this.holds, performance.now() - this.#began, this.#what());
     }
   }
@@ -344,10 +352,20 @@ export class Journal {
     for (let v = have; v < MIGRATIONS.length; v++) {
       this.tx(() => {
         this.db.exec(MIGRATIONS[v]!);
-        this.db.exec(`PRAGMA user_version = ${v + 1}`);
+        statement(this.db, `PRAGMA user_version = ${v + 1}`);
       });
     }
   }
+}
+
+/**
+ * Runs one SQL statement through a prepared statement rather than `exec()`:
+ * node:sqlite's `exec()` throws without SQLite's result code, and a full
+ * disk, a busy lock or a read-only file met by a COMMIT or a PRAGMA must be
+ * told apart from a bug by that code (`errcode`).
+ */
+function statement(db: DatabaseSync, sql: string): void {
+  db.prepare(sql).run();
 }
 
 /** Chunked commits between two checkpoints (about a second of bulk writing). */

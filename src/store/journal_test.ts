@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { Journal } from "./journal.ts";
+import { Journal, setBusyTimeout } from "./journal.ts";
 
 const mapSize = (j: Journal) => j.get<{ mmap_size: number }>("PRAGMA mmap_size")!.mmap_size;
 
@@ -95,6 +95,29 @@ Deno.test("opening the journal again in a process that holds it keeps the WAL: a
     assert.equal(await countElsewhere(file), 2, "a commit after the other process closed is lost");
   } finally {
     writer.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("a write transaction that cannot begin fails with SQLite's result code, so a busy lock or a full disk is never reported as a bug", () => {
+  const dir = Deno.makeTempDirSync();
+  const file = `${dir}/journal.db`;
+  Journal.open(file).close();
+  // Another connection holds the write lock, and this one does not wait for it.
+  const holder = new DatabaseSync(file);
+  holder.exec("BEGIN IMMEDIATE");
+  setBusyTimeout(0);
+  const j = Journal.open(file);
+  try {
+    assert.throws(
+      () => j.tx(() => j.run("INSERT INTO meta (key, value) VALUES ('k', 'v')")),
+      (e: unknown) => ((e as { errcode?: number }).errcode ?? 0) % 256 === 5,
+    );
+  } finally {
+    setBusyTimeout(5000);
+    j.close();
+    holder.exec("ROLLBACK");
+    holder.close();
     Deno.removeSync(dir, { recursive: true });
   }
 });
