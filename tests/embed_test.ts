@@ -423,26 +423,30 @@ Deno.test("model import installs from a folder, the first model becomes active, 
     pinned.stderr,
     /has sha256 [0-9a-f]{64}, expected 398a2999.*not the file model "gte-small" expects/,
   );
-  const second = await heimdall(home, ["model", "import", "bge-small-en-v1.5", "--from", hf]);
+  // bge-small-en-v1.5 pins no digest, but its manifest says 384 dims: the tiny graph gives 32.
+  const wide = await heimdall(home, ["model", "import", "bge-small-en-v1.5", "--from", hf]);
+  assert.equal(wide.code, 2, wide.stderr);
+  assert.match(wide.stderr, /returned 32-wide vectors, its manifest says dims 384/);
+  // With its own manifest (no digests pinned), the same folder installs.
+  Deno.writeTextFileSync(join(hf, "manifest.json"), unpinnedManifest(TINY));
+  const second = await heimdall(home, ["model", "import", "second", "--from", hf]);
   assert.equal(second.code, 0, second.stderr);
   assert.match(second.stdout, /active model stays tiny/);
   assert.match(second.stdout, /\(no digest pinned: recorded\)/);
 
-  const use = await heimdall(home, ["model", "use", "bge-small-en-v1.5"]);
+  const use = await heimdall(home, ["model", "use", "second"]);
   assert.equal(use.code, 0, use.stderr);
   const list = JSON.parse((await heimdall(home, ["model", "list", "--json"])).stdout);
-  assert.equal(list.active, "bge-small-en-v1.5");
+  assert.equal(list.active, "second");
   assert.deepEqual(
     list.models.filter((m: { state: string }) => m.state !== "available").map((
       m: { name: string; state: string },
     ) => [m.name, m.state]),
-    [["bge-small-en-v1.5", "active"], ["tiny", "installed"]],
+    [["second", "active"], ["tiny", "installed"]],
   );
-  assert.match((await heimdall(home, ["model", "list"])).stdout, /^\* bge-small-en-v1\.5 +active/m);
-  assert.equal(
-    JSON.parse(Deno.readTextFileSync(join(home, "config.json"))).model,
-    "bge-small-en-v1.5",
-  );
+  assert.match((await heimdall(home, ["model", "list"])).stdout, /^\* second +active/m);
+  assert.equal(JSON.parse(Deno.readTextFileSync(join(home, "config.json"))).model, "second");
+  Deno.removeSync(join(hf, "manifest.json"));
 
   const errors: [string[], number, RegExp][] = [
     [["model", "use", "nope"], 2, /Unknown model "nope"/],
@@ -467,13 +471,20 @@ Deno.test("model import installs from a folder, the first model becomes active, 
     assert.match(r.stderr, re, args.join(" "));
   }
 
-  // A failed import over an installed model leaves it as it was.
   const broken = tempDir();
   Deno.writeTextFileSync(join(broken, "model.onnx"), "not the model");
-  const over = await heimdall(home, ["model", "import", "bge-small-en-v1.5", "--from", broken]);
+  const lacking = await heimdall(home, ["model", "import", "bge-small-en-v1.5", "--from", broken]);
+  assert.equal(lacking.code, 2, lacking.stderr);
+  assert.match(lacking.stderr, /has no tokenizer\.json/);
+  assert.doesNotMatch(lacking.stderr, /\(nor tokenizer\.json\)/, "one name said once");
+
+  // A failed import over an installed model leaves it as it was.
+  Deno.copyFileSync(join(TINY, "tokenizer.json"), join(broken, "tokenizer.json"));
+  Deno.writeTextFileSync(join(broken, "manifest.json"), unpinnedManifest(TINY));
+  const over = await heimdall(home, ["model", "import", "second", "--from", broken]);
   assert.equal(over.code, 2, over.stderr);
-  assert.doesNotMatch(over.stderr, /\(nor tokenizer\.json\)/, "one name said once");
-  const installed = join(home, "models", "bge-small-en-v1.5");
+  assert.match(over.stderr, /Cannot install "second" from .*nothing was installed/);
+  const installed = join(home, "models", "second");
   assert.deepEqual(
     Deno.readFileSync(join(installed, "model.onnx")),
     Deno.readFileSync(join(TINY, "model.onnx")),
@@ -484,8 +495,78 @@ Deno.test("model import installs from a folder, the first model becomes active, 
     "tokenizer.json",
   ]);
   const after = JSON.parse((await heimdall(home, ["model", "list", "--json"])).stdout);
-  assert.equal(
-    after.models.find((m: { name: string }) => m.name === "bge-small-en-v1.5").state,
-    "active",
-  );
+  assert.equal(after.models.find((m: { name: string }) => m.name === "second").state, "active");
+});
+
+/** `dir`'s manifest.json with no digest or size pinned: any files pass the checksum step. */
+function unpinnedManifest(dir: string): string {
+  const m = JSON.parse(Deno.readTextFileSync(join(dir, "manifest.json")));
+  for (const f of m.files) {
+    f.sha256 = null;
+    f.bytes = null;
+  }
+  return JSON.stringify(m);
+}
+
+Deno.test("model import refuses a model that does not run, and keeps the installed one", async () => {
+  const home = tempDir();
+  const ok = await heimdall(home, ["model", "import", "tiny", "--from", TINY]);
+  assert.equal(ok.code, 0, ok.stderr);
+  const installed = () =>
+    Object.fromEntries(
+      [...Deno.readDirSync(join(home, "models", "tiny"))].map((
+        e,
+      ) => [e.name, Deno.readFileSync(join(home, "models", "tiny", e.name))]),
+    );
+  const before = installed();
+  const bad = (tweak: (dir: string, manifest: Record<string, unknown>) => void): string => {
+    const dir = tempDir();
+    for (const f of ["model.onnx", "tokenizer.json"]) {
+      Deno.copyFileSync(join(TINY, f), join(dir, f));
+    }
+    const m = JSON.parse(unpinnedManifest(TINY));
+    tweak(dir, m);
+    Deno.writeTextFileSync(join(dir, "manifest.json"), JSON.stringify(m));
+    return dir;
+  };
+  const cases: [string, string, RegExp][] = [
+    [
+      "a truncated graph",
+      bad((dir) =>
+        Deno.writeFileSync(
+          join(dir, "model.onnx"),
+          Deno.readFileSync(join(TINY, "model.onnx")).subarray(0, 5000),
+        )
+      ),
+      /protobuf parsing failed.*check that the files are whole and belong together/i,
+    ],
+    [
+      "another model's tokenizer (ids past the graph's vocabulary)",
+      bad((dir) =>
+        Deno.copyFileSync(
+          join(ROOT, "tests/fixtures/tokenizer/spm/tokenizer.json"),
+          join(dir, "tokenizer.json"),
+        )
+      ),
+      /does not run on its tokenizer's ids \(1502 unigram pieces.*another model's/,
+    ],
+    [
+      "dims that are not the graph's",
+      bad((_, m) => (m.dims = 64)),
+      /returned 32-wide vectors, its manifest says dims 64; fix the manifest/,
+    ],
+  ];
+  // Over the installed model, or as a new one.
+  for (const [i, [what, from, re]] of cases.entries()) {
+    const name = i === 1 ? "other" : "tiny";
+    const r = await heimdall(home, ["model", "import", name, "--from", from]);
+    assert.equal(r.code, 2, `${what}: ${r.stderr}`);
+    assert.match(r.stderr, new RegExp(`Cannot install "${name}" from "${from}": `), what);
+    assert.match(r.stderr, re, what);
+    assert.match(r.stderr, /nothing was installed$/m, what);
+  }
+  assert.deepEqual(installed(), before, "the installed model is as it was");
+  assert.deepEqual([...Deno.readDirSync(join(home, "models"))].map((e) => e.name), ["tiny"]);
+  const list = JSON.parse((await heimdall(home, ["model", "list", "--json"])).stdout);
+  assert.equal(list.active, "tiny");
 });

@@ -153,7 +153,10 @@ async function pull(
   const bar = downloadBar();
   let result: InstallResult;
   try {
-    result = await pullModel(manifest, ctx.home.models, { onProgress: bar.update });
+    result = await pullModel(manifest, ctx.home.models, {
+      onProgress: bar.update,
+      libDir: ctx.home.lib,
+    });
   } finally {
     bar.done();
   }
@@ -173,7 +176,9 @@ async function importCmd(
   } catch (e) {
     throw new UsageError(`Cannot import from "${dir}": ${(e as Error).message}; give a folder`);
   }
-  const result = await importModel(name, dir, ctx.home.models, builtinManifest(name));
+  const result = await importModel(name, dir, ctx.home.models, builtinManifest(name), {
+    libDir: ctx.home.lib,
+  });
   return await installed(ctx, result, json);
 }
 

@@ -124,7 +124,19 @@ export class Embedder {
         }; reinstall with heimdall model pull or import`,
       );
     }
-    const manifest = parseManifest(raw, `"${manifestPath}"`);
+    return await Embedder.load(dir, parseManifest(raw, `"${manifestPath}"`), options);
+  }
+
+  /**
+   * Loads the model whose files are in `dir` as `manifest` describes them
+   * (`dir` need not hold a `manifest.json`: an install checks a model before
+   * writing it). Throws as {@link open}.
+   */
+  static async load(
+    dir: string,
+    manifest: ModelManifest,
+    options: EmbedderOptions,
+  ): Promise<Embedder> {
     const path = (role: "model" | "weights" | "tokenizer") => {
       const f = fileWithRole(manifest, role);
       return f ? join(dir, f.name) : undefined;
@@ -174,6 +186,42 @@ export class Embedder {
     } catch (e) {
       await session.close();
       throw e;
+    }
+  }
+
+  /**
+   * Runs the graph once on a probe text and on the highest id its tokenizer
+   * can give, and checks that the vectors are {@link dims} wide and finite.
+   * Throws {@link ModelLoadError} saying what does not fit: a tokenizer of
+   * another model (ids past the graph's vocabulary), a manifest whose `dims`
+   * or `output` is not the graph's, a graph that does not run. Costs one
+   * graph run of two short texts.
+   */
+  async check(): Promise<void> {
+    const t = this.tokenizer;
+    const text = this.encode("retry the journal writer with exponential backoff", "passage");
+    const highest = [...t.prefix, t.pieces - 1, ...t.suffix];
+    let vectors: Float32Array[];
+    try {
+      vectors = await this.#run([text, highest], Math.max(text.length, highest.length));
+    } catch (e) {
+      if (e instanceof ModelLoadError) throw e;
+      throw new ModelLoadError(
+        `Model "${this.name}" does not run on its tokenizer's ids (${t.pieces} ${t.kind} pieces, ids 0–${
+          t.pieces - 1
+        }): ${
+          (e as Error).message.trim()
+        }; its tokenizer.json is probably another model's: use the one published with this model.onnx`,
+      );
+    }
+    if (vectors.length !== 2 || vectors.some((v) => v.some((x) => !Number.isFinite(x)))) {
+      throw new ModelLoadError(
+        `Model "${this.name}" returned ${
+          vectors.length === 2
+            ? "vectors that are not finite numbers"
+            : `${vectors.length} vectors for 2 texts`
+        }; check that "output" in its manifest names the hidden states`,
+      );
     }
   }
 

@@ -14,7 +14,10 @@
 import { EnvironmentError, UsageError } from "../errors/mod.ts";
 import { createHash, type Hash } from "node:crypto";
 import { basename, join } from "../files/mod.ts";
+import { Embedder, ModelLoadError } from "./embedder.ts";
 import { ManifestError, type ModelFile, type ModelManifest, parseManifest } from "./manifest.ts";
+import { NativeUnavailableError } from "./ort_native.ts";
+import { WasmRuntimeError } from "./ort_wasm.ts";
 
 /** A file's bytes are not the ones the manifest pins. */
 export class ChecksumMismatchError extends EnvironmentError {
@@ -40,6 +43,19 @@ export class ModelSourceError extends UsageError {
   constructor(readonly folder: string, readonly missing: string, message: string) {
     super(message);
     this.name = "ModelSourceError";
+  }
+}
+
+/**
+ * A model's files are all there and match the manifest, but do not make a
+ * working model (a graph that does not load, a tokenizer of another model,
+ * `dims` that are not the graph's); nothing was installed.
+ */
+export class ModelCheckError extends UsageError {
+  /** Model `model` does not work, as `message` says (what failed and the fix). */
+  constructor(readonly model: string, message: string) {
+    super(message);
+    this.name = "ModelCheckError";
   }
 }
 
@@ -143,9 +159,52 @@ async function writeManifest(
  *
  * @internal
  */
-export interface PullOptions {
+export interface PullOptions extends CheckOptions {
   onProgress?: (p: FileProgress) => void;
   signal?: AbortSignal;
+}
+
+/**
+ * How an install checks the model it installs: it loads it and runs it once
+ * (see {@link checkModel}).
+ *
+ * @internal
+ */
+export interface CheckOptions {
+  /** Where the native runtime may be extracted to run the check (`$HEIMDALL_HOME/lib`). */
+  libDir: string;
+}
+
+/**
+ * Loads the model in `dir` as `manifest` describes it and runs it once
+ * ({@link Embedder.check}). Throws {@link ModelCheckError} when the model
+ * does not work (`where` says where it came from, `remedy` what to do), and
+ * the runtime's own environment errors (no runtime at all) as they are.
+ * Costs one model load: seconds for a large model.
+ */
+async function checkModel(
+  dir: string,
+  manifest: ModelManifest,
+  options: CheckOptions,
+  where: string,
+  remedy: string,
+): Promise<void> {
+  let embedder: Embedder | undefined;
+  try {
+    embedder = await Embedder.load(dir, manifest, { libDir: options.libDir });
+    await embedder.check();
+  } catch (e) {
+    if (e instanceof NativeUnavailableError || e instanceof WasmRuntimeError) throw e;
+    // A ModelLoadError says its own remedy; the runtime's errors (a graph that does not parse) do not.
+    throw new ModelCheckError(
+      manifest.name,
+      `Cannot install "${manifest.name}" from ${where}: ${(e as Error).message.trim()}; ${
+        e instanceof ModelLoadError ? "" : "check that the files are whole and belong together; "
+      }${remedy}`,
+    );
+  } finally {
+    await embedder?.close();
+  }
 }
 
 /**
@@ -158,7 +217,7 @@ export interface PullOptions {
 export async function pullModel(
   manifest: ModelManifest,
   modelsDir: string,
-  options: PullOptions = {},
+  options: PullOptions,
 ): Promise<InstallResult> {
   const dir = join(modelsDir, manifest.name);
   const missingUrl = manifest.files.find((f) => f.url === null);
@@ -179,6 +238,14 @@ export async function pullModel(
     await Deno.remove(dir).catch(() => {});
     throw e;
   }
+  // Without a manifest the folder stays an unfinished install: its checked files are kept.
+  await checkModel(
+    dir,
+    manifest,
+    options,
+    `downloaded to "${dir}"`,
+    "the files are kept (they match the manifest) and no manifest.json was written; fix the manifest and pull again",
+  );
   await writeManifest(dir, manifest, files);
   return { name: manifest.name, dir, files };
 }
@@ -358,16 +425,21 @@ function candidates(dir: string, f: ModelFile): string[] {
 /**
  * Installs model `name` from the local folder `from`: its manifest is
  * `from/manifest.json` when there is one (renamed to `name`), else the
- * built-in `builtin`. Each file is copied, hashed and checked. Throws
- * {@link ChecksumMismatchError} (nothing is installed), {@link ManifestError}
- * for a `manifest.json` that is not JSON or not a manifest, or
- * {@link ModelSourceError} naming a missing file.
+ * built-in `builtin`. Each file is copied into a staging folder beside the
+ * models, hashed and checked, then the model is loaded and run once
+ * ({@link checkModel}); only a model that works replaces an installed one
+ * of that name. Throws {@link ChecksumMismatchError}, {@link ManifestError}
+ * for a `manifest.json` that is not JSON or not a manifest,
+ * {@link ModelSourceError} naming a missing file, or
+ * {@link ModelCheckError}; then nothing is installed and a model already
+ * installed as `name` is as it was.
  */
 export async function importModel(
   name: string,
   from: string,
   modelsDir: string,
   builtin: ModelManifest | undefined,
+  options: CheckOptions,
 ): Promise<InstallResult> {
   let manifest: ModelManifest;
   const own = join(from, "manifest.json");
@@ -387,32 +459,43 @@ export async function importModel(
     }
     manifest = builtin;
   }
-  const dir = join(modelsDir, name);
   // Under $HEIMDALL_HOME, which is the user's alone (see src/config/private_files.ts).
-  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  // Every file is copied and checked beside the model first: a failed import
-  // leaves an installed model of that name as it was.
-  const staged: { tmp: string; file: InstalledFile }[] = [];
+  await Deno.mkdir(modelsDir, { recursive: true, mode: 0o700 });
+  // Staged beside the models under a name no model can have (a leading dot): a model's
+  // graph names its external weights by file name, so the files keep theirs.
+  const staging = await Deno.makeTempDir({ dir: modelsDir, prefix: `.${name}.import-` });
   try {
-    for (const f of manifest.files) staged.push(await stageFile(f, from, dir, name));
-  } catch (e) {
-    for (const s of staged) await Deno.remove(s.tmp).catch(() => {});
-    await Deno.remove(dir).catch(() => {}); // only when empty: a model already there stays
-    throw e;
+    const files: InstalledFile[] = [];
+    for (const f of manifest.files) files.push(await stageFile(f, from, staging, name));
+    await checkModel(
+      staging,
+      manifest,
+      options,
+      `"${from}"`,
+      "nothing was installed",
+    );
+    const dir = join(modelsDir, name);
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    // The old manifest goes first: until the new one is written the folder is an unfinished
+    // install, never a complete model whose files are half old, half new.
+    await Deno.remove(join(dir, "manifest.json")).catch((e) => {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    });
+    for (const f of files) await Deno.rename(join(staging, f.name), join(dir, f.name));
+    await writeManifest(dir, manifest, files);
+    return { name, dir, files };
+  } finally {
+    await Deno.remove(staging, { recursive: true }).catch(() => {});
   }
-  for (const s of staged) await Deno.rename(s.tmp, join(dir, s.file.name));
-  const files = staged.map((s) => s.file);
-  await writeManifest(dir, manifest, files);
-  return { name, dir, files };
 }
 
-/** One file of a model copied beside it under a temporary name, and checked against the manifest. */
+/** One file of a model copied into `staging` under its own name, and checked against the manifest. */
 async function stageFile(
   f: ModelFile,
   from: string,
-  dir: string,
+  staging: string,
   name: string,
-): Promise<{ tmp: string; file: InstalledFile }> {
+): Promise<InstalledFile> {
   let source: string | undefined;
   for (const c of candidates(from, f)) {
     if ((await size(c)) >= 0) {
@@ -431,18 +514,10 @@ async function stageFile(
       }; model "${name}" needs it`,
     );
   }
-  const tmp = join(dir, `${f.name}.${Deno.pid}.import`);
-  await Deno.copyFile(source, tmp);
-  const digest = (await hashFile(tmp)).digest("hex");
-  const bytes = await size(tmp);
-  try {
-    check(f, source, digest, `it is not the file model "${name}" expects`);
-  } catch (e) {
-    await Deno.remove(tmp);
-    throw e;
-  }
-  return {
-    tmp,
-    file: { name: f.name, bytes, sha256: digest, pinned: f.sha256 !== null, how: "copied" },
-  };
+  const dest = join(staging, f.name);
+  await Deno.copyFile(source, dest);
+  const digest = (await hashFile(dest)).digest("hex");
+  const bytes = await size(dest);
+  check(f, source, digest, `it is not the file model "${name}" expects`);
+  return { name: f.name, bytes, sha256: digest, pinned: f.sha256 !== null, how: "copied" };
 }

@@ -41,6 +41,7 @@ export {
   importModel,
   type InstalledFile,
   type InstallResult,
+  ModelCheckError,
   ModelSourceError,
   pullModel,
 } from "./install.ts";

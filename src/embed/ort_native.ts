@@ -110,6 +110,9 @@ async function fromPackage(): Promise<NativeOrt> {
         graphOptimizationLevel: "all",
         intraOpNumThreads: threads,
         interOpNumThreads: 1,
+        // A failed run is thrown and reported by the caller; onnxruntime's own colored
+        // log line on stderr would say it a second time, in the middle of the output.
+        logSeverityLevel: 4,
       });
       return {
         inputNames: s.inputNames,
@@ -180,6 +183,9 @@ async function fromExtracted(libDir: string): Promise<NativeOrt> {
         graphOptimizationLevel: "all",
         intraOpNumThreads: threads,
         interOpNumThreads: 1,
+        // A failed run is thrown and reported by the caller; onnxruntime's own colored
+        // log line on stderr would say it a second time, in the middle of the output.
+        logSeverityLevel: 4,
       });
       return Promise.resolve({
         inputNames: s.inputMetadata.map((m) => m.name),

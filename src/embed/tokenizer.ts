@@ -34,6 +34,8 @@ const CACHE_LIMIT = 100_000;
 export class Tokenizer {
   /** The number of pieces in the vocabulary. */
   readonly vocabSize: number;
+  /** The number of pieces text can become (the vocabulary without added tokens): ids below it. */
+  readonly pieces: number;
   /** The id of the unknown piece. */
   readonly unkId: number;
   /** The id used to pad a batch. */
@@ -68,6 +70,7 @@ export class Tokenizer {
       );
     }
     this.vocabSize = Math.max(this.#model.vocabSize, ...added.map((t) => t.id + 1));
+    this.pieces = this.#model.vocabSize;
     this.unkId = this.#model.unkId;
     this.#normalize = buildNormalizer(json.normalizer);
     this.#preTokenize = buildPreTokenizer(json.pre_tokenizer);
