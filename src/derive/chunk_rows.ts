@@ -10,8 +10,13 @@ import { indexText, nameText } from "./words.ts";
 
 /** A symbol's own text (its lines less its children's) is indexed up to this many characters. */
 export const BODY_MAX_CHARS = 1500;
-/** A prose section (markdown, rst, AsciiDoc, Org, man, plain text) is indexed up to this many characters. */
-export const SECTION_MAX_CHARS = 6000;
+/**
+ * A prose section (markdown, rst, AsciiDoc, Org, man, plain text) is indexed
+ * up to this many characters: one and a half times markdown's chunk cap
+ * (6,000), what a chunk with no blank line to cut at may reach
+ * (`sectionsFromHeadings`), so none of a chunk goes unseen.
+ */
+export const SECTION_MAX_CHARS = 9000;
 /** A file's own text (outside its top-level symbols, or all of an unparsed file) up to this many. */
 export const FILE_MAX_CHARS = 3000;
 
@@ -138,7 +143,8 @@ export function chunkRows(input: ChunkRowsInput): ChunkRecord[] {
   const symbols = input.nodes.some((n) => n.kind !== "file");
   if (!sectioned && !symbols && fileOwn.length >= FILE_MAX_CHARS) {
     const name = nameText(basenameStem(input.rel));
-    for (const w of textWindows(lines, coveredLines(lines, FILE_MAX_CHARS))) {
+    const covered = coveredText(lines, FILE_MAX_CHARS);
+    for (const w of textWindows(lines, covered.lines, covered.chars)) {
       out.push({
         node_id: null,
         source,
@@ -161,20 +167,35 @@ export interface TextWindow {
 }
 
 /**
- * Windows over `lines` from the 0-based line `from` on: each up to
+ * Windows over `lines` from the 0-based line `from` on (its first
+ * `fromChar` characters already indexed elsewhere): each up to
  * {@link WINDOW_MAX_LINES} lines and {@link WINDOW_MAX_CHARS} characters,
  * cut at its last blank line when that leaves it at least a third full,
- * blank lines between windows skipped; a single line longer than the cap is
- * a window of its own, its text cut at the cap. At most
- * {@link WINDOW_MAX_COUNT} windows; the text after the last is left out.
- * Pure and linear in the lines it reads.
+ * blank lines between windows skipped. A single line longer than the cap
+ * (minified JSON, a bundle, a paragraph without line breaks) is cut into
+ * windows of its own, each of that line, at a space near the cap when there
+ * is one. At most {@link WINDOW_MAX_COUNT} windows; the text after the last
+ * is left out. Pure and linear in the text it reads.
  */
-export function textWindows(lines: readonly string[], from: number): TextWindow[] {
+export function textWindows(lines: readonly string[], from: number, fromChar = 0): TextWindow[] {
   const out: TextWindow[] = [];
   let i = from;
+  /** Where in `lines[i]` the text not yet indexed starts (a line that fits a window is read whole). */
+  let offset = (lines[from]?.length ?? 0) > WINDOW_MAX_CHARS ? fromChar : 0;
   while (out.length < WINDOW_MAX_COUNT) {
+    if (offset > 0 || (i < lines.length && lines[i]!.length > WINDOW_MAX_CHARS)) {
+      if (i >= lines.length) break;
+      for (const piece of linePieces(lines[i]!, offset)) {
+        if (out.length >= WINDOW_MAX_COUNT) break;
+        if (piece.trim() !== "") out.push({ startLine: i + 1, endLine: i + 1, text: piece });
+      }
+      i++;
+      offset = 0;
+      continue;
+    }
     while (i < lines.length && lines[i]!.trim() === "") i++;
     if (i >= lines.length) break;
+    if (lines[i]!.length > WINDOW_MAX_CHARS) continue;
     const start = i;
     let size = 0;
     let blank = -1;
@@ -194,19 +215,43 @@ export function textWindows(lines: readonly string[], from: number): TextWindow[
     out.push({
       startLine: start + 1,
       endLine: last + 1,
-      text: lines.slice(start, last + 1).join("\n").slice(0, WINDOW_MAX_CHARS),
+      text: lines.slice(start, last + 1).join("\n"),
     });
     i = end;
   }
   return out;
 }
 
-/** How many of `lines` lie wholly within the first `max` characters of the text. */
-function coveredLines(lines: readonly string[], max: number): number {
+/**
+ * `line` from character `from` on, in pieces of at most
+ * {@link WINDOW_MAX_CHARS}: each cut after its last space when that space is
+ * in its second half (no word is cut in two), else at the cap.
+ */
+export function linePieces(line: string, from = 0): string[] {
+  const out: string[] = [];
+  let at = from;
+  while (at < line.length) {
+    let end = Math.min(line.length, at + WINDOW_MAX_CHARS);
+    if (end < line.length) {
+      const space = line.lastIndexOf(" ", end - 1);
+      if (space >= at + (WINDOW_MAX_CHARS >> 1)) end = space + 1;
+    }
+    out.push(line.slice(at, end));
+    at = end;
+  }
+  return out;
+}
+
+/**
+ * How much of `lines` the first `max` characters of their text (joined by
+ * newlines) hold: the lines held whole, and the characters of the next line
+ * held before the cut.
+ */
+function coveredText(lines: readonly string[], max: number): { lines: number; chars: number } {
   let size = 0;
   let n = 0;
   while (n < lines.length && size + lines[n]!.length + 1 <= max) size += lines[n++]!.length + 1;
-  return n;
+  return { lines: n, chars: n < lines.length ? max - size : 0 };
 }
 
 /** A root-relative path as words: every folder and the file name without its extension. */

@@ -8,6 +8,7 @@ import {
   WINDOW_MAX_COUNT,
   WINDOW_MAX_LINES,
 } from "./chunk_rows.ts";
+import { chunkMarkdown } from "../extract/markdown.ts";
 
 function node(
   id: string,
@@ -202,8 +203,13 @@ Deno.test("chunkRows() stops windows at their bound and leaves symbols and secti
     nodes: [],
     sections: [],
   });
-  assert.deepEqual(long.slice(1).map((r) => [r.start_line, r.end_line]), [[2, 2], [3, 3]]);
-  assert.ok(long[1]!.fts.body.length <= WINDOW_MAX_CHARS + 10, "a long line is cut at the cap");
+  const pieces = long.slice(1, -1);
+  assert.ok(pieces.length > 1 && pieces.every((r) => r.start_line === 2 && r.end_line === 2));
+  assert.deepEqual([long.at(-1)!.start_line, long.at(-1)!.end_line], [3, 3]);
+  assert.ok(pieces.every((r) => r.fts.body.length <= WINDOW_MAX_CHARS), "cut at the cap");
+  // The long line is indexed whole: what the file chunk holds of it, then windows of the rest.
+  const inFileChunk = 3000 - "a {}\n".length;
+  assert.equal(pieces.length, Math.ceil((oneLine.length - inFileChunk) / WINDOW_MAX_CHARS));
 
   const small = chunkRows({
     rel: "a.html",
@@ -226,6 +232,22 @@ Deno.test("chunkRows() stops windows at their bound and leaves symbols and secti
   assert.deepEqual(withSymbols.map((r) => r.title), ["src/big.ts", "Big"]);
 });
 
+Deno.test("textWindows() cuts a line longer than a window into windows of that line, at spaces", () => {
+  const words = Array.from({ length: 4000 }, (_, i) => `w${i}`).join(" ");
+  const windows = textWindows(["short", words, "after"], 0);
+  const pieces = windows.filter((w) => w.startLine === 2);
+  assert.deepEqual(windows[0]!.text, "short");
+  assert.ok(pieces.length > 1 && pieces.every((w) => w.endLine === 2));
+  assert.ok(pieces.every((w) => w.text.length <= WINDOW_MAX_CHARS));
+  assert.equal(pieces.map((w) => w.text).join(""), words, "every word, none cut in two");
+  assert.ok(pieces.every((w, i) => i === pieces.length - 1 || w.text.endsWith(" ")));
+  assert.deepEqual(windows.at(-1), { startLine: 3, endLine: 3, text: "after" });
+  // Text another chunk already holds is skipped: from the 100th character of a long line.
+  assert.equal(textWindows([words], 0, 100).map((w) => w.text).join(""), words.slice(100));
+  // And the count stays bounded.
+  assert.equal(textWindows(["x".repeat(WINDOW_MAX_CHARS * 100)], 0).length, WINDOW_MAX_COUNT);
+});
+
 Deno.test("textWindows() cuts at blank lines when a window is full", () => {
   const lines = [
     ...Array.from({ length: 50 }, (_, i) => `a${i}`),
@@ -244,3 +266,19 @@ Deno.test("textWindows() cuts at blank lines when a window is full", () => {
 function range(a: number, b: number): number[] {
   return Array.from({ length: b - a + 1 }, (_, i) => a + i);
 }
+
+Deno.test("chunkRows() indexes all of a prose chunk, one with no blank line to cut at too", () => {
+  const rows = Array.from({ length: 170 }, (_, i) => `| row ${i} | some filler cell text here |`);
+  const text = `# Matrix\n\n| a | b |\n|---|---|\n${rows.join("\n")}\n| last | zebra |\n`;
+  const { chunks } = chunkMarkdown(text);
+  const sectionRows = chunkRows({
+    rel: "table.md",
+    language: "markdown",
+    summary: null,
+    text,
+    nodes: [],
+    sections: chunks,
+  });
+  assert.ok(chunks.some((c) => c.text.length > 6000), "one chunk past markdown's cap");
+  assert.ok(sectionRows.some((r) => r.fts.body.includes("zebra")), "its last row is indexed");
+});

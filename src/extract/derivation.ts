@@ -32,7 +32,9 @@ export const DERIVATION: DerivationVersions = {
   // 2: call references carry their receiver (`Type.m`, `self.m`) and the
   // resolver never guesses; every language's symbols and secret screen changed.
   // 3: one reference row per symbol and target (repeats of a call dropped).
-  base: 3,
+  // 4: a line longer than a chunk or window is cut into several (all of it
+  // indexed, windows still bounded), and a prose chunk is indexed whole (9,000).
+  base: 4,
   structHash: STRUCT_HASH_VERSION,
   languages: {
     // 1: C++ read with its export macros blanked (`class LIB_API Emitter {`);

@@ -4,8 +4,9 @@ import type { Capability, Chunk, Extraction, Extractor, SymbolDef } from "./type
 
 /**
  * A section longer than this is cut at blank lines into several chunks of the
- * same heading: no more than a section chunk's indexed text
- * (`SECTION_MAX_CHARS` in src/derive/chunk_rows.ts), so none of it goes unseen.
+ * same heading; a chunk with no blank line to cut at grows to one and a half
+ * times this at most, a section chunk's indexed text (`SECTION_MAX_CHARS` in
+ * src/derive/chunk_rows.ts), so none of it goes unseen.
  */
 const CHUNK_MAX_CHARS = 6000;
 

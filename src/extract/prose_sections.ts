@@ -41,9 +41,11 @@ export interface SectionOptions {
  * shallower level. Each section (a heading to the next heading, or the text
  * before the first) becomes one chunk, or several when longer than
  * `maxChars`: cut at the last blank line before the cap or, when there is
- * none, before the line that would pass one and a half times the cap. Chunks carry 1-based
+ * none, before the line that would pass one and a half times the cap; a
+ * single line longer than that is cut into chunks of about the cap, each
+ * with that line's number, so all of it is indexed. Chunks carry 1-based
  * inclusive lines without leading or trailing blank lines; a chunk whose
- * rendered text is blank is dropped. Linear in the number of lines.
+ * rendered text is blank is dropped. Linear in the text.
  */
 export function sectionsFromHeadings(
   lines: readonly string[],
@@ -141,12 +143,24 @@ function emit(
     ? options.render(lines, start, end)
     : lines.slice(start, end + 1).join("\n");
   if (text.trim() === "") return;
-  chunks.push({
-    heading: heading ?? options.untitled?.(text) ?? "",
-    startLine: start + 1,
-    endLine: end + 1,
-    text,
-  });
+  // A line longer than a chunk (a paragraph without line breaks) is cut into chunks of its own lines.
+  const max = options.maxChars + (options.maxChars >> 1);
+  for (let at = 0; at < text.length;) {
+    let cut = Math.min(text.length, at + (text.length - at > max ? options.maxChars : max));
+    if (cut < text.length) {
+      const space = Math.max(text.lastIndexOf(" ", cut - 1), text.lastIndexOf("\n", cut - 1));
+      if (space >= at + (options.maxChars >> 1)) cut = space + 1;
+    }
+    const piece = at === 0 && cut === text.length ? text : text.slice(at, cut).trim();
+    at = cut;
+    if (piece === "") continue;
+    chunks.push({
+      heading: heading ?? options.untitled?.(piece) ?? "",
+      startLine: start + 1,
+      endLine: end + 1,
+      text: piece,
+    });
+  }
 }
 
 /** First non-blank line in [from, last], or last + 1. */

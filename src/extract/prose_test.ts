@@ -44,3 +44,26 @@ Deno.test("ProseExtractor and the router read prose at L2 and nothing else", asy
   const l1 = await prose.extract({ language: "rst", text: SAMPLES.rst!, depth: 1 });
   assert.deepEqual(l1, { depth: 1, symbols: [], refs: [], chunks: [] });
 });
+
+Deno.test("chunkProse() cuts a paragraph written on one long line into chunks of that line, all of it kept", () => {
+  const words = Array.from({ length: 12_000 }, (_, i) => `w${i}`).join(" ");
+  for (
+    const [language, text] of [
+      ["markdown", `# Notes\n\n${words}\n\nend\n`],
+      ["text", `Notes\n=====\n\n${words}\n\nend\n`],
+      ["rst", `Notes\n=====\n\n${words}\n\nend\n`],
+    ] as const
+  ) {
+    const { chunks } = chunkProse(language, text)!;
+    const line = text.split("\n").indexOf(words) + 1;
+    const long = chunks.filter((c) => c.startLine === line);
+    assert.ok(long.length > 10, language);
+    for (const c of long) {
+      assert.equal(c.endLine, line, language);
+      assert.equal(c.heading, "Notes", language);
+      // Never past what a section chunk's row indexes (`SECTION_MAX_CHARS`, chunk_rows.ts).
+      assert.ok(c.text.length <= 9000, `${language}: ${c.text.length}`);
+    }
+    assert.equal(long.map((c) => c.text).join(" "), words, `${language}: every word, none cut`);
+  }
+});
