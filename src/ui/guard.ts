@@ -46,9 +46,18 @@ function cookie(header: string | null, name: string): string | null {
   return null;
 }
 
+/**
+ * The `Host` values this server answers to: loopback, on its port (a
+ * browser leaves out port 80, HTTP's default, so there the bare name too).
+ */
+export function ownHosts(port: number): string[] {
+  const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+  return port === 80 ? [...hosts, "127.0.0.1", "localhost"] : hosts;
+}
+
 /** The origins this server answers as: loopback, on its port. */
 export function ownOrigins(port: number): string[] {
-  return [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
+  return ownHosts(port).map((h) => `http://${h}`);
 }
 
 /**
@@ -57,7 +66,7 @@ export function ownOrigins(port: number): string[] {
  */
 export function checkRequest(req: Request, token: string, port: number): Verdict {
   const host = req.headers.get("host");
-  if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) {
+  if (host === null || !ownHosts(port).includes(host)) {
     return { ok: false, status: 403, reason: `Host "${host}" is not this loopback server` };
   }
   if (req.method !== "GET" && req.method !== "POST") {

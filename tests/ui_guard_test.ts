@@ -1,0 +1,73 @@
+/**
+ * The dashboard's request check (`src/ui/guard.ts`) on requests as a
+ * browser sends them, for the cases a running server in a test cannot
+ * reach: port 80 needs privileges to listen on.
+ */
+import assert from "node:assert/strict";
+import { checkRequest } from "../src/ui/mod.ts";
+
+const TOKEN = "ab".repeat(24);
+
+function request(
+  port: number,
+  headers: Record<string, string>,
+  init: { method?: string; path?: string } = {},
+): Request {
+  const url = `http://127.0.0.1${port === 80 ? "" : `:${port}`}${init.path ?? "/api/badges"}`;
+  return new Request(url, { method: init.method ?? "GET", headers });
+}
+
+Deno.test("on port 80 the browser's Host and Origin carry no port, and are this server", () => {
+  const cookie = `heimdall_ui_80=${TOKEN}`;
+  for (const host of ["127.0.0.1", "localhost", "127.0.0.1:80"]) {
+    assert.deepEqual(checkRequest(request(80, { host, cookie }), TOKEN, 80), {
+      ok: true,
+      setCookie: false,
+    }, host);
+  }
+  const write = {
+    host: "127.0.0.1",
+    cookie,
+    origin: "http://127.0.0.1",
+    "sec-fetch-site": "same-origin",
+    "x-heimdall-token": TOKEN,
+    "content-type": "application/json",
+  };
+  assert.deepEqual(
+    checkRequest(request(80, write, { method: "POST", path: "/api/remember" }), TOKEN, 80),
+    { ok: true, setCookie: false },
+  );
+  // Still refused: another name (DNS rebinding), another origin.
+  const evil = checkRequest(request(80, { host: "evil.example", cookie }), TOKEN, 80);
+  assert.equal(evil.ok, false);
+  const cross = checkRequest(
+    request(80, { ...write, origin: "http://evil.example" }, { method: "POST" }),
+    TOKEN,
+    80,
+  );
+  assert.equal(cross.ok, false);
+});
+
+Deno.test("on any other port a Host or Origin without the port is another server", () => {
+  const cookie = `heimdall_ui_8765=${TOKEN}`;
+  for (const host of ["127.0.0.1", "localhost", "127.0.0.1:80", "localhost:8766"]) {
+    const v = checkRequest(request(8765, { host, cookie }), TOKEN, 8765);
+    assert.equal(v.ok, false, host);
+  }
+  assert.deepEqual(
+    checkRequest(request(8765, { host: "localhost:8765", cookie }), TOKEN, 8765),
+    { ok: true, setCookie: false },
+  );
+  const write = checkRequest(
+    request(8765, {
+      host: "127.0.0.1:8765",
+      cookie,
+      origin: "http://127.0.0.1",
+      "x-heimdall-token": TOKEN,
+      "content-type": "application/json",
+    }, { method: "POST", path: "/api/remember" }),
+    TOKEN,
+    8765,
+  );
+  assert.equal(write.ok, false, "an origin on port 80 is not this server's");
+});
