@@ -68,7 +68,9 @@ export class Journal {
    * marks the journal damaged) when its header is bad, it is truncated, or
    * SQLite finds it malformed while opening. A journal already known to be
    * damaged opens read-only with `damage` set; a writer is refused, so that no
-   * write lands on a bad page.
+   * write lands on a bad page. A journal this user may not write (the file,
+   * its -wal or -shm, or, for a reader too, its folder when the -shm must be
+   * created) throws a {@link JournalError} naming that file and the remedy.
    *
    * A reader maps the journal into its memory (SQLite's `mmap_size`, up to
    * {@link READER_MAP_BYTES}) unless `mapped` is false: SQLite then reads
@@ -98,7 +100,34 @@ export class Journal {
       }
     } else {
       ensurePrivateDir(dirname(file));
+      // SQLite would open a read-only -shm or journal read-only and refuse
+      // only the first write, with no word of which file.
+      const blocked = [file, `${file}-wal`, `${file}-shm`].find((f) => !fileWritable(f));
+      if (blocked !== undefined) {
+        throw new JournalError(
+          readOnlyMessage(file, false, new Error("attempt to write a readonly database")),
+          file,
+        );
+      }
     }
+    try {
+      return Journal.#connect(file, readOnly, options.mapped !== false, damage);
+    } catch (e) {
+      // Even a reader of a WAL journal must create its -shm (SQLite's
+      // immutable mode, which would not, needs a URI filename, which Deno
+      // allows only with every permission granted).
+      if (isReadOnlyError(e)) throw new JournalError(readOnlyMessage(file, readOnly, e), file);
+      throw e;
+    }
+  }
+
+  /** Opens the SQLite connection and migrates; see {@link open}. */
+  static #connect(
+    file: string,
+    readOnly: boolean,
+    mapped: boolean,
+    damage: string | undefined,
+  ): Journal {
     let db: DatabaseSync;
     try {
       db = new DatabaseSync(file, { readOnly, timeout: busyTimeoutMs });
@@ -115,9 +144,7 @@ export class Journal {
     const journal = new Journal(db, file, readOnly, damage);
     try {
       statement(db, `PRAGMA busy_timeout = ${busyTimeoutMs}`);
-      if (readOnly && options.mapped !== false) {
-        statement(db, `PRAGMA mmap_size = ${READER_MAP_BYTES}`);
-      }
+      if (readOnly && mapped) statement(db, `PRAGMA mmap_size = ${READER_MAP_BYTES}`);
       if (!readOnly) {
         // A larger checkpoint interval: bulk indexing writes tens of MB, and each
         // checkpoint costs an fsync of both files. A 64 MiB page cache (used
@@ -355,6 +382,60 @@ export class Journal {
         statement(this.db, `PRAGMA user_version = ${v + 1}`);
       });
     }
+  }
+}
+
+/** True for SQLite's SQLITE_READONLY (8) and its extended codes (CANTINIT: no -shm could be made). */
+function isReadOnlyError(e: unknown): boolean {
+  const code = (e as { errcode?: unknown } | null)?.errcode;
+  return typeof code === "number" && (code & 0xff) === 8;
+}
+
+/**
+ * What SQLite refused to write, for a person: the first of the journal's
+ * folder, the journal, its -wal and its -shm that this user may not write
+ * (a -shm left 0400 by a journal that was read-only stays so after the
+ * journal is made writable again; a reader, too, must create the -shm in
+ * the folder), and the remedy.
+ */
+function readOnlyMessage(file: string, readOnly: boolean, e: unknown): string {
+  const dir = dirname(file);
+  const blocked = [dir, file, `${file}-wal`, `${file}-shm`].find((p) =>
+    p === dir ? !dirWritable(dir) : !fileWritable(p)
+  );
+  const what = blocked === undefined
+    ? `it or its folder "${dir}" is read-only`
+    : blocked === dir
+    ? `its folder "${dir}" is read-only (SQLite must create "${file}-wal" and "${file}-shm" there)`
+    : `"${blocked}" is read-only`;
+  const remedy = `make it writable by its owner (chmod u+w "${blocked ?? dir}")`;
+  return `Cannot ${readOnly ? "read" : "write"} journal "${file}": ${what} (${
+    (e as Error).message
+  }); ${remedy}${readOnly ? "" : ", or use only reading commands (search, status, export)"}`;
+}
+
+/**
+ * False when `path` exists and its owner, this user, may not write it (by
+ * its mode: opening it would drop the POSIX locks this process holds there).
+ * Files of another user, or root's, are left to SQLite.
+ */
+function fileWritable(path: string): boolean {
+  try {
+    const st = Deno.statSync(path);
+    return Deno.uid() === 0 || st.uid !== Deno.uid() || ((st.mode ?? 0o200) & 0o200) !== 0;
+  } catch {
+    return true;
+  }
+}
+
+/** False when no file can be created in `dir` (a read-only folder or file system). */
+function dirWritable(dir: string): boolean {
+  try {
+    Deno.removeSync(Deno.makeTempFileSync({ dir, prefix: ".heimdall-probe-" }));
+    return true;
+  } catch (e) {
+    return !(e instanceof Deno.errors.PermissionDenied ||
+      (e as { code?: unknown }).code === "EROFS");
   }
 }
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { Journal, setBusyTimeout } from "./journal.ts";
+import { Journal, JournalError, setBusyTimeout } from "./journal.ts";
 
 const mapSize = (j: Journal) => j.get<{ mmap_size: number }>("PRAGMA mmap_size")!.mmap_size;
 
@@ -120,4 +120,57 @@ Deno.test("a write transaction that cannot begin fails with SQLite's result code
     holder.close();
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+Deno.test({
+  name:
+    "a writer refused by a read-only -shm (left by a journal that was read-only) names that file and the remedy",
+  // chmod does not stop root: the refusal cannot happen.
+  ignore: Deno.build.os === "windows" || Deno.uid() === 0,
+  fn() {
+    const dir = Deno.makeTempDirSync();
+    const file = `${dir}/journal.db`;
+    // A reader keeps the -wal and -shm (SQLite gives them the journal's mode) while it is read-only.
+    Journal.open(file).close();
+    Deno.chmodSync(file, 0o400);
+    const reader = Journal.open(file, { readOnly: true });
+    const held = new DatabaseSync(file, { readOnly: true });
+    held.prepare("SELECT count(*) FROM meta").get();
+    reader.close();
+    Deno.chmodSync(file, 0o600);
+    Deno.chmodSync(`${file}-wal`, 0o600);
+    try {
+      assert.equal(Deno.statSync(`${file}-shm`).mode! & 0o200, 0, "the -shm is left read-only");
+      assert.throws(
+        () => Journal.open(file),
+        (e: unknown) =>
+          e instanceof JournalError && e.message.includes(`"${file}-shm" is read-only`) &&
+          e.message.includes("chmod u+w"),
+      );
+    } finally {
+      held.close();
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "a reader of a journal in a read-only folder is told that the folder must be writable",
+  ignore: Deno.build.os === "windows" || Deno.uid() === 0,
+  fn() {
+    const dir = Deno.makeTempDirSync();
+    const file = `${dir}/journal.db`;
+    Journal.open(file).close();
+    Deno.chmodSync(dir, 0o500);
+    try {
+      assert.throws(
+        () => Journal.open(file, { readOnly: true }),
+        (e: unknown) =>
+          e instanceof JournalError && e.message.includes(`its folder "${dir}" is read-only`),
+      );
+    } finally {
+      Deno.chmodSync(dir, 0o700);
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
 });
