@@ -231,3 +231,33 @@ Deno.test("escape sequences in a file's name or text never reach the terminal ra
   assert.match(runs[7]!.stderr, /No file ".*gone\\x1b\[31m\.ts"/);
   removeTree(base);
 });
+
+Deno.test("a path typed through a linked folder names the same root and rows as the real one", async () => {
+  const base = Deno.realPathSync(tempDir());
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  const link = join(base, "link");
+  writeTree(repo, { "src/lib.ts": "export function addNumbers(a: number, b: number) {}\n" });
+  Deno.symlinkSync(repo, link);
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const viaLink = join(link, "src", "lib.ts");
+  const runs: [string[], number][] = [
+    [["symbols", viaLink, "--json"], 0],
+    [["search", "addNumbers", "--path", join(link, "src"), "--json"], 0],
+    [["search", "addNumbers", "--repo", link, "--json"], 0],
+    [["insert", "--title", "linked", "--body", "b", "--path", viaLink, "--json"], 0],
+    [["hint", viaLink], 0],
+  ];
+  for (const [args, code] of runs) {
+    const r = await cli(home, args, { cwd: base });
+    assert.equal(r.code, code, `${args.join(" ")}: ${r.stderr}`);
+  }
+  const symbols = JSON.parse((await cli(home, ["symbols", viaLink, "--json"])).stdout);
+  assert.equal(symbols.path, join(repo, "src", "lib.ts"));
+  const note = JSON.parse((await cli(home, runs[3]![0])).stdout);
+  assert.deepEqual(note.paths, [join(repo, "src", "lib.ts")], "the note names the real path");
+  const removed = await cli(home, ["roots", "remove", link]);
+  assert.equal(removed.code, 0, removed.stderr);
+  assert.deepEqual(JSON.parse((await cli(home, ["roots", "--json"])).stdout), []);
+  removeTree(base);
+});

@@ -1,5 +1,5 @@
 import { parseFlags } from "./flags.ts";
-import { relative, resolve } from "../files/mod.ts";
+import { canonicalPath, relative, resolve } from "../files/mod.ts";
 import {
   blastRadius,
   callees,
@@ -160,7 +160,8 @@ export const SYMBOLS_HELP = `heimdall symbols PATH [--json]
 export function symbols(args: string[], ctx: Context): number {
   const { values, positionals } = parseFlags(args, { boolean: ["json"] });
   if (positionals.length !== 1) throw new UsageError("Usage: heimdall symbols PATH");
-  const path = resolve(positionals[0]!);
+  // Typed through a linked folder, it names the rows of the real one.
+  const path = canonicalPath(resolve(positionals[0]!));
   return withJournal(ctx, (j) => {
     const row = getPath(j, path);
     if (!row) throw new UsageError(notIndexed(path, ctx.config().roots));

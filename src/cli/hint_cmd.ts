@@ -1,5 +1,6 @@
 import { parseFlags } from "./flags.ts";
 import { loadConfig } from "../config/mod.ts";
+import { canonicalPath } from "../files/mod.ts";
 import { pathsFromHookJson, validateHintPath, writeHintFile } from "../hints/mod.ts";
 import { rootFor } from "../store/mod.ts";
 import type { Context } from "./context.ts";
@@ -38,7 +39,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const roots = loadConfig(ctx.home.config).roots;
   const good: string[] = [];
   for (const c of candidates) {
-    const v = validateHintPath(c, cwd);
+    const given = validateHintPath(c, cwd);
+    // Roots are recorded by their real path: a path through a linked folder names the real one.
+    const v = typeof given !== "string" || rootFor(roots, given) ? given : canonicalPath(given);
     if (typeof v !== "string") {
       if (!values.quiet) ctx.err(`heimdall: dropped hint ${v.value}: ${v.reason}`);
     } else if (!rootFor(roots, v)) {

@@ -1,5 +1,5 @@
 import { parseFlags } from "./flags.ts";
-import { redactSecrets, resolve } from "../files/mod.ts";
+import { canonicalPath, redactSecrets, resolve } from "../files/mod.ts";
 import { insertNote } from "../search/mod.ts";
 import { Journal } from "../store/mod.ts";
 import type { Context } from "./context.ts";
@@ -43,7 +43,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     } catch {
       throw new UsageError(`Cannot attach "${p}": no such file or folder; pass an existing path`);
     }
-    return abs;
+    // As the index names it: through a linked folder, the real one.
+    return canonicalPath(abs);
   });
   const keywords = (values.keywords ?? "").split(",").map((k) => k.trim()).filter((k) => k !== "");
   const journal = Journal.open(ctx.home.journal);

@@ -1,5 +1,5 @@
 import { parseFlags } from "./flags.ts";
-import { resolve } from "../files/mod.ts";
+import { canonicalPath, resolve } from "../files/mod.ts";
 import { loadConfig, parseDepth, updateConfig } from "../config/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
@@ -59,8 +59,11 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       }
       notes = nesting(paths, c.roots.map((r) => r.path));
     } else {
-      missing = paths.filter((p) => !c.roots.some((r) => r.path === p));
-      c.roots = c.roots.filter((r) => !paths.includes(r.path));
+      // A root is recorded by its real path: typed through a linked folder, it is the same root.
+      const names = (p: string) => [p, canonicalPath(p)];
+      const named = new Set(paths.flatMap(names));
+      missing = paths.filter((p) => !c.roots.some((r) => names(p).includes(r.path)));
+      c.roots = c.roots.filter((r) => !named.has(r.path));
     }
     return c;
   });

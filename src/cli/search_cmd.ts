@@ -1,5 +1,5 @@
 import { parseFlags } from "./flags.ts";
-import { relative, resolve } from "../files/mod.ts";
+import { canonicalPath, relative, resolve } from "../files/mod.ts";
 import {
   configuredTuning,
   search,
@@ -135,20 +135,26 @@ export async function run(args: string[], ctx: Context): Promise<number> {
 }
 
 /**
- * A repository written as a path (`.`, `./app`, `../lib`) is the folder it
- * names from here; a name (`app`) or an absolute path is left as it is.
+ * A repository written as a path (`.`, `./app`, `../lib`, `/abs`) is the
+ * folder it names from here, through any linked folder (roots are recorded
+ * by their real path); a name (`app`) is left as it is.
  */
 function resolveRepoOption(r: string): string {
-  return r === "." || r === ".." || r.startsWith("./") || r.startsWith("../") ? resolve(r) : r;
+  const path = r === "." || r === ".." || r.startsWith("./") || r.startsWith("../") ||
+    r.startsWith("/");
+  return path ? canonicalPath(resolve(r)) : r;
 }
 
-/** A folder that exists from here is taken as it is; anything else is relative to every root. */
+/**
+ * An absolute path, or one that exists from here, is taken as it is (through
+ * any linked folder); anything else is relative to every root.
+ */
 function resolvePathOption(p: string): string {
-  if (p.startsWith("/")) return p;
+  if (p.startsWith("/")) return canonicalPath(resolve(p));
   const abs = resolve(p);
   try {
     Deno.statSync(abs);
-    return abs;
+    return canonicalPath(abs);
   } catch {
     return p;
   }

@@ -5,6 +5,7 @@
  * content hashes, and path arithmetic (Node's POSIX results without loading
  * `node:path`). Reads files; writes nothing.
  */
+export { canonicalPath } from "./canonical.ts";
 export { contentHash, contentHashAsync, sha1Hex } from "./content_hash.ts";
 export { exists } from "./exists.ts";
 export {
