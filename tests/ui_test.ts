@@ -186,6 +186,15 @@ Deno.test({
       const file = (p: string) =>
         status(`/api/file?path=${encodeURIComponent(p)}&line=1`, { headers: { cookie } });
       assertEquals((await file("/etc/passwd")).status, 404);
+      const kind = await fetch(`${base}/api/search?q=parse&kind=functions`, {
+        headers: { cookie },
+      });
+      assertEquals(
+        kind.status,
+        400,
+        "a kind search does not know is refused (it found nothing, silently)",
+      );
+      assertStringIncludes((await kind.json()).error, "expected one of code, docs, notes, memory");
       assertEquals((await file(join(f.repo, "src", "..", "..", "home", "journal.db"))).status, 404);
       const ok = await fetch(
         `${base}/api/file?path=${encodeURIComponent(join(f.repo, "src/parse.ts"))}&line=2`,

@@ -61,6 +61,7 @@ export interface UiServer {
 }
 
 const ASSETS = `${import.meta.dirname}/assets`;
+const SEARCH_KINDS: readonly SearchKind[] = ["code", "docs", "notes", "memory"];
 const TYPES: Record<string, string> = {
   html: "text/html; charset=utf-8",
   js: "text/javascript; charset=utf-8",
@@ -181,13 +182,17 @@ export function startUi(opts: UiOptions): UiServer {
         const query = (q("q") ?? "").trim();
         if (query === "") return fail(400, "Missing q: what you are looking for");
         const limit = Math.min(200, Math.max(1, Number(q("limit") ?? 10) || 10));
+        const kind = q("kind");
+        if (kind && !SEARCH_KINDS.includes(kind as SearchKind)) {
+          return fail(400, `Invalid kind "${kind}": expected one of ${SEARCH_KINDS.join(", ")}`);
+        }
         const result = await search(j, {
           query,
           limit,
           ...(q("repo") ? { repo: q("repo")! } : {}),
           ...(q("path") ? { pathPrefix: q("path")! } : {}),
           ...(q("lang") ? { lang: q("lang")!.toLowerCase() } : {}),
-          ...(q("kind") ? { kind: q("kind") as SearchKind } : {}),
+          ...(kind ? { kind: kind as SearchKind } : {}),
           viewer: opts.author,
         }, configuredTuning(opts.config()));
         logUsage(opts.home, searchUsage("ui", result));
