@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { buildUiFixture, type UiFixture } from "./ui_fixture.ts";
-import { cli, hasCommand, MAIN, removeTree, withoutTool } from "./helpers.ts";
+import { cli, copyDir, hasCommand, MAIN, removeTree, tempDir, withoutTool } from "./helpers.ts";
 import { buildUi } from "../scripts/build_ui.ts";
 import { freshDatabase, heimdall, machine, noPostgres, pgServer } from "./team_fixture.ts";
 
@@ -409,6 +409,36 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "with the team store unreachable, the dashboard's search answers from this machine's copy and says why",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const f = await getFixture();
+    // The fixture's home, connected to a PostgreSQL no one listens for (port 1).
+    const home = join(tempDir("heimdall-ui-team-"), "home");
+    copyDir(f.home, home);
+    const config = JSON.parse(Deno.readTextFileSync(join(home, "config.json")));
+    config.teamUrl = "postgres://heimdall@127.0.0.1:1/none";
+    Deno.writeTextFileSync(join(home, "config.json"), JSON.stringify(config));
+    const s = await serve({ home, repo: f.repo });
+    try {
+      const r = await fetch(
+        `http://127.0.0.1:${s.port}/api/search?q=${encodeURIComponent("split a body into fields")}`,
+        { headers: { cookie: `heimdall_ui_${s.port}=${s.token}` } },
+      );
+      assertEquals(r.status, 200);
+      const found = await r.json();
+      assertEquals(found.hits[0].symbol, "parseInput");
+      assertStringIncludes(found.warning, 'Cannot reach the team store "postgres://');
+      assertStringIncludes(found.warning, "this machine's copy");
+    } finally {
+      await s.stop();
+    }
+  },
+});
+
+Deno.test({
   name: "ui fixture cleanup",
   sanitizeResources: false,
   sanitizeOps: false,
@@ -466,6 +496,30 @@ Deno.test({
         c.path.map((p) => p.qualname)
       );
       assert.ok(path.includes("dispatch"), JSON.stringify(team.conflicts));
+      // Bob decides again while the dashboard runs: its search pulls the team's memories first,
+      // as `heimdall search` does (it searched this machine's copy as of the last pull).
+      assert.equal(
+        (await heimdall(b.home, [
+          "remember",
+          "--kind",
+          "convention",
+          "--about",
+          "route",
+          "routes are registered in one table",
+        ], { env: bob, cwd: b.repo })).code,
+        0,
+      );
+      for (const kind of ["memory", ""]) {
+        const found = await api(
+          `/api/search?q=${encodeURIComponent("routes registered table")}&kind=${kind}`,
+        );
+        assert.ok(
+          found.hits.some((h: { summary: string | null }) =>
+            h.summary?.includes("registered in one table")
+          ),
+          `kind=${kind}: ${JSON.stringify(found.hits)}`,
+        );
+      }
       const memory = await api("/api/memory");
       assert.ok(
         memory.memories.some((m: { text: string; author: string }) =>

@@ -186,6 +186,9 @@ export function startUi(opts: UiOptions): UiServer {
         if (kind && !SEARCH_KINDS.includes(kind as SearchKind)) {
           return fail(400, `Invalid kind "${kind}": expected one of ${SEARCH_KINDS.join(", ")}`);
         }
+        // The team's memories, copied in before the journal is read, as `heimdall search` does.
+        let warning: string | null = null;
+        if (!kind || kind === "memory") await syncTeamMemories(opts, (m) => (warning = m));
         const result = await search(j, {
           query,
           limit,
@@ -196,7 +199,7 @@ export function startUi(opts: UiOptions): UiServer {
           viewer: opts.author,
         }, configuredTuning(opts.config()));
         logUsage(opts.home, searchUsage("ui", result));
-        return json(result);
+        return json({ ...result, warning });
       }
       case "/api/file":
         return json(await fileLines(j, q("path") ?? "", Number(q("line") ?? 1)));

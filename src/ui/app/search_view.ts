@@ -22,6 +22,8 @@ interface Result {
   hits: Hit[];
   summary: string;
   pruned: { path: string; reason: string }[];
+  /** Why the team's memories could not be pulled first (this machine's copy was searched). */
+  warning?: string | null;
 }
 
 interface Lines {
@@ -99,7 +101,7 @@ export function SearchView() {
     </details>
     ${error && html`<p class="error">${error}</p>`}
     ${
-    result && html`<ol class="hits">
+    result && html`${result.warning && html`<p class="warn">${result.warning}</p>`}<ol class="hits">
       ${
       result.hits.map((h) =>
         html`<li class="hit" data-verdict=${h.verdict}>

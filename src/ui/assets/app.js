@@ -126,7 +126,7 @@ var Ai=Object.create;var Ut=Object.defineProperty;var Gi=Object.getOwnPropertyDe
       <small>{path} and {line} are filled in: vscode://file/{path}:{line}, idea://open?file={path}&line={line}</small>
     </details>
     ${h&&_`<p class="error">${h}</p>`}
-    ${u&&_`<ol class="hits">
+    ${u&&_`${u.warning&&_`<p class="warn">${u.warning}</p>`}<ol class="hits">
       ${u.hits.map(p=>_`<li class="hit" data-verdict=${p.verdict}>
           <span class=${`verdict v-${p.verdict}`}>${p.verdict}</span>
           <span class="cov">cov ${Math.round(p.coverage*100)}%</span>
