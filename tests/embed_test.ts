@@ -10,6 +10,7 @@ import {
   cosine,
   Embedder,
   embedderSource,
+  importModel,
   modelStatus,
   NativeUnavailableError,
 } from "../src/embed/mod.ts";
@@ -569,4 +570,49 @@ Deno.test("model import refuses a model that does not run, and keeps the install
   assert.deepEqual([...Deno.readDirSync(join(home, "models"))].map((e) => e.name), ["tiny"]);
   const list = JSON.parse((await heimdall(home, ["model", "list", "--json"])).stdout);
   assert.equal(list.active, "tiny");
+});
+
+Deno.test("model import over the active model: its earlier vectors are left aside by search, then made again", async () => {
+  const home = tempDir();
+  const repo = tempDir();
+  Deno.writeTextFileSync(
+    join(repo, "retry.ts"),
+    "/** Retries a call with exponential backoff. */\nexport function retryWithBackoff() {\n  return 1;\n}\n",
+  );
+  assert.equal((await heimdall(home, ["model", "import", "m", "--from", TINY])).code, 0);
+  const first = await heimdall(home, ["index", repo]);
+  assert.match(first.stdout, /embedded \d+ chunks? with m/, first.stderr);
+  // The same name, other files (int8 weights): vectors of the float32 files are not its own.
+  const again = await heimdall(home, ["model", "import", "m", "--from", TINY_INT8]);
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stdout, /active model: m, installed again/);
+  const search = await heimdall(home, ["search", "exponential backoff"]);
+  assert.equal(search.code, 0, search.stderr);
+  assert.match(search.stdout, /semantic leg off: the vectors of m were made by an earlier install/);
+  const second = await heimdall(home, ["index", repo]);
+  assert.match(second.stdout, /embedded \d+ chunks? with m/, "made again with the new files");
+  const after = await heimdall(home, ["search", "exponential backoff"]);
+  assert.match(after.stdout, /lexical\+semantic/);
+  const third = await heimdall(home, ["index", repo]);
+  assert.doesNotMatch(third.stdout, /embedded/, "and only once");
+});
+
+Deno.test("embedderSource() opens the model again when it is installed again under its name", async () => {
+  const home = tempDir();
+  const models = join(home, "models");
+  const libDir = join(home, "lib");
+  await importModel("m", TINY, models, undefined, { libDir });
+  const source = embedderSource({ models, lib: libDir }, () => "m", { backend: "wasm" });
+  const a = await source();
+  assert.ok(a.on);
+  const [va] = await a.embedder.embed(["retry with backoff"]);
+  assert.equal(await source(), await source(), "cached while the install stays");
+  await importModel("m", TINY_INT8, models, undefined, { libDir });
+  const b = await source();
+  assert.ok(b.on);
+  assert.notEqual(b.embedder.fingerprint, a.embedder.fingerprint);
+  assert.equal(b.embedder.manifest.quantization, "int8");
+  const [vb] = await b.embedder.embed(["retry with backoff"]);
+  assert.notDeepEqual(vb, va);
+  await b.embedder.close();
 });

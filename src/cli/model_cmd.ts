@@ -202,10 +202,13 @@ async function installed(ctx: Context, result: InstallResult, json: boolean): Pr
     );
   }
   ctx.out(`installed ${result.name} in ${result.dir}`);
+  const active = ctx.config().model;
   ctx.out(
     activated
       ? `active model: ${result.name}`
-      : `active model stays ${ctx.config().model}; heimdall model use ${result.name} to switch`,
+      : active === result.name
+      ? `active model: ${result.name}, installed again: vectors made by its earlier files are embedded again`
+      : `active model stays ${active}; heimdall model use ${result.name} to switch`,
   );
   return EXIT.ok;
 }

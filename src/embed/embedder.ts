@@ -14,7 +14,7 @@
  */
 import { EnvironmentError } from "../errors/mod.ts";
 import { join } from "../files/mod.ts";
-import { fileWithRole, type ModelManifest, parseManifest } from "./manifest.ts";
+import { fileWithRole, modelFingerprint, type ModelManifest, parseManifest } from "./manifest.ts";
 import { normalizeL2, pool, rows } from "./pool.ts";
 import {
   type BackendName,
@@ -85,6 +85,13 @@ export class Embedder {
   /** The same as {@link name}: what the vector store records as `embedding_model`. */
   get model(): string {
     return this.manifest.name;
+  }
+  /**
+   * Which install of the model this is ({@link modelFingerprint}): a model
+   * imported again under its name with other files has another.
+   */
+  get fingerprint(): string {
+    return modelFingerprint(this.manifest);
   }
   /** Width of every vector {@link embed} returns. */
   get dims(): number {

@@ -10,6 +10,7 @@
  * {@link parseManifest} is pure and says which key is wrong and why.
  */
 
+import { createHash } from "node:crypto";
 import { UsageError } from "../errors/mod.ts";
 /** How the token vectors of one text become its vector. */
 export type Pooling = "cls" | "mean";
@@ -172,4 +173,19 @@ function parseFile(
 /** The file with `role`, which {@link parseManifest} guarantees for model and tokenizer. */
 export function fileWithRole(m: ModelManifest, role: FileRole): ModelFile | undefined {
   return m.files.find((f) => f.role === role);
+}
+
+/**
+ * What makes an installed model's vectors its own: a digest of its files'
+ * names, roles, sizes and sha256 (an install records them all) and of what
+ * turns token vectors into one. Two installs under one name with other files
+ * have other fingerprints, so vectors made by the first are known not to be
+ * the second's. Pure; 16 hex digits.
+ */
+export function modelFingerprint(m: ModelManifest): string {
+  const h = createHash("sha256");
+  for (const f of m.files) h.update(`${f.role}\0${f.name}\0${f.bytes}\0${f.sha256}\n`);
+  h.update(`${m.dims}\0${m.pooling}\0${m.normalize}\0${m.maxTokens}\0${m.output}\0`);
+  h.update(`${m.prefixes.query}\0${m.prefixes.passage}`);
+  return h.digest("hex").slice(0, 16);
 }

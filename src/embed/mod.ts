@@ -19,6 +19,7 @@ export {
   ManifestError,
   MODEL_NAME,
   type ModelFile,
+  modelFingerprint,
   type ModelManifest,
   parseManifest,
   type Pooling,

@@ -4,6 +4,7 @@
  * use. Cheap after the first call; reopens when the active model changes
  * (`heimdall model use`), and says why the leg is off instead of throwing.
  */
+import { join } from "../files/mod.ts";
 import { Embedder, type EmbedderOptions } from "./embedder.ts";
 import { modelStatus } from "./registry.ts";
 
@@ -22,17 +23,19 @@ export interface ModelPaths {
  * Returns a function resolving the active model (`active()` is read at each
  * call, e.g. from config) to an open embedder. A model that fails to load
  * is reported as `{ on: false, reason }` and retried only when the active
- * name changes.
+ * name changes or the model is installed again (its `manifest.json`, written
+ * last by an install, changed: one stat per call).
  */
 export function embedderSource(
   paths: ModelPaths,
   active: () => string | null,
   options: Omit<EmbedderOptions, "libDir"> = {},
 ): () => Promise<ActiveEmbedder> {
-  let current: { name: string | null; state: Promise<ActiveEmbedder> } | undefined;
+  let current: { key: string; state: Promise<ActiveEmbedder> } | undefined;
   return () => {
     const name = active();
-    if (current && current.name === name) return current.state;
+    const key = `${name}\0${name === null ? "" : installStamp(paths.models, name)}`;
+    if (current && current.key === key) return current.state;
     const previous = current;
     const state = (async (): Promise<ActiveEmbedder> => {
       const old = await previous?.state;
@@ -51,7 +54,17 @@ export function embedderSource(
         };
       }
     })();
-    current = { name, state };
+    current = { key, state };
     return state;
   };
+}
+
+/** When model `name`'s manifest was written, and its size: an install writes it last. */
+function installStamp(models: string, name: string): string {
+  try {
+    const st = Deno.statSync(join(models, name, "manifest.json"));
+    return `${st.mtime?.getTime() ?? 0}:${st.ino ?? 0}:${st.size}`;
+  } catch {
+    return "none";
+  }
 }

@@ -5,7 +5,7 @@
  * that never loads the model.
  */
 import { type HomePaths, loadConfig } from "../config/mod.ts";
-import { embedderSource, modelStatus } from "../embed/mod.ts";
+import { embedderSource, modelFingerprint, modelStatus } from "../embed/mod.ts";
 import type { EmbedderSource } from "./embedder.ts";
 import type { ModelStatus } from "./semantic_leg.ts";
 
@@ -38,7 +38,9 @@ export function activeModel(home: HomePaths): ActiveModel {
     status: () => {
       const s = modelStatus(home.models, name());
       if (configError) return { on: false, reason: configError };
-      return s.on ? { on: true, model: s.name } : { on: false, reason: s.reason };
+      return s.on
+        ? { on: true, model: s.name, fingerprint: modelFingerprint(s.manifest) }
+        : { on: false, reason: s.reason };
     },
   };
 }

@@ -27,7 +27,13 @@ import { type ChunkToEmbed, embedText } from "./embed_text.ts";
 import { EmbedQueue } from "./embed_queue.ts";
 import type { Quant } from "./kernel.ts";
 import { encodeVector } from "./quantize.ts";
-import { type NewVector, pruneGoneLog, putVectors } from "./store.ts";
+import {
+  adoptInstall,
+  forgetOtherInstalls,
+  type NewVector,
+  pruneGoneLog,
+  putVectors,
+} from "./store.ts";
 
 /** Most chunks per embedding call. */
 export const EMBED_BATCH = 32;
@@ -92,6 +98,8 @@ export class EmbedPass implements Follower {
   readonly #queue: EmbedQueue;
   /** The model the queue's round is for. */
   #model: string | undefined;
+  /** The install of it (fingerprint) the journal's vectors were checked against. */
+  #install: string | undefined;
   /** Paths whose bytes did not match their hash, with that hash: skipped until it changes. */
   readonly #stale = new Map<number, string>();
   #backoffUntil = 0;
@@ -195,7 +203,21 @@ export class EmbedPass implements Follower {
         this.#log.info(`embedding model is now ${embedder.model}: re-embedding in the background`);
       }
       this.#model = embedder.model;
+      this.#install = undefined;
       this.#queue.restart();
+    }
+    if (embedder.fingerprint !== undefined && embedder.fingerprint !== this.#install) {
+      const fingerprint = embedder.fingerprint;
+      const dropped = this.journal.tx(() =>
+        adoptInstall(this.journal, embedder.model, fingerprint)
+      );
+      if (dropped > 0) {
+        this.#log.info(
+          `model ${embedder.model} was installed again with other files: dropped its ${dropped} vectors, re-embedding`,
+        );
+        this.#queue.restart();
+      }
+      this.#install = fingerprint;
     }
     this.#status = { ...this.#status, on: true, model: embedder.model, reason: null };
     const chunks = this.#queue.take(embedder.model, this.#size, (c) => this.#isStale(c));
@@ -299,6 +321,7 @@ export class EmbedPass implements Follower {
     j.tx(() => {
       const dropped = j.run("DELETE FROM vectors WHERE embedding_model != ?", model);
       if (dropped > 0) this.#log.info(`dropped ${dropped} vectors of models other than ${model}`);
+      forgetOtherInstalls(j, model);
       // A chunk deleted by a connection without foreign keys leaves its vector behind.
       const orphans = j.run(
         "DELETE FROM vectors WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = vectors.chunk_id)",

@@ -20,7 +20,12 @@ class HashingEmbedder implements TextEmbedder {
   calls = 0;
   texts: string[] = [];
   fail = false;
-  constructor(readonly model = "hash-64") {}
+  /** `salt` changes every vector, as another install of the model would. */
+  constructor(
+    readonly model = "hash-64",
+    readonly fingerprint?: string,
+    readonly salt = 0,
+  ) {}
   embed(texts: string[]): Promise<Float32Array[]> {
     this.calls++;
     this.texts.push(...texts);
@@ -31,7 +36,7 @@ class HashingEmbedder implements TextEmbedder {
       for (const w of words) {
         let h = 2166136261;
         for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 16777619);
-        v[(h >>> 0) % this.dims]! += 1;
+        v[((h >>> 0) + this.salt) % this.dims]! += 1;
       }
       return v;
     }));
@@ -282,6 +287,58 @@ Deno.test("the semantic leg ranks chunks by meaning, filtered to the active mode
     assert.equal(leg.status().on, false);
     assert.match((leg.status() as { reason: string }).reason, /no vectors of unused-model/);
     assert.deepEqual(await leg.search("backoff", 3, {}), []);
+  } finally {
+    leg.close();
+  }
+});
+
+Deno.test("a model installed again with other files: its vectors are dropped and made again, the leg off meanwhile", async () => {
+  using t = setup();
+  await t.r.audit();
+  t.setModel({ on: true, embedder: new HashingEmbedder("hash-64", "install-a") });
+  await t.pass.runAll();
+  const chunks = count(t.journal, "SELECT count(*) AS n FROM chunks");
+  const before = dumpVectors(t.journal);
+  // The same name, other files: what `heimdall model import hash-64 --from DIR` over it makes.
+  let installed = { fingerprint: "install-b", salt: 7 };
+  const leg = new VectorSemanticLeg(
+    t.journal,
+    () =>
+      Promise.resolve({
+        on: true,
+        embedder: new HashingEmbedder("hash-64", installed.fingerprint, installed.salt),
+      }),
+    () => ({ on: true, model: "hash-64", fingerprint: installed.fingerprint }),
+  );
+  try {
+    const status = leg.status();
+    assert.equal(status.on, false, "vectors of the earlier install are not this model's");
+    assert.match((status as { reason: string }).reason, /made by an earlier install of it/);
+    assert.deepEqual(await leg.search("retry attempts sleep backoff", 3, {}), []);
+
+    t.setModel({ on: true, embedder: new HashingEmbedder("hash-64", "install-b", 7) });
+    while (await t.pass.step()) { /* drain */ }
+    assert.equal(count(t.journal, "SELECT count(*) AS n FROM vectors"), chunks);
+    const after = dumpVectors(t.journal).split("\n");
+    const old = new Set(before.split("\n"));
+    assert.equal(after.filter((v) => old.has(v)).length, 0, "every vector made again");
+    assert.deepEqual(leg.status(), { on: true, model: "hash-64", fingerprint: "install-b" });
+    const title = (id: number) =>
+      t.journal.get<{ title: string }>("SELECT title FROM chunks WHERE id = ?", id)!.title;
+    const hits = await leg.search("retry attempts sleep backoff", 1, {});
+    assert.equal(title(hits[0]!.chunkId), "retryWithBackoff");
+
+    // The same install again (a new process, the same files): nothing is dropped.
+    const ids = t.journal.all<{ id: number }>("SELECT id FROM vectors ORDER BY id");
+    t.setModel({ on: true, embedder: new HashingEmbedder("hash-64", "install-b", 7) });
+    const fresh = new EmbedPass(
+      t.journal,
+      () => Promise.resolve({ on: true, embedder: t.embedder }),
+    );
+    assert.equal(await fresh.step(), false);
+    assert.deepEqual(t.journal.all<{ id: number }>("SELECT id FROM vectors ORDER BY id"), ids);
+    installed = { fingerprint: "install-b", salt: 7 };
+    assert.equal(leg.status().on, true);
   } finally {
     leg.close();
   }

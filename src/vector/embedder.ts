@@ -10,6 +10,13 @@ export interface TextEmbedder {
   readonly model: string;
   /** The length of its vectors. */
   readonly dims: number;
+  /**
+   * Which install of the model this is (a digest of its files). When it is
+   * not the one the model's stored vectors were made by (the model was
+   * imported again under its name with other files), those vectors are
+   * dropped and made again. Absent: vectors follow the name alone.
+   */
+  readonly fingerprint?: string | undefined;
   /** One vector per text; `query` and `passage` may differ by the model's prefixes. */
   embed(texts: string[], kind: "query" | "passage"): Promise<Float32Array[]>;
 }

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { defaultConfig, homePaths } from "../config/mod.ts";
-import { embedderSource } from "../embed/mod.ts";
+import { embedderSource, modelFingerprint, parseManifest } from "../embed/mod.ts";
 import { createExtractor } from "../extract/mod.ts";
 import { Reconciler } from "../reconcile/mod.ts";
 import { Journal } from "../store/mod.ts";
@@ -111,7 +111,16 @@ Deno.test({
       assert.equal(idx.code, 0, idx.stderr);
       assert.match(idx.stdout, /embedded \d+ chunks with tiny/);
       const on = JSON.parse((await cli(home, ["status", "--json"])).stdout);
-      assert.deepEqual(on.semantic, { on: true, model: "tiny" });
+      // Which install of it: a digest of its files, the same for the same files.
+      const tiny = parseManifest(
+        JSON.parse(Deno.readTextFileSync(join(TINY, "manifest.json"))),
+        "the tiny model",
+      );
+      assert.deepEqual(on.semantic, {
+        on: true,
+        model: "tiny",
+        fingerprint: modelFingerprint(tiny),
+      });
       assert.equal(on.vectors.fault, null);
       assert.equal(on.vectors.active.missing, 0);
       assert.equal(on.vectors.models[0].model, "tiny");

@@ -8,10 +8,16 @@ import type { LegFilter, LegHit, LegStatus, SemanticLeg } from "../search/mod.ts
 import { VectorCache } from "./cache.ts";
 import type { EmbedderSource } from "./embedder.ts";
 import { decodeVector, normalize } from "./quantize.ts";
-import type { StoredVector } from "./store.ts";
+import { type StoredVector, vectorsInstall } from "./store.ts";
 
-/** The active model as cheaply known (installed or not), without loading it. */
-export type ModelStatus = () => { on: true; model: string } | { on: false; reason: string };
+/**
+ * The active model as cheaply known (installed or not), without loading it;
+ * `fingerprint`, when given, is which install of it is there (see
+ * `TextEmbedder.fingerprint`).
+ */
+export type ModelStatus = () =>
+  | { on: true; model: string; fingerprint?: string }
+  | { on: false; reason: string };
 
 /** Below this many allowed chunks, their vectors are read and scored directly instead of scanned. */
 const DIRECT_MAX = 4096;
@@ -38,6 +44,13 @@ export class VectorSemanticLeg implements SemanticLeg {
   status(): LegStatus {
     const s = this.modelStatus();
     if (!s.on) return s;
+    if (!this.#ownInstall(s.model, s.fingerprint)) {
+      return {
+        on: false,
+        reason:
+          `the vectors of ${s.model} were made by an earlier install of it; the daemon (or heimdall index) embeds the chunks again`,
+      };
+    }
     const n = this.journal.get<{ n: number }>(
       "SELECT count(*) AS n FROM vectors WHERE embedding_model = ?",
       s.model,
@@ -56,6 +69,8 @@ export class VectorSemanticLeg implements SemanticLeg {
     const state = await this.source();
     if (!state.on) return [];
     const { embedder } = state;
+    // Vectors of another install of this name are not in this model's space.
+    if (!this.#ownInstall(embedder.model, embedder.fingerprint)) return [];
     const [q] = await embedder.embed([query], "query");
     if (!q) return [];
     const ids = filter.chunkIds;
@@ -79,6 +94,13 @@ export class VectorSemanticLeg implements SemanticLeg {
   /** Frees the scan cache (and its Workers). */
   close(): void {
     this.#cache.close();
+  }
+
+  /** False when `model`'s stored vectors were made by an install other than `fingerprint`. */
+  #ownInstall(model: string, fingerprint: string | undefined): boolean {
+    if (fingerprint === undefined) return true;
+    const made = vectorsInstall(this.journal, model);
+    return made === undefined || made === fingerprint;
   }
 
   /** Scores the vectors of a few chunks read straight from the journal. */

@@ -9,7 +9,7 @@
  * Queries go through the Journal (src/store owns node:sqlite); writes run
  * inside the caller's transaction.
  */
-import type { Journal } from "../store/mod.ts";
+import { getMeta, type Journal, setMeta } from "../store/mod.ts";
 import type { Quant } from "./kernel.ts";
 import type { EncodedVector } from "./quantize.ts";
 
@@ -183,4 +183,34 @@ export function journalVersion(j: Journal): string {
   const dv = j.get<{ data_version: number }>("PRAGMA data_version")!.data_version;
   const tc = j.get<{ n: number }>("SELECT total_changes() AS n")!.n;
   return `${dv}:${tc}`;
+}
+
+/** The `meta` key holding which install of `model` its vectors were made by. */
+const installKey = (model: string) => `vectors_install:${model}`;
+
+/** Which install of `model` (`TextEmbedder.fingerprint`) its stored vectors were made by; undefined when not recorded. */
+export function vectorsInstall(j: Journal, model: string): string | undefined {
+  return getMeta(j, installKey(model));
+}
+
+/**
+ * Records that `model`'s vectors are made by install `fingerprint` (inside
+ * the caller's transaction). When another install of the same name made the
+ * stored ones, they are deleted (logged in `vectors_gone`, so scan caches
+ * drop them too): they are not this model's. Returns how many were deleted.
+ * A journal that never recorded an install keeps its vectors.
+ */
+export function adoptInstall(j: Journal, model: string, fingerprint: string): number {
+  const was = vectorsInstall(j, model);
+  if (was === fingerprint) return 0;
+  setMeta(j, installKey(model), fingerprint);
+  return was === undefined ? 0 : deleteModelVectors(j, model);
+}
+
+/** Forgets the install records of models other than `model` (their vectors are gone). */
+export function forgetOtherInstalls(j: Journal, model: string): void {
+  j.run(
+    "DELETE FROM meta WHERE key LIKE 'vectors\\_install:%' ESCAPE '\\' AND key != ?",
+    installKey(model),
+  );
 }
