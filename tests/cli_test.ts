@@ -1,7 +1,9 @@
 /** End to end through the real CLI in subprocesses: real temp folders, real SQLite. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { homePaths } from "../src/config/mod.ts";
+import { homePaths, loadConfig } from "../src/config/mod.ts";
+import { commandHelp, main } from "../src/cli/mod.ts";
+import type { Context } from "../src/cli/context.ts";
 import { L1Extractor } from "../src/extract/mod.ts";
 import { Reconciler } from "../src/reconcile/mod.ts";
 import { Journal } from "../src/store/mod.ts";
@@ -259,5 +261,92 @@ Deno.test("a path typed through a linked folder names the same root and rows as 
   const removed = await cli(home, ["roots", "remove", link]);
   assert.equal(removed.code, 0, removed.stderr);
   assert.deepEqual(JSON.parse((await cli(home, ["roots", "--json"])).stdout), []);
+  removeTree(base);
+});
+
+Deno.test("each command's help lists every option it accepts, and accepts every option it lists", async () => {
+  const base = tempDir();
+  const home = homePaths(join(base, "home"));
+  // The commands of paths, roots and output; each is asked about every option any help names.
+  const checked = [
+    "index",
+    "search",
+    "insert",
+    "hint",
+    "roots",
+    "symbols",
+    "callers",
+    "callees",
+    "blast-radius",
+    "constraints",
+    "map",
+    "export",
+    "import",
+    "remember",
+    "attempt",
+    "why",
+    "history",
+    "forget",
+  ];
+  // Options as a help names them, outside `…` (which quotes another command line).
+  const named = (help: string) =>
+    new Set(
+      help.replace(/`[^`]*`/g, "").match(/--[a-z][a-z-]*|(?<![\w-])-[a-z](?![\w-])/g) ?? [],
+    );
+  const helps = new Map<string, string>();
+  for (const [name, help] of commandHelp()) helps.set(name, await help());
+  const probes = new Set([...helps.values()].flatMap((h) => [...named(h)]));
+  for (const global of ["--help", "-h", "--debug"]) probes.delete(global);
+  const problems: string[] = [];
+  for (const name of checked) {
+    const listed = named(helps.get(name)!);
+    for (const flag of probes) {
+      // search reads `-word` as a word of its query, never as an option.
+      if (name === "search" && !flag.startsWith("--")) continue;
+      let err = "";
+      const ctx: Context = {
+        home,
+        config: () => loadConfig(home.config),
+        extractor: () => Promise.reject(new Error("no command of this test parses")),
+        out: () => {},
+        err: (t) => (err += t),
+        tty: false,
+      };
+      // An unknown option after it: the command stops at its arguments, whatever it would do.
+      await main([name, flag, "--zzz-probe"], ctx);
+      const accepted = !err.includes(`Unknown option "${flag}"`);
+      assert.match(err, /Unknown option|looks like another option/, `${name} ${flag}: ${err}`);
+      if (accepted !== listed.has(flag)) {
+        problems.push(
+          `${name} ${flag}: ${accepted ? "accepted, not in its help" : "listed, refused"}`,
+        );
+      }
+    }
+  }
+  assert.deepEqual(problems, []);
+  removeTree(base);
+});
+
+Deno.test("--json prints one JSON document for roots add and remove, and an index a daemon takes", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, { "a.ts": "export const a = 1;\n" });
+  const real = Deno.realPathSync(repo);
+  const added = await cli(home, ["roots", "add", repo, "--json"]);
+  assert.equal(added.code, 0, added.stderr);
+  assert.deepEqual(JSON.parse(added.stdout), { added: [real], daemon: null });
+  const daemon = await startDaemon(home);
+  try {
+    const idx = await cli(home, ["index", repo, "--json"]);
+    assert.equal(idx.code, 0, idx.stderr);
+    assert.deepEqual(JSON.parse(idx.stdout), { roots: [real], daemon: daemon.pid });
+    assert.match(idx.stderr, /The daemon \(pid \d+\) is running/);
+  } finally {
+    await daemon.stop();
+  }
+  const removed = await cli(home, ["roots", "remove", repo, "--json"]);
+  assert.equal(removed.code, 0, removed.stderr);
+  assert.deepEqual(JSON.parse(removed.stdout), { removed: [repo], daemon: null });
   removeTree(base);
 });

@@ -7,11 +7,12 @@ import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 
-export const HELP = `heimdall hint PATH… | --stdin
+export const HELP = `heimdall hint PATH… | --stdin [--quiet|-q]
   Tells the writer "look at these paths" and returns at once: no lock, no
   journal write, O(1). --stdin reads a harness's hook JSON (or one path per
   line) and pulls the paths out of it. Values that are not usable paths, or
-  that lie under no root, are dropped with a warning and never stored.`;
+  that lie under no root, are dropped with a warning (none with --quiet) and
+  never stored; exit 2 when none is left.`;
 
 const MAX_STDIN = 4 * 1024 * 1024;
 

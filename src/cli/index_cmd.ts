@@ -10,13 +10,14 @@ import { plural, seconds } from "../present/fmt.ts";
 import { progressBar } from "./progress.ts";
 import { handToDaemon, SETTLE_MS, withWriter } from "./writer.ts";
 
-export const HELP = `heimdall index [ROOT…] [--depth max|L0..L3] [--no-embed]
+export const HELP = `heimdall index [ROOT…] [--depth max|L0..L3] [--no-embed] [--json]
   Adds each ROOT (default: the current folder) to the roots and converges them
   now: a cold index the first time, a stat audit after that. Prints a summary
-  line (files, symbols, seconds). Then, with a model active, embeds every
-  chunk that has no vector of it yet (a progress bar with an ETA on a
-  terminal; --no-embed leaves that to the daemon). With a daemon running,
-  hands the roots to it.`;
+  line (files, symbols, seconds; --json: the pass's counts as one JSON
+  object). Then, with a model active, embeds every chunk that has no vector
+  of it yet (a progress bar with an ETA on a terminal; --no-embed leaves that
+  to the daemon). With a daemon running, hands the roots to it (--json:
+  the roots and the daemon's pid).`;
 
 /** `heimdall index`: add roots and converge them now. */
 export async function run(args: string[], ctx: Context): Promise<number> {
@@ -62,6 +63,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   if (daemon !== undefined) {
     await addRoots();
     daemon = await handToDaemon(ctx, realDirs) ?? daemon;
+    if (values.json) ctx.out(JSON.stringify({ roots: realDirs, daemon }));
     ctx.err(
       `The daemon (pid ${daemon}) is running: it picks up ${
         plural(realDirs.length, "root")

@@ -7,14 +7,14 @@ import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 import { printable } from "../present/fmt.ts";
 
-export const HELP = `heimdall insert --title T --body B|- [--keywords k1,k2] [--path P]…
-  Records reusable work as a note: searchable at once (\`heimdall search\`,
-  --kind notes), never deleted by re-indexing. Each --path (a file or folder
+export const HELP = `heimdall insert --title T --body B|- [--keywords k1,k2] [--path P]… [--json]
+  Records reusable work as a note: searchable at once (\`heimdall search
+  --kind notes\`), never deleted by re-indexing. Each --path (a file or folder
   that exists) is attached: when the note is found, those paths get verdicts
   too, and a file that moved is found again by its content. --body - reads the
   body from stdin. A note keeps a title and keywords of up to 4,096
   characters, a body of up to 65,536 and up to 256 paths (what an import of
-  its export accepts).`;
+  its export accepts). --json prints the note's id, title, keywords and paths.`;
 
 /** `heimdall insert`: record a note. */
 export async function run(args: string[], ctx: Context): Promise<number> {

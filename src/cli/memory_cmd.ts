@@ -357,9 +357,10 @@ export async function historyCmd(args: string[], ctx: Context): Promise<number> 
   });
 }
 
-export const FORGET_HELP = `heimdall forget ID [--json]
-  Marks a memory forgotten (when, by whom): it leaves \`why\`'s current answer
-  and search, and stays in history. ID may be a unique prefix (4+ characters).`;
+export const FORGET_HELP = `heimdall forget ID [--json] [--author NAME]
+  Marks a memory forgotten (when, by whom: --author, else $HEIMDALL_AUTHOR,
+  git user.name or $USER): it leaves \`why\`'s current answer and search, and
+  stays in history. ID may be a unique prefix (4+ characters).`;
 
 /** `heimdall forget`. */
 export async function forgetCmd(args: string[], ctx: Context): Promise<number> {

@@ -7,12 +7,13 @@ import { EXIT } from "./exit_codes.ts";
 import { handToDaemon } from "./writer.ts";
 import { homeDirs, isInside, rootInHomeError } from "../reconcile/mod.ts";
 
-export const HELP = `heimdall roots [list] | add DIR… [--depth D] | remove DIR…
-  The folders Heimdall indexes, kept in $HEIMDALL_HOME/config.json. add and
-  remove change the configuration; the writer (daemon, or the next
-  \`heimdall reconcile\`) indexes or retracts them. A root inside another root
-  owns its own files (the innermost root wins); removing it hands them back
-  to the outer root. $HEIMDALL_HOME is never indexed, even inside a root.`;
+export const HELP = `heimdall roots [list] | add DIR… [--depth D] | remove DIR… [--json]
+  The folders Heimdall indexes, kept in $HEIMDALL_HOME/config.json (--json:
+  each root's path and depth; what was added or removed). add and remove
+  change the configuration; the writer (daemon, or the next \`heimdall
+  reconcile\`) indexes or retracts them. A root inside another root owns its
+  own files (the innermost root wins); removing it hands them back to the
+  outer root. $HEIMDALL_HOME is never indexed, even inside a root.`;
 
 /** `heimdall roots`: list, add, remove. */
 export async function run(args: string[], ctx: Context): Promise<number> {
@@ -76,6 +77,12 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   }
   for (const n of notes) ctx.err(n);
   const daemon = await handToDaemon(ctx, verb === "add" ? paths : []);
+  if (values.json) {
+    ctx.out(
+      JSON.stringify({ [verb === "add" ? "added" : "removed"]: paths, daemon: daemon ?? null }),
+    );
+    return EXIT.ok;
+  }
   ctx.out(
     `${verb === "add" ? "added" : "removed"} ${paths.join(", ")}; ${
       daemon !== undefined
