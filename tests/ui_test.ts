@@ -232,6 +232,18 @@ Deno.test({
   },
 });
 
+Deno.test("heimdall ui refuses a --port or --author it cannot use before serving, naming it", async () => {
+  const home = tempDir("heimdall-ui-flags-");
+  for (const port of ["", "1e3", "0x1F90", "8080.5", "65536"]) {
+    const r = await cli(home, ["ui", "--no-open", `--port=${port}`]);
+    assertEquals(r.code, 2, `--port=${port}: ${r.stdout}${r.stderr}`);
+    assertStringIncludes(r.stderr, `Invalid --port "${port}": expected a port number`);
+  }
+  const r = await cli(home, ["ui", "--no-open", "--author=  "]);
+  assertEquals(r.code, 2, r.stdout + r.stderr);
+  assertStringIncludes(r.stderr, 'Empty --author "  "');
+});
+
 Deno.test({
   name:
     "the file view reads a file grown to a gigabyte since it was indexed only as far as it shows, and takes any line asked",

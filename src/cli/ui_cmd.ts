@@ -60,9 +60,20 @@ export async function run(args: string[], given: Context): Promise<number> {
     boolean: ["no-open", "demo"],
     positionals: false,
   });
-  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
+  // Digits only: Number() takes "" as 0 (any port), "1e3" as 1000 and "0x50" as 80.
+  const port = values.port === undefined
+    ? DEFAULT_PORT
+    : /^[0-9]{1,5}$/.test(values.port)
+    ? Number(values.port)
+    : NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UsageError(`Invalid --port "${values.port}": expected a port number from 0 to 65535`);
+  }
+  if (values.author !== undefined && values.author.trim() === "") {
+    // Caught now, not at the first decision added from the browser.
+    throw new UsageError(
+      `Empty --author "${values.author}": give the name decisions added here are recorded with`,
+    );
   }
   let demo: DemoPlayer | undefined;
   let throwaway: string | undefined;
