@@ -453,3 +453,51 @@ function writeFiles(dir: string, files: Record<string, string>): string {
   }
   return dir;
 }
+
+Deno.test("a package's .mjs, .cjs and .umd.js builds fold into one hit; a copy that differs where the hit points does not", async () => {
+  const base = tempDir("heimdall-search-");
+  try {
+    const fns = Array.from(
+      { length: 6 },
+      (_, i) =>
+        `function helper${i}(value) {\n  if (value == null) return ${i};\n  return String(value).trim().length + ${i}; // kestrel gauge\n}\n`,
+    );
+    const names = fns.map((_, i) => `helper${i}`);
+    const manual = (extra: string) =>
+      `# Manual\n\n${
+        Array.from({ length: 8 }, (_, i) => `## Topic ${i}\n\nTopic ${i} explains widgets.\n`)
+          .join("\n")
+      }\n## Deleting records\n\nCall purge_records to remove old rows from the archive table.${extra}\n`;
+    const repo = join(base, "repo");
+    copyTree(
+      writeFiles(join(base, "tree"), {
+        "pkg/lib/index.mjs": `${fns.join("\n")}\nexport { ${names.join(", ")} };\n`,
+        "pkg/lib/index.cjs": `'use strict';\n\n${fns.join("\n")}\n${
+          names.map((n) => `exports.${n} = ${n};\n`).join("")
+        }`,
+        "pkg/lib/index.umd.js":
+          `(function (global, factory) {\n  factory(global.lib = {});\n})(this, (function (exports) { 'use strict';\n\n${
+            fns.map((f) => f.replace(/^(?=.)/gm, "  ")).join("\n")
+          }\n${names.map((n) => `  exports.${n} = ${n};\n`).join("")}\n}));\n`,
+        "v1/docs/manual.md": manual(""),
+        "v2/docs/manual.md": manual(" WARNING: version 2 also drops the live table."),
+      }),
+      repo,
+    );
+    const home = join(base, "home");
+    assert.equal((await cli(home, ["index", repo])).code, 0);
+    const search = async (q: string) =>
+      (JSON.parse((await cli(home, ["search", "--json", q])).stdout) as SearchResult).hits;
+    const builds = await search("helper value trim length kestrel gauge");
+    assert.equal(builds.length, 1, builds.map((h) => h.path).join(", "));
+    assert.deepEqual(
+      [builds[0]!.path, ...builds[0]!.copies].map((p) => p!.slice(p!.lastIndexOf("."))).sort(),
+      [".cjs", ".js", ".mjs"],
+    );
+    const purge = await search("purge records remove old rows archive table");
+    assert.deepEqual(purge.map((h) => h.copies.length), [0, 0], "the warning is not 'the same'");
+    assert.equal(purge.length, 2);
+  } finally {
+    removeTree(base);
+  }
+});

@@ -107,7 +107,17 @@ export function focusCandidates(
   }
   const maxPrior = Math.max(...head.map((c) => c.score), Number.MIN_VALUE);
   const dec = new TextDecoder();
-  const hashes = new Map<string, Set<string>>();
+  const texts = new Map<string, UnitTexts>();
+  // Files of one name (`index.mjs`, `index.cjs`, `index.umd.js`) are compared white space
+  // aside; others by their units' indexed text hashes (no text to read).
+  const seen = new Set<string>();
+  const named = new Set<string>();
+  for (const c of head) {
+    if (c.best.rel === null) continue;
+    const stem = nameStem(c.best.rel);
+    if (seen.has(stem)) named.add(stem);
+    seen.add(stem);
+  }
   const scored = head.map((c) => {
     const m = c.best;
     const prior = tuning.priorWeight * (c.score / maxPrior);
@@ -130,7 +140,6 @@ export function focusCandidates(
       dec.decode(bytes.length > READ_MAX_BYTES ? bytes.subarray(0, READ_MAX_BYTES) : bytes),
     );
     const rel = m.rel ?? "";
-    hashes.set(c.key, new Set(list.filter((u) => u.title !== rel).map((u) => u.text_hash)));
     // An edited file: its units are scored where their definitions are now.
     const moved = m.size !== null && bytes.length !== m.size
       ? rangesNow(j, m.path_id, file.text)
@@ -161,6 +170,11 @@ export function focusCandidates(
       }
     });
     shown.sort((a, b) => b.score - a.score || a.row.id - b.row.id);
+    const kept = shown.slice(0, SHOWN_UNITS);
+    texts.set(
+      c.key,
+      named.has(nameStem(rel)) ? unitTexts(list, rel, file, kept) : indexedTexts(list, rel, kept),
+    );
     // Release notes are prose (or text of no known language): `src/history.ts` is code.
     const notes = CHANGELOG.test(rel) && (m.source === "docs" || m.language === null);
     const changelog = notes ? tuning.changelogPenalty : 0;
@@ -181,7 +195,7 @@ export function focusCandidates(
     return { ...c, best: nameOf(c, shown), units: shown, copies: [], focus };
   });
   focused.sort((a, b) => b.focus - a.focus || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return [...foldCopies(focused, hashes, tuning.copyJaccard, q.near), ...tail];
+  return [...foldCopies(focused, texts, tuning.copyJaccard, q.near), ...tail];
 }
 
 /**
@@ -307,16 +321,153 @@ function unitInput(u: UnitRow, rel: string): UnitInput {
 }
 
 /**
- * Folds candidates whose units are the same text into the first of them
- * (pure): two files are copies when the Jaccard similarity of their units'
- * text hashes is at least `threshold` (each with at least two units), or
- * when their content hashes are equal. `hashes` holds each candidate's
- * unit text hashes (its own lines left out) by key. The first copy under
+ * A file's units as copies are compared: each unit's text as a hash with its
+ * weight, and the hashes of the units its hit shows. Files of one name read
+ * their units' text with white space collapsed (a UMD build indents what an
+ * ES module does not) and a leading `export` dropped, weighed by length;
+ * other files' units are their indexed text hashes, weighing one each.
+ */
+export interface UnitTexts {
+  /** Hash of each unit's text → its weight. */
+  all: ReadonlyMap<number, number>;
+  /** The hashes of the units the hit shows. */
+  shown: readonly number[];
+}
+
+/** A path's file name up to its first dot: `pkg/cjs/index.umd.js` → `index`. */
+function nameStem(rel: string): string {
+  const base = rel.slice(rel.lastIndexOf("/") + 1);
+  const dot = base.indexOf(".", 1);
+  return dot < 0 ? base : base.slice(0, dot);
+}
+
+/**
+ * The {@link UnitTexts} of a file's units (its own lines left out) as
+ * indexed: each unit's text hash, every unit weighing one.
+ */
+function indexedTexts(
+  list: readonly UnitRow[],
+  rel: string,
+  shown: readonly { row: UnitRow }[],
+): UnitTexts {
+  const hash = (u: UnitRow) => parseInt(u.text_hash.slice(0, 13), 16);
+  return {
+    all: new Map(list.filter((u) => u.title !== rel).map((u) => [hash(u), 1])),
+    shown: shown.map((u) => hash(u.row)),
+  };
+}
+
+/**
+ * The {@link UnitTexts} of a file's units (its own lines left out), read from
+ * its text: each line hashed once, a unit's hash folded from its lines'.
+ */
+function unitTexts(
+  list: readonly UnitRow[],
+  rel: string,
+  file: ReturnType<typeof fileText>,
+  shown: readonly { row: UnitRow }[],
+): UnitTexts {
+  const n = file.lineStarts.length;
+  /** Per line: its collapsed text's hash (two 32-bit halves) and length; -1 not yet read. */
+  const h1 = new Uint32Array(n);
+  const h2 = new Uint32Array(n);
+  const len = new Int32Array(n).fill(-1);
+  const end = (l: number) => (l + 1 < n ? file.lineStarts[l + 1]! - 1 : file.text.length);
+  const byId = new Map<number, number>();
+  const all = new Map<number, number>();
+  for (const u of list) {
+    if (u.title === rel || u.start_line === null || u.start_line > n) continue;
+    const last = Math.min(n, u.end_line ?? u.start_line) - 1;
+    let a = 0x9e3779b9;
+    let b = 0x85ebca6b;
+    let size = 0;
+    for (let l = u.start_line - 1; l <= last; l++) {
+      let x: number, y: number, k: number;
+      if (l === u.start_line - 1) {
+        // An ES module's `export function f` is a CommonJS build's `function f`.
+        [x, y, k] = hashLine(file.text, file.lineStarts[l]!, end(l), true);
+      } else {
+        if (len[l]! < 0) [h1[l], h2[l], len[l]] = hashLine(file.text, file.lineStarts[l]!, end(l));
+        x = h1[l]!;
+        y = h2[l]!;
+        k = len[l]!;
+      }
+      if (k === 0) continue;
+      a = Math.imul(a ^ x, 2654435761);
+      b = Math.imul(b ^ y, 1597334677);
+      size += k + 1;
+    }
+    const h = 4294967296 * (2097151 & (b ^ (a >>> 7))) + ((a ^ Math.imul(b, 2246822507)) >>> 0);
+    byId.set(u.id, h);
+    all.set(h, size);
+  }
+  return { all, shown: shown.flatMap((u) => byId.get(u.row.id) ?? []) };
+}
+
+/**
+ * The cyrb53 hash (two 32-bit halves) and length of `text[from, to)` trimmed,
+ * each run of white space read as one space, without a leading `export ` or
+ * `export default ` when `unexport`: no string is built.
+ */
+function hashLine(
+  text: string,
+  from: number,
+  to: number,
+  unexport = false,
+): [number, number, number] {
+  const space = (c: number) => c === 32 || (c >= 9 && c <= 13);
+  let i = from;
+  while (i < to && space(text.charCodeAt(i))) i++;
+  if (unexport) {
+    for (const word of ["export", "default"]) {
+      if (
+        text.startsWith(word, i) && i + word.length < to && space(text.charCodeAt(i + word.length))
+      ) {
+        i += word.length;
+        while (i < to && space(text.charCodeAt(i))) i++;
+      }
+    }
+  }
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  let k = 0;
+  let gap = false;
+  for (; i < to; i++) {
+    let c = text.charCodeAt(i);
+    if (space(c)) {
+      gap = true;
+      continue;
+    }
+    if (gap) {
+      // The run of white space before this character, as one space.
+      gap = false;
+      c = 32;
+      i--;
+    }
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+    k++;
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return [h1 >>> 0, h2 >>> 0, k];
+}
+
+/**
+ * Folds candidates that are copies of one another into the first of them
+ * (pure): files with equal content hashes, or whose units are mostly the same
+ * text — the weight of the units both hold is at least `threshold` of all
+ * their units' ({@link UnitTexts}: each file with at least two units; files
+ * of one name compared white space aside, so a package's `.mjs`, `.cjs` and
+ * `.umd.js` builds are copies although the `.cjs` adds its `exports.x = x`
+ * lines and the UMD build indents) — and whose shown units are in both: a
+ * copy that differs in the very section or function a hit shows is a hit of
+ * its own. `texts` holds each candidate's units by key. The first copy under
  * `near` (a folder) stands for the group, in the best one's place.
  */
 export function foldCopies(
   list: readonly FocusedCandidate[],
-  hashes: ReadonlyMap<string, ReadonlySet<string>>,
+  texts: ReadonlyMap<string, UnitTexts>,
   threshold: number,
   near?: string,
 ): FocusedCandidate[] {
@@ -324,34 +475,41 @@ export function foldCopies(
     near !== undefined && c.best.path !== null &&
     c.best.path.startsWith(near.replace(/\/+$/, "") + "/");
   const out: FocusedCandidate[] = [];
-  const sets: (ReadonlySet<string> | undefined)[] = [];
+  const kept: (UnitTexts | undefined)[] = [];
   for (const c of list) {
-    const set = hashes.get(c.key);
-    const twin = out.findIndex((o, i) => isCopy(o, sets[i], c, set, threshold));
+    const units = texts.get(c.key);
+    const twin = out.findIndex((o, i) => isCopy(o, kept[i], c, units, threshold));
     if (twin >= 0) {
-      const kept = out[twin]!;
-      out[twin] = isNear(c) && !isNear(kept)
-        ? { ...c, copies: [kept.best.path!, ...kept.copies], focus: kept.focus }
-        : { ...kept, copies: [...kept.copies, c.best.path!] };
+      const first = out[twin]!;
+      out[twin] = isNear(c) && !isNear(first)
+        ? { ...c, copies: [first.best.path!, ...first.copies], focus: first.focus }
+        : { ...first, copies: [...first.copies, c.best.path!] };
       continue;
     }
     out.push(c);
-    sets.push(set);
+    kept.push(units);
   }
   return out;
 }
 
 function isCopy(
   a: FocusedCandidate,
-  aSet: ReadonlySet<string> | undefined,
+  aUnits: UnitTexts | undefined,
   b: FocusedCandidate,
-  bSet: ReadonlySet<string> | undefined,
+  bUnits: UnitTexts | undefined,
   threshold: number,
 ): boolean {
   if (a.best.path_id === null || b.best.path_id === null) return false;
   if (a.best.hash !== null && a.best.hash === b.best.hash) return true;
-  if (!aSet || !bSet || aSet.size < 2 || bSet.size < 2) return false;
+  if (!aUnits || !bUnits || aUnits.all.size < 2 || bUnits.all.size < 2) return false;
+  if (!aUnits.shown.every((h) => bUnits.all.has(h))) return false;
+  if (!bUnits.shown.every((h) => aUnits.all.has(h))) return false;
   let both = 0;
-  for (const h of aSet) if (bSet.has(h)) both++;
-  return both / (aSet.size + bSet.size - both) >= threshold;
+  let total = 0;
+  for (const [h, n] of aUnits.all) {
+    total += n;
+    if (bUnits.all.has(h)) both += n;
+  }
+  for (const n of bUnits.all.values()) total += n;
+  return total > 0 && both / (total - both) >= threshold;
 }
