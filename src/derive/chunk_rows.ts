@@ -185,8 +185,7 @@ export function textWindows(lines: readonly string[], from: number, fromChar = 0
   while (out.length < WINDOW_MAX_COUNT) {
     if (offset > 0 || (i < lines.length && lines[i]!.length > WINDOW_MAX_CHARS)) {
       if (i >= lines.length) break;
-      for (const piece of linePieces(lines[i]!, offset)) {
-        if (out.length >= WINDOW_MAX_COUNT) break;
+      for (const piece of linePieces(lines[i]!, offset, WINDOW_MAX_COUNT - out.length)) {
         if (piece.trim() !== "") out.push({ startLine: i + 1, endLine: i + 1, text: piece });
       }
       i++;
@@ -223,18 +222,21 @@ export function textWindows(lines: readonly string[], from: number, fromChar = 0
 }
 
 /**
- * `line` from character `from` on, in pieces of at most
+ * `line` from character `from` on, in at most `max` pieces of at most
  * {@link WINDOW_MAX_CHARS}: each cut after its last space when that space is
  * in its second half (no word is cut in two), else at the cap.
  */
-export function linePieces(line: string, from = 0): string[] {
+export function linePieces(line: string, from = 0, max = Infinity): string[] {
   const out: string[] = [];
   let at = from;
-  while (at < line.length) {
+  while (at < line.length && out.length < max) {
     let end = Math.min(line.length, at + WINDOW_MAX_CHARS);
     if (end < line.length) {
-      const space = line.lastIndexOf(" ", end - 1);
-      if (space >= at + (WINDOW_MAX_CHARS >> 1)) end = space + 1;
+      // Looked for in the piece's second half only: a line without spaces costs its length once.
+      let space = end - 1;
+      const floor = at + (WINDOW_MAX_CHARS >> 1);
+      while (space >= floor && line[space] !== " ") space--;
+      if (space >= floor) end = space + 1;
     }
     out.push(line.slice(at, end));
     at = end;

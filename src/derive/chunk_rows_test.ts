@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { NodeRecord } from "../store/mod.ts";
 import {
   chunkRows,
+  linePieces,
   pathText,
   textWindows,
   WINDOW_MAX_CHARS,
@@ -244,8 +245,13 @@ Deno.test("textWindows() cuts a line longer than a window into windows of that l
   assert.deepEqual(windows.at(-1), { startLine: 3, endLine: 3, text: "after" });
   // Text another chunk already holds is skipped: from the 100th character of a long line.
   assert.equal(textWindows([words], 0, 100).map((w) => w.text).join(""), words.slice(100));
-  // And the count stays bounded.
+  // And the count stays bounded: a line is cut no further than the windows it may still fill.
   assert.equal(textWindows(["x".repeat(WINDOW_MAX_CHARS * 100)], 0).length, WINDOW_MAX_COUNT);
+  assert.deepEqual(linePieces("x".repeat(WINDOW_MAX_CHARS * 10), 0, 3).map((p) => p.length), [
+    WINDOW_MAX_CHARS,
+    WINDOW_MAX_CHARS,
+    WINDOW_MAX_CHARS,
+  ]);
 });
 
 Deno.test("textWindows() cuts at blank lines when a window is full", () => {

@@ -148,8 +148,11 @@ function emit(
   for (let at = 0; at < text.length;) {
     let cut = Math.min(text.length, at + (text.length - at > max ? options.maxChars : max));
     if (cut < text.length) {
-      const space = Math.max(text.lastIndexOf(" ", cut - 1), text.lastIndexOf("\n", cut - 1));
-      if (space >= at + (options.maxChars >> 1)) cut = space + 1;
+      // After the last space or line break in the piece's second half, if any (looked for there only).
+      let space = cut - 1;
+      const floor = at + (options.maxChars >> 1);
+      while (space >= floor && text[space] !== " " && text[space] !== "\n") space--;
+      if (space >= floor) cut = space + 1;
     }
     const piece = at === 0 && cut === text.length ? text : text.slice(at, cut).trim();
     at = cut;
