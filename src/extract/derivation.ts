@@ -49,7 +49,8 @@ export const DERIVATION: DerivationVersions = {
     cpp: 6,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.
-    markdown: 2,
+    // 3: nor a heading inside an HTML comment.
+    markdown: 3,
   },
 };
 

@@ -12,8 +12,8 @@ const CHUNK_MAX_CHARS = 6000;
 
 /**
  * Splits markdown into sections by heading, ATX (`## Install`) and setext
- * (underlined with `===` or `---`); a `#` inside a fenced code block or YAML
- * front matter is not a heading. Each chunk carries its heading path
+ * (underlined with `===` or `---`); a `#` inside a fenced code block, an
+ * HTML comment or YAML front matter is not a heading. Each chunk carries its heading path
  * (`Guide > Install`), 1-based inclusive line range (trailing blank lines
  * dropped) and text; text before the first heading is a chunk with heading
  * `""`. Every heading is also a symbol of kind `heading` whose range covers
@@ -37,6 +37,8 @@ function findHeadings(lines: string[]): ProseHeading[] {
   let paragraphStart = -1;
   /** Inside a GFM table (its delimiter row seen, no blank line since). */
   let table = false;
+  /** Inside an HTML comment. */
+  let comment = false;
   let i = 0;
   if (lines[0]?.trim() === "---") {
     // YAML front matter: skip to its closing `---` or `...`.
@@ -55,6 +57,16 @@ function findHeadings(lines: string[]): ProseHeading[] {
     }
     if (fenceMatch && !(fenceMatch[1]![0] === "`" && fenceMatch[2]!.includes("`"))) {
       fence = { char: fenceMatch[1]![0]!, len: fenceMatch[1]!.length };
+      paragraphStart = -1;
+      continue;
+    }
+    if (comment) {
+      if (line.includes("-->")) comment = false;
+      continue;
+    }
+    if (/^ {0,3}<!--/.test(line)) {
+      // An HTML comment (a template's commented-out `## Checklist`) runs to its `-->`.
+      comment = !line.slice(line.indexOf("<!--") + 4).includes("-->");
       paragraphStart = -1;
       continue;
     }

@@ -101,3 +101,12 @@ Deno.test("chunkMarkdown() never makes a heading without a word: `#`, `### ###`"
     ["Title > Install", 3, 13],
   ]);
 });
+
+Deno.test("chunkMarkdown() takes no heading from an HTML comment", () => {
+  const text = "# Project\n\nIntro.\n\n<!--\n## Checklist (delete this)\n-->\n\n" +
+    "<!-- ## one line --> \n\n## Usage\n\nRun it.\n";
+  deepStrictEqual(chunkMarkdown(text).symbols.map((s) => s.qualname), [
+    "Project",
+    "Project > Usage",
+  ]);
+});
