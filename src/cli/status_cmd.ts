@@ -7,6 +7,7 @@ import {
   Journal,
   JournalCorruptError,
   journalCounts,
+  JournalMissingError,
   lastAudit,
   listRoots,
   markDamaged,
@@ -33,7 +34,9 @@ export const HELP = `heimdall status [--json] [--check]
   is off) and the vectors stored per model. Checks the journal for damage
   (SQLite's quick_check reads every page: always with --check, by default only
   for a journal under ${QUICK_CHECK_MIB} MiB); a damaged journal exits 3 and
-  names the remedy, \`heimdall rebuild\`.`;
+  names the remedy, \`heimdall rebuild\`. So does one it cannot read at all
+  (newer than this build, empty, not this user's to write), each with its own
+  remedy; a home with no journal yet exits 0.`;
 
 /** `heimdall status`: what the index holds and who writes it. */
 export async function run(args: string[], ctx: Context): Promise<number> {
@@ -52,7 +55,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     };
     if (values.json) ctx.out(JSON.stringify(status));
     else ctx.out(`${ctx.home.home}: ${(e as Error).message}`);
-    return e instanceof JournalCorruptError ? EXIT.env : EXIT.ok;
+    // Nothing indexed yet is a state; a journal that cannot be read is a fault.
+    return e instanceof JournalMissingError ? EXIT.ok : EXIT.env;
   }
   try {
     const damage = checkIntegrity(journal, ctx, values.check === true);

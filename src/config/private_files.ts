@@ -42,12 +42,21 @@ export function tightenPrivate(path: string): boolean {
  * Creates `dir` (and missing parents) 0700. A folder that already exists is
  * left as it is: it may be a shared one (`/tmp`, a project, `~/.claude`) that
  * is not Heimdall's to change; a home left loose is {@link tightenHome}'s job.
+ * Throws `Deno.errors.AlreadyExists` naming `dir` when a file is there.
  */
 export function ensurePrivateDir(dir: string): void {
+  let st: Deno.FileInfo | undefined;
   try {
-    if (Deno.statSync(dir).isDirectory) return;
+    st = Deno.statSync(dir);
   } catch {
     // missing: create it below
+  }
+  if (st?.isDirectory) return;
+  if (st !== undefined) {
+    // mkdir would say only "File exists", with no word of what to do.
+    throw new Deno.errors.AlreadyExists(
+      `"${dir}" is a file, not a folder, and Heimdall keeps its files in a folder there (is HEIMDALL_HOME set to a file?); move that file aside or set HEIMDALL_HOME to a folder`,
+    );
   }
   Deno.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   // The umask only removes bits, but a parent's default ACL may add some.

@@ -2,7 +2,7 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlit
 import { dirname } from "../files/mod.ts";
 import { MIGRATIONS } from "./schema.ts";
 import { ensurePrivateDir, tightenPrivate } from "../config/private_files.ts";
-import { JournalError } from "./journal_error.ts";
+import { JournalError, JournalMissingError } from "./journal_error.ts";
 import { emptyHolds, recordHold, type WriteHolds, WriteIntent } from "./write_lock.ts";
 import {
   corruptionDetail,
@@ -13,7 +13,7 @@ import {
   markDamaged,
 } from "./corruption.ts";
 
-export { JournalError };
+export { JournalError, JournalMissingError };
 
 let busyTimeoutMs = 5000;
 
@@ -92,11 +92,10 @@ export class Journal {
     if (readOnly) {
       try {
         Deno.statSync(file);
-      } catch {
-        throw new JournalError(
-          `No journal at "${file}": nothing is indexed yet; run \`heimdall index DIR\``,
-          file,
-        );
+      } catch (e) {
+        // HEIMDALL_HOME set to a file: nothing can ever be indexed there.
+        if (e instanceof Deno.errors.NotADirectory) ensurePrivateDir(dirname(file));
+        throw new JournalMissingError(file);
       }
     } else {
       ensurePrivateDir(dirname(file));
@@ -370,6 +369,14 @@ export class Journal {
       );
     }
     if (have === MIGRATIONS.length) return;
+    if (
+      this.readOnly && have === 0 && fileSize(this.file) === 0 && fileSize(`${this.file}-wal`) === 0
+    ) {
+      throw new JournalError(
+        `Journal "${this.file}" is empty (0 bytes): whatever it held is gone; restore the newest backup beside it (journal.db.*.backup, made by \`heimdall rebuild\`) if there is one, else any writing command starts a fresh journal`,
+        this.file,
+      );
+    }
     if (this.readOnly) {
       throw new JournalError(
         `Journal "${this.file}" is at schema version ${have} and needs migrating to ${MIGRATIONS.length}; run any writing command (heimdall reconcile) once`,
@@ -425,6 +432,14 @@ function fileWritable(path: string): boolean {
     return Deno.uid() === 0 || st.uid !== Deno.uid() || ((st.mode ?? 0o200) & 0o200) !== 0;
   } catch {
     return true;
+  }
+}
+
+function fileSize(path: string): number {
+  try {
+    return Deno.statSync(path).size;
+  } catch {
+    return 0;
   }
 }
 

@@ -8,3 +8,12 @@ export class JournalError extends EnvironmentError {
     this.name = "JournalError";
   }
 }
+
+/** No journal exists yet (nothing was ever indexed or remembered here): a state, not a fault. */
+export class JournalMissingError extends JournalError {
+  /** No journal at `file`. */
+  constructor(file: string) {
+    super(`No journal at "${file}": nothing is indexed yet; run \`heimdall index DIR\``, file);
+    this.name = "JournalMissingError";
+  }
+}

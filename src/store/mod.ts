@@ -5,7 +5,7 @@
  * files on disk: callers hand it rows. Writes happen only inside the
  * reconciler's transactions (the single writer); readers open read-only.
  */
-export { Journal, JournalError, setBusyTimeout } from "./journal.ts";
+export { Journal, JournalError, JournalMissingError, setBusyTimeout } from "./journal.ts";
 export type { WriteHolds } from "./write_lock.ts";
 export {
   clearDamage,

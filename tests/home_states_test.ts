@@ -1,0 +1,49 @@
+/**
+ * `heimdall status` and the memory commands on a home in a state the user
+ * did not mean: HEIMDALL_HOME naming a file, a journal from a newer build,
+ * an empty journal. Each says what is wrong and what to do, in one line,
+ * exits 3 (a home with nothing in it yet exits 0), and loses nothing stored.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { cli, tempDir } from "./helpers.ts";
+
+Deno.test("status and remember name HEIMDALL_HOME set to a file, exit 3, and leave the file as it was", async () => {
+  const file = join(tempDir(), "not-a-folder");
+  Deno.writeTextFileSync(file, "mine\n");
+  const status = await cli(file, ["status"]);
+  assert.equal(status.code, 3, status.stdout + status.stderr);
+  assert.match(status.stdout, /is a file, not a folder.*set HEIMDALL_HOME to a folder/);
+  assert.doesNotMatch(status.stdout, /nothing is indexed yet/);
+  const remember = await cli(file, ["remember", "--kind", "note", "--about", file, "x"]);
+  assert.equal(remember.code, 3, remember.stderr);
+  assert.match(remember.stderr, /is a file, not a folder/);
+  assert.equal(Deno.readTextFileSync(file), "mine\n");
+});
+
+Deno.test("status exits 3 on a journal newer than this build and keeps its memories; 0 on a home with no journal yet", async () => {
+  const home = tempDir();
+  const repo = tempDir();
+  const remember = await cli(home, ["remember", "--kind", "decision", "--about", repo, "keep it"]);
+  assert.equal(remember.code, 0, remember.stderr);
+  const db = new DatabaseSync(join(home, "journal.db"));
+  db.exec("PRAGMA user_version = 999");
+  db.close();
+  const status = await cli(home, ["status", "--json"]);
+  assert.equal(status.code, 3, status.stdout + status.stderr);
+  assert.match(JSON.parse(status.stdout).message, /newer than this build.*upgrade heimdall/);
+  const check = new DatabaseSync(join(home, "journal.db"), { readOnly: true });
+  assert.deepEqual({ ...check.prepare("SELECT text FROM memories").get() }, { text: "keep it" });
+  check.close();
+  assert.equal((await cli(tempDir(), ["status"])).code, 0);
+});
+
+Deno.test("status on an empty (0-byte) journal says it is empty and where a backup would be, not that it needs migrating", async () => {
+  const home = tempDir();
+  Deno.writeFileSync(join(home, "journal.db"), new Uint8Array(0));
+  const status = await cli(home, ["status"]);
+  assert.equal(status.code, 3, status.stdout + status.stderr);
+  assert.match(status.stdout, /is empty \(0 bytes\).*journal\.db\.\*\.backup/);
+  assert.doesNotMatch(status.stdout, /needs migrating/);
+});
