@@ -49,8 +49,8 @@ export const DERIVATION: DerivationVersions = {
     cpp: 6,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.
-    // 3: nor a heading inside an HTML comment.
-    markdown: 3,
+    // 3: nor a heading inside an HTML comment; 4: nor a line continuing a list item or quote.
+    markdown: 4,
   },
 };
 

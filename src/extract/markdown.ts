@@ -39,6 +39,8 @@ function findHeadings(lines: string[]): ProseHeading[] {
   let table = false;
   /** Inside an HTML comment. */
   let comment = false;
+  /** Lines continue a list item or a quote (no blank line since one). */
+  let lazy = false;
   let i = 0;
   if (lines[0]?.trim() === "---") {
     // YAML front matter: skip to its closing `---` or `...`.
@@ -58,6 +60,7 @@ function findHeadings(lines: string[]): ProseHeading[] {
     if (fenceMatch && !(fenceMatch[1]![0] === "`" && fenceMatch[2]!.includes("`"))) {
       fence = { char: fenceMatch[1]![0]!, len: fenceMatch[1]!.length };
       paragraphStart = -1;
+      lazy = false;
       continue;
     }
     if (comment) {
@@ -68,6 +71,7 @@ function findHeadings(lines: string[]): ProseHeading[] {
       // An HTML comment (a template's commented-out `## Checklist`) runs to its `-->`.
       comment = !line.slice(line.indexOf("<!--") + 4).includes("-->");
       paragraphStart = -1;
+      lazy = false;
       continue;
     }
     const atx = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/.exec(line);
@@ -79,6 +83,7 @@ function findHeadings(lines: string[]): ProseHeading[] {
       }
       paragraphStart = -1;
       table = false;
+      lazy = false;
       continue;
     }
     if (table) {
@@ -108,11 +113,19 @@ function findHeadings(lines: string[]): ProseHeading[] {
     if (RULE.test(line)) {
       // A rule with no paragraph above: a break, never the text of a heading.
       paragraphStart = -1;
+      lazy = false;
       continue;
     }
-    if (line.trim() === "" || /^ {0,3}([-*+]|\d+[.)])\s|^ {0,3}>|^ {4}|^\t/.test(line)) {
+    if (line.trim() === "") {
       paragraphStart = -1;
-    } else if (paragraphStart < 0) {
+      lazy = false;
+    } else if (/^ {0,3}([-*+]|\d+[.)])\s|^ {0,3}>/.test(line)) {
+      // A list item or a quote: the lines after it continue it, never a title to underline.
+      paragraphStart = -1;
+      lazy = true;
+    } else if (/^ {4}|^\t/.test(line)) {
+      paragraphStart = -1;
+    } else if (paragraphStart < 0 && !lazy) {
       paragraphStart = i;
     }
   }

@@ -110,3 +110,20 @@ Deno.test("chunkMarkdown() takes no heading from an HTML comment", () => {
     "Project > Usage",
   ]);
 });
+
+Deno.test("chunkMarkdown() underlines no line that continues a list item or a quote", () => {
+  for (
+    const text of [
+      "# Doc\n\n- item one\ncontinued lazily\n---\n\ntext\n",
+      "# Doc\n\n> quoted\nlazy line\n---\n\ntext\n",
+      "# Doc\n\n1. first\n2. second\nlazy\n===\n",
+    ]
+  ) deepStrictEqual(chunkMarkdown(text).symbols.map((s) => s.qualname), ["Doc"], text);
+  // After a heading, or an indented code block, a paragraph is underlined again.
+  deepStrictEqual(
+    chunkMarkdown("# Doc\n\n- item\n## Next\ntext\n---\n\n    code\nmore\n---\n").symbols.map((s) =>
+      s.qualname
+    ),
+    ["Doc", "Doc > Next", "Doc > text", "Doc > more"],
+  );
+});
