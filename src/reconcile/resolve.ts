@@ -52,13 +52,14 @@ const SUBMODULE_SEPARATOR: Record<string, string> = { python: ".", rust: "::", j
 /**
  * The specifiers an import of `name` from `module` is looked up by, the
  * most specific first (pure): `from pkg import mod` may name the module
- * `pkg.mod`.
+ * `pkg.mod`, `from . import mod` the module `.mod`.
  */
 function importSpecs(language: string | null, module: string, name: string): string[] {
   const sep = SUBMODULE_SEPARATOR[language ?? ""];
-  return sep !== undefined && name !== "*" && name !== ""
-    ? [module + sep + name, module]
-    : [module];
+  if (sep === undefined || name === "*" || name === "") return [module];
+  // `from . import util`, `from .. import util`: the dots are the package already.
+  const join = language === "python" && /^\.+$/.test(module) ? "" : sep;
+  return [module + join + name, module];
 }
 
 /**
@@ -83,11 +84,15 @@ function lastSegment(qualified: string): string {
   return qualified.split(/\.|::/).at(-1)!;
 }
 
-/** The module tails a file is imported by: its stem and its folder's name. */
+/**
+ * The module tails a file is imported by: its stem and its folder's name; a
+ * Python file's also `""`, the tail of `from . import mod` (a module of dots).
+ */
 function tailsOf(rel: string): string[] {
   const parts = rel.split("/");
   const tails = [parts.at(-1)!.replace(/\.[^.]*$/, "")];
   if (parts.length > 1) tails.push(parts.at(-2)!);
+  if (/\.pyi?$/.test(rel)) tails.push("");
   return tails;
 }
 
