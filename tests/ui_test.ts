@@ -343,6 +343,53 @@ Deno.test({
 
 Deno.test({
   name:
+    "heimdall ui reads the new journal when the one it opened is deleted and the folder indexed again",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const f = await getFixture();
+    const home = join(tempDir("heimdall-ui-replaced-"), "home");
+    copyDir(f.home, home);
+    const s = await serve({ home, repo: f.repo });
+    try {
+      const headers = { cookie: `heimdall_ui_${s.port}=${s.token}` };
+      const texts = async () =>
+        ((await (await fetch(`http://127.0.0.1:${s.port}/api/memory`, { headers })).json())
+          .memories as { text: string }[]).map((m) => m.text);
+      assert.ok((await texts()).includes("Validate request bodies with a schema library"));
+      const res = await fetch(`http://127.0.0.1:${s.port}/api/events`, { headers });
+      const events = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      for (const suffix of ["", "-wal", "-shm"]) {
+        Deno.removeSync(join(home, `journal.db${suffix}`), { recursive: true });
+      }
+      assertEquals((await cli(home, ["index", f.repo])).code, 0);
+      const note = await cli(home, [
+        "remember",
+        "--kind",
+        "convention",
+        "--about",
+        "src/render.ts",
+        "Only the new journal holds this",
+      ], { cwd: f.repo });
+      assertEquals(note.code, 0, note.stderr);
+      // Each change the dashboard sees, it announces; the old file's rows stayed for ever.
+      let now = await texts();
+      const deadline = Date.now() + 20_000;
+      while (!now.includes("Only the new journal holds this") && Date.now() < deadline) {
+        const { done } = await events.read();
+        if (done) break;
+        now = await texts();
+      }
+      await events.cancel();
+      assertEquals(now, ["Only the new journal holds this"]);
+    } finally {
+      await s.stop();
+    }
+  },
+});
+
+Deno.test({
+  name:
     "every view in Chromium: search, the map with claims and ×2, conflicts in red, as-of, a decision added",
   ignore: noChromium,
   sanitizeResources: false,

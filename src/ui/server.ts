@@ -104,23 +104,52 @@ function journalStamp(path: string): string {
   return parts.join("|");
 }
 
+/** Which file the journal's path names now (device and inode), or null when there is none. */
+function journalFile(path: string): string | null {
+  try {
+    const s = Deno.statSync(path);
+    return s.ino === null ? null : `${s.dev}:${s.ino}`;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Starts the dashboard on 127.0.0.1. Throws JournalError when there is no
  * journal yet (nothing indexed), Deno.errors.AddrInUse when `port` is taken.
  */
 export function startUi(opts: UiOptions): UiServer {
   const token = opts.token ?? newToken();
-  const j = Journal.open(opts.home.journal, { readOnly: true });
+  const path = opts.home.journal;
+  let j = Journal.open(path, { readOnly: true });
+  let file = journalFile(path);
+  // Connections to a journal since replaced: a request may still be reading one.
+  const retired: Journal[] = [];
   const listeners = new Set<(event: string) => void>();
   const streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
   const broadcast = (event: string) => {
     for (const l of listeners) l(event);
   };
-  const map = new CodeMap(j, () => broadcast("map-ready"));
-  let stamp = journalStamp(opts.home.journal);
+  let map = new CodeMap(j, () => broadcast("map-ready"));
+  let stamp = journalStamp(path);
   const poll = setInterval(() => {
-    const now = journalStamp(opts.home.journal);
+    const now = journalStamp(path);
     if (now === stamp) return;
+    const current = journalFile(path);
+    if (current !== null && current !== file) {
+      // Another file at the journal's path (deleted and indexed again, a rebuild's salvage):
+      // read that one, or this connection shows the old file's rows for ever.
+      let fresh: Journal;
+      try {
+        fresh = Journal.open(path, { readOnly: true });
+      } catch {
+        return; // not a journal yet (still being created): looked at again on the next tick
+      }
+      retired.push(j);
+      j = fresh;
+      file = current;
+      map = new CodeMap(j, () => broadcast("map-ready"));
+    }
     stamp = now;
     map.invalidate();
     broadcast("change");
@@ -338,6 +367,7 @@ export function startUi(opts: UiOptions): UiServer {
       }
       listeners.clear();
       await server.shutdown();
+      for (const old of retired) old.close();
       j.close();
     },
   };
