@@ -13,8 +13,9 @@ import {
   importModel,
   modelStatus,
   NativeUnavailableError,
+  readInstalled,
 } from "../src/embed/mod.ts";
-import { MAIN, tempDir } from "./helpers.ts";
+import { MAIN, tempDir, waitFor } from "./helpers.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const TINY = join(ROOT, "tests/fixtures/models/tiny");
@@ -567,7 +568,13 @@ Deno.test("model import refuses a model that does not run, and keeps the install
     assert.match(r.stderr, /nothing was installed$/m, what);
   }
   assert.deepEqual(installed(), before, "the installed model is as it was");
-  assert.deepEqual([...Deno.readDirSync(join(home, "models"))].map((e) => e.name), ["tiny"]);
+  assert.deepEqual(
+    [...Deno.readDirSync(join(home, "models"))].map((e) => e.name).filter((n) =>
+      !n.endsWith(".lock")
+    ),
+    ["tiny"],
+    "no staging folder left behind",
+  );
   const list = JSON.parse((await heimdall(home, ["model", "list", "--json"])).stdout);
   assert.equal(list.active, "tiny");
 });
@@ -615,4 +622,43 @@ Deno.test("embedderSource() opens the model again when it is installed again und
   const [vb] = await b.embedder.embed(["retry with backoff"]);
   assert.notDeepEqual(vb, va);
   await b.embedder.close();
+});
+
+Deno.test({
+  name:
+    "two installs of one model take turns: an install waits for the model's lock, then lands whole",
+  // The kernel's list of file locks, with their waiters, is Linux's /proc/locks.
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    const home = tempDir();
+    const models = join(home, "models");
+    const libDir = join(home, "lib");
+    await importModel("m", TINY, models, undefined, { libDir });
+    // Another install of "m" in the middle of replacing its files.
+    const lockPath = join(models, ".m.lock");
+    const held = await Deno.open(lockPath, { create: true, write: true });
+    await held.lock(true);
+    const ino = Deno.statSync(lockPath).ino!;
+    const second = importModel("m", TINY_INT8, models, undefined, { libDir });
+    try {
+      await waitFor(
+        () =>
+          // Through cat: Deno gives /proc files only to a fully privileged process.
+          new TextDecoder().decode(
+            new Deno.Command("cat", { args: ["/proc/locks"] }).outputSync().stdout,
+          ).split("\n").some((l) => l.includes("-> FLOCK") && l.includes(`:${ino} `)),
+        60_000,
+        "the second install to wait for the model's lock",
+      );
+      const meanwhile = readInstalled(models, "m")!;
+      assert.ok(meanwhile.complete);
+      assert.equal(meanwhile.manifest!.quantization, "none", "untouched while the other installs");
+    } finally {
+      held.close();
+    }
+    await second;
+    const after = readInstalled(models, "m")!;
+    assert.ok(after.complete, `complete: ${after.missing}`);
+    assert.equal(after.manifest!.quantization, "int8");
+  },
 });

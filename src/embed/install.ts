@@ -155,6 +155,32 @@ async function writeManifest(
 }
 
 /**
+ * Runs `work` holding an exclusive lock on model `name` (a `.<name>.lock`
+ * file beside the models, never a model itself): two installs of one model
+ * at once take turns, so the second replaces the first whole instead of the
+ * two mixing their files under one manifest.
+ */
+async function withModelLock<T>(
+  modelsDir: string,
+  name: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  // Under $HEIMDALL_HOME, which is the user's alone (see src/config/private_files.ts).
+  await Deno.mkdir(modelsDir, { recursive: true, mode: 0o700 });
+  const lock = await Deno.open(join(modelsDir, `.${name}.lock`), {
+    create: true,
+    write: true,
+    mode: 0o600,
+  });
+  try {
+    await lock.lock(true);
+    return await work();
+  } finally {
+    lock.close();
+  }
+}
+
+/**
  * Options of {@link pullModel}.
  *
  * @internal
@@ -228,6 +254,14 @@ export async function pullModel(
       0,
     );
   }
+  return await withModelLock(modelsDir, manifest.name, () => pullFiles(manifest, dir, options));
+}
+
+async function pullFiles(
+  manifest: ModelManifest,
+  dir: string,
+  options: PullOptions,
+): Promise<InstallResult> {
   // Under $HEIMDALL_HOME, which is the user's alone (see src/config/private_files.ts).
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   const files: InstalledFile[] = [];
@@ -475,15 +509,17 @@ export async function importModel(
       "nothing was installed",
     );
     const dir = join(modelsDir, name);
-    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-    // The old manifest goes first: until the new one is written the folder is an unfinished
-    // install, never a complete model whose files are half old, half new.
-    await Deno.remove(join(dir, "manifest.json")).catch((e) => {
-      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    return await withModelLock(modelsDir, name, async () => {
+      await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+      // The old manifest goes first: until the new one is written the folder is an unfinished
+      // install, never a complete model whose files are half old, half new.
+      await Deno.remove(join(dir, "manifest.json")).catch((e) => {
+        if (!(e instanceof Deno.errors.NotFound)) throw e;
+      });
+      for (const f of files) await Deno.rename(join(staging, f.name), join(dir, f.name));
+      await writeManifest(dir, manifest, files);
+      return { name, dir, files };
     });
-    for (const f of files) await Deno.rename(join(staging, f.name), join(dir, f.name));
-    await writeManifest(dir, manifest, files);
-    return { name, dir, files };
   } finally {
     await Deno.remove(staging, { recursive: true }).catch(() => {});
   }
