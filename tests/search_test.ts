@@ -501,3 +501,27 @@ Deno.test("a package's .mjs, .cjs and .umd.js builds fold into one hit; a copy t
     removeTree(base);
   }
 });
+
+Deno.test("a page of a release-notes folder (docs/releases/2.1.md) ranks as release notes do", async () => {
+  const base = tempDir("heimdall-search-");
+  try {
+    const page = (title: string) =>
+      `# ${title}\n\n## Rotating the signing key\n\nGenerate a fresh signing key, publish its public half, then retire the old key.\n`;
+    const scoreOf = async (folder: string) => {
+      const rel = `docs/${folder}/2.1.md`;
+      const repo = join(base, folder);
+      copyTree(writeFiles(join(base, "tree"), { [rel]: page("Version 2.1") }), repo);
+      removeTree(join(base, "tree"));
+      const home = join(base, `home-${folder}`);
+      assert.equal((await cli(home, ["index", repo])).code, 0);
+      const r = await cli(home, ["search", "--json", "rotate the signing key, retire the old key"]);
+      return (JSON.parse(r.stdout) as SearchResult).hits.find((h) => h.path?.endsWith(rel))?.score;
+    };
+    const topic = await scoreOf("topics");
+    const notes = await scoreOf("releases");
+    assert.ok(topic !== undefined && notes !== undefined);
+    assert.ok(notes < topic, `${notes} < ${topic}`);
+  } finally {
+    removeTree(base);
+  }
+});

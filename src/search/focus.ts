@@ -53,6 +53,9 @@ export const SHOWN_UNITS = 5;
 
 const CHANGELOG =
   /(^|\/)(change[-_ ]?log|changes|history|news|release[-_ ]?notes|releases)([-_.][^/]*)?$/i;
+/** A folder of release notes, one file a release or change (`docs/releases/2.1.md`, `changelog.d/`). */
+const CHANGELOG_DIR =
+  /(^|\/)(change[-_ ]?logs?|changes|news|release[-_ ]?notes|releases|newsfragments)(\.d)?\//i;
 /** Files read for the second stage at most this far (as the index's own size cap). */
 const READ_MAX_BYTES = 1024 * 1024;
 
@@ -176,7 +179,8 @@ export function focusCandidates(
       named.has(nameStem(rel)) ? unitTexts(list, rel, file, kept) : indexedTexts(list, rel, kept),
     );
     // Release notes are prose (or text of no known language): `src/history.ts` is code.
-    const notes = CHANGELOG.test(rel) && (m.source === "docs" || m.language === null);
+    const notes = (CHANGELOG.test(rel) || CHANGELOG_DIR.test(rel)) &&
+      (m.source === "docs" || m.language === null);
     const changelog = notes ? tuning.changelogPenalty : 0;
     return {
       c,
