@@ -163,6 +163,9 @@ Deno.test("a bad header: found on open; rebuild mends a scratch copy's header an
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^mended {3}header of a scratch copy: magic string/m);
   assert.deepEqual(countPlanted(p.journal), { memories: 120, notes: 30 });
+  // Nothing of the fresh journal's making is left under its working name.
+  const left = [...Deno.readDirSync(p.home)].map((e) => e.name);
+  assert.deepEqual(left.filter((n) => n.includes(".salvage")), []);
 });
 
 Deno.test("damage met by a query marks the journal: exit 3 once, then reads warn until rebuild", async () => {

@@ -23,7 +23,8 @@ import { withWriter } from "./writer.ts";
 
 export const HELP = `heimdall rebuild [--json]
   Re-derives the whole code index from disk: backs the journal up first (and
-  names the backup), drops every row a path owns, then indexes every root
+  names the backup; the newest 3 backups are kept, older ones deleted once the
+  rebuild succeeded), drops every row a path owns, then indexes every root
   again as the single writer. Memories and notes are kept and re-anchored.
   A damaged journal (bad header, truncated, pages SQLite cannot read) is
   moved aside, never deleted, and every readable memory, note, decision,
@@ -80,7 +81,7 @@ function repairIfDamaged(file: string, when: string): Repair | undefined {
   if (damage === undefined) return undefined;
   const kept = `${file}.damaged-${when}`;
   // Derived rows of an interrupted salvage: the damaged journal still holds them.
-  for (const suffix of ["", "-wal", "-shm"]) {
+  for (const suffix of ["", "-wal", "-shm", "-wait"]) {
     try {
       Deno.removeSync(next + suffix);
     } catch { /* none */ }
@@ -95,6 +96,9 @@ function repairIfDamaged(file: string, when: string): Repair | undefined {
     });
   } finally {
     fresh.close();
+    try {
+      Deno.removeSync(`${next}-wait`);
+    } catch { /* none */ }
   }
   // Never deleted: the damaged file, its WAL and shared memory move together
   // (SQLite finds a WAL by the database's name).
@@ -103,6 +107,41 @@ function repairIfDamaged(file: string, when: string): Repair | undefined {
   clearDamage(file);
   return { damage, kept, salvage };
 }
+
+/** How many of rebuild's backups are kept: each is a whole copy of the journal. */
+const KEEP_BACKUPS = 3;
+
+/**
+ * Deletes all but the newest {@link KEEP_BACKUPS} of the journal's backups
+ * (`journal.db.<time>.backup`, with any -wal, -shm or -journal SQLite left
+ * beside one) and the scratch copies of a salvage killed before it could
+ * delete its own (`journal.db.damaged-<time>.salvage`); returns the backups
+ * deleted. Damaged journals kept aside are never touched. Runs holding the
+ * writer lock, after a rebuild succeeded: every memory is in the journal.
+ */
+function pruneBackups(home: string): string[] {
+  const backups: string[] = [];
+  const litter: string[] = [];
+  for (const e of Deno.readDirSync(home)) {
+    if (!e.isFile) continue;
+    if (/^journal\.db\.\d{8}T\d{6}Z\.backup$/.test(e.name)) backups.push(e.name);
+    else if (/^journal\.db\.damaged-\d{8}T\d{6}Z\.salvage(-wal|-shm|-journal)?$/.test(e.name)) {
+      litter.push(e.name);
+    }
+  }
+  // The time stamp in the name sorts as the time does.
+  const pruned = backups.sort().slice(0, Math.max(0, backups.length - KEEP_BACKUPS));
+  for (const name of [...pruned.flatMap((b) => SQLITE_FILES.map((x) => b + x)), ...litter]) {
+    try {
+      Deno.removeSync(join(home, name));
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    }
+  }
+  return pruned.map((b) => join(home, b));
+}
+
+const SQLITE_FILES = ["", "-wal", "-shm", "-journal"];
 
 /** Renames a SQLite file with its -wal and -shm, whichever exist. */
 function moveFiles(from: string, to: string): void {
@@ -176,6 +215,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     }
     return {
       backup,
+      pruned: pruneBackups(ctx.home.home),
       dropped: pass.dropped,
       stats: pass.audit!,
       counts: journalCounts(j),
@@ -190,6 +230,13 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   else {
     if (repair) { for (const line of repairLines(repair)) ctx.out(line); }
     ctx.out(`backup   ${result.backup}`);
+    if (result.pruned.length > 0) {
+      ctx.out(
+        `pruned   ${
+          plural(result.pruned.length, "older backup")
+        } (the newest ${KEEP_BACKUPS} are kept): ${result.pruned.join(", ")}`,
+      );
+    }
     ctx.out(
       `rebuilt  ${plural(files, "file")}, ${plural(result.counts.symbols, "symbol")} in ${
         seconds(ms)
