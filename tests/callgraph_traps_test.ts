@@ -4,8 +4,9 @@
  * extraction and real resolution, holds the traps of issue 13 — a method
  * called on a receiver of unknown type, `self.m()` landing on the class's
  * method or its base's, builtin names with a namesake in the repository, a
- * receiver constructed or annotated in the same definition. Every resolved
- * call is listed; a call not listed stays pending with its name.
+ * receiver constructed or annotated in the same definition, a C `static`
+ * function of another file. Every resolved call is listed; a call not
+ * listed stays pending with its name.
  */
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
@@ -24,6 +25,8 @@ const EXPECTED = [
   // C: a function pointer and the C library's printf stay unresolved.
   "c/main.c:main -> c/main.c:local_helper (same-file)",
   "c/main.c:main -> c/util.c:util_run (unique)",
+  // secret.c's static hidden() is that file's own: hooks.c's call of it stays pending.
+  "c/secret.c:expose -> c/secret.c:hidden (same-file)",
   // C++: own method called bare, `this->` through the base, declared and constructed receivers.
   "cpp/store.cpp:Store.put -> cpp/store.cpp:Base.close (member)",
   "cpp/store.cpp:Store.put -> cpp/store.cpp:Store.check (member)",
@@ -171,6 +174,7 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "php/store.php:$opts.fetch",
         "php/store.php:count",
         "sh/run.sh:echo",
+        "c/hooks.c:hidden",
       ]
     ) assert.ok(pending.includes(trap), `${trap} is pending: ${pending.join(", ")}`);
 

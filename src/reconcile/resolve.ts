@@ -117,6 +117,16 @@ const NOT_MEMBER =
   OR p.kind NOT IN ('class', 'interface', 'struct', 'trait', 'impl', 'enum', 'union')
   OR n.kind IN ${CLASS_KINDS})`;
 
+/**
+ * A definition seen by name from other files (`q` is its path): not a C or
+ * C++ `static` function of a source file, whose linkage is its file's own
+ * (a call of its name elsewhere means another function, or one not in the
+ * repository). One in a header is seen by every file that includes it.
+ */
+const NOT_FILE_LOCAL = `NOT (n.kind = 'function' AND q.language IN ('c', 'cpp')
+  AND (n.signature LIKE 'static %' OR n.signature LIKE 'inline static %')
+  AND (q.rel LIKE '%.c' OR q.rel LIKE '%.cc' OR q.rel LIKE '%.cpp' OR q.rel LIKE '%.cxx'))`;
+
 /** What resolution needs of a node to see where it sits: its kind, qualname and parent. */
 interface NodeFacts {
   kind: string;
@@ -1657,7 +1667,7 @@ export class Resolver {
       const rows = this.journal.all<{ id: string; rel: string }>(
         `SELECT n.id, q.rel FROM nodes n JOIN paths q ON q.id = n.path_id
          LEFT JOIN nodes p ON p.id = n.parent_id
-         WHERE n.name = ? AND q.root_id = ? AND ${NOT_MEMBER}
+         WHERE n.name = ? AND q.root_id = ? AND ${NOT_MEMBER} AND ${NOT_FILE_LOCAL}
            AND ${languageFamilySql("q.language")} = ? LIMIT ${folder ? 50 : 2}`,
         name,
         owner.root_id,
@@ -1697,7 +1707,8 @@ export class Resolver {
     return this.journal.all<{ root_id: number; family: string }>(
       `SELECT q.root_id, ${languageFamilySql("q.language")} AS family FROM nodes n
        JOIN paths q ON q.id = n.path_id LEFT JOIN nodes p ON p.id = n.parent_id
-       WHERE n.name = ? AND ${NOT_MEMBER} GROUP BY 1, 2 HAVING count(*) = 1`,
+       WHERE n.name = ? AND ${NOT_MEMBER} AND ${NOT_FILE_LOCAL} GROUP BY 1, 2
+       HAVING count(*) = 1`,
       name,
     );
   }

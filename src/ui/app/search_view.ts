@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 /** The Search view: the CLI's ranked, verified results, verdicts coloured, filters, editor links. */
 import { get } from "./api.ts";
+import { DEFAULT_EDITOR, fillEditorUrl } from "./editor_url.ts";
 import { html, useState } from "./libs.ts";
 
 interface Hit {
@@ -33,12 +34,10 @@ interface Lines {
 }
 
 const EDITOR_KEY = "heimdall.editor";
-const DEFAULT_EDITOR = "vscode://file/{path}:{line}";
 
 /** The editor link of `path` at `line`, from the template the person chose (vscode://, idea://, …). */
 export function editorUrl(path: string, line: number | null): string {
-  const template = localStorage.getItem(EDITOR_KEY) || DEFAULT_EDITOR;
-  return template.replaceAll("{path}", encodeURI(path)).replaceAll("{line}", String(line ?? 1));
+  return fillEditorUrl(localStorage.getItem(EDITOR_KEY) || DEFAULT_EDITOR, path, line);
 }
 
 export function SearchView() {
