@@ -27,6 +27,7 @@ export type { WatchMessage, WatchRequest } from "./watcher.ts";
 export type { WatchHealthOptions } from "./watch_health.ts";
 export type { WatcherHandle } from "./watch_supervisor.ts";
 export { type Drift, verifyJournal, type VerifyReport } from "./verify.ts";
+export { type GraphDifference, graphDifferences } from "./verify_graph.ts";
 export { desiredRows, fileNodeId, nodeId } from "./desired.ts";
 export { isRacy, planCommit, planPath, RACY_WINDOW_MS } from "./plan.ts";
 export { homeDirs, isInside, rootInHomeError } from "./owners.ts";

@@ -45,7 +45,7 @@ import { homeDirs, inHome, walkExclusions } from "./owners.ts";
 import { type Prepared, preparePath, type PrepareRequest } from "./prepare.ts";
 import type { PreparePool } from "./prepare_pool.ts";
 import { Resolver } from "./resolve.ts";
-import { resolveOnWorkers } from "./resolve_pool.ts";
+import { resolveRoot } from "./resolve_root.ts";
 import { isSecretName } from "../files/secrets.ts";
 import { readTsconfigAliases } from "./tsconfig.ts";
 import { addStats, emptyStats, type PassStats } from "./stats.ts";
@@ -584,51 +584,19 @@ export class Reconciler {
    * a large tree, so it runs in short transactions, and the flag in meta
    * goes with the last one: a crash in between resumes it on the next
    * audit. With a pool of two or more Workers, the last and largest phase
-   * is read on as many resolving Workers while this thread writes what they
-   * find; what they leave (a Worker that failed) is resolved here.
+   * is read on as many resolving Workers (see ./resolve_root.ts).
    */
   async #resolveRoot(root: RootRow): Promise<void> {
-    const resolver = this.#resolver;
     const journal = this.journal;
-    const options = { maxMs: this.txBudgetMs };
-    let owners: number[] = [];
-    await journal.txChunked(
-      this.#untilStopped((function* () {
-        owners = yield* resolver.resolveHeadSteps(root.id);
-      })()),
-      options,
-    );
-    const signal = this.signal;
-    signal?.throwIfAborted();
-    const workers = this.resolveWorkers;
-    if (workers >= 2 && owners.length >= this.parallelResolveMin) {
-      owners = await resolveOnWorkers(
-        { journal: journal.file, roots: this.#roots.map((r) => [r.id, r.path]) },
-        owners,
-        workers,
-        (found) => {
-          // Stopped: the Workers are ended, and the error ends the call.
-          signal?.throwIfAborted();
-          return journal.txChunked(
-            (function* () {
-              for (const f of found) {
-                resolver.applyResolved(f);
-                yield `writing a resolved reference of path ${f.owner_id}`;
-              }
-            })(),
-            options,
-          );
-        },
-      );
-    }
-    await journal.txChunked(
-      this.#untilStopped((function* () {
-        yield* resolver.resolveReferenceSteps(owners);
-        journal.run("DELETE FROM meta WHERE key = ?", `resolve_pending:${root.id}`);
-      })()),
-      options,
-    );
-    signal?.throwIfAborted();
+    await resolveRoot(journal, this.#resolver, root.id, {
+      roots: this.#roots.map((r) => [r.id, r.path]),
+      workers: this.resolveWorkers,
+      parallelMin: this.parallelResolveMin,
+      maxMs: this.txBudgetMs,
+      steps: (steps) => this.#untilStopped(steps),
+      ...(this.signal === undefined ? {} : { signal: this.signal }),
+      finish: () => journal.run("DELETE FROM meta WHERE key = ?", `resolve_pending:${root.id}`),
+    });
   }
 
   /** True when a row needs no re-read for depth or raciness (planPath's test, less the stat). */

@@ -19,7 +19,8 @@ export interface Drift {
   /**
    * What differs: `missing` (on disk, not in the journal), `ghost` (in the journal, gone or
    * excluded), `stat`, `content` (with `deep`), `shallow` (below the depth this build reaches),
-   * `orphan` (rows owned by no path), `unreadable`, `vocabulary` (learned-vocabulary counts).
+   * `orphan` (rows owned by no path), `unreadable`, `vocabulary` (learned-vocabulary counts),
+   * `graph` (with `deep`: a file's references resolved otherwise than a fresh index resolves them).
    */
   kind:
     | "missing"
@@ -29,7 +30,8 @@ export interface Drift {
     | "shallow"
     | "orphan"
     | "unreadable"
-    | "vocabulary";
+    | "vocabulary"
+    | "graph";
   /** The path it is about (for `orphan`, the table; for `vocabulary`, the count that is off). */
   path: string;
   /** What was found, in words. */
