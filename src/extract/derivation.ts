@@ -50,7 +50,14 @@ export const DERIVATION: DerivationVersions = {
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.
     // 3: nor a heading inside an HTML comment; 4: nor a line continuing a list item or quote.
-    markdown: 4,
+    // 5: the file's summary without a heading's marks (`# Title #`).
+    markdown: 5,
+    // 1 (each): the summary skips roff markup (man), drops `= ` (asciidoc) and
+    // `#+TITLE:` (org), and ends a line at a lone carriage return (text).
+    man: 1,
+    asciidoc: 1,
+    org: 1,
+    text: 1,
   },
 };
 

@@ -46,24 +46,41 @@ export function isBinary(bytes: Uint8Array): boolean {
   return n > 0 && odd / n > 0.3;
 }
 
+/** A roff comment (`.\\"`, `'\\"`, `\\"`) or request (`.TH`, `.SH NAME`, `.PP`): markup, never a summary. */
+const ROFF = /^(?:[.']?\\"|[.'][A-Za-z]{1,2}(?:\s|$))/;
+
 const BOILERPLATE =
   /^(copyright|\(c\)|©|license|licensed under|spdx-license-identifier|all rights reserved|@license|-\*-|vim:|eslint-|prettier-|@ts-|use strict|#!|<\?php|package |import |from \S+ import|#include|using |require\(|---$)/i;
 
 /**
- * The first line that says something: comment markers stripped, blank lines,
- * punctuation-only lines, shebangs, licence headers and imports skipped.
+ * The first line that says something: comment markers stripped (and a
+ * heading's marks: `# Title #`, `= Title`, Org's `#+TITLE:`), blank lines,
+ * punctuation-only lines, roff comments and requests (`.\\"`, `.TH`),
+ * shebangs, licence headers and imports skipped. A lone carriage return
+ * ends a line too: no summary holds one.
  */
 export function summarize(text: string): string | undefined {
   let fallback: string | undefined;
   let start = 0;
   for (let n = 0; n < 400 && start < text.length; n++) {
-    const end = text.indexOf("\n", start);
+    const lf = text.indexOf("\n", start);
+    const cr = text.indexOf("\r", start);
+    // A line ends at `\n`, `\r\n` or a lone `\r` (an old Mac file).
+    const end = cr !== -1 && (lf === -1 || cr < lf) ? cr : lf;
     const raw = text.slice(start, end === -1 ? text.length : end);
-    start = end === -1 ? text.length : end + 1;
+    start = end === -1 ? text.length : end + (text.startsWith("\r\n", end) ? 2 : 1);
+    if (ROFF.test(raw)) continue;
     const line = raw
       .trim()
-      .replace(/^(\/\/+!?|\/\*+!?|\*+\/?|#+!?|--+|;+|%+|"""|'''|<!--|=begin)\s*/, "")
+      .replace(
+        /^(\/\/+!?|\/\*+!?|\*+\/?|#\+\w+:|#+!?|--+|;+|%+|"""|'''|<!--|=begin|={1,6}(?=\s))\s*/,
+        "",
+      )
       .replace(/(\*\/|-->|"""|''')\s*$/, "")
+      .replace(
+        /^(.*\S)\s+#+$/,
+        (all, title: string) => raw.trimStart().startsWith("#") ? title : all,
+      )
       .trim();
     if (line.length < 3 || !/[\p{L}\p{N}]/u.test(line)) continue;
     if (BOILERPLATE.test(line) || BOILERPLATE.test(raw.trim())) {
