@@ -154,6 +154,42 @@ Deno.test("without --allow-ffi, auto falls back to WASM and says why; native alo
   );
 });
 
+Deno.test("a process with a very long command line embeds on WASM instead of aborting in the native library", async () => {
+  const code = `
+    import { Embedder, NativeUnavailableError } from ${
+    JSON.stringify(new URL("../src/embed/mod.ts", import.meta.url).href)
+  };
+    const e = await Embedder.open(${JSON.stringify(TINY)}, { libDir: ${
+    JSON.stringify(tempDir())
+  } });
+    const [v] = await e.embed([Deno.args[0]], "query");
+    let native = "";
+    try {
+      await Embedder.open(${JSON.stringify(TINY)}, { libDir: ${
+    JSON.stringify(tempDir())
+  }, backend: "native" });
+    } catch (err) {
+      native = err instanceof NativeUnavailableError ? err.message : String(err);
+    }
+    console.log(JSON.stringify({ backend: e.backend, fallback: e.fallbackReason, dims: v.length, native }));
+    await e.close();`;
+  // A pasted log as the query: 30,000 bytes of arguments. `deno eval` may load native code.
+  const query = "retry the journal writer ".repeat(1200);
+  const out = await new Deno.Command(DENO, {
+    args: ["eval", "--ext=ts", `--config=${join(ROOT, "deno.json")}`, code, "--", query],
+    cwd: ROOT,
+    env: { DENO_NO_UPDATE_CHECK: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const got = JSON.parse(new TextDecoder().decode(out.stdout));
+  assert.equal(got.backend, "wasm");
+  assert.equal(got.dims, 32);
+  assert.match(got.fallback, /command line holds 30001 bytes of arguments.*shorter query/);
+  assert.match(got.native, /command line holds 30001 bytes/);
+});
+
 Deno.test("the native backend (npm package and extracted library) gives WASM's vectors", async () => {
   const wasm = await openTiny();
   const want = await wasm.embed(TEXTS);

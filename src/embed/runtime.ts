@@ -10,7 +10,12 @@
  * nodes) needs nothing special.
  */
 import { basename } from "../files/mod.ts";
-import { loadOrtNative, NATIVE_VERSION, type NativeSession } from "./ort_native.ts";
+import {
+  loadOrtNative,
+  NATIVE_VERSION,
+  type NativeSession,
+  NativeUnavailableError,
+} from "./ort_native.ts";
 import { defaultThreads, loadOrtWasm } from "./ort_wasm.ts";
 
 /** Which runtime runs the graph. */
@@ -83,13 +88,34 @@ export interface GraphFiles {
   weights?: string;
 }
 
+/**
+ * onnxruntime-node 1.30.0's library overflows the main thread's stack,
+ * aborting the process, when it creates a session in a process whose command
+ * line is longer than about 28,000 bytes (measured on Linux x64: a `heimdall
+ * search` of a pasted log). Past this many bytes of arguments the native
+ * backend is not tried; the rest of the command line (the runtime's path and
+ * flags) fits in the margin.
+ */
+export const NATIVE_MAX_ARG_BYTES = 16_384;
+
+/** Why the native backend must not be loaded in this process, or null. */
+function nativeRefused(): string | null {
+  const bytes = Deno.args.reduce((a, arg) => a + new TextEncoder().encode(arg).length + 1, 0);
+  if (bytes <= NATIVE_MAX_ARG_BYTES) return null;
+  return `native onnxruntime not loaded: this command line holds ${bytes} bytes of arguments, and onnxruntime-node aborts the process (stack overflow) on a command line over about 28,000 bytes; pass a shorter query (at most ${NATIVE_MAX_ARG_BYTES} bytes) to use it`;
+}
+
 /** Opens `files` on the backend `options` asks for; see the module doc for the rules. */
 export async function openSession(files: GraphFiles, options: RuntimeOptions): Promise<Session> {
   const env = Deno.env.get("HEIMDALL_EMBED_BACKEND");
   const want = options.backend ?? (env === "native" || env === "wasm" ? env : "auto");
   const threads = options.threads ?? defaultThreads();
   let fallback: string | null = null;
-  if (want !== "wasm") {
+  const refused = want === "wasm" ? null : nativeRefused();
+  if (refused !== null) {
+    if (want === "native") throw new NativeUnavailableError(refused);
+    fallback = refused;
+  } else if (want !== "wasm") {
     try {
       const native = await loadOrtNative(options.libDir, options.nativeLoad ?? "auto");
       const s = await native.open(files.graph, threads);
