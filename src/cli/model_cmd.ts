@@ -24,9 +24,11 @@ export const HELP = `heimdall model [list] | pull NAME | use NAME | import NAME 
   Local embedding models for the semantic search leg, kept in
   $HEIMDALL_HOME/models/. list: built-in and installed models, the active one
   marked. pull: download a built-in model (or --manifest FILE) with resume and
-  sha256 checks. use: make an installed model the active one. import: install
-  from a local folder holding the files (and optionally a manifest.json). The
-  first model installed becomes the active one.`;
+  sha256 checks; the default model is ${DEFAULT_MODEL}. use: make an
+  installed model the active one. import: install from a local folder holding
+  the files (and optionally a manifest.json). pull and import load the model
+  and run it once first, and refuse one that does not work. The first model
+  installed becomes the active one.`;
 
 /** `heimdall model …`. */
 export async function run(args: string[], ctx: Context): Promise<number> {
