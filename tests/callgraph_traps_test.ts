@@ -4,9 +4,10 @@
  * extraction and real resolution, holds the traps of issue 13 — a method
  * called on a receiver of unknown type, `self.m()` landing on the class's
  * method or its base's, builtin names with a namesake in the repository, a
- * receiver constructed or annotated in the same definition, a C `static`
- * function of another file. Every resolved call is listed; a call not
- * listed stays pending with its name.
+ * receiver constructed or annotated in the same definition, a parameter or
+ * variable named like an import or a function (`def f(config):
+ * config.load()`, `cb()`), a C `static` function of another file. Every
+ * resolved call is listed; a call not listed stays pending with its name.
  */
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
@@ -22,6 +23,9 @@ const FIXTURE = new URL("./fixtures/callgraph/traps/", import.meta.url).pathname
 
 /** Every resolved call, as "file:caller -> file:callee (how)". */
 const EXPECTED = [
+  // C: parameters holding function pointers never call util.c's util_run
+  // nor the file's cmp.
+  "c/hooks.c:direct -> c/hooks.c:cmp (same-file)",
   // C: a function pointer and the C library's printf stay unresolved.
   "c/main.c:main -> c/main.c:local_helper (same-file)",
   "c/main.c:main -> c/util.c:util_run (unique)",
@@ -60,6 +64,8 @@ const EXPECTED = [
   "js/app.js:main -> js/app.js:Store.get (member)",
   "js/app.js:main -> js/app.js:Store.load (member)",
   "js/app.js:main -> js/logger.js:setup (unique)",
+  // A parameter named like an import: run(setup) calls what it is given.
+  "js/hooks.js:go -> js/logger.js:setup (import)",
   "js/logger.js:setup -> js/logger.js:Logger (same-file)",
   // PHP: $this through the base; count is PHP's own.
   "php/store.php:Store.get -> php/store.php:Base.close (member)",
@@ -67,6 +73,10 @@ const EXPECTED = [
   "php/store.php:main -> php/store.php:Store (same-file)",
   "php/store.php:main -> php/store.php:Store.get (member)",
   "php/store.php:main -> php/util.php:helper (unique)",
+  // Python: a parameter or loop variable named like an import is no import;
+  // a function of the caller's own shadows one.
+  "py/hooks.py:direct -> py/util.py:shared (import)",
+  "py/hooks.py:local -> py/hooks.py:local.main (same-file)",
   // Python: kwargs.get, adapter.send, next and len stay unresolved.
   "py/session.py:Session.get -> py/base.py:Base.request (member)",
   "py/session.py:Session.send -> py/base.py:Base.close (member)",
@@ -83,6 +93,8 @@ const EXPECTED = [
   "rb/store.rb:Store.get -> rb/store.rb:Base.close (member)",
   "rb/store.rb:Store.get -> rb/store.rb:Store.check (member)",
   "rb/store.rb:main -> rb/store.rb:Store.get (member)",
+  // Rust: a parameter named like a function is no call of it.
+  "rs/src/hooks.rs:direct -> rs/src/hooks.rs:notify (same-file)",
   // Rust: Type::new, a receiver bound by it, self; println! is the language's.
   "rs/src/lib.rs:Store.get -> rs/src/lib.rs:Store.check (member)",
   "rs/src/lib.rs:Store.new -> rs/src/lib.rs:Store (same-file)",
@@ -91,6 +103,9 @@ const EXPECTED = [
   // Shell: echo is the shell's, whatever lib.sh defines.
   "sh/run.sh:main -> sh/lib.sh:setup (unique)",
   "sh/run.sh:main -> sh/run.sh:greet (same-file)",
+  // TypeScript: a parameter named like an import is no import; a function of the caller's shadows it.
+  "ts/hooks.ts:done -> ts/base.ts:stop (import)",
+  "ts/hooks.ts:local -> ts/hooks.ts:local.format (same-file)",
   // TypeScript: through the import, the base, an annotated parameter.
   "ts/service.ts:Service.run -> ts/base.ts:Base.close (member)",
   "ts/service.ts:Service.run -> ts/base.ts:format (import)",
@@ -174,6 +189,15 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "php/store.php:$opts.fetch",
         "php/store.php:count",
         "sh/run.sh:echo",
+        // Calls of parameters and variables, whatever their names.
+        "py/hooks.py:?.shared",
+        "ts/hooks.ts:?.format",
+        "js/hooks.js:?.setup",
+        "c/hooks.c:?.util_run",
+        "c/hooks.c:?.cmp",
+        "go/store/hooks.go:?.helper",
+        "rs/src/hooks.rs:?.notify",
+        // A static function of another C file.
         "c/hooks.c:hidden",
       ]
     ) assert.ok(pending.includes(trap), `${trap} is pending: ${pending.join(", ")}`);

@@ -33,6 +33,10 @@ import { type HashTarget, structHashes } from "./struct_hash.ts";
  *   `receiverType`. Without `@type`, the name is bound to something of no
  *   evident type; a name bound to two different types, or to one and to
  *   something untyped, has none (patterns of one node: a typed one wins).
+ *   A name bound there shadows what it names elsewhere: `x.m()` is a call on
+ *   the variable even when an import is named `x`, and `x()` is a call on an
+ *   unknown receiver (`?.x`), not of a function `x` (unless the definition
+ *   holds a function named `x` itself).
  * - `@reference.import` with `@module` and optional `@name` (the binding);
  *   without `@name`, `(#set! name "*" | "first-segment" | "last-segment")`
  *   derives it from the module (default `*`: the whole module). Several
@@ -431,16 +435,22 @@ function collectReferences(
 
   const refs: Reference[] = [];
   const bindings = new Set<string>();
+  /** Where imports write their names: `const x = require("x")` binds `x` as an import. */
+  const importNames = new Set<number>();
   for (const { kind, m, role, anchor } of raw) {
     if (kind !== "imports") continue;
     const module = moduleText(m, role);
     if (module === undefined) continue;
-    const named = capture(m, "name")?.text.trim();
+    const nameNode = capture(m, "name");
+    if (nameNode) importNames.add(nameNode.startIndex);
+    const named = nameNode?.text.trim();
     const name = named || derivedName(m.setProperties?.["name"], module);
     bindings.add(name);
     refs.push(ref(kind, defs, anchor, name, module));
   }
-  const types = typeBindings(bindingMatches, defs);
+  const types = typeBindings(bindingMatches, defs, importNames);
+  // Definitions by the definition right around them (see scopedName).
+  const nested = new Set(defs.map((d) => scopedName(d.lexParent, d.name)));
   for (const { kind, m, anchor } of raw) {
     if (kind === "imports") continue;
     const name = collapse(capture(m, "name")?.text ?? "");
@@ -448,18 +458,30 @@ function collectReferences(
     if (!/[\p{L}\p{N}_$]/u.test(name)) continue;
     let module = capture(m, "module")?.text;
     const qualifier = capture(m, "qualifier")?.text;
+    const scope = enclosing(defs, anchor.startIndex);
     let receiver: string | undefined;
     if (module === undefined && qualifier !== undefined) {
       const head = qualifier.split(/[.:\\/]/, 1)[0]!;
-      if (bindings.has(head)) module = qualifier;
-      else receiver = receiverText(qualifier);
+      if (!bindings.has(head)) receiver = receiverText(qualifier);
+      else if (!types.binds(head, scope)) module = qualifier;
+      // A parameter or variable of the definition shadows the import of its
+      // name: its type (if evident) says where the call lands, its name
+      // never does (the resolver would read it as the import).
+      else receiver = types.typeOf(head, scope) === undefined ? "?" : receiverText(qualifier);
+    } else if (
+      module === undefined && types.binds(name, scope) && !nested.has(scopedName(scope, name))
+    ) {
+      // `cb()` of a parameter or variable `cb`: what it holds is unknown, so
+      // the call is made on an unknown receiver, never on the function
+      // (imported, of this file or elsewhere) that happens to share its name.
+      receiver = "?";
     }
     const r = ref(kind, defs, anchor, name, module === undefined ? undefined : collapse(module));
     if (receiver !== undefined) {
       r.receiver = receiver;
       const type = receiver === "?"
-        ? constructed(qualifier!)
-        : types.typeOf(receiver, enclosing(defs, anchor.startIndex));
+        ? qualifier === undefined ? undefined : constructed(qualifier)
+        : types.typeOf(receiver, scope);
       if (type !== undefined) r.receiverType = type;
     }
     refs.push(r);
@@ -534,13 +556,13 @@ function constructed(qualifier: string): string | undefined {
 }
 
 /** The `@binding.type` captures: which type a name evidently has inside a definition. */
-function typeBindings(matches: QueryMatch[], defs: Def[]) {
+function typeBindings(matches: QueryMatch[], defs: Def[], importNames: ReadonlySet<number>) {
   // Per binding node: the type its patterns name (undefined: bound to something untyped).
   const byNode = new Map<string, { key: string; type: string | undefined }>();
   for (const m of matches) {
     const role = m.captures.find((c) => c.name.startsWith("binding."))?.node;
     const name = capture(m, "name");
-    if (!role || !name) continue;
+    if (!role || !name || importNames.has(name.startIndex)) continue;
     const type = capture(m, "type")?.text;
     const t = type === undefined ? undefined : collapse(type).replace(/::/g, ".");
     const at = `${role.id}:${name.startIndex}`;
@@ -565,9 +587,18 @@ function typeBindings(matches: QueryMatch[], defs: Def[]) {
      * in a way no pattern captures, may shadow an outer binding.
      */
     typeOf(name: string, def: Def | undefined): string | undefined {
-      return byScope.get(`${def?.qualname ?? ""}\u0000${name}`) ?? undefined;
+      return byScope.get(scopedName(def, name)) ?? undefined;
+    },
+    /** True when `name` is bound in `def` itself (a parameter, a variable), typed or not. */
+    binds(name: string, def: Def | undefined): boolean {
+      return byScope.has(scopedName(def, name));
     },
   };
+}
+
+/** `name` inside definition `scope` (the file when undefined), as one key. */
+function scopedName(scope: Def | undefined, name: string): string {
+  return `${scope?.qualname ?? ""}\u0000${name}`;
 }
 
 /** The innermost definition whose range holds `index` (defs sorted by start). */

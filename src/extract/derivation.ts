@@ -34,6 +34,9 @@ export const DERIVATION: DerivationVersions = {
   // 3: one reference row per symbol and target (repeats of a call dropped).
   // 4: a line longer than a chunk or window is cut into several (all of it
   // indexed, windows still bounded), and a prose chunk is indexed whole (9,000).
+  // 4: a parameter or variable shadows an import or a function of its name
+  // (`def f(config): config.load()`, `cb()` of a parameter `cb`): its calls
+  // are made on an unknown receiver.
   base: 4,
   structHash: STRUCT_HASH_VERSION,
   languages: {

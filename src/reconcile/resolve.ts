@@ -1184,6 +1184,12 @@ export class Resolver {
     ) {
       return this.#resolveMember(owner, ref, qualifier, name);
     }
+    // A function defined inside the caller (or a function around it)
+    // shadows an import of its name: `const format = (x) => …; format(x)`.
+    if (call && qualifier === undefined && ref.module === ref.target) {
+      const local = this.#visibleFunction(owner, ref.src, name, false);
+      if (local) return { dst: local, how: "same-file" };
+    }
     const specs = this.#modulesFor(owner, ref, qualifier);
     if (specs.length > 0) {
       const files = specs.map((spec) => this.#filesFor(owner, spec)).find((f) => f.length > 0) ??
@@ -1618,11 +1624,18 @@ export class Resolver {
    * (a function nested in another function is not seen from a third). In
    * JS/TS, several at one level are overloads only when they follow one
    * another; else they sit in blocks or callbacks that are no symbols, and
-   * which one the call sees is not known: none is chosen.
+   * which one the call sees is not known: none is chosen. `topLevel`
+   * false: only one nested in a function or a namespace.
    */
-  #visibleFunction(owner: Owner, src: string, name: string): string | undefined {
-    const candidates = this.#functionsIn(owner.id).get(name);
-    if (!candidates) return undefined;
+  #visibleFunction(
+    owner: Owner,
+    src: string,
+    name: string,
+    topLevel = true,
+  ): string | undefined {
+    const all = this.#functionsIn(owner.id).get(name);
+    const candidates = topLevel ? all : all?.filter((c) => !c.top);
+    if (!candidates || candidates.length === 0) return undefined;
     // The common case: one definition, at top level, seen from everywhere.
     if (candidates.length === 1 && candidates[0]!.top) return candidates[0]!.id;
     const nodes = this.#nodesIn(owner.id);

@@ -41,3 +41,24 @@
 ((preproc_include
   path: (_) @module) @reference.import
   (#set! name "*"))
+
+; ---- bound names (see captures.ts, `@binding.type`) -------------------------
+
+; parameters and local variables (`void (*cb)(void)`, `int (*f)(void) = g;`,
+; `handler_fn h`): calling one calls what it holds, never a function of its name
+(parameter_declaration declarator: (identifier) @name) @binding.type
+(parameter_declaration declarator: (pointer_declarator declarator: (identifier) @name)) @binding.type
+(parameter_declaration
+  declarator: (function_declarator
+    declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))) @binding.type
+(declaration declarator: (identifier) @name) @binding.type
+(declaration declarator: (init_declarator declarator: (identifier) @name)) @binding.type
+(declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))) @binding.type
+(declaration
+  declarator: [
+    (function_declarator
+      declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))
+    (init_declarator
+      declarator: (function_declarator
+        declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))
+  ]) @binding.type

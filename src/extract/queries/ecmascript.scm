@@ -207,3 +207,11 @@
 ; any other binding of the name leaves its type unknown
 (variable_declarator name: (identifier) @name) @binding.type
 (assignment_expression left: (identifier) @name) @binding.type
+
+; parameters hold what no type says (a typed one's type wins, see
+; typescript.scm): they shadow an import or a function of their name
+(arrow_function parameter: (identifier) @name) @binding.type
+(assignment_pattern left: (identifier) @name) @binding.type
+(rest_pattern (identifier) @name) @binding.type
+(for_in_statement left: (identifier) @name) @binding.type
+(catch_clause parameter: (identifier) @name) @binding.type

@@ -102,3 +102,9 @@
 (var_spec
   name: (identifier) @name
   type: [(type_identifier) @type (pointer_type (type_identifier) @type)]) @binding.type
+
+; any other parameter or variable holds what no type says: calling one
+; (`cb()`) never calls a function of its name
+(parameter_declaration name: (identifier) @name) @binding.type
+(var_spec name: (identifier) @name) @binding.type
+(range_clause left: (expression_list (identifier) @name)) @binding.type

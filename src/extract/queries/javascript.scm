@@ -12,3 +12,8 @@
 
 (class_heritage
   [(identifier) (member_expression)] @name) @reference.inherits
+
+; ---- evident receiver types (see captures.ts, `@binding.type`) -------------
+
+; a parameter holds what no type says: it shadows an import or a function of its name
+(formal_parameters (identifier) @name) @binding.type

@@ -71,3 +71,16 @@
 (assignment left: (identifier) @name) @binding.type
 (typed_parameter (identifier) @name type: (type (identifier) @type)) @binding.type
 (typed_default_parameter name: (identifier) @name type: (type (identifier) @type)) @binding.type
+
+; parameters, loop variables and `with … as x` hold what no type says: they
+; shadow an import or a function of their name (see captures.ts)
+(parameters (identifier) @name) @binding.type
+(lambda_parameters (identifier) @name) @binding.type
+(default_parameter name: (identifier) @name) @binding.type
+(list_splat_pattern (identifier) @name) @binding.type
+(dictionary_splat_pattern (identifier) @name) @binding.type
+(for_statement left: (identifier) @name) @binding.type
+(for_statement left: (pattern_list (identifier) @name)) @binding.type
+(for_statement left: (tuple_pattern (identifier) @name)) @binding.type
+(as_pattern alias: (as_pattern_target (identifier) @name)) @binding.type
+(except_clause (as_pattern alias: (as_pattern_target (identifier) @name))) @binding.type

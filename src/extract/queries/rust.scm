@@ -131,3 +131,8 @@
 (parameter
   pattern: (identifier) @name
   type: [(type_identifier) @type (reference_type type: (type_identifier) @type)]) @binding.type
+
+; any other parameter holds what no type says: calling one (`f()`) never
+; calls a function of its name
+(parameter pattern: (identifier) @name) @binding.type
+(closure_parameters (identifier) @name) @binding.type

@@ -68,3 +68,8 @@
 (optional_parameter
   pattern: (identifier) @name
   type: (type_annotation (type_identifier) @type)) @binding.type
+
+; any other parameter holds what no type says: it shadows an import or a
+; function of its name
+(required_parameter pattern: (identifier) @name) @binding.type
+(optional_parameter pattern: (identifier) @name) @binding.type
