@@ -1,12 +1,14 @@
 /**
- * `heimdall rebuild`'s backups: each is a whole, consistent, private copy of
- * the journal that opens with every memory, and only the newest few are
- * kept, so that rebuilds (or rebuilds killed half-way) never fill the disk.
+ * `heimdall rebuild`'s backups and its memory check: each backup is a whole,
+ * consistent, private copy of the journal that opens with every memory, only
+ * the newest few are kept, so that rebuilds (or rebuilds killed half-way)
+ * never fill the disk, and a memory recorded by another process while the
+ * rebuild runs is kept, not taken for a loss.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { cli, tempDir, writeTree } from "./helpers.ts";
+import { cli, tempDir, waitFor, writeTree } from "./helpers.ts";
 
 Deno.test("rebuild keeps its newest 3 backups, deletes older ones and stale salvage scratch, and never touches a damaged journal kept aside", async () => {
   const home = tempDir();
@@ -52,6 +54,41 @@ Deno.test("rebuild keeps its newest 3 backups, deletes older ones and stale salv
   try {
     const row = db.prepare("SELECT text FROM memories").get();
     assert.deepEqual({ ...row }, { text: "alpha returns one on purpose" });
+  } finally {
+    db.close();
+  }
+});
+
+Deno.test("a memory recorded by another process while rebuild runs is kept, and rebuild does not call it a loss", async () => {
+  const home = tempDir();
+  const repo = tempDir();
+  // Enough files that the pass outlasts starting another command.
+  const files: Record<string, string> = {};
+  for (let f = 0; f < 400; f++) {
+    files[`src/m${f}.ts`] =
+      `/** Part ${f}. */\nexport function part${f}(x: number): number {\n  return x + ${f};\n}\n`;
+  }
+  writeTree(repo, files);
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const about = join(repo, "src/m1.ts");
+  const first = await cli(home, ["remember", "--kind", "note", "--about", about, "before"]);
+  assert.equal(first.code, 0, first.stderr);
+  const rebuild = cli(home, ["rebuild"]);
+  // The backup is written before the pass begins (and before memory is counted).
+  await waitFor(
+    () => [...Deno.readDirSync(home)].some((e) => e.name.endsWith(".backup")),
+    60_000,
+    "rebuild's backup",
+  );
+  const during = await cli(home, ["remember", "--kind", "note", "--about", about, "during"]);
+  assert.equal(during.code, 0, during.stderr);
+  const r = await rebuild;
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /lost/);
+  const db = new DatabaseSync(join(home, "journal.db"), { readOnly: true });
+  try {
+    const texts = db.prepare("SELECT text FROM memories ORDER BY text").all().map((m) => m.text);
+    assert.deepEqual(texts, ["before", "during"]);
   } finally {
     db.close();
   }

@@ -2,6 +2,7 @@
 import { parseFlags } from "./flags.ts";
 import { memoryCounts, syncAllSearch } from "../memory/mod.ts";
 import { reindexNotes } from "../search/mod.ts";
+import { InternalError } from "../errors/mod.ts";
 import {
   backupJournal,
   clearDamage,
@@ -10,6 +11,8 @@ import {
   Journal,
   journalCounts,
   knownDamage,
+  memoryLedger,
+  memoryLost,
   quickCheck,
   salvageJournal,
   type SalvageReport,
@@ -202,15 +205,21 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     const backup = join(ctx.home.home, `journal.db.${when}.backup`);
     // A consistent copy of the whole journal (WAL included) while we hold the writer lock.
     await backupJournal(j, backup);
-    const before = memoryCounts(j);
+    const before = memoryLedger(j);
     // The reconciler drops every row a path owns, then indexes every root
     // again; memory is re-anchored once, after the pass.
     const pass = await r.pass({ fresh: true, audit: true, onProgress: (p) => bar.update(p) });
     const anchors = followers.memory.last!;
     const after = memoryCounts(j);
-    if (after.memories !== before.memories || after.anchors !== before.anchors) {
-      throw new Error(
-        `Rebuild lost memory (${before.memories} memories before, ${after.memories} after); restore the backup "${backup}"`,
+    // Another process may record memories meanwhile (the pass yields the
+    // lock to short writers): only a memory that was there and is not, or
+    // lost anchors while unchanged, is a loss.
+    const lost = memoryLost(before, memoryLedger(j));
+    if (lost.length > 0) {
+      throw new InternalError(
+        `Rebuild lost ${plural(lost.length, "memory", "memories")} (${
+          lost.slice(0, 5).join(", ")
+        }); export what the journal holds now (\`heimdall export --out FILE\`: memories recorded since hold only there), then restore the backup "${backup}" and import that export`,
       );
     }
     return {

@@ -72,3 +72,4 @@ export { clearIndex } from "./clear_index.ts";
 export { fullTextMergeDue, fullTextSegments, mergeFullTextSteps } from "./full_text.ts";
 export { dropLooseChunk, type LooseChunkRow, putLooseChunk } from "./loose_chunks.ts";
 export { MEMORY_TABLES, salvageJournal, type SalvageReport, type TableSalvage } from "./salvage.ts";
+export { type LedgerEntry, memoryLedger, memoryLost } from "./memory_ledger.ts";
