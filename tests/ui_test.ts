@@ -302,6 +302,46 @@ Deno.test({
 
 Deno.test({
   name:
+    "the file view refuses a file or folder it may not read with why, not as an internal error or a file gone",
+  // Root reads whatever the permissions say.
+  ignore: Deno.uid() === 0,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const f = await getFixture();
+    const dir = join(f.repo, "locked");
+    const file = join(dir, "locked.ts");
+    Deno.mkdirSync(dir);
+    Deno.writeTextFileSync(file, "export const locked = 1;\n");
+    assertEquals((await cli(f.home, ["reconcile", dir])).code, 0);
+    const s = await serve(f);
+    try {
+      const view = async () => {
+        const r = await fetch(
+          `http://127.0.0.1:${s.port}/api/file?path=${encodeURIComponent(file)}&line=1`,
+          { headers: { cookie: `heimdall_ui_${s.port}=${s.token}` } },
+        );
+        return [r.status, (await r.json()).error];
+      };
+      Deno.chmodSync(file, 0o000);
+      assertEquals(await view(), [
+        403,
+        `"${file}" cannot be read by the dashboard (permission denied); check the permissions of the file and its folders`,
+      ]);
+      Deno.chmodSync(file, 0o644);
+      Deno.chmodSync(dir, 0o000);
+      assertEquals((await view())[0], 403, "a folder it may not enter: not gone from disk");
+    } finally {
+      Deno.chmodSync(dir, 0o755);
+      await s.stop();
+      Deno.removeSync(dir, { recursive: true });
+      await cli(f.home, ["reconcile", dir]);
+    }
+  },
+});
+
+Deno.test({
+  name:
     "heimdall ui holds no writer lock and tells the page when another process changes the journal",
   sanitizeResources: false,
   sanitizeOps: false,

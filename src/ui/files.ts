@@ -25,6 +25,25 @@ export class FileRefusedError extends UsageError {
   }
 }
 
+/** The file is there but this process may not read it (permissions): a refusal that says so. */
+function unreadable(path: string, e: unknown): FileRefusedError {
+  const why = e instanceof Deno.errors.PermissionDenied
+    ? "permission denied"
+    : (e as Error).message ?? String(e);
+  return new FileRefusedError(
+    `"${path}" cannot be read by the dashboard (${why}); check the permissions of the file and its folders`,
+    403,
+  );
+}
+
+async function openOrRefuse(path: string, real: string): Promise<Deno.FsFile> {
+  try {
+    return await Deno.open(real, { read: true });
+  } catch (e) {
+    throw unreadable(path, e);
+  }
+}
+
 function realOrNull(path: string): string | null {
   try {
     return Deno.realPathSync(path);
@@ -59,9 +78,14 @@ export async function fileLines(
 ): Promise<FileLines> {
   const row = getPath(j, path);
   if (!row) throw new FileRefusedError(`"${path}" is not an indexed file`, 404);
-  const real = realOrNull(path);
-  if (real === null) {
-    throw new FileRefusedError(`"${path}" is gone from disk since it was indexed`, 404);
+  let real: string;
+  try {
+    real = Deno.realPathSync(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory) {
+      throw new FileRefusedError(`"${path}" is gone from disk since it was indexed`, 404);
+    }
+    throw unreadable(path, e);
   }
   const inside = listRoots(j).some((r) => {
     const root = realOrNull(r.path);
@@ -70,7 +94,13 @@ export async function fileLines(
   });
   if (!inside) throw new FileRefusedError(`"${path}" is not under an indexed root`, 403);
   // Only a regular file is read: opening a FIFO would block the server's one thread.
-  if (!Deno.statSync(real).isFile) {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(real);
+  } catch (e) {
+    throw unreadable(path, e);
+  }
+  if (!info.isFile) {
     throw new FileRefusedError(`"${path}" is no longer a regular file on disk`, 404);
   }
   const at = Number.isFinite(line) && line >= 1 ? Math.floor(line) : 1;
@@ -108,12 +138,17 @@ export async function fileLines(
     truncated = false;
     n++;
   };
-  using file = await Deno.open(real, { read: true });
+  using file = await openOrRefuse(path, real);
   const buf = new Uint8Array(CHUNK);
   let read = 0;
   let ended = false;
   while (read < READ_LIMIT) {
-    const got = await file.read(buf);
+    let got: number | null;
+    try {
+      got = await file.read(buf);
+    } catch (e) {
+      throw unreadable(path, e);
+    }
     if (got === null) {
       ended = true;
       break;
