@@ -33,11 +33,14 @@ export const DERIVATION: DerivationVersions = {
   // resolver never guesses; every language's symbols and secret screen changed.
   // 3: one reference row per symbol and target (repeats of a call dropped).
   // 4: a line longer than a chunk or window is cut into several (all of it
-  // indexed, windows still bounded), and a prose chunk is indexed whole (9,000).
-  // 4: a parameter or variable shadows an import or a function of its name
-  // (`def f(config): config.load()`, `cb()` of a parameter `cb`): its calls
-  // are made on an unknown receiver.
-  base: 4,
+  // indexed, windows still bounded), and a prose chunk is indexed whole (9,000);
+  // in the same version, a parameter or variable shadows an import or a
+  // function of its name (`def f(config): config.load()`, `cb()` of a
+  // parameter `cb`): its calls are made on an unknown receiver.
+  // 5: text behind a UTF-16 byte order mark is text (was binary), and a file
+  // with no UTF-8 beyond ASCII is read as Windows-1252 (was U+FFFD): see
+  // files/decode.ts.
+  base: 5,
   structHash: STRUCT_HASH_VERSION,
   languages: {
     // 1: C++ read with its export macros blanked (`class LIB_API Emitter {`);

@@ -1,4 +1,5 @@
 import { detectLanguage } from "./language.ts";
+import { decodeText, utf16Bom } from "../files/mod.ts";
 
 /** What L1 knows about a file without parsing it. */
 export interface FileInfo {
@@ -25,7 +26,7 @@ export function describeFile(fileName: string, bytes: Uint8Array, text?: string)
   // A caller that passes the decoded text has already found the bytes to be text.
   if (text === undefined && isBinary(bytes)) return { binary: true };
   const head = text?.slice(0, SUMMARY_SCAN) ??
-    new TextDecoder().decode(bytes.subarray(0, SUMMARY_SCAN));
+    decodeText(bytes.subarray(0, SUMMARY_SCAN));
   const language = detectLanguage(fileName, head.slice(0, LANGUAGE_HEAD));
   const summary = summarize(head);
   const info: FileInfo = { binary: false };
@@ -34,8 +35,21 @@ export function describeFile(fileName: string, bytes: Uint8Array, text?: string)
   return info;
 }
 
-/** True when the first 8 KiB hold a NUL byte, or the first 512 bytes more than 30% control bytes. */
+/**
+ * True when the first 8 KiB hold a NUL byte, or the first 512 bytes more
+ * than 30% control bytes. Text behind a UTF-16 byte order mark (every other
+ * byte NUL in ASCII text) is judged by its characters instead.
+ */
 export function isBinary(bytes: Uint8Array): boolean {
+  if (utf16Bom(bytes) !== undefined) {
+    const head = decodeText(bytes.subarray(0, CONTROL_SAMPLE * 2));
+    let odd = 0;
+    for (const ch of head) {
+      const c = ch.codePointAt(0)!;
+      if (c < 7 || (c > 13 && c < 32 && c !== 27)) odd++;
+    }
+    return head.length > 0 && odd / head.length > 0.3;
+  }
   if (bytes.subarray(0, SNIFF_BYTES).indexOf(0) !== -1) return true;
   const n = Math.min(bytes.length, CONTROL_SAMPLE);
   let odd = 0;

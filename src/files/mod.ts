@@ -7,6 +7,7 @@
  */
 export { canonicalPath } from "./canonical.ts";
 export { contentHash, contentHashAsync, sha1Hex } from "./content_hash.ts";
+export { decodeText, utf16Bom } from "./decode.ts";
 export { exists } from "./exists.ts";
 export {
   basename,

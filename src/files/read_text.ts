@@ -8,8 +8,10 @@
  *   overwrite it.
  * - {@link readTextOrNull}: any failure is null. For best-effort readers that
  *   do without the text, such as a hook narrowing an edit to the symbols it
- *   touches, which must never fail the agent's tool call.
+ *   touches, which must never fail the agent's tool call. Decoded as the
+ *   index decodes a file ({@link decodeText}), so its lines are the index's.
  */
+import { decodeText } from "./decode.ts";
 
 /**
  * A file's text, or null when nothing is at `path`; any other failure
@@ -44,7 +46,7 @@ export function readTextIfPresent(path: string): string | null {
  */
 export function readTextOrNull(path: string): string | null {
   try {
-    return Deno.readTextFileSync(path);
+    return decodeText(Deno.readFileSync(path));
   } catch {
     return null;
   }

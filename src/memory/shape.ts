@@ -3,7 +3,7 @@
  * rename (same body, new name) can be recognised after the fact. The
  * structural hash of the index includes the name, so it cannot do this.
  */
-import { contentHash, sha1Hex } from "../files/mod.ts";
+import { contentHash, decodeText, sha1Hex } from "../files/mod.ts";
 
 /** A definition to take the shape of: its name and its line range (1-based, inclusive). */
 export interface ShapeTarget {
@@ -51,6 +51,6 @@ export function fileShapes(
     return targets.map(() => null);
   }
   if (hash === null || contentHash(bytes) !== hash) return targets.map(() => null);
-  const text = new TextDecoder().decode(bytes);
+  const text = decodeText(bytes);
   return targets.map((t) => shapeOf(text, t));
 }

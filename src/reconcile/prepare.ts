@@ -9,7 +9,7 @@ import {
   isBinary,
 } from "../extract/mod.ts";
 import type { OwnedRows, PathStat } from "../store/mod.ts";
-import { contentHash } from "../files/mod.ts";
+import { contentHash, decodeText } from "../files/mod.ts";
 import { desiredRows } from "./desired.ts";
 import {
   budgetScale,
@@ -157,7 +157,7 @@ async function readAndPlan(
     return { path, expected, do: "retry", why: "changed since it was listed" };
   }
   const binary = isBinary(bytes);
-  const text = binary ? "" : new TextDecoder().decode(bytes);
+  const text = binary ? "" : decodeText(bytes);
   const info = binary ? { binary: true } : describeFile(path, bytes, text);
   if (!info.binary) {
     const secret = sniffSecret(text);

@@ -8,7 +8,7 @@ import {
   queueStats,
   vocabDrift,
 } from "../store/mod.ts";
-import { contentHash } from "../files/mod.ts";
+import { contentHash, decodeText } from "../files/mod.ts";
 import { homeDirs, walkExclusions } from "./owners.ts";
 import { PARSE_TRIES, parseTry, UNREADABLE } from "./plan.ts";
 import { sniffSecret } from "../files/secrets.ts";
@@ -207,7 +207,7 @@ export function verifyJournal(
 function isSecretFile(path: string): boolean {
   try {
     const bytes = Deno.readFileSync(path);
-    return sniffSecret(new TextDecoder().decode(bytes)) !== undefined; // the whole file, as prepare reads it
+    return sniffSecret(decodeText(bytes)) !== undefined; // the whole file, as prepare reads it
   } catch {
     return false;
   }

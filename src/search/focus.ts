@@ -12,6 +12,7 @@
  * the same text (a package's `.mjs`/`.cjs` builds, a vendored copy) fold into
  * the best of them, which lists the others as copies.
  */
+import { decodeText } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import type { Candidate, ChunkMeta, ScoredChunk, Tuning } from "./rank.ts";
 import { loadMeta } from "./rank.ts";
@@ -109,7 +110,6 @@ export function focusCandidates(
     else rows.set(r.path_id, [r]);
   }
   const maxPrior = Math.max(...head.map((c) => c.score), Number.MIN_VALUE);
-  const dec = new TextDecoder();
   const texts = new Map<string, UnitTexts>();
   // Files of one name (`index.mjs`, `index.cjs`, `index.umd.js`) are compared white space
   // aside; others by their units' indexed text hashes (no text to read).
@@ -140,7 +140,7 @@ export function focusCandidates(
     if (bytes === undefined) return { c, units: [], focus: prior, unread: true };
     if (list.length === 0) return { c, units: [], focus: prior };
     const file = fileText(
-      dec.decode(bytes.length > READ_MAX_BYTES ? bytes.subarray(0, READ_MAX_BYTES) : bytes),
+      decodeText(bytes.length > READ_MAX_BYTES ? bytes.subarray(0, READ_MAX_BYTES) : bytes),
     );
     const rel = m.rel ?? "";
     // An edited file: its units are scored where their definitions are now.

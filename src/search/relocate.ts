@@ -3,7 +3,7 @@
  * (structural hash and name) elsewhere in the journal, else on disk under
  * the file's root, nearest folders first, within a time budget.
  */
-import { basename, contentHash, dirname, exists, walkRoot } from "../files/mod.ts";
+import { basename, contentHash, decodeText, dirname, exists, walkRoot } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { definitions } from "./definitions.ts";
 
@@ -121,7 +121,7 @@ function match(
     return { path, line: null, how: "same content" };
   }
   if (sameName) {
-    const line = definitionLine(new TextDecoder().decode(bytes).split("\n"), signature!, near);
+    const line = definitionLine(decodeText(bytes).split("\n"), signature!, near);
     if (line !== undefined) return { path, line, how: "same symbol" };
   }
   return undefined;

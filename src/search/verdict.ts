@@ -29,7 +29,8 @@ export interface Coverage {
 /**
  * The share of `words` (query content words) found in `text`, each word
  * matched by its Porter stem against every word and identifier part of the
- * text (pure). An empty query is fully covered.
+ * text, diacritics aside as the index matches them (pure). An empty query
+ * is fully covered.
  *
  * @example
  * ```ts
@@ -42,9 +43,21 @@ export interface Coverage {
  */
 export function coverage(words: readonly string[], text: string): Coverage {
   if (words.length === 0) return { coverage: 1, missing: [] };
-  const have = stemSet(text);
-  const missing = words.filter((w) => !have.has(stem(w)) && !have.has(w));
+  const have = stemSet(withoutDiacritics(text));
+  const missing = words.filter((w) => {
+    const bare = withoutDiacritics(w);
+    return !have.has(stem(bare)) && !have.has(bare);
+  });
   return { coverage: (words.length - missing.length) / words.length, missing };
+}
+
+/**
+ * `text` with its letters' diacritics removed (`clé` → `cle`), as the index's
+ * tokenizer (`remove_diacritics 2`) reads it: a word the index matched
+ * without its accent is covered without it too.
+ */
+function withoutDiacritics(text: string): string {
+  return /[\u0080-\uffff]/.test(text) ? text.normalize("NFD").replace(/\p{M}+/gu, "") : text;
 }
 
 /**

@@ -8,7 +8,15 @@
 import type { HomePaths } from "../config/mod.ts";
 import { ensurePrivateDir, writePrivateFile } from "../config/private_files.ts";
 import { writeHintFile } from "../hints/hints.ts";
-import { basename, contentHashAsync, dirname, exists, join, redactSecrets } from "../files/mod.ts";
+import {
+  basename,
+  contentHashAsync,
+  decodeText,
+  dirname,
+  exists,
+  join,
+  redactSecrets,
+} from "../files/mod.ts";
 import { type Journal, lastAudit, listRoots } from "../store/mod.ts";
 import { notePaths } from "./notes.ts";
 import { clip, isSemanticOnly, kindOf, spanOf, summaryOf, symbolOf } from "./hit_text.ts";
@@ -79,7 +87,7 @@ export class Verifier {
     if (hashIt && bytes) hash = (await contentHashAsync(bytes)) === m.hash ? "same" : "differs";
     const changed = hash === "differs" || (!sameStat && hash !== "same");
     if (!sameStat || hash === "differs") this.#hints.add(path);
-    const text = bytes ? new TextDecoder().decode(bytes) : "";
+    const text = bytes ? decodeText(bytes) : "";
     const span = spanOf(m, text, changed);
     // A symbol is known by its qualified name too: `Optimizer.run` answers "optimizer run".
     const own = isFileChunk(m) ? "" : `\n${m.title}`;
@@ -148,7 +156,7 @@ export class Verifier {
     this.#hints.add(found.path);
     this.#log.push(`re-anchored ${path} → ${found.path} (${found.how}); hinted the reconciler`);
     const bytes = readBytes(found.path);
-    const text = bytes ? new TextDecoder().decode(bytes) : "";
+    const text = bytes ? decodeText(bytes) : "";
     // The same content has every line where it was; a symbol found again is at the line found.
     const same = found.how === "same content";
     let line = same || isFileChunk(m) ? m.start_line : found.line ??

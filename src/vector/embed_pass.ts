@@ -21,7 +21,7 @@
 import type { Journal } from "../store/mod.ts";
 // Types only: a search, which loads this folder for its semantic leg, never loads the reconciler.
 import type { Follower, Logger, Reconciler } from "../reconcile/mod.ts";
-import { contentHash } from "../files/mod.ts";
+import { contentHash, decodeText } from "../files/mod.ts";
 import type { EmbedderSource, TextEmbedder } from "./embedder.ts";
 import { type ChunkToEmbed, embedText } from "./embed_text.ts";
 import { EmbedQueue } from "./embed_queue.ts";
@@ -295,7 +295,7 @@ export class EmbedPass implements Follower {
       return null;
     }
     this.#stale.delete(c.path_id!);
-    return new TextDecoder().decode(bytes).split("\n");
+    return decodeText(bytes).split("\n");
   }
 
   /** Line ranges of a file's top-level symbols (children of its file node). */
