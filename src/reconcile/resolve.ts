@@ -1814,7 +1814,7 @@ export class Resolver {
     }
     for (const suffix of packageDirSuffixes(language, spec)) {
       deps.push(`d:${owner.root_id}:${suffix}`);
-      const ids = this.#folders.filesIn(
+      const files = this.#folders.filesIn(
         owner.root_id,
         language,
         suffix,
@@ -1825,7 +1825,9 @@ export class Resolver {
             language,
           ),
       );
-      if (ids.length > 0) return ids;
+      if (files.length > 0) {
+        return (language === "go" ? onePackage(files, suffix) : files).map((f) => f.id);
+      }
     }
     return [];
   }
@@ -1881,7 +1883,7 @@ class FolderIndex {
   readonly #where = new Map<number, { key: string; dir: string }>();
 
   /**
-   * Path ids in folders that end with `suffix`, by path (the same answer
+   * The files (id, path) in folders that end with `suffix`, by path (the same answer
    * whatever order the files were indexed in); `load` lists a root's files
    * of the language the first time.
    */
@@ -1890,7 +1892,7 @@ class FolderIndex {
     language: string,
     suffix: string,
     load: () => { id: number; rel: string }[],
-  ): number[] {
+  ): { id: number; rel: string }[] {
     const key = `${rootId}\0${language}`;
     let byTail = this.#byTail.get(key);
     if (!byTail) {
@@ -1903,7 +1905,10 @@ class FolderIndex {
     for (const [dir, ids] of byTail.get(tail) ?? []) {
       if (dir === suffix || dir.endsWith("/" + suffix)) out.push(...ids);
     }
-    return out.sort((a, b) => a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0).map(([id]) => id);
+    return out.sort((a, b) => a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0).map(([id, rel]) => ({
+      id,
+      rel,
+    }));
   }
 
   /**
@@ -1945,6 +1950,21 @@ class FolderIndex {
     ids.set(id, rel);
     this.#where.set(id, { key, dir });
   }
+}
+
+/**
+ * The files of the one Go package among `files` (in folders ending with
+ * `suffix`): a package is one folder, so files of several folders
+ * (`b/` and `c/b/` for `example.com/m/b`) are several packages, of which
+ * only the folder that is the suffix itself is evidently the one; else none.
+ */
+function onePackage(
+  files: { id: number; rel: string }[],
+  suffix: string,
+): { id: number; rel: string }[] {
+  const dirs = new Set(files.map((f) => posix.dirname(f.rel)));
+  if (dirs.size === 1) return files;
+  return files.filter((f) => posix.dirname(f.rel) === suffix);
 }
 
 /** The key of a cached module look-up (`Resolver.#filesFor`): root, language, importing file, specifier. */
