@@ -9,7 +9,10 @@ import { Embedder, type EmbedderOptions } from "./embedder.ts";
 import { modelStatus } from "./registry.ts";
 
 /** The active model's embedder, or why there is none. */
-export type ActiveEmbedder = { on: true; embedder: Embedder } | { on: false; reason: string };
+export type ActiveEmbedder =
+  | { on: true; embedder: Embedder }
+  /** `failed`: the installed model that did not load, when that is why. */
+  | { on: false; reason: string; failed?: string };
 
 /** Where models live and where the native runtime may be extracted. */
 export interface ModelPaths {
@@ -50,7 +53,10 @@ export function embedderSource(
       } catch (e) {
         return {
           on: false,
-          reason: `model "${status.name}" failed to load: ${(e as Error).message}`,
+          reason: `model "${status.name}" failed to load: ${
+            (e as Error).message.trim()
+          }; install it again: heimdall model pull ${status.name} (or model import ${status.name} --from DIR)`,
+          failed: status.name,
         };
       }
     })();

@@ -33,6 +33,7 @@ import {
   type NewVector,
   pruneGoneLog,
   putVectors,
+  setLoadFailure,
 } from "./store.ts";
 
 /** Most chunks per embedding call. */
@@ -100,6 +101,10 @@ export class EmbedPass implements Follower {
   #model: string | undefined;
   /** The install of it (fingerprint) the journal's vectors were checked against. */
   #install: string | undefined;
+  /** The load failure this pass recorded in the journal (model and reason), or null. */
+  #failure: { model: string; reason: string } | null = null;
+  /** Models this pass loaded and cleared any recorded load failure of. */
+  readonly #loaded = new Set<string>();
   /** Paths whose bytes did not match their hash, with that hash: skipped until it changes. */
   readonly #stale = new Map<number, string>();
   #backoffUntil = 0;
@@ -160,6 +165,7 @@ export class EmbedPass implements Follower {
     const state = await this.source();
     if (!state.on) {
       this.#off(state.reason);
+      if (state.failed !== undefined) this.#recordFailure(state.failed, state.reason);
       return { model: null, embedded: 0, skipped: 0, ms: 0 };
     }
     const model = state.embedder.model;
@@ -195,9 +201,15 @@ export class EmbedPass implements Follower {
     const state = await this.source();
     if (!state.on) {
       this.#off(state.reason);
+      if (state.failed !== undefined) this.#recordFailure(state.failed, state.reason);
       return none;
     }
     const embedder = state.embedder;
+    if (!this.#loaded.has(embedder.model)) {
+      this.journal.tx(() => setLoadFailure(this.journal, embedder.model, null));
+      this.#loaded.add(embedder.model);
+      if (this.#failure?.model === embedder.model) this.#failure = null;
+    }
     if (embedder.model !== this.#model) {
       if (this.#model !== undefined) {
         this.#log.info(`embedding model is now ${embedder.model}: re-embedding in the background`);
@@ -306,6 +318,15 @@ export class EmbedPass implements Follower {
       c.path_id,
       c.node_id,
     ).map((r) => [r.s, r.e]);
+  }
+
+  /** Says in the journal, once per reason, that `model` does not load (for status, doctor and search). */
+  #recordFailure(model: string, reason: string): void {
+    if (this.#failure?.model === model && this.#failure.reason === reason) return;
+    this.journal.tx(() => setLoadFailure(this.journal, model, reason));
+    this.#failure = { model, reason };
+    this.#loaded.delete(model);
+    this.#log.warn(reason);
   }
 
   #isStale(c: ChunkToEmbed): boolean {

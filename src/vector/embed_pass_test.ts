@@ -343,3 +343,32 @@ Deno.test("a model installed again with other files: its vectors are dropped and
     leg.close();
   }
 });
+
+Deno.test("a model that does not load is said by status and the leg, not waited for; a working one clears it", async () => {
+  using t = setup();
+  await t.r.audit();
+  const reason = 'model "hash-64" failed to load: protobuf parsing failed; install it again';
+  t.setModel({ on: false, reason, failed: "hash-64" });
+  assert.equal((await t.pass.runAll()).model, null);
+  assert.equal(await t.pass.step(), false);
+  assert.match(vectorStoreHealth(t.journal, "hash-64").fault ?? "", /cannot embed: .*protobuf/);
+  const leg = new VectorSemanticLeg(
+    t.journal,
+    () => Promise.resolve({ on: false, reason, failed: "hash-64" }),
+    () => ({ on: true, model: "hash-64" }),
+  );
+  try {
+    assert.deepEqual(leg.status(), { on: false, reason });
+    // Another process (the daemon) loads the model once it is installed again.
+    t.setModel({ on: true, embedder: new HashingEmbedder() });
+    const daemon = new EmbedPass(
+      t.journal,
+      () => Promise.resolve({ on: true, embedder: t.embedder }),
+    );
+    while (await daemon.step()) { /* drain */ }
+    assert.equal(vectorStoreHealth(t.journal, "hash-64").fault, null);
+    assert.deepEqual(leg.status(), { on: true, model: "hash-64" });
+  } finally {
+    leg.close();
+  }
+});

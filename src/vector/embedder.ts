@@ -22,7 +22,10 @@ export interface TextEmbedder {
 }
 
 /** The active model, or why there is none ("no model; run heimdall model pull multilingual-e5-small-int8"). */
-export type EmbedderState = { on: true; embedder: TextEmbedder } | { on: false; reason: string };
+export type EmbedderState =
+  | { on: true; embedder: TextEmbedder }
+  /** `failed`: the installed model that did not load, when that is why. */
+  | { on: false; reason: string; failed?: string | undefined };
 
 /** Resolves the active model when asked (cheap after the first call; may change between calls). */
 export type EmbedderSource = () => Promise<EmbedderState>;

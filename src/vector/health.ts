@@ -5,7 +5,7 @@
  * their dimension. Two counts and one GROUP BY: cheap at any size.
  */
 import type { Journal } from "../store/mod.ts";
-import { type ModelCount, vectorCounts } from "./store.ts";
+import { loadFailure, type ModelCount, vectorCounts } from "./store.ts";
 
 /** What `status` and `doctor` print about vectors. */
 export interface VectorStoreHealth {
@@ -45,6 +45,8 @@ export function vectorStoreHealth(j: Journal, active?: string): VectorStoreHealt
   }
   let activeInfo: VectorStoreHealth["active"] = null;
   if (active !== undefined) {
+    const failed = loadFailure(j, active);
+    if (failed !== undefined) faults.push(`the writer cannot embed: ${failed}`);
     const vectors = models.find((m) => m.model === active)?.count ?? 0;
     activeInfo = { model: active, vectors, missing: Math.max(0, chunks - vectors) };
   }

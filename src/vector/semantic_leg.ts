@@ -8,7 +8,7 @@ import type { LegFilter, LegHit, LegStatus, SemanticLeg } from "../search/mod.ts
 import { VectorCache } from "./cache.ts";
 import type { EmbedderSource } from "./embedder.ts";
 import { decodeVector, normalize } from "./quantize.ts";
-import { type StoredVector, vectorsInstall } from "./store.ts";
+import { loadFailure, type StoredVector, vectorsInstall } from "./store.ts";
 
 /**
  * The active model as cheaply known (installed or not), without loading it;
@@ -44,6 +44,8 @@ export class VectorSemanticLeg implements SemanticLeg {
   status(): LegStatus {
     const s = this.modelStatus();
     if (!s.on) return s;
+    const failed = loadFailure(this.journal, s.model);
+    if (failed !== undefined) return { on: false, reason: failed };
     if (!this.#ownInstall(s.model, s.fingerprint)) {
       return {
         on: false,

@@ -9,7 +9,7 @@
  * Queries go through the Journal (src/store owns node:sqlite); writes run
  * inside the caller's transaction.
  */
-import { getMeta, type Journal, setMeta } from "../store/mod.ts";
+import { deleteMeta, getMeta, type Journal, setMeta } from "../store/mod.ts";
 import type { Quant } from "./kernel.ts";
 import type { EncodedVector } from "./quantize.ts";
 
@@ -213,4 +213,22 @@ export function forgetOtherInstalls(j: Journal, model: string): void {
     "DELETE FROM meta WHERE key LIKE 'vectors\\_install:%' ESCAPE '\\' AND key != ?",
     installKey(model),
   );
+}
+
+/** The `meta` key holding why the writer could not load `model`. */
+const failureKey = (model: string) => `vectors_load_failed:${model}`;
+
+/** Why the writer last could not load `model` (the reason it gave), or undefined when it could. */
+export function loadFailure(j: Journal, model: string): string | undefined {
+  return getMeta(j, failureKey(model));
+}
+
+/**
+ * Records (or, with null, clears) that the writer could not load `model`,
+ * inside the caller's transaction: readers (`status`, `doctor`, the semantic
+ * leg) then say so instead of waiting for vectors that will not come.
+ */
+export function setLoadFailure(j: Journal, model: string, reason: string | null): void {
+  if (reason === null) deleteMeta(j, failureKey(model));
+  else setMeta(j, failureKey(model), reason);
 }
