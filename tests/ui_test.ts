@@ -7,7 +7,16 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { buildUiFixture, type UiFixture } from "./ui_fixture.ts";
-import { cli, copyDir, hasCommand, MAIN, removeTree, tempDir, withoutTool } from "./helpers.ts";
+import {
+  cli,
+  copyDir,
+  hasCommand,
+  MAIN,
+  removeTree,
+  tempDir,
+  withoutTool,
+  writeTree,
+} from "./helpers.ts";
 import { buildUi } from "../scripts/build_ui.ts";
 import { freshDatabase, heimdall, machine, noPostgres, pgServer } from "./team_fixture.ts";
 
@@ -531,6 +540,40 @@ Deno.test({
       assertEquals(found.hits[0].symbol, "parseInput");
       assertStringIncludes(found.warning, 'Cannot reach the team store "postgres://');
       assertStringIncludes(found.warning, "this machine's copy");
+    } finally {
+      await s.stop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "the code map opens folders named with fullwidth characters or emoji (UTF-8 and UTF-16 orders differ)",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = tempDir("heimdall-ui-names-");
+    const repo = join(dir, "repo");
+    const home = join(dir, "home");
+    writeTree(repo, {
+      "（仮）/kari.ts": "export function kari(): number {\n  return 2;\n}\n",
+      "😀/smile.ts": "export function smile(): number {\n  return 1;\n}\n",
+      "plain/a.ts": "export function a(): number {\n  return 3;\n}\n",
+    });
+    assertEquals((await cli(home, ["index", repo])).code, 0);
+    const s = await serve({ home, repo });
+    try {
+      const level = async (at: string) => {
+        const r = await fetch(
+          `http://127.0.0.1:${s.port}/api/map?at=${encodeURIComponent(at)}`,
+          { headers: { cookie: `heimdall_ui_${s.port}=${s.token}` } },
+        );
+        return ((await r.json()).nodes as { label: string }[]).map((n) => n.label).sort();
+      };
+      assertEquals(await level(repo), ["plain", "（仮）", "😀"].sort());
+      assertEquals(await level(join(repo, "（仮）")), ["kari.ts"]);
+      assertEquals(await level(join(repo, "😀")), ["smile.ts"]);
+      assertEquals(await level(join(repo, "plain")), ["a.ts"]);
     } finally {
       await s.stop();
     }

@@ -107,6 +107,10 @@ export class CodeMap {
         "SELECT id, path, root_id FROM paths WHERE state = 'indexed' ORDER BY path",
       ).iterate() as Iterable<{ id: number; path: string; root_id: number }>
     ) files.push({ ...r, symbols: counts.get(r.id) ?? 0 });
+    // SQLite orders by UTF-8 bytes, #under searches by UTF-16 code units: the two disagree
+    // between U+E000–U+FFFF (fullwidth forms, （仮）) and characters beyond (emoji), and a
+    // folder the binary search missed showed empty. Already nearly sorted: cheap.
+    files.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
     this.#files = files;
     this.#byId = new Map(files.map((f) => [f.id, f]));
     return files;
