@@ -581,6 +581,43 @@ Deno.test({
 });
 
 Deno.test({
+  name: "the usage view counts the sound lines of a damaged usage.log and skips the rest",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const f = await getFixture();
+    const home = join(tempDir("heimdall-ui-usage-"), "home");
+    copyDir(f.home, home);
+    Deno.mkdirSync(join(home, "logs"), { recursive: true });
+    Deno.writeTextFileSync(
+      join(home, "logs", "usage.log"),
+      [
+        `{"at":"2020-01-02T10:00:00.000Z","event":"search","via":"cli","hits":2,"verdicts":{"STRONG":2}}`,
+        "null",
+        "42",
+        '"text"',
+        "[]",
+        "\u0000\u0001garbage{",
+        `{"at":"2020-01-02T11:00:00.000Z","event":"search","via":"ui","hits":1,"verdicts":{"WEAK":1}}`,
+        "",
+      ].join("\n"),
+    );
+    const s = await serve({ home, repo: f.repo });
+    try {
+      const r = await fetch(`http://127.0.0.1:${s.port}/api/usage`, {
+        headers: { cookie: `heimdall_ui_${s.port}=${s.token}` },
+      });
+      const body = await r.json();
+      assertEquals(r.status, 200, JSON.stringify(body));
+      const day = body.days.find((d: { day: string }) => d.day === "2020-01-02");
+      assertEquals([day.searches, day.verdicts], [2, { STRONG: 2, WEAK: 1 }]);
+    } finally {
+      await s.stop();
+    }
+  },
+});
+
+Deno.test({
   name: "ui fixture cleanup",
   sanitizeResources: false,
   sanitizeOps: false,

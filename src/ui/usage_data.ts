@@ -84,6 +84,8 @@ export function usage(home: HomePaths): Usage {
     } catch {
       continue; // a line cut by the tail read
     }
+    // A line of the log damaged into other JSON (null, a number): not a count.
+    if (typeof r !== "object" || r === null) continue;
     const d = dayOf(String(r.at ?? ""));
     if (!d) continue;
     const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
