@@ -47,6 +47,8 @@ const EXPECTED = [
   "cs/Store.cs:Acme.Store.Main -> cs/Store.cs:Acme.Store.Put (member)",
   "cs/Store.cs:Acme.Store.Put -> cs/Store.cs:Acme.Base.Close (member)",
   "cs/Store.cs:Acme.Store.Put -> cs/Store.cs:Acme.Store.Check (member)",
+  // A delegate parameter named like the method: only Other() calls the method.
+  "cs/Worker.cs:Acme.Worker.Other -> cs/Worker.cs:Acme.Worker.handler (member)",
   // Go: the package's own helper (util has one too), a receiver's method.
   "go/store/other.go:Other -> go/store/store.go:helper (unique)",
   "go/store/store.go:New -> go/store/store.go:Store (same-file)",
@@ -197,6 +199,7 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "c/hooks.c:?.cmp",
         "go/store/hooks.go:?.helper",
         "rs/src/hooks.rs:?.notify",
+        "cs/Worker.cs:?.handler",
         // A static function of another C file.
         "c/hooks.c:hidden",
         // A Go import whose path names neither of two packages of its name.

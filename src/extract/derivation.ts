@@ -53,6 +53,8 @@ export const DERIVATION: DerivationVersions = {
     // attributes after a parameter (`UNUSED_PARAM`).
     c: 6,
     cpp: 6,
+    // 1: a parameter (a delegate) shadows a method or function of its name.
+    csharp: 1,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.
     // 3: nor a heading inside an HTML comment; 4: nor a line continuing a list item or quote.

@@ -81,3 +81,7 @@
 
 (variable_declaration (variable_declarator name: (identifier) @name)) @binding.type
 (parameter type: (identifier) @type name: (identifier) @name) @binding.type
+
+; any other parameter holds what no type says: calling one (a delegate,
+; `handler()`) never calls a method or a function of its name
+(parameter name: (identifier) @name) @binding.type
