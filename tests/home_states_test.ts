@@ -7,6 +7,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { homePaths } from "../src/config/mod.ts";
+import { WriterLock } from "../src/reconcile/mod.ts";
 import { cli, tempDir } from "./helpers.ts";
 
 Deno.test("status and remember name HEIMDALL_HOME set to a file, exit 3, and leave the file as it was", async () => {
@@ -46,4 +48,23 @@ Deno.test("status on an empty (0-byte) journal says it is empty and where a back
   assert.equal(status.code, 3, status.stdout + status.stderr);
   assert.match(status.stdout, /is empty \(0 bytes\).*journal\.db\.\*\.backup/);
   assert.doesNotMatch(status.stdout, /needs migrating/);
+});
+
+Deno.test("status names a one-shot writer (a rebuild) holding the lock as such, never as a running daemon", async () => {
+  const home = tempDir();
+  const repo = tempDir();
+  assert.equal((await cli(home, ["remember", "--kind", "note", "--about", repo, "x"])).code, 0);
+  const lock = await WriterLock.acquire(homePaths(home), 300, "rebuild");
+  try {
+    const json = await cli(home, ["status", "--json"]);
+    assert.equal(json.code, 0, json.stderr);
+    const st = JSON.parse(json.stdout);
+    assert.equal(st.daemon, null);
+    assert.deepEqual(st.writer, { pid: Deno.pid, role: "rebuild" });
+    const text = (await cli(home, ["status"])).stdout;
+    assert.match(text, /^daemon {3}not running/m);
+    assert.match(text, /^writer {3}`heimdall rebuild` \(pid \d+\) is writing now/m);
+  } finally {
+    lock.release();
+  }
 });

@@ -15,7 +15,7 @@ import {
   quickCheck,
   unreadablePaths,
 } from "../store/mod.ts";
-import { readFault, WATCH_LIMIT_KEY, writerHolder } from "../reconcile/mod.ts";
+import { readFault, WATCH_LIMIT_KEY, writerHolderInfo } from "../reconcile/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
 import { ago, plural, printable } from "../present/fmt.ts";
@@ -41,7 +41,13 @@ export const HELP = `heimdall status [--json] [--check]
 /** `heimdall status`: what the index holds and who writes it. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const { values } = parseFlags(args, { boolean: ["json", "check"], positionals: false });
-  const holder = await writerHolder(ctx.home);
+  const info = await writerHolderInfo(ctx.home);
+  // The lock's holder is the daemon, or a one-shot writer (index, rebuild…),
+  // whose pass is under way: the counts are mid-way, not the daemon's. A
+  // label without a role comes from an older build: most likely its daemon.
+  const isDaemon = info !== null && (info.role === undefined || info.role === "daemon");
+  const holder = isDaemon ? info.pid ?? "unknown" : null;
+  const writer = info !== null && !isDaemon ? { pid: info.pid ?? null, role: info.role! } : null;
   let journal: Journal;
   try {
     journal = Journal.open(ctx.home.journal, { readOnly: true });
@@ -50,6 +56,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       home: ctx.home.home,
       journal: null,
       daemon: holder,
+      writer,
       message: (e as Error).message,
       ...(e instanceof JournalCorruptError ? { damaged: e.detail } : {}),
     };
@@ -67,6 +74,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
           home: ctx.home.home,
           journal: journal.file,
           daemon: holder,
+          writer,
           damaged: damage,
           message: error.message,
         }));
@@ -93,6 +101,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     const status = {
       home: ctx.home.home,
       daemon: holder === null ? null : holder,
+      writer,
       roots: roots.map((r) => ({
         path: r.path,
         depth: r.depth,
@@ -129,6 +138,13 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         holder === null ? "not running (start it with `heimdall daemon`)" : `running, pid ${holder}`
       }`,
     );
+    if (writer !== null) {
+      ctx.out(
+        `writer   \`heimdall ${writer.role}\` (pid ${
+          writer.pid ?? "unknown"
+        }) is writing now: the counts below are mid-way`,
+      );
+    }
     for (const r of status.roots) {
       ctx.out(
         `root     ${r.path}  ${plural(r.files, "file")}, depth ${r.depth}, audited ${
