@@ -698,3 +698,19 @@ Deno.test({
     assert.equal(after.manifest!.quantization, "int8");
   },
 });
+
+Deno.test("an import removes what a killed import of the same model left behind, and nothing else", async () => {
+  const home = tempDir();
+  const models = join(home, "models");
+  // What `kill -9` during `heimdall model import tiny` leaves: a staging folder with copied files.
+  for (const left of [".tiny.import-k1ll3d", ".other.import-running"]) {
+    Deno.mkdirSync(join(models, left), { recursive: true });
+    Deno.copyFileSync(join(TINY, "model.onnx"), join(models, left, "model.onnx"));
+  }
+  await importModel("tiny", TINY, models, undefined, { libDir: join(home, "lib") });
+  assert.deepEqual(
+    [...Deno.readDirSync(models)].filter((e) => e.isDirectory).map((e) => e.name).sort(),
+    [".other.import-running", "tiny"],
+  );
+  assert.ok(readInstalled(models, "tiny")!.complete);
+});

@@ -459,8 +459,9 @@ function candidates(dir: string, f: ModelFile): string[] {
 /**
  * Installs model `name` from the local folder `from`: its manifest is
  * `from/manifest.json` when there is one (renamed to `name`), else the
- * built-in `builtin`. Each file is copied into a staging folder beside the
- * models, hashed and checked, then the model is loaded and run once
+ * built-in `builtin`. Under the model's lock, each file is copied into a
+ * staging folder beside the models (one left by a killed import is removed
+ * first), hashed and checked, then the model is loaded and run once
  * ({@link checkModel}); only a model that works replaces an installed one
  * of that name. Throws {@link ChecksumMismatchError}, {@link ManifestError}
  * for a `manifest.json` that is not JSON or not a manifest,
@@ -493,33 +494,48 @@ export async function importModel(
     }
     manifest = builtin;
   }
-  // Under $HEIMDALL_HOME, which is the user's alone (see src/config/private_files.ts).
-  await Deno.mkdir(modelsDir, { recursive: true, mode: 0o700 });
+  return await withModelLock(
+    modelsDir,
+    name,
+    () => stageAndInstall(name, from, modelsDir, manifest, options),
+  );
+}
+
+/** The prefix of the folders an import of `name` stages its files in. */
+const stagingPrefix = (name: string) => `.${name}.import-`;
+
+/** {@link importModel}'s work, under the model's lock. */
+async function stageAndInstall(
+  name: string,
+  from: string,
+  modelsDir: string,
+  manifest: ModelManifest,
+  options: CheckOptions,
+): Promise<InstallResult> {
+  // Holding the lock, any staging folder of this model is left by an import that was killed:
+  // it may hold gigabytes, and nothing else will ever remove it.
+  for (const e of [...Deno.readDirSync(modelsDir)]) {
+    if (e.isDirectory && e.name.startsWith(stagingPrefix(name))) {
+      await Deno.remove(join(modelsDir, e.name), { recursive: true });
+    }
+  }
   // Staged beside the models under a name no model can have (a leading dot): a model's
   // graph names its external weights by file name, so the files keep theirs.
-  const staging = await Deno.makeTempDir({ dir: modelsDir, prefix: `.${name}.import-` });
+  const staging = await Deno.makeTempDir({ dir: modelsDir, prefix: stagingPrefix(name) });
   try {
     const files: InstalledFile[] = [];
     for (const f of manifest.files) files.push(await stageFile(f, from, staging, name));
-    await checkModel(
-      staging,
-      manifest,
-      options,
-      `"${from}"`,
-      "nothing was installed",
-    );
+    await checkModel(staging, manifest, options, `"${from}"`, "nothing was installed");
     const dir = join(modelsDir, name);
-    return await withModelLock(modelsDir, name, async () => {
-      await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-      // The old manifest goes first: until the new one is written the folder is an unfinished
-      // install, never a complete model whose files are half old, half new.
-      await Deno.remove(join(dir, "manifest.json")).catch((e) => {
-        if (!(e instanceof Deno.errors.NotFound)) throw e;
-      });
-      for (const f of files) await Deno.rename(join(staging, f.name), join(dir, f.name));
-      await writeManifest(dir, manifest, files);
-      return { name, dir, files };
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    // The old manifest goes first: until the new one is written the folder is an unfinished
+    // install, never a complete model whose files are half old, half new.
+    await Deno.remove(join(dir, "manifest.json")).catch((e) => {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
     });
+    for (const f of files) await Deno.rename(join(staging, f.name), join(dir, f.name));
+    await writeManifest(dir, manifest, files);
+    return { name, dir, files };
   } finally {
     await Deno.remove(staging, { recursive: true }).catch(() => {});
   }
