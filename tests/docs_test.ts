@@ -108,3 +108,11 @@ Deno.test("slug() gives GitHub's anchors for headings with code, punctuation and
   assert.equal(slug("A `heimdall` command from this clone"), "a-heimdall-command-from-this-clone");
   assert.deepEqual([...anchors("# A\n\n## A\n\n```sh\n# not a heading\n```\n")], ["a", "a-1"]);
 });
+
+Deno.test("the README and docs/models.md name the default model as the code does", async () => {
+  const { DEFAULT_MODEL } = await import("../src/embed/default_model.ts");
+  for (const file of ["README.md", "docs/models.md"]) {
+    const text = Deno.readTextFileSync(join(ROOT, file));
+    assert.ok(text.includes(`\`${DEFAULT_MODEL}\``) || text.includes(` ${DEFAULT_MODEL} `), file);
+  }
+});
