@@ -350,3 +350,37 @@ Deno.test("--json prints one JSON document for roots add and remove, and an inde
   assert.deepEqual(JSON.parse(removed.stdout), { removed: [repo], daemon: null });
   removeTree(base);
 });
+
+Deno.test("index and roots add refuse the filesystem's root and system folders, and say what they skipped", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, { "a.ts": "export const a = 1;\n" });
+  // A name that is not UTF-8 cannot be indexed: the summary says so instead of leaving it out.
+  const made = new Deno.Command("sh", {
+    args: ["-c", `printf x > "$(printf 'bad\\377.ts')"`],
+    cwd: repo,
+  }).outputSync();
+  assert.ok(made.success);
+  const refused: [string[], number, RegExp][] = [
+    // Ordered so that a build without the check fails before it starts to index "/".
+    [["roots", "add", "/"], 2, /Cannot add root "\/": it is the filesystem's root/],
+    [["index", "/proc"], 2, /Cannot index "\/proc": a system folder.*pass a project folder/],
+    [["index"], 2, /Cannot index "\/": it is the filesystem's root.*pass a project folder/],
+  ];
+  for (const [args, code, says] of refused) {
+    const r = await cli(home, args, { cwd: "/" });
+    assert.equal(r.code, code, `${args.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, says);
+    assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+  }
+  assert.deepEqual(JSON.parse((await cli(home, ["roots", "--json"])).stdout), []);
+  const twice = await cli(home, ["index", repo, `${repo}/`, join(repo, ".")], { cwd: base });
+  assert.equal(twice.code, 0, twice.stderr);
+  assert.match(twice.stdout, /^indexed 1 file, .*, 1 unreadable: `heimdall verify` names them\)$/m);
+  assert.deepEqual(
+    JSON.parse((await cli(home, ["roots", "--json"])).stdout).map((r: { path: string }) => r.path),
+    [Deno.realPathSync(repo)],
+  );
+  removeTree(base);
+});

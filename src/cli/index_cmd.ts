@@ -1,8 +1,8 @@
 import { parseFlags } from "./flags.ts";
-import { resolve } from "../files/mod.ts";
 import { parseDepth, updateConfig } from "../config/mod.ts";
 import { journalCounts } from "../store/mod.ts";
-import { homeDirs, rootInHomeError } from "../reconcile/mod.ts";
+import { homeDirs } from "../reconcile/mod.ts";
+import { rootFolder } from "./root_folder.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -29,24 +29,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   if (depth === undefined) {
     throw new UsageError(`Invalid --depth "${values.depth}": expected max, L0, L1, L2 or L3`);
   }
-  const dirs = (positionals.length > 0 ? positionals : ["."]).map((p) => resolve(p));
-  for (const dir of dirs) {
-    let st: Deno.FileInfo;
-    try {
-      st = Deno.statSync(dir);
-    } catch {
-      throw new UsageError(`Cannot index "${dir}": no such folder; pass an existing folder`);
-    }
-    if (!st.isDirectory) {
-      throw new UsageError(`Cannot index "${dir}": not a folder; pass the folder that holds it`);
-    }
-  }
-  const realDirs = dirs.map((d) => Deno.realPathSync(d));
   const home = homeDirs(ctx.home.home);
-  for (const d of realDirs) {
-    const error = rootInHomeError(d, home);
-    if (error !== undefined) throw new UsageError(error);
-  }
+  const typed = positionals.length > 0 ? positionals : ["."];
+  const realDirs = [...new Set(typed.map((p) => rootFolder(p, home, "Cannot index")))];
   // The roots join the configuration once this command may write (or the
   // daemon does): an index refused for a held lock leaves it as it was.
   const addRoots = async () => {
@@ -105,7 +90,11 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     ctx.out(
       `indexed ${plural(files, "file")}, ${plural(symbols, "symbol")} in ${
         seconds(ms)
-      } (${result.stats.changed} new or changed, ${result.stats.retracted} removed, ${result.stats.secrets} secret files skipped)`,
+      } (${result.stats.changed} new or changed, ${result.stats.retracted} removed, ${result.stats.secrets} secret files skipped${
+        // A folder or file that cannot be read is left out: never silently.
+        result.stats.errors > 0
+          ? `, ${result.stats.errors} unreadable: \`heimdall verify\` names them`
+          : ""})`,
     );
     const e = result.embedded;
     if (e?.model && e.embedded + e.skipped > 0) {

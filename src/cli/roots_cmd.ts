@@ -5,7 +5,8 @@ import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 import { handToDaemon } from "./writer.ts";
-import { homeDirs, isInside, rootInHomeError } from "../reconcile/mod.ts";
+import { homeDirs, isInside } from "../reconcile/mod.ts";
+import { rootFolder } from "./root_folder.ts";
 
 export const HELP = `heimdall roots [list] | add DIR… [--depth D] | remove DIR… [--json]
   The folders Heimdall indexes, kept in $HEIMDALL_HOME/config.json (--json:
@@ -34,21 +35,12 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   if (depth === undefined) {
     throw new UsageError(`Invalid --depth "${values.depth}": expected max, L0, L1, L2 or L3`);
   }
-  const paths = dirs.map((d) => {
-    const abs = resolve(d);
-    if (verb === "remove") return abs;
-    try {
-      if (!Deno.statSync(abs).isDirectory) throw new Error();
-      return Deno.realPathSync(abs);
-    } catch {
-      throw new UsageError(`Cannot add root "${abs}": not an existing folder`);
-    }
-  });
   const home = homeDirs(ctx.home.home);
-  for (const p of verb === "add" ? paths : []) {
-    const error = rootInHomeError(p, home);
-    if (error !== undefined) throw new UsageError(error);
-  }
+  const paths = [
+    ...new Set(
+      dirs.map((d) => verb === "add" ? rootFolder(d, home, "Cannot add root") : resolve(d)),
+    ),
+  ];
   let missing: string[] = [];
   let notes: string[] = [];
   await updateConfig(ctx.home.config, (c) => {
