@@ -714,3 +714,26 @@ Deno.test("an import removes what a killed import of the same model left behind,
   );
   assert.ok(readInstalled(models, "tiny")!.complete);
 });
+
+Deno.test("doctor's fix for a model that does not load is to install it again, not to start the daemon", async () => {
+  const home = tempDir();
+  const repo = tempDir();
+  Deno.writeTextFileSync(join(repo, "a.ts"), "export function retry() {}\n");
+  assert.equal((await heimdall(home, ["model", "import", "m", "--from", TINY])).code, 0);
+  // Damaged after its install: the bytes of its graph zeroed in the middle.
+  const onnx = [...Deno.readDirSync(join(home, "models", "m"))].find((e) =>
+    e.name.endsWith(".onnx")
+  )!;
+  const file = join(home, "models", "m", onnx.name);
+  const bytes = Deno.readFileSync(file);
+  bytes.fill(0, 100, 5000);
+  Deno.writeFileSync(file, bytes);
+  await heimdall(home, ["index", repo]);
+  const doctor = await heimdall(home, ["doctor", "--json"]);
+  const store = JSON.parse(doctor.stdout).checks.find((c: { name: string }) =>
+    c.name === "vector store"
+  );
+  assert.equal(store.status, "fail", doctor.stdout);
+  assert.match(store.detail, /cannot embed/);
+  assert.match(store.fix, /^heimdall model pull m\b/);
+});

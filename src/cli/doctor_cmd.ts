@@ -367,7 +367,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
           name: "vector store",
           status: "fail",
           detail: v.fault,
-          fix: "heimdall daemon   (re-embeds with the active model)",
+          // A model that does not load is installed again; a mixed store is re-embedded.
+          fix: /heimdall model (?:pull|import) [^;()]*/.exec(v.fault)?.[0].trim() ??
+            "heimdall daemon   (re-embeds with the active model)",
         }
         : {
           name: "vector store",
