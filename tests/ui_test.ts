@@ -351,6 +351,35 @@ Deno.test({
 
 Deno.test({
   name:
+    "a map.toml the dashboard may not read is that repository's error in the health view, not a 500 for the view",
+  // Root reads whatever the permissions say.
+  ignore: Deno.uid() === 0,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const f = await getFixture();
+    const map = join(f.repo, ".heimdall", "map.toml");
+    const s = await serve(f);
+    try {
+      Deno.chmodSync(map, 0o000);
+      const r = await fetch(`http://127.0.0.1:${s.port}/api/health`, {
+        headers: { cookie: `heimdall_ui_${s.port}=${s.token}` },
+      });
+      const body = await r.json();
+      assertEquals(r.status, 200, JSON.stringify(body));
+      const shown = body.maps.find((m: { repo: string }) => m.repo === f.repo);
+      assertStringIncludes(shown.error, "Permission denied");
+      assertEquals(body.check[f.repo].code, 3, "environment, as `heimdall map check` exits");
+      assertStringIncludes(body.check[f.repo].errors, "check the owner and mode of that path");
+    } finally {
+      Deno.chmodSync(map, 0o644);
+      await s.stop();
+    }
+  },
+});
+
+Deno.test({
+  name:
     "heimdall ui holds no writer lock and tells the page when another process changes the journal",
   sanitizeResources: false,
   sanitizeOps: false,

@@ -32,7 +32,17 @@ async function captured(
 ): Promise<unknown> {
   const out: string[] = [];
   const errs: string[] = [];
-  const code = await run(args, { ...ctx, out: (t) => out.push(t), err: (t) => errs.push(t) });
+  let code: number;
+  try {
+    code = await run(args, { ...ctx, out: (t) => out.push(t), err: (t) => errs.push(t) });
+  } catch (e) {
+    // As the command line would have said it (an unreadable map.toml: environment, exit 3),
+    // not a 500 "Internal error" for the whole view.
+    const { describeError } = await import("./errors.ts");
+    const described = describeError(e, { journal: ctx.home.journal });
+    code = described.code;
+    errs.push(described.message);
+  }
   try {
     return JSON.parse(out.join("\n"));
   } catch {

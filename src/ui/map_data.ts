@@ -63,8 +63,10 @@ export function repoMaps(roots: readonly string[]): RepoMap[] {
           })),
         });
       } catch (e) {
-        if (!(e instanceof MapError)) throw e;
-        out.push({ repo, file, components: [], error: e.message });
+        // A map that cannot be parsed, or read (its permissions): that repository's error.
+        const unreadable = Object.values(Deno.errors).some((k) => e instanceof k);
+        if (!(e instanceof MapError) && !unreadable) throw e;
+        out.push({ repo, file, components: [], error: (e as Error).message });
       }
     }
   }
