@@ -37,7 +37,9 @@ export class FlagError extends UsageError {}
  * `-x` and grouped boolean letters (`-qv`), `--` before arguments that
  * begin with a dash.
  *
- * A flag that is not given is absent from `values`. An unknown flag, a
+ * A flag that is not given is absent from `values`. An unknown flag (its
+ * message says how to pass a path that begins with `-` when the argument
+ * looks like one), a
  * string flag without a value (or with one that looks like a flag: write
  * `--name=-x`), a value given to a boolean flag, or a positional when
  * `positionals` is `false` throws {@link FlagError}.
@@ -66,6 +68,15 @@ export function parseFlags<
   for (const name of spec.boolean ?? []) kinds.set(name, "boolean");
   const values: Record<string, string | string[] | boolean> = {};
   const positionals: string[] = [];
+  // A path that begins with a dash (`-notes/a.md`) reads as options: say how to pass it.
+  const unknown = (shown: string, arg: string) =>
+    new FlagError(
+      `Unknown option "${shown}"${
+        spec.positionals !== false && /[./]/.test(arg)
+          ? ` in "${arg}": a path that begins with "-" goes after -- (\`-- ${arg}\`) or as ./${arg}`
+          : ""
+      }`,
+    );
   const take = (
     name: string,
     shown: string,
@@ -73,7 +84,7 @@ export function parseFlags<
     next: () => string | undefined,
   ) => {
     const kind = kinds.get(name);
-    if (kind === undefined) throw new FlagError(`Unknown option "${shown}"`);
+    if (kind === undefined) throw unknown(shown, shown);
     if (kind === "boolean") {
       if (inline !== undefined) {
         throw new FlagError(`Option "${shown}" takes no value (got "${shown}=${inline}")`);
@@ -113,7 +124,7 @@ export function parseFlags<
       for (let k = 1; k < arg.length; k++) {
         const letter = arg[k]!;
         const name = spec.short?.[letter];
-        if (name === undefined) throw new FlagError(`Unknown option "-${letter}"`);
+        if (name === undefined) throw unknown(`-${letter}`, arg);
         if (kinds.get(name) === "boolean") {
           take(name, `-${letter}`, undefined, next);
           continue;

@@ -25,7 +25,16 @@ Deno.test("parseFlags() leaves a flag that is not given out of values", () => {
 Deno.test("parseFlags() rejects a command line that does not fit, naming the argument", () => {
   const cases: [string[], { positionals?: boolean }, RegExp][] = [
     [["--nope"], {}, /Unknown option "--nope"/],
-    [["-x"], {}, /Unknown option "-x"/],
+    [["-x"], {}, /Unknown option "-x"$/],
+    [["--nope"], {}, /Unknown option "--nope"$/],
+    [["--nope=1.5"], {}, /Unknown option "--nope"$/],
+    [
+      ["-notes/a.md"],
+      {},
+      /"-n" in "-notes\/a\.md": .* goes after -- \(`-- -notes\/a\.md`\) or as \.\/-notes\/a\.md$/,
+    ],
+    [["--x.ts"], {}, /"--x\.ts" in "--x\.ts": .* or as \.\/--x\.ts$/],
+    [["-notes/a.md"], { positionals: false }, /Unknown option "-n"$/],
     [["--limit"], {}, /"--limit" needs a value/],
     [["--limit", "-5"], {}, /write --limit=-5/],
     [["--json=yes"], {}, /"--json" takes no value/],
