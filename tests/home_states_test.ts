@@ -21,6 +21,12 @@ Deno.test("status and remember name HEIMDALL_HOME set to a file, exit 3, and lea
   const remember = await cli(file, ["remember", "--kind", "note", "--about", file, "x"]);
   assert.equal(remember.code, 3, remember.stderr);
   assert.match(remember.stderr, /is a file, not a folder/);
+  // A reader that loads the config first says the same, not a bare "Not a directory".
+  for (const args of [["search", "anything"], ["why", "anything"], ["roots", "list"]]) {
+    const r = await cli(file, args);
+    assert.equal(r.code, 3, `${args[0]}: ${r.stderr}`);
+    assert.match(r.stderr, /"[^"]*not-a-folder" is a file, not a folder/, args[0]);
+  }
   assert.equal(Deno.readTextFileSync(file), "mine\n");
 });
 

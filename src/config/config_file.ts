@@ -24,6 +24,8 @@ function loadConfigFile(file: string): Config {
     text = Deno.readTextFileSync(file);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return parseConfig(undefined, file);
+    // The home is a file: say which, as a writer creating it would (one message for both).
+    if (e instanceof Deno.errors.NotADirectory) ensurePrivateDir(dirname(file));
     throw e;
   }
   refuseShared(file);
