@@ -382,5 +382,8 @@ Deno.test("index and roots add refuse the filesystem's root and system folders, 
     JSON.parse((await cli(home, ["roots", "--json"])).stdout).map((r: { path: string }) => r.path),
     [Deno.realPathSync(repo)],
   );
+  // Typed in /, the remedy names a path that exists to be typed.
+  const folder = await cli(home, ["symbols", "."], { cwd: "/" });
+  assert.match(folder.stderr, /"\/" is a folder; .*`heimdall symbols \/FILE`/);
   removeTree(base);
 });

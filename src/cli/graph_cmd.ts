@@ -1,5 +1,5 @@
 import { parseFlags } from "./flags.ts";
-import { canonicalPath, relative, resolve } from "../files/mod.ts";
+import { canonicalPath, join, relative, resolve } from "../files/mod.ts";
 import {
   blastRadius,
   callees,
@@ -85,7 +85,9 @@ function notIndexed(path: string, roots: readonly { path: string }[]): string {
     return `No file "${path}"; check the path (relative to the current folder, or absolute)`;
   }
   if (stat.isDirectory) {
-    return `"${path}" is a folder; symbols outlines one file: \`heimdall symbols ${path}/FILE\``;
+    return `"${path}" is a folder; symbols outlines one file: \`heimdall symbols ${
+      join(path, "FILE")
+    }\``;
   }
   if (rootFor(roots, path) === undefined) {
     return `"${path}" is under no root, so it is not indexed; add one with \`heimdall roots add DIR\` (or \`heimdall index DIR\`)`;
