@@ -183,3 +183,47 @@ Deno.test("a class's file added after its callers, then a namesake added and rem
     removeTree(base);
   }
 });
+
+Deno.test("a C function made static, then not, by an edit that keeps its file's definitions: calls from other files converge", async () => {
+  const base = tempDir();
+  const root = join(base, "repo");
+  const write = (rel: string, text: string) => Deno.writeTextFileSync(join(root, rel), text);
+  Deno.mkdirSync(root, { recursive: true });
+  const open = "void helper(void) {}\n";
+  const local = "static void helper(void) {}\n";
+  write("a.c", open);
+  write("b.c", "void run(void) { helper(); }\n");
+  write("c.c", local);
+  const live = reconciler(join(base, "home"), root);
+  let round = 0;
+  const sameAsFresh = async (what: string) => {
+    await live.r.audit();
+    const freshHome = join(base, `fresh-${round++}`);
+    const fresh = reconciler(freshHome, root);
+    try {
+      await fresh.r.audit();
+      assert.deepEqual(graph(live.journal), graph(fresh.journal), what);
+      return graph(live.journal).filter((l) => l.startsWith("b.c:run -calls->"));
+    } finally {
+      fresh.journal.close();
+      removeTree(freshHome);
+    }
+  };
+  try {
+    assert.deepEqual(await sameAsFresh("first index"), ["b.c:run -calls-> a.c:helper (unique)"]);
+    write("a.c", local);
+    assert.deepEqual(await sameAsFresh("a.c's made static: no helper outside its file"), []);
+    write("c.c", open);
+    assert.deepEqual(await sameAsFresh("c.c's made open"), [
+      "b.c:run -calls-> c.c:helper (unique)",
+    ]);
+    write("c.c", local);
+    write("a.c", open);
+    assert.deepEqual(await sameAsFresh("both toggled back"), [
+      "b.c:run -calls-> a.c:helper (unique)",
+    ]);
+  } finally {
+    live.journal.close();
+    removeTree(base);
+  }
+});

@@ -931,9 +931,11 @@ function safeIsDir(path: string): boolean {
 
 /**
  * What each definition of `nodes` is to the resolver's "unique by name"
- * look-up (its `NOT_MEMBER` test): kind, qualified name, partial or not, the
- * kind of what holds it (always in the same file), and which of that many
- * alike it is (a second one makes the name ambiguous). Shape → name.
+ * look-up (its `NOT_MEMBER` and `NOT_FILE_LOCAL` tests): kind, qualified
+ * name, partial or not, the kind of what holds it (always in the same file),
+ * whether it is a `static` function (in a C or C++ source file, its file's
+ * own), and which of that many alike it is (a second one makes the name
+ * ambiguous). Shape → name.
  */
 function definitionShapes(nodes: readonly NodeRecord[]): Map<string, string> {
   const kindOf = new Map(nodes.map((n) => [n.id, n.kind]));
@@ -941,7 +943,9 @@ function definitionShapes(nodes: readonly NodeRecord[]): Map<string, string> {
   for (const n of nodes) {
     if (n.kind === "file") continue;
     const holder = kindOf.get(n.parent_id ?? "") ?? "";
-    const shape = `${n.kind}\0${n.qualname}\0${n.partial}\0${holder}`;
+    // As the resolver's SQL reads it (`LIKE 'static %'`: ASCII case aside).
+    const local = n.kind === "function" && /^(?:inline )?static /i.test(n.signature ?? "");
+    const shape = `${n.kind}\0${n.qualname}\0${n.partial}\0${holder}\0${local ? "static" : ""}`;
     let k = 0;
     while (out.has(`${shape}\0${k}`)) k++;
     out.set(`${shape}\0${k}`, n.name);
