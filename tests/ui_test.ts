@@ -310,6 +310,46 @@ Deno.test({
 });
 
 Deno.test({
+  name: "the file view shows UTF-16 and Latin-1 text as the index reads it, line for line",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const f = await getFixture();
+    const wide = join(f.repo, "notes-utf16.txt");
+    const latin = join(f.repo, "legacy.c");
+    const text = "Première ligne\r\nzweite Zeile\r\ndritte\r\n";
+    const utf16 = new Uint8Array(2 + text.length * 2);
+    utf16.set([0xff, 0xfe]);
+    for (let i = 0; i < text.length; i++) {
+      utf16[2 + 2 * i] = text.charCodeAt(i) & 0xff;
+      utf16[3 + 2 * i] = text.charCodeAt(i) >> 8;
+    }
+    Deno.writeFileSync(wide, utf16);
+    Deno.writeFileSync(latin, Uint8Array.from("/* café */\nint x;\n", (c) => c.charCodeAt(0)));
+    assertEquals((await cli(f.home, ["reconcile", wide, latin])).code, 0);
+    const s = await serve(f);
+    try {
+      const view = async (path: string) => {
+        const r = await fetch(
+          `http://127.0.0.1:${s.port}/api/file?path=${encodeURIComponent(path)}&line=1`,
+          { headers: { cookie: `heimdall_ui_${s.port}=${s.token}` } },
+        );
+        return await r.json();
+      };
+      const w = await view(wide);
+      assertEquals(w.lines, ["Première ligne\r", "zweite Zeile\r", "dritte\r", ""]);
+      assertEquals(w.total, 4, "as for UTF-8 text: the empty line after the last newline counts");
+      assertEquals((await view(latin)).lines, ["/* café */", "int x;", ""]);
+    } finally {
+      await s.stop();
+      Deno.removeSync(wide);
+      Deno.removeSync(latin);
+      await cli(f.home, ["reconcile", wide, latin]);
+    }
+  },
+});
+
+Deno.test({
   name:
     "the file view refuses a file or folder it may not read with why, not as an internal error or a file gone",
   // Root reads whatever the permissions say.

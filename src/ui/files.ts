@@ -6,6 +6,7 @@
  * the indexed roots; anything else is refused as unknown.
  */
 import { UsageError } from "../errors/mod.ts";
+import { decodeText, utf16Bom } from "../files/mod.ts";
 import { getPath, type Journal, listRoots } from "../store/mod.ts";
 
 /** A few lines of an indexed file, for the file view. */
@@ -106,8 +107,12 @@ export async function fileLines(
   const at = Number.isFinite(line) && line >= 1 ? Math.floor(line) : 1;
   const first = Math.max(1, at - around.before);
   const last = at + around.after;
-  // A byte-order mark is dropped at the start of the file only.
-  const decoders = [new TextDecoder(), new TextDecoder("utf-8", { ignoreBOM: true })] as const;
+  // Each line decoded as the index decodes a file (UTF-8, or Windows-1252 for a
+  // line of legacy 8-bit text); a byte-order mark is dropped at the start of the file only.
+  const decode = (bytes: Uint8Array) =>
+    n > 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
+      ? "\ufeff" + decodeText(bytes.subarray(3))
+      : decodeText(bytes);
   const lines: string[] = [];
   let parts: Uint8Array[] = [];
   let kept = 0;
@@ -131,7 +136,7 @@ export async function fileLines(
         all.set(p, o);
         o += p.length;
       }
-      lines.push(decoders[n === 1 ? 0 : 1].decode(all) + (truncated ? "…" : ""));
+      lines.push(decode(all) + (truncated ? "…" : ""));
     }
     parts = [];
     kept = 0;
@@ -153,8 +158,15 @@ export async function fileLines(
       ended = true;
       break;
     }
+    let chunk = buf.subarray(0, got);
+    const utf16 = read === 0 && utf16Bom(chunk) !== undefined;
+    if (utf16) {
+      // UTF-16 (a Windows tool's text): its newline is two bytes, one of them
+      // 0, so it is turned into UTF-8 first, read to the same limit.
+      const text = await readUtf16(file, chunk, READ_LIMIT, () => ended = true);
+      chunk = new TextEncoder().encode(text);
+    }
     read += got;
-    const chunk = buf.subarray(0, got);
     let from = 0;
     for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, from)) {
       keep(chunk.subarray(from, nl));
@@ -162,8 +174,41 @@ export async function fileLines(
       from = nl + 1;
     }
     keep(chunk.subarray(from));
+    if (utf16) break; // read whole (to the limit) above
   }
   if (!ended) truncated = true; // the last line read goes on past READ_LIMIT
   endLine(); // the text after the last newline read (empty when the file ends with one)
   return { path, first, lines, total: ended ? n - 1 : null };
+}
+
+/**
+ * The rest of a UTF-16 file after its `first` chunk (which holds its byte
+ * order mark), up to `limit` bytes in all, decoded; `ended` is called when
+ * the file ended within the limit.
+ */
+async function readUtf16(
+  file: Deno.FsFile,
+  first: Uint8Array,
+  limit: number,
+  ended: () => void,
+): Promise<string> {
+  const parts = [first.slice()];
+  let size = first.length;
+  const buf = new Uint8Array(CHUNK);
+  while (size < limit) {
+    const got = await file.read(buf);
+    if (got === null) {
+      ended();
+      break;
+    }
+    parts.push(buf.slice(0, got));
+    size += got;
+  }
+  const all = new Uint8Array(size);
+  let o = 0;
+  for (const p of parts) {
+    all.set(p, o);
+    o += p.length;
+  }
+  return decodeText(all.subarray(0, Math.min(size, limit)));
 }
