@@ -91,3 +91,30 @@ Deno.test("a UTF-16 notes file and a Latin-1 source file are searchable, at thei
   assert.equal((await cli(home, ["verify", "--deep"])).code, 0);
   removeTree(base);
 });
+
+Deno.test({
+  name: "a hit whose file cannot be read now is WEAK, and says so, not STRONG on its name and doc",
+  // Root reads whatever the permissions say.
+  ignore: Deno.uid() === 0,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "repo");
+    Deno.mkdirSync(repo, { recursive: true });
+    const file = join(repo, "retry.ts");
+    Deno.writeTextFileSync(
+      file,
+      "/** Retries a request with exponential backoff. */\nexport function retryWithBackoff() {}\n",
+    );
+    assert.equal((await cli(home, ["index", repo])).code, 0);
+    Deno.chmodSync(file, 0o000);
+    try {
+      const [hit] = await search(home, "retry request exponential backoff");
+      assert.equal(hit?.path, file);
+      assert.equal(hit?.verdict, "WEAK");
+    } finally {
+      Deno.chmodSync(file, 0o644);
+      removeTree(base);
+    }
+  },
+});

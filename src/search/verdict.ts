@@ -83,6 +83,8 @@ export interface HitFacts {
   missingPath?: string;
   /** The hit's symbol, which its changed file no longer holds where it can be found. */
   lostSymbol?: string;
+  /** Why the file, there by its stat, could not be read now (its text was not checked). */
+  unreadable?: string;
   threshold: number;
 }
 
@@ -108,6 +110,9 @@ export function decideVerdict(f: HitFacts): { verdict: Verdict; reason: string |
     );
   }
   if (f.lostSymbol !== undefined) reasons.push(`${f.lostSymbol} not found in it now`);
+  if (f.unreadable !== undefined) {
+    reasons.push(`cannot be read now, so its text is unchecked (${f.unreadable})`);
+  }
   if (f.coverage.coverage < f.threshold) {
     reasons.push(
       `covers ${Math.round(f.coverage.coverage * 100)}% of the query (missing: ${

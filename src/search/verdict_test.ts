@@ -44,6 +44,12 @@ Deno.test("decideVerdict() labels each situation and says why", () => {
     ["same stat, other bytes", { hash: "differs" }, "WEAK", /reconcile --deep/],
     ["semantic only", { semanticOnly: true }, "WEAK", /semantic match only/],
     [
+      "there, but unreadable now (its doc and name alone covered the query)",
+      { hash: "unchecked", unreadable: "Permission denied (os error 13)" },
+      "WEAK",
+      /cannot be read now, so its text is unchecked \(Permission denied/,
+    ],
+    [
       "gone, found again",
       { exists: false, relocated: { from: "/r/a.ts", how: "same content" } },
       "REBUILT",

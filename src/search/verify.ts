@@ -82,7 +82,10 @@ export class Verifier {
     const st = statFile(path);
     if (!st) return this.#verifyGone(c);
     const sameStat = st.size === m.size && (st.mtime?.getTime() ?? 0) === m.mtime_ms;
-    const bytes = st.size > MAX_READ_BYTES ? undefined : this.cache.get(path) ?? readBytes(path);
+    let unreadable: string | undefined;
+    const bytes = st.size > MAX_READ_BYTES
+      ? undefined
+      : this.cache.get(path) ?? readBytes(path, (why) => unreadable = why);
     let hash: HitFacts["hash"] = "unchecked";
     if (hashIt && bytes) hash = (await contentHashAsync(bytes)) === m.hash ? "same" : "differs";
     const changed = hash === "differs" || (!sameStat && hash !== "same");
@@ -101,6 +104,7 @@ export class Verifier {
       threshold: this.opts.threshold,
       ...(changed ? { changedAgoMs: this.#now - (st.mtime?.getTime() ?? this.#now) } : {}),
       ...(span.lost ? { lostSymbol: m.title } : {}),
+      ...(unreadable !== undefined ? { unreadable } : {}),
     };
     const { verdict, reason } = decideVerdict(facts);
     let lines: string[] | undefined;
@@ -411,10 +415,12 @@ function statFile(path: string): Deno.FileInfo | undefined {
   }
 }
 
-function readBytes(path: string): Uint8Array | undefined {
+/** A file's bytes, or undefined (`why`, when given, is told the error) when it cannot be read. */
+function readBytes(path: string, why?: (error: string) => void): Uint8Array | undefined {
   try {
     return Deno.readFileSync(path);
-  } catch {
+  } catch (e) {
+    why?.(e instanceof Error ? e.message : String(e));
     return undefined;
   }
 }
