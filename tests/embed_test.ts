@@ -728,7 +728,12 @@ Deno.test("doctor's fix for a model that does not load is to install it again, n
   const bytes = Deno.readFileSync(file);
   bytes.fill(0, 100, 5000);
   Deno.writeFileSync(file, bytes);
-  await heimdall(home, ["index", repo]);
+  const index = await heimdall(home, ["index", repo]);
+  assert.equal(index.code, 0, "the index itself is done");
+  assert.match(
+    index.stderr,
+    /embedding skipped: model "m" failed to load: .*heimdall model pull m/,
+  );
   const doctor = await heimdall(home, ["doctor", "--json"]);
   const store = JSON.parse(doctor.stdout).checks.find((c: { name: string }) =>
     c.name === "vector store"

@@ -6,6 +6,7 @@ import { rootFolder } from "./root_folder.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
+import { NO_MODEL_REASON } from "../embed/mod.ts";
 import { plural, seconds } from "../present/fmt.ts";
 import { progressBar } from "./progress.ts";
 import { handToDaemon, SETTLE_MS, withWriter } from "./writer.ts";
@@ -76,6 +77,11 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         embedBar.update({ done: p.done, found: p.total, walkDone: true })
       );
       embedBar.done();
+      // A model is set up but cannot embed (not installed, damaged): said here, not only by doctor.
+      const off = followers.embed.status().reason;
+      if (embedded.model === null && off !== null && off !== NO_MODEL_REASON) {
+        ctx.err(`embedding skipped: ${off}`);
+      }
     }
     const counts = journalCounts(r.journal, roots.map((root) => root.id));
     return { stats: pass.audit!, counts, indexMs, embedded };
