@@ -35,3 +35,21 @@ Deno.test("help with no topic prints the overview, help COMMAND that command's t
     removeTree(base);
   }
 });
+
+Deno.test("a word that names no command is one, with help or without: Object's own names too", async () => {
+  const base = tempDir();
+  try {
+    const home = join(base, "home");
+    for (const word of ["nosuchcmd", "toString", "constructor", "__proto__"]) {
+      const help = await cli(home, ["help", word]);
+      assert.equal(help.code, 2, `help ${word}: ${help.stdout}`);
+      assert.match(help.stderr, new RegExp(`Unknown command "${word}"`));
+      assert.match(help.stdout, /Usage: heimdall COMMAND/, "and the commands there are");
+      const run = await cli(home, [word]);
+      assert.equal(run.code, 2, `${word}: ${run.stderr}`);
+      assert.match(run.stderr, new RegExp(`Unknown command "${word}"`));
+    }
+  } finally {
+    removeTree(base);
+  }
+});

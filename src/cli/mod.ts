@@ -8,6 +8,7 @@
 import { type Context, defaultContext } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { describeError } from "./errors.ts";
+import { printable } from "../present/fmt.ts";
 import { EXIT } from "./exit_codes.ts";
 import { FlagError } from "./flags.ts";
 import { VERSION, versionLine } from "./version.ts";
@@ -220,7 +221,13 @@ export async function main(argv: string[], ctx: Context = defaultContext()): Pro
   const { argv: plain, debug } = takeDebug(argv);
   const [name, ...args] = plain;
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
-    const topic = name === "help" && args[0] ? COMMANDS[args[0]] : undefined;
+    const asked = name === "help" ? args[0] : undefined;
+    const topic = asked === undefined ? undefined : commandNamed(asked);
+    if (asked !== undefined && topic === undefined) {
+      ctx.err(`heimdall help: Unknown command "${printable(asked)}"; the commands are:`);
+      ctx.out(usage());
+      return EXIT.usage;
+    }
     ctx.out(topic ? (await topic()).HELP : usage());
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
@@ -228,7 +235,7 @@ export async function main(argv: string[], ctx: Context = defaultContext()): Pro
     ctx.out(versionLine());
     return EXIT.ok;
   }
-  const load = COMMANDS[name];
+  const load = commandNamed(name);
   try {
     if (!load) {
       throw new UsageError(`Unknown command "${name}"; \`heimdall help\` lists the commands`);
@@ -300,4 +307,9 @@ async function wireSemanticLeg(ctx: Context, command: string): Promise<void> {
   setSemanticLeg(
     semanticLegFactory(model.source, model.status, { snapshotDir: join(ctx.home.home, "vectors") }),
   );
+}
+
+/** The command of that name; undefined for any other word (`constructor` and `toString` too). */
+function commandNamed(name: string): (() => Promise<Command>) | undefined {
+  return Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
 }
