@@ -49,6 +49,24 @@ Deno.test("verify --deep catches a same-size, same-mtime rewrite that the stat s
   removeTree(base);
 });
 
+Deno.test("verify says a root gone from disk is gone, with roots remove, not 'fix its permissions'", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, { "a.ts": "export const a = 1;\n" });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  Deno.removeSync(repo, { recursive: true });
+  for (const args of [["verify"], ["verify", "--json"]]) {
+    const v = await cli(home, args);
+    const text = args.includes("--json")
+      ? JSON.parse(v.stdout).skipped.map((s: { reason: string }) => s.reason).join("\n")
+      : v.stdout;
+    assert.match(text, /the root is gone from disk; `heimdall roots remove` it/, args.join(" "));
+    assert.doesNotMatch(text, /permissions/);
+  }
+  removeTree(base);
+});
+
 Deno.test("verify reports missing, ghost and stat drift and exits 1", async () => {
   const base = tempDir();
   const home = join(base, "home");

@@ -106,7 +106,12 @@ export function verifyJournal(
       const ev of walkRoot({ root: root.path, globalIgnore: options.globalIgnore, exclude })
     ) {
       if (ev.type === "skip") {
-        if (ev.reason === "unreadable") {
+        if (ev.reason === "unreadable" && ev.rel === "" && isGone(root.path)) {
+          skip(
+            base,
+            "the root is gone from disk; `heimdall roots remove` it (its memories stay), or put the folder back",
+          );
+        } else if (ev.reason === "unreadable") {
           const detail = ev.detail ?? "cannot be listed or stat'ed";
           skip(
             base + ev.rel,
@@ -210,6 +215,16 @@ function isSecretFile(path: string): boolean {
     return sniffSecret(decodeText(bytes)) !== undefined; // the whole file, as prepare reads it
   } catch {
     return false;
+  }
+}
+
+/** True when nothing is at `path` now (not when it is there but unreadable). */
+function isGone(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return false;
+  } catch (e) {
+    return e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory;
   }
 }
 
