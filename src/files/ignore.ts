@@ -58,6 +58,7 @@ export class IgnoreRules {
     readonly baseDir: string,
     readonly source: string,
     compiled: readonly Compiled[],
+    readonly outer = "",
   ) {
     this.#prefix = baseDir === "" ? "" : baseDir + "/";
     this.#compiled = compiled;
@@ -72,9 +73,12 @@ export class IgnoreRules {
    * Parses the text of one ignore file with git's rules (comments, trailing
    * spaces, escapes, `!`, anchoring, `dir/`); a pattern git would never match
    * (unterminated class, trailing backslash) is dropped. Cost: one RegExp per
-   * wildcard pattern, made here and never again.
+   * wildcard pattern, made here and never again. `outer` is for the file of
+   * a folder above the root (in the same git repository): the root's path
+   * from that folder, ending in `/`, which a root-relative path is read
+   * after, as git reads it from there (`baseDir` is then "").
    */
-  static parse(text: string, baseDir: string, source: string): IgnoreRules {
+  static parse(text: string, baseDir: string, source: string, outer = ""): IgnoreRules {
     const rules: Compiled[] = [];
     const lines = text.split("\n");
     for (let i = 0; i < lines.length; i++) {
@@ -84,7 +88,7 @@ export class IgnoreRules {
       const rule = compileRule(trimTrailingSpaces(line), source, i + 1);
       if (rule) rules.push(rule);
     }
-    return new IgnoreRules(baseDir, source, rules);
+    return new IgnoreRules(baseDir, source, rules, outer);
   }
 
   /** The built-in rules: each name in `names` as a directory-only pattern at any depth. */
@@ -107,7 +111,7 @@ export class IgnoreRules {
     base = rel.slice(rel.lastIndexOf("/") + 1),
   ): IgnoreRule | undefined {
     if (this.#prefix !== "" && !rel.startsWith(this.#prefix)) return undefined;
-    const local = this.#prefix === "" ? rel : rel.slice(this.#prefix.length);
+    const local = this.outer + (this.#prefix === "" ? rel : rel.slice(this.#prefix.length));
     for (let i = this.#compiled.length - 1; i >= 0; i--) {
       const r = this.#compiled[i]!;
       if (r.dirOnly && !isDir) continue;
@@ -218,9 +222,36 @@ export class IgnoreCache {
     return stack;
   }
 
+  /**
+   * The rules of the folders above `root` that git applies to it: when
+   * `root` is a folder inside a git repository (not its top), the ignore
+   * files of the repository's top and of every folder down to `root`'s
+   * parent, top first, each read as git reads it from its own folder (a
+   * `/dist/` of the top's `.gitignore` is the top's `dist`, never the
+   * root's; `*.log` is everywhere). A root that is a repository's top, or
+   * in none, has none.
+   */
+  rulesAbove(root: string): IgnoreRules[] {
+    const dirs: string[] = [];
+    if (statOf(`${root}/.git`, true) !== undefined) return [];
+    for (let dir = parentOf(root); dir !== undefined; dir = parentOf(dir)) {
+      dirs.unshift(dir);
+      if (statOf(`${dir}/.git`, true) !== undefined) {
+        return dirs.flatMap((d) =>
+          this.#rulesOf(d, "", root.slice(d.length + (d === "/" ? 0 : 1)) + "/")
+        );
+      }
+    }
+    return [];
+  }
+
   /** The rules of `.gitignore` then `.ignore` in `root/relDir`; unreadable files count as empty. */
   rulesIn(root: string, relDir: string): IgnoreRules[] {
-    const abs = relDir === "" ? root : `${root}/${relDir}`;
+    return this.#rulesOf(relDir === "" ? root : `${root}/${relDir}`, relDir, "");
+  }
+
+  /** The rules of the ignore files in folder `abs` (`relDir` from the root, or `outer` above it). */
+  #rulesOf(abs: string, relDir: string, outer: string): IgnoreRules[] {
     const now = Date.now();
     const dirMtime = statOf(abs, false)?.mtime?.getTime();
     if (dirMtime === undefined) return [];
@@ -238,16 +269,18 @@ export class IgnoreCache {
       const st = statOf(path, true);
       if (!st?.isFile) continue;
       const mtimeMs = st.mtime?.getTime() ?? 0;
-      let entry = this.#files.get(path);
+      // A folder above a root is read for each root below it, each with its own prefix.
+      const key = outer === "" ? path : `${path}\0${outer}`;
+      let entry = this.#files.get(key);
       if (!entry || entry.mtimeMs !== mtimeMs || entry.size !== st.size) {
-        const source = relDir === "" ? name : `${relDir}/${name}`;
+        const source = outer !== "" ? path : relDir === "" ? name : `${relDir}/${name}`;
         entry = {
           mtimeMs,
           size: st.size,
-          rules: IgnoreRules.parse(readTextOrNull(path) ?? "", relDir, source),
+          rules: IgnoreRules.parse(readTextOrNull(path) ?? "", relDir, source, outer),
         };
         this.#parses++;
-        if (now - mtimeMs > RACY_MS) put(this.#files, path, entry, this.maxEntries);
+        if (now - mtimeMs > RACY_MS) put(this.#files, key, entry, this.maxEntries);
       }
       out.push(entry.rules);
     }
@@ -269,6 +302,7 @@ export function loadIgnoreStack(
   opts: { defaults?: boolean } = {},
 ): { stack: IgnoreStack; ignored?: { rel: string; rule: IgnoreRule } } {
   let stack = cache.base(globalIgnore, opts.defaults !== false);
+  for (const rules of cache.rulesAbove(root)) stack = stack.with(rules);
   for (const rules of cache.rulesIn(root, "")) stack = stack.with(rules);
   if (relDir === "") return { stack };
   let cur = "";
@@ -310,6 +344,13 @@ export function classifyPath(
 function put<V>(map: Map<string, V>, key: string, value: V, max: number): void {
   if (map.size >= max && !map.has(key)) map.delete(map.keys().next().value!);
   map.set(key, value);
+}
+
+/** The folder `path` is in; undefined for `/`. */
+function parentOf(path: string): string | undefined {
+  if (path === "/" || path === "") return undefined;
+  const i = path.lastIndexOf("/");
+  return i <= 0 ? "/" : path.slice(0, i);
 }
 
 function statOf(path: string, lstat: boolean): Deno.FileInfo | undefined {

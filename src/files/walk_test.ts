@@ -249,3 +249,39 @@ Deno.test("walkRoot() passes over a FIFO as special, never opening it", () => {
     ]);
   });
 });
+
+Deno.test("walkRoot() of a folder inside a git repository applies the ignore files above it, as git does", () => {
+  withTree({
+    ".gitignore": "*.gen.ts\n/assets/\npkg/sub/stage/\n",
+    "pkg/.ignore": "*.snap\n",
+    "pkg/sub/a.ts": "a",
+    "pkg/sub/x.gen.ts": "x",
+    "pkg/sub/assets/d.ts": "d",
+    "pkg/sub/stage/b.ts": "b",
+    "pkg/sub/t.snap": "t",
+  }, (top) => {
+    const root = `${top}/pkg/sub`;
+    // Not a repository yet: a folder's ignore files above the root are none of its business.
+    assert.deepEqual(lines({ root }), [
+      "file a.ts",
+      "file assets/d.ts",
+      "file stage/b.ts",
+      "file t.snap",
+      "file x.gen.ts",
+    ]);
+    Deno.mkdirSync(`${top}/.git`);
+    assert.deepEqual(lines({ root }), [
+      "file a.ts",
+      // `/assets/` is the top's own assets folder, not this one's.
+      "file assets/d.ts",
+      // `pkg/sub/stage/` is read from the top: this folder's stage.
+      `skip ignored stage (${top}/.gitignore:3 pkg/sub/stage/)`,
+      `skip ignored t.snap (${top}/pkg/.ignore:1 *.snap)`,
+      `skip ignored x.gen.ts (${top}/.gitignore:1 *.gen.ts)`,
+    ]);
+    // The repository's top reads the same files as its own, as before.
+    assert.ok(
+      lines({ root: top }).includes("skip ignored pkg/sub/x.gen.ts (.gitignore:1 *.gen.ts)"),
+    );
+  });
+});
