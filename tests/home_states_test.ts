@@ -74,3 +74,26 @@ Deno.test("status names a one-shot writer (a rebuild) holding the lock as such, 
     lock.release();
   }
 });
+
+Deno.test("a writer meeting an empty journal with a backup beside it names the backup and starts nothing; with none it starts afresh", async () => {
+  const home = tempDir();
+  const repo = tempDir();
+  Deno.writeTextFileSync(join(repo, "a.ts"), "export const a = 1;\n");
+  const journal = join(home, "journal.db");
+  const backup = join(home, "journal.db.20261201T101500Z.backup");
+  Deno.writeTextFileSync(journal, "");
+  Deno.writeTextFileSync(join(home, "journal.db.20261130T090000Z.backup"), "older");
+  Deno.writeTextFileSync(backup, "newest");
+  for (const args of [["index", repo], ["remember", "--kind", "note", "--about", repo, "x"]]) {
+    const r = await cli(home, args);
+    assert.equal(r.code, 3, `${args[0]}: ${r.stderr}`);
+    assert.match(r.stderr, /is empty \(0 bytes\), and a backup of it is beside it/);
+    assert.ok(r.stderr.includes(`cp "${backup}" "${journal}"`), r.stderr);
+  }
+  assert.equal(Deno.statSync(journal).size, 0, "left as it was");
+  assert.equal(Deno.readTextFileSync(backup), "newest");
+  // Backups moved aside: a fresh journal, as asked.
+  Deno.removeSync(backup);
+  Deno.removeSync(join(home, "journal.db.20261130T090000Z.backup"));
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+});

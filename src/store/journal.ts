@@ -99,6 +99,15 @@ export class Journal {
       }
     } else {
       ensurePrivateDir(dirname(file));
+      // A writer would start a fresh journal in its place, and later rebuilds
+      // prune the backups that still hold its memories.
+      const backup = newestBackupOfEmpty(file);
+      if (backup !== undefined) {
+        throw new JournalError(
+          `Journal "${file}" is empty (0 bytes), and a backup of it is beside it: restore it with \`cp "${backup}" "${file}"\` (the newest), or move the backups aside to start a fresh journal`,
+          file,
+        );
+      }
       // SQLite would open a read-only -shm or journal read-only and refuse
       // only the first write, with no word of which file.
       const blocked = [file, `${file}-wal`, `${file}-shm`].find((f) => !fileWritable(f));
@@ -433,6 +442,29 @@ function fileWritable(path: string): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * The newest of `heimdall rebuild`'s backups beside `file` (`journal.db.<time>.backup`)
+ * when `file` is there but empty (0 bytes, no WAL); otherwise undefined.
+ */
+function newestBackupOfEmpty(file: string): string | undefined {
+  try {
+    if (Deno.statSync(file).size !== 0 || fileSize(`${file}-wal`) !== 0) return undefined;
+  } catch {
+    return undefined; // no journal yet: a fresh one is what is asked for
+  }
+  const name = file.slice(file.lastIndexOf("/") + 1);
+  const backup = new RegExp(
+    `^${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.\\d{8}T\\d{6}Z\\.backup$`,
+  );
+  let newest: string | undefined;
+  for (const e of Deno.readDirSync(dirname(file))) {
+    if (e.isFile && backup.test(e.name) && (newest === undefined || e.name > newest)) {
+      newest = e.name;
+    }
+  }
+  return newest === undefined ? undefined : `${dirname(file)}/${newest}`;
 }
 
 function fileSize(path: string): number {
