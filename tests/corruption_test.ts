@@ -321,3 +321,25 @@ Deno.test("damage under the paths table is reported as damage, never as files mi
     j.close();
   }
 });
+
+Deno.test("a damaged journal replaced by its backup by hand opens: the marker was about the file it found damaged", async () => {
+  const p = await plantHome(60, 10);
+  const good = `${p.journal}.by-hand`;
+  Deno.copyFileSync(p.journal, good);
+  const leaves = pagesOf(p.journal, /^memories$/);
+  garblePages(p.journal, [leaves[1]!]);
+  let r = await cli(p.home, ["history", "--limit", "1000"]);
+  assert.equal(r.code, 3, r.stdout + r.stderr);
+  assert.ok(existsSync(`${p.journal}.damaged`), "marker written");
+  r = await cli(p.home, ["insert", "--title", "t", "--body", "b"]);
+  assert.equal(r.code, 3, "the damaged file itself is still refused");
+  Deno.copyFileSync(good, p.journal); // what a person restoring a copy does
+  r = await cli(p.home, ["insert", "--title", "t", "--body", "b"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(!existsSync(`${p.journal}.damaged`), "the stale marker is gone");
+  assert.deepEqual(
+    countPlanted(p.journal),
+    { memories: 60, notes: 10 },
+    "every planted row is back",
+  );
+});

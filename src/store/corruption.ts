@@ -136,13 +136,18 @@ export function markDamaged(file: string, detail: string): void {
   try {
     Deno.writeTextFileSync(
       damageMarker(file),
-      JSON.stringify({ detail, at: new Date().toISOString() }) + "\n",
+      JSON.stringify({ detail, at: new Date().toISOString(), file: identity(file) }) + "\n",
       { mode: 0o600 },
     );
   } catch { /* read-only home: the error itself still says it */ }
 }
 
-/** What the damage marker of `file` says, or undefined when there is none. */
+/**
+ * What the damage marker of `file` says, or undefined when there is none.
+ * A marker is about the file it found damaged: when another file has taken
+ * its place since (a backup copied over it, a journal moved in), the marker
+ * is dropped and undefined returned, so a restored journal opens.
+ */
 export function knownDamage(file: string): string | undefined {
   let text: string;
   try {
@@ -150,11 +155,26 @@ export function knownDamage(file: string): string | undefined {
   } catch {
     return undefined;
   }
+  let marker: { detail?: unknown; file?: unknown };
   try {
-    const detail = (JSON.parse(text) as { detail?: unknown }).detail;
-    return typeof detail === "string" ? detail : "damage found earlier";
+    marker = JSON.parse(text);
   } catch {
     return "damage found earlier";
+  }
+  if (typeof marker.file === "string" && marker.file !== identity(file)) {
+    clearDamage(file);
+    return undefined;
+  }
+  return typeof marker.detail === "string" ? marker.detail : "damage found earlier";
+}
+
+/** Which file is at `path` now, as far as a marker needs: inode, size and mtime ("" when none). */
+function identity(path: string): string {
+  try {
+    const st = Deno.statSync(path);
+    return `${st.ino ?? ""}:${st.size}:${st.mtime?.getTime() ?? ""}`;
+  } catch {
+    return "";
   }
 }
 
