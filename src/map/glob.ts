@@ -60,9 +60,17 @@ export function compileGlob(source: string): Glob {
   for (const seg of segments) {
     if (seg !== "**") literalChars += seg.replace(/\[[^\]]*\]|\{[^}]*\}|[*?]/g, "").length;
   }
+  let compiled: RegExp;
+  try {
+    compiled = new RegExp(`^${re}$`, "u");
+  } catch (e) {
+    // What the checks above let through, e.g. a class range written backwards (`[z-a]`).
+    const why = (e as Error).message.replace(/^.*: /, "").toLowerCase();
+    throw new GlobError(source, `${why}; write a class as [abc] or [a-z], low to high`);
+  }
   return {
     source: g,
-    re: new RegExp(`^${re}$`, "u"),
+    re: compiled,
     literalSegments: segments.filter((s) => !WILD.test(s)).length,
     literalChars,
     doubleStars: segments.filter((s) => s === "**").length,
@@ -92,7 +100,8 @@ function segment(seg: string, source: string): string {
       out += `(?:${alts.join("|")})`;
       i = end;
     } else {
-      out += c.replace(/[.+^$()|\\]/g, "\\$&");
+      // Every other character is itself, `]` and `}` included (a file may be named `a}b`).
+      out += c.replace(/[.+^$()|\\\]}]/g, "\\$&");
     }
   }
   return out;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { compareSpecificity, compileGlob, globCovers, GlobError } from "./glob.ts";
 
-Deno.test("globCovers() matches files and everything inside a matched folder", () => {
+Deno.test("globCovers() matches files and everything inside a matched folder; ] and } alone are literal", () => {
   const cases: [string, string, boolean][] = [
     ["src/store/**", "src/store/journal.ts", true],
     ["src/store/**", "src/store", true],
@@ -24,6 +24,9 @@ Deno.test("globCovers() matches files and everything inside a matched folder", (
     ["a.b/c+d", "aXb/c+d", false],
     ["**/**", "a/b", true],
     ["src/**/**", "src", true],
+    ["src/x}y", "src/x}y", true],
+    ["src/a]b.ts", "src/a]b.ts", true],
+    ["src/{a,b}}", "src/a}", true],
   ];
   for (const [glob, path, expected] of cases) {
     assert.equal(globCovers(compileGlob(glob), path), expected, `${glob} ~ ${path}`);
@@ -58,8 +61,8 @@ Deno.test("compareSpecificity() prefers literal segments, then literal character
   assert.equal(compareSpecificity(compileGlob("a/*"), compileGlob("b/*")), 0);
 });
 
-Deno.test("compileGlob() refuses absolute paths, .. and unclosed brackets", () => {
-  for (const bad of ["/etc/**", "src/../x", "src/[ab", "src/{a,b", ""]) {
+Deno.test("compileGlob() refuses absolute paths, .., unclosed brackets and a backwards class range", () => {
+  for (const bad of ["/etc/**", "src/../x", "src/[ab", "src/{a,b", "", "src/[z-a].ts"]) {
     assert.throws(() => compileGlob(bad), GlobError, bad);
   }
 });
