@@ -150,7 +150,13 @@ function basicString(c: Cursor): string {
       if (!/^[0-9A-Fa-f]+$/.test(hex) || hex.length !== len) {
         c.fail(`bad escape "\\${e}${hex}": expected ${len} hex digits`);
       }
-      out += String.fromCodePoint(parseInt(hex, 16));
+      const code = parseInt(hex, 16);
+      if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
+        c.fail(
+          `bad escape "\\${e}${hex}": not a Unicode character (U+0000–U+10FFFF, no surrogates)`,
+        );
+      }
+      out += String.fromCodePoint(code);
       c.pos += len;
     } else c.fail(`unknown escape "\\${e}" in a string`);
   }
@@ -238,14 +244,28 @@ function value(c: Cursor, path: string, lines: Map<string, number>): TomlValue {
 function setPath(table: TomlTable, keys: string[], v: TomlValue, c: Cursor, line: number): void {
   let t = table;
   for (const k of keys.slice(0, -1)) {
-    const next = t[k];
-    if (next === undefined) t = t[k] = {};
+    const next = own(t, k);
+    if (next === undefined) t = put(t, k, {});
     else if (isTable(next)) t = next;
     else c.fail(`"${k}" is already a value, not a table`, line);
   }
   const last = keys[keys.length - 1]!;
-  if (last in t) c.fail(`"${keys.join(".")}" is defined twice`, line);
-  t[last] = v;
+  if (Object.hasOwn(t, last)) c.fail(`"${keys.join(".")}" is defined twice`, line);
+  put(t, last, v);
+}
+
+/**
+ * `t[k]` when `t` itself has it: a key named `constructor` or `toString` is a
+ * key like any other, never something inherited.
+ */
+function own(t: TomlTable, k: string): TomlValue | undefined {
+  return Object.hasOwn(t, k) ? t[k] : undefined;
+}
+
+/** Sets `t[k]` as an own property (so `__proto__` is a key, not the prototype); returns `v`. */
+function put<V extends TomlValue>(t: TomlTable, k: string, v: V): V {
+  Object.defineProperty(t, k, { value: v, enumerable: true, writable: true, configurable: true });
+  return v;
 }
 
 function isTable(v: TomlValue | undefined): v is TomlTable {
@@ -254,7 +274,8 @@ function isTable(v: TomlValue | undefined): v is TomlTable {
 
 /** Parses `text`; throws {@link TomlError} with the 1-based line of the first problem. */
 export function parseToml(text: string): TomlDocument {
-  const c: Cursor = new Cursor(text);
+  // A byte order mark (Notepad writes one) is not part of the first key.
+  const c: Cursor = new Cursor(text.startsWith("\uFEFF") ? text.slice(1) : text);
   const root: TomlTable = {};
   const lines = new Map<string, number>();
   let current = root;
@@ -276,9 +297,9 @@ export function parseToml(text: string): TomlDocument {
       for (const [i, part] of k.entries()) {
         const last = i === k.length - 1;
         path = path ? `${path}.${part}` : part;
-        let next = t[part];
+        let next = own(t, part);
         if (last && array) {
-          if (next === undefined) next = t[part] = [];
+          if (next === undefined) next = put(t, part, []);
           if (!Array.isArray(next)) {
             c.fail(`"${path}" is already a table, not an array of tables`, line);
           }
@@ -288,7 +309,7 @@ export function parseToml(text: string): TomlDocument {
           t = fresh;
           break;
         }
-        if (next === undefined) next = t[part] = {};
+        if (next === undefined) next = put(t, part, {});
         if (Array.isArray(next)) {
           const tail = next[next.length - 1];
           if (!isTable(tail)) c.fail(`"${path}" is not a table`, line);

@@ -57,6 +57,9 @@ Deno.test("parseToml() names the line of each kind of error", () => {
     ["x 3\n", 1, /"=" after the key "x"/],
     ['s = "bad \\q escape"\n', 1, /unknown escape/],
     ["a = 1\n[a.b]\n", 2, /"a" is already a value/],
+    ['a = 1\ns = "\\U00110000"\n', 2, /not a Unicode character/],
+    ['s = "\\uD800"\n', 1, /not a Unicode character/],
+    ["[t]\ntoString = 1\ntoString = 2\n", 3, /"toString" is defined twice/],
   ];
   for (const [text, line, message] of cases) {
     assert.throws(
@@ -65,4 +68,20 @@ Deno.test("parseToml() names the line of each kind of error", () => {
       JSON.stringify(text),
     );
   }
+});
+
+Deno.test("parseToml() skips a byte order mark and reads keys named like Object's own properties", () => {
+  const { value, lines } = parseToml(
+    '\uFEFF[component.constructor]\npaths = ["a"]\ntoString = 1\n__proto__ = "x"\n' +
+      "[component.hasOwnProperty]\nvalueOf = { constructor = 2 }\n",
+  );
+  const component = new Map(Object.entries(value.component as Record<string, object>));
+  assert.deepEqual([...component.keys()], ["constructor", "hasOwnProperty"]);
+  const ctor = new Map(Object.entries(component.get("constructor")!));
+  assert.deepEqual([...ctor], [["paths", ["a"]], ["toString", 1], ["__proto__", "x"]]);
+  assert.equal(Object.getPrototypeOf(component.get("constructor")), Object.prototype);
+  assert.deepEqual(Object.entries(component.get("hasOwnProperty")!), [
+    ["valueOf", { constructor: 2 }],
+  ]);
+  assert.equal(lines.get("component.constructor"), 1);
 });
