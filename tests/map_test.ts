@@ -93,7 +93,7 @@ Deno.test("constraints: the most specific glob wins, with the component's and it
   ]);
 });
 
-Deno.test("constraints: a tie goes to the component declared first; no component exits 1; a broken map exits 2 with its line", async () => {
+Deno.test("constraints: a tie goes to the component declared first; a root file named ..x is covered; no component exits 1; a broken map exits 2 with its line", async () => {
   const tie = `[component.a]
 paths = ["lib/*.ts"]
 [component.b]
@@ -101,6 +101,9 @@ paths = ["lib/*.ts"]
 `;
   const { repo, home } = repoWith(tie, { "lib/x.ts": "" });
   assert.equal(constraintsFor(join(repo, "lib/x.ts"))?.component, "a");
+  // A name starting with ".." at the root is inside the repository like any other.
+  const dots = repoWith(`[component.top]\npaths = ["*.ts"]\n`, { "..x.ts": "" });
+  assert.equal(constraintsFor(join(dots.repo, "..x.ts"))?.component, "top");
   let r = await cli(home, ["constraints", "README.md"], { cwd: repo });
   assert.equal(r.code, 1);
   assert.match(r.stdout, /no component of .*map\.toml covers it/);

@@ -172,6 +172,7 @@ export function constraintsFor(path: string): PathConstraints | null {
   const found = findMapFile(path);
   if (!found) return null;
   const rel = relative(found.root, path).split("\\").join("/");
-  if (rel.startsWith("..")) return null;
+  // Outside the root (a file named `..x` at the root is inside it).
+  if (rel === ".." || rel.startsWith("../")) return null;
   return constraintsIn(loadMap(found.file), found.root, rel) ?? null;
 }
