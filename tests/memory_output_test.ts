@@ -73,6 +73,39 @@ Deno.test("why, history, remember, attempt and insert print control characters f
   assert.ok(texts.includes(`first line ${ESCAPES}\nsecond line`), texts);
 });
 
+Deno.test("review and reflect print control characters from statements and memories as visible escapes", async () => {
+  const { base, repo, home } = await indexedRepo();
+  Deno.mkdirSync(join(repo, ".git"));
+  const env = { ...ENV, HEIMDALL_DISTILLER: join(base, "distill.sh") };
+  Deno.writeTextFileSync(
+    env.HEIMDALL_DISTILLER,
+    `#!/bin/sh\nprintf '0.8\\tNever log colours like ${ESCAPES} in the output\\n'\n`,
+  );
+  Deno.chmodSync(env.HEIMDALL_DISTILLER, 0o755);
+  const transcript = join(base, "t.jsonl");
+  Deno.writeTextFileSync(transcript, "{}\n");
+  const run = async (args: string[]) => {
+    const r = await cli(home, args, { cwd: repo, env });
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout;
+  };
+  await run(["review", "distill", transcript, "--project", repo]);
+  await run(["remember", "--kind", "decision", "--about", "src/util.ts", `keep ${ESCAPES} out`]);
+  const outputs = [
+    await run(["review"]),
+    await run(["reflect", repo, "--dry-run"]),
+    await run(["reflect", repo]),
+  ];
+  for (const out of outputs) assert.ok(!hasControl(out), JSON.stringify(out));
+  assert.ok(outputs[0]!.includes(`Never log colours like ${SHOWN} in the output`), outputs[0]);
+  for (const out of outputs.slice(1)) assert.ok(out.includes(`keep ${SHOWN} out`), out);
+  // JSON output keeps the text as it is.
+  const page = JSON.parse(await run(["reflect", repo, "--dry-run", "--json"])).text as string;
+  assert.ok(page.includes(`keep ${ESCAPES} out`), page);
+  const queued = JSON.parse(await run(["review", "--json"])).candidates[0].text as string;
+  assert.equal(queued, `Never log colours like ${ESCAPES} in the output`);
+});
+
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

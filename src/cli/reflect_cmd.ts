@@ -16,7 +16,7 @@ import { repositoryOf } from "../harness/services_impl.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
-import { json } from "../present/fmt.ts";
+import { json, printableLines } from "../present/fmt.ts";
 
 export const HELP = `heimdall reflect [PROJECT] [--since 7d] [--dry-run] [--json]
   Writes one knowledge page for PROJECT (default: the repository holding the
@@ -70,7 +70,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     await shared.sync(j);
     const text = knowledgePage(j, project, { sinceMs, claims });
     if (values["dry-run"]) {
-      ctx.out(values.json ? json({ project, text }) : text);
+      ctx.out(values.json ? json({ project, text }) : printableLines(text));
       return EXIT.ok;
     }
     const r = await shared.remember(j, {
@@ -83,7 +83,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     });
     if (values.json) ctx.out(json({ project, id: r.memory.id, superseded: r.superseded, text }));
     else {ctx.out(
-        `${text}\n\nstored as page ${r.memory.id}${
+        `${printableLines(text)}\n\nstored as page ${r.memory.id}${
           r.superseded.length > 0 ? `, replacing ${r.superseded.join(", ")}` : ""
         }`,
       );}

@@ -14,7 +14,7 @@ import { distill, repositoryOf } from "../harness/services_impl.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
-import { json, plural } from "../present/fmt.ts";
+import { json, plural, printable } from "../present/fmt.ts";
 
 export const HELP = `heimdall review [list] [--all] [--project DIR] [--json]
 heimdall review accept ID [--text TEXT] | reject ID
@@ -123,10 +123,15 @@ function idOf(rest: string[], usage: string): number {
   return id;
 }
 
+/**
+ * One candidate for people. Its text and source came from a transcript or a
+ * distiller's output: control characters (an escape sequence that would
+ * drive the terminal) become visible escapes ({@link printable}).
+ */
 function line(c: QueuedCandidate): string {
   const seen = c.seen > 1 ? ` ×${c.seen}` : "";
   const status = c.status === "pending" ? "" : ` [${c.status}]`;
   return `${String(c.id).padStart(4)}  ${c.kind.padEnd(10)} ${
     c.confidence.toFixed(2)
-  }${seen}${status}  ${c.text}\n      ${c.source}`;
+  }${seen}${status}  ${printable(c.text)}\n      ${printable(c.source)}`;
 }
