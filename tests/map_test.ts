@@ -134,11 +134,17 @@ Deno.test("map check passes a good map and lists file counts per component", asy
 
 Deno.test("map check exits 1 on a glob matching nothing, a component whose files are gone, and a map that does not parse", async () => {
   const { repo, home } = repoWith(
-    MAP.replace('paths = ["src/memory/**"]', 'paths = ["src/memory/**", "src/memroy/**"]'),
+    MAP.replace('paths = ["src/memory/**"]', 'paths = [\n  "src/memory/**",\n  "src/memroy/**",\n]')
+      .replace('paths = ["src/store/**"]', 'paths = ["src/store/**"]\nsources = ["docs/gone.md"]'),
   );
   let r = await cli(home, ["map", "check", repo]);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /glob "src\/memroy\/\*\*" of component "memory" matches no file/);
+  // Each problem names the file and the line to fix, as a parse error does.
+  assert.match(
+    r.stderr,
+    /map\.toml:19: glob "src\/memroy\/\*\*" of component "memory" matches no file .*; fix it/,
+  );
+  assert.match(r.stderr, /map\.toml:11: source "docs\/gone\.md" of component "store" does not/);
 
   // All of a component's files vanish.
   Deno.writeTextFileSync(join(repo, ".heimdall/map.toml"), MAP);
@@ -208,6 +214,15 @@ Deno.test("a map.json says the same as map.toml; an ignored folder's files do no
   const r = await cli(home, ["map", "check", repo]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /component "vendored" covers no file/);
+  // The line of a JSON key is the one under its own component, not the first of that name.
+  assert.throws(
+    () =>
+      parseMap(
+        '{"component": {\n  "a": {\n    "paths": ["x"]\n  },\n  "b": {\n    "paths": ["y/[z-a]"]\n  }\n}}',
+        "m.json",
+      ),
+    /m\.json:6: Bad glob "y\/\[z-a\]"/,
+  );
   assert.throws(
     () =>
       parseMap(

@@ -102,19 +102,23 @@ export function checkMap(root: string, globalIgnore = ""): MapCheck {
     });
     return result;
   }
+  // Each problem's message starts with where to fix it, as a parse error's does.
+  const at = (line: number | null) => `${map.file}${line !== null ? `:${line}` : ""}: `;
   for (const c of map.components) {
     if (c.sources.length === 0) result.unsourced += c.constraints.length;
-    for (const src of c.sources) {
+    c.sources.forEach((src, si) => {
       if (!exists(join(root, src))) {
+        const line = c.sourceLines[si] ?? c.line;
         result.problems.push({
           kind: "source-missing",
           component: c.name,
-          line: c.line,
-          message:
-            `source "${src}" of component "${c.name}" does not exist; fix the path or remove it`,
+          line,
+          message: `${
+            at(line)
+          }source "${src}" of component "${c.name}" does not exist; fix the path or remove it`,
         });
       }
-    }
+    });
   }
   const globCounts = map.components.map((c) => c.globs.map(() => 0));
   const owned = map.components.map(() => 0);
@@ -142,7 +146,7 @@ export function checkMap(root: string, globalIgnore = ""): MapCheck {
         kind: "component-empty",
         component: c.name,
         line: c.line,
-        message: `component "${c.name}" covers no file: all its files are gone (${
+        message: `${at(c.line)}component "${c.name}" covers no file: all its files are gone (${
           c.globs.map((g) => g.source).join(", ")
         }); fix its paths or remove it`,
       });
@@ -150,12 +154,14 @@ export function checkMap(root: string, globalIgnore = ""): MapCheck {
     }
     c.globs.forEach((g, gi) => {
       if (counts[gi] === 0) {
+        const line = c.globLines[gi] ?? c.line;
         result.problems.push({
           kind: "glob-matches-nothing",
           component: c.name,
           glob: g.source,
-          line: c.line,
-          message: `glob "${g.source}" of component "${c.name}" matches no file`,
+          line,
+          message: `${at(line)}glob "${g.source}" of component "${c.name}" matches no file ` +
+            `Heimdall indexes; fix it or remove it from paths`,
         });
       }
     });

@@ -37,6 +37,10 @@ export interface Component {
   constraints: { level: Level; text: string }[];
   /** Repository-relative documents its constraints come from (an ADR, a design note). */
   sources: string[];
+  /** The line each of `globs` is written on, when known. */
+  globLines: (number | null)[];
+  /** The line each of `sources` is written on, when known. */
+  sourceLines: (number | null)[];
   /** Declaration order (breaks specificity ties) and line. */
   order: number;
   /** The line of the map file it is declared on, when known. */
@@ -67,15 +71,39 @@ export const MAP_NAMES = ["map.toml", "map.json"] as const;
 const COMPONENT_KEYS = new Set(["description", "paths", "depends_on", "sources", ...LEVELS]);
 const NAME = /^[A-Za-z0-9_.-]+$/;
 
-/** JSON has no line numbers per key; find the line of `"name"` for errors. */
-function jsonLines(text: string): Map<string, number> {
-  const lines = new Map<string, number>();
+/**
+ * JSON has no line numbers per key: the line of a key path (`component.NAME`,
+ * `component.NAME.KEY[i]`) is found by its words in order, NAME's first
+ * `"NAME":` after `"component":`, then KEY's first after that, so the
+ * `paths` of the second component is not placed on the first one's.
+ */
+function jsonLineOf(text: string, names: string[]): (path: string) => number | null {
+  const at = new Map<string, number[]>();
   text.split("\n").forEach((l, i) => {
     for (const m of l.matchAll(/"((?:[^"\\]|\\.)+)"\s*:/g)) {
-      if (!lines.has(m[1]!)) lines.set(m[1]!, i + 1);
+      let key: string;
+      try {
+        key = JSON.parse(`"${m[1]!}"`);
+      } catch {
+        continue;
+      }
+      at.set(key, [...(at.get(key) ?? []), i + 1]);
     }
   });
-  return lines;
+  const after = (key: string, from: number) => at.get(key)?.find((l) => l >= from) ?? null;
+  return (path) => {
+    const bare = path.replace(/\[\d+\]$/, "");
+    if (!bare.startsWith("component.")) return after(bare, 1);
+    const top = after("component", 1) ?? 1;
+    const rest = bare.slice("component.".length);
+    // The longest name that fits: a name may hold a dot.
+    const name = names.filter((n) => rest === n || rest.startsWith(`${n}.`))
+      .sort((a, b) => b.length - a.length)[0];
+    if (name === undefined) return top;
+    const line = after(name, top);
+    if (rest === name || line === null) return line;
+    return after(rest.slice(name.length + 1), line) ?? line;
+  };
 }
 
 /**
@@ -101,8 +129,8 @@ export function parseMap(text: string, file: string): ArchMap {
       throw new MapError(file, 1, 'expected an object with a "component" table');
     }
     doc = value as TomlTable;
-    const lines = jsonLines(text);
-    lineOf = (path) => lines.get(path.split(".").pop()!.replace(/\[\d+\]$/, "")) ?? null;
+    const table = doc.component;
+    lineOf = jsonLineOf(text, isTable(table) ? Object.keys(table) : []);
   } else {
     try {
       const parsed = parseToml(text);
@@ -165,6 +193,10 @@ export function parseMap(text: string, file: string): ArchMap {
       depends_on: strings("depends_on"),
       constraints: LEVELS.flatMap((level) => strings(level).map((text) => ({ level, text }))),
       sources: strings("sources"),
+      globLines: paths.map((_, i) => lineOf(`${at}.paths[${i}]`) ?? lineOf(`${at}.paths`)),
+      sourceLines: strings("sources").map((_, i) =>
+        lineOf(`${at}.sources[${i}]`) ?? lineOf(`${at}.sources`)
+      ),
       order: components.length,
       line: lineOf(at),
     });
