@@ -1,6 +1,6 @@
 /** `heimdall rebuild`: re-derive the whole code index from disk, keeping every memory. */
 import { parseFlags } from "./flags.ts";
-import { memoryCounts, syncAllSearch } from "../memory/mod.ts";
+import { memoryCounts, memoryLedger, memoryLost, syncAllSearch } from "../memory/mod.ts";
 import { reindexNotes } from "../search/mod.ts";
 import { InternalError } from "../errors/mod.ts";
 import {
@@ -11,8 +11,6 @@ import {
   Journal,
   journalCounts,
   knownDamage,
-  memoryLedger,
-  memoryLost,
   quickCheck,
   salvageJournal,
   type SalvageReport,

@@ -99,3 +99,4 @@ export {
   type Turn,
 } from "./personal.ts";
 export { type FileClaim, knowledgePage, reflect } from "./reflect.ts";
+export { type LedgerEntry, memoryLedger, memoryLost } from "./ledger.ts";

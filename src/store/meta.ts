@@ -18,3 +18,14 @@ export function setMeta(j: Journal, key: string, value: string): void {
 export function deleteMeta(j: Journal, key: string): void {
   j.run("DELETE FROM meta WHERE key = ?", key);
 }
+
+/** Removes every key of the `meta` table that starts with `prefix`, except `keep`. */
+export function deleteMetaPrefixed(j: Journal, prefix: string, keep: string): void {
+  // A range, not LIKE: a prefix may hold `_` or `%`.
+  j.run(
+    "DELETE FROM meta WHERE key >= ? AND key < ? AND key != ?",
+    prefix,
+    prefix + "\u{10FFFF}",
+    keep,
+  );
+}

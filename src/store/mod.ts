@@ -57,7 +57,7 @@ export {
   journalCounts,
   unreadablePaths,
 } from "./paths.ts";
-export { deleteMeta, getMeta, setMeta } from "./meta.ts";
+export { deleteMeta, deleteMetaPrefixed, getMeta, setMeta } from "./meta.ts";
 export { dumpIndex } from "./dump.ts";
 export {
   decodeVocabSets,
@@ -72,4 +72,3 @@ export { clearIndex } from "./clear_index.ts";
 export { fullTextMergeDue, fullTextSegments, mergeFullTextSteps } from "./full_text.ts";
 export { dropLooseChunk, type LooseChunkRow, putLooseChunk } from "./loose_chunks.ts";
 export { MEMORY_TABLES, salvageJournal, type SalvageReport, type TableSalvage } from "./salvage.ts";
-export { type LedgerEntry, memoryLedger, memoryLost } from "./memory_ledger.ts";

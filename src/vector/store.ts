@@ -9,7 +9,7 @@
  * Queries go through the Journal (src/store owns node:sqlite); writes run
  * inside the caller's transaction.
  */
-import { deleteMeta, getMeta, type Journal, setMeta } from "../store/mod.ts";
+import { deleteMeta, deleteMetaPrefixed, getMeta, type Journal, setMeta } from "../store/mod.ts";
 import type { Quant } from "./kernel.ts";
 import type { EncodedVector } from "./quantize.ts";
 
@@ -209,10 +209,7 @@ export function adoptInstall(j: Journal, model: string, fingerprint: string): nu
 
 /** Forgets the install records of models other than `model` (their vectors are gone). */
 export function forgetOtherInstalls(j: Journal, model: string): void {
-  j.run(
-    "DELETE FROM meta WHERE key LIKE 'vectors\\_install:%' ESCAPE '\\' AND key != ?",
-    installKey(model),
-  );
+  deleteMetaPrefixed(j, installKey(""), installKey(model));
 }
 
 /** The `meta` key holding why the writer could not load `model`. */

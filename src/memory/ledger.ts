@@ -1,4 +1,4 @@
-import type { Journal } from "./journal.ts";
+import type { Journal } from "../store/mod.ts";
 
 /** What a memory row looked like at one moment: when it last changed, and its anchors. */
 export interface LedgerEntry {

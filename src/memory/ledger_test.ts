@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type LedgerEntry, memoryLost } from "./memory_ledger.ts";
+import { type LedgerEntry, memoryLost } from "./ledger.ts";
 
 const ledger = (entries: [string, number, number][]) =>
   new Map<string, LedgerEntry>(entries.map(([id, updated, anchors]) => [id, { updated, anchors }]));
