@@ -10,12 +10,22 @@
 
 import { UsageError } from "../errors/mod.ts";
 
+/** One character test within a segment: a literal, `?`, `*`, or a class. */
+type Token =
+  | { kind: "char"; char: string }
+  | { kind: "any" }
+  | { kind: "star" }
+  | { kind: "class"; negate: boolean; ranges: [string, string][] };
+
+/** A segment of a glob: `**`, or the token lists it may be (one per `{a,b}` choice). */
+type Segment = "**" | Token[][];
+
 /** A compiled glob. */
 export interface Glob {
   /** The glob as written. */
   source: string;
-  /** Matches a path or folder exactly (the covering of folders is done by {@link globCovers}). */
-  re: RegExp;
+  /** Its segments, compiled (matched by {@link globCovers}, in time linear in their number). */
+  segments: readonly Segment[];
   /** Specificity, larger first: segments without a wildcard, literal characters, then fewer `**`. */
   literalSegments: number;
   /** Literal characters (the second specificity key). */
@@ -33,8 +43,14 @@ export class GlobError extends UsageError {
 }
 
 const WILD = /[*?[{]/;
+/** The most spellings `{a,b}` choices may give one segment. */
+const MAX_CHOICES = 1024;
 
-/** Compiles `source`; throws {@link GlobError} for an absolute path, `..`, or an unclosed `[`/`{`. */
+/**
+ * Compiles `source`; throws {@link GlobError} for an absolute path, `..`, an
+ * unclosed `[`/`{`, a class range written backwards, or more than 1,024
+ * spellings of one segment.
+ */
 export function compileGlob(source: string): Glob {
   const g = source.trim().replace(/^\.\//, "").replace(/\/+$/, "");
   if (g === "") throw new GlobError(source, "empty; use ** for the whole repository");
@@ -44,76 +60,147 @@ export function compileGlob(source: string): Glob {
   // `**/**` says no more than `**`.
   const segments = g.split("/").filter((seg, i, all) => !(seg === "**" && all[i - 1] === "**"));
   if (segments.includes("..")) throw new GlobError(source, '".." leaves the repository');
-  let re = "";
-  segments.forEach((seg, i) => {
-    const last = i === segments.length - 1;
-    if (seg === "**") {
-      // `a/**/b` matches a/b, and `a/**` matches a: the segment and its slash are optional.
-      if (!last) re += "(?:.*/)?";
-      else if (re.endsWith("/")) re = re.slice(0, -1) + "(?:/.*)?";
-      else re += ".*";
-      return;
-    }
-    re += segment(seg, source) + (last ? "" : "/");
-  });
   let literalChars = 0;
   for (const seg of segments) {
     if (seg !== "**") literalChars += seg.replace(/\[[^\]]*\]|\{[^}]*\}|[*?]/g, "").length;
   }
-  let compiled: RegExp;
-  try {
-    compiled = new RegExp(`^${re}$`, "u");
-  } catch (e) {
-    // What the checks above let through, e.g. a class range written backwards (`[z-a]`).
-    const why = (e as Error).message.replace(/^.*: /, "").toLowerCase();
-    throw new GlobError(source, `${why}; write a class as [abc] or [a-z], low to high`);
-  }
   return {
     source: g,
-    re: compiled,
+    segments: segments.map((seg) => seg === "**" ? "**" : choices(seg, source)),
     literalSegments: segments.filter((s) => !WILD.test(s)).length,
     literalChars,
     doubleStars: segments.filter((s) => s === "**").length,
   };
 }
 
-function segment(seg: string, source: string): string {
-  let out = "";
-  for (let i = 0; i < seg.length; i++) {
-    const c = seg[i]!;
+/** The token lists `seg` may be: one, or one per combination of its `{a,b}` choices. */
+function choices(seg: string, source: string): Token[][] {
+  let out: Token[][] = [[]];
+  const add = (alts: Token[][]) => {
+    if (out.length * alts.length > MAX_CHOICES) {
+      throw new GlobError(
+        source,
+        `more than ${MAX_CHOICES} spellings of "${seg}"; use fewer {a,b}`,
+      );
+    }
+    out = out.flatMap((head) => alts.map((tail) => [...head, ...tail]));
+  };
+  const chars = Array.from(seg);
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i]!;
     if (c === "*") {
-      out += "[^/]*";
+      add([[{ kind: "star" }]]);
     } else if (c === "?") {
-      out += "[^/]";
+      add([[{ kind: "any" }]]);
     } else if (c === "[") {
-      const end = seg.indexOf("]", i + 2);
+      // A `]` right after `[` (or `[!`) is a member, as in a shell.
+      const first = chars[i + 1] === "!" || chars[i + 1] === "^" ? i + 2 : i + 1;
+      const end = chars.indexOf("]", first + 1);
       if (end < 0) throw new GlobError(source, 'unclosed "["');
-      let body = seg.slice(i + 1, end);
-      const negate = body.startsWith("!") || body.startsWith("^");
-      if (negate) body = body.slice(1);
-      out += `[${negate ? "^/" : ""}${body.replace(/[\\\]]/g, "\\$&")}]`;
+      add([[charClass(chars.slice(i + 1, end), source)]]);
       i = end;
     } else if (c === "{") {
-      const end = seg.indexOf("}", i);
+      const end = chars.indexOf("}", i);
       if (end < 0) throw new GlobError(source, 'unclosed "{"');
-      const alts = seg.slice(i + 1, end).split(",").map((a) => segment(a, source));
-      out += `(?:${alts.join("|")})`;
+      add(chars.slice(i + 1, end).join("").split(",").flatMap((a) => choices(a, source)));
       i = end;
     } else {
-      // Every other character is itself, `]` and `}` included (a file may be named `a}b`).
-      out += c.replace(/[.+^$()|\\\]}]/g, "\\$&");
+      add([[{ kind: "char", char: c }]]);
     }
   }
   return out;
 }
 
-/** True when `glob` matches `rel` or one of the folders holding it. */
-export function globCovers(glob: Glob, rel: string): boolean {
-  if (glob.re.test(rel)) return true;
-  for (let i = rel.lastIndexOf("/"); i > 0; i = rel.lastIndexOf("/", i - 1)) {
-    if (glob.re.test(rel.slice(0, i))) return true;
+function charClass(body: string[], source: string): Token {
+  const negate = body[0] === "!" || body[0] === "^";
+  if (negate) body = body.slice(1);
+  const ranges: [string, string][] = [];
+  for (let i = 0; i < body.length; i++) {
+    const lo = body[i]!;
+    if (body[i + 1] === "-" && i + 2 < body.length) {
+      const hi = body[i + 2]!;
+      if (lo.codePointAt(0)! > hi.codePointAt(0)!) {
+        throw new GlobError(
+          source,
+          `range "${lo}-${hi}" is backwards; write a class as [abc] or [a-z], low to high`,
+        );
+      }
+      ranges.push([lo, hi]);
+      i += 2;
+    } else ranges.push([lo, lo]);
   }
-  return false;
+  return { kind: "class", negate, ranges };
+}
+
+function tokenMatches(t: Token, c: string): boolean {
+  switch (t.kind) {
+    case "char":
+      return t.char === c;
+    case "any":
+      return true;
+    case "class": {
+      const cp = c.codePointAt(0)!;
+      const inside = t.ranges.some(([lo, hi]) =>
+        cp >= lo.codePointAt(0)! && cp <= hi.codePointAt(0)!
+      );
+      return inside !== t.negate;
+    }
+    default:
+      return false;
+  }
+}
+
+/**
+ * Whether `tokens` match all of `chars`: the two-pointer wildcard match,
+ * which on a mismatch resumes after the last `*` only, so the time is at
+ * most the product of the two lengths however many `*` there are (a regular
+ * expression would backtrack exponentially on `*a*a*a…b`).
+ */
+function segmentMatches(tokens: Token[], chars: string[]): boolean {
+  let t = 0;
+  let c = 0;
+  let starT = -1;
+  let starC = 0;
+  while (c < chars.length) {
+    const tok = tokens[t];
+    if (tok !== undefined && tok.kind === "star") {
+      starT = t++;
+      starC = c;
+    } else if (tok !== undefined && tokenMatches(tok, chars[c]!)) {
+      t++;
+      c++;
+    } else if (starT >= 0) {
+      t = starT + 1;
+      c = ++starC;
+    } else return false;
+  }
+  while (tokens[t]?.kind === "star") t++;
+  return t === tokens.length;
+}
+
+/**
+ * True when `glob` matches `rel` or one of the folders holding it. Time: at
+ * most the glob's segments × the path's segments × a segment's match.
+ */
+export function globCovers(glob: Glob, rel: string): boolean {
+  const parts = rel.split("/").map((p) => Array.from(p));
+  const segs = glob.segments;
+  // seen[g * (parts.length + 1) + p]: glob segments from g cannot cover parts from p.
+  const seen = new Uint8Array((segs.length + 1) * (parts.length + 1));
+  const from = (g: number, p: number): boolean => {
+    // Every glob segment used: what matched is `rel` or a folder holding it.
+    if (g === segs.length) return p > 0;
+    const key = g * (parts.length + 1) + p;
+    if (seen[key]) return false;
+    seen[key] = 1;
+    const seg = segs[g]!;
+    if (seg === "**") {
+      return from(g + 1, p) || (p < parts.length && from(g, p + 1));
+    }
+    return p < parts.length && seg.some((tokens) => segmentMatches(tokens, parts[p]!)) &&
+      from(g + 1, p + 1);
+  };
+  return from(0, 0);
 }
 
 /**

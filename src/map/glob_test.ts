@@ -27,6 +27,15 @@ Deno.test("globCovers() matches files and everything inside a matched folder; ] 
     ["src/x}y", "src/x}y", true],
     ["src/a]b.ts", "src/a]b.ts", true],
     ["src/{a,b}}", "src/a}", true],
+    ["src/[!]a]x", "src/bx", true],
+    ["src/[!]a]x", "src/]x", false],
+    ["src/[]a]x", "src/]x", true],
+    ["é/?.ts", "é/ü.ts", true],
+    ["src/{a,b}{c,d}/**", "src/bd/x", true],
+    ["src/*{.ts,.js}", "src/x.js", true],
+    ["a/**/b/**/c", "a/x/b/y/z/c/d", true],
+    ["a/**/b/**/c", "a/x/c", false],
+    ["a/*", "a", false],
   ];
   for (const [glob, path, expected] of cases) {
     assert.equal(globCovers(compileGlob(glob), path), expected, `${glob} ~ ${path}`);
@@ -65,4 +74,19 @@ Deno.test("compileGlob() refuses absolute paths, .., unclosed brackets and a bac
   for (const bad of ["/etc/**", "src/../x", "src/[ab", "src/{a,b", "", "src/[z-a].ts"]) {
     assert.throws(() => compileGlob(bad), GlobError, bad);
   }
+});
+
+Deno.test("globCovers() answers a glob of many * at once, where a regular expression backtracks for ever", () => {
+  // `*a*a…*b` against a long run of `a` and no `b`: a backtracking matcher tries every split.
+  const many = compileGlob(`**/${"*a".repeat(25)}*b`);
+  assert.equal(globCovers(many, `x/${"a".repeat(60)}`), false);
+  assert.equal(globCovers(many, `x/${"a".repeat(60)}b`), true);
+  const stars = compileGlob(`${"**/".repeat(12)}*/x/**/y`);
+  assert.equal(globCovers(stars, `${"a/".repeat(300)}z`), false);
+  assert.equal(globCovers(stars, `${"a/".repeat(300)}x/y`), true);
+});
+
+Deno.test("compileGlob() refuses a segment with more than 1,024 {a,b} spellings", () => {
+  assert.throws(() => compileGlob("src/" + "{a,b}".repeat(11)), /more than 1024 spellings/);
+  assert.equal(compileGlob("src/" + "{a,b}".repeat(10)).source, "src/" + "{a,b}".repeat(10));
 });
