@@ -132,7 +132,7 @@ Deno.test("map check passes a good map and lists file counts per component", asy
   assert.match(inside.stdout, /map ok/);
 });
 
-Deno.test("map check exits 1 on a glob matching nothing, a component whose files are gone, and a map that does not parse", async () => {
+Deno.test("map check exits 1 on a glob matching nothing, a component whose files are gone, and a map that does not parse or is not UTF-8", async () => {
   const { repo, home } = repoWith(
     MAP.replace('paths = ["src/memory/**"]', 'paths = [\n  "src/memory/**",\n  "src/memroy/**",\n]')
       .replace('paths = ["src/store/**"]', 'paths = ["src/store/**"]\nsources = ["docs/gone.md"]'),
@@ -179,6 +179,23 @@ Deno.test("map check exits 1 on a glob matching nothing, a component whose files
     r.stderr,
     /map\.toml:3: component "a" depends on "ghost", which the map does not declare/,
   );
+
+  // Bytes that are not UTF-8 are refused with their line, not read as a glob of "\ufffd".
+  Deno.writeFileSync(
+    join(repo, ".heimdall/map.toml"),
+    new Uint8Array([
+      ...new TextEncoder().encode('[component.a]\npaths = ["src/'),
+      0xff,
+      0x2a,
+      0x22,
+      0x5d,
+      0x0a,
+    ]),
+  );
+  r = await cli(home, ["map", "check", repo]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /map\.toml:2: not valid UTF-8; save the map as UTF-8/);
+  assert.throws(() => constraintsFor(join(repo, "src/cli/mod.ts")), /map\.toml:2: not valid UTF-8/);
 
   // No map at all: exit 1, said plainly.
   const none = repoWith(null);

@@ -5,7 +5,7 @@
  */
 import { exists, join, walkRoot } from "../files/mod.ts";
 import { globCovers } from "./glob.ts";
-import { type ArchMap, MAP_DIR, MAP_NAMES, MapError, parseMap } from "./map_file.ts";
+import { type ArchMap, MAP_DIR, MAP_NAMES, MapError, parseMap, readMapFile } from "./map_file.ts";
 import { componentFor } from "./resolve.ts";
 
 /** One thing wrong with a map; each makes `map check` exit 1. */
@@ -87,7 +87,7 @@ export function checkMap(root: string, globalIgnore = ""): MapCheck {
   }
   let map: ArchMap;
   try {
-    map = parseMap(Deno.readTextFileSync(present[0]!), present[0]!);
+    map = parseMap(readMapFile(present[0]!), present[0]!);
   } catch (e) {
     if (!(e instanceof MapError)) throw e;
     result.problems.push({ kind: "parse", message: e.message, line: e.line });

@@ -107,6 +107,32 @@ function jsonLineOf(text: string, names: string[]): (path: string) => number | n
 }
 
 /**
+ * The text of the map file `file`. Throws {@link MapError} with the line of
+ * the first byte that is not UTF-8 (a glob or constraint read with a
+ * replacement character in it would never match or say what was meant).
+ */
+export function readMapFile(file: string): string {
+  const bytes = Deno.readFileSync(file);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    // Byte by byte until the decoder refuses one (or the end leaves a sequence cut short).
+    const decoder = new TextDecoder("utf-8", { fatal: true });
+    let bad = bytes.length;
+    for (let n = 0; n < bytes.length; n++) {
+      try {
+        decoder.decode(bytes.subarray(n, n + 1), { stream: true });
+      } catch {
+        bad = n;
+        break;
+      }
+    }
+    const line = bytes.subarray(0, bad).filter((b) => b === 0x0a).length + 1;
+    throw new MapError(file, line, "not valid UTF-8; save the map as UTF-8");
+  }
+}
+
+/**
  * Parses and validates a map's text (`file` names it in errors; a name
  * ending in `.json` is read as JSON, anything else as TOML). Throws
  * {@link MapError}: a syntax error (with its line), a top-level key other

@@ -11,6 +11,7 @@ import {
   MAP_DIR,
   MAP_NAMES,
   parseMap,
+  readMapFile,
 } from "./map_file.ts";
 
 /** The component a path resolves to, and the glob that won. */
@@ -155,7 +156,7 @@ export function loadMap(file: string): ArchMap {
   const stamp = `${st.size}:${st.mtime?.getTime() ?? 0}`;
   const hit = cache.get(file);
   if (hit && hit.stamp === stamp) return hit.map;
-  const map = parseMap(Deno.readTextFileSync(file), file);
+  const map = parseMap(readMapFile(file), file);
   cache.set(file, { stamp, map });
   return map;
 }
