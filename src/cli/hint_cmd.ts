@@ -24,15 +24,19 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   });
   let candidates: unknown[] = positionals;
   let cwd = Deno.cwd();
+  let invalidJson: string | undefined;
   if (values.stdin) {
     const text = await readStdin();
     const parsed = parseStdin(text);
     candidates = [...positionals, ...parsed.paths];
     if (parsed.cwd) cwd = parsed.cwd;
+    invalidJson = parsed.invalidJson;
   }
   if (candidates.length === 0) {
     throw new UsageError(
-      values.stdin
+      invalidJson !== undefined
+        ? `stdin is not valid JSON (${invalidJson}): send the hook's payload unchanged, or one path per line`
+        : values.stdin
         ? "No path found on stdin: expected hook JSON with a file path, or one path per line"
         : "Usage: heimdall hint PATH… | --stdin",
     );
@@ -79,15 +83,24 @@ async function readStdin(): Promise<string> {
   return new TextDecoder().decode(all);
 }
 
-/** Hook JSON, or else one path per line (pure). */
-export function parseStdin(text: string): { paths: string[]; cwd?: string } {
+/**
+ * Hook JSON, or else one path per line (pure). Text that starts with `{` and
+ * does not parse yields no path and `invalidJson`, the parser's complaint;
+ * text that starts with `[` and does not parse is read as lines (a path may
+ * be `[draft]/notes.md`).
+ */
+export function parseStdin(
+  text: string,
+): { paths: string[]; cwd?: string; invalidJson?: string } {
   const trimmed = text.trim();
+  const lines = () => trimmed.split("\n").map((l) => l.trim()).filter((l) => l !== "");
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
     try {
       return pathsFromHookJson(JSON.parse(trimmed));
-    } catch {
-      return { paths: [] };
+    } catch (e) {
+      if (trimmed.startsWith("[")) return { paths: lines() };
+      return { paths: [], invalidJson: (e as Error).message };
     }
   }
-  return { paths: trimmed.split("\n").map((l) => l.trim()).filter((l) => l !== "") };
+  return { paths: lines() };
 }

@@ -7,6 +7,7 @@ import {
   writeHintFile,
 } from "./hints.ts";
 import { parsePatch } from "./patch.ts";
+import { parseStdin } from "../cli/hint_cmd.ts";
 
 Deno.test("validateHintPath() resolves good paths and names what is wrong with bad ones", () => {
   assert.deepEqual(validateHintPath("src/a.ts", "/repo"), "/repo/src/a.ts");
@@ -101,4 +102,14 @@ Deno.test("hint --stdin and the hook read a payload's paths the same way (one ke
   for (const key of ["absolute_path", "file_path", "filename", "new_path", "old_path"]) {
     assert.ok(HOOK_PATH_KEYS.includes(key), key);
   }
+});
+
+Deno.test("hint --stdin says when a payload is broken JSON, and reads a path list starting with [ as lines", () => {
+  const broken = parseStdin('{"tool_input": {"file_path": "/r/a.ts"');
+  assert.deepEqual(broken.paths, []);
+  assert.match(broken.invalidJson ?? "", /JSON/);
+  assert.deepEqual(parseStdin("[draft]/notes.md\r\n/r/b.md\n"), {
+    paths: ["[draft]/notes.md", "/r/b.md"],
+  });
+  assert.deepEqual(parseStdin('{"tool_input": {"file_path": "/r/a.ts"}}').paths, ["/r/a.ts"]);
 });
