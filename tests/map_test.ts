@@ -169,6 +169,8 @@ Deno.test("map check exits 1 on a glob matching nothing, a component whose files
   r = await cli(home, ["map", "check", repo]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /map\.toml:3: "must" of component "a" must be a list of strings/);
+  // It was not checked against the files: no "0 files, 0 in no component" to mislead.
+  assert.doesNotMatch(r.stdout, /\d+ files?, \d+ in no component/);
   Deno.writeTextFileSync(
     join(repo, ".heimdall/map.toml"),
     `[component.a]\npaths = ["src/**"]\ndepends_on = ["ghost"]\n`,

@@ -118,7 +118,11 @@ export function mapCmd(args: string[], ctx: Context): number {
     say(ctx, `${root}: no .heimdall/map.toml (or map.json); nothing to check`);
     return EXIT.none;
   }
-  say(ctx, `${r.file}: ${plural(r.files, "file")}, ${r.unmapped} in no component`);
+  // A map that does not parse was not checked against any file: no counts to show.
+  const parsed = !r.problems.some((p) => p.kind === "parse" || p.kind === "no-components");
+  if (parsed) {
+    say(ctx, `${r.file}: ${plural(r.files, "file")}, ${r.unmapped} in no component`);
+  }
   for (const c of r.components) {
     say(
       ctx,
