@@ -93,7 +93,7 @@ Deno.test("constraints: the most specific glob wins, with the component's and it
   ]);
 });
 
-Deno.test("constraints: a tie goes to the component declared first; a root file named ..x is covered; no component exits 1; a broken map exits 2 with its line", async () => {
+Deno.test("constraints: a tie goes to the component declared first; a root file named ..x is covered; a dependency named twice counts once; no component exits 1; a broken map exits 2 with its line", async () => {
   const tie = `[component.a]
 paths = ["lib/*.ts"]
 [component.b]
@@ -101,6 +101,9 @@ paths = ["lib/*.ts"]
 `;
   const { repo, home } = repoWith(tie, { "lib/x.ts": "" });
   assert.equal(constraintsFor(join(repo, "lib/x.ts"))?.component, "a");
+  // A dependency named twice lists its constraints once.
+  const twice = parseMap(MAP.replace('["store", "memory"]', '["store", "memory", "store"]'), "m");
+  assert.deepEqual(twice.components[0]!.depends_on, ["store", "memory"]);
   // A name starting with ".." at the root is inside the repository like any other.
   const dots = repoWith(`[component.top]\npaths = ["*.ts"]\n`, { "..x.ts": "" });
   assert.equal(constraintsFor(join(dots.repo, "..x.ts"))?.component, "top");
@@ -115,7 +118,7 @@ paths = ["lib/*.ts"]
   assert.throws(() => constraintsFor(join(broken.repo, "src/cli/mod.ts")), MapError);
 });
 
-Deno.test("map check passes a good map and lists file counts per component", async () => {
+Deno.test("map check passes a good map and lists file counts per component; a file as ROOT is named as one", async () => {
   const { repo, home } = repoWith(MAP);
   const r = await cli(home, ["map", "check", repo, "--json"]);
   assert.equal(r.code, 0, r.stderr);
@@ -126,6 +129,10 @@ Deno.test("map check passes a good map and lists file counts per component", asy
     // The map's own folder is not indexed, so README.md is all that is left to "everything".
     [["cli", 1], ["store", 1], ["memory", 1], ["schema", 1], ["everything", 1]],
   );
+  // ROOT is a folder: a file is refused as a file, not as missing.
+  const file = await cli(home, ["map", "check", join(repo, "README.md")]);
+  assert.equal(file.code, 2);
+  assert.match(file.stderr, /README\.md": a file, not a folder; pass the repository's root/);
   // From inside the repository, ROOT defaults to the nearest map.
   const inside = await cli(home, ["map", "check"], { cwd: join(repo, "src/store") });
   assert.equal(inside.code, 0, inside.stderr);

@@ -92,10 +92,17 @@ export function mapCmd(args: string[], ctx: Context): number {
   let root: string;
   if (rootArg !== undefined) {
     root = resolve(rootArg);
+    let isDir: boolean;
     try {
-      if (!Deno.statSync(root).isDirectory) throw new Error();
+      isDir = Deno.statSync(root).isDirectory;
     } catch {
       throw new UsageError(`Cannot check "${root}": no such folder; pass the repository's root`);
+    }
+    if (!isDir) {
+      throw new UsageError(
+        `Cannot check "${root}": a file, not a folder; pass the repository's root ` +
+          "(`heimdall constraints FILE` says what the map says about one file)",
+      );
     }
   } else {
     root = findMapFile(Deno.cwd())?.root ?? Deno.cwd();

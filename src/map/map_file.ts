@@ -216,7 +216,8 @@ export function parseMap(text: string, file: string): ArchMap {
       name,
       description: (description as string | undefined) ?? null,
       globs,
-      depends_on: strings("depends_on"),
+      // Named twice is depended on once: its constraints are not listed twice.
+      depends_on: [...new Set(strings("depends_on"))],
       constraints: LEVELS.flatMap((level) => strings(level).map((text) => ({ level, text }))),
       sources: strings("sources"),
       globLines: paths.map((_, i) => lineOf(`${at}.paths[${i}]`) ?? lineOf(`${at}.paths`)),
