@@ -240,6 +240,23 @@ Deno.test("a map.json says the same as map.toml; an ignored folder's files do no
   const r = await cli(home, ["map", "check", repo]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /component "vendored" covers no file/);
+  // A component (or key) written twice is refused, not dropped silently as JSON.parse does.
+  assert.throws(
+    () =>
+      parseMap(
+        '{"component": {\n  "a": {"paths": ["x"], "must": ["m"]},\n  "b": {"paths": ["y"], "note": "{\\"a\\": 1}"},\n  "a": {"paths": ["z"]}\n}}',
+        "m.json",
+      ),
+    /m\.json:4: "a" is defined twice in the same object/,
+  );
+  assert.equal(
+    parseMap(
+      '{"component": {"a": {"paths": ["x"], "depends_on": ["b"]}, "b": {"paths": ["a"]}}}',
+      "m.json",
+    )
+      .components.length,
+    2,
+  );
   // The line of a JSON key is the one under its own component, not the first of that name.
   assert.throws(
     () =>

@@ -107,6 +107,37 @@ function jsonLineOf(text: string, names: string[]): (path: string) => number | n
 }
 
 /**
+ * The first key that appears twice in one object of `text` (valid JSON), and
+ * its second line: `JSON.parse` keeps the last silently, so a second
+ * `"store": {…}` would drop the first component unseen. O(length).
+ */
+function jsonDuplicateKey(text: string): { key: string; line: number } | undefined {
+  const objects: (Set<string> | null)[] = []; // null for an array
+  let line = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\n") line++;
+    else if (c === "{") objects.push(new Set());
+    else if (c === "[") objects.push(null);
+    else if (c === "}" || c === "]") objects.pop();
+    else if (c === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
+      const raw = text.slice(i, end + 1);
+      i = end;
+      let next = end + 1;
+      while (/\s/.test(text[next] ?? "")) next++;
+      const keys = objects[objects.length - 1];
+      if (text[next] !== ":" || !keys) continue;
+      const key = JSON.parse(raw) as string;
+      if (keys.has(key)) return { key, line };
+      keys.add(key);
+    }
+  }
+  return undefined;
+}
+
+/**
  * The text of the map file `file`. Throws {@link MapError} with the line of
  * the first byte that is not UTF-8 (a glob or constraint read with a
  * replacement character in it would never match or say what was meant).
@@ -153,6 +184,15 @@ export function parseMap(text: string, file: string): ArchMap {
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       throw new MapError(file, 1, 'expected an object with a "component" table');
+    }
+    const twice = jsonDuplicateKey(text);
+    if (twice) {
+      throw new MapError(
+        file,
+        twice.line,
+        `"${twice.key}" is defined twice in the same object (JSON keeps only the last); ` +
+          "merge them or rename one",
+      );
     }
     doc = value as TomlTable;
     const table = doc.component;
