@@ -47,7 +47,8 @@ const WILD = /[*?[{]/;
 const MAX_CHOICES = 1024;
 
 /**
- * Compiles `source`; throws {@link GlobError} for an absolute path, `..`, an
+ * Compiles `source`; throws {@link GlobError} for an absolute path, `..`, a
+ * leading `!` (read as "everything but", which a map does not do), an
  * unclosed `[`/`{`, a class range written backwards, or more than 1,024
  * spellings of one segment.
  */
@@ -56,6 +57,14 @@ export function compileGlob(source: string): Glob {
   if (g === "") throw new GlobError(source, "empty; use ** for the whole repository");
   if (g.startsWith("/")) {
     throw new GlobError(source, "absolute; write it relative to the repository root");
+  }
+  if (g.startsWith("!")) {
+    // As in .gitignore one would expect "everything but"; here it would be a literal "!".
+    throw new GlobError(
+      source,
+      "a leading ! does not exclude in the map; give the excluded files a component of their " +
+        "own (the more specific glob wins)",
+    );
   }
   // `**/**` says no more than `**`.
   const segments = g.split("/").filter((seg, i, all) => !(seg === "**" && all[i - 1] === "**"));

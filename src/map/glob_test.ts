@@ -70,8 +70,10 @@ Deno.test("compareSpecificity() prefers literal segments, then literal character
   assert.equal(compareSpecificity(compileGlob("a/*"), compileGlob("b/*")), 0);
 });
 
-Deno.test("compileGlob() refuses absolute paths, .., unclosed brackets and a backwards class range", () => {
-  for (const bad of ["/etc/**", "src/../x", "src/[ab", "src/{a,b", "", "src/[z-a].ts"]) {
+Deno.test("compileGlob() refuses absolute paths, .., a leading !, unclosed brackets and a backwards class range", () => {
+  for (
+    const bad of ["/etc/**", "src/../x", "src/[ab", "src/{a,b", "", "src/[z-a].ts", "!src/gen/**"]
+  ) {
     assert.throws(() => compileGlob(bad), GlobError, bad);
   }
 });
