@@ -82,7 +82,14 @@ class Cursor {
   endOfLine(): void {
     this.spaces();
     if (this.peek() === "#") this.comment();
-    if (this.peek() === "\r") this.pos++;
+    if (this.peek() === "\r") {
+      this.pos++;
+      if (!this.done() && this.peek() !== "\n") {
+        this.fail(
+          'a line ends with a lone carriage return; save the file with "\\n" or "\\r\\n" line endings',
+        );
+      }
+    }
     if (this.done()) return;
     if (this.peek() !== "\n") this.fail(`unexpected "${this.rest()}" after the value`);
     this.pos++;
@@ -175,8 +182,12 @@ function literalString(c: Cursor): string {
   return s;
 }
 
-function value(c: Cursor, path: string, lines: Map<string, number>): TomlValue {
+/** How deep arrays and inline tables may nest (a map needs two or three). */
+const MAX_DEPTH = 64;
+
+function value(c: Cursor, path: string, lines: Map<string, number>, depth = 0): TomlValue {
   c.spaces();
+  if (depth > MAX_DEPTH) c.fail(`arrays or inline tables nested more than ${MAX_DEPTH} deep`);
   lines.set(path, c.line);
   const ch = c.peek();
   if (ch === '"') return basicString(c);
@@ -190,7 +201,7 @@ function value(c: Cursor, path: string, lines: Map<string, number>): TomlValue {
         c.pos++;
         return out;
       }
-      out.push(value(c, `${path}[${out.length}]`, lines));
+      out.push(value(c, `${path}[${out.length}]`, lines, depth + 1));
       c.blanks();
       if (c.peek() === ",") c.pos++;
       else if (c.peek() !== "]") {
@@ -210,7 +221,7 @@ function value(c: Cursor, path: string, lines: Map<string, number>): TomlValue {
       const k = key(c);
       c.expect("=", `"=" after the key "${k.join(".")}"`);
       const line = c.line;
-      setPath(out, k, value(c, `${path}.${k.join(".")}`, lines), c, line);
+      setPath(out, k, value(c, `${path}.${k.join(".")}`, lines, depth + 1), c, line);
       c.spaces();
       if (c.peek() === ",") {
         c.pos++;

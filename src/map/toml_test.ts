@@ -60,6 +60,7 @@ Deno.test("parseToml() names the line of each kind of error", () => {
     ['a = 1\ns = "\\U00110000"\n', 2, /not a Unicode character/],
     ['s = "\\uD800"\n', 1, /not a Unicode character/],
     ["[t]\ntoString = 1\ntoString = 2\n", 3, /"toString" is defined twice/],
+    ['[t]\rpaths = ["x"]\r', 1, /lone carriage return/],
   ];
   for (const [text, line, message] of cases) {
     assert.throws(
@@ -84,4 +85,22 @@ Deno.test("parseToml() skips a byte order mark and reads keys named like Object'
     ["valueOf", { constructor: 2 }],
   ]);
   assert.equal(lines.get("component.constructor"), 1);
+});
+
+Deno.test("parseToml() refuses arrays and inline tables nested past 64 with the line, not a stack overflow", () => {
+  for (
+    const [text, line] of [["a = 1\nx = " + "[".repeat(100_000), 2], [
+      "x = " + "{ a = ".repeat(100_000),
+      1,
+    ]] as const
+  ) {
+    assert.throws(
+      () => parseToml(text),
+      (e: unknown) =>
+        e instanceof TomlError && e.line === line && /nested more than 64 deep/.test(e.message),
+      text.slice(0, 20),
+    );
+  }
+  const deep = "[".repeat(60) + "]".repeat(60);
+  assert.equal(JSON.stringify(parseToml(`x = ${deep}`).value.x), deep);
 });
