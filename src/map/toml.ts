@@ -82,14 +82,7 @@ class Cursor {
   endOfLine(): void {
     this.spaces();
     if (this.peek() === "#") this.comment();
-    if (this.peek() === "\r") {
-      this.pos++;
-      if (!this.done() && this.peek() !== "\n") {
-        this.fail(
-          'a line ends with a lone carriage return; save the file with "\\n" or "\\r\\n" line endings',
-        );
-      }
-    }
+    if (this.peek() === "\r") this.pos++;
     if (this.done()) return;
     if (this.peek() !== "\n") this.fail(`unexpected "${this.rest()}" after the value`);
     this.pos++;
@@ -287,6 +280,15 @@ function isTable(v: TomlValue | undefined): v is TomlTable {
 export function parseToml(text: string): TomlDocument {
   // A byte order mark (Notepad writes one) is not part of the first key.
   const c: Cursor = new Cursor(text.startsWith("\uFEFF") ? text.slice(1) : text);
+  // A carriage return not before a newline (old Mac line endings) is never valid TOML; left
+  // in, a first comment line would swallow the whole file.
+  const cr = /\r(?!\n)/.exec(c.text);
+  if (cr) {
+    c.fail(
+      'a lone carriage return ends a line; save the file with "\\n" or "\\r\\n" line endings',
+      c.text.slice(0, cr.index).split("\n").length,
+    );
+  }
   const root: TomlTable = {};
   const lines = new Map<string, number>();
   let current = root;

@@ -61,6 +61,8 @@ Deno.test("parseToml() names the line of each kind of error", () => {
     ['s = "\\uD800"\n', 1, /not a Unicode character/],
     ["[t]\ntoString = 1\ntoString = 2\n", 3, /"toString" is defined twice/],
     ['[t]\rpaths = ["x"]\r', 1, /lone carriage return/],
+    ['# the map\r[t]\rpaths = ["x"]\r', 1, /lone carriage return/],
+    ['[t]\r\npaths = ["x"]\r\n# a\rb\r\n', 3, /lone carriage return/],
   ];
   for (const [text, line, message] of cases) {
     assert.throws(
