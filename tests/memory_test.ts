@@ -17,10 +17,12 @@ import {
   type Memory,
   MemoryInputError,
   openFailures,
+  prepareRemember,
   recordAttempt,
   remember,
   type RememberInput,
   why,
+  writeRemembered,
 } from "../src/memory/mod.ts";
 import { SymbolLookupError } from "../src/search/mod.ts";
 import { Journal } from "../src/store/mod.ts";
@@ -156,6 +158,51 @@ Deno.test("remember() supersedes the current decision on the same anchor; why --
     assert.equal(before.current.length + before.history.length, 0);
   } finally {
     j.close();
+  }
+});
+
+Deno.test("two writers superseding the same memory at once leave one successor: the later one is refused and writes nothing", async () => {
+  const { repo, home } = await indexedRepo();
+  const a = openJournal(home);
+  const b = openJournal(home);
+  try {
+    const old = remember(a, {
+      kind: "decision",
+      about: ["Store.open"],
+      text: "open() retries twice",
+      author: "alice",
+      cwd: repo,
+      now: T0,
+    }).memory;
+    const input = (text: string, now: number): RememberInput => ({
+      kind: "note",
+      about: ["src/util.ts"],
+      text,
+      author: "bob",
+      supersedes: [old.id],
+      cwd: repo,
+      now,
+    });
+    // Both check `supersedes` while the old one is current, as two processes would.
+    const pa = prepareRemember(a, input("open() retries three times", T0 + DAY));
+    const pb = prepareRemember(b, input("open() never retries", T0 + DAY + 1));
+    const first = writeRemembered(a, pa);
+    assert.deepEqual(first.superseded, [old.id]);
+    assert.throws(
+      () => writeRemembered(b, pb),
+      (e) =>
+        e instanceof MemoryInputError &&
+        e.message.includes(`${old.id} is already superseded by ${first.memory.id}`),
+    );
+    assert.equal(count(home), 2, "the refused write added no row");
+    const row = b.get<{ superseded_by: string }>(
+      "SELECT superseded_by FROM memories WHERE id = ?",
+      old.id,
+    );
+    assert.equal(row?.superseded_by, first.memory.id);
+  } finally {
+    a.close();
+    b.close();
   }
 });
 

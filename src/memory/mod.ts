@@ -29,6 +29,7 @@ export {
   type RememberInput,
   type RememberResult,
   visibleTo,
+  writeRemembered,
 } from "./remember.ts";
 export {
   ACCOUNT_PREFIX,

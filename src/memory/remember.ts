@@ -379,7 +379,23 @@ export function remember(
   input: RememberInput,
   replaceable: (m: MemoryRow) => boolean = () => true,
 ): RememberResult {
-  const p = prepareRemember(j, input);
+  return writeRemembered(j, prepareRemember(j, input), replaceable);
+}
+
+/**
+ * Writes a memory {@link prepareRemember} checked, as {@link remember}
+ * describes; runs in the caller's transaction when there is one, else in
+ * its own. The memories `p` names to supersede are read again under the
+ * lock: one another process superseded or forgot since it was checked
+ * throws {@link MemoryInputError} ({@link notCurrent}) and nothing is
+ * written, so two writers superseding the same memory at once leave one
+ * current successor, not two.
+ */
+export function writeRemembered(
+  j: Journal,
+  p: PreparedMemory,
+  replaceable: (m: MemoryRow) => boolean = () => true,
+): RememberResult {
   const row = newRow({
     id: freshMemoryId(j),
     kind: p.kind,
@@ -390,8 +406,13 @@ export function remember(
     valid_to: p.validTo,
     task_id: p.taskId,
   }, p.now);
-  const superseded = j.tx(() => {
-    const replaced = new Map(p.explicit.map((m) => [m.id, m]));
+  const write = () => {
+    const replaced = new Map<string, MemoryRow>();
+    for (const checked of p.explicit) {
+      const m = getMemoryRow(j, checked.id)!;
+      if (m.forgotten_at !== null || m.superseded_at !== null) throw notCurrent(m);
+      replaced.set(m.id, m);
+    }
     if (p.supersedes) {
       for (
         const m of currentOnSameAnchors(
@@ -412,7 +433,8 @@ export function remember(
     markSuperseded(j, ids, row.id, p.now);
     syncSearch(j, [row.id]);
     return ids;
-  });
+  };
+  const superseded = j.db.isTransaction ? write() : j.tx(write);
   return { memory: { ...row, anchors: p.anchors }, superseded };
 }
 
