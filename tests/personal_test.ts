@@ -175,6 +175,61 @@ Deno.test("a configured confidence accepts sure statements at once; a distiller'
   }
 });
 
+Deno.test("review accept: two processes accepting at once keep one preference; one whose memory was forgotten is recorded anew", async () => {
+  const { base, home, repo, env, queue } = await setup();
+  try {
+    const distiller = join(base, "distill.sh");
+    Deno.writeTextFileSync(
+      distiller,
+      "#!/bin/sh\nprintf 'Always pin the lockfile\\nNever log raw card numbers\\nPrefer one commit per fix\\nUse tabs in makefiles only\\n'\n",
+    );
+    Deno.chmodSync(distiller, 0o755);
+    const run = async (...args: string[]) => {
+      const r = await cli(home, args, {
+        env: { ...env, HEIMDALL_DISTILLER: distiller },
+        cwd: repo,
+      });
+      assert.equal(r.code, 0, r.stderr);
+      return r.stdout;
+    };
+    const transcript = join(base, "s1.jsonl");
+    Deno.writeTextFileSync(transcript, jsonl(user("hello")));
+    await run("review", "distill", transcript, "--project", repo);
+    const ids = (await queue()).map((c) => c.id);
+    assert.equal(ids.length, 4);
+    // Each candidate accepted by two processes at once.
+    const said = await Promise.all(
+      ids.flatMap((id) => [0, 1].map(() => run("review", "accept", String(id), "--json"))),
+    );
+    const memoryOf = new Map((await queue()).map((c) => [c.id, c.memory_id]));
+    for (const out of said) {
+      const r = JSON.parse(out) as { id: number; memory: string };
+      assert.equal(r.memory, memoryOf.get(r.id), "both processes name the one memory kept");
+    }
+    const current = async () =>
+      (JSON.parse(await run("why", repo, "--json")).current as { id: string; kind: string }[])
+        .filter((m) => m.kind === "preference").map((m) => m.id).sort();
+    assert.deepEqual(await current(), [...memoryOf.values()].sort());
+
+    // Forgotten since: accepting it again brings it back, as a new memory.
+    const first = memoryOf.get(ids[0]!)!;
+    await run("forget", first);
+    const again = JSON.parse(await run("review", "accept", String(ids[0]), "--json")).memory;
+    assert.notEqual(again, first);
+    assert.ok((await current()).includes(again));
+    // An edit of it then supersedes the new one, not the forgotten one.
+    const second = memoryOf.get(ids[1]!)!;
+    await run("forget", second);
+    const edited = JSON.parse(
+      await run("review", "accept", String(ids[1]), "--text", "Never log card numbers", "--json"),
+    ).memory;
+    assert.ok((await current()).includes(edited));
+    assert.ok(!(await current()).includes(second));
+  } finally {
+    removeTree(base);
+  }
+});
+
 Deno.test("reflect writes the project's knowledge page from its shared memories, replaces it next time, and search finds it", async () => {
   const { base, home, repo } = await setup();
   try {

@@ -10,7 +10,8 @@
  * `personal_candidates`.
  */
 import type { Journal } from "../store/mod.ts";
-import { cleanText, remember } from "./remember.ts";
+import { getMemoryRow } from "./records.ts";
+import { cleanText, prepareRemember, writeRemembered } from "./remember.ts";
 import { trigramSimilarity } from "./similarity.ts";
 import { MemoryInputError } from "./types.ts";
 
@@ -269,42 +270,55 @@ function candidate(j: Journal, id: number, author: string): QueuedCandidate {
 /**
  * Accepts candidate `id` (optionally with `text` edited): it becomes a
  * private `preference` memory of its author on its project folder. Accepting
- * one already accepted returns its memory id again. Throws
- * {@link MemoryInputError} for an unknown id or a rejected one.
+ * one already accepted returns its memory id again; one whose memory was
+ * forgotten (or superseded by hand) since is recorded anew. The candidate is
+ * read again under the write lock, so two processes accepting it at once
+ * leave one memory, not two. Throws {@link MemoryInputError} for an unknown
+ * id or a rejected one.
  */
 export function acceptCandidate(
   j: Journal,
   id: number,
   options: { author: string; text?: string; now?: number },
 ): string {
-  const c = candidate(j, id, options.author);
-  if (c.status === "accepted" && c.memory_id !== null && options.text === undefined) {
-    return c.memory_id;
+  for (;;) {
+    const c = candidate(j, id, options.author);
+    const held = c.memory_id === null ? undefined : getMemoryRow(j, c.memory_id);
+    const current = held !== undefined && held.forgotten_at === null &&
+      held.superseded_at === null;
+    if (c.status === "accepted" && current && options.text === undefined) return c.memory_id!;
+    if (c.status === "rejected") {
+      throw new MemoryInputError(`Candidate ${id} was rejected; say it again to queue it anew`);
+    }
+    const now = options.now ?? Date.now();
+    const text = options.text === undefined ? c.text : cleanText(options.text);
+    // An edit of an accepted one supersedes its memory; the history keeps both.
+    const p = prepareRemember(j, {
+      kind: "preference",
+      text,
+      about: [c.project],
+      author: c.author,
+      scope: "private",
+      cwd: c.project,
+      ...(current ? { supersedes: [c.memory_id!] } : {}),
+      now,
+    });
+    const accepted = j.tx(() => {
+      // Another process decided it since it was read: look again.
+      const again = candidate(j, id, options.author);
+      if (again.status !== c.status || again.memory_id !== c.memory_id) return undefined;
+      const r = writeRemembered(j, p);
+      j.run(
+        "UPDATE personal_candidates SET status = 'accepted', text = ?, memory_id = ?, decided_at = ? WHERE id = ?",
+        text,
+        r.memory.id,
+        now,
+        id,
+      );
+      return r.memory.id;
+    });
+    if (accepted !== undefined) return accepted;
   }
-  if (c.status === "rejected") {
-    throw new MemoryInputError(`Candidate ${id} was rejected; say it again to queue it anew`);
-  }
-  const now = options.now ?? Date.now();
-  const text = options.text === undefined ? c.text : cleanText(options.text);
-  // An edit of an accepted one supersedes its memory; the history keeps both.
-  const r = remember(j, {
-    kind: "preference",
-    text,
-    about: [c.project],
-    author: c.author,
-    scope: "private",
-    cwd: c.project,
-    ...(c.memory_id ? { supersedes: [c.memory_id] } : {}),
-    now,
-  });
-  j.run(
-    "UPDATE personal_candidates SET status = 'accepted', text = ?, memory_id = ?, decided_at = ? WHERE id = ?",
-    text,
-    r.memory.id,
-    now,
-    id,
-  );
-  return r.memory.id;
 }
 
 /** Rejects candidate `id`: it is never queued again. Throws for an unknown id or an accepted one. */
