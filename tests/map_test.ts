@@ -339,3 +339,35 @@ Deno.test("map check names the documents the last commit changed that the index 
   r = await cli(home, ["map", "check", repo, "--json"]);
   assert.deepEqual(JSON.parse(r.stdout).behind_head, []);
 });
+
+Deno.test("map check asks git a fixed number of times however many documents the last commit changed", async () => {
+  const docs = Object.fromEntries(
+    Array.from({ length: 40 }, (_, i) => [`docs/d${i}.md`, `# Doc ${i}\n`]),
+  );
+  const { base, repo, home } = repoWith(MAP, docs);
+  const run = (...args: string[]) =>
+    new Deno.Command("git", {
+      args: ["-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", ...args],
+      stdout: "null",
+    }).outputSync();
+  run("init", "-q");
+  run("add", ".");
+  run("commit", "-qm", "forty documents");
+  Deno.writeTextFileSync(join(repo, "docs/d3.md"), "# Doc 3, edited since\n");
+  // A git on PATH that logs each call, then runs the real one.
+  const real = new TextDecoder().decode(
+    new Deno.Command("sh", { args: ["-c", "command -v git"], stdout: "piped" }).outputSync().stdout,
+  ).trim();
+  const log = join(base, "git.log");
+  writeTree(base, { "bin/git": `#!/bin/sh\necho "$@" >> ${log}\nexec ${real} "$@"\n` });
+  Deno.chmodSync(join(base, "bin/git"), 0o755);
+  const r = await cli(home, ["map", "check", repo, "--json"], {
+    env: { PATH: `${join(base, "bin")}:${Deno.env.get("PATH")}` },
+  });
+  const behind = JSON.parse(r.stdout).behind_head.map((b: { rel: string }) => b.rel);
+  // README.md and the forty, but the one edited since.
+  assert.equal(behind.length, 40, JSON.stringify(behind));
+  assert.ok(!behind.includes("docs/d3.md"));
+  const calls = Deno.readTextFileSync(log).trim().split("\n");
+  assert.ok(calls.length <= 4, `${calls.length} git calls:\n${calls.join("\n")}`);
+});

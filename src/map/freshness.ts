@@ -22,10 +22,10 @@ export interface BehindHead {
  * repository at `root` whose bytes on disk are still `HEAD`'s and whose
  * indexed hash is not (`indexedHash(rel)`: the journal's hash, null when it
  * has no row), among those Heimdall indexes (`indexable(rel)`: not ignored).
- * A document edited since the commit is the working tree's business, not a
- * stale index, and is left out. Returns undefined when
- * `root` is not a git work tree with a commit. Cost: two git calls and one
- * read per changed document.
+ * A document edited since the commit (that `git diff HEAD` lists) is the
+ * working tree's business, not a stale index, and is left out. Returns
+ * undefined when `root` is not a git work tree with a commit. Cost: three
+ * git calls and one read per changed document.
  */
 export function docsBehindHead(
   root: string,
@@ -43,21 +43,35 @@ export function docsBehindHead(
     "HEAD",
   );
   if (changed === undefined) return undefined;
+  // What the working tree holds differently from HEAD (content compared, as `git status`
+  // does), in one call: a git process per document took minutes on a large commit.
+  const edited = git(
+    root,
+    "-c",
+    "diff.relative=false",
+    "diff",
+    "--no-ext-diff",
+    "--no-renames",
+    "--name-only",
+    "-z",
+    "HEAD",
+    "--",
+  );
+  if (edited === undefined) return undefined;
+  const notHeads = new Set(new TextDecoder().decode(edited).split("\0"));
   const prefix = git(root, "rev-parse", "--show-prefix");
   const here = new TextDecoder().decode(prefix ?? new Uint8Array()).trim();
   const out: BehindHead[] = [];
   for (const repoRel of new TextDecoder().decode(changed).split("\0")) {
     if (repoRel === "" || !DOCUMENT.test(repoRel) || !repoRel.startsWith(here)) continue;
     const rel = repoRel.slice(here.length);
-    if (!indexable(rel)) continue;
+    if (!indexable(rel) || notHeads.has(repoRel)) continue;
     let disk: Uint8Array;
     try {
       disk = Deno.readFileSync(`${root}/${rel}`);
     } catch {
       continue; // deleted since the commit
     }
-    const atHead = git(root, "show", `HEAD:./${rel}`);
-    if (atHead === undefined || contentHash(atHead) !== contentHash(disk)) continue;
     const indexed = indexedHash(rel);
     if (indexed === contentHash(disk)) continue;
     out.push({ rel, reason: indexed === null ? "not indexed" : "older version indexed" });
