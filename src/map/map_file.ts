@@ -87,18 +87,37 @@ function jsonLineOf(text: string, names: string[]): (path: string) => number | n
       } catch {
         continue;
       }
-      at.set(key, [...(at.get(key) ?? []), i + 1]);
+      const lines = at.get(key);
+      if (lines) lines.push(i + 1);
+      else at.set(key, [i + 1]);
     }
   });
-  const after = (key: string, from: number) => at.get(key)?.find((l) => l >= from) ?? null;
+  // The first line at or after `from` holding `key` (the lines are in order: a binary search).
+  const after = (key: string, from: number): number | null => {
+    const lines = at.get(key) ?? [];
+    let lo = 0;
+    let hi = lines.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (lines[mid]! < from) lo = mid + 1;
+      else hi = mid;
+    }
+    return lines[lo] ?? null;
+  };
+  const known = new Set(names);
   return (path) => {
     const bare = path.replace(/\[\d+\]$/, "");
     if (!bare.startsWith("component.")) return after(bare, 1);
     const top = after("component", 1) ?? 1;
     const rest = bare.slice("component.".length);
     // The longest name that fits: a name may hold a dot.
-    const name = names.filter((n) => rest === n || rest.startsWith(`${n}.`))
-      .sort((a, b) => b.length - a.length)[0];
+    let name: string | undefined;
+    for (let end = rest.length; end > 0; end = rest.lastIndexOf(".", end - 1)) {
+      if (known.has(rest.slice(0, end))) {
+        name = rest.slice(0, end);
+        break;
+      }
+    }
     if (name === undefined) return top;
     const line = after(name, top);
     if (rest === name || line === null) return line;
