@@ -17,8 +17,11 @@ type Token =
   | { kind: "star" }
   | { kind: "class"; negate: boolean; ranges: [string, string][] };
 
-/** A segment of a glob: `**`, or the token lists it may be (one per `{a,b}` choice). */
-type Segment = "**" | Token[][];
+/**
+ * A segment of a glob: `**`, or the token lists it may be (one per `{a,b}`
+ * choice), with the segment's text when it has no wildcard (compared as is).
+ */
+type Segment = "**" | { literal: string | null; choices: Token[][] };
 
 /** A compiled glob. */
 export interface Glob {
@@ -75,7 +78,9 @@ export function compileGlob(source: string): Glob {
   }
   return {
     source: g,
-    segments: segments.map((seg) => seg === "**" ? "**" : choices(seg, source)),
+    segments: segments.map((seg) =>
+      seg === "**" ? "**" : { literal: WILD.test(seg) ? null : seg, choices: choices(seg, source) }
+    ),
     literalSegments: segments.filter((s) => !WILD.test(s)).length,
     literalChars,
     doubleStars: segments.filter((s) => s === "**").length,
@@ -165,7 +170,7 @@ function tokenMatches(t: Token, c: string): boolean {
  * most the product of the two lengths however many `*` there are (a regular
  * expression would backtrack exponentially on `*a*a*a…b`).
  */
-function segmentMatches(tokens: Token[], chars: string[]): boolean {
+function segmentMatches(tokens: Token[], chars: ArrayLike<string>): boolean {
   let t = 0;
   let c = 0;
   let starT = -1;
@@ -187,13 +192,51 @@ function segmentMatches(tokens: Token[], chars: string[]): boolean {
   return t === tokens.length;
 }
 
+/** Whether `seg` (not `**`) matches the path segment `part`. */
+function partMatches(seg: Exclude<Segment, "**">, part: string): boolean {
+  if (seg.literal !== null) return seg.literal === part;
+  // By code point, so `?` is one character even outside the BMP.
+  const chars = /[\uD800-\uDFFF]/.test(part) ? Array.from(part) : part;
+  return seg.choices.some((tokens) => segmentMatches(tokens, chars));
+}
+
 /**
  * True when `glob` matches `rel` or one of the folders holding it. Time: at
  * most the glob's segments × the path's segments × a segment's match.
  */
 export function globCovers(glob: Glob, rel: string): boolean {
-  const parts = rel.split("/").map((p) => Array.from(p));
+  const parts = rel.split("/");
   const segs = glob.segments;
+  if (glob.doubleStars === 0) {
+    // Segment for segment; a path longer than the glob is inside what it matched.
+    if (segs.length > parts.length) return false;
+    return segs.every((seg, i) => seg !== "**" && partMatches(seg, parts[i]!));
+  }
+  if (segs.length < 31) {
+    // The glob's segments as states, a bit each, stepped part by part (no allocation).
+    const all = segs.length;
+    const close = (states: number): number => {
+      for (let g = 0; g < all; g++) {
+        if (states & (1 << g) && segs[g] === "**") states |= 1 << (g + 1);
+      }
+      return states;
+    };
+    let states = close(1);
+    for (let p = 0; p < parts.length; p++) {
+      let next = 0;
+      for (let g = 0; g < all; g++) {
+        if (!(states & (1 << g))) continue;
+        const seg = segs[g]!;
+        if (seg === "**") next |= 1 << g;
+        else if (partMatches(seg, parts[p]!)) next |= 1 << (g + 1);
+      }
+      states = close(next);
+      // Every glob segment used: what matched is `rel` or a folder holding it.
+      if (states & (1 << all)) return true;
+      if (states === 0) return false;
+    }
+    return false;
+  }
   // seen[g * (parts.length + 1) + p]: glob segments from g cannot cover parts from p.
   const seen = new Uint8Array((segs.length + 1) * (parts.length + 1));
   const from = (g: number, p: number): boolean => {
@@ -206,8 +249,7 @@ export function globCovers(glob: Glob, rel: string): boolean {
     if (seg === "**") {
       return from(g + 1, p) || (p < parts.length && from(g, p + 1));
     }
-    return p < parts.length && seg.some((tokens) => segmentMatches(tokens, parts[p]!)) &&
-      from(g + 1, p + 1);
+    return p < parts.length && partMatches(seg, parts[p]!) && from(g + 1, p + 1);
   };
   return from(0, 0);
 }

@@ -86,6 +86,11 @@ Deno.test("globCovers() answers a glob of many * at once, where a regular expres
   const stars = compileGlob(`${"**/".repeat(12)}*/x/**/y`);
   assert.equal(globCovers(stars, `${"a/".repeat(300)}z`), false);
   assert.equal(globCovers(stars, `${"a/".repeat(300)}x/y`), true);
+  // More segments than the state bits: the same answers.
+  const long = compileGlob(`${"*/".repeat(20)}**/${"s/".repeat(15)}**/z`);
+  assert.equal(globCovers(long, `${"a/".repeat(20)}${"s/".repeat(15)}z/w`), true);
+  assert.equal(globCovers(long, `${"a/".repeat(25)}${"s/".repeat(15)}q/z`), true);
+  assert.equal(globCovers(long, `${"a/".repeat(20)}${"s/".repeat(14)}z`), false);
 });
 
 Deno.test("compileGlob() refuses a segment with more than 1,024 {a,b} spellings", () => {
