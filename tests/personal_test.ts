@@ -230,6 +230,43 @@ Deno.test("review accept: two processes accepting at once keep one preference; o
   }
 });
 
+Deno.test("review distill: sessions queueing the same statements at once queue each once and count the others as seen", async () => {
+  const { base, home, repo, env, queue } = await setup();
+  try {
+    const distiller = join(base, "distill.sh");
+    const statements = Array.from(
+      { length: 150 },
+      () => `Always keep rule ${crypto.randomUUID()} in mind`,
+    );
+    // Each distiller waits for the other three, so that the four sessions queue together.
+    const ready = join(base, "ready");
+    Deno.mkdirSync(ready);
+    Deno.writeTextFileSync(
+      distiller,
+      `#!/bin/sh\ntouch ${ready}/$$\nwhile [ "$(ls ${ready} | wc -l)" -lt 4 ]; do sleep 0.01; done\nprintf '${
+        statements.join("\\n")
+      }\\n'\n`,
+    );
+    Deno.chmodSync(distiller, 0o755);
+    const transcript = join(base, "s1.jsonl");
+    Deno.writeTextFileSync(transcript, jsonl(user("hello")));
+    const results = await Promise.all(
+      [0, 1, 2, 3].map(() =>
+        cli(home, ["review", "distill", transcript, "--project", repo], {
+          env: { ...env, HEIMDALL_DISTILLER: distiller },
+          cwd: repo,
+        })
+      ),
+    );
+    for (const r of results) assert.equal(r.code, 0, r.stderr);
+    const list = await queue();
+    assert.deepEqual(list.map((c) => c.text).sort(), [...statements].sort());
+    assert.deepEqual(list.map((c) => c.seen), statements.map(() => 4));
+  } finally {
+    removeTree(base);
+  }
+});
+
 Deno.test("reflect writes the project's knowledge page from its shared memories, replaces it next time, and search finds it", async () => {
   const { base, home, repo } = await setup();
   try {

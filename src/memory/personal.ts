@@ -197,33 +197,37 @@ export function queueCandidates(
   const report: QueueReport = { queued: [], repeated: [], accepted: [] };
   for (const c of candidates) {
     const text = cleanText(c.text);
-    const known = j.all<QueuedCandidate>(
-      "SELECT * FROM personal_candidates WHERE project = ? AND author = ?",
-      where.project,
-      where.author,
-    );
-    const same = known.find((k) =>
-      k.text === text || trigramSimilarity(k.text, text) >= SAME_STATEMENT
-    );
-    if (same) {
-      if (same.status !== "rejected") {
-        j.run("UPDATE personal_candidates SET seen = seen + 1 WHERE id = ?", same.id);
-        report.repeated.push(same.id);
+    // Looked up and queued in one transaction: two sessions ending at once queue it once.
+    const id = j.tx(() => {
+      const known = j.all<QueuedCandidate>(
+        "SELECT * FROM personal_candidates WHERE project = ? AND author = ?",
+        where.project,
+        where.author,
+      );
+      const same = known.find((k) =>
+        k.text === text || trigramSimilarity(k.text, text) >= SAME_STATEMENT
+      );
+      if (same) {
+        if (same.status !== "rejected") {
+          j.run("UPDATE personal_candidates SET seen = seen + 1 WHERE id = ?", same.id);
+          report.repeated.push(same.id);
+        }
+        return undefined;
       }
-      continue;
-    }
-    const id = j.get<{ id: number }>(
-      `INSERT INTO personal_candidates
-         (text, kind, confidence, source, project, author, status, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, 'pending', ?) RETURNING id`,
-      text,
-      c.kind,
-      Math.max(0, Math.min(1, c.confidence)),
-      c.source,
-      where.project,
-      where.author,
-      now,
-    )!.id;
+      return j.get<{ id: number }>(
+        `INSERT INTO personal_candidates
+           (text, kind, confidence, source, project, author, status, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, 'pending', ?) RETURNING id`,
+        text,
+        c.kind,
+        Math.max(0, Math.min(1, c.confidence)),
+        c.source,
+        where.project,
+        where.author,
+        now,
+      )!.id;
+    });
+    if (id === undefined) continue;
     report.queued.push(id);
     if (where.autoAccept !== null && c.confidence >= where.autoAccept) {
       try {
