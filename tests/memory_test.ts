@@ -26,7 +26,7 @@ import {
 } from "../src/memory/mod.ts";
 import { SymbolLookupError } from "../src/search/mod.ts";
 import { Journal } from "../src/store/mod.ts";
-import { cli, startDaemon, tempDir, waitFor, writeTree } from "./helpers.ts";
+import { cli, removeTree, startDaemon, tempDir, waitFor, writeTree } from "./helpers.ts";
 
 const STORE_TS = `export class Store {
   open(path: string): number {
@@ -486,6 +486,37 @@ Deno.test("recordAttempt() counts a repeated failure once, by tests or wording, 
     );
   } finally {
     j.close();
+  }
+});
+
+Deno.test("the same failure recorded by several processes at once is counted on one row", async () => {
+  const { base, repo, home } = await indexedRepo();
+  try {
+    const n = 10;
+    const results = await Promise.all(
+      Array.from({ length: n }, () =>
+        cli(home, [
+          "attempt",
+          "--about",
+          "src/util.ts:formatBytes",
+          "--failed",
+          "--tests",
+          "t::kib",
+          "rounding broke t::kib",
+        ], { cwd: repo, env: ENV })),
+    );
+    for (const r of results) assert.equal(r.code, 0, r.stderr);
+    const j = openJournal(home);
+    try {
+      const rows = j.all<{ count: number }>(
+        "SELECT count FROM memories WHERE kind = 'attempt' AND status = 'open'",
+      );
+      assert.deepEqual(rows.map((r) => r.count), [n]);
+    } finally {
+      j.close();
+    }
+  } finally {
+    removeTree(base);
   }
 });
 

@@ -261,37 +261,6 @@ export function recordAttempt(
 ): AttemptResult {
   const p = prepareAttempt(j, input);
   const now = p.now;
-  if (p.outcome === "failed") {
-    const open = currentOnSameAnchors(
-      j,
-      p.anchors,
-      (m) => m.kind === "attempt" && m.status === "open" && touchable(m),
-      p.author,
-    );
-    const repeat = findRepeat(open, p.tests, p.text);
-    if (repeat) {
-      const id = repeat.row.id;
-      j.tx(() => {
-        j.run(
-          "UPDATE memories SET count = count + 1, last_seen_at = ?, tests = ?, updated_at = ? WHERE id = ?",
-          now,
-          JSON.stringify(repeat.tests),
-          now,
-          id,
-        );
-        syncSearch(j, [id]);
-      });
-      return {
-        memory: loadMemories(j, [id])[0]!,
-        repeated: true,
-        matchedBy: repeat.matchedBy,
-        similarity: repeat.similarity,
-        resolved: [],
-        ...(repeat.testsLeftOut ? { testsLeftOut: repeat.testsLeftOut } : {}),
-      };
-    }
-  }
-
   const row = newRow({
     id: freshMemoryId(j),
     kind: "attempt",
@@ -304,21 +273,54 @@ export function recordAttempt(
     tests: JSON.stringify(p.tests),
     fix: p.fix,
   }, now);
-  const resolved = j.tx(() => {
+  // The open failures are read in the write's transaction: the same failure recorded by
+  // several processes at once is counted on one row, not split over several.
+  const written = j.tx(() => {
+    if (p.outcome === "failed") {
+      const open = currentOnSameAnchors(
+        j,
+        p.anchors,
+        (m) => m.kind === "attempt" && m.status === "open" && touchable(m),
+        p.author,
+      );
+      const repeat = findRepeat(open, p.tests, p.text);
+      if (repeat) {
+        j.run(
+          "UPDATE memories SET count = count + 1, last_seen_at = ?, tests = ?, updated_at = ? WHERE id = ?",
+          now,
+          JSON.stringify(repeat.tests),
+          now,
+          repeat.row.id,
+        );
+        syncSearch(j, [repeat.row.id]);
+        return { repeat, resolved: [] };
+      }
+    }
     insertMemory(j, row);
     insertAnchors(j, row.id, p.anchors);
-    const ids = p.outcome === "passed"
+    const resolved = p.outcome === "passed"
       ? resolveFailures(j, row, p.anchors, p.tests, p.author, touchable)
       : [];
     syncSearch(j, [row.id]);
-    return ids;
+    return { repeat: undefined, resolved };
   });
+  const repeat = written.repeat;
+  if (repeat) {
+    return {
+      memory: loadMemories(j, [repeat.row.id])[0]!,
+      repeated: true,
+      matchedBy: repeat.matchedBy,
+      similarity: repeat.similarity,
+      resolved: [],
+      ...(repeat.testsLeftOut ? { testsLeftOut: repeat.testsLeftOut } : {}),
+    };
+  }
   return {
     memory: { ...row, anchors: p.anchors },
     repeated: false,
     matchedBy: null,
     similarity: null,
-    resolved,
+    resolved: written.resolved,
   };
 }
 
