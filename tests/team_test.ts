@@ -10,6 +10,7 @@ import { recordAttempt, remember } from "../src/memory/mod.ts";
 import { Journal } from "../src/store/mod.ts";
 import { type ActiveClaim, type Conflict, LocalTeamStore, type Task } from "../src/team/mod.ts";
 import { heimdall, heimdallJson, machine, withClockBehind } from "./team_fixture.ts";
+import { writeTree } from "./helpers.ts";
 
 interface ConflictsJson {
   conflicts: Conflict[];
@@ -329,4 +330,39 @@ Deno.test("claim and conflicts explain unknown names and unparsed files", async 
   const task = await heimdall(m.home, ["claim", "route", "--task", "feedbeef"], { cwd: m.repo });
   assert.equal(task.code, 2);
   assert.match(task.stderr, /No task "feedbeef"/);
+});
+
+Deno.test("conflicts reach a C++ method through its declaration: a claim on the definition warns its callers, and back", async () => {
+  using m = await machine();
+  // Calls land on the declaration in the header; a claim names the definition.
+  writeTree(m.repo, {
+    "cpp/w.h": "class Widget {\n public:\n  void open();\n  void close();\n};\n",
+    "cpp/w.cpp":
+      '#include "w.h"\nvoid Widget::open() {\n  close();\n}\nvoid Widget::close() {\n}\n',
+    "cpp/main.cpp": '#include "w.h"\nvoid start() {\n  Widget w;\n  w.open();\n}\n',
+  });
+  assert.equal((await heimdall(m.home, ["index", m.repo])).code, 0);
+  const relation = async (claimed: string, asked: string) => {
+    const c = await heimdall(m.home, ["claim", claimed], { author: "alice", cwd: m.repo });
+    assert.equal(c.code, 0, c.stderr);
+    const r = await heimdallJson<ConflictsJson>(m.home, ["conflicts", asked], {
+      author: "bob",
+      cwd: m.repo,
+    });
+    await heimdall(m.home, ["release", "--all"], { author: "alice", cwd: m.repo });
+    return r.conflicts.map((
+      c,
+    ) => [c.relation, c.hops, c.path.map((s) => s.path.slice(m.repo.length + 1))]);
+  };
+  assert.deepEqual(await relation("Widget::open", "start"), [
+    ["callee", 1, ["cpp/main.cpp", "cpp/w.cpp"]],
+  ]);
+  assert.deepEqual(await relation("Widget::close", "start"), [
+    ["callee", 2, ["cpp/main.cpp", "cpp/w.cpp", "cpp/w.cpp"]],
+  ]);
+  assert.deepEqual(await relation("start", "Widget::open"), [
+    ["caller", 1, ["cpp/main.cpp", "cpp/w.h"]],
+  ]);
+  // The header's declaration is the same method as the definition asked about.
+  assert.deepEqual(await relation("cpp/w.h", "Widget::open"), [["same", 0, ["cpp/w.h"]]]);
 });

@@ -38,20 +38,39 @@ const NODE =
  * declaration may have several definitions (overloads).
  */
 export function sameMethod(j: Journal, id: string): string[] {
-  const rows = j.all<{ id: string; in_class: number }>(
-    `SELECT o.id, coalesce(op.kind IN ${CLASS_KINDS}, 0) AS in_class
+  return [id, ...(methodHalves(j, [id]).get(id) ?? [])];
+}
+
+/**
+ * {@link sameMethod} for many nodes in one query: for each of `ids` that is
+ * one half of a C or C++ method, its other halves (a node that is no such
+ * half is absent from the map). Cost: one query, indexed on qualified name.
+ */
+export function methodHalves(j: Journal, ids: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  if (ids.length === 0) return out;
+  const rows = j.all<{ sid: string; id: string; in_class: number }>(
+    `SELECT s.id AS sid, o.id, coalesce(op.kind IN ${CLASS_KINDS}, 0) AS in_class
      FROM nodes s JOIN paths sp ON sp.id = s.path_id
      LEFT JOIN nodes sq ON sq.id = s.parent_id
      JOIN nodes o ON o.qualname = s.qualname AND o.kind = 'method' AND o.id != s.id
      JOIN paths op_path ON op_path.id = o.path_id AND op_path.root_id = sp.root_id
        AND op_path.language IN ('c', 'cpp')
      LEFT JOIN nodes op ON op.id = o.parent_id
-     WHERE s.id = ? AND s.kind = 'method' AND sp.language IN ('c', 'cpp')
-       AND coalesce(sq.kind IN ${CLASS_KINDS}, 0) != coalesce(op.kind IN ${CLASS_KINDS}, 0)`,
-    id,
+     WHERE s.id IN (SELECT value FROM json_each(?)) AND s.kind = 'method'
+       AND sp.language IN ('c', 'cpp')
+       AND coalesce(sq.kind IN ${CLASS_KINDS}, 0) != coalesce(op.kind IN ${CLASS_KINDS}, 0)
+     ORDER BY s.id, o.id`,
+    JSON.stringify(ids),
   );
-  const declarations = rows.filter((r) => r.in_class === 1);
-  return [id, ...(declarations.length > 1 ? [] : rows.map((r) => r.id))];
+  const bySource = new Map<string, { id: string; in_class: number }[]>();
+  for (const r of rows) bySource.set(r.sid, [...(bySource.get(r.sid) ?? []), r]);
+  for (const [sid, others] of bySource) {
+    // A definition whose class is not unique (several declarations) has no one other half.
+    if (others.filter((r) => r.in_class === 1).length > 1) continue;
+    out.set(sid, others.map((r) => r.id));
+  }
+  return out;
 }
 
 const CLASS_KINDS = "('class', 'struct', 'union')";

@@ -42,5 +42,5 @@ export { coverage, COVERAGE_THRESHOLD, decideVerdict, type Verdict } from "./ver
 export { findSymbol, outline, symbolCandidates, SymbolLookupError, symbolRef } from "./symbols.ts";
 export { type Definition, type DefinitionQuery, definitions, pickColumns } from "./definitions.ts";
 export type { SymbolRef } from "./symbols.ts";
-export { blastRadius, callees, callers, callNeighbourIds } from "./graph_query.ts";
+export { blastRadius, callees, callers, callNeighbourIds, methodHalves } from "./graph_query.ts";
 export type { Neighbour, Unresolved } from "./graph_query.ts";

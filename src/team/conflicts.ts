@@ -8,7 +8,7 @@ import {
   RepoResolver,
   symbolsById,
 } from "./symbol_key.ts";
-import { callExpander, type Direction, pathTo, walk } from "./walk.ts";
+import { callExpander, type Direction, pathTo, walk, withMethodHalves } from "./walk.ts";
 import type { ActiveClaim, Actor, TeamStore } from "./types.ts";
 
 /** How a claimed symbol relates to the one asked about. */
@@ -51,7 +51,7 @@ export interface ConflictReport {
 const ORDER: Record<Relation, number> = { same: 0, callee: 1, caller: 2 };
 
 /**
- * Active claims by anyone but `who` on `starts` (node ids), on what they
+ * Active claims by anyone but `who` on `asked` (node ids), on what they
  * call and on what calls them, within `hops` call hops, each with a shortest
  * call path; a claim is reported once, at its closest. Claims name code
  * portably and are matched to this machine's index; a claim on code this
@@ -67,12 +67,14 @@ export async function findConflicts(
   j: Journal,
   store: TeamStore,
   who: Actor,
-  starts: readonly string[],
+  asked: readonly string[],
   options: { hops: number; includeAcked?: boolean },
 ): Promise<ConflictReport> {
   const claims = await store.activeClaims(who);
   const report: ConflictReport = { conflicts: [], acknowledged: 0, othersActive: claims.length };
-  if (claims.length === 0 || starts.length === 0) return report;
+  if (claims.length === 0 || asked.length === 0) return report;
+  // A C++ method's declaration in its header is the same code as its definition.
+  const starts = withMethodHalves(j, asked);
 
   const walks = (["callees", "callers"] as Direction[]).map((direction) => ({
     direction,

@@ -1,4 +1,5 @@
 /** Breadth-first walks over the call graph, with shortest paths (pure but for `expand`). */
+import { methodHalves } from "../search/mod.ts";
 import type { Journal } from "../store/mod.ts";
 
 /** Which way a walk follows `calls` edges. */
@@ -51,8 +52,12 @@ export function pathTo(reached: ReadonlyMap<string, Reached>, id: string): strin
 
 /**
  * One level of a walk over the journal's `calls` edges, as {@link walk}'s
- * `expand`: callees follow src → dst, callers dst → src. One indexed query
- * per level; pairs in frontier order, then by id, so paths are deterministic.
+ * `expand`: callees follow src → dst, callers dst → src. A C or C++ method
+ * declared in its class and defined out of it is one method in two nodes
+ * (calls land on the declaration, a claim names the definition): reaching
+ * one half reaches the other at the same distance (see `sameMethod`). Two
+ * indexed queries per level; pairs in frontier order, then by id, each
+ * followed by its other halves, so paths are deterministic.
  */
 export function callExpander(
   j: Journal,
@@ -65,6 +70,16 @@ export function callExpander(
     const order = new Map(frontier.map((id, i) => [id, i]));
     const rows = j.all<{ a: string; b: string }>(sql, JSON.stringify(frontier));
     rows.sort((x, y) => order.get(x.a)! - order.get(y.a)! || (x.b < y.b ? -1 : x.b > y.b ? 1 : 0));
-    return rows.map((r) => [r.a, r.b]);
+    const halves = methodHalves(j, [...new Set(rows.map((r) => r.b))]);
+    return rows.flatMap((r): [string, string][] => [
+      [r.a, r.b],
+      ...(halves.get(r.b) ?? []).filter((h) => h !== r.a).map((h): [string, string] => [r.a, h]),
+    ]);
   };
+}
+
+/** `ids` and the other half of each that is half of a C or C++ method (see {@link callExpander}). */
+export function withMethodHalves(j: Journal, ids: readonly string[]): string[] {
+  const halves = methodHalves(j, ids);
+  return [...new Set(ids.flatMap((id) => [id, ...(halves.get(id) ?? [])]))];
 }
