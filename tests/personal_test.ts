@@ -230,6 +230,39 @@ Deno.test("review accept: two processes accepting at once keep one preference; o
   }
 });
 
+Deno.test("review accept of a rejected candidate says it will not come back, and the remedy it names keeps it", async () => {
+  const { base, home, repo, env, queue } = await setup();
+  try {
+    const distiller = join(base, "distill.sh");
+    Deno.writeTextFileSync(distiller, "#!/bin/sh\nprintf 'Never log raw card numbers\\n'\n");
+    Deno.chmodSync(distiller, 0o755);
+    const run = (...args: string[]) =>
+      cli(home, args, { env: { ...env, HEIMDALL_DISTILLER: distiller }, cwd: repo });
+    const transcript = join(base, "s1.jsonl");
+    Deno.writeTextFileSync(transcript, jsonl(user("hello")));
+    assert.equal((await run("review", "distill", transcript, "--project", repo)).code, 0);
+    const [c] = await queue();
+    assert.equal((await run("review", "reject", String(c!.id))).code, 0);
+    // Said again: not queued again.
+    assert.equal((await run("review", "distill", transcript, "--project", repo)).code, 0);
+    assert.deepEqual((await queue()).map((x) => [x.id, x.status]), [[c!.id, "rejected"]]);
+    const refused = await run("review", "accept", String(c!.id));
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /is not queued again/);
+    const remedy = /heimdall (remember .*) TEXT$/m.exec(refused.stderr);
+    assert.ok(remedy, refused.stderr);
+    const kept = await run(...remedy[1]!.split(" "), c!.text, "--json");
+    assert.equal(kept.code, 0, kept.stderr);
+    const why = JSON.parse((await run("why", repo, "--json")).stdout);
+    assert.deepEqual(
+      why.current.map((m: { kind: string; text: string }) => [m.kind, m.text]),
+      [["preference", c!.text]],
+    );
+  } finally {
+    removeTree(base);
+  }
+});
+
 Deno.test("review distill: sessions queueing the same statements at once queue each once and count the others as seen", async () => {
   const { base, home, repo, env, queue } = await setup();
   try {

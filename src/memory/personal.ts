@@ -292,7 +292,10 @@ export function acceptCandidate(
       held.superseded_at === null;
     if (c.status === "accepted" && current && options.text === undefined) return c.memory_id!;
     if (c.status === "rejected") {
-      throw new MemoryInputError(`Candidate ${id} was rejected; say it again to queue it anew`);
+      // A rejected statement is never queued again: saying it again would not bring it back.
+      throw new MemoryInputError(
+        `Candidate ${id} was rejected, and a rejected statement is not queued again; to keep it after all, record it yourself: heimdall remember --kind preference --scope private --about ${c.project} TEXT`,
+      );
     }
     const now = options.now ?? Date.now();
     const text = options.text === undefined ? c.text : cleanText(options.text);
