@@ -289,3 +289,33 @@ Deno.test("the graph commands say when a file they answer from changed or went a
   JSON.parse(callees.stdout);
   removeTree(t.base);
 });
+
+Deno.test("an ambiguous name says how many match, lists 20 with how many are left out, and escapes file names", async () => {
+  const base = tempDir();
+  const repo = join(base, "dups");
+  const home = join(base, "home");
+  const dup = (k: number) => `export function dup(): number {\n  return ${k};\n}\n`;
+  const files: Record<string, string> = {};
+  for (let k = 0; k < 25; k++) files[`d${String(k).padStart(2, "0")}.ts`] = dup(k);
+  for (let k = 0; k < 60; k++) files[`many/m${k}.ts`] = `export function lots(): void {}\n`;
+  files["odd\nname.ts"] = `export function twin(): void {}\n`;
+  files["plain.ts"] = `export function twin(): void {}\n`;
+  writeTree(repo, files);
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+
+  const some = await cli(home, ["callers", "dup"], { cwd: repo });
+  assert.equal(some.code, 2);
+  assert.match(some.stderr, /"dup" is ambiguous: 25 symbols match/);
+  assert.equal(some.stderr.match(/function dup$/gm)?.length, 20);
+  assert.match(some.stderr, /… and 5 more; name a file \(path:name\)/);
+  // The look-up reads 50 and one more: it never claims exactly 50 when there are more.
+  const many = await cli(home, ["callers", "lots"], { cwd: repo });
+  assert.equal(many.code, 2);
+  assert.match(many.stderr, /"lots" is ambiguous: more than 50 symbols match/);
+  assert.match(many.stderr, /… and more; name a file/);
+  // A newline in a file's name stays on its candidate's line.
+  const odd = await cli(home, ["callers", "twin"], { cwd: repo });
+  assert.equal(odd.code, 2);
+  assert.match(odd.stderr, /odd\\nname\.ts:1 {2}function twin$/m);
+  removeTree(base);
+});

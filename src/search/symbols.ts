@@ -3,6 +3,7 @@ import { resolve } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { type Definition, definitions, pickColumns } from "./definitions.ts";
 import { isInClass, sameMethod } from "./graph_query.ts";
+import { printable } from "../present/printable.ts";
 
 /** A node with the file it lives in: the columns of a {@link Definition} a look-up answers with. */
 export type SymbolRef = Pick<
@@ -15,16 +16,34 @@ export function symbolRef(d: Definition): SymbolRef {
   return pickColumns(d, ["id", "kind", "name", "qualname", "path", "line", "endLine", "signature"]);
 }
 
+/** At most this many candidates are read for a name; one more says there are more. */
+const CANDIDATES = 50;
+
+/** At most this many candidates are listed in an ambiguity's message. */
+const LISTED = 20;
+
 /** A symbol name matched nothing, or more than one thing. */
 export class SymbolLookupError extends UsageError {
-  /** `query` matched none (`candidates` empty) or several of `candidates`. */
+  /**
+   * `query` matched none (`candidates` empty) or several of `candidates`
+   * (more than {@link CANDIDATES} of them when the list holds one more).
+   */
   constructor(readonly query: string, readonly candidates: SymbolRef[]) {
     super(
       candidates.length === 0
         ? `No symbol "${query}" in the index; check the spelling, or \`heimdall symbols PATH\` to list a file's symbols`
-        : `"${query}" is ambiguous: ${candidates.length} symbols match; name one as path:name or Class.method:\n` +
-          candidates.slice(0, 20).map((c) => `  ${c.path}:${c.line ?? 1}  ${c.kind} ${c.qualname}`)
-            .join("\n"),
+        : `"${query}" is ambiguous: ${
+          candidates.length > CANDIDATES ? `more than ${CANDIDATES}` : candidates.length
+        } symbols match; name one as path:name or Class.method:\n` +
+          // A file's name is text from the disk: a newline in it must not start a line of its own.
+          candidates.slice(0, LISTED).map((c) =>
+            printable(`  ${c.path}:${c.line ?? 1}  ${c.kind} ${c.qualname}`)
+          ).join("\n") +
+          (candidates.length > LISTED
+            ? `\n  … and ${
+              candidates.length > CANDIDATES ? "more" : `${candidates.length - LISTED} more`
+            }; name a file (path:name) to narrow them`
+            : ""),
     );
     this.name = "SymbolLookupError";
   }
@@ -67,10 +86,17 @@ function candidatesOf(j: Journal, query: string, cwd: string): SymbolRef[] {
   }
   if (query.includes(".") || query.includes("::")) {
     const q = query.replaceAll("::", ".");
-    return definitions(j, { qualnameOrSuffix: q, kind: "symbol", order: "path", limit: 50 })
+    return definitions(j, {
+      qualnameOrSuffix: q,
+      kind: "symbol",
+      order: "path",
+      limit: CANDIDATES + 1,
+    })
       .map(symbolRef);
   }
-  return definitions(j, { name: query, kind: "code", order: "path", limit: 50 }).map(symbolRef);
+  return definitions(j, { name: query, kind: "code", order: "path", limit: CANDIDATES + 1 }).map(
+    symbolRef,
+  );
 }
 
 /**
