@@ -319,3 +319,28 @@ Deno.test("an ambiguous name says how many match, lists 20 with how many are lef
   assert.match(odd.stderr, /odd\\nname\.ts:1 {2}function twin$/m);
   removeTree(base);
 });
+
+Deno.test("overloads, which share a name, are told apart as path:line, the place the ambiguity lists", async () => {
+  const base = tempDir();
+  const repo = join(base, "java");
+  const home = join(base, "home");
+  writeTree(repo, {
+    "A.java":
+      'public class A {\n  int f(int x) { return x; }\n  int f(String s) { return 1; }\n  int g() {\n    return f("a");\n  }\n}\n',
+  });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const both = await cli(home, ["callers", "A.f"], { cwd: repo });
+  assert.equal(both.code, 2);
+  assert.match(both.stderr, /name one as path:name, Class\.method or path:line/);
+  assert.match(both.stderr, /A\.java:2 {2}method A\.f\n.*A\.java:3 {2}method A\.f/);
+  for (const line of [2, 3]) {
+    const one = await cli(home, ["callers", `A.java:${line}`, "--json"], { cwd: repo });
+    assert.equal(one.stderr, "");
+    assert.equal(JSON.parse(one.stdout).symbol.line, line);
+  }
+  // A line inside a definition names the innermost one around it.
+  const inside = await cli(home, ["callees", "A.java:5", "--json"], { cwd: repo });
+  assert.equal(inside.code, 0, inside.stderr);
+  assert.equal(JSON.parse(inside.stdout).symbol.qualname, "A.g");
+  removeTree(base);
+});

@@ -115,7 +115,9 @@ function withJournal(ctx: Context, fn: (j: Journal) => number): number {
 function parse(args: string[], extra: readonly string[] = []) {
   const { values, positionals } = parseFlags(args, { string: extra, boolean: ["json"] });
   if (positionals.length !== 1 || positionals[0]!.trim() === "") {
-    throw new UsageError("Expected exactly one SYMBOL (name, Class.method or path:name)");
+    throw new UsageError(
+      "Expected exactly one SYMBOL (name, Class.method, path:name or path:line)",
+    );
   }
   return { values: values as Record<string, string | boolean | undefined>, name: positionals[0]! };
 }
@@ -197,7 +199,7 @@ export function symbols(args: string[], ctx: Context): number {
 }
 
 export const CALLERS_HELP = `heimdall callers SYMBOL [--json]
-  Who calls SYMBOL (name, Class.method or path:name), one hop; an ambiguous
+  Who calls SYMBOL (name, Class.method, path:name or path:line), one hop; an ambiguous
   name lists the candidates.`;
 
 /** `heimdall callers SYMBOL`. */

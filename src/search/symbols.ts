@@ -34,7 +34,7 @@ export class SymbolLookupError extends UsageError {
         ? `No symbol "${query}" in the index; check the spelling, or \`heimdall symbols PATH\` to list a file's symbols`
         : `"${query}" is ambiguous: ${
           candidates.length > CANDIDATES ? `more than ${CANDIDATES}` : candidates.length
-        } symbols match; name one as path:name or Class.method:\n` +
+        } symbols match; name one as path:name, Class.method or path:line:\n` +
           // A file's name is text from the disk: a newline in it must not start a line of its own.
           candidates.slice(0, LISTED).map((c) =>
             printable(`  ${c.path}:${c.line ?? 1}  ${c.kind} ${c.qualname}`)
@@ -76,6 +76,13 @@ function candidatesOf(j: Journal, query: string, cwd: string): SymbolRef[] {
     const file = query.slice(0, colon);
     const name = query.slice(colon + 1).replaceAll("::", ".");
     const fileLike = { abs: resolve(cwd, file), written: file };
+    if (/^[0-9]+$/.test(name)) {
+      const atLine = symbolsAtLine(
+        definitions(j, { fileLike, kind: "symbol", order: "line" }),
+        +name,
+      );
+      if (atLine.length > 0) return atLine;
+    }
     const rows = definitions(
       j,
       name.includes(".")
@@ -138,6 +145,24 @@ function withoutDeclarationHalves(j: Journal, rows: SymbolRef[]): SymbolRef[] {
     if (isInClass(j, r.id)) drop.add(r.id);
   }
   return drop.size === 0 ? rows : rows.filter((r) => !drop.has(r.id));
+}
+
+/**
+ * Of a file's definitions (in line order), the ones `path:LINE` names (pure):
+ * those starting on that line, else the innermost one around it in each
+ * file. This is how overloads, which share a name, are told apart: the
+ * ambiguity message lists each as `path:line`.
+ */
+function symbolsAtLine(defs: readonly Definition[], line: number): SymbolRef[] {
+  const starting = defs.filter((d) => d.line === line);
+  if (starting.length > 0) return starting.map(symbolRef);
+  const inner = new Map<string, Definition>();
+  for (const d of defs) {
+    if (d.line === null || d.endLine === null || d.line > line || d.endLine < line) continue;
+    const cur = inner.get(d.path);
+    if (!cur || (cur.line ?? 0) <= d.line) inner.set(d.path, d);
+  }
+  return [...inner.values()].map(symbolRef);
 }
 
 function preferExact(rows: SymbolRef[], name: string): SymbolRef[] {
