@@ -21,6 +21,25 @@ const { values } = parseArgs({
   },
 });
 
+// Interrupted (Ctrl-C, a CI job cancelled), the build stops and build_info.json
+// still goes: left in the clone, it would be the commit every later
+// `deno task heimdall --version` names.
+let child: Deno.ChildProcess | undefined;
+const signals: Deno.Signal[] = Deno.build.os === "windows"
+  ? ["SIGINT"]
+  : ["SIGINT", "SIGTERM", "SIGHUP"];
+for (const signal of signals) {
+  Deno.addSignalListener(signal, () => {
+    try {
+      child?.kill("SIGTERM");
+    } catch {
+      // It has already exited.
+    }
+    removeBuildInfo();
+    console.error(`deno compile interrupted (${signal}); no binary was built`);
+    Deno.exit(signal === "SIGTERM" ? 143 : signal === "SIGHUP" ? 129 : 130);
+  });
+}
 // The binary's commit lives in build_info.json only while it is compiled: a
 // copy left in the clone would make `--version` of a source run name an old commit.
 const buildInfo = writeBuildInfo();
@@ -37,10 +56,11 @@ const args = [
 
 const denort = Deno.env.get("DENORT_BIN");
 console.error(`deno ${args.join(" ")}${denort ? `   (DENORT_BIN=${denort})` : ""}`);
-const { code } = values["dry-run"]
-  ? { code: 0 }
-  : await new Deno.Command(Deno.execPath(), { args, cwd: ROOT }).spawn().status;
-Deno.removeSync(buildInfo.path);
+if (!values["dry-run"]) {
+  child = new Deno.Command(Deno.execPath(), { args, cwd: ROOT }).spawn();
+}
+const { code } = child ? await child.status : { code: 0 };
+removeBuildInfo();
 if (code !== 0) {
   console.error(
     denort
@@ -49,3 +69,11 @@ if (code !== 0) {
   );
 }
 Deno.exit(code);
+
+function removeBuildInfo(): void {
+  try {
+    Deno.removeSync(buildInfo.path);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+}

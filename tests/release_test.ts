@@ -193,6 +193,59 @@ Deno.test("release.ts build without DENORT_BIN refuses, saying the runtime base 
   }
 });
 
+Deno.test("compile.ts interrupted mid-build removes build_info.json, so --version from source names the clone's commit again", async () => {
+  const dir = tempDir();
+  // A runtime base that never arrives: deno compile waits reading this FIFO.
+  // `holder` is its writer: it says "opened" once deno compile opened it, and
+  // ending `holder` ends deno compile's wait (EOF), fixed or not.
+  const fifo = join(dir, "denort");
+  const made = await run("mkfifo", [fifo]);
+  assert.equal(made.code, 0, made.stderr);
+  const holder = new Deno.Command("sh", {
+    args: ["-c", 'exec 3>"$0"; echo opened; exec sleep 600', fifo],
+    stdin: "null",
+    stdout: "piped",
+  }).spawn();
+  const buildInfo = join(ROOT, "build_info.json");
+  const child = new Deno.Command(DENO, {
+    args: ["run", "-A", join(ROOT, "scripts", "compile.ts"), "--output", join(dir, "heimdall")],
+    cwd: ROOT,
+    env: { DENORT_BIN: fifo, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  try {
+    // The first line only: `sleep` keeps holder's stdout open.
+    const opened = holder.stdout.getReader().read();
+    const first = await Promise.race([
+      opened.then(() => "compiling"),
+      child.status.then(() => "exited"),
+    ]);
+    if (first !== "compiling") assert.fail(`compile.ts ended before compiling: ${await stderr}`);
+    assert.ok(existsSync(buildInfo), "build_info.json is there while the binary compiles");
+    child.kill("SIGINT");
+    const { code } = await child.status;
+    holder.kill(); // a deno compile left running reads EOF, fails and exits
+    const said = await stderr;
+    assert.equal(code, 130, said);
+    assert.match(said, /deno compile interrupted \(SIGINT\); no binary was built/);
+    assert.ok(!existsSync(buildInfo), "build_info.json left in the clone");
+  } finally {
+    try {
+      holder.kill();
+    } catch {
+      // Already ended.
+    }
+    await holder.status;
+    await holder.stdout.cancel().catch(() => {});
+    await child.status;
+    await stderr;
+    removeTree(dir);
+  }
+});
+
 Deno.test("the release smoke test passes on this checkout's heimdall and fails on a binary that only echoes", async () => {
   const good = await smoke([DENO, "run", "-A", "--quiet", MAIN]);
   assert.deepEqual(good.map((r) => [r.check, r.ok]), [
