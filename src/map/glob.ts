@@ -11,7 +11,7 @@
 import { UsageError } from "../errors/mod.ts";
 
 /** One character test within a segment: a literal, `?`, `*`, or a class. */
-type Token =
+export type Token =
   | { kind: "char"; char: string }
   | { kind: "any" }
   | { kind: "star" }
@@ -21,7 +21,7 @@ type Token =
  * A segment of a glob: `**`, or the token lists it may be (one per `{a,b}`
  * choice), with the segment's text when it has no wildcard (compared as is).
  */
-type Segment = "**" | { literal: string | null; choices: Token[][] };
+export type Segment = "**" | { literal: string | null; choices: Token[][] };
 
 /** A compiled glob. */
 export interface Glob {

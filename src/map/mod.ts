@@ -26,6 +26,13 @@ export {
   type Resolution,
 } from "./resolve.ts";
 export { checkMap, type ComponentReport, type MapCheck, type MapProblem } from "./check.ts";
-export { compareSpecificity, compileGlob, type Glob, globCovers } from "./glob.ts";
+export {
+  compareSpecificity,
+  compileGlob,
+  type Glob,
+  globCovers,
+  type Segment,
+  type Token,
+} from "./glob.ts";
 export { parseToml, TomlError } from "./toml.ts";
 export { type BehindHead, docsBehindHead } from "./freshness.ts";
