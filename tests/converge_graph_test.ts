@@ -57,6 +57,32 @@ function reconciler(home: string, root: string): { journal: Journal; r: Reconcil
 }
 
 /** Applies one seeded edit to `root` and says what it did. */
+/**
+ * Audits `live`, indexes `root` afresh in a new home under `base`, asserts
+ * both graphs are equal (labelled `what`) and returns the live graph.
+ */
+function freshComparer(
+  base: string,
+  root: string,
+  live: { journal: Journal; r: Reconciler },
+): (what: string) => Promise<string[]> {
+  let round = 0;
+  return async (what) => {
+    await live.r.audit();
+    const freshHome = join(base, `fresh-${round++}`);
+    const fresh = reconciler(freshHome, root);
+    try {
+      await fresh.r.audit();
+      const edges = graph(live.journal);
+      assert.deepEqual(edges, graph(fresh.journal), what);
+      return edges;
+    } finally {
+      fresh.journal.close();
+      removeTree(freshHome);
+    }
+  };
+}
+
 function edit(root: string, original: string, random: () => number): string {
   const files = filesUnder(root);
   const rel = files[Math.floor(random() * files.length)]!;
@@ -144,19 +170,7 @@ Deno.test("a class's file added after its callers, then a namesake added and rem
   );
   write("u.php", "<?php\nfunction usephp() { return Foo::bar(); }\n");
   const live = reconciler(join(base, "home"), root);
-  let round = 0;
-  const sameAsFresh = async (what: string) => {
-    await live.r.audit();
-    const freshHome = join(base, `fresh-${round++}`);
-    const fresh = reconciler(freshHome, root);
-    try {
-      await fresh.r.audit();
-      assert.deepEqual(graph(live.journal), graph(fresh.journal), what);
-    } finally {
-      fresh.journal.close();
-      removeTree(freshHome);
-    }
-  };
+  const sameAsFresh = freshComparer(base, root, live);
   try {
     await sameAsFresh("callers alone");
     const wbi = "namespace ns {\nclass WBI {\n public:\n  static int Count(int b);\n};\n}\n";
@@ -195,19 +209,10 @@ Deno.test("a C function made static, then not, by an edit that keeps its file's 
   write("b.c", "void run(void) { helper(); }\n");
   write("c.c", local);
   const live = reconciler(join(base, "home"), root);
-  let round = 0;
+  const compare = freshComparer(base, root, live);
   const sameAsFresh = async (what: string) => {
-    await live.r.audit();
-    const freshHome = join(base, `fresh-${round++}`);
-    const fresh = reconciler(freshHome, root);
-    try {
-      await fresh.r.audit();
-      assert.deepEqual(graph(live.journal), graph(fresh.journal), what);
-      return graph(live.journal).filter((l) => l.startsWith("b.c:run -calls->"));
-    } finally {
-      fresh.journal.close();
-      removeTree(freshHome);
-    }
+    const edges = await compare(what);
+    return edges.filter((l) => l.startsWith("b.c:run -calls->"));
   };
   try {
     assert.deepEqual(await sameAsFresh("first index"), ["b.c:run -calls-> a.c:helper (unique)"]);
