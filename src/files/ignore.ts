@@ -31,13 +31,23 @@ export interface IgnoreRule {
   readonly reason: string;
 }
 
-/** A rule plus its compiled matcher: exactly one of literal, suffix or re is set. */
+/** A rule plus its compiled matcher: exactly one of literal, suffix or wild is set. */
 interface Compiled extends IgnoreRule {
   readonly basename: boolean;
   readonly literal: string | undefined;
   readonly suffix: string | undefined;
-  readonly re: RegExp | undefined;
+  readonly wild: readonly WildSegment[] | undefined;
 }
+
+/**
+ * One character test of a wildcard segment: a literal character, `?`, `*`
+ * (any run within the segment), or a bracket expression (a RegExp of one
+ * character, which cannot backtrack).
+ */
+type WildToken = string | { any: true } | { star: true } | RegExp;
+
+/** A `/`-separated part of a wildcard pattern: `**` (any number of parts, none included) or its tokens. */
+type WildSegment = "**" | readonly WildToken[];
 
 /**
  * The outcome for one path; `reason` names the deciding rule, also when it is a `!` rule.
@@ -121,7 +131,7 @@ export class IgnoreRules {
           ? s === r.literal
           : r.suffix !== undefined
           ? s.endsWith(r.suffix)
-          : r.re!.test(s)
+          : wildMatches(r.wild!, s)
       ) return r;
     }
     return undefined;
@@ -381,16 +391,16 @@ function compileRule(pattern: string, source: string, line: number): Compiled | 
   if (body[0] === "/") body = body.slice(1);
   if (body === "") return undefined;
   const special = /[*?[\\]/;
-  let literal: string | undefined, suffix: string | undefined, re: RegExp | undefined;
+  let literal: string | undefined, suffix: string | undefined;
+  let wild: WildSegment[] | undefined;
   if (!special.test(body)) literal = body;
   else if (basename && body[0] === "*" && !special.test(body.slice(1))) suffix = body.slice(1);
   else {
-    const src = wildToRegex(body);
-    if (src === undefined) return undefined;
-    re = new RegExp(`^${src}$`, "s");
+    wild = wildSegments(body);
+    if (wild === undefined) return undefined;
   }
   const reason = `${source}:${line} ${pattern}`;
-  return { source, line, pattern, negated, dirOnly, reason, basename, literal, suffix, re };
+  return { source, line, pattern, negated, dirOnly, reason, basename, literal, suffix, wild };
 }
 
 const POSIX: Record<string, string> = {
@@ -409,43 +419,133 @@ const POSIX: Record<string, string> = {
 };
 
 const hex = (c: string) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0");
-const escapeRe = (c: string) => /[.*+?^${}()|[\]\\/]/.test(c) ? "\\" + c : c;
 
-/** Translates a wildmatch pattern (WM_PATHNAME, as git's dir.c uses it) to RegExp source. */
-function wildToRegex(p: string): string | undefined {
-  let out = "";
-  let i = 0;
-  while (i < p.length) {
+/**
+ * Compiles a wildmatch pattern (WM_PATHNAME, as git's dir.c uses it) into
+ * its `/`-separated segments; undefined for a pattern git never matches (an
+ * unterminated class, a trailing backslash). A segment of two or more `*`
+ * alone is `**`, any number of segments; trailing, it needs at least one
+ * (`abc/**` matches inside `abc`, never `abc` itself).
+ */
+function wildSegments(p: string): WildSegment[] | undefined {
+  const segments: WildSegment[] = [];
+  let tokens: WildToken[] = [];
+  let stars = 0; // `*` characters in the segment
+  let other = false; // anything else in it
+  const endSegment = () => {
+    segments.push(stars >= 2 && !other ? "**" : tokens);
+    tokens = [];
+    stars = 0;
+    other = false;
+  };
+  for (let i = 0; i < p.length;) {
     const c = p[i]!;
-    if (c === "\\") {
-      if (i + 1 >= p.length) return undefined;
-      out += escapeRe(p[i + 1]!);
-      i += 2;
-    } else if (c === "?") {
-      out += "[^/]";
-      i++;
+    if (c === "/" || (c === "\\" && p[i + 1] === "/")) {
+      endSegment();
+      i += c === "/" ? 1 : 2;
     } else if (c === "*") {
-      let j = i;
-      while (p[j] === "*") j++;
-      const slashNext = p[j] === "/" ? 1 : p[j] === "\\" && p[j + 1] === "/" ? 2 : 0;
-      if (j - i >= 2 && (i === 0 || p[i - 1] === "/") && (j === p.length || slashNext)) {
-        out += j === p.length ? ".*" : "(?:.*/)?";
-        i = j + slashNext;
-      } else {
-        out += "[^/]*";
-        i = j;
-      }
-    } else if (c === "[") {
-      const cls = classToRegex(p, i);
-      if (!cls) return undefined;
-      out += cls.src;
-      i = cls.end;
-    } else {
-      out += escapeRe(c);
+      // A run of `*` is one `*`.
+      if (tokens.length === 0 || !isStar(tokens[tokens.length - 1]!)) tokens.push({ star: true });
+      stars++;
       i++;
+    } else {
+      other = true;
+      if (c === "\\") {
+        if (i + 1 >= p.length) return undefined;
+        tokens.push(p[i + 1]!);
+        i += 2;
+      } else if (c === "?") {
+        tokens.push({ any: true });
+        i++;
+      } else if (c === "[") {
+        const cls = classToRegex(p, i);
+        if (!cls) return undefined;
+        tokens.push(new RegExp(`^${cls.src}$`, "s"));
+        i = cls.end;
+      } else {
+        tokens.push(c);
+        i++;
+      }
     }
   }
-  return out;
+  endSegment();
+  // A trailing `**` is one segment of anything, then any number more.
+  if (segments.length > 0 && segments[segments.length - 1] === "**") {
+    segments.splice(segments.length - 1, 0, [{ star: true }]);
+  }
+  return segments;
+}
+
+const isStar = (t: WildToken): t is { star: true } => typeof t === "object" && "star" in t;
+
+/**
+ * Whether `segments` match all of `path`: the pattern's segments as states,
+ * stepped path part by path part, each part matched by {@link tokensMatch}.
+ * Time is at most the product of the pattern's and the path's lengths,
+ * however many `*` there are (a regular expression of `*a*a*a…b` backtracks
+ * exponentially: a hostile `.gitignore` would stall the walk).
+ */
+function wildMatches(segments: readonly WildSegment[], path: string): boolean {
+  const n = segments.length;
+  let states = new Uint8Array(n + 1);
+  let next = new Uint8Array(n + 1);
+  const close = (s: Uint8Array) => {
+    for (let g = 0; g < n; g++) if (s[g] && segments[g] === "**") s[g + 1] = 1;
+  };
+  states[0] = 1;
+  close(states);
+  let from = 0;
+  for (;;) {
+    const slash = path.indexOf("/", from);
+    const part = path.slice(from, slash < 0 ? undefined : slash);
+    next.fill(0);
+    let any = false;
+    for (let g = 0; g < n; g++) {
+      if (!states[g]) continue;
+      const seg = segments[g]!;
+      if (seg === "**") next[g] = 1;
+      else if (tokensMatch(seg, part)) next[g + 1] = 1;
+      else continue;
+      any = true;
+    }
+    if (!any) return false;
+    close(next);
+    [states, next] = [next, states];
+    if (slash < 0) return states[n] === 1;
+    from = slash + 1;
+  }
+}
+
+/**
+ * Whether `tokens` match all of `text`: the two-pointer wildcard match,
+ * which on a mismatch resumes after the last `*` only.
+ */
+function tokensMatch(tokens: readonly WildToken[], text: string): boolean {
+  let t = 0;
+  let c = 0;
+  let starT = -1;
+  let starC = 0;
+  while (c < text.length) {
+    const tok = tokens[t];
+    if (tok !== undefined && isStar(tok)) {
+      starT = t++;
+      starC = c;
+    } else if (tok !== undefined && tokenMatches(tok, text[c]!)) {
+      t++;
+      c++;
+    } else if (starT >= 0) {
+      t = starT + 1;
+      c = ++starC;
+    } else return false;
+  }
+  while (t < tokens.length && isStar(tokens[t]!)) t++;
+  return t === tokens.length;
+}
+
+function tokenMatches(tok: WildToken, ch: string): boolean {
+  if (typeof tok === "string") return tok === ch;
+  if (tok instanceof RegExp) return tok.test(ch);
+  return "any" in tok;
 }
 
 /** A bracket expression starting at `start`, per wildmatch; never matches `/`. */

@@ -81,6 +81,20 @@ const CASES: [string, string, boolean, boolean][] = [
   ["logs/\n!logs/keep.txt", "logs/keep.txt", false, true],
   ["/*\n!/src/\n/src/*\n!/src/main/", "src/main/x.ts", false, false],
   ["/*\n!/src/\n/src/*\n!/src/main/", "src/other/x.ts", false, true],
+  // Many `*` in one segment: a regular expression would backtrack for hours on these.
+  [`${"*a".repeat(30)}*b`, "a".repeat(60), false, false],
+  [`${"*a".repeat(30)}*b`, `${"a".repeat(60)}b`, false, true],
+  [`x/${"*a".repeat(30)}*b/y`, `x/${"a".repeat(60)}/y`, false, false],
+  [`${"*[ab]".repeat(30)}*c`, "ab".repeat(30), false, false],
+  [`${"*[ab]".repeat(30)}*c`, `${"ab".repeat(30)}c`, false, true],
+  ["***", "a/b", false, true],
+  ["x/***", "x", true, false],
+  ["x/***", "x/y/z", false, true],
+  ["***/z", "a/b/z", false, true],
+  ["a\\/b", "a/b", false, true],
+  ["a*", "a/b", false, true],
+  ["a*/b", "ab/b", false, true],
+  ["a*/b", "a/c/b", false, false],
 ];
 
 Deno.test("IgnoreStack decides each gitignore pattern case as git documents it", () => {
@@ -220,6 +234,8 @@ const GIT_TREE: Record<string, string> = {
     "name[0-9][[:alpha:]].c",
     "qq\\*",
     "mid/dle/",
+    // A regular expression backtracks exponentially on this line (git only on other names).
+    `${"*a".repeat(24)}*z`,
     "/",
     "",
   ].join("\n"),
@@ -268,6 +284,8 @@ const GIT_FILES = [
   "qqx",
   "mid/dle/f",
   "x/mid/dle/f",
+  "a".repeat(60),
+  `${"a".repeat(24)}z`,
   "sub/l.log",
   "sub/local",
   "sub/x/local",
