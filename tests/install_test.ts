@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { cli, tempDir, writeTree } from "./helpers.ts";
-import { shellQuote } from "../src/harness/install/command.ts";
+import { selfArgv, shellQuote } from "../src/harness/install/command.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const DENO = Deno.execPath();
@@ -146,6 +146,27 @@ Deno.test("the installed heimdall loads exactly the npm versions in the clone's 
   const version = await run(bin, ["--version"], tempDir(), { HEIMDALL_HOME: home });
   assert.equal(version.code, 0, version.stderr);
   assert.doesNotMatch(version.stderr, /Download/);
+  assert.deepEqual(Deno.readFileSync(lockPath), before, "deno.lock rewritten");
+});
+
+Deno.test("the commands init writes for hooks and the MCP server load only the clone's locked npm versions", async () => {
+  const lockPath = `${ROOT}deno.lock`;
+  const before = Deno.readFileSync(lockPath);
+  const locked = new Set(Object.keys(JSON.parse(new TextDecoder().decode(before)).npm));
+  for (const entry of ["main", "hook"] as const) {
+    const [deno, ...args] = selfArgv(entry);
+    assert.ok(args.includes("--frozen"), `${entry}: ${args.join(" ")}`);
+    assert.ok(args.includes(`--lock=${lockPath}`), `${entry}: ${args.join(" ")}`);
+    // What that command resolves, asked of Deno with the same flags but `info --json`.
+    const flags = args.slice(1).filter((a) => !/^--(allow-|no-prompt|quiet)/.test(a));
+    const info = await run(deno!, ["info", "--json", ...flags], tempDir());
+    assert.equal(info.code, 0, info.stderr);
+    const loaded = Object.keys(JSON.parse(info.stdout).npmPackages as Record<string, unknown>);
+    assert.deepEqual(loaded.filter((p) => !locked.has(p)), [], `${entry}: versions not locked`);
+  }
+  const [deno, ...args] = selfArgv("main");
+  const version = await run(deno!, [...args, "--version"], tempDir(), { HEIMDALL_HOME: tempDir() });
+  assert.equal(version.code, 0, version.stderr);
   assert.deepEqual(Deno.readFileSync(lockPath), before, "deno.lock rewritten");
 });
 

@@ -39,9 +39,11 @@ export function selfArgv(entry: "main" | "hook" = "main", execPath = Deno.execPa
 }
 
 /**
- * `[deno, run, --quiet, --no-prompt, …permissions, --config, deno.json, module]`:
- * runs `module` (default: `main.ts`) of this checkout with its `deno.json`,
- * whatever the working directory.
+ * `[deno, run, --quiet, --no-prompt, --frozen, --lock=deno.lock, …permissions,
+ * --config, deno.json, module]`: runs `module` (default: `main.ts`) of this
+ * checkout with its `deno.json` and exactly the npm versions its `deno.lock`
+ * names, whatever the working directory (`--frozen`: a hook or service never
+ * resolves, downloads or rewrites the lock; one out of date is an error).
  */
 export function denoRunArgv(
   execPath: string,
@@ -54,6 +56,8 @@ export function denoRunArgv(
     "run",
     "--quiet",
     "--no-prompt",
+    "--frozen",
+    `--lock=${join(dirname(main), "deno.lock")}`,
     ...permissions,
     "--config",
     join(dirname(main), "deno.json"),
