@@ -16,7 +16,7 @@ import { copyDir, removeTree, tempDir } from "./helpers.ts";
 import { seededRandom } from "./seeded_random.ts";
 
 const FIXTURES = new URL("./fixtures/", import.meta.url).pathname;
-const SOURCES = ["callgraph/traps", "callgraph/oracle", "graph"];
+const SOURCES = ["callgraph/traps", "callgraph/oracle", "callgraph/overloads", "graph"];
 
 /** A line comment each fixture language reads as one. */
 const COMMENT: Record<string, string> = { py: "#", rb: "#", sh: "#" };
@@ -36,12 +36,13 @@ function graph(journal: Journal): string[] {
   return [
     ...journal.all<{ l: string }>(
       `SELECT ps.rel || ':' || s.qualname || ' -' || e.kind || '-> ' || pd.rel || ':' || d.qualname
-         || ' (' || e.how || ')' AS l
+         || ':' || d.start_line || ' (' || e.how || ')' AS l
        FROM edges e JOIN nodes s ON s.id = e.src JOIN nodes d ON d.id = e.dst
        JOIN paths ps ON ps.id = s.path_id JOIN paths pd ON pd.id = d.path_id`,
     ).map((r) => r.l),
     ...journal.all<{ l: string }>(
-      `SELECT 'pending ' || p.rel || ' ' || pe.kind || ' ' || pe.target AS l
+      `SELECT 'pending ' || p.rel || ' ' || pe.kind || ' ' || pe.target
+         || coalesce('/' || pe.args, '') AS l
        FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id`,
     ).map((r) => r.l),
   ].sort();
@@ -215,17 +216,17 @@ Deno.test("a C function made static, then not, by an edit that keeps its file's 
     return edges.filter((l) => l.startsWith("b.c:run -calls->"));
   };
   try {
-    assert.deepEqual(await sameAsFresh("first index"), ["b.c:run -calls-> a.c:helper (unique)"]);
+    assert.deepEqual(await sameAsFresh("first index"), ["b.c:run -calls-> a.c:helper:1 (unique)"]);
     write("a.c", local);
     assert.deepEqual(await sameAsFresh("a.c's made static: no helper outside its file"), []);
     write("c.c", open);
     assert.deepEqual(await sameAsFresh("c.c's made open"), [
-      "b.c:run -calls-> c.c:helper (unique)",
+      "b.c:run -calls-> c.c:helper:1 (unique)",
     ]);
     write("c.c", local);
     write("a.c", open);
     assert.deepEqual(await sameAsFresh("both toggled back"), [
-      "b.c:run -calls-> a.c:helper (unique)",
+      "b.c:run -calls-> a.c:helper:1 (unique)",
     ]);
   } finally {
     live.journal.close();

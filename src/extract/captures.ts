@@ -3,6 +3,7 @@ import type { LanguageSpec } from "./languages.ts";
 import type { Reference, SymbolDef } from "./types.ts";
 import { docstringNode, docstringText, precedingDoc } from "./doc_comment.ts";
 import { signatureOf } from "./signature.ts";
+import { OVERLOADING } from "./arity.ts";
 import {
   lastEndingBefore,
   MARK_COMMENT,
@@ -132,7 +133,9 @@ export function symbolsAndRefs(
   const symbols = defs.map((d, i) =>
     toSymbol(d, source, spec, skipTypes, docstrings[i], hashes[i]!, errors, comments)
   );
-  const refs = wantRefs ? collectReferences(refMatches, bindingMatches, defs) : [];
+  const refs = wantRefs
+    ? collectReferences(refMatches, bindingMatches, defs, OVERLOADING.has(spec.grammar))
+    : [];
   symbols.sort((a, b) =>
     a.startLine - b.startLine || b.endLine - a.endLine || cmp(a.qualname, b.qualname) ||
     cmp(a.kind, b.kind)
@@ -415,10 +418,16 @@ const REF_KINDS: Record<string, Reference["kind"]> = {
   implements: "implements",
 };
 
+/**
+ * The references of the matches. `countArgs`: a call also says how many
+ * arguments it passes (its node's `arguments` field), which tells overloads
+ * apart.
+ */
 function collectReferences(
   matches: QueryMatch[],
   bindingMatches: QueryMatch[],
   defs: Def[],
+  countArgs: boolean,
 ): Reference[] {
   const raw: { kind: Reference["kind"]; m: QueryMatch; role: Node; anchor: Node }[] = [];
   for (const m of matches) {
@@ -451,7 +460,7 @@ function collectReferences(
   const types = typeBindings(bindingMatches, defs, importNames);
   // Definitions by the definition right around them (see scopedName).
   const nested = new Set(defs.map((d) => scopedName(d.lexParent, d.name)));
-  for (const { kind, m, anchor } of raw) {
+  for (const { kind, m, role, anchor } of raw) {
     if (kind === "imports") continue;
     const name = collapse(capture(m, "name")?.text ?? "");
     // Error recovery can make a call of a stray `}`: a name has a word character.
@@ -484,6 +493,10 @@ function collectReferences(
         : types.typeOf(receiver, scope);
       if (type !== undefined) r.receiverType = type;
     }
+    if (countArgs && kind === "calls") {
+      const args = argumentCount(role);
+      if (args !== undefined) r.args = args;
+    }
     refs.push(r);
   }
 
@@ -496,7 +509,8 @@ function collectReferences(
   );
   refs.sort((a, b) =>
     a.line - b.line || cmp(a.kind, b.kind) || cmp(a.from, b.from) || cmp(a.name, b.name) ||
-    cmp(a.module ?? "", b.module ?? "") || cmp(a.receiver ?? "", b.receiver ?? "")
+    cmp(a.module ?? "", b.module ?? "") || cmp(a.receiver ?? "", b.receiver ?? "") ||
+    (a.args ?? -1) - (b.args ?? -1)
   );
   // Sorted on every field, duplicates are neighbours.
   const unique: Reference[] = [];
@@ -505,7 +519,8 @@ function collectReferences(
     const last = unique[unique.length - 1];
     if (
       last !== undefined && last.line === r.line && last.kind === r.kind && last.from === r.from &&
-      last.name === r.name && last.module === r.module && last.receiver === r.receiver
+      last.name === r.name && last.module === r.module && last.receiver === r.receiver &&
+      last.args === r.args
     ) continue;
     unique.push(r);
   }
@@ -527,6 +542,15 @@ function ref(
   };
   if (module !== undefined && module !== "") r.module = module;
   return r;
+}
+
+/** The arguments a call node passes (comments aside), or undefined when it has no argument list. */
+function argumentCount(call: Node): number | undefined {
+  const list = call.childForFieldName("arguments");
+  if (list === null) return undefined;
+  let n = 0;
+  for (const c of list.namedChildren) if (c !== null && !c.type.includes("comment")) n++;
+  return n;
 }
 
 /**

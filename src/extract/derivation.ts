@@ -50,11 +50,15 @@ export const DERIVATION: DerivationVersions = {
     // class's or a struct's; 5: annotation macros after a declaration
     // (`EXCLUSIVE_LOCKS_REQUIRED(mu)`, `GUARDED_BY(mu)`) blanked; 6: C too,
     // and linkage macros before a return type (`LUA_API int f(…)`) and
-    // attributes after a parameter (`UNUSED_PARAM`).
+    // attributes after a parameter (`UNUSED_PARAM`). cpp 7: a call says how
+    // many arguments it passes (overloads told apart).
     c: 6,
-    cpp: 6,
+    cpp: 7,
     // 1: a parameter (a delegate) shadows a method or function of its name.
-    csharp: 1,
+    // 2: a call says how many arguments it passes (overloads told apart).
+    csharp: 2,
+    // 1: a call says how many arguments it passes (overloads told apart).
+    java: 1,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.
     // 3: nor a heading inside an HTML comment; 4: nor a line continuing a list item or quote.

@@ -47,6 +47,11 @@ export interface Reference {
    * `Foo x`), or a Go method's receiver. Absent when unknown or ambiguous.
    */
   receiverType?: string;
+  /**
+   * For a call in a language with overloads (Java, C#, C++): how many
+   * arguments it passes, which tells them apart. Absent elsewhere.
+   */
+  args?: number;
   /** The line it is made on, 1-based. */
   line: number;
 }

@@ -193,7 +193,8 @@ function addSymbols(
     // One row per symbol and what it refers to, at its first line: a function
     // that calls `push` ten times has one `push` reference. The graph is
     // symbol to symbol; the repeats were a third of all reference rows, each
-    // with three index entries, and resolved alike.
+    // with three index entries, and resolved alike. Calls of one name with
+    // different argument counts stay apart where overloads take them apart.
     const seenRef = new Set<string>();
     for (const r of x.refs) {
       const bound = r.kind !== "imports" && r.module === undefined && r.receiver === undefined &&
@@ -201,7 +202,7 @@ function addSymbols(
       const src = idByQualname.get(r.from) ?? fileId;
       const target = referenceTarget(r);
       const module = r.module ?? (bound ? r.name : null);
-      const key = `${src}\0${r.kind}\0${target}\0${module ?? ""}`;
+      const key = `${src}\0${r.kind}\0${target}\0${module ?? ""}\0${r.args ?? ""}`;
       if (seenRef.has(key)) continue;
       seenRef.add(key);
       pending.push({
@@ -212,6 +213,7 @@ function addSymbols(
         module,
         module_tail: r.kind === "imports" && r.module ? moduleTail(r.module) : null,
         line: r.line,
+        ...(r.args === undefined ? {} : { args: r.args }),
       });
     }
   }

@@ -44,6 +44,7 @@ import { type Follower, Followers, type PassOptions, type PassReport, runPass } 
 import { homeDirs, inHome, walkExclusions } from "./owners.ts";
 import { type Prepared, preparePath, type PrepareRequest } from "./prepare.ts";
 import type { PreparePool } from "./prepare_pool.ts";
+import { arityOf } from "../extract/arity.ts";
 import { Resolver } from "./resolve.ts";
 import { resolveRoot } from "./resolve_root.ts";
 import { isSecretName } from "../files/secrets.ts";
@@ -934,9 +935,13 @@ function safeIsDir(path: string): boolean {
  * look-up (its `NOT_MEMBER` and `NOT_FILE_LOCAL` tests): kind, qualified
  * name, partial or not, the kind of what holds it (always in the same file),
  * whether it is a `static` function (in a C or C++ source file, its file's
- * own), and which of that many alike it is (a second one makes the name
- * ambiguous). Shape → name.
+ * own), how many arguments it takes (which overload a call picks), and
+ * which of that many alike it is (a second one makes the name ambiguous).
+ * Shape → name.
  */
+/** The kinds of definitions a call lands on. */
+const CALLABLE = new Set(["function", "method", "constructor"]);
+
 function definitionShapes(nodes: readonly NodeRecord[]): Map<string, string> {
   const kindOf = new Map(nodes.map((n) => [n.id, n.kind]));
   const out = new Map<string, string>();
@@ -945,7 +950,11 @@ function definitionShapes(nodes: readonly NodeRecord[]): Map<string, string> {
     const holder = kindOf.get(n.parent_id ?? "") ?? "";
     // As the resolver's SQL reads it (`LIKE 'static %'`: ASCII case aside).
     const local = n.kind === "function" && /^(?:inline )?static /i.test(n.signature ?? "");
-    const shape = `${n.kind}\0${n.qualname}\0${n.partial}\0${holder}\0${local ? "static" : ""}`;
+    const arity = CALLABLE.has(n.kind) ? arityOf(n.name, n.signature) : undefined;
+    const takes = arity === undefined ? "" : `${arity.min}-${arity.max}`;
+    const shape = `${n.kind}\0${n.qualname}\0${n.partial}\0${holder}\0${
+      local ? "static" : ""
+    }\0${takes}`;
     let k = 0;
     while (out.has(`${shape}\0${k}`)) k++;
     out.set(`${shape}\0${k}`, n.name);

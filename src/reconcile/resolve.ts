@@ -9,6 +9,7 @@ import {
   receiverRole,
 } from "./call_rules.ts";
 import { moduleCandidates, packageDirSuffixes } from "./modules.ts";
+import { admits, arityOf, OVERLOADING } from "../extract/arity.ts";
 import { detectLanguage, languageFamily, languageFamilySql } from "../extract/language.ts";
 import { fileNodeId } from "./desired.ts";
 
@@ -29,6 +30,8 @@ interface RefRow {
   module_tail: string | null;
   module: string | null;
   line: number | null;
+  /** For a call in a language with overloads: how many arguments it passes. */
+  args: number | null;
 }
 
 interface Owner {
@@ -141,6 +144,7 @@ interface LocalFunction {
   top: number;
   start: number;
   end: number;
+  signature: string | null;
 }
 
 /** True when definitions (last by line first) follow one another: overloads of one function. */
@@ -300,7 +304,7 @@ export class Resolver {
     const importsBefore = new Map<number, string>();
     for (const id of vanished) {
       const into = j.all<RefRow>(
-        `SELECT rowid, owner_id, src, kind, target, name, module, module_tail, line FROM edges
+        `SELECT rowid, owner_id, src, kind, target, name, module, module_tail, line, args FROM edges
          WHERE dst = ? AND owner_id != ? AND target IS NOT NULL`,
         id,
         pathId,
@@ -323,7 +327,7 @@ export class Resolver {
       RefRow & { how: string; dst: string; language: string | null }
     >(
       `SELECT e.rowid, e.owner_id, e.src, e.kind, e.target, e.name, e.module, e.module_tail, e.line,
-         e.how, e.dst, p.language FROM edges e JOIN paths p ON p.id = e.owner_id
+         e.args, e.how, e.dst, p.language FROM edges e JOIN paths p ON p.id = e.owner_id
        WHERE e.how IN ('unique', 'member') AND e.owner_id != ?1
          AND e.name IN (SELECT value FROM json_each(?2))`,
       pathId,
@@ -339,6 +343,16 @@ export class Resolver {
         seen.add(e.rowid);
       }
     }
+    // A member whose definitions here changed (added, removed, given other
+    // parameters) may take calls that landed on another overload here or on
+    // a base's namesake, or give them up.
+    if (reshaped.size > 0) {
+      const seen = new Set(ambiguous.map((e) => e.rowid));
+      for (const e of this.#movableMemberCalls(pathId, reshaped)) {
+        if (!seen.has(e.rowid)) ambiguous.push(e);
+        seen.add(e.rowid);
+      }
+    }
     for (const ref of ambiguous) j.run("DELETE FROM edges WHERE rowid = ?", ref.rowid);
     reopen.push(...ambiguous);
     if (reopen.length > 0) {
@@ -348,8 +362,8 @@ export class Resolver {
     for (const ref of reopen) {
       affected.add(ref.owner_id);
       j.run(
-        `INSERT INTO pending_edges (owner_id, src, kind, target, name, module, module_tail, line)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO pending_edges (owner_id, src, kind, target, name, module, module_tail, line, args)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         ref.owner_id,
         ref.src,
         ref.kind,
@@ -358,6 +372,7 @@ export class Resolver {
         ref.module,
         ref.module_tail,
         ref.line,
+        ref.args,
       );
     }
     yield `the edges into the vanished nodes of path ${pathId} are pending again`;
@@ -458,6 +473,43 @@ export class Resolver {
   }
 
   /**
+   * Other paths' calls named in `reshaped` that a change of `pathId`'s
+   * members may move: those counted to an overload here (by their
+   * arguments), and member calls that may land on a class here that now
+   * defines, or redefines, the name instead of on a base's namesake: calls
+   * on that class by name (`Box.draw` of `b.draw()` after `Box b`), and the
+   * member calls of files with a subclass of it.
+   */
+  #movableMemberCalls(
+    pathId: number,
+    reshaped: ReadonlySet<string>,
+  ): (RefRow & { how: string; dst: string })[] {
+    const names = JSON.stringify([...reshaped]);
+    return this.journal.all<RefRow & { how: string; dst: string }>(
+      `WITH cls AS (
+         SELECT DISTINCT c.id, c.name FROM nodes n JOIN nodes c ON c.id = n.parent_id
+         WHERE n.path_id = ?1 AND c.kind IN ${CLASS_KINDS}
+           AND n.name IN (SELECT value FROM json_each(?2))),
+       subclassed AS (
+         SELECT DISTINCT b.owner_id FROM edges b JOIN cls ON b.dst = cls.id
+         WHERE b.kind IN ('inherits', 'implements'))
+       SELECT e.rowid, e.owner_id, e.src, e.kind, e.target, e.name, e.module, e.module_tail,
+         e.line, e.args, e.how, e.dst FROM nodes d JOIN edges e ON e.dst = d.id
+       WHERE d.path_id = ?1 AND d.name IN (SELECT value FROM json_each(?2))
+         AND e.owner_id != ?1 AND e.kind = 'calls' AND e.args IS NOT NULL
+       UNION
+       SELECT e.rowid, e.owner_id, e.src, e.kind, e.target, e.name, e.module, e.module_tail,
+         e.line, e.args, e.how, e.dst FROM edges e
+       WHERE e.name IN (SELECT value FROM json_each(?2)) AND e.kind = 'calls'
+         AND e.how = 'member' AND e.owner_id != ?1
+         AND (EXISTS (SELECT 1 FROM cls WHERE e.target = cls.name || '.' || e.name)
+           OR e.owner_id IN (SELECT owner_id FROM subclassed))`,
+      pathId,
+      names,
+    );
+  }
+
+  /**
    * The member edges (`self.m()`, `Type.m()`) of other paths than `pathId`
    * that land in the classes `classes` or in their bases, however deep.
    */
@@ -476,7 +528,7 @@ export class Resolver {
         seen.add(cls);
         out.push(...j.all<RefRow & { how: string; dst: string }>(
           `SELECT e.rowid, e.owner_id, e.src, e.kind, e.target, e.name, e.module, e.module_tail,
-             e.line, e.how, e.dst FROM nodes m JOIN edges e ON e.dst = m.id
+             e.line, e.args, e.how, e.dst FROM nodes m JOIN edges e ON e.dst = m.id
            WHERE m.path_id = (SELECT path_id FROM nodes WHERE id = ?1) AND m.parent_id = ?1
              AND e.how = 'member' AND e.owner_id != ?2`,
           cls,
@@ -670,8 +722,8 @@ export class Resolver {
     const j = this.journal;
     for (const { id } of j.all<{ id: number }>("SELECT id FROM paths WHERE root_id = ?", rootId)) {
       j.run(
-        `INSERT INTO pending_edges (owner_id, src, kind, target, name, module, module_tail, line)
-         SELECT owner_id, src, kind, target, name, module, module_tail, line FROM edges
+        `INSERT INTO pending_edges (owner_id, src, kind, target, name, module, module_tail, line, args)
+         SELECT owner_id, src, kind, target, name, module, module_tail, line, args FROM edges
          WHERE owner_id = ? AND target IS NOT NULL`,
         id,
       );
@@ -735,7 +787,7 @@ export class Resolver {
       for (const owner of owners) {
         for (
           const ref of j.all<RefRow>(
-            `SELECT rowid, owner_id, src, kind, target, name, module, module_tail, line FROM edges
+            `SELECT rowid, owner_id, src, kind, target, name, module, module_tail, line, args FROM edges
              WHERE owner_id = ? AND kind = 'imports' AND how = 'module' AND name != '*'`,
             owner,
           )
@@ -832,8 +884,8 @@ export class Resolver {
     const j = this.journal;
     if (j.run("DELETE FROM pending_edges WHERE rowid = ?", r.rowid) === 0) return;
     j.run(
-      `INSERT INTO edges (owner_id, src, dst, kind, line, target, name, module, module_tail, how)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO edges (owner_id, src, dst, kind, line, target, name, module, module_tail, how, args)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       r.owner_id,
       r.src,
       r.dst,
@@ -844,6 +896,7 @@ export class Resolver {
       r.module,
       r.module_tail,
       r.how,
+      r.args,
     );
   }
 
@@ -903,7 +956,7 @@ export class Resolver {
     const reopened = this.#reopenThrough(ownerId, inTails, tails);
     for (
       const ref of j.all<RefRow>(
-        `SELECT rowid, owner_id, src, kind, target, name, module, module_tail, line FROM edges
+        `SELECT rowid, owner_id, src, kind, target, name, module, module_tail, line, args FROM edges
          WHERE owner_id = ? AND kind = 'imports' AND how = 'module' AND module_tail IN ${inTails}`,
         ownerId,
         ...tails,
@@ -1024,7 +1077,7 @@ export class Resolver {
    */
   #reopenThrough(ownerId: number, inTails: string, tails: readonly string[]): Set<string> {
     const j = this.journal;
-    const columns = "owner_id, src, kind, target, name, module, module_tail, line";
+    const columns = "owner_id, src, kind, target, name, module, module_tail, line, args";
     const imports = j.all<RefRow>(
       `SELECT rowid, ${columns} FROM edges
        WHERE owner_id = ? AND kind = 'imports' AND how = 'import' AND module_tail IN ${inTails}`,
@@ -1049,7 +1102,7 @@ export class Resolver {
     for (const r of [...imports, ...bound]) {
       j.run("DELETE FROM edges WHERE rowid = ?", r.rowid);
       j.run(
-        `INSERT INTO pending_edges (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO pending_edges (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         r.owner_id,
         r.src,
         r.kind,
@@ -1058,6 +1111,7 @@ export class Resolver {
         r.module,
         r.module_tail,
         r.line,
+        r.args,
       );
     }
     this.#bindingCache.delete(ownerId);
@@ -1187,7 +1241,7 @@ export class Resolver {
     // A function defined inside the caller (or a function around it)
     // shadows an import of its name: `const format = (x) => …; format(x)`.
     if (call && qualifier === undefined && ref.module === ref.target) {
-      const local = this.#visibleFunction(owner, ref.src, name, false);
+      const local = this.#visibleFunction(owner, ref.src, name, false, ref.args);
       if (local) return { dst: local, how: "same-file" };
     }
     const specs = this.#modulesFor(owner, ref, qualifier);
@@ -1203,7 +1257,7 @@ export class Resolver {
           const imported = (bound?.target ?? qualifier ?? "").split(/\.|::/).at(-1)!;
           const cls = this.#classIn(files, imported) ?? this.#classThroughStars(files, imported);
           if (cls) {
-            const hit = this.#memberOf(owner, [cls], name);
+            const hit = this.#memberOf(owner, [cls], name, ref.args);
             return hit ? { dst: hit, how: "import" } : undefined;
           }
         }
@@ -1262,10 +1316,10 @@ export class Resolver {
     }
     if (hasImplicitThis(owner.language)) {
       const cls = this.#enclosingClass(owner, ref.src);
-      const hit = cls && this.#memberOf(owner, [cls], name);
+      const hit = cls && this.#memberOf(owner, [cls], name, ref.args);
       if (hit) return { dst: hit, how: "member" };
     }
-    const local = this.#visibleFunction(owner, ref.src, name);
+    const local = this.#visibleFunction(owner, ref.src, name, true, ref.args);
     if (local) return { dst: local, how: "same-file" };
     if (isBuiltin(owner.language, name) || !this.#mayLookFar(owner)) return undefined;
     const unique = this.#uniqueDefinition(owner, name);
@@ -1359,7 +1413,7 @@ export class Resolver {
       const cls = this.#enclosingClass(owner, ref.src);
       if (!cls) return undefined;
       const from = role === "self" ? [cls] : this.#basesOf(cls, owner.language);
-      const hit = this.#memberOf(owner, from, name);
+      const hit = this.#memberOf(owner, from, name, ref.args);
       return hit ? { dst: hit, how: "member" } : undefined;
     }
     if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(qualifier)) return undefined;
@@ -1367,7 +1421,7 @@ export class Resolver {
       (isBuiltin(owner.language, qualifier) || !this.#mayLookFar(owner, true)
         ? undefined
         : this.#uniqueClass(owner, qualifier));
-    const hit = cls && this.#memberOf(owner, [cls], name);
+    const hit = cls && this.#memberOf(owner, [cls], name, ref.args);
     return hit ? { dst: hit, how: "member" } : undefined;
   }
 
@@ -1490,10 +1544,21 @@ export class Resolver {
   /**
    * Member `name` of the first of `classes` that has one, breadth first
    * through their bases (a few levels, each class once). A class's members
-   * are in its file (a Go type's methods: in its package's folder).
+   * are in its file (a Go type's methods: in its package's folder). Where
+   * the language has overloads and the call says how many arguments it
+   * passes (`args`), the first class with an overload that accepts them
+   * wins (`f(1)` on a class whose own `f` takes two lands on its base's); a
+   * signature whose parameters cannot be read accepts any count; when none
+   * accepts them the call lands nowhere (which one it means is not known).
    */
-  #memberOf(owner: Owner, classes: ClassNode[], name: string): string | undefined {
+  #memberOf(
+    owner: Owner,
+    classes: ClassNode[],
+    name: string,
+    args: number | null = null,
+  ): string | undefined {
     const j = this.journal;
+    const byArity = args !== null && OVERLOADING.has(owner.language ?? "");
     const seen = new Set<string>();
     let level = classes;
     for (let depth = 0; depth < 6 && level.length > 0; depth++) {
@@ -1502,13 +1567,24 @@ export class Resolver {
         if (seen.has(cls.id)) continue;
         seen.add(cls.id);
         const qualname = `${cls.qualname}.${name}`;
-        const hit = j.get<{ id: string }>(
-          `SELECT n.id FROM nodes n WHERE n.path_id = ? AND n.qualname = ? AND ${DEFINITION}
-           ORDER BY n.start_line DESC LIMIT 1`,
-          cls.path_id,
-          qualname,
-        ) ?? (owner.language === "go" ? this.#inPackageOf(cls.path_id, qualname) : undefined);
-        if (hit) return hit.id;
+        if (byArity) {
+          const all = j.all<{ id: string; signature: string | null }>(
+            `SELECT n.id, n.signature FROM nodes n WHERE n.path_id = ? AND n.qualname = ?
+               AND ${DEFINITION} ORDER BY n.start_line DESC`,
+            cls.path_id,
+            qualname,
+          );
+          const fits = all.find((n) => admits(arityOf(name, n.signature), args));
+          if (fits) return fits.id;
+        } else {
+          const hit = j.get<{ id: string }>(
+            `SELECT n.id FROM nodes n WHERE n.path_id = ? AND n.qualname = ? AND ${DEFINITION}
+             ORDER BY n.start_line DESC LIMIT 1`,
+            cls.path_id,
+            qualname,
+          ) ?? (owner.language === "go" ? this.#inPackageOf(cls.path_id, qualname) : undefined);
+          if (hit) return hit.id;
+        }
         next.push(...this.#basesOf(cls, owner.language));
       }
       level = next;
@@ -1605,7 +1681,7 @@ export class Resolver {
       this.#localFunctions,
       pathId,
       `SELECT n.id, n.name, n.parent_id AS parent, p.kind = 'file' AS top,
-              n.start_line AS start, n.end_line AS end FROM nodes n
+              n.start_line AS start, n.end_line AS end, n.signature FROM nodes n
        LEFT JOIN nodes p ON p.id = n.parent_id
        WHERE n.path_id = ? AND ${NOT_MEMBER}
          AND p.kind IN ('file', 'function', 'method', 'module')
@@ -1632,6 +1708,7 @@ export class Resolver {
     src: string,
     name: string,
     topLevel = true,
+    args: number | null = null,
   ): string | undefined {
     const all = this.#functionsIn(owner.id).get(name);
     const candidates = topLevel ? all : all?.filter((c) => !c.top);
@@ -1646,6 +1723,11 @@ export class Resolver {
       if (level.length > 0) {
         if (level.length > 1 && languageFamily(owner.language) === "js" && !adjacent(level)) {
           return undefined;
+        }
+        // Overloads (C++): the one that accepts the call's arguments, if one does.
+        if (level.length > 1 && args !== null && OVERLOADING.has(owner.language ?? "")) {
+          const fits = level.find((c) => admits(arityOf(name, c.signature), args));
+          if (fits) return fits.id;
         }
         return level[0]!.id;
       }

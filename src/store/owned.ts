@@ -473,10 +473,20 @@ export function* replaceOwnedRowsInParts(
     if (parts.full()) yield parts.label;
   }
   const insPending = j.stmt(
-    "INSERT INTO pending_edges (owner_id, src, kind, target, module, line, name, module_tail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO pending_edges (owner_id, src, kind, target, module, line, name, module_tail, args) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   for (const e of rows.pending) {
-    insPending.run(pathId, e.src, e.kind, e.target, e.module, e.line, e.name, e.module_tail);
+    insPending.run(
+      pathId,
+      e.src,
+      e.kind,
+      e.target,
+      e.module,
+      e.line,
+      e.name,
+      e.module_tail,
+      e.args ?? null,
+    );
     if (parts.full()) yield parts.label;
   }
   const chunks = rows.chunks ?? [];

@@ -475,4 +475,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   DROP INDEX chunks_node;
   `,
+  // 15: a call in a language with overloads (Java, C#, C++) says how many
+  // arguments it passes, resolved or not: the resolver takes the overload
+  // that accepts them (NULL elsewhere, and before the files are re-derived).
+  `
+  ALTER TABLE pending_edges ADD COLUMN args INTEGER;
+  ALTER TABLE edges ADD COLUMN args INTEGER;
+  `,
 ];

@@ -128,6 +128,8 @@ export interface PendingRecord {
   module_tail: string | null;
   /** The line of the reference, 1-based; null when unknown. */
   line: number | null;
+  /** For a call in a language with overloads (Java, C#, C++): how many arguments it passes. */
+  args?: number | null;
 }
 
 /** The text columns of a chunk's full-text row (what the lexical leg matches). */
