@@ -6,6 +6,7 @@
  * inside. Pure except {@link loadIgnoreStack} and {@link classifyPath}, which
  * read ignore files through an {@link IgnoreCache}.
  */
+import { wildcardMatch } from "./wildcard.ts";
 import { readTextOrNull } from "./read_text.ts";
 
 /** Directory names skipped by default (VCS, dependencies, build output, caches). */
@@ -480,7 +481,7 @@ const isStar = (t: WildToken): t is { star: true } => typeof t === "object" && "
 
 /**
  * Whether `segments` match all of `path`: the pattern's segments as states,
- * stepped path part by path part, each part matched by {@link tokensMatch}.
+ * stepped path part by path part, each part matched by {@link wildcardMatch}.
  * Time is at most the product of the pattern's and the path's lengths,
  * however many `*` there are (a regular expression of `*a*a*a…b` backtracks
  * exponentially: a hostile `.gitignore` would stall the walk).
@@ -504,7 +505,7 @@ function wildMatches(segments: readonly WildSegment[], path: string): boolean {
       if (!states[g]) continue;
       const seg = segments[g]!;
       if (seg === "**") next[g] = 1;
-      else if (tokensMatch(seg, part)) next[g + 1] = 1;
+      else if (wildcardMatch(seg, part, isStar, tokenMatches)) next[g + 1] = 1;
       else continue;
       any = true;
     }
@@ -514,32 +515,6 @@ function wildMatches(segments: readonly WildSegment[], path: string): boolean {
     if (slash < 0) return states[n] === 1;
     from = slash + 1;
   }
-}
-
-/**
- * Whether `tokens` match all of `text`: the two-pointer wildcard match,
- * which on a mismatch resumes after the last `*` only.
- */
-function tokensMatch(tokens: readonly WildToken[], text: string): boolean {
-  let t = 0;
-  let c = 0;
-  let starT = -1;
-  let starC = 0;
-  while (c < text.length) {
-    const tok = tokens[t];
-    if (tok !== undefined && isStar(tok)) {
-      starT = t++;
-      starC = c;
-    } else if (tok !== undefined && tokenMatches(tok, text[c]!)) {
-      t++;
-      c++;
-    } else if (starT >= 0) {
-      t = starT + 1;
-      c = ++starC;
-    } else return false;
-  }
-  while (t < tokens.length && isStar(tokens[t]!)) t++;
-  return t === tokens.length;
 }
 
 function tokenMatches(tok: WildToken, ch: string): boolean {

@@ -22,6 +22,7 @@ export {
 } from "./path.ts";
 export { readTextIfPresent, readTextOrNull } from "./read_text.ts";
 export { readTail } from "./tail.ts";
+export { wildcardMatch } from "./wildcard.ts";
 export { NOT_UTF8, type SkipReason, type WalkEvent, type WalkOptions, walkRoot } from "./walk.ts";
 export {
   classifyPath,

@@ -9,6 +9,7 @@
  */
 
 import { UsageError } from "../errors/mod.ts";
+import { wildcardMatch } from "../files/mod.ts";
 
 /** One character test within a segment: a literal, `?`, `*`, or a class. */
 export type Token =
@@ -146,6 +147,8 @@ function charClass(body: string[], source: string): Token {
   return { kind: "class", negate, ranges };
 }
 
+const isStar = (t: Token): boolean => t.kind === "star";
+
 function tokenMatches(t: Token, c: string): boolean {
   switch (t.kind) {
     case "char":
@@ -164,40 +167,12 @@ function tokenMatches(t: Token, c: string): boolean {
   }
 }
 
-/**
- * Whether `tokens` match all of `chars`: the two-pointer wildcard match,
- * which on a mismatch resumes after the last `*` only, so the time is at
- * most the product of the two lengths however many `*` there are (a regular
- * expression would backtrack exponentially on `*a*a*a…b`).
- */
-function segmentMatches(tokens: Token[], chars: ArrayLike<string>): boolean {
-  let t = 0;
-  let c = 0;
-  let starT = -1;
-  let starC = 0;
-  while (c < chars.length) {
-    const tok = tokens[t];
-    if (tok !== undefined && tok.kind === "star") {
-      starT = t++;
-      starC = c;
-    } else if (tok !== undefined && tokenMatches(tok, chars[c]!)) {
-      t++;
-      c++;
-    } else if (starT >= 0) {
-      t = starT + 1;
-      c = ++starC;
-    } else return false;
-  }
-  while (tokens[t]?.kind === "star") t++;
-  return t === tokens.length;
-}
-
 /** Whether `seg` (not `**`) matches the path segment `part`. */
 function partMatches(seg: Exclude<Segment, "**">, part: string): boolean {
   if (seg.literal !== null) return seg.literal === part;
   // By code point, so `?` is one character even outside the BMP.
   const chars = /[\uD800-\uDFFF]/.test(part) ? Array.from(part) : part;
-  return seg.choices.some((tokens) => segmentMatches(tokens, chars));
+  return seg.choices.some((tokens) => wildcardMatch(tokens, chars, isStar, tokenMatches));
 }
 
 /**
