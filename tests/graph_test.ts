@@ -344,3 +344,36 @@ Deno.test("overloads, which share a name, are told apart as path:line, the place
   assert.equal(JSON.parse(inside.stdout).symbol.qualname, "A.g");
   removeTree(base);
 });
+
+Deno.test("callers, callees and blast-radius list the first --limit (default 100) and say how many more there are", async () => {
+  const base = tempDir();
+  const repo = join(base, "fan");
+  const home = join(base, "home");
+  const files: Record<string, string> = { "hub.ts": "export function hub(): void {}\n" };
+  for (let k = 0; k < 130; k++) {
+    files[`c${String(k).padStart(3, "0")}.ts`] =
+      `import { hub } from "./hub.ts";\nexport function caller${k}(): void {\n  hub();\n}\n`;
+  }
+  writeTree(repo, files);
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+
+  const plain = await cli(home, ["callers", "hub"], { cwd: repo });
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.equal(plain.stdout.match(/^ {2}calls /gm)?.length, 100);
+  assert.match(plain.stdout, /… and 30 more callers; --limit 1000 lists more$/m);
+  const json = JSON.parse((await cli(home, ["callers", "hub", "--json", "--limit", "7"])).stdout);
+  assert.equal(json.callers.length, 7);
+  assert.equal(json.total, 130);
+  const all = await cli(home, ["blast-radius", "hub", "--limit", "500"], { cwd: repo });
+  assert.doesNotMatch(all.stdout, /more dependents/);
+  for (const bad of ["0", "-3", "1.5", "ten", ""]) {
+    const r = await cli(home, ["callees", "hub", `--limit=${bad}`]);
+    assert.equal(r.code, 2, bad);
+    assert.match(
+      r.stderr,
+      /Invalid --limit "[^"]*": expected a whole number from 1 to 1000000/,
+      bad,
+    );
+  }
+  removeTree(base);
+});

@@ -206,6 +206,17 @@ Deno.test("the SDK client lists every tool with a schema and honest annotations,
     );
     const blast = await call("blast_radius", { symbol: "apply_discount", depth: 2 });
     assert.match(text(blast), /compute_total/);
+    // A listing stops at `limit` and says how many more there are.
+    const total = (blast.structuredContent as { total: number }).total;
+    assert.ok(total >= 2, text(blast));
+    const one = await call("blast_radius", { symbol: "apply_discount", depth: 2, limit: 1 });
+    assert.equal((one.structuredContent as { hits: unknown[] }).hits.length, 1);
+    assert.match(
+      text(one),
+      new RegExp(
+        `… and ${total - 1} more dependents within 2 hops; call again with a larger limit`,
+      ),
+    );
     const symbols = await call("symbols", { path: "pkg/billing.py" });
     assert.match(text(symbols), /function compute_total/);
 

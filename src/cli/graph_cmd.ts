@@ -13,7 +13,12 @@ import { getPath, Journal, type PathRow, rootFor } from "../store/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
-import { neighbourLines } from "../present/neighbours.ts";
+import {
+  DEFAULT_LIST_LIMIT,
+  type ListCap,
+  moreThan,
+  neighbourLines,
+} from "../present/neighbours.ts";
 import { printable } from "../present/fmt.ts";
 
 /** A path as printed: relative to the current folder when under it. */
@@ -113,13 +118,27 @@ function withJournal(ctx: Context, fn: (j: Journal) => number): number {
 }
 
 function parse(args: string[], extra: readonly string[] = []) {
-  const { values, positionals } = parseFlags(args, { string: extra, boolean: ["json"] });
+  const { values, positionals } = parseFlags(args, {
+    string: [...extra, "limit"],
+    boolean: ["json"],
+  });
   if (positionals.length !== 1 || positionals[0]!.trim() === "") {
     throw new UsageError(
       "Expected exactly one SYMBOL (name, Class.method, path:name or path:line)",
     );
   }
-  return { values: values as Record<string, string | boolean | undefined>, name: positionals[0]! };
+  const limit = values.limit === undefined ? DEFAULT_LIST_LIMIT : Number(values.limit);
+  if (!/^\d+$/.test(values.limit ?? "1") || !Number.isInteger(limit) || limit < 1 || limit > 1e6) {
+    throw new UsageError(
+      `Invalid --limit "${values.limit}": expected a whole number from 1 to 1000000`,
+    );
+  }
+  const cap: ListCap = { limit, hint: `--limit ${limit * 10} lists more` };
+  return {
+    values: values as Record<string, string | boolean | undefined>,
+    name: positionals[0]!,
+    cap,
+  };
 }
 
 /**
@@ -150,10 +169,16 @@ function printNeighbours(
   sym: SymbolRef,
   list: Neighbour[],
   label: string,
+  cap: ListCap,
   neighbours: "callers" | "callees" = "callers",
 ): void {
   const place = (path: string, line: number | null) => where({ path, line });
-  for (const line of neighbourLines(sym, list, label, neighbours, place)) ctx.out(line);
+  for (const line of neighbourLines(sym, list, label, neighbours, place, cap)) ctx.out(line);
+}
+
+/** A listing as `--json` gives it: the first `cap.limit`, how many there are in all. */
+function capped<T>(list: readonly T[], cap: ListCap): { shown: T[]; total: number } {
+  return { shown: list.slice(0, cap.limit), total: list.length };
 }
 
 export const SYMBOLS_HELP = `heimdall symbols PATH [--json]
@@ -198,20 +223,27 @@ export function symbols(args: string[], ctx: Context): number {
   });
 }
 
-export const CALLERS_HELP = `heimdall callers SYMBOL [--json]
+export const CALLERS_HELP = `heimdall callers SYMBOL [--limit N] [--json]
   Who calls SYMBOL (name, Class.method, path:name or path:line), one hop; an ambiguous
-  name lists the candidates.`;
+  name lists the candidates. The first N callers (default 100) and how many
+  more there are (--json: \`total\`).`;
 
 /** `heimdall callers SYMBOL`. */
 export function callersCmd(args: string[], ctx: Context): number {
-  const { values, name } = parse(args);
+  const { values, name, cap } = parse(args);
   return answerAbout(ctx, "callers", name, callers, (sym, { hits, unresolvedByName }) => {
     if (values.json) {
+      const { shown, total } = capped(hits, cap);
       ctx.out(
-        JSON.stringify({ symbol: sym, callers: hits, unresolved_calls_by_name: unresolvedByName }),
+        JSON.stringify({
+          symbol: sym,
+          callers: shown,
+          total,
+          unresolved_calls_by_name: unresolvedByName,
+        }),
       );
     } else {
-      printNeighbours(ctx, sym, hits, "callers");
+      printNeighbours(ctx, sym, hits, "callers", cap);
       if (unresolvedByName > 0) {
         ctx.out(
           `  (+${unresolvedByName} more caller(s) whose call named ${sym.name} resolves to no single definition)`,
@@ -222,41 +254,58 @@ export function callersCmd(args: string[], ctx: Context): number {
   });
 }
 
-export const CALLEES_HELP = `heimdall callees SYMBOL [--json]
+export const CALLEES_HELP = `heimdall callees SYMBOL [--limit N] [--json]
   What SYMBOL calls, one hop, and its calls that resolve to no single
-  definition (by name).`;
+  definition (by name): the first N of each (default 100) and how many more
+  there are (--json: \`total\`, \`unresolved_total\`).`;
 
 /** `heimdall callees SYMBOL`. */
 export function calleesCmd(args: string[], ctx: Context): number {
-  const { values, name } = parse(args);
+  const { values, name, cap } = parse(args);
   return answerAbout(ctx, "callees", name, callees, (sym, { hits, unresolved }) => {
-    if (values.json) ctx.out(JSON.stringify({ symbol: sym, callees: hits, unresolved }));
-    else {
-      printNeighbours(ctx, sym, hits, "resolved callees", "callees");
-      for (const u of unresolved) {
-        ctx.out(`  unresolved ${u.name}${u.module ? ` (from ${u.module})` : ""} — line ${u.line}`);
+    if (values.json) {
+      const resolved = capped(hits, cap);
+      const open = capped(unresolved, cap);
+      ctx.out(JSON.stringify({
+        symbol: sym,
+        callees: resolved.shown,
+        total: resolved.total,
+        unresolved: open.shown,
+        unresolved_total: open.total,
+      }));
+    } else {
+      printNeighbours(ctx, sym, hits, "resolved callees", cap, "callees");
+      for (const u of unresolved.slice(0, cap.limit)) {
+        ctx.out(printable(
+          `  unresolved ${u.name}${u.module ? ` (from ${u.module})` : ""} — line ${u.line}`,
+        ));
       }
+      const left = moreThan(unresolved, cap);
+      if (left > 0) ctx.out(`  … and ${left} more unresolved calls; ${cap.hint}`);
     }
     return hits.length + unresolved.length > 0 ? EXIT.ok : EXIT.none;
   });
 }
 
-export const BLAST_HELP = `heimdall blast-radius SYMBOL [--depth N] [--json]
+export const BLAST_HELP = `heimdall blast-radius SYMBOL [--depth N] [--limit N] [--json]
   Everything that may break when SYMBOL changes: callers, subclasses and
   importers up to N hops (default 3), each with its distance and the symbol it
-  is reached through.`;
+  is reached through; the nearest --limit (default 100) and how many more
+  there are (--json: \`total\`).`;
 
 /** `heimdall blast-radius SYMBOL`. */
 export function blastCmd(args: string[], ctx: Context): number {
-  const { values, name } = parse(args, ["depth"]);
+  const { values, name, cap } = parse(args, ["depth"]);
   const depth = values.depth === undefined ? 3 : Number(values.depth);
   if (!Number.isInteger(depth) || depth < 1 || depth > 10) {
     throw new UsageError(`Invalid --depth "${values.depth}": expected a whole number from 1 to 10`);
   }
   const ask = (j: Journal, sym: SymbolRef) => ({ hits: blastRadius(j, sym, depth) });
   return answerAbout(ctx, "blast-radius", name, ask, (sym, { hits }) => {
-    if (values.json) ctx.out(JSON.stringify({ symbol: sym, depth, hits }));
-    else printNeighbours(ctx, sym, hits, `dependents within ${depth} hops`);
+    if (values.json) {
+      const { shown, total } = capped(hits, cap);
+      ctx.out(JSON.stringify({ symbol: sym, depth, hits: shown, total }));
+    } else printNeighbours(ctx, sym, hits, `dependents within ${depth} hops`, cap);
     return hits.length > 0 ? EXIT.ok : EXIT.none;
   });
 }

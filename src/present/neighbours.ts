@@ -29,7 +29,8 @@ export interface ListedNeighbour extends ListedSymbol {
  * stays on its line and never drives a terminal). A caller (or
  * dependent) is placed where it makes the call, in its own file; a callee
  * where it is defined, with the line of the symbol's file that calls it
- * (`at` is always the calling file's line).
+ * (`at` is always the calling file's line). With `cap`, the first
+ * `cap.limit` neighbours, then how many more there are and how to see them.
  *
  * @example
  * ```ts
@@ -50,10 +51,11 @@ export function neighbourLines(
   label: string,
   neighbours: "callers" | "callees",
   where: (path: string, line: number | null) => string,
+  cap?: ListCap,
 ): string[] {
   const out = [printable(`${sym.kind} ${sym.qualname} — ${where(sym.path, sym.line)}`)];
   if (list.length === 0) out.push(`  no ${label} in the index`);
-  for (const n of list) {
+  for (const n of cap === undefined ? list : list.slice(0, cap.limit)) {
     const dist = n.distance > 1 ? `[${n.distance}] ` : "";
     const via = n.via && n.distance > 1 ? `  via ${n.via}` : "";
     const place = neighbours === "callers"
@@ -63,5 +65,22 @@ export function neighbourLines(
       printable(`  ${dist}${n.edge.padEnd(10)} ${n.kind} ${n.qualname || n.name} — ${place}${via}`),
     );
   }
+  const left = moreThan(list, cap);
+  if (left > 0) out.push(`  … and ${left} more ${label}; ${cap!.hint}`);
   return out;
 }
+
+/** How many entries of a listing are shown, and how to see more. */
+export interface ListCap {
+  limit: number;
+  /** What lists more (`--limit N`, the `limit` argument). */
+  hint: string;
+}
+
+/** How many of `list` a cap leaves out (pure). */
+export function moreThan(list: ArrayLike<unknown>, cap: ListCap | undefined): number {
+  return cap === undefined ? 0 : Math.max(0, list.length - cap.limit);
+}
+
+/** Entries a graph listing shows unless told otherwise. */
+export const DEFAULT_LIST_LIMIT = 100;

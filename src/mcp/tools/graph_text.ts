@@ -4,12 +4,27 @@ import { relative } from "../../files/mod.ts";
 import { findSymbol, type Neighbour, type SymbolRef } from "../../search/mod.ts";
 import type { Journal } from "../../store/mod.ts";
 import { LOOKUP, type ToolAnswer, type ToolContext, type ToolDef } from "../tool.ts";
-import { neighbourLines as listNeighbours } from "../../present/neighbours.ts";
+import {
+  DEFAULT_LIST_LIMIT,
+  type ListCap,
+  neighbourLines as listNeighbours,
+} from "../../present/neighbours.ts";
 
 /** The `symbol` argument. */
 export const SYMBOL = z.string().min(1).describe(
   "A symbol: name, Class.method or path:name (an ambiguous name lists the candidates)",
 );
+
+/** The `limit` argument of a listing tool. */
+export const LIMIT = z.number().int().min(1).max(10_000).optional().describe(
+  `At most this many entries (default ${DEFAULT_LIST_LIMIT}); the answer says how many more there are`,
+);
+
+/** The cap a tool's `limit` argument sets. */
+export function capOf(limit: number | undefined): ListCap {
+  const n = limit ?? DEFAULT_LIST_LIMIT;
+  return { limit: n, hint: `call again with a larger limit (now ${n}) to list them` };
+}
 
 /**
  * A look-up tool on one symbol (callers, callees, blast_radius): the
@@ -49,9 +64,9 @@ export function neighbourLines(
   sym: SymbolRef,
   list: Neighbour[],
   label: string,
+  cap: ListCap,
   neighbours: "callers" | "callees" = "callers",
 ): string {
-  return listNeighbours(sym, list, label, neighbours, (path, line) => at(ctx, path, line)).join(
-    "\n",
-  );
+  return listNeighbours(sym, list, label, neighbours, (path, line) => at(ctx, path, line), cap)
+    .join("\n");
 }
