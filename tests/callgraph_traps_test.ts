@@ -6,7 +6,8 @@
  * method or its base's, builtin names with a namesake in the repository, a
  * receiver constructed or annotated in the same definition, a parameter or
  * variable named like an import or a function (`def f(config):
- * config.load()`, `cb()`), a C `static` function of another file. Every
+ * config.load()`, `cb()`), a C `static` function of another file, a name
+ * bound by an import's alias (`from .util import shared as common`). Every
  * resolved call is listed; a call not listed stays pending with its name.
  */
 import assert from "node:assert/strict";
@@ -75,6 +76,9 @@ const EXPECTED = [
   "php/store.php:main -> php/store.php:Store (same-file)",
   "php/store.php:main -> php/store.php:Store.get (member)",
   "php/store.php:main -> php/util.php:helper (unique)",
+  // Python: a name bound by `as` lands on what it imports.
+  "py/alias.py:use_alias -> py/base.py:Base (import)",
+  "py/alias.py:use_alias -> py/util.py:shared (import)",
   // Python: a parameter or loop variable named like an import is no import;
   // a function of the caller's own shadows one.
   "py/hooks.py:direct -> py/util.py:shared (import)",
@@ -105,6 +109,9 @@ const EXPECTED = [
   // Shell: echo is the shell's, whatever lib.sh defines.
   "sh/run.sh:main -> sh/lib.sh:setup (unique)",
   "sh/run.sh:main -> sh/run.sh:greet (same-file)",
+  // TypeScript: names bound by `as` land on what they import.
+  "ts/alias.ts:useAlias -> ts/base.ts:format (import)",
+  "ts/alias.ts:useAlias -> ts/base.ts:stop (import)",
   // TypeScript: a parameter named like an import is no import; a function of the caller's shadows it.
   "ts/hooks.ts:done -> ts/base.ts:stop (import)",
   "ts/hooks.ts:local -> ts/hooks.ts:local.format (same-file)",

@@ -233,3 +233,42 @@ Deno.test("a C function made static, then not, by an edit that keeps its file's 
     removeTree(base);
   }
 });
+
+Deno.test("a name bound by an import's alias follows what it imports as that is added, renamed and removed", async () => {
+  const base = tempDir();
+  const root = join(base, "repo");
+  const write = (rel: string, text: string) => Deno.writeTextFileSync(join(root, rel), text);
+  Deno.mkdirSync(join(root, "pkg"), { recursive: true });
+  write("pkg/__init__.py", "");
+  write("pkg/lib.py", "def other():\n    return 0\n");
+  write("pkg/app.py", "from .lib import helper as h\n\n\ndef go():\n    return h()\n");
+  write("lib.ts", "export function other(): number {\n  return 0;\n}\n");
+  write(
+    "app.ts",
+    'import { helper as h } from "./lib.ts";\nexport function go(): number {\n  return h();\n}\n',
+  );
+  const live = reconciler(join(base, "home"), root);
+  const compare = freshComparer(base, root, live);
+  const calls = async (what: string) =>
+    (await compare(what)).filter((l) => l.includes(":go -calls->")).map((l) =>
+      l.replace(/:\d+ \(/, " (")
+    );
+  try {
+    assert.deepEqual(await calls("helper not there yet"), []);
+    write("pkg/lib.py", "def helper():\n    return 1\n");
+    write("lib.ts", "export function helper(): number {\n  return 1;\n}\n");
+    assert.deepEqual(await calls("helper added"), [
+      "app.ts:go -calls-> lib.ts:helper (import)",
+      "pkg/app.py:go -calls-> pkg/lib.py:helper (import)",
+    ]);
+    write("pkg/lib.py", "def helper2():\n    return 1\n");
+    write("lib.ts", "export function helper2(): number {\n  return 1;\n}\n");
+    assert.deepEqual(await calls("helper renamed"), []);
+    write("pkg/lib.py", "def helper():\n    return 3\n");
+    write("lib.ts", "export function helper(): number {\n  return 3;\n}\n");
+    assert.equal((await calls("helper back")).length, 2);
+  } finally {
+    live.journal.close();
+    removeTree(base);
+  }
+});

@@ -377,3 +377,19 @@ Deno.test("callers, callees and blast-radius list the first --limit (default 100
   }
   removeTree(base);
 });
+
+Deno.test("a Rust `use … as` binding lands on what it imports", async () => {
+  const base = tempDir();
+  const repo = join(base, "crate");
+  const home = join(base, "home");
+  writeTree(repo, {
+    "Cargo.toml": '[package]\nname = "x"\nversion = "0.1.0"\n',
+    "src/lib.rs": "pub mod hooks;\npub mod alias;\n",
+    "src/hooks.rs": "pub fn notify() {}\n",
+    "src/alias.rs": "use crate::hooks::notify as ping;\npub fn alias_user() {\n    ping()\n}\n",
+  });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const r = JSON.parse((await cli(home, ["callees", "alias_user", "--json"])).stdout);
+  assert.deepEqual(r.callees.map((c: { qualname: string }) => c.qualname), ["notify"]);
+  removeTree(base);
+});

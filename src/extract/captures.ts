@@ -38,7 +38,9 @@ import { type HashTarget, structHashes } from "./struct_hash.ts";
  *   the variable even when an import is named `x`, and `x()` is a call on an
  *   unknown receiver (`?.x`), not of a function `x` (unless the definition
  *   holds a function named `x` itself).
- * - `@reference.import` with `@module` and optional `@name` (the binding);
+ * - `@reference.import` with `@module`, optional `@name` (the binding) and
+ *   `@imported` (what is imported, where an alias binds it: `a` of
+ *   `from m import a as b`);
  *   without `@name`, `(#set! name "*" | "first-segment" | "last-segment")`
  *   derives it from the module (default `*`: the whole module). Several
  *   `@module` captures (nested use lists) are joined with the
@@ -455,7 +457,10 @@ function collectReferences(
     const named = nameNode?.text.trim();
     const name = named || derivedName(m.setProperties?.["name"], module);
     bindings.add(name);
-    refs.push(ref(kind, defs, anchor, name, module));
+    const r = ref(kind, defs, anchor, name, module);
+    const imported = capture(m, "imported")?.text.trim();
+    if (imported && imported !== name) r.imported = imported;
+    refs.push(r);
   }
   const types = typeBindings(bindingMatches, defs, importNames);
   // Definitions by the definition right around them (see scopedName).
@@ -520,7 +525,7 @@ function collectReferences(
     if (
       last !== undefined && last.line === r.line && last.kind === r.kind && last.from === r.from &&
       last.name === r.name && last.module === r.module && last.receiver === r.receiver &&
-      last.args === r.args
+      last.args === r.args && last.imported === r.imported
     ) continue;
     unique.push(r);
   }

@@ -59,6 +59,13 @@ export const DERIVATION: DerivationVersions = {
     csharp: 2,
     // 1: a call says how many arguments it passes (overloads told apart).
     java: 1,
+    // 1 (each): an aliased import says what it imports (`from m import a as
+    // b`, `import { a as b }`, `use m::a as b`), so calls of `b` land on `a`.
+    python: 1,
+    javascript: 1,
+    typescript: 1,
+    tsx: 1,
+    rust: 1,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.
     // 3: nor a heading inside an HTML comment; 4: nor a line continuing a list item or quote.

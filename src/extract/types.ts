@@ -48,6 +48,12 @@ export interface Reference {
    */
   receiverType?: string;
   /**
+   * For an import that binds another name than it imports (`from m import a
+   * as b`, `import { a as b }`, `use m::a as b`): what it imports (`a`);
+   * `name` is the name bound (`b`).
+   */
+  imported?: string;
+  /**
    * For a call in a language with overloads (Java, C#, C++): how many
    * arguments it passes, which tells them apart. Absent elsewhere.
    */

@@ -202,7 +202,9 @@ function addSymbols(
       const src = idByQualname.get(r.from) ?? fileId;
       const target = referenceTarget(r);
       const module = r.module ?? (bound ? r.name : null);
-      const key = `${src}\0${r.kind}\0${target}\0${module ?? ""}\0${r.args ?? ""}`;
+      const key = `${src}\0${r.kind}\0${target}\0${module ?? ""}\0${r.args ?? ""}\0${
+        r.imported ?? ""
+      }`;
       if (seenRef.has(key)) continue;
       seenRef.add(key);
       pending.push({
@@ -214,6 +216,7 @@ function addSymbols(
         module_tail: r.kind === "imports" && r.module ? moduleTail(r.module) : null,
         line: r.line,
         ...(r.args === undefined ? {} : { args: r.args }),
+        ...(r.imported === undefined ? {} : { imported: r.imported }),
       });
     }
   }

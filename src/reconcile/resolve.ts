@@ -32,6 +32,8 @@ interface RefRow {
   line: number | null;
   /** For a call in a language with overloads: how many arguments it passes. */
   args: number | null;
+  /** For an import that binds another name: what it imports (`a` of `from m import a as b`). */
+  imported: string | null;
 }
 
 interface Owner {
@@ -175,6 +177,8 @@ interface ImportBinding {
   module: string | null;
   target: string;
   module_tail: string | null;
+  /** What an alias binds (`a` of `from m import a as b`), else null. */
+  imported: string | null;
 }
 
 /**
@@ -304,7 +308,7 @@ export class Resolver {
     const importsBefore = new Map<number, string>();
     for (const id of vanished) {
       const into = j.all<RefRow>(
-        `SELECT rowid, owner_id, src, kind, target, name, module, module_tail, line, args FROM edges
+        `SELECT rowid, owner_id, src, kind, target, name, module, module_tail, line, args, imported FROM edges
          WHERE dst = ? AND owner_id != ? AND target IS NOT NULL`,
         id,
         pathId,
@@ -327,7 +331,7 @@ export class Resolver {
       RefRow & { how: string; dst: string; language: string | null }
     >(
       `SELECT e.rowid, e.owner_id, e.src, e.kind, e.target, e.name, e.module, e.module_tail, e.line,
-         e.args, e.how, e.dst, p.language FROM edges e JOIN paths p ON p.id = e.owner_id
+         e.args, e.imported, e.how, e.dst, p.language FROM edges e JOIN paths p ON p.id = e.owner_id
        WHERE e.how IN ('unique', 'member') AND e.owner_id != ?1
          AND e.name IN (SELECT value FROM json_each(?2))`,
       pathId,
@@ -362,8 +366,8 @@ export class Resolver {
     for (const ref of reopen) {
       affected.add(ref.owner_id);
       j.run(
-        `INSERT INTO pending_edges (owner_id, src, kind, target, name, module, module_tail, line, args)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO pending_edges (owner_id, src, kind, target, name, module, module_tail, line, args, imported)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         ref.owner_id,
         ref.src,
         ref.kind,
@@ -373,6 +377,7 @@ export class Resolver {
         ref.module_tail,
         ref.line,
         ref.args,
+        ref.imported,
       );
     }
     yield `the edges into the vanished nodes of path ${pathId} are pending again`;
@@ -494,12 +499,12 @@ export class Resolver {
          SELECT DISTINCT b.owner_id FROM edges b JOIN cls ON b.dst = cls.id
          WHERE b.kind IN ('inherits', 'implements'))
        SELECT e.rowid, e.owner_id, e.src, e.kind, e.target, e.name, e.module, e.module_tail,
-         e.line, e.args, e.how, e.dst FROM nodes d JOIN edges e ON e.dst = d.id
+         e.line, e.args, e.imported, e.how, e.dst FROM nodes d JOIN edges e ON e.dst = d.id
        WHERE d.path_id = ?1 AND d.name IN (SELECT value FROM json_each(?2))
          AND e.owner_id != ?1 AND e.kind = 'calls' AND e.args IS NOT NULL
        UNION
        SELECT e.rowid, e.owner_id, e.src, e.kind, e.target, e.name, e.module, e.module_tail,
-         e.line, e.args, e.how, e.dst FROM edges e
+         e.line, e.args, e.imported, e.how, e.dst FROM edges e
        WHERE e.name IN (SELECT value FROM json_each(?2)) AND e.kind = 'calls'
          AND e.how = 'member' AND e.owner_id != ?1
          AND (EXISTS (SELECT 1 FROM cls WHERE e.target = cls.name || '.' || e.name)
@@ -528,7 +533,7 @@ export class Resolver {
         seen.add(cls);
         out.push(...j.all<RefRow & { how: string; dst: string }>(
           `SELECT e.rowid, e.owner_id, e.src, e.kind, e.target, e.name, e.module, e.module_tail,
-             e.line, e.args, e.how, e.dst FROM nodes m JOIN edges e ON e.dst = m.id
+             e.line, e.args, e.imported, e.how, e.dst FROM nodes m JOIN edges e ON e.dst = m.id
            WHERE m.path_id = (SELECT path_id FROM nodes WHERE id = ?1) AND m.parent_id = ?1
              AND e.how = 'member' AND e.owner_id != ?2`,
           cls,
@@ -722,8 +727,8 @@ export class Resolver {
     const j = this.journal;
     for (const { id } of j.all<{ id: number }>("SELECT id FROM paths WHERE root_id = ?", rootId)) {
       j.run(
-        `INSERT INTO pending_edges (owner_id, src, kind, target, name, module, module_tail, line, args)
-         SELECT owner_id, src, kind, target, name, module, module_tail, line, args FROM edges
+        `INSERT INTO pending_edges (owner_id, src, kind, target, name, module, module_tail, line, args, imported)
+         SELECT owner_id, src, kind, target, name, module, module_tail, line, args, imported FROM edges
          WHERE owner_id = ? AND target IS NOT NULL`,
         id,
       );
@@ -787,7 +792,7 @@ export class Resolver {
       for (const owner of owners) {
         for (
           const ref of j.all<RefRow>(
-            `SELECT rowid, owner_id, src, kind, target, name, module, module_tail, line, args FROM edges
+            `SELECT rowid, owner_id, src, kind, target, name, module, module_tail, line, args, imported FROM edges
              WHERE owner_id = ? AND kind = 'imports' AND how = 'module' AND name != '*'`,
             owner,
           )
@@ -884,8 +889,8 @@ export class Resolver {
     const j = this.journal;
     if (j.run("DELETE FROM pending_edges WHERE rowid = ?", r.rowid) === 0) return;
     j.run(
-      `INSERT INTO edges (owner_id, src, dst, kind, line, target, name, module, module_tail, how, args)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO edges (owner_id, src, dst, kind, line, target, name, module, module_tail, how, args, imported)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       r.owner_id,
       r.src,
       r.dst,
@@ -897,6 +902,7 @@ export class Resolver {
       r.module_tail,
       r.how,
       r.args,
+      r.imported,
     );
   }
 
@@ -956,7 +962,7 @@ export class Resolver {
     const reopened = this.#reopenThrough(ownerId, inTails, tails);
     for (
       const ref of j.all<RefRow>(
-        `SELECT rowid, owner_id, src, kind, target, name, module, module_tail, line, args FROM edges
+        `SELECT rowid, owner_id, src, kind, target, name, module, module_tail, line, args, imported FROM edges
          WHERE owner_id = ? AND kind = 'imports' AND how = 'module' AND module_tail IN ${inTails}`,
         ownerId,
         ...tails,
@@ -1077,7 +1083,7 @@ export class Resolver {
    */
   #reopenThrough(ownerId: number, inTails: string, tails: readonly string[]): Set<string> {
     const j = this.journal;
-    const columns = "owner_id, src, kind, target, name, module, module_tail, line, args";
+    const columns = "owner_id, src, kind, target, name, module, module_tail, line, args, imported";
     const imports = j.all<RefRow>(
       `SELECT rowid, ${columns} FROM edges
        WHERE owner_id = ? AND kind = 'imports' AND how = 'import' AND module_tail IN ${inTails}`,
@@ -1102,7 +1108,7 @@ export class Resolver {
     for (const r of [...imports, ...bound]) {
       j.run("DELETE FROM edges WHERE rowid = ?", r.rowid);
       j.run(
-        `INSERT INTO pending_edges (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO pending_edges (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         r.owner_id,
         r.src,
         r.kind,
@@ -1112,6 +1118,7 @@ export class Resolver {
         r.module_tail,
         r.line,
         r.args,
+        r.imported,
       );
     }
     this.#bindingCache.delete(ownerId);
@@ -1245,6 +1252,13 @@ export class Resolver {
       if (local) return { dst: local, how: "same-file" };
     }
     const specs = this.#modulesFor(owner, ref, qualifier);
+    // An alias is looked up by what it imports: `h()` after `from m import helper as h`.
+    const remote = ref.kind === "imports"
+      ? ref.imported
+      : call && qualifier === undefined && ref.module === ref.target
+      ? this.#bindings(owner.id).get(ref.target)?.imported
+      : null;
+    const sought = remote ? remote.split(/\.|::/).at(-1)! : name;
     if (specs.length > 0) {
       const files = specs.map((spec) => this.#filesFor(owner, spec)).find((f) => f.length > 0) ??
         [];
@@ -1254,7 +1268,8 @@ export class Resolver {
         const viaQualifier = call && (qualifier !== undefined || ref.module !== ref.target);
         if (viaQualifier) {
           const bound = this.#bindings(owner.id).get(ref.module ?? qualifier ?? "");
-          const imported = (bound?.target ?? qualifier ?? "").split(/\.|::/).at(-1)!;
+          const imported = (bound?.imported ?? bound?.target ?? qualifier ?? "").split(/\.|::/)
+            .at(-1)!;
           const cls = this.#classIn(files, imported) ?? this.#classThroughStars(files, imported);
           if (cls) {
             const hit = this.#memberOf(owner, [cls], name, ref.args);
@@ -1265,25 +1280,25 @@ export class Resolver {
         // files are few and a name may be common, so the look-ups below go
         // by file: a unary `+` keeps SQLite from taking the name's index
         // (and every definition or import of that name in the corpus).
-        const hit = name === "*" ? undefined : j.get<{ id: string }>(
+        const hit = sought === "*" ? undefined : j.get<{ id: string }>(
           `SELECT n.id FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id
            WHERE n.path_id IN (${files.map(() => "?").join(",")}) AND n.name = ?
              AND ${call ? `${NOT_MEMBER} AND +n.qualname = n.name` : DEFINITION}
            ORDER BY (n.qualname = n.name) DESC, n.start_line DESC LIMIT 1`,
           ...files,
-          name,
+          sought,
         );
         if (hit) return { dst: hit.id, how: "import" };
         // A re-export (`export { x } from "./x.ts"`): follow the module's own import.
-        const reexport = name === "*" ? undefined : j.get<{ dst: string }>(
+        const reexport = sought === "*" ? undefined : j.get<{ dst: string }>(
           `SELECT dst FROM edges WHERE owner_id IN (${files.map(() => "?").join(",")})
              AND kind = 'imports' AND +name = ? AND how = 'import' LIMIT 1`,
           ...files,
-          name,
+          sought,
         );
         if (reexport) return { dst: reexport.dst, how: "import" };
-        const passed = name !== "*" && (ref.kind === "imports" || !viaQualifier)
-          ? this.#throughStars(files, name)
+        const passed = sought !== "*" && (ref.kind === "imports" || !viaQualifier)
+          ? this.#throughStars(files, sought)
           : undefined;
         if (passed) return { dst: passed, how: "import" };
         if (ref.kind === "imports") {
@@ -1632,11 +1647,15 @@ export class Resolver {
    */
   #modulesFor(owner: Owner, ref: RefRow, qualifier: string | undefined): string[] {
     const nested = (module: string, name: string) => importSpecs(owner.language, module, name);
-    if (ref.kind === "imports") return ref.module ? nested(ref.module, ref.target) : [];
+    if (ref.kind === "imports") {
+      return ref.module ? nested(ref.module, ref.imported ?? ref.target) : [];
+    }
     const binding = ref.module ?? qualifier ?? ref.target;
     const imp = this.#bindings(owner.id).get(binding);
     if (imp?.module) {
-      return imp.target === ref.target ? [imp.module] : nested(imp.module, imp.target);
+      return imp.target === ref.target
+        ? [imp.module]
+        : nested(imp.module, imp.imported ?? imp.target);
     }
     return ref.module ? [ref.module] : [];
   }
@@ -1646,8 +1665,9 @@ export class Resolver {
     return this.#perFile<ImportBinding, ImportBinding>(
       this.#bindingCache,
       ownerId,
-      `SELECT module, target, module_tail FROM pending_edges WHERE owner_id = ?1 AND kind = 'imports'
-       UNION ALL SELECT module, target, module_tail FROM edges
+      `SELECT module, target, module_tail, imported FROM pending_edges
+       WHERE owner_id = ?1 AND kind = 'imports'
+       UNION ALL SELECT module, target, module_tail, imported FROM edges
        WHERE owner_id = ?1 AND kind = 'imports'`,
       (b, r) => {
         if (!b.has(r.target)) b.set(r.target, r);

@@ -473,7 +473,7 @@ export function* replaceOwnedRowsInParts(
     if (parts.full()) yield parts.label;
   }
   const insPending = j.stmt(
-    "INSERT INTO pending_edges (owner_id, src, kind, target, module, line, name, module_tail, args) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO pending_edges (owner_id, src, kind, target, module, line, name, module_tail, args, imported) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   for (const e of rows.pending) {
     insPending.run(
@@ -486,6 +486,7 @@ export function* replaceOwnedRowsInParts(
       e.name,
       e.module_tail,
       e.args ?? null,
+      e.imported ?? null,
     );
     if (parts.full()) yield parts.label;
   }

@@ -478,8 +478,12 @@ export const MIGRATIONS: readonly string[] = [
   // 15: a call in a language with overloads (Java, C#, C++) says how many
   // arguments it passes, resolved or not: the resolver takes the overload
   // that accepts them (NULL elsewhere, and before the files are re-derived).
+  // An import that binds another name than it imports (\`from m import a as
+  // b\`) says what it imports: calls of the name bound land on it.
   `
   ALTER TABLE pending_edges ADD COLUMN args INTEGER;
   ALTER TABLE edges ADD COLUMN args INTEGER;
+  ALTER TABLE pending_edges ADD COLUMN imported TEXT;
+  ALTER TABLE edges ADD COLUMN imported TEXT;
   `,
 ];

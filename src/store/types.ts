@@ -130,6 +130,8 @@ export interface PendingRecord {
   line: number | null;
   /** For a call in a language with overloads (Java, C#, C++): how many arguments it passes. */
   args?: number | null;
+  /** For an import that binds another name (`from m import a as b`): what it imports (`a`). */
+  imported?: string | null;
 }
 
 /** The text columns of a chunk's full-text row (what the lexical leg matches). */

@@ -143,11 +143,12 @@
         !alias)))) @reference.import
   (#set! module_field "source"))
 
-; import { a as b } from "m"
+; import { a as b } from "m" (`a` is what is imported, `b` the name bound)
 ((import_statement
   (import_clause
     (named_imports
       (import_specifier
+        name: (_) @imported
         alias: (_) @name)))) @reference.import
   (#set! module_field "source"))
 

@@ -44,10 +44,11 @@
 ; from .pkg import a, b
 (import_from_statement module_name: (_) @module name: (dotted_name) @name) @reference.import
 
-; from pkg import a as b
+; from pkg import a as b (`a` is what is imported, `b` the name bound)
 (import_from_statement
   module_name: (_) @module
   name: (aliased_import
+    name: (dotted_name) @imported
     alias: (identifier) @name)) @reference.import
 
 ; from pkg import *

@@ -77,10 +77,10 @@
 
 (use_declaration argument: (identifier) @name @module) @reference.import
 
-; use a::b::C as D;
+; use a::b::C as D; (`C` is what is imported, `D` the name bound)
 (use_declaration
   argument: (use_as_clause
-    path: (scoped_identifier path: (_) @module)
+    path: (scoped_identifier path: (_) @module name: (identifier) @imported)
     alias: (identifier) @name)) @reference.import
 
 ; use a::b::*;
