@@ -60,7 +60,9 @@ export const DERIVATION: DerivationVersions = {
     // 1: a call says how many arguments it passes (overloads told apart).
     java: 1,
     // 1 (each): an aliased import says what it imports (`from m import a as
-    // b`, `import { a as b }`, `use m::a as b`), so calls of `b` land on `a`.
+    // b`, `import { a as b }`, `use m::a as b`), so calls of `b` land on `a`;
+    // for rust also, re-derived so that a workspace member's `crate::` paths,
+    // pending since they were read from the root's src/, resolve again.
     python: 1,
     javascript: 1,
     typescript: 1,

@@ -54,8 +54,14 @@ export function moduleCandidates(
     case "rust": {
       const parts = module.split("::");
       const head = parts[0];
+      // The crate the importing file is in: the folder above its `src`
+      // (`compiler/rustc_x` of `compiler/rustc_x/src/a/b.rs`, a workspace
+      // member), else the root.
+      const segments = dir === "" ? [] : dir.split("/");
+      const src = segments.lastIndexOf("src");
+      const crate = src > 0 ? segments.slice(0, src).join("/") : "";
       let base: string[];
-      if (head === "crate") base = ["src", ...parts.slice(1)];
+      if (head === "crate") base = [posix.join(crate, "src"), ...parts.slice(1)];
       else if (head === "self") base = [dir, ...parts.slice(1)];
       else if (head === "super") base = [posix.dirname(dir), ...parts.slice(1)];
       else return [];
@@ -65,7 +71,7 @@ export function moduleCandidates(
         const p = posix.join(...base.slice(0, n));
         out.push(p + ".rs", posix.join(p, "mod.rs"));
       }
-      out.push("src/lib.rs", "src/main.rs");
+      out.push(posix.join(crate, "src/lib.rs"), posix.join(crate, "src/main.rs"));
       return unique(out);
     }
     case "c":

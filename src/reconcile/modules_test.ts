@@ -27,6 +27,11 @@ Deno.test("moduleCandidates() maps specifiers to repository files per language",
     moduleCandidates("rust", "src/cli/mod.rs", "crate::store::Journal").includes("src/store.rs"),
   );
   assert.deepEqual(moduleCandidates("rust", "src/a.rs", "std::fs"), []);
+  // A workspace member's `crate::` is its own crate's src, not the root's.
+  const member = moduleCandidates("rust", "compiler/rustc_x/src/a/b.rs", "crate::store::Journal");
+  assert.ok(member.includes("compiler/rustc_x/src/store.rs"), member.join(" "));
+  assert.ok(member.includes("compiler/rustc_x/src/lib.rs"), member.join(" "));
+  assert.ok(!member.some((c) => c.startsWith("src/")), member.join(" "));
   assert.ok(moduleCandidates("c", "src/a.c", "util.h").includes("src/util.h"));
 });
 
