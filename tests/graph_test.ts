@@ -393,3 +393,27 @@ Deno.test("a Rust `use … as` binding lands on what it imports", async () => {
   assert.deepEqual(r.callees.map((c: { qualname: string }) => c.qualname), ["notify"]);
   removeTree(base);
 });
+
+Deno.test("callers and callees list each symbol once, at its first call, however the calls are written", async () => {
+  const base = tempDir();
+  const repo = join(base, "java");
+  const home = join(base, "home");
+  writeTree(repo, {
+    // `put("a")` and `this.put("b")` are two references to one method, and
+    // `log(1)` and `log(1, 2)` two argument counts of one varargs method.
+    "A.java":
+      'class A {\n  void put(String s) {}\n  void log(int... xs) {}\n  void run() {\n    put("a");\n    this.put("b");\n    log(1);\n    log(1, 2);\n  }\n}\n',
+  });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const callees = JSON.parse((await cli(home, ["callees", "A.run", "--json"])).stdout);
+  assert.deepEqual(
+    callees.callees.map((c: { qualname: string; at: number }) => `${c.qualname}@${c.at}`),
+    ["A.put@5", "A.log@7"],
+  );
+  const callers = JSON.parse((await cli(home, ["callers", "A.put", "--json"])).stdout);
+  assert.deepEqual(
+    callers.callers.map((c: { qualname: string; at: number }) => `${c.qualname}@${c.at}`),
+    ["A.run@5"],
+  );
+  removeTree(base);
+});

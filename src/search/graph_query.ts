@@ -95,9 +95,12 @@ export function callers(
 ): { hits: Neighbour[]; unresolvedByName: number } {
   const ids = sameMethod(j, sym.id);
   const hits = j.all<Neighbour>(
-    `SELECT ${NODE}, e.kind AS edge, e.line AS at, 1 AS distance FROM edges e
+    // One row per caller, at its first call (a caller's calls written
+    // differently, `f(1)` and `this.f(2, 3)`, are several references).
+    `SELECT ${NODE}, e.kind AS edge, min(e.line) AS at, 1 AS distance FROM edges e
      JOIN nodes n ON n.id = e.src JOIN paths p ON p.id = n.path_id
-     WHERE e.dst IN (SELECT value FROM json_each(?)) AND e.kind = 'calls' ORDER BY p.path, e.line`,
+     WHERE e.dst IN (SELECT value FROM json_each(?)) AND e.kind = 'calls'
+     GROUP BY e.src ORDER BY p.path, at`,
     JSON.stringify(ids),
   );
   // Only a call that could still resolve to it counts: resolution stays in a
@@ -119,9 +122,10 @@ export function callees(
   sym: SymbolRef,
 ): { hits: Neighbour[]; unresolved: Unresolved[] } {
   const hits = j.all<Neighbour>(
-    `SELECT ${NODE}, e.kind AS edge, e.line AS at, 1 AS distance FROM edges e
+    // One row per callee, at the first call of it.
+    `SELECT ${NODE}, e.kind AS edge, min(e.line) AS at, 1 AS distance FROM edges e
      JOIN nodes n ON n.id = e.dst JOIN paths p ON p.id = n.path_id
-     WHERE e.src = ? AND e.kind = 'calls' ORDER BY e.line`,
+     WHERE e.src = ? AND e.kind = 'calls' GROUP BY e.dst ORDER BY at`,
     sym.id,
   );
   // Found through the file that owns them (pending_owner): no index reads pending edges by src.
