@@ -36,6 +36,26 @@ interface RefRow {
   imported: string | null;
 }
 
+/** The columns of a reference, the same in `pending_edges` and `edges`, in {@link RefRow}'s order. */
+const REF_COLUMNS = "owner_id, src, kind, target, name, module, module_tail, line, args, imported";
+
+/** Puts a reference (back) among the pending ones. */
+function insertPending(j: Journal, r: RefRow): void {
+  j.run(
+    `INSERT INTO pending_edges (${REF_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    r.owner_id,
+    r.src,
+    r.kind,
+    r.target,
+    r.name,
+    r.module,
+    r.module_tail,
+    r.line,
+    r.args,
+    r.imported,
+  );
+}
+
 interface Owner {
   id: number;
   root_id: number;
@@ -308,7 +328,7 @@ export class Resolver {
     const importsBefore = new Map<number, string>();
     for (const id of vanished) {
       const into = j.all<RefRow>(
-        `SELECT rowid, owner_id, src, kind, target, name, module, module_tail, line, args, imported FROM edges
+        `SELECT rowid, ${REF_COLUMNS} FROM edges
          WHERE dst = ? AND owner_id != ? AND target IS NOT NULL`,
         id,
         pathId,
@@ -365,20 +385,7 @@ export class Resolver {
     }
     for (const ref of reopen) {
       affected.add(ref.owner_id);
-      j.run(
-        `INSERT INTO pending_edges (owner_id, src, kind, target, name, module, module_tail, line, args, imported)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ref.owner_id,
-        ref.src,
-        ref.kind,
-        ref.target,
-        ref.name,
-        ref.module,
-        ref.module_tail,
-        ref.line,
-        ref.args,
-        ref.imported,
-      );
+      insertPending(j, ref);
     }
     yield `the edges into the vanished nodes of path ${pathId} are pending again`;
     // Bases first: a call on `self` may land on a method of one.
@@ -727,8 +734,7 @@ export class Resolver {
     const j = this.journal;
     for (const { id } of j.all<{ id: number }>("SELECT id FROM paths WHERE root_id = ?", rootId)) {
       j.run(
-        `INSERT INTO pending_edges (owner_id, src, kind, target, name, module, module_tail, line, args, imported)
-         SELECT owner_id, src, kind, target, name, module, module_tail, line, args, imported FROM edges
+        `INSERT INTO pending_edges (${REF_COLUMNS}) SELECT ${REF_COLUMNS} FROM edges
          WHERE owner_id = ? AND target IS NOT NULL`,
         id,
       );
@@ -792,7 +798,7 @@ export class Resolver {
       for (const owner of owners) {
         for (
           const ref of j.all<RefRow>(
-            `SELECT rowid, owner_id, src, kind, target, name, module, module_tail, line, args, imported FROM edges
+            `SELECT rowid, ${REF_COLUMNS} FROM edges
              WHERE owner_id = ? AND kind = 'imports' AND how = 'module' AND name != '*'`,
             owner,
           )
@@ -962,7 +968,7 @@ export class Resolver {
     const reopened = this.#reopenThrough(ownerId, inTails, tails);
     for (
       const ref of j.all<RefRow>(
-        `SELECT rowid, owner_id, src, kind, target, name, module, module_tail, line, args, imported FROM edges
+        `SELECT rowid, ${REF_COLUMNS} FROM edges
          WHERE owner_id = ? AND kind = 'imports' AND how = 'module' AND module_tail IN ${inTails}`,
         ownerId,
         ...tails,
@@ -1083,9 +1089,8 @@ export class Resolver {
    */
   #reopenThrough(ownerId: number, inTails: string, tails: readonly string[]): Set<string> {
     const j = this.journal;
-    const columns = "owner_id, src, kind, target, name, module, module_tail, line, args, imported";
     const imports = j.all<RefRow>(
-      `SELECT rowid, ${columns} FROM edges
+      `SELECT rowid, ${REF_COLUMNS} FROM edges
        WHERE owner_id = ? AND kind = 'imports' AND how = 'import' AND module_tail IN ${inTails}`,
       ownerId,
       ...tails,
@@ -1102,24 +1107,12 @@ export class Resolver {
     ]);
     if (names.size === 0) return names;
     const bound = j.all<RefRow>(
-      `SELECT rowid, ${columns} FROM edges WHERE owner_id = ? AND kind != 'imports' AND how = 'import'`,
+      `SELECT rowid, ${REF_COLUMNS} FROM edges WHERE owner_id = ? AND kind != 'imports' AND how = 'import'`,
       ownerId,
     ).filter((r) => names.has(r.module ?? r.target.split(/\.|::/)[0]!));
     for (const r of [...imports, ...bound]) {
       j.run("DELETE FROM edges WHERE rowid = ?", r.rowid);
-      j.run(
-        `INSERT INTO pending_edges (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        r.owner_id,
-        r.src,
-        r.kind,
-        r.target,
-        r.name,
-        r.module,
-        r.module_tail,
-        r.line,
-        r.args,
-        r.imported,
-      );
+      insertPending(j, r);
     }
     this.#bindingCache.delete(ownerId);
     this.#starLevels.clear();
