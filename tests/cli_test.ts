@@ -405,3 +405,30 @@ Deno.test("index and roots add refuse the filesystem's root and system folders, 
   assert.match(folder.stderr, /"\/" is a folder; .*`heimdall symbols \/FILE`/);
   removeTree(base);
 });
+
+Deno.test("status counts the files another build derived, and reconcile --all derives them again", async () => {
+  const base = tempDir();
+  const repo = join(base, "repo");
+  const home = join(base, "home");
+  writeTree(repo, {
+    "A.java": "class A {\n  void f(int a) {}\n}\n",
+    "b.py": "def g():\n    return 1\n",
+  });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const fresh = JSON.parse((await cli(home, ["status", "--json"])).stdout);
+  assert.equal(fresh.rederive, 0);
+  // As an older build would have left it: A.java derived by java's queries at 0.
+  const j = Journal.open(homePaths(home).journal);
+  j.run("UPDATE paths SET derivation = '1.1.0' WHERE rel = 'A.java'");
+  j.close();
+  const behind = await cli(home, ["status"]);
+  assert.match(
+    behind.stdout,
+    /^derive {3}1 file indexed by another build: .*`heimdall reconcile --all`/m,
+  );
+  assert.equal(JSON.parse((await cli(home, ["status", "--json"])).stdout).rederive, 1);
+  assert.equal((await cli(home, ["reconcile", "--all"])).code, 0);
+  const after = await cli(home, ["status"]);
+  assert.doesNotMatch(after.stdout, /^derive/m);
+  removeTree(base);
+});

@@ -15,7 +15,7 @@ import {
   quickCheck,
   unreadablePaths,
 } from "../store/mod.ts";
-import { readFault, WATCH_LIMIT_KEY, writerHolderInfo } from "../reconcile/mod.ts";
+import { filesToRederive, readFault, WATCH_LIMIT_KEY, writerHolderInfo } from "../reconcile/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
 import { ago, plural, printable } from "../present/fmt.ts";
@@ -30,7 +30,8 @@ const QUICK_CHECK_MIB = 64;
 
 export const HELP = `heimdall status [--json] [--check]
   Roots, counts, queue length, whether the daemon is up, the last audit, how
-  many secret files were skipped, and the semantic leg: its model (or why it
+  many secret files were skipped, how many files another build indexed (the
+  next audit derives them again), and the semantic leg: its model (or why it
   is off) and the vectors stored per model. Checks the journal for damage
   (SQLite's quick_check reads every page: always with --check, by default only
   for a journal under ${QUICK_CHECK_MIB} MiB); a damaged journal exits 3 and
@@ -111,6 +112,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         last_audit_ms: lastAudit(journal, r.id),
       })),
       paths: counts.paths,
+      // Derived by another build: the next audit derives them again.
+      rederive: filesToRederive(journal, ctx.config().vocabularyWeight),
       nodes: counts.nodes,
       edges: counts.edges,
       pending_edges: counts.pending,
@@ -154,6 +157,13 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     }
     const files = Object.entries(counts.paths).map(([k, v]) => `${v} ${k}`).join(", ") || "none";
     ctx.out(`files    ${files}`);
+    if (status.rederive > 0) {
+      ctx.out(
+        `derive   ${
+          plural(status.rederive, "file")
+        } indexed by another build: the daemon's next audit derives them again (\`heimdall reconcile --all\` does it now); until then they answer as they were read`,
+      );
+    }
     ctx.out(
       `graph    ${plural(counts.nodes, "node")}, ${
         plural(counts.edges, "edge")

@@ -31,3 +31,4 @@ export { type GraphDifference, graphDifferences } from "./verify_graph.ts";
 export { desiredRows, fileNodeId, nodeId } from "./desired.ts";
 export { isRacy, planCommit, planPath, RACY_WINDOW_MS } from "./plan.ts";
 export { homeDirs, isInside, rootInHomeError } from "./owners.ts";
+export { filesToRederive } from "./rederive.ts";
