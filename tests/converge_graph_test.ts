@@ -8,10 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { defaultConfig, homePaths } from "../src/config/mod.ts";
-import { createExtractor } from "../src/extract/mod.ts";
-import { Reconciler } from "../src/reconcile/mod.ts";
-import { Journal } from "../src/store/mod.ts";
+import { freshComparer, graph, indexer } from "./graph_compare.ts";
 import { copyDir, removeTree, tempDir } from "./helpers.ts";
 import { seededRandom } from "./seeded_random.ts";
 
@@ -31,59 +28,7 @@ function filesUnder(dir: string, rel = ""): string[] {
   return out.sort();
 }
 
-/** Every edge and every pending reference, by what they say (no row ids). */
-function graph(journal: Journal): string[] {
-  return [
-    ...journal.all<{ l: string }>(
-      `SELECT ps.rel || ':' || s.qualname || ' -' || e.kind || '-> ' || pd.rel || ':' || d.qualname
-         || ':' || d.start_line || ' (' || e.how || ')' AS l
-       FROM edges e JOIN nodes s ON s.id = e.src JOIN nodes d ON d.id = e.dst
-       JOIN paths ps ON ps.id = s.path_id JOIN paths pd ON pd.id = d.path_id`,
-    ).map((r) => r.l),
-    ...journal.all<{ l: string }>(
-      `SELECT 'pending ' || p.rel || ' ' || pe.kind || ' ' || pe.target
-         || coalesce('/' || pe.args, '') AS l
-       FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id`,
-    ).map((r) => r.l),
-  ].sort();
-}
-
-function reconciler(home: string, root: string): { journal: Journal; r: Reconciler } {
-  const paths = homePaths(home);
-  const journal = Journal.open(paths.journal);
-  const config = { ...defaultConfig(), roots: [{ path: root, depth: "max" as const }] };
-  const r = new Reconciler(journal, paths, config, createExtractor());
-  r.syncRoots();
-  return { journal, r };
-}
-
 /** Applies one seeded edit to `root` and says what it did. */
-/**
- * Audits `live`, indexes `root` afresh in a new home under `base`, asserts
- * both graphs are equal (labelled `what`) and returns the live graph.
- */
-function freshComparer(
-  base: string,
-  root: string,
-  live: { journal: Journal; r: Reconciler },
-): (what: string) => Promise<string[]> {
-  let round = 0;
-  return async (what) => {
-    await live.r.audit();
-    const freshHome = join(base, `fresh-${round++}`);
-    const fresh = reconciler(freshHome, root);
-    try {
-      await fresh.r.audit();
-      const edges = graph(live.journal);
-      assert.deepEqual(edges, graph(fresh.journal), what);
-      return edges;
-    } finally {
-      fresh.journal.close();
-      removeTree(freshHome);
-    }
-  };
-}
-
 function edit(root: string, original: string, random: () => number): string {
   const files = filesUnder(root);
   const rel = files[Math.floor(random() * files.length)]!;
@@ -130,7 +75,7 @@ for (const seed of SEEDS) {
     const root = join(base, "repo");
     for (const s of SOURCES) copyDir(join(FIXTURES, s), join(original, s));
     copyDir(original, root);
-    const live = reconciler(join(base, "home"), root);
+    const live = indexer(join(base, "home"), root);
     try {
       await live.r.audit();
       const random = seededRandom(seed);
@@ -138,7 +83,7 @@ for (const seed of SEEDS) {
         const done = Array.from({ length: 4 }, () => edit(root, original, random));
         await live.r.audit();
         const freshHome = join(base, `fresh-${round}`);
-        const fresh = reconciler(freshHome, root);
+        const fresh = indexer(freshHome, root);
         try {
           await fresh.r.audit();
           assert.deepEqual(graph(live.journal), graph(fresh.journal), done.join("; "));
@@ -170,7 +115,7 @@ Deno.test("a class's file added after its callers, then a namesake added and rem
     '#include "reader.h"\nclass Collector : public log::Reader::Reporter {\n void Corruption() {}\n};\n',
   );
   write("u.php", "<?php\nfunction usephp() { return Foo::bar(); }\n");
-  const live = reconciler(join(base, "home"), root);
+  const live = indexer(join(base, "home"), root);
   const sameAsFresh = freshComparer(base, root, live);
   try {
     await sameAsFresh("callers alone");
@@ -209,7 +154,7 @@ Deno.test("a C function made static, then not, by an edit that keeps its file's 
   write("a.c", open);
   write("b.c", "void run(void) { helper(); }\n");
   write("c.c", local);
-  const live = reconciler(join(base, "home"), root);
+  const live = indexer(join(base, "home"), root);
   const compare = freshComparer(base, root, live);
   const sameAsFresh = async (what: string) => {
     const edges = await compare(what);
@@ -247,7 +192,7 @@ Deno.test("a name bound by an import's alias follows what it imports as that is 
     "app.ts",
     'import { helper as h } from "./lib.ts";\nexport function go(): number {\n  return h();\n}\n',
   );
-  const live = reconciler(join(base, "home"), root);
+  const live = indexer(join(base, "home"), root);
   const compare = freshComparer(base, root, live);
   const calls = async (what: string) =>
     (await compare(what)).filter((l) => l.includes(":go -calls->")).map((l) =>
