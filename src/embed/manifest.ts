@@ -10,8 +10,8 @@
  * {@link parseManifest} is pure and says which key is wrong and why.
  */
 
-import { createHash } from "node:crypto";
 import { UsageError } from "../errors/mod.ts";
+import { sha256Hex } from "../files/mod.ts";
 /** How the token vectors of one text become its vector. */
 export type Pooling = "cls" | "mean";
 
@@ -183,9 +183,7 @@ export function fileWithRole(m: ModelManifest, role: FileRole): ModelFile | unde
  * the second's. Pure; 16 hex digits.
  */
 export function modelFingerprint(m: ModelManifest): string {
-  const h = createHash("sha256");
-  for (const f of m.files) h.update(`${f.role}\0${f.name}\0${f.bytes}\0${f.sha256}\n`);
-  h.update(`${m.dims}\0${m.pooling}\0${m.normalize}\0${m.maxTokens}\0${m.output}\0`);
-  h.update(`${m.prefixes.query}\0${m.prefixes.passage}`);
-  return h.digest("hex").slice(0, 16);
+  const files = m.files.map((f) => `${f.role}\0${f.name}\0${f.bytes}\0${f.sha256}\n`).join("");
+  const shape = `${m.dims}\0${m.pooling}\0${m.normalize}\0${m.maxTokens}\0${m.output}\0`;
+  return sha256Hex(`${files}${shape}${m.prefixes.query}\0${m.prefixes.passage}`).slice(0, 16);
 }

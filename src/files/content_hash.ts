@@ -25,6 +25,12 @@ export function sha1Hex(data: string | Uint8Array): string {
   return nodeCrypto.createHash("sha1").update(data).digest("hex");
 }
 
+/** The sha256 of a text (as UTF-8), hex. */
+export function sha256Hex(text: string): string {
+  nodeCrypto ??= process.getBuiltinModule("node:crypto");
+  return nodeCrypto.createHash("sha256").update(text).digest("hex");
+}
+
 /** The content hash of a file's bytes (sha1, hex). */
 export function contentHash(bytes: Uint8Array): string {
   return sha1Hex(bytes);

@@ -6,7 +6,7 @@
  * `node:path`). Reads files; writes nothing.
  */
 export { canonicalPath } from "./canonical.ts";
-export { contentHash, contentHashAsync, sha1Hex } from "./content_hash.ts";
+export { contentHash, contentHashAsync, sha1Hex, sha256Hex } from "./content_hash.ts";
 export { decodeText, utf16Bom } from "./decode.ts";
 export { exists } from "./exists.ts";
 export {
