@@ -217,3 +217,43 @@ Deno.test("a name bound by an import's alias follows what it imports as that is 
     removeTree(base);
   }
 });
+
+Deno.test("a Rust workspace's calls into another crate by name follow the crate as it appears, doubles, moves and goes", async () => {
+  const base = tempDir();
+  const root = join(base, "repo");
+  const write = (rel: string, text: string) => {
+    Deno.mkdirSync(join(root, rel, ".."), { recursive: true });
+    Deno.writeTextFileSync(join(root, rel), text);
+  };
+  write(
+    "app/src/main.rs",
+    "use text_util::shout::loud;\nuse text_util::whisper;\n\nfn main() {\n    loud();\n    whisper();\n}\n",
+  );
+  write("crates/text-util/src/shout.rs", "pub fn loud() {}\n");
+  const live = indexer(join(base, "home"), root);
+  const compare = freshComparer(base, root, live);
+  const calls = async (what: string) =>
+    (await compare(what)).filter((l) => l.includes(":main -calls->")).map((l) =>
+      l.replace(/:\d+ \(/, " (")
+    );
+  try {
+    assert.deepEqual(await calls("no crate root yet"), []);
+    write("crates/text-util/src/lib.rs", "pub mod shout;\n\npub fn whisper() {}\n");
+    assert.deepEqual(await calls("the crate's lib.rs added"), [
+      "app/src/main.rs:main -calls-> crates/text-util/src/lib.rs:whisper (import)",
+      "app/src/main.rs:main -calls-> crates/text-util/src/shout.rs:loud (import)",
+    ]);
+    // A second crate of that name: which one the app links is Cargo's to say.
+    write("forks/text_util/src/lib.rs", "pub fn whisper() {}\n");
+    assert.deepEqual(await calls("a second crate of the name"), []);
+    Deno.removeSync(join(root, "forks"), { recursive: true });
+    assert.equal((await calls("the second one gone")).length, 2);
+    Deno.renameSync(join(root, "crates/text-util"), join(root, "crates/words"));
+    assert.deepEqual(await calls("the crate's folder renamed"), []);
+    Deno.renameSync(join(root, "crates/words"), join(root, "crates/text_util"));
+    assert.equal((await calls("renamed to the crate's name")).length, 2);
+  } finally {
+    live.journal.close();
+    removeTree(base);
+  }
+});

@@ -1,6 +1,6 @@
 /** The code graph end to end: real tree-sitter extraction, real resolution, the CLI's graph commands. */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { homePaths } from "../src/config/mod.ts";
 import { Journal } from "../src/store/mod.ts";
 import { cli, copyDir, removeTree, tempDir, writeTree } from "./helpers.ts";
@@ -391,6 +391,50 @@ Deno.test("a Rust `use … as` binding lands on what it imports", async () => {
   assert.equal((await cli(home, ["index", repo])).code, 0);
   const r = JSON.parse((await cli(home, ["callees", "alias_user", "--json"])).stdout);
   assert.deepEqual(r.callees.map((c: { qualname: string }) => c.qualname), ["notify"]);
+  removeTree(base);
+});
+
+Deno.test("a Rust workspace: paths into another crate by its name land there, and a module bound by `self` or by name stays that module", async () => {
+  const base = tempDir();
+  const repo = join(base, "ws");
+  const home = join(base, "home");
+  writeTree(repo, {
+    "Cargo.toml": '[workspace]\nmembers = ["app", "crates/*"]\n',
+    // Another crate that passes on a module named `write` and one named `consts`.
+    "crates/codegen-ssa/src/lib.rs": "pub mod traits;\npub fn link_binary() {}\n",
+    "crates/codegen-ssa/src/traits/mod.rs":
+      "mod write;\nmod consts;\npub use self::write::*;\npub use self::consts::*;\n",
+    "crates/codegen-ssa/src/traits/write.rs": "pub fn llvm_err() {}\n",
+    "crates/codegen-ssa/src/traits/consts.rs": "pub fn ptrcast() {}\n",
+    "app/src/main.rs": "mod back;\nmod consts;\n",
+    "app/src/consts.rs": "use codegen_ssa::traits::*;\npub fn ptrcast() {}\n",
+    "app/src/back/mod.rs": "pub mod write;\npub mod lto;\n",
+    "app/src/back/write.rs": "use codegen_ssa::traits::*;\npub fn llvm_err() {}\n",
+    "app/src/back/lto.rs": [
+      "use crate::back::write::{self};",
+      "use crate::consts;",
+      "use codegen_ssa::link_binary;",
+      "pub fn fat_lto() {",
+      "    write::llvm_err();",
+      "    consts::ptrcast();",
+      "    link_binary();",
+      "}",
+      "",
+    ].join("\n"),
+  });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const r = JSON.parse((await cli(home, ["callees", "fat_lto", "--json"])).stdout);
+  assert.deepEqual(
+    r.callees.map((c: { qualname: string; path: string }) =>
+      `${relative(repo, c.path)}:${c.qualname}`
+    )
+      .sort(),
+    [
+      "app/src/back/write.rs:llvm_err",
+      "app/src/consts.rs:ptrcast",
+      "crates/codegen-ssa/src/lib.rs:link_binary",
+    ],
+  );
   removeTree(base);
 });
 

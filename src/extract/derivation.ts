@@ -63,11 +63,13 @@ export const DERIVATION: DerivationVersions = {
     // b`, `import { a as b }`, `use m::a as b`), so calls of `b` land on `a`;
     // for rust also, re-derived so that a workspace member's `crate::` paths,
     // pending since they were read from the root's src/, resolve again.
+    // rust 2: re-derived so that paths into another crate of the workspace
+    // by its name (`use text_util::shout`), pending until now, resolve.
     python: 1,
     javascript: 1,
     typescript: 1,
     tsx: 1,
-    rust: 1,
+    rust: 2,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.
     // 3: nor a heading inside an HTML comment; 4: nor a line continuing a list item or quote.

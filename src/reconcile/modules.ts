@@ -5,14 +5,17 @@ const JS_EXT = [".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", "
 /**
  * The root-relative files a module specifier may name, most likely first
  * (pure). `fromRel` is the importing file; `aliases` maps tsconfig `paths`
- * prefixes (`@/` → `src/`). Returns [] for a package outside the
- * repository (`node:fs`, `numpy`), which then never resolves to a guess.
+ * prefixes (`@/` → `src/`); `crateFolder` finds a Rust workspace's other
+ * crates (`use util::text` in `app/src/main.rs`). Returns [] for a package
+ * outside the repository (`node:fs`, `numpy`, `serde` from crates.io), which
+ * then never resolves to a guess.
  */
 export function moduleCandidates(
   language: string,
   fromRel: string,
   module: string,
   aliases: ReadonlyMap<string, string> = new Map(),
+  crateFolder: CrateFolder = () => undefined,
 ): string[] {
   const dir = posix.dirname(fromRel) === "." ? "" : posix.dirname(fromRel);
   switch (language) {
@@ -59,19 +62,27 @@ export function moduleCandidates(
       // member), else the root.
       const segments = dir === "" ? [] : dir.split("/");
       const src = segments.lastIndexOf("src");
-      const crate = src > 0 ? segments.slice(0, src).join("/") : "";
+      let crate = src > 0 ? segments.slice(0, src).join("/") : "";
       let base: string[];
+      let roots = ["src/lib.rs", "src/main.rs"];
       if (head === "crate") base = [posix.join(crate, "src"), ...parts.slice(1)];
       else if (head === "self") base = [dir, ...parts.slice(1)];
       else if (head === "super") base = [posix.dirname(dir), ...parts.slice(1)];
-      else return [];
+      else {
+        // Another crate of the workspace, by name (`use util::text::shout`).
+        const folder = head === undefined ? undefined : crateFolder(head);
+        if (folder === undefined) return [];
+        crate = folder;
+        base = [posix.join(crate, "src"), ...parts.slice(1)];
+        roots = ["src/lib.rs"]; // a binary's items are no other crate's to import
+      }
       const out: string[] = [];
       // `crate::a::b::Item`: the item may live in a/b.rs, or b may be the item in a.rs.
       for (let n = base.length; n >= 2; n--) {
         const p = posix.join(...base.slice(0, n));
         out.push(p + ".rs", posix.join(p, "mod.rs"));
       }
-      out.push(posix.join(crate, "src/lib.rs"), posix.join(crate, "src/main.rs"));
+      out.push(...roots.map((r) => posix.join(crate, r)));
       return unique(out);
     }
     case "c":
@@ -86,6 +97,74 @@ export function moduleCandidates(
     default:
       return [];
   }
+}
+
+/**
+ * Finds the folder of a Rust crate by the name code uses for it (`util` of
+ * `use util::text`), root-relative; undefined when the repository holds no
+ * such crate, or several.
+ */
+export type CrateFolder = (name: string) => string | undefined;
+
+/**
+ * The folder names a Rust crate called `name` in code may have: the name
+ * itself and, since Cargo turns a package's `-` into `_`, with `-` (pure).
+ * A standard crate (`std`, `core`, `alloc`, …) and a path's own anchors
+ * (`crate`, `self`, `super`) have none.
+ *
+ * @example
+ * ```ts
+ * import { crateFolderNames } from "./modules.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(crateFolderNames("grep_searcher"), ["grep_searcher", "grep-searcher"]);
+ * assert.deepEqual(crateFolderNames("util"), ["util"]);
+ * assert.deepEqual(crateFolderNames("std"), []);
+ * ```
+ */
+export function crateFolderNames(name: string): string[] {
+  if (RUST_ANCHORS.has(name) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return [];
+  const dashed = name.replaceAll("_", "-");
+  return dashed === name ? [name] : [name, dashed];
+}
+
+/** First segments of a Rust path that never name a workspace crate. */
+const RUST_ANCHORS = new Set([
+  "crate",
+  "self",
+  "super",
+  "Self",
+  "std",
+  "core",
+  "alloc",
+  "proc_macro",
+  "test",
+]);
+
+/**
+ * The folder suffixes that hold the files a Rust path into another crate of
+ * the workspace may name (pure): `util/src/text` and `util/src` for
+ * `util::text::shout` (its `text.rs`, `text/mod.rs`, `lib.rs`). A file
+ * appearing in such a folder may be what an import of the path was
+ * waiting for. Empty for any other language or path.
+ *
+ * @example
+ * ```ts
+ * import { crateDirSuffixes } from "./modules.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(crateDirSuffixes("rust", "util::text"), ["util/src", "util/src/text"]);
+ * assert.deepEqual(crateDirSuffixes("rust", "crate::text"), []);
+ * ```
+ */
+export function crateDirSuffixes(language: string, module: string): string[] {
+  if (language !== "rust") return [];
+  const [head, ...rest] = module.split("::");
+  return crateFolderNames(head ?? "").flatMap((folder) =>
+    rest.length === 0
+      ? [`${folder}/src`]
+      : rest.map((_, i) => posix.join(folder, "src", ...rest.slice(0, i))).concat(
+        posix.join(folder, "src", ...rest),
+      )
+  );
 }
 
 /**

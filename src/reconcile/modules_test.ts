@@ -32,6 +32,24 @@ Deno.test("moduleCandidates() maps specifiers to repository files per language",
   assert.ok(member.includes("compiler/rustc_x/src/store.rs"), member.join(" "));
   assert.ok(member.includes("compiler/rustc_x/src/lib.rs"), member.join(" "));
   assert.ok(!member.some((c) => c.startsWith("src/")), member.join(" "));
+  // Another crate of the workspace, where the resolver finds its folder; none, no candidates.
+  const crates = new Map([["text_util", "crates/text-util"]]);
+  const other = moduleCandidates(
+    "rust",
+    "app/src/main.rs",
+    "text_util::shout",
+    new Map(),
+    (n) => crates.get(n),
+  );
+  assert.deepEqual(other, [
+    "crates/text-util/src/shout.rs",
+    "crates/text-util/src/shout/mod.rs",
+    "crates/text-util/src/lib.rs",
+  ]);
+  assert.deepEqual(
+    moduleCandidates("rust", "app/src/main.rs", "serde::de", new Map(), (n) => crates.get(n)),
+    [],
+  );
   assert.ok(moduleCandidates("c", "src/a.c", "util.h").includes("src/util.h"));
 });
 

@@ -8,7 +8,12 @@ import {
   mixesIn,
   receiverRole,
 } from "./call_rules.ts";
-import { moduleCandidates, packageDirSuffixes } from "./modules.ts";
+import {
+  crateDirSuffixes,
+  crateFolderNames,
+  moduleCandidates,
+  packageDirSuffixes,
+} from "./modules.ts";
 import { admits, arityOf, OVERLOADING } from "../extract/arity.ts";
 import { detectLanguage, languageFamily, languageFamilySql } from "../extract/language.ts";
 import { fileNodeId } from "./desired.ts";
@@ -111,13 +116,21 @@ function lastSegment(qualified: string): string {
 
 /**
  * The module tails a file is imported by: its stem and its folder's name; a
- * Python file's also `""`, the tail of `from . import mod` (a module of dots).
+ * Python file's also `""`, the tail of `from . import mod` (a module of dots);
+ * a Rust crate root's (`src/lib.rs`, `src/main.rs`) also `crate` and, for a
+ * library, its crate's name (`use crate::x`, `use text_util::x` name
+ * the items it holds).
  */
 function tailsOf(rel: string): string[] {
   const parts = rel.split("/");
   const tails = [parts.at(-1)!.replace(/\.[^.]*$/, "")];
   if (parts.length > 1) tails.push(parts.at(-2)!);
   if (/\.pyi?$/.test(rel)) tails.push("");
+  if (/(^|\/)src\/(lib|main)\.rs$/.test(rel)) {
+    tails.push("crate");
+    const folder = parts.at(-3);
+    if (parts.at(-1) === "lib.rs" && folder !== undefined) tails.push(folder.replaceAll("-", "_"));
+  }
   return tails;
 }
 
@@ -401,7 +414,16 @@ export class Resolver {
     // The files whose imports looked at this one (or lost a target): their
     // import-bound references may resolve now. A file whose own imports
     // changed because of it (a re-export) passes that on to its importers.
-    let level = new Map([...affected].map((owner) => [owner, ownTails] as const));
+    let level = new Map<number, readonly string[]>(
+      [...affected].map((owner) => [owner, ownTails] as const),
+    );
+    // A crate root come or gone: imports by the crate's name find another
+    // folder, or none, whichever of its files they land in.
+    if (oldIds.size === 0 || facts?.state !== "indexed") {
+      for (const [owner, tails] of this.#crateImporters(change.rootId, change.rel)) {
+        level.set(owner, [...new Set([...(level.get(owner) ?? ownTails), ...tails])]);
+      }
+    }
     for (let depth = 0; depth < 3 && level.size > 0; depth++) {
       const next = new Map<number, string[]>();
       for (const [owner, tails] of level) {
@@ -1151,6 +1173,41 @@ export class Resolver {
   }
 
   /**
+   * When `rel` is the root of a workspace crate (`crates/text-util/src/lib.rs`):
+   * the files that import from that crate by its name (`use
+   * text_util::shout::loud`), each with the tails of those imports. Which
+   * folder the name finds ({@link #crateFolder}) changes when such a file
+   * comes or goes, for every import by the name, whichever of the crate's
+   * files it lands in; found through the tails of the files of every crate
+   * of the name (module tails are indexed): never a scan of every import.
+   * Empty for any other file.
+   */
+  #crateImporters(rootId: number, rel: string): Map<number, string[]> {
+    const out = new Map<number, string[]>();
+    const m = /(?:^|\/)([^/]+)\/src\/lib\.rs$/.exec(rel);
+    if (!m) return out;
+    const name = m[1]!.replaceAll("-", "_");
+    // Every crate of the name: a second one's coming hides the first.
+    const files = crateFolderNames(name).flatMap((folder) =>
+      this.journal.all<{ rel: string }>(
+        `SELECT rel FROM paths WHERE root_id = ? AND language = 'rust' AND state = 'indexed'
+           AND instr('/' || rel, ?) > 0`,
+        rootId,
+        `/${folder}/src/`,
+      )
+    );
+    for (const tail of new Set([name, ...files.flatMap((f) => tailsOf(f.rel))])) {
+      for (const r of this.#importsEndingIn(rootId, tail)) {
+        if (r.language !== "rust" || r.module?.split("::")[0] !== name) continue;
+        const tails = out.get(r.owner_id);
+        if (tails === undefined) out.set(r.owner_id, [tail]);
+        else if (!tails.includes(tail)) tails.push(tail);
+      }
+    }
+    return out;
+  }
+
+  /**
    * The imports of root `rootId` whose specifier ends in `tail`, with their
    * files' language and path; cached for one afterChange, whose cascade asks
    * again for each file of a folder (a C# namespace, a package).
@@ -1183,7 +1240,10 @@ export class Resolver {
     const dir = posix.dirname(from);
     return cachedOr(this.#specCache, `${rootId}\0${language}\0${dir}\0${spec}`, () => ({
       files: moduleCandidates(language ?? "", from, spec, this.#aliasesFor(rootId)),
-      dirs: packageDirSuffixes(language ?? "", spec),
+      dirs: [
+        ...packageDirSuffixes(language ?? "", spec),
+        ...crateDirSuffixes(language ?? "", spec),
+      ],
     }));
   }
 
@@ -1253,8 +1313,19 @@ export class Resolver {
       : null;
     const sought = remote ? remote.split(/\.|::/).at(-1)! : name;
     if (specs.length > 0) {
-      const files = specs.map((spec) => this.#filesFor(owner, spec)).find((f) => f.length > 0) ??
-        [];
+      const spec = specs.find((s) => this.#filesFor(owner, s).length > 0);
+      const files = spec === undefined ? [] : this.#filesFor(owner, spec);
+      // `use a::write::{self}`, `use crate::consts`: the name is the module the
+      // files are, not one they pass on (a `pub use other::*` may pass on
+      // another crate's module of that name).
+      const isModule = (n: string) => {
+        if (owner.language !== "rust" || spec === undefined || lastSegment(spec) !== n) {
+          return false;
+        }
+        // The module's own file (`write.rs`, `write/mod.rs`), not a crate root tried last.
+        const parts = (this.#owner(files[0]!)?.rel ?? "").split("/");
+        return parts.at(-1) === `${n}.rs` || (parts.at(-1) === "mod.rs" && parts.at(-2) === n);
+      };
       if (files.length > 0) {
         // `Foo.m()` through `import Foo`: a member of class Foo where Foo is
         // one; else (a module, a namespace) a top-level definition of it.
@@ -1263,7 +1334,8 @@ export class Resolver {
           const bound = this.#bindings(owner.id).get(ref.module ?? qualifier ?? "");
           const imported = (bound?.imported ?? bound?.target ?? qualifier ?? "").split(/\.|::/)
             .at(-1)!;
-          const cls = this.#classIn(files, imported) ?? this.#classThroughStars(files, imported);
+          const cls = this.#classIn(files, imported) ??
+            (isModule(imported) ? undefined : this.#classThroughStars(files, imported));
           if (cls) {
             const hit = this.#memberOf(owner, [cls], name, ref.args);
             return hit ? { dst: hit, how: "import" } : undefined;
@@ -1282,6 +1354,10 @@ export class Resolver {
           sought,
         );
         if (hit) return { dst: hit.id, how: "import" };
+        if (ref.kind === "imports" && isModule(sought)) {
+          const file = this.#fileNode(files[0]!);
+          if (file) return { dst: file.id, how: "module" };
+        }
         // A re-export (`export { x } from "./x.ts"`): follow the module's own import.
         const reexport = sought === "*" ? undefined : j.get<{ dst: string }>(
           `SELECT dst FROM edges WHERE owner_id IN (${files.map(() => "?").join(",")})
@@ -1898,9 +1974,14 @@ export class Resolver {
 
   /** The look-up behind {@link #filesFor}; `deps` collects what it consulted. */
   #lookupFiles(owner: Owner, spec: string, deps: string[]): number[] {
-    const j = this.journal;
     const language = owner.language ?? "";
-    const rels = moduleCandidates(language, owner.rel, spec, this.#aliasesFor(owner.root_id));
+    const rels = moduleCandidates(
+      language,
+      owner.rel,
+      spec,
+      this.#aliasesFor(owner.root_id),
+      (name) => this.#crateFolder(owner, name, deps),
+    );
     const base = this.#rootPath(owner.root_id);
     for (const rel of rels) {
       deps.push(`p:${base}/${rel}`);
@@ -1909,22 +1990,51 @@ export class Resolver {
     }
     for (const suffix of packageDirSuffixes(language, spec)) {
       deps.push(`d:${owner.root_id}:${suffix}`);
-      const files = this.#folders.filesIn(
-        owner.root_id,
-        language,
-        suffix,
-        () =>
-          j.all<{ id: number; rel: string }>(
-            "SELECT id, rel FROM paths WHERE root_id = ? AND language = ? AND state = 'indexed'",
-            owner.root_id,
-            language,
-          ),
-      );
+      const files = this.#filesInFolders(owner, language, suffix);
       if (files.length > 0) {
         return (language === "go" ? onePackage(files, suffix) : files).map((f) => f.id);
       }
     }
     return [];
+  }
+
+  /** The files of the owner's root and `language` in folders that end with `suffix`. */
+  #filesInFolders(owner: Owner, language: string, suffix: string): { id: number; rel: string }[] {
+    return this.#folders.filesIn(
+      owner.root_id,
+      language,
+      suffix,
+      () =>
+        this.journal.all<{ id: number; rel: string }>(
+          "SELECT id, rel FROM paths WHERE root_id = ? AND language = ? AND state = 'indexed'",
+          owner.root_id,
+          language,
+        ),
+    );
+  }
+
+  /**
+   * The folder of the workspace crate code calls `name` (`util` of `use
+   * util::text`), in the owner's root: the one folder of that name (or with
+   * `-` for `_`, as Cargo names packages) holding an indexed `src/lib.rs`.
+   * Undefined when none does, or when several do (two vendored copies, two
+   * workspaces in one root): the import then stays pending, never a guess.
+   * A crate at the root itself is not found so (its name is in Cargo.toml,
+   * not in a path). Its look-ups depend on those folders (`deps`), so a
+   * crate appearing, moving or gone is seen at its next commit.
+   */
+  #crateFolder(owner: Owner, name: string, deps: string[]): string | undefined {
+    const found = new Set<string>();
+    for (const folder of crateFolderNames(name)) {
+      const suffix = `${folder}/src`;
+      deps.push(`d:${owner.root_id}:${suffix}`);
+      for (const f of this.#filesInFolders(owner, "rust", suffix)) {
+        if (f.rel === `${suffix}/lib.rs` || f.rel.endsWith(`/${suffix}/lib.rs`)) {
+          found.add(f.rel.slice(0, -"/src/lib.rs".length));
+        }
+      }
+    }
+    return found.size === 1 ? [...found][0] : undefined;
   }
 
   #rootPath(rootId: number): string {
