@@ -229,29 +229,41 @@ Deno.test("a Rust workspace's calls into another crate by name follow the crate 
     "app/src/main.rs",
     "use text_util::shout::loud;\nuse text_util::whisper;\n\nfn main() {\n    loud();\n    whisper();\n}\n",
   );
+  // Paths written out, with no `use`.
+  write(
+    "app/src/cli.rs",
+    "fn run() {\n    text_util::whisper();\n    text_util::shout::loud();\n}\n",
+  );
   write("crates/text-util/src/shout.rs", "pub fn loud() {}\n");
   const live = indexer(join(base, "home"), root);
   const compare = freshComparer(base, root, live);
   const calls = async (what: string) =>
-    (await compare(what)).filter((l) => l.includes(":main -calls->")).map((l) =>
+    (await compare(what)).filter((l) => / -calls-> crates\//.test(l)).map((l) =>
       l.replace(/:\d+ \(/, " (")
     );
+  const lib = "pub mod shout;\n\npub fn whisper() {}\n";
   try {
     assert.deepEqual(await calls("no crate root yet"), []);
-    write("crates/text-util/src/lib.rs", "pub mod shout;\n\npub fn whisper() {}\n");
+    write("crates/text-util/src/lib.rs", lib);
     assert.deepEqual(await calls("the crate's lib.rs added"), [
+      "app/src/cli.rs:run -calls-> crates/text-util/src/lib.rs:whisper (import)",
+      "app/src/cli.rs:run -calls-> crates/text-util/src/shout.rs:loud (import)",
       "app/src/main.rs:main -calls-> crates/text-util/src/lib.rs:whisper (import)",
       "app/src/main.rs:main -calls-> crates/text-util/src/shout.rs:loud (import)",
     ]);
+    Deno.removeSync(join(root, "crates/text-util/src/lib.rs"));
+    assert.deepEqual(await calls("the crate's lib.rs deleted"), []);
+    write("crates/text-util/src/lib.rs", lib);
+    assert.equal((await calls("the crate's lib.rs back")).length, 4);
     // A second crate of that name: which one the app links is Cargo's to say.
     write("forks/text_util/src/lib.rs", "pub fn whisper() {}\n");
     assert.deepEqual(await calls("a second crate of the name"), []);
     Deno.removeSync(join(root, "forks"), { recursive: true });
-    assert.equal((await calls("the second one gone")).length, 2);
+    assert.equal((await calls("the second one gone")).length, 4);
     Deno.renameSync(join(root, "crates/text-util"), join(root, "crates/words"));
     assert.deepEqual(await calls("the crate's folder renamed"), []);
     Deno.renameSync(join(root, "crates/words"), join(root, "crates/text_util"));
-    assert.equal((await calls("renamed to the crate's name")).length, 2);
+    assert.equal((await calls("renamed to the crate's name")).length, 4);
   } finally {
     live.journal.close();
     removeTree(base);

@@ -115,6 +115,25 @@ function lastSegment(qualified: string): string {
 }
 
 /**
+ * The name code calls the workspace crate `rel` is in (`text_util` of
+ * `crates/text-util/src/a/b.rs`: the folder above its last `src`), else
+ * undefined (a file at the root's own `src/`, whose name is in Cargo.toml).
+ */
+function crateOfFile(rel: string): string | undefined {
+  const parts = rel.split("/");
+  const src = parts.lastIndexOf("src", parts.length - 2);
+  return src > 0 ? parts[src - 1]!.replaceAll("-", "_") : undefined;
+}
+
+/**
+ * The name code calls a workspace crate by when `rel` is its root
+ * (`text_util` of `crates/text-util/src/lib.rs`), else undefined.
+ */
+function crateOfRoot(rel: string): string | undefined {
+  return /(?:^|\/)([^/]+)\/src\/lib\.rs$/.exec(rel)?.[1]!.replaceAll("-", "_");
+}
+
+/**
  * The module tails a file is imported by: its stem and its folder's name; a
  * Python file's also `""`, the tail of `from . import mod` (a module of dots);
  * a Rust crate root's (`src/lib.rs`, `src/main.rs`) also `crate` and, for a
@@ -418,9 +437,13 @@ export class Resolver {
       [...affected].map((owner) => [owner, ownTails] as const),
     );
     // A crate root come or gone: imports by the crate's name find another
-    // folder, or none, whichever of its files they land in.
-    if (oldIds.size === 0 || facts?.state !== "indexed") {
-      for (const [owner, tails] of this.#crateImporters(change.rootId, change.rel)) {
+    // folder, or none, whichever of its files they land in; so do paths
+    // written out in full (`rustc_span::with_session_globals(…)`).
+    const crate = oldIds.size === 0 || facts?.state !== "indexed"
+      ? crateOfRoot(change.rel)
+      : undefined;
+    if (crate !== undefined) {
+      for (const [owner, tails] of this.#crateImporters(change.rootId, crate)) {
         level.set(owner, [...new Set([...(level.get(owner) ?? ownTails), ...tails])]);
       }
     }
@@ -482,6 +505,25 @@ export class Resolver {
         )
       ) {
         retry.push(...this.#qualifiedCalls(m.name, pathId, reshaped));
+      }
+    }
+    if (crate !== undefined) retry.push(...this.#reopenCratePaths(change.rootId, crate));
+    else if (reshaped.size > 0) {
+      // A path into this crate written out (`text_util::shout::loud()`): the
+      // definition it names may be one of this file's.
+      const member = crateOfFile(change.rel);
+      if (member !== undefined && languages.has("rust")) {
+        retry.push(
+          ...j.all<RefRow & { module: string }>(
+            `SELECT pe.rowid, pe.* FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
+             WHERE pe.name IN (SELECT value FROM json_each(?1)) AND pe.owner_id != ?2
+               AND pe.kind != 'imports' AND pe.module IS NOT NULL
+               AND p.root_id = ?3 AND p.language = 'rust'`,
+            JSON.stringify([...reshaped]),
+            pathId,
+            change.rootId,
+          ).filter((r) => r.module.split("::")[0] === member),
+        );
       }
     }
     for (const [i, ref] of retry.entries()) {
@@ -1173,20 +1215,16 @@ export class Resolver {
   }
 
   /**
-   * When `rel` is the root of a workspace crate (`crates/text-util/src/lib.rs`):
+   * For the crate `name` whose root came or went (see `crateOfRoot`):
    * the files that import from that crate by its name (`use
    * text_util::shout::loud`), each with the tails of those imports. Which
    * folder the name finds ({@link #crateFolder}) changes when such a file
    * comes or goes, for every import by the name, whichever of the crate's
    * files it lands in; found through the tails of the files of every crate
    * of the name (module tails are indexed): never a scan of every import.
-   * Empty for any other file.
    */
-  #crateImporters(rootId: number, rel: string): Map<number, string[]> {
+  #crateImporters(rootId: number, name: string): Map<number, string[]> {
     const out = new Map<number, string[]>();
-    const m = /(?:^|\/)([^/]+)\/src\/lib\.rs$/.exec(rel);
-    if (!m) return out;
-    const name = m[1]!.replaceAll("-", "_");
     // Every crate of the name: a second one's coming hides the first.
     const files = crateFolderNames(name).flatMap((folder) =>
       this.journal.all<{ rel: string }>(
@@ -1205,6 +1243,35 @@ export class Resolver {
       }
     }
     return out;
+  }
+
+  /**
+   * The references of the root's Rust files that name crate `name` in a path
+   * written out (`name::f()`, `name::a::T::new()`, `impl name::Tr for X`),
+   * resolved ones put back among the pending first: where they land follows
+   * which folder the name finds. Read file by file through the owners'
+   * index, Rust files only.
+   */
+  #reopenCratePaths(rootId: number, name: string): RefRow[] {
+    const j = this.journal;
+    const inCrate = `(r.module = ?2 OR substr(r.module, 1, length(?2) + 2) = ?2 || '::')`;
+    const resolved = j.all<RefRow>(
+      `SELECT r.rowid, ${REF_COLUMNS.split(", ").map((c) => `r.${c}`).join(", ")}
+       FROM paths p JOIN edges r ON r.owner_id = p.id
+       WHERE p.root_id = ?1 AND p.language = 'rust' AND r.kind != 'imports' AND ${inCrate}`,
+      rootId,
+      name,
+    );
+    for (const r of resolved) {
+      j.run("DELETE FROM edges WHERE rowid = ?", r.rowid);
+      insertPending(j, r);
+    }
+    return j.all<RefRow>(
+      `SELECT r.rowid, r.* FROM paths p JOIN pending_edges r ON r.owner_id = p.id
+       WHERE p.root_id = ?1 AND p.language = 'rust' AND r.kind != 'imports' AND ${inCrate}`,
+      rootId,
+      name,
+    );
   }
 
   /**
