@@ -234,7 +234,7 @@ Deno.test("a Rust workspace's calls into another crate by name follow the crate 
     "app/src/cli.rs",
     "fn run() {\n    text_util::whisper();\n    text_util::shout::loud();\n}\n",
   );
-  write("crates/text-util/src/shout.rs", "pub fn loud() {}\n");
+  write("crates/text-util/src/shout.rs", "pub fn loud() {\n    crate::whisper();\n}\n");
   const live = indexer(join(base, "home"), root);
   const compare = freshComparer(base, root, live);
   const calls = async (what: string) =>
@@ -250,20 +250,25 @@ Deno.test("a Rust workspace's calls into another crate by name follow the crate 
       "app/src/cli.rs:run -calls-> crates/text-util/src/shout.rs:loud (import)",
       "app/src/main.rs:main -calls-> crates/text-util/src/lib.rs:whisper (import)",
       "app/src/main.rs:main -calls-> crates/text-util/src/shout.rs:loud (import)",
+      "crates/text-util/src/shout.rs:loud -calls-> crates/text-util/src/lib.rs:whisper (import)",
     ]);
     Deno.removeSync(join(root, "crates/text-util/src/lib.rs"));
     assert.deepEqual(await calls("the crate's lib.rs deleted"), []);
     write("crates/text-util/src/lib.rs", lib);
-    assert.equal((await calls("the crate's lib.rs back")).length, 4);
+    assert.equal((await calls("the crate's lib.rs back")).length, 5);
     // A second crate of that name: which one the app links is Cargo's to say.
     write("forks/text_util/src/lib.rs", "pub fn whisper() {}\n");
-    assert.deepEqual(await calls("a second crate of the name"), []);
+    assert.deepEqual(await calls("a second crate of the name"), [
+      "crates/text-util/src/shout.rs:loud -calls-> crates/text-util/src/lib.rs:whisper (import)",
+    ]);
     Deno.removeSync(join(root, "forks"), { recursive: true });
-    assert.equal((await calls("the second one gone")).length, 4);
+    assert.equal((await calls("the second one gone")).length, 5);
     Deno.renameSync(join(root, "crates/text-util"), join(root, "crates/words"));
-    assert.deepEqual(await calls("the crate's folder renamed"), []);
+    assert.deepEqual(await calls("the crate's folder renamed"), [
+      "crates/words/src/shout.rs:loud -calls-> crates/words/src/lib.rs:whisper (import)",
+    ]);
     Deno.renameSync(join(root, "crates/words"), join(root, "crates/text_util"));
-    assert.equal((await calls("renamed to the crate's name")).length, 4);
+    assert.equal((await calls("renamed to the crate's name")).length, 5);
   } finally {
     live.journal.close();
     removeTree(base);

@@ -438,6 +438,40 @@ Deno.test("a Rust workspace: paths into another crate by its name land there, an
   removeTree(base);
 });
 
+Deno.test("a Rust `super` is the module above the file's own, and above an inline module, the file", async () => {
+  const base = tempDir();
+  const repo = join(base, "crate");
+  const home = join(base, "home");
+  writeTree(repo, {
+    "Cargo.toml": '[package]\nname = "x"\nversion = "0.1.0"\n',
+    "src/lib.rs": "mod a;\npub fn helper() {}\n",
+    "src/a/mod.rs": "pub mod b;\npub fn helper() {}\n",
+    "src/a/b.rs": [
+      "use super::helper;",
+      "pub fn run() {",
+      "    helper();",
+      "}",
+      "pub fn local() {}",
+      "mod tests {",
+      "    use super::local;",
+      "    fn check() {",
+      "        local();",
+      "        super::super::helper();",
+      "    }",
+      "}",
+      "",
+    ].join("\n"),
+  });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const callees = async (name: string) =>
+    JSON.parse((await cli(home, ["callees", name, "--json"])).stdout).callees.map(
+      (c: { qualname: string; path: string }) => `${relative(repo, c.path)}:${c.qualname}`,
+    ).sort();
+  assert.deepEqual(await callees("run"), ["src/a/mod.rs:helper"]);
+  assert.deepEqual(await callees("tests.check"), ["src/a/b.rs:local", "src/a/mod.rs:helper"]);
+  removeTree(base);
+});
+
 Deno.test("callers and callees list each symbol once, at its first call, however the calls are written", async () => {
   const base = tempDir();
   const repo = join(base, "java");

@@ -63,18 +63,36 @@ export function moduleCandidates(
       const segments = dir === "" ? [] : dir.split("/");
       const src = segments.lastIndexOf("src");
       let crate = src > 0 ? segments.slice(0, src).join("/") : "";
+      // This file's module and its parent, as folders: `a/b.rs` is module
+      // `a::b`, its submodules in `a/b/`, its `super` is `a` (`a/mod.rs`,
+      // `a.rs`); `a/mod.rs` and a crate root are their folder's module.
+      const file = lastPart(fromRel);
+      const ownFolder = file === "mod.rs" ||
+        ((file === "lib.rs" || file === "main.rs") && lastPart(dir) === "src");
+      const selfDir = ownFolder ? dir : posix.join(dir, file.replace(/\.rs$/, ""));
+      const superDir = ownFolder ? posix.dirname(dir) : dir;
       let base: string[];
-      let roots = ["src/lib.rs", "src/main.rs"];
-      if (head === "crate") base = [posix.join(crate, "src"), ...parts.slice(1)];
-      else if (head === "self") base = [dir, ...parts.slice(1)];
-      else if (head === "super") base = [posix.dirname(dir), ...parts.slice(1)];
-      else {
+      // The file of the module the path starts in, when the path names no deeper one.
+      let last: string[];
+      if (head === "crate") {
+        base = [posix.join(crate, "src"), ...parts.slice(1)];
+        last = ["src/lib.rs", "src/main.rs"].map((r) => posix.join(crate, r));
+      } else if (head === "self") {
+        base = [selfDir, ...parts.slice(1)];
+        last = [fromRel];
+      } else if (head === "super") {
+        base = [superDir, ...parts.slice(1)];
+        last = lastPart(superDir) === "src"
+          ? [posix.join(superDir, "lib.rs"), posix.join(superDir, "main.rs")]
+          : [superDir + ".rs", posix.join(superDir, "mod.rs")];
+      } else {
         // Another crate of the workspace, by name (`use util::text::shout`).
         const folder = head === undefined ? undefined : crateFolder(head);
         if (folder === undefined) return [];
         crate = folder;
         base = [posix.join(crate, "src"), ...parts.slice(1)];
-        roots = ["src/lib.rs"]; // a binary's items are no other crate's to import
+        // A binary's items are no other crate's to import.
+        last = [posix.join(crate, "src/lib.rs")];
       }
       const out: string[] = [];
       // `crate::a::b::Item`: the item may live in a/b.rs, or b may be the item in a.rs.
@@ -82,7 +100,7 @@ export function moduleCandidates(
         const p = posix.join(...base.slice(0, n));
         out.push(p + ".rs", posix.join(p, "mod.rs"));
       }
-      out.push(...roots.map((r) => posix.join(crate, r)));
+      out.push(...last);
       return unique(out);
     }
     case "c":
@@ -97,6 +115,33 @@ export function moduleCandidates(
     default:
       return [];
   }
+}
+
+/**
+ * A Rust path as the file it is written in reads it, when it is written
+ * inside `depth` inline modules (`mod tests { use super::*; }`) (pure):
+ * each `super` such a module's nesting answers is dropped, and a path whose
+ * every `super` is answered names the file's own module (`self`).
+ *
+ * @example
+ * ```ts
+ * import { rustPathInFile } from "./modules.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(rustPathInFile("super", 1), "self");
+ * assert.equal(rustPathInFile("super::helpers", 1), "self::helpers");
+ * assert.equal(rustPathInFile("super::super::x", 1), "super::x");
+ * assert.equal(rustPathInFile("super::x", 0), "super::x");
+ * assert.equal(rustPathInFile("crate::x", 2), "crate::x");
+ * ```
+ */
+export function rustPathInFile(module: string, depth: number): string {
+  const parts = module.split("::");
+  let supers = 0;
+  while (parts[supers] === "super") supers++;
+  if (depth === 0 || supers === 0) return module;
+  return supers <= depth
+    ? ["self", ...parts.slice(supers)].join("::")
+    : parts.slice(depth).join("::");
 }
 
 /**
@@ -183,6 +228,11 @@ export function packageDirSuffixes(language: string, module: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < parts.length; i++) out.push(parts.slice(i).join("/"));
   return out;
+}
+
+/** The last segment of a `/` path. */
+function lastPart(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
 }
 
 function unique(list: string[]): string[] {

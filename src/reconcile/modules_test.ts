@@ -50,6 +50,25 @@ Deno.test("moduleCandidates() maps specifiers to repository files per language",
     moduleCandidates("rust", "app/src/main.rs", "serde::de", new Map(), (n) => crates.get(n)),
     [],
   );
+  // `super` and `self` as the file's place in the module tree says.
+  assert.deepEqual(moduleCandidates("rust", "src/a/b.rs", "super::x"), [
+    "src/a/x.rs",
+    "src/a/x/mod.rs",
+    "src/a.rs",
+    "src/a/mod.rs",
+  ]);
+  assert.deepEqual(moduleCandidates("rust", "src/a/mod.rs", "super::x"), [
+    "src/x.rs",
+    "src/x/mod.rs",
+    "src/lib.rs",
+    "src/main.rs",
+  ]);
+  assert.deepEqual(moduleCandidates("rust", "src/a/b.rs", "self::y"), [
+    "src/a/b/y.rs",
+    "src/a/b/y/mod.rs",
+    "src/a/b.rs",
+  ]);
+  assert.deepEqual(moduleCandidates("rust", "src/a.rs", "super"), ["src/lib.rs", "src/main.rs"]);
   assert.ok(moduleCandidates("c", "src/a.c", "util.h").includes("src/util.h"));
 });
 

@@ -13,6 +13,7 @@ import {
   crateFolderNames,
   moduleCandidates,
   packageDirSuffixes,
+  rustPathInFile,
 } from "./modules.ts";
 import { admits, arityOf, OVERLOADING } from "../extract/arity.ts";
 import { detectLanguage, languageFamily, languageFamilySql } from "../extract/language.ts";
@@ -136,7 +137,8 @@ function crateOfRoot(rel: string): string | undefined {
 /**
  * The module tails a file is imported by: its stem and its folder's name; a
  * Python file's also `""`, the tail of `from . import mod` (a module of dots);
- * a Rust crate root's (`src/lib.rs`, `src/main.rs`) also `crate` and, for a
+ * a Rust module's own file (`mod.rs`, a crate root) also `super` and `self`,
+ * and a crate root's (`src/lib.rs`, `src/main.rs`) `crate` and, for a
  * library, its crate's name (`use crate::x`, `use text_util::x` name
  * the items it holds).
  */
@@ -145,6 +147,8 @@ function tailsOf(rel: string): string[] {
   const tails = [parts.at(-1)!.replace(/\.[^.]*$/, "")];
   if (parts.length > 1) tails.push(parts.at(-2)!);
   if (/\.pyi?$/.test(rel)) tails.push("");
+  // A module's own file: what `super` or `self` alone may name.
+  if (/(^|\/)(src\/(lib|main)|mod)\.rs$/.test(rel)) tails.push("super", "self");
   if (/(^|\/)src\/(lib|main)\.rs$/.test(rel)) {
     tails.push("crate");
     const folder = parts.at(-3);
@@ -228,6 +232,8 @@ interface TailImport {
 interface ImportBinding {
   module: string | null;
   target: string;
+  /** The node the import is written in (a Rust inline module changes what `super` names). */
+  src: string;
   module_tail: string | null;
   /** What an alias binds (`a` of `from m import a as b`), else null. */
   imported: string | null;
@@ -508,23 +514,27 @@ export class Resolver {
       }
     }
     if (crate !== undefined) retry.push(...this.#reopenCratePaths(change.rootId, crate));
-    else if (reshaped.size > 0) {
-      // A path into this crate written out (`text_util::shout::loud()`): the
-      // definition it names may be one of this file's.
+    if (reshaped.size > 0 && languages.has("rust")) {
+      // A path into this file's crate written out (`text_util::shout::loud()`,
+      // or `crate::loud()` within it): the definition it names may be here.
       const member = crateOfFile(change.rel);
-      if (member !== undefined && languages.has("rust")) {
-        retry.push(
-          ...j.all<RefRow & { module: string }>(
-            `SELECT pe.rowid, pe.* FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
-             WHERE pe.name IN (SELECT value FROM json_each(?1)) AND pe.owner_id != ?2
-               AND pe.kind != 'imports' AND pe.module IS NOT NULL
-               AND p.root_id = ?3 AND p.language = 'rust'`,
-            JSON.stringify([...reshaped]),
-            pathId,
-            change.rootId,
-          ).filter((r) => r.module.split("::")[0] === member),
-        );
-      }
+      const seen = new Set(retry.map((r) => r.rowid));
+      retry.push(
+        ...j.all<RefRow & { module: string; rel: string }>(
+          `SELECT pe.rowid, pe.*, p.rel FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
+           WHERE pe.name IN (SELECT value FROM json_each(?1)) AND pe.owner_id != ?2
+             AND pe.kind != 'imports' AND pe.module IS NOT NULL
+             AND p.root_id = ?3 AND p.language = 'rust'`,
+          JSON.stringify([...reshaped]),
+          pathId,
+          change.rootId,
+        ).filter((r) => {
+          const head = r.module.split("::")[0];
+          return !seen.has(r.rowid) &&
+            ((member !== undefined && head === member) ||
+              (head === "crate" && crateOfFile(r.rel) === member));
+        }),
+      );
     }
     for (const [i, ref] of retry.entries()) {
       this.#tryResolve(ref);
@@ -1202,7 +1212,12 @@ export class Resolver {
         if (out.has(r.owner_id)) continue;
         if (
           r.module === null ||
-          importSpecs(r.language, r.module, r.target).some((spec) => {
+          importSpecs(r.language, r.module, r.target).flatMap((spec) =>
+            // Read from an inline module, `super` names less far (see #modulesFor).
+            r.language === "rust" && spec.startsWith("super")
+              ? [spec, rustPathInFile(spec, 1), rustPathInFile(spec, 2)]
+              : [spec]
+          ).some((spec) => {
             const t = this.#specTargets(rootId, r.language, r.rel, spec);
             return t.files.includes(rel) ||
               ((language === undefined || r.language === language) &&
@@ -1783,17 +1798,29 @@ export class Resolver {
    */
   #modulesFor(owner: Owner, ref: RefRow, qualifier: string | undefined): string[] {
     const nested = (module: string, name: string) => importSpecs(owner.language, module, name);
+    // A Rust path inside an inline module (`mod tests { use super::*; }`), as the file reads it.
+    const inFile = (module: string, src: string) =>
+      owner.language === "rust" ? rustPathInFile(module, this.#inlineDepth(owner.id, src)) : module;
     if (ref.kind === "imports") {
-      return ref.module ? nested(ref.module, ref.imported ?? ref.target) : [];
+      return ref.module ? nested(inFile(ref.module, ref.src), ref.imported ?? ref.target) : [];
     }
     const binding = ref.module ?? qualifier ?? ref.target;
     const imp = this.#bindings(owner.id).get(binding);
     if (imp?.module) {
-      return imp.target === ref.target
-        ? [imp.module]
-        : nested(imp.module, imp.imported ?? imp.target);
+      const module = inFile(imp.module, imp.src);
+      return imp.target === ref.target ? [module] : nested(module, imp.imported ?? imp.target);
     }
-    return ref.module ? [ref.module] : [];
+    return ref.module ? [inFile(ref.module, ref.src)] : [];
+  }
+
+  /** How many inline modules (`mod m { … }`) of its file hold node `src`. */
+  #inlineDepth(pathId: number, src: string): number {
+    const nodes = this.#nodesIn(pathId);
+    let depth = 0;
+    for (let n = nodes.get(src); n !== undefined; n = nodes.get(n.parent_id ?? "")) {
+      if (n.kind === "module") depth++;
+    }
+    return depth;
   }
 
   /** A file's import bindings (local name → module and imported name), cached for one afterChange. */
@@ -1801,9 +1828,9 @@ export class Resolver {
     return this.#perFile<ImportBinding, ImportBinding>(
       this.#bindingCache,
       ownerId,
-      `SELECT module, target, module_tail, imported FROM pending_edges
+      `SELECT module, target, module_tail, imported, src FROM pending_edges
        WHERE owner_id = ?1 AND kind = 'imports'
-       UNION ALL SELECT module, target, module_tail, imported FROM edges
+       UNION ALL SELECT module, target, module_tail, imported, src FROM edges
        WHERE owner_id = ?1 AND kind = 'imports'`,
       (b, r) => {
         if (!b.has(r.target)) b.set(r.target, r);
