@@ -472,6 +472,37 @@ Deno.test("a Rust `super` is the module above the file's own, and above an inlin
   removeTree(base);
 });
 
+Deno.test("a Rust type named in code is its struct, never one of its impl blocks, also through a module the file declares", async () => {
+  const base = tempDir();
+  const repo = join(base, "crate");
+  const home = join(base, "home");
+  writeTree(repo, {
+    "Cargo.toml": '[package]\nname = "x"\nversion = "0.1.0"\n',
+    "src/lib.rs": "mod span;\npub use span::Span;\nimpl Span {\n    pub fn lo(&self) {}\n}\n",
+    "src/span.rs":
+      "pub struct Span {}\nimpl Span {\n    pub fn new() -> Span {\n        Span {}\n    }\n}\n",
+    "src/user.rs": "use crate::Span;\npub fn make() {\n    let s = Span::new();\n    Span {};\n}\n",
+  });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const j = Journal.open(homePaths(home).journal, { readOnly: true });
+  try {
+    const targets = j.all<{ l: string }>(
+      `SELECT ps.rel || ' ' || e.kind || ' ' || e.target || ' -> ' || pd.rel || ':' || d.kind || ' ' || d.qualname AS l
+       FROM edges e JOIN nodes d ON d.id = e.dst JOIN paths pd ON pd.id = d.path_id
+       JOIN paths ps ON ps.id = e.owner_id WHERE ps.rel IN ('src/user.rs', 'src/lib.rs') ORDER BY 1`,
+    ).map((r) => r.l);
+    assert.deepEqual(targets, [
+      "src/lib.rs imports Span -> src/span.rs:struct Span",
+      "src/user.rs calls Span -> src/span.rs:struct Span",
+      "src/user.rs calls new -> src/span.rs:method Span.new",
+      "src/user.rs imports Span -> src/span.rs:struct Span",
+    ]);
+  } finally {
+    j.close();
+    removeTree(base);
+  }
+});
+
 Deno.test("callers and callees list each symbol once, at its first call, however the calls are written", async () => {
   const base = tempDir();
   const repo = join(base, "java");

@@ -158,11 +158,14 @@ function tailsOf(rel: string): string[] {
 }
 
 /**
- * What a reference may land on: no file, no heading, and nothing recovered
- * from a broken parse (a `partial` symbol's name and nesting may be wrong:
- * a function expression read as a top-level function, say).
+ * What a reference may land on: no file, no heading, no Rust `impl` block
+ * (named after its type, it is never what the name means: `use a::Store`
+ * and `Store { … }` mean the struct; its methods are still found through
+ * it, see CLASS_KINDS), and nothing recovered from a broken parse (a
+ * `partial` symbol's name and nesting may be wrong: a function expression
+ * read as a top-level function, say).
  */
-const DEFINITION = "n.kind NOT IN ('file', 'heading') AND n.partial = 0";
+const DEFINITION = "n.kind NOT IN ('file', 'heading', 'impl') AND n.partial = 0";
 
 /** Kinds that hold methods: where `self.m()` and `Type.m()` look. */
 const CLASS_KINDS =
@@ -174,7 +177,7 @@ const CLASS_KINDS =
  * by name alone: only through the enclosing class (see {@link hasImplicitThis}).
  */
 const NOT_MEMBER =
-  `n.kind NOT IN ('file', 'heading', 'method') AND n.partial = 0 AND (p.kind IS NULL
+  `n.kind NOT IN ('file', 'heading', 'method', 'impl') AND n.partial = 0 AND (p.kind IS NULL
   OR p.kind NOT IN ('class', 'interface', 'struct', 'trait', 'impl', 'enum', 'union')
   OR n.kind IN ${CLASS_KINDS})`;
 
@@ -278,6 +281,8 @@ export class Resolver {
   >();
   /** Per file: its nodes' nesting, by id (where a reference's source sits). */
   readonly #localNodes = new Map<number, Map<string, NodeFacts>>();
+  /** Per file: the Rust modules it declares at its top with no body (`mod name;`). */
+  readonly #localModules = new Map<number, Map<string, true>>();
   /** The bases of a class (and whether mixins count), as resolved inherits edges say. */
   readonly #bases = new Map<string, ClassNode[]>();
   /** Per file: class-like definitions by name (the first by line). */
@@ -291,6 +296,13 @@ export class Resolver {
   readonly #basesFound = new Set<number>();
   /** True while resolveSteps runs: calls come after every inherits edge there anyway. */
   #bulk = false;
+  /**
+   * True during a whole root's first pass over its imports: an import that
+   * would land on a Rust impl block lands on its module instead, to be
+   * looked at again once every re-export is in (which one names the type
+   * may come later in that pass).
+   */
+  #implDeferred = false;
   /**
    * The files that files pass on whole (`export *`, `#include`), level by
    * level, keyed by the starting files: the same for every name looked up
@@ -852,20 +864,25 @@ export class Resolver {
     // Whole-module imports (`#include`, `export *`) first: they land on a
     // file whatever else is resolved, and a name imported through one of
     // them is then looked up through every module it passes on.
-    for (const star of [true, false]) {
-      for (const owner of owners) {
-        for (
-          const ref of j.all<RefRow>(
-            `SELECT rowid, * FROM pending_edges WHERE owner_id = ? AND kind = 'imports'
-               AND (name = '*') = ?`,
-            owner,
-            star ? 1 : 0,
-          )
-        ) {
-          this.#tryResolve(ref);
-          yield `resolving the imports of path ${owner}`;
+    this.#implDeferred = true;
+    try {
+      for (const star of [true, false]) {
+        for (const owner of owners) {
+          for (
+            const ref of j.all<RefRow>(
+              `SELECT rowid, * FROM pending_edges WHERE owner_id = ? AND kind = 'imports'
+                 AND (name = '*') = ?`,
+              owner,
+              star ? 1 : 0,
+            )
+          ) {
+            this.#tryResolve(ref);
+            yield `resolving the imports of path ${owner}`;
+          }
         }
       }
+    } finally {
+      this.#implDeferred = false;
     }
     for (let round = 0; round < 3; round++) {
       let upgraded = false;
@@ -955,6 +972,7 @@ export class Resolver {
         this.#localDefs.delete(owner);
         this.#localFunctions.delete(owner);
         this.#localNodes.delete(owner);
+        this.#localModules.delete(owner);
       }
     } finally {
       this.#bulk = bulk;
@@ -1014,6 +1032,7 @@ export class Resolver {
       this.#localDefs,
       this.#localFunctions,
       this.#localNodes,
+      this.#localModules,
       this.#localClasses,
       this.#uniqueDefs,
       this.#uniqueClasses,
@@ -1214,9 +1233,12 @@ export class Resolver {
           r.module === null ||
           importSpecs(r.language, r.module, r.target).flatMap((spec) =>
             // Read from an inline module, `super` names less far (see #modulesFor).
-            r.language === "rust" && spec.startsWith("super")
+            r.language !== "rust"
+              ? [spec]
+              : spec.startsWith("super")
               ? [spec, rustPathInFile(spec, 1), rustPathInFile(spec, 2)]
-              : [spec]
+              // A path from a module the file declares (see #modulesFor).
+              : [spec, `self::${spec}`]
           ).some((spec) => {
             const t = this.#specTargets(rootId, r.language, r.rel, spec);
             return t.files.includes(rel) ||
@@ -1416,10 +1438,9 @@ export class Resolver {
           const bound = this.#bindings(owner.id).get(ref.module ?? qualifier ?? "");
           const imported = (bound?.imported ?? bound?.target ?? qualifier ?? "").split(/\.|::/)
             .at(-1)!;
-          const cls = this.#classIn(files, imported) ??
-            (isModule(imported) ? undefined : this.#classThroughStars(files, imported));
-          if (cls) {
-            const hit = this.#memberOf(owner, [cls], name, ref.args);
+          const classes = this.#classesFor(files, imported, isModule(imported));
+          if (classes.length > 0) {
+            const hit = this.#memberOf(owner, classes, name, ref.args);
             return hit ? { dst: hit, how: "import" } : undefined;
           }
         }
@@ -1452,6 +1473,19 @@ export class Resolver {
           ? this.#throughStars(files, sought)
           : undefined;
         if (passed) return { dst: passed, how: "import" };
+        // A Rust type the module only implements (`impl BytePos`, its struct
+        // made by a macro the index does not expand): its impl block, last.
+        const impl = sought === "*" || owner.language !== "rust" ||
+            (this.#implDeferred && ref.kind === "imports")
+          ? undefined
+          : j.get<{ id: string }>(
+            `SELECT n.id FROM nodes n WHERE n.path_id IN (${files.map(() => "?").join(",")})
+             AND n.name = ? AND n.kind = 'impl' AND +n.qualname = n.name AND n.partial = 0
+           ORDER BY n.start_line LIMIT 1`,
+            ...files,
+            sought,
+          );
+        if (impl) return { dst: impl.id, how: "import" };
         if (ref.kind === "imports") {
           const file = this.#fileNode(files[0]!);
           // The module, not the name: revisited when a definition of the name appears.
@@ -1553,13 +1587,52 @@ export class Resolver {
     );
   }
 
-  /** A class-like definition named `name` in a module one of `files` passes on whole (see {@link #throughStars}). */
-  #classThroughStars(files: number[], name: string): ClassNode | undefined {
-    const id = this.#throughStars(files, name);
-    return id === undefined ? undefined : this.journal.get<ClassNode>(
-      `SELECT n.id, n.qualname, n.path_id FROM nodes n WHERE n.id = ? AND n.kind IN ${CLASS_KINDS}`,
-      id,
+  /**
+   * The class a name imported from `files` means, for a member call on it
+   * (`Foo::new()` after `use a::Foo`): one defined there; else the one a
+   * re-export there names (`pub use span::Span`); else, a Rust type only
+   * implemented there (`impl Options`, its struct made by a macro), its impl
+   * blocks; else one a module they pass on whole defines (a glob yields to
+   * what the module has itself, as in Rust). None when `name` is the module
+   * itself (`isModule`) and no class of it is there.
+   */
+  #classesFor(files: number[], name: string, isModule: boolean): ClassNode[] {
+    const here = this.#classesNamedIn(files, name);
+    if (here.some((c) => c.kind !== "impl") || (isModule && here.length === 0)) return here;
+    const reexport = this.journal.get<ClassNode>(
+      `SELECT n.id, n.qualname, n.path_id FROM edges e JOIN nodes n ON n.id = e.dst
+       WHERE e.owner_id IN (${files.map(() => "?").join(",")}) AND e.kind = 'imports'
+         AND +e.name = ? AND e.how = 'import' AND n.kind IN ${CLASS_KINDS} LIMIT 1`,
+      ...files,
+      name,
     );
+    if (reexport) return [reexport, ...here];
+    if (isModule || here.length > 0) return here;
+    return this.#classThroughStars(files, name);
+  }
+
+  /**
+   * The class-like definition named `name` in the nearest module one of
+   * `files` passes on whole (see {@link #throughStars}), with a Rust type's
+   * `impl` blocks (its methods' homes; all of them when the type itself is
+   * made by a macro); none when that module holds two types of the name.
+   */
+  #classThroughStars(files: number[], name: string): ClassNode[] {
+    for (const level of this.#starClosure(files)) {
+      const rows = this.journal.all<ClassNode & { kind: string }>(
+        `SELECT n.id, n.qualname, n.path_id, n.kind FROM nodes n
+         WHERE n.path_id IN (${level.map(() => "?").join(",")}) AND n.name = ?
+           AND +n.qualname = n.name AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
+         ORDER BY n.kind = 'impl', n.path_id, n.start_line LIMIT 16`,
+        ...level,
+        name,
+      );
+      if (rows.length === 0) continue;
+      // A Rust type and its impl blocks are one class; two types of the name are none.
+      if (rows.filter((r) => r.kind !== "impl").length > 1) return [];
+      return rows.map(({ id, qualname, path_id }) => ({ id, qualname, path_id }));
+    }
+    return [];
   }
 
   /**
@@ -1778,13 +1851,16 @@ export class Resolver {
     return undefined;
   }
 
-  /** A class-like definition named `name` (top-level first) in one of `files`. */
-  #classIn(files: number[], name: string): ClassNode | undefined {
-    return this.journal.get<ClassNode>(
-      `SELECT n.id, n.qualname, n.path_id FROM nodes n
+  /**
+   * The class-like definitions named `name` in `files`, top-level first, a
+   * Rust type's own definition before its `impl` blocks (where its methods are).
+   */
+  #classesNamedIn(files: number[], name: string): (ClassNode & { kind: string })[] {
+    return this.journal.all<ClassNode & { kind: string }>(
+      `SELECT n.id, n.qualname, n.path_id, n.kind FROM nodes n
        WHERE n.path_id IN (${files.map(() => "?").join(",")}) AND n.name = ?
          AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
-       ORDER BY (n.qualname = n.name) DESC, n.start_line DESC LIMIT 1`,
+       ORDER BY (n.qualname = n.name) DESC, n.kind = 'impl', n.start_line DESC LIMIT 16`,
       ...files,
       name,
     );
@@ -1798,9 +1874,14 @@ export class Resolver {
    */
   #modulesFor(owner: Owner, ref: RefRow, qualifier: string | undefined): string[] {
     const nested = (module: string, name: string) => importSpecs(owner.language, module, name);
-    // A Rust path inside an inline module (`mod tests { use super::*; }`), as the file reads it.
-    const inFile = (module: string, src: string) =>
-      owner.language === "rust" ? rustPathInFile(module, this.#inlineDepth(owner.id, src)) : module;
+    // A Rust path inside an inline module (`mod tests { use super::*; }`), as
+    // the file reads it; one that starts at a module the file declares
+    // (`mod span_encoding;` … `use span_encoding::Span`) starts at `self`.
+    const inFile = (module: string, src: string) => {
+      if (owner.language !== "rust") return module;
+      const path = rustPathInFile(module, this.#inlineDepth(owner.id, src));
+      return this.#declaresModule(owner.id, path.split("::")[0]!) ? `self::${path}` : path;
+    };
     if (ref.kind === "imports") {
       return ref.module ? nested(inFile(ref.module, ref.src), ref.imported ?? ref.target) : [];
     }
@@ -1811,6 +1892,19 @@ export class Resolver {
       return imp.target === ref.target ? [module] : nested(module, imp.imported ?? imp.target);
     }
     return ref.module ? [inFile(ref.module, ref.src)] : [];
+  }
+
+  /** True when the file declares a module named `name` at its top whose items are elsewhere (`mod name;`). */
+  #declaresModule(pathId: number, name: string): boolean {
+    if (name === "self" || name === "super" || name === "crate") return false;
+    return this.#perFile<{ name: string }, true>(
+      this.#localModules,
+      pathId,
+      // `mod name;` holds nothing here: its items are in name.rs or name/mod.rs.
+      `SELECT n.name FROM nodes n WHERE n.path_id = ? AND n.kind = 'module' AND n.qualname = n.name
+         AND NOT EXISTS (SELECT 1 FROM nodes c WHERE c.parent_id = n.id)`,
+      (m, r) => m.set(r.name, true),
+    ).has(name);
   }
 
   /** How many inline modules (`mod m { … }`) of its file hold node `src`. */
@@ -1926,7 +2020,7 @@ export class Resolver {
       pathId,
       `SELECT n.id, n.name, n.qualname, n.path_id FROM nodes n
        WHERE n.path_id = ? AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
-       ORDER BY (n.qualname = n.name) DESC, n.start_line DESC`,
+       ORDER BY (n.qualname = n.name) DESC, n.kind = 'impl', n.start_line DESC`,
       (m, r) => {
         if (!m.has(r.name)) m.set(r.name, { id: r.id, qualname: r.qualname, path_id: r.path_id });
       },
