@@ -478,10 +478,16 @@ Deno.test("a Rust type named in code is its struct, never one of its impl blocks
   const home = join(base, "home");
   writeTree(repo, {
     "Cargo.toml": '[package]\nname = "x"\nversion = "0.1.0"\n',
-    "src/lib.rs": "mod span;\npub use span::Span;\nimpl Span {\n    pub fn lo(&self) {}\n}\n",
+    "src/lib.rs":
+      "mod span;\nmod debug;\npub use span::Span;\nimpl Span {\n    pub fn lo(&self) {}\n}\n",
     "src/span.rs":
       "pub struct Span {}\nimpl Span {\n    pub fn new() -> Span {\n        Span {}\n    }\n}\n",
-    "src/user.rs": "use crate::Span;\npub fn make() {\n    let s = Span::new();\n    Span {};\n}\n",
+    "src/debug.rs": "pub fn dump() {}\n",
+    // `debug!` is a macro of another crate, and `debug()` nothing here: never the
+    // module `debug`, which no call can mean.
+    "src/user.rs":
+      'use crate::*;\nuse crate::Span;\npub fn make() {\n    let s = Span::new();\n    Span {};\n    debug!("made");\n}\n',
+    "src/glob.rs": "use crate::*;\npub fn other() {\n    debug();\n}\n",
   });
   assert.equal((await cli(home, ["index", repo])).code, 0);
   const j = Journal.open(homePaths(home).journal, { readOnly: true });
@@ -489,7 +495,9 @@ Deno.test("a Rust type named in code is its struct, never one of its impl blocks
     const targets = j.all<{ l: string }>(
       `SELECT ps.rel || ' ' || e.kind || ' ' || e.target || ' -> ' || pd.rel || ':' || d.kind || ' ' || d.qualname AS l
        FROM edges e JOIN nodes d ON d.id = e.dst JOIN paths pd ON pd.id = d.path_id
-       JOIN paths ps ON ps.id = e.owner_id WHERE ps.rel IN ('src/user.rs', 'src/lib.rs') ORDER BY 1`,
+       JOIN paths ps ON ps.id = e.owner_id
+       WHERE ps.rel IN ('src/user.rs', 'src/lib.rs', 'src/glob.rs')
+         AND (e.kind = 'calls' OR e.target = 'Span') ORDER BY 1`,
     ).map((r) => r.l);
     assert.deepEqual(targets, [
       "src/lib.rs imports Span -> src/span.rs:struct Span",

@@ -181,6 +181,9 @@ const NOT_MEMBER =
   OR p.kind NOT IN ('class', 'interface', 'struct', 'trait', 'impl', 'enum', 'union')
   OR n.kind IN ${CLASS_KINDS})`;
 
+/** What a bare call may land on: {@link NOT_MEMBER}, and never a module (`mod debug;`, a namespace). */
+const CALLABLE = `${NOT_MEMBER} AND n.kind != 'module'`;
+
 /**
  * A definition seen by name from other files (`q` is its path): not a C or
  * C++ `static` function of a source file, whose linkage is its file's own
@@ -1451,7 +1454,7 @@ export class Resolver {
         const hit = sought === "*" ? undefined : j.get<{ id: string }>(
           `SELECT n.id FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id
            WHERE n.path_id IN (${files.map(() => "?").join(",")}) AND n.name = ?
-             AND ${call ? `${NOT_MEMBER} AND +n.qualname = n.name` : DEFINITION}
+             AND ${call ? `${CALLABLE} AND +n.qualname = n.name` : DEFINITION}
            ORDER BY (n.qualname = n.name) DESC, n.start_line DESC LIMIT 1`,
           ...files,
           sought,
@@ -1470,7 +1473,7 @@ export class Resolver {
         );
         if (reexport) return { dst: reexport.dst, how: "import" };
         const passed = sought !== "*" && (ref.kind === "imports" || !viaQualifier)
-          ? this.#throughStars(files, sought)
+          ? this.#throughStars(files, sought, call)
           : undefined;
         if (passed) return { dst: passed, how: "import" };
         // A Rust type the module only implements (`impl BytePos`, its struct
@@ -1522,7 +1525,7 @@ export class Resolver {
     const local = this.#visibleFunction(owner, ref.src, name, true, ref.args);
     if (local) return { dst: local, how: "same-file" };
     if (isBuiltin(owner.language, name) || !this.#mayLookFar(owner)) return undefined;
-    const unique = this.#uniqueDefinition(owner, name);
+    const unique = this.#uniqueDefinition(owner, name, true);
     return unique ? { dst: unique, how: "unique" } : undefined;
   }
 
@@ -1530,13 +1533,14 @@ export class Resolver {
    * A top-level definition of `name` in a module that one of `files` passes
    * on whole (`export * from "./x"`, `from .x import *`), a few levels
    * deep; undefined when there is none, or more than one (an ambiguous
-   * name, which the checker would refuse too).
+   * name, which the checker would refuse too). A `call` never lands on a module.
    */
-  #throughStars(files: number[], name: string): string | undefined {
+  #throughStars(files: number[], name: string, call = false): string | undefined {
     for (const level of this.#starClosure(files)) {
       const hits = this.journal.all<{ id: string }>(
         `SELECT n.id FROM nodes n WHERE n.path_id IN (${level.map(() => "?").join(",")})
-           AND n.name = ? AND +n.qualname = n.name AND ${DEFINITION} LIMIT 2`,
+           AND n.name = ? AND +n.qualname = n.name AND ${DEFINITION}
+           ${call ? "AND n.kind != 'module'" : ""} LIMIT 2`,
         ...level,
         name,
       );
@@ -1960,7 +1964,7 @@ export class Resolver {
       `SELECT n.id, n.name, n.parent_id AS parent, p.kind = 'file' AS top,
               n.start_line AS start, n.end_line AS end, n.signature FROM nodes n
        LEFT JOIN nodes p ON p.id = n.parent_id
-       WHERE n.path_id = ? AND ${NOT_MEMBER}
+       WHERE n.path_id = ? AND ${CALLABLE}
          AND p.kind IN ('file', 'function', 'method', 'module')
        ORDER BY n.start_line DESC`,
       (m, r) => {
@@ -2032,14 +2036,16 @@ export class Resolver {
    * root (a Go file: in its package's folder), or null when there are none
    * or several; cached for one afterChange.
    */
-  #uniqueDefinition(owner: Owner, name: string): string | null {
+  #uniqueDefinition(owner: Owner, name: string, call = false): string | null {
     const folder = owner.language === "go" ? posix.dirname(owner.rel) : undefined;
-    const key = `${owner.root_id}\0${owner.language}\0${folder ?? ""}\0${name}`;
+    const key = `${owner.root_id}\0${owner.language}\0${folder ?? ""}\0${name}\0${call}`;
     return cachedOr(this.#uniqueDefs, key, () => {
       const rows = this.journal.all<{ id: string; rel: string }>(
         `SELECT n.id, q.rel FROM nodes n JOIN paths q ON q.id = n.path_id
          LEFT JOIN nodes p ON p.id = n.parent_id
-         WHERE n.name = ? AND q.root_id = ? AND ${NOT_MEMBER} AND ${NOT_FILE_LOCAL}
+         WHERE n.name = ? AND q.root_id = ? AND ${
+          call ? CALLABLE : NOT_MEMBER
+        } AND ${NOT_FILE_LOCAL}
            AND ${languageFamilySql("q.language")} = ? LIMIT ${folder ? 50 : 2}`,
         name,
         owner.root_id,
@@ -2073,14 +2079,15 @@ export class Resolver {
 
   /**
    * The roots and language families in which `name` has exactly one
-   * definition that is no class member (where a bare name can resolve).
+   * definition that is no class member, or exactly one a call may land on
+   * (where a bare name can resolve).
    */
   #rootsWhereUnique(name: string): { root_id: number; family: string }[] {
     return this.journal.all<{ root_id: number; family: string }>(
       `SELECT q.root_id, ${languageFamilySql("q.language")} AS family FROM nodes n
        JOIN paths q ON q.id = n.path_id LEFT JOIN nodes p ON p.id = n.parent_id
        WHERE n.name = ? AND ${NOT_MEMBER} AND ${NOT_FILE_LOCAL} GROUP BY 1, 2
-       HAVING count(*) = 1`,
+       HAVING count(*) = 1 OR sum(n.kind != 'module') = 1`,
       name,
     );
   }
