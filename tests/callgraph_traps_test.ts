@@ -92,7 +92,7 @@ const EXPECTED = [
   "py/session.py:main -> py/session.py:Session (same-file)",
   "py/session.py:main -> py/session.py:Session.get (member)",
   "py/session.py:main -> py/session.py:Session.send (member)",
-  "py/session.py:main -> py/util.py:shared (unique)",
+  "py/session.py:main -> py/util.py:shared (import)",
   // `from . import util` in py/sub/ is py/sub/util.py, never its parent's.
   "py/sub/jobs.py:run -> py/sub/util.py:next (import)",
   // Ruby: own method bare, self through the base; puts is Kernel's.

@@ -274,3 +274,42 @@ Deno.test("a Rust workspace's calls into another crate by name follow the crate 
     removeTree(base);
   }
 });
+
+Deno.test("a bare call under a wildcard import follows what the module it imports passes on, as that gains and loses the name", async () => {
+  const base = tempDir();
+  const root = join(base, "repo");
+  const write = (rel: string, text: string) => {
+    Deno.mkdirSync(join(root, rel, ".."), { recursive: true });
+    Deno.writeTextFileSync(join(root, rel), text);
+  };
+  write("pkg/__init__.py", "");
+  write("pkg/lib.py", "def other():\n    return 0\n");
+  // A namesake elsewhere: the name is not unique, only the wildcard says which.
+  write("pkg/elsewhere.py", "def helper():\n    return 2\n");
+  write("pkg/app.py", "from .lib import *\n\n\ndef go():\n    return helper()\n");
+  write("crate/src/lib.rs", "pub mod visit;\npub mod user;\n");
+  write("crate/src/visit.rs", "pub fn other() {}\n");
+  write("crate/src/elsewhere.rs", "pub fn walk() {}\n");
+  write("crate/src/user.rs", "use crate::visit::*;\npub fn go() {\n    walk();\n}\n");
+  const live = indexer(join(base, "home"), root);
+  const compare = freshComparer(base, root, live);
+  const calls = async (what: string) =>
+    (await compare(what)).filter((l) => l.includes(":go -calls->")).map((l) =>
+      l.replace(/:\d+ \(/, " (")
+    );
+  try {
+    assert.deepEqual(await calls("the name is not passed on yet"), []);
+    write("pkg/lib.py", "def other():\n    return 0\n\n\ndef helper():\n    return 1\n");
+    write("crate/src/visit.rs", "pub fn other() {}\npub fn walk() {}\n");
+    assert.deepEqual(await calls("the imported module gains it"), [
+      "crate/src/user.rs:go -calls-> crate/src/visit.rs:walk (import)",
+      "pkg/app.py:go -calls-> pkg/lib.py:helper (import)",
+    ]);
+    write("pkg/lib.py", "def other():\n    return 0\n");
+    write("crate/src/visit.rs", "pub fn other() {}\n");
+    assert.deepEqual(await calls("and loses it"), []);
+  } finally {
+    live.journal.close();
+    removeTree(base);
+  }
+});

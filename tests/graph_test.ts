@@ -511,6 +511,42 @@ Deno.test("a Rust type named in code is its struct, never one of its impl blocks
   }
 });
 
+Deno.test("a Rust macro's call lands only on a macro, and a bare call under a glob import on what the glob passes on", async () => {
+  const base = tempDir();
+  const repo = join(base, "ws");
+  const home = join(base, "home");
+  writeTree(repo, {
+    "Cargo.toml": '[workspace]\nmembers = ["ast", "hir", "macros"]\n',
+    "ast/src/lib.rs": "pub mod visit;\n",
+    "ast/src/visit.rs": "pub fn walk_item() {}\n",
+    "hir/src/lib.rs": "pub fn walk_item() {}\npub fn walk_expr() {}\npub fn write() {}\n",
+    // A function-like procedural macro: what `newtype!` means.
+    "macros/src/lib.rs":
+      "use proc_macro::TokenStream;\npub fn newtype(input: TokenStream) -> TokenStream {\n    input\n}\n",
+    "ast/src/user.rs": [
+      "use crate::visit::*;",
+      "use macros::newtype;",
+      "pub fn run() {",
+      "    walk_item();",
+      "    walk_expr();", // hir's, which no glob here passes on
+      '    write!(out, "x");', // std's macro, not hir's fn write
+      "    newtype!(Idx);",
+      "}",
+      "",
+    ].join("\n"),
+  });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const r = JSON.parse((await cli(home, ["callees", "run", "--json"])).stdout);
+  assert.deepEqual(
+    r.callees.map((c: { qualname: string; path: string }) =>
+      `${relative(repo, c.path)}:${c.qualname}`
+    )
+      .sort(),
+    ["ast/src/visit.rs:walk_item", "macros/src/lib.rs:newtype"],
+  );
+  removeTree(base);
+});
+
 Deno.test("callers and callees list each symbol once, at its first call, however the calls are written", async () => {
   const base = tempDir();
   const repo = join(base, "java");

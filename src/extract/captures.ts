@@ -502,6 +502,7 @@ function collectReferences(
       const args = argumentCount(role);
       if (args !== undefined) r.args = args;
     }
+    if (m.setProperties?.["macro"]) r.macro = true;
     refs.push(r);
   }
 
@@ -515,7 +516,7 @@ function collectReferences(
   refs.sort((a, b) =>
     a.line - b.line || cmp(a.kind, b.kind) || cmp(a.from, b.from) || cmp(a.name, b.name) ||
     cmp(a.module ?? "", b.module ?? "") || cmp(a.receiver ?? "", b.receiver ?? "") ||
-    (a.args ?? -1) - (b.args ?? -1)
+    (a.args ?? -1) - (b.args ?? -1) || Number(a.macro ?? false) - Number(b.macro ?? false)
   );
   // Sorted on every field, duplicates are neighbours.
   const unique: Reference[] = [];
@@ -525,7 +526,7 @@ function collectReferences(
     if (
       last !== undefined && last.line === r.line && last.kind === r.kind && last.from === r.from &&
       last.name === r.name && last.module === r.module && last.receiver === r.receiver &&
-      last.args === r.args && last.imported === r.imported
+      last.args === r.args && last.imported === r.imported && last.macro === r.macro
     ) continue;
     unique.push(r);
   }

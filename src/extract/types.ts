@@ -48,6 +48,11 @@ export interface Reference {
    */
   receiverType?: string;
   /**
+   * For a call of a macro (Rust's `debug!(…)`): true. Only a macro answers
+   * it, never a function, module or type of its name.
+   */
+  macro?: true;
+  /**
    * For an import that binds another name than it imports (`from m import a
    * as b`, `import { a as b }`, `use m::a as b`): what it imports (`a`);
    * `name` is the name bound (`b`).

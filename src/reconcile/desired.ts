@@ -226,11 +226,14 @@ function addSymbols(
  * What the resolver reads of a reference: the name, qualified by what its
  * receiver evidently is (`Session.get` for `s.get()` after `s = Session()`),
  * else by the receiver as written (`self.get`, `kwargs.get`, `?.get`), so
- * that a call on a receiver is never read as a bare call of its name.
+ * that a call on a receiver is never read as a bare call of its name; a
+ * macro's call with its `!` (`debug!`).
  */
 export function referenceTarget(r: Reference): string {
   const on = r.receiverType ?? r.receiver;
-  return on === undefined ? r.name : `${on}.${r.name}`;
+  // A macro's call keeps its `!`, which the resolver reads (see Resolver, macros).
+  const name = r.macro ? `${r.name}!` : r.name;
+  return on === undefined ? name : `${on}.${name}`;
 }
 
 function effective3(x: Extraction): boolean {

@@ -181,6 +181,10 @@ const NOT_MEMBER =
   OR p.kind NOT IN ('class', 'interface', 'struct', 'trait', 'impl', 'enum', 'union')
   OR n.kind IN ${CLASS_KINDS})`;
 
+/** The signature of a function-like procedural macro: what a `name!(…)` call may also mean. */
+const PROC_MACRO =
+  /\(\s*\w+\s*:\s*(?:proc_macro::)?TokenStream\s*\)\s*->\s*(?:proc_macro::)?TokenStream\b/;
+
 /** What a bare call may land on: {@link NOT_MEMBER}, and never a module (`mod debug;`, a namespace). */
 const CALLABLE = `${NOT_MEMBER} AND n.kind != 'module'`;
 
@@ -493,7 +497,7 @@ export class Resolver {
         retry.push(...j.all<RefRow>(
           `SELECT pe.rowid, pe.* FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
            WHERE pe.name = ? AND pe.owner_id != ? AND pe.kind != 'imports' AND pe.module IS NULL
-             AND (pe.target = pe.name OR pe.kind IN ('inherits', 'implements'))
+             AND (pe.target IN (pe.name, pe.name || '!') OR pe.kind IN ('inherits', 'implements'))
              AND p.root_id = ? AND ${languageFamilySql("p.language")} = ?`,
           name,
           pathId,
@@ -1113,15 +1117,17 @@ export class Resolver {
       if (imp.module_tail !== null && tails.includes(imp.module_tail)) through.add(local);
     }
     if (through.size === 0) return importsChanged;
+    // A module imported whole (`*`) passes on bare names (see #resolveName).
+    const bare = through.has("*") && bareScope(this.#owner(ownerId)?.language ?? null) === "star";
     for (
       const ref of j.all<RefRow>(
         `SELECT rowid, * FROM pending_edges WHERE owner_id = ? AND kind != 'imports'
-           AND (module IS NOT NULL OR target != name)`,
+           AND (module IS NOT NULL OR target != name ${bare ? "OR kind = 'calls'" : ""})`,
         ownerId,
       )
     ) {
       const binding = ref.module ?? ref.target.split(/\.|::/)[0]!;
-      if (through.has(binding)) this.#tryResolve(ref);
+      if (through.has(binding) || (bare && ref.module === null)) this.#tryResolve(ref);
     }
     return importsChanged;
   }
@@ -1391,7 +1397,31 @@ export class Resolver {
     return true;
   }
 
+  /**
+   * Where one reference lands, if anywhere. A macro's call (`debug!`, its
+   * target keeps the `!`) is looked up by its name like any call, and lands
+   * only on a macro (`macro_rules!`, or a function-like procedural macro,
+   * `fn name(input: TokenStream) -> TokenStream`): `trace!()` of the
+   * `tracing` crate is no `fn trace` that happens to be the one of its name
+   * in the repository, `write!` no `fn write` of the file.
+   */
   #resolve(owner: Owner, ref: RefRow): { dst: string; how: string } | undefined {
+    if (ref.kind !== "calls" || !ref.target.endsWith("!")) return this.#resolveName(owner, ref);
+    const found = this.#resolveName(owner, { ...ref, target: ref.target.slice(0, -1) }, true);
+    const node = found && this.journal.get<{ kind: string; signature: string | null }>(
+      "SELECT kind, signature FROM nodes WHERE id = ?",
+      found.dst,
+    );
+    const macro = node?.kind === "macro" ||
+      (node?.kind === "function" && PROC_MACRO.test(node.signature ?? ""));
+    return macro ? found : undefined;
+  }
+
+  #resolveName(
+    owner: Owner,
+    ref: RefRow,
+    macro = false,
+  ): { dst: string; how: string } | undefined {
     const j = this.journal;
     const dotted = ref.target.split(/\.|::/);
     const name = dotted.at(-1)!;
@@ -1525,15 +1555,26 @@ export class Resolver {
     const local = this.#visibleFunction(owner, ref.src, name, true, ref.args);
     if (local) return { dst: local, how: "same-file" };
     if (isBuiltin(owner.language, name) || !this.#mayLookFar(owner)) return undefined;
+    // A file that imports modules whole (`use a::visit::*`, `from m import *`):
+    // a bare name is what they pass on. When every such import is resolved,
+    // a name they do not pass on is no definition of the repository (a
+    // builtin, a prelude name), except a Rust macro, which `#[macro_use]`
+    // brings from another crate unimported.
+    if (bareScope(owner.language) === "star" && !macro) {
+      const globbed = this.#throughStars([owner.id], name, true);
+      if (globbed) return { dst: globbed, how: "import" };
+      if (!this.#starImportPending(owner.id)) return undefined;
+    }
     const unique = this.#uniqueDefinition(owner, name, true);
     return unique ? { dst: unique, how: "unique" } : undefined;
   }
 
   /**
    * A top-level definition of `name` in a module that one of `files` passes
-   * on whole (`export * from "./x"`, `from .x import *`), a few levels
-   * deep; undefined when there is none, or more than one (an ambiguous
-   * name, which the checker would refuse too). A `call` never lands on a module.
+   * on whole (`export * from "./x"`, `from .x import *`), or one such a
+   * module imports by name and so passes on, a few levels deep; undefined
+   * when there is none, or more than one (an ambiguous name, which the
+   * checker would refuse too). A `call` never lands on a module.
    */
   #throughStars(files: number[], name: string, call = false): string | undefined {
     for (const level of this.#starClosure(files)) {
@@ -1546,6 +1587,17 @@ export class Resolver {
       );
       if (hits.length === 1) return hits[0]!.id;
       if (hits.length > 1) return undefined;
+      // Or a name such a module imports and passes on (`pub use crate::base::f;`).
+      const passed = this.journal.all<{ dst: string }>(
+        `SELECT DISTINCT e.dst FROM edges e JOIN nodes n ON n.id = e.dst
+         WHERE e.owner_id IN (${level.map(() => "?").join(",")}) AND e.kind = 'imports'
+           AND +e.name = ? AND e.how = 'import' AND ${DEFINITION}
+           ${call ? "AND n.kind != 'module'" : ""} LIMIT 2`,
+        ...level,
+        name,
+      );
+      if (passed.length === 1) return passed[0]!.dst;
+      if (passed.length > 1) return undefined;
     }
     return undefined;
   }
@@ -1578,6 +1630,14 @@ export class Resolver {
     if (this.#starLevels.size >= STAR_CACHE_MAX) this.#starLevels.clear();
     this.#starLevels.set(key, levels);
     return levels;
+  }
+
+  /** True when a file has an import of a whole module that resolved to no file of the repository. */
+  #starImportPending(pathId: number): boolean {
+    return this.journal.get(
+      "SELECT 1 FROM pending_edges WHERE owner_id = ? AND kind = 'imports' AND name = '*' LIMIT 1",
+      pathId,
+    ) !== undefined;
   }
 
   /** The node of file `pathId` (by its id, which its path gives: a file may have thousands of nodes). */
