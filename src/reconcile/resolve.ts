@@ -131,7 +131,7 @@ function crateOfFile(rel: string): string | undefined {
  * (`text_util` of `crates/text-util/src/lib.rs`), else undefined.
  */
 function crateOfRoot(rel: string): string | undefined {
-  return /(?:^|\/)([^/]+)\/src\/lib\.rs$/.exec(rel)?.[1]!.replaceAll("-", "_");
+  return /(?:^|\/)([^/]+)\/src\/lib\.rs$/.exec(rel)?.[1]?.replaceAll("-", "_");
 }
 
 /**
