@@ -313,3 +313,46 @@ Deno.test("a bare call under a wildcard import follows what the module it import
     removeTree(base);
   }
 });
+
+Deno.test("a single-crate repository's tests call it by the root folder's name, as its lib.rs comes and goes", async () => {
+  const base = tempDir();
+  const root = join(base, "text-kit");
+  const write = (rel: string, text: string) => {
+    Deno.mkdirSync(join(root, rel, ".."), { recursive: true });
+    Deno.writeTextFileSync(join(root, rel), text);
+  };
+  write("Cargo.toml", '[package]\nname = "text-kit"\nversion = "0.1.0"\n');
+  write("src/shout.rs", "pub fn loud() {}\n");
+  write(
+    "tests/it.rs",
+    "use text_kit::shout::loud;\nfn check() {\n    loud();\n    text_kit::whisper();\n}\n",
+  );
+  const live = indexer(join(base, "home"), root);
+  const compare = freshComparer(base, root, live);
+  const calls = async (what: string) =>
+    (await compare(what)).filter((l) => l.includes(":check -calls->")).map((l) =>
+      l.replace(/:\d+ \(/, " (")
+    );
+  const lib = "pub mod shout;\npub fn whisper() {}\n";
+  try {
+    assert.deepEqual(await calls("no lib.rs yet"), []);
+    write("src/lib.rs", lib);
+    assert.deepEqual(await calls("lib.rs added"), [
+      "tests/it.rs:check -calls-> src/lib.rs:whisper (import)",
+      "tests/it.rs:check -calls-> src/shout.rs:loud (import)",
+    ]);
+    Deno.removeSync(join(root, "src/lib.rs"));
+    assert.deepEqual(await calls("lib.rs deleted"), []);
+    write("src/lib.rs", lib);
+    assert.equal((await calls("lib.rs back")).length, 2);
+    Deno.removeSync(join(root, "src/shout.rs"));
+    assert.deepEqual(await calls("a module of the crate deleted"), [
+      "tests/it.rs:check -calls-> src/lib.rs:whisper (import)",
+    ]);
+    write("src/shout.rs", "pub fn loud() {}\n");
+    assert.equal((await calls("and back")).length, 2);
+  } finally {
+    live.journal.close();
+    removeTree(base);
+  }
+});

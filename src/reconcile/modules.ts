@@ -188,8 +188,9 @@ const RUST_ANCHORS = new Set([
 /**
  * The folder suffixes that hold the files a Rust path into another crate of
  * the workspace may name (pure): `util/src/text` and `util/src` for
- * `util::text::shout` (its `text.rs`, `text/mod.rs`, `lib.rs`). A file
- * appearing in such a folder may be what an import of the path was
+ * `util::text::shout` (its `text.rs`, `text/mod.rs`, `lib.rs`); also
+ * `src/text` and `src` when `util` is `rootCrate`, the root's own crate. A
+ * file appearing in such a folder may be what an import of the path was
  * waiting for. Empty for any other language or path.
  *
  * @example
@@ -200,10 +201,15 @@ const RUST_ANCHORS = new Set([
  * assert.deepEqual(crateDirSuffixes("rust", "crate::text"), []);
  * ```
  */
-export function crateDirSuffixes(language: string, module: string): string[] {
+export function crateDirSuffixes(language: string, module: string, rootCrate = ""): string[] {
   if (language !== "rust") return [];
   const [head, ...rest] = module.split("::");
-  return crateFolderNames(head ?? "").flatMap((folder) =>
+  // The root's own crate lives in the root's `src/` (folder "").
+  const folders = [
+    ...crateFolderNames(head ?? ""),
+    ...(head === rootCrate && rootCrate !== "" ? [""] : []),
+  ];
+  return folders.flatMap((folder) =>
     rest.length === 0
       ? [`${folder}/src`]
       : rest.map((_, i) => posix.join(folder, "src", ...rest.slice(0, i))).concat(

@@ -116,21 +116,23 @@ function lastSegment(qualified: string): string {
 }
 
 /**
- * The name code calls the workspace crate `rel` is in (`text_util` of
- * `crates/text-util/src/a/b.rs`: the folder above its last `src`), else
- * undefined (a file at the root's own `src/`, whose name is in Cargo.toml).
+ * The name code calls the crate `rel` is in (`text_util` of
+ * `crates/text-util/src/a/b.rs`: the folder above its last `src`; for the
+ * root's own `src/`, `rootCrate`, the root folder's name), else undefined.
  */
-function crateOfFile(rel: string): string | undefined {
+function crateOfFile(rel: string, rootCrate: string): string | undefined {
   const parts = rel.split("/");
   const src = parts.lastIndexOf("src", parts.length - 2);
-  return src > 0 ? parts[src - 1]!.replaceAll("-", "_") : undefined;
+  return src > 0 ? parts[src - 1]!.replaceAll("-", "_") : src === 0 ? rootCrate : undefined;
 }
 
 /**
- * The name code calls a workspace crate by when `rel` is its root
- * (`text_util` of `crates/text-util/src/lib.rs`), else undefined.
+ * The name code calls a crate by when `rel` is its root (`text_util` of
+ * `crates/text-util/src/lib.rs`; `rootCrate` for the root's `src/lib.rs`),
+ * else undefined.
  */
-function crateOfRoot(rel: string): string | undefined {
+function crateOfRoot(rel: string, rootCrate: string): string | undefined {
+  if (rel === "src/lib.rs") return rootCrate;
   return /(?:^|\/)([^/]+)\/src\/lib\.rs$/.exec(rel)?.[1]?.replaceAll("-", "_");
 }
 
@@ -142,7 +144,7 @@ function crateOfRoot(rel: string): string | undefined {
  * library, its crate's name (`use crate::x`, `use text_util::x` name
  * the items it holds).
  */
-function tailsOf(rel: string): string[] {
+function tailsOf(rel: string, rootCrate = ""): string[] {
   const parts = rel.split("/");
   const tails = [parts.at(-1)!.replace(/\.[^.]*$/, "")];
   if (parts.length > 1) tails.push(parts.at(-2)!);
@@ -151,8 +153,8 @@ function tailsOf(rel: string): string[] {
   if (/(^|\/)(src\/(lib|main)|mod)\.rs$/.test(rel)) tails.push("super", "self");
   if (/(^|\/)src\/(lib|main)\.rs$/.test(rel)) {
     tails.push("crate");
-    const folder = parts.at(-3);
-    if (parts.at(-1) === "lib.rs" && folder !== undefined) tails.push(folder.replaceAll("-", "_"));
+    const folder = parts.at(-3) ?? rootCrate;
+    if (parts.at(-1) === "lib.rs" && folder !== "") tails.push(folder.replaceAll("-", "_"));
   }
   return tails;
 }
@@ -380,7 +382,7 @@ export class Resolver {
     const reopen: RefRow[] = [];
     // Other files' imports of this one as they were before any is reopened
     // here: one still unresolved after its retry lost what it passed on.
-    const ownTails = tailsOf(change.rel);
+    const ownTails = tailsOf(change.rel, this.#rootCrate(change.rootId));
     const inOwnTails = `(${ownTails.map(() => "?").join(",")})`;
     const importsBefore = new Map<number, string>();
     for (const id of vanished) {
@@ -464,8 +466,9 @@ export class Resolver {
     // A crate root come or gone: imports by the crate's name find another
     // folder, or none, whichever of its files they land in; so do paths
     // written out in full (`rustc_span::with_session_globals(…)`).
+    const rootCrate = this.#rootCrate(change.rootId);
     const crate = oldIds.size === 0 || facts?.state !== "indexed"
-      ? crateOfRoot(change.rel)
+      ? crateOfRoot(change.rel, rootCrate)
       : undefined;
     if (crate !== undefined) {
       for (const [owner, tails] of this.#crateImporters(change.rootId, crate)) {
@@ -483,7 +486,7 @@ export class Resolver {
         const o = this.#owner(owner);
         if (o === undefined) continue;
         for (const d of this.#importersOf(o.root_id, o.rel, o.language)) {
-          next.set(d, tailsOf(o.rel));
+          next.set(d, tailsOf(o.rel, this.#rootCrate(o.root_id)));
         }
       }
       level = next;
@@ -536,7 +539,7 @@ export class Resolver {
     if (reshaped.size > 0 && languages.has("rust")) {
       // A path into this file's crate written out (`text_util::shout::loud()`,
       // or `crate::loud()` within it): the definition it names may be here.
-      const member = crateOfFile(change.rel);
+      const member = crateOfFile(change.rel, rootCrate);
       const seen = new Set(retry.map((r) => r.rowid));
       retry.push(
         ...j.all<RefRow & { module: string; rel: string }>(
@@ -551,7 +554,7 @@ export class Resolver {
           const head = r.module.split("::")[0];
           return !seen.has(r.rowid) &&
             ((member !== undefined && head === member) ||
-              (head === "crate" && crateOfFile(r.rel) === member));
+              (head === "crate" && crateOfFile(r.rel, rootCrate) === member));
         }),
       );
     }
@@ -1235,7 +1238,7 @@ export class Resolver {
   #importersOf(rootId: number, rel: string, language?: string | null): number[] {
     const dir = posix.dirname(rel);
     const out = new Set<number>();
-    for (const tail of new Set(tailsOf(rel))) {
+    for (const tail of new Set(tailsOf(rel, this.#rootCrate(rootId)))) {
       for (const r of this.#importsEndingIn(rootId, tail)) {
         if (out.has(r.owner_id)) continue;
         if (
@@ -1280,7 +1283,14 @@ export class Resolver {
         `/${folder}/src/`,
       )
     );
-    for (const tail of new Set([name, ...files.flatMap((f) => tailsOf(f.rel))])) {
+    if (name === this.#rootCrate(rootId)) {
+      files.push(...this.journal.all<{ rel: string }>(
+        `SELECT rel FROM paths WHERE root_id = ? AND language = 'rust' AND state = 'indexed'
+           AND substr(rel, 1, 4) = 'src/'`,
+        rootId,
+      ));
+    }
+    for (const tail of new Set([name, ...files.flatMap((f) => tailsOf(f.rel, name))])) {
       for (const r of this.#importsEndingIn(rootId, tail)) {
         if (r.language !== "rust" || r.module?.split("::")[0] !== name) continue;
         const tails = out.get(r.owner_id);
@@ -1355,7 +1365,7 @@ export class Resolver {
       files: moduleCandidates(language ?? "", from, spec, this.#aliasesFor(rootId)),
       dirs: [
         ...packageDirSuffixes(language ?? "", spec),
-        ...crateDirSuffixes(language ?? "", spec),
+        ...crateDirSuffixes(language ?? "", spec, this.#rootCrate(rootId)),
       ],
     }));
   }
@@ -2272,14 +2282,20 @@ export class Resolver {
    * The folder of the workspace crate code calls `name` (`util` of `use
    * util::text`), in the owner's root: the one folder of that name (or with
    * `-` for `_`, as Cargo names packages) holding an indexed `src/lib.rs`.
-   * Undefined when none does, or when several do (two vendored copies, two
-   * workspaces in one root): the import then stays pending, never a guess.
-   * A crate at the root itself is not found so (its name is in Cargo.toml,
-   * not in a path). Its look-ups depend on those folders (`deps`), so a
+   * The root itself when it is so named and holds `src/lib.rs` (a
+   * single-crate repository cloned under its crate's name: its tests and
+   * examples call it by name). Undefined when none does, or when several do
+   * (two vendored copies, two workspaces in one root): the import then
+   * stays pending, never a guess. Its look-ups depend on those folders (`deps`), so a
    * crate appearing, moving or gone is seen at its next commit.
    */
   #crateFolder(owner: Owner, name: string, deps: string[]): string | undefined {
     const found = new Set<string>();
+    if (name === this.#rootCrate(owner.root_id)) {
+      const lib = `${this.#rootPath(owner.root_id)}/src/lib.rs`;
+      deps.push(`p:${lib}`);
+      if (this.#pathId(lib) !== null) found.add("");
+    }
     for (const folder of crateFolderNames(name)) {
       const suffix = `${folder}/src`;
       deps.push(`d:${owner.root_id}:${suffix}`);
@@ -2290,6 +2306,12 @@ export class Resolver {
       }
     }
     return found.size === 1 ? [...found][0] : undefined;
+  }
+
+  /** The name code would call a crate at the root by: its folder's name, `-` read as `_`. */
+  #rootCrate(rootId: number): string {
+    const path = this.#rootPath(rootId);
+    return path.slice(path.lastIndexOf("/") + 1).replaceAll("-", "_");
   }
 
   #rootPath(rootId: number): string {
