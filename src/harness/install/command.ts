@@ -39,11 +39,22 @@ export function selfArgv(entry: "main" | "hook" = "main", execPath = Deno.execPa
 }
 
 /**
- * `[deno, run, --quiet, --no-prompt, --frozen, --lock=deno.lock, …permissions,
- * --config, deno.json, module]`: runs `module` (default: `main.ts`) of this
- * checkout with its `deno.json` and exactly the npm versions its `deno.lock`
- * names, whatever the working directory (`--frozen`: a hook or service never
- * resolves, downloads or rewrites the lock; one out of date is an error).
+ * Under `deno run`, a module imported with `import("…")` is read when that
+ * line runs, not with the entry module: by default Deno reads and parses
+ * every module any `import("…")` could reach before it starts, which is the
+ * whole CLI (about 30 ms of every command, hook and search, measured
+ * 2026-12-04). `deno compile` still embeds them all.
+ */
+export const LAZY_IMPORTS = "--unstable-lazy-dynamic-imports";
+
+/**
+ * `[deno, run, --quiet, --no-prompt, --frozen, --lock=deno.lock,
+ * --unstable-lazy-dynamic-imports, …permissions, --config, deno.json,
+ * module]`: runs `module` (default: `main.ts`) of this checkout with its
+ * `deno.json` and exactly the npm versions its `deno.lock` names, whatever
+ * the working directory (`--frozen`: a hook or service never resolves,
+ * downloads or rewrites the lock; one out of date is an error), loading each
+ * module when it is first imported ({@link LAZY_IMPORTS}).
  */
 export function denoRunArgv(
   execPath: string,
@@ -58,6 +69,7 @@ export function denoRunArgv(
     "--no-prompt",
     "--frozen",
     `--lock=${join(dirname(main), "deno.lock")}`,
+    LAZY_IMPORTS,
     ...permissions,
     "--config",
     join(dirname(main), "deno.json"),
