@@ -29,8 +29,11 @@ if (import.meta.main) {
   }
   // `hook` runs on every tool call an agent makes: it loads only its own small
   // module graph, never the whole CLI (tree-sitter, embeddings, …).
+  // `search` asks the warm server first, loading the CLI only when it must.
   const { main } = hook
     ? { main: (await import("./src/cli/hook_cmd.ts")).hookMain }
+    : Deno.args[0] === "search"
+    ? await import("./src/cli/search_client.ts")
     : await import("./src/cli/mod.ts");
   Deno.exit(await main(Deno.args));
 }

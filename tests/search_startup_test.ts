@@ -1,6 +1,7 @@
 /**
  * What a one-shot `heimdall search` process loads before it answers: the
- * modules reached without a dynamic import from the CLI, the search command,
+ * modules reached without a dynamic import from the client that asks the
+ * warm server (`search_client.ts`), the CLI, the search command,
  * the search module and the model registry (the dynamic imports a search
  * with no model takes, src/cli/mod.ts `wireSemanticLeg`). Each of Deno's
  * Node modules and npm packages costs a process's start milliseconds
@@ -12,6 +13,7 @@ import assert from "node:assert/strict";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const SEARCH_MODULES = [
+  "src/cli/search_client.ts",
   "src/cli/mod.ts",
   "src/cli/search_cmd.ts",
   "src/search/mod.ts",

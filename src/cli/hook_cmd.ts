@@ -49,7 +49,7 @@ export const HELP = `heimdall hook --harness NAME [--budget TOKENS] [--event NAM
 const SPAWN_EVERY_MS = 10_000;
 
 /** `$HEIMDALL_HOME`, or `~/.heimdall`, absolute; null when neither can be found. */
-function homeDirFromEnv(): string | null {
+export function homeDirFromEnv(): string | null {
   const explicit = Deno.env.get("HEIMDALL_HOME");
   const dir = explicit && explicit.trim() !== "" ? explicit : (() => {
     const h = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
@@ -75,7 +75,15 @@ export function buildId(): string {
   stamp(Deno.execPath());
   // Under `deno run`, the modules a server keeps loaded (inside a binary, the binary says it all).
   if (import.meta.url.startsWith("file:")) {
-    for (const m of ["../harness/hook_run.ts", "../harness/handler.ts"]) {
+    for (
+      const m of [
+        "../harness/hook_run.ts",
+        "../harness/handler.ts",
+        "../harness/search_answer.ts",
+        "../search/rank.ts",
+        "../search/search.ts",
+      ]
+    ) {
       stamp(new URL(m, import.meta.url));
     }
   }

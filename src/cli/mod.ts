@@ -8,6 +8,7 @@
 import { type Context, defaultContext } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { describeError } from "./errors.ts";
+import { damagedAnswerWarning } from "./damaged_answer.ts";
 import { printable } from "../present/fmt.ts";
 import { EXIT } from "./exit_codes.ts";
 import { FlagError } from "./flags.ts";
@@ -252,9 +253,7 @@ export async function main(argv: string[], ctx: Context = defaultContext()): Pro
     const damage = READING.has(name) ? knownDamage(ctx.home.journal) : undefined;
     const code = await command.run(args, ctx);
     if (damage !== undefined) {
-      ctx.err(
-        `heimdall ${name}: warning: answered from a damaged journal (${damage}); answers may be incomplete: run \`heimdall rebuild\``,
-      );
+      ctx.err(damagedAnswerWarning(name, damage));
     }
     return code;
   } catch (e) {

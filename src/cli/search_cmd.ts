@@ -1,20 +1,15 @@
-import { parseFlags } from "./flags.ts";
-import { canonicalPath, relative, resolve } from "../files/mod.ts";
-import {
-  configuredTuning,
-  search,
-  type SearchHit,
-  type SearchKind,
-  type SearchRequest,
-  searchUsage,
-} from "../search/mod.ts";
+/**
+ * `heimdall search` in this process: the command's help, and the search a
+ * command line asks for run against the journal. A warm server answers the
+ * same request through `searchRequest` (`src/harness/search_answer.ts`).
+ */
+import { configuredTuning, search, type SearchRequest, searchUsage } from "../search/mod.ts";
 import { Journal } from "../store/mod.ts";
 import { logUsage } from "../config/mod.ts";
 import type { Context } from "./context.ts";
-import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
-import { printable } from "../present/fmt.ts";
 import { defaultAuthor } from "../memory/author.ts";
+import { printSearch, type SearchArgs, searchArgs } from "./search_view.ts";
 
 export const HELP =
   `heimdall search QUERY… [--limit N] [--repo R] [--path P] [--lang L] [--kind K] [--json]
@@ -32,102 +27,26 @@ export const HELP =
   (\`.\` is the one you are in); --path P: a folder or file (relative to the
   current folder, or to every root); --lang L: a language id; --kind
   code|docs|notes|memory; --limit N (default 8). Exit 0 with hits, 1 with
-  none.`;
+  none. Answered by the hooks' warm server when one runs, the same answer
+  sooner (HEIMDALL_HOOK_SERVER=0: always in this process).`;
 
-const KINDS: readonly SearchKind[] = ["code", "docs", "notes", "memory"];
-
-const STRING_FLAGS = ["limit", "repo", "path", "lang", "kind"] as const;
-
-/**
- * A search's arguments split into its flags and its query's words, in order
- * (pure): `-word` (an exclusion) and `-1` are words of the query, `-h` and
- * `--name` are flags, a string flag written apart takes the next argument as
- * its value, and everything after `--` is query.
- *
- * @example
- * ```ts
- * import { splitQuery } from "./search_cmd.ts";
- * import assert from "node:assert/strict";
- * assert.deepEqual(splitQuery(["compute", "-helper", "--limit", "3", "-1"]), {
- *   flags: ["--limit", "3"],
- *   words: ["compute", "-helper", "-1"],
- * });
- * ```
- */
-export function splitQuery(args: readonly string[]): { flags: string[]; words: string[] } {
-  const flags: string[] = [];
-  const words: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === "--") {
-      words.push(...args.slice(i + 1));
-      break;
-    }
-    if (a.startsWith("--")) {
-      flags.push(a);
-      const name = a.slice(2);
-      if (
-        !name.includes("=") && (STRING_FLAGS as readonly string[]).includes(name) &&
-        i + 1 < args.length
-      ) {
-        flags.push(args[++i]!);
-      }
-    } else if (a === "-h") flags.push(a);
-    else words.push(a);
-  }
-  return { flags, words };
-}
-
-/** `heimdall search`: ranked, verified places for a question. */
+/** `heimdall search`: ranked, verified places for a question, answered in this process. */
 export async function run(args: string[], ctx: Context): Promise<number> {
-  const { flags, words } = splitQuery(args);
-  const { values } = parseFlags(flags, {
-    string: STRING_FLAGS,
-    boolean: ["json"],
-    positionals: false,
-  });
-  const query = words.join(" ").trim();
-  if (query === "") throw new UsageError('Usage: heimdall search "what you are looking for"');
-  const limit = values.limit === undefined ? 8 : Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200) {
-    throw new UsageError(
-      `Invalid --limit "${values.limit}": expected a whole number from 1 to 200`,
-    );
-  }
-  if (values.kind !== undefined && !KINDS.includes(values.kind as SearchKind)) {
-    throw new UsageError(`Invalid --kind "${values.kind}": expected one of ${KINDS.join(", ")}`);
-  }
-  // Of identical copies, the one in the repository you are in is the one shown.
-  const req: SearchRequest = {
-    query,
-    limit,
-    home: ctx.home,
-    near: Deno.cwd(),
-    viewer: () => defaultAuthor(),
-  };
-  if (values.repo !== undefined) req.repo = resolveRepoOption(values.repo);
-  if (values.path !== undefined) req.pathPrefix = resolvePathOption(values.path);
-  if (values.lang !== undefined) req.lang = values.lang.toLowerCase();
-  if (values.kind !== undefined) req.kind = values.kind as SearchKind;
-  if (ctx.config().teamUrl && (req.kind === undefined || req.kind === "memory")) {
+  const asked = searchArgs(args);
+  if (ctx.config().teamUrl && (asked.kind === undefined || asked.kind === "memory")) {
     // The team's memories, copied into the journal before it is read (src/team).
     const { syncTeamMemories } = await import("../team/mod.ts");
     await syncTeamMemories(ctx, (m) => ctx.err(`heimdall search: ${m}`));
   }
   const journal = Journal.open(ctx.home.journal, { readOnly: true });
   try {
-    const result = await search(journal, req, configuredTuning(ctx.config()));
+    const result = await search(
+      journal,
+      searchRequest(asked, ctx.home),
+      configuredTuning(ctx.config()),
+    );
     logUsage(ctx.home, searchUsage("cli", result));
-    if (values.json) ctx.out(JSON.stringify(result));
-    else {
-      const paint = colours(ctx.tty && Deno.env.get("NO_COLOR") === undefined);
-      for (const h of result.hits) printHit(ctx, h, paint);
-      if (result.hits.length === 0) ctx.out(`no match for "${query}"`);
-      for (const p of result.pruned) {
-        ctx.out(paint.dim(`pruned (stale): ${shown(p.path)} — ${p.reason}`));
-      }
-      ctx.out(paint.dim(result.summary));
-    }
+    printSearch(ctx, asked, result);
     return result.hits.length > 0 ? EXIT.ok : EXIT.none;
   } finally {
     journal.close();
@@ -135,71 +54,22 @@ export async function run(args: string[], ctx: Context): Promise<number> {
 }
 
 /**
- * A repository written as a path (`.`, `./app`, `../lib`, `/abs`) is the
- * folder it names from here, through any linked folder (roots are recorded
- * by their real path); a name (`app`) is left as it is.
+ * The request `search()` gets for a command line's search: the viewer is
+ * who `git config` says works in the asker's folder (asked only when a
+ * private memory ranks), and of identical copies the one under that folder
+ * is shown.
  */
-function resolveRepoOption(r: string): string {
-  const path = r === "." || r === ".." || r.startsWith("./") || r.startsWith("../") ||
-    r.startsWith("/");
-  return path ? canonicalPath(resolve(r)) : r;
-}
-
-/**
- * An absolute path, or one that exists from here, is taken as it is (through
- * any linked folder); anything else is relative to every root.
- */
-function resolvePathOption(p: string): string {
-  if (p.startsWith("/")) return canonicalPath(resolve(p));
-  const abs = resolve(p);
-  try {
-    Deno.statSync(abs);
-    return canonicalPath(abs);
-  } catch {
-    return p;
-  }
-}
-
-function printHit(ctx: Context, h: SearchHit, paint: Paint): void {
-  const verdict = paint.verdict(h.verdict, `[${h.verdict}]`);
-  const where = h.path === null ? "" : `${shown(h.path)}${h.line !== null ? `:${h.line}` : ""}`;
-  const what = h.symbol !== null ? `${paint.bold(printable(h.symbol))}${where ? " — " : ""}` : "";
-  const more = h.others > 0 ? paint.dim(` (+${h.others} more)`) : "";
-  const when = h.freshness.checked === "text" ? h.source : `verified now (${h.freshness.checked})`;
-  ctx.out(
-    `${h.rank}. ${verdict} cov ${Math.round(h.coverage * 100)}%  ${what}${where}${more}  ${
-      paint.dim(when)
-    }`,
-  );
-  if (h.summary) ctx.out(`   ${printable(h.summary)}`);
-  const also = h.symbols.slice(1, 3).map((s) => printable(`${s.name}:${s.line}`));
-  if (also.length > 0) ctx.out(`   ${paint.dim(`also: ${also.join(", ")}`)}`);
-  if (h.copies.length > 0) {
-    const list = h.copies.slice(0, 3).map(shown).join(", ");
-    const more = h.copies.length > 3 ? ` (+${h.copies.length - 3} more)` : "";
-    ctx.out(`   ${paint.dim(`same as: ${list}${more}`)}`);
-  }
-  if (h.reason) ctx.out(`   ${paint.dim(`why: ${printable(h.reason)}`)}`);
-}
-
-/** A path as printed: relative to here when below it; a newline in its name escaped. */
-function shown(path: string): string {
-  const cwd = Deno.cwd();
-  return printable(path.startsWith(cwd + "/") ? relative(cwd, path) : path);
-}
-
-interface Paint {
-  bold(s: string): string;
-  dim(s: string): string;
-  verdict(v: string, s: string): string;
-}
-
-function colours(on: boolean): Paint {
-  if (!on) return { bold: (s) => s, dim: (s) => s, verdict: (_v, s) => s };
-  const code: Record<string, string> = { STRONG: "32", WEAK: "33", REBUILT: "36" };
-  return {
-    bold: (s) => `\x1b[1m${s}\x1b[0m`,
-    dim: (s) => `\x1b[2m${s}\x1b[0m`,
-    verdict: (v, s) => `\x1b[${code[v] ?? "0"}m${s}\x1b[0m`,
+export function searchRequest(asked: SearchArgs, home: SearchRequest["home"]): SearchRequest {
+  const req: SearchRequest = {
+    query: asked.query,
+    limit: asked.limit,
+    near: asked.cwd,
+    viewer: () => defaultAuthor(asked.cwd),
   };
+  if (home !== undefined) req.home = home;
+  if (asked.repo !== undefined) req.repo = asked.repo;
+  if (asked.pathPrefix !== undefined) req.pathPrefix = asked.pathPrefix;
+  if (asked.lang !== undefined) req.lang = asked.lang;
+  if (asked.kind !== undefined) req.kind = asked.kind;
+  return req;
 }

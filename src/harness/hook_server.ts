@@ -27,7 +27,8 @@
  * the client's wait, so one request stuck on a lock never holds up others
  * for long.
  */
-import { homePaths } from "../config/mod.ts";
+import { type HomePaths, homePaths } from "../config/mod.ts";
+import { after } from "./deadline.ts";
 import {
   ensurePrivateDir,
   openPrivateFile,
@@ -52,6 +53,7 @@ import {
   type PingFrame,
   portFile,
   readPortFile,
+  type SearchFrame,
   type ServerReply,
 } from "./hook_wire.ts";
 
@@ -106,6 +108,21 @@ async function readFrame(conn: Deno.Conn, prefix: string, limit: number): Promis
 async function reply(conn: Deno.Conn, r: ServerReply): Promise<void> {
   const data = new TextEncoder().encode(JSON.stringify(r) + "\n");
   for (let off = 0; off < data.length;) off += await conn.write(data.subarray(off));
+}
+
+/**
+ * A command line's search, answered within the client's wait or refused:
+ * the client then searches in its own process, where any error is reported
+ * as the command always reports it.
+ */
+async function searched(frame: SearchFrame, home: HomePaths): Promise<ServerReply> {
+  const { answerSearch } = await import("./search_answer.ts");
+  const answer = await Promise.race([
+    answerSearch(frame.search, home).catch(() => "failed" as const),
+    after(Math.max(20, frame.waitMs - ANSWER_MARGIN_MS), "failed" as const),
+  ]);
+  if (answer === "model" || answer === "failed") return { status: "refused", reason: answer };
+  return { status: "searched", answer };
 }
 
 /**
@@ -213,6 +230,7 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
     Promise.all([
       import("../memory/mod.ts"),
       import("../search/mod.ts"),
+      import("./search_answer.ts"),
       import("../team/mod.ts"),
       import("../map/mod.ts"),
     ])
@@ -232,7 +250,7 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
       const line = await readFrame(conn, prefix, MAX_FRAME_BYTES);
       clearTimeout(slow);
       if (line === null) return;
-      const frame = JSON.parse(line) as HookFrame | PingFrame;
+      const frame = JSON.parse(line) as HookFrame | SearchFrame | PingFrame;
       if (frame.token !== token) return; // not a client of this home: no answer at all
       authentic = true;
       if ("ping" in frame) {
@@ -246,6 +264,10 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
       }
       if (frame.identity !== identity) {
         await reply(conn, { status: "refused", reason: "identity" });
+        return;
+      }
+      if ("search" in frame) {
+        await reply(conn, await searched(frame, home));
         return;
       }
       const req: HookRequest = frame.request;

@@ -9,6 +9,8 @@
  */
 import { after } from "./deadline.ts";
 import type { HookRequest } from "./hook_run.ts";
+import type { SearchArgs } from "../cli/search_view.ts";
+import type { SearchResult } from "../search/types.ts";
 
 /** The client's request: the server's token, its build, its acting identity, and the hook call itself. */
 export interface HookFrame {
@@ -20,6 +22,28 @@ export interface HookFrame {
   waitMs?: number;
 }
 
+/**
+ * A `heimdall search` typed on a command line, asked of the warm server so
+ * that the modules and the journal's pages it needs are already loaded.
+ */
+export interface SearchFrame {
+  token: string;
+  build: string;
+  identity: string;
+  search: SearchArgs;
+  /** How long the client waits for the answer (ms); the server answers (or gives up) before. */
+  waitMs: number;
+}
+
+/** A search's answer, with what the command prints on stderr around it. */
+export interface SearchAnswer {
+  result: SearchResult;
+  /** Lines for stderr before the answer (the team store could not be read). */
+  warnings: string[];
+  /** Why the journal is known to be damaged, when it is (a warning after the answer). */
+  damage: string | null;
+}
+
 /** "Are you alive?": answered at once, whatever the server is busy with. */
 export interface PingFrame {
   token: string;
@@ -29,7 +53,8 @@ export interface PingFrame {
 /** The server's answer: what to print, or why it will not answer (the client then answers itself). */
 export type ServerReply =
   | { status: "ok"; stdout: string | null }
-  | { status: "refused"; reason: "build" | "identity" }
+  | { status: "searched"; answer: SearchAnswer }
+  | { status: "refused"; reason: "build" | "identity" | "model" | "failed" }
   | { status: "pong"; pid: number };
 
 /** The most a hook reads from stdin; a larger payload is drained and ignored. */
@@ -78,7 +103,7 @@ export function readPortFile(homeDir: string): ServerAddress | null {
 }
 
 /** One request line, token first (see {@link framePrefix}). */
-export function encodeFrame(frame: HookFrame | PingFrame): string {
+export function encodeFrame(frame: HookFrame | SearchFrame | PingFrame): string {
   const { token, ...rest } = frame;
   return JSON.stringify({ token, ...rest }) + "\n";
 }
@@ -119,7 +144,7 @@ export function passedEnv(all: Record<string, string>): Record<string, string> {
  */
 export async function exchange(
   port: number,
-  frame: HookFrame | PingFrame,
+  frame: HookFrame | SearchFrame | PingFrame,
   waitMs: number,
 ): Promise<ServerReply | "absent" | "late" | "oversize"> {
   const data = new TextEncoder().encode(encodeFrame(frame));

@@ -1,0 +1,194 @@
+/**
+ * What `heimdall search` reads from its command line and how it prints an
+ * answer: shared by the search run in this process and the one a warm
+ * server answers (`search_client.ts`), so both print the same bytes. Light
+ * on purpose: no journal, no ranking code, no Node module.
+ */
+import { parseFlags } from "./flags.ts";
+import { canonicalPath } from "../files/canonical.ts";
+import { relative, resolve } from "../files/path.ts";
+import type { SearchHit, SearchKind, SearchResult } from "../search/types.ts";
+import { UsageError } from "../errors/mod.ts";
+import { printable } from "../present/printable.ts";
+
+const KINDS: readonly SearchKind[] = ["code", "docs", "notes", "memory"];
+
+const STRING_FLAGS = ["limit", "repo", "path", "lang", "kind"] as const;
+
+/**
+ * A search as its command line asks it, every path already resolved from
+ * the asker's folder: what a warm server needs to answer it (plain data).
+ */
+export interface SearchArgs {
+  query: string;
+  limit: number;
+  repo?: string;
+  pathPrefix?: string;
+  lang?: string;
+  kind?: SearchKind;
+  /** The folder the search was typed in (absolute): copies under it are shown first. */
+  cwd: string;
+  /** `--json`: the whole answer as one JSON line. */
+  json: boolean;
+}
+
+/**
+ * A search's arguments split into its flags and its query's words, in order
+ * (pure): `-word` (an exclusion) and `-1` are words of the query, `-h` and
+ * `--name` are flags, a string flag written apart takes the next argument as
+ * its value, and everything after `--` is query.
+ *
+ * @example
+ * ```ts
+ * import { splitQuery } from "./search_view.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(splitQuery(["compute", "-helper", "--limit", "3", "-1"]), {
+ *   flags: ["--limit", "3"],
+ *   words: ["compute", "-helper", "-1"],
+ * });
+ * ```
+ */
+export function splitQuery(args: readonly string[]): { flags: string[]; words: string[] } {
+  const flags: string[] = [];
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--") {
+      words.push(...args.slice(i + 1));
+      break;
+    }
+    if (a.startsWith("--")) {
+      flags.push(a);
+      const name = a.slice(2);
+      if (
+        !name.includes("=") && (STRING_FLAGS as readonly string[]).includes(name) &&
+        i + 1 < args.length
+      ) {
+        flags.push(args[++i]!);
+      }
+    } else if (a === "-h") flags.push(a);
+    else words.push(a);
+  }
+  return { flags, words };
+}
+
+/**
+ * The search a command line asks for, its paths resolved from the current
+ * folder; throws a {@link UsageError} (or a flag error) naming the bad value.
+ */
+export function searchArgs(args: readonly string[]): SearchArgs {
+  const { flags, words } = splitQuery(args);
+  const { values } = parseFlags(flags, {
+    string: STRING_FLAGS,
+    boolean: ["json"],
+    positionals: false,
+  });
+  const query = words.join(" ").trim();
+  if (query === "") throw new UsageError('Usage: heimdall search "what you are looking for"');
+  const limit = values.limit === undefined ? 8 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200) {
+    throw new UsageError(
+      `Invalid --limit "${values.limit}": expected a whole number from 1 to 200`,
+    );
+  }
+  if (values.kind !== undefined && !KINDS.includes(values.kind as SearchKind)) {
+    throw new UsageError(`Invalid --kind "${values.kind}": expected one of ${KINDS.join(", ")}`);
+  }
+  const out: SearchArgs = { query, limit, cwd: Deno.cwd(), json: values.json === true };
+  if (values.repo !== undefined) out.repo = resolveRepoOption(values.repo);
+  if (values.path !== undefined) out.pathPrefix = resolvePathOption(values.path);
+  if (values.lang !== undefined) out.lang = values.lang.toLowerCase();
+  if (values.kind !== undefined) out.kind = values.kind as SearchKind;
+  return out;
+}
+
+/**
+ * A repository written as a path (`.`, `./app`, `../lib`, `/abs`) is the
+ * folder it names from here, through any linked folder (roots are recorded
+ * by their real path); a name (`app`) is left as it is.
+ */
+function resolveRepoOption(r: string): string {
+  const path = r === "." || r === ".." || r.startsWith("./") || r.startsWith("../") ||
+    r.startsWith("/");
+  return path ? canonicalPath(resolve(r)) : r;
+}
+
+/**
+ * An absolute path, or one that exists from here, is taken as it is (through
+ * any linked folder); anything else is relative to every root.
+ */
+function resolvePathOption(p: string): string {
+  if (p.startsWith("/")) return canonicalPath(resolve(p));
+  const abs = resolve(p);
+  try {
+    Deno.statSync(abs);
+    return canonicalPath(abs);
+  } catch {
+    return p;
+  }
+}
+
+/** Where an answer is printed: stdout lines, and whether stdout is a terminal. */
+export interface SearchOutput {
+  out(text: string): void;
+  tty: boolean;
+}
+
+/** Prints an answer as `heimdall search` does: one JSON line with `--json`, else one block per hit. */
+export function printSearch(o: SearchOutput, args: SearchArgs, result: SearchResult): void {
+  if (args.json) {
+    o.out(JSON.stringify(result));
+    return;
+  }
+  const paint = colours(o.tty && Deno.env.get("NO_COLOR") === undefined);
+  for (const h of result.hits) printHit(o, h, paint);
+  if (result.hits.length === 0) o.out(`no match for "${args.query}"`);
+  for (const p of result.pruned) {
+    o.out(paint.dim(`pruned (stale): ${shown(p.path)} — ${p.reason}`));
+  }
+  o.out(paint.dim(result.summary));
+}
+
+function printHit(o: SearchOutput, h: SearchHit, paint: Paint): void {
+  const verdict = paint.verdict(h.verdict, `[${h.verdict}]`);
+  const where = h.path === null ? "" : `${shown(h.path)}${h.line !== null ? `:${h.line}` : ""}`;
+  const what = h.symbol !== null ? `${paint.bold(printable(h.symbol))}${where ? " — " : ""}` : "";
+  const more = h.others > 0 ? paint.dim(` (+${h.others} more)`) : "";
+  const when = h.freshness.checked === "text" ? h.source : `verified now (${h.freshness.checked})`;
+  o.out(
+    `${h.rank}. ${verdict} cov ${Math.round(h.coverage * 100)}%  ${what}${where}${more}  ${
+      paint.dim(when)
+    }`,
+  );
+  if (h.summary) o.out(`   ${printable(h.summary)}`);
+  const also = h.symbols.slice(1, 3).map((s) => printable(`${s.name}:${s.line}`));
+  if (also.length > 0) o.out(`   ${paint.dim(`also: ${also.join(", ")}`)}`);
+  if (h.copies.length > 0) {
+    const list = h.copies.slice(0, 3).map(shown).join(", ");
+    const more = h.copies.length > 3 ? ` (+${h.copies.length - 3} more)` : "";
+    o.out(`   ${paint.dim(`same as: ${list}${more}`)}`);
+  }
+  if (h.reason) o.out(`   ${paint.dim(`why: ${printable(h.reason)}`)}`);
+}
+
+/** A path as printed: relative to here when below it; a newline in its name escaped. */
+function shown(path: string): string {
+  const cwd = Deno.cwd();
+  return printable(path.startsWith(cwd + "/") ? relative(cwd, path) : path);
+}
+
+interface Paint {
+  bold(s: string): string;
+  dim(s: string): string;
+  verdict(v: string, s: string): string;
+}
+
+function colours(on: boolean): Paint {
+  if (!on) return { bold: (s) => s, dim: (s) => s, verdict: (_v, s) => s };
+  const code: Record<string, string> = { STRONG: "32", WEAK: "33", REBUILT: "36" };
+  return {
+    bold: (s) => `\x1b[1m${s}\x1b[0m`,
+    dim: (s) => `\x1b[2m${s}\x1b[0m`,
+    verdict: (v, s) => `\x1b[${code[v] ?? "0"}m${s}\x1b[0m`,
+  };
+}

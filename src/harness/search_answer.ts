@@ -1,0 +1,59 @@
+/**
+ * A command line's search answered by the warm server (`hook_server.ts`):
+ * the same request, tuning and semantic leg as `heimdall search` run in its
+ * own process (`src/cli/search_cmd.ts`), so the answer is the same, from a
+ * process whose modules, compiled code and journal pages are already warm.
+ */
+import { type HomePaths, loadConfig, logUsage } from "../config/mod.ts";
+import { modelStatus } from "../embed/registry.ts";
+import { configuredTuning, search, searchUsage, type SemanticLeg } from "../search/mod.ts";
+import { Journal, knownDamage } from "../store/mod.ts";
+import { searchRequest } from "../cli/search_cmd.ts";
+import type { SearchArgs } from "../cli/search_view.ts";
+import type { SearchAnswer } from "./hook_wire.ts";
+
+/**
+ * Answers `asked` from the journal of `home`, or returns `"model"` when an
+ * embedding model is active: a one-shot search loads it and ranks by
+ * meaning too, which this server does not, so that client searches in its
+ * own process rather than get a different answer. Throws what the search
+ * throws (no journal, a damaged one): the client then searches itself and
+ * reports it as the command always has.
+ */
+export async function answerSearch(
+  asked: SearchArgs,
+  home: HomePaths,
+): Promise<SearchAnswer | "model"> {
+  const config = loadConfig(home.config);
+  let reason: string;
+  try {
+    const status = modelStatus(home.models, config.model);
+    if (status.on) return "model";
+    reason = status.reason;
+  } catch (e) {
+    reason = (e as Error).message;
+  }
+  const off: SemanticLeg = {
+    name: "semantic",
+    status: () => ({ on: false, reason }),
+    search: () => Promise.resolve([]),
+  };
+  const warnings: string[] = [];
+  if (config.teamUrl && (asked.kind === undefined || asked.kind === "memory")) {
+    const { syncTeamMemories } = await import("../team/mod.ts");
+    await syncTeamMemories(
+      { home, config: () => loadConfig(home.config) },
+      (m) => warnings.push(`heimdall search: ${m}`),
+    );
+  }
+  const damage = knownDamage(home.journal) ?? null;
+  const journal = Journal.open(home.journal, { readOnly: true });
+  try {
+    const req = { ...searchRequest(asked, home), semantic: off };
+    const result = await search(journal, req, configuredTuning(loadConfig(home.config)));
+    logUsage(home, searchUsage("cli", result));
+    return { result, warnings, damage };
+  } finally {
+    journal.close();
+  }
+}

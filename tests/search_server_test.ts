@@ -1,0 +1,195 @@
+/**
+ * `heimdall search` answered by the home's warm server (the one the hooks
+ * start): the same answer, byte for byte but for times, as a search in its
+ * own process; every case the server should not answer is answered by the
+ * process itself, as the command always has. Real subprocesses, a real
+ * server on 127.0.0.1, real signals. A client that must not read the
+ * journal runs with `--deny-read` on it: its answer can only have come
+ * from the server.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { cli, type CliResult, removeTree, tempDir, waitFor, writeTree } from "./helpers.ts";
+import { SEARCH_WAIT_MS } from "../src/cli/search_client.ts";
+
+const TINY = new URL("./fixtures/models/tiny", import.meta.url).pathname;
+const NET = ["--allow-net=127.0.0.1"];
+
+/** A home with one indexed repository; returns both folders. */
+async function indexed(): Promise<{ home: string; repo: string }> {
+  const home = tempDir();
+  const repo = tempDir();
+  writeTree(repo, {
+    "pricing/discount.py": [
+      "def apply_discount(price, rate):",
+      "    return round(price * (1 - rate), 2)",
+      "",
+      "def tax(price):",
+      "    return price * 0.2",
+      "",
+    ].join("\n"),
+    "web/cookies.ts": [
+      "/** Parse a cookie header into its pairs. */",
+      "export function parseCookies(header: string): Record<string, string> {",
+      "  return Object.fromEntries(header.split(';').map((p) => p.trim().split('=')));",
+      "}",
+      "",
+    ].join("\n"),
+    "docs/guide.md": "# Discounts\n\nA discount is applied to the price before tax.\n",
+  });
+  const r = await cli(home, ["index", repo]);
+  assert.equal(r.code, 0, r.stderr);
+  return { home, repo };
+}
+
+/** The warm server of `home`, started as a hook would start it; `stop` ends it. */
+async function warmServer(home: string) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, "hook", "--serve"],
+    env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1" },
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  await waitFor(
+    () => {
+      try {
+        return Deno.statSync(join(home, "hookd.port")).isFile;
+      } catch {
+        return false;
+      }
+    },
+    30_000,
+    "the warm server's port file",
+  );
+  return {
+    pid: child.pid,
+    async stop() {
+      try {
+        child.kill("SIGCONT");
+        child.kill("SIGTERM");
+      } catch { /* gone */ }
+      await child.status;
+    },
+  };
+}
+
+/** `heimdall search …` that may not read the journal: only a server can answer it. */
+function viaServerOnly(home: string, args: string[], cwd?: string): Promise<CliResult> {
+  return cli(home, ["search", ...args], {
+    extraPerms: [...NET, `--deny-read=${join(home, "journal.db")}`],
+    ...(cwd ? { cwd } : {}),
+  });
+}
+
+/** `heimdall search …` in its own process (no server asked). */
+function alone(home: string, args: string[], cwd?: string): Promise<CliResult> {
+  return cli(home, ["search", ...args], {
+    env: { HEIMDALL_HOOK_SERVER: "0" },
+    ...(cwd ? { cwd } : {}),
+  });
+}
+
+/** The hits of a `--json` answer without the time each was checked. */
+function hitsOf(stdout: string): unknown[] {
+  const r = JSON.parse(stdout) as { hits: Record<string, unknown>[] };
+  return r.hits.map(({ freshness: _f, ...rest }) => rest);
+}
+
+/** A human answer without its timing (`· 12 ms ·`). */
+const untimed = (s: string) => s.replace(/ · \d+ ms · /g, " · ");
+
+Deno.test("search through the warm server: the same answer as in its own process, paths from the asker's folder", async () => {
+  const { home, repo } = await indexed();
+  const server = await warmServer(home);
+  try {
+    const ask = ["apply", "discount", "price", "--json"];
+    const served = await viaServerOnly(home, ask);
+    assert.equal(served.code, 0, served.stderr);
+    const own = await alone(home, ask);
+    assert.equal(own.code, 0, own.stderr);
+    assert.deepEqual(hitsOf(served.stdout), hitsOf(own.stdout));
+    assert.equal((hitsOf(served.stdout)[0] as { symbol: string }).symbol, "apply_discount");
+
+    // Human output, run from inside the repository: paths relative to it, --path from it.
+    const human = ["parse", "cookie", "header", "--path", "web"];
+    const servedHuman = await viaServerOnly(home, human, repo);
+    const ownHuman = await alone(home, human, repo);
+    assert.equal(servedHuman.code, 0, servedHuman.stderr);
+    assert.equal(untimed(servedHuman.stdout), untimed(ownHuman.stdout));
+    assert.match(servedHuman.stdout, /parseCookies — web\/cookies\.ts:2/);
+    assert.doesNotMatch(servedHuman.stdout, /discount/);
+
+    // No hit: exit 1, the same words.
+    const none = await viaServerOnly(home, ["zebra", "quokka"]);
+    assert.equal(none.code, 1);
+    assert.match(none.stdout, /no match for "zebra quokka"/);
+  } finally {
+    await server.stop();
+    removeTree(home);
+    removeTree(repo);
+  }
+});
+
+Deno.test("search with a warm server: a bad command line and a failed search are the command's own errors", async () => {
+  const { home, repo } = await indexed();
+  const server = await warmServer(home);
+  try {
+    const limit = await cli(home, ["search", "x", "--limit", "0"], { extraPerms: NET });
+    assert.equal(limit.code, 2);
+    assert.match(limit.stderr, /Invalid --limit "0": expected a whole number from 1 to 200/);
+    // The server's search fails (an unknown language): the process searches and says why.
+    const lang = await cli(home, ["search", "discount", "--lang", "cobol"], { extraPerms: NET });
+    assert.equal(lang.code, 2, lang.stdout);
+    assert.match(lang.stderr, /cobol/);
+    assert.match(lang.stderr, /python/);
+    // Nothing of either reached stdout.
+    assert.equal(limit.stdout + lang.stdout, "");
+  } finally {
+    await server.stop();
+    removeTree(home);
+    removeTree(repo);
+  }
+});
+
+Deno.test("search with a stopped warm server answers in its own process after at most the wait", async () => {
+  const { home, repo } = await indexed();
+  const server = await warmServer(home);
+  try {
+    Deno.kill(server.pid, "SIGSTOP");
+    const t0 = performance.now();
+    const r = await cli(home, ["search", "apply", "discount", "--json"], { extraPerms: NET });
+    const ms = performance.now() - t0;
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal((hitsOf(r.stdout)[0] as { symbol: string }).symbol, "apply_discount");
+    // Its wait for the server, then a whole search of its own: never a hang.
+    assert.ok(ms >= SEARCH_WAIT_MS, `answered in ${ms} ms: the server cannot have answered`);
+    assert.ok(ms < SEARCH_WAIT_MS + 20_000, `took ${ms} ms`);
+  } finally {
+    await server.stop();
+    removeTree(home);
+    removeTree(repo);
+  }
+});
+
+Deno.test("search with an embedding model active is ranked by meaning in its own process, never by the server without it", async () => {
+  const { home, repo } = await indexed();
+  const imported = await cli(home, ["model", "import", "tiny", "--from", TINY]);
+  assert.equal(imported.code, 0, imported.stderr);
+  const embedded = await cli(home, ["index", repo]);
+  assert.equal(embedded.code, 0, embedded.stderr);
+  const server = await warmServer(home);
+  try {
+    // The server refuses: a client that may not read the journal cannot answer at all.
+    const denied = await viaServerOnly(home, ["apply", "discount"]);
+    assert.notEqual(denied.code, 0);
+    const r = await cli(home, ["search", "apply", "discount"], { extraPerms: NET });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /lexical\+semantic|semantic/);
+    assert.doesNotMatch(r.stdout, /semantic leg off/);
+  } finally {
+    await server.stop();
+    removeTree(home);
+    removeTree(repo);
+  }
+});
