@@ -17,7 +17,8 @@
  */
 import { buildId, homeDirFromEnv } from "./hook_cmd.ts";
 import { exchange, identityKey, readPortFile } from "../harness/hook_wire.ts";
-import { printSearch, type SearchArgs, searchArgs } from "./search_view.ts";
+import { printSearch, searchArgs } from "./search_view.ts";
+import type { SearchArgs } from "../harness/search_request.ts";
 import { tightenHome } from "../config/private_files.ts";
 import { printableLines } from "../present/printable.ts";
 import { damagedAnswerWarning } from "./damaged_answer.ts";

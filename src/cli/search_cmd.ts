@@ -1,15 +1,15 @@
 /**
  * `heimdall search` in this process: the command's help, and the search a
  * command line asks for run against the journal. A warm server answers the
- * same request through `searchRequest` (`src/harness/search_answer.ts`).
+ * same request (`src/harness/search_request.ts`).
  */
-import { configuredTuning, search, type SearchRequest, searchUsage } from "../search/mod.ts";
+import { configuredTuning, search, searchUsage } from "../search/mod.ts";
 import { Journal } from "../store/mod.ts";
 import { logUsage } from "../config/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
-import { defaultAuthor } from "../memory/author.ts";
-import { printSearch, type SearchArgs, searchArgs } from "./search_view.ts";
+import { printSearch, searchArgs } from "./search_view.ts";
+import { searchRequest } from "../harness/search_request.ts";
 
 export const HELP =
   `heimdall search QUERY… [--limit N] [--repo R] [--path P] [--lang L] [--kind K] [--json]
@@ -51,25 +51,4 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   } finally {
     journal.close();
   }
-}
-
-/**
- * The request `search()` gets for a command line's search: the viewer is
- * who `git config` says works in the asker's folder (asked only when a
- * private memory ranks), and of identical copies the one under that folder
- * is shown.
- */
-export function searchRequest(asked: SearchArgs, home: SearchRequest["home"]): SearchRequest {
-  const req: SearchRequest = {
-    query: asked.query,
-    limit: asked.limit,
-    near: asked.cwd,
-    viewer: () => defaultAuthor(asked.cwd),
-  };
-  if (home !== undefined) req.home = home;
-  if (asked.repo !== undefined) req.repo = asked.repo;
-  if (asked.pathPrefix !== undefined) req.pathPrefix = asked.pathPrefix;
-  if (asked.lang !== undefined) req.lang = asked.lang;
-  if (asked.kind !== undefined) req.kind = asked.kind;
-  return req;
 }

@@ -8,29 +8,13 @@ import { parseFlags } from "./flags.ts";
 import { canonicalPath } from "../files/canonical.ts";
 import { relative, resolve } from "../files/path.ts";
 import type { SearchHit, SearchKind, SearchResult } from "../search/types.ts";
+import type { SearchArgs } from "../harness/search_request.ts";
 import { UsageError } from "../errors/mod.ts";
 import { printable } from "../present/printable.ts";
 
 const KINDS: readonly SearchKind[] = ["code", "docs", "notes", "memory"];
 
 const STRING_FLAGS = ["limit", "repo", "path", "lang", "kind"] as const;
-
-/**
- * A search as its command line asks it, every path already resolved from
- * the asker's folder: what a warm server needs to answer it (plain data).
- */
-export interface SearchArgs {
-  query: string;
-  limit: number;
-  repo?: string;
-  pathPrefix?: string;
-  lang?: string;
-  kind?: SearchKind;
-  /** The folder the search was typed in (absolute): copies under it are shown first. */
-  cwd: string;
-  /** `--json`: the whole answer as one JSON line. */
-  json: boolean;
-}
 
 /**
  * A search's arguments split into its flags and its query's words, in order

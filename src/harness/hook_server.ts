@@ -117,9 +117,16 @@ async function reply(conn: Deno.Conn, r: ServerReply): Promise<void> {
  */
 async function searched(frame: SearchFrame, home: HomePaths): Promise<ServerReply> {
   const { answerSearch } = await import("./search_answer.ts");
+  let gaveUp = false;
+  const wait = Math.max(20, frame.waitMs - ANSWER_MARGIN_MS);
+  const started = performance.now();
   const answer = await Promise.race([
-    answerSearch(frame.search, home).catch(() => "failed" as const),
-    after(Math.max(20, frame.waitMs - ANSWER_MARGIN_MS), "failed" as const),
+    answerSearch(frame.search, home, () => gaveUp ||= performance.now() - started >= wait)
+      .catch(() => "failed" as const),
+    after(wait, "failed" as const).then((v) => {
+      gaveUp = true;
+      return v;
+    }),
   ]);
   if (answer === "model" || answer === "failed") return { status: "refused", reason: answer };
   return { status: "searched", answer };

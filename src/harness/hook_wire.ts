@@ -9,7 +9,7 @@
  */
 import { after } from "./deadline.ts";
 import type { HookRequest } from "./hook_run.ts";
-import type { SearchArgs } from "../cli/search_view.ts";
+import type { SearchArgs } from "./search_request.ts";
 import type { SearchResult } from "../search/types.ts";
 
 /** The client's request: the server's token, its build, its acting identity, and the hook call itself. */

@@ -8,8 +8,7 @@ import { type HomePaths, loadConfig, logUsage } from "../config/mod.ts";
 import { modelStatus } from "../embed/registry.ts";
 import { configuredTuning, search, searchUsage, type SemanticLeg } from "../search/mod.ts";
 import { Journal, knownDamage } from "../store/mod.ts";
-import { searchRequest } from "../cli/search_cmd.ts";
-import type { SearchArgs } from "../cli/search_view.ts";
+import { type SearchArgs, searchRequest } from "./search_request.ts";
 import type { SearchAnswer } from "./hook_wire.ts";
 
 /**
@@ -18,11 +17,13 @@ import type { SearchAnswer } from "./hook_wire.ts";
  * meaning too, which this server does not, so that client searches in its
  * own process rather than get a different answer. Throws what the search
  * throws (no journal, a damaged one): the client then searches itself and
- * reports it as the command always has.
+ * reports it as the command always has. The usage log records the search
+ * unless `late()` says the client has stopped waiting for it.
  */
 export async function answerSearch(
   asked: SearchArgs,
   home: HomePaths,
+  late: () => boolean = () => false,
 ): Promise<SearchAnswer | "model"> {
   const config = loadConfig(home.config);
   let reason: string;
@@ -51,7 +52,8 @@ export async function answerSearch(
   try {
     const req = { ...searchRequest(asked, home), semantic: off };
     const result = await search(journal, req, configuredTuning(loadConfig(home.config)));
-    logUsage(home, searchUsage("cli", result));
+    // A client that stopped waiting searches again itself and logs that search.
+    if (!late()) logUsage(home, searchUsage("cli", result));
     return { result, warnings, damage };
   } finally {
     journal.close();
