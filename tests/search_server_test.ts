@@ -152,6 +152,36 @@ Deno.test("search with a warm server: a bad command line and a failed search are
   }
 });
 
+Deno.test("search through the warm server reads the config with the asker's HEIMDALL_* variables, not the server's", async () => {
+  const { home, repo } = await indexed();
+  const server = await warmServer(home);
+  try {
+    // A team store named only on this command line (nothing listens on port 9): the
+    // search warns that it shows this machine's copy, as it does in its own process.
+    const env = { HEIMDALL_TEAM_URL: "postgres://ada@127.0.0.1:9/team" };
+    const served = await cli(home, ["search", "apply", "discount", "--json"], {
+      env,
+      extraPerms: [...NET, "--allow-net=127.0.0.1:9", `--deny-read=${join(home, "journal.db")}`],
+    });
+    const own = await cli(home, ["search", "apply", "discount", "--json"], {
+      env: { ...env, HEIMDALL_HOOK_SERVER: "0" },
+      extraPerms: ["--allow-net=127.0.0.1:9"],
+    });
+    assert.equal(served.code, 0, served.stderr);
+    assert.equal(own.code, 0, own.stderr);
+    assert.match(own.stderr, /showing this machine's copy of the team's memories/);
+    assert.equal(served.stderr, own.stderr);
+    assert.deepEqual(hitsOf(served.stdout), hitsOf(own.stdout));
+    // Without the variable, neither warns.
+    const plain = await viaServerOnly(home, ["apply", "discount"]);
+    assert.equal(plain.stderr, "");
+  } finally {
+    await server.stop();
+    removeTree(home);
+    removeTree(repo);
+  }
+});
+
 Deno.test("search with a stopped warm server answers in its own process after at most the wait", async () => {
   const { home, repo } = await indexed();
   const server = await warmServer(home);

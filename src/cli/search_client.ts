@@ -16,7 +16,7 @@
  * It never starts a server.
  */
 import { buildId, homeDirFromEnv } from "./hook_cmd.ts";
-import { exchange, identityKey, readPortFile } from "../harness/hook_wire.ts";
+import { exchange, heimdallEnv, identityKey, readPortFile } from "../harness/hook_wire.ts";
 import { printSearch, searchArgs } from "./search_view.ts";
 import type { SearchArgs } from "../harness/search_request.ts";
 import { tightenHome } from "../config/private_files.ts";
@@ -57,6 +57,7 @@ async function viaServer(args: string[]): Promise<number | null> {
     build: buildId(),
     identity: identityKey((n) => Deno.env.get(n)),
     search: asked,
+    env: heimdallEnv(Deno.env.toObject()),
     waitMs: SEARCH_WAIT_MS,
   }, SEARCH_WAIT_MS);
   if (typeof r !== "object" || r.status !== "searched") return null;

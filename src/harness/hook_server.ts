@@ -121,7 +121,12 @@ async function searched(frame: SearchFrame, home: HomePaths): Promise<ServerRepl
   const wait = Math.max(20, frame.waitMs - ANSWER_MARGIN_MS);
   const started = performance.now();
   const answer = await Promise.race([
-    answerSearch(frame.search, home, () => gaveUp ||= performance.now() - started >= wait)
+    answerSearch(
+      frame.search,
+      home,
+      frame.env,
+      () => gaveUp ||= performance.now() - started >= wait,
+    )
       .catch(() => "failed" as const),
     after(wait, "failed" as const).then((v) => {
       gaveUp = true;

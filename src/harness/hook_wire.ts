@@ -31,6 +31,12 @@ export interface SearchFrame {
   build: string;
   identity: string;
   search: SearchArgs;
+  /**
+   * The client's `HEIMDALL_*` variables: the server reads the config with
+   * them in place of its own (`HEIMDALL_MODEL=…`, `HEIMDALL_TEAM_URL=…` on
+   * one search's command line count as they would in its own process).
+   */
+  env: Record<string, string>;
   /** How long the client waits for the answer (ms); the server answers (or gives up) before. */
   waitMs: number;
 }
@@ -123,6 +129,13 @@ export function identityKey(env: (name: string) => string | undefined): string {
       env(n) ?? null
     ),
   );
+}
+
+/** The `HEIMDALL_*` variables of an environment: those that change what the config says. */
+export function heimdallEnv(all: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(all)) if (k.startsWith("HEIMDALL_")) out[k] = v;
+  return out;
 }
 
 /** Environment variables a hook passes along (the payload readers and the budget read them). */

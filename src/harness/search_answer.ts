@@ -12,7 +12,8 @@ import { type SearchArgs, searchRequest } from "./search_request.ts";
 import type { SearchAnswer } from "./hook_wire.ts";
 
 /**
- * Answers `asked` from the journal of `home`, or returns `"model"` when an
+ * Answers `asked` from the journal of `home`, its config read with the
+ * client's `HEIMDALL_*` variables (`clientEnv`), or returns `"model"` when an
  * embedding model is active: a one-shot search loads it and ranks by
  * meaning too, which this server does not, so that client searches in its
  * own process rather than get a different answer. Throws what the search
@@ -23,9 +24,12 @@ import type { SearchAnswer } from "./hook_wire.ts";
 export async function answerSearch(
   asked: SearchArgs,
   home: HomePaths,
+  clientEnv: Record<string, string>,
   late: () => boolean = () => false,
 ): Promise<SearchAnswer | "model"> {
-  const config = loadConfig(home.config);
+  // The config as the asking process reads it: its HEIMDALL_* variables, not this server's.
+  const env = { get: (name: string) => clientEnv[name] };
+  const config = loadConfig(home.config, env);
   let reason: string;
   try {
     const status = modelStatus(home.models, config.model);
@@ -43,7 +47,7 @@ export async function answerSearch(
   if (config.teamUrl && (asked.kind === undefined || asked.kind === "memory")) {
     const { syncTeamMemories } = await import("../team/mod.ts");
     await syncTeamMemories(
-      { home, config: () => loadConfig(home.config) },
+      { home, config: () => loadConfig(home.config, env) },
       (m) => warnings.push(`heimdall search: ${m}`),
     );
   }
@@ -51,7 +55,7 @@ export async function answerSearch(
   const journal = Journal.open(home.journal, { readOnly: true });
   try {
     const req = { ...searchRequest(asked, home), semantic: off };
-    const result = await search(journal, req, configuredTuning(loadConfig(home.config)));
+    const result = await search(journal, req, configuredTuning(config));
     // A client that stopped waiting searches again itself and logs that search.
     if (!late()) logUsage(home, searchUsage("cli", result));
     return { result, warnings, damage };
