@@ -22,7 +22,7 @@ import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { RUN_PERMISSIONS } from "../src/harness/install/command.ts";
+import { selfArgv } from "../src/harness/install/command.ts";
 import {
   type Cleanup,
   fmtMs,
@@ -34,10 +34,12 @@ import {
   wholeNumber,
 } from "./bench_util.ts";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-/** The hook's own entry module, as `heimdall init` installs it under `deno run`. */
-const HOOK_MAIN = new URL("../src/cli/hook_main.ts", import.meta.url).pathname;
-const CONFIG = new URL("../deno.json", import.meta.url).pathname;
+/**
+ * The command lines `heimdall init` installs under `deno run` (the same
+ * flags, permissions and config): the hook's own entry module, and main.ts.
+ */
+const HOOK_ARGV = selfArgv("hook").slice(1);
+const MAIN_ARGV = selfArgv("main").slice(1);
 const REPO = new URL("../tests/fixtures/harness/repo/", import.meta.url).pathname;
 const DENO = Deno.execPath();
 
@@ -91,7 +93,7 @@ function copyDir(from: string, to: string): void {
 async function heimdall(home: string, args: string[], cwd?: string): Promise<void> {
   const r = await timeCommand(
     DENO,
-    ["run", ...RUN_PERMISSIONS, "--config", CONFIG, MAIN, ...args],
+    [...MAIN_ARGV, ...args],
     {
       env: { HEIMDALL_HOME: home, HEIMDALL_AUTHOR: "bench", DENO_NO_UPDATE_CHECK: "1" },
       ...(cwd ? { cwd } : {}),
@@ -154,16 +156,7 @@ function payloads(repo: string, session: string): Record<string, unknown> {
 
 async function timeHook(home: string, repo: string, payload: unknown): Promise<number> {
   const child = new Deno.Command(DENO, {
-    args: [
-      "run",
-      ...RUN_PERMISSIONS,
-      "--config",
-      CONFIG,
-      HOOK_MAIN,
-      "hook",
-      "--harness",
-      "claude-code",
-    ],
+    args: [...HOOK_ARGV, "hook", "--harness", "claude-code"],
     env: { HEIMDALL_HOME: home, HEIMDALL_AUTHOR: "bench", DENO_NO_UPDATE_CHECK: "1" },
     cwd: repo,
     stdin: "piped",
@@ -285,17 +278,7 @@ async function runBench(opts: Options, cleanup: Cleanup): Promise<Result> {
     baseline: { name: baseline.name, ms: [] },
     hooks: kinds.map((name) => ({ name, ms: [] })),
   };
-  const hookArgv = [
-    DENO,
-    "run",
-    ...RUN_PERMISSIONS,
-    "--config",
-    CONFIG,
-    HOOK_MAIN,
-    "hook",
-    "--harness",
-    "claude-code",
-  ];
+  const hookArgv = [DENO, ...HOOK_ARGV, "hook", "--harness", "claude-code"];
   const hookEnv = {
     HEIMDALL_HOME: hookHome,
     HEIMDALL_AUTHOR: "bench",
@@ -322,7 +305,7 @@ async function runBench(opts: Options, cleanup: Cleanup): Promise<Result> {
   const mcpHome = opts.home ?? hookHome;
   const transport = new StdioClientTransport({
     command: DENO,
-    args: ["run", ...RUN_PERMISSIONS, "--config", CONFIG, MAIN, "mcp"],
+    args: [...MAIN_ARGV, "mcp"],
     env: {
       HEIMDALL_HOME: mcpHome,
       DENO_NO_UPDATE_CHECK: "1",
