@@ -7,7 +7,7 @@ import {
   tightenHome,
 } from "../config/mod.ts";
 import type { Extractor } from "../extract/mod.ts";
-import { printableLines } from "../present/fmt.ts";
+import { stderrLine, stdoutLine } from "./std_lines.ts";
 
 /** What every command gets: where data lives, the config, the extractor, output. */
 export interface Context {
@@ -29,27 +29,18 @@ export interface Context {
  * readable by others (by an older version) is made private first. What goes
  * to stderr is for a person: a control character in it (an escape sequence
  * in a file name, a map's glob or a config value an error quotes) shows as
- * an escape ({@link printableLines}) and never drives the terminal.
+ * an escape (`printableLines`) and never drives the terminal.
  */
 export function defaultContext(): Context {
   const home = homePaths(resolveHome());
   tightenHome(home.home);
-  const enc = new TextEncoder();
   let extractor: Promise<Extractor> | undefined;
   return {
     home,
     config: () => loadConfig(home.config),
     extractor: () => (extractor ??= import("../extract/mod.ts").then((m) => m.createExtractor())),
-    out: (t) => {
-      try {
-        Deno.stdout.writeSync(enc.encode(t + "\n"));
-      } catch (e) {
-        // The reader went away (`heimdall search … | head`): stop quietly, like SIGPIPE.
-        if (e instanceof Deno.errors.BrokenPipe) Deno.exit(0);
-        throw e;
-      }
-    },
-    err: (t) => Deno.stderr.writeSync(enc.encode(printableLines(t) + "\n")),
+    out: stdoutLine,
+    err: stderrLine,
     tty: Deno.stdout.isTerminal(),
   };
 }

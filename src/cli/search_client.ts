@@ -20,7 +20,7 @@ import { exchange, heimdallEnv, identityKey, readPortFile } from "../harness/hoo
 import { printSearch, searchArgs } from "./search_view.ts";
 import type { SearchArgs } from "../harness/search_request.ts";
 import { tightenHome } from "../config/private_files.ts";
-import { printableLines } from "../present/printable.ts";
+import { stderrLine, stdoutLine } from "./std_lines.ts";
 import { damagedAnswerWarning } from "./damaged_answer.ts";
 import { EXIT } from "./exit_codes.ts";
 
@@ -62,26 +62,9 @@ async function viaServer(args: string[]): Promise<number | null> {
   }, SEARCH_WAIT_MS);
   if (typeof r !== "object" || r.status !== "searched") return null;
   tightenHome(homeDir);
-  const enc = new TextEncoder();
-  const err = (t: string) => Deno.stderr.writeSync(enc.encode(printableLines(t) + "\n"));
   const { result, warnings, damage } = r.answer;
-  for (const w of warnings) err(w);
-  printSearch(
-    {
-      out: (t) => {
-        try {
-          Deno.stdout.writeSync(enc.encode(t + "\n"));
-        } catch (e) {
-          // The reader went away (`heimdall search … | head`): stop quietly, like SIGPIPE.
-          if (e instanceof Deno.errors.BrokenPipe) Deno.exit(0);
-          throw e;
-        }
-      },
-      tty: Deno.stdout.isTerminal(),
-    },
-    asked,
-    result,
-  );
-  if (damage !== null) err(damagedAnswerWarning("search", damage));
+  for (const w of warnings) stderrLine(w);
+  printSearch({ out: stdoutLine, tty: Deno.stdout.isTerminal() }, asked, result);
+  if (damage !== null) stderrLine(damagedAnswerWarning("search", damage));
   return result.hits.length > 0 ? EXIT.ok : EXIT.none;
 }
