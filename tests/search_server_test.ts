@@ -101,6 +101,8 @@ const untimed = (s: string) => s.replace(/ · \d+ ms · /g, " · ");
 
 Deno.test("search through the warm server: the same answer as in its own process, paths from the asker's folder", async () => {
   const { home, repo } = await indexed();
+  const before = await cli(home, ["status"], { extraPerms: NET });
+  assert.match(before.stdout, /server   not running \(the first hook starts one/);
   const server = await warmServer(home);
   try {
     const ask = ["apply", "discount", "price", "--json"];
@@ -182,11 +184,25 @@ Deno.test("search through the warm server reads the config with the asker's HEIM
   }
 });
 
-Deno.test("search with a stopped warm server answers in its own process after at most the wait", async () => {
+Deno.test("status says whether the warm server answers; a search with it stopped answers in its own process after at most the wait", async () => {
   const { home, repo } = await indexed();
   const server = await warmServer(home);
   try {
+    const warm = await cli(home, ["status", "--json"], { extraPerms: NET });
+    const state = JSON.parse(warm.stdout).server;
+    assert.equal(state.pid, server.pid);
+    assert.equal(state.answering, true);
+    assert.match(
+      (await cli(home, ["status"], { extraPerms: NET })).stdout,
+      new RegExp(
+        `server   warm, pid ${server.pid} on 127\\.0\\.0\\.1:\\d+: answers hooks and searches`,
+      ),
+    );
     Deno.kill(server.pid, "SIGSTOP");
+    assert.match(
+      (await cli(home, ["status"], { extraPerms: NET })).stdout,
+      new RegExp(`server   pid ${server.pid} did not answer a ping within 500 ms`),
+    );
     const t0 = performance.now();
     const r = await cli(home, ["search", "apply", "discount", "--json"], { extraPerms: NET });
     const ms = performance.now() - t0;

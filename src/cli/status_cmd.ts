@@ -20,6 +20,7 @@ import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
 import { ago, plural, printable } from "../present/fmt.ts";
 import { activeModel, vectorStoreHealth } from "../vector/mod.ts";
+import { pingServer, type ServerState } from "../harness/hook_wire.ts";
 
 /**
  * Up to this size `status` runs quick_check by default: it reads every page,
@@ -29,7 +30,8 @@ import { activeModel, vectorStoreHealth } from "../vector/mod.ts";
 const QUICK_CHECK_MIB = 64;
 
 export const HELP = `heimdall status [--json] [--check]
-  Roots, counts, queue length, whether the daemon is up, the last audit, how
+  Roots, counts, queue length, whether the daemon is up, whether the warm
+  server that answers hooks and searches does (a ping), the last audit, how
   many secret files were skipped, how many files another build indexed (the
   next audit derives them again), and the semantic leg: its model (or why it
   is off) and the vectors stored per model. Checks the journal for damage
@@ -38,6 +40,20 @@ export const HELP = `heimdall status [--json] [--check]
   names the remedy, \`heimdall rebuild\`. So does one it cannot read at all
   (newer than this build, empty, not this user's to write), each with its own
   remedy; a home with no journal yet exits 0.`;
+
+/** How long status waits for the warm server's answer to a ping. */
+const SERVER_PING_MS = 500;
+
+/** The `server` line of `heimdall status` (pure). */
+export function serverLine(server: ServerState | null): string {
+  if (server === null) {
+    return "not running (the first hook starts one; until then each search runs in its own process)";
+  }
+  const pid = server.pid ?? "unknown";
+  return server.answering
+    ? `warm, pid ${pid} on 127.0.0.1:${server.port}: answers hooks and searches`
+    : `pid ${pid} did not answer a ping within ${SERVER_PING_MS} ms: hooks answer nothing and searches run in their own process until the next hook replaces it`;
+}
 
 /** `heimdall status`: what the index holds and who writes it. */
 export async function run(args: string[], ctx: Context): Promise<number> {
@@ -99,10 +115,13 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     // Files no reconcile can index as they are (unreadable), each with its reason.
     const unreadable = unreadablePaths(journal, UNREADABLE_SHOWN);
     const model = activeModel(ctx.home).status();
+    const server = await pingServer(ctx.home.home, SERVER_PING_MS);
     const status = {
       home: ctx.home.home,
       daemon: holder === null ? null : holder,
       writer,
+      // The warm server that answers hooks and command-line searches.
+      server,
       roots: roots.map((r) => ({
         path: r.path,
         depth: r.depth,
@@ -141,6 +160,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         holder === null ? "not running (start it with `heimdall daemon`)" : `running, pid ${holder}`
       }`,
     );
+    ctx.out(`server   ${serverLine(server)}`);
     if (writer !== null) {
       ctx.out(
         `writer   \`heimdall ${writer.role}\` (pid ${

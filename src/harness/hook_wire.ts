@@ -210,3 +210,24 @@ export async function exchange(
     done = true;
   }
 }
+
+/** The warm server of a home as a ping finds it: its pid, and whether it answered. */
+export interface ServerState {
+  pid: number | null;
+  port: number;
+  answering: boolean;
+}
+
+/**
+ * Pings the warm server of `homeDir`: null when none says where it listens
+ * or nothing listens there (a stale port file); else its pid and whether it
+ * answered within `waitMs` (a stopped or wedged one does not).
+ */
+export async function pingServer(homeDir: string, waitMs: number): Promise<ServerState | null> {
+  const at = readPortFile(homeDir);
+  if (at === null) return null;
+  const r = await exchange(at.port, { token: at.token, ping: true }, waitMs);
+  if (r === "absent") return null;
+  const pid = typeof r === "object" && r.status === "pong" ? r.pid : at.pid;
+  return { pid, port: at.port, answering: typeof r === "object" && r.status === "pong" };
+}
