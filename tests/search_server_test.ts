@@ -102,7 +102,7 @@ const untimed = (s: string) => s.replace(/ · \d+ ms · /g, " · ");
 Deno.test("search through the warm server: the same answer as in its own process, paths from the asker's folder", async () => {
   const { home, repo } = await indexed();
   const before = await cli(home, ["status"], { extraPerms: NET });
-  assert.match(before.stdout, /server   not running \(the first hook starts one/);
+  assert.match(before.stdout, /server {3}not running \(the first hook starts one/);
   const server = await warmServer(home);
   try {
     const ask = ["apply", "discount", "price", "--json"];
@@ -195,13 +195,13 @@ Deno.test("status says whether the warm server answers; a search with it stopped
     assert.match(
       (await cli(home, ["status"], { extraPerms: NET })).stdout,
       new RegExp(
-        `server   warm, pid ${server.pid} on 127\\.0\\.0\\.1:\\d+: answers hooks and searches`,
+        `server {3}warm, pid ${server.pid} on 127\\.0\\.0\\.1:\\d+: answers hooks and searches`,
       ),
     );
     Deno.kill(server.pid, "SIGSTOP");
     assert.match(
       (await cli(home, ["status"], { extraPerms: NET })).stdout,
-      new RegExp(`server   pid ${server.pid} did not answer a ping within 500 ms`),
+      new RegExp(`server {3}pid ${server.pid} did not answer a ping within 500 ms`),
     );
     const t0 = performance.now();
     const r = await cli(home, ["search", "apply", "discount", "--json"], { extraPerms: NET });
