@@ -363,6 +363,79 @@ Deno.test("tool calls without a journal are isError results naming the remedy", 
   }
 });
 
+Deno.test("a journal replaced at its path (indexed again, a rebuild's salvage) is the one MCP writes and reads next", async () => {
+  const { base, repo, home } = await indexedRepo();
+  const client = await connect(home, repo);
+  const remember = async (note: string) => {
+    const r = await client.callTool({
+      name: "remember",
+      arguments: { kind: "note", text: note, about: ["."] },
+    }) as CallResult;
+    assert.ok(!r.isError, text(r));
+  };
+  const count = (file: string, like: string) => {
+    const j = Journal.open(file, { readOnly: true });
+    try {
+      return j.get<{ n: number }>("SELECT count(*) AS n FROM memories WHERE text LIKE ?", like)!.n;
+    } finally {
+      j.close();
+    }
+  };
+  try {
+    // Both connections and the team open on the first journal.
+    await remember("first note, written before the journal is replaced");
+    const started = await client.callTool({
+      name: "start_task",
+      arguments: { text: "a task before the journal is replaced" },
+    }) as CallResult;
+    assert.ok(!started.isError, text(started));
+    const before = await client.callTool({ name: "search", arguments: { query: "compute total" } });
+    assert.ok(!(before as CallResult).isError);
+    // The journal moved aside with its WAL (as a salvage moves the damaged one), a new one indexed.
+    const journal = join(home, "journal.db");
+    for (const suffix of ["", "-wal", "-shm"]) {
+      try {
+        Deno.renameSync(journal + suffix, `${journal}.old${suffix}`);
+      } catch (e) {
+        if (!(e instanceof Deno.errors.NotFound)) throw e;
+      }
+    }
+    assert.equal((await cli(home, ["index", repo])).code, 0);
+    await remember("second note, written after the journal is replaced");
+    assert.equal(count(journal, "second note%"), 1, "written to the journal at the path");
+    // The team's local store is that journal too: a task started now is there.
+    const task = await client.callTool({
+      name: "start_task",
+      arguments: { text: "a task after the journal is replaced" },
+    }) as CallResult;
+    assert.ok(!task.isError, text(task));
+    const tasks = (file: string) => {
+      const j = Journal.open(file, { readOnly: true });
+      try {
+        return j.get<{ n: number }>(
+          "SELECT count(*) AS n FROM tasks WHERE text LIKE 'a task after%'",
+        )!
+          .n;
+      } finally {
+        j.close();
+      }
+    };
+    assert.equal(tasks(journal), 1);
+    assert.equal(tasks(`${journal}.old`), 0);
+    assert.equal(count(`${journal}.old`, "second note%"), 0, "not to the file moved aside");
+    // Reads follow too: the new journal's note is found, the old one's is not there.
+    const found = await client.callTool({
+      name: "search",
+      arguments: { query: "second note written after the journal is replaced" },
+    }) as CallResult;
+    assert.match(text(found), /second note/);
+    assert.doesNotMatch(text(found), /first note/);
+  } finally {
+    await client.close();
+    removeTree(base);
+  }
+});
+
 /** A raw JSON-RPC session over the server's stdio: send lines, read answers by id. */
 class RawSession {
   #child: Deno.ChildProcess;

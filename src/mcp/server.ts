@@ -15,6 +15,7 @@ import {
   isCorruption,
   Journal,
   JournalCorruptError,
+  journalFile,
   knownDamage,
   markDamaged,
   setBusyTimeout,
@@ -55,32 +56,65 @@ export const INSTRUCTIONS =
   "and `blast_radius` what may break; `conflicts` shows teammates changing code within reach. Record what " +
   "you learn with `remember`, `record_attempt` and `insert_note`.";
 
-/** A tool context over a home folder; journals open on first use and stay open. */
+/**
+ * A tool context over a home folder; journals open on first use and stay
+ * open while the journal's path names the file they opened. When it names
+ * another (the journal deleted and indexed again, a rebuild's salvage renamed
+ * into place), the next call opens that one, and the team (whose local store
+ * is that journal) is opened again too: a connection to the old file would
+ * read rows nobody updates and write memories, claims and tasks nobody sees.
+ * An old read or write connection stays open until the server closes, since
+ * a call under way may still be reading it.
+ */
 export function toolContext(
   home: HomePaths,
   config: () => Config,
   cwd: string,
 ): ToolContext & { close(): Promise<void> } {
-  let read: Journal | undefined;
-  let write: Journal | undefined;
+  const retired: Journal[] = [];
+  /** The held connection, or a new one when the journal's path names another file now. */
+  const current = (
+    held: { journal: Journal; file: string | null } | undefined,
+    readOnly: boolean,
+  ): { journal: Journal; file: string | null } => {
+    // The file is read before the open: a replacement between the two is found next time.
+    const file = journalFile(home.journal);
+    if (held !== undefined && file === held.file) return held;
+    const journal = Journal.open(home.journal, { readOnly });
+    if (held !== undefined) retired.push(held.journal);
+    return { journal, file };
+  };
+  let read: { journal: Journal; file: string | null } | undefined;
+  let write: { journal: Journal; file: string | null } | undefined;
   let author: string | undefined;
   let team: Promise<Team> | undefined;
   // Team calls in arrival order, one at a time (see ToolContext.withTeam).
   let queue: Promise<unknown> = Promise.resolve();
-  const open = () =>
-    team ??= openTeam(
+  // The journal file the team was opened on: with the local store, its claims and tasks live there.
+  let teamFile: string | null = null;
+  // Called one team call at a time (the queue below), so an old team is closed with nothing using it.
+  const open = async () => {
+    const file = journalFile(home.journal);
+    if (team !== undefined && file !== teamFile) {
+      const old = team;
+      team = undefined;
+      await (await old.catch(() => null))?.close();
+    }
+    if (team === undefined) teamFile = file;
+    return await (team ??= openTeam(
       { home, config },
       currentActor({ agent: Deno.env.get("HEIMDALL_AGENT") ?? "mcp" }),
     ).catch((e) => {
       team = undefined; // the next call tries again: the server may be back
       throw e;
-    });
+    }));
+  };
   return {
     home,
     config,
     cwd,
-    journal: () => (read ??= Journal.open(home.journal, { readOnly: true })),
-    writable: () => (write ??= Journal.open(home.journal)),
+    journal: () => (read = current(read, true)).journal,
+    writable: () => (write = current(write, false)).journal,
     author: () => (author ??= defaultAuthor(cwd)),
     withTeam<T>(fn: (team: Team) => Promise<T>): Promise<T> {
       const run = queue.then(async () => await fn(await open()));
@@ -89,8 +123,9 @@ export function toolContext(
     },
     async close() {
       await queue;
-      read?.close();
-      write?.close();
+      read?.journal.close();
+      write?.journal.close();
+      for (const j of retired) j.close();
       if (team) await (await team.catch(() => null))?.close();
     },
   };

@@ -6,6 +6,7 @@
  * reconciler's transactions (the single writer); readers open read-only.
  */
 export { Journal, JournalError, JournalMissingError, setBusyTimeout } from "./journal.ts";
+export { journalFile } from "./journal_file.ts";
 export type { WriteHolds } from "./write_lock.ts";
 export {
   clearDamage,

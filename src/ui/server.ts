@@ -7,7 +7,7 @@
 import { type Config, type HomePaths, logUsage } from "../config/mod.ts";
 import { HeimdallError } from "../errors/mod.ts";
 import { configuredTuning, search, type SearchKind, searchUsage } from "../search/mod.ts";
-import { Journal, listRoots } from "../store/mod.ts";
+import { Journal, journalFile, listRoots } from "../store/mod.ts";
 import { openTeamStore, SharedMemory, syncTeamMemories } from "../team/mod.ts";
 import { CodeMap } from "./code_map.ts";
 import { fileLines, FileRefusedError } from "./files.ts";
@@ -102,16 +102,6 @@ function journalStamp(path: string): string {
     }
   }
   return parts.join("|");
-}
-
-/** Which file the journal's path names now (device and inode), or null when there is none. */
-function journalFile(path: string): string | null {
-  try {
-    const s = Deno.statSync(path);
-    return s.ino === null ? null : `${s.dev}:${s.ino}`;
-  } catch {
-    return null;
-  }
 }
 
 /**
