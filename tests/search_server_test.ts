@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { cli, type CliResult, removeTree, tempDir, waitFor, writeTree } from "./helpers.ts";
 import { SEARCH_WAIT_MS } from "../src/cli/search_client.ts";
+import { exchange, readPortFile } from "../src/harness/hook_wire.ts";
 
 const TINY = new URL("./fixtures/models/tiny", import.meta.url).pathname;
 const NET = ["--allow-net=127.0.0.1"];
@@ -177,6 +178,35 @@ Deno.test("search through the warm server reads the config with the asker's HEIM
     // Without the variable, neither warns.
     const plain = await viaServerOnly(home, ["apply", "discount"]);
     assert.equal(plain.stderr, "");
+  } finally {
+    await server.stop();
+    removeTree(home);
+    removeTree(repo);
+  }
+});
+
+Deno.test("a search from another build is refused and leaves the server to the hooks", async () => {
+  const { home, repo } = await indexed();
+  const server = await warmServer(home);
+  try {
+    const at = readPortFile(home)!;
+    const asked = { query: "apply discount", limit: 8, cwd: repo, json: true };
+    const r = await exchange(at.port, {
+      token: at.token,
+      build: "another build",
+      identity: "[]",
+      search: asked,
+      env: {},
+      waitMs: 2000,
+    }, 2000);
+    assert.deepEqual(r, { status: "refused", reason: "build" });
+    // Still serving: it answers a ping, and a search of its own build.
+    assert.deepEqual(await exchange(at.port, { token: at.token, ping: true }, 2000), {
+      status: "pong",
+      pid: server.pid,
+    });
+    const served = await viaServerOnly(home, ["apply", "discount", "--json"]);
+    assert.equal(served.code, 0, served.stderr);
   } finally {
     await server.stop();
     removeTree(home);

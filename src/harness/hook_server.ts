@@ -271,7 +271,9 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
       }
       if (frame.build !== build) {
         await reply(conn, { status: "refused", reason: "build" });
-        stop(`a client of another build (${frame.build})`);
+        // Hooks of another build mean this server is out of date; a search typed with
+        // another build (a second checkout, a binary beside `deno run`) does not.
+        if (!("search" in frame)) stop(`a client of another build (${frame.build})`);
         return;
       }
       if (frame.identity !== identity) {
