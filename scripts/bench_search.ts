@@ -1826,53 +1826,24 @@ function renderResult(r: Result): string {
   out.push("");
   const l = r.latency;
   const p = (xs: number[], q: number) => fmtMs(percentile(xs, q));
+  const series: [string, number[]][] = [
+    ["Heimdall search(), in-process, verdicts included", l.search],
+    ["heimdall search --json, whole process, answered by the warm server", l.cliWarm],
+    ["heimdall search --json, whole process, no server", l.cli],
+    ["Deno starting an empty module (in turn with the above)", l.start],
+    ["chunk FTS5 BM25 query", l.chunk],
+    ["whole-file FTS5 BM25 query", l.whole],
+  ];
   out.push("Latency per query");
   out.push(renderTable(
     ["what", "n", "p50", "p95", "p50 ratio to search()"],
-    [
-      [
-        "Heimdall search(), in-process, verdicts included",
-        String(l.search.length),
-        p(l.search, 50),
-        p(l.search, 95),
-        "1×",
-      ],
-      [
-        "heimdall search --json, whole process, answered by the warm server",
-        String(l.cliWarm.length),
-        p(l.cliWarm, 50),
-        p(l.cliWarm, 95),
-        fmtRatio(percentile(l.cliWarm, 50), percentile(l.search, 50)),
-      ],
-      [
-        "heimdall search --json, whole process, no server",
-        String(l.cli.length),
-        p(l.cli, 50),
-        p(l.cli, 95),
-        fmtRatio(percentile(l.cli, 50), percentile(l.search, 50)),
-      ],
-      [
-        "Deno starting an empty module (in turn with the above)",
-        String(l.start.length),
-        p(l.start, 50),
-        p(l.start, 95),
-        fmtRatio(percentile(l.start, 50), percentile(l.search, 50)),
-      ],
-      [
-        "chunk FTS5 BM25 query",
-        String(l.chunk.length),
-        p(l.chunk, 50),
-        p(l.chunk, 95),
-        fmtRatio(percentile(l.chunk, 50), percentile(l.search, 50)),
-      ],
-      [
-        "whole-file FTS5 BM25 query",
-        String(l.whole.length),
-        p(l.whole, 50),
-        p(l.whole, 95),
-        fmtRatio(percentile(l.whole, 50), percentile(l.search, 50)),
-      ],
-    ],
+    series.map(([what, xs]) => [
+      what,
+      String(xs.length),
+      p(xs, 50),
+      p(xs, 95),
+      xs === l.search ? "1×" : fmtRatio(percentile(xs, 50), percentile(l.search, 50)),
+    ]),
     [1, 2, 3, 4],
   ));
   if (l.cliDiffers > 0) {

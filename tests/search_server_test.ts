@@ -9,7 +9,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, type CliResult, removeTree, tempDir, waitFor, writeTree } from "./helpers.ts";
+import { cli, type CliResult, MAIN, removeTree, tempDir, waitFor, writeTree } from "./helpers.ts";
+import { exists } from "../src/files/mod.ts";
 import { SEARCH_WAIT_MS } from "../src/cli/search_client.ts";
 import { exchange, readPortFile } from "../src/harness/hook_wire.ts";
 
@@ -46,23 +47,13 @@ async function indexed(): Promise<{ home: string; repo: string }> {
 /** The warm server of `home`, started as a hook would start it; `stop` ends it. */
 async function warmServer(home: string) {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, "hook", "--serve"],
+    args: ["run", "-A", MAIN, "hook", "--serve"],
     env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1" },
     stdin: "null",
     stdout: "null",
     stderr: "null",
   }).spawn();
-  await waitFor(
-    () => {
-      try {
-        return Deno.statSync(join(home, "hookd.port")).isFile;
-      } catch {
-        return false;
-      }
-    },
-    30_000,
-    "the warm server's port file",
-  );
+  await waitFor(() => exists(join(home, "hookd.port")), 30_000, "the warm server's port file");
   return {
     pid: child.pid,
     async stop() {

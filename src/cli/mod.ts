@@ -281,7 +281,7 @@ export async function main(argv: string[], ctx: Context = defaultContext()): Pro
  * reads the config at every search, so a model installed meanwhile is used.
  */
 async function wireSemanticLeg(ctx: Context, command: string): Promise<void> {
-  const { setSemanticLeg } = await import("../search/mod.ts");
+  const { legOff, setSemanticLeg } = await import("../search/mod.ts");
   if (command === "search") {
     // Not through embed/mod.ts: that loads the runtimes this is here to avoid.
     const { modelStatus } = await import("../embed/registry.ts");
@@ -292,12 +292,7 @@ async function wireSemanticLeg(ctx: Context, command: string): Promise<void> {
       status = { on: false, reason: (e as Error).message };
     }
     if (!status.on) {
-      const reason = status.reason;
-      setSemanticLeg({
-        name: "semantic",
-        status: () => ({ on: false, reason }),
-        search: () => Promise.resolve([]),
-      });
+      setSemanticLeg(legOff(status.reason));
       return;
     }
   }

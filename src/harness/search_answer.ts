@@ -6,7 +6,7 @@
  */
 import { type HomePaths, loadConfig, logUsage } from "../config/mod.ts";
 import { modelStatus } from "../embed/registry.ts";
-import { configuredTuning, search, searchUsage, type SemanticLeg } from "../search/mod.ts";
+import { configuredTuning, legOff, search, searchUsage } from "../search/mod.ts";
 import { Journal, knownDamage } from "../store/mod.ts";
 import { type SearchArgs, searchRequest } from "./search_request.ts";
 import type { SearchAnswer } from "./hook_wire.ts";
@@ -38,11 +38,6 @@ export async function answerSearch(
   } catch (e) {
     reason = (e as Error).message;
   }
-  const off: SemanticLeg = {
-    name: "semantic",
-    status: () => ({ on: false, reason }),
-    search: () => Promise.resolve([]),
-  };
   const warnings: string[] = [];
   if (config.teamUrl && (asked.kind === undefined || asked.kind === "memory")) {
     const { syncTeamMemories } = await import("../team/mod.ts");
@@ -54,7 +49,7 @@ export async function answerSearch(
   const damage = knownDamage(home.journal) ?? null;
   const journal = Journal.open(home.journal, { readOnly: true });
   try {
-    const req = { ...searchRequest(asked, home), semantic: off };
+    const req = { ...searchRequest(asked, home), semantic: legOff(reason) };
     const result = await search(journal, req, configuredTuning(config));
     // A client that stopped waiting searches again itself and logs that search.
     if (!late()) logUsage(home, searchUsage("cli", result));

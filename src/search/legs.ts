@@ -37,6 +37,27 @@ export interface SemanticLeg {
   search(query: string, limit: number, filter: LegFilter): Promise<LegHit[]>;
 }
 
+/**
+ * A leg that is off, saying why (no model, a config error): what a search
+ * reports when there is nothing to rank by meaning.
+ *
+ * @example
+ * ```ts
+ * import { legOff } from "./legs.ts";
+ * import assert from "node:assert/strict";
+ * const leg = legOff("no model");
+ * assert.deepEqual(leg.status(), { on: false, reason: "no model" });
+ * assert.deepEqual(await leg.search("q", 10, {}), []);
+ * ```
+ */
+export function legOff(reason: string): SemanticLeg {
+  return {
+    name: "semantic",
+    status: () => ({ on: false, reason }),
+    search: () => Promise.resolve([]),
+  };
+}
+
 /** Makes the leg for one open journal (the registration point). */
 export type SemanticLegFactory = (j: Journal) => SemanticLeg | undefined;
 

@@ -24,7 +24,7 @@ export type {
   SearchRequest,
   SearchResult,
 } from "./types.ts";
-export { NO_MODEL_REASON, semanticLegFor, setSemanticLeg } from "./legs.ts";
+export { legOff, NO_MODEL_REASON, semanticLegFor, setSemanticLeg } from "./legs.ts";
 export type { LegFilter, LegHit, LegStatus, SemanticLeg, SemanticLegFactory } from "./legs.ts";
 export { deleteLooseChunk, type LooseChunk, upsertLooseChunk } from "./chunks.ts";
 export {
