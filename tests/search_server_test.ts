@@ -66,6 +66,30 @@ async function warmServer(home: string) {
   };
 }
 
+/**
+ * Runs `body` on a freshly indexed home with its warm server running (after
+ * `prepare`, when given, has run on the home without a server), then stops
+ * the server and removes both folders.
+ */
+async function withServer(
+  body: (t: { home: string; repo: string; server: { pid: number } }) => Promise<void>,
+  prepare?: (home: string, repo: string) => Promise<void>,
+): Promise<void> {
+  const { home, repo } = await indexed();
+  try {
+    await prepare?.(home, repo);
+    const server = await warmServer(home);
+    try {
+      await body({ home, repo, server });
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    removeTree(home);
+    removeTree(repo);
+  }
+}
+
 /** `heimdall search …` that may not read the journal: only a server can answer it. */
 function viaServerOnly(home: string, args: string[], cwd?: string): Promise<CliResult> {
   return cli(home, ["search", ...args], {
@@ -92,11 +116,7 @@ function hitsOf(stdout: string): unknown[] {
 const untimed = (s: string) => s.replace(/ · \d+ ms · /g, " · ");
 
 Deno.test("search through the warm server: the same answer as in its own process, paths from the asker's folder", async () => {
-  const { home, repo } = await indexed();
-  const before = await cli(home, ["status"], { extraPerms: NET });
-  assert.match(before.stdout, /server {3}not running \(the first hook starts one/);
-  const server = await warmServer(home);
-  try {
+  await withServer(async ({ home, repo }) => {
     const ask = ["apply", "discount", "price", "--json"];
     const served = await viaServerOnly(home, ask);
     assert.equal(served.code, 0, served.stderr);
@@ -118,17 +138,14 @@ Deno.test("search through the warm server: the same answer as in its own process
     const none = await viaServerOnly(home, ["zebra", "quokka"]);
     assert.equal(none.code, 1);
     assert.match(none.stdout, /no match for "zebra quokka"/);
-  } finally {
-    await server.stop();
-    removeTree(home);
-    removeTree(repo);
-  }
+  }, async (home) => {
+    const before = await cli(home, ["status"], { extraPerms: NET });
+    assert.match(before.stdout, /server {3}not running \(the first hook starts one/);
+  });
 });
 
 Deno.test("search with a warm server: a bad command line and a failed search are the command's own errors", async () => {
-  const { home, repo } = await indexed();
-  const server = await warmServer(home);
-  try {
+  await withServer(async ({ home }) => {
     const limit = await cli(home, ["search", "x", "--limit", "0"], { extraPerms: NET });
     assert.equal(limit.code, 2);
     assert.match(limit.stderr, /Invalid --limit "0": expected a whole number from 1 to 200/);
@@ -139,17 +156,11 @@ Deno.test("search with a warm server: a bad command line and a failed search are
     assert.match(lang.stderr, /python/);
     // Nothing of either reached stdout.
     assert.equal(limit.stdout + lang.stdout, "");
-  } finally {
-    await server.stop();
-    removeTree(home);
-    removeTree(repo);
-  }
+  });
 });
 
 Deno.test("search through the warm server reads the config with the asker's HEIMDALL_* variables, not the server's", async () => {
-  const { home, repo } = await indexed();
-  const server = await warmServer(home);
-  try {
+  await withServer(async ({ home }) => {
     // A team store named only on this command line (nothing listens on port 9): the
     // search warns that it shows this machine's copy, as it does in its own process.
     const env = { HEIMDALL_TEAM_URL: "postgres://ada@127.0.0.1:9/team" };
@@ -169,17 +180,11 @@ Deno.test("search through the warm server reads the config with the asker's HEIM
     // Without the variable, neither warns.
     const plain = await viaServerOnly(home, ["apply", "discount"]);
     assert.equal(plain.stderr, "");
-  } finally {
-    await server.stop();
-    removeTree(home);
-    removeTree(repo);
-  }
+  });
 });
 
 Deno.test("a search from another build is refused and leaves the server to the hooks", async () => {
-  const { home, repo } = await indexed();
-  const server = await warmServer(home);
-  try {
+  await withServer(async ({ home, repo, server }) => {
     const at = readPortFile(home)!;
     const asked = { query: "apply discount", limit: 8, cwd: repo, json: true };
     const r = await exchange(at.port, {
@@ -198,17 +203,11 @@ Deno.test("a search from another build is refused and leaves the server to the h
     });
     const served = await viaServerOnly(home, ["apply", "discount", "--json"]);
     assert.equal(served.code, 0, served.stderr);
-  } finally {
-    await server.stop();
-    removeTree(home);
-    removeTree(repo);
-  }
+  });
 });
 
 Deno.test("status says whether the warm server answers; a search with it stopped answers in its own process after at most the wait", async () => {
-  const { home, repo } = await indexed();
-  const server = await warmServer(home);
-  try {
+  await withServer(async ({ home, server }) => {
     const warm = await cli(home, ["status", "--json"], { extraPerms: NET });
     const state = JSON.parse(warm.stdout).server;
     assert.equal(state.pid, server.pid);
@@ -232,21 +231,11 @@ Deno.test("status says whether the warm server answers; a search with it stopped
     // Its wait for the server, then a whole search of its own: never a hang.
     assert.ok(ms >= SEARCH_WAIT_MS, `answered in ${ms} ms: the server cannot have answered`);
     assert.ok(ms < SEARCH_WAIT_MS + 20_000, `took ${ms} ms`);
-  } finally {
-    await server.stop();
-    removeTree(home);
-    removeTree(repo);
-  }
+  });
 });
 
 Deno.test("search with an embedding model active is ranked by meaning in its own process, never by the server without it", async () => {
-  const { home, repo } = await indexed();
-  const imported = await cli(home, ["model", "import", "tiny", "--from", TINY]);
-  assert.equal(imported.code, 0, imported.stderr);
-  const embedded = await cli(home, ["index", repo]);
-  assert.equal(embedded.code, 0, embedded.stderr);
-  const server = await warmServer(home);
-  try {
+  await withServer(async ({ home }) => {
     // The server refuses: a client that may not read the journal cannot answer at all.
     const denied = await viaServerOnly(home, ["apply", "discount"]);
     assert.notEqual(denied.code, 0);
@@ -254,9 +243,10 @@ Deno.test("search with an embedding model active is ranked by meaning in its own
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /lexical\+semantic|semantic/);
     assert.doesNotMatch(r.stdout, /semantic leg off/);
-  } finally {
-    await server.stop();
-    removeTree(home);
-    removeTree(repo);
-  }
+  }, async (home, repo) => {
+    const imported = await cli(home, ["model", "import", "tiny", "--from", TINY]);
+    assert.equal(imported.code, 0, imported.stderr);
+    const embedded = await cli(home, ["index", repo]);
+    assert.equal(embedded.code, 0, embedded.stderr);
+  });
 });
