@@ -19,13 +19,19 @@ export interface ParsedQuery {
   spelled: string[];
   /** Quoted phrases, as their words joined by a space. */
   phrases: string[];
-  /** Words after a leading `-` and a letter (`-test`, never `-1`): chunks holding them are not returned. */
+  /**
+   * Words after a leading `-` and a letter (`-test`, never `-1`): chunks
+   * holding them are not returned. Never a one-letter or stop word (`set
+   * -e`, `-a` name flags), nor a word the query also asks for (`-math.Max`
+   * in a range written next to `+math.Max`).
+   */
   excluded: string[];
 }
 
 /**
  * Parses a query: `"quoted phrases"`, `-excluded` words (a `-` before a
- * letter: `-1` is a number, not an exclusion), and everything else
+ * letter: `-1` is a number, not an exclusion; a flag such as `-e` or a word
+ * the query also asks for is not excluded either), and everything else
  * split into words (identifiers split and kept whole). One-letter words and
  * stop words are dropped from `words` unless nothing else is left.
  *
@@ -74,13 +80,18 @@ export function parseQuery(input: string): ParsedQuery {
     }
   }
   const content = all.filter((w) => w.length > 1 && !isStopWord(w));
+  // Excluding a word also asked for would drop every chunk that answers; a
+  // one-letter or stop word is a command-line flag in a question (`set -e`),
+  // and excluding it would drop nearly every chunk.
+  const asked = new Set(all);
+  const excludable = excluded.filter((w) => w.length > 1 && !isStopWord(w) && !asked.has(w));
   return {
     text,
     words: unique(content.length > 0 ? content : all),
     wholes: unique(wholes),
     spelled: unique(spelled),
     phrases: unique(phrases),
-    excluded: unique(excluded),
+    excluded: unique(excludable),
   };
 }
 

@@ -30,6 +30,18 @@ Deno.test("parseQuery() splits identifiers, drops stop words and keeps whole for
     // A negative number is a number, not an excluded word (it would exclude every chunk holding `1`).
     ["search the table at index -1", { words: ["search", "table", "index"], excluded: [] }],
     ["offset -0.5 to -12", { words: ["offset", "12"], excluded: [] }],
+    // A command-line flag in a question is not an exclusion (`-e` would drop every chunk holding `e`).
+    ["bash script exits early with set -e", {
+      words: ["bash", "script", "exits", "early", "set"],
+      excluded: [],
+    }],
+    ["grep -rn -v for callers", { words: ["grep", "callers"], excluded: ["rn"] }],
+    // A word asked for is never excluded: a range written `-math.MaxFloat64 … +math.MaxFloat64`.
+    ["range -math.MaxFloat64 through +math.MaxFloat64", {
+      words: ["range", "through", "math", "max", "float", "64"],
+      excluded: [],
+    }],
+    ["retry -retry -backoff", { words: ["retry"], excluded: ["backoff"] }],
     ["retry retry RETRY", { words: ["retry"] }],
     ["the a of", { words: ["the", "a", "of"] }],
     ["x y", { words: ["x", "y"] }],
