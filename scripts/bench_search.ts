@@ -6,7 +6,7 @@
  *
  *     deno run -A scripts/bench_search.ts [--corpus /tmp/heimdall-corpus] [--work DIR]
  *        [--queries 600] [--prose-queries 150] [--cli-queries 20] [--tune] [--reindex]
- *        [--misses FILE]
+ *        [--misses FILE] [--try knob=v,…]
  *
  * 1. Corpus: the code and prose trees of `scripts/bench_corpus.ts` (about
  *    29,000 files of real code in 13 languages and 2,200 manuals, guides and
@@ -55,7 +55,10 @@
  *    ranking named (Heimdall's first 10 spots, the chunk baseline's first 3)
  *    and where the gold stood, as JSON: the material for reading why a
  *    question was lost. The held-out half is left out on purpose.
- * 9. `--tune`: coordinate ascent over every numeric knob of `Tuning` (see
+ * 9. `--try knob=v[,knob=v…]` (repeatable): one more ablation column with
+ *    those knobs of `Tuning` set, speed knobs included (`focusDepth=20`),
+ *    its `search()` p50 under the table.
+ * 10. `--tune`: coordinate ascent over every numeric knob of `Tuning` (see
  *    `knobsOf`) on the tuning half, maximising function/paragraph-level
  *    MRR@10 + R@10 of the first-named spot; prints the steps, the tuned
  *    values and their scores on both halves.
@@ -92,7 +95,7 @@ import {
 } from "./bench_util.ts";
 
 const USAGE =
-  "usage: deno run -A scripts/bench_search.ts [--corpus DIR] [--work DIR] [--queries N] [--prose-queries N] [--cli-queries N] [--tune] [--reindex] [--misses FILE]";
+  "usage: deno run -A scripts/bench_search.ts [--corpus DIR] [--work DIR] [--queries N] [--prose-queries N] [--cli-queries N] [--tune] [--reindex] [--misses FILE] [--try knob=v,…]";
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const DENO = Deno.execPath();
 const SEED = 20260104;
@@ -120,6 +123,8 @@ interface Options {
   tune: boolean;
   reindex: boolean;
   misses: string | undefined;
+  /** Extra ablations: each a list of knob settings (`focusDepth=20,candidateBudget=5000`). */
+  tries: [string, number][][];
 }
 
 function parseOptions(args: string[]): Options {
@@ -136,6 +141,7 @@ function parseOptions(args: string[]): Options {
         tune: { type: "boolean", default: false },
         reindex: { type: "boolean", default: false },
         misses: { type: "string" },
+        try: { type: "string", multiple: true, default: [] },
         help: { type: "boolean", short: "h", default: false },
       },
     }).values;
@@ -152,7 +158,26 @@ function parseOptions(args: string[]): Options {
     tune: v.tune,
     reindex: v.reindex,
     misses: v.misses,
+    tries: v.try.map(knobSettings),
   };
+}
+
+/**
+ * One `--try` value: comma-separated `knob=number` settings of `Tuning`
+ * (knob paths as {@link knobsOf} names them, `weights.name=4`).
+ */
+function knobSettings(spec: string): [string, number][] {
+  const known = new Set(allKnobPaths(DEFAULT_TUNING));
+  return spec.split(",").map((part) => {
+    const [path, raw] = part.split("=");
+    const value = Number(raw);
+    if (path === undefined || !known.has(path) || raw === undefined || !Number.isFinite(value)) {
+      throw new UsageError(
+        `--try ${spec}: "${part}" is not knob=number; knobs: ${[...known].join(", ")}`,
+      );
+    }
+    return [path, value];
+  });
 }
 
 const log = (m: string) => console.error(`[bench_search] ${m}`);
@@ -1036,20 +1061,23 @@ function defaultGrid(v: number): number[] {
 
 /** Every finite numeric leaf of `t` not in FIXED, with its grid. */
 export function knobsOf(t: Tuning): Knob[] {
-  const out: Knob[] = [];
+  return allKnobPaths(t).filter((path) => !FIXED.has(path)).map((path) => {
+    const grid = GRIDS.find(([p]) =>
+      p === path || (p.endsWith(".*") && path.startsWith(p.slice(0, -1)) &&
+        !path.slice(p.length - 1).includes("."))
+    );
+    return { path, values: grid?.[1] ?? defaultGrid(getKnob(t, path)) };
+  });
+}
+
+/** The path of every finite numeric leaf of `t` (`focusDepth`, `weights.name`). */
+function allKnobPaths(t: Tuning): string[] {
+  const out: string[] = [];
   const visit = (o: Record<string, unknown>, prefix: string) => {
     for (const [k, v] of Object.entries(o)) {
       const path = prefix + k;
-      if (FIXED.has(path)) continue;
-      if (typeof v === "number" && Number.isFinite(v)) {
-        const grid = GRIDS.find(([p]) =>
-          p === path || (p.endsWith(".*") && path.startsWith(p.slice(0, -1)) &&
-            !path.slice(p.length - 1).includes("."))
-        );
-        out.push({ path, values: grid?.[1] ?? defaultGrid(v) });
-      } else if (v !== null && typeof v === "object") {
-        visit(v as Record<string, unknown>, path + ".");
-      }
+      if (typeof v === "number" && Number.isFinite(v)) out.push(path);
+      else if (v !== null && typeof v === "object") visit(v as Record<string, unknown>, path + ".");
     }
   };
   visit(t as unknown as Record<string, unknown>, "");
@@ -1173,7 +1201,8 @@ interface Result {
   totalMs: number;
   calibration: { rows: CalibrationRow[]; hits: number; withConfidence: number };
   /** The defaults with one thing changed, scored on the same questions. */
-  ablations: { label: string; code: Row[]; prose: Row[] }[];
+  /** Each ablation's rows, and its `search()` p50 over every question. */
+  ablations: { label: string; p50Ms: number; code: Row[]; prose: Row[] }[];
   targets: Target[];
   tuning?: { steps: string[]; changed: [string, number, number][]; code: Row[]; prose: Row[] };
 }
@@ -1420,8 +1449,12 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
   }
 
   // Ablations in the same run: each leg or feature on or off against the defaults.
-  log("ablations: the learned vocabulary on, the graph leg on");
+  log("ablations: the learned vocabulary on, the graph leg on, and every --try");
   const ablations: Result["ablations"] = [];
+  const tried = opts.tries.map((settings): [string, Tuning] => [
+    settings.map(([k, v]) => `${k}=${v}`).join(", "),
+    settings.reduce((t, [k, v]) => setKnob(t, k, v), DEFAULT_TUNING),
+  ]);
   for (
     const [label, t] of [
       [`+ learned vocabulary (weight ${ABLATION_LEARNED})`, {
@@ -1432,15 +1465,20 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
         ...DEFAULT_TUNING,
         legWeights: { ...DEFAULT_TUNING.legWeights, graph: ABLATION_GRAPH },
       }],
+      ...tried,
     ] as const
   ) {
     const ranks: Ranks[] = [];
+    const ms: number[] = [];
     for (const [i, c] of cases.entries()) {
+      const t0 = performance.now();
       const r = await search(j, { query: c.query, limit: K, semantic: null }, t);
+      ms.push(performance.now() - t0);
       ranks.push(ranksOf(c, gold[i]!, heimdallReturned(r.hits, rootPrefix)));
     }
     ablations.push({
       label,
+      p50Ms: percentile(ms, 50),
       code: rowsFor(cases, "code", { heimdall: ranks, chunk, whole }),
       prose: rowsFor(cases, "prose", { heimdall: ranks, chunk, whole }),
     });
@@ -1868,7 +1906,7 @@ function renderResult(r: Result): string {
   out.push("");
   out.push(renderCalibration(r.calibration));
   out.push("");
-  out.push(renderAblations(r.code, r.prose, r.ablations));
+  out.push(renderAblations(r.code, r.prose, r.ablations, percentile(r.latency.search, 50)));
   if (r.tuning) {
     out.push("");
     out.push("Tuning steps (tuning half, objective function/paragraph MRR@10 + R@10):");
@@ -1898,6 +1936,7 @@ function renderAblations(
   code: readonly Row[],
   prose: readonly Row[],
   ablations: Result["ablations"],
+  searchP50: number,
 ): string {
   const rows: string[][] = [];
   const add = (
@@ -1918,6 +1957,18 @@ function renderAblations(
   };
   add("code", code, (a) => a.code);
   add("prose", prose, (a) => a.prose);
+  // MRR@10 of the code questions, both halves (the last two rows of `code`).
+  for (const b of code.slice(-2)) {
+    const cells = ["code MRR", b.label, b.heimdall.named.mrr.toFixed(3)];
+    for (const a of ablations) {
+      const x = a.code.find((r) => r.label === b.label)!;
+      cells.push(
+        `${x.heimdall.named.mrr.toFixed(3)} (${pts(x.heimdall.named.mrr - b.heimdall.named.mrr)})`,
+      );
+    }
+    rows.push(cells);
+  }
+  rows.push(["search()", "p50", fmtMs(searchP50), ...ablations.map((a) => fmtMs(a.p50Ms))]);
   return [
     "Ablations (held-out half per group): function / paragraph R@10 with the defaults and with one change",
     renderTable(["kind", "group", "defaults", ...ablations.map((a) => a.label)], rows),
