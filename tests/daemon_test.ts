@@ -133,6 +133,42 @@ Deno.test("an edit is in the journal shortly after it lands, through the watcher
   removeTree(base);
 });
 
+Deno.test("a journal deleted under the daemon is made again and indexed: the daemon does not write on into the deleted file", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, { "a.ts": "export function alpha() {}\n" });
+  await cli(home, ["index", repo]);
+  const daemon = await startDaemon(home);
+  const journal = homePaths(home).journal;
+  /** The file's rows in the journal at the path now, or 0 when there is none yet. */
+  const nodesOf = (path: string) => {
+    try {
+      return rowOf(home, path).n;
+    } catch {
+      return 0;
+    }
+  };
+  try {
+    Deno.removeSync(journal);
+    await waitFor(
+      () => nodesOf(join(repo, "a.ts")) > 0,
+      20_000,
+      "a new journal holding the root's file",
+    );
+    // Edits after it go to the journal everyone else reads.
+    const later = join(repo, "b.ts");
+    Deno.writeTextFileSync(later, "export function beta() {}\n");
+    await waitFor(() => nodesOf(later) > 0, 10_000, "a file made later, in the new journal");
+    const log = Deno.readTextFileSync(join(home, "logs", "daemon.log"));
+    assert.match(log, /was deleted or replaced while the daemon ran/);
+  } finally {
+    assert.equal(await daemon.stop(), 0, "the daemon stops cleanly after starting again");
+  }
+  assert.equal(await verifyClean(home), true);
+  removeTree(base);
+});
+
 Deno.test("a crash (kill -9) mid-batch leaves nothing that a restart does not repair", async () => {
   const base = tempDir();
   const home = join(base, "home");

@@ -34,10 +34,13 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const onSignal = () => stop();
   Deno.addSignalListener("SIGINT", onSignal);
   Deno.addSignalListener("SIGTERM", onSignal);
-  try {
-    await runDaemon({
+  let asked = false;
+  void stopped.then(() => (asked = true));
+  const extractor = await ctx.extractor();
+  const once = () =>
+    runDaemon({
       home: ctx.home,
-      extractor: await ctx.extractor(),
+      extractor,
       log,
       stop: stopped,
       onReady: () => log.info("ready"),
@@ -48,6 +51,10 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         return [f.memory, f.embed];
       },
     });
+  try {
+    // A journal deleted or replaced under the daemon: it starts again on the file there now.
+    let end = await once();
+    while (end === "journal replaced" && !asked) end = await once();
   } finally {
     Deno.removeSignalListener("SIGINT", onSignal);
     Deno.removeSignalListener("SIGTERM", onSignal);

@@ -5,6 +5,7 @@ import {
   deleteMeta,
   Journal,
   JournalCorruptError,
+  journalFile,
   markDamaged,
   queueStats,
   setMeta,
@@ -106,11 +107,17 @@ export interface BackgroundWork {
  * watcher is kept watching (see `WatchSupervisor`): started again when it
  * fails or stalls, and on a root made again. Resolves once `stop` has
  * resolved and the pass it was in has stopped at its next safe point
- * (see `Reconciler.signal`), about a second at most.
+ * (see `Reconciler.signal`), about a second at most: "stopped". Resolves
+ * "journal replaced" when the journal's path names another file, or none,
+ * after the pass it was in (deleted by hand, a backup moved into place): it
+ * would otherwise go on writing to a file nobody else reads; the caller
+ * runs it again, on the file there now.
  */
-export async function runDaemon(opts: DaemonOptions): Promise<void> {
+export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
   const lock = await WriterLock.acquire(opts.home, undefined, "daemon");
   const journal = Journal.open(opts.home.journal);
+  const opened = journalFile(opts.home.journal);
+  let end: DaemonEnd = "stopped";
   const log = opts.log;
   let config = loadConfig(opts.home.config);
   const pool = new PreparePool();
@@ -265,6 +272,13 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   try {
     let ready = false;
     while (!stopping) {
+      if (journalFile(opts.home.journal) !== opened) {
+        log.warn(
+          `the journal "${opts.home.journal}" was deleted or replaced while the daemon ran; starting again on the file there now (a new index when there is none)`,
+        );
+        end = "journal replaced";
+        break;
+      }
       try {
         if (!started) {
           // Inside the boundary: a journal busy at startup is waited out too.
@@ -446,7 +460,11 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     lock.release();
     log.info(`daemon pid ${Deno.pid} stopped`);
   }
+  return end;
 }
+
+/** Why {@link runDaemon} returned: asked to stop, or its journal file was replaced. */
+export type DaemonEnd = "stopped" | "journal replaced";
 
 /**
  * One step of each background work in turn; true when one did work (the

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { homePaths } from "../config/mod.ts";
 import { createExtractor } from "../extract/mod.ts";
 import { getMeta, Journal } from "../store/mod.ts";
-import { type DaemonOptions, runDaemon, WATCH_LIMIT_KEY } from "./daemon.ts";
+import { type DaemonEnd, type DaemonOptions, runDaemon, WATCH_LIMIT_KEY } from "./daemon.ts";
 import { Watcher, type WatchMessage } from "./watcher.ts";
 import { waitFor } from "../../tests/helpers.ts";
 
@@ -93,7 +93,7 @@ function inProcessDaemon(
   watcher?: DaemonOptions["watcher"],
   burstMaxWaitMs?: number,
   watchHealth?: DaemonOptions["watchHealth"],
-): { daemon: Promise<void>; stop: () => void; ready: () => boolean; infos: string[] } {
+): { daemon: Promise<DaemonEnd>; stop: () => void; ready: () => boolean; infos: string[] } {
   let stop!: () => void;
   const stopped = new Promise<void>((r) => (stop = r));
   let ready = false;

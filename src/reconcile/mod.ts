@@ -14,7 +14,7 @@ export { type Progress, Reconciler } from "./reconciler.ts";
 export type { Follower, PassOptions, PassReport } from "./pass.ts";
 export { PreparePool } from "./prepare_pool.ts";
 export { addStats, emptyStats, type PassStats } from "./stats.ts";
-export { runDaemon, WATCH_LIMIT_KEY } from "./daemon.ts";
+export { type DaemonEnd, runDaemon, WATCH_LIMIT_KEY } from "./daemon.ts";
 export {
   classifyFault,
   type Fault,
