@@ -169,6 +169,27 @@ Deno.test("a journal deleted under the daemon is made again and indexed: the dae
   removeTree(base);
 });
 
+Deno.test("a home deleted under the daemon stops it, and it does not make the home again", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, { "a.ts": "export function alpha() {}\n" });
+  await cli(home, ["index", repo]);
+  const daemon = await startDaemon(home);
+  try {
+    Deno.removeSync(home, { recursive: true });
+    const exited = await Promise.race([
+      daemon.child.status.then((s) => s.code),
+      new Promise<"running">((r) => setTimeout(() => r("running"), 15_000)),
+    ]);
+    assert.equal(exited, 0, "the daemon stopped on its own, cleanly");
+    assert.throws(() => Deno.statSync(home), Deno.errors.NotFound, "no home made again");
+  } finally {
+    await daemon.stop();
+  }
+  removeTree(base);
+});
+
 Deno.test("a crash (kill -9) mid-batch leaves nothing that a restart does not repair", async () => {
   const base = tempDir();
   const home = join(base, "home");

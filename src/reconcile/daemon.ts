@@ -111,7 +111,8 @@ export interface BackgroundWork {
  * "journal replaced" when the journal's path names another file, or none,
  * after the pass it was in (deleted by hand, a backup moved into place): it
  * would otherwise go on writing to a file nobody else reads; the caller
- * runs it again, on the file there now.
+ * runs it again, on the file there now. "home removed" when the home
+ * folder itself is gone.
  */
 export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
   const lock = await WriterLock.acquire(opts.home, undefined, "daemon");
@@ -273,10 +274,14 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
     let ready = false;
     while (!stopping) {
       if (journalFile(opts.home.journal) !== opened) {
+        // The whole home gone is an uninstall or a reset: the daemon stops
+        // rather than make it again.
+        end = homeExists(opts.home.home) ? "journal replaced" : "home removed";
         log.warn(
-          `the journal "${opts.home.journal}" was deleted or replaced while the daemon ran; starting again on the file there now (a new index when there is none)`,
+          end === "home removed"
+            ? `the home "${opts.home.home}" was deleted while the daemon ran; the daemon stops`
+            : `the journal "${opts.home.journal}" was deleted or replaced while the daemon ran; starting again on the file there now (a new index when there is none)`,
         );
-        end = "journal replaced";
         break;
       }
       try {
@@ -463,8 +468,16 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
   return end;
 }
 
-/** Why {@link runDaemon} returned: asked to stop, or its journal file was replaced. */
-export type DaemonEnd = "stopped" | "journal replaced";
+/** Why {@link runDaemon} returned: asked to stop, its journal file replaced, its home deleted. */
+export type DaemonEnd = "stopped" | "journal replaced" | "home removed";
+
+function homeExists(home: string): boolean {
+  try {
+    return Deno.statSync(home).isDirectory;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * One step of each background work in turn; true when one did work (the
