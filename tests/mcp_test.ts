@@ -430,11 +430,69 @@ Deno.test("a journal replaced at its path (indexed again, a rebuild's salvage) i
     }) as CallResult;
     assert.match(text(found), /second note/);
     assert.doesNotMatch(text(found), /first note/);
+    // Nothing is left open on the file moved aside once no call runs.
+    if (Deno.build.os === "linux") {
+      const held = await openFilesOf(home);
+      assert.ok(held.some((f) => f === journal), `the journal at the path is open: ${held}`);
+      assert.deepEqual(held.filter((f) => f.startsWith(`${journal}.old`)), []);
+    }
   } finally {
     await client.close();
     removeTree(base);
   }
 });
+
+Deno.test({
+  name:
+    "a journal deleted by hand is let go after the next call, and the one indexed again is written",
+  ignore: Deno.build.os !== "linux", // what the server holds open is read from /proc
+  async fn() {
+    const { base, repo, home } = await indexedRepo();
+    const client = await connect(home, repo);
+    const journal = join(home, "journal.db");
+    const call = async (name: string, args: Record<string, unknown>) =>
+      await client.callTool({ name, arguments: args }) as CallResult;
+    try {
+      const first = await call("remember", { kind: "note", text: "a note before", about: ["."] });
+      assert.ok(!first.isError, text(first));
+      assert.ok(!(await call("search", { query: "compute total" })).isError);
+      for (const suffix of ["", "-wal", "-shm"]) Deno.removeSync(journal + suffix);
+      // The call finds no journal; once it is over, the deleted one is not held.
+      const gone = await call("search", { query: "compute total" });
+      assert.ok(gone.isError, "no journal to search");
+      const held = await openFilesOf(home);
+      const deleted = held.filter((f) => f.startsWith(journal) && f.endsWith(" (deleted)"));
+      assert.deepEqual(deleted, [], "the deleted journal's files are not held");
+      assert.equal((await cli(home, ["index", repo])).code, 0);
+      const after = await call("remember", { kind: "note", text: "a note after", about: ["."] });
+      assert.ok(!after.isError, text(after));
+      const j = Journal.open(journal, { readOnly: true });
+      try {
+        const n =
+          j.get<{ n: number }>("SELECT count(*) AS n FROM memories WHERE text = 'a note after'")!.n;
+        assert.equal(n, 1, "written to the journal indexed again");
+      } finally {
+        j.close();
+      }
+    } finally {
+      await client.close();
+      removeTree(base);
+    }
+  },
+});
+
+/** The files the MCP server serving `home` holds open (Linux: read from /proc by a shell). */
+async function openFilesOf(home: string): Promise<string[]> {
+  const script = `for p in /proc/[0-9]*; do
+    if tr '\\0' '\\n' < "$p/environ" 2>/dev/null | grep -qxF "HEIMDALL_HOME=$1" &&
+       tr '\\0' '\\n' < "$p/cmdline" 2>/dev/null | grep -qx mcp; then
+      for fd in "$p"/fd/*; do readlink "$fd"; done; exit 0
+    fi
+  done; exit 1`;
+  const out = await new Deno.Command("bash", { args: ["-c", script, "bash", home] }).output();
+  assert.equal(out.code, 0, `no MCP server serving ${home} found in /proc`);
+  return new TextDecoder().decode(out.stdout).split("\n").filter((l) => l !== "");
+}
 
 /** A raw JSON-RPC session over the server's stdio: send lines, read answers by id. */
 class RawSession {

@@ -63,8 +63,10 @@ export const INSTRUCTIONS =
  * into place), the next call opens that one, and the team (whose local store
  * is that journal) is opened again too: a connection to the old file would
  * read rows nobody updates and write memories, claims and tasks nobody sees.
- * An old read or write connection stays open until the server closes, since
- * a call under way may still be reading it.
+ * An old read or write connection, and the team opened on the old file,
+ * are closed once no call is running (`settle`; a call under way may still
+ * be reading them), and so is a connection whose file was deleted with
+ * nothing in its place yet.
  */
 export function toolContext(
   home: HomePaths,
@@ -121,6 +123,23 @@ export function toolContext(
       queue = run.catch(() => {});
       return run;
     },
+    async settle() {
+      const file = journalFile(home.journal);
+      if (read !== undefined && read.file !== file) {
+        retired.push(read.journal);
+        read = undefined;
+      }
+      if (write !== undefined && write.file !== file) {
+        retired.push(write.journal);
+        write = undefined;
+      }
+      for (const j of retired.splice(0)) j.close();
+      if (team !== undefined && teamFile !== file) {
+        const old = team;
+        team = undefined;
+        await (await old.catch(() => null))?.close();
+      }
+    },
     async close() {
       await queue;
       read?.journal.close();
@@ -144,6 +163,8 @@ export function toolContext(
  * @internal
  */
 export function createServer(ctx: ToolContext, tools: readonly ToolDef[] = TOOLS): McpServer {
+  // Calls under way: what a replaced journal leaves open is closed when none is.
+  let running = 0;
   const server = new McpServer(SERVER_INFO, {
     capabilities: { tools: {} },
     instructions: INSTRUCTIONS,
@@ -158,40 +179,50 @@ export function createServer(ctx: ToolContext, tools: readonly ToolDef[] = TOOLS
         annotations: { title: t.title, ...t.annotations },
       },
       async (args: unknown) => {
-        let out: ToolAnswer;
+        running++;
         try {
-          if (!t.annotations.readOnlyHint && journalExists(ctx.home.journal)) {
-            const free = await awaitWriteTurn(() => ctx.writable(), WRITE_WAIT_MS);
-            if (!free) {
-              throw await JournalBusyError.about(ctx.home, t.name, { waitedMs: WRITE_WAIT_MS });
-            }
-          }
-          out = await t.run(args ?? {}, ctx);
-        } catch (e) {
-          if (e instanceof JournalBusyError) throw e;
-          if (isBusy(e)) {
-            const outcome = t.annotations.readOnlyHint ? "reading" : "partway";
-            throw await JournalBusyError.about(ctx.home, t.name, outcome);
-          }
-          // A bad page met by a query: one error naming the remedy, and the
-          // journal marked so that every later answer says so.
-          if (!isCorruption(e) || e instanceof JournalCorruptError) throw e;
-          markDamaged(ctx.home.journal, corruptionDetail(e));
-          throw new JournalCorruptError(ctx.home.journal, corruptionDetail(e));
+          return await answer(t, args);
+        } finally {
+          // Closing what a replaced journal left open never fails the call.
+          if (--running === 0) await ctx.settle?.().catch(() => {});
         }
-        // Never answer from a journal known to be damaged without saying so.
-        const damage = knownDamage(ctx.home.journal);
-        const text = damage === undefined
-          ? out.text
-          : `Warning: answering from a damaged journal (${damage}); answers may be incomplete: run \`heimdall rebuild\`.\n${out.text}`;
-        return {
-          content: [{ type: "text" as const, text }],
-          structuredContent: damage === undefined
-            ? out.structured
-            : { ...out.structured, journal_damaged: damage },
-        };
       },
     );
+  }
+  /** One call of `t`: its answer, with the damaged journal's warning when there is one. */
+  async function answer(t: ToolDef, args: unknown) {
+    let out: ToolAnswer;
+    try {
+      if (!t.annotations.readOnlyHint && journalExists(ctx.home.journal)) {
+        const free = await awaitWriteTurn(() => ctx.writable(), WRITE_WAIT_MS);
+        if (!free) {
+          throw await JournalBusyError.about(ctx.home, t.name, { waitedMs: WRITE_WAIT_MS });
+        }
+      }
+      out = await t.run(args ?? {}, ctx);
+    } catch (e) {
+      if (e instanceof JournalBusyError) throw e;
+      if (isBusy(e)) {
+        const outcome = t.annotations.readOnlyHint ? "reading" : "partway";
+        throw await JournalBusyError.about(ctx.home, t.name, outcome);
+      }
+      // A bad page met by a query: one error naming the remedy, and the
+      // journal marked so that every later answer says so.
+      if (!isCorruption(e) || e instanceof JournalCorruptError) throw e;
+      markDamaged(ctx.home.journal, corruptionDetail(e));
+      throw new JournalCorruptError(ctx.home.journal, corruptionDetail(e));
+    }
+    // Never answer from a journal known to be damaged without saying so.
+    const damage = knownDamage(ctx.home.journal);
+    const text = damage === undefined
+      ? out.text
+      : `Warning: answering from a damaged journal (${damage}); answers may be incomplete: run \`heimdall rebuild\`.\n${out.text}`;
+    return {
+      content: [{ type: "text" as const, text }],
+      structuredContent: damage === undefined
+        ? out.structured
+        : { ...out.structured, journal_damaged: damage },
+    };
   }
   // The SDK's registerTool promises listChanged: true; ours is what discover says.
   server.server.registerCapabilities(CAPABILITIES);

@@ -70,6 +70,12 @@ export interface ToolContext {
    * queries. Throws TeamStoreError when a shared store cannot be reached.
    */
   withTeam<T>(fn: (team: Team) => Promise<T>): Promise<T>;
+  /**
+   * Called whenever no tool call is running: closes what is still open on
+   * a journal file the path no longer names (replaced or deleted), so that
+   * file is not held, nor its space kept, until the server exits.
+   */
+  settle?(): Promise<void>;
 }
 
 /** A tool's answer: a concise text for the agent, and the same as structured content. */
