@@ -85,6 +85,24 @@ function servesHomeUnder(pid: number, top: string): boolean {
     (home === top || home.startsWith(top + "/"));
 }
 
+/**
+ * The files held open by the Heimdall process serving `home` whose command
+ * is `command` (`mcp`, `ui`): Linux only, read from /proc by a shell (Deno
+ * reads /proc only with every permission).
+ */
+export async function openFilesOf(home: string, command: string): Promise<string[]> {
+  const script = `for p in /proc/[0-9]*; do
+    if tr '\\0' '\\n' < "$p/environ" 2>/dev/null | grep -qxF "HEIMDALL_HOME=$1" &&
+       tr '\\0' '\\n' < "$p/cmdline" 2>/dev/null | grep -qxF "$2"; then
+      for fd in "$p"/fd/*; do readlink "$fd"; done; exit 0
+    fi
+  done; exit 1`;
+  const out = await new Deno.Command("bash", { args: ["-c", script, "bash", home, command] })
+    .output();
+  if (!out.success) throw new Error(`no "${command}" process serving ${home} found in /proc`);
+  return new TextDecoder().decode(out.stdout).split("\n").filter((l) => l !== "");
+}
+
 /** A fresh temporary folder, removed when the test process ends. */
 export function tempDir(prefix = "heimdall-test-"): string {
   const dir = Deno.makeTempDirSync({ prefix });

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { cli, copyDir, MAIN, mcpEnv, removeTree, tempDir } from "./helpers.ts";
+import { cli, copyDir, MAIN, mcpEnv, openFilesOf, removeTree, tempDir } from "./helpers.ts";
 import {
   freshDatabase,
   heimdall,
@@ -432,7 +432,7 @@ Deno.test("a journal replaced at its path (indexed again, a rebuild's salvage) i
     assert.doesNotMatch(text(found), /first note/);
     // Nothing is left open on the file moved aside once no call runs.
     if (Deno.build.os === "linux") {
-      const held = await openFilesOf(home);
+      const held = await openFilesOf(home, "mcp");
       assert.ok(held.some((f) => f === journal), `the journal at the path is open: ${held}`);
       assert.deepEqual(held.filter((f) => f.startsWith(`${journal}.old`)), []);
     }
@@ -460,7 +460,7 @@ Deno.test({
       // The call finds no journal; once it is over, the deleted one is not held.
       const gone = await call("search", { query: "compute total" });
       assert.ok(gone.isError, "no journal to search");
-      const held = await openFilesOf(home);
+      const held = await openFilesOf(home, "mcp");
       const deleted = held.filter((f) => f.startsWith(journal) && f.endsWith(" (deleted)"));
       assert.deepEqual(deleted, [], "the deleted journal's files are not held");
       assert.equal((await cli(home, ["index", repo])).code, 0);
@@ -480,19 +480,6 @@ Deno.test({
     }
   },
 });
-
-/** The files the MCP server serving `home` holds open (Linux: read from /proc by a shell). */
-async function openFilesOf(home: string): Promise<string[]> {
-  const script = `for p in /proc/[0-9]*; do
-    if tr '\\0' '\\n' < "$p/environ" 2>/dev/null | grep -qxF "HEIMDALL_HOME=$1" &&
-       tr '\\0' '\\n' < "$p/cmdline" 2>/dev/null | grep -qx mcp; then
-      for fd in "$p"/fd/*; do readlink "$fd"; done; exit 0
-    fi
-  done; exit 1`;
-  const out = await new Deno.Command("bash", { args: ["-c", script, "bash", home] }).output();
-  assert.equal(out.code, 0, `no MCP server serving ${home} found in /proc`);
-  return new TextDecoder().decode(out.stdout).split("\n").filter((l) => l !== "");
-}
 
 /** A raw JSON-RPC session over the server's stdio: send lines, read answers by id. */
 class RawSession {

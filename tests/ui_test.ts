@@ -12,6 +12,7 @@ import {
   copyDir,
   hasCommand,
   MAIN,
+  openFilesOf,
   removeTree,
   tempDir,
   withoutTool,
@@ -500,6 +501,12 @@ Deno.test({
       }
       await events.cancel();
       assertEquals(now, ["Only the new journal holds this"]);
+      if (Deno.build.os === "linux") {
+        // The deleted file is let go once no request reads it (its space is freed).
+        const held = await openFilesOf(home, "ui");
+        const deleted = held.filter((p) => p.includes("journal.db") && p.endsWith(" (deleted)"));
+        assertEquals(deleted, []);
+      }
     } finally {
       await s.stop();
     }

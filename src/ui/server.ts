@@ -113,8 +113,13 @@ export function startUi(opts: UiOptions): UiServer {
   const path = opts.home.journal;
   let j = Journal.open(path, { readOnly: true });
   let file = journalFile(path);
-  // Connections to a journal since replaced: a request may still be reading one.
+  // Connections to a journal since replaced: a request may still be reading
+  // one, so they are closed when no request is under way.
   const retired: Journal[] = [];
+  let running = 0;
+  const settle = () => {
+    if (running === 0) { for (const old of retired.splice(0)) old.close(); }
+  };
   const listeners = new Set<(event: string) => void>();
   const streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
   const broadcast = (event: string) => {
@@ -139,6 +144,7 @@ export function startUi(opts: UiOptions): UiServer {
       j = fresh;
       file = current;
       map = new CodeMap(j, () => broadcast("map-ready"));
+      settle();
     }
     stamp = now;
     map.invalidate();
@@ -338,7 +344,15 @@ export function startUi(opts: UiOptions): UiServer {
     hostname: "127.0.0.1",
     port: opts.port,
     onListen: () => {},
-  }, handler);
+  }, async (req) => {
+    running++;
+    try {
+      return await handler(req);
+    } finally {
+      running--;
+      settle();
+    }
+  });
   port = server.addr.port;
   // Read the file list before the first page asks for it.
   setTimeout(() => map.warm(), 0);
