@@ -30,6 +30,16 @@ async function verifyClean(home: string): Promise<boolean> {
   return (await cli(home, ["verify", "--deep"])).code === 0;
 }
 
+/** A repository of `files` indexed into a fresh home, and a daemon serving that home. */
+async function daemonOver(files: Record<string, string>) {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, files);
+  await cli(home, ["index", repo]);
+  return { base, home, repo, daemon: await startDaemon(home) };
+}
+
 Deno.test("40 concurrent writers to one file converge to one node set", async () => {
   const base = tempDir();
   const home = join(base, "home");
@@ -107,12 +117,7 @@ Deno.test("a git checkout between two commits is picked up with no hint at all",
 });
 
 Deno.test("an edit is in the journal shortly after it lands, through the watcher", async () => {
-  const base = tempDir();
-  const home = join(base, "home");
-  const repo = join(base, "repo");
-  writeTree(repo, { "a.ts": "one\n" });
-  await cli(home, ["index", repo]);
-  const daemon = await startDaemon(home);
+  const { base, home, repo, daemon } = await daemonOver({ "a.ts": "one\n" });
   try {
     const file = join(repo, "a.ts");
     Deno.writeTextFileSync(file, "two\n");
@@ -134,12 +139,7 @@ Deno.test("an edit is in the journal shortly after it lands, through the watcher
 });
 
 Deno.test("a journal deleted under the daemon is made again and indexed: the daemon does not write on into the deleted file", async () => {
-  const base = tempDir();
-  const home = join(base, "home");
-  const repo = join(base, "repo");
-  writeTree(repo, { "a.ts": "export function alpha() {}\n" });
-  await cli(home, ["index", repo]);
-  const daemon = await startDaemon(home);
+  const { base, home, repo, daemon } = await daemonOver({ "a.ts": "export function alpha() {}\n" });
   const journal = homePaths(home).journal;
   /** The file's rows in the journal at the path now, or 0 when there is none yet. */
   const nodesOf = (path: string) => {
@@ -170,12 +170,7 @@ Deno.test("a journal deleted under the daemon is made again and indexed: the dae
 });
 
 Deno.test("a home deleted under the daemon stops it, and it does not make the home again", async () => {
-  const base = tempDir();
-  const home = join(base, "home");
-  const repo = join(base, "repo");
-  writeTree(repo, { "a.ts": "export function alpha() {}\n" });
-  await cli(home, ["index", repo]);
-  const daemon = await startDaemon(home);
+  const { base, home, daemon } = await daemonOver({ "a.ts": "export function alpha() {}\n" });
   try {
     Deno.removeSync(home, { recursive: true });
     const exited = await Promise.race([
@@ -305,12 +300,7 @@ Deno.test({
 });
 
 Deno.test("a file whose name is not UTF-8 leaves the watcher watching: a file made after it is indexed live", async () => {
-  const base = tempDir();
-  const home = join(base, "home");
-  const repo = join(base, "repo");
-  writeTree(repo, { "a.ts": "export function a() {}\n" });
-  await cli(home, ["index", repo]);
-  const daemon = await startDaemon(home);
+  const { base, home, repo, daemon } = await daemonOver({ "a.ts": "export function a() {}\n" });
   try {
     // Deno cannot hand over an event naming it ("path contains invalid UTF-8
     // characters"); the watch must go on past it.
@@ -330,12 +320,7 @@ Deno.test("a file whose name is not UTF-8 leaves the watcher watching: a file ma
 });
 
 Deno.test("a root removed and made again (a fresh clone) is watched again: files made in it later are indexed live", async () => {
-  const base = tempDir();
-  const home = join(base, "home");
-  const repo = join(base, "repo");
-  writeTree(repo, { "a.ts": "export function one() {}\n" });
-  await cli(home, ["index", repo]);
-  const daemon = await startDaemon(home);
+  const { base, home, repo, daemon } = await daemonOver({ "a.ts": "export function one() {}\n" });
   try {
     removeTree(repo);
     await waitFor(() => rowOf(home, join(repo, "a.ts")).hash === null, 10_000, "a.ts retracted");
