@@ -29,6 +29,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       warn: fileLog.warn,
     }
     : fileLog;
+  const extractor = await ctx.extractor();
   let stop!: () => void;
   const stopped = new Promise<void>((r) => (stop = r));
   const onSignal = () => stop();
@@ -36,7 +37,6 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   Deno.addSignalListener("SIGTERM", onSignal);
   let asked = false;
   void stopped.then(() => (asked = true));
-  const extractor = await ctx.extractor();
   const once = () =>
     runDaemon({
       home: ctx.home,
