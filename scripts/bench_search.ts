@@ -1330,7 +1330,8 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
   } finally {
     await server?.stop();
   }
-  const j = Journal.open(join(home, "journal.db"), { readOnly: true });
+  // In-process search() reads the journal as the MCP server does: one mapped connection, held.
+  const j = Journal.open(join(home, "journal.db"), { readOnly: true, mapped: true });
   const root = j.get<{ path: string }>("SELECT path FROM roots LIMIT 1")!.path;
   const rootPrefix = root.endsWith("/") ? root : root + "/";
   const symbols =

@@ -82,7 +82,7 @@ export function toolContext(
     // The file is read before the open: a replacement between the two is found next time.
     const file = journalFile(home.journal);
     if (held !== undefined && file === held.file) return held;
-    const journal = Journal.open(home.journal, { readOnly });
+    const journal = Journal.open(home.journal, { readOnly, mapped: true });
     if (held !== undefined) retired.push(held.journal);
     return { journal, file };
   };

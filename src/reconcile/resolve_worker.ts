@@ -20,8 +20,9 @@ self.onmessage = (e: MessageEvent<ResolveInit | { id: number; owners: number[] }
   if ("journal" in m) {
     const roots = new Map(m.roots);
     try {
-      // Not mapped: this Worker lives in the indexing process, whose resident memory is bounded.
-      const journal = Journal.open(m.journal, { readOnly: true, mapped: false });
+      // Not mapped (see Journal.open): this Worker lives in the indexing process, whose resident
+      // memory is bounded.
+      const journal = Journal.open(m.journal, { readOnly: true });
       resolver = new Resolver(journal, (rootId) => {
         const path = roots.get(rootId);
         return path === undefined ? new Map() : readTsconfigAliases(path);

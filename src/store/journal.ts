@@ -72,13 +72,18 @@ export class Journal {
    * its -wal or -shm, or, for a reader too, its folder when the -shm must be
    * created) throws a {@link JournalError} naming that file and the remedy.
    *
-   * A reader maps the journal into its memory (SQLite's `mmap_size`, up to
-   * {@link READER_MAP_BYTES}) unless `mapped` is false: SQLite then reads
-   * a page in place, with no system call and no copy into its small page
-   * cache. On the 31,000-file search benchmark that took a `search()` from
-   * 33 to 31 ms and FTS5's scoring 11 to 9.6 ms. A writer never maps, nor
-   * should a reader inside the indexing process (the resolving Workers):
-   * every mapped page it touches counts in the process's resident memory.
+   * A reader that serves many queries (the MCP server's, the dashboard's)
+   * asks for `mapped`: the journal is then mapped into its memory (SQLite's
+   * `mmap_size`, up to {@link READER_MAP_BYTES}) and SQLite reads a page in
+   * place, with no system call and no copy into its small page cache. On
+   * the 31,000-file search benchmark that took a long-lived reader's
+   * `search()` from 33 to 31 ms and FTS5's scoring from 11 to 9.6 ms. Every
+   * other reader reads: a fresh mapping faults each page it touches once,
+   * which cost a one-shot `heimdall search` (and the warm server, which
+   * opens the journal per request) 25–30 ms more than reading, 2026-12-04.
+   * A writer never maps, nor should a reader inside the indexing process
+   * (the resolving Workers): every mapped page it touches counts in the
+   * process's resident memory.
    */
   static open(file: string, options: { readOnly?: boolean; mapped?: boolean } = {}): Journal {
     const readOnly = options.readOnly ?? false;
@@ -119,7 +124,7 @@ export class Journal {
       }
     }
     try {
-      return Journal.#connect(file, readOnly, options.mapped !== false, damage);
+      return Journal.#connect(file, readOnly, options.mapped === true, damage);
     } catch (e) {
       // Even a reader of a WAL journal must create its -shm (SQLite's
       // immutable mode, which would not, needs a URI filename, which Deno

@@ -111,7 +111,7 @@ function journalStamp(path: string): string {
 export function startUi(opts: UiOptions): UiServer {
   const token = opts.token ?? newToken();
   const path = opts.home.journal;
-  let j = Journal.open(path, { readOnly: true });
+  let j = Journal.open(path, { readOnly: true, mapped: true });
   let file = journalFile(path);
   // Connections to a journal since replaced: a request may still be reading
   // one, so they are closed when no request is under way.
@@ -136,7 +136,7 @@ export function startUi(opts: UiOptions): UiServer {
       // read that one, or this connection shows the old file's rows for ever.
       let fresh: Journal;
       try {
-        fresh = Journal.open(path, { readOnly: true });
+        fresh = Journal.open(path, { readOnly: true, mapped: true });
       } catch {
         return; // not a journal yet (still being created): looked at again on the next tick
       }
