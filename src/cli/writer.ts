@@ -9,7 +9,7 @@ import {
   WriterLock,
 } from "../reconcile/mod.ts";
 import { writeHintFile } from "../hints/mod.ts";
-import { ReanchorFollower } from "../memory/mod.ts";
+import { ReanchorFollower, refreshLooseText } from "../memory/mod.ts";
 import { activeModel, EmbedPass } from "../vector/mod.ts";
 import type { Context } from "./context.ts";
 
@@ -24,9 +24,13 @@ export interface WriterFollowers {
 /**
  * The followers every writer registers (the one-shot commands through
  * {@link withWriter}, the daemon through its options), in the order they run
- * after a pass: memory first, then the embedding pass.
+ * after a pass: memory first, then the embedding pass. Notes' and memories'
+ * search rows an older build derived are made again first (once: see
+ * `refreshLooseText`), as the audit derives the code index again.
  */
 export function writerFollowers(ctx: Context, journal: Journal, log?: Logger): WriterFollowers {
+  const refreshed = refreshLooseText(journal);
+  if (refreshed > 0) log?.info(`made the search rows of ${refreshed} notes and memories again`);
   return {
     memory: new ReanchorFollower(journal),
     embed: new EmbedPass(journal, activeModel(ctx.home).source, log ? { log } : {}),

@@ -7,13 +7,18 @@
 
 /**
  * Splits an identifier or a text into lower-case words: camelCase,
- * snake_case, kebab-case, dots and digits are boundaries.
+ * snake_case, kebab-case, dots and digits are boundaries. Chinese, Japanese
+ * and Korean, written without spaces between words, become overlapping
+ * pairs of characters (`認証トークン` → `認証 証ト トー ーク クン`), as
+ * full-text engines index them: any word of two or more characters inside
+ * a sentence is then found, whatever the sentence around it.
  *
  * @example
  * ```ts
  * import { splitWords } from "./words.ts";
  * import assert from "node:assert/strict";
  * assert.deepEqual(splitWords("parseHTTPRequest v2_body"), ["parse", "http", "request", "v", "2", "body"]);
+ * assert.deepEqual(splitWords("有効期限は"), ["有効", "効期", "期限", "限は"]);
  * ```
  */
 export function splitWords(text: string): string[] {
@@ -22,7 +27,7 @@ export function splitWords(text: string): string[] {
 
 /** {@link splitWords} by regular expressions, for any script. */
 function splitUnicode(text: string): string[] {
-  return text
+  const words = text
     .replace(/([\p{Ll}0-9])(\p{Lu})/gu, "$1 $2")
     .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, "$1 $2")
     .replace(/(\p{L})([0-9])/gu, "$1 $2")
@@ -30,6 +35,37 @@ function splitUnicode(text: string): string[] {
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w.length > 0);
+  return hasCjk(text) ? words.flatMap(cjkPairs) : words;
+}
+
+/**
+ * A character of a script written without spaces between words: Han,
+ * Hiragana, Katakana (with its prolonged sound mark `ー`) and Hangul (whose
+ * words carry their particles: `인증은`).
+ */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc]/u;
+const CJK_RUNS =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc]+/gu;
+
+/** True when a text holds a character of {@link CJK}. */
+export function hasCjk(text: string): boolean {
+  return CJK.test(text);
+}
+
+/** A word's runs of {@link CJK} characters as overlapping pairs (a lone one as itself), the rest as it is. */
+function cjkPairs(word: string): string[] {
+  if (!CJK.test(word)) return [word];
+  const out: string[] = [];
+  for (const [run] of word.matchAll(CJK_RUNS)) {
+    if (!CJK.test(run)) {
+      out.push(run);
+      continue;
+    }
+    const chars = Array.from(run);
+    if (chars.length === 1) out.push(run);
+    for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+  }
+  return out;
 }
 
 const LOWER = 1;
@@ -74,11 +110,12 @@ function splitAscii(token: string): string[] | undefined {
 /**
  * The whole form of a compound name: its words joined, so `maxFileBytes`,
  * `max_file_bytes` and `max-file-bytes` all become `maxfilebytes`. Undefined
- * for a name of one word (its word is the whole).
+ * for a name of one word (its word is the whole) and for one with Chinese,
+ * Japanese or Korean text, whose pairs of characters joined are no word.
  */
 export function wholeForm(name: string): string | undefined {
   const words = splitWords(name);
-  return words.length > 1 ? words.join("") : undefined;
+  return words.length > 1 && !hasCjk(name) ? words.join("") : undefined;
 }
 
 const NAME = /[\p{L}\p{N}_$]+(?:[-.:][\p{L}\p{N}_$]+)*/gu;
@@ -135,9 +172,10 @@ export function nameText(text: string): string {
 }
 
 function addForms(out: string[], token: string): void {
-  const words = splitAscii(token) ?? splitWords(token);
+  const ascii = splitAscii(token);
+  const words = ascii ?? splitWords(token);
   for (const w of words) out.push(w);
-  if (words.length > 1) out.push(words.join(""));
+  if (words.length > 1 && (ascii !== undefined || !hasCjk(token))) out.push(words.join(""));
 }
 
 /** The distinct words of a text with their stems, for coverage: every form {@link indexText} makes. */

@@ -18,6 +18,23 @@ Deno.test("splitWords() splits camelCase, snake_case, kebab-case, dots and digit
   ]);
 });
 
+Deno.test("splitWords() reads Chinese, Japanese and Korean runs as overlapping pairs of characters", () => {
+  assertCases(splitWords, [
+    // A sentence has no spaces: every pair is a word, so any word inside it can be asked for.
+    ["認証トークン", ["認証", "証ト", "トー", "ーク", "クン"]],
+    ["缓存会被清空", ["缓存", "存会", "会被", "被清", "清空"]],
+    // Hangul puts spaces between words, each carrying its particle.
+    ["인증은 토큰", ["인증", "증은", "토큰"]],
+    // A lone character stays itself; other scripts around a run keep their rules.
+    ["字", ["字"]],
+    ["認証Token v2", ["認証", "token", "v", "2"]],
+    ["getユーザー名", ["get", "ユー", "ーザ", "ザー", "ー名"]],
+    // A character beyond the Basic Multilingual Plane is one character, not two halves.
+    ["𠮷野家", ["𠮷野", "野家"]],
+    ["Größe 認証", ["größe", "認証"]],
+  ]);
+});
+
 Deno.test("splitWords() cuts an ASCII text by its scan exactly where the Unicode rules cut it", () => {
   // The scan is the fast path; the rules are checked on the same text with one non-ASCII letter after it.
   const alphabet = "aZ9_.-bQx0 YHttP";
@@ -37,6 +54,8 @@ Deno.test("wholeForm() joins a compound name's words and leaves a single word al
   assert.equal(wholeForm("max-file-bytes"), "maxfilebytes");
   assert.equal(wholeForm("bytes"), undefined);
   assert.equal(wholeForm("HTTP"), undefined);
+  // Pairs joined again are no word: the pairs are indexed, and a query matches them.
+  assert.equal(wholeForm("認証トークン"), undefined);
 });
 
 Deno.test("indexText() emits each identifier's words and then its whole form", () => {
@@ -46,6 +65,7 @@ Deno.test("indexText() emits each identifier's words and then its whole form", (
     ["x86_64", "x 86 64 x8664"],
     ["Ünïcode wörds", "ünïcode wörds"],
     ["a-b", "a b"],
+    ["// 認証トークンを検証する", "認証 証ト トー ーク クン ンを を検 検証 証す する"],
   ]);
   assert.equal(indexText("alpha beta gamma", 10), "alpha beta");
 });

@@ -40,7 +40,9 @@ export const DERIVATION: DerivationVersions = {
   // 5: text behind a UTF-16 byte order mark is text (was binary), and a file
   // with no UTF-8 beyond ASCII is read as Windows-1252 (was U+FFFD): see
   // files/decode.ts.
-  base: 5,
+  // 6: Chinese, Japanese and Korean text indexed as overlapping pairs of
+  // characters (derive/words.ts): a word inside a sentence is found.
+  base: 6,
   structHash: STRUCT_HASH_VERSION,
   languages: {
     // 1: C++ read with its export macros blanked (`class LIB_API Emitter {`);

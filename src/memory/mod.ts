@@ -54,7 +54,7 @@ export {
   memoryCounts,
   updateAnchor,
 } from "./records.ts";
-export { syncAllSearch, syncSearch } from "./searchable.ts";
+export { refreshLooseText, syncAllSearch, syncSearch } from "./searchable.ts";
 export {
   history,
   type HistoryResult,

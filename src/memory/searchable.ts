@@ -4,8 +4,13 @@
  * stay searchable as history, flagged in their title; forgotten ones leave.
  */
 import { isAbsolute } from "../files/mod.ts";
-import { deleteLooseChunk, upsertLooseChunk } from "../search/mod.ts";
-import type { Journal } from "../store/mod.ts";
+import {
+  deleteLooseChunk,
+  LOOSE_TEXT_VERSION,
+  reindexNotes,
+  upsertLooseChunk,
+} from "../search/mod.ts";
+import { getMeta, type Journal, setMeta } from "../store/mod.ts";
 import { anchorLabel } from "./anchors.ts";
 import { loadMemories } from "./records.ts";
 import type { Memory } from "./types.ts";
@@ -75,4 +80,28 @@ export function syncSearch(j: Journal, ids: readonly string[]): void {
  */
 export function syncAllSearch(j: Journal): void {
   syncSearch(j, j.all<{ id: string }>("SELECT id FROM memories").map((m) => m.id));
+}
+
+/** The `meta` key holding the {@link LOOSE_TEXT_VERSION} the loose chunks were derived by. */
+const LOOSE_TEXT_KEY = "loose_text_version";
+/** Memories made searchable again per transaction: a writer's transactions stay short. */
+const REFRESH_BATCH = 500;
+
+/**
+ * Makes every note's and memory's search chunk again when an older build
+ * derived them (`LOOSE_TEXT_VERSION` differs from the journal's): the code
+ * index is derived again by the next audit, and this brings the rest along,
+ * once. Notes in one transaction, memories in batches. Returns how many
+ * chunks were made again (0 when they were current).
+ */
+export function refreshLooseText(j: Journal): number {
+  const want = String(LOOSE_TEXT_VERSION);
+  if (getMeta(j, LOOSE_TEXT_KEY) === want) return 0;
+  const notes = j.tx(() => reindexNotes(j));
+  const ids = j.all<{ id: string }>("SELECT id FROM memories ORDER BY id").map((m) => m.id);
+  for (let i = 0; i < ids.length; i += REFRESH_BATCH) {
+    j.tx(() => syncSearch(j, ids.slice(i, i + REFRESH_BATCH)));
+  }
+  j.tx(() => setMeta(j, LOOSE_TEXT_KEY, want));
+  return notes + ids.length;
 }

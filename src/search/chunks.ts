@@ -9,6 +9,15 @@ import { dropLooseChunk, type Journal, putLooseChunk } from "../store/mod.ts";
 import { pathText, textHash } from "../derive/chunk_rows.ts";
 import { indexText, nameText } from "../derive/words.ts";
 
+/**
+ * How notes' and memories' full-text rows are derived from their text: bump
+ * it when `derive/words.ts` changes what a text indexes as (the code index
+ * follows the extractor's derivation instead). A writer makes every loose
+ * chunk again when the journal's is older (memory's `refreshLooseText`).
+ * 2: Chinese, Japanese and Korean text as overlapping pairs of characters.
+ */
+export const LOOSE_TEXT_VERSION = 2;
+
 /** A note or memory to make searchable. */
 export interface LooseChunk {
   /** Which table `refId` points into: `notes` or `memories`. */

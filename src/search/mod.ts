@@ -26,7 +26,12 @@ export type {
 } from "./types.ts";
 export { legOff, NO_MODEL_REASON, semanticLegFor, setSemanticLeg } from "./legs.ts";
 export type { LegFilter, LegHit, LegStatus, SemanticLeg, SemanticLegFactory } from "./legs.ts";
-export { deleteLooseChunk, type LooseChunk, upsertLooseChunk } from "./chunks.ts";
+export {
+  deleteLooseChunk,
+  LOOSE_TEXT_VERSION,
+  type LooseChunk,
+  upsertLooseChunk,
+} from "./chunks.ts";
 export {
   importNote,
   insertNote,

@@ -217,9 +217,10 @@ function describePath(path: string): NotePath {
 /**
  * Makes every note's search chunk again, as `heimdall insert` made it (a
  * salvaged journal has the notes but not their chunks). Runs inside the
- * caller's transaction when there is one; one query per note.
+ * caller's transaction when there is one; one query per note. Returns how
+ * many notes there are.
  */
-export function reindexNotes(j: Journal): void {
+export function reindexNotes(j: Journal): number {
   const notes = j.all<{ id: number; title: string; body: string; keywords: string }>(
     "SELECT id, title, body, keywords FROM notes",
   );
@@ -237,4 +238,5 @@ export function reindexNotes(j: Journal): void {
       ...(path === undefined ? {} : { path }),
     });
   }
+  return notes.length;
 }

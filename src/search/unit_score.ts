@@ -9,7 +9,7 @@
  * the file's path. One model ranks units within a file
  * and, through a file's best unit, files against each other (`focus.ts`).
  */
-import { splitWords, stem } from "../derive/words.ts";
+import { hasCjk, splitWords, stem } from "../derive/words.ts";
 
 /**
  * A query term with its inverse document frequency over the index's chunks.
@@ -317,7 +317,9 @@ function adjacentPairs(
  * Calls `found` with the offset of every place in `file` where a word or an
  * identifier part stems to `stemmed` (`request` in `parseHTTPRequest`,
  * `pars` in `parse_header`, `retri` in `retry`), or a camelCase identifier
- * is that whole form, by substring search in the lower-cased text.
+ * is that whole form, by substring search in the lower-cased text. A pair
+ * of Chinese, Japanese or Korean characters (see `splitWords`) is found
+ * wherever it stands: those scripts put no space between words.
  */
 export function forEachOccurrence(
   file: Pick<FileText, "text" | "lower">,
@@ -326,6 +328,10 @@ export function forEachOccurrence(
 ): void {
   if (stemmed === "") return;
   const { text, lower } = file;
+  if (stemmed.charCodeAt(0) > 127 && hasCjk(stemmed)) {
+    for (let at = lower.indexOf(stemmed); at !== -1; at = lower.indexOf(stemmed, at + 1)) found(at);
+    return;
+  }
   // A stem's last letter may not be its word's (retry → retri, possibility → possibl).
   const needle = stemmed.length >= 4 ? stemmed.slice(0, -1) : stemmed;
   const verdicts = new Map<string, boolean>();

@@ -109,6 +109,10 @@ Deno.test("forEachOccurrence() finds a stem where a word or an identifier part s
     ["optimizer.optimize(optimization)", "optim", 3],
     ["shipping", "ship", 1],
     ["relationship", "ship", 0],
+    // A pair of CJK characters wherever it stands in a run: those scripts put no space between words.
+    ["// ユーザー認証はトークンで行う。認証", "認証", 2],
+    ["有効期限", "期限", 1],
+    ["사용자 인증은", "인증", 1],
   ];
   for (const [text, stem, want] of cases) {
     let n = 0;

@@ -54,10 +54,14 @@ export function coverage(words: readonly string[], text: string): Coverage {
 /**
  * `text` with its letters' diacritics removed (`clé` → `cle`), as the index's
  * tokenizer (`remove_diacritics 2`) reads it: a word the index matched
- * without its accent is covered without it too.
+ * without its accent is covered without it too. Composed again afterwards:
+ * a Hangul syllable decomposes into letters that are not marks (`인` →
+ * `ᄋ ᅵ ᆫ`), and stays one character.
  */
 function withoutDiacritics(text: string): string {
-  return /[\u0080-\uffff]/.test(text) ? text.normalize("NFD").replace(/\p{M}+/gu, "") : text;
+  return /[\u0080-\uffff]/.test(text)
+    ? text.normalize("NFD").replace(/\p{M}+/gu, "").normalize("NFC")
+    : text;
 }
 
 /**

@@ -8,6 +8,10 @@ Deno.test("coverage() matches query words by stem against identifier parts", () 
     [["retries"], "retry()", 1, []],
     [["lock"], "unlocked", 0, ["lock"]],
     [[], "anything", 1, []],
+    // Pairs of characters inside a sentence; a Hangul syllable stays itself once accents are dropped.
+    [["認証", "期限"], "// ユーザー認証はトークンで行います", 1 / 2, ["期限"]],
+    [["인증", "만료"], "사용자 인증은 토큰으로 합니다", 1 / 2, ["만료"]],
+    [["cle"], "la clé du cache", 1, []],
   ];
   for (const [words, text, want, missing] of cases) {
     const c = coverage(words, text);
