@@ -62,3 +62,24 @@ Deno.test("a prompt's task and title look at its start only, and redact what the
   assert.equal(taskTitle("y".repeat(3_000_000)), "y".repeat(199) + "…");
   assert.equal(isTaskPrompt("/compact " + "z ".repeat(1_000_000)), false);
 });
+
+Deno.test("promptQuery() reads a long Japanese or Chinese prompt as words, not as one blob", () => {
+  // One sentence, no spaces: 60 characters, far more terms than a query holds.
+  const asked =
+    "ユーザー認証のトークンの有効期限が切れたときにセッションを更新する処理をどこかで既に実装しましたか。" +
+    "接続プールの設定も確認してください。";
+  const q = promptQuery(asked);
+  assert.ok(termCount(q) > 0 && termCount(q) <= QUERY_TERMS, `${termCount(q)} terms in ${q}`);
+  // The opening is asked, every pair of it: the pieces overlap by a character.
+  const pairs = parseQuery(q).words;
+  for (const w of ["ユー", "認証", "トー", "有効", "期限"]) {
+    assert.ok(pairs.includes(w), `${w} in ${q}`);
+  }
+  // With a pasted log after it, the question still leads.
+  const log = Array.from({ length: 300 }, (_, i) => `2024-05-01 INFO 接続 ok ${i}`).join("\n");
+  assert.match(promptQuery(`${asked}\n${log}`), /^ユーザー認証/);
+  assert.match(
+    promptQuery("缓存在服务重启后会被清空，这是在哪里实现的？请找一下之前的代码。"),
+    /缓存/,
+  );
+});

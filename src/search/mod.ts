@@ -8,7 +8,15 @@
  * writes only notes and loose chunks (plain transactions) and hint files.
  */
 export { contentWords, type ParsedQuery, parseQuery } from "./query.ts";
-export { indexText, isStopWord, nameText, splitWords, stem, wholeForm } from "../derive/words.ts";
+export {
+  hasCjk,
+  indexText,
+  isStopWord,
+  nameText,
+  splitWords,
+  stem,
+  wholeForm,
+} from "../derive/words.ts";
 export { search, searchUsage, summaryLine } from "./search.ts";
 export { printable } from "../present/printable.ts";
 export { configuredTuning, DEFAULT_TUNING, rank } from "./rank.ts";
