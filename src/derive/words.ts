@@ -7,11 +7,14 @@
 
 /**
  * Splits an identifier or a text into lower-case words: camelCase,
- * snake_case, kebab-case, dots and digits are boundaries. Chinese, Japanese
- * and Korean, written without spaces between words, become overlapping
- * pairs of characters (`認証トークン` → `認証 証ト トー ーク クン`), as
- * full-text engines index them: any word of two or more characters inside
- * a sentence is then found, whatever the sentence around it.
+ * snake_case, kebab-case, dots and digits are boundaries. A combining mark
+ * (Devanagari's vowel signs, Thai's, a decomposed accent) belongs to its
+ * word and is then dropped, as the full-text index drops accents. Scripts
+ * written without spaces between words (Chinese, Japanese, Thai, Lao,
+ * Khmer, Myanmar; Korean, whose words carry their particles) become
+ * overlapping pairs of characters (`認証トークン` → `認証 証ト トー ーク
+ * クン`), as full-text engines index them: any word of two or more
+ * characters inside a sentence is then found, whatever stands around it.
  *
  * @example
  * ```ts
@@ -19,6 +22,7 @@
  * import assert from "node:assert/strict";
  * assert.deepEqual(splitWords("parseHTTPRequest v2_body"), ["parse", "http", "request", "v", "2", "body"]);
  * assert.deepEqual(splitWords("有効期限は"), ["有効", "効期", "期限", "限は"]);
+ * assert.deepEqual(splitWords("किताब"), ["कतब"]);
  * ```
  */
 export function splitWords(text: string): string[] {
@@ -33,31 +37,45 @@ function splitUnicode(text: string): string[] {
     .replace(/(\p{L})([0-9])/gu, "$1 $2")
     .replace(/([0-9])(\p{L})/gu, "$1 $2")
     .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
+    .split(/[^\p{L}\p{M}\p{N}]+/u)
+    .map(withoutMarks)
     .filter((w) => w.length > 0);
-  return hasCjk(text) ? words.flatMap(cjkPairs) : words;
+  return hasUnspacedScript(text) ? words.flatMap(pairs) : words;
+}
+
+const MARK = /\p{M}/u;
+const MARKS = /\p{M}+/gu;
+
+/**
+ * `text` without its combining marks (`किताब` → `कतब`, `é` written as `e`
+ * and U+0301 → `e`): how the index and the query read a word that has them.
+ */
+export function withoutMarks(text: string): string {
+  return MARK.test(text) ? text.replace(MARKS, "") : text;
 }
 
 /**
  * A character of a script written without spaces between words: Han,
- * Hiragana, Katakana (with its prolonged sound mark `ー`) and Hangul (whose
- * words carry their particles: `인증은`).
+ * Hiragana, Katakana (with its prolonged sound mark `ー`), Thai, Lao, Khmer,
+ * Myanmar, and Hangul (whose words carry their particles: `인증은`).
  */
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc]/u;
-const CJK_RUNS =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc]+/gu;
+const UNSPACED_CLASS =
+  "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\p{Script=Thai}" +
+  "\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}\\u30fc";
+const UNSPACED = new RegExp(`[${UNSPACED_CLASS}]`, "u");
+const UNSPACED_RUNS = new RegExp(`[${UNSPACED_CLASS}]+|[^${UNSPACED_CLASS}]+`, "gu");
 
-/** True when a text holds a character of {@link CJK}. */
-export function hasCjk(text: string): boolean {
-  return CJK.test(text);
+/** True when a text holds a character of a script written without spaces between words. */
+export function hasUnspacedScript(text: string): boolean {
+  return UNSPACED.test(text);
 }
 
-/** A word's runs of {@link CJK} characters as overlapping pairs (a lone one as itself), the rest as it is. */
-function cjkPairs(word: string): string[] {
-  if (!CJK.test(word)) return [word];
+/** A word's runs of unspaced scripts as overlapping pairs (a lone character as itself), the rest as it is. */
+function pairs(word: string): string[] {
+  if (!UNSPACED.test(word)) return [word];
   const out: string[] = [];
-  for (const [run] of word.matchAll(CJK_RUNS)) {
-    if (!CJK.test(run)) {
+  for (const [run] of word.matchAll(UNSPACED_RUNS)) {
+    if (!UNSPACED.test(run)) {
       out.push(run);
       continue;
     }
@@ -110,15 +128,15 @@ function splitAscii(token: string): string[] | undefined {
 /**
  * The whole form of a compound name: its words joined, so `maxFileBytes`,
  * `max_file_bytes` and `max-file-bytes` all become `maxfilebytes`. Undefined
- * for a name of one word (its word is the whole) and for one with Chinese,
- * Japanese or Korean text, whose pairs of characters joined are no word.
+ * for a name of one word (its word is the whole) and for one in a script
+ * written without spaces, whose pairs of characters joined are no word.
  */
 export function wholeForm(name: string): string | undefined {
   const words = splitWords(name);
-  return words.length > 1 && !hasCjk(name) ? words.join("") : undefined;
+  return words.length > 1 && !hasUnspacedScript(name) ? words.join("") : undefined;
 }
 
-const NAME = /[\p{L}\p{N}_$]+(?:[-.:][\p{L}\p{N}_$]+)*/gu;
+const NAME = /[\p{L}\p{M}\p{N}_$]+(?:[-.:][\p{L}\p{M}\p{N}_$]+)*/gu;
 
 /**
  * Text as the full-text index should see it: every identifier split into its
@@ -150,7 +168,10 @@ const ASCII_WORD = new Uint8Array(128).map((_, c) =>
 );
 
 function isWordChar(text: string, i: number): boolean {
-  return /[\p{L}\p{N}]/u.test(text[i]!);
+  const c = text.charCodeAt(i);
+  // The second half of a character beyond the Basic Multilingual Plane (`𠮷`) is what its first is.
+  if (c >= 0xdc00 && c <= 0xdfff && i > 0) return isWordChar(text, i - 1);
+  return /[\p{L}\p{M}\p{N}]/u.test(String.fromCodePoint(text.codePointAt(i)!));
 }
 
 /**
@@ -175,7 +196,9 @@ function addForms(out: string[], token: string): void {
   const ascii = splitAscii(token);
   const words = ascii ?? splitWords(token);
   for (const w of words) out.push(w);
-  if (words.length > 1 && (ascii !== undefined || !hasCjk(token))) out.push(words.join(""));
+  if (words.length > 1 && (ascii !== undefined || !hasUnspacedScript(token))) {
+    out.push(words.join(""));
+  }
 }
 
 /** The distinct words of a text with their stems, for coverage: every form {@link indexText} makes. */

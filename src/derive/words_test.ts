@@ -18,7 +18,7 @@ Deno.test("splitWords() splits camelCase, snake_case, kebab-case, dots and digit
   ]);
 });
 
-Deno.test("splitWords() reads Chinese, Japanese and Korean runs as overlapping pairs of characters", () => {
+Deno.test("splitWords() reads scripts written without spaces as overlapping pairs of characters", () => {
   assertCases(splitWords, [
     // A sentence has no spaces: every pair is a word, so any word inside it can be asked for.
     ["認証トークン", ["認証", "証ト", "トー", "ーク", "クン"]],
@@ -32,6 +32,18 @@ Deno.test("splitWords() reads Chinese, Japanese and Korean runs as overlapping p
     // A character beyond the Basic Multilingual Plane is one character, not two halves.
     ["𠮷野家", ["𠮷野", "野家"]],
     ["Größe 認証", ["größe", "認証"]],
+    // Thai: no spaces, and vowel and tone marks dropped as accents are (หนังสือ → หนงสอ).
+    ["ยืมหนังสือ", ["ยม", "มห", "หน", "นง", "งส", "สอ"]],
+  ]);
+});
+
+Deno.test("splitWords() keeps a combining mark inside its word, then drops it", () => {
+  assertCases(splitWords, [
+    // Devanagari's vowel signs are marks: the word was cut into single letters at each one.
+    ["किताब उधार", ["कतब", "उधर"]],
+    // A decomposed accent reads as the letter without it, as the index reads a composed one.
+    ["cafe\u0301 menu", ["cafe", "menu"]],
+    ["Größe", ["größe"]],
   ]);
 });
 
@@ -66,6 +78,8 @@ Deno.test("indexText() emits each identifier's words and then its whole form", (
     ["Ünïcode wörds", "ünïcode wörds"],
     ["a-b", "a b"],
     ["// 認証トークンを検証する", "認証 証ト トー ーク クン ンを を検 検証 証す する"],
+    ["यह किताब", "यह कतब"],
+    ["𠮷野家 menu", "𠮷野 野家 menu"],
   ]);
   assert.equal(indexText("alpha beta gamma", 10), "alpha beta");
 });

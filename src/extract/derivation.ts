@@ -40,8 +40,10 @@ export const DERIVATION: DerivationVersions = {
   // 5: text behind a UTF-16 byte order mark is text (was binary), and a file
   // with no UTF-8 beyond ASCII is read as Windows-1252 (was U+FFFD): see
   // files/decode.ts.
-  // 6: Chinese, Japanese and Korean text indexed as overlapping pairs of
-  // characters (derive/words.ts): a word inside a sentence is found.
+  // 6: scripts written without spaces (Chinese, Japanese, Korean, Thai, …)
+  // indexed as overlapping pairs of characters, so a word inside a sentence
+  // is found, and a combining mark (Devanagari's vowel signs) kept inside
+  // its word and dropped, not a cut between letters (derive/words.ts).
   base: 6,
   structHash: STRUCT_HASH_VERSION,
   languages: {

@@ -5,7 +5,7 @@
  * every session's hooks on one thread, so each of these looks at a bounded
  * part of the prompt and yields a bounded result, whatever its length.
  */
-import { hasCjk, isStopWord, parseQuery } from "../search/mod.ts";
+import { hasUnspacedScript, isStopWord, parseQuery } from "../search/mod.ts";
 import { redactSecrets } from "../files/secrets.ts";
 
 /**
@@ -96,8 +96,8 @@ function namesCode(word: string): boolean {
  * the opening. Quotes and a leading `-` are dropped (a pasted text means no
  * phrase and no exclusion), and so are words without two letters in a row
  * (numbers, times) and words of more than 100 characters or 8 terms
- * (blobs, hashes). Chinese, Japanese and Korean, which put no space between
- * words, are cut at their punctuation and then into pieces of 8 terms (9
+ * (blobs, hashes). Chinese, Japanese, Korean, Thai and the other scripts
+ * written without spaces between words are cut at their punctuation and then into pieces of 8 terms (9
  * characters, each piece starting on the last character of the one before,
  * so no pair of characters is lost): a sentence is words, not a blob. Costs
  * one query parse per distinct word looked at.
@@ -119,7 +119,7 @@ export function promptQuery(prompt: string): string {
     return prompt;
   }
   const words = scanned(prompt).split(/\s+/)
-    .flatMap((w) => hasCjk(w) ? cjkPieces(w) : [w])
+    .flatMap((w) => hasUnspacedScript(w) ? unspacedPieces(w) : [w])
     .map((w) => w.replaceAll('"', "").replace(/^-+/, ""))
     // Numbers, times and counts (no two letters in a row) are what a log is full of, and
     // find no code.
@@ -149,8 +149,8 @@ export function promptQuery(prompt: string): string {
   return [...chosen].sort((a, b) => a - b).map((i) => words[i]).join(" ");
 }
 
-/** A word holding Chinese, Japanese or Korean text as pieces of at most {@link MOST_TERMS_PER_WORD} terms. */
-function cjkPieces(word: string): string[] {
+/** A word of a script written without spaces as pieces of at most {@link MOST_TERMS_PER_WORD} terms. */
+function unspacedPieces(word: string): string[] {
   const out: string[] = [];
   for (const part of word.split(/[\p{P}\p{S}]+/u)) {
     const chars = Array.from(part);

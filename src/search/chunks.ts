@@ -14,7 +14,8 @@ import { indexText, nameText } from "../derive/words.ts";
  * it when `derive/words.ts` changes what a text indexes as (the code index
  * follows the extractor's derivation instead). A writer makes every loose
  * chunk again when the journal's is older (memory's `refreshLooseText`).
- * 2: Chinese, Japanese and Korean text as overlapping pairs of characters.
+ * 2: scripts written without spaces as overlapping pairs of characters,
+ * combining marks dropped inside a word instead of cutting it.
  */
 export const LOOSE_TEXT_VERSION = 2;
 

@@ -9,7 +9,7 @@
  */
 export { contentWords, type ParsedQuery, parseQuery } from "./query.ts";
 export {
-  hasCjk,
+  hasUnspacedScript,
   indexText,
   isStopWord,
   nameText,

@@ -70,7 +70,7 @@ export function parseQuery(input: string): ParsedQuery {
       excluded.push(...splitWords(token.slice(1)));
       continue;
     }
-    for (const part of token.split(/[^\p{L}\p{N}_$.:-]+/u)) {
+    for (const part of token.split(/[^\p{L}\p{M}\p{N}_$.:-]+/u)) {
       const whole = wholeForm(part);
       if (whole !== undefined) {
         wholes.push(whole);

@@ -9,7 +9,7 @@
  * the file's path. One model ranks units within a file
  * and, through a file's best unit, files against each other (`focus.ts`).
  */
-import { hasCjk, splitWords, stem } from "../derive/words.ts";
+import { hasUnspacedScript, splitWords, stem, withoutMarks } from "../derive/words.ts";
 
 /**
  * A query term with its inverse document frequency over the index's chunks.
@@ -317,9 +317,11 @@ function adjacentPairs(
  * Calls `found` with the offset of every place in `file` where a word or an
  * identifier part stems to `stemmed` (`request` in `parseHTTPRequest`,
  * `pars` in `parse_header`, `retri` in `retry`), or a camelCase identifier
- * is that whole form, by substring search in the lower-cased text. A pair
- * of Chinese, Japanese or Korean characters (see `splitWords`) is found
- * wherever it stands: those scripts put no space between words.
+ * is that whole form, by substring search in the lower-cased text. A word
+ * beyond ASCII has no combining marks (`splitWords` drops them), so marks
+ * between its letters in the text are passed over (`कतब` in `किताब`); a pair
+ * of characters of a script written without spaces (Chinese, Thai, …) is
+ * found wherever it stands.
  */
 export function forEachOccurrence(
   file: Pick<FileText, "text" | "lower">,
@@ -328,10 +330,7 @@ export function forEachOccurrence(
 ): void {
   if (stemmed === "") return;
   const { text, lower } = file;
-  if (stemmed.charCodeAt(0) > 127 && hasCjk(stemmed)) {
-    for (let at = lower.indexOf(stemmed); at !== -1; at = lower.indexOf(stemmed, at + 1)) found(at);
-    return;
-  }
+  if (/[^ -~]/.test(stemmed)) return occurrencesBeyondAscii(file, stemmed, found);
   // A stem's last letter may not be its word's (retry → retri, possibility → possibl).
   const needle = stemmed.length >= 4 ? stemmed.slice(0, -1) : stemmed;
   const verdicts = new Map<string, boolean>();
@@ -351,6 +350,26 @@ export function forEachOccurrence(
     // A whole identifier that starts with this part: its own verdict (`fullName`, `fullRune`).
     if (!ok && end - at < stemmed.length) ok = stem(wholeAt(lower, at)) === stemmed;
     if (ok) found(at);
+  }
+}
+
+/** {@link forEachOccurrence} of a word with a letter beyond ASCII. */
+function occurrencesBeyondAscii(
+  file: Pick<FileText, "text" | "lower">,
+  word: string,
+  found: (at: number) => void,
+): void {
+  const { text, lower } = file;
+  const letters = Array.from(word, (c) => c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const anywhere = hasUnspacedScript(word);
+  for (const m of lower.matchAll(new RegExp(letters.join("\\p{M}*"), "gu"))) {
+    const at = m.index;
+    if (anywhere) found(at);
+    else if (!startsPart(text, at)) continue;
+    else if (
+      withoutMarks(lower.slice(at, partEnd(text, at))) === word ||
+      withoutMarks(wholeAt(lower, at)) === word
+    ) found(at);
   }
 }
 

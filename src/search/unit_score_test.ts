@@ -113,6 +113,11 @@ Deno.test("forEachOccurrence() finds a stem where a word or an identifier part s
     ["// ユーザー認証はトークンで行う。認証", "認証", 2],
     ["有効期限", "期限", 1],
     ["사용자 인증은", "인증", 1],
+    // Words without their marks, found where the text has them between letters.
+    // (The plural's ending is marks too: both are found, as a stem finds both.)
+    ["यह किताब, वह किताबें", "कतब", 2],
+    ["ผู้ใช้ยืมหนังสือ", "นง", 1],
+    ["Größe und größer", "größe", 1],
   ];
   for (const [text, stem, want] of cases) {
     let n = 0;

@@ -1,8 +1,10 @@
 /**
- * Chinese, Japanese and Korean text is searchable by any word inside a
- * sentence: those scripts put no space between words, so each run is
- * indexed as overlapping pairs of characters, at index time and at query
- * time alike. Real CLI subprocesses, a real journal; the upgrade case reads
+ * Text in any script is searchable by its words: Chinese, Japanese, Korean
+ * and Thai by any word inside a sentence (those scripts put no space
+ * between words, so each run is indexed as overlapping pairs of
+ * characters, at index time and at query time alike), and Hindi by whole
+ * words (its vowel signs are combining marks, which cut every word into
+ * single letters). Real CLI subprocesses, a real journal; the upgrade case reads
  * a journal whose notes and memories an older build indexed.
  */
 import assert from "node:assert/strict";
@@ -31,7 +33,7 @@ const places = (hits: Hit[], root: string) =>
       : `${h.path!.slice(root.length + 1)}:${h.line}`
   );
 
-Deno.test("a word inside a Japanese, Chinese or Korean sentence finds its file, note and memory, STRONG", async () => {
+Deno.test("a word in Japanese, Chinese, Korean, Hindi or Thai finds its file, note and memory, STRONG", async () => {
   const base = tempDir();
   const home = join(base, "home");
   const repo = join(base, "repo");
@@ -50,6 +52,26 @@ Deno.test("a word inside a Japanese, Chinese or Korean sentence finds its file, 
       "docs/cache.md": "# 缓存设计\n\n服务重启后缓存会被清空。会话令牌保存在数据库中。\n",
       "docs/guide.txt":
         "인증 설계\n\n사용자 인증은 토큰으로 합니다. 세션 만료 시간은 삼십 분입니다.\n",
+      "docs/library.md": [
+        "# पुस्तकालय",
+        "",
+        "उपयोगकर्ता लॉगिन के बाद किताब उधार ले सकते हैं।",
+        "",
+        "## भुगतान",
+        "",
+        "भुगतान विफल होने पर लेनदेन वापस लिया जाता है।",
+        "",
+      ].join("\n"),
+      "docs/thai.md": [
+        "# ระบบห้องสมุด",
+        "",
+        "ผู้ใช้สามารถยืมหนังสือได้หลังจากเข้าสู่ระบบ",
+        "",
+        "## การชำระเงิน",
+        "",
+        "เมื่อการชำระเงินล้มเหลว ธุรกรรมจะถูกยกเลิก",
+        "",
+      ].join("\n"),
       "src/token.ts": [
         "// 署名付きトークンを検証する",
         "export function verifySigned(t: string): boolean {",
@@ -84,6 +106,10 @@ Deno.test("a word inside a Japanese, Chinese or Korean sentence finds its file, 
       ["再起動", "docs/auth.md:5"],
       ["会话令牌", "docs/cache.md:1"],
       ["만료 시간", "docs/guide.txt:1"],
+      ["किताब उधार", "docs/library.md:1"],
+      ["लेनदेन", "docs/library.md:5"],
+      ["หนังสือ", "docs/thai.md:1"],
+      ["ล้มเหลว", "docs/thai.md:5"],
       ["枯渇", "notes"],
       ["定数時間", "memory"],
     ];
