@@ -39,13 +39,14 @@ const STOP = new Set([
 
 /**
  * The words of `text` that matter: lower-cased, split at anything that is not
- * a letter or digit (so `lazy-loading` is `lazy loading`), stop words
- * dropped. Numbers stay as written: `401` and `500` are different failures.
+ * a letter, a combining mark (a Hindi vowel sign is part of its word) or a
+ * digit (so `lazy-loading` is `lazy loading`), stop words dropped. Numbers
+ * stay as written: `401` and `500` are different failures.
  */
 export function normalizedWords(text: string): string[] {
   return text
     .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
+    .split(/[^\p{L}\p{M}\p{N}]+/u)
     .filter((w) => w !== "" && !STOP.has(w));
 }
 

@@ -20,6 +20,8 @@ Deno.test("normalizedWords() lower-cases, splits at punctuation and drops stop w
     "took",
     "900ms",
   ]);
+  // A vowel sign is part of its word, not a cut in it.
+  assert.deepEqual(normalizedWords("कैश साफ़ किया"), ["कैश", "साफ़", "किया"]);
 });
 
 Deno.test("the wording threshold merges no different failure in the labelled set and finds most repeats", () => {
