@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { homePaths } from "../src/config/mod.ts";
-import type { SearchHit, SearchResult } from "../src/search/mod.ts";
+import { MAX_QUERY_WORDS, type SearchHit, type SearchResult } from "../src/search/mod.ts";
 import { dumpIndex, Journal } from "../src/store/mod.ts";
 import { cli, removeTree, tempDir } from "./helpers.ts";
 
@@ -93,6 +93,22 @@ Deno.test("search ranks the answering file first, STRONG, with its symbol and th
   assert.equal(result.legs.lexical.on, true);
   // One result per file: the optimizer's other symbols are counted, not listed.
   assert.equal(result.hits.filter((h) => h.path === top.path).length, 1);
+});
+
+Deno.test("a pasted query of thousands of words is searched by its first words and says how many it left out", async () => {
+  using t = await indexedFixture();
+  // The question, then a log's worth of distinct words: each word costs a count and a scan.
+  const letters = (i: number) =>
+    [...i.toString(26)].map((d) => "abcdefghijklmnopqrstuvwxyz"[parseInt(d, 26)]).join("");
+  const log = Array.from({ length: 3000 }, (_, i) => `frame${letters(i)}`).join(" ");
+  const { result } = await t.search(`portfolio optimization ${log}`);
+  assert.equal(result.hits[0]!.path, join(t.repo, "src/portfolio/optimizer.ts"));
+  assert.equal(result.legs.lexical.words_ignored, 2 + 3000 - MAX_QUERY_WORDS);
+  const human = await cli(t.home, ["search", `portfolio optimization ${log}`]);
+  assert.match(human.stdout, /lexical \(the query's first 64 words; 2938 more left out\)/);
+  // A question within the bound says nothing of it.
+  const short = await t.search("portfolio optimization");
+  assert.equal(short.result.legs.lexical.words_ignored, undefined);
 });
 
 Deno.test("an identifier in the query is split and also matched whole", async () => {

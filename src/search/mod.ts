@@ -7,7 +7,7 @@
  * live filesystem, and notes. Reads the journal without the writer lock;
  * writes only notes and loose chunks (plain transactions) and hint files.
  */
-export { contentWords, type ParsedQuery, parseQuery } from "./query.ts";
+export { contentWords, MAX_QUERY_WORDS, type ParsedQuery, parseQuery } from "./query.ts";
 export {
   hasUnspacedScript,
   indexText,

@@ -95,6 +95,44 @@ export function parseQuery(input: string): ParsedQuery {
   };
 }
 
+/**
+ * The most content words a search matches. A question is a sentence or
+ * two; a longer query (a log or a file pasted whole) costs a count and a
+ * scan per word, and an 8,000-word one took 35 s where its first words
+ * find what it is about.
+ */
+export const MAX_QUERY_WORDS = 64;
+
+/**
+ * `q` cut to its first {@link MAX_QUERY_WORDS} content words, its whole
+ * forms, spellings, phrases and exclusions to a quarter, an eighth and a
+ * quarter of that (pure); `ignored` counts the content words left out.
+ *
+ * @example
+ * ```ts
+ * import { boundedQuery, MAX_QUERY_WORDS, parseQuery } from "./query.ts";
+ * import assert from "node:assert/strict";
+ * // 100 distinct words: kaa, kba, … kjj.
+ * const long = Array.from({ length: 100 }, (_, i) => "k" + "abcdefghij"[i % 10] + "abcdefghij"[i / 10 | 0]);
+ * const q = boundedQuery(parseQuery(long.join(" ")));
+ * assert.deepEqual(q.words.slice(0, 2), ["kaa", "kba"]);
+ * assert.equal(q.words.length, MAX_QUERY_WORDS);
+ * assert.equal(q.ignored, 100 - MAX_QUERY_WORDS);
+ * ```
+ */
+export function boundedQuery(q: ParsedQuery): ParsedQuery & { ignored: number } {
+  const most = MAX_QUERY_WORDS;
+  return {
+    text: q.text,
+    words: q.words.slice(0, most),
+    wholes: q.wholes.slice(0, most / 4),
+    spelled: q.spelled.slice(0, most / 4),
+    phrases: q.phrases.slice(0, most / 8),
+    excluded: q.excluded.slice(0, most / 4),
+    ignored: Math.max(0, q.words.length - most),
+  };
+}
+
 /** The content words of a query: split, lower-cased, stop words and duplicates removed. */
 export function contentWords(query: string): string[] {
   return parseQuery(query).words;

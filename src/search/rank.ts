@@ -20,7 +20,7 @@ import {
   type TermCount,
   termCounts,
 } from "./lexical.ts";
-import { type ParsedQuery, parseQuery, proseWholes } from "./query.ts";
+import { boundedQuery, type ParsedQuery, parseQuery, proseWholes } from "./query.ts";
 import { resolveFilter } from "./filter.ts";
 import type { LegsReport, SearchRequest } from "./types.ts";
 import { COVERAGE_THRESHOLD } from "./verdict.ts";
@@ -210,10 +210,10 @@ export async function rank(
   req: SearchRequest,
   tuning: Tuning = DEFAULT_TUNING,
 ): Promise<Ranking> {
-  const query = parseQuery(req.query);
+  const { ignored, ...query } = boundedQuery(parseQuery(req.query));
   const filter = resolveFilter(j, req);
   const legs: LegsReport = {
-    lexical: { on: true, chunks: 0 },
+    lexical: { on: true, chunks: 0, ...(ignored > 0 ? { words_ignored: ignored } : {}) },
     graph: { on: false, reason: "no code among the best lexical hits to start from" },
     semantic: { on: false, reason: NO_MODEL_REASON },
   };

@@ -10,6 +10,7 @@ import { confidence } from "./confidence.ts";
 import { learnedAssociations } from "./vocab_lookup.ts";
 import type { LegsReport, SearchHit, SearchRequest, SearchResult } from "./types.ts";
 import { Verifier } from "./verify.ts";
+import { MAX_QUERY_WORDS } from "./query.ts";
 
 /** Default number of results. */
 export const DEFAULT_LIMIT = 8;
@@ -157,6 +158,8 @@ export function summaryLine(
     ...(legs.semantic.on ? ["semantic"] : []),
   ];
   let legText = on.join("+");
+  const ignored = legs.lexical.words_ignored;
+  if (ignored) legText += ` (the query's first ${MAX_QUERY_WORDS} words; ${ignored} more left out)`;
   if (!legs.semantic.on) legText += `; semantic leg off: ${legs.semantic.reason}`;
   parts.push(legText);
   return parts.join(" · ");

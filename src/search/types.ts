@@ -127,8 +127,12 @@ export interface SearchHit {
 
 /** What each leg did. */
 export interface LegsReport {
-  /** The full-text leg, always on: how many chunks it gave. */
-  lexical: { on: true; chunks: number };
+  /**
+   * The full-text leg, always on: how many chunks it gave, and how many of
+   * the query's words it left out when there were more than it matches
+   * (`MAX_QUERY_WORDS`; absent when none were).
+   */
+  lexical: { on: true; chunks: number; words_ignored?: number };
   /** The graph leg: how many chunks and seeds it used, or why it was off. */
   graph: { on: true; chunks: number; seeds: number } | { on: false; reason: string };
   /** The semantic leg: its model and how many chunks it gave, or why it was off. */
