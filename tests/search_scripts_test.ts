@@ -118,6 +118,10 @@ Deno.test("a word in Japanese, Chinese, Korean, Hindi or Thai finds its file, no
       assert.equal(places(hits, repo)[0], want, `${query}: ${JSON.stringify(places(hits, repo))}`);
       assert.equal(hits[0]!.verdict, "STRONG", query);
     }
+    // A question written in Japanese: its grammar (particles, endings) is not asked for.
+    const asked = await search(home, "ユーザー認証のトークンの有効期限はどこで決めていますか？");
+    assert.equal(places(asked, repo)[0], "docs/auth.md:1", JSON.stringify(places(asked, repo)));
+    assert.equal(asked[0]!.verdict, "STRONG");
     // A comment's words find the function below it.
     const code = await search(home, "トークンを検証");
     assert.equal(places(code, repo)[0], "src/token.ts:2", JSON.stringify(places(code, repo)));

@@ -386,3 +386,37 @@ const STOP = new Set([
 export function isStopWord(word: string): boolean {
   return STOP.has(word);
 }
+
+/**
+ * True for a pair of Japanese characters (see {@link splitWords}) that is
+ * grammar, not part of a word: all hiragana (particles and endings: `ます`,
+ * `てい`) or straddling two of its scripts (`の有` of `トークンの有効期限`,
+ * `ー認` of `ユーザー認証`), where a word of kanji or katakana begins or
+ * ends. Such pairs still rank (next to each other they are a phrase's
+ * evidence); a hit need not cover them.
+ *
+ * @example
+ * ```ts
+ * import { isGrammarPair } from "./words.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(["ます", "の有", "有効", "トー", "缓存"].map(isGrammarPair), [true, true, false, false, false]);
+ * ```
+ */
+export function isGrammarPair(word: string): boolean {
+  if (word.length !== 2) return false;
+  const a = kana(word.charCodeAt(0));
+  const b = kana(word.charCodeAt(1));
+  return a !== undefined && b !== undefined && (a === b ? a === HIRAGANA : true);
+}
+
+const HIRAGANA = 1;
+const KATAKANA = 2;
+const KANJI = 3;
+
+/** Which Japanese script a UTF-16 unit is of (the prolonged sound mark `ー` is katakana's). */
+function kana(c: number): number | undefined {
+  if (c >= 0x3041 && c <= 0x309f) return HIRAGANA;
+  if ((c >= 0x30a0 && c <= 0x30ff) || (c >= 0x31f0 && c <= 0x31ff)) return KATAKANA;
+  if ((c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || c === 0x3005) return KANJI;
+  return undefined;
+}

@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { indexText, nameText, splitWords, stem, stemSet, wholeForm } from "./words.ts";
+import {
+  indexText,
+  isGrammarPair,
+  nameText,
+  splitWords,
+  stem,
+  stemSet,
+  wholeForm,
+} from "./words.ts";
 import { assertCases } from "../../tests/cases.ts";
 
 Deno.test("splitWords() splits camelCase, snake_case, kebab-case, dots and digits", () => {
@@ -113,4 +121,22 @@ Deno.test("stemSet() holds the stems of every part and whole form", () => {
   for (const w of ["portfolio", "optimization", "portfoliooptimizer", "class"]) {
     assert.ok(s.has(stem(w)), w);
   }
+});
+
+Deno.test("isGrammarPair() is a Japanese pair all in hiragana or across its scripts", () => {
+  assertCases(isGrammarPair, [
+    ["the", false],
+    ["ます", true],
+    ["の有", true],
+    ["ー認", true],
+    ["決め", true],
+    ["有効", false],
+    ["トー", false],
+    ["ーク", false],
+    // Chinese has no kana: every pair of Han characters may be a word.
+    ["缓存", false],
+    ["的是", false],
+    ["인증", false],
+    ["ab", false],
+  ]);
 });

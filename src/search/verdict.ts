@@ -2,7 +2,7 @@
  * Verdicts (pure): what the facts found on disk at query time say about a
  * hit, and how much of the query the hit's own text covers.
  */
-import { stem, stemSet } from "../derive/words.ts";
+import { isGrammarPair, stem, stemSet } from "../derive/words.ts";
 
 /** The label an agent acts on. STALE hits are never shown: they are pruned. */
 export type Verdict = "STRONG" | "WEAK" | "REBUILT" | "STALE";
@@ -27,10 +27,11 @@ export interface Coverage {
 }
 
 /**
- * The share of `words` (query content words) found in `text`, each word
+ * The share of `asked` (query content words) found in `text`, each word
  * matched by its Porter stem against every word and identifier part of the
  * text, diacritics aside as the index matches them (pure). An empty query
- * is fully covered.
+ * is fully covered. Japanese grammar (`isGrammarPair`: `ます`, `の有`) need
+ * not be covered, as English stop words never reach here.
  *
  * @example
  * ```ts
@@ -41,7 +42,9 @@ export interface Coverage {
  * assert.deepEqual(c.missing, ["jam"]);
  * ```
  */
-export function coverage(words: readonly string[], text: string): Coverage {
+export function coverage(asked: readonly string[], text: string): Coverage {
+  const content = asked.filter((w) => !isGrammarPair(w));
+  const words = content.length > 0 ? content : asked;
   if (words.length === 0) return { coverage: 1, missing: [] };
   const have = stemSet(withoutDiacritics(text));
   const missing = words.filter((w) => {

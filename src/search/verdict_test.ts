@@ -12,6 +12,9 @@ Deno.test("coverage() matches query words by stem against identifier parts", () 
     [["認証", "期限"], "// ユーザー認証はトークンで行います", 1 / 2, ["期限"]],
     [["인증", "만료"], "사용자 인증은 토큰으로 합니다", 1 / 2, ["만료"]],
     [["cle"], "la clé du cache", 1, []],
+    // Japanese grammar pairs need not be covered; the words between them must.
+    [["認証", "の有", "有効", "ます"], "認証と有効", 1, []],
+    [["認証", "の有", "期限"], "認証", 1 / 2, ["期限"]],
   ];
   for (const [words, text, want, missing] of cases) {
     const c = coverage(words, text);
