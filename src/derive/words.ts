@@ -404,8 +404,8 @@ export function isStopWord(word: string): boolean {
  */
 export function isGrammarPair(word: string): boolean {
   if (word.length !== 2) return false;
-  const a = kana(word.charCodeAt(0));
-  const b = kana(word.charCodeAt(1));
+  const a = japaneseScript(word.charCodeAt(0));
+  const b = japaneseScript(word.charCodeAt(1));
   return a !== undefined && b !== undefined && (a === b ? a === HIRAGANA : true);
 }
 
@@ -414,7 +414,7 @@ const KATAKANA = 2;
 const KANJI = 3;
 
 /** Which Japanese script a UTF-16 unit is of (the prolonged sound mark `ー` is katakana's). */
-function kana(c: number): number | undefined {
+function japaneseScript(c: number): number | undefined {
   if (c >= 0x3041 && c <= 0x309f) return HIRAGANA;
   if ((c >= 0x30a0 && c <= 0x30ff) || (c >= 0x31f0 && c <= 0x31ff)) return KATAKANA;
   if ((c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || c === 0x3005) return KANJI;

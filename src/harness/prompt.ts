@@ -97,10 +97,11 @@ function namesCode(word: string): boolean {
  * phrase and no exclusion), and so are words without two letters in a row
  * (numbers, times) and words of more than 100 characters or 8 terms
  * (blobs, hashes). Chinese, Japanese, Korean, Thai and the other scripts
- * written without spaces between words are cut at their punctuation and then into pieces of 8 terms (9
- * characters, each piece starting on the last character of the one before,
- * so no pair of characters is lost): a sentence is words, not a blob. Costs
- * one query parse per distinct word looked at.
+ * written without spaces between words are cut at their punctuation, then
+ * into pieces of 8 terms (9 characters, each piece starting on the last
+ * character of the one before, so no pair of characters is lost): a
+ * sentence is words, not a blob. Costs one query parse per distinct word
+ * looked at.
  *
  * @example
  * ```ts

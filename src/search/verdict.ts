@@ -2,7 +2,7 @@
  * Verdicts (pure): what the facts found on disk at query time say about a
  * hit, and how much of the query the hit's own text covers.
  */
-import { isGrammarPair, stem, stemSet } from "../derive/words.ts";
+import { isGrammarPair, stem, stemSet, withoutMarks } from "../derive/words.ts";
 
 /** The label an agent acts on. STALE hits are never shown: they are pruned. */
 export type Verdict = "STRONG" | "WEAK" | "REBUILT" | "STALE";
@@ -62,9 +62,7 @@ export function coverage(asked: readonly string[], text: string): Coverage {
  * `ᄋ ᅵ ᆫ`), and stays one character.
  */
 function withoutDiacritics(text: string): string {
-  return /[\u0080-\uffff]/.test(text)
-    ? text.normalize("NFD").replace(/\p{M}+/gu, "").normalize("NFC")
-    : text;
+  return /[\u0080-\uffff]/.test(text) ? withoutMarks(text.normalize("NFD")).normalize("NFC") : text;
 }
 
 /**
