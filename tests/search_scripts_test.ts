@@ -33,6 +33,27 @@ const places = (hits: Hit[], root: string) =>
       : `${h.path!.slice(root.length + 1)}:${h.line}`
   );
 
+/** Indexes `repo`, then records a Japanese note and a Japanese decision about its file `about`. */
+async function indexWithNotes(home: string, repo: string, about: string): Promise<void> {
+  for (
+    const args of [
+      ["index", repo],
+      ["insert", "--title", "障害の振り返り", "--body", "接続プールの枯渇が原因でした。"],
+      [
+        "remember",
+        "--kind",
+        "decision",
+        "--about",
+        join(repo, about),
+        "署名の検証は定数時間の比較で行う。",
+      ],
+    ]
+  ) {
+    const r = await cli(home, args);
+    assert.equal(r.code, 0, `${args[0]}: ${r.stderr}`);
+  }
+}
+
 Deno.test("a word in Japanese, Chinese, Korean, Hindi or Thai finds its file, note and memory, STRONG", async () => {
   const base = tempDir();
   const home = join(base, "home");
@@ -80,25 +101,7 @@ Deno.test("a word in Japanese, Chinese, Korean, Hindi or Thai finds its file, no
         "",
       ].join("\n"),
     });
-    let r = await cli(home, ["index", repo]);
-    assert.equal(r.code, 0, r.stderr);
-    r = await cli(home, [
-      "insert",
-      "--title",
-      "障害の振り返り",
-      "--body",
-      "接続プールの枯渇が原因でした。",
-    ]);
-    assert.equal(r.code, 0, r.stderr);
-    r = await cli(home, [
-      "remember",
-      "--kind",
-      "decision",
-      "--about",
-      join(repo, "src/token.ts"),
-      "署名の検証は定数時間の比較で行う。",
-    ]);
-    assert.equal(r.code, 0, r.stderr);
+    await indexWithNotes(home, repo, "src/token.ts");
 
     // Each asked word stands inside a longer run of its script, never alone.
     const cases: [string, string][] = [
@@ -136,25 +139,7 @@ Deno.test("notes and memories an older build indexed whole are made searchable b
   const repo = join(base, "repo");
   try {
     writeTree(repo, { "a.ts": "export const a = 1;\n" });
-    let r = await cli(home, ["index", repo]);
-    assert.equal(r.code, 0, r.stderr);
-    r = await cli(home, [
-      "insert",
-      "--title",
-      "障害の振り返り",
-      "--body",
-      "接続プールの枯渇が原因でした。",
-    ]);
-    assert.equal(r.code, 0, r.stderr);
-    r = await cli(home, [
-      "remember",
-      "--kind",
-      "decision",
-      "--about",
-      join(repo, "a.ts"),
-      "署名の検証は定数時間の比較で行う。",
-    ]);
-    assert.equal(r.code, 0, r.stderr);
+    await indexWithNotes(home, repo, "a.ts");
     assert.equal((await search(home, "枯渇")).length, 1);
 
     // As an older build left them: each run of the script one token, and no version in meta.
@@ -181,7 +166,7 @@ Deno.test("notes and memories an older build indexed whole are made searchable b
     assert.deepEqual(await search(home, "定数時間"), []);
 
     // Any writer brings them to this build's words.
-    r = await cli(home, ["reconcile"]);
+    const r = await cli(home, ["reconcile"]);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(places(await search(home, "枯渇"), repo), ["notes"]);
     assert.deepEqual(places(await search(home, "定数時間"), repo), ["memory"]);
