@@ -140,6 +140,45 @@ Deno.test("a file moved unchanged comes back REBUILT at its own lines, not 'chan
   assert.equal(at(total), "compute_total:10-13");
 });
 
+Deno.test("a file renamed in its folder comes back REBUILT there, not at a bundle holding the same function", async () => {
+  const base = tempDir("heimdall-relocate-");
+  try {
+    const repo = join(base, "repo");
+    const padEnd = `/** Pads the string on its right side up to the given length. */
+function padEnd(string, length, chars) {
+  const size = string.length;
+  return size < length ? string + chars.repeat(length - size) : string;
+}
+
+module.exports = padEnd;
+`;
+    writeTree(repo, {
+      "lib/padEnd.js": padEnd,
+      // A bundle of several functions, one of them the same padEnd.
+      "lib/bundle.js": `function trim(s) {\n  return s.trim();\n}\n\n${padEnd}`,
+    });
+    const past = new Date(Date.now() - 3_600_000);
+    for (const f of ["lib/padEnd.js", "lib/bundle.js"]) Deno.utimeSync(join(repo, f), past, past);
+    const home = join(base, "home");
+    assert.equal((await cli(home, ["index", repo])).code, 0);
+    const root = Deno.realPathSync(repo);
+    Deno.renameSync(join(root, "lib/padEnd.js"), join(root, "lib/padRight.js"));
+    const r = await cli(home, ["search", "--json", "pads string right side length"]);
+    assert.equal(r.code, 0, r.stderr);
+    const hits = (JSON.parse(r.stdout) as SearchResult).hits;
+    const moved = hits.find((h) => h.verdict === "REBUILT");
+    assert.ok(moved, hits.map((h) => `${h.verdict} ${h.path}`).join("; "));
+    assert.equal(moved.path, join(root, "lib/padRight.js"));
+    assert.match(moved.reason ?? "", /^moved from .*lib\/padEnd\.js \(same content\)$/);
+    assert.ok(
+      hits.some((h) => h.path === join(root, "lib/bundle.js")),
+      "the bundle is its own hit",
+    );
+  } finally {
+    removeTree(base);
+  }
+});
+
 Deno.test("an overlined rst title is not its section's summary; a typed Class.method names the method", async () => {
   using t = await indexed();
   assert.equal((await t.first("plonkerator")).summary, "Intro paragraph mentioning plonkerator.");

@@ -3,7 +3,15 @@
  * (structural hash and name) elsewhere in the journal, else on disk under
  * the file's root, nearest folders first, within a time budget.
  */
-import { basename, contentHash, decodeText, dirname, exists, walkRoot } from "../files/mod.ts";
+import {
+  basename,
+  contentHash,
+  decodeText,
+  dirname,
+  exists,
+  isSecretName,
+  walkRoot,
+} from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { definitions } from "./definitions.ts";
 
@@ -39,12 +47,17 @@ export interface RelocateOptions {
 }
 
 /**
- * Looks for a gone file's content or symbol elsewhere. Journal look-ups are
- * indexed (content hash; symbol name then structural hash) and each answer is
- * stat-ed; the disk walk reads only files of the same size (hashed) or the
- * same name (searched for the symbol's signature), starting in the gone
- * file's folder and widening to its root until `deadline`. Undefined when
- * nothing was found in time.
+ * Looks for a gone file's content or symbol elsewhere: the same content in
+ * the journal, then beside it on disk (a file renamed in its folder, not
+ * indexed yet), then the same symbol in the journal, then either on disk.
+ * Journal look-ups are indexed (content hash; symbol name then structural
+ * hash) and each answer is stat-ed; the disk walk reads only files of the
+ * same size (hashed) or the same name (searched for the symbol's
+ * signature), starting in the gone file's folder and widening to its root
+ * until `deadline`. Undefined when nothing was found in time.
+ *
+ * The renamed file is looked for before the symbol: another file holding
+ * the same function (a bundle, a vendored copy) is not where this one went.
  */
 export function relocate(j: Journal, gone: GoneHit, opts: RelocateOptions): Relocated | undefined {
   if (gone.hash !== null) {
@@ -56,6 +69,8 @@ export function relocate(j: Journal, gone: GoneHit, opts: RelocateOptions): Relo
     for (const r of rows) {
       if (statSize(r.path) === r.size) return { path: r.path, line: null, how: "same content" };
     }
+    const beside = sameContentBeside(gone, opts.deadline);
+    if (beside !== undefined) return { path: beside, line: null, how: "same content" };
   }
   const sym = gone.symbol;
   if (sym?.structHash) {
@@ -70,6 +85,35 @@ export function relocate(j: Journal, gone: GoneHit, opts: RelocateOptions): Relo
     }
   }
   return onDisk(gone, opts);
+}
+
+/**
+ * A file of the gone file's folder (not below it) with its size and
+ * content hash, or undefined; files are hashed only when their size is
+ * the gone file's, until `deadline`.
+ */
+function sameContentBeside(gone: GoneHit, deadline: number): string | undefined {
+  const folder = dirname(gone.path);
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(folder)].filter((e) => e.isFile);
+  } catch {
+    return undefined;
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    if (performance.now() > deadline) return undefined;
+    const path = `${folder}/${e.name}`;
+    // A secret's name is never indexed, nor shown (the walk refuses it too).
+    if (path === gone.path || isSecretName(e.name) !== undefined) continue;
+    if (statSize(path) !== gone.size) continue;
+    try {
+      if (contentHash(Deno.readFileSync(path)) === gone.hash) return path;
+    } catch {
+      // Gone or unreadable since it was listed: not this one.
+    }
+  }
+  return undefined;
 }
 
 function onDisk(gone: GoneHit, opts: RelocateOptions): Relocated | undefined {
