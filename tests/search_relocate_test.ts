@@ -162,18 +162,26 @@ module.exports = padEnd;
     const home = join(base, "home");
     assert.equal((await cli(home, ["index", repo])).code, 0);
     const root = Deno.realPathSync(repo);
+    const hits = async () => {
+      const r = await cli(home, ["search", "--json", "pads string right side length"]);
+      assert.equal(r.code, 0, r.stderr);
+      return (JSON.parse(r.stdout) as SearchResult).hits;
+    };
+    const before = (await hits()).find((h) => h.path === join(root, "lib/padEnd.js"))!;
     Deno.renameSync(join(root, "lib/padEnd.js"), join(root, "lib/padRight.js"));
-    const r = await cli(home, ["search", "--json", "pads string right side length"]);
-    assert.equal(r.code, 0, r.stderr);
-    const hits = (JSON.parse(r.stdout) as SearchResult).hits;
-    const moved = hits.find((h) => h.verdict === "REBUILT");
-    assert.ok(moved, hits.map((h) => `${h.verdict} ${h.path}`).join("; "));
+    const after = await hits();
+    const moved = after.find((h) => h.verdict === "REBUILT");
+    assert.ok(moved, after.map((h) => `${h.verdict} ${h.path}`).join("; "));
     assert.equal(moved.path, join(root, "lib/padRight.js"));
     assert.match(moved.reason ?? "", /^moved from .*lib\/padEnd\.js \(same content\)$/);
     assert.ok(
-      hits.some((h) => h.path === join(root, "lib/bundle.js")),
+      after.some((h) => h.path === join(root, "lib/bundle.js")),
       "the bundle is its own hit",
     );
+    // Scored where its bytes are now: the same place, symbols and confidence as before the rename.
+    assert.equal(moved.rank, before.rank);
+    assert.deepEqual(moved.symbols, before.symbols);
+    assert.equal(moved.confidence, before.confidence);
   } finally {
     removeTree(base);
   }

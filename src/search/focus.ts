@@ -17,7 +17,7 @@ import type { Journal } from "../store/mod.ts";
 import type { Candidate, ChunkMeta, ScoredChunk, Tuning } from "./rank.ts";
 import { loadMeta } from "./rank.ts";
 import { type ReadCache, readCached, substringCoverage } from "./file_reads.ts";
-import { definitionLine } from "./relocate.ts";
+import { definitionLine, sameContent } from "./relocate.ts";
 import { fileText, type ScoredTerm, scoreUnits, type UnitInput } from "./unit_score.ts";
 
 /** A unit of a candidate with its score; `chunk` is what the journal says of it. */
@@ -57,6 +57,8 @@ const CHANGELOG =
 /** A folder of release notes, one file a release or change (`docs/releases/2.1.md`, `changelog.d/`). */
 const CHANGELOG_DIR =
   /(^|\/)(change[-_ ]?logs?|changes|news|release[-_ ]?notes|releases|newsfragments)(\.d)?\//i;
+/** Time the second stage spends looking for where an unreadable file's bytes went, per file. */
+const MOVED_LOOK_MS = 25;
 /** Files read for the second stage at most this far (as the index's own size cap). */
 const READ_MAX_BYTES = 1024 * 1024;
 
@@ -136,7 +138,14 @@ export function focusCandidates(
       };
     }
     const list = rows.get(m.path_id) ?? [];
-    const bytes = readCached(m.path!, cache, READ_MAX_BYTES);
+    let bytes = readCached(m.path!, cache, READ_MAX_BYTES);
+    // A file renamed since it was indexed is scored where its bytes are now
+    // (verification shows it there, REBUILT), not sunk for want of a read.
+    if (bytes === undefined && m.hash !== null && m.size !== null) {
+      const deadline = performance.now() + MOVED_LOOK_MS;
+      const now = sameContent(j, { path: m.path!, hash: m.hash, size: m.size }, deadline);
+      if (now !== undefined) bytes = readCached(now, cache, READ_MAX_BYTES);
+    }
     if (bytes === undefined) return { c, units: [], focus: prior, unread: true };
     if (list.length === 0) return { c, units: [], focus: prior };
     const file = fileText(

@@ -60,18 +60,8 @@ export interface RelocateOptions {
  * the same function (a bundle, a vendored copy) is not where this one went.
  */
 export function relocate(j: Journal, gone: GoneHit, opts: RelocateOptions): Relocated | undefined {
-  if (gone.hash !== null) {
-    const rows = j.all<{ path: string; size: number }>(
-      "SELECT path, size FROM paths WHERE hash = ? AND path != ? LIMIT 20",
-      gone.hash,
-      gone.path,
-    );
-    for (const r of rows) {
-      if (statSize(r.path) === r.size) return { path: r.path, line: null, how: "same content" };
-    }
-    const beside = sameContentBeside(gone, opts.deadline);
-    if (beside !== undefined) return { path: beside, line: null, how: "same content" };
-  }
+  const same = sameContent(j, gone, opts.deadline);
+  if (same !== undefined) return { path: same, line: null, how: "same content" };
   const sym = gone.symbol;
   if (sym?.structHash) {
     const rows = definitions(j, {
@@ -88,11 +78,35 @@ export function relocate(j: Journal, gone: GoneHit, opts: RelocateOptions): Relo
 }
 
 /**
+ * Where a gone file's very bytes are now, by its content hash: a file the
+ * journal holds with it (and still of its size on disk), else a file of
+ * its own folder (a rename not indexed yet), looked at until `deadline`.
+ * Undefined when neither, or when the gone file has no hash.
+ */
+export function sameContent(
+  j: Journal,
+  gone: Pick<GoneHit, "path" | "hash" | "size">,
+  deadline: number,
+): string | undefined {
+  if (gone.hash === null) return undefined;
+  const rows = j.all<{ path: string; size: number }>(
+    "SELECT path, size FROM paths WHERE hash = ? AND path != ? LIMIT 20",
+    gone.hash,
+    gone.path,
+  );
+  for (const r of rows) if (statSize(r.path) === r.size) return r.path;
+  return sameContentBeside(gone, deadline);
+}
+
+/**
  * A file of the gone file's folder (not below it) with its size and
  * content hash, or undefined; files are hashed only when their size is
  * the gone file's, until `deadline`.
  */
-function sameContentBeside(gone: GoneHit, deadline: number): string | undefined {
+function sameContentBeside(
+  gone: Pick<GoneHit, "path" | "hash" | "size">,
+  deadline: number,
+): string | undefined {
   const folder = dirname(gone.path);
   let entries: Deno.DirEntry[];
   try {
