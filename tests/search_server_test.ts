@@ -144,6 +144,37 @@ Deno.test("search through the warm server: the same answer as in its own process
   });
 });
 
+Deno.test("the warm server's one connection sees what is indexed after it, and a journal that replaced its file", async () => {
+  await withServer(async ({ home, repo }) => {
+    const symbolOf = async (words: string[]) => {
+      const r = await viaServerOnly(home, [...words, "--json"]);
+      assert.ok(r.code <= 1, r.stderr);
+      return (hitsOf(r.stdout)[0] as { symbol?: string } | undefined)?.symbol;
+    };
+    assert.equal(await symbolOf(["apply", "discount", "price"]), "apply_discount");
+    // Committed after the server opened its connection: read by the next request.
+    writeTree(repo, { "pricing/refund.py": "def refund_order(order):\n    return order.total\n" });
+    assert.equal((await cli(home, ["index", repo])).code, 0);
+    assert.equal(await symbolOf(["refund", "order"]), "refund_order");
+    // The journal deleted and made again from another folder: a new file at the same path.
+    for (const f of ["journal.db", "journal.db-wal", "journal.db-shm"]) {
+      try {
+        Deno.removeSync(join(home, f));
+      } catch { /* not there */ }
+    }
+    const other = tempDir();
+    writeTree(other, { "ship.py": "def schedule_shipment(parcel):\n    return parcel\n" });
+    assert.equal((await cli(home, ["index", other])).code, 0);
+    assert.equal(await symbolOf(["schedule", "shipment", "parcel"]), "schedule_shipment");
+    assert.equal(
+      await symbolOf(["apply", "discount", "price"]),
+      undefined,
+      "not the old file's rows",
+    );
+    removeTree(other);
+  });
+});
+
 Deno.test("search with a warm server: a bad command line and a failed search are the command's own errors", async () => {
   await withServer(async ({ home }) => {
     const limit = await cli(home, ["search", "x", "--limit", "0"], { extraPerms: NET });

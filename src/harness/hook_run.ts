@@ -10,6 +10,7 @@ import { HARNESSES, harnessSpec, isHarness } from "./harnesses/mod.ts";
 import { handleEvent, type HookDeps } from "./handler.ts";
 import { after } from "./deadline.ts";
 import { hookLog } from "./hook_log.ts";
+import type { HeldReader, ReaderLease } from "./held_reader.ts";
 import type { Services } from "./services.ts";
 
 /** What a hook invocation brings: its arguments, working directory, environment and stdin. */
@@ -74,9 +75,11 @@ export async function answerHook(
   home: HomePaths,
   via = "in-process",
   deadlineMs = IN_PROCESS_DEADLINE_MS,
+  reader?: HeldReader,
 ): Promise<string | null> {
   const started = performance.now();
   let journal: Journal | null | undefined;
+  let lease: ReaderLease | undefined;
   let closing: Promise<Services> | undefined;
   let settled: Promise<void> = Promise.resolve();
   let late = false;
@@ -110,7 +113,10 @@ export async function answerHook(
       journal: () => {
         if (journal === undefined) {
           try {
-            journal = Journal.open(home.journal, { readOnly: true });
+            if (reader) {
+              lease = reader.acquire();
+              journal = lease.journal;
+            } else journal = Journal.open(home.journal, { readOnly: true });
           } catch (e) {
             hookLog(home.home, `${harness} ${event.native}: no journal: ${(e as Error).message}`);
             journal = null;
@@ -159,7 +165,8 @@ export async function answerHook(
   } finally {
     const release = async () => {
       try {
-        journal?.close();
+        if (lease) lease.release();
+        else journal?.close();
       } catch { /* already closed */ }
       await closing?.then((s) => s.close?.()).catch((e) =>
         hookLog(home.home, `${harness}: closing: ${(e as Error).message}`)

@@ -43,6 +43,7 @@ import {
   IN_PROCESS_DEADLINE_MS,
 } from "./hook_run.ts";
 import { hookLog } from "./hook_log.ts";
+import { HeldReader } from "./held_reader.ts";
 import {
   DEFAULT_WAIT_MS,
   exchange,
@@ -115,7 +116,11 @@ async function reply(conn: Deno.Conn, r: ServerReply): Promise<void> {
  * the client then searches in its own process, where any error is reported
  * as the command always reports it.
  */
-async function searched(frame: SearchFrame, home: HomePaths): Promise<ServerReply> {
+async function searched(
+  frame: SearchFrame,
+  home: HomePaths,
+  reader: HeldReader,
+): Promise<ServerReply> {
   const { answerSearch } = await import("./search_answer.ts");
   let gaveUp = false;
   const wait = Math.max(20, frame.waitMs - ANSWER_MARGIN_MS);
@@ -126,6 +131,7 @@ async function searched(frame: SearchFrame, home: HomePaths): Promise<ServerRepl
       home,
       frame.env,
       () => gaveUp ||= performance.now() - started >= wait,
+      reader,
     )
       .catch(() => "failed" as const),
     after(wait, "failed" as const).then((v) => {
@@ -247,6 +253,8 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
       import("../map/mod.ts"),
     ])
   ).catch((e) => hookLog(homeDir, `hook server: warm-up: ${(e as Error).message}`));
+  // One mapped connection for every request's reads (a hook's writes open their own).
+  const reader = new HeldReader(home.journal);
   const inflight = new Set<Promise<void>>();
   let open = 0;
   let turnedAway = 0;
@@ -281,7 +289,7 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
         return;
       }
       if ("search" in frame) {
-        await reply(conn, await searched(frame, home));
+        await reply(conn, await searched(frame, home, reader));
         return;
       }
       const req: HookRequest = frame.request;
@@ -291,6 +299,7 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
         home,
         `server pid ${Deno.pid}`,
         Math.max(20, wait - ANSWER_MARGIN_MS),
+        reader,
       );
       await reply(conn, { status: "ok", stdout });
     } catch (e) {
@@ -337,6 +346,7 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
       new Promise((r) => (timer = setTimeout(r, IN_PROCESS_DEADLINE_MS))),
     ]);
     clearTimeout(timer);
+    reader.close();
     try {
       if (ours()) Deno.removeSync(portFile(homeDir));
     } catch { /* gone already */ }

@@ -10,6 +10,7 @@ import { configuredTuning, legOff, search, searchUsage } from "../search/mod.ts"
 import { Journal, knownDamage } from "../store/mod.ts";
 import { type SearchArgs, searchRequest } from "./search_request.ts";
 import type { SearchAnswer } from "./hook_wire.ts";
+import type { HeldReader } from "./held_reader.ts";
 
 /**
  * Answers `asked` from the journal of `home`, its config read with the
@@ -26,6 +27,7 @@ export async function answerSearch(
   home: HomePaths,
   clientEnv: Record<string, string>,
   late: () => boolean = () => false,
+  reader?: HeldReader,
 ): Promise<SearchAnswer | "model"> {
   // The config as the asking process reads it: its HEIMDALL_* variables, not this server's.
   const env = { get: (name: string) => clientEnv[name] };
@@ -47,7 +49,8 @@ export async function answerSearch(
     );
   }
   const damage = knownDamage(home.journal) ?? null;
-  const journal = Journal.open(home.journal, { readOnly: true });
+  const lease = reader?.acquire();
+  const journal = lease?.journal ?? Journal.open(home.journal, { readOnly: true });
   try {
     const req = { ...searchRequest(asked, home), semantic: legOff(reason) };
     const result = await search(journal, req, configuredTuning(config));
@@ -55,6 +58,7 @@ export async function answerSearch(
     if (!late()) logUsage(home, searchUsage("cli", result));
     return { result, warnings, damage };
   } finally {
-    journal.close();
+    if (lease) lease.release();
+    else journal.close();
   }
 }
