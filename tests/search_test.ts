@@ -391,6 +391,15 @@ Deno.test("search exits 1 with no hits; the human output names verdicts and the 
   const none = await cli(t.home, ["search", "zebra quokka marmalade"]);
   assert.equal(none.code, 1);
   assert.match(none.stdout, /no match for "zebra quokka marmalade"/);
+  // A pasted log is echoed by its start, and a terminal's escapes are shown, not obeyed.
+  const pasted = await cli(t.home, ["search", `zebra\x1b[2J ${"quokka ".repeat(300)}`]);
+  assert.equal(pasted.code, 1);
+  const echo = pasted.stdout.split("\n")[0]!;
+  assert.match(
+    echo,
+    /^no match for "zebra\\x1b\[2J quokka .*…" \(its first 120 of 2109 characters\)$/,
+  );
+  assert.ok(echo.length < 200, echo);
   const human = await cli(t.home, ["search", "circuit breaker recover"]);
   assert.equal(human.code, 0);
   assert.match(human.stdout, /^1\. \[STRONG\] cov \d+% {2}CircuitBreaker — .*retry\.py:\d+/m);

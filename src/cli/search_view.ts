@@ -126,11 +126,22 @@ export function printSearch(o: SearchOutput, args: SearchArgs, result: SearchRes
   }
   const paint = colours(o.tty && Deno.env.get("NO_COLOR") === undefined);
   for (const h of result.hits) printHit(o, h, paint);
-  if (result.hits.length === 0) o.out(`no match for "${args.query}"`);
+  if (result.hits.length === 0) o.out(noMatch(args.query));
   for (const p of result.pruned) {
     o.out(paint.dim(`pruned (stale): ${shown(p.path)} — ${p.reason}`));
   }
   o.out(paint.dim(result.summary));
+}
+
+/** Characters of a query echoed back when nothing matched: a pasted log is not printed whole. */
+const ECHO_MAX = 120;
+
+/** `no match for "QUERY"`, control characters escaped, a long query cut with its length said. */
+function noMatch(query: string): string {
+  const chars = [...query];
+  if (chars.length <= ECHO_MAX) return `no match for "${printable(query)}"`;
+  const head = printable(chars.slice(0, ECHO_MAX).join(""));
+  return `no match for "${head}…" (its first ${ECHO_MAX} of ${chars.length} characters)`;
 }
 
 function printHit(o: SearchOutput, h: SearchHit, paint: Paint): void {
