@@ -1,7 +1,8 @@
 /**
- * Finding a gone file again: the same content (hash) or the same symbol
- * (structural hash and name) elsewhere in the journal, else on disk under
- * the file's root, nearest folders first, within a time budget.
+ * Finding a gone file again: the same content (hash) in the journal or
+ * beside it in its folder, the same symbol (structural hash and name)
+ * elsewhere in the journal, else either on disk under the file's root,
+ * nearest folders first, within a time budget.
  */
 import {
   basename,
