@@ -57,8 +57,13 @@ const CHANGELOG =
 /** A folder of release notes, one file a release or change (`docs/releases/2.1.md`, `changelog.d/`). */
 const CHANGELOG_DIR =
   /(^|\/)(change[-_ ]?logs?|changes|news|release[-_ ]?notes|releases|newsfragments)(\.d)?\//i;
-/** Time the second stage spends looking for where an unreadable file's bytes went, per file. */
-const MOVED_LOOK_MS = 25;
+/**
+ * Time the second stage spends looking for where unreadable files' bytes
+ * went, all of them together: after a checkout deleted many files, a
+ * search must not walk each one's folder in turn (verification, later,
+ * has its own budget).
+ */
+const MOVED_LOOK_MS = 50;
 /** Files read for the second stage at most this far (as the index's own size cap). */
 const READ_MAX_BYTES = 1024 * 1024;
 
@@ -123,6 +128,8 @@ export function focusCandidates(
     if (seen.has(stem)) named.add(stem);
     seen.add(stem);
   }
+  // When the first unreadable file is met, the time all of them may spend being looked for ends.
+  let lookUntil: number | undefined;
   const scored = head.map((c) => {
     const m = c.best;
     const prior = tuning.priorWeight * (c.score / maxPrior);
@@ -142,8 +149,8 @@ export function focusCandidates(
     // A file renamed since it was indexed is scored where its bytes are now
     // (verification shows it there, REBUILT), not sunk for want of a read.
     if (bytes === undefined && m.hash !== null && m.size !== null) {
-      const deadline = performance.now() + MOVED_LOOK_MS;
-      const now = sameContent(j, { path: m.path!, hash: m.hash, size: m.size }, deadline);
+      lookUntil ??= performance.now() + MOVED_LOOK_MS;
+      const now = sameContent(j, { path: m.path!, hash: m.hash, size: m.size }, lookUntil);
       if (now !== undefined) bytes = readCached(now, cache, READ_MAX_BYTES);
     }
     if (bytes === undefined) return { c, units: [], focus: prior, unread: true };

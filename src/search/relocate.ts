@@ -108,6 +108,7 @@ function sameContentBeside(
   gone: Pick<GoneHit, "path" | "hash" | "size">,
   deadline: number,
 ): string | undefined {
+  if (performance.now() > deadline) return undefined;
   const folder = dirname(gone.path);
   let entries: Deno.DirEntry[];
   try {
