@@ -100,11 +100,13 @@ function about(m: Memory): string {
 }
 
 export const REMEMBER_HELP =
-  `heimdall remember --kind decision|convention|note|fact --about SYMBOL|PATH… TEXT|- [--json]
-    [--scope private|project|team] [--valid-from DATE] [--valid-to DATE] [--task ID]
-    [--supersedes ID…] [--keep] [--author NAME]
+  `heimdall remember --kind decision|convention|note|fact|preference|page --about SYMBOL|PATH…
+    TEXT|- [--json] [--scope private|project|team] [--valid-from DATE] [--valid-to DATE]
+    [--task ID] [--supersedes ID…] [--keep] [--author NAME]
   Records what code cannot say, attached to symbols (path:name, Class.method,
-  name), files or folders. A decision, convention or fact supersedes the
+  name), files or folders. A preference is one person's rule or habit (what
+  \`heimdall review\` accepts), a page a project's knowledge page (what
+  \`heimdall reflect\` writes). A decision, convention or fact supersedes the
   current one of its kind on the same anchors (--keep adds alongside instead;
   so does one whose --valid-from/--valid-to do not hold now, unless
   --supersedes names what it replaces); the old one stays as history. Secrets in TEXT are redacted. Author:
