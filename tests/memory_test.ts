@@ -869,7 +869,10 @@ Deno.test("bad input exits 2 with the value named, and writes nothing", async ()
   });
   assert.equal(ok.code, 0, ok.stderr);
   const cases: [string[], RegExp][] = [
-    [["remember", "--kind", "wish", "--about", "Store.open", "x"], /Unknown kind "wish"/],
+    [
+      ["remember", "--kind", "wish", "--about", "Store.open", "x"],
+      /Unknown kind "wish": expected one of decision, convention, note, fact, preference, page$/m,
+    ],
     [["remember", "--kind", "decision", "--about", "noSuchThing", "x"], /No symbol "noSuchThing"/],
     [
       ["remember", "--kind", "decision", "--about", "open", "x"],

@@ -119,15 +119,13 @@ export async function rememberCmd(args: string[], ctx: Context): Promise<number>
     multiple: ["about", "supersedes"],
     boolean: ["keep", "json"],
   });
-  if (values.kind === undefined) {
-    throw new UsageError(
-      `Missing --kind: one of ${KINDS.filter((k) => k !== "attempt").join(", ")}`,
-    );
-  }
+  // An attempt has an outcome and its own command; the store says so if one is asked for here.
+  const kinds = KINDS.filter((k) => k !== "attempt").join(", ");
+  if (values.kind === undefined) throw new UsageError(`Missing --kind: one of ${kinds}`);
   try {
     parseKind(values.kind);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
+  } catch {
+    throw new UsageError(`Unknown kind "${values.kind}": expected one of ${kinds}`);
   }
   const validFrom = instant(values["valid-from"], "--valid-from", "start");
   const validTo = instant(values["valid-to"], "--valid-to", "start");
