@@ -12,12 +12,12 @@
  * the same text (a package's `.mjs`/`.cjs` builds, a vendored copy) fold into
  * the best of them, which lists the others as copies.
  */
-import { decodeText } from "../files/mod.ts";
+import { decodeText, exists } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import type { Candidate, ChunkMeta, ScoredChunk, Tuning } from "./rank.ts";
 import { loadMeta } from "./rank.ts";
 import { type ReadCache, readCached, substringCoverage } from "./file_reads.ts";
-import { definitionLine, sameContent } from "./relocate.ts";
+import { definitionLine, type Relocated } from "./relocate.ts";
 import { fileText, type ScoredTerm, scoreUnits, type UnitInput } from "./unit_score.ts";
 
 /** A unit of a candidate with its score; `chunk` is what the journal says of it. */
@@ -47,6 +47,11 @@ export interface FocusQuery {
   learned: ReadonlyMap<string, number>;
   /** Of copies, the one under this folder is shown (`SearchRequest.near`). */
   near?: string;
+  /**
+   * Where a file gone from its path is now (the verifier's `whereNow`,
+   * which keeps the answer and the search's time budget for it).
+   */
+  whereNow?: (m: ChunkMeta) => Relocated | undefined;
 }
 
 /** Units a candidate keeps, best first: what a hit lists. */
@@ -57,13 +62,6 @@ const CHANGELOG =
 /** A folder of release notes, one file a release or change (`docs/releases/2.1.md`, `changelog.d/`). */
 const CHANGELOG_DIR =
   /(^|\/)(change[-_ ]?logs?|changes|news|release[-_ ]?notes|releases|newsfragments)(\.d)?\//i;
-/**
- * Time the second stage spends looking for where unreadable files' bytes
- * went, all of them together: after a checkout deleted many files, a
- * search must not walk each one's folder in turn (verification, later,
- * has its own budget).
- */
-const MOVED_LOOK_MS = 50;
 /** Files read for the second stage at most this far (as the index's own size cap). */
 const READ_MAX_BYTES = 1024 * 1024;
 
@@ -128,8 +126,6 @@ export function focusCandidates(
     if (seen.has(stem)) named.add(stem);
     seen.add(stem);
   }
-  // When the first unreadable file is met, the time all of them may spend being looked for ends.
-  let lookUntil: number | undefined;
   const scored = head.map((c) => {
     const m = c.best;
     const prior = tuning.priorWeight * (c.score / maxPrior);
@@ -146,12 +142,12 @@ export function focusCandidates(
     }
     const list = rows.get(m.path_id) ?? [];
     let bytes = readCached(m.path!, cache, READ_MAX_BYTES);
-    // A file renamed since it was indexed is scored where its bytes are now
-    // (verification shows it there, REBUILT), not sunk for want of a read.
-    if (bytes === undefined && m.hash !== null && m.size !== null) {
-      lookUntil ??= performance.now() + MOVED_LOOK_MS;
-      const now = sameContent(j, { path: m.path!, hash: m.hash, size: m.size }, lookUntil);
-      if (now !== undefined) bytes = readCached(now, cache, READ_MAX_BYTES);
+    // A file moved or renamed since it was indexed is scored where its very
+    // bytes are now (verification shows it there, REBUILT), not sunk for
+    // want of a read; a symbol found in another file is not this file.
+    if (bytes === undefined && q.whereNow && !exists(m.path!)) {
+      const now = q.whereNow(m);
+      if (now?.how === "same content") bytes = readCached(now.path, cache, READ_MAX_BYTES);
     }
     if (bytes === undefined) return { c, units: [], focus: prior, unread: true };
     if (list.length === 0) return { c, units: [], focus: prior };

@@ -1,6 +1,6 @@
 /**
- * Finding a gone file again: the same content (hash) in the journal or
- * beside it in its folder, the same symbol (structural hash and name)
+ * Finding a gone file again: the same content (hash) in the journal or on
+ * disk (its folder first), the same symbol (structural hash and name)
  * elsewhere in the journal, else either on disk under the file's root,
  * nearest folders first, within a time budget.
  */
@@ -50,19 +50,28 @@ export interface RelocateOptions {
 /**
  * Looks for a gone file's content or symbol elsewhere: the same content in
  * the journal, then beside it on disk (a file renamed in its folder, not
- * indexed yet), then the same symbol in the journal, then either on disk.
+ * indexed yet), then under its root on disk (for at most
+ * {@link CONTENT_WALK_MS}), then the same symbol in the journal, then
+ * either on disk.
  * Journal look-ups are indexed (content hash; symbol name then structural
  * hash) and each answer is stat-ed; the disk walk reads only files of the
  * same size (hashed) or the same name (searched for the symbol's
  * signature), starting in the gone file's folder and widening to its root
  * until `deadline`. Undefined when nothing was found in time.
  *
- * The renamed file is looked for before the symbol: another file holding
+ * The moved file is looked for before the symbol: another file holding
  * the same function (a bundle, a vendored copy) is not where this one went.
  */
 export function relocate(j: Journal, gone: GoneHit, opts: RelocateOptions): Relocated | undefined {
   const same = sameContent(j, gone, opts.deadline);
   if (same !== undefined) return { path: same, line: null, how: "same content" };
+  // Moved to another folder and not indexed there yet: its bytes on disk,
+  // for part of the budget (a deleted file would spend all of it here).
+  if (gone.hash !== null) {
+    const until = Math.min(opts.deadline, performance.now() + CONTENT_WALK_MS);
+    const moved = onDisk({ ...gone, symbol: null }, { ...opts, deadline: until });
+    if (moved !== undefined) return moved;
+  }
   const sym = gone.symbol;
   if (sym?.structHash) {
     const rows = definitions(j, {
@@ -84,7 +93,7 @@ export function relocate(j: Journal, gone: GoneHit, opts: RelocateOptions): Relo
  * its own folder (a rename not indexed yet), looked at until `deadline`.
  * Undefined when neither, or when the gone file has no hash.
  */
-export function sameContent(
+function sameContent(
   j: Journal,
   gone: Pick<GoneHit, "path" | "hash" | "size">,
   deadline: number,
@@ -132,6 +141,14 @@ function sameContentBeside(
   return undefined;
 }
 
+/** Time the walk for a gone file's very bytes may take before its symbol is looked up elsewhere. */
+const CONTENT_WALK_MS = 100;
+
+/**
+ * The gone file's content (same size, hashed) or, when it has a symbol with
+ * a signature, a file of its name holding that definition, walking its
+ * root from its folder outwards until `opts.deadline`.
+ */
 function onDisk(gone: GoneHit, opts: RelocateOptions): Relocated | undefined {
   const name = basename(gone.path);
   const signature = sym1(gone.symbol?.signature ?? null);

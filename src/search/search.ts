@@ -38,6 +38,12 @@ export async function search(
   const limit = req.limit ?? DEFAULT_LIMIT;
   const ranking = await rank(j, req, tuning);
   const cache: ReadCache = new Map();
+  const verifier = new Verifier(j, {
+    words: ranking.query.words,
+    threshold: tuning.coverageThreshold,
+    relocateBudgetMs: RELOCATE_BUDGET_MS,
+    ...(req.home ? { home: req.home } : {}),
+  }, cache);
   const candidates = focusCandidates(
     j,
     await visibleTo(j, ranking.candidates, req.viewer),
@@ -48,16 +54,11 @@ export async function search(
         ? learnedAssociations(j, ranking.query.words)
         : new Map<string, number>(),
       ...(req.near !== undefined ? { near: req.near } : {}),
+      whereNow: (m) => verifier.whereNow(m),
     },
     tuning,
     cache,
   );
-  const verifier = new Verifier(j, {
-    words: ranking.query.words,
-    threshold: tuning.coverageThreshold,
-    relocateBudgetMs: RELOCATE_BUDGET_MS,
-    ...(req.home ? { home: req.home } : {}),
-  }, cache);
   const hits: SearchHit[] = [];
   const shown = new Set<string>();
   for (const [i, c] of candidates.entries()) {

@@ -23,7 +23,7 @@ import { clip, isSemanticOnly, kindOf, spanOf, summaryOf, symbolOf } from "./hit
 import { type ChunkMeta, isFileChunk } from "./rank.ts";
 import type { FocusedCandidate as Candidate } from "./focus.ts";
 import type { ReadCache } from "./file_reads.ts";
-import { definitionLine, type GoneHit, relocate } from "./relocate.ts";
+import { definitionLine, type GoneHit, relocate, type Relocated } from "./relocate.ts";
 import type { HitSymbol, PrunedHit, SearchHit } from "./types.ts";
 import { type Coverage, coverage, decideVerdict, type HitFacts } from "./verdict.ts";
 
@@ -58,6 +58,7 @@ export class Verifier {
   readonly #deadline: number;
   readonly #now: number;
   #globalIgnore: string | undefined;
+  readonly #whereNow = new Map<string, Relocated | undefined>();
 
   constructor(
     readonly j: Journal,
@@ -127,9 +128,15 @@ export class Verifier {
     }, movedTo);
   }
 
-  #verifyGone(c: Candidate): VerifiedHit | undefined {
-    const m = c.best;
+  /**
+   * Where a file that is gone from its path is now (`relocate.ts`), looked
+   * for once per path and search within the search's relocation budget:
+   * the second stage asks first (to score a file whose bytes moved where
+   * they are), verification then reuses the answer.
+   */
+  whereNow(m: ChunkMeta): Relocated | undefined {
     const path = m.path!;
+    if (this.#whereNow.has(path)) return this.#whereNow.get(path);
     const root = m.root_id !== null ? this.#roots.get(m.root_id) : undefined;
     const gone: GoneHit = {
       path,
@@ -146,6 +153,14 @@ export class Verifier {
       deadline: this.#deadline,
       globalIgnore: this.#ignore(),
     });
+    this.#whereNow.set(path, found);
+    return found;
+  }
+
+  #verifyGone(c: Candidate): VerifiedHit | undefined {
+    const m = c.best;
+    const path = m.path!;
+    const found = this.whereNow(m);
     this.#hints.add(path);
     if (!found) {
       const reason = "gone from disk and not found under its root";
