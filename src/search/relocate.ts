@@ -53,6 +53,7 @@ export interface RelocateOptions {
  * indexed yet), then under its root on disk (for at most
  * {@link CONTENT_WALK_MS}), then the same symbol in the journal, then
  * either on disk.
+ *
  * Journal look-ups are indexed (content hash; symbol name then structural
  * hash) and each answer is stat-ed; the disk walk reads only files of the
  * same size (hashed) or the same name (searched for the symbol's
@@ -63,13 +64,15 @@ export interface RelocateOptions {
  * the same function (a bundle, a vendored copy) is not where this one went.
  */
 export function relocate(j: Journal, gone: GoneHit, opts: RelocateOptions): Relocated | undefined {
-  const same = sameContent(j, gone, opts.deadline);
+  // Files of its folder already looked at for its bytes are not hashed again by the walk.
+  const looked = new Set<string>([gone.path]);
+  const same = sameContent(j, gone, opts.deadline, looked);
   if (same !== undefined) return { path: same, line: null, how: "same content" };
   // Moved to another folder and not indexed there yet: its bytes on disk,
   // for part of the budget (a deleted file would spend all of it here).
   if (gone.hash !== null) {
     const until = Math.min(opts.deadline, performance.now() + CONTENT_WALK_MS);
-    const moved = onDisk({ ...gone, symbol: null }, { ...opts, deadline: until });
+    const moved = onDisk({ ...gone, symbol: null }, { ...opts, deadline: until }, looked);
     if (moved !== undefined) return moved;
   }
   const sym = gone.symbol;
@@ -84,7 +87,7 @@ export function relocate(j: Journal, gone: GoneHit, opts: RelocateOptions): Relo
       if (statSize(r.path) !== undefined) return { path: r.path, line: r.line, how: "same symbol" };
     }
   }
-  return onDisk(gone, opts);
+  return onDisk(gone, opts, new Set([gone.path]));
 }
 
 /**
@@ -97,6 +100,7 @@ function sameContent(
   j: Journal,
   gone: Pick<GoneHit, "path" | "hash" | "size">,
   deadline: number,
+  looked: Set<string>,
 ): string | undefined {
   if (gone.hash === null) return undefined;
   const rows = j.all<{ path: string; size: number }>(
@@ -105,17 +109,18 @@ function sameContent(
     gone.path,
   );
   for (const r of rows) if (statSize(r.path) === r.size) return r.path;
-  return sameContentBeside(gone, deadline);
+  return sameContentBeside(gone, deadline, looked);
 }
 
 /**
  * A file of the gone file's folder (not below it) with its size and
  * content hash, or undefined; files are hashed only when their size is
- * the gone file's, until `deadline`.
+ * the gone file's, until `deadline`. Each file looked at joins `looked`.
  */
 function sameContentBeside(
   gone: Pick<GoneHit, "path" | "hash" | "size">,
   deadline: number,
+  looked: Set<string>,
 ): string | undefined {
   if (performance.now() > deadline) return undefined;
   const folder = dirname(gone.path);
@@ -130,7 +135,8 @@ function sameContentBeside(
     if (performance.now() > deadline) return undefined;
     const path = `${folder}/${e.name}`;
     // A secret's name is never indexed, nor shown (the walk refuses it too).
-    if (path === gone.path || isSecretName(e.name) !== undefined) continue;
+    if (looked.has(path) || isSecretName(e.name) !== undefined) continue;
+    looked.add(path);
     if (statSize(path) !== gone.size) continue;
     try {
       if (contentHash(Deno.readFileSync(path)) === gone.hash) return path;
@@ -147,13 +153,17 @@ const CONTENT_WALK_MS = 100;
 /**
  * The gone file's content (same size, hashed) or, when it has a symbol with
  * a signature, a file of its name holding that definition, walking its
- * root from its folder outwards until `opts.deadline`.
+ * root from its folder outwards until `opts.deadline`; files in `looked`
+ * are passed over, and each file looked at joins it.
  */
-function onDisk(gone: GoneHit, opts: RelocateOptions): Relocated | undefined {
+function onDisk(
+  gone: GoneHit,
+  opts: RelocateOptions,
+  looked: Set<string>,
+): Relocated | undefined {
   const name = basename(gone.path);
   const signature = sym1(gone.symbol?.signature ?? null);
   const near = gone.symbol?.line ?? 1;
-  const looked = new Set<string>([gone.path]);
   let rel = dirname(gone.rel);
   for (;;) {
     const under = rel === "." ? "" : rel;
