@@ -174,7 +174,8 @@ export class Verifier {
     }
     this.#hints.add(found.path);
     this.#log.push(`re-anchored ${path} → ${found.path} (${found.how}); hinted the reconciler`);
-    const bytes = readBytes(found.path);
+    // The second stage may have read it there already (a moved file it scored).
+    const bytes = this.cache.get(found.path) ?? readBytes(found.path);
     const text = bytes ? decodeText(bytes) : "";
     // The same content has every line where it was; a symbol found again is at the line found.
     const same = found.how === "same content";
