@@ -159,9 +159,11 @@ export function focusCandidates(
     const moved = m.size !== null && bytes.length !== m.size
       ? rangesNow(j, m.path_id, file.text)
       : undefined;
-    // A heading names a section less sharply than an identifier names code; prose is all prose.
+    // A heading names a section less sharply than an identifier names code, so a
+    // heading word few sections share is no sign of the answer (it cost prose
+    // questions on the benchmark); prose is all prose.
     const weights = m.source === "docs"
-      ? { ...tuning.unit, name: tuning.headingWeight, doc: tuning.unit.body }
+      ? { ...tuning.unit, name: tuning.headingWeight, doc: tuning.unit.body, sibling: 0 }
       : tuning.unit;
     const s = scoreUnits(
       list.map((u) => {

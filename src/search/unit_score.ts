@@ -74,6 +74,13 @@ export interface UnitWeights {
    * asks for `testCreate`, not `TestCreate`, which its whole form matches as well.
    */
   exact: number;
+  /**
+   * Weight (a share of the word's idf, divided among the names that hold it)
+   * of a query word in a unit's name that few other names of its file hold:
+   * "Print the 4-byte octal representation" names `uint32_octal`, not its
+   * neighbour `uint32_binary`, whose doc comment holds every other word.
+   */
+  sibling: number;
   /** BM25's term-frequency saturation. */
   k1: number;
   /** Share of the body's length normalisation (0 none, 1 full). */
@@ -225,11 +232,18 @@ export function scoreUnits(
   const pathText = fileText(path);
   terms.forEach((t, i) => forEachOccurrence(pathText, t.stem, () => pathTf[i]! += 1));
   const containers = containerUnits(units);
+  // For each term, how many units of the file (its own lines aside) hold it in their name.
+  const namesHolding = new Float64Array(T);
+  units.forEach((unit, u) => {
+    if (unit.isFile) return;
+    for (let i = 0; i < T; i++) if (nameTf[u * T + i]! > 0) namesHolding[i]!++;
+  });
   const leads = w.lead > 0 && !terms[0]?.typed
     ? leadStems(terms[0]?.stem, terms[1]?.stem)
     : new Set<string>();
   const pairIdf = terms.reduce((s, t, i) => s + (t.next ? (t.idf + terms[i + 1]!.idf) / 2 : 0), 0);
-  const most = terms.reduce((s, t) => s + t.idf, 0) * (1 + w.name + w.qual) + w.pair * pairIdf ||
+  const most =
+    terms.reduce((s, t) => s + t.idf, 0) * (1 + w.name + w.qual + w.sibling) + w.pair * pairIdf ||
     1;
   return units.map((unit, u) => {
     const lengthNorm = 1 - w.b + w.b * (bodyLen[u]! / w.avgBody);
@@ -246,7 +260,8 @@ export function scoreUnits(
       // The body's words saturate as in BM25; a word of the name counts once, in full.
       const tf = w.body * body / lengthNorm + w.path * pathTf[i]!;
       const named = w.name * Math.min(1, name) / nameNorm + w.qual * Math.min(1, qual);
-      score += terms[i]!.idf * (tf / (w.k1 + tf) + named);
+      const sibling = name > 0 && !unit.isFile ? w.sibling / namesHolding[i]! : 0;
+      score += terms[i]!.idf * (tf / (w.k1 + tf) + named + sibling);
     }
     score += w.pair * pairs[u]!;
     const firstWord = leads.size > 0 ? nameWords[0] : undefined;
@@ -537,6 +552,7 @@ export const DEFAULT_UNIT_WEIGHTS: UnitWeights = {
   pair: 1,
   lead: 4,
   exact: 1,
+  sibling: 1,
 };
 
 /**

@@ -304,3 +304,44 @@ Deno.test("scoreUnits() gives no lead to the first word of a typed qualifier: St
     "a prose first word still leads: the case the flag exists for",
   );
 });
+
+Deno.test("scoreUnits() credits a query word that names one unit of its file more than one many names share", () => {
+  // git's t/lib-pack.sh: the neighbour's doc comment holds every word of the
+  // question but the one that tells the two apart, which only the answer's name holds.
+  const { units, file } = fileWith([
+    "uint32_octal () {",
+    "\tn=$1",
+    "\tprintf '\\\\%o' $(($n / 16777216)); n=$((n % 16777216))",
+    "\tprintf '\\\\%o' $(($n /    65536)); n=$((n %    65536))",
+    "\tprintf '\\\\%o' $(($n /      256)); n=$((n %      256))",
+    "\tprintf '\\\\%o' $(($n           ));",
+    "}",
+    "",
+    "# Print the big-endian 4-byte binary representation of $1",
+    "uint32_binary () {",
+    '\tprintf "$(uint32_octal "$1")"',
+    "}",
+  ], [
+    { name: "uint32_octal", start: 1, end: 7 },
+    { name: "uint32_binary", start: 10, end: 12 },
+  ]);
+  // The idf of each word over the search bench's index.
+  const q: ScoredTerm[] = [
+    ["print", 5.44],
+    ["big", 5.44],
+    ["endian", 6.03],
+    ["byte", 5.44],
+    ["octal", 7.26],
+    ["representation", 5.44],
+  ].map(([w, idf], i, all) => ({
+    stem: stem(w as string),
+    idf: idf as number,
+    next: i + 1 < all.length,
+  }));
+  const named = (sibling: number) => {
+    const s = scoreUnits(units, file, "", q, new Map(), { ...DEFAULT_UNIT_WEIGHTS, sibling });
+    return s[1]!.score > s[2]!.score ? "uint32_octal" : "uint32_binary";
+  };
+  assert.equal(named(0), "uint32_binary", "without it the neighbour's doc comment wins");
+  assert.equal(named(1), "uint32_octal");
+});
