@@ -36,3 +36,53 @@ Deno.test("why finds the memories of a file that moved and then went, by its old
     removeTree(base);
   }
 });
+
+Deno.test("why finds a memory recorded on path:name by the symbol's old name after a rename", async () => {
+  const base = tempDir("heimdall-why-renamed-");
+  try {
+    const repo = join(base, "repo");
+    writeTree(repo, {
+      "src/conf.ts":
+        "export function parseConfig(text: string): number {\n  return text.length;\n}\n" +
+        "export class Store {\n  open(path: string): boolean {\n    return path.length > 0;\n  }\n}\n",
+    });
+    const home = join(base, "home");
+    assert.equal((await cli(home, ["index", repo])).code, 0);
+    for (
+      const [about, text] of [["src/conf.ts:parseConfig", "parsed by hand"], [
+        "src/conf.ts:Store.open",
+        "opens lazily",
+      ]] as const
+    ) {
+      const r = await cli(home, ["remember", "--kind", "decision", "--about", about, text], {
+        cwd: repo,
+      });
+      assert.equal(r.code, 0, r.stderr);
+    }
+    const file = join(repo, "src/conf.ts");
+    Deno.writeTextFileSync(
+      file,
+      Deno.readTextFileSync(file).replace("parseConfig", "parseSettings").replace(
+        "open(",
+        "openPath(",
+      ),
+    );
+    assert.equal((await cli(home, ["reconcile", "--all"])).code, 0);
+    for (
+      const [typed, text] of [
+        ["parseConfig", "parsed by hand"],
+        ["src/conf.ts:parseConfig", "parsed by hand"],
+        ["Store.open", "opens lazily"],
+        ["src/conf.ts:Store.open", "opens lazily"],
+      ] as const
+    ) {
+      const r = await cli(home, ["why", typed, "--json"], { cwd: repo });
+      assert.equal(r.code, 0, `${typed}: ${r.stderr}`);
+      const w = JSON.parse(r.stdout);
+      assert.deepEqual(w.current.map((m: { text: string }) => m.text), [text], typed);
+      assert.equal(w.current[0].anchors[0].state, "moved", typed);
+    }
+  } finally {
+    removeTree(base);
+  }
+});

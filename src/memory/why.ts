@@ -197,28 +197,37 @@ function reachGone(
   type Row = { memory_id: string; path: string; symbol: string | null; state: string };
   const colon = text.lastIndexOf(":");
   let rows: Row[];
+  // A symbol anchor's moved_from is the place it left, `path:qualname`: a
+  // renamed symbol is found by its old name there, as its old file by its path.
   if (colon > 0) {
     const file = resolve(cwd, text.slice(0, colon));
     const name = text.slice(colon + 1);
     rows = j.all<Row>(
       `SELECT memory_id, path, symbol, state FROM memory_anchors
-       WHERE (path = ? OR moved_from = ? OR original = ?) AND (symbol = ? OR name = ?)`,
-      file,
-      file,
+       WHERE original = ? OR (target = 'symbol' AND moved_from = ?)
+         OR ((path = ? OR moved_from = ?) AND (symbol = ? OR name = ?))`,
       text,
+      `${file}:${name.replaceAll("::", ".")}`,
+      file,
+      file,
       name,
       name,
     );
   } else {
+    const symbol = text.replaceAll("::", ".");
     rows = j.all<Row>(
       `SELECT memory_id, path, symbol, state FROM memory_anchors
        WHERE path = ? OR moved_from = ? OR symbol = ? OR (target = 'symbol' AND name = ?)
-         OR original = ?`,
+         OR original = ?
+         OR (target = 'symbol' AND (substr(moved_from, -length(?)) IN (?, ?)))`,
       abs,
       abs,
-      text.replaceAll("::", "."),
+      symbol,
       text,
       text,
+      `:${symbol}`,
+      `:${symbol}`,
+      `.${symbol}`,
     );
   }
   for (const r of rows) {
