@@ -70,11 +70,15 @@ export interface ImportReport {
   added: number;
   /** Ids already here whose imported copy was newer (`updated_at`), replaced. */
   updated: number;
-  /** Ids already here, identical. */
+  /**
+   * Ids already here as the same version: every column equal as stored (its
+   * secrets redacted), whatever this machine did to its anchors (rebased,
+   * re-anchored).
+   */
   unchanged: number;
   /** Ids already here whose local copy is as new or newer, kept. */
   kept: number;
-  /** Anchors moved onto a root of this machine with the same folder name. */
+  /** Anchors and note paths written onto a root of this machine with the same folder name. */
   rebased: number;
   /** Memories and notes written with secrets in their free text replaced by `[REDACTED:<kind>]`. */
   redacted: number;
@@ -402,21 +406,26 @@ export function importMemories(j: Journal, text: string, file = "input"): Import
     for (const m of memories) {
       const { anchors, ...row } = m;
       const rebased = anchors.map((a) => rebase(a, roots));
-      report.rebased += rebased.filter((a, i) => a !== anchors[i]).length;
+      const moved = rebased.filter((a, i) => a !== anchors[i]).length;
       const local = getMemoryRow(j, row.id);
-      const redacted = redactRow(row) !== row;
+      const stored = redactRow(row);
+      const redacted = stored !== row;
       if (!local) {
         if (redacted) report.redacted++;
         insertMemory(j, row);
         insertAnchors(j, row.id, rebased);
         report.added++;
+        report.rebased += moved;
         touched.push(row.id);
-      } else if (sameMemory({ ...local, anchors: anchorsOf(j, row.id) }, m)) {
+      } else if (sameRow(local, stored)) {
+        // The same version as here: its anchors here are where this machine's
+        // roots and index put them (rebased, re-anchored), not the file's.
         report.unchanged++;
       } else if (row.updated_at > local.updated_at) {
         replaceMemory(j, keepMarks(local, row));
         replaceAnchors(j, row.id, rebased);
         report.updated++;
+        report.rebased += moved;
         if (redacted) report.redacted++;
         touched.push(row.id);
       } else {
@@ -426,10 +435,11 @@ export function importMemories(j: Journal, text: string, file = "input"): Import
     syncSearch(j, touched);
     for (const note of notes) {
       const paths = note.paths.map((p) => ({ ...p, path: rebasePath(p.path, roots) }));
-      report.rebased += paths.filter((p, i) => p.path !== note.paths[i]!.path).length;
       const r = importNote(j, { ...note, paths });
-      if (r.added) report.notesAdded++;
-      else report.notesUnchanged++;
+      if (r.added) {
+        report.notesAdded++;
+        report.rebased += paths.filter((p, i) => p.path !== note.paths[i]!.path).length;
+      } else report.notesUnchanged++;
       if (r.redacted) report.redacted++;
     }
   });
@@ -471,13 +481,9 @@ export function keepMarks(local: MemoryRow, incoming: MemoryRow): MemoryRow {
   return row;
 }
 
-function sameMemory(a: Memory, b: Memory): boolean {
-  const line = (m: Memory) =>
-    JSON.stringify([
-      MEMORY_COLUMNS.map((c) => m[c]),
-      m.anchors.map((x) => ANCHOR_COLUMNS.map((c) => x[c])),
-    ]);
-  return line(a) === line(b);
+/** Whether two rows of one memory hold the same values in every column. */
+function sameRow(a: MemoryRow, b: MemoryRow): boolean {
+  return MEMORY_COLUMNS.every((c) => a[c] === b[c]);
 }
 
 function rebase(a: AnchorRow, roots: readonly { path: string }[]): AnchorRow {

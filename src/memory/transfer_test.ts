@@ -7,6 +7,7 @@ import { EXPORT_HEADER, importMemories, keepMarks, parseMemoryLine } from "./tra
 import { Journal, upsertRoot } from "../store/mod.ts";
 import { parseInstant } from "./time.ts";
 import { MemoryInputError } from "./types.ts";
+import { secretSamples } from "../../tests/secret_samples.ts";
 
 const NOW = Date.UTC(2026, 11, 1);
 const DAY = 24 * 3600 * 1000;
@@ -297,3 +298,22 @@ Deno.test("a valid time the command line accepts is one an import accepts, and t
   assert.throws(() => parseMemoryLine(line({ valid_to: last + 1 }), "f:2", NOW), /year 2100/);
   assert.throws(() => parseInstant("2100-01-01", "--valid-to"), /from 1970-01-01 to 2099-12-31/);
 });
+
+Deno.test("importMemories() of the same export again reports it unchanged, though its anchors were moved onto a root here and its secrets redacted", () =>
+  inJournal((j) => {
+    upsertRoot(j, "/Users/b/code/r", "max");
+    const secret = secretSamples().find((s) => s.kind === "github_token")!;
+    const text = `${JSON.stringify(EXPORT_HEADER)}\n${
+      line({ text: `Deploys use ${secret.line}` })
+    }\n`;
+    const first = importMemories(j, text, "f");
+    assert.deepEqual(
+      [first.added, first.rebased, first.redacted],
+      [1, 1, 1],
+    );
+    const again = importMemories(j, text, "f");
+    assert.deepEqual(
+      [again.added, again.updated, again.unchanged, again.kept, again.rebased, again.redacted],
+      [0, 0, 1, 0, 0, 0],
+    );
+  }));
