@@ -153,7 +153,12 @@ Deno.test("a configured confidence accepts sure statements at once; a distiller'
       JSON.stringify({ ...c, distiller, personalAutoAccept: 0.85 }),
       { mode: 0o600 },
     );
-    const r = await cli(home, ["review", "distill", transcript, "--project", repo], { env });
+    // A mistyped transcript is named, not handed to the distiller to fail on.
+    const missing = join(base, "s1.jsnol");
+    let r = await cli(home, ["review", "distill", missing, "--project", repo], { env });
+    assert.equal(r.code, 2, r.stdout);
+    assert.match(r.stderr, /No transcript ".*s1\.jsnol": no such file/);
+    r = await cli(home, ["review", "distill", transcript, "--project", repo], { env });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /2 statements queued \(1 accepted\)/);
     list = await queue();

@@ -83,6 +83,12 @@ export async function run(args: string[], ctx: Context): Promise<number> {
           );
         }
         const transcript = resolve(rest[0]!);
+        // The distiller is handed the path as it is: a mistyped one would fail there, unnamed.
+        if (!isFile(transcript)) {
+          throw new UsageError(
+            `No transcript "${transcript}": no such file; pass the path of a session's transcript`,
+          );
+        }
         const found = await distill(command, transcript, (m) => ctx.err(`heimdall review: ${m}`));
         const project = resolve(values.project ?? repositoryOf(Deno.cwd()));
         const r = queueCandidates(j, found, {
@@ -107,6 +113,14 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     }
   } finally {
     j.close();
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
   }
 }
 
