@@ -124,9 +124,18 @@ export function reanchorMemories(j: Journal, now = Date.now()): ReanchorReport {
     if (found) {
       const n = found;
       const samePlace = n.path === a.path && n.qualname === a.symbol;
+      const place = symbolPlace(n, rootFor(roots, n.path)?.path ?? a.root);
+      if (samePlace && a.state !== "orphaned") {
+        // Found where it was under a new node id (an import leaves ids to be found
+        // here; a changed kind makes a new one): it did not move, so its state and
+        // the time it moved or was recorded stay.
+        push(a.memory_id, a.ord, { ...place, checked: null }, true);
+        report.refreshed++;
+        continue;
+      }
       const movedFrom = samePlace ? a.moved_from : anchorLabel(a);
       push(a.memory_id, a.ord, {
-        ...symbolPlace(n, rootFor(roots, n.path)?.path ?? a.root),
+        ...place,
         state: movedFrom ? "moved" : "active",
         moved_from: movedFrom,
         state_at: now,

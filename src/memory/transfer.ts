@@ -493,7 +493,18 @@ function rebase(a: AnchorRow, roots: readonly { path: string }[]): AnchorRow {
   const rel = relative(a.root, a.path);
   if (rel.startsWith("..")) return a;
   const root = here[0]!.path;
-  return { ...a, root, path: rel === "" ? root : join(root, rel), node_id: null };
+  // Where it moved from (`path` or `path:qualname`) was under the same root: it moves too.
+  const from = a.moved_from;
+  const movedFrom = from !== null && from.startsWith(`${a.root}/`)
+    ? root + from.slice(a.root.length)
+    : from;
+  return {
+    ...a,
+    root,
+    path: rel === "" ? root : join(root, rel),
+    node_id: null,
+    moved_from: movedFrom,
+  };
 }
 
 const NOTE_FIELDS: Record<Exclude<keyof NoteRecord, "paths">, Field> = {
