@@ -297,3 +297,29 @@ Deno.test("remember() from a library caller holds author and task as the CLI doe
     j.close();
   }
 });
+
+Deno.test("remember and attempt refuse more anchors than an import accepts; a memory at the limit exports and imports back", async () => {
+  const base = tempDir();
+  const repo = join(base, "repo");
+  const home = join(base, "home");
+  const files: Record<string, string> = {};
+  for (let i = 0; i <= 256; i++) files[`f${i}.ts`] = `export const v${i} = ${i};\n`;
+  writeTree(repo, files);
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const about = (n: number) => Object.keys(files).slice(0, n).flatMap((f) => ["--about", f]);
+  for (const command of [["remember", "--kind", "note"], ["attempt", "--failed"]]) {
+    const r = await cli(home, [...command, ...about(257), "touches every file"], {
+      cwd: repo,
+      env: ENV,
+    });
+    assert.equal(r.code, 2, r.stdout);
+    assert.match(r.stderr, /Too many anchors: 257 different --about, at most 256 are kept/);
+  }
+  assert.equal(count(home, "SELECT count(*) AS n FROM memories"), 0);
+  const r = await cli(home, ["remember", "--kind", "note", ...about(256), "touches them all"], {
+    cwd: repo,
+    env: ENV,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(exportImports(home, join(base, "fresh")), 1);
+});

@@ -21,6 +21,7 @@ import { syncSearch } from "./searchable.ts";
 import {
   type AnchorRow,
   KINDS,
+  MAX_ANCHORS,
   MAX_FIELD,
   MAX_TEXT,
   type Memory,
@@ -82,7 +83,11 @@ export function parseScope(scope: string): Scope {
   throw new MemoryInputError(`Unknown scope "${scope}": expected one of ${SCOPES.join(", ")}`);
 }
 
-/** Resolves every `about` to an anchor (duplicates dropped); throws on an unknown or ambiguous one. */
+/**
+ * Resolves every `about` to an anchor (duplicates dropped); throws on an
+ * unknown or ambiguous one, and {@link MemoryInputError} past
+ * {@link MAX_ANCHORS} (an import would refuse its export).
+ */
 export function resolveAnchors(
   j: Journal,
   about: readonly string[],
@@ -102,6 +107,11 @@ export function resolveAnchors(
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(anchor);
+  }
+  if (out.length > MAX_ANCHORS) {
+    throw new MemoryInputError(
+      `Too many anchors: ${out.length} different --about, at most ${MAX_ANCHORS} are kept; attach it to the folder that holds them, or split it`,
+    );
   }
   return out;
 }

@@ -25,6 +25,7 @@ import { TIME_RANGE } from "./time.ts";
 import {
   type AnchorRow,
   KINDS,
+  MAX_ANCHORS,
   MAX_FIELD,
   MAX_TEXT,
   type Memory,
@@ -101,8 +102,6 @@ const RECORDED_TIMES = new Set([
   "state_at",
   "created_ms",
 ]);
-/** Most anchors on one memory. */
-const MAX_ANCHORS = 256;
 /** Fields up to {@link MAX_TEXT} characters; any other string is up to {@link MAX_FIELD}. */
 const LONG_FIELDS = new Set(["text", "fix", "tests", "body"]);
 /**

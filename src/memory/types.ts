@@ -32,6 +32,12 @@ export const MAX_TEXT = 65_536;
  */
 export const MAX_FIELD = 4_096;
 
+/**
+ * Most anchors one memory keeps: what a write accepts and what an import of
+ * an export reads back.
+ */
+export const MAX_ANCHORS = 256;
+
 /** Who may see a memory: its author only, everyone on the project, or the team store too. */
 export const SCOPES = ["private", "project", "team"] as const;
 /** One of {@link SCOPES}. */
