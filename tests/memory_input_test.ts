@@ -323,3 +323,17 @@ Deno.test("remember and attempt refuse more anchors than an import accepts; a me
   assert.equal(r.code, 0, r.stderr);
   assert.equal(exportImports(home, join(base, "fresh")), 1);
 });
+
+Deno.test("an --about longer than an import accepts is refused, though it names a file that exists", async () => {
+  const { repo, home } = await indexedRepo();
+  const long = "./".repeat(2_100) + "src/util.ts";
+  for (const command of [["remember", "--kind", "note"], ["attempt", "--failed"]]) {
+    const r = await cli(home, [...command, "--about", long, "bytes are formatted here"], {
+      cwd: repo,
+      env: ENV,
+    });
+    assert.equal(r.code, 2, r.stdout);
+    assert.match(r.stderr, /--about too long: 4211 characters, at most 4096 are kept/);
+  }
+  assert.equal(count(home, "SELECT count(*) AS n FROM memories"), 0);
+});

@@ -85,8 +85,9 @@ export function parseScope(scope: string): Scope {
 
 /**
  * Resolves every `about` to an anchor (duplicates dropped); throws on an
- * unknown or ambiguous one, and {@link MemoryInputError} past
- * {@link MAX_ANCHORS} (an import would refuse its export).
+ * unknown or ambiguous one, and {@link MemoryInputError} for one over
+ * {@link MAX_FIELD} characters or past {@link MAX_ANCHORS} anchors (an
+ * import would refuse its export).
  */
 export function resolveAnchors(
   j: Journal,
@@ -102,6 +103,12 @@ export function resolveAnchors(
   const seen = new Set<string>();
   const out: AnchorRow[] = [];
   for (const text of about) {
+    // Kept as typed (`original`): held to what an import of its export accepts.
+    if (text.length > MAX_FIELD) {
+      throw new MemoryInputError(
+        `--about too long: ${text.length} characters, at most ${MAX_FIELD} are kept; name the path from a nearer folder, or the symbol by its name`,
+      );
+    }
     const anchor = anchorFor(resolveAbout(j, text, cwd), out.length, text, now);
     const key = anchorKey(anchor);
     if (seen.has(key)) continue;
