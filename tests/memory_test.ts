@@ -452,7 +452,7 @@ Deno.test("recordAttempt() counts a repeated failure once, by tests or wording, 
     assert.equal(count(home, "SELECT count(*) AS n FROM memories WHERE kind = 'attempt'"), 3);
 
     const node = j.get<{ id: string }>("SELECT id FROM nodes WHERE name = 'retryConnect'")!.id;
-    assert.deepEqual(openFailures(j, [node]).map((m) => [m.id, m.count]), [
+    assert.deepEqual(openFailures(j, [node], "alice").map((m) => [m.id, m.count]), [
       [a.memory.id, 3],
       [d.memory.id, 1],
     ]);
@@ -465,7 +465,7 @@ Deno.test("recordAttempt() counts a repeated failure once, by tests or wording, 
     // A pass without tests resolves every open failure on its code.
     const p2 = attempt("passed", "Reuse the socket", []);
     assert.deepEqual(p2.resolved, [a.memory.id]);
-    assert.deepEqual(openFailures(j, [node]), []);
+    assert.deepEqual(openFailures(j, [node], "alice"), []);
     const resolved = j.get<{ status: string; resolved_by: string }>(
       "SELECT status, resolved_by FROM memories WHERE id = ?",
       d.memory.id,

@@ -229,8 +229,9 @@ export function createServices(
       if (symbols.length === 0) return [];
       const { openFailures } = await memory();
       await pull();
+      const viewer = await who(symbols[0]!.path);
       const byId = new Map(symbols.map((s) => [s.id, s]));
-      return openFailures(read(), [...byId.keys()]).map((m): ContextItem => {
+      return openFailures(read(), [...byId.keys()], viewer).map((m): ContextItem => {
         const on = m.anchors.map((a) => a.symbol ?? a.name).filter((x) => x).slice(0, 2).join(", ");
         const tests = failingTests(m.tests);
         return {

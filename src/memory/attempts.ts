@@ -408,7 +408,7 @@ export function resolveFailures(
   return failures.map((m) => m.id);
 }
 
-/** Open, unforgotten failed attempts with an anchor on one of `anchors`' nodes or paths. */
+/** Open failed attempts, neither forgotten nor superseded, with an anchor on one of `anchors`' nodes or paths. */
 function openFailuresOn(j: Journal, anchors: readonly AnchorRow[]): MemoryRow[] {
   const nodeIds = anchors.filter((a) => a.target === "symbol" && a.node_id).map((a) => a.node_id!);
   const paths = anchors.filter((a) => a.target !== "symbol").map((a) => a.path);
@@ -425,19 +425,22 @@ function openFailureRows(j: Journal, column: string, values: readonly string[]):
   return j.all<MemoryRow>(
     `SELECT DISTINCT m.* FROM memory_anchors a JOIN memories m ON m.id = a.memory_id
      WHERE ${column} IN (${values.map(() => "?").join(", ")})
-       AND m.status = 'open' AND m.forgotten_at IS NULL`,
+       AND m.status = 'open' AND m.forgotten_at IS NULL AND m.superseded_at IS NULL`,
     ...values,
   );
 }
 
 /**
  * The open failed attempts on any of `nodeIds` (symbols as the index names
- * them), oldest first, with their anchors: what was tried there and did not
- * work yet. For hooks that warn before an edit. Does not re-anchor first
- * (call `reanchorMemories` when the index may have moved since).
+ * them) that `viewer` may see, oldest first, with their anchors: what was
+ * tried there and did not work yet. Forgotten and superseded ones, and
+ * another author's private ones, are left out. For hooks that warn before
+ * an edit. Does not re-anchor first (call `reanchorMemories` when the index
+ * may have moved since).
  */
-export function openFailures(j: Journal, nodeIds: readonly string[]): Memory[] {
+export function openFailures(j: Journal, nodeIds: readonly string[], viewer: string): Memory[] {
   const rows = openFailureRows(j, "a.node_id", nodeIds)
+    .filter((m) => visibleTo(m, viewer))
     .sort((a, b) => a.recorded_at - b.recorded_at || a.id.localeCompare(b.id));
   return loadMemories(j, rows.map((r) => r.id));
 }
