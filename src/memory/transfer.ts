@@ -260,8 +260,9 @@ function shown(v: unknown): string {
  * after `valid_from`, an empty id (or one with spaces), a count below 1,
  * text, fix or tests over {@link MAX_TEXT} characters and another string
  * over {@link MAX_FIELD} (free text as it would be stored: once its secrets
- * are redacted), more than 256 anchors, and tests that are not a JSON list
- * of strings.
+ * are redacted), more than 256 anchors, tests that are not a JSON list
+ * of strings, and an outcome or status on anything but an attempt (a failed
+ * one has a status, open or resolved, with a time once resolved; a passed one none).
  */
 export function parseMemoryLine(line: string, where: string, now = Date.now()): Memory {
   let value: unknown;
@@ -308,6 +309,30 @@ export function parseMemoryLine(line: string, where: string, now = Date.now()): 
   }
   if (!(SCOPES as readonly string[]).includes(v.scope as string)) {
     throw new MemoryInputError(`${where}: unknown scope "${v.scope}"`);
+  }
+  // What `heimdall attempt` writes, and only it: read otherwise, a note marked "open"
+  // would be warned of as a failure, an attempt with no outcome shown as neither.
+  const outcome = v.outcome ?? null, status = v.status ?? null;
+  const fits = v.kind !== "attempt"
+    ? outcome === null && status === null
+    : outcome === "failed"
+    ? status !== null
+    : outcome === "passed" && status === null;
+  if (!fits) {
+    throw new MemoryInputError(
+      `${where}: ${v.kind === "attempt" ? "an" : "a"} ${v.kind} with outcome ${
+        shown(outcome)
+      } and status ${
+        shown(status)
+      }, expected an attempt to be failed (status open or resolved) or passed (no status), and anything else to have neither; fix or drop that record in the file`,
+    );
+  }
+  if ((status === "resolved") !== ((v.resolved_at ?? null) !== null)) {
+    throw new MemoryInputError(
+      `${where}: field "resolved_at" is ${shown(v.resolved_at ?? null)} with status ${
+        shown(status)
+      }, expected a time on a resolved failure only; fix or drop that record in the file`,
+    );
   }
   if (!Array.isArray(v.anchors)) throw new MemoryInputError(`${where}: "anchors" is not a list`);
   if (v.anchors.length > MAX_ANCHORS) {

@@ -98,6 +98,18 @@ Deno.test("parseMemoryLine() refuses oversized fields and malformed tests", () =
     [{ id: " m1" }, /f:2: field "id" is " m1", expected an id/],
     [{ count: -3 }, /f:2: field "count" is -3, expected a whole number of times, at least 1/],
     [{ count: 1.5 }, /f:2: field "count" is 1.5/],
+    [{ status: "open" }, /f:2: a decision with outcome null and status "open", expected/],
+    [{ kind: "attempt" }, /an attempt with outcome null and status null/],
+    [{ kind: "attempt", outcome: "failed" }, /outcome "failed" and status null/],
+    [{ kind: "attempt", outcome: "passed", status: "open" }, /outcome "passed" and status "open"/],
+    [
+      { kind: "attempt", outcome: "failed", status: "resolved" },
+      /field "resolved_at" is null with status "resolved"/,
+    ],
+    [
+      { kind: "attempt", outcome: "failed", status: "open", resolved_at: NOW - DAY },
+      /field "resolved_at" is \d+ with status "open"/,
+    ],
   ];
   for (const [patch, message] of cases) {
     assert.throws(() => parseMemoryLine(line(patch), "f:2", NOW), message);
