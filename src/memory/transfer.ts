@@ -4,7 +4,7 @@
  * it points at. Export is deterministic (same journal, same bytes), so
  * export → import into an empty journal → export is identical.
  */
-import { basename, isAbsolute, join, redactSecrets, relative } from "../files/mod.ts";
+import { basename, isAbsolute, join, redactSecrets, relative, sniffSecret } from "../files/mod.ts";
 import { type Journal, listRoots, rootFor } from "../store/mod.ts";
 import {
   ANCHOR_COLUMNS,
@@ -184,7 +184,10 @@ function checkFields(
         }; was the file written by \`heimdall export\`?`,
       );
     }
-    if (typeof v === "string" && !REDACTED_FIELDS.has(name)) checkLength(name, v, where, false);
+    if (typeof v === "string" && !REDACTED_FIELDS.has(name)) {
+      checkLength(name, v, where, false);
+      checkNoSecret(name, v, where);
+    }
     if (typeof v === "number" && isTimeField(name)) checkTime(name, v, where, now);
     const choices = CHOICES[name];
     if (choices && typeof v === "string" && !choices.includes(v)) {
@@ -193,6 +196,21 @@ function checkFields(
       );
     }
   }
+}
+
+/**
+ * A field that is not free text (an id, a path, a symbol, a link to another
+ * memory) holding a secret is refused, not redacted: its value is what
+ * links records and places, and an export never writes a secret there.
+ */
+function checkNoSecret(name: string, v: string, where: string): void {
+  const found = sniffSecret(v);
+  if (found === undefined) return;
+  throw new MemoryInputError(
+    `${where}: field "${name}" holds a secret (${
+      found.replace(/^content: /, "")
+    }), which an export never writes there; remove it from that record in the file`,
+  );
 }
 
 /**

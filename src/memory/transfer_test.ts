@@ -329,3 +329,37 @@ Deno.test("importMemories() of the same export again reports it unchanged, thoug
       [0, 0, 1, 0, 0, 0],
     );
   }));
+
+Deno.test("importMemories() refuses a secret in a field that links or places a record, naming the record and field, and writes nothing", () =>
+  inJournal((j) => {
+    const token = secretSamples().find((s) => s.kind === "github_token")!.line;
+    const header = JSON.stringify(EXPORT_HEADER);
+    const note = JSON.stringify({
+      type: "note",
+      title: "t",
+      body: "b",
+      keywords: "",
+      created_ms: NOW - DAY,
+      paths: [{ path: `/r/${token}.ts`, hash: null, size: null }],
+    });
+    const cases: [string, RegExp][] = [
+      [
+        line({ superseded_by: token }),
+        /f:2: field "superseded_by" holds a secret \(github_token\)/,
+      ],
+      [line({ id: token.replace(/\s/g, "") }), /f:2: field "id" holds a secret/],
+      [line({}, { original: `pkg/${token}` }), /f:2, anchor 0: field "original" holds a secret/],
+      [line({}, { moved_from: `/r/${token}` }), /f:2, anchor 0: field "moved_from" holds a secret/],
+      [note, /f:2, path 0: field "path" holds a secret/],
+    ];
+    for (const [record, message] of cases) {
+      assert.throws(() => importMemories(j, `${header}\n${record}\n`, "f"), message);
+    }
+    assert.equal(j.get<{ n: number }>("SELECT count(*) AS n FROM memories")!.n, 0);
+    assert.equal(j.get<{ n: number }>("SELECT count(*) AS n FROM notes")!.n, 0);
+    // Free text keeps being redacted, not refused.
+    assert.equal(
+      importMemories(j, `${header}\n${line({ text: `use ${token}` })}\n`, "f").redacted,
+      1,
+    );
+  }));
