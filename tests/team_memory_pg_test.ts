@@ -571,6 +571,47 @@ Deno.test({ name: "team memory on PostgreSQL", ignore: noPostgres() }, async (t)
         assert.equal(local.code, 0, local.stderr);
       },
     );
+
+    await step(
+      "a pass does not resolve a failure that a decision superseded: the failure stays history as it was",
+      async (url, a, b) => {
+        const failed = await heimdallJson<Attempted>(a.home, [
+          "attempt",
+          "--about",
+          "store",
+          "--failed",
+          "--tests",
+          "store_test",
+          "store throws on an empty request",
+        ], alice(a));
+        const decided = await heimdallJson<Remembered>(a.home, [
+          "remember",
+          "--kind",
+          "decision",
+          "--about",
+          "store",
+          "--supersedes",
+          failed.memory.id,
+          "store refuses an empty request before it is queued",
+        ], alice(a));
+        assert.deepEqual(decided.superseded, [failed.memory.id]);
+        const pass = await heimdallJson<Attempted>(b.home, [
+          "attempt",
+          "--about",
+          "store",
+          "--passed",
+          "--tests",
+          "store_test",
+          "guard the empty request",
+        ], bob(b));
+        assert.deepEqual(pass.resolved, []);
+        const row = await sql<{ status: string; resolved_by: string | null }>(
+          url,
+          `SELECT status, resolved_by FROM heimdall.memories WHERE id = '${failed.memory.id}'`,
+        );
+        assert.deepEqual(row, [{ status: "open", resolved_by: null }]);
+      },
+    );
   } finally {
     for (const c of cleanups.reverse()) await c();
     await server.stop();

@@ -184,7 +184,7 @@ export function storeAttempt(store: PgTeamStore, w: SharedAttempt): Promise<Shar
       const failures = await store.query<MemoryRow>(
         `SELECT ${ROW} FROM heimdall.memories m
          WHERE m.id IN (SELECT memory_id FROM heimdall.memory_anchors WHERE key = ANY($1))
-           AND m.status = 'open' AND m.forgotten_at IS NULL
+           AND m.status = 'open' AND m.forgotten_at IS NULL AND m.superseded_at IS NULL
          ORDER BY m.recorded_at, m.id FOR UPDATE`,
         [keys],
       );
