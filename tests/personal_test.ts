@@ -158,6 +158,10 @@ Deno.test("a configured confidence accepts sure statements at once; a distiller'
     let r = await cli(home, ["review", "distill", missing, "--project", repo], { env });
     assert.equal(r.code, 2, r.stdout);
     assert.match(r.stderr, /No transcript ".*s1\.jsnol": no such file/);
+    // So is a mistyped project folder, before the distiller runs.
+    r = await cli(home, ["review", "distill", transcript, "--project", `${repo}-x`], { env });
+    assert.equal(r.code, 2, r.stdout);
+    assert.match(r.stderr, /No project folder ".*-x": --project takes the repository/);
     r = await cli(home, ["review", "distill", transcript, "--project", repo], { env });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /2 statements queued \(1 accepted\)/);

@@ -89,8 +89,14 @@ export async function run(args: string[], ctx: Context): Promise<number> {
             `No transcript "${transcript}": no such file; pass the path of a session's transcript`,
           );
         }
-        const found = await distill(command, transcript, (m) => ctx.err(`heimdall review: ${m}`));
         const project = resolve(values.project ?? repositoryOf(Deno.cwd()));
+        // What review accept attaches the proposals to: a mistyped folder would show only then.
+        if (values.project !== undefined && !isDirectory(project)) {
+          throw new UsageError(
+            `No project folder "${project}": --project takes the repository the session worked in`,
+          );
+        }
+        const found = await distill(command, transcript, (m) => ctx.err(`heimdall review: ${m}`));
         const r = queueCandidates(j, found, {
           project,
           author,
@@ -119,6 +125,14 @@ export async function run(args: string[], ctx: Context): Promise<number> {
 function isFile(path: string): boolean {
   try {
     return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
   } catch {
     return false;
   }
