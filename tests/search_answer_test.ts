@@ -88,6 +88,18 @@ Deno.test("a hit lists the other symbols of its file that answer, best first; th
   assert.match(human.stdout, /also: (openPool|closePool):\d+/);
 });
 
+Deno.test("a unit holding an excluded word never names its file nor is listed, when another unit brought the file in", async () => {
+  using t = await indexed({ "src/db/pool.ts": SESSION });
+  // closePool answers best but holds `pool.drain()`; openPool answers the rest of the question.
+  const asked = await t.search("closes connection pool");
+  assert.equal(asked.hits[0]!.symbol, "closePool");
+  const r = await t.search("closes connection pool -drain");
+  const hit = r.hits[0]!;
+  assert.equal(hit.path, join(t.repo, "src/db/pool.ts"));
+  assert.equal(hit.symbol, "openPool");
+  assert.deepEqual(hit.symbols.map((s) => s.name), ["openPool"]);
+});
+
 Deno.test("identical copies of a file fold into one hit that names the others", async () => {
   using t = await indexed({
     "pkg/esm/pool.mjs": SESSION.replaceAll(": PoolSettings", "").replaceAll(": Pool", ""),

@@ -5,6 +5,7 @@ import { Journal } from "../store/mod.ts";
 import { deleteLooseChunk, upsertLooseChunk } from "./chunks.ts";
 import { insertNote, notePaths } from "./notes.ts";
 import { rank } from "./rank.ts";
+import type { SemanticLeg } from "./legs.ts";
 
 function journal(): Journal {
   return Journal.open(join(tempDir(), "journal.db"));
@@ -74,4 +75,31 @@ Deno.test("insertNote() records the note, its paths as they are now, and its chu
   assert.deepEqual(await found(j, "ops release"), ["notes:1"], "keywords match");
   j.close();
   Deno.removeSync(dir, { recursive: true });
+});
+
+Deno.test("rank() leaves out a chunk the semantic leg found that holds an excluded word", async () => {
+  const j = journal();
+  const drain = upsertLooseChunk(j, {
+    source: "memory",
+    refId: "m-drain",
+    title: "Deploy: drain first",
+    text: "Drain the queue before the migration runs.",
+  });
+  const pause = upsertLooseChunk(j, {
+    source: "memory",
+    refId: "m-pause",
+    title: "Deploy: pause the workers",
+    text: "Pause the workers before the migration runs.",
+  });
+  // A leg ranking by meaning finds both, whatever words they share with the query.
+  const semantic: SemanticLeg = {
+    name: "semantic",
+    status: () => ({ on: true, model: "test" }),
+    search: () => Promise.resolve([{ chunkId: drain, score: 0.9 }, { chunkId: pause, score: 0.8 }]),
+  };
+  const keys = async (query: string) =>
+    (await rank(j, { query, semantic })).candidates.map((c) => c.key);
+  assert.deepEqual(await keys("release steps"), ["memory:m-drain", "memory:m-pause"]);
+  assert.deepEqual(await keys("release steps -drain"), ["memory:m-pause"]);
+  j.close();
 });

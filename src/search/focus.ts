@@ -15,6 +15,7 @@
 import { decodeText, exists } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import type { Candidate, ChunkMeta, ScoredChunk, Tuning } from "./rank.ts";
+import { chunksHolding } from "./lexical.ts";
 import { loadMeta } from "./rank.ts";
 import { type ReadCache, readCached, substringCoverage } from "./file_reads.ts";
 import { definitionLine, type Relocated } from "./relocate.ts";
@@ -43,6 +44,8 @@ export interface FocusQuery {
   terms: readonly ScoredTerm[];
   /** The query's content words, for the whole file's coverage. */
   words: readonly string[];
+  /** Words after `-` in the query: a unit holding one never names or scores its file. */
+  excluded?: readonly string[];
   /** Learned code words and their association with the query (may be empty). */
   learned: ReadonlyMap<string, number>;
   /** Of copies, the one under this folder is shown (`SearchRequest.near`). */
@@ -114,6 +117,13 @@ export function focusCandidates(
     if (list) list.push(r);
     else rows.set(r.path_id, [r]);
   }
+  // The lexical leg never returns a chunk holding an excluded word; neither is one
+  // the answer inside a file another of its chunks brought in.
+  const excluded = chunksHolding(
+    j,
+    [...rows.values()].flatMap((list) => list.map((r) => r.id)),
+    q.excluded ?? [],
+  );
   const maxPrior = Math.max(...head.map((c) => c.score), Number.MIN_VALUE);
   const texts = new Map<string, UnitTexts>();
   // Files of one name (`index.mjs`, `index.cjs`, `index.umd.js`) are compared white space
@@ -180,6 +190,7 @@ export function focusCandidates(
     let best = -Infinity;
     const shown: { row: UnitRow; score: number; matched: number }[] = [];
     list.forEach((row, i) => {
+      if (excluded.has(row.id)) return;
       const score = s[i]!.score + tuning.learnedWeight * s[i]!.learned;
       best = Math.max(best, score);
       if (s[i]!.matched > 0 && row.title !== rel) {
@@ -199,7 +210,8 @@ export function focusCandidates(
     return {
       c,
       units: shown.slice(0, SHOWN_UNITS),
-      focus: best + prior + tuning.coverWeight * substringCoverage(q.words, file.lower) - changelog,
+      focus: (best === -Infinity ? 0 : best) + prior +
+        tuning.coverWeight * substringCoverage(q.words, file.lower) - changelog,
     };
   });
   keepPlaceOfUnread(scored);

@@ -140,6 +140,41 @@ export function termCounts(j: Journal, terms: readonly string[], cap: number): T
 }
 
 /**
+ * The chunks among `ids` that hold any of `words` as the index tokenises
+ * them (the test `-word` applies to the lexical leg's matches, for chunks
+ * found another way: by meaning, through the graph, or as the other units
+ * of a matching file). One FTS5 lookup per run of nearby ids (a file's
+ * chunks are one run), each bounded to its rowids; none when either list is
+ * empty.
+ */
+export function chunksHolding(
+  j: Journal,
+  ids: Iterable<number>,
+  words: readonly string[],
+): Set<number> {
+  const out = new Set<number>();
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  if (words.length === 0 || sorted.length === 0) return out;
+  const wanted = new Set(sorted);
+  const expression = words.map(quote).join(" OR ");
+  const st = j.stmt(
+    "SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid BETWEEN ? AND ?",
+  );
+  for (let i = 0; i < sorted.length;) {
+    let k = i;
+    while (k + 1 < sorted.length && sorted[k + 1]! - sorted[k]! <= RUN_GAP) k++;
+    for (const r of st.all(expression, sorted[i]!, sorted[k]!) as { id: number }[]) {
+      if (wanted.has(r.id)) out.add(r.id);
+    }
+    i = k + 1;
+  }
+  return out;
+}
+
+/** Ids this close apart are looked up in one bounded range. */
+const RUN_GAP = 64;
+
+/**
  * One term as FTS5 syntax: a word quoted; a phrase as its words ANDed (every
  * word in the chunk, in any order), which also works on an index that keeps
  * no token positions.

@@ -4,12 +4,14 @@ import { tempDir } from "../../tests/helpers.ts";
 import { Journal } from "../store/mod.ts";
 import {
   type ChunkFilter,
+  chunksHolding,
   filterSql,
   ftsExpression,
   passesFilter,
   plannedExpression,
 } from "./lexical.ts";
 import { parseQuery } from "./query.ts";
+import { upsertLooseChunk } from "./chunks.ts";
 
 Deno.test("ftsExpression() ORs words, whole identifiers and phrases, and NOTs exclusions", () => {
   const cases: [string, string | undefined][] = [
@@ -114,4 +116,20 @@ Deno.test("plannedExpression() matches the rarest terms within the budget and sc
   for (const [counts, excluded, budget, want] of cases) {
     assert.equal(plannedExpression(counts, excluded, budget), want, JSON.stringify(counts));
   }
+});
+
+Deno.test("chunksHolding() finds the chunks among those asked that hold a word, near or far apart", () => {
+  const j = Journal.open(join(tempDir(), "journal.db"));
+  const ids: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const word = i % 3 === 0 ? "drain" : "pause";
+    ids.push(upsertLooseChunk(j, { source: "memory", refId: `m${i}`, title: `t${i}`, text: word }));
+  }
+  const asked = [ids[0]!, ids[1]!, ids[3]!, ids[100]!, ids[102]!, ids[199]!];
+  const want = asked.filter((id) => (id - ids[0]!) % 3 === 0);
+  assert.deepEqual([...chunksHolding(j, asked, ["drain"])].sort((a, b) => a - b), want);
+  assert.deepEqual([...chunksHolding(j, asked, ["draining"])].sort((a, b) => a - b), want);
+  assert.equal(chunksHolding(j, asked, []).size, 0);
+  assert.equal(chunksHolding(j, [], ["drain"]).size, 0);
+  j.close();
 });

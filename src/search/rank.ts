@@ -9,6 +9,7 @@ import { type GraphOptions, graphRanking } from "./graph_leg.ts";
 import { NO_MODEL_REASON, type SemanticLeg, semanticLegFor } from "./legs.ts";
 import {
   type ChunkFilter,
+  chunksHolding,
   type FieldWeights,
   filterSql,
   ftsExpression,
@@ -236,6 +237,8 @@ export async function rank(
     (report) => (legs.semantic = report),
   );
 
+  // The lexical leg's expression already leaves out chunks holding an excluded word.
+  const excluded = chunksHolding(j, semantic, query.excluded);
   const meta = new Map<number, ChunkMeta>();
   loadMeta(j, [...lexical.map((h) => h.id), ...semantic], meta);
   const seeds = new Map<string, number>();
@@ -250,9 +253,10 @@ export async function rank(
   if (tuning.legWeights.graph > 0 && seeds.size > 0) {
     graph = graphRanking(j, seeds, tuning.graph).slice(0, tuning.lexicalLimit);
     loadMeta(j, graph, meta);
+    const held = chunksHolding(j, graph, query.excluded);
     graph = graph.filter((id) => {
       const m = meta.get(id);
-      return m?.source === "code" && passesFilter(filter, metaForFilter(m));
+      return m?.source === "code" && !held.has(id) && passesFilter(filter, metaForFilter(m));
     });
     legs.graph = { on: true, chunks: graph.length, seeds: seeds.size };
   } else if (tuning.legWeights.graph <= 0) {
@@ -267,7 +271,7 @@ export async function rank(
       weight: tuning.legWeights.semantic,
       ids: semantic.filter((id) => {
         const m = meta.get(id);
-        return m !== undefined && passesFilter(filter, metaForFilter(m));
+        return m !== undefined && !excluded.has(id) && passesFilter(filter, metaForFilter(m));
       }),
     },
   ];

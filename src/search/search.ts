@@ -50,6 +50,7 @@ export async function search(
     {
       terms: ranking.terms,
       words: ranking.query.words,
+      excluded: ranking.query.excluded,
       learned: tuning.learnedWeight > 0
         ? learnedAssociations(j, ranking.query.words)
         : new Map<string, number>(),
