@@ -20,16 +20,18 @@ export class SearchFilterError extends UsageError {
 /**
  * The request's filters as a {@link ChunkFilter}: `repo` → the roots (or
  * folders directly under a root) of that name, or the indexed folder at
- * that absolute path; a relative `pathPrefix` →
- * that folder under every root. Throws {@link SearchFilterError} for a repo
- * or a language the index does not hold, naming the ones it does, and for
- * a path that is neither on disk nor in the index.
+ * that absolute path; a relative `pathPrefix` → that folder under every
+ * root; `lang` in any case. Throws {@link SearchFilterError} for a repo or a
+ * language the index does not hold, naming the ones it does, and for a path
+ * that is neither on disk nor in the index.
  */
 export function resolveFilter(j: Journal, req: SearchRequest): ChunkFilter {
   const filter: ChunkFilter = {};
   if (req.kind !== undefined) filter.source = req.kind;
   if (req.lang !== undefined) {
-    if (!j.get("SELECT 1 FROM paths WHERE language = ? LIMIT 1", req.lang)) {
+    // Language ids are lower-case; an agent writes "TypeScript" as often as a person does.
+    const lang = req.lang.toLowerCase();
+    if (!j.get("SELECT 1 FROM paths WHERE language = ? LIMIT 1", lang)) {
       const langs = j.all<{ language: string }>(
         "SELECT DISTINCT language FROM paths WHERE language IS NOT NULL ORDER BY language",
       ).map((r) => r.language);
@@ -39,7 +41,7 @@ export function resolveFilter(j: Journal, req: SearchRequest): ChunkFilter {
         }`,
       );
     }
-    filter.language = req.lang;
+    filter.language = lang;
   }
   const roots = j.all<{ path: string }>("SELECT path FROM roots ORDER BY path").map((r) => r.path);
   const prefixes: string[][] = [];

@@ -22,7 +22,7 @@ export interface SearchRequest {
   repo?: string;
   /** An absolute path prefix, or one relative to every root. */
   pathPrefix?: string;
-  /** A language id (`typescript`, `python`, `markdown`…). */
+  /** A language id (`typescript`, `python`, `markdown`…), in any case. */
   lang?: string;
   /** Only code, prose (`docs`), notes or memories. */
   kind?: SearchKind;
