@@ -103,3 +103,16 @@ Deno.test("rank() leaves out a chunk the semantic leg found that holds an exclud
   assert.deepEqual(await keys("release steps -drain"), ["memory:m-pause"]);
   j.close();
 });
+
+Deno.test("rank() excludes a quoted phrase or an identifier whole, never each of its words", async () => {
+  const j = journal();
+  const memory = (refId: string, text: string) =>
+    upsertLooseChunk(j, { source: "memory", refId, title: refId, text });
+  memory("dry", "Deploy: a dry run first, then the real one.");
+  memory("run", "Deploy: run the migrations before the workers restart.");
+  memory("parser", "The request body is read by parseHTTPRequest before routing.");
+  memory("body", "Parse the request body once; routing reads the parsed form.");
+  assert.deepEqual(await found(j, 'deploy -"dry run"'), ["memory:run"]);
+  assert.deepEqual(await found(j, "request body -parseHTTPRequest"), ["memory:body"]);
+  j.close();
+});

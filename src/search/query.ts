@@ -20,18 +20,23 @@ export interface ParsedQuery {
   /** Quoted phrases, as their words joined by a space. */
   phrases: string[];
   /**
-   * Words after a leading `-` and a letter (`-test`, never `-1`): chunks
-   * holding them are not returned. Never a one-letter or stop word (`set
-   * -e`, `-a` name flags), nor a word the query also asks for (`-math.Max`
-   * in a range written next to `+math.Max`).
+   * What follows a leading `-` and a letter (`-test`, never `-1`), or `-`
+   * and a quote: chunks holding it are not returned. A word; the whole form
+   * of a compound identifier (`-parseHTTPRequest` → `parsehttprequest`, not
+   * every chunk saying `request`; `-std::list` → `std list`); a phrase's content words joined by a
+   * space (`-"dry run"`: chunks holding both), as a script without spaces
+   * is (`-有効期限`: its pairs). Never a one-letter or stop word (`set -e`,
+   * `-a` name flags), nor what the query also asks for (`-math.Max` in a
+   * range written next to `+math.Max`).
    */
   excluded: string[];
 }
 
 /**
- * Parses a query: `"quoted phrases"`, `-excluded` words (a `-` before a
- * letter: `-1` is a number, not an exclusion; a flag such as `-e` or a word
- * the query also asks for is not excluded either), and everything else
+ * Parses a query: `"quoted phrases"`, `-excluded` words, identifiers and
+ * `-"phrases"` (a `-` before a letter or a quote: `-1` is a number, not an
+ * exclusion; a flag such as `-e` or words the query all asks for are not
+ * excluded either), and everything else
  * split into words (identifiers split and kept whole). One-letter words and
  * stop words are dropped from `words` unless nothing else is left.
  *
@@ -53,12 +58,12 @@ export function parseQuery(input: string): ParsedQuery {
   const wholes: string[] = [];
   const spelled: string[] = [];
   const phrases: string[] = [];
-  const excluded: string[] = [];
+  const excluded: { term: string; words: string[] }[] = [];
   const re = /(-?)"([^"]*)"?|(\S+)/g;
   for (const m of text.matchAll(re)) {
     if (m[2] !== undefined) {
       const words = splitWords(m[2]);
-      if (m[1] === "-") excluded.push(...words);
+      if (m[1] === "-") excluded.push({ term: words.filter(isContent).join(" "), words });
       else {
         if (words.length > 1) phrases.push(words.join(" "));
         all.push(...words);
@@ -67,10 +72,12 @@ export function parseQuery(input: string): ParsedQuery {
     }
     const token = m[3]!;
     if (/^-[\p{L}_]/u.test(token)) {
-      excluded.push(...splitWords(token.slice(1)));
+      for (const part of token.slice(1).split(IDENTIFIER_GAP)) {
+        excluded.push({ term: excludedTerm(part), words: splitWords(part) });
+      }
       continue;
     }
-    for (const part of token.split(/[^\p{L}\p{M}\p{N}_$.:-]+/u)) {
+    for (const part of token.split(IDENTIFIER_GAP)) {
       const whole = wholeForm(part);
       if (whole !== undefined) {
         wholes.push(whole);
@@ -79,12 +86,14 @@ export function parseQuery(input: string): ParsedQuery {
       all.push(...splitWords(part));
     }
   }
-  const content = all.filter((w) => w.length > 1 && !isStopWord(w));
+  const content = all.filter(isContent);
   // Excluding a word also asked for would drop every chunk that answers; a
   // one-letter or stop word is a command-line flag in a question (`set -e`),
   // and excluding it would drop nearly every chunk.
   const asked = new Set(all);
-  const excludable = excluded.filter((w) => w.length > 1 && !isStopWord(w) && !asked.has(w));
+  const excludable = excluded
+    .filter((e) => isContent(e.term) && !e.words.every((w) => asked.has(w)))
+    .map((e) => e.term);
   return {
     text,
     words: unique(content.length > 0 ? content : all),
@@ -136,6 +145,28 @@ export function boundedQuery(q: ParsedQuery): ParsedQuery & { ignored: number } 
 /** The content words of a query: split, lower-cased, stop words and duplicates removed. */
 export function contentWords(query: string): string[] {
   return parseQuery(query).words;
+}
+
+/** What separates the identifiers of a token: `a,b` is two, `Foo::bar` and `x-y` one each. */
+const IDENTIFIER_GAP = /[^\p{L}\p{M}\p{N}_$.:-]+/u;
+
+/**
+ * An excluded identifier as the index holds it, its parts ANDed: a compound
+ * name by its whole form (`parseHTTPRequest` → `parsehttprequest`, indexed
+ * wherever it is written), each part of a dotted, `::` or hyphenated one so
+ * (`std::list` → `std list`: only a name holds `stdlist`), a script written
+ * without spaces by its pairs; one-letter and stop words left out.
+ */
+function excludedTerm(part: string): string {
+  return part.split(/[-.:]+/).flatMap((p) => {
+    const words = splitWords(p);
+    return words.length > 1 ? [wholeForm(p) ?? words.filter(isContent).join(" ")] : words;
+  }).filter((w) => w !== "" && isContent(w)).join(" ");
+}
+
+/** True for a word that says something: neither one letter nor a stop word. */
+function isContent(word: string): boolean {
+  return word.length > 1 && !isStopWord(word);
 }
 
 function unique(list: string[]): string[] {

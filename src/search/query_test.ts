@@ -26,7 +26,18 @@ Deno.test("parseQuery() splits identifiers, drops stop words and keeps whole for
       words: ["exponential", "backoff", "retry"],
       phrases: ["exponential backoff"],
     }],
-    ['lock -test -"dry run"', { words: ["lock"], excluded: ["test", "dry", "run"] }],
+    // An excluded phrase or identifier is excluded whole, not word by word (`-"dry run"`
+    // would drop every chunk saying "run"), as the index holds it.
+    ['lock -test -"dry run"', { words: ["lock"], excluded: ["test", "dry run"] }],
+    ["http client -parseHTTPRequest", {
+      words: ["http", "client"],
+      excluded: ["parsehttprequest"],
+    }],
+    ["vector -std::list -os.path -x-y", { excluded: ["std list", "os path"] }],
+    ["retry -retryWithBackoff -e2e", { words: ["retry"], excluded: ["retrywithbackoff", "e2e"] }],
+    ["期限 -有効期限", { words: ["期限"], excluded: ["有効 効期 期限"] }],
+    ['"dry run" -"dry run" -"the a"', { words: ["dry", "run"], excluded: [] }],
+    ["pool -foo,bar", { excluded: ["foo", "bar"] }],
     // A negative number is a number, not an excluded word (it would exclude every chunk holding `1`).
     ["search the table at index -1", { words: ["search", "table", "index"], excluded: [] }],
     ["offset -0.5 to -12", { words: ["offset", "12"], excluded: [] }],
