@@ -289,6 +289,9 @@ Deno.test("notes are searchable at once, with verdicts for the paths they point 
   assert.equal(note.symbol, "Rate limiter for the billing API");
   assert.equal(note.path, join(t.repo, "src/net/retry.py"));
   assert.equal(note.verdict, "STRONG");
+  // A note has no lines in the file it points at: no symbol of that file is named at line 1.
+  assert.equal(note.line, null);
+  assert.deepEqual(note.symbols, []);
   // The note survives re-indexing, and follows its path when it moves.
   Deno.renameSync(join(t.repo, "src/net/retry.py"), join(t.repo, "retry.py"));
   assert.equal((await cli(t.home, ["index", t.repo])).code, 0);

@@ -395,13 +395,16 @@ export class Verifier {
  * the first is the hit's own symbol at the line it was verified at, the
  * others where `movedTo` finds them now in a changed file (left out when it
  * finds them nowhere: `null`), else where indexed. A hit whose file was
- * not read (moved: found again after ranking) lists its own symbol alone.
+ * not read (moved: found again after ranking) lists its own symbol alone;
+ * a note or memory lists none.
  */
 function symbolsOf(
   c: Candidate,
   line: number | null,
   movedTo?: (u: ChunkMeta) => number | null | undefined,
 ): HitSymbol[] {
+  // A note or memory is its own text, with no lines in the file it points at.
+  if (c.best.path_id === null) return [];
   const units = c.units.length > 0 || isFileChunk(c.best)
     ? c.units
     : [{ chunk: c.best, score: Number.isFinite(c.focus) ? c.focus : c.score }];
