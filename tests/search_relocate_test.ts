@@ -124,6 +124,18 @@ Deno.test("a symbol deleted from its changed file is said to be gone, at no line
   assert.ok(!listed(hit).some((s) => Number(s.split(":")[1]) > 5), listed(hit).join(" "));
 });
 
+Deno.test("a symbol cut off the end of its file is listed at the lines its hit names, none past the end", async () => {
+  using t = await indexed();
+  const api = join(t.root, "pkg/api.c");
+  Deno.writeTextFileSync(api, "#define LUALIB_API extern\n\n");
+  const hit = await t.first("zorbulator");
+  assert.equal(hit.path, api);
+  assert.match(hit.reason ?? "", /make_zorbulator not found in it now/);
+  assert.ok(hit.end_line !== null && hit.end_line <= 2, at(hit));
+  const own = hit.symbols[0]!;
+  assert.deepEqual([own.name, own.line, own.end_line], [hit.symbol, hit.line, hit.end_line]);
+});
+
 Deno.test("a file moved unchanged comes back REBUILT at its own lines, not 'changed', its symbols listed as before", async () => {
   using t = await indexed();
   const before = listed(await t.first("square area side length"));

@@ -313,7 +313,7 @@ export class Verifier {
       moved_from: at.movedFrom,
       summary: at.summary,
       others: c.others.length,
-      symbols: symbolsOf(c, at.line, movedTo),
+      symbols: symbolsOf(c, at.line, at.endLine, movedTo),
       copies: c.copies,
       ref_id: m.ref_id,
       legs,
@@ -392,7 +392,7 @@ export class Verifier {
 
 /**
  * The units of a hit's file that answer the query, best first, at most five;
- * the first is the hit's own symbol at the line it was verified at, the
+ * the first is the hit's own symbol at the lines it was verified at, the
  * others where `movedTo` finds them now in a changed file (left out when it
  * finds them nowhere: `null`), else where indexed. A hit whose file was
  * not read (moved: found again after ranking) lists its own symbol alone;
@@ -401,6 +401,7 @@ export class Verifier {
 function symbolsOf(
   c: Candidate,
   line: number | null,
+  endLine: number | null,
   movedTo?: (u: ChunkMeta) => number | null | undefined,
 ): HitSymbol[] {
   // A note or memory is its own text, with no lines in the file it points at.
@@ -415,11 +416,13 @@ function symbolsOf(
     if (moved === null) return [];
     const now = moved ?? indexed;
     const shift = now - indexed;
+    // The hit's own lines are as verified (a symbol gone from its file: cut at its end).
+    const own = m.id === c.best.id && line !== null ? endLine : null;
     return [{
       name: m.title,
       kind: kindOf({ ...m, score: 0, legs: [] }) ?? "file",
       line: now,
-      end_line: (m.end_line ?? m.start_line ?? 1) + shift,
+      end_line: own ?? (m.end_line ?? m.start_line ?? 1) + shift,
       score: Math.round(u.score * 1e4) / 1e4,
     }];
   });
