@@ -105,6 +105,27 @@ Deno.test("in an edited file a symbol is found at its definition nearest where i
   assert.ok(listed(square).includes("Circle.area:12"), listed(square).join(" "));
 });
 
+Deno.test("lines inserted above two classes move both same-named methods; a deleted one is listed nowhere", async () => {
+  using t = await indexed();
+  const shapes = join(t.root, "pkg/shapes.py");
+  Deno.writeTextFileSync(
+    shapes,
+    SHAPES.replace("import math\n", "import math\n" + "# pad\n".repeat(12)),
+  );
+  const square = await t.first("square area side length");
+  assert.equal(at(square), "Square.area:33-35");
+  assert.ok(listed(square).includes("Circle.area:22"), listed(square).join(" "));
+  const circle = await t.first("circle area radius");
+  assert.equal(at(circle), "Circle.area:22-24");
+  assert.ok(listed(circle).includes("Square.area:33"), listed(circle).join(" "));
+  // Square.area deleted: it is not Circle.area's method, nor at its lines.
+  const text = Deno.readTextFileSync(shapes);
+  Deno.writeTextFileSync(shapes, text.slice(0, text.lastIndexOf("    def area(self):")));
+  const after = await t.first("circle area radius");
+  assert.equal(at(after), "Circle.area:22-24");
+  assert.ok(!listed(after).some((s) => s.startsWith("Square.area")), listed(after).join(" "));
+});
+
 Deno.test("a definition behind an export macro is followed when lines are inserted above it", async () => {
   using t = await indexed();
   const api = join(t.root, "pkg/api.c");

@@ -18,7 +18,8 @@ import type { Candidate, ChunkMeta, ScoredChunk, Tuning } from "./rank.ts";
 import { chunksHolding } from "./lexical.ts";
 import { loadMeta } from "./rank.ts";
 import { type ReadCache, readCached, substringCoverage } from "./file_reads.ts";
-import { definitionLine, type Relocated } from "./relocate.ts";
+import type { Relocated } from "./relocate.ts";
+import { definitionLines } from "./lines_now.ts";
 import { fileText, type ScoredTerm, scoreUnits, type UnitInput } from "./unit_score.ts";
 
 /** A unit of a candidate with its score; `chunk` is what the journal says of it. */
@@ -169,6 +170,8 @@ export function focusCandidates(
     const moved = m.size !== null && bytes.length !== m.size
       ? rangesNow(j, m.path_id, file.text)
       : undefined;
+    // A symbol deleted since (its namesakes hold every line of its signature) owns no line now.
+    const live = moved ? list.filter((row) => moved.get(row.id) !== null) : list;
     // A heading names a section less sharply than an identifier names code, so a
     // heading word few sections share is no sign of the answer (it cost prose
     // questions on the benchmark); prose is all prose.
@@ -176,9 +179,9 @@ export function focusCandidates(
       ? { ...tuning.unit, name: tuning.headingWeight, doc: tuning.unit.body, sibling: 0 }
       : tuning.unit;
     const s = scoreUnits(
-      list.map((u) => {
+      live.map((u) => {
         const now = moved?.get(u.id);
-        return unitInput(now === undefined ? u : { ...u, ...now }, rel);
+        return unitInput(now ? { ...u, ...now } : u, rel);
       }),
       file,
       rel,
@@ -189,7 +192,7 @@ export function focusCandidates(
     // The file's best unit scores it; only units that matched are sorted to be shown.
     let best = -Infinity;
     const shown: { row: UnitRow; score: number; matched: number }[] = [];
-    list.forEach((row, i) => {
+    live.forEach((row, i) => {
       if (excluded.has(row.id)) return;
       const score = s[i]!.score + tuning.learnedWeight * s[i]!.learned;
       best = Math.max(best, score);
@@ -230,29 +233,29 @@ export function focusCandidates(
 
 /**
  * Where each symbol of a file edited since it was indexed starts and ends
- * now, by chunk id: its signature looked for nearest where it was (as
- * verification places a hit), its length kept. A symbol not found keeps
- * its indexed lines.
+ * now, by chunk id: its signature looked for where it was, namesakes in
+ * their order (`definitionLines`, as verification places a hit), its
+ * length kept. A symbol not found keeps its indexed lines; one whose
+ * namesakes took every line holding its signature (deleted) is null.
  */
 function rangesNow(
   j: Journal,
   pathId: number,
   text: string,
-): Map<number, { start_line: number; end_line: number }> {
-  const out = new Map<number, { start_line: number; end_line: number }>();
-  let lines: string[] | undefined;
-  for (
-    const r of j.all<
-      { id: number; start_line: number; end_line: number | null; signature: string }
-    >(
-      `SELECT c.id, c.start_line, c.end_line, n.signature FROM chunks c JOIN nodes n ON n.id = c.node_id
-       WHERE c.path_id = ? AND c.start_line IS NOT NULL AND n.signature IS NOT NULL`,
-      pathId,
-    )
-  ) {
-    const at = definitionLine(lines ??= text.split("\n"), r.signature, r.start_line);
-    if (at === undefined || at === r.start_line) continue;
-    out.set(r.id, { start_line: at, end_line: at + (r.end_line ?? r.start_line) - r.start_line });
+): Map<number, { start_line: number; end_line: number } | null> {
+  const out = new Map<number, { start_line: number; end_line: number } | null>();
+  const rows = j.all<{ id: number; line: number; end_line: number | null; signature: string }>(
+    `SELECT c.id, c.start_line AS line, c.end_line, n.signature FROM chunks c JOIN nodes n ON n.id = c.node_id
+     WHERE c.path_id = ? AND c.start_line IS NOT NULL AND n.signature IS NOT NULL`,
+    pathId,
+  );
+  if (rows.length === 0) return out;
+  const now = definitionLines(text.split("\n"), rows);
+  for (const r of rows) {
+    const at = now.get(r.id);
+    if (at === null) out.set(r.id, null);
+    if (at === undefined || at === null || at === r.line) continue;
+    out.set(r.id, { start_line: at, end_line: at + (r.end_line ?? r.line) - r.line });
   }
   return out;
 }

@@ -12,14 +12,16 @@ const SUMMARY_MAX = 160;
 /**
  * The lines a chunk covers now, and their text (a whole file's text, bounded,
  * for a file chunk). In a file that changed since it was indexed, a symbol
- * is looked for by its signature, nearest where it was, as its lines may
- * have moved; `lost` when it is not there any more (its indexed lines, cut
- * to the file's length, are shown, and their text is not its own).
+ * is looked for by its signature (by `place` when given: where the file's
+ * namesakes leave it, `definitionLines`; else nearest where it was), as its
+ * lines may have moved; `lost` when it is not there any more (its indexed
+ * lines, cut to the file's length, are shown, and their text is not its own).
  */
 export function spanOf(
   m: ScoredChunk,
   text: string,
   changed: boolean,
+  place?: (lines: readonly string[]) => number | null | undefined,
 ): { line: number | null; endLine: number | null; text: string; lost?: true } {
   if (isFileChunk(m) || m.start_line === null) {
     return { line: m.start_line ?? 1, endLine: m.end_line, text: text.slice(0, FILE_TEXT_MAX) };
@@ -28,8 +30,8 @@ export function spanOf(
   let end = m.end_line ?? start;
   if (changed && m.signature) {
     const lines = text.split("\n");
-    const found = definitionLine(lines, m.signature, start);
-    if (found === undefined) {
+    const found = place ? place(lines) : definitionLine(lines, m.signature, start);
+    if (found === undefined || found === null) {
       const last = Math.max(1, lines.length - (text.endsWith("\n") ? 1 : 0));
       end = Math.min(end, last);
       start = Math.min(start, end);

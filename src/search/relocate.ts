@@ -215,7 +215,7 @@ function match(
 }
 
 /** The start of a signature that identifies a definition's line; undefined when too short to trust. */
-function sym1(signature: string | null): string | undefined {
+export function sym1(signature: string | null): string | undefined {
   const head = signature?.replace(/\s+/g, " ").trim().slice(0, 48);
   return head && head.length >= 6 ? head : undefined;
 }
@@ -248,12 +248,7 @@ export function definitionLine(
 ): number | undefined {
   const head = sym1(signature);
   if (head === undefined || lines.length === 0) return undefined;
-  const holds = (i: number) => {
-    const l = collapsed(lines, i);
-    return l.startsWith(head) || l.includes(` ${head}`) ||
-      // A signature over several lines starts with its first line.
-      (l.length >= Math.min(head.length, 12) && head.startsWith(l));
-  };
+  const holds = (i: number) => holdsHead(lines, i, head);
   // Outward from where it was: an edit moves a definition by a few lines, so
   // each symbol of a changed file costs its shift, not the file's length.
   const from = Math.min(Math.max(near, 1), lines.length) - 1;
@@ -262,6 +257,27 @@ export function definitionLine(
     if (d > 0 && from + d < lines.length && holds(from + d)) return from + d + 1;
   }
   return undefined;
+}
+
+/**
+ * Every 1-based line where a definition with this signature could start
+ * now, as {@link definitionLine} tells one (pure); none for a signature too
+ * short to trust. Reads every line.
+ */
+export function linesHolding(lines: readonly string[], signature: string): number[] {
+  const head = sym1(signature);
+  if (head === undefined) return [];
+  const out: number[] = [];
+  for (let i = 0; i < lines.length; i++) if (holdsHead(lines, i, head)) out.push(i + 1);
+  return out;
+}
+
+/** True when line `i` (0-based) starts a definition whose signature begins with `head`. */
+function holdsHead(lines: readonly string[], i: number, head: string): boolean {
+  const l = collapsed(lines, i);
+  return l.startsWith(head) || l.includes(` ${head}`) ||
+    // A signature over several lines starts with its first line.
+    (l.length >= Math.min(head.length, 12) && head.startsWith(l));
 }
 
 /** Each line's whitespace-collapsed text, made once per array of lines however many symbols look. */

@@ -24,6 +24,7 @@ import { type ChunkMeta, isFileChunk } from "./rank.ts";
 import type { FocusedCandidate as Candidate } from "./focus.ts";
 import type { ReadCache } from "./file_reads.ts";
 import { definitionLine, type GoneHit, relocate, type Relocated } from "./relocate.ts";
+import { symbolLinesNow } from "./lines_now.ts";
 import type { HitSymbol, PrunedHit, SearchHit } from "./types.ts";
 import { type Coverage, coverage, decideVerdict, type HitFacts } from "./verdict.ts";
 
@@ -92,7 +93,13 @@ export class Verifier {
     const changed = hash === "differs" || (!sameStat && hash !== "same");
     if (!sameStat || hash === "differs") this.#hints.add(path);
     const text = bytes ? decodeText(bytes) : "";
-    const span = spanOf(m, text, changed);
+    // In a changed file every symbol shown is looked for by its signature, as the hit's own is,
+    // its namesakes (the same method of another class) in the order they were indexed.
+    let now: Map<number, number | null | undefined> | undefined;
+    const lineNow = (lines: readonly string[], id: number) =>
+      (now ??= symbolLinesNow(this.j, m.path_id!, lines)).get(id);
+    let lines: readonly string[] | undefined;
+    const span = spanOf(m, text, changed, (all) => lineNow(lines ??= all, m.id));
     // A symbol is known by its qualified name too: `Optimizer.run` answers "optimizer run".
     const own = isFileChunk(m) ? "" : `\n${m.title}`;
     const cov = coverage(this.opts.words, span.text + own + (changed ? "" : `\n${m.doc ?? ""}`));
@@ -108,13 +115,11 @@ export class Verifier {
       ...(unreadable !== undefined ? { unreadable } : {}),
     };
     const { verdict, reason } = decideVerdict(facts);
-    let lines: string[] | undefined;
-    // In a changed file every symbol shown is looked for by its signature, as the hit's own is.
     const movedTo = changed
       ? (u: ChunkMeta) =>
-        u.signature === null || isFileChunk(u)
+        u.signature === null || isFileChunk(u) || u.start_line === null
           ? undefined
-          : definitionLine(lines ??= text.split("\n"), u.signature, u.start_line ?? 1) ?? null
+          : lineNow(lines ??= text.split("\n"), u.id) ?? null
       : undefined;
     return this.#hit(c, verdict === "STALE" ? "WEAK" : verdict, reason, {
       path,

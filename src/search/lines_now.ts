@@ -1,0 +1,185 @@
+/**
+ * Where the symbols of a file changed since it was indexed start now: each
+ * looked for by its signature, namesakes (same-named methods of several
+ * classes, a C prototype and its definition) kept in the order they were
+ * indexed in, so one is never taken for another.
+ */
+import type { Journal } from "../store/mod.ts";
+import { definitionLine, linesHolding, sym1 } from "./relocate.ts";
+
+/** A symbol of a changed file as indexed: its chunk, signature and first line. */
+export interface IndexedSymbol {
+  id: number;
+  signature: string;
+  line: number;
+}
+
+/**
+ * Pairs of namesakes (symbols × lines holding their signature) past which
+ * they are looked for one by one, nearest where each was.
+ */
+const MAX_PAIRS = 250_000;
+
+/**
+ * The line each symbol starts at now, by id; undefined when its signature
+ * is on no line (gone, or its signature edited), null when the lines
+ * holding it are fewer than its namesakes and the others stand nearer
+ * where they are expected (it was deleted) (pure). A symbol
+ * alone with its signature is at the holding line nearest where it was
+ * ({@link definitionLine}: an edit moves it by the lines inserted above
+ * it). Namesakes are matched to the lines holding their signature in the
+ * order they were indexed, as many as there are lines, each as near as
+ * that order allows to where it is expected: its line moved as far as the
+ * nearest symbol above it of a signature of its own moved. Twelve lines
+ * inserted above two classes move both `area` methods twelve lines down,
+ * where nearest-first had put the second class's on the first's; the
+ * second class's `area` deleted leaves the first's its own. Costs the
+ * lines each symbol moved, and one read of every line per signature whose
+ * symbols the nearest lines would place on one line.
+ *
+ * @example
+ * ```ts
+ * import { definitionLines } from "./lines_now.ts";
+ * import assert from "node:assert/strict";
+ * const now = ["# pad", "# pad", "# pad", "class A:", "    def area(self):", "class B:", "    def area(self):"];
+ * const at = definitionLines(now, [
+ *   { id: 1, signature: "def area(self):", line: 2 },
+ *   { id: 2, signature: "def area(self):", line: 4 },
+ * ]);
+ * assert.deepEqual([at.get(1), at.get(2)], [5, 7]);
+ * ```
+ */
+export function definitionLines(
+  lines: readonly string[],
+  symbols: readonly IndexedSymbol[],
+): Map<number, number | null | undefined> {
+  const out = new Map<number, number | null | undefined>();
+  const groups = new Map<string, IndexedSymbol[]>();
+  for (const s of symbols) {
+    const head = sym1(s.signature);
+    const group = head === undefined ? undefined : groups.get(head);
+    if (group) group.push(s);
+    else if (head !== undefined) groups.set(head, [s]);
+    else out.set(s.id, undefined);
+  }
+  // A symbol alone with its signature is where it is; how far each moved says
+  // where its namesakes, between them, are expected.
+  const shifts: [number, number][] = [];
+  const namesakes: IndexedSymbol[][] = [];
+  for (const group of groups.values()) {
+    if (group.length > 1) {
+      namesakes.push(group);
+      continue;
+    }
+    const s = group[0]!;
+    const at = definitionLine(lines, s.signature, s.line);
+    out.set(s.id, at);
+    if (at !== undefined) shifts.push([s.line, at - s.line]);
+  }
+  shifts.sort((a, b) => a[0] - b[0]);
+  const expected = (line: number) => {
+    let shift = shifts[0]?.[1] ?? 0;
+    for (const [was, by] of shifts) {
+      if (was > line) break;
+      shift = by;
+    }
+    return line + shift;
+  };
+  for (const group of namesakes) {
+    // Nearest-first keeps their order; it errs only by placing two on one line.
+    const nearest = group.map((s) => definitionLine(lines, s.signature, s.line));
+    const placed = nearest.filter((at) => at !== undefined);
+    if (placed.length === group.length && new Set(placed).size === placed.length) {
+      group.forEach((s, i) => out.set(s.id, nearest[i]));
+      continue;
+    }
+    const holding = linesHolding(lines, group[0]!.signature);
+    if (group.length * holding.length > MAX_PAIRS) {
+      for (const s of group) out.set(s.id, definitionLine(lines, s.signature, s.line));
+      continue;
+    }
+    const order = [...group].sort((a, b) => a.line - b.line || a.id - b.id);
+    const at = matchInOrder(order.map((s) => expected(s.line)), holding);
+    // Its signature's lines all taken by its namesakes: it was deleted.
+    order.forEach((s, i) => out.set(s.id, at[i] ?? (holding.length > 0 ? null : undefined)));
+  }
+  return out;
+}
+
+/**
+ * Matches ascending indexed lines `was` to ascending lines `now`, order
+ * kept: as many as can be, then the least total distance (pure). Each of
+ * `was` gets its line or undefined.
+ */
+function matchInOrder(was: readonly number[], now: readonly number[]): (number | undefined)[] {
+  const n = was.length;
+  const m = now.length;
+  // best[i][j]: [unmatched, distance] for the first i of `was` against the first j of `now`.
+  const unmatched = new Float64Array((n + 1) * (m + 1));
+  const distance = new Float64Array((n + 1) * (m + 1));
+  const at = (i: number, j: number) => i * (m + 1) + j;
+  const better = (u: number, d: number, k: number) =>
+    u < unmatched[k]! || (u === unmatched[k]! && d < distance[k]!);
+  for (let i = 0; i <= n; i++) {
+    for (let j = 0; j <= m; j++) {
+      const k = at(i, j);
+      if (i === 0) {
+        unmatched[k] = 0;
+        distance[k] = 0;
+        continue;
+      }
+      // The i-th left without a line…
+      unmatched[k] = unmatched[at(i - 1, j)]! + 1;
+      distance[k] = distance[at(i - 1, j)]!;
+      if (j === 0) continue;
+      // …or the j-th line holding no one of them (a namesake added since)…
+      const skip = at(i, j - 1);
+      if (better(unmatched[skip]!, distance[skip]!, k)) {
+        unmatched[k] = unmatched[skip]!;
+        distance[k] = distance[skip]!;
+      }
+      // …or the i-th at the j-th.
+      const pair = at(i - 1, j - 1);
+      const d = distance[pair]! + Math.abs(now[j - 1]! - was[i - 1]!);
+      if (better(unmatched[pair]!, d, k)) {
+        unmatched[k] = unmatched[pair]!;
+        distance[k] = d;
+      }
+    }
+  }
+  const out: (number | undefined)[] = new Array(n).fill(undefined);
+  for (let i = n, j = m; i > 0;) {
+    const k = at(i, j);
+    const pair = j > 0 ? at(i - 1, j - 1) : -1;
+    if (
+      pair >= 0 && unmatched[k] === unmatched[pair] &&
+      distance[k] === distance[pair]! + Math.abs(now[j - 1]! - was[i - 1]!)
+    ) {
+      out[i - 1] = now[j - 1];
+      i--;
+      j--;
+    } else if (
+      j > 0 && unmatched[k] === unmatched[at(i, j - 1)] && distance[k] === distance[at(i, j - 1)]
+    ) {
+      j--;
+    } else i--;
+  }
+  return out;
+}
+
+/**
+ * {@link definitionLines} for every symbol of an indexed file that has a
+ * signature, read from the journal: one query.
+ */
+export function symbolLinesNow(
+  j: Journal,
+  pathId: number,
+  lines: readonly string[],
+): Map<number, number | null | undefined> {
+  const symbols = j.all<{ id: number; signature: string; line: number }>(
+    `SELECT c.id, n.signature, c.start_line AS line FROM chunks c JOIN nodes n ON n.id = c.node_id
+     WHERE c.path_id = ? AND c.start_line IS NOT NULL AND n.signature IS NOT NULL`,
+    pathId,
+  );
+  return definitionLines(lines, symbols);
+}

@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { definitionLines } from "./lines_now.ts";
+
+const SHAPES = [
+  "class Circle:", //         1
+  "    def __init__(self, r):", // 2
+  "        self.r = r", //    3
+  "    def area(self):", //   4
+  "        return 3 * self.r", // 5
+  "class Square:", //         6
+  "    def __init__(self, s):", // 7
+  "        self.s = s", //    8
+  "    def area(self):", //   9
+  "        return self.s", // 10
+];
+const INDEXED = [
+  { id: 1, signature: "class Circle:", line: 1 },
+  { id: 2, signature: "def __init__(self, r):", line: 2 },
+  { id: 3, signature: "def area(self):", line: 4 },
+  { id: 4, signature: "class Square:", line: 6 },
+  { id: 5, signature: "def __init__(self, s):", line: 7 },
+  { id: 6, signature: "def area(self):", line: 9 },
+];
+const pad = (n: number) => Array.from({ length: n }, () => "# pad");
+
+Deno.test("definitionLines() keeps namesakes in their order and places a deleted one nowhere", () => {
+  const cases: [string, string[], Record<number, number | null | undefined>][] = [
+    ["unchanged", SHAPES, { 1: 1, 2: 2, 3: 4, 4: 6, 5: 7, 6: 9 }],
+    // Nearest-first put Square.area (9) on Circle.area's new line (16).
+    ["twelve lines above", [...pad(12), ...SHAPES], { 1: 13, 2: 14, 3: 16, 4: 18, 5: 19, 6: 21 }],
+    ["Square.area deleted", SHAPES.slice(0, 8), { 3: 4, 6: null }],
+    ["Square.area deleted, twelve lines above", [...pad(12), ...SHAPES.slice(0, 8)], {
+      3: 16,
+      6: null,
+    }],
+    ["Circle.area deleted", [...SHAPES.slice(0, 3), ...SHAPES.slice(5)], { 3: null, 6: 7 }],
+    [
+      "a namesake added between",
+      [...SHAPES.slice(0, 5), "    def area(self):", ...SHAPES.slice(5)],
+      {
+        3: 4,
+        6: 10,
+      },
+    ],
+    ["no area left", SHAPES.filter((l) => !l.includes("area")), { 3: undefined, 6: undefined }],
+  ];
+  for (const [name, lines, want] of cases) {
+    const got = definitionLines(lines, INDEXED);
+    for (const [id, line] of Object.entries(want)) {
+      assert.equal(got.get(Number(id)), line, `${name}: ${id}`);
+    }
+  }
+});
