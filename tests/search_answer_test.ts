@@ -120,6 +120,27 @@ Deno.test("identical copies of a file fold into one hit that names the others", 
   assert.equal(hit.copies.length, 2);
 });
 
+Deno.test("a copy deleted since it was indexed is neither the one shown nor listed; the hit is not listed as its own copy", async () => {
+  const plain = SESSION.replaceAll(": PoolSettings", "").replaceAll(": Pool", "");
+  using t = await indexed({ "a/pool.mjs": plain, "b/pool.mjs": plain, "c/pool.mjs": plain });
+  const query = "open database connection pool";
+  const before = (await t.search(query)).hits[0]!;
+  Deno.removeSync(before.path!);
+  const r = await t.search(query);
+  assert.equal(r.hits.length, 1, r.hits.map((h) => h.path).join(", "));
+  const hit = r.hits[0]!;
+  assert.notEqual(hit.path, before.path);
+  assert.equal(hit.verdict, "STRONG", hit.reason ?? "");
+  assert.equal(hit.moved_from, null);
+  const others = [
+    join(t.repo, "a/pool.mjs"),
+    join(t.repo, "b/pool.mjs"),
+    join(t.repo, "c/pool.mjs"),
+  ]
+    .filter((p) => p !== before.path && p !== hit.path);
+  assert.deepEqual(hit.copies, others);
+});
+
 Deno.test("release notes rank below the guide that says the same", async () => {
   using t = await indexed({ "docs/operations.md": GUIDE, "CHANGELOG.md": CHANGELOG });
   const r = await t.search("rotate the signing key and retire the old key");

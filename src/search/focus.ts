@@ -228,7 +228,7 @@ export function focusCandidates(
     return { ...c, best: nameOf(c, shown), units: shown, copies: [], focus };
   });
   focused.sort((a, b) => b.focus - a.focus || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return [...foldCopies(focused, texts, tuning.copyJaccard, q.near), ...tail];
+  return [...foldCopies(focused, texts, tuning.copyJaccard, q.near, exists), ...tail];
 }
 
 /**
@@ -495,18 +495,28 @@ function hashLine(
  * `.umd.js` builds are copies although the `.cjs` adds its `exports.x = x`
  * lines and the UMD build indents) — and whose shown units are in both: a
  * copy that differs in the very section or function a hit shows is a hit of
- * its own. `texts` holds each candidate's units by key. The first copy under
- * `near` (a folder) stands for the group, in the best one's place.
+ * its own. `texts` holds each candidate's units by key. The first copy on
+ * disk (`present`, asked once a path, only of files that fold) stands for
+ * the group, in the best one's place, the first under `near` (a folder) of
+ * those: a copy deleted since it was indexed is not what is shown.
  */
 export function foldCopies(
   list: readonly FocusedCandidate[],
   texts: ReadonlyMap<string, UnitTexts>,
   threshold: number,
   near?: string,
+  present: (path: string) => boolean = () => true,
 ): FocusedCandidate[] {
   const isNear = (c: FocusedCandidate) =>
     near !== undefined && c.best.path !== null &&
     c.best.path.startsWith(near.replace(/\/+$/, "") + "/");
+  const seen = new Map<string, boolean>();
+  const onDisk = (c: FocusedCandidate) => {
+    const path = c.best.path!;
+    let is = seen.get(path);
+    if (is === undefined) seen.set(path, is = present(path));
+    return is;
+  };
   const out: FocusedCandidate[] = [];
   const kept: (UnitTexts | undefined)[] = [];
   for (const c of list) {
@@ -514,7 +524,9 @@ export function foldCopies(
     const twin = out.findIndex((o, i) => isCopy(o, kept[i], c, units, threshold));
     if (twin >= 0) {
       const first = out[twin]!;
-      out[twin] = isNear(c) && !isNear(first)
+      const [was, is] = [onDisk(first), onDisk(c)];
+      const stands = was !== is ? is : isNear(c) && !isNear(first);
+      out[twin] = stands
         ? { ...c, copies: [first.best.path!, ...first.copies], focus: first.focus }
         : { ...first, copies: [...first.copies, c.best.path!] };
       continue;

@@ -319,7 +319,7 @@ export class Verifier {
       summary: at.summary,
       others: c.others.length,
       symbols: symbolsOf(c, at.line, at.endLine, movedTo),
-      copies: c.copies,
+      copies: this.#copiesOnDisk(c.copies, at.path),
       ref_id: m.ref_id,
       legs,
       freshness: {
@@ -329,6 +329,19 @@ export class Verifier {
         root_audited_at: m.root_id === null ? null : this.#audited(m.root_id),
       },
     };
+  }
+
+  /**
+   * The copies a hit at `shown` lists: those on disk, but itself (a copy the
+   * hit was found again at); a gone one is hinted to the reconciler.
+   */
+  #copiesOnDisk(copies: readonly string[], shown: string | null): string[] {
+    return copies.filter((p) => {
+      if (p === shown) return false;
+      if (statFile(p)) return true;
+      this.#hints.add(p);
+      return false;
+    });
   }
 
   /**
