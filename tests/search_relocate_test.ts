@@ -157,6 +157,16 @@ Deno.test("a symbol cut off the end of its file is listed at the lines its hit n
   assert.deepEqual([own.name, own.line, own.end_line], [hit.symbol, hit.line, hit.end_line]);
 });
 
+Deno.test("a symbol whose body was cut off the end of its file ends at the file's end", async () => {
+  using t = await indexed();
+  const shapes = join(t.root, "pkg/shapes.py");
+  // Square's header stays, on the last line; its methods are gone.
+  Deno.writeTextFileSync(shapes, SHAPES.split("\n").slice(0, 15).join("\n") + "\n");
+  const hit = await t.first("square");
+  assert.equal(at(hit), "Square:15-15");
+  assert.ok(hit.symbols.every((s) => s.end_line <= 15), JSON.stringify(hit.symbols));
+});
+
 Deno.test("a file moved unchanged comes back REBUILT at its own lines, not 'changed', its symbols listed as before", async () => {
   using t = await indexed();
   const before = listed(await t.first("square area side length"));

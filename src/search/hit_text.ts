@@ -31,16 +31,26 @@ export function spanOf(
   if (changed && m.signature) {
     const lines = text.split("\n");
     const found = place ? place(lines) : definitionLine(lines, m.signature, start);
+    const last = lastLine(text);
     if (found === undefined || found === null) {
-      const last = Math.max(1, lines.length - (text.endsWith("\n") ? 1 : 0));
       end = Math.min(end, last);
       start = Math.min(start, end);
       return { line: start, endLine: end, text: "", lost: true };
     }
-    end = found + (end - start);
+    // Its length kept, but not past the file's end (its body cut away).
+    end = Math.min(found + (end - start), Math.max(found, last));
     start = found;
   }
   return { line: start, endLine: end, text: linesOf(text, start, end) };
+}
+
+/** The number of a text's last line, 1-based: a final newline ends a line, it starts none. */
+export function lastLine(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < text.length - 1; i = text.indexOf("\n", i + 1)) {
+    n++;
+  }
+  return n;
 }
 
 /**

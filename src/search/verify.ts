@@ -19,7 +19,7 @@ import {
 } from "../files/mod.ts";
 import { type Journal, lastAudit, listRoots } from "../store/mod.ts";
 import { notePaths } from "./notes.ts";
-import { clip, isSemanticOnly, kindOf, spanOf, summaryOf, symbolOf } from "./hit_text.ts";
+import { clip, isSemanticOnly, kindOf, lastLine, spanOf, summaryOf, symbolOf } from "./hit_text.ts";
 import { type ChunkMeta, isFileChunk } from "./rank.ts";
 import type { FocusedCandidate as Candidate } from "./focus.ts";
 import type { ReadCache } from "./file_reads.ts";
@@ -121,16 +121,23 @@ export class Verifier {
           ? undefined
           : lineNow(lines ??= text.split("\n"), u.id) ?? null
       : undefined;
-    return this.#hit(c, verdict === "STALE" ? "WEAK" : verdict, reason, {
-      path,
-      line: span.line,
-      endLine: span.endLine,
-      coverage: cov,
-      movedFrom: null,
-      summary: summaryOf(m, span.text),
-      checked: hash === "unchecked" ? "stat" : "hash",
-      behind: changed ? this.#now - (st.mtime?.getTime() ?? this.#now) : null,
-    }, movedTo);
+    return this.#hit(
+      c,
+      verdict === "STALE" ? "WEAK" : verdict,
+      reason,
+      {
+        path,
+        line: span.line,
+        endLine: span.endLine,
+        coverage: cov,
+        movedFrom: null,
+        summary: summaryOf(m, span.text),
+        checked: hash === "unchecked" ? "stat" : "hash",
+        behind: changed ? this.#now - (st.mtime?.getTime() ?? this.#now) : null,
+      },
+      movedTo,
+      changed ? lastLine(text) : undefined,
+    );
   }
 
   /**
@@ -300,6 +307,7 @@ export class Verifier {
       behind: number | null;
     },
     movedTo?: (u: ChunkMeta) => number | null | undefined,
+    fileEnd?: number,
   ): VerifiedHit {
     const m = c.best;
     const legs = [...new Set([m, ...c.others].flatMap((o) => o.legs))];
@@ -318,7 +326,7 @@ export class Verifier {
       moved_from: at.movedFrom,
       summary: at.summary,
       others: c.others.length,
-      symbols: symbolsOf(c, at.line, at.endLine, movedTo),
+      symbols: symbolsOf(c, at.line, at.endLine, movedTo, fileEnd),
       copies: this.#copiesOnDisk(c.copies, at.path),
       ref_id: m.ref_id,
       legs,
@@ -412,7 +420,8 @@ export class Verifier {
  * The units of a hit's file that answer the query, best first, at most five;
  * the first is the hit's own symbol at the lines it was verified at, the
  * others where `movedTo` finds them now in a changed file (left out when it
- * finds them nowhere: `null`), else where indexed. A hit whose file was
+ * finds them nowhere: `null`), else where indexed, none past `fileEnd`
+ * (a changed file's end). A hit whose file was
  * not read (moved: found again after ranking) lists its own symbol alone;
  * a note or memory lists none.
  */
@@ -421,6 +430,7 @@ function symbolsOf(
   line: number | null,
   endLine: number | null,
   movedTo?: (u: ChunkMeta) => number | null | undefined,
+  fileEnd = Infinity,
 ): HitSymbol[] {
   // A note or memory is its own text, with no lines in the file it points at.
   if (c.best.path_id === null) return [];
@@ -440,7 +450,7 @@ function symbolsOf(
       name: m.title,
       kind: kindOf({ ...m, score: 0, legs: [] }) ?? "file",
       line: now,
-      end_line: own ?? (m.end_line ?? m.start_line ?? 1) + shift,
+      end_line: own ?? Math.max(now, Math.min((m.end_line ?? m.start_line ?? 1) + shift, fileEnd)),
       score: Math.round(u.score * 1e4) / 1e4,
     }];
   });
