@@ -356,10 +356,15 @@ Deno.test("filters narrow by kind, language, path and repo; an unknown repo or l
   assert.ok((await here(t.repo, ".")).length > 0);
   const portfolio = join(t.repo, "src/portfolio");
   for (
-    const [cwd, repo] of [[t.repo, "./src/portfolio"], [join(t.repo, "src"), "./portfolio"], [
-      portfolio,
-      ".",
-    ], [t.repo, portfolio]]
+    const [cwd, repo] of [
+      [t.repo, "./src/portfolio"],
+      [join(t.repo, "src"), "./portfolio"],
+      [portfolio, "."],
+      [t.repo, portfolio],
+      // A folder's path without `./`: from here, or under a root when it is not here.
+      [t.repo, "src/portfolio"],
+      ["/", "src/portfolio"],
+    ]
   ) {
     const paths = await here(cwd!, repo!);
     assert.ok(

@@ -87,14 +87,22 @@ export function searchArgs(args: readonly string[]): SearchArgs {
 }
 
 /**
- * A repository written as a path (`.`, `./app`, `../lib`, `/abs`) is the
- * folder it names from here, through any linked folder (roots are recorded
- * by their real path); a name (`app`) is left as it is.
+ * A repository written as a path (`.`, `./app`, `../lib`, `/abs`, or
+ * `app/lib` when it is a folder here) is the folder it names from here,
+ * through any linked folder (roots are recorded by their real path); a name
+ * (`app`), or a relative path not here (`app/lib`: under every root), is
+ * left as it is.
  */
 function resolveRepoOption(r: string): string {
   const path = r === "." || r === ".." || r.startsWith("./") || r.startsWith("../") ||
     r.startsWith("/");
-  return path ? canonicalPath(resolve(r)) : r;
+  if (path) return canonicalPath(resolve(r));
+  if (!r.replace(/\/+$/, "").includes("/")) return r;
+  try {
+    return Deno.statSync(resolve(r)).isDirectory ? canonicalPath(resolve(r)) : r;
+  } catch {
+    return r;
+  }
 }
 
 /**

@@ -19,8 +19,9 @@ export class SearchFilterError extends UsageError {
 
 /**
  * The request's filters as a {@link ChunkFilter}: `repo` → the roots (or
- * folders directly under a root) of that name, or the indexed folder at
- * that absolute path; a relative `pathPrefix` → that folder under every
+ * folders directly under a root) of that name, the indexed folders at that
+ * relative path under the roots, or the indexed folder at that absolute
+ * path; a relative `pathPrefix` → that folder under every
  * root; `lang` in any case. Throws {@link SearchFilterError} for a repo or a
  * language the index does not hold, naming the ones it does, and for a path
  * that is neither on disk nor in the index.
@@ -81,7 +82,8 @@ export function resolveFilter(j: Journal, req: SearchRequest): ChunkFilter {
     const indexedUnder = (dir: string) =>
       j.get("SELECT 1 FROM paths WHERE path >= ? AND path < ? LIMIT 1", dir + "/", dir + "0") !==
         undefined;
-    if (list.length === 0 && !name.includes("/")) {
+    // A folder by name directly under a root (`app`), or by its path under one (`app/lib`).
+    if (list.length === 0 && !name.startsWith("/")) {
       for (const r of roots) {
         const dir = `${r}/${name}`;
         if (indexedUnder(dir)) list.push(dir);
