@@ -281,6 +281,10 @@ Deno.test("the SDK client lists every tool with a schema and honest annotations,
     const badArgs = await call("search", {});
     assert.equal(badArgs.isError, true);
     assert.match(text(badArgs), /query/);
+    // A query of spaces asks nothing: an error, not "no hits".
+    const spaces = await call("search", { query: "   " });
+    assert.equal(spaces.isError, true, text(spaces));
+    assert.match(text(spaces), /Empty query/);
     const unknownSymbol = await call("callers", { symbol: "no_such_function_anywhere" });
     assert.equal(unknownSymbol.isError, true);
     assert.match(text(unknownSymbol), /No symbol "no_such_function_anywhere"/);

@@ -27,6 +27,9 @@ export const searchTool: ToolDef = {
   },
   annotations: LOOKUP,
   async run(a, ctx) {
+    if (a.query.trim() === "") {
+      throw new Error("Empty query: say what you are looking for, in words or identifiers");
+    }
     // The team's memories, copied into the journal before it is read.
     const behind = a.kind === undefined || a.kind === "memory" ? await pullTeamMemories(ctx) : null;
     const res = await search(ctx.journal(), {
