@@ -164,6 +164,38 @@ Deno.test("nested roots converge when the inner root is added first", async () =
   await nestedRoots("inner first");
 });
 
+Deno.test("a plain reconcile applies roots add and remove, as the roots' help says", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const outer = join(base, "outer");
+  const inner = join(outer, "inner");
+  writeTree(outer, {
+    "a.ts": "export function outerA() {}\n",
+    "inner/b.ts": "export function innerB() {}\n",
+  });
+  // Each step: change the roots, then `heimdall reconcile` with no path and no --all.
+  const step = async (args: string[], want: string[]) => {
+    const roots = await cli(home, ["roots", ...args]);
+    assert.equal(roots.code, 0, roots.stderr);
+    const rec = await cli(home, ["reconcile"]);
+    assert.equal(rec.code, 0, rec.stderr);
+    assert.deepEqual(owners(home), want.sort(), args.join(" "));
+    const v = await cli(home, ["verify"]);
+    assert.equal(v.code, 0, `verify after roots ${args.join(" ")}:\n${v.stdout}`);
+  };
+  try {
+    await step(["add", outer], [`${outer}/a.ts <- ${outer}`, `${inner}/b.ts <- ${outer}`]);
+    await step(["add", inner], [`${outer}/a.ts <- ${outer}`, `${inner}/b.ts <- ${inner}`]);
+    // The inner root's files go back to the outer root, not out of the index.
+    await step(["remove", inner], [`${outer}/a.ts <- ${outer}`, `${inner}/b.ts <- ${outer}`]);
+    const callers = await cli(home, ["callers", "innerB"]);
+    assert.match(callers.stdout, /function innerB — /, callers.stderr);
+    await step(["remove", outer], []);
+  } finally {
+    removeTree(base);
+  }
+});
+
 Deno.test("the daemon hands a nested root's files over when it is added, and back when it is removed", async () => {
   const base = tempDir();
   const home = join(base, "home");

@@ -25,6 +25,7 @@ import {
   pathNodes,
   type PathStat,
   type PendingRecord,
+  queuedFor,
   recordAudit,
   replaceOwnedRowsInParts,
   retractPathInParts,
@@ -117,6 +118,13 @@ const BULK_CHANGES = 200;
  * file), where a file given a new function takes 0.35 s.
  */
 const SAME_SURFACE_SHARE = 1 / 25;
+
+/**
+ * The queue's reason for the folder of a root added, or removed from inside
+ * another root (see `syncRoots`): drained like any queued path, unless an
+ * audit of the root that owns it walks it first.
+ */
+const ROOTS_CHANGED = "roots changed";
 
 /**
  * The single writer. Every row of the index is written here, and only while
@@ -255,7 +263,12 @@ export class Reconciler {
 
   /**
    * Mirrors the configured roots into the journal: new roots get a row, roots
-   * no longer configured are retracted with every row their paths own.
+   * no longer configured are retracted with every row their paths own. The
+   * folder of each root added, and of each root removed from inside another
+   * root, is queued in the same transaction, so whichever writer drains the
+   * queue next (a plain `heimdall reconcile` too) indexes the new root and
+   * hands a removed nested root's files back to the root around it; a crash
+   * in between loses neither.
    */
   syncRoots(config: Config = this.config): { added: string[]; removed: string[] } {
     this.config = config;
@@ -274,6 +287,9 @@ export class Reconciler {
         if (!have.some((r) => r.path === path)) added.push(path);
         upsertRoot(this.journal, path, depth);
       }
+      const now = listRoots(this.journal);
+      const owed = [...added, ...removed.filter((p) => rootFor(now, p) !== undefined)];
+      if (owed.length > 0) enqueuePaths(this.journal, owed, ROOTS_CHANGED);
     });
     this.#roots = listRoots(this.journal);
     // Root ids can be reused after a removal: nothing cached may outlive it.
@@ -378,12 +394,31 @@ export class Reconciler {
       {},
   ): Promise<PassStats> {
     const stats = emptyStats();
-    for (const root of options.roots ?? this.#roots) {
+    const roots = options.roots ?? this.#roots;
+    for (const root of roots) {
       await this.#reconcileTree(root, "", options.deep ?? false, stats, options.onProgress);
     }
+    this.#dropWalked(roots);
     await this.#retryTimeMisses(stats);
     await this.#resolveWhole();
     return stats;
+  }
+
+  /**
+   * Takes off the queue the folders of changed roots (see `syncRoots`) that
+   * an audit of `walked` has just converged: `heimdall index DIR` adds a root
+   * and audits it, and a second walk of it would find nothing to do.
+   */
+  #dropWalked(walked: readonly RootRow[]): void {
+    const owed = queuedFor(this.journal, ROOTS_CHANGED);
+    if (owed.length === 0) return;
+    const ids = new Set(walked.map((root) => root.id));
+    this.journal.tx(() => {
+      for (const q of owed) {
+        const owner = rootFor(this.#roots, q.path);
+        if (owner !== undefined && ids.has(owner.id)) completeQueued(this.journal, q.path, q.seq);
+      }
+    });
   }
 
   /**

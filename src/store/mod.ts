@@ -44,7 +44,14 @@ export {
   UNFINISHED,
 } from "./owned.ts";
 export type { ExpectedGeneration, Replaced } from "./owned.ts";
-export { completeQueued, deferQueued, dueQueue, enqueuePaths, queueStats } from "./queue.ts";
+export {
+  completeQueued,
+  deferQueued,
+  dueQueue,
+  enqueuePaths,
+  queuedFor,
+  queueStats,
+} from "./queue.ts";
 export { deleteRoot, lastAudit, listRoots, recordAudit, rootFor, upsertRoot } from "./roots.ts";
 export {
   depthClamps,

@@ -53,6 +53,11 @@ export function completeQueued(j: Journal, path: string, seq: number): boolean {
   return j.run("DELETE FROM queue WHERE path = ? AND seq = ?", path, seq) > 0;
 }
 
+/** The queued paths that were last queued for `reason`, with their `seq`. Reading only. */
+export function queuedFor(j: Journal, reason: string): QueueRow[] {
+  return j.all<QueueRow>("SELECT * FROM queue WHERE reason = ? ORDER BY path", reason);
+}
+
 /** Puts a queued path back with a back-off delay; counts the attempt. */
 export function deferQueued(j: Journal, path: string, delayMs: number, now = Date.now()): void {
   j.run(
