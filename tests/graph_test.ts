@@ -345,6 +345,37 @@ Deno.test("overloads, which share a name, are told apart as path:line, the place
   removeTree(base);
 });
 
+Deno.test("a file or Class.method is matched by its exact characters: `_` and `%` are no wildcards, case counts", async () => {
+  const base = tempDir();
+  const repo = join(base, "py");
+  const home = join(base, "home");
+  writeTree(repo, {
+    "a/Util.py": "def run():\n    pass\n",
+    "b/util.py": "def run():\n    pass\n",
+    "c/load_all.py": "def go():\n    pass\n",
+    "c/load-all.py": "def go():\n    pass\n",
+    "c/load%.py": "def go():\n    pass\n",
+    "m.py": "class Outer:\n    class Parser:\n        def read_all(self):\n            pass\n\n" +
+      "class Other:\n    class parser:\n        def READ_ALL(self):\n            pass\n" +
+      "        def readXall(self):\n            pass\n",
+  });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const one = async (query: string, path: string, qualname: string) => {
+    const r = await cli(home, ["callers", query, "--json"], { cwd: repo });
+    assert.equal(r.code, 1, `${query}: ${r.stderr}`);
+    const { symbol } = JSON.parse(r.stdout);
+    assert.deepEqual([relative(repo, symbol.path), symbol.qualname], [path, qualname], query);
+  };
+  await one("util.py:run", "b/util.py", "run");
+  await one("Util.py:run", "a/Util.py", "run");
+  await one("load_all.py:go", "c/load_all.py", "go");
+  await one("c/load_all.py:go", "c/load_all.py", "go");
+  await one("load%.py:go", "c/load%.py", "go");
+  await one("Parser.read_all", "m.py", "Outer.Parser.read_all");
+  await one("m.py:Parser.read_all", "m.py", "Outer.Parser.read_all");
+  removeTree(base);
+});
+
 Deno.test("callers, callees and blast-radius list the first --limit (default 100) and say how many more there are", async () => {
   const base = tempDir();
   const repo = join(base, "fan");

@@ -115,7 +115,8 @@ export function pickColumns<K extends keyof Definition>(
 /**
  * The definitions `q` names, read from the journal only (the disk may have
  * moved on since: search's verification says so). Indexed look-ups, except a
- * qualified-name suffix or a file named by suffix, which scan. Unordered
+ * qualified-name suffix or a file named by suffix, which scan. Names and
+ * paths match by their exact characters. Unordered
  * unless `q.order` says otherwise.
  */
 export function definitions(j: Journal, q: DefinitionQuery): Definition[] {
@@ -131,7 +132,14 @@ export function definitions(j: Journal, q: DefinitionQuery): Definition[] {
   if (q.notPathId !== undefined) cond("n.path_id != ?", q.notPathId);
   if (q.fileLike !== undefined) {
     const { abs, written } = q.fileLike;
-    cond("(p.path = ? OR p.rel = ? OR p.path LIKE '%/' || ?)", abs, written, written);
+    // Compared, not LIKE: `_` and `%` are a file name's characters, and its case counts.
+    cond(
+      "(p.path = ? OR p.rel = ? OR substr(p.path, -1 - length(?)) = '/' || ?)",
+      abs,
+      written,
+      written,
+      written,
+    );
   }
   if (q.name !== undefined) cond("n.name = ?", q.name);
   if (q.names !== undefined) {
@@ -145,7 +153,12 @@ export function definitions(j: Journal, q: DefinitionQuery): Definition[] {
     cond("(n.qualname = ? OR n.name = ?)", q.nameOrQualname, q.nameOrQualname);
   }
   if (q.qualnameOrSuffix !== undefined) {
-    cond("(n.qualname = ? OR n.qualname LIKE '%.' || ?)", q.qualnameOrSuffix, q.qualnameOrSuffix);
+    cond(
+      "(n.qualname = ? OR substr(n.qualname, -1 - length(?)) = '.' || ?)",
+      q.qualnameOrSuffix,
+      q.qualnameOrSuffix,
+      q.qualnameOrSuffix,
+    );
   }
   if (q.structHash !== undefined) cond("n.struct_hash = ?", q.structHash);
   if (q.kind !== undefined) where.push(KIND[q.kind]);
