@@ -45,6 +45,17 @@ interface RefRow {
 /** The columns of a reference, the same in `pending_edges` and `edges`, in {@link RefRow}'s order. */
 const REF_COLUMNS = "owner_id, src, kind, target, name, module, module_tail, line, args, imported";
 
+/**
+ * Whether an import that found only a module (`how = 'module'`) lands
+ * elsewhere now (pure): on a definition of the name it imports, or on
+ * another module. `from pkg.core import models` finds the package's
+ * `__init__.py` while `pkg/core/models.py` is not indexed, and that module
+ * once it is, as a fresh index would.
+ */
+function upgrades(found: { dst: string; how: string }, edge: { dst: string }): boolean {
+  return found.how !== "module" || found.dst !== edge.dst;
+}
+
 /** Puts a reference (back) among the pending ones. */
 function insertPending(j: Journal, r: RefRow): void {
   j.run(
@@ -898,15 +909,15 @@ export class Resolver {
       let upgraded = false;
       for (const owner of owners) {
         for (
-          const ref of j.all<RefRow>(
-            `SELECT rowid, ${REF_COLUMNS} FROM edges
+          const ref of j.all<RefRow & { dst: string }>(
+            `SELECT rowid, ${REF_COLUMNS}, dst FROM edges
              WHERE owner_id = ? AND kind = 'imports' AND how = 'module' AND name != '*'`,
             owner,
           )
         ) {
           const o = this.#owner(owner);
           const found = o && this.#resolve(o, ref);
-          if (found && found.how !== "module") {
+          if (found && upgrades(found, ref)) {
             j.run(
               "UPDATE edges SET dst = ?, how = ? WHERE rowid = ?",
               found.dst,
@@ -1070,8 +1081,8 @@ export class Resolver {
     const before = importsBefore ?? this.#importsThrough(ownerId, inTails, tails);
     const reopened = this.#reopenThrough(ownerId, inTails, tails);
     for (
-      const ref of j.all<RefRow>(
-        `SELECT rowid, ${REF_COLUMNS} FROM edges
+      const ref of j.all<RefRow & { dst: string }>(
+        `SELECT rowid, ${REF_COLUMNS}, dst FROM edges
          WHERE owner_id = ? AND kind = 'imports' AND how = 'module' AND module_tail IN ${inTails}`,
         ownerId,
         ...tails,
@@ -1079,7 +1090,7 @@ export class Resolver {
     ) {
       const owner = this.#owner(ownerId);
       const found = owner && this.#resolve(owner, ref);
-      if (!found || found.how === "module") continue;
+      if (!found || !upgrades(found, ref)) continue;
       j.run("UPDATE edges SET dst = ?, how = ? WHERE rowid = ?", found.dst, found.how, ref.rowid);
       this.#starLevels.clear();
     }
