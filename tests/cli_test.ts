@@ -433,3 +433,21 @@ Deno.test("status counts the files another build derived, and reconcile --all de
   assert.doesNotMatch(after.stdout, /^derive/m);
   removeTree(base);
 });
+
+Deno.test("reconcile says so when a file it reconciled is now skipped: binary, its symbols gone", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, { "a.py": "def alpha():\n    pass\n" });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  Deno.writeFileSync(join(repo, "a.py"), new Uint8Array([0, 1, 2, 0, 255]));
+  const r = await cli(home, ["reconcile", join(repo, "a.py")]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(
+    r.stdout,
+    /: 0 changed, .*, 1 skipped, kept at L1 \(`heimdall depth PATH` says why\)/,
+  );
+  const depth = await cli(home, ["depth", join(repo, "a.py")]);
+  assert.match(depth.stdout, /clamped +binary file/);
+  removeTree(base);
+});

@@ -65,6 +65,10 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       `reconciled ${plural(stats.seen, "path")} in ${
         seconds(performance.now() - t0)
       }: ${stats.changed} changed, ${stats.touched} touched, ${stats.retracted} removed, ${stats.unchanged} unchanged${
+        // A file turned binary or too large lost its symbols: never silently.
+        stats.skipped > 0
+          ? `, ${stats.skipped} skipped, kept at L1 (\`heimdall depth PATH\` says why)`
+          : ""}${
         stats.errors > 0 ? `, ${stats.errors} unreadable (\`heimdall verify\` names them)` : ""
       }${stats.queued > 0 ? `, ${stats.queued} still queued` : ""}`,
     );

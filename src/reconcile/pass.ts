@@ -104,10 +104,15 @@ export class Followers {
     return this.#list;
   }
 
-  /** Tells every follower of a committed batch; undefined when none listens. */
-  get onCommitted(): ((pathIds: readonly number[]) => void) | undefined {
-    if (!this.#list.some((f) => f.committed)) return undefined;
+  /**
+   * Tells every follower of a committed batch, and makes them due when it
+   * replaced a path's rows: a file turned binary, too large or unreadable
+   * lost its symbols and chunks as surely as an edited one, though the
+   * pass counts it as skipped or failed, not changed.
+   */
+  get onCommitted(): (pathIds: readonly number[]) => void {
     return (ids) => {
+      if (ids.length > 0) this.#due = true;
       for (const f of this.#list) f.committed?.(ids);
     };
   }

@@ -198,10 +198,10 @@ export class Reconciler {
   /**
    * Called after each batch's transaction commits, with the ids of the paths
    * whose rows it replaced: tells every follower (the embedding pass embeds
-   * their new chunks first). Runs outside the transaction; undefined when no
-   * follower listens to commits.
+   * their new chunks first) and makes them due after the pass. Runs outside
+   * the transaction.
    */
-  get onCommitted(): ((pathIds: readonly number[]) => void) | undefined {
+  get onCommitted(): (pathIds: readonly number[]) => void {
     return this.#followers.onCommitted;
   }
   /** The resolution a commit started and left to run in steps of its own (see #afterChange). */
@@ -725,7 +725,7 @@ export class Reconciler {
       maxMs: this.txBudgetMs,
       beforeCommit: () => flushVocab(journal, vocab),
     });
-    if (this.#committed.length > 0) this.onCommitted?.(this.#committed);
+    if (this.#committed.length > 0) this.onCommitted(this.#committed);
     signal?.throwIfAborted();
     for (const dir of expand) {
       const root = rootFor(this.#roots, dir.path);

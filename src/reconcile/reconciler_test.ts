@@ -236,3 +236,27 @@ Deno.test("a pass that indexes a quarter of the files or more leaves one full-te
   const hits = t.journal.all("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH 'lantern'");
   assert.equal(hits.length, 150);
 });
+
+Deno.test("a file turned binary or too large loses its symbols, and what follows the index runs after that pass", async () => {
+  const ex = new LineExtractor();
+  using t = setup({ "a.ts": "function one\n", "b.ts": "function two\n" }, ex, {
+    maxFileBytes: 1000,
+  });
+  let runs = 0;
+  t.r.follow({ name: "counter", afterPass: () => void runs++ });
+  await t.r.pass({ audit: true });
+  await t.r.pass({ audit: true });
+  assert.equal(runs, 1, "the first pass runs them; an unchanged index does not");
+  const symbols = () =>
+    t.journal.all<{ name: string }>("SELECT name FROM nodes WHERE kind = 'function' ORDER BY name")
+      .map((n) => n.name);
+  Deno.writeFileSync(join(t.root, "a.ts"), new Uint8Array([0, 1, 2, 0, 255]));
+  const binary = await t.r.pass({ paths: [join(t.root, "a.ts")] });
+  assert.equal(binary.stats.skipped, 1);
+  assert.deepEqual(symbols(), ["two"]);
+  assert.equal(runs, 2, "the followers see that a.ts's symbols are gone");
+  Deno.writeTextFileSync(join(t.root, "b.ts"), "function two\n" + "// filler\n".repeat(200));
+  await t.r.pass({ audit: true });
+  assert.deepEqual(symbols(), []);
+  assert.equal(runs, 3, "and that b.ts's are");
+});
