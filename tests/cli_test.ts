@@ -451,3 +451,31 @@ Deno.test("reconcile says so when a file it reconciled is now skipped: binary, i
   assert.match(depth.stdout, /clamped +binary file/);
   removeTree(base);
 });
+
+Deno.test("a root's depth lowered with index --depth or roots add --depth drops the deeper rows", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, {
+    "a.py": "def alpha():\n    beta()\n\ndef beta():\n    pass\n",
+  });
+  // Written an hour ago: a row read just after a write is re-read anyway (racy).
+  const hourAgo = new Date(Date.now() - 3600_000);
+  Deno.utimeSync(join(repo, "a.py"), hourAgo, hourAgo);
+  const counts = async () => {
+    const status = await cli(home, ["status"]);
+    return /graph +(\d+) nodes?, (\d+) edges?/.exec(status.stdout)?.slice(1, 3).map(Number);
+  };
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  assert.deepEqual(await counts(), [3, 1]);
+  assert.equal((await cli(home, ["index", repo, "--depth", "L2"])).code, 0);
+  assert.deepEqual(await counts(), [3, 0], "L2: the symbols, no call edge");
+  const depth = await cli(home, ["depth", join(repo, "a.py")]);
+  assert.match(depth.stdout, /effective +L2 symbols/);
+  assert.equal((await cli(home, ["roots", "add", repo, "--depth", "L1"])).code, 0);
+  assert.equal((await cli(home, ["reconcile", "--all"])).code, 0);
+  assert.deepEqual(await counts(), [0, 0], "L1: no symbols");
+  const v = await cli(home, ["verify"]);
+  assert.equal(v.code, 0, v.stdout);
+  removeTree(base);
+});

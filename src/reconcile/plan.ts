@@ -99,15 +99,19 @@ function sameStat(o: { size: number; mtimeMs: number }, row: PathStat): boolean 
  * settled when it reached the wanted depth, or was already tried at that
  * depth and degraded for a reason more time cannot fix (a syntax error, a
  * missing grammar: not retried until the bytes or this build's capability
- * change). Not settled: a row that missed the parse *time* budget with tries
- * left ({@link parseTry}), and a file that could not be read (one failed
- * open per audit, so it is picked up once its permissions are fixed).
+ * change). Not settled: a row deeper than wanted (its root now asks for
+ * less: `index --depth L2` on an L3 root), a row that missed the parse
+ * *time* budget with tries left ({@link parseTry}), and a file that could
+ * not be read (one failed open per audit, so it is picked up once its
+ * permissions are fixed).
  */
 export function rowSettled(
   row: Pick<PathStat, "state" | "reason" | "effective_depth" | "target_depth" | "depth_reason">,
   wantDepth: Depth,
 ): boolean {
   if (row.state === "error") return !(row.reason ?? "").startsWith(UNREADABLE);
+  // Every file keeps its row: L0 is read as L1.
+  if (row.effective_depth > Math.max(1, wantDepth)) return false;
   if (row.effective_depth >= wantDepth) return true;
   if (row.target_depth !== wantDepth) return false;
   const t = parseTry(row.depth_reason);

@@ -144,6 +144,11 @@ Deno.test("rowSettled() leaves only fixable rows unsettled", () => {
   const base = { state: "indexed" as const, reason: null, depth_reason: null };
   assert.equal(rowSettled({ ...base, effective_depth: 3, target_depth: 3 }, 3), true);
   assert.equal(rowSettled({ ...base, effective_depth: 1, target_depth: 1 }, 3), false);
+  // A root asked for less than its rows hold: read again, shallower.
+  assert.equal(rowSettled({ ...base, effective_depth: 3, target_depth: 3 }, 2), false);
+  assert.equal(rowSettled({ ...base, effective_depth: 2, target_depth: 3 }, 1), false);
+  // L0 still keeps a file's row (L1): nothing shallower to read.
+  assert.equal(rowSettled({ ...base, effective_depth: 1, target_depth: 1 }, 0), true);
   assert.equal(
     rowSettled({ ...base, effective_depth: 1, target_depth: 3, depth_reason: "no grammar" }, 3),
     true,
