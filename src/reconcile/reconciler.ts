@@ -264,11 +264,11 @@ export class Reconciler {
   /**
    * Mirrors the configured roots into the journal: new roots get a row, roots
    * no longer configured are retracted with every row their paths own. The
-   * folder of each root added, and of each root removed from inside another
-   * root, is queued in the same transaction, so whichever writer drains the
-   * queue next (a plain `heimdall reconcile` too) indexes the new root and
-   * hands a removed nested root's files back to the root around it; a crash
-   * in between loses neither.
+   * folder of each root added, given another depth, or removed from inside
+   * another root, is queued in the same transaction, so whichever writer
+   * drains the queue next (a plain `heimdall reconcile` too) indexes the new
+   * root, reads the root again at its depth, and hands a removed nested
+   * root's files back to the root around it; a crash in between loses none.
    */
   syncRoots(config: Config = this.config): { added: string[]; removed: string[] } {
     this.config = config;
@@ -283,12 +283,19 @@ export class Reconciler {
         deleteRoot(this.journal, r.id);
         removed.push(r.path);
       }
+      const depthChanged: string[] = [];
       for (const [path, depth] of want) {
-        if (!have.some((r) => r.path === path)) added.push(path);
+        const had = have.find((r) => r.path === path);
+        if (!had) added.push(path);
+        else if (had.depth !== depth) depthChanged.push(path);
         upsertRoot(this.journal, path, depth);
       }
       const now = listRoots(this.journal);
-      const owed = [...added, ...removed.filter((p) => rootFor(now, p) !== undefined)];
+      const owed = [
+        ...added,
+        ...depthChanged,
+        ...removed.filter((p) => rootFor(now, p) !== undefined),
+      ];
       if (owed.length > 0) enqueuePaths(this.journal, owed, ROOTS_CHANGED);
     });
     this.#roots = listRoots(this.journal);
