@@ -402,6 +402,27 @@ Deno.test("a file or Class.method is matched by its exact characters: `_` and `%
   removeTree(base);
 });
 
+Deno.test("path:name and path:line name a file through a linked folder, as symbols PATH does", async () => {
+  const base = tempDir();
+  const repo = join(base, "repo");
+  const home = join(base, "home");
+  writeTree(repo, {
+    "src/a.py": "def alpha():\n    beta()\n\ndef beta():\n    pass\n",
+  });
+  Deno.symlinkSync(repo, join(base, "link"));
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const outline = await cli(home, ["symbols", "link/src/a.py"], { cwd: base });
+  assert.equal(outline.code, 0, outline.stderr);
+  for (const query of ["link/src/a.py:beta", join(base, "link/src/a.py:beta"), "link/src/a.py:4"]) {
+    const r = await cli(home, ["callers", query, "--json"], { cwd: base });
+    assert.equal(r.code, 0, `${query}: ${r.stderr}`);
+    const { symbol, callers } = JSON.parse(r.stdout);
+    assert.equal(symbol.path, join(repo, "src/a.py"), query);
+    assert.deepEqual(callers.map((c: { name: string }) => c.name), ["alpha"], query);
+  }
+  removeTree(base);
+});
+
 Deno.test("callers, callees and blast-radius list the first --limit (default 100) and say how many more there are", async () => {
   const base = tempDir();
   const repo = join(base, "fan");

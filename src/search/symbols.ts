@@ -1,5 +1,5 @@
 import { UsageError } from "../errors/mod.ts";
-import { resolve } from "../files/mod.ts";
+import { canonicalPath, resolve } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { type Definition, definitions, pickColumns } from "./definitions.ts";
 import { isInClass, sameMethod } from "./graph_query.ts";
@@ -75,7 +75,8 @@ function candidatesOf(j: Journal, query: string, cwd: string): SymbolRef[] {
   if (colon > 0) {
     const file = query.slice(0, colon);
     const name = query.slice(colon + 1).replaceAll("::", ".");
-    const fileLike = { abs: resolve(cwd, file), written: file };
+    // Typed through a linked folder, it names the rows of the real one (as `symbols PATH` does).
+    const fileLike = { abs: canonicalPath(resolve(cwd, file)), written: file };
     if (/^[0-9]+$/.test(name)) {
       const atLine = symbolsAtLine(
         definitions(j, { fileLike, kind: "symbol", order: "line" }),
