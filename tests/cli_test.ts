@@ -480,3 +480,35 @@ Deno.test("a root's depth lowered with index --depth or roots add --depth drops 
   assert.equal(v.code, 0, v.stdout);
   removeTree(base);
 });
+
+Deno.test("a path through a linked folder inside a root reconciles the real file, never a copy at the link's name", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, { "src/util.py": "def helper():\n    pass\n" });
+  // A link to a folder of the root, inside it, and one to the root from outside.
+  Deno.symlinkSync(join(repo, "src"), join(repo, "alias"));
+  Deno.symlinkSync(repo, join(base, "outside"));
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  Deno.writeTextFileSync(
+    join(repo, "src/util.py"),
+    "def helper():\n    pass\n\ndef more():\n    pass\n",
+  );
+  const inside = await cli(home, ["reconcile", join(repo, "alias/util.py")]);
+  assert.equal(inside.code, 0, inside.stderr);
+  const hinted = await cli(home, ["hint", join(repo, "alias/util.py")]);
+  assert.equal(hinted.code, 0, hinted.stderr);
+  assert.equal((await cli(home, ["reconcile"])).code, 0);
+  const outside = await cli(home, ["reconcile", join(base, "outside/src/util.py")]);
+  assert.equal(outside.code, 0, outside.stderr);
+  const depth = await cli(home, ["depth", join(base, "outside/src/util.py")]);
+  assert.equal(depth.code, 0, depth.stderr);
+  // One helper, in the real file, which holds the edit: no copy under alias/.
+  const callers = await cli(home, ["callers", "helper", "--json"]);
+  assert.equal(callers.code, 1, callers.stderr);
+  assert.equal(JSON.parse(callers.stdout).symbol.path, join(repo, "src/util.py"), callers.stderr);
+  assert.equal((await cli(home, ["callers", "more"])).code, 1);
+  const v = await cli(home, ["verify"]);
+  assert.equal(v.code, 0, v.stdout);
+  removeTree(base);
+});

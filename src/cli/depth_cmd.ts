@@ -1,5 +1,5 @@
 import { parseFlags } from "./flags.ts";
-import { relative, resolve } from "../files/mod.ts";
+import { canonicalPath, relative, resolve } from "../files/mod.ts";
 import { type Depth, depthName } from "../config/mod.ts";
 import { depthCounts, getPath, hasPathsUnder, Journal, listRoots, rootFor } from "../store/mod.ts";
 import type { Context } from "./context.ts";
@@ -17,7 +17,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseFlags(args, { boolean: ["json"] });
   const journal = Journal.open(ctx.home.journal, { readOnly: true });
   try {
-    const path = positionals.length > 0 ? resolve(positionals[0]!) : undefined;
+    // Roots are recorded by their real path: a path through a linked folder names the real one.
+    const path = positionals.length > 0 ? canonicalPath(resolve(positionals[0]!)) : undefined;
     const row = path === undefined ? undefined : getPath(journal, path);
     const root = path === undefined ? undefined : rootFor(listRoots(journal), path);
     const folder = root !== undefined && hasPathsUnder(journal, root, relative(root.path, path!));

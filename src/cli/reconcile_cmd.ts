@@ -1,5 +1,5 @@
 import { parseFlags } from "./flags.ts";
-import { resolve } from "../files/mod.ts";
+import { canonicalPath, resolve } from "../files/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
 import { plural, seconds } from "../present/fmt.ts";
@@ -17,7 +17,8 @@ export const HELP = `heimdall reconcile [PATH…] [--all] [--deep]
 /** `heimdall reconcile`: one-shot convergence. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseFlags(args, { boolean: ["all", "deep", "json"] });
-  const paths = positionals.map((p) => resolve(p));
+  // Roots are recorded by their real path: a path through a linked folder names the real one.
+  const paths = positionals.map((p) => canonicalPath(resolve(p)));
   const roots = ctx.config().roots;
   const outside = paths.find((p) => !rootFor(roots, p));
   if (outside !== undefined) {

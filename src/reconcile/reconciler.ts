@@ -1,4 +1,4 @@
-import { relative } from "../files/mod.ts";
+import { basename, canonicalPath, dirname, join, relative } from "../files/mod.ts";
 import { type Config, type Depth, type HomePaths, loadConfig } from "../config/mod.ts";
 import {
   DERIVATION,
@@ -902,6 +902,16 @@ export class Reconciler {
         : { path: w.path, expected: null, do: "nothing", why: "outside every root" };
     }
     const rel = w.path.length > root.path.length ? w.path.slice(root.path.length + 1) : "";
+    // A walk never passes a link; a hint or a typed path may go through one.
+    const real = w.classified || rel === "" ? undefined : throughLinkedFolder(w.path);
+    if (real !== undefined) {
+      // Links are never followed: the file is reconciled where it really is.
+      if (rootFor(this.#roots, real)) this.enqueue([real], "hint");
+      const why = "reached through a linked folder";
+      return indexed
+        ? { path: w.path, expected: indexed.generation, do: "retract", why }
+        : { path: w.path, expected: null, do: "nothing", why };
+    }
     let excluded: string | undefined = w.classified ? undefined : inHome(w.path, this.#home);
     let secret = false;
     if (rel !== "" && !w.classified && excluded === undefined) {
@@ -983,6 +993,17 @@ function safeIsDir(path: string): boolean {
  */
 /** The kinds of definitions a call lands on. */
 const CALLABLE = new Set(["function", "method", "constructor"]);
+
+/**
+ * The real path of `path` when a folder on the way to it is a symbolic link
+ * (a typed path or a hint through `alias/` → `src/`); undefined when its
+ * folder is real. Costs a stat of each folder up to the first that exists.
+ */
+function throughLinkedFolder(path: string): string | undefined {
+  const dir = dirname(path);
+  const real = canonicalPath(dir);
+  return real === dir ? undefined : join(real, basename(path));
+}
 
 function definitionShapes(nodes: readonly NodeRecord[]): Map<string, string> {
   const kindOf = new Map(nodes.map((n) => [n.id, n.kind]));
