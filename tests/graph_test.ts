@@ -267,11 +267,17 @@ Deno.test("callers counts the unresolved calls of its name only where they could
   removeTree(base);
 });
 
-Deno.test("symbols says why a path has no outline: no such file, a folder, a link, under no root, not indexed yet", async () => {
+Deno.test("symbols says why a path has no outline: no such file, a folder, a link, under no root, ignored, a secret, not indexed yet", async () => {
   const base = tempDir();
   const repo = join(base, "repo");
   const home = join(base, "home");
-  writeTree(repo, { "src/a.ts": "export function a(): void {}\n" });
+  writeTree(repo, {
+    "src/a.ts": "export function a(): void {}\n",
+    ".gitignore": "gen/\n",
+    "gen/out.ts": "export function g(): void {}\n",
+    "node_modules/x/i.ts": "export function i(): void {}\n",
+    ".env": "MODE=dev\n",
+  });
   writeTree(base, { "outside.ts": "export function b(): void {}\n" });
   assert.equal((await cli(home, ["index", repo])).code, 0);
   writeTree(repo, { "src/later.ts": "export function c(): void {}\n" });
@@ -282,6 +288,13 @@ Deno.test("symbols says why a path has no outline: no such file, a folder, a lin
     ["src", /".*\/repo\/src" is a folder; .*heimdall symbols .*\/repo\/src\/FILE/],
     ["../outside.ts", /".*\/outside\.ts" is under no root.*heimdall roots add DIR/],
     ["src/later.ts", /".*\/repo\/src\/later\.ts" is not in the index yet.*heimdall reconcile/],
+    // Skipped again by any reconcile: that is not the remedy.
+    ["gen/out.ts", /".*\/gen\/out\.ts" is ignored \(\.gitignore:1 gen\/\), .*edit that rule/],
+    [
+      "node_modules/x/i.ts",
+      /".*\/i\.ts" is ignored \(default: node_modules\), so it is not indexed$/m,
+    ],
+    [".env", /"\S*\/\.env" is never indexed \(secret file name: \.env\)/],
   ];
   for (const [path, want] of cases) {
     const r = await cli(home, ["symbols", path], { cwd: repo });

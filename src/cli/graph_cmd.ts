@@ -1,5 +1,13 @@
 import { parseFlags } from "./flags.ts";
-import { canonicalPath, join, relative, resolve } from "../files/mod.ts";
+import {
+  canonicalPath,
+  classifyPath,
+  isSecretName,
+  join,
+  readTextOrNull,
+  relative,
+  resolve,
+} from "../files/mod.ts";
 import {
   blastRadius,
   callees,
@@ -80,8 +88,11 @@ function noteDrift(ctx: Context, j: Journal, command: string, paths: Iterable<st
   }
 }
 
-/** Why `path` has no row in the journal, and what to do: the disk and the roots decide. */
-function notIndexed(path: string, roots: readonly { path: string }[]): string {
+/**
+ * Why `path` has no row in the journal, and what to do: the disk, the roots,
+ * secret names and the ignore rules (`globalIgnore`: the home's own) decide.
+ */
+function notIndexed(path: string, roots: readonly { path: string }[], globalIgnore = ""): string {
   let stat: Deno.FileInfo | undefined;
   try {
     stat = Deno.statSync(path);
@@ -94,8 +105,22 @@ function notIndexed(path: string, roots: readonly { path: string }[]): string {
       join(path, "FILE")
     }\``;
   }
-  if (rootFor(roots, path) === undefined) {
+  const root = rootFor(roots, path);
+  if (root === undefined) {
     return `"${path}" is under no root, so it is not indexed; add one with \`heimdall roots add DIR\` (or \`heimdall index DIR\`)`;
+  }
+  // What reconcile would skip again: naming it as the remedy would do nothing.
+  const rel = relative(root.path, path);
+  const secret = isSecretName(rel);
+  if (secret !== undefined) {
+    return `"${path}" is never indexed (${secret}): secrets stay out of the journal`;
+  }
+  const ignored = classifyPath(root.path, rel, false, globalIgnore);
+  if (ignored.ignored) {
+    const reason = ignored.reason ?? "an ignore rule";
+    return `"${path}" is ignored (${reason}), so it is not indexed${
+      reason.startsWith("default") ? "" : "; edit that rule to index it"
+    }`;
   }
   let link = false;
   try {
@@ -193,7 +218,10 @@ export function symbols(args: string[], ctx: Context): number {
   const path = canonicalPath(resolve(positionals[0]!));
   return withJournal(ctx, (j) => {
     const row = getPath(j, path);
-    if (!row) throw new UsageError(notIndexed(path, ctx.config().roots));
+    if (!row) {
+      const globalIgnore = readTextOrNull(ctx.home.ignore) ?? "";
+      throw new UsageError(notIndexed(path, ctx.config().roots, globalIgnore));
+    }
     noteDrift(ctx, j, "symbols", [path]);
     const list = outline(j, path);
     if (values.json) {
