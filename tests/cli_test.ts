@@ -512,3 +512,35 @@ Deno.test("a path through a linked folder inside a root reconciles the real file
   assert.equal(v.code, 0, v.stdout);
   removeTree(base);
 });
+
+Deno.test("a root configured by a path through a link (a hand-written config) keeps a hinted or reconciled file", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const real = join(base, "real");
+  writeTree(real, { "util.py": "def helper():\n    pass\n" });
+  Deno.symlinkSync(base, join(base, "via"));
+  const repo = join(base, "via", "real");
+  Deno.mkdirSync(home, { mode: 0o700 });
+  Deno.writeTextFileSync(
+    join(home, "config.json"),
+    JSON.stringify({ roots: [{ path: repo, depth: "max" }] }),
+    { mode: 0o600 },
+  );
+  assert.equal((await cli(home, ["reconcile", "--all"])).code, 0);
+  Deno.writeTextFileSync(
+    join(real, "util.py"),
+    "def helper():\n    pass\n\ndef more():\n    pass\n",
+  );
+  assert.equal((await cli(home, ["hint", join(repo, "util.py")])).code, 0);
+  const hinted = await cli(home, ["reconcile"]);
+  assert.equal(hinted.code, 0, hinted.stderr);
+  const more = await cli(home, ["callers", "more", "--json"]);
+  assert.equal(more.code, 1, more.stderr);
+  assert.equal(JSON.parse(more.stdout).symbol.path, join(repo, "util.py"));
+  const typed = await cli(home, ["reconcile", join(repo, "util.py")]);
+  assert.equal(typed.code, 0, typed.stderr);
+  assert.equal((await cli(home, ["callers", "more"])).code, 1);
+  const v = await cli(home, ["verify"]);
+  assert.equal(v.code, 0, v.stdout);
+  removeTree(base);
+});

@@ -17,10 +17,17 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseFlags(args, { boolean: ["json"] });
   const journal = Journal.open(ctx.home.journal, { readOnly: true });
   try {
-    // Roots are recorded by their real path: a path through a linked folder names the real one.
-    const path = positionals.length > 0 ? canonicalPath(resolve(positionals[0]!)) : undefined;
+    const roots = listRoots(journal);
+    const known = (p: string) => {
+      const root = rootFor(roots, p);
+      return getPath(journal, p) !== undefined ||
+        (root !== undefined && hasPathsUnder(journal, root, relative(root.path, p)));
+    };
+    const typed = positionals.length > 0 ? resolve(positionals[0]!) : undefined;
+    // Typed through a linked folder, it names the rows of the real one.
+    const path = typed === undefined || known(typed) ? typed : canonicalPath(typed);
     const row = path === undefined ? undefined : getPath(journal, path);
-    const root = path === undefined ? undefined : rootFor(listRoots(journal), path);
+    const root = path === undefined ? undefined : rootFor(roots, path);
     const folder = root !== undefined && hasPathsUnder(journal, root, relative(root.path, path!));
     if (path !== undefined && !row && !folder) {
       throw new UsageError(

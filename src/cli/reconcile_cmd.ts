@@ -17,9 +17,14 @@ export const HELP = `heimdall reconcile [PATH…] [--all] [--deep]
 /** `heimdall reconcile`: one-shot convergence. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseFlags(args, { boolean: ["all", "deep", "json"] });
-  // Roots are recorded by their real path: a path through a linked folder names the real one.
-  const paths = positionals.map((p) => canonicalPath(resolve(p)));
   const roots = ctx.config().roots;
+  // Roots are recorded by their real path: a path through a linked folder
+  // names the real one (as `hint` reads it; under a root as typed, the
+  // writer looks for links below the root).
+  const paths = positionals.map((p) => {
+    const abs = resolve(p);
+    return rootFor(roots, abs) ? abs : canonicalPath(abs);
+  });
   const outside = paths.find((p) => !rootFor(roots, p));
   if (outside !== undefined) {
     throw new UsageError(

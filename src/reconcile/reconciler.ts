@@ -903,7 +903,7 @@ export class Reconciler {
     }
     const rel = w.path.length > root.path.length ? w.path.slice(root.path.length + 1) : "";
     // A walk never passes a link; a hint or a typed path may go through one.
-    const real = w.classified || rel === "" ? undefined : throughLinkedFolder(w.path);
+    const real = w.classified || rel === "" ? undefined : throughLinkedFolder(root.path, w.path);
     if (real !== undefined) {
       // Links are never followed: the file is reconciled where it really is.
       if (rootFor(this.#roots, real)) this.enqueue([real], "hint");
@@ -995,14 +995,20 @@ function safeIsDir(path: string): boolean {
 const CALLABLE = new Set(["function", "method", "constructor"]);
 
 /**
- * The real path of `path` when a folder on the way to it is a symbolic link
- * (a typed path or a hint through `alias/` → `src/`); undefined when its
- * folder is real. Costs a stat of each folder up to the first that exists.
+ * Where `path` really is when a folder between its root and it is a symbolic
+ * link (a typed path or a hint through `alias/` → `src/`), named under the
+ * root as configured when it lies inside it; undefined when no such folder
+ * is a link (the root's own path may hold one: a configured `/home/me/code`
+ * with `/home` a link). Costs a stat of each folder up to the first that
+ * exists, and the root's real path.
  */
-function throughLinkedFolder(path: string): string | undefined {
+function throughLinkedFolder(rootPath: string, path: string): string | undefined {
   const dir = dirname(path);
   const real = canonicalPath(dir);
-  return real === dir ? undefined : join(real, basename(path));
+  const rootReal = canonicalPath(rootPath);
+  const inRoot = (p: string) => p === rootReal || p.startsWith(rootReal + "/");
+  if (real === join(rootReal, relative(rootPath, dir))) return undefined;
+  return join(inRoot(real) ? join(rootPath, relative(rootReal, real)) : real, basename(path));
 }
 
 function definitionShapes(nodes: readonly NodeRecord[]): Map<string, string> {
