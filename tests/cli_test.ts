@@ -539,6 +539,10 @@ Deno.test("a root configured by a path through a link (a hand-written config) ke
   assert.equal(JSON.parse(more.stdout).symbol.path, join(repo, "util.py"));
   const typed = await cli(home, ["reconcile", join(repo, "util.py")]);
   assert.equal(typed.code, 0, typed.stderr);
+  const outline = await cli(home, ["symbols", join(repo, "util.py")]);
+  assert.match(outline.stdout, /function more/, outline.stderr);
+  const byPath = await cli(home, ["callers", `${join(repo, "util.py")}:more`]);
+  assert.equal(byPath.code, 1, byPath.stderr);
   assert.equal((await cli(home, ["callers", "more"])).code, 1);
   const v = await cli(home, ["verify"]);
   assert.equal(v.code, 0, v.stdout);

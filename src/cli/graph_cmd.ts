@@ -214,9 +214,11 @@ export const SYMBOLS_HELP = `heimdall symbols PATH [--json]
 export function symbols(args: string[], ctx: Context): number {
   const { values, positionals } = parseFlags(args, { boolean: ["json"] });
   if (positionals.length !== 1) throw new UsageError("Usage: heimdall symbols PATH");
-  // Typed through a linked folder, it names the rows of the real one.
-  const path = canonicalPath(resolve(positionals[0]!));
+  const typed = resolve(positionals[0]!);
   return withJournal(ctx, (j) => {
+    // Typed through a linked folder, it names the rows of the real one (a
+    // root recorded through a link keeps the typed name).
+    const path = getPath(j, typed) ? typed : canonicalPath(typed);
     const row = getPath(j, path);
     if (!row) {
       const globalIgnore = readTextOrNull(ctx.home.ignore) ?? "";

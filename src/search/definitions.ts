@@ -51,8 +51,11 @@ export interface DefinitionQuery {
   pathId?: number;
   /** Not in the file with this row id. */
   notPathId?: number;
-  /** In a file named as a person writes it: absolute, root-relative, or a path suffix. */
-  fileLike?: { abs: string; written: string };
+  /**
+   * In a file named as a person writes it: absolute (as typed, `abs`, or
+   * with its linked folders resolved, `real`), root-relative, or a path suffix.
+   */
+  fileLike?: { abs: string; real?: string; written: string };
   /** With this name. */
   name?: string;
   /** With one of these names. */
@@ -131,11 +134,12 @@ export function definitions(j: Journal, q: DefinitionQuery): Definition[] {
   if (q.pathId !== undefined) cond("n.path_id = ?", q.pathId);
   if (q.notPathId !== undefined) cond("n.path_id != ?", q.notPathId);
   if (q.fileLike !== undefined) {
-    const { abs, written } = q.fileLike;
+    const { abs, real, written } = q.fileLike;
     // Compared, not LIKE: `_` and `%` are a file name's characters, and its case counts.
     cond(
-      "(p.path = ? OR p.rel = ? OR substr(p.path, -1 - length(?)) = '/' || ?)",
+      "(p.path IN (?, ?) OR p.rel = ? OR substr(p.path, -1 - length(?)) = '/' || ?)",
       abs,
+      real ?? abs,
       written,
       written,
       written,

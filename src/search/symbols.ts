@@ -75,8 +75,10 @@ function candidatesOf(j: Journal, query: string, cwd: string): SymbolRef[] {
   if (colon > 0) {
     const file = query.slice(0, colon);
     const name = query.slice(colon + 1).replaceAll("::", ".");
-    // Typed through a linked folder, it names the rows of the real one (as `symbols PATH` does).
-    const fileLike = { abs: canonicalPath(resolve(cwd, file)), written: file };
+    // Typed through a linked folder, it names the rows of the real one (as
+    // `symbols PATH` does); a root recorded through a link keeps the typed name.
+    const abs = resolve(cwd, file);
+    const fileLike = { abs, real: canonicalPath(abs), written: file };
     if (/^[0-9]+$/.test(name)) {
       const atLine = symbolsAtLine(
         definitions(j, { fileLike, kind: "symbol", order: "line" }),
