@@ -157,7 +157,8 @@ Deno.test("the warm server's one connection sees what is indexed after it, and a
     assert.equal((await cli(home, ["index", repo])).code, 0);
     assert.equal(await symbolOf(["refund", "order"]), "refund_order");
     // The journal deleted and made again from another folder: a new file at the same path.
-    for (const f of ["journal.db", "journal.db-wal", "journal.db-shm"]) {
+    // The config goes too: a plain index walks every configured root, repo's as well.
+    for (const f of ["journal.db", "journal.db-wal", "journal.db-shm", "config.json"]) {
       try {
         Deno.removeSync(join(home, f));
       } catch { /* not there */ }
