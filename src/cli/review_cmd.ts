@@ -1,6 +1,6 @@
 /** `heimdall review`: the queue of personal memory — statements captured from sessions, to accept or reject. */
 import { parseFlags } from "./flags.ts";
-import { resolve } from "../files/mod.ts";
+import { isDirectory, isFile, resolve } from "../files/mod.ts";
 import {
   acceptCandidate,
   defaultAuthor,
@@ -119,22 +119,6 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     }
   } finally {
     j.close();
-  }
-}
-
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return Deno.statSync(path).isDirectory;
-  } catch {
-    return false;
   }
 }
 

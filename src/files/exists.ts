@@ -21,3 +21,21 @@ export function exists(path: string): boolean {
     return false;
   }
 }
+
+/** True when `path` is a regular file (following links); false when it is not or cannot be stat'ed. */
+export function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/** True when `path` is a folder (following links); false when it is not or cannot be stat'ed. */
+export function isDirectory(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}

@@ -2,7 +2,7 @@
  * Which component a path belongs to, and what constraints apply to it.
  * `componentFor` is pure; `constraintsFor` finds and reads the map file.
  */
-import { dirname, join, relative } from "../files/mod.ts";
+import { dirname, isDirectory, isFile, join, relative } from "../files/mod.ts";
 import { compareSpecificity, type Glob, globCovers } from "./glob.ts";
 import {
   type ArchMap,
@@ -120,7 +120,7 @@ export function constraintsIn(
  * per folder walked up.
  */
 export function findMapFile(path: string): { file: string; root: string } | undefined {
-  let dir = isDir(path) ? path : dirname(path);
+  let dir = isDirectory(path) ? path : dirname(path);
   for (;;) {
     for (const name of MAP_NAMES) {
       const file = join(dir, MAP_DIR, name);
@@ -129,22 +129,6 @@ export function findMapFile(path: string): { file: string; root: string } | unde
     const up = dirname(dir);
     if (up === dir) return undefined;
     dir = up;
-  }
-}
-
-function isDir(p: string): boolean {
-  try {
-    return Deno.statSync(p).isDirectory;
-  } catch {
-    return false;
-  }
-}
-
-function isFile(p: string): boolean {
-  try {
-    return Deno.statSync(p).isFile;
-  } catch {
-    return false;
   }
 }
 

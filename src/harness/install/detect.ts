@@ -1,5 +1,5 @@
 /** Which harnesses are installed on this machine: a command on PATH or a config folder. */
-import { join } from "../../files/mod.ts";
+import { isDirectory, join } from "../../files/mod.ts";
 import { HARNESSES, type HarnessName, harnessSpec } from "../harnesses/mod.ts";
 
 /** The evidence for one harness. */
@@ -8,14 +8,6 @@ export interface Detection {
   found: boolean;
   /** What was found (`claude on PATH`, `~/.cursor`). */
   evidence: string[];
-}
-
-function isDir(p: string): boolean {
-  try {
-    return Deno.statSync(p).isDirectory;
-  } catch {
-    return false;
-  }
 }
 
 function onPath(command: string, path: string): string | null {
@@ -38,7 +30,7 @@ export function detectHarnesses(userHome: string, path: string): Detection[] {
       const at = onPath(c, path);
       if (at) evidence.push(`${c} on PATH (${at})`);
     }
-    for (const d of signs.dirs) if (isDir(join(userHome, d))) evidence.push(`~/${d}`);
+    for (const d of signs.dirs) if (isDirectory(join(userHome, d))) evidence.push(`~/${d}`);
     return { harness, found: evidence.length > 0, evidence };
   });
 }
