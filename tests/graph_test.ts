@@ -280,7 +280,10 @@ Deno.test("symbols says why a path has no outline: no such file, a folder, a lin
   });
   writeTree(base, { "outside.ts": "export function b(): void {}\n" });
   assert.equal((await cli(home, ["index", repo])).code, 0);
-  writeTree(repo, { "src/later.ts": "export function c(): void {}\n" });
+  writeTree(repo, {
+    "src/later.ts": "export function c(): void {}\n",
+    "my notes/later.ts": "export function d(): void {}\n",
+  });
   Deno.symlinkSync(join(base, "outside.ts"), join(repo, "src/link.ts"));
   const cases: [string, RegExp][] = [
     ["src/link.ts", /".*\/src\/link\.ts" is a symbolic link to .*\/outside\.ts, .*never followed/],
@@ -288,6 +291,8 @@ Deno.test("symbols says why a path has no outline: no such file, a folder, a lin
     ["src", /".*\/repo\/src" is a folder; .*heimdall symbols .*\/repo\/src\/FILE/],
     ["../outside.ts", /".*\/outside\.ts" is under no root.*heimdall roots add DIR/],
     ["src/later.ts", /".*\/repo\/src\/later\.ts" is not in the index yet.*heimdall reconcile/],
+    // A remedy is a command to paste: a path with a space in it is quoted.
+    ["my notes/later.ts", /`heimdall reconcile '\S*\/repo\/my notes\/later\.ts'` indexes it/],
     // Skipped again by any reconcile: that is not the remedy.
     ["gen/out.ts", /".*\/gen\/out\.ts" is ignored \(\.gitignore:1 gen\/\), .*edit that rule/],
     [

@@ -5,6 +5,7 @@ import { depthCounts, getPath, hasPathsUnder, Journal, listRoots, rootFor } from
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
+import { shellQuote } from "../present/shell.ts";
 
 export const HELP = `heimdall depth [PATH] [--json]
   For a file: the depth its root requests, the depth this build can reach
@@ -32,7 +33,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     if (path !== undefined && !row && !folder) {
       throw new UsageError(
         root
-          ? `"${path}" is not in the journal (ignored, secret, or not reconciled yet); \`heimdall reconcile ${path}\` converges it`
+          ? `"${path}" is not in the journal (ignored, secret, or not reconciled yet); \`heimdall reconcile ${
+            shellQuote(path)
+          }\` converges it`
           : `"${path}" is under no root; add one with \`heimdall roots add DIR\``,
       );
     }

@@ -28,6 +28,7 @@ import {
   neighbourLines,
 } from "../present/neighbours.ts";
 import { printable } from "../present/fmt.ts";
+import { shellQuote } from "../present/shell.ts";
 
 /** A path as printed: relative to the current folder when under it. */
 const shownPath = (path: string) => {
@@ -76,7 +77,7 @@ function noteDrift(ctx: Context, j: Journal, command: string, paths: Iterable<st
         drift === "gone"
           ? "is gone from disk since it was indexed"
           : "changed since it was indexed: its lines may have moved"
-      }; \`heimdall reconcile ${shown}\` brings the index up to date`,
+      }; \`heimdall reconcile ${shellQuote(shown)}\` brings the index up to date`,
     );
   }
   if (drifted > DRIFT_NOTES) {
@@ -102,7 +103,7 @@ function notIndexed(path: string, roots: readonly { path: string }[], globalIgno
   }
   if (stat.isDirectory) {
     return `"${path}" is a folder; symbols outlines one file: \`heimdall symbols ${
-      join(path, "FILE")
+      shellQuote(join(path, "FILE"))
     }\``;
   }
   const root = rootFor(roots, path);
@@ -128,9 +129,11 @@ function notIndexed(path: string, roots: readonly { path: string }[], globalIgno
   } catch { /* stat'ed above: gone meanwhile */ }
   if (link) {
     const target = Deno.realPathSync(path);
-    return `"${path}" is a symbolic link to ${target}, and links are never followed: \`heimdall symbols ${target}\` outlines it when it lies under a root`;
+    return `"${path}" is a symbolic link to ${target}, and links are never followed: \`heimdall symbols ${
+      shellQuote(target)
+    }\` outlines it when it lies under a root`;
   }
-  return `"${path}" is not in the index yet; \`heimdall reconcile ${path}\` indexes it`;
+  return `"${path}" is not in the index yet; \`heimdall reconcile ${shellQuote(path)}\` indexes it`;
 }
 
 function withJournal(ctx: Context, fn: (j: Journal) => number): number {

@@ -8,6 +8,7 @@ import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 import { json, plural, printableLines } from "../present/fmt.ts";
+import { shellQuote } from "../present/shell.ts";
 
 /**
  * Prints text for a person: a map's names, globs, descriptions and
@@ -152,7 +153,9 @@ export function mapCmd(args: string[], ctx: Context): number {
       ctx,
       `behind HEAD: ${
         plural(behind.length, "document")
-      } the last commit changed the index has not seen (\`heimdall reconcile ${root}\` catches up):`,
+      } the last commit changed the index has not seen (\`heimdall reconcile ${
+        shellQuote(root)
+      }\` catches up):`,
     );
     for (const b of behind) say(ctx, `  ${b.rel}  ${b.reason}`);
   }

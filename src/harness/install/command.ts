@@ -77,12 +77,4 @@ export function denoRunArgv(
   ];
 }
 
-/** Quotes one word for a POSIX shell (only when it needs it). */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'"'"'`)}'`;
-}
-
-/** A shell command line from argv words. */
-export function shellLine(argv: readonly string[]): string {
-  return argv.map(shellQuote).join(" ");
-}
+export { shellLine, shellQuote } from "../../present/shell.ts";
