@@ -55,6 +55,18 @@ function line(
   return JSON.stringify({ ...memory, ...patch, anchors: [{ ...anchor, ...anchorPatch }] });
 }
 
+/** A note's export line pointing at `path` (no hash, no size). */
+function noteLine(path: string): string {
+  return JSON.stringify({
+    type: "note",
+    title: "t",
+    body: "b",
+    keywords: "",
+    created_ms: NOW - DAY,
+    paths: [{ path, hash: null, size: null }],
+  });
+}
+
 Deno.test("parseMemoryLine() accepts a line as export writes it", () => {
   const m = parseMemoryLine(line(), "f:2", NOW);
   assert.equal(m.id, "m0123456789");
@@ -184,14 +196,7 @@ Deno.test("importMemories() reads a version 1 export, and refuses a note whose p
   inJournal((j) => {
     const v1 = JSON.stringify({ ...EXPORT_HEADER, version: 1 });
     assert.equal(importMemories(j, `${v1}\n${line()}\n`, "old").added, 1);
-    const note = JSON.stringify({
-      type: "note",
-      title: "t",
-      body: "b",
-      keywords: "",
-      created_ms: NOW - DAY,
-      paths: [{ path: "src/a.ts", hash: null, size: null }],
-    });
+    const note = noteLine("src/a.ts");
     assert.throws(
       () => importMemories(j, `${JSON.stringify(EXPORT_HEADER)}\n${note}\n`, "f"),
       /f:2, path 0: field "path" is "src\/a.ts", expected an absolute path/,
@@ -334,14 +339,7 @@ Deno.test("importMemories() refuses a secret in a field that links or places a r
   inJournal((j) => {
     const token = secretSamples().find((s) => s.kind === "github_token")!.line;
     const header = JSON.stringify(EXPORT_HEADER);
-    const note = JSON.stringify({
-      type: "note",
-      title: "t",
-      body: "b",
-      keywords: "",
-      created_ms: NOW - DAY,
-      paths: [{ path: `/r/${token}.ts`, hash: null, size: null }],
-    });
+    const note = noteLine(`/r/${token}.ts`);
     const cases: [string, RegExp][] = [
       [
         line({ superseded_by: token }),
