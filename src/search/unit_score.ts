@@ -9,7 +9,7 @@
  * the file's path. One model ranks units within a file
  * and, through a file's best unit, files against each other (`focus.ts`).
  */
-import { hasUnspacedScript, splitWords, stem, withoutMarks } from "../derive/words.ts";
+import { hasUnspacedScript, isStopWord, splitWords, stem, withoutMarks } from "../derive/words.ts";
 
 /**
  * A query term with its inverse document frequency over the index's chunks.
@@ -81,6 +81,20 @@ export interface UnitWeights {
    * neighbour `uint32_binary`, whose doc comment holds every other word.
    */
   sibling: number;
+  /**
+   * Weight of a code unit whose own prose states the question: the longest
+   * run of the question's consecutive words that its doc comment (or other
+   * comments, or docstring) holds as consecutive words, stop words aside,
+   * counts its idf times its share of the question's, once that share
+   * reaches {@link UnitWeights.sentenceShare}. "Removes leading whitespace
+   * or specified characters from string" names `trimStart`, whose doc
+   * comment says just that, not `remove`, whose name is the question's
+   * first word; a neighbour's comment with a word of its own in between
+   * ("…a session's staging dependency graph") breaks the run.
+   */
+  sentence: number;
+  /** The least share of the question's words' idf that a run of {@link UnitWeights.sentence} must span. */
+  sentenceShare: number;
   /** BM25's term-frequency saturation. */
   k1: number;
   /** Share of the body's length normalisation (0 none, 1 full). */
@@ -200,6 +214,9 @@ export function scoreUnits(
     (x) => (prose?.[lineOf(x)] ? docShare : 1),
     units.length,
   );
+  const runs = w.sentence > 0 && prose
+    ? proseRuns(owner, prose, units, file, terms, bodyTf, w.sentenceShare)
+    : undefined;
   for (const [code, a] of learned) {
     forEachOccurrence(file, code, (at) => {
       const u = owner[lineOf(at)]!;
@@ -264,6 +281,7 @@ export function scoreUnits(
       score += terms[i]!.idf * (tf / (w.k1 + tf) + named + sibling);
     }
     score += w.pair * pairs[u]!;
+    if (runs) score += w.sentence * runs[u]!;
     const firstWord = leads.size > 0 ? nameWords[0] : undefined;
     if (firstWord !== undefined && leads.has(stem(firstWord.toLowerCase()))) {
       score += w.lead * terms[0]!.idf;
@@ -287,6 +305,86 @@ function spells(unit: UnitInput, typed: string): boolean {
 
 /** The name length (in words) at which its normalisation is neutral. */
 const AVG_NAME_WORDS = 2;
+
+/** The runs of {@link proseRuns} ending at each query word: their idf and their length in words. */
+interface Run {
+  idf: Float64Array;
+  len: Float64Array;
+}
+
+/**
+ * For each unit, {@link UnitWeights.sentence}'s evidence: the idf of the
+ * longest run of the question's consecutive words (the terms linked by
+ * `next`) that its prose lines hold as consecutive words once stop words
+ * are left out, times that run's share of the question's words' idf; 0 when
+ * the share is below `share` or the run is shorter than three words. Only
+ * units whose lines hold at least three of the words and half of them are
+ * read word by word.
+ */
+function proseRuns(
+  owner: Int32Array,
+  prose: Uint8Array,
+  units: readonly UnitInput[],
+  file: FileText,
+  terms: readonly ScoredTerm[],
+  bodyTf: Float64Array,
+  share: number,
+): Float64Array {
+  const out = new Float64Array(units.length);
+  let words = 0;
+  while (words < terms.length && (words === 0 || terms[words - 1]!.next)) words++;
+  if (words < 3) return out;
+  const T = terms.length;
+  let total = 0;
+  const at = new Map<string, number[]>();
+  for (let i = 0; i < words; i++) {
+    total += terms[i]!.idf;
+    const list = at.get(terms[i]!.stem);
+    if (list) list.push(i);
+    else at.set(terms[i]!.stem, [i]);
+  }
+  const candidate = new Uint8Array(units.length);
+  units.forEach((_, u) => {
+    let held = 0;
+    for (let i = 0; i < words; i++) if (bodyTf[u * T + i]! > 0) held++;
+    if (held >= 3 && held * 2 >= words) candidate[u] = 1;
+  });
+  // Per unit, the run ending at each query word with the last word read; `next` is scratch.
+  const runs = new Map<number, Run>();
+  const next: Run = { idf: new Float64Array(words), len: new Float64Array(words) };
+  const best = new Float64Array(units.length);
+  for (let l = 0; l < owner.length; l++) {
+    const u = owner[l]!;
+    if (u < 0 || !candidate[u]) continue;
+    let run = runs.get(u);
+    // A line of code between two comments ends the sentence.
+    if (!prose[l]) {
+      run?.idf.fill(0);
+      run?.len.fill(0);
+      continue;
+    }
+    if (!run) runs.set(u, run = { idf: new Float64Array(words), len: new Float64Array(words) });
+    const line = file.text.slice(file.lineStarts[l]!, file.lineStarts[l + 1] ?? file.text.length);
+    for (const word of splitWords(line)) {
+      const lower = word.toLowerCase();
+      if (lower.length < 2 || isStopWord(lower)) continue;
+      next.idf.fill(0);
+      next.len.fill(0);
+      for (const i of at.get(stem(lower)) ?? []) {
+        next.idf[i] = (i > 0 ? run.idf[i - 1]! : 0) + terms[i]!.idf;
+        next.len[i] = (i > 0 ? run.len[i - 1]! : 0) + 1;
+        // A run of one or two words is what pairs already weigh.
+        if (next.len[i]! >= 3 && next.idf[i]! > best[u]!) best[u] = next.idf[i]!;
+      }
+      [run.idf, next.idf] = [next.idf, run.idf];
+      [run.len, next.len] = [next.len, run.len];
+    }
+  }
+  units.forEach((_, u) => {
+    if (best[u]! >= share * total) out[u] = (best[u]! * best[u]!) / total;
+  });
+  return out;
+}
 
 /** How far (in characters past the first word's start) the next word of a pair may begin. */
 const PAIR_REACH = 32;
@@ -553,6 +651,8 @@ export const DEFAULT_UNIT_WEIGHTS: UnitWeights = {
   lead: 4,
   exact: 1,
   sibling: 1,
+  sentence: 2,
+  sentenceShare: 0.9,
 };
 
 /**

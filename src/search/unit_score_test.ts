@@ -345,3 +345,55 @@ Deno.test("scoreUnits() credits a query word that names one unit of its file mor
   assert.equal(named(0), "uint32_binary", "without it the neighbour's doc comment wins");
   assert.equal(named(1), "uint32_octal");
 });
+
+/** The query's content words as linked terms, as `rank.ts` scores them. */
+const sentenceTerms = (words: string[]) =>
+  terms(words).map((x, i, a) => ({ ...x, next: i + 1 < a.length }));
+
+Deno.test("scoreUnits() names the function whose doc comment states the question, not the one named by its first word", () => {
+  const { units, file } = fileWith([
+    "/**",
+    " * Removes all elements from `array` that `predicate` returns truthy for.",
+    " */",
+    "function remove(array, predicate) {",
+    "  return basePullAt(array, predicate);",
+    "}",
+    "/**",
+    " * Removes leading whitespace or specified characters from `string`.",
+    " */",
+    "function trimStart(string, chars) {",
+    "  return string.replace(reTrimStart, '');",
+    "}",
+  ], [{ name: "remove", start: 4, end: 6 }, { name: "trimStart", start: 10, end: 12 }]);
+  const question = ["removes", "leading", "whitespace", "specified", "characters", "string"];
+  const t = sentenceTerms(question);
+  const [, remove, trimStart] = scoreUnits(units, file, "", t, new Map(), DEFAULT_UNIT_WEIGHTS);
+  assert.ok(trimStart!.score > remove!.score, `${trimStart!.score} > ${remove!.score}`);
+  // Without the sentence's weight, the name that is the question's first word wins.
+  const off = { ...DEFAULT_UNIT_WEIGHTS, sentence: 0 };
+  const [, r, s] = scoreUnits(units, file, "", t, new Map(), off);
+  assert.ok(r!.score > s!.score, `${r!.score} > ${s!.score}`);
+});
+
+Deno.test("scoreUnits() gives no sentence weight to a comment with a word of its own in the run, or one broken by code", () => {
+  const lines = [
+    "/// Returns the path to a session's staging dependency graph.",
+    "fn staging_dep_graph_path(sess: &Session) -> PathBuf {",
+    "    // Returns the path to a session's",
+    "    let p = in_incr_comp_dir_sess(sess);",
+    "    // dependency graph",
+    "    p",
+    "}",
+  ];
+  const ranged = [{ name: "staging_dep_graph_path", start: 2, end: 7 }];
+  const t = sentenceTerms(["returns", "path", "session", "dependency", "graph"]);
+  const score = (text: string[], w = DEFAULT_UNIT_WEIGHTS) => {
+    const { units, file } = fileWith(text, ranged);
+    return scoreUnits(units, file, "", t, new Map(), w)[1]!.score;
+  };
+  assert.equal(score(lines), score(lines, { ...DEFAULT_UNIT_WEIGHTS, sentence: 0 }));
+  // The same doc comment without its word of its own states the question.
+  const stated = [lines[0]!.replace("staging ", ""), ...lines.slice(1)];
+  const off = score(stated, { ...DEFAULT_UNIT_WEIGHTS, sentence: 0 });
+  assert.ok(score(stated) > off, `${score(stated)} > ${off}`);
+});
