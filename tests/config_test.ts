@@ -73,5 +73,16 @@ Deno.test({
     assert.equal(Deno.statSync(file).mode! & 0o777, 0o644, "refused, not silently changed");
     Deno.chmodSync(file, 0o600);
     assert.equal((await cli(home, ["roots"])).code, 0);
+    // Others may list the folder (a HEIMDALL_HOME that is the person's own folder), never write in it.
+    Deno.writeTextFileSync(join(home, "notes.txt"), "mine\n");
+    Deno.chmodSync(home, 0o755);
+    assert.equal((await cli(home, ["roots"])).code, 0);
+    Deno.chmodSync(home, 0o775);
+    const writable = await cli(home, ["roots"]);
+    assert.equal(writable.code, 2, writable.stdout + writable.stderr);
+    assert.match(
+      writable.stderr,
+      /other users can write in the config folder .*; run `chmod go-w /,
+    );
   },
 });

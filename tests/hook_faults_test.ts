@@ -277,6 +277,42 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name:
+    "a HEIMDALL_HOME set to a folder of the person's own keeps their files' modes: only Heimdall's entries are closed",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    // $HOME itself, or a repository: the person's files beside Heimdall's.
+    const home = join(base, "me");
+    try {
+      writeTree(home, {
+        "notes.txt": "shared with my group\n",
+        "site/index.html": "<p>public</p>\n",
+        "config.json": '{"roots":[]}\n',
+        "logs/daemon.log": "old line\n",
+      });
+      for (const p of [home, join(home, "site"), join(home, "logs")]) Deno.chmodSync(p, 0o755);
+      for (const p of allEntries(home)) if (Deno.statSync(p).isFile) Deno.chmodSync(p, 0o644);
+      writeTree(join(base, "repo"), { "a.ts": "export function a() {}\n" });
+      const r = await heimdall(home, ["index", join(base, "repo")]);
+      assert.equal(r.code, 0, r.stderr);
+      const mode = (rel: string) => Deno.statSync(join(home, rel)).mode! & 0o777;
+      assert.deepEqual(
+        ["", "notes.txt", "site", "site/index.html"].map(mode),
+        [0o755, 0o644, 0o755, 0o644],
+        "the person's own entries, and their folder, as they were",
+      );
+      assert.deepEqual(looseEntries(join(home, "logs")), []);
+      assert.equal(mode("config.json"), 0o600);
+      assert.equal(mode("journal.db"), 0o600);
+    } finally {
+      removeTree(base);
+    }
+  },
+});
+
 // ---------------------------------------------------------------- the hook never waits
 
 /** A process holding an exclusive write transaction on `journal` until killed. */

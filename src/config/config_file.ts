@@ -72,9 +72,10 @@ export async function updateConfig(
 
 /**
  * Throws {@link ConfigError} when `file` is not its owner's private file in a
- * private folder: another user's file, or one that others could read or
- * write (its roots, model and team store would be theirs to choose, and it
- * may hold the store's password). POSIX only.
+ * folder only its owner can write: another user's file, one that others
+ * could read or write, or one others could replace (its roots, model and
+ * team store would be theirs to choose, and it may hold the store's
+ * password). POSIX only.
  */
 function refuseShared(file: string): void {
   if (Deno.build.os === "windows") return;
@@ -89,14 +90,16 @@ function refuseShared(file: string): void {
         file,
       );
     }
-    if (st.mode !== null && (st.mode & 0o077) !== 0) {
+    // Others may list a folder of the person's own (a HEIMDALL_HOME set to
+    // their home folder), never write in it: they could replace the file.
+    if (st.mode !== null && (st.mode & (what === "file" ? 0o077 : 0o022)) !== 0) {
       const mode = (st.mode & 0o777).toString(8).padStart(3, "0");
       throw new ConfigError(
         "mode",
         mode,
-        `the config ${what} "${path}" is open to other users; run \`chmod ${
-          what === "file" ? "600" : "700"
-        } ${path}\``,
+        what === "file"
+          ? `the config file "${path}" is open to other users; run \`chmod 600 ${path}\``
+          : `other users can write in the config folder "${path}"; run \`chmod go-w ${path}\``,
         file,
       );
     }

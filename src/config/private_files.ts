@@ -113,12 +113,23 @@ export async function openPrivateFile(
 }
 
 /**
+ * What Heimdall keeps at the top of a home: the journal with its side files,
+ * backups and salvage (`journal.db…`), the config and its lock, the writer's
+ * and the hook server's locks and ports, and its folders and lists.
+ */
+const HOME_ENTRY =
+  /^(journal\.db|config\.json|writer\.|hookd\.)|^(hints|models|lib|logs|sessions|vectors|ignore|init\.json)(\.|$)/;
+
+/**
  * Makes a home folder private: when `home` itself (or the folder a link
  * named `home` points to) has group or other bits (a home written by an
- * older version under a 022 umask), removes them from it and from every
- * folder and file under it; links inside are not followed. One stat when the home is
- * already private or missing. Returns how many entries it tightened; never
- * throws (an entry it may not change is left as it is).
+ * older version under a 022 umask), removes them from every folder and file
+ * of Heimdall's under it ({@link HOME_ENTRY}) and, when it holds nothing
+ * else, from the folder itself. A `HEIMDALL_HOME` set to a folder of the
+ * person's own (their home folder, a repository) keeps its other entries,
+ * and its own mode, as they were. Links inside are not followed. One stat
+ * when the home is already private or missing. Returns how many entries it
+ * tightened; never throws (an entry it may not change is left as it is).
  */
 export function tightenHome(home: string): number {
   if (!POSIX) return 0;
@@ -144,6 +155,18 @@ export function tightenHome(home: string): number {
     } catch { /* unreadable folder: tighten what we can */ }
     if (tightenPrivate(dir)) changed++;
   };
-  walk(home);
+  let others = false;
+  try {
+    for (const e of Deno.readDirSync(home)) {
+      const p = `${home}/${e.name}`;
+      if (!HOME_ENTRY.test(e.name)) others = true;
+      else if (e.isSymlink) continue;
+      else if (e.isDirectory) walk(p);
+      else if (tightenPrivate(p)) changed++;
+    }
+  } catch {
+    return changed;
+  }
+  if (!others && tightenPrivate(home)) changed++;
   return changed;
 }
