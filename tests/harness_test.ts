@@ -23,6 +23,7 @@ import { parseTestRun } from "../src/harness/test_runs/mod.ts";
 import { isSearchCommand, lookUpOf, toolCall } from "../src/harness/tools.ts";
 import { homePaths } from "../src/config/mod.ts";
 import { Journal } from "../src/store/mod.ts";
+import { exists } from "../src/files/mod.ts";
 import { selfArgv } from "../src/harness/install/command.ts";
 import {
   cli,
@@ -1658,6 +1659,40 @@ Deno.test("before an edit the symbols are claimed first; a teammate's claim a ca
     const warned = JSON.parse((await pre("s3")).stdout).hookSpecificOutput;
     assert.equal(warned.permissionDecision, undefined);
     assert.match(warned.additionalContext, /bob \(codex\) is changing compute_total/);
+  } finally {
+    removeTree(base);
+  }
+});
+
+Deno.test("the warm server reads the config with each hook's HEIMDALL_* variables: HEIMDALL_ON_CONFLICT=warn on one session only warns", async () => {
+  const base = tempDir();
+  try {
+    const ada = { HEIMDALL_AUTHOR: "ada" };
+    const { home, repo, send } = await claudeSession(base, ada);
+    const bob = { HEIMDALL_AUTHOR: "bob", HEIMDALL_AGENT: "codex", HEIMDALL_SESSION: "b1" };
+    assert.equal(
+      (await cli(home, ["claim", `${repo}/pkg/billing.py:apply_discount`], { env: bob })).code,
+      0,
+    );
+    // The first hook starts the warm server, with Ada's environment as it was then.
+    await send("prompt");
+    await waitFor(() => exists(join(home, "hookd.port")), 30_000, "the warm server's port file");
+    const pre = await hookCli(home, ["--harness", "claude-code"], {
+      stdin: JSON.stringify({
+        ...JSON.parse(payloadText(fixture("claude-code", "pre_edit"), repo)),
+        session_id: "w1",
+      }),
+      env: { ...ada, HEIMDALL_ON_CONFLICT: "warn", HEIMDALL_HOOK_DEBUG: "1" },
+    });
+    assert.equal(pre.code, 0, pre.stderr);
+    const log = Deno.readTextFileSync(join(home, "logs", "hooks.log"));
+    assert.match(log, /PreToolUse → before_tool in [\d.]+ ms \(server pid \d+\)/, log);
+    const answer = JSON.parse(pre.stdout).hookSpecificOutput;
+    assert.equal(answer.permissionDecision, undefined, pre.stdout);
+    assert.match(
+      answer.additionalContext,
+      /bob \(codex\) is changing a callee \(1 hop\): apply_discount/,
+    );
   } finally {
     removeTree(base);
   }

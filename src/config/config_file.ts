@@ -2,8 +2,13 @@ import { dirname } from "../files/mod.ts";
 import { type Config, ConfigError, parseConfig, withEnvOverrides } from "./config.ts";
 import { ensurePrivateDir, openPrivateFile, writePrivateFileAtomic } from "./private_files.ts";
 
+/** Where the `HEIMDALL_*` variables that beat the file come from (`Deno.env`, or a client's copy). */
+export interface ConfigEnv {
+  get(name: string): string | undefined;
+}
+
 /** No environment: what the file alone says (what a read-modify-write keeps). */
-const FILE_ONLY = { get: () => undefined };
+const FILE_ONLY: ConfigEnv = { get: () => undefined };
 
 /**
  * Reads and validates `config.json`, then lets the `HEIMDALL_*` variables of
@@ -11,10 +16,7 @@ const FILE_ONLY = { get: () => undefined };
  * defaults; a file that is not JSON raises {@link ConfigError} naming the file
  * and the parse error.
  */
-export function loadConfig(
-  file: string,
-  env: { get(name: string): string | undefined } = Deno.env,
-): Config {
+export function loadConfig(file: string, env: ConfigEnv = Deno.env): Config {
   return withEnvOverrides(loadConfigFile(file), env);
 }
 

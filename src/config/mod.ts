@@ -11,7 +11,7 @@ export type { Config, RootConfig } from "./config.ts";
 export { ConfigError } from "./config.ts";
 export { homePaths, resolveHome } from "./home.ts";
 export type { HomePaths } from "./home.ts";
-export { loadConfig, saveConfig, updateConfig } from "./config_file.ts";
+export { type ConfigEnv, loadConfig, saveConfig, updateConfig } from "./config_file.ts";
 export {
   ensurePrivateDir,
   openPrivateFile,

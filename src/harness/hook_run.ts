@@ -105,6 +105,9 @@ export async function answerHook(
       env: (n) => req.env[n],
       event: req.event,
     });
+    // The config as the hook's own process reads it: its HEIMDALL_* variables, not a warm
+    // server's (HEIMDALL_ON_CONFLICT=warn on one session's hooks counts for that session).
+    const env = { get: (name: string) => req.env[name] };
     let services: Promise<Services> | undefined;
     let gaveUp = false;
     const deps: HookDeps = {
@@ -126,9 +129,9 @@ export async function answerHook(
       },
       services: () =>
         closing = services ??= import("./services_impl.ts").then((m) =>
-          m.createServices(home, deps.journal, { harness, sessionId: event.sessionId })
+          m.createServices(home, deps.journal, { harness, sessionId: event.sessionId }, env)
         ),
-      roots: () => loadConfig(home.config).roots,
+      roots: () => loadConfig(home.config, env).roots,
       // Late once the deadline has passed, even if its timer has not fired yet
       // (work that never yields to the event loop), and late for good.
       late: () => gaveUp ||= performance.now() - started >= deadlineMs,

@@ -12,7 +12,13 @@
  * reached is kept on this machine as a private memory (logged).
  */
 import { dirname, join, relative } from "../files/mod.ts";
-import { type Config, type HomePaths, loadConfig, logUsage } from "../config/mod.ts";
+import {
+  type Config,
+  type ConfigEnv,
+  type HomePaths,
+  loadConfig,
+  logUsage,
+} from "../config/mod.ts";
 import type { AttemptInput, RememberInput } from "../memory/mod.ts";
 import type { Team } from "../team/mod.ts";
 import { Journal } from "../store/mod.ts";
@@ -53,12 +59,15 @@ const VERDICT_ORDER: Record<string, number> = { STRONG: 0, REBUILT: 1, WEAK: 2 }
 
 /**
  * Builds the services for one hook request of `session`. `journal` is the
- * read-only journal (or null).
+ * read-only journal (or null); `env` holds the hook's `HEIMDALL_*`
+ * variables, which the config is read with (`HEIMDALL_ON_CONFLICT`,
+ * `HEIMDALL_TEAM_URL`…), in the warm server as in the hook's own process.
  */
 export function createServices(
   home: HomePaths,
   journal: () => Journal | null,
   session: { harness: string; sessionId: string },
+  env: ConfigEnv = Deno.env,
 ): Services {
   let writable: Journal | undefined;
   const write = (): Journal => (writable ??= Journal.open(home.journal));
@@ -77,7 +86,7 @@ export function createServices(
   const configured = (): Config | null => {
     if (config === undefined) {
       try {
-        config = loadConfig(home.config);
+        config = loadConfig(home.config, env);
       } catch {
         config = null;
       }
@@ -87,7 +96,12 @@ export function createServices(
   /** The configured answer to a conflict; a config that cannot be read pauses (the safe default). */
   const conflictMode = (): "pause" | "warn" => configured()?.onConflict ?? "pause";
   // The team store, opened at most once per request, for the acting person, agent and session.
-  const link = new TeamLink(home, { agent: session.harness, session: session.sessionId }, log);
+  const link = new TeamLink(
+    home,
+    { agent: session.harness, session: session.sessionId },
+    log,
+    env,
+  );
   const team = () => import("../team/mod.ts");
   /** Before memory is read: the team's memories, pulled (bounded; nothing without a shared store). */
   const pull = () => link.sync();
@@ -356,8 +370,7 @@ export function createServices(
 
     async capturePersonal(s, transcript, turns) {
       const { captureCandidates, queueCandidates } = await memory();
-      const { loadConfig } = await import("../config/mod.ts");
-      const config = loadConfig(home.config);
+      const config = loadConfig(home.config, env);
       const found = captureCandidates(turns, transcript);
       // A distiller may take seconds: it runs on its own, never in the agent's way.
       if (config.distiller) await distillInBackground(home, transcript, repositoryOf(s.cwd), log);

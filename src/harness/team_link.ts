@@ -14,7 +14,7 @@
  * store is this machine's journal: no bound, nothing to pull, errors as
  * they come.
  */
-import { type Config, type HomePaths, loadConfig } from "../config/mod.ts";
+import { type Config, type ConfigEnv, type HomePaths, loadConfig } from "../config/mod.ts";
 import type { Team } from "../team/mod.ts";
 
 /** The longest a hook waits on the shared store, per step. */
@@ -57,6 +57,8 @@ export class TeamLink {
     private readonly home: HomePaths,
     private readonly actor: LinkActor,
     private readonly log: (message: string) => void,
+    /** The `HEIMDALL_*` variables the config is read with (the hook's, not a warm server's). */
+    private readonly env: ConfigEnv = Deno.env,
     private readonly waitMs = TEAM_WAIT_MS,
   ) {}
 
@@ -128,7 +130,7 @@ export class TeamLink {
   #loadConfig(): Config | null {
     if (this.#config === undefined) {
       try {
-        this.#config = loadConfig(this.home.config);
+        this.#config = loadConfig(this.home.config, this.env);
       } catch (e) {
         this.log(`team: cannot read the config, so no team store: ${(e as Error).message}`);
         this.#config = null;
