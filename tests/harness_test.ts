@@ -23,7 +23,7 @@ import { parseTestRun } from "../src/harness/test_runs/mod.ts";
 import { isSearchCommand, lookUpOf, toolCall } from "../src/harness/tools.ts";
 import { homePaths } from "../src/config/mod.ts";
 import { Journal } from "../src/store/mod.ts";
-import { exists } from "../src/files/mod.ts";
+import { exists, readTextOrNull } from "../src/files/mod.ts";
 import { selfArgv } from "../src/harness/install/command.ts";
 import {
   cli,
@@ -1659,6 +1659,48 @@ Deno.test("before an edit the symbols are claimed first; a teammate's claim a ca
     const warned = JSON.parse((await pre("s3")).stdout).hookSpecificOutput;
     assert.equal(warned.permissionDecision, undefined);
     assert.match(warned.additionalContext, /bob \(codex\) is changing compute_total/);
+  } finally {
+    removeTree(base);
+  }
+});
+
+Deno.test("an event the harness shows nobody is not counted as told: Cursor's prompt hook leaves prior work, usage and the grep reminder as they were", async () => {
+  const base = tempDir();
+  try {
+    const env = { HEIMDALL_AUTHOR: "ada" };
+    const { home, repo } = await claudeSession(base, env);
+    const cursor = async (name: string, extra: Record<string, unknown> = {}) => {
+      const payload = { ...JSON.parse(payloadText(fixture("cursor", name), repo)), ...extra };
+      const r = await hookCli(home, ["--harness", "cursor"], {
+        stdin: JSON.stringify(payload),
+        env,
+      });
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout);
+    };
+    const grep = {
+      tool_name: "Grep",
+      tool_input: { pattern: "discount", path: repo },
+      tool_output: "pkg/billing.py",
+    };
+    assert.deepEqual(await cursor("post_tool", grep), {});
+    assert.deepEqual(await cursor("post_tool", grep), {});
+    // Cursor takes no context before a prompt: the agent is shown no prior work there.
+    assert.deepEqual(await cursor("prompt"), {});
+    const state = readSession(
+      sessionFile(
+        join(home, "sessions"),
+        "cursor",
+        fixture("cursor", "prompt").payload.conversation_id as string,
+      ),
+    )!;
+    assert.match(state.task?.title ?? "", /^Fix compute_total/, "the prompt still starts the task");
+    assert.deepEqual(state.injected, []);
+    assert.equal(state.injectedTokens, 0);
+    const usage = readTextOrNull(join(home, "logs", "usage.log")) ?? "";
+    assert.doesNotMatch(usage, /"event":"inject"/, "the dashboard counts no tokens as injected");
+    // No search reached the agent, so its third look-up gets the reminder.
+    assert.match((await cursor("post_tool", grep)).additional_context ?? "", /third grep/);
   } finally {
     removeTree(base);
   }

@@ -53,6 +53,16 @@ export function parseEvent(h: HarnessSpec, payload: unknown, env: PayloadEnv): H
 }
 
 /**
+ * Whether anything Heimdall says to `event` reaches the agent or the person:
+ * false when the harness shows nothing for it (its row has no way to say
+ * context and none to pause), so nothing should be counted as told.
+ */
+export function answered(h: HarnessSpec, event: HookEvent): boolean {
+  const row = rowOf(h, event.native);
+  return row?.say !== undefined || (row?.kind === "before_tool" && row.pause !== undefined);
+}
+
+/**
  * The answer to print for `event`, given the context Heimdall wants the
  * agent to see (null: nothing to say) and, before a tool call, `deny`: the
  * reason to pause it once (a teammate's claim within reach). Returns null

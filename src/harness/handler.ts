@@ -79,10 +79,13 @@ export interface HookDeps {
   /** The configured roots (hints outside them are dropped). */
   roots(): { path: string }[];
   /**
-   * True once the hook has stopped waiting for this answer (it will never be
-   * shown): nothing is then recorded as told, so it is told next time.
+   * True when nobody will see this answer: the harness shows nothing for
+   * this event (Cursor's prompt hook, Kiro's before a tool), or the hook has
+   * stopped waiting for it. Nothing is then recorded as told (injected, a
+   * conflict warned of or acknowledged, a reminder given), so it is told
+   * where it can be.
    */
-  late?(): boolean;
+  unseen?(): boolean;
 }
 
 /** Sessions untouched this long are pruned at the next session start. */
@@ -205,7 +208,7 @@ function inject(
   items: ContextItem[],
 ): string | null {
   const fitted = fitContext(`${title}:`, items, deps.budget, new Set(state.injected));
-  if (fitted.text === null || deps.late?.()) return null;
+  if (fitted.text === null || deps.unseen?.()) return null;
   state.injected.push(...fitted.keys);
   state.injectedTokens += fitted.tokens;
   state.injectedPaths = [...new Set([...(state.injectedPaths ?? []), ...fitted.paths])].slice(-200);
@@ -240,6 +243,8 @@ async function onPrompt(
     const title = taskTitle(prompt);
     state.task = { title, id: await svc.startTask?.(who, title) ?? null };
   }
+  // Prior work nobody would see is not searched for, nor counted as a search the agent saw.
+  if (deps.unseen?.()) return [];
   // Searched with a bounded query: a pasted megabyte costs what a paragraph does.
   const query = promptQuery(prompt);
   const items = query.trim() === "" ? [] : await svc.priorWork?.(query, 8, who.cwd) ?? [];
@@ -323,7 +328,7 @@ async function beforeTool(
     items,
   );
   // An answer nobody will see warns of nothing: the next one does.
-  if (deps.late?.()) return { context: null, deny: null };
+  if (deps.unseen?.()) return { context: null, deny: null };
   for (const w of fresh) state.warnedPairs.push(w.pair);
   if (fresh.length === 0 || (svc.onConflict?.() ?? "warn") !== "pause") {
     return { context, deny: null };
@@ -454,6 +459,11 @@ async function afterTool(
     }
   }
   const step = stepGuard(state.guard, lookUpOf(tool));
+  // A reminder nobody sees is not given: the next look-up that can speak gives it.
+  if (step.remind && deps.unseen?.()) {
+    state.guard = { ...step.state, reminded: false };
+    return null;
+  }
   state.guard = step.state;
   return step.remind ? GUARD_TEXT : null;
 }

@@ -5,7 +5,7 @@
  */
 import { type HomePaths, loadConfig } from "../config/mod.ts";
 import { Journal, setBusyTimeout } from "../store/mod.ts";
-import { parseEvent, renderAnswer } from "./engine.ts";
+import { answered, parseEvent, renderAnswer } from "./engine.ts";
 import { HARNESSES, harnessSpec, isHarness } from "./harnesses/mod.ts";
 import { handleEvent, type HookDeps } from "./handler.ts";
 import { after } from "./deadline.ts";
@@ -108,6 +108,7 @@ export async function answerHook(
     // The config as the hook's own process reads it: its HEIMDALL_* variables, not a warm
     // server's (HEIMDALL_ON_CONFLICT=warn on one session's hooks counts for that session).
     const env = { get: (name: string) => req.env[name] };
+    const silent = !answered(spec, event);
     let services: Promise<Services> | undefined;
     let gaveUp = false;
     const deps: HookDeps = {
@@ -132,9 +133,10 @@ export async function answerHook(
           m.createServices(home, deps.journal, { harness, sessionId: event.sessionId }, env)
         ),
       roots: () => loadConfig(home.config, env).roots,
-      // Late once the deadline has passed, even if its timer has not fired yet
-      // (work that never yields to the event loop), and late for good.
-      late: () => gaveUp ||= performance.now() - started >= deadlineMs,
+      // Unseen when the harness shows nothing for this event; late once the deadline has
+      // passed, even if its timer has not fired yet (work that never yields to the event
+      // loop), and late for good.
+      unseen: () => silent || (gaveUp ||= performance.now() - started >= deadlineMs),
     };
     const work = handleEvent(event, deps);
     const context = await Promise.race([work, after(deadlineMs, "late" as const)]);
