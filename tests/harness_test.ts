@@ -1606,6 +1606,43 @@ Deno.test("a session that ends on a failing run joins the agent's account to tha
   }
 });
 
+Deno.test("a secret in a long test command is redacted before the command is cut: no piece of it reaches an attempt or the session's file", async () => {
+  const base = tempDir();
+  try {
+    const env = { HEIMDALL_AUTHOR: "ada" };
+    const { home, repo, send } = await claudeSession(base, env);
+    const token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
+    /** `pytest -q` after a long PYTHONPATH, with the token starting `at` characters in. */
+    const run = (at: number) => {
+      const head = "PYTHONPATH=";
+      const tail = " GITHUB_TOKEN=";
+      const path = "lib/".repeat(200).slice(0, at - head.length - tail.length);
+      return `${head}${path}${tail}${token} pytest -q`;
+    };
+    await send("prompt");
+    await send("post_edit");
+    // The attempt's text keeps 200 characters of the command, the session's file 500.
+    for (const at of [190, 490]) {
+      const command = run(at);
+      assert.equal(command.indexOf(token), at);
+      await send("post_bash_failure", { tool_input: { command } });
+    }
+    await send("stop");
+    const why = await cli(home, ["why", join(repo, "pkg/billing.py"), "--json"], { env });
+    const texts = (JSON.parse(why.stdout).current as { kind: string; text: string }[])
+      .filter((m) => m.kind === "attempt" || m.kind === "note").map((m) => m.text);
+    assert.ok(texts.some((t) => t.includes(" GITHUB_TOKEN=")), why.stdout);
+    const piece = token.slice(0, 10);
+    for (const t of texts) assert.ok(!t.includes(piece), `a piece of the token is stored: ${t}`);
+    const session = Deno.readTextFileSync(
+      sessionFile(join(home, "sessions"), "claude-code", "cc-session-1"),
+    );
+    assert.ok(!session.includes(piece), "a piece of the token is in the session's file");
+  } finally {
+    removeTree(base);
+  }
+});
+
 Deno.test("before an edit the symbols are claimed first; a teammate's claim a call away pauses the edit once, then it goes ahead", async () => {
   const base = tempDir();
   try {

@@ -438,7 +438,8 @@ async function afterTool(
     const run = parseTestRun(tool.command, ev.outcome.output, ev.outcome.exitCode, ev.outcome.ok);
     if (run && run.outcome !== "unknown") {
       state.tests.push({
-        command: tool.command.slice(0, 500),
+        // Redacted before it is cut: a secret cut in two is no longer recognised.
+        command: redactSecrets(tool.command).slice(0, 500),
         runner: run.runner,
         outcome: run.outcome,
         failed: run.failed.slice(0, 50),

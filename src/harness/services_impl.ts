@@ -11,7 +11,7 @@
  * and fails open (see `team_link.ts`). A write whose store cannot be
  * reached is kept on this machine as a private memory (logged).
  */
-import { dirname, join, relative } from "../files/mod.ts";
+import { dirname, join, redactSecrets, relative } from "../files/mod.ts";
 import {
   type Config,
   type ConfigEnv,
@@ -339,11 +339,13 @@ export function createServices(
 
     async recordAttempt(s, a) {
       const { recordAttempt } = await memory();
+      // Redacted before it is cut: a secret cut in two is no longer recognised.
+      const command = redactSecrets(a.command).slice(0, 200);
       const text = a.outcome === "fail"
-        ? `\`${a.command.slice(0, 200)}\` failed${
+        ? `\`${command}\` failed${
           a.failed.length > 0 ? `: ${a.failed.slice(0, 5).join(", ")}` : ""
         }`
-        : `\`${a.command.slice(0, 200)}\` passed`;
+        : `\`${command}\` passed`;
       await recordAttemptOn(
         "recording the test run",
         s.cwd,
