@@ -18,6 +18,7 @@ import { HARNESSES, type HarnessName, harnessSpec } from "../src/harness/harness
 import { GUARD_STREAK, type LookUp, stepGuard } from "../src/harness/grep_guard.ts";
 import { parsePatch } from "../src/hints/mod.ts";
 import { answerHook, type HookRequest } from "../src/harness/hook_run.ts";
+import { editsByFile, MAX_EDITS_PER_FILE } from "../src/harness/handler.ts";
 import { readSession, sessionFile } from "../src/harness/session.ts";
 import { parseTestRun } from "../src/harness/test_runs/mod.ts";
 import { isSearchCommand, lookUpOf, toolCall } from "../src/harness/tools.ts";
@@ -163,6 +164,34 @@ Deno.test("a Heimdall search is told apart from other calls, whatever the harnes
   assert.equal(lookUpOf(shell("cat pkg/billing.py")), "other");
   assert.equal(lookUpOf(shell("heimdall status")), "other");
   assert.equal(lookUpOf(tool("Read")), "other");
+});
+
+Deno.test("a tool call's edits are located in at most 5 files and 64 edits a file, however many it sends", () => {
+  // 20,000 edits of one file (a runaway MultiEdit): each would be searched for in the
+  // whole file, holding the warm server, and every session's hooks, for seconds.
+  const edits = Array.from({ length: 20_000 }, (_, i) => ({
+    path: i % 1000 === 999 ? `/r/other${i}.ts` : "/r/big.ts",
+    oldText: `zzzz ${i}`,
+    newText: "y",
+  }));
+  const located = editsByFile(edits);
+  assert.deepEqual([...located.keys()], [
+    "/r/big.ts",
+    "/r/other999.ts",
+    "/r/other1999.ts",
+    "/r/other2999.ts",
+    "/r/other3999.ts",
+  ]);
+  assert.equal(located.get("/r/big.ts")!.length, MAX_EDITS_PER_FILE);
+  assert.deepEqual(
+    located.get("/r/big.ts")!.slice(0, 2),
+    edits.slice(0, 2),
+    "the first ones, in order",
+  );
+  // After the edit every file is hinted, each with its first edits.
+  const all = editsByFile(edits, Infinity);
+  assert.equal(all.size, 21);
+  assert.ok([...all.values()].every((e) => e.length <= MAX_EDITS_PER_FILE));
 });
 
 Deno.test("apply_patch bodies parse into per-file edits", () => {

@@ -92,6 +92,14 @@ export interface HookDeps {
 const SESSION_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 /** At most this many files of one tool call get before-edit context. */
 const MAX_EDIT_FILES = 5;
+/**
+ * At most this many edits of one file in one tool call are located in it
+ * (each costs a search of the whole file): a call with thousands (a hostile
+ * or runaway `edits[]`) would otherwise hold the warm server, and every
+ * session's hooks with it, for seconds. What an edit past them changed is
+ * still found after it, from the snapshot of the whole file.
+ */
+export const MAX_EDITS_PER_FILE = 64;
 
 /** The folder holding session state files. */
 export function sessionsDir(home: HomePaths): string {
@@ -254,12 +262,18 @@ async function onPrompt(
   return items;
 }
 
-/** The edits of a call grouped by file (at most {@link MAX_EDIT_FILES} files). */
-function editsByFile(edits: FileEdit[]): Map<string, FileEdit[]> {
+/**
+ * The edits of a call grouped by file: at most {@link MAX_EDIT_FILES} files
+ * (or every file, given `files`), and the first {@link MAX_EDITS_PER_FILE}
+ * edits of each (pure).
+ */
+export function editsByFile(edits: FileEdit[], files = MAX_EDIT_FILES): Map<string, FileEdit[]> {
   const out = new Map<string, FileEdit[]>();
   for (const e of edits) {
-    if (!out.has(e.path) && out.size >= MAX_EDIT_FILES) continue;
-    out.set(e.path, [...(out.get(e.path) ?? []), e]);
+    const mine = out.get(e.path);
+    if (mine === undefined) {
+      if (out.size < files) out.set(e.path, [e]);
+    } else if (mine.length < MAX_EDITS_PER_FILE) mine.push(e);
   }
   return out;
 }
@@ -412,15 +426,14 @@ async function afterTool(
 ): Promise<string | null> {
   const tool = ev.tool;
   if (tool.kind === "edit" || tool.kind === "write" || tool.kind === "patch") {
-    const paths = [...new Set(tool.edits.map((e) => e.path))];
+    const files = editsByFile(tool.edits, Infinity);
+    const paths = [...files.keys()];
     if (ev.outcome.ok !== false && paths.length > 0) {
       hintPaths(paths, deps);
       const j = deps.journal();
-      for (const p of paths) {
+      for (const [p, edits] of files) {
         seen.edited.push(p);
-        if (!(p in state.before) && j) {
-          seen.before[p] = beforeAfterTheFact(j, p, tool.edits.filter((e) => e.path === p));
-        }
+        if (!(p in state.before) && j) seen.before[p] = beforeAfterTheFact(j, p, edits);
       }
       keepSeen(state, seen);
     }
