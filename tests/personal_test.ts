@@ -123,6 +123,34 @@ Deno.test("the stop hook queues the person's durable statements once; review acc
   }
 });
 
+Deno.test("a transcript past the 4 MiB the stop hook reads: the person's statements in its new turns are still queued", async () => {
+  const { base, hook, queue } = await setup();
+  try {
+    const transcript = join(base, "s1.jsonl");
+    // Tool output, not turns: a megabyte a line.
+    const output = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ type: "progress", data: `${i}`.repeat(1 << 20) }));
+    const said = (n: number) => Array.from({ length: n }, (_, i) => assistant(`Step ${i} done.`));
+    Deno.writeTextFileSync(transcript, jsonl(...said(10), ...output(3)));
+    await hook({ hook_event_name: "Stop", transcript_path: transcript });
+    assert.deepEqual(await queue(), []);
+    // The session goes on: the ten turns the first stop read fall out of the last 4 MiB,
+    // and as many new ones come into it, the person's rule among them.
+    Deno.writeTextFileSync(
+      transcript,
+      jsonl(...output(2), user("From now on, run the linter before every commit."), ...said(9)),
+      { append: true },
+    );
+    assert.ok(Deno.statSync(transcript).size > 5 << 20);
+    await hook({ hook_event_name: "Stop", transcript_path: transcript });
+    assert.deepEqual((await queue()).map((c) => c.text), [
+      "From now on, run the linter before every commit.",
+    ]);
+  } finally {
+    removeTree(base);
+  }
+});
+
 Deno.test("a configured confidence accepts sure statements at once; a distiller's proposals are redacted and reviewed like the rest", async () => {
   const { base, home, repo, env, hook, queue } = await setup();
   try {

@@ -41,7 +41,7 @@ import { basename, join, readTextOrNull, relative } from "../files/mod.ts";
 import { redactSecrets } from "../files/secrets.ts";
 import { type ContextItem, fitContext } from "./budget.ts";
 import type { AfterToolEvent, BeforeToolEvent, FileEdit, HookEvent, StopEvent } from "./event.ts";
-import { capSummary, lastAssistantMessage, transcriptTurns } from "./transcript.ts";
+import { capSummary, firstUnread, lastAssistantMessage, transcriptTurns } from "./transcript.ts";
 import { FRESH_GUARD, GUARD_TEXT, stepGuard } from "./grep_guard.ts";
 import {
   diffSymbols,
@@ -492,9 +492,12 @@ async function capturePersonal(
   const svc = await deps.services();
   if (!svc.capturePersonal) return;
   const turns = transcriptTurns(transcript);
-  // A shorter transcript is a new one (cleared, compacted): scan it whole.
-  const from = (state.personalTurns ?? 0) <= turns.length ? state.personalTurns ?? 0 : 0;
+  // The turns after the last one scanned (a shorter transcript is a new one: all of it).
+  const from = firstUnread(turns, state.personalAt, state.personalTurns);
   state.personalTurns = turns.length;
+  const lastAt = turns.at(-1)?.at;
+  if (lastAt !== undefined) state.personalAt = lastAt;
+  else delete state.personalAt;
   // The turn before the first new one comes along, emptied: a correction knows what it answers.
   const before = from > 0 ? [{ ...turns[from - 1]!, text: "" }] : [];
   await svc.capturePersonal(who, transcript, [...before, ...turns.slice(from)]);

@@ -79,6 +79,12 @@ export interface SessionState {
   summarized: string | null;
   /** Transcript turns already scanned for personal memory (a new stop scans only the rest). */
   personalTurns?: number;
+  /**
+   * Where the last turn scanned starts in the transcript (bytes), when it is
+   * written line by line: what is new past 4 MiB, where a count of turns
+   * in the part read no longer tells.
+   */
+  personalAt?: number;
 }
 
 /** A fresh state. */

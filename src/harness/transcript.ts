@@ -25,6 +25,53 @@ export interface TranscriptTurn {
   role: "user" | "assistant";
   text: string;
   line: number;
+  /**
+   * Where its line starts in the file (bytes), in a transcript written line
+   * by line (JSONL, text); absent in one JSON document (rewritten whole).
+   */
+  at?: number;
+}
+
+/** UTF-8 length of `s` in bytes (a lone surrogate counts as U+FFFD's 3). */
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d < 0xe000) {
+        n += 4;
+        i++;
+      } else n += 3;
+    } else n += 3;
+  }
+  return n;
+}
+
+/**
+ * The first of `turns` (a transcript's, as {@link transcriptTurns} read it)
+ * that a scan has not read yet, given the last turn it read (`lastAt`, its
+ * place in the file) or, for a transcript without places (one JSON
+ * document), how many turns it read (pure). A transcript written line by
+ * line is told by places, which stay true however far the 4 MiB read
+ * slides; a shorter one than was read is a new one (cleared, compacted),
+ * read whole.
+ */
+export function firstUnread(
+  turns: readonly TranscriptTurn[],
+  lastAt: number | undefined,
+  count: number | undefined,
+): number {
+  const last = turns.at(-1)?.at;
+  if (lastAt !== undefined && last !== undefined) {
+    if (last < lastAt) return 0;
+    const i = turns.findIndex((t) => t.at !== undefined && t.at > lastAt);
+    return i < 0 ? turns.length : i;
+  }
+  const read = count ?? 0;
+  return read <= turns.length ? read : 0;
 }
 
 /**
@@ -35,8 +82,9 @@ export interface TranscriptTurn {
 export function transcriptTurns(path: string): TranscriptTurn[] {
   let text: string;
   let firstLine = 1;
+  let size: number;
   try {
-    const size = Deno.statSync(path).size;
+    size = Deno.statSync(path).size;
     text = readTail(path, TURNS_BYTES);
     if (size > TURNS_BYTES) {
       // Lines before the tail are unknown: count from where it starts, past the cut line.
@@ -48,9 +96,17 @@ export function transcriptTurns(path: string): TranscriptTurn[] {
     return [];
   }
   const turns: TranscriptTurn[] = [];
+  const lines = text.split("\n");
+  // Where each line starts in the file: the text read is the file's last bytes.
+  const starts: number[] = [];
+  let at = size - utf8Length(text);
+  for (const l of lines) {
+    starts.push(at);
+    at += utf8Length(l) + 1;
+  }
   if (path.endsWith(".txt")) {
     let current: TranscriptTurn | undefined;
-    text.split("\n").forEach((l, i) => {
+    lines.forEach((l, i) => {
       const m = /^\s*(assistant|A|user|human|U)\s*:\s*$/i.exec(l);
       if (m) {
         if (current && current.text.trim() !== "") {
@@ -61,6 +117,7 @@ export function transcriptTurns(path: string): TranscriptTurn[] {
           role: who === "user" || who === "human" || who === "u" ? "user" : "assistant",
           text: "",
           line: firstLine + i + 1,
+          at: starts[i]!,
         };
       } else if (current) current.text += l + "\n";
     });
@@ -69,13 +126,12 @@ export function transcriptTurns(path: string): TranscriptTurn[] {
     }
     return turns;
   }
-  const lines = text.split("\n");
   if (isJsonLines(path, lines)) {
     lines.forEach((l, i) => {
       if (!l.trim().startsWith("{")) return;
       try {
         const t = turnOf(JSON.parse(l));
-        if (t) turns.push({ ...t, line: firstLine + i });
+        if (t) turns.push({ ...t, line: firstLine + i, at: starts[i]! });
       } catch {
         // not JSON
       }

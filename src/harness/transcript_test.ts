@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { capSummary, lastAssistantMessage, SUMMARY_MAX_CHARS } from "./transcript.ts";
+import {
+  capSummary,
+  firstUnread,
+  lastAssistantMessage,
+  SUMMARY_MAX_CHARS,
+  transcriptTurns,
+} from "./transcript.ts";
 
 function file(dir: string, name: string, text: string): string {
   const path = join(dir, name);
@@ -108,4 +114,49 @@ Deno.test("a long summary is cut at a sentence and marked", () => {
   assert.match(cut, /fix\.…$/);
   assert.equal(capSummary("  short  "), "short");
   assert.equal(capSummary("   "), null);
+});
+
+Deno.test("firstUnread() tells new turns by their place in the file, or by count in one JSON document", () => {
+  const turn = (at?: number) => ({
+    role: "user" as const,
+    text: "t",
+    line: 1,
+    ...(at === undefined ? {} : { at }),
+  });
+  // [what, turns, last place read, turns read, first unread]
+  const cases: [
+    string,
+    ReturnType<typeof turn>[],
+    number | undefined,
+    number | undefined,
+    number,
+  ][] = [
+    ["never scanned", [turn(0), turn(10)], undefined, undefined, 0],
+    ["the read slid past the turns read: all are new", [turn(500), turn(600)], 20, 2, 0],
+    ["one new turn after the last read", [turn(10), turn(20), turn(30)], 20, 3, 2],
+    ["nothing new", [turn(10), turn(20)], 20, 2, 2],
+    ["a shorter transcript is a new one", [turn(0), turn(5)], 900, 9, 0],
+    ["a JSON document: by count", [turn(), turn(), turn()], undefined, 2, 2],
+    ["a JSON document with fewer turns: new", [turn()], undefined, 2, 0],
+    ["a state from before places were kept: by count", [turn(10), turn(20)], undefined, 1, 1],
+  ];
+  for (const [what, turns, lastAt, count, want] of cases) {
+    assert.equal(firstUnread(turns, lastAt, count), want, what);
+  }
+});
+
+Deno.test("transcriptTurns() gives each turn of a JSONL transcript its byte place in the file", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const rows = [
+      { type: "user", message: { role: "user", content: "Fix the café's totals" } },
+      { type: "assistant", message: { role: "assistant", content: "Done ✓" } },
+    ];
+    const path = file(dir, "t.jsonl", jsonl(...rows));
+    const bytes = Deno.readFileSync(path);
+    const turns = transcriptTurns(path);
+    assert.deepEqual(turns.map((t) => t.at), [0, bytes.indexOf(0x0a) + 1]);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });
