@@ -18,7 +18,7 @@ import { HARNESSES, type HarnessName, harnessSpec } from "../src/harness/harness
 import { GUARD_STREAK, type LookUp, stepGuard } from "../src/harness/grep_guard.ts";
 import { parsePatch } from "../src/hints/mod.ts";
 import { answerHook, type HookRequest } from "../src/harness/hook_run.ts";
-import { editsByFile, MAX_EDITS_PER_FILE } from "../src/harness/handler.ts";
+import { editsByFile, MAX_EDITS_PER_FILE, MAX_TEST_RUNS } from "../src/harness/handler.ts";
 import { readSession, sessionFile } from "../src/harness/session.ts";
 import { parseTestRun } from "../src/harness/test_runs/mod.ts";
 import { isSearchCommand, lookUpOf, toolCall } from "../src/harness/tools.ts";
@@ -1667,6 +1667,33 @@ Deno.test("a secret in a long test command is redacted before the command is cut
       sessionFile(join(home, "sessions"), "claude-code", "cc-session-1"),
     );
     assert.ok(!session.includes(piece), "a piece of the token is in the session's file");
+  } finally {
+    removeTree(base);
+  }
+});
+
+Deno.test("a session's file keeps its latest test runs, however many it makes, and a run past them still makes a new progress note", async () => {
+  const base = tempDir();
+  try {
+    const env = { HEIMDALL_AUTHOR: "ada" };
+    const { home, repo, send } = await claudeSession(base, env);
+    const state = () =>
+      readSession(sessionFile(join(home, "sessions"), "claude-code", "cc-session-1"))!;
+    await send("prompt");
+    await send("post_edit");
+    for (let i = 0; i < MAX_TEST_RUNS + 5; i++) {
+      await send("post_bash_failure", { tool_input: { command: `pytest -q -k run${i}` } });
+    }
+    assert.equal(state().tests.length, MAX_TEST_RUNS);
+    assert.equal(state().tests.at(-1)!.command, `pytest -q -k run${MAX_TEST_RUNS + 4}`);
+    await send("stop");
+    // One more run: news for the next stop, though the number of runs kept stays the same.
+    await send("post_bash_failure", { tool_input: { command: "pytest -q -k last" } });
+    await send("stop");
+    const why = await cli(home, ["why", join(repo, "pkg/billing.py"), "--json"], { env });
+    const notes = (JSON.parse(why.stdout).current as { kind: string; text: string }[])
+      .filter((m) => m.kind === "note" && m.text.startsWith("Progress:"));
+    assert.ok(notes.some((m) => m.text.includes("`pytest -q -k last`")), why.stdout);
   } finally {
     removeTree(base);
   }

@@ -100,6 +100,13 @@ const MAX_EDIT_FILES = 5;
  * still found after it, from the snapshot of the whole file.
  */
 export const MAX_EDITS_PER_FILE = 64;
+/**
+ * The test runs a session's file keeps, the latest (the summary shows 5):
+ * each carries the symbols and files changed before it, so keeping every
+ * run made a long session's file grow by the square (1,500 runs: 14 MB,
+ * read and written by each hook call, 0.7 s, over the warm server's wait).
+ */
+export const MAX_TEST_RUNS = 20;
 
 /** The folder holding session state files. */
 export function sessionsDir(home: HomePaths): string {
@@ -450,6 +457,7 @@ async function afterTool(
   if (tool.kind === "shell" && tool.command) {
     const run = parseTestRun(tool.command, ev.outcome.output, ev.outcome.exitCode, ev.outcome.ok);
     if (run && run.outcome !== "unknown") {
+      state.testRuns = (state.testRuns ?? state.tests.length) + 1;
       state.tests.push({
         // Redacted before it is cut: a secret cut in two is no longer recognised.
         command: redactSecrets(tool.command).slice(0, 500),
@@ -459,6 +467,8 @@ async function afterTool(
         atMs: Date.now(),
         about: { symbols: state.changed, paths: state.edited },
       });
+      // The last few: each carries the session's changes, and the file is read on every call.
+      state.tests = state.tests.slice(-MAX_TEST_RUNS);
       const svc = await deps.services();
       await svc.recordAttempt?.(who, {
         taskId: state.task?.id ?? null,
@@ -548,7 +558,7 @@ async function onStop(
   const key = JSON.stringify([
     state.edited,
     state.changed.map((c) => `${c.id}:${c.change}`),
-    state.tests.length,
+    state.testRuns ?? state.tests.length,
   ]);
   if (key === state.summarized) return;
   const svc = await deps.services();

@@ -74,7 +74,10 @@ export interface SessionState {
   /** Edited files whose new symbols the journal has not shown yet. */
   pending: string[];
   changed: ChangedSymbol[];
+  /** The latest test runs (at most `MAX_TEST_RUNS` in handler.ts). */
   tests: SessionTestRun[];
+  /** How many test runs the session made in all (absent in a state from before it was kept). */
+  testRuns?: number;
   /** What the last stored summary covered (edits + tests), so a stop with no news stores nothing. */
   summarized: string | null;
   /** Transcript turns already scanned for personal memory (a new stop scans only the rest). */
