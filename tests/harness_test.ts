@@ -838,7 +838,7 @@ Deno.test("doctor runs the configured hooks and MCP server, and names each probl
 
 // ---------------------------------------------------------------- hook: fail open
 
-Deno.test("the hook fails open: garbage, a missing journal, an unknown harness", async () => {
+Deno.test("the hook fails open: garbage, a missing journal, an unknown or missing harness", async () => {
   const base = tempDir();
   const hh = join(base, "hh");
   const env = { HEIMDALL_HOOK_SERVER: "0" };
@@ -863,10 +863,19 @@ Deno.test("the hook fails open: garbage, a missing journal, an unknown harness",
   assert.equal(unknown.stdout, "");
   const empty = await cli(hh, ["hook", "--harness", "cursor"], { stdin: "", env });
   assert.equal(empty.code, 0);
+  const unnamed = await cli(hh, ["hook"], { stdin: "{}", env });
+  assert.equal(unnamed.code, 0);
+  assert.equal(unnamed.stdout, "");
   const log = Deno.readTextFileSync(join(hh, "logs", "hooks.log"));
   assert.match(log, /claude-code: stdin is not JSON/);
   assert.match(log, /no journal/);
-  assert.match(log, /unknown --harness "emacs"/);
+  assert.match(
+    log,
+    /unknown --harness "emacs"; expected one of claude-code, .*: `heimdall init --harness NAME` writes the hook command again/,
+  );
+  // A hook line without --harness is named as such, not as a harness called "?".
+  assert.match(log, /error: no --harness given; expected one of /);
+  assert.doesNotMatch(log, /"\?"/);
   assert.ok(!log.includes("hook server"), "HEIMDALL_HOOK_SERVER=0 starts no server");
   removeTree(base);
 });

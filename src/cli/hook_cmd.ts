@@ -214,12 +214,15 @@ async function hookEntry(args: string[], homeDir: string): Promise<number> {
     }
     tightenHome(homeDir);
     const str = (v: string | true | undefined) => (typeof v === "string" ? v : null);
-    const harness = str(f.harness) ?? "?";
+    // Empty when missing: answerHook names that; "?" in this process's own log lines.
+    const harness = str(f.harness) ?? "";
     const stdin = await readStdin();
     if (typeof stdin === "number") {
       hookLog(
         homeDir,
-        `${harness}: payload of ${stdin} bytes is over the hook's ${MAX_STDIN_BYTES}-byte cap; read to its end and ignored`,
+        `${
+          harness || "?"
+        }: payload of ${stdin} bytes is over the hook's ${MAX_STDIN_BYTES}-byte cap; read to its end and ignored`,
       );
       return 0;
     }
@@ -248,7 +251,7 @@ async function hookEntry(args: string[], homeDir: string): Promise<number> {
         // Fail open now; the next call finds a server that answers.
         hookLog(
           homeDir,
-          `${harness}: hook server pid ${
+          `${harness || "?"}: hook server pid ${
             asked.pid ?? "?"
           } did not answer within ${waitMs} ms (${budgetMs} ms budget); answered nothing and started a replacement`,
         );

@@ -86,9 +86,11 @@ export async function answerHook(
   const harness = req.harness;
   try {
     if (!isHarness(harness)) {
+      const said = harness === "" ? "no --harness given" : `unknown --harness "${harness}"`;
       hookLog(
         home.home,
-        `error: unknown --harness "${harness}"; expected one of ${HARNESSES.join(", ")}`,
+        `error: ${said}; expected one of ${HARNESSES.join(", ")}: ` +
+          "`heimdall init --harness NAME` writes the hook command again",
       );
       return null;
     }
