@@ -1167,11 +1167,16 @@ Deno.test({
             assert.match(ctx!, /MUST: Round money to cents only in apply_discount/);
             assert.match(ctx!, /Discounts are clamped to \[0, 1\]/);
             assert.ok(estimateTokens(ctx!) <= 1500);
-            assert.equal(
-              await hook(s.start),
-              null,
-              `${harness}: a second start injects nothing new`,
-            );
+            if (harness === "kiro") {
+              // Kiro sends no session id: each start is a new session, told it all again.
+              assert.match((await hook(s.start))!, /MUST: Round money to cents only/);
+            } else {
+              assert.equal(
+                await hook(s.start),
+                null,
+                `${harness}: a second start injects nothing new`,
+              );
+            }
           }
 
           // The prompt becomes the session's task; prior work comes back.
@@ -1803,6 +1808,36 @@ Deno.test("an event the harness shows nobody is not counted as told: Cursor's pr
     assert.doesNotMatch(usage, /"event":"inject"/, "the dashboard counts no tokens as injected");
     // No search reached the agent, so its third look-up gets the reminder.
     assert.match((await cursor("post_tool", grep)).additional_context ?? "", /third grep/);
+  } finally {
+    removeTree(base);
+  }
+});
+
+Deno.test("each Kiro session in a folder is told the repository's constraints and has a task of its own, though Kiro sends no session id", async () => {
+  const base = tempDir();
+  try {
+    const env = { HEIMDALL_AUTHOR: "ada" };
+    const { home, repo } = await claudeSession(base, env);
+    const kiro = async (name: string, event: string, extra: Record<string, unknown> = {}) => {
+      const payload = { ...JSON.parse(payloadText(fixture("kiro", name), repo)), ...extra };
+      const r = await hookCli(home, ["--harness", "kiro", "--event", event], {
+        stdin: JSON.stringify(payload),
+        env,
+        cwd: repo,
+      });
+      assert.equal(r.code, 0, r.stderr);
+      return r.stdout;
+    };
+    const state = () => readSession(sessionFile(join(home, "sessions"), "kiro", `cwd:${repo}`))!;
+    for (const task of ["Fix compute_total for negative discounts", "Add a refund to the cart"]) {
+      // A new Kiro session: a new context window, which has been told nothing yet.
+      assert.match(
+        await kiro("session_start", "SessionStart"),
+        /MUST: Round money to cents only in apply_discount/,
+      );
+      await kiro("prompt", "UserPromptSubmit", { prompt: task });
+      assert.equal(state().task?.title, task);
+    }
   } finally {
     removeTree(base);
   }

@@ -186,6 +186,10 @@ async function onEvent(
 ): Promise<HookAnswer> {
   switch (ev.kind) {
     case "session_start":
+      // A start the harness says begins a new session, under an id that may have been seen
+      // before (Kiro's is its folder), starts afresh: a new context window, told everything
+      // again, with a task of its own.
+      if (ev.source === "new") startAfresh(state, newSession(ev.harness, ev.sessionId, ev.cwd));
       if (ev.source === "clear" || ev.source === "compact") state.injected = [];
       return contextOnly(inject(
         state,
@@ -213,6 +217,12 @@ async function onEvent(
 }
 
 const contextOnly = (context: string | null): HookAnswer => ({ context, deny: null });
+
+/** Makes `state` the `fresh` one, optional fields gone too (it is written back in place). */
+function startAfresh(state: SessionState, fresh: SessionState): void {
+  for (const k of Object.keys(state)) delete (state as unknown as Record<string, unknown>)[k];
+  Object.assign(state, fresh);
+}
 
 /** Fits items under the budget, skipping what this window already has; records what went in. */
 function inject(

@@ -57,8 +57,10 @@ export const kiro: HarnessSpec<"kiro"> = {
     anyCase: true,
   },
   events: {
-    agentspawn: { kind: "session_start", say: plain },
-    sessionstart: { kind: "session_start", say: plain },
+    // Every start is a new session: Kiro sends no session id, so its session is the folder
+    // and a start must not carry on the last one's (what it was told, its task).
+    agentspawn: { kind: "session_start", source: () => "new", say: plain },
+    sessionstart: { kind: "session_start", source: () => "new", say: plain },
     userpromptsubmit: { kind: "prompt", prompt: (p) => s(p, "prompt") ?? "", say: plain },
     pretooluse: { kind: "before_tool", tool: claudeTool },
     posttooluse: { kind: "after_tool", tool: claudeTool, outcome },
