@@ -633,6 +633,36 @@ Deno.test("init --scope project writes into the project, and refuses files it ca
   const usage = await cli(join(base, "hh"), ["init", "--harness", "vim"], { env: initEnv(home) });
   assert.equal(usage.code, 2);
   assert.match(usage.stderr, /Unknown harness "vim"/);
+
+  // Hooks the person wrote in a shape the harness does not read are theirs to fix, never
+  // replaced; the message names the file and the key.
+  const cases = [
+    [
+      { hooks: { PreToolUse: { matcher: "Bash" } } },
+      /"hooks\.PreToolUse" in ".*\/\.claude\/settings\.json" is not a list; make it a list of hooks/,
+    ],
+    [
+      { hooks: [] },
+      /"hooks" in ".*\/\.claude\/settings\.json" is not an object; make it an object/,
+    ],
+  ] as const;
+  for (const [settings, message] of cases) {
+    const file = join(project, ".claude", "settings.json");
+    const text = JSON.stringify(settings, null, 2) + "\n";
+    Deno.writeTextFileSync(file, text);
+    const odd = await cli(join(base, "hh"), [
+      "init",
+      "--harness",
+      "claude-code",
+      "--scope",
+      "project",
+      "--project",
+      project,
+    ], { env: initEnv(home) });
+    assert.equal(odd.code, 3, odd.stderr);
+    assert.match(odd.stderr, message);
+    assert.equal(Deno.readTextFileSync(file), text);
+  }
   removeTree(base);
 });
 

@@ -132,6 +132,15 @@ function setHooks(
   entry: (w: HookWant) => unknown,
 ): void {
   const hooks = hooksOf(root);
+  for (const w of wants) {
+    // Replacing it would lose what the person wrote there: theirs to fix.
+    if (hooks[w.event] !== undefined && !Array.isArray(hooks[w.event])) {
+      throw new ConfigEditError(
+        "",
+        `"hooks.${w.event}" in "" is not a list; make it a list of hooks (or move the file aside) and run init again`,
+      );
+    }
+  }
   const placed = new Set<HookWant>();
   for (const [event, list] of Object.entries(hooks)) {
     if (!Array.isArray(list)) continue;
@@ -155,7 +164,10 @@ function setHooks(
 function hooksOf(root: Obj): Obj {
   const hooks = obj(root.hooks);
   if (root.hooks !== undefined && hooks === null) {
-    throw new ConfigEditError("", `"hooks" is not an object`);
+    throw new ConfigEditError(
+      "",
+      `"hooks" in "" is not an object; make it an object of hook lists (or move the file aside) and run init again`,
+    );
   }
   return hooks ?? {};
 }
