@@ -633,6 +633,36 @@ Deno.test("init --scope project writes into the project, and refuses files it ca
   const usage = await cli(join(base, "hh"), ["init", "--harness", "vim"], { env: initEnv(home) });
   assert.equal(usage.code, 2);
   assert.match(usage.stderr, /Unknown harness "vim"/);
+  // A mistyped project folder is named, not made; --project without --scope project is a
+  // mistake, not a user-scope install.
+  const typo = join(base, "porj");
+  const mistyped = await cli(join(base, "hh"), [
+    "init",
+    "--harness",
+    "claude-code",
+    "--scope",
+    "project",
+    "--project",
+    typo,
+  ], { env: initEnv(home) });
+  assert.equal(mistyped.code, 2);
+  assert.match(
+    mistyped.stderr,
+    /No project folder ".*porj": --project takes the folder the agent works in/,
+  );
+  assert.ok(!exists(typo), "no folder made for a typo");
+  const unscoped = await cli(join(base, "hh"), [
+    "init",
+    "--harness",
+    "claude-code",
+    "--project",
+    project,
+  ], {
+    env: initEnv(home),
+  });
+  assert.equal(unscoped.code, 2);
+  assert.match(unscoped.stderr, /--project ".*proj" is for --scope project: add --scope project/);
+  assert.deepEqual(snapshot(home), {}, "nothing written to the user's home");
 
   // Hooks the person wrote in a shape the harness does not read are theirs to fix, never
   // replaced; the message names the file and the key.

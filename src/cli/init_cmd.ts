@@ -1,6 +1,6 @@
 import { parseFlags } from "./flags.ts";
 import { HARNESSES, type HarnessName, isHarness } from "../harness/harnesses/mod.ts";
-import { join, readTextIfPresent, resolve } from "../files/mod.ts";
+import { isDirectory, join, readTextIfPresent, resolve } from "../files/mod.ts";
 import { applyChange, ConfigWriteError } from "../harness/install/apply.ts";
 import { selfArgv } from "../harness/install/command.ts";
 import { detectHarnesses } from "../harness/install/detect.ts";
@@ -192,11 +192,23 @@ export function run(args: string[], ctx: Context): number {
       );
     }
   }
+  if (values.project !== undefined && scope !== "project") {
+    throw new UsageError(
+      `--project "${values.project}" is for --scope project: add --scope project (or leave --project out to write into your home)`,
+    );
+  }
+  const project = resolve(values.project ?? Deno.cwd());
+  // A mistyped folder would get a new tree of configs no agent ever reads.
+  if (scope === "project" && !isDirectory(project)) {
+    throw new UsageError(
+      `No project folder "${project}": --project takes the folder the agent works in; check the path`,
+    );
+  }
   const explicitHome = Deno.env.get("HEIMDALL_HOME");
   const ic: InstallContext = {
     scope,
     userHome,
-    project: resolve(values.project ?? Deno.cwd()),
+    project,
     argv: selfArgv(),
     hookArgv: selfArgv("hook"),
     heimdallHome: explicitHome && explicitHome.trim() !== "" ? ctx.home.home : null,
