@@ -12,7 +12,8 @@ import { answerHook, type HookRequest } from "../src/harness/hook_run.ts";
 import { selfArgv } from "../src/harness/install/command.ts";
 import { TOUCHED_HASH } from "../src/harness/region.ts";
 import { readSession, sessionFile } from "../src/harness/session.ts";
-import { MAIN, removeTree, tempDir, waitFor, writeTree } from "./helpers.ts";
+import { copyDir, MAIN, removeTree, tempDir, waitFor, writeTree } from "./helpers.ts";
+import { exists } from "../src/files/mod.ts";
 import { seededRandom } from "./seeded_random.ts";
 
 const FIXTURES = new URL("./fixtures/harness/claude-code/", import.meta.url).pathname;
@@ -578,6 +579,46 @@ Deno.test({
       assert.throws(() => Deno.statSync(home), Deno.errors.NotFound, "the removed home came back");
     } finally {
       removeTree(base);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "a warm server whose code changes on disk (an upgrade) stops, so the next hook runs the new code",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    const code = join(base, "heimdall");
+    let pid: number | null = null;
+    try {
+      // A checkout of its own: the module changed is one a client's build id does not stamp.
+      const root = new URL("../", import.meta.url).pathname;
+      copyDir(join(root, "src"), join(code, "src"));
+      for (const f of ["main.ts", "deno.json", "deno.lock"]) {
+        Deno.copyFileSync(join(root, f), join(code, f));
+      }
+      const child = new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", join(code, "src", "cli", "hook_main.ts"), "hook", "--serve"],
+        env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1" },
+        stdin: "null",
+        stdout: "null",
+        stderr: "null",
+      }).spawn();
+      pid = child.pid;
+      await waitFor(() => /listening on 127\.0\.0\.1:/.test(hooksLog(home)), 30_000, "the server");
+      const changed = join(code, "src", "harness", "services_impl.ts");
+      Deno.writeTextFileSync(changed, "// upgraded\n", { append: true });
+      const later = new Date(Date.now() + 5000);
+      Deno.utimeSync(changed, later, later);
+      await waitFor(() => !pidAlive(child.pid), 30_000, "the server to stop");
+      await child.status;
+      assert.match(hooksLog(home), /stops: its code changed on disk/);
+      assert.ok(!exists(join(home, "hookd.port")), "the port file is gone with it");
+    } finally {
+      cleanup(base, [pid]);
     }
   },
 });

@@ -9,8 +9,8 @@
  * --serve`); at most one runs per home (an exclusive lock on `hookd.lock`);
  * it exits after `HEIMDALL_HOOKD_IDLE_MS` (default 10 minutes) without a
  * request, when its port file disappears or names another server (the home
- * was removed, or a newer server replaced it), or after refusing a client of
- * another build. Every request is answered by the same code as an in-process
+ * was removed, or a newer server replaced it), when its code changes on disk
+ * (an upgrade), or after refusing a client of another build. Every request is answered by the same code as an in-process
  * hook ({@link answerHook}); a request from a client with a different build
  * or acting identity is refused, and that client answers for itself.
  *
@@ -194,6 +194,47 @@ async function takeOver(homeDir: string, lock: Deno.FsFile): Promise<boolean> {
   return false;
 }
 
+/** The code on disk is looked at every this many {@link WATCH_MS} ticks. */
+const CODE_EVERY = 5;
+
+/** The checkout this module runs from under `deno run` (null inside a compiled binary). */
+const CHECKOUT = import.meta.url.startsWith("file:") ? `${import.meta.dirname}/../..` : null;
+
+/**
+ * The newest modification time of the code this server runs: under `deno
+ * run`, every module of the checkout's `src/` and its `main.ts`,
+ * `deno.json` and `deno.lock`; in a compiled binary, the binary. A client
+ * checks only a few modules of its build (it runs on every tool call), so
+ * a `git pull` that changed others would leave a server answering from the
+ * old code for as long as hooks keep it busy. A few hundred stats (a few
+ * ms), every {@link CODE_EVERY} × {@link WATCH_MS}.
+ */
+function codeStamp(): number {
+  let newest = 0;
+  const stamp = (path: string) => {
+    try {
+      newest = Math.max(newest, Deno.statSync(path).mtime?.getTime() ?? 0);
+    } catch { /* gone: another change shows it */ }
+  };
+  if (CHECKOUT === null) {
+    stamp(Deno.execPath());
+    return newest;
+  }
+  const walk = (dir: string) => {
+    try {
+      for (const e of Deno.readDirSync(dir)) {
+        if (e.isDirectory) walk(`${dir}/${e.name}`);
+        else if (e.name.endsWith(".ts") && !/_(?:test|bench)\.ts$/.test(e.name)) {
+          stamp(`${dir}/${e.name}`);
+        }
+      }
+    } catch { /* unreadable: nothing to compare */ }
+  };
+  walk(`${CHECKOUT}/src`);
+  for (const f of ["main.ts", "deno.json", "deno.lock"]) stamp(`${CHECKOUT}/${f}`);
+  return newest;
+}
+
 /**
  * Serves hook requests for the home at `homeDir` until idle. With `replace`,
  * first takes the place of a server that no longer answers. Returns the exit
@@ -225,6 +266,8 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
       return false;
     }
   };
+  const code = codeStamp();
+  let ticks = 0;
   const identity = identityKey((n) => Deno.env.get(n));
   const idleMs = Number(Deno.env.get("HEIMDALL_HOOKD_IDLE_MS")) || DEFAULT_IDLE_MS;
   let last = Date.now();
@@ -240,7 +283,10 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
   };
   const watch = setInterval(() => {
     if (Date.now() - last > idleMs) return stop(`idle for ${Math.round(idleMs / 1000)} s`);
-    if (!ours()) stop("its port file is gone or names another server");
+    if (!ours()) return stop("its port file is gone or names another server");
+    if (++ticks % CODE_EVERY === 0 && codeStamp() !== code) {
+      stop("its code changed on disk (the next hook starts it anew)");
+    }
   }, WATCH_MS);
   hookLog(homeDir, `hook server pid ${Deno.pid} listening on 127.0.0.1:${port}`);
   // Load what requests need now, not on the first request.
