@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, copyDir, removeTree, tempDir } from "./helpers.ts";
+import { cli, copyDir, removeTree, tempDir, waitFor } from "./helpers.ts";
+import { exists } from "../src/files/mod.ts";
 
 const FIXTURES = new URL("./fixtures/harness/", import.meta.url).pathname;
 
@@ -207,6 +208,44 @@ Deno.test("a configured confidence accepts sure statements at once; a distiller'
     const tagged = (await queue()).find((x) => x.text === "From now on, tag every release.");
     assert.equal(tagged?.status, "accepted");
     assert.ok(!Deno.readTextFileSync(join(home, "journal.db")).includes(token));
+  } finally {
+    removeTree(base);
+  }
+});
+
+Deno.test("a distiller named only in a session's environment runs, with it, from the warm server", async () => {
+  const { base, home, repo, queue } = await setup();
+  try {
+    const distiller = join(base, "distill.sh");
+    Deno.writeTextFileSync(distiller, "#!/bin/sh\nprintf '0.9\\tPrefer small pull requests\\n'\n");
+    Deno.chmodSync(distiller, 0o755);
+    const transcript = join(base, "s1.jsonl");
+    Deno.writeTextFileSync(transcript, jsonl(user("Fix the cart, please.")));
+    const stop = (env: Record<string, string>) =>
+      cli(home, ["hook", "--harness", "claude-code"], {
+        stdin: JSON.stringify({
+          session_id: "s1",
+          cwd: repo,
+          hook_event_name: "Stop",
+          transcript_path: transcript,
+        }),
+        env: { HEIMDALL_AUTHOR: "ada", HEIMDALL_HOOK_WAIT_MS: "10000", ...env },
+        extraPerms: ["--allow-net=127.0.0.1"],
+      });
+    // The first hook starts the warm server, without the variable.
+    assert.equal((await stop({})).code, 0);
+    await waitFor(() => exists(join(home, "hookd.port")), 30_000, "the warm server");
+    const r = await stop({ HEIMDALL_DISTILLER: distiller, HEIMDALL_HOOK_DEBUG: "1" });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      Deno.readTextFileSync(join(home, "logs", "hooks.log")),
+      /Stop → stop in [\d.]+ ms \(server pid/,
+    );
+    await waitFor(
+      async () => (await queue()).some((c) => c.text === "Prefer small pull requests"),
+      30_000,
+      "the distiller's proposal in the review queue",
+    );
   } finally {
     removeTree(base);
   }

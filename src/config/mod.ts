@@ -6,7 +6,7 @@
  * Never touches the journal: roots listed here are the *desired* set, which the
  * reconciler mirrors into the journal on its next pass.
  */
-export { defaultConfig, parseConfig, teamUrlProblem } from "./config.ts";
+export { defaultConfig, ENV_OVERRIDES, parseConfig, teamUrlProblem } from "./config.ts";
 export type { Config, RootConfig } from "./config.ts";
 export { ConfigError } from "./config.ts";
 export { homePaths, resolveHome } from "./home.ts";

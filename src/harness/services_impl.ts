@@ -15,6 +15,7 @@ import { dirname, join, redactSecrets, relative } from "../files/mod.ts";
 import {
   type Config,
   type ConfigEnv,
+  ENV_OVERRIDES,
   type HomePaths,
   loadConfig,
   logUsage,
@@ -375,7 +376,9 @@ export function createServices(
       const config = loadConfig(home.config, env);
       const found = captureCandidates(turns, transcript);
       // A distiller may take seconds: it runs on its own, never in the agent's way.
-      if (config.distiller) await distillInBackground(home, transcript, repositoryOf(s.cwd), log);
+      if (config.distiller) {
+        await distillInBackground(home, transcript, repositoryOf(s.cwd), env, log);
+      }
       if (found.length === 0) return;
       const r = queueCandidates(write(), found, {
         project: repositoryOf(s.cwd),
@@ -464,14 +467,20 @@ async function distillInBackground(
   home: HomePaths,
   transcript: string,
   project: string,
+  env: ConfigEnv,
   log: (message: string) => void,
 ): Promise<void> {
   try {
     const { selfArgv } = await import("./install/command.ts");
     const argv = selfArgv("main");
+    // It reads the config as this hook did (its HEIMDALL_DISTILLER…, not a warm server's):
+    // each variable the hook has is passed, each it lacks is emptied, which reads as unset.
+    const overrides = Object.fromEntries(
+      Object.keys(ENV_OVERRIDES).map((name) => [name, env.get(name) ?? ""]),
+    );
     const child = new Deno.Command(argv[0]!, {
       args: [...argv.slice(1), "review", "distill", transcript, "--project", project],
-      env: { HEIMDALL_HOME: home.home },
+      env: { ...overrides, HEIMDALL_HOME: home.home },
       stdin: "null",
       stdout: "null",
       stderr: "null",
