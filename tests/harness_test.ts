@@ -303,6 +303,39 @@ Deno.test("test runners' output is parsed: outcome and failing test names", () =
 
 // ---------------------------------------------------------------- budget
 
+Deno.test("test output of any shape is read in one pass: blank lines, long lines, runs of spaces", async () => {
+  // Each shape made a runner's line pattern backtrack over it again from every line or
+  // position: 40,000 blank lines (40 KB) held a hook, and the warm server with it, for
+  // 11 s. At this size that would be hours; read in one pass it is well under a second.
+  const module = new URL("../src/harness/test_runs/mod.ts", import.meta.url).href;
+  const script = `
+    import { parseTestRun } from ${JSON.stringify(module)};
+    const n = 300_000;
+    const shapes = ["\\n".repeat(n), " \\n".repeat(n), " ".repeat(n) + "x", "a ".repeat(n), "> ".repeat(n)];
+    const commands = ["pytest -q", "npx jest", "npx vitest", "go test ./...", "cargo test",
+      "deno test", "mvn test", "gradle test", "rspec"];
+    const read = commands.flatMap((command) => shapes.map((shape) => {
+      const output = "FAILED tests/a.py::test_one - x\\n" + shape + "\\n1 failed in 0.10s\\n";
+      const r = parseTestRun(command, output, 1, false);
+      return [command, r.runner, r.failed];
+    }));
+    console.log(JSON.stringify(read));`;
+  const r = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", script],
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(60_000),
+  }).output();
+  assert.equal(r.code, 0, new TextDecoder().decode(r.stderr));
+  const read = JSON.parse(new TextDecoder().decode(r.stdout)) as [string, string, string[]][];
+  assert.equal(read.length, 45);
+  for (const [command, runner, failed] of read) {
+    if (command === "pytest -q") {
+      assert.deepEqual([runner, failed], ["pytest", ["tests/a.py::test_one"]]);
+    }
+  }
+});
+
 Deno.test("token estimates are upper bounds of real tokenizers on what hooks inject", () => {
   const corpus = [
     Deno.readTextFileSync(new URL("../README.md", import.meta.url)),

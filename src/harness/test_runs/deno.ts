@@ -12,7 +12,7 @@ export function parseDenoTest(out: string): ParsedRun | null {
   if (section !== undefined) {
     failed = [...section.matchAll(/^(.+?) => \S+:\d+:\d+$/gm)].map((m) => m[1]!);
   } else {
-    failed = [...out.matchAll(/^\s*(.+?) \.\.\. FAILED\b/gm)].map((m) => m[1]!);
+    failed = [...out.matchAll(/^[ \t]*(\S.*?) \.\.\. FAILED\b/gm)].map((m) => m[1]!);
   }
   if (!summary && failed.length === 0) return null;
   return {

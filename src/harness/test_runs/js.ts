@@ -7,17 +7,17 @@ import { count, type ParsedRun, unique } from "./types.ts";
 
 export function parseJest(out: string): ParsedRun | null {
   const tests = /^Tests:\s+(.*\d+ total)$/m.exec(out);
-  const failed = [...out.matchAll(/^\s*● (.+ › .+|[^\n]+?)\s*$/gm)]
+  const failed = [...out.matchAll(/^[ \t]*● (.+ › .+|[^\n]+?)[ \t]*$/gm)]
     .map((m) => m[1]!)
     .filter((n) => !/^Test suite failed to run/.test(n));
   return summarise("jest", tests, failed);
 }
 
 export function parseVitest(out: string): ParsedRun | null {
-  const tests = /^\s*Tests\s+(.*\(\d+\))\s*$/m.exec(out);
-  let failed = [...out.matchAll(/^\s*FAIL\s+\S+ > (.+?)\s*$/gm)].map((m) => m[1]!);
+  const tests = /^[ \t]*Tests[ \t]+(.*\(\d+\))[ \t]*$/m.exec(out);
+  let failed = [...out.matchAll(/^[ \t]*FAIL[ \t]+\S+ > (.+?)[ \t]*$/gm)].map((m) => m[1]!);
   if (failed.length === 0) {
-    failed = [...out.matchAll(/^\s*[×✗] (.+?)(?: \d+ms)?\s*$/gm)].map((m) => m[1]!);
+    failed = [...out.matchAll(/^[ \t]*[×✗] (.+?)(?: \d+ms)?[ \t]*$/gm)].map((m) => m[1]!);
   }
   return summarise("vitest", tests, failed);
 }

@@ -34,7 +34,8 @@ export function parseMaven(out: string): ParsedRun | null {
 }
 
 export function parseGradle(out: string): ParsedRun | null {
-  const failed = [...out.matchAll(/^(\S.*? > .+?) FAILED$/gm)].map((m) => m[1]!);
+  const failed = [...out.matchAll(/^(\S.*) FAILED$/gm)].map((m) => m[1]!)
+    .filter((name) => / > ./.test(name.slice(1)));
   const total = /^(\d+) tests? completed, (\d+) failed/m.exec(out);
   const success = /^BUILD SUCCESSFUL/m.test(out) && /^> Task :\S*test\b/m.test(out);
   if (failed.length === 0 && !total && !success) return null;

@@ -6,20 +6,20 @@
 import { count, type ParsedRun, unique } from "./types.ts";
 
 export function parsePytest(out: string): ParsedRun | null {
-  const summary = /^=*\s*(?:(\d+) failed)?.*?(?:(\d+) passed)?.*?\bin [\d.]+s\b.*$/m;
   const failed = [...out.matchAll(/^(?:FAILED|ERROR) (\S+::\S+|\S+\.py)(?: - .*)?$/gm)].map((m) =>
     m[1]!
   );
   const hasSummary =
-    /^=*\s*(?:\d+ (?:failed|passed|errors?|skipped|xfailed|xpassed|warnings?|deselected)(?:, )?)+ in [\d.]+s/m
+    /^=*[ \t]*(?:\d+ (?:failed|passed|errors?|skipped|xfailed|xpassed|warnings?|deselected)(?:, )?)+ in [\d.]+s/m
       .test(out);
   if (!hasSummary && failed.length === 0) return null;
-  const m = summary.exec(out);
+  // A line that says how long the run took: the counts above it are the run's.
+  const timed = /\bin [\d.]+s\b/.test(out);
   return {
     runner: "pytest",
     failed: unique(failed),
     passed: count(out, /(\d+) passed/),
-    failedCount: m
+    failedCount: timed
       ? (count(out, /(\d+) failed/) ?? 0) + (count(out, /(\d+) errors?\b/) ?? 0)
       : null,
   };
