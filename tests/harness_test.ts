@@ -1779,6 +1779,25 @@ Deno.test("a secret in a long test command is redacted before the command is cut
   }
 });
 
+Deno.test("a first prompt with no prior work is told the repository's memory under its name, not as prior work related to the prompt", async () => {
+  const base = tempDir();
+  try {
+    const env = { HEIMDALL_AUTHOR: "ada" };
+    const { send } = await claudeSession(base, env);
+    const ctx = (out: string) => JSON.parse(out).hookSpecificOutput.additionalContext as string;
+    const unrelated = ctx(
+      await send("prompt", { prompt: "Write a haiku about autumn leaves falling" }),
+    );
+    assert.match(unrelated, /^Heimdall memory for shop:\nConstraints \(must\):/);
+    assert.doesNotMatch(unrelated, /prior work/);
+    // A prompt that finds prior work is still headed as such.
+    const related = ctx(await send("prompt", { session_id: "s2", prompt: "Fix compute_total" }));
+    assert.match(related, /^Heimdall: prior work related to this prompt:\nPrior work/);
+  } finally {
+    removeTree(base);
+  }
+});
+
 Deno.test("a session's file keeps its latest test runs, however many it makes, and a run past them still makes a new progress note", async () => {
   const base = tempDir();
   try {

@@ -198,14 +198,14 @@ async function onEvent(
         `Heimdall memory for ${basename(ev.cwd)}`,
         await repoItems(ev.cwd, deps),
       ));
-    case "prompt":
-      return contextOnly(inject(
-        state,
-        deps,
-        "prompt",
-        "Heimdall: prior work related to this prompt",
-        await onPrompt(state, who, ev.prompt, deps),
-      ));
+    case "prompt": {
+      const items = await onPrompt(state, who, ev.prompt, deps);
+      // Only search hits are about the prompt; a first prompt's constraints are the repository's.
+      const title = items.some((i) => i.key.startsWith("hit:"))
+        ? "Heimdall: prior work related to this prompt"
+        : `Heimdall memory for ${basename(ev.cwd)}`;
+      return contextOnly(inject(state, deps, "prompt", title, items));
+    }
     case "before_tool":
       return await beforeTool(state, who, ev, seen, deps);
     case "after_tool":
