@@ -1798,6 +1798,34 @@ Deno.test("a first prompt with no prior work is told the repository's memory und
   }
 });
 
+Deno.test("sessions untouched for 30 days are pruned also for a harness with no session start (Windsurf)", async () => {
+  const base = tempDir();
+  try {
+    const env = { HEIMDALL_AUTHOR: "ada" };
+    const { home, repo } = await claudeSession(base, env);
+    const windsurf = async (trajectory: string) => {
+      const payload = JSON.parse(payloadText(fixture("windsurf", "prompt"), repo));
+      const r = await hookCli(home, ["--harness", "windsurf"], {
+        stdin: JSON.stringify({ ...payload, trajectory_id: trajectory }),
+        env,
+      });
+      assert.equal(r.code, 0, r.stderr);
+    };
+    const sessions = join(home, "sessions");
+    await windsurf("t-old");
+    const old = sessionFile(sessions, "windsurf", "t-old");
+    const longAgo = new Date(Date.now() - 40 * 24 * 3600 * 1000);
+    Deno.utimeSync(old, longAgo, longAgo);
+    // A new trajectory's first event: Windsurf sends no session start.
+    await windsurf("t-new");
+    assert.ok(!exists(old), "the 40-day-old session is pruned");
+    assert.ok(!exists(`${old}.lock`));
+    assert.ok(exists(sessionFile(sessions, "windsurf", "t-new")));
+  } finally {
+    removeTree(base);
+  }
+});
+
 Deno.test("a session's file keeps its latest test runs, however many it makes, and a run past them still makes a new progress note", async () => {
   const base = tempDir();
   try {

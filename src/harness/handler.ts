@@ -37,7 +37,7 @@ import { type HomePaths, logUsage } from "../config/mod.ts";
 import { type Journal, rootFor } from "../store/mod.ts";
 import { callNeighbourIds } from "../search/mod.ts";
 import { writeHintFile } from "../hints/hints.ts";
-import { basename, join, readTextOrNull, relative } from "../files/mod.ts";
+import { basename, exists, join, readTextOrNull, relative } from "../files/mod.ts";
 import { redactSecrets } from "../files/secrets.ts";
 import { type ContextItem, fitContext } from "./budget.ts";
 import type { AfterToolEvent, BeforeToolEvent, FileEdit, HookEvent, StopEvent } from "./event.ts";
@@ -132,9 +132,10 @@ const NOTHING: HookAnswer = { context: null, deny: null };
 export async function handleEvent(ev: HookEvent, deps: HookDeps): Promise<HookAnswer> {
   if (ev.kind === "ignored") return NOTHING;
   const dir = sessionsDir(deps.home);
-  if (ev.kind === "session_start") pruneSessions(dir, SESSION_MAX_AGE_MS);
-  const who: SessionRef = { harness: ev.harness, sessionId: ev.sessionId, cwd: ev.cwd };
   const file = sessionFile(dir, ev.harness, ev.sessionId);
+  // At a session's start, or its first event where the harness has no start (Windsurf).
+  if (ev.kind === "session_start" || !exists(file)) pruneSessions(dir, SESSION_MAX_AGE_MS);
+  const who: SessionRef = { harness: ev.harness, sessionId: ev.sessionId, cwd: ev.cwd };
   const create = () => newSession(ev.harness, ev.sessionId, ev.cwd);
   const seen: Seen = { before: {}, edited: [] };
   try {
