@@ -666,6 +666,10 @@ Deno.test("init --scope project writes into the project, and refuses files it ca
   const usage = await cli(join(base, "hh"), ["init", "--harness", "vim"], { env: initEnv(home) });
   assert.equal(usage.code, 2);
   assert.match(usage.stderr, /Unknown harness "vim"/);
+  // An empty list is a typing slip, not "nothing installed on this machine".
+  const none = await cli(join(base, "hh"), ["init", "--harness", ","], { env: initEnv(home) });
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /--harness "," names no harness: name one or more of claude-code, /);
   // A mistyped project folder is named, not made; --project without --scope project is a
   // mistake, not a user-scope install.
   const typo = join(base, "porj");

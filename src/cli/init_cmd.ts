@@ -166,7 +166,15 @@ export function run(args: string[], ctx: Context): number {
     );
   }
   const names: HarnessName[] = [];
-  for (const n of values.harness.split(",").map((s) => s.trim()).filter((s) => s !== "")) {
+  const asked = values.harness.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  if (asked.length === 0) {
+    throw new UsageError(
+      `--harness "${values.harness}" names no harness: name one or more of ${
+        HARNESSES.join(", ")
+      }, or all`,
+    );
+  }
+  for (const n of asked) {
     if (n === "all") names.push(...detected.filter((d) => d.found).map((d) => d.harness));
     else if (isHarness(n)) names.push(n);
     else {throw new UsageError(
