@@ -1830,6 +1830,40 @@ Deno.test("sessions untouched for 30 days are pruned also for a harness with no 
   }
 });
 
+Deno.test("a test command started in the background is no test run: nothing passed or failed yet", async () => {
+  const base = tempDir();
+  try {
+    const env = { HEIMDALL_AUTHOR: "ada" };
+    const { home, repo, send } = await claudeSession(base, env);
+    const state = () =>
+      readSession(sessionFile(join(home, "sessions"), "claude-code", "cc-session-1"))!;
+    await send("prompt");
+    await send("post_edit");
+    // Claude Code answers a background Bash call at once, with the task's id and no output.
+    await send("post_bash", {
+      tool_input: { command: "pytest -q", run_in_background: true },
+      tool_response: {
+        stdout: "",
+        stderr: "",
+        interrupted: false,
+        isImage: false,
+        backgroundTaskId: "b1",
+      },
+    });
+    assert.deepEqual(state().tests, []);
+    const why = await cli(home, ["why", join(repo, "pkg/billing.py"), "--json"], { env });
+    assert.ok(
+      !(JSON.parse(why.stdout).current as { kind: string }[]).some((m) => m.kind === "attempt"),
+      why.stdout,
+    );
+    // The same command run in the foreground is one.
+    await send("post_bash");
+    assert.deepEqual(state().tests.map((t) => t.outcome), ["pass"]);
+  } finally {
+    removeTree(base);
+  }
+});
+
 Deno.test("a session's file keeps its latest test runs, however many it makes, and a run past them still makes a new progress note", async () => {
   const base = tempDir();
   try {

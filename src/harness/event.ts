@@ -35,6 +35,12 @@ export interface ToolCall {
   edits: FileEdit[];
   /** The command line of a shell call. */
   command: string | null;
+  /**
+   * A shell call started in the background (Claude Code's `run_in_background`,
+   * Gemini CLI's `is_background`): it came back before the command ran, so
+   * its outcome says nothing about the command.
+   */
+  background?: true;
 }
 
 /** What came back from a tool, where the harness says. */

@@ -465,7 +465,8 @@ async function afterTool(
     state.usedPaths = [...(state.usedPaths ?? []), ...new Set(used)].slice(-200);
     logUsage(deps.home, { event: "inject_hit", via: state.harness, results: new Set(used).size });
   }
-  if (tool.kind === "shell" && tool.command) {
+  // A run started in the background has not run yet: its "success" is its start's.
+  if (tool.kind === "shell" && tool.command && !tool.background) {
     const run = parseTestRun(tool.command, ev.outcome.output, ev.outcome.exitCode, ev.outcome.ok);
     if (run && run.outcome !== "unknown") {
       state.testRuns = (state.testRuns ?? state.tests.length) + 1;

@@ -180,7 +180,15 @@ export function toolCall(name: string, input: unknown, cwd: string): ToolCall {
   const edits = kind === "edit" || kind === "write" || kind === "patch" || kind === "read"
     ? editsOf(kind, input, cwd)
     : [];
-  return { name, kind, edits, command: kind === "shell" ? commandOf(input) : null };
+  const background = kind === "shell" &&
+    (o?.run_in_background === true || o?.is_background === true);
+  return {
+    name,
+    kind,
+    edits,
+    command: kind === "shell" ? commandOf(input) : null,
+    ...(background ? { background: true as const } : {}),
+  };
 }
 
 const SEARCH_PROGRAMS = new Set([
