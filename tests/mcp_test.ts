@@ -351,6 +351,48 @@ Deno.test("the task board over MCP: start, list, hand off, resume with the whole
   }
 });
 
+Deno.test("search's repo and path_prefix resolve from the server's folder, as the CLI's --repo and --path do from the shell's", async () => {
+  const { base, repo, home } = await indexedRepo();
+  const pkg = join(repo, "pkg");
+  const link = join(base, "shop-link");
+  Deno.symlinkSync(repo, link);
+  const client = await connect(home, pkg);
+  try {
+    const query = "compute_total";
+    const paths = (r: CallResult) =>
+      (r.structuredContent!.hits as { path: string }[]).map((h) => h.path).sort();
+    const cliPaths = async (flags: string[]) => {
+      const r = await cli(home, ["search", query, "--json", ...flags], {
+        cwd: pkg,
+        env: { HEIMDALL_HOOK_SERVER: "0" },
+      });
+      assert.equal(r.code, 0, r.stderr);
+      return (JSON.parse(r.stdout).hits as { path: string }[]).map((h) => h.path).sort();
+    };
+    // Unfiltered, the question finds the test folder too: the filters below must drop it.
+    const all = await client.callTool({ name: "search", arguments: { query } }) as CallResult;
+    assert.ok(paths(all).some((p) => p.includes("/tests/")), text(all));
+    const cases: [Record<string, string>, string[]][] = [
+      [{ path_prefix: "." }, ["--path", "."]],
+      [{ repo: "." }, ["--repo", "."]],
+      [{ path_prefix: join(link, "pkg") }, ["--path", join(link, "pkg")]],
+    ];
+    for (const [filter, flags] of cases) {
+      const r = await client.callTool({
+        name: "search",
+        arguments: { query, ...filter },
+      }) as CallResult;
+      assert.ok(!r.isError, `${JSON.stringify(filter)}: ${text(r)}`);
+      assert.ok(paths(r).length > 0, text(r));
+      assert.ok(paths(r).every((p) => p.startsWith(pkg + "/")), text(r));
+      assert.deepEqual(paths(r), await cliPaths(flags), JSON.stringify(filter));
+    }
+  } finally {
+    await client.close();
+    removeTree(base);
+  }
+});
+
 Deno.test("tool calls without a journal are isError results naming the remedy", async () => {
   const base = tempDir();
   const client = await connect(join(base, "home"), base);

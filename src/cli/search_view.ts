@@ -5,8 +5,8 @@
  * on purpose: no journal, no ranking code, no Node module.
  */
 import { parseFlags } from "./flags.ts";
-import { canonicalPath } from "../files/canonical.ts";
-import { relative, resolve } from "../files/path.ts";
+import { relative } from "../files/path.ts";
+import { pathOption, repoOption } from "../search/scope_option.ts";
 import type { SearchHit, SearchKind, SearchResult } from "../search/types.ts";
 import type { SearchArgs } from "../harness/search_request.ts";
 import { UsageError } from "../errors/mod.ts";
@@ -79,45 +79,11 @@ export function searchArgs(args: readonly string[]): SearchArgs {
     throw new UsageError(`Invalid --kind "${values.kind}": expected one of ${KINDS.join(", ")}`);
   }
   const out: SearchArgs = { query, limit, cwd: Deno.cwd(), json: values.json === true };
-  if (values.repo !== undefined) out.repo = resolveRepoOption(values.repo);
-  if (values.path !== undefined) out.pathPrefix = resolvePathOption(values.path);
+  if (values.repo !== undefined) out.repo = repoOption(values.repo, out.cwd);
+  if (values.path !== undefined) out.pathPrefix = pathOption(values.path, out.cwd);
   if (values.lang !== undefined) out.lang = values.lang.toLowerCase();
   if (values.kind !== undefined) out.kind = values.kind as SearchKind;
   return out;
-}
-
-/**
- * A repository written as a path (`.`, `./app`, `../lib`, `/abs`, or
- * `app/lib` when it is a folder here) is the folder it names from here,
- * through any linked folder (roots are recorded by their real path); a name
- * (`app`), or a relative path not here (`app/lib`: under every root), is
- * left as it is.
- */
-function resolveRepoOption(r: string): string {
-  const path = r === "." || r === ".." || r.startsWith("./") || r.startsWith("../") ||
-    r.startsWith("/");
-  if (path) return canonicalPath(resolve(r));
-  if (!r.replace(/\/+$/, "").includes("/")) return r;
-  try {
-    return Deno.statSync(resolve(r)).isDirectory ? canonicalPath(resolve(r)) : r;
-  } catch {
-    return r;
-  }
-}
-
-/**
- * An absolute path, or one that exists from here, is taken as it is (through
- * any linked folder); anything else is relative to every root.
- */
-function resolvePathOption(p: string): string {
-  if (p.startsWith("/")) return canonicalPath(resolve(p));
-  const abs = resolve(p);
-  try {
-    Deno.statSync(abs);
-    return canonicalPath(abs);
-  } catch {
-    return p;
-  }
 }
 
 /** Where an answer is printed: stdout lines, and whether stdout is a terminal. */

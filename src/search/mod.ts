@@ -21,6 +21,7 @@ export { search, searchUsage, summaryLine } from "./search.ts";
 export { printable } from "../present/printable.ts";
 export { configuredTuning, DEFAULT_TUNING, rank } from "./rank.ts";
 export { resolveFilter, SearchFilterError } from "./filter.ts";
+export { pathOption, repoOption } from "./scope_option.ts";
 export type { Candidate, ChunkMeta, Ranking, Tuning } from "./rank.ts";
 export type {
   Freshness,

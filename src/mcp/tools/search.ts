@@ -2,7 +2,14 @@
 import { z } from "zod";
 import { relative } from "../../files/mod.ts";
 import { logUsage } from "../../config/mod.ts";
-import { configuredTuning, printable, search, searchUsage } from "../../search/mod.ts";
+import {
+  configuredTuning,
+  pathOption,
+  printable,
+  repoOption,
+  search,
+  searchUsage,
+} from "../../search/mod.ts";
 import { LOOKUP, type ToolDef } from "../tool.ts";
 import { pullTeamMemories } from "./team_memory.ts";
 
@@ -17,9 +24,11 @@ export const searchTool: ToolDef = {
     query: z.string().min(1).describe("What you are looking for, in words or identifiers"),
     limit: z.number().int().min(1).max(50).optional().describe("Results to return (default 8)"),
     repo: z.string().optional().describe(
-      "Only this repository: a root's path or folder name, or an indexed folder's absolute path",
+      "Only this repository: a root's folder name, or a path (`.` is the server's folder)",
     ),
-    path_prefix: z.string().optional().describe("Only paths under this prefix"),
+    path_prefix: z.string().optional().describe(
+      "Only paths under this folder or file: absolute, relative to the server's folder, else under every root",
+    ),
     lang: z.string().optional().describe("Only this language (typescript, python, markdown…)"),
     kind: z.enum(["code", "docs", "notes", "memory"]).optional().describe(
       "Only this kind of result",
@@ -35,8 +44,9 @@ export const searchTool: ToolDef = {
     const res = await search(ctx.journal(), {
       query: a.query,
       ...(a.limit ? { limit: a.limit } : {}),
-      ...(a.repo ? { repo: a.repo } : {}),
-      ...(a.path_prefix ? { pathPrefix: a.path_prefix } : {}),
+      // Resolved from the server's folder, as `heimdall search` resolves them from the shell's.
+      ...(a.repo ? { repo: repoOption(a.repo, ctx.cwd) } : {}),
+      ...(a.path_prefix ? { pathPrefix: pathOption(a.path_prefix, ctx.cwd) } : {}),
       ...(a.lang ? { lang: a.lang } : {}),
       ...(a.kind ? { kind: a.kind } : {}),
       home: ctx.home,
