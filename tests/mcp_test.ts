@@ -393,6 +393,41 @@ Deno.test("search's repo and path_prefix resolve from the server's folder, as th
   }
 });
 
+Deno.test("an argument a tool does not take is refused by name, with the ones it takes, and nothing is written", async () => {
+  const { base, repo, home } = await indexedRepo();
+  const client = await connect(home, repo);
+  try {
+    for (const t of (await client.listTools()).tools) {
+      assert.equal(t.inputSchema.additionalProperties, false, t.name);
+    }
+    const call = async (name: string, args: Record<string, unknown>) =>
+      await client.callTool({ name, arguments: args }) as CallResult;
+    // `--path` is the CLI's flag; the tool's is path_prefix: no unfiltered answer in its place.
+    const search = await call("search", { query: "compute_total", path: "pkg" });
+    assert.equal(search.isError, true, text(search));
+    assert.match(
+      text(search),
+      /Unknown argument "path": search takes query, limit, repo, path_prefix, lang, kind/,
+    );
+    // A misspelt scope would have shared a memory meant to stay private.
+    const remember = await call("remember", {
+      kind: "note",
+      text: "Only on this laptop",
+      about: ["pkg/billing.py"],
+      visibility: "private",
+    });
+    assert.equal(remember.isError, true, text(remember));
+    assert.match(text(remember), /Unknown argument "visibility": remember takes .*scope/);
+    const why = await call("why", { target: "pkg/billing.py" });
+    assert.doesNotMatch(text(why), /Only on this laptop/);
+    const status = await call("status", { verbose: true });
+    assert.match(text(status), /Unknown argument "verbose": status takes no arguments/);
+  } finally {
+    await client.close();
+    removeTree(base);
+  }
+});
+
 Deno.test("tool calls without a journal are isError results naming the remedy", async () => {
   const base = tempDir();
   const client = await connect(join(base, "home"), base);

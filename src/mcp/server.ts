@@ -8,6 +8,7 @@
 // Types sit beside the .js files without the extension (the package's "./*" export pattern).
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
 import type { Config, HomePaths } from "../config/mod.ts";
 import { defaultAuthor } from "../memory/mod.ts";
 import {
@@ -175,7 +176,7 @@ export function createServer(ctx: ToolContext, tools: readonly ToolDef[] = TOOLS
       {
         title: t.title,
         description: t.description,
-        inputSchema: t.input,
+        inputSchema: strictInput(t),
         annotations: { title: t.title, ...t.annotations },
       },
       async (args: unknown) => {
@@ -227,6 +228,26 @@ export function createServer(ctx: ToolContext, tools: readonly ToolDef[] = TOOLS
   // The SDK's registerTool promises listChanged: true; ours is what discover says.
   server.server.registerCapabilities(CAPABILITIES);
   return server;
+}
+
+/**
+ * Tool `t`'s arguments as a schema that refuses a name it does not take,
+ * naming the ones it does. A misspelt argument (`path` for `path_prefix`,
+ * `visibility` for `scope`) was dropped without a word: the call answered
+ * as if it had not been given, a filter unapplied or a private memory
+ * shared with the team. The listed JSON schema says so too
+ * (`additionalProperties: false`).
+ */
+function strictInput(t: ToolDef) {
+  const takes = Object.keys(t.input);
+  return z.strictObject(t.input, {
+    error: (issue) =>
+      issue.code === "unrecognized_keys"
+        ? `Unknown argument${issue.keys.length === 1 ? "" : "s"} ${
+          issue.keys.map((k) => JSON.stringify(k)).join(", ")
+        }: ${t.name} takes ${takes.length === 0 ? "no arguments" : takes.join(", ")}`
+        : undefined,
+  });
 }
 
 function journalExists(file: string): boolean {
