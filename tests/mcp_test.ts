@@ -10,7 +10,16 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { cli, copyDir, MAIN, mcpEnv, openFilesOf, removeTree, tempDir } from "./helpers.ts";
+import {
+  cli,
+  copyDir,
+  MAIN,
+  mcpEnv,
+  openFilesOf,
+  removeTree,
+  tempDir,
+  writeTree,
+} from "./helpers.ts";
 import {
   freshDatabase,
   heimdall,
@@ -422,6 +431,45 @@ Deno.test("an argument a tool does not take is refused by name, with the ones it
     assert.doesNotMatch(text(why), /Only on this laptop/);
     const status = await call("status", { verbose: true });
     assert.match(text(status), /Unknown argument "verbose": status takes no arguments/);
+  } finally {
+    await client.close();
+    removeTree(base);
+  }
+});
+
+Deno.test("symbols answers a path as `heimdall symbols` does: through a linked folder, and why a path has no outline", async () => {
+  const base = tempDir();
+  const repo = join(base, "repo");
+  const home = join(base, "home");
+  writeTree(repo, {
+    "src/a.ts": "export function a(): void {}\n",
+    ".gitignore": "gen/\n",
+    "gen/out.ts": "export function g(): void {}\n",
+  });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  writeTree(repo, { "src/later.ts": "export function c(): void {}\n" });
+  Deno.symlinkSync(repo, join(base, "link"));
+  const client = await connect(home, repo);
+  try {
+    const outline = await client.callTool({
+      name: "symbols",
+      arguments: { path: join(base, "link/src/a.ts") },
+    }) as CallResult;
+    assert.ok(!outline.isError, text(outline));
+    assert.match(text(outline), /function a/);
+    const cases: [string, RegExp][] = [
+      ["src/nope.ts", /No file ".*\/repo\/src\/nope\.ts"; check the path/],
+      ["src", /".*\/repo\/src" is a folder; symbols outlines one file/],
+      ["gen/out.ts", /".*\/gen\/out\.ts" is ignored \(\.gitignore:1 gen\/\)/],
+      ["src/later.ts", /".*\/src\/later\.ts" is not in the index yet.*heimdall reconcile/],
+    ];
+    for (const [path, want] of cases) {
+      const r = await client.callTool({ name: "symbols", arguments: { path } }) as CallResult;
+      assert.equal(r.isError, true, path);
+      assert.match(text(r), want, path);
+      const typed = await cli(home, ["symbols", path], { cwd: repo });
+      assert.equal(typed.stderr.trim(), `heimdall symbols: ${text(r)}`, path);
+    }
   } finally {
     await client.close();
     removeTree(base);

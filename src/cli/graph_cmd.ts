@@ -1,23 +1,16 @@
 import { parseFlags } from "./flags.ts";
-import {
-  canonicalPath,
-  classifyPath,
-  isSecretName,
-  join,
-  readTextOrNull,
-  relative,
-  resolve,
-} from "../files/mod.ts";
+import { relative, resolve } from "../files/mod.ts";
 import {
   blastRadius,
   callees,
   callers,
   findSymbol,
+  indexedFile,
   type Neighbour,
   outline,
   type SymbolRef,
 } from "../search/mod.ts";
-import { getPath, Journal, type PathRow, rootFor } from "../store/mod.ts";
+import { getPath, Journal, type PathRow } from "../store/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -87,53 +80,6 @@ function noteDrift(ctx: Context, j: Journal, command: string, paths: Iterable<st
       } more file(s) changed or gone since indexed; \`heimdall reconcile --all\``,
     );
   }
-}
-
-/**
- * Why `path` has no row in the journal, and what to do: the disk, the roots,
- * secret names and the ignore rules (`globalIgnore`: the home's own) decide.
- */
-function notIndexed(path: string, roots: readonly { path: string }[], globalIgnore = ""): string {
-  let stat: Deno.FileInfo | undefined;
-  try {
-    stat = Deno.statSync(path);
-  } catch { /* nothing there */ }
-  if (stat === undefined) {
-    return `No file "${path}"; check the path (relative to the current folder, or absolute)`;
-  }
-  if (stat.isDirectory) {
-    return `"${path}" is a folder; symbols outlines one file: \`heimdall symbols ${
-      shellQuote(join(path, "FILE"))
-    }\``;
-  }
-  const root = rootFor(roots, path);
-  if (root === undefined) {
-    return `"${path}" is under no root, so it is not indexed; add one with \`heimdall roots add DIR\` (or \`heimdall index DIR\`)`;
-  }
-  // What reconcile would skip again: naming it as the remedy would do nothing.
-  const rel = relative(root.path, path);
-  const secret = isSecretName(rel);
-  if (secret !== undefined) {
-    return `"${path}" is never indexed (${secret}): secrets stay out of the journal`;
-  }
-  const ignored = classifyPath(root.path, rel, false, globalIgnore);
-  if (ignored.ignored) {
-    const reason = ignored.reason ?? "an ignore rule";
-    return `"${path}" is ignored (${reason}), so it is not indexed${
-      reason.startsWith("default") ? "" : "; edit that rule to index it"
-    }`;
-  }
-  let link = false;
-  try {
-    link = Deno.lstatSync(path).isSymlink;
-  } catch { /* stat'ed above: gone meanwhile */ }
-  if (link) {
-    const target = Deno.realPathSync(path);
-    return `"${path}" is a symbolic link to ${target}, and links are never followed: \`heimdall symbols ${
-      shellQuote(target)
-    }\` outlines it when it lies under a root`;
-  }
-  return `"${path}" is not in the index yet; \`heimdall reconcile ${shellQuote(path)}\` indexes it`;
 }
 
 function withJournal(ctx: Context, fn: (j: Journal) => number): number {
@@ -219,14 +165,7 @@ export function symbols(args: string[], ctx: Context): number {
   if (positionals.length !== 1) throw new UsageError("Usage: heimdall symbols PATH");
   const typed = resolve(positionals[0]!);
   return withJournal(ctx, (j) => {
-    // Typed through a linked folder, it names the rows of the real one (a
-    // root recorded through a link keeps the typed name).
-    const path = getPath(j, typed) ? typed : canonicalPath(typed);
-    const row = getPath(j, path);
-    if (!row) {
-      const globalIgnore = readTextOrNull(ctx.home.ignore) ?? "";
-      throw new UsageError(notIndexed(path, ctx.config().roots, globalIgnore));
-    }
+    const { path, row } = indexedFile(j, typed, ctx.config().roots, ctx.home.ignore);
     noteDrift(ctx, j, "symbols", [path]);
     const list = outline(j, path);
     if (values.json) {

@@ -1,8 +1,7 @@
 /** `symbols`: a file's outline. */
 import { z } from "zod";
 import { resolve } from "../../files/mod.ts";
-import { outline } from "../../search/mod.ts";
-import { getPath } from "../../store/mod.ts";
+import { indexedFile, outline } from "../../search/mod.ts";
 import { LOOKUP, type ToolDef } from "../tool.ts";
 
 export const symbolsTool: ToolDef = {
@@ -16,13 +15,13 @@ export const symbolsTool: ToolDef = {
   annotations: LOOKUP,
   run(a, ctx) {
     const j = ctx.journal();
-    const path = resolve(ctx.cwd, a.path);
-    const row = getPath(j, path);
-    if (!row) {
-      throw new Error(
-        `"${path}" is not in the index; index its repository with \`heimdall index DIR\``,
-      );
-    }
+    // As `heimdall symbols`: through a linked folder, and a path with no outline says why.
+    const { path, row } = indexedFile(
+      j,
+      resolve(ctx.cwd, a.path),
+      ctx.config().roots,
+      ctx.home.ignore,
+    );
     const list = outline(j, path);
     const text = list.length === 0
       ? `${path}: no symbols (L${row.effective_depth}${
