@@ -476,6 +476,41 @@ Deno.test("symbols answers a path as `heimdall symbols` does: through a linked f
   }
 });
 
+Deno.test("the graph tools say which file changed or went away since it was indexed, as the CLI does", async () => {
+  const { base, repo, home } = await indexedRepo();
+  const billing = join(repo, "pkg/billing.py");
+  Deno.writeTextFileSync(billing, "# moved down a line\n" + Deno.readTextFileSync(billing));
+  Deno.removeSync(join(repo, "tests/test_billing.py"));
+  const client = await connect(home, repo);
+  try {
+    const call = async (name: string, args: Record<string, unknown>) =>
+      await client.callTool({ name, arguments: args }) as CallResult;
+    const moved =
+      "note: pkg/billing.py changed since it was indexed: its lines may have moved; `heimdall reconcile pkg/billing.py` brings the index up to date";
+    const outline = await call("symbols", { path: "pkg/billing.py" });
+    assert.ok(text(outline).endsWith(`\n${moved}`), text(outline));
+    assert.deepEqual(outline.structuredContent!.drifted, [{ path: billing, drift: "changed" }]);
+    const callers = await call("callers", { symbol: "compute_total" });
+    assert.ok(text(callers).includes(moved), text(callers));
+    assert.match(
+      text(callers),
+      /note: tests\/test_billing\.py is gone from disk since it was indexed/,
+    );
+    // The same notes the command line prints on stderr.
+    const typed = await cli(home, ["callers", "compute_total"], { cwd: repo });
+    const notes = (t: string) =>
+      t.split("\n").filter((l) => l.includes("note: ")).map((l) => l.slice(l.indexOf("note: ")));
+    assert.deepEqual(notes(text(callers)), notes(typed.stderr));
+    // A file as indexed gets none.
+    const cart = await call("symbols", { path: "pkg/cart.py" });
+    assert.doesNotMatch(text(cart), /note:/);
+    assert.equal(cart.structuredContent!.drifted, undefined);
+  } finally {
+    await client.close();
+    removeTree(base);
+  }
+});
+
 Deno.test("tool calls without a journal are isError results naming the remedy", async () => {
   const base = tempDir();
   const client = await connect(join(base, "home"), base);

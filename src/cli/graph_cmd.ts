@@ -4,13 +4,15 @@ import {
   blastRadius,
   callees,
   callers,
+  driftedFiles,
+  driftNotes,
   findSymbol,
   indexedFile,
   type Neighbour,
   outline,
   type SymbolRef,
 } from "../search/mod.ts";
-import { getPath, Journal, type PathRow } from "../store/mod.ts";
+import { Journal } from "../store/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -21,7 +23,6 @@ import {
   neighbourLines,
 } from "../present/neighbours.ts";
 import { printable } from "../present/fmt.ts";
-import { shellQuote } from "../present/shell.ts";
 
 /** A path as printed: relative to the current folder when under it. */
 const shownPath = (path: string) => {
@@ -32,53 +33,13 @@ const shownPath = (path: string) => {
 const where = (s: { path: string; line: number | null }) => `${shownPath(s.path)}:${s.line ?? 1}`;
 
 /**
- * How a file the journal answers from stands on disk now (pure): `gone`, or
- * `changed` when its size or modification time is not what was indexed (its
- * lines may have moved); null when it is as indexed.
- */
-export function fileDrift(
-  row: Pick<PathRow, "size" | "mtime_ms">,
-  now: Pick<Deno.FileInfo, "isFile" | "size" | "mtime"> | undefined,
-): "gone" | "changed" | null {
-  if (now === undefined || !now.isFile) return "gone";
-  return now.size === row.size && (now.mtime?.getTime() ?? 0) === row.mtime_ms ? null : "changed";
-}
-
-/** At most this many drift notes; the rest are counted. */
-const DRIFT_NOTES = 5;
-
-/**
- * Notes on stderr each of `paths` (once) that changed or went away since it
- * was indexed, with the remedy: the answer's lines come from the journal.
- * One stat a file.
+ * Notes on stderr each of `paths` that changed or went away since it was
+ * indexed, with the remedy: the answer's lines come from the journal (see
+ * `driftNotes`). One stat a file.
  */
 function noteDrift(ctx: Context, j: Journal, command: string, paths: Iterable<string>): void {
-  let drifted = 0;
-  for (const path of new Set(paths)) {
-    const row = getPath(j, path);
-    if (!row) continue;
-    let now: Deno.FileInfo | undefined;
-    try {
-      now = Deno.statSync(path);
-    } catch { /* gone */ }
-    const drift = fileDrift(row, now);
-    if (drift === null) continue;
-    if (++drifted > DRIFT_NOTES) continue;
-    const shown = shownPath(path);
-    ctx.err(
-      `heimdall ${command}: note: ${shown} ${
-        drift === "gone"
-          ? "is gone from disk since it was indexed"
-          : "changed since it was indexed: its lines may have moved"
-      }; \`heimdall reconcile ${shellQuote(shown)}\` brings the index up to date`,
-    );
-  }
-  if (drifted > DRIFT_NOTES) {
-    ctx.err(
-      `heimdall ${command}: note: ${
-        drifted - DRIFT_NOTES
-      } more file(s) changed or gone since indexed; \`heimdall reconcile --all\``,
-    );
+  for (const note of driftNotes(driftedFiles(j, paths), shownPath)) {
+    ctx.err(`heimdall ${command}: note: ${note}`);
   }
 }
 

@@ -23,6 +23,7 @@ export { configuredTuning, DEFAULT_TUNING, rank } from "./rank.ts";
 export { resolveFilter, SearchFilterError } from "./filter.ts";
 export { pathOption, repoOption } from "./scope_option.ts";
 export { indexedFile } from "./indexed_file.ts";
+export { type Drift, type DriftedFile, driftedFiles, driftNotes } from "./file_drift.ts";
 export type { Candidate, ChunkMeta, Ranking, Tuning } from "./rank.ts";
 export type {
   Freshness,

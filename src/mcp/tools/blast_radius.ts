@@ -17,6 +17,7 @@ export const blastRadiusTool = symbolTool({
   const hits = blastRadius(j, sym, depth);
   const cap = capOf(args.limit);
   return {
+    shows: hits.slice(0, cap.limit),
     text: neighbourLines(ctx, sym, hits, `dependents within ${depth} hops`, cap),
     structured: { symbol: sym, depth, hits: hits.slice(0, cap.limit), total: hits.length },
   };

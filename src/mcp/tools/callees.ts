@@ -22,6 +22,7 @@ export const calleesTool = symbolTool({
     ...(left > 0 ? [`  … and ${left} more unresolved calls; ${cap.hint}`] : []),
   ];
   return {
+    shows: r.hits.slice(0, cap.limit),
     text: text.join("\n"),
     structured: {
       symbol: sym,

@@ -12,6 +12,7 @@ export const callersTool = symbolTool({
   const r = callers(j, sym);
   const cap = capOf(args.limit);
   return {
+    shows: r.hits.slice(0, cap.limit),
     text: neighbourLines(ctx, sym, r.hits, "callers", cap) +
       (r.unresolvedByName > 0
         ? `\n  (+${r.unresolvedByName} more caller(s) whose call by this name resolves to no single definition)`

@@ -1,7 +1,13 @@
 /** What the graph tools share: the symbol argument, finding the symbol, and the neighbour listing. */
 import { z, type ZodRawShape } from "zod";
 import { relative } from "../../files/mod.ts";
-import { findSymbol, type Neighbour, type SymbolRef } from "../../search/mod.ts";
+import {
+  driftedFiles,
+  driftNotes,
+  findSymbol,
+  type Neighbour,
+  type SymbolRef,
+} from "../../search/mod.ts";
 import type { Journal } from "../../store/mod.ts";
 import { LOOKUP, type ToolAnswer, type ToolContext, type ToolDef } from "../tool.ts";
 import {
@@ -29,9 +35,10 @@ export function capOf(limit: number | undefined): ListCap {
 /**
  * A look-up tool on one symbol (callers, callees, blast_radius): the
  * `symbol` argument (plus `def.input`), look-up hints, and `answer` called
- * with the journal, the symbol found and the call's arguments. A name that
- * is unknown or ambiguous throws findSymbol's error, which lists the
- * candidates for the agent.
+ * with the journal, the symbol found and the call's arguments, returning
+ * its answer and the neighbours it shows (whose files, and the symbol's,
+ * get {@link withDrift}'s notes). A name that is unknown or ambiguous
+ * throws findSymbol's error, which lists the candidates for the agent.
  */
 export function symbolTool(
   def: Pick<ToolDef, "name" | "title" | "description"> & { input?: ZodRawShape },
@@ -39,7 +46,7 @@ export function symbolTool(
     // deno-lint-ignore no-explicit-any
     found: { j: Journal; sym: SymbolRef; args: any },
     ctx: ToolContext,
-  ) => ToolAnswer,
+  ) => ToolAnswer & { shows: readonly { path: string }[] },
 ): ToolDef {
   return {
     ...def,
@@ -47,15 +54,44 @@ export function symbolTool(
     annotations: LOOKUP,
     run(args, ctx) {
       const j = ctx.journal();
-      return answer({ j, sym: findSymbol(j, args.symbol, ctx.cwd), args }, ctx);
+      const sym = findSymbol(j, args.symbol, ctx.cwd);
+      const { shows, ...out } = answer({ j, sym, args }, ctx);
+      return withDrift(ctx, j, [sym.path, ...shows.map((n) => n.path)], out);
     },
   };
 }
 
+/** A path as an answer shows it: relative to the server's folder when under it. */
+function shown(ctx: ToolContext, path: string): string {
+  const rel = relative(ctx.cwd, path);
+  return rel.startsWith("..") ? path : rel;
+}
+
 /** `path:line`, relative to the server's folder when under it. */
 export function at(ctx: ToolContext, path: string, line: number | null): string {
-  const rel = relative(ctx.cwd, path);
-  return `${rel.startsWith("..") ? path : rel}:${line ?? 1}`;
+  return `${shown(ctx, path)}:${line ?? 1}`;
+}
+
+/**
+ * `answer` with a note for each of `paths` (the files it shows lines of)
+ * that changed or went away since it was indexed, as `heimdall symbols`,
+ * `callers`… note them on stderr: the lines are the journal's, and an agent
+ * that goes to them must know they may have moved. The structured answer
+ * gets them as `drifted` (absent when none). One stat a file.
+ */
+export function withDrift(
+  ctx: ToolContext,
+  j: Journal,
+  paths: Iterable<string>,
+  answer: ToolAnswer,
+): ToolAnswer {
+  const drifted = driftedFiles(j, paths);
+  if (drifted.length === 0) return answer;
+  const notes = driftNotes(drifted, (p) => shown(ctx, p)).map((n) => `note: ${n}`);
+  return {
+    text: [answer.text, ...notes].join("\n"),
+    structured: { ...answer.structured, drifted },
+  };
 }
 
 /** The symbol and its neighbours, one a line, placed relative to the server's folder (see `present/neighbours.ts`). */

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { resolve } from "../../files/mod.ts";
 import { indexedFile, outline } from "../../search/mod.ts";
 import { LOOKUP, type ToolDef } from "../tool.ts";
+import { withDrift } from "./graph_text.ts";
 
 export const symbolsTool: ToolDef = {
   name: "symbols",
@@ -32,9 +33,9 @@ export const symbolsTool: ToolDef = {
           s.signature ? `  ${s.signature}` : ""
         }`
       ).join("\n");
-    return {
+    return withDrift(ctx, j, [path], {
       text,
       structured: { path, language: row.language, depth: row.effective_depth, symbols: list },
-    };
+    });
   },
 };
