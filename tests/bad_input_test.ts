@@ -106,3 +106,34 @@ Deno.test("indexing a root nested in an indexed root leaves the journal equal to
   assert.equal(v.code, 0, v.stdout + v.stderr);
   assert.match(v.stdout, /clean/);
 });
+
+Deno.test("an empty path (an unset shell variable) is refused, never taken for the current folder, and nothing stored changes", async () => {
+  const home = tempDir();
+  const repo = tempDir();
+  writeTree(repo, { "a.ts": "export function a() {}\n" });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const stored = async () =>
+    (await cli(home, ["roots", "list", "--json"])).stdout + (await cli(home, ["export"])).stdout;
+  const before = await stored();
+  const cases: [string[], RegExp][] = [
+    [["roots", "remove", ""], /Empty DIR ""/],
+    [["roots", "add", ""], /Empty DIR ""/],
+    [["index", ""], /Empty DIR ""/],
+    [["remember", "--kind", "note", "--about", "", "x"], /Empty --about ""/],
+    [["attempt", "--failed", "--about", " ", "x"], /Empty --about " "/],
+    [["insert", "--title", "t", "--body", "b", "--path", ""], /Empty --path ""/],
+    [["reflect", ""], /Empty PROJECT ""/],
+    [["why", ""], /Empty target ""/],
+    [["depth", ""], /Empty PATH ""/],
+    [["constraints", ""], /Empty PATH ""/],
+    [["search", "a", "--repo", ""], /Empty --repo ""/],
+    [["search", "a", "--path", ""], /Empty --path ""/],
+  ];
+  for (const [args, says] of cases) {
+    const r = await cli(home, args, { cwd: repo, env: { HEIMDALL_HOOK_SERVER: "0" } });
+    assert.equal(r.code, 2, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, says, args.join(" "));
+    assert.match(r.stderr, /unset shell variable\?\); write \. for the current folder/);
+  }
+  assert.equal(await stored(), before, "no root, memory or note changed");
+});

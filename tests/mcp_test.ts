@@ -248,6 +248,12 @@ Deno.test("the SDK client lists every tool with a schema and honest annotations,
     });
     assert.equal(astray.isError, true, text(astray));
     assert.match(text(astray), /Cannot attach "pkg\/no_such\.py": no such file or folder/);
+    // An empty path is no path: never the server's folder.
+    const empty = await call("insert_note", { title: "Totals", body: "x", paths: [""] });
+    assert.equal(empty.isError, true, text(empty));
+    assert.match(text(empty), /Empty path "" in paths/);
+    const blankAbout = await call("remember", { kind: "note", text: "x", about: [" "] });
+    assert.match(text(blankAbout), /Empty --about " ": it names no symbol or path/);
     const blank = await call("insert_note", { title: "   ", body: "x" });
     assert.equal(blank.isError, true, text(blank));
     assert.match(text(blank), /Empty title/);

@@ -1,5 +1,6 @@
 import { parseFlags } from "./flags.ts";
-import { canonicalPath, relative, resolve } from "../files/mod.ts";
+import { typedPath } from "./path_arg.ts";
+import { canonicalPath, relative } from "../files/mod.ts";
 import { type Depth, depthName } from "../config/mod.ts";
 import { depthCounts, getPath, hasPathsUnder, Journal, listRoots, rootFor } from "../store/mod.ts";
 import type { Context } from "./context.ts";
@@ -24,7 +25,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       return getPath(journal, p) !== undefined ||
         (root !== undefined && hasPathsUnder(journal, root, relative(root.path, p)));
     };
-    const typed = positionals.length > 0 ? resolve(positionals[0]!) : undefined;
+    const typed = positionals.length > 0 ? typedPath(positionals[0]!, "PATH") : undefined;
     // Typed through a linked folder, it names the rows of the real one.
     const path = typed === undefined || known(typed) ? typed : canonicalPath(typed);
     const row = path === undefined ? undefined : getPath(journal, path);

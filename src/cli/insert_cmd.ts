@@ -1,5 +1,6 @@
 import { parseFlags } from "./flags.ts";
-import { canonicalPath, redactSecrets, resolve } from "../files/mod.ts";
+import { typedPath } from "./path_arg.ts";
+import { canonicalPath, redactSecrets } from "../files/mod.ts";
 import { insertNote } from "../search/mod.ts";
 import { Journal } from "../store/mod.ts";
 import type { Context } from "./context.ts";
@@ -37,7 +38,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     throw new UsageError("Missing --body: say what was done (or --body - to read it from stdin)");
   }
   const paths = (values.path ?? []).map((p) => {
-    const abs = resolve(p);
+    const abs = typedPath(p, "--path");
     try {
       Deno.statSync(abs);
     } catch {

@@ -1,6 +1,6 @@
 /** `heimdall constraints PATH` and `heimdall map check [ROOT]`: the architectural map. */
 import { parseFlags } from "./flags.ts";
-import { resolve } from "../files/mod.ts";
+import { typedPath } from "./path_arg.ts";
 import { checkMap, constraintsFor, docsBehindHead, findMapFile, MapError } from "../map/mod.ts";
 import { hashesUnder, Journal } from "../store/mod.ts";
 import { classifyPath } from "../files/ignore.ts";
@@ -28,7 +28,7 @@ export const CONSTRAINTS_HELP = `heimdall constraints PATH [--json]
 export function constraintsCmd(args: string[], ctx: Context): number {
   const { values, positionals } = parseFlags(args, { boolean: ["json"] });
   if (positionals.length !== 1) throw new UsageError("Expected exactly one PATH");
-  const path = resolve(positionals[0]!);
+  const path = typedPath(positionals[0]!, "PATH");
   let r;
   try {
     r = constraintsFor(path);
@@ -92,7 +92,7 @@ export function mapCmd(args: string[], ctx: Context): number {
   }
   let root: string;
   if (rootArg !== undefined) {
-    root = resolve(rootArg);
+    root = typedPath(rootArg, "ROOT");
     let isDir: boolean;
     try {
       isDir = Deno.statSync(root).isDirectory;

@@ -1,5 +1,6 @@
 /** `heimdall reflect`: a project's knowledge page, from its shared memories. */
 import { parseFlags } from "./flags.ts";
+import { typedPath } from "./path_arg.ts";
 import { resolve } from "../files/mod.ts";
 import { defaultAuthor, knowledgePage, MemoryInputError } from "../memory/mod.ts";
 import { SymbolLookupError } from "../search/mod.ts";
@@ -46,7 +47,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       `Invalid --since "${values.since}": expected a duration from 1m to 366d, such as 7d or 12h`,
     );
   }
-  const project = resolve(positionals[0] ?? repositoryOf(Deno.cwd()));
+  const project = positionals[0] === undefined
+    ? resolve(repositoryOf(Deno.cwd()))
+    : typedPath(positionals[0], "PROJECT");
   try {
     if (!Deno.statSync(project).isDirectory) throw new Error();
   } catch {

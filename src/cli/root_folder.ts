@@ -1,6 +1,7 @@
 /** A folder typed to become a root (`index`, `roots add`), checked against the disk. */
 import { EnvironmentError, UsageError } from "../errors/mod.ts";
-import { dirname, resolve } from "../files/mod.ts";
+import { dirname } from "../files/mod.ts";
+import { typedPath } from "./path_arg.ts";
 import { rootInHomeError } from "../reconcile/mod.ts";
 
 /**
@@ -14,7 +15,7 @@ import { rootInHomeError } from "../reconcile/mod.ts";
  * `Cannot index "…"`.
  */
 export function rootFolder(typed: string, home: readonly string[], verb: string): string {
-  const abs = resolve(typed);
+  const abs = typedPath(typed, "DIR");
   let st: Deno.FileInfo;
   try {
     st = Deno.statSync(abs);

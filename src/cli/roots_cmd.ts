@@ -1,5 +1,6 @@
 import { parseFlags } from "./flags.ts";
-import { canonicalPath, resolve } from "../files/mod.ts";
+import { typedPath } from "./path_arg.ts";
+import { canonicalPath } from "../files/mod.ts";
 import { loadConfig, parseDepth, updateConfig } from "../config/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
@@ -38,7 +39,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const home = homeDirs(ctx.home.home);
   const paths = [
     ...new Set(
-      dirs.map((d) => verb === "add" ? rootFolder(d, home, "Cannot add root") : resolve(d)),
+      dirs.map((d) =>
+        verb === "add" ? rootFolder(d, home, "Cannot add root") : typedPath(d, "DIR")
+      ),
     ),
   ];
   let missing: string[] = [];

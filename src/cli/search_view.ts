@@ -78,6 +78,16 @@ export function searchArgs(args: readonly string[]): SearchArgs {
   if (values.kind !== undefined && !KINDS.includes(values.kind as SearchKind)) {
     throw new UsageError(`Invalid --kind "${values.kind}": expected one of ${KINDS.join(", ")}`);
   }
+  for (const flag of ["repo", "path"] as const) {
+    // An unset shell variable: no filter at all, or none that can match, in place of the one meant.
+    if (values[flag]?.trim() === "") {
+      throw new UsageError(
+        `Empty --${flag} ${
+          JSON.stringify(values[flag])
+        }: it names no folder (an unset shell variable?); write . for the current folder, or leave --${flag} out`,
+      );
+    }
+  }
   const out: SearchArgs = { query, limit, cwd: Deno.cwd(), json: values.json === true };
   if (values.repo !== undefined) out.repo = repoOption(values.repo, out.cwd);
   if (values.path !== undefined) out.pathPrefix = pathOption(values.path, out.cwd);

@@ -103,6 +103,14 @@ export function resolveAnchors(
   const seen = new Set<string>();
   const out: AnchorRow[] = [];
   for (const text of about) {
+    // Resolved, an empty one would be the current folder: a memory on code nobody named.
+    if (text.trim() === "") {
+      throw new MemoryInputError(
+        `Empty --about ${
+          JSON.stringify(text)
+        }: it names no symbol or path (an unset shell variable?); write . for the current folder`,
+      );
+    }
     // Kept as typed (`original`): held to what an import of its export accepts.
     if (text.length > MAX_FIELD) {
       throw new MemoryInputError(

@@ -10,7 +10,7 @@ import { type NodeFacts, nodeFacts, nothingNamed, realPath, symbolsNamed } from 
 import { reanchorIfStale } from "./reanchor.ts";
 import { loadMemories } from "./records.ts";
 import { visibleTo } from "./remember.ts";
-import type { Memory, MemoryKind } from "./types.ts";
+import { type Memory, MemoryInputError, type MemoryKind } from "./types.ts";
 
 /** What a `why`/`history` question is about, once resolved. */
 export type WhyTarget =
@@ -66,6 +66,14 @@ export function resolveTarget(
   text: string,
   cwd: string,
 ): { target: WhyTarget; reach: Map<string, Reach> } {
+  // Resolved, an empty one would be the current folder: an answer about code nobody named.
+  if (text.trim() === "") {
+    throw new MemoryInputError(
+      `Empty target ${
+        JSON.stringify(text)
+      }: it names no symbol or path (an unset shell variable?); write . for the current folder`,
+    );
+  }
   const abs = resolve(cwd, text);
   let stat: Deno.FileInfo | undefined;
   try {

@@ -26,6 +26,12 @@ export const insertNoteTool: ToolDef = {
     }
     // As `heimdall insert`: a path that is not there would point a search hit at nothing.
     const paths = (a.paths ?? []).map((p: string) => {
+      // Resolved, an empty path would be the server's folder: a note on files nobody named.
+      if (p.trim() === "") {
+        throw new Error(
+          `Empty path ${JSON.stringify(p)} in paths: name a file or folder, or . for ${ctx.cwd}`,
+        );
+      }
       const abs = resolve(ctx.cwd, p);
       try {
         Deno.statSync(abs);
