@@ -303,8 +303,13 @@ Deno.test("the SDK client lists every tool with a schema and honest annotations,
     const unknownSymbol = await call("callers", { symbol: "no_such_function_anywhere" });
     assert.equal(unknownSymbol.isError, true);
     assert.match(text(unknownSymbol), /No symbol "no_such_function_anywhere"/);
-    const unknownTool = await call("no_such_tool", {});
-    assert.equal(unknownTool.isError, true);
+    // An unknown tool is a JSON-RPC error (-32602), as MCP's tools page has it, naming the tools.
+    await assert.rejects(
+      call("no_such_tool", {}),
+      (e: Error & { code?: number }) =>
+        e.code === -32602 &&
+        /Unknown tool "no_such_tool": the tools are search, insert_note, .*status/.test(e.message),
+    );
   } finally {
     await client.close();
     removeTree(base);

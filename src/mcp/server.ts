@@ -295,7 +295,7 @@ export async function serveStdio(
   const ctx = toolContext(home, config, cwd);
   const server = createServer(ctx);
   const stdio = new StdioLines();
-  await server.connect(new StatelessBridge(stdio, discoverInfo()));
+  await server.connect(new StatelessBridge(stdio, discoverInfo(), TOOLS.map((t) => t.name)));
   const unanswered = await stdio.drain(DRAIN_MS);
   if (unanswered.length > 0) {
     console.error(

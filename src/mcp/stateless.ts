@@ -51,15 +51,22 @@ const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 /**
- * Why a `tools/call`'s params are not a call at all (no tool name, arguments
- * that are not an object), in one line; undefined when they are. The SDK
- * would answer -32603 with its validator's dump.
+ * Why a `tools/call`'s params are not a call at all (no tool name, a name
+ * none of `tools` has, arguments that are not an object), in one line;
+ * undefined when they are. The SDK would answer -32603 with its validator's
+ * dump, and an unknown tool with an isError result, where MCP wants a
+ * JSON-RPC error (-32602) for both.
  */
-function badToolCall(params: unknown): string | undefined {
+function badToolCall(params: unknown, tools: readonly string[]): string | undefined {
   const p = obj(params);
   if (p === null) return "Invalid params: tools/call takes an object {name, arguments}";
   if (typeof p.name !== "string" || p.name === "") {
     return "Invalid params: tools/call needs the tool's name as a string (see tools/list)";
+  }
+  if (tools.length > 0 && !tools.includes(p.name)) {
+    return `Unknown tool ${JSON.stringify(p.name)}: the tools are ${
+      tools.join(", ")
+    } (tools/list describes them)`;
   }
   if (p.arguments !== undefined && obj(p.arguments) === null) {
     return `Invalid params: the arguments of ${p.name} must be an object, not ${
@@ -112,7 +119,16 @@ export class StatelessBridge implements Transport {
   /** Ids of stateless requests in flight → their method. */
   readonly #pending = new Map<string | number, string>();
 
-  constructor(readonly inner: Transport, readonly info: DiscoverInfo) {
+  /**
+   * Wraps `inner`; `info` is what `server/discover` says. A `tools/call`
+   * naming none of `tools` is refused with -32602 (any name passes when it
+   * is empty).
+   */
+  constructor(
+    readonly inner: Transport,
+    readonly info: DiscoverInfo,
+    readonly tools: readonly string[] = [],
+  ) {
     inner.onclose = () => this.onclose?.();
     inner.onerror = (e) => this.onerror?.(e);
     inner.onmessage = (m, extra) => this.#receive(m, extra);
@@ -162,7 +178,9 @@ export class StatelessBridge implements Transport {
     const m = message as Obj;
     const method = typeof m.method === "string" ? m.method : null;
     const isRequest = method !== null && "id" in m;
-    const bad = isRequest && method === "tools/call" ? badToolCall(m.params) : undefined;
+    const bad = isRequest && method === "tools/call"
+      ? badToolCall(m.params, this.tools)
+      : undefined;
     if (bad !== undefined) {
       this.#reply(m.id as string | number, { error: { code: INVALID_PARAMS, message: bad } });
       return;
