@@ -53,6 +53,13 @@ export const BAD_INPUTS: BadInput[] = [
   { args: ["index", "--depth", "L9", "."], code: 2, says: /--depth "L9"/ },
   { args: ["search", "q", "--no-such-flag"], code: 2, says: /no-such-flag.*heimdall help search/ },
   { args: ["frobnicate"], code: 2, says: /Unknown command "frobnicate"/ },
+  // A slip of the keyboard names what it was probably meant to be.
+  {
+    args: ["serach", "q"],
+    code: 2,
+    says: /Unknown command "serach"; did you mean `heimdall search`\?/,
+  },
+  { args: ["search", "q", "--limt", "3"], code: 2, says: /"--limt" \(did you mean --limit\?\)/ },
   // I/O: the home is under a regular file.
   {
     args: ["insert", "--title", "t", "--body", "b"],

@@ -1,4 +1,5 @@
 import { UsageError } from "../errors/mod.ts";
+import { meant } from "../present/nearest.ts";
 
 /**
  * The flags one command accepts, by kind: each name becomes `--name`.
@@ -69,14 +70,19 @@ export function parseFlags<
   const values: Record<string, string | string[] | boolean> = {};
   const positionals: string[] = [];
   // A path that begins with a dash (`-notes/a.md`) reads as options: say how to pass it.
-  const unknown = (shown: string, arg: string) =>
-    new FlagError(
+  const unknown = (shown: string, arg: string) => {
+    // A slip of the keyboard (`--limt`): name the option it was probably meant to be.
+    const guess = shown.startsWith("--") ? meant(shown.slice(2), [...kinds.keys()]) : undefined;
+    return new FlagError(
       `Unknown option "${shown}"${
         spec.positionals !== false && /[./]/.test(arg)
           ? ` in "${arg}": a path that begins with "-" goes after -- (\`-- ${arg}\`) or as ./${arg}`
+          : guess !== undefined
+          ? ` (did you mean --${guess}?)`
           : ""
       }`,
     );
+  };
   const take = (
     name: string,
     shown: string,

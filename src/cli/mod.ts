@@ -10,6 +10,7 @@ import { UsageError } from "../errors/mod.ts";
 import { describeError } from "./errors.ts";
 import { damagedAnswerWarning } from "./damaged_answer.ts";
 import { printable } from "../present/fmt.ts";
+import { meant } from "../present/nearest.ts";
 import { EXIT } from "./exit_codes.ts";
 import { FlagError } from "./flags.ts";
 import { VERSION, versionLine } from "./version.ts";
@@ -225,7 +226,12 @@ export async function main(argv: string[], ctx: Context = defaultContext()): Pro
     const asked = name === "help" ? args[0] : undefined;
     const topic = asked === undefined ? undefined : commandNamed(asked);
     if (asked !== undefined && topic === undefined) {
-      ctx.err(`heimdall help: Unknown command "${printable(asked)}"; the commands are:`);
+      const guess = meant(asked, Object.keys(COMMANDS));
+      ctx.err(
+        `heimdall help: Unknown command "${printable(asked)}"${
+          guess === undefined ? "" : ` (did you mean ${guess}?)`
+        }; the commands are:`,
+      );
       ctx.out(usage());
       return EXIT.usage;
     }
@@ -239,7 +245,12 @@ export async function main(argv: string[], ctx: Context = defaultContext()): Pro
   const load = commandNamed(name);
   try {
     if (!load) {
-      throw new UsageError(`Unknown command "${name}"; \`heimdall help\` lists the commands`);
+      const guess = meant(name, Object.keys(COMMANDS));
+      throw new UsageError(
+        `Unknown command "${name}"; ${
+          guess === undefined ? "" : `did you mean \`heimdall ${guess}\`? `
+        }\`heimdall help\` lists the commands`,
+      );
     }
     const command = await load();
     if (args.includes("--help") || args.includes("-h")) {

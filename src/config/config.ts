@@ -1,5 +1,6 @@
 import { UsageError } from "../errors/mod.ts";
 import { type DepthRequest, parseDepth } from "./depth.ts";
+import { nearest } from "../present/nearest.ts";
 
 /** One root the user wants indexed. `path` is absolute. */
 export interface RootConfig {
@@ -254,33 +255,6 @@ export function withEnvOverrides(
     out = { ...out, [key]: parseConfig({ [key]: value }, `$${name}`)[key] };
   }
   return out;
-}
-
-/** The candidate closest to `word` by edit distance (case-insensitive). */
-export function nearest(word: string, candidates: readonly string[]): string {
-  let best = candidates[0] ?? "";
-  let bestCost = Infinity;
-  for (const c of candidates) {
-    const cost = editDistance(word.toLowerCase(), c.toLowerCase());
-    if (cost < bestCost) [best, bestCost] = [c, cost];
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let k = 1; k <= b.length; k++) {
-      cur[k] = Math.min(
-        prev[k]! + 1,
-        cur[k - 1]! + 1,
-        prev[k - 1]! + (a[i - 1] === b[k - 1] ? 0 : 1),
-      );
-    }
-    prev = cur;
-  }
-  return prev[b.length]!;
 }
 
 function parseRoot(raw: unknown, i: number, file?: string): RootConfig {
