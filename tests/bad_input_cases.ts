@@ -60,6 +60,17 @@ export const BAD_INPUTS: BadInput[] = [
     says: /Unknown command "serach"; did you mean `heimdall search`\?/,
   },
   { args: ["search", "q", "--limt", "3"], code: 2, says: /"--limt" \(did you mean --limit\?\)/ },
+  // A path typed wrong is bad input, not a failing disk (the command runs in the home).
+  {
+    args: ["export", "--out", "."],
+    code: 2,
+    says: /Cannot export to ".*": it is a folder; pass a file/,
+  },
+  {
+    args: ["export", "--out", "no/such/x.jsonl"],
+    code: 2,
+    says: /Cannot export to ".*\/no\/such\/x\.jsonl": there is no folder ".*\/no\/such"; create it/,
+  },
   // I/O: the home is under a regular file.
   {
     args: ["insert", "--title", "t", "--body", "b"],

@@ -1,13 +1,14 @@
 /** `heimdall export` / `heimdall import`: memories as JSON Lines, between machines. */
 import { parseFlags } from "./flags.ts";
 import { openPrivateFile } from "../config/mod.ts";
-import { resolve } from "../files/mod.ts";
+import { dirname, isDirectory, join, resolve } from "../files/mod.ts";
 import { exportMemories, importMemories, NOTE_TYPE } from "../memory/mod.ts";
 import { Journal } from "../store/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 import { plural } from "../present/fmt.ts";
+import { typedPath } from "./path_arg.ts";
 
 export const EXPORT_HELP = `heimdall export [--out FILE]
   Writes every memory (superseded, forgotten and orphaned ones too) with its
@@ -20,13 +21,14 @@ export const EXPORT_HELP = `heimdall export [--out FILE]
 export async function exportCmd(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseFlags(args, { string: ["out"], positionals: false });
   if (positionals.length > 0) throw new UsageError("Unexpected argument; use --out FILE");
+  const out = values.out === undefined ? undefined : exportFile(values.out);
   const j = Journal.open(ctx.home.journal, { readOnly: true });
   try {
-    if (values.out === undefined) {
+    if (out === undefined) {
       for (const line of exportMemories(j)) ctx.out(line);
     } else {
       // Every memory, private ones too: the file is the user's alone (0600), as the journal is.
-      const file = await openPrivateFile(resolve(values.out), {
+      const file = await openPrivateFile(out, {
         write: true,
         create: true,
         truncate: true,
@@ -45,13 +47,37 @@ export async function exportCmd(args: string[], ctx: Context): Promise<number> {
       ctx.err(
         `exported ${plural(count.memories, "memory", "memories")} and ${
           plural(count.notes, "note")
-        } to ${resolve(values.out)}`,
+        } to ${out}`,
       );
     }
   } finally {
     j.close();
   }
   return EXIT.ok;
+}
+
+/**
+ * The file `--out` names, checked before anything is read: a folder, or a
+ * file in a folder that is not there, is a path typed wrong (exit 2 with
+ * the remedy), not a disk that failed.
+ */
+function exportFile(typed: string): string {
+  const out = typedPath(typed, "--out");
+  if (isDirectory(out)) {
+    throw new UsageError(
+      `Cannot export to "${out}": it is a folder; pass a file, such as --out ${
+        join(out, "heimdall-export.jsonl")
+      }`,
+    );
+  }
+  if (!isDirectory(dirname(out))) {
+    throw new UsageError(
+      `Cannot export to "${out}": there is no folder "${
+        dirname(out)
+      }"; create it first, or pass a file in a folder that exists`,
+    );
+  }
+  return out;
 }
 
 export const IMPORT_HELP = `heimdall import FILE|- [--json]
