@@ -282,6 +282,10 @@ Deno.test("the SDK client lists every tool with a schema and honest annotations,
       0,
       "your own claim is not a conflict",
     );
+    // A folder is no claim's target: said so, not "check the spelling".
+    const folder = await call("conflicts", { target: "pkg" });
+    assert.equal(folder.isError, true, text(folder));
+    assert.match(text(folder), /"\S*\/pkg" is a folder; .*name one of its files, or a symbol/);
     const who = await call("who_knows", { target: sym });
     assert.ok(!who.isError, text(who));
     assert.match(text(who), /ada/);

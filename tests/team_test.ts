@@ -329,7 +329,17 @@ Deno.test("claim and conflicts explain unknown names and unparsed files", async 
   assert.match(plain.stderr, /"settings.toml" is indexed at L1 without symbols/);
   const task = await heimdall(m.home, ["claim", "route", "--task", "feedbeef"], { cwd: m.repo });
   assert.equal(task.code, 2);
-  assert.match(task.stderr, /No task "feedbeef"/);
+  assert.match(task.stderr, /No task "feedbeef"/); // A folder, or a file the index does not hold, is named as such: no "check the spelling".
+  Deno.mkdirSync(`${m.repo}/lib`, { recursive: true });
+  Deno.writeTextFileSync(`${m.repo}/lib/later.ts`, "export function later() {}\n");
+  for (const command of ["claim", "conflicts", "who-knows", "release"]) {
+    const folder = await heimdall(m.home, [command, "lib"], { cwd: m.repo });
+    assert.equal(folder.code, 2, command);
+    assert.match(folder.stderr, /"\S*\/lib" is a folder; .*name one of its files, or a symbol/);
+  }
+  const later = await heimdall(m.home, ["claim", "lib/later.ts"], { cwd: m.repo });
+  assert.equal(later.code, 2);
+  assert.match(later.stderr, /"\S*\/lib\/later\.ts" is not in the index, .*`heimdall symbols /);
 });
 
 Deno.test("conflicts reach a C++ method through its declaration: a claim on the definition warns its callers, and back", async () => {

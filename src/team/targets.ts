@@ -1,6 +1,7 @@
 /** What a person names on the command line (a path or a symbol), found in the local index. */
 import { UsageError } from "../errors/mod.ts";
-import { resolve } from "../files/mod.ts";
+import { isDirectory, isFile, resolve } from "../files/mod.ts";
+import { shellQuote } from "../present/shell.ts";
 import { findSymbol, SymbolLookupError } from "../search/mod.ts";
 import { getPath, type Journal } from "../store/mod.ts";
 import { type LocalSymbol, symbolsById, symbolsOfFile } from "./symbol_key.ts";
@@ -28,8 +29,8 @@ export interface Target {
 /**
  * Resolves `arg` as an indexed file (relative to `cwd`) or else as a symbol
  * (`name`, `Class.method`, `path:name`). Throws {@link TargetError} for an
- * unknown or ambiguous name (listing the candidates) and for a file indexed
- * without symbols.
+ * unknown or ambiguous name (listing the candidates), a folder, a file the
+ * index does not hold, and a file indexed without symbols.
  */
 export function resolveTarget(j: Journal, arg: string, cwd = Deno.cwd()): Target {
   const abs = resolve(cwd, arg);
@@ -59,7 +60,22 @@ export function resolveTarget(j: Journal, arg: string, cwd = Deno.cwd()): Target
     const symbol = symbolsById(j, [ref.id]).get(ref.id)!;
     return { arg, symbol, nodes: [symbol.id], isFile: false };
   } catch (e) {
-    if (e instanceof SymbolLookupError) throw new TargetError(e.message, arg);
-    throw e;
+    if (!(e instanceof SymbolLookupError)) throw e;
+    // A path on disk the index has no file for: "check the spelling" would send them astray.
+    if (e.candidates.length === 0 && isDirectory(abs)) {
+      throw new TargetError(
+        `"${abs}" is a folder; claims, conflicts and who-knows are about a file or a symbol: name one of its files, or a symbol in it`,
+        arg,
+      );
+    }
+    if (e.candidates.length === 0 && isFile(abs)) {
+      throw new TargetError(
+        `"${abs}" is not in the index, so it has no symbols; \`heimdall symbols ${
+          shellQuote(abs)
+        }\` says why`,
+        arg,
+      );
+    }
+    throw new TargetError(e.message, arg);
   }
 }
