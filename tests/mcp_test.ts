@@ -368,6 +368,12 @@ Deno.test("the task board over MCP: start, list, hand off, resume with the whole
     const released = await call(grace, "release", { task_id: id });
     assert.ok(!released.isError, text(released));
     assert.equal(released.structuredContent!.released, 1);
+    // One task a line, as `heimdall task list` shows it, whatever its text holds.
+    const second = await call(grace, "start_task", { text: "Check rounding\nthen totals" });
+    assert.match(text(second), /"Check rounding\\nthen totals"/);
+    const listed = await call(grace, "list_tasks", {});
+    const tasks = listed.structuredContent!.tasks as unknown[];
+    assert.equal(text(listed).split("\n").length, tasks.length, text(listed));
   } finally {
     await ada.close();
     await grace.close();

@@ -1,5 +1,6 @@
 /** `conflicts`: teammates' claims on code within reach of a symbol. */
 import { z } from "zod";
+import { printable } from "../../present/printable.ts";
 import { conflicts } from "../../team/mod.ts";
 import { reach, TARGET, type ToolDef, WRITES_IDEMPOTENT } from "../tool.ts";
 
@@ -26,14 +27,15 @@ export const conflictsTool: ToolDef = {
       }`,
     ];
     for (const c of r.conflicts) {
-      lines.push(
+      // One conflict a line, whatever a task's text holds.
+      lines.push(printable(
         `- ${c.claim.developer}${c.claim.agent ? ` (${c.claim.agent})` : ""} claims ${
           c.claim.qualname || c.claim.path
         } ` +
           `(${c.relation}, ${c.hops} hop(s))${
             c.claim.taskText ? ` for "${c.claim.taskText}"` : ""
           }${c.diverged ? ", changed since" : ""}`,
-      );
+      ));
     }
     return { text: lines.join("\n"), structured: r as unknown as Record<string, unknown> };
   },

@@ -5,9 +5,11 @@
  */
 import { z } from "zod";
 import { currentTask, release, resume, startTask, type Task } from "../../team/mod.ts";
+import { printable } from "../../present/printable.ts";
 import { LOOKUP, type ToolDef, WRITES, WRITES_IDEMPOTENT } from "../tool.ts";
 
-const label = (t: Task) => `${t.id} "${t.text}" (${t.state}, ${t.owner})`;
+/** A task on one line, as `heimdall task list` shows it: a newline in its text is shown as \n. */
+const label = (t: Task) => printable(`${t.id} "${t.text}" (${t.state}, ${t.owner})`);
 
 export const startTaskTool: ToolDef = {
   name: "start_task",
@@ -73,9 +75,11 @@ export const resumeTaskTool: ToolDef = {
     const lines = [
       `Resumed task ${label(r.task)}; ${r.claimsMoved} claim(s) moved to you`,
       ...r.events.map((e) =>
-        `  ${new Date(e.at).toISOString()} ${e.kind} ${e.actor}${e.note ? `: ${e.note}` : ""}`
+        printable(
+          `  ${new Date(e.at).toISOString()} ${e.kind} ${e.actor}${e.note ? `: ${e.note}` : ""}`,
+        )
       ),
-      ...r.memories.map((m) => `  [${m.kind}] ${m.text}`),
+      ...r.memories.map((m) => printable(`  [${m.kind}] ${m.text}`)),
     ];
     return { text: lines.join("\n"), structured: r as unknown as Record<string, unknown> };
   },
