@@ -97,6 +97,9 @@ async function connect(home: string, cwd: string, author = "ada"): Promise<Clien
   return client;
 }
 
+/** A note remember takes, on the server's folder. */
+const NOTE = { kind: "note", text: "Totals are rounded last", about: ["."] };
+
 type CallResult = {
   content: { type: string; text: string }[];
   structuredContent?: Record<string, unknown>;
@@ -542,6 +545,28 @@ Deno.test("tool calls without a journal are isError results naming the remedy", 
     }) as CallResult;
     assert.equal(r.isError, true);
     assert.match(text(r), /heimdall index/);
+  } finally {
+    await client.close();
+    removeTree(base);
+  }
+});
+
+Deno.test("a home that cannot be made is an isError result with the remedy the command line gives", async () => {
+  const base = tempDir();
+  Deno.writeTextFileSync(join(base, "file"), "not a folder");
+  const home = join(base, "file/home");
+  const client = await connect(home, base);
+  try {
+    for (const [name, args] of [["status", {}], ["remember", NOTE]] as const) {
+      const r = await client.callTool({ name, arguments: args }) as CallResult;
+      assert.equal(r.isError, true, name);
+      assert.match(text(r), /Not a directory.*; check that path and the disk, then retry$/, name);
+    }
+    const typed = await cli(home, ["remember", "--kind", "note", "--about", ".", "x"], {
+      cwd: base,
+    });
+    assert.equal(typed.code, 3);
+    assert.match(typed.stderr, /Not a directory.*; check that path and the disk, then retry$/m);
   } finally {
     await client.close();
     removeTree(base);

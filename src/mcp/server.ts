@@ -10,9 +10,11 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Config, HomePaths } from "../config/mod.ts";
+import { EnvironmentError, HeimdallError, InternalError } from "../errors/mod.ts";
 import { defaultAuthor } from "../memory/mod.ts";
 import {
   corruptionDetail,
+  describeFault,
   isCorruption,
   Journal,
   JournalCorruptError,
@@ -209,9 +211,11 @@ export function createServer(ctx: ToolContext, tools: readonly ToolDef[] = TOOLS
       }
       // A bad page met by a query: one error naming the remedy, and the
       // journal marked so that every later answer says so.
-      if (!isCorruption(e) || e instanceof JournalCorruptError) throw e;
-      markDamaged(ctx.home.journal, corruptionDetail(e));
-      throw new JournalCorruptError(ctx.home.journal, corruptionDetail(e));
+      if (isCorruption(e) && !(e instanceof JournalCorruptError)) {
+        markDamaged(ctx.home.journal, corruptionDetail(e));
+        throw new JournalCorruptError(ctx.home.journal, corruptionDetail(e));
+      }
+      throw forAgent(e, t.name, ctx.home.journal);
     }
     // Never answer from a journal known to be damaged without saying so.
     const damage = knownDamage(ctx.home.journal);
@@ -248,6 +252,28 @@ function strictInput(t: ToolDef) {
         }: ${t.name} takes ${takes.length === 0 ? "no arguments" : takes.join(", ")}`
         : undefined,
   });
+}
+
+/**
+ * What the agent reads for `e`, thrown by tool `tool`: Heimdall's own errors
+ * as they are; an error of the environment (a path that cannot be made, a
+ * read-only journal, a full disk) with its remedy, as the command line
+ * says it; anything else is a bug, said to be one, with its stack on stderr
+ * for the report (the SDK would pass its bare message on, a TypeError's
+ * "Cannot read properties of undefined" read as the answer).
+ */
+function forAgent(e: unknown, tool: string, journal: string): Error {
+  if (e instanceof HeimdallError) return e;
+  const { kind, message } = describeFault(e, journal);
+  if (kind !== "internal") return new EnvironmentError(message);
+  console.error(
+    `heimdall mcp: ${tool} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`,
+  );
+  return new InternalError(
+    `internal error in ${tool}: ${
+      message.split("\n")[0]
+    }. This is a bug in heimdall: the server's stderr has the stack; report it with the call that failed`,
+  );
 }
 
 function journalExists(file: string): boolean {

@@ -18,6 +18,7 @@ export {
   markDamaged,
   quickCheck,
 } from "./corruption.ts";
+export { describeFault, firstLine } from "./fault_text.ts";
 export type {
   ChunkFields,
   ChunkRecord,

@@ -1,5 +1,6 @@
 /** `insert_note`: records reusable work as a searchable note. */
 import { z } from "zod";
+import { UsageError } from "../../errors/mod.ts";
 import { redactSecrets, resolve } from "../../files/mod.ts";
 import { insertNote } from "../../search/mod.ts";
 import { type ToolDef, WRITES } from "../tool.ts";
@@ -22,13 +23,13 @@ export const insertNoteTool: ToolDef = {
   run(a, ctx) {
     const title = a.title.trim(), body = a.body.trim();
     if (title === "" || body === "") {
-      throw new Error(`Empty ${title === "" ? "title" : "body"}: say what the note is about`);
+      throw new UsageError(`Empty ${title === "" ? "title" : "body"}: say what the note is about`);
     }
     // As `heimdall insert`: a path that is not there would point a search hit at nothing.
     const paths = (a.paths ?? []).map((p: string) => {
       // Resolved, an empty path would be the server's folder: a note on files nobody named.
       if (p.trim() === "") {
-        throw new Error(
+        throw new UsageError(
           `Empty path ${JSON.stringify(p)} in paths: name a file or folder, or . for ${ctx.cwd}`,
         );
       }
@@ -36,7 +37,7 @@ export const insertNoteTool: ToolDef = {
       try {
         Deno.statSync(abs);
       } catch {
-        throw new Error(
+        throw new UsageError(
           `Cannot attach "${p}": no such file or folder under ${ctx.cwd}; pass an existing path`,
         );
       }

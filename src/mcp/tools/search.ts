@@ -1,5 +1,6 @@
 /** `search`: ranked, verified answers across every root. */
 import { z } from "zod";
+import { UsageError } from "../../errors/mod.ts";
 import { relative } from "../../files/mod.ts";
 import { logUsage } from "../../config/mod.ts";
 import {
@@ -37,7 +38,7 @@ export const searchTool: ToolDef = {
   annotations: LOOKUP,
   async run(a, ctx) {
     if (a.query.trim() === "") {
-      throw new Error("Empty query: say what you are looking for, in words or identifiers");
+      throw new UsageError("Empty query: say what you are looking for, in words or identifiers");
     }
     // The team's memories, copied into the journal before it is read.
     const behind = a.kind === undefined || a.kind === "memory" ? await pullTeamMemories(ctx) : null;

@@ -4,6 +4,7 @@
  * same operations as `heimdall task` and `heimdall release`.
  */
 import { z } from "zod";
+import { UsageError } from "../../errors/mod.ts";
 import { currentTask, release, resume, startTask, type Task } from "../../team/mod.ts";
 import { printable } from "../../present/printable.ts";
 import { LOOKUP, type ToolDef, WRITES, WRITES_IDEMPOTENT } from "../tool.ts";
@@ -105,7 +106,7 @@ export const releaseTool: ToolDef = {
     ]
       .filter((x) => x !== "");
     if (given.length !== 1) {
-      throw new Error(
+      throw new UsageError(
         `release takes exactly one of targets, task_id or all (got ${given.join(", ") || "none"})`,
       );
     }

@@ -128,7 +128,7 @@ async function recordMemory<T>(
  */
 function forAgent(e: unknown, tool: string): unknown {
   if (!(e instanceof TeamStoreError)) return e;
-  return new Error(
+  return new TeamStoreError(
     `${e.message}. To keep it on this machine only, call ${tool} again with scope "private".`,
   );
 }
