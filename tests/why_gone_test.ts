@@ -86,3 +86,28 @@ Deno.test("why finds a memory recorded on path:name by the symbol's old name aft
     removeTree(base);
   }
 });
+
+Deno.test("why of a path typed from another folder never calls code that is there gone", async () => {
+  const base = tempDir("heimdall-why-elsewhere-");
+  try {
+    const repo = join(base, "repo");
+    writeTree(repo, { "lib/string.js": "export function tpl(s) {\n  return s;\n}\n" });
+    const home = join(base, "home");
+    assert.equal((await cli(home, ["index", repo])).code, 0);
+    const wrote = await cli(home, ["remember", "--kind", "note", "--about", "lib", "pure"], {
+      cwd: repo,
+    });
+    assert.equal(wrote.code, 0, wrote.stderr);
+    // From the folder above the repository, "lib" names nothing on disk.
+    const r = await cli(home, ["why", "lib"], { cwd: base });
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, /no longer in the index/);
+    assert.match(
+      r.stdout,
+      /^lib — nothing by that name here \(.*\); memories typed "lib" are anchored to repo\/lib:$/m,
+    );
+    assert.match(r.stdout, /pure/);
+  } finally {
+    removeTree(base);
+  }
+});

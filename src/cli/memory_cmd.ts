@@ -16,6 +16,7 @@ import {
   type WhyItem,
   type WhyTarget,
 } from "../memory/mod.ts";
+import { exists } from "../files/mod.ts";
 import { Journal } from "../store/mod.ts";
 import { SharedMemory } from "../team/mod.ts";
 import type { Context } from "./context.ts";
@@ -253,7 +254,14 @@ function itemLines(m: WhyItem | (Memory & { via: string | null }), standing: str
 
 function targetLine(t: WhyTarget): string {
   if (t.type === "symbol") return `${t.kind} ${t.symbol} — ${show(t.path)}:${t.line ?? 1}`;
-  if (t.type === "gone") return `${t.label} — no longer in the index; memories anchored to it:`;
+  if (t.type === "gone") {
+    // Found by the text typed, anchored to a place that is there: typed from another folder.
+    return t.path !== null && exists(t.path)
+      ? `${t.label} — nothing by that name here (${Deno.cwd()}); memories typed "${t.label}" are anchored to ${
+        show(t.path)
+      }:`
+      : `${t.label} — no longer in the index; memories anchored to it:`;
+  }
   return `${t.type} ${show(t.path)}`;
 }
 
