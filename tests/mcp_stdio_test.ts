@@ -323,3 +323,50 @@ Deno.test("initialize, server/discover and -32022 tell the same versions and cap
     removeTree(base);
   }
 });
+
+/** True when util-linux `script` is here to give a process a terminal. */
+const HAS_SCRIPT = (() => {
+  try {
+    return Deno.statSync("/usr/bin/script").isFile;
+  } catch {
+    return false;
+  }
+})();
+
+Deno.test({
+  name:
+    "typed at a terminal, the server says on stderr what it waits for; an agent's pipe hears nothing",
+  ignore: !HAS_SCRIPT,
+  async fn() {
+    const base = tempDir();
+    try {
+      const home = join(base, "home");
+      const command = ["deno", "run", ...PERMS, MAIN, "mcp"].join(" ");
+      // `script` runs it on a terminal; its stdin at end of input stops it.
+      const typed = await new Deno.Command("script", {
+        args: ["-qec", command, "/dev/null"],
+        env: { ...mcpEnv(home), PATH: `${join(Deno.execPath(), "..")}:${Deno.env.get("PATH")}` },
+        cwd: base,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const said = new TextDecoder().decode(typed.stdout);
+      assert.match(said, /heimdall mcp: serving MCP on stdin\/stdout for an agent/);
+      assert.match(said, /`heimdall init` registers it/);
+      const piped = await new Deno.Command(Deno.execPath(), {
+        args: ["run", ...PERMS, MAIN, "mcp"],
+        env: mcpEnv(home),
+        cwd: base,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(piped.code, 0);
+      assert.equal(new TextDecoder().decode(piped.stdout), "");
+      assert.doesNotMatch(new TextDecoder().decode(piped.stderr), /serving MCP/);
+    } finally {
+      removeTree(base);
+    }
+  },
+});

@@ -14,6 +14,12 @@ export const HELP = `heimdall mcp
 /** \`heimdall mcp\`: runs until the client closes stdin. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   parseFlags(args, { positionals: false });
+  // Typed at a prompt, the server waits for JSON-RPC in silence: say what it is waiting for.
+  if (Deno.stdin.isTerminal()) {
+    ctx.err(
+      "heimdall mcp: serving MCP on stdin/stdout for an agent, which starts it itself (`heimdall init` registers it); Ctrl-D stops it. `heimdall doctor` checks that each agent can reach it",
+    );
+  }
   await serveStdio(ctx.home, () => ctx.config());
   return EXIT.ok;
 }
