@@ -535,6 +535,34 @@ Deno.test("the graph tools say which file changed or went away since it was inde
   }
 });
 
+Deno.test("constraints answers as `heimdall constraints`: a path no component covers, no map, a map that does not parse", async () => {
+  const { base, repo, home } = await indexedRepo();
+  const client = await connect(home, repo);
+  try {
+    const ask = async (path: string) =>
+      await client.callTool({ name: "constraints", arguments: { path } }) as CallResult;
+    const typed = async (path: string) =>
+      (await cli(home, ["constraints", path], { cwd: repo })).stdout.trim();
+    // The map covers pkg/ only: the README is in no component of it, which is not "no map".
+    const readme = await ask("README.md");
+    assert.equal(text(readme), await typed("README.md"));
+    assert.match(text(readme), /no component of \S*\/\.heimdall\/map\.toml covers it/);
+    const outside = await ask(base);
+    assert.equal(text(outside), await typed(base));
+    assert.match(text(outside), /no \.heimdall\/map\.toml in its folder or above/);
+    Deno.writeTextFileSync(join(repo, ".heimdall/map.toml"), "[component.x\n");
+    const broken = await ask("pkg/cart.py");
+    assert.equal(broken.isError, true);
+    assert.match(
+      text(broken),
+      /map\.toml:1: .*; fix the map \(`heimdall map check` lists every problem\)/,
+    );
+  } finally {
+    await client.close();
+    removeTree(base);
+  }
+});
+
 Deno.test("tool calls without a journal are isError results naming the remedy", async () => {
   const base = tempDir();
   const client = await connect(join(base, "home"), base);

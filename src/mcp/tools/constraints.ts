@@ -1,7 +1,8 @@
 /** `constraints`: what the architectural map says about a path. */
 import { z } from "zod";
 import { resolve } from "../../files/mod.ts";
-import { constraintsFor } from "../../map/mod.ts";
+import { UsageError } from "../../errors/mod.ts";
+import { constraintsFor, findMapFile, MapError } from "../../map/mod.ts";
 import { LOOKUP, type ToolDef } from "../tool.ts";
 
 export const constraintsTool: ToolDef = {
@@ -19,12 +20,24 @@ export const constraintsTool: ToolDef = {
   annotations: LOOKUP,
   run(a, ctx) {
     const path = resolve(ctx.cwd, a.path);
-    const r = constraintsFor(path);
+    let r;
+    try {
+      r = constraintsFor(path);
+    } catch (e) {
+      if (!(e instanceof MapError)) throw e;
+      // As `heimdall constraints`: the map's own line, and how to see every problem.
+      throw new UsageError(
+        `${e.message}; fix the map (\`heimdall map check\` lists every problem)`,
+      );
+    }
     if (!r) {
+      // As `heimdall constraints`: a map that covers other paths is not "no map".
+      const map = findMapFile(path);
       return {
-        text:
-          `${path}: no component of any architectural map covers it (maps live in .heimdall/map.toml)`,
-        structured: { path, component: null, constraints: [] },
+        text: map
+          ? `${path}: no component of ${map.file} covers it`
+          : `${path}: no .heimdall/map.toml in its folder or above`,
+        structured: { path, map: map?.file ?? null, component: null, constraints: [] },
       };
     }
     const lines = [
