@@ -563,6 +563,40 @@ Deno.test("constraints answers as `heimdall constraints`: a path no component co
   }
 });
 
+Deno.test("HEIMDALL_HOME=~/… as an agent's JSON settings pass it is the home folder's, not a folder named ~ where the server starts", async () => {
+  const base = tempDir();
+  const repo = join(base, "repo");
+  Deno.mkdirSync(repo);
+  // No shell expands it: the process gets the tilde as written.
+  const env = {
+    ...mcpEnv("~/heimdall-home"),
+    HOME: base,
+    DENO_DIR: Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "", ".cache/deno"),
+  };
+  const client = new Client({ name: "heimdall-test", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({
+      command: Deno.execPath(),
+      args: ["run", ...PERMS, MAIN, "mcp"],
+      env,
+      cwd: repo,
+      stderr: "pipe",
+    }),
+  );
+  try {
+    const r = await client.callTool({ name: "remember", arguments: NOTE }) as CallResult;
+    assert.ok(!r.isError, text(r));
+    assert.ok(Deno.statSync(join(base, "heimdall-home/journal.db")).isFile);
+    assert.throws(() => Deno.statSync(join(repo, "~")), Deno.errors.NotFound);
+  } finally {
+    await client.close();
+  }
+  const typed = await cli("~/heimdall-home", ["why", "."], { cwd: repo, env });
+  assert.equal(typed.code, 0, typed.stderr);
+  assert.match(typed.stdout, /Totals are rounded last/);
+  removeTree(base);
+});
+
 Deno.test("tool calls without a journal are isError results naming the remedy", async () => {
   const base = tempDir();
   const client = await connect(join(base, "home"), base);

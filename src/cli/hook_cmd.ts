@@ -30,6 +30,7 @@ import {
   readPortFile,
 } from "../harness/hook_wire.ts";
 import type { HookRequest } from "../harness/hook_run.ts";
+import { expandTilde } from "../config/tilde.ts";
 
 export const HELP = `heimdall hook --harness NAME [--budget TOKENS] [--event NAME]
   Reads one hook event (JSON) on stdin from a coding agent's harness
@@ -51,10 +52,12 @@ const SPAWN_EVERY_MS = 10_000;
 /** `$HEIMDALL_HOME`, or `~/.heimdall`, absolute; null when neither can be found. */
 export function homeDirFromEnv(): string | null {
   const explicit = Deno.env.get("HEIMDALL_HOME");
-  const dir = explicit && explicit.trim() !== "" ? explicit : (() => {
-    const h = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
-    return h ? `${h}/.heimdall` : null;
-  })();
+  const h = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
+  const dir = explicit && explicit.trim() !== ""
+    ? expandTilde(explicit, h)
+    : h
+    ? `${h}/.heimdall`
+    : null;
   if (dir === null) return null;
   return (dir.startsWith("/") ? dir : `${Deno.cwd()}/${dir}`).replace(/\/+$/, "");
 }

@@ -1,5 +1,6 @@
 import { join, resolve } from "../files/mod.ts";
 import { EnvironmentError } from "../errors/mod.ts";
+import { expandTilde } from "./tilde.ts";
 
 /** Every file and folder under `$HEIMDALL_HOME`. */
 export interface HomePaths {
@@ -26,13 +27,15 @@ export interface HomePaths {
 }
 
 /**
- * `$HEIMDALL_HOME`, or `~/.heimdall` when unset. Pure apart from reading env.
+ * `$HEIMDALL_HOME` (a leading `~` is the home folder, as in a shell: agents'
+ * JSON settings pass it unexpanded), or `~/.heimdall` when unset. Pure
+ * apart from reading env.
  * Throws an EnvironmentError when neither that nor a home folder is set.
  */
 export function resolveHome(env: { get(name: string): string | undefined } = Deno.env): string {
   const explicit = env.get("HEIMDALL_HOME");
-  if (explicit && explicit.trim() !== "") return resolve(explicit);
   const home = env.get("HOME") ?? env.get("USERPROFILE");
+  if (explicit && explicit.trim() !== "") return resolve(expandTilde(explicit, home));
   if (!home) {
     throw new EnvironmentError(
       "Cannot find a home folder: neither HEIMDALL_HOME nor HOME is set; set HEIMDALL_HOME=/path/to/.heimdall",
