@@ -206,6 +206,17 @@ Deno.test("the SDK client lists every tool with a schema and honest annotations,
     const why = await call("why", { target: sym });
     assert.ok(!why.isError, text(why));
     assert.match(text(why), /Discounts are clamped/);
+    // Past ten, the history the text leaves out is counted, not silently dropped.
+    for (let i = 1; i <= 12; i++) {
+      await call("remember", { kind: "decision", text: `Round rule ${i}`, about: ["pkg/cart.py"] });
+    }
+    const long = await call("why", { target: "pkg/cart.py" });
+    const history = (long.structuredContent!.history as unknown[]).length;
+    assert.ok(history > 10, text(long));
+    assert.match(
+      text(long),
+      new RegExp(`- … and ${history - 10} older in history \\(all in the structured answer; `),
+    );
 
     const callers = await call("callers", { symbol: sym });
     assert.ok(!callers.isError, text(callers));

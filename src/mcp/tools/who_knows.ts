@@ -3,6 +3,9 @@ import { z } from "zod";
 import { whoKnows } from "../../team/mod.ts";
 import { LOOKUP, reach, TARGET, type ToolDef } from "../tool.ts";
 
+/** People the text shows; the structured answer has them all. */
+const PEOPLE_SHOWN = 10;
+
 export const whoKnowsTool: ToolDef = {
   name: "who_knows",
   title: "Who knows this code",
@@ -17,7 +20,7 @@ export const whoKnowsTool: ToolDef = {
   async run(a, ctx) {
     const r = await ctx.withTeam((team) => whoKnows(team, a.target, reach(ctx, a.hops)));
     const lines = [`${a.target}: ${r.experts.length} people across ${r.symbols} symbol(s)`];
-    for (const e of r.experts.slice(0, 10)) {
+    for (const e of r.experts.slice(0, PEOPLE_SHOWN)) {
       const what = [
         e.decisions ? `${e.decisions} decision(s)` : "",
         e.attempts ? `${e.attempts} attempt(s)` : "",
@@ -25,6 +28,9 @@ export const whoKnowsTool: ToolDef = {
         e.other ? `${e.other} other` : "",
       ].filter((x) => x).join(", ");
       lines.push(`- ${e.person} (score ${e.score.toFixed(2)}): ${what}; on ${e.about.join(", ")}`);
+    }
+    if (r.experts.length > PEOPLE_SHOWN) {
+      lines.push(`- … and ${r.experts.length - PEOPLE_SHOWN} more (all in the structured answer)`);
     }
     return { text: lines.join("\n"), structured: r as unknown as Record<string, unknown> };
   },

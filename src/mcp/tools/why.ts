@@ -1,8 +1,12 @@
 /** `why`: what is remembered about a symbol or path, now and before. */
 import { z } from "zod";
 import { parseInstant, why } from "../../memory/mod.ts";
+import { shellQuote } from "../../present/shell.ts";
 import { LOOKUP, TARGET, type ToolDef } from "../tool.ts";
 import { pullTeamMemories } from "./team_memory.ts";
+
+/** History entries the text shows; the structured answer has them all. */
+const HISTORY_SHOWN = 10;
 
 export const whyTool: ToolDef = {
   name: "why",
@@ -24,8 +28,18 @@ export const whyTool: ToolDef = {
     for (const m of r.current) {
       lines.push(`- ${m.kind} ${m.id} (${m.author}, via ${m.via}): ${m.text}`);
     }
-    for (const m of r.history.slice(0, 10)) {
+    for (const m of r.history.slice(0, HISTORY_SHOWN)) {
       lines.push(`- [${m.standing}] ${m.kind} ${m.id}: ${m.text}`);
+    }
+    if (r.history.length > HISTORY_SHOWN) {
+      // The rest are in the structured answer; say so rather than end the list as if complete.
+      lines.push(
+        `- … and ${
+          r.history.length - HISTORY_SHOWN
+        } older in history (all in the structured answer; \`heimdall history ${
+          shellQuote(a.target)
+        }\` lists them)`,
+      );
     }
     if (behind) lines.push(`note: ${behind}`);
     return {
