@@ -305,6 +305,21 @@ Deno.test("the SDK client lists every tool with a schema and honest annotations,
     assert.match(text(who), /ada/);
     const handoff = await call("handoff", { task_id: "no-such-task", to: "grace" });
     assert.equal(handoff.isError, true, "an unknown task is an error result");
+    // Eleven people who claimed it: the text names ten and counts the rest.
+    for (let i = 0; i < 11; i++) {
+      const r = await cli(home, ["claim", "Cart.total"], {
+        cwd: repo,
+        env: { HEIMDALL_AUTHOR: `dev${i}` },
+      });
+      assert.equal(r.code === 0 || r.code === 1, true, r.stderr);
+    }
+    const people = await call("who_knows", { target: "Cart.total" });
+    const experts = (people.structuredContent!.experts as unknown[]).length;
+    assert.ok(experts > 10, text(people));
+    assert.match(
+      text(people),
+      new RegExp(`- … and ${experts - 10} more \\(all in the structured answer\\)`),
+    );
 
     const status = await call("status", {});
     assert.ok(!status.isError, text(status));
