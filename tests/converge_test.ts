@@ -196,6 +196,31 @@ Deno.test("a plain reconcile applies roots add and remove, as the roots' help sa
   }
 });
 
+Deno.test("a file replaced by a folder of its name converges, by path and by audit", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const proj = join(base, "proj");
+  const x = join(proj, "a", "x.ts");
+  writeTree(proj, { "a/x.ts": "export function alpha() {}\n" });
+  try {
+    for (const args of [["reconcile", x], ["reconcile", "--all"]]) {
+      removeTree(home);
+      const first = await cli(home, ["index", "--no-embed", proj]);
+      assert.equal(first.code, 0, first.stderr);
+      removeTree(x);
+      writeTree(x, { "z.ts": "export function zeta() {}\n" });
+      // It walked the folder again without end: the writer spun at 100% CPU, deaf to SIGTERM.
+      const rec = await cli(home, args, { signal: AbortSignal.timeout(60_000) });
+      assert.equal(rec.code, 0, `${args.join(" ")}: ${rec.stderr}`);
+      assert.deepEqual(owners(home), [`${x}/z.ts <- ${proj}`], args.join(" "));
+      removeTree(x);
+      writeTree(proj, { "a/x.ts": "export function alpha() {}\n" });
+    }
+  } finally {
+    removeTree(base);
+  }
+});
+
 Deno.test("the daemon hands a nested root's files over when it is added, and back when it is removed", async () => {
   const base = tempDir();
   const home = join(base, "home");

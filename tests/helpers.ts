@@ -161,6 +161,8 @@ export async function cli(
     env?: Record<string, string>;
     main?: string;
     extraPerms?: readonly string[];
+    /** Kills the command when aborted (a bound on a command that may hang). */
+    signal?: AbortSignal;
   } = {},
 ): Promise<CliResult> {
   const child = new Deno.Command(DENO, {
@@ -170,6 +172,7 @@ export async function cli(
     stdout: "piped",
     stderr: "piped",
     ...(options.cwd ? { cwd: options.cwd } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
   }).spawn();
   if (options.stdin !== undefined) {
     const w = child.stdin.getWriter();

@@ -722,7 +722,17 @@ export class Reconciler {
         stats.seen++;
         if (p.do === "expand") {
           expand.push(p);
-          if (w.seq !== undefined) completeQueued(journal, w.path, w.seq);
+          // A file replaced by a folder of its name: the file's rows go now, or
+          // the folder's walk would find them indexed under it and expand it
+          // again, without end.
+          if (p.expected !== null) {
+            yield* commitOne(w, {
+              path: p.path,
+              expected: p.expected,
+              do: "retract",
+              why: "now a folder",
+            });
+          } else if (w.seq !== undefined) completeQueued(journal, w.path, w.seq);
         } else yield* commitOne(w, p);
         yield `committing "${w.path}"`;
         yield* resolving();
