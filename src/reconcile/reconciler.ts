@@ -756,6 +756,28 @@ export class Reconciler {
         await this.#reconcileTree(root, rel, deep, stats);
       }
     }
+    await this.#processBatch(this.#underFiles(work, prepared), false, stats);
+  }
+
+  /**
+   * What is indexed under a path named alone (a hint, `reconcile PATH`) that
+   * is not a folder now: a folder replaced by a file of its name (`rm -r x &&
+   * touch x`) left its files' rows below it. A walk finds those by itself.
+   * Costs one range probe per path named alone.
+   */
+  #underFiles(work: readonly Work[], prepared: readonly Prepared[]): Work[] {
+    const under: Work[] = [];
+    work.forEach((w, i) => {
+      if (w.classified || prepared[i]!.do === "expand") return;
+      const root = rootFor(this.#roots, w.path);
+      if (!root || root.path === w.path) return;
+      const rel = relative(root.path, w.path);
+      if (!hasPathsUnder(this.journal, root, rel)) return;
+      for (const row of iteratePaths(this.journal, root, rel)) {
+        if (row.path !== w.path) under.push({ path: row.path, indexed: row });
+      }
+    });
+    return under;
   }
 
   /**

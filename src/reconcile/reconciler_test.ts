@@ -260,3 +260,21 @@ Deno.test("a file turned binary or too large loses its symbols, and what follows
   assert.deepEqual(symbols(), []);
   assert.equal(runs, 3, "and that b.ts's are");
 });
+
+Deno.test("a folder replaced by a file of its name leaves nothing indexed below it, by path or by hint", async (t) => {
+  for (const how of ["reconcilePaths", "queue"] as const) {
+    await t.step(how, async () => {
+      using s = setup({ "a/x/z.ts": "z", "a/x/y/w.ts": "w", "a/xy.ts": "xy" });
+      await s.r.audit();
+      const x = join(s.root, "a/x");
+      Deno.removeSync(x, { recursive: true });
+      Deno.writeTextFileSync(x, "now a file");
+      if (how === "queue") {
+        s.r.enqueue([x], "hint");
+        await s.r.drainQueue();
+      } else await s.r.reconcilePaths([x]);
+      const rels = s.journal.all<{ rel: string }>("SELECT rel FROM paths ORDER BY rel");
+      assert.deepEqual(rels.map((r) => r.rel), ["a/x", "a/xy.ts"]);
+    });
+  }
+});
