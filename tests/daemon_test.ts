@@ -4,7 +4,18 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { homePaths } from "../src/config/mod.ts";
 import { dumpIndex, Journal } from "../src/store/mod.ts";
-import { cli, removeTree, sh, startDaemon, tempDir, waitFor, writeTree } from "./helpers.ts";
+import { WriterLock } from "../src/reconcile/mod.ts";
+import {
+  cli,
+  MAIN,
+  PERMS,
+  removeTree,
+  sh,
+  startDaemon,
+  tempDir,
+  waitFor,
+  writeTree,
+} from "./helpers.ts";
 
 const sha1 = (bytes: Uint8Array) => createHash("sha1").update(bytes).digest("hex");
 
@@ -181,6 +192,69 @@ Deno.test("a home deleted under the daemon stops it, and it does not make the ho
     assert.throws(() => Deno.statSync(home), Deno.errors.NotFound, "no home made again");
   } finally {
     await daemon.stop();
+  }
+  removeTree(base);
+});
+
+Deno.test("a daemon started while a one-shot index writes waits for it, then starts; another daemon makes it exit 3", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, { "a.ts": "export function alpha() {}\n" });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const paths = homePaths(home);
+  const log = join(home, "logs", "daemon.log");
+  const spawn = () =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", ...PERMS, MAIN, "daemon"],
+      env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+  // This process holds the lock as a one-shot `heimdall index` would.
+  const lock = await WriterLock.acquire(paths, 300, "index");
+  const daemon = spawn();
+  try {
+    const said = () => {
+      try {
+        return Deno.readTextFileSync(log).includes("waiting for the one-shot `heimdall index`");
+      } catch {
+        return false;
+      }
+    };
+    await waitFor(
+      said,
+      30_000,
+      "the daemon to say it waits",
+    );
+    // It exited 3 at once: a service manager counted a failed start, and gave up after five.
+    const early = await Promise.race([
+      daemon.status.then((s) => `exited ${s.code}`),
+      new Promise<string>((r) => setTimeout(() => r("waiting"), 3000)),
+    ]);
+    assert.equal(early, "waiting");
+    writeTree(repo, { "b.ts": "export function beta() {}\n" });
+    lock.release();
+    await waitFor(
+      () => rowOf(home, join(repo, "b.ts")).n > 0,
+      60_000,
+      "b.ts indexed by the daemon once the index let go",
+    );
+    // A second daemon does not wait for the first: it says who holds the lock and exits 3.
+    const second = await spawn().output();
+    assert.equal(second.code, 3);
+    assert.match(new TextDecoder().decode(second.stderr), /held by the daemon \(pid \d+\)/);
+  } finally {
+    lock.release();
+    try {
+      daemon.kill("SIGTERM");
+    } catch { /* already gone */ }
+    const out = await daemon.output();
+    assert.match(
+      new TextDecoder().decode(out.stderr),
+      /waiting for the one-shot `heimdall index` \(pid \d+\) to finish/,
+    );
   }
   removeTree(base);
 });

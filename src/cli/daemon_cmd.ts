@@ -8,7 +8,9 @@ import { writerFollowers } from "./writer.ts";
 
 export const HELP = `heimdall daemon [--verbose]
   The single writer, in the foreground: watches every root, takes hints,
-  audits on a timer, and stops cleanly on Ctrl-C or SIGTERM. Logs to
+  audits on a timer, and stops cleanly on Ctrl-C or SIGTERM. Started while
+  a one-shot \`heimdall index\` or \`rebuild\` writes, it waits for that to
+  finish; another daemon running makes it exit 3. Logs to
   $HEIMDALL_HOME/logs/daemon.log (and to stderr with --verbose).`;
 
 /** `heimdall daemon`: run the writer until a signal. */
@@ -44,6 +46,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       log,
       stop: stopped,
       onReady: () => log.info("ready"),
+      // In the foreground a silent wait would look hung; --verbose already echoes the log.
+      ...(values.verbose ? {} : { onLockWait: (m: string) => ctx.err(m) }),
       // Memory follows every pass that changed the index; embeddings follow
       // the symbol rows, one bounded batch between passes.
       followers: (journal) => {

@@ -11,7 +11,7 @@ import {
   setMeta,
 } from "../store/mod.ts";
 import { backoffMs, classifyFault, type FaultRecord, writeFault } from "./faults.ts";
-import { WriterLock } from "./lock.ts";
+import { IndexLockedError, WriterLock } from "./lock.ts";
 import type { Logger } from "./log.ts";
 import { PreparePool } from "./prepare_pool.ts";
 import type { Follower } from "./pass.ts";
@@ -89,6 +89,11 @@ export interface DaemonOptions {
    * sleeping while it returns true, so an edit waits at most one step.
    */
   followers?: (journal: Journal) => readonly Follower[];
+  /**
+   * Told once when the daemon starts while a one-shot writer (`index`,
+   * `rebuild`) holds the lock, with what it waits for (default: the log only).
+   */
+  onLockWait?: (message: string) => void;
 }
 
 /** Bounded work the daemon runs between passes (a follower with a `step`). */
@@ -100,8 +105,45 @@ export interface BackgroundWork {
 }
 
 /**
- * The long-running single writer: takes the lock (or throws
- * IndexLockedError), mirrors the roots, audits them (a full index when the
+ * The writer lock, once a one-shot writer that holds it (`heimdall index`,
+ * `rebuild`) has finished: a daemon started meanwhile (a service at login, a
+ * restart after a crash) waits for it instead of exiting, which a service
+ * manager would count as a failed start and, after a few, give up on.
+ * Throws IndexLockedError when another daemon, or a holder that does not
+ * say what it is, holds it. Undefined when stopped while waiting.
+ */
+async function takeLock(opts: DaemonOptions): Promise<WriterLock | undefined> {
+  let stopped = false;
+  void opts.stop.then(() => (stopped = true));
+  let told = false;
+  for (;;) {
+    try {
+      return await WriterLock.acquire(opts.home, undefined, "daemon");
+    } catch (e) {
+      if (!(e instanceof IndexLockedError) || e.role === undefined || e.role === "daemon") throw e;
+      if (!told) {
+        const message = `waiting for the one-shot \`heimdall ${e.role}\` (pid ${
+          e.pid ?? "unknown"
+        }) to finish: it holds the writer lock "${e.lockFile}"; the daemon starts once it is done`;
+        opts.log.info(message);
+        opts.onLockWait?.(message);
+        told = true;
+      }
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      opts.stop,
+      new Promise((r) => (timer = setTimeout(r, 1000))),
+    ]);
+    clearTimeout(timer);
+    if (stopped) return undefined;
+  }
+}
+
+/**
+ * The long-running single writer: takes the lock (waiting while a one-shot
+ * writer holds it, see {@link takeLock}; throws IndexLockedError when
+ * another daemon does), mirrors the roots, audits them (a full index when the
  * journal is empty), then converges on every watcher event and hint, with a
  * stat audit on a timer and whenever the watcher reports lost events. Its
  * watcher is kept watching (see `WatchSupervisor`): started again when it
@@ -115,7 +157,8 @@ export interface BackgroundWork {
  * folder itself is gone.
  */
 export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
-  const lock = await WriterLock.acquire(opts.home, undefined, "daemon");
+  const lock = await takeLock(opts);
+  if (lock === undefined) return "stopped";
   const journal = Journal.open(opts.home.journal);
   const opened = journalFile(opts.home.journal);
   let end: DaemonEnd = "stopped";
