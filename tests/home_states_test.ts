@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { homePaths } from "../src/config/mod.ts";
 import { WriterLock } from "../src/reconcile/mod.ts";
-import { cli, tempDir } from "./helpers.ts";
+import { cli, MAIN, PERMS, tempDir, writeTree } from "./helpers.ts";
 
 Deno.test("status and remember name HEIMDALL_HOME set to a file, exit 3, and leave the file as it was", async () => {
   const file = join(tempDir(), "not-a-folder");
@@ -96,4 +96,31 @@ Deno.test("a writer meeting an empty journal with a backup beside it names the b
   Deno.removeSync(backup);
   Deno.removeSync(join(home, "journal.db.20261130T090000Z.backup"));
   assert.equal((await cli(home, ["index", repo])).code, 0);
+});
+
+Deno.test("status and doctor name a root whose folder is gone, and the remedy they print, pasted, drops it", async () => {
+  const home = tempDir();
+  const base = tempDir();
+  const proj = join(base, "my proj");
+  writeTree(proj, { "a.ts": "export const a = 1;\n" });
+  assert.equal((await cli(home, ["index", "--no-embed", proj])).code, 0);
+  Deno.renameSync(proj, join(base, "moved"));
+  // Status said "1 file, audited 1s ago" and doctor "ok": nothing told the user the folder had gone.
+  const st = JSON.parse((await cli(home, ["status", "--json"])).stdout);
+  assert.deepEqual(st.roots.map((r: { gone: boolean }) => r.gone), [true]);
+  const status = (await cli(home, ["status"])).stdout;
+  assert.match(status, /^root .*my proj.* gone from disk: put the folder back/m);
+  const doctor = await cli(home, ["doctor"]);
+  assert.match(doctor.stdout, /^warn {2}roots: 1 root gone from disk \(.*my proj\)/m);
+  const fix = doctor.stdout.match(/^ +fix: (heimdall roots remove .*)$/m)?.[1];
+  assert.equal(fix, status.match(/(heimdall roots remove .*)$/m)?.[1]);
+  const pasted = await new Deno.Command("sh", {
+    args: ["-c", `heimdall() { "$DENO" run ${PERMS.join(" ")} "$MAIN" "$@"; }; ${fix}`],
+    env: { HEIMDALL_HOME: home, DENO: Deno.execPath(), MAIN, DENO_NO_UPDATE_CHECK: "1" },
+  }).output();
+  assert.equal(pasted.code, 0, new TextDecoder().decode(pasted.stderr));
+  assert.equal((await cli(home, ["reconcile"])).code, 0);
+  const after = JSON.parse((await cli(home, ["status", "--json"])).stdout);
+  assert.deepEqual(after.roots, []);
+  assert.doesNotMatch((await cli(home, ["doctor"])).stdout, /roots:/);
 });

@@ -7,7 +7,9 @@ import type { InstallContext } from "../harness/install/plan.ts";
 import { indexHealth, TOOLS } from "../mcp/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
-import { ago } from "../present/fmt.ts";
+import { ago, plural } from "../present/fmt.ts";
+import { shellLine } from "../present/shell.ts";
+import { GONE_ROOT } from "./status_cmd.ts";
 
 export const HELP = `heimdall doctor [--json] [--project DIR]
   Checks the wiring end to end: every harness's configured hook command runs
@@ -345,6 +347,16 @@ export async function run(args: string[], ctx: Context): Promise<number> {
           fix: null,
         },
     );
+  }
+
+  const gone = h.roots.filter((r) => r.gone).map((r) => r.path);
+  if (gone.length > 0) {
+    checks.push({
+      name: "roots",
+      status: "warn",
+      detail: `${plural(gone.length, "root")} gone from disk (${gone.join(", ")}): ${GONE_ROOT}`,
+      fix: shellLine(["heimdall", "roots", "remove", ...gone]),
+    });
   }
 
   // 4. The semantic leg (the model) and the vector store.

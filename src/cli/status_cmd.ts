@@ -21,6 +21,12 @@ import { EXIT } from "./exit_codes.ts";
 import { ago, plural, printable } from "../present/fmt.ts";
 import { activeModel, vectorStoreHealth } from "../vector/mod.ts";
 import { pingServer, type ServerState } from "../harness/hook_wire.ts";
+import { isGone } from "../files/mod.ts";
+import { shellLine } from "../present/shell.ts";
+
+/** The two ways out for a root whose folder is gone from disk. */
+export const GONE_ROOT =
+  "put the folder back (it is indexed again), or drop the root (its memories stay)";
 
 /**
  * Up to this size `status` runs quick_check by default: it reads every page,
@@ -129,6 +135,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         secrets_skipped: r.secrets_skipped,
         ignored_skipped: r.ignored_skipped,
         last_audit_ms: lastAudit(journal, r.id),
+        // Moved or deleted: its files leave the index, and nothing is indexed there until it is back.
+        gone: isGone(r.path),
       })),
       paths: counts.paths,
       // Derived by another build: the next audit derives them again.
@@ -172,6 +180,12 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       ctx.out(
         `root     ${r.path}  ${plural(r.files, "file")}, depth ${r.depth}, audited ${
           ago(r.last_audit_ms)
+        }${
+          r.gone
+            ? `; gone from disk: ${GONE_ROOT}: ${
+              shellLine(["heimdall", "roots", "remove", r.path])
+            }`
+            : ""
         }`,
       );
     }

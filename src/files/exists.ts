@@ -39,3 +39,18 @@ export function isDirectory(path: string): boolean {
     return false;
   }
 }
+
+/**
+ * True when nothing is at `path`, or a file stands where a folder of it
+ * should be (a root moved or deleted, `rm -rf` then not cloned again);
+ * false when something is there or it cannot be told (a folder above it not
+ * permitted). One lstat call.
+ */
+export function isGone(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return false;
+  } catch (e) {
+    return e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory;
+  }
+}

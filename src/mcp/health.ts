@@ -16,6 +16,7 @@ import {
   queueStats,
 } from "../store/mod.ts";
 import { activeModel, type VectorStoreHealth, vectorStoreHealth } from "../vector/mod.ts";
+import { isGone } from "../files/mod.ts";
 
 /**
  * One root as the health report shows it.
@@ -29,6 +30,8 @@ export interface RootHealth {
   files: number;
   /** When it was last audited in full (ms since the epoch); null if never. */
   last_audit_ms: number | null;
+  /** True when its folder is gone from disk (moved, deleted): its files leave the index. */
+  gone: boolean;
 }
 
 /** The index's health. */
@@ -111,6 +114,7 @@ export async function indexHealth(
       path: r.path,
       files: perRoot.get(r.id) ?? 0,
       last_audit_ms: lastAudit(j, r.id),
+      gone: isGone(r.path),
     }));
     const known = new Set(roots.map((r) => r.path));
     out.roots_not_indexed = config.roots.map((r) => r.path).filter((p) => !known.has(p));

@@ -8,7 +8,7 @@ import {
   queueStats,
   vocabDrift,
 } from "../store/mod.ts";
-import { contentHash, decodeText } from "../files/mod.ts";
+import { contentHash, decodeText, isGone } from "../files/mod.ts";
 import { homeDirs, walkExclusions } from "./owners.ts";
 import { PARSE_TRIES, parseTry, UNREADABLE } from "./plan.ts";
 import { sniffSecret } from "../files/secrets.ts";
@@ -219,15 +219,6 @@ function isSecretFile(path: string): boolean {
 }
 
 /** True when nothing is at `path` now (not when it is there but unreadable). */
-function isGone(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return false;
-  } catch (e) {
-    return e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory;
-  }
-}
-
 function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
