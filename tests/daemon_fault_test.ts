@@ -142,3 +142,79 @@ Deno.test("the daemon stops on a journal damaged under it, with one line naming 
   }
   removeTree(base);
 });
+
+/** Mounts a tmpfs of `size` at `dir`; false where this process may not mount (not root, no CAP_SYS_ADMIN). */
+function mountTmpfs(dir: string, size: string): boolean {
+  Deno.mkdirSync(dir, { recursive: true });
+  return new Deno.Command("mount", {
+    args: ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", dir],
+    stdout: "null",
+    stderr: "null",
+  }).outputSync().success;
+}
+
+/** Writes zeros to `file` until the disk says it is full. */
+function fillDisk(file: string): void {
+  const f = Deno.openSync(file, { write: true, create: true });
+  const block = new Uint8Array(64 * 1024);
+  try {
+    for (;;) f.writeSync(block);
+  } catch (e) {
+    if (!(e instanceof Error && /no space left|ENOSPC|os error 28/i.test(e.message))) throw e;
+  } finally {
+    f.close();
+  }
+}
+
+const canMount = (() => {
+  const dir = Deno.makeTempDirSync();
+  const ok = mountTmpfs(dir, "1m");
+  if (ok) new Deno.Command("umount", { args: [dir] }).outputSync();
+  Deno.removeSync(dir);
+  return ok;
+})();
+
+Deno.test({
+  name:
+    "a disk that fills up under the daemon is named in status while passes fail, and the edit lands once there is room",
+  ignore: !canMount && (console.error("ignored: this process may not mount a tmpfs"), true),
+  fn: async () => {
+    const base = tempDir();
+    const mnt = join(base, "mnt");
+    assert.ok(mountTmpfs(mnt, "2m"));
+    const home = join(mnt, "home");
+    const repo = join(base, "repo");
+    writeTree(repo, { "a.ts": "export const a = 1;\n" });
+    let daemon: Awaited<ReturnType<typeof startDaemon>> | undefined;
+    try {
+      assert.equal((await cli(home, ["index", "--no-embed", repo])).code, 0);
+      daemon = await startDaemon(home);
+      fillDisk(join(mnt, "filler"));
+      // Enough rows that the journal must grow: its WAL has no room for them.
+      const lines = Array.from(
+        { length: 3000 },
+        (_, i) => `export function f${i}() { return ${i}; }`,
+      );
+      writeTree(repo, { "b.ts": lines.join("\n") + "\n" });
+      // Status said nothing (no log line, no error) and doctor "ok": the record could not be written either.
+      await waitFor(
+        async () =>
+          JSON.parse((await cli(home, ["status", "--json"])).stdout).last_error?.kind === "full",
+        30_000,
+        "status to name the full disk",
+      );
+      assert.match((await cli(home, ["status"])).stdout, /^error +full: .*full.*still failing/m);
+      Deno.removeSync(join(mnt, "filler"));
+      await waitFor(
+        async () => (await cli(home, ["search", "f2999"])).stdout.includes("b.ts"),
+        60_000,
+        "b.ts indexed once there is room",
+      );
+      assert.match((await cli(home, ["status"])).stdout, /^error +full: .* recovered/m);
+    } finally {
+      if (daemon) assert.equal(await daemon.stop(), 0);
+      new Deno.Command("umount", { args: [mnt] }).outputSync();
+    }
+    removeTree(base);
+  },
+});

@@ -10,7 +10,7 @@ import {
   queueStats,
   setMeta,
 } from "../store/mod.ts";
-import { backoffMs, classifyFault, type FaultRecord, writeFault } from "./faults.ts";
+import { backoffMs, classifyFault, type FaultRecord, reserveFault, writeFault } from "./faults.ts";
 import { IndexLockedError, WriterLock } from "./lock.ts";
 import type { Logger } from "./log.ts";
 import { PreparePool } from "./prepare_pool.ts";
@@ -159,6 +159,8 @@ async function takeLock(opts: DaemonOptions): Promise<WriterLock | undefined> {
 export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
   const lock = await takeLock(opts);
   if (lock === undefined) return "stopped";
+  // Room for the record of a failed pass, while there is room: a disk that fills up later must still be named in status.
+  reserveFault(opts.home);
   const journal = Journal.open(opts.home.journal);
   const opened = journalFile(opts.home.journal);
   let end: DaemonEnd = "stopped";

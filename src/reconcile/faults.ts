@@ -118,22 +118,77 @@ export function faultFile(home: HomePaths): string {
 }
 
 /**
+ * The size of the fault file, always: a record is padded with spaces to it
+ * (JSON allows them), so the file keeps blocks a full disk cannot give, and
+ * a record can be written into them.
+ */
+export const FAULT_FILE_BYTES = 4096;
+
+/** The record as the file holds it: its JSON, redacted, padded to {@link FAULT_FILE_BYTES}. */
+function faultBytes(record: FaultRecord | null): Uint8Array {
+  const enc = new TextEncoder();
+  // An error message may quote what it failed on (a path, a line of a file): redacted like every log.
+  const r = record === null ? null : redactDeep(record);
+  let json = enc.encode(JSON.stringify(r));
+  // A message too long for the file keeps its start.
+  for (let cut = 200; json.length >= FAULT_FILE_BYTES && r !== null; cut += 200) {
+    json = enc.encode(JSON.stringify({ ...r, message: r.message.slice(0, -cut) + "…" }));
+  }
+  const out = new Uint8Array(FAULT_FILE_BYTES).fill(0x20);
+  out.set(json);
+  out[FAULT_FILE_BYTES - 1] = 0x0a;
+  return out;
+}
+
+/**
+ * Makes the fault file, holding no record, when there is none, so that a
+ * disk that fills up later still has room for the record of why passes
+ * fail (see {@link writeFault}). Called when the daemon starts. Never throws.
+ */
+export function reserveFault(home: HomePaths): void {
+  try {
+    ensurePrivateDir(home.logs);
+    writePrivateFileExclusive(faultFile(home), faultBytes(null));
+  } catch { /* there already, or no room even for it */ }
+}
+
+/**
  * Writes the record (write to a temporary file, then rename, so a reader
- * never sees half of it). Never throws: on a full disk the log line and the
- * in-memory state are all there is.
+ * never sees half of it). When that fails (a full disk gives the temporary
+ * file no blocks), writes it over the file in place, into the blocks the
+ * last record (or {@link reserveFault}) left: `status` must say the disk is
+ * full while it is. Never throws.
  */
 export function writeFault(home: HomePaths, record: FaultRecord): void {
   const file = faultFile(home);
   const tmp = `${file}.${Deno.pid}.tmp`;
+  const bytes = faultBytes(record);
   try {
     ensurePrivateDir(home.logs);
-    // An error message may quote what it failed on (a path, a line of a file): redacted like every log.
-    writePrivateFile(tmp, JSON.stringify(redactDeep(record)) + "\n");
+    writePrivateFile(tmp, bytes);
     Deno.renameSync(tmp, file);
   } catch {
     try {
       Deno.removeSync(tmp);
     } catch { /* never written */ }
+    try {
+      const f = Deno.openSync(file, { write: true });
+      try {
+        for (let off = 0; off < bytes.length;) off += f.writeSync(bytes.subarray(off));
+      } finally {
+        f.close();
+      }
+    } catch { /* no file to write into: the log line and the in-memory state are all there is */ }
+  }
+}
+
+/** Creates `path` (0600) with `bytes`; throws AlreadyExists when it is there. */
+function writePrivateFileExclusive(path: string, bytes: Uint8Array): void {
+  const f = Deno.openSync(path, { write: true, createNew: true, mode: 0o600 });
+  try {
+    for (let off = 0; off < bytes.length;) off += f.writeSync(bytes.subarray(off));
+  } finally {
+    f.close();
   }
 }
 

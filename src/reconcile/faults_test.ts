@@ -5,9 +5,12 @@ import { homePaths } from "../config/mod.ts";
 import {
   backoffMs,
   classifyFault,
+  FAULT_FILE_BYTES,
   faultFile,
   type FaultKind,
   type FaultRecord,
+  readFault,
+  reserveFault,
   writeFault,
 } from "./faults.ts";
 
@@ -78,6 +81,34 @@ Deno.test("the last error's record is private and redacted: a message may quote 
     if (Deno.build.os !== "windows") {
       assert.equal(Deno.statSync(faultFile(home)).mode! & 0o777, 0o600);
     }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("writeFault keeps the fault file at its reserved size, a long message cut to fit", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const home = homePaths(dir);
+    reserveFault(home);
+    assert.equal(readFault(home), null, "a reserved file holds no record");
+    const message = "x".repeat(10_000);
+    const record = {
+      kind: "full",
+      message,
+      at_ms: 1,
+      failures: 1,
+      retry_at_ms: 2,
+      recovered_ms: null,
+      pid: 1,
+    } satisfies FaultRecord;
+    writeFault(home, record);
+    assert.equal(Deno.statSync(faultFile(home)).size, FAULT_FILE_BYTES);
+    const read = readFault(home)!;
+    assert.ok(read.message.length < FAULT_FILE_BYTES && read.message.endsWith("…"));
+    assert.ok(message.startsWith(read.message.slice(0, -1)));
+    reserveFault(home);
+    assert.equal(readFault(home)?.kind, "full", "reserving again keeps the record");
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
