@@ -204,6 +204,13 @@ Deno.test({
         "status to name the full disk",
       );
       assert.match((await cli(home, ["status"])).stdout, /^error +full: .*full.*still failing/m);
+      // Doctor said "ok  daemon: running" while no edit reached the index.
+      const doctor = (await cli(home, ["doctor"])).stdout;
+      assert.match(doctor, /^FAIL {2}daemon: running, pid \d+, but its passes fail .*full/m);
+      assert.ok(
+        doctor.includes(`fix: free space on the disk that holds it: df -h ${home};`),
+        doctor,
+      );
       Deno.removeSync(join(mnt, "filler"));
       await waitFor(
         async () => (await cli(home, ["search", "f2999"])).stdout.includes("b.ts"),
@@ -211,6 +218,7 @@ Deno.test({
         "b.ts indexed once there is room",
       );
       assert.match((await cli(home, ["status"])).stdout, /^error +full: .* recovered/m);
+      assert.match((await cli(home, ["doctor"])).stdout, /^ok {4}daemon: running, pid \d+$/m);
     } finally {
       if (daemon) assert.equal(await daemon.stop(), 0);
       new Deno.Command("umount", { args: [mnt] }).outputSync();

@@ -10,12 +10,38 @@ import { EXIT } from "./exit_codes.ts";
 import { ago, plural } from "../present/fmt.ts";
 import { shellLine } from "../present/shell.ts";
 import { GONE_ROOT } from "./status_cmd.ts";
+import { type FaultKind, readFault } from "../reconcile/mod.ts";
+
+/** What a person does about each kind of failed pass, for the home at `home` (the daemon retries on its own meanwhile). */
+function faultFix(kind: FaultKind, home: string): string {
+  const retries = "; the daemon retries on its own";
+  switch (kind) {
+    case "full":
+      return `free space on the disk that holds it: ${shellLine(["df", "-h", home])}${retries}`;
+    case "permission":
+      return `give your user read and write on it and its files again: ${
+        shellLine(["ls", "-la", home])
+      }${retries}`;
+    case "io":
+      return `check the disk that holds it (dmesg names I/O errors)${retries}`;
+    case "busy":
+    case "locked":
+      return `stop the other process that holds the journal's write lock: ${
+        shellLine(["fuser", "-v", join(home, "journal.db")])
+      } names it${retries}`;
+    case "corrupt":
+      return "heimdall rebuild";
+    case "internal":
+      return "a bug: logs/daemon.log has its stack; report it, then restart the daemon";
+  }
+}
 
 export const HELP = `heimdall doctor [--json] [--project DIR]
   Checks the wiring end to end: every harness's configured hook command runs
   (and is hooked to every event init wires), the MCP server answers, the
-  daemon is up, the index is fresh, the semantic leg's model is on (or why
-  not) and the vector store is sound. Prints each problem with its fix; exits
+  daemon is up and its passes succeed, the index is fresh and its roots are
+  on disk, the semantic leg's model is on (or why not) and the vector store
+  is sound. Prints each problem with its fix; exits
   1 when there is any.`;
 
 /** One check's verdict. */
@@ -311,8 +337,21 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   // 3. Daemon and index freshness.
   const config = ctx.config();
   const h = await indexHealth(ctx.home, config);
+  const fault = readFault(ctx.home);
+  const failing = h.daemon.running && fault !== null && fault.recovered_ms === null &&
+    fault.pid === h.daemon.pid;
   checks.push(
-    h.daemon.running
+    failing
+      ? {
+        name: "daemon",
+        status: "fail",
+        detail:
+          `running, pid ${h.daemon.pid}, but its passes fail (${fault.failures} in a row, last ${
+            ago(fault.at_ms)
+          }): ${fault.kind}: ${fault.message}; edits wait until one succeeds`,
+        fix: faultFix(fault.kind, ctx.home.home),
+      }
+      : h.daemon.running
       ? { name: "daemon", status: "ok", detail: `running, pid ${h.daemon.pid}`, fix: null }
       : {
         name: "daemon",
