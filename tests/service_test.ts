@@ -337,3 +337,34 @@ Deno.test("service install --binary writes that program into the unit; a relativ
     removeTree(root);
   }
 });
+
+Deno.test("service install's launchctl remedy for a user home with a space works pasted into a shell", async () => {
+  const root = tempDir();
+  try {
+    const user = join(root, "Jane Doe");
+    const home = join(root, "heimdall-home");
+    const bare = join(root, "empty-bin");
+    Deno.mkdirSync(bare);
+    const env = { ...isolatedEnv(root, { PATH: bare }), HOME: user };
+    const mac = await cli(home, ["service", "install", "--platform", "macos"], { env });
+    assert.equal(mac.code, 3, mac.stderr);
+    const todo = mac.stderr.match(/^ {4}(launchctl bootstrap .*)$/m)?.[1];
+    assert.ok(todo, mac.stderr);
+    // The path was printed bare: the shell split it at "Jane Doe" and launchctl got two paths.
+    const words = new Deno.Command("sh", {
+      args: ["-c", `launchctl() { printf '%s\\n' "$@"; }; ${todo}`],
+    }).outputSync();
+    const plist = join(user, "Library", "LaunchAgents", "dev.heimdall.daemon.plist");
+    assert.deepEqual(new TextDecoder().decode(words.stdout).trimEnd().split("\n"), [
+      "bootstrap",
+      `gui/${
+        new TextDecoder().decode(new Deno.Command("id", { args: ["-u"] }).outputSync().stdout)
+          .trim()
+      }`,
+      plist,
+    ]);
+    assert.ok(exists(plist));
+  } finally {
+    removeTree(root);
+  }
+});

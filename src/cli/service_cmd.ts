@@ -15,6 +15,7 @@ import { ensurePrivateDir } from "../config/private_files.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
+import { shellQuote } from "../present/shell.ts";
 
 export const HELP =
   `heimdall service install|uninstall|status [--binary PATH] [--platform linux|macos]
@@ -125,7 +126,7 @@ async function install(
   if (failed) {
     const todo = platform === "linux"
       ? `systemctl --user daemon-reload && systemctl --user enable --now ${SYSTEMD_UNIT_NAME}`
-      : `launchctl bootstrap gui/$(id -u) ${file}`;
+      : `launchctl bootstrap gui/$(id -u) ${shellQuote(file)}`;
     ctx.err(
       [
         `heimdall service install: wrote ${file}, but could not start it: \`${failed.command}\` ${
