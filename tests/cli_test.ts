@@ -196,6 +196,12 @@ Deno.test("bad input gets a clear error and a non-zero exit, and loses nothing",
   await cli(home, ["index", repo]);
   const cases: [string[], RegExp][] = [
     [["index", join(base, "nope")], /Cannot index ".*nope": no such folder/],
+    // A file on the way was "it cannot be read …; check its permissions", exit 3.
+    [
+      ["index", join(repo, "a.ts", "src")],
+      /Cannot index ".*a\.ts\/src": no such folder \(".*a\.ts" is a file\)/,
+    ],
+    [["roots", "add", join(repo, "a.ts", "src")], /no such folder \(".*a\.ts" is a file\)/],
     [["index", "--depth", "L9", repo], /Invalid --depth "L9"/],
     [["frobnicate"], /Unknown command "frobnicate"/],
     [["verify", "--nope"], /Unknown option "--nope"; `heimdall help verify` shows the options/],

@@ -23,6 +23,13 @@ export function rootFolder(typed: string, home: readonly string[], verb: string)
     if (e instanceof Deno.errors.NotFound) {
       throw new UsageError(`${verb} "${abs}": no such folder; pass an existing folder`);
     }
+    if (e instanceof Deno.errors.NotADirectory) {
+      throw new UsageError(
+        `${verb} "${abs}": no such folder ("${
+          fileOnTheWay(abs)
+        }" is a file); pass an existing folder`,
+      );
+    }
     if (e instanceof Deno.errors.NotCapable) {
       throw new UsageError(
         `${verb} "${abs}": a system folder (devices, processes) Heimdall never reads; pass a project folder`,
@@ -46,4 +53,17 @@ export function rootFolder(typed: string, home: readonly string[], verb: string)
   const error = rootInHomeError(real, home);
   if (error !== undefined) throw new UsageError(error);
   return real;
+}
+
+/** The first folder of `abs` that is not a folder (the one that made the stat fail). */
+function fileOnTheWay(abs: string): string {
+  let up = dirname(abs);
+  let found = up;
+  while (dirname(up) !== up) {
+    try {
+      if (!Deno.statSync(up).isDirectory) found = up;
+    } catch { /* below the file: not there */ }
+    up = dirname(up);
+  }
+  return found;
 }
