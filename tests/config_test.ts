@@ -56,7 +56,42 @@ Deno.test("depth of a folder counts the files below it; a folder nothing is inde
   assert.equal(all.reduce((sum, r) => sum + r.n, 0), 3);
   const none = await cli(home, ["depth", join(root, "nothing")]);
   assert.equal(none.code, 2);
-  assert.match(none.stderr, /is not in the journal/);
+  assert.match(none.stderr, /"[^"]*nothing" is not on disk, so nothing is indexed for it/);
+});
+
+Deno.test("depth on a file with no row says why: ignored (by which rule), a secret, or not reconciled yet", async () => {
+  const home = tempDir();
+  const root = tempDir();
+  writeTree(root, {
+    "a.ts": "export const a = 1;\n",
+    ".gitignore": "gen/\n",
+    "gen/g.ts": "export const g = 1;\n",
+    ".env": "TOKEN=1\n",
+  });
+  assert.equal((await cli(home, ["index", root, "--no-embed"])).code, 0);
+  writeTree(root, { "late.ts": "export const late = 1;\n" });
+  const depth = async (rel: string) => {
+    const r = await cli(home, ["depth", join(root, rel)]);
+    assert.equal(r.code, 2, rel);
+    return r.stderr;
+  };
+  // Each was "(ignored, secret, or not reconciled yet); `heimdall reconcile …` converges it",
+  // and that reconcile changed nothing for the first two.
+  const ignored = await depth("gen/g.ts");
+  assert.match(
+    ignored,
+    /is not indexed: it is ignored \(\.gitignore:1 gen\/\); to index it, change that rule/,
+  );
+  assert.equal((await cli(home, ["reconcile", join(root, "gen/g.ts")])).code, 0);
+  assert.equal(await depth("gen/g.ts"), ignored, "reconcile cannot index an ignored file");
+  assert.match(await depth(".env"), /is never indexed: its name marks a secret \(.*\.env\)/);
+  const late = await depth("late.ts");
+  assert.match(
+    late,
+    /"[^"]*late\.ts" is not in the journal yet; `heimdall reconcile .*late\.ts` converges it/,
+  );
+  assert.equal((await cli(home, ["reconcile", join(root, "late.ts")])).code, 0);
+  assert.equal((await cli(home, ["depth", join(root, "late.ts")])).code, 0, "the remedy works");
 });
 
 Deno.test({

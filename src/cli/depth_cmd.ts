@@ -1,6 +1,14 @@
 import { parseFlags } from "./flags.ts";
 import { typedPath } from "./path_arg.ts";
-import { canonicalPath, relative } from "../files/mod.ts";
+import {
+  canonicalPath,
+  classifyPath,
+  isDirectory,
+  isGone,
+  isSecretName,
+  readTextOrNull,
+  relative,
+} from "../files/mod.ts";
 import { type Depth, depthName } from "../config/mod.ts";
 import { depthCounts, getPath, hasPathsUnder, Journal, listRoots, rootFor } from "../store/mod.ts";
 import type { Context } from "./context.ts";
@@ -34,9 +42,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     if (path !== undefined && !row && !folder) {
       throw new UsageError(
         root
-          ? `"${path}" is not in the journal (ignored, secret, or not reconciled yet); \`heimdall reconcile ${
-            shellQuote(path)
-          }\` converges it`
+          ? notIndexed(path, root.path, ctx.home.ignore)
           : `"${path}" is under no root; add one with \`heimdall roots add DIR\``,
       );
     }
@@ -79,4 +85,28 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   } finally {
     journal.close();
   }
+}
+
+/**
+ * Why `path`, under the root at `root`, has no row, and what to do: a
+ * secret's name and an ignore rule are not cured by reconciling it (the
+ * remedy printed before, which changed nothing), a path not on disk has
+ * nothing to index; else it waits for its first reconcile.
+ */
+function notIndexed(path: string, root: string, homeIgnore: string): string {
+  const rel = relative(root, path);
+  const secret = isSecretName(rel);
+  if (secret !== undefined) {
+    return `"${path}" is never indexed: its name marks a secret (${secret}), and secrets are never stored`;
+  }
+  const rule = classifyPath(root, rel, isDirectory(path), readTextOrNull(homeIgnore) ?? "");
+  if (rule.ignored) {
+    return `"${path}" is not indexed: it is ignored (${
+      rule.reason ?? "an ignore rule"
+    }); to index it, change that rule, then \`heimdall reconcile ${shellQuote(path)}\``;
+  }
+  if (isGone(path)) return `"${path}" is not on disk, so nothing is indexed for it`;
+  return `"${path}" is not in the journal yet; \`heimdall reconcile ${
+    shellQuote(path)
+  }\` converges it`;
 }
