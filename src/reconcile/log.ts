@@ -22,13 +22,21 @@ export function stderrLogger(verbose = false): Logger {
   };
 }
 
+/** The size past which a log file moves aside to `FILE.1`: a daemon that runs for months keeps two files of it at most. */
+export const LOG_MAX_BYTES = 8 * 1024 * 1024;
+
 /**
  * Appends timestamped lines to a log file (the daemon's `logs/daemon.log`, 0600),
  * and warnings to stderr too. Secrets in a message (an error quoting a line of
- * a file, say) are redacted, here and on stderr.
+ * a file, say) are redacted, here and on stderr. Once the file holds
+ * `maxBytes`, it is renamed `FILE.1` (replacing the one before) and a new one
+ * begins: one stat per line.
  */
-export function fileLogger(file: string, alsoStderr = true): Logger {
+export function fileLogger(file: string, alsoStderr = true, maxBytes = LOG_MAX_BYTES): Logger {
   const line = (level: string, m: string) => {
+    try {
+      if (Deno.statSync(file).size >= maxBytes) Deno.renameSync(file, `${file}.1`);
+    } catch { /* no file yet */ }
     try {
       writePrivateFile(file, `${new Date().toISOString()} ${level} ${redactSecrets(m)}\n`, {
         append: true,
