@@ -124,3 +124,26 @@ Deno.test("status and doctor name a root whose folder is gone, and the remedy th
   assert.deepEqual(after.roots, []);
   assert.doesNotMatch((await cli(home, ["doctor"])).stdout, /roots:/);
 });
+
+Deno.test("doctor names a one-shot writer (an index) holding the lock as such, never as a running daemon", async () => {
+  const home = tempDir();
+  const repo = tempDir();
+  writeTree(repo, { "a.ts": "export const a = 1;\n" });
+  assert.equal((await cli(home, ["index", "--no-embed", repo])).code, 0);
+  const lock = await WriterLock.acquire(homePaths(home), 300, "index");
+  try {
+    // It said "ok  daemon: running, pid N" for the index, while status said "not running".
+    const doctor = await cli(home, ["doctor", "--json"]);
+    const daemon = JSON.parse(doctor.stdout).checks.find((c: { name: string }) =>
+      c.name === "daemon"
+    );
+    assert.equal(daemon.status, "fail", doctor.stdout);
+    assert.match(
+      daemon.detail,
+      new RegExp(`^not running \\(a one-shot \`heimdall index\`, pid ${Deno.pid}, writes now`),
+    );
+    assert.match(daemon.fix, /^heimdall daemon/);
+  } finally {
+    lock.release();
+  }
+});

@@ -356,8 +356,13 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       : {
         name: "daemon",
         status: "fail",
-        detail:
-          "not running: edits reach the index only through hooks, audits and one-shot commands",
+        detail: `not running${
+          h.writer
+            ? ` (a one-shot \`heimdall ${h.writer.role}\`, pid ${
+              h.writer.pid ?? "unknown"
+            }, writes now; the daemon waits for it)`
+            : ""
+        }: edits reach the index only through hooks, audits and one-shot commands`,
         fix: "heimdall daemon   (keep it running: a terminal, tmux, or a user service)",
       },
   );

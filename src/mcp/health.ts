@@ -5,7 +5,7 @@
  * and never loads the model.
  */
 import type { Config, HomePaths } from "../config/mod.ts";
-import { writerHolder } from "../reconcile/mod.ts";
+import { writerHolderInfo } from "../reconcile/mod.ts";
 import {
   filesPerRoot,
   getMeta,
@@ -42,8 +42,14 @@ export interface IndexHealth {
   journal: { paths: Record<string, number>; nodes: number; edges: number } | null;
   /** Why the journal could not be opened; null when it could. */
   journal_error: string | null;
-  /** Whether a writer holds the lock, and its pid (`unknown` when it cannot be read). */
+  /** Whether the daemon holds the writer lock, and its pid (`unknown` when it cannot be read). */
   daemon: { running: boolean; pid: number | "unknown" | null };
+  /**
+   * A one-shot writer (`heimdall index`, `rebuild`) holding the lock now,
+   * its pid and command; null when none does. It is not the daemon: once it
+   * is done, nothing keeps the index in step.
+   */
+  writer: { pid: number | null; role: string } | null;
   /** Each root the journal holds. */
   roots: RootHealth[];
   /** Roots in config.json that the journal has not seen yet. */
@@ -78,13 +84,16 @@ export async function indexHealth(
   config: Config,
   now = Date.now(),
 ): Promise<IndexHealth> {
-  const pid = await writerHolder(home);
+  const holder = await writerHolderInfo(home);
+  // A label without a role comes from an older build: most likely its daemon (as status reads it).
+  const isDaemon = holder !== null && (holder.role === undefined || holder.role === "daemon");
   const semantic = activeModel(home).status();
   const out: IndexHealth = {
     home: home.home,
     journal: null,
     journal_error: null,
-    daemon: { running: pid !== null, pid },
+    daemon: { running: isDaemon, pid: isDaemon ? holder.pid ?? "unknown" : null },
+    writer: holder !== null && !isDaemon ? { pid: holder.pid ?? null, role: holder.role! } : null,
     roots: [],
     roots_not_indexed: [],
     queue: 0,

@@ -21,7 +21,9 @@ export const statusTool: ToolDef = {
         }; ${h.journal.nodes} symbols, ${h.journal.edges} edges`
         : `index: ${h.journal_error}`,
       `daemon ${
-        h.daemon.running ? `running (pid ${h.daemon.pid})` : "not running"
+        h.daemon.running
+          ? `running (pid ${h.daemon.pid})`
+          : `not running${h.writer ? ` (a one-shot \`heimdall ${h.writer.role}\` writes now)` : ""}`
       }; queue ${h.queue}, hints waiting ${h.hints_waiting}; last audit ${ago(h.last_audit_ms)}`,
       ...h.roots.map((r) => `root ${r.path}: ${r.files} files, audited ${ago(r.last_audit_ms)}`),
       h.stale ? `STALE: ${h.stale_reason}` : "fresh",
