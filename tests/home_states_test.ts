@@ -147,3 +147,35 @@ Deno.test("doctor names a one-shot writer (an index) holding the lock as such, n
     lock.release();
   }
 });
+
+Deno.test("doctor's fix for a root added but not indexed, pasted in any folder, indexes that root and adds none", async () => {
+  const home = tempDir();
+  const elsewhere = tempDir();
+  writeTree(elsewhere, { "junk.txt": "not a project\n" });
+  const doctorIndex = async () =>
+    JSON.parse((await cli(home, ["doctor", "--json"])).stdout).checks.find((
+      c: { name: string },
+    ) => c.name === "index");
+  const repos: string[] = [];
+  // With no journal yet, then with one that lacks the root just added.
+  for (const state of ["no journal", "a journal"]) {
+    const repo = tempDir();
+    writeTree(repo, { "a.ts": "export const a = 1;\n" });
+    repos.push(Deno.realPathSync(repo));
+    assert.equal((await cli(home, ["roots", "add", repo])).code, 0);
+    const index = await doctorIndex();
+    assert.equal(index.status, "fail", state);
+    // It printed `heimdall index` (or `heimdall index DIR…`): run as told, that adds the folder
+    // it is run in (a home folder, say) as a root.
+    const pasted = await new Deno.Command("sh", {
+      args: ["-c", `heimdall() { "$DENO" run ${PERMS.join(" ")} "$MAIN" "$@"; }; ${index.fix}`],
+      cwd: elsewhere,
+      env: { HEIMDALL_HOME: home, DENO: Deno.execPath(), MAIN, DENO_NO_UPDATE_CHECK: "1" },
+    }).output();
+    assert.equal(pasted.code, 0, `${state}: ${new TextDecoder().decode(pasted.stderr)}`);
+    const roots = JSON.parse((await cli(home, ["roots", "--json"])).stdout) as { path: string }[];
+    assert.deepEqual(roots.map((r) => r.path), repos, state);
+    const after = await doctorIndex();
+    assert.equal(after.status, "ok", `${state}: ${after.detail}`);
+  }
+});

@@ -371,7 +371,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       name: "index",
       status: "fail",
       detail: h.journal_error ?? "no journal",
-      fix: "heimdall index DIR…",
+      // Roots configured (`roots add`) are indexed where they are, not the current folder.
+      fix: h.roots_not_indexed.length > 0 ? "heimdall reconcile --all" : "heimdall index DIR…",
     });
   } else {
     checks.push(
@@ -380,8 +381,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
           name: "index",
           status: "fail",
           detail: `may lag the disk: ${h.stale_reason}`,
+          // Not `heimdall index`: with no folder it adds the current one as a root.
           fix: h.roots_not_indexed.length > 0
-            ? "heimdall index"
+            ? "heimdall reconcile --all"
             : "heimdall daemon   (or heimdall reconcile --all now)",
         }
         : {
