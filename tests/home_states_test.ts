@@ -179,3 +179,20 @@ Deno.test("doctor's fix for a root added but not indexed, pasted in any folder, 
     assert.equal(after.status, "ok", `${state}: ${after.detail}`);
   }
 });
+
+Deno.test("a root with a file put in its folder's place is gone to status, doctor and verify, not a permission to fix", async () => {
+  const home = tempDir();
+  const base = tempDir();
+  const proj = join(base, "proj");
+  writeTree(proj, { "a.ts": "export const a = 1;\n" });
+  assert.equal((await cli(home, ["index", "--no-embed", proj])).code, 0);
+  Deno.removeSync(proj, { recursive: true });
+  Deno.writeTextFileSync(proj, "a file now\n");
+  assert.equal((await cli(home, ["reconcile", "--all"])).code, 0);
+  // Verify said "unreadable: Not a directory …; fix its permissions"; status "0 files" and nothing else.
+  const verify = await cli(home, ["verify"]);
+  assert.match(verify.stdout, /proj\/ — the root is gone from disk; `heimdall roots remove` it/);
+  assert.doesNotMatch(verify.stdout, /permissions/);
+  assert.match((await cli(home, ["status"])).stdout, /^root .*proj .* gone from disk/m);
+  assert.match((await cli(home, ["doctor"])).stdout, /^warn {2}roots: 1 root gone from disk/m);
+});

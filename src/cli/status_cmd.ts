@@ -21,7 +21,7 @@ import { EXIT } from "./exit_codes.ts";
 import { ago, plural, printable } from "../present/fmt.ts";
 import { activeModel, vectorStoreHealth } from "../vector/mod.ts";
 import { pingServer, type ServerState } from "../harness/hook_wire.ts";
-import { isGone } from "../files/mod.ts";
+import { isFolderGone } from "../files/mod.ts";
 import { shellLine } from "../present/shell.ts";
 
 /** The two ways out for a root whose folder is gone from disk. */
@@ -136,7 +136,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         ignored_skipped: r.ignored_skipped,
         last_audit_ms: lastAudit(journal, r.id),
         // Moved or deleted: its files leave the index, and nothing is indexed there until it is back.
-        gone: isGone(r.path),
+        gone: isFolderGone(r.path),
       })),
       paths: counts.paths,
       // Derived by another build: the next audit derives them again.

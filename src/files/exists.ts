@@ -41,15 +41,27 @@ export function isDirectory(path: string): boolean {
 }
 
 /**
- * True when nothing is at `path`, or a file stands where a folder of it
- * should be (a root moved or deleted, `rm -rf` then not cloned again);
- * false when something is there or it cannot be told (a folder above it not
- * permitted). One lstat call.
+ * True when nothing is at `path` (or a file stands where one of its folders
+ * should be); false when something is there or it cannot be told (a folder
+ * above it not permitted). One lstat call.
  */
 export function isGone(path: string): boolean {
   try {
     Deno.lstatSync(path);
     return false;
+  } catch (e) {
+    return e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory;
+  }
+}
+
+/**
+ * True when the folder `path` names is gone (a root moved or deleted, or a
+ * file put in its place); false when a folder is there (following links) or
+ * it cannot be told (a folder above it not permitted). One stat call.
+ */
+export function isFolderGone(path: string): boolean {
+  try {
+    return !Deno.statSync(path).isDirectory;
   } catch (e) {
     return e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory;
   }

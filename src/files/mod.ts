@@ -8,7 +8,7 @@
 export { canonicalPath } from "./canonical.ts";
 export { contentHash, contentHashAsync, sha1Hex, sha256Hex } from "./content_hash.ts";
 export { decodeText, utf16Bom } from "./decode.ts";
-export { exists, isDirectory, isFile, isGone } from "./exists.ts";
+export { exists, isDirectory, isFile, isFolderGone, isGone } from "./exists.ts";
 export {
   basename,
   dirname,

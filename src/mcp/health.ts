@@ -16,7 +16,7 @@ import {
   queueStats,
 } from "../store/mod.ts";
 import { activeModel, type VectorStoreHealth, vectorStoreHealth } from "../vector/mod.ts";
-import { isGone } from "../files/mod.ts";
+import { isFolderGone } from "../files/mod.ts";
 
 /**
  * One root as the health report shows it.
@@ -30,7 +30,7 @@ export interface RootHealth {
   files: number;
   /** When it was last audited in full (ms since the epoch); null if never. */
   last_audit_ms: number | null;
-  /** True when its folder is gone from disk (moved, deleted): its files leave the index. */
+  /** True when its folder is gone from disk (moved, deleted, a file in its place): its files leave the index. */
   gone: boolean;
 }
 
@@ -123,7 +123,7 @@ export async function indexHealth(
       path: r.path,
       files: perRoot.get(r.id) ?? 0,
       last_audit_ms: lastAudit(j, r.id),
-      gone: isGone(r.path),
+      gone: isFolderGone(r.path),
     }));
     const known = new Set(roots.map((r) => r.path));
     out.roots_not_indexed = config.roots.map((r) => r.path).filter((p) => !known.has(p));

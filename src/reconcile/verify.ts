@@ -8,7 +8,7 @@ import {
   queueStats,
   vocabDrift,
 } from "../store/mod.ts";
-import { contentHash, decodeText, isGone } from "../files/mod.ts";
+import { contentHash, decodeText, isFolderGone } from "../files/mod.ts";
 import { homeDirs, walkExclusions } from "./owners.ts";
 import { PARSE_TRIES, parseTry, UNREADABLE } from "./plan.ts";
 import { sniffSecret } from "../files/secrets.ts";
@@ -106,7 +106,7 @@ export function verifyJournal(
       const ev of walkRoot({ root: root.path, globalIgnore: options.globalIgnore, exclude })
     ) {
       if (ev.type === "skip") {
-        if (ev.reason === "unreadable" && ev.rel === "" && isGone(root.path)) {
+        if (ev.reason === "unreadable" && ev.rel === "" && isFolderGone(root.path)) {
           skip(
             base,
             "the root is gone from disk; `heimdall roots remove` it (its memories stay), or put the folder back",
