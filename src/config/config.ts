@@ -258,14 +258,12 @@ export function withEnvOverrides(
 }
 
 function parseRoot(raw: unknown, i: number, file?: string): RootConfig {
-  if (typeof raw === "string") return { path: raw, depth: "max" };
+  if (typeof raw === "string") return { path: rootPath(raw, `roots[${i}]`, file), depth: "max" };
   if (typeof raw !== "object" || raw === null) {
     throw new ConfigError(`roots[${i}]`, raw, 'expected {"path": "/abs/dir"}', file);
   }
   const r = raw as Record<string, unknown>;
-  if (typeof r.path !== "string" || !r.path.startsWith("/")) {
-    throw new ConfigError(`roots[${i}].path`, r.path, "expected an absolute folder path", file);
-  }
+  rootPath(r.path, `roots[${i}].path`, file);
   let depth: DepthRequest = "max";
   if (r.depth !== undefined) {
     const parsed = parseDepth(String(r.depth));
@@ -274,7 +272,27 @@ function parseRoot(raw: unknown, i: number, file?: string): RootConfig {
     }
     depth = parsed;
   }
-  return { path: r.path, depth };
+  return { path: r.path as string, depth };
+}
+
+/**
+ * A root's path as written, refused unless absolute, and refused when it is
+ * the filesystem's root: `roots add /` and `index /` refuse it, and one
+ * written by hand made every writer walk every disk and every user's files.
+ */
+function rootPath(path: unknown, key: string, file?: string): string {
+  if (typeof path !== "string" || !path.startsWith("/")) {
+    throw new ConfigError(key, path, "expected an absolute folder path", file);
+  }
+  if (path.split("/").every((part) => part === "" || part === "." || part === "..")) {
+    throw new ConfigError(
+      key,
+      path,
+      "the filesystem's root would index every disk and every user's files; name a project folder",
+      file,
+    );
+  }
+  return path;
 }
 
 /** `o[key]` when it is a number within `range` (inclusive); else the error that says `remedy`. */

@@ -14,6 +14,11 @@ Deno.test("parseConfig() names the key, the value and the fix for bad input", ()
     [[], /one JSON object/],
     [{ roots: "x" }, /roots "x"/],
     [{ roots: [{ path: "rel" }] }, /roots\[0\]\.path "rel".*absolute/],
+    [{ roots: ["rel"] }, /roots\[0\] "rel".*absolute/],
+    // Written by hand, it made every writer walk every disk: `roots add /` refuses it.
+    [{ roots: [{ path: "/" }] }, /roots\[0\]\.path "\/".*filesystem's root.*project folder/],
+    [{ roots: ["/a", "//"] }, /roots\[1\] "\/\/".*filesystem's root/],
+    [{ roots: [{ path: "/./" }] }, /roots\[0\]\.path "\/\.\/".*filesystem's root/],
     [{ roots: [{ path: "/a", depth: "deep" }] }, /depth "deep".*max, L0/],
     [{ maxFileBytes: -1 }, /maxFileBytes -1.*whole number/],
     [{ vocabularyWeight: -0.1 }, /vocabularyWeight -0\.1.*from 0 to 10/],
