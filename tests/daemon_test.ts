@@ -234,6 +234,16 @@ Deno.test("a daemon started while a one-shot index writes waits for it, then sta
       new Promise<string>((r) => setTimeout(() => r("waiting"), 3000)),
     ]);
     assert.equal(early, "waiting");
+    // Status said "daemon   not running (start it with `heimdall daemon`)" of the waiting daemon.
+    const status = await cli(home, ["status"]);
+    assert.match(
+      status.stdout,
+      new RegExp(`^daemon {3}waiting, pid ${daemon.pid}: it starts once the one-shot writer`, "m"),
+    );
+    assert.equal(
+      JSON.parse((await cli(home, ["status", "--json"])).stdout).daemon_waiting,
+      daemon.pid,
+    );
     writeTree(repo, { "b.ts": "export function beta() {}\n" });
     lock.release();
     await waitFor(

@@ -15,7 +15,13 @@ import {
   quickCheck,
   unreadablePaths,
 } from "../store/mod.ts";
-import { filesToRederive, readFault, WATCH_LIMIT_KEY, writerHolderInfo } from "../reconcile/mod.ts";
+import {
+  filesToRederive,
+  readFault,
+  waitingDaemon,
+  WATCH_LIMIT_KEY,
+  writerHolderInfo,
+} from "../reconcile/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
 import { ago, plural, printable } from "../present/fmt.ts";
@@ -71,6 +77,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const isDaemon = info !== null && (info.role === undefined || info.role === "daemon");
   const holder = isDaemon ? info.pid ?? "unknown" : null;
   const writer = info !== null && !isDaemon ? { pid: info.pid ?? null, role: info.role! } : null;
+  // A daemon started while that one-shot writer writes waits for it to finish.
+  const waiting = holder === null ? await waitingDaemon(ctx.home) : null;
   let journal: Journal;
   try {
     journal = Journal.open(ctx.home.journal, { readOnly: true });
@@ -125,6 +133,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     const status = {
       home: ctx.home.home,
       daemon: holder === null ? null : holder,
+      daemon_waiting: waiting,
       writer,
       // The warm server that answers hooks and command-line searches.
       server,
@@ -165,7 +174,11 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     ctx.out(`home     ${status.home}`);
     ctx.out(
       `daemon   ${
-        holder === null ? "not running (start it with `heimdall daemon`)" : `running, pid ${holder}`
+        holder !== null
+          ? `running, pid ${holder}`
+          : waiting !== null
+          ? `waiting, pid ${waiting}: it starts once the one-shot writer below is done`
+          : "not running (start it with `heimdall daemon`)"
       }`,
     );
     ctx.out(`server   ${serverLine(server)}`);

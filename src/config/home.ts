@@ -22,6 +22,8 @@ export interface HomePaths {
   lock: string;
   /** The label naming the lock's holder, `writer.pid`. */
   lockPid: string;
+  /** Locked by a daemon that waits for the writer lock (its pid inside), `daemon.wait`. */
+  waitLock: string;
   /** The user's global ignore rules (gitignore syntax). */
   ignore: string;
 }
@@ -56,6 +58,7 @@ export function homePaths(home: string): HomePaths {
     logs: join(home, "logs"),
     lock: join(home, "writer.lock"),
     lockPid: join(home, "writer.pid"),
+    waitLock: join(home, "daemon.wait"),
     ignore: join(home, "ignore"),
   };
 }

@@ -11,7 +11,7 @@ import {
   setMeta,
 } from "../store/mod.ts";
 import { backoffMs, classifyFault, type FaultRecord, reserveFault, writeFault } from "./faults.ts";
-import { IndexLockedError, WriterLock } from "./lock.ts";
+import { IndexLockedError, markWaiting, WriterLock } from "./lock.ts";
 import type { Logger } from "./log.ts";
 import { PreparePool } from "./prepare_pool.ts";
 import type { Follower } from "./pass.ts";
@@ -116,27 +116,37 @@ async function takeLock(opts: DaemonOptions): Promise<WriterLock | undefined> {
   let stopped = false;
   void opts.stop.then(() => (stopped = true));
   let told = false;
-  for (;;) {
-    try {
-      return await WriterLock.acquire(opts.home, undefined, "daemon");
-    } catch (e) {
-      if (!(e instanceof IndexLockedError) || e.role === undefined || e.role === "daemon") throw e;
-      if (!told) {
-        const message = `waiting for the one-shot \`heimdall ${e.role}\` (pid ${
-          e.pid ?? "unknown"
-        }) to finish: it holds the writer lock "${e.lockFile}"; the daemon starts once it is done`;
-        opts.log.info(message);
-        opts.onLockWait?.(message);
-        told = true;
+  // What status shows meanwhile: a daemon waiting, not none.
+  let waiting: Deno.FsFile | undefined;
+  try {
+    for (;;) {
+      try {
+        return await WriterLock.acquire(opts.home, undefined, "daemon");
+      } catch (e) {
+        if (!(e instanceof IndexLockedError) || e.role === undefined || e.role === "daemon") {
+          throw e;
+        }
+        if (!told) {
+          // Only status reads it: a home it cannot be made in waits all the same.
+          waiting = await markWaiting(opts.home).catch(() => undefined);
+          const message = `waiting for the one-shot \`heimdall ${e.role}\` (pid ${
+            e.pid ?? "unknown"
+          }) to finish: it holds the writer lock "${e.lockFile}"; the daemon starts once it is done`;
+          opts.log.info(message);
+          opts.onLockWait?.(message);
+          told = true;
+        }
       }
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        opts.stop,
+        new Promise((r) => (timer = setTimeout(r, 1000))),
+      ]);
+      clearTimeout(timer);
+      if (stopped) return undefined;
     }
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      opts.stop,
-      new Promise((r) => (timer = setTimeout(r, 1000))),
-    ]);
-    clearTimeout(timer);
-    if (stopped) return undefined;
+  } finally {
+    waiting?.close();
   }
 }
 

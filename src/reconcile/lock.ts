@@ -137,3 +137,40 @@ function readLabel(paths: HomePaths): { pid: number | undefined; role: WriterRol
   const pid = Number(first);
   return { pid: Number.isInteger(pid) && pid > 0 ? pid : undefined, role: role || undefined };
 }
+
+/**
+ * Marks this process as a daemon waiting for the writer lock, for `status`
+ * to see: an flock on `daemon.wait` with its pid inside, held until the
+ * file is closed. Undefined when another waiting daemon holds it already.
+ */
+export async function markWaiting(paths: HomePaths): Promise<Deno.FsFile | undefined> {
+  const file = await openPrivateFile(paths.waitLock, { create: true, read: true, write: true });
+  if (!(await file.tryLock(true))) {
+    file.close();
+    return undefined;
+  }
+  await file.truncate(0);
+  await file.write(new TextEncoder().encode(`${Deno.pid}\n`));
+  return file;
+}
+
+/**
+ * The pid of a daemon waiting for the writer lock (see {@link markWaiting}),
+ * `unknown` when it cannot be read, or null when none waits. Probes with a
+ * shared lock released at once; never blocks.
+ */
+export async function waitingDaemon(paths: HomePaths): Promise<number | "unknown" | null> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(paths.waitLock, { read: true });
+  } catch {
+    return null;
+  }
+  try {
+    if (await file.tryLock(false)) return null;
+    const pid = Number(Deno.readTextFileSync(paths.waitLock).trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : "unknown";
+  } finally {
+    file.close();
+  }
+}

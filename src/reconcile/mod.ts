@@ -8,7 +8,13 @@
  * read-only audit (`verifyJournal`). Never believes an event about *what*
  * happened: it only ever means "look at this path".
  */
-export { IndexLockedError, writerHolder, writerHolderInfo, WriterLock } from "./lock.ts";
+export {
+  IndexLockedError,
+  waitingDaemon,
+  writerHolder,
+  writerHolderInfo,
+  WriterLock,
+} from "./lock.ts";
 export { fileLogger, type Logger, silentLogger, stderrLogger } from "./log.ts";
 export { type Progress, Reconciler } from "./reconciler.ts";
 export type { Follower, PassOptions, PassReport } from "./pass.ts";
