@@ -103,6 +103,18 @@ export async function openFilesOf(home: string, command: string): Promise<string
   return new TextDecoder().decode(out.stdout).split("\n").filter((l) => l !== "");
 }
 
+let cachedDenoDir: string | undefined;
+
+/** The real Deno cache, so CLI runs with a temporary HOME do not fetch npm packages again. */
+export function denoDir(): string {
+  return cachedDenoDir ??= Deno.env.get("DENO_DIR") ??
+    JSON.parse(
+      new TextDecoder().decode(
+        new Deno.Command(DENO, { args: ["info", "--json"], stderr: "null" }).outputSync().stdout,
+      ),
+    ).denoDir as string;
+}
+
 /** A fresh temporary folder, removed when the test process ends. */
 export function tempDir(prefix = "heimdall-test-"): string {
   const dir = Deno.makeTempDirSync({ prefix });

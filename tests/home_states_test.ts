@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { homePaths } from "../src/config/mod.ts";
 import { WriterLock } from "../src/reconcile/mod.ts";
-import { cli, MAIN, PERMS, tempDir, writeTree } from "./helpers.ts";
+import { cli, denoDir, MAIN, PERMS, tempDir, writeTree } from "./helpers.ts";
 
 Deno.test("status and remember name HEIMDALL_HOME set to a file, exit 3, and leave the file as it was", async () => {
   const file = join(tempDir(), "not-a-folder");
@@ -195,4 +195,37 @@ Deno.test("a root with a file put in its folder's place is gone to status, docto
   assert.doesNotMatch(verify.stdout, /permissions/);
   assert.match((await cli(home, ["status"])).stdout, /^root .*proj .* gone from disk/m);
   assert.match((await cli(home, ["doctor"])).stdout, /^warn {2}roots: 1 root gone from disk/m);
+});
+
+Deno.test("HEIMDALL_HOME=~/.heimdall left unexpanded (a harness's JSON env) is the user's ~/.heimdall from any folder", async () => {
+  const user = tempDir();
+  const projA = tempDir();
+  const projB = tempDir();
+  const env = { HEIMDALL_HOME: "~/.heimdall", HOME: user, DENO_DIR: denoDir() };
+  // The home was "<cwd>/~/.heimdall": each project folder got a home and a journal of its own,
+  // and a memory recorded from one was not found from another.
+  const remember = await cli("~/.heimdall", [
+    "remember",
+    "--kind",
+    "note",
+    "--about",
+    projA,
+    "zebra note",
+  ], {
+    cwd: projA,
+    env,
+  });
+  assert.equal(remember.code, 0, remember.stderr);
+  const status = await cli("~/.heimdall", ["status", "--json"], { cwd: projB, env });
+  assert.equal(JSON.parse(status.stdout).home, join(user, ".heimdall"));
+  const history = await cli("~/.heimdall", ["history", projA], { cwd: projB, env });
+  assert.match(history.stdout, /zebra note/);
+  // The hook's fast path reads HEIMDALL_HOME on its own; it writes its log and server files there.
+  const hook = await cli("~/.heimdall", ["hook", "--harness", "claude-code"], {
+    cwd: projA,
+    env: { ...env, HEIMDALL_HOOK_SERVER: "0" },
+    stdin: JSON.stringify({ hook_event_name: "SessionStart", cwd: projA, session_id: "s1" }),
+  });
+  assert.equal(hook.code, 0, hook.stderr);
+  for (const dir of [projA, projB]) assert.deepEqual([...Deno.readDirSync(dir)], [], dir);
 });

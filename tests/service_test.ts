@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, removeTree, tempDir } from "./helpers.ts";
+import { cli, denoDir, removeTree, tempDir } from "./helpers.ts";
 import {
   launchdPlist,
   type ServiceSpec,
@@ -29,14 +29,6 @@ function needTool(tool: string, probe: string[], install: string): boolean {
     return false;
   }
 }
-
-/** Deno's module cache: the CLI runs under a temporary HOME but keeps using it. */
-const DENO_DIR = JSON.parse(
-  new TextDecoder().decode(
-    new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stderr: "null" }).outputSync()
-      .stdout,
-  ),
-).denoDir as string;
 
 const HAS_ANALYZE = needTool("systemd-analyze", ["--version"], "apt-get install -y systemd");
 const HAS_PYTHON = needTool("python3", ["--version"], "apt-get install -y python3");
@@ -192,7 +184,7 @@ function isolatedEnv(root: string, extra: Record<string, string> = {}): Record<s
     XDG_RUNTIME_DIR: runtime,
     DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(runtime, "bus")}`,
     // Deno's module cache stays where it is: HOME moved.
-    DENO_DIR,
+    DENO_DIR: denoDir(),
     ...extra,
   };
 }
