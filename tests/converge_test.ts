@@ -398,3 +398,26 @@ Deno.test("names that are not UTF-8 are reported as skipped; a newline in a name
     removeTree(base);
   }
 });
+
+Deno.test("a reconcile after roots remove counts the dropped root's files as removed", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const keep = join(base, "keep");
+  const drop = join(base, "drop");
+  writeTree(keep, { "a.ts": "export function keepA() {}\n" });
+  writeTree(drop, {
+    "b.ts": "export function dropB() {}\n",
+    "c.ts": "export function dropC() {}\n",
+  });
+  try {
+    assert.equal((await cli(home, ["index", "--no-embed", keep, drop])).code, 0);
+    assert.equal((await cli(home, ["roots", "remove", drop])).code, 0);
+    // It said "reconciled 1 path: … 0 removed" while two files left the index.
+    const rec = await cli(home, ["reconcile", "--json"]);
+    assert.equal(rec.code, 0, rec.stderr);
+    assert.equal(JSON.parse(rec.stdout).retracted, 2);
+    assert.deepEqual(owners(home), [`${keep}/a.ts <- ${keep}`]);
+  } finally {
+    removeTree(base);
+  }
+});

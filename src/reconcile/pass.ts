@@ -155,6 +155,12 @@ export async function runPass(
 ): Promise<PassReport> {
   const deep = options.deep ?? false;
   const stats = emptyStats();
+  // The files of roots dropped from the configuration went with them (syncRoots).
+  const byRoots = { ...emptyStats(), retracted: r.takeRootsRetracted() };
+  if (byRoots.retracted > 0) {
+    followers.note(byRoots);
+    addStats(stats, byRoots);
+  }
   let dropped = 0;
   if (options.fresh) {
     // Every row a path owns goes through the deletion a commit uses; the

@@ -13,6 +13,7 @@ import {
   deleteRoot,
   dueQueue,
   enqueuePaths,
+  filesPerRoot,
   flushVocab,
   getMeta,
   getPath,
@@ -147,6 +148,8 @@ export class Reconciler {
   readonly #changes = new Map<number, number>();
   /** Roots resolved again whole when the running call ends (see {@link bulkChanges}). */
   readonly #whole = new Set<number>();
+  /** Paths that roots dropped by {@link syncRoots} took with them, not yet counted by a pass. */
+  #rootsRetracted = 0;
   /**
    * How many files of one root a call (an audit, a drain, `reconcilePaths`)
    * resolves one by one. Past it, the root's later files skip that and the
@@ -278,8 +281,10 @@ export class Reconciler {
     const added: string[] = [];
     const removed: string[] = [];
     this.journal.tx(() => {
-      for (const r of have) {
-        if (want.has(r.path)) continue;
+      const gone = have.filter((r) => !want.has(r.path));
+      const files = gone.length > 0 ? filesPerRoot(this.journal) : new Map<number, number>();
+      for (const r of gone) {
+        this.#rootsRetracted += files.get(r.id) ?? 0;
         deleteRoot(this.journal, r.id);
         removed.push(r.path);
       }
@@ -302,6 +307,18 @@ export class Reconciler {
     // Root ids can be reused after a removal: nothing cached may outlive it.
     if (removed.length > 0) this.#resolver.forgetAll();
     return { added, removed };
+  }
+
+  /**
+   * How many paths the roots dropped by {@link syncRoots} since the last call
+   * took with them; the count starts again at 0. A pass counts them as
+   * retracted, so its summary and what follows it (memory re-anchoring) see
+   * them.
+   */
+  takeRootsRetracted(): number {
+    const n = this.#rootsRetracted;
+    this.#rootsRetracted = 0;
+    return n;
   }
 
   /**
