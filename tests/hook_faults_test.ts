@@ -227,6 +227,13 @@ Deno.test({
         assert.ok(names.some((n) => n.startsWith("sessions/") && n.endsWith(".json")));
         assert.ok(names.some((n) => n.endsWith(".backup")), "rebuild left a backup");
         assert.deepEqual(looseEntries(home), [], "nothing under the home is open to others");
+        // Each entry made here is one the tightening of a loose home knows as
+        // Heimdall's (private_files.ts, HOME_ENTRY): the folder closes again.
+        Deno.chmodSync(home, 0o755);
+        const again = await heimdall(home, ["roots"]);
+        assert.equal(again.code, 0, again.stderr);
+        const top = [...Deno.readDirSync(home)].map((e) => e.name).sort();
+        assert.equal(Deno.statSync(home).mode! & 0o777, 0o700, top.join(", "));
       } finally {
         holder.kill();
         await holder.status;

@@ -114,11 +114,12 @@ export async function openPrivateFile(
 
 /**
  * What Heimdall keeps at the top of a home: the journal with its side files,
- * backups and salvage (`journal.db…`), the config and its lock, the writer's
- * and the hook server's locks and ports, and its folders and lists.
+ * backups and salvage (`journal.db…`), the config and its lock, the
+ * writer's, the daemon's and the hook server's locks and ports, and its
+ * folders and lists (`homePaths`, `sessions`, `vectors`, `init.json`).
  */
 const HOME_ENTRY =
-  /^(journal\.db|config\.json|writer\.|hookd\.)|^(hints|models|lib|logs|sessions|vectors|ignore|init\.json)(\.|$)/;
+  /^(journal\.db|config\.json|writer\.|hookd\.|daemon\.)|^(hints|models|lib|logs|sessions|vectors|ignore|init\.json)(\.|$)/;
 
 /**
  * Makes a home folder private: when `home` itself (or the folder a link
