@@ -30,11 +30,11 @@ export interface ConfidenceFacts {
 
 /** The fitted coefficients: intercept, unit score, coverage, 1 ÷ rank, margin. */
 export const CONFIDENCE_MODEL = {
-  intercept: -7.32,
-  unitScore: 1.15,
-  coverage: 2.5,
-  inverseRank: 4.25,
-  margin: 1.51,
+  intercept: -6.65,
+  unitScore: 4.04,
+  coverage: 2.3,
+  inverseRank: 2.64,
+  margin: 2.59,
 } as const;
 
 /**
@@ -42,7 +42,7 @@ export const CONFIDENCE_MODEL = {
  * on the benchmark's tuning half, at least 80% of the hits at or above it
  * name the right function or paragraph (`docs/performance.md`, Search).
  */
-export const INJECT_CONFIDENCE = 0.6;
+export const INJECT_CONFIDENCE = 0.7;
 
 /**
  * A hit's confidence in [0, 1], rounded to two decimals.
