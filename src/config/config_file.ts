@@ -4,6 +4,7 @@ import { ensurePrivateDir, openPrivateFile, writePrivateFileAtomic } from "./pri
 
 /** Where the `HEIMDALL_*` variables that beat the file come from (`Deno.env`, or a client's copy). */
 export interface ConfigEnv {
+  /** The value of variable `name`, or undefined when it is unset. */
   get(name: string): string | undefined;
 }
 

@@ -12,7 +12,9 @@ export type Drift = "gone" | "changed";
 
 /** A file an answer points at, and how it moved on since it was indexed. */
 export interface DriftedFile {
+  /** Its absolute path. */
   path: string;
+  /** Gone from disk, or changed since it was indexed. */
   drift: Drift;
 }
 
