@@ -1,5 +1,4 @@
-import { UsageError } from "../errors/mod.ts";
-import { meant } from "../present/nearest.ts";
+import { meant, UsageError } from "../errors/mod.ts";
 
 /**
  * The flags one command accepts, by kind: each name becomes `--name`.

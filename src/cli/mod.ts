@@ -6,11 +6,10 @@
  * memory, and prints what they return.
  */
 import { type Context, defaultContext } from "./context.ts";
-import { UsageError } from "../errors/mod.ts";
+import { meant, UsageError } from "../errors/mod.ts";
 import { describeError } from "./errors.ts";
 import { damagedAnswerWarning } from "./damaged_answer.ts";
 import { printable } from "../present/fmt.ts";
-import { meant } from "../present/nearest.ts";
 import { EXIT } from "./exit_codes.ts";
 import { FlagError } from "./flags.ts";
 import { VERSION, versionLine } from "./version.ts";

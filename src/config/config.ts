@@ -1,6 +1,5 @@
-import { UsageError } from "../errors/mod.ts";
+import { nearest, UsageError } from "../errors/mod.ts";
 import { type DepthRequest, parseDepth } from "./depth.ts";
-import { nearest } from "../present/nearest.ts";
 
 /** One root the user wants indexed. `path` is absolute. */
 export interface RootConfig {

@@ -1,11 +1,12 @@
 /**
  * Errors: the one base class every error Heimdall throws on purpose extends,
- * and the kinds (usage, environment, drift, internal) that decide what a
- * person does about one. The lowest layer, so every folder may use it; it
+ * the kinds (usage, environment, drift, internal) that decide what a person
+ * does about one, and the "did you mean" a usage error names. The lowest layer, so every folder may use it; it
  * imports nothing, and never maps a kind to an exit code or prints (that is
  * `src/cli`'s, in one table).
  */
 export { errorText } from "./error_text.ts";
+export { meant, nearest } from "./nearest.ts";
 export {
   DriftError,
   EnvironmentError,
