@@ -340,11 +340,11 @@ Deno.test("service install's launchctl remedy for a user home with a space works
     const env = { ...isolatedEnv(root, { PATH: bare }), HOME: user };
     const mac = await cli(home, ["service", "install", "--platform", "macos"], { env });
     assert.equal(mac.code, 3, mac.stderr);
-    const todo = mac.stderr.match(/^ {4}(launchctl bootstrap .*)$/m)?.[1];
-    assert.ok(todo, mac.stderr);
+    const printed = mac.stderr.match(/^ {4}(launchctl bootstrap .*)$/m)?.[1];
+    assert.ok(printed, mac.stderr);
     // The path was printed bare: the shell split it at "Jane Doe" and launchctl got two paths.
     const words = new Deno.Command("sh", {
-      args: ["-c", `launchctl() { printf '%s\\n' "$@"; }; ${todo}`],
+      args: ["-c", `launchctl() { printf '%s\\n' "$@"; }; ${printed}`],
     }).outputSync();
     const plist = join(user, "Library", "LaunchAgents", "dev.heimdall.daemon.plist");
     assert.deepEqual(new TextDecoder().decode(words.stdout).trimEnd().split("\n"), [
