@@ -1669,7 +1669,10 @@ async function claudeSession(base: string, env: Record<string, string>) {
     assert.equal(r.code, 0, r.stderr);
     return r.stdout;
   };
-  return { home, repo, send };
+  /** The session's state file as the hooks left it. */
+  const state = () =>
+    readSession(sessionFile(join(home, "sessions"), "claude-code", "cc-session-1"))!;
+  return { home, repo, send, state };
 }
 
 Deno.test("at the stop, the agent's own summary from the transcript leads the task's progress note, redacted", async () => {
@@ -1834,9 +1837,7 @@ Deno.test("a test command started in the background is no test run: nothing pass
   const base = tempDir();
   try {
     const env = { HEIMDALL_AUTHOR: "ada" };
-    const { home, repo, send } = await claudeSession(base, env);
-    const state = () =>
-      readSession(sessionFile(join(home, "sessions"), "claude-code", "cc-session-1"))!;
+    const { home, repo, send, state } = await claudeSession(base, env);
     await send("prompt");
     await send("post_edit");
     // Claude Code answers a background Bash call at once, with the task's id and no output.
@@ -1868,9 +1869,7 @@ Deno.test("a session's file keeps its latest test runs, however many it makes, a
   const base = tempDir();
   try {
     const env = { HEIMDALL_AUTHOR: "ada" };
-    const { home, repo, send } = await claudeSession(base, env);
-    const state = () =>
-      readSession(sessionFile(join(home, "sessions"), "claude-code", "cc-session-1"))!;
+    const { home, repo, send, state } = await claudeSession(base, env);
     await send("prompt");
     await send("post_edit");
     for (let i = 0; i < MAX_TEST_RUNS + 5; i++) {
