@@ -140,7 +140,7 @@ Deno.test("search through the warm server: the same answer as in its own process
     assert.match(none.stdout, /no match for "zebra quokka"/);
   }, async (home) => {
     const before = await cli(home, ["status"], { extraPerms: NET });
-    assert.match(before.stdout, /server {3}not running \(the first hook starts one/);
+    assert.match(before.stdout, /server {3}not running \(the first hook or search starts one/);
   });
 });
 
@@ -281,4 +281,48 @@ Deno.test("search with an embedding model active is ranked by meaning in its own
     const embedded = await cli(home, ["index", repo]);
     assert.equal(embedded.code, 0, embedded.stderr);
   });
+});
+
+Deno.test("a search that found no server starts one, and the next search is answered by it; HEIMDALL_HOOK_SERVER=0 and a bad command line start none", async () => {
+  const { home, repo } = await indexed();
+  const spawned = join(home, "hookd.spawn");
+  try {
+    // Never: the variable says so, or the command line is wrong, or the process may not connect.
+    const off = await cli(home, ["search", "apply", "discount"], {
+      env: { HEIMDALL_HOOK_SERVER: "0" },
+      extraPerms: NET,
+    });
+    assert.equal(off.code, 0, off.stderr);
+    const bad = await cli(home, ["search", "x", "--limit", "0"], { extraPerms: NET });
+    assert.equal(bad.code, 2);
+    const noNet = await cli(home, ["search", "apply", "discount"]);
+    assert.equal(noNet.code, 0, noNet.stderr);
+    assert.ok(!exists(spawned) && !exists(join(home, "hookd.port")), "no server started");
+
+    // A search answered in its own process, then a server for the next one.
+    const first = await cli(home, ["search", "apply", "discount", "--json"], { extraPerms: NET });
+    assert.equal(first.code, 0, first.stderr);
+    assert.ok(exists(spawned), "the search asked for a server");
+    await waitFor(() => exists(join(home, "hookd.port")), 30_000, "the started server's port file");
+    // It has searched once, so the first search asked of it is not its first.
+    const log = join(home, "logs", "hooks.log");
+    await waitFor(
+      () => exists(log) && /warmed up: a search in \d+ ms/.test(Deno.readTextFileSync(log)),
+      30_000,
+      "the server's warm-up search",
+    );
+    const next = await viaServerOnly(home, ["apply", "discount", "--json"]);
+    assert.equal(next.code, 0, next.stderr);
+    assert.deepEqual(hitsOf(next.stdout), hitsOf(first.stdout));
+  } finally {
+    const at = readPortFile(home);
+    if (at?.pid) {
+      try {
+        Deno.kill(at.pid, "SIGTERM");
+      } catch { /* gone */ }
+      await waitFor(() => !exists(`/proc/${at.pid}`), 10_000, "the server to stop");
+    }
+    removeTree(home);
+    removeTree(repo);
+  }
 });

@@ -13,9 +13,13 @@
  * server of another build or identity, an active embedding model (the
  * server does not rank by meaning), a search that failed there (the same
  * error is then reported here), or no answer within {@link SEARCH_WAIT_MS}.
- * It never starts a server.
+ *
+ * A search that found no server listening starts one in the background once
+ * it has printed its answer (as the first hook does; with
+ * `HEIMDALL_HOOK_SERVER=0` never), so the searches typed after it are
+ * answered warm; the server goes after 10 idle minutes.
  */
-import { buildId, homeDirFromEnv } from "./hook_cmd.ts";
+import { buildId, homeDirFromEnv, startServer } from "./hook_cmd.ts";
 import { exchange, heimdallEnv, identityKey, readPortFile } from "../harness/hook_wire.ts";
 import { printSearch, searchArgs } from "./search_view.ts";
 import type { SearchArgs } from "../harness/search_request.ts";
@@ -32,26 +36,46 @@ export const SEARCH_WAIT_MS = 1000;
 
 /** Runs `heimdall search …` (`argv[0]` is `search`); returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
-  const code = await viaServer(argv.slice(1));
-  if (code !== null) return code;
+  const asked = await viaServer(argv.slice(1));
+  if (asked.kind === "answered") return asked.code;
   const cli = await import("./mod.ts");
-  return await cli.main(argv);
+  const code = await cli.main(argv);
+  // A search that ran (hits or none): the next one finds a server. A usage error or a missing journal starts nothing.
+  if (asked.kind === "no server" && (code === EXIT.ok || code === EXIT.none)) {
+    await startServer(asked.homeDir);
+  }
+  return code;
 }
 
-/** The exit code of a search the warm server answered and this process printed; null when it did not answer. */
-async function viaServer(args: string[]): Promise<number | null> {
-  if (Deno.env.get("HEIMDALL_HOOK_SERVER") === "0") return null;
-  if (args.some((a) => a === "--help" || a === "-h" || a === "--debug")) return null;
+/**
+ * What asking the warm server gave: its answer, printed here (`code`); no
+ * server listening for the home at `homeDir`; or no answer for any other
+ * reason (the server is off, busy, of another build, or refused the search).
+ */
+type Asked =
+  | { kind: "answered"; code: number }
+  | { kind: "no server"; homeDir: string }
+  | { kind: "not asked" };
+
+/** Asks the warm server to search, and prints its answer when it gives one. */
+async function viaServer(args: string[]): Promise<Asked> {
+  const notAsked = { kind: "not asked" } as const;
+  if (Deno.env.get("HEIMDALL_HOOK_SERVER") === "0") return notAsked;
+  if (args.some((a) => a === "--help" || a === "-h" || a === "--debug")) return notAsked;
+  // A process that may not connect to 127.0.0.1 could neither ask a server nor use one it started.
+  if (Deno.permissions.querySync({ name: "net", host: "127.0.0.1" }).state !== "granted") {
+    return notAsked;
+  }
   const homeDir = homeDirFromEnv();
-  if (homeDir === null) return null;
-  const at = readPortFile(homeDir);
-  if (at === null) return null;
+  if (homeDir === null) return notAsked;
   let asked: SearchArgs;
   try {
     asked = searchArgs(args);
   } catch {
-    return null; // the command in this process says what is wrong
+    return notAsked; // the command in this process says what is wrong
   }
+  const at = readPortFile(homeDir);
+  if (at === null) return { kind: "no server", homeDir };
   const r = await exchange(at.port, {
     token: at.token,
     build: buildId(),
@@ -60,11 +84,13 @@ async function viaServer(args: string[]): Promise<number | null> {
     env: heimdallEnv(Deno.env.toObject()),
     waitMs: SEARCH_WAIT_MS,
   }, SEARCH_WAIT_MS);
-  if (typeof r !== "object" || r.status !== "searched") return null;
+  // A stale port file: nothing listens on its port.
+  if (r === "absent") return { kind: "no server", homeDir };
+  if (typeof r !== "object" || r.status !== "searched") return notAsked;
   tightenHome(homeDir);
   const { result, warnings, damage } = r.answer;
   for (const w of warnings) stderrLine(w);
   printSearch({ out: stdoutLine, tty: Deno.stdout.isTerminal() }, asked, result);
   if (damage !== null) stderrLine(damagedAnswerWarning("search", damage));
-  return result.hits.length > 0 ? EXIT.ok : EXIT.none;
+  return { kind: "answered", code: result.hits.length > 0 ? EXIT.ok : EXIT.none };
 }

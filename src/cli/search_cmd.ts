@@ -28,7 +28,8 @@ export const HELP =
   current folder, or to every root); --lang L: a language id; --kind
   code|docs|notes|memory; --limit N (default 8). Exit 0 with hits, 1 with
   none. Answered by the hooks' warm server when one runs, the same answer
-  sooner (HEIMDALL_HOOK_SERVER=0: always in this process).`;
+  sooner; a search that found none starts one for the next (it goes after
+  10 idle minutes; HEIMDALL_HOOK_SERVER=0: always in this process).`;
 
 /** `heimdall search`: ranked, verified places for a question, answered in this process. */
 export async function run(args: string[], ctx: Context): Promise<number> {

@@ -59,7 +59,7 @@ const SERVER_PING_MS = 500;
 /** The `server` line of `heimdall status` (pure). */
 export function serverLine(server: ServerState | null): string {
   if (server === null) {
-    return "not running (the first hook starts one; until then each search runs in its own process)";
+    return "not running (the first hook or search starts one; until then each search runs in its own process)";
   }
   const pid = server.pid ?? "unknown";
   return server.answering

@@ -289,7 +289,10 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
     }
   }, WATCH_MS);
   hookLog(homeDir, `hook server pid ${Deno.pid} listening on 127.0.0.1:${port}`);
-  // Load what requests need now, not on the first request.
+  // One mapped connection for every request's reads (a hook's writes open their own).
+  const reader = new HeldReader(home.journal);
+  // Load what requests need now, not on the first request, then search once so
+  // that the first search asked runs compiled code on pages already read.
   void import("./services_impl.ts").then(() =>
     Promise.all([
       import("../memory/mod.ts"),
@@ -298,9 +301,17 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
       import("../team/mod.ts"),
       import("../map/mod.ts"),
     ])
-  ).catch((e) => hookLog(homeDir, `hook server: warm-up: ${(e as Error).message}`));
-  // One mapped connection for every request's reads (a hook's writes open their own).
-  const reader = new HeldReader(home.journal);
+  ).then(async ([, , answers]) => {
+    const t0 = performance.now();
+    if (await answers.warmSearch(home, reader)) {
+      hookLog(
+        homeDir,
+        `hook server pid ${Deno.pid} warmed up: a search in ${
+          Math.round(performance.now() - t0)
+        } ms`,
+      );
+    }
+  }).catch((e) => hookLog(homeDir, `hook server: warm-up: ${(e as Error).message}`));
   const inflight = new Set<Promise<void>>();
   let open = 0;
   let turnedAway = 0;

@@ -62,3 +62,36 @@ export async function answerSearch(
     else journal.close();
   }
 }
+
+/**
+ * A question a new server searches once, its answer unused: code that runs
+ * for the first time runs uncompiled and the journal's pages are not yet
+ * read, so without it the first search asked of a server costs what a
+ * search in a process of its own does. Generic words that most code and
+ * docs hold, so that every stage runs (ranking, reading files, verdicts).
+ * One question: the server answers nothing else while it runs.
+ */
+const WARM_UP_QUERY = "read the file and return its lines";
+
+/**
+ * Searches {@link WARM_UP_QUERY} on `reader`'s journal with the home's
+ * config, lexical leg only, nothing logged; false when it could not (no
+ * journal yet, a damaged one): the first real search then warms the server.
+ */
+export async function warmSearch(home: HomePaths, reader: HeldReader): Promise<boolean> {
+  let lease;
+  try {
+    lease = reader.acquire();
+  } catch {
+    return false;
+  }
+  try {
+    const req = { query: WARM_UP_QUERY, limit: 8, home, semantic: legOff("warming up") };
+    await search(lease.journal, req, configuredTuning(loadConfig(home.config)));
+    return true;
+  } catch {
+    return false;
+  } finally {
+    lease.release();
+  }
+}
