@@ -258,6 +258,7 @@ export function scoreUnits(
   const leads = w.lead > 0 && !terms[0]?.typed
     ? leadStems(terms[0]?.stem, terms[1]?.stem)
     : new Set<string>();
+  const constructs = leads.size > 0 && CONSTRUCTING.has(terms[0]!.stem);
   const pairIdf = terms.reduce((s, t, i) => s + (t.next ? (t.idf + terms[i + 1]!.idf) / 2 : 0), 0);
   const most =
     terms.reduce((s, t) => s + t.idf, 0) * (1 + w.name + w.qual + w.sibling) + w.pair * pairIdf ||
@@ -283,9 +284,8 @@ export function scoreUnits(
     score += w.pair * pairs[u]!;
     if (runs) score += w.sentence * runs[u]!;
     const firstWord = leads.size > 0 ? nameWords[0] : undefined;
-    if (firstWord !== undefined && leads.has(stem(firstWord.toLowerCase()))) {
-      score += w.lead * terms[0]!.idf;
-    }
+    const leadsHere = firstWord !== undefined && leads.has(stem(firstWord.toLowerCase()));
+    if (leadsHere || (constructs && isConstructor(unit))) score += w.lead * terms[0]!.idf;
     for (const t of terms) if (t.spelled?.some((s) => spells(unit, s))) score += w.exact * t.idf;
     if (containers.has(u)) score *= w.container;
     let assoc = 0;
@@ -444,8 +444,11 @@ export function forEachOccurrence(
   if (stemmed === "") return;
   const { text, lower } = file;
   if (/[^ -~]/.test(stemmed)) return occurrencesBeyondAscii(file, stemmed, found);
-  // A stem's last letter may not be its word's (retry → retri, possibility → possibl).
-  const needle = stemmed.length >= 4 ? stemmed.slice(0, -1) : stemmed;
+  // A stem's last letter may not be its word's (retry → retri, possibility → possibl,
+  // and in short words too: key → kei, any → ani).
+  const needle = stemmed.length >= 4 || (stemmed.length === 3 && stemmed.endsWith("i"))
+    ? stemmed.slice(0, -1)
+    : stemmed;
   const verdicts = new Map<string, boolean>();
   for (let at = lower.indexOf(needle); at !== -1; at = lower.indexOf(needle, at + 1)) {
     if (!startsPart(text, at)) continue;
@@ -683,6 +686,25 @@ const LEAD_FORMS: ReadonlyMap<string, readonly string[]> = new Map(
     look: "lookup find get",
   }).map(([verb, forms]) => [verb, forms.split(" ")]),
 );
+
+/**
+ * Stems of a question's first word that ask for a constructor ("Constructs
+ * an empty any", "Creates a parser"): a name that begins with a form of it
+ * leads, and so does a constructor named after its class (`any::any`).
+ */
+const CONSTRUCTING = new Set(["construct", "creat"]);
+
+/**
+ * True for a unit named as the class that holds it (`any` in `absl.any`,
+ * `TreeRangeSet` in `TreeRangeSet`): C++, Java, C# and PHP 4 constructors;
+ * the other languages' (`constructor`, `__init__`, `new`, `init`) are
+ * named by {@link LEAD_FORMS}.
+ */
+function isConstructor(unit: UnitInput): boolean {
+  if (unit.isFile || unit.name === "" || unit.qual === "") return false;
+  const parts = unit.qual.split(/[.:]+/);
+  return parts[parts.length - 1] === unit.name;
+}
 
 /** Words after "returns" that make it a yes-or-no question ("Returns true if …"). */
 const PREDICATE = new Set(["true", "fals", "whether", "bool", "boolean"]);

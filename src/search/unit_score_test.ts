@@ -106,6 +106,9 @@ Deno.test("forEachOccurrence() finds a stem where a word or an identifier part s
     ["func FullRune(p []byte) and fullRune", stem("fullrune"), 2],
     ["readAhead(); readAll()", stem("readall"), 1],
     ["retry(); retries", "retri", 2],
+    // Short words too: a stem of three letters that ends in the `i` of a `y`.
+    ["getKey(key); keys; keyword", stem("key"), 3],
+    ["any(); anything", stem("any"), 1],
     ["optimizer.optimize(optimization)", "optim", 3],
     ["shipping", "ship", 1],
     ["relationship", "ship", 0],
@@ -250,6 +253,27 @@ Deno.test("scoreUnits() prefers a name that begins with the question's first wor
     DEFAULT_UNIT_WEIGHTS,
   );
   assert.deepEqual(lateOn.map((s) => s.score), late.map((s) => s.score));
+});
+
+Deno.test("scoreUnits() takes a constructor named after its class for a question that constructs or creates", () => {
+  // C++: `any::any()` and a method whose name holds the question's other word.
+  const file = fileText(
+    "class any {\n  any() noexcept {}\n  bool has_value() const { return !empty_; }\n};",
+  );
+  const units = [
+    unit({ name: "any", qual: "absl", start: 1, end: 4 }),
+    unit({ name: "any", qual: "absl.any", start: 2, end: 2 }),
+    unit({ name: "has_value", qual: "absl.any", start: 3, end: 3 }),
+  ];
+  const best = (query: string[], w = DEFAULT_UNIT_WEIGHTS) => {
+    const s = scoreUnits(units, file, "", terms(query), new Map(), w).slice(1);
+    return units[1 + s.indexOf(s.reduce((a, b) => (b.score > a.score ? b : a)))]!.name;
+  };
+  const asked = ["constructs", "empty", "any", "value"];
+  assert.equal(best(asked), "any");
+  assert.equal(best(asked, { ...DEFAULT_UNIT_WEIGHTS, lead: 0 }), "has_value", "without the lead");
+  // Another verb gives a constructor nothing.
+  assert.equal(best(["returns", "empty", "any", "value"]), "has_value");
 });
 
 Deno.test("scoreUnits() prefers the name a query types exactly, case included, over one its whole form also matches", () => {
