@@ -295,6 +295,34 @@ Deno.test("who-knows ranks people by decisions, attempts and claims on the code 
   assert.equal((await heimdall(m.home, ["who-knows", "audit"], { cwd: m.repo })).code, 1);
 });
 
+Deno.test("who-knows counts a memory about a whole file for the file and the symbols in it", async () => {
+  using m = await machine();
+  const j = Journal.open(homePaths(m.home).journal);
+  try {
+    remember(j, {
+      kind: "decision",
+      text: "dispatch.ts imports nothing from the router",
+      about: ["src/dispatch.ts"],
+      author: "erin",
+      cwd: m.repo,
+    });
+  } finally {
+    j.close();
+  }
+  type Ranked = { experts: { person: string; score: number; about: string[] }[] };
+  const file = await heimdallJson<Ranked>(m.home, ["who-knows", "src/dispatch.ts"], {
+    cwd: m.repo,
+  });
+  assert.deepEqual(file.experts.map((x) => [x.person, x.score, x.about]), [
+    ["erin", 3, ["dispatch.ts"]],
+  ]);
+  const symbol = await heimdallJson<Ranked>(m.home, ["who-knows", "dispatch"], { cwd: m.repo });
+  assert.deepEqual(symbol.experts.map((x) => [x.person, x.score]), [["erin", 3]]);
+  // route calls dispatch: one hop from the file, the decision is worth half.
+  const caller = await heimdallJson<Ranked>(m.home, ["who-knows", "route"], { cwd: m.repo });
+  assert.deepEqual(caller.experts.map((x) => [x.person, x.score]), [["erin", 1.5]]);
+});
+
 Deno.test("the local store stamps claims and tasks with SQLite's clock, not the caller's", async () => {
   using m = await machine();
   const store = new LocalTeamStore(Journal.open(homePaths(m.home).journal));

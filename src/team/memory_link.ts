@@ -34,6 +34,16 @@ export interface AnchoredMemory {
   recordedAt: number;
 }
 
+/** A memory anchored to a whole file (no symbol of it), for who-knows. */
+export interface FileAnchoredMemory {
+  id: string;
+  kind: string;
+  author: string;
+  /** The file's absolute path. */
+  path: string;
+  recordedAt: number;
+}
+
 /**
  * The task's current memories (not superseded, not forgotten), oldest first;
  * private ones only when `viewer` wrote them.
@@ -61,5 +71,20 @@ export function anchoredMemories(j: Journal, nodeIds: readonly string[]): Anchor
      WHERE a.node_id IN (SELECT value FROM json_each(?)) AND m.forgotten_at IS NULL
        AND m.scope != 'private'`,
     JSON.stringify(nodeIds),
+  );
+}
+
+/**
+ * Memories anchored to any of the files at `paths` as a whole (`--about
+ * FILE`: no node, only the path), that were not forgotten, private ones left
+ * out as {@link anchoredMemories} does. One row per memory and file.
+ */
+export function fileAnchoredMemories(j: Journal, paths: readonly string[]): FileAnchoredMemory[] {
+  return j.all<FileAnchoredMemory>(
+    `SELECT DISTINCT m.id, m.kind, m.author, a.path, m.recorded_at AS recordedAt
+     FROM memory_anchors a JOIN memories m ON m.id = a.memory_id
+     WHERE a.target = 'file' AND a.path IN (SELECT value FROM json_each(?))
+       AND m.forgotten_at IS NULL AND m.scope != 'private'`,
+    JSON.stringify(paths),
   );
 }

@@ -1,7 +1,7 @@
 /** Who knows this code: people ranked by their claims, attempts and decisions on it and around it. */
 import { basename } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
-import { anchoredMemories } from "./memory_link.ts";
+import { anchoredMemories, fileAnchoredMemories } from "./memory_link.ts";
 import { RepoResolver, symbolsById } from "./symbol_key.ts";
 import { callExpander, walk } from "./walk.ts";
 import type { TeamStore } from "./types.ts";
@@ -110,8 +110,9 @@ export function rankPeople(evidence: readonly Evidence[]): Expert[] {
  * The people who know `starts` (node ids) and their call neighbours within
  * `hops` (both directions): every claim ever made on that code (released
  * and expired ones too) from the team store, and the memories anchored to
- * it from the local journal. Cost: one query per hop and direction, one
- * store query, one memory query.
+ * it from the local journal, to a symbol or to a whole file it lies in.
+ * Cost: one query per hop and direction, one store query, two memory
+ * queries.
  */
 export async function whoKnows(
   j: Journal,
@@ -160,16 +161,29 @@ export async function whoKnows(
     });
   }
   const closest = new Map<string, Evidence>();
+  const keep = (id: string, e: Evidence) => {
+    const cur = closest.get(id);
+    if (!cur || e.hops < cur.hops) closest.set(id, e);
+  };
   for (const m of anchoredMemories(j, ids)) {
+    const e = { person: m.author, kind: m.kind, hops: hops.get(m.node)!, symbol: label(m.node) };
+    keep(m.id, { ...e, at: m.recordedAt });
+  }
+  // A memory about a whole file has no node: it is about every symbol in the
+  // file, as near as the nearest of them.
+  const files = new Map<string, number>();
+  for (const id of ids) {
+    const s = symbols.get(id);
+    if (s) files.set(s.path, Math.min(files.get(s.path) ?? Infinity, hops.get(id)!));
+  }
+  for (const m of fileAnchoredMemories(j, [...files.keys()])) {
     const e = {
       person: m.author,
       kind: m.kind,
-      hops: hops.get(m.node)!,
-      symbol: label(m.node),
-      at: m.recordedAt,
+      hops: files.get(m.path)!,
+      symbol: basename(m.path),
     };
-    const cur = closest.get(m.id);
-    if (!cur || e.hops < cur.hops) closest.set(m.id, e);
+    keep(m.id, { ...e, at: m.recordedAt });
   }
   evidence.push(...closest.values());
   return { experts: rankPeople(evidence), symbols: ids.length, evidence };
