@@ -240,6 +240,33 @@ module.exports = padEnd;
   }
 });
 
+Deno.test("a file moved out of the --path or --repo searched is pruned, not shown REBUILT outside it", async () => {
+  using t = await indexed();
+  Deno.mkdirSync(join(t.root, "other"));
+  Deno.renameSync(join(t.root, "pkg/shapes.py"), join(t.root, "other/shapes.py"));
+  for (const scope of [["--path", join(t.root, "pkg")], ["--repo", join(t.root, "pkg")]]) {
+    const r = await cli(t.home, ["search", "--json", "square area side length", ...scope]);
+    // Nothing else in pkg/ is about a square's area: nothing found.
+    assert.equal(r.code, 1, r.stderr);
+    const result = JSON.parse(r.stdout) as SearchResult;
+    const outside = result.hits.filter((h) => !h.path?.startsWith(join(t.root, "pkg") + "/"));
+    assert.deepEqual(outside.map((h) => h.path), [], `${scope[0]} shows only what lies in it`);
+    assert.ok(
+      result.pruned.some((p) =>
+        p.path === join(t.root, "pkg/shapes.py") &&
+        /moved to .*other\/shapes\.py, outside/.test(p.reason)
+      ),
+      JSON.stringify(result.pruned),
+    );
+  }
+  // Unscoped, or scoped to both places, it is the REBUILT hit where it is now.
+  for (const scope of [[], ["--path", t.root]]) {
+    const moved = await t.first("square area side length", ...scope);
+    assert.equal(moved.verdict, "REBUILT");
+    assert.equal(moved.path, join(t.root, "other/shapes.py"));
+  }
+});
+
 Deno.test("an overlined rst title is not its section's summary; a typed Class.method names the method", async () => {
   using t = await indexed();
   assert.equal((await t.first("plonkerator")).summary, "Intro paragraph mentioning plonkerator.");

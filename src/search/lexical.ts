@@ -222,16 +222,28 @@ export function passesFilter(
 ): boolean {
   if (f.source !== undefined && c.source !== f.source) return false;
   if (f.language !== undefined && c.language !== f.language) return false;
-  for (const list of f.prefixes ?? []) {
-    if (c.path === null) return false;
-    const path = c.path;
-    const ok = list.some((prefix) => {
+  const prefixes = f.prefixes ?? [];
+  return c.path === null ? prefixes.length === 0 : underPrefixes(prefixes, c.path);
+}
+
+/**
+ * True when `path` lies under (or is) one prefix of every list of
+ * `prefixes` (a {@link ChunkFilter}'s; pure).
+ *
+ * @example
+ * ```ts
+ * import { underPrefixes } from "./lexical.ts";
+ * console.assert(underPrefixes([["/r/a", "/r/b"]], "/r/a/x.ts"));
+ * console.assert(!underPrefixes([["/r/a"]], "/r/ab/x.ts"));
+ * ```
+ */
+export function underPrefixes(prefixes: readonly (readonly string[])[], path: string): boolean {
+  return prefixes.every((list) =>
+    list.some((prefix) => {
       const exact = prefix.replace(/\/+$/, "");
       return path === exact || path.startsWith(exact + "/");
-    });
-    if (!ok) return false;
-  }
-  return true;
+    })
+  );
 }
 
 /** True when a filter restricts anything. */

@@ -190,6 +190,8 @@ export interface Ranking {
   candidates: Candidate[];
   /** Which legs ran, how many chunks each gave, and why any was off. */
   legs: LegsReport;
+  /** The request's filters, resolved: every candidate passed them where it was indexed. */
+  filter: ChunkFilter;
 }
 
 const META =
@@ -286,6 +288,7 @@ export async function rank(
     query,
     terms: scoredTerms(j, query, counts),
     legs,
+    filter,
     candidates: folded.map((g) =>
       nameBestSymbol({
         key: g.key,

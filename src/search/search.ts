@@ -8,8 +8,9 @@ import type { ReadCache } from "./file_reads.ts";
 import { focusCandidates } from "./focus.ts";
 import { confidence } from "./confidence.ts";
 import { learnedAssociations } from "./vocab_lookup.ts";
-import type { LegsReport, SearchHit, SearchRequest, SearchResult } from "./types.ts";
-import { Verifier } from "./verify.ts";
+import type { LegsReport, PrunedHit, SearchHit, SearchRequest, SearchResult } from "./types.ts";
+import { type VerifiedHit, Verifier } from "./verify.ts";
+import { type ChunkFilter, underPrefixes } from "./lexical.ts";
 import { MAX_QUERY_WORDS } from "./query.ts";
 
 /** Default number of results. */
@@ -65,7 +66,7 @@ export async function search(
   for (const [i, c] of candidates.entries()) {
     if (hits.length >= limit) break;
     const hit = await verifier.verify(c, hits.length < tuning.hashTop);
-    if (!hit) continue;
+    if (!hit || movedOutOfScope(hit, ranking.filter, verifier.pruned)) continue;
     // A file re-anchored onto a path that is already a result is that result.
     const at = hit.path === null ? `${hit.source}:${hit.ref_id}` : `${hit.source}:${hit.path}`;
     if (hit.path !== null && hit.source !== "notes" && hit.source !== "memory") {
@@ -94,6 +95,24 @@ export async function search(
     pruned: verifier.pruned,
     summary: summaryLine(hits, verifier.pruned.length, took, ranking.legs),
   };
+}
+
+/**
+ * True when `hit` was found again (REBUILT) outside the request's `--path` or
+ * `--repo`: where it was indexed lay inside them, where it is now does not,
+ * and a scoped search never shows a place outside its scope. The hit is
+ * added to `pruned`, with where it went (the verifier has hinted the
+ * reconciler about both paths).
+ */
+function movedOutOfScope(hit: VerifiedHit, filter: ChunkFilter, pruned: PrunedHit[]): boolean {
+  if (hit.moved_from === null || hit.path === null) return false;
+  if (underPrefixes(filter.prefixes ?? [], hit.path)) return false;
+  pruned.push({
+    path: hit.moved_from,
+    symbol: hit.symbol,
+    reason: `moved to ${hit.path}, outside the search's --path/--repo`,
+  });
+  return true;
 }
 
 /**
