@@ -103,7 +103,7 @@ Deno.test("hints from several OS processes for one path collapse to one queue ro
     new L1Extractor(),
   );
   rec.syncRoots();
-  rec.ingestHints();
+  await rec.ingestHints();
   // The new root's own folder waits in the queue too (syncRoots owes it a walk).
   const rows = journal.all<{ path: string }>("SELECT path FROM queue WHERE reason = 'hint'");
   assert.deepEqual(rows.map((r) => r.path), [join(repo, "a.ts")]);

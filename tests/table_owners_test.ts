@@ -105,6 +105,7 @@ export const INDEX_WRITES: readonly string[] = [
   "recordAudit",
   "replaceOwnedRows",
   "retractPath",
+  "retractRootPaths",
   "touchPath",
   "upsertRoot",
 ];

@@ -39,7 +39,8 @@ export function writerFollowers(ctx: Context, journal: Journal, log?: Logger): W
 
 /**
  * Runs `fn` as the single writer: takes the lock, opens the journal, mirrors
- * the configured roots, registers the {@link writerFollowers}, and releases
+ * the configured roots (a removed root's files retracted in short
+ * transactions first), registers the {@link writerFollowers}, and releases
  * everything afterwards, however `fn` ends. `fn` runs its pass with
  * `Reconciler.pass`, which runs the followers after it. `beforeOpen` runs
  * holding the lock, before the journal is opened (rebuild replaces a damaged
@@ -65,6 +66,7 @@ export async function withWriter<T>(
       stderrLogger(),
       pool,
     );
+    await reconciler.retractRemovedRoots();
     reconciler.syncRoots();
     const followers = writerFollowers(ctx, journal);
     reconciler.follow(followers.memory);

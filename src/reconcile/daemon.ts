@@ -342,6 +342,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
       try {
         if (!started) {
           // Inside the boundary: a journal busy at startup is waited out too.
+          await reconciler.retractRemovedRoots(config);
           reconciler.syncRoots(config);
           setMeta(journal, "daemon_started_ms", String(Date.now()));
           startWatcher();
@@ -364,6 +365,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
           if (next) {
             // The stamp moves only once the roots are synced: a busy journal
             // here means the change is applied on the retry.
+            await reconciler.retractRemovedRoots(next);
             const { added, removed } = reconciler.syncRoots(next);
             config = next;
             configStamp = s;

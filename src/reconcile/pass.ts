@@ -188,7 +188,7 @@ export async function runPass(
     followers.note(audit);
     addStats(stats, audit);
   }
-  r.ingestHints();
+  await r.ingestHints();
   options.afterHints?.();
   const drained = emptyStats();
   const settleMs = options.settleMs ?? 0;

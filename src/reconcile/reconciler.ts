@@ -30,6 +30,7 @@ import {
   recordAudit,
   replaceOwnedRowsInParts,
   retractPathInParts,
+  retractRootPaths,
   rootFor,
   type RootRow,
   setMeta,
@@ -272,6 +273,10 @@ export class Reconciler {
    * drains the queue next (a plain `heimdall reconcile` too) indexes the new
    * root, reads the root again at its depth, and hands a removed nested
    * root's files back to the root around it; a crash in between loses none.
+   *
+   * That transaction holds the journal's lock as long as it deletes: a
+   * writer applying a configuration that may remove roots calls
+   * {@link retractRemovedRoots} first, which empties them in short ones.
    */
   syncRoots(config: Config = this.config): { added: string[]; removed: string[] } {
     this.config = config;
@@ -282,6 +287,7 @@ export class Reconciler {
     const removed: string[] = [];
     this.journal.tx(() => {
       const gone = have.filter((r) => !want.has(r.path));
+      // Files left to a removed root ({@link retractRemovedRoots} leaves none) go with it.
       const files = gone.length > 0 ? filesPerRoot(this.journal) : new Map<number, number>();
       for (const r of gone) {
         this.#rootsRetracted += files.get(r.id) ?? 0;
@@ -307,6 +313,36 @@ export class Reconciler {
     // Root ids can be reused after a removal: nothing cached may outlive it.
     if (removed.length > 0) this.#resolver.forgetAll();
     return { added, removed };
+  }
+
+  /**
+   * Retracts every file of the journal's roots that `config` no longer
+   * lists, as a deleted file's rows go, for {@link syncRoots} to delete the
+   * emptied roots: in transactions that hold the journal's lock for
+   * {@link txBudgetMs} at most, so removing a root of thousands of files
+   * never stalls another writer (a hook's, a memory's) past its busy
+   * timeout. Stopped or killed in between, the root stays in the journal
+   * with the files not yet retracted, each whole or marked unfinished, and
+   * the next call retracts the rest. Counts them into
+   * {@link takeRootsRetracted}. Throws when stopped ({@link signal}), after
+   * committing what was retracted.
+   */
+  async retractRemovedRoots(config: Config = this.config): Promise<void> {
+    const want = new Set(config.roots.map((r) => r.path));
+    const gone = listRoots(this.journal).filter((r) => !want.has(r.path));
+    if (gone.length === 0) return;
+    const journal = this.journal;
+    const files = filesPerRoot(journal);
+    for (const r of gone) this.#rootsRetracted += files.get(r.id) ?? 0;
+    const vocab = new VocabDelta();
+    function* steps() {
+      for (const r of gone) yield* retractRootPaths(journal, r.id, vocab);
+    }
+    await journal.txChunked(this.#untilStopped(steps()), {
+      maxMs: this.txBudgetMs,
+      beforeCommit: () => flushVocab(journal, vocab),
+    });
+    this.signal?.throwIfAborted();
   }
 
   /**
@@ -344,7 +380,7 @@ export class Reconciler {
    * in between costs a duplicate hint, never a lost one. Returns the number of
    * paths queued and warns about every dropped value.
    */
-  ingestHints(): number {
+  async ingestHints(): Promise<number> {
     const files = readHintFiles(this.home.hints);
     if (files.length === 0) return 0;
     const paths = new Set<string>();
@@ -355,7 +391,9 @@ export class Reconciler {
         if (!rootFor(this.#roots, p) && !reloaded) {
           // `heimdall index` writes the config, then the hint: catch up once.
           reloaded = true;
-          const { added, removed } = this.syncRoots(loadConfig(this.home.config));
+          const config = loadConfig(this.home.config);
+          await this.retractRemovedRoots(config);
+          const { added, removed } = this.syncRoots(config);
           if (added.length + removed.length > 0) this.rootsChanged = true;
         }
         if (rootFor(this.#roots, p)) paths.add(p);

@@ -149,6 +149,77 @@ Deno.test("an index stopped between two of its resolution transactions converges
   Deno.removeSync(base, { recursive: true });
 });
 
+Deno.test("a removed root's files are retracted in short transactions, and a crash among them converges on the next writer", async () => {
+  const { base, root } = corpusFolder();
+  const kept = join(base, "kept");
+  Deno.mkdirSync(kept);
+  Deno.writeTextFileSync(join(kept, "k.ts"), "def k\ncall k\n");
+  /** A writer on `roots`, as a command starts one: removed roots emptied, then mirrored. */
+  const writer = async (name: string, roots: string[]) => {
+    const home = homePaths(join(base, name));
+    const journal = Journal.open(home.journal);
+    const config = {
+      ...defaultConfig(),
+      roots: roots.map((path) => ({ path, depth: "max" as const })),
+    };
+    const r = new Reconciler(journal, home, config, new GraphLangExtractor());
+    await r.retractRemovedRoots();
+    r.syncRoots();
+    return { journal, r, config };
+  };
+  const filesUnder = (j: Journal) =>
+    j.get<{ n: number }>("SELECT count(*) AS n FROM paths WHERE path LIKE ?", `${root}/%`)!.n;
+  const clean = await writer("clean", [kept]);
+  await clean.r.audit();
+  for (const stopAt of [undefined, 1, 60]) {
+    const name = `removed${stopAt ?? ""}`;
+    const t = await writer(name, [root, kept]);
+    await t.r.audit();
+    assert.equal(filesUnder(t.journal), 120);
+    t.r.txBudgetMs = 0;
+    const without = { ...t.config, roots: t.config.roots.filter((x) => x.path === kept) };
+    if (stopAt === undefined) {
+      const before = t.journal.holds.count;
+      await t.r.retractRemovedRoots(without);
+      t.r.syncRoots(without);
+      // At a budget of 0 ms, a transaction per file: never the root's 120 files in one.
+      const count = t.journal.holds.count - before;
+      assert.ok(count >= 120, `${count} transactions`);
+      assert.equal(t.r.takeRootsRetracted(), 120);
+      assert.equal(dumpIndex(t.journal), dumpIndex(clean.journal), "removed in parts");
+      t.journal.close();
+      continue;
+    }
+    // Stands in for a kill: the retraction throws after `stopAt` committed steps.
+    const journal = t.journal;
+    const chunked = journal.txChunked.bind(journal);
+    journal.txChunked = (steps, options) =>
+      chunked(
+        (function* () {
+          let n = 0;
+          for (const s of steps) {
+            if (n++ === stopAt) throw new Error("stopped");
+            yield s;
+          }
+        })(),
+        options,
+      );
+    await assert.rejects(() => t.r.retractRemovedRoots(without), /stopped/);
+    const left = filesUnder(journal);
+    assert.ok(left > 0 && left < 120, `stopped mid-way (${left} files left)`);
+    journal.close();
+    // The next command's writer, on the configuration without the root, finishes it.
+    const again = await writer(name, [kept]);
+    assert.equal(filesUnder(again.journal), 0);
+    const roots = again.journal.all<{ path: string }>("SELECT path FROM roots");
+    assert.deepEqual(roots.map((x) => x.path), [kept]);
+    assert.equal(dumpIndex(again.journal), dumpIndex(clean.journal), `stopped at ${stopAt}`);
+    again.journal.close();
+  }
+  clean.journal.close();
+  Deno.removeSync(base, { recursive: true });
+});
+
 /**
  * Runs `bulkMs` of bulk steps through `txChunked` (budget `maxMs`) while
  * another process, after half a second, makes `writes` small write

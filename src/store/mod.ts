@@ -53,7 +53,15 @@ export {
   queuedFor,
   queueStats,
 } from "./queue.ts";
-export { deleteRoot, lastAudit, listRoots, recordAudit, rootFor, upsertRoot } from "./roots.ts";
+export {
+  deleteRoot,
+  lastAudit,
+  listRoots,
+  recordAudit,
+  retractRootPaths,
+  rootFor,
+  upsertRoot,
+} from "./roots.ts";
 export {
   depthClamps,
   depthCounts,

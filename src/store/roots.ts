@@ -1,6 +1,7 @@
 import type { Journal } from "./journal.ts";
+import { retractPathInParts } from "./owned.ts";
 import type { RootRow } from "./types.ts";
-import { removeRootVocab } from "./vocab_counts.ts";
+import { removeRootVocab, type VocabDelta } from "./vocab_counts.ts";
 
 /** Every root in the journal, by path. */
 export function listRoots(j: Journal): RootRow[] {
@@ -21,7 +22,9 @@ export function upsertRoot(j: Journal, path: string, depth: string): number {
 /**
  * Deletes a root, every row its paths own, set by set (edges never cross
  * roots, so nothing outside it points in), and what `meta` holds of it.
- * Runs inside the caller's transaction.
+ * Runs inside the caller's transaction, which holds the journal's write
+ * lock for as long as the root has rows: for a root with files, the writer
+ * first empties it with {@link retractRootPaths}, in short transactions.
  */
 export function deleteRoot(j: Journal, id: number): void {
   const owned = "SELECT id FROM paths WHERE root_id = ?";
@@ -40,6 +43,34 @@ export function deleteRoot(j: Journal, id: number): void {
   // nothing known of this one may pass to it, its last audit least of all.
   for (const key of ["last_audit_ms", "resolve_pending", "reresolve"]) {
     j.run("DELETE FROM meta WHERE key = ?", `${key}:${id}`);
+  }
+}
+
+/** Paths of a root read at a time by {@link retractRootPaths}. */
+const ROOT_PATHS_READ = 256;
+
+/**
+ * Retracts every path of root `id` with the rows it owns, one path at a
+ * time as a commit retracts a deleted file ({@link retractPathInParts}, its
+ * vocabulary counts into `vocab`): each value yielded is a point where the
+ * caller may commit (having written `vocab`), so no transaction holds the
+ * journal's lock for a whole root of 26,000 files. The root's row stays for
+ * {@link deleteRoot}. A journal left between two parts (a crash, a kill)
+ * still holds the root and its remaining paths, each whole or marked
+ * unfinished: the next writer, seeing the root still unconfigured, retracts
+ * the rest the same way. Reads the paths a few hundred at a time.
+ */
+export function* retractRootPaths(j: Journal, id: number, vocab: VocabDelta): Generator<string> {
+  for (;;) {
+    const batch = j.all<{ path: string; generation: number }>(
+      `SELECT path, generation FROM paths WHERE root_id = ? ORDER BY id LIMIT ${ROOT_PATHS_READ}`,
+      id,
+    );
+    if (batch.length === 0) return;
+    for (const p of batch) {
+      yield* retractPathInParts(j, p.path, p.generation, vocab);
+      yield `retracting the files of root ${id}`;
+    }
   }
 }
 
