@@ -177,6 +177,24 @@ Deno.test("a deleted file is never returned: pruned, logged and hinted", async (
   assert.deepEqual(again.result.pruned, []);
 });
 
+Deno.test("a removed root answers nothing from the moment it is removed, before the writer retracts it", async () => {
+  using t = await indexedFixture();
+  const before = await t.search("portfolio optimization");
+  assert.equal(before.result.hits[0]?.verdict, "STRONG");
+  const removed = await cli(t.home, ["roots", "remove", t.repo]);
+  assert.equal(removed.code, 0, removed.stderr);
+  // No writer has run: the journal still holds the root and its files, on disk as they were.
+  const j = Journal.open(homePaths(t.home).journal, { readOnly: true });
+  assert.ok(j.get("SELECT 1 FROM roots WHERE path = ?", t.repo), "still in the journal");
+  j.close();
+  const after = await t.search("portfolio optimization");
+  assert.equal(after.code, 1);
+  assert.deepEqual(after.result.hits.map((h) => h.path), []);
+  // Added back, it answers again, still from the same rows.
+  assert.equal((await cli(t.home, ["roots", "add", t.repo])).code, 0);
+  assert.equal((await t.search("portfolio optimization")).result.hits[0]?.verdict, "STRONG");
+});
+
 Deno.test("a file rewritten so it no longer answers is not STRONG", async () => {
   using t = await indexedFixture();
   const file = join(t.repo, "src/net/http_client.ts");

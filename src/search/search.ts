@@ -12,6 +12,7 @@ import type { LegsReport, PrunedHit, SearchHit, SearchRequest, SearchResult } fr
 import { type VerifiedHit, Verifier } from "./verify.ts";
 import { type ChunkFilter, underPrefixes } from "./lexical.ts";
 import { MAX_QUERY_WORDS } from "./query.ts";
+import { removedRoots } from "./removed_roots.ts";
 
 /** Default number of results. */
 export const DEFAULT_LIMIT = 8;
@@ -26,7 +27,9 @@ const RELOCATE_BUDGET_MS = 250;
  * are verified against the disk in that order until `limit` of them survive. A gone file found again is
  * REBUILT at its new path; one not found is pruned (STALE, never returned)
  * and logged. With `home`, the reconciler is hinted about every path seen
- * gone, moved or changed, so the journal converges. Never throws for a
+ * gone, moved or changed, so the journal converges, and the files of a
+ * root its configuration no longer lists are left out (removed, not yet
+ * retracted by the writer). Never throws for a
  * missing or failing semantic leg (it is reported off); throws
  * `SearchFilterError` for an unknown repo.
  */
@@ -45,9 +48,13 @@ export async function search(
     relocateBudgetMs: RELOCATE_BUDGET_MS,
     ...(req.home ? { home: req.home } : {}),
   }, cache);
+  // A removed root's files stay in the journal until the writer retracts
+  // them; the user asked to stop searching them, so they are never shown.
+  const removed = removedRoots(j, req.home);
+  const wanted = ranking.candidates.filter((c) => !removed.has(c.best.root_id ?? -1));
   const candidates = focusCandidates(
     j,
-    await visibleTo(j, ranking.candidates, req.viewer),
+    await visibleTo(j, wanted, req.viewer),
     {
       terms: ranking.terms,
       words: ranking.query.words,
