@@ -229,3 +229,77 @@ Deno.test("HEIMDALL_HOME=~/.heimdall left unexpanded (a harness's JSON env) is t
   assert.equal(hook.code, 0, hook.stderr);
   for (const dir of [projA, projB]) assert.deepEqual([...Deno.readDirSync(dir)], [], dir);
 });
+
+/**
+ * The command prefix under which this process cannot write a folder it owns
+ * once it is chmod 555: none for an ordinary user; as root, a user namespace
+ * of its own (`unshare -U`); undefined when neither is possible.
+ */
+function unprivileged(): string[] | undefined {
+  if (Deno.uid() !== 0) return [];
+  try {
+    const out = new Deno.Command("unshare", { args: ["-U", "true"], stderr: "null" }).outputSync();
+    return out.success ? ["unshare", "-U"] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const PREFIX = unprivileged();
+
+Deno.test({
+  name:
+    "a reader of a journal whose folder it cannot write names the folder and both remedies; with -wal and -shm made beside it, it reads",
+  ignore: PREFIX === undefined &&
+    (console.error("ignored: running as root without `unshare -U`, chmod 555 stops no write"),
+      true),
+  fn: async () => {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "repo");
+    writeTree(repo, { "a.ts": "export function quizzicalWombat() {}\n" });
+    assert.equal((await cli(home, ["index", repo])).code, 0);
+    const journal = homePaths(home).journal;
+    const asReader = async (args: string[]) => {
+      const [cmd, ...pre] = [...PREFIX!, Deno.execPath()];
+      const out = await new Deno.Command(cmd!, {
+        args: [...pre, "run", ...PERMS, MAIN, ...args],
+        env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1", DENO_DIR: denoDir() },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+      return { code: out.code, text };
+    };
+    try {
+      // A clean close left no -wal or -shm: a reader would have to make them.
+      assert.ok(!exists(`${journal}-shm`) && !exists(`${journal}-wal`));
+      Deno.chmodSync(home, 0o555);
+      for (const args of [["search", "quizzical wombat"], ["status"]]) {
+        const r = await asReader(args);
+        assert.equal(r.code, 3, r.text);
+        assert.match(r.text, /its folder "[^"]*home" is read-only/, args[0]);
+        assert.match(r.text, /chmod u\+w .*touch "[^"]*journal\.db-wal" "[^"]*journal\.db-shm"/);
+      }
+      // The remedy for a journal kept read-only, done while the folder could be written.
+      Deno.chmodSync(home, 0o755);
+      Deno.writeFileSync(`${journal}-wal`, new Uint8Array());
+      Deno.writeFileSync(`${journal}-shm`, new Uint8Array());
+      Deno.chmodSync(home, 0o555);
+      const found = await asReader(["search", "quizzical wombat"]);
+      assert.equal(found.code, 0, found.text);
+      assert.match(found.text, /quizzicalWombat/);
+    } finally {
+      Deno.chmodSync(home, 0o755);
+    }
+  },
+});
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -128,8 +128,11 @@ export class Journal {
     } catch (e) {
       // Even a reader of a WAL journal must create its -shm (SQLite's
       // immutable mode, which would not, needs a URI filename, which Deno
-      // allows only with every permission granted).
-      if (isReadOnlyError(e)) throw new JournalError(readOnlyMessage(file, readOnly, e), file);
+      // allows only with every permission granted). Where the folder cannot
+      // be written (a read-only disk), SQLite says only "unable to open".
+      if (isReadOnlyError(e) || (readOnly && isCantOpenError(e) && !dirWritable(dirname(file)))) {
+        throw new JournalError(readOnlyMessage(file, readOnly, e), file);
+      }
       throw e;
     }
   }
@@ -408,8 +411,18 @@ export class Journal {
 
 /** True for SQLite's SQLITE_READONLY (8) and its extended codes (CANTINIT: no -shm could be made). */
 function isReadOnlyError(e: unknown): boolean {
+  return sqliteCode(e) === 8;
+}
+
+/** SQLITE_CANTOPEN: a file SQLite needed could be neither opened nor made. */
+function isCantOpenError(e: unknown): boolean {
+  return sqliteCode(e) === 14;
+}
+
+/** The primary result code of a SQLite error (its low byte), if it is one. */
+function sqliteCode(e: unknown): number | undefined {
   const code = (e as { errcode?: unknown } | null)?.errcode;
-  return typeof code === "number" && (code & 0xff) === 8;
+  return typeof code === "number" ? code & 0xff : undefined;
 }
 
 /**
@@ -432,7 +445,19 @@ function readOnlyMessage(file: string, readOnly: boolean, e: unknown): string {
   const remedy = `make it writable by its owner (chmod u+w "${blocked ?? dir}")`;
   return `Cannot ${readOnly ? "read" : "write"} journal "${file}": ${what} (${
     (e as Error).message
-  }); ${remedy}${readOnly ? "" : ", or use only reading commands (search, status, export)"}`;
+  }); ${remedy}${otherRemedy(file, readOnly, blocked === dir)}`;
+}
+
+/**
+ * The remedy besides making the journal writable: a writer's user may read
+ * instead; a reader kept out by the folder may read a journal that has its
+ * -wal and -shm already (SQLite opens them read-only, since 3.22), where the
+ * journal is kept read-only on purpose (a read-only disk, a shared copy).
+ */
+function otherRemedy(file: string, readOnly: boolean, folder: boolean): string {
+  if (!readOnly) return ", or use only reading commands (search, status, export)";
+  if (!folder) return "";
+  return `, or, for a journal kept where it cannot be written (a read-only disk, a shared copy), create its -wal and -shm beside it while it can be (touch "${file}-wal" "${file}-shm"): SQLite then reads it without writing`;
 }
 
 /**
