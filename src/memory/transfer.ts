@@ -119,7 +119,11 @@ const CHOICES: Record<string, readonly string[]> = {
   state: ["active", "moved", "orphaned"],
 };
 
-type Field = "string" | "number" | "string?" | "number?";
+/**
+ * A field's JSON type; an "integer" is a number the journal's STRICT
+ * INTEGER columns take: a whole number within the safe range.
+ */
+type Field = "string" | "number" | "integer" | "string?" | "number?" | "integer?";
 
 const MEMORY_FIELDS: Record<keyof MemoryRow, Field> = {
   id: "string",
@@ -137,7 +141,7 @@ const MEMORY_FIELDS: Record<keyof MemoryRow, Field> = {
   task_id: "string?",
   outcome: "string?",
   status: "string?",
-  count: "number",
+  count: "integer",
   last_seen_at: "number",
   tests: "string",
   fix: "string?",
@@ -147,7 +151,7 @@ const MEMORY_FIELDS: Record<keyof MemoryRow, Field> = {
 };
 
 const ANCHOR_FIELDS: Record<keyof AnchorRow, Field> = {
-  ord: "number",
+  ord: "integer",
   target: "string",
   original: "string",
   path: "string",
@@ -158,8 +162,8 @@ const ANCHOR_FIELDS: Record<keyof AnchorRow, Field> = {
   node_id: "string?",
   struct_hash: "string?",
   shape: "string?",
-  start_line: "number?",
-  end_line: "number?",
+  start_line: "integer?",
+  end_line: "integer?",
   state: "string",
   moved_from: "string?",
   state_at: "number",
@@ -177,11 +181,14 @@ function checkFields(
     const optional = type.endsWith("?");
     if ((v === null || v === undefined) && optional) continue;
     const base = type.replace("?", "");
-    if (typeof v !== base || (base === "number" && !Number.isFinite(v))) {
+    const fits = base === "integer"
+      ? Number.isSafeInteger(v)
+      : typeof v === base && (base !== "number" || Number.isFinite(v));
+    if (!fits) {
       throw new MemoryInputError(
-        `${where}: field "${name}" is ${shown(v)}, expected a ${base}${
-          optional ? " or null" : ""
-        }; was the file written by \`heimdall export\`?`,
+        `${where}: field "${name}" is ${shown(v)}, expected ${
+          base === "integer" ? "a whole number" : `a ${base}`
+        }${optional ? " or null" : ""}; was the file written by \`heimdall export\`?`,
       );
     }
     if (typeof v === "string" && !REDACTED_FIELDS.has(name)) {
@@ -364,6 +371,16 @@ export function parseMemoryLine(line: string, where: string, now = Date.now()): 
     }
     checkFields(a as Record<string, unknown>, ANCHOR_FIELDS, `${where}, anchor ${i}`, now);
     return pick(a as Record<string, unknown>, ANCHOR_COLUMNS) as unknown as AnchorRow;
+  });
+  // An anchor is stored under (memory, ord): two with one ord cannot both be kept.
+  const ords = new Set<number>();
+  anchors.forEach((a, i) => {
+    if (ords.has(a.ord)) {
+      throw new MemoryInputError(
+        `${where}, anchor ${i}: field "ord" is ${a.ord}, which an earlier anchor of that record has; give each anchor its own ord in the file`,
+      );
+    }
+    ords.add(a.ord);
   });
   const row = pick(v, MEMORY_COLUMNS) as unknown as MemoryRow;
   checkStored({ ...redactRow(row) }, { ...row }, where);
@@ -558,7 +575,7 @@ const NOTE_FIELDS: Record<Exclude<keyof NoteRecord, "paths">, Field> = {
 const NOTE_PATH_FIELDS: Record<string, Field> = {
   path: "string",
   hash: "string?",
-  size: "number?",
+  size: "integer?",
 };
 
 function isNoteLine(line: string): boolean {

@@ -192,6 +192,35 @@ Deno.test("keepMarks() keeps a resolution made here over an open newer copy", ()
   );
 });
 
+Deno.test("importMemories() refuses a fraction where the journal keeps a whole number, and two anchors with one ord, naming the line and field, writing nothing", () =>
+  inJournal((j) => {
+    const header = JSON.stringify(EXPORT_HEADER);
+    const twoAnchors = JSON.parse(line({ id: "m2" }));
+    twoAnchors.anchors.push({ ...twoAnchors.anchors[0], path: "/r/pkg/other.py" });
+    const note = JSON.parse(noteLine("/r/pkg/billing.py"));
+    note.paths[0].size = 10.5;
+    const cases: [string, RegExp][] = [
+      [
+        line({ id: "m2" }, { ord: 0.5 }),
+        /f:3, anchor 0: field "ord" is 0\.5, expected a whole number/,
+      ],
+      [line({ id: "m2" }, { start_line: 1.5 }), /f:3, anchor 0: field "start_line" is 1\.5/],
+      [line({ id: "m2" }, { end_line: 1e300 }), /f:3, anchor 0: field "end_line" is 1e\+300/],
+      [line({ id: "m2", count: 1e20 }), /f:3: field "count" is 100000000000000000000/],
+      [JSON.stringify(twoAnchors), /f:3, anchor 1: field "ord" is 0, which an earlier anchor/],
+      [JSON.stringify(note), /f:3, path 0: field "size" is 10\.5, expected a whole number/],
+    ];
+    for (const [bad, message] of cases) {
+      assert.throws(
+        () => importMemories(j, `${header}\n${line()}\n${bad}\n`, "f"),
+        (e: unknown) => e instanceof MemoryInputError && message.test(e.message),
+        bad,
+      );
+      assert.equal(j.get<{ n: number }>("SELECT count(*) AS n FROM memories")!.n, 0);
+      assert.equal(j.get<{ n: number }>("SELECT count(*) AS n FROM notes")!.n, 0);
+    }
+  }));
+
 Deno.test("importMemories() reads a version 1 export, and refuses a note whose path is not absolute", () =>
   inJournal((j) => {
     const v1 = JSON.stringify({ ...EXPORT_HEADER, version: 1 });
