@@ -270,8 +270,9 @@ export const WHY_HELP = `heimdall why SYMBOL|PATH [--as-of DATE] [--json] [--aut
   specific anchor first: the symbol, what encloses it, its file, its folders),
   then the history (superseded, forgotten, resolved, expired) with who and
   when. --as-of answers as memory stood then (DATE: 2025-01-31, the end of
-  that day UTC, or 2025-01-31T14:00:00Z). Works for code that is gone, through
-  its orphaned memories. Exit 1 when no memory is about it.`;
+  that day UTC, or 2025-01-31T14:00:00Z, the end of that second). Works for
+  code that is gone, through its orphaned memories. Exit 1 when no memory is
+  about it.`;
 
 /** `heimdall why`. */
 export async function whyCmd(args: string[], ctx: Context): Promise<number> {

@@ -16,7 +16,10 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]
  * Parses `text` as an instant in milliseconds: `2025-01-31` (UTC; `edge`
  * says whether a bare date means its first or its last millisecond),
  * `2025-01-31T14:00`, `2025-01-31T14:00:00Z` or with an offset (a date-time
- * without a zone is UTC), or `now`. Throws {@link MemoryInputError} naming
+ * without a zone is UTC; with `edge` "end", one without milliseconds means
+ * the last millisecond of its minute or second, so that `--as-of` a time as
+ * output prints it, to the second, includes what was recorded in that
+ * second), or `now`. Throws {@link MemoryInputError} naming
  * `option` and the value for anything else, including impossible dates and
  * instants outside {@link TIME_RANGE} (what an import accepts).
  */
@@ -37,6 +40,9 @@ export function parseInstant(
   } else if (DATE_TIME.test(t)) {
     const iso = t.replace(" ", "T");
     ms = Date.parse(/(Z|[+-]\d{2}:?\d{2})$/.test(iso) ? iso : `${iso}Z`);
+    if (edge === "end" && !iso.includes(".")) {
+      ms += /T\d{2}:\d{2}:\d{2}/.test(iso) ? 999 : 59_999;
+    }
     if (Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 10) !== iso.slice(0, 10)) {
       // A valid offset may move the UTC day; only reject impossible calendar dates.
       const [y, m, d] = iso.slice(0, 10).split("-").map(Number) as [number, number, number];

@@ -10,6 +10,11 @@ Deno.test("parseInstant() reads dates (start or end of the UTC day), date-times 
     ["2025-01-31T14:00", "start", "2025-01-31T14:00:00.000Z"],
     ["2025-01-31 14:00:05Z", "start", "2025-01-31T14:00:05.000Z"],
     ["2025-01-31T23:30:00-02:00", "start", "2025-02-01T01:30:00.000Z"],
+    // As of a time as `why` prints it (to the second): what was recorded within that second too.
+    ["2025-01-31 14:00:05Z", "end", "2025-01-31T14:00:05.999Z"],
+    ["2025-01-31T14:00", "end", "2025-01-31T14:00:59.999Z"],
+    ["2025-01-31T14:00:05.250Z", "end", "2025-01-31T14:00:05.250Z"],
+    ["2025-01-31T23:30:00-02:00", "end", "2025-02-01T01:30:00.999Z"],
   ];
   for (const [text, edge, iso] of cases) {
     assert.equal(new Date(parseInstant(text, "--as-of", edge)).toISOString(), iso, text);
