@@ -130,3 +130,32 @@ Deno.test("export --out writes a file its owner alone may read, new or replaced"
     assert.match(Deno.readTextFileSync(out), /^\{"type":"heimdall-memory"/);
   }
 });
+
+Deno.test(
+  "export --out refuses the journal and its side files, also through a link, and leaves every memory there",
+  {
+    ignore: Deno.build.os === "windows",
+  },
+  async () => {
+    const { base, repo, home } = await indexedRepo();
+    const r = await cli(
+      home,
+      ["remember", "--kind", "decision", "--about", "src/util.ts", "keep"],
+      {
+        cwd: repo,
+        env: ENV,
+      },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const link = join(base, "backup.jsonl");
+    Deno.symlinkSync(join(home, "journal.db"), link);
+    for (const out of [join(home, "journal.db"), join(home, "journal.db-wal"), link]) {
+      const e = await cli(home, ["export", "--out", out]);
+      assert.equal(e.code, 2, e.stderr);
+      assert.match(e.stderr, /it is Heimdall's own file in .*; pass a file outside it/);
+    }
+    const h = await cli(home, ["history", "src/util.ts"], { cwd: repo });
+    assert.equal(h.code, 0, h.stderr);
+    assert.match(h.stdout, /keep/);
+  },
+);

@@ -1,6 +1,6 @@
 /** `heimdall export` / `heimdall import`: memories as JSON Lines, between machines. */
 import { parseFlags } from "./flags.ts";
-import { openPrivateFile } from "../config/mod.ts";
+import { isHomeEntry, openPrivateFile } from "../config/mod.ts";
 import { dirname, isDirectory, join, resolve } from "../files/mod.ts";
 import { exportMemories, importMemories, NOTE_TYPE } from "../memory/mod.ts";
 import { Journal } from "../store/mod.ts";
@@ -15,13 +15,14 @@ export const EXPORT_HELP = `heimdall export [--out FILE]
   anchors, and every note (\`heimdall insert\`) with its paths, as JSON Lines,
   to FILE or stdout. Lossless: \`heimdall import\` of it into an empty home,
   then export, gives the same bytes. FILE is created readable by its owner
-  only (0600), as it holds private memories too.`;
+  only (0600), as it holds private memories too; it may not be one of
+  Heimdall's own files (the journal, the config) in $HEIMDALL_HOME.`;
 
 /** `heimdall export`. */
 export async function exportCmd(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseFlags(args, { string: ["out"], positionals: false });
   if (positionals.length > 0) throw new UsageError("Unexpected argument; use --out FILE");
-  const out = values.out === undefined ? undefined : exportFile(values.out);
+  const out = values.out === undefined ? undefined : exportFile(values.out, ctx.home.home);
   const j = Journal.open(ctx.home.journal, { readOnly: true });
   try {
     if (out === undefined) {
@@ -59,10 +60,23 @@ export async function exportCmd(args: string[], ctx: Context): Promise<number> {
 /**
  * The file `--out` names, checked before anything is read: a folder, or a
  * file in a folder that is not there, is a path typed wrong (exit 2 with
- * the remedy), not a disk that failed.
+ * the remedy), not a disk that failed; so is a file Heimdall keeps in its
+ * home (the journal, its side files, the config), which the export would
+ * write over.
  */
-function exportFile(typed: string): string {
+function exportFile(typed: string, home: string): string {
   const out = typedPath(typed, "--out");
+  let real = out;
+  try {
+    real = Deno.realPathSync(out);
+  } catch { /* not there yet */ }
+  if (isHomeEntry(home, out) || isHomeEntry(home, real)) {
+    throw new UsageError(
+      `Cannot export to "${out}": it is Heimdall's own file in ${home}, which the export would write over; pass a file outside it, such as --out ${
+        join(dirname(home), "heimdall-export.jsonl")
+      }`,
+    );
+  }
   if (isDirectory(out)) {
     throw new UsageError(
       `Cannot export to "${out}": it is a folder; pass a file, such as --out ${

@@ -14,6 +14,7 @@ export type { HomePaths } from "./home.ts";
 export { type ConfigEnv, loadConfig, saveConfig, updateConfig } from "./config_file.ts";
 export {
   ensurePrivateDir,
+  isHomeEntry,
   openPrivateFile,
   tightenHome,
   tightenPrivate,

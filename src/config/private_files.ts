@@ -122,6 +122,31 @@ const HOME_ENTRY =
   /^(journal\.db|config\.json|writer\.|hookd\.|daemon\.)|^(hints|models|lib|logs|sessions|vectors|ignore|init\.json)(\.|$)/;
 
 /**
+ * Whether `path` is one of Heimdall's own entries at the top of `home` (see
+ * {@link HOME_ENTRY}: the journal and its side files, the config, locks,
+ * hints, models, logs…) or inside one of them, through links on either side:
+ * a file the user must not write over (`export --out ~/.heimdall/journal.db`
+ * would empty the journal it reads). Reads only the two folders' real paths.
+ */
+export function isHomeEntry(home: string, path: string): boolean {
+  const real = (p: string) => {
+    try {
+      return Deno.realPathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  const root = real(home).replace(/\/+$/, "");
+  const parts = path.split("/");
+  // The folder holding `path` may be the home under another name (a link, `..`).
+  const name = parts.pop() ?? "";
+  const full = `${real(parts.join("/") || "/")}/${name}`;
+  if (!full.startsWith(`${root}/`)) return false;
+  const top = full.slice(root.length + 1).split("/")[0] ?? "";
+  return HOME_ENTRY.test(top);
+}
+
+/**
  * Makes a home folder private: when `home` itself (or the folder a link
  * named `home` points to) has group or other bits (a home written by an
  * older version under a 022 umask), removes them from every folder and file
