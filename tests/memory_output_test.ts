@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, tempDir, writeTree } from "./helpers.ts";
+import { cli, MAIN, PERMS, tempDir, writeTree } from "./helpers.ts";
 
 const ENV = { HEIMDALL_AUTHOR: "alice" };
 /** A window title change, a bell and a screen clear: what a hostile text would send a terminal. */
@@ -157,5 +157,46 @@ Deno.test(
     const h = await cli(home, ["history", "src/util.ts"], { cwd: repo });
     assert.equal(h.code, 0, h.stderr);
     assert.match(h.stdout, /keep/);
+  },
+);
+
+Deno.test(
+  "an export that cannot be written whole exits 3 and leaves the earlier export as it was",
+  {
+    ignore: Deno.build.os === "windows",
+  },
+  async () => {
+    const { base, repo, home } = await indexedRepo();
+    for (const word of ["alpha", "beta"]) {
+      const text = `${word} `.repeat(8_000);
+      const r = await cli(home, ["remember", "--kind", "note", "--about", "src/util.ts", text], {
+        cwd: repo,
+        env: ENV,
+      });
+      assert.equal(r.code, 0, r.stderr);
+    }
+    const out = join(base, "backup.jsonl");
+    Deno.writeTextFileSync(out, "the export of yesterday\n");
+    // A file size limit of 64 KiB (the export is about 100 KiB), its signal
+    // ignored so that the write fails as on a full disk.
+    const deno = Deno.execPath();
+    const script = `trap '' XFSZ; ulimit -f 64; exec "$0" run ${
+      PERMS.join(" ")
+    } "$1" export --out "$2"`;
+    const run = await new Deno.Command("bash", {
+      args: ["-c", script, deno, MAIN, out],
+      env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(run.stderr);
+    assert.equal(run.code, 3, stderr);
+    assert.match(stderr, /Cannot write the export to ".*backup\.jsonl"/);
+    assert.equal(Deno.readTextFileSync(out), "the export of yesterday\n");
+    assert.deepEqual([...Deno.readDirSync(base)].map((e) => e.name).sort(), [
+      "backup.jsonl",
+      "home",
+      "repo",
+    ]);
   },
 );

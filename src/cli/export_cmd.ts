@@ -1,11 +1,11 @@
 /** `heimdall export` / `heimdall import`: memories as JSON Lines, between machines. */
 import { parseFlags } from "./flags.ts";
 import { isHomeEntry, openPrivateFile } from "../config/mod.ts";
-import { dirname, isDirectory, join, resolve } from "../files/mod.ts";
+import { basename, dirname, isDirectory, join, resolve } from "../files/mod.ts";
 import { exportMemories, importMemories, NOTE_TYPE } from "../memory/mod.ts";
 import { Journal } from "../store/mod.ts";
 import type { Context } from "./context.ts";
-import { UsageError } from "../errors/mod.ts";
+import { EnvironmentError, UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 import { plural } from "../present/fmt.ts";
 import { typedPath } from "./path_arg.ts";
@@ -28,23 +28,11 @@ export async function exportCmd(args: string[], ctx: Context): Promise<number> {
     if (out === undefined) {
       for (const line of exportMemories(j)) ctx.out(line);
     } else {
-      // Every memory, private ones too: the file is the user's alone (0600), as the journal is.
-      const file = await openPrivateFile(out, {
-        write: true,
-        create: true,
-        truncate: true,
-      });
-      const enc = new TextEncoder();
       const count = { memories: -1, notes: 0 }; // the header is no memory
-      try {
-        for (const line of exportMemories(j)) {
-          await file.write(enc.encode(line + "\n"));
-          if (line.startsWith(`{"type":"${NOTE_TYPE}"`)) count.notes++;
-          else count.memories++;
-        }
-      } finally {
-        file.close();
-      }
+      await writeExport(out, (line) => {
+        if (line.startsWith(`{"type":"${NOTE_TYPE}"`)) count.notes++;
+        else count.memories++;
+      }, exportMemories(j));
       ctx.err(
         `exported ${plural(count.memories, "memory", "memories")} and ${
           plural(count.notes, "note")
@@ -55,6 +43,70 @@ export async function exportCmd(args: string[], ctx: Context): Promise<number> {
     j.close();
   }
   return EXIT.ok;
+}
+
+/**
+ * Writes `lines` to `out`, created readable by its owner only (0600): every
+ * memory, private ones too, goes there, and the journal is the user's alone.
+ * A regular file (new, or replaced: an earlier export) is written beside it
+ * under a temporary name and renamed over it once complete, so an export
+ * that fails half-way (disk full, a damaged journal) leaves the earlier
+ * file as it was, never a truncated one that would import as if whole. A
+ * device or pipe (`/dev/stdout`) is written directly.
+ */
+async function writeExport(
+  out: string,
+  seen: (line: string) => void,
+  lines: Iterable<string>,
+): Promise<void> {
+  let target = out;
+  try {
+    const st = Deno.statSync(out);
+    if (!st.isFile) return await writeLines(out, out, seen, lines);
+    target = Deno.realPathSync(out); // a link's file is replaced, not the link
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+  const tmp = join(dirname(target), `.${basename(target)}.${Deno.pid}.tmp`);
+  try {
+    await writeLines(tmp, out, seen, lines);
+    await Deno.rename(tmp, target);
+  } catch (e) {
+    await Deno.remove(tmp).catch(() => {});
+    throw e;
+  }
+}
+
+/**
+ * Writes each line to `path` in full (a write may take fewer bytes than it
+ * is given: at a size limit, on a full disk). A failed write is the
+ * environment's (exit 3), named by `out`, the file the user asked for.
+ */
+async function writeLines(
+  path: string,
+  out: string,
+  seen: (line: string) => void,
+  lines: Iterable<string>,
+): Promise<void> {
+  const file = await openPrivateFile(path, { write: true, create: true, truncate: true });
+  const enc = new TextEncoder();
+  try {
+    for (const line of lines) {
+      const bytes = enc.encode(line + "\n");
+      try {
+        for (let off = 0; off < bytes.length;) off += await file.write(bytes.subarray(off));
+      } catch (e) {
+        throw new EnvironmentError(
+          `Cannot write the export to "${out}": ${
+            (e as Error).message
+          }; free some space or pass --out a file on another disk`,
+        );
+      }
+      seen(line);
+    }
+  } finally {
+    file.close();
+  }
 }
 
 /**
