@@ -520,6 +520,56 @@ Deno.test("the same failure recorded by several processes at once is counted on 
   }
 });
 
+Deno.test("memory follows a method renamed whose body still calls what it wraps by the old name (real files, CLI reconcile)", async () => {
+  const base = tempDir();
+  const repo = join(base, "repo");
+  const home = join(base, "home");
+  const door = `import type { Lock } from "./lock.ts";
+
+export class Door {
+  constructor(private lock: Lock) {}
+
+  open(): boolean {
+    return this.lock.open();
+  }
+
+  close(): void {
+    this.lock.close();
+  }
+}
+`;
+  writeTree(repo, {
+    "src/lock.ts": "export interface Lock {\n  open(): boolean;\n  close(): void;\n}\n",
+    "src/door.ts": door,
+  });
+  try {
+    let r = await cli(home, ["index", repo]);
+    assert.equal(r.code, 0, r.stderr);
+    r = await cli(home, ["remember", "--kind", "decision", "--about", "Door.open", "Never retry"], {
+      cwd: repo,
+      env: ENV,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    // Only the method's own name changes: it still calls the lock's open().
+    Deno.writeTextFileSync(
+      join(repo, "src/door.ts"),
+      door.replace("  open(): boolean {", "  unlock(): boolean {"),
+    );
+    r = await cli(home, ["reconcile", "src"], { cwd: repo, env: ENV });
+    assert.equal(r.code, 0, r.stderr);
+    r = await cli(home, ["why", "Door.unlock", "--json"], { cwd: repo, env: ENV });
+    assert.equal(r.code, 0, r.stderr);
+    const w = JSON.parse(r.stdout);
+    assert.deepEqual(w.current.map((m: Memory) => m.text), ["Never retry"]);
+    assert.deepEqual(
+      w.current[0].anchors.map((a: Memory["anchors"][0]) => [a.state, a.symbol]),
+      [["moved", "Door.unlock"]],
+    );
+  } finally {
+    removeTree(base);
+  }
+});
+
 Deno.test("memory follows a renamed and a moved symbol, and an orphaned one stays answerable (real files, CLI reconcile)", async () => {
   const { repo, home } = await indexedRepo();
   const run = async (args: string[]) => {

@@ -292,6 +292,7 @@ function followSymbol(j: Journal, a: AnchorRow, searchFile: boolean): NodeFacts 
   }
   if (a.shape === null) return undefined;
   const sameKind = inFile.filter((n) => n.kind === a.symbol_kind);
-  const shapes = fileShapes(a.path, file.hash, sameKind);
+  // A renamed body may still say the old name (a wrapper calling what it wraps).
+  const shapes = fileShapes(a.path, file.hash, sameKind.map((n) => ({ ...n, also: a.name })));
   return one(sameKind.filter((_, i) => shapes[i] === a.shape));
 }

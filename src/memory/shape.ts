@@ -10,6 +10,14 @@ export interface ShapeTarget {
   name: string;
   start_line: number | null;
   end_line: number | null;
+  /**
+   * Another name blanked as its own: the name a lost symbol had, when this
+   * one is a candidate for it renamed. Its old shape blanked every
+   * occurrence of the old name, so a body that still says it where it
+   * meant something else (a wrapper's `this.inner.open()` in a method
+   * `open` renamed `unlock`) is the same body.
+   */
+  also?: string;
 }
 
 function escapeRegExp(s: string): string {
@@ -18,15 +26,16 @@ function escapeRegExp(s: string): string {
 
 /**
  * The shape of `target` in `text` (pure): its lines, every whole-word
- * occurrence of its name replaced by one marker, runs of whitespace collapsed;
+ * occurrence of its name (and of `also`) replaced by one marker, runs of whitespace collapsed;
  * 16 hex chars of a sha1. Null without a line range.
  */
 export function shapeOf(text: string, target: ShapeTarget): string | null {
   if (target.start_line === null || target.end_line === null || target.name === "") return null;
   const lines = text.split("\n").slice(target.start_line - 1, target.end_line).join("\n");
+  const names = [target.name, ...(target.also ? [target.also] : [])].map(escapeRegExp);
   const blanked = lines
     .replace(
-      new RegExp(`(?<![\\p{L}\\p{N}_$])${escapeRegExp(target.name)}(?![\\p{L}\\p{N}_$])`, "gu"),
+      new RegExp(`(?<![\\p{L}\\p{N}_$])(?:${names.join("|")})(?![\\p{L}\\p{N}_$])`, "gu"),
       "\u0000",
     )
     .replace(/\s+/g, " ")
