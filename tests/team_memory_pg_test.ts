@@ -524,6 +524,43 @@ Deno.test({ name: "team memory on PostgreSQL", ignore: noPostgres() }, async (t)
     );
 
     await step(
+      "a copy forgotten here while disconnected stays forgotten when its row in the store changes later",
+      async (url, a, b) => {
+        const failed = await heimdallJson<Attempted>(b.home, [
+          "attempt",
+          "--about",
+          "store",
+          "--failed",
+          "--tests",
+          "store_test",
+          "store throws on a flaky disk",
+        ], bob(b));
+        const id = failed.memory.id;
+        await heimdallJson<WhyJson>(a.home, ["why", "store"], alice(a));
+        assert.equal((await heimdall(a.home, ["team", "disconnect"])).code, 0);
+        const off = await heimdall(a.home, ["forget", id], alice(a));
+        assert.equal(off.code, 0, off.stderr);
+        assert.equal((await heimdall(a.home, ["team", "connect", url])).code, 0);
+        // Bob's failure repeats: the store's row changes (its count), and A pulls it.
+        const again = await heimdallJson<Attempted>(b.home, [
+          "attempt",
+          "--about",
+          "store",
+          "--failed",
+          "--tests",
+          "store_test",
+          "store throws on a flaky disk again",
+        ], bob(b));
+        assert.equal(again.repeated, true);
+        const w = await heimdallJson<WhyJson>(a.home, ["why", "store"], alice(a));
+        assert.deepEqual(w.current.map((x) => x.id), []);
+        const copy = w.history.find((x) => x.id === id)!;
+        assert.notEqual(copy.forgotten_at, null);
+        assert.equal(copy.count, 2);
+      },
+    );
+
+    await step(
       "with the store unreachable, reads answer from the copies with a warning and shared writes exit 3",
       async (_url, a, b) => {
         const d = await heimdallJson<Remembered>(a.home, [

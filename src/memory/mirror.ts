@@ -16,6 +16,7 @@ import {
   replaceMemory,
 } from "./records.ts";
 import { syncSearch } from "./searchable.ts";
+import { keepMarks } from "./transfer.ts";
 import type { AnchorRow, MemoryRow } from "./types.ts";
 
 /** The ids among `ids` that are copies of rows of team store `store` (null: of any store). */
@@ -66,7 +67,9 @@ export interface StoreCopy {
  * `store` at its revision. A row new here gets the anchors `anchorsOf`
  * returns for it (placed on this machine's code by the caller); a row
  * already here takes the store's columns and keeps its anchors, which this
- * machine re-anchors as its own code moves; a copy already here at the same
+ * machine re-anchors as its own code moves, and the marks made here that the
+ * store's lacks (forgotten, superseded, resolved while disconnected: see
+ * {@link keepMarks}); a copy already here at the same
  * or a later revision of that store is left as it is (two pulls running at
  * once never step a row back). Search entries follow. Never deletes. Runs in
  * the caller's transaction when there is one, else in its own.
@@ -92,9 +95,13 @@ export function mirrorMemories(
         insertMemory(j, row);
         insertAnchors(j, row.id, anchorsOf(row.id));
         report.added.push(row.id);
-      } else if (MEMORY_COLUMNS.some((c) => local[c] !== row[c])) {
-        replaceMemory(j, row);
-        report.updated.push(row.id);
+      } else {
+        // A mark made here (a forget while disconnected) is never taken back by a later copy.
+        const kept = keepMarks(local, row);
+        if (MEMORY_COLUMNS.some((c) => local[c] !== kept[c])) {
+          replaceMemory(j, kept);
+          report.updated.push(row.id);
+        }
       }
       j.run(
         `INSERT INTO memory_shared (memory_id, store, rev) VALUES (?, ?, ?)
