@@ -324,7 +324,7 @@ export function taskCmd(args: string[], ctx: Context): Promise<number> {
         if (values.json) ctx.out(json(moved));
         else {
           ctx.out(
-            `handed task ${taskLabel(moved.task)} to ${p(values.to)} with ${
+            `handed task ${taskLabel(moved.task)} to ${p(moved.task.owner)} with ${
               plural(moved.claimsMoved, "active claim")
             }; they pick it up with \`heimdall task resume ${id}\``,
           );

@@ -338,14 +338,17 @@ export async function currentTask(team: Team): Promise<Task | null> {
   return (await team.store.currentTask(team.who)) ?? null;
 }
 
-/** Hands a task and its active claims to `to`, with an optional note for them. */
+/**
+ * Hands a task and its active claims to `to` (trimmed, as a developer's own
+ * name is), with an optional note for them.
+ */
 export function handoff(
   team: Team,
   id: string,
   to: string,
   note: string | null = null,
 ): Promise<TaskMove> {
-  return team.store.handoff(team.who, id, to, note);
+  return team.store.handoff(team.who, id, to.trim(), note);
 }
 
 /** A task picked up: its claims, history and memories. */

@@ -31,9 +31,15 @@ function existing(task: Task | undefined, id: string): Task {
   return task;
 }
 
+/** The longest name a hand-off takes (what memory keeps of an author). */
+const MAX_PERSON = 4_096;
+
 /**
  * Hand-off: only the owner hands a task on, to someone else. The new owner
- * has no agent or session until they resume it.
+ * has no agent or session until they resume it. The name is taken trimmed,
+ * as a developer's own name is (`$HEIMDALL_AUTHOR`, git's `user.name`), so
+ * that `--to " bob"` reaches bob; a name with a line break or another
+ * control character, or longer than 4,096 characters, names no one.
  */
 export function planHandoff(task: Task | undefined, id: string, who: Actor, to: string): Ownership {
   const t = existing(task, id);
@@ -43,8 +49,18 @@ export function planHandoff(task: Task | undefined, id: string, who: Actor, to: 
       id,
     );
   }
-  if (to.trim() === "") {
+  to = to.trim();
+  if (to === "") {
     throw new TaskStateError(`Hand-off of "${id}" names nobody; pass --to PERSON`, id);
+  }
+  // deno-lint-ignore no-control-regex
+  if (/[\x00-\x1f\x7f]/.test(to) || to.length > MAX_PERSON) {
+    throw new TaskStateError(
+      `Hand-off of "${id}" to ${
+        JSON.stringify(to.length > 80 ? `${to.slice(0, 77)}...` : to)
+      }: a person's name is one line of at most ${MAX_PERSON} characters; pass --to with their name as HEIMDALL_AUTHOR or git's user.name gives it`,
+      id,
+    );
   }
   if (to === who.developer) {
     throw new TaskStateError(`Task "${id}" is already ${to}'s; hand it to someone else`, id);

@@ -33,6 +33,16 @@ Deno.test("planHandoff() lets only the owner hand a task to someone else", () =>
   refused(() => planHandoff(undefined, "t9", me("dave"), "erin"), /No task "t9"/);
 });
 
+Deno.test("planHandoff() hands to the name trimmed, as a developer's own name is, and refuses one that is not one line", () => {
+  assert.equal(planHandoff(task("dave"), "t1", me("dave"), "  erin\n").owner, "erin");
+  refused(() => planHandoff(task("dave"), "t1", me("dave"), " dave "), /already dave's/);
+  refused(
+    () => planHandoff(task("dave"), "t1", me("dave"), "erin\nmallory"),
+    /^Hand-off of "t1" to "erin\\nmallory": a person's name is one line/,
+  );
+  refused(() => planHandoff(task("dave"), "t1", me("dave"), "e".repeat(5_000)), /at most 4096/);
+});
+
 Deno.test("planResume() gives the task to its owner, or to anyone who says take", () => {
   assert.deepEqual(planResume(task("erin", "handed_off"), "t1", me("erin", "s2"), false), {
     owner: "erin",

@@ -18,7 +18,7 @@ export const handoffTool: ToolDef = {
   async run(a, ctx) {
     const r = await ctx.withTeam((team) => handoff(team, a.task_id, a.to, a.note ?? null));
     return {
-      text: `Task ${r.task.id} handed to ${a.to} with ${r.claimsMoved} claim(s)`,
+      text: `Task ${r.task.id} handed to ${r.task.owner} with ${r.claimsMoved} claim(s)`,
       structured: r as unknown as Record<string, unknown>,
     };
   },
