@@ -570,6 +570,29 @@ export class Door {
   }
 });
 
+Deno.test("a file's memory follows it when the move is reconciled in two passes, the old path first (real files, CLI reconcile)", async () => {
+  const { repo, home } = await indexedRepo();
+  let r = await cli(home, ["remember", "--kind", "decision", "--about", "src/util.ts", "Pure"], {
+    cwd: repo,
+    env: ENV,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  Deno.renameSync(join(repo, "src/util.ts"), join(repo, "src/helpers.ts"));
+  // One hint for each path, each its own pass (as two daemon passes would take them).
+  for (const path of ["src/util.ts", "src/helpers.ts"]) {
+    r = await cli(home, ["reconcile", path], { cwd: repo, env: ENV });
+    assert.equal(r.code, 0, r.stderr);
+  }
+  r = await cli(home, ["why", "src/helpers.ts", "--json"], { cwd: repo, env: ENV });
+  assert.equal(r.code, 0, r.stderr);
+  const w = JSON.parse(r.stdout);
+  assert.deepEqual(w.current.map((m: Memory) => m.text), ["Pure"]);
+  assert.deepEqual(
+    w.current[0].anchors.map((a: Memory["anchors"][0]) => [a.state, a.path, a.moved_from]),
+    [["moved", `${repo}/src/helpers.ts`, `${repo}/src/util.ts`]],
+  );
+});
+
 Deno.test("memory follows a renamed and a moved symbol, and an orphaned one stays answerable (real files, CLI reconcile)", async () => {
   const { repo, home } = await indexedRepo();
   const run = async (args: string[]) => {

@@ -170,9 +170,10 @@ export function reanchorMemories(j: Journal, now = Date.now()): ReanchorReport {
       }
       continue;
     }
-    // An orphaned file anchor waits for its path to come back; only a fresh
-    // loss searches for the same bytes elsewhere (a scan of `paths`).
-    if (a.state === "orphaned" || !covered(a.path)) continue;
+    if (!covered(a.path)) continue;
+    // The same bytes elsewhere (an indexed look-up), also for an anchor
+    // orphaned already: a move whose old path was reconciled before its new
+    // one (a hint for each, two daemon passes) is found once the new one is.
     const twins = a.struct_hash === null ? [] : j.all<{ path: string }>(
       "SELECT path FROM paths WHERE hash = ? LIMIT 2",
       a.struct_hash,
@@ -188,7 +189,7 @@ export function reanchorMemories(j: Journal, now = Date.now()): ReanchorReport {
         state_at: now,
       }, true);
       report.moved++;
-    } else {
+    } else if (a.state !== "orphaned") {
       push(a.memory_id, a.ord, { state: "orphaned", state_at: now }, true);
       report.orphaned++;
     }
