@@ -404,3 +404,27 @@ Deno.test("conflicts reach a C++ method through its declaration: a claim on the 
   // The header's declaration is the same method as the definition asked about.
   assert.deepEqual(await relation("cpp/w.h", "Widget::open"), [["same", 0, ["cpp/w.h"]]]);
 });
+
+Deno.test("task start refuses a text longer than a line can say, and a hand-off takes a name trimmed", async () => {
+  using m = await machine();
+  const long = await heimdall(m.home, ["task", "start", "log ".repeat(200)], {
+    author: "ada",
+    cwd: m.repo,
+  });
+  assert.equal(long.code, 2, long.stderr);
+  assert.match(long.stderr, /Task text too long: 799 characters, at most 500/);
+  const none = await heimdall(m.home, ["task", "list", "--json"], { author: "ada", cwd: m.repo });
+  assert.equal(none.code, 1, none.stderr);
+
+  const task = await heimdallJson<Task>(m.home, ["task", "start", "tidy the router"], {
+    author: "ada",
+    cwd: m.repo,
+  });
+  const h = await heimdall(m.home, ["task", "handoff", task.id, "--to", " bob "], {
+    author: "ada",
+    cwd: m.repo,
+  });
+  assert.equal(h.code, 0, h.stderr);
+  const r = await heimdall(m.home, ["task", "resume", task.id], { author: "bob", cwd: m.repo });
+  assert.equal(r.code, 0, r.stderr);
+});

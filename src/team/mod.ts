@@ -27,7 +27,7 @@ import { LocalTeamStore } from "./local_store.ts";
 import { type LinkedMemory, taskMemories } from "./memory_link.ts";
 import { openPgTeamStore, PgTeamStore } from "./pg_store.ts";
 import { type LocalSymbol, RepoResolver, symbolsById } from "./symbol_key.ts";
-import { isMine, TaskStateError } from "./task_rules.ts";
+import { isMine, TaskStateError, taskText } from "./task_rules.ts";
 import { TeamStoreError } from "./team_url.ts";
 import { resolveTarget, type Target, TargetError } from "./targets.ts";
 import { resolve } from "../files/mod.ts";
@@ -42,7 +42,7 @@ export type { LinkedMemory } from "./memory_link.ts";
 export type { Target } from "./targets.ts";
 export { HOP_DECAY, rankPeople, WHO_KNOWS_WEIGHTS } from "./who_knows.ts";
 export { CLAIM_TTL_RANGE, currentActor, formatDuration, parseDuration } from "./identity.ts";
-export { isMine, TaskStateError } from "./task_rules.ts";
+export { isMine, MAX_TASK_TEXT, TaskStateError } from "./task_rules.ts";
 export { TargetError } from "./targets.ts";
 export { parseTeamUrl, redactUrl, TeamStoreError, TeamUrlError } from "./team_url.ts";
 export { findConflicts } from "./conflicts.ts";
@@ -328,9 +328,12 @@ export async function conflictsAt(
   return report;
 }
 
-/** Starts a task owned by the actor; it becomes their current task. */
+/**
+ * Starts a task owned by the actor; it becomes their current task. Throws a
+ * UsageError for text that is empty or over {@link MAX_TASK_TEXT} characters.
+ */
 export function startTask(team: Team, text: string): Promise<Task> {
-  return team.store.startTask(team.who, text);
+  return team.store.startTask(team.who, taskText(text));
 }
 
 /** The actor's current task: the open one they started or resumed last in this session. */

@@ -31,6 +31,28 @@ function existing(task: Task | undefined, id: string): Task {
   return task;
 }
 
+/**
+ * The longest task text: a task is said in a line (`task list`, every claim
+ * and conflict warning naming it, and the session start of whoever owns it
+ * repeat it), so a pasted log is refused, not repeated everywhere.
+ */
+export const MAX_TASK_TEXT = 500;
+
+/**
+ * The text a task starts with, trimmed; throws a UsageError when it is empty
+ * or longer than {@link MAX_TASK_TEXT} characters, naming the length.
+ */
+export function taskText(text: string): string {
+  const t = text.trim();
+  if (t === "") throw new UsageError('Usage: heimdall task start "what you are doing"');
+  if (t.length > MAX_TASK_TEXT) {
+    throw new UsageError(
+      `Task text too long: ${t.length} characters, at most ${MAX_TASK_TEXT}; say what you are doing in a line, and put the details in a note (\`heimdall remember --kind note --task ID\`)`,
+    );
+  }
+  return t;
+}
+
 /** The longest name a hand-off takes (what memory keeps of an author). */
 const MAX_PERSON = 4_096;
 

@@ -5,7 +5,14 @@
  */
 import { z } from "zod";
 import { UsageError } from "../../errors/mod.ts";
-import { currentTask, release, resume, startTask, type Task } from "../../team/mod.ts";
+import {
+  currentTask,
+  MAX_TASK_TEXT,
+  release,
+  resume,
+  startTask,
+  type Task,
+} from "../../team/mod.ts";
 import { printable } from "../../present/printable.ts";
 import { LOOKUP, type ToolDef, WRITES, WRITES_IDEMPOTENT } from "../tool.ts";
 
@@ -18,7 +25,9 @@ export const startTaskTool: ToolDef = {
   description:
     "Starts a task you own and makes it your current one: the claims you take and the attempts, decisions " +
     "and notes you record belong to it, and move with it when you hand it over.",
-  input: { text: z.string().trim().min(1).max(500).describe("What you are doing, in one line") },
+  input: {
+    text: z.string().trim().min(1).max(MAX_TASK_TEXT).describe("What you are doing, in one line"),
+  },
   annotations: WRITES,
   async run(a, ctx) {
     const task = await ctx.withTeam((team) => startTask(team, a.text));
