@@ -593,6 +593,25 @@ Deno.test("a file's memory follows it when the move is reconciled in two passes,
   );
 });
 
+Deno.test("a new decision leaves a back-filled one whose valid time ended before as history, not superseded (CLI)", async () => {
+  const { repo, home } = await indexedRepo();
+  const run = async (args: string[]) => {
+    const r = await cli(home, args, { cwd: repo, env: ENV });
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout;
+  };
+  const about = ["--kind", "decision", "--about", "formatBytes"];
+  await run(["remember", ...about, "--valid-from", "2020-01-01", "--valid-to", "2021-01-01", "KB"]);
+  await run(["remember", ...about, "--valid-from", "2024-01-01", "Bytes"]);
+  const out = await run(["remember", ...about, "--json", "KiB"]);
+  const rows = JSON.parse(await run(["history", "formatBytes", "--json"])).memories as Memory[];
+  const byText = (t: string) => rows.find((m) => m.text === t)!;
+  // Only the decision in force when KiB begins is replaced; the one of 2020 was history already.
+  assert.deepEqual(JSON.parse(out).superseded, [byText("Bytes").id]);
+  assert.equal(byText("KB").superseded_at, null);
+  assert.equal(byText("Bytes").superseded_by, byText("KiB").id);
+});
+
 Deno.test("memory follows a renamed and a moved symbol, and an orphaned one stays answerable (real files, CLI reconcile)", async () => {
   const { repo, home } = await indexedRepo();
   const run = async (args: string[]) => {

@@ -524,6 +524,32 @@ Deno.test({ name: "team memory on PostgreSQL", ignore: noPostgres() }, async (t)
     );
 
     await step(
+      "a shared decision leaves one whose valid time ended before it as history, here and in the store",
+      async (url, a, b) => {
+        const about = ["remember", "--kind", "decision", "--about", "route"];
+        const old = await heimdallJson<Remembered>(a.home, [
+          ...about,
+          "--valid-from",
+          "2020-01-01",
+          "--valid-to",
+          "2021-01-01",
+          "route retried in 2020",
+        ], alice(a));
+        const now = await heimdallJson<Remembered>(
+          b.home,
+          [...about, "route never retries"],
+          bob(b),
+        );
+        assert.deepEqual(now.superseded, []);
+        const rows = await sql<{ superseded_by: string | null }>(
+          url,
+          `SELECT superseded_by FROM heimdall.memories WHERE id = '${old.memory.id}'`,
+        );
+        assert.deepEqual(rows, [{ superseded_by: null }]);
+      },
+    );
+
+    await step(
       "a copy forgotten here while disconnected stays forgotten when its row in the store changes later",
       async (url, a, b) => {
         const failed = await heimdallJson<Attempted>(b.home, [

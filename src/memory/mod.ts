@@ -28,6 +28,7 @@ export {
   remember,
   type RememberInput,
   type RememberResult,
+  validSince,
   visibleTo,
   writeRemembered,
 } from "./remember.ts";

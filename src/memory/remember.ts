@@ -368,6 +368,16 @@ export function prepareRemember(j: Journal, input: RememberInput): PreparedMemor
   };
 }
 
+/**
+ * Whether `m` is still valid at or after instant `from` (pure): a memory a
+ * new one valid from `from` may replace on its own. One whose valid time
+ * ended before (back-filled history: "in 2020 we used X") says nothing the
+ * new one contradicts, and stays as it was.
+ */
+export function validSince(m: Pick<MemoryRow, "valid_to">, from: number): boolean {
+  return m.valid_to === null || m.valid_to > from;
+}
+
 /** Whether a memory valid from `from` until `to` (null: still) holds at instant `t` (pure). */
 function inForce(from: number, to: number | null, t: number): boolean {
   return from <= t && (to === null || to > t);
@@ -389,8 +399,9 @@ export function notCurrent(
  * A decision, convention or fact supersedes the current one of the same kind
  * on exactly the same anchors (unless `keep`, or unless its valid time does
  * not hold when it is recorded: back-filled history, or a rule that starts
- * later, goes alongside; a private one replaces only its author's private
- * ones), and any named in `supersedes`:
+ * later, goes alongside; one whose valid time ended before this one's
+ * begins is history and stays as it was; a private one replaces only its
+ * author's private ones), and any named in `supersedes`:
  * the old row stays, marked with when and by what. Secrets in the text,
  * author and task are redacted. With `replaceable`, only the memories it
  * accepts are superseded automatically (a team store's orchestration keeps
@@ -445,7 +456,8 @@ export function writeRemembered(
           p.anchors,
           // A private memory is its author's aside: it replaces only their own private ones.
           (m) =>
-            m.kind === p.kind && replaceable(m) && (p.scope !== "private" || m.scope === "private"),
+            m.kind === p.kind && replaceable(m) && validSince(m, p.validFrom ?? p.now) &&
+            (p.scope !== "private" || m.scope === "private"),
           p.author,
         )
       ) {

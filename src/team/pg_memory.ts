@@ -106,10 +106,13 @@ export function storeRemember(
     if (w.supersede) {
       for (
         const r of await store.query<{ id: string }>(
+          // One whose valid time ended before the new one's begins is history: it stays.
           `SELECT id FROM heimdall.memories
            WHERE anchor_set = $1 AND kind = $2 AND superseded_at IS NULL AND forgotten_at IS NULL
+             AND (valid_to IS NULL
+               OR valid_to > coalesce(to_timestamp($3::float8 / 1000), $4::timestamptz))
            ORDER BY id FOR UPDATE`,
-          [set, w.kind],
+          [set, w.kind, w.validFrom, t],
         )
       ) replaced.add(r.id);
     }

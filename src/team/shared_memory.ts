@@ -31,6 +31,7 @@ import {
   type RememberResult,
   resolveFailures,
   sharedIn,
+  validSince,
 } from "../memory/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import type { TeamContext } from "./mod.ts";
@@ -162,7 +163,7 @@ export class SharedMemory {
       const same = currentOnSameAnchors(
         j,
         p.anchors,
-        (m) => m.kind === p.kind && m.id !== id,
+        (m) => m.kind === p.kind && m.id !== id && validSince(m, row.valid_from),
         p.author,
       );
       const copies = sharedIn(j, null, same.map((m) => m.id));
