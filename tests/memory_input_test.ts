@@ -337,3 +337,33 @@ Deno.test("an --about longer than an import accepts is refused, though it names 
   }
   assert.equal(count(home, "SELECT count(*) AS n FROM memories"), 0);
 });
+
+Deno.test("a symbol in a file not indexed yet, or changed since, is refused with the reconcile that catches up, not a spelling hint", async () => {
+  const { repo, home } = await indexedRepo();
+  writeTree(repo, {
+    "src/fresh.ts": "export function fresh(): number {\n  return 1;\n}\n",
+    "src/util.ts": "export function formatBytes(n: number) {\n  return n;\n}\n\n" +
+      "export function parseBytes(s: string) {\n  return +s;\n}\n",
+  });
+  const cases: [string[], RegExp][] = [
+    [
+      ["remember", "--kind", "note", "--about", "src/fresh.ts:fresh", "new"],
+      /^heimdall remember: No symbol "src\/fresh\.ts:fresh" in the index: src\/fresh\.ts is not indexed yet; run `heimdall reconcile src\/fresh\.ts`/,
+    ],
+    [
+      ["why", "src/util.ts:parseBytes"],
+      /^heimdall why: No symbol "src\/util\.ts:parseBytes" in the index: src\/util\.ts changed since it was indexed; run `heimdall reconcile src\/util\.ts`/,
+    ],
+  ];
+  for (const [args, message] of cases) {
+    const r = await cli(home, args, { cwd: repo, env: ENV });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, message);
+    assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+  }
+  assert.equal(count(home, "SELECT count(*) AS n FROM memories"), 0);
+  // The remedy works.
+  assert.equal((await cli(home, ["reconcile", "src"], { cwd: repo })).code, 0);
+  const r = await cli(home, cases[0]![0], { cwd: repo, env: ENV });
+  assert.equal(r.code, 0, r.stderr);
+});

@@ -10,7 +10,8 @@ import {
   type SymbolRef,
   symbolRef,
 } from "../search/mod.ts";
-import { basename, exists, resolve } from "../files/mod.ts";
+import { basename, contentHash, exists, resolve } from "../files/mod.ts";
+import { shellQuote } from "../present/shell.ts";
 import { getPath, type Journal, listRoots, rootFor } from "../store/mod.ts";
 import { fileShapes } from "./shape.ts";
 import type { AnchorRow } from "./types.ts";
@@ -102,7 +103,7 @@ export function resolveAbout(j: Journal, text: string, cwd: string): About {
     return { target: "file", path, hash: getPath(j, path)?.hash ?? null, root };
   }
   const candidates = symbolsNamed(j, text, cwd);
-  if (candidates.length === 0) throw nothingNamed(text, cwd);
+  if (candidates.length === 0) throw nothingNamed(text, cwd, j);
   if (candidates.length !== 1) throw new SymbolLookupError(text, candidates);
   const node = nodeFacts(j, candidates[0]!.id)!;
   return { target: "symbol", node, root: rootFor(roots, node.path)?.path ?? null };
@@ -112,19 +113,49 @@ export function resolveAbout(j: Journal, text: string, cwd: string): About {
  * The error for `text` naming no symbol: a {@link SymbolLookupError} with no
  * candidates, whose message also says, when `text` reads like a path (it has
  * a `/`) and its file is not on disk, that no such file or folder exists
- * where it was looked for.
+ * where it was looked for; and, with `j`, when `text` is `path:name` and
+ * that file under an indexed root is not indexed yet or has changed since
+ * (a function written a moment ago, no daemon running), that it is, with
+ * the command that catches up (reads and hashes that one file).
  */
-export function nothingNamed(text: string, cwd: string): SymbolLookupError {
+export function nothingNamed(text: string, cwd: string, j?: Journal): SymbolLookupError {
   const e = new SymbolLookupError(text, []);
-  const file = text.includes(":") && !text.includes("::")
-    ? text.slice(0, text.lastIndexOf(":"))
-    : text;
-  if (file.includes("/") && !exists(resolve(cwd, file))) {
-    e.message = `No file or folder "${
-      resolve(cwd, file)
-    }", and no symbol "${text}" in the index; check the spelling (a path is relative to ${cwd}), or \`heimdall symbols PATH\` to list a file's symbols`;
+  const colon = text.includes(":") && !text.includes("::");
+  const file = colon ? text.slice(0, text.lastIndexOf(":")) : text;
+  const abs = resolve(cwd, file);
+  if (file.includes("/") && !exists(abs)) {
+    e.message =
+      `No file or folder "${abs}", and no symbol "${text}" in the index; check the spelling (a path is relative to ${cwd}), or \`heimdall symbols PATH\` to list a file's symbols`;
+  } else if (colon && j) {
+    const behind = indexBehind(j, realPath(abs));
+    if (behind) {
+      e.message = `No symbol "${text}" in the index: ${file} ${behind}; run \`heimdall reconcile ${
+        shellQuote(file)
+      }\` (or keep \`heimdall daemon\` running), then retry`;
+    }
   }
   return e;
+}
+
+/**
+ * Why the index may not know the symbols of file `path` yet: "is not
+ * indexed yet" or "changed since it was indexed", for a file under an
+ * indexed root; undefined when its row holds its bytes, or it is no file
+ * of a root.
+ */
+function indexBehind(j: Journal, path: string): string | undefined {
+  if (!rootFor(listRoots(j), path)) return undefined;
+  let bytes: Uint8Array;
+  try {
+    bytes = Deno.readFileSync(path);
+  } catch {
+    return undefined; // a folder, or unreadable: nothing a reconcile would change
+  }
+  const row = getPath(j, path);
+  if (!row) return "is not indexed yet";
+  return row.hash !== null && row.hash !== contentHash(bytes)
+    ? "changed since it was indexed"
+    : undefined;
 }
 
 /** `abs` with its links resolved, or `abs` itself when it cannot be (gone, unreadable). */

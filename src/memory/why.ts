@@ -103,7 +103,7 @@ export function resolveTarget(
     };
   }
   const gone = reachGone(j, text, abs, cwd);
-  if (gone.reach.size === 0) throw nothingNamed(text, cwd);
+  if (gone.reach.size === 0) throw nothingNamed(text, cwd, j);
   return { target: { type: "gone", label: text, path: gone.path }, reach: gone.reach };
 }
 
