@@ -216,7 +216,10 @@ Deno.test("insert refuses what an import would refuse; a note at every limit exp
     assert.match(r.stderr, message);
     assert.equal(count(home, "SELECT count(*) AS n FROM notes"), 0);
   }
-  const many = Array.from({ length: 257 }, () => ["--path", "src/util.ts"]).flat();
+  // 257 different files: a path given twice is attached once.
+  const names = Array.from({ length: 257 }, (_, i) => `notes/p${i}.txt`);
+  writeTree(repo, Object.fromEntries(names.map((n) => [n, "x\n"])));
+  const many = names.flatMap((n) => ["--path", n]);
   const r = await insert(["--title", "t", "--body", "b", ...many]);
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /Too many paths: 257, a note keeps at most 256/);

@@ -37,16 +37,18 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   if (body === "") {
     throw new UsageError("Missing --body: say what was done (or --body - to read it from stdin)");
   }
-  const paths = (values.path ?? []).map((p) => {
-    const abs = typedPath(p, "--path");
-    try {
-      Deno.statSync(abs);
-    } catch {
-      throw new UsageError(`Cannot attach "${p}": no such file or folder; pass an existing path`);
-    }
-    // As the index names it: through a linked folder, the real one.
-    return canonicalPath(abs);
-  });
+  const paths = [
+    ...new Set((values.path ?? []).map((p) => {
+      const abs = typedPath(p, "--path");
+      try {
+        Deno.statSync(abs);
+      } catch {
+        throw new UsageError(`Cannot attach "${p}": no such file or folder; pass an existing path`);
+      }
+      // As the index names it: through a linked folder, the real one.
+      return canonicalPath(abs);
+    })),
+  ]; // a path given twice (or through a link) is attached once
   const keywords = (values.keywords ?? "").split(",").map((k) => k.trim()).filter((k) => k !== "");
   const journal = Journal.open(ctx.home.journal);
   try {

@@ -54,7 +54,7 @@ Deno.test("upsertLooseChunk() makes a memory searchable, replaces it in place, a
   j.close();
 });
 
-Deno.test("insertNote() records the note, its paths as they are now, and its chunk in one go", async () => {
+Deno.test("insertNote() records the note, its paths as they are now (each once), and its chunk in one go", async () => {
   const j = journal();
   const dir = Deno.makeTempDirSync();
   const file = `${dir}/a.txt`;
@@ -63,9 +63,10 @@ Deno.test("insertNote() records the note, its paths as they are now, and its chu
     title: "Deploy checklist",
     body: "Drain the queue before the migration.",
     keywords: ["release", " ops "],
-    paths: [file, `${dir}/missing.txt`],
+    paths: [file, `${dir}/missing.txt`, file],
   });
   assert.equal(id, 1);
+  // The path given twice is attached once.
   assert.deepEqual(notePaths(j, id).map((p) => ({ ...p })), [
     { path: file, hash: "aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d", size: 5 },
     { path: `${dir}/missing.txt`, hash: null, size: null },

@@ -48,21 +48,23 @@ export interface NotePath {
 /**
  * Records a note and its chunk in one transaction and returns its id. Each
  * path is read now (size and content hash) so that a later search can find
- * it again if it moves; a path that cannot be read is kept with no hash.
- * Costs one read per path. Secrets in the title, body and keywords are
+ * it again if it moves; a path that cannot be read is kept with no hash, and
+ * one given twice is kept once. Costs one read per path. Secrets in the title, body and keywords are
  * redacted (`[REDACTED:<kind>]`). Throws UsageError, writing nothing, for a
  * note an import of its export would refuse: a title or keywords
  * (comma-joined) over 4,096 characters, a body over 65,536 (once redacted),
  * more than 256 paths or a path over 4,096.
  */
 export function insertNote(j: Journal, input: NoteInput, now = Date.now()): number {
-  checkPaths(input.paths ?? []); // before each is read
+  // A path given twice is attached once: its verdict would be given twice.
+  const paths = [...new Set(input.paths ?? [])];
+  checkPaths(paths); // before each is read
   const given: NoteRecord = {
     title: input.title,
     body: input.body,
     keywords: (input.keywords ?? []).map((k) => k.trim()).filter((k) => k !== "").join(","),
     created_ms: now,
-    paths: (input.paths ?? []).map(describePath),
+    paths: paths.map(describePath),
   };
   const note = redactNote(given);
   checkNote(note, given);
