@@ -68,8 +68,8 @@ export interface StoreCopy {
  * returns for it (placed on this machine's code by the caller); a row
  * already here takes the store's columns and keeps its anchors, which this
  * machine re-anchors as its own code moves, and the marks made here that the
- * store's lacks (forgotten, superseded, resolved while disconnected: see
- * {@link keepMarks}); a copy already here at the same
+ * store's lacks (forgotten, superseded, resolved while disconnected), unless
+ * the store saw that failure again since; a copy already here at the same
  * or a later revision of that store is left as it is (two pulls running at
  * once never step a row back). Search entries follow. Never deletes. Runs in
  * the caller's transaction when there is one, else in its own.
@@ -96,8 +96,7 @@ export function mirrorMemories(
         insertAnchors(j, row.id, anchorsOf(row.id));
         report.added.push(row.id);
       } else {
-        // A mark made here (a forget while disconnected) is never taken back by a later copy.
-        const kept = keepMarks(local, row);
+        const kept = storeCopyOver(local, row);
         if (MEMORY_COLUMNS.some((c) => local[c] !== kept[c])) {
           replaceMemory(j, kept);
           report.updated.push(row.id);
@@ -116,4 +115,26 @@ export function mirrorMemories(
   if (j.db.isTransaction) write();
   else j.tx(write);
   return report;
+}
+
+/**
+ * The store's copy `row` of `local`, with the marks made here that it lacks
+ * (a forget, a supersession, a resolution while disconnected: see
+ * {@link keepMarks}), unless the store saw the failure again after the mark
+ * (its `last_seen_at` is later): a failure that came back is news, as it
+ * would have been, connected, as a new open failure (pure).
+ */
+function storeCopyOver(local: MemoryRow, row: MemoryRow): MemoryRow {
+  const kept = keepMarks(local, row);
+  const after = (mark: number | null) => mark !== null && row.last_seen_at > mark;
+  if (row.forgotten_at === null && after(local.forgotten_at)) {
+    kept.forgotten_at = null;
+    kept.forgotten_by = null;
+  }
+  if (row.status === "open" && after(local.resolved_at)) {
+    kept.status = "open";
+    kept.resolved_at = null;
+    kept.resolved_by = null;
+  }
+  return kept;
 }
