@@ -20,7 +20,31 @@ export interface BadInput {
   env?: Record<string, string>;
 }
 
+/** A runaway value (a pasted file, a shell expansion gone wrong): quoted cut, with its length. */
+const HUGE = "a".repeat(100_000);
+const CUT = `"${"a".repeat(120)}… \\(100000 characters\\)"`;
+
 export const BAD_INPUTS: BadInput[] = [
+  {
+    args: ["why", HUGE],
+    code: 2,
+    says: new RegExp(`^heimdall why: No symbol ${CUT} in the index;.{0,200}\n?$`),
+  },
+  {
+    args: ["forget", HUGE],
+    code: 2,
+    says: new RegExp(`^heimdall forget: No memory ${CUT}:.{0,200}\n?$`),
+  },
+  {
+    args: ["claim", HUGE],
+    code: 2,
+    says: new RegExp(`^heimdall claim: No symbol ${CUT} in the index;.{0,200}\n?$`),
+  },
+  {
+    args: ["task", "show", HUGE],
+    code: 2,
+    says: new RegExp(`^heimdall task: No task ${CUT};.{0,200}\n?$`),
+  },
   { args: ["claim", "foo", "--ttl=-5m"], code: 2, says: /--ttl "-5m".*from 1s to 7d/ },
   { args: ["claim", "foo", "--ttl", "0s"], code: 2, says: /--ttl "0s".*from 1s to 7d/ },
   { args: ["claim", "foo", "--ttl", "8d"], code: 2, says: /--ttl "8d".*from 1s to 7d/ },

@@ -31,7 +31,7 @@ import {
   whoKnows,
 } from "../team/mod.ts";
 import type { Context } from "./context.ts";
-import { UsageError } from "../errors/mod.ts";
+import { clipped, UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 import { ago, json, plural, printable } from "../present/fmt.ts";
 
@@ -337,7 +337,9 @@ export function taskCmd(args: string[], ctx: Context): Promise<number> {
         const r = verb === "resume"
           ? await resume(team, id, { take: values.take ?? false })
           : await showTask(team, id);
-        if (!r) throw new UsageError(`No task "${id}"; \`heimdall task list\` shows the tasks`);
+        if (!r) {
+          throw new UsageError(`No task "${clipped(id)}"; \`heimdall task list\` shows the tasks`);
+        }
         if (values.json) {
           ctx.out(json(r));
           return EXIT.ok;

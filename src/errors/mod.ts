@@ -5,6 +5,7 @@
  * imports nothing, and never maps a kind to an exit code or prints (that is
  * `src/cli`'s, in one table).
  */
+export { clipped } from "./clipped.ts";
 export { errorText } from "./error_text.ts";
 export { meant, nearest } from "./nearest.ts";
 export {

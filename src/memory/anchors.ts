@@ -2,6 +2,7 @@
  * Turning what a person names (`--about SYMBOL|PATH`) into anchors, and
  * comparing anchor sets. Reads the index and the disk; writes nothing.
  */
+import { clipped } from "../errors/mod.ts";
 import {
   type Definition,
   definitions,
@@ -124,12 +125,15 @@ export function nothingNamed(text: string, cwd: string, j?: Journal): SymbolLook
   const file = colon ? text.slice(0, text.lastIndexOf(":")) : text;
   const abs = resolve(cwd, file);
   if (file.includes("/") && !exists(abs)) {
-    e.message =
-      `No file or folder "${abs}", and no symbol "${text}" in the index; check the spelling (a path is relative to ${cwd}), or \`heimdall symbols PATH\` to list a file's symbols`;
+    e.message = `No file or folder "${clipped(abs)}", and no symbol "${
+      clipped(text)
+    }" in the index; check the spelling (a path is relative to ${cwd}), or \`heimdall symbols PATH\` to list a file's symbols`;
   } else if (colon && j) {
     const behind = indexBehind(j, realPath(abs));
     if (behind) {
-      e.message = `No symbol "${text}" in the index: ${file} ${behind}; run \`heimdall reconcile ${
+      e.message = `No symbol "${
+        clipped(text)
+      }" in the index: ${file} ${behind}; run \`heimdall reconcile ${
         shellQuote(file)
       }\` (or keep \`heimdall daemon\` running), then retry`;
     }

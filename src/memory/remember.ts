@@ -3,6 +3,7 @@
  * overwrite; forget by marking. Plain SQLite transactions from any process
  * (the journal's busy timeout waits out the writer); never the writer lock.
  */
+import { clipped } from "../errors/mod.ts";
 import { redactSecrets } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { anchorFor, anchorKey, anchorSetKey, resolveAbout } from "./anchors.ts";
@@ -205,13 +206,15 @@ export function memoryById(j: Journal, idOrPrefix: string, viewer?: string): Mem
   if (ids.length === 1) return getMemoryRow(j, ids[0]!)!;
   if (ids.length === 0 && idOrPrefix.length < MIN_PREFIX) {
     throw new MemoryInputError(
-      `"${idOrPrefix}" is too short to name a memory: give its whole id or its first ${MIN_PREFIX} characters or more (\`heimdall history\` lists them)`,
+      `"${
+        clipped(idOrPrefix)
+      }" is too short to name a memory: give its whole id or its first ${MIN_PREFIX} characters or more (\`heimdall history\` lists them)`,
     );
   }
   throw new MemoryInputError(
     ids.length === 0
-      ? `No memory "${idOrPrefix}": \`heimdall history\` lists memories with their ids`
-      : `"${idOrPrefix}" is ambiguous: ${ids.join(", ")}; give more of the id`,
+      ? `No memory "${clipped(idOrPrefix)}": \`heimdall history\` lists memories with their ids`
+      : `"${clipped(idOrPrefix)}" is ambiguous: ${ids.join(", ")}; give more of the id`,
   );
 }
 

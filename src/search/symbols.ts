@@ -1,4 +1,4 @@
-import { UsageError } from "../errors/mod.ts";
+import { clipped, UsageError } from "../errors/mod.ts";
 import { canonicalPath, resolve } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { type Definition, definitions, pickColumns } from "./definitions.ts";
@@ -31,8 +31,10 @@ export class SymbolLookupError extends UsageError {
   constructor(readonly query: string, readonly candidates: SymbolRef[]) {
     super(
       candidates.length === 0
-        ? `No symbol "${query}" in the index; check the spelling, or \`heimdall symbols PATH\` to list a file's symbols`
-        : `"${query}" is ambiguous: ${
+        ? `No symbol "${
+          clipped(query)
+        }" in the index; check the spelling, or \`heimdall symbols PATH\` to list a file's symbols`
+        : `"${clipped(query)}" is ambiguous: ${
           candidates.length > CANDIDATES ? `more than ${CANDIDATES}` : candidates.length
         } symbols match; name one as path:name, Class.method or path:line:\n` +
           // A file's name is text from the disk: a newline in it must not start a line of its own.

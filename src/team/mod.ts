@@ -17,6 +17,7 @@
  * a write goes; `pullMemories` copies the team's into the journal, where
  * memory reads them), anchored by the same portable keys as claims.
  */
+import { clipped } from "../errors/mod.ts";
 import type { Config, HomePaths } from "../config/mod.ts";
 import { Journal, JournalError } from "../store/mod.ts";
 import { pullMemories } from "./memory_sync.ts";
@@ -229,7 +230,7 @@ async function taskFor(team: Team, taskId: string | null): Promise<Task | null> 
     throw new TaskStateError(
       task
         ? `Task "${taskId}" is done; claim under an open task (\`heimdall task list\`)`
-        : `No task "${taskId}"; \`heimdall task list\` shows the tasks`,
+        : `No task "${clipped(taskId)}"; \`heimdall task list\` shows the tasks`,
       taskId,
     );
   }

@@ -1,5 +1,5 @@
 /** Who may move a task where, decided in pure code; the stores apply it in one transaction. */
-import { UsageError } from "../errors/mod.ts";
+import { clipped, UsageError } from "../errors/mod.ts";
 import type { Actor, Claim, Task, TaskState } from "./types.ts";
 
 /** A task move that is not allowed; the message says why and what to do. */
@@ -20,7 +20,10 @@ export interface Ownership {
 
 function existing(task: Task | undefined, id: string): Task {
   if (!task) {
-    throw new TaskStateError(`No task "${id}"; \`heimdall task list\` shows the tasks`, id);
+    throw new TaskStateError(
+      `No task "${clipped(id)}"; \`heimdall task list\` shows the tasks`,
+      id,
+    );
   }
   if (task.state === "done") {
     throw new TaskStateError(
