@@ -145,6 +145,19 @@ Deno.test("a symbol deleted from its changed file is said to be gone, at no line
   assert.ok(!listed(hit).some((s) => Number(s.split(":")[1]) > 5), listed(hit).join(" "));
 });
 
+Deno.test("a symbol of a file grown past the read limit is unchecked, not said to be gone from it", async () => {
+  using t = await indexed();
+  const calc = join(t.root, "pkg/calc.c");
+  // A generated table appended: 5 MB, more than a search reads back.
+  Deno.writeTextFileSync(calc, CALC + "/* pad */\n".repeat(520_000));
+  const hit = await t.first("grand total quantities");
+  assert.equal(hit.path, calc);
+  assert.equal(hit.verdict, "WEAK");
+  assert.doesNotMatch(hit.reason ?? "", /not found in it now/);
+  assert.match(hit.reason ?? "", /its text is unchecked \(\d+ bytes, over the 4 MB read limit\)/);
+  assert.equal(at(hit), "compute_total:10-13", "where it was indexed, not cut to line 1");
+});
+
 Deno.test("a symbol cut off the end of its file is listed at the lines its hit names, none past the end", async () => {
   using t = await indexed();
   const api = join(t.root, "pkg/api.c");

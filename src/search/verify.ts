@@ -88,6 +88,11 @@ export class Verifier {
     const bytes = st.size > MAX_READ_BYTES
       ? undefined
       : this.cache.get(path) ?? readBytes(path, (why) => unreadable = why);
+    if (st.size > MAX_READ_BYTES) {
+      unreadable = `${st.size} bytes, over the ${MAX_READ_BYTES / 1024 / 1024} MB read limit`;
+    }
+    // Unread, a changed file's symbols are not looked for: not read is not "not found in it".
+    const read = bytes !== undefined;
     let hash: HitFacts["hash"] = "unchecked";
     if (hashIt && bytes) hash = (await contentHashAsync(bytes)) === m.hash ? "same" : "differs";
     const changed = hash === "differs" || (!sameStat && hash !== "same");
@@ -99,7 +104,7 @@ export class Verifier {
     const lineNow = (lines: readonly string[], id: number) =>
       (now ??= symbolLinesNow(this.j, m.path_id!, lines)).get(id);
     let lines: readonly string[] | undefined;
-    const span = spanOf(m, text, changed, (all) => lineNow(lines ??= all, m.id));
+    const span = spanOf(m, text, changed && read, (all) => lineNow(lines ??= all, m.id));
     // A symbol is known by its qualified name too: `Optimizer.run` answers "optimizer run".
     const own = isFileChunk(m) ? "" : `\n${m.title}`;
     const cov = coverage(this.opts.words, span.text + own + (changed ? "" : `\n${m.doc ?? ""}`));
@@ -115,7 +120,7 @@ export class Verifier {
       ...(unreadable !== undefined ? { unreadable } : {}),
     };
     const { verdict, reason } = decideVerdict(facts);
-    const movedTo = changed
+    const movedTo = changed && read
       ? (u: ChunkMeta) =>
         u.signature === null || isFileChunk(u) || u.start_line === null
           ? undefined
@@ -136,7 +141,7 @@ export class Verifier {
         behind: changed ? this.#now - (st.mtime?.getTime() ?? this.#now) : null,
       },
       movedTo,
-      changed ? lastLine(text) : undefined,
+      changed && read ? lastLine(text) : undefined,
     );
   }
 
