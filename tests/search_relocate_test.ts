@@ -295,3 +295,35 @@ Deno.test("--path to a folder outside every root is a usage error that says so",
   const ok = await cli(t.home, ["search", "compute", "-helper", "--path", "pkg"], { cwd: t.root });
   assert.equal(ok.code, 0, ok.stderr);
 });
+
+Deno.test("a file gone from one root is not REBUILT at a copy of it or of its symbol in another root", async () => {
+  const base = tempDir("heimdall-relocate-roots-");
+  try {
+    const app = join(base, "app");
+    const extra = join(base, "app-extra");
+    // app-extra holds the same Square.area in another file, and an exact copy of calc.c.
+    writeTree(app, { "shapes.py": SHAPES, "calc.c": CALC });
+    writeTree(extra, {
+      "helpers.py": SHAPES.replace("import math\n", "import math\nimport os\n"),
+      "calc_copy.c": CALC,
+    });
+    const home = join(base, "home");
+    assert.equal((await cli(home, ["index", app, extra])).code, 0);
+    const root = Deno.realPathSync(app);
+    Deno.removeSync(join(app, "shapes.py"));
+    Deno.removeSync(join(app, "calc.c"));
+    for (const query of ["square area side length", "grand total quantities"]) {
+      const r = await cli(home, ["search", "--json", query, "--repo", "app"]);
+      const out = JSON.parse(r.stdout) as SearchResult;
+      assert.deepEqual(
+        out.hits.map((h) => `${h.verdict} ${h.path} from ${h.moved_from}`),
+        [],
+        `${query}: nothing of app is left, nothing moved into app-extra`,
+      );
+      assert.equal(out.pruned.length, 1, query);
+      assert.equal(out.pruned[0]!.path.startsWith(root + "/"), true, query);
+    }
+  } finally {
+    removeTree(base);
+  }
+});

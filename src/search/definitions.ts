@@ -51,6 +51,8 @@ export interface DefinitionQuery {
   pathId?: number;
   /** Not in the file with this row id. */
   notPathId?: number;
+  /** In a file below this folder (absolute, without a trailing `/`). */
+  under?: string;
   /**
    * In a file named as a person writes it: absolute (as typed, `abs`, or
    * with its linked folders resolved, `real`), root-relative, or a path suffix.
@@ -133,6 +135,10 @@ export function definitions(j: Journal, q: DefinitionQuery): Definition[] {
   if (q.path !== undefined) cond("p.path = ?", q.path);
   if (q.pathId !== undefined) cond("n.path_id = ?", q.pathId);
   if (q.notPathId !== undefined) cond("n.path_id != ?", q.notPathId);
+  if (q.under !== undefined) {
+    // Compared, not LIKE: `_` and `%` are a folder name's characters.
+    cond("substr(p.path, 1, length(?)) = ?", `${q.under}/`, `${q.under}/`);
+  }
   if (q.fileLike !== undefined) {
     const { abs, real, written } = q.fileLike;
     // Compared, not LIKE: `_` and `%` are a file name's characters, and its case counts.

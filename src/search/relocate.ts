@@ -1,7 +1,7 @@
 /**
- * Finding a gone file again: the same content (hash) in the journal or on
- * disk (its folder first), the same symbol (structural hash and name)
- * elsewhere in the journal, else either on disk under the file's root,
+ * Finding a gone file again, under its own root only: the same content
+ * (hash) in the journal or on disk (its folder first), the same symbol
+ * (structural hash and name) elsewhere in the journal, else either on disk,
  * nearest folders first, within a time budget.
  */
 import {
@@ -62,6 +62,10 @@ export interface RelocateOptions {
  *
  * The moved file is looked for before the symbol: another file holding
  * the same function (a bundle, a vendored copy) is not where this one went.
+ * Nothing outside the gone file's root is where it went either: the same
+ * content or symbol in another root's journal rows was there before (a
+ * copy in another repository), and the pruned hit's reason says "not found
+ * under its root".
  */
 export function relocate(j: Journal, gone: GoneHit, opts: RelocateOptions): Relocated | undefined {
   // Files of its folder already looked at for its bytes are not hashed again by the walk.
@@ -81,6 +85,7 @@ export function relocate(j: Journal, gone: GoneHit, opts: RelocateOptions): Relo
       name: sym.name,
       structHash: sym.structHash,
       notPathId: gone.pathId,
+      under: gone.root,
       limit: 20,
     });
     for (const r of rows) {
@@ -98,15 +103,18 @@ export function relocate(j: Journal, gone: GoneHit, opts: RelocateOptions): Relo
  */
 function sameContent(
   j: Journal,
-  gone: Pick<GoneHit, "path" | "hash" | "size">,
+  gone: Pick<GoneHit, "path" | "hash" | "size" | "root">,
   deadline: number,
   looked: Set<string>,
 ): string | undefined {
   if (gone.hash === null) return undefined;
+  const under = `${gone.root}/`;
   const rows = j.all<{ path: string; size: number }>(
-    "SELECT path, size FROM paths WHERE hash = ? AND path != ? LIMIT 20",
+    "SELECT path, size FROM paths WHERE hash = ? AND path != ? AND substr(path, 1, length(?)) = ? LIMIT 20",
     gone.hash,
     gone.path,
+    under,
+    under,
   );
   for (const r of rows) if (statSize(r.path) === r.size) return r.path;
   return sameContentBeside(gone, deadline, looked);
