@@ -296,6 +296,19 @@ Deno.test("--path to a folder outside every root is a usage error that says so",
   assert.equal(ok.code, 0, ok.stderr);
 });
 
+Deno.test("a method of a file moved and edited is found again at its own lines, not at its namesake's", async () => {
+  using t = await indexed();
+  Deno.mkdirSync(join(t.root, "lib"));
+  const moved = join(t.root, "lib/shapes.py");
+  // Eight lines above both classes: Circle.area (now 18) is nearer Square.area's old line 21.
+  Deno.writeTextFileSync(moved, "# moved\n".repeat(8) + SHAPES);
+  Deno.removeSync(join(t.root, "pkg/shapes.py"));
+  const square = await t.first("square area side length");
+  assert.equal(square.path, moved);
+  assert.equal(square.verdict, "REBUILT");
+  assert.equal(at(square), "Square.area:29-31", "Square's own method, not Circle's at 18");
+});
+
 Deno.test("a file gone from one root is not REBUILT at a copy of it or of its symbol in another root", async () => {
   const base = tempDir("heimdall-relocate-roots-");
   try {

@@ -30,6 +30,13 @@ export interface GoneHit {
     signature: string | null;
     /** The line it was indexed at. */
     line: number | null;
+    /**
+     * Where it starts in a file's lines now, its namesakes of the gone file
+     * (another class's method of its signature) placed too (`definitionLines`);
+     * null when they take every line holding its signature. Without it, the
+     * line holding its signature nearest where it was.
+     */
+    place?: (lines: readonly string[]) => number | null | undefined;
   } | null;
 }
 
@@ -216,7 +223,11 @@ function match(
     return { path, line: null, how: "same content" };
   }
   if (sameName) {
-    const line = definitionLine(decodeText(bytes).split("\n"), signature!, near);
+    const lines = decodeText(bytes).split("\n");
+    const placed = gone.symbol?.place?.(lines);
+    // Its namesakes took every line of its signature: not in this file.
+    if (placed === null) return undefined;
+    const line = placed ?? definitionLine(lines, signature!, near);
     if (line !== undefined) return { path, line, how: "same symbol" };
   }
   return undefined;

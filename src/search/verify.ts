@@ -163,7 +163,14 @@ export class Verifier {
       hash: m.hash,
       size: m.size ?? -1,
       symbol: m.name !== null && m.kind !== "file"
-        ? { name: m.name, structHash: m.struct_hash, signature: m.signature, line: m.start_line }
+        ? {
+          name: m.name,
+          structHash: m.struct_hash,
+          signature: m.signature,
+          line: m.start_line,
+          // Moved and edited: placed among its namesakes as in its own changed file.
+          place: (lines) => symbolLinesNow(this.j, m.path_id!, lines).get(m.id),
+        }
         : null,
     };
     const found = root === undefined ? undefined : relocate(this.j, gone, {
