@@ -340,3 +340,33 @@ Deno.test("a file gone from one root is not REBUILT at a copy of it or of its sy
     removeTree(base);
   }
 });
+
+Deno.test("a file touched with its bytes unchanged is not 'changed since indexed', whatever its rank", async () => {
+  const base = tempDir("heimdall-relocate-touched-");
+  try {
+    const repo = join(base, "repo");
+    const files: Record<string, string> = {};
+    for (let i = 1; i <= 6; i++) {
+      files[`pkg/ledger${i}.py`] = `def grand_total_${i}(quantities):\n` +
+        `    """Add the quantities up into the grand total."""\n    return sum(quantities)\n`;
+    }
+    writeTree(repo, files);
+    const past = new Date(Date.now() - 3_600_000);
+    for (const f of Object.keys(files)) Deno.utimeSync(join(repo, f), past, past);
+    const home = join(base, "home");
+    assert.equal((await cli(home, ["index", repo])).code, 0);
+    // `git checkout other && git checkout -`, or `touch`: a new mtime, the same bytes.
+    const now = new Date();
+    for (const f of Object.keys(files)) Deno.utimeSync(join(repo, f), now, now);
+    const r = await cli(home, ["search", "--json", "--limit", "6", "grand total quantities"]);
+    assert.equal(r.code, 0, r.stderr);
+    const hits = (JSON.parse(r.stdout) as SearchResult).hits;
+    assert.equal(hits.length, 6);
+    assert.deepEqual(
+      hits.filter((h) => h.verdict !== "STRONG").map((h) => `${h.rank} ${h.verdict} ${h.reason}`),
+      [],
+    );
+  } finally {
+    removeTree(base);
+  }
+});

@@ -74,7 +74,8 @@ export class Verifier {
   }
 
   /**
-   * Verifies one candidate; `hashIt` also compares its content hash.
+   * Verifies one candidate; `hashIt` also compares its content hash (as is
+   * done for a file whose size is as indexed and mtime is not).
    * Returns undefined when it is STALE (pruned, hinted, logged).
    */
   async verify(c: Candidate, hashIt: boolean): Promise<VerifiedHit | undefined> {
@@ -94,7 +95,12 @@ export class Verifier {
     // Unread, a changed file's symbols are not looked for: not read is not "not found in it".
     const read = bytes !== undefined;
     let hash: HitFacts["hash"] = "unchecked";
-    if (hashIt && bytes) hash = (await contentHashAsync(bytes)) === m.hash ? "same" : "differs";
+    // A file of its size with another mtime (touched, or checked out and back) is hashed
+    // whatever its rank: its bytes are read anyway, and "changed" would be a guess.
+    const touched = !sameStat && st.size === m.size;
+    if ((hashIt || touched) && bytes) {
+      hash = (await contentHashAsync(bytes)) === m.hash ? "same" : "differs";
+    }
     const changed = hash === "differs" || (!sameStat && hash !== "same");
     if (!sameStat || hash === "differs") this.#hints.add(path);
     const text = bytes ? decodeText(bytes) : "";
