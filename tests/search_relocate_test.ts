@@ -145,6 +145,17 @@ Deno.test("a symbol deleted from its changed file is said to be gone, at no line
   assert.ok(!listed(hit).some((s) => Number(s.split(":")[1]) > 5), listed(hit).join(" "));
 });
 
+Deno.test("a function given a parameter since it was indexed is found at its line, not said to be gone", async () => {
+  using t = await indexed();
+  const api = join(t.root, "pkg/api.c");
+  Deno.writeTextFileSync(api, "/* a */\n" + API.replace("(void)", "(int seed)"));
+  const hit = await t.first("fresh zorbulator state");
+  assert.equal(hit.path, api);
+  assert.doesNotMatch(hit.reason ?? "", /not found in it now/);
+  assert.equal(at(hit), "make_zorbulator:5-7");
+  assert.match(hit.reason ?? "", /^changed since indexed/);
+});
+
 Deno.test("a symbol of a file grown past the read limit is unchecked, not said to be gone from it", async () => {
   using t = await indexed();
   const calc = join(t.root, "pkg/calc.c");

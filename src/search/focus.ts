@@ -244,8 +244,10 @@ function rangesNow(
   text: string,
 ): Map<number, { start_line: number; end_line: number } | null> {
   const out = new Map<number, { start_line: number; end_line: number } | null>();
-  const rows = j.all<{ id: number; line: number; end_line: number | null; signature: string }>(
-    `SELECT c.id, c.start_line AS line, c.end_line, n.signature FROM chunks c JOIN nodes n ON n.id = c.node_id
+  const rows = j.all<
+    { id: number; line: number; end_line: number | null; signature: string; name: string }
+  >(
+    `SELECT c.id, c.start_line AS line, c.end_line, n.signature, n.name FROM chunks c JOIN nodes n ON n.id = c.node_id
      WHERE c.path_id = ? AND c.start_line IS NOT NULL AND n.signature IS NOT NULL`,
     pathId,
   );

@@ -12,6 +12,8 @@ export interface IndexedSymbol {
   id: number;
   signature: string;
   line: number;
+  /** Its name: a signature edited after it (a parameter added) still names it. */
+  name?: string;
 }
 
 /**
@@ -22,7 +24,9 @@ const MAX_PAIRS = 250_000;
 
 /**
  * The line each symbol starts at now, by id; undefined when its signature
- * is on no line (gone, or its signature edited), null when the lines
+ * is on no line (gone, or its signature edited before the end of its
+ * `name`: a signature edited after it, a parameter added, is placed at the
+ * nearest free line still defining that name), null when the lines
  * holding it are fewer than its namesakes and the others stand nearer
  * where they are expected (it was deleted) (pure). A symbol
  * alone with its signature is at the holding line nearest where it was
@@ -103,7 +107,65 @@ export function definitionLines(
     // Its signature's lines all taken by its namesakes: it was deleted.
     order.forEach((s, i) => out.set(s.id, at[i] ?? (holding.length > 0 ? null : undefined)));
   }
+  // A signature edited after its name (`def total(items, rate)` given a parameter) is on
+  // no line: the line still defining its name, nearest where it is expected, is where it is.
+  const taken = new Set([...out.values()].filter((at) => typeof at === "number"));
+  for (const s of symbols) {
+    if (out.get(s.id) !== undefined || s.name === undefined) continue;
+    const at = nameLine(lines, s.signature, s.name, expected(s.line), taken);
+    if (at !== undefined) {
+      out.set(s.id, at);
+      taken.add(at);
+    }
+  }
   return out;
+}
+
+const IDENT = /[\p{L}\p{N}_$]/u;
+
+/**
+ * The 1-based line nearest `near`, not in `taken`, that holds `signature` up
+ * to the end of `name` (`def total`, `static int total`) followed by no
+ * identifier character; undefined when none does, or when nothing stands
+ * before the name in the signature (a call `total(x)` would look the same)
+ * or the part is too short to trust (pure).
+ */
+function nameLine(
+  lines: readonly string[],
+  signature: string,
+  name: string,
+  near: number,
+  taken: ReadonlySet<number>,
+): number | undefined {
+  const sig = signature.replace(/\s+/g, " ").trim();
+  let end = -1;
+  for (let i = sig.indexOf(name); i !== -1; i = sig.indexOf(name, i + 1)) {
+    const before = sig[i - 1];
+    const after = sig[i + name.length];
+    if (
+      i > 0 && before !== undefined && !IDENT.test(before) &&
+      (after === undefined || !IDENT.test(after))
+    ) {
+      end = i + name.length;
+      break;
+    }
+  }
+  const head = end === -1 ? undefined : sig.slice(0, end);
+  if (head === undefined || sym1(head) === undefined) return undefined;
+  const holds = (i: number) => {
+    if (taken.has(i + 1)) return false;
+    const l = lines[i]!.replace(/\s+/g, " ").trim();
+    const at = l.startsWith(head) ? 0 : l.indexOf(` ${head}`);
+    if (at === -1) return false;
+    const after = l[at + (at === 0 ? 0 : 1) + head.length];
+    return after === undefined || !IDENT.test(after);
+  };
+  const from = Math.min(Math.max(near, 1), lines.length) - 1;
+  for (let d = 0; from - d >= 0 || from + d < lines.length; d++) {
+    if (from - d >= 0 && holds(from - d)) return from - d + 1;
+    if (d > 0 && from + d < lines.length && holds(from + d)) return from + d + 1;
+  }
+  return undefined;
 }
 
 /**
@@ -176,8 +238,8 @@ export function symbolLinesNow(
   pathId: number,
   lines: readonly string[],
 ): Map<number, number | null | undefined> {
-  const symbols = j.all<{ id: number; signature: string; line: number }>(
-    `SELECT c.id, n.signature, c.start_line AS line FROM chunks c JOIN nodes n ON n.id = c.node_id
+  const symbols = j.all<{ id: number; signature: string; line: number; name: string }>(
+    `SELECT c.id, n.signature, c.start_line AS line, n.name FROM chunks c JOIN nodes n ON n.id = c.node_id
      WHERE c.path_id = ? AND c.start_line IS NOT NULL AND n.signature IS NOT NULL`,
     pathId,
   );

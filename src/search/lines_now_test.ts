@@ -51,3 +51,29 @@ Deno.test("definitionLines() keeps namesakes in their order and places a deleted
     }
   }
 });
+
+Deno.test("definitionLines() finds a symbol whose parameters were edited at the line still defining its name", () => {
+  const indexed = [
+    { id: 1, signature: "def compute_total(items, tax_rate):", line: 2, name: "compute_total" },
+    { id: 2, signature: "def compute(items):", line: 6, name: "compute" },
+    { id: 3, signature: "def retry_with_backoff(call):", line: 9, name: "retry_with_backoff" },
+  ];
+  const now = [
+    "import os",
+    "# added",
+    "def compute_total(items, tax_rate, discount=0):", // a parameter added
+    "    return sum(items)",
+    "",
+    "",
+    "def compute(items, rate):", // not compute_total's line: another name
+    "    return items",
+    "",
+    "def retry_call(call):", // renamed: gone
+    "    total = compute_total(items)", // a call is no definition
+  ];
+  const got = definitionLines(now, indexed);
+  assert.deepEqual([got.get(1), got.get(2), got.get(3)], [3, 7, undefined]);
+  // Without its name, a symbol is found by its signature alone, as before.
+  const bare = definitionLines(now, indexed.map(({ name: _, ...s }) => s));
+  assert.deepEqual([bare.get(1), bare.get(2)], [undefined, undefined]);
+});
