@@ -154,6 +154,7 @@ Deno.test("a function given a parameter since it was indexed is found at its lin
   assert.doesNotMatch(hit.reason ?? "", /not found in it now/);
   assert.equal(at(hit), "make_zorbulator:5-7");
   assert.match(hit.reason ?? "", /^changed since indexed/);
+  assert.equal(hit.summary, "LUALIB_API int make_zorbulator (int seed) {", "as it reads now");
 });
 
 Deno.test("a symbol of a file grown past the read limit is unchecked, not said to be gone from it", async () => {

@@ -97,8 +97,13 @@ export function kindOf(m: ScoredChunk): string | null {
   return m.kind ?? "file";
 }
 
-/** One line under a hit: signature or doc line, a section's first line, a file's summary. */
-export function summaryOf(m: ScoredChunk, text: string): string | null {
+/**
+ * One line under a hit: signature or doc line, a section's first line, a
+ * file's summary. `changed`: `text` is what the symbol's lines hold now, in
+ * a file edited since it was indexed, and a signature it no longer holds
+ * (a parameter added) is not shown: its first line now is.
+ */
+export function summaryOf(m: ScoredChunk, text: string, changed = false): string | null {
   if (isFileChunk(m)) {
     return m.summary === null ? null : clip(m.summary);
   }
@@ -108,6 +113,12 @@ export function summaryOf(m: ScoredChunk, text: string): string | null {
     const body = lines.slice(RULE.test(lines[0]!.trim()) ? 2 : 1);
     const line = body.map(proseLine).find((l) => l !== "");
     return line ? clip(line) : null;
+  }
+  if (changed && m.signature !== null && text.trim() !== "") {
+    const bare = (t: string) => t.replace(/\s+/g, "");
+    if (!bare(text).includes(bare(m.signature))) {
+      return clip(text.split("\n").find((l) => l.trim() !== "")!.trim());
+    }
   }
   const sig = m.signature ?? m.doc?.split("\n")[0] ?? null;
   return sig === null ? null : clip(sig);

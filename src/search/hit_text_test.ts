@@ -56,3 +56,19 @@ Deno.test("definitionLine() takes the match nearest where the symbol was, throug
   );
   assert.equal(definitionLine(["int other (void) {"], "int make_state (void)", 1), undefined);
 });
+
+Deno.test("summaryOf() shows a changed symbol's first line when it no longer holds its signature", () => {
+  const fn = {
+    kind: "function",
+    source: "code",
+    path_id: 1,
+    title: "f",
+    signature: "def f(a, b):",
+  };
+  const m = fn as unknown as Parameters<typeof summaryOf>[0];
+  const now = "def f(a, b, c=0):\n    return a";
+  assert.equal(summaryOf(m, now), "def f(a, b):", "unchanged: the index's signature");
+  assert.equal(summaryOf(m, now, true), "def f(a, b, c=0):");
+  assert.equal(summaryOf(m, "def f(a,\n      b):\n    return a", true), "def f(a, b):");
+  assert.equal(summaryOf(m, "", true), "def f(a, b):", "nothing read: what was indexed");
+});

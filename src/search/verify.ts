@@ -142,7 +142,7 @@ export class Verifier {
         endLine: span.endLine,
         coverage: cov,
         movedFrom: null,
-        summary: summaryOf(m, span.text),
+        summary: summaryOf(m, span.text, changed && read),
         checked: hash === "unchecked" ? "stat" : "hash",
         behind: changed ? this.#now - (st.mtime?.getTime() ?? this.#now) : null,
       },
@@ -238,7 +238,7 @@ export class Verifier {
       endLine: span.endLine,
       coverage: cov,
       movedFrom: path,
-      summary: summaryOf(m, span.text),
+      summary: summaryOf(m, span.text, !same),
       checked: found.how === "same content" ? "hash" : "stat",
       behind: null,
     });
