@@ -157,6 +157,19 @@ Deno.test("a function given a parameter since it was indexed is found at its lin
   assert.equal(hit.summary, "LUALIB_API int make_zorbulator (int seed) {", "as it reads now");
 });
 
+Deno.test("a symbol of an edited file is covered by the doc comment above it as it reads now", async () => {
+  using t = await indexed();
+  const api = join(t.root, "pkg/api.c");
+  Deno.writeTextFileSync(api, "/* a */\n" + API);
+  const hit = await t.first("fresh zorbulator state");
+  assert.equal(at(hit), "make_zorbulator:5-7");
+  assert.equal(hit.coverage, 1, hit.reason ?? "");
+  assert.equal(hit.reason?.match(/^changed since indexed \S+ ago$/)?.length, 1, hit.reason ?? "");
+  // The comment edited: its words are what it says now.
+  Deno.writeTextFileSync(api, "/* a */\n" + API.replace("fresh", "stale"));
+  assert.match((await t.first("fresh zorbulator state")).reason ?? "", /missing: fresh/);
+});
+
 Deno.test("a symbol of a file grown past the read limit is unchecked, not said to be gone from it", async () => {
   using t = await indexed();
   const calc = join(t.root, "pkg/calc.c");

@@ -4,6 +4,7 @@
  */
 import { definitionLine } from "./relocate.ts";
 import { type Candidate, isFileChunk, type ScoredChunk } from "./rank.ts";
+import { LEADING } from "./unit_score.ts";
 
 /** A whole file's text counted for coverage, at most. */
 const FILE_TEXT_MAX = 64 * 1024;
@@ -42,6 +43,28 @@ export function spanOf(
     start = found;
   }
   return { line: start, endLine: end, text: linesOf(text, start, end) };
+}
+
+/**
+ * The comment, doc-comment and attribute lines directly above line `start`
+ * (1-based) of `text`, no blank line between, as they read now: a symbol's
+ * doc comment where its edited file holds it (pure).
+ *
+ * @example
+ * ```ts
+ * import { leadingComment } from "./hit_text.ts";
+ * import assert from "node:assert/strict";
+ * const text = "int x;\n\n// Adds the grand total.\nint total(void) {";
+ * assert.equal(leadingComment(text, 4), "// Adds the grand total.");
+ * assert.equal(leadingComment(text, 2), "");
+ * ```
+ */
+export function leadingComment(text: string, start: number): string {
+  const lines = linesOf(text, Math.max(1, start - 64), start - 1).split("\n");
+  if (start <= 1) return "";
+  let i = lines.length;
+  while (i > 0 && lines[i - 1]!.trim() !== "" && LEADING.test(lines[i - 1]!)) i--;
+  return lines.slice(i).join("\n");
 }
 
 /** The number of a text's last line, 1-based: a final newline ends a line, it starts none. */

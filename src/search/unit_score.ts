@@ -607,7 +607,7 @@ function firstNonBlank(file: FileText, l: number): number {
 }
 
 /** A line of a comment, a doc comment or an attribute/decorator, which belongs to the definition below it. */
-const LEADING =
+export const LEADING =
   /^\s*(\/\/|\/\*|\*|#(?!\s*(include|define|if|ifdef|ifndef|endif|else|elif|pragma|undef)\b)|@|--|;;)/;
 
 /**

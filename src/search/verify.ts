@@ -19,7 +19,16 @@ import {
 } from "../files/mod.ts";
 import { type Journal, lastAudit, listRoots } from "../store/mod.ts";
 import { notePaths } from "./notes.ts";
-import { clip, isSemanticOnly, kindOf, lastLine, spanOf, summaryOf, symbolOf } from "./hit_text.ts";
+import {
+  clip,
+  isSemanticOnly,
+  kindOf,
+  lastLine,
+  leadingComment,
+  spanOf,
+  summaryOf,
+  symbolOf,
+} from "./hit_text.ts";
 import { type ChunkMeta, isFileChunk } from "./rank.ts";
 import type { FocusedCandidate as Candidate } from "./focus.ts";
 import type { ReadCache } from "./file_reads.ts";
@@ -113,7 +122,13 @@ export class Verifier {
     const span = spanOf(m, text, changed && read, (all) => lineNow(lines ??= all, m.id));
     // A symbol is known by its qualified name too: `Optimizer.run` answers "optimizer run".
     const own = isFileChunk(m) ? "" : `\n${m.title}`;
-    const cov = coverage(this.opts.words, span.text + own + (changed ? "" : `\n${m.doc ?? ""}`));
+    // Edited, its doc comment is what stands above its lines now, not what was indexed.
+    const doc = !changed
+      ? m.doc ?? ""
+      : span.lost || !read || own === "" || span.line === null
+      ? ""
+      : leadingComment(text, span.line);
+    const cov = coverage(this.opts.words, `${span.text}${own}\n${doc}`);
     const facts: HitFacts = {
       exists: true,
       sameStat,
@@ -222,7 +237,12 @@ export class Verifier {
       false,
     );
     const own = isFileChunk(m) ? "" : `\n${m.title}`;
-    const cov = coverage(this.opts.words, span.text + own + (same ? `\n${m.doc ?? ""}` : ""));
+    const doc = same
+      ? m.doc ?? ""
+      : own === "" || span.line === null || span.text === ""
+      ? ""
+      : leadingComment(text, span.line);
+    const cov = coverage(this.opts.words, `${span.text}${own}\n${doc}`);
     const { verdict, reason } = decideVerdict({
       exists: false,
       relocated: { from: path, how: found.how },
