@@ -57,6 +57,25 @@ Deno.test("definitionLine() takes the match nearest where the symbol was, throug
   assert.equal(definitionLine(["int other (void) {"], "int make_state (void)", 1), undefined);
 });
 
+Deno.test("definitionLine() finds a method whose signature starts on a short line of its own", () => {
+  // `set(` of an object literal's method, its parameters one a line (prettier's layout).
+  const traps = [
+    "\tget(state, prop) {", // 1
+    "\t\tset(", //            2: a call
+    "\t\t\tprop,", //        3
+    "\t\t)", //               4
+    "\t},", //                 5
+    "\tset(", //               6: the method
+    "\t\tstate: ProxyObjectState,", // 7
+    "\t\tprop: string /* strictly not */,", // 8
+    "\t\tvalue", //           9
+    "\t) {", //               10
+  ];
+  const sig = "set(state: ProxyObjectState, prop: string , value)";
+  assert.equal(definitionLine(traps, sig, 1), 6);
+  assert.equal(definitionLine(traps.slice(0, 5), sig, 1), undefined, "the call is not it");
+});
+
 Deno.test("summaryOf() shows a changed symbol's first line when it no longer holds its signature", () => {
   const fn = {
     kind: "function",

@@ -294,10 +294,23 @@ export function linesHolding(lines: readonly string[], signature: string): numbe
 /** True when line `i` (0-based) starts a definition whose signature begins with `head`. */
 function holdsHead(lines: readonly string[], i: number, head: string): boolean {
   const l = collapsed(lines, i);
-  return l.startsWith(head) || l.includes(` ${head}`) ||
-    // A signature over several lines starts with its first line.
-    (l.length >= Math.min(head.length, 12) && head.startsWith(l));
+  if (l.startsWith(head) || l.includes(` ${head}`)) return true;
+  // A signature over several lines starts with its first line.
+  if (l === "" || !head.startsWith(l)) return false;
+  const enough = Math.min(head.length, SHORTEST_FIRST_LINE);
+  if (l.length >= enough) return true;
+  // A first line too short to tell (`set(` of a method written over several): the lines
+  // after it carry on the signature, white space aside (a call `set(\n  x)` does not).
+  const bare = head.replace(/ /g, "").slice(0, enough);
+  let joined = l.replace(/ /g, "");
+  for (let k = i + 1; k < lines.length && k <= i + 4 && joined.length < bare.length; k++) {
+    joined += collapsed(lines, k).replace(/ /g, "");
+  }
+  return joined.startsWith(bare);
 }
+
+/** A line this long that a signature begins with is taken for its first line without reading on. */
+const SHORTEST_FIRST_LINE = 12;
 
 /** Each line's whitespace-collapsed text, made once per array of lines however many symbols look. */
 const COLLAPSED = new WeakMap<readonly string[], (string | undefined)[]>();
