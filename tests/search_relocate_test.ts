@@ -170,6 +170,28 @@ Deno.test("a symbol of an edited file is covered by the doc comment above it as 
   assert.match((await t.first("fresh zorbulator state")).reason ?? "", /missing: fresh/);
 });
 
+Deno.test("a method whose body shrank since it was indexed ends before the class below it", async () => {
+  using t = await indexed();
+  const shapes = join(t.root, "pkg/shapes.py");
+  Deno.writeTextFileSync(
+    shapes,
+    SHAPES.replace(
+      '        """Compute the circle area from its radius."""\n        return math.pi * self.r * self.r\n\n\n',
+      "        pass\n",
+    ),
+  );
+  assert.equal(Deno.readTextFileSync(shapes).split("\n")[11], "class Square:");
+  for (const query of ["circle area", "square area side length"]) {
+    const hit = await t.first(query);
+    assert.equal(hit.path, shapes);
+    const got = Object.fromEntries(hit.symbols.map((s) => [s.name, `${s.line}-${s.end_line}`]));
+    for (const [name, lines] of [["Circle", "4-11"], ["Circle.area", "10-11"]] as const) {
+      if (got[name] !== undefined) assert.equal(got[name], lines, `${query}: ${name}`);
+    }
+    assert.ok(got["Circle.area"] !== undefined || got["Circle"] !== undefined, JSON.stringify(got));
+  }
+});
+
 Deno.test("a symbol of a file grown past the read limit is unchecked, not said to be gone from it", async () => {
   using t = await indexed();
   const calc = join(t.root, "pkg/calc.c");

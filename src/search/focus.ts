@@ -19,7 +19,7 @@ import { chunksHolding } from "./lexical.ts";
 import { loadMeta } from "./rank.ts";
 import { type ReadCache, readCached, substringCoverage } from "./file_reads.ts";
 import type { Relocated } from "./relocate.ts";
-import { definitionLines } from "./lines_now.ts";
+import { definitionLines, lastLinesNow } from "./lines_now.ts";
 import { fileText, type ScoredTerm, scoreUnits, type UnitInput } from "./unit_score.ts";
 
 /** A unit of a candidate with its score; `chunk` is what the journal says of it. */
@@ -235,7 +235,7 @@ export function focusCandidates(
  * Where each symbol of a file edited since it was indexed starts and ends
  * now, by chunk id: its signature looked for where it was, namesakes in
  * their order (`definitionLines`, as verification places a hit), its
- * length kept. A symbol not found keeps its indexed lines; one whose
+ * length kept up to the symbol below it (`lastLinesNow`). A symbol not found keeps its indexed lines; one whose
  * namesakes took every line holding its signature (deleted) is null.
  */
 function rangesNow(
@@ -253,11 +253,18 @@ function rangesNow(
   );
   if (rows.length === 0) return out;
   const now = definitionLines(text.split("\n"), rows);
+  const last = lastLinesNow(rows, now);
   for (const r of rows) {
     const at = now.get(r.id);
     if (at === null) out.set(r.id, null);
-    if (at === undefined || at === null || at === r.line) continue;
-    out.set(r.id, { start_line: at, end_line: at + (r.end_line ?? r.line) - r.line });
+    if (at === undefined || at === null) continue;
+    // Its length kept, but not into the symbol below it (its body shrank).
+    const end = Math.max(
+      at,
+      Math.min(at + (r.end_line ?? r.line) - r.line, last.get(r.id) ?? Infinity),
+    );
+    if (at === r.line && end === r.end_line) continue;
+    out.set(r.id, { start_line: at, end_line: end });
   }
   return out;
 }

@@ -17,12 +17,15 @@ const SUMMARY_MAX = 160;
  * namesakes leave it, `definitionLines`; else nearest where it was), as its
  * lines may have moved; `lost` when it is not there any more (its indexed
  * lines, cut to the file's length, are shown, and their text is not its own).
+ * A symbol found keeps its length, up to the file's end and `limit` (the
+ * last line before the symbol below it now, when there is one).
  */
 export function spanOf(
   m: ScoredChunk,
   text: string,
   changed: boolean,
   place?: (lines: readonly string[]) => number | null | undefined,
+  limit?: () => number | undefined,
 ): { line: number | null; endLine: number | null; text: string; lost?: true } {
   if (isFileChunk(m) || m.start_line === null) {
     return { line: m.start_line ?? 1, endLine: m.end_line, text: text.slice(0, FILE_TEXT_MAX) };
@@ -38,8 +41,13 @@ export function spanOf(
       start = Math.min(start, end);
       return { line: start, endLine: end, text: "", lost: true };
     }
-    // Its length kept, but not past the file's end (its body cut away).
-    end = Math.min(found + (end - start), Math.max(found, last));
+    // Its length kept, but not past the file's end (its body cut away) nor into the
+    // symbol below it (`limit`: its body shrank).
+    end = Math.min(
+      found + (end - start),
+      Math.max(found, last),
+      Math.max(found, limit?.() ?? last),
+    );
     start = found;
   }
   return { line: start, endLine: end, text: linesOf(text, start, end) };

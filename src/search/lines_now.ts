@@ -229,19 +229,77 @@ function matchInOrder(was: readonly number[], now: readonly number[]): (number |
   return out;
 }
 
+/** Symbols scanned past a symbol's end for the nearest one that starts after it now. */
+const NEXT_SCANNED = 32;
+
 /**
- * {@link definitionLines} for every symbol of an indexed file that has a
- * signature, read from the journal: one query.
+ * The last line each placed symbol of a changed file may reach now, by id
+ * (pure): the line before the nearest symbol indexed after its end that
+ * starts after it now. A body that shrank does not take in the function
+ * below it; a symbol's own methods (indexed inside it) do not cut it. A
+ * symbol with no such neighbour is not in the map. `starts` is
+ * {@link definitionLines}'s answer.
+ *
+ * @example
+ * ```ts
+ * import { lastLinesNow } from "./lines_now.ts";
+ * import assert from "node:assert/strict";
+ * // total (4-10) lost four lines of its body: square, indexed at 13, starts at 9 now.
+ * const symbols = [{ id: 1, line: 4, end_line: 10 }, { id: 2, line: 13, end_line: 14 }];
+ * const last = lastLinesNow(symbols, new Map([[1, 4], [2, 9]]));
+ * assert.equal(last.get(1), 8);
+ * assert.equal(last.get(2), undefined);
+ * ```
  */
-export function symbolLinesNow(
-  j: Journal,
-  pathId: number,
-  lines: readonly string[],
-): Map<number, number | null | undefined> {
-  const symbols = j.all<{ id: number; signature: string; line: number; name: string }>(
-    `SELECT c.id, n.signature, c.start_line AS line, n.name FROM chunks c JOIN nodes n ON n.id = c.node_id
+export function lastLinesNow(
+  symbols: readonly { id: number; line: number; end_line: number | null }[],
+  starts: ReadonlyMap<number, number | null | undefined>,
+): Map<number, number> {
+  const placed = symbols
+    .filter((s) => typeof starts.get(s.id) === "number")
+    .sort((a, b) => a.line - b.line || a.id - b.id);
+  const out = new Map<number, number>();
+  placed.forEach((s, i) => {
+    const at = starts.get(s.id) as number;
+    const end = s.end_line ?? s.line;
+    // The first symbol indexed past its end (those between are inside it).
+    let lo = i + 1;
+    let hi = placed.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (placed[mid]!.line > end) hi = mid;
+      else lo = mid + 1;
+    }
+    let last = Infinity;
+    for (let k = lo; k < placed.length && k < lo + NEXT_SCANNED; k++) {
+      const next = starts.get(placed[k]!.id) as number;
+      if (next > at) last = Math.min(last, next - 1);
+    }
+    if (last !== Infinity) out.set(s.id, last);
+  });
+  return out;
+}
+
+/** Where the symbols of a changed file are now: each one's first line, and the last it may reach. */
+export interface SymbolsNow {
+  /** {@link definitionLines}: by chunk id. */
+  starts: Map<number, number | null | undefined>;
+  /** {@link lastLinesNow}: by chunk id. */
+  last: Map<number, number>;
+}
+
+/**
+ * {@link definitionLines} and {@link lastLinesNow} for every symbol of an
+ * indexed file that has a signature, read from the journal: one query.
+ */
+export function symbolsNow(j: Journal, pathId: number, lines: readonly string[]): SymbolsNow {
+  const symbols = j.all<
+    { id: number; signature: string; line: number; end_line: number | null; name: string }
+  >(
+    `SELECT c.id, n.signature, c.start_line AS line, c.end_line, n.name FROM chunks c JOIN nodes n ON n.id = c.node_id
      WHERE c.path_id = ? AND c.start_line IS NOT NULL AND n.signature IS NOT NULL`,
     pathId,
   );
-  return definitionLines(lines, symbols);
+  const starts = definitionLines(lines, symbols);
+  return { starts, last: lastLinesNow(symbols, starts) };
 }

@@ -33,7 +33,7 @@ import { type ChunkMeta, isFileChunk } from "./rank.ts";
 import type { FocusedCandidate as Candidate } from "./focus.ts";
 import type { ReadCache } from "./file_reads.ts";
 import { definitionLine, type GoneHit, relocate, type Relocated } from "./relocate.ts";
-import { symbolLinesNow } from "./lines_now.ts";
+import { type SymbolsNow, symbolsNow } from "./lines_now.ts";
 import type { HitSymbol, PrunedHit, SearchHit } from "./types.ts";
 import { type Coverage, coverage, decideVerdict, type HitFacts } from "./verdict.ts";
 
@@ -115,11 +115,17 @@ export class Verifier {
     const text = bytes ? decodeText(bytes) : "";
     // In a changed file every symbol shown is looked for by its signature, as the hit's own is,
     // its namesakes (the same method of another class) in the order they were indexed.
-    let now: Map<number, number | null | undefined> | undefined;
+    let now: SymbolsNow | undefined;
     const lineNow = (lines: readonly string[], id: number) =>
-      (now ??= symbolLinesNow(this.j, m.path_id!, lines)).get(id);
+      (now ??= symbolsNow(this.j, m.path_id!, lines)).starts.get(id);
     let lines: readonly string[] | undefined;
-    const span = spanOf(m, text, changed && read, (all) => lineNow(lines ??= all, m.id));
+    const span = spanOf(
+      m,
+      text,
+      changed && read,
+      (all) => lineNow(lines ??= all, m.id),
+      () => now?.last.get(m.id),
+    );
     // A symbol is known by its qualified name too: `Optimizer.run` answers "optimizer run".
     const own = isFileChunk(m) ? "" : `\n${m.title}`;
     // Edited, its doc comment is what stands above its lines now, not what was indexed.
@@ -163,6 +169,7 @@ export class Verifier {
       },
       movedTo,
       changed && read ? lastLine(text) : undefined,
+      (u) => now?.last.get(u.id),
     );
   }
 
@@ -190,7 +197,7 @@ export class Verifier {
           signature: m.signature,
           line: m.start_line,
           // Moved and edited: placed among its namesakes as in its own changed file.
-          place: (lines) => symbolLinesNow(this.j, m.path_id!, lines).get(m.id),
+          place: (lines) => symbolsNow(this.j, m.path_id!, lines).starts.get(m.id),
         }
         : null,
     };
@@ -346,6 +353,7 @@ export class Verifier {
     },
     movedTo?: (u: ChunkMeta) => number | null | undefined,
     fileEnd?: number,
+    lastOf?: (u: ChunkMeta) => number | undefined,
   ): VerifiedHit {
     const m = c.best;
     const legs = [...new Set([m, ...c.others].flatMap((o) => o.legs))];
@@ -364,7 +372,7 @@ export class Verifier {
       moved_from: at.movedFrom,
       summary: at.summary,
       others: c.others.length,
-      symbols: symbolsOf(c, at.line, at.endLine, movedTo, fileEnd),
+      symbols: symbolsOf(c, at.line, at.endLine, movedTo, fileEnd, lastOf),
       copies: this.#copiesOnDisk(c.copies, at.path),
       ref_id: m.ref_id,
       legs,
@@ -459,7 +467,7 @@ export class Verifier {
  * the first is the hit's own symbol at the lines it was verified at, the
  * others where `movedTo` finds them now in a changed file (left out when it
  * finds them nowhere: `null`), else where indexed, none past `fileEnd`
- * (a changed file's end). A hit whose file was
+ * (a changed file's end) nor into the symbol below it now (`lastOf`). A hit whose file was
  * not read (moved: found again after ranking) lists its own symbol alone;
  * a note or memory lists none.
  */
@@ -469,6 +477,7 @@ function symbolsOf(
   endLine: number | null,
   movedTo?: (u: ChunkMeta) => number | null | undefined,
   fileEnd = Infinity,
+  lastOf?: (u: ChunkMeta) => number | undefined,
 ): HitSymbol[] {
   // A note or memory is its own text, with no lines in the file it points at.
   if (c.best.path_id === null) return [];
@@ -488,7 +497,11 @@ function symbolsOf(
       name: m.title,
       kind: kindOf({ ...m, score: 0, legs: [] }) ?? "file",
       line: now,
-      end_line: own ?? Math.max(now, Math.min((m.end_line ?? m.start_line ?? 1) + shift, fileEnd)),
+      end_line: own ??
+        Math.max(
+          now,
+          Math.min((m.end_line ?? m.start_line ?? 1) + shift, fileEnd, lastOf?.(m) ?? Infinity),
+        ),
       score: Math.round(u.score * 1e4) / 1e4,
     }];
   });
