@@ -417,3 +417,26 @@ Deno.test("a file touched with its bytes unchanged is not 'changed since indexed
     removeTree(base);
   }
 });
+
+Deno.test("a window of text in a file cut short since it was indexed ends at the file's end", async () => {
+  const base = tempDir("heimdall-relocate-window-");
+  try {
+    const repo = join(base, "repo");
+    const lines = Array.from({ length: 200 }, (_, i) => `filler line number ${i}`);
+    lines[150] = "the quantum flux capacitor calibration procedure";
+    writeTree(repo, { "manual.txt": lines.join("\n") + "\n" });
+    const past = new Date(Date.now() - 3_600_000);
+    Deno.utimeSync(join(repo, "manual.txt"), past, past);
+    const home = join(base, "home");
+    assert.equal((await cli(home, ["index", repo])).code, 0);
+    Deno.writeTextFileSync(join(repo, "manual.txt"), lines.slice(0, 20).join("\n") + "\n");
+    const r = await cli(home, ["search", "--json", "quantum flux capacitor calibration"]);
+    assert.equal(r.code, 0, r.stderr);
+    const [hit] = (JSON.parse(r.stdout) as SearchResult).hits;
+    assert.match(hit?.reason ?? "", /^changed since indexed/);
+    assert.ok(hit!.end_line !== null && hit!.end_line <= 20, at(hit!));
+    assert.ok(hit!.symbols.every((s) => s.end_line <= 20), JSON.stringify(hit!.symbols));
+  } finally {
+    removeTree(base);
+  }
+});

@@ -18,7 +18,9 @@ const SUMMARY_MAX = 160;
  * lines may have moved; `lost` when it is not there any more (its indexed
  * lines, cut to the file's length, are shown, and their text is not its own).
  * A symbol found keeps its length, up to the file's end and `limit` (the
- * last line before the symbol below it now, when there is one).
+ * last line before the symbol below it now, when there is one); a chunk
+ * with no signature (a window of text, a file's own lines) keeps its
+ * indexed lines, up to the file's end.
  */
 export function spanOf(
   m: ScoredChunk,
@@ -28,11 +30,19 @@ export function spanOf(
   limit?: () => number | undefined,
 ): { line: number | null; endLine: number | null; text: string; lost?: true } {
   if (isFileChunk(m) || m.start_line === null) {
-    return { line: m.start_line ?? 1, endLine: m.end_line, text: text.slice(0, FILE_TEXT_MAX) };
+    // A file cut short since it was indexed ends where it ends now.
+    const endLine = changed && m.end_line !== null
+      ? Math.max(m.start_line ?? 1, Math.min(m.end_line, lastLine(text)))
+      : m.end_line;
+    return { line: m.start_line ?? 1, endLine, text: text.slice(0, FILE_TEXT_MAX) };
   }
   let start = m.start_line;
   let end = m.end_line ?? start;
-  if (changed && m.signature) {
+  if (changed && !m.signature) {
+    // A window of text (no signature to look for) stays where it was, within the file now.
+    end = Math.min(end, lastLine(text));
+    start = Math.min(start, end);
+  } else if (changed && m.signature) {
     const lines = text.split("\n");
     const found = place ? place(lines) : definitionLine(lines, m.signature, start);
     const last = lastLine(text);
