@@ -440,3 +440,21 @@ Deno.test("a window of text in a file cut short since it was indexed ends at the
     removeTree(base);
   }
 });
+
+Deno.test("a file that holds a secret since it was indexed is pruned, its text never shown", async () => {
+  using t = await indexed();
+  const manual = join(t.root, "docs/manual.rst");
+  // A token pasted above the paragraph the query finds: the next pass drops the whole file.
+  const token = "ghp_" + "aB3dE5gH7jK9mN1pQ3rS5tU7vW9xY1zA2bC4";
+  Deno.writeTextFileSync(
+    manual,
+    `=========\nTop Title\n=========\n\ntoken ${token} plonkerator\n`,
+  );
+  const r = await cli(t.home, ["search", "--json", "plonkerator"]);
+  assert.doesNotMatch(r.stdout, new RegExp(token));
+  const out = JSON.parse(r.stdout) as SearchResult;
+  assert.deepEqual(out.hits.map((h) => h.path), []);
+  assert.match(out.pruned[0]?.reason ?? "", /holds a secret now \(content: github_token\)/);
+  const text = await cli(t.home, ["search", "plonkerator"]);
+  assert.doesNotMatch(text.stdout + text.stderr, new RegExp(token));
+});

@@ -16,6 +16,7 @@ import {
   exists,
   join,
   redactSecrets,
+  sniffSecret,
 } from "../files/mod.ts";
 import { type Journal, lastAudit, listRoots } from "../store/mod.ts";
 import { notePaths } from "./notes.ts";
@@ -113,6 +114,10 @@ export class Verifier {
     const changed = hash === "differs" || (!sameStat && hash !== "same");
     if (!sameStat || hash === "differs") this.#hints.add(path);
     const text = bytes ? decodeText(bytes) : "";
+    // A file that holds a secret now is one the next pass drops whole (the index never
+    // holds one): none of its text is shown, as none was before it was written there.
+    const secret = changed && read ? sniffSecret(text) : undefined;
+    if (secret !== undefined) return this.#prune(m, path, `holds a secret now (${secret})`);
     // In a changed file every symbol shown is looked for by its signature, as the hit's own is,
     // its namesakes (the same method of another class) in the order they were indexed.
     let now: SymbolsNow | undefined;
@@ -214,23 +219,24 @@ export class Verifier {
     const path = m.path!;
     const found = this.whereNow(m);
     this.#hints.add(path);
-    if (!found) {
-      const reason = "gone from disk and not found under its root";
-      this.pruned.push({ path, symbol: symbolOf(m), reason });
-      this.#log.push(
-        `pruned ${path}${
-          m.kind !== "file" && m.name ? ` (${m.title})` : ""
-        }: ${reason}; hinted the reconciler to retract it`,
-      );
-      return undefined;
-    }
-    this.#hints.add(found.path);
-    this.#log.push(`re-anchored ${path} → ${found.path} (${found.how}); hinted the reconciler`);
+    if (!found) return this.#prune(m, path, "gone from disk and not found under its root");
     // The second stage may have read it there already (a moved file it scored).
     const bytes = this.cache.get(found.path) ?? readBytes(found.path);
     const text = bytes ? decodeText(bytes) : "";
     // The same content has every line where it was; a symbol found again is at the line found.
     const same = found.how === "same content";
+    // Other bytes than were indexed: screened as the reconciler will screen them.
+    const secret = same ? undefined : sniffSecret(text);
+    if (secret !== undefined) {
+      this.#hints.add(found.path);
+      return this.#prune(
+        m,
+        path,
+        `found again in ${found.path}, which holds a secret now (${secret})`,
+      );
+    }
+    this.#hints.add(found.path);
+    this.#log.push(`re-anchored ${path} → ${found.path} (${found.how}); hinted the reconciler`);
     let line = same || isFileChunk(m) ? m.start_line : found.line ??
       (m.signature
         ? definitionLine(text.split("\n"), m.signature, m.start_line ?? 1)
@@ -269,6 +275,18 @@ export class Verifier {
       checked: found.how === "same content" ? "hash" : "stat",
       behind: null,
     });
+  }
+
+  /** Prunes a hit (STALE: never shown), logs why and hints the reconciler at its path. */
+  #prune(m: Candidate["best"], path: string, reason: string): undefined {
+    this.#hints.add(path);
+    this.pruned.push({ path, symbol: symbolOf(m), reason });
+    this.#log.push(
+      `pruned ${path}${
+        m.kind !== "file" && m.name ? ` (${m.title})` : ""
+      }: ${reason}; hinted the reconciler to retract it`,
+    );
+    return undefined;
   }
 
   #verifyLoose(c: Candidate): VerifiedHit {
