@@ -458,3 +458,28 @@ Deno.test("a file that holds a secret since it was indexed is pruned, its text n
   const text = await cli(t.home, ["search", "plonkerator"]);
   assert.doesNotMatch(text.stdout + text.stderr, new RegExp(token));
 });
+
+Deno.test("a file replaced by a symlink is not shown with its target's text: the index drops it", async () => {
+  using t = await indexed();
+  const outside = tempDir("heimdall-relocate-outside-");
+  try {
+    // The same bytes outside the root, linked where the file was; the file itself moved and edited.
+    Deno.writeTextFileSync(join(outside, "shapes.py"), SHAPES);
+    Deno.removeSync(join(t.root, "pkg/shapes.py"));
+    Deno.symlinkSync(join(outside, "shapes.py"), join(t.root, "pkg/shapes.py"));
+    Deno.mkdirSync(join(t.root, "lib"));
+    Deno.writeTextFileSync(join(t.root, "lib/shapes.py"), "# moved\n".repeat(8) + SHAPES);
+    const square = await t.first("square area side length");
+    assert.equal(square.path, join(t.root, "lib/shapes.py"));
+    assert.equal(square.verdict, "REBUILT");
+    assert.equal(at(square), "Square.area:29-31");
+    // Listed at lines true of lib/shapes.py, or not at all.
+    const lines = Deno.readTextFileSync(join(t.root, "lib/shapes.py")).split("\n");
+    for (const s of square.symbols) {
+      const name = s.name.split(".").pop()!;
+      assert.ok(lines[s.line - 1]?.includes(name), `${s.name}:${s.line} is ${lines[s.line - 1]}`);
+    }
+  } finally {
+    removeTree(outside);
+  }
+});

@@ -321,9 +321,10 @@ function collapsed(lines: readonly string[], i: number): string {
   return done[i] ??= lines[i]!.replace(/\s+/g, " ").trim();
 }
 
+/** A regular file's size; undefined for anything else, a symlink included (never indexed). */
 function statSize(path: string): number | undefined {
   try {
-    const st = Deno.statSync(path);
+    const st = Deno.lstatSync(path);
     return st.isFile ? st.size : undefined;
   } catch {
     return undefined;

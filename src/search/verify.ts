@@ -265,16 +265,23 @@ export class Verifier {
       semanticOnly: isSemanticOnly(c),
       threshold: this.opts.threshold,
     });
-    return this.#hit(c, verdict === "STALE" ? "WEAK" : verdict, reason, {
-      path: found.path,
-      line: span.line,
-      endLine: span.endLine,
-      coverage: cov,
-      movedFrom: path,
-      summary: summaryOf(m, span.text, !same),
-      checked: found.how === "same content" ? "hash" : "stat",
-      behind: null,
-    });
+    // Units the second stage scored elsewhere (at the gone path, through a symlink left
+    // there) are not at their lines in the file found: it lists its own symbol alone.
+    return this.#hit(
+      same ? c : { ...c, units: [] },
+      verdict === "STALE" ? "WEAK" : verdict,
+      reason,
+      {
+        path: found.path,
+        line: span.line,
+        endLine: span.endLine,
+        coverage: cov,
+        movedFrom: path,
+        summary: summaryOf(m, span.text, !same),
+        checked: found.how === "same content" ? "hash" : "stat",
+        behind: null,
+      },
+    );
   }
 
   /** Prunes a hit (STALE: never shown), logs why and hints the reconciler at its path. */
@@ -525,9 +532,14 @@ function symbolsOf(
   });
 }
 
+/**
+ * A path's stat when it is a regular file, else undefined: a symlink is not
+ * followed (the index never holds one; the next pass drops a file replaced
+ * by one), so its target's text is never shown as the file's.
+ */
 function statFile(path: string): Deno.FileInfo | undefined {
   try {
-    const st = Deno.statSync(path);
+    const st = Deno.lstatSync(path);
     return st.isFile ? st : undefined;
   } catch {
     return undefined;
