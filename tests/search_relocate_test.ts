@@ -483,3 +483,21 @@ Deno.test("a file replaced by a symlink is not shown with its target's text: the
     removeTree(outside);
   }
 });
+
+Deno.test("a deleted file is not REBUILT at another file of its name that holds one like signature", async () => {
+  using t = await indexed();
+  // Another shapes.py, unrelated but for a method of the same signature.
+  Deno.mkdirSync(join(t.root, "other"));
+  Deno.writeTextFileSync(
+    join(t.root, "other/shapes.py"),
+    "class Hexagon:\n    def area(self):\n        return 6\n",
+  );
+  Deno.removeSync(join(t.root, "pkg/shapes.py"));
+  const r = await cli(t.home, ["search", "--json", "circle area radius"]);
+  const out = JSON.parse(r.stdout) as SearchResult;
+  assert.deepEqual(
+    out.hits.filter((h) => h.moved_from !== null).map((h) => `${h.path}: ${h.reason}`),
+    [],
+  );
+  assert.ok(out.pruned.some((p) => p.path === join(t.root, "pkg/shapes.py")));
+});

@@ -33,8 +33,9 @@ export interface GoneHit {
     /**
      * Where it starts in a file's lines now, its namesakes of the gone file
      * (another class's method of its signature) placed too (`definitionLines`);
-     * null when they take every line holding its signature. Without it, the
-     * line holding its signature nearest where it was.
+     * null when they take every line holding its signature, or when that file
+     * is not this one edited. Without it, the line holding its signature
+     * nearest where it was.
      */
     place?: (lines: readonly string[]) => number | null | undefined;
   } | null;

@@ -201,8 +201,15 @@ export class Verifier {
           structHash: m.struct_hash,
           signature: m.signature,
           line: m.start_line,
-          // Moved and edited: placed among its namesakes as in its own changed file.
-          place: (lines) => symbolsNow(this.j, m.path_id!, lines).starts.get(m.id),
+          // Moved and edited: placed among its namesakes as in its own changed file. Another
+          // file of its name (`util.py`, `index.ts`) holding a like signature (`def area(self):`)
+          // is not where it went: the file it went to holds most of its definitions still.
+          place: (lines) => {
+            const now = symbolsNow(this.j, m.path_id!, lines).starts;
+            let placed = 0;
+            for (const at of now.values()) if (typeof at === "number") placed++;
+            return placed * 2 < now.size ? null : now.get(m.id);
+          },
         }
         : null,
     };
