@@ -141,6 +141,26 @@ Deno.test("a copy deleted since it was indexed is neither the one shown nor list
   assert.deepEqual(hit.copies, others);
 });
 
+Deno.test("a copy edited since it was indexed is not listed as the same: it is a hit of its own", async () => {
+  const plain = SESSION.replaceAll(": PoolSettings", "").replaceAll(": Pool", "");
+  using t = await indexed({ "a/pool.mjs": plain, "b/pool.mjs": plain, "c/pool.mjs": plain });
+  const query = "open database connection pool";
+  // b loses openPool; c is only touched (its bytes as indexed).
+  const b = join(t.repo, "b/pool.mjs");
+  Deno.writeTextFileSync(b, plain.slice(plain.indexOf("/** Closes")));
+  const c = join(t.repo, "c/pool.mjs");
+  const now = new Date();
+  Deno.utimeSync(c, now, now);
+  const r = await t.search(query);
+  const shown = r.hits.find((h) => h.path === join(t.repo, "a/pool.mjs") || h.path === c)!;
+  assert.ok(shown, r.hits.map((h) => h.path).join(", "));
+  assert.equal(shown.verdict, "STRONG", shown.reason ?? "");
+  assert.ok(!shown.copies.includes(b), `"same as" ${shown.copies.join(", ")}`);
+  assert.equal(shown.copies.length, 1, "the touched copy still is one");
+  const edited = r.hits.find((h) => h.path === b);
+  if (edited) assert.match(edited.reason ?? "", /changed since indexed/);
+});
+
 Deno.test("release notes rank below the guide that says the same", async () => {
   using t = await indexed({ "docs/operations.md": GUIDE, "CHANGELOG.md": CHANGELOG });
   const r = await t.search("rotate the signing key and retire the old key");

@@ -12,7 +12,7 @@
  * the same text (a package's `.mjs`/`.cjs` builds, a vendored copy) fold into
  * the best of them, which lists the others as copies.
  */
-import { decodeText, exists } from "../files/mod.ts";
+import { contentHash, decodeText, exists } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import type { Candidate, ChunkMeta, ScoredChunk, Tuning } from "./rank.ts";
 import { chunksHolding } from "./lexical.ts";
@@ -228,7 +228,37 @@ export function focusCandidates(
     return { ...c, best: nameOf(c, shown), units: shown, copies: [], focus };
   });
   focused.sort((a, b) => b.focus - a.focus || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return [...foldCopies(focused, texts, tuning.copyJaccard, q.near, exists), ...tail];
+  return [
+    ...foldCopies(
+      focused,
+      texts,
+      tuning.copyJaccard,
+      q.near,
+      exists,
+      (c) => asIndexed(c.best, cache),
+    ),
+    ...tail,
+  ];
+}
+
+/**
+ * True when a file holds now what it held when indexed: its size and mtime
+ * as indexed, or its bytes (read once per search, `cache`) of the indexed
+ * hash; also when it is gone (whether a gone copy stands is `foldCopies`'s
+ * `present`). A copy compared on what the index holds of it is only one
+ * while that is what it holds. A stat, and a hash when only its mtime moved.
+ */
+function asIndexed(m: ChunkMeta, cache: ReadCache): boolean {
+  let st: Deno.FileInfo;
+  try {
+    st = Deno.lstatSync(m.path!);
+  } catch {
+    return true;
+  }
+  if (!st.isFile || st.size !== m.size) return false;
+  if ((st.mtime?.getTime() ?? 0) === m.mtime_ms) return true;
+  const bytes = readCached(m.path!, cache, READ_MAX_BYTES);
+  return bytes !== undefined && contentHash(bytes) === m.hash;
 }
 
 /**
@@ -507,7 +537,10 @@ function hashLine(
  * its own. `texts` holds each candidate's units by key. The first copy on
  * disk (`present`, asked once a path, only of files that fold) stands for
  * the group, in the best one's place, the first under `near` (a folder) of
- * those: a copy deleted since it was indexed is not what is shown.
+ * those: a copy deleted since it was indexed is not what is shown. A file
+ * that does not hold what it was indexed with (`asIndexed`, asked once a
+ * candidate, only of files that would fold) folds with none: "same as" is
+ * said of bytes on disk, and an edited copy is judged as its own hit.
  */
 export function foldCopies(
   list: readonly FocusedCandidate[],
@@ -515,6 +548,7 @@ export function foldCopies(
   threshold: number,
   near?: string,
   present: (path: string) => boolean = () => true,
+  asIndexed: (c: FocusedCandidate) => boolean = () => true,
 ): FocusedCandidate[] {
   const isNear = (c: FocusedCandidate) =>
     near !== undefined && c.best.path !== null &&
@@ -526,11 +560,20 @@ export function foldCopies(
     if (is === undefined) seen.set(path, is = present(path));
     return is;
   };
+  // A file edited since it was indexed is no copy of anything on what the index holds of it.
+  const same = new Map<string, boolean>();
+  const unchanged = (c: FocusedCandidate) => {
+    let is = same.get(c.key);
+    if (is === undefined) same.set(c.key, is = asIndexed(c));
+    return is;
+  };
   const out: FocusedCandidate[] = [];
   const kept: (UnitTexts | undefined)[] = [];
   for (const c of list) {
     const units = texts.get(c.key);
-    const twin = out.findIndex((o, i) => isCopy(o, kept[i], c, units, threshold));
+    const twin = out.findIndex((o, i) =>
+      isCopy(o, kept[i], c, units, threshold) && unchanged(o) && unchanged(c)
+    );
     if (twin >= 0) {
       const first = out[twin]!;
       const [was, is] = [onDisk(first), onDisk(c)];
