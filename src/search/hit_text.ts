@@ -30,8 +30,9 @@ export function spanOf(
   limit?: () => number | undefined,
 ): { line: number | null; endLine: number | null; text: string; lost?: true } {
   if (isFileChunk(m) || m.start_line === null) {
-    // A file cut short since it was indexed ends where it ends now.
-    const endLine = changed && m.end_line !== null
+    // A file ends at its last line as it reads now: cut short since it was indexed, or
+    // indexed as ending one line past its final newline.
+    const endLine = m.end_line !== null && (changed || text !== "")
       ? Math.max(m.start_line ?? 1, Math.min(m.end_line, lastLine(text)))
       : m.end_line;
     return { line: m.start_line ?? 1, endLine, text: text.slice(0, FILE_TEXT_MAX) };

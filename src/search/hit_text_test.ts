@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { linesOf, proseLine, summaryOf } from "./hit_text.ts";
+import { linesOf, proseLine, spanOf, summaryOf } from "./hit_text.ts";
 import { definitionLine } from "./relocate.ts";
 import { assertCases } from "../../tests/cases.ts";
 
@@ -90,4 +90,14 @@ Deno.test("summaryOf() shows a changed symbol's first line when it no longer hol
   assert.equal(summaryOf(m, now, true), "def f(a, b, c=0):");
   assert.equal(summaryOf(m, "def f(a,\n      b):\n    return a", true), "def f(a, b):");
   assert.equal(summaryOf(m, "", true), "def f(a, b):", "nothing read: what was indexed");
+});
+
+Deno.test("spanOf() ends a file's own chunk at the file's last line, not one past its final newline", () => {
+  const file = { kind: "file", source: "code", path_id: 1, title: "a.py", rel: "a.py" };
+  // Indexed as lines 1-4 of a three-line file that ends with a newline.
+  const m = { ...file, start_line: 1, end_line: 4 } as unknown as Parameters<typeof spanOf>[0];
+  assert.equal(spanOf(m, "a\nb\nc\n", false).endLine, 3);
+  assert.equal(spanOf(m, "a\nb\nc", false).endLine, 3);
+  assert.equal(spanOf(m, "a\n", true).endLine, 1, "cut short since");
+  assert.equal(spanOf(m, "", false).endLine, 4, "not read: as indexed");
 });
