@@ -5,7 +5,7 @@
  * indexed in, so one is never taken for another.
  */
 import type { Journal } from "../store/mod.ts";
-import { definitionLine, linesHolding, sym1 } from "./relocate.ts";
+import { collapsed, definitionLine, hasWord, linesHolding, sym1 } from "./relocate.ts";
 
 /** A symbol of a changed file as indexed: its chunk, signature and first line. */
 export interface IndexedSymbol {
@@ -122,6 +122,7 @@ export function definitionLines(
 }
 
 const IDENT = /[\p{L}\p{N}_$]/u;
+const IDENT_ONLY = /^[\p{L}\p{N}_$]+$/u;
 
 /**
  * The 1-based line nearest `near`, not in `taken`, that holds `signature` up
@@ -152,9 +153,11 @@ function nameLine(
   }
   const head = end === -1 ? undefined : sig.slice(0, end);
   if (head === undefined || sym1(head) === undefined) return undefined;
+  // Its name on no line (renamed, deleted): nothing to look for.
+  if (IDENT_ONLY.test(name) && !hasWord(lines, name)) return undefined;
   const holds = (i: number) => {
     if (taken.has(i + 1)) return false;
-    const l = lines[i]!.replace(/\s+/g, " ").trim();
+    const l = collapsed(lines, i);
     const at = l.startsWith(head) ? 0 : l.indexOf(` ${head}`);
     if (at === -1) return false;
     const after = l[at + (at === 0 ? 0 : 1) + head.length];

@@ -270,9 +270,11 @@ export function definitionLine(
   if (head === undefined || lines.length === 0) return undefined;
   const holds = (i: number) => holdsHead(lines, i, head);
   // Outward from where it was: an edit moves a definition by a few lines, so
-  // each symbol of a changed file costs its shift, not the file's length.
+  // each symbol of a changed file costs its shift, not the file's length; past
+  // the nearest lines, one not in the file at all (renamed) is not read for.
   const from = Math.min(Math.max(near, 1), lines.length) - 1;
   for (let d = 0; from - d >= 0 || from + d < lines.length; d++) {
+    if (d === NEAR_LINES && !mayHold(lines, head)) return undefined;
     if (from - d >= 0 && holds(from - d)) return from - d + 1;
     if (d > 0 && from + d < lines.length && holds(from + d)) return from + d + 1;
   }
@@ -286,10 +288,46 @@ export function definitionLine(
  */
 export function linesHolding(lines: readonly string[], signature: string): number[] {
   const head = sym1(signature);
-  if (head === undefined) return [];
+  if (head === undefined || !mayHold(lines, head)) return [];
   const out: number[] = [];
   for (let i = 0; i < lines.length; i++) if (holdsHead(lines, i, head)) out.push(i + 1);
   return out;
+}
+
+/** Lines either side of where a definition was read before asking whether the file holds it. */
+const NEAR_LINES = 64;
+
+/** A run of identifier characters: a word of code. */
+const WORD = /[\p{L}\p{N}_$]+/gu;
+
+/** Every word of code in each array of lines, gathered once however many symbols look. */
+const WORDS = new WeakMap<readonly string[], Set<string>>();
+
+/**
+ * False when no line can hold `head`: a whole word of it (something follows
+ * in `head`) that starts in the part every holding line shows whole (its
+ * first {@link SHORTEST_FIRST_LINE} characters; a line never ends inside a
+ * word) is in none of `lines`. A symbol renamed or deleted costs a few
+ * look-ups, not a read of every line (pure; the file's words are gathered
+ * once, a pass over its text).
+ */
+function mayHold(lines: readonly string[], head: string): boolean {
+  for (const m of head.matchAll(WORD)) {
+    if (m.index >= SHORTEST_FIRST_LINE) break;
+    if (m.index + m[0].length < head.length && !hasWord(lines, m[0])) return false;
+  }
+  return true;
+}
+
+/** True when `word` is a whole word of code in one of `lines` (pure; see {@link mayHold}). */
+export function hasWord(lines: readonly string[], word: string): boolean {
+  let words = WORDS.get(lines);
+  if (words === undefined) {
+    words = new Set<string>();
+    for (const line of lines) for (const [w] of line.matchAll(WORD)) words.add(w);
+    WORDS.set(lines, words);
+  }
+  return words.has(word);
 }
 
 /** True when line `i` (0-based) starts a definition whose signature begins with `head`. */
@@ -316,7 +354,11 @@ const SHORTEST_FIRST_LINE = 12;
 /** Each line's whitespace-collapsed text, made once per array of lines however many symbols look. */
 const COLLAPSED = new WeakMap<readonly string[], (string | undefined)[]>();
 
-function collapsed(lines: readonly string[], i: number): string {
+/**
+ * Line `i` (0-based) of `lines`, its white space collapsed and trimmed,
+ * computed once per array of lines however many symbols look (pure).
+ */
+export function collapsed(lines: readonly string[], i: number): string {
   let done = COLLAPSED.get(lines);
   if (done === undefined) COLLAPSED.set(lines, done = []);
   return done[i] ??= lines[i]!.replace(/\s+/g, " ").trim();
