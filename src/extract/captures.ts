@@ -118,6 +118,7 @@ export function symbolsAndRefs(
     sortMarks(decorators),
   );
   nest(defs, new Set([...CLASS_LIKE, ...(spec.methodContainers ?? [])]));
+  if (spec.grammar === "typescript" || spec.grammar === "tsx") foldOverloads(defs);
   const skipTypes = new Set(spec.decorators ?? []);
   const docstrings = defs.map((d) => spec.docstring ? docstringNode(d.node) : undefined);
   const hashes = structHashes(
@@ -361,6 +362,42 @@ function nest(defs: Def[], classLike: ReadonlySet<string>): void {
     else if (d.kind === "method" && !inClass && !d.receiver) d.kind = "function";
     if (!byQualname.has(d.qualname)) byQualname.set(d.qualname, d);
   }
+}
+
+/** The bodiless declarations TypeScript writes an overload as. */
+const OVERLOAD_SIGNATURES = new Set([
+  "function_signature",
+  "method_signature",
+  "abstract_method_signature",
+]);
+
+/**
+ * Folds TypeScript overloads into one definition, in place: a run of
+ * bodiless signatures of one name in one scope (`function each(o: T): void`
+ * …) and the definition right after them of that name (its implementation,
+ * or the run's last signature in a `.d.ts` or an interface) are one
+ * function, which starts at the first signature (so the doc comment above
+ * it is its doc). Left as several definitions, every call of the name was
+ * ambiguous between them and landed nowhere.
+ */
+function foldOverloads(defs: Def[]): void {
+  let kept = 0;
+  for (let i = 0; i < defs.length; i++) {
+    const d = defs[i]!;
+    const prev = kept > 0 ? defs[kept - 1]! : undefined;
+    if (
+      prev !== undefined && OVERLOAD_SIGNATURES.has(prev.node.type) &&
+      prev.qualname === d.qualname && prev.lexParent === d.lexParent && prev.kind === d.kind &&
+      prev.end <= d.start
+    ) {
+      d.nodes = [prev.nodes[0]!, ...d.nodes];
+      d.start = prev.start;
+      defs[kept - 1] = d;
+      continue;
+    }
+    defs[kept++] = d;
+  }
+  defs.length = kept;
 }
 
 function sameRange(a: Def, b: Def): boolean {

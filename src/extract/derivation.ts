@@ -69,10 +69,12 @@ export const DERIVATION: DerivationVersions = {
     // pending since they were read from the root's src/, resolve again.
     // rust 2: re-derived so that paths into another crate of the workspace
     // by its name (`use text_util::shout`), pending until now, resolve.
+    // typescript and tsx 2: overload signatures fold into the function they
+    // declare (captures.ts foldOverloads), so its calls land on it.
     python: 1,
     javascript: 1,
-    typescript: 1,
-    tsx: 1,
+    typescript: 2,
+    tsx: 2,
     rust: 2,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.
