@@ -118,7 +118,8 @@ export function symbolsAndRefs(
     sortMarks(decorators),
   );
   nest(defs, new Set([...CLASS_LIKE, ...(spec.methodContainers ?? [])]));
-  if (spec.grammar === "typescript" || spec.grammar === "tsx") foldOverloads(defs);
+  const overload = OVERLOAD_DECLARATION[spec.grammar];
+  if (overload !== undefined) foldOverloads(defs, overload);
   const skipTypes = new Set(spec.decorators ?? []);
   const docstrings = defs.map((d) => spec.docstring ? docstringNode(d.node) : undefined);
   const hashes = structHashes(
@@ -371,24 +372,37 @@ const OVERLOAD_SIGNATURES = new Set([
   "abstract_method_signature",
 ]);
 
+/** Python's `@overload` (`@typing.overload`, `@t.overload`). */
+const OVERLOAD_DECORATOR = /^@\s*(?:[A-Za-z_]\w*\s*\.\s*)*overload\s*$/;
+
+/** Per grammar, whether a definition only declares one overload of a function. */
+const OVERLOAD_DECLARATION: Readonly<Record<string, (d: Def) => boolean>> = {
+  typescript: (d) => OVERLOAD_SIGNATURES.has(d.node.type),
+  tsx: (d) => OVERLOAD_SIGNATURES.has(d.node.type),
+  python: (d) =>
+    d.outer.type === "decorated_definition" &&
+    d.outer.namedChildren.some((c) => c?.type === "decorator" && OVERLOAD_DECORATOR.test(c.text)),
+};
+
 /**
- * Folds TypeScript overloads into one definition, in place: a run of
- * bodiless signatures of one name in one scope (`function each(o: T): void`
- * …) and the definition right after them of that name (its implementation,
- * or the run's last signature in a `.d.ts` or an interface) are one
- * function, which starts at the first signature (so the doc comment above
- * it is its doc). Left as several definitions, every call of the name was
- * ambiguous between them and landed nowhere.
+ * Folds overloads into one definition, in place: a run of declarations of
+ * one overload each, of one name in one scope (TypeScript's bodiless
+ * `function each(o: T): void`, Python's `@overload def conv(x: int)`), and
+ * the definition right after them of that name (its implementation, or the
+ * run's last signature in a `.d.ts` or an interface) are one function,
+ * which starts at the first declaration (so the doc comment above it is its
+ * doc). Left as several definitions, a TypeScript call of the name was
+ * ambiguous between them and landed nowhere, and `callers conv` had to be
+ * told which of three.
  */
-function foldOverloads(defs: Def[]): void {
+function foldOverloads(defs: Def[], declaresOverload: (d: Def) => boolean): void {
   let kept = 0;
   for (let i = 0; i < defs.length; i++) {
     const d = defs[i]!;
     const prev = kept > 0 ? defs[kept - 1]! : undefined;
     if (
-      prev !== undefined && OVERLOAD_SIGNATURES.has(prev.node.type) &&
-      prev.qualname === d.qualname && prev.lexParent === d.lexParent && prev.kind === d.kind &&
-      prev.end <= d.start
+      prev !== undefined && prev.qualname === d.qualname && prev.lexParent === d.lexParent &&
+      prev.kind === d.kind && prev.end <= d.start && declaresOverload(prev)
     ) {
       d.nodes = [prev.nodes[0]!, ...d.nodes];
       d.start = prev.start;

@@ -69,9 +69,10 @@ export const DERIVATION: DerivationVersions = {
     // pending since they were read from the root's src/, resolve again.
     // rust 2: re-derived so that paths into another crate of the workspace
     // by its name (`use text_util::shout`), pending until now, resolve.
-    // typescript and tsx 2: overload signatures fold into the function they
-    // declare (captures.ts foldOverloads), so its calls land on it.
-    python: 1,
+    // typescript and tsx 2, python 2: overload signatures (`@overload` stubs)
+    // fold into the function they declare (captures.ts foldOverloads), so
+    // its calls land on it and its name names one symbol.
+    python: 2,
     javascript: 1,
     typescript: 2,
     tsx: 2,

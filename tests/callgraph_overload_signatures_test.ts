@@ -3,7 +3,8 @@
  * before an implementation (`function each(o: T): void` then
  * `function each(o: any) {…}`) fold into that implementation, so a call of
  * `each` imported from the file lands on it instead of counting as ambiguous
- * between two definitions of one name (immer's `utils/common.ts`).
+ * between two definitions of one name (immer's `utils/common.ts`). Python's
+ * `@overload` stubs fold the same way, so `callers conv` names one function.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -100,6 +101,70 @@ Deno.test("a TypeScript function's overload signatures fold into its implementat
       "src/common.ts:freeze -> src/common.ts:freeze:8",
       "src/use.ts:go -> src/common.ts:each:2",
       "src/use.ts:go -> src/common.ts:freeze:8",
+    ]);
+  } finally {
+    live.journal.close();
+    removeTree(base);
+  }
+});
+
+const PY_FILES: Record<string, string> = {
+  "pkg/__init__.py": "",
+  "pkg/core.py": `import typing
+from typing import overload
+
+
+@overload
+def conv(x: int) -> int: ...
+@typing.overload
+def conv(x: str) -> str: ...
+def conv(x):
+    return x
+
+
+class Thing:
+    @overload
+    def get(self, k: int) -> int: ...
+    @overload
+    def get(self, k: str) -> str: ...
+    def get(self, k):
+        return k
+
+    @property
+    def size(self):
+        return self.get(1)
+`,
+  "pkg/use.py": `from pkg.core import conv, Thing
+
+
+def go():
+    t = Thing()
+    t.get(2)
+    return conv(1)
+`,
+};
+
+Deno.test("a Python function's @overload stubs fold into its implementation", async () => {
+  const base = tempDir();
+  const repo = join(base, "repo");
+  for (const [rel, text] of Object.entries(PY_FILES)) {
+    Deno.mkdirSync(join(repo, rel, ".."), { recursive: true });
+    Deno.writeTextFileSync(join(repo, rel), text);
+  }
+  const live = indexer(join(base, "home"), repo);
+  try {
+    await live.r.audit();
+    assert.deepEqual(symbols(live.journal), [
+      "pkg/core.py:Thing.get:14-19",
+      "pkg/core.py:Thing.size:21-23",
+      "pkg/core.py:conv:5-10",
+      "pkg/use.py:go:4-7",
+    ]);
+    assert.deepEqual(calls(live.journal), [
+      "pkg/core.py:Thing.size -> pkg/core.py:Thing.get:14",
+      "pkg/use.py:go -> pkg/core.py:Thing.get:14",
+      "pkg/use.py:go -> pkg/core.py:Thing:13",
+      "pkg/use.py:go -> pkg/core.py:conv:5",
     ]);
   } finally {
     live.journal.close();
