@@ -267,6 +267,22 @@ Deno.test("callers counts the unresolved calls of its name only where they could
   removeTree(base);
 });
 
+Deno.test("callers of a method never count a bare call of its name (a builtin's) as a caller it might have", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  writeTree(join(base, "a"), {
+    "conn.py": "class Conn:\n    def len(self):\n        return 1\n",
+    // len([]) is the builtin: a bare call never lands on a method.
+    "size.py": "def size(items):\n    return len(items)\n",
+    // A receiver of unknown type: this call may be Conn.len's.
+    "use.py": "def use(c):\n    return c.len()\n",
+  });
+  assert.equal((await cli(home, ["index", join(base, "a")])).code, 0);
+  const r = await cli(home, ["callers", "Conn.len", "--json"]);
+  assert.equal(JSON.parse(r.stdout).unresolved_calls_by_name, 1);
+  removeTree(base);
+});
+
 Deno.test("symbols says why a path has no outline: no such file, a folder, a link, under no root, ignored, a secret, not indexed yet", async () => {
   const base = tempDir();
   const repo = join(base, "repo");

@@ -193,6 +193,18 @@ export function languageFamily(language: string | null): string | null {
   return language === null ? null : FAMILIES[language] ?? language;
 }
 
+/**
+ * Languages where a bare call inside a class may mean its own (or a base's)
+ * method (`open()` for `this.open()`); in every other language a bare call
+ * never lands on a method. The resolver and the graph queries share it.
+ */
+export const IMPLICIT_THIS_LANGUAGES: ReadonlySet<string> = new Set([
+  "java",
+  "csharp",
+  "cpp",
+  "ruby",
+]);
+
 /** {@link languageFamily} of column `col`, as SQL. */
 export function languageFamilySql(col: string): string {
   const byFamily = new Map<string, string[]>();

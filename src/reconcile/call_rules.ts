@@ -6,6 +6,7 @@
  * globals), which a same-named definition elsewhere in the repository never
  * answers for.
  */
+import { IMPLICIT_THIS_LANGUAGES } from "../extract/language.ts";
 
 /** Receivers that are the enclosing class's instance or the class itself. */
 const SELF: Record<string, readonly string[]> = {
@@ -33,7 +34,7 @@ const SUPER: Record<string, readonly string[]> = {
 };
 
 /** Languages where a bare call inside a class means its own (or a base's) method first. */
-const IMPLICIT_THIS = new Set(["java", "csharp", "cpp", "ruby"]);
+const IMPLICIT_THIS = IMPLICIT_THIS_LANGUAGES;
 
 /**
  * How far a bare call may be resolved by a name unique among top-level

@@ -1,4 +1,4 @@
-import { languageFamilySql } from "../extract/language.ts";
+import { IMPLICIT_THIS_LANGUAGES, languageFamilySql } from "../extract/language.ts";
 import type { Journal } from "../store/mod.ts";
 import type { SymbolRef } from "./symbols.ts";
 
@@ -104,12 +104,17 @@ export function callers(
     JSON.stringify(ids),
   );
   // Only a call that could still resolve to it counts: resolution stays in a
-  // repository and a language family (src/reconcile/resolve.ts, family()).
+  // repository and a language family (src/reconcile/resolve.ts, family()),
+  // and a bare call (`len(x)`, no receiver in its target) never lands on a
+  // method, but where a bare call may mean the class's own (Java, Ruby…).
+  const implicitThis = [...IMPLICIT_THIS_LANGUAGES].map((l) => `'${l}'`).join(", ");
   const unresolvedByName = j.get<{ n: number }>(
     `SELECT count(DISTINCT pe.src) AS n FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
      JOIN nodes s ON s.id = ? JOIN paths sp ON sp.id = s.path_id
      WHERE pe.name = ? AND pe.kind = 'calls' AND p.root_id = sp.root_id
-       AND ${languageFamilySql("p.language")} = ${languageFamilySql("sp.language")}`,
+       AND ${languageFamilySql("p.language")} = ${languageFamilySql("sp.language")}
+       AND (s.kind != 'method' OR instr(pe.target, '.') > 0
+         OR p.language IN (${implicitThis}))`,
     sym.id,
     sym.name,
   )!.n;
