@@ -71,8 +71,9 @@ export const DERIVATION: DerivationVersions = {
     // by its name (`use text_util::shout`), pending until now, resolve.
     // typescript and tsx 2, python 2: overload signatures (`@overload` stubs)
     // fold into the function they declare (captures.ts foldOverloads), so
-    // its calls land on it and its name names one symbol.
-    python: 2,
+    // its calls land on it and its name names one symbol. python 3: `x =
+    // cls()` in a classmethod is an instance of the class (`x.m()` is `cls.m()`).
+    python: 3,
     javascript: 1,
     typescript: 2,
     tsx: 2,

@@ -66,6 +66,13 @@
   right: (call function: (identifier) @type)
   (#match? @type "^_*[A-Z]")) @binding.type
 
+; x = cls(…) in a classmethod: an instance of the enclosing class, so
+; x.m() is read as cls.m()
+(assignment
+  left: (identifier) @name
+  right: (call function: (identifier) @type)
+  (#eq? @type "cls")) @binding.type
+
 (assignment left: (identifier) @name type: (type (identifier) @type)) @binding.type
 
 ; any other binding of the name leaves its type unknown
