@@ -170,7 +170,18 @@ export async function checkViews(url: string, f: UiFixture): Promise<void> {
       "depends on",
     );
     assertEquals(await page.textContent("dd[data-fact=daemon]"), "not running");
-    assertStringIncludes((await page.textContent("dd[data-fact=indexed]"))!, "symbols");
+    // The same counts, in the same words, as `heimdall status`.
+    const status = await cli(f.home, ["status"]);
+    assertEquals(status.code, 0, status.stderr);
+    for (const fact of ["files", "graph"]) {
+      const line = status.stdout.split("\n").find((l) => l.startsWith(`${fact} `));
+      assert(line, `heimdall status has a ${fact} line: ${status.stdout}`);
+      assertEquals(
+        await page.textContent(`dd[data-fact=${fact}]`),
+        line.slice(fact.length).trim(),
+        `the health view's ${fact} is heimdall status's`,
+      );
+    }
     await shot("health");
     await page.click("a[data-tab=usage]");
     await page.waitForSelector(".view.usage p");

@@ -111,6 +111,10 @@ function Maps(props: { maps: RepoMap[]; check: Record<string, Check> | null }) {
   }`;
 }
 
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
 function Facts(props: { status: Record<string, unknown> }) {
   // deno-lint-ignore no-explicit-any
   const s = props.status as Record<string, any>;
@@ -121,11 +125,19 @@ function Facts(props: { status: Record<string, unknown> }) {
     ["queue", `${s.queue ?? 0} waiting, ${s.hints_waiting ?? 0} hints`],
     ["last audit", s.last_audit_ms ? when(s.last_audit_ms as number) : "never"],
     ["last error", s.last_error ?? "none"],
+    // Worded as `heimdall status` words them: the graph's nodes hold files and
+    // folders as well as symbols, so they are not a count of symbols.
     [
-      "indexed",
-      `${JSON.stringify(s.paths ?? {})} · ${s.nodes ?? 0} symbols · ${s.edges ?? 0} edges`,
+      "files",
+      Object.entries((s.paths ?? {}) as Record<string, number>).map(([k, n]) => `${n} ${k}`)
+        .join(", ") || "none",
     ],
-    ["pending edges", s.pending_edges],
+    [
+      "graph",
+      `${plural(s.nodes ?? 0, "node")}, ${plural(s.edges ?? 0, "edge")}, ${
+        s.pending_edges ?? 0
+      } pending`,
+    ],
     ["depth clamps", Array.isArray(s.clamped) && s.clamped.length > 0 ? s.clamped : "none"],
     ["unreadable", Array.isArray(s.unreadable) && s.unreadable.length > 0 ? s.unreadable : "none"],
     ["secrets skipped", s.secrets_skipped],
