@@ -694,6 +694,71 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "the memory view keeps a standing convention older than its newest 2,000 memories, and says how many it leaves out",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const f = await getFixture();
+    const home = join(tempDir("heimdall-ui-many-"), "home");
+    copyDir(f.home, home);
+    const old = await cli(home, [
+      "remember",
+      "--kind",
+      "convention",
+      "--about",
+      "src/parse.ts",
+      "Parsers never throw on user input",
+    ], { cwd: f.repo });
+    assertEquals(old.code, 0, old.stderr);
+    // 2,000 failed attempts recorded after it, as a busy month of hooks would.
+    const exported = await cli(home, ["export"]);
+    const [header, ...rows] = exported.stdout.trim().split("\n");
+    const template = rows.map((l) => JSON.parse(l)).find((m) =>
+      m.text === "Parsers never throw on user input"
+    );
+    const later = Date.now() + 1000;
+    const attempts = Array.from({ length: 2000 }, (_, i) =>
+      JSON.stringify({
+        ...template,
+        id: `mmany${String(i).padStart(5, "0")}`,
+        kind: "attempt",
+        outcome: "failed",
+        status: "open",
+        text: `attempt ${i} failed`,
+        recorded_at: later + i,
+        valid_from: later + i,
+        updated_at: later + i,
+        last_seen_at: later + i,
+      }));
+    const file = join(home, "..", "attempts.jsonl");
+    Deno.writeTextFileSync(file, [header, ...attempts].join("\n") + "\n");
+    const imported = await cli(home, ["import", file]);
+    assertEquals(imported.code, 0, imported.stderr);
+    // Every memory the journal holds now, as `heimdall export` writes them (one a line).
+    const total = (await cli(home, ["export"])).stdout.trim().split("\n").length - 1;
+    const s = await serve({ home, repo: f.repo });
+    try {
+      const r = await fetch(`http://127.0.0.1:${s.port}/api/memory`, {
+        headers: { cookie: `heimdall_ui_${s.port}=${s.token}` },
+      });
+      const body = await r.json();
+      assertEquals(r.status, 200, JSON.stringify(body).slice(0, 500));
+      const standing = body.memories.filter((m: { kind: string; superseded_at: number | null }) =>
+        m.kind === "convention" && m.superseded_at === null
+      ).map((m: { text: string }) => m.text);
+      assert.ok(
+        standing.includes("Parsers never throw on user input"),
+        `the standing convention is in the view: ${standing}`,
+      );
+      assertEquals(body.total, total, "every memory counted, shown or not");
+    } finally {
+      await s.stop();
+    }
+  },
+});
+
+Deno.test({
   name: "ui fixture cleanup",
   sanitizeResources: false,
   sanitizeOps: false,

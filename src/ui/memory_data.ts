@@ -4,16 +4,50 @@
  * the code map puts on functions and files. Reads through `src/memory`;
  * writes only through {@link addMemory}, which is `remember`'s own path.
  */
-import { history, type HistoryResult, type RememberResult } from "../memory/mod.ts";
+import {
+  history,
+  type HistoryResult,
+  loadMemories,
+  type MemoryRow,
+  type RememberResult,
+  visibleTo,
+} from "../memory/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import type { SharedMemory } from "../team/mod.ts";
 
 /** Newest memories the view loads; older ones stay searchable. */
 export const MEMORY_LIMIT = 2000;
 
-/** Every memory visible to `viewer` (superseded and forgotten ones too), newest first, with their events. */
-export function memoryView(j: Journal, viewer: string): HistoryResult {
-  return history(j, null, { viewer, limit: MEMORY_LIMIT });
+/** The Memory view's data: {@link memoryView}. */
+export type MemoryViewData = HistoryResult & {
+  /** Memories visible to the viewer in the journal, loaded or not. */
+  total: number;
+};
+
+/**
+ * The newest {@link MEMORY_LIMIT} memories visible to `viewer` (superseded
+ * and forgotten ones too), newest first, with their events; then every
+ * standing decision and convention and every open failed attempt older than
+ * those (at most {@link MEMORY_LIMIT} more), since the view lists all that
+ * stand now: a convention recorded before 2,000 attempts must not drop out
+ * of it. `total` counts every visible memory, so the view can say how many
+ * it leaves out.
+ */
+export function memoryView(j: Journal, viewer: string): MemoryViewData {
+  const view = history(j, null, { viewer, limit: MEMORY_LIMIT });
+  const shown = new Set(view.memories.map((m) => m.id));
+  const standing = j.all<{ id: string }>(
+    `SELECT id FROM memories
+      WHERE superseded_at IS NULL AND forgotten_at IS NULL
+        AND (kind IN ('decision', 'convention') OR (kind = 'attempt' AND status = 'open'))
+      ORDER BY recorded_at DESC, id LIMIT ?`,
+    MEMORY_LIMIT + shown.size,
+  ).map((r) => r.id).filter((id) => !shown.has(id)).slice(0, MEMORY_LIMIT);
+  const older = loadMemories(j, standing).filter((m) => visibleTo(m, viewer))
+    .map((m) => ({ ...m, via: null }));
+  const total = j.all<Pick<MemoryRow, "scope" | "author">>(`SELECT scope, author FROM memories`)
+    .filter((m) => visibleTo(m, viewer)).length;
+  return { ...view, memories: [...view.memories, ...older], total };
 }
 
 /** A badge on the map: current memories on a symbol or file, the worst failure count. */

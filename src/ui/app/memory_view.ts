@@ -18,6 +18,8 @@ export interface MemoryData {
   /** Why the team store's memories could not be pulled, when it could not be reached. */
   warning?: string | null;
   memories: MemoryItem[];
+  /** Memories in the journal visible here, loaded or not. */
+  total: number;
   events: { at: number; event: string; memory_id: string; kind: string; detail: string }[];
   now: number;
 }
@@ -111,6 +113,12 @@ export function MemoryView(
   return html`
     <section class="view memory">
       ${data.warning && html`<p class="warn">${data.warning}</p>`}
+      ${data.total > data.memories.length &&
+        html`
+          <p
+            class="dim partial">Showing ${data.memories.length} of ${data
+              .total} memories: the newest, then the decisions, conventions and open failures still standing before them (at most 2,000 of each); the rest are searchable with heimdall history.</p>
+        `}
     <div class="asof">
         <label>As of <b class="asof-time">${when(t)}</b>${index === instants.length - 1
           ? " (now)"

@@ -188,6 +188,10 @@ var Gi=Object.create;var Ut=Object.defineProperty;var Si=Object.getOwnPropertyDe
   </form>`}function $i(n){let e=n.data,t=e?[...new Set([...e.memories.flatMap(c=>[c.recorded_at,c.superseded_at??0,c.forgotten_at??0]),e.now])].filter(c=>c>0).sort((c,l)=>c-l):[],[r,o]=x(null);if(!e)return _`<section class="view memory">${n.error?_`<p class="error">${n.error}</p>`:_`<p>Loading…</p>`}</section>`;let i=r===null||r>=t.length?t.length-1:r,s=t[i]??e.now,a=e.memories.filter(c=>c.kind==="decision"||c.kind==="convention"),u=a.filter(c=>ea(c,s)),d=e.memories.filter(c=>c.kind==="attempt"),h=new Map(e.memories.map(c=>[c.id,c])),f=c=>c.superseded_by?h.get(c.superseded_by):void 0;return _`
     <section class="view memory">
       ${e.warning&&_`<p class="warn">${e.warning}</p>`}
+      ${e.total>e.memories.length&&_`
+          <p
+            class="dim partial">Showing ${e.memories.length} of ${e.total} memories: the newest, then the decisions, conventions and open failures still standing before them (at most 2,000 of each); the rest are searchable with heimdall history.</p>
+        `}
     <div class="asof">
         <label>As of <b class="asof-time">${oe(s)}</b>${i===t.length-1?" (now)":""}
             <input type="range" name="asof" min="0" max=${Math.max(0,t.length-1)} step="1"
