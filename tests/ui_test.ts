@@ -759,6 +759,37 @@ Deno.test({
 });
 
 Deno.test({
+  name: "the code map counts a repository's files and symbols as heimdall index does",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const f = await getFixture();
+    const home = join(tempDir("heimdall-ui-counts-"), "home");
+    copyDir(f.home, home);
+    const indexed = await cli(home, ["index", f.repo]);
+    assertEquals(indexed.code, 0, indexed.stderr);
+    const said = /indexed (\d+) files?, (\d+) symbols?/.exec(indexed.stdout + indexed.stderr);
+    assert.ok(said, indexed.stdout + indexed.stderr);
+    const s = await serve({ home, repo: f.repo });
+    try {
+      const r = await fetch(`http://127.0.0.1:${s.port}/api/map`, {
+        headers: { cookie: `heimdall_ui_${s.port}=${s.token}` },
+      });
+      const body = await r.json();
+      assertEquals(r.status, 200, JSON.stringify(body));
+      const repo = body.nodes.find((n: { path: string }) => n.path === f.repo);
+      assertEquals(
+        [repo.files, repo.symbols],
+        [Number(said[1]), Number(said[2])],
+        `the map's repository node against "${said[0]}"`,
+      );
+    } finally {
+      await s.stop();
+    }
+  },
+});
+
+Deno.test({
   name: "ui fixture cleanup",
   sanitizeResources: false,
   sanitizeOps: false,

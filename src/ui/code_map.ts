@@ -98,7 +98,10 @@ export class CodeMap {
     );
     const counts = new Map<number, number>();
     for (
-      const r of this.j.stmt("SELECT path_id AS id, count(*) AS n FROM nodes GROUP BY path_id")
+      // A file's own node is not one of its symbols (`heimdall index` and `symbols` do not count it).
+      const r of this.j.stmt(
+        "SELECT path_id AS id, count(*) AS n FROM nodes WHERE kind != 'file' GROUP BY path_id",
+      )
         .iterate() as Iterable<{ id: number; n: number }>
     ) counts.set(r.id, r.n);
     const files: FileRow[] = [];
@@ -284,7 +287,11 @@ export class CodeMap {
     );
     const level = this.#graph(path, "file", own.slice(0, MAX_CHILDREN), t0);
     if (own.length > MAX_CHILDREN) {
-      level.omitted = (this.#byId.get(row.id)?.symbols ?? own.length) - MAX_CHILDREN;
+      const all = this.j.get<{ n: number }>(
+        "SELECT count(*) AS n FROM nodes WHERE path_id = ?",
+        row.id,
+      );
+      level.omitted = (all?.n ?? own.length) - MAX_CHILDREN;
     }
     return level;
   }
