@@ -20,6 +20,7 @@ import {
 } from "./helpers.ts";
 import { buildUi } from "../scripts/build_ui.ts";
 import { freshDatabase, heimdall, machine, noPostgres, pgServer } from "./team_fixture.ts";
+import { secretSamples } from "./secret_samples.ts";
 
 const assertEquals = (a: unknown, b: unknown, m?: string) => assert.deepEqual(a, b, m);
 const assertMatch = (s: string, re: RegExp) => assert.match(s, re);
@@ -783,6 +784,57 @@ Deno.test({
         [Number(said[1]), Number(said[2])],
         `the map's repository node against "${said[0]}"`,
       );
+    } finally {
+      await s.stop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "the file view refuses a file that holds a secret pasted in since it was indexed, wherever in the file",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = tempDir("heimdall-ui-secret-");
+    const repo = join(dir, "repo"), home = join(dir, "home");
+    const samples = secretSamples();
+    const files: Record<string, string> = { "clean.ts": "export const clean = 1;\n" };
+    samples.forEach((_, i) => files[`s${i}.ts`] = `export const v${i} = ${i};\n`);
+    // A secret past the first megabyte read, at the end of a line begun before it.
+    files["far.ts"] = "export const far = 1;\n";
+    writeTree(repo, files);
+    const indexed = await cli(home, ["index", repo]);
+    assertEquals(indexed.code, 0, indexed.stderr);
+    samples.forEach((x, i) =>
+      Deno.writeTextFileSync(join(repo, `s${i}.ts`), x.line + "\n", {
+        append: true,
+      })
+    );
+    const far = samples.find((x) => !x.line.includes("\n"))!;
+    Deno.writeTextFileSync(
+      join(repo, "far.ts"),
+      "// filler\n".repeat(100_000) + "x".repeat((1 << 20) - 1_000_000 - 5) + far.line + "\n",
+      { append: true },
+    );
+    const s = await serve({ home, repo });
+    try {
+      const view = async (name: string) => {
+        const r = await fetch(
+          `http://127.0.0.1:${s.port}/api/file?path=${encodeURIComponent(join(repo, name))}`,
+          { headers: { cookie: `heimdall_ui_${s.port}=${s.token}` } },
+        );
+        return { status: r.status, text: await r.text() };
+      };
+      assertEquals((await view("clean.ts")).status, 200);
+      for (const [i, x] of samples.entries()) {
+        const r = await view(`s${i}.ts`);
+        assertEquals(r.status, 403, `${x.kind}: ${r.text}`);
+        assertStringIncludes(r.text, "holds a secret now");
+        assert.ok(!r.text.includes(x.secret), `${x.kind} shown: ${r.text}`);
+      }
+      const r = await view("far.ts");
+      assertEquals(r.status, 403, r.text.slice(0, 300));
     } finally {
       await s.stop();
     }

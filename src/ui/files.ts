@@ -6,7 +6,7 @@
  * the indexed roots; anything else is refused as unknown.
  */
 import { UsageError } from "../errors/mod.ts";
-import { decodeText, utf16Bom } from "../files/mod.ts";
+import { decodeText, sniffSecret, utf16Bom } from "../files/mod.ts";
 import { getPath, type Journal, listRoots } from "../store/mod.ts";
 
 /** A few lines of an indexed file, for the file view. */
@@ -57,12 +57,15 @@ function realOrNull(path: string): string | null {
 const CHUNK = 1 << 20;
 /** Most bytes of a file read: beyond, its lines are neither shown nor counted. */
 export const READ_LIMIT = 32 << 20;
+/** Characters of the text before a chunk screened again with it for secrets. */
+const SECRET_OVERLAP = 64 * 1024;
 /** Most bytes of one line shown; a longer line (a minified bundle) ends in `…`. */
 export const MAX_LINE_BYTES = 64 * 1024;
 
 /**
  * Lines `line - before` to `line + after` of `path`, when it is an indexed
- * file under an indexed root. Throws {@link FileRefusedError} otherwise.
+ * file under an indexed root and holds no secret now (the whole text read is
+ * screened, as search screens a changed hit). Throws {@link FileRefusedError} otherwise.
  * Reads the file from disk now (it may have changed since it was indexed),
  * a chunk at a time and off the server's thread: only the lines shown are
  * kept (each at most {@link MAX_LINE_BYTES}), the rest is only counted, and
@@ -143,6 +146,23 @@ export async function fileLines(
     truncated = false;
     n++;
   };
+  // The index never holds a file with a secret in it, but this one is read as it is now:
+  // a key pasted in since it was indexed is refused, as search prunes such a hit. The
+  // text is screened a chunk at a time, each with the end of the one before, so a
+  // secret cut between two chunks is seen whole.
+  const screen = new TextDecoder("utf-8");
+  let tail = "";
+  const refuseSecret = (bytes: Uint8Array, last = false) => {
+    const text = tail + screen.decode(bytes, { stream: !last });
+    const secret = sniffSecret(text);
+    if (secret !== undefined) {
+      throw new FileRefusedError(
+        `"${path}" holds a secret now (${secret}), so the dashboard does not show it; the next index pass drops the file`,
+        403,
+      );
+    }
+    tail = text.slice(-SECRET_OVERLAP);
+  };
   using file = await openOrRefuse(path, real);
   const buf = new Uint8Array(CHUNK);
   let read = 0;
@@ -167,6 +187,7 @@ export async function fileLines(
       chunk = new TextEncoder().encode(text);
     }
     read += got;
+    refuseSecret(chunk);
     let from = 0;
     for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, from)) {
       keep(chunk.subarray(from, nl));
@@ -176,6 +197,7 @@ export async function fileLines(
     keep(chunk.subarray(from));
     if (utf16) break; // read whole (to the limit) above
   }
+  refuseSecret(new Uint8Array(0), true);
   if (!ended) truncated = true; // the last line read goes on past READ_LIMIT
   endLine(); // the text after the last newline read (empty when the file ends with one)
   return { path, first, lines, total: ended ? n - 1 : null };
