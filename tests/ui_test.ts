@@ -842,6 +842,38 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "a search on a journal damaged while the dashboard runs says it is damaged and to rebuild, not an internal error",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = tempDir("heimdall-ui-damaged-");
+    const repo = join(dir, "repo"), home = join(dir, "home");
+    writeTree(repo, { "a.ts": "export function alpha() { return 1; }\n" });
+    const indexed = await cli(home, ["index", repo]);
+    assertEquals(indexed.code, 0, indexed.stderr);
+    const s = await serve({ home, repo });
+    try {
+      // Garbage over every page after the header's, in place (the same file, still open).
+      const journal = join(home, "journal.db");
+      const size = Deno.statSync(journal).size;
+      using f = Deno.openSync(journal, { write: true });
+      f.seekSync(4096, Deno.SeekMode.Start);
+      f.writeSync(new Uint8Array(size - 4096).fill(0xde));
+      const r = await fetch(`http://127.0.0.1:${s.port}/api/search?q=alpha`, {
+        headers: { cookie: `heimdall_ui_${s.port}=${s.token}` },
+      });
+      const body = await r.json();
+      assertEquals(r.status, 503, JSON.stringify(body));
+      assertStringIncludes(body.error, `Journal "${journal}" is damaged`);
+      assertStringIncludes(body.error, "heimdall rebuild");
+    } finally {
+      await s.stop();
+    }
+  },
+});
+
+Deno.test({
   name: "ui fixture cleanup",
   sanitizeResources: false,
   sanitizeOps: false,

@@ -253,7 +253,9 @@ export class CodeMap {
         ) add(r.a, r.b, r.n);
       } else {
         links = "loading";
-        void this.loadLinks();
+        // In the background: a journal damaged meanwhile must not end the server
+        // (an unhandled rejection would); the next request that reads it says why.
+        this.loadLinks().catch(() => {});
       }
     }
     const edges = [...weights].map(([k, weight]) => {

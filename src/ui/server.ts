@@ -7,7 +7,7 @@
 import { type Config, type HomePaths, logUsage } from "../config/mod.ts";
 import { HeimdallError } from "../errors/mod.ts";
 import { configuredTuning, search, type SearchKind, searchUsage } from "../search/mod.ts";
-import { Journal, journalFile, listRoots } from "../store/mod.ts";
+import { describeFault, Journal, journalFile, listRoots } from "../store/mod.ts";
 import { openTeamStore, SharedMemory, syncTeamMemories } from "../team/mod.ts";
 import { CodeMap } from "./code_map.ts";
 import { fileLines, FileRefusedError } from "./files.ts";
@@ -177,6 +177,10 @@ export function startUi(opts: UiOptions): UiServer {
       if (e instanceof HeimdallError && e.kind === "environment") return fail(503, e.message);
       // A body that is not JSON, or not the object a POST takes.
       if (e instanceof TypeError || e instanceof SyntaxError) return fail(400, e.message);
+      // SQLite's own "database disk image is malformed" met by a query on a bad page (or
+      // busy, I/O, disk full): said as every command says it, with the remedy, not as a bug.
+      const fault = describeFault(e, path);
+      if (fault.kind === "environment") return fail(503, fault.message);
       return fail(500, `Internal error: ${(e as Error).message ?? e}`);
     }
   };
@@ -355,7 +359,11 @@ export function startUi(opts: UiOptions): UiServer {
   });
   port = server.addr.port;
   // Read the file list before the first page asks for it.
-  setTimeout(() => map.warm(), 0);
+  setTimeout(() => {
+    try {
+      map.warm();
+    } catch { /* a damaged journal: the request that reads it next answers why (503) */ }
+  }, 0);
   const url = `http://127.0.0.1:${port}/?token=${token}`;
   return {
     url,
