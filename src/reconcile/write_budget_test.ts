@@ -54,6 +54,15 @@ function open(base: string, name: string, root: string) {
   return { journal, r };
 }
 
+/** `steps` that throw "stopped" in place of step `stopAt`: a crash after that many committed steps. */
+function* stoppedAfter<T>(steps: Iterable<T>, stopAt: number): Generator<T> {
+  let n = 0;
+  for (const s of steps) {
+    if (n++ === stopAt) throw new Error("stopped");
+    yield s;
+  }
+}
+
 Deno.test("a cold index resolves its cross-file edges in many short transactions, to the same rows as one", async () => {
   const { base, root } = corpusFolder();
   const whole = open(base, "whole", root);
@@ -127,13 +136,7 @@ Deno.test("an index stopped between two of its resolution transactions converges
           )!.n > 0 && journal.get<{ n: number }>("SELECT count(*) AS n FROM paths")!.n >= 120;
       if (!resolving) return chunked(steps, options);
       return chunked(
-        (function* () {
-          let n = 0;
-          for (const s of steps) {
-            if (n++ === stopAt) throw new Error("stopped");
-            yield s;
-          }
-        })(),
+        stoppedAfter(steps, stopAt),
         options,
       );
     };
@@ -195,13 +198,7 @@ Deno.test("a removed root's files are retracted in short transactions, and a cra
     const chunked = journal.txChunked.bind(journal);
     journal.txChunked = (steps, options) =>
       chunked(
-        (function* () {
-          let n = 0;
-          for (const s of steps) {
-            if (n++ === stopAt) throw new Error("stopped");
-            yield s;
-          }
-        })(),
+        stoppedAfter(steps, stopAt),
         options,
       );
     await assert.rejects(() => t.r.retractRemovedRoots(without), /stopped/);
