@@ -312,19 +312,53 @@ Deno.test("service install --binary writes that program into the unit; a relativ
     const home = join(root, "home", ".heimdall");
     const env = isolatedEnv(root);
     const unit = join(root, "home", ".config", "systemd", "user", "heimdall.service");
+    const binary = join(root, "bin", "heimdall");
+    Deno.mkdirSync(join(root, "bin"));
+    Deno.writeTextFileSync(binary, "#!/bin/sh\n", { mode: 0o755 });
     const r = await cli(home, [
       "service",
       "install",
       "--platform",
       "linux",
       "--binary",
-      "/usr/local/bin/heimdall",
+      binary,
     ], { env });
     assert.equal(r.code, 3, r.stderr);
-    assert.match(Deno.readTextFileSync(unit), /^ExecStart=\/usr\/local\/bin\/heimdall daemon$/m);
+    assert.ok(Deno.readTextFileSync(unit).includes(`\nExecStart=${binary} daemon\n`));
     const rel = await cli(home, ["service", "install", "--binary", "bin/heimdall"], { env });
     assert.equal(rel.code, 2);
     assert.match(rel.stderr, /--binary "bin\/heimdall" must be an absolute path/);
+  } finally {
+    removeTree(root);
+  }
+});
+
+Deno.test("service install --binary refuses a missing, folder or non-executable program and keeps the unit it had", async () => {
+  const root = tempDir();
+  try {
+    const home = join(root, "home", ".heimdall");
+    const env = isolatedEnv(root);
+    const unit = join(root, "home", ".config", "systemd", "user", "heimdall.service");
+    const good = await cli(home, ["service", "install", "--platform", "linux"], { env });
+    assert.equal(good.code, 3, good.stderr);
+    const before = Deno.readTextFileSync(unit);
+    const plain = join(root, "heimdall.txt");
+    Deno.writeTextFileSync(plain, "not a program", { mode: 0o644 });
+    const cases: [string, RegExp][] = [
+      [join(root, "nowhere", "heimdall"), /no such file; pass the absolute path of a heimdall/],
+      [root, /is not a file; pass the absolute path/],
+      [plain, /is not executable; run `chmod \+x /],
+    ];
+    for (const [binary, why] of cases) {
+      const r = await cli(home, ["service", "install", "--platform", "linux", "--binary", binary], {
+        env,
+      });
+      assert.equal(r.code, 2, r.stderr);
+      assert.ok(r.stderr.includes(`--binary "${binary}"`), r.stderr);
+      assert.match(r.stderr, why);
+      assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+      assert.equal(Deno.readTextFileSync(unit), before, "the installed unit is untouched");
+    }
   } finally {
     removeTree(root);
   }

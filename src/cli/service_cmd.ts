@@ -95,11 +95,35 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     throw new UsageError(`--binary "${values.binary}" must be an absolute path to heimdall`);
   }
   if (action === "install") {
+    if (values.binary !== undefined) checkBinary(values.binary);
     const argv = values.binary ? [values.binary, "daemon"] : daemonArgv();
     return await install(ctx, platform, file, logs, manager, argv);
   }
   if (action === "uninstall") return await uninstall(ctx, platform, file, manager);
   return await status(ctx, platform, file, logs, manager);
+}
+
+/**
+ * Refuses a --binary the service manager could not start: missing, a folder,
+ * or without an execute bit. Written into the unit as it was, it made the
+ * daemon fail at every start and restart until the manager gave up, with the
+ * install reporting success.
+ */
+function checkBinary(binary: string): void {
+  const remedy = "pass the absolute path of a heimdall binary (`command -v heimdall`)";
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(binary);
+  } catch (e) {
+    const why = e instanceof Deno.errors.NotFound ? "no such file" : String(e);
+    throw new UsageError(`--binary "${binary}": ${why}; ${remedy}`);
+  }
+  if (!info.isFile) throw new UsageError(`--binary "${binary}" is not a file; ${remedy}`);
+  if (info.mode !== null && (info.mode & 0o111) === 0) {
+    throw new UsageError(
+      `--binary "${binary}" is not executable; run \`chmod +x ${shellQuote(binary)}\` or ${remedy}`,
+    );
+  }
 }
 
 async function install(
