@@ -198,3 +198,21 @@ Deno.test("reinstall replaces deno install's leftovers; uninstall of nothing say
     assert.equal(Deno.readFileSync(join(bin, "heimdall"))[0], 0x7f, `${action} kept it`);
   }
 });
+
+Deno.test("deno task install with a wrong argument says so in one line, exit 2, and installs nothing", async () => {
+  const prefix = tempDir();
+  const cases: [string[], RegExp][] = [
+    [["--prefix", prefix], /unknown option "--prefix"/],
+    [["--root"], /--root <value>' argument missing/],
+    [["bogus"], /unexpected argument "bogus"/],
+  ];
+  for (const [args, why] of cases) {
+    const r = await run(DENO, ["task", "install", ...args], ROOT, { DENO_INSTALL_ROOT: prefix });
+    assert.equal(r.code, 2, r.stderr);
+    const said = r.stderr.trim().split("\n").filter((l) => !l.startsWith("Task "));
+    assert.equal(said.length, 1, r.stderr);
+    assert.match(said[0]!, why);
+    assert.match(said[0]!, /usage: deno task install\|uninstall \[--root DIR\]/);
+  }
+  assert.deepEqual(filesUnder(prefix), []);
+});
