@@ -21,7 +21,7 @@
  * and the user is told that it lives in npm's cache.
  */
 import { parseArgs } from "node:util";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { RUN_FLAGS } from "./build_flags.ts";
 import { LAZY_IMPORTS, shellQuote } from "../src/harness/install/command.ts";
@@ -56,7 +56,12 @@ if (positionals.length > 1) usage(`unexpected argument "${positionals[1]}"`);
 if (values.root === "") usage(`--root needs a folder`);
 const windows = Deno.build.os === "windows";
 const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE") ?? "";
-const root = values.root ?? Deno.env.get("DENO_INSTALL_ROOT") ?? `${home}/.deno`;
+// `deno task` runs this in the clone; a relative folder means the one the user
+// typed in (INIT_CWD), not a `bin/` inside the clone behind a relative PATH line.
+const root = resolve(
+  Deno.env.get("INIT_CWD") ?? Deno.cwd(),
+  values.root ?? (Deno.env.get("DENO_INSTALL_ROOT") || `${home}/.deno`),
+);
 const bin = join(root, "bin");
 const shim = join(bin, windows ? `${NAME}.cmd` : NAME);
 /** What `deno install --global` (earlier versions of this script) left beside the command. */

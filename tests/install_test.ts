@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { cli, tempDir, writeTree } from "./helpers.ts";
+import { exists } from "../src/files/mod.ts";
 import { selfArgv, shellQuote } from "../src/harness/install/command.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -215,4 +216,32 @@ Deno.test("deno task install with a wrong argument says so in one line, exit 2, 
     assert.match(said[0]!, /usage: deno task install\|uninstall \[--root DIR\]/);
   }
   assert.deepEqual(filesUnder(prefix), []);
+});
+
+Deno.test("deno task install --root or DENO_INSTALL_ROOT relative means the folder typed in, not the clone", async () => {
+  const typed = tempDir();
+  // A name of its own: before the fix the command landed here, inside the clone.
+  const rel = `heimdall-root-test-${Deno.pid}`;
+  try {
+    const byOption = await run(DENO, ["task", "install", "--root", rel], ROOT, { INIT_CWD: typed });
+    assert.equal(byOption.code, 0, byOption.stderr);
+    const bin = join(typed, rel, "bin");
+    assert.ok(byOption.stderr.includes(`installed ${join(bin, "heimdall")}`), byOption.stderr);
+    assert.ok(byOption.stderr.includes(`export PATH=${shellQuote(bin)}:`), byOption.stderr);
+    const byEnv = await run(DENO, ["task", "uninstall"], ROOT, {
+      INIT_CWD: typed,
+      DENO_INSTALL_ROOT: rel,
+    });
+    assert.equal(byEnv.code, 0, byEnv.stderr);
+    assert.ok(byEnv.stderr.includes(`removed ${join(bin, "heimdall")}`), byEnv.stderr);
+    assert.deepEqual(filesUnder(typed), []);
+    assert.throws(
+      () => Deno.statSync(join(ROOT, rel)),
+      Deno.errors.NotFound,
+      "nothing in the clone",
+    );
+  } finally {
+    // Only a failing run leaves it.
+    if (exists(join(ROOT, rel))) Deno.removeSync(join(ROOT, rel), { recursive: true });
+  }
 });
