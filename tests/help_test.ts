@@ -53,3 +53,24 @@ Deno.test("a word that names no command is one, with help or without: Object's o
     removeTree(base);
   }
 });
+
+Deno.test("every option a command parses is named in its help", () => {
+  const dir = new URL("../src/cli/", import.meta.url).pathname;
+  const missing: string[] = [];
+  for (const e of Deno.readDirSync(dir)) {
+    if (!e.name.endsWith(".ts") || e.name.endsWith("_test.ts")) continue;
+    const src = Deno.readTextFileSync(join(dir, e.name));
+    const help = [...src.matchAll(/export const \w*HELP\w* =\s*`((?:\\[\s\S]|[^`\\])*)`/g)].map((
+      m,
+    ) => m[1])
+      .join("\n");
+    // A file without help of its own (search_view.ts) reads flags its command's help names.
+    if (help === "") continue;
+    for (const call of src.matchAll(/parseFlags\(\w+, \{([\s\S]*?)\}\)/g)) {
+      for (const [, option] of call[1]!.matchAll(/"([a-z][a-z0-9-]*)"/g)) {
+        if (!help.includes(`--${option}`)) missing.push(`${e.name}: --${option}`);
+      }
+    }
+  }
+  assert.deepEqual(missing, []);
+});

@@ -8,11 +8,12 @@ import { handToDaemon, SETTLE_MS, withWriter } from "./writer.ts";
 import { UsageError } from "../errors/mod.ts";
 import { rootFor } from "../store/mod.ts";
 
-export const HELP = `heimdall reconcile [PATH…] [--all] [--deep]
+export const HELP = `heimdall reconcile [PATH…] [--all] [--deep] [--json]
   Converges the journal with the disk now, as the single writer: the given
   paths (files or folders), then every pending hint and queued path. --all
   also runs a stat audit of every root (--deep re-hashes every file). With a
-  daemon running, hands the paths to it instead.`;
+  daemon running, hands the paths to it instead. --json prints the pass's
+  counts as one JSON object (nothing when the daemon took the paths).`;
 
 /** `heimdall reconcile`: one-shot convergence. */
 export async function run(args: string[], ctx: Context): Promise<number> {
