@@ -9,17 +9,21 @@
  *
  *   deno task compile [--target x86_64-unknown-linux-gnu] [--output dist/heimdall]
  */
-import { parseArgs } from "node:util";
+import { parseScriptArgs } from "./script_args.ts";
 import { includes, ROOT, RUN_FLAGS, writeBuildInfo } from "./build_flags.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: {
-    target: { type: "string" },
-    output: { type: "string" },
-    "dry-run": { type: "boolean" },
+const { values } = parseScriptArgs(
+  "compile",
+  "deno task compile [--target TRIPLE] [--output PATH] [--dry-run]",
+  {
+    args: Deno.args,
+    options: {
+      target: { type: "string" },
+      output: { type: "string" },
+      "dry-run": { type: "boolean" },
+    },
   },
-});
+);
 
 // Interrupted (Ctrl-C, a CI job cancelled), the build stops and build_info.json
 // still goes: left in the clone, it would be the commit every later

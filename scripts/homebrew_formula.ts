@@ -9,7 +9,7 @@
  * The base URL defaults to the GitHub release of the version. Exits 2 when
  * SHA256SUMS lacks an archive the formula needs, naming it.
  */
-import { parseArgs } from "node:util";
+import { parseScriptArgs } from "./script_args.ts";
 import { archiveName } from "./release_archive.ts";
 
 /** The four archives a formula points at, by Homebrew's OS block and CPU. */
@@ -103,16 +103,20 @@ export function homebrewFormula(input: FormulaInput): string {
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({
-    args: Deno.args,
-    options: {
-      sums: { type: "string" },
-      version: { type: "string" },
-      repo: { type: "string", default: "heimdall-dev/heimdall" },
-      "base-url": { type: "string" },
-      out: { type: "string" },
+  const { values } = parseScriptArgs(
+    "homebrew_formula",
+    "deno run -A scripts/homebrew_formula.ts --sums PATH [--version V] [--repo OWNER/NAME] [--base-url URL] [--out FILE]",
+    {
+      args: Deno.args,
+      options: {
+        sums: { type: "string" },
+        version: { type: "string" },
+        repo: { type: "string", default: "heimdall-dev/heimdall" },
+        "base-url": { type: "string" },
+        out: { type: "string" },
+      },
     },
-  });
+  );
   if (!values.sums) {
     console.error("homebrew_formula: --sums PATH/TO/SHA256SUMS is required");
     Deno.exit(2);

@@ -24,6 +24,7 @@ import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { RUN_FLAGS } from "./build_flags.ts";
+import { argsComplaint } from "./script_args.ts";
 import { LAZY_IMPORTS, shellQuote } from "../src/harness/install/command.ts";
 
 const NAME = "heimdall";
@@ -43,9 +44,7 @@ try {
     options: { root: { type: "string" } },
   });
 } catch (e) {
-  const message = e instanceof Error ? e.message : String(e);
-  const unknown = /Unknown option '([^']+)'/.exec(message)?.[1];
-  usage(unknown ? `unknown option "${unknown}"` : message.replace(/\.$/, ""));
+  usage(argsComplaint(e));
 }
 const { values, positionals } = parsed;
 const action = positionals[0] ?? "install";

@@ -13,7 +13,7 @@
  * deno.json's unless `--version`; archive times are SOURCE_DATE_EPOCH's.
  * Exit codes: 0 ok, 2 usage, 3 environment (no runtime base, compile failed).
  */
-import { parseArgs } from "node:util";
+import { parseScriptArgs } from "./script_args.ts";
 import { join } from "node:path";
 import {
   archiveName,
@@ -111,17 +111,21 @@ async function build(out: string, version: string, targets: string[], download: 
 }
 
 async function main(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      target: { type: "string", multiple: true },
-      binary: { type: "string" },
-      out: { type: "string", default: join(ROOT, "dist", "release") },
-      version: { type: "string" },
-      download: { type: "boolean" },
+  const { values, positionals } = parseScriptArgs(
+    "release",
+    "deno run -A scripts/release.ts [build|pack|sums] [--target T]… [--binary PATH] [--out DIR] [--version V] [--download]",
+    {
+      args,
+      allowPositionals: true,
+      options: {
+        target: { type: "string", multiple: true },
+        binary: { type: "string" },
+        out: { type: "string", default: join(ROOT, "dist", "release") },
+        version: { type: "string" },
+        download: { type: "boolean" },
+      },
     },
-  });
+  );
   const action = positionals[0] ?? "build";
   const version = values.version ?? projectVersion();
   const targets = values.target ?? [Deno.build.target];

@@ -175,7 +175,19 @@ if (import.meta.main) {
     console.error("usage: deno run -A scripts/smoke_release.ts -- PATH/TO/heimdall");
     Deno.exit(2);
   }
-  const results = await smoke(argv);
+  let results: SmokeResult[];
+  try {
+    results = await smoke(argv);
+  } catch (e) {
+    // A binary that is not there is a wrong argument, not a failing check.
+    if (!(e instanceof Deno.errors.NotFound || e instanceof Deno.errors.PermissionDenied)) throw e;
+    console.error(
+      `smoke_release: cannot run "${argv[0]}": ${
+        e instanceof Deno.errors.NotFound ? "no such program" : "not executable"
+      }; pass the path of a built heimdall (\`deno task compile\` writes dist/heimdall)`,
+    );
+    Deno.exit(2);
+  }
   for (const r of results) {
     console.log(`${r.ok ? "ok  " : "FAIL"} ${r.check}${r.ok ? "" : `: ${r.detail.trim()}`}`);
   }

@@ -581,3 +581,38 @@ Deno.test({
     assert.equal(wf.jobs.publish.permissions.contents, "write");
   },
 });
+
+Deno.test("the release scripts answer a wrong option or a missing binary in one line naming it, exit 2", async () => {
+  const dir = tempDir();
+  try {
+    const notRunnable = join(dir, "heimdall.txt");
+    Deno.writeTextFileSync(notRunnable, "not a program\n", { mode: 0o644 });
+    const script = (name: string) => join(ROOT, "scripts", `${name}.ts`);
+    const cases: [string[], string][] = [
+      [[script("compile"), "--out", join(dir, "h")], 'compile: unknown option "--out"'],
+      [[script("release"), "build", "--ouput", dir], 'release: unknown option "--ouput"'],
+      [[script("homebrew_formula"), "--sum", dir], 'homebrew_formula: unknown option "--sum"'],
+      [
+        [script("smoke_release"), "--", join(dir, "dist", "heimdall")],
+        `smoke_release: cannot run "${join(dir, "dist", "heimdall")}": no such program`,
+      ],
+      [
+        [script("smoke_release"), notRunnable],
+        `smoke_release: cannot run "${notRunnable}": not executable`,
+      ],
+    ];
+    for (const [args, said] of cases) {
+      const r = await run(DENO, ["run", "-A", ...args], {
+        env: { DENORT_BIN: "", DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
+      });
+      assert.equal(r.code, 2, r.stderr);
+      const lines = r.stderr.trim().split("\n");
+      assert.equal(lines.length, 1, r.stderr);
+      assert.ok(lines[0]!.startsWith(said), r.stderr);
+    }
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["heimdall.txt"]);
+    assert.ok(!existsSync(join(ROOT, "build_info.json")), "compile left no build info behind");
+  } finally {
+    removeTree(dir);
+  }
+});
