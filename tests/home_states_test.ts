@@ -303,3 +303,17 @@ function exists(path: string): boolean {
     return false;
   }
 }
+
+Deno.test("doctor --project naming no folder is a usage error naming it, not a report on a folder nobody wired", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const missing = join(base, "my proj", "typo");
+  const r = await cli(home, ["doctor", "--project", missing]);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.equal(r.stdout, "");
+  assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+  assert.ok(r.stderr.includes(`No project folder "${missing}"`), r.stderr);
+  const empty = await cli(home, ["doctor", "--project", ""]);
+  assert.equal(empty.code, 2, empty.stderr);
+  assert.match(empty.stderr, /Empty --project "": it names no folder/);
+});

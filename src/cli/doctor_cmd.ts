@@ -1,6 +1,8 @@
 import { parseFlags } from "./flags.ts";
 import { HARNESSES } from "../harness/harnesses/mod.ts";
-import { join, readTextIfPresent, resolve } from "../files/mod.ts";
+import { isDirectory, join, readTextIfPresent, resolve } from "../files/mod.ts";
+import { typedPath } from "./path_arg.ts";
+import { UsageError } from "../errors/mod.ts";
 import { selfArgv } from "../harness/install/command.ts";
 import { inspectWiring, type Wiring } from "../harness/install/inspect.ts";
 import type { InstallContext } from "../harness/install/plan.ts";
@@ -199,12 +201,22 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     boolean: ["json"],
     positionals: false,
   });
+  // A mistyped --project would check a folder nobody wired and report its
+  // project-scope hooks missing: say which folder is not there instead.
+  const project = values.project === undefined
+    ? resolve(Deno.cwd())
+    : typedPath(values.project, "--project");
+  if (!isDirectory(project)) {
+    throw new UsageError(
+      `No project folder "${project}": --project takes the folder the agent works in; check the path`,
+    );
+  }
   const checks: Check[] = [];
   const env = Deno.env.toObject();
   const userHome = env.HOME ?? env.USERPROFILE ?? "";
   const base = {
     userHome,
-    project: resolve(values.project ?? Deno.cwd()),
+    project,
     argv: selfArgv(),
     hookArgv: selfArgv("hook"),
     heimdallHome: null,
