@@ -364,6 +364,47 @@ Deno.test("service install --binary refuses a missing, folder or non-executable 
   }
 });
 
+Deno.test("service install under deno run carries this shell's DENO_DIR into the unit and the agent, a --binary none", async () => {
+  const root = tempDir();
+  try {
+    const home = join(root, "home", ".heimdall");
+    const bare = join(root, "empty-bin");
+    Deno.mkdirSync(bare);
+    const env = isolatedEnv(root, { PATH: bare });
+    const unit = join(root, "home", ".config", "systemd", "user", "heimdall.service");
+    const linux = await cli(home, ["service", "install", "--platform", "linux"], { env });
+    assert.equal(linux.code, 3, linux.stderr);
+    assert.ok(
+      Deno.readTextFileSync(unit).includes(`\nEnvironment=DENO_DIR=${denoDir()}\n`),
+      Deno.readTextFileSync(unit),
+    );
+    if (HAS_PYTHON) {
+      const mac = await cli(home, ["service", "install", "--platform", "macos"], { env });
+      assert.equal(mac.code, 3, mac.stderr);
+      const p = parsePlist(
+        join(root, "home", "Library", "LaunchAgents", "dev.heimdall.daemon.plist"),
+      );
+      assert.equal((p.EnvironmentVariables as Record<string, string>).DENO_DIR, denoDir());
+    }
+    const binary = join(root, "heimdall");
+    Deno.writeTextFileSync(binary, "#!/bin/sh\n", { mode: 0o755 });
+    const compiled = await cli(home, [
+      "service",
+      "install",
+      "--platform",
+      "linux",
+      "--binary",
+      binary,
+    ], {
+      env,
+    });
+    assert.equal(compiled.code, 3, compiled.stderr);
+    assert.ok(!Deno.readTextFileSync(unit).includes("DENO_DIR"), "a binary needs no Deno cache");
+  } finally {
+    removeTree(root);
+  }
+});
+
 Deno.test("service install's launchctl remedy for a user home with a space works pasted into a shell", async () => {
   const root = tempDir();
   try {

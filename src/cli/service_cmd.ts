@@ -1,5 +1,5 @@
 import { parseFlags } from "./flags.ts";
-import { dirname, isAbsolute, join } from "../files/mod.ts";
+import { dirname, isAbsolute, join, resolve } from "../files/mod.ts";
 import { denoRunArgv, runningUnderDeno } from "../harness/install/command.ts";
 import {
   disableService,
@@ -134,12 +134,20 @@ async function install(
   manager: string,
   argv: string[],
 ): Promise<number> {
+  const env: Record<string, string> = {};
   const path = Deno.env.get("PATH");
+  if (path) env.PATH = path;
+  // Under `deno run` the daemon loads this clone's modules from Deno's cache.
+  // A DENO_DIR set in this shell is unknown to the service manager: without
+  // it the daemon looked in the default cache, downloading every module at
+  // its first start, or failing to start at all offline.
+  const denoDir = Deno.env.get("DENO_DIR");
+  if (denoDir && runningUnderDeno(argv[0] ?? "")) env.DENO_DIR = resolve(denoDir);
   const text = serviceDefinition(platform, {
     argv,
     home: ctx.home.home,
     logFile: logs.service,
-    env: path ? { PATH: path } : {},
+    env,
   });
   ensurePrivateDir(ctx.home.logs);
   Deno.mkdirSync(dirname(file), { recursive: true });
