@@ -162,6 +162,19 @@ const text = windows
   : [
     "#!/bin/sh",
     `# ${MARK} (${clone}); \`deno task uninstall\` removes it`,
+    // A clone moved or deleted left Deno's "Error reading config file" and a
+    // backtrace; say which clone is gone and what to run.
+    `if [ ! -f ${shellQuote(main)} ]; then`,
+    `  echo ${
+      shellQuote(
+        `heimdall: the clone this command runs is gone: no ${main} (moved or deleted?); ` +
+          `run \`deno task install\` in the clone where it is now, or remove this command: rm ${
+            shellQuote(shim)
+          }`,
+      )
+    } >&2`,
+    "  exit 3",
+    "fi",
     `exec ${[onPath ? "deno" : deno, ...runArgs].map(shellQuote).join(" ")} "$@"`,
     "",
   ].join("\n");

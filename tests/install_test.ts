@@ -245,3 +245,25 @@ Deno.test("deno task install --root or DENO_INSTALL_ROOT relative means the fold
     if (exists(join(ROOT, rel))) Deno.removeSync(join(ROOT, rel), { recursive: true });
   }
 });
+
+Deno.test("the installed command of a clone moved away says which clone is gone and what to run, exit 3", async () => {
+  const base = tempDir();
+  const clone = join(base, "my clone");
+  const prefix = join(base, "prefix");
+  for (const part of ["src", "scripts", "main.ts", "deno.json", "deno.lock"]) {
+    Deno.mkdirSync(clone, { recursive: true });
+    const cp = await new Deno.Command("cp", { args: ["-R", join(ROOT, part), clone] }).output();
+    assert.ok(cp.success, part);
+  }
+  const installed = await run(DENO, ["task", "install", "--root", prefix], clone);
+  assert.equal(installed.code, 0, installed.stderr);
+  const bin = join(prefix, "bin", "heimdall");
+  assert.equal((await run(bin, ["--version"], base)).code, 0);
+  Deno.renameSync(clone, join(base, "moved"));
+  const r = await run(bin, ["--version"], base);
+  assert.equal(r.code, 3, r.stderr);
+  assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+  assert.ok(r.stderr.includes(`no ${join(clone, "main.ts")} (moved or deleted?)`), r.stderr);
+  assert.ok(r.stderr.includes(`run \`deno task install\` in the clone`), r.stderr);
+  assert.ok(r.stderr.endsWith(`rm ${shellQuote(bin)}\n`), r.stderr);
+});
