@@ -317,3 +317,21 @@ Deno.test("doctor --project naming no folder is a usage error naming it, not a r
   assert.equal(empty.code, 2, empty.stderr);
   assert.match(empty.stderr, /Empty --project "": it names no folder/);
 });
+
+Deno.test("status on a home with no journal and a config.json that does not parse names the file, exit 2, and leaves it as it was", async () => {
+  const home = join(tempDir(), "home");
+  Deno.mkdirSync(home, { recursive: true });
+  const config = join(home, "config.json");
+  const text = '{"roots": [{"path": "/src/app", "depth": "max"}\n';
+  Deno.writeTextFileSync(config, text);
+  for (const args of [["status"], ["status", "--json"]]) {
+    const r = await cli(home, args);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+    assert.ok(r.stderr.includes(`Invalid JSON`) && r.stderr.includes(`"${config}"`), r.stderr);
+    assert.doesNotMatch(r.stdout, /run `heimdall index DIR`/);
+  }
+  assert.equal(Deno.readTextFileSync(config), text);
+  const fresh = await cli(join(tempDir(), "home"), ["status"]);
+  assert.equal(fresh.code, 0, fresh.stderr);
+});

@@ -83,6 +83,10 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   try {
     journal = Journal.open(ctx.home.journal, { readOnly: true });
   } catch (e) {
+    // A config.json that does not parse stops `index` before it writes a
+    // journal: "run heimdall index DIR" (exit 0) sent the user into that
+    // error instead of naming it here, as status does once a journal exists.
+    if (e instanceof JournalMissingError) ctx.config();
     const status = {
       home: ctx.home.home,
       journal: null,
