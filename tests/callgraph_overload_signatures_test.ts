@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Journal } from "../src/store/mod.ts";
 import { indexer } from "./graph_compare.ts";
-import { removeTree, tempDir } from "./helpers.ts";
+import { removeTree, tempDir, writeTree } from "./helpers.ts";
 
 const FILES: Record<string, string> = {
   "src/common.ts": `/** Calls iter on each own key. */
@@ -78,10 +78,7 @@ function symbols(j: Journal): string[] {
 Deno.test("a TypeScript function's overload signatures fold into its implementation", async () => {
   const base = tempDir();
   const repo = join(base, "repo");
-  for (const [rel, text] of Object.entries(FILES)) {
-    Deno.mkdirSync(join(repo, rel, ".."), { recursive: true });
-    Deno.writeTextFileSync(join(repo, rel), text);
-  }
+  writeTree(repo, FILES);
   const live = indexer(join(base, "home"), repo);
   try {
     await live.r.audit();
@@ -147,10 +144,7 @@ def go():
 Deno.test("a Python function's @overload stubs fold into its implementation", async () => {
   const base = tempDir();
   const repo = join(base, "repo");
-  for (const [rel, text] of Object.entries(PY_FILES)) {
-    Deno.mkdirSync(join(repo, rel, ".."), { recursive: true });
-    Deno.writeTextFileSync(join(repo, rel), text);
-  }
+  writeTree(repo, PY_FILES);
   const live = indexer(join(base, "home"), repo);
   try {
     await live.r.audit();
