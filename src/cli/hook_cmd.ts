@@ -169,20 +169,12 @@ async function askServer(
 }
 
 /**
- * Starts the warm server of the home at `homeDir` in the background, as the
- * first hook does: for `heimdall search` typed when none was listening, so
- * that the next search is answered warm.
- */
-export async function startServer(homeDir: string): Promise<void> {
-  await spawnServer(homeDir);
-}
-
-/**
  * Starts the hook server in the background, at most once per
  * {@link SPAWN_EVERY_MS}; with `replace`, one that takes the place of a
- * server that stopped answering.
+ * server that stopped answering. The first hook starts it, and so does a
+ * `heimdall search` typed when none was listening.
  */
-async function spawnServer(homeDir: string, replace = false): Promise<void> {
+export async function spawnServer(homeDir: string, replace = false): Promise<void> {
   const marker = `${homeDir}/hookd.spawn`;
   try {
     const m = Deno.statSync(marker).mtime?.getTime() ?? 0;

@@ -19,7 +19,7 @@
  * `HEIMDALL_HOOK_SERVER=0` never), so the searches typed after it are
  * answered warm; the server goes after 10 idle minutes.
  */
-import { buildId, homeDirFromEnv, startServer } from "./hook_cmd.ts";
+import { buildId, homeDirFromEnv, spawnServer } from "./hook_cmd.ts";
 import { exchange, heimdallEnv, identityKey, readPortFile } from "../harness/hook_wire.ts";
 import { printSearch, searchArgs } from "./search_view.ts";
 import type { SearchArgs } from "../harness/search_request.ts";
@@ -42,7 +42,7 @@ export async function main(argv: string[]): Promise<number> {
   const code = await cli.main(argv);
   // A search that ran (hits or none): the next one finds a server. A usage error or a missing journal starts nothing.
   if (asked.kind === "no server" && (code === EXIT.ok || code === EXIT.none)) {
-    await startServer(asked.homeDir);
+    await spawnServer(asked.homeDir);
   }
   return code;
 }
