@@ -16,6 +16,7 @@ import {
   removeTree,
   startDaemon,
   tempDir,
+  unprivileged,
   waitFor,
   writeTree,
 } from "./helpers.ts";
@@ -254,21 +255,7 @@ Deno.test("the daemon hands a nested root's files over when it is added, and bac
   }
 });
 
-/**
- * The command prefix under which chmod 000 stops a read: none for an
- * ordinary user; as root, a user namespace of its own where this process is
- * nobody (`unshare -U`); undefined when neither is possible.
- */
-function unprivileged(): string[] | undefined {
-  if (Deno.uid() !== 0) return [];
-  try {
-    const out = new Deno.Command("unshare", { args: ["-U", "true"], stderr: "null" }).outputSync();
-    return out.success ? ["unshare", "-U"] : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
+/** Runs as a user chmod stops (see {@link unprivileged}). */
 const PREFIX = unprivileged();
 
 /** Runs the CLI under {@link PREFIX}. */

@@ -329,3 +329,20 @@ export function processThreads(pid: number): string {
     return `(no threads of ${pid}: ${(e as Error).message})`;
   }
 }
+
+/**
+ * The command prefix under which this process is not the owner of its own
+ * files, so chmod stops it (a folder chmod 555 cannot be written, a file
+ * chmod 000 cannot be read): none for an ordinary user; as root, a user
+ * namespace of its own where it is nobody (`unshare -U`); undefined when
+ * neither is possible.
+ */
+export function unprivileged(): string[] | undefined {
+  if (Deno.uid() !== 0) return [];
+  try {
+    const out = new Deno.Command("unshare", { args: ["-U", "true"], stderr: "null" }).outputSync();
+    return out.success ? ["unshare", "-U"] : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { homePaths } from "../src/config/mod.ts";
 import { WriterLock } from "../src/reconcile/mod.ts";
-import { cli, denoDir, MAIN, PERMS, tempDir, writeTree } from "./helpers.ts";
+import { cli, denoDir, MAIN, PERMS, tempDir, unprivileged, writeTree } from "./helpers.ts";
 
 Deno.test("status and remember name HEIMDALL_HOME set to a file, exit 3, and leave the file as it was", async () => {
   const file = join(tempDir(), "not-a-folder");
@@ -230,21 +230,7 @@ Deno.test("HEIMDALL_HOME=~/.heimdall left unexpanded (a harness's JSON env) is t
   for (const dir of [projA, projB]) assert.deepEqual([...Deno.readDirSync(dir)], [], dir);
 });
 
-/**
- * The command prefix under which this process cannot write a folder it owns
- * once it is chmod 555: none for an ordinary user; as root, a user namespace
- * of its own (`unshare -U`); undefined when neither is possible.
- */
-function unprivileged(): string[] | undefined {
-  if (Deno.uid() !== 0) return [];
-  try {
-    const out = new Deno.Command("unshare", { args: ["-U", "true"], stderr: "null" }).outputSync();
-    return out.success ? ["unshare", "-U"] : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
+/** Runs as a user chmod stops (see {@link unprivileged}). */
 const PREFIX = unprivileged();
 
 Deno.test({
