@@ -71,6 +71,7 @@ import { createExtractor, type SymbolDef } from "../src/extract/mod.ts";
 import {
   DEFAULT_TUNING,
   indexText,
+  INJECT_CONFIDENCE,
   parseQuery,
   search,
   type SearchHit,
@@ -1206,7 +1207,15 @@ interface Result {
     load: [number, number];
   };
   totalMs: number;
-  calibration: { rows: CalibrationRow[]; hits: number; withConfidence: number };
+  calibration: {
+    rows: CalibrationRow[];
+    /** The lowest threshold, in hundredths, with ≥ 80% right on the tuning half. */
+    pick: CalibrationRow | undefined;
+    /** The threshold the hooks use ({@link INJECT_CONFIDENCE}). */
+    inUse: CalibrationRow;
+    hits: number;
+    withConfidence: number;
+  };
   /** The defaults with one thing changed, scored on the same questions. */
   /** Each ablation's rows, and its `search()` p50 over every question. */
   ablations: { label: string; p50Ms: number; code: Row[]; prose: Row[] }[];
@@ -1599,12 +1608,20 @@ function calibrate(judged: readonly Judged[]): Result["calibration"] {
     const above = withConf.filter((h) => h.split === split && h.confidence! >= t);
     return { n: above.length, right: above.filter((h) => h.right).length };
   };
+  const row = (t: number) => ({ threshold: t, tune: count("tune", t), test: count("test", t) });
+  // Thresholds in hundredths, as confidence is rounded: the first at 80% right is the pick.
+  const fine = Array.from({ length: 100 }, (_, i) => row(i / 100));
   return {
     hits: judged.length,
     withConfidence: withConf.length,
-    rows: THRESHOLDS.map((t) => ({ threshold: t, tune: count("tune", t), test: count("test", t) })),
+    rows: THRESHOLDS.map(row),
+    pick: fine.find((r) => r.tune.n > 0 && r.tune.right / r.tune.n >= INJECT_SHARE),
+    inUse: row(INJECT_CONFIDENCE),
   };
 }
+
+/** The share of injected hits that must be right (issue 11). */
+const INJECT_SHARE = 0.8;
 
 /** A person's pause between two searches typed in turn: reading the answer. */
 const TYPING_PAUSE_MS = 2000;
@@ -2061,13 +2078,18 @@ function renderCalibration(cal: Result["calibration"]): string {
     ]),
     [1, 2, 3, 4],
   );
-  const pick = cal.rows.find((row) => row.tune.n > 0 && row.tune.right / row.tune.n >= 0.8);
+  const { pick, inUse } = cal;
   const verdict = pick === undefined
     ? "no threshold gives ≥ 80% right on the tuning half"
-    : `lowest threshold with ≥ 80% right on the tuning half: ${pick.threshold.toFixed(1)} (${
-      share(pick.tune)
-    } of ${pick.tune.n}); on the test half ${share(pick.test)} of ${pick.test.n}`;
-  return `${head}\n${table}\n${verdict}`;
+    : `lowest threshold (in hundredths) with ≥ 80% right on the tuning half: ${
+      pick.threshold.toFixed(2)
+    } (${share(pick.tune)} of ${pick.tune.n}); on the test half ${
+      share(pick.test)
+    } of ${pick.test.n}`;
+  const used = `the hooks inject at ≥ ${inUse.threshold.toFixed(2)}: tuning ${
+    share(inUse.tune)
+  } of ${inUse.tune.n}, test ${share(inUse.test)} of ${inUse.test.n}`;
+  return `${head}\n${table}\n${verdict}\n${used}`;
 }
 
 if (import.meta.main) {
