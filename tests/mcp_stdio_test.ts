@@ -271,6 +271,47 @@ Deno.test("a write while another process holds the journal's lock answers with t
   }
 });
 
+Deno.test("a write the client cancels while it waits for its turn is never made", async () => {
+  const { base, repo, home } = await indexedRepo();
+  const holder = Journal.open(join(home, "journal.db"));
+  try {
+    const s = new Server(home, repo);
+    await s.send(INITIALIZE, INITIALIZED);
+    await s.answer(1);
+    holder.db.exec("BEGIN IMMEDIATE");
+    await s.send(call(2, "remember", {
+      kind: "note",
+      text: "Cancelled by the person",
+      about: ["pkg/billing.py"],
+    }));
+    await new Promise((r) => setTimeout(r, 300));
+    await s.send({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: 2, reason: "the person pressed Esc" },
+    });
+    await s.send({ jsonrpc: "2.0", id: 3, method: "ping" });
+    await s.answer(3);
+    holder.db.exec("ROLLBACK");
+    // A write still waiting would take its turn within a tenth of a second of the lock's release.
+    await new Promise((r) => setTimeout(r, 600));
+    await s.send(call(4, "why", { target: "pkg/billing.py" }));
+    assert.doesNotMatch(toolText(await s.answer(4)), /Cancelled by the person/);
+    assert.equal(s.position(2), -1, "a cancelled request is not answered");
+    const { code, stderr } = await s.end();
+    assert.equal(code, 0);
+    assert.doesNotMatch(stderr, /failed/);
+    assert.equal(
+      holder.all("SELECT id FROM memories WHERE text LIKE '%Cancelled by%'").length,
+      0,
+      "the cancelled memory was written",
+    );
+  } finally {
+    holder.close();
+    removeTree(base);
+  }
+});
+
 const META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
   "io.modelcontextprotocol/clientCapabilities": {},

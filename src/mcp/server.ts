@@ -181,10 +181,10 @@ export function createServer(ctx: ToolContext, tools: readonly ToolDef[] = TOOLS
         inputSchema: strictInput(t),
         annotations: { title: t.title, ...t.annotations },
       },
-      async (args: unknown) => {
+      async (args: unknown, extra: { signal?: AbortSignal }) => {
         running++;
         try {
-          return await answer(t, args);
+          return await answer(t, args, extra.signal);
         } finally {
           // Closing what a replaced journal left open never fails the call.
           if (--running === 0) await ctx.settle?.().catch(() => {});
@@ -192,19 +192,26 @@ export function createServer(ctx: ToolContext, tools: readonly ToolDef[] = TOOLS
       },
     );
   }
-  /** One call of `t`: its answer, with the damaged journal's warning when there is one. */
-  async function answer(t: ToolDef, args: unknown) {
+  /**
+   * One call of `t`: its answer, with the damaged journal's warning when
+   * there is one. A write the client cancelled (`signal`) while it waited
+   * for its turn is not made: nobody reads its answer, and the agent that
+   * cancelled it takes it as not done.
+   */
+  async function answer(t: ToolDef, args: unknown, signal?: AbortSignal) {
     let out: ToolAnswer;
     try {
       if (!t.annotations.readOnlyHint && journalExists(ctx.home.journal)) {
-        const free = await awaitWriteTurn(() => ctx.writable(), WRITE_WAIT_MS);
+        const free = await awaitWriteTurn(() => ctx.writable(), WRITE_WAIT_MS, signal);
+        signal?.throwIfAborted();
         if (!free) {
           throw await JournalBusyError.about(ctx.home, t.name, { waitedMs: WRITE_WAIT_MS });
         }
       }
       out = await t.run(args ?? {}, ctx);
     } catch (e) {
-      if (e instanceof JournalBusyError) throw e;
+      // Cancelled before it wrote: the SDK sends no answer, so nothing is said or logged.
+      if (e instanceof JournalBusyError || (signal?.aborted && e === signal.reason)) throw e;
       if (isBusy(e)) {
         const outcome = t.annotations.readOnlyHint ? "reading" : "partway";
         throw await JournalBusyError.about(ctx.home, t.name, outcome);

@@ -32,11 +32,14 @@ export function isBusy(e: unknown): boolean {
  * `write_lock.ts`). Returns true when the lock was free, false once
  * `waitMs` has passed without it. Any other error (a damaged journal, say)
  * also returns true: it is the tool's to meet, or not, if it never writes
- * there. Costs one BEGIN IMMEDIATE and COMMIT when the lock is free.
+ * there. Stops waiting, returning false, once `signal` is aborted (the
+ * client cancelled the call). Costs one BEGIN IMMEDIATE and COMMIT when the
+ * lock is free.
  */
 export async function awaitWriteTurn(
   journal: () => Journal,
   waitMs = WRITE_WAIT_MS,
+  signal?: AbortSignal,
 ): Promise<boolean> {
   const deadline = Date.now() + waitMs;
   for (;;) {
@@ -46,7 +49,7 @@ export async function awaitWriteTurn(
     } catch (e) {
       if (!isBusy(e)) return true;
     }
-    if (Date.now() >= deadline) return false;
+    if (Date.now() >= deadline || signal?.aborted) return false;
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
   }
 }
