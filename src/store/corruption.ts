@@ -65,9 +65,10 @@ export function isCorruption(e: unknown): boolean {
  *
  * Its own descriptor of the file drops, on close, every POSIX lock this
  * process holds there: a connection already open keeps no lock on the main
- * file. Measured harmless: whether a closing connection is the last one,
- * which then checkpoints and deletes the WAL, SQLite decides by the lock on
- * the `-shm` file, which this never opens (journal_test.ts holds that).
+ * file. This SQLite asks the `-shm` file, which this never opens, whether a
+ * closing connection is the last one (which then checkpoints and deletes
+ * the WAL); an older one (the sqlite3 3.40 shell) asks the main file. So
+ * `Journal.open` does not call it while this process holds the journal open.
  */
 export function headerDamage(file: string): string | undefined {
   let size: number;

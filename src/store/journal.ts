@@ -4,6 +4,7 @@ import { MIGRATIONS } from "./schema.ts";
 import { ensurePrivateDir, tightenPrivate } from "../config/private_files.ts";
 import { JournalError, JournalMissingError } from "./journal_error.ts";
 import { emptyHolds, recordHold, type WriteHolds, WriteIntent } from "./write_lock.ts";
+import { journalFile } from "./journal_file.ts";
 import {
   corruptionDetail,
   headerDamage,
@@ -16,6 +17,19 @@ import {
 export { JournalError, JournalMissingError };
 
 let busyTimeoutMs = 5000;
+
+/**
+ * Connections this isolate has open, by their file (`journalFile`): how
+ * many. Closing any descriptor of a file drops every POSIX lock the process
+ * holds on it, so the header check's own read of a journal already open
+ * here would leave that connection with no lock on the main file; an older
+ * SQLite (the sqlite3 3.40 of Debian 12, Python's `sqlite3` built on it)
+ * closing the journal then takes itself for its last connection and deletes
+ * the WAL and the shared memory under it: what the open connection commits
+ * afterwards goes to a file nobody else reads, lost when it is not the one
+ * to checkpoint last.
+ */
+const openHere = new Map<string, number>();
 
 /** How much of its journal a reader maps (SQLite caps it at its build's 2 GiB maximum). */
 export const READER_MAP_BYTES = 2 ** 31;
@@ -49,6 +63,8 @@ export class Journal {
   #lastStep = "";
   /** Commits of chunked transactions, across calls: every few, a checkpoint runs between two. */
   #chunkedCommits = 0;
+  /** The file this connection opened, counted in {@link openHere} until it closes. */
+  #held: string | null = null;
 
   private constructor(
     readonly db: DatabaseSync,
@@ -87,7 +103,11 @@ export class Journal {
    */
   static open(file: string, options: { readOnly?: boolean; mapped?: boolean } = {}): Journal {
     const readOnly = options.readOnly ?? false;
-    const header = headerDamage(file);
+    // Not read again where it would drop the locks of a connection this process holds (see
+    // openHere): one this isolate opened read it then; a Worker's process (the indexer's
+    // resolving Workers) holds the journal open before it starts them.
+    const open = openHere.has(journalFile(file) ?? "") || "WorkerGlobalScope" in globalThis;
+    const header = open ? undefined : headerDamage(file);
     if (header !== undefined) {
       markDamaged(file, header);
       throw new JournalCorruptError(file, header);
@@ -158,6 +178,8 @@ export class Journal {
     // Before SQLite creates the WAL and shared-memory files: it gives them the journal's own mode.
     for (const f of [file, `${file}-wal`, `${file}-shm`]) tightenPrivate(f);
     const journal = new Journal(db, file, readOnly, damage);
+    journal.#held = journalFile(file);
+    if (journal.#held !== null) openHere.set(journal.#held, (openHere.get(journal.#held) ?? 0) + 1);
     try {
       statement(db, `PRAGMA busy_timeout = ${busyTimeoutMs}`);
       if (readOnly && mapped) statement(db, `PRAGMA mmap_size = ${READER_MAP_BYTES}`);
@@ -374,6 +396,12 @@ export class Journal {
   close(): void {
     this.#intent?.close();
     this.#statements.clear();
+    if (this.#held !== null) {
+      const n = (openHere.get(this.#held) ?? 1) - 1;
+      if (n > 0) openHere.set(this.#held, n);
+      else openHere.delete(this.#held);
+      this.#held = null;
+    }
     this.db.close();
   }
 

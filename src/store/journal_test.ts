@@ -99,6 +99,48 @@ Deno.test("opening the journal again in a process that holds it keeps the WAL: a
   }
 });
 
+/** The sqlite3 command-line shell on PATH, if any (Debian 12's is 3.40). */
+const SQLITE3 = (() => {
+  try {
+    return new Deno.Command("sqlite3", { args: ["-version"], stdout: "null", stderr: "null" })
+      .outputSync().success;
+  } catch {
+    return false;
+  }
+})();
+
+Deno.test({
+  name:
+    "a journal opened again in a process that holds it keeps its locks: the sqlite3 shell closing it leaves the WAL to the writer",
+  ignore: !SQLITE3,
+  fn() {
+    const dir = Deno.makeTempDirSync();
+    const file = `${dir}/journal.db`;
+    // How many rows of t the sqlite3 shell sees, opening and closing the journal as a person would.
+    const shell = () =>
+      Number(
+        new TextDecoder().decode(
+          new Deno.Command("sqlite3", { args: [file, "SELECT count(*) FROM t"], stdout: "piped" })
+            .outputSync().stdout,
+        ).trim(),
+      );
+    const writer = Journal.open(file);
+    try {
+      writer.run("CREATE TABLE t (x)");
+      writer.run("INSERT INTO t VALUES (1)");
+      // The MCP server's reader beside its writer, a hook server's write beside its held reader.
+      Journal.open(file, { readOnly: true }).close();
+      assert.equal(shell(), 1);
+      assert.ok(Deno.statSync(`${file}-wal`).isFile, "the shell deleted the WAL under its writer");
+      writer.run("INSERT INTO t VALUES (2)");
+      assert.equal(shell(), 2, "a commit after the shell closed went to a WAL nobody reads");
+    } finally {
+      writer.close();
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
+});
+
 Deno.test("a write transaction that cannot begin fails with SQLite's result code, so a busy lock or a full disk is never reported as a bug", () => {
   const dir = Deno.makeTempDirSync();
   const file = `${dir}/journal.db`;
