@@ -312,6 +312,44 @@ Deno.test("a write the client cancels while it waits for its turn is never made"
   }
 });
 
+Deno.test("a note attached to a named pipe is recorded without reading it, and the server answers on", async () => {
+  const { base, repo, home } = await indexedRepo();
+  try {
+    const pipe = join(repo, "events.pipe");
+    assert.ok(new Deno.Command("mkfifo", { args: [pipe] }).outputSync().success);
+    const s = new Server(home, repo);
+    await s.send(INITIALIZE, INITIALIZED);
+    await s.answer(1);
+    await s.send(
+      call(2, "insert_note", {
+        title: "Where the billing events go",
+        body: "the worker writes them to a pipe",
+        paths: ["events.pipe", "pkg/billing.py"],
+      }),
+      { jsonrpc: "2.0", id: 3, method: "ping" },
+    );
+    const note = await s.answer(2);
+    assert.notEqual((note.result as Msg).isError, true, toolText(note));
+    assert.match(toolText(note), /^Note \d+ recorded: Where the billing events go/);
+    assert.ok("result" in await s.answer(3));
+    assert.equal((await s.end()).code, 0);
+    const j = Journal.open(join(home, "journal.db"), { readOnly: true });
+    try {
+      type Row = { path: string; hash: string | null; size: number | null };
+      const rows = j.all<Row>("SELECT path, hash, size FROM note_paths ORDER BY ord");
+      assert.deepEqual(rows.map((r) => [r.path, r.hash, r.size]).slice(0, 1), [[pipe, null, null]]);
+      // The file beside it is read as before: its hash lets a search find it again if it moves.
+      assert.equal(rows[1]?.path, join(repo, "pkg/billing.py"));
+      assert.equal(rows[1]?.size, Deno.statSync(join(repo, "pkg/billing.py")).size);
+      assert.equal(typeof rows[1]?.hash, "string");
+    } finally {
+      j.close();
+    }
+  } finally {
+    removeTree(base);
+  }
+});
+
 const META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
   "io.modelcontextprotocol/clientCapabilities": {},

@@ -47,10 +47,11 @@ export interface NotePath {
 
 /**
  * Records a note and its chunk in one transaction and returns its id. Each
- * path is read now (size and content hash) so that a later search can find
- * it again if it moves; a path that cannot be read is kept with no hash, and
- * one given twice is kept once. Costs one read per path. Secrets in the title, body and keywords are
- * redacted (`[REDACTED:<kind>]`). Throws UsageError, writing nothing, for a
+ * file is read now (size and content hash) so that a later search can find
+ * it again if it moves; a path that is no file or cannot be read is kept
+ * with no hash, and one given twice is kept once. Costs one read per file.
+ * Secrets in the title, body and keywords are redacted
+ * (`[REDACTED:<kind>]`). Throws UsageError, writing nothing, for a
  * note an import of its export would refuse: a title or keywords
  * (comma-joined) over 4,096 characters, a body over 65,536 (once redacted),
  * more than 256 paths or a path over 4,096.
@@ -207,8 +208,15 @@ export function notePaths(j: Journal, noteId: number): NotePath[] {
   );
 }
 
+/**
+ * A path as a note keeps it: a regular file with its hash and size; anything
+ * else (a folder, a named pipe, a device) with neither, unread: reading a
+ * pipe waits for a writer forever and `/dev/zero` never ends, and either
+ * held up the process (the MCP server, every agent's calls) for good.
+ */
 function describePath(path: string): NotePath {
   try {
+    if (!Deno.statSync(path).isFile) return { path, hash: null, size: null };
     const bytes = Deno.readFileSync(path);
     return { path, hash: contentHash(bytes), size: bytes.length };
   } catch {
