@@ -847,3 +847,62 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "an edit of a named pipe is answered, before and after it, in the hook's own process: the pipe is never read",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "shop");
+    try {
+      copyTree(new URL("./fixtures/harness/repo", import.meta.url).pathname, repo);
+      assert.equal((await heimdall(home, ["index", repo])).code, 0);
+      const pipe = join(repo, "pkg", "events.py");
+      assert.ok(new Deno.Command("mkfifo", { args: [pipe] }).outputSync().success);
+      const edit = { file_path: pipe, content: "EVENTS = []\n" };
+      for (
+        const [session, event, extra] of [
+          ["before", "PreToolUse", {}],
+          ["after", "PostToolUse", { tool_response: { filePath: pipe } }],
+        ] as const
+      ) {
+        // Reading the pipe waits for a writer forever and holds up the whole process: no
+        // deadline of its own could end it, so the harness's agent waited with it.
+        const child = new Deno.Command("sh", {
+          args: ["-c", 'exec "$@"', "sh", ...selfArgv("hook"), "hook", "--harness", "claude-code"],
+          env: {
+            HEIMDALL_HOME: home,
+            HEIMDALL_HOOK_SERVER: "0",
+            DENO_NO_UPDATE_CHECK: "1",
+            NO_COLOR: "1",
+          },
+          cwd: repo,
+          stdin: "piped",
+          stdout: "piped",
+          stderr: "piped",
+          signal: AbortSignal.timeout(30_000),
+        }).spawn();
+        const w = child.stdin.getWriter();
+        await w.write(new TextEncoder().encode(JSON.stringify({
+          session_id: session,
+          cwd: repo,
+          hook_event_name: event,
+          tool_name: "Write",
+          tool_input: edit,
+          ...extra,
+        })));
+        await w.close();
+        const out = await child.output();
+        assert.equal(out.code, 0, `${event}: ${new TextDecoder().decode(out.stderr)}`);
+        assert.equal(out.signal, null, `${event} was killed after 30 s`);
+      }
+      const state = readSession(sessionFile(join(home, "sessions"), "claude-code", "after"));
+      assert.deepEqual(state?.edited, [pipe], "the edit is recorded all the same");
+    } finally {
+      removeTree(base);
+    }
+  },
+});

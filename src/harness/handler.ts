@@ -37,7 +37,7 @@ import { type HomePaths, logUsage } from "../config/mod.ts";
 import { type Journal, rootFor } from "../store/mod.ts";
 import { callNeighbourIds } from "../search/mod.ts";
 import { writeHintFile } from "../hints/hints.ts";
-import { basename, exists, join, readTextOrNull, relative } from "../files/mod.ts";
+import { basename, exists, isFile, join, readTextOrNull, relative } from "../files/mod.ts";
 import { redactSecrets } from "../files/secrets.ts";
 import { type ContextItem, fitContext } from "./budget.ts";
 import type { AfterToolEvent, BeforeToolEvent, FileEdit, HookEvent, StopEvent } from "./event.ts";
@@ -312,7 +312,7 @@ async function beforeTool(
   for (const [path, edits] of files) {
     if (!j) continue;
     const symbols = fileSymbols(j, path);
-    const content = readTextOrNull(path);
+    const content = editedText(path);
     // The file before the edit, as the journal has it; a file not there yet has no symbols.
     if (!(path in state.before) && (symbols.length > 0 || content === null)) {
       seen.before[path] = snapshotOf(symbols);
@@ -401,7 +401,17 @@ function beforeAfterTheFact(
   // Checked first: a reconcile landing in between then costs changes seen, never invents any.
   const caughtUp = journalCaughtUp(j, path);
   const symbols = fileSymbols(j, path);
-  return caughtUp ? snapshotFromEdits(symbols, edits, readTextOrNull(path)) : snapshotOf(symbols);
+  return caughtUp ? snapshotFromEdits(symbols, edits, editedText(path)) : snapshotOf(symbols);
+}
+
+/**
+ * The text of a file a tool call edits, or null when it is no regular file
+ * (not there yet, a folder, a named pipe, a device): reading a pipe waits
+ * for a writer forever, synchronously, so no deadline could end the hook,
+ * and `/dev/zero` never ends.
+ */
+function editedText(path: string): string | null {
+  return isFile(path) ? readTextOrNull(path) : null;
 }
 
 /** Turns pending edited files the journal has caught up with into changed symbols. */
