@@ -2121,3 +2121,51 @@ Deno.test("an edit the journal took in before any snapshot records and claims on
     removeTree(base);
   }
 });
+
+Deno.test("a session's claims are its developer's whichever process answers: git's name in the session's folder, not in the process's own", async () => {
+  const base = tempDir();
+  try {
+    // The person's name everywhere, and another one this repository sets for itself.
+    const global = join(base, "gitconfig");
+    Deno.writeTextFileSync(global, "[user]\n\tname = Gus Global\n");
+    const env = { HEIMDALL_AUTHOR: "", GIT_CONFIG_GLOBAL: global, HEIMDALL_HOOK_SERVER: "0" };
+    const { home, repo } = await claudeSession(base, env);
+    for (const args of [["init", "-q"], ["config", "user.name", "Ann Local"]]) {
+      const git = new Deno.Command("git", { args, cwd: repo, env, stdout: "null" }).outputSync();
+      assert.ok(git.success, args.join(" "));
+    }
+    const edit = async (cwd: string, old: string, now: string) => {
+      const payload = JSON.parse(payloadText(fixture("claude-code", "pre_edit"), repo));
+      payload.tool_input = {
+        file_path: join(repo, "pkg/billing.py"),
+        old_string: old,
+        new_string: now,
+      };
+      const r = await hookCli(home, ["--harness", "claude-code"], {
+        stdin: JSON.stringify(payload),
+        cwd,
+        env,
+      });
+      assert.equal(r.code, 0, r.stderr);
+      return r.stdout;
+    };
+    // Answered in the harness's folder (the hook's own process), then elsewhere: a warm
+    // server runs in the home folder, where the repository's name is not set.
+    await edit(
+      repo,
+      "return apply_discount(subtotal, discount)",
+      "return apply_discount(subtotal, 0)",
+    );
+    const second = await edit(base, "round(amount * (1 - discount), 2)", "round(amount, 2)");
+    assert.doesNotMatch(second, /permissionDecision/, "the session's own claim paused its edit");
+    const claims = JSON.parse(
+      (await cli(home, ["claims", "--json"], { cwd: repo, env })).stdout,
+    ) as { claims: { developer: string; qualname: string }[] };
+    assert.deepEqual(
+      claims.claims.map((c) => [c.qualname, c.developer]).sort(),
+      [["apply_discount", "Ann Local"], ["compute_total", "Ann Local"]],
+    );
+  } finally {
+    removeTree(base);
+  }
+});

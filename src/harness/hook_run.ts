@@ -132,7 +132,12 @@ export async function answerHook(
       },
       services: () =>
         closing = services ??= import("./services_impl.ts").then((m) =>
-          m.createServices(home, deps.journal, { harness, sessionId: event.sessionId }, env)
+          m.createServices(
+            home,
+            deps.journal,
+            { harness, sessionId: event.sessionId, cwd: event.cwd },
+            env,
+          )
         ),
       roots: () => loadConfig(home.config, env).roots,
       // Unseen when the harness shows nothing for this event; late once the deadline has

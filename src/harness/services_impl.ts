@@ -67,7 +67,7 @@ const VERDICT_ORDER: Record<string, number> = { STRONG: 0, REBUILT: 1, WEAK: 2 }
 export function createServices(
   home: HomePaths,
   journal: () => Journal | null,
-  session: { harness: string; sessionId: string },
+  session: { harness: string; sessionId: string; cwd: string },
   env: ConfigEnv = Deno.env,
 ): Services {
   let writable: Journal | undefined;
@@ -99,7 +99,7 @@ export function createServices(
   // The team store, opened at most once per request, for the acting person, agent and session.
   const link = new TeamLink(
     home,
-    { agent: session.harness, session: session.sessionId },
+    { agent: session.harness, session: session.sessionId, cwd: session.cwd },
     log,
     env,
   );

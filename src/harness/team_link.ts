@@ -43,6 +43,12 @@ export interface LinkActor {
   /** The harness (the actor's agent). */
   agent: string;
   session: string;
+  /**
+   * The session's folder: the developer is git's `user.name` there, whichever
+   * process answers (a warm server runs in the home folder, where a
+   * repository's own name is not set).
+   */
+  cwd: string;
 }
 
 /** One hook request's way to the team store; see the module comment. */
@@ -144,7 +150,11 @@ export class TeamLink {
     if (config === null) return null;
     const mod = await import("../team/mod.ts");
     const ctx = { home: this.home, config: () => config };
-    const who = mod.currentActor({ agent: this.actor.agent, session: this.actor.session });
+    const who = mod.currentActor({
+      agent: this.actor.agent,
+      session: this.actor.session,
+      cwd: this.actor.cwd,
+    });
     if (!config.teamUrl) return await mod.openTeam(ctx, who);
     if (this.#resting("opening the team store")) return null;
     const opening = mod.openTeam(ctx, who);

@@ -12,16 +12,22 @@ export interface Env {
 
 /**
  * The acting developer, agent and session. Developer: `$HEIMDALL_AUTHOR`,
- * else git's `user.name`, else `$USER`. Agent: `--agent`, else
- * `$HEIMDALL_AGENT`. Session: `--session`, else `$HEIMDALL_SESSION`. Costs
- * one `git config` subprocess (a few ms) when `$HEIMDALL_AUTHOR` is unset.
+ * else git's `user.name` (as it reads in `overrides.cwd`, by default this
+ * process's folder: a repository may set its own), else `$USER`. Agent:
+ * `--agent`, else `$HEIMDALL_AGENT`. Session: `--session`, else
+ * `$HEIMDALL_SESSION`. Costs one `git config` subprocess (a few ms) when
+ * `$HEIMDALL_AUTHOR` is unset.
  */
 export function currentActor(
-  overrides: { agent?: string | undefined; session?: string | undefined } = {},
+  overrides: {
+    agent?: string | undefined;
+    session?: string | undefined;
+    cwd?: string | undefined;
+  } = {},
   env: Env = Deno.env,
 ): Actor {
   const nonEmpty = (v: string | undefined) => (v && v.trim() !== "" ? v.trim() : null);
-  const developer = nonEmpty(env.get("HEIMDALL_AUTHOR")) ?? gitUserName() ??
+  const developer = nonEmpty(env.get("HEIMDALL_AUTHOR")) ?? gitUserName(overrides.cwd) ??
     nonEmpty(env.get("USER")) ?? nonEmpty(env.get("USERNAME")) ?? "unknown";
   return {
     developer,
@@ -30,10 +36,11 @@ export function currentActor(
   };
 }
 
-function gitUserName(): string | null {
+function gitUserName(cwd: string | undefined): string | null {
   try {
     const out = new Deno.Command("git", {
       args: ["config", "user.name"],
+      ...(cwd !== undefined ? { cwd } : {}),
       stdin: "null",
       stdout: "piped",
       stderr: "null",
@@ -41,7 +48,7 @@ function gitUserName(): string | null {
     const name = new TextDecoder().decode(out.stdout).trim();
     return out.code === 0 && name !== "" ? name : null;
   } catch {
-    return null; // no git on this machine
+    return null; // no git on this machine, or the folder is gone
   }
 }
 
