@@ -41,10 +41,10 @@ class Server {
   readonly #stderr: Promise<string>;
   #waiters: (() => void)[] = [];
 
-  constructor(home: string, cwd: string) {
+  constructor(home: string, cwd: string, env: Record<string, string> = mcpEnv(home)) {
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", ...PERMS, MAIN, "mcp"],
-      env: mcpEnv(home),
+      env,
       cwd,
       stdin: "piped",
       stdout: "piped",
@@ -342,6 +342,43 @@ Deno.test("a note attached to a named pipe is recorded without reading it, and t
       assert.equal(rows[1]?.path, join(repo, "pkg/billing.py"));
       assert.equal(rows[1]?.size, Deno.statSync(join(repo, "pkg/billing.py")).size);
       assert.equal(typeof rows[1]?.hash, "string");
+    } finally {
+      j.close();
+    }
+  } finally {
+    removeTree(base);
+  }
+});
+
+Deno.test('a server whose folder was deleted still writes as the person, not as "unknown"', async () => {
+  const { base, repo, home } = await indexedRepo();
+  try {
+    const global = join(base, "gitconfig");
+    Deno.writeTextFileSync(global, "[user]\n\tname = Gus Global\n");
+    const { HEIMDALL_AUTHOR: _, ...env } = mcpEnv(home);
+    // An agent's worktree, removed while its session goes on.
+    const worktree = join(base, "worktree");
+    Deno.mkdirSync(worktree);
+    const s = new Server(home, worktree, { ...env, GIT_CONFIG_GLOBAL: global, USER: "" });
+    await s.send(INITIALIZE, INITIALIZED);
+    await s.answer(1);
+    Deno.removeSync(worktree);
+    await s.send(
+      call(2, "start_task", { text: "Round totals to cents" }),
+      call(3, "remember", {
+        kind: "note",
+        text: "Totals round half up",
+        about: [join(repo, "pkg/billing.py")],
+        scope: "private",
+      }),
+    );
+    assert.match(toolText(await s.answer(2)), /\(open, Gus Global\)/);
+    assert.match(toolText(await s.answer(3)), /^Remembered note /);
+    assert.equal((await s.end()).code, 0);
+    const j = Journal.open(join(home, "journal.db"), { readOnly: true });
+    try {
+      const m = j.get<{ author: string }>("SELECT author FROM memories WHERE text LIKE 'Totals%'");
+      assert.equal(m?.author, "Gus Global", "a private memory its author can no longer see");
     } finally {
       j.close();
     }

@@ -2,22 +2,33 @@
 
 /**
  * The author of memories written from this process: `$HEIMDALL_AUTHOR`, else
- * `git config user.name` (run in `cwd`), else `$USER`, else "unknown". Costs
- * one `git` subprocess when the variable is unset; a missing git is fine.
+ * `git config user.name` (run in `cwd`; in `/` when `cwd` is gone, where
+ * the person's global name still reads), else `$USER`, else "unknown".
+ * Costs one `git` subprocess when the variable is unset (two when `cwd` is
+ * gone); a missing git is fine.
  */
-export function defaultAuthor(cwd = Deno.cwd()): string {
+export function defaultAuthor(cwd?: string): string {
   const explicit = Deno.env.get("HEIMDALL_AUTHOR")?.trim();
   if (explicit) return explicit;
+  let dir: string;
   try {
-    const out = new Deno.Command("git", {
-      args: ["config", "user.name"],
-      cwd,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-    }).outputSync();
-    const name = new TextDecoder().decode(out.stdout).trim();
-    if (out.success && name) return name;
-  } catch { /* no git on this machine, or cwd is gone */ }
+    dir = cwd ?? Deno.cwd();
+  } catch {
+    dir = "/"; // this process's folder was deleted
+  }
+  for (const at of dir === "/" ? [dir] : [dir, "/"]) {
+    try {
+      const out = new Deno.Command("git", {
+        args: ["config", "user.name"],
+        cwd: at,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "null",
+      }).outputSync();
+      const name = new TextDecoder().decode(out.stdout).trim();
+      if (out.success && name) return name;
+      break;
+    } catch { /* no git on this machine, or the folder is gone: try in / */ }
+  }
   return Deno.env.get("USER")?.trim() || Deno.env.get("USERNAME")?.trim() || "unknown";
 }

@@ -36,20 +36,28 @@ export function currentActor(
   };
 }
 
+/** git's `user.name` in `cwd` (this process's folder by default), or in `/` when that is gone. */
 function gitUserName(cwd: string | undefined): string | null {
+  let dir: string;
   try {
-    const out = new Deno.Command("git", {
-      args: ["config", "user.name"],
-      ...(cwd !== undefined ? { cwd } : {}),
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-    }).outputSync();
-    const name = new TextDecoder().decode(out.stdout).trim();
-    return out.code === 0 && name !== "" ? name : null;
+    dir = cwd ?? Deno.cwd();
   } catch {
-    return null; // no git on this machine, or the folder is gone
+    dir = "/"; // this process's folder was deleted
   }
+  for (const at of dir === "/" ? [dir] : [dir, "/"]) {
+    try {
+      const out = new Deno.Command("git", {
+        args: ["config", "user.name"],
+        cwd: at,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "null",
+      }).outputSync();
+      const name = new TextDecoder().decode(out.stdout).trim();
+      return out.code === 0 && name !== "" ? name : null;
+    } catch { /* no git on this machine, or the folder is gone: try in / */ }
+  }
+  return null;
 }
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
