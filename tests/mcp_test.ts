@@ -146,6 +146,11 @@ Deno.test("the SDK client lists every tool with a schema and honest annotations,
       assert.equal(typeof t.annotations?.idempotentHint, "boolean", t.name);
     }
     const byName = new Map(tools.map((t) => [t.name, t]));
+    // What an agent is told of superseding is what remember does (a fact replaces a fact too).
+    assert.match(
+      byName.get("remember")!.description!,
+      /decision, convention or fact on the same anchors supersedes the current one of its kind/,
+    );
     for (
       const ro of [
         "search",

@@ -7,9 +7,10 @@ export const rememberTool = memoryTool({
   title: "Remember a decision, convention, note or fact",
   description:
     "Attaches what code cannot say to symbols, files or folders (`about`: path:name, Class.method, a " +
-    "path, or . for the whole repository). A new decision or convention on the same anchors supersedes " +
-    "the current one (kept as history, never deleted). Secrets are redacted. With a team store " +
-    "connected, project and team memories are shared with the team at once; private ones stay here.",
+    "path, or . for the whole repository). A new decision, convention or fact on the same anchors " +
+    "supersedes the current one of its kind (kept as history, never deleted; `keep` adds it beside); " +
+    "notes add up. Secrets are redacted. With a team store connected, project and team memories are " +
+    "shared with the team at once; private ones stay here.",
   input: {
     kind: z.enum(["decision", "convention", "note", "fact"]).describe("What it is"),
     text: z.string().min(1).describe("The memory, in a sentence or a few"),
