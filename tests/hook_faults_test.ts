@@ -906,3 +906,50 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "a stop whose transcript is a named pipe is answered in the hook's own process: the pipe is never opened",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "shop");
+    try {
+      copyTree(new URL("./fixtures/harness/repo", import.meta.url).pathname, repo);
+      assert.equal((await heimdall(home, ["index", repo])).code, 0);
+      const pipe = join(base, "transcript.jsonl");
+      assert.ok(new Deno.Command("mkfifo", { args: [pipe] }).outputSync().success);
+      // Opening a pipe for reading waits for a writer, synchronously: no deadline ends it.
+      const child = new Deno.Command("sh", {
+        args: ["-c", 'exec "$@"', "sh", ...selfArgv("hook"), "hook", "--harness", "claude-code"],
+        env: {
+          HEIMDALL_HOME: home,
+          HEIMDALL_HOOK_SERVER: "0",
+          DENO_NO_UPDATE_CHECK: "1",
+          NO_COLOR: "1",
+        },
+        cwd: repo,
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+        signal: AbortSignal.timeout(30_000),
+      }).spawn();
+      const w = child.stdin.getWriter();
+      await w.write(new TextEncoder().encode(JSON.stringify({
+        session_id: "piped",
+        transcript_path: pipe,
+        cwd: repo,
+        hook_event_name: "Stop",
+        stop_hook_active: false,
+      })));
+      await w.close();
+      const out = await child.output();
+      assert.equal(out.signal, null, "the stop hook was killed after 30 s");
+      assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    } finally {
+      removeTree(base);
+    }
+  },
+});

@@ -3,7 +3,9 @@
  * whole file when it is smaller), decoded as UTF-8: a character cut at the
  * start becomes U+FFFD. Reads only those bytes, so a log or transcript of
  * any size costs what the tail costs. Throws what opening or reading throws
- * (a missing file: `Deno.errors.NotFound`).
+ * (a missing file: `Deno.errors.NotFound`), and for a path that is no
+ * regular file: opening a named pipe waits for a writer forever, and
+ * synchronously, so no deadline of the caller's could end it.
  *
  * @example
  * ```ts
@@ -14,6 +16,7 @@
  * ```
  */
 export function readTail(path: string, maxBytes: number): string {
+  if (!Deno.statSync(path).isFile) throw new Error(`"${path}" is not a regular file`);
   const f = Deno.openSync(path, { read: true });
   try {
     const size = f.statSync().size;
