@@ -102,10 +102,14 @@ export class IgnoreRules {
     return new IgnoreRules(baseDir, source, rules, outer);
   }
 
-  /** The built-in rules: each name in `names` as a directory-only pattern at any depth. */
+  /**
+   * The built-in rules: each name in `names` as a directory-only pattern at
+   * any depth, except `.git`, which matches a file too: a submodule's or a
+   * worktree's `.git` is a file naming where its repository lives.
+   */
   static defaults(names: readonly string[] = DEFAULT_IGNORED_DIRS): IgnoreRules {
     const rules = names.map((name) => ({
-      ...compileRule(name + "/", "default", 0)!,
+      ...compileRule(name === ".git" ? name : name + "/", "default", 0)!,
       reason: `default: ${name}`,
     }));
     return new IgnoreRules("", "default", rules);

@@ -285,3 +285,22 @@ Deno.test("walkRoot() of a folder inside a git repository applies the ignore fil
     );
   });
 });
+
+Deno.test("walkRoot() skips the .git file of a submodule or a worktree, as the .git folder", () => {
+  withTree({
+    ".git/HEAD": "ref: refs/heads/main\n",
+    "a.ts": "a",
+    "sub/.git": "gitdir: ../.git/modules/sub\n",
+    "sub/b.ts": "b",
+  }, (root) => {
+    assert.deepEqual(lines({ root }), [
+      "skip ignored .git (default: .git)",
+      "file a.ts",
+      "skip ignored sub/.git (default: .git)",
+      "file sub/b.ts",
+    ]);
+    assert.deepEqual(lines({ root, under: "sub/.git" }), [
+      "skip ignored sub/.git (default: .git)",
+    ]);
+  });
+});
