@@ -2,7 +2,8 @@
  * Gitignore semantics for the walk and for single hinted paths: patterns are
  * compiled once, rule sets stack in git's precedence order (defaults, global
  * ignore, then each directory's `.gitignore` and `.ignore`, deeper wins, last
- * matching rule wins), and an excluded directory can never be re-included from
+ * matching rule wins; a nested repository starts again from the global
+ * ignore), and an excluded directory can never be re-included from
  * inside. Pure except {@link loadIgnoreStack} and {@link classifyPath}, which
  * read ignore files through an {@link IgnoreCache}.
  */
@@ -145,7 +146,11 @@ export class IgnoreRules {
 
 /** Rule files in precedence order (later wins); immutable, so a walk shares prefixes. */
 export class IgnoreStack {
-  private constructor(readonly sets: readonly IgnoreRules[]) {}
+  private constructor(
+    readonly sets: readonly IgnoreRules[],
+    // How many of `sets` are the base (defaults, global ignore), which every folder keeps.
+    readonly baseCount = sets.length,
+  ) {}
 
   /**
    * The base of every stack: built-in defaults (unless `defaults` is false),
@@ -165,7 +170,18 @@ export class IgnoreStack {
 
   /** A new stack with `rules` on top (a deeper directory's file); this one is unchanged. */
   with(rules: IgnoreRules): IgnoreStack {
-    return rules.rules.length === 0 ? this : new IgnoreStack([...this.sets, rules]);
+    return rules.rules.length === 0 ? this : new IgnoreStack([...this.sets, rules], this.baseCount);
+  }
+
+  /**
+   * The stack for the inside of a nested git repository (a submodule, a
+   * clone inside a clone): the base alone, since git reads no ignore file of
+   * the repository around it there; this one is unchanged.
+   */
+  nestedRepository(): IgnoreStack {
+    return this.sets.length === this.baseCount
+      ? this
+      : new IgnoreStack(this.sets.slice(0, this.baseCount), this.baseCount);
   }
 
   /**
@@ -214,7 +230,7 @@ const RACY_MS = 2000;
  * same-tick edit would otherwise go unseen). Holds at most `maxEntries` of each kind.
  */
 export class IgnoreCache {
-  readonly #dirs = new Map<string, { mtimeMs: number; names: string[] }>();
+  readonly #dirs = new Map<string, { mtimeMs: number; names: string[]; git: boolean }>();
   readonly #files = new Map<string, { mtimeMs: number; size: number; rules: IgnoreRules }>();
   readonly #bases = new Map<string, IgnoreStack>();
   #parses = 0;
@@ -265,19 +281,32 @@ export class IgnoreCache {
     return this.#rulesOf(relDir === "" ? root : `${root}/${relDir}`, relDir, "");
   }
 
-  /** The rules of the ignore files in folder `abs` (`relDir` from the root, or `outer` above it). */
-  #rulesOf(abs: string, relDir: string, outer: string): IgnoreRules[] {
-    const now = Date.now();
+  /** Whether folder `root/relDir` holds a `.git` (folder or file): a repository's top. */
+  isRepository(root: string, relDir: string): boolean {
+    return this.#listing(relDir === "" ? root : `${root}/${relDir}`)?.git ?? false;
+  }
+
+  /** The ignore files and `.git` a folder holds, cached by the folder's mtime; undefined when it is gone. */
+  #listing(abs: string): { names: string[]; git: boolean } | undefined {
     const dirMtime = statOf(abs, false)?.mtime?.getTime();
-    if (dirMtime === undefined) return [];
+    if (dirMtime === undefined) return undefined;
     let names = this.#dirs.get(abs);
     if (names?.mtimeMs !== dirMtime) {
       names = {
         mtimeMs: dirMtime,
         names: IGNORE_FILE_NAMES.filter((n) => statOf(`${abs}/${n}`, true)),
+        git: statOf(`${abs}/.git`, true) !== undefined,
       };
-      if (now - dirMtime > RACY_MS) put(this.#dirs, abs, names, this.maxEntries);
+      if (Date.now() - dirMtime > RACY_MS) put(this.#dirs, abs, names, this.maxEntries);
     }
+    return names;
+  }
+
+  /** The rules of the ignore files in folder `abs` (`relDir` from the root, or `outer` above it). */
+  #rulesOf(abs: string, relDir: string, outer: string): IgnoreRules[] {
+    const now = Date.now();
+    const names = this.#listing(abs);
+    if (names === undefined) return [];
     const out: IgnoreRules[] = [];
     for (const name of names.names) {
       const path = `${abs}/${name}`;
@@ -307,7 +336,8 @@ export class IgnoreCache {
  * Builds the stack that applies to entries directly inside `relDir`, reading
  * the ignore files of the root and of every directory down to `relDir`; stops
  * at the first directory on the way that is itself ignored and names it in
- * `ignored`. Cost: see {@link IgnoreCache}.
+ * `ignored`. A directory on the way that holds a `.git` (a submodule) drops
+ * the rules of the folders around it, as git does. Cost: see {@link IgnoreCache}.
  */
 export function loadIgnoreStack(
   root: string,
@@ -325,6 +355,7 @@ export function loadIgnoreStack(
     cur = cur === "" ? part : `${cur}/${part}`;
     const rule = stack.match(cur, true);
     if (rule && !rule.negated) return { stack, ignored: { rel: cur, rule } };
+    if (cache.isRepository(root, cur)) stack = stack.nestedRepository();
     for (const rules of cache.rulesIn(root, cur)) stack = stack.with(rules);
   }
   return { stack };

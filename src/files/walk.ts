@@ -190,6 +190,8 @@ function openDir(
   entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   let stack = parent;
   if (readIgnores) {
+    // A nested repository (a submodule) is read by git with its own ignore files alone.
+    if (entries.some((e) => e.name === ".git")) stack = stack.nestedRepository();
     for (const e of entries) {
       if (!e.isFile || !IGNORE_FILE_NAMES.includes(e.name)) continue;
       let text = "";

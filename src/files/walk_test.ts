@@ -304,3 +304,59 @@ Deno.test("walkRoot() skips the .git file of a submodule or a worktree, as the .
     ]);
   });
 });
+
+Deno.test("walkRoot() reads a submodule with its own ignore files alone, as git does", () => {
+  const top = Deno.makeTempDirSync({ prefix: "heimdall_walk_" });
+  const git = (cwd: string, ...args: string[]) => {
+    const out = new Deno.Command("git", {
+      args: ["-c", "protocol.file.allow=always", ...args],
+      cwd,
+      env: { GIT_CONFIG_NOSYSTEM: "1", HOME: top, XDG_CONFIG_HOME: top },
+      stdout: "piped",
+      stderr: "piped",
+    }).outputSync();
+    assert.ok(out.success, new TextDecoder().decode(out.stderr));
+    return new TextDecoder().decode(out.stdout);
+  };
+  try {
+    const lib = `${top}/lib`;
+    Deno.mkdirSync(lib);
+    Deno.writeTextFileSync(`${lib}/keep.py`, "def keep(): pass\n");
+    Deno.writeTextFileSync(`${lib}/table.gen.py`, "def table(): pass\n");
+    Deno.writeTextFileSync(`${lib}/.gitignore`, "*.tmp\n");
+    git(lib, "init", "-q");
+    git(lib, "add", "-A");
+    git(lib, "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "lib");
+    const app = `${top}/app`;
+    Deno.mkdirSync(app);
+    Deno.writeTextFileSync(`${app}/.gitignore`, "*.gen.py\n");
+    Deno.writeTextFileSync(`${app}/main.py`, "def main(): pass\n");
+    git(app, "init", "-q");
+    git(app, "submodule", "add", "-q", lib, "deps/lib");
+    Deno.writeTextFileSync(`${app}/deps/lib/scratch.tmp`, "");
+    // git tracks the generated table in the submodule: the top's *.gen.py is not its rule.
+    assert.deepEqual(git(`${app}/deps/lib`, "ls-files").trim().split("\n").sort(), [
+      ".gitignore",
+      "keep.py",
+      "table.gen.py",
+    ]);
+    const expected = [
+      "skip ignored deps/lib/.git (default: .git)",
+      "file deps/lib/.gitignore",
+      "file deps/lib/keep.py",
+      "skip ignored deps/lib/scratch.tmp (deps/lib/.gitignore:1 *.tmp)",
+      "file deps/lib/table.gen.py",
+    ];
+    assert.deepEqual(lines({ root: app }).filter((l) => l.includes("deps/lib/")), expected);
+    assert.deepEqual(
+      lines({ root: app, under: "deps/lib/table.gen.py" }),
+      ["file deps/lib/table.gen.py"],
+    );
+    assert.deepEqual(lines({ root: app, under: "deps" }), expected);
+    // The top's own files keep the top's rules.
+    Deno.writeTextFileSync(`${app}/x.gen.py`, "");
+    assert.ok(lines({ root: app }).includes("skip ignored x.gen.py (.gitignore:1 *.gen.py)"));
+  } finally {
+    Deno.removeSync(top, { recursive: true });
+  }
+});
