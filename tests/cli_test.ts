@@ -7,7 +7,7 @@ import type { Context } from "../src/cli/context.ts";
 import { L1Extractor } from "../src/extract/mod.ts";
 import { Reconciler } from "../src/reconcile/mod.ts";
 import { Journal } from "../src/store/mod.ts";
-import { cli, removeTree, startDaemon, tempDir, writeTree } from "./helpers.ts";
+import { cli, removeTree, sh, startDaemon, tempDir, writeTree } from "./helpers.ts";
 
 Deno.test("index, status and verify agree on a fresh tree", async () => {
   const base = tempDir();
@@ -27,25 +27,36 @@ Deno.test("index, status and verify agree on a fresh tree", async () => {
   removeTree(base);
 });
 
-Deno.test("verify --deep catches a same-size, same-mtime rewrite that the stat screen misses", async () => {
+Deno.test("a rewrite that keeps size and mtime (cp -p, an archive's fixed mtimes) is seen by the stat screen and re-read", async () => {
   const base = tempDir();
   const home = join(base, "home");
-  const file = join(base, "repo", "a.ts");
-  writeTree(join(base, "repo"), { "a.ts": "export const value = 1;\n" });
-  assert.equal((await cli(home, ["index", join(base, "repo")])).code, 0);
-  const before = Deno.statSync(file);
-  Deno.writeTextFileSync(file, "export const value = 2;\n");
-  Deno.utimeSync(file, before.atime!, before.mtime!);
-  assert.equal((await cli(home, ["verify"])).code, 0, "the stat screen cannot see it");
-  const deep = await cli(home, ["verify", "--deep", "--json"]);
-  assert.equal(deep.code, 1);
-  const report = JSON.parse(deep.stdout);
-  assert.deepEqual(report.drift.map((d: { kind: string; path: string }) => [d.kind, d.path]), [[
-    "content",
-    file,
-  ]]);
-  assert.equal((await cli(home, ["reconcile", "--all", "--deep"])).code, 0);
+  const repo = join(base, "repo");
+  const file = join(repo, "version.py");
+  // npm and other archives give every file one fixed mtime.
+  const fixed = new Date("1985-10-26T08:15:00Z");
+  writeTree(repo, { "version.py": 'VERSION = "1.0.0"\ndef old_api():\n    return VERSION\n' });
+  Deno.utimeSync(file, fixed, fixed);
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  // The next release, extracted over it: the same size, the same mtime.
+  const next = join(base, "next.py");
+  Deno.writeTextFileSync(next, 'VERSION = "1.0.1"\ndef new_api():\n    return VERSION\n');
+  Deno.utimeSync(next, fixed, fixed);
+  await sh(`cp -p '${next}' '${file}'`);
+  assert.equal(Deno.statSync(file).mtime?.getTime(), fixed.getTime());
+  const v = await cli(home, ["verify", "--json"]);
+  assert.equal(v.code, 1, v.stdout);
+  assert.deepEqual(
+    JSON.parse(v.stdout).drift.map((d: { kind: string; path: string }) => [d.kind, d.path]),
+    [["stat", file]],
+  );
+  const r = await cli(home, ["reconcile", "--all"]);
+  assert.match(r.stdout, /1 changed/, r.stdout);
+  const symbols = await cli(home, ["symbols", file]);
+  assert.match(symbols.stdout, /new_api/);
+  assert.doesNotMatch(symbols.stdout, /old_api/);
   assert.equal((await cli(home, ["verify", "--deep"])).code, 0);
+  // Unchanged since: nothing is read again.
+  assert.match((await cli(home, ["reconcile", "--all"])).stdout, /0 changed, 0 touched/);
   removeTree(base);
 });
 

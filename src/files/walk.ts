@@ -21,7 +21,7 @@ export type SkipReason =
 
 /** A file to reconcile (`path` absolute, `rel` root-relative with `/`), or a path passed over. */
 export type WalkEvent =
-  | { type: "file"; path: string; rel: string; size: number; mtimeMs: number }
+  | { type: "file"; path: string; rel: string; size: number; mtimeMs: number; ctimeMs: number }
   | { type: "skip"; rel: string; reason: SkipReason; detail?: string };
 
 /** What to walk: `under` narrows the walk to one root-relative folder or file. */
@@ -37,8 +37,8 @@ export interface WalkOptions {
   /** Apply the built-in `DEFAULT_IGNORED_DIRS` (default true). */
   defaults?: boolean;
   /**
-   * Stat each file (default true). Without it, file events carry size and
-   * mtime -1 and `maxFileBytes` is not applied: for a first index, where the
+   * Stat each file (default true). Without it, file events carry size,
+   * mtime and ctime -1 and `maxFileBytes` is not applied: for a first index, where the
    * reader stats each file anyway, on another thread.
    */
   stat?: boolean;
@@ -211,7 +211,7 @@ function fileEvent(root: string, rel: string, maxBytes: number, stat: boolean): 
   const secret = isSecretName(rel);
   if (secret !== undefined) return { type: "skip", rel, reason: "secret", detail: secret };
   const path = `${root}/${rel}`;
-  if (!stat) return { type: "file", path, rel, size: -1, mtimeMs: -1 };
+  if (!stat) return { type: "file", path, rel, size: -1, mtimeMs: -1, ctimeMs: -1 };
   let info: Deno.FileInfo;
   try {
     info = Deno.statSync(path);
@@ -221,7 +221,14 @@ function fileEvent(root: string, rel: string, maxBytes: number, stat: boolean): 
   if (info.size > maxBytes) {
     return { type: "skip", rel, reason: "too-large", detail: `${info.size} bytes > ${maxBytes}` };
   }
-  return { type: "file", path, rel, size: info.size, mtimeMs: info.mtime?.getTime() ?? 0 };
+  return {
+    type: "file",
+    path,
+    rel,
+    size: info.size,
+    mtimeMs: info.mtime?.getTime() ?? 0,
+    ctimeMs: info.ctime?.getTime() ?? 0,
+  };
 }
 
 const REPLACEMENT = "\uFFFD";

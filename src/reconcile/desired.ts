@@ -27,6 +27,8 @@ export interface DesiredInput {
   rel: string;
   size: number;
   mtimeMs: number;
+  /** The status-change time the bytes were read under; absent when not stat-ed. */
+  ctimeMs?: number;
   hash: string | null;
   racy: number;
   info: FileInfo | undefined;
@@ -93,6 +95,7 @@ export function desiredRows(input: DesiredInput): OwnedRows {
     hash: input.hash,
     size: input.size,
     mtime_ms: input.mtimeMs,
+    ctime_ms: input.ctimeMs ?? null,
     language: input.info?.language ?? null,
     summary: input.info?.summary ?? null,
     requested_depth: input.requestedDepth,

@@ -11,7 +11,7 @@ export type Observed =
   | { kind: "missing" }
   | { kind: "dir" }
   | { kind: "other" }
-  | { kind: "file"; size: number; mtimeMs: number };
+  | { kind: "file"; size: number; mtimeMs: number; ctimeMs?: number };
 
 /**
  * What the path's policy says before any bytes are read.
@@ -90,8 +90,18 @@ export function planPath(
   return { do: "read" };
 }
 
-function sameStat(o: { size: number; mtimeMs: number }, row: PathStat): boolean {
-  return o.size === row.size && o.mtimeMs === row.mtime_ms;
+/**
+ * Size, mtime and ctime as recorded. The ctime catches a rewrite that sets
+ * size and mtime back (an archive's fixed mtimes, `cp -p`); a row without one
+ * (written before it was recorded) is read again once. Not compared when the
+ * caller did not stat it, or for a row built without the column.
+ */
+export function sameStat(
+  o: { size: number; mtimeMs: number; ctimeMs?: number },
+  row: Pick<PathStat, "size" | "mtime_ms" | "ctime_ms">,
+): boolean {
+  return o.size === row.size && o.mtimeMs === row.mtime_ms &&
+    (o.ctimeMs === undefined || row.ctime_ms === undefined || o.ctimeMs === row.ctime_ms);
 }
 
 /**
@@ -196,6 +206,7 @@ export function planCommit(
     hash: string;
     size: number;
     mtimeMs: number;
+    ctimeMs?: number;
     racy: number;
     wantDepth: Depth;
     /** The root that owns the path now; a row under another root is replaced (handed over). */
@@ -214,10 +225,6 @@ export function planCommit(
   }
   // A time-budget miss with tries left: same bytes, but parse them again.
   if (!rowSettled(indexed, fresh.wantDepth)) return { do: "replace" };
-  if (
-    indexed.size === fresh.size && indexed.mtime_ms === fresh.mtimeMs && indexed.racy === fresh.racy
-  ) {
-    return { do: "nothing" };
-  }
+  if (sameStat(fresh, indexed) && indexed.racy === fresh.racy) return { do: "nothing" };
   return { do: "touch", racy: fresh.racy };
 }

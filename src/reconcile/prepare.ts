@@ -21,6 +21,7 @@ import {
   planCommit,
   planPath,
   READ_ATTEMPTS,
+  sameStat,
   UNREADABLE,
 } from "./plan.ts";
 import { sniffSecret } from "../files/secrets.ts";
@@ -39,7 +40,7 @@ export type Prepared =
     path: string;
     expected: number | null;
     do: "touch";
-    stat: { size: number; mtime_ms: number; racy: number };
+    stat: { size: number; mtime_ms: number; ctime_ms: number; racy: number };
   }
   | { path: string; expected: number | null; do: "replace"; rows: OwnedRows };
 
@@ -117,22 +118,25 @@ export async function preparePath(input: PrepareInput): Promise<Prepared> {
     case "expand":
       return { path, expected, do: "expand", excluded: input.excluded !== undefined };
     case "too-large": {
-      const o = observed as { size: number; mtimeMs: number };
-      return { path, expected, do: "replace", rows: tooLargeRows(input, o.size, o.mtimeMs) };
+      const o = observed as Stat;
+      return { path, expected, do: "replace", rows: tooLargeRows(input, o) };
     }
     case "read":
-      return await readAndPlan(input, observed as { size: number; mtimeMs: number }, expected);
+      return await readAndPlan(input, observed as Stat, expected);
   }
 }
 
+/** A file's size, mtime and (when it was stat-ed) ctime. */
+type Stat = { size: number; mtimeMs: number; ctimeMs?: number };
+
 async function readAndPlan(
   input: PrepareInput,
-  before: { size: number; mtimeMs: number } | undefined,
+  before: Stat | undefined,
   expected: number | null,
 ): Promise<Prepared> {
   const { path, indexed } = input;
   const readAt = Date.now();
-  let read: StableRead | { tooLarge: number; mtimeMs: number };
+  let read: StableRead | { tooLarge: number; mtimeMs: number; ctimeMs: number };
   try {
     read = readStable(path, input.maxFileBytes);
   } catch (e) {
@@ -149,10 +153,14 @@ async function readAndPlan(
       path,
       expected,
       do: "replace",
-      rows: tooLargeRows(input, read.tooLarge, read.mtimeMs),
+      rows: tooLargeRows(input, {
+        size: read.tooLarge,
+        mtimeMs: read.mtimeMs,
+        ctimeMs: read.ctimeMs,
+      }),
     };
   }
-  const { bytes, size, mtimeMs } = read;
+  const { bytes, size, mtimeMs, ctimeMs } = read;
   if (before && (size !== before.size || mtimeMs !== before.mtimeMs)) {
     return { path, expected, do: "retry", why: "changed since it was listed" };
   }
@@ -173,6 +181,7 @@ async function readAndPlan(
     hash,
     size,
     mtimeMs,
+    ctimeMs,
     racy,
     wantDepth,
     rootId: input.rootId,
@@ -180,7 +189,12 @@ async function readAndPlan(
   });
   if (commit.do === "nothing") return { path, expected, do: "nothing", why: "same content" };
   if (commit.do === "touch") {
-    return { path, expected, do: "touch", stat: { size, mtime_ms: mtimeMs, racy } };
+    return {
+      path,
+      expected,
+      do: "touch",
+      stat: { size, mtime_ms: mtimeMs, ctime_ms: ctimeMs, racy },
+    };
   }
   // The same bytes missed the time budget before: this is the next try, with more time.
   const previous = indexed?.hash === hash ? parseTry(indexed.depth_reason) : undefined;
@@ -211,6 +225,7 @@ async function readAndPlan(
     rel: input.rel,
     size,
     mtimeMs,
+    ctimeMs,
     hash,
     racy,
     info,
@@ -233,7 +248,7 @@ async function readAndPlan(
  */
 function unreadable(
   input: PrepareInput,
-  before: { size: number; mtimeMs: number } | undefined,
+  before: Stat | undefined,
   expected: number | null,
   e: unknown,
 ): Prepared {
@@ -242,24 +257,24 @@ function unreadable(
   const stat = before ?? statOf(path);
   if (
     indexed?.state === "error" && (indexed.reason ?? "").startsWith(UNREADABLE) &&
-    stat !== undefined && indexed.size === stat.size && indexed.mtime_ms === stat.mtimeMs
+    stat !== undefined && sameStat(stat, indexed)
   ) {
     return { path, expected, do: "nothing", why: "still unreadable" };
   }
   if ((input.attempts ?? 0) + 1 < READ_ATTEMPTS || stat === undefined) {
     return { path, expected, do: "retry", why: `${UNREADABLE}: ${message}` };
   }
-  const rows = unreadRows(input, stat.size, stat.mtimeMs, {
+  const rows = unreadRows(input, stat, {
     error: `${UNREADABLE}: ${message} (after ${READ_ATTEMPTS} attempts); fix its permissions ` +
       "or remove it; the next audit tries again",
   });
   return { path, expected, do: "replace", rows };
 }
 
-/** The size and mtime lstat gives, or undefined when the path is gone. */
-function statOf(path: string): { size: number; mtimeMs: number } | undefined {
+/** The size, mtime and ctime lstat gives, or undefined when the path is gone. */
+function statOf(path: string): Stat | undefined {
   const o = observe(path);
-  return o.kind === "file" ? { size: o.size, mtimeMs: o.mtimeMs } : undefined;
+  return o.kind === "file" ? o : undefined;
 }
 
 /** lstat → {@link Observed}. Symlinks are never followed, so they observe as "other". */
@@ -272,7 +287,12 @@ export function observe(path: string): Observed {
   }
   if (st.isDirectory) return { kind: "dir" };
   if (!st.isFile) return { kind: "other" };
-  return { kind: "file", size: st.size, mtimeMs: st.mtime?.getTime() ?? 0 };
+  return {
+    kind: "file",
+    size: st.size,
+    mtimeMs: st.mtime?.getTime() ?? 0,
+    ctimeMs: st.ctime?.getTime() ?? 0,
+  };
 }
 
 function countLines(text: string): number {
@@ -286,6 +306,7 @@ interface StableRead {
   bytes: Uint8Array;
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
 }
 
 /**
@@ -298,13 +319,17 @@ interface StableRead {
 function readStable(
   path: string,
   maxBytes: number,
-): StableRead | { tooLarge: number; mtimeMs: number } {
+): StableRead | { tooLarge: number; mtimeMs: number; ctimeMs: number } {
   const file = Deno.openSync(path, { read: true });
   try {
     const before = file.statSync();
     if (!before.isFile) throw new Deno.errors.NotFound(`${path} is not a regular file`);
     if (before.size > maxBytes) {
-      return { tooLarge: before.size, mtimeMs: before.mtime?.getTime() ?? 0 };
+      return {
+        tooLarge: before.size,
+        mtimeMs: before.mtime?.getTime() ?? 0,
+        ctimeMs: before.ctime?.getTime() ?? 0,
+      };
     }
     const bytes = new Uint8Array(before.size);
     let off = 0;
@@ -318,7 +343,7 @@ function readStable(
     const torn = off !== before.size || after.size !== before.size ||
       mtimeMs !== (before.mtime?.getTime() ?? 0) || file.readSync(new Uint8Array(1)) !== null;
     if (torn) throw new TornReadError(path);
-    return { bytes, size: after.size, mtimeMs };
+    return { bytes, size: after.size, mtimeMs, ctimeMs: after.ctime?.getTime() ?? 0 };
   } finally {
     file.close();
   }
@@ -333,23 +358,23 @@ class TornReadError extends EnvironmentError {
 }
 
 /** The rows of a file over the size cap: an L1 row with its reason, never read. */
-function tooLargeRows(input: PrepareInput, size: number, mtimeMs: number): OwnedRows {
-  return unreadRows(input, size, mtimeMs, { skipReason: "too large" });
+function tooLargeRows(input: PrepareInput, stat: Stat): OwnedRows {
+  return unreadRows(input, stat, { skipReason: "too large" });
 }
 
 /** The rows of a file whose bytes were not read (too large, unreadable): an L1 row saying why. */
 function unreadRows(
   input: PrepareInput,
-  size: number,
-  mtimeMs: number,
+  stat: Stat,
   why: { skipReason: string } | { error: string },
 ): OwnedRows {
   return desiredRows({
     rootId: input.rootId,
     path: input.path,
     rel: input.rel,
-    size,
-    mtimeMs,
+    size: stat.size,
+    mtimeMs: stat.mtimeMs,
+    ...(stat.ctimeMs !== undefined ? { ctimeMs: stat.ctimeMs } : {}),
     hash: null,
     racy: 0,
     info: undefined,

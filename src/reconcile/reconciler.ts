@@ -66,8 +66,11 @@ export interface Progress {
   walkDone: boolean;
 }
 
-/** The stat screen of one indexed file: size, mtime, and 1 when its depth and raciness are settled. */
-type Screen = [number, number, 0 | 1];
+/**
+ * The stat screen of one indexed file: size, mtime, ctime (null when not
+ * recorded), and 1 when its depth and raciness are settled.
+ */
+type Screen = [number, number, number | null, 0 | 1];
 
 /** One unit of work: a path, and its queue `seq` when it came from the queue. */
 interface Work {
@@ -508,7 +511,12 @@ export class Reconciler {
     // 50,000 files costs a few MB here, never its whole rows.
     const known = new Map<string, Screen>();
     for (const row of iteratePathStats(this.journal, root, relPrefix)) {
-      known.set(row.rel, [row.size, row.mtime_ms, this.#settledDepth(row, requested) ? 1 : 0]);
+      known.set(row.rel, [
+        row.size,
+        row.mtime_ms,
+        row.ctime_ms ?? null,
+        this.#settledDepth(row, requested) ? 1 : 0,
+      ]);
     }
     let batch: Work[] = [];
     let found = 0;
@@ -566,7 +574,8 @@ export class Reconciler {
       const screen = known.get(ev.rel);
       known.delete(ev.rel);
       if (
-        screen && !deep && screen[2] === 1 && screen[0] === ev.size && screen[1] === ev.mtimeMs
+        screen && !deep && screen[3] === 1 && screen[0] === ev.size && screen[1] === ev.mtimeMs &&
+        screen[2] === ev.ctimeMs
       ) {
         stats.seen++;
         stats.unchanged++;
@@ -576,9 +585,9 @@ export class Reconciler {
         path: ev.path,
         ...(screen ? {} : { indexed: null }),
         classified: true,
-        ...(cold
-          ? { fresh: true }
-          : { observed: { kind: "file", size: ev.size, mtimeMs: ev.mtimeMs } }),
+        ...(cold ? { fresh: true } : {
+          observed: { kind: "file", size: ev.size, mtimeMs: ev.mtimeMs, ctimeMs: ev.ctimeMs },
+        }),
       });
       if (batch.length >= this.config.batchSize) await flush();
     }

@@ -138,6 +138,16 @@ export function verifyJournal(
         );
         continue;
       }
+      // A row from before ctimes were recorded is not drift: the next pass records it.
+      if (row.ctime_ms != null && row.ctime_ms !== ev.ctimeMs) {
+        add(
+          "stat",
+          ev.path,
+          `same size and mtime, but changed since it was indexed (ctime ${iso(row.ctime_ms)}, ` +
+            `disk ${iso(ev.ctimeMs)}): rewritten with its size and mtime kept, or its mode changed`,
+        );
+        continue;
+      }
       if (row.state === "error" || row.reason === "too large") {
         skip(ev.path, row.reason ?? "error");
         continue;

@@ -33,6 +33,7 @@ const PATH_COLUMNS = [
   "hash",
   "size",
   "mtime_ms",
+  "ctime_ms",
   "language",
   "summary",
   "requested_depth",
@@ -645,14 +646,15 @@ export function touchPath(
   j: Journal,
   path: string,
   expected: ExpectedGeneration,
-  stat: { size: number; mtime_ms: number; racy: number },
+  stat: { size: number; mtime_ms: number; ctime_ms: number; racy: number },
 ): number {
   const row = guard(j, path, expected);
   if (!row) throw new StaleCommitError(path, expected, null);
   j.run(
-    "UPDATE paths SET size = ?, mtime_ms = ?, racy = ?, generation = ? WHERE id = ?",
+    "UPDATE paths SET size = ?, mtime_ms = ?, ctime_ms = ?, racy = ?, generation = ? WHERE id = ?",
     stat.size,
     stat.mtime_ms,
+    stat.ctime_ms,
     stat.racy,
     row.generation + 1,
     row.id,

@@ -16,7 +16,7 @@ Deno.test("replaceOwnedRows() moves the generation and rejects a commit that exp
   assert.throws(() => j.tx(() => replaceOwnedRows(j, rows("/r/a", "h4"), null)), StaleCommitError);
   assert.equal(j.get<{ hash: string }>("SELECT hash FROM paths")!.hash, "h2");
   assert.throws(
-    () => j.tx(() => touchPath(j, "/r/a", 1, { size: 1, mtime_ms: 2, racy: 0 })),
+    () => j.tx(() => touchPath(j, "/r/a", 1, { size: 1, mtime_ms: 2, ctime_ms: 2, racy: 0 })),
     StaleCommitError,
   );
   assert.throws(() => j.tx(() => retractPath(j, "/r/a", 7)), StaleCommitError);

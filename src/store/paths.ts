@@ -62,7 +62,7 @@ export function* iteratePaths(j: Journal, root: RootKey, relPrefix = ""): Genera
 }
 
 const STAT_COLUMNS =
-  "id, root_id, path, rel, state, reason, hash, size, mtime_ms, language, target_depth, effective_depth, depth_reason, generation, racy, derivation";
+  "id, root_id, path, rel, state, reason, hash, size, mtime_ms, ctime_ms, language, target_depth, effective_depth, depth_reason, generation, racy, derivation";
 
 /** The {@link PathStat} of every path of a root (what an audit holds in memory), streamed. */
 export function* iteratePathStats(j: Journal, root: RootKey, relPrefix = ""): Generator<PathStat> {

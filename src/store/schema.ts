@@ -486,4 +486,11 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE pending_edges ADD COLUMN imported TEXT;
   ALTER TABLE edges ADD COLUMN imported TEXT;
   `,
+  // 16: a path row records its file's status-change time (ctime, which no
+  // tool can set back) beside its mtime: a rewrite that keeps the size and
+  // the mtime (an archive's fixed mtimes, \`cp -p\`, \`rsync -a\`, \`touch -r\`)
+  // is re-read by the stat screen. NULL before, and read once more.
+  `
+  ALTER TABLE paths ADD COLUMN ctime_ms REAL;
+  `,
 ];

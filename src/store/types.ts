@@ -18,6 +18,13 @@ export interface PathRow {
   size: number;
   /** Modification time (ms since the epoch) when last reconciled. */
   mtime_ms: number;
+  /**
+   * Status-change time (ms since the epoch) when last reconciled: a rewrite
+   * that puts size and mtime back still moves it. Null for rows written
+   * before it was recorded, whose next stat screen reads the file again
+   * (absent in rows built by hand, which are not compared).
+   */
+  ctime_ms?: number | null;
   /** The detected language; null when none was recognised. */
   language: string | null;
   /** The file's one-line summary (L1); null when it has none. */
@@ -62,6 +69,7 @@ export type PathStat = Pick<
   | "hash"
   | "size"
   | "mtime_ms"
+  | "ctime_ms"
   | "language"
   | "target_depth"
   | "effective_depth"
