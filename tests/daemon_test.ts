@@ -467,6 +467,32 @@ Deno.test("a changed .gitignore or .ignore re-classifies the files of the folder
   removeTree(base);
 });
 
+Deno.test("a repository made or removed inside a root (git init, rm -r .git) re-classifies its files: the rules around it apply only outside it", async () => {
+  const { base, home, repo, daemon } = await daemonOver({
+    ".gitignore": "*.gen.ts\n",
+    "a.ts": "export function keep() {}\n",
+    "lib/table.gen.ts": "export function table() {}\n",
+  });
+  const table = join(repo, "lib", "table.gen.ts");
+  try {
+    assert.equal(rowOf(home, table).hash, null, "ignored by the top's *.gen.ts");
+    // lib becomes a repository of its own: git reads only its own ignore files there.
+    await sh("git init -q lib", repo);
+    await waitFor(
+      () => rowOf(home, table).hash !== null,
+      10_000,
+      "table.gen.ts, in lib's own repository",
+    );
+    // The timed audit is 300 s away: only the watcher sees the .git go.
+    Deno.removeSync(join(repo, "lib", ".git"), { recursive: true });
+    await waitFor(() => rowOf(home, table).hash === null, 10_000, "table.gen.ts, ignored again");
+    await waitFor(() => verifyClean(home), 10_000, "verify --deep clean");
+  } finally {
+    assert.equal(await daemon.stop(), 0);
+  }
+  removeTree(base);
+});
+
 Deno.test("SIGTERM in the middle of a first index stops it at a safe point, and a restart converges to a clean index", async () => {
   const base = tempDir();
   const home = join(base, "home");

@@ -273,8 +273,12 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
         pending.add(p);
         // The ignore rules of a folder changed: what they cover may now be
         // in or out, though none of those files changed. The folder is
-        // queued, and a queued folder is audited, its subtree walked.
-        if (IGNORE_FILE_NAMES.includes(basename(p))) pending.add(dirname(p));
+        // queued, and a queued folder is audited, its subtree walked. A
+        // `.git` made or removed there (git init, rm -r .git) makes the
+        // folder a repository of its own, or no longer one, which changes
+        // whose rules apply in it.
+        const name = basename(p);
+        if (IGNORE_FILE_NAMES.includes(name) || name === ".git") pending.add(dirname(p));
       }
       poke();
     }
