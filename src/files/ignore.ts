@@ -2,8 +2,8 @@
  * Gitignore semantics for the walk and for single hinted paths: patterns are
  * compiled once, rule sets stack in git's precedence order (defaults, global
  * ignore, then each directory's `.gitignore` and `.ignore`, deeper wins, last
- * matching rule wins; a nested repository starts again from the global
- * ignore), and an excluded directory can never be re-included from
+ * matching rule wins; inside a nested repository, no `.gitignore` from
+ * around it), and an excluded directory can never be re-included from
  * inside. Pure except {@link loadIgnoreStack} and {@link classifyPath}, which
  * read ignore files through an {@link IgnoreCache}.
  */
@@ -79,6 +79,11 @@ export class IgnoreRules {
   /** The rules in file order (blank lines, comments and never-matching patterns left out). */
   get rules(): readonly IgnoreRule[] {
     return this.#compiled;
+  }
+
+  /** True for a `.gitignore`'s rules, which git reads only inside their own repository. */
+  get fromGit(): boolean {
+    return this.source === ".gitignore" || this.source.endsWith("/.gitignore");
   }
 
   /**
@@ -175,13 +180,13 @@ export class IgnoreStack {
 
   /**
    * The stack for the inside of a nested git repository (a submodule, a
-   * clone inside a clone): the base alone, since git reads no ignore file of
-   * the repository around it there; this one is unchanged.
+   * clone inside a clone): without the `.gitignore` rules of the folders
+   * around it, which git never reads there; the base and `.ignore` files
+   * stay (as in ripgrep, they are not git's). This one is unchanged.
    */
   nestedRepository(): IgnoreStack {
-    return this.sets.length === this.baseCount
-      ? this
-      : new IgnoreStack(this.sets.slice(0, this.baseCount), this.baseCount);
+    const kept = this.sets.filter((s, i) => i < this.baseCount || !s.fromGit);
+    return kept.length === this.sets.length ? this : new IgnoreStack(kept, this.baseCount);
   }
 
   /**
@@ -337,7 +342,7 @@ export class IgnoreCache {
  * the ignore files of the root and of every directory down to `relDir`; stops
  * at the first directory on the way that is itself ignored and names it in
  * `ignored`. A directory on the way that holds a `.git` (a submodule) drops
- * the rules of the folders around it, as git does. Cost: see {@link IgnoreCache}.
+ * the `.gitignore` rules of the folders around it, as git does. Cost: see {@link IgnoreCache}.
  */
 export function loadIgnoreStack(
   root: string,

@@ -305,7 +305,7 @@ Deno.test("walkRoot() skips the .git file of a submodule or a worktree, as the .
   });
 });
 
-Deno.test("walkRoot() reads a submodule with its own ignore files alone, as git does", () => {
+Deno.test("walkRoot() reads a submodule with its own .gitignore files alone, as git does", () => {
   const top = Deno.makeTempDirSync({ prefix: "heimdall_walk_" });
   const git = (cwd: string, ...args: string[]) => {
     const out = new Deno.Command("git", {
@@ -330,10 +330,13 @@ Deno.test("walkRoot() reads a submodule with its own ignore files alone, as git 
     const app = `${top}/app`;
     Deno.mkdirSync(app);
     Deno.writeTextFileSync(`${app}/.gitignore`, "*.gen.py\n");
+    // Not git's: it applies inside the submodule too, as in ripgrep.
+    Deno.writeTextFileSync(`${app}/.ignore`, "*.snap\n");
     Deno.writeTextFileSync(`${app}/main.py`, "def main(): pass\n");
     git(app, "init", "-q");
     git(app, "submodule", "add", "-q", lib, "deps/lib");
     Deno.writeTextFileSync(`${app}/deps/lib/scratch.tmp`, "");
+    Deno.writeTextFileSync(`${app}/deps/lib/out.snap`, "");
     // git tracks the generated table in the submodule: the top's *.gen.py is not its rule.
     assert.deepEqual(git(`${app}/deps/lib`, "ls-files").trim().split("\n").sort(), [
       ".gitignore",
@@ -344,6 +347,7 @@ Deno.test("walkRoot() reads a submodule with its own ignore files alone, as git 
       "skip ignored deps/lib/.git (default: .git)",
       "file deps/lib/.gitignore",
       "file deps/lib/keep.py",
+      "skip ignored deps/lib/out.snap (.ignore:1 *.snap)",
       "skip ignored deps/lib/scratch.tmp (deps/lib/.gitignore:1 *.tmp)",
       "file deps/lib/table.gen.py",
     ];
