@@ -433,6 +433,33 @@ Deno.test("a root removed and made again (a fresh clone) is watched again: files
   removeTree(base);
 });
 
+Deno.test("a root moved back over the link left in its place is watched again: files made in it later are indexed live", async () => {
+  const { base, home, repo, daemon } = await daemonOver({ "a.ts": "export function one() {}\n" });
+  const real = join(base, "moved");
+  try {
+    // Moved to another place, with a link left at its path (then a link to the same inode).
+    Deno.renameSync(repo, real);
+    Deno.symlinkSync(real, repo);
+    await new Promise((r) => setTimeout(r, 2_500));
+    Deno.writeTextFileSync(join(real, "b.ts"), "export function two() {}\n");
+    await waitFor(
+      () => rowOf(home, join(repo, "b.ts")).hash !== null,
+      10_000,
+      "b.ts, via the link",
+    );
+    // And moved back: the same folder, the same inode, at its path again.
+    Deno.removeSync(repo);
+    Deno.renameSync(real, repo);
+    await new Promise((r) => setTimeout(r, 2_500));
+    // The timed audit is 300 s away: only the watcher brings c.ts in.
+    Deno.writeTextFileSync(join(repo, "c.ts"), "export function three() {}\n");
+    await waitFor(() => rowOf(home, join(repo, "c.ts")).hash !== null, 10_000, "c.ts, made later");
+  } finally {
+    assert.equal(await daemon.stop(), 0);
+  }
+  removeTree(base);
+});
+
 Deno.test("a changed .gitignore or .ignore re-classifies the files of the folder it governs, and so does the home's ignore file", async () => {
   const base = tempDir();
   const home = join(base, "home");

@@ -221,14 +221,20 @@ export class WatchSupervisor {
 
 /**
  * A folder's device, inode and birth time (`dev:ino:ms`; the birth time is
- * left empty where the file system keeps none), or null when it does not
- * exist (or is no folder). A folder removed and made again at once often
- * gets the same inode number back; its birth time tells them apart.
+ * left empty where the file system keeps none), then `:link` when the path
+ * itself is a symlink to it, or null when it does not exist (or is no
+ * folder). A folder removed and made again at once often gets the same
+ * inode number back; its birth time tells them apart. A link put in the
+ * folder's place, or the folder moved back over its link, leaves the inode
+ * as it was but not the watch started through the other: the mark tells
+ * them apart.
  */
 export function folderIdentity(path: string): FolderIdentity {
   try {
     const st = Deno.statSync(path);
-    return st.isDirectory ? `${st.dev}:${st.ino}:${st.birthtime?.getTime() ?? ""}` : null;
+    if (!st.isDirectory) return null;
+    const link = Deno.lstatSync(path).isSymlink ? ":link" : "";
+    return `${st.dev}:${st.ino}:${st.birthtime?.getTime() ?? ""}${link}`;
   } catch {
     return null;
   }
