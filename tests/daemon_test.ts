@@ -13,6 +13,7 @@ import {
   sh,
   startDaemon,
   tempDir,
+  unprivileged,
   waitFor,
   writeTree,
 } from "./helpers.ts";
@@ -458,6 +459,48 @@ Deno.test("a root moved back over the link left in its place is watched again: f
     assert.equal(await daemon.stop(), 0);
   }
   removeTree(base);
+});
+
+const PREFIX = unprivileged();
+
+Deno.test({
+  name:
+    "a folder the daemon may not list (a database volume, mode 700) leaves the rest of its root watched live, and is watched once it can be",
+  ignore: PREFIX === undefined &&
+    (console.error("ignored: running as root without `unshare -U`, chmod 000 stops no read"), true),
+  fn: async () => {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "repo");
+    writeTree(repo, { "src/a.ts": "export function a() {}\n", "data/pg/x.ts": "" });
+    Deno.chmodSync(join(repo, "data", "pg"), 0o000);
+    await cli(home, ["index", repo]);
+    const daemon = await startDaemon(home, 30_000, { prefix: PREFIX! });
+    try {
+      // The timed audit is 300 s away, and a failed watch is retried after a
+      // back-off, each retry with an audit: only a watch that stays up is live.
+      await new Promise((r) => setTimeout(r, 1_500));
+      const status = JSON.parse((await cli(home, ["status", "--json"])).stdout);
+      assert.equal(status.watch_limit, null, "the watch of the root did not fail");
+      const b = join(repo, "src", "b.ts");
+      Deno.writeTextFileSync(b, "export function b() {}\n");
+      await waitFor(() => rowOf(home, b).hash !== null, 10_000, "src/b.ts, indexed live");
+      // Listable again: the folder is watched from then on.
+      Deno.chmodSync(join(repo, "data", "pg"), 0o755);
+      await new Promise((r) => setTimeout(r, 1_500));
+      const y = join(repo, "data", "pg", "y.ts");
+      Deno.writeTextFileSync(y, "export function y() {}\n");
+      await waitFor(() => rowOf(home, y).hash !== null, 10_000, "data/pg/y.ts, indexed live");
+      assert.equal(
+        JSON.parse((await cli(home, ["status", "--json"])).stdout).watch_limit,
+        null,
+      );
+    } finally {
+      assert.equal(await daemon.stop(), 0);
+      Deno.chmodSync(join(repo, "data", "pg"), 0o755);
+    }
+    removeTree(base);
+  },
 });
 
 Deno.test("a changed .gitignore or .ignore re-classifies the files of the folder it governs, and so does the home's ignore file", async () => {

@@ -17,6 +17,13 @@ const post = (m: WatchMessage) => self.postMessage(m);
 let exclude: string[] = [];
 /** Folders watched alone because an excluded folder lies below them (see `watchPlan`). */
 let flat = new Set<string>();
+/**
+ * Folders this process may not list (another user's, mode 700: a database's
+ * volume in a repository), left out of the watch: Deno's recursive watch of
+ * a folder above one fails whole. Watched once an event says one changed
+ * and it can be listed.
+ */
+let unlisted = new Set<string>();
 
 self.onmessage = (e: MessageEvent<WatchRequest>) => {
   const { roots, extra } = e.data;
@@ -24,6 +31,7 @@ self.onmessage = (e: MessageEvent<WatchRequest>) => {
   for (const dir of extra) watch([dir], false);
   const plan = watchPlan(roots, e.data.exclude ?? []);
   flat = new Set(plan.flat);
+  unlisted = new Set();
   for (const dir of plan.flat) watch([dir], false, true);
   // One recursive watcher for all roots; if that fails on the OS limit, try
   // each root alone so that the roots that fit are still watched.
@@ -35,12 +43,18 @@ self.onmessage = (e: MessageEvent<WatchRequest>) => {
 
 /**
  * A folder made inside a folder watched alone is watched whole from then on
- * (unless excluded, or holding an excluded folder: then as `watchPlan` says).
+ * (unless excluded, or holding an excluded folder: then as `watchPlan` says),
+ * and so is a folder left out because it could not be listed, once an
+ * event names it (a chmod) and it can.
  */
-function watchNewFolders(paths: readonly string[]): void {
+function watchNewFolders(paths: readonly string[], kind: Deno.FsEvent["kind"]): void {
   for (const p of paths) {
     const parent = p.slice(0, p.lastIndexOf("/"));
     if (!flat.has(parent) || flat.has(p) || excluded(p)) continue;
+    if (unlisted.has(p)) {
+      if (!listable(p)) continue;
+      unlisted.delete(p);
+    } else if (kind !== "create") continue;
     if (!subfolders(parent).includes(p)) continue;
     const plan = watchPlan([p], exclude);
     for (const dir of plan.flat) {
@@ -65,6 +79,9 @@ function watch(paths: string[], recursive: boolean, inRoot = recursive): boolean
   try {
     watcher = Deno.watchFs(paths, { recursive });
   } catch (e) {
+    // One folder below that cannot be listed fails the whole recursive watch:
+    // every edit of the root would wait for an audit. Watch around it instead.
+    if (recursive && e instanceof Deno.errors.PermissionDenied && watchAround(paths)) return true;
     post(failure(paths, e, true));
     return false;
   }
@@ -114,7 +131,7 @@ function watch(paths: string[], recursive: boolean, inRoot = recursive): boolean
       if (bursts.add(performance.now(), inRoot && paths.length > 0)) {
         post({ type: "burst", paths: watched });
       }
-      if (!recursive && inRoot && ev.kind === "create") watchNewFolders(paths);
+      if (!recursive && inRoot) watchNewFolders(paths, ev.kind);
       // "access" passes too: on Linux it is a file opened for writing being
       // closed (reads send nothing), the last event of a write, and the
       // one left when Deno dropped those before it.
@@ -124,6 +141,55 @@ function watch(paths: string[], recursive: boolean, inRoot = recursive): boolean
     }
   })();
   return true;
+}
+
+/**
+ * Watches `paths` (recursively) but for the folders below them that cannot
+ * be listed, as `watchPlan` watches around an excluded folder: the folders
+ * on the way to one alone, every other one whole. False when none was found
+ * (the watch failed for another reason). Cost: one listing per folder below.
+ */
+function watchAround(paths: readonly string[]): boolean {
+  const found = paths.flatMap(unlistableBelow);
+  if (found.length === 0) return false;
+  for (const dir of found) unlisted.add(dir);
+  const plan = watchPlan(paths, [...exclude, ...found]);
+  for (const dir of plan.flat) {
+    flat.add(dir);
+    watch([dir], false, true);
+  }
+  return plan.recursive.length === 0 || watch(plan.recursive, true);
+}
+
+/** The folders below `dir` (not following links, not excluded) that cannot be listed. */
+function unlistableBelow(dir: string): string[] {
+  const out: string[] = [];
+  const stack = [dir];
+  while (stack.length > 0) {
+    const d = stack.pop()!;
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(d)];
+    } catch (e) {
+      if (e instanceof Deno.errors.PermissionDenied && d !== dir) out.push(d);
+      continue;
+    }
+    for (const e of entries) {
+      const sub = `${d}/${e.name}`;
+      if (e.isDirectory && !excluded(sub)) stack.push(sub);
+    }
+  }
+  return out.sort();
+}
+
+/** True when `dir` can be listed now. */
+function listable(dir: string): boolean {
+  try {
+    Deno.readDirSync(dir).next();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The report of a watch that failed: to start (or, `ended`, for good), or on the OS limit. */
