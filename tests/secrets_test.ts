@@ -133,3 +133,19 @@ Deno.test({
     }
   },
 });
+
+Deno.test("a README whose example token is a stand-in (ghp_xxxx…) is indexed and found", async () => {
+  const base = tempDir("heimdall-secrets-");
+  try {
+    const repo = join(base, "repo");
+    writeTree(repo, {
+      "README.md": "# Publishing\n\nSet the token before the release script runs:\n\n" +
+        "    export GITHUB_TOKEN=ghp_" + "x".repeat(36) + "\n",
+    });
+    const home = join(base, "home");
+    assert.match((await ok(home, ["index", repo])).stdout, /0 secret files skipped/);
+    assert.match((await ok(home, ["search", "release script token"])).stdout, /README\.md/);
+  } finally {
+    removeTree(base);
+  }
+});

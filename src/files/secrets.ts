@@ -220,7 +220,8 @@ const AWS_WINDOW = 512;
  *   storage, Slack and Discord webhooks), signed JWTs (not the jwt.io example),
  *   also glued to what surrounds them (`%20ghp_…` in a URL, `\nghp_…` in a
  *   string literal, `test_ghp_…_old`); a prefix that ends an ordinary word
- *   (`network_live_…`, `pnpm_…`) is none;
+ *   (`network_live_…`, `pnpm_…`) is none, nor is a stand-in with one letter
+ *   or digit eight times in a row (`ghp_xxxx…`, `sk_live_0000…`);
  * - PEM/OpenSSH/PGP/PuTTY private key blocks, raw or with `\n` escapes inside
  *   a string (a GCP service-account `"private_key"`); a public key or
  *   certificate is not one;
@@ -240,6 +241,17 @@ export function* findSecrets(text: string): Generator<SecretFinding> {
   for (const { kind, start, end } of found) yield { kind, start, end };
 }
 
+/**
+ * One letter or digit eight times in a row in a token's last part (after its
+ * last `-`, `_`, `.`, `/` or `:`): a stand-in written in docs and examples
+ * (`ghp_xxxx…`, `glpat-xxxx…`, `xoxb-…-xxxx…`), never a random token (below
+ * one chance in a million for a base-62 one). Only the last part: a number
+ * before it (a Slack team id, `xoxb-1000000000-…`) is an id, not a stand-in.
+ */
+const PLACEHOLDER_RUN = /([A-Za-z0-9])\1{7}[A-Za-z0-9]*$/;
+/** Kinds whose body is encoded key material, where a run of one character is real (`AAAA…`). */
+const KEY_MATERIAL = new Set(["private_key", "putty_private_key", "jwt"]);
+
 function* findFixed(text: string): Generator<SecretFinding> {
   let awsSecrets: number[] | undefined; // starts of AWS-secret-looking words, found on first need
   let next = 0;
@@ -251,6 +263,10 @@ function* findFixed(text: string): Generator<SecretFinding> {
     pos = SECRET_RE.lastIndex;
     const start = m.index, end = start + m[0].length;
     const kind = KINDS.find(([k]) => m.groups?.[k] !== undefined)?.[0] ?? "secret";
+    if (!KEY_MATERIAL.has(kind) && PLACEHOLDER_RUN.test(m[0])) {
+      pos = start + 1; // a stand-in (`ghp_xxxx…`) may hide a real token inside it
+      continue;
+    }
     if (kind !== "aws_access_key_id") {
       if (CHECKS[kind]?.(m[0]) === false) {
         pos = start + 1; // a rejected match may hide a real one inside it

@@ -310,3 +310,23 @@ Deno.test("a prefix inside an ordinary identifier or word is not a token", () =>
   ];
   for (const text of innocent) assert.deepEqual([...findSecrets(text)], [], text);
 });
+
+Deno.test("a stand-in token of one character repeated (ghp_xxxx…) is no secret; a real one beside it is", () => {
+  const stand = [
+    "export GITHUB_TOKEN=ghp_" + "x".repeat(36),
+    "token: glpat-" + "x".repeat(20),
+    "STRIPE_KEY=sk_live_" + "x".repeat(24),
+    "SLACK_BOT_TOKEN=xoxb-" + "0".repeat(12) + "-" + "0".repeat(13) + "-" + "x".repeat(24),
+    "https://hooks.slack.com/services/T00000000/B00000000/" + "X".repeat(24),
+    "maps: AIza" + "X".repeat(35),
+  ];
+  for (const text of stand) assert.deepEqual([...findSecrets(text)], [], text);
+  // An id before the random part is no stand-in, whatever digits it repeats.
+  const team = "xox" + "b-" + "1000000000-" + "2000000000007-" + x(24);
+  assert.equal(sniffSecret(`slack ${team}`), "content: slack_token");
+  const both = `${stand[0]}\nGH=${FAKE.github}`;
+  assert.deepEqual(
+    [...findSecrets(both)].map((f) => both.slice(f.start, f.end)),
+    [FAKE.github],
+  );
+});
