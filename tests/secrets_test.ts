@@ -149,3 +149,19 @@ Deno.test("a README whose example token is a stand-in (ghp_xxxx…) is indexed a
     removeTree(base);
   }
 });
+
+Deno.test("a file naming a variable github_pat_… in snake_case is indexed and found", async () => {
+  const base = tempDir("heimdall-secrets-");
+  try {
+    const repo = join(base, "repo");
+    writeTree(repo, {
+      "settings.py": `github_pat_environment_variable_name = "GITHUB_PAT"\n\n` +
+        "def read_release_settings():\n    return github_pat_environment_variable_name\n",
+    });
+    const home = join(base, "home");
+    assert.match((await ok(home, ["index", repo])).stdout, /0 secret files skipped/);
+    assert.match((await ok(home, ["search", "read release settings"])).stdout, /settings\.py/);
+  } finally {
+    removeTree(base);
+  }
+});

@@ -179,6 +179,9 @@ const MARKERS = [
 
 /** Kinds whose match needs a second look before it counts. */
 const CHECKS: Record<string, (s: string) => boolean> = {
+  // A fine-grained token's 82 random characters hold a digit and a capital; a snake_case name
+  // (`github_pat_environment_variable`) holds neither.
+  github_token: (s) => !s.startsWith("github_pat_") || (/[0-9]/.test(s) && /[A-Z]/.test(s)),
   huggingface_token: (s) => /[A-Z]/.test(s) && /[a-z]/.test(s.slice(3)),
   twilio_api_key: (s) => /[a-f]/.test(s) && /[0-9]/.test(s.slice(2)),
   mailgun_key: (s) => /[a-f]/.test(s.slice(4)) && /[0-9]/.test(s.slice(4)),

@@ -330,3 +330,13 @@ Deno.test("a stand-in token of one character repeated (ghp_xxxx…) is no secret
     [FAKE.github],
   );
 });
+
+Deno.test("a snake_case name that starts with github_pat_ is no token", () => {
+  for (
+    const text of [
+      `github_pat_environment_variable_name = "GITHUB_PAT"`,
+      "def read_github_pat_from_the_keyring():",
+    ]
+  ) assert.deepEqual([...findSecrets(text)], [], text);
+  assert.equal(sniffSecret(`GH=${FAKE.githubPat}`), "content: github_token");
+});
