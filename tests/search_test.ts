@@ -344,6 +344,34 @@ Deno.test("markdown sections are found by heading and text", async () => {
   assert.equal(hit.verdict, "STRONG");
 });
 
+Deno.test("a markdown file's text before its first heading is summarised by its own first line", async () => {
+  const base = tempDir("heimdall-search-");
+  try {
+    const repo = join(base, "repo");
+    Deno.mkdirSync(repo);
+    Deno.writeTextFileSync(
+      join(repo, "intro.md"),
+      "Quokkas are marsupials of Rottnest Island.\nThey eat grasses.\n\n# Habitat\n\nScrub.\n",
+    );
+    Deno.writeTextFileSync(join(repo, "one.md"), "Wombats dig burrows with their claws.\n");
+    const home = join(base, "home");
+    assert.equal((await cli(home, ["index", repo])).code, 0);
+    for (
+      const [query, symbol, summary] of [
+        ["quokkas marsupials", "intro.md (top)", "Quokkas are marsupials of Rottnest Island."],
+        ["wombats burrows", "one.md (top)", "Wombats dig burrows with their claws."],
+      ]
+    ) {
+      const r = await cli(home, ["search", "--json", query!]);
+      const hit = (JSON.parse(r.stdout) as SearchResult).hits[0]!;
+      assert.equal(hit.symbol, symbol);
+      assert.equal(hit.summary, summary, "its first line, not its second or none");
+    }
+  } finally {
+    removeTree(base);
+  }
+});
+
 Deno.test("filters narrow by kind, language, path and repo; an unknown repo or language is a usage error", async () => {
   using t = await indexedFixture();
   const docs = await t.search("deploy", "--kind", "docs");

@@ -151,8 +151,10 @@ export function summaryOf(m: ScoredChunk, text: string, changed = false): string
   }
   if (m.kind === "heading" || m.source === "docs") {
     const lines = text.split("\n");
-    // The heading's own line, and its title too when that line is an overline (rst).
-    const body = lines.slice(RULE.test(lines[0]!.trim()) ? 2 : 1);
+    // The heading's own line (under an rst overline) when the chunk opens with it: text before
+    // the first heading, or the rest of a long section, opens with a line of its own.
+    const at = RULE.test(lines[0]!.trim()) ? 1 : 0;
+    const body = lines.slice(opensWithTitle(lines[at] ?? "", m.title) ? at + 1 : 0);
     const line = body.map(proseLine).find((l) => l !== "");
     return line ? clip(line) : null;
   }
@@ -164,6 +166,17 @@ export function summaryOf(m: ScoredChunk, text: string, changed = false): string
   }
   const sig = m.signature ?? m.doc?.split("\n")[0] ?? null;
   return sig === null ? null : clip(sig);
+}
+
+/**
+ * True when `line` is the heading `title` ends with (`## Install` of `Guide >
+ * Install`, the first line a heading-less chunk of plain text is titled by).
+ */
+function opensWithTitle(line: string, title: string): boolean {
+  const flat = (s: string) => s.replace(/\s+>\s+/g, " ").replace(/\s+/g, " ").trim();
+  const words = flat(line);
+  const name = flat(title.slice(title.lastIndexOf(" > ") + 1).replace(/^> /, "")).replace(/…$/, "");
+  return words !== "" && name !== "" && (words.includes(name) || name.includes(words));
 }
 
 /** A line of one punctuation character repeated: an rst over- or underline. */

@@ -29,12 +29,30 @@ Deno.test("linesOf() gives the lines split and slice would, without splitting th
 });
 
 Deno.test("summaryOf() skips an rst overline and the title under it", () => {
-  const section = { kind: "heading", source: "docs", path_id: 1, title: "Top", rel: "d.rst" };
+  const section = { kind: "heading", source: "docs", path_id: 1, title: "Guide > Top Title" };
   const m = section as unknown as Parameters<typeof summaryOf>[0];
   assert.equal(summaryOf(m, "=====\nTop Title\n=====\n\nIntro paragraph."), "Intro paragraph.");
   assert.equal(summaryOf(m, "Top Title\n=========\n\nIntro paragraph."), "Intro paragraph.");
   assert.equal(summaryOf(m, "# Top Title\n\nIntro paragraph."), "Intro paragraph.");
-  assert.equal(summaryOf(m, ".SH NAME\nfoo \\- does things"), "foo - does things");
+  assert.equal(
+    summaryOf({ ...m, title: "NAME" }, ".SH NAME\nfoo \\- does things"),
+    "foo - does things",
+  );
+});
+
+Deno.test("summaryOf() shows the first line of a chunk that opens with no heading", () => {
+  const top = { kind: null, source: "docs", path_id: 1, title: "notes.md (top)" };
+  const m = top as unknown as Parameters<typeof summaryOf>[0];
+  assert.equal(summaryOf(m, "Intro paragraph.\nIts second line."), "Intro paragraph.");
+  assert.equal(summaryOf(m, "---\ntitle: Notes\n---\n\nIntro."), "title: Notes");
+  const rest = { ...m, title: "Guide > Install" };
+  assert.equal(
+    summaryOf(rest, "The rest of a long section.\nMore."),
+    "The rest of a long section.",
+  );
+  // Plain text under no heading is titled by its first line: the summary is the next one.
+  const text = { ...m, title: "A first line that titles the chunk" };
+  assert.equal(summaryOf(text, "A first line that titles the chunk\nThen more."), "Then more.");
 });
 
 Deno.test("definitionLine() takes the match nearest where the symbol was, through an export macro", () => {
