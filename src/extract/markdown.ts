@@ -13,7 +13,7 @@ const CHUNK_MAX_CHARS = 6000;
 /**
  * Splits markdown into sections by heading, ATX (`## Install`) and setext
  * (underlined with `===` or `---`); a `#` inside a fenced code block, an
- * HTML comment or YAML front matter is not a heading. Each chunk carries its heading path
+ * HTML comment or front matter (YAML `---`, TOML `+++`) is not a heading. Each chunk carries its heading path
  * (`Guide > Install`), 1-based inclusive line range (trailing blank lines
  * dropped) and text; text before the first heading is a chunk with heading
  * `""`. Every heading is also a symbol of kind `heading` whose range covers
@@ -42,9 +42,11 @@ function findHeadings(lines: string[]): ProseHeading[] {
   /** Lines continue a list item or a quote (no blank line since one). */
   let lazy = false;
   let i = 0;
-  if (lines[0]?.trim() === "---") {
-    // YAML front matter: skip to its closing `---` or `...`.
-    const close = lines.findIndex((l, j) => j > 0 && /^(---|\.\.\.)\s*$/.test(l));
+  const open = lines[0]?.trim();
+  if (open === "---" || open === "+++") {
+    // Front matter, YAML (`---` to `---` or `...`) or TOML as Hugo writes it (`+++` to `+++`).
+    const end = open === "+++" ? /^\+\+\+\s*$/ : /^(---|\.\.\.)\s*$/;
+    const close = lines.findIndex((l, j) => j > 0 && end.test(l));
     if (close > 0) i = close + 1;
   }
   for (; i < lines.length; i++) {

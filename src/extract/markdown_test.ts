@@ -63,6 +63,11 @@ Deno.test("chunkMarkdown() skips front matter and treats `---` after a blank lin
   ]);
 });
 
+Deno.test("chunkMarkdown() skips Hugo's TOML front matter: a commented-out key is no heading", () => {
+  const { symbols } = chunkMarkdown('+++\ntitle = "x"\n# weight = 10\n+++\n\n## Real\n\ntext\n');
+  deepStrictEqual(symbols.map((s) => [s.qualname, s.startLine]), [["Real", 6]]);
+});
+
 Deno.test("chunkMarkdown() never titles a section with a rule line", () => {
   // An issue template's two rules: the second is not the first one underlined.
   const text = "## Short title\n\n" + "-".repeat(40) + "\n" + "-".repeat(40) +
