@@ -86,7 +86,10 @@ export const DERIVATION: DerivationVersions = {
     markdown: 6,
     // 1 (each): the summary skips roff markup (man), drops `= ` (asciidoc) and
     // `#+TITLE:` (org), and ends a line at a lone carriage return (text).
-    man: 1,
+    // man 2: a generated page's macro preamble (pod2man's `.rr`, `\{`; rst2man's
+    // `.de1`; groff's `\#` comments, `.als`, `.mso`, `.ds` carried on past a
+    // line's end) shows nothing, so it is no chunk.
+    man: 2,
     asciidoc: 1,
     org: 1,
     text: 1,

@@ -44,8 +44,17 @@ const LAYOUT = new Set([
   "Bk",
   "so",
   "nr",
+  "rr",
+  "als",
+  "mso",
+  "do",
+  "ftr",
+  "tm",
   "ds",
+  "ds1",
   "as",
+  "as1",
+  "bd",
   "rm",
   "rn",
   "tr",
@@ -82,6 +91,11 @@ const LAYOUT = new Set([
   "YS",
   "IX",
 ]);
+
+/** Requests that define a string or register, whose value may go on past an escaped newline. */
+const DEFINES = new Set(["ds", "ds1", "as", "as1", "nr"]);
+/** A line that ends in a `\` escaping its newline (not an escaped backslash, `\\`). */
+const ESCAPED_NEWLINE = /(?<!\\)(?:\\\\)*\\$/;
 
 /** Font macros that alternate fonts between their arguments, which join without a space. */
 const ALTERNATING = new Set(["BR", "RB", "BI", "IB", "IR", "RI"]);
@@ -140,20 +154,31 @@ export function renderRoff(lines: readonly string[]): (string | undefined)[] {
   const out: (string | undefined)[] = [];
   /** Inside `.de`/`.ig` … `..`. */
   let skipping = false;
+  /** The line before defined a string or register and ended in `\`: this one carries it on. */
+  let continued = false;
   for (const line of lines) {
     if (skipping) {
       if (/^[.'][ \t]*\.[ \t]*$/.test(line)) skipping = false;
       out.push(undefined);
       continue;
     }
+    if (continued) {
+      continued = ESCAPED_NEWLINE.test(line);
+      out.push(undefined);
+      continue;
+    }
     const request = /^[.'][ \t]*([A-Za-z][A-Za-z0-9]?[A-Za-z0-9]?)(?:[ \t]+(.*))?$/.exec(line);
-    if (/^\\"/.test(line) || (/^[.']/.test(line) && !request)) {
-      // A comment, an empty request or an escape-led control line: nothing shows.
+    if (/^[.'][ \t]*(?:de|am)(?:i?1?)?[ \t]|^[.'][ \t]*ig\b/.test(line)) {
+      // A macro definition (groff's `.de1`, `.ami` too, as rst2man writes) or an ignored block.
+      skipping = true;
+      out.push(undefined);
+    } else if (/^\\["#]/.test(line) || (/^[.']/.test(line) && !request)) {
+      // A comment (`\"`, groff's `\#`), an empty request or an escape-led control line.
       out.push(undefined);
     } else if (request) {
       const name = request[1]!;
-      if (name === "de" || name === "ig" || name === "am") skipping = true;
       if (LAYOUT.has(name)) {
+        continued = DEFINES.has(name) && ESCAPED_NEWLINE.test(line);
         out.push(undefined);
       } else {
         const args = splitArgs(stripComment(request[2] ?? ""));
@@ -168,9 +193,9 @@ export function renderRoff(lines: readonly string[]): (string | undefined)[] {
   return out;
 }
 
-/** A line without its `\"` comment. */
+/** A line without its `\"` (or groff's `\#`) comment. */
 function stripComment(s: string): string {
-  const i = s.indexOf('\\"');
+  const i = s.search(/\\["#]/);
   return i < 0 ? s : s.slice(0, i);
 }
 
@@ -243,6 +268,8 @@ export function plainText(s: string): string {
         case "0":
           return " ";
         case "&":
+        case "{":
+        case "}":
         case "|":
         case "^":
         case "c":
