@@ -62,6 +62,17 @@ const CASES: ProseCase[] = [
     line: 19,
     endLine: 20,
   },
+  {
+    // DocBook upper-cases a title with its font escapes: `\fI` becomes `\FI`, a font family.
+    file: "man/git-quasar.1",
+    text: '.TH GIT-QUASAR 1\n.SH "NAME"\ngit-quasar \\- split a tree\n' +
+      '.SH "OPTIONS FOR \\FIADD\\FR AND \\FIMERGE\\FR"\n.PP\n--squash\n.RS 4\n' +
+      "Merge the zebrafish history into one commit\\&.\n.RE\n",
+    query: "zebrafish history",
+    symbol: "OPTIONS FOR ADD AND MERGE",
+    line: 4,
+    endLine: 9,
+  },
 ];
 
 Deno.test("each prose file's answer is named by its own heading path, at its lines", async () => {

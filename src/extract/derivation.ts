@@ -88,8 +88,9 @@ export const DERIVATION: DerivationVersions = {
     // `#+TITLE:` (org), and ends a line at a lone carriage return (text).
     // man 2: a generated page's macro preamble (pod2man's `.rr`, `\{`; rst2man's
     // `.de1`; groff's `\#` comments, `.als`, `.mso`, `.ds` carried on past a
-    // line's end) shows nothing, so it is no chunk.
-    man: 2,
+    // line's end) shows nothing, so it is no chunk. 3: `\FI` (a font family, as
+    // DocBook upper-cases `\fI` in a title) is dropped, not read as text.
+    man: 3,
     asciidoc: 1,
     org: 1,
     text: 1,

@@ -245,13 +245,14 @@ const NAMED: Record<string, string> = {
 
 /**
  * Roff text with its escapes resolved or removed: fonts (`\fB`, `\f(CW`,
- * `\f[B]`), sizes (`\s-1`), strings and registers (`\*(xx`, `\n[x]`), named
+ * `\f[B]`) and font families (`\FB`, as DocBook writes `\fB` in a title it
+ * upper-cases), sizes (`\s-1`), strings and registers (`\*(xx`, `\n[x]`), named
  * glyphs (`\(em`, `\[bu]`), `\-`, `\e`, `\&`, `\|`, `\c` and the like.
  */
 export function plainText(s: string): string {
   if (!s.includes("\\")) return s;
   return s.replace(
-    /\\(?:f(?:\(..|\[[^\]]*\]|.)|s[+-]?(?:\d\d?|\(\d\d|\[[^\]]*\])|[*n](?:\(..|\[[^\]]*\]|.)|\((..)|\[([^\]]*)\]|(.)|$)/g,
+    /\\(?:[fF](?:\(..|\[[^\]]*\]|.)|s[+-]?(?:\d\d?|\(\d\d|\[[^\]]*\])|[*n](?:\(..|\[[^\]]*\]|.)|\((..)|\[([^\]]*)\]|(.)|$)/g,
     (_all, two: string | undefined, bracket: string | undefined, one: string | undefined) => {
       const name = two ?? bracket;
       if (name !== undefined) return NAMED[name] ?? "";

@@ -96,6 +96,7 @@ Deno.test("plainText() resolves or drops roff escapes", () => {
   assertCases(plainText, [
     ["\\fBbold\\fR and \\fIitalic\\fP", "bold and italic"],
     ["\\f(CWcode\\f[]", "code"],
+    ["OPTIONS FOR \\FIADD\\FR AND \\F[B]MERGE\\F[]", "OPTIONS FOR ADD AND MERGE"],
     ["\\-\\-verbose", "--verbose"],
     ["a\\(emb \\[bu] c", "a—b • c"],
     ["\\s-1SMALL\\s0 text", "SMALL text"],
