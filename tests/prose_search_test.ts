@@ -16,6 +16,8 @@ interface ProseCase {
   symbol: string;
   line: number;
   endLine: number;
+  /** The line shown under the hit, when the case is about it. */
+  summary?: string;
 }
 
 const CASES: ProseCase[] = [
@@ -73,6 +75,18 @@ const CASES: ProseCase[] = [
     line: 4,
     endLine: 9,
   },
+  {
+    // A README's badges are no words of its title, so no part of every heading path under it.
+    file: "README.md",
+    text:
+      "# quasar [![Build Status](https://ci.example/q.svg?branch=main)](https://ci.example/q)\n\n" +
+      "## Usage with [`steer`](#steer)\n\nCall steer to aim the pulsar beam.\n",
+    query: "aim pulsar beam",
+    symbol: "quasar > Usage with steer",
+    line: 3,
+    endLine: 5,
+    summary: "Call steer to aim the pulsar beam.",
+  },
 ];
 
 Deno.test("each prose file's answer is named by its own heading path, at its lines", async () => {
@@ -93,6 +107,7 @@ Deno.test("each prose file's answer is named by its own heading path, at its lin
         [c.file, c.symbol, c.line, c.endLine],
         c.query,
       );
+      if (c.summary !== undefined) assert.equal(hit.summary, c.summary, c.query);
     }
   } finally {
     removeTree(base);

@@ -82,8 +82,9 @@ export const DERIVATION: DerivationVersions = {
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.
     // 3: nor a heading inside an HTML comment; 4: nor a line continuing a list item or quote.
     // 5: the file's summary without a heading's marks (`# Title #`).
-    // 6: nor a `#` line inside TOML front matter (`+++`, Hugo's).
-    markdown: 6,
+    // 6: nor a `#` line inside TOML front matter (`+++`, Hugo's). 7: a title
+    // as a reader sees it (badges dropped, links by their text, no tags).
+    markdown: 7,
     // 1 (each): the summary skips roff markup (man), drops `= ` (asciidoc) and
     // `#+TITLE:` (org), and ends a line at a lone carriage return (text).
     // man 2: a generated page's macro preamble (pod2man's `.rr`, `\{`; rst2man's

@@ -79,7 +79,7 @@ function findHeadings(lines: string[]): ProseHeading[] {
     const atx = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/.exec(line);
     if (atx) {
       // `### ###` is an empty heading (all closing sequence): a heading without a word is none.
-      const title = (atx[2] ?? "").trim();
+      const title = readerText((atx[2] ?? "").trim());
       if (hasWord(title)) {
         out.push({ level: atx[1]!.length, text: title, start: i, raw: line.trim() });
       }
@@ -102,12 +102,13 @@ function findHeadings(lines: string[]): ProseHeading[] {
     const underlined = setext && paragraphStart >= 0
       ? lines.slice(paragraphStart, i).map((l) => l.trim()).join(" ")
       : undefined;
-    if (setext && underlined !== undefined && hasWord(underlined)) {
+    const setextTitle = underlined === undefined ? undefined : readerText(underlined);
+    if (setext && setextTitle !== undefined && hasWord(setextTitle)) {
       out.push({
         level: setext[1]![0] === "=" ? 1 : 2,
-        text: underlined,
+        text: setextTitle,
         start: paragraphStart,
-        raw: underlined,
+        raw: underlined!,
       });
       paragraphStart = -1;
       continue;
@@ -132,6 +133,29 @@ function findHeadings(lines: string[]): ProseHeading[] {
     }
   }
   return out;
+}
+
+/**
+ * A heading's text as a reader sees it: images dropped (a badge is no word
+ * of the title; an image alone keeps its alt text), links by their text,
+ * HTML tags and code spans' backticks removed (what a code span holds is
+ * kept as written), white space collapsed.
+ */
+function readerText(title: string): string {
+  // Code spans stand aside as U+E000 n U+E001 while the markup around them is read.
+  const code: string[] = [];
+  const marked = title.replace(/(`+)(.+?)\1(?!`)/g, (_, _ticks, inner: string) => {
+    code.push(inner.trim());
+    return `\uE000${code.length - 1}\uE001`;
+  });
+  const shown = (alt: string) =>
+    marked.replace(/!\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])/g, alt)
+      .replace(/\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])/g, "$1")
+      .replace(/<\/?[A-Za-z][^>]*>/g, " ")
+      .replace(/\uE000(\d+)\uE001/g, (_, n: string) => code[Number(n)]!)
+      .replace(/\s+/g, " ").trim();
+  const text = shown(" ");
+  return hasWord(text) ? text : shown("$1");
 }
 
 /** Markdown at L2: chunks and heading symbols; markdown has no graph (L3). */

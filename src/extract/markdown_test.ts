@@ -68,6 +68,19 @@ Deno.test("chunkMarkdown() skips Hugo's TOML front matter: a commented-out key i
   deepStrictEqual(symbols.map((s) => [s.qualname, s.startLine]), [["Real", 6]]);
 });
 
+Deno.test("chunkMarkdown() titles a heading as a reader sees it: no badge, link or tag markup", () => {
+  const text = "# events [![Build Status](https://ci.example/e.svg)](https://ci.example/e)\n\n" +
+    '## Using [`emit`](#emit) <a name="emit"></a>\n\nx\n\n# ![Logo](logo.png)\n\n' +
+    "See [the docs](http://x) first\n---\n\n### Literal `[x](y)` and `a <b>`\n";
+  deepStrictEqual(chunkMarkdown(text).symbols.map((s) => s.qualname), [
+    "events",
+    "events > Using emit",
+    "Logo",
+    "Logo > See the docs first",
+    "Logo > See the docs first > Literal [x](y) and a <b>",
+  ]);
+});
+
 Deno.test("chunkMarkdown() never titles a section with a rule line", () => {
   // An issue template's two rules: the second is not the first one underlined.
   const text = "## Short title\n\n" + "-".repeat(40) + "\n" + "-".repeat(40) +

@@ -173,9 +173,11 @@ export function summaryOf(m: ScoredChunk, text: string, changed = false): string
  * Install`, the first line a heading-less chunk of plain text is titled by).
  */
 function opensWithTitle(line: string, title: string): boolean {
-  const flat = (s: string) => s.replace(/\s+>\s+/g, " ").replace(/\s+/g, " ").trim();
+  // Words alone: a title is its heading as a reader sees it (`[emit](#emit)` titled `emit`).
+  const flat = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  const cut = title.lastIndexOf(" > ");
   const words = flat(line);
-  const name = flat(title.slice(title.lastIndexOf(" > ") + 1).replace(/^> /, "")).replace(/…$/, "");
+  const name = flat(cut < 0 ? title : title.slice(cut + 3));
   return words !== "" && name !== "" && (words.includes(name) || name.includes(words));
 }
 
