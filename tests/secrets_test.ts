@@ -165,3 +165,23 @@ Deno.test("a file naming a variable github_pat_… in snake_case is indexed and 
     removeTree(base);
   }
 });
+
+Deno.test("a WordPress wp-config.php with its database password is never indexed", async () => {
+  const base = tempDir("heimdall-secrets-");
+  try {
+    const pw = "Xk2" + "9vLmq77Pz";
+    const repo = join(base, "repo");
+    writeTree(repo, {
+      "wp-config.php": `<?php\n/** The name of the database for WordPress */\n` +
+        `define( 'DB_NAME', 'blog' );\ndefine( 'DB_USER', 'blog' );\n` +
+        `define( 'DB_PASSWORD', '${pw}' );\n`,
+    });
+    const home = join(base, "home");
+    assert.match((await ok(home, ["index", repo])).stdout, /1 secret files skipped/);
+    const samples = [{ kind: "password_assignment", line: "", secret: pw }];
+    assert.deepEqual(leaks(rawFiles(home), samples), [], "the password is in no file of the home");
+    assert.equal((await cli(home, ["search", pw.toLowerCase()])).code, 1);
+  } finally {
+    removeTree(base);
+  }
+});

@@ -351,9 +351,10 @@ function isPlaceholder(v: string): boolean {
 // looking around them (a third of the cost of scanning for the words): a
 // URL's `://` (its password is read by URL_RE from there), or an assignment
 // (`=`, `:`, `:=`, `=>`) right after a secret-like word and maybe a closing
-// quote or bracket.
+// quote or bracket, or a `,` between a quoted name and a quoted value (a
+// call's arguments: PHP's `define('DB_PASSWORD', '…')`).
 const ASSIGN_RE =
-  /:(?=\/\/)|(?<=(pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?|auth)(["'`]?\]?)([ \t]*))(?::=|=>|=(?!=)|:(?![:=]))/gi;
+  /:(?=\/\/)|(?<=(pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?|auth)(["'`]?\]?)([ \t]*))(?::=|=>|=(?!=)|:(?![:=])|,(?=[ \t]*["'`]))/gi;
 // The value after the operator: quoted, or bare up to a space or separator.
 const VALUE_RE =
   /[ \t]*(?:"([^"\n\\]{1,512})"|'([^'\n\\]{1,512})'|`([^`\n\\]{1,512})`|([^\s"'`,;)}\]]{1,512}))/y;
@@ -385,7 +386,8 @@ const KEY_QUALIFIERS = new Set([
 /**
  * Literals assigned to secret-like names, in any language or config format
  * (`password = "…"`, `passwd: …`, `"secret": "…"`, `api_key := "…"`,
- * `AWS_SECRET_ACCESS_KEY=…`, `:token => '…'`); the span is the value alone.
+ * `AWS_SECRET_ACCESS_KEY=…`, `:token => '…'`, a call's quoted name and value:
+ * `define('DB_PASSWORD', '…')`); the span is the value alone.
  * The name's last word decides (`db_password`, `clientSecret`, `apiKey`; not
  * `password_label`, `tokenizer`, `monkey`):
  * - password, passwd, pwd, passphrase, pass, secret: a literal of at least 8
@@ -410,7 +412,11 @@ function* findAssigned(text: string): Generator<SecretFinding> {
       continue;
     }
     const word = m[1];
+    // `define('DB_PASSWORD', '…')`, `setdefault("SECRET_KEY", "…")`: a quoted name, then its value.
+    const pair = m[0] === ",";
+    if (pair && !/^["'`]$/.test(m[2]!)) continue;
     const wordAt = m.index - m[3]!.length - m[2]!.length - word.length;
+    if (pair && !opensCall(text, wordAt, m[2]!)) continue;
     const tier = nameTier(text, wordAt, word);
     if (tier === undefined) continue;
     VALUE_RE.lastIndex = m.index + m[0].length;
@@ -419,7 +425,7 @@ function* findAssigned(text: string): Generator<SecretFinding> {
     const quoted = v[1] ?? v[2] ?? v[3];
     const value = quoted ?? v[4]!;
     // Bare values in code are usually names: `password = password2` is not a literal.
-    if (quoted === undefined && !bareLiteral(value, m[0])) continue;
+    if (quoted === undefined && (pair || !bareLiteral(value, m[0]))) continue;
     if (!(tier === "password" ? passwordLike(value) : tokenLike(value))) continue;
     const kind = tier === "password"
       ? "password_assignment"
@@ -429,6 +435,18 @@ function* findAssigned(text: string): Generator<SecretFinding> {
     const end = VALUE_RE.lastIndex - (quoted === undefined ? 0 : 1);
     yield { kind, start: end - value.length, end };
   }
+}
+
+/**
+ * True when the name whose last word starts at `at`, quoted by `quote`, is
+ * a call's first argument (`define('DB_PASSWORD'`, `setdefault("SECRET_KEY"`),
+ * not an item of a list or tuple (`'PKPaymentPass', 'PKPaymentRequest'`).
+ */
+function opensCall(text: string, at: number, quote: string): boolean {
+  let s = at;
+  while (s > 0 && at - s < 64 && isNameChar(text.charCodeAt(s - 1))) s--;
+  if (text[s - 1] !== quote) return false;
+  return /[A-Za-z0-9_$][ \t]*\([ \t]*$/.test(text.slice(Math.max(0, s - 64), s - 1));
 }
 
 /** A known qualifier ending a name's text before `key` (`api`, `secret`, `access`, …). */

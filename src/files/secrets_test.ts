@@ -340,3 +340,25 @@ Deno.test("a snake_case name that starts with github_pat_ is no token", () => {
   ) assert.deepEqual([...findSecrets(text)], [], text);
   assert.equal(sniffSecret(`GH=${FAKE.githubPat}`), "content: github_token");
 });
+
+Deno.test("a password given as a call's quoted name and value is found: define('DB_PASSWORD', '…')", () => {
+  const pw = "Xk2" + "9vLmq77Pz";
+  for (
+    const text of [
+      `define( 'DB_PASSWORD', '${pw}' );`,
+      `config.set("password", "${pw}")`,
+      `os.environ.setdefault("DB_PASS", '${pw}')`,
+    ]
+  ) {
+    assert.deepEqual([...findSecrets(text)].map((f) => text.slice(f.start, f.end)), [pw], text);
+  }
+  const innocent = [
+    `define( 'DB_PASSWORD', 'password_here' );`,
+    `t("password", "Mot de passe")`,
+    `("http", "user/name", "password", "localhost:22")`,
+    `("User:Pass", "www.python.org:080")`,
+    `names = ['PKPaymentPass', 'PKPaymentRequest']`,
+    `check(password, "${pw}")`,
+  ];
+  for (const text of innocent) assert.deepEqual([...findSecrets(text)], [], text);
+});
