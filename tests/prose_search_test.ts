@@ -87,6 +87,17 @@ const CASES: ProseCase[] = [
     endLine: 5,
     summary: "Call steer to aim the pulsar beam.",
   },
+  {
+    // A man page's summary is its text as man shows it, not its roff.
+    file: "man/quasard.8",
+    text: ".TH QUASARD 8\n.SH NAME\nquasard \\- the daemon\n.SH DESCRIPTION\n.PP\n" +
+      '.\\" the pulsar tuning below\nTunes the \\s-1PULSAR\\s0 beam of \\fBquasard\\fR.\n',
+    query: "tunes pulsar beam",
+    symbol: "DESCRIPTION",
+    line: 4,
+    endLine: 7,
+    summary: "Tunes the PULSAR beam of quasard.",
+  },
 ];
 
 Deno.test("each prose file's answer is named by its own heading path, at its lines", async () => {

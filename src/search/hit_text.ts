@@ -2,6 +2,7 @@
  * What a hit shows (pure): the lines its chunk covers now, its name, kind
  * and summary line.
  */
+import { renderRoff } from "../extract/prose_man.ts";
 import { definitionLine } from "./relocate.ts";
 import { type Candidate, isFileChunk, type ScoredChunk } from "./rank.ts";
 import { LEADING } from "./unit_score.ts";
@@ -150,7 +151,10 @@ export function summaryOf(m: ScoredChunk, text: string, changed = false): string
     return m.summary === null ? null : clip(m.summary);
   }
   if (m.kind === "heading" || m.source === "docs") {
-    const lines = text.split("\n");
+    // A man page's lines as a reader sees them: requests, comments and escapes rendered.
+    const lines = m.language === "man"
+      ? renderRoff(text.split("\n")).map((l) => l ?? "")
+      : text.split("\n");
     // The heading's own line (under an rst overline) when the chunk opens with it: text before
     // the first heading, or the rest of a long section, opens with a line of its own.
     const at = RULE.test(lines[0]!.trim()) ? 1 : 0;
