@@ -98,6 +98,17 @@ const CASES: ProseCase[] = [
     endLine: 7,
     summary: "Tunes the PULSAR beam of quasard.",
   },
+  {
+    // Sphinx's roles are markup, not words of a title.
+    file: "docs/library/quasar.rst",
+    text: ":mod:`quasar` --- Steering beams\n================================\n\n" +
+      "Aims the pulsar lantern at a target.\n",
+    query: "aims pulsar lantern",
+    symbol: "quasar --- Steering beams",
+    line: 1,
+    endLine: 4,
+    summary: "Aims the pulsar lantern at a target.",
+  },
 ];
 
 Deno.test("each prose file's answer is named by its own heading path, at its lines", async () => {

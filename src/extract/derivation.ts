@@ -92,6 +92,8 @@ export const DERIVATION: DerivationVersions = {
     // line's end) shows nothing, so it is no chunk. 3: `\FI` (a font family, as
     // DocBook upper-cases `\fI` in a title) is dropped, not read as text.
     man: 3,
+    // rst 1: a title as a reader sees it (`:mod:` roles, links, literals unwrapped).
+    rst: 1,
     asciidoc: 1,
     org: 1,
     text: 1,

@@ -33,7 +33,7 @@ function findRstHeadings(lines: readonly string[]): ProseHeading[] {
   const level = levelsByFirstUse();
   /** A title's text is also its signature: rst marks titles up by rules, not in the line. */
   const title = (style: string, text: string, start: number) =>
-    out.push({ level: level(style), text, start, raw: text });
+    out.push({ level: level(style), text: readerText(text), start, raw: text });
   /** Indent of the line that opened a literal block or directive; -1 outside one. */
   let blockIndent = -1;
   let prevBlank = true;
@@ -77,6 +77,24 @@ function findRstHeadings(lines: readonly string[]): ProseHeading[] {
     prevBlank = false;
   }
   return out;
+}
+
+/**
+ * A title as a reader sees it: roles by their text (``:mod:`email` `` →
+ * `email`, ``:ref:`Install <setup>` `` → `Install`), links by their text,
+ * inline literals, emphasis and substitutions unwrapped.
+ */
+function readerText(title: string): string {
+  const shown = title
+    .replace(/``(.+?)``/g, "$1")
+    .replace(
+      /(?::[\w.+-]+:)?`([^`]+?)`(?::[\w.+-]+:|__?)?/g,
+      (_, inner: string) => inner.replace(/\s*<[^<>]*>$/, "").replace(/^[~!]/, ""),
+    )
+    .replace(/\*\*(\S(?:.*?\S)?)\*\*|\*(\S(?:.*?\S)?)\*/g, (_, bold, em) => bold ?? em)
+    .replace(/\|(\S(?:[^|]*\S)?)\|/g, "$1")
+    .replace(/\s+/g, " ").trim();
+  return hasWord(shown) ? shown : title;
 }
 
 /** Columns of leading white space (a tab counts as one). */

@@ -66,3 +66,14 @@ Deno.test("chunkRst() cuts a long section at blank lines, each part under the se
     assert.ok(chunks[i]!.startLine > chunks[i - 1]!.endLine, "parts do not overlap");
   }
 });
+
+Deno.test("chunkRst() titles a section as a reader sees it: roles, links and literals unwrapped", () => {
+  const text = ":mod:`email` --- Package Architecture\n" + "=".repeat(38) + "\n\n" +
+    "See :ref:`the guide <guide>` and `Python <https://python.org>`_\n" + "-".repeat(62) +
+    "\n\n``literal``, **bold**, *em*, |sub| and 2 * 3\n" + "-".repeat(44) + "\n";
+  assert.deepEqual(chunkRst(text).symbols.map((s) => s.qualname), [
+    "email --- Package Architecture",
+    "email --- Package Architecture > See the guide and Python",
+    "email --- Package Architecture > literal, bold, em, sub and 2 * 3",
+  ]);
+});
