@@ -185,3 +185,21 @@ Deno.test("a WordPress wp-config.php with its database password is never indexed
     removeTree(base);
   }
 });
+
+Deno.test("a Django settings.py with its production SECRET_KEY is never indexed", async () => {
+  const base = tempDir("heimdall-secrets-");
+  try {
+    const key = "k#9x2!vq8@z7^m4&w1*b6" + "%h3(j)p-_=+q0r5t8y2u4i6o";
+    const repo = join(base, "repo");
+    writeTree(repo, {
+      "site/settings.py": `DEBUG = False\nSECRET_KEY = '${key}'\nALLOWED_HOSTS = ["*"]\n`,
+      "site/dev_settings.py": "SECRET_KEY = 'django-insecure-w1*b6%h3(j)p-_=+q0r5t8y2u4i6o'\n",
+    });
+    const home = join(base, "home");
+    assert.match((await ok(home, ["index", repo])).stdout, /1 secret files skipped/);
+    const samples = [{ kind: "secret_assignment", line: "", secret: key }];
+    assert.deepEqual(leaks(rawFiles(home), samples), [], "the key is in no file of the home");
+  } finally {
+    removeTree(base);
+  }
+});

@@ -396,7 +396,9 @@ const KEY_QUALIFIERS = new Set([
  * - token, credential(s), auth, and key after a qualifier (api, secret,
  *   access, private, client, …): a literal of at least 20 characters from a
  *   token alphabet, with letters and digits and at least 3.5 bits of entropy
- *   per character (hashes of 32+ hex digits: 3.0).
+ *   per character (hashes of 32+ hex digits: 3.0), or a key of 32+
+ *   characters with punctuation too (Django's `SECRET_KEY`, WordPress's
+ *   salts) at 4.5.
  * Never counted: references and templates (`$X`, `${X}`, `{{x}}`,
  * `process.env.X`, `%(x)s`), calls and dotted names (`getPass()`,
  * `args.password`), environment-variable names (`DB_PASSWORD`), paths and
@@ -522,11 +524,24 @@ function passwordLike(v: string): boolean {
 }
 
 function tokenLike(v: string): boolean {
-  if (v.length < 20 || !/^[A-Za-z0-9+/=_.~-]+$/.test(v) || isPlaceholder(v)) return false;
+  if (v.length < 20 || isPlaceholder(v)) return false;
+  if (!/^[A-Za-z0-9+/=_.~-]+$/.test(v)) return punctuatedKey(v);
   if (!/[0-9]/.test(v) || !/[A-Za-z]/.test(v)) return false;
   if (/^[A-Za-z_]+(?:\.[A-Za-z_]+)+$/.test(v)) return false; // a dotted name
   const hex = /^[0-9a-fA-F]+$/.test(v);
   return entropy(v) >= (hex ? (v.length >= 32 ? 3.0 : 9) : 3.5);
+}
+
+/**
+ * A long key drawn from letters, digits and punctuation, as Django's
+ * `SECRET_KEY` and WordPress's salts are (`k#9x2!vq8@…`): 32 characters or
+ * more, no space, and at least 4.5 bits of entropy per character, which a
+ * pattern or a sentence never reaches. A `django-insecure-` key, made for
+ * development by every new project, is no secret.
+ */
+function punctuatedKey(v: string): boolean {
+  if (v.length < 32 || /\s/.test(v) || v.startsWith("django-insecure-")) return false;
+  return /[0-9]/.test(v) && /[A-Za-z]/.test(v) && entropy(v) >= 4.5;
 }
 
 /** Shannon entropy in bits per character. */

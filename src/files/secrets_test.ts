@@ -362,3 +362,23 @@ Deno.test("a password given as a call's quoted name and value is found: define('
   ];
   for (const text of innocent) assert.deepEqual([...findSecrets(text)], [], text);
 });
+
+Deno.test("a long key with punctuation beside a key's name is found: Django's SECRET_KEY, WordPress's salts", () => {
+  const django = "k#9x2!vq8@z7^m4&w1*b6" + "%h3(j)p-_=+q0r5t8y2u4i6o";
+  const salt = "f8#Kp2)v!Lq9@Zr4^Wm7&Xt1*" + "Bn6%Hc3$Jd8+Ys5=Ge0?Ua2";
+  for (
+    const [text, value] of [
+      [`SECRET_KEY = '${django}'`, django],
+      [`define('AUTH_KEY',         '${salt}');`, salt],
+    ]
+  ) {
+    assert.deepEqual([...findSecrets(text!)].map((f) => text!.slice(f.start, f.end)), [value]);
+  }
+  const innocent = [
+    `SECRET_KEY = 'django-insecure-${django}'`, // every new project's development key
+    `api_key_pattern = '^(?=.*[A-Z])(?=.*\\d).{8,}$'`,
+    `api_key = '^(?=.*[A-Z])(?=.*\\d)(?=.*[#?!@$%^&*-]).{32,}$'`,
+    `define('AUTH_KEY', 'put your unique phrase here');`,
+  ];
+  for (const text of innocent) assert.deepEqual([...findSecrets(text)], [], text);
+});
