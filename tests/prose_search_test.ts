@@ -109,6 +109,16 @@ const CASES: ProseCase[] = [
     endLine: 4,
     summary: "Aims the pulsar lantern at a target.",
   },
+  {
+    // An Org headline's link is its description to a reader, not its target.
+    file: "notes/quasar.org",
+    text: "* Read the [[https://example.org/quasar/manual][Quasar manual]] first\n" +
+      "Calibrate the pulsar gyroscope before launch.\n",
+    query: "calibrate pulsar gyroscope",
+    symbol: "Read the Quasar manual first",
+    line: 1,
+    endLine: 2,
+  },
 ];
 
 Deno.test("each prose file's answer is named by its own heading path, at its lines", async () => {

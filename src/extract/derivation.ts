@@ -95,7 +95,8 @@ export const DERIVATION: DerivationVersions = {
     // rst 1: a title as a reader sees it (`:mod:` roles, links, literals unwrapped).
     rst: 1,
     asciidoc: 1,
-    org: 1,
+    // org 2: a headline shows a link by its description, code by its text.
+    org: 2,
     text: 1,
   },
 };

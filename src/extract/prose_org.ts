@@ -10,12 +10,17 @@ const HEADLINE = /^(\*+)[ \t]+(.*?)[ \t]*$/;
 const KEYWORD = /^(?:TODO|DONE|NEXT|WAIT|WAITING|HOLD|CANCELED|CANCELLED|STARTED)[ \t]+/;
 const PRIORITY = /^\[#[A-Z0-9]\][ \t]*/;
 const TAGS = /[ \t]+:[\w@#%:]+:$/;
+/** A link, `[[target][description]]` or `[[target]]`: a reader sees its description. */
+const LINK = /\[\[([^\]]+)\](?:\[([^\]]+)\])?\]/g;
+/** Code and verbatim, `=x=` and `~x~`: a reader sees what they hold. */
+const VERBATIM = /(?<!\S)[=~](\S(?:[^=~]*\S)?)[=~](?!\S)/g;
 
 /**
  * Splits an Org document into sections by headline: `* Heading` at level 1,
  * `** Sub` at level 2, and so on (stars at the margin followed by a space).
  * A headline's title drops its TODO keyword, priority cookie and tags
- * (`* TODO [#A] Ship it :work:` → `Ship it`). Lines inside `#+BEGIN_…` /
+ * (`* TODO [#A] Ship it :work:` → `Ship it`), and shows a link by its
+ * description and code (`=x=`, `~x~`) by what it holds. Lines inside `#+BEGIN_…` /
  * `#+END_…` blocks (source, example) are never headlines. Output as
  * {@link sectionsFromHeadings}. Pure and linear in the text.
  */
@@ -39,7 +44,9 @@ function findOrgHeadings(lines: readonly string[]): ProseHeading[] {
     }
     const m = HEADLINE.exec(line);
     if (!m) continue;
-    const title = m[2]!.replace(KEYWORD, "").replace(PRIORITY, "").replace(TAGS, "").trim();
+    const title = m[2]!.replace(KEYWORD, "").replace(PRIORITY, "").replace(TAGS, "")
+      .replace(LINK, (_, target: string, desc: string | undefined) => desc ?? target)
+      .replace(VERBATIM, "$1").trim();
     if (!hasWord(title)) continue;
     out.push({ level: m[1]!.length, text: title, start: i, raw: line.trim() });
   }

@@ -31,3 +31,12 @@ Deno.test("chunkOrg() needs a space after the stars and a word in the title", ()
     ["an indented star is a list item", "  * item\n", []],
   ]);
 });
+
+Deno.test("chunkOrg() titles a headline by its link's description and its code's text", () => {
+  const text = "* TODO Read the [[https://orgmode.org/manual][Org manual]] first :docs:\n" +
+    "** The =org-capture= and ~C-c c~ keys, [[file:notes.org]]\n";
+  assert.deepEqual(chunkOrg(text).symbols.map((s) => s.qualname), [
+    "Read the Org manual first",
+    "Read the Org manual first > The org-capture and C-c c keys, file:notes.org",
+  ]);
+});
