@@ -119,6 +119,17 @@ const CASES: ProseCase[] = [
     line: 1,
     endLine: 2,
   },
+  {
+    // An AsciiDoc title's link is its text to a reader, not its URL.
+    file: "docs/quasar.adoc",
+    text: "= Quasar\n\n== Read link:https://example.org/quasar[the manual] first\n\n" +
+      "Polish the pulsar astrolabe daily.\n",
+    query: "polish pulsar astrolabe",
+    symbol: "Quasar > Read the manual first",
+    line: 3,
+    endLine: 5,
+    summary: "Polish the pulsar astrolabe daily.",
+  },
 ];
 
 Deno.test("each prose file's answer is named by its own heading path, at its lines", async () => {

@@ -94,7 +94,8 @@ export const DERIVATION: DerivationVersions = {
     man: 3,
     // rst 1: a title as a reader sees it (`:mod:` roles, links, literals unwrapped).
     rst: 1,
-    asciidoc: 1,
+    // asciidoc 2: a title shows a link or a cross reference by its text.
+    asciidoc: 2,
     // org 2: a headline shows a link by its description, code by its text.
     org: 2,
     text: 1,

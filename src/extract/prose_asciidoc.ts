@@ -57,12 +57,17 @@ function findAsciidocHeadings(lines: readonly string[]): ProseHeading[] {
     if (afterBreak) {
       const one = ONE_LINE.exec(t);
       if (one && hasWord(one[2]!)) {
-        out.push({ level: one[1]!.length, text: one[2]!.trim(), start: i, raw: t.trim() });
+        out.push({ level: one[1]!.length, text: readerText(one[2]!), start: i, raw: t.trim() });
         continue;
       }
       const next = (lines[i + 1] ?? "").trimEnd();
       if (isTwoLineTitle(t, next)) {
-        out.push({ level: UNDERLINE_LEVEL[next[0]!]!, text: t.trim(), start: i, raw: t.trim() });
+        out.push({
+          level: UNDERLINE_LEVEL[next[0]!]!,
+          text: readerText(t),
+          start: i,
+          raw: t.trim(),
+        });
         i += 1;
         continue;
       }
@@ -70,6 +75,29 @@ function findAsciidocHeadings(lines: readonly string[]): ProseHeading[] {
     afterBreak = false;
   }
   return out;
+}
+
+/**
+ * A title as a reader sees it: a link (`link:url[text]`, `https://url[text]`)
+ * and a cross reference (`<<id,text>>`, `xref:id[text]`) by their text,
+ * their target when they have none; backticks and `*bold*` marks removed.
+ */
+function readerText(title: string): string {
+  const shown = title
+    .replace(
+      /\b(?:link:|xref:|(?:https?|ftp|mailto|irc):)([^\s\[]*)\[([^\]]*)\]/g,
+      (all, target: string, text: string) =>
+        text.trim() !== ""
+          ? text
+          : all.startsWith("link:") || all.startsWith("xref:")
+          ? target
+          : all.slice(0, all.indexOf("[")),
+    )
+    .replace(/<<([^,>]+)(?:,([^>]+))?>>/g, (_, id: string, text: string | undefined) => text ?? id)
+    .replace(/`([^`]+)`/g, "$1")
+    .replace(/(?<![\w*])\*(\S(?:[^*]*\S)?)\*(?![\w*])/g, "$1")
+    .replace(/\s+/g, " ").trim();
+  return hasWord(shown) ? shown : title.trim();
 }
 
 /** True when `title` underlined by `rule` is a two-line AsciiDoc title. */

@@ -60,3 +60,13 @@ Deno.test("looksLikeAsciidoc() tells git manual pages and AsciiDoc headers from 
     ["nothing", "", false],
   ]);
 });
+
+Deno.test("chunkAsciidoc() titles a section as a reader sees it: links and references by their text", () => {
+  const text = "= Guide\n\n== Using link:https://x.org/docs[the manual] and `run`\n\ntext\n\n" +
+    "== https://example.com[Example] and <<setup,Setup>> and *this*\n\nx\n";
+  assert.deepEqual(chunkAsciidoc(text).symbols.map((s) => s.qualname), [
+    "Guide",
+    "Guide > Using the manual and run",
+    "Guide > Example and Setup and this",
+  ]);
+});

@@ -177,12 +177,20 @@ export function summaryOf(m: ScoredChunk, text: string, changed = false): string
  * Install`, the first line a heading-less chunk of plain text is titled by).
  */
 function opensWithTitle(line: string, title: string): boolean {
-  // Words alone: a title is its heading as a reader sees it (`[emit](#emit)` titled `emit`).
-  const flat = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  // Words alone, in order: a title is its heading as a reader sees it, without the link
+  // targets between its words (`See [the docs](https://x.org) first` titled `See the docs first`).
+  const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== "");
   const cut = title.lastIndexOf(" > ");
-  const words = flat(line);
-  const name = flat(cut < 0 ? title : title.slice(cut + 3));
-  return words !== "" && name !== "" && (words.includes(name) || name.includes(words));
+  const said = words(line);
+  const name = words(cut < 0 ? title : title.slice(cut + 3));
+  return said.length > 0 && name.length > 0 && (inOrder(name, said) || inOrder(said, name));
+}
+
+/** True when every word of `few` appears in `many`, in the same order. */
+function inOrder(few: readonly string[], many: readonly string[]): boolean {
+  let at = 0;
+  for (const w of many) if (at < few.length && w === few[at]) at++;
+  return at === few.length;
 }
 
 /** A line of one punctuation character repeated: an rst over- or underline. */
