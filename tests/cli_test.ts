@@ -387,6 +387,21 @@ Deno.test("--json prints one JSON document for roots add and remove, and an inde
   removeTree(base);
 });
 
+Deno.test("roots remove with one folder that is not a root removes none of them", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repos = ["one", "two"].map((n) => join(base, n));
+  for (const r of repos) writeTree(r, { "a.ts": "export const a = 1;\n" });
+  assert.equal((await cli(home, ["roots", "add", ...repos])).code, 0);
+  const before = (await cli(home, ["roots", "--json"])).stdout;
+  // A typo among the folders: the two real roots were removed, then the command said "Not a root".
+  const r = await cli(home, ["roots", "remove", repos[0]!, join(base, "tow")]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /Not a root: ".*tow"; nothing removed/);
+  assert.equal((await cli(home, ["roots", "--json"])).stdout, before);
+  removeTree(base);
+});
+
 Deno.test("index and roots add refuse the filesystem's root and system folders, and say what they skipped", async () => {
   const base = tempDir();
   const home = join(base, "home");

@@ -44,7 +44,6 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       ),
     ),
   ];
-  let missing: string[] = [];
   let notes: string[] = [];
   await updateConfig(ctx.home.config, (c) => {
     if (verb === "add") {
@@ -58,18 +57,20 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       // A root is recorded by its real path: typed through a linked folder, it is the same root.
       const names = (p: string) => [p, canonicalPath(p)];
       const named = new Set(paths.flatMap(names));
-      missing = paths.filter((p) => !c.roots.some((r) => names(p).includes(r.path)));
+      const missing = paths.filter((p) => !c.roots.some((r) => names(p).includes(r.path)));
+      // Thrown here, the file is not written: a typo among the folders
+      // removes none of them, not all the others.
+      if (missing.length > 0) {
+        throw new UsageError(
+          `Not a root: ${
+            missing.map((m) => `"${m}"`).join(", ")
+          }; nothing removed; \`heimdall roots list\` shows the roots`,
+        );
+      }
       c.roots = c.roots.filter((r) => !named.has(r.path));
     }
     return c;
   });
-  if (missing.length > 0) {
-    throw new UsageError(
-      `Not a root: ${
-        missing.map((m) => `"${m}"`).join(", ")
-      }; \`heimdall roots list\` shows the roots`,
-    );
-  }
   for (const n of notes) ctx.err(n);
   const daemon = await handToDaemon(ctx, verb === "add" ? paths : []);
   if (values.json) {
