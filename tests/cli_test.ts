@@ -513,6 +513,32 @@ Deno.test("a root's depth lowered with index --depth or roots add --depth drops 
   removeTree(base);
 });
 
+Deno.test("index and roots add without --depth keep the depth a root was given", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, { "a.py": "def alpha():\n    pass\n" });
+  const depths = async () =>
+    JSON.parse((await cli(home, ["roots", "--json"])).stdout).map((r: { depth: string }) =>
+      r.depth
+    );
+  assert.equal((await cli(home, ["index", repo, "--depth", "L1"])).code, 0);
+  // Indexing it again (or adding it again) reset it to max, and re-derived every file.
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  assert.deepEqual(await depths(), [1]);
+  assert.equal((await cli(home, ["roots", "add", repo])).code, 0);
+  assert.deepEqual(await depths(), [1]);
+  const depth = await cli(home, ["depth", join(repo, "a.py")]);
+  assert.match(depth.stdout, /effective +L1/);
+  assert.equal((await cli(home, ["roots", "add", repo, "--depth", "max"])).code, 0);
+  assert.deepEqual(await depths(), ["max"]);
+  const other = join(base, "other");
+  writeTree(other, { "b.py": "def beta():\n    pass\n" });
+  assert.equal((await cli(home, ["index", other])).code, 0);
+  assert.deepEqual(await depths(), ["max", "max"], "a new root's depth is max");
+  removeTree(base);
+});
+
 Deno.test("a path through a linked folder inside a root reconciles the real file, never a copy at the link's name", async () => {
   const base = tempDir();
   const home = join(base, "home");

@@ -13,7 +13,9 @@ import { handToDaemon, SETTLE_MS, withWriter } from "./writer.ts";
 
 export const HELP = `heimdall index [ROOT…] [--depth max|L0..L3] [--no-embed] [--json]
   Adds each ROOT (default: the current folder) to the roots and converges them
-  now: a cold index the first time, a stat audit after that. Prints a summary
+  now: a cold index the first time, a stat audit after that. --depth sets
+  their depth (a new root's default is max; a root already added keeps its
+  own unless --depth is given). Prints a summary
   line (files, symbols, seconds; --json: the pass's counts as one JSON
   object). Then, with a model active, embeds every chunk that has no vector
   of it yet (a progress bar with an ETA on a terminal; --no-embed leaves that
@@ -26,8 +28,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     string: ["depth"],
     boolean: ["json", "no-embed"],
   });
-  const depth = values.depth === undefined ? "max" : parseDepth(values.depth);
-  if (depth === undefined) {
+  const depth = values.depth === undefined ? undefined : parseDepth(values.depth);
+  if (values.depth !== undefined && depth === undefined) {
     throw new UsageError(`Invalid --depth "${values.depth}": expected max, L0, L1, L2 or L3`);
   }
   const home = homeDirs(ctx.home.home);
@@ -38,9 +40,10 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const addRoots = async () => {
     await updateConfig(ctx.home.config, (c) => {
       for (const path of realDirs) {
+        // Without --depth, a root already here keeps the depth it was given.
         const existing = c.roots.find((r) => r.path === path);
-        if (existing) existing.depth = depth;
-        else c.roots.push({ path, depth });
+        if (existing) existing.depth = depth ?? existing.depth;
+        else c.roots.push({ path, depth: depth ?? "max" });
       }
       return c;
     });

@@ -11,11 +11,13 @@ import { rootFolder } from "./root_folder.ts";
 
 export const HELP = `heimdall roots [list] | add DIR… [--depth D] | remove DIR… [--json]
   The folders Heimdall indexes, kept in $HEIMDALL_HOME/config.json (--json:
-  each root's path and depth; what was added or removed). add and remove
-  change the configuration; the writer (daemon, or the next \`heimdall
-  reconcile\`) indexes or retracts them. A root inside another root owns its
-  own files (the innermost root wins); removing it hands them back to the
-  outer root. $HEIMDALL_HOME is never indexed, even inside a root.`;
+  each root's path and depth; what was added or removed). add --depth sets
+  a root's depth (default max; a root already added keeps its own unless
+  --depth is given). add and remove change the configuration; the writer
+  (daemon, or the next \`heimdall reconcile\`) indexes or retracts them. A
+  root inside another root owns its own files (the innermost root wins);
+  removing it hands them back to the outer root. $HEIMDALL_HOME is never
+  indexed, even inside a root.`;
 
 /** `heimdall roots`: list, add, remove. */
 export async function run(args: string[], ctx: Context): Promise<number> {
@@ -32,8 +34,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     throw new UsageError(`Unknown roots command "${verb}": expected list, add or remove`);
   }
   if (dirs.length === 0) throw new UsageError(`Usage: heimdall roots ${verb} DIR…`);
-  const depth = values.depth === undefined ? "max" : parseDepth(values.depth);
-  if (depth === undefined) {
+  const depth = values.depth === undefined ? undefined : parseDepth(values.depth);
+  if (values.depth !== undefined && depth === undefined) {
     throw new UsageError(`Invalid --depth "${values.depth}": expected max, L0, L1, L2 or L3`);
   }
   const home = homeDirs(ctx.home.home);
@@ -48,9 +50,10 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   await updateConfig(ctx.home.config, (c) => {
     if (verb === "add") {
       for (const p of paths) {
+        // Without --depth, a root already here keeps the depth it was given.
         const r = c.roots.find((x) => x.path === p);
-        if (r) r.depth = depth;
-        else c.roots.push({ path: p, depth });
+        if (r) r.depth = depth ?? r.depth;
+        else c.roots.push({ path: p, depth: depth ?? "max" });
       }
       notes = nesting(paths, c.roots.map((r) => r.path));
     } else {
