@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { homePaths } from "../src/config/mod.ts";
 import { WriterLock } from "../src/reconcile/mod.ts";
+import { garblePages } from "./corruption_fixture.ts";
 import { cli, denoDir, MAIN, PERMS, tempDir, unprivileged, writeTree } from "./helpers.ts";
 
 Deno.test("status and remember name HEIMDALL_HOME set to a file, exit 3, and leave the file as it was", async () => {
@@ -45,6 +46,45 @@ Deno.test("status exits 3 on a journal newer than this build and keeps its memor
   assert.deepEqual({ ...check.prepare("SELECT text FROM memories").get() }, { text: "keep it" });
   check.close();
   assert.equal((await cli(tempDir(), ["status"])).code, 0);
+});
+
+Deno.test("doctor on a journal newer than this build or damaged reports it with its own remedy, never `reconcile --all`", async () => {
+  const indexed = async () => {
+    const home = tempDir();
+    const repo = tempDir();
+    writeTree(repo, { "a.py": "def alpha():\n    pass\n" });
+    assert.equal((await cli(home, ["index", repo])).code, 0);
+    return { home, journal: join(home, "journal.db") };
+  };
+  const doctor = async (home: string) => {
+    const r = await cli(home, ["doctor", "--json"]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const checks: { name: string; status: string; detail: string; fix: string | null }[] =
+      JSON.parse(r.stdout).checks;
+    assert.ok(checks.some((c) => c.name === "wiring"), "every other check still runs");
+    return checks.find((c) => c.name === "index")!;
+  };
+  const a = await indexed();
+  const db = new DatabaseSync(a.journal);
+  db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  const pages = db.prepare("SELECT pageno FROM dbstat WHERE name = 'paths' AND pagetype = 'leaf'")
+    .all().map((p) => Number(p.pageno));
+  db.close();
+  // Damage doctor meets in a count: it stopped with exit 3 and no report.
+  garblePages(a.journal, pages);
+  const damaged = await doctor(a.home);
+  assert.equal(damaged.status, "fail");
+  assert.match(damaged.detail, /is damaged/);
+  assert.match(damaged.fix ?? "", /heimdall rebuild/);
+  // A newer journal: the fix was `heimdall reconcile --all`, which fails the same way.
+  const b = await indexed();
+  const newer = new DatabaseSync(b.journal);
+  newer.exec("PRAGMA user_version = 999");
+  newer.close();
+  const refused = await doctor(b.home);
+  assert.equal(refused.status, "fail");
+  assert.match(refused.detail, /newer than this build/);
+  assert.equal(refused.fix, "upgrade heimdall");
 });
 
 Deno.test("status on an empty (0-byte) journal says it is empty and where a backup would be, not that it needs migrating", async () => {

@@ -38,6 +38,13 @@ function faultFix(kind: FaultKind, home: string): string {
   }
 }
 
+/** The remedy an error message ends with, after its first "; " (the whole message without one). */
+function remedyOf(message: string | null): string | null {
+  if (message === null) return null;
+  const at = message.indexOf("; ");
+  return at < 0 ? message : message.slice(at + 2);
+}
+
 export const HELP = `heimdall doctor [--json] [--project DIR]
   Checks the wiring end to end: every harness's configured hook command runs
   (and is hooked to every event init wires), the MCP server answers, the
@@ -383,8 +390,14 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       name: "index",
       status: "fail",
       detail: h.journal_error ?? "no journal",
-      // Roots configured (`roots add`) are indexed where they are, not the current folder.
-      fix: h.roots_not_indexed.length > 0 ? "heimdall reconcile --all" : "heimdall index DIR…",
+      // Roots configured (`roots add`) are indexed where they are, not the
+      // current folder. A journal that is there but cannot be used (newer,
+      // damaged, not this user's) is not fixed by indexing: its error's remedy.
+      fix: !h.journal_missing
+        ? remedyOf(h.journal_error)
+        : h.roots_not_indexed.length > 0
+        ? "heimdall reconcile --all"
+        : "heimdall index DIR…",
     });
   } else {
     checks.push(

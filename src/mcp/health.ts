@@ -7,12 +7,17 @@
 import type { Config, HomePaths } from "../config/mod.ts";
 import { writerHolderInfo } from "../reconcile/mod.ts";
 import {
+  corruptionDetail,
+  describeFault,
   filesPerRoot,
   getMeta,
+  isCorruption,
   Journal,
   journalCounts,
+  JournalMissingError,
   lastAudit,
   listRoots,
+  markDamaged,
   queueStats,
 } from "../store/mod.ts";
 import { activeModel, type VectorStoreHealth, vectorStoreHealth } from "../vector/mod.ts";
@@ -40,8 +45,14 @@ export interface IndexHealth {
   home: string;
   /** Null when there is no journal yet (or it cannot be opened); `journal_error` says why. */
   journal: { paths: Record<string, number>; nodes: number; edges: number } | null;
-  /** Why the journal could not be opened; null when it could. */
+  /** Why the journal could not be opened or read; null when it could. */
   journal_error: string | null;
+  /**
+   * True when there is no journal yet (nothing indexed); false when there is
+   * one, also one that cannot be used (newer, damaged, not this user's):
+   * `journal_error` then names its own remedy, which indexing is not.
+   */
+  journal_missing: boolean;
   /** Whether the daemon holds the writer lock, and its pid (`unknown` when it cannot be read). */
   daemon: { running: boolean; pid: number | "unknown" | null };
   /**
@@ -78,6 +89,20 @@ function countHints(dir: string): number {
   return n;
 }
 
+/** `out` for a journal that is not there, or cannot be opened or read (`e` says why). */
+function unusable(out: IndexHealth, config: Config, e: unknown, journal: string): IndexHealth {
+  out.journal_missing = e instanceof JournalMissingError;
+  out.journal_error = describeFault(e, journal).message;
+  out.roots_not_indexed = config.roots.map((r) => r.path);
+  out.stale = config.roots.length > 0;
+  out.stale_reason = !out.stale
+    ? null
+    : out.journal_missing
+    ? "nothing is indexed yet"
+    : "the journal cannot be read";
+  return out;
+}
+
 /** Reads the index's health (opens the journal read-only and closes it). */
 export async function indexHealth(
   home: HomePaths,
@@ -92,6 +117,7 @@ export async function indexHealth(
     home: home.home,
     journal: null,
     journal_error: null,
+    journal_missing: false,
     daemon: { running: isDaemon, pid: isDaemon ? holder.pid ?? "unknown" : null },
     writer: holder !== null && !isDaemon ? { pid: holder.pid ?? null, role: holder.role! } : null,
     roots: [],
@@ -108,11 +134,7 @@ export async function indexHealth(
   try {
     j = Journal.open(home.journal, { readOnly: true });
   } catch (e) {
-    out.journal_error = (e as Error).message;
-    out.roots_not_indexed = config.roots.map((r) => r.path);
-    out.stale = config.roots.length > 0;
-    out.stale_reason = out.stale ? "nothing is indexed yet" : null;
-    return out;
+    return unusable(out, config, e, home.journal);
   }
   try {
     const counts = journalCounts(j);
@@ -131,6 +153,14 @@ export async function indexHealth(
     out.last_audit_ms = Number(getMeta(j, "last_audit_ms") ?? 0) ||
       Math.max(0, ...out.roots.map((r) => r.last_audit_ms ?? 0)) || null;
     out.vectors = vectorStoreHealth(j, semantic.on ? semantic.model : undefined);
+  } catch (e) {
+    // A bad page met by a count: the report says so (and the journal is
+    // marked, as any command marks it) instead of failing whole.
+    if (!isCorruption(e)) throw e;
+    markDamaged(home.journal, corruptionDetail(e));
+    out.journal = null;
+    out.roots = [];
+    return unusable(out, config, e, home.journal);
   } finally {
     j.close();
   }
