@@ -490,6 +490,26 @@ Deno.test("callers, callees and blast-radius list the first --limit (default 100
   removeTree(base);
 });
 
+Deno.test("a graph listing counts one left out, and one hop, in the singular", async () => {
+  const base = tempDir();
+  const repo = join(base, "repo");
+  const home = join(base, "home");
+  writeTree(repo, {
+    "a.py": "def hub():\n    pass\n\ndef one():\n    hub()\n\ndef two():\n    hub()\n",
+  });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  // It said "… and 1 more callers" and "no dependents within 1 hops".
+  const callers = await cli(home, ["callers", "hub", "--limit", "1"], { cwd: repo });
+  assert.equal(callers.code, 0, callers.stderr);
+  assert.match(callers.stdout, /… and 1 more caller; --limit 10 lists more$/m);
+  const blast = await cli(home, ["blast-radius", "hub", "--limit", "1"], { cwd: repo });
+  assert.match(blast.stdout, /… and 1 more dependent within 3 hops;/);
+  const none = await cli(home, ["blast-radius", "two", "--depth", "1"], { cwd: repo });
+  assert.equal(none.code, 1, none.stderr);
+  assert.match(none.stdout, /no dependents within 1 hop in the index/);
+  removeTree(base);
+});
+
 Deno.test("a Rust `use … as` binding lands on what it imports", async () => {
   const base = tempDir();
   const repo = join(base, "crate");

@@ -17,12 +17,16 @@ import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 import {
+  CALLERS,
   DEFAULT_LIST_LIMIT,
+  dependentsWithin,
   type ListCap,
+  type ListLabel,
   moreThan,
   neighbourLines,
+  RESOLVED_CALLEES,
 } from "../present/neighbours.ts";
-import { printable } from "../present/fmt.ts";
+import { plural, printable } from "../present/fmt.ts";
 
 /** A path as printed: relative to the current folder when under it. */
 const shownPath = (path: string) => {
@@ -103,7 +107,7 @@ function printNeighbours(
   ctx: Context,
   sym: SymbolRef,
   list: Neighbour[],
-  label: string,
+  label: ListLabel,
   cap: ListCap,
   neighbours: "callers" | "callees" = "callers",
 ): void {
@@ -176,7 +180,7 @@ export function callersCmd(args: string[], ctx: Context): number {
         }),
       );
     } else {
-      printNeighbours(ctx, sym, hits, "callers", cap);
+      printNeighbours(ctx, sym, hits, CALLERS, cap);
       if (unresolvedByName > 0) {
         ctx.out(
           `  (+${unresolvedByName} more caller(s) whose call named ${sym.name} resolves to no single definition)`,
@@ -207,14 +211,14 @@ export function calleesCmd(args: string[], ctx: Context): number {
         unresolved_total: open.total,
       }));
     } else {
-      printNeighbours(ctx, sym, hits, "resolved callees", cap, "callees");
+      printNeighbours(ctx, sym, hits, RESOLVED_CALLEES, cap, "callees");
       for (const u of unresolved.slice(0, cap.limit)) {
         ctx.out(printable(
           `  unresolved ${u.name}${u.module ? ` (from ${u.module})` : ""} — line ${u.line}`,
         ));
       }
       const left = moreThan(unresolved, cap);
-      if (left > 0) ctx.out(`  … and ${left} more unresolved calls; ${cap.hint}`);
+      if (left > 0) ctx.out(`  … and ${plural(left, "more unresolved call")}; ${cap.hint}`);
     }
     return hits.length + unresolved.length > 0 ? EXIT.ok : EXIT.none;
   });
@@ -238,7 +242,7 @@ export function blastCmd(args: string[], ctx: Context): number {
     if (values.json) {
       const { shown, total } = capped(hits, cap);
       ctx.out(JSON.stringify({ symbol: sym, depth, hits: shown, total }));
-    } else printNeighbours(ctx, sym, hits, `dependents within ${depth} hops`, cap);
+    } else printNeighbours(ctx, sym, hits, dependentsWithin(depth), cap);
     return hits.length > 0 ? EXIT.ok : EXIT.none;
   });
 }

@@ -2,7 +2,26 @@
  * The graph listings (callers, callees, blast radius) as lines, the same for
  * the CLI and the MCP server; each passes how it shows a place.
  */
+import { plural } from "./fmt.ts";
 import { printable } from "./printable.ts";
+
+/** What a listing lists, as its lines name it: one of them, and several. */
+export interface ListLabel {
+  one: string;
+  many: string;
+}
+
+/** The callers a listing shows. */
+export const CALLERS: ListLabel = { one: "caller", many: "callers" };
+
+/** The callees a listing shows (resolved to one definition). */
+export const RESOLVED_CALLEES: ListLabel = { one: "resolved callee", many: "resolved callees" };
+
+/** The dependents a blast radius of `depth` hops shows (pure). */
+export function dependentsWithin(depth: number): ListLabel {
+  const hops = plural(depth, "hop");
+  return { one: `dependent within ${hops}`, many: `dependents within ${hops}` };
+}
 
 /** A symbol as a listing names it. */
 export interface ListedSymbol {
@@ -40,7 +59,7 @@ export interface ListedNeighbour extends ListedSymbol {
  * const close = { kind: "method", name: "close", qualname: "Widget.close", path: "w.h", line: 6 };
  * const where = (path: string, line: number | null) => `${path}:${line ?? 1}`;
  * assert.deepEqual(
- *   neighbourLines(open, [{ ...close, edge: "calls", at: 4, distance: 1 }], "callees", "callees", where),
+ *   neighbourLines(open, [{ ...close, edge: "calls", at: 4, distance: 1 }], { one: "callee", many: "callees" }, "callees", where),
  *   ["method Widget.open — w.cpp:3", "  calls      method Widget.close — w.h:6  (called at line 4)"],
  * );
  * ```
@@ -48,13 +67,13 @@ export interface ListedNeighbour extends ListedSymbol {
 export function neighbourLines(
   sym: ListedSymbol,
   list: readonly ListedNeighbour[],
-  label: string,
+  label: ListLabel,
   neighbours: "callers" | "callees",
   where: (path: string, line: number | null) => string,
   cap?: ListCap,
 ): string[] {
   const out = [printable(`${sym.kind} ${sym.qualname} — ${where(sym.path, sym.line)}`)];
-  if (list.length === 0) out.push(`  no ${label} in the index`);
+  if (list.length === 0) out.push(`  no ${label.many} in the index`);
   for (const n of cap === undefined ? list : list.slice(0, cap.limit)) {
     const dist = n.distance > 1 ? `[${n.distance}] ` : "";
     const via = n.via && n.distance > 1 ? `  via ${n.via}` : "";
@@ -66,7 +85,9 @@ export function neighbourLines(
     );
   }
   const left = moreThan(list, cap);
-  if (left > 0) out.push(`  … and ${left} more ${label}; ${cap!.hint}`);
+  if (left > 0) {
+    out.push(`  … and ${plural(left, `more ${label.one}`, `more ${label.many}`)}; ${cap!.hint}`);
+  }
   return out;
 }
 

@@ -1,5 +1,6 @@
 /** `blast_radius`: what may break when a symbol changes. */
 import { z } from "zod";
+import { dependentsWithin } from "../../present/neighbours.ts";
 import { blastRadius } from "../../search/mod.ts";
 import { capOf, LIMIT, neighbourLines, symbolTool } from "./graph_text.ts";
 
@@ -18,7 +19,7 @@ export const blastRadiusTool = symbolTool({
   const cap = capOf(args.limit);
   return {
     shows: hits.slice(0, cap.limit),
-    text: neighbourLines(ctx, sym, hits, `dependents within ${depth} hops`, cap),
+    text: neighbourLines(ctx, sym, hits, dependentsWithin(depth), cap),
     structured: { symbol: sym, depth, hits: hits.slice(0, cap.limit), total: hits.length },
   };
 });

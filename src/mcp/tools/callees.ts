@@ -1,5 +1,6 @@
 /** `callees`: what a symbol calls. */
-import { moreThan } from "../../present/neighbours.ts";
+import { plural } from "../../present/fmt.ts";
+import { moreThan, RESOLVED_CALLEES } from "../../present/neighbours.ts";
 import { printable } from "../../present/printable.ts";
 import { callees } from "../../search/mod.ts";
 import { capOf, LIMIT, neighbourLines, symbolTool } from "./graph_text.ts";
@@ -15,11 +16,11 @@ export const calleesTool = symbolTool({
   const cap = capOf(args.limit);
   const left = moreThan(r.unresolved, cap);
   const text = [
-    neighbourLines(ctx, sym, r.hits, "resolved callees", cap, "callees"),
+    neighbourLines(ctx, sym, r.hits, RESOLVED_CALLEES, cap, "callees"),
     ...r.unresolved.slice(0, cap.limit).map((u) =>
       printable(`  unresolved ${u.name}${u.module ? ` (from ${u.module})` : ""} — line ${u.line}`)
     ),
-    ...(left > 0 ? [`  … and ${left} more unresolved calls; ${cap.hint}`] : []),
+    ...(left > 0 ? [`  … and ${plural(left, "more unresolved call")}; ${cap.hint}`] : []),
   ];
   return {
     shows: r.hits.slice(0, cap.limit),

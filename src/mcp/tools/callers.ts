@@ -1,4 +1,5 @@
 /** `callers`: who calls a symbol. */
+import { CALLERS } from "../../present/neighbours.ts";
 import { callers } from "../../search/mod.ts";
 import { capOf, LIMIT, neighbourLines, symbolTool } from "./graph_text.ts";
 
@@ -13,7 +14,7 @@ export const callersTool = symbolTool({
   const cap = capOf(args.limit);
   return {
     shows: r.hits.slice(0, cap.limit),
-    text: neighbourLines(ctx, sym, r.hits, "callers", cap) +
+    text: neighbourLines(ctx, sym, r.hits, CALLERS, cap) +
       (r.unresolvedByName > 0
         ? `\n  (+${r.unresolvedByName} more caller(s) whose call by this name resolves to no single definition)`
         : ""),

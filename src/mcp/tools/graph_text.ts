@@ -13,6 +13,7 @@ import { LOOKUP, type ToolAnswer, type ToolContext, type ToolDef } from "../tool
 import {
   DEFAULT_LIST_LIMIT,
   type ListCap,
+  type ListLabel,
   neighbourLines as listNeighbours,
 } from "../../present/neighbours.ts";
 
@@ -99,7 +100,7 @@ export function neighbourLines(
   ctx: ToolContext,
   sym: SymbolRef,
   list: Neighbour[],
-  label: string,
+  label: ListLabel,
   cap: ListCap,
   neighbours: "callers" | "callees" = "callers",
 ): string {
