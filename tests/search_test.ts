@@ -298,7 +298,8 @@ Deno.test("notes are searchable at once, with verdicts for the paths they point 
     "throttle,quota",
   );
   assert.equal(ins.code, 0, ins.stderr);
-  assert.match(ins.stdout, /noted #1/);
+  // One path: it said "(1 paths attached)".
+  assert.match(ins.stdout, /^noted #1: Rate limiter for the billing API \(1 path attached\)$/m);
   const { result } = await t.search("billing quota throttle", "--kind", "notes");
   assert.equal(result.hits.length, 1);
   const note = result.hits[0]!;

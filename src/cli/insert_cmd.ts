@@ -6,7 +6,7 @@ import { Journal } from "../store/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
-import { printable } from "../present/fmt.ts";
+import { plural, printable } from "../present/fmt.ts";
 
 export const HELP = `heimdall insert --title T --body B|- [--keywords k1,k2] [--path P]… [--json]
   Records reusable work as a note: searchable at once (\`heimdall search
@@ -59,7 +59,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       // A title with an escape sequence in it must not drive the terminal.
       ctx.out(printable(
         `noted #${id}: ${shown.title}${
-          paths.length > 0 ? ` (${paths.length} paths attached)` : ""
+          paths.length > 0 ? ` (${plural(paths.length, "path")} attached)` : ""
         }`,
       ));
     }
