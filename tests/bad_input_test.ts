@@ -128,12 +128,20 @@ Deno.test("an empty path (an unset shell variable) is refused, never taken for t
     [["constraints", ""], /Empty PATH ""/],
     [["search", "a", "--repo", ""], /Empty --repo ""/],
     [["search", "a", "--path", ""], /Empty --path ""/],
+    // These took "" for the current folder: "is a folder", or a reconcile of it.
+    [["symbols", ""], /Empty PATH ""/],
+    [["reconcile", ""], /Empty PATH ""/],
+    [["import", ""], /Empty FILE ""/],
+    [["who-knows", ""], /Empty target ""/],
+    [["claim", " "], /Empty target " "/],
+    [["conflicts", ""], /Empty target ""/],
+    [["release", ""], /Empty target ""/],
   ];
   for (const [args, says] of cases) {
     const r = await cli(home, args, { cwd: repo, env: { HEIMDALL_HOOK_SERVER: "0" } });
     assert.equal(r.code, 2, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
     assert.match(r.stderr, says, args.join(" "));
-    assert.match(r.stderr, /unset shell variable\?\); write \. for the current folder/);
+    assert.match(r.stderr, /unset shell variable\?\); (write|name) /, args.join(" "));
   }
   assert.equal(await stored(), before, "no root, memory or note changed");
 });

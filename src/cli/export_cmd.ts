@@ -159,11 +159,14 @@ export async function importCmd(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseFlags(args, { boolean: ["json"] });
   if (positionals.length !== 1) throw new UsageError("Expected one FILE (or - for stdin)");
   const name = positionals[0]!;
+  const file = name === "-"
+    ? undefined
+    : typedPath(name, "FILE", "name an export file, or - for stdin");
   let text: string;
   try {
-    text = name === "-"
+    text = file === undefined
       ? await new Response(Deno.stdin.readable).text()
-      : await Deno.readTextFile(resolve(name));
+      : await Deno.readTextFile(file);
   } catch (e) {
     throw new UsageError(`Cannot read "${name}": ${(e as Error).message}; pass an export file`);
   }

@@ -1,5 +1,6 @@
 import { parseFlags } from "./flags.ts";
-import { relative, resolve } from "../files/mod.ts";
+import { relative } from "../files/mod.ts";
+import { typedPath } from "./path_arg.ts";
 import {
   blastRadius,
   callees,
@@ -128,7 +129,7 @@ export const SYMBOLS_HELP = `heimdall symbols PATH [--json]
 export function symbols(args: string[], ctx: Context): number {
   const { values, positionals } = parseFlags(args, { boolean: ["json"] });
   if (positionals.length !== 1) throw new UsageError("Usage: heimdall symbols PATH");
-  const typed = resolve(positionals[0]!);
+  const typed = typedPath(positionals[0]!, "PATH", "name a file");
   return withJournal(ctx, (j) => {
     const { path, row } = indexedFile(j, typed, ctx.config().roots, ctx.home.ignore);
     noteDrift(ctx, j, "symbols", [path]);

@@ -1,5 +1,6 @@
 import { parseFlags } from "./flags.ts";
-import { canonicalPath, resolve } from "../files/mod.ts";
+import { canonicalPath } from "../files/mod.ts";
+import { typedPath } from "./path_arg.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
 import { plural, seconds } from "../present/fmt.ts";
@@ -23,7 +24,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   // names the real one (as `hint` reads it; under a root as typed, the
   // writer looks for links below the root).
   const paths = positionals.map((p) => {
-    const abs = resolve(p);
+    const abs = typedPath(p, "PATH");
     return rootFor(roots, abs) ? abs : canonicalPath(abs);
   });
   const outside = paths.find((p) => !rootFor(roots, p));

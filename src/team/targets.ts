@@ -29,10 +29,19 @@ export interface Target {
 /**
  * Resolves `arg` as an indexed file (relative to `cwd`) or else as a symbol
  * (`name`, `Class.method`, `path:name`). Throws {@link TargetError} for an
- * unknown or ambiguous name (listing the candidates), a folder, a file the
- * index does not hold, and a file indexed without symbols.
+ * empty `arg`, an unknown or ambiguous name (listing the candidates), a
+ * folder, a file the index does not hold, and a file indexed without symbols.
  */
 export function resolveTarget(j: Journal, arg: string, cwd = Deno.cwd()): Target {
+  // Resolved, an empty one would be the current folder, which nobody named.
+  if (arg.trim() === "") {
+    throw new TargetError(
+      `Empty target ${
+        JSON.stringify(arg)
+      }: it names no file or symbol (an unset shell variable?); name a file, or a symbol in one`,
+      arg,
+    );
+  }
   const abs = resolve(cwd, arg);
   let row = getPath(j, abs);
   let path = abs;
