@@ -510,6 +510,40 @@ Deno.test("a graph listing counts one left out, and one hop, in the singular", a
   removeTree(base);
 });
 
+Deno.test("a symbol written with another separator (pkg.mod.fn, Class#method) is refused naming the one it means", async () => {
+  const base = tempDir();
+  const repo = join(base, "repo");
+  const home = join(base, "home");
+  writeTree(repo, {
+    "pkg/util.py": "def compute_total(items):\n    return 0\n",
+    "auth.ts":
+      "export class Session {\n  open(): void {}\n}\nexport function go() {\n  new Session().open();\n}\n",
+  });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  // Each said only "No symbol … check the spelling", though the spelling was right.
+  const cases: [string[], string][] = [
+    [["callers", "Session#open"], `${join(repo, "auth.ts")}:Session.open`],
+    [["callers", "pkg.util.compute_total"], `${join(repo, "pkg/util.py")}:compute_total`],
+    [["why", "Session->open"], `${join(repo, "auth.ts")}:Session.open`],
+    [
+      ["remember", "--kind", "fact", "--about", "util::compute_total", "x"],
+      `${join(repo, "pkg/util.py")}:compute_total`,
+    ],
+  ];
+  for (const [args, meant] of cases) {
+    const r = await cli(home, args, { cwd: repo });
+    assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+    assert.ok(r.stderr.includes(`did you mean ${meant}?`), r.stderr);
+    const again = await cli(home, ["callers", meant], { cwd: repo });
+    assert.ok(again.code <= 1, `the name suggested is found: ${again.stderr}`);
+  }
+  const typo = await cli(home, ["callers", "Session#opne"], { cwd: repo });
+  assert.equal(typo.code, 2);
+  assert.match(typo.stderr, /No symbol "Session#opne" in the index; check the spelling/);
+  assert.equal((await cli(home, ["export"])).stdout.split("\n").filter((l) => l).length, 1);
+  removeTree(base);
+});
+
 Deno.test("a Rust `use … as` binding lands on what it imports", async () => {
   const base = tempDir();
   const repo = join(base, "crate");

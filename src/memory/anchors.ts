@@ -6,6 +6,7 @@ import { clipped } from "../errors/mod.ts";
 import {
   type Definition,
   definitions,
+  nearSymbols,
   symbolCandidates,
   SymbolLookupError,
   type SymbolRef,
@@ -120,7 +121,7 @@ export function resolveAbout(j: Journal, text: string, cwd: string): About {
  * the command that catches up (reads and hashes that one file).
  */
 export function nothingNamed(text: string, cwd: string, j?: Journal): SymbolLookupError {
-  const e = new SymbolLookupError(text, []);
+  const e = new SymbolLookupError(text, [], j ? nearSymbols(j, text) : []);
   const colon = text.includes(":") && !text.includes("::");
   const file = colon ? text.slice(0, text.lastIndexOf(":")) : text;
   const abs = resolve(cwd, file);

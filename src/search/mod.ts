@@ -55,7 +55,14 @@ export {
 } from "./notes.ts";
 export { confidence, CONFIDENCE_MODEL, INJECT_CONFIDENCE, namesSymbol } from "./confidence.ts";
 export { coverage, COVERAGE_THRESHOLD, decideVerdict, type Verdict } from "./verdict.ts";
-export { findSymbol, outline, symbolCandidates, SymbolLookupError, symbolRef } from "./symbols.ts";
+export {
+  findSymbol,
+  nearSymbols,
+  outline,
+  symbolCandidates,
+  SymbolLookupError,
+  symbolRef,
+} from "./symbols.ts";
 export { type Definition, type DefinitionQuery, definitions, pickColumns } from "./definitions.ts";
 export type { SymbolRef } from "./symbols.ts";
 export { blastRadius, callees, callers, callNeighbourIds, methodHalves } from "./graph_query.ts";

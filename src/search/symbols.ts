@@ -28,9 +28,17 @@ export class SymbolLookupError extends UsageError {
    * `query` matched none (`candidates` empty) or several of `candidates`
    * (more than {@link CANDIDATES} of them when the list holds one more).
    */
-  constructor(readonly query: string, readonly candidates: SymbolRef[]) {
+  constructor(
+    readonly query: string,
+    readonly candidates: SymbolRef[],
+    near: readonly SymbolRef[] = [],
+  ) {
     super(
-      candidates.length === 0
+      candidates.length === 0 && near.length > 0
+        ? `No symbol "${clipped(query)}" in the index; did you mean ${
+          near.map((c) => printable(`${c.path}:${c.qualname}`)).join(" or ")
+        }? A symbol is named as name, Class.method, path:name or path:line`
+        : candidates.length === 0
         ? `No symbol "${
           clipped(query)
         }" in the index; check the spelling, or \`heimdall symbols PATH\` to list a file's symbols`
@@ -58,8 +66,30 @@ export class SymbolLookupError extends UsageError {
  */
 export function findSymbol(j: Journal, query: string, cwd = Deno.cwd()): SymbolRef {
   const candidates = symbolCandidates(j, query, cwd);
+  if (candidates.length === 0) throw new SymbolLookupError(query, [], nearSymbols(j, query));
   if (candidates.length !== 1) throw new SymbolLookupError(query, candidates);
   return candidates[0]!;
+}
+
+/** At most this many symbols a name that matched none is said to be near. */
+const NEAR = 3;
+
+/**
+ * The symbols `query`, which matched none, most likely meant when written
+ * with another separator: a module path (`pkg.util.compute_total`), a
+ * method as docs write it (`Session#open`, `Session->open`), a file joined
+ * by `::` or `/`. They are the symbols named as its last part whose
+ * qualified name ends it; none when its last part is all of it.
+ */
+export function nearSymbols(j: Journal, query: string): SymbolRef[] {
+  const parts = query.split(/::|->|[.#/:\\]/).filter((p) => p !== "");
+  const last = parts.at(-1);
+  if (last === undefined || parts.length < 2) return [];
+  const dotted = parts.join(".");
+  return definitions(j, { name: last, kind: "code", order: "path", limit: CANDIDATES + 1 })
+    .map(symbolRef)
+    .filter((c) => dotted === c.qualname || dotted.endsWith(`.${c.qualname}`))
+    .slice(0, NEAR);
 }
 
 /**
