@@ -323,6 +323,29 @@ Deno.test("who-knows counts a memory about a whole file for the file and the sym
   assert.deepEqual(caller.experts.map((x) => [x.person, x.score]), [["erin", 1.5]]);
 });
 
+Deno.test("who-knows names a convention a convention, not a note", async () => {
+  using m = await machine();
+  const j = Journal.open(homePaths(m.home).journal);
+  try {
+    for (const [kind, author] of [["convention", "gina"], ["note", "hal"]] as const) {
+      remember(j, { kind, text: `${kind} on dispatch`, about: ["dispatch"], author, cwd: m.repo });
+    }
+  } finally {
+    j.close();
+  }
+  const r = await heimdall(m.home, ["who-knows", "dispatch"], { cwd: m.repo });
+  assert.equal(r.code, 0, r.stderr);
+  // gina's convention (worth 2) was listed as "1 note", the same as hal's note (worth 1).
+  assert.match(r.stdout, /^1\. gina {2}2 {2}1 convention; on dispatch$/m);
+  assert.match(r.stdout, /^2\. hal {2}1 {2}1 note or fact; on dispatch$/m);
+  const json = await heimdallJson<{ experts: { person: string; conventions: number }[] }>(
+    m.home,
+    ["who-knows", "dispatch"],
+    { cwd: m.repo },
+  );
+  assert.deepEqual(json.experts.map((x) => [x.person, x.conventions]), [["gina", 1], ["hal", 0]]);
+});
+
 Deno.test("the local store stamps claims and tasks with SQLite's clock, not the caller's", async () => {
   using m = await machine();
   const store = new LocalTeamStore(Journal.open(homePaths(m.home).journal));

@@ -448,7 +448,9 @@ export function whoKnowsCmd(args: string[], ctx: Context): Promise<number> {
           x.decisions && plural(x.decisions, "decision"),
           x.attempts && plural(x.attempts, "attempt"),
           x.claims && plural(x.claims, "claim"),
-          x.other && plural(x.other, "note"),
+          // A convention weighs as an attempt does: never counted as a note.
+          x.conventions && plural(x.conventions, "convention"),
+          x.other && plural(x.other, "note or fact", "notes or facts"),
         ].filter(Boolean).join(", ");
         ctx.out(
           `${i + 1}. ${p(x.person)}  ${x.score}  ${counts}; on ${x.about.map(p).join(", ")}`,

@@ -54,7 +54,9 @@ export interface Expert {
   attempts: number;
   /** Claims among their evidence. */
   claims: number;
-  /** The rest of their evidence (conventions, notes, facts). */
+  /** Conventions among their evidence. */
+  conventions: number;
+  /** The rest of their evidence (notes, facts). */
   other: number;
   /** When their latest evidence was recorded (ms). */
   lastAt: number;
@@ -77,6 +79,7 @@ export function rankPeople(evidence: readonly Evidence[]): Expert[] {
         decisions: 0,
         attempts: 0,
         claims: 0,
+        conventions: 0,
         other: 0,
         lastAt: 0,
         about: [],
@@ -88,6 +91,7 @@ export function rankPeople(evidence: readonly Evidence[]): Expert[] {
     if (e.kind === "decision") x.decisions++;
     else if (e.kind === "attempt") x.attempts++;
     else if (e.kind === "claim") x.claims++;
+    else if (e.kind === "convention") x.conventions++;
     else x.other++;
     x.lastAt = Math.max(x.lastAt, e.at);
     x.near.set(e.symbol, Math.min(x.near.get(e.symbol) ?? Infinity, e.hops));

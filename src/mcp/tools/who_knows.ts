@@ -25,6 +25,7 @@ export const whoKnowsTool: ToolDef = {
         e.decisions ? `${e.decisions} decision(s)` : "",
         e.attempts ? `${e.attempts} attempt(s)` : "",
         e.claims ? `${e.claims} claim(s)` : "",
+        e.conventions ? `${e.conventions} convention(s)` : "",
         e.other ? `${e.other} other` : "",
       ].filter((x) => x).join(", ");
       lines.push(`- ${e.person} (score ${e.score.toFixed(2)}): ${what}; on ${e.about.join(", ")}`);
