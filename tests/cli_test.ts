@@ -402,6 +402,33 @@ Deno.test("roots remove with one folder that is not a root removes none of them"
   removeTree(base);
 });
 
+Deno.test("status names a root added but not indexed yet, and one removed whose files are still in the journal", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const [kept, dropped, added] = ["kept", "dropped", "added"].map((n) => join(base, n));
+  for (const r of [kept!, dropped!, added!]) writeTree(r, { "a.py": "def f():\n    pass\n" });
+  assert.equal((await cli(home, ["index", kept!, dropped!])).code, 0);
+  assert.equal((await cli(home, ["roots", "add", added!])).code, 0);
+  assert.equal((await cli(home, ["roots", "remove", dropped!])).code, 0);
+  // Status listed the journal's roots only: the removed one as any other, the added one not at all.
+  const status = await cli(home, ["status"]);
+  assert.equal(status.code, 0, status.stderr);
+  assert.match(status.stdout, new RegExp(`^root +${added} +not indexed yet`, "m"));
+  assert.match(status.stdout, new RegExp(`^root +${dropped} .*removed from config\\.json`, "m"));
+  assert.doesNotMatch(status.stdout, new RegExp(`^root +${kept} .*(removed|not indexed)`, "m"));
+  const json = JSON.parse((await cli(home, ["status", "--json"])).stdout);
+  assert.deepEqual(json.roots_not_indexed, [added]);
+  assert.deepEqual(
+    json.roots.map((r: { path: string; removed: boolean }) => [r.path, r.removed]),
+    [[dropped, true], [kept, false]],
+  );
+  assert.equal((await cli(home, ["reconcile", "--all"])).code, 0);
+  const after = JSON.parse((await cli(home, ["status", "--json"])).stdout);
+  assert.deepEqual(after.roots_not_indexed, []);
+  assert.deepEqual(after.roots.map((r: { path: string }) => r.path), [added, kept]);
+  removeTree(base);
+});
+
 Deno.test("index and roots add refuse the filesystem's root and system folders, and say what they skipped", async () => {
   const base = tempDir();
   const home = join(base, "home");

@@ -42,11 +42,13 @@ export const GONE_ROOT =
 const QUICK_CHECK_MIB = 64;
 
 export const HELP = `heimdall status [--json] [--check]
-  Roots, counts, queue length, whether the daemon is up, whether the warm
-  server that answers hooks and searches does (a ping), the last audit, how
-  many secret files were skipped, how many files another build indexed (the
-  next audit derives them again), and the semantic leg: its model (or why it
-  is off) and the vectors stored per model. Checks the journal for damage
+  Roots (also those added to or removed from config.json that the writer
+  has not indexed or dropped yet), counts, queue length, whether the daemon
+  is up, whether the warm server that answers hooks and searches does (a
+  ping), the last audit, how many secret files were skipped, how many files
+  another build indexed (the next audit derives them again), and the
+  semantic leg: its model (or why it is off) and the vectors stored per
+  model. Checks the journal for damage
   (SQLite's quick_check reads every page: always with --check, by default only
   for a journal under ${QUICK_CHECK_MIB} MiB); a damaged journal exits 3 and
   names the remedy, \`heimdall rebuild\`. So does one it cannot read at all
@@ -117,6 +119,11 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       return EXIT.env;
     }
     const roots = listRoots(journal);
+    // config.json says which folders are roots; the journal catches up at the
+    // writer's next pass: a root added waits to be indexed, one removed to be dropped.
+    const configured = new Set(ctx.config().roots.map((r) => r.path));
+    const indexed = new Set(roots.map((r) => r.path));
+    const notIndexed = [...configured].filter((p) => !indexed.has(p));
     const counts = journalCounts(journal);
     const perRoot = filesPerRoot(journal);
     const queue = queueStats(journal);
@@ -150,7 +157,11 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         last_audit_ms: lastAudit(journal, r.id),
         // Moved or deleted: its files leave the index, and nothing is indexed there until it is back.
         gone: isFolderGone(r.path),
+        // No longer in config.json: search leaves its files out, the next writer pass drops them.
+        removed: !configured.has(r.path),
       })),
+      // In config.json, not indexed yet.
+      roots_not_indexed: notIndexed,
       paths: counts.paths,
       // Derived by another build: the next audit derives them again.
       rederive: filesToRederive(journal, ctx.config().vocabularyWeight),
@@ -198,11 +209,20 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         `root     ${r.path}  ${plural(r.files, "file")}, depth ${r.depth}, audited ${
           ago(r.last_audit_ms)
         }${
-          r.gone
+          r.removed
+            ? `; removed from config.json: search leaves it out, the next writer pass (the daemon, \`heimdall reconcile\`) drops its files`
+            : r.gone
             ? `; gone from disk: ${GONE_ROOT}: ${
               shellLine(["heimdall", "roots", "remove", r.path])
             }`
             : ""
+        }`,
+      );
+    }
+    for (const path of notIndexed) {
+      ctx.out(
+        `root     ${path}  not indexed yet: ${
+          holder !== null ? "the daemon indexes it" : "`heimdall reconcile --all` indexes it"
         }`,
       );
     }
