@@ -28,6 +28,11 @@ Deno.test("help with no topic prints the overview, help COMMAND that command's t
     const verify = await cli(home, ["help", "verify"]);
     assert.equal(verify.code, 0);
     assert.match(verify.stdout, /^heimdall verify \[--deep\] \[--json\]/);
+    // The overview says "`heimdall help COMMAND`": help is one of them ("Unknown command", exit 2).
+    const help = await cli(home, ["help", "help"]);
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /Usage: heimdall COMMAND/);
+    assert.equal(help.stderr, "");
     const none = await cli(home, []);
     assert.equal(none.code, 2);
     assert.match(none.stdout, /Usage: heimdall COMMAND/);

@@ -222,7 +222,8 @@ export async function main(argv: string[], ctx: Context = defaultContext()): Pro
   const { argv: plain, debug } = takeDebug(argv);
   const [name, ...args] = plain;
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
-    const asked = name === "help" ? args[0] : undefined;
+    // `help help` asks about help itself: the usage says how it is used.
+    const asked = name === "help" && args[0] !== "help" ? args[0] : undefined;
     const topic = asked === undefined ? undefined : commandNamed(asked);
     if (asked !== undefined && topic === undefined) {
       const guess = meant(asked, Object.keys(COMMANDS));
