@@ -1,7 +1,7 @@
 /** `heimdall export` / `heimdall import`: memories as JSON Lines, between machines. */
 import { parseFlags } from "./flags.ts";
 import { isHomeEntry, openPrivateFile } from "../config/mod.ts";
-import { basename, dirname, isDirectory, join, resolve } from "../files/mod.ts";
+import { basename, dirname, isDirectory, join } from "../files/mod.ts";
 import { exportMemories, importMemories, NOTE_TYPE } from "../memory/mod.ts";
 import { Journal } from "../store/mod.ts";
 import type { Context } from "./context.ts";
