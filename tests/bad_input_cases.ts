@@ -45,6 +45,13 @@ export const BAD_INPUTS: BadInput[] = [
     code: 2,
     says: new RegExp(`^heimdall task: No task ${CUT};.{0,200}\n?$`),
   },
+  // Counts in decimal digits only: Number() took "" as 0 hops (no conflict
+  // found, silently), "0x2" as 2 and "1e2" as 100.
+  { args: ["conflicts", "foo", "--hops", ""], code: 2, says: /--hops "": .*from 0 to 10/ },
+  { args: ["who-knows", "foo", "--hops", " 1"], code: 2, says: /--hops " 1": .*from 0 to 10/ },
+  { args: ["blast-radius", "foo", "--depth", "0x2"], code: 2, says: /--depth "0x2": .*1 to 10/ },
+  { args: ["search", "a", "--limit", "1e2"], code: 2, says: /--limit "1e2": .*from 1 to 200/ },
+  { args: ["history", "--limit", "2.0"], code: 2, says: /--limit "2\.0": .*from 1 to 10000/ },
   { args: ["claim", "foo", "--ttl=-5m"], code: 2, says: /--ttl "-5m".*from 1s to 7d/ },
   { args: ["claim", "foo", "--ttl", "0s"], code: 2, says: /--ttl "0s".*from 1s to 7d/ },
   { args: ["claim", "foo", "--ttl", "8d"], code: 2, says: /--ttl "8d".*from 1s to 7d/ },

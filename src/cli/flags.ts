@@ -147,3 +147,33 @@ export function parseFlags<
   }
   return { values: values as ParsedFlags<S, M, B>["values"], positionals };
 }
+
+/**
+ * The whole number `raw`, the value given for `option`, spells in decimal
+ * digits, from `min` to `max`; `fallback` when the option was not given.
+ * Anything else throws a UsageError naming the value and the range:
+ * `Number()` alone takes "" (an unset shell variable) as 0, "1e2" as 100,
+ * "0x10" as 16 and " 5" as 5.
+ *
+ * @example
+ * ```ts
+ * import { wholeNumber } from "./flags.ts";
+ * console.assert(wholeNumber("12", "--limit", 1, 200, 8) === 12);
+ * console.assert(wholeNumber(undefined, "--limit", 1, 200, 8) === 8);
+ * ```
+ */
+export function wholeNumber(
+  raw: string | undefined,
+  option: string,
+  min: number,
+  max: number,
+  fallback: number,
+  what = "a whole number",
+): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!/^[0-9]+$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`Invalid ${option} "${raw}": expected ${what} from ${min} to ${max}`);
+  }
+  return n;
+}

@@ -1,4 +1,4 @@
-import { parseFlags } from "./flags.ts";
+import { parseFlags, wholeNumber } from "./flags.ts";
 import { relative } from "../files/mod.ts";
 import { typedPath } from "./path_arg.ts";
 import {
@@ -67,12 +67,7 @@ function parse(args: string[], extra: readonly string[] = []) {
       "Expected exactly one SYMBOL (name, Class.method, path:name or path:line)",
     );
   }
-  const limit = values.limit === undefined ? DEFAULT_LIST_LIMIT : Number(values.limit);
-  if (!/^\d+$/.test(values.limit ?? "1") || !Number.isInteger(limit) || limit < 1 || limit > 1e6) {
-    throw new UsageError(
-      `Invalid --limit "${values.limit}": expected a whole number from 1 to 1000000`,
-    );
-  }
+  const limit = wholeNumber(values.limit, "--limit", 1, 1_000_000, DEFAULT_LIST_LIMIT);
   const cap: ListCap = { limit, hint: `--limit ${limit * 10} lists more` };
   return {
     values: values as Record<string, string | boolean | undefined>,
@@ -234,10 +229,7 @@ export const BLAST_HELP = `heimdall blast-radius SYMBOL [--depth N] [--limit N] 
 /** `heimdall blast-radius SYMBOL`. */
 export function blastCmd(args: string[], ctx: Context): number {
   const { values, name, cap } = parse(args, ["depth"]);
-  const depth = values.depth === undefined ? 3 : Number(values.depth);
-  if (!Number.isInteger(depth) || depth < 1 || depth > 10) {
-    throw new UsageError(`Invalid --depth "${values.depth}": expected a whole number from 1 to 10`);
-  }
+  const depth = wholeNumber(values.depth as string | undefined, "--depth", 1, 10, 3);
   const ask = (j: Journal, sym: SymbolRef) => ({ hits: blastRadius(j, sym, depth) });
   return answerAbout(ctx, "blast-radius", name, ask, (sym, { hits }) => {
     if (values.json) {

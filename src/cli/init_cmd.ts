@@ -1,4 +1,4 @@
-import { parseFlags } from "./flags.ts";
+import { parseFlags, wholeNumber } from "./flags.ts";
 import { HARNESSES, type HarnessName, isHarness } from "../harness/harnesses/mod.ts";
 import { isDirectory, join, readTextIfPresent, resolve } from "../files/mod.ts";
 import { applyChange, ConfigWriteError } from "../harness/install/apply.ts";
@@ -193,12 +193,7 @@ export function run(args: string[], ctx: Context): number {
   }
   let budget: number | null = null;
   if (values.budget !== undefined) {
-    budget = Number(values.budget);
-    if (!Number.isInteger(budget) || budget < 100 || budget > 100_000) {
-      throw new UsageError(
-        `Invalid --budget "${values.budget}": expected a whole number of tokens from 100 to 100000`,
-      );
-    }
+    budget = wholeNumber(values.budget, "--budget", 100, 100_000, 0, "a whole number of tokens");
   }
   if (values.project !== undefined && scope !== "project") {
     throw new UsageError(

@@ -1,5 +1,5 @@
 /** `heimdall remember | attempt | why | history | forget`: memory attached to code. */
-import { parseFlags } from "./flags.ts";
+import { parseFlags, wholeNumber } from "./flags.ts";
 import {
   anchorLabel,
   cleanAuthor,
@@ -325,12 +325,7 @@ export async function historyCmd(args: string[], ctx: Context): Promise<number> 
       throw new UsageError((e as Error).message);
     }
   }
-  const limit = values.limit === undefined ? 50 : Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
-    throw new UsageError(
-      `Invalid --limit "${values.limit}": expected a whole number from 1 to 10000`,
-    );
-  }
+  const limit = wholeNumber(values.limit, "--limit", 1, 10_000, 50);
   const viewer = defaultAuthor();
   return await withMemory(ctx, "history", false, async (j, shared) => {
     await shared.syncForRead(j, (m) => ctx.err(`heimdall history: ${m}`));

@@ -4,7 +4,7 @@
  * server answers (`search_client.ts`), so both print the same bytes. Light
  * on purpose: no journal, no ranking code, no Node module.
  */
-import { parseFlags } from "./flags.ts";
+import { parseFlags, wholeNumber } from "./flags.ts";
 import { relative } from "../files/path.ts";
 import { pathOption, repoOption } from "../search/scope_option.ts";
 import type { SearchHit, SearchKind, SearchResult } from "../search/types.ts";
@@ -69,12 +69,7 @@ export function searchArgs(args: readonly string[]): SearchArgs {
   });
   const query = words.join(" ").trim();
   if (query === "") throw new UsageError('Usage: heimdall search "what you are looking for"');
-  const limit = values.limit === undefined ? 8 : Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200) {
-    throw new UsageError(
-      `Invalid --limit "${values.limit}": expected a whole number from 1 to 200`,
-    );
-  }
+  const limit = wholeNumber(values.limit, "--limit", 1, 200, 8);
   if (values.kind !== undefined && !KINDS.includes(values.kind as SearchKind)) {
     throw new UsageError(`Invalid --kind "${values.kind}": expected one of ${KINDS.join(", ")}`);
   }

@@ -2,7 +2,7 @@
  * Team commands: claim, release, claims, conflicts, task, who-knows, team.
  * Exit codes: conflicts and who-knows exit 1 when they find nobody.
  */
-import { parseFlags } from "./flags.ts";
+import { parseFlags, wholeNumber } from "./flags.ts";
 import { relative } from "../files/mod.ts";
 import { updateConfig } from "../config/mod.ts";
 import {
@@ -96,12 +96,7 @@ async function withTeam(
 }
 
 function hopsOption(raw: string | undefined, fallback: number): number {
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 10) {
-    throw new UsageError(`Invalid --hops "${raw}": expected a whole number from 0 to 10`);
-  }
-  return n;
+  return wholeNumber(raw, "--hops", 0, 10, fallback);
 }
 
 const shown = (path: string) => {
