@@ -217,6 +217,9 @@ Deno.test("bad input gets a clear error and a non-zero exit, and loses nothing",
     [["frobnicate"], /Unknown command "frobnicate"/],
     [["verify", "--nope"], /Unknown option "--nope"; `heimdall help verify` shows the options/],
     [["roots", "remove", join(base, "other")], /Not a root: ".*other"/],
+    // An argument more was ignored: the answer was about the first folder alone, or all roots.
+    [["depth", repo, base], /Expected at most one PATH, got 2/],
+    [["roots", "list", repo], /Unexpected ".*": roots list takes no folder/],
   ];
   for (const [args, re] of cases) {
     const r = await cli(home, args);

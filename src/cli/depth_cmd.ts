@@ -25,6 +25,12 @@ export const HELP = `heimdall depth [PATH] [--json]
 /** `heimdall depth`: requested vs effective depth, and why. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseFlags(args, { boolean: ["json"] });
+  // Only the first was answered: `depth a b` said nothing about b.
+  if (positionals.length > 1) {
+    throw new UsageError(
+      `Expected at most one PATH, got ${positionals.length}: ask \`heimdall depth\` about one at a time (none: every root)`,
+    );
+  }
   const journal = Journal.open(ctx.home.journal, { readOnly: true });
   try {
     const roots = listRoots(journal);

@@ -24,6 +24,13 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseFlags(args, { string: ["depth"], boolean: ["json"] });
   const [verb = "list", ...dirs] = positionals;
   if (verb === "list") {
+    if (dirs.length > 0) {
+      throw new UsageError(
+        `Unexpected "${
+          dirs.join(" ")
+        }": roots list takes no folder (\`heimdall roots add DIR\` adds one)`,
+      );
+    }
     const roots = loadConfig(ctx.home.config).roots;
     if (values.json) ctx.out(JSON.stringify(roots));
     else if (roots.length === 0) ctx.out("no roots; add one with `heimdall roots add DIR`");
