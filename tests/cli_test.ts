@@ -220,6 +220,8 @@ Deno.test("bad input gets a clear error and a non-zero exit, and loses nothing",
     // An argument more was ignored: the answer was about the first folder alone, or all roots.
     [["depth", repo, base], /Expected at most one PATH, got 2/],
     [["roots", "list", repo], /Unexpected ".*": roots list takes no folder/],
+    // A file was "no such folder", though it is there.
+    [["reflect", join(repo, "a.ts")], /Cannot reflect on ".*a\.ts": a file, not a folder/],
   ];
   for (const [args, re] of cases) {
     const r = await cli(home, args);

@@ -50,10 +50,16 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const project = positionals[0] === undefined
     ? resolve(repositoryOf(Deno.cwd()))
     : typedPath(positionals[0], "PROJECT");
+  let isFile = false;
   try {
-    if (!Deno.statSync(project).isDirectory) throw new Error();
+    isFile = !Deno.statSync(project).isDirectory;
   } catch {
     throw new UsageError(`Cannot reflect on "${project}": no such folder; pass a project folder`);
+  }
+  if (isFile) {
+    throw new UsageError(
+      `Cannot reflect on "${project}": a file, not a folder; pass the project folder that holds it`,
+    );
   }
   let claims: { path: string; developer: string }[] = [];
   try {
