@@ -117,6 +117,35 @@ Deno.test("remember and attempt redact secrets in --task and --author; the autho
   );
 });
 
+Deno.test("an --author with stray spaces is stored trimmed, the person HEIMDALL_AUTHOR names", async () => {
+  const { repo, home } = await indexedRepo();
+  let r = await cli(home, [
+    "remember",
+    "--kind",
+    "note",
+    "--about",
+    "src/util.ts",
+    "--author",
+    " zed ",
+    "--scope",
+    "private",
+    "mine",
+  ], { cwd: repo });
+  assert.equal(r.code, 0, r.stderr);
+  // Stored as " zed ": zed (HEIMDALL_AUTHOR, trimmed) did not see their own private note.
+  r = await cli(home, ["why", "src/util.ts", "--json"], {
+    cwd: repo,
+    env: { HEIMDALL_AUTHOR: "zed" },
+  });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout).current.map((m: { author: string }) => m.author), ["zed"]);
+  r = await cli(home, ["history", "--json", "--author", "zed"], {
+    cwd: repo,
+    env: { HEIMDALL_AUTHOR: "zed" },
+  });
+  assert.deepEqual(JSON.parse(r.stdout).memories.map((m: { text: string }) => m.text), ["mine"]);
+});
+
 Deno.test("a bad author, task, valid time or id prefix exits 2 naming the value, and writes nothing", async () => {
   const { repo, home } = await indexedRepo();
   const ok = await cli(

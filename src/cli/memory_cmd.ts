@@ -284,7 +284,7 @@ export async function whyCmd(args: string[], ctx: Context): Promise<number> {
     throw new UsageError("Expected exactly one SYMBOL (name, Class.method or path:name) or PATH");
   }
   const asOf = instant(values["as-of"], "--as-of", "end");
-  const viewer = values.author ?? defaultAuthor();
+  const viewer = (values.author ?? defaultAuthor()).trim(); // as authors are stored
   return await withMemory(ctx, "why", false, async (j, shared) => {
     await shared.syncForRead(j, (m) => ctx.err(`heimdall why: ${m}`));
     const r = why(j, positionals[0]!, { asOf: asOf ?? null, viewer });

@@ -152,7 +152,8 @@ export function cleanText(text: string): string {
 }
 
 /**
- * Who records or forgets a memory, as stored: secrets redacted. Throws
+ * Who records or forgets a memory, as stored: trimmed (as HEIMDALL_AUTHOR
+ * and git user.name are: " zed " is zed), secrets redacted. Throws
  * {@link MemoryInputError} when it is blank, or longer than
  * {@link MAX_FIELD} characters once redacted (an import would refuse its
  * export).
@@ -163,7 +164,11 @@ export function cleanAuthor(author: string): string {
       'Empty author "": give a name with --author NAME, or set HEIMDALL_AUTHOR',
     );
   }
-  return cleanField(author, "Author", "give a shorter name with --author or HEIMDALL_AUTHOR");
+  return cleanField(
+    author.trim(),
+    "Author",
+    "give a shorter name with --author or HEIMDALL_AUTHOR",
+  );
 }
 
 /**
