@@ -136,12 +136,14 @@ Deno.test("an empty path (an unset shell variable) is refused, never taken for t
     [["claim", " "], /Empty target " "/],
     [["conflicts", ""], /Empty target ""/],
     [["release", ""], /Empty target ""/],
+    // It matched nobody: "no memory", exit 1, as if there were none.
+    [["history", "--author", " "], /Empty --author " "/],
   ];
   for (const [args, says] of cases) {
     const r = await cli(home, args, { cwd: repo, env: { HEIMDALL_HOOK_SERVER: "0" } });
     assert.equal(r.code, 2, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
     assert.match(r.stderr, says, args.join(" "));
-    assert.match(r.stderr, /unset shell variable\?\); (write|name) /, args.join(" "));
+    assert.match(r.stderr, /unset shell variable\?\); (write|name|leave) /, args.join(" "));
   }
   assert.equal(await stored(), before, "no root, memory or note changed");
 });

@@ -144,6 +144,12 @@ Deno.test("an --author with stray spaces is stored trimmed, the person HEIMDALL_
     env: { HEIMDALL_AUTHOR: "zed" },
   });
   assert.deepEqual(JSON.parse(r.stdout).memories.map((m: { text: string }) => m.text), ["mine"]);
+  // The filter as typed with spaces is the same person too.
+  r = await cli(home, ["history", "--json", "--author", "zed "], {
+    cwd: repo,
+    env: { HEIMDALL_AUTHOR: "zed" },
+  });
+  assert.deepEqual(JSON.parse(r.stdout).memories.map((m: { text: string }) => m.text), ["mine"]);
 });
 
 Deno.test("a bad author, task, valid time or id prefix exits 2 naming the value, and writes nothing", async () => {

@@ -326,6 +326,15 @@ export async function historyCmd(args: string[], ctx: Context): Promise<number> 
     }
   }
   const limit = wholeNumber(values.limit, "--limit", 1, 10_000, 50);
+  // As authors are stored (trimmed); an empty one matched nobody: "no memory".
+  const author = values.author?.trim();
+  if (author === "") {
+    throw new UsageError(
+      `Empty --author ${
+        JSON.stringify(values.author)
+      }: it names nobody (an unset shell variable?); leave --author out for every author`,
+    );
+  }
   const viewer = defaultAuthor();
   return await withMemory(ctx, "history", false, async (j, shared) => {
     await shared.syncForRead(j, (m) => ctx.err(`heimdall history: ${m}`));
@@ -333,7 +342,7 @@ export async function historyCmd(args: string[], ctx: Context): Promise<number> 
       viewer,
       limit,
       ...(kind ? { kind } : {}),
-      ...(values.author !== undefined ? { author: values.author } : {}),
+      ...(author !== undefined ? { author } : {}),
     });
     if (values.json) ctx.out(json(r));
     else {
