@@ -190,6 +190,12 @@ Deno.test("a removed root answers nothing from the moment it is removed, before 
   const after = await t.search("portfolio optimization");
   assert.equal(after.code, 1);
   assert.deepEqual(after.result.hits.map((h) => h.path), []);
+  // Asked for by name it was "no match" (exit 1), and an unknown --repo listed it as a root.
+  const named = await cli(t.home, ["search", "portfolio", "--repo", "repo"]);
+  assert.equal(named.code, 2, named.stderr);
+  assert.match(named.stderr, /No repository "repo": ".*repo" was removed from the roots/);
+  const other = await cli(t.home, ["search", "portfolio", "--repo", "nosuch"]);
+  assert.match(other.stderr, /roots: none/);
   // Added back, it answers again, still from the same rows.
   assert.equal((await cli(t.home, ["roots", "add", t.repo])).code, 0);
   assert.equal((await t.search("portfolio optimization")).result.hits[0]?.verdict, "STRONG");

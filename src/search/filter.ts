@@ -7,6 +7,7 @@ import { basename, exists, join } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import type { ChunkFilter } from "./lexical.ts";
 import type { SearchRequest } from "./types.ts";
+import { removedRoots } from "./removed_roots.ts";
 
 /** A filter names nothing that exists (an unknown repo or language). */
 export class SearchFilterError extends UsageError {
@@ -22,7 +23,8 @@ export class SearchFilterError extends UsageError {
  * folders directly under a root) of that name, the indexed folders at that
  * relative path under the roots, or the indexed folder at that absolute
  * path; a relative `pathPrefix` → that folder under every
- * root; `lang` in any case. Throws {@link SearchFilterError} for a repo or a
+ * root; `lang` in any case. A root `req.home`'s config.json no longer lists
+ * is not one of the roots. Throws {@link SearchFilterError} for a repo or a
  * language the index does not hold, naming the ones it does, and for a path
  * that is neither on disk nor in the index.
  */
@@ -44,7 +46,12 @@ export function resolveFilter(j: Journal, req: SearchRequest): ChunkFilter {
     }
     filter.language = lang;
   }
-  const roots = j.all<{ path: string }>("SELECT path FROM roots ORDER BY path").map((r) => r.path);
+  // A root removed from config.json is none (search leaves its files out):
+  // --repo naming it answered "no match", and the error listed it as a root.
+  const removed = removedRoots(j, req.home);
+  const all = j.all<{ id: number; path: string }>("SELECT id, path FROM roots ORDER BY path");
+  const roots = all.filter((r) => !removed.has(r.id)).map((r) => r.path);
+  const gone = all.filter((r) => removed.has(r.id)).map((r) => r.path);
   const prefixes: string[][] = [];
   if (req.pathPrefix !== undefined && req.pathPrefix !== "") {
     const p = req.pathPrefix.replace(/\/+$/, "") || "/";
@@ -91,11 +98,14 @@ export function resolveFilter(j: Journal, req: SearchRequest): ChunkFilter {
     }
     // A folder by its absolute path, inside a root (a package of a monorepo, the folder you are in).
     if (list.length === 0 && name.startsWith("/") && indexedUnder(name)) list.push(name);
+    const unrooted = gone.find((r) => r === name || basename(r) === name);
     if (list.length === 0) {
       throw new SearchFilterError(
-        `No repository "${req.repo}": it is neither a root nor an indexed folder inside one; roots: ${
-          roots.length === 0 ? "none (run `heimdall index DIR`)" : roots.join(", ")
-        }`,
+        `No repository "${req.repo}": ${
+          unrooted !== undefined
+            ? `"${unrooted}" was removed from the roots (\`heimdall roots add ${unrooted}\` adds it back)`
+            : "it is neither a root nor an indexed folder inside one"
+        }; roots: ${roots.length === 0 ? "none (run `heimdall index DIR`)" : roots.join(", ")}`,
       );
     }
     prefixes.push(list);
