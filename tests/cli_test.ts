@@ -434,6 +434,26 @@ Deno.test("status names a root added but not indexed yet, and one removed whose 
   removeTree(base);
 });
 
+Deno.test("reconcile DIR counts the files it looked at, not the folder: its counts add up", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, { "src/a.py": "def a():\n    pass\n", "src/b.py": "def b():\n    pass\n" });
+  const hourAgo = new Date(Date.now() - 3600_000);
+  for (const f of ["src/a.py", "src/b.py"]) Deno.utimeSync(join(repo, f), hourAgo, hourAgo);
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  // It said "reconciled 3 paths …: 0 changed, 0 touched, 0 removed, 2 unchanged".
+  const r = await cli(home, ["reconcile", join(repo, "src")]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(
+    r.stdout,
+    /^reconciled 2 paths in [\d.]+s: 0 changed, 0 touched, 0 removed, 2 unchanged$/m,
+  );
+  const json = JSON.parse((await cli(home, ["reconcile", join(repo, "src"), "--json"])).stdout);
+  assert.deepEqual([json.seen, json.unchanged], [2, 2]);
+  removeTree(base);
+});
+
 Deno.test("index and roots add refuse the filesystem's root and system folders, and say what they skipped", async () => {
   const base = tempDir();
   const home = join(base, "home");

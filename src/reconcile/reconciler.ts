@@ -783,13 +783,15 @@ export class Reconciler {
         if (signal?.aborted) return;
         const w = work[i]!;
         const p = prepared[i]!;
-        stats.seen++;
         if (p.do === "expand") {
+          // A folder is not one of the paths a pass counts: its files are,
+          // as its walk finds them (`reconcile DIR` said "3 paths: … 2 unchanged").
           expand.push(p);
           // A file replaced by a folder of its name: the file's rows go now, or
           // the folder's walk would find them indexed under it and expand it
           // again, without end.
           if (p.expected !== null) {
+            stats.seen++;
             yield* commitOne(w, {
               path: p.path,
               expected: p.expected,
@@ -797,7 +799,10 @@ export class Reconciler {
               why: "now a folder",
             });
           } else if (w.seq !== undefined) completeQueued(journal, w.path, w.seq);
-        } else yield* commitOne(w, p);
+        } else {
+          stats.seen++;
+          yield* commitOne(w, p);
+        }
         yield `committing "${w.path}"`;
         yield* resolving();
       }
