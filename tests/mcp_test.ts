@@ -308,6 +308,7 @@ Deno.test("the SDK client lists every tool with a schema and honest annotations,
     const who = await call("who_knows", { target: sym });
     assert.ok(!who.isError, text(who));
     assert.match(text(who), /ada/);
+    assert.match(text(who), /: 1 person across \d+ symbols?\n/, text(who));
     const handoff = await call("handoff", { task_id: "no-such-task", to: "grace" });
     assert.equal(handoff.isError, true, "an unknown task is an error result");
     // Eleven people who claimed it: the text names ten and counts the rest.

@@ -1,5 +1,6 @@
 /** `who_knows`: the people who know a piece of code. */
 import { z } from "zod";
+import { plural } from "../../present/fmt.ts";
 import { whoKnows } from "../../team/mod.ts";
 import { LOOKUP, reach, TARGET, type ToolDef } from "../tool.ts";
 
@@ -19,7 +20,11 @@ export const whoKnowsTool: ToolDef = {
   annotations: LOOKUP,
   async run(a, ctx) {
     const r = await ctx.withTeam((team) => whoKnows(team, a.target, reach(ctx, a.hops)));
-    const lines = [`${a.target}: ${r.experts.length} people across ${r.symbols} symbol(s)`];
+    const lines = [
+      `${a.target}: ${plural(r.experts.length, "person", "people")} across ${
+        plural(r.symbols, "symbol")
+      }`,
+    ];
     for (const e of r.experts.slice(0, PEOPLE_SHOWN)) {
       const what = [
         e.decisions ? `${e.decisions} decision(s)` : "",
