@@ -732,7 +732,7 @@ Deno.test("doctor's fix for a model that does not load is to install it again, n
   assert.equal(index.code, 0, "the index itself is done");
   assert.match(
     index.stderr,
-    /embedding skipped: model "m" failed to load: .*heimdall model pull m/,
+    /embedding skipped: model "m" failed to load: .*heimdall model import m --from DIR/,
   );
   const doctor = await heimdall(home, ["doctor", "--json"]);
   const store = JSON.parse(doctor.stdout).checks.find((c: { name: string }) =>
@@ -740,5 +740,39 @@ Deno.test("doctor's fix for a model that does not load is to install it again, n
   );
   assert.equal(store.status, "fail", doctor.stdout);
   assert.match(store.detail, /cannot embed/);
-  assert.match(store.fix, /^heimdall model pull m\b/);
+  // "m" is no built-in: pull has no manifest for it and refuses the name.
+  assert.equal(store.fix, "heimdall model import m --from DIR");
+});
+
+Deno.test("a removed model that is no built-in is installed again with import, not pull (which refuses its name)", async () => {
+  const home = tempDir();
+  const repo = tempDir();
+  Deno.writeTextFileSync(join(repo, "a.ts"), "export function retry() {}\n");
+  assert.equal((await heimdall(home, ["model", "import", "mine", "--from", TINY])).code, 0);
+  assert.equal((await heimdall(home, ["index", repo])).code, 0);
+  Deno.removeSync(join(home, "models", "mine"), { recursive: true });
+  const pull = await heimdall(home, ["model", "pull", "mine"]);
+  assert.equal(pull.code, 2, "pull has no manifest for a name that is not built in");
+  const status = await heimdall(home, ["status"]);
+  assert.match(
+    status.stdout,
+    /semantic off: model "mine" is not installed; run heimdall model import mine --from DIR\n/,
+  );
+  const doctor = JSON.parse((await heimdall(home, ["doctor", "--json"])).stdout);
+  const leg = doctor.checks.find((c: { name: string }) => c.name === "semantic leg");
+  assert.equal(leg.fix, "heimdall model import mine --from DIR");
+  const list = await heimdall(home, ["model", "list"]);
+  assert.match(list.stdout, /active model "mine" is not installed: heimdall model import mine/);
+  // Half there: the same remedy.
+  assert.equal((await heimdall(home, ["model", "import", "mine", "--from", TINY])).code, 0);
+  Deno.removeSync(join(home, "models", "mine", "tokenizer.json"));
+  assert.match(
+    (modelStatus(join(home, "models"), "mine") as { reason: string }).reason,
+    /incomplete \(missing tokenizer\.json\); run heimdall model import mine --from DIR$/,
+  );
+  // A built-in keeps pull: its manifest says where the files are.
+  assert.match(
+    (modelStatus(join(home, "models"), "gte-small") as { reason: string }).reason,
+    /run heimdall model pull gte-small$/,
+  );
 });

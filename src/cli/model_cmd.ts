@@ -7,6 +7,7 @@ import {
   DEFAULT_MODEL,
   type FileProgress,
   importModel,
+  installCommand,
   installedModels,
   type InstallResult,
   MODEL_NAME,
@@ -118,7 +119,7 @@ function list(ctx: Context, json: boolean): number {
   if (active === null) {
     ctx.out(`no active model: heimdall model pull ${DEFAULT_MODEL} (or use/import one)`);
   } else if (!rows.some((r) => r.state === "active")) {
-    ctx.out(`active model "${active}" is not installed: heimdall model pull ${active}`);
+    ctx.out(`active model "${active}" is not installed: ${installCommand(active)}`);
   }
   return EXIT.ok;
 }
@@ -226,7 +227,7 @@ async function use(ctx: Context, name: string, json: boolean): Promise<number> {
     throw new EnvironmentError(
       `Model "${name}" is ${
         m ? `incomplete (${m.problem ?? `missing ${m.missing.join(", ")}`})` : "not installed"
-      } in ${ctx.home.models}; run heimdall model pull ${name}`,
+      } in ${ctx.home.models}; run ${installCommand(name)}`,
     );
   }
   await updateConfig(ctx.home.config, (c) => ({ ...c, model: name }));

@@ -23,6 +23,7 @@ import {
   type RuntimeOptions,
   type Session,
 } from "./runtime.ts";
+import { installCommand } from "./registry.ts";
 import { Tokenizer } from "./tokenizer.ts";
 
 /** Which side of a search a text is on: models like e5 and bge prefix them differently. */
@@ -153,9 +154,9 @@ export class Embedder {
         await Deno.stat(join(dir, f.name));
       } catch {
         throw new ModelLoadError(
-          `Model "${manifest.name}" is missing "${
-            join(dir, f.name)
-          }"; run heimdall model pull ${manifest.name} (or import it again)`,
+          `Model "${manifest.name}" is missing "${join(dir, f.name)}"; install it again: ${
+            installCommand(manifest.name)
+          }`,
         );
       }
     }

@@ -28,6 +28,7 @@ export { DEFAULT_MODEL, NO_MODEL_REASON } from "./default_model.ts";
 export {
   BUILTIN_MODELS,
   builtinManifest,
+  installCommand,
   type InstalledModel,
   installedModels,
   type ModelStatus,

@@ -37,6 +37,17 @@ export function builtinManifest(name: string): ModelManifest | undefined {
   return BUILTIN_MODELS.find((m) => m.name === name);
 }
 
+/**
+ * The command that installs model `name` again: `pull` for a built-in (its
+ * manifest says where the files are), `import` from a folder for any other
+ * (`pull` refuses a name it has no manifest for).
+ */
+export function installCommand(name: string): string {
+  return builtinManifest(name)
+    ? `heimdall model pull ${name}`
+    : `heimdall model import ${name} --from DIR`;
+}
+
 /** A model folder under `models/`. */
 export interface InstalledModel {
   /** The model's name (its folder's). */
@@ -129,14 +140,14 @@ export function modelStatus(modelsDir: string, active: string | null): ModelStat
   if (!m) {
     return {
       on: false,
-      reason: `model "${active}" is not installed; run heimdall model pull ${active}`,
+      reason: `model "${active}" is not installed; run ${installCommand(active)}`,
     };
   }
   if (!m.complete || !m.manifest) {
     const why = m.problem ?? `missing ${m.missing.join(", ")}`;
     return {
       on: false,
-      reason: `model "${active}" is incomplete (${why}); run heimdall model pull ${active}`,
+      reason: `model "${active}" is incomplete (${why}); run ${installCommand(active)}`,
     };
   }
   return { on: true, name: m.name, dims: m.manifest.dims, dir: m.dir, manifest: m.manifest };

@@ -6,7 +6,7 @@
  */
 import { join } from "../files/mod.ts";
 import { Embedder, type EmbedderOptions } from "./embedder.ts";
-import { modelStatus } from "./registry.ts";
+import { builtinManifest, installCommand, modelStatus } from "./registry.ts";
 
 /** The active model's embedder, or why there is none. */
 export type ActiveEmbedder =
@@ -55,7 +55,9 @@ export function embedderSource(
           on: false,
           reason: `model "${status.name}" failed to load: ${
             (e as Error).message.trim()
-          }; install it again: heimdall model pull ${status.name} (or model import ${status.name} --from DIR)`,
+          }; install it again: ${installCommand(status.name)}${
+            builtinManifest(status.name) ? ` (or model import ${status.name} --from DIR)` : ""
+          }`,
           failed: status.name,
         };
       }
