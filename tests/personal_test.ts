@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { cli, copyDir, removeTree, tempDir, waitFor } from "./helpers.ts";
 import { exists } from "../src/files/mod.ts";
+import { leaks, rawFiles } from "./secret_plant.ts";
+import { secretSamples } from "./secret_samples.ts";
 
 const FIXTURES = new URL("./fixtures/harness/", import.meta.url).pathname;
 
@@ -147,6 +149,36 @@ Deno.test("a transcript past the 4 MiB the stop hook reads: the person's stateme
     assert.deepEqual((await queue()).map((c) => c.text), [
       "From now on, run the linter before every commit.",
     ]);
+  } finally {
+    removeTree(base);
+  }
+});
+
+Deno.test("a secret holding a sentence end is redacted whole: no piece of it reaches the review queue or the journal", async () => {
+  const { base, home, hook, queue } = await setup();
+  try {
+    // Secrets of every kind, some with "." or "!" inside (a password, a JWT, a webhook URL).
+    const samples = [...secretSamples(), ...secretSamples(9)];
+    assert.ok(samples.some((s) => s.kind === "password_assignment" && /[.!?]/.test(s.secret)));
+    const pem = samples.find((s) => s.kind === "private_key" && s.line.includes("\n"))!;
+    const transcript = join(base, "s1.jsonl");
+    Deno.writeTextFileSync(
+      transcript,
+      jsonl(
+        ...samples.map((s) => user(`From now on, always keep ${s.line} in the deploy config.`)),
+        user(`Fix it.\n${pem.line}\nFrom now on, run the linter before every commit.`),
+      ),
+    );
+    await hook({ hook_event_name: "Stop", transcript_path: transcript });
+    const queued = await queue();
+    assert.ok(queued.some((c) => c.text.includes("[REDACTED:password_assignment]")));
+    // A private key's lines become one placeholder; a sentence after it keeps its own line.
+    const lint = queued.find((c) => c.text.startsWith("From now on, run the linter"))!;
+    const line = samples.length + 1 + 1 + pem.line.split("\n").length;
+    assert.match(lint.source, new RegExp(`s1\\.jsonl:${line}$`));
+    const shown = await cli(home, ["review", "--all"], { env: { HEIMDALL_AUTHOR: "ada" } });
+    assert.deepEqual(leaks(new Map([["review", shown.stdout]]), samples), []);
+    assert.deepEqual(leaks(rawFiles(home), samples), []);
   } finally {
     removeTree(base);
   }

@@ -9,6 +9,7 @@
  * as a repeated failure). Capture is pure; the queue lives in the journal's
  * `personal_candidates`.
  */
+import { findSecrets } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { getMemoryRow } from "./records.ts";
 import { cleanText, prepareRemember, writeRemembered } from "./remember.ts";
@@ -77,6 +78,9 @@ const MAX_CHARS = 300;
  * user turn that matches a pattern (a question never does; code blocks and
  * quoted output are skipped), and a correction that answers an assistant
  * turn. `file` names the source. At most one candidate per distinct text.
+ * Secrets are redacted in the whole turn before it is cut into sentences:
+ * cut first, a secret holding a `.` or `!` would reach the queue in pieces
+ * no pattern recognises.
  */
 export function captureCandidates(turns: readonly Turn[], file: string): Candidate[] {
   const out: Candidate[] = [];
@@ -84,17 +88,35 @@ export function captureCandidates(turns: readonly Turn[], file: string): Candida
   for (const [i, turn] of turns.entries()) {
     if (turn.role !== "user") continue;
     const afterAssistant = turns[i - 1]?.role === "assistant";
-    for (const { sentence, offset } of sentences(turn.text)) {
+    const text = redactTurn(turn.text);
+    for (const { sentence, offset } of sentences(text)) {
       const found = classify(sentence, afterAssistant && offset === 0);
       if (!found) continue;
       const key = sentence.toLowerCase();
       if (seen.has(key)) continue;
       seen.add(key);
-      const line = turn.line + (turn.text.slice(0, offset).match(/\n/g)?.length ?? 0);
+      const line = turn.line + (text.slice(0, offset).match(/\n/g)?.length ?? 0);
       out.push({ text: sentence, ...found, source: `${file}:${line}` });
     }
   }
   return out;
+}
+
+/**
+ * `text` with each secret replaced by `[REDACTED:kind]`, followed by the line
+ * breaks the secret spanned (a private key's), so every later sentence keeps
+ * its line.
+ */
+function redactTurn(text: string): string {
+  let out = "";
+  let at = 0;
+  for (const f of findSecrets(text)) {
+    if (f.start < at) continue; // overlaps one already redacted
+    const breaks = text.slice(f.start, f.end).match(/\n/g)?.length ?? 0;
+    out += text.slice(at, f.start) + `[REDACTED:${f.kind}]` + "\n".repeat(breaks);
+    at = f.end;
+  }
+  return out + text.slice(at);
 }
 
 function classify(
