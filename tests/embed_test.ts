@@ -776,3 +776,32 @@ Deno.test("a removed model that is no built-in is installed again with import, n
     /run heimdall model pull gte-small$/,
   );
 });
+
+Deno.test("doctor counts the vectors of the model search uses: after a switch, none yet, not the old model's", async () => {
+  const home = tempDir();
+  const repo = tempDir();
+  Deno.writeTextFileSync(join(repo, "a.ts"), "export function retry() {}\n");
+  assert.equal((await heimdall(home, ["model", "import", "tiny", "--from", TINY])).code, 0);
+  assert.equal((await heimdall(home, ["index", repo])).code, 0);
+  const store = async () =>
+    JSON.parse((await heimdall(home, ["doctor", "--json"])).stdout).checks.find((
+      c: { name: string },
+    ) => c.name === "vector store").detail as string;
+  const chunks = /for (\d+) chunks/.exec(await store())![1];
+  assert.match(
+    await store(),
+    new RegExp(`^${chunks} vectors of tiny for ${chunks} chunks, 0 still`),
+  );
+  assert.equal(
+    (await heimdall(home, ["model", "import", "tiny-int8", "--from", TINY_INT8])).code,
+    0,
+  );
+  assert.equal((await heimdall(home, ["model", "use", "tiny-int8"])).code, 0);
+  // What search says now: no vectors of tiny-int8 yet.
+  const search = await heimdall(home, ["search", "retry"]);
+  assert.match(search.stdout, /semantic leg off: no vectors of tiny-int8 yet/);
+  assert.equal(
+    await store(),
+    `0 vectors of tiny-int8 for ${chunks} chunks, ${chunks} still to embed; ${chunks} of another model, which search leaves aside`,
+  );
+});

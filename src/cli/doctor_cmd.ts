@@ -457,9 +457,14 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         : {
           name: "vector store",
           status: "ok",
-          detail: `${v.total} vectors for ${v.chunks} chunks${
-            v.active ? `, ${v.active.missing} still to embed` : ""
-          }`,
+          // The active model's vectors, as search counts them: another model's are left aside.
+          detail: v.active
+            ? `${v.active.vectors} vectors of ${v.active.model} for ${v.chunks} chunks, ${v.active.missing} still to embed${
+              v.total > v.active.vectors
+                ? `; ${v.total - v.active.vectors} of another model, which search leaves aside`
+                : ""
+            }`
+            : `${v.total} vectors for ${v.chunks} chunks`,
           fix: null,
         },
     );
