@@ -245,6 +245,42 @@ Deno.test("a configured confidence accepts sure statements at once; a distiller'
   }
 });
 
+Deno.test("a distiller that repeats a private key or a long line with a token: no piece of either is queued", async () => {
+  const { base, home, repo, env, queue } = await setup();
+  try {
+    const samples = secretSamples();
+    const pem = samples.find((s) => s.kind === "private_key" && s.line.includes("\n"))!;
+    const token = samples.find((s) => s.kind === "github_token")!;
+    // The line is cut to 300 characters in the middle of the token.
+    const long = "Always deploy with " + "x".repeat(290 - 19) + " " + token.secret + " today";
+    const said = join(base, "said.txt");
+    Deno.writeTextFileSync(said, `Always deploy with this key:\n${pem.line}\n${long}\n`);
+    const distiller = join(base, "distill.sh");
+    Deno.writeTextFileSync(distiller, `#!/bin/sh\ncat '${said}'\n`);
+    Deno.chmodSync(distiller, 0o755);
+    const transcript = join(base, "s1.jsonl");
+    Deno.writeTextFileSync(transcript, jsonl(user("Ship it.")));
+    const r = await cli(home, ["review", "distill", transcript, "--project", repo], {
+      env: { ...env, HEIMDALL_DISTILLER: distiller },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const texts = (await queue()).map((c) => c.text);
+    assert.ok(texts.includes("[REDACTED:private_key]"), texts.join("\n"));
+    assert.ok(texts.some((t) => t.startsWith("Always deploy with x")));
+    // Not the key's lines one by one, nor the token's first characters.
+    const pieces = [
+      ...pem.secret.split("\n").filter((l) => l.length > 20),
+      token.secret.slice(0, 12),
+    ];
+    for (const piece of pieces) {
+      assert.ok(!texts.some((t) => t.includes(piece)), piece);
+      assert.deepEqual(leaks(rawFiles(home), [{ kind: "piece", line: piece, secret: piece }]), []);
+    }
+  } finally {
+    removeTree(base);
+  }
+});
+
 Deno.test("a distiller named only in a session's environment runs, with it, from the warm server", async () => {
   const { base, home, repo, queue } = await setup();
   try {

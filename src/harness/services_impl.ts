@@ -420,8 +420,9 @@ const DISTILL_TIMEOUT_MS = 20_000;
 /**
  * Runs the user's distiller on a transcript (its path as the last argument)
  * and reads its proposals: one statement per line, optionally preceded by a
- * confidence and a tab. A distiller that fails or takes longer than
- * {@link DISTILL_TIMEOUT_MS} proposes nothing (logged); never throws.
+ * confidence and a tab, secrets redacted. A distiller that fails or takes
+ * longer than {@link DISTILL_TIMEOUT_MS} proposes nothing (logged); never
+ * throws.
  */
 export async function distill(
   command: string,
@@ -442,7 +443,9 @@ export async function distill(
       log(`personal memory: distiller ${name} exited ${out.code}; its proposals are skipped`);
       return [];
     }
-    return new TextDecoder().decode(out.stdout).split("\n").flatMap((line) => {
+    // Redacted whole, before it is cut into lines and lines to 300 characters: a private
+    // key's lines, or a token cut in two, would each match no secret pattern alone.
+    return redactSecrets(new TextDecoder().decode(out.stdout)).split("\n").flatMap((line) => {
       const m = /^\s*(?:(0(?:\.\d+)?|1(?:\.0+)?)\t)?(.+?)\s*$/.exec(line);
       if (!m || m[2]!.trim() === "") return [];
       return [{
