@@ -805,3 +805,18 @@ Deno.test("doctor counts the vectors of the model search uses: after a switch, n
     `0 vectors of tiny-int8 for ${chunks} chunks, ${chunks} still to embed; ${chunks} of another model, which search leaves aside`,
   );
 });
+
+Deno.test("model import of a cut-short tokenizer names the user's file, not its removed staging copy", async () => {
+  const home = tempDir();
+  const from = tempDir();
+  Deno.copyFileSync(join(TINY, "model.onnx"), join(from, "model.onnx"));
+  const tokenizer = Deno.readFileSync(join(TINY, "tokenizer.json"));
+  Deno.writeFileSync(join(from, "tokenizer.json"), tokenizer.slice(0, 2000));
+  Deno.writeTextFileSync(join(from, "manifest.json"), unpinnedManifest(TINY));
+  const r = await heimdall(home, ["model", "import", "cut", "--from", from]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, new RegExp(`"${join(from, "tokenizer.json")}" is not JSON`));
+  assert.doesNotMatch(r.stderr, /\.import-/);
+  const folders = [...Deno.readDirSync(join(home, "models"))].filter((e) => e.isDirectory);
+  assert.deepEqual(folders.map((e) => e.name), [], "nothing installed, no staging left");
+});

@@ -204,7 +204,8 @@ export interface CheckOptions {
 /**
  * Loads the model in `dir` as `manifest` describes it and runs it once
  * ({@link Embedder.check}). Throws {@link ModelCheckError} when the model
- * does not work (`where` says where it came from, `remedy` what to do), and
+ * does not work (`where` says where it came from, `remedy` what to do,
+ * `shown` turns the paths it loaded into the ones to name), and
  * the runtime's own environment errors (no runtime at all) as they are.
  * Costs one model load: seconds for a large model.
  */
@@ -214,6 +215,7 @@ async function checkModel(
   options: CheckOptions,
   where: string,
   remedy: string,
+  shown: (message: string) => string = (message) => message,
 ): Promise<void> {
   let embedder: Embedder | undefined;
   try {
@@ -224,7 +226,7 @@ async function checkModel(
     // A ModelLoadError says its own remedy; the runtime's errors (a graph that does not parse) do not.
     throw new ModelCheckError(
       manifest.name,
-      `Cannot install "${manifest.name}" from ${where}: ${(e as Error).message.trim()}; ${
+      `Cannot install "${manifest.name}" from ${where}: ${shown((e as Error).message.trim())}; ${
         e instanceof ModelLoadError ? "" : "check that the files are whole and belong together; "
       }${remedy}`,
     );
@@ -524,8 +526,21 @@ async function stageAndInstall(
   const staging = await Deno.makeTempDir({ dir: modelsDir, prefix: stagingPrefix(name) });
   try {
     const files: InstalledFile[] = [];
-    for (const f of manifest.files) files.push(await stageFile(f, from, staging, name));
-    await checkModel(staging, manifest, options, `"${from}"`, "nothing was installed");
+    // A refusal names the user's files, not their copies in a staging folder it removes.
+    const sources = new Map<string, string>();
+    for (const f of manifest.files) {
+      const staged = await stageFile(f, from, staging, name);
+      files.push(staged.file);
+      sources.set(join(staging, f.name), staged.source);
+    }
+    await checkModel(
+      staging,
+      manifest,
+      options,
+      `"${from}"`,
+      "nothing was installed",
+      (message) => [...sources].reduce((m, [copy, source]) => m.replaceAll(copy, source), message),
+    );
     const dir = join(modelsDir, name);
     await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
     // The old manifest goes first: until the new one is written the folder is an unfinished
@@ -541,13 +556,16 @@ async function stageAndInstall(
   }
 }
 
-/** One file of a model copied into `staging` under its own name, and checked against the manifest. */
+/**
+ * One file of a model copied into `staging` under its own name, and checked
+ * against the manifest; with the path it was copied from.
+ */
 async function stageFile(
   f: ModelFile,
   from: string,
   staging: string,
   name: string,
-): Promise<InstalledFile> {
+): Promise<{ file: InstalledFile; source: string }> {
   let source: string | undefined;
   for (const c of candidates(from, f)) {
     if ((await size(c)) >= 0) {
@@ -571,5 +589,8 @@ async function stageFile(
   const digest = (await hashFile(dest)).digest("hex");
   const bytes = await size(dest);
   check(f, source, digest, `it is not the file model "${name}" expects`);
-  return { name: f.name, bytes, sha256: digest, pinned: f.sha256 !== null, how: "copied" };
+  return {
+    file: { name: f.name, bytes, sha256: digest, pinned: f.sha256 !== null, how: "copied" },
+    source,
+  };
 }
