@@ -632,6 +632,14 @@ Deno.test("model import over the active model: its earlier vectors are left asid
   const search = await heimdall(home, ["search", "exponential backoff"]);
   assert.equal(search.code, 0, search.stderr);
   assert.match(search.stdout, /semantic leg off: the vectors of m were made by an earlier install/);
+  // Status and doctor give search's reason, not "on" with the earlier install's vectors counted.
+  const status = await heimdall(home, ["status"]);
+  assert.match(status.stdout, /\nsemantic off: the vectors of m were made by an earlier install/);
+  const checks = JSON.parse((await heimdall(home, ["doctor", "--json"])).stdout).checks;
+  const leg = checks.find((c: { name: string }) => c.name === "semantic leg");
+  assert.equal(leg.status, "warn");
+  assert.match(leg.detail, /^off: the vectors of m were made by an earlier install/);
+  assert.equal(leg.fix, "heimdall daemon   (re-embeds with the active model)");
   const second = await heimdall(home, ["index", repo]);
   assert.match(second.stdout, /embedded \d+ chunks? with m/, "made again with the new files");
   const after = await heimdall(home, ["search", "exponential backoff"]);

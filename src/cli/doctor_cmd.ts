@@ -437,9 +437,13 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       name: "semantic leg",
       status: "warn",
       detail: `off: ${sem.reason} (search runs without it: words, not meaning)`,
-      fix: sem.reason.includes("heimdall ")
-        ? sem.reason.slice(sem.reason.indexOf("heimdall "))
-        : null,
+      // The command the reason names; the writer's own work when it is only behind.
+      fix: /heimdall model (?:pull|import) [^;()]*/.exec(sem.reason)?.[0].trim() ??
+        (sem.reason.includes("the daemon (or heimdall index)")
+          ? "heimdall daemon   (re-embeds with the active model)"
+          : sem.reason.includes("heimdall ")
+          ? sem.reason.slice(sem.reason.indexOf("heimdall "))
+          : null),
     },
   );
   if (h.vectors) {

@@ -25,7 +25,7 @@ import {
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
 import { ago, plural, printable } from "../present/fmt.ts";
-import { activeModel, vectorStoreHealth } from "../vector/mod.ts";
+import { activeModel, earlierInstall, vectorStoreHealth } from "../vector/mod.ts";
 import { pingServer, type ServerState } from "../harness/hook_wire.ts";
 import { isFolderGone } from "../files/mod.ts";
 import { shellLine } from "../present/shell.ts";
@@ -139,7 +139,12 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     const clamped = depthClamps(journal, 5);
     // Files no reconcile can index as they are (unreadable), each with its reason.
     const unreadable = unreadablePaths(journal, UNREADABLE_SHOWN);
-    const model = activeModel(ctx.home).status();
+    const active = activeModel(ctx.home).status();
+    // Vectors another install of this name made are not searched: say so, as search does.
+    const earlier = active.on
+      ? earlierInstall(journal, active.model, active.fingerprint)
+      : undefined;
+    const model = earlier === undefined ? active : { on: false as const, reason: earlier };
     const server = await pingServer(ctx.home.home, SERVER_PING_MS);
     const status = {
       home: ctx.home.home,

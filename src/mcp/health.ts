@@ -20,7 +20,12 @@ import {
   markDamaged,
   queueStats,
 } from "../store/mod.ts";
-import { activeModel, type VectorStoreHealth, vectorStoreHealth } from "../vector/mod.ts";
+import {
+  activeModel,
+  earlierInstall,
+  type VectorStoreHealth,
+  vectorStoreHealth,
+} from "../vector/mod.ts";
 import { isFolderGone } from "../files/mod.ts";
 
 /**
@@ -152,7 +157,12 @@ export async function indexHealth(
     out.queue = queueStats(j).length;
     out.last_audit_ms = Number(getMeta(j, "last_audit_ms") ?? 0) ||
       Math.max(0, ...out.roots.map((r) => r.last_audit_ms ?? 0)) || null;
-    out.vectors = vectorStoreHealth(j, semantic.on ? semantic.model : undefined);
+    // Vectors another install of this name made are not searched: say so, as search does.
+    const earlier = semantic.on
+      ? earlierInstall(j, semantic.model, semantic.fingerprint)
+      : undefined;
+    if (earlier !== undefined) out.semantic = { on: false, reason: earlier };
+    out.vectors = vectorStoreHealth(j, out.semantic.on ? out.semantic.model : undefined);
   } catch (e) {
     // A bad page met by a count: the report says so (and the journal is
     // marked, as any command marks it) instead of failing whole.

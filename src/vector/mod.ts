@@ -17,7 +17,12 @@ export type { EmbedPassStatus, EmbedProgress } from "./embed_pass.ts";
 export { embedText } from "./embed_text.ts";
 export { vectorStoreHealth } from "./health.ts";
 export type { VectorStoreHealth } from "./health.ts";
-export { type ModelStatus, semanticLegFactory, VectorSemanticLeg } from "./semantic_leg.ts";
+export {
+  earlierInstall,
+  type ModelStatus,
+  semanticLegFactory,
+  VectorSemanticLeg,
+} from "./semantic_leg.ts";
 export { type SyncReport, VectorCache } from "./cache.ts";
 export { ExactIndex, PARALLEL_MIN, type VectorHit, type VectorIndex } from "./vector_index.ts";
 export {

@@ -19,6 +19,23 @@ export type ModelStatus = () =>
   | { on: true; model: string; fingerprint?: string }
   | { on: false; reason: string };
 
+/**
+ * Why the stored vectors of `model` are not usable by its install
+ * `fingerprint` (another install of the same name made them: another space),
+ * or undefined when they are (or no install was recorded). What search, status
+ * and doctor say while the writer embeds the chunks again.
+ */
+export function earlierInstall(
+  j: Journal,
+  model: string,
+  fingerprint: string | undefined,
+): string | undefined {
+  if (fingerprint === undefined) return undefined;
+  const made = vectorsInstall(j, model);
+  if (made === undefined || made === fingerprint) return undefined;
+  return `the vectors of ${model} were made by an earlier install of it; the daemon (or heimdall index) embeds the chunks again`;
+}
+
 /** Below this many allowed chunks, their vectors are read and scored directly instead of scanned. */
 const DIRECT_MAX = 4096;
 
@@ -46,13 +63,8 @@ export class VectorSemanticLeg implements SemanticLeg {
     if (!s.on) return s;
     const failed = loadFailure(this.journal, s.model);
     if (failed !== undefined) return { on: false, reason: failed };
-    if (!this.#ownInstall(s.model, s.fingerprint)) {
-      return {
-        on: false,
-        reason:
-          `the vectors of ${s.model} were made by an earlier install of it; the daemon (or heimdall index) embeds the chunks again`,
-      };
-    }
+    const earlier = earlierInstall(this.journal, s.model, s.fingerprint);
+    if (earlier !== undefined) return { on: false, reason: earlier };
     const n = this.journal.get<{ n: number }>(
       "SELECT count(*) AS n FROM vectors WHERE embedding_model = ?",
       s.model,
@@ -100,9 +112,7 @@ export class VectorSemanticLeg implements SemanticLeg {
 
   /** False when `model`'s stored vectors were made by an install other than `fingerprint`. */
   #ownInstall(model: string, fingerprint: string | undefined): boolean {
-    if (fingerprint === undefined) return true;
-    const made = vectorsInstall(this.journal, model);
-    return made === undefined || made === fingerprint;
+    return earlierInstall(this.journal, model, fingerprint) === undefined;
   }
 
   /** Scores the vectors of a few chunks read straight from the journal. */
