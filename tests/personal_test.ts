@@ -126,6 +126,29 @@ Deno.test("the stop hook queues the person's durable statements once; review acc
   }
 });
 
+Deno.test("review --project lists a repository's statements from a folder inside it, and names a folder that is not there", async () => {
+  const { base, home, repo, env, hook } = await setup();
+  try {
+    const transcript = join(base, "s1.jsonl");
+    Deno.writeTextFileSync(transcript, jsonl(user("From now on, run the linter first.")));
+    await hook({ hook_event_name: "Stop", transcript_path: transcript });
+    const list = async (project: string) =>
+      await cli(home, ["review", "--json", "--project", project], { env, cwd: repo });
+    const texts = async (project: string) =>
+      (JSON.parse((await list(project)).stdout).candidates as Queued[]).map((c) => c.text);
+    assert.deepEqual(await texts(repo), ["From now on, run the linter first."]);
+    const inside = join(repo, "pkg");
+    assert.ok(Deno.statSync(inside).isDirectory);
+    assert.deepEqual(await texts(inside), ["From now on, run the linter first."]);
+    assert.deepEqual(await texts("pkg"), ["From now on, run the linter first."]);
+    const typo = await list(join(repo, "pgk"));
+    assert.equal(typo.code, 2, typo.stdout);
+    assert.match(typo.stderr, /No project folder ".*pgk"/);
+  } finally {
+    removeTree(base);
+  }
+});
+
 Deno.test("a transcript past the 4 MiB the stop hook reads: the person's statements in its new turns are still queued", async () => {
   const { base, hook, queue } = await setup();
   try {

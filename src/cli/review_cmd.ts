@@ -44,9 +44,20 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     switch (verb) {
       case "list": {
         if (rest.length > 0) throw new UsageError("Usage: heimdall review [list] [--all]");
+        let project: string | undefined;
+        if (values.project !== undefined) {
+          const dir = resolve(values.project);
+          if (!isDirectory(dir)) {
+            throw new UsageError(
+              `No project folder "${dir}": --project takes a repository (or a folder in it)`,
+            );
+          }
+          // Statements are queued under the repository a session worked in, as the hooks find it.
+          project = repositoryOf(dir);
+        }
         const list = listCandidates(j, {
           author,
-          ...(values.project ? { project: resolve(values.project) } : {}),
+          ...(project !== undefined ? { project } : {}),
           ...(values.all ? {} : { status: "pending" as const }),
         });
         if (values.json) ctx.out(json({ candidates: list }));
