@@ -828,3 +828,15 @@ Deno.test("model import of a cut-short tokenizer names the user's file, not its 
   const folders = [...Deno.readDirSync(join(home, "models"))].filter((e) => e.isDirectory);
   assert.deepEqual(folders.map((e) => e.name), [], "nothing installed, no staging left");
 });
+
+Deno.test("a model whose manifest.json is not JSON is named by that file in list and use", async () => {
+  const home = tempDir();
+  const dir = join(home, "models", "broken");
+  Deno.mkdirSync(dir, { recursive: true });
+  Deno.writeTextFileSync(join(dir, "manifest.json"), "{not json");
+  const list = await heimdall(home, ["model", "list"]);
+  assert.match(list.stdout, /broken +incomplete .*"[^"]*broken\/manifest\.json" is not JSON/);
+  const use = await heimdall(home, ["model", "use", "broken"]);
+  assert.equal(use.code, 3);
+  assert.match(use.stderr, /incomplete \("[^"]*broken\/manifest\.json" is not JSON: /);
+});

@@ -96,6 +96,8 @@ export function readInstalled(modelsDir: string, name: string): InstalledModel |
   } catch (e) {
     problem = e instanceof Deno.errors.NotFound
       ? "no manifest.json (download not finished)"
+      : e instanceof SyntaxError
+      ? `"${manifestPath}" is not JSON: ${e.message}`
       : (e as Error).message;
   }
   const missing: string[] = [];
