@@ -6,7 +6,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { constraintsFor, MapError, parseMap } from "../src/map/mod.ts";
-import { cli, tempDir, writeTree } from "./helpers.ts";
+import { Client } from "@modelcontextprotocol/sdk/client";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { cli, MAIN, mcpEnv, PERMS, tempDir, writeTree } from "./helpers.ts";
+import { secretSamples } from "./secret_samples.ts";
 
 const MAP = `# Heimdall's own layout, abridged
 [component.cli]
@@ -370,4 +374,40 @@ Deno.test("map check asks git a fixed number of times however many documents the
   assert.ok(!behind.includes("docs/d3.md"));
   const calls = Deno.readTextFileSync(log).trim().split("\n");
   assert.ok(calls.length <= 4, `${calls.length} git calls:\n${calls.join("\n")}`);
+});
+
+Deno.test("a secret written in the map is redacted in what constraints show, on the command line and over MCP", async () => {
+  const repo = tempDir();
+  const home = tempDir();
+  const token = secretSamples().find((s) => s.kind === "github_token")!.secret;
+  writeTree(repo, {
+    ".heimdall/map.toml":
+      `[component.deploy]\ndescription = "Deploys with ${token}"\npaths = ["deploy/**"]\nmust = ["Deploy with token ${token} only"]\n`,
+    "deploy/run.sh": "echo run\n",
+  });
+  const shown = await cli(home, ["constraints", join(repo, "deploy/run.sh"), "--json"]);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.ok(!shown.stdout.includes(token), shown.stdout);
+  assert.match(shown.stdout, /Deploy with token \[REDACTED:github_token\] only/);
+  const client = new Client({ name: "heimdall-map-test", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({
+      command: Deno.execPath(),
+      args: ["run", ...PERMS, MAIN, "mcp"],
+      env: mcpEnv(home),
+      cwd: repo,
+      stderr: "pipe",
+    }),
+  );
+  try {
+    const r = await client.callTool({
+      name: "constraints",
+      arguments: { path: "deploy/run.sh" },
+    }) as { content: { text: string }[]; structuredContent?: unknown };
+    const all = JSON.stringify(r);
+    assert.ok(!all.includes(token), all);
+    assert.match(all, /\[REDACTED:github_token\]/);
+  } finally {
+    await client.close();
+  }
 });

@@ -2,7 +2,7 @@
  * Which component a path belongs to, and what constraints apply to it.
  * `componentFor` is pure; `constraintsFor` finds and reads the map file.
  */
-import { dirname, isDirectory, isFile, join, relative } from "../files/mod.ts";
+import { dirname, isDirectory, isFile, join, redactSecrets, relative } from "../files/mod.ts";
 import { compareSpecificity, type Glob, globCovers } from "./glob.ts";
 import {
   type ArchMap,
@@ -82,7 +82,8 @@ const LEVEL_ORDER: Record<Level, number> = { must: 0, should: 1, info: 2 };
  * (must, should, info), then the `must` and `should` constraints of each
  * component it depends on directly, in `depends_on` order (a dependency's
  * rules say how it may be used; its `info` notes and its own dependencies
- * stay out). Undefined when no component covers `rel`.
+ * stay out). Secrets in the texts are redacted. Undefined when no component
+ * covers `rel`.
  */
 export function constraintsIn(
   map: ArchMap,
@@ -91,22 +92,33 @@ export function constraintsIn(
 ): PathConstraints | undefined {
   const r = componentFor(map, rel);
   if (!r) return undefined;
+  // The map is a file no index screened for secrets; what it says goes to agents: redacted.
   const own = [...r.component.constraints]
     .sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level])
-    .map((c) => ({ ...c, component: r.component.name, via: "own" as const }));
+    .map((c) => ({
+      ...c,
+      text: redactSecrets(c.text),
+      component: r.component.name,
+      via: "own" as const,
+    }));
   const deps = r.component.depends_on.flatMap((name) => {
     const d = map.components.find((c) => c.name === name)!;
     return d.constraints
       .filter((c) => c.level !== "info")
       .sort((a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level])
-      .map((c) => ({ ...c, component: d.name, via: "depends_on" as const }));
+      .map((c) => ({
+        ...c,
+        text: redactSecrets(c.text),
+        component: d.name,
+        via: "depends_on" as const,
+      }));
   });
   return {
     map: map.file,
     root,
     rel,
     component: r.component.name,
-    description: r.component.description,
+    description: r.component.description === null ? null : redactSecrets(r.component.description),
     glob: r.glob.source,
     depends_on: r.component.depends_on,
     constraints: [...own, ...deps],
