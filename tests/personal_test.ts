@@ -6,7 +6,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { cli, copyDir, removeTree, tempDir, waitFor } from "./helpers.ts";
+import { DatabaseSync } from "node:sqlite";
 import { exists } from "../src/files/mod.ts";
+import { WriteIntent } from "../src/store/write_lock.ts";
 import { leaks, rawFiles } from "./secret_plant.ts";
 import { secretSamples } from "./secret_samples.ts";
 
@@ -392,6 +394,37 @@ Deno.test("review accept: two processes accepting at once keep one preference; o
     ).memory;
     assert.ok((await current()).includes(edited));
     assert.ok(!(await current()).includes(second));
+  } finally {
+    removeTree(base);
+  }
+});
+
+Deno.test("review reject of a candidate accepted while it waited for the lock leaves it accepted", async () => {
+  const { base, home, repo, env, hook, queue } = await setup();
+  try {
+    const transcript = join(base, "s1.jsonl");
+    Deno.writeTextFileSync(transcript, jsonl(user("From now on, run the linter first.")));
+    await hook({ hook_event_name: "Stop", transcript_path: transcript });
+    const [c] = await queue();
+    assert.equal(c!.status, "pending");
+    const journal = join(home, "journal.db");
+    // Another writer holds the lock: reject reads the candidate (pending), then waits to write.
+    const db = new DatabaseSync(journal);
+    db.exec("PRAGMA busy_timeout = 5000");
+    db.exec("BEGIN IMMEDIATE");
+    const reject = cli(home, ["review", "reject", String(c!.id)], { env, cwd: repo });
+    const intent = new WriteIntent(`${journal}-wait`);
+    await waitFor(() => intent.waiting(), 30_000, "review reject to wait for the lock");
+    // Meanwhile it is accepted (as `review accept` writes it) and the lock is let go.
+    db.prepare(
+      "UPDATE personal_candidates SET status = 'accepted', memory_id = 'm1', decided_at = 1 WHERE id = ?",
+    ).run(c!.id);
+    db.exec("COMMIT");
+    db.close();
+    const r = await reject;
+    assert.equal(r.code, 2, r.stdout);
+    assert.match(r.stderr, /is accepted as memory m1/);
+    assert.deepEqual((await queue()).map((x) => [x.status, x.memory_id]), [["accepted", "m1"]]);
   } finally {
     removeTree(base);
   }

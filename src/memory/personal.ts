@@ -362,9 +362,11 @@ export function rejectCandidate(
       `Candidate ${id} is accepted as memory ${c.memory_id}; \`heimdall forget ${c.memory_id}\` removes it`,
     );
   }
-  j.run(
-    "UPDATE personal_candidates SET status = 'rejected', decided_at = ? WHERE id = ?",
+  // Only if nobody accepted it since it was read: an accepted one keeps its memory and status.
+  const changed = j.run(
+    "UPDATE personal_candidates SET status = 'rejected', decided_at = ? WHERE id = ? AND status <> 'accepted'",
     options.now ?? Date.now(),
     id,
   );
+  if (changed === 0) rejectCandidate(j, id, options);
 }
