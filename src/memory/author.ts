@@ -10,6 +10,17 @@
 export function defaultAuthor(cwd?: string): string {
   const explicit = Deno.env.get("HEIMDALL_AUTHOR")?.trim();
   if (explicit) return explicit;
+  return gitUserName(cwd) ?? (Deno.env.get("USER")?.trim() || Deno.env.get("USERNAME")?.trim() ||
+    "unknown");
+}
+
+/**
+ * git's `user.name` in `cwd` (this process's folder by default), or in `/`
+ * when that is gone, where the person's global name still reads; null when
+ * git has none or is not installed. One `git` subprocess (two when `cwd` is
+ * gone).
+ */
+export function gitUserName(cwd?: string): string | null {
   let dir: string;
   try {
     dir = cwd ?? Deno.cwd();
@@ -26,9 +37,8 @@ export function defaultAuthor(cwd?: string): string {
         stderr: "null",
       }).outputSync();
       const name = new TextDecoder().decode(out.stdout).trim();
-      if (out.success && name) return name;
-      break;
+      return out.success && name !== "" ? name : null;
     } catch { /* no git on this machine, or the folder is gone: try in / */ }
   }
-  return Deno.env.get("USER")?.trim() || Deno.env.get("USERNAME")?.trim() || "unknown";
+  return null;
 }

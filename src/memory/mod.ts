@@ -79,7 +79,7 @@ export {
 export { activeAnchor, anchorFor, anchorLabel, type AnchorPlace, nodeFacts } from "./anchors.ts";
 export { memoryFlags } from "./searchable.ts";
 export { formatInstant, parseInstant } from "./time.ts";
-export { defaultAuthor } from "./author.ts";
+export { defaultAuthor, gitUserName } from "./author.ts";
 export {
   SAME_FAILURE_THRESHOLD,
   scoreThreshold,

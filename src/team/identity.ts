@@ -1,4 +1,5 @@
 /** Who is acting, and how long a claim lasts: read from the environment and the command line. */
+import { gitUserName } from "../memory/mod.ts";
 import type { Actor } from "./types.ts";
 
 /**
@@ -34,30 +35,6 @@ export function currentActor(
     agent: nonEmpty(overrides.agent) ?? nonEmpty(env.get("HEIMDALL_AGENT")),
     session: nonEmpty(overrides.session) ?? nonEmpty(env.get("HEIMDALL_SESSION")),
   };
-}
-
-/** git's `user.name` in `cwd` (this process's folder by default), or in `/` when that is gone. */
-function gitUserName(cwd: string | undefined): string | null {
-  let dir: string;
-  try {
-    dir = cwd ?? Deno.cwd();
-  } catch {
-    dir = "/"; // this process's folder was deleted
-  }
-  for (const at of dir === "/" ? [dir] : [dir, "/"]) {
-    try {
-      const out = new Deno.Command("git", {
-        args: ["config", "user.name"],
-        cwd: at,
-        stdin: "null",
-        stdout: "piped",
-        stderr: "null",
-      }).outputSync();
-      const name = new TextDecoder().decode(out.stdout).trim();
-      return out.code === 0 && name !== "" ? name : null;
-    } catch { /* no git on this machine, or the folder is gone: try in / */ }
-  }
-  return null;
 }
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
