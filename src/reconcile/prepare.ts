@@ -176,10 +176,7 @@ async function readAndPlan(
   const capability = input.extractor.capability(info.binary ? undefined : info.language);
   const wantDepth = Math.min(input.requested, capability.depth) as Depth;
   const hash = contentHash(bytes);
-  // A ctime this recent is racy too (Deno gives it in whole seconds): a
-  // rewrite later in the same second that keeps size and mtime (`cp -p`)
-  // would leave all three as they are.
-  const racy = isRacy(Math.max(mtimeMs, ctimeMs), readAt) ? 1 : 0;
+  const racy = isRacy(mtimeMs, readAt) ? 1 : 0;
   const commit = planCommit(indexed, {
     hash,
     size,
