@@ -12,6 +12,7 @@ import { Journal } from "../src/store/mod.ts";
 import {
   cli,
   MAIN,
+  nextSecond,
   processThreads,
   removeTree,
   startDaemon,
@@ -325,6 +326,7 @@ Deno.test({
       // Unreadable again after it was indexed: same size and mtime, but the chmod moved its
       // ctime, so the stat screen sees it, and a reconcile records why instead of retrying
       // without end.
+      await nextSecond();
       Deno.chmodSync(join(repo, "locked.ts"), 0o000);
       const drift = await cliAs(home, ["verify"]);
       assert.equal(drift.code, 1, drift.stdout);

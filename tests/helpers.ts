@@ -271,6 +271,15 @@ export async function waitFor(
   throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
+/**
+ * Waits until the clock is in a later whole second. Deno gives a file's ctime
+ * in whole seconds, so a change the stat screen must see by its ctime is made
+ * after this, not within the second of the index's read.
+ */
+export async function nextSecond(): Promise<void> {
+  await new Promise((done) => setTimeout(done, 1000 - Date.now() % 1000 + 20));
+}
+
 /** Runs a shell command line and returns its exit code (throws on non-zero unless allowed). */
 export async function sh(cmd: string, cwd?: string): Promise<string> {
   const out = await new Deno.Command("bash", {
