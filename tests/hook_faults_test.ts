@@ -26,16 +26,26 @@ function payload(name: string, repo: string, session = "s1"): string {
 
 interface Run {
   code: number;
+  /** The signal that ended it (its `timeoutMs` ran out), or null. */
+  signal: Deno.Signal | null;
   stdout: string;
   stderr: string;
   ms: number;
 }
 
-/** Runs argv with HEIMDALL_HOME, optionally under `umask 022`, feeding `stdin`. */
+/**
+ * Runs argv with HEIMDALL_HOME under `umask 022`, feeding `stdin`; killed
+ * after `timeoutMs` when given.
+ */
 async function run(
   argv: string[],
   home: string,
-  options: { stdin?: string | Uint8Array; env?: Record<string, string>; cwd?: string } = {},
+  options: {
+    stdin?: string | Uint8Array;
+    env?: Record<string, string>;
+    cwd?: string;
+    timeoutMs?: number;
+  } = {},
 ): Promise<Run> {
   const t0 = performance.now();
   const child = new Deno.Command("sh", {
@@ -45,6 +55,7 @@ async function run(
     stdout: "piped",
     stderr: "piped",
     ...(options.cwd ? { cwd: options.cwd } : {}),
+    ...(options.timeoutMs ? { signal: AbortSignal.timeout(options.timeoutMs) } : {}),
   }).spawn();
   if (options.stdin !== undefined) {
     const w = child.stdin.getWriter();
@@ -58,6 +69,7 @@ async function run(
   const out = await child.output();
   return {
     code: out.code,
+    signal: out.signal,
     stdout: new TextDecoder().decode(out.stdout),
     stderr: new TextDecoder().decode(out.stderr),
     ms: performance.now() - t0,
@@ -871,32 +883,20 @@ Deno.test({
       ) {
         // Reading the pipe waits for a writer forever and holds up the whole process: no
         // deadline of its own could end it, so the harness's agent waited with it.
-        const child = new Deno.Command("sh", {
-          args: ["-c", 'exec "$@"', "sh", ...selfArgv("hook"), "hook", "--harness", "claude-code"],
-          env: {
-            HEIMDALL_HOME: home,
-            HEIMDALL_HOOK_SERVER: "0",
-            DENO_NO_UPDATE_CHECK: "1",
-            NO_COLOR: "1",
-          },
+        const out = await run([...selfArgv("hook"), "hook", "--harness", "claude-code"], home, {
+          stdin: JSON.stringify({
+            session_id: session,
+            cwd: repo,
+            hook_event_name: event,
+            tool_name: "Write",
+            tool_input: edit,
+            ...extra,
+          }),
+          env: { HEIMDALL_HOOK_SERVER: "0" },
           cwd: repo,
-          stdin: "piped",
-          stdout: "piped",
-          stderr: "piped",
-          signal: AbortSignal.timeout(30_000),
-        }).spawn();
-        const w = child.stdin.getWriter();
-        await w.write(new TextEncoder().encode(JSON.stringify({
-          session_id: session,
-          cwd: repo,
-          hook_event_name: event,
-          tool_name: "Write",
-          tool_input: edit,
-          ...extra,
-        })));
-        await w.close();
-        const out = await child.output();
-        assert.equal(out.code, 0, `${event}: ${new TextDecoder().decode(out.stderr)}`);
+          timeoutMs: 30_000,
+        });
+        assert.equal(out.code, 0, `${event}: ${out.stderr}`);
         assert.equal(out.signal, null, `${event} was killed after 30 s`);
       }
       const state = readSession(sessionFile(join(home, "sessions"), "claude-code", "after"));
@@ -922,32 +922,20 @@ Deno.test({
       const pipe = join(base, "transcript.jsonl");
       assert.ok(new Deno.Command("mkfifo", { args: [pipe] }).outputSync().success);
       // Opening a pipe for reading waits for a writer, synchronously: no deadline ends it.
-      const child = new Deno.Command("sh", {
-        args: ["-c", 'exec "$@"', "sh", ...selfArgv("hook"), "hook", "--harness", "claude-code"],
-        env: {
-          HEIMDALL_HOME: home,
-          HEIMDALL_HOOK_SERVER: "0",
-          DENO_NO_UPDATE_CHECK: "1",
-          NO_COLOR: "1",
-        },
+      const out = await run([...selfArgv("hook"), "hook", "--harness", "claude-code"], home, {
+        stdin: JSON.stringify({
+          session_id: "piped",
+          transcript_path: pipe,
+          cwd: repo,
+          hook_event_name: "Stop",
+          stop_hook_active: false,
+        }),
+        env: { HEIMDALL_HOOK_SERVER: "0" },
         cwd: repo,
-        stdin: "piped",
-        stdout: "piped",
-        stderr: "piped",
-        signal: AbortSignal.timeout(30_000),
-      }).spawn();
-      const w = child.stdin.getWriter();
-      await w.write(new TextEncoder().encode(JSON.stringify({
-        session_id: "piped",
-        transcript_path: pipe,
-        cwd: repo,
-        hook_event_name: "Stop",
-        stop_hook_active: false,
-      })));
-      await w.close();
-      const out = await child.output();
+        timeoutMs: 30_000,
+      });
       assert.equal(out.signal, null, "the stop hook was killed after 30 s");
-      assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+      assert.equal(out.code, 0, out.stderr);
     } finally {
       removeTree(base);
     }
