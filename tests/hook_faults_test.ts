@@ -85,6 +85,13 @@ const hook = (home: string, stdin: string | Uint8Array, env: Record<string, stri
     env: { HEIMDALL_HOOK_DEBUG: "1", ...env },
   });
 
+/** The harness fixture's shop copied to `repo` and indexed into `home`. */
+async function indexShop(home: string, repo: string): Promise<void> {
+  copyTree(new URL("./fixtures/harness/repo", import.meta.url).pathname, repo);
+  const indexed = await heimdall(home, ["index", repo]);
+  assert.equal(indexed.code, 0, indexed.stderr);
+}
+
 /** `ps -o FIELD= -p PID` (/proc needs every permission under Deno), or null when there is no such process. */
 function ps(pid: number, field: string): string | null {
   const out = new Deno.Command("ps", {
@@ -713,9 +720,7 @@ Deno.test({
     const home = join(base, "home");
     const repo = join(base, "shop");
     try {
-      copyTree(new URL("./fixtures/harness/repo", import.meta.url).pathname, repo);
-      const indexed = await heimdall(home, ["index", repo]);
-      assert.equal(indexed.code, 0, indexed.stderr);
+      await indexShop(home, repo);
       const request = (): HookRequest => ({
         harness: "claude-code",
         budget: null,
@@ -751,8 +756,7 @@ Deno.test({
     const home = join(base, "home");
     const repo = join(base, "shop");
     try {
-      copyTree(new URL("./fixtures/harness/repo", import.meta.url).pathname, repo);
-      assert.equal((await heimdall(home, ["index", repo])).code, 0);
+      await indexShop(home, repo);
       const billing = join(repo, "pkg", "billing.py");
       const env = { HEIMDALL_HOOK_SERVER: "0" };
       const holder = await holdJournal(join(home, "journal.db"));
@@ -829,8 +833,7 @@ Deno.test({
     const repo = join(base, "shop");
     const pids = new Set<number | null>();
     try {
-      copyTree(new URL("./fixtures/harness/repo", import.meta.url).pathname, repo);
-      assert.equal((await heimdall(home, ["index", repo])).code, 0);
+      await indexShop(home, repo);
       const server = await warmServer(home, repo);
       pids.add(server);
       // Generous for a loaded machine; searching with the whole paste took seconds.
@@ -870,8 +873,7 @@ Deno.test({
     const home = join(base, "home");
     const repo = join(base, "shop");
     try {
-      copyTree(new URL("./fixtures/harness/repo", import.meta.url).pathname, repo);
-      assert.equal((await heimdall(home, ["index", repo])).code, 0);
+      await indexShop(home, repo);
       const pipe = join(repo, "pkg", "events.py");
       assert.ok(new Deno.Command("mkfifo", { args: [pipe] }).outputSync().success);
       const edit = { file_path: pipe, content: "EVENTS = []\n" };
@@ -917,8 +919,7 @@ Deno.test({
     const home = join(base, "home");
     const repo = join(base, "shop");
     try {
-      copyTree(new URL("./fixtures/harness/repo", import.meta.url).pathname, repo);
-      assert.equal((await heimdall(home, ["index", repo])).code, 0);
+      await indexShop(home, repo);
       const pipe = join(base, "transcript.jsonl");
       assert.ok(new Deno.Command("mkfifo", { args: [pipe] }).outputSync().success);
       // Opening a pipe for reading waits for a writer, synchronously: no deadline ends it.
