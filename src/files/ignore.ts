@@ -1,13 +1,14 @@
 /**
  * Gitignore semantics for the walk and for single hinted paths: patterns are
  * compiled once, rule sets stack in git's precedence order (defaults, global
- * ignore, then each directory's `.gitignore` and `.ignore`, deeper wins, last
- * matching rule wins; inside a nested repository, no `.gitignore` from
- * around it), and an excluded directory can never be re-included from
+ * ignore, the repository's `.git/info/exclude`, then each directory's
+ * `.gitignore` and `.ignore`, deeper wins, last matching rule wins; inside a
+ * nested repository, no `.gitignore` or exclude from around it), and an excluded directory can never be re-included from
  * inside. Pure except {@link loadIgnoreStack} and {@link classifyPath}, which
  * read ignore files through an {@link IgnoreCache}.
  */
 import { wildcardMatch } from "./wildcard.ts";
+import { resolve } from "./path.ts";
 import { readTextOrNull } from "./read_text.ts";
 
 /** Directory names skipped by default (VCS, dependencies, build output, caches). */
@@ -81,9 +82,10 @@ export class IgnoreRules {
     return this.#compiled;
   }
 
-  /** True for a `.gitignore`'s rules, which git reads only inside their own repository. */
+  /** True for a `.gitignore`'s or `info/exclude`'s rules, which git reads only inside their own repository. */
   get fromGit(): boolean {
-    return this.source === ".gitignore" || this.source.endsWith("/.gitignore");
+    return this.source === ".gitignore" || this.source.endsWith("/.gitignore") ||
+      this.source.endsWith("info/exclude");
   }
 
   /**
@@ -273,9 +275,11 @@ export class IgnoreCache {
     for (let dir = parentOf(root); dir !== undefined; dir = parentOf(dir)) {
       dirs.unshift(dir);
       if (statOf(`${dir}/.git`, true) !== undefined) {
-        return dirs.flatMap((d) =>
-          this.#rulesOf(d, "", root.slice(d.length + (d === "/" ? 0 : 1)) + "/")
-        );
+        const outer = (d: string) => root.slice(d.length + (d === "/" ? 0 : 1)) + "/";
+        return [
+          ...this.excludeOf(dir, "", "", outer(dir)),
+          ...dirs.flatMap((d) => this.#rulesOf(d, "", outer(d))),
+        ];
       }
     }
     return [];
@@ -284,6 +288,18 @@ export class IgnoreCache {
   /** The rules of `.gitignore` then `.ignore` in `root/relDir`; unreadable files count as empty. */
   rulesIn(root: string, relDir: string): IgnoreRules[] {
     return this.#rulesOf(relDir === "" ? root : `${root}/${relDir}`, relDir, "");
+  }
+
+  /**
+   * The rules of the `info/exclude` of the repository whose top is folder
+   * `top` (see {@link gitExcludePath}), read as rules of `relDir` (or of
+   * `outer` above the root); none when it has none. `root` names it in
+   * reasons: relative when it lies inside the root, else by its path.
+   */
+  excludeOf(top: string, relDir: string, root: string, outer = ""): IgnoreRules[] {
+    const path = gitExcludePath(top);
+    const rules = path && this.#fileRules(path, relDir, excludeSource(path, root), outer);
+    return rules ? [rules] : [];
   }
 
   /** Whether folder `root/relDir` holds a `.git` (folder or file): a repository's top. */
@@ -309,32 +325,73 @@ export class IgnoreCache {
 
   /** The rules of the ignore files in folder `abs` (`relDir` from the root, or `outer` above it). */
   #rulesOf(abs: string, relDir: string, outer: string): IgnoreRules[] {
-    const now = Date.now();
     const names = this.#listing(abs);
     if (names === undefined) return [];
     const out: IgnoreRules[] = [];
     for (const name of names.names) {
-      const path = `${abs}/${name}`;
-      const st = statOf(path, true);
-      if (!st?.isFile) continue;
-      const mtimeMs = st.mtime?.getTime() ?? 0;
-      // A folder above a root is read for each root below it, each with its own prefix.
-      const key = outer === "" ? path : `${path}\0${outer}`;
-      let entry = this.#files.get(key);
-      if (!entry || entry.mtimeMs !== mtimeMs || entry.size !== st.size) {
-        const source = outer !== "" ? path : relDir === "" ? name : `${relDir}/${name}`;
-        entry = {
-          mtimeMs,
-          size: st.size,
-          rules: IgnoreRules.parse(readTextOrNull(path) ?? "", relDir, source, outer),
-        };
-        this.#parses++;
-        if (now - mtimeMs > RACY_MS) put(this.#files, key, entry, this.maxEntries);
-      }
-      out.push(entry.rules);
+      const source = outer !== "" ? `${abs}/${name}` : relDir === "" ? name : `${relDir}/${name}`;
+      const rules = this.#fileRules(`${abs}/${name}`, relDir, source, outer);
+      if (rules) out.push(rules);
     }
     return out;
   }
+
+  /** The parsed rules of the ignore file at `path`, cached by mtime and size; undefined unless a regular file. */
+  #fileRules(path: string, relDir: string, source: string, outer: string): IgnoreRules | undefined {
+    const st = statOf(path, true);
+    if (!st?.isFile) return undefined;
+    const mtimeMs = st.mtime?.getTime() ?? 0;
+    // A folder above a root is read for each root below it, each with its own prefix.
+    const key = `${path}\0${relDir}\0${outer}`;
+    let entry = this.#files.get(key);
+    if (!entry || entry.mtimeMs !== mtimeMs || entry.size !== st.size) {
+      entry = {
+        mtimeMs,
+        size: st.size,
+        rules: IgnoreRules.parse(readTextOrNull(path) ?? "", relDir, source, outer),
+      };
+      this.#parses++;
+      if (Date.now() - mtimeMs > RACY_MS) put(this.#files, key, entry, this.maxEntries);
+    }
+    return entry.rules;
+  }
+}
+
+/**
+ * Where git keeps the exclude file of the repository whose top is folder
+ * `top`: `.git/info/exclude`, or, when `.git` is a file naming the
+ * repository's folder (a submodule's, a worktree's), that folder's
+ * `info/exclude`, for a worktree its common folder's (as git reads it).
+ * Undefined when `top` holds no `.git` or its `.git` file names nothing.
+ * Cost: one lstat, and for a `.git` file two small reads.
+ */
+export function gitExcludePath(top: string): string | undefined {
+  const dotGit = `${top}/.git`;
+  const st = statOf(dotGit, true);
+  if (st?.isDirectory) return `${dotGit}/info/exclude`;
+  if (!st?.isFile || st.size > 4096) return undefined;
+  const named = /^gitdir:\s*(.+?)\s*$/m.exec(readTextOrNull(dotGit) ?? "")?.[1];
+  if (named === undefined) return undefined;
+  const gitDir = resolve(top, named);
+  const commonFile = `${gitDir}/commondir`;
+  const common = statOf(commonFile, true)?.isFile ? readTextOrNull(commonFile)?.trim() : undefined;
+  return resolve(gitDir, common || ".", "info/exclude");
+}
+
+/**
+ * The rules of the `info/exclude` of the repository whose top is the
+ * root's folder `relDir` (`root` itself when ""), uncached, for a walk that
+ * lists the folder once; undefined when it has none.
+ */
+export function readGitExclude(root: string, relDir: string): IgnoreRules | undefined {
+  const path = gitExcludePath(relDir === "" ? root : `${root}/${relDir}`);
+  if (path === undefined || !statOf(path, true)?.isFile) return undefined;
+  return IgnoreRules.parse(readTextOrNull(path) ?? "", relDir, excludeSource(path, root));
+}
+
+/** How reasons name an exclude file: from the root when it lies inside it, else by its path. */
+function excludeSource(path: string, root: string): string {
+  return root !== "" && path.startsWith(root + "/") ? path.slice(root.length + 1) : path;
 }
 
 /**
@@ -353,6 +410,7 @@ export function loadIgnoreStack(
 ): { stack: IgnoreStack; ignored?: { rel: string; rule: IgnoreRule } } {
   let stack = cache.base(globalIgnore, opts.defaults !== false);
   for (const rules of cache.rulesAbove(root)) stack = stack.with(rules);
+  for (const rules of cache.excludeOf(root, "", root)) stack = stack.with(rules);
   for (const rules of cache.rulesIn(root, "")) stack = stack.with(rules);
   if (relDir === "") return { stack };
   let cur = "";
@@ -360,7 +418,10 @@ export function loadIgnoreStack(
     cur = cur === "" ? part : `${cur}/${part}`;
     const rule = stack.match(cur, true);
     if (rule && !rule.negated) return { stack, ignored: { rel: cur, rule } };
-    if (cache.isRepository(root, cur)) stack = stack.nestedRepository();
+    if (cache.isRepository(root, cur)) {
+      stack = stack.nestedRepository();
+      for (const rules of cache.excludeOf(`${root}/${cur}`, cur, root)) stack = stack.with(rules);
+    }
     for (const rules of cache.rulesIn(root, cur)) stack = stack.with(rules);
   }
   return { stack };

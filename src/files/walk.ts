@@ -6,7 +6,13 @@
 import { resolve } from "./path.ts";
 import { errorText } from "../errors/mod.ts";
 import { exists } from "./exists.ts";
-import { IGNORE_FILE_NAMES, IgnoreRules, type IgnoreStack, loadIgnoreStack } from "./ignore.ts";
+import {
+  IGNORE_FILE_NAMES,
+  IgnoreRules,
+  type IgnoreStack,
+  loadIgnoreStack,
+  readGitExclude,
+} from "./ignore.ts";
 import { isSecretName } from "./secrets.ts";
 
 /** Why the walk passed over a path; the reconciler records it instead of indexing. */
@@ -191,7 +197,11 @@ function openDir(
   let stack = parent;
   if (readIgnores) {
     // A nested repository (a submodule) is read by git with its own ignore files alone.
-    if (entries.some((e) => e.name === ".git")) stack = stack.nestedRepository();
+    if (entries.some((e) => e.name === ".git")) {
+      stack = stack.nestedRepository();
+      const exclude = readGitExclude(root, rel);
+      if (exclude) stack = stack.with(exclude);
+    }
     for (const e of entries) {
       if (!e.isFile || !IGNORE_FILE_NAMES.includes(e.name)) continue;
       let text = "";

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
 import { NOT_UTF8, type WalkEvent, type WalkOptions, walkRoot } from "./walk.ts";
+import { classifyPath, IgnoreCache } from "./ignore.ts";
 
 /** Creates `files` (root-relative) under a fresh temp folder, runs `fn`, then removes it. */
 function withTree(files: Record<string, string>, fn: (root: string) => void): void {
@@ -360,6 +361,108 @@ Deno.test("walkRoot() reads a submodule with its own .gitignore files alone, as 
     // The top's own files keep the top's rules.
     Deno.writeTextFileSync(`${app}/x.gen.py`, "");
     assert.ok(lines({ root: app }).includes("skip ignored x.gen.py (.gitignore:1 *.gen.py)"));
+  } finally {
+    Deno.removeSync(top, { recursive: true });
+  }
+});
+
+Deno.test("walkRoot() and classifyPath() honour git's info/exclude, below every .gitignore, per repository", () => {
+  const top = Deno.makeTempDirSync({ prefix: "heimdall_walk_" });
+  const git = (cwd: string, ...args: string[]) => {
+    const out = new Deno.Command("git", {
+      args: [
+        "-c",
+        "protocol.file.allow=always",
+        "-c",
+        "user.name=a",
+        "-c",
+        "user.email=a@b",
+        ...args,
+      ],
+      cwd,
+      env: { GIT_CONFIG_NOSYSTEM: "1", HOME: top, XDG_CONFIG_HOME: top },
+      stdout: "piped",
+      stderr: "piped",
+    }).outputSync();
+    assert.ok(out.success, new TextDecoder().decode(out.stderr));
+    return new TextDecoder().decode(out.stdout);
+  };
+  const write = (path: string, text = "") => {
+    Deno.mkdirSync(dirname(path), { recursive: true });
+    Deno.writeTextFileSync(path, text);
+  };
+  try {
+    const lib = `${top}/lib`;
+    write(`${lib}/keep.py`, "def keep(): pass\n");
+    git(lib, "init", "-q");
+    git(lib, "add", "-A");
+    git(lib, "commit", "-qm", "lib");
+    const app = `${top}/app`;
+    write(`${app}/main.py`, "def main(): pass\n");
+    write(`${app}/.gitignore`, "!keep.local\n");
+    git(app, "init", "-q");
+    git(app, "submodule", "add", "-q", lib, "deps/lib");
+    write(`${app}/.git/info/exclude`, "# mine\n*.local\n");
+    write(`${app}/.git/modules/deps/lib/info/exclude`, "scratch.py\n");
+    for (const rel of ["notes.local", "keep.local", "pkg/todo.local", "deps/lib/scratch.py"]) {
+      write(`${app}/${rel}`);
+    }
+    write(`${app}/deps/lib/lib.local`);
+    // git's own answer for every file made above: the oracle of this test.
+    const untracked = git(app, "status", "--porcelain", "--untracked-files=all", "--ignored");
+    assert.match(untracked, /^!! notes\.local$/m);
+    assert.match(untracked, /^!! pkg\/todo\.local$/m);
+    assert.match(untracked, /^\?\? keep\.local$/m);
+    assert.match(git(`${app}/deps/lib`, "status", "--porcelain", "--ignored"), /^!! scratch\.py$/m);
+    assert.match(
+      git(`${app}/deps/lib`, "status", "--porcelain", "--ignored"),
+      /^\?\? lib\.local$/m,
+    );
+
+    const walked = lines({ root: app }).filter((l) =>
+      !/^(file|skip \w+) (deps\/lib\/)?\.git/.test(l)
+    );
+    assert.deepEqual(walked, [
+      "file deps/lib/keep.py",
+      "file deps/lib/lib.local",
+      "skip ignored deps/lib/scratch.py (.git/modules/deps/lib/info/exclude:1 scratch.py)",
+      "file keep.local",
+      "file main.py",
+      "skip ignored notes.local (.git/info/exclude:2 *.local)",
+      "skip ignored pkg/todo.local (.git/info/exclude:2 *.local)",
+    ]);
+    assert.deepEqual(lines({ root: app, under: "deps/lib/scratch.py" }), [
+      "skip ignored deps/lib/scratch.py (.git/modules/deps/lib/info/exclude:1 scratch.py)",
+    ]);
+    const cache = new IgnoreCache();
+    assert.deepEqual(classifyPath(app, "pkg/todo.local", false, "", cache), {
+      ignored: true,
+      reason: ".git/info/exclude:2 *.local",
+    });
+    assert.deepEqual(classifyPath(app, "keep.local", false, "", cache), {
+      ignored: false,
+      reason: ".gitignore:1 !keep.local",
+    });
+    assert.equal(classifyPath(app, "deps/lib/lib.local", false, "", cache).ignored, false);
+    assert.equal(classifyPath(app, "deps/lib/scratch.py", false, "", cache).ignored, true);
+    // A root inside the repository (a package of a monorepo) takes its top's exclude too.
+    assert.deepEqual(classifyPath(`${app}/pkg`, "todo.local", false, "", new IgnoreCache()), {
+      ignored: true,
+      reason: `${app}/.git/info/exclude:2 *.local`,
+    });
+    assert.deepEqual(lines({ root: `${app}/pkg` }), [
+      `skip ignored todo.local (${app}/.git/info/exclude:2 *.local)`,
+    ]);
+    // A worktree's .git file names a folder whose common folder holds the exclude.
+    git(app, "commit", "-qm", "app");
+    git(app, "worktree", "add", "-q", `${top}/wt`);
+    write(`${top}/wt/scratch.local`);
+    assert.match(git(`${top}/wt`, "status", "--porcelain", "--ignored"), /^!! scratch\.local$/m);
+    assert.ok(
+      lines({ root: `${top}/wt` }).includes(
+        `skip ignored scratch.local (${app}/.git/info/exclude:2 *.local)`,
+      ),
+    );
   } finally {
     Deno.removeSync(top, { recursive: true });
   }
