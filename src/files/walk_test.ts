@@ -27,6 +27,28 @@ function show(e: WalkEvent): string {
   return `skip ${e.reason} ${e.rel}` + (e.detail === undefined ? "" : ` (${e.detail})`);
 }
 
+/**
+ * Runs git in a folder as a user whose home is `home` (no system or user
+ * config but a name, an email and local submodules); fails the test when
+ * git fails, else its output.
+ */
+function gitIn(home: string): (cwd: string, ...args: string[]) => string {
+  return (cwd, ...args) => {
+    const out = new Deno.Command("git", {
+      args: [
+        ...["-c", "protocol.file.allow=always", "-c", "user.name=a", "-c", "user.email=a@b"],
+        ...args,
+      ],
+      cwd,
+      env: { GIT_CONFIG_NOSYSTEM: "1", HOME: home, XDG_CONFIG_HOME: home },
+      stdout: "piped",
+      stderr: "piped",
+    }).outputSync();
+    assert.ok(out.success, new TextDecoder().decode(out.stderr));
+    return new TextDecoder().decode(out.stdout);
+  };
+}
+
 Deno.test("walkRoot() skips an ignored folder with one event and never enters it", () => {
   const files: Record<string, string> = { ".gitignore": "gen/\n*.log\n", "src/a.ts": "a" };
   for (let i = 0; i < 50; i++) files[`node_modules/pkg${i}/index.js`] = "";
@@ -308,17 +330,7 @@ Deno.test("walkRoot() skips the .git file of a submodule or a worktree, as the .
 
 Deno.test("walkRoot() reads a submodule with its own .gitignore files alone, as git does", () => {
   const top = Deno.makeTempDirSync({ prefix: "heimdall_walk_" });
-  const git = (cwd: string, ...args: string[]) => {
-    const out = new Deno.Command("git", {
-      args: ["-c", "protocol.file.allow=always", ...args],
-      cwd,
-      env: { GIT_CONFIG_NOSYSTEM: "1", HOME: top, XDG_CONFIG_HOME: top },
-      stdout: "piped",
-      stderr: "piped",
-    }).outputSync();
-    assert.ok(out.success, new TextDecoder().decode(out.stderr));
-    return new TextDecoder().decode(out.stdout);
-  };
+  const git = gitIn(top);
   try {
     const lib = `${top}/lib`;
     Deno.mkdirSync(lib);
@@ -327,7 +339,7 @@ Deno.test("walkRoot() reads a submodule with its own .gitignore files alone, as 
     Deno.writeTextFileSync(`${lib}/.gitignore`, "*.tmp\n");
     git(lib, "init", "-q");
     git(lib, "add", "-A");
-    git(lib, "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "lib");
+    git(lib, "commit", "-qm", "lib");
     const app = `${top}/app`;
     Deno.mkdirSync(app);
     Deno.writeTextFileSync(`${app}/.gitignore`, "*.gen.py\n");
@@ -368,25 +380,7 @@ Deno.test("walkRoot() reads a submodule with its own .gitignore files alone, as 
 
 Deno.test("walkRoot() and classifyPath() honour git's info/exclude, below every .gitignore, per repository", () => {
   const top = Deno.makeTempDirSync({ prefix: "heimdall_walk_" });
-  const git = (cwd: string, ...args: string[]) => {
-    const out = new Deno.Command("git", {
-      args: [
-        "-c",
-        "protocol.file.allow=always",
-        "-c",
-        "user.name=a",
-        "-c",
-        "user.email=a@b",
-        ...args,
-      ],
-      cwd,
-      env: { GIT_CONFIG_NOSYSTEM: "1", HOME: top, XDG_CONFIG_HOME: top },
-      stdout: "piped",
-      stderr: "piped",
-    }).outputSync();
-    assert.ok(out.success, new TextDecoder().decode(out.stderr));
-    return new TextDecoder().decode(out.stdout);
-  };
+  const git = gitIn(top);
   const write = (path: string, text = "") => {
     Deno.mkdirSync(dirname(path), { recursive: true });
     Deno.writeTextFileSync(path, text);
