@@ -435,3 +435,37 @@ Deno.test("service install's launchctl remedy for a user home with a space works
     removeTree(root);
   }
 });
+
+Deno.test("service status of a daemon that crashed at start shows why, from the service's output", async () => {
+  const root = tempDir();
+  try {
+    const home = join(root, "home", ".heimdall");
+    // The user's systemd, as it answers for a unit whose daemon exited with a failure.
+    const bin = join(root, "manager-bin");
+    Deno.mkdirSync(bin);
+    Deno.writeTextFileSync(
+      join(bin, "systemctl"),
+      '#!/bin/sh\ncase "$*" in *is-active*) echo failed; exit 3 ;; esac\nexit 0\n',
+      { mode: 0o755 },
+    );
+    const env = isolatedEnv(root, { PATH: `${bin}:${Deno.env.get("PATH")}` });
+    const installed = await cli(home, ["service", "install", "--platform", "linux"], { env });
+    assert.equal(installed.code, 0, installed.stderr);
+    // The daemon the service starts meets a damaged journal and exits 3; its stderr is
+    // appended to service.log (StandardError=append:), and daemon.log never gets a line.
+    Deno.writeTextFileSync(join(home, "journal.db"), "not a database\n".repeat(400));
+    const crashed = await cli(home, ["daemon"], { env });
+    assert.equal(crashed.code, 3, crashed.stderr);
+    Deno.writeTextFileSync(join(home, "logs", "service.log"), crashed.stdout + crashed.stderr, {
+      append: true,
+    });
+    const status = await cli(home, ["service", "status", "--platform", "linux"], { env });
+    assert.equal(status.code, 1, status.stdout + status.stderr);
+    assert.match(status.stdout, /^State: failed \(systemctl --user\)$/m);
+    const why = crashed.stderr.trim().split("\n").at(-1)!;
+    assert.match(why, /damaged/);
+    assert.ok(status.stdout.includes(`  ${why}`), status.stdout);
+  } finally {
+    removeTree(root);
+  }
+});

@@ -24,7 +24,8 @@ export const HELP =
   (~/.config/systemd/user/heimdall.service), a launchd agent on macOS
   (~/Library/LaunchAgents/dev.heimdall.daemon.plist). Its output goes to
   $HEIMDALL_HOME/logs/service.log, the daemon's own log to
-  $HEIMDALL_HOME/logs/daemon.log; \`status\` shows where, and the last lines.
+  $HEIMDALL_HOME/logs/daemon.log; \`status\` shows where, and the last lines
+  of both (a daemon that fails at start says why in the service output).
   install: exit 0 when enabled and started; 3 when the file is written but
   the service manager cannot be reached (no user systemd in a container):
   the message says what to run. uninstall: stops it, removes the file, exit 0.
@@ -243,9 +244,17 @@ async function status(
       }`,
   );
   ctx.out(`Logs: ${logs.service} (service output), ${logs.daemon} (daemon log)`);
-  const tail = lastLines(logs.daemon, 5);
-  if (tail.length > 0) {
-    ctx.out(["Last lines of the daemon log:", ...tail.map((l) => "  " + l)].join("\n"));
+  // A daemon that fails at start says why on stderr, which the manager appends to
+  // service.log; daemon.log may not have a line of it (or none at all).
+  const tails: [string, string][] = [
+    ["daemon log", logs.daemon],
+    ["service output", logs.service],
+  ];
+  for (const [what, file] of tails) {
+    const tail = lastLines(file, 5);
+    if (tail.length > 0) {
+      ctx.out([`Last lines of the ${what}:`, ...tail.map((l) => "  " + l)].join("\n"));
+    }
   }
   if (!installed) return EXIT.none;
   if (state.state === undefined) return EXIT.env;
