@@ -49,6 +49,12 @@ while [ $# -gt 0 ]; do
   esac
 done
 version=${version#v}
+# A relative prefix means the folder this runs in; the PATH line printed below must
+# name it absolutely, or it finds heimdall from that folder only.
+case $prefix in
+/*) ;;
+*) prefix=$(pwd)/$prefix ;;
+esac
 
 if [ -z "$target" ]; then
   os=$(uname -s)

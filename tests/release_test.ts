@@ -442,6 +442,36 @@ Deno.test("install.sh names a prefix it cannot create and the option that fixes 
   }
 });
 
+Deno.test("install.sh --prefix relative to the folder it runs in installs there and prints an absolute PATH line", async () => {
+  const root = tempDir();
+  const release = join(root, "release");
+  await makeRelease(release);
+  const server = serveFolder(release);
+  try {
+    const work = join(root, "work");
+    Deno.mkdirSync(work);
+    const r = await run("sh", [
+      join(ROOT, "install.sh"),
+      "--prefix",
+      "tools",
+      "--base-url",
+      server.url,
+    ], {
+      cwd: work,
+      env: { DENO_NO_UPDATE_CHECK: "1", DENO_DIR, HOME: join(root, "home"), PATH: "/usr/bin:/bin" },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const bin = join(work, "tools", "bin");
+    assert.deepEqual(listDir(bin), ["heimdall"]);
+    assert.ok(r.stderr.includes(`Installed ${bin}/heimdall (`), r.stderr);
+    // "rel/bin" in a PATH line finds heimdall only from the folder the installer ran in.
+    assert.ok(r.stderr.includes(`export PATH="${bin}:$PATH"`), r.stderr);
+  } finally {
+    await server.close();
+    removeTree(root);
+  }
+});
+
 // ------------------------------------------------------------------ Homebrew
 
 async function formulaFor(dir: string, targets = Object.keys(TARGETS)): Promise<string> {
