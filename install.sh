@@ -35,7 +35,11 @@ while [ $# -gt 0 ]; do
     [ $# -ge 2 ] || usage "$1 needs a value"
     case $1 in
     --version) version=$2 ;;
-    --prefix) prefix=$2 ;;
+    --prefix)
+      # Empty, "$prefix/bin" would be /bin.
+      [ -n "$2" ] || usage "--prefix needs a folder, not an empty value"
+      prefix=$2
+      ;;
     --base-url) base_url=$2 ;;
     --target) target=$2 ;;
     esac

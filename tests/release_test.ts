@@ -472,6 +472,30 @@ Deno.test("install.sh --prefix relative to the folder it runs in installs there 
   }
 });
 
+Deno.test("install.sh --prefix with an empty value is a usage error, not an install into /bin", async () => {
+  const root = tempDir();
+  try {
+    const work = join(root, "work");
+    Deno.mkdirSync(work);
+    // Nothing is served: a usage error is found before any download.
+    const r = await run("sh", [
+      join(ROOT, "install.sh"),
+      "--prefix",
+      "",
+      "--base-url",
+      "http://127.0.0.1:9",
+    ], {
+      cwd: work,
+      env: { HOME: join(root, "home"), PATH: "/usr/bin:/bin" },
+    });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /--prefix needs a folder/);
+    assert.deepEqual(listDir(work), []);
+  } finally {
+    removeTree(root);
+  }
+});
+
 // ------------------------------------------------------------------ Homebrew
 
 async function formulaFor(dir: string, targets = Object.keys(TARGETS)): Promise<string> {
