@@ -144,8 +144,24 @@ if installed=$("$bin/heimdall" --version 2>&1); then
 else
   say "warning: $bin/heimdall --version failed: $installed"
 fi
+# What `heimdall` runs in a new shell: this one, or another (an older install) found first.
+found=$(command -v heimdall 2>/dev/null || true)
+case $found in
+/*)
+  if [ "$found" = "$bin/heimdall" ] || [ "$found" -ef "$bin/heimdall" ]; then
+    found=
+  fi
+  ;;
+*) found= ;;
+esac
 case ":${PATH:-}:" in
-*":$bin:"*) ;;
+*":$bin:"*)
+  if [ -n "$found" ]; then
+    other=$("$found" --version 2>&1 | head -n 1 || true)
+    say ""
+    say "warning: \`heimdall\` still runs $found (${other:-no version}), which comes before $bin on your PATH; remove it, or put $bin first in PATH"
+  fi
+  ;;
 *)
   say ""
   say "$bin is not on your PATH. Add it, then open a new shell:"

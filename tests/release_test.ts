@@ -496,6 +496,41 @@ Deno.test("install.sh --prefix with an empty value is a usage error, not an inst
   }
 });
 
+Deno.test("install.sh says when an older heimdall earlier on PATH still answers to heimdall", async () => {
+  const root = tempDir();
+  const release = join(root, "release");
+  await makeRelease(release);
+  const server = serveFolder(release);
+  try {
+    const old = join(root, "old bin");
+    Deno.mkdirSync(old);
+    Deno.writeTextFileSync(join(old, "heimdall"), "#!/bin/sh\necho 'heimdall 0.0.1 (old)'\n", {
+      mode: 0o755,
+    });
+    const prefix = join(root, "p");
+    const bin = join(prefix, "bin");
+    const r = await installSh(["--prefix", prefix, "--base-url", server.url], {
+      HOME: join(root, "home"),
+      PATH: `${old}:${bin}:/usr/bin:/bin`,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(listDir(bin), ["heimdall"]);
+    // Said nothing, and \`heimdall --version\` in the next shell still said 0.0.1.
+    assert.ok(r.stderr.includes(`${join(old, "heimdall")} (heimdall 0.0.1 (old))`), r.stderr);
+    assert.ok(r.stderr.includes(`comes before ${bin} on your PATH`), r.stderr);
+    const alone = await installSh(["--prefix", prefix, "--base-url", server.url], {
+      HOME: join(root, "home"),
+      PATH: `${bin}:${old}:/usr/bin:/bin`,
+    });
+    assert.equal(alone.code, 0, alone.stderr);
+    assert.ok(!alone.stderr.includes("comes before"), alone.stderr);
+    assert.ok(!alone.stderr.includes("not on your PATH"), alone.stderr);
+  } finally {
+    await server.close();
+    removeTree(root);
+  }
+});
+
 // ------------------------------------------------------------------ Homebrew
 
 async function formulaFor(dir: string, targets = Object.keys(TARGETS)): Promise<string> {
