@@ -10,11 +10,14 @@ import { buildUiFixture, type UiFixture } from "./ui_fixture.ts";
 import {
   cli,
   copyDir,
+  denoDir,
   hasCommand,
   MAIN,
   openFilesOf,
+  PERMS,
   removeTree,
   tempDir,
+  unprivileged,
   withoutTool,
   writeTree,
 } from "./helpers.ts";
@@ -253,6 +256,66 @@ Deno.test("heimdall ui refuses a --port or --author it cannot use before serving
   const r = await cli(home, ["ui", "--no-open", "--author=  "]);
   assertEquals(r.code, 2, r.stdout + r.stderr);
   assertStringIncludes(r.stderr, 'Empty --author "  "');
+});
+
+const PREFIX = unprivileged();
+
+/** The lowest port any user may listen on (Linux's sysctl; 1024 where there is none). */
+function firstUnprivilegedPort(): number {
+  try {
+    const out = new Deno.Command("cat", {
+      args: ["/proc/sys/net/ipv4/ip_unprivileged_port_start"],
+      stderr: "null",
+    }).outputSync();
+    return out.success ? Number(new TextDecoder().decode(out.stdout).trim()) : 1024;
+  } catch {
+    return 1024;
+  }
+}
+
+Deno.test({
+  name:
+    "heimdall ui on a port only root may listen on says so and names another --port, not a path's permissions",
+  ignore: (PREFIX === undefined || firstUnprivilegedPort() <= 80) &&
+    (console.error("ignored: no user here that port 80 refuses (root without `unshare -U`)"), true),
+  fn: async () => {
+    const base = tempDir("heimdall-ui-port-");
+    Deno.chmodSync(base, 0o777); // the unprivileged user makes its home and repository here
+    const asUser = async (args: string[]) => {
+      const [cmd, ...pre] = [...PREFIX!, Deno.execPath()];
+      const out = await new Deno.Command(cmd!, {
+        // The network as the binary has it: any port (the tests' PERMS grant none).
+        args: [...pre, "run", ...PERMS, "--allow-net", MAIN, ...args],
+        env: {
+          HEIMDALL_HOME: join(base, "home"),
+          DENO_NO_UPDATE_CHECK: "1",
+          NO_COLOR: "1",
+          DENO_DIR: denoDir(),
+        },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const dec = new TextDecoder();
+      return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+    };
+    try {
+      const repo = join(base, "repo");
+      writeTree(repo, { "a.ts": "export function a() {}\n" });
+      Deno.chmodSync(repo, 0o755);
+      Deno.chmodSync(join(repo, "a.ts"), 0o644);
+      const made = await asUser(["index", repo]);
+      assertEquals(made.code, 0, made.stderr);
+      const r = await asUser(["ui", "--no-open", "--port", "80"]);
+      assertEquals(r.code, 3, r.stdout + r.stderr);
+      // It said "Permission denied (os error 13); check the owner and mode of that path".
+      assertStringIncludes(r.stderr, "127.0.0.1:80");
+      assertStringIncludes(r.stderr, "--port");
+      assert.ok(!r.stderr.includes("that path"), r.stderr);
+      assertEquals(r.stderr.trim().split("\n").length, 1, r.stderr);
+    } finally {
+      removeTree(base);
+    }
+  },
 });
 
 Deno.test({

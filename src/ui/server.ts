@@ -5,7 +5,7 @@
  * journal changes.
  */
 import { type Config, type HomePaths, logUsage } from "../config/mod.ts";
-import { HeimdallError } from "../errors/mod.ts";
+import { EnvironmentError, HeimdallError } from "../errors/mod.ts";
 import { configuredTuning, search, type SearchKind, searchUsage } from "../search/mod.ts";
 import { describeFault, Journal, journalFile, listRoots } from "../store/mod.ts";
 import { openTeamStore, SharedMemory, syncTeamMemories } from "../team/mod.ts";
@@ -106,7 +106,8 @@ function journalStamp(path: string): string {
 
 /**
  * Starts the dashboard on 127.0.0.1. Throws JournalError when there is no
- * journal yet (nothing indexed), Deno.errors.AddrInUse when `port` is taken.
+ * journal yet (nothing indexed), Deno.errors.AddrInUse when `port` is taken,
+ * EnvironmentError when this user may not listen on it.
  */
 export function startUi(opts: UiOptions): UiServer {
   const token = opts.token ?? newToken();
@@ -344,19 +345,34 @@ export function startUi(opts: UiOptions): UiServer {
     });
   };
 
-  const server = Deno.serve({
-    hostname: "127.0.0.1",
-    port: opts.port,
-    onListen: () => {},
-  }, async (req) => {
-    running++;
-    try {
-      return await handler(req);
-    } finally {
-      running--;
-      settle();
+  let server: Deno.HttpServer<Deno.NetAddr>;
+  try {
+    server = Deno.serve({
+      hostname: "127.0.0.1",
+      port: opts.port,
+      onListen: () => {},
+    }, async (req) => {
+      running++;
+      try {
+        return await handler(req);
+      } finally {
+        running--;
+        settle();
+      }
+    });
+  } catch (e) {
+    // Nothing is served: stop polling the journal and close it (a caller may try another port).
+    clearInterval(poll);
+    j.close();
+    if (e instanceof Deno.errors.PermissionDenied) {
+      // Said as a path's permissions, and there is no path: a port below 1024 needs root.
+      throw new EnvironmentError(
+        `Cannot listen on 127.0.0.1:${opts.port}: permission denied (a port below 1024 needs root); pass another --port (0: any free one)`,
+        { cause: e },
+      );
     }
-  });
+    throw e;
+  }
   port = server.addr.port;
   // Read the file list before the first page asks for it.
   setTimeout(() => {
