@@ -267,3 +267,16 @@ Deno.test("the installed command of a clone moved away says which clone is gone 
   assert.ok(r.stderr.includes(`run \`deno task install\` in the clone`), r.stderr);
   assert.ok(r.stderr.endsWith(`rm ${shellQuote(bin)}\n`), r.stderr);
 });
+
+Deno.test("selfArgv() names a Homebrew heimdall by its opt link, so the hooks and MCP server init writes survive brew upgrade", () => {
+  // Linuxbrew's Cellar path, as /proc/self/exe gives it; `brew upgrade` deletes that folder.
+  for (const prefix of ["/home/linuxbrew/.linuxbrew", "/opt/homebrew"]) {
+    const cellar = `${prefix}/Cellar/heimdall/0.1.0/bin/heimdall`;
+    for (const entry of ["main", "hook"] as const) {
+      assert.deepEqual(selfArgv(entry, cellar), [`${prefix}/opt/heimdall/bin/heimdall`], entry);
+    }
+  }
+  assert.deepEqual(selfArgv("hook", "/home/a/.local/bin/heimdall"), [
+    "/home/a/.local/bin/heimdall",
+  ]);
+});

@@ -1,6 +1,6 @@
 import { parseFlags } from "./flags.ts";
 import { dirname, isAbsolute, join, resolve } from "../files/mod.ts";
-import { denoRunArgv, runningUnderDeno } from "../harness/install/command.ts";
+import { denoRunArgv, lastingBinaryPath, runningUnderDeno } from "../harness/install/command.ts";
 import {
   disableService,
   enableService,
@@ -51,10 +51,7 @@ const DAEMON_PERMISSIONS = [
  * survives `brew upgrade`; the versioned Cellar path would not.
  */
 export function daemonArgv(execPath = Deno.execPath()): string[] {
-  if (!runningUnderDeno(execPath)) {
-    const brew = /^(.*)\/Cellar\/heimdall\/[^/]+\/bin\/heimdall$/.exec(execPath);
-    return [brew ? `${brew[1]}/opt/heimdall/bin/heimdall` : execPath, "daemon"];
-  }
+  if (!runningUnderDeno(execPath)) return [lastingBinaryPath(execPath), "daemon"];
   return [...denoRunArgv(execPath, DAEMON_PERMISSIONS), "daemon"];
 }
 

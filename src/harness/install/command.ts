@@ -33,9 +33,20 @@ export function runningUnderDeno(execPath = Deno.execPath()): boolean {
  * Either way the command line continues with the subcommand (`hook`, `mcp`).
  */
 export function selfArgv(entry: "main" | "hook" = "main", execPath = Deno.execPath()): string[] {
-  if (!runningUnderDeno(execPath)) return [execPath];
+  if (!runningUnderDeno(execPath)) return [lastingBinaryPath(execPath)];
   const hook = join(HERE, "../../cli/hook_main.ts");
   return denoRunArgv(execPath, RUN_PERMISSIONS, entry === "hook" ? hook : undefined);
+}
+
+/**
+ * The path a command line written to last should name this binary by: a
+ * Homebrew binary's `opt` link (`…/opt/heimdall/bin/heimdall`), which
+ * survives `brew upgrade`; the versioned Cellar path it runs from (what
+ * Linux's /proc/self/exe gives) is deleted by the upgrade. Any other path as is.
+ */
+export function lastingBinaryPath(execPath: string): string {
+  const brew = /^(.*)\/Cellar\/heimdall\/[^/]+\/bin\/heimdall$/.exec(execPath);
+  return brew ? `${brew[1]}/opt/heimdall/bin/heimdall` : execPath;
 }
 
 /**
