@@ -165,6 +165,17 @@ case ":${PATH:-}:" in
 *)
   say ""
   say "$bin is not on your PATH. Add it, then open a new shell:"
-  say "  echo 'export PATH=\"$bin:\$PATH\"' >> ~/.profile    # bash: ~/.bashrc, zsh: ~/.zshrc"
+  # The startup file the user's shell reads: zsh (macOS's default) never reads ~/.profile.
+  case ${SHELL:-} in
+  */fish) say "  fish_add_path $bin" ;;
+  */zsh) say "  echo 'export PATH=\"$bin:\$PATH\"' >> ~/.zshrc" ;;
+  */bash)
+    # macOS's Terminal starts login shells, which read ~/.bash_profile, not ~/.bashrc.
+    rc='~/.bashrc'
+    [ "$(uname -s)" = Darwin ] && rc='~/.bash_profile'
+    say "  echo 'export PATH=\"$bin:\$PATH\"' >> $rc"
+    ;;
+  *) say "  echo 'export PATH=\"$bin:\$PATH\"' >> ~/.profile" ;;
+  esac
   ;;
 esac

@@ -531,6 +531,38 @@ Deno.test("install.sh says when an older heimdall earlier on PATH still answers 
   }
 });
 
+Deno.test("install.sh's PATH line goes to the startup file of the user's shell: zsh's, bash's, fish's own command", async () => {
+  const root = tempDir();
+  const release = join(root, "release");
+  await makeRelease(release);
+  const server = serveFolder(release);
+  try {
+    const home = join(root, "home");
+    const bin = join(home, ".local", "bin");
+    const said = async (shell: string) => {
+      const r = await installSh([], {
+        HOME: home,
+        HEIMDALL_BASE_URL: server.url,
+        PATH: "/usr/bin:/bin",
+        SHELL: shell,
+      });
+      assert.equal(r.code, 0, r.stderr);
+      return r.stderr;
+    };
+    // macOS's default shell reads ~/.zshrc, never ~/.profile: the line printed did nothing there.
+    assert.ok(
+      (await said("/bin/zsh")).includes(`echo 'export PATH="${bin}:$PATH"' >> ~/.zshrc`),
+      await said("/bin/zsh"),
+    );
+    assert.ok((await said("/bin/bash")).includes(`>> ~/.bashrc`));
+    assert.ok((await said("/usr/bin/fish")).includes(`fish_add_path ${bin}`));
+    assert.ok((await said("/bin/dash")).includes(`>> ~/.profile`));
+  } finally {
+    await server.close();
+    removeTree(root);
+  }
+});
+
 // ------------------------------------------------------------------ Homebrew
 
 async function formulaFor(dir: string, targets = Object.keys(TARGETS)): Promise<string> {
