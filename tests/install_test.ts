@@ -280,3 +280,16 @@ Deno.test("selfArgv() names a Homebrew heimdall by its opt link, so the hooks an
     "/home/a/.local/bin/heimdall",
   ]);
 });
+
+Deno.test("selfArgv() under a Homebrew deno names it by its opt link, which brew upgrade deno keeps", () => {
+  const cellar = "/home/linuxbrew/.linuxbrew/Cellar/deno/2.9.6/bin/deno";
+  for (const entry of ["main", "hook"] as const) {
+    const argv = selfArgv(entry, cellar);
+    assert.equal(argv[0], "/home/linuxbrew/.linuxbrew/opt/deno/bin/deno", entry);
+    assert.equal(argv[1], "run", entry);
+  }
+  assert.equal(
+    selfArgv("main", "/usr/lib/node_modules/deno/deno")[0],
+    "/usr/lib/node_modules/deno/deno",
+  );
+});

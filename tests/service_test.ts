@@ -296,6 +296,11 @@ Deno.test("daemonArgv() runs a compiled binary as itself, a Homebrew one by its 
     "/opt/homebrew/opt/heimdall/bin/heimdall",
     "daemon",
   ]);
+  assert.equal(
+    daemonArgv("/home/linuxbrew/.linuxbrew/Cellar/deno/2.9.6/bin/deno")[0],
+    "/home/linuxbrew/.linuxbrew/opt/deno/bin/deno",
+    "a Homebrew deno by its opt link: brew upgrade deno deletes the Cellar folder",
+  );
   const underDeno = daemonArgv("/usr/bin/deno");
   assert.equal(underDeno[0], "/usr/bin/deno");
   assert.equal(underDeno[1], "run");

@@ -39,14 +39,15 @@ export function selfArgv(entry: "main" | "hook" = "main", execPath = Deno.execPa
 }
 
 /**
- * The path a command line written to last should name this binary by: a
- * Homebrew binary's `opt` link (`…/opt/heimdall/bin/heimdall`), which
- * survives `brew upgrade`; the versioned Cellar path it runs from (what
- * Linux's /proc/self/exe gives) is deleted by the upgrade. Any other path as is.
+ * The path a command line written to last should name this program by
+ * (heimdall, or the deno that runs it): a Homebrew binary's `opt` link
+ * (`…/opt/heimdall/bin/heimdall`, `…/opt/deno/bin/deno`), which survives
+ * `brew upgrade`; the versioned Cellar path it runs from (what Linux's
+ * /proc/self/exe gives) is deleted by the upgrade. Any other path as is.
  */
 export function lastingBinaryPath(execPath: string): string {
-  const brew = /^(.*)\/Cellar\/heimdall\/[^/]+\/bin\/heimdall$/.exec(execPath);
-  return brew ? `${brew[1]}/opt/heimdall/bin/heimdall` : execPath;
+  const brew = /^(.*)\/Cellar\/(heimdall|deno)\/[^/]+\/bin\/(heimdall|deno)$/.exec(execPath);
+  return brew && brew[2] === brew[3] ? `${brew[1]}/opt/${brew[2]}/bin/${brew[2]}` : execPath;
 }
 
 /**
@@ -74,7 +75,7 @@ export function denoRunArgv(
 ): string[] {
   const main = join(HERE, "../../../main.ts");
   return [
-    execPath,
+    lastingBinaryPath(execPath),
     "run",
     "--quiet",
     "--no-prompt",
