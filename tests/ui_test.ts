@@ -855,6 +855,49 @@ Deno.test({
 
 Deno.test({
   name:
+    "the code map counts a root inside another root once, in the inner root, as heimdall status does",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir("heimdall-ui-nested-");
+    const home = join(base, "home");
+    const outer = join(base, "src");
+    writeTree(outer, {
+      "app/a.ts": "export function a() {}\nexport function a2() {}\n",
+      "tool/b.ts": "export function b() {}\n",
+    });
+    const inner = join(outer, "app");
+    assertEquals((await cli(home, ["index", inner])).code, 0);
+    assertEquals((await cli(home, ["index", outer])).code, 0);
+    const status = JSON.parse((await cli(home, ["status", "--json"])).stdout);
+    const said = Object.fromEntries(
+      status.roots.map((r: { path: string; files: number }) => [r.path, r.files]),
+    );
+    assertEquals(said, { [outer]: 1, [inner]: 1 });
+    const s = await serve({ home, repo: outer });
+    try {
+      const r = await fetch(`http://127.0.0.1:${s.port}/api/map`, {
+        headers: { cookie: `heimdall_ui_${s.port}=${s.token}` },
+      });
+      const body = await r.json();
+      assertEquals(r.status, 200, JSON.stringify(body));
+      // The outer root counted app/a.ts too: 3 files shown for the 2 indexed.
+      const shown = Object.fromEntries(
+        body.nodes.map((n: { path: string; files: number; symbols: number }) => [
+          n.path,
+          [n.files, n.symbols],
+        ]),
+      );
+      assertEquals(shown, { [outer]: [1, 1], [inner]: [1, 2] });
+    } finally {
+      await s.stop();
+      removeTree(base);
+    }
+  },
+});
+
+Deno.test({
+  name:
     "the file view refuses a file that holds a secret pasted in since it was indexed, wherever in the file",
   sanitizeResources: false,
   sanitizeOps: false,

@@ -170,7 +170,9 @@ export class CodeMap {
     const files = this.#load();
     if (at === null) {
       const nodes = this.#roots.map((r): MapNode => {
-        const under = this.#under(r.path);
+        // A file belongs to one root (the innermost holding it), as `heimdall status` counts:
+        // by prefix, a root inside another was counted in both.
+        const under = this.#under(r.path).filter((f) => f.root_id === r.id);
         return {
           id: r.path,
           label: r.path.split("/").pop() || r.path,
