@@ -46,7 +46,21 @@ while [ $# -gt 0 ]; do
     shift 2
     ;;
   -h | --help)
-    sed -n '2,13p' "$0" 2>/dev/null | sed 's/^# \{0,1\}//' >&2
+    # Not read from "$0": piped (curl … | sh -s -- --help) that is the shell, not this script.
+    cat >&2 <<'EOF'
+Installs the heimdall binary of a release: detects this machine's OS and
+architecture, downloads the matching archive and SHA256SUMS, refuses unless
+the checksum matches, and puts `heimdall` into ~/.local/bin (or PREFIX/bin).
+
+  curl -fsSL https://github.com/heimdall-dev/heimdall/releases/latest/download/install.sh | sh
+  sh install.sh [--version 0.1.0] [--prefix DIR] [--base-url URL] [--target TRIPLE]
+
+Environment: HEIMDALL_BASE_URL (where SHA256SUMS and the archives are; default
+the GitHub release of --version, or the latest), HEIMDALL_REPO (owner/name on
+GitHub), HEIMDALL_VERSION, HEIMDALL_PREFIX.
+Exit codes: 0 installed; 1 no release for this machine, download failed or
+checksum mismatch (nothing installed); 2 usage.
+EOF
     exit 0
     ;;
   *) usage "unknown option \"$1\"" ;;

@@ -563,6 +563,30 @@ Deno.test("install.sh's PATH line goes to the startup file of the user's shell: 
   }
 });
 
+Deno.test("install.sh --help piped to sh (curl … | sh -s -- --help) prints its usage, as run from a file does", async () => {
+  const script = Deno.readTextFileSync(join(ROOT, "install.sh"));
+  const child = new Deno.Command("sh", {
+    args: ["-s", "--", "--help"],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const w = child.stdin.getWriter();
+  await w.write(new TextEncoder().encode(script));
+  await w.close();
+  const piped = await child.output();
+  const fromFile = await run("sh", [join(ROOT, "install.sh"), "--help"]);
+  assert.equal(piped.code, 0);
+  assert.equal(fromFile.code, 0);
+  // Piped, it printed nothing: the text was read from "$0", which is then "sh".
+  const said = new TextDecoder().decode(piped.stderr);
+  for (const text of [said, fromFile.stderr]) {
+    assert.match(text, /--version X\.Y\.Z|--version 0\.1\.0/, text);
+    assert.match(text, /--prefix DIR/, text);
+    assert.match(text, /HEIMDALL_BASE_URL/, text);
+  }
+});
+
 // ------------------------------------------------------------------ Homebrew
 
 async function formulaFor(dir: string, targets = Object.keys(TARGETS)): Promise<string> {
