@@ -474,3 +474,30 @@ Deno.test("service status of a daemon that crashed at start shows why, from the 
     removeTree(root);
   }
 });
+
+Deno.test("service install for another HEIMDALL_HOME says which home's service it replaces; the same home again says nothing of it", async () => {
+  const root = tempDir();
+  try {
+    const bare = join(root, "empty-bin");
+    Deno.mkdirSync(bare);
+    const env = isolatedEnv(root, { PATH: bare });
+    const work = join(root, "work-heimdall");
+    const play = join(root, "play%home");
+    for (const platform of ["linux", "macos"]) {
+      const first = await cli(work, ["service", "install", "--platform", platform], { env });
+      assert.equal(first.code, 3, first.stderr);
+      const second = await cli(play, ["service", "install", "--platform", platform], { env });
+      assert.equal(second.code, 3, second.stderr);
+      // One service per user: the daemon for `work` was gone without a word.
+      assert.ok(
+        second.stdout.includes(`replaces the one for HEIMDALL_HOME "${work}"`),
+        `${platform}: ${second.stdout}`,
+      );
+      const again = await cli(play, ["service", "install", "--platform", platform], { env });
+      assert.ok(!again.stdout.includes("replaces"), `${platform}: ${again.stdout}`);
+      await cli(play, ["service", "uninstall", "--platform", platform], { env });
+    }
+  } finally {
+    removeTree(root);
+  }
+});

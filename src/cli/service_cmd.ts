@@ -5,6 +5,7 @@ import {
   disableService,
   enableService,
   forgetService,
+  servedHome,
   serviceDefinition,
   serviceFilePath,
   type ServicePlatform,
@@ -147,10 +148,25 @@ async function install(
     logFile: logs.service,
     env,
   });
+  // One service per user: a definition for another home is replaced, and that home's
+  // daemon stops with it; say so, or its index silently stops following the code.
+  let before: string | undefined;
+  try {
+    before = servedHome(platform, Deno.readTextFileSync(file));
+  } catch {
+    before = undefined; // none yet, or unreadable (overwritten below all the same)
+  }
   ensurePrivateDir(ctx.home.logs);
   Deno.mkdirSync(dirname(file), { recursive: true });
   Deno.writeTextFileSync(file, text);
   ctx.out(`Wrote ${file}`);
+  if (before !== undefined && before !== ctx.home.home) {
+    ctx.out(
+      `This service replaces the one for HEIMDALL_HOME "${before}" (a user has one Heimdall service): that home is no longer kept current; run \`heimdall daemon\` with HEIMDALL_HOME=${
+        shellQuote(before)
+      } for it yourself`,
+    );
+  }
   const steps = await enableService(platform, file);
   const failed = steps.find((s) => !s.ok && (s.required || s.missing));
   if (failed) {

@@ -126,6 +126,22 @@ export function systemdUnit(spec: ServiceSpec): string {
   ].join("\n");
 }
 
+/**
+ * The `$HEIMDALL_HOME` a definition this module wrote serves (its working
+ * directory), read back from its text; undefined when the text holds none.
+ */
+export function servedHome(platform: ServicePlatform, text: string): string | undefined {
+  if (platform === "linux") {
+    const m = /^WorkingDirectory=(.*)$/m.exec(text);
+    return m ? m[1]!.replaceAll("%%", "%") : undefined;
+  }
+  const m = /<key>WorkingDirectory<\/key>\s*<string>([^<]*)<\/string>/.exec(text);
+  return m
+    ? m[1]!.replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&quot;", '"')
+      .replaceAll("&amp;", "&")
+    : undefined;
+}
+
 function xml(s: string): string {
   return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
     .replaceAll('"', "&quot;");
