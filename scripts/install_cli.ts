@@ -152,7 +152,10 @@ const runArgs = [
   ...RUN_FLAGS,
   main,
 ];
-const onPath = denoOnPath();
+// The PATH's deno runs the command only when it is at least this Deno: an older one (a
+// Deno 1 left installed) cannot read this deno.lock, and the command failed at every run.
+const pathDeno = denoOnPath();
+const onPath = pathDeno !== null && !olderThan(pathDeno, Deno.version.deno);
 const text = windows
   ? [
     `@rem ${MARK} (${clone}); \`deno task uninstall\` removes it`,
@@ -187,8 +190,12 @@ Deno.renameSync(tmp, shim);
 if (exists(legacyDir)) Deno.removeSync(legacyDir, { recursive: true });
 if (!windows && !onPath) {
   console.error(
-    `note: no \`deno\` on your PATH, so ${shim} runs ${deno}, which npm may clean from its ` +
-      "cache; `npm i -g deno@2.9.6` and `deno task install` again make it permanent",
+    `note: ${
+      pathDeno === null
+        ? "no `deno` on your PATH"
+        : `the \`deno\` on your PATH is ${pathDeno}, older than this Deno ${Deno.version.deno}`
+    }, so ${shim} runs ${deno}, which npm may clean from its cache; ` +
+      `\`npm i -g deno@${Deno.version.deno}\` and \`deno task install\` again make it permanent`,
   );
 }
 console.error(`installed ${shim}: it runs ${main} from any folder, with the versions in ${lock}`);
@@ -197,16 +204,32 @@ if (!path.includes(bin)) {
   console.error(`add it to your PATH:  export PATH=${shellQuote(bin)}:"$PATH"`);
 }
 
-/** True when `deno` run by name from a shell finds an executable. */
-function denoOnPath(): boolean {
-  if (windows) return true;
+/**
+ * The version of the `deno` a shell runs by name (`"2.9.6"`), or null when
+ * none is on the PATH. On Windows (or when it does not say) this Deno's own.
+ */
+function denoOnPath(): string | null {
+  if (windows) return Deno.version.deno;
   try {
-    return new Deno.Command("sh", {
-      args: ["-c", "command -v deno"],
-      stdout: "null",
+    const out = new Deno.Command("sh", {
+      args: ["-c", "command -v deno >/dev/null && deno --version"],
+      stdout: "piped",
       stderr: "null",
-    }).outputSync().success;
+    }).outputSync();
+    if (!out.success) return null;
+    const v = /^deno (\d+\.\d+\.\d+)/.exec(new TextDecoder().decode(out.stdout));
+    return v ? v[1]! : Deno.version.deno;
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** True when version `a` ("1.46.3") is older than `b` ("2.9.6"). */
+function olderThan(a: string, b: string): boolean {
+  const pa = a.split(/[.-]/).map(Number), pb = b.split(/[.-]/).map(Number);
+  for (let i = 0; i < 3; i++) {
+    const x = pa[i] ?? 0, y = pb[i] ?? 0;
+    if (x !== y) return x < y;
+  }
+  return false;
 }

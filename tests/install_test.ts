@@ -293,3 +293,32 @@ Deno.test("selfArgv() under a Homebrew deno names it by its opt link, which brew
     "/usr/lib/node_modules/deno/deno",
   );
 });
+
+Deno.test("with an older deno on the PATH than the one installing, the installed command runs the installing Deno by its path", async () => {
+  const prefix = tempDir();
+  const old = tempDir(); // a Deno 1 left on the PATH: it cannot read this deno.lock
+  Deno.writeTextFileSync(
+    join(old, "deno"),
+    '#!/bin/sh\n[ "$1" = --version ] && { echo "deno 1.46.3 (stable, release, x86_64-unknown-linux-gnu)"; exit 0; }\necho "error: Unsupported lockfile version \'5\'" >&2\nexit 1\n',
+    { mode: 0o755 },
+  );
+  const path = `${old}:/usr/bin:/bin`;
+  const installed = await run(
+    DENO,
+    ["run", "-A", `${ROOT}scripts/install_cli.ts`, "--root", prefix],
+    ROOT,
+    { PATH: path },
+  );
+  assert.equal(installed.code, 0, installed.stderr);
+  assert.match(
+    installed.stderr,
+    /on your PATH is 1\.46\.3, older than this Deno/,
+    installed.stderr,
+  );
+  const bin = join(prefix, "bin", "heimdall");
+  assert.ok(Deno.readTextFileSync(bin).includes(`exec ${shellQuote(DENO)} run `));
+  // It ran the old deno, which failed on the lock before heimdall said a word.
+  const r = await run("/bin/sh", [bin, "--version"], tempDir(), { PATH: path });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^heimdall \d+\.\d+\.\d+ /);
+});
