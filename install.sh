@@ -15,7 +15,8 @@ set -eu
 
 repo=${HEIMDALL_REPO:-heimdall-dev/heimdall}
 version=${HEIMDALL_VERSION:-}
-prefix=${HEIMDALL_PREFIX:-$HOME/.local}
+# No default yet: HOME may be unset (a CI job, a service) when --prefix is given.
+prefix=${HEIMDALL_PREFIX:-}
 base_url=${HEIMDALL_BASE_URL:-}
 target=
 
@@ -67,6 +68,10 @@ EOF
   esac
 done
 version=${version#v}
+if [ -z "$prefix" ]; then
+  [ -n "${HOME:-}" ] || usage "HOME is not set, so there is no ~/.local to install into; pass --prefix DIR (or set HEIMDALL_PREFIX)"
+  prefix=$HOME/.local
+fi
 # A relative prefix means the folder this runs in; the PATH line printed below must
 # name it absolutely, or it finds heimdall from that folder only.
 case $prefix in

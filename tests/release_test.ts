@@ -587,6 +587,42 @@ Deno.test("install.sh --help piped to sh (curl … | sh -s -- --help) prints its
   }
 });
 
+Deno.test("install.sh without HOME (a CI job, a service) installs into --prefix, and without either names both", async () => {
+  const root = tempDir();
+  const release = join(root, "release");
+  await makeRelease(release);
+  const server = serveFolder(release);
+  try {
+    const prefix = join(root, "p");
+    // No HOME at all: it died on "HOME: parameter not set", --prefix or not.
+    const env = { DENO_NO_UPDATE_CHECK: "1", DENO_DIR, PATH: "/usr/bin:/bin" };
+    const given = await new Deno.Command("sh", {
+      args: [join(ROOT, "install.sh"), "--prefix", prefix, "--base-url", server.url],
+      clearEnv: true,
+      env,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const said = new TextDecoder().decode(given.stderr);
+    assert.equal(given.code, 0, said);
+    assert.deepEqual(listDir(join(prefix, "bin")), ["heimdall"]);
+    const neither = await new Deno.Command("sh", {
+      args: [join(ROOT, "install.sh"), "--base-url", server.url],
+      clearEnv: true,
+      env,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const why = new TextDecoder().decode(neither.stderr);
+    assert.equal(neither.code, 2, why);
+    assert.match(why, /HOME is not set/);
+    assert.match(why, /--prefix DIR/);
+  } finally {
+    await server.close();
+    removeTree(root);
+  }
+});
+
 // ------------------------------------------------------------------ Homebrew
 
 async function formulaFor(dir: string, targets = Object.keys(TARGETS)): Promise<string> {
