@@ -16,6 +16,7 @@ import {
 } from "../src/service/mod.ts";
 import { daemonArgv } from "../src/cli/service_cmd.ts";
 import { exists } from "../src/files/mod.ts";
+import { shellQuote } from "../src/present/shell.ts";
 
 /** Whether a tool runs; when it does not, say how to install it (and fail under CI=true). */
 function needTool(tool: string, probe: string[], install: string): boolean {
@@ -497,6 +498,58 @@ Deno.test("service install for another HEIMDALL_HOME says which home's service i
       assert.ok(!again.stdout.includes("replaces"), `${platform}: ${again.stdout}`);
       await cli(play, ["service", "uninstall", "--platform", platform], { env });
     }
+  } finally {
+    removeTree(root);
+  }
+});
+
+/**
+ * A stand-in for macOS's launchctl with launchd's documented race: `bootout`
+ * returns at once but the label stays in the domain while the job drains (2 s
+ * here; launchd waits up to 5 s after its SIGTERM), and `bootstrap` in that
+ * window fails with "Bootstrap failed: 5: Input/output error".
+ */
+function drainingLaunchctl(bin: string, state: string): void {
+  Deno.writeTextFileSync(
+    join(bin, "launchctl"),
+    `#!/bin/sh
+state=${shellQuote(state)}
+now=$(date +%s)
+loaded() { [ -f "$state.loaded" ]; }
+draining() { [ -f "$state.until" ] && [ "$now" -lt "$(cat "$state.until")" ]; }
+case $1 in
+bootout)
+  if loaded; then rm -f "$state.loaded"; echo $((now + 2)) > "$state.until"; exit 0; fi
+  echo "Boot-out failed: 3: No such process" >&2; exit 3 ;;
+print)
+  if loaded || draining; then echo "state = running"; exit 0; fi
+  echo "Could not find service" >&2; exit 113 ;;
+bootstrap)
+  if loaded || draining; then echo "Bootstrap failed: 5: Input/output error" >&2; exit 5; fi
+  touch "$state.loaded"; echo bootstrap >> "$state.log"; exit 0 ;;
+esac
+exit 0
+`,
+    { mode: 0o755 },
+  );
+}
+
+Deno.test("service install again over a running launchd agent waits for launchd to let it go, then loads the new one", async () => {
+  const root = tempDir();
+  try {
+    const home = join(root, "home", ".heimdall");
+    const bin = join(root, "manager-bin");
+    Deno.mkdirSync(bin);
+    const state = join(root, "launchd");
+    drainingLaunchctl(bin, state);
+    const env = isolatedEnv(root, { PATH: `${bin}:${Deno.env.get("PATH")}` });
+    const first = await cli(home, ["service", "install", "--platform", "macos"], { env });
+    assert.equal(first.code, 0, first.stderr);
+    // An upgrade's reinstall: bootout, then bootstrap while launchd still drains the old job.
+    const again = await cli(home, ["service", "install", "--platform", "macos"], { env });
+    assert.equal(again.code, 0, again.stderr);
+    assert.ok(exists(`${state}.loaded`), "the agent is loaded: the daemon runs");
+    assert.equal(Deno.readTextFileSync(`${state}.log`), "bootstrap\nbootstrap\n");
   } finally {
     removeTree(root);
   }

@@ -55,20 +55,53 @@ function guiDomain(): string {
 export async function enableService(
   platform: ServicePlatform,
   file: string,
+  timing: LaunchdTiming = LAUNCHD_TIMING,
 ): Promise<ManagerStep[]> {
-  const plan: [string, string[], boolean][] = platform === "linux"
-    ? [
+  if (platform === "linux") {
+    return await runPlan([
       ["systemctl", ["--user", "daemon-reload"], true],
       ["systemctl", ["--user", "enable", SYSTEMD_UNIT_NAME], true],
       // restart, not start: a daemon already running picks up the new definition.
       ["systemctl", ["--user", "restart", SYSTEMD_UNIT_NAME], true],
-    ]
-    : [
-      // A loaded older definition must go first; failing here means none was loaded.
-      ["launchctl", ["bootout", `${guiDomain()}/${SERVICE_LABEL}`], false],
-      ["launchctl", ["bootstrap", guiDomain(), file], true],
-    ];
-  return await runPlan(plan);
+    ]);
+  }
+  const target = `${guiDomain()}/${SERVICE_LABEL}`;
+  // A loaded older definition must go first; failing here means none was loaded.
+  const out = await step("launchctl", ["bootout", target], false);
+  if (out.missing) return [out];
+  // bootout returns before launchd has let the job go (it drains it, up to 5 s after its
+  // SIGTERM); a bootstrap in that window fails with "5: Input/output error", and the
+  // reinstall of an upgrade left the daemon stopped. Wait for the label to leave, then
+  // retry a bootstrap that still meets it.
+  const until = Date.now() + timing.drainMs;
+  while (out.ok && Date.now() < until) {
+    if (!(await step("launchctl", ["print", target], false)).ok) break;
+    await sleep(timing.pollMs);
+  }
+  let load: ManagerStep;
+  for (let attempt = 1;; attempt++) {
+    load = await step("launchctl", ["bootstrap", guiDomain(), file]);
+    if (load.ok || attempt >= timing.attempts || !/\b(5|37):/.test(load.detail)) break;
+    await sleep(timing.pollMs * 4);
+  }
+  return [out, load];
+}
+
+/** How long a launchd reinstall waits for the old job to go, and retries its load. */
+export interface LaunchdTiming {
+  /** Most ms to wait for the booted-out label to leave the domain. */
+  drainMs: number;
+  /** Between two looks, ms (a bootstrap is retried after four of these). */
+  pollMs: number;
+  /** Bootstrap attempts while launchd still answers 5 (I/O error) or 37 (in progress). */
+  attempts: number;
+}
+
+/** launchd drains for up to 5 s after its SIGTERM, longer for a job slow to stop. */
+const LAUNCHD_TIMING: LaunchdTiming = { drainMs: 30_000, pollMs: 250, attempts: 10 };
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
 }
 
 /** Stops the service and unloads it (the file is the caller's to remove). */
