@@ -442,21 +442,37 @@ Deno.test("service install's launchctl remedy for a user home with a space works
   }
 });
 
+/**
+ * A stand-in for the user's systemd (none runs in a container): every command
+ * succeeds; `is-active` answers the word in `state` ("active" when absent).
+ */
+function fakeSystemctl(bin: string, state: string): void {
+  Deno.mkdirSync(bin, { recursive: true });
+  Deno.writeTextFileSync(
+    join(bin, "systemctl"),
+    `#!/bin/sh
+case "$*" in *is-active*)
+  s=$(cat ${shellQuote(state)} 2>/dev/null || echo active)
+  echo "$s"; [ "$s" = active ]; exit $? ;;
+esac
+exit 0
+`,
+    { mode: 0o755 },
+  );
+}
+
 Deno.test("service status of a daemon that crashed at start shows why, from the service's output", async () => {
   const root = tempDir();
   try {
     const home = join(root, "home", ".heimdall");
-    // The user's systemd, as it answers for a unit whose daemon exited with a failure.
     const bin = join(root, "manager-bin");
-    Deno.mkdirSync(bin);
-    Deno.writeTextFileSync(
-      join(bin, "systemctl"),
-      '#!/bin/sh\ncase "$*" in *is-active*) echo failed; exit 3 ;; esac\nexit 0\n',
-      { mode: 0o755 },
-    );
+    const state = join(root, "unit-state");
+    fakeSystemctl(bin, state);
     const env = isolatedEnv(root, { PATH: `${bin}:${Deno.env.get("PATH")}` });
     const installed = await cli(home, ["service", "install", "--platform", "linux"], { env });
     assert.equal(installed.code, 0, installed.stderr);
+    // Later the user's systemd answers for a unit whose daemon exited with a failure.
+    Deno.writeTextFileSync(state, "failed\n");
     // The daemon the service starts meets a damaged journal and exits 3; its stderr is
     // appended to service.log (StandardError=append:), and daemon.log never gets a line.
     Deno.writeTextFileSync(join(home, "journal.db"), "not a database\n".repeat(400));
@@ -550,6 +566,35 @@ Deno.test("service install again over a running launchd agent waits for launchd 
     assert.equal(again.code, 0, again.stderr);
     assert.ok(exists(`${state}.loaded`), "the agent is loaded: the daemon runs");
     assert.equal(Deno.readTextFileSync(`${state}.log`), "bootstrap\nbootstrap\n");
+  } finally {
+    removeTree(root);
+  }
+});
+
+Deno.test('service install of a daemon that fails at every start says so, with why, instead of "Started"', async () => {
+  const root = tempDir();
+  try {
+    const home = join(root, "home", ".heimdall");
+    const bin = join(root, "manager-bin");
+    const state = join(root, "unit-state");
+    fakeSystemctl(bin, state);
+    const env = isolatedEnv(root, { PATH: `${bin}:${Deno.env.get("PATH")}` });
+    // What the daemon the unit starts says, appended to service.log, before systemd
+    // restarts it 5 s later (the unit is "activating" until then).
+    Deno.mkdirSync(home, { recursive: true });
+    Deno.writeTextFileSync(join(home, "journal.db"), "not a database\n".repeat(400));
+    const crashed = await cli(home, ["daemon"], { env });
+    assert.equal(crashed.code, 3, crashed.stderr);
+    Deno.mkdirSync(join(home, "logs"), { recursive: true });
+    Deno.writeTextFileSync(join(home, "logs", "service.log"), crashed.stderr);
+    Deno.writeTextFileSync(state, "activating\n");
+    const installed = await cli(home, ["service", "install", "--platform", "linux"], { env });
+    // It said "Started the Heimdall daemon", and the index silently stopped following the code.
+    assert.equal(installed.code, 3, installed.stdout + installed.stderr);
+    assert.ok(!installed.stdout.includes("Started"), installed.stdout);
+    assert.match(installed.stderr, /activating/);
+    const why = crashed.stderr.trim().split("\n").at(-1)!;
+    assert.ok(installed.stderr.includes(why), installed.stderr);
   } finally {
     removeTree(root);
   }

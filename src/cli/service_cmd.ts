@@ -29,10 +29,14 @@ export const HELP =
   of both (a daemon that fails at start says why in the service output).
   install: exit 0 when enabled and started; 3 when the file is written but
   the service manager cannot be reached (no user systemd in a container):
-  the message says what to run. uninstall: stops it, removes the file, exit 0.
+  the message says what to run; 3 too when the daemon stops at start (its
+  last output is shown). uninstall: stops it, removes the file, exit 0.
   status: 0 running, 1 not installed or not running, 3 manager unreachable.
   --binary runs that heimdall (default: this one); --platform writes the
   other platform's file (to inspect it).`;
+
+/** How long after starting the service install looks whether the daemon still runs, ms. */
+const SETTLE_MS = 2000;
 
 /** The permissions of the compiled binary (scripts/compile.ts), for the daemon under `deno run`. */
 const DAEMON_PERMISSIONS = [
@@ -185,6 +189,26 @@ async function install(
         } In your login session run:`,
         `    ${todo}`,
         `  or run the daemon yourself: heimdall daemon`,
+      ].join("\n"),
+    );
+    return EXIT.env;
+  }
+  // The manager says "started" once the process exists (systemd's Type=simple, launchd):
+  // a daemon that fails at start (a damaged journal, another daemon holding the lock)
+  // was reported started while it failed at every restart. Look again a moment later.
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
+  const now = (await serviceState(platform)).state;
+  if (now !== undefined && (platform === "linux" ? now !== "active" : now === "not running")) {
+    const tail = lastLines(logs.service, 5);
+    ctx.err(
+      [
+        `heimdall service install: ${manager} started the daemon, but it is ${now} ${
+          SETTLE_MS / 1000
+        } s later: it stops at start${
+          tail.length > 0 ? "; its last output:" : ` and said nothing in ${logs.service}`
+        }`,
+        ...tail.map((l) => "  " + l),
+        `  Fix that, then \`heimdall service install\` again (\`heimdall service status\` shows where it stands).`,
       ].join("\n"),
     );
     return EXIT.env;
