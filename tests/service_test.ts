@@ -599,3 +599,23 @@ Deno.test('service install of a daemon that fails at every start says so, with w
     removeTree(root);
   }
 });
+
+Deno.test("service status for a home the service does not serve names the home it serves, exit 1", async () => {
+  const root = tempDir();
+  try {
+    const bin = join(root, "manager-bin");
+    fakeSystemctl(bin, join(root, "unit-state")); // the unit runs: "active"
+    const env = isolatedEnv(root, { PATH: `${bin}:${Deno.env.get("PATH")}` });
+    const work = join(root, "work");
+    const other = join(root, "other");
+    assert.equal((await cli(work, ["service", "install", "--platform", "linux"], { env })).code, 0);
+    const mine = await cli(work, ["service", "status", "--platform", "linux"], { env });
+    assert.equal(mine.code, 0, mine.stdout + mine.stderr);
+    // It said "State: active", exit 0, with this home's logs: as if this home were served.
+    const r = await cli(other, ["service", "status", "--platform", "linux"], { env });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.ok(r.stdout.includes(`serves HEIMDALL_HOME "${work}", not this one`), r.stdout);
+  } finally {
+    removeTree(root);
+  }
+});

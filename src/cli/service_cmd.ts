@@ -31,7 +31,8 @@ export const HELP =
   the service manager cannot be reached (no user systemd in a container):
   the message says what to run; 3 too when the daemon stops at start (its
   last output is shown). uninstall: stops it, removes the file, exit 0.
-  status: 0 running, 1 not installed or not running, 3 manager unreachable.
+  status: 0 running, 1 not installed, not running or serving another
+  HEIMDALL_HOME, 3 manager unreachable.
   --binary runs that heimdall (default: this one); --platform writes the
   other platform's file (to inspect it).`;
 
@@ -261,16 +262,21 @@ async function status(
   manager: string,
 ): Promise<number> {
   let installed = true;
+  let served: string | undefined;
   try {
-    Deno.statSync(file);
-  } catch {
-    installed = false;
+    served = servedHome(platform, Deno.readTextFileSync(file));
+  } catch (e) {
+    installed = !(e instanceof Deno.errors.NotFound);
   }
+  // One service per user: running, it may serve another home than this one.
+  const elsewhere = served !== undefined && served !== ctx.home.home;
   const kind = platform === "linux" ? "systemd user unit" : "launchd agent";
   ctx.out(
-    installed
-      ? `Service: ${kind} ${file}`
-      : `Service: not installed (\`heimdall service install\` writes ${file})`,
+    !installed
+      ? `Service: not installed (\`heimdall service install\` writes ${file})`
+      : elsewhere
+      ? `Service: ${kind} ${file}, which serves HEIMDALL_HOME "${served}", not this one ("${ctx.home.home}"); \`heimdall service install\` here moves it`
+      : `Service: ${kind} ${file}`,
   );
   const state = await serviceState(platform);
   ctx.out(
@@ -293,7 +299,7 @@ async function status(
       ctx.out([`Last lines of the ${what}:`, ...tail.map((l) => "  " + l)].join("\n"));
     }
   }
-  if (!installed) return EXIT.none;
+  if (!installed || elsewhere) return EXIT.none;
   if (state.state === undefined) return EXIT.env;
   return state.state === "active" || state.state === "running" ? EXIT.ok : EXIT.none;
 }
