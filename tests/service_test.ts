@@ -619,3 +619,25 @@ Deno.test("service status for a home the service does not serve names the home i
     removeTree(root);
   }
 });
+
+Deno.test("service install that systemd refuses says what systemd said, not that no manager is reachable", async () => {
+  const root = tempDir();
+  try {
+    const home = join(root, "home", ".heimdall");
+    const bin = join(root, "manager-bin");
+    Deno.mkdirSync(bin);
+    // A manager that answers, and cannot find the unit (it reads another XDG_CONFIG_HOME).
+    Deno.writeTextFileSync(
+      join(bin, "systemctl"),
+      '#!/bin/sh\ncase "$*" in *enable*) echo "Failed to enable unit: Unit file heimdall.service does not exist." >&2; exit 1 ;; esac\nexit 0\n',
+      { mode: 0o755 },
+    );
+    const env = isolatedEnv(root, { PATH: `${bin}:${Deno.env.get("PATH")}` });
+    const r = await cli(home, ["service", "install", "--platform", "linux"], { env });
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(r.stderr, /Unit file heimdall\.service does not exist/);
+    assert.ok(!r.stderr.includes("No systemd user manager is reachable"), r.stderr);
+  } finally {
+    removeTree(root);
+  }
+});

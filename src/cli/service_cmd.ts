@@ -178,16 +178,23 @@ async function install(
     const todo = platform === "linux"
       ? `systemctl --user daemon-reload && systemctl --user enable --now ${SYSTEMD_UNIT_NAME}`
       : `launchctl bootstrap gui/$(id -u) ${shellQuote(file)}`;
+    // Only a failure to reach the manager means there is none here; one that answered and
+    // refused (a unit it cannot find) was told "no manager is reachable" all the same.
+    const unreachable = failed.missing ||
+      /bus|connect|No medium|not been booted|XDG_RUNTIME_DIR/i.test(failed.detail);
+    const why = platform === "macos"
+      ? "launchd did not load the agent."
+      : unreachable
+      ? "No systemd user manager is reachable here (a container, or a shell outside a login session?)."
+      : /does not exist|not found/i.test(failed.detail)
+      ? "systemd did not find the unit: its user manager reads ~/.config/systemd/user, or the XDG_CONFIG_HOME of its own environment (`systemctl --user show-environment`), which may not be this shell's."
+      : "systemd refused it.";
     ctx.err(
       [
         `heimdall service install: wrote ${file}, but could not start it: \`${failed.command}\` ${
           failed.missing ? "cannot run" : "failed"
-        }: ${oneLine(failed.detail)}.`,
-        `  ${
-          platform === "linux"
-            ? "No systemd user manager is reachable here (a container, or a shell outside a login session?)."
-            : "launchd did not load the agent."
-        } In your login session run:`,
+        }: ${oneLine(failed.detail).replace(/\.$/, "")}.`,
+        `  ${why} In your login session run:`,
         `    ${todo}`,
         `  or run the daemon yourself: heimdall daemon`,
       ].join("\n"),
