@@ -641,3 +641,37 @@ Deno.test("service install that systemd refuses says what systemd said, not that
     removeTree(root);
   }
 });
+
+Deno.test("service uninstall of a unit that had failed leaves systemd no failed unit to list", async () => {
+  const root = tempDir();
+  try {
+    const home = join(root, "home", ".heimdall");
+    const bin = join(root, "manager-bin");
+    Deno.mkdirSync(bin);
+    // A systemd that keeps a failed unit listed (`systemctl --user --failed`) after its
+    // file is gone and it reloaded, until reset-failed, as systemd does.
+    const units = join(root, "units");
+    Deno.writeTextFileSync(
+      join(bin, "systemctl"),
+      `#!/bin/sh
+f=${shellQuote(units)}
+case "$*" in
+*enable*) echo "heimdall.service failed" > "$f" ;;
+*reset-failed*) : > "$f" ;;
+*--failed*) cat "$f" 2>/dev/null ;;
+esac
+exit 0
+`,
+      { mode: 0o755 },
+    );
+    const env = isolatedEnv(root, { PATH: `${bin}:${Deno.env.get("PATH")}` });
+    await cli(home, ["service", "install", "--platform", "linux"], { env });
+    const gone = await cli(home, ["service", "uninstall", "--platform", "linux"], { env });
+    assert.equal(gone.code, 0, gone.stderr);
+    const listed = new Deno.Command(join(bin, "systemctl"), { args: ["--user", "--failed"] })
+      .outputSync();
+    assert.equal(new TextDecoder().decode(listed.stdout), "", "a failed heimdall.service is left");
+  } finally {
+    removeTree(root);
+  }
+});

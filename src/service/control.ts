@@ -113,10 +113,16 @@ export async function disableService(platform: ServicePlatform): Promise<Manager
   );
 }
 
-/** After the file is gone: systemd forgets it (launchd needs nothing). */
+/**
+ * After the file is gone: systemd forgets it (launchd needs nothing). A unit
+ * that had failed stays listed as failed until reset-failed, file or not.
+ */
 export async function forgetService(platform: ServicePlatform): Promise<ManagerStep[]> {
   return platform === "linux"
-    ? await runPlan([["systemctl", ["--user", "daemon-reload"], true]])
+    ? await runPlan([
+      ["systemctl", ["--user", "daemon-reload"], true],
+      ["systemctl", ["--user", "reset-failed", SYSTEMD_UNIT_NAME], false],
+    ])
     : [];
 }
 
