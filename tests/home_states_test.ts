@@ -361,3 +361,21 @@ Deno.test("status on a home with no journal and a config.json that does not pars
   const fresh = await cli(join(tempDir(), "home"), ["status"]);
   assert.equal(fresh.code, 0, fresh.stderr);
 });
+
+Deno.test("a folder where the journal should be is named, with the remedy, exit 3, by readers and writers alike, and left as it was", async () => {
+  const home = tempDir();
+  const repo = tempDir();
+  writeTree(repo, { "a.py": "def alpha():\n    pass\n" });
+  Deno.mkdirSync(join(home, "journal.db"));
+  Deno.writeTextFileSync(join(home, "journal.db", "mine.txt"), "mine\n");
+  for (const args of [["status"], ["search", "alpha"], ["index", repo], ["why", "alpha"]]) {
+    const r = await cli(home, args);
+    assert.equal(r.code, 3, `${args[0]}: ${r.stdout}${r.stderr}`);
+    assert.match(
+      r.stdout + r.stderr,
+      /Journal "[^"]*journal\.db" is a folder, not a file: move it aside .*or set HEIMDALL_HOME/,
+      args[0],
+    );
+  }
+  assert.equal(Deno.readTextFileSync(join(home, "journal.db", "mine.txt")), "mine\n");
+});

@@ -103,6 +103,13 @@ export class Journal {
    */
   static open(file: string, options: { readOnly?: boolean; mapped?: boolean } = {}): Journal {
     const readOnly = options.readOnly ?? false;
+    const notFile = notAFile(file);
+    if (notFile !== undefined) {
+      throw new JournalError(
+        `Journal "${file}" is ${notFile}, not a file: move it aside (\`mv "${file}" "${file}.aside"\`) so that a journal can be made there, or set HEIMDALL_HOME to another folder`,
+        file,
+      );
+    }
     // Not read again where it would drop the locks of a connection this process holds (see
     // openHere): one this isolate opened read it then; a Worker's process (the indexer's
     // resolving Workers) holds the journal open before it starts them.
@@ -558,3 +565,15 @@ function statement(db: DatabaseSync, sql: string): void {
 const CHECKPOINT_EVERY = 10;
 /** How often a chunked write looks whether another writer waits for the lock, in ms. */
 const WAIT_PROBE_MS = 5;
+
+/** What stands at `file` when it is there but no regular file (a folder, a pipe, a device); else undefined. */
+function notAFile(file: string): string | undefined {
+  let st: Deno.FileInfo;
+  try {
+    st = Deno.statSync(file);
+  } catch {
+    return undefined; // missing (made, or reported, below) or unreadable (said where it is read)
+  }
+  if (st.isFile) return undefined;
+  return st.isDirectory ? "a folder" : "not a regular file (a named pipe, a socket or a device)";
+}
