@@ -277,6 +277,56 @@ Deno.test({ name: "team store on PostgreSQL", ignore: noPostgres() }, async (t) 
     );
 
     await step(
+      "a user who may not create schemas connects once the schema is made for them, and an older build is told to upgrade",
+      async (url) => {
+        using m = await machine();
+        const suffix = crypto.randomUUID().replaceAll("-", "").slice(0, 8);
+        const owner = `heimdall_owner_${suffix}`, reader = `heimdall_reader_${suffix}`;
+        const as = (role: string) => {
+          const u = new URL(url);
+          u.username = role;
+          return u.toString();
+        };
+        await withPg(
+          url,
+          (c) => c.query(`CREATE ROLE ${owner} LOGIN; CREATE ROLE ${reader} LOGIN`),
+        );
+        try {
+          const refused = await heimdall(m.home, ["team", "connect", as(owner)]);
+          assert.equal(refused.code, 3);
+          assert.match(refused.stderr, /create the schema for it/);
+          // The remedy the message gives: an administrator makes the schema theirs.
+          await withPg(url, (c) => c.query(`CREATE SCHEMA heimdall AUTHORIZATION ${owner}`));
+          const owned = await heimdall(m.home, ["team", "connect", as(owner)]);
+          assert.equal(owned.code, 0, owned.stderr);
+          // A teammate allowed to read and write the tables, not to change the schema.
+          await withPg(as(owner), (c) =>
+            c.query(
+              `GRANT USAGE ON SCHEMA heimdall TO ${reader};
+               GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA heimdall TO ${reader};
+               GRANT USAGE ON ALL SEQUENCES IN SCHEMA heimdall TO ${reader}`,
+            ));
+          const joined = await heimdall(m.home, ["team", "connect", as(reader)]);
+          assert.equal(joined.code, 0, joined.stderr);
+          // A newer build migrated the store: this one says so, not "grant CREATE".
+          await withPg(
+            as(owner),
+            (c) => c.query("INSERT INTO heimdall.schema_version (version) VALUES (99)"),
+          );
+          const older = await heimdall(m.home, ["claims"]);
+          assert.equal(older.code, 3);
+          assert.match(
+            older.stderr,
+            /schema version 99, newer than this build knows.*upgrade heimdall/,
+          );
+        } finally {
+          await withPg(url, (c) => c.query(`DROP OWNED BY ${owner}, ${reader} CASCADE`));
+          await withPg(url, (c) => c.query(`DROP ROLE ${owner}; DROP ROLE ${reader}`));
+        }
+      },
+    );
+
+    await step(
       "connect hides the password, keeps the config private, and refuses a dead server",
       async (url) => {
         using m = await machine();

@@ -191,11 +191,20 @@ async function migrate(pgClient: PgClient, url: string): Promise<number> {
   try {
     await client.query("BEGIN");
     await client.query("SELECT pg_advisory_xact_lock(hashtext('heimdall.schema'))");
-    await client.query("CREATE SCHEMA IF NOT EXISTS heimdall");
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS heimdall.schema_version (
-         version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+    // Created only when missing: PostgreSQL checks the right to create
+    // before `IF NOT EXISTS` looks, so a user given a schema made for them
+    // (or only the right to use its tables) would be refused here.
+    const { rows: found } = await client.query<{ schema: boolean; table: boolean }>(
+      `SELECT to_regnamespace('heimdall') IS NOT NULL AS schema,
+         to_regclass('heimdall.schema_version') IS NOT NULL AS table`,
     );
+    if (!found[0]!.schema) await client.query("CREATE SCHEMA IF NOT EXISTS heimdall");
+    if (!found[0]!.table) {
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS heimdall.schema_version (
+           version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+    }
     const { rows } = await client.query<{ v: number }>(
       "SELECT coalesce(max(version), 0) AS v FROM heimdall.schema_version",
     );
