@@ -181,6 +181,35 @@ Deno.test({ name: "team store on PostgreSQL", ignore: noPostgres() }, async (t) 
     });
 
     await step(
+      "one person claiming the same code from several connections at once holds one claim",
+      async (url) => {
+        // An agent's parallel edits: each hook claims what it changed, at once.
+        const stores = await Promise.all(Array.from({ length: 8 }, () => openPgTeamStore(url)));
+        try {
+          const who = { developer: "alice", agent: "claude", session: "s1" };
+          for (const qualname of ["route", "dispatch", "store"]) {
+            const key = {
+              repo: "shop",
+              path: "src/x.ts",
+              qualname,
+              kind: "function",
+              structHash: null,
+            };
+            await Promise.all(
+              stores.map((s) =>
+                s.claim(who, [key], { ttlSeconds: 60, taskId: null, taskText: null })
+              ),
+            );
+          }
+          const held = (await stores[0]!.activeClaims(null)).map((c) => c.qualname);
+          assert.deepEqual(held.sort(), ["dispatch", "route", "store"]);
+        } finally {
+          await Promise.all(stores.map((s) => s.close()));
+        }
+      },
+    );
+
+    await step(
       "an acknowledged warning is not repeated to that person, on any machine",
       async (url) => {
         const [a, b] = await machines(url);

@@ -294,7 +294,23 @@ export class PgTeamStore implements TeamStore {
     keys: SymbolKey[],
     options: { ttlSeconds: number; taskId: string | null; taskText: string | null },
   ): Promise<Claim[]> {
-    // One statement: renew what the actor already holds, insert the rest.
+    return this.transaction(async () => {
+      // One claimer per person at a time: two of their claims at once (an
+      // agent's parallel edits, each hook claiming what it changed) would
+      // each find nothing to renew and both insert the same symbol.
+      await this.#q("SELECT pg_advisory_xact_lock(hashtext('heimdall.claim'), hashtext($1))", [
+        JSON.stringify([who.developer, who.session ?? ""]),
+      ]);
+      return await this.#claim(who, keys, options);
+    });
+  }
+
+  /** One statement: renews what the actor already holds, inserts the rest. */
+  #claim(
+    who: Actor,
+    keys: SymbolKey[],
+    options: { ttlSeconds: number; taskId: string | null; taskText: string | null },
+  ): Promise<Claim[]> {
     return this.#q<Claim>(
       `WITH k AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
