@@ -378,8 +378,28 @@ Deno.test({ name: "team store on PostgreSQL", ignore: noPostgres() }, async (t) 
         const config = JSON.parse(Deno.readTextFileSync(join(m.home, "config.json")));
         assert.equal(config.teamUrl, withPassword.toString(), "a failed connect keeps the old URL");
 
+        // The driver also reads a password from the query: never shown either.
+        const inQuery = new URL(url);
+        inQuery.searchParams.set("password", "q-s3cret-pw");
+        const viaQuery = await heimdall(m.home, ["team", "connect", inQuery.toString()]);
+        assert.equal(viaQuery.code, 0, viaQuery.stderr);
+        const shown = [
+          viaQuery,
+          await heimdall(m.home, ["team", "status"]),
+          await heimdall(m.home, ["claims", "--json"]),
+        ];
+        for (const r of shown) {
+          assert.ok(!`${r.stdout}${r.stderr}`.includes("q-s3cret-pw"), r.stdout);
+        }
+        inQuery.port = "1";
+        const deadQuery = await heimdall(m.home, ["team", "connect", inQuery.toString()]);
+        assert.equal(deadQuery.code, 3);
+        assert.match(deadQuery.stderr, /password=\*\*\*/);
+        assert.ok(!deadQuery.stderr.includes("q-s3cret-pw"), deadQuery.stderr);
+
         const off = await heimdall(m.home, ["team", "disconnect"]);
         assert.equal(off.code, 0);
+        assert.ok(!off.stdout.includes("q-s3cret-pw"), off.stdout);
         assert.match((await heimdall(m.home, ["team", "status"])).stdout, /this machine's journal/);
       },
     );

@@ -60,6 +60,15 @@ Deno.test("team URLs are checked and never shown with their password", () => {
       "postgres://heimdall:***@db.example:5432/team",
     );
   }
+  // The driver also takes a password from the query.
+  assert.equal(
+    redactUrl("postgres://alice@db:5432/team?sslmode=disable&password=s3@cret&x=1"),
+    "postgres://alice@db:5432/team?sslmode=disable&password=***&x=1",
+  );
+  assert.equal(
+    redactUrl("postgres://alice:pw1@db/team?PASSWORD=s3cret&sslpassword=k3y"),
+    "postgres://alice:***@db/team?PASSWORD=***&sslpassword=***",
+  );
   for (const bad of ["postgres://heimdall:top:secret/pw@h/d", "postgres://u:p#w@h/d"]) {
     assert.throws(
       () => parseTeamUrl(bad),

@@ -27,18 +27,25 @@ export function parseTeamUrl(text: string): string {
   return text;
 }
 
+/** A password given as a query parameter (`?password=…`, `&sslpassword=…`), which the driver reads too. */
+const QUERY_PASSWORD = /([?&](?:ssl)?password=)[^&#]*/gi;
+
 /**
  * `text` with any password replaced by `***`, also when it is not a valid
  * URL: everything between the user name's ":" and the last "@" is hidden
- * (a password may hold ":", "/", "#" or "@" unencoded).
+ * (a password may hold ":", "/", "#" or "@" unencoded), and the value of a
+ * `password` or `sslpassword` query parameter.
  *
  * @example
  * ```ts
  * import { redactUrl } from "./team_url.ts";
  * redactUrl("postgres://ann:top:secret/pw@db.example/team"); // "postgres://ann:***@db.example/team"
+ * redactUrl("postgres://ann@db.example/team?password=s3cret"); // "postgres://ann@db.example/team?password=***"
  * ```
  */
-export function redactUrl(text: string): string {
+export function redactUrl(url: string): string {
+  // The query first: an "@" in its value must not be taken for the user's.
+  const text = url.replace(QUERY_PASSWORD, "$1***");
   const at = text.lastIndexOf("@");
   if (at < 0) return text;
   const scheme = text.indexOf("://");
