@@ -1248,3 +1248,53 @@ Deno.test({
     await server.stop();
   }
 });
+
+Deno.test({
+  name:
+    "an MCP server already running when `team connect` or `team disconnect` changes the store uses the new one at its next call",
+  ignore: noPostgres(),
+}, async () => {
+  const server = await pgServer();
+  const db = await freshDatabase(server.url, "heimdall_mcp");
+  using m = await machine("shop");
+  const client = await connect(m.home, m.repo, "alice");
+  const call = async (name: string, args: Record<string, unknown>) =>
+    await client.callTool({ name, arguments: args }) as CallResult;
+  const stored = async () => ({
+    claims: (await sql<{ q: string }>(db.url, "SELECT qualname AS q FROM heimdall.claims"))
+      .map((r) => r.q),
+    memories: (await sql<{ t: string }>(db.url, "SELECT text AS t FROM heimdall.memories"))
+      .map((r) => r.t),
+  });
+  try {
+    // The agent's session starts before the person connects this machine to the team.
+    const before = await call("claim", { targets: ["dispatch"] });
+    assert.ok(!before.isError, text(before));
+    const connected = await heimdall(m.home, ["team", "connect", db.url]);
+    assert.equal(connected.code, 0, connected.stderr);
+    const claimed = await call("claim", { targets: ["route"] });
+    assert.ok(!claimed.isError, text(claimed));
+    const decided = await call("remember", {
+      kind: "decision",
+      text: "route stays pure",
+      about: ["route"],
+    });
+    assert.ok(!decided.isError, text(decided));
+    assert.deepEqual(await stored(), { claims: ["route"], memories: ["route stays pure"] });
+
+    // Disconnected, nothing more of this machine's goes to the team.
+    assert.equal((await heimdall(m.home, ["team", "disconnect"])).code, 0);
+    const after = await call("remember", {
+      kind: "note",
+      text: "said after disconnecting",
+      about: ["route"],
+    });
+    assert.ok(!after.isError, text(after));
+    assert.ok(!(await call("claim", { targets: ["store"] })).isError);
+    assert.deepEqual(await stored(), { claims: ["route"], memories: ["route stays pure"] });
+  } finally {
+    await client.close();
+    await db.drop();
+    await server.stop();
+  }
+});

@@ -66,6 +66,8 @@ export const INSTRUCTIONS =
  * into place), the next call opens that one, and the team (whose local store
  * is that journal) is opened again too: a connection to the old file would
  * read rows nobody updates and write memories, claims and tasks nobody sees.
+ * The team is opened again too when the config names another team store
+ * (`heimdall team connect` or `disconnect` while the server runs).
  * An old read or write connection, and the team opened on the old file,
  * are closed once no call is running (`settle`; a call under way may still
  * be reading them), and so is a connection whose file was deleted with
@@ -95,17 +97,21 @@ export function toolContext(
   let team: Promise<Team> | undefined;
   // Team calls in arrival order, one at a time (see ToolContext.withTeam).
   let queue: Promise<unknown> = Promise.resolve();
-  // The journal file the team was opened on: with the local store, its claims and tasks live there.
-  let teamFile: string | null = null;
+  // What the team was opened on: the journal file (with the local store, its
+  // claims and tasks live there) and the team URL (\`heimdall team connect\` or
+  // \`disconnect\` while this server runs: claims and memories go where the
+  // config says now, not to a store the person left).
+  let teamOn: string | null = null;
+  const teamKey = () => JSON.stringify([journalFile(home.journal), config().teamUrl]);
   // Called one team call at a time (the queue below), so an old team is closed with nothing using it.
   const open = async () => {
-    const file = journalFile(home.journal);
-    if (team !== undefined && file !== teamFile) {
+    const key = teamKey();
+    if (team !== undefined && key !== teamOn) {
       const old = team;
       team = undefined;
       await (await old.catch(() => null))?.close();
     }
-    if (team === undefined) teamFile = file;
+    if (team === undefined) teamOn = key;
     return await (team ??= openTeam(
       { home, config },
       currentActor({ agent: Deno.env.get("HEIMDALL_AGENT") ?? "mcp" }),
@@ -137,7 +143,7 @@ export function toolContext(
         write = undefined;
       }
       for (const j of retired.splice(0)) j.close();
-      if (team !== undefined && teamFile !== file) {
+      if (team !== undefined && teamOn !== teamKey()) {
         const old = team;
         team = undefined;
         await (await old.catch(() => null))?.close();
