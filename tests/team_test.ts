@@ -323,6 +323,27 @@ Deno.test("who-knows counts a memory about a whole file for the file and the sym
   assert.deepEqual(caller.experts.map((x) => [x.person, x.score]), [["erin", 1.5]]);
 });
 
+Deno.test("who-knows counts a claim on a whole file for the symbols in it, as a memory about it", async () => {
+  using m = await machine();
+  assert.equal(
+    (await heimdall(m.home, ["claim", "src/dispatch.ts"], { author: "ivy", cwd: m.repo })).code,
+    0,
+  );
+  type Ranked = { experts: { person: string; score: number; claims: number; about: string[] }[] };
+  const symbol = await heimdallJson<Ranked>(m.home, ["who-knows", "dispatch"], { cwd: m.repo });
+  assert.deepEqual(symbol.experts.map((x) => [x.person, x.score, x.claims, x.about]), [
+    ["ivy", 1, 1, ["dispatch.ts"]],
+  ]);
+  // route calls dispatch: one hop from the file, the claim is worth half.
+  const caller = await heimdallJson<Ranked>(m.home, ["who-knows", "route"], { cwd: m.repo });
+  assert.deepEqual(caller.experts.map((x) => [x.person, x.score]), [["ivy", 0.5]]);
+  // Asked about the file itself, the claim counts once.
+  const file = await heimdallJson<Ranked>(m.home, ["who-knows", "src/dispatch.ts"], {
+    cwd: m.repo,
+  });
+  assert.deepEqual(file.experts.map((x) => [x.person, x.score, x.claims]), [["ivy", 1, 1]]);
+});
+
 Deno.test("who-knows names a convention a convention, not a note", async () => {
   using m = await machine();
   const j = Journal.open(homePaths(m.home).journal);

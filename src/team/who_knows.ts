@@ -4,7 +4,7 @@ import type { Journal } from "../store/mod.ts";
 import { anchoredMemories, fileAnchoredMemories } from "./memory_link.ts";
 import { RepoResolver, symbolsById } from "./symbol_key.ts";
 import { callExpander, walk } from "./walk.ts";
-import type { TeamStore } from "./types.ts";
+import type { SymbolKey, TeamStore } from "./types.ts";
 
 /**
  * What one piece of evidence is worth on the code itself. A decision says
@@ -112,8 +112,8 @@ export function rankPeople(evidence: readonly Evidence[]): Expert[] {
 
 /**
  * The people who know `starts` (node ids) and their call neighbours within
- * `hops` (both directions): every claim ever made on that code (released
- * and expired ones too) from the team store, and the memories anchored to
+ * `hops` (both directions): every claim ever made on that code or on a
+ * whole file it lies in (released and expired ones too) from the team store, and the memories anchored to
  * it from the local journal, to a symbol or to a whole file it lies in.
  * Cost: one query per hop and direction, one store query, two memory
  * queries.
@@ -139,17 +139,21 @@ export async function whoKnows(
 
   const repos = new RepoResolver();
   const byKey = new Map<string, { hops: number; symbol: string }>();
-  const keys = [];
+  const keys: Pick<SymbolKey, "repo" | "path" | "qualname">[] = [];
+  const add = (k: Pick<SymbolKey, "repo" | "path" | "qualname">, hops: number, symbol: string) => {
+    const name = `${k.repo}\0${k.path}\0${k.qualname}`;
+    const seen = byKey.get(name);
+    if (!seen) keys.push(k);
+    if (!seen || hops < seen.hops) byKey.set(name, { hops, symbol });
+  };
   for (const id of ids) {
     const s = symbols.get(id);
     if (!s) continue;
     const k = repos.keyOf(s);
-    const name = `${k.repo}\0${k.path}\0${k.qualname}`;
-    const seen = byKey.get(name);
-    if (!seen) keys.push(k);
-    if (!seen || hops.get(id)! < seen.hops) {
-      byKey.set(name, { hops: hops.get(id)!, symbol: label(id) });
-    }
+    add(k, hops.get(id)!, label(id));
+    // A claim on the whole file (`heimdall claim PATH`) is a claim on every
+    // symbol in it, as near as the nearest of them (as a memory about it is).
+    if (k.qualname !== "") add({ ...k, qualname: "" }, hops.get(id)!, basename(s.path));
   }
 
   const evidence: Evidence[] = [];
