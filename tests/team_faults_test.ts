@@ -276,6 +276,17 @@ Deno.test({
   }
 });
 
+Deno.test("a host this process may not reach says which --allow-net it needs, not that the server is down", async () => {
+  using m = await machine();
+  // The fixture's runner allows the network on loopback only.
+  for (const host of ["db.example.com", "10.1.2.3"]) {
+    const r = await heimdall(m.home, ["team", "connect", `postgres://ann@${host}/team`]);
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(r.stderr, new RegExp(`--allow-net.*${host.replaceAll(".", "\\.")}`), r.stderr);
+    assert.doesNotMatch(r.stderr, /check that the server runs|EPERM/, r.stderr);
+  }
+});
+
 Deno.test("remember with the store down says why once, as a write", async () => {
   using m = await machine();
   const r = await heimdall(

@@ -112,6 +112,15 @@ async function connect(url: string, onError: () => void = () => {}): Promise<PgC
     // Bounded: a server that stopped answering never acknowledges the goodbye.
     await end(client, false);
     const message = (e as Error).message;
+    if (netDenied(e)) {
+      const u = new URL(url);
+      const host = `${u.hostname}:${u.port || "5432"}`;
+      throw new TeamStoreError(
+        `Cannot reach the team store "${
+          redactUrl(url)
+        }": this process is not allowed to connect to ${host}; run it with --allow-net (as \`deno task heimdall\`, the installed \`heimdall\` and the compiled binary do) or --allow-net=${host}`,
+      );
+    }
     throw new TeamStoreError(
       /password must be a string/.test(message)
         ? `Cannot log in to the team store "${
@@ -123,6 +132,18 @@ async function connect(url: string, onError: () => void = () => {}): Promise<PgC
     );
   }
   return client;
+}
+
+/**
+ * True when Deno's permissions, not the network, refused the connection: a
+ * host outside `--allow-net` (an address is refused by name, a host name
+ * already at its lookup, as EPERM).
+ */
+function netDenied(e: unknown): boolean {
+  return e instanceof Deno.errors.NotCapable || e instanceof Deno.errors.PermissionDenied ||
+    /^Requires net access/.test((e as Error).message) ||
+    ((e as { code?: string; syscall?: string }).code === "EPERM" &&
+      (e as { syscall?: string }).syscall === "getaddrinfo");
 }
 
 /**
