@@ -306,7 +306,7 @@ Deno.test({ name: "team store on PostgreSQL", ignore: noPostgres() }, async (t) 
     );
 
     await step(
-      "a user who may not create schemas connects once the schema is made for them, and an older build is told to upgrade",
+      "a user who may not create schemas connects once the schema is made for them; an older build is told to upgrade, a newer one who may migrate",
       async (url) => {
         using m = await machine();
         const suffix = crypto.randomUUID().replaceAll("-", "").slice(0, 8);
@@ -348,6 +348,24 @@ Deno.test({ name: "team store on PostgreSQL", ignore: noPostgres() }, async (t) 
             older.stderr,
             /schema version 99, newer than this build knows.*upgrade heimdall/,
           );
+          // This build is the newer one: the teammate may not apply its migration, the owner may.
+          await withPg(as(owner), (c) =>
+            c.query(
+              `DELETE FROM heimdall.schema_version WHERE version >= 3;
+               ALTER TABLE heimdall.memories DROP CONSTRAINT memories_kind_check`,
+            ));
+          const behind = await heimdall(m.home, ["claims"]);
+          assert.equal(behind.code, 3);
+          assert.match(behind.stderr, /schema version 2.*needs 3/, behind.stderr);
+          assert.match(
+            behind.stderr,
+            /heimdall team connect.*as the schema's owner/,
+            behind.stderr,
+          );
+          assert.doesNotMatch(behind.stderr, /may not create schema/, behind.stderr);
+          const upgraded = await heimdall(m.home, ["team", "connect", as(owner)]);
+          assert.equal(upgraded.code, 0, upgraded.stderr);
+          assert.equal((await heimdall(m.home, ["team", "connect", as(reader)])).code, 0);
         } finally {
           await withPg(url, (c) => c.query(`DROP OWNED BY ${owner}, ${reader} CASCADE`));
           await withPg(url, (c) => c.query(`DROP ROLE ${owner}; DROP ROLE ${reader}`));

@@ -209,6 +209,8 @@ async function migrate(pgClient: PgClient, url: string): Promise<number> {
     if (e instanceof TeamStoreError) throw e;
     if (!MISSING.has((e as { code?: string }).code ?? "")) throw storeError(e, url);
   }
+  // The version found before migrating: a user who may not apply a migration is told which.
+  let have = 0;
   try {
     await client.query("BEGIN");
     await client.query("SELECT pg_advisory_xact_lock(hashtext('heimdall.schema'))");
@@ -229,7 +231,7 @@ async function migrate(pgClient: PgClient, url: string): Promise<number> {
     const { rows } = await client.query<{ v: number }>(
       "SELECT coalesce(max(version), 0) AS v FROM heimdall.schema_version",
     );
-    const have = rows[0]!.v;
+    have = rows[0]!.v;
     if (have > PG_MIGRATIONS.length) {
       throw new TeamStoreError(
         `The team store "${
@@ -246,6 +248,15 @@ async function migrate(pgClient: PgClient, url: string): Promise<number> {
   } catch (e) {
     await client.query("ROLLBACK").catch(() => {});
     if (e instanceof TeamStoreError) throw e;
+    if (have > 0 && (e as { code?: string }).code === "42501") {
+      throw new TeamStoreError(
+        `The team store "${
+          redactUrl(url)
+        }" has schema version ${have} and this build needs ${PG_MIGRATIONS.length}, which this user may not apply (${
+          (e as Error).message
+        }); run \`heimdall team connect URL\` once as the schema's owner, then go on as this user`,
+      );
+    }
     throw storeError(e, url);
   }
 }
