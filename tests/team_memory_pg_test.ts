@@ -683,6 +683,41 @@ Deno.test({ name: "team memory on PostgreSQL", ignore: noPostgres() }, async (t)
         assert.deepEqual(row, [{ status: "open", resolved_by: null }]);
       },
     );
+
+    await step(
+      "a store restored from an older backup: what the team writes after it still reaches a machine that had pulled further",
+      async (url, a, b) => {
+        for (const fn of ["route", "dispatch", "store"]) {
+          const r = await heimdall(
+            b.home,
+            ["remember", "--kind", "decision", "--about", fn, `${fn} before the backup`],
+            bob(b),
+          );
+          assert.equal(r.code, 0, r.stderr);
+        }
+        // A pulls all three: its cursor stands at the third revision.
+        const seen = await heimdallJson<WhyJson>(a.home, ["why", "store"], alice(a));
+        assert.deepEqual(seen.current.map((m) => m.text), ["store before the backup"]);
+        // The server is restored from a backup taken before any of them.
+        await sql(
+          url,
+          `DELETE FROM heimdall.memory_anchors; DELETE FROM heimdall.memories;
+           UPDATE heimdall.memory_feed SET rev = 0`,
+        );
+        const after = await heimdall(
+          b.home,
+          ["remember", "--kind", "decision", "--about", "route", "route after the restore"],
+          bob(b),
+        );
+        assert.equal(after.code, 0, after.stderr);
+        const why = await heimdallJson<WhyJson>(a.home, ["why", "route"], alice(a));
+        // (The copy of what the store lost stays here: nothing this machine saw is deleted.)
+        assert.ok(
+          why.current.some((m) => m.text === "route after the restore"),
+          JSON.stringify(why),
+        );
+      },
+    );
   } finally {
     for (const c of cleanups.reverse()) await c();
     await server.stop();

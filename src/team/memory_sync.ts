@@ -60,7 +60,16 @@ export async function pullMemories(j: Journal, store: PgTeamStore): Promise<Pull
   const recheck = new Set<string>();
   let cursor = readCursor(j, storeId);
   for (;;) {
-    const changes = await storeChanges(store, cursor, BATCH);
+    const { changes, feed } = await storeChanges(store, cursor, BATCH);
+    if (feed < cursor.rev) {
+      // The store went back in time (restored from an older backup): its
+      // revisions count again from there, and everything after this
+      // journal's cursor would be skipped. Pull it all again (copies are
+      // keyed by id: nothing doubles).
+      cursor = { rev: 0, id: "" };
+      j.tx(() => setMeta(j, cursorKey(storeId), JSON.stringify(cursor)));
+      continue;
+    }
     if (changes.length === 0) break;
     const now = Date.now();
     const fresh = missingIds(j, changes.map((c) => c.row.id));

@@ -287,24 +287,35 @@ export interface FeedCursor {
 
 /**
  * The rows written after `after` (by revision, then id), at most `limit`,
- * oldest change first, each with its anchors. Reading them all, batch after
- * batch, from any cursor misses nothing: revisions commit in order.
+ * oldest change first, each with its anchors, and the store's latest
+ * revision (`feed`; below `after.rev` only when the store went back in time,
+ * restored from a backup). Reading them all, batch after batch, from any
+ * cursor misses nothing: revisions commit in order. One round trip.
  */
-export function storeChanges(
+export async function storeChanges(
   store: PgTeamStore,
   after: FeedCursor,
   limit: number,
-): Promise<SharedChange[]> {
-  return store.query<SharedChange & MemoryRow>(
-    `SELECT ${ROW}, m.rev, (SELECT json_agg(json_build_object(
-         'target', a.target, 'repo', a.repo, 'path', a.path, 'qualname', a.qualname,
-         'kind', a.kind, 'name', a.name, 'structHash', a.struct_hash, 'shape', a.shape)
-         ORDER BY a.ord) FROM heimdall.memory_anchors a WHERE a.memory_id = m.id) AS anchors
-     FROM heimdall.memories m WHERE (m.rev, m.id) > ($1, $2) ORDER BY m.rev, m.id LIMIT $3`,
+): Promise<{ changes: SharedChange[]; feed: number }> {
+  // The feed's row, joined to the changes: the one row there is when nothing changed.
+  const rows = await store.query<SharedChange & MemoryRow & { feed: number }>(
+    `SELECT f.rev AS feed, x.* FROM heimdall.memory_feed f LEFT JOIN LATERAL (
+       SELECT ${ROW}, m.rev, (SELECT json_agg(json_build_object(
+           'target', a.target, 'repo', a.repo, 'path', a.path, 'qualname', a.qualname,
+           'kind', a.kind, 'name', a.name, 'structHash', a.struct_hash, 'shape', a.shape)
+           ORDER BY a.ord) FROM heimdall.memory_anchors a WHERE a.memory_id = m.id) AS anchors
+       FROM heimdall.memories m WHERE (m.rev, m.id) > ($1, $2) ORDER BY m.rev, m.id LIMIT $3
+     ) x ON true ORDER BY x.rev, x.id`,
     [after.rev, after.id, limit],
-  ).then((rows) =>
-    rows.map(({ rev, anchors, ...row }) => ({ row: row as MemoryRow, anchors: anchors ?? [], rev }))
   );
+  return {
+    feed: rows[0]?.feed ?? 0,
+    changes: rows.filter((r) => r.id !== null).map(({ rev, anchors, feed: _feed, ...row }) => ({
+      row: row as MemoryRow,
+      anchors: anchors ?? [],
+      rev,
+    })),
+  };
 }
 
 /** The ids among `ids` that the store holds. */
