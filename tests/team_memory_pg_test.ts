@@ -704,12 +704,15 @@ Deno.test({ name: "team memory on PostgreSQL", ignore: noPostgres() }, async (t)
           `DELETE FROM heimdall.memory_anchors; DELETE FROM heimdall.memories;
            UPDATE heimdall.memory_feed SET rev = 0`,
         );
-        const after = await heimdall(
-          b.home,
-          ["remember", "--kind", "decision", "--about", "route", "route after the restore"],
-          bob(b),
-        );
-        assert.equal(after.code, 0, after.stderr);
+        // Written after the restore: enough revisions that the store's feed passes A's cursor again.
+        for (const fn of ["route", "dispatch", "store", "audit"]) {
+          const r = await heimdall(
+            b.home,
+            ["remember", "--kind", "decision", "--about", fn, `${fn} after the restore`],
+            bob(b),
+          );
+          assert.equal(r.code, 0, r.stderr);
+        }
         const why = await heimdallJson<WhyJson>(a.home, ["why", "route"], alice(a));
         // (The copy of what the store lost stays here: nothing this machine saw is deleted.)
         assert.ok(

@@ -60,12 +60,12 @@ export async function pullMemories(j: Journal, store: PgTeamStore): Promise<Pull
   const recheck = new Set<string>();
   let cursor = readCursor(j, storeId);
   for (;;) {
-    const { changes, feed } = await storeChanges(store, cursor, BATCH);
-    if (feed < cursor.rev) {
-      // The store went back in time (restored from an older backup): its
-      // revisions count again from there, and everything after this
-      // journal's cursor would be skipped. Pull it all again (copies are
-      // keyed by id: nothing doubles).
+    const { changes, wentBack } = await storeChanges(store, cursor, BATCH);
+    if (wentBack) {
+      // The store was restored from an older backup: its revisions count
+      // again from there, and what was written since under revisions this
+      // journal's cursor has passed would be skipped. Pull it all again
+      // (copies are keyed by id: nothing doubles).
       cursor = { rev: 0, id: "" };
       j.tx(() => setMeta(j, cursorKey(storeId), JSON.stringify(cursor)));
       continue;

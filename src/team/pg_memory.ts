@@ -287,19 +287,26 @@ export interface FeedCursor {
 
 /**
  * The rows written after `after` (by revision, then id), at most `limit`,
- * oldest change first, each with its anchors, and the store's latest
- * revision (`feed`; below `after.rev` only when the store went back in time,
- * restored from a backup). Reading them all, batch after batch, from any
- * cursor misses nothing: revisions commit in order. One round trip.
+ * oldest change first, each with its anchors. Reading them all, batch after
+ * batch, from any cursor misses nothing: revisions commit in order.
+ * `wentBack` is true when the store has gone back in time (restored from an
+ * older backup): its feed is behind the cursor, or the row the cursor
+ * stands on is gone or older (rows are never deleted, and a row's revision
+ * only grows); revisions then count again from the backup's, and some after
+ * the cursor's were given out already. One round trip.
  */
 export async function storeChanges(
   store: PgTeamStore,
   after: FeedCursor,
   limit: number,
-): Promise<{ changes: SharedChange[]; feed: number }> {
+): Promise<{ changes: SharedChange[]; wentBack: boolean }> {
   // The feed's row, joined to the changes: the one row there is when nothing changed.
-  const rows = await store.query<SharedChange & MemoryRow & { feed: number }>(
-    `SELECT f.rev AS feed, x.* FROM heimdall.memory_feed f LEFT JOIN LATERAL (
+  const rows = await store.query<
+    SharedChange & MemoryRow & { feed: number; at_cursor: number | null }
+  >(
+    `SELECT f.rev AS feed,
+       (SELECT c.rev FROM heimdall.memories c WHERE c.id = $2) AS at_cursor, x.*
+     FROM heimdall.memory_feed f LEFT JOIN LATERAL (
        SELECT ${ROW}, m.rev, (SELECT json_agg(json_build_object(
            'target', a.target, 'repo', a.repo, 'path', a.path, 'qualname', a.qualname,
            'kind', a.kind, 'name', a.name, 'structHash', a.struct_hash, 'shape', a.shape)
@@ -308,13 +315,13 @@ export async function storeChanges(
      ) x ON true ORDER BY x.rev, x.id`,
     [after.rev, after.id, limit],
   );
+  const head = rows[0];
   return {
-    feed: rows[0]?.feed ?? 0,
-    changes: rows.filter((r) => r.id !== null).map(({ rev, anchors, feed: _feed, ...row }) => ({
-      row: row as MemoryRow,
-      anchors: anchors ?? [],
-      rev,
-    })),
+    wentBack: head !== undefined && (head.feed < after.rev ||
+      (after.id !== "" && (head.at_cursor === null || head.at_cursor < after.rev))),
+    changes: rows.filter((r) => r.id !== null).map((
+      { rev, anchors, feed: _feed, at_cursor: _at, ...row },
+    ) => ({ row: row as MemoryRow, anchors: anchors ?? [], rev })),
   };
 }
 
