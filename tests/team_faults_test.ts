@@ -287,6 +287,93 @@ Deno.test("a host this process may not reach says which --allow-net it needs, no
   }
 });
 
+/**
+ * A server that refuses every login with SQLSTATE `code` and `message` (an
+ * ErrorResponse, as PostgreSQL answers a wrong password), whatever the client sends.
+ */
+function refusingServer(code: string, message: string) {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const conns: Deno.Conn[] = [];
+  const text = new TextEncoder().encode(`SFATAL\0VFATAL\0C${code}\0M${message}\0\0`);
+  const reply = new Uint8Array(5 + text.length);
+  reply[0] = 0x45; // 'E'
+  new DataView(reply.buffer).setInt32(1, 4 + text.length);
+  reply.set(text, 5);
+  (async () => {
+    for await (const c of listener) {
+      conns.push(c);
+      (async () => {
+        await c.read(new Uint8Array(4096)); // the startup message
+        await c.write(reply);
+      })().catch(() => {});
+    }
+  })().catch(() => {});
+  return {
+    url: `postgres://ann:wrong-pw@127.0.0.1:${(listener.addr as Deno.NetAddr).port}/team`,
+    close() {
+      listener.close();
+      for (const c of conns) {
+        try {
+          c.close();
+        } catch { /* closed already */ }
+      }
+    },
+  };
+}
+
+Deno.test({
+  name: "a wrong password is blamed on the password, with where to put the right one",
+  sanitizeOps: false,
+  sanitizeResources: false,
+}, async () => {
+  using m = await machine();
+  const server = refusingServer("28P01", 'password authentication failed for user "ann"');
+  try {
+    const r = await heimdall(m.home, ["team", "connect", server.url]);
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(r.stderr, /refused the password for user "ann"/, r.stderr);
+    assert.match(r.stderr, /in the URL .* or in PGPASSWORD/, r.stderr);
+    assert.doesNotMatch(r.stderr, /wrong-pw|check that the server runs/, r.stderr);
+  } finally {
+    server.close();
+  }
+});
+
+Deno.test({
+  name: "a database or user the server does not have is named, with the remedy",
+  ignore: noPostgres(),
+}, async () => {
+  const server = await pgServer();
+  try {
+    using m = await machine();
+    const url = new URL(server.url);
+    url.pathname = "/no_such_team_db";
+    const db = await heimdall(m.home, ["team", "connect", url.toString()]);
+    assert.equal(db.code, 3, db.stderr);
+    assert.match(
+      db.stderr,
+      /server has no database "no_such_team_db"; create it \(CREATE DATABASE no_such_team_db\) or fix the database name in the URL/,
+      db.stderr,
+    );
+    const user = new URL(server.url);
+    user.username = "no_such_team_user";
+    const role = await heimdall(m.home, ["team", "connect", user.toString()]);
+    assert.equal(role.code, 3, role.stderr);
+    assert.match(
+      role.stderr,
+      /server has no user "no_such_team_user"; fix the user name in the URL, or create the role/,
+      role.stderr,
+    );
+    assert.equal(
+      (await heimdall(m.home, ["team", "status"])).stdout.includes("this machine's journal"),
+      true,
+      "a failed connect changes nothing",
+    );
+  } finally {
+    await server.stop();
+  }
+});
+
 Deno.test("remember with the store down says why once, as a write", async () => {
   using m = await machine();
   const r = await heimdall(

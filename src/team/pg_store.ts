@@ -121,6 +121,10 @@ async function connect(url: string, onError: () => void = () => {}): Promise<PgC
         }": this process is not allowed to connect to ${host}; run it with --allow-net (as \`deno task heimdall\`, the installed \`heimdall\` and the compiled binary do) or --allow-net=${host}`,
       );
     }
+    const refused = loginRefused(e, url);
+    if (refused !== null) {
+      throw new TeamStoreError(`Cannot log in to the team store "${redactUrl(url)}": ${refused}`);
+    }
     throw new TeamStoreError(
       /password must be a string/.test(message)
         ? `Cannot log in to the team store "${
@@ -132,6 +136,40 @@ async function connect(url: string, onError: () => void = () => {}): Promise<PgC
     );
   }
   return client;
+}
+
+/**
+ * What the server said when it refused the login for a reason the URL
+ * holds (the password, the user name, the database name), with the fix; null
+ * for any other error. The names come from the URL, decoded.
+ */
+function loginRefused(e: unknown, url: string): string | null {
+  const code = (e as { code?: string }).code;
+  const u = new URL(url);
+  const name = (s: string) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  };
+  const user = name(u.username);
+  const db = name(u.pathname.replace(/^\//, "")) || user;
+  const quoted = (s: string) => /^[a-z_][a-z0-9_]*$/.test(s) ? s : `"${s.replaceAll('"', '""')}"`;
+  if (code === "28P01") {
+    return `the server refused the password for user "${user}"; put the right one in the URL (postgres://USER:PASSWORD@HOST/DB, special characters percent-encoded) or in PGPASSWORD`;
+  }
+  if (code === "3D000") {
+    return `the server has no database "${db}"; create it (CREATE DATABASE ${
+      quoted(db)
+    }) or fix the database name in the URL`;
+  }
+  if (code === "28000" && /role .* does not exist/.test((e as Error).message)) {
+    return `the server has no user "${user}"; fix the user name in the URL, or create the role (CREATE ROLE ${
+      quoted(user)
+    } LOGIN)`;
+  }
+  return null;
 }
 
 /**
