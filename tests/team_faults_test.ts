@@ -212,6 +212,19 @@ Deno.test({
     );
 
     await t.step(
+      "a server that never answers the login: exit 3, saying how long it waited",
+      async () => {
+        const r = await heimdall(m.home, ["claims"], via(0, "hang"));
+        assert.equal(r.code, 3, r.stderr);
+        assert.match(
+          r.stderr,
+          /Cannot reach the team store "[^"]+" \(no answer in 5 s: logging in\)/,
+        );
+        assert.doesNotMatch(r.stderr, /timeout expired/);
+      },
+    );
+
+    await t.step(
       "a connection dropped mid-command: why and history answer from the copies",
       async () => {
         for (const args of [["why", "route"], ["history", "route"]]) {

@@ -45,6 +45,8 @@ export const LOCK_WAIT_S = 5;
 export const STATEMENT_WAIT_S = 8;
 /** How long this client waits for any answer before it drops the connection. */
 export const ANSWER_WAIT_S = 10;
+/** How long connecting and logging in may take. */
+export const CONNECT_WAIT_S = 5;
 
 const ms = (col: string) => `floor(extract(epoch from ${col}) * 1000)::float8`;
 const ACTIVE = "c.released_at IS NULL AND c.expires_at > now()";
@@ -84,7 +86,7 @@ async function connect(url: string, onError: () => void = () => {}): Promise<PgC
     // must not surface as an internal error quoting the password.
     client = new pg.Client({
       connectionString: parseTeamUrl(url),
-      connectionTimeoutMillis: 5000,
+      connectionTimeoutMillis: CONNECT_WAIT_S * 1000,
       // Every statement is bounded: a teammate's transaction holding a lock,
       // or a server that stopped answering, fails the command in seconds.
       lock_timeout: LOCK_WAIT_S * 1000,
@@ -120,6 +122,10 @@ async function connect(url: string, onError: () => void = () => {}): Promise<PgC
           redactUrl(url)
         }": this process is not allowed to connect to ${host}; run it with --allow-net (as \`deno task heimdall\`, the installed \`heimdall\` and the compiled binary do) or --allow-net=${host}`,
       );
+    }
+    // pg's own words for its connection timer running out.
+    if (/^timeout expired$|due to connection timeout/.test(message)) {
+      throw noAnswer(redactUrl(url), CONNECT_WAIT_S, "logging in");
     }
     const refused = loginRefused(e, url);
     if (refused !== null) {
