@@ -397,6 +397,15 @@ Deno.test("remember with the store down says why once, as a write", async () => 
   assert.equal(r.code, 3, r.stderr);
   assert.equal(r.stderr.match(/Cannot reach the team store/g)?.length, 1, r.stderr);
   assert.doesNotMatch(r.stderr, /showing this machine's copy/);
+  // What was to be said is not stored: the message says how to keep it here instead.
+  assert.match(r.stderr, /to keep it on this machine only, run it again with --scope private/);
+  const attempt = await heimdall(
+    m.home,
+    ["attempt", "--about", "route", "--failed", "route broke"],
+    { cwd: m.repo, env: { HEIMDALL_TEAM_URL: "postgres://heimdall@127.0.0.1:1/team" } },
+  );
+  assert.equal(attempt.code, 3, attempt.stderr);
+  assert.match(attempt.stderr, /run it again with --scope private/);
 });
 
 Deno.test("team disconnect says a connection from HEIMDALL_TEAM_URL stays until unset", async () => {

@@ -18,7 +18,7 @@ import {
 } from "../memory/mod.ts";
 import { exists } from "../files/mod.ts";
 import { Journal } from "../store/mod.ts";
-import { SharedMemory } from "../team/mod.ts";
+import { SharedMemory, TeamStoreError } from "../team/mod.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -32,6 +32,8 @@ import { json, plural, printable } from "../present/fmt.ts";
  */
 /** The commands that only read: they answer from this journal's copies when the store is away. */
 const READS = new Set(["why", "history"]);
+/** The writes that take --scope: a private one never needs the store. */
+const SCOPED_WRITES = new Set(["remember", "attempt"]);
 
 async function withMemory(
   ctx: Context,
@@ -54,6 +56,14 @@ async function withMemory(
     const warning = READS.has(name) ? shared.warning() : null;
     if (warning) ctx.err(`heimdall ${name}: ${warning}`);
     return await fn(j, shared);
+  } catch (e) {
+    // A shared write the store did not take stored nothing: say how to keep it here.
+    if (e instanceof TeamStoreError && SCOPED_WRITES.has(name)) {
+      throw new TeamStoreError(
+        `${e.message}; to keep it on this machine only, run it again with --scope private`,
+      );
+    }
+    throw e;
   } finally {
     await shared.close();
     j.close();
