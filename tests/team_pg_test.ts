@@ -238,6 +238,51 @@ Deno.test({ name: "team store on PostgreSQL", ignore: noPostgres() }, async (t) 
     );
 
     await step(
+      "an acknowledged warning warns again once a hand-off gives the claim to someone else",
+      async (url) => {
+        using m = await machine();
+        assert.equal((await heimdall(m.home, ["team", "connect", url])).code, 0);
+        const as = (author: string, env: Record<string, string> = {}) => ({
+          author,
+          cwd: m.repo,
+          env,
+        });
+        const task = await heimdallJson<{ id: string }>(
+          m.home,
+          ["task", "start", "split dispatch"],
+          as("alice"),
+        );
+        assert.equal((await heimdall(m.home, ["claim", "dispatch"], as("alice"))).code, 0);
+        assert.equal((await heimdall(m.home, ["conflicts", "route", "--ack"], as("bob"))).code, 0);
+        assert.equal((await heimdall(m.home, ["conflicts", "route"], as("bob"))).code, 1);
+        // Handed to Carol, the claim is hers: Bob has not seen that warning.
+        const handed = await heimdall(
+          m.home,
+          ["task", "handoff", task.id, "--to", "carol"],
+          as("alice"),
+        );
+        assert.equal(handed.code, 0, handed.stderr);
+        const after = await heimdallJson<{ conflicts: Conflict[] }>(m.home, [
+          "conflicts",
+          "route",
+          "--ack",
+        ], as("bob"));
+        assert.deepEqual(after.conflicts.map((c) => [c.claim.developer, c.claim.qualname]), [[
+          "carol",
+          "dispatch",
+        ]]);
+        // Carol taking it up in another session is still Carol: not shown again.
+        const resumed = await heimdall(
+          m.home,
+          ["task", "resume", task.id],
+          as("carol", { HEIMDALL_SESSION: "s2" }),
+        );
+        assert.equal(resumed.code, 0, resumed.stderr);
+        assert.equal((await heimdall(m.home, ["conflicts", "route"], as("bob"))).code, 1);
+      },
+    );
+
+    await step(
       "a hand-off moves a task and its claims from one machine to another",
       async (url) => {
         const [a, b] = await machines(url);

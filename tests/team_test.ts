@@ -153,6 +153,39 @@ Deno.test("an acknowledged conflict is not repeated for the same person and clai
   assert.equal(fresh.acknowledged_hidden, 1);
 });
 
+Deno.test("an acknowledged conflict warns again once a hand-off gives the claim to someone else", async () => {
+  using m = await machine();
+  const as = (author: string, env: Record<string, string> = {}) => ({ author, cwd: m.repo, env });
+  const task = await heimdallJson<{ id: string }>(
+    m.home,
+    ["task", "start", "split dispatch"],
+    as("alice"),
+  );
+  assert.equal((await heimdall(m.home, ["claim", "dispatch"], as("alice"))).code, 0);
+  assert.equal((await heimdall(m.home, ["conflicts", "route", "--ack"], as("bob"))).code, 0);
+  assert.equal((await heimdall(m.home, ["conflicts", "route"], as("bob"))).code, 1);
+  // Handed to Carol, the claim is hers: Bob has not seen that warning.
+  const handed = await heimdall(m.home, ["task", "handoff", task.id, "--to", "carol"], as("alice"));
+  assert.equal(handed.code, 0, handed.stderr);
+  const after = await heimdallJson<ConflictsJson>(
+    m.home,
+    ["conflicts", "route", "--ack"],
+    as("bob"),
+  );
+  assert.deepEqual(after.conflicts.map((c) => [c.claim.developer, c.claim.qualname]), [[
+    "carol",
+    "dispatch",
+  ]]);
+  // Carol taking it up in another session is still Carol: not shown again.
+  const resumed = await heimdall(
+    m.home,
+    ["task", "resume", task.id],
+    as("carol", { HEIMDALL_SESSION: "s2" }),
+  );
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.equal((await heimdall(m.home, ["conflicts", "route"], as("bob"))).code, 1);
+});
+
 Deno.test("a hand-off moves the task's claims, notes, attempts and decisions to the new owner", async () => {
   using m = await machine();
   const dave = { author: "dave", cwd: m.repo };

@@ -294,6 +294,14 @@ export class LocalTeamStore implements TeamStore {
         id,
       );
       if (next.state !== "done") {
+        // A claim handed to another person is theirs now: a warning about it
+        // acknowledged while it was someone else's is shown again.
+        j.run(
+          `DELETE FROM acks WHERE claim_id IN (SELECT c.id FROM claims AS c
+             WHERE ${ACTIVE} AND c.task_id = ? AND c.developer != ?)`,
+          id,
+          next.owner,
+        );
         // The new owner's own claims on the same code merge into the task's
         // (one active claim per person and symbol, the later expiry kept).
         const d = `d.released_at IS NULL AND d.expires_at > ${NOW} AND d.developer = ?

@@ -650,6 +650,15 @@ export class PgTeamStore implements TeamStore {
            updated_at = now() WHERE id = $1 RETURNING ${TASK}`,
         [id, next.owner, next.ownerAgent, next.ownerSession, next.state],
       ))[0]!;
+      if (next.state !== "done") {
+        // A claim handed to another person is theirs now: a warning about it
+        // acknowledged while it was someone else's is shown again.
+        await this.#q(
+          `DELETE FROM heimdall.acks a USING heimdall.claims c
+           WHERE a.claim_id = c.id AND ${ACTIVE} AND c.task_id = $1 AND c.developer <> $2`,
+          [id, next.owner],
+        );
+      }
       const moved = next.state === "done"
         ? await this.#q(
           `UPDATE heimdall.claims c SET released_at = now() WHERE ${ACTIVE} AND c.task_id = $1
