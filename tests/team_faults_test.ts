@@ -421,6 +421,37 @@ Deno.test("team disconnect says a connection from HEIMDALL_TEAM_URL stays until 
   assert.doesNotMatch(r.stdout, /not connected/);
 });
 
+Deno.test({
+  name: "team connect says when HEIMDALL_TEAM_URL keeps the commands on another store",
+  ignore: noPostgres(),
+}, async () => {
+  const server = await pgServer();
+  try {
+    using m = await machine();
+    const env = { HEIMDALL_TEAM_URL: "postgres://heimdall:pw@127.0.0.1:1/other" };
+    const r = await heimdall(m.home, ["team", "connect", server.url], { env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, /now go there/);
+    assert.match(
+      r.stdout,
+      /saved .* in config\.json, but the commands still use postgres:\/\/heimdall:\*\*\*@127\.0\.0\.1:1\/other from HEIMDALL_TEAM_URL; unset it/,
+    );
+    const json = await heimdall(m.home, ["team", "connect", server.url, "--json"], { env });
+    assert.equal(json.code, 0, json.stderr);
+    assert.equal(
+      JSON.parse(json.stdout).still_connected,
+      "postgres://heimdall:***@127.0.0.1:1/other",
+    );
+    // The same URL in both: nothing to say.
+    const same = await heimdall(m.home, ["team", "connect", server.url], {
+      env: { HEIMDALL_TEAM_URL: server.url },
+    });
+    assert.match(same.stdout, /now go there/);
+  } finally {
+    await server.stop();
+  }
+});
+
 Deno.test("a teammate's terminal escapes are printed inert in every human-output line", async () => {
   using m = await machine();
   const bob = { author: "bob\x1b[2J", cwd: m.repo };

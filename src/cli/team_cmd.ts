@@ -476,13 +476,23 @@ export async function teamCmd(args: string[], ctx: Context): Promise<number> {
     // The URL may hold a password: the config is for this user's eyes only.
     Deno.chmodSync(ctx.home.config, 0o600);
     const skew = Math.round((Date.now() - clock) / 1000);
+    // HEIMDALL_TEAM_URL beats config.json: the commands would not go where this says.
+    const fromEnv = Deno.env.get("HEIMDALL_TEAM_URL");
+    const overridden = fromEnv && fromEnv !== url ? redactUrl(fromEnv) : null;
     if (values.json) {
       ctx.out(
         json({
           connected: redactUrl(url),
           schema_version: store.schemaVersion,
           clock_skew_s: skew,
+          still_connected: overridden,
         }),
+      );
+    } else if (overridden) {
+      ctx.out(
+        `saved ${
+          redactUrl(url)
+        } (schema heimdall v${store.schemaVersion}) in config.json, but the commands still use ${overridden} from HEIMDALL_TEAM_URL; unset it (\`unset HEIMDALL_TEAM_URL\`, or your shell profile or harness settings) to use this one`,
       );
     } else {
       ctx.out(
