@@ -619,6 +619,18 @@ Deno.test({ name: "team memory on PostgreSQL", ignore: noPostgres() }, async (t)
           (JSON.parse(read.stdout) as WhyJson).current.map((x) => x.id),
           [d.memory.id],
         );
+        // who-knows is a read too: the copies rank people, without the store's claims.
+        const knows = await heimdall(b.home, ["who-knows", "route", "--json"], bob(b));
+        assert.equal(knows.code, 0, knows.stderr);
+        assert.match(
+          knows.stderr,
+          /Cannot reach the team store.*as of its last sync, without claims/,
+        );
+        assert.deepEqual(
+          (JSON.parse(knows.stdout) as { experts: { person: string; decisions: number }[] })
+            .experts.map((x) => [x.person, x.decisions]),
+          [["alice", 1]],
+        );
         const write = await heimdall(b.home, [
           "remember",
           "--kind",

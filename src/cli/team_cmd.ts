@@ -28,7 +28,9 @@ import {
   startTask,
   type Task,
   type Team,
+  TeamStoreError,
   whoKnows,
+  whoKnowsFromCopies,
 } from "../team/mod.ts";
 import type { Context } from "./context.ts";
 import { clipped, UsageError } from "../errors/mod.ts";
@@ -82,11 +84,11 @@ export const TEAM_HELP =
   disconnect: back to this machine's journal. status: where claims go, who
   you are, your current task.`;
 
-async function withTeam(
+async function withTeam<T>(
   ctx: Context,
   values: { agent?: string | undefined; session?: string | undefined },
-  fn: (team: Team) => Promise<number>,
-): Promise<number> {
+  fn: (team: Team) => Promise<T>,
+): Promise<T> {
   const team = await openTeam(ctx, currentActor({ agent: values.agent, session: values.session }));
   try {
     return await fn(team);
@@ -420,40 +422,48 @@ function targetJson(
 }
 
 /** `heimdall who-knows`. */
-export function whoKnowsCmd(args: string[], ctx: Context): Promise<number> {
+export async function whoKnowsCmd(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseFlags(args, { string: [...WHO, "hops"], boolean: ["json"] });
   if (positionals.length !== 1) {
     throw new UsageError("Usage: heimdall who-knows SYMBOL|PATH [--hops 1]");
   }
   const hops = hopsOption(values.hops, 1);
-  return withTeam(ctx, values, async (team) => {
-    const r = await whoKnows(team, positionals[0]!, { hops });
-    const s = r.target.symbol;
-    if (values.json) {
-      ctx.out(targetJson(r.target, hops, { symbols: r.symbols, experts: r.experts }));
-    } else if (r.experts.length === 0) {
+  let r;
+  try {
+    r = await withTeam(ctx, values, (team) => whoKnows(team, positionals[0]!, { hops }));
+  } catch (e) {
+    if (!(e instanceof TeamStoreError)) throw e;
+    // A read: the memories copied here still say who knows the code.
+    ctx.err(
+      `heimdall who-knows: ${e.message}; ranking by this machine's copy of the team's memories as of its last sync, without claims`,
+    );
+    r = await whoKnowsFromCopies(ctx, positionals[0]!, { hops });
+  }
+  const s = r.target.symbol;
+  if (values.json) {
+    ctx.out(targetJson(r.target, hops, { symbols: r.symbols, experts: r.experts }));
+  } else if (r.experts.length === 0) {
+    ctx.out(
+      `nobody has claimed, tried or decided anything on ${s.qualname || shown(s.path)} or its ${
+        plural(r.symbols - 1, "neighbour")
+      }`,
+    );
+  } else {
+    for (const [i, x] of r.experts.entries()) {
+      const counts = [
+        x.decisions && plural(x.decisions, "decision"),
+        x.attempts && plural(x.attempts, "attempt"),
+        x.claims && plural(x.claims, "claim"),
+        // A convention weighs as an attempt does: never counted as a note.
+        x.conventions && plural(x.conventions, "convention"),
+        x.other && plural(x.other, "note or fact", "notes or facts"),
+      ].filter(Boolean).join(", ");
       ctx.out(
-        `nobody has claimed, tried or decided anything on ${s.qualname || shown(s.path)} or its ${
-          plural(r.symbols - 1, "neighbour")
-        }`,
+        `${i + 1}. ${p(x.person)}  ${x.score}  ${counts}; on ${x.about.map(p).join(", ")}`,
       );
-    } else {
-      for (const [i, x] of r.experts.entries()) {
-        const counts = [
-          x.decisions && plural(x.decisions, "decision"),
-          x.attempts && plural(x.attempts, "attempt"),
-          x.claims && plural(x.claims, "claim"),
-          // A convention weighs as an attempt does: never counted as a note.
-          x.conventions && plural(x.conventions, "convention"),
-          x.other && plural(x.other, "note or fact", "notes or facts"),
-        ].filter(Boolean).join(", ");
-        ctx.out(
-          `${i + 1}. ${p(x.person)}  ${x.score}  ${counts}; on ${x.about.map(p).join(", ")}`,
-        );
-      }
     }
-    return r.experts.length > 0 ? EXIT.ok : EXIT.none;
-  });
+  }
+  return r.experts.length > 0 ? EXIT.ok : EXIT.none;
 }
 
 /** `heimdall team connect|disconnect|status`. */

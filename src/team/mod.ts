@@ -429,6 +429,30 @@ export async function claimsUnder(
 }
 
 /**
+ * {@link whoKnows} when the team store cannot be reached: people ranked by
+ * the memories in this machine's journal alone (its copies of the team's
+ * as of the last pull, and its own), without claims, which live in the
+ * store. Throws JournalError when nothing is indexed, TargetError for a name
+ * the index cannot place.
+ */
+export async function whoKnowsFromCopies(
+  ctx: TeamContext,
+  name: string,
+  options: { hops?: number; cwd?: string } = {},
+): Promise<{ target: Target; experts: Expert[]; symbols: number }> {
+  const j = Journal.open(ctx.home.journal, { readOnly: true });
+  try {
+    const target = resolveTarget(j, name, options.cwd);
+    const { experts, symbols } = await rankWhoKnows(j, null, target.nodes, {
+      hops: options.hops ?? 1,
+    });
+    return { target, experts, symbols };
+  } finally {
+    j.close();
+  }
+}
+
+/**
  * People ranked by their claims, attempts and decisions on the code `name`
  * refers to and its call neighbours within `hops` (default 1); weights in
  * {@link WHO_KNOWS_WEIGHTS}, halved per hop.

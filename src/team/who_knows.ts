@@ -120,7 +120,8 @@ export function rankPeople(evidence: readonly Evidence[]): Expert[] {
  */
 export async function whoKnows(
   j: Journal,
-  store: TeamStore,
+  /** Where claims come from; null leaves claims out (the team store cannot be reached). */
+  store: Pick<TeamStore, "claimHistory"> | null,
   starts: readonly string[],
   options: { hops: number },
 ): Promise<{ experts: Expert[]; symbols: number; evidence: Evidence[] }> {
@@ -157,7 +158,7 @@ export async function whoKnows(
   }
 
   const evidence: Evidence[] = [];
-  for (const c of keys.length > 0 ? await store.claimHistory(keys) : []) {
+  for (const c of keys.length > 0 && store ? await store.claimHistory(keys) : []) {
     const at = byKey.get(`${c.repo}\0${c.path}\0${c.qualname}`);
     if (!at) continue;
     evidence.push({
