@@ -1236,6 +1236,11 @@ Deno.test({
           assert.match(text(why), /kept here while offline/);
           assert.match(text(why), /note: Cannot reach the team store.*as of its last sync/);
           assert.match(String(why.structuredContent!.team_warning), /Cannot reach/);
+          // who_knows is a read too: ranked by the copies, without the store's claims.
+          const knows = await call("who_knows", { target: "route" });
+          assert.ok(!knows.isError, text(knows));
+          assert.match(text(knows), /bob/);
+          assert.match(text(knows), /note: Cannot reach the team store.*without claims/);
         } finally {
           await offline.close();
         }

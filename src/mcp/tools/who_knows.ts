@@ -1,7 +1,7 @@
 /** `who_knows`: the people who know a piece of code. */
 import { z } from "zod";
 import { plural } from "../../present/fmt.ts";
-import { whoKnows } from "../../team/mod.ts";
+import { TeamStoreError, whoKnows, whoKnowsFromCopies } from "../../team/mod.ts";
 import { LOOKUP, reach, TARGET, type ToolDef } from "../tool.ts";
 
 /** People the text shows; the structured answer has them all. */
@@ -19,7 +19,17 @@ export const whoKnowsTool: ToolDef = {
   },
   annotations: LOOKUP,
   async run(a, ctx) {
-    const r = await ctx.withTeam((team) => whoKnows(team, a.target, reach(ctx, a.hops)));
+    let r;
+    let behind: string | null = null;
+    try {
+      r = await ctx.withTeam((team) => whoKnows(team, a.target, reach(ctx, a.hops)));
+    } catch (e) {
+      if (!(e instanceof TeamStoreError)) throw e;
+      // A read: the memories copied here still rank people, without the store's claims.
+      behind =
+        `${e.message}; ranked by this machine's copy of the team's memories as of its last sync, without claims`;
+      r = await whoKnowsFromCopies(ctx, a.target, reach(ctx, a.hops));
+    }
     const lines = [
       `${a.target}: ${plural(r.experts.length, "person", "people")} across ${
         plural(r.symbols, "symbol")
@@ -38,6 +48,13 @@ export const whoKnowsTool: ToolDef = {
     if (r.experts.length > PEOPLE_SHOWN) {
       lines.push(`- … and ${r.experts.length - PEOPLE_SHOWN} more (all in the structured answer)`);
     }
-    return { text: lines.join("\n"), structured: r as unknown as Record<string, unknown> };
+    if (behind) lines.push(`note: ${behind}`);
+    return {
+      text: lines.join("\n"),
+      structured: { ...r, ...(behind ? { team_warning: behind } : {}) } as unknown as Record<
+        string,
+        unknown
+      >,
+    };
   },
 };
