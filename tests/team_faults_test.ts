@@ -353,6 +353,27 @@ Deno.test({
 });
 
 Deno.test({
+  name: "a server whose pg_hba.conf has no entry for us says who is refused and who can allow it",
+  sanitizeOps: false,
+  sanitizeResources: false,
+}, async () => {
+  using m = await machine();
+  const server = refusingServer(
+    "28000",
+    'no pg_hba.conf entry for host "10.0.0.7", user "ann", database "team", no encryption',
+  );
+  try {
+    const r = await heimdall(m.home, ["team", "connect", server.url]);
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(r.stderr, /does not let user "ann" in to database "team" from this host/);
+    assert.match(r.stderr, /pg_hba\.conf entry, or add \?sslmode=verify-full/);
+    assert.doesNotMatch(r.stderr, /check that the server runs/, r.stderr);
+  } finally {
+    server.close();
+  }
+});
+
+Deno.test({
   name: "a database or user the server does not have is named, with the remedy",
   ignore: noPostgres(),
 }, async () => {

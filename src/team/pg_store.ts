@@ -170,6 +170,11 @@ function loginRefused(e: unknown, url: string): string | null {
       quoted(db)
     }) or fix the database name in the URL`;
   }
+  if (code === "28000" && /pg_hba\.conf/.test((e as Error).message)) {
+    return `the server does not let user "${user}" in to database "${db}" from this host (${
+      (e as Error).message
+    }); ask its administrator for a pg_hba.conf entry, or add ?sslmode=verify-full to the URL if it takes only encrypted connections`;
+  }
   if (code === "28000" && /role .* does not exist/.test((e as Error).message)) {
     return `the server has no user "${user}"; fix the user name in the URL, or create the role (CREATE ROLE ${
       quoted(user)
