@@ -181,7 +181,7 @@ Deno.test({ name: "team store on PostgreSQL", ignore: noPostgres() }, async (t) 
     });
 
     await step(
-      "one person claiming the same code from several connections at once holds one claim",
+      "one person claiming the same code from several connections at once, or naming it twice, holds one claim",
       async (url) => {
         // An agent's parallel edits: each hook claims what it changed, at once.
         const stores = await Promise.all(Array.from({ length: 8 }, () => openPgTeamStore(url)));
@@ -203,6 +203,17 @@ Deno.test({ name: "team store on PostgreSQL", ignore: noPostgres() }, async (t) 
           }
           const held = (await stores[0]!.activeClaims(null)).map((c) => c.qualname);
           assert.deepEqual(held.sort(), ["dispatch", "route", "store"]);
+          // The same code named twice in one claim is one claim too.
+          const twice = { repo: "shop", path: "src/y.ts", qualname: "main", kind: "function" };
+          const made = await stores[0]!.claim(who, [
+            { ...twice, structHash: null },
+            { ...twice, structHash: null },
+          ], { ttlSeconds: 60, taskId: null, taskText: null });
+          assert.equal(made.length, 1);
+          assert.equal(
+            (await stores[0]!.activeClaims(null)).filter((c) => c.qualname === "main").length,
+            1,
+          );
         } finally {
           await Promise.all(stores.map((s) => s.close()));
         }

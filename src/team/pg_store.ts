@@ -393,8 +393,11 @@ export class PgTeamStore implements TeamStore {
     options: { ttlSeconds: number; taskId: string | null; taskText: string | null },
   ): Promise<Claim[]> {
     return this.#q<Claim>(
+      // A symbol named twice (`claim main src/app.ts:main`, two edits in one
+      // function) is one claim.
       `WITH k AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+         SELECT DISTINCT ON (repo, path, qualname) *
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
            AS k(repo, path, qualname, kind, struct_hash)),
        renewed AS (
          UPDATE heimdall.claims c SET expires_at = now() + make_interval(secs => $6),
