@@ -470,7 +470,10 @@ function nameTier(text: string, at: number, word: string): "password" | "token" 
     // or be `key` glued to a known qualifier (`apikey`, `secretkey`).
     const first = word.charCodeAt(0);
     const hump = !(prev >= 65 && prev <= 90) && first >= 65 && first <= 90;
-    if (!hump && (lower !== "key" || !QUALIFIER_END.test(glued(text, at)))) return undefined;
+    if (
+      !hump && (lower !== "key" || !QUALIFIER_END.test(glued(text, at))) &&
+      !envPasswordName(text, at, word)
+    ) return undefined;
   }
   if (PASSWORD_WORDS.has(lower)) return "password";
   if (TOKEN_WORDS.has(lower)) return "token";
@@ -482,6 +485,19 @@ function nameTier(text: string, at: number, word: string): "password" | "token" 
     .split(/[_-]+/).filter((w) => w !== "");
   const q = words.at(-1);
   return q !== undefined && QUALIFIER_END.test(q) ? "token" : undefined;
+}
+
+/**
+ * True for an environment variable's name with a password word glued on,
+ * all in capitals as such names are (`PGPASSWORD`, PostgreSQL's;
+ * `SMTPPASSWORD`, `MY_DBPASSWD`): `word` starts at `at`. Not `PASS` or `PWD`,
+ * which end other words (`BYPASS`, `COMPASS`).
+ */
+function envPasswordName(text: string, at: number, word: string): boolean {
+  if (!/^(?:PASSWORD|PASSWD|PASSPHRASE)$/.test(word)) return false;
+  let s = at;
+  while (s > 0 && at - s < 32 && isNameChar(text.charCodeAt(s - 1))) s--;
+  return /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/.test(text.slice(s, at));
 }
 
 /** The letters of the name just before `at`, lower-cased (at most 16). */

@@ -157,6 +157,8 @@ Deno.test("assignments and URLs count only with a literal, real-looking value", 
   const found: [string, string][] = [
     [`password = "${pw}"`, pw],
     [`DB_PASSWORD=${pw}`, pw],
+    [`export PGPASSWORD=${pw}! before psql`, pw + "!"],
+    [`SMTPPASSWD="${pw}"`, pw],
     [`  passwd: ${pw}`, pw],
     [`{"secret": "${pw}!"}`, pw + "!"],
     [`$cfg['db_pass'] = '${pw}';`, pw],
@@ -194,6 +196,8 @@ Deno.test("assignments and URLs count only with a literal, real-looking value", 
     `http://foo:bar@example.com`,
     `https://ghuser:x-oauth-basic@github.com/a/b`,
     `UncheckPassword = 0x1000000,`,
+    `BYPASS = "${pw}"`,
+    `COMPASS="${pw}"`,
   ];
   for (const text of innocent) assert.deepEqual([...findSecrets(text)], [], text);
 });
