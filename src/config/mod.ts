@@ -10,6 +10,7 @@ export { defaultConfig, ENV_OVERRIDES, parseConfig, teamUrlProblem } from "./con
 export type { Config, RootConfig } from "./config.ts";
 export { ConfigError } from "./config.ts";
 export { homePaths, resolveHome } from "./home.ts";
+export { expandTilde, tildeOf } from "./tilde.ts";
 export type { HomePaths } from "./home.ts";
 export { type ConfigEnv, loadConfig, saveConfig, updateConfig } from "./config_file.ts";
 export {

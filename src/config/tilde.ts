@@ -26,3 +26,27 @@ export function expandTilde(value: string, home: string | undefined): string {
   if (value.startsWith("~/")) return home.replace(/\/+$/, "") + value.slice(1);
   return value;
 }
+
+/**
+ * `path` under `home` written from it, `~` or `~/rest` with `/` between
+ * its parts, the inverse of {@link expandTilde}; any other path, and any
+ * path when `home` is unset, unchanged (pure). What leaves this machine
+ * names a file of the user's home so, not by the home's own path (which
+ * holds the user's login name, and differs on every teammate's machine).
+ *
+ * @example
+ * ```ts
+ * import { tildeOf } from "./tilde.ts";
+ * console.assert(tildeOf("/home/ada/notes/db.md", "/home/ada") === "~/notes/db.md");
+ * console.assert(tildeOf("/home/ada", "/home/ada/") === "~");
+ * console.assert(tildeOf("/home/adam/x", "/home/ada") === "/home/adam/x");
+ * console.assert(tildeOf("/etc/hosts", "/home/ada") === "/etc/hosts");
+ * ```
+ */
+export function tildeOf(path: string, home: string | undefined, sep = "/"): string {
+  const top = home?.replace(/[\\/]+$/, "");
+  if (!top) return path;
+  if (path === top) return "~";
+  if (!path.startsWith(top + sep)) return path;
+  return "~/" + path.slice(top.length + 1).split(sep).join("/");
+}

@@ -3,6 +3,7 @@
  * repository, path and qualified name a teammate wrote become a local path,
  * node and lines. Reads the index and stats the disk; writes nothing.
  */
+import { expandTilde } from "../config/mod.ts";
 import { basename, exists, isAbsolute, join } from "../files/mod.ts";
 import { activeAnchor, anchorFor, type AnchorRow, nodeFacts } from "../memory/mod.ts";
 import { type Journal, listRoots, rootFor } from "../store/mod.ts";
@@ -70,7 +71,7 @@ export class AnchorPlacer {
 
   /** The local path of a file (indexed, else on disk under a known top), or undefined. */
   #file(p: PortableAnchor): string | undefined {
-    if (p.repo === "") return isAbsolute(p.path) ? p.path : undefined;
+    if (p.repo === "") return outside(p.path);
     const key = { repo: p.repo, path: p.path, qualname: "", kind: "file", structHash: null };
     // One file node per file: by path is by path and line.
     const files = localSymbols(
@@ -83,7 +84,7 @@ export class AnchorPlacer {
   }
 
   #folder(p: PortableAnchor): string | undefined {
-    if (p.repo === "") return isAbsolute(p.path) ? p.path : undefined;
+    if (p.repo === "") return outside(p.path);
     const tops = this.#topsOf(p.repo).map((t) => p.path === "" ? t : join(t, p.path));
     return tops.find(exists) ?? tops[0];
   }
@@ -118,4 +119,13 @@ export class AnchorPlacer {
     }
     return this.#tops.get(name) ?? [];
   }
+}
+
+/**
+ * The local path of a path in no repository as the store keeps it:
+ * absolute, or `~/…` under this user's home; undefined for anything else.
+ */
+function outside(path: string): string | undefined {
+  const local = expandTilde(path, Deno.env.get("HOME"));
+  return isAbsolute(local) ? local : undefined;
 }

@@ -13,7 +13,11 @@ export interface PortableAnchor {
   target: "symbol" | "file" | "folder";
   /** Repository name ("" for a path in no repository and under no root). */
   repo: string;
-  /** Repository-relative path, "/"-separated ("" for the repository's top); absolute when `repo` is "". */
+  /**
+   * Repository-relative path, "/"-separated ("" for the repository's top);
+   * when `repo` is "", absolute, or `~/…` for one under the user's home
+   * (placed under the home of the machine that reads it).
+   */
   path: string;
   /** Symbols: qualified name; "" for files and folders. */
   qualname: string;

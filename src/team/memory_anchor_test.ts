@@ -11,6 +11,8 @@ import {
   portableSet,
 } from "./memory_anchor.ts";
 import { RepoResolver } from "./symbol_key.ts";
+import { AnchorPlacer } from "./anchor_place.ts";
+import { Journal } from "../store/mod.ts";
 
 const symbol = (qualname: string, path = "src/store.ts"): PortableAnchor => ({
   target: "symbol",
@@ -118,10 +120,59 @@ Deno.test("portableOf() names a clone's files and folders by the repository's or
     ]);
     assert.deepEqual(at(row("folder", top)), ["shop", "", "", "folder"]);
     assert.deepEqual(at(row("folder", join(top, "src"))), ["shop", "src", "", "folder"]);
-    // Outside any repository and any root, the path stays absolute.
+    // Outside any repository and any root, the path stays absolute, but for the home's part.
     const loose = { ...row("file", join(base, "loose.ts")), root: null };
     assert.deepEqual(at(loose), ["", join(base, "loose.ts"), "", "file"]);
+    const home = Deno.env.get("HOME");
+    try {
+      Deno.env.set("HOME", base);
+      assert.deepEqual(at(loose), ["", "~/loose.ts", "", "file"]);
+    } finally {
+      if (home === undefined) Deno.env.delete("HOME");
+      else Deno.env.set("HOME", home);
+    }
   } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+Deno.test("a file in no repository leaves as ~/… from its home, never with the login name, and is placed under the home of the machine that reads it", () => {
+  const base = Deno.makeTempDirSync({ prefix: "heimdall-anchor-" });
+  const home = Deno.env.get("HOME");
+  const j = Journal.open(join(base, "journal.db"));
+  try {
+    for (const who of ["ann", "bob"]) {
+      Deno.mkdirSync(join(base, who, "notes"), { recursive: true });
+      Deno.writeTextFileSync(join(base, who, "notes", "db.md"), "# db\n");
+    }
+    Deno.env.set("HOME", join(base, "ann"));
+    const anns = activeAnchor({
+      ord: 0,
+      target: "file",
+      original: "db.md",
+      path: join(base, "ann", "notes", "db.md"),
+      root: null,
+      symbol: null,
+      symbol_kind: null,
+      name: "db.md",
+      node_id: null,
+      struct_hash: null,
+      shape: null,
+      start_line: null,
+      end_line: null,
+    }, 0);
+    const sent = portableOf(anns, new RepoResolver());
+    assert.equal(sent.path, "~/notes/db.md");
+    assert.ok(!JSON.stringify(sent).includes("ann"), JSON.stringify(sent));
+    Deno.env.set("HOME", join(base, "bob"));
+    assert.equal(new AnchorPlacer(j).place(sent, 0, 0).path, join(base, "bob", "notes", "db.md"));
+    // A path outside any home stays as it was, on every machine.
+    const etc = { ...sent, path: "/etc/hosts" };
+    assert.equal(new AnchorPlacer(j).place(etc, 0, 0).path, "/etc/hosts");
+  } finally {
+    j.close();
+    if (home === undefined) Deno.env.delete("HOME");
+    else Deno.env.set("HOME", home);
     Deno.removeSync(base, { recursive: true });
   }
 });

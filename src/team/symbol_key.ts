@@ -3,6 +3,7 @@
  * path, qualified name, structural hash), the same on every machine.
  */
 import { basename, dirname, join, relative, resolve, sep } from "../files/mod.ts";
+import { tildeOf } from "../config/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { type Definition, definitions, pickColumns } from "../search/mod.ts";
 import type { SymbolKey } from "./types.ts";
@@ -95,7 +96,8 @@ export class RepoResolver {
   placeOf(path: string, root: string | null, isFolder: boolean): { repo: string; path: string } {
     const repo = this.#repoOf(isFolder ? path : dirname(path)) ??
       (root === null ? null : { top: root, name: basename(root) });
-    if (repo === null) return { repo: "", path };
+    // In no repository: a path of the user's home goes as `~/…`, never with the login name in it.
+    if (repo === null) return { repo: "", path: tildeOf(path, Deno.env.get("HOME"), sep) };
     return { repo: repo.name, path: relative(repo.top, path).split(sep).join("/") };
   }
 
