@@ -405,3 +405,29 @@ Deno.test("a symbol in a file not indexed yet, or changed since, is refused with
   const r = await cli(home, cases[0]![0], { cwd: repo, env: ENV });
   assert.equal(r.code, 0, r.stderr);
 });
+
+Deno.test("an --about or --path whose name holds a token is refused, so the export that would hold it still imports", async () => {
+  const { base, repo, home } = await indexedRepo();
+  // A folder named like a token (a pasted name, a generated folder): an anchor keeps its path.
+  writeTree(repo, { [`${GITHUB}/notes.md`]: "# notes\n" });
+  const cases: string[][] = [
+    ["remember", "--kind", "note", "--about", GITHUB, "generated here"],
+    ["attempt", "--failed", "--about", `${GITHUB}/notes.md`, "generated here"],
+    ["insert", "--title", "t", "--body", "b", "--path", `${GITHUB}/notes.md`],
+  ];
+  for (const args of cases) {
+    const r = await cli(home, args, { cwd: repo, env: ENV });
+    assert.equal(r.code, 2, `${args[0]}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, /holds what looks like a secret \(github_token\)/);
+    assert.ok(!r.stderr.includes(GITHUB), r.stderr);
+  }
+  assert.equal(count(home, "SELECT count(*) AS n FROM memories"), 0);
+  assert.equal(count(home, "SELECT count(*) AS n FROM notes"), 0);
+  // What was stored beside it exports and imports back.
+  const ok = await cli(home, ["remember", "--kind", "note", "--about", ".", "kept"], {
+    cwd: repo,
+    env: ENV,
+  });
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.equal(exportImports(home, join(base, "home2")), 1);
+});

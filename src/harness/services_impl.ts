@@ -11,7 +11,7 @@
  * and fails open (see `team_link.ts`). A write whose store cannot be
  * reached is kept on this machine as a private memory (logged).
  */
-import { dirname, join, redactSecrets, relative } from "../files/mod.ts";
+import { dirname, join, redactSecrets, relative, sniffSecret } from "../files/mod.ts";
 import {
   type Config,
   type ConfigEnv,
@@ -494,12 +494,17 @@ async function distillInBackground(
   }
 }
 
-/** What an attempt of the session is recorded on: the symbols it changed, else its last files. */
+/**
+ * What an attempt of the session is recorded on: the symbols it changed,
+ * else its last files; none whose name looks like a secret (memory refuses
+ * such an anchor, and the attempt would not be recorded at all).
+ */
 function attemptAbout(a: Pick<AttemptRecord, "symbols" | "paths">): string[] {
+  const clean = (about: string) => sniffSecret(about) === undefined;
   const about = a.symbols.filter((c) => c.change !== "removed").map((c) =>
     `${c.path}:${c.qualname}`
-  );
-  return about.length > 0 ? about : a.paths.slice(-5);
+  ).filter(clean);
+  return about.length > 0 ? about : a.paths.filter(clean).slice(-5);
 }
 
 /**

@@ -4,11 +4,12 @@
  * (the journal's busy timeout waits out the writer); never the writer lock.
  */
 import { clipped } from "../errors/mod.ts";
-import { redactSecrets } from "../files/mod.ts";
+import { redactSecrets, sniffSecret } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { anchorFor, anchorKey, anchorSetKey, resolveAbout } from "./anchors.ts";
 import { reanchorIfStale } from "./reanchor.ts";
 import {
+  ANCHOR_COLUMNS,
   anchorsOf,
   findMemoryIds,
   freshMemoryId,
@@ -87,8 +88,8 @@ export function parseScope(scope: string): Scope {
 /**
  * Resolves every `about` to an anchor (duplicates dropped); throws on an
  * unknown or ambiguous one, and {@link MemoryInputError} for one over
- * {@link MAX_FIELD} characters or past {@link MAX_ANCHORS} anchors (an
- * import would refuse its export).
+ * {@link MAX_FIELD} characters, past {@link MAX_ANCHORS} anchors, or whose
+ * anchor would hold a secret (an import would refuse its export).
  */
 export function resolveAnchors(
   j: Journal,
@@ -119,6 +120,7 @@ export function resolveAnchors(
       );
     }
     const anchor = anchorFor(resolveAbout(j, text, cwd), out.length, text, now);
+    refuseSecret(anchor);
     const key = anchorKey(anchor);
     if (seen.has(key)) continue;
     seen.add(key);
@@ -130,6 +132,28 @@ export function resolveAnchors(
     );
   }
   return out;
+}
+
+/**
+ * Throws {@link MemoryInputError} when a field of `anchor` (what was typed,
+ * the path, the symbol) holds what looks like a secret: an anchor keeps
+ * them as they are, not redacted, as they are what places the memory, and
+ * an import refuses a secret there, so the export holding it would not
+ * import. The message names the kind, never the value.
+ */
+function refuseSecret(anchor: AnchorRow): void {
+  for (const c of ANCHOR_COLUMNS) {
+    const v = anchor[c];
+    const found = typeof v === "string" ? sniffSecret(v) : undefined;
+    if (found === undefined) continue;
+    throw new MemoryInputError(
+      `--about "${clipped(redactSecrets(anchor.original))}": ${
+        c === "original" ? "it" : `its ${c}`
+      } holds what looks like a secret (${
+        found.replace(/^content: /, "")
+      }), which an anchor would keep as written (an import of the export would refuse it); attach it to the folder above, or rename the ${anchor.target}`,
+    );
+  }
 }
 
 /**

@@ -3,7 +3,7 @@
  * re-indexing never deletes a note; its chunk makes it searchable at once.
  */
 import { UsageError } from "../errors/mod.ts";
-import { contentHash, redactSecrets } from "../files/mod.ts";
+import { contentHash, redactSecrets, sniffSecret } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { upsertLooseChunk } from "./chunks.ts";
 
@@ -54,7 +54,8 @@ export interface NotePath {
  * (`[REDACTED:<kind>]`). Throws UsageError, writing nothing, for a
  * note an import of its export would refuse: a title or keywords
  * (comma-joined) over 4,096 characters, a body over 65,536 (once redacted),
- * more than 256 paths or a path over 4,096.
+ * more than 256 paths, a path over 4,096, or a path holding what looks like
+ * a secret (kept as written, an import refuses it).
  */
 export function insertNote(j: Journal, input: NoteInput, now = Date.now()): number {
   // A path given twice is attached once: its verdict would be given twice.
@@ -106,6 +107,15 @@ function checkPaths(paths: readonly string[]): void {
       `Path too long: "${
         long.slice(0, 60)
       }…" is ${long.length} characters, at most ${NOTE_LIMITS.path} are kept; attach a folder above it`,
+    );
+  }
+  for (const p of paths) {
+    const found = sniffSecret(p);
+    if (found === undefined) continue;
+    throw new UsageError(
+      `Path "${redactSecrets(p).slice(0, 120)}" holds what looks like a secret (${
+        found.replace(/^content: /, "")
+      }), which a note would keep as written (an import of the export would refuse it); attach the folder above it, or rename it`,
     );
   }
 }
