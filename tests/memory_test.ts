@@ -1118,6 +1118,27 @@ Deno.test("private memories are shown to their author only", async () => {
   }
 });
 
+Deno.test("history without a target lists the newest memories the viewer may see, however many private ones of others are newer", async () => {
+  const { repo, home } = await indexedRepo();
+  const j = openJournal(home);
+  try {
+    const note = (text: string, author: string, scope: string, now: number) =>
+      remember(j, { kind: "note", about: ["Store.open"], text, author, scope, cwd: repo, now });
+    note("shared rule", "alice", "project", T0);
+    note("also shared", "alice", "project", T0 + 1);
+    for (let i = 0; i < 10; i++) note(`bob's aside ${i}`, "bob", "private", T0 + 10 + i);
+    const seen = (limit: number, author?: string) =>
+      history(j, null, { viewer: "alice", limit, ...(author ? { author } : {}) }).memories
+        .map((m) => m.text);
+    assert.deepEqual(seen(2), ["also shared", "shared rule"]);
+    assert.deepEqual(seen(1), ["also shared"]);
+    assert.deepEqual(seen(1, "bob"), []);
+    assert.equal(history(j, null, { viewer: "bob", limit: 1 }).memories[0]!.text, "bob's aside 9");
+  } finally {
+    j.close();
+  }
+});
+
 Deno.test("a private decision leaves the shared one current for everyone else", async () => {
   const { repo, home } = await indexedRepo();
   const j = openJournal(home);

@@ -366,14 +366,19 @@ export function history(
     }
     ids = [...reach.keys()];
   } else {
+    // What the viewer may see is chosen here too ({@link visibleTo}): else a run of
+    // others' private memories, newer than the rest, would fill the limit and be dropped.
     ids = j.all<{ id: string }>(
       `SELECT id FROM memories WHERE (? IS NULL OR kind = ?) AND (? IS NULL OR author = ?)
+         AND (scope != 'private' OR author IN (?, ?))
        ORDER BY recorded_at DESC, id LIMIT ?`,
       options.kind ?? null,
       options.kind ?? null,
       author ?? null,
       author ?? null,
-      limit * 4,
+      options.viewer,
+      redactSecrets(options.viewer),
+      limit,
     ).map((r) => r.id);
   }
   const memories = loadMemories(j, ids)
