@@ -431,3 +431,48 @@ Deno.test("an --about or --path whose name holds a token is refused, so the expo
   assert.equal(ok.code, 0, ok.stderr);
   assert.equal(exportImports(home, join(base, "home2")), 1);
 });
+
+Deno.test("a NUL character in what is written or imported is refused, not cut off with everything after it", async () => {
+  const { base, repo, home } = await indexedRepo();
+  const cases: [string[], string, RegExp][] = [
+    [
+      ["remember", "--kind", "note", "--about", "src/util.ts", "-"],
+      "before\0after",
+      /Text holds a NUL character \(\\u0000\) at character 7, .*; remove it/,
+    ],
+    [
+      ["attempt", "--failed", "--about", "src/util.ts", "-"],
+      "tried\0this",
+      /Text holds a NUL character \(\\u0000\) at character 6/,
+    ],
+    [
+      ["insert", "--title", "t", "--body", "-"],
+      "body\0tail",
+      /Note body holds a NUL character \(\\u0000\) at character 5/,
+    ],
+  ];
+  for (const [args, stdin, message] of cases) {
+    const r = await cli(home, args, { cwd: repo, env: ENV, stdin });
+    assert.equal(r.code, 2, `${args[0]}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, message);
+  }
+  assert.equal(count(home, "SELECT count(*) AS n FROM memories"), 0);
+  assert.equal(count(home, "SELECT count(*) AS n FROM notes"), 0);
+  // An export edited to hold one: refused, naming the line and field, nothing written.
+  const ok = await cli(home, ["remember", "--kind", "note", "--about", "src/util.ts", "kept"], {
+    cwd: repo,
+    env: ENV,
+  });
+  assert.equal(ok.code, 0, ok.stderr);
+  const exported = await cli(home, ["export"]);
+  const file = join(base, "nul.jsonl");
+  Deno.writeTextFileSync(file, exported.stdout.replace('"kept"', '"kept\\u0000 and the rest"'));
+  const fresh = join(base, "home2");
+  const r = await cli(fresh, ["import", file]);
+  assert.equal(r.code, 2, r.stdout);
+  assert.match(
+    r.stderr,
+    /nul\.jsonl:2: field "text" holds a NUL character \(\\u0000\) at character 5/,
+  );
+  assert.equal(count(fresh, "SELECT count(*) AS n FROM memories"), 0);
+});

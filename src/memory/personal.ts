@@ -218,7 +218,9 @@ export function queueCandidates(
   const now = where.now ?? Date.now();
   const report: QueueReport = { queued: [], repeated: [], accepted: [] };
   for (const c of candidates) {
-    const text = cleanText(c.text);
+    // A statement read from a transcript, not typed here: a NUL (which memory refuses, the
+    // journal reading text only up to it) is dropped rather than losing the statement.
+    const text = cleanText(c.text.replaceAll("\0", ""));
     // Looked up and queued in one transaction: two sessions ending at once queue it once.
     const id = j.tx(() => {
       const known = j.all<QueuedCandidate>(

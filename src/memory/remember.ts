@@ -157,13 +157,29 @@ function refuseSecret(anchor: AnchorRow): void {
 }
 
 /**
+ * Throws {@link MemoryInputError} when `value` holds a NUL character:
+ * SQLite keeps it, but reads the text back only up to it, so what follows
+ * would be lost (from answers, search and every export).
+ */
+export function refuseNul(value: string, what: string): void {
+  const at = value.indexOf("\0");
+  if (at < 0) return;
+  throw new MemoryInputError(
+    `${what} holds a NUL character (\\u0000) at character ${
+      at + 1
+    }, which the journal cannot keep (it reads text only up to it, losing the rest); remove it (tr -d '\\000' strips it from a file)`,
+  );
+}
+
+/**
  * Text as stored: trimmed, secrets redacted. Throws {@link MemoryInputError}
- * when it is empty, or longer than {@link MAX_TEXT} characters (an import
+ * when it is empty, holds a NUL character ({@link refuseNul}), or longer than {@link MAX_TEXT} characters (an import
  * would refuse its export).
  */
 export function cleanText(text: string): string {
   const t = text.trim();
   if (t === "") throw new MemoryInputError("Empty text: say what was decided, tried or noticed");
+  refuseNul(t, "Text");
   const clean = redactSecrets(t);
   if (clean.length > MAX_TEXT) {
     throw new MemoryInputError(
@@ -210,6 +226,7 @@ export function cleanTaskId(taskId: string): string {
 }
 
 function cleanField(value: string, what: string, remedy: string): string {
+  refuseNul(value, what);
   const clean = redactSecrets(value);
   if (clean.length > MAX_FIELD) {
     throw new MemoryInputError(

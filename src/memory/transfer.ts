@@ -191,6 +191,13 @@ function checkFields(
         }${optional ? " or null" : ""}; was the file written by \`heimdall export\`?`,
       );
     }
+    if (typeof v === "string" && v.includes("\0")) {
+      throw new MemoryInputError(
+        `${where}: field "${name}" holds a NUL character (\\u0000) at character ${
+          v.indexOf("\0") + 1
+        }, which the journal cannot keep (it reads text only up to it, losing the rest); remove it from that record in the file`,
+      );
+    }
     if (typeof v === "string" && !REDACTED_FIELDS.has(name)) {
       checkLength(name, v, where, false);
       checkNoSecret(name, v, where);

@@ -54,8 +54,9 @@ export interface NotePath {
  * (`[REDACTED:<kind>]`). Throws UsageError, writing nothing, for a
  * note an import of its export would refuse: a title or keywords
  * (comma-joined) over 4,096 characters, a body over 65,536 (once redacted),
- * more than 256 paths, a path over 4,096, or a path holding what looks like
- * a secret (kept as written, an import refuses it).
+ * more than 256 paths, a path over 4,096, a path holding what looks like
+ * a secret (kept as written, an import refuses it), or a NUL character in
+ * the title, body or keywords (the journal would read them back cut there).
  */
 export function insertNote(j: Journal, input: NoteInput, now = Date.now()): number {
   // A path given twice is attached once: its verdict would be given twice.
@@ -68,6 +69,16 @@ export function insertNote(j: Journal, input: NoteInput, now = Date.now()): numb
     created_ms: now,
     paths: paths.map(describePath),
   };
+  for (const field of ["title", "body", "keywords"] as const) {
+    const at = given[field].indexOf("\0");
+    if (at < 0) continue;
+    // SQLite keeps it, but reads the text back only up to it: what follows would be lost.
+    throw new UsageError(
+      `Note ${field} holds a NUL character (\\u0000) at character ${
+        at + 1
+      }, which the journal cannot keep (it reads text only up to it, losing the rest); remove it (tr -d '\\000' strips it from a file)`,
+    );
+  }
   const note = redactNote(given);
   checkNote(note, given);
   return j.tx(() => writeNote(j, note));
