@@ -476,3 +476,34 @@ Deno.test("a NUL character in what is written or imported is refused, not cut of
   );
   assert.equal(count(fresh, "SELECT count(*) AS n FROM memories"), 0);
 });
+
+Deno.test("import reads an export saved as UTF-16 (PowerShell's >), and refuses one whose bytes are not UTF-8, naming the line", async () => {
+  const { base, repo, home } = await indexedRepo();
+  const r0 = await cli(home, ["remember", "--kind", "note", "--about", "src/util.ts", "café ✓"], {
+    cwd: repo,
+    env: ENV,
+  });
+  assert.equal(r0.code, 0, r0.stderr);
+  const exported = (await cli(home, ["export"])).stdout;
+  // UTF-16LE with its byte order mark: one export, as Windows PowerShell's `>` saves it.
+  const utf16 = new Uint8Array(2 + exported.length * 2);
+  utf16.set([0xff, 0xfe]);
+  for (let i = 0; i < exported.length; i++) {
+    utf16[2 + 2 * i] = exported.charCodeAt(i) & 0xff;
+    utf16[3 + 2 * i] = exported.charCodeAt(i) >> 8;
+  }
+  Deno.writeFileSync(join(base, "utf16.jsonl"), utf16);
+  const fresh = join(base, "home2");
+  let r = await cli(fresh, ["import", join(base, "utf16.jsonl")]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal((await cli(fresh, ["export"])).stdout, exported);
+  // The é re-saved as Latin-1 (one byte, 0xe9): not UTF-8, refused, nothing written.
+  const bytes = new TextEncoder().encode(exported.replace("café", "caf\u0001"));
+  bytes[bytes.indexOf(1)] = 0xe9;
+  Deno.writeFileSync(join(base, "latin1.jsonl"), bytes);
+  const other = join(base, "home3");
+  r = await cli(other, ["import", join(base, "latin1.jsonl")]);
+  assert.equal(r.code, 2, r.stdout);
+  assert.match(r.stderr, /latin1\.jsonl:2: not UTF-8 text .*; export it again/);
+  assert.throws(() => Deno.statSync(homePaths(other).journal), Deno.errors.NotFound);
+});

@@ -1,7 +1,7 @@
 /** `heimdall export` / `heimdall import`: memories as JSON Lines, between machines. */
 import { parseFlags } from "./flags.ts";
 import { isHomeEntry, openPrivateFile } from "../config/mod.ts";
-import { basename, dirname, isDirectory, join } from "../files/mod.ts";
+import { basename, dirname, isDirectory, join, utf16Bom } from "../files/mod.ts";
 import { exportMemories, importMemories, NOTE_TYPE } from "../memory/mod.ts";
 import { Journal } from "../store/mod.ts";
 import type { Context } from "./context.ts";
@@ -152,7 +152,8 @@ export const IMPORT_HELP = `heimdall import FILE|- [--json]
   unless one with the same time, title and body is here; anchors and note
   paths under a root of the same folder name here are moved onto it. Secrets in the text
   are redacted. Nothing is written when a line is bad (the error names it:
-  a time outside 1970–2099 or in the future, a text over 64 KiB, …).`;
+  a time outside 1970–2099 or in the future, a text over 64 KiB, bytes
+  that are not UTF-8, …); UTF-16 with a byte order mark (PowerShell's >) is read.`;
 
 /** `heimdall import`. */
 export async function importCmd(args: string[], ctx: Context): Promise<number> {
@@ -162,14 +163,15 @@ export async function importCmd(args: string[], ctx: Context): Promise<number> {
   const file = name === "-"
     ? undefined
     : typedPath(name, "FILE", "name an export file, or - for stdin");
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = file === undefined
-      ? await new Response(Deno.stdin.readable).text()
-      : await Deno.readTextFile(file);
+    bytes = file === undefined
+      ? new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer())
+      : await Deno.readFile(file);
   } catch (e) {
     throw new UsageError(`Cannot read "${name}": ${(e as Error).message}; pass an export file`);
   }
+  const text = exportText(bytes, name);
   const j = Journal.open(ctx.home.journal);
   try {
     const r = importMemories(j, text, name);
@@ -195,4 +197,38 @@ export async function importCmd(args: string[], ctx: Context): Promise<number> {
   } finally {
     j.close();
   }
+}
+
+/**
+ * An export's bytes as text: UTF-8, as `heimdall export` writes it, or
+ * UTF-16 with its byte order mark (what Windows PowerShell's `>` makes of
+ * it). Throws UsageError naming the line of the first bytes that are not
+ * UTF-8 (a file re-saved in another encoding, damaged, or cut inside a
+ * character): decoded anyway, they would be stored as U+FFFD in place of
+ * what was written.
+ */
+function exportText(bytes: Uint8Array, name: string): string {
+  const bom = utf16Bom(bytes);
+  try {
+    return new TextDecoder(bom ?? "utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    // Named below, by its line.
+  }
+  const fatal = new TextDecoder("utf-8", { fatal: true });
+  for (let start = 0, line = 1;; line++) {
+    const nl = bytes.indexOf(0x0a, start);
+    const end = nl < 0 ? bytes.length : nl;
+    try {
+      if (bom === undefined) fatal.decode(bytes.subarray(start, end));
+    } catch {
+      throw new UsageError(
+        `${name}:${line}: not UTF-8 text (as \`heimdall export\` writes it): the file was saved in another encoding, damaged or cut since; export it again, or import the file as it was written`,
+      );
+    }
+    if (nl < 0 || bom !== undefined) break;
+    start = nl + 1;
+  }
+  throw new UsageError(
+    `${name}: not ${bom} text, though it starts with that byte order mark: the file was damaged or cut since it was written; export it again`,
+  );
 }
