@@ -150,6 +150,24 @@ Deno.test("an --author with stray spaces is stored trimmed, the person HEIMDALL_
     env: { HEIMDALL_AUTHOR: "zed" },
   });
   assert.deepEqual(JSON.parse(r.stdout).memories.map((m: { text: string }) => m.text), ["mine"]);
+  // Typed with spaces again, zed may replace it by id, as `forget --author " zed "` may forget it.
+  const id = JSON.parse(r.stdout).memories[0].id as string;
+  r = await cli(home, [
+    "remember",
+    "--kind",
+    "note",
+    "--about",
+    "src/util.ts",
+    "--author",
+    " zed ",
+    "--scope",
+    "private",
+    "--supersedes",
+    id,
+    "mine, reworded",
+  ], { cwd: repo });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, new RegExp(`supersedes ${id}`));
 });
 
 Deno.test("a bad author, task, valid time or id prefix exits 2 naming the value, and writes nothing", async () => {

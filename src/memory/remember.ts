@@ -387,7 +387,8 @@ export function prepareRemember(j: Journal, input: RememberInput): PreparedMemor
       }; give a later --valid-to`,
     );
   }
-  const explicit = (input.supersedes ?? []).map((s) => memoryById(j, s, input.author));
+  // Looked up as the author is stored (trimmed, redacted): their own private ones are found.
+  const explicit = (input.supersedes ?? []).map((s) => memoryById(j, s, author));
   for (const old of explicit) {
     if (old.forgotten_at !== null || old.superseded_at !== null) throw notCurrent(old);
     if (scope === "private" && old.scope !== "private") {
@@ -560,7 +561,7 @@ export function forget(
 ): Memory {
   const now = options.now ?? Date.now();
   const by = cleanAuthor(options.author);
-  const m = memoryById(j, idOrPrefix, options.author);
+  const m = memoryById(j, idOrPrefix, by);
   if (m.forgotten_at !== null) {
     throw new MemoryInputError(
       `Memory ${m.id} was already forgotten on ${
