@@ -525,3 +525,30 @@ Deno.test("import reads an export saved as UTF-16 (PowerShell's >), and refuses 
   assert.match(r.stderr, /latin1\.jsonl:2: not UTF-8 text .*; export it again/);
   assert.throws(() => Deno.statSync(homePaths(other).journal), Deno.errors.NotFound);
 });
+
+Deno.test("a blank --fix is refused as the fix, not as an empty text, and nothing is resolved", async () => {
+  const { repo, home } = await indexedRepo();
+  const failed = await cli(home, ["attempt", "--about", "src/util.ts", "--failed", "bytes off"], {
+    cwd: repo,
+    env: ENV,
+  });
+  assert.equal(failed.code, 0, failed.stderr);
+  for (const fix of ["", "   "]) {
+    const r = await cli(home, [
+      "attempt",
+      "--about",
+      "src/util.ts",
+      "--passed",
+      "--fix",
+      fix,
+      "rounded once",
+    ], { cwd: repo, env: ENV });
+    assert.equal(r.code, 2, `${JSON.stringify(fix)}: ${r.stdout}`);
+    assert.match(
+      r.stderr,
+      /^heimdall attempt: Empty --fix ".*": it names nothing .*leave --fix out/,
+    );
+  }
+  assert.equal(count(home, "SELECT count(*) AS n FROM memories WHERE status = 'open'"), 1);
+  assert.equal(count(home, "SELECT count(*) AS n FROM memories"), 1);
+});

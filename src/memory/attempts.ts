@@ -105,6 +105,22 @@ export function mergeTests(
   return { tests: [...kept].sort(), leftOut };
 }
 
+/**
+ * What fixed it, as stored: trimmed, redacted. Throws {@link MemoryInputError}
+ * naming --fix when it is blank (an unset shell variable: a fix nobody
+ * named), holds a NUL character or is too long.
+ */
+function cleanFix(fix: string): string {
+  if (fix.trim() === "") {
+    throw new MemoryInputError(
+      `Empty --fix ${
+        JSON.stringify(fix)
+      }: it names nothing (an unset shell variable?); give the commit or URL that fixed it, or leave --fix out`,
+    );
+  }
+  return cleanText(fix, "--fix");
+}
+
 function cleanTest(t: string): string {
   const s = t.trim();
   return s === "" ? "" : cleanText(s);
@@ -173,7 +189,7 @@ export function prepareAttempt(j: Journal, input: AttemptInput): PreparedAttempt
     scope,
     text,
     tests,
-    fix: input.fix ? cleanText(input.fix) : null,
+    fix: input.fix == null ? null : cleanFix(input.fix),
     author,
     taskId,
     anchors,

@@ -172,18 +172,19 @@ export function refuseNul(value: string, what: string): void {
 }
 
 /**
- * Text as stored: trimmed, secrets redacted. Throws {@link MemoryInputError}
- * when it is empty, holds a NUL character ({@link refuseNul}), or longer than {@link MAX_TEXT} characters (an import
- * would refuse its export).
+ * Text as stored: trimmed, secrets redacted; `what` names it in errors
+ * (`Text`, `--fix`). Throws {@link MemoryInputError} when it is empty,
+ * holds a NUL character ({@link refuseNul}), or is longer than
+ * {@link MAX_TEXT} characters (an import would refuse its export).
  */
-export function cleanText(text: string): string {
+export function cleanText(text: string, what = "Text"): string {
   const t = text.trim();
   if (t === "") throw new MemoryInputError("Empty text: say what was decided, tried or noticed");
-  refuseNul(t, "Text");
+  refuseNul(t, what);
   const clean = redactSecrets(t);
   if (clean.length > MAX_TEXT) {
     throw new MemoryInputError(
-      `Text too long: ${clean.length} characters${
+      `${what} too long: ${clean.length} characters${
         clean === t ? "" : " once secrets are redacted"
       }, at most ${MAX_TEXT} are kept; say it in a paragraph and put the details in a file it is about (--about PATH)`,
     );
