@@ -356,6 +356,21 @@ Deno.test("knowledgePage() leaves expired and upcoming decisions out of what hol
   }
 });
 
+Deno.test("knowledgePage() names a window shorter than a day in hours or minutes, not as 0 days", async () => {
+  const { repo, home } = await indexedRepo();
+  const j = openJournal(home);
+  try {
+    const head = (sinceMs: number) => knowledgePage(j, repo, { sinceMs, now: T0 }).split("\n")[0]!;
+    assert.match(head(7 * DAY), /activity of the last 7 days$/);
+    assert.match(head(DAY), /activity of the last 1 day$/);
+    assert.match(head(36 * 3_600_000), /activity of the last 36 hours$/);
+    assert.match(head(7 * 3_600_000), /activity of the last 7 hours$/);
+    assert.match(head(90 * 60_000), /activity of the last 90 minutes$/);
+  } finally {
+    j.close();
+  }
+});
+
 Deno.test("why: valid time expires a fact, and a class's decision applies to its methods and file", async () => {
   const { repo, home } = await indexedRepo();
   const j = openJournal(home);

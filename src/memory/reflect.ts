@@ -87,10 +87,9 @@ export function knowledgePage(
       hotFiles(rows.filter((r) => r.recorded_at >= since), options.claims ?? [], project),
     ],
   ];
-  const days = Math.round(options.sinceMs / 86_400_000);
   const head = `Knowledge page of ${basename(project)}: as of ${
     new Date(now).toISOString().slice(0, 10)
-  }, activity of the last ${days} day${days === 1 ? "" : "s"}`;
+  }, activity of the last ${lookBack(options.sinceMs)}`;
   const body = sections
     .filter(([, lines]) => lines.length > 0)
     .map(([title, lines]) =>
@@ -160,4 +159,16 @@ export function reflect(
     ...(options.now !== undefined ? { now: options.now } : {}),
   });
   return { id: r.memory.id, text };
+}
+
+/**
+ * A look-back window in the largest unit that says it whole: `7 days`,
+ * `7 hours`, `90 minutes` (a window under a day is not "0 days"). Pure.
+ */
+function lookBack(ms: number): string {
+  const units: [number, string][] = [[86_400_000, "day"], [3_600_000, "hour"], [60_000, "minute"]];
+  const [size, unit] = units.find(([size]) => ms % size === 0 && ms >= size) ??
+    units[units.length - 1]!;
+  const n = Math.round(ms / size);
+  return `${n} ${unit}${n === 1 ? "" : "s"}`;
 }
