@@ -13,6 +13,7 @@ import {
   history,
   importMemories,
   knowledgePage,
+  loadMemories,
   MAX_TEXT,
   type Memory,
   MemoryInputError,
@@ -926,6 +927,40 @@ Deno.test("export → import into a fresh home → export is byte-identical; a s
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /bad\.jsonl:2: unknown kind "wish"/);
   assert.equal(count(empty), 0);
+});
+
+Deno.test("import keeps a forget made on the other machine, though the copy here changed later (superseded here)", async () => {
+  const { base, repo, home } = await indexedRepo();
+  // Another machine with the same repository indexed.
+  assert.equal((await cli(join(base, "home2"), ["index", repo])).code, 0);
+  const a = openJournal(home);
+  const b = openJournal(join(base, "home2"));
+  const now = Date.now(); // import refuses times after this machine's clock
+  const move = (from: Journal, to: Journal) =>
+    importMemories(to, [...exportMemories(from)].join("\n") + "\n", "export");
+  try {
+    const on = { kind: "decision", about: ["Store.open"], cwd: repo, author: "alice" } as const;
+    const d1 = remember(a, { ...on, text: "open() retries twice", now: now - 3 * DAY }).memory;
+    move(a, b);
+    // On A, the decision is forgotten; later, on B, a new decision supersedes it.
+    forget(a, d1.id, { author: "bob", now: now - 2 * DAY });
+    const d2 = remember(b, { ...on, text: "open() never retries", now: now - DAY }).memory;
+    const r = move(a, b);
+    assert.equal(r.updated, 1, JSON.stringify(r));
+    const [m] = loadMemories(b, [d1.id]);
+    assert.deepEqual(
+      [m!.forgotten_by, m!.forgotten_at, m!.superseded_by],
+      ["bob", now - 2 * DAY, d2.id],
+    );
+    // The same file again changes nothing; and B's copy, taken back to A, keeps both marks there.
+    assert.equal(move(a, b).updated, 0);
+    move(b, a);
+    const [back] = loadMemories(a, [d1.id]);
+    assert.deepEqual([back!.forgotten_by, back!.superseded_by], ["bob", d2.id]);
+  } finally {
+    a.close();
+    b.close();
+  }
 });
 
 Deno.test("rebuild backs up the journal, re-derives the index and keeps every memory", async () => {

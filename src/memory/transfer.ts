@@ -69,7 +69,11 @@ export const NOTE_TYPE = "note";
 export interface ImportReport {
   /** New ids. */
   added: number;
-  /** Ids already here whose imported copy was newer (`updated_at`), replaced. */
+  /**
+   * Ids already here whose imported copy was newer (`updated_at`), replaced;
+   * or older, but marked (forgotten, superseded, resolved) where the copy
+   * here is not: the mark was added.
+   */
   updated: number;
   /**
    * Ids already here as the same version: every column equal as stored (its
@@ -404,7 +408,8 @@ function pick(v: Record<string, unknown>, keys: readonly string[]): Record<strin
  * Reads an export (all of `text`) into the journal in one transaction: new
  * ids are added; an id already here is replaced only when the imported copy
  * is newer (`updated_at`), keeping the marks made here that it lacks
- * (forgotten, superseded, resolved; see {@link keepMarks}), else kept. An anchor whose path lies under no root
+ * (forgotten, superseded, resolved; see {@link keepMarks}), else kept, with
+ * the marks only the imported copy has added to it (counted as updated). An anchor whose path lies under no root
  * here, but whose old root has the same folder name as a root here, is moved
  * onto that root (same relative path), then anchors are re-checked against
  * the index here. Secrets in free text (text, author, task, who forgot it,
@@ -495,7 +500,15 @@ export function importMemories(j: Journal, text: string, file = "input"): Import
         if (redacted) report.redacted++;
         touched.push(row.id);
       } else {
-        report.kept++;
+        // The copy here is as new or newer, but marks are never taken back: one made
+        // only on the other machine (forgotten there) joins the copy here.
+        const marked = keepMarks(stored, local);
+        if (sameRow(marked, local)) report.kept++;
+        else {
+          replaceMemory(j, marked);
+          report.updated++;
+          touched.push(row.id);
+        }
       }
     }
     syncSearch(j, touched);
