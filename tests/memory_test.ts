@@ -725,42 +725,61 @@ Deno.test("memory follows a renamed and a moved symbol, and an orphaned one stay
   assert.equal(w.current[0].anchors[0].state, "moved");
 });
 
-Deno.test("a read re-anchors the code it asks about when a writer died between its commit and its sweep", async () => {
+/**
+ * A memory on retryConnect, renamed dialOnce and reconciled, whose anchor is
+ * put back as it was before the writer's sweep: a writer that died between
+ * its commit and its sweep. The index moved on, the anchor did not.
+ */
+async function anchorLeftBehind(): Promise<{ repo: string; home: string }> {
   const { repo, home } = await indexedRepo();
   let r = await cli(home, ["remember", "--kind", "note", "--about", "retryConnect", "slow"], {
     cwd: repo,
     env: ENV,
   });
   assert.equal(r.code, 0, r.stderr);
-  const before = (() => {
-    const j = openJournal(home);
-    try {
-      return j.get<Record<string, unknown>>(
-        "SELECT node_id, symbol, name, struct_hash, shape FROM memory_anchors",
-      )!;
-    } finally {
-      j.close();
-    }
-  })();
-  const store = Deno.readTextFileSync(join(repo, "src/store.ts"));
-  Deno.writeTextFileSync(join(repo, "src/store.ts"), store.replaceAll("retryConnect", "dialOnce"));
-  r = await cli(home, ["reconcile", "src"], { cwd: repo });
-  assert.equal(r.code, 0, r.stderr);
-  // Put the anchor back as it was before the writer's sweep: the index moved on, the anchor did not.
+  const columns = "node_id, symbol, name, struct_hash, shape";
   const j = openJournal(home);
   try {
+    const before = j.get<Record<string, string>>(`SELECT ${columns} FROM memory_anchors`)!;
+    const store = Deno.readTextFileSync(join(repo, "src/store.ts"));
+    Deno.writeTextFileSync(
+      join(repo, "src/store.ts"),
+      store.replaceAll("retryConnect", "dialOnce"),
+    );
+    r = await cli(home, ["reconcile", "src"], { cwd: repo });
+    assert.equal(r.code, 0, r.stderr);
     j.run(
       "UPDATE memory_anchors SET node_id = ?, symbol = ?, name = ?, struct_hash = ?, shape = ?, state = 'active', moved_from = NULL",
-      before.node_id as string,
-      before.symbol as string,
-      before.name as string,
-      before.struct_hash as string,
-      before.shape as string,
+      ...columns.split(", ").map((c) => before[c]!),
     );
+  } finally {
+    j.close();
+  }
+  return { repo, home };
+}
+
+Deno.test("a read re-anchors the code it asks about when a writer died between its commit and its sweep", async () => {
+  const { repo, home } = await anchorLeftBehind();
+  const j = openJournal(home);
+  try {
     const w = why(j, "dialOnce", { viewer: "alice", cwd: repo });
     assert.deepEqual(w.current.map((m) => [m.text, m.anchors[0]!.state, m.anchors[0]!.symbol]), [
       ["slow", "moved", "dialOnce"],
     ]);
+  } finally {
+    j.close();
+  }
+});
+
+Deno.test("a read-only reader (hooks, MCP, the dashboard) asking about code a dead writer left un-swept gets its memory, not 'attempt to write a readonly database'", async () => {
+  const { repo, home } = await anchorLeftBehind();
+  const j = Journal.open(homePaths(home).journal, { readOnly: true });
+  try {
+    const w = why(j, "dialOnce", { viewer: "alice", cwd: repo });
+    assert.deepEqual(w.current.map((m) => [m.text, m.anchors[0]!.state, m.anchors[0]!.symbol]), [
+      ["slow", "moved", "dialOnce"],
+    ]);
+    assert.equal(history(j, "dialOnce", { viewer: "alice", cwd: repo }).memories.length, 1);
   } finally {
     j.close();
   }

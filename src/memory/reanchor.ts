@@ -10,7 +10,7 @@
  * machine) leaves it untouched.
  */
 import { basename } from "../files/mod.ts";
-import { type Journal, listRoots, rootFor } from "../store/mod.ts";
+import { Journal, listRoots, rootFor } from "../store/mod.ts";
 import { type DefinitionQuery, definitions } from "../search/mod.ts";
 import { anchorLabel, factsOf, type NodeFacts, symbolPlace } from "./anchors.ts";
 import { updateAnchor } from "./records.ts";
@@ -229,8 +229,11 @@ export function reanchorMemories(j: Journal, now = Date.now()): ReanchorReport {
  * anchors on that file or folder (and below it) are probed. Every writer pass
  * that changes the index ends with a full sweep, and the daemon sweeps once
  * at start, so this finds nothing unless a writer died between a commit and
- * its sweep. Cost: one indexed probe per anchor probed (about 2 µs each);
- * returns the sweep's report, or undefined when nothing was stale.
+ * its sweep (or a reader asks in the middle of a pass). On a read-only
+ * `j`, the sweep writes through a connection of its own to the same file,
+ * when one can be opened. Cost: one indexed probe per anchor probed (about
+ * 2 µs each); returns the sweep's report, or undefined when nothing was
+ * stale (or a read-only journal could not be swept).
  */
 export function reanchorIfStale(
   j: Journal,
@@ -254,7 +257,23 @@ export function reanchorIfStale(
   const stale = broken.some((b) =>
     rootFor(roots, b.path) !== undefined && (b.target !== "folder" || !isFolder(b.path))
   );
-  return stale ? reanchorMemories(j, now) : undefined;
+  if (!stale) return undefined;
+  if (!j.readOnly) return reanchorMemories(j, now);
+  // A reader's connection cannot write (hooks, MCP, the dashboard read through one): the sweep
+  // goes through a connection of its own, and the reader sees its commit at its next read.
+  // One that cannot be opened for writing (a read-only home, a damaged journal) leaves the
+  // anchors as they are: the answer misses what moved, as it would have without the probe.
+  let w: Journal;
+  try {
+    w = Journal.open(j.file);
+  } catch {
+    return undefined;
+  }
+  try {
+    return reanchorMemories(w, now);
+  } finally {
+    w.close();
+  }
 }
 
 function isFolder(path: string): boolean {
