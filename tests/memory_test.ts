@@ -505,6 +505,33 @@ Deno.test("recordAttempt() counts a repeated failure once, by tests or wording, 
   }
 });
 
+Deno.test("failures worded without a word (an emoji, punctuation, stop words) are one failure only when written alike", async () => {
+  const { repo, home } = await indexedRepo();
+  const j = openJournal(home);
+  try {
+    const fail = (text: string) =>
+      recordAttempt(j, {
+        about: ["Store.open"],
+        outcome: "failed",
+        text,
+        author: "alice",
+        cwd: repo,
+      });
+    assert.equal(fail("💥").repeated, false);
+    assert.equal(fail("❌").repeated, false);
+    assert.equal(fail("???").repeated, false);
+    assert.equal(fail("it was the").repeated, false);
+    assert.equal(fail("💥").repeated, true);
+    assert.deepEqual(
+      openFailures(j, [fail("❌").memory.anchors[0]!.node_id!], "alice")
+        .map((m) => [m.text, m.count]).sort(),
+      [["???", 1], ["it was the", 1], ["❌", 2], ["💥", 2]],
+    );
+  } finally {
+    j.close();
+  }
+});
+
 Deno.test("the same failure recorded by several processes at once is counted on one row", async () => {
   const { base, repo, home } = await indexedRepo();
   try {

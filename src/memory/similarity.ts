@@ -57,9 +57,20 @@ function jaccard<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): number {
   return shared / (a.size + b.size - shared);
 }
 
+/**
+ * The similarity of two texts neither of which has a word that matters (an
+ * emoji, punctuation, stop words only): 1 when they are written alike, else
+ * 0, since two empty sets say nothing about it ("💥" is not "❌");
+ * undefined when either has a word.
+ */
+function wordless(a: string, b: string): number | undefined {
+  if (normalizedWords(a).length > 0 || normalizedWords(b).length > 0) return undefined;
+  return a.trim().toLowerCase() === b.trim().toLowerCase() ? 1 : 0;
+}
+
 /** Jaccard index of the two texts' sets of normalised words, in [0, 1]. */
 export function wordSimilarity(a: string, b: string): number {
-  return jaccard(new Set(normalizedWords(a)), new Set(normalizedWords(b)));
+  return wordless(a, b) ?? jaccard(new Set(normalizedWords(a)), new Set(normalizedWords(b)));
 }
 
 function trigrams(text: string): Set<string> {
@@ -75,7 +86,7 @@ function trigrams(text: string): Set<string> {
  * spelling variants (`normalizing`/`normalising`) that word sets do not.
  */
 export function trigramSimilarity(a: string, b: string): number {
-  return jaccard(trigrams(a), trigrams(b));
+  return wordless(a, b) ?? jaccard(trigrams(a), trigrams(b));
 }
 
 /**
