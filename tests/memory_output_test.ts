@@ -200,3 +200,36 @@ Deno.test(
     ]);
   },
 );
+
+Deno.test("history says when a fact's valid time ended or has not begun, as why does", async () => {
+  const { repo, home } = await indexedRepo();
+  const facts: string[][] = [
+    ["--valid-from", "2020-01-01", "--valid-to", "2021-01-01", "bytes were counted in KB in 2020"],
+    ["--valid-from", "2098-01-01", "bytes will be counted in KiB"],
+    ["bytes are counted in bytes"],
+  ];
+  for (const f of facts) {
+    const r = await cli(home, [
+      "remember",
+      "--kind",
+      "fact",
+      "--keep",
+      "--about",
+      "src/util.ts",
+      ...f,
+    ], {
+      cwd: repo,
+      env: ENV,
+    });
+    assert.equal(r.code, 0, r.stderr);
+  }
+  const r = await cli(home, ["history", "src/util.ts"], { cwd: repo, env: ENV });
+  assert.equal(r.code, 0, r.stderr);
+  const line = (text: string) => {
+    const lines = r.stdout.split("\n");
+    return lines[lines.findIndex((l) => l.trim() === text) - 1] ?? "";
+  };
+  assert.match(line("bytes were counted in KB in 2020"), /valid until 2021-01-01 00:00:00Z/);
+  assert.match(line("bytes will be counted in KiB"), /valid from 2098-01-01 00:00:00Z/);
+  assert.doesNotMatch(line("bytes are counted in bytes"), /valid/);
+});

@@ -12,6 +12,7 @@ import {
   type MemoryKind,
   parseInstant,
   parseKind,
+  standingAt,
   why,
   type WhyItem,
   type WhyTarget,
@@ -366,13 +367,10 @@ export async function historyCmd(args: string[], ctx: Context): Promise<number> 
         );
       }
       if (r.memories.length > 0) ctx.out("memories");
+      const now = Date.now();
       for (const m of r.memories) {
-        const standing = m.forgotten_at !== null
-          ? "forgotten"
-          : m.superseded_at !== null
-          ? "superseded"
-          : "current";
-        for (const l of itemLines(m, standing)) say(ctx, l);
+        // As why says it: a fact whose valid time ended, or has not begun, says so.
+        for (const l of itemLines(m, standingAt(m, now).standing)) say(ctx, l);
       }
       if (r.memories.length === 0) ctx.out("no memory");
     }

@@ -62,6 +62,7 @@ export {
   memoryAuthors,
   type MemoryEvent,
   type Standing,
+  standingAt,
   why,
   type WhyItem,
   type WhyResult,
