@@ -233,3 +233,29 @@ Deno.test("history says when a fact's valid time ended or has not begun, as why 
   assert.match(line("bytes will be counted in KiB"), /valid from 2098-01-01 00:00:00Z/);
   assert.doesNotMatch(line("bytes are counted in bytes"), /valid/);
 });
+
+Deno.test("why and history of a symbol by the name it had before a rename say where it went, not that it was typed from the wrong folder", async () => {
+  const { repo, home } = await indexedRepo();
+  let r = await cli(home, [
+    "remember",
+    "--kind",
+    "decision",
+    "--about",
+    "src/util.ts:formatBytes",
+    "bytes are counted in KiB",
+  ], { cwd: repo, env: ENV });
+  assert.equal(r.code, 0, r.stderr);
+  const util = join(repo, "src/util.ts");
+  Deno.writeTextFileSync(util, Deno.readTextFileSync(util).replace("formatBytes", "formatSize"));
+  assert.equal((await cli(home, ["reconcile", "src"], { cwd: repo })).code, 0);
+  for (const command of ["why", "history"]) {
+    r = await cli(home, [command, "src/util.ts:formatBytes"], { cwd: repo, env: ENV });
+    assert.equal(r.code, 0, r.stderr);
+    const head = r.stdout.split("\n")[0]!;
+    assert.doesNotMatch(head, /nothing by that name here/);
+    assert.match(
+      head,
+      /^src\/util\.ts:formatBytes — moved: its memories follow src\/util\.ts:formatSize/,
+    );
+  }
+});

@@ -266,6 +266,7 @@ function itemLines(m: WhyItem | (Memory & { via: string | null }), standing: str
 function targetLine(t: WhyTarget): string {
   if (t.type === "symbol") return `${t.kind} ${t.symbol} — ${show(t.path)}:${t.line ?? 1}`;
   if (t.type === "gone") {
+    if (t.moved !== null) return `${t.label} — moved: its memories follow ${show(t.moved)}:`;
     // Found by the text typed, anchored to a place that is there: typed from another folder.
     return t.path !== null && exists(t.path)
       ? `${t.label} — nothing by that name here (${Deno.cwd()}); memories typed "${t.label}" are anchored to ${

@@ -23,8 +23,12 @@ export type WhyTarget =
     line: number | null;
   }
   | { type: "file" | "folder"; label: string; path: string }
-  /** Code no longer in the index, known only through the memories anchored to it. */
-  | { type: "gone"; label: string; path: string | null };
+  /**
+   * Code no longer in the index, known only through the memories anchored to
+   * it; `moved`: where they follow it now (`path:qualname`), when every one
+   * was found at the place it moved from and all went to one place.
+   */
+  | { type: "gone"; label: string; path: string | null; moved: string | null };
 
 /** Where a memory stands at the instant asked about. */
 export type Standing = "current" | "superseded" | "forgotten" | "resolved" | "expired" | "upcoming";
@@ -104,7 +108,10 @@ export function resolveTarget(
   }
   const gone = reachGone(j, text, abs, cwd);
   if (gone.reach.size === 0) throw nothingNamed(text, cwd, j);
-  return { target: { type: "gone", label: text, path: gone.path }, reach: gone.reach };
+  return {
+    target: { type: "gone", label: text, path: gone.path, moved: gone.moved },
+    reach: gone.reach,
+  };
 }
 
 function add(reach: Map<string, Reach>, id: string, via: string, rank: number): void {
@@ -200,9 +207,15 @@ function reachGone(
   text: string,
   abs: string,
   cwd: string,
-): { reach: Map<string, Reach>; path: string | null } {
+): { reach: Map<string, Reach>; path: string | null; moved: string | null } {
   const reach = new Map<string, Reach>();
-  type Row = { memory_id: string; path: string; symbol: string | null; state: string };
+  type Row = {
+    memory_id: string;
+    path: string;
+    symbol: string | null;
+    state: string;
+    moved_from: string | null;
+  };
   const colon = text.lastIndexOf(":");
   let rows: Row[];
   // A symbol anchor's moved_from is the place it left, `path:qualname`: a
@@ -211,7 +224,7 @@ function reachGone(
     const file = resolve(cwd, text.slice(0, colon));
     const name = text.slice(colon + 1);
     rows = j.all<Row>(
-      `SELECT memory_id, path, symbol, state FROM memory_anchors
+      `SELECT memory_id, path, symbol, state, moved_from FROM memory_anchors
        WHERE original = ? OR (target = 'symbol' AND moved_from = ?)
          OR ((path = ? OR moved_from = ?) AND (symbol = ? OR name = ?))`,
       text,
@@ -224,7 +237,7 @@ function reachGone(
   } else {
     const symbol = text.replaceAll("::", ".");
     rows = j.all<Row>(
-      `SELECT memory_id, path, symbol, state FROM memory_anchors
+      `SELECT memory_id, path, symbol, state, moved_from FROM memory_anchors
        WHERE path = ? OR moved_from = ? OR symbol = ? OR (target = 'symbol' AND name = ?)
          OR original = ?
          OR (target = 'symbol' AND (substr(moved_from, -length(?)) IN (?, ?)))`,
@@ -242,7 +255,13 @@ function reachGone(
     add(reach, r.memory_id, `${r.state} ${r.symbol ? `${r.path}:${r.symbol}` : r.path}`, 0);
   }
   const paths = [...new Set(rows.map((r) => r.path))];
-  return { reach, path: paths.length === 1 ? paths[0]! : null };
+  // Found where it was before a rename or a move: the answer says where it went.
+  const places = [...new Set(rows.map((r) => r.symbol ? `${r.path}:${r.symbol}` : r.path))];
+  const moved = rows.length > 0 && places.length === 1 &&
+      rows.every((r) => r.state === "moved" && r.moved_from !== null)
+    ? places[0]!
+    : null;
+  return { reach, path: paths.length === 1 ? paths[0]! : null, moved };
 }
 
 /** Where `m` stood at instant `t`, and the row as it was then (later marks removed). */
