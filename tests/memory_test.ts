@@ -1009,6 +1009,46 @@ Deno.test("import keeps a forget made on the other machine, though the copy here
   }
 });
 
+Deno.test("import does not hide a failure that came back after the other copy's fix, whichever copy is newer", async () => {
+  const { base, repo, home } = await indexedRepo();
+  assert.equal((await cli(join(base, "home2"), ["index", repo])).code, 0);
+  const a = openJournal(home);
+  const b = openJournal(join(base, "home2"));
+  const now = Date.now(); // import refuses times after this machine's clock
+  const move = (from: Journal, to: Journal) =>
+    importMemories(to, [...exportMemories(from)].join("\n") + "\n", "export");
+  const attempt = (j: Journal, about: string, outcome: "failed" | "passed", at: number) =>
+    recordAttempt(j, {
+      about: [about],
+      outcome,
+      text: outcome === "failed" ? `${about} leaks a handle` : "closed in finally",
+      author: "alice",
+      cwd: repo,
+      now: at,
+    }).memory;
+  const state = (j: Journal, id: string) => {
+    const [m] = loadMemories(j, [id]);
+    return [m!.status, m!.count];
+  };
+  try {
+    const f = attempt(a, "Store.open", "failed", now - 5 * DAY);
+    const g = attempt(a, "Store.close", "failed", now - 5 * DAY);
+    move(a, b);
+    // F: fixed on A, failing again on B later (B's copy is newer).
+    attempt(a, "Store.open", "passed", now - 4 * DAY);
+    assert.equal(attempt(b, "Store.open", "failed", now - 3 * DAY).id, f.id);
+    // G: fixed on B, failing again on A later (A's copy is newer).
+    attempt(b, "Store.close", "passed", now - 4 * DAY);
+    assert.equal(attempt(a, "Store.close", "failed", now - 3 * DAY).id, g.id);
+    move(b, a);
+    assert.deepEqual(state(a, f.id), ["open", 2]);
+    assert.deepEqual(state(a, g.id), ["open", 2]);
+  } finally {
+    a.close();
+    b.close();
+  }
+});
+
 Deno.test("rebuild backs up the journal, re-derives the index and keeps every memory", async () => {
   const { repo, home } = await indexedRepo();
   for (

@@ -149,7 +149,8 @@ function exportFile(typed: string, home: string): string {
 export const IMPORT_HELP = `heimdall import FILE|- [--json]
   Reads an export into this journal in one transaction: new memories are
   added, one already here is replaced only by a newer copy (marks are never
-  lost: a forget, supersede or resolve on either copy stays); a note is added
+  lost: a forget, supersede or resolve on either copy stays, unless the
+  failure was seen again after it); a note is added
   unless one with the same time, title and body is here; anchors and note
   paths under a root of the same folder name here are moved onto it. Secrets in the text
   are redacted. Nothing is written when a line is bad (the error names it:

@@ -408,8 +408,10 @@ function pick(v: Record<string, unknown>, keys: readonly string[]): Record<strin
  * Reads an export (all of `text`) into the journal in one transaction: new
  * ids are added; an id already here is replaced only when the imported copy
  * is newer (`updated_at`), keeping the marks made here that it lacks
- * (forgotten, superseded, resolved; see {@link keepMarks}), else kept, with
- * the marks only the imported copy has added to it (counted as updated). An anchor whose path lies under no root
+ * (forgotten, superseded, resolved), else kept, with the marks only the
+ * imported copy has added to it (counted as updated); a forget or
+ * resolution the failure outlived (seen again after it, in either copy) is
+ * not carried over (see {@link withMarksOf}). An anchor whose path lies under no root
  * here, but whose old root has the same folder name as a root here, is moved
  * onto that root (same relative path), then anchors are re-checked against
  * the index here. Secrets in free text (text, author, task, who forgot it,
@@ -493,7 +495,7 @@ export function importMemories(j: Journal, text: string, file = "input"): Import
         // roots and index put them (rebased, re-anchored), not the file's.
         report.unchanged++;
       } else if (row.updated_at > local.updated_at) {
-        replaceMemory(j, keepMarks(local, row));
+        replaceMemory(j, withMarksOf(row, local));
         replaceAnchors(j, row.id, rebased);
         report.updated++;
         report.rebased += moved;
@@ -502,7 +504,7 @@ export function importMemories(j: Journal, text: string, file = "input"): Import
       } else {
         // The copy here is as new or newer, but marks are never taken back: one made
         // only on the other machine (forgotten there) joins the copy here.
-        const marked = keepMarks(stored, local);
+        const marked = withMarksOf(local, stored);
         if (sameRow(marked, local)) report.kept++;
         else {
           replaceMemory(j, marked);
@@ -556,6 +558,28 @@ export function keepMarks(local: MemoryRow, incoming: MemoryRow): MemoryRow {
     row.status = local.status;
     row.resolved_at = local.resolved_at;
     row.resolved_by = local.resolved_by;
+  }
+  return row;
+}
+
+/**
+ * `base` (one copy of a memory) with the marks only `other` (another copy)
+ * has, as {@link keepMarks} adds them, but for a forget or a resolution
+ * that the failure outlived: seen again, in either copy, after it was made
+ * (its `last_seen_at` is later). A failure that came back after its fix is
+ * news on every machine, as it is when a team store's copy is pulled (pure).
+ */
+export function withMarksOf(base: MemoryRow, other: MemoryRow): MemoryRow {
+  const row = keepMarks(other, base);
+  const seen = Math.max(base.last_seen_at, other.last_seen_at);
+  if (base.forgotten_at === null && other.forgotten_at !== null && seen > other.forgotten_at) {
+    row.forgotten_at = null;
+    row.forgotten_by = null;
+  }
+  if (base.status === "open" && other.resolved_at !== null && seen > other.resolved_at) {
+    row.status = "open";
+    row.resolved_at = null;
+    row.resolved_by = null;
   }
   return row;
 }
