@@ -69,3 +69,45 @@ Deno.test("import onto another machine keeps when a renamed symbol moved, and wh
     removeTree(base);
   }
 });
+
+Deno.test("an export imported before its repository is indexed here attaches once it is", async () => {
+  const base = tempDir("heimdall-import-first-");
+  try {
+    const repo = join(base, "a", "shop");
+    writeTree(repo, {
+      "src/conf.ts":
+        "export function parseConfig(text: string): number {\n  return text.length;\n}\n",
+      "docs/notes.md": "# Notes\n",
+    });
+    const homeA = join(base, "home-a");
+    assert.equal((await cli(homeA, ["index", repo])).code, 0);
+    for (const about of ["src/conf.ts:parseConfig", "docs/notes.md", "docs"]) {
+      const r = await cli(homeA, ["remember", "--kind", "note", "--about", about, `on ${about}`], {
+        cwd: repo,
+      });
+      assert.equal(r.code, 0, r.stderr);
+    }
+    const exported = join(base, "memory.jsonl");
+    assert.equal((await cli(homeA, ["export", "--out", exported])).code, 0);
+
+    // A new machine: memories first, then the repository (in another folder) is indexed.
+    const there = join(base, "b", "shop");
+    copyDir(repo, there);
+    const homeB = join(base, "home-b");
+    let r = await cli(homeB, ["import", exported]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal((await cli(homeB, ["index", there])).code, 0);
+    for (const about of ["src/conf.ts:parseConfig", "docs/notes.md", "docs"]) {
+      r = await cli(homeB, ["why", about, "--json"], { cwd: there });
+      assert.equal(r.code, 0, `${about}: ${r.stdout}${r.stderr}`);
+      const w = JSON.parse(r.stdout);
+      assert.deepEqual(
+        w.current.map((m: { text: string }) => m.text).filter((t: string) => t === `on ${about}`),
+        [`on ${about}`],
+        about,
+      );
+    }
+  } finally {
+    removeTree(base);
+  }
+});

@@ -9,11 +9,11 @@
  * index does not cover (a root removed, a journal imported from another
  * machine) leaves it untouched.
  */
-import { basename } from "../files/mod.ts";
+import { basename, join, relative } from "../files/mod.ts";
 import { Journal, listRoots, rootFor } from "../store/mod.ts";
 import { type DefinitionQuery, definitions } from "../search/mod.ts";
 import { anchorLabel, factsOf, type NodeFacts, symbolPlace } from "./anchors.ts";
-import { updateAnchor } from "./records.ts";
+import { ANCHOR_COLUMNS, updateAnchor } from "./records.ts";
 import { syncSearch } from "./searchable.ts";
 import { fileShapes } from "./shape.ts";
 import type { AnchorRow } from "./types.ts";
@@ -30,6 +30,11 @@ export interface ReanchorReport {
   restored: number;
   /** Anchors whose code changed in place (hash or lines). */
   refreshed: number;
+  /**
+   * Anchors under no root here moved onto the one root of the same folder
+   * name (an export imported before its repository was indexed here).
+   */
+  rebased: number;
   /** Memories whose anchors changed place or state (their search entries need updating). */
   memories: string[];
 }
@@ -69,8 +74,11 @@ export function reanchorMemories(j: Journal, now = Date.now()): ReanchorReport {
     orphaned: 0,
     restored: 0,
     refreshed: 0,
+    rebased: 0,
     memories: [],
   };
+  const rebased = rebaseForeign(j, roots);
+  report.rebased = rebased.length;
   const patches: { memoryId: string; ord: number; patch: Patch; placeChanged: boolean }[] = [];
   const push = (memoryId: string, ord: number, patch: Patch, placeChanged: boolean) =>
     patches.push({ memoryId, ord, patch, placeChanged });
@@ -212,14 +220,78 @@ export function reanchorMemories(j: Journal, now = Date.now()): ReanchorReport {
     }
   }
 
-  report.memories = [...new Set(patches.filter((p) => p.placeChanged).map((p) => p.memoryId))];
-  if (patches.length > 0) {
+  report.memories = [
+    ...new Set([...rebased, ...patches.filter((p) => p.placeChanged).map((p) => p.memoryId)]),
+  ];
+  if (patches.length > 0 || rebased.length > 0) {
     j.tx(() => {
       for (const p of patches) updateAnchor(j, p.memoryId, p.ord, p.patch);
       syncSearch(j, report.memories);
     });
   }
   return report;
+}
+
+/**
+ * `a` moved onto the one root of `roots` with the folder name of its own
+ * root, when its path lies under none of them: an anchor written on another
+ * machine (`/home/a/shop/src/x.ts` onto `/Users/b/shop`, same relative
+ * path), its node id cleared to be found here, where it moved from moved
+ * with it. `a` itself when it lies under a root here, has no root, or no
+ * single root here has that name (pure).
+ */
+export function rebaseAnchor(a: AnchorRow, roots: readonly { path: string }[]): AnchorRow {
+  if (a.root === null || rootFor(roots, a.path)) return a;
+  const here = roots.filter((r) => basename(r.path) === basename(a.root!));
+  if (here.length !== 1) return a;
+  const rel = relative(a.root, a.path);
+  if (rel.startsWith("..")) return a;
+  const root = here[0]!.path;
+  // Where it moved from (`path` or `path:qualname`) was under the same root: it moves too.
+  const from = a.moved_from;
+  const movedFrom = from !== null && from.startsWith(`${a.root}/`)
+    ? root + from.slice(a.root.length)
+    : from;
+  return {
+    ...a,
+    root,
+    path: rel === "" ? root : join(root, rel),
+    node_id: null,
+    moved_from: movedFrom,
+  };
+}
+
+/**
+ * Moves onto a root here ({@link rebaseAnchor}) every anchor whose root is
+ * none of this journal's and whose path lies under none: what an import did
+ * not move because the root was not indexed yet (memories imported first,
+ * the repository indexed after). Writes in one transaction when there is
+ * any; returns the ids of the memories moved. Costs one scan of the anchors
+ * outside every root.
+ */
+function rebaseForeign(j: Journal, roots: readonly { path: string }[]): string[] {
+  if (roots.length === 0) return [];
+  const foreign = j.all<AnchorRow & { memory_id: string }>(
+    `SELECT memory_id, ${ANCHOR_COLUMNS.join(", ")} FROM memory_anchors
+     WHERE root IS NOT NULL AND root NOT IN (SELECT value FROM json_each(?))`,
+    JSON.stringify(roots.map((r) => r.path)),
+  );
+  const moves = foreign.flatMap((a) => {
+    const moved = rebaseAnchor(a, roots);
+    return moved === a ? [] : [{ a, moved }];
+  });
+  if (moves.length === 0) return [];
+  j.tx(() => {
+    for (const { a, moved } of moves) {
+      updateAnchor(j, a.memory_id, a.ord, {
+        root: moved.root,
+        path: moved.path,
+        node_id: moved.node_id,
+        moved_from: moved.moved_from,
+      });
+    }
+  });
+  return [...new Set(moves.map((m) => m.a.memory_id))];
 }
 
 /**

@@ -4,7 +4,7 @@
  * it points at. Export is deterministic (same journal, same bytes), so
  * export → import into an empty journal → export is identical.
  */
-import { basename, isAbsolute, join, redactSecrets, relative, sniffSecret } from "../files/mod.ts";
+import { basename, isAbsolute, join, redactSecrets, sniffSecret } from "../files/mod.ts";
 import { type Journal, listRoots, rootFor } from "../store/mod.ts";
 import {
   ANCHOR_COLUMNS,
@@ -19,7 +19,7 @@ import {
   replaceMemory,
 } from "./records.ts";
 import { importNote, type NoteRecord, noteRecords } from "../search/mod.ts";
-import { reanchorMemories } from "./reanchor.ts";
+import { reanchorMemories, rebaseAnchor } from "./reanchor.ts";
 import { syncSearch } from "./searchable.ts";
 import { TIME_RANGE } from "./time.ts";
 import {
@@ -478,7 +478,7 @@ export function importMemories(j: Journal, text: string, file = "input"): Import
     const touched: string[] = [];
     for (const m of memories) {
       const { anchors, ...row } = m;
-      const rebased = anchors.map((a) => rebase(a, roots));
+      const rebased = anchors.map((a) => rebaseAnchor(a, roots));
       const moved = rebased.filter((a, i) => a !== anchors[i]).length;
       const local = getMemoryRow(j, row.id);
       const stored = redactRow(row);
@@ -587,27 +587,6 @@ export function withMarksOf(base: MemoryRow, other: MemoryRow): MemoryRow {
 /** Whether two rows of one memory hold the same values in every column. */
 function sameRow(a: MemoryRow, b: MemoryRow): boolean {
   return MEMORY_COLUMNS.every((c) => a[c] === b[c]);
-}
-
-function rebase(a: AnchorRow, roots: readonly { path: string }[]): AnchorRow {
-  if (a.root === null || rootFor(roots, a.path)) return a;
-  const here = roots.filter((r) => basename(r.path) === basename(a.root!));
-  if (here.length !== 1) return a;
-  const rel = relative(a.root, a.path);
-  if (rel.startsWith("..")) return a;
-  const root = here[0]!.path;
-  // Where it moved from (`path` or `path:qualname`) was under the same root: it moves too.
-  const from = a.moved_from;
-  const movedFrom = from !== null && from.startsWith(`${a.root}/`)
-    ? root + from.slice(a.root.length)
-    : from;
-  return {
-    ...a,
-    root,
-    path: rel === "" ? root : join(root, rel),
-    node_id: null,
-    moved_from: movedFrom,
-  };
 }
 
 const NOTE_FIELDS: Record<Exclude<keyof NoteRecord, "paths">, Field> = {
