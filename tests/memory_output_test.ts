@@ -259,3 +259,40 @@ Deno.test("why and history of a symbol by the name it had before a rename say wh
     );
   }
 });
+
+Deno.test("search flags a fact whose valid time ended, or has not begun, as it flags a superseded one", async () => {
+  const { repo, home } = await indexedRepo();
+  const facts: [string[], RegExp][] = [
+    [
+      ["--valid-from", "2020-01-01", "--valid-to", "2021-01-01", "kilobytes in year 2020"],
+      /\[valid until 2021-01-01\]$/,
+    ],
+    [["--valid-from", "2098-01-01", "kibibytes from year 2098"], /\[valid from 2098-01-01\]$/],
+    [["plain bytes for ever"], /^fact on util\.ts$/],
+  ];
+  for (const [args] of facts) {
+    const r = await cli(home, [
+      "remember",
+      "--kind",
+      "fact",
+      "--keep",
+      "--about",
+      "src/util.ts",
+      ...args,
+    ], {
+      cwd: repo,
+      env: ENV,
+    });
+    assert.equal(r.code, 0, r.stderr);
+  }
+  for (const [args, title] of facts) {
+    const query = args.at(-1)!;
+    const r = await cli(home, ["search", query, "--kind", "memory", "--json"], {
+      cwd: repo,
+      env: ENV,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const hit = JSON.parse(r.stdout).hits.find((h: { summary: string }) => h.summary === query);
+    assert.match(hit?.symbol ?? "", title, query);
+  }
+});

@@ -1,7 +1,8 @@
 /**
  * Memory in search: one loose chunk per memory (no path owns it, so
  * re-indexing never removes it). Superseded, resolved and orphaned memories
- * stay searchable as history, flagged in their title; forgotten ones leave.
+ * stay searchable as history, flagged in their title, as does a valid time
+ * that ends or begins later; forgotten ones leave.
  */
 import { isAbsolute } from "../files/mod.ts";
 import {
@@ -13,6 +14,7 @@ import {
 import { getMeta, type Journal, setMeta } from "../store/mod.ts";
 import { anchorLabel } from "./anchors.ts";
 import { loadMemories } from "./records.ts";
+import { formatInstant } from "./time.ts";
 import type { Memory } from "./types.ts";
 
 /** The flags a memory's search title carries, in order. */
@@ -27,7 +29,17 @@ export function memoryFlags(m: Memory): string[] {
   if (m.anchors.length > 0 && m.anchors.every((a) => a.state === "orphaned")) {
     flags.push("code gone");
   }
+  // Its valid time, when it is not "from when it was recorded, still": a search years later
+  // must not offer what stopped being true (or starts later) as if it held.
+  if (m.valid_from > m.recorded_at) flags.push(`valid from ${day(m.valid_from)}`);
+  if (m.valid_to !== null) flags.push(`valid until ${day(m.valid_to)}`);
   return flags;
+}
+
+/** `2021-01-01`, or `2021-01-01 14:00:00Z` for an instant within the day. */
+function day(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : formatInstant(ms);
 }
 
 /** Title of a memory's chunk: kind, what it is about, flags. */

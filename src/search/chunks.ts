@@ -16,8 +16,9 @@ import { indexText, nameText } from "../derive/words.ts";
  * chunk again when the journal's is older (memory's `refreshLooseText`).
  * 2: scripts written without spaces as overlapping pairs of characters,
  * combining marks dropped inside a word instead of cutting it.
+ * 3: a memory's title flags its valid time (`valid until 2021-01-01`).
  */
-export const LOOSE_TEXT_VERSION = 2;
+export const LOOSE_TEXT_VERSION = 3;
 
 /** A note or memory to make searchable. */
 export interface LooseChunk {
