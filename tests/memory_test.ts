@@ -563,6 +563,55 @@ Deno.test("the same failure recorded by several processes at once is counted on 
   }
 });
 
+Deno.test("agents' accounts of one failure told by several processes at once are all kept", async () => {
+  const { repo, home } = await indexedRepo();
+  const r = await cli(home, [
+    "attempt",
+    "--about",
+    "src/util.ts:formatBytes",
+    "--failed",
+    "--tests",
+    "t::kib",
+    "rounding broke t::kib",
+  ], { cwd: repo, env: ENV });
+  assert.equal(r.code, 0, r.stderr);
+  const n = 30;
+  // Each process tells n accounts, one after another, while the other does the same.
+  const script = (tag: string) => `
+    import { Journal } from ${JSON.stringify(new URL("../src/store/mod.ts", import.meta.url).href)};
+    import { describeFailure } from ${
+    JSON.stringify(new URL("../src/memory/mod.ts", import.meta.url).href)
+  };
+    const j = Journal.open(${JSON.stringify(homePaths(home).journal)});
+    for (let i = 0; i < ${n}; i++) {
+      describeFailure(j, {
+        about: ["src/util.ts:formatBytes"],
+        text: "account ${tag}" + i,
+        author: "alice",
+        tests: ["t::kib"],
+        cwd: ${JSON.stringify(repo)},
+      });
+    }
+    j.close();`;
+  const runs = await Promise.all(["a", "b"].map((tag) =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["eval", script(tag)],
+      env: { DENO_NO_UPDATE_CHECK: "1" },
+      stdout: "null",
+      stderr: "piped",
+    }).output()
+  ));
+  for (const run of runs) assert.equal(run.code, 0, new TextDecoder().decode(run.stderr));
+  const j = openJournal(home);
+  try {
+    const text = j.get<{ text: string }>("SELECT text FROM memories WHERE kind = 'attempt'")!.text;
+    const kept = text.match(/Agent's account: /g)?.length ?? 0;
+    assert.equal(kept, 2 * n, `${kept} accounts kept of ${2 * n}`);
+  } finally {
+    j.close();
+  }
+});
+
 Deno.test("memory follows a method renamed whose body still calls what it wraps by the old name (real files, CLI reconcile)", async () => {
   const base = tempDir();
   const repo = join(base, "repo");

@@ -368,22 +368,24 @@ export function describeFailure(
   touchable: (m: MemoryRow) => boolean = () => true,
 ): string | null {
   const p = prepareAttempt(j, { ...input, outcome: "failed" });
-  const open = currentOnSameAnchors(
-    j,
-    p.anchors,
-    (m) => m.kind === "attempt" && m.status === "open" && touchable(m),
-    p.author,
-  );
-  const repeat = findRepeat(open, p.tests, p.text);
-  if (!repeat) return null;
-  const text = withAccount(repeat.row.text, p.text);
-  // Past the longest text a memory keeps (an import would refuse it), the failure keeps what it says.
-  if (text === undefined || text.length > MAX_TEXT) return repeat.row.id;
-  j.tx(() => {
+  // The failure is read in the write's transaction: accounts told by several processes at
+  // once each join its text, none written over by another's copy of the text before it.
+  return j.tx(() => {
+    const open = currentOnSameAnchors(
+      j,
+      p.anchors,
+      (m) => m.kind === "attempt" && m.status === "open" && touchable(m),
+      p.author,
+    );
+    const repeat = findRepeat(open, p.tests, p.text);
+    if (!repeat) return null;
+    const text = withAccount(repeat.row.text, p.text);
+    // Past the longest text a memory keeps (an import would refuse it), the failure keeps what it says.
+    if (text === undefined || text.length > MAX_TEXT) return repeat.row.id;
     j.run("UPDATE memories SET text = ?, updated_at = ? WHERE id = ?", text, p.now, repeat.row.id);
     syncSearch(j, [repeat.row.id]);
+    return repeat.row.id;
   });
-  return repeat.row.id;
 }
 
 /**
