@@ -612,6 +612,61 @@ Deno.test("agents' accounts of one failure told by several processes at once are
   }
 });
 
+Deno.test("a memory forgotten by two processes at once is forgotten once, by the one told it was", async () => {
+  const { repo, home } = await indexedRepo();
+  const n = 400;
+  const ids = (() => {
+    const j = openJournal(home);
+    try {
+      return Array.from({ length: n }, (_, i) =>
+        remember(j, {
+          kind: "note",
+          about: ["Store.open"],
+          text: `note ${i}`,
+          author: "alice",
+          cwd: repo,
+        }).memory.id);
+    } finally {
+      j.close();
+    }
+  })();
+  // Each process forgets every one, in the same order, and prints those it was told it forgot.
+  const script = (who: string) => `
+    import { Journal } from ${JSON.stringify(new URL("../src/store/mod.ts", import.meta.url).href)};
+    import { forget } from ${JSON.stringify(new URL("../src/memory/mod.ts", import.meta.url).href)};
+    const j = Journal.open(${JSON.stringify(homePaths(home).journal)});
+    for (const id of ${JSON.stringify(ids)}) {
+      try {
+        forget(j, id, { author: "${who}" });
+        console.log(id);
+      } catch (e) {
+        if (!/already forgotten/.test(e.message)) throw e;
+      }
+    }
+    j.close();`;
+  const runs = await Promise.all(["bob", "carol"].map((who) =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["eval", script(who)],
+      env: { DENO_NO_UPDATE_CHECK: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output()
+  ));
+  const told = runs.map((run) => {
+    assert.equal(run.code, 0, new TextDecoder().decode(run.stderr));
+    return new TextDecoder().decode(run.stdout).split("\n").filter((l) => l !== "");
+  });
+  assert.deepEqual([...told[0]!, ...told[1]!].sort(), [...ids].sort());
+  const j = openJournal(home);
+  try {
+    for (const [i, who] of ["bob", "carol"].entries()) {
+      for (const id of told[i]!) assert.equal(loadMemories(j, [id])[0]!.forgotten_by, who, id);
+    }
+  } finally {
+    j.close();
+  }
+});
+
 Deno.test("memory follows a method renamed whose body still calls what it wraps by the old name (real files, CLI reconcile)", async () => {
   const base = tempDir();
   const repo = join(base, "repo");

@@ -552,8 +552,9 @@ export function markSuperseded(j: Journal, ids: readonly string[], by: string, a
  * Marks a memory forgotten (when, by whom): it leaves `why`'s current answer
  * and search, and stays in history; what it superseded stays superseded.
  * Throws {@link MemoryInputError} for an unknown or ambiguous id (another
- * author's private memories are not found), one already forgotten, or an
- * author {@link cleanAuthor} refuses.
+ * author's private memories are not found), one already forgotten (also by
+ * another process since it was read: its forget stands), or an author
+ * {@link cleanAuthor} refuses.
  */
 export function forget(
   j: Journal,
@@ -563,22 +564,25 @@ export function forget(
   const now = options.now ?? Date.now();
   const by = cleanAuthor(options.author);
   const m = memoryById(j, idOrPrefix, by);
-  if (m.forgotten_at !== null) {
-    throw new MemoryInputError(
-      `Memory ${m.id} was already forgotten on ${
-        new Date(m.forgotten_at).toISOString()
-      } by ${m.forgotten_by}`,
+  const already = (f: MemoryRow) =>
+    new MemoryInputError(
+      `Memory ${f.id} was already forgotten on ${
+        new Date(f.forgotten_at!).toISOString()
+      } by ${f.forgotten_by}`,
     );
-  }
-  j.tx(() => {
-    j.run(
-      "UPDATE memories SET forgotten_at = ?, forgotten_by = ?, updated_at = ? WHERE id = ?",
+  if (m.forgotten_at !== null) throw already(m);
+  // Only if nobody forgot it since it was read: another process's forget is not written over.
+  const done = j.tx(() => {
+    const changed = j.run(
+      "UPDATE memories SET forgotten_at = ?, forgotten_by = ?, updated_at = ? WHERE id = ? AND forgotten_at IS NULL",
       now,
       by,
       now,
       m.id,
     );
-    syncSearch(j, [m.id]);
+    if (changed > 0) syncSearch(j, [m.id]);
+    return changed > 0;
   });
+  if (!done) throw already(getMemoryRow(j, m.id)!);
   return loadMemories(j, [m.id])[0]!;
 }
