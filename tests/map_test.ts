@@ -411,3 +411,15 @@ Deno.test("a secret written in the map is redacted in what constraints show, on 
     await client.close();
   }
 });
+
+Deno.test("an empty constraint is refused with its line, not shown as a blank rule before every edit", async () => {
+  const { repo, home } = repoWith(
+    `[component.a]\npaths = ["src/**"]\nmust = [\n  "Bad input exits 2",\n  "  ",\n]\n`,
+  );
+  let r = await cli(home, ["constraints", join(repo, "src/cli/mod.ts")]);
+  assert.equal(r.code, 2, r.stdout);
+  assert.match(r.stderr, /map\.toml:5: "must" constraint 2 of component "a" is empty/);
+  r = await cli(home, ["map", "check", repo]);
+  assert.equal(r.code, 1, r.stdout);
+  assert.match(r.stderr, /map\.toml:5: "must" constraint 2 of component "a" is empty/);
+});

@@ -277,7 +277,20 @@ export function parseMap(text: string, file: string): ArchMap {
       globs,
       // Named twice is depended on once: its constraints are not listed twice.
       depends_on: [...new Set(strings("depends_on"))],
-      constraints: LEVELS.flatMap((level) => strings(level).map((text) => ({ level, text }))),
+      constraints: LEVELS.flatMap((level) =>
+        strings(level).map((text, i) => {
+          // A blank rule would be shown before every edit as a rule that says nothing.
+          if (text.trim() === "") {
+            fail(
+              `${at}.${level}[${i}]`,
+              `"${level}" constraint ${
+                i + 1
+              } of component "${name}" is empty: write the rule, or remove the ""`,
+            );
+          }
+          return { level, text };
+        })
+      ),
       sources: strings("sources"),
       globLines: paths.map((_, i) => lineOf(`${at}.paths[${i}]`) ?? lineOf(`${at}.paths`)),
       sourceLines: strings("sources").map((_, i) =>
