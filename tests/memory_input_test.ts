@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { homePaths } from "../src/config/mod.ts";
 import { exportMemories, importMemories, recordAttempt, remember } from "../src/memory/mod.ts";
 import { Journal } from "../src/store/mod.ts";
-import { cli, tempDir, writeTree } from "./helpers.ts";
+import { cli, MAIN, PERMS, tempDir, writeTree } from "./helpers.ts";
 
 const ENV = { HEIMDALL_AUTHOR: "alice" };
 // Assembled at run time, so this file holds no token for a scanner to find.
@@ -551,4 +551,39 @@ Deno.test("a blank --fix is refused as the fix, not as an empty text, and nothin
   }
   assert.equal(count(home, "SELECT count(*) AS n FROM memories WHERE status = 'open'"), 1);
   assert.equal(count(home, "SELECT count(*) AS n FROM memories"), 1);
+});
+
+Deno.test("text piped in that is not UTF-8 (a Latin-1 file) is refused, not stored with U+FFFD in place of its letters", async () => {
+  const { repo, home } = await indexedRepo();
+  // "café au lait" as Latin-1: é is the one byte 0xe9.
+  const latin1 = new Uint8Array([...new TextEncoder().encode("caf"), 0xe9, 0x20, 0x61, 0x75]);
+  const cases: [string[], RegExp][] = [
+    [
+      ["remember", "--kind", "note", "--about", "src/util.ts", "-"],
+      /^heimdall remember: TEXT read from stdin is not UTF-8 text/,
+    ],
+    [
+      ["insert", "--title", "t", "--body", "-"],
+      /^heimdall insert: --body read from stdin is not UTF-8 text/,
+    ],
+  ];
+  for (const [args, message] of cases) {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", ...PERMS, MAIN, ...args],
+      cwd: repo,
+      env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1", ...ENV },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const w = child.stdin.getWriter();
+    await w.write(latin1);
+    await w.close();
+    const out = await child.output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 2, `${args[0]}: ${new TextDecoder().decode(out.stdout)}${stderr}`);
+    assert.match(stderr, message);
+  }
+  assert.equal(count(home, "SELECT count(*) AS n FROM memories"), 0);
+  assert.equal(count(home, "SELECT count(*) AS n FROM notes"), 0);
 });

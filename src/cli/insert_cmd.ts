@@ -1,3 +1,4 @@
+import { stdinText } from "./stdin_text.ts";
 import { parseFlags } from "./flags.ts";
 import { typedPath } from "./path_arg.ts";
 import { canonicalPath, redactSecrets } from "../files/mod.ts";
@@ -32,7 +33,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const title = values.title?.trim() ?? "";
   if (title === "") throw new UsageError('Missing --title: heimdall insert --title "…" --body "…"');
   let body = values.body ?? "";
-  if (body === "-") body = await new Response(Deno.stdin.readable).text();
+  if (body === "-") body = await stdinText("--body");
   body = body.trim();
   if (body === "") {
     throw new UsageError("Missing --body: say what was done (or --body - to read it from stdin)");

@@ -1,5 +1,6 @@
 /** `heimdall remember | attempt | why | history | forget`: memory attached to code. */
 import { parseFlags, wholeNumber } from "./flags.ts";
+import { stdinText } from "./stdin_text.ts";
 import {
   anchorLabel,
   cleanAuthor,
@@ -86,7 +87,7 @@ function instant(
 
 async function textOf(positionals: string[], what: string): Promise<string> {
   if (positionals.length === 1 && positionals[0] === "-") {
-    return await new Response(Deno.stdin.readable).text();
+    return await stdinText("TEXT");
   }
   if (positionals.length === 0) {
     throw new UsageError(`Missing TEXT: say ${what} (quote it, or pass - to read it from stdin)`);
