@@ -18,9 +18,10 @@ const FIXTURE = new URL("./fixtures/callgraph/overloads/", import.meta.url).path
 
 /** The fixture's files by path (they are also among the convergence test's sources). */
 const FILES: Record<string, string> = Object.fromEntries(
-  ["java/Shape.java", "java/Box.java", "java/Use.java", "cs/Store.cs", "cpp/math.cpp"].map(
-    (rel) => [rel, Deno.readTextFileSync(join(FIXTURE, rel))],
-  ),
+  ["java/Shape.java", "java/Box.java", "java/Use.java", "cs/Store.cs", "cpp/math.cpp", "cpp/tray.h"]
+    .map(
+      (rel) => [rel, Deno.readTextFileSync(join(FIXTURE, rel))],
+    ),
 );
 
 /** Every resolved call as `file:caller -> file:callee:line`. */
@@ -54,6 +55,9 @@ Deno.test("a call lands on the overload that takes as many arguments as it passe
         // Box's own draw takes two or three: draw(1) is its base's.
         "cpp/math.cpp:use -> cpp/math.cpp:add:1",
         "cpp/math.cpp:use -> cpp/math.cpp:add:3",
+        // In a header read as C++: put(1) and this->put(1, 2), each its own.
+        "cpp/tray.h:Tray.one -> cpp/tray.h:Tray.put:5",
+        "cpp/tray.h:Tray.two -> cpp/tray.h:Tray.put:6",
         "cs/Store.cs:Store.Main -> cs/Store.cs:Store.Put:2",
         "cs/Store.cs:Store.Main -> cs/Store.cs:Store.Put:3",
         "java/Box.java:Box.run -> java/Box.java:Box.draw:2",

@@ -32,6 +32,10 @@ const EXPECTED = [
   "c/main.c:main -> c/util.c:util_run (unique)",
   // secret.c's static hidden() is that file's own: hooks.c's call of it stays pending.
   "c/secret.c:expose -> c/secret.c:hidden (same-file)",
+  // C++ inline in a header (read as C++, named C): its own class's methods and its base's.
+  "cpp/include/widget.h:ui.Widget.empty -> cpp/include/widget.h:ui.Widget.size (member)",
+  "cpp/include/widget.h:ui.Widget.reset -> cpp/include/widget.h:ui.Frame.repaint (member)",
+  "cpp/include/widget.h:ui.Widget.reset -> cpp/include/widget.h:ui.Widget.size (member)",
   // C++: own method called bare, `this->` through the base, declared and constructed receivers.
   "cpp/store.cpp:Store.put -> cpp/store.cpp:Base.close (member)",
   "cpp/store.cpp:Store.put -> cpp/store.cpp:Store.check (member)",

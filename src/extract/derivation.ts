@@ -55,8 +55,10 @@ export const DERIVATION: DerivationVersions = {
     // (`EXCLUSIVE_LOCKS_REQUIRED(mu)`, `GUARDED_BY(mu)`) blanked; 6: C too,
     // and linkage macros before a return type (`LUA_API int f(…)`) and
     // attributes after a parameter (`UNUSED_PARAM`). cpp 7: a call says how
-    // many arguments it passes (overloads told apart).
-    c: 6,
+    // many arguments it passes (overloads told apart). c 7: re-derived so
+    // that a C++ header's inline methods (`.h`, language c) call their own
+    // class's methods, bare or through `this`, as a `.cpp` file's do.
+    c: 7,
     cpp: 7,
     // 1: a parameter (a delegate) shadows a method or function of its name.
     // 2: a call says how many arguments it passes (overloads told apart).

@@ -197,10 +197,14 @@ export function languageFamily(language: string | null): string | null {
  * Languages where a bare call inside a class may mean its own (or a base's)
  * method (`open()` for `this.open()`); in every other language a bare call
  * never lands on a method. The resolver and the graph queries share it.
+ * C is here for its headers, which may hold C++ read with the C++ grammar
+ * (header_dialect.ts) while the file keeps its language `c`: a C file has
+ * no methods, so a bare call there is never inside a class.
  */
 export const IMPLICIT_THIS_LANGUAGES: ReadonlySet<string> = new Set([
   "java",
   "csharp",
+  "c",
   "cpp",
   "ruby",
 ]);

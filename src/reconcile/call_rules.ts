@@ -17,6 +17,8 @@ const SELF: Record<string, readonly string[]> = {
   java: ["this"],
   csharp: ["this"],
   cpp: ["this"],
+  // A C header may hold C++ (header_dialect.ts); C itself has no `this`.
+  c: ["this"],
   php: ["$this", "self", "static"],
   ruby: ["self"],
   rust: ["self", "Self"],

@@ -43,6 +43,13 @@ interface RefRow {
 }
 
 /** The columns of a reference, the same in `pending_edges` and `edges`, in {@link RefRow}'s order. */
+/**
+ * Languages whose calls are told apart by their argument count: those with
+ * overloads, and C, whose headers may hold C++ read with its grammar (the
+ * file keeps its language `c`; a C file's calls carry no count).
+ */
+const BY_ARITY: ReadonlySet<string> = new Set([...OVERLOADING, "c"]);
+
 const REF_COLUMNS = "owner_id, src, kind, target, name, module, module_tail, line, args, imported";
 
 /**
@@ -1882,7 +1889,7 @@ export class Resolver {
     args: number | null = null,
   ): string | undefined {
     const j = this.journal;
-    const byArity = args !== null && OVERLOADING.has(owner.language ?? "");
+    const byArity = args !== null && BY_ARITY.has(owner.language ?? "");
     const seen = new Set<string>();
     let level = classes;
     for (let depth = 0; depth < 6 && level.length > 0; depth++) {
@@ -2087,7 +2094,7 @@ export class Resolver {
           return undefined;
         }
         // Overloads (C++): the one that accepts the call's arguments, if one does.
-        if (level.length > 1 && args !== null && OVERLOADING.has(owner.language ?? "")) {
+        if (level.length > 1 && args !== null && BY_ARITY.has(owner.language ?? "")) {
           const fits = level.find((c) => admits(arityOf(name, c.signature), args));
           if (fits) return fits.id;
         }
