@@ -203,6 +203,13 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "php/store.php:count",
         "sh/run.sh:echo",
         // Calls of parameters and variables, whatever their names.
+        // What a parameter or variable named like a class builds, and a
+        // closure's call of its enclosing function's parameter.
+        "py/hooks.py:b.close",
+        "py/hooks.py:b.request",
+        "ts/hooks.ts:b.close",
+        "ts/hooks.ts:?.close",
+        "ts/hooks.ts:?.stop",
         "py/hooks.py:?.shared",
         "ts/hooks.ts:?.format",
         "js/hooks.js:?.setup",

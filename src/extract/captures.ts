@@ -34,10 +34,13 @@ import { type HashTarget, structHashes } from "./struct_hash.ts";
  *   `receiverType`. Without `@type`, the name is bound to something of no
  *   evident type; a name bound to two different types, or to one and to
  *   something untyped, has none (patterns of one node: a typed one wins).
- *   A name bound there shadows what it names elsewhere: `x.m()` is a call on
- *   the variable even when an import is named `x`, and `x()` is a call on an
- *   unknown receiver (`?.x`), not of a function `x` (unless the definition
- *   holds a function named `x` itself).
+ *   A name bound there, or in a function around it (a closure's), shadows
+ *   what it names elsewhere: `x.m()` is a call on the variable even when an
+ *   import is named `x`, `x()` is a call on an unknown receiver (`?.x`), not
+ *   of a function `x` (unless the definition holds a function named `x`
+ *   itself), and `c = X()` or `new X()` gives no type (`X` holds anything).
+ *   A type in the type namespace (`type_identifier`) is never so hidden,
+ *   nor one of a pattern that sets `(#set! enclosing "true")` (`cls()`).
  * - `@reference.import` with `@module`, optional `@name` (the binding) and
  *   `@imported` (what is imported, where an alias binds it: `a` of
  *   `from m import a as b`);
@@ -138,7 +141,13 @@ export function symbolsAndRefs(
     toSymbol(d, source, spec, skipTypes, docstrings[i], hashes[i]!, errors, comments)
   );
   const refs = wantRefs
-    ? collectReferences(refMatches, bindingMatches, defs, OVERLOADING.has(spec.grammar))
+    ? collectReferences(
+      refMatches,
+      bindingMatches,
+      defs,
+      OVERLOADING.has(spec.grammar),
+      CLOSURES.has(spec.grammar),
+    )
     : [];
   symbols.sort((a, b) =>
     a.startLine - b.startLine || b.endLine - a.endLine || cmp(a.qualname, b.qualname) ||
@@ -474,13 +483,15 @@ const REF_KINDS: Record<string, Reference["kind"]> = {
 /**
  * The references of the matches. `countArgs`: a call also says how many
  * arguments it passes (its node's `arguments` field), which tells overloads
- * apart.
+ * apart. `closures`: a function nested in another sees its parameters and
+ * variables (see {@link CLOSURES}).
  */
 function collectReferences(
   matches: QueryMatch[],
   bindingMatches: QueryMatch[],
   defs: Def[],
   countArgs: boolean,
+  closures: boolean,
 ): Reference[] {
   const raw: { kind: Reference["kind"]; m: QueryMatch; role: Node; anchor: Node }[] = [];
   for (const m of matches) {
@@ -513,7 +524,7 @@ function collectReferences(
     if (imported && imported !== name) r.imported = imported;
     refs.push(r);
   }
-  const types = typeBindings(bindingMatches, defs, importNames);
+  const types = typeBindings(bindingMatches, defs, importNames, closures);
   // Definitions by the definition right around them (see scopedName).
   const nested = new Set(defs.map((d) => scopedName(d.lexParent, d.name)));
   for (const { kind, m, role, anchor } of raw) {
@@ -544,9 +555,13 @@ function collectReferences(
     const r = ref(kind, defs, anchor, name, module === undefined ? undefined : collapse(module));
     if (receiver !== undefined) {
       r.receiver = receiver;
-      const type = receiver === "?"
-        ? qualifier === undefined ? undefined : constructed(qualifier)
-        : types.typeOf(receiver, scope);
+      const made = qualifier === undefined ? undefined : constructed(qualifier);
+      const type = receiver !== "?"
+        ? types.typeOf(receiver, scope)
+        // `new Car().m()` with a parameter or variable `Car`: not the class.
+        : made === undefined || types.binds(made, scope)
+        ? undefined
+        : made;
       if (type !== undefined) r.receiverType = type;
     }
     if (countArgs && kind === "calls") {
@@ -637,15 +652,30 @@ function constructed(qualifier: string): string | undefined {
 }
 
 /** The `@binding.type` captures: which type a name evidently has inside a definition. */
-function typeBindings(matches: QueryMatch[], defs: Def[], importNames: ReadonlySet<number>) {
+function typeBindings(
+  matches: QueryMatch[],
+  defs: Def[],
+  importNames: ReadonlySet<number>,
+  closures: boolean,
+) {
   // Per binding node: the type its patterns name (undefined: bound to something untyped).
-  const byNode = new Map<string, { key: string; type: string | undefined }>();
+  const byNode = new Map<
+    string,
+    { key: string; type: string | undefined; value: boolean }
+  >();
   for (const m of matches) {
     const role = m.captures.find((c) => c.name.startsWith("binding."))?.node;
     const name = capture(m, "name");
     if (!role || !name || importNames.has(name.startIndex)) continue;
-    const type = capture(m, "type")?.text;
+    const typeNode = capture(m, "type");
+    const type = typeNode?.text;
     const t = type === undefined ? undefined : collapse(type).replace(/::/g, ".");
+    // A type written as a value (`Foo()`, `new Foo()`, Python's annotations)
+    // is whatever a binding of its name holds there; one in the type
+    // namespace (`type_identifier`: `x: Foo`, `Foo x`) is the type, and so is
+    // the enclosing class a pattern says it names (`cls()`).
+    const value = typeNode !== undefined && !typeNode.type.includes("type") &&
+      !m.setProperties?.["enclosing"];
     const at = `${role.id}:${name.startIndex}`;
     const seen = byNode.get(at);
     if (seen?.type !== undefined && seen.type !== t) {
@@ -653,29 +683,69 @@ function typeBindings(matches: QueryMatch[], defs: Def[], importNames: ReadonlyS
       continue;
     }
     const scope = enclosing(defs, name.startIndex)?.qualname ?? "";
-    byNode.set(at, { key: `${scope}\u0000${collapse(name.text)}`, type: t });
+    byNode.set(at, { key: `${scope}\u0000${collapse(name.text)}`, type: t, value });
   }
   // "scope qualname\0name" → type, or null when bindings of it disagree or one has none.
   const byScope = new Map<string, string | null>();
-  for (const { key, type } of byNode.values()) {
+  // Keys whose type is written as a value (see above).
+  const asValue = new Set<string>();
+  for (const { key, type, value } of byNode.values()) {
     const seen = byScope.get(key);
     byScope.set(key, seen === undefined || seen === type ? type || null : null);
+    if (value) asValue.add(key);
   }
+  /**
+   * True when `name` is bound in `def` itself or, where `closures`, in a
+   * function around it (a closure sees its enclosing function's parameters
+   * and variables); not looked up past a class or the file, whose bindings
+   * a method does not see by name (Python), or which are the module's own.
+   */
+  const bindsAround = (name: string, def: Def | undefined): boolean => {
+    if (byScope.has(scopedName(def, name))) return true;
+    if (!closures) return false;
+    for (let d = def; d && FUNCTION_KINDS.has(d.kind); d = d.lexParent) {
+      const up = d.lexParent;
+      if (!up || !FUNCTION_KINDS.has(up.kind)) return false;
+      if (byScope.has(scopedName(up, name))) return true;
+    }
+    return false;
+  };
   return {
     /**
      * The type of `name` bound in `def` itself (the file for top-level code).
      * Not looked up further out: a parameter without a type, or a name bound
-     * in a way no pattern captures, may shadow an outer binding.
+     * in a way no pattern captures, may shadow an outer binding. None when
+     * the type is written as a value whose name is bound around it
+     * (`Car = Dog; c = Car()`, a parameter `Car`): it is not the import or
+     * the class of that name.
      */
     typeOf(name: string, def: Def | undefined): string | undefined {
-      return byScope.get(scopedName(def, name)) ?? undefined;
+      const key = scopedName(def, name);
+      const type = byScope.get(key) ?? undefined;
+      if (type === undefined || !asValue.has(key)) return type;
+      const head = type.split(".", 1)[0]!;
+      return head !== name && bindsAround(head, def) ? undefined : type;
     },
-    /** True when `name` is bound in `def` itself (a parameter, a variable), typed or not. */
-    binds(name: string, def: Def | undefined): boolean {
-      return byScope.has(scopedName(def, name));
-    },
+    /** True when `name` is bound in `def` or a function around it (a parameter, a variable), typed or not. */
+    binds: bindsAround,
   };
 }
+
+/** Definitions whose parameters and variables the functions nested in them see. */
+const FUNCTION_KINDS: ReadonlySet<string> = new Set(["function", "method"]);
+
+/**
+ * Grammars whose nested functions close over the enclosing function's
+ * parameters and variables (Python, JS/TS, C#'s local functions); a Rust
+ * `fn`, a PHP or Ruby `def` inside another sees none of them.
+ */
+const CLOSURES: ReadonlySet<string> = new Set([
+  "python",
+  "javascript",
+  "typescript",
+  "tsx",
+  "csharp",
+]);
 
 /** `name` inside definition `scope` (the file when undefined), as one key. */
 function scopedName(scope: Def | undefined, name: string): string {

@@ -62,7 +62,7 @@ export const DERIVATION: DerivationVersions = {
     cpp: 7,
     // 1: a parameter (a delegate) shadows a method or function of its name.
     // 2: a call says how many arguments it passes (overloads told apart).
-    csharp: 2,
+    csharp: 3,
     // 1: a call says how many arguments it passes (overloads told apart).
     java: 1,
     // 1 (each): an aliased import says what it imports (`from m import a as
@@ -75,10 +75,15 @@ export const DERIVATION: DerivationVersions = {
     // fold into the function they declare (captures.ts foldOverloads), so
     // its calls land on it and its name names one symbol. python 3: `x =
     // cls()` in a classmethod is an instance of the class (`x.m()` is `cls.m()`).
-    python: 3,
-    javascript: 1,
-    typescript: 2,
-    tsx: 2,
+    // python 4, javascript 2, typescript and tsx 3, csharp 3: what a name
+    // bound in the definition or a function around it builds (`Car = Dog; c
+    // = Car()`, a parameter `Car`, `new Car().m()`) has no type, and a
+    // closure's call of its enclosing function's parameter is no call of
+    // the import or function of its name.
+    python: 4,
+    javascript: 2,
+    typescript: 3,
+    tsx: 3,
     rust: 2,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.

@@ -67,11 +67,12 @@
   (#match? @type "^_*[A-Z]")) @binding.type
 
 ; x = cls(…) in a classmethod: an instance of the enclosing class, so
-; x.m() is read as cls.m()
+; x.m() is read as cls.m() (`enclosing`: the parameter `cls` does not hide it)
 (assignment
   left: (identifier) @name
   right: (call function: (identifier) @type)
-  (#eq? @type "cls")) @binding.type
+  (#eq? @type "cls")
+  (#set! enclosing "true")) @binding.type
 
 (assignment left: (identifier) @name type: (type (identifier) @type)) @binding.type
 
