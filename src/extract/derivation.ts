@@ -79,11 +79,14 @@ export const DERIVATION: DerivationVersions = {
     // bound in the definition or a function around it builds (`Car = Dog; c
     // = Car()`, a parameter `Car`, `new Car().m()`) has no type, and a
     // closure's call of its enclosing function's parameter is no call of
-    // the import or function of its name.
-    python: 4,
-    javascript: 2,
-    typescript: 3,
-    tsx: 3,
+    // the import or function of its name. python 5: unpacking (`a, b = …`),
+    // a comprehension's variables and `:=` bind names; javascript 3,
+    // typescript and tsx 4: so does destructuring (`const { a } = o`,
+    // `function f({ a })`): calls of them are made on an unknown receiver.
+    python: 5,
+    javascript: 3,
+    typescript: 4,
+    tsx: 4,
     rust: 2,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.

@@ -216,3 +216,9 @@
 (rest_pattern (identifier) @name) @binding.type
 (for_in_statement left: (identifier) @name) @binding.type
 (catch_clause parameter: (identifier) @name) @binding.type
+; destructuring, in a declaration or a parameter: const { a, b: c = 1 } = …,
+; const [a, ...b] = …, function f({ a }) (a `require` of it is an import)
+(object_pattern (shorthand_property_identifier_pattern) @name) @binding.type
+(object_assignment_pattern left: (shorthand_property_identifier_pattern) @name) @binding.type
+(pair_pattern value: (identifier) @name) @binding.type
+(array_pattern (identifier) @name) @binding.type

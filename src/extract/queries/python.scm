@@ -93,3 +93,11 @@
 (for_statement left: (tuple_pattern (identifier) @name)) @binding.type
 (as_pattern alias: (as_pattern_target (identifier) @name)) @binding.type
 (except_clause (as_pattern alias: (as_pattern_target (identifier) @name))) @binding.type
+; a comprehension's variables, `(x := …)`, and unpacking (`a, b = …`)
+(for_in_clause left: (identifier) @name) @binding.type
+(for_in_clause left: (pattern_list (identifier) @name)) @binding.type
+(for_in_clause left: (tuple_pattern (identifier) @name)) @binding.type
+(named_expression name: (identifier) @name) @binding.type
+(assignment left: (pattern_list (identifier) @name)) @binding.type
+(assignment left: (tuple_pattern (identifier) @name)) @binding.type
+(assignment left: (list_pattern (identifier) @name)) @binding.type
