@@ -736,3 +736,44 @@ Deno.test("callers and callees list each symbol once, at its first call, however
   );
   removeTree(base);
 });
+
+Deno.test("a PHP class imported under an alias (use A\\B as C, use A\\{B as C}) is the class it names, never another file of its namespace", async () => {
+  const base = tempDir();
+  const repo = join(base, "php");
+  const home = join(base, "home");
+  writeTree(repo, {
+    // First of its folder: the file a module-only import would point at.
+    "src/Models/Animal.php":
+      "<?php\nnamespace Acme\\Models;\n\nabstract class Animal {\n    public function speak() { return 1; }\n}\n",
+    "src/Models/Dog.php":
+      "<?php\nnamespace Acme\\Models;\n\nclass Dog extends Animal {\n    public static function make(): Dog { return new Dog(); }\n    public function fetch() { return 2; }\n}\n",
+    "src/Support/Str.php":
+      "<?php\nnamespace Acme\\Support;\n\nclass Str {\n    public static function upper($s) { return $s; }\n}\n",
+    "src/App.php": [
+      "<?php",
+      "namespace Acme\\App;",
+      "",
+      "use Acme\\Models\\Dog as Doggo;",
+      "use Acme\\Support\\{Str as S};",
+      "",
+      "function run() {",
+      "    $d = Doggo::make();",
+      "    $x = new Doggo();",
+      "    $x->fetch();",
+      "    return S::upper('a');",
+      "}",
+      "",
+    ].join("\n"),
+  });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const got = edges(home).filter((e) => e.startsWith("src/App.php:"));
+  assert.deepEqual(got, [
+    "src/App.php: -imports-> src/Models/Dog.php:Dog (import)",
+    "src/App.php: -imports-> src/Support/Str.php:Str (import)",
+    "src/App.php:run -calls-> src/Models/Dog.php:Dog (import)",
+    "src/App.php:run -calls-> src/Models/Dog.php:Dog.fetch (import)",
+    "src/App.php:run -calls-> src/Models/Dog.php:Dog.make (import)",
+    "src/App.php:run -calls-> src/Support/Str.php:Str.upper (import)",
+  ]);
+  removeTree(base);
+});

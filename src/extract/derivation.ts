@@ -88,6 +88,10 @@ export const DERIVATION: DerivationVersions = {
     typescript: 4,
     tsx: 4,
     rust: 2,
+    // php 1: an aliased use (`use A\B as C`, `use A\{B as C}`) says what it
+    // imports, so `C::make()` and `new C()` land on B (the alias was looked
+    // up in B's namespace and the import pointed at one of its files).
+    php: 1,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.
     // 3: nor a heading inside an HTML comment; 4: nor a line continuing a list item or quote.

@@ -42,10 +42,15 @@
     ]
     !alias)) @reference.import
 
-; use App\Models\User as U;
+; use App\Models\User as U;  use Foo as F; (`User` is what is imported, `U` the name bound)
 (namespace_use_declaration
   (namespace_use_clause
-    (qualified_name (namespace_name) @module)
+    (qualified_name (namespace_name) @module (name) @imported)
+    alias: (name) @name)) @reference.import
+
+(namespace_use_declaration
+  (namespace_use_clause
+    . (name) @imported @module
     alias: (name) @name)) @reference.import
 
 ; use App\Support\{Str, Arr as A};
@@ -63,6 +68,7 @@
   (namespace_name) @module
   body: (namespace_use_group
     (namespace_use_clause
+      . (_) @imported
       alias: (name) @name))) @reference.import
 
 ; require 'x.php';  require_once __DIR__ . '/x.php';  include, include_once
