@@ -777,3 +777,26 @@ Deno.test("a PHP class imported under an alias (use A\\B as C, use A\\{B as C}) 
   ]);
   removeTree(base);
 });
+
+Deno.test("a name a TS module re-exports under an alias (export { drive as go } from) is the function it passes on, as that is renamed and back", async () => {
+  const base = tempDir();
+  const repo = join(base, "ts");
+  const home = join(base, "home");
+  const car = "export function drive(): void {}\nexport function go(): void {}\n";
+  writeTree(repo, {
+    // car.ts has a `go` of its own: the alias passes on drive, never it.
+    "src/car.ts": car,
+    "src/index.ts": 'export { drive as go } from "./car";\n',
+    "src/app.ts": 'import { go } from "./index";\n\nexport function main(): void {\n  go();\n}\n',
+  });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const calls = () => edges(home).filter((e) => e.includes("-calls->"));
+  assert.deepEqual(calls(), ["src/app.ts:main -calls-> src/car.ts:drive (import)"]);
+  writeTree(repo, { "src/car.ts": car.replace("drive", "ride") });
+  assert.equal((await cli(home, ["reconcile", join(repo, "src/car.ts")])).code, 0);
+  assert.deepEqual(calls(), []);
+  writeTree(repo, { "src/car.ts": car });
+  assert.equal((await cli(home, ["reconcile", join(repo, "src/car.ts")])).code, 0);
+  assert.deepEqual(calls(), ["src/app.ts:main -calls-> src/car.ts:drive (import)"]);
+  removeTree(base);
+});

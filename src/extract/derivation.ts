@@ -83,10 +83,12 @@ export const DERIVATION: DerivationVersions = {
     // a comprehension's variables and `:=` bind names; javascript 3,
     // typescript and tsx 4: so does destructuring (`const { a } = o`,
     // `function f({ a })`): calls of them are made on an unknown receiver.
+    // javascript 4, typescript and tsx 5: a re-export under an alias
+    // (`export { a as b } from "m"`) passes on `b`, which is `a`.
     python: 5,
-    javascript: 3,
-    typescript: 4,
-    tsx: 4,
+    javascript: 4,
+    typescript: 5,
+    tsx: 5,
     rust: 2,
     // php 1: an aliased use (`use A\B as C`, `use A\{B as C}`) says what it
     // imports, so `C::make()` and `new C()` land on B (the alias was looked

@@ -158,11 +158,20 @@
   .
   source: (string (string_fragment) @module)) @reference.import
 
-; export { a, b as c } from "m" (without `from`, nothing is imported)
+; export { a } from "m" (without `from`, nothing is imported)
 ((export_statement
   (export_clause
     (export_specifier
-      name: (_) @name))) @reference.import
+      name: (_) @name
+      !alias))) @reference.import
+  (#set! module_field "source"))
+
+; export { b as c } from "m" (`b` is what is imported, `c` the name passed on)
+((export_statement
+  (export_clause
+    (export_specifier
+      name: (_) @imported
+      alias: (_) @name))) @reference.import
   (#set! module_field "source"))
 
 ; export * from "m", export * as ns from "m"
