@@ -59,6 +59,8 @@ const EXPECTED = [
   "go/store/store.go:New -> go/store/store.go:Store (same-file)",
   "go/store/store.go:New -> go/store/store.go:Store.lock (member)",
   "go/store/store.go:Store.Get -> go/store/store.go:Store.lock (member)",
+  // Java: a static import is a member of its class, never a namesake of its package.
+  "java/com/acme/Clean.java:Clean.run -> java/com/acme/Strings.java:Strings.trim (import)",
   // Java: own method bare, the base's through `this`, a declared receiver.
   "java/com/acme/Store.java:Store.get -> java/com/acme/Base.java:Base.load (member)",
   "java/com/acme/Store.java:Store.get -> java/com/acme/Store.java:Store.check (member)",

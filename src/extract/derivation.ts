@@ -64,7 +64,9 @@ export const DERIVATION: DerivationVersions = {
     // 2: a call says how many arguments it passes (overloads told apart).
     csharp: 3,
     // 1: a call says how many arguments it passes (overloads told apart).
-    java: 1,
+    // 2: re-derived so that a static import (`import static a.Util.helper`)
+    // and its calls land on Util's member, not on a namesake of the package.
+    java: 2,
     // 1 (each): an aliased import says what it imports (`from m import a as
     // b`, `import { a as b }`, `use m::a as b`), so calls of `b` land on `a`;
     // for rust also, re-derived so that a workspace member's `crate::` paths,

@@ -1505,6 +1505,26 @@ export class Resolver {
             return hit ? { dst: hit, how: "import" } : undefined;
           }
         }
+        // Java's `import static a.b.Util.helper` (or `.*`): the name is a
+        // member of class Util, never a namesake elsewhere in its package
+        // (nor an import of it there); `import a.b.Outer.Inner` likewise.
+        const holder = owner.language === "java" && spec !== undefined
+          ? lastSegment(spec)
+          : undefined;
+        if (holder !== undefined && /^[A-Z]/.test(holder) && holder !== sought) {
+          const classes = this.#classesNamedIn(files, holder).filter((c) =>
+            c.qualname === holder && c.kind !== "impl"
+          );
+          if (sought === "*") {
+            return ref.kind === "imports" && classes.length > 0
+              ? { dst: classes[0]!.id, how: "import" }
+              : undefined;
+          }
+          const hit = classes.length > 0
+            ? this.#memberOf(owner, classes, sought, ref.args)
+            : undefined;
+          return hit ? { dst: hit, how: "import" } : undefined;
+        }
         // A whole-module import binds no name: it lands on the module. The
         // files are few and a name may be common, so the look-ups below go
         // by file: a unary `+` keeps SQLite from taking the name's index
