@@ -83,6 +83,7 @@ const EXPECTED = [
   "php/store.php:main -> php/store.php:Store.get (member)",
   "php/store.php:main -> php/util.php:helper (unique)",
   // Python: a name bound by `as` lands on what it imports.
+  "py/alias.py:Child.shut -> py/base.py:Base.close (member)",
   "py/alias.py:use_alias -> py/base.py:Base (import)",
   "py/alias.py:use_alias -> py/util.py:shared (import)",
   // Python: a parameter or loop variable named like an import is no import;
@@ -116,6 +117,7 @@ const EXPECTED = [
   "sh/run.sh:main -> sh/lib.sh:setup (unique)",
   "sh/run.sh:main -> sh/run.sh:greet (same-file)",
   // TypeScript: names bound by `as` land on what they import.
+  "ts/alias.ts:Child.shut -> ts/base.ts:Base.close (member)",
   "ts/alias.ts:useAlias -> ts/base.ts:format (import)",
   "ts/alias.ts:useAlias -> ts/base.ts:stop (import)",
   // TypeScript: a parameter named like an import is no import; a function of the caller's shadows it.

@@ -87,15 +87,18 @@ export const DERIVATION: DerivationVersions = {
     // `function f({ a })`): calls of them are made on an unknown receiver.
     // javascript 4, typescript and tsx 5: a re-export under an alias
     // (`export { a as b } from "m"`) passes on `b`, which is `a`.
-    python: 5,
-    javascript: 4,
-    typescript: 5,
-    tsx: 5,
-    rust: 2,
+    // python 6, javascript 5, typescript and tsx 6, rust 3, php 2: re-derived
+    // so that a base named by an alias (`class User(Model)` after `from .base
+    // import Base as Model`, `extends Model`, `impl T for X`) is what it imports.
+    python: 6,
+    javascript: 5,
+    typescript: 6,
+    tsx: 6,
+    rust: 3,
     // php 1: an aliased use (`use A\B as C`, `use A\{B as C}`) says what it
     // imports, so `C::make()` and `new C()` land on B (the alias was looked
     // up in B's namespace and the import pointed at one of its files).
-    php: 1,
+    php: 2,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.
     // 3: nor a heading inside an HTML comment; 4: nor a line continuing a list item or quote.

@@ -1470,10 +1470,11 @@ export class Resolver {
       if (local) return { dst: local, how: "same-file" };
     }
     const specs = this.#modulesFor(owner, ref, qualifier);
-    // An alias is looked up by what it imports: `h()` after `from m import helper as h`.
+    // An alias is looked up by what it imports: `h()` after `from m import
+    // helper as h`, `class User(Model)` after `from .base import Base as Model`.
     const remote = ref.kind === "imports"
       ? ref.imported
-      : call && qualifier === undefined && ref.module === ref.target
+      : qualifier === undefined && ref.module === ref.target
       ? this.#bindings(owner.id).get(ref.target)?.imported
       : null;
     const sought = remote ? remote.split(/\.|::/).at(-1)! : name;
