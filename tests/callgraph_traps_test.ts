@@ -68,6 +68,8 @@ const EXPECTED = [
   "java/com/acme/Store.java:Store.main -> java/com/acme/Store.java:Store.get (member)",
   // JavaScript (scripts sharing globals): console, Object and parseInt are the platform's.
   "js/app.js:Store.get -> js/app.js:Store.load (member)",
+  // An arrow function's `this` is its method's; a `function`'s and an object literal method's are not.
+  "js/app.js:Store.later -> js/app.js:Store.get (member)",
   // Two `new Store()` in main are one edge: the graph is symbol to symbol.
   "js/app.js:main -> js/app.js:Store (same-file)",
   "js/app.js:main -> js/app.js:Store.get (member)",
@@ -191,6 +193,7 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "js/app.js:Object.keys",
         "js/app.js:parseInt",
         "js/app.js:opts.get",
+        "js/app.js:?.load",
         "ts/service.ts:other.stop",
         "ts/service.ts:items.map",
         "go/store/other.go:Get",

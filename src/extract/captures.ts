@@ -147,6 +147,7 @@ export function symbolsAndRefs(
       defs,
       OVERLOADING.has(spec.grammar),
       CLOSURES.has(spec.grammar),
+      spec.ownThis,
     )
     : [];
   symbols.sort((a, b) =>
@@ -484,7 +485,8 @@ const REF_KINDS: Record<string, Reference["kind"]> = {
  * The references of the matches. `countArgs`: a call also says how many
  * arguments it passes (its node's `arguments` field), which tells overloads
  * apart. `closures`: a function nested in another sees its parameters and
- * variables (see {@link CLOSURES}).
+ * variables (see {@link CLOSURES}). `ownThis`: where `this` is no longer
+ * the class's (see `LanguageSpec.ownThis`).
  */
 function collectReferences(
   matches: QueryMatch[],
@@ -492,6 +494,7 @@ function collectReferences(
   defs: Def[],
   countArgs: boolean,
   closures: boolean,
+  ownThis: LanguageSpec["ownThis"],
 ): Reference[] {
   const raw: { kind: Reference["kind"]; m: QueryMatch; role: Node; anchor: Node }[] = [];
   for (const m of matches) {
@@ -552,6 +555,12 @@ function collectReferences(
       // (imported, of this file or elsewhere) that happens to share its name.
       receiver = "?";
     }
+    // `function () { this.load() }` inside a method: whatever calls it
+    // says what `this` is, never the class.
+    if (
+      ownThis && receiver !== undefined && /^(this|super)(\.|$)/.test(receiver) &&
+      bindsOwnThis(role, ownThis)
+    ) receiver = "?";
     const r = ref(kind, defs, anchor, name, module === undefined ? undefined : collapse(module));
     if (receiver !== undefined) {
       r.receiver = receiver;
@@ -635,6 +644,20 @@ function receiverText(qualifier: string): string {
     "super",
   );
   return /^[\p{L}_$@][\p{L}\p{N}_$]*(\.[\p{L}_$][\p{L}\p{N}_$]*)*$/u.test(text) ? text : "?";
+}
+
+/**
+ * True when a node that binds its own `this` (`ownThis.binders`; `a>b`: a
+ * `b` whose parent is an `a`) lies between `node` and the class body
+ * around it, or there is no class body around it. A few parent steps.
+ */
+function bindsOwnThis(node: Node, ownThis: NonNullable<LanguageSpec["ownThis"]>): boolean {
+  for (let n = node.parent; n !== null; n = n.parent) {
+    if (n.type === ownThis.classBody) return false;
+    const parent = n.parent?.type ?? "";
+    if (ownThis.binders.some((b) => b === n!.type || b === `${parent}>${n!.type}`)) return true;
+  }
+  return false;
 }
 
 /** `Foo` when the receiver is just `new Foo(…)` (the parentheses balanced to the end), else undefined. */

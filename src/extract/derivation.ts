@@ -90,10 +90,12 @@ export const DERIVATION: DerivationVersions = {
     // python 6, javascript 5, typescript and tsx 6, rust 3, php 2: re-derived
     // so that a base named by an alias (`class User(Model)` after `from .base
     // import Base as Model`, `extends Model`, `impl T for X`) is what it imports.
+    // javascript 6, typescript and tsx 7: `this` inside a `function` or an
+    // object literal's method (not an arrow) is no longer the class's.
     python: 6,
-    javascript: 5,
-    typescript: 6,
-    tsx: 6,
+    javascript: 6,
+    typescript: 7,
+    tsx: 7,
     rust: 3,
     // php 1: an aliased use (`use A\B as C`, `use A\{B as C}`) says what it
     // imports, so `C::make()` and `new C()` land on B (the alias was looked

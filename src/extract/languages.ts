@@ -42,10 +42,29 @@ export interface LanguageSpec {
    * methods may be found through it.
    */
   bodyErrorsKeepName?: boolean;
+  /**
+   * JS/TS: the nodes that bind their own `this` (`function () { this.x() }`,
+   * an object literal's method as `object>method_definition`), and the node
+   * that ends the search (a class's body, whose `this` is the class): a call
+   * on `this` inside one of the former is made on an unknown receiver. An
+   * arrow function keeps the `this` around it.
+   */
+  ownThis?: { binders: readonly string[]; classBody: string };
 }
 
 const JS_WRAPPERS = ["export_statement", "ambient_declaration", "expression_statement"] as const;
 const JS_DECORATORS = ["decorator"] as const;
+const JS_OWN_THIS = {
+  binders: [
+    "function_expression",
+    "function_declaration",
+    "function",
+    "generator_function",
+    "generator_function_declaration",
+    "object>method_definition",
+  ],
+  classBody: "class_body",
+} as const;
 
 /** Language id (from detectLanguage) → spec. */
 export const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {
@@ -59,18 +78,21 @@ export const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {
   },
   javascript: {
     grammar: "javascript",
+    ownThis: JS_OWN_THIS,
     queries: ["ecmascript", "javascript", "jsx"],
     wrappers: JS_WRAPPERS,
     decorators: JS_DECORATORS,
   },
   typescript: {
     grammar: "typescript",
+    ownThis: JS_OWN_THIS,
     queries: ["ecmascript", "typescript"],
     wrappers: JS_WRAPPERS,
     decorators: JS_DECORATORS,
   },
   tsx: {
     grammar: "tsx",
+    ownThis: JS_OWN_THIS,
     queries: ["ecmascript", "typescript", "jsx"],
     wrappers: JS_WRAPPERS,
     decorators: JS_DECORATORS,
