@@ -36,6 +36,8 @@ const EXPECTED = [
   "cpp/include/widget.h:ui.Widget.empty -> cpp/include/widget.h:ui.Widget.size (member)",
   "cpp/include/widget.h:ui.Widget.reset -> cpp/include/widget.h:ui.Frame.repaint (member)",
   "cpp/include/widget.h:ui.Widget.reset -> cpp/include/widget.h:ui.Widget.size (member)",
+  // A class named in a namespace is the namespace's own, not a top-level one of its name.
+  "cpp/scoped.cpp:inner.fill -> cpp/scoped.cpp:inner.Cache.put (member)",
   // C++: own method called bare, `this->` through the base, declared and constructed receivers.
   "cpp/store.cpp:Store.put -> cpp/store.cpp:Base.close (member)",
   "cpp/store.cpp:Store.put -> cpp/store.cpp:Store.check (member)",
@@ -47,6 +49,9 @@ const EXPECTED = [
   "cpp/widget.cpp:ui.Widget.open -> cpp/include/widget.h:ui.Widget.close (member)",
   "cpp/widget.cpp:ui.Widget.open -> cpp/include/widget.h:ui.Widget.size (member)",
   "cpp/widget.cpp:ui.Widget.open -> cpp/widget.cpp:ui.trace (same-file)",
+  // C#: a namespace's own class, whatever namespace follows.
+  "cs/Scoped.cs:Inner.Filler.Fill -> cs/Scoped.cs:Inner.Shelf (same-file)",
+  "cs/Scoped.cs:Inner.Filler.Fill -> cs/Scoped.cs:Inner.Shelf.Put (member)",
   // C#: Console and an unknown `log` stay unresolved.
   "cs/Store.cs:Acme.Store.Main -> cs/Store.cs:Acme.Store (same-file)",
   "cs/Store.cs:Acme.Store.Main -> cs/Store.cs:Acme.Store.Put (member)",
@@ -125,6 +130,9 @@ const EXPECTED = [
   // TypeScript: a parameter named like an import is no import; a function of the caller's shadows it.
   "ts/hooks.ts:done -> ts/base.ts:stop (import)",
   "ts/hooks.ts:local -> ts/hooks.ts:local.format (same-file)",
+  // TypeScript: a namespace's own class, not the top-level one of its name.
+  "ts/scoped.ts:inner.fill -> ts/scoped.ts:inner.Store (same-file)",
+  "ts/scoped.ts:inner.fill -> ts/scoped.ts:inner.Store.put (member)",
   // TypeScript: through the import, the base, an annotated parameter.
   "ts/service.ts:Service.run -> ts/base.ts:Base.close (member)",
   "ts/service.ts:Service.run -> ts/base.ts:format (import)",

@@ -58,15 +58,15 @@ export const DERIVATION: DerivationVersions = {
     // many arguments it passes (overloads told apart). c 7: re-derived so
     // that a C++ header's inline methods (`.h`, language c) call their own
     // class's methods, bare or through `this`, as a `.cpp` file's do.
-    c: 7,
-    cpp: 7,
+    c: 8,
+    cpp: 8,
     // 1: a parameter (a delegate) shadows a method or function of its name.
     // 2: a call says how many arguments it passes (overloads told apart).
-    csharp: 3,
+    csharp: 4,
     // 1: a call says how many arguments it passes (overloads told apart).
     // 2: re-derived so that a static import (`import static a.Util.helper`)
     // and its calls land on Util's member, not on a namesake of the package.
-    java: 2,
+    java: 3,
     // 1 (each): an aliased import says what it imports (`from m import a as
     // b`, `import { a as b }`, `use m::a as b`), so calls of `b` land on `a`;
     // for rust also, re-derived so that a workspace member's `crate::` paths,
@@ -92,15 +92,20 @@ export const DERIVATION: DerivationVersions = {
     // import Base as Model`, `extends Model`, `impl T for X`) is what it imports.
     // javascript 6, typescript and tsx 7: `this` inside a `function` or an
     // object literal's method (not an arrow) is no longer the class's.
-    python: 6,
-    javascript: 6,
-    typescript: 7,
-    tsx: 7,
-    rust: 3,
+    // python 7, javascript 7, typescript and tsx 8, java 3, rust 4, csharp 4,
+    // cpp 8, c 8, php 3, ruby 1: re-derived so that a receiver of a class
+    // named in a namespace, module, class or function (`Store` in `namespace
+    // inner`) is the class declared there, not a top-level namesake.
+    python: 7,
+    javascript: 7,
+    typescript: 8,
+    tsx: 8,
+    rust: 4,
     // php 1: an aliased use (`use A\B as C`, `use A\{B as C}`) says what it
     // imports, so `C::make()` and `new C()` land on B (the alias was looked
     // up in B's namespace and the import pointed at one of its files).
-    php: 2,
+    php: 3,
+    ruby: 1,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.
     // 3: nor a heading inside an HTML comment; 4: nor a line continuing a list item or quote.

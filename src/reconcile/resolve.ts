@@ -1769,7 +1769,7 @@ export class Resolver {
       return hit ? { dst: hit, how: "member" } : undefined;
     }
     if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(qualifier)) return undefined;
-    const cls = this.#classesIn(owner.id).get(qualifier) ??
+    const cls = this.#visibleClass(owner, ref.src, qualifier) ??
       (isBuiltin(owner.language, qualifier) || !this.#mayLookFar(owner, true)
         ? undefined
         : this.#uniqueClass(owner, qualifier));
@@ -2135,9 +2135,36 @@ export class Resolver {
        WHERE n.path_id = ? AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
        ORDER BY (n.qualname = n.name) DESC, n.kind = 'impl', n.start_line DESC`,
       (m, r) => {
-        if (!m.has(r.name)) m.set(r.name, { id: r.id, qualname: r.qualname, path_id: r.path_id });
+        const cls = { id: r.id, qualname: r.qualname, path_id: r.path_id };
+        if (!m.has(r.name)) m.set(r.name, cls);
+        // By qualified name too, for #visibleClass ("\0" never starts a name).
+        if (!m.has(`\0${r.qualname}`)) m.set(`\0${r.qualname}`, cls);
       },
     );
+  }
+
+  /**
+   * The class of the owner's file that `name` means at node `src`: one
+   * declared in a namespace, function or class around it (the innermost),
+   * else the file's top-level one, else any of that name (see
+   * {@link #classesIn}). `Store` inside `namespace b` is `b.Store`, not a
+   * top-level `Store`. A Python method does not see its class's body, so
+   * a class there is skipped.
+   */
+  #visibleClass(owner: Owner, src: string, name: string): ClassNode | undefined {
+    const classes = this.#classesIn(owner.id);
+    const nodes = this.#nodesIn(owner.id);
+    let id: string | null = src;
+    for (let depth = 0; id !== null && depth < 12; depth++) {
+      const n = nodes.get(id);
+      if (!n || n.kind === "file") break;
+      if (owner.language !== "python" || !CLASS_KINDS.includes(`'${n.kind}'`)) {
+        const hit = classes.get(`\0${n.qualname}.${name}`);
+        if (hit) return hit;
+      }
+      id = n.parent_id;
+    }
+    return classes.get(name);
   }
 
   /**
