@@ -49,6 +49,9 @@ const EXPECTED = [
   "cpp/widget.cpp:ui.Widget.open -> cpp/include/widget.h:ui.Widget.close (member)",
   "cpp/widget.cpp:ui.Widget.open -> cpp/include/widget.h:ui.Widget.size (member)",
   "cpp/widget.cpp:ui.Widget.open -> cpp/widget.cpp:ui.trace (same-file)",
+  // C#: a partial class's members in its other part's file.
+  "cs/Form.cs:Acme.Form.Form -> cs/Form.Designer.cs:Acme.Form.Arrange (member)",
+  "cs/Form.cs:Acme.Form.Form -> cs/Form.Designer.cs:Acme.Form.InitializeComponent (member)",
   // C#: a namespace's own class, whatever namespace follows.
   "cs/Scoped.cs:Inner.Filler.Fill -> cs/Scoped.cs:Inner.Shelf (same-file)",
   "cs/Scoped.cs:Inner.Filler.Fill -> cs/Scoped.cs:Inner.Shelf.Put (member)",

@@ -62,7 +62,8 @@ export const DERIVATION: DerivationVersions = {
     cpp: 8,
     // 1: a parameter (a delegate) shadows a method or function of its name.
     // 2: a call says how many arguments it passes (overloads told apart).
-    csharp: 4,
+    // 5: a partial class's members are found in its other parts' files.
+    csharp: 5,
     // 1: a call says how many arguments it passes (overloads told apart).
     // 2: re-derived so that a static import (`import static a.Util.helper`)
     // and its calls land on Util's member, not on a namesake of the package.

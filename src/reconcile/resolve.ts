@@ -721,6 +721,19 @@ export class Resolver {
     }
     // A deleted file has no row left to say its language: its name does.
     const language = owner?.language ?? detectLanguage(change.rel);
+    // A C# partial class's other parts: their calls may land on this part's members.
+    if (language === "csharp") {
+      for (
+        const o of j.all<{ path_id: number }>(
+          `SELECT DISTINCT o.path_id FROM nodes c JOIN nodes o ON o.qualname = c.qualname
+           JOIN paths p ON p.id = o.path_id JOIN paths q ON q.id = c.path_id
+           WHERE c.path_id = ? AND o.path_id != c.path_id AND p.root_id = q.root_id
+             AND p.language = 'csharp' AND c.kind IN ${CLASS_KINDS} AND o.kind IN ${CLASS_KINDS}
+             AND c.signature LIKE '%partial%' AND o.signature LIKE '%partial%'`,
+          pathId,
+        )
+      ) owners.add(o.path_id);
+    }
     if (language === "go" && bareScope("go") === "folder") {
       const dir = posix.dirname(change.rel);
       const glob = `${dir === "." ? "" : globEscape(dir) + "/"}*`;
@@ -1919,21 +1932,26 @@ export class Resolver {
         if (seen.has(cls.id)) continue;
         seen.add(cls.id);
         const qualname = `${cls.qualname}.${name}`;
+        // A C# partial class's members may be in any of its parts' files.
+        const files = owner.language === "csharp" ? this.#partsOf(cls) : [cls.path_id];
+        const inFiles = `n.path_id IN (${files.map(() => "?").join(",")})`;
         if (byArity) {
           const all = j.all<{ id: string; signature: string | null }>(
-            `SELECT n.id, n.signature FROM nodes n WHERE n.path_id = ? AND n.qualname = ?
-               AND ${DEFINITION} ORDER BY n.start_line DESC`,
-            cls.path_id,
+            `SELECT n.id, n.signature FROM nodes n WHERE ${inFiles} AND n.qualname = ?
+               AND ${DEFINITION} ORDER BY n.path_id = ? DESC, n.start_line DESC`,
+            ...files,
             qualname,
+            cls.path_id,
           );
           const fits = all.find((n) => admits(arityOf(name, n.signature), args));
           if (fits) return fits.id;
         } else {
           const hit = j.get<{ id: string }>(
-            `SELECT n.id FROM nodes n WHERE n.path_id = ? AND n.qualname = ? AND ${DEFINITION}
-             ORDER BY n.start_line DESC LIMIT 1`,
-            cls.path_id,
+            `SELECT n.id FROM nodes n WHERE ${inFiles} AND n.qualname = ? AND ${DEFINITION}
+             ORDER BY n.path_id = ? DESC, n.start_line DESC LIMIT 1`,
+            ...files,
             qualname,
+            cls.path_id,
           ) ?? (owner.language === "go" ? this.#inPackageOf(cls.path_id, qualname) : undefined);
           if (hit) return hit.id;
         }
@@ -1942,6 +1960,31 @@ export class Resolver {
       level = next;
     }
     return undefined;
+  }
+
+  /**
+   * The files of a C# class's parts: its own file, and when it is declared
+   * `partial`, every file of its root holding a `partial` class-like
+   * definition of the same qualified name (`Form1.cs` and
+   * `Form1.Designer.cs`); a few dozen at most.
+   */
+  #partsOf(cls: ClassNode): number[] {
+    const j = this.journal;
+    const own = j.get<{ signature: string | null; root_id: number }>(
+      `SELECT n.signature, p.root_id FROM nodes n JOIN paths p ON p.id = n.path_id
+       WHERE n.id = ?`,
+      cls.id,
+    );
+    if (!own || !/\bpartial\b/.test(own.signature ?? "")) return [cls.path_id];
+    const others = j.all<{ path_id: number; signature: string | null }>(
+      `SELECT DISTINCT n.path_id, n.signature FROM nodes n JOIN paths p ON p.id = n.path_id
+       WHERE n.qualname = ? AND p.root_id = ? AND p.language = 'csharp'
+         AND n.kind IN ${CLASS_KINDS} AND n.partial = 0 AND n.path_id != ? LIMIT 50`,
+      cls.qualname,
+      own.root_id,
+      cls.path_id,
+    ).filter((r) => /\bpartial\b/.test(r.signature ?? "")).map((r) => r.path_id);
+    return [cls.path_id, ...new Set(others)];
   }
 
   /** A definition of `qualname` in another file of the folder of file `pathId` (a Go package). */
