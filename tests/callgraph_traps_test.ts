@@ -86,6 +86,9 @@ const EXPECTED = [
   // A parameter named like an import: run(setup) calls what it is given.
   "js/hooks.js:go -> js/logger.js:setup (import)",
   "js/logger.js:setup -> js/logger.js:Logger (same-file)",
+  // `exports.tidy = tidy` exports the function: calls land on it, in its file and through require.
+  "js/shared.js:clean -> js/shared.js:tidy (same-file)",
+  "js/use.js:run -> js/shared.js:tidy (import)",
   // PHP: $this through the base; count is PHP's own.
   "php/store.php:Store.get -> php/store.php:Base.close (member)",
   "php/store.php:Store.get -> php/store.php:Store.check (member)",

@@ -97,10 +97,12 @@ export const DERIVATION: DerivationVersions = {
     // cpp 8, c 8, php 3, ruby 1: re-derived so that a receiver of a class
     // named in a namespace, module, class or function (`Store` in `namespace
     // inner`) is the class declared there, not a top-level namesake.
+    // javascript 8, typescript and tsx 9: `exports.helper = helper` is no
+    // second definition of helper (its calls land on the function).
     python: 7,
-    javascript: 7,
-    typescript: 8,
-    tsx: 8,
+    javascript: 8,
+    typescript: 9,
+    tsx: 9,
     rust: 4,
     // php 1: an aliased use (`use A\B as C`, `use A\{B as C}`) says what it
     // imports, so `C::make()` and `new C()` land on B (the alias was looked

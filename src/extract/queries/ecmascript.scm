@@ -74,7 +74,9 @@
 
 ; exports.x = …, module.exports.y = … at module level, whatever the value:
 ; a function assigned this way is matched above and that earlier pattern
-; wins; a class with a name of its own keeps it.
+; wins; a class with a name of its own keeps it. `exports.helper = helper`
+; exports the file's own `helper` under its name: no second definition of it
+; (calls of helper land on the function, in the file and through require).
 ((program
   (expression_statement
     (assignment_expression
@@ -83,7 +85,8 @@
         property: (property_identifier) @name)
       right: (_) @_value)) @definition.constant)
   (#match? @_exports "^(module\\.)?exports$")
-  (#not-match? @_value "^class\\b"))
+  (#not-match? @_value "^class\\b")
+  (#not-eq? @_value @name))
 
 ; module-level const that is not a function, a class or a require()
 ((program
