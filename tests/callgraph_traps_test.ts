@@ -30,6 +30,8 @@ const EXPECTED = [
   // C: a function pointer and the C library's printf stay unresolved.
   "c/main.c:main -> c/main.c:local_helper (same-file)",
   "c/main.c:main -> c/util.c:util_run (unique)",
+  // A prototype (util.h's, proto.c's own) is no definition: the call runs util.c's.
+  "c/proto.c:twice -> c/util.c:util_run (unique)",
   // secret.c's static hidden() is that file's own: hooks.c's call of it stays pending.
   "c/secret.c:expose -> c/secret.c:hidden (same-file)",
   // C++ inline in a header (read as C++, named C): its own class's methods and its base's.

@@ -58,8 +58,10 @@ export const DERIVATION: DerivationVersions = {
     // many arguments it passes (overloads told apart). c 7: re-derived so
     // that a C++ header's inline methods (`.h`, language c) call their own
     // class's methods, bare or through `this`, as a `.cpp` file's do.
-    c: 8,
-    cpp: 8,
+    // c and cpp 9: a prototype (`int f(int);`) is no second definition of
+    // f: calls land on its definition elsewhere (they had none, ambiguous).
+    c: 9,
+    cpp: 9,
     // 1: a parameter (a delegate) shadows a method or function of its name.
     // 2: a call says how many arguments it passes (overloads told apart).
     // 5: a partial class's members are found in its other parts' files.

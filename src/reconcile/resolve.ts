@@ -209,6 +209,13 @@ const PROC_MACRO =
 const CALLABLE = `${NOT_MEMBER} AND n.kind != 'module'`;
 
 /**
+ * SQL: node `n` is a C or C++ function's prototype, a declaration without a
+ * body (`int f(int);`): its signature, which a definition's stops before
+ * the body, ends with the semicolon.
+ */
+const PROTOTYPE = `(n.kind = 'function' AND rtrim(coalesce(n.signature, '')) LIKE '%;')`;
+
+/**
  * A definition seen by name from other files (`q` is its path): not a C or
  * C++ `static` function of a source file, whose linkage is its file's own
  * (a call of its name elsewhere means another function, or one not in the
@@ -423,17 +430,21 @@ export class Resolver {
     // `Type.m()` calls that found their member in the one class named
     // `Type`, when this file now defines a `Type` too.
     // A method defined out of its class (C++) finds that class by name, so
-    // its calls on `this` hang on that name being unique too.
+    // its calls on `this` hang on that name being unique too. A call that
+    // landed on its own file's C prototype (`int f(int);`) moves to the
+    // definition a file now gives (or gives up).
     const ambiguous: (RefRow & { how: string; dst: string })[] = reshaped.size === 0 ? [] : j.all<
       RefRow & { how: string; dst: string; language: string | null }
     >(
       `SELECT e.rowid, e.owner_id, e.src, e.kind, e.target, e.name, e.module, e.module_tail, e.line,
          e.args, e.imported, e.how, e.dst, p.language FROM edges e JOIN paths p ON p.id = e.owner_id
-       WHERE e.how IN ('unique', 'member') AND e.owner_id != ?1
-         AND e.name IN (SELECT value FROM json_each(?2))`,
+       WHERE (e.how IN ('unique', 'member') OR (e.how = 'same-file'
+           AND p.language IN ('c', 'cpp') AND EXISTS (SELECT 1 FROM nodes n WHERE n.id = e.dst
+             AND ${PROTOTYPE})))
+         AND e.owner_id != ?1 AND e.name IN (SELECT value FROM json_each(?2))`,
       pathId,
       JSON.stringify([...reshaped]),
-    ).filter((e) => e.how === "unique" || hangsOnClassName(e, reshaped));
+    ).filter((e) => e.how !== "member" || hangsOnClassName(e, reshaped));
     // A base gone ambiguous: calls that found a member through it (or
     // through its own bases) may land elsewhere, or nowhere, now.
     const bases = ambiguous.filter((e) => e.kind === "inherits" || e.kind === "implements");
@@ -1615,6 +1626,12 @@ export class Resolver {
       if (hit) return { dst: hit, how: "member" };
     }
     const local = this.#visibleFunction(owner, ref.src, name, true, ref.args);
+    // A C prototype (`int f(int);`) only declares f: its one definition in
+    // the repository, where there is one, is what the call runs.
+    if (local && languageFamily(owner.language) === "c" && this.#isPrototype(local)) {
+      const defined = this.#uniqueDefinition(owner, name, true);
+      if (defined && !this.#isPrototype(defined)) return { dst: defined, how: "unique" };
+    }
     if (local) return { dst: local, how: "same-file" };
     if (isBuiltin(owner.language, name) || !this.#mayLookFar(owner)) return undefined;
     // A file that imports modules whole (`use a::visit::*`, `from m import *`):
@@ -2218,20 +2235,37 @@ export class Resolver {
   #uniqueDefinition(owner: Owner, name: string, call = false): string | null {
     const folder = owner.language === "go" ? posix.dirname(owner.rel) : undefined;
     const key = `${owner.root_id}\0${owner.language}\0${folder ?? ""}\0${name}\0${call}`;
+    // C and C++: prototypes (`int f(int);`, a header's or a file's forward
+    // declaration) are no second definition of a function defined elsewhere.
+    const c = languageFamily(owner.language) === "c";
     return cachedOr(this.#uniqueDefs, key, () => {
-      const rows = this.journal.all<{ id: string; rel: string }>(
-        `SELECT n.id, q.rel FROM nodes n JOIN paths q ON q.id = n.path_id
+      const rows = this.journal.all<{ id: string; rel: string; proto: number }>(
+        `SELECT n.id, q.rel, ${c ? PROTOTYPE : "0"} AS proto FROM nodes n
+         JOIN paths q ON q.id = n.path_id
          LEFT JOIN nodes p ON p.id = n.parent_id
          WHERE n.name = ? AND q.root_id = ? AND ${
           call ? CALLABLE : NOT_MEMBER
         } AND ${NOT_FILE_LOCAL}
-           AND ${languageFamilySql("q.language")} = ? LIMIT ${folder ? 50 : 2}`,
+           AND ${languageFamilySql("q.language")} = ? LIMIT ${folder || c ? 50 : 2}`,
         name,
         owner.root_id,
         languageFamily(owner.language),
       ).filter((r) => folder === undefined || posix.dirname(r.rel) === folder);
-      return rows.length === 1 ? rows[0]!.id : null;
+      const defined = rows.filter((r) => !r.proto);
+      const pick = defined.length > 0 ? defined : rows;
+      return pick.length === 1 ? pick[0]!.id : null;
     });
+  }
+
+  /** True when node `id` is a C or C++ function's prototype (see {@link PROTOTYPE}). */
+  #isPrototype(id: string): boolean {
+    return Boolean(
+      this.journal.get<{ proto: number }>(
+        `SELECT ${PROTOTYPE} AS proto FROM nodes n WHERE n.id = ?`,
+        id,
+      )
+        ?.proto,
+    );
   }
 
   /** The one class-like definition named `name` in the owner's root (Go, Java: its folder), or undefined. */
