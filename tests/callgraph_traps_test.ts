@@ -58,6 +58,9 @@ const EXPECTED = [
   "cs/Scoped.cs:Inner.Filler.Fill -> cs/Scoped.cs:Inner.Shelf (same-file)",
   "cs/Scoped.cs:Inner.Filler.Fill -> cs/Scoped.cs:Inner.Shelf.Put (member)",
   // C#: Console and an unknown `log` stay unresolved.
+  // C#: a property's code is the property's.
+  "cs/Shape.cs:Acme.Shape.Area -> cs/Shape.cs:Acme.Shape.Measure (member)",
+  "cs/Shape.cs:Acme.Shape.Half -> cs/Shape.cs:Acme.Shape.Measure (member)",
   "cs/Store.cs:Acme.Store.Main -> cs/Store.cs:Acme.Store (same-file)",
   "cs/Store.cs:Acme.Store.Main -> cs/Store.cs:Acme.Store.Put (member)",
   "cs/Store.cs:Acme.Store.Put -> cs/Store.cs:Acme.Base.Close (member)",

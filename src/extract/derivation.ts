@@ -65,7 +65,8 @@ export const DERIVATION: DerivationVersions = {
     // 1: a parameter (a delegate) shadows a method or function of its name.
     // 2: a call says how many arguments it passes (overloads told apart).
     // 5: a partial class's members are found in its other parts' files.
-    csharp: 5,
+    // 6: a property that runs code (`int Area => …`, `get { … }`) is a symbol.
+    csharp: 6,
     // 1: a call says how many arguments it passes (overloads told apart).
     // 2: re-derived so that a static import (`import static a.Util.helper`)
     // and its calls land on Util's member, not on a namesake of the package.

@@ -14,6 +14,15 @@
 (destructor_declaration name: (identifier) @name body: (_) @body) @definition.method
 (local_function_statement name: (identifier) @name body: (_) @body) @definition.function
 
+; a property that runs code: `int Area => w * h;`, `{ get { … } set { … } }`
+; (an auto-property, `{ get; set; }`, runs none and is no symbol)
+(property_declaration
+  name: (identifier) @name
+  value: (arrow_expression_clause) @body) @definition.method
+(property_declaration
+  name: (identifier) @name
+  accessors: (accessor_list (accessor_declaration body: (_))) @body) @definition.method
+
 ((field_declaration
   (modifier) @_const
   (variable_declaration
