@@ -54,6 +54,8 @@ const EXPECTED = [
   // C#: a partial class's members in its other part's file.
   "cs/Form.cs:Acme.Form.Form -> cs/Form.Designer.cs:Acme.Form.Arrange (member)",
   "cs/Form.cs:Acme.Form.Form -> cs/Form.Designer.cs:Acme.Form.InitializeComponent (member)",
+  // C#: a local named like a type hides no type.
+  "cs/Named.cs:Acme.Desk.Use -> cs/Named.cs:Acme.Pen.Write (member)",
   // C#: a namespace's own class, whatever namespace follows.
   "cs/Scoped.cs:Inner.Filler.Fill -> cs/Scoped.cs:Inner.Shelf (same-file)",
   "cs/Scoped.cs:Inner.Filler.Fill -> cs/Scoped.cs:Inner.Shelf.Put (member)",

@@ -147,6 +147,7 @@ export function symbolsAndRefs(
       defs,
       OVERLOADING.has(spec.grammar),
       CLOSURES.has(spec.grammar),
+      VALUE_TYPES.has(spec.grammar),
       spec.ownThis,
     )
     : [];
@@ -485,7 +486,8 @@ const REF_KINDS: Record<string, Reference["kind"]> = {
  * The references of the matches. `countArgs`: a call also says how many
  * arguments it passes (its node's `arguments` field), which tells overloads
  * apart. `closures`: a function nested in another sees its parameters and
- * variables (see {@link CLOSURES}). `ownThis`: where `this` is no longer
+ * variables (see {@link CLOSURES}); `valueTypes`: a constructed type is a
+ * value a binding may hide (see {@link VALUE_TYPES}). `ownThis`: where `this` is no longer
  * the class's (see `LanguageSpec.ownThis`).
  */
 function collectReferences(
@@ -494,6 +496,7 @@ function collectReferences(
   defs: Def[],
   countArgs: boolean,
   closures: boolean,
+  valueTypes: boolean,
   ownThis: LanguageSpec["ownThis"],
 ): Reference[] {
   const raw: { kind: Reference["kind"]; m: QueryMatch; role: Node; anchor: Node }[] = [];
@@ -527,7 +530,7 @@ function collectReferences(
     if (imported && imported !== name) r.imported = imported;
     refs.push(r);
   }
-  const types = typeBindings(bindingMatches, defs, importNames, closures);
+  const types = typeBindings(bindingMatches, defs, importNames, closures, valueTypes);
   // Definitions by the definition right around them (see scopedName).
   const nested = new Set(defs.map((d) => scopedName(d.lexParent, d.name)));
   for (const { kind, m, role, anchor } of raw) {
@@ -568,7 +571,7 @@ function collectReferences(
       const type = receiver !== "?"
         ? types.typeOf(receiver, scope)
         // `new Car().m()` with a parameter or variable `Car`: not the class.
-        : made === undefined || types.binds(made, scope)
+        : made === undefined || (valueTypes && types.binds(made, scope))
         ? undefined
         : made;
       if (type !== undefined) r.receiverType = type;
@@ -680,6 +683,7 @@ function typeBindings(
   defs: Def[],
   importNames: ReadonlySet<number>,
   closures: boolean,
+  valueTypes: boolean,
 ) {
   // Per binding node: the type its patterns name (undefined: bound to something untyped).
   const byNode = new Map<
@@ -697,7 +701,7 @@ function typeBindings(
     // is whatever a binding of its name holds there; one in the type
     // namespace (`type_identifier`: `x: Foo`, `Foo x`) is the type, and so is
     // the enclosing class a pattern says it names (`cls()`).
-    const value = typeNode !== undefined && !typeNode.type.includes("type") &&
+    const value = valueTypes && typeNode !== undefined && !typeNode.type.includes("type") &&
       !m.setProperties?.["enclosing"];
     const at = `${role.id}:${name.startIndex}`;
     const seen = byNode.get(at);
@@ -756,6 +760,13 @@ function typeBindings(
 
 /** Definitions whose parameters and variables the functions nested in them see. */
 const FUNCTION_KINDS: ReadonlySet<string> = new Set(["function", "method"]);
+
+/**
+ * Grammars where a class is a value of the scope, so a parameter or
+ * variable of its name hides it in `Car()`, `new Car()` (Python, JS/TS); in
+ * C# a type's name is read as a type there whatever a local is named.
+ */
+const VALUE_TYPES: ReadonlySet<string> = new Set(["python", "javascript", "typescript", "tsx"]);
 
 /**
  * Grammars whose nested functions close over the enclosing function's

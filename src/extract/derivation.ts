@@ -66,7 +66,9 @@ export const DERIVATION: DerivationVersions = {
     // 2: a call says how many arguments it passes (overloads told apart).
     // 5: a partial class's members are found in its other parts' files.
     // 6: a property that runs code (`int Area => …`, `get { … }`) is a symbol.
-    csharp: 6,
+    // 7: a local named like a type no longer hides the type (`Pen pen` with a
+    // local `Pen`: `pen.Write()` lands on Pen.Write again).
+    csharp: 7,
     // 1: a call says how many arguments it passes (overloads told apart).
     // 2: re-derived so that a static import (`import static a.Util.helper`)
     // and its calls land on Util's member, not on a namesake of the package.
