@@ -800,3 +800,68 @@ Deno.test("a name a TS module re-exports under an alias (export { drive as go } 
   assert.deepEqual(calls(), ["src/app.ts:main -calls-> src/car.ts:drive (import)"]);
   removeTree(base);
 });
+
+Deno.test("a JS/TS default import is the module's default export whatever it is named, as the default moves", async () => {
+  const base = tempDir();
+  const repo = join(base, "ts");
+  const home = join(base, "home");
+  const car = [
+    "export default class Car {",
+    "  start(): number {",
+    "    return 1;",
+    "  }",
+    "}",
+    "",
+    "export function Other(): number {",
+    "  return 2;",
+    "}",
+    "",
+  ].join("\n");
+  writeTree(repo, {
+    "src/car.ts": car,
+    // `Other` names the default (Car), never car.ts's function Other.
+    "src/app.ts": [
+      'import Other from "./car";',
+      'import Vehicle from "./car";',
+      "",
+      "export function main(): number {",
+      "  new Vehicle().start();",
+      "  return Other.length;",
+      "}",
+      "",
+      "export function run(): void {",
+      "  Other();",
+      "}",
+      "",
+    ].join("\n"),
+  });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const calls = () => edges(home).filter((e) => e.includes("-calls->"));
+  assert.deepEqual(calls(), [
+    "src/app.ts:main -calls-> src/car.ts:Car (import)",
+    "src/app.ts:main -calls-> src/car.ts:Car.start (import)",
+    "src/app.ts:run -calls-> src/car.ts:Car (import)",
+  ]);
+  // The default moves to the function: both names follow it (`new Vehicle()`
+  // calls it too, and `.start()` is no method of a function).
+  writeTree(repo, {
+    "src/car.ts": car.replace("export default class", "export class").replace(
+      "export function Other",
+      "export default function Other",
+    ),
+  });
+  assert.equal((await cli(home, ["reconcile", join(repo, "src/car.ts")])).code, 0);
+  assert.deepEqual(calls(), [
+    "src/app.ts:main -calls-> src/car.ts:Other (import)",
+    "src/app.ts:run -calls-> src/car.ts:Other (import)",
+  ]);
+  // And back.
+  writeTree(repo, { "src/car.ts": car });
+  assert.equal((await cli(home, ["reconcile", join(repo, "src/car.ts")])).code, 0);
+  assert.deepEqual(calls(), [
+    "src/app.ts:main -calls-> src/car.ts:Car (import)",
+    "src/app.ts:main -calls-> src/car.ts:Car.start (import)",
+    "src/app.ts:run -calls-> src/car.ts:Car (import)",
+  ]);
+  removeTree(base);
+});

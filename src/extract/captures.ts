@@ -43,7 +43,8 @@ import { type HashTarget, structHashes } from "./struct_hash.ts";
  *   nor one of a pattern that sets `(#set! enclosing "true")` (`cls()`).
  * - `@reference.import` with `@module`, optional `@name` (the binding) and
  *   `@imported` (what is imported, where an alias binds it: `a` of
- *   `from m import a as b`);
+ *   `from m import a as b`; or `(#set! imported "default")`: the module's
+ *   default export, `import d from "m"`);
  *   without `@name`, `(#set! name "*" | "first-segment" | "last-segment")`
  *   derives it from the module (default `*`: the whole module). Several
  *   `@module` captures (nested use lists) are joined with the
@@ -526,7 +527,8 @@ function collectReferences(
     const name = named || derivedName(m.setProperties?.["name"], module);
     bindings.add(name);
     const r = ref(kind, defs, anchor, name, module);
-    const imported = capture(m, "imported")?.text.trim();
+    const imported = capture(m, "imported")?.text.trim() ?? m.setProperties?.["imported"] ??
+      undefined;
     if (imported && imported !== name) r.imported = imported;
     refs.push(r);
   }

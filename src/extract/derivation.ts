@@ -104,10 +104,12 @@ export const DERIVATION: DerivationVersions = {
     // inner`) is the class declared there, not a top-level namesake.
     // javascript 8, typescript and tsx 9: `exports.helper = helper` is no
     // second definition of helper (its calls land on the function).
+    // javascript 9, typescript and tsx 10: a default import (`import d from
+    // "m"`) is m's `export default` definition, whatever it is named.
     python: 7,
-    javascript: 8,
-    typescript: 9,
-    tsx: 9,
+    javascript: 9,
+    typescript: 10,
+    tsx: 10,
     rust: 4,
     // php 1: an aliased use (`use A\B as C`, `use A\{B as C}`) says what it
     // imports, so `C::make()` and `new C()` land on B (the alias was looked

@@ -1122,9 +1122,16 @@ function definitionShapes(nodes: readonly NodeRecord[]): Map<string, string> {
     const local = n.kind === "function" && /^(?:inline )?static /i.test(n.signature ?? "");
     const arity = CALLABLE.has(n.kind) ? arityOf(n.name, n.signature) : undefined;
     const takes = arity === undefined ? "" : `${arity.min}-${arity.max}`;
+    // A C prototype (`int f(int);`) yields to a definition of its name; a
+    // JS/TS module's `export default` is what its default imports bind.
+    const role = n.kind === "function" && /;\s*$/.test(n.signature ?? "")
+      ? "prototype"
+      : /^export default /.test(n.signature ?? "")
+      ? "default"
+      : "";
     const shape = `${n.kind}\0${n.qualname}\0${n.partial}\0${holder}\0${
       local ? "static" : ""
-    }\0${takes}`;
+    }\0${takes}\0${role}`;
     let k = 0;
     while (out.has(`${shape}\0${k}`)) k++;
     out.set(`${shape}\0${k}`, n.name);

@@ -424,6 +424,21 @@ export class Resolver {
       reopen.push(...into);
       j.run("DELETE FROM edges WHERE dst = ? AND owner_id != ? AND target IS NOT NULL", id, pathId);
     }
+    // A JS/TS module's default export may be another definition now
+    // (`export default` moved to another class): what files that import its
+    // default resolved into it is found again.
+    if (!sameSurface && languageFamily(facts?.language ?? null) === "js") {
+      const moved = j.all<RefRow>(
+        `SELECT e.rowid, e.owner_id, e.src, e.kind, e.target, e.name, e.module, e.module_tail,
+           e.line, e.args, e.imported FROM edges e JOIN nodes d ON d.id = e.dst
+         WHERE d.path_id = ?1 AND e.owner_id != ?1 AND e.how = 'import'
+           AND e.owner_id IN (SELECT b.owner_id FROM edges b JOIN nodes bd ON bd.id = b.dst
+             WHERE b.kind = 'imports' AND b.imported = 'default' AND bd.path_id = ?1)`,
+        pathId,
+      );
+      for (const r of moved) j.run("DELETE FROM edges WHERE rowid = ?", r.rowid);
+      reopen.push(...moved);
+    }
     // A new namesake makes a "unique in the repository" resolution ambiguous:
     // edges resolved by uniqueness to a name this file now defines (here
     // too: a second definition in this file is a namesake of the first), and
@@ -1501,10 +1516,18 @@ export class Resolver {
       : qualifier === undefined && ref.module === ref.target
       ? this.#bindings(owner.id).get(ref.target)?.imported
       : null;
-    const sought = remote ? remote.split(/\.|::/).at(-1)! : name;
+    let sought = remote ? remote.split(/\.|::/).at(-1)! : name;
     if (specs.length > 0) {
       const spec = specs.find((s) => this.#filesFor(owner, s).length > 0);
       const files = spec === undefined ? [] : this.#filesFor(owner, spec);
+      // `import d from "m"`: m's default export (`export default class Car`),
+      // whatever `d` is named; one written apart (`export default Car;`) by
+      // the name bound, as written.
+      const defaultName = (bound: string) =>
+        files.length === 0 ? bound : this.#defaultExportName(files) ?? bound;
+      if (sought === "default" && languageFamily(owner.language) === "js") {
+        sought = defaultName(name);
+      }
       // `use a::write::{self}`, `use crate::consts`: the name is the module the
       // files are, not one they pass on (a `pub use other::*` may pass on
       // another crate's module of that name).
@@ -1522,8 +1545,11 @@ export class Resolver {
         const viaQualifier = call && (qualifier !== undefined || ref.module !== ref.target);
         if (viaQualifier) {
           const bound = this.#bindings(owner.id).get(ref.module ?? qualifier ?? "");
-          const imported = (bound?.imported ?? bound?.target ?? qualifier ?? "").split(/\.|::/)
+          let imported = (bound?.imported ?? bound?.target ?? qualifier ?? "").split(/\.|::/)
             .at(-1)!;
+          if (imported === "default" && languageFamily(owner.language) === "js") {
+            imported = defaultName(bound?.target ?? qualifier ?? "");
+          }
           const classes = this.#classesFor(files, imported, isModule(imported));
           if (classes.length > 0) {
             const hit = this.#memberOf(owner, classes, name, ref.args);
@@ -2002,6 +2028,20 @@ export class Resolver {
       cls.path_id,
     ).filter((r) => /\bpartial\b/.test(r.signature ?? "")).map((r) => r.path_id);
     return [cls.path_id, ...new Set(others)];
+  }
+
+  /**
+   * The name of the definition a JS/TS module exports as its default
+   * (`export default class Car`, `export default function build`), the
+   * first of `files` that has one; undefined when none does.
+   */
+  #defaultExportName(files: number[]): string | undefined {
+    return this.journal.get<{ name: string }>(
+      `SELECT n.name FROM nodes n WHERE n.path_id IN (${files.map(() => "?").join(",")})
+         AND +n.qualname = n.name AND n.signature LIKE 'export default %'
+       ORDER BY n.path_id, n.start_line LIMIT 1`,
+      ...files,
+    )?.name;
   }
 
   /** A definition of `qualname` in another file of the folder of file `pathId` (a Go package). */

@@ -124,10 +124,11 @@
     object: (_) @qualifier
     property: (property_identifier) @name)) @reference.call
 
-; import d from "m"
-(import_statement
+; import d from "m" (`d` is the module's default export, whatever its name)
+((import_statement
   (import_clause (identifier) @name)
   source: (string (string_fragment) @module)) @reference.import
+  (#set! imported "default"))
 
 ; import * as ns from "m"
 (import_statement
