@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { homePaths } from "../src/config/mod.ts";
 import { MAX_QUERY_WORDS, type SearchHit, type SearchResult } from "../src/search/mod.ts";
 import { dumpIndex, Journal } from "../src/store/mod.ts";
-import { cli, removeTree, tempDir } from "./helpers.ts";
+import { cli, removeTree, sh, tempDir } from "./helpers.ts";
 
 const FIXTURE = new URL("./fixtures/search/repo", import.meta.url).pathname;
 
@@ -175,6 +175,40 @@ Deno.test("a deleted file is never returned: pruned, logged and hinted", async (
   assert.equal((await cli(t.home, ["index", t.repo])).code, 0);
   const again = await t.search("terminal colours green ANSI escape");
   assert.deepEqual(again.result.pruned, []);
+});
+
+Deno.test("a hit's file replaced by a named pipe, a link to /dev/zero or a file grown to gigabytes never holds up a search", async () => {
+  using t = await indexedFixture();
+  const file = join(t.repo, "src/net/retry.py");
+  const query = ["retry", "flaky", "network", "call", "exponential", "backoff"];
+  // Each search is bounded: the second stage read a pipe (no writer: waits forever),
+  // /dev/zero (never ends) and a 3 GB file (a minute, 6 GB of memory) whole.
+  const bounded = async () => {
+    const r = await cli(t.home, ["search", "--json", ...query], {
+      signal: AbortSignal.timeout(60_000),
+    });
+    assert.ok(r.code === 0 || r.code === 1, `exit ${r.code}: ${r.stderr}`);
+    return JSON.parse(r.stdout) as SearchResult;
+  };
+  Deno.removeSync(file);
+  await sh(`mkfifo ${JSON.stringify(file)}`);
+  let result = await bounded();
+  // Not a regular file: never indexed, so the hit is gone, as the next pass will say.
+  assert.ok(!result.hits.some((h) => h.path === file), JSON.stringify(result.hits));
+  assert.deepEqual(result.pruned.map((p) => p.path), [file]);
+  Deno.removeSync(file);
+  Deno.symlinkSync("/dev/zero", file);
+  result = await bounded();
+  assert.deepEqual(result.pruned.map((p) => p.path), [file]);
+  Deno.removeSync(file);
+  // A sparse file: gigabytes long, no disk used.
+  using f = Deno.openSync(file, { create: true, write: true });
+  f.truncateSync(3 * 1024 ** 3);
+  result = await bounded();
+  const hit = hitAt(result, file);
+  assert.ok(hit, JSON.stringify(result.hits));
+  assert.equal(hit.verdict, "WEAK");
+  assert.match(hit.reason ?? "", /over the 4 MB read limit/);
 });
 
 Deno.test("a removed root answers nothing from the moment it is removed, before the writer retracts it", async () => {

@@ -27,9 +27,19 @@ export function substringCoverage(words: readonly string[], lowerText: string): 
 export type ReadCache = Map<string, Uint8Array | undefined>;
 
 /**
+ * Files larger than this are not read back by a search (the index never
+ * holds their text): a file indexed small that grew to gigabytes since
+ * (a log) cost a search a minute and 6 GB of memory.
+ */
+export const READ_LIMIT_BYTES = 4 * 1024 * 1024;
+
+/**
  * A file's bytes, read once per search: kept in `cache` when the whole file
  * was read (at most `keepMax` bytes; verification hashes every byte), so the
- * verdicts reuse them. Undefined when it cannot be read.
+ * verdicts reuse them. Undefined when it cannot be read, when it is not a
+ * regular file now (a named pipe waits for a writer forever, a link to
+ * `/dev/zero` never ends; neither is ever indexed) or when it is larger than
+ * {@link READ_LIMIT_BYTES}. A stat and, for a regular file, one read.
  */
 export function readCached(
   path: string,
@@ -39,7 +49,8 @@ export function readCached(
   if (cache.has(path)) return cache.get(path);
   let bytes: Uint8Array | undefined;
   try {
-    bytes = Deno.readFileSync(path);
+    const st = Deno.lstatSync(path);
+    bytes = st.isFile && st.size <= READ_LIMIT_BYTES ? Deno.readFileSync(path) : undefined;
   } catch {
     bytes = undefined;
   }

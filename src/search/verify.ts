@@ -32,14 +32,14 @@ import {
 } from "./hit_text.ts";
 import { type ChunkMeta, isFileChunk } from "./rank.ts";
 import type { FocusedCandidate as Candidate } from "./focus.ts";
-import type { ReadCache } from "./file_reads.ts";
+import { READ_LIMIT_BYTES, type ReadCache } from "./file_reads.ts";
 import { definitionLine, type GoneHit, relocate, type Relocated } from "./relocate.ts";
 import { type SymbolsNow, symbolsNow } from "./lines_now.ts";
 import type { HitSymbol, PrunedHit, SearchHit } from "./types.ts";
 import { type Coverage, coverage, decideVerdict, type HitFacts } from "./verdict.ts";
 
 /** Files larger than this are not read back (the index never holds their text). */
-const MAX_READ_BYTES = 4 * 1024 * 1024;
+const MAX_READ_BYTES = READ_LIMIT_BYTES;
 
 /** What a verification run needs and collects. */
 export interface VerifyOptions {
