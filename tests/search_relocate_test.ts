@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { SearchHit, SearchResult } from "../src/search/mod.ts";
+import { INJECT_CONFIDENCE, type SearchHit, type SearchResult } from "../src/search/mod.ts";
 import { cli, removeTree, tempDir, writeTree } from "./helpers.ts";
 
 const CALC = `#include <stdio.h>
@@ -143,6 +143,45 @@ Deno.test("a symbol deleted from its changed file is said to be gone, at no line
   assert.match(hit.reason ?? "", /compute_total not found in it now/);
   assert.ok(hit.line !== null && hit.end_line !== null && hit.end_line <= 5, at(hit));
   assert.ok(!listed(hit).some((s) => Number(s.split(":")[1]) > 5), listed(hit).join(" "));
+});
+
+Deno.test("a function deleted from a file that keeps others is neither scored at the lines it left nor a confident hit", async () => {
+  using t = await indexed();
+  const shipping = join(t.root, "pkg/shipping.py");
+  const formatMoney = [
+    "def format_money(cents):",
+    '    """Format an amount of money as a string."""',
+    '    return "%.2f" % (cents / 100)',
+    "",
+  ].join("\n");
+  Deno.writeTextFileSync(
+    shipping,
+    [
+      "def compute_shipping_cost(weight_kg, zone):",
+      '    """Compute the shipping cost of a parcel from its weight and destination zone."""',
+      '    return weight_kg * (4 if zone == "EU" else 9)',
+      "",
+      "",
+      formatMoney,
+    ].join("\n"),
+  );
+  const past = new Date(Date.now() - 3_600_000);
+  Deno.utimeSync(shipping, past, past);
+  assert.equal((await cli(t.home, ["index", t.root])).code, 0);
+  assert.equal(at(await t.first("compute shipping cost")), "compute_shipping_cost:1-3");
+  // Deleted: format_money now holds its lines.
+  Deno.writeTextFileSync(shipping, formatMoney);
+  const r = await cli(t.home, ["search", "--json", "compute shipping cost"]);
+  assert.equal(r.code, 0, r.stderr);
+  const hits = (JSON.parse(r.stdout) as SearchResult).hits;
+  const hit = hits.find((h) => h.path === shipping);
+  assert.ok(hit, JSON.stringify(hits));
+  assert.match(hit.reason ?? "", /compute_shipping_cost not found in it now/);
+  // Its name was scored at format_money's lines and counted as its text: 0.94, a hit the
+  // prompt hook injects as the answer.
+  assert.ok(hit.confidence < INJECT_CONFIDENCE, `confidence ${hit.confidence}`);
+  assert.equal(hit.coverage, 0, "no word of the query is on its lines now");
+  assert.match(hit.reason ?? "", /missing: compute, shipping, cost/);
 });
 
 Deno.test("a function given a parameter since it was indexed is found at its line, not said to be gone", async () => {

@@ -265,8 +265,10 @@ function asIndexed(m: ChunkMeta, cache: ReadCache): boolean {
  * Where each symbol of a file edited since it was indexed starts and ends
  * now, by chunk id: its signature looked for where it was, namesakes in
  * their order (`definitionLines`, as verification places a hit), its
- * length kept up to the symbol below it (`lastLinesNow`). A symbol not found keeps its indexed lines; one whose
- * namesakes took every line holding its signature (deleted) is null.
+ * length kept up to the symbol below it (`lastLinesNow`). A symbol found on
+ * no line (deleted, renamed), or whose namesakes took every line holding its
+ * signature, is null: gone, as verification says of it (`NAME not found in
+ * it now`), not scored at the lines it left, which other code holds now.
  */
 function rangesNow(
   j: Journal,
@@ -286,8 +288,10 @@ function rangesNow(
   const last = lastLinesNow(rows, now);
   for (const r of rows) {
     const at = now.get(r.id);
-    if (at === null) out.set(r.id, null);
-    if (at === undefined || at === null) continue;
+    if (at === undefined || at === null) {
+      out.set(r.id, null);
+      continue;
+    }
     // Its length kept, but not into the symbol below it (its body shrank).
     const end = Math.max(
       at,

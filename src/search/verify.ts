@@ -131,8 +131,9 @@ export class Verifier {
       (all) => lineNow(lines ??= all, m.id),
       () => now?.last.get(m.id),
     );
-    // A symbol is known by its qualified name too: `Optimizer.run` answers "optimizer run".
-    const own = isFileChunk(m) ? "" : `\n${m.title}`;
+    // A symbol is known by its qualified name too: `Optimizer.run` answers "optimizer run";
+    // not one its file no longer holds, whose name is on none of its lines now.
+    const own = isFileChunk(m) || span.lost ? "" : `\n${m.title}`;
     // Edited, its doc comment is what stands above its lines now, not what was indexed.
     const doc = !changed
       ? m.doc ?? ""
