@@ -196,6 +196,33 @@ Deno.test("a function given a parameter since it was indexed is found at its lin
   assert.equal(hit.summary, "LUALIB_API int make_zorbulator (int seed) {", "as it reads now");
 });
 
+Deno.test("a function made async since it was indexed is found at its line, not said to be gone", async () => {
+  using t = await indexed();
+  const fetcher = join(t.root, "pkg/fetcher.ts");
+  const source = [
+    'import { log } from "./log.ts";',
+    "",
+    "/** Download the remote manifest and parse its entries. */",
+    "export function downloadManifest(url: string): string[] {",
+    "  log(url);",
+    "  return [];",
+    "}",
+    "",
+  ].join("\n");
+  Deno.writeTextFileSync(fetcher, source);
+  const past = new Date(Date.now() - 3_600_000);
+  Deno.utimeSync(fetcher, past, past);
+  assert.equal((await cli(t.home, ["index", t.root])).code, 0);
+  // A word put between the signature's start and the name: neither the signature nor
+  // `export function downloadManifest` is on a line now.
+  Deno.writeTextFileSync(fetcher, source.replace("export function", "export async function"));
+  const hit = await t.first("download remote manifest");
+  assert.equal(hit.path, fetcher);
+  assert.doesNotMatch(hit.reason ?? "", /not found in it now/);
+  assert.equal(at(hit), "downloadManifest:4-7");
+  assert.equal(hit.coverage, 1, hit.reason ?? "");
+});
+
 Deno.test("a symbol of an edited file is covered by the doc comment above it as it reads now", async () => {
   using t = await indexed();
   const api = join(t.root, "pkg/api.c");

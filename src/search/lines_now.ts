@@ -126,10 +126,12 @@ const IDENT_ONLY = /^[\p{L}\p{N}_$]+$/u;
 
 /**
  * The 1-based line nearest `near`, not in `taken`, that holds `signature` up
- * to the end of `name` (`def total`, `static int total`) followed by no
- * identifier character; undefined when none does, or when nothing stands
- * before the name in the signature (a call `total(x)` would look the same)
- * or the part is too short to trust (pure).
+ * to the end of `name` (`def total`, `static int total`), or the word
+ * right before the name and the name (`function total` in `export async
+ * function total`: a word put in front of it since, `async`, `static`,
+ * `pub`), followed by no identifier character; undefined when none does,
+ * or when nothing stands before the name in the signature (a call
+ * `total(x)` would look the same) or the part is too short to trust (pure).
  */
 function nameLine(
   lines: readonly string[],
@@ -139,7 +141,7 @@ function nameLine(
   taken: ReadonlySet<number>,
 ): number | undefined {
   const sig = signature.replace(/\s+/g, " ").trim();
-  let end = -1;
+  let start = -1;
   for (let i = sig.indexOf(name); i !== -1; i = sig.indexOf(name, i + 1)) {
     const before = sig[i - 1];
     const after = sig[i + name.length];
@@ -147,21 +149,27 @@ function nameLine(
       i > 0 && before !== undefined && !IDENT.test(before) &&
       (after === undefined || !IDENT.test(after))
     ) {
-      end = i + name.length;
+      start = i;
       break;
     }
   }
-  const head = end === -1 ? undefined : sig.slice(0, end);
+  const head = start === -1 ? undefined : sig.slice(0, start + name.length);
   if (head === undefined || sym1(head) === undefined) return undefined;
   // Its name on no line (renamed, deleted): nothing to look for.
   if (IDENT_ONLY.test(name) && !hasWord(lines, name)) return undefined;
+  const keyword = /([\p{L}\p{N}_$]+) $/u.exec(sig.slice(0, start))?.[1];
+  const short = keyword === undefined ? undefined : `${keyword} ${name}`;
+  const holdsHead = (l: string, h: string) => {
+    const at = l.startsWith(h) ? 0 : l.indexOf(` ${h}`);
+    if (at === -1) return false;
+    const after = l[at + (at === 0 ? 0 : 1) + h.length];
+    return after === undefined || !IDENT.test(after);
+  };
   const holds = (i: number) => {
     if (taken.has(i + 1)) return false;
     const l = collapsed(lines, i);
-    const at = l.startsWith(head) ? 0 : l.indexOf(` ${head}`);
-    if (at === -1) return false;
-    const after = l[at + (at === 0 ? 0 : 1) + head.length];
-    return after === undefined || !IDENT.test(after);
+    return holdsHead(l, head) ||
+      (short !== undefined && sym1(short) !== undefined && holdsHead(l, short));
   };
   const from = Math.min(Math.max(near, 1), lines.length) - 1;
   for (let d = 0; from - d >= 0 || from + d < lines.length; d++) {
