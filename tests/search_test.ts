@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { homePaths } from "../src/config/mod.ts";
 import { MAX_QUERY_WORDS, type SearchHit, type SearchResult } from "../src/search/mod.ts";
 import { dumpIndex, Journal } from "../src/store/mod.ts";
-import { cli, removeTree, sh, tempDir } from "./helpers.ts";
+import { cli, MAIN, PERMS, removeTree, sh, tempDir, unprivileged } from "./helpers.ts";
 
 const FIXTURE = new URL("./fixtures/search/repo", import.meta.url).pathname;
 
@@ -209,6 +209,40 @@ Deno.test("a hit's file replaced by a named pipe, a link to /dev/zero or a file 
   assert.ok(hit, JSON.stringify(result.hits));
   assert.equal(hit.verdict, "WEAK");
   assert.match(hit.reason ?? "", /over the 4 MB read limit/);
+});
+
+Deno.test({
+  name: "a file that cannot be read is not said to lack the query's words it was never read for",
+  ignore: unprivileged() === undefined,
+  fn: async () => {
+    using t = await indexedFixture();
+    const guide = join(t.repo, "docs/guide.md");
+    Deno.chmodSync(guide, 0o000);
+    // As root, chmod 000 stops no read: the search runs where this process owns nothing.
+    const [cmd, ...pre] = [...unprivileged()!, Deno.execPath()];
+    const out = await new Deno.Command(cmd!, {
+      args: [
+        ...pre,
+        "run",
+        ...PERMS,
+        MAIN,
+        "search",
+        "--json",
+        "deploying container registry canary",
+      ],
+      env: { HEIMDALL_HOME: t.home, HEIMDALL_HOOK_SERVER: "0", NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, stderr);
+    const hit = hitAt(JSON.parse(new TextDecoder().decode(out.stdout)) as SearchResult, guide);
+    assert.ok(hit, "the unreadable section keeps its place");
+    assert.equal(hit.verdict, "WEAK");
+    assert.match(hit.reason ?? "", /cannot be read now, so its text is unchecked/);
+    // Its section says "container", "registry" and "canary"; only its title was there to check.
+    assert.doesNotMatch(hit.reason ?? "", /missing:/);
+  },
 });
 
 Deno.test("a removed root answers nothing from the moment it is removed, before the writer retracts it", async () => {

@@ -118,7 +118,8 @@ export function decideVerdict(f: HitFacts): { verdict: Verdict; reason: string |
   if (f.unreadable !== undefined) {
     reasons.push(`cannot be read now, so its text is unchecked (${f.unreadable})`);
   }
-  if (f.coverage.coverage < f.threshold) {
+  // Unread, its text is not known to lack a word: only its name and doc comment were checked.
+  if (f.coverage.coverage < f.threshold && f.unreadable === undefined) {
     reasons.push(
       `covers ${Math.round(f.coverage.coverage * 100)}% of the query (missing: ${
         f.coverage.missing.join(", ")
