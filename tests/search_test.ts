@@ -499,6 +499,25 @@ Deno.test("filters narrow by kind, language, path and repo; an unknown repo or l
     outside.stderr,
     /No repository "[^"]+": it is neither a root nor an indexed folder inside one/,
   );
+  // Two places or languages are not narrowed to the last one given, silently.
+  for (
+    const twice of [
+      ["--repo", "repo", "--repo", "src/portfolio"],
+      ["--path", "src/portfolio", "--path=docs"],
+      ["--lang", "python", "--lang", "typescript"],
+    ]
+  ) {
+    const r = await cli(t.home, ["search", "covariance", ...twice]);
+    assert.equal(r.code, 2, `${twice.join(" ")}: ${r.stdout}`);
+    assert.match(
+      r.stderr,
+      /--(repo|path|lang) given 2 times \("[^"]+", "[^"]+"\): a search takes one/,
+    );
+  }
+  assert.equal(
+    (await cli(t.home, ["search", "retry backoff", "--lang", "python", "--lang", "python"])).code,
+    0,
+  );
   const badKind = await cli(t.home, ["search", "x", "--kind", "tests"]);
   assert.equal(badKind.code, 2);
   const badLang = await cli(t.home, ["search", "covariance", "--lang", "cobol"]);

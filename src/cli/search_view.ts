@@ -15,6 +15,8 @@ import { printable } from "../present/printable.ts";
 const KINDS: readonly SearchKind[] = ["code", "docs", "notes", "memory"];
 
 const STRING_FLAGS = ["limit", "repo", "path", "lang", "kind"] as const;
+/** Filters given at most once: a second one named another place or language, not an override. */
+const ONE_OF_EACH = ["repo", "path", "lang"] as const;
 
 /**
  * A search's arguments split into its flags and its query's words, in order
@@ -62,11 +64,27 @@ export function splitQuery(args: readonly string[]): { flags: string[]; words: s
  */
 export function searchArgs(args: readonly string[]): SearchArgs {
   const { flags, words } = splitQuery(args);
-  const { values } = parseFlags(flags, {
-    string: STRING_FLAGS,
+  const parsed = parseFlags(flags, {
+    string: ["limit", "kind"],
+    multiple: ONE_OF_EACH,
     boolean: ["json"],
     positionals: false,
   });
+  const one = (flag: (typeof ONE_OF_EACH)[number]): string | undefined => {
+    // `--repo a --repo b` searched b alone, saying nothing of a: a filter is one place.
+    const given = [...new Set(parsed.values[flag] ?? [])];
+    if (given.length > 1) {
+      throw new UsageError(
+        `--${flag} given ${given.length} times (${
+          given.map((v) => JSON.stringify(v)).join(", ")
+        }): a search takes one; run one search for each${
+          flag === "lang" ? "" : ", or give a folder that holds them all"
+        }`,
+      );
+    }
+    return given[0];
+  };
+  const values = { ...parsed.values, repo: one("repo"), path: one("path"), lang: one("lang") };
   const query = words.join(" ").trim();
   if (query === "") throw new UsageError('Usage: heimdall search "what you are looking for"');
   const limit = wholeNumber(values.limit, "--limit", 1, 200, 8);
