@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { homePaths } from "../src/config/mod.ts";
-import { MAX_QUERY_WORDS, type SearchHit, type SearchResult } from "../src/search/mod.ts";
+import { MAX_QUERY_WORDS, search, type SearchHit, type SearchResult } from "../src/search/mod.ts";
 import { dumpIndex, Journal } from "../src/store/mod.ts";
 import { cli, MAIN, PERMS, removeTree, sh, tempDir, unprivileged } from "./helpers.ts";
 
@@ -243,6 +243,59 @@ Deno.test({
     // Its section says "container", "registry" and "canary"; only its title was there to check.
     assert.doesNotMatch(hit.reason ?? "", /missing:/);
   },
+});
+
+Deno.test("the time a search spends before looking for moved files is not taken from its budget for looking", async () => {
+  using t = await indexedFixture();
+  const guide = join(t.repo, "docs/guide.md");
+  const note = await cli(t.home, [
+    "insert",
+    "--title",
+    "Canary rollback",
+    "--body",
+    "Roll the canary back with kubectl rollout undo when the error budget burns.",
+    "--path",
+    guide,
+  ]);
+  assert.equal(note.code, 0, note.stderr);
+  // A private memory among the candidates: who is asking is looked up (git config, a
+  // subprocess) after verification has begun; here it takes 400 ms.
+  const memory = await cli(t.home, [
+    "remember",
+    "--kind",
+    "note",
+    "--about",
+    guide,
+    "--scope",
+    "private",
+    "--author",
+    "ada",
+    "The canary rollback runbook lives in the operations guide.",
+  ]);
+  assert.equal(memory.code, 0, memory.stderr);
+  // Renamed in its folder, not indexed there yet.
+  const renamed = join(t.repo, "docs/operations.md");
+  Deno.renameSync(guide, renamed);
+  const j = Journal.open(homePaths(t.home).journal, { readOnly: true });
+  try {
+    const result = await search(j, {
+      query: "canary rollback kubectl rollout undo",
+      home: homePaths(t.home),
+      viewer: async () => {
+        await new Promise((r) => setTimeout(r, 400));
+        return "ada";
+      },
+    });
+    const noted = result.hits.find((h) => h.source === "notes");
+    assert.ok(noted, JSON.stringify(result.hits));
+    // It said "points at …/guide.md, which is gone": the 250 ms for looking had run out
+    // before any look.
+    assert.equal(noted.verdict, "REBUILT", noted.reason ?? "");
+    assert.equal(noted.path, renamed);
+    assert.ok(!result.pruned.some((p) => p.path === guide), JSON.stringify(result.pruned));
+  } finally {
+    j.close();
+  }
 });
 
 Deno.test("a removed root answers nothing from the moment it is removed, before the writer retracts it", async () => {

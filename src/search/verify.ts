@@ -46,7 +46,11 @@ export interface VerifyOptions {
   /** The query's content words. */
   words: readonly string[];
   threshold: number;
-  /** Time budget for looking for gone files on disk, for the whole search. */
+  /**
+   * Time budget for looking for gone files on disk, for the whole search:
+   * the time spent looking, not the time since verification began (the
+   * second stage's reading and scoring spent it before any look).
+   */
   relocateBudgetMs: number;
   home?: HomePaths;
   now?: number;
@@ -66,7 +70,8 @@ export class Verifier {
   readonly #repoCache = new Map<string, string | null>();
   readonly #roots: Map<number, string>;
   readonly #audits = new Map<number, string | null>();
-  readonly #deadline: number;
+  /** Time left for looking for gone files (`relocate`), spent by the looks alone. */
+  #relocateLeft: number;
   readonly #now: number;
   #globalIgnore: string | undefined;
   readonly #whereNow = new Map<string, Relocated | undefined>();
@@ -77,7 +82,7 @@ export class Verifier {
     readonly cache: ReadCache = new Map(),
   ) {
     this.#now = opts.now ?? Date.now();
-    this.#deadline = performance.now() + opts.relocateBudgetMs;
+    this.#relocateLeft = opts.relocateBudgetMs;
     this.#roots = new Map(
       listRoots(j).map((r) => [r.id, r.path]),
     );
@@ -214,12 +219,28 @@ export class Verifier {
         }
         : null,
     };
-    const found = root === undefined ? undefined : relocate(this.j, gone, {
-      deadline: this.#deadline,
-      globalIgnore: this.#ignore(),
-    });
+    const found = root === undefined ? undefined : this.#relocate(gone);
     this.#whereNow.set(path, found);
     return found;
+  }
+
+  /**
+   * {@link relocate} within what is left of the search's budget for looking,
+   * charged with the time this look took: reading and scoring the files
+   * ranked first spent it before (a search of a few hundred milliseconds
+   * had none left, and a note whose file was renamed in its folder said the
+   * file was gone).
+   */
+  #relocate(gone: GoneHit): Relocated | undefined {
+    const start = performance.now();
+    try {
+      return relocate(this.j, gone, {
+        deadline: start + Math.max(0, this.#relocateLeft),
+        globalIgnore: this.#ignore(),
+      });
+    } finally {
+      this.#relocateLeft -= performance.now() - start;
+    }
   }
 
   #verifyGone(c: Candidate): VerifiedHit | undefined {
@@ -326,7 +347,7 @@ export class Verifier {
       // A note or memory may point at a folder: anything there is the path, present.
       if (exists(p.path)) continue;
       const root = [...this.#roots.values()].find((r) => p.path.startsWith(r + "/"));
-      const found = p.hash === null || root === undefined ? undefined : relocate(this.j, {
+      const found = p.hash === null || root === undefined ? undefined : this.#relocate({
         path: p.path,
         pathId: -1,
         root,
@@ -334,7 +355,7 @@ export class Verifier {
         hash: p.hash,
         size: p.size ?? -1,
         symbol: null,
-      }, { deadline: this.#deadline, globalIgnore: this.#ignore() });
+      });
       if (found) {
         relocated ??= { from: p.path, how: found.how };
         if (p.path === shown) {
