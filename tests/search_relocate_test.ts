@@ -184,6 +184,29 @@ Deno.test("a function deleted from a file that keeps others is neither scored at
   assert.match(hit.reason ?? "", /missing: compute, shipping, cost/);
 });
 
+Deno.test("a deleted empty file is not REBUILT at another empty file of its folder", async () => {
+  using t = await indexed();
+  const plugin = join(t.root, "pkg/frobnicator_plugin.py");
+  const init = join(t.root, "pkg/__init__.py");
+  const past = new Date(Date.now() - 3_600_000);
+  for (const f of [plugin, init]) {
+    Deno.writeTextFileSync(f, "");
+    Deno.utimeSync(f, past, past);
+  }
+  assert.equal((await cli(t.home, ["index", t.root])).code, 0);
+  const search = async () => {
+    const r = await cli(t.home, ["search", "--json", "frobnicator plugin"]);
+    assert.ok(r.code === 0 || r.code === 1, r.stderr);
+    return JSON.parse(r.stdout) as SearchResult;
+  };
+  assert.ok((await search()).hits.some((h) => h.path === plugin), "found by its name");
+  Deno.removeSync(plugin);
+  const after = await search();
+  // It was "moved from …/frobnicator_plugin.py (same content)" to __init__.py.
+  assert.ok(!after.hits.some((h) => h.path === init), JSON.stringify(after.hits));
+  assert.deepEqual(after.pruned.map((p) => p.path), [plugin]);
+});
+
 Deno.test("a function given a parameter since it was indexed is found at its line, not said to be gone", async () => {
   using t = await indexed();
   const api = join(t.root, "pkg/api.c");

@@ -73,9 +73,17 @@ export interface RelocateOptions {
  * Nothing outside the gone file's root is where it went either: the same
  * content or symbol in another root's journal rows was there before (a
  * copy in another repository), and the pruned hit's reason says "not found
- * under its root".
+ * under its root". An empty file is not looked for by its content, which
+ * every empty file holds.
  */
-export function relocate(j: Journal, gone: GoneHit, opts: RelocateOptions): Relocated | undefined {
+export function relocate(
+  j: Journal,
+  found: GoneHit,
+  opts: RelocateOptions,
+): Relocated | undefined {
+  // An empty file's content names nothing: every other empty file (an `__init__.py`
+  // beside it) holds it, and the deleted one was said to have moved there.
+  const gone = found.size === 0 ? { ...found, hash: null } : found;
   // Files of its folder already looked at for its bytes are not hashed again by the walk.
   const looked = new Set<string>([gone.path]);
   const same = sameContent(j, gone, opts.deadline, looked);
