@@ -211,6 +211,20 @@ Deno.test("a hit's file replaced by a named pipe, a link to /dev/zero or a file 
   assert.match(hit.reason ?? "", /over the 4 MB read limit/);
 });
 
+/** `heimdall search --json QUERY` as a user chmod stops (as root: in a user namespace of its own). */
+async function searchUnprivileged(home: string, query: string): Promise<SearchResult> {
+  const [cmd, ...pre] = [...unprivileged()!, Deno.execPath()];
+  const out = await new Deno.Command(cmd!, {
+    args: [...pre, "run", ...PERMS, MAIN, "search", "--json", query],
+    env: { HEIMDALL_HOME: home, HEIMDALL_HOOK_SERVER: "0", NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(out.stderr);
+  assert.ok(out.code === 0 || out.code === 1, stderr);
+  return JSON.parse(new TextDecoder().decode(out.stdout)) as SearchResult;
+}
+
 Deno.test({
   name: "a file that cannot be read is not said to lack the query's words it was never read for",
   ignore: unprivileged() === undefined,
@@ -218,30 +232,41 @@ Deno.test({
     using t = await indexedFixture();
     const guide = join(t.repo, "docs/guide.md");
     Deno.chmodSync(guide, 0o000);
-    // As root, chmod 000 stops no read: the search runs where this process owns nothing.
-    const [cmd, ...pre] = [...unprivileged()!, Deno.execPath()];
-    const out = await new Deno.Command(cmd!, {
-      args: [
-        ...pre,
-        "run",
-        ...PERMS,
-        MAIN,
-        "search",
-        "--json",
-        "deploying container registry canary",
-      ],
-      env: { HEIMDALL_HOME: t.home, HEIMDALL_HOOK_SERVER: "0", NO_COLOR: "1" },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const stderr = new TextDecoder().decode(out.stderr);
-    assert.equal(out.code, 0, stderr);
-    const hit = hitAt(JSON.parse(new TextDecoder().decode(out.stdout)) as SearchResult, guide);
+    const hit = hitAt(
+      await searchUnprivileged(t.home, "deploying container registry canary"),
+      guide,
+    );
     assert.ok(hit, "the unreadable section keeps its place");
     assert.equal(hit.verdict, "WEAK");
     assert.match(hit.reason ?? "", /cannot be read now, so its text is unchecked/);
     // Its section says "container", "registry" and "canary"; only its title was there to check.
     assert.doesNotMatch(hit.reason ?? "", /missing:/);
+  },
+});
+
+Deno.test({
+  name: "a file in a folder that cannot be searched (chmod 000) is unchecked, not pruned as gone",
+  ignore: unprivileged() === undefined,
+  fn: async () => {
+    using t = await indexedFixture();
+    const docs = join(t.repo, "docs");
+    const guide = join(docs, "guide.md");
+    Deno.chmodSync(docs, 0o000);
+    try {
+      const result = await searchUnprivileged(t.home, "deploying container registry canary");
+      // It was pruned: "gone from disk and not found under its root".
+      assert.deepEqual(result.pruned, []);
+      const hit = hitAt(result, guide);
+      assert.ok(hit, JSON.stringify(result.hits));
+      assert.equal(hit.verdict, "WEAK");
+      assert.match(
+        hit.reason ?? "",
+        /cannot be read now, so its text is unchecked \(Permission denied/,
+      );
+      assert.equal(hit.symbol, "Operations guide > Deploying");
+    } finally {
+      Deno.chmodSync(docs, 0o755);
+    }
   },
 });
 

@@ -98,7 +98,10 @@ export class Verifier {
     if (m.path_id === null) return this.#verifyLoose(c);
     const path = m.path!;
     const st = statFile(path);
-    if (!st) return this.#verifyGone(c);
+    if (!st) {
+      const denied = statDenied(path);
+      return denied === undefined ? this.#verifyGone(c) : this.#verifyHidden(c, denied);
+    }
     const sameStat = st.size === m.size && (st.mtime?.getTime() ?? 0) === m.mtime_ms;
     let unreadable: string | undefined;
     const bytes = st.size > MAX_READ_BYTES
@@ -311,6 +314,38 @@ export class Verifier {
         behind: null,
       },
     );
+  }
+
+  /**
+   * A hit whose file a folder above it hides now (chmod 000: its stat is
+   * refused): not gone, and nothing known of it changed; WEAK, at its
+   * indexed lines, its text unchecked. It was pruned as "gone from disk and
+   * not found under its root".
+   */
+  #verifyHidden(c: Candidate, why: string): VerifiedHit {
+    const m = c.best;
+    const span = spanOf(m, "", false);
+    const own = isFileChunk(m) ? "" : `\n${m.title}`;
+    const cov = coverage(this.opts.words, `${own}\n${m.doc ?? ""}`);
+    const { verdict, reason } = decideVerdict({
+      exists: true,
+      sameStat: true,
+      hash: "unchecked",
+      coverage: cov,
+      semanticOnly: isSemanticOnly(c),
+      threshold: this.opts.threshold,
+      unreadable: why,
+    });
+    return this.#hit(c, verdict === "STALE" ? "WEAK" : verdict, reason, {
+      path: m.path,
+      line: span.line,
+      endLine: span.endLine,
+      coverage: cov,
+      movedFrom: null,
+      summary: summaryOf(m, "", false),
+      checked: "stat",
+      behind: null,
+    });
   }
 
   /** Prunes a hit (STALE: never shown), logs why and hints the reconciler at its path. */
@@ -566,6 +601,19 @@ function symbolsOf(
  * followed (the index never holds one; the next pass drops a file replaced
  * by one), so its target's text is never shown as the file's.
  */
+/**
+ * Why a path's stat is refused (a folder above it is not searchable for
+ * this user), or undefined when it is not: gone, or there.
+ */
+function statDenied(path: string): string | undefined {
+  try {
+    Deno.lstatSync(path);
+    return undefined;
+  } catch (e) {
+    return e instanceof Deno.errors.PermissionDenied ? e.message : undefined;
+  }
+}
+
 function statFile(path: string): Deno.FileInfo | undefined {
   try {
     const st = Deno.lstatSync(path);
