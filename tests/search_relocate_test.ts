@@ -207,6 +207,35 @@ Deno.test("a deleted empty file is not REBUILT at another empty file of its fold
   assert.deepEqual(after.pruned.map((p) => p.path), [plugin]);
 });
 
+Deno.test("two functions of one length swapped since indexing are each named where it is now", async () => {
+  using t = await indexed();
+  const swap = join(t.root, "pkg/swap.py");
+  const encrypt = [
+    "def encrypt_payload(data, key):",
+    '    """Encrypt the payload with the session key using AES GCM."""',
+    "    return bytes(x ^ key for x in data)",
+    "",
+  ].join("\n");
+  const render = [
+    "def render_calendar(month, year):",
+    '    """Render a calendar grid for the month with week numbers."""',
+    "    return [[month, year]] * 6 + [[]]",
+    "",
+  ].join("\n");
+  assert.equal(encrypt.length, render.length);
+  Deno.writeTextFileSync(swap, `${encrypt}\n\n${render}`);
+  const past = new Date(Date.now() - 3_600_000);
+  Deno.utimeSync(swap, past, past);
+  assert.equal((await cli(t.home, ["index", t.root])).code, 0);
+  assert.equal(at(await t.first("encrypt payload session key")), "encrypt_payload:1-3");
+  // The same size: the second stage scored each at its indexed lines, the other's now.
+  Deno.writeTextFileSync(swap, `${render}\n\n${encrypt}`);
+  const hit = await t.first("encrypt payload session key");
+  assert.equal(hit.path, swap);
+  assert.equal(at(hit), "encrypt_payload:6-8");
+  assert.equal(hit.coverage, 1, hit.reason ?? "");
+});
+
 Deno.test("a function given a parameter since it was indexed is found at its line, not said to be gone", async () => {
   using t = await indexed();
   const api = join(t.root, "pkg/api.c");

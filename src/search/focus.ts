@@ -153,12 +153,16 @@ export function focusCandidates(
     }
     const list = rows.get(m.path_id) ?? [];
     let bytes = readCached(m.path!, cache, READ_MAX_BYTES);
+    let elsewhere = false;
     // A file moved or renamed since it was indexed is scored where its very
     // bytes are now (verification shows it there, REBUILT), not sunk for
     // want of a read; a symbol found in another file is not this file.
     if (bytes === undefined && q.whereNow && !exists(m.path!)) {
       const now = q.whereNow(m);
-      if (now?.how === "same content") bytes = readCached(now.path, cache, READ_MAX_BYTES);
+      if (now?.how === "same content") {
+        bytes = readCached(now.path, cache, READ_MAX_BYTES);
+        elsewhere = true;
+      }
     }
     if (bytes === undefined) return { c, units: [], focus: prior, unread: true };
     if (list.length === 0) return { c, units: [], focus: prior };
@@ -166,10 +170,13 @@ export function focusCandidates(
       decodeText(bytes.length > READ_MAX_BYTES ? bytes.subarray(0, READ_MAX_BYTES) : bytes),
     );
     const rel = m.rel ?? "";
-    // An edited file: its units are scored where their definitions are now.
-    const moved = m.size !== null && bytes.length !== m.size
-      ? rangesNow(j, m.path_id, file.text)
-      : undefined;
+    // An edited file: its units are scored where their definitions are now. An edit that kept
+    // its size (a character changed, two functions of one length swapped) shows in its mtime
+    // and hash: two swapped functions were each scored at the other's lines.
+    const edited = m.size !== null &&
+      (bytes.length !== m.size ||
+        (!elsewhere && mtimeOf(m.path!) !== m.mtime_ms && contentHash(bytes) !== m.hash));
+    const moved = edited ? rangesNow(j, m.path_id, file.text) : undefined;
     // A symbol deleted since (its namesakes hold every line of its signature) owns no line now.
     const live = moved ? list.filter((row) => moved.get(row.id) !== null) : list;
     // A heading names a section less sharply than an identifier names code, so a
@@ -239,6 +246,15 @@ export function focusCandidates(
     ),
     ...tail,
   ];
+}
+
+/** A file's mtime in milliseconds (0 without one), or undefined when it cannot be stat-ed. */
+function mtimeOf(path: string): number | undefined {
+  try {
+    return Deno.lstatSync(path).mtime?.getTime() ?? 0;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
