@@ -251,6 +251,16 @@ Deno.test({
     using t = await indexedFixture();
     const docs = join(t.repo, "docs");
     const guide = join(docs, "guide.md");
+    const note = await cli(t.home, [
+      "insert",
+      "--title",
+      "Canary rollback runbook",
+      "--body",
+      "Roll the canary back with kubectl rollout undo.",
+      "--path",
+      guide,
+    ]);
+    assert.equal(note.code, 0, note.stderr);
     Deno.chmodSync(docs, 0o000);
     try {
       const result = await searchUnprivileged(t.home, "deploying container registry canary");
@@ -264,6 +274,12 @@ Deno.test({
         /cannot be read now, so its text is unchecked \(Permission denied/,
       );
       assert.equal(hit.symbol, "Operations guide > Deploying");
+      // A note pointing there is not told its file is gone either.
+      const noted = (await searchUnprivileged(t.home, "canary rollback runbook")).hits.find((h) =>
+        h.source === "notes"
+      );
+      assert.ok(noted);
+      assert.doesNotMatch(noted.reason ?? "", /which is gone/);
     } finally {
       Deno.chmodSync(docs, 0o755);
     }

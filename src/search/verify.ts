@@ -379,8 +379,9 @@ export class Verifier {
     let missingPath: string | undefined;
     let relocated: HitFacts["relocated"];
     for (const p of paths) {
-      // A note or memory may point at a folder: anything there is the path, present.
-      if (exists(p.path)) continue;
+      // A note or memory may point at a folder: anything there is the path, present. One a
+      // folder above it hides (chmod 000) is not known to be gone.
+      if (exists(p.path) || statDenied(p.path) !== undefined) continue;
       const root = [...this.#roots.values()].find((r) => p.path.startsWith(r + "/"));
       const found = p.hash === null || root === undefined ? undefined : this.#relocate({
         path: p.path,
