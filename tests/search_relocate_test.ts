@@ -236,6 +236,34 @@ Deno.test("two functions of one length swapped since indexing are each named whe
   assert.equal(hit.coverage, 1, hit.reason ?? "");
 });
 
+Deno.test("a section whose heading was reworded since indexing is read where it was, not said to be gone", async () => {
+  using t = await indexed();
+  const guide = join(t.root, "docs/guide.md");
+  Deno.writeTextFileSync(
+    guide,
+    "# Guide\n\nInstall it.\n\n## Troubleshooting lock errors\n\nIf the writer lock is held by another process, stop the daemon.\n",
+  );
+  const past = new Date(Date.now() - 3_600_000);
+  Deno.utimeSync(guide, past, past);
+  assert.equal((await cli(t.home, ["index", t.root])).code, 0);
+  const query = "writer lock held by another process daemon";
+  assert.equal(at(await t.first(query)), "Guide > Troubleshooting lock errors:5-7");
+  Deno.writeTextFileSync(
+    guide,
+    Deno.readTextFileSync(guide).replace(
+      "## Troubleshooting lock",
+      "## Troubleshooting writer lock",
+    ),
+  );
+  const hit = await t.first(query);
+  assert.equal(hit.path, guide);
+  // It was "not found in it now; covers 0% of the query": its text is where it was.
+  assert.doesNotMatch(hit.reason ?? "", /not found in it now/);
+  assert.equal(hit.coverage, 1, hit.reason ?? "");
+  assert.equal(`${hit.line}-${hit.end_line}`, "5-7");
+  assert.equal(hit.summary, "If the writer lock is held by another process, stop the daemon.");
+});
+
 Deno.test("a function given a parameter since it was indexed is found at its line, not said to be gone", async () => {
   using t = await indexed();
   const api = join(t.root, "pkg/api.c");

@@ -284,7 +284,8 @@ function asIndexed(m: ChunkMeta, cache: ReadCache): boolean {
  * length kept up to the symbol below it (`lastLinesNow`). A symbol found on
  * no line (deleted, renamed), or whose namesakes took every line holding its
  * signature, is null: gone, as verification says of it (`NAME not found in
- * it now`), not scored at the lines it left, which other code holds now.
+ * it now`), not scored at the lines it left, which other code holds now; a
+ * section of prose not found (its heading reworded) keeps its indexed lines.
  */
 function rangesNow(
   j: Journal,
@@ -293,9 +294,16 @@ function rangesNow(
 ): Map<number, { start_line: number; end_line: number } | null> {
   const out = new Map<number, { start_line: number; end_line: number } | null>();
   const rows = j.all<
-    { id: number; line: number; end_line: number | null; signature: string; name: string }
+    {
+      id: number;
+      line: number;
+      end_line: number | null;
+      signature: string;
+      name: string;
+      source: string;
+    }
   >(
-    `SELECT c.id, c.start_line AS line, c.end_line, n.signature, n.name FROM chunks c JOIN nodes n ON n.id = c.node_id
+    `SELECT c.id, c.start_line AS line, c.end_line, n.signature, n.name, c.source FROM chunks c JOIN nodes n ON n.id = c.node_id
      WHERE c.path_id = ? AND c.start_line IS NOT NULL AND n.signature IS NOT NULL`,
     pathId,
   );
@@ -305,7 +313,8 @@ function rangesNow(
   for (const r of rows) {
     const at = now.get(r.id);
     if (at === undefined || at === null) {
-      out.set(r.id, null);
+      // A section whose heading was reworded keeps its lines, as verification reads it there.
+      if (r.source !== "docs") out.set(r.id, null);
       continue;
     }
     // Its length kept, but not into the symbol below it (its body shrank).

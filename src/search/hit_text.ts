@@ -17,7 +17,9 @@ const SUMMARY_MAX = 160;
  * is looked for by its signature (by `place` when given: where the file's
  * namesakes leave it, `definitionLines`; else nearest where it was), as its
  * lines may have moved; `lost` when it is not there any more (its indexed
- * lines, cut to the file's length, are shown, and their text is not its own).
+ * lines, cut to the file's length, are shown, and their text is not its own;
+ * a section of prose whose heading is not found is read at its indexed lines,
+ * cut so, as a window of text is: a heading reworded leaves its text there).
  * A symbol found keeps its length, up to the file's end and `limit` (the
  * last line before the symbol below it now, when there is one); a chunk
  * with no signature (a window of text, a file's own lines) keeps its
@@ -51,6 +53,11 @@ export function spanOf(
     if (found === undefined || found === null) {
       end = Math.min(end, last);
       start = Math.min(start, end);
+      // A section whose heading was reworded is still the text under it: read where it was,
+      // as a window of text is (its words there are what covers the query, not none).
+      if (m.source === "docs") {
+        return { line: start, endLine: end, text: linesOf(text, start, end) };
+      }
       return { line: start, endLine: end, text: "", lost: true };
     }
     // Its length kept, but not past the file's end (its body cut away) nor into the

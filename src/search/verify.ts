@@ -165,7 +165,8 @@ export class Verifier {
       ? (u: ChunkMeta) =>
         u.signature === null || isFileChunk(u) || u.start_line === null
           ? undefined
-          : lineNow(lines ??= text.split("\n"), u.id) ?? null
+          // A section not found (its heading reworded) stays where it was; a symbol is gone.
+          : lineNow(lines ??= text.split("\n"), u.id) ?? (u.source === "docs" ? undefined : null)
       : undefined;
     return this.#hit(
       c,
