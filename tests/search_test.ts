@@ -339,6 +339,25 @@ Deno.test("the time a search spends before looking for moved files is not taken 
   }
 });
 
+Deno.test("a gone file its search ran out of time to look for is not said to be nowhere under its root", async () => {
+  using t = await indexedFixture();
+  const retry = join(t.repo, "src/net/retry.py");
+  const size = Deno.statSync(retry).size;
+  // Twenty thousand files of its size, not indexed: each is read and hashed by the look
+  // for its bytes, far past the 250 ms a search looks for moved files.
+  const extra = join(t.repo, "extra");
+  Deno.mkdirSync(extra);
+  for (let i = 0; i < 20_000; i++) {
+    Deno.writeTextFileSync(join(extra, `f${i}.txt`), String(i).padEnd(size, "x"));
+  }
+  Deno.removeSync(retry);
+  const { result } = await t.search("retry flaky network call exponential backoff");
+  const pruned = result.pruned.find((p) => p.path === retry);
+  assert.ok(pruned, JSON.stringify(result.pruned));
+  // It said "gone from disk and not found under its root" of a root not looked through.
+  assert.match(pruned.reason, /not found in the 250 ms a search looks for moved files/);
+});
+
 Deno.test("a removed root answers nothing from the moment it is removed, before the writer retracts it", async () => {
   using t = await indexedFixture();
   const before = await t.search("portfolio optimization");

@@ -72,6 +72,8 @@ export class Verifier {
   readonly #audits = new Map<number, string | null>();
   /** Time left for looking for gone files (`relocate`), spent by the looks alone. */
   #relocateLeft: number;
+  /** Gone paths whose look ran out of that time before it had looked everywhere. */
+  readonly #cutShort = new Set<string>();
   readonly #now: number;
   #globalIgnore: string | undefined;
   readonly #whereNow = new Map<string, Relocated | undefined>();
@@ -237,11 +239,12 @@ export class Verifier {
    */
   #relocate(gone: GoneHit): Relocated | undefined {
     const start = performance.now();
+    const deadline = start + Math.max(0, this.#relocateLeft);
     try {
-      return relocate(this.j, gone, {
-        deadline: start + Math.max(0, this.#relocateLeft),
-        globalIgnore: this.#ignore(),
-      });
+      const found = relocate(this.j, gone, { deadline, globalIgnore: this.#ignore() });
+      // Not found, but not looked for everywhere either: the budget ran out first.
+      if (found === undefined && performance.now() >= deadline) this.#cutShort.add(gone.path);
+      return found;
     } finally {
       this.#relocateLeft -= performance.now() - start;
     }
@@ -252,7 +255,16 @@ export class Verifier {
     const path = m.path!;
     const found = this.whereNow(m);
     this.#hints.add(path);
-    if (!found) return this.#prune(m, path, "gone from disk and not found under its root");
+    if (!found) {
+      return this.#prune(
+        m,
+        path,
+        this.#cutShort.has(path)
+          // "Not found under its root" of a root not looked through: it may have moved.
+          ? `gone from disk; not found in the ${this.opts.relocateBudgetMs} ms a search looks for moved files, so its root was not looked through (the next \`heimdall index\` of it finds where it went)`
+          : "gone from disk and not found under its root",
+      );
+    }
     // The second stage may have read it there already (a moved file it scored).
     const bytes = this.cache.get(found.path) ?? readBytes(found.path);
     const text = bytes ? decodeText(bytes) : "";
