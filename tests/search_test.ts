@@ -358,6 +358,21 @@ Deno.test("a gone file its search ran out of time to look for is not said to be 
   assert.match(pruned.reason, /not found in the 250 ms a search looks for moved files/);
 });
 
+Deno.test("a quoted question that opens with a flag is searched, not refused as an unknown option", async () => {
+  using t = await indexedFixture();
+  const r = await cli(t.home, ["search", "--json", "--force retry flaky network call"]);
+  // It was: Unknown option "--force retry flaky network call".
+  assert.equal(r.code, 0, r.stderr);
+  const result = JSON.parse(r.stdout) as SearchResult;
+  assert.equal(result.query, "--force retry flaky network call");
+  assert.equal(result.hits[0]?.path, join(t.repo, "src/net/retry.py"));
+  // A flag alone is still a flag.
+  assert.match(
+    (await cli(t.home, ["search", "retry", "--force"])).stderr,
+    /Unknown option "--force"/,
+  );
+});
+
 Deno.test("a removed root answers nothing from the moment it is removed, before the writer retracts it", async () => {
   using t = await indexedFixture();
   const before = await t.search("portfolio optimization");

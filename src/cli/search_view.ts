@@ -21,8 +21,9 @@ const ONE_OF_EACH = ["repo", "path", "lang"] as const;
 /**
  * A search's arguments split into its flags and its query's words, in order
  * (pure): `-word` (an exclusion) and `-1` are words of the query, `-h` and
- * `--name` are flags, a string flag written apart takes the next argument as
- * its value, and everything after `--` is query.
+ * `--name` are flags (not an argument with a space in its name: a quoted
+ * question opening with a flag), a string flag written apart takes the next
+ * argument as its value, and everything after `--` is query.
  *
  * @example
  * ```ts
@@ -43,7 +44,9 @@ export function splitQuery(args: readonly string[]): { flags: string[]; words: s
       words.push(...args.slice(i + 1));
       break;
     }
-    if (a.startsWith("--")) {
+    // A quoted question that opens with a flag (`"--no-verify skips the hooks"`) is words:
+    // no option holds a space before its `=`.
+    if (a.startsWith("--") && !/\s/.test(a.split("=", 1)[0]!)) {
       flags.push(a);
       const name = a.slice(2);
       if (
