@@ -129,9 +129,11 @@ const IDENT_ONLY = /^[\p{L}\p{N}_$]+$/u;
  * to the end of `name` (`def total`, `static int total`), or the word
  * right before the name and the name (`function total` in `export async
  * function total`: a word put in front of it since, `async`, `static`,
- * `pub`), followed by no identifier character; undefined when none does,
- * or when nothing stands before the name in the signature (a call
- * `total(x)` would look the same) or the part is too short to trust (pure).
+ * `pub`), followed by no identifier character; for a signature that
+ * begins with the name (a JS/TS method, a C++ constructor), the nearest
+ * line that defines it so, its body opening on that line ({@link
+ * opensBody}: a call `total(x)` looks the same up to there); undefined
+ * when none does, or when the part is too short to trust (pure).
  */
 function nameLine(
   lines: readonly string[],
@@ -154,9 +156,16 @@ function nameLine(
     }
   }
   const head = start === -1 ? undefined : sig.slice(0, start + name.length);
-  if (head === undefined || sym1(head) === undefined) return undefined;
   // Its name on no line (renamed, deleted): nothing to look for.
   if (IDENT_ONLY.test(name) && !hasWord(lines, name)) return undefined;
+  if (head === undefined && IDENT_ONLY.test(name) && startsWithName(sig, name)) {
+    return nearestLine(
+      lines,
+      near,
+      (i) => !taken.has(i + 1) && opensBody(collapsed(lines, i), name),
+    );
+  }
+  if (head === undefined || sym1(head) === undefined) return undefined;
   const keyword = /([\p{L}\p{N}_$]+) $/u.exec(sig.slice(0, start))?.[1];
   const short = keyword === undefined ? undefined : `${keyword} ${name}`;
   const holdsHead = (l: string, h: string) => {
@@ -171,12 +180,60 @@ function nameLine(
     return holdsHead(l, head) ||
       (short !== undefined && sym1(short) !== undefined && holdsHead(l, short));
   };
+  return nearestLine(lines, near, holds);
+}
+
+/** The 1-based line nearest `near` (above first on a tie) whose 0-based index `holds`; undefined when none. */
+function nearestLine(
+  lines: readonly string[],
+  near: number,
+  holds: (i: number) => boolean,
+): number | undefined {
   const from = Math.min(Math.max(near, 1), lines.length) - 1;
   for (let d = 0; from - d >= 0 || from + d < lines.length; d++) {
     if (from - d >= 0 && holds(from - d)) return from - d + 1;
     if (d > 0 && from + d < lines.length && holds(from + d)) return from + d + 1;
   }
   return undefined;
+}
+
+/** True when `sig` begins with `name`, then no identifier character: a method written name first. */
+function startsWithName(sig: string, name: string): boolean {
+  const after = sig[name.length];
+  return sig.startsWith(name) && after !== undefined && !IDENT.test(after);
+}
+
+/** Words that may stand before a method's name on its line (modifiers, `*` of a generator). */
+const MODIFIERS =
+  /^(?:(?:async|static|public|private|protected|readonly|override|abstract|get|set|export|default|declare|virtual|explicit|inline|constexpr|final)\s+|\*\s*)*/;
+
+/**
+ * True when collapsed line `l` defines `name` written name first
+ * (`subtotal(rate, coupon = 0) {`, `async load(): Promise<void> {`, a C++
+ * constructor `Widget(int x) : n(x) {}`): modifiers, the name, its
+ * parameters closed on the line, then a body opening before any `;`. A call
+ * (`subtotal(x);`, `load(url).then(() => {`, `load(url, () => {`) has no
+ * body after its closing parenthesis; parameters over several lines are
+ * not told from arguments, so such a line is not taken (pure).
+ */
+function opensBody(l: string, name: string): boolean {
+  const rest = l.slice(MODIFIERS.exec(l)![0].length);
+  if (!rest.startsWith(name)) return false;
+  let i = name.length;
+  if (IDENT.test(rest[i] ?? "")) return false;
+  while (rest[i] === " ") i++;
+  if (rest[i] === "<") i = rest.indexOf(">", i) + 1; // type parameters
+  while (rest[i] === " ") i++;
+  if (i === 0 || rest[i] !== "(") return false;
+  let depth = 0;
+  for (; i < rest.length; i++) {
+    if (rest[i] === "(") depth++;
+    else if (rest[i] === ")" && --depth === 0) break;
+  }
+  if (depth !== 0) return false;
+  const after = rest.slice(i + 1).trim();
+  const brace = after.indexOf("{");
+  return brace !== -1 && !/^[.,)\]?]/.test(after) && !after.slice(0, brace).includes(";");
 }
 
 /**

@@ -77,3 +77,42 @@ Deno.test("definitionLines() finds a symbol whose parameters were edited at the 
   const bare = definitionLines(now, indexed.map(({ name: _, ...s }) => s));
   assert.deepEqual([bare.get(1), bare.get(2)], [undefined, undefined]);
 });
+
+Deno.test("definitionLines() finds a method written name first (a JS/TS method, a C++ constructor) whose parameters were edited, never a call of it", () => {
+  const indexed = [
+    { id: 1, signature: "addLine(price: number)", line: 3, name: "addLine" },
+    {
+      id: 2,
+      signature: "subtotalWithDiscount(rate: number)",
+      line: 7,
+      name: "subtotalWithDiscount",
+    },
+    { id: 3, signature: "Widget(int x)", line: 14, name: "Widget" },
+    { id: 4, signature: "load(url, opts)", line: 18, name: "load" },
+  ];
+  const now = [
+    "export class Cart {", // 1
+    "  /** Adds a line. */", // 2
+    "  addLine(price: number, qty = 1) {", // 3: a parameter added
+    "    this.items.push(price);", // 4
+    "  }", // 5
+    "  total() {", // 6
+    "    subtotalWithDiscount(0.1);", // 7: a call, not its definition
+    "    return this.subtotalWithDiscount(0.1, 2);", // 8
+    "  }", // 9
+    "  async subtotalWithDiscount(rate: number, coupon = 0): Promise<number> {", // 10
+    "    return 0;", // 11
+    "  }", // 12
+    "}", // 13
+    "Widget(int x, int y) : n(x) {}", // 14
+    "", // 15
+    "function run() {", // 16
+    "  load(url).then(() => {", // 17: calls
+    "  load(url, () => {", // 18
+    "  load(", // 19: over several lines: not told from a call
+    "    url,", // 20
+    "  ) {", // 21
+  ];
+  const got = definitionLines(now, indexed);
+  assert.deepEqual([got.get(1), got.get(2), got.get(3), got.get(4)], [3, 10, 14, undefined]);
+});
