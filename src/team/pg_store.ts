@@ -242,6 +242,32 @@ function noAnswer(where: string, seconds: number, why = ""): TeamStoreError {
   );
 }
 
+/** The oldest PostgreSQL the schema runs on: `gen_random_uuid()` is built in from 13. */
+export const MIN_SERVER_VERSION = 130000;
+
+/**
+ * The refusal for a server older than {@link MIN_SERVER_VERSION}
+ * (`server_version_num`, e.g. 120017), naming its version and the remedy;
+ * undefined for one new enough (pure).
+ */
+export function oldServerProblem(versionNum: number, where: string): string | undefined {
+  if (!(versionNum > 0) || versionNum >= MIN_SERVER_VERSION) return undefined;
+  const major = Math.floor(versionNum / 10000);
+  return `The team store "${where}" runs PostgreSQL ${major}; heimdall needs PostgreSQL 13 or later (its schema uses the built-in gen_random_uuid()): upgrade the server, or connect to one that is 13 or later`;
+}
+
+/** Before a migration: a server too old for the schema is refused by name, not by a failing statement. */
+async function refuseOldServer(
+  client: { query: <R>(sql: string) => Promise<{ rows: R[] }> },
+  url: string,
+): Promise<void> {
+  const { rows } = await client.query<{ v: string }>(
+    "SELECT current_setting('server_version_num') AS v",
+  );
+  const problem = oldServerProblem(Number(rows[0]?.v ?? 0), redactUrl(url));
+  if (problem !== undefined) throw new TeamStoreError(problem);
+}
+
 async function migrate(pgClient: PgClient, url: string): Promise<number> {
   const where = redactUrl(url);
   const client = {
@@ -258,6 +284,7 @@ async function migrate(pgClient: PgClient, url: string): Promise<number> {
     if (e instanceof TeamStoreError) throw e;
     if (!MISSING.has((e as { code?: string }).code ?? "")) throw storeError(e, url);
   }
+  await refuseOldServer(client, url);
   // The version found before migrating: a user who may not apply a migration is told which.
   let have = 0;
   try {
