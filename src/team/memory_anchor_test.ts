@@ -35,6 +35,25 @@ const folder: PortableAnchor = {
   shape: null,
 };
 
+/** An active anchor on `path` (a symbol named `f` when `target` is one), as of time 0. */
+function anchorRow(target: AnchorRow["target"], path: string, root: string | null): AnchorRow {
+  return activeAnchor({
+    ord: 0,
+    target,
+    original: path,
+    path,
+    root,
+    symbol: target === "symbol" ? "f" : null,
+    symbol_kind: target === "symbol" ? "function" : null,
+    name: "f",
+    node_id: null,
+    struct_hash: null,
+    shape: null,
+    start_line: null,
+    end_line: null,
+  }, 0);
+}
+
 Deno.test("portableSet() is the same for the same anchors in any order, and differs otherwise", () => {
   const a = symbol("store"), b = symbol("Store.open"), c = symbol("store", "src/other.ts");
   assert.equal(portableSet([a, b]), portableSet([b, a]));
@@ -91,22 +110,7 @@ Deno.test("portableOf() names a clone's files and folders by the repository's or
       args: ["remote", "add", "origin", "git@example.com:acme/Shop.git"],
       cwd: top,
     }).output();
-    const row = (target: AnchorRow["target"], path: string): AnchorRow =>
-      activeAnchor({
-        ord: 0,
-        target,
-        original: path,
-        path,
-        root: top,
-        symbol: target === "symbol" ? "f" : null,
-        symbol_kind: target === "symbol" ? "function" : null,
-        name: "f",
-        node_id: null,
-        struct_hash: null,
-        shape: null,
-        start_line: null,
-        end_line: null,
-      }, 0);
+    const row = (target: AnchorRow["target"], path: string) => anchorRow(target, path, top);
     const repos = new RepoResolver();
     const at = (a: AnchorRow) => {
       const p = portableOf(a, repos);
@@ -146,21 +150,7 @@ Deno.test("a file in no repository leaves as ~/… from its home, never with the
       Deno.writeTextFileSync(join(base, who, "notes", "db.md"), "# db\n");
     }
     Deno.env.set("HOME", join(base, "ann"));
-    const anns = activeAnchor({
-      ord: 0,
-      target: "file",
-      original: "db.md",
-      path: join(base, "ann", "notes", "db.md"),
-      root: null,
-      symbol: null,
-      symbol_kind: null,
-      name: "db.md",
-      node_id: null,
-      struct_hash: null,
-      shape: null,
-      start_line: null,
-      end_line: null,
-    }, 0);
+    const anns = anchorRow("file", join(base, "ann", "notes", "db.md"), null);
     const sent = portableOf(anns, new RepoResolver());
     assert.equal(sent.path, "~/notes/db.md");
     assert.ok(!JSON.stringify(sent).includes("ann"), JSON.stringify(sent));
