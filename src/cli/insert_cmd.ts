@@ -31,7 +31,13 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     );
   }
   const title = values.title?.trim() ?? "";
-  if (title === "") throw new UsageError('Missing --title: heimdall insert --title "…" --body "…"');
+  if (title === "") {
+    throw new UsageError(
+      values.title === undefined
+        ? 'Missing --title: heimdall insert --title "…" --body "…"'
+        : `Empty --title ${JSON.stringify(values.title)}: give the note a title of a few words`,
+    );
+  }
   let body = values.body ?? "";
   if (body === "-") body = await stdinText("--body");
   body = body.trim();
