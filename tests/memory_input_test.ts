@@ -117,7 +117,7 @@ Deno.test("remember and attempt redact secrets in --task and --author; the autho
   );
 });
 
-Deno.test("an --author with stray spaces is stored trimmed, the person HEIMDALL_AUTHOR names", async () => {
+Deno.test("an --author or --task with stray spaces is stored trimmed, the person HEIMDALL_AUTHOR names", async () => {
   const { repo, home } = await indexedRepo();
   let r = await cli(home, [
     "remember",
@@ -168,6 +168,23 @@ Deno.test("an --author with stray spaces is stored trimmed, the person HEIMDALL_
   ], { cwd: repo });
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, new RegExp(`supersedes ${id}`));
+  // A task id typed with spaces is the task's id.
+  r = await cli(home, [
+    "remember",
+    "--kind",
+    "note",
+    "--about",
+    "src/util.ts",
+    "--task",
+    " T-1 ",
+    "on it",
+  ], {
+    cwd: repo,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  r = await cli(home, ["why", "src/util.ts", "--json"], { cwd: repo });
+  const tasks = JSON.parse(r.stdout).current.map((m: { task_id: string | null }) => m.task_id);
+  assert.ok(tasks.includes("T-1"), JSON.stringify(tasks));
 });
 
 Deno.test("a bad author, task, valid time or id prefix exits 2 naming the value, and writes nothing", async () => {
@@ -186,10 +203,11 @@ Deno.test("a bad author, task, valid time or id prefix exits 2 naming the value,
     [[...note, "--author", "  ", "x"], /Empty author/],
     [[...note, "--author", long, "x"], /Author too long: 4097 characters, at most 4096/],
     [[...note, "--task", "", "x"], /Empty task id "": give the task's id with --task ID/],
+    [[...note, "--task", "  ", "x"], /Empty task id "": give the task's id with --task ID/],
     [[...note, "--task", long, "x"], /Task id too long: 4097 characters, at most 4096/],
     [
       [...note, "--task", "https://u:k9d2m7q@h ".repeat(150), "x"],
-      /Task id too long: 5400 characters once secrets are redacted, at most 4096/,
+      /Task id too long: 5399 characters once secrets are redacted, at most 4096/,
     ],
     [
       [...note, "--valid-to", "2100-01-01", "x"],
@@ -242,6 +260,8 @@ Deno.test("insert refuses what an import would refuse; a note at every limit exp
   const insert = (args: string[], stdin?: string) =>
     cli(home, ["insert", ...args], { cwd: repo, ...(stdin === undefined ? {} : { stdin }) });
   const cases: [string[], string | undefined, RegExp][] = [
+    [["--title", "  ", "--body", "b"], undefined, /Empty --title " {2}": give the note a title/],
+    [["--body", "b"], undefined, /Missing --title/],
     [
       ["--title", "t".repeat(4_097), "--body", "b"],
       undefined,

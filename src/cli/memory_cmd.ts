@@ -153,7 +153,7 @@ export async function rememberCmd(args: string[], ctx: Context): Promise<number>
       ...(values.scope !== undefined ? { scope: values.scope } : {}),
       ...(validFrom !== undefined ? { validFrom } : {}),
       ...(validTo !== undefined ? { validTo } : {}),
-      taskId: values.task ?? null,
+      taskId: values.task?.trim() ?? null,
       supersedes: values.supersedes ?? [],
       keep: values.keep ?? false,
     });
@@ -201,7 +201,7 @@ export async function attemptCmd(args: string[], ctx: Context): Promise<number> 
       tests,
       ...(values.fix !== undefined ? { fix: values.fix } : {}),
       ...(values.scope !== undefined ? { scope: values.scope } : {}),
-      taskId: values.task ?? null,
+      taskId: values.task?.trim() ?? null,
     });
     if (values.json) ctx.out(json(r));
     else if (r.repeated) {
