@@ -143,9 +143,11 @@ export function mapCmd(args: string[], ctx: Context): number {
   if (r.unsourced > 0) {
     say(
       ctx,
-      `info: ${
-        plural(r.unsourced, "constraint")
-      } cite no source document; add sources = ["docs/…"] to their component`,
+      `info: ${plural(r.unsourced, "constraint")} ${
+        r.unsourced === 1 ? "cites" : "cite"
+      } no source document; add sources = ["docs/…"] to ${
+        r.unsourced === 1 ? "its" : "their"
+      } component`,
     );
   }
   if (behind && behind.length > 0) {
