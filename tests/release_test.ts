@@ -298,6 +298,26 @@ function serveFolder(dir: string) {
   return { url: `http://127.0.0.1:${server.addr.port}`, asked, close: () => server.shutdown() };
 }
 
+/**
+ * Runs `body` with a fresh temp folder (`root`) whose `release` folder holds
+ * every target's archive ({@link makeRelease}), served on 127.0.0.1; stops
+ * the server and removes the folder after, whatever `body` did.
+ */
+async function withRelease(
+  body: (root: string, server: ReturnType<typeof serveFolder>, release: string) => Promise<void>,
+): Promise<void> {
+  const root = tempDir();
+  const release = join(root, "release");
+  await makeRelease(release);
+  const server = serveFolder(release);
+  try {
+    await body(root, server, release);
+  } finally {
+    await server.close();
+    removeTree(root);
+  }
+}
+
 async function installSh(args: string[], env: Record<string, string>): Promise<Ran> {
   return await run("sh", [join(ROOT, "install.sh"), ...args], {
     env: { DENO_NO_UPDATE_CHECK: "1", DENO_DIR, ...env },
@@ -313,11 +333,7 @@ function listDir(dir: string): string[] {
 }
 
 Deno.test("install.sh installs the verified archive for this machine into ~/.local/bin and says how to add it to PATH", async () => {
-  const root = tempDir();
-  const release = join(root, "release");
-  await makeRelease(release);
-  const server = serveFolder(release);
-  try {
+  await withRelease(async (root, server) => {
     const home = join(root, "home");
     const r = await installSh([], { HOME: home, HEIMDALL_BASE_URL: server.url + "/" });
     assert.equal(r.code, 0, r.stderr);
@@ -333,18 +349,11 @@ Deno.test("install.sh installs the verified archive for this machine into ~/.loc
     assert.equal(v.code, 0, v.stderr);
     assert.match(v.stdout, new RegExp(`^heimdall ${VERSION.replaceAll(".", "\\.")}`));
     assert.deepEqual(listDir(join(home, ".local", "bin")), ["heimdall"], "no temporary left");
-  } finally {
-    await server.close();
-    removeTree(root);
-  }
+  });
 });
 
 Deno.test("install.sh --prefix and --base-url install into PREFIX/bin, silent about a PATH that has it", async () => {
-  const root = tempDir();
-  const release = join(root, "release");
-  await makeRelease(release);
-  const server = serveFolder(release);
-  try {
+  await withRelease(async (root, server) => {
     const prefix = join(root, "opt heimdall");
     const bin = join(prefix, "bin");
     const r = await installSh(["--prefix", prefix, "--base-url", server.url], {
@@ -355,10 +364,7 @@ Deno.test("install.sh --prefix and --base-url install into PREFIX/bin, silent ab
     assert.deepEqual(listDir(bin), ["heimdall"]);
     assert.ok(!r.stderr.includes("not on your PATH"), r.stderr);
     assert.deepEqual(listDir(join(root, "home")), [], "nothing under HOME");
-  } finally {
-    await server.close();
-    removeTree(root);
-  }
+  });
 });
 
 Deno.test("install.sh refuses an archive whose checksum does not match, installing nothing", async () => {
@@ -423,11 +429,7 @@ Deno.test("install.sh names this machine's platform when the release has no arch
 });
 
 Deno.test("install.sh names a prefix it cannot create and the option that fixes it", async () => {
-  const root = tempDir();
-  const release = join(root, "release");
-  await makeRelease(release);
-  const server = serveFolder(release);
-  try {
+  await withRelease(async (root, server) => {
     // A file where the prefix's folder should be: mkdir fails even for root.
     const prefix = join(root, "taken");
     Deno.writeTextFileSync(prefix, "a file");
@@ -436,18 +438,11 @@ Deno.test("install.sh names a prefix it cannot create and the option that fixes 
     });
     assert.equal(r.code, 1, r.stderr);
     assert.ok(r.stderr.includes(`cannot create ${prefix}/bin; pass --prefix DIR`), r.stderr);
-  } finally {
-    await server.close();
-    removeTree(root);
-  }
+  });
 });
 
 Deno.test("install.sh --prefix relative to the folder it runs in installs there and prints an absolute PATH line", async () => {
-  const root = tempDir();
-  const release = join(root, "release");
-  await makeRelease(release);
-  const server = serveFolder(release);
-  try {
+  await withRelease(async (root, server) => {
     const work = join(root, "work");
     Deno.mkdirSync(work);
     const r = await run("sh", [
@@ -466,10 +461,7 @@ Deno.test("install.sh --prefix relative to the folder it runs in installs there 
     assert.ok(r.stderr.includes(`Installed ${bin}/heimdall (`), r.stderr);
     // "rel/bin" in a PATH line finds heimdall only from the folder the installer ran in.
     assert.ok(r.stderr.includes(`export PATH="${bin}:$PATH"`), r.stderr);
-  } finally {
-    await server.close();
-    removeTree(root);
-  }
+  });
 });
 
 Deno.test("install.sh --prefix with an empty value is a usage error, not an install into /bin", async () => {
@@ -497,11 +489,7 @@ Deno.test("install.sh --prefix with an empty value is a usage error, not an inst
 });
 
 Deno.test("install.sh says when an older heimdall earlier on PATH still answers to heimdall", async () => {
-  const root = tempDir();
-  const release = join(root, "release");
-  await makeRelease(release);
-  const server = serveFolder(release);
-  try {
+  await withRelease(async (root, server) => {
     const old = join(root, "old bin");
     Deno.mkdirSync(old);
     Deno.writeTextFileSync(join(old, "heimdall"), "#!/bin/sh\necho 'heimdall 0.0.1 (old)'\n", {
@@ -525,18 +513,11 @@ Deno.test("install.sh says when an older heimdall earlier on PATH still answers 
     assert.equal(alone.code, 0, alone.stderr);
     assert.ok(!alone.stderr.includes("comes before"), alone.stderr);
     assert.ok(!alone.stderr.includes("not on your PATH"), alone.stderr);
-  } finally {
-    await server.close();
-    removeTree(root);
-  }
+  });
 });
 
 Deno.test("install.sh's PATH line goes to the startup file of the user's shell: zsh's, bash's, fish's own command", async () => {
-  const root = tempDir();
-  const release = join(root, "release");
-  await makeRelease(release);
-  const server = serveFolder(release);
-  try {
+  await withRelease(async (root, server) => {
     const home = join(root, "home");
     const bin = join(home, ".local", "bin");
     const said = async (shell: string) => {
@@ -557,10 +538,7 @@ Deno.test("install.sh's PATH line goes to the startup file of the user's shell: 
     assert.ok((await said("/bin/bash")).includes(`>> ~/.bashrc`));
     assert.ok((await said("/usr/bin/fish")).includes(`fish_add_path ${bin}`));
     assert.ok((await said("/bin/dash")).includes(`>> ~/.profile`));
-  } finally {
-    await server.close();
-    removeTree(root);
-  }
+  });
 });
 
 Deno.test("install.sh --help piped to sh (curl … | sh -s -- --help) prints its usage, as run from a file does", async () => {
@@ -588,11 +566,7 @@ Deno.test("install.sh --help piped to sh (curl … | sh -s -- --help) prints its
 });
 
 Deno.test("install.sh without HOME (a CI job, a service) installs into --prefix, and without either names both", async () => {
-  const root = tempDir();
-  const release = join(root, "release");
-  await makeRelease(release);
-  const server = serveFolder(release);
-  try {
+  await withRelease(async (root, server) => {
     const prefix = join(root, "p");
     // No HOME at all: it died on "HOME: parameter not set", --prefix or not.
     const env = { DENO_NO_UPDATE_CHECK: "1", DENO_DIR, PATH: "/usr/bin:/bin" };
@@ -617,10 +591,7 @@ Deno.test("install.sh without HOME (a CI job, a service) installs into --prefix,
     assert.equal(neither.code, 2, why);
     assert.match(why, /HOME is not set/);
     assert.match(why, /--prefix DIR/);
-  } finally {
-    await server.close();
-    removeTree(root);
-  }
+  });
 });
 
 // ------------------------------------------------------------------ Homebrew
