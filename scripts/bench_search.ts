@@ -974,6 +974,21 @@ function score(ranks: readonly (number | null)[]): Score {
   };
 }
 
+/** One system's function-level (and file-level) scores on the name questions. */
+interface NameRow {
+  label: string;
+  named: Score;
+  file: Score;
+}
+
+function nameRow(label: string, ranks: readonly Ranks[]): NameRow {
+  return {
+    label,
+    named: score(ranks.map((r) => r.named)),
+    file: score(ranks.map((r) => r.file)),
+  };
+}
+
 /** The three systems' scores over a set of questions. */
 interface Row {
   label: string;
@@ -1037,12 +1052,16 @@ const GRIDS: [string, number[]][] = [
   ["coverWeight", [0, 0.1, 0.25, 0.5, 1, 2]],
 ];
 
-/** Knobs that trade speed, decide verdicts or belong to a leg that is off here: never tuned. */
+/**
+ * Knobs that trade speed, decide verdicts or belong to a leg that is off here: never tuned.
+ * The names leg never fires on a question written as a sentence: the name questions show it.
+ */
 const FIXED = new Set([
   "lexicalLimit",
   "candidateBudget",
   "semanticLimit",
   "legWeights.lexical",
+  "legWeights.names",
   "legWeights.semantic",
   "coverageThreshold",
   "hashTop",
@@ -1219,6 +1238,10 @@ interface Result {
   /** The defaults with one thing changed, scored on the same questions. */
   /** Each ablation's rows, and its `search()` p50 over every question. */
   ablations: { label: string; p50Ms: number; code: Row[]; prose: Row[] }[];
+  /** Name questions: each code question's gold name typed alone, every question of both halves. */
+  names: NameRow[];
+  /** File-name questions: each code question's file name typed alone (file level). */
+  fileNames: NameRow[];
   targets: Target[];
   tuning?: { steps: string[]; changed: [string, number, number][]; code: Row[]; prose: Row[] };
 }
@@ -1502,6 +1525,101 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
     });
   }
 
+  // Name questions: the gold function's name typed alone ("where is `swapIn`?"), on every
+  // code question (nothing is tuned on them), with and without the names leg, against the
+  // chunk baseline asked the same name.
+  log("name questions: each code question's gold name typed alone");
+  const nameIds = cases.map((c, i) => (c.kind === "code" ? i : -1)).filter((i) => i >= 0);
+  const names: NameRow[] = [];
+  for (
+    const [label, t] of [
+      ["Heimdall", DEFAULT_TUNING],
+      ["Heimdall without the names leg", {
+        ...DEFAULT_TUNING,
+        legWeights: { ...DEFAULT_TUNING.legWeights, names: 0 },
+      }],
+    ] as const
+  ) {
+    const ranks = [];
+    for (const i of nameIds) {
+      const r = await search(j, { query: cases[i]!.name, limit: K, semantic: null }, t);
+      ranks.push(ranksOf(cases[i]!, gold[i]!, heimdallReturned(r.hits, rootPrefix)));
+    }
+    names.push(nameRow(label, ranks));
+  }
+  const chunkNames = new DatabaseSync(chunkFile, { readOnly: true });
+  const chunkNameQuery = chunkNames.prepare(
+    `SELECT c.rel AS rel, c.start AS line, c.end_line AS end FROM chunk c JOIN
+     (SELECT rowid, rank FROM chunk_fts WHERE chunk_fts MATCH ? ORDER BY rank LIMIT ${K}) f
+     ON f.rowid = c.id ORDER BY f.rank`,
+  );
+  names.push(nameRow(
+    "chunk FTS5 BM25",
+    nameIds.map((i) => {
+      const expr = orExpression(cases[i]!.name);
+      const spots = expr === undefined
+        ? []
+        : (chunkNameQuery.all(expr) as { rel: string; line: number; end: number }[])
+          .map((s): Spot => ({ ...s, name: null }));
+      return ranksOf(cases[i]!, gold[i]!, {
+        files: spots.map((s) => s.rel),
+        named: spots,
+        shown: spots,
+      });
+    }),
+  ));
+  // File-name questions: the gold file's name typed alone (`MultiReader.java`), file level.
+  log("file-name questions: each code question's file name typed alone");
+  const fileNames: NameRow[] = [];
+  const baseName = (c: Case) => c.target.slice(c.target.lastIndexOf("/") + 1);
+  for (
+    const [label, t] of [
+      ["Heimdall", DEFAULT_TUNING],
+      ["Heimdall without the names leg", {
+        ...DEFAULT_TUNING,
+        legWeights: { ...DEFAULT_TUNING.legWeights, names: 0 },
+      }],
+    ] as const
+  ) {
+    const ranks = [];
+    for (const i of nameIds) {
+      const r = await search(j, { query: baseName(cases[i]!), limit: K, semantic: null }, t);
+      ranks.push(ranksOf(cases[i]!, gold[i]!, heimdallReturned(r.hits, rootPrefix)));
+    }
+    fileNames.push(nameRow(label, ranks));
+  }
+  fileNames.push(nameRow(
+    "chunk FTS5 BM25",
+    nameIds.map((i) => {
+      const expr = orExpression(baseName(cases[i]!));
+      const spots = expr === undefined
+        ? []
+        : (chunkNameQuery.all(expr) as { rel: string; line: number; end: number }[])
+          .map((s): Spot => ({ ...s, name: null }));
+      return ranksOf(cases[i]!, gold[i]!, {
+        files: spots.map((s) => s.rel),
+        named: spots,
+        shown: spots,
+      });
+    }),
+  ));
+  chunkNames.close();
+  const wholeNames = new DatabaseSync(wholeFile, { readOnly: true });
+  const wholeNameQuery = wholeNames.prepare(
+    `SELECT path FROM files WHERE files MATCH ? ORDER BY bm25(files) LIMIT ${K}`,
+  );
+  fileNames.push(nameRow(
+    "whole-file FTS5 BM25",
+    nameIds.map((i) => {
+      const expr = orExpression(baseName(cases[i]!));
+      const files = expr === undefined
+        ? []
+        : (wholeNameQuery.all(expr) as { path: string }[]).map((r) => r.path);
+      return ranksOf(cases[i]!, gold[i]!, { files, named: [], shown: [] });
+    }),
+  ));
+  wholeNames.close();
+
   let tuning: Result["tuning"];
   if (opts.tune) {
     log("tuning on the tuning half");
@@ -1564,6 +1682,8 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
     totalMs: performance.now() - t0Run,
     calibration: calibrate(judged),
     ablations,
+    names,
+    fileNames,
     targets: targetsOf(
       code,
       prose,
@@ -1994,6 +2114,28 @@ function renderResult(r: Result): string {
   out.push(renderCalibration(r.calibration));
   out.push("");
   out.push(renderAblations(r.code, r.prose, r.ablations, percentile(r.latency.search, 50)));
+  out.push("");
+  out.push(
+    `Name questions (${
+      r.names[0]?.named.n ?? 0
+    }: each code question's gold function's name typed alone, both halves; nothing is tuned on them)`,
+  );
+  out.push(renderTable(
+    ["system", "R@1", "R@10", "MRR@10", "file R@10"],
+    r.names.map((
+      n,
+    ) => [n.label, pct(n.named.r1), pct(n.named.r10), mrr(n.named.mrr), pct(n.file.r10)]),
+  ));
+  out.push("");
+  out.push(
+    `File-name questions (${
+      r.fileNames[0]?.file.n ?? 0
+    }: each code question's file's name typed alone, both halves; file level)`,
+  );
+  out.push(renderTable(
+    ["system", "file R@1", "file R@10", "file MRR@10"],
+    r.fileNames.map((n) => [n.label, pct(n.file.r1), pct(n.file.r10), mrr(n.file.mrr)]),
+  ));
   if (r.tuning) {
     out.push("");
     out.push("Tuning steps (tuning half, objective function/paragraph MRR@10 + R@10):");

@@ -183,3 +183,74 @@ Deno.test("a symbol's doc comment counts for its coverage: 'parse cookie header'
     assert.equal(h.verdict, "STRONG", `${h.path}: ${h.reason}`);
   }
 });
+
+Deno.test("a query that is a name finds its definition first, above files that only mention the word", async () => {
+  // Forty transitions say "screen" twice in their names and again in their paths, docs and
+  // bodies: BM25 ranks every one of them above the one file that defines `Screen`, whose long
+  // body never says it again.
+  const files: Record<string, string> = {
+    "src/Screen.tsx": `export function Screen(props: Props) {\n${
+      Array.from({ length: 60 }, (_, i) => `  const part${i} = layout(props.children, ${i});`)
+        .join("\n")
+    }\n  return compose(props);\n}\n`,
+    "docs/screens.md": "# Screens\n\nA screen is shown above the previous screen.\n",
+  };
+  for (let i = 0; i < 40; i++) {
+    files[`src/screens/screen_stack_${i}.tsx`] =
+      `/** Shows the screen stack: each screen above the previous screen. */\nexport function ScreenToScreen${i}(screen: Screen) {\n  return screen.push(screen.top(), screen);\n}\n`;
+  }
+  using t = await indexed(files);
+  for (const typed of ["Screen", "screen"]) {
+    const r = await t.search(typed);
+    const paths = r.hits.map((h) => h.path).join(", ");
+    assert.equal(r.hits[0]?.path, join(t.repo, "src/Screen.tsx"), `${typed}: ${paths}`);
+    assert.equal(r.hits[0]!.symbol, "Screen");
+  }
+});
+
+Deno.test("an identifier typed whole names that symbol, not a shorter namesake of one of its words", async () => {
+  // `empty`'s long doc comment says "empty" again and again; the user typed `is_empty`.
+  const iter = `impl<T> IntoIter<T> {
+    /// Creates an empty iterator: an empty array, empty buffer, empty range.
+    /// An empty one yields nothing; empty is empty.
+    pub const fn empty() -> Self {
+        Self::new_unchecked(empty_buffer(), 0..0)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.alive.len() == 0
+    }
+}
+`;
+  using t = await indexed({ "src/iter.rs": iter });
+  const r = await t.search("is_empty");
+  assert.equal(r.hits[0]?.symbol, "IntoIter.is_empty", r.hits.map((h) => h.symbol).join(", "));
+});
+
+Deno.test("a query that is a file's name or the end of its path finds that file first", async () => {
+  // Thirty files say its words in their paths, names and bodies more often than it does.
+  const files: Record<string, string> = {
+    "lib/Collections/PoolDictionary.cs":
+      "namespace Lib.Collections {\n  public sealed class Registry {\n    public int Count;\n  }\n}\n",
+  };
+  for (let i = 0; i < 30; i++) {
+    files[`src/pool/dictionary/pool_dictionary_${i}.cs`] =
+      `// Pool dictionary ${i}: a pool of dictionaries, each dictionary pooled.\npublic class PoolDictionaryPool${i} {\n  public Dictionary pool(Dictionary dictionary) { return dictionary.Pool(pool); }\n}\n`;
+  }
+  using t = await indexed(files);
+  for (
+    const typed of [
+      "PoolDictionary.cs",
+      "Collections/PoolDictionary.cs",
+      "./lib/Collections/PoolDictionary.cs",
+    ]
+  ) {
+    const r = await t.search(typed);
+    const paths = r.hits.map((h) => h.path).join(", ");
+    assert.equal(
+      r.hits[0]?.path,
+      join(t.repo, "lib/Collections/PoolDictionary.cs"),
+      `${typed}: ${paths}`,
+    );
+  }
+});

@@ -27,6 +27,7 @@ import type { LegsReport, SearchRequest } from "./types.ts";
 import { COVERAGE_THRESHOLD } from "./verdict.ts";
 import { DEFAULT_UNIT_WEIGHTS, type ScoredTerm, type UnitWeights } from "./unit_score.ts";
 import { splitWords, stem, wholeForm } from "../derive/words.ts";
+import { namesRanking, pathsRanking, typedNames, typedPath } from "./names_leg.ts";
 
 /** Every knob of the ranking; the defaults are tuned by `scripts/bench_search.ts`. */
 export interface Tuning {
@@ -44,7 +45,7 @@ export interface Tuning {
   /** The k of reciprocal rank fusion. */
   rrfK: number;
   /** Each leg's weight in the fusion. */
-  legWeights: { lexical: number; graph: number; semantic: number };
+  legWeights: { lexical: number; names: number; graph: number; semantic: number };
   /** Best lexical chunks that seed the graph walk. */
   graphSeeds: number;
   /** The graph leg's walk: fan-out, restart probability, rounds. */
@@ -80,7 +81,7 @@ export const DEFAULT_TUNING: Tuning = {
   candidateBudget: 2500,
   semanticLimit: 100,
   rrfK: 60,
-  legWeights: { lexical: 1, graph: 0, semantic: 1 },
+  legWeights: { lexical: 1, names: 1, graph: 0, semantic: 1 },
   graphSeeds: 20,
   graph: { fanout: 32, alpha: 0.3, iterations: 8 },
   foldShare: 0,
@@ -239,10 +240,20 @@ export async function rank(
     (report) => (legs.semantic = report),
   );
 
+  const lexicalRank = new Map(lexical.map((h, i) => [h.id, i]));
+  const file = typedPath(query.text);
+  const named = tuning.legWeights.names <= 0 ? [] : [
+    ...(file === undefined ? [] : pathsRanking(j, file, lexicalRank, tuning.lexicalLimit)),
+    ...namesRanking(j, typedNames(query.text), lexicalRank, tuning.lexicalLimit),
+  ];
   // The lexical leg's expression already leaves out chunks holding an excluded word.
-  const excluded = chunksHolding(j, semantic, query.excluded);
+  const excluded = chunksHolding(j, [...semantic, ...named], query.excluded);
   const meta = new Map<number, ChunkMeta>();
-  loadMeta(j, [...lexical.map((h) => h.id), ...semantic], meta);
+  loadMeta(j, [...lexical.map((h) => h.id), ...semantic, ...named], meta);
+  const passes = (id: number) => {
+    const m = meta.get(id);
+    return m !== undefined && !excluded.has(id) && passesFilter(filter, metaForFilter(m));
+  };
   const seeds = new Map<string, number>();
   // The graph is code's (calls, imports, bases): prose is neither a seed nor an answer of it.
   for (const [i, h] of lexical.entries()) {
@@ -267,15 +278,9 @@ export async function rank(
 
   const rankings: LegRanking[] = [
     { name: "lexical", weight: tuning.legWeights.lexical, ids: lexical.map((h) => h.id) },
+    { name: "names", weight: tuning.legWeights.names, ids: named.filter(passes) },
     { name: "graph", weight: tuning.legWeights.graph, ids: graph },
-    {
-      name: "semantic",
-      weight: tuning.legWeights.semantic,
-      ids: semantic.filter((id) => {
-        const m = meta.get(id);
-        return m !== undefined && !excluded.has(id) && passesFilter(filter, metaForFilter(m));
-      }),
-    },
+    { name: "semantic", weight: tuning.legWeights.semantic, ids: semantic.filter(passes) },
   ];
   const fused = reciprocalRankFusion(rankings, tuning.rrfK);
   const scored: ScoredChunk[] = [];
@@ -326,6 +331,13 @@ function scoredTerms(j: Journal, q: ParsedQuery, counts: readonly TermCount[]): 
       idf: Math.log(1 + (Math.max(n, d) - d + 0.5) / (d + 0.5)),
       ...(spelled.length > 0 ? { spelled } : {}),
     });
+  }
+  // A query that is a name (`Screen`, `is_empty`) spells the unit it asks for in each of its
+  // terms, and its first word is the name's, not a verb leading a sentence ("Returns…": `get…`).
+  const typed = typedNames(q.text).map((n) => n.typed);
+  if (typed.length > 0) {
+    for (const t of out) t.spelled = [...new Set([...(t.spelled ?? []), ...typed])];
+    if (out[0]) out[0].typed = true;
   }
   // Consecutive words of the query (after stop words go) are looked for as pairs.
   for (let i = 0; i + 1 < out.length && i + 1 < words.size; i++) out[i]!.next = true;
