@@ -504,6 +504,45 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name:
+    "a link out of a root (to / or a folder holding one the daemon may not list) is not followed by the watch, which stays live",
+  ignore: PREFIX === undefined &&
+    (console.error("ignored: running as root without `unshare -U`, chmod 000 stops no read"), true),
+  fn: async () => {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "repo");
+    writeTree(repo, { "src/a.ts": "export function a() {}\n" });
+    writeTree(join(base, "outside"), { "locked/x.ts": "", "y.ts": "" });
+    Deno.chmodSync(join(base, "outside", "locked"), 0o000);
+    Deno.symlinkSync(join(base, "outside"), join(repo, "ext"));
+    Deno.symlinkSync(join(base, "outside"), join(repo, "src", "ext"));
+    await cli(home, ["index", repo]);
+    const daemon = await startDaemon(home, 30_000, { prefix: PREFIX! });
+    try {
+      await new Promise((r) => setTimeout(r, 1_500));
+      const status = JSON.parse((await cli(home, ["status", "--json"])).stdout);
+      assert.equal(status.watch_limit, null, "the watch of the root did not fail");
+      // The timed audit is 300 s away: only a live watch brings these in.
+      for (const rel of ["src/b.ts", "top.ts"]) {
+        const file = join(repo, rel);
+        Deno.writeTextFileSync(file, "export function b() {}\n");
+        await waitFor(() => rowOf(home, file).hash !== null, 10_000, `${rel}, indexed live`);
+      }
+      Deno.mkdirSync(join(repo, "later"));
+      await new Promise((r) => setTimeout(r, 500));
+      const later = join(repo, "later", "c.ts");
+      Deno.writeTextFileSync(later, "export function c() {}\n");
+      await waitFor(() => rowOf(home, later).hash !== null, 10_000, "later/c.ts, indexed live");
+    } finally {
+      assert.equal(await daemon.stop(), 0);
+      Deno.chmodSync(join(base, "outside", "locked"), 0o755);
+    }
+    removeTree(base);
+  },
+});
+
 Deno.test("a changed .gitignore or .ignore re-classifies the files of the folder it governs, and so does the home's ignore file", async () => {
   const base = tempDir();
   const home = join(base, "home");

@@ -60,6 +60,71 @@ export function watchPlan(roots: readonly string[], exclude: readonly string[]):
   return plan;
 }
 
+/**
+ * The links to folders below `dir` (itself inside `root`) that a watch must
+ * not follow: those leading out of `root` (`ext -> /`, `data -> /mnt/big`)
+ * and those leading to an excluded folder or to one that holds or lies in
+ * one (`up -> ..` above a home kept in the root). `Deno.watchFs` follows
+ * links when it starts a recursive watch (not ones made later): through
+ * such a link it would watch folders no root holds (the whole disk for a
+ * link to `/`), fail whole on one of them it may not list, or watch the
+ * home. Hand them to {@link watchPlan} as excluded folders. Links within
+ * the root are left alone: they lead to folders watched anyway. Cost: one
+ * listing per folder below `dir` (not in excluded ones), one stat per link.
+ *
+ * @example
+ * ```ts
+ * import { linksOut } from "./watcher.ts";
+ * import assert from "node:assert/strict";
+ * const base = Deno.realPathSync(Deno.makeTempDirSync());
+ * Deno.mkdirSync(`${base}/root/src`, { recursive: true });
+ * Deno.mkdirSync(`${base}/outside`);
+ * Deno.symlinkSync(`${base}/outside`, `${base}/root/src/ext`);
+ * Deno.symlinkSync(`${base}/root/src`, `${base}/root/same`);
+ * assert.deepEqual(linksOut(`${base}/root`, `${base}/root`, []), [`${base}/root/src/ext`]);
+ * Deno.removeSync(base, { recursive: true });
+ * ```
+ */
+export function linksOut(dir: string, root: string, exclude: readonly string[]): string[] {
+  const strip = (p: string) => p.replace(/\/+$/, "");
+  const out = exclude.map(strip);
+  const within = (p: string, d: string) => p === d || p.startsWith(d + "/");
+  let realRoot: string;
+  try {
+    realRoot = Deno.realPathSync(root);
+  } catch {
+    return [];
+  }
+  const found: string[] = [];
+  const stack = [strip(dir)];
+  while (stack.length > 0) {
+    const d = stack.pop()!;
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(d)];
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const sub = `${d}/${e.name}`;
+      if (out.some((x) => within(sub, x))) continue;
+      if (e.isDirectory) stack.push(sub);
+      if (!e.isSymlink) continue;
+      let target: string;
+      try {
+        target = Deno.realPathSync(sub);
+        if (!Deno.statSync(target).isDirectory) continue;
+      } catch {
+        continue; // a dangling link, or a loop: nothing to follow
+      }
+      if (!within(target, realRoot) || out.some((x) => within(target, x) || within(x, target))) {
+        found.push(sub);
+      }
+    }
+  }
+  return found.sort();
+}
+
 /** The folders directly inside `dir` (not following links), sorted; none when it cannot be read. */
 export function subfolders(dir: string): string[] {
   try {

@@ -6,6 +6,7 @@
  */
 import {
   BurstCounter,
+  linksOut,
   subfolders,
   type WatchMessage,
   watchPlan,
@@ -24,12 +25,27 @@ let flat = new Set<string>();
  * and it can be listed.
  */
 let unlisted = new Set<string>();
+/** The roots of the last request, to tell a link out of its root (see `linksOut`). */
+let roots: string[] = [];
+
+/**
+ * The plan for `dirs` (the roots, or folders inside them) with the links
+ * out of their root left unwatched, as excluded folders are, and `more`.
+ */
+function planOf(dirs: readonly string[], more: readonly string[] = []) {
+  const links = dirs.flatMap((d) => {
+    const root = roots.find((r) => d === r || d.startsWith(r.replace(/\/+$/, "") + "/")) ?? d;
+    return linksOut(d, root, exclude);
+  });
+  return watchPlan(dirs, [...exclude, ...more, ...links]);
+}
 
 self.onmessage = (e: MessageEvent<WatchRequest>) => {
-  const { roots, extra } = e.data;
+  const { extra } = e.data;
+  roots = e.data.roots;
   exclude = (e.data.exclude ?? []).map((d) => d.endsWith("/") ? d : d + "/");
   for (const dir of extra) watch([dir], false);
-  const plan = watchPlan(roots, e.data.exclude ?? []);
+  const plan = planOf(roots);
   flat = new Set(plan.flat);
   unlisted = new Set();
   for (const dir of plan.flat) watch([dir], false, true);
@@ -56,7 +72,7 @@ function watchNewFolders(paths: readonly string[], kind: Deno.FsEvent["kind"]): 
       unlisted.delete(p);
     } else if (kind !== "create") continue;
     if (!subfolders(parent).includes(p)) continue;
-    const plan = watchPlan([p], exclude);
+    const plan = planOf([p]);
     for (const dir of plan.flat) {
       flat.add(dir);
       watch([dir], false, true);
@@ -153,7 +169,7 @@ function watchAround(paths: readonly string[]): boolean {
   const found = paths.flatMap(unlistableBelow);
   if (found.length === 0) return false;
   for (const dir of found) unlisted.add(dir);
-  const plan = watchPlan(paths, [...exclude, ...found]);
+  const plan = planOf(paths, found);
   for (const dir of plan.flat) {
     flat.add(dir);
     watch([dir], false, true);
