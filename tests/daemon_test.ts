@@ -543,6 +543,49 @@ Deno.test({
   },
 });
 
+/** The root that owns `path` in the journal, or null when none does. */
+function rootOf(home: string, path: string): string | null {
+  const j = readIndex(home);
+  try {
+    return j.get<{ root: string }>(
+      "SELECT r.path AS root FROM paths p JOIN roots r ON r.id = p.root_id WHERE p.path = ?",
+      path,
+    )?.root ?? null;
+  } finally {
+    j.close();
+  }
+}
+
+Deno.test("a nested root added after another was removed resolves its imports: the daemon keeps no path of the removed root under its reused id", async () => {
+  const { base, home, repo, daemon } = await daemonOver({
+    "old/a.ts": "export function old() {}\n",
+    "web/src/app/main.ts":
+      'import { add } from "../util/math.ts";\nexport function total() {\n  return add(1, 2);\n}\n',
+    "web/src/util/math.ts": "export function add(a: number, b: number) {\n  return a + b;\n}\n",
+  });
+  const old = join(repo, "old");
+  const web = join(repo, "web");
+  try {
+    // A root added and removed again: its id is free for the next one.
+    assert.equal((await cli(home, ["index", old])).code, 0);
+    await waitFor(() => rootOf(home, join(old, "a.ts")) === old, 10_000, "old/ its own root");
+    assert.equal((await cli(home, ["roots", "remove", old])).code, 0);
+    await waitFor(() => rootOf(home, join(old, "a.ts")) === repo, 10_000, "old/ handed back");
+    assert.equal((await cli(home, ["index", web])).code, 0);
+    const main = join(web, "src", "app", "main.ts");
+    await waitFor(() => rootOf(home, main) === web, 10_000, "web/ its own root");
+    // The daemon settles the hand-over in a moment; a fresh index resolves it at once.
+    await new Promise((r) => setTimeout(r, 2_000));
+    const callers = await cli(home, ["callers", "src/util/math.ts:add"], { cwd: web });
+    assert.match(callers.stdout, /total/, callers.stdout);
+    const verify = await cli(home, ["verify", "--deep"]);
+    assert.equal(verify.code, 0, verify.stdout);
+  } finally {
+    assert.equal(await daemon.stop(), 0);
+  }
+  removeTree(base);
+});
+
 Deno.test("a changed .gitignore or .ignore re-classifies the files of the folder it governs, and so does the home's ignore file", async () => {
   const base = tempDir();
   const home = join(base, "home");

@@ -1083,6 +1083,11 @@ export class Resolver {
 
   /** Forgets every cache: files were committed without the resolver seeing them. */
   #resetCaches(): void {
+    // By root id, which a root added after a removal takes again: a path
+    // (or tsconfig aliases) kept for the removed root would place every
+    // relative import of the new one in the old folder.
+    this.#rootPaths.clear();
+    this.#aliases.clear();
     this.#files.clear();
     this.#fileDeps.clear();
     this.#fileKeyOwner.clear();
