@@ -218,6 +218,48 @@ Deno.test("a name bound by an import's alias follows what it imports as that is 
   }
 });
 
+Deno.test("an import through tsconfig.json's paths alias follows the alias as it is pointed at another folder, dropped and given back", async () => {
+  const base = tempDir();
+  const root = join(base, "repo");
+  const write = (rel: string, text: string) => {
+    Deno.mkdirSync(join(root, rel, ".."), { recursive: true });
+    Deno.writeTextFileSync(join(root, rel), text);
+  };
+  const tsconfig = (to: string) =>
+    `{ "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["${to}/*"] } } }\n`;
+  write("tsconfig.json", tsconfig("src"));
+  write("src/util/math.ts", "export function add(a: number): number {\n  return a;\n}\n");
+  write("lib/util/math.ts", "export function add(a: number): number {\n  return a + 1;\n}\n");
+  write(
+    "src/app/main.ts",
+    'import { add } from "@/util/math.ts";\nexport function total(): number {\n  return add(1);\n}\n',
+  );
+  const live = indexer(join(base, "home"), root);
+  const compare = freshComparer(base, root, live);
+  const calls = async (what: string) =>
+    (await compare(what)).filter((l) => l.includes("total -calls->")).map((l) =>
+      l.replace(/:\d+ \(/, " (")
+    );
+  try {
+    assert.deepEqual(await calls("@/ is src/"), [
+      "src/app/main.ts:total -calls-> src/util/math.ts:add (import)",
+    ]);
+    write("tsconfig.json", tsconfig("lib"));
+    assert.deepEqual(await calls("@/ is lib/ now"), [
+      "src/app/main.ts:total -calls-> lib/util/math.ts:add (import)",
+    ]);
+    write("tsconfig.json", '{ "compilerOptions": { "strict": true } }\n');
+    assert.deepEqual(await calls("no alias any more"), []);
+    write("tsconfig.json", tsconfig("src"));
+    assert.deepEqual(await calls("@/ is src/ again"), [
+      "src/app/main.ts:total -calls-> src/util/math.ts:add (import)",
+    ]);
+  } finally {
+    live.journal.close();
+    removeTree(base);
+  }
+});
+
 Deno.test("a Rust workspace's calls into another crate by name follow the crate as it appears, doubles, moves and goes", async () => {
   const base = tempDir();
   const root = join(base, "repo");

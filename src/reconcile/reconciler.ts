@@ -56,6 +56,9 @@ import { addStats, emptyStats, type PassStats } from "./stats.ts";
 import { timeMissesToRetry } from "./retry.ts";
 import { walkRoot } from "../files/walk.ts";
 
+/** The files at a root's top whose import aliases the resolver reads (see `readTsconfigAliases`). */
+const ALIAS_FILES = ["tsconfig.json", "jsconfig.json"];
+
 /** Progress of a pass, for a progress bar. */
 export interface Progress {
   /** Files looked at so far. */
@@ -865,6 +868,7 @@ export class Reconciler {
           if (p.secret) stats.secrets++;
           const before = p.expected === null ? undefined : this.#nodesOf(p.path);
           if (yield* retractPathInParts(j, p.path, p.expected, vocab)) stats.retracted++;
+          this.#aliasFileCommitted(p.path);
           const root = rootFor(this.#roots, p.path);
           if (before && before.nodes.length > 0 && !(root && this.#resolvedWhole(root.id))) {
             this.#afterChange(
@@ -888,6 +892,7 @@ export class Reconciler {
             vocab,
           );
           this.#committed.push(pathId);
+          this.#aliasFileCommitted(p.path);
           const rootId = p.rows.path.root_id;
           const deferred = p.expected === null && this.#deferred.has(rootId);
           if (
@@ -949,6 +954,33 @@ export class Reconciler {
     const owned = getMeta(this.journal, flag) === undefined;
     if (owned) setMeta(this.journal, flag, "1");
     this.#unresolved = { rest, flag: owned ? flag : undefined };
+  }
+
+  /**
+   * After a commit of `path`: when it is a root's `tsconfig.json` or
+   * `jsconfig.json` and the `compilerOptions.paths` aliases read from it
+   * differ from those the journal recorded (in meta, none recorded counting
+   * as different), the root's references are resolved again whole at the
+   * end of the call, as after a bulk change: an import through an alias
+   * (`@/util/math`) may land in another folder now, or in none, though no
+   * importing file changed. A first index records them and resolves at its
+   * end anyway. Runs inside the commit's transaction; reads the file again
+   * (the resolver reads it so too).
+   */
+  #aliasFileCommitted(path: string): void {
+    const root = rootFor(this.#roots, path);
+    if (!root || !ALIAS_FILES.some((name) => path === `${root.path}/${name}`)) return;
+    const key = `tsconfig_aliases:${root.id}`;
+    const now = JSON.stringify([...readTsconfigAliases(root.path)].sort());
+    if (getMeta(this.journal, key) === now) return;
+    setMeta(this.journal, key, now);
+    this.#resolver.forgetAll();
+    if (this.#deferred.has(root.id) || this.#whole.has(root.id)) return;
+    setMeta(this.journal, `reresolve:${root.id}`, "1");
+    this.#whole.add(root.id);
+    this.#log.info(
+      `the import aliases of ${path} changed: the references of ${root.path} are resolved again whole`,
+    );
   }
 
   /** The steps of the resolution {@link #afterChange} left, then its flag cleared. */

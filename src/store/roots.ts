@@ -41,7 +41,7 @@ export function deleteRoot(j: Journal, id: number): void {
   j.run("DELETE FROM roots WHERE id = ?", id);
   // Its id may be given to the next root (a rebuild makes them all again):
   // nothing known of this one may pass to it, its last audit least of all.
-  for (const key of ["last_audit_ms", "resolve_pending", "reresolve"]) {
+  for (const key of ["last_audit_ms", "resolve_pending", "reresolve", "tsconfig_aliases"]) {
     j.run("DELETE FROM meta WHERE key = ?", `${key}:${id}`);
   }
 }
