@@ -518,6 +518,9 @@ Deno.test({
     Deno.chmodSync(join(base, "outside", "locked"), 0o000);
     Deno.symlinkSync(join(base, "outside"), join(repo, "ext"));
     Deno.symlinkSync(join(base, "outside"), join(repo, "src", "ext"));
+    // Within the root, but to a folder that holds a link out.
+    Deno.mkdirSync(join(repo, "pkg"));
+    Deno.symlinkSync(join(repo, "src"), join(repo, "pkg", "alias"));
     await cli(home, ["index", repo]);
     const daemon = await startDaemon(home, 30_000, { prefix: PREFIX! });
     try {
@@ -525,7 +528,7 @@ Deno.test({
       const status = JSON.parse((await cli(home, ["status", "--json"])).stdout);
       assert.equal(status.watch_limit, null, "the watch of the root did not fail");
       // The timed audit is 300 s away: only a live watch brings these in.
-      for (const rel of ["src/b.ts", "top.ts"]) {
+      for (const rel of ["src/b.ts", "top.ts", "pkg/p.ts"]) {
         const file = join(repo, rel);
         Deno.writeTextFileSync(file, "export function b() {}\n");
         await waitFor(() => rowOf(home, file).hash !== null, 10_000, `${rel}, indexed live`);

@@ -69,19 +69,26 @@ export function watchPlan(roots: readonly string[], exclude: readonly string[]):
  * such a link it would watch folders no root holds (the whole disk for a
  * link to `/`), fail whole on one of them it may not list, or watch the
  * home. Hand them to {@link watchPlan} as excluded folders. Links within
- * the root are left alone: they lead to folders watched anyway. Cost: one
- * listing per folder below `dir` (not in excluded ones), one stat per link.
+ * the root are left alone (they lead to folders watched anyway), unless the
+ * folder they lead to holds a link out. Cost: one listing per folder below
+ * `dir` (not in excluded ones), two stats per link.
  *
  * @example
  * ```ts
  * import { linksOut } from "./watcher.ts";
  * import assert from "node:assert/strict";
  * const base = Deno.realPathSync(Deno.makeTempDirSync());
- * Deno.mkdirSync(`${base}/root/src`, { recursive: true });
- * Deno.mkdirSync(`${base}/outside`);
+ * for (const d of ["root/src", "root/docs", "outside"]) {
+ *   Deno.mkdirSync(`${base}/${d}`, { recursive: true });
+ * }
  * Deno.symlinkSync(`${base}/outside`, `${base}/root/src/ext`);
+ * // Within the root: to a folder holding a link out, and to one that does not.
  * Deno.symlinkSync(`${base}/root/src`, `${base}/root/same`);
- * assert.deepEqual(linksOut(`${base}/root`, `${base}/root`, []), [`${base}/root/src/ext`]);
+ * Deno.symlinkSync(`${base}/root/docs`, `${base}/root/manual`);
+ * assert.deepEqual(linksOut(`${base}/root`, `${base}/root`, []), [
+ *   `${base}/root/same`,
+ *   `${base}/root/src/ext`,
+ * ]);
  * Deno.removeSync(base, { recursive: true });
  * ```
  */
@@ -95,13 +102,16 @@ export function linksOut(dir: string, root: string, exclude: readonly string[]):
   } catch {
     return [];
   }
-  const found: string[] = [];
+  // Every link to a folder: where it is (as named, and really), and where it leads.
+  const links: { at: string; realAt: string; target: string }[] = [];
   const stack = [strip(dir)];
   while (stack.length > 0) {
     const d = stack.pop()!;
     let entries: Deno.DirEntry[];
+    let realD: string;
     try {
       entries = [...Deno.readDirSync(d)];
+      realD = Deno.realPathSync(d);
     } catch {
       continue;
     }
@@ -110,19 +120,29 @@ export function linksOut(dir: string, root: string, exclude: readonly string[]):
       if (out.some((x) => within(sub, x))) continue;
       if (e.isDirectory) stack.push(sub);
       if (!e.isSymlink) continue;
-      let target: string;
       try {
-        target = Deno.realPathSync(sub);
-        if (!Deno.statSync(target).isDirectory) continue;
-      } catch {
-        continue; // a dangling link, or a loop: nothing to follow
-      }
-      if (!within(target, realRoot) || out.some((x) => within(target, x) || within(x, target))) {
-        found.push(sub);
-      }
+        const target = Deno.realPathSync(sub);
+        if (Deno.statSync(target).isDirectory) {
+          links.push({ at: sub, realAt: `${realD}/${e.name}`, target });
+        }
+      } catch { /* a dangling link, or a loop: nothing to follow */ }
     }
   }
-  return found.sort();
+  const found = new Set(
+    links.filter((l) =>
+      !within(l.target, realRoot) || out.some((x) => within(l.target, x) || within(x, l.target))
+    ),
+  );
+  // A link within the root to a folder holding a link out leads out too.
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const l of links) {
+      if (found.has(l) || ![...found].some((o) => within(o.realAt, l.target))) continue;
+      found.add(l);
+      grew = true;
+    }
+  }
+  return [...found].map((l) => l.at).sort();
 }
 
 /** The folders directly inside `dir` (not following links), sorted; none when it cannot be read. */
