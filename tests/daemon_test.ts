@@ -710,3 +710,52 @@ Deno.test("SIGTERM in the middle of a first index stops it at a safe point, and 
   }
   removeTree(base);
 });
+
+Deno.test("a root removed in the middle of its first index leaves the index at the next safe point, not after the whole root", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  const kept = join(base, "kept");
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 6000; i++) files[`d${i % 60}/f${i}.py`] = `def f${i}():\n    return ${i}\n`;
+  writeTree(repo, files);
+  writeTree(kept, { "k.py": "def kept():\n    return 1\n" });
+  await cli(home, ["roots", "add", kept]);
+  await cli(home, ["roots", "add", repo]);
+  const count = (root: string) => {
+    try {
+      const j = readIndex(home);
+      try {
+        return j.get<{ n: number }>(
+          "SELECT count(*) AS n FROM paths WHERE path LIKE ? || '/%'",
+          root,
+        )!.n;
+      } finally {
+        j.close();
+      }
+    } catch {
+      return 0; // not created yet
+    }
+  };
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...PERMS, MAIN, "daemon"],
+    env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1" },
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const log = () => Deno.readTextFileSync(join(home, "logs", "daemon.log"));
+  try {
+    await waitFor(() => count(repo) > 0, 60_000, "the first committed batch");
+    assert.equal((await cli(home, ["roots", "remove", repo])).code, 0);
+    await waitFor(() => log().includes("roots changed: +0 -1"), 60_000, "the removal applied");
+    // Applied where the pass was, not once all 6000 files were read.
+    assert.doesNotMatch(log(), /audit: 600\d seen/);
+    await waitFor(() => count(repo) === 0, 30_000, "the removed root's files gone");
+    assert.equal(count(kept), 1, "the other root stays");
+  } finally {
+    child.kill("SIGTERM");
+  }
+  assert.equal((await child.status).code, 0, "a clean exit");
+  removeTree(base);
+});

@@ -49,6 +49,15 @@ export const LOST_AUDIT_GAP_MS = 30_000;
 export const STUCK_AFTER_MS = 30_000;
 
 /**
+ * How often a running pass looks at `config.json` for a root removed: the
+ * stat of one file.
+ */
+const REMOVAL_CHECK_MS = 500;
+
+/** Why a pass was stopped: a root was removed while it ran (not an error). */
+class RootsRemovedSignal {}
+
+/**
  * Meta key holding what keeps the watcher from watching everything live,
  * while it lasts: the OS watch limit, a watcher that keeps failing.
  */
@@ -191,6 +200,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
   // service manager's stop timeout and be killed.
   const abort = new AbortController();
   reconciler.signal = abort.signal;
+  /** Aborted when a root is removed while a pass runs (see the loop). */
+  let rootsRemoved = new AbortController();
   let auditWanted = true;
   // What status shows about the watcher, as last stored: the loop stores it
   // (the watcher's callback may run while a commit's transaction is open).
@@ -412,16 +423,37 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
           watchStored = watchState;
         }
         enter(audit ? "in a pass with an audit" : "in a pass");
-        const report = await reconciler.pass({
-          audit,
-          afterHints: () => {
-            if (!reconciler.rootsChanged) return;
-            reconciler.rootsChanged = false;
-            configStamp = fileVersion(opts.home.config);
-            startWatcher();
-          },
-          onFollowerError: (_name, e) => log.warn(`after the pass: ${(e as Error).message}`),
-        });
+        // A root removed while the pass runs (`roots remove` of a root whose
+        // first index takes many minutes, added by mistake) stops the pass
+        // at its next safe point, and the loop applies the removal at once:
+        // it would otherwise go on reading that root to the end first.
+        rootsRemoved = new AbortController();
+        reconciler.signal = AbortSignal.any([abort.signal, rootsRemoved.signal]);
+        const removalWatch = setInterval(() => {
+          if (fileVersion(opts.home.config) === configStamp) return;
+          try {
+            const want = new Set(loadConfig(opts.home.config).roots.map((r) => r.path));
+            if (reconciler.roots.some((r) => !want.has(r.path))) {
+              rootsRemoved.abort(new RootsRemovedSignal());
+            }
+          } catch { /* a bad file: the loop says so after the pass */ }
+        }, REMOVAL_CHECK_MS);
+        let report: Awaited<ReturnType<Reconciler["pass"]>>;
+        try {
+          report = await reconciler.pass({
+            audit,
+            afterHints: () => {
+              if (!reconciler.rootsChanged) return;
+              reconciler.rootsChanged = false;
+              configStamp = fileVersion(opts.home.config);
+              startWatcher();
+            },
+            onFollowerError: (_name, e) => log.warn(`after the pass: ${(e as Error).message}`),
+          });
+        } finally {
+          clearInterval(removalWatch);
+          reconciler.signal = abort.signal;
+        }
         if (report.audit) {
           const stats = report.audit;
           lastAuditEnd = Date.now();
@@ -451,6 +483,16 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
         // Stopped at a safe point: what was committed stays, the next
         // audit (or drain, for queued paths) does the rest.
         if (abort.signal.aborted && e === abort.signal.reason) break;
+        if (e instanceof RootsRemovedSignal) {
+          // Stopped at a safe point: the removal is applied next, and what
+          // the pass did not reach is the audit's after it.
+          log.info("a root was removed during the pass: it stops to apply that first");
+          // A first index cut short keeps its root marked for deferred
+          // resolution in memory; the flag in meta is what the audit reads.
+          reconciler.recover();
+          auditWanted = true;
+          continue;
+        }
         const fault = classifyFault(e);
         if (!fault.transient) {
           // Damage: retrying cannot help. Record it (status and every later
