@@ -71,7 +71,7 @@ export function watchPlan(roots: readonly string[], exclude: readonly string[]):
  * home. Hand them to {@link watchPlan} as excluded folders. Links within
  * the root are left alone (they lead to folders watched anyway), unless the
  * folder they lead to holds a link out. Cost: one listing per folder below
- * `dir` (not in excluded ones), two stats per link.
+ * `dir` (not in excluded ones), a few stats per link.
  *
  * @example
  * ```ts
@@ -108,13 +108,12 @@ export function linksOut(dir: string, root: string, exclude: readonly string[]):
   while (stack.length > 0) {
     const d = stack.pop()!;
     let entries: Deno.DirEntry[];
-    let realD: string;
     try {
       entries = [...Deno.readDirSync(d)];
-      realD = Deno.realPathSync(d);
     } catch {
       continue;
     }
+    let realD: string | undefined;
     for (const e of entries) {
       const sub = `${d}/${e.name}`;
       if (out.some((x) => within(sub, x))) continue;
@@ -123,6 +122,7 @@ export function linksOut(dir: string, root: string, exclude: readonly string[]):
       try {
         const target = Deno.realPathSync(sub);
         if (Deno.statSync(target).isDirectory) {
+          realD ??= Deno.realPathSync(d);
           links.push({ at: sub, realAt: `${realD}/${e.name}`, target });
         }
       } catch { /* a dangling link, or a loop: nothing to follow */ }
