@@ -199,9 +199,12 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
   // commits): a first index of a large root would otherwise outlast the
   // service manager's stop timeout and be killed.
   const abort = new AbortController();
-  reconciler.signal = abort.signal;
-  /** Aborted when a root is removed while a pass runs (see the loop). */
-  let rootsRemoved = new AbortController();
+  // What the reconciler stops at: aborted by a stop (with the stop's
+  // reason) or by a root removed while a pass runs (see the loop), and then
+  // made again. One signal, not AbortSignal.any per pass: each of those
+  // stays in the stop's signal's list until it aborts.
+  let passAbort = new AbortController();
+  reconciler.signal = passAbort.signal;
   let auditWanted = true;
   // What status shows about the watcher, as last stored: the loop stores it
   // (the watcher's callback may run while a commit's transaction is open).
@@ -313,6 +316,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
   opts.stop.then(() => {
     stopping = true;
     abort.abort();
+    passAbort.abort(abort.signal.reason);
     // Batches being prepared come back unread ("retry"), so the pass need
     // not wait for their parse: it stops before committing them.
     pool.close();
@@ -427,14 +431,12 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
         // first index takes many minutes, added by mistake) stops the pass
         // at its next safe point, and the loop applies the removal at once:
         // it would otherwise go on reading that root to the end first.
-        rootsRemoved = new AbortController();
-        reconciler.signal = AbortSignal.any([abort.signal, rootsRemoved.signal]);
         const removalWatch = setInterval(() => {
           if (fileVersion(opts.home.config) === configStamp) return;
           try {
             const want = new Set(loadConfig(opts.home.config).roots.map((r) => r.path));
             if (reconciler.roots.some((r) => !want.has(r.path))) {
-              rootsRemoved.abort(new RootsRemovedSignal());
+              passAbort.abort(new RootsRemovedSignal());
             }
           } catch { /* a bad file: the loop says so after the pass */ }
         }, REMOVAL_CHECK_MS);
@@ -452,7 +454,6 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
           });
         } finally {
           clearInterval(removalWatch);
-          reconciler.signal = abort.signal;
         }
         if (report.audit) {
           const stats = report.audit;
@@ -487,6 +488,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
           // Stopped at a safe point: the removal is applied next, and what
           // the pass did not reach is the audit's after it.
           log.info("a root was removed during the pass: it stops to apply that first");
+          passAbort = new AbortController();
+          reconciler.signal = passAbort.signal;
           // A first index cut short keeps its root marked for deferred
           // resolution in memory; the flag in meta is what the audit reads.
           reconciler.recover();
