@@ -456,6 +456,25 @@ Deno.test("reconcile DIR counts the files it looked at, not the folder: its coun
   removeTree(base);
 });
 
+Deno.test("reconcile of a path neither on disk nor indexed (a typo) says so and exits 2; a deleted indexed file or folder is still retracted", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, { "src/a.py": "def a():\n    pass\n", "old/b.py": "def b():\n    pass\n" });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  // It said "reconciled 1 path …: 0 changed, 0 touched, 0 removed, 1 unchanged", exit 0.
+  const typo = await cli(home, ["reconcile", join(repo, "src", "aa.py"), join(repo, "src/a.py")]);
+  assert.equal(typo.code, 2, typo.stdout);
+  assert.match(typo.stderr, /"[^"]*src\/aa\.py" is not on disk and nothing is indexed there/);
+  assert.equal(typo.stdout, "");
+  Deno.removeSync(join(repo, "src", "a.py"));
+  Deno.removeSync(join(repo, "old"), { recursive: true });
+  const gone = await cli(home, ["reconcile", join(repo, "src", "a.py"), join(repo, "old")]);
+  assert.equal(gone.code, 0, gone.stderr);
+  assert.match(gone.stdout, /0 changed, 0 touched, 2 removed/);
+  removeTree(base);
+});
+
 Deno.test("index and roots add refuse the filesystem's root and system folders, and say what they skipped", async () => {
   const base = tempDir();
   const home = join(base, "home");

@@ -1,5 +1,5 @@
 import { parseFlags } from "./flags.ts";
-import { canonicalPath } from "../files/mod.ts";
+import { canonicalPath, isGone, relative } from "../files/mod.ts";
 import { typedPath } from "./path_arg.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -7,14 +7,16 @@ import { plural, seconds } from "../present/fmt.ts";
 import { progressBar } from "./progress.ts";
 import { handToDaemon, SETTLE_MS, withWriter } from "./writer.ts";
 import { UsageError } from "../errors/mod.ts";
-import { rootFor } from "../store/mod.ts";
+import { getPath, hasPathsUnder, Journal, listRoots, rootFor } from "../store/mod.ts";
 
 export const HELP = `heimdall reconcile [PATH…] [--all] [--deep] [--json]
   Converges the journal with the disk now, as the single writer: the given
   paths (files or folders), then every pending hint and queued path. --all
   also runs a stat audit of every root (--deep re-hashes every file). With a
-  daemon running, hands the paths to it instead. --json prints the pass's
-  counts as one JSON object (nothing when the daemon took the paths).`;
+  daemon running, hands the paths to it instead. A PATH neither on disk nor
+  in the journal (a typo) is refused, exit 2, and nothing is reconciled.
+  --json prints the pass's counts as one JSON object (nothing when the
+  daemon took the paths).`;
 
 /** `heimdall reconcile`: one-shot convergence. */
 export async function run(args: string[], ctx: Context): Promise<number> {
@@ -31,6 +33,14 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   if (outside !== undefined) {
     throw new UsageError(
       `"${outside}" is under no root, so there is nothing to reconcile; add one with \`heimdall roots add DIR\` (or \`heimdall index DIR\`)`,
+    );
+  }
+  // A path neither on disk nor in the journal (a typo) would be counted as
+  // one unchanged path, exit 0, as if it were indexed and current.
+  const nothing = paths.find((p) => isGone(p) && !indexedAt(ctx, p));
+  if (nothing !== undefined) {
+    throw new UsageError(
+      `"${nothing}" is not on disk and nothing is indexed there, so there is nothing to reconcile; check the path (nothing was reconciled)`,
     );
   }
   // A stat audit of every root is a hint of every root for the daemon; a
@@ -82,4 +92,28 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     );
   }
   return EXIT.ok;
+}
+
+/**
+ * True when the journal holds a row for `path` or for a path below it
+ * (a file or folder deleted since it was indexed: reconciling it retracts
+ * them). True when the journal cannot be read (none yet, or busy): the
+ * pass then says what it finds.
+ */
+function indexedAt(ctx: Context, path: string): boolean {
+  let journal: Journal;
+  try {
+    journal = Journal.open(ctx.home.journal, { readOnly: true });
+  } catch {
+    return true;
+  }
+  try {
+    const root = rootFor(listRoots(journal), path);
+    return getPath(journal, path) !== undefined ||
+      (root !== undefined && hasPathsUnder(journal, root, relative(root.path, path)));
+  } catch {
+    return true;
+  } finally {
+    journal.close();
+  }
 }
