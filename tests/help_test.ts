@@ -79,3 +79,22 @@ Deno.test("every option a command parses is named in its help", () => {
   }
   assert.deepEqual(missing, []);
 });
+
+Deno.test("hook --help prints the hook's help, as every command's --help does, without reading stdin", async () => {
+  const base = tempDir();
+  try {
+    const home = join(base, "home");
+    for (const flag of ["--help", "-h"]) {
+      // A terminal's stdin is never closed: the help must not wait for it.
+      const r = await cli(home, ["hook", flag], {
+        env: { HEIMDALL_HOOK_SERVER: "0" },
+        stdin: "",
+      });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^heimdall hook --harness NAME/, `hook ${flag}`);
+      assert.equal(r.stderr, "");
+    }
+  } finally {
+    removeTree(base);
+  }
+});

@@ -282,8 +282,15 @@ export function run(args: string[], ctx: { home: { home: string } }): Promise<nu
 }
 
 /** The fast path main.ts takes for `heimdall hook …`. */
-export function hookMain(argv: string[]): Promise<number> {
+export async function hookMain(argv: string[]): Promise<number> {
+  // What every other command does (the command table answers it before
+  // `run`): a person asking for help never gets a hook that waits on stdin.
+  const args = argv[0] === "hook" ? argv.slice(1) : argv;
+  if (args.includes("--help") || args.includes("-h")) {
+    await print(HELP);
+    return 0;
+  }
   const homeDir = homeDirFromEnv();
-  if (homeDir === null) return Promise.resolve(0);
-  return hookEntry(argv[0] === "hook" ? argv.slice(1) : argv, homeDir);
+  if (homeDir === null) return 0;
+  return await hookEntry(args, homeDir);
 }
