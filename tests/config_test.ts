@@ -121,3 +121,33 @@ Deno.test({
     );
   },
 });
+
+Deno.test("a misspelt key in a root, or a config file that says null, exits 2 naming it, and the root's files stay indexed", async () => {
+  const home = tempDir();
+  const root = tempDir();
+  writeTree(root, { "a.ts": "export function alpha() { return 1; }\n" });
+  assert.equal((await cli(home, ["index", root, "--no-embed"])).code, 0);
+  const file = join(home, "config.json");
+  const good = Deno.readTextFileSync(file);
+  // "dpeth" left the root at max, silently: the depth the person set was never used.
+  const misspelt = JSON.stringify({ roots: [{ path: root, dpeth: "L1" }] }) + "\n";
+  Deno.writeTextFileSync(file, misspelt, { mode: 0o600 });
+  const r = await cli(home, ["reconcile", "--all"]);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /roots\[0\] key "dpeth".*did you mean "depth"\?/);
+  assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+  assert.equal(Deno.readTextFileSync(file), misspelt, "the file is left as it was");
+  // `null` was read as the defaults: no roots, and the writer dropped every file.
+  Deno.writeTextFileSync(file, "null\n");
+  const nul = await cli(home, ["reconcile", "--all"]);
+  assert.equal(nul.code, 2, nul.stdout + nul.stderr);
+  assert.match(
+    nul.stderr,
+    /Invalid config null in ".*config\.json": the file must hold one JSON object/,
+  );
+  assert.equal(Deno.readTextFileSync(file), "null\n");
+  Deno.writeTextFileSync(file, good);
+  const symbols = await cli(home, ["symbols", join(root, "a.ts")]);
+  assert.equal(symbols.code, 0, symbols.stderr);
+  assert.match(symbols.stdout, /alpha/, "nothing was dropped meanwhile");
+});

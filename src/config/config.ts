@@ -141,8 +141,10 @@ export function teamUrlProblem(text: string): string | null {
  */
 export function parseConfig(raw: unknown, file?: string): Config {
   const config = defaultConfig();
-  if (raw === undefined || raw === null) return config;
-  if (typeof raw !== "object" || Array.isArray(raw)) {
+  // Undefined: no file. A file that says `null` is refused like `[]`: read as
+  // the defaults, it had no roots, and the next writer pass dropped every file.
+  if (raw === undefined) return config;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new ConfigError("config", raw, "the file must hold one JSON object", file);
   }
   const o = raw as Record<string, unknown>;
@@ -256,12 +258,28 @@ export function withEnvOverrides(
   return out;
 }
 
+/** Every key a root's object in `config.json` may hold. */
+const ROOT_KEYS: readonly (keyof RootConfig)[] = ["path", "depth"];
+
 function parseRoot(raw: unknown, i: number, file?: string): RootConfig {
   if (typeof raw === "string") return { path: rootPath(raw, `roots[${i}]`, file), depth: "max" };
   if (typeof raw !== "object" || raw === null) {
     throw new ConfigError(`roots[${i}]`, raw, 'expected {"path": "/abs/dir"}', file);
   }
   const r = raw as Record<string, unknown>;
+  // A misspelt "depth" left the root at max, silently: refused like a misspelt top-level key.
+  for (const key of Object.keys(r)) {
+    if (!(ROOT_KEYS as readonly string[]).includes(key)) {
+      throw new ConfigError(
+        `roots[${i}] key`,
+        key,
+        `unknown key; did you mean "${nearest(key, ROOT_KEYS)}"? (a root holds only ${
+          ROOT_KEYS.join(" and ")
+        })`,
+        file,
+      );
+    }
+  }
   rootPath(r.path, `roots[${i}].path`, file);
   let depth: DepthRequest = "max";
   if (r.depth !== undefined) {

@@ -12,6 +12,8 @@ Deno.test("parseConfig() fills defaults and keeps valid values", () => {
 Deno.test("parseConfig() names the key, the value and the fix for bad input", () => {
   const bad: [unknown, RegExp][] = [
     [[], /one JSON object/],
+    [null, /config null.*one JSON object/],
+    [{ roots: [{ path: "/a", Depth: "L1" }] }, /roots\[0\] key "Depth".*did you mean "depth"/],
     [{ roots: "x" }, /roots "x"/],
     [{ roots: [{ path: "rel" }] }, /roots\[0\]\.path "rel".*absolute/],
     [{ roots: ["rel"] }, /roots\[0\] "rel".*absolute/],
