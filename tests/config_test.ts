@@ -151,3 +151,30 @@ Deno.test("a misspelt key in a root, or a config file that says null, exits 2 na
   assert.equal(symbols.code, 0, symbols.stderr);
   assert.match(symbols.stdout, /alpha/, "nothing was dropped meanwhile");
 });
+
+Deno.test("a root written by hand with a trailing slash is the same root as without: one copy of each file, and roots remove takes it out", async () => {
+  const home = tempDir();
+  const root = tempDir();
+  writeTree(root, { "a.ts": "export function alpha() { return 1; }\n" });
+  const file = join(home, "config.json");
+  Deno.writeTextFileSync(file, JSON.stringify({ roots: [{ path: `${root}/` }] }) + "\n", {
+    mode: 0o600,
+  });
+  assert.equal((await cli(home, ["reconcile", "--all"])).code, 0);
+  const status = JSON.parse((await cli(home, ["status", "--json"])).stdout) as {
+    roots: { path: string; files: number }[];
+  };
+  assert.deepEqual(status.roots.map((r) => [r.path, r.files]), [[root, 1]]);
+  // Both spellings at once made two roots of one folder, each file indexed twice.
+  Deno.writeTextFileSync(file, JSON.stringify({ roots: [`${root}/`, root] }) + "\n");
+  const twice = await cli(home, ["roots"]);
+  assert.equal(twice.code, 2, twice.stdout + twice.stderr);
+  assert.match(
+    twice.stderr,
+    /roots\[1\] ".*" in .*: names the same folder as roots\[0\]; remove one/,
+  );
+  Deno.writeTextFileSync(file, JSON.stringify({ roots: [{ path: `${root}//` }] }) + "\n");
+  const removed = await cli(home, ["roots", "remove", root]);
+  assert.equal(removed.code, 0, removed.stderr);
+  assert.deepEqual(JSON.parse(Deno.readTextFileSync(file)).roots, []);
+});

@@ -1,4 +1,5 @@
 import { nearest, UsageError } from "../errors/mod.ts";
+import { resolve } from "../files/mod.ts";
 import { type DepthRequest, parseDepth } from "./depth.ts";
 
 /** One root the user wants indexed. `path` is absolute. */
@@ -165,6 +166,19 @@ export function parseConfig(raw: unknown, file?: string): Config {
       throw new ConfigError("roots", o.roots, "expected a list of {path, depth}", file);
     }
     config.roots = o.roots.map((r, i) => parseRoot(r, i, file));
+    // One folder written twice ("/src/app/" and "/src/app") made two roots of
+    // it: every file indexed twice, and `roots remove` took out only one.
+    config.roots.forEach((r, i) => {
+      const first = config.roots.findIndex((x) => x.path === r.path);
+      if (first < i) {
+        throw new ConfigError(
+          `roots[${i}]`,
+          r.path,
+          `names the same folder as roots[${first}]; remove one of them`,
+          file,
+        );
+      }
+    });
   }
   config.maxFileBytes = positiveInt(o, "maxFileBytes", config.maxFileBytes, file);
   config.auditIntervalSeconds = positiveInt(
@@ -262,7 +276,9 @@ export function withEnvOverrides(
 const ROOT_KEYS: readonly (keyof RootConfig)[] = ["path", "depth"];
 
 function parseRoot(raw: unknown, i: number, file?: string): RootConfig {
-  if (typeof raw === "string") return { path: rootPath(raw, `roots[${i}]`, file), depth: "max" };
+  if (typeof raw === "string") {
+    return { path: normalRoot(rootPath(raw, `roots[${i}]`, file)), depth: "max" };
+  }
   if (typeof raw !== "object" || raw === null) {
     throw new ConfigError(`roots[${i}]`, raw, 'expected {"path": "/abs/dir"}', file);
   }
@@ -289,7 +305,12 @@ function parseRoot(raw: unknown, i: number, file?: string): RootConfig {
     }
     depth = parsed;
   }
-  return { path: r.path as string, depth };
+  return { path: normalRoot(r.path as string), depth };
+}
+
+/** A root's path without a trailing "/", "//", "/./" or "/../" (how `roots add` writes it). */
+function normalRoot(path: string): string {
+  return resolve(path);
 }
 
 /**
