@@ -262,6 +262,11 @@ Deno.test("insert refuses what an import would refuse; a note at every limit exp
   const cases: [string[], string | undefined, RegExp][] = [
     [["--title", "  ", "--body", "b"], undefined, /Empty --title " {2}": give the note a title/],
     [["--body", "b"], undefined, /Missing --title/],
+    // Each was "Missing --body: … (or --body - to read it from stdin)", to someone who had.
+    [["--title", "t", "--body", "-"], "", /Empty --body: nothing came on stdin for --body -/],
+    [["--title", "t", "--body", "-"], " \n", /Empty --body: nothing came on stdin/],
+    [["--title", "t", "--body", ""], undefined, /Empty --body "": say what was done/],
+    [["--title", "t"], undefined, /Missing --body: say what was done/],
     [
       ["--title", "t".repeat(4_097), "--body", "b"],
       undefined,

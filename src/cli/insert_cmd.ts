@@ -39,10 +39,18 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     );
   }
   let body = values.body ?? "";
-  if (body === "-") body = await stdinText("--body");
+  const fromStdin = body === "-";
+  if (fromStdin) body = await stdinText("--body");
   body = body.trim();
   if (body === "") {
-    throw new UsageError("Missing --body: say what was done (or --body - to read it from stdin)");
+    // Told "Missing --body … (or --body -)" to someone who had passed --body - or --body "".
+    throw new UsageError(
+      values.body === undefined
+        ? "Missing --body: say what was done (or --body - to read it from stdin)"
+        : fromStdin
+        ? 'Empty --body: nothing came on stdin for --body -; pipe the note\'s text in, or give it as --body "…"'
+        : `Empty --body ${JSON.stringify(values.body)}: say what was done`,
+    );
   }
   const paths = [
     ...new Set((values.path ?? []).map((p) => {
