@@ -296,3 +296,18 @@ Deno.test("search flags a fact whose valid time ended, or has not begun, as it f
     assert.match(hit?.symbol ?? "", title, query);
   }
 });
+
+Deno.test("export --out - writes to stdout, as import - reads stdin, and leaves no file named -", async () => {
+  const { base, repo, home } = await indexedRepo();
+  const r = await cli(home, ["remember", "--kind", "note", "--about", "src/util.ts", "dash"], {
+    cwd: repo,
+    env: ENV,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const e = await cli(home, ["export", "--out", "-"], { cwd: base });
+  assert.equal(e.code, 0, e.stderr);
+  assert.match(e.stdout, /^\{"type":"heimdall-memory".*\n.*"dash"/s);
+  assert.throws(() => Deno.statSync(join(base, "-")), Deno.errors.NotFound);
+  const plain = await cli(home, ["export"]);
+  assert.equal(e.stdout, plain.stdout);
+});

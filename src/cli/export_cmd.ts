@@ -13,7 +13,7 @@ import { typedPath } from "./path_arg.ts";
 export const EXPORT_HELP = `heimdall export [--out FILE]
   Writes every memory (superseded, forgotten and orphaned ones too) with its
   anchors, and every note (\`heimdall insert\`) with its paths, as JSON Lines,
-  to FILE or stdout. Lossless: \`heimdall import\` of it into an empty home,
+  to FILE or stdout (no --out, or --out -, as import reads - as stdin). Lossless: \`heimdall import\` of it into an empty home,
   then export, gives the same bytes. FILE is created readable by its owner
   only (0600), as it holds private memories too; it may not be one of
   Heimdall's own files (the journal, the config) in $HEIMDALL_HOME.`;
@@ -22,7 +22,10 @@ export const EXPORT_HELP = `heimdall export [--out FILE]
 export async function exportCmd(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseFlags(args, { string: ["out"], positionals: false });
   if (positionals.length > 0) throw new UsageError("Unexpected argument; use --out FILE");
-  const out = values.out === undefined ? undefined : exportFile(values.out, ctx.home.home);
+  // "-" is stdout, as `import -` reads stdin: it was a file named "-" in the current folder.
+  const out = values.out === undefined || values.out === "-"
+    ? undefined
+    : exportFile(values.out, ctx.home.home);
   const j = Journal.open(ctx.home.journal, { readOnly: true });
   try {
     if (out === undefined) {
