@@ -379,3 +379,22 @@ Deno.test("a folder where the journal should be is named, with the remedy, exit 
   }
   assert.equal(Deno.readTextFileSync(join(home, "journal.db", "mine.txt")), "mine\n");
 });
+
+Deno.test("a folder where config.json should be (a container's bind mount of a missing file) is named, with the remedy, exit 3, and left as it was", async () => {
+  const home = tempDir();
+  const repo = tempDir();
+  writeTree(repo, { "a.py": "def alpha():\n    pass\n" });
+  Deno.mkdirSync(join(home, "config.json"));
+  Deno.writeTextFileSync(join(home, "config.json", "mine.txt"), "mine\n");
+  // Each said "Is a directory (os error 21): readfile '…'; check that path and the disk".
+  for (const args of [["status"], ["search", "alpha"], ["roots", "add", repo], ["index", repo]]) {
+    const r = await cli(home, args);
+    assert.equal(r.code, 3, `${args[0]}: ${r.stdout}${r.stderr}`);
+    assert.match(
+      r.stderr,
+      /^heimdall \w+: Config "[^"]*config\.json" is a folder, not a file: move it aside \(`mv .*or set HEIMDALL_HOME to another folder\n$/,
+      args[0],
+    );
+  }
+  assert.equal(Deno.readTextFileSync(join(home, "config.json", "mine.txt")), "mine\n");
+});

@@ -1,3 +1,4 @@
+import { EnvironmentError } from "../errors/mod.ts";
 import { dirname } from "../files/mod.ts";
 import { type Config, ConfigError, parseConfig, withEnvOverrides } from "./config.ts";
 import { ensurePrivateDir, openPrivateFile, writePrivateFileAtomic } from "./private_files.ts";
@@ -29,6 +30,13 @@ function loadConfigFile(file: string): Config {
     if (e instanceof Deno.errors.NotFound) return parseConfig(undefined, file);
     // The home is a file: say which, as a writer creating it would (one message for both).
     if (e instanceof Deno.errors.NotADirectory) ensurePrivateDir(dirname(file));
+    // A folder where the file goes (a container's bind mount of a file that
+    // was not there makes one): said as the journal says it, not as "os error 21".
+    if (e instanceof Deno.errors.IsADirectory) {
+      throw new EnvironmentError(
+        `Config "${file}" is a folder, not a file: move it aside (\`mv "${file}" "${file}.aside"\`) so that a config can be made there, or set HEIMDALL_HOME to another folder`,
+      );
+    }
     throw e;
   }
   refuseShared(file);
