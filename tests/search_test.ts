@@ -633,13 +633,15 @@ Deno.test("filters narrow by kind, language, path and repo; an unknown repo or l
       ["--repo", "repo", "--repo", "src/portfolio"],
       ["--path", "src/portfolio", "--path=docs"],
       ["--lang", "python", "--lang", "typescript"],
+      // Searched docs alone, saying nothing of code.
+      ["--kind", "code", "--kind=docs"],
     ]
   ) {
     const r = await cli(t.home, ["search", "covariance", ...twice]);
     assert.equal(r.code, 2, `${twice.join(" ")}: ${r.stdout}`);
     assert.match(
       r.stderr,
-      /--(repo|path|lang) given 2 times \("[^"]+", "[^"]+"\): a search takes one/,
+      /--(repo|path|lang|kind) given 2 times \("[^"]+", "[^"]+"\): a search takes one/,
     );
   }
   assert.equal(

@@ -16,7 +16,7 @@ const KINDS: readonly SearchKind[] = ["code", "docs", "notes", "memory"];
 
 const STRING_FLAGS = ["limit", "repo", "path", "lang", "kind"] as const;
 /** Filters given at most once: a second one named another place or language, not an override. */
-const ONE_OF_EACH = ["repo", "path", "lang"] as const;
+const ONE_OF_EACH = ["repo", "path", "lang", "kind"] as const;
 
 /**
  * A search's arguments split into its flags and its query's words, in order
@@ -68,7 +68,7 @@ export function splitQuery(args: readonly string[]): { flags: string[]; words: s
 export function searchArgs(args: readonly string[]): SearchArgs {
   const { flags, words } = splitQuery(args);
   const parsed = parseFlags(flags, {
-    string: ["limit", "kind"],
+    string: ["limit"],
     multiple: ONE_OF_EACH,
     boolean: ["json"],
     positionals: false,
@@ -81,13 +81,19 @@ export function searchArgs(args: readonly string[]): SearchArgs {
         `--${flag} given ${given.length} times (${
           given.map((v) => JSON.stringify(v)).join(", ")
         }): a search takes one; run one search for each${
-          flag === "lang" ? "" : ", or give a folder that holds them all"
+          flag === "lang" || flag === "kind" ? "" : ", or give a folder that holds them all"
         }`,
       );
     }
     return given[0];
   };
-  const values = { ...parsed.values, repo: one("repo"), path: one("path"), lang: one("lang") };
+  const values = {
+    ...parsed.values,
+    repo: one("repo"),
+    path: one("path"),
+    lang: one("lang"),
+    kind: one("kind"),
+  };
   const query = words.join(" ").trim();
   if (query === "") throw new UsageError('Usage: heimdall search "what you are looking for"');
   const limit = wholeNumber(values.limit, "--limit", 1, 200, 8);
