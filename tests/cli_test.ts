@@ -222,6 +222,12 @@ Deno.test("bad input gets a clear error and a non-zero exit, and loses nothing",
     // An argument more was ignored: the answer was about the first folder alone, or all roots.
     [["depth", repo, base], /Expected at most one PATH, got 2/],
     [["roots", "list", repo], /Unexpected ".*": roots list takes no folder/],
+    // Each listed or removed, exit 0, the depth asked for never set.
+    [["roots", "--depth", "L1"], /--depth applies to roots add only \(not list\)/],
+    [
+      ["roots", "remove", repo, "--depth", "L1"],
+      /--depth applies to roots add only.*roots add DIR --depth L1/,
+    ],
     // A file was "no such folder", though it is there.
     [["reflect", join(repo, "a.ts")], /Cannot reflect on ".*a\.ts": a file, not a folder/],
   ];
@@ -236,6 +242,11 @@ Deno.test("bad input gets a clear error and a non-zero exit, and loses nothing",
   assert.match(broken.stderr, /config\.json.*fix the syntax/);
   const st = await cli(home, ["verify"]);
   assert.equal(st.code, 0, "the journal still holds the index");
+  assert.match(
+    Deno.readTextFileSync(homePaths(home).config),
+    /^\{ not json/,
+    "and the config as it was",
+  );
   removeTree(base);
 });
 

@@ -23,6 +23,12 @@ export const HELP = `heimdall roots [list] | add DIR… [--depth D] | remove DIR
 export async function run(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseFlags(args, { string: ["depth"], boolean: ["json"] });
   const [verb = "list", ...dirs] = positionals;
+  // `heimdall roots --depth L1` listed the roots at their own depth, exit 0: a change not made, silently.
+  if (values.depth !== undefined && verb !== "add") {
+    throw new UsageError(
+      `--depth applies to roots add only (not ${verb}): \`heimdall roots add DIR --depth ${values.depth}\` sets a root's depth`,
+    );
+  }
   if (verb === "list") {
     if (dirs.length > 0) {
       throw new UsageError(
