@@ -106,13 +106,15 @@ export const BAD_INPUTS: BadInput[] = [
   {
     args: ["insert", "--title", "t", "--body", "b"],
     code: 3,
-    says: /Not a directory.*check that path/,
+    // Was "Not a directory (os error 20): mkdir '…'", naming neither the file nor the fix.
+    says:
+      /"[^"]*\/file\/home" cannot be made: "[^"]*\/file" on its way is a file, not a folder.*set HEIMDALL_HOME to a folder/,
     env: { HEIMDALL_HOME: "{home}/file/home" },
   },
   {
     args: ["remember", "--kind", "note", "--about", "/tmp", "x"],
     code: 3,
-    says: /Not a directory/,
+    says: /"[^"]*\/file" on its way is a file, not a folder/,
     env: { HEIMDALL_HOME: "{home}/file/home" },
   },
 ];

@@ -398,3 +398,20 @@ Deno.test("a folder where config.json should be (a container's bind mount of a m
   }
   assert.equal(Deno.readTextFileSync(join(home, "config.json", "mine.txt")), "mine\n");
 });
+
+Deno.test("HEIMDALL_HOME that is a link to a folder not there names the link and its target, exit 3, and makes nothing", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  Deno.symlinkSync(join(base, "unmounted", "heimdall"), home);
+  // Was "File exists (os error 17): mkdir '…/home'": it does not, as ls shows.
+  for (const args of [["insert", "--title", "t", "--body", "b"], ["index", base]]) {
+    const r = await cli(home, args);
+    assert.equal(r.code, 3, `${args[0]}: ${r.stdout}${r.stderr}`);
+    assert.match(
+      r.stderr,
+      /"[^"]*\/home" is a link to "[^"]*\/unmounted\/heimdall", which is not there .*create that folder, or set HEIMDALL_HOME to a folder/,
+      args[0],
+    );
+  }
+  assert.throws(() => Deno.statSync(join(base, "unmounted")), Deno.errors.NotFound);
+});

@@ -654,13 +654,20 @@ Deno.test("a home that cannot be made is an isError result with the remedy the c
     for (const [name, args] of [["status", {}], ["remember", NOTE]] as const) {
       const r = await client.callTool({ name, arguments: args }) as CallResult;
       assert.equal(r.isError, true, name);
-      assert.match(text(r), /Not a directory.*; check that path and the disk, then retry$/, name);
+      assert.match(
+        text(r),
+        /"[^"]*\/file" on its way is a file, not a folder.*; check that path and the disk, then retry$/,
+        name,
+      );
     }
     const typed = await cli(home, ["remember", "--kind", "note", "--about", ".", "x"], {
       cwd: base,
     });
     assert.equal(typed.code, 3);
-    assert.match(typed.stderr, /Not a directory.*; check that path and the disk, then retry$/m);
+    assert.match(
+      typed.stderr,
+      /"[^"]*\/file" on its way is a file, not a folder.*; check that path and the disk, then retry$/m,
+    );
   } finally {
     await client.close();
     removeTree(base);

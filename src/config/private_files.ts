@@ -58,9 +58,54 @@ export function ensurePrivateDir(dir: string): void {
       `"${dir}" is a file, not a folder, and Heimdall keeps its files in a folder there (is HEIMDALL_HOME set to a file?); move that file aside or set HEIMDALL_HOME to a folder`,
     );
   }
-  Deno.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  try {
+    Deno.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  } catch (e) {
+    throw homeNotMade(dir, e);
+  }
   // The umask only removes bits, but a parent's default ACL may add some.
   tightenPrivate(dir);
+}
+
+/**
+ * Why `dir` could not be made, said so a person can act on it, as the same
+ * kind of error (the exit code stays the environment's): mkdir says only
+ * "File exists" of a link to a folder that is not there (a dotfiles link to
+ * a drive not mounted), and "Not a directory" of a file on the way.
+ */
+function homeNotMade(dir: string, e: unknown): unknown {
+  if (e instanceof Deno.errors.AlreadyExists) {
+    let target: string | undefined;
+    try {
+      target = Deno.readLinkSync(dir);
+    } catch {
+      return e;
+    }
+    return new Deno.errors.AlreadyExists(
+      `"${dir}" is a link to "${target}", which is not there (a drive not mounted?); create that folder, or set HEIMDALL_HOME to a folder`,
+    );
+  }
+  if (e instanceof Deno.errors.NotADirectory) {
+    for (let up = parentOf(dir); up !== "/"; up = parentOf(up)) {
+      try {
+        if (!Deno.statSync(up).isDirectory) {
+          return new Deno.errors.NotADirectory(
+            `"${dir}" cannot be made: "${up}" on its way is a file, not a folder (is HEIMDALL_HOME set under a file?); set HEIMDALL_HOME to a folder`,
+          );
+        }
+      } catch {
+        // Not there: the file is further up.
+      }
+    }
+  }
+  return e;
+}
+
+/** The folder holding `path` ("/" for a top-level one): this module imports nothing. */
+function parentOf(path: string): string {
+  const trimmed = path.replace(/\/+$/, "");
+  const i = trimmed.lastIndexOf("/");
+  return i <= 0 ? "/" : trimmed.slice(0, i);
 }
 
 /**
