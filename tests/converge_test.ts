@@ -411,3 +411,36 @@ Deno.test("a reconcile after roots remove counts the dropped root's files as rem
     removeTree(base);
   }
 });
+
+Deno.test("index typed in a root's subfolder says that folder became a root of its own, and how to hand its files back", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const outer = join(base, "my repo");
+  const inner = join(outer, "src");
+  writeTree(outer, {
+    "a.ts": "export function outerA() {}\n",
+    "src/b.ts": "export function innerB() {}\n",
+  });
+  try {
+    assert.equal((await cli(home, ["index", outer])).code, 0);
+    // Was silent: the summary counted 1 file, and status then listed two roots.
+    const sub = await cli(home, ["index"], { cwd: inner });
+    assert.equal(sub.code, 0, sub.stderr);
+    assert.match(
+      sub.stderr,
+      /^note: "[^"]*\/my repo\/src" lies inside the root "[^"]*\/my repo"; its files now belong to "[^"]*\/src" \(`heimdall roots remove '[^']*\/my repo\/src'` hands them back\)\n$/,
+    );
+    const again = await cli(home, ["index"], { cwd: inner });
+    assert.equal(again.stderr, "", "a root already there is no news");
+    const removed = await cli(home, ["roots", "remove", inner]);
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.equal((await cli(home, ["reconcile", "--all"])).code, 0);
+    const roots = JSON.parse((await cli(home, ["status", "--json"])).stdout).roots as {
+      path: string;
+      files: number;
+    }[];
+    assert.deepEqual(roots.map((r) => [r.path, r.files]), [[outer, 2]]);
+  } finally {
+    removeTree(base);
+  }
+});

@@ -3,6 +3,7 @@ import { parseDepth, updateConfig } from "../config/mod.ts";
 import { journalCounts } from "../store/mod.ts";
 import { homeDirs } from "../reconcile/mod.ts";
 import { rootFolder } from "./root_folder.ts";
+import { nesting } from "./roots_cmd.ts";
 import type { Context } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -37,16 +38,25 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   const realDirs = [...new Set(typed.map((p) => rootFolder(p, home, "Cannot index")))];
   // The roots join the configuration once this command may write (or the
   // daemon does): an index refused for a held lock leaves it as it was.
+  let notes: string[] = [];
   const addRoots = async () => {
     await updateConfig(ctx.home.config, (c) => {
+      const added: string[] = [];
       for (const path of realDirs) {
         // Without --depth, a root already here keeps the depth it was given.
         const existing = c.roots.find((r) => r.path === path);
         if (existing) existing.depth = depth ?? existing.depth;
-        else c.roots.push({ path, depth: depth ?? "max" });
+        else {
+          c.roots.push({ path, depth: depth ?? "max" });
+          added.push(path);
+        }
       }
+      // `heimdall index` typed in a repository's subfolder made that folder a
+      // root of its own, silently: say so, as `roots add` does.
+      notes = nesting(added, c.roots.map((r) => r.path));
       return c;
     });
+    for (const n of notes) ctx.err(n);
   };
   let daemon = await handToDaemon(ctx, []);
   if (daemon !== undefined) {

@@ -8,6 +8,7 @@ import { EXIT } from "./exit_codes.ts";
 import { handToDaemon } from "./writer.ts";
 import { homeDirs, isInside } from "../reconcile/mod.ts";
 import { rootFolder } from "./root_folder.ts";
+import { shellQuote } from "../present/shell.ts";
 
 export const HELP = `heimdall roots [list] | add DIR… [--depth D] | remove DIR… [--json]
   The folders Heimdall indexes, kept in $HEIMDALL_HOME/config.json (--json:
@@ -105,13 +106,20 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   return EXIT.ok;
 }
 
-/** One line per added root that nests in, or holds, another root: who owns what now. */
-function nesting(added: readonly string[], all: readonly string[]): string[] {
+/**
+ * One line per added root that nests in, or holds, another root: who owns
+ * what now (`roots add` and `index` print them).
+ */
+export function nesting(added: readonly string[], all: readonly string[]): string[] {
   const out: string[] = [];
   for (const p of added) {
     for (const o of all) {
       if (isInside(p, o)) {
-        out.push(`note: "${p}" lies inside the root "${o}"; its files now belong to "${p}"`);
+        out.push(
+          `note: "${p}" lies inside the root "${o}"; its files now belong to "${p}" (\`heimdall roots remove ${
+            shellQuote(p)
+          }\` hands them back)`,
+        );
       } else if (isInside(o, p)) {
         out.push(`note: the root "${o}" lies inside "${p}" and keeps its own files`);
       }
