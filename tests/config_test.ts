@@ -34,6 +34,14 @@ Deno.test("HEIMDALL_MAX_FILE_BYTES beats the file for one run and is never writt
   const bad = await cli(home, ["search", "big"], { env: { HEIMDALL_BATCH_SIZE: "lots" } });
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /batchSize "lots" in "\$HEIMDALL_BATCH_SIZE"/);
+  // ".5" was refused as "expected a confidence from 0 to 1".
+  for (const half of [".5", "0.5", "1."]) {
+    const r = await cli(home, ["roots"], { env: { HEIMDALL_PERSONAL_AUTO_ACCEPT: half } });
+    assert.equal(r.code, 0, `${half}: ${r.stderr}`);
+  }
+  const over = await cli(home, ["roots"], { env: { HEIMDALL_PERSONAL_AUTO_ACCEPT: "1.5" } });
+  assert.equal(over.code, 2);
+  assert.match(over.stderr, /personalAutoAccept 1\.5 .*from 0 to 1/);
 });
 
 Deno.test("depth of a folder counts the files below it; a folder nothing is indexed under is refused", async () => {

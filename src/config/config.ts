@@ -266,7 +266,8 @@ export function withEnvOverrides(
     const text = env.get(name);
     if (text === undefined || text === "") continue;
     const numeric = typeof config[key] === "number" || key === "personalAutoAccept";
-    const value = numeric && /^-?\d+(\.\d+)?$/.test(text.trim()) ? Number(text.trim()) : text;
+    // ".5" and "5." are numbers too: ".5" was refused as "expected a confidence from 0 to 1".
+    const value = numeric && /^-?(\d+\.?\d*|\.\d+)$/.test(text.trim()) ? Number(text.trim()) : text;
     out = { ...out, [key]: parseConfig({ [key]: value }, `$${name}`)[key] };
   }
   return out;
