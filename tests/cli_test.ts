@@ -141,6 +141,13 @@ Deno.test("garbage hints are dropped with a warning and never stored", async () 
     stdin: "\u0000\u0001\u0002\ufffd garbage",
   });
   assert.equal(binary.code, 2);
+  // A file piped by mistake: one warning per line was thousands of lines.
+  const lines = Array.from({ length: 5_000 }, (_, i) => `/not/a/root/${i}.ts`).join("\n");
+  const many = await cli(home, ["hint", "--stdin"], { stdin: lines });
+  assert.equal(many.code, 2);
+  const warned = many.stderr.trimEnd().split("\n");
+  assert.equal(warned.length, 11, many.stderr.slice(0, 400));
+  assert.match(warned[10]!, /dropped 4990 more hints the same way \(5000 of 5000 in all\)/);
   const badJson = await cli(home, ["hint", "--stdin"], { stdin: '{"tool_input": {"file_path": ' });
   assert.equal(badJson.code, 2);
   const hook = await cli(home, ["hint", "--stdin"], {

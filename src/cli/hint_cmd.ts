@@ -16,6 +16,9 @@ export const HELP = `heimdall hint PATH… | --stdin [--quiet|-q]
 
 const MAX_STDIN = 4 * 1024 * 1024;
 
+/** Dropped values warned about one by one; the rest are counted in one line. */
+const MAX_WARNINGS = 10;
+
 /** `heimdall hint`: record paths for the writer. */
 export async function run(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseFlags(args, {
@@ -43,19 +46,30 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   }
   const roots = loadConfig(ctx.home.config).roots;
   const good: string[] = [];
+  // A file piped by mistake (a binary, a log) was one warning per line: thousands.
+  let dropped = 0;
+  const drop = (line: string) => {
+    if (!values.quiet && dropped < MAX_WARNINGS) ctx.err(line);
+    dropped++;
+  };
   for (const c of candidates) {
     const given = validateHintPath(c, cwd);
     // Roots are recorded by their real path: a path through a linked folder names the real one.
     const v = typeof given !== "string" || rootFor(roots, given) ? given : canonicalPath(given);
     if (typeof v !== "string") {
-      if (!values.quiet) ctx.err(`heimdall: dropped hint ${v.value}: ${v.reason}`);
+      drop(`heimdall: dropped hint ${v.value}: ${v.reason}`);
     } else if (!rootFor(roots, v)) {
-      if (!values.quiet) {
-        ctx.err(
-          `heimdall: dropped hint "${v}": not under any root; add one with \`heimdall roots add DIR\``,
-        );
-      }
+      drop(
+        `heimdall: dropped hint "${v}": not under any root; add one with \`heimdall roots add DIR\``,
+      );
     } else good.push(v);
+  }
+  if (!values.quiet && dropped > MAX_WARNINGS) {
+    ctx.err(
+      `heimdall: dropped ${
+        dropped - MAX_WARNINGS
+      } more hints the same way (${dropped} of ${candidates.length} in all); --stdin takes a hook's JSON or one path per line`,
+    );
   }
   if (good.length === 0) return EXIT.usage;
   writeHintFile(ctx.home.hints, good);
