@@ -697,3 +697,32 @@ Deno.test("a root configured by a path through a link (a hand-written config) ke
   assert.equal(v.code, 0, v.stdout);
   removeTree(base);
 });
+
+Deno.test("reflect typed outside any project, or on /, stores no page: one there showed in why for every file below it", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  const loose = join(base, "downloads");
+  writeTree(repo, { "a.ts": "export function alpha() {}\n" });
+  Deno.mkdirSync(loose);
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const here = await cli(home, ["reflect"], { cwd: loose });
+  assert.equal(here.code, 2, here.stdout);
+  assert.match(
+    here.stderr,
+    /No project holds "[^"]*\/downloads": it is in no git repository and under no root; pass the project folder \(`heimdall reflect DIR`\)/,
+  );
+  for (const cwd of ["/", loose]) {
+    const r = await cli(home, ["reflect", "/"], { cwd });
+    assert.equal(r.code, 2, r.stdout);
+    assert.match(r.stderr, /Cannot reflect on "\/": the filesystem's root is no project/);
+  }
+  const why = await cli(home, ["why", join(repo, "a.ts")]);
+  assert.equal(why.code, 1, why.stdout);
+  assert.doesNotMatch(why.stdout, /page/);
+  // Under a root, a folder with no .git is the project.
+  const inRoot = await cli(home, ["reflect", "--dry-run"], { cwd: repo });
+  assert.equal(inRoot.code, 0, inRoot.stderr);
+  assert.match(inRoot.stdout, /^Knowledge page of repo:/);
+  removeTree(base);
+});

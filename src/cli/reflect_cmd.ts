@@ -1,10 +1,10 @@
 /** `heimdall reflect`: a project's knowledge page, from its shared memories. */
 import { parseFlags } from "./flags.ts";
 import { typedPath } from "./path_arg.ts";
-import { resolve } from "../files/mod.ts";
+import { dirname, exists, join, resolve } from "../files/mod.ts";
 import { defaultAuthor, knowledgePage, MemoryInputError } from "../memory/mod.ts";
 import { SymbolLookupError } from "../search/mod.ts";
-import { Journal } from "../store/mod.ts";
+import { Journal, rootFor } from "../store/mod.ts";
 import {
   claimsUnder,
   currentActor,
@@ -20,13 +20,29 @@ import { EXIT } from "./exit_codes.ts";
 import { json, printableLines } from "../present/fmt.ts";
 
 export const HELP = `heimdall reflect [PROJECT] [--since 7d] [--dry-run] [--json]
-  Writes one knowledge page for PROJECT (default: the repository holding the
-  current folder) from its shared memories: current decisions and
+  Writes one knowledge page for PROJECT (default: the git repository holding
+  the current folder, else that folder when it is under a root) from its shared memories: current decisions and
   conventions, open failures with their counts, failures resolved in the
   --since window, and the hot files with who works on them (their memories
   and active claims). It is stored as a memory of kind page on the project's
   folder, replacing the previous page, so search and session start give the
   whole picture in one item. --dry-run prints it without storing it.`;
+
+/**
+ * The repository holding the current folder (the nearest with `.git`), else
+ * the current folder when it lies under a root. Typed in a folder that is
+ * neither (`~`, `/tmp`), the page was stored there, and covered every
+ * project below it: throws the UsageError that asks for the folder.
+ */
+function projectHere(ctx: Context): string {
+  const cwd = Deno.cwd();
+  const repo = resolve(repositoryOf(cwd));
+  if (repo !== cwd || exists(join(cwd, ".git"))) return repo;
+  if (rootFor(ctx.config().roots, cwd)) return cwd;
+  throw new UsageError(
+    `No project holds "${cwd}": it is in no git repository and under no root; pass the project folder (\`heimdall reflect DIR\`)`,
+  );
+}
 
 /** The longest look back --since accepts. */
 const MAX_SINCE_MS = 366 * 86_400_000;
@@ -48,8 +64,14 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     );
   }
   const project = positionals[0] === undefined
-    ? resolve(repositoryOf(Deno.cwd()))
+    ? projectHere(ctx)
     : typedPath(positionals[0], "PROJECT");
+  // A page on "/" covers every file: `why` of any path (and session start) showed it.
+  if (dirname(project) === project) {
+    throw new UsageError(
+      `Cannot reflect on "${project}": the filesystem's root is no project, and a page there would apply to every file; pass a project folder`,
+    );
+  }
   let isFile = false;
   try {
     isFile = !Deno.statSync(project).isDirectory;
