@@ -865,3 +865,26 @@ Deno.test("a JS/TS default import is the module's default export whatever it is 
   ]);
   removeTree(base);
 });
+
+Deno.test("the remedy a drift note gives for a file whose name begins with - runs when pasted", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, { "-dash.ts": "export function add(a: number) {\n  return a;\n}\n" });
+  try {
+    assert.equal((await cli(home, ["index", repo])).code, 0);
+    writeTree(repo, { "-dash.ts": "\n\nexport function add(a: number) {\n  return a;\n}\n" });
+    const r = await cli(home, ["symbols", "./-dash.ts"], { cwd: repo });
+    assert.equal(r.code, 0, r.stderr);
+    // Was `heimdall reconcile -dash.ts`: pasted, it read as the options -d -a -s -h.
+    const remedy = /`heimdall reconcile (\S+)` brings the index up to date/.exec(r.stderr);
+    assert.equal(remedy?.[1], "./-dash.ts", r.stderr);
+    const pasted = await cli(home, ["reconcile", remedy![1]!], { cwd: repo });
+    assert.equal(pasted.code, 0, pasted.stderr);
+    const after = await cli(home, ["symbols", "./-dash.ts"], { cwd: repo });
+    assert.equal(after.stderr, "");
+    assert.match(after.stdout, /^3-5 +function add/);
+  } finally {
+    removeTree(base);
+  }
+});

@@ -13,7 +13,7 @@ import {
   symbolRef,
 } from "../search/mod.ts";
 import { basename, contentHash, exists, resolve } from "../files/mod.ts";
-import { shellQuote } from "../present/shell.ts";
+import { shellPath } from "../present/shell.ts";
 import { getPath, type Journal, listRoots, rootFor } from "../store/mod.ts";
 import { fileShapes } from "./shape.ts";
 import type { AnchorRow } from "./types.ts";
@@ -135,7 +135,7 @@ export function nothingNamed(text: string, cwd: string, j?: Journal): SymbolLook
       e.message = `No symbol "${
         clipped(text)
       }" in the index: ${file} ${behind}; run \`heimdall reconcile ${
-        shellQuote(file)
+        shellPath(file)
       }\` (or keep \`heimdall daemon\` running), then retry`;
     }
   }

@@ -23,3 +23,20 @@ export function shellQuote(word: string): string {
 export function shellLine(argv: readonly string[]): string {
   return argv.map(shellQuote).join(" ");
 }
+
+/**
+ * A path (or `path:name`) as a word of a heimdall command line a person may
+ * paste: quoted for the shell, and one that begins with "-" written `./-…`
+ * so the command reads it as a path, not as options.
+ *
+ * @example
+ * ```ts
+ * import { shellPath } from "./shell.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(shellPath("-notes.md"), "./-notes.md");
+ * assert.equal(shellPath("my notes/a.md"), "'my notes/a.md'");
+ * ```
+ */
+export function shellPath(path: string): string {
+  return shellQuote(path.startsWith("-") ? `./${path}` : path);
+}

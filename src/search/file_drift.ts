@@ -4,7 +4,7 @@
  * come from the journal, so `heimdall symbols|callers|…` and the MCP tools
  * of the same names say which may have moved, and what brings them back.
  */
-import { shellQuote } from "../present/shell.ts";
+import { shellPath } from "../present/shell.ts";
 import { getPath, type Journal, type PathRow } from "../store/mod.ts";
 
 /** How a file the journal answers from stands on disk now. */
@@ -73,7 +73,7 @@ export function driftNotes(
       drift === "gone"
         ? "is gone from disk since it was indexed"
         : "changed since it was indexed: its lines may have moved"
-    }; \`heimdall reconcile ${shellQuote(shown(path))}\` brings the index up to date`
+    }; \`heimdall reconcile ${shellPath(shown(path))}\` brings the index up to date`
   );
   if (drifted.length > DRIFT_NOTES) {
     notes.push(

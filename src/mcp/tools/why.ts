@@ -1,7 +1,7 @@
 /** `why`: what is remembered about a symbol or path, now and before. */
 import { z } from "zod";
 import { parseInstant, why } from "../../memory/mod.ts";
-import { shellQuote } from "../../present/shell.ts";
+import { shellPath } from "../../present/shell.ts";
 import { LOOKUP, TARGET, type ToolDef } from "../tool.ts";
 import { pullTeamMemories } from "./team_memory.ts";
 
@@ -37,7 +37,7 @@ export const whyTool: ToolDef = {
         `- … and ${
           r.history.length - HISTORY_SHOWN
         } older in history (all in the structured answer; \`heimdall history ${
-          shellQuote(a.target)
+          shellPath(a.target)
         }\` lists them)`,
       );
     }
