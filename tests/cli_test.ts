@@ -231,6 +231,9 @@ Deno.test("bad input gets a clear error and a non-zero exit, and loses nothing",
     [["roots", "list", repo], /Unexpected ".*": roots list takes no folder/],
     // Each listed or removed, exit 0, the depth asked for never set.
     [["roots", "--depth", "L1"], /--depth applies to roots add only \(not list\)/],
+    // Started the task as the caller's own, exit 0: the hand-off never made.
+    [["task", "start", "fix it", "--to", "bob"], /--to applies to task handoff only \(not start\)/],
+    [["task", "list", "--take"], /--take applies to task resume only \(not list\)/],
     [
       ["roots", "remove", repo, "--depth", "L1"],
       /--depth applies to roots add only.*roots add DIR --depth L1/,

@@ -287,6 +287,14 @@ export function conflictsCmd(args: string[], ctx: Context): Promise<number> {
 
 const TASK_VERBS = ["start", "handoff", "resume", "show", "list", "done"] as const;
 
+/** The task commands each of task's own flags belongs to. */
+const TASK_FLAG_VERBS: readonly (readonly ["to" | "note" | "take" | "all", readonly string[]])[] = [
+  ["to", ["handoff"]],
+  ["note", ["handoff"]],
+  ["take", ["resume"]],
+  ["all", ["list"]],
+];
+
 /** `heimdall task`. */
 export function taskCmd(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseFlags(args, {
@@ -300,6 +308,16 @@ export function taskCmd(args: string[], ctx: Context): Promise<number> {
     );
   }
   const verb = given as (typeof TASK_VERBS)[number];
+  // `task start "x" --to bob` started the task as yours, exit 0, the hand-off never made.
+  for (const [flag, verbs] of TASK_FLAG_VERBS) {
+    if (values[flag] !== undefined && !verbs.includes(verb)) {
+      throw new UsageError(
+        `--${flag} applies to task ${
+          verbs.join(" or ")
+        } only (not ${verb}); \`heimdall help task\` shows each command's options`,
+      );
+    }
+  }
   const one = (usage: string) => {
     if (rest.length !== 1) throw new UsageError(`Usage: heimdall task ${usage}`);
     return rest[0]!;
