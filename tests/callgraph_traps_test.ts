@@ -96,7 +96,17 @@ const EXPECTED = [
   // `exports.tidy = tidy` exports the function: calls land on it, in its file and through require.
   "js/shared.js:clean -> js/shared.js:tidy (same-file)",
   "js/use.js:run -> js/shared.js:tidy (import)",
-  // PHP: $this through the base; count is PHP's own.
+  // PHP: a name read in the caller's namespace (App's fmt and local, not
+  // Lib's), then for a function the global one (helper); `\Lib\render()`,
+  // `Sub\deep()` and `new \Lib\Store()` name theirs.
+  "php/ns/app.php:run -> php/ns/app.php:local (same-file)",
+  "php/ns/app.php:run -> php/ns/lib.php:Store (unique)",
+  "php/ns/app.php:run -> php/ns/lib.php:render (unique)",
+  "php/ns/app.php:run -> php/ns/more.php:fmt (unique)",
+  "php/ns/app.php:run -> php/ns/sub.php:App\\Sub.deep (unique)",
+  "php/ns/app.php:run -> php/util.php:helper (unique)",
+  // PHP: $this through the base; count is PHP's own; helper the global
+  // namespace's, though Lib has one.
   "php/store.php:Store.get -> php/store.php:Base.close (member)",
   "php/store.php:Store.get -> php/store.php:Store.check (member)",
   "php/store.php:main -> php/store.php:Store (same-file)",
@@ -229,6 +239,9 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "rb/store.rb:puts",
         "php/store.php:$opts.fetch",
         "php/store.php:count",
+        // Another namespace's function or class, not App's.
+        "php/ns/app.php:render",
+        "php/ns/app.php:Store",
         "sh/run.sh:echo",
         // Calls of parameters and variables, whatever their names.
         // What a parameter or variable named like a class builds, and a
@@ -287,6 +300,29 @@ Deno.test("a C++ method's definition out of its class has the callers of its dec
     // A method defined in its class has no other half.
     const size = findSymbol(t.journal, `${join(t.repo, "cpp/include/widget.h")}:size`);
     assert.deepEqual(sameMethod(t.journal, size.id), [size.id]);
+    t.journal.close();
+  } finally {
+    removeTree(base);
+  }
+});
+
+Deno.test("a PHP call lands on its namespace's function whichever file comes first, and leaves it when that file names another namespace", async () => {
+  const base = tempDir();
+  try {
+    const t = open(base);
+    const at = (rel: string) => join(t.repo, rel);
+    const fmt = "php/ns/app.php:run -> php/ns/more.php:fmt (unique)";
+    // The caller first, Lib's fmt next (fmt is no longer unique), App's last.
+    for (const rel of ["php/ns/app.php", "php/ns/lib.php", "php/ns/more.php"]) {
+      await t.r.reconcilePaths([at(rel)]);
+    }
+    assert.ok(t.calls().includes(fmt), t.calls().join("\n"));
+    // `namespace App;` becomes `namespace Other;`: its fmt is App's no more.
+    const more = at("php/ns/more.php");
+    Deno.writeTextFileSync(more, Deno.readTextFileSync(more).replace("App;", "Other;"));
+    await t.r.reconcilePaths([more]);
+    assert.ok(!t.calls().some((c) => c.includes("fmt")), t.calls().join("\n"));
+    assert.ok(t.pending().includes("php/ns/app.php:fmt"), t.pending().join("\n"));
     t.journal.close();
   } finally {
     removeTree(base);

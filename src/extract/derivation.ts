@@ -114,7 +114,10 @@ export const DERIVATION: DerivationVersions = {
     // php 1: an aliased use (`use A\B as C`, `use A\{B as C}`) says what it
     // imports, so `C::make()` and `new C()` land on B (the alias was looked
     // up in B's namespace and the import pointed at one of its files).
-    php: 3,
+    // php 4: a `namespace X;` statement is a module symbol and a qualified
+    // name is kept whole (`\B\foo()`), so a name no `use` binds is read in
+    // the caller's namespace, never landing on a namesake of another.
+    php: 4,
     ruby: 1,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.

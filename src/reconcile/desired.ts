@@ -243,9 +243,9 @@ function effective3(x: Extraction): boolean {
   return x.depth >= 3;
 }
 
-/** `Mutex` of `sync.Mutex`, `Item` of `a::Item`. */
+/** `Mutex` of `sync.Mutex`, `Item` of `a::Item`, `foo` of PHP's `\B\foo`. */
 export function lastSegment(target: string): string {
-  return target.split(/\.|::/).at(-1) ?? target;
+  return target.split(/\.|::|\\/).at(-1) ?? target;
 }
 
 /**

@@ -1146,10 +1146,16 @@ function throughLinkedFolder(rootPath: string, path: string): string | undefined
 
 function definitionShapes(nodes: readonly NodeRecord[]): Map<string, string> {
   const kindOf = new Map(nodes.map((n) => [n.id, n.kind]));
+  // PHP's `namespace X;` statements: the definitions after one are X's,
+  // which the resolver reads by line, so naming another changes their shape.
+  const spaces = nodes.filter((n) =>
+    n.kind === "module" && /^namespace\s[^{]*;\s*$/.test(n.signature ?? "")
+  ).sort((a, b) => (a.start_line ?? 0) - (b.start_line ?? 0));
   const out = new Map<string, string>();
   for (const n of nodes) {
     if (n.kind === "file") continue;
     const holder = kindOf.get(n.parent_id ?? "") ?? "";
+    const space = spaces.findLast((m) => (m.start_line ?? 0) <= (n.start_line ?? 0))?.name ?? "";
     // As the resolver's SQL reads it (`LIKE 'static %'`: ASCII case aside).
     const local = n.kind === "function" && /^(?:inline )?static /i.test(n.signature ?? "");
     const arity = CALLABLE.has(n.kind) ? arityOf(n.name, n.signature) : undefined;
@@ -1163,7 +1169,7 @@ function definitionShapes(nodes: readonly NodeRecord[]): Map<string, string> {
       : "";
     const shape = `${n.kind}\0${n.qualname}\0${n.partial}\0${holder}\0${
       local ? "static" : ""
-    }\0${takes}\0${role}`;
+    }\0${takes}\0${role}\0${space}`;
     let k = 0;
     while (out.has(`${shape}\0${k}`)) k++;
     out.set(`${shape}\0${k}`, n.name);

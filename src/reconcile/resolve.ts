@@ -326,6 +326,16 @@ export class Resolver {
   readonly #uniqueClasses = new Map<string, ClassNode | null>();
   /** Classes by qualified name, as out-of-line C++ methods name theirs (see `#classNamed`). */
   readonly #classesNamed = new Map<string, ClassNode | null>();
+  /** PHP: per file, its namespaces (see `#phpNamespaceAt`). */
+  readonly #phpNamespaces = new Map<
+    number,
+    { name: string; start: number; end: number; braced: number }[]
+  >();
+  /** PHP: definitions by root, name and call, with their namespaces (see `#phpDefinitions`). */
+  readonly #phpDefs = new Map<
+    string,
+    { id: string; path_id: number; kind: string; namespace: string }[]
+  >();
   /** Files whose inherits edges resolved in this change: their calls on `self` may land now. */
   readonly #basesFound = new Set<number>();
   /** True while resolveSteps runs: calls come after every inherits edge there anyway. */
@@ -552,6 +562,23 @@ export class Resolver {
           where.family,
         ));
       }
+    }
+    // PHP reads a name in its namespace: one defined in several namespaces
+    // is no less found in the caller's, so its pending names are retried
+    // whether or not the name is unique in the root.
+    if (languages.has("php") && names.size > 0) {
+      const seen = new Set(retry.map((r) => r.rowid));
+      retry.push(
+        ...j.all<RefRow>(
+          `SELECT pe.rowid, pe.* FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
+           WHERE pe.name IN (SELECT value FROM json_each(?1)) AND pe.owner_id != ?2
+             AND pe.kind != 'imports' AND pe.module IS NULL AND instr(pe.target, '.') = 0
+             AND p.root_id = ?3 AND p.language = 'php'`,
+          JSON.stringify([...names]),
+          pathId,
+          change.rootId,
+        ).filter((r) => !seen.has(r.rowid)),
+      );
     }
     // `Type.m()` calls left pending while `Type` named several classes: one
     // of them may have gone with this change.
@@ -1040,6 +1067,7 @@ export class Resolver {
         this.#localFunctions.delete(owner);
         this.#localNodes.delete(owner);
         this.#localModules.delete(owner);
+        this.#phpNamespaces.delete(owner);
       }
     } finally {
       this.#bulk = bulk;
@@ -1105,6 +1133,8 @@ export class Resolver {
       this.#localFunctions,
       this.#localNodes,
       this.#localModules,
+      this.#phpNamespaces,
+      this.#phpDefs,
       this.#localClasses,
       this.#uniqueDefs,
       this.#uniqueClasses,
@@ -1507,6 +1537,13 @@ export class Resolver {
     ) {
       return this.#resolveMember(owner, ref, qualifier, name);
     }
+    // PHP: a name no `use` binds is read in the caller's namespace.
+    if (
+      owner.language === "php" && ref.kind !== "imports" && ref.module === null &&
+      qualifier === undefined
+    ) {
+      return this.#resolvePhpName(owner, ref);
+    }
     // A function defined inside the caller (or a function around it)
     // shadows an import of its name: `const format = (x) => …; format(x)`.
     if (call && qualifier === undefined && ref.module === ref.target) {
@@ -1677,6 +1714,97 @@ export class Resolver {
     }
     const unique = this.#uniqueDefinition(owner, name, true);
     return unique ? { dst: unique, how: "unique" } : undefined;
+  }
+
+  /**
+   * PHP's reading of a name no `use` binds (`foo()`, `B\\foo()`, `\\B\\foo()`,
+   * `new Store`, `extends Base`): qualified, it is the caller's namespace's
+   * (`\\` first: from the global one; a first segment a `use` binds: what
+   * that imports); unqualified, the caller's namespace's, and for a
+   * function call, else the global one's (a builtin's name is PHP's own).
+   * Lands on the caller's file's definition of that name in that namespace,
+   * else on the one in the root; none or several: undefined (pending with
+   * its name).
+   */
+  #resolvePhpName(owner: Owner, ref: RefRow): { dst: string; how: string } | undefined {
+    const call = ref.kind === "calls";
+    const written = ref.target;
+    const here = this.#phpNamespaceAt(owner.id, ref.line ?? 0);
+    const parts = written.split("\\");
+    const name = parts.pop()!;
+    // Where to look, in order; `fallback`: the global namespace's, for a function only.
+    const namespaces: { ns: string; fallback: boolean }[] = [];
+    if (written.startsWith("\\")) {
+      namespaces.push({ ns: parts.slice(1).join("\\"), fallback: false });
+    } else if (parts.length > 0) {
+      const bound = this.#bindings(owner.id).get(parts[0]!);
+      const head = bound
+        ? [bound.module ?? "", bound.imported ?? bound.target].filter((p) => p !== "").join("\\")
+        : [here, parts[0]!].filter((p) => p !== "").join("\\");
+      namespaces.push({ ns: [head, ...parts.slice(1)].join("\\"), fallback: false });
+    } else {
+      if (here !== "") namespaces.push({ ns: here, fallback: false });
+      if (!isBuiltin(owner.language, name)) namespaces.push({ ns: "", fallback: here !== "" });
+    }
+    for (const { ns, fallback } of namespaces) {
+      const hits = this.#phpDefinitions(owner.root_id, name, call).filter((d) =>
+        d.namespace.toLowerCase() === ns.toLowerCase() && (!fallback || d.kind === "function")
+      );
+      // The file's own definition first, as in any other language.
+      const own = hits.filter((d) => d.path_id === owner.id);
+      if (own.length === 1) return { dst: own[0]!.id, how: "same-file" };
+      if (hits.length === 1 && own.length === 0) return { dst: hits[0]!.id, how: "unique" };
+      if (hits.length > 0) return undefined;
+    }
+    return undefined;
+  }
+
+  /** PHP definitions named `name` in a root that a bare name may land on, with their namespaces. */
+  #phpDefinitions(
+    rootId: number,
+    name: string,
+    call: boolean,
+  ): { id: string; path_id: number; kind: string; namespace: string }[] {
+    return cachedOr(
+      this.#phpDefs,
+      `${rootId}\0${name}\0${call}`,
+      () =>
+        this.journal.all<{ id: string; path_id: number; kind: string; start_line: number }>(
+          `SELECT n.id, n.path_id, n.kind, n.start_line FROM nodes n
+         JOIN paths q ON q.id = n.path_id LEFT JOIN nodes p ON p.id = n.parent_id
+         WHERE n.name = ? AND q.root_id = ? AND q.language = 'php'
+           AND ${call ? CALLABLE : NOT_MEMBER} LIMIT 500`,
+          name,
+          rootId,
+        ).map((d) => ({ ...d, namespace: this.#phpNamespaceAt(d.path_id, d.start_line) })),
+    );
+  }
+
+  /**
+   * The PHP namespace line `line` of a file is in: the innermost `namespace
+   * X { … }` around it, else the last `namespace X;` statement above it,
+   * else the global one (`""`). Read from the file's module nodes: a
+   * statement's holds nothing and spans its own line.
+   */
+  #phpNamespaceAt(pathId: number, line: number): string {
+    const spaces = cachedOr(
+      this.#phpNamespaces,
+      pathId,
+      () =>
+        this.journal.all<{ name: string; start: number; end: number; braced: number }>(
+          `SELECT n.name, n.start_line AS start, n.end_line AS "end",
+           (n.end_line > n.start_line
+             OR EXISTS (SELECT 1 FROM nodes c WHERE c.parent_id = n.id)) AS braced
+         FROM nodes n WHERE n.path_id = ? AND n.kind = 'module' ORDER BY n.start_line`,
+          pathId,
+        ),
+    );
+    let found = "";
+    for (const s of spaces) {
+      if (s.start > line) break;
+      if (!s.braced || line <= s.end) found = s.name;
+    }
+    return found;
   }
 
   /**

@@ -2,8 +2,11 @@
 
 ; ---- definitions ------------------------------------------------------------
 
-; namespace X { … } (the `namespace X;` statement holds nothing)
+; namespace X { … }
 (namespace_definition name: (namespace_name) @name body: (_) @body) @definition.module
+; namespace X; (a statement holding nothing: the definitions after it, up to
+; the next one, are in X; the resolver reads it from the module's line)
+(namespace_definition name: (namespace_name) @name !body) @definition.module
 (class_declaration name: (name) @name body: (_) @body) @definition.class
 (interface_declaration name: (name) @name body: (_) @body) @definition.interface
 (trait_declaration name: (name) @name body: (_) @body) @definition.trait
@@ -14,10 +17,11 @@
 
 ; ---- references -------------------------------------------------------------
 
+; foo(), B\foo(), \B\foo(): the name as written (the resolver reads its namespace)
 (function_call_expression
   function: [
     (name) @name
-    (qualified_name (name) @name)
+    (qualified_name) @name
   ]) @reference.call
 
 (member_call_expression object: (_) @qualifier name: (name) @name) @reference.call
@@ -29,7 +33,7 @@
 ((object_creation_expression
   [
     (name) @name
-    (qualified_name (name) @name)
+    (qualified_name) @name
   ]) @reference.call
   (#not-any-of? @name "static" "self" "parent"))
 
