@@ -132,6 +132,11 @@ const EXPECTED = [
   "py/session.py:main -> py/util.py:shared (import)",
   // `from . import util` in py/sub/ is py/sub/util.py, never its parent's.
   "py/sub/jobs.py:run -> py/sub/util.py:next (import)",
+  // Ruby: calls without parentheses; a local variable or parameter named
+  // like a method is no call of it, `footer()` is.
+  "rb/bare.rb:Report.build -> rb/bare.rb:Report.footer (member)",
+  "rb/bare.rb:Report.build -> rb/bare.rb:Report.header (member)",
+  "rb/bare.rb:Report.build -> rb/bare.rb:sum_up (same-file)",
   // Ruby: own method bare, self through the base; puts is Kernel's.
   "rb/store.rb:Store.get -> rb/store.rb:Base.close (member)",
   "rb/store.rb:Store.get -> rb/store.rb:Store.check (member)",
@@ -237,6 +242,7 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "cs/Store.cs:Logger.Write",
         "rb/store.rb:opts.fetch",
         "rb/store.rb:puts",
+        "rb/bare.rb:render_all",
         "php/store.php:$opts.fetch",
         "php/store.php:count",
         // Another namespace's function or class, not App's.

@@ -41,6 +41,10 @@ import { type HashTarget, structHashes } from "./struct_hash.ts";
  *   itself), and `c = X()` or `new X()` gives no type (`X` holds anything).
  *   A type in the type namespace (`type_identifier`) is never so hidden,
  *   nor one of a pattern that sets `(#set! enclosing "true")` (`cls()`).
+ *   A call pattern may say how a binding of its name reads it:
+ *   `(#set! shadow "never")`, not at all (Ruby's `count(1)` calls the
+ *   method whatever local is named `count`); `(#set! shadow "variable")`,
+ *   as a read of the variable, which is no call (Ruby's bare `count`).
  * - `@reference.import` with `@module`, optional `@name` (the binding) and
  *   `@imported` (what is imported, where an alias binds it: `a` of
  *   `from m import a as b`; or `(#set! imported "default")`: the module's
@@ -553,8 +557,12 @@ function collectReferences(
       // never does (the resolver would read it as the import).
       else receiver = types.typeOf(head, scope) === undefined ? "?" : receiverText(qualifier);
     } else if (
-      module === undefined && types.binds(name, scope) && !nested.has(scopedName(scope, name))
+      module === undefined && m.setProperties?.["shadow"] !== "never" &&
+      types.binds(name, scope) && !nested.has(scopedName(scope, name))
     ) {
+      // Ruby's bare `count`: a read of the variable where one is bound, a
+      // call of the method only where none is.
+      if (m.setProperties?.["shadow"] === "variable") continue;
       // `cb()` of a parameter or variable `cb`: what it holds is unknown, so
       // the call is made on an unknown receiver, never on the function
       // (imported, of this file or elsewhere) that happens to share its name.

@@ -118,7 +118,10 @@ export const DERIVATION: DerivationVersions = {
     // name is kept whole (`\B\foo()`), so a name no `use` binds is read in
     // the caller's namespace, never landing on a namesake of another.
     php: 4,
-    ruby: 1,
+    // ruby 2: a call without parentheses (`helper`, `x = compute`) is a
+    // call where no local variable or parameter of its name is bound; one
+    // with them (`count(1)`) calls the method whatever local is so named.
+    ruby: 2,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.
     // 3: nor a heading inside an HTML comment; 4: nor a line continuing a list item or quote.

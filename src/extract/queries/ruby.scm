@@ -23,12 +23,58 @@
 
 ; ---- references -------------------------------------------------------------
 
+; check(k), check k, save!: a call of the method whatever local is so named
 ((call
   !receiver
   method: (identifier) @name) @reference.call
   (#not-any-of? @name
     "require" "require_relative" "load" "include" "extend" "prepend"
-    "attr_accessor" "attr_reader" "attr_writer" "private" "protected" "public"))
+    "attr_accessor" "attr_reader" "attr_writer" "private" "protected" "public")
+  (#set! shadow "never"))
+
+; check, x = compute, helper.save, puts value: a bare name is a call of a
+; method of self where no local variable (an assignment, a parameter, a
+; block's) of its method holds it, and a read of the variable where one does
+([
+  (program (identifier) @name @reference.call)
+  (body_statement (identifier) @name @reference.call)
+  (block_body (identifier) @name @reference.call)
+  (then (identifier) @name @reference.call)
+  (else (identifier) @name @reference.call)
+  (do (identifier) @name @reference.call)
+  (begin (identifier) @name @reference.call)
+  (ensure (identifier) @name @reference.call)
+  (parenthesized_statements (identifier) @name @reference.call)
+  (argument_list (identifier) @name @reference.call)
+  (block_argument (identifier) @name @reference.call)
+  (assignment right: (identifier) @name @reference.call)
+  (operator_assignment right: (identifier) @name @reference.call)
+  (call receiver: (identifier) @name @reference.call)
+  (binary (identifier) @name @reference.call)
+  (unary operand: (identifier) @name @reference.call)
+  (conditional (identifier) @name @reference.call)
+  (if condition: (identifier) @name @reference.call)
+  (unless condition: (identifier) @name @reference.call)
+  (while condition: (identifier) @name @reference.call)
+  (until condition: (identifier) @name @reference.call)
+  (if_modifier (identifier) @name @reference.call)
+  (unless_modifier (identifier) @name @reference.call)
+  (while_modifier (identifier) @name @reference.call)
+  (until_modifier (identifier) @name @reference.call)
+  (interpolation (identifier) @name @reference.call)
+  (array (identifier) @name @reference.call)
+  (pair value: (identifier) @name @reference.call)
+  (element_reference (identifier) @name @reference.call)
+  (case value: (identifier) @name @reference.call)
+  (pattern (identifier) @name @reference.call)
+  (in (identifier) @name @reference.call)
+  (optional_parameter value: (identifier) @name @reference.call)
+  (keyword_parameter value: (identifier) @name @reference.call)
+]
+  (#not-any-of? @name
+    "private" "protected" "public" "module_function" "private_class_method"
+    "public_class_method")
+  (#set! shadow "variable"))
 
 (call receiver: (_) @qualifier method: (identifier) @name) @reference.call
 
@@ -60,3 +106,18 @@
   (#eq? @_new "new")) @binding.type
 
 (assignment left: (identifier) @name) @binding.type
+(operator_assignment left: (identifier) @name) @binding.type
+(left_assignment_list (identifier) @name) @binding.type
+(method_parameters (identifier) @name) @binding.type
+(lambda_parameters (identifier) @name) @binding.type
+(block_parameters (identifier) @name) @binding.type
+(destructured_parameter (identifier) @name) @binding.type
+(optional_parameter name: (identifier) @name) @binding.type
+(keyword_parameter name: (identifier) @name) @binding.type
+(splat_parameter name: (identifier) @name) @binding.type
+(hash_splat_parameter name: (identifier) @name) @binding.type
+(block_parameter name: (identifier) @name) @binding.type
+(exception_variable (identifier) @name) @binding.type
+(for pattern: (identifier) @name) @binding.type
+(array_pattern (identifier) @name) @binding.type
+(in_clause pattern: (identifier) @name) @binding.type
