@@ -136,6 +136,8 @@ const EXPECTED = [
   // like a method is no call of it, `footer()` is.
   "rb/bare.rb:Report.build -> rb/bare.rb:Report.footer (member)",
   "rb/bare.rb:Report.build -> rb/bare.rb:Report.header (member)",
+  "rb/bare.rb:Report.build -> rb/bare.rb:Report.save! (member)",
+  "rb/bare.rb:Report.build -> rb/bare.rb:Report.valid? (member)",
   "rb/bare.rb:Report.build -> rb/bare.rb:sum_up (same-file)",
   // Ruby: own method bare, self through the base; puts is Kernel's.
   "rb/store.rb:Store.get -> rb/store.rb:Base.close (member)",

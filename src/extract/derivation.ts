@@ -121,7 +121,9 @@ export const DERIVATION: DerivationVersions = {
     // ruby 2: a call without parentheses (`helper`, `x = compute`) is a
     // call where no local variable or parameter of its name is bound; one
     // with them (`count(1)`) calls the method whatever local is so named.
-    ruby: 2,
+    // 3: re-derived so that a call of a method named with `!` (`save!`) lands
+    // on it (it was read as a Rust macro's call, which only a macro answers).
+    ruby: 3,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.
     // 3: nor a heading inside an HTML comment; 4: nor a line continuing a list item or quote.

@@ -1508,7 +1508,10 @@ export class Resolver {
    * in the repository, `write!` no `fn write` of the file.
    */
   #resolve(owner: Owner, ref: RefRow): { dst: string; how: string } | undefined {
-    if (ref.kind !== "calls" || !ref.target.endsWith("!")) return this.#resolveName(owner, ref);
+    // Only Rust writes a macro's call so; Ruby's `save!` is a method's name.
+    if (ref.kind !== "calls" || !ref.target.endsWith("!") || owner.language !== "rust") {
+      return this.#resolveName(owner, ref);
+    }
     const found = this.#resolveName(owner, { ...ref, target: ref.target.slice(0, -1) }, true);
     const node = found && this.journal.get<{ kind: string; signature: string | null }>(
       "SELECT kind, signature FROM nodes WHERE id = ?",
