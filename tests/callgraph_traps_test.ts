@@ -148,6 +148,8 @@ const EXPECTED = [
   // Rust: Type::new, a receiver bound by it, self; println! is the language's.
   "rs/src/lib.rs:Store.get -> rs/src/lib.rs:Store.check (member)",
   "rs/src/lib.rs:Store.new -> rs/src/lib.rs:Store (same-file)",
+  // Rust: only a constructor by its name (new, with_*…) says what it returns.
+  "rs/src/lib.rs:read -> rs/src/lib.rs:Store.reader (member)",
   "rs/src/lib.rs:run -> rs/src/lib.rs:Store.get (member)",
   "rs/src/lib.rs:run -> rs/src/lib.rs:Store.new (member)",
   // Shell: echo is the shell's, whatever lib.sh defines.
@@ -237,6 +239,7 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "go/store/other.go:Get",
         "go/store/other.go:w.Write",
         "rs/src/lib.rs:Options.get",
+        "rs/src/lib.rs:r.get",
         "java/com/acme/Store.java:opts.get",
         "c/main.c:o.read",
         "c/main.c:printf",

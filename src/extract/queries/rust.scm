@@ -119,14 +119,20 @@
   pattern: (identifier) @name
   type: [(type_identifier) @type (reference_type type: (type_identifier) @type)]) @binding.type
 
+; a constructor by Rust's naming conventions (new, new_*, with_*, default,
+; from) returns its type; another associated function (`Request::builder()`)
+; may return anything
 (let_declaration
   pattern: (identifier) @name
-  value: [
-    (call_expression function: (scoped_identifier
-      path: (identifier) @type
-      name: (identifier) @_ctor))
-    (struct_expression name: (type_identifier) @type)
-  ]
+  value: (call_expression function: (scoped_identifier
+    path: (identifier) @type
+    name: (identifier) @_ctor))
+  (#match? @type "^[A-Z]")
+  (#match? @_ctor "^(new|default|from|new_[a-z0-9_]+|with_[a-z0-9_]+)$")) @binding.type
+
+(let_declaration
+  pattern: (identifier) @name
+  value: (struct_expression name: (type_identifier) @type)
   (#match? @type "^[A-Z]")) @binding.type
 
 (let_declaration pattern: (identifier) @name) @binding.type
