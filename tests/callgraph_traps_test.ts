@@ -81,6 +81,9 @@ const EXPECTED = [
   "java/com/acme/Store.java:Store.get -> java/com/acme/Store.java:Store.check (member)",
   "java/com/acme/Store.java:Store.main -> java/com/acme/Store.java:Store (same-file)",
   "java/com/acme/Store.java:Store.main -> java/com/acme/Store.java:Store.get (member)",
+  // Java: an anonymous class's own method first, then its outer class's.
+  "java/com/acme/Timer.java:Timer.start.new.run -> java/com/acme/Timer.java:Timer.start.new.stop (member)",
+  "java/com/acme/Timer.java:Timer.start.new.run -> java/com/acme/Timer.java:Timer.tick (member)",
   // JavaScript (scripts sharing globals): console, Object and parseInt are the platform's.
   "js/app.js:Store.get -> js/app.js:Store.load (member)",
   // An arrow function's `this` is its method's; a `function`'s and an object literal method's are not.

@@ -72,7 +72,10 @@ export const DERIVATION: DerivationVersions = {
     // 1: a call says how many arguments it passes (overloads told apart).
     // 2: re-derived so that a static import (`import static a.Util.helper`)
     // and its calls land on Util's member, not on a namesake of the package.
-    java: 3,
+    // java 4: an anonymous class (`new Runnable() { … }`) is a class named
+    // `new`, so a bare call in it lands on its own method before its outer
+    // class's (`stop()` was Timer's stop beside the anonymous class's own).
+    java: 4,
     // 1 (each): an aliased import says what it imports (`from m import a as
     // b`, `import { a as b }`, `use m::a as b`), so calls of `b` land on `a`;
     // for rust also, re-derived so that a workspace member's `crate::` paths,

@@ -1692,8 +1692,15 @@ export class Resolver {
       return unique ? { dst: unique, how: "unique" } : undefined;
     }
     if (hasImplicitThis(owner.language)) {
-      const cls = this.#enclosingClass(owner, ref.src);
-      const hit = cls && this.#memberOf(owner, [cls], name, ref.args);
+      let cls = this.#enclosingClass(owner, ref.src);
+      let hit = cls && this.#memberOf(owner, [cls], name, ref.args);
+      // A Java anonymous class (`new Runnable() { … }`, named `new`): its own
+      // methods first, then those of the class around it.
+      while (!hit && cls && owner.language === "java" && cls.qualname.endsWith(".new")) {
+        const around = this.#nodesIn(owner.id).get(cls.id)?.parent_id;
+        cls = around ? this.#enclosingClass(owner, around) : undefined;
+        hit = cls && this.#memberOf(owner, [cls], name, ref.args);
+      }
       if (hit) return { dst: hit, how: "member" };
     }
     const local = this.#visibleFunction(owner, ref.src, name, true, ref.args);

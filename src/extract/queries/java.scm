@@ -3,6 +3,9 @@
 ; ---- definitions ------------------------------------------------------------
 
 (class_declaration name: (identifier) @name body: (class_body) @body) @definition.class
+; new Runnable() { … }: an anonymous class, named `new` (no class can be), so
+; that a call in it finds its own methods first
+(object_creation_expression "new" @name (class_body) @body) @definition.class
 (record_declaration name: (identifier) @name body: (_) @body) @definition.class
 (interface_declaration name: (identifier) @name body: (_) @body) @definition.interface
 (annotation_type_declaration name: (identifier) @name body: (_) @body) @definition.interface
