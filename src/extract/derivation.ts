@@ -129,7 +129,9 @@ export const DERIVATION: DerivationVersions = {
     // with them (`count(1)`) calls the method whatever local is so named.
     // 3: re-derived so that a call of a method named with `!` (`save!`) lands
     // on it (it was read as a Rust macro's call, which only a macro answers).
-    ruby: 3,
+    // 4: a name a splat, a nested assignment or a pattern binds (`a, *rest =
+    // x`, `in Integer => n`) is a variable, no call of a method of its name.
+    ruby: 4,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.
     // 3: nor a heading inside an HTML comment; 4: nor a line continuing a list item or quote.

@@ -66,6 +66,7 @@
   (pair value: (identifier) @name @reference.call)
   (element_reference (identifier) @name @reference.call)
   (case value: (identifier) @name @reference.call)
+  (case_match value: (identifier) @name @reference.call)
   (pattern (identifier) @name @reference.call)
   (in (identifier) @name @reference.call)
   (optional_parameter value: (identifier) @name @reference.call)
@@ -73,7 +74,7 @@
 ]
   (#not-any-of? @name
     "private" "protected" "public" "module_function" "private_class_method"
-    "public_class_method")
+    "public_class_method" "it" "_1" "_2" "_3" "_4" "_5" "_6" "_7" "_8" "_9")
   (#set! shadow "variable"))
 
 (call receiver: (_) @qualifier method: (identifier) @name) @reference.call
@@ -108,6 +109,8 @@
 (assignment left: (identifier) @name) @binding.type
 (operator_assignment left: (identifier) @name) @binding.type
 (left_assignment_list (identifier) @name) @binding.type
+(rest_assignment (identifier) @name) @binding.type
+(destructured_left_assignment (identifier) @name) @binding.type
 (method_parameters (identifier) @name) @binding.type
 (lambda_parameters (identifier) @name) @binding.type
 (block_parameters (identifier) @name) @binding.type
@@ -121,3 +124,5 @@
 (for pattern: (identifier) @name) @binding.type
 (array_pattern (identifier) @name) @binding.type
 (in_clause pattern: (identifier) @name) @binding.type
+(as_pattern name: (identifier) @name) @binding.type
+(keyword_pattern key: (hash_key_symbol) @name !value) @binding.type
