@@ -101,9 +101,11 @@ const EXPECTED = [
   "js/use.js:run -> js/shared.js:tidy (import)",
   // PHP: a name read in the caller's namespace (App's fmt and local, not
   // Lib's), then for a function the global one (helper); `\Lib\render()`,
-  // `Sub\deep()` and `new \Lib\Store()` name theirs.
+  // `Sub\deep()`, `new \Lib\Cache()` and `\Lib\Cache::make()` name theirs;
+  // `Cache::make()` and `$s->save()` of a `new Cache` are no calls of Lib's.
   "php/ns/app.php:run -> php/ns/app.php:local (same-file)",
-  "php/ns/app.php:run -> php/ns/lib.php:Store (unique)",
+  "php/ns/app.php:run -> php/ns/lib.php:Cache (unique)",
+  "php/ns/app.php:run -> php/ns/lib.php:Cache.make (member)",
   "php/ns/app.php:run -> php/ns/lib.php:render (unique)",
   "php/ns/app.php:run -> php/ns/more.php:fmt (unique)",
   "php/ns/app.php:run -> php/ns/sub.php:App\\Sub.deep (unique)",
@@ -255,7 +257,8 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "php/store.php:count",
         // Another namespace's function or class, not App's.
         "php/ns/app.php:render",
-        "php/ns/app.php:Store",
+        "php/ns/app.php:Cache",
+        "php/ns/app.php:Cache.save",
         "sh/run.sh:echo",
         // Calls of parameters and variables, whatever their names.
         // What a parameter or variable named like a class builds, and a

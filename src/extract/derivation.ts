@@ -123,7 +123,9 @@ export const DERIVATION: DerivationVersions = {
     // php 4: a `namespace X;` statement is a module symbol and a qualified
     // name is kept whole (`\B\foo()`), so a name no `use` binds is read in
     // the caller's namespace, never landing on a namesake of another.
-    php: 4,
+    // php 5: re-derived so that a class a call names (`Foo::make()`,
+    // `\B\Foo::make()`, `$x->go()` after `$x = new Foo`) is read so too.
+    php: 5,
     // ruby 2: a call without parentheses (`helper`, `x = compute`) is a
     // call where no local variable or parameter of its name is bound; one
     // with them (`count(1)`) calls the method whatever local is so named.

@@ -128,9 +128,9 @@ function hangsOnClassName(
     ((qualifier === undefined || qualifier === "this") && definesOutOfLine(ref.language));
 }
 
-/** The last part of a qualified name: `WBI` of `ns::WBI`, `path` of `os.path`. */
+/** The last part of a qualified name: `WBI` of `ns::WBI`, `path` of `os.path`, `Foo` of `\\B\\Foo`. */
 function lastSegment(qualified: string): string {
-  return qualified.split(/\.|::/).at(-1)!;
+  return qualified.split(/\.|::|\\/).at(-1)!;
 }
 
 /**
@@ -224,6 +224,9 @@ const PROTOTYPE = `(n.kind = 'function' AND rtrim(coalesce(n.signature, '')) LIK
 const NOT_FILE_LOCAL = `NOT (n.kind = 'function' AND q.language IN ('c', 'cpp')
   AND (n.signature LIKE 'static %' OR n.signature LIKE 'inline static %')
   AND (q.rel LIKE '%.c' OR q.rel LIKE '%.cc' OR q.rel LIKE '%.cpp' OR q.rel LIKE '%.cxx'))`;
+
+/** The kinds a PHP class name may name (`Foo::make()`, `new Foo`). */
+const PHP_CLASS_KINDS: ReadonlySet<string> = new Set(["class", "interface", "trait", "enum"]);
 
 /** What resolution needs of a node to see where it sits: its kind, qualname and parent. */
 interface NodeFacts {
@@ -334,7 +337,7 @@ export class Resolver {
   /** PHP: definitions by root, name and call, with their namespaces (see `#phpDefinitions`). */
   readonly #phpDefs = new Map<
     string,
-    { id: string; path_id: number; kind: string; namespace: string }[]
+    (ClassNode & { kind: string; namespace: string })[]
   >();
   /** Files whose inherits edges resolved in this change: their calls on `self` may land now. */
   readonly #basesFound = new Set<number>();
@@ -1737,8 +1740,24 @@ export class Resolver {
    * its name).
    */
   #resolvePhpName(owner: Owner, ref: RefRow): { dst: string; how: string } | undefined {
+    const hit = this.#phpDefinition(owner, ref, ref.target, (kind) => kind !== "module");
+    return hit && { dst: hit.id, how: hit.path_id === owner.id ? "same-file" : "unique" };
+  }
+
+  /**
+   * The PHP definition a name as written (`foo`, `Sub\foo`, `\Lib\foo`)
+   * names from where `ref` is made, among those `accepts` takes by kind:
+   * the caller's file's in the namespace it names, else the one in the
+   * root; undefined when there is none or several (see
+   * {@link #resolvePhpName}).
+   */
+  #phpDefinition(
+    owner: Owner,
+    ref: RefRow,
+    written: string,
+    accepts: (kind: string) => boolean,
+  ): ClassNode | undefined {
     const call = ref.kind === "calls";
-    const written = ref.target;
     const here = this.#phpNamespaceAt(owner.id, ref.line ?? 0);
     const parts = written.split("\\");
     const name = parts.pop()!;
@@ -1758,12 +1777,13 @@ export class Resolver {
     }
     for (const { ns, fallback } of namespaces) {
       const hits = this.#phpDefinitions(owner.root_id, name, call).filter((d) =>
-        d.namespace.toLowerCase() === ns.toLowerCase() && (!fallback || d.kind === "function")
+        d.namespace.toLowerCase() === ns.toLowerCase() && accepts(d.kind) &&
+        (!fallback || d.kind === "function")
       );
       // The file's own definition first, as in any other language.
       const own = hits.filter((d) => d.path_id === owner.id);
-      if (own.length === 1) return { dst: own[0]!.id, how: "same-file" };
-      if (hits.length === 1 && own.length === 0) return { dst: hits[0]!.id, how: "unique" };
+      if (own.length === 1) return own[0];
+      if (hits.length === 1 && own.length === 0) return hits[0];
       if (hits.length > 0) return undefined;
     }
     return undefined;
@@ -1774,13 +1794,13 @@ export class Resolver {
     rootId: number,
     name: string,
     call: boolean,
-  ): { id: string; path_id: number; kind: string; namespace: string }[] {
+  ): (ClassNode & { kind: string; namespace: string })[] {
     return cachedOr(
       this.#phpDefs,
       `${rootId}\0${name}\0${call}`,
       () =>
-        this.journal.all<{ id: string; path_id: number; kind: string; start_line: number }>(
-          `SELECT n.id, n.path_id, n.kind, n.start_line FROM nodes n
+        this.journal.all<ClassNode & { kind: string; start_line: number }>(
+          `SELECT n.id, n.path_id, n.kind, n.qualname, n.start_line FROM nodes n
          JOIN paths q ON q.id = n.path_id LEFT JOIN nodes p ON p.id = n.parent_id
          WHERE n.name = ? AND q.root_id = ? AND q.language = 'php'
            AND ${call ? CALLABLE : NOT_MEMBER} LIMIT 500`,
@@ -1965,6 +1985,19 @@ export class Resolver {
       if (!cls) return undefined;
       const from = role === "self" ? [cls] : this.#basesOf(cls, owner.language);
       const hit = this.#memberOf(owner, from, name, ref.args);
+      return hit ? { dst: hit, how: "member" } : undefined;
+    }
+    // PHP: `Foo::make()`, `\\B\\Foo::make()`, `$x->go()` after `$x = new Bar()`
+    // name a class of the caller's namespace, or the one they spell out.
+    if (owner.language === "php") {
+      if (!/^\\?[\p{L}_][\p{L}\p{N}_\\]*$/u.test(qualifier)) return undefined;
+      const cls = this.#phpDefinition(
+        owner,
+        { ...ref, kind: "inherits" },
+        qualifier,
+        (kind) => PHP_CLASS_KINDS.has(kind),
+      );
+      const hit = cls && this.#memberOf(owner, [cls], name, ref.args);
       return hit ? { dst: hit, how: "member" } : undefined;
     }
     if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(qualifier)) return undefined;
