@@ -144,6 +144,8 @@ const EXPECTED = [
   "rb/bare.rb:Report.build -> rb/bare.rb:Report.save! (member)",
   "rb/bare.rb:Report.build -> rb/bare.rb:Report.valid? (member)",
   "rb/bare.rb:Report.build -> rb/bare.rb:sum_up (same-file)",
+  // An attribute reader is a method of its class.
+  "rb/bare.rb:Report.heading -> rb/bare.rb:Report.title (member)",
   // Ruby: own method bare, self through the base; puts is Kernel's.
   "rb/store.rb:Store.get -> rb/store.rb:Base.close (member)",
   "rb/store.rb:Store.get -> rb/store.rb:Store.check (member)",

@@ -19,7 +19,8 @@ import { type HashTarget, structHashes } from "./struct_hash.ts";
  * The shared engine that turns query matches into symbols and references.
  * It knows the capture convention of ./queries/*.scm, not any language:
  *
- * - `@definition.<kind>` the definition node; `@name` its name; optional
+ * - `@definition.<kind>` the definition node; `@name` its name (without
+ *   the `(#set! name_prefix ":")` it starts with, if any); optional
  *   `@body` (where the signature stops; default: the node's `body` field) and
  *   `@receiver` (the container named outside it: Go receivers, C++ `A::f`;
  *   several are joined with `.`).
@@ -229,7 +230,10 @@ function collectDefinitions(
   for (const m of matches) {
     const role = m.captures.find((c) => c.name.startsWith("definition."));
     if (!role) continue;
-    const name = capture(m, "name")?.text.trim();
+    // `(#set! name_prefix ":")`: the name without it (Ruby's `attr_reader :name`).
+    const prefix = m.setProperties?.["name_prefix"];
+    let name = capture(m, "name")?.text.trim();
+    if (prefix && name?.startsWith(prefix)) name = name.slice(prefix.length);
     if (!name) continue;
     const key = `${role.node.id}:${role.name}:${name}`;
     const seen = first.get(key);

@@ -133,7 +133,10 @@ export const DERIVATION: DerivationVersions = {
     // on it (it was read as a Rust macro's call, which only a macro answers).
     // 4: a name a splat, a nested assignment or a pattern binds (`a, *rest =
     // x`, `in Integer => n`) is a variable, no call of a method of its name.
-    ruby: 4,
+    // 5: `attr_reader :name` and `attr_accessor :name` define a method
+    // `name` of the class, which a bare `name` in it calls (it landed on a
+    // top-level `def name` of another file).
+    ruby: 5,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.
     // 3: nor a heading inside an HTML comment; 4: nor a line continuing a list item or quote.

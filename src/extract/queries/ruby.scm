@@ -21,6 +21,14 @@
 
 (assignment left: (constant) @name) @definition.constant
 
+; attr_reader :name: a method of the class, which a bare `name` calls
+((call
+  !receiver
+  method: (identifier) @_attr
+  arguments: (argument_list (simple_symbol) @name)) @definition.method
+  (#any-of? @_attr "attr_reader" "attr_accessor")
+  (#set! name_prefix ":"))
+
 ; ---- references -------------------------------------------------------------
 
 ; check(k), check k, save!: a call of the method whatever local is so named
