@@ -110,6 +110,8 @@ const EXPECTED = [
   "php/ns/app.php:run -> php/ns/more.php:fmt (unique)",
   "php/ns/app.php:run -> php/ns/sub.php:App\\Sub.deep (unique)",
   "php/ns/app.php:run -> php/util.php:helper (unique)",
+  // PHP: a class named like its namespace inherits its namespace's Base.
+  "php/shop/shop.php:Shop.run -> php/shop/base.php:Base.close (member)",
   // PHP: $this through the base; count is PHP's own; helper the global
   // namespace's, though Lib has one.
   "php/store.php:Store.get -> php/store.php:Base.close (member)",
@@ -159,6 +161,8 @@ const EXPECTED = [
   "rs/src/lib.rs:read -> rs/src/lib.rs:Store.reader (member)",
   "rs/src/lib.rs:run -> rs/src/lib.rs:Store.get (member)",
   "rs/src/lib.rs:run -> rs/src/lib.rs:Store.new (member)",
+  // Rust: `fn tidy` beside `mod tidy;` makes the call (see the test's kinds).
+  "rs/src/named.rs:tidy -> rs/src/named.rs:sweep (same-file)",
   // Shell: echo is the shell's, whatever lib.sh defines.
   "sh/run.sh:main -> sh/lib.sh:setup (unique)",
   "sh/run.sh:main -> sh/run.sh:greet (same-file)",
@@ -228,6 +232,16 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
     const cold = open(join(base, "cold"));
     await cold.r.audit();
     assert.deepEqual(cold.calls(), EXPECTED);
+    // Of two symbols of one name, the one whose lines hold a call makes it.
+    assert.deepEqual(
+      cold.journal.all<{ kind: string }>(
+        `SELECT s.kind FROM edges e JOIN nodes s ON s.id = e.src JOIN nodes d ON d.id = e.dst
+         JOIN paths pd ON pd.id = d.path_id
+         WHERE e.kind = 'calls' AND pd.rel IN ('rs/src/named.rs', 'php/shop/base.php')
+         ORDER BY 1`,
+      ).map((r) => r.kind),
+      ["function", "method"],
+    );
     // The traps stay pending with their names.
     const pending = cold.pending();
     for (

@@ -44,7 +44,10 @@ export const DERIVATION: DerivationVersions = {
   // indexed as overlapping pairs of characters, so a word inside a sentence
   // is found, and a combining mark (Devanagari's vowel signs) kept inside
   // its word and dropped, not a cut between letters (derive/words.ts).
-  base: 6,
+  // 7: of two symbols of one qualified name (`mod parse;` and `fn parse`,
+  // `namespace Shop;` and `class Shop`), what lies in the lines of one is
+  // its own: the calls inside `fn parse` were the module's.
+  base: 7,
   structHash: STRUCT_HASH_VERSION,
   languages: {
     // 1: C++ read with its export macros blanked (`class LIB_API Emitter {`);

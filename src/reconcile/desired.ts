@@ -165,15 +165,27 @@ function addSymbols(
   nodes: NodeRecord[],
   pending: PendingRecord[],
 ): void {
-  const idByQualname = new Map<string, string>([["", fileId]]);
+  // Two symbols may share a qualified name (`mod parse;` and `fn parse`,
+  // PHP's `namespace Shop;` and `class Shop`): a symbol or a reference
+  // belongs to the one whose lines hold it, else to the first.
+  const byQualname = new Map<string, { id: string; start: number; end: number }[]>();
+  const holder = (qualname: string | undefined, line: number): string => {
+    if (qualname === undefined || qualname === "") return fileId;
+    const all = byQualname.get(qualname);
+    if (all === undefined) return fileId;
+    return (all.find((h) => h.start <= line && line <= h.end) ?? all[0]!).id;
+  };
   const seen = new Map<string, number>();
   for (const s of x.symbols) {
     const key = `${s.kind}\0${s.qualname}`;
     const ordinal = seen.get(key) ?? 0;
     seen.set(key, ordinal + 1);
     const id = nodeId(path, s.kind, s.qualname, ordinal);
-    if (!idByQualname.has(s.qualname)) idByQualname.set(s.qualname, id);
-    const parentId = idByQualname.get(s.parent ?? "") ?? fileId;
+    const parentId = holder(s.parent, s.startLine);
+    const same = byQualname.get(s.qualname);
+    const at = { id, start: s.startLine, end: s.endLine };
+    if (same === undefined) byQualname.set(s.qualname, [at]);
+    else same.push(at);
     nodes.push({
       id,
       parent_id: parentId,
@@ -202,7 +214,7 @@ function addSymbols(
     for (const r of x.refs) {
       const bound = r.kind !== "imports" && r.module === undefined && r.receiver === undefined &&
         imported.has(r.name);
-      const src = idByQualname.get(r.from) ?? fileId;
+      const src = holder(r.from, r.line);
       const target = referenceTarget(r);
       const module = r.module ?? (bound ? r.name : null);
       const key = `${src}\0${r.kind}\0${target}\0${module ?? ""}\0${r.args ?? ""}\0${
