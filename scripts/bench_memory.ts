@@ -37,6 +37,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import {
   EXPORT_HEADER,
+  exportEnd,
   importMemories,
   type MemoryKind,
   newRow,
@@ -402,6 +403,7 @@ async function runBench(opts: Options, cleanup: Cleanup): Promise<Result> {
     }
     // The folders exist on disk, so folder anchors stay active.
     for (let p = 0; p < 100; p++) Deno.mkdirSync(join(root, `pkg${p}`), { recursive: true });
+    lines.push(exportEnd(lines.length - 1, 0));
     importMemories(j, lines.join("\n"), "bench");
   } finally {
     j.close();

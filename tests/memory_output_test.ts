@@ -311,3 +311,41 @@ Deno.test("export --out - writes to stdout, as import - reads stdin, and leaves 
   const plain = await cli(home, ["export"]);
   assert.equal(e.stdout, plain.stdout);
 });
+
+Deno.test("import refuses an export cut short at a line boundary, naming the file and the remedy, and imports nothing; an old export is read with a note", async () => {
+  const { base, repo, home } = await indexedRepo();
+  for (const text of ["keep sizes in bytes", "round totals last"]) {
+    const r = await cli(home, ["remember", "--kind", "note", "--about", "src/util.ts", text], {
+      cwd: repo,
+      env: ENV,
+    });
+    assert.equal(r.code, 0, r.stderr);
+  }
+  const out = join(base, "backup.jsonl");
+  const e = await cli(home, ["export", "--out", out]);
+  assert.equal(e.code, 0, e.stderr);
+  assert.match(e.stderr, /exported 2 memories and 0 notes/);
+  const lines = Deno.readTextFileSync(out).split("\n");
+  const cut = join(base, "cut.jsonl");
+  Deno.writeTextFileSync(cut, lines.slice(0, 2).join("\n") + "\n"); // the header and one memory
+  const other = join(base, "other");
+  const i = await cli(other, ["import", cut]);
+  assert.equal(i.code, 2, i.stderr);
+  assert.match(i.stderr, new RegExp(`${escapeRe(cut)}: .*cut short.*export it again`));
+  const h = await cli(other, ["export"]);
+  assert.equal(h.stdout.trim().split("\n").length, 2, "nothing was imported: a header and the end");
+  // Written by an earlier version: no end record, imported, and said so.
+  const old = join(base, "old.jsonl");
+  Deno.writeTextFileSync(
+    old,
+    [JSON.stringify({ type: "heimdall-memory", version: 2 }), lines[1]].join("\n") + "\n",
+  );
+  const o = await cli(other, ["import", old]);
+  assert.equal(o.code, 0, o.stderr);
+  assert.match(o.stdout, /imported 1 new memory/);
+  assert.match(o.stderr, /old\.jsonl was written by an older heimdall .* could not be checked/);
+  const whole = await cli(other, ["import", out]);
+  assert.equal(whole.code, 0, whole.stderr);
+  assert.match(whole.stdout, /imported 1 new memory, 0 updated, 1 unchanged/);
+  assert.equal(whole.stderr, "");
+});

@@ -1031,7 +1031,7 @@ Deno.test("export → import into a fresh home → export is byte-identical; a s
   r = await cli(home, ["export", "--out", exported]);
   assert.equal(r.code, 0, r.stderr);
   const first = Deno.readTextFileSync(exported);
-  assert.equal(first.trim().split("\n").length, 1 + 5 + 1);
+  assert.equal(first.trim().split("\n").length, 1 + 5 + 1 + 1); // header, memories, a note, the end
   assert.match(first, /"state":"orphaned"/);
   assert.match(first, /"type":"note","title":"Backoff for flaky uploads"/);
 
@@ -1063,6 +1063,7 @@ Deno.test("export → import into a fresh home → export is byte-identical; a s
     redacted: 0,
     notesAdded: 0,
     notesUnchanged: 1,
+    unchecked: 0,
   });
 
   // A bad line: exit 2, the line named, nothing written.

@@ -796,11 +796,13 @@ Deno.test({
         last_seen_at: later + i,
       }));
     const file = join(home, "..", "attempts.jsonl");
-    Deno.writeTextFileSync(file, [header, ...attempts].join("\n") + "\n");
+    const end = JSON.stringify({ type: "heimdall-memory-end", memories: 2000, notes: 0 });
+    Deno.writeTextFileSync(file, [header, ...attempts, end].join("\n") + "\n");
     const imported = await cli(home, ["import", file]);
     assertEquals(imported.code, 0, imported.stderr);
-    // Every memory the journal holds now, as `heimdall export` writes them (one a line).
-    const total = (await cli(home, ["export"])).stdout.trim().split("\n").length - 1;
+    // Every memory the journal holds now, as `heimdall export` writes them (one a line,
+    // between the header and the end record).
+    const total = (await cli(home, ["export"])).stdout.trim().split("\n").length - 2;
     const s = await serve({ home, repo: f.repo });
     try {
       const r = await fetch(`http://127.0.0.1:${s.port}/api/memory`, {

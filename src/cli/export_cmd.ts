@@ -2,7 +2,7 @@
 import { parseFlags } from "./flags.ts";
 import { isHomeEntry, openPrivateFile } from "../config/mod.ts";
 import { basename, dirname, isDirectory, join, utf16Bom } from "../files/mod.ts";
-import { exportMemories, importMemories, NOTE_TYPE } from "../memory/mod.ts";
+import { END_TYPE, exportMemories, importMemories, NOTE_TYPE } from "../memory/mod.ts";
 import { Journal } from "../store/mod.ts";
 import type { Context } from "./context.ts";
 import { EnvironmentError, UsageError } from "../errors/mod.ts";
@@ -13,7 +13,9 @@ import { typedPath } from "./path_arg.ts";
 export const EXPORT_HELP = `heimdall export [--out FILE]
   Writes every memory (superseded, forgotten and orphaned ones too) with its
   anchors, and every note (\`heimdall insert\`) with its paths, as JSON Lines,
-  to FILE or stdout (no --out, or --out -, as import reads - as stdin). Lossless: \`heimdall import\` of it into an empty home,
+  to FILE or stdout (no --out, or --out -, as import reads - as stdin),
+  ending with a record that counts them (an import refuses a file cut
+  short). Lossless: \`heimdall import\` of it into an empty home,
   then export, gives the same bytes. FILE is created readable by its owner
   only (0600), as it holds private memories too; it may not be one of
   Heimdall's own files (the journal, the config) in $HEIMDALL_HOME.`;
@@ -34,7 +36,7 @@ export async function exportCmd(args: string[], ctx: Context): Promise<number> {
       const count = { memories: -1, notes: 0 }; // the header is no memory
       await writeExport(out, (line) => {
         if (line.startsWith(`{"type":"${NOTE_TYPE}"`)) count.notes++;
-        else count.memories++;
+        else if (!line.startsWith(`{"type":"${END_TYPE}"`)) count.memories++;
       }, exportMemories(j));
       ctx.err(
         `exported ${plural(count.memories, "memory", "memories")} and ${
@@ -158,7 +160,10 @@ export const IMPORT_HELP = `heimdall import FILE|- [--json]
   paths under a root of the same folder name here are moved onto it. Secrets in the text
   are redacted. Nothing is written when a line is bad (the error names it:
   a time outside 1970–2099 or in the future, a text over 64 KiB, bytes
-  that are not UTF-8, …); UTF-16 with a byte order mark (PowerShell's >) is read.`;
+  that are not UTF-8, a file cut short: its end record missing or counting
+  other lines, …); UTF-16 with a byte order mark (PowerShell's >) is read.
+  An export written before Heimdall's format version 3 has no end record: it
+  is read, and whether it is complete cannot be checked (said on stderr).`;
 
 /** `heimdall import`. */
 export async function importCmd(args: string[], ctx: Context): Promise<number> {
@@ -180,6 +185,11 @@ export async function importCmd(args: string[], ctx: Context): Promise<number> {
   const j = Journal.open(ctx.home.journal);
   try {
     const r = importMemories(j, text, name);
+    if (r.unchecked > 0) {
+      ctx.err(
+        `note: ${name} was written by an older heimdall (export format version 1 or 2), without the end record that counts its lines, so whether it is complete could not be checked; export it again with this version to be sure`,
+      );
+    }
     if (values.json) ctx.out(JSON.stringify(r));
     else {
       ctx.out(

@@ -71,7 +71,9 @@ export {
 export { reanchorIfStale, reanchorMemories, type ReanchorReport } from "./reanchor.ts";
 export { ReanchorFollower } from "./reanchor_follower.ts";
 export {
+  END_TYPE,
   EXPORT_HEADER,
+  exportEnd,
   exportMemories,
   importMemories,
   type ImportReport,

@@ -22,6 +22,7 @@ import { importNote, type NoteRecord, noteRecords } from "../search/mod.ts";
 import { reanchorMemories, rebaseAnchor } from "./reanchor.ts";
 import { syncSearch } from "./searchable.ts";
 import { TIME_RANGE } from "./time.ts";
+import { plural } from "../present/fmt.ts";
 import {
   type AnchorRow,
   KINDS,
@@ -34,20 +35,37 @@ import {
   SCOPES,
 } from "./types.ts";
 
-/** The first line of an export. Version 2 added notes; version 1 files import as before. */
-export const EXPORT_HEADER = { type: "heimdall-memory", version: 2 } as const;
+/**
+ * The first line of an export. Version 2 added notes; version 3 the end
+ * record ({@link exportEnd}) that tells a complete file from one cut short.
+ * Version 1 and 2 files import as before, unchecked.
+ */
+export const EXPORT_HEADER = { type: "heimdall-memory", version: 3 } as const;
 /** Export format versions this build reads. */
-const READABLE_VERSIONS: readonly unknown[] = [1, 2];
+const READABLE_VERSIONS: readonly unknown[] = [1, 2, 3];
+/** The `type` of an export's last line, which counts what came before it. */
+export const END_TYPE = "heimdall-memory-end";
+
+/**
+ * The last line of an export (version 3 on): how many memories and notes it
+ * holds. A file cut at a line boundary (a partial copy or download) parses
+ * line by line as well as a whole one; without this line, or with other
+ * counts, an import refuses it instead of losing its tail silently.
+ */
+export function exportEnd(memories: number, notes: number): string {
+  return JSON.stringify({ type: END_TYPE, memories, notes });
+}
 
 /**
  * The journal's memories as JSON Lines: a header line, then one line per
  * memory (its columns in table order, then `anchors`), oldest first, then
- * one line per note (`"type": "note"`), oldest first. Streams memories;
- * holds one at a time.
+ * one line per note (`"type": "note"`), oldest first, then the end record
+ * ({@link exportEnd}) counting both. Streams memories; holds one at a time.
  */
 export function* exportMemories(j: Journal): Generator<string> {
   yield JSON.stringify(EXPORT_HEADER);
   const ids = j.all<{ id: string }>("SELECT id FROM memories ORDER BY recorded_at, id");
+  let notes = 0;
   for (const { id } of ids) {
     const row = getMemoryRow(j, id)!;
     const out: Record<string, unknown> = {};
@@ -59,7 +77,11 @@ export function* exportMemories(j: Journal): Generator<string> {
     });
     yield JSON.stringify(out);
   }
-  for (const note of noteRecords(j)) yield JSON.stringify({ type: NOTE_TYPE, ...note });
+  for (const note of noteRecords(j)) {
+    notes++;
+    yield JSON.stringify({ type: NOTE_TYPE, ...note });
+  }
+  yield exportEnd(ids.length, notes);
 }
 
 /** The `type` of a note's line in an export. */
@@ -91,6 +113,12 @@ export interface ImportReport {
   notesAdded: number;
   /** Notes already here. */
   notesUnchanged: number;
+  /**
+   * Parts of the file (one per header: exports joined end to end) written
+   * by a Heimdall before export format version 3, with no end record: whether
+   * they are complete could not be checked.
+   */
+  unchecked: number;
 }
 
 /** How far past this machine's clock a recording time may lie (another machine's skew). */
@@ -428,41 +456,51 @@ export function importMemories(j: Journal, text: string, file = "input"): Import
   const lines = text.replace(/^\uFEFF/, "").split("\n");
   const memories: Memory[] = [];
   const notes: NoteRecord[] = [];
-  let header = false;
+  // The export being read (one per header: exports may be joined end to end).
+  let part: Part | undefined;
+  let unchecked = 0;
   lines.forEach((line, i) => {
     if (line.trim() === "") return;
     const where = `${file}:${i + 1}`;
-    if (!header) {
-      let h: unknown;
-      try {
-        h = JSON.parse(line);
-      } catch {
-        h = undefined;
-      }
-      const hv = h as { type?: unknown; version?: unknown } | undefined;
-      if (hv?.type !== EXPORT_HEADER.type) {
-        throw new MemoryInputError(
-          `${where}: not a Heimdall memory export (the first line must be ${
-            JSON.stringify(EXPORT_HEADER)
-          }); write one with \`heimdall export\``,
-        );
-      }
-      if (!READABLE_VERSIONS.includes(hv.version)) {
-        throw new MemoryInputError(
-          `${where}: export format version ${hv.version}, this build reads ${
-            READABLE_VERSIONS.join(" and ")
-          }; upgrade heimdall`,
-        );
-      }
-      header = true;
+    if (part === undefined) {
+      part = openPart(line, where, i + 1);
       return;
     }
     // Exports joined end to end (`cat a.jsonl b.jsonl`) repeat the header: read on.
-    if (isHeaderLine(line)) return;
-    if (isNoteLine(line)) notes.push(parseNoteLine(line, where, now));
-    else memories.push(parseMemoryLine(line, where, now));
+    if (isHeaderLine(line)) {
+      checkEnded(part, file, i);
+      if (part.end === undefined) unchecked++;
+      part = openPart(line, where, i + 1);
+      return;
+    }
+    if (part.end !== undefined) {
+      throw new MemoryInputError(
+        `${where}: a record after the end record of line ${part.end}, which closes the export; the file was changed since \`heimdall export\` wrote it: export it again`,
+      );
+    }
+    // `heimdall export` ends every line, the last too: one without its end that is not
+    // JSON is a record cut in the middle.
+    if (i === lines.length - 1 && !isJson(line)) {
+      throw new MemoryInputError(
+        `${where}: the last line stops in the middle of a record (it is not JSON, and has no line end): the file was cut short (a partial copy or download); nothing was imported: export it again, or copy the whole file`,
+      );
+    }
+    if (isEndLine(line)) {
+      checkCounts(line, part, where);
+      part.end = i + 1;
+    } else if (isNoteLine(line)) {
+      notes.push(parseNoteLine(line, where, now));
+      part.notes++;
+    } else {
+      memories.push(parseMemoryLine(line, where, now));
+      part.memories++;
+    }
   });
-  if (!header) throw new MemoryInputError(`${file}: empty; write one with \`heimdall export\``);
+  if (part === undefined) {
+    throw new MemoryInputError(`${file}: empty; write one with \`heimdall export\``);
+  }
+  checkEnded(part, file, lines.length);
+  if (part.end === undefined) unchecked++;
   const roots = listRoots(j);
   const report: ImportReport = {
     added: 0,
@@ -473,6 +511,7 @@ export function importMemories(j: Journal, text: string, file = "input"): Import
     redacted: 0,
     notesAdded: 0,
     notesUnchanged: 0,
+    unchecked,
   };
   j.tx(() => {
     const touched: string[] = [];
@@ -527,6 +566,91 @@ export function importMemories(j: Journal, text: string, file = "input"): Import
   // Rebased anchors find their nodes here; others wait until their code is indexed.
   reanchorMemories(j);
   return report;
+}
+
+/** One export within the file being imported: its header's version and line, what it held. */
+interface Part {
+  version: number;
+  /** The line of its header. */
+  header: number;
+  memories: number;
+  notes: number;
+  /** The line of its end record, once read. */
+  end?: number;
+}
+
+/** The export a header line opens, or a {@link MemoryInputError} saying the file is none. */
+function openPart(line: string, where: string, at: number): Part {
+  let h: unknown;
+  try {
+    h = JSON.parse(line);
+  } catch {
+    h = undefined;
+  }
+  const hv = h as { type?: unknown; version?: unknown } | undefined;
+  if (hv?.type !== EXPORT_HEADER.type) {
+    throw new MemoryInputError(
+      `${where}: not a Heimdall memory export (the first line must be ${
+        JSON.stringify(EXPORT_HEADER)
+      }); write one with \`heimdall export\``,
+    );
+  }
+  if (!READABLE_VERSIONS.includes(hv.version)) {
+    throw new MemoryInputError(
+      `${where}: export format version ${hv.version}, this build reads ${
+        READABLE_VERSIONS.join(", ")
+      }; upgrade heimdall`,
+    );
+  }
+  return { version: hv.version as number, header: at, memories: 0, notes: 0 };
+}
+
+/**
+ * Refuses an export of version 3 on that ends (before line `next`, the
+ * next header's or past the last) without its end record: it was cut short.
+ */
+function checkEnded(part: Part, file: string, next: number): void {
+  if (part.version < 3 || part.end !== undefined) return;
+  throw new MemoryInputError(
+    `${file}: the export that starts at line ${part.header} stops at line ${next} without the end record \`heimdall export\` writes last (after ${
+      plural(part.memories, "memory", "memories")
+    } and ${
+      plural(part.notes, "note")
+    }): the file was cut short (a partial copy or download), and what followed is missing; nothing was imported: export it again, or copy the whole file`,
+  );
+}
+
+/** Refuses an end record whose counts are not what its export held: lines were lost or added. */
+function checkCounts(line: string, part: Part, where: string): void {
+  const v = JSON.parse(line) as { memories?: unknown; notes?: unknown };
+  if (v.memories === part.memories && v.notes === part.notes) return;
+  throw new MemoryInputError(
+    `${where}: the end record counts ${shown(v.memories)} memories and ${
+      shown(v.notes)
+    } notes, but the export before it (from line ${part.header}) holds ${
+      plural(part.memories, "memory", "memories")
+    } and ${
+      plural(part.notes, "note")
+    }: lines were lost or added since \`heimdall export\` wrote it; nothing was imported: export it again`,
+  );
+}
+
+function isJson(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isEndLine(line: string): boolean {
+  if (!line.includes(END_TYPE)) return false;
+  try {
+    return (JSON.parse(line) as { type?: unknown } | null)?.type === END_TYPE;
+  } catch {
+    return false;
+  }
 }
 
 function isHeaderLine(line: string): boolean {

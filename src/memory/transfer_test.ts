@@ -3,13 +3,22 @@ import { activeAnchor } from "./anchors.ts";
 import { newRow } from "./remember.ts";
 import { loadMemories } from "./records.ts";
 import { forget } from "./remember.ts";
-import { EXPORT_HEADER, importMemories, keepMarks, parseMemoryLine } from "./transfer.ts";
+import {
+  EXPORT_HEADER,
+  exportEnd,
+  exportMemories,
+  importMemories,
+  keepMarks,
+  parseMemoryLine,
+} from "./transfer.ts";
 import { Journal, upsertRoot } from "../store/mod.ts";
 import { parseInstant } from "./time.ts";
 import { MemoryInputError } from "./types.ts";
 import { secretSamples } from "../../tests/secret_samples.ts";
 
 const NOW = Date.UTC(2026, 11, 1);
+/** The header of an export written before version 3: no end record follows. */
+const V2 = JSON.stringify({ ...EXPORT_HEADER, version: 2 });
 const DAY = 24 * 3600 * 1000;
 
 /** A memory line as `heimdall export` writes it, with `patch` applied. */
@@ -143,17 +152,18 @@ Deno.test("importMemories() reads an export behind a byte-order mark, and export
     const header = JSON.stringify(EXPORT_HEADER);
     const at = Date.now() - 10 * DAY; // import refuses times after this machine's clock
     const other = line({ id: "m9876543210", text: "Totals are rounded last" }, {}, at);
+    const end = exportEnd(1, 0);
     const r = importMemories(
       j,
-      `\uFEFF${header}\n${line({}, {}, at)}\n${header}\n${other}\n`,
+      `\uFEFF${header}\n${line({}, {}, at)}\n${end}\n${header}\n${other}\n${end}\n`,
       "f",
     );
-    assert.deepEqual([r.added, r.unchanged], [2, 0]);
+    assert.deepEqual([r.added, r.unchanged, r.unchecked], [2, 0, 0]);
   }));
 
 Deno.test("importMemories() of a newer copy keeps the forget, supersede and resolve marks made here", () =>
   inJournal((j) => {
-    const header = JSON.stringify(EXPORT_HEADER);
+    const header = V2;
     const now = Date.now(); // import refuses times after this machine's clock
     importMemories(j, `${header}\n${line({}, {}, now - 10 * DAY)}\n`, "a1");
     forget(j, "m0123456789", { author: "bob", now: now - 5 * DAY });
@@ -194,7 +204,7 @@ Deno.test("keepMarks() keeps a resolution made here over an open newer copy", ()
 
 Deno.test("importMemories() refuses a fraction where the journal keeps a whole number, and two anchors with one ord, naming the line and field, writing nothing", () =>
   inJournal((j) => {
-    const header = JSON.stringify(EXPORT_HEADER);
+    const header = V2;
     const twoAnchors = JSON.parse(line({ id: "m2" }));
     twoAnchors.anchors.push({ ...twoAnchors.anchors[0], path: "/r/pkg/other.py" });
     const note = JSON.parse(noteLine("/r/pkg/billing.py"));
@@ -227,7 +237,7 @@ Deno.test("importMemories() reads a version 1 export, and refuses a note whose p
     assert.equal(importMemories(j, `${v1}\n${line()}\n`, "old").added, 1);
     const note = noteLine("src/a.ts");
     assert.throws(
-      () => importMemories(j, `${JSON.stringify(EXPORT_HEADER)}\n${note}\n`, "f"),
+      () => importMemories(j, `${V2}\n${note}\n`, "f"),
       /f:2, path 0: field "path" is "src\/a.ts", expected an absolute path/,
     );
     assert.equal(j.get<{ n: number }>("SELECT count(*) AS n FROM notes")!.n, 0);
@@ -245,7 +255,7 @@ Deno.test("importMemories() moves a note's path onto the one root here of the sa
         created_ms: NOW - DAY,
         paths: [{ path, hash: "a".repeat(40), size: 10 }],
       });
-    const text = `${JSON.stringify(EXPORT_HEADER)}\n${note("/home/a/shop/src/total.ts")}\n`;
+    const text = `${V2}\n${note("/home/a/shop/src/total.ts")}\n`;
     const r = importMemories(j, text, "f");
     assert.deepEqual([r.notesAdded, r.notesUnchanged, r.rebased], [1, 0, 1]);
     assert.deepEqual(
@@ -308,7 +318,7 @@ Deno.test("importMemories() refuses a note whose body outgrows its limit once re
       paths: [],
     });
     assert.throws(
-      () => importMemories(j, `${JSON.stringify(EXPORT_HEADER)}\n${line()}\n${note}\n`, "f"),
+      () => importMemories(j, `${V2}\n${line()}\n${note}\n`, "f"),
       /f:3: field "body" is 108000 characters long once its secrets are redacted, at most 65536/,
     );
     assert.equal(j.get<{ n: number }>("SELECT count(*) AS n FROM memories")!.n, 0);
@@ -318,7 +328,7 @@ Deno.test("importMemories() redacts secrets in the author, task and who forgot i
   inJournal((j) => {
     const token = "gh" + "p_Zx9Kq2Lm8Np4Rs6Tv1Wy3Ab5Cd7Ef0GhIjKl";
     const at = Date.now() - 10 * DAY;
-    const text = `${JSON.stringify(EXPORT_HEADER)}\n${
+    const text = `${V2}\n${
       line(
         {
           author: `ada ${token}`,
@@ -349,9 +359,7 @@ Deno.test("importMemories() of the same export again reports it unchanged, thoug
   inJournal((j) => {
     upsertRoot(j, "/Users/b/code/r", "max");
     const secret = secretSamples().find((s) => s.kind === "github_token")!;
-    const text = `${JSON.stringify(EXPORT_HEADER)}\n${
-      line({ text: `Deploys use ${secret.line}` })
-    }\n`;
+    const text = `${V2}\n${line({ text: `Deploys use ${secret.line}` })}\n`;
     const first = importMemories(j, text, "f");
     assert.deepEqual(
       [first.added, first.rebased, first.redacted],
@@ -367,7 +375,7 @@ Deno.test("importMemories() of the same export again reports it unchanged, thoug
 Deno.test("importMemories() refuses a secret in a field that links or places a record, naming the record and field, and writes nothing", () =>
   inJournal((j) => {
     const token = secretSamples().find((s) => s.kind === "github_token")!.line;
-    const header = JSON.stringify(EXPORT_HEADER);
+    const header = V2;
     const note = noteLine(`/r/${token}.ts`);
     const cases: [string, RegExp][] = [
       [
@@ -389,4 +397,61 @@ Deno.test("importMemories() refuses a secret in a field that links or places a r
       importMemories(j, `${header}\n${line({ text: `use ${token}` })}\n`, "f").redacted,
       1,
     );
+  }));
+
+Deno.test("importMemories() refuses an export cut short at any line boundary, or with a line lost, naming the file, and writes nothing", () =>
+  inJournal((from) => {
+    const at = Date.now() - 10 * DAY;
+    const records = [
+      line({}, {}, at),
+      line({ id: "m9876543210", text: "Totals are rounded last" }, {}, at + 1),
+    ];
+    const whole = `${JSON.stringify(EXPORT_HEADER)}\n${records.join("\n")}\n${exportEnd(2, 0)}\n`;
+    importMemories(from, whole, "whole");
+    const exported = [...exportMemories(from)];
+    assert.equal(exported.at(-1), exportEnd(2, 0), "an export ends with its count");
+    const count = (j: Journal) => j.get<{ n: number }>("SELECT count(*) AS n FROM memories")!.n;
+    inJournal((j) => {
+      // Every cut at a line boundary, short of the whole file: a partial copy or download.
+      for (let keep = 1; keep < exported.length; keep++) {
+        const cut = exported.slice(0, keep).join("\n") + "\n";
+        assert.throws(
+          () => importMemories(j, cut, "backup.jsonl"),
+          /^MemoryInputError: backup\.jsonl: the export that starts at line 1 stops at line \d+ without the end record .*cut short.*nothing was imported: export it again, or copy the whole file/,
+          `cut after ${keep} lines`,
+        );
+      }
+      // Cut in the middle of the last line, as a download stops.
+      const mid = exported.join("\n").slice(0, -10);
+      assert.throws(
+        () => importMemories(j, mid, "backup.jsonl"),
+        /backup\.jsonl:4: the last line stops in the middle of a record .*cut short/,
+      );
+      // A record lost from the middle: the count says so.
+      const lost = [exported[0], exported[2], exported[3]].join("\n") + "\n";
+      assert.throws(
+        () => importMemories(j, lost, "backup.jsonl"),
+        /backup\.jsonl:3: the end record counts 2 memories and 0 notes, but the export before it \(from line 1\) holds 1 memory and 0 notes: lines were lost/,
+      );
+      // A record after the end: not what export wrote.
+      const after = [...exported, exported[1]].join("\n") + "\n";
+      assert.throws(() => importMemories(j, after, "f"), /f:5: a record after the end record/);
+      // Joined end to end, the second part cut: refused too.
+      const joined = [...exported, ...exported.slice(0, 2)].join("\n") + "\n";
+      assert.throws(
+        () => importMemories(j, joined, "f"),
+        /f: the export that starts at line 5 stops at line 7 without the end record/,
+      );
+      assert.equal(count(j), 0, "nothing was imported");
+      const r = importMemories(j, exported.join("\n") + "\n", "f");
+      assert.deepEqual([r.added, r.unchecked], [2, 0]);
+    });
+    // An export of an earlier version has no end record: read, said unchecked.
+    inJournal((j) => {
+      const old = `${V2}\n${records[0]}\n`;
+      assert.deepEqual(
+        [importMemories(j, old, "old").added, importMemories(j, old, "old").unchecked],
+        [1, 1],
+      );
+    });
   }));
