@@ -71,3 +71,33 @@ Deno.test("on any other port a Host or Origin without the port is another server
   );
   assert.equal(write.ok, false, "an origin on port 80 is not this server's");
 });
+
+Deno.test("a one-time code lets a GET in once to set the cookie; used, expired or unknown it does not", () => {
+  const code = "cd".repeat(24);
+  const host = { host: "127.0.0.1:8765" };
+  const visit = (state: "valid" | "used" | "expired" | "unknown") =>
+    checkRequest(request(8765, host, { path: `/?code=${code}` }), TOKEN, 8765, (c) => {
+      assert.equal(c, code);
+      return state;
+    });
+  assert.deepEqual(visit("valid"), { ok: true, setCookie: true, code });
+  const used = visit("used");
+  assert.equal(used.ok, false);
+  assert.equal(!used.ok && used.reused, code, "a second use is told to the server");
+  assert.match(!used.ok ? used.reason : "", /used already.*printed in its terminal/);
+  const expired = visit("expired");
+  assert.match(!expired.ok ? expired.reason : "", /expired/);
+  assert.equal(visit("unknown").ok, false, "a made-up code is no token");
+  // A code never stands in for the token a write carries.
+  const write = checkRequest(
+    request(8765, {
+      ...host,
+      "x-heimdall-token": code,
+      "content-type": "application/json",
+    }, { method: "POST", path: `/api/remember?code=${code}` }),
+    TOKEN,
+    8765,
+    () => "valid",
+  );
+  assert.equal(write.ok, false);
+});

@@ -41,12 +41,41 @@ interface Served {
   url: string;
   port: number;
   token: string;
+  /** What it wrote on stderr so far (with an opener only; inherited otherwise). */
+  errors(): string;
   stop(): Promise<void>;
+}
+
+/**
+ * A stand-in for xdg-open and open, first on the PATH of `heimdall ui`: it
+ * appends the command line it was given to `log`, as `ps` would show it.
+ */
+function fakeOpener(dir: string, log: string): string {
+  const bin = join(dir, "bin");
+  Deno.mkdirSync(bin, { recursive: true });
+  for (const name of ["xdg-open", "open"]) {
+    Deno.writeTextFileSync(join(bin, name), `#!/bin/sh\necho "$0 $*" >> '${log}'\n`);
+    Deno.chmodSync(join(bin, name), 0o755);
+  }
+  return bin;
+}
+
+/** The URL the fake opener of {@link fakeOpener} was given, once it ran. */
+async function openedUrl(log: string): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      const url = /(http:\/\/\S+)/.exec(Deno.readTextFileSync(log))?.[1];
+      if (url) return url;
+    } catch { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("heimdall ui never ran the program that opens the browser");
 }
 
 async function serve(
   f: Pick<UiFixture, "home" | "repo">,
   extra: string[] = [],
+  opener?: string,
 ): Promise<Served> {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
@@ -59,7 +88,7 @@ async function serve(
       "--allow-net=127.0.0.1",
       MAIN,
       "ui",
-      "--no-open",
+      ...(opener === undefined ? ["--no-open"] : []),
       "--port",
       "0",
       ...extra,
@@ -70,10 +99,17 @@ async function serve(
       HEIMDALL_AUTHOR: "carol",
       DENO_NO_UPDATE_CHECK: "1",
       NO_COLOR: "1",
+      ...(opener === undefined ? {} : { PATH: `${opener}:${Deno.env.get("PATH") ?? ""}` }),
     },
     stdout: "piped",
-    stderr: "inherit",
+    stderr: opener === undefined ? "inherit" : "piped",
   }).spawn();
+  let errors = "";
+  if (opener !== undefined) {
+    (async () => {
+      for await (const t of child.stderr.pipeThrough(new TextDecoderStream())) errors += t;
+    })();
+  }
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let text = "";
   while (!/token=\w+/.test(text)) {
@@ -86,6 +122,7 @@ async function serve(
     url: url[1]!,
     port: Number(url[2]),
     token: url[3]!,
+    errors: () => errors,
     async stop() {
       child.kill("SIGTERM");
       await reader.cancel().catch(() => {});
@@ -579,6 +616,70 @@ Deno.test({
 
 Deno.test({
   name:
+    "heimdall ui gives the program that opens the browser a one-time link, not its token: what ps shows opens the dashboard once",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const f = await getFixture();
+    const dir = Deno.makeTempDirSync({ prefix: "heimdall-ui-open-" });
+    const log = join(dir, "opened.log");
+    const s = await serve(f, [], fakeOpener(dir, log));
+    try {
+      const base = `http://127.0.0.1:${s.port}`;
+      const opened = await openedUrl(log);
+      assert(!Deno.readTextFileSync(log).includes(s.token), "the token is on a command line");
+      assertMatch(opened, new RegExp(`^${base}/\\?code=\\w+$`));
+      const get = async (url: string, headers: Record<string, string> = {}) => {
+        const r = await fetch(url, { redirect: "manual", headers });
+        await r.body?.cancel();
+        return r;
+      };
+      const first = await get(opened);
+      assertEquals(
+        first.status,
+        303,
+        "the browser's first visit exchanges the code for the cookie",
+      );
+      assertEquals(first.headers.get("location"), "/");
+      const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0]!;
+      assertEquals(cookie, `heimdall_ui_${s.port}=${s.token}`);
+      assertEquals((await get(`${base}/api/memory`, { cookie })).status, 200);
+      // The same link again: someone who read it from the process list.
+      const again = await fetch(opened, { redirect: "manual" });
+      assertEquals(again.status, 403);
+      assertMatch(
+        (await again.json()).error,
+        /used already: it opens the dashboard once; open the URL `heimdall ui` printed/,
+      );
+      assertEquals(
+        (await get(`${base}/api/memory`, { cookie })).status,
+        403,
+        "the token changed: a cookie the link gave is worth nothing",
+      );
+      let fresh: RegExpExecArray | null = null;
+      for (let i = 0; i < 100 && fresh === null; i++) {
+        fresh = /used twice.*open the new URL: (http:\/\/127\.0\.0\.1:\d+\/\?token=(\w+))/
+          .exec(s.errors());
+        if (fresh === null) await new Promise((r) => setTimeout(r, 50));
+      }
+      assert(fresh !== null, s.errors());
+      assert(fresh[2] !== s.token);
+      const visit = await get(fresh[1]!);
+      assertEquals(visit.status, 303, "the new URL printed opens the dashboard");
+      const newCookie = (visit.headers.get("set-cookie") ?? "").split(";")[0]!;
+      assertEquals((await get(`${base}/api/memory`, { cookie: newCookie })).status, 200);
+      // Used again, the link changes nothing more: the new token keeps working.
+      assertEquals((await get(opened)).status, 403);
+      assertEquals((await get(`${base}/api/memory`, { cookie: newCookie })).status, 200);
+    } finally {
+      await s.stop();
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
     "every view in Chromium: search, the map with claims and ×2, conflicts in red, as-of, a decision added",
   ignore: noChromium,
   sanitizeResources: false,
@@ -587,12 +688,19 @@ Deno.test({
     const f = await getFixture();
     const s = await serve(f);
     const demoDir = Deno.makeTempDirSync({ prefix: "heimdall-ui-demo-" });
-    const demo = await serve({ home: join(demoDir, "home"), repo: demoDir }, ["--demo"]);
+    // The demo is opened as `heimdall ui` opens a browser: through its one-time link.
+    const log = join(demoDir, "opened.log");
+    const demo = await serve(
+      { home: join(demoDir, "home"), repo: demoDir },
+      ["--demo"],
+      fakeOpener(demoDir, log),
+    );
     try {
+      const demoUrl = await openedUrl(log);
       // playwright-core reads /proc paths Deno grants only with every permission,
       // so the browser is driven from a subprocess of its own.
       const out = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "--allow-all", BROWSER, s.url, JSON.stringify(f), demo.url],
+        args: ["run", "--allow-all", BROWSER, s.url, JSON.stringify(f), demoUrl],
         env: { DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
         stdout: "piped",
         stderr: "piped",

@@ -14,7 +14,10 @@ export const HELP = `heimdall ui [--port N] [--no-open] [--author NAME] [--demo]
   when taken): search, the code map with the team's claims and conflicts,
   memory with its timeline, the architectural map and health, usage. Prints
   the URL with its token (every request needs it) and opens the browser
-  unless --no-open. Reads the journal without the writer lock; decisions
+  unless --no-open, on a link with a one-time code instead (the command
+  that opens it is seen by every user of the machine in ps): it works
+  once, within 2 minutes; used twice, the token changes and the new URL
+  is printed. Reads the journal without the writer lock; decisions
   added from the browser are recorded as by \`heimdall remember\`, with
   --author (default: git's user.name). --demo plays a scripted
   three-developer scenario (a task, claims, a conflict two calls away, a
@@ -107,6 +110,7 @@ export async function run(args: string[], given: Context): Promise<number> {
     author: values.author ?? defaultAuthor(),
     status,
     mapCheck,
+    onReuse: (message: string, url: string) => given.err(`heimdall ui: ${message}: ${url}`),
     ...(demo ? { demo } : {}),
   };
   let server;
@@ -125,7 +129,9 @@ export async function run(args: string[], given: Context): Promise<number> {
     server = startUi({ ...options, port: 0 });
   }
   given.out(`Heimdall dashboard: ${server.url}`);
-  if (!values["no-open"]) openBrowser(server.url);
+  // Not the token: xdg-open's and open's command lines are there for any user to read
+  // (ps). The browser gets a one-time code, worth nothing once it is exchanged.
+  if (!values["no-open"]) openBrowser(server.openUrl());
   const stop = Promise.withResolvers<void>();
   const onSignal = () => stop.resolve();
   Deno.addSignalListener("SIGINT", onSignal);

@@ -3,7 +3,10 @@
  * server's token and address, no I/O.
  *
  * Every request carries the token (in `?token=` on the first visit, then in
- * a cookie scoped to this port); a write also carries it in the
+ * a cookie scoped to this port), or, once, a one-time code in `?code=`: the
+ * link given to the program that opens the browser, whose command line any
+ * user of the machine may read (`ps`), so it is worth nothing once the
+ * browser used it (see {@link CodeState}); a write also carries it in the
  * `X-Heimdall-Token` header, is a POST with a JSON body, and comes from this
  * origin (`Origin`, `Sec-Fetch-Site`). The `Host` header must name the
  * loopback address, so a DNS-rebinding page cannot reach the server through
@@ -16,8 +19,15 @@
  * @internal
  */
 export type Verdict =
-  | { ok: true; setCookie: boolean }
-  | { ok: false; status: 400 | 403 | 405 | 415; reason: string };
+  | { ok: true; setCookie: boolean; code?: string }
+  | { ok: false; status: 400 | 403 | 405 | 415; reason: string; reused?: string };
+
+/**
+ * Where a one-time code stands: `valid` (not used yet, not expired), `used`
+ * (exchanged for the cookie already: a second use means someone else may
+ * hold it), `expired` (never used in time), `unknown` (never given out).
+ */
+export type CodeState = "valid" | "used" | "expired" | "unknown";
 
 /** A fresh random token: 24 bytes, hex. */
 export function newToken(): string {
@@ -64,7 +74,12 @@ export function ownOrigins(port: number): string[] {
  * Decides whether `req` may be served by the dashboard listening on `port`
  * with `token`. Reads only the method, URL and headers.
  */
-export function checkRequest(req: Request, token: string, port: number): Verdict {
+export function checkRequest(
+  req: Request,
+  token: string,
+  port: number,
+  codeState: (code: string) => CodeState = () => "unknown",
+): Verdict {
   const host = req.headers.get("host");
   if (host === null || !ownHosts(port).includes(host)) {
     return { ok: false, status: 403, reason: `Host "${host}" is not this loopback server` };
@@ -73,6 +88,23 @@ export function checkRequest(req: Request, token: string, port: number): Verdict
     return { ok: false, status: 405, reason: `Method ${req.method} is not allowed` };
   }
   const url = new URL(req.url);
+  const code = url.searchParams.get("code");
+  if (code !== null && req.method === "GET") {
+    const state = codeState(code);
+    if (state === "valid") return { ok: true, setCookie: true, code };
+    const printed = "open the URL `heimdall ui` printed in its terminal (it carries ?token=…)";
+    if (state === "used") {
+      return {
+        ok: false,
+        status: 403,
+        reason: `This one-time link was used already: it opens the dashboard once; ${printed}`,
+        reused: code,
+      };
+    }
+    if (state === "expired") {
+      return { ok: false, status: 403, reason: `This one-time link has expired; ${printed}` };
+    }
+  }
   const fromQuery = url.searchParams.get("token");
   const fromCookie = cookie(req.headers.get("cookie"), cookieName(port));
   const queryOk = sameToken(fromQuery, token);

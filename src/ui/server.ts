@@ -12,7 +12,7 @@ import { openTeamStore, SharedMemory, syncTeamMemories } from "../team/mod.ts";
 import { CodeMap } from "./code_map.ts";
 import { fileLines, FileRefusedError } from "./files.ts";
 import type { DemoState } from "./demo.ts";
-import { checkRequest, cookieName, newToken } from "./guard.ts";
+import { checkRequest, type CodeState, cookieName, newToken } from "./guard.ts";
 import { addMemory, type AddMemoryInput, badges, memoryView } from "./memory_data.ts";
 import { repoMaps } from "./map_data.ts";
 import { teamView } from "./team_data.ts";
@@ -38,6 +38,15 @@ export interface UiOptions {
   pollMs?: number;
   /** `--demo`: the scripted scenario the page steps through. */
   demo?: DemoPlayer;
+  /**
+   * Called when a one-time link ({@link UiServer.openUrl}) is used a second
+   * time, with what to tell the person and the new address: the token was
+   * changed, so that whoever took the link (it was on a command line any
+   * user may read) holds a cookie worth nothing.
+   */
+  onReuse?: (message: string, url: string) => void;
+  /** How long a one-time link stays usable, ms (default 2 minutes). */
+  codeTtlMs?: number;
 }
 
 /** Plays `heimdall ui --demo`'s scenario (see `demo.ts`), one step per call. */
@@ -50,12 +59,19 @@ export interface DemoPlayer {
 
 /** A running dashboard. */
 export interface UiServer {
-  /** The address to open, with the token (`http://127.0.0.1:PORT/?token=…`). */
-  url: string;
+  /** The address to open, with the token (`http://127.0.0.1:PORT/?token=…`), to print. */
+  readonly url: string;
   /** The port it listens on (127.0.0.1). */
   port: number;
-  /** The token every request must carry. */
-  token: string;
+  /** The token every request must carry (changed when a one-time link is used twice). */
+  readonly token: string;
+  /**
+   * A new one-time address (`http://127.0.0.1:PORT/?code=…`) for a program
+   * whose command line others may read (xdg-open, open): its code is
+   * exchanged for the cookie once, within {@link UiOptions.codeTtlMs}, and
+   * is worth nothing after; a second use changes the token.
+   */
+  openUrl(): string;
   /** Stops serving and closes the journal. */
   close(): Promise<void>;
 }
@@ -110,7 +126,19 @@ function journalStamp(path: string): string {
  * EnvironmentError when this user may not listen on it.
  */
 export function startUi(opts: UiOptions): UiServer {
-  const token = opts.token ?? newToken();
+  let token = opts.token ?? newToken();
+  // One-time codes given out, each with when it expires (0 once used).
+  const codes = new Map<string, number>();
+  const codeState = (code: string): CodeState => {
+    const expires = codes.get(code);
+    return expires === undefined
+      ? "unknown"
+      : expires === 0
+      ? "used"
+      : Date.now() > expires
+      ? "expired"
+      : "valid";
+  };
   const path = opts.home.journal;
   let j = Journal.open(path, { readOnly: true, mapped: true });
   let file = journalFile(path);
@@ -154,12 +182,28 @@ export function startUi(opts: UiOptions): UiServer {
 
   let port = opts.port;
   const handler = async (req: Request): Promise<Response> => {
-    const verdict = checkRequest(req, token, port);
-    if (!verdict.ok) return fail(verdict.status, verdict.reason);
+    const verdict = checkRequest(req, token, port, codeState);
+    if (!verdict.ok) {
+      if (verdict.reused !== undefined) {
+        // Two visits with one code: the browser's and someone else's, who read it from the
+        // opener's command line. Whichever came first, a new token shuts them out.
+        // The codes are forgotten too: a third use is no more than a wrong token, so
+        // whoever keeps the link cannot keep changing the token.
+        token = newToken();
+        codes.clear();
+        opts.onReuse?.(
+          "The one-time link given to the browser was used twice: someone else on this machine may have read it from the process list (ps). The dashboard's token was changed, which shuts out whoever used it; open the new URL",
+          printedUrl(),
+        );
+      }
+      return fail(verdict.status, verdict.reason);
+    }
     const url = new URL(req.url);
     if (verdict.setCookie) {
-      // First visit: keep the token in a cookie and take it out of the address bar.
+      // First visit: keep the token in a cookie and take it (or the code) out of the address bar.
+      if (verdict.code !== undefined) codes.set(verdict.code, 0);
       url.searchParams.delete("token");
+      url.searchParams.delete("code");
       return new Response(null, {
         status: 303,
         headers: {
@@ -380,11 +424,20 @@ export function startUi(opts: UiOptions): UiServer {
       map.warm();
     } catch { /* a damaged journal: the request that reads it next answers why (503) */ }
   }, 0);
-  const url = `http://127.0.0.1:${port}/?token=${token}`;
+  const printedUrl = () => `http://127.0.0.1:${port}/?token=${token}`;
   return {
-    url,
+    get url() {
+      return printedUrl();
+    },
     port,
-    token,
+    get token() {
+      return token;
+    },
+    openUrl() {
+      const code = newToken();
+      codes.set(code, Date.now() + (opts.codeTtlMs ?? 120_000));
+      return `http://127.0.0.1:${port}/?code=${code}`;
+    },
     async close() {
       clearInterval(poll);
       // Open event streams would keep shutdown() waiting for ever.
