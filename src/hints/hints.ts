@@ -94,18 +94,96 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /**
+ * How many hint files may wait for a writer, and how many paths they may
+ * name in all, before the next hint merges them into one.
+ */
+export interface HintLimits {
+  /** Hint files waiting (default 1,000). */
+  files: number;
+  /** Distinct paths kept when they are merged, the newest (default 20,000). */
+  paths: number;
+}
+
+const HINT_LIMITS: HintLimits = { files: 1000, paths: 20_000 };
+/** A temporary file this old was left by a hint writer that died before its rename. */
+const STALE_TMP_MS = 10 * 60 * 1000;
+
+/**
  * Records "look at these paths" for the writer: one small file per call,
  * written to a temporary name and renamed, so a reader never sees half a hint
- * and no lock is needed. O(1) in the size of the index.
+ * and no lock is needed. O(1) in the size of the index. When no writer runs
+ * to consume them (hooks and searches write hints, only a writer's pass
+ * reads them), the hint that finds `limits.files` waiting merges them all
+ * into one file of their distinct paths, the newest `limits.paths` of them
+ * (any writer's pass audits every root, which finds what the others were
+ * about), and removes what a dead writer left half-written: the folder
+ * stays bounded however long no writer runs.
  */
-export function writeHintFile(hintsDir: string, paths: readonly string[]): string {
+export function writeHintFile(
+  hintsDir: string,
+  paths: readonly string[],
+  limits: HintLimits = HINT_LIMITS,
+): string {
   ensurePrivateDir(hintsDir);
+  const final = writeOne(hintsDir, paths);
+  let waiting = 0;
+  try {
+    for (const e of Deno.readDirSync(hintsDir)) if (e.name.endsWith(".hint")) waiting++;
+  } catch {
+    return final;
+  }
+  if (waiting <= limits.files) return final;
+  return mergeHintFiles(hintsDir, limits.paths) ?? final;
+}
+
+function writeOne(hintsDir: string, paths: readonly string[]): string {
   const name = `${Date.now()}-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}.hint`;
   const tmp = join(hintsDir, `.${name}.tmp`);
   writePrivateFile(tmp, JSON.stringify({ paths }) + "\n");
   const final = join(hintsDir, name);
   Deno.renameSync(tmp, final);
   return final;
+}
+
+/**
+ * Replaces every hint file in `hintsDir` by one naming their distinct valid
+ * paths (the newest `maxPaths`), written before the others are removed, so
+ * a crash, a concurrent merge or a writer ingesting at the same time costs
+ * duplicate hints, never lost ones. Returns the merged file, or undefined
+ * when it could not be written (the files stay as they were).
+ */
+function mergeHintFiles(hintsDir: string, maxPaths: number): string | undefined {
+  const files = readHintFiles(hintsDir, Infinity);
+  const newest = new Set<string>();
+  for (const f of files.toReversed()) {
+    for (const p of f.paths.toReversed()) {
+      if (newest.size >= maxPaths) break;
+      newest.add(p);
+    }
+  }
+  let merged: string;
+  try {
+    merged = writeOne(hintsDir, [...newest].reverse());
+  } catch {
+    return undefined;
+  }
+  for (const f of files) {
+    try {
+      Deno.removeSync(f.file);
+    } catch { /* removed by a concurrent merge or ingest */ }
+  }
+  const now = Date.now();
+  try {
+    for (const e of Deno.readDirSync(hintsDir)) {
+      if (!e.name.startsWith(".") || !e.name.endsWith(".tmp")) continue;
+      try {
+        const file = join(hintsDir, e.name);
+        const age = now - (Deno.statSync(file).mtime?.getTime() ?? now);
+        if (age > STALE_TMP_MS) Deno.removeSync(file);
+      } catch { /* renamed or removed meanwhile */ }
+    }
+  } catch { /* the hints are written: what is left over goes next time */ }
+  return merged;
 }
 
 /** One hint file read back: its paths, or why it was dropped. */

@@ -113,3 +113,32 @@ Deno.test("hint --stdin says when a payload is broken JSON, and reads a path lis
   });
   assert.deepEqual(parseStdin('{"tool_input": {"file_path": "/r/a.ts"}}').paths, ["/r/a.ts"]);
 });
+
+Deno.test("writeHintFile() keeps the hints folder bounded when no writer consumes it, losing no path within the limit", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const limits = { files: 20, paths: 1000 };
+    // What a dead hint writer left behind, long ago and just now.
+    Deno.writeTextFileSync(`${dir}/.1-1-old.hint.tmp`, "{");
+    Deno.utimeSync(`${dir}/.1-1-old.hint.tmp`, new Date(0), new Date(0));
+    Deno.writeTextFileSync(`${dir}/.2-2-new.hint.tmp`, "{");
+    for (let i = 0; i < 100; i++) writeHintFile(dir, [`/r/f${i}.ts`, "/r/same.ts"], limits);
+    const names = [...Deno.readDirSync(dir)].map((e) => e.name);
+    const hints = names.filter((n) => n.endsWith(".hint"));
+    assert.ok(hints.length <= limits.files + 1, `${hints.length} hint files`);
+    const paths = readHintFiles(dir).flatMap((f) => f.paths);
+    assert.deepEqual(
+      new Set(paths),
+      new Set([...Array.from({ length: 100 }, (_, i) => `/r/f${i}.ts`), "/r/same.ts"]),
+    );
+    assert.ok(paths.length < 200, "a path named by many hints is kept once when they merge");
+    assert.deepEqual(names.filter((n) => n.endsWith(".tmp")), [".2-2-new.hint.tmp"]);
+    // Past the path limit, the newest paths stay.
+    for (let i = 100; i < 200; i++) writeHintFile(dir, [`/r/f${i}.ts`], { files: 20, paths: 30 });
+    const kept = new Set(readHintFiles(dir).flatMap((f) => f.paths));
+    assert.ok(kept.has("/r/f199.ts") && kept.has("/r/f180.ts"), [...kept].join(" "));
+    assert.ok(kept.size <= 30 + 20, `${kept.size} paths`);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
