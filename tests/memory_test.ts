@@ -1489,3 +1489,36 @@ Deno.test("another author's private memory cannot be forgotten or superseded by 
     j.close();
   }
 });
+
+Deno.test("an export is the journal at one instant, though another process supersedes a decision while it is written", async () => {
+  const { repo, home } = await indexedRepo();
+  const writer = openJournal(home);
+  const reader = Journal.open(homePaths(home).journal, { readOnly: true });
+  try {
+    const decide = (text: string, now: number, kind = "decision") =>
+      remember(writer, {
+        kind,
+        about: ["src/util.ts"],
+        text,
+        author: "alice",
+        cwd: repo,
+        now,
+      });
+    const first = decide("sizes are in bytes", T0);
+    decide("a note before it", T0 - DAY, "note"); // exported first (oldest)
+    const lines = exportMemories(reader);
+    const head = [lines.next().value, lines.next().value]; // the header, the oldest memory
+    // Meanwhile, another process decides again: the first decision is superseded.
+    const second = decide("sizes are in kibibytes", T0 + DAY);
+    assert.deepEqual(second.superseded, [first.memory.id]);
+    const rest = [...lines];
+    const exported = [...head, ...rest].map((l) => JSON.parse(l!));
+    const ids = exported.filter((r) => r.id).map((r) => r.id);
+    assert.ok(!ids.includes(second.memory.id), "the later decision is not in this export");
+    const kept = exported.find((r) => r.id === first.memory.id);
+    assert.equal(kept.superseded_by, null, "nor is its mark on the first");
+  } finally {
+    reader.close();
+    writer.close();
+  }
+});

@@ -60,9 +60,25 @@ export function exportEnd(memories: number, notes: number): string {
  * The journal's memories as JSON Lines: a header line, then one line per
  * memory (its columns in table order, then `anchors`), oldest first, then
  * one line per note (`"type": "note"`), oldest first, then the end record
- * ({@link exportEnd}) counting both. Streams memories; holds one at a time.
+ * ({@link exportEnd}) counting both: the journal as it stood when the first
+ * line was taken, whatever other processes write meanwhile (one read
+ * transaction, ended when the generator is). Streams memories; holds one at
+ * a time.
  */
 export function* exportMemories(j: Journal): Generator<string> {
+  // One read transaction: the journal as it stood at one instant. Read row by row,
+  // a decision superseded meanwhile by another process would be written marked
+  // by an id the file lacks, and import with no current decision in its place.
+  const own = !j.db.isTransaction;
+  if (own) j.stmt("BEGIN").run();
+  try {
+    yield* exportLines(j);
+  } finally {
+    if (own && j.db.isTransaction) j.stmt("COMMIT").run();
+  }
+}
+
+function* exportLines(j: Journal): Generator<string> {
   yield JSON.stringify(EXPORT_HEADER);
   const ids = j.all<{ id: string }>("SELECT id FROM memories ORDER BY recorded_at, id");
   let notes = 0;
