@@ -109,16 +109,30 @@ function parentOf(path: string): string {
 }
 
 /**
+ * The size past which a log Heimdall appends to (`hooks.log`, `usage.log`,
+ * `search.log`, `daemon.log`) moves aside to `FILE.1`, replacing the one
+ * before: two files of it at most, however long it is used.
+ */
+export const LOG_ROTATE_BYTES = 8 * 1024 * 1024;
+
+/**
  * Writes `data` to `path`, created 0600 (an existing file is tightened to
- * 0600 too), appending when `append` is set. Throws what the write throws.
+ * 0600 too), appending when `append` is set; with `rotateAt`, a file that
+ * holds that many bytes already is first renamed `path.1` (replacing the
+ * one before), so that a log stays bounded. Throws what the write throws.
  */
 export function writePrivateFile(
   path: string,
   data: string | Uint8Array,
-  options: { append?: boolean } = {},
+  options: { append?: boolean; rotateAt?: number } = {},
 ): void {
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   const append = options.append ?? false;
+  if (append && options.rotateAt !== undefined) {
+    try {
+      if (Deno.statSync(path).size >= options.rotateAt) Deno.renameSync(path, `${path}.1`);
+    } catch { /* no file yet, or moved aside by another process just now */ }
+  }
   const f = Deno.openSync(path, {
     write: true,
     create: true,

@@ -5,7 +5,7 @@
  */
 import { join } from "../files/mod.ts";
 import type { HomePaths } from "./home.ts";
-import { ensurePrivateDir, writePrivateFile } from "./private_files.ts";
+import { ensurePrivateDir, LOG_ROTATE_BYTES, writePrivateFile } from "./private_files.ts";
 
 /** What one line of `usage.log` says (besides its time, `at`). */
 export type UsageRecord =
@@ -46,7 +46,7 @@ export function logUsage(home: HomePaths, record: UsageRecord, now = Date.now())
     writePrivateFile(
       usageLogPath(home),
       JSON.stringify({ at: new Date(now).toISOString(), ...record }) + "\n",
-      { append: true },
+      { append: true, rotateAt: LOG_ROTATE_BYTES },
     );
   } catch {
     // usage is a nicety: never a reason to fail a search or a hook

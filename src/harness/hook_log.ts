@@ -1,5 +1,5 @@
 /** The hook's log, `$HEIMDALL_HOME/logs/hooks.log`: Deno APIs only, never throws. */
-import { ensurePrivateDir, writePrivateFile } from "../config/private_files.ts";
+import { ensurePrivateDir, LOG_ROTATE_BYTES, writePrivateFile } from "../config/private_files.ts";
 import { redactSecrets } from "../files/secrets.ts";
 
 /**
@@ -12,9 +12,7 @@ export function hookLog(homeDir: string, message: string): void {
     writePrivateFile(
       `${homeDir}/logs/hooks.log`,
       `${new Date().toISOString()} ${redactSecrets(message)}\n`,
-      {
-        append: true,
-      },
+      { append: true, rotateAt: LOG_ROTATE_BYTES },
     );
   } catch { /* logging must never fail the hook */ }
 }

@@ -6,7 +6,7 @@
  * journal converges.
  */
 import type { HomePaths } from "../config/mod.ts";
-import { ensurePrivateDir, writePrivateFile } from "../config/private_files.ts";
+import { ensurePrivateDir, LOG_ROTATE_BYTES, writePrivateFile } from "../config/private_files.ts";
 import { writeHintFile } from "../hints/hints.ts";
 import {
   basename,
@@ -522,7 +522,7 @@ export class Verifier {
         redactSecrets(
           this.#log.map((l) => `${at} ${l} (query ${JSON.stringify(query)})\n`).join(""),
         ),
-        { append: true },
+        { append: true, rotateAt: LOG_ROTATE_BYTES },
       );
     } catch { /* as above */ }
   }

@@ -37,13 +37,27 @@ export interface Usage {
 /** Most bytes read from the end of each log. */
 const TAIL_BYTES = 4 * 1024 * 1024;
 
-/** The end of a log; a missing or unreadable one is empty. */
-function tail(path: string): string {
+/** The end of one file; a missing or unreadable one is empty. */
+function fileTail(path: string, bytes: number): string {
   try {
-    return readTail(path, TAIL_BYTES);
+    return readTail(path, bytes);
   } catch {
     return "";
   }
+}
+
+/**
+ * The newest {@link TAIL_BYTES} of a log: when it was moved aside to
+ * `FILE.1` lately (at 8 MiB) and holds less, the end of that one too, so
+ * the view does not lose its past days at each move.
+ */
+function tail(path: string): string {
+  const own = fileTail(path, TAIL_BYTES);
+  const more = TAIL_BYTES - new TextEncoder().encode(own).length;
+  if (more <= 0) return own;
+  const before = fileTail(`${path}.1`, more);
+  // A line cut at the start of the older part is skipped by the readers below.
+  return before === "" ? own : `${before}${before.endsWith("\n") ? "" : "\n"}${own}`;
 }
 
 /** Counts per day from the local logs (the newest 4 MiB of each). */
