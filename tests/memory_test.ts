@@ -1522,3 +1522,38 @@ Deno.test("an export is the journal at one instant, though another process super
     writer.close();
   }
 });
+
+Deno.test("a decision that waited for the lock is recorded after the one committed meanwhile, which it supersedes no earlier than that was recorded", async () => {
+  const { repo, home } = await indexedRepo();
+  const a = openJournal(home);
+  const b = openJournal(home);
+  try {
+    const input = (text: string): RememberInput => ({
+      kind: "decision",
+      about: ["src/util.ts"],
+      text,
+      author: "alice",
+      cwd: repo,
+    });
+    // One process checks its decision, then waits for the lock while another commits one.
+    const waited = prepareRemember(a, input("sizes are in kibibytes"));
+    await new Promise((r) => setTimeout(r, 20));
+    const meanwhile = remember(b, input("sizes are in bytes"));
+    const last = writeRemembered(a, waited);
+    assert.deepEqual(last.superseded, [meanwhile.memory.id]);
+    const [earlier] = loadMemories(a, [meanwhile.memory.id]);
+    assert.ok(
+      earlier!.superseded_at! >= earlier!.recorded_at,
+      `superseded at ${earlier!.superseded_at}, before it was recorded at ${earlier!.recorded_at}`,
+    );
+    assert.ok(last.memory.recorded_at >= earlier!.recorded_at);
+    // As of every instant, one decision on the file stands, never two.
+    for (const t of [earlier!.recorded_at, last.memory.recorded_at, waited.now]) {
+      const current = why(a, "src/util.ts", { viewer: "alice", cwd: repo, asOf: t }).current;
+      assert.ok(current.filter((m) => m.kind === "decision").length <= 1, `as of ${t}`);
+    }
+  } finally {
+    a.close();
+    b.close();
+  }
+});

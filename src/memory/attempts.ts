@@ -15,6 +15,7 @@ import {
   currentOnSameAnchors,
   newRow,
   parseScope,
+  recordTime,
   resolveAnchors,
   visibleTo,
 } from "./remember.ts";
@@ -150,6 +151,8 @@ export interface PreparedAttempt {
   anchors: AnchorRow[];
   /** When it is recorded (ms since the epoch). */
   now: number;
+  /** Whether the caller gave {@link now} (else the write reads the clock again: see `recordTime`). */
+  fixedTime: boolean;
 }
 
 /**
@@ -194,6 +197,7 @@ export function prepareAttempt(j: Journal, input: AttemptInput): PreparedAttempt
     taskId,
     anchors,
     now,
+    fixedTime: input.now !== undefined,
   };
 }
 
@@ -276,22 +280,24 @@ export function recordAttempt(
   touchable: (m: MemoryRow) => boolean = () => true,
 ): AttemptResult {
   const p = prepareAttempt(j, input);
-  const now = p.now;
-  const row = newRow({
-    id: freshMemoryId(j),
-    kind: "attempt",
-    text: p.text,
-    author: p.author,
-    scope: p.scope,
-    task_id: p.taskId,
-    outcome: p.outcome,
-    status: p.outcome === "failed" ? "open" : null,
-    tests: JSON.stringify(p.tests),
-    fix: p.fix,
-  }, now);
+  const id = freshMemoryId(j);
+  let row: MemoryRow | undefined;
   // The open failures are read in the write's transaction: the same failure recorded by
   // several processes at once is counted on one row, not split over several.
   const written = j.tx(() => {
+    const now = recordTime(p);
+    row = newRow({
+      id,
+      kind: "attempt",
+      text: p.text,
+      author: p.author,
+      scope: p.scope,
+      task_id: p.taskId,
+      outcome: p.outcome,
+      status: p.outcome === "failed" ? "open" : null,
+      tests: JSON.stringify(p.tests),
+      fix: p.fix,
+    }, now);
     if (p.outcome === "failed") {
       const open = currentOnSameAnchors(
         j,
@@ -332,7 +338,7 @@ export function recordAttempt(
     };
   }
   return {
-    memory: { ...row, anchors: p.anchors },
+    memory: { ...row!, anchors: p.anchors },
     repeated: false,
     matchedBy: null,
     similarity: null,
@@ -382,7 +388,12 @@ export function describeFailure(
     const text = withAccount(repeat.row.text, p.text);
     // Past the longest text a memory keeps (an import would refuse it), the failure keeps what it says.
     if (text === undefined || text.length > MAX_TEXT) return repeat.row.id;
-    j.run("UPDATE memories SET text = ?, updated_at = ? WHERE id = ?", text, p.now, repeat.row.id);
+    j.run(
+      "UPDATE memories SET text = ?, updated_at = ? WHERE id = ?",
+      text,
+      recordTime(p),
+      repeat.row.id,
+    );
     syncSearch(j, [repeat.row.id]);
     return repeat.row.id;
   });

@@ -356,6 +356,11 @@ export interface PreparedMemory {
   supersedes: boolean;
   /** When it is recorded (ms since the epoch). */
   now: number;
+  /**
+   * Whether the caller gave {@link now}; else it is this machine's clock
+   * when it was checked, and the write takes the clock again under the lock.
+   */
+  fixedTime: boolean;
 }
 
 /**
@@ -416,7 +421,21 @@ export function prepareRemember(j: Journal, input: RememberInput): PreparedMemor
     supersedes: SUPERSEDING.has(kind) && !input.keep &&
       inForce(validFrom ?? now, validTo, now),
     now,
+    fixedTime: input.now !== undefined,
   };
+}
+
+/**
+ * When a write that {@link PreparedMemory} `p` describes is recorded, read
+ * once the write holds the journal's lock: the time the caller fixed, else
+ * this machine's clock now (never before the time it was checked). Taken
+ * before the lock, a writer that waited for it would record its memory, and
+ * the mark on what it supersedes, before the rows committed while it waited:
+ * a memory superseded before it was recorded, and two decisions current at
+ * once as of the instants in between.
+ */
+export function recordTime(p: { now: number; fixedTime: boolean }): number {
+  return p.fixedTime ? p.now : Math.max(p.now, Date.now());
 }
 
 /**
@@ -483,17 +502,20 @@ export function writeRemembered(
   p: PreparedMemory,
   replaceable: (m: MemoryRow) => boolean = () => true,
 ): RememberResult {
-  const row = newRow({
-    id: freshMemoryId(j),
-    kind: p.kind,
-    text: p.text,
-    author: p.author,
-    scope: p.scope,
-    valid_from: p.validFrom ?? p.now,
-    valid_to: p.validTo,
-    task_id: p.taskId,
-  }, p.now);
+  const id = freshMemoryId(j);
+  let row: MemoryRow | undefined;
   const write = () => {
+    const now = recordTime(p);
+    row = newRow({
+      id,
+      kind: p.kind,
+      text: p.text,
+      author: p.author,
+      scope: p.scope,
+      valid_from: p.validFrom ?? now,
+      valid_to: p.validTo,
+      task_id: p.taskId,
+    }, now);
     const replaced = new Map<string, MemoryRow>();
     for (const checked of p.explicit) {
       const m = getMemoryRow(j, checked.id)!;
@@ -507,7 +529,7 @@ export function writeRemembered(
           p.anchors,
           // A private memory is its author's aside: it replaces only their own private ones.
           (m) =>
-            m.kind === p.kind && replaceable(m) && validSince(m, p.validFrom ?? p.now) &&
+            m.kind === p.kind && replaceable(m) && validSince(m, p.validFrom ?? now) &&
             (p.scope !== "private" || m.scope === "private"),
           p.author,
         )
@@ -518,12 +540,12 @@ export function writeRemembered(
     insertMemory(j, row);
     insertAnchors(j, row.id, p.anchors);
     const ids = [...replaced.keys()];
-    markSuperseded(j, ids, row.id, p.now);
+    markSuperseded(j, ids, row.id, now);
     syncSearch(j, [row.id]);
     return ids;
   };
   const superseded = j.db.isTransaction ? write() : j.tx(write);
-  return { memory: { ...row, anchors: p.anchors }, superseded };
+  return { memory: { ...row!, anchors: p.anchors }, superseded };
 }
 
 /**
