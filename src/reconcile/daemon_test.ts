@@ -351,3 +351,37 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "the watcher's probe in the hints folder is private (0600), as every file of the home",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    const { base, home } = projectWithHome();
+    const { daemon, stop, ready } = inProcessDaemon(home, undefined, undefined, {
+      probeEveryMs: 200,
+      probeTimeoutMs: 5000,
+    });
+    const umask = Deno.umask(0o022);
+    try {
+      await waitFor(ready, 30_000, "ready");
+      const probe = join(home.hints, ".watch-probe");
+      await waitFor(
+        () => {
+          try {
+            return Deno.statSync(probe).isFile;
+          } catch {
+            return false;
+          }
+        },
+        30_000,
+        "the probe written",
+      );
+      assert.equal(Deno.statSync(probe).mode! & 0o777, 0o600);
+    } finally {
+      Deno.umask(umask);
+      stop();
+      await daemon;
+      Deno.removeSync(base, { recursive: true });
+    }
+  },
+});

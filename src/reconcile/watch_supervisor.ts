@@ -6,7 +6,7 @@
  * Each restart is followed by a stat audit (the daemon's, on "watching"),
  * which finds whatever changed while nothing watched.
  */
-import type { HomePaths } from "../config/mod.ts";
+import { type HomePaths, writePrivateFile } from "../config/mod.ts";
 import { join } from "../files/mod.ts";
 import type { Logger } from "./log.ts";
 import { homeDirs } from "./owners.ts";
@@ -150,7 +150,8 @@ export class WatchSupervisor {
     }
     if (!this.#health.probeDue(now)) return;
     try {
-      Deno.writeTextFileSync(this.probe, `${now}\n`);
+      // Private, as all of the home is (0600): only a time, but the home holds nothing else.
+      writePrivateFile(this.probe, `${now}\n`);
       this.#health.probed(now);
     } catch (e) {
       this.#o.log.warn(`cannot write the watcher's probe "${this.probe}": ${(e as Error).message}`);
