@@ -1557,3 +1557,53 @@ Deno.test("a decision that waited for the lock is recorded after the one committ
     b.close();
   }
 });
+
+Deno.test("a forget that waited for the lock while the decision was superseded is dated after that, not before", async () => {
+  const { repo, home } = await indexedRepo();
+  const b = openJournal(home);
+  try {
+    const input = (text: string): RememberInput => ({
+      kind: "decision",
+      about: ["src/util.ts"],
+      text,
+      author: "alice",
+      cwd: repo,
+    });
+    const first = remember(b, input("sizes are in bytes"));
+    // This process holds the lock; `heimdall forget` starts and waits for it.
+    b.db.exec("BEGIN IMMEDIATE");
+    const forgetting = cli(home, ["forget", first.memory.id], { cwd: repo });
+    const intent = Deno.openSync(`${homePaths(home).journal}-wait`, {
+      read: true,
+      write: true,
+      create: true,
+    });
+    try {
+      await waitFor(
+        () => {
+          if (!intent.tryLockSync(true)) return true; // held shared: the forget waits
+          intent.unlockSync();
+          return false;
+        },
+        20_000,
+        "the forget waiting for the lock",
+      );
+    } finally {
+      intent.close();
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    const second = remember(b, input("sizes are in kibibytes"));
+    b.db.exec("COMMIT");
+    const r = await forgetting;
+    assert.equal(r.code, 0, r.stderr);
+    const [x] = loadMemories(b, [first.memory.id]);
+    assert.equal(x!.superseded_by, second.memory.id);
+    assert.ok(
+      x!.forgotten_at! >= x!.superseded_at!,
+      `forgotten at ${x!.forgotten_at}, before the supersede it waited for (${x!.superseded_at})`,
+    );
+  } finally {
+    if (b.db.isTransaction) b.db.exec("ROLLBACK");
+    b.close();
+  }
+});

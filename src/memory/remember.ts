@@ -583,7 +583,6 @@ export function forget(
   idOrPrefix: string,
   options: { author: string; now?: number },
 ): Memory {
-  const now = options.now ?? Date.now();
   const by = cleanAuthor(options.author);
   const m = memoryById(j, idOrPrefix, by);
   const already = (f: MemoryRow) =>
@@ -595,6 +594,9 @@ export function forget(
   if (m.forgotten_at !== null) throw already(m);
   // Only if nobody forgot it since it was read: another process's forget is not written over.
   const done = j.tx(() => {
+    // Read under the lock (see recordTime): a mark dated before a write that committed
+    // first would rewrite the order of what happened.
+    const now = options.now ?? Date.now();
     const changed = j.run(
       "UPDATE memories SET forgotten_at = ?, forgotten_by = ?, updated_at = ? WHERE id = ? AND forgotten_at IS NULL",
       now,
