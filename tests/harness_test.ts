@@ -1948,6 +1948,29 @@ Deno.test("before an edit the symbols are claimed first; a teammate's claim a ca
   }
 });
 
+Deno.test("a session's end releases its claims: the person's next session is not paused by its own ended one", async () => {
+  const base = tempDir();
+  try {
+    const ada = { HEIMDALL_AUTHOR: "ada" };
+    const { home, send } = await claudeSession(base, ada);
+    const activeClaims = async () =>
+      (JSON.parse((await cli(home, ["claims", "--json"], { env: ada })).stdout) as {
+        claims: { developer: string; session: string | null; qualname: string }[];
+      }).claims.map((c) => `${c.session}:${c.qualname}`);
+    assert.doesNotMatch(await send("pre_edit", { session_id: "s1" }), /permissionDecision/);
+    // A turn's stop is not the session's end: its claim stays.
+    await send("stop", { session_id: "s1" });
+    assert.deepEqual(await activeClaims(), ["s1:compute_total"]);
+    await send("session_end", { session_id: "s1" });
+    assert.deepEqual(await activeClaims(), [], "the ended session still holds its claim");
+    const next = await send("pre_edit", { session_id: "s2" });
+    assert.doesNotMatch(next, /permissionDecision|is changing/, "paused by its own ended session");
+    assert.deepEqual(await activeClaims(), ["s2:compute_total"]);
+  } finally {
+    removeTree(base);
+  }
+});
+
 Deno.test("an event the harness shows nobody is not counted as told: Cursor's prompt hook leaves prior work, usage and the grep reminder as they were", async () => {
   const base = tempDir();
   try {

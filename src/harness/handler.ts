@@ -27,7 +27,8 @@
  *   gets one reminder;
  * - stop: the agent's own summary and the structured note become a progress
  *   note on the task; the agent's account of a final failing run joins that
- *   failure; the person's durable statements are queued for review.
+ *   failure; the person's durable statements are queued for review; at the
+ *   session's end, its claims are released.
  *
  * Every injection fits the token budget and never repeats an item already
  * injected into the same context window (a `clear` or `compact` start opens
@@ -213,6 +214,7 @@ async function onEvent(
       return contextOnly(await afterTool(state, who, ev, seen, deps));
     case "stop":
       await onStop(state, who, ev, deps);
+      if (ev.final) await endSession(state, who, deps);
       return NOTHING;
   }
 }
@@ -566,6 +568,19 @@ export function sessionSummary(state: SessionState): string {
     );
   }
   return lines.join("\n");
+}
+
+/**
+ * The session is over: its claims are released, so the person's next
+ * session (or a teammate) is not paused by code nobody is changing any
+ * more. Its task stays open, to be resumed; a session that goes on under
+ * the same id claims again at its next edit.
+ */
+async function endSession(state: SessionState, who: SessionRef, deps: HookDeps): Promise<void> {
+  if ((state.claimed ?? []).length === 0 && state.changed.length === 0) return;
+  const svc = await deps.services();
+  await svc.releaseClaims?.(who);
+  state.claimed = [];
 }
 
 async function onStop(

@@ -67,6 +67,8 @@ export interface Services {
     task: string | null,
     symbols: ChangedSymbol[],
   ): Promise<void>;
+  /** Releases every claim of this session (it ended); its task stays open. */
+  releaseClaims?(who: SessionRef): Promise<void>;
   /** Records a test run as an attempt. */
   recordAttempt?(who: SessionRef, attempt: AttemptRecord): Promise<void>;
   /**

@@ -338,6 +338,13 @@ export function createServices(
       );
     },
 
+    async releaseClaims() {
+      await link.call(
+        "releasing the session's claims",
+        (t) => t.store.release(t.who, { all: true }),
+      );
+    },
+
     async recordAttempt(s, a) {
       const { recordAttempt } = await memory();
       // Redacted before it is cut: a secret cut in two is no longer recognised.
