@@ -301,6 +301,51 @@ Deno.test("test runners' output is parsed: outcome and failing test names", () =
   assert.equal(parseTestRun("npm test", "weird output", 2, false)!.outcome, "fail");
 });
 
+Deno.test("a command that only reads, finds or installs a test runner is no test run; one that runs it among others is", () => {
+  // Each exits 0 (or 1) with no test output: read as a run, it was a passed attempt that
+  // resolved the session's open failure (or a failure with no failing test).
+  for (
+    const command of [
+      "cat pytest.ini",
+      "cat jest.config.js",
+      "head -5 vitest.config.ts",
+      "sed -n 1,20p pytest.ini",
+      "cat gradle/build.gradle",
+      "which pytest",
+      "grep -rn pytest setup.cfg",
+      "rg jest src",
+      "pip install pytest-cov",
+      "python -m pip install -U pytest",
+      "npm install --save-dev jest",
+      "npm i -D vitest",
+      "yarn add -D jest",
+      "uv add --dev pytest",
+      "poetry add pytest",
+      'git commit -m "make pytest pass"',
+      "echo run pytest",
+      "ls node_modules/.bin/jest",
+    ]
+  ) {
+    assert.equal(parseTestRun(command, "[pytest]\naddopts = -q\n", 0, true), null, command);
+    assert.equal(parseTestRun(command, "", 1, false), null, command);
+  }
+  for (
+    const command of [
+      "cd api && CI=1 pytest -q | tail -5",
+      'bash -c "pytest -q"',
+      "uv run pytest",
+      "poetry run pytest -x",
+      "timeout 60 pytest",
+      "docker compose exec web pytest",
+      "(cd sub; go test ./...)",
+      "ls tests; npm test",
+      "git stash && cargo test",
+    ]
+  ) {
+    assert.equal(parseTestRun(command, "", 1, false)?.outcome, "fail", command);
+  }
+});
+
 // ---------------------------------------------------------------- budget
 
 Deno.test("test output of any shape is read in one pass: blank lines, long lines, runs of spaces", async () => {

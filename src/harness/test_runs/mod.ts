@@ -38,9 +38,82 @@ const RUNNERS: { command: RegExp; parse: RunParser }[] = [
 const GENERIC =
   /\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test\b|\bnpx\s+\S*test\b|\bmake\s+(?:test|check)\b|\b(?:tox|nox|ctest)\b/;
 
-/** True when a shell command line runs tests (pytest, jest, go test, cargo test, `npm test`…). */
+/**
+ * A command that names a test runner without running it: reading or
+ * searching a file (`cat pytest.ini`, `grep -rn jest .`), finding or
+ * installing the runner (`which pytest`, `pip install pytest-cov`, `npm i -D
+ * vitest`), a commit message, an echo. Its exit status says nothing about
+ * any test.
+ */
+const NOT_A_RUN = new RegExp(
+  "^(?:" + [
+    String
+      .raw`cat|bat|less|more|head|tail|grep|egrep|fgrep|zgrep|rg|ag|ack|wc|sort|uniq|diff|file|stat`,
+    String.raw`which|whereis|type|echo|printf|ls|tree|find|fd|sed|awk|jq|yq|cut|tr`,
+    String.raw`touch|mkdir|rm|rmdir|cp|mv|ln|chmod|chown|vi|vim|nvim|nano|emacs|code|open|man|git`,
+    String
+      .raw`curl|wget|pip\d*(?:\.\d+)?|pipx|brew|apt|apt-get|dnf|yum|pacman|conda|mamba|micromamba`,
+    String.raw`(?:python[\d.]*\s+-m\s+pip)`,
+    String
+      .raw`(?:npm|pnpm|yarn|bun)\s+(?:install|i|ci|add|remove|rm|uninstall|un|update|up|upgrade|outdated|ls|list|view|info|why)`,
+    String.raw`(?:uv|poetry|pdm|rye|hatch)\s+(?:add|remove|lock|sync|install|pip|tool|show)`,
+    String.raw`cargo\s+(?:add|install|search|remove)|go\s+(?:get|install|mod|doc)|gem\s+install`,
+  ].join("|") + String.raw`)(?=\s|$)`,
+);
+
+/** Leading `VAR=value` assignments and `sudo`/`time`/`env`/`nice`/`command`, which run what follows. */
+const PREFIX = /^(?:(?:[A-Za-z_]\w*=\S*|sudo|time|env|nice|command|exec)\s+)+/;
+
+/**
+ * The simple commands of a command line: split at `&&`, `||`, `;`, `|`,
+ * `&`, newlines, parentheses and backticks outside quotes, leading
+ * assignments and wrappers dropped. A quoted `bash -c "pytest"` stays one
+ * command, whose text names the runner.
+ */
+function simpleCommands(command: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  let quote: string | null = null;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (quote !== null) {
+      if (c === "\\" && quote === '"' && i + 1 < command.length) cur += c + command[++i];
+      else {
+        if (c === quote) quote = null;
+        cur += c;
+      }
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      cur += c;
+    } else if (c === "\\" && i + 1 < command.length) {
+      cur += c + command[++i];
+    } else if (/[;&|\n()`]/.test(c) || (c === "$" && command[i + 1] === "(")) {
+      out.push(cur);
+      cur = "";
+    } else cur += c;
+  }
+  out.push(cur);
+  return out.map((s) => s.trim().replace(PREFIX, "")).filter((s) => s !== "");
+}
+
+/**
+ * True when a shell command line runs tests (pytest, jest, go test, cargo
+ * test, `npm test`…): one of its simple commands names a runner and is not
+ * one that only reads, finds or installs it (`cat pytest.ini`, `which
+ * pytest`, `pip install pytest-cov`).
+ *
+ * @example
+ * ```ts
+ * import { isTestCommand } from "./mod.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(isTestCommand("cd api && CI=1 pytest -q | tail -5"), true);
+ * assert.equal(isTestCommand("cat pytest.ini"), false);
+ * ```
+ */
 export function isTestCommand(command: string): boolean {
-  return GENERIC.test(command) || RUNNERS.some((r) => r.command.test(command));
+  return simpleCommands(command).some((c) =>
+    !NOT_A_RUN.test(c) && (GENERIC.test(c) || RUNNERS.some((r) => r.command.test(c)))
+  );
 }
 
 // deno-lint-ignore no-control-regex
