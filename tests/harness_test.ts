@@ -2016,6 +2016,52 @@ Deno.test("a session's end releases its claims: the person's next session is not
   }
 });
 
+Deno.test("an agent working through a linked folder is told what it would be told through the real one, and claims what it edits", async () => {
+  const base = tempDir();
+  try {
+    const env = { HEIMDALL_AUTHOR: "ada", HEIMDALL_HOOK_SERVER: "0" };
+    const { home, repo } = await claudeSession(base, env);
+    assert.equal(
+      (await cli(home, [
+        "remember",
+        "--kind",
+        "decision",
+        "--about",
+        `${repo}/pkg/billing.py:compute_total`,
+        "Discounts are clamped to [0, 1]",
+      ], { env })).code,
+      0,
+    );
+    // ~/work -> /data/work, or macOS's /tmp -> /private/tmp: the agent's folder and paths.
+    const link = join(base, "linked");
+    Deno.symlinkSync(base, link);
+    const linked = join(link, "shop");
+    const send = async (name: string) => {
+      const r = await hookCli(home, ["--harness", "claude-code"], {
+        stdin: JSON.stringify({
+          ...JSON.parse(payloadText(fixture("claude-code", name), linked)),
+          session_id: "via-link",
+        }),
+        cwd: linked,
+        env,
+      });
+      assert.equal(r.code, 0, r.stderr);
+      return r.stdout;
+    };
+    const pre = await send("pre_edit");
+    assert.match(pre, /before you edit pkg\/billing\.py \(compute_total\)/);
+    assert.match(pre, /Discounts are clamped/);
+    const claims = JSON.parse((await cli(home, ["claims", "--json"], { env })).stdout) as {
+      claims: { qualname: string }[];
+    };
+    assert.deepEqual(claims.claims.map((c) => c.qualname), ["compute_total"]);
+    // The prompt names compute_total: a weak hit of the agent's own repository is kept.
+    assert.match(await send("prompt"), /prior work related to this prompt[\s\S]*compute_total/);
+  } finally {
+    removeTree(base);
+  }
+});
+
 Deno.test("an event the harness shows nobody is not counted as told: Cursor's prompt hook leaves prior work, usage and the grep reminder as they were", async () => {
   const base = tempDir();
   try {

@@ -38,7 +38,17 @@ import { type HomePaths, logUsage } from "../config/mod.ts";
 import { type Journal, rootFor } from "../store/mod.ts";
 import { callNeighbourIds } from "../search/mod.ts";
 import { writeHintFile } from "../hints/hints.ts";
-import { basename, exists, isFile, join, readTextOrNull, relative } from "../files/mod.ts";
+import {
+  basename,
+  canonicalPath,
+  dirname,
+  exists,
+  isAbsolute,
+  isFile,
+  join,
+  readTextOrNull,
+  relative,
+} from "../files/mod.ts";
 import { redactSecrets } from "../files/secrets.ts";
 import { type ContextItem, fitContext } from "./budget.ts";
 import type { AfterToolEvent, BeforeToolEvent, FileEdit, HookEvent, StopEvent } from "./event.ts";
@@ -130,8 +140,9 @@ const NOTHING: HookAnswer = { context: null, deny: null };
  * what the event saw of the files an edit changes (their symbols before the
  * edit, and that they were edited), which no later event could see again.
  */
-export async function handleEvent(ev: HookEvent, deps: HookDeps): Promise<HookAnswer> {
-  if (ev.kind === "ignored") return NOTHING;
+export async function handleEvent(event: HookEvent, deps: HookDeps): Promise<HookAnswer> {
+  if (event.kind === "ignored") return NOTHING;
+  const ev = onDiskPaths(event);
   const dir = sessionsDir(deps.home);
   const file = sessionFile(dir, ev.harness, ev.sessionId);
   // At a session's start, or its first event where the harness has no start (Windsurf).
@@ -155,6 +166,29 @@ export async function handleEvent(ev: HookEvent, deps: HookDeps): Promise<HookAn
     }
     throw e;
   }
+}
+
+/**
+ * `ev` with its folder and the files its tool names as the journal records
+ * paths: the links among their folders resolved ({@link canonicalPath}). An
+ * agent working through a linked folder (`~/work` → `/data/work`, macOS's
+ * `/tmp` → `/private/tmp`) otherwise had no symbols found before an edit
+ * (nothing claimed, no decision or failed attempt told) and its own
+ * repository's hits dropped from prior work as another repository's. One
+ * `realpath` per distinct folder; a relative folder is left as sent.
+ */
+export function onDiskPaths<E extends Exclude<HookEvent, { kind: "ignored" }>>(ev: E): E {
+  const dirs = new Map<string, string>();
+  const onDisk = (p: string) => {
+    const dir = dirname(p);
+    let real = dirs.get(dir);
+    if (real === undefined) dirs.set(dir, real = canonicalPath(dir));
+    return join(real, basename(p));
+  };
+  const cwd = isAbsolute(ev.cwd) ? canonicalPath(ev.cwd) : ev.cwd;
+  if (!("tool" in ev)) return { ...ev, cwd };
+  const edits = ev.tool.edits.map((e) => isAbsolute(e.path) ? { ...e, path: onDisk(e.path) } : e);
+  return { ...ev, cwd, tool: { ...ev.tool, edits } };
 }
 
 /**
