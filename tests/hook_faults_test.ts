@@ -801,6 +801,57 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name:
+    "a test run the hook could not record while another process held the journal is recorded at the session's next event, in order",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "shop");
+    try {
+      await indexShop(home, repo);
+      const env = { HEIMDALL_HOOK_SERVER: "0" };
+      for (const name of ["prompt", "pre_edit", "post_edit"]) {
+        assert.equal((await hook(home, payload(name, repo, "held"), env)).code, 0);
+      }
+      const holder = await holdJournal(join(home, "journal.db"));
+      try {
+        const failed = await hook(home, payload("post_bash_failure", repo, "held"), env);
+        assert.equal(failed.code, 0);
+        assert.equal(failed.stdout, "");
+        // A pass after it waits behind it: recorded first, it would leave the failure open.
+        const pass = JSON.parse(payload("post_bash", repo, "held"));
+        assert.equal((await hook(home, JSON.stringify(pass), env)).code, 0);
+      } finally {
+        holder.kill();
+        await holder.status;
+      }
+      assert.match(hooksLog(home), /not recorded yet: the journal is locked/);
+      assert.equal((await hook(home, payload("stop", repo, "held"), env)).code, 0);
+      const why = await heimdall(home, ["why", join(repo, "pkg", "billing.py"), "--json"]);
+      assert.equal(why.code, 0, why.stderr);
+      type Row = { kind: string; outcome: string | null; resolved_by: string | null };
+      const told = JSON.parse(why.stdout) as { current: Row[]; history: Row[] };
+      const attempts = [...told.current, ...told.history].filter((m) => m.kind === "attempt");
+      // The failure recorded, then resolved by the pass recorded after it.
+      assert.deepEqual(
+        attempts.map((m) => [m.outcome, m.resolved_by !== null]).sort(),
+        [["failed", true], ["passed", false]],
+        why.stdout,
+      );
+      const state = readSession(sessionFile(join(home, "sessions"), "claude-code", "held"))!;
+      assert.deepEqual(state.tests.map((r) => [r.outcome, r.unrecorded ?? false]), [
+        ["fail", false],
+        ["pass", false],
+      ]);
+    } finally {
+      removeTree(base);
+    }
+  },
+});
+
 /** A prompt of about `bytes` characters: a question, then a paste of code words in random order. */
 function pastedPrompt(bytes: number): string {
   const words = [

@@ -37,6 +37,7 @@
 import { type HomePaths, logUsage } from "../config/mod.ts";
 import { type Journal, rootFor } from "../store/mod.ts";
 import { callNeighbourIds } from "../search/mod.ts";
+import { classifyFault } from "../reconcile/mod.ts";
 import { writeHintFile } from "../hints/hints.ts";
 import {
   basename,
@@ -72,6 +73,7 @@ import {
   pruneSessions,
   sessionFile,
   type SessionState,
+  type SessionTestRun,
   type SymbolSnap,
   updateSession,
 } from "./session.ts";
@@ -220,6 +222,7 @@ async function onEvent(
   seen: Seen,
   deps: HookDeps,
 ): Promise<HookAnswer> {
+  await recordWaitingRuns(state, who, deps);
   switch (ev.kind) {
     case "session_start":
       // A start the harness says begins a new session, under an id that may have been seen
@@ -516,7 +519,9 @@ async function afterTool(
     const run = parseTestRun(tool.command, ev.outcome.output, ev.outcome.exitCode, ev.outcome.ok);
     if (run && run.outcome !== "unknown") {
       state.testRuns = (state.testRuns ?? state.tests.length) + 1;
-      state.tests.push({
+      // Runs are recorded in order: one after a run still waiting waits behind it.
+      const behind = state.tests.some((r) => r.unrecorded);
+      const entry: SessionTestRun = {
         // Redacted before it is cut: a secret cut in two is no longer recognised.
         command: redactSecrets(tool.command).slice(0, 500),
         runner: run.runner,
@@ -524,20 +529,12 @@ async function afterTool(
         failed: run.failed.slice(0, 50),
         atMs: Date.now(),
         about: { symbols: state.changed, paths: state.edited },
-      });
+        ...(behind ? { unrecorded: true as const } : {}),
+      };
+      state.tests.push(entry);
       // The last few: each carries the session's changes, and the file is read on every call.
       state.tests = state.tests.slice(-MAX_TEST_RUNS);
-      const svc = await deps.services();
-      await svc.recordAttempt?.(who, {
-        taskId: state.task?.id ?? null,
-        task: state.task?.title ?? null,
-        symbols: state.changed,
-        paths: state.edited,
-        command: tool.command,
-        runner: run.runner,
-        outcome: run.outcome,
-        failed: run.failed,
-      });
+      if (!behind) await recordRun(state, who, entry, deps);
     }
   }
   const step = stepGuard(state.guard, lookUpOf(tool));
@@ -548,6 +545,73 @@ async function afterTool(
   }
   state.guard = step.state;
   return step.remind ? GUARD_TEXT : null;
+}
+
+/**
+ * Records a test run as an attempt on what the session changed before it.
+ * False when the journal's lock is held by another process past the hook's
+ * short wait: the run is then marked and recorded at the session's next
+ * event ({@link recordWaitingRuns}), instead of lost with the event. Throws
+ * any other error.
+ */
+async function recordRun(
+  state: SessionState,
+  who: SessionRef,
+  run: SessionTestRun,
+  deps: HookDeps,
+): Promise<boolean> {
+  const svc = await deps.services();
+  try {
+    await svc.recordAttempt?.(who, {
+      taskId: state.task?.id ?? null,
+      task: state.task?.title ?? null,
+      symbols: run.about?.symbols ?? [],
+      paths: run.about?.paths ?? [],
+      command: run.command,
+      runner: run.runner,
+      outcome: run.outcome,
+      failed: run.failed,
+    });
+  } catch (e) {
+    if (classifyFault(e).kind !== "busy") throw e;
+    run.unrecorded = true;
+    hookLog(
+      deps.home.home,
+      `${state.harness}: test run \`${
+        run.command.slice(0, 80)
+      }\` not recorded yet: the journal is locked by another process; it is recorded at the session's next event`,
+    );
+    return false;
+  }
+  delete run.unrecorded;
+  return true;
+}
+
+/**
+ * Records the session's test runs a held journal lock kept out, oldest
+ * first (a pass after a failure must still resolve it), until the lock
+ * holds one back again. A run that fails for another reason is logged and
+ * left: retried on every event, it would fail every one.
+ */
+async function recordWaitingRuns(
+  state: SessionState,
+  who: SessionRef,
+  deps: HookDeps,
+): Promise<void> {
+  for (const run of state.tests) {
+    if (!run.unrecorded) continue;
+    try {
+      if (!await recordRun(state, who, run, deps)) return;
+    } catch (e) {
+      delete run.unrecorded;
+      hookLog(
+        deps.home.home,
+        `${state.harness}: test run \`${run.command.slice(0, 80)}\` left unrecorded: ${
+          (e as Error)?.message ?? String(e)
+        }`,
+      );
+    }
+  }
 }
 
 /** Queues the person's durable statements from the transcript turns not scanned yet. */

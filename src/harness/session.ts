@@ -39,6 +39,8 @@ export interface SessionTestRun {
   atMs: number;
   /** What its attempt was recorded on: the symbols changed and files edited before it. */
   about?: { symbols: ChangedSymbol[]; paths: string[] };
+  /** Its attempt is not in memory yet (the journal was locked): written at the next event. */
+  unrecorded?: true;
 }
 
 /** Everything Heimdall remembers about one harness session between hook calls. */
