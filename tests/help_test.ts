@@ -98,3 +98,9 @@ Deno.test("hook --help prints the hook's help, as every command's --help does, w
     removeTree(base);
   }
 });
+
+Deno.test("the hook's help says what the hook does to a tool call: never an approval, one pause for a teammate's claim", async () => {
+  const text = await commandHelp().get("hook")!();
+  assert.doesNotMatch(text, /never (?:approves or )?blocks/i);
+  assert.match(text, /Never approves a tool call; pauses an edit once/);
+});

@@ -39,7 +39,9 @@ export const HELP = `heimdall hook --harness NAME [--budget TOKENS] [--event NAM
   summary at the end) and answers in that harness's format with context for
   the agent: prior work, constraints, failed attempts, decisions, teammates'
   claims, within a token budget (--budget, or HEIMDALL_HOOK_BUDGET; default
-  1500). Never approves or blocks a tool call. Written into each harness's
+  1500). Never approves a tool call; pauses an edit once, with the
+  harness's own deny, when a teammate's claim is within reach (config
+  onConflict "warn" only warns). Written into each harness's
   config by \`heimdall init\`. A warm background server per HEIMDALL_HOME
   answers after the first call (HEIMDALL_HOOK_SERVER=0: never); the hook
   waits for it at most HEIMDALL_HOOK_WAIT_MS (default 300 ms) from its start, then prints
