@@ -2062,6 +2062,34 @@ Deno.test("an agent working through a linked folder is told what it would be tol
   }
 });
 
+Deno.test("the person's own claims made in no session (the CLI, the MCP claim tool) never pause their agent's edit", async () => {
+  const base = tempDir();
+  try {
+    const ada = { HEIMDALL_AUTHOR: "ada" };
+    const { home, repo, send } = await claudeSession(base, ada);
+    // Ada's agent claims what it is about to change through MCP (or Ada at her terminal).
+    assert.equal(
+      (await cli(home, ["claim", `${repo}/pkg/billing.py:compute_total`], { env: ada })).code,
+      0,
+    );
+    const own = await send("pre_edit", { session_id: "s1" });
+    assert.doesNotMatch(own, /permissionDecision|is changing/, "paused by Ada's own claim");
+    // Another developer's claim, also made in no session, still pauses it once.
+    assert.equal(
+      (await cli(home, ["claim", `${repo}/pkg/billing.py:apply_discount`], {
+        env: { HEIMDALL_AUTHOR: "bob" },
+      })).code,
+      0,
+    );
+    const theirs = JSON.parse(await send("pre_edit", { session_id: "s1" })).hookSpecificOutput;
+    assert.equal(theirs.permissionDecision, "deny");
+    assert.match(theirs.permissionDecisionReason, /bob is changing a callee/);
+    assert.doesNotMatch(theirs.permissionDecisionReason, /ada/);
+  } finally {
+    removeTree(base);
+  }
+});
+
 Deno.test("an event the harness shows nobody is not counted as told: Cursor's prompt hook leaves prior work, usage and the grep reminder as they were", async () => {
   const base = tempDir();
   try {

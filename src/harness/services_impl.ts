@@ -288,11 +288,16 @@ export function createServices(
     async conflicts(_s, symbols) {
       if (symbols.length === 0) return [];
       const { conflictsAt } = await team();
-      const report = await link.call(
-        "checking teammates' claims",
-        (t) => conflictsAt(t, symbols.map((x) => x.id)),
-      );
-      return (report?.conflicts ?? []).map((c): ConflictWarning => {
+      const found = await link.call("checking teammates' claims", async (t) => {
+        const report = await conflictsAt(t, symbols.map((x) => x.id));
+        // The person's own claims made in no session (\`heimdall claim\`, or the MCP
+        // \`claim\` tool, whose server knows no session) are theirs in every session,
+        // their agents' included: never "a teammate is changing" it.
+        return report.conflicts.filter((c) =>
+          !(c.claim.developer === t.who.developer && (c.claim.session ?? "") === "")
+        );
+      });
+      return (found ?? []).map((c): ConflictWarning => {
         const who = `${c.claim.developer}${c.claim.agent ? ` (${c.claim.agent})` : ""}`;
         const how = c.relation === "same"
           ? "is changing"
