@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { homePaths } from "../src/config/mod.ts";
 import { answerHook, type HookRequest } from "../src/harness/hook_run.ts";
+import { LOG_ROTATE_BYTES } from "../src/config/private_files.ts";
 import { selfArgv } from "../src/harness/install/command.ts";
 import { TOUCHED_HASH } from "../src/harness/region.ts";
 import { readSession, sessionFile } from "../src/harness/session.ts";
@@ -846,6 +847,30 @@ Deno.test({
         ["fail", false],
         ["pass", false],
       ]);
+    } finally {
+      removeTree(base);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "the hooks' log is capped as the daemon's is: a hook failing on every call keeps two files of it",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    try {
+      Deno.mkdirSync(join(home, "logs"), { recursive: true, mode: 0o700 });
+      const log = join(home, "logs", "hooks.log");
+      // Months of a harness sending what is not JSON, one line per tool call.
+      Deno.writeTextFileSync(log, "x".repeat(LOG_ROTATE_BYTES), { mode: 0o600 });
+      const r = await hook(home, "not json", { HEIMDALL_HOOK_SERVER: "0" });
+      assert.equal(r.code, 0);
+      assert.equal(Deno.statSync(`${log}.1`).size, LOG_ROTATE_BYTES, "the full file moved aside");
+      assert.match(Deno.readTextFileSync(log), /stdin is not JSON/);
+      assert.ok(Deno.statSync(log).size < 4096);
     } finally {
       removeTree(base);
     }
