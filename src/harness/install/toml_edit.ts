@@ -145,6 +145,30 @@ function refuseOtherForms(file: string, tables: Table[], name: string): void {
   }
 }
 
+/**
+ * Throws when a `[mcp_servers.NAME]` table cannot be added: `mcp_servers`
+ * is an inline table or another value (`mcp_servers = { other = {…} }`),
+ * which no table may extend, or an array of tables. Appended there, the
+ * table made a file Codex cannot read at all.
+ */
+function refuseClosedParent(file: string, tables: Table[], name: string): void {
+  const refuse = (how: string): never => {
+    throw new ConfigEditError(
+      file,
+      `"${file}" defines mcp_servers as ${how}, which a [mcp_servers.${name}] table cannot ` +
+        `extend; write its servers as [mcp_servers.NAME] tables, or add ${name}'s to it by hand`,
+    );
+  };
+  for (const t of tables) {
+    if (t.header?.array && same(t.key, ["mcp_servers"])) refuse("an array of tables");
+    for (const kv of t.keyvals) {
+      if (same([...t.key, ...kv.key], ["mcp_servers"])) {
+        refuse(kv.value.kind === "table" ? "an inline table (mcp_servers = {…})" : "a value");
+      }
+    }
+  }
+}
+
 function mainTables(tables: Table[], name: string): Table[] {
   return tables.filter((t) => t.header && !t.header.array && same(t.key, ["mcp_servers", name]));
 }
@@ -337,6 +361,7 @@ export function setServer(
   const nl = src.includes("\r\n") ? "\r\n" : "\n";
   const [main, ...again] = mainTables(tables, name);
   if (!main) {
+    refuseClosedParent(file, tables, name);
     const table = serverTable(name, server, nl);
     if (src === "") return table + nl;
     return `${src}${src.endsWith("\n") ? "" : nl}${nl}${table}${nl}`;

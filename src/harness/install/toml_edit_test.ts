@@ -150,3 +150,30 @@ Deno.test("setServer() and removeServer() refuse other forms and text that is no
     }
   }
 });
+
+Deno.test("setServer() refuses a file whose mcp_servers no table may extend, instead of making it one Codex cannot read", () => {
+  const cases: [string, RegExp][] = [
+    ['mcp_servers = { other = { command = "x" } }\n', /mcp_servers as an inline table/],
+    ['mcp_servers = "x"\n', /mcp_servers as a value/],
+    ['[[mcp_servers]]\nname = "x"\n', /mcp_servers as an array of tables/],
+  ];
+  for (const [text, message] of cases) {
+    assert.throws(
+      () => setServer(F, text, "heimdall", OURS),
+      (e) => e instanceof ConfigEditError && message.test(e.message) && e.message.includes(F),
+      text,
+    );
+    // Nothing of Heimdall's there: an uninstall has nothing to take out.
+    assert.equal(removeServer(F, text, "heimdall"), text);
+  }
+  // Forms a table may extend are still edited: dotted keys and a [mcp_servers] table.
+  for (
+    const text of [
+      'mcp_servers.other.command = "x"\n',
+      '[mcp_servers]\nother = { command = "x" }\n',
+    ]
+  ) {
+    const out = setServer(F, text, "heimdall", OURS);
+    assert.deepEqual(headerCounts(out)["mcp_servers.heimdall"], 1, out);
+  }
+});
