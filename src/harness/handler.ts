@@ -65,7 +65,7 @@ import {
   symbolsById,
   symbolsInEdit,
 } from "./region.ts";
-import { isTaskPrompt, promptQuery, taskTitle } from "./prompt.ts";
+import { asksForPriorWork, isTaskPrompt, promptQuery, taskTitle } from "./prompt.ts";
 import { hookLog } from "./hook_log.ts";
 import type { Services, SessionRef } from "./services.ts";
 import {
@@ -311,7 +311,7 @@ async function onPrompt(
   // Prior work nobody would see is not searched for, nor counted as a search the agent saw.
   if (deps.unseen?.()) return [];
   // Searched with a bounded query: a pasted megabyte costs what a paragraph does.
-  const query = promptQuery(prompt);
+  const query = asksForPriorWork(prompt) ? promptQuery(prompt) : "";
   const items = query.trim() === "" ? [] : await svc.priorWork?.(query, 8, who.cwd) ?? [];
   // Results put in front of the agent are a Heimdall search it did not have to make.
   if (items.length > 0) state.guard = FRESH_GUARD;

@@ -80,6 +80,37 @@ function termsOf(text: string): string[] {
   ];
 }
 
+/**
+ * Whether a prompt asks anything prior work could answer: two content words
+ * or more, or one word that names code. A reply of one word (`continue`,
+ * `fix it`, `yes, go ahead`) asks nothing: searched, its word alone covered
+ * some function in any repository fully (`continue` found
+ * `continuesBefore`), and that was injected as strong prior work. Looks at
+ * the prompt's first {@link PROMPT_SCAN_CHARS} characters only.
+ *
+ * @example
+ * ```ts
+ * import { asksForPriorWork } from "./prompt.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(asksForPriorWork("continue"), false);
+ * assert.equal(asksForPriorWork("fix it"), false);
+ * assert.equal(asksForPriorWork("compute_total?"), true);
+ * assert.equal(asksForPriorWork("why do negative discounts raise totals"), true);
+ * ```
+ */
+export function asksForPriorWork(prompt: string): boolean {
+  const p = scanned(prompt);
+  if (p.split(/\s+/).some(namesCode)) return true;
+  const terms = new Set<string>();
+  for (const w of p.split(/\s+/)) {
+    for (const t of termsOf(w)) {
+      terms.add(t);
+      if (t.startsWith("n:") || terms.size >= 2) return true;
+    }
+  }
+  return false;
+}
+
 /** A word that names code: camelCase, snake_case, a dotted or `::` name, a path, a call. */
 function namesCode(word: string): boolean {
   return /\p{Ll}\p{Lu}|\p{L}(?:_|\.|::|\/)\p{L}|\p{L}\(/u.test(word);

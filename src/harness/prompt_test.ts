@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { parseQuery } from "../search/mod.ts";
-import { isTaskPrompt, promptQuery, QUERY_TERMS, taskTitle } from "./prompt.ts";
+import { asksForPriorWork, isTaskPrompt, promptQuery, QUERY_TERMS, taskTitle } from "./prompt.ts";
 
 /** The search terms a query has: its content words and whole identifiers. */
 function termCount(query: string): number {
@@ -82,4 +82,23 @@ Deno.test("promptQuery() reads a long Japanese or Chinese prompt as words, not a
     promptQuery("缓存在服务重启后会被清空，这是在哪里实现的？请找一下之前的代码。"),
     /缓存/,
   );
+});
+
+Deno.test("asksForPriorWork(): a reply of one word asks nothing; two words, or one naming code, do", () => {
+  for (
+    const p of ["continue", "fix it", "do it now", "  ok  ", "Commit.", "thanks!", "/clear", ""]
+  ) {
+    assert.equal(asksForPriorWork(p), false, p);
+  }
+  for (
+    const p of [
+      "compute_total",
+      "produceWithPatches?",
+      "pkg/billing.py",
+      "run the tests",
+      "negative discount",
+    ]
+  ) {
+    assert.equal(asksForPriorWork(p), true, p);
+  }
 });
