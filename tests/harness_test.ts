@@ -340,6 +340,8 @@ Deno.test("a command that only reads, finds or installs a test runner is no test
       "(cd sub; go test ./...)",
       "ls tests; npm test",
       "git stash && cargo test",
+      // An agent's heredoc, then the run: the run is found past a megabyte of it.
+      `cat > gen.py <<'EOF'\n${"x = 1; y = 2\n".repeat(100_000)}EOF\npytest -q`,
     ]
   ) {
     assert.equal(parseTestRun(command, "", 1, false)?.outcome, "fail", command);

@@ -64,43 +64,20 @@ const NOT_A_RUN = new RegExp(
 /** Leading `VAR=value` assignments and `sudo`/`time`/`env`/`nice`/`command`, which run what follows. */
 const PREFIX = /^(?:(?:[A-Za-z_]\w*=\S*|sudo|time|env|nice|command|exec)\s+)+/;
 
-/**
- * The simple commands of a command line: split at `&&`, `||`, `;`, `|`,
- * `&`, newlines, parentheses and backticks outside quotes, leading
- * assignments and wrappers dropped. A quoted `bash -c "pytest"` stays one
- * command, whose text names the runner.
- */
-function simpleCommands(command: string): string[] {
-  const out: string[] = [];
-  let cur = "";
-  let quote: string | null = null;
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i]!;
-    if (quote !== null) {
-      if (c === "\\" && quote === '"' && i + 1 < command.length) cur += c + command[++i];
-      else {
-        if (c === quote) quote = null;
-        cur += c;
-      }
-    } else if (c === "'" || c === '"') {
-      quote = c;
-      cur += c;
-    } else if (c === "\\" && i + 1 < command.length) {
-      cur += c + command[++i];
-    } else if (/[;&|\n()`]/.test(c) || (c === "$" && command[i + 1] === "(")) {
-      out.push(cur);
-      cur = "";
-    } else cur += c;
-  }
-  out.push(cur);
-  return out.map((s) => s.trim().replace(PREFIX, "")).filter((s) => s !== "");
-}
+/** Where one simple command ends and the next begins (`&&`, `||`, `;`, `|`, `&`, a newline, `(`, `)`, a backtick). */
+const OPERATORS = [";", "&", "|", "\n", "(", ")", "`"];
+/** How far back from a runner's name its simple command's start is looked for. */
+const COMMAND_REACH = 4096;
+/** Runner names looked at in one command line (an agent's heredoc can be megabytes). */
+const MOST_NAMES = 64;
 
 /**
  * True when a shell command line runs tests (pytest, jest, go test, cargo
- * test, `npm test`…): one of its simple commands names a runner and is not
- * one that only reads, finds or installs it (`cat pytest.ini`, `which
- * pytest`, `pip install pytest-cov`).
+ * test, `npm test`…): a runner is named in it, and the simple command it is
+ * named in (from the operator before it) does not only read, find or
+ * install it (`cat pytest.ini`, `which pytest`, `pip install pytest-cov`).
+ * Costs a scan of the line per runner pattern, and a look back from each of
+ * its first {@link MOST_NAMES} runner names.
  *
  * @example
  * ```ts
@@ -111,9 +88,20 @@ function simpleCommands(command: string): string[] {
  * ```
  */
 export function isTestCommand(command: string): boolean {
-  return simpleCommands(command).some((c) =>
-    !NOT_A_RUN.test(c) && (GENERIC.test(c) || RUNNERS.some((r) => r.command.test(c)))
-  );
+  let looked = 0;
+  for (const pattern of [GENERIC, ...RUNNERS.map((r) => r.command)]) {
+    const named = new RegExp(pattern.source, "g");
+    for (let m = named.exec(command); m !== null; m = named.exec(command)) {
+      if (++looked > MOST_NAMES) return false;
+      const from = Math.max(0, m.index - COMMAND_REACH);
+      const before = command.slice(from, m.index);
+      const start = Math.max(0, ...OPERATORS.map((o) => before.lastIndexOf(o) + 1));
+      const simple = (before.slice(start) + m[0]).trim().replace(PREFIX, "");
+      if (!NOT_A_RUN.test(simple)) return true;
+      if (named.lastIndex === m.index) named.lastIndex++;
+    }
+  }
+  return false;
 }
 
 // deno-lint-ignore no-control-regex
