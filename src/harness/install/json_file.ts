@@ -22,8 +22,10 @@ export interface JsonDoc {
   /** The value to edit in place. */
   value: Record<string, unknown>;
   indent: string | number;
-  /** The text it was read from; null for an absent or blank file. */
+  /** The text it was read from (its byte-order mark aside); null for an absent or blank file. */
   text: string | null;
+  /** It began with a byte-order mark (Windows editors write one), kept when it is written back. */
+  bom?: boolean;
 }
 
 /** Removes `//` and `/* *\/` comments outside strings (to tell "has comments" from "broken"). */
@@ -52,12 +54,18 @@ export function stripJsonComments(text: string): string {
 }
 
 /**
- * Parses a config file's text (null or blank: an empty object). Throws
- * {@link ConfigEditError} for comments, trailing commas, invalid JSON or a
- * top level that is not an object.
+ * Parses a config file's text (null or blank: an empty object). A leading
+ * byte-order mark is no part of the JSON (Notepad and other Windows editors
+ * write one; the harness reads past it). Throws {@link ConfigEditError} for
+ * comments, trailing commas, invalid JSON or a top level that is not an
+ * object.
  */
-export function parseJsonDoc(file: string, text: string | null): JsonDoc {
-  if (text === null || text.trim() === "") return { file, value: {}, indent: 2, text: null };
+export function parseJsonDoc(file: string, read: string | null): JsonDoc {
+  const bom = read?.startsWith("\uFEFF") ?? false;
+  const text = bom ? read!.slice(1) : read;
+  if (text === null || text.trim() === "") {
+    return { file, value: {}, indent: 2, text: null, ...(bom ? { bom } : {}) };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -79,7 +87,7 @@ export function parseJsonDoc(file: string, text: string | null): JsonDoc {
   }
   const m = /^\{\s*\n([ \t]+)"/.exec(text);
   const indent = m ? (m[1]!.includes("\t") ? "\t" : m[1]!.length) : 2;
-  return { file, value: value as Record<string, unknown>, indent, text };
+  return { file, value: value as Record<string, unknown>, indent, text, ...(bom ? { bom } : {}) };
 }
 
 /**
@@ -89,9 +97,10 @@ export function parseJsonDoc(file: string, text: string | null): JsonDoc {
  * changed has a key twice (which one counts is not Heimdall's to pick).
  */
 export function formatJsonDoc(doc: JsonDoc): string {
-  if (doc.text === null) return JSON.stringify(doc.value, null, doc.indent) + "\n";
+  const mark = doc.bom ? "\uFEFF" : "";
+  if (doc.text === null) return mark + JSON.stringify(doc.value, null, doc.indent) + "\n";
   try {
-    return editJsonText(doc.text, JSON.parse(doc.text), doc.value, doc.indent);
+    return mark + editJsonText(doc.text, JSON.parse(doc.text), doc.value, doc.indent);
   } catch (e) {
     if (!(e instanceof JsonDuplicateKeyError)) throw e;
     throw new ConfigEditError(

@@ -100,3 +100,18 @@ Deno.test("formatJsonDoc() writes a new file with two-space indentation", () => 
   assert.equal(edited("", (v) => v.a = [1]), '{\n  "a": [\n    1\n  ]\n}\n');
   assert.equal(edited("{}\n", (v) => v.a = 1), '{\n  "a": 1\n}\n');
 });
+
+Deno.test("a config file that begins with a byte-order mark is read past it and written back with it", () => {
+  // Notepad and other Windows editors write one; the harness reads past it, so must Heimdall.
+  const text = '\uFEFF{\n    "theme": "dark"\n}\n';
+  const doc = parseJsonDoc("settings.json", text);
+  assert.equal(doc.value.theme, "dark");
+  doc.value.hooks = { Stop: [] };
+  assert.equal(
+    formatJsonDoc(doc),
+    '\uFEFF{\n    "theme": "dark",\n    "hooks": {\n        "Stop": []\n    }\n}\n',
+  );
+  const blank = parseJsonDoc("settings.json", "\uFEFF\n");
+  blank.value.theme = "dark";
+  assert.equal(formatJsonDoc(blank), '\uFEFF{\n  "theme": "dark"\n}\n');
+});
