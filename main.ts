@@ -3,7 +3,19 @@ if (import.meta.main) {
   Deno.env.get("DENO_NO_UPDATE_CHECK") ?? Deno.env.set("DENO_NO_UPDATE_CHECK", "1");
   // `deno task heimdall …` runs in the clone; relative paths mean the user's folder.
   const typedIn = Deno.env.get("INIT_CWD");
-  if (typedIn && Deno.cwd() === import.meta.dirname) Deno.chdir(typedIn);
+  if (typedIn && Deno.cwd() === import.meta.dirname) {
+    try {
+      Deno.chdir(typedIn);
+    } catch (e) {
+      // The folder the task was typed in went away (deleted, or a drive unmounted) meanwhile.
+      console.error(
+        `heimdall: the folder it was run from, "${typedIn}" (INIT_CWD), cannot be entered (${
+          (e as Error).message
+        }); cd to a folder that exists and run it again`,
+      );
+      Deno.exit(3);
+    }
+  }
   const hook = Deno.args[0] === "hook";
   // An error that escapes the command (a background promise, a failed load)
   // still gets one line and its exit code, never a bare stack. `hook` keeps

@@ -322,3 +322,15 @@ Deno.test("with an older deno on the PATH than the one installing, the installed
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^heimdall \d+\.\d+\.\d+ /);
 });
+
+Deno.test("deno task heimdall typed in a folder deleted since says so in one line, exit 3, no stack", async () => {
+  const gone = join(tempDir(), "deleted-meanwhile");
+  const r = await run(DENO, ["run", "-A", "main.ts", "status"], ROOT, {
+    INIT_CWD: gone,
+    HEIMDALL_HOME: tempDir(),
+  });
+  assert.equal(r.code, 3, r.stderr);
+  assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+  assert.ok(r.stderr.includes(`"${gone}" (INIT_CWD), cannot be entered`), r.stderr);
+  assert.doesNotMatch(r.stderr, /\bat file:/);
+});
