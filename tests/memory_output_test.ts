@@ -349,3 +349,11 @@ Deno.test("import refuses an export cut short at a line boundary, naming the fil
   assert.match(whole.stdout, /imported 1 new memory, 0 updated, 1 unchanged/);
   assert.equal(whole.stderr, "");
 });
+
+Deno.test("import - names what it read as stdin in its errors, not as a file named -", async () => {
+  const home = tempDir();
+  const bad = `${JSON.stringify({ type: "heimdall-memory", version: 3 })}\n{"bad":1}\n`;
+  const r = await cli(home, ["import", "-"], { stdin: bad });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /^heimdall import: stdin:2: /);
+});

@@ -169,10 +169,12 @@ export const IMPORT_HELP = `heimdall import FILE|- [--json]
 export async function importCmd(args: string[], ctx: Context): Promise<number> {
   const { values, positionals } = parseFlags(args, { boolean: ["json"] });
   if (positionals.length !== 1) throw new UsageError("Expected one FILE (or - for stdin)");
-  const name = positionals[0]!;
-  const file = name === "-"
+  const typed = positionals[0]!;
+  const file = typed === "-"
     ? undefined
-    : typedPath(name, "FILE", "name an export file, or - for stdin");
+    : typedPath(typed, "FILE", "name an export file, or - for stdin");
+  // What messages call it: "-:2: field …" named nothing a person could find.
+  const name = file === undefined ? "stdin" : typed;
   let bytes: Uint8Array;
   try {
     bytes = file === undefined
