@@ -1,6 +1,7 @@
 /** Search end to end through the real CLI, on a copy of a fixture tree: verdicts against the disk. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { homePaths } from "../src/config/mod.ts";
 import { MAX_QUERY_WORDS, search, type SearchHit, type SearchResult } from "../src/search/mod.ts";
 import { dumpIndex, Journal } from "../src/store/mod.ts";
@@ -827,4 +828,21 @@ Deno.test("a page of a release-notes folder (docs/releases/2.1.md) ranks as rele
   } finally {
     removeTree(base);
   }
+});
+
+Deno.test("a search over a root whose first index never finished says so: answers there may be missing", async () => {
+  using t = await indexedFixture();
+  const done = await t.search("retry exponential backoff");
+  assert.doesNotMatch(done.result.summary, /not fully indexed/);
+  // A pass killed midway leaves the root's files it committed and no audit of the root.
+  const db = new DatabaseSync(homePaths(t.home).journal);
+  db.prepare("DELETE FROM meta WHERE key LIKE 'last_audit_ms:%'").run();
+  db.close();
+  const cut = await t.search("retry exponential backoff");
+  assert.ok(cut.result.hits.length > 0, "what was indexed is still answered");
+  assert.ok(
+    cut.result.summary.includes(`not fully indexed yet: "${t.repo}"`),
+    cut.result.summary,
+  );
+  assert.match(cut.result.summary, /`heimdall index` of it finishes it/);
 });

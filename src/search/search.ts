@@ -2,7 +2,7 @@
  * `search()`: ranked, verified answers to a question, for the CLI and the MCP
  * server alike.
  */
-import type { Journal } from "../store/mod.ts";
+import { type Journal, lastAudit, listRoots } from "../store/mod.ts";
 import { type Candidate, DEFAULT_TUNING, rank, type Tuning } from "./rank.ts";
 import type { ReadCache } from "./file_reads.ts";
 import { focusCandidates } from "./focus.ts";
@@ -93,6 +93,7 @@ export async function search(
     });
   }
   verifier.finish(req.query);
+  const unfinished = unfinishedRoots(j, removed);
   const took = Math.round(performance.now() - t0);
   return {
     query: req.query,
@@ -100,7 +101,7 @@ export async function search(
     legs: ranking.legs,
     hits,
     pruned: verifier.pruned,
-    summary: summaryLine(hits, verifier.pruned.length, took, ranking.legs),
+    summary: summaryLine(hits, verifier.pruned.length, took, ranking.legs, unfinished),
   };
 }
 
@@ -160,12 +161,28 @@ export function searchUsage(
   return { event: "search", via, hits: result.hits.length, verdicts };
 }
 
-/** `3 hits: 2 strong, 1 weak · 1 stale pruned · 12 ms · lexical+graph; semantic leg off: …` (pure). */
+/**
+ * The roots whose first index never finished (stopped midway by a crash or
+ * a kill, or still running): the journal holds only some of their files,
+ * so a search can miss what is there. A root is audited at the end of each
+ * full pass (`lastAudit`); a removed one is not searched.
+ */
+function unfinishedRoots(j: Journal, removed: ReadonlySet<number>): string[] {
+  return listRoots(j)
+    .filter((r) => !removed.has(r.id) && lastAudit(j, r.id) === null)
+    .map((r) => r.path);
+}
+
+/**
+ * `3 hits: 2 strong, 1 weak · 1 stale pruned · 12 ms · lexical+graph; semantic leg off: …`,
+ * and the roots whose first index has not finished (pure).
+ */
 export function summaryLine(
   hits: readonly SearchHit[],
   pruned: number,
   tookMs: number,
   legs: LegsReport,
+  unfinished: readonly string[] = [],
 ): string {
   const counts = new Map<string, number>();
   for (const h of hits) counts.set(h.verdict, (counts.get(h.verdict) ?? 0) + 1);
@@ -190,5 +207,12 @@ export function summaryLine(
   if (ignored) legText += ` (the query's first ${MAX_QUERY_WORDS} words; ${ignored} more left out)`;
   if (!legs.semantic.on) legText += `; semantic leg off: ${legs.semantic.reason}`;
   parts.push(legText);
+  if (unfinished.length > 0) {
+    const named = unfinished.slice(0, 3).map((r) => `"${r}"`).join(", ") +
+      (unfinished.length > 3 ? ` and ${unfinished.length - 3} more` : "");
+    parts.push(
+      `not fully indexed yet: ${named} (a first index stopped midway or still running), so answers there may be missing; \`heimdall index\` of it finishes it`,
+    );
+  }
   return parts.join(" · ");
 }
