@@ -5,7 +5,7 @@ import { DatabaseSync } from "node:sqlite";
 import { homePaths } from "../src/config/mod.ts";
 import { MAX_QUERY_WORDS, search, type SearchHit, type SearchResult } from "../src/search/mod.ts";
 import { dumpIndex, Journal } from "../src/store/mod.ts";
-import { cli, MAIN, PERMS, removeTree, sh, tempDir, unprivileged } from "./helpers.ts";
+import { cli, MAIN, PERMS, removeTree, sh, tempDir, unprivileged, writeTree } from "./helpers.ts";
 
 const FIXTURE = new URL("./fixtures/search/repo", import.meta.url).pathname;
 
@@ -845,4 +845,46 @@ Deno.test("a search over a root whose first index never finished says so: answer
     cut.result.summary,
   );
   assert.match(cut.result.summary, /`heimdall index` of it finishes it/);
+});
+
+Deno.test("a script's commands past its first 3,000 characters are found though it defines a function", async () => {
+  const base = tempDir("heimdall-search-");
+  try {
+    const repo = join(base, "repo");
+    const steps = Array.from({ length: 150 }, (_, i) => `echo "step ${i} copies the usual files"`);
+    writeTree(repo, {
+      "deploy.sh": ["#!/bin/bash", "log() {", '  echo "$1"', "}", ...steps].join("\n") +
+        "\nrsync --archive /srv/wolverine/ /backup/\n" +
+        steps.slice(0, 10).join("\n") + "\n",
+      "setup.py": [
+        "import os",
+        "",
+        "def helper():",
+        "    return 1",
+        "",
+        ...steps.map((s) => `print(${JSON.stringify(s)})`),
+      ].join("\n") + '\nos.system("mount /srv/honeybadger")\n',
+    });
+    const home = join(base, "home");
+    assert.equal((await cli(home, ["index", repo])).code, 0);
+    for (
+      const [query, file, line] of [["wolverine", "deploy.sh", 155], [
+        "honeybadger",
+        "setup.py",
+        156,
+      ]] as const
+    ) {
+      const r = await cli(home, ["search", "--json", query]);
+      assert.equal(r.code, 0, `${query}: ${r.stdout}${r.stderr}`);
+      const hit = (JSON.parse(r.stdout) as SearchResult).hits[0]!;
+      assert.equal(hit.path, join(Deno.realPathSync(repo), file));
+      assert.ok(
+        hit.line! <= line && line <= hit.end_line!,
+        `${query}: ${hit.line}-${hit.end_line}`,
+      );
+      assert.equal(hit.verdict, "STRONG");
+    }
+  } finally {
+    removeTree(base);
+  }
 });

@@ -21,8 +21,9 @@ export const SECTION_MAX_CHARS = 9000;
 export const FILE_MAX_CHARS = 3000;
 
 /**
- * A file without symbols or sections is also indexed past its file chunk in
- * windows of at most this many lines…
+ * A file without sections whose own text (outside its top-level symbols)
+ * outgrows its file chunk is also indexed past it in windows of at most this
+ * many lines…
  */
 export const WINDOW_MAX_LINES = 60;
 /** …and at most this many characters (a longer single line is cut)… */
@@ -51,10 +52,11 @@ export interface ChunkRowsInput {
  * One chunk for the file itself (its path words, summary and own text), one
  * per symbol (name split and whole, qualname, signature, doc comment, its own
  * lines bounded to {@link BODY_MAX_CHARS}) and one per prose section (its
- * heading path and text). A file with neither symbols nor sections (L1
- * text: HTML, config, data, code without a grammar) gets, after its file
- * chunk, window chunks over the text the file chunk leaves out (see
- * {@link textWindows}); a window is titled `rel § line N`, so it is never
+ * heading path and text). A file without sections whose own text outgrows
+ * its file chunk (L1 text: HTML, config, data, code without a grammar; a
+ * script's commands around its functions) gets, after its file chunk,
+ * window chunks over the own text the file chunk leaves out, none across a
+ * symbol (see {@link textWindows}); a window is titled `rel § line N`, so it is never
  * taken for the file's own chunk. Every chunk also carries the file's path
  * words. Deterministic: the same input gives the same rows in the same order.
  */
@@ -140,11 +142,9 @@ export function chunkRows(input: ChunkRowsInput): ChunkRecord[] {
       });
     }
   }
-  const symbols = input.nodes.some((n) => n.kind !== "file");
-  if (!sectioned && !symbols && fileOwn.length >= FILE_MAX_CHARS) {
+  if (!sectioned && fileOwn.length >= FILE_MAX_CHARS) {
     const name = nameText(basenameStem(input.rel));
-    const covered = coveredText(lines, FILE_MAX_CHARS);
-    for (const w of textWindows(lines, covered.lines, covered.chars)) {
+    for (const w of ownWindows(lines, topLevel(children.get(file?.id ?? ""), lines.length))) {
       out.push({
         node_id: null,
         source,
@@ -159,6 +159,59 @@ export function chunkRows(input: ChunkRowsInput): ChunkRecord[] {
   return out;
 }
 
+/**
+ * The ranges (1-based, inclusive, sorted) of a file's top-level symbols that
+ * its own text leaves out, as {@link ownText} does: not one that spans the
+ * whole file.
+ */
+function topLevel(
+  ranges: readonly [number, number][] | undefined,
+  lineCount: number,
+): [number, number][] {
+  return (ranges ?? []).filter(([a, b]) => !(a === 1 && b === lineCount))
+    .sort((a, b) => a[0] - b[0]);
+}
+
+/**
+ * Windows over a file's own text (its lines outside `skip`, its top-level
+ * symbols, whose chunks hold them) past what its file chunk holds, the first
+ * {@link FILE_MAX_CHARS} characters of it: a script's commands around its
+ * functions, a template's markup around its one helper. No window spans a
+ * symbol; at most {@link WINDOW_MAX_COUNT} in all.
+ */
+function ownWindows(lines: readonly string[], skip: readonly [number, number][]): TextWindow[] {
+  // Own lines as runs [from, to) of 0-based lines between the symbols.
+  const runs: [number, number][] = [];
+  let at = 0;
+  for (const [a, b] of skip) {
+    if (a - 1 > at) runs.push([at, a - 1]);
+    at = Math.max(at, b);
+  }
+  if (at < lines.length) runs.push([at, lines.length]);
+  // Where the file chunk's text stops: the first own line it holds not whole, and how much of it.
+  let size = 0;
+  let run = 0;
+  let from = runs[0]?.[0] ?? 0;
+  let fromChar = 0;
+  walk: for (; run < runs.length; run++) {
+    for (from = runs[run]![0]; from < runs[run]![1]; from++) {
+      const len = lines[from]!.length + 1;
+      if (size + len > FILE_MAX_CHARS) {
+        fromChar = FILE_MAX_CHARS - size;
+        break walk;
+      }
+      size += len;
+    }
+  }
+  const out: TextWindow[] = [];
+  for (let first = true; run < runs.length && out.length < WINDOW_MAX_COUNT; first = false) {
+    const [start, to] = runs[run++]!;
+    const left = WINDOW_MAX_COUNT - out.length;
+    out.push(...textWindows(lines, first ? from : start, first ? fromChar : 0, to, left));
+  }
+  return out;
+}
+
 /** A window of a file's text: 1-based inclusive lines. */
 export interface TextWindow {
   startLine: number;
@@ -167,40 +220,47 @@ export interface TextWindow {
 }
 
 /**
- * Windows over `lines` from the 0-based line `from` on (its first
- * `fromChar` characters already indexed elsewhere): each up to
+ * Windows over `lines` from the 0-based line `from` up to line `to`
+ * (exclusive; the first `fromChar` characters of line `from` already indexed
+ * elsewhere): each up to
  * {@link WINDOW_MAX_LINES} lines and {@link WINDOW_MAX_CHARS} characters,
  * cut at its last blank line when that leaves it at least a third full,
  * blank lines between windows skipped. A single line longer than the cap
  * (minified JSON, a bundle, a paragraph without line breaks) is cut into
  * windows of its own, each of that line, at a space near the cap when there
- * is one. At most {@link WINDOW_MAX_COUNT} windows; the text after the last
- * is left out. Pure and linear in the text it reads.
+ * is one. At most `max` ({@link WINDOW_MAX_COUNT}) windows; the text after
+ * the last is left out. Pure and linear in the text it reads.
  */
-export function textWindows(lines: readonly string[], from: number, fromChar = 0): TextWindow[] {
+export function textWindows(
+  lines: readonly string[],
+  from: number,
+  fromChar = 0,
+  to = lines.length,
+  max = WINDOW_MAX_COUNT,
+): TextWindow[] {
   const out: TextWindow[] = [];
   let i = from;
   /** Where in `lines[i]` the text not yet indexed starts (a line that fits a window is read whole). */
   let offset = (lines[from]?.length ?? 0) > WINDOW_MAX_CHARS ? fromChar : 0;
-  while (out.length < WINDOW_MAX_COUNT) {
-    if (offset > 0 || (i < lines.length && lines[i]!.length > WINDOW_MAX_CHARS)) {
-      if (i >= lines.length) break;
-      for (const piece of linePieces(lines[i]!, offset, WINDOW_MAX_COUNT - out.length)) {
+  while (out.length < max) {
+    if (offset > 0 || (i < to && lines[i]!.length > WINDOW_MAX_CHARS)) {
+      if (i >= to) break;
+      for (const piece of linePieces(lines[i]!, offset, max - out.length)) {
         if (piece.trim() !== "") out.push({ startLine: i + 1, endLine: i + 1, text: piece });
       }
       i++;
       offset = 0;
       continue;
     }
-    while (i < lines.length && lines[i]!.trim() === "") i++;
-    if (i >= lines.length) break;
+    while (i < to && lines[i]!.trim() === "") i++;
+    if (i >= to) break;
     if (lines[i]!.length > WINDOW_MAX_CHARS) continue;
     const start = i;
     let size = 0;
     let blank = -1;
     let j = start;
     while (
-      j < lines.length && j - start < WINDOW_MAX_LINES &&
+      j < to && j - start < WINDOW_MAX_LINES &&
       (j === start || size + lines[j]!.length + 1 <= WINDOW_MAX_CHARS)
     ) {
       if (j > start && lines[j]!.trim() === "") blank = j;
@@ -208,7 +268,7 @@ export function textWindows(lines: readonly string[], from: number, fromChar = 0
       j++;
     }
     // Cut at a paragraph break when the window is full and one is far enough in.
-    const end = j < lines.length && blank - start >= (j - start) / 3 ? blank : j;
+    const end = j < to && blank - start >= (j - start) / 3 ? blank : j;
     let last = end - 1;
     while (last > start && lines[last]!.trim() === "") last--;
     out.push({
@@ -242,18 +302,6 @@ export function linePieces(line: string, from = 0, max = Infinity): string[] {
     at = end;
   }
   return out;
-}
-
-/**
- * How much of `lines` the first `max` characters of their text (joined by
- * newlines) hold: the lines held whole, and the characters of the next line
- * held before the cut.
- */
-function coveredText(lines: readonly string[], max: number): { lines: number; chars: number } {
-  let size = 0;
-  let n = 0;
-  while (n < lines.length && size + lines[n]!.length + 1 <= max) size += lines[n++]!.length + 1;
-  return { lines: n, chars: n < lines.length ? max - size : 0 };
 }
 
 /** A root-relative path as words: every folder and the file name without its extension. */

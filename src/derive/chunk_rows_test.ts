@@ -227,10 +227,37 @@ Deno.test("chunkRows() stops windows at their bound and leaves symbols and secti
     language: "typescript",
     summary: null,
     text: makefile(500),
-    nodes: [node("f", "file", "big.ts", null, 1, 500), node("c", "class", "Big", "f", 1, 2)],
+    nodes: [node("f", "file", "big.ts", null, 1, 500), node("c", "class", "Big", "f", 2, 499)],
     sections: [],
   });
-  assert.deepEqual(withSymbols.map((r) => r.title), ["src/big.ts", "Big"]);
+  assert.deepEqual(withSymbols.map((r) => r.title), ["src/big.ts", "Big"], "its symbols hold it");
+});
+
+Deno.test("chunkRows() indexes a file's own text around its symbols past its file chunk in windows", () => {
+  // A script: commands, one function, more commands. Its file chunk holds its first 3,000 own
+  // characters; windows hold the rest, never the function's lines (its own chunk holds them).
+  const text = makefile(500);
+  const fn: [number, number] = [200, 260];
+  const rows = chunkRows({
+    rel: "deploy.sh",
+    language: "bash",
+    summary: null,
+    text,
+    nodes: [node("f", "file", "deploy.sh", null, 1, 500), node("g", "function", "log", "f", ...fn)],
+    sections: [],
+  });
+  assert.deepEqual(rows.slice(0, 2).map((r) => r.title), ["deploy.sh", "log"]);
+  const windows = rows.slice(2);
+  assert.ok(windows.length > 1);
+  const lines = text.split("\n");
+  const covered = new Set(windows.flatMap((w) => range(w.start_line!, w.end_line!)));
+  for (let l = windows[0]!.start_line!; l <= lines.length; l++) {
+    const inFn = fn[0] <= l && l <= fn[1];
+    if (inFn) assert.ok(!covered.has(l), `line ${l} is the function's`);
+    else if (lines[l - 1]!.trim() !== "") assert.ok(covered.has(l), `line ${l}`);
+  }
+  assert.ok(windows.some((w) => w.fts.body.includes("word497")), "the end of the script is found");
+  assert.ok(windows.every((w) => w.title === `deploy.sh § line ${w.start_line}`));
 });
 
 Deno.test("textWindows() cuts a line longer than a window into windows of that line, at spaces", () => {

@@ -47,7 +47,9 @@ export const DERIVATION: DerivationVersions = {
   // 7: of two symbols of one qualified name (`mod parse;` and `fn parse`,
   // `namespace Shop;` and `class Shop`), what lies in the lines of one is
   // its own: the calls inside `fn parse` were the module's.
-  base: 7,
+  // 8: a code file's own text past its file chunk (a script's commands
+  // around its one function) is indexed in windows, as an L1 file's is.
+  base: 8,
   structHash: STRUCT_HASH_VERSION,
   languages: {
     // 1: C++ read with its export macros blanked (`class LIB_API Emitter {`);
