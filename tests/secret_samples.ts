@@ -137,6 +137,9 @@ export function secretSamples(seed = 12): SecretSample[] {
       "gh" + "p_" + pick(36),
       (x) => `curl "https://api.example.org/?h=Authorization%3A%20token%20${x}"`,
     ),
+    s("bearer_token", pick(40, ALNUM + "-_"), (x) => `curl -H "Authorization: Bearer ${x}" api`),
+    s("basic_auth", btoa("ci-bot:" + pick(16)), (x) => `curl -H 'Authorization: Basic ${x}' host`),
+    s("password_assignment", pick(12) + "!", (x) => `curl -u admin:${x} https://api.internal`),
     ((body) => ({
       kind: "private_key",
       secret: body[1]!,

@@ -231,7 +231,10 @@ const AWS_WINDOW = 512;
  * - an AWS access key id only when a 40-character secret key sits within 512
  *   characters (the id alone, or the documented `...EXAMPLE` id, is not);
  * - a password in a URL (`scheme://user:pass@host`), only the password;
- * - a literal assigned to a secret-like name (see {@link findAssigned}), only the value.
+ * - a literal assigned to a secret-like name (see {@link findAssigned}), only the value;
+ * - a credential handed to a request: an `Authorization` header's `Bearer`
+ *   token or `Basic` user and password, curl's `-u user:pass` (see
+ *   {@link findGiven}), only the credential.
  * A few regex passes over `text`; cost grows linearly with its length.
  */
 export function* findSecrets(text: string): Generator<SecretFinding> {
@@ -240,6 +243,7 @@ export function* findSecrets(text: string): Generator<SecretFinding> {
     for (const f of findFixed(text)) found.push({ ...f, rank: 0 });
   }
   for (const f of findAssigned(text)) found.push({ ...f, rank: f.kind === "url_password" ? 1 : 2 });
+  for (const f of findGiven(text)) found.push({ ...f, rank: 2 });
   found.sort((a, b) => a.start - b.start || a.rank - b.rank || b.end - a.end);
   for (const { kind, start, end } of found) yield { kind, start, end };
 }
@@ -437,6 +441,67 @@ function* findAssigned(text: string): Generator<SecretFinding> {
     const end = VALUE_RE.lastIndex - (quoted === undefined ? 0 : 1);
     yield { kind, start: end - value.length, end };
   }
+}
+
+/**
+ * Credentials handed over in a command or a request, found by the word
+ * before them: an `Authorization` header's `Bearer` token (a JWT is a
+ * `jwt` of its own) and `Basic` user and password (base64 of `user:pass`),
+ * and curl's `-u user:pass` (`--user`). A token counts as one assigned to a
+ * token's name does, a password as a URL's (see {@link urlPasswordAt}):
+ * placeholders (`Bearer YOUR_TOKEN`, `Basic dXNlcjpwYXNzd29yZA==`, `-u
+ * "$USER:$TOKEN"`) and a user and group (`docker run -u 1000:1000`, `-u
+ * node:node`) never do. The span is the credential alone.
+ */
+function* findGiven(text: string): Generator<SecretFinding> {
+  if (!/[Bb]earer|Basic|-u|--user/.test(text)) return;
+  GIVEN_RE.lastIndex = 0;
+  for (let m = GIVEN_RE.exec(text); m; m = GIVEN_RE.exec(text)) {
+    const start = m.index + m[0].length;
+    if (m[1] !== undefined) {
+      TOKEN_RE.lastIndex = start;
+      const t = TOKEN_RE.exec(text)?.[0];
+      if (t === undefined || t.startsWith("eyJ")) continue;
+      const value = t.replace(/\.+$/, "");
+      if (tokenLike(value)) yield { kind: "bearer_token", start, end: start + value.length };
+    } else if (m[2] !== undefined) {
+      BASIC_RE.lastIndex = start;
+      const b = BASIC_RE.exec(text)?.[0];
+      if (b === undefined) continue;
+      let plain: string;
+      try {
+        plain = new TextDecoder("utf-8", { fatal: true }).decode(
+          Uint8Array.from(atob(b), (c) => c.charCodeAt(0)),
+        );
+      } catch {
+        continue;
+      }
+      const colon = plain.indexOf(":");
+      if (colon < 1 || /\p{Cc}/u.test(plain)) continue;
+      if (!givenPassword(plain.slice(0, colon), plain.slice(colon + 1))) continue;
+      yield { kind: "basic_auth", start, end: start + b.length };
+    } else {
+      USER_RE.lastIndex = start;
+      const u = USER_RE.exec(text);
+      if (!u || !givenPassword(u[2]!, u[3]!)) continue;
+      const at = start + u[1]!.length + u[2]!.length + 1;
+      yield { kind: "password_assignment", start: at, end: at + u[3]!.length };
+    }
+  }
+}
+
+/** The word before a credential: a header's scheme, curl's `-u` or `--user`. */
+const GIVEN_RE = /(?<![\w-])(?:([Bb]earer)[ \t]+|(Basic)[ \t]+|(?:-u|--user)(?:[ \t]+|=|(?=\w)))/g;
+/** A bearer token: the characters RFC 6750 allows. */
+const TOKEN_RE = /[A-Za-z0-9._~+/-]{20,512}=*(?![A-Za-z0-9._~+/=-])/y;
+const BASIC_RE = /[A-Za-z0-9+/]{8,512}={0,2}(?![A-Za-z0-9+/=])/y;
+/** `user:pass`, maybe quoted: no reference (`$TOKEN`) in either. */
+const USER_RE = /(["']?)([^\s:'"$`{}<>()]{1,128}):([^\s'"$`{}<>()]{1,256})(?=\1(?:\s|$))/y;
+
+/** True when `pass`, given with `user`, reads as a real password, not a stand-in or a group. */
+function givenPassword(user: string, pass: string): boolean {
+  if (pass === user || /^\d{1,5}$/.test(pass) || /pass|pwd/i.test(pass)) return false;
+  return passwordLike(pass);
 }
 
 /**

@@ -386,3 +386,32 @@ Deno.test("a long key with punctuation beside a key's name is found: Django's SE
   ];
   for (const text of innocent) assert.deepEqual([...findSecrets(text)], [], text);
 });
+
+Deno.test("a credential handed to a request is found: a Bearer or Basic header, curl's -u user:pass", () => {
+  const tok = x(40, "aB3dE5gH7jK9mN1pQ2sT4vW6yZ8cF0");
+  const pw = "Zq8" + "rT2vW9x!";
+  const basic = btoa(`ci-bot:${pw}`);
+  const found: [string, string, string][] = [
+    [`curl -H "Authorization: Bearer ${tok}" https://api.example.org`, tok, "bearer_token"],
+    [`authorization: bearer ${tok}.`, tok, "bearer_token"],
+    [`curl -H 'Authorization: Basic ${basic}' https://api`, basic, "basic_auth"],
+    [`curl -u admin:${pw} https://api`, pw, "password_assignment"],
+    [`curl --user="deploy:${pw}" https://api`, pw, "password_assignment"],
+  ];
+  for (const [text, value, kind] of found) {
+    const f = [...findSecrets(text)];
+    assert.deepEqual(f.map((s) => [s.kind, text.slice(s.start, s.end)]), [[kind, value]], text);
+  }
+  const innocent = [
+    `headers: { Authorization: \`Bearer \${token}\` }`,
+    `"Authorization": "Bearer " + accessToken`,
+    `Authorization: Bearer YOUR_ACCESS_TOKEN_HERE`,
+    `Authorization: Basic ${btoa("user:password")}`,
+    `Basic authentication is described in RFC 7617.`,
+    `The Bearer authentication scheme (RFC6750) and OAuth2_framework_docs.`,
+    `curl -u "$USER:$API_TOKEN" https://api`,
+    `docker run -u 1000:1000 -u node:node -u jenkins:docker image`,
+    `git push -u origin main && set -euo pipefail`,
+  ];
+  for (const text of innocent) assert.deepEqual([...findSecrets(text)], [], text);
+});
