@@ -140,6 +140,12 @@ export function secretSamples(seed = 12): SecretSample[] {
     s("bearer_token", pick(40, ALNUM + "-_"), (x) => `curl -H "Authorization: Bearer ${x}" api`),
     s("basic_auth", btoa("ci-bot:" + pick(16)), (x) => `curl -H 'Authorization: Basic ${x}' host`),
     s("password_assignment", pick(12) + "!", (x) => `curl -u admin:${x} https://api.internal`),
+    s(
+      "password_assignment",
+      pick(12) + "#",
+      (x) => `<server><id>nexus</id><username>ci</username><password>${x}</password></server>`,
+    ),
+    s("secret_assignment", pick(32), (x) => `<add key="StripeApiKey" value="${x}" />`),
     ((body) => ({
       kind: "private_key",
       secret: body[1]!,

@@ -231,7 +231,8 @@ const AWS_WINDOW = 512;
  * - an AWS access key id only when a 40-character secret key sits within 512
  *   characters (the id alone, or the documented `...EXAMPLE` id, is not);
  * - a password in a URL (`scheme://user:pass@host`), only the password;
- * - a literal assigned to a secret-like name (see {@link findAssigned}), only the value;
+ * - a literal assigned to a secret-like name (see {@link findAssigned}), or
+ *   given one in XML (see {@link findMarkup}), only the value;
  * - a credential handed to a request: an `Authorization` header's `Bearer`
  *   token or `Basic` user and password, curl's `-u user:pass` (see
  *   {@link findGiven}), only the credential.
@@ -244,6 +245,7 @@ export function* findSecrets(text: string): Generator<SecretFinding> {
   }
   for (const f of findAssigned(text)) found.push({ ...f, rank: f.kind === "url_password" ? 1 : 2 });
   for (const f of findGiven(text)) found.push({ ...f, rank: 2 });
+  for (const f of findMarkup(text)) found.push({ ...f, rank: 2 });
   found.sort((a, b) => a.start - b.start || a.rank - b.rank || b.end - a.end);
   for (const { kind, start, end } of found) yield { kind, start, end };
 }
@@ -486,6 +488,58 @@ function* findGiven(text: string): Generator<SecretFinding> {
       if (!u || !givenPassword(u[2]!, u[3]!)) continue;
       const at = start + u[1]!.length + u[2]!.length + 1;
       yield { kind: "password_assignment", start: at, end: at + u[3]!.length };
+    }
+  }
+}
+
+/** A secret-like name: its last word is one {@link nameTier} may count. */
+const SECRET_WORD = String.raw`pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?|auth`;
+/** `<password>…</password>`: an element named like a secret holding one line of text. */
+const ELEMENT_RE = new RegExp(
+  String.raw`<([\w.:-]{0,63}?(${SECRET_WORD}))(?:[ \t][^<>\n]*)?>([^<>\n]{1,512})</\1>`,
+  "gi",
+);
+/** `name="password" value="…"` (Spring), `key="ApiKey" value="…"` (.NET's appSettings). */
+const PAIR_RE = new RegExp(
+  String.raw`(?<![\w-])(?:name|key)[ \t]*=[ \t]*(["'])([\w.:-]{0,63}?(${SECRET_WORD}))\1` +
+    String.raw`[ \t]+value[ \t]*=[ \t]*(["'])([^"'\n]{1,512})\4`,
+  "gi",
+);
+
+/**
+ * Literals that XML configuration gives a secret-like name: an element's
+ * text (Maven's `settings.xml`, `<password>…</password>`) and a
+ * `name`/`key` attribute's `value` (Spring's `<property name="password"
+ * value="…"/>`, .NET's `<add key="ApiKey" value="…"/>`), counted as
+ * {@link findAssigned} counts a literal assigned to that name (an encrypted
+ * `{…}` or a `${…}` reference never, nor an HTML form's `<input>`, whose
+ * `authenticity_token` is a page's CSRF token). The span is the value alone.
+ */
+function* findMarkup(text: string): Generator<SecretFinding> {
+  if (!text.includes("<") && !/value[ \t]*=/i.test(text)) return;
+  for (const [re, nameAt, valueAt] of [[ELEMENT_RE, 1, 3], [PAIR_RE, 2, 5]] as const) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const name = m[nameAt]!, word = m[nameAt + 1]!;
+      const nameStart = m.index + m[0].indexOf(name);
+      const tier = nameTier(text, nameStart + name.length - word.length, word);
+      const raw = m[valueAt]!;
+      const value = raw.trim();
+      if (tier === undefined || value === "") continue;
+      if (!(tier === "password" ? passwordLike(value) : tokenLike(value))) continue;
+      // A form's field (`<input name="authenticity_token" value="…">`) holds a page's CSRF token.
+      if (
+        re === PAIR_RE && /<input\b[^<>]*$/i.test(text.slice(Math.max(0, m.index - 256), m.index))
+      ) {
+        continue;
+      }
+      const start = m.index + m[0].length - (nameAt === 1 ? name.length + 3 : 1) - raw.length +
+        raw.indexOf(value);
+      yield {
+        kind: tier === "password" ? "password_assignment" : "secret_assignment",
+        start,
+        end: start + value.length,
+      };
     }
   }
 }

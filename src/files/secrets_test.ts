@@ -415,3 +415,28 @@ Deno.test("a credential handed to a request is found: a Bearer or Basic header, 
   ];
   for (const text of innocent) assert.deepEqual([...findSecrets(text)], [], text);
 });
+
+Deno.test("a password in XML configuration is found: Maven's <password>, Spring's and .NET's name and value", () => {
+  const tok = x(32, "aB3dE5gH7jK9mN1pQ2sT4vW6yZ8cF0");
+  const pw = "Zq8" + "rT2vW9x!";
+  const found: [string, string][] = [
+    [`<server><id>nexus</id><username>ci</username><password>${pw}</password></server>`, pw],
+    [`  <keystorePassword> ${pw} </keystorePassword>`, pw],
+    [`<property name="password" value="${pw}"/>`, pw],
+    [`<add key="StripeApiKey" value="${tok}" />`, tok],
+  ];
+  for (const [text, value] of found) {
+    const f = [...findSecrets(text)];
+    assert.deepEqual(f.map((s) => text.slice(s.start, s.end)), [value], text);
+  }
+  const innocent = [
+    `<password>{COQLCE6DU6GtcS5P=}</password>`, // encrypted by mvn --encrypt-password
+    `<password>\${env.NEXUS_PASSWORD}</password>`,
+    `<key>NSAppTransportSecurity</key><key>CFBundleIdentifier</key>`,
+    `<monkey>${tok}</monkey>`,
+    `<passwordPolicy>At least 12 characters</passwordPolicy>`,
+    `<input type="hidden" name="authenticity_token" value="${tok}" />`,
+    `<input type="password" name="password" value="">`,
+  ];
+  for (const text of innocent) assert.deepEqual([...findSecrets(text)], [], text);
+});
