@@ -404,7 +404,8 @@ const KEY_QUALIFIERS = new Set([
  *   token alphabet, with letters and digits and at least 3.5 bits of entropy
  *   per character (hashes of 32+ hex digits: 3.0), or a key of 32+
  *   characters with punctuation too (Django's `SECRET_KEY`, WordPress's
- *   salts) at 4.5.
+ *   salts) at 4.5; never an Ethereum address (`0x` and 40 hex digits, a
+ *   token contract's, public), though a 64-digit private key counts.
  * Never counted: references and templates (`$X`, `${X}`, `{{x}}`,
  * `process.env.X`, `%(x)s`), calls and dotted names (`getPass()`,
  * `args.password`), environment-variable names (`DB_PASSWORD`), paths and
@@ -663,6 +664,8 @@ function tokenLike(v: string): boolean {
   if (!/^[A-Za-z0-9+/=_.~-]+$/.test(v)) return punctuatedKey(v);
   if (!/[0-9]/.test(v) || !/[A-Za-z]/.test(v)) return false;
   if (/^[A-Za-z_]+(?:\.[A-Za-z_]+)+$/.test(v)) return false; // a dotted name
+  // An Ethereum address (`USDC_TOKEN = "0xA0b8…"`) is public; a 64-digit private key is not.
+  if (/^0x[0-9a-fA-F]{40}$/.test(v)) return false;
   const hex = /^[0-9a-fA-F]+$/.test(v);
   return entropy(v) >= (hex ? (v.length >= 32 ? 3.0 : 9) : 3.5);
 }

@@ -440,3 +440,17 @@ Deno.test("a password in XML configuration is found: Maven's <password>, Spring'
   ];
   for (const text of innocent) assert.deepEqual([...findSecrets(text)], [], text);
 });
+
+Deno.test("an Ethereum address beside a token's name is no secret; a private key of 64 hex digits is", () => {
+  const address = "0x" + x(40, "0123456789abcdefABCDEF");
+  const key = "0x" + x(64, "0123456789abcdef");
+  for (
+    const text of [
+      `const USDC_TOKEN = "${address}";`,
+      `  token: '${address}',`,
+      `{"token": "${address}", "decimals": 6}`,
+    ]
+  ) assert.deepEqual([...findSecrets(text)], [], text);
+  const text = `DEPLOYER_PRIVATE_KEY="${key}"`;
+  assert.deepEqual([...findSecrets(text)].map((f) => text.slice(f.start, f.end)), [key]);
+});
