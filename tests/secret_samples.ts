@@ -146,6 +146,9 @@ export function secretSamples(seed = 12): SecretSample[] {
       (x) => `<server><id>nexus</id><username>ci</username><password>${x}</password></server>`,
     ),
     s("secret_assignment", pick(32), (x) => `<add key="StripeApiKey" value="${x}" />`),
+    // A notebook's cell is code inside a JSON string: its quotes are escaped.
+    s("password_assignment", pick(12) + "$", (x) => `    "db_password = \\"${x}\\"\\n",`),
+    s("secret_assignment", pick(32), (x) => `app.secret_key = b'${x}'`),
     ((body) => ({
       kind: "private_key",
       secret: body[1]!,

@@ -360,10 +360,12 @@ function isPlaceholder(v: string): boolean {
 // quote or bracket, or a `,` between a quoted name and a quoted value (a
 // call's arguments: PHP's `define('DB_PASSWORD', '…')`).
 const ASSIGN_RE =
-  /:(?=\/\/)|(?<=(pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?|auth)(["'`]?\]?)([ \t]*))(?::=|=>|=(?!=)|:(?![:=])|,(?=[ \t]*["'`]))/gi;
-// The value after the operator: quoted, or bare up to a space or separator.
+  /:(?=\/\/)|(?<=(pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?|auth)(\\?["'`]?\]?)([ \t]*))(?::=|=>|=(?!=)|:(?![:=])|,(?=[ \t]*["'`]))/gi;
+// The value after the operator: quoted (escapes kept as written, a Python prefix allowed:
+// `b'…'`, `r"…"`), quoted with escaped quotes (`\"…\"`, code inside a JSON string: a
+// notebook's cell, a log line), or bare up to a space or separator.
 const VALUE_RE =
-  /[ \t]*(?:"([^"\n\\]{1,512})"|'([^'\n\\]{1,512})'|`([^`\n\\]{1,512})`|([^\s"'`,;)}\]]{1,512}))/y;
+  /[ \t]*(?:[bBrRuUfF]{0,2}(?:"((?:[^"\n\\]|\\[^\n]){1,512})"|'((?:[^'\n\\]|\\[^\n]){1,512})')|`([^`\n\\]{1,512})`|\\"([^"\n\\]{1,512})\\"|([^\s"'`,;)}\]]{1,512}))/y;
 
 /** Last words of a name that hold a password: a literal of 8+ characters counts. */
 const PASSWORD_WORDS = new Set(["password", "passwd", "pwd", "passphrase", "pass", "secret"]);
@@ -393,7 +395,9 @@ const KEY_QUALIFIERS = new Set([
  * Literals assigned to secret-like names, in any language or config format
  * (`password = "…"`, `passwd: …`, `"secret": "…"`, `api_key := "…"`,
  * `AWS_SECRET_ACCESS_KEY=…`, `:token => '…'`, a call's quoted name and value:
- * `define('DB_PASSWORD', '…')`); the span is the value alone.
+ * `define('DB_PASSWORD', '…')`), its string with escapes in it, a Python
+ * prefix (`b'…'`, `r"…"`) or escaped quotes (`\"…\"`: code inside a JSON
+ * string, as a notebook's cell is); the span is the value alone.
  * The name's last word decides (`db_password`, `clientSecret`, `apiKey`; not
  * `password_label`, `tokenizer`, `monkey`):
  * - password, passwd, pwd, passphrase, pass, secret: a literal of at least 8
@@ -431,19 +435,31 @@ function* findAssigned(text: string): Generator<SecretFinding> {
     VALUE_RE.lastIndex = m.index + m[0].length;
     const v = VALUE_RE.exec(text);
     if (!v) continue;
-    const quoted = v[1] ?? v[2] ?? v[3];
-    const value = quoted ?? v[4]!;
+    const quoted = v[1] ?? v[2] ?? v[3] ?? v[4];
+    const value = quoted ?? v[5]!;
     // Bare values in code are usually names: `password = password2` is not a literal.
     if (quoted === undefined && (pair || !bareLiteral(value, m[0]))) continue;
-    if (!(tier === "password" ? passwordLike(value) : tokenLike(value))) continue;
+    const plain = value.includes("\\") ? unescaped(value) : value;
+    if (!(tier === "password" ? passwordLike(plain) : tokenLike(plain))) continue;
     const kind = tier === "password"
       ? "password_assignment"
       : awsName(text, wordAt, word)
       ? "aws_secret_access_key"
       : "secret_assignment";
-    const end = VALUE_RE.lastIndex - (quoted === undefined ? 0 : 1);
+    const end = VALUE_RE.lastIndex - (quoted === undefined ? 0 : v[4] === undefined ? 1 : 2);
     yield { kind, start: end - value.length, end };
   }
+}
+
+/** A string literal's text as it reads once its escapes are applied (`\u2022` → `•`, `\n` → a newline). */
+function unescaped(v: string): string {
+  return v.replace(
+    /\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(.))/g,
+    (_, u: string | undefined, x: string | undefined, c: string) =>
+      u !== undefined || x !== undefined
+        ? String.fromCharCode(parseInt(u ?? x!, 16))
+        : ({ n: "\n", r: "\r", t: "\t" } as Record<string, string>)[c] ?? c,
+  );
 }
 
 /**

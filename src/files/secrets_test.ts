@@ -454,3 +454,31 @@ Deno.test("an Ethereum address beside a token's name is no secret; a private key
   const text = `DEPLOYER_PRIVATE_KEY="${key}"`;
   assert.deepEqual([...findSecrets(text)].map((f) => text.slice(f.start, f.end)), [key]);
 });
+
+Deno.test("a password in a string with escapes, a Python prefix or escaped quotes is found", () => {
+  const pw = "Zq8" + "rT2vW9x!";
+  const bs = "\\";
+  const tok = x(32, "aB3dE5gH7jK9mN1pQ2sT4vW6yZ8cF0");
+  const found: [string, string][] = [
+    // A Jupyter notebook's cell, as the .ipynb file holds it.
+    [`    "db_password = \\"${pw}\\"\\n",`, pw],
+    [`"{\\"password\\": \\"${pw}\\", \\"user\\": \\"app\\"}"`, pw],
+    [`{"password": "Zq8${bs}${bs}rT2vW9x"}`, `Zq8${bs}${bs}rT2vW9x`],
+    [`DB_PASSWORD="Zq8${bs}"rT2vW9x"`, `Zq8${bs}"rT2vW9x`],
+    [`app.secret_key = b'${tok}'`, tok],
+    [`pwd = r"${pw}"`, pw],
+  ];
+  for (const [text, value] of found) {
+    const f = [...findSecrets(text)];
+    assert.deepEqual(f.map((s) => text.slice(s.start, s.end)), [value], text);
+  }
+  const innocent = [
+    `password = "${"\\u2022".repeat(6)}"`, // a masked field's bullets
+    `password = "line one\\nline two is long"`,
+    `    "password = getpass.getpass()\\n",`,
+    `    "password = \\"\\"\\n",`,
+    `    "password = \\"\${PASSWORD}\\"\\n",`,
+    `secret = f"{prefix}${pw}"`,
+  ];
+  for (const text of innocent) assert.deepEqual([...findSecrets(text)], [], text);
+});
