@@ -233,9 +233,10 @@ const AWS_WINDOW = 512;
  * - a password in a URL (`scheme://user:pass@host`), only the password;
  * - a literal assigned to a secret-like name (see {@link findAssigned}), or
  *   given one in XML (see {@link findMarkup}), only the value;
- * - a credential handed to a request: an `Authorization` header's `Bearer`
- *   token or `Basic` user and password, curl's `-u user:pass` (see
- *   {@link findGiven}), only the credential.
+ * - a credential handed to a request or a command: an `Authorization`
+ *   header's `Bearer` token or `Basic` user and password, curl's `-u
+ *   user:pass`, `--password P`, `mysql -pP` (see {@link findGiven}), only
+ *   the credential.
  * A few regex passes over `text`; cost grows linearly with its length.
  */
 export function* findSecrets(text: string): Generator<SecretFinding> {
@@ -466,14 +467,16 @@ function unescaped(v: string): string {
  * Credentials handed over in a command or a request, found by the word
  * before them: an `Authorization` header's `Bearer` token (a JWT is a
  * `jwt` of its own) and `Basic` user and password (base64 of `user:pass`),
- * and curl's `-u user:pass` (`--user`). A token counts as one assigned to a
+ * and curl's `-u user:pass` (`--user`); a command's option named like a
+ * secret and its value (`--password P`, `--api-key K`, not `--password-stdin`)
+ * and MySQL's `-pPASSWORD`. A token counts as one assigned to a
  * token's name does, a password as a URL's (see {@link urlPasswordAt}):
  * placeholders (`Bearer YOUR_TOKEN`, `Basic dXNlcjpwYXNzd29yZA==`, `-u
  * "$USER:$TOKEN"`) and a user and group (`docker run -u 1000:1000`, `-u
  * node:node`) never do. The span is the credential alone.
  */
 function* findGiven(text: string): Generator<SecretFinding> {
-  if (!/[Bb]earer|Basic|-u|--user/.test(text)) return;
+  if (!/[Bb]earer|Basic|-[-pu]/.test(text)) return;
   GIVEN_RE.lastIndex = 0;
   for (let m = GIVEN_RE.exec(text); m; m = GIVEN_RE.exec(text)) {
     const start = m.index + m[0].length;
@@ -499,6 +502,20 @@ function* findGiven(text: string): Generator<SecretFinding> {
       if (colon < 1 || /\p{Cc}/u.test(plain)) continue;
       if (!givenPassword(plain.slice(0, colon), plain.slice(colon + 1))) continue;
       yield { kind: "basic_auth", start, end: start + b.length };
+    } else if (m[3] !== undefined || m[5] !== undefined) {
+      // `--password VALUE`, `--api-key VALUE`; `mysql -pVALUE`.
+      const tier = m[5] !== undefined
+        ? "password"
+        : nameTier(text, m.index + m[3]!.length - m[4]!.length, m[4]!);
+      if (tier === undefined || /^--no-/i.test(m[0])) continue;
+      ARG_RE.lastIndex = start;
+      const a = ARG_RE.exec(text);
+      const value = a?.[1] ?? a?.[2] ?? a?.[3];
+      if (a === null || value === undefined || value.startsWith("-")) continue;
+      if (!(tier === "password" ? passwordLike(value) : tokenLike(value))) continue;
+      const at = start + (a[3] === undefined ? 1 : 0);
+      const kind = tier === "password" ? "password_assignment" : "secret_assignment";
+      yield { kind, start: at, end: at + value.length };
     } else {
       USER_RE.lastIndex = start;
       const u = USER_RE.exec(text);
@@ -508,6 +525,9 @@ function* findGiven(text: string): Generator<SecretFinding> {
     }
   }
 }
+
+/** A command's argument: quoted, or bare up to a space or a shell operator. */
+const ARG_RE = /"([^"\n\\$`]{1,512})"|'([^'\n]{1,512})'|([^\s"'`;|&<>()]{1,512})/y;
 
 /** A secret-like name: its last word is one {@link nameTier} may count. */
 const SECRET_WORD = String.raw`pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?|auth`;
@@ -562,7 +582,12 @@ function* findMarkup(text: string): Generator<SecretFinding> {
 }
 
 /** The word before a credential: a header's scheme, curl's `-u` or `--user`. */
-const GIVEN_RE = /(?<![\w-])(?:([Bb]earer)[ \t]+|(Basic)[ \t]+|(?:-u|--user)(?:[ \t]+|=|(?=\w)))/g;
+const GIVEN_RE = new RegExp(
+  String.raw`(?<![\w-])(?:([Bb]earer)[ \t]+|(Basic)[ \t]+|(--[\w-]*?(${SECRET_WORD}))[ \t]+` +
+    String.raw`|(?<=\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]{0,200})(-p)(?=[^\s-])` +
+    String.raw`|(?:-u|--user)(?:[ \t]+|=|(?=\w)))`,
+  "g",
+);
 /** A bearer token: the characters RFC 6750 allows. */
 const TOKEN_RE = /[A-Za-z0-9._~+/-]{20,512}=*(?![A-Za-z0-9._~+/=-])/y;
 const BASIC_RE = /[A-Za-z0-9+/]{8,512}={0,2}(?![A-Za-z0-9+/=])/y;

@@ -387,7 +387,7 @@ Deno.test("a long key with punctuation beside a key's name is found: Django's SE
   for (const text of innocent) assert.deepEqual([...findSecrets(text)], [], text);
 });
 
-Deno.test("a credential handed to a request is found: a Bearer or Basic header, curl's -u user:pass", () => {
+Deno.test("a credential handed to a request or a command is found: a Bearer or Basic header, -u user:pass, --password P", () => {
   const tok = x(40, "aB3dE5gH7jK9mN1pQ2sT4vW6yZ8cF0");
   const pw = "Zq8" + "rT2vW9x!";
   const basic = btoa(`ci-bot:${pw}`);
@@ -397,6 +397,11 @@ Deno.test("a credential handed to a request is found: a Bearer or Basic header, 
     [`curl -H 'Authorization: Basic ${basic}' https://api`, basic, "basic_auth"],
     [`curl -u admin:${pw} https://api`, pw, "password_assignment"],
     [`curl --user="deploy:${pw}" https://api`, pw, "password_assignment"],
+    [`docker login -u ci --password ${pw} registry.example.org`, pw, "password_assignment"],
+    [`tool --db-password "${pw}" run`, pw, "password_assignment"],
+    [`deploy --api-key ${tok} now`, tok, "secret_assignment"],
+    [`mysql -uroot -p${pw} -e "select 1"`, pw, "password_assignment"],
+    [`mysqldump -h db -u admin -p'${pw}' app > dump.sql`, pw, "password_assignment"],
   ];
   for (const [text, value, kind] of found) {
     const f = [...findSecrets(text)];
@@ -412,6 +417,10 @@ Deno.test("a credential handed to a request is found: a Bearer or Basic header, 
     `curl -u "$USER:$API_TOKEN" https://api`,
     `docker run -u 1000:1000 -u node:node -u jenkins:docker image`,
     `git push -u origin main && set -euo pipefail`,
+    `mysql -u root -p app && ssh -p 2222 host && tar -czpf backup.tar.gz .`,
+    `docker login --password-stdin < pw.txt; tool --password $DB_PASSWORD --token-file /etc/t`,
+    `  --password PASSWORD   the password to use (default: none)`,
+    `tool --key server.key --cert server.crt; sqlite3 --no-password database_2024_backup.db`,
   ];
   for (const text of innocent) assert.deepEqual([...findSecrets(text)], [], text);
 });
