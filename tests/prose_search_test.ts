@@ -130,6 +130,18 @@ const CASES: ProseCase[] = [
     endLine: 5,
     summary: "Polish the pulsar astrolabe daily.",
   },
+  {
+    // A tool's output shown in a <pre> block (GoogleTest's quickstart): its `====` line
+    // underlines no heading, so the sections after it keep their own path.
+    file: "docs/quickstart.md",
+    text: "# Quickstart\n\nRun it:\n\n<pre>\n$ bazel test //:quasar_test\n" +
+      "# a shell comment\n[  PASSED  ] 1 test.\n" + "=".repeat(40) + "\n</pre>\n\n" +
+      "## Next steps\n\nRead the nebula primer next.\n",
+    query: "nebula primer",
+    symbol: "Quickstart > Next steps",
+    line: 12,
+    endLine: 14,
+  },
 ];
 
 Deno.test("each prose file's answer is named by its own heading path, at its lines", async () => {

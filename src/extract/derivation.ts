@@ -148,7 +148,8 @@ export const DERIVATION: DerivationVersions = {
     // 5: the file's summary without a heading's marks (`# Title #`).
     // 6: nor a `#` line inside TOML front matter (`+++`, Hugo's). 7: a title
     // as a reader sees it (badges dropped, links by their text, no tags).
-    markdown: 7,
+    // 8: nor a line inside an HTML block (`<pre>` to `</pre>`, `<div>` to a blank line).
+    markdown: 8,
     // 1 (each): the summary skips roff markup (man), drops `= ` (asciidoc) and
     // `#+TITLE:` (org), and ends a line at a lone carriage return (text).
     // man 2: a generated page's macro preamble (pod2man's `.rr`, `\{`; rst2man's

@@ -28,6 +28,33 @@ export function chunkMarkdown(text: string): { chunks: Chunk[]; symbols: SymbolD
 /** A GFM table's delimiter row (`|---|:--:|`, `--- | ---`): the line above is its header. */
 const TABLE_DELIMITER = /^(?=.*\|) {0,3}\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
 
+/**
+ * The start of an HTML block that runs to its end tag (CommonMark's first
+ * kind): `<pre>`, `<script>`, `<style>`, `<textarea>`.
+ */
+const HTML_RAW = /^ {0,3}<(pre|script|style|textarea)(?=[\s>]|$)/i;
+/**
+ * The start of an HTML block that runs to the next blank line (CommonMark's
+ * sixth kind): a block-level tag, opening or closing (`<div align="center">`,
+ * `</table>`); it may interrupt a paragraph.
+ */
+const HTML_BLOCK = new RegExp(
+  String.raw`^ {0,3}</?(?:address|article|aside|base|basefont|blockquote|body|caption|center|col|` +
+    String.raw`colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|` +
+    String
+      .raw`frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|` +
+    String.raw`nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|` +
+    String.raw`tfoot|th|thead|title|tr|track|ul)(?=[ \t>]|/>|$)`,
+  "i",
+);
+/**
+ * A line that is one whole tag, opening or closing (`<img src="x.png">`,
+ * `</span>`): an HTML block to the next blank line when no paragraph is
+ * open (CommonMark's seventh kind).
+ */
+const HTML_TAG_LINE =
+  /^ {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)[ \t]*$/;
+
 /** A thematic break (`***`, `- - -`, `___`) or a line of `=` (a rule in plain-text habits). */
 const RULE = /^ {0,3}(?:([-*_])(?:[ \t]*\1){2,}|={3,})[ \t]*$/;
 
@@ -39,6 +66,11 @@ function findHeadings(lines: string[]): ProseHeading[] {
   let table = false;
   /** Inside an HTML comment. */
   let comment = false;
+  /**
+   * Inside an HTML block: the end tag that closes it (`</pre>`), or "" for one that runs to
+   * the next blank line.
+   */
+  let html: string | undefined;
   /** Lines continue a list item or a quote (no blank line since one). */
   let lazy = false;
   let i = 0;
@@ -67,6 +99,23 @@ function findHeadings(lines: string[]): ProseHeading[] {
     }
     if (comment) {
       if (line.includes("-->")) comment = false;
+      continue;
+    }
+    if (html !== undefined) {
+      // Raw HTML: a `# comment` in a `<pre>` or an `====` of a tool's output shown there is text.
+      if (html === "" ? line.trim() === "" : line.toLowerCase().includes(html)) html = undefined;
+      continue;
+    }
+    const raw = HTML_RAW.exec(line);
+    if (
+      raw || HTML_BLOCK.test(line) || (paragraphStart < 0 && !lazy && HTML_TAG_LINE.test(line))
+    ) {
+      const end = raw ? `</${raw[1]!.toLowerCase()}>` : "";
+      // `<pre>x</pre>` on one line ends where it starts.
+      if (!raw || !line.toLowerCase().includes(end, raw[0].length)) html = end;
+      paragraphStart = -1;
+      lazy = false;
+      table = false;
       continue;
     }
     if (/^ {0,3}<!--/.test(line)) {

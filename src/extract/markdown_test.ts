@@ -145,3 +145,49 @@ Deno.test("chunkMarkdown() underlines no line that continues a list item or a qu
     ["Doc", "Doc > Next", "Doc > text", "Doc > more"],
   );
 });
+
+Deno.test("chunkMarkdown() takes no heading from raw HTML: a <pre> block's output, a <div>'s lines", () => {
+  const text = [
+    "# Quickstart",
+    "",
+    "Run the tests:",
+    "",
+    "<pre>",
+    "<strong>$ bazel test //:hello_test</strong>",
+    "# a comment in the shell session",
+    "[----------] Global test environment tear-down",
+    "[  PASSED  ] 1 test.",
+    "================================================================================",
+    "</pre>",
+    "",
+    '<div align="center">',
+    "Shown as written",
+    "---",
+    "</div>",
+    "",
+    '<img src="logo.png">',
+    "Not a title",
+    "===",
+    "",
+    "<PRE>one line</PRE>",
+    "Underlined after a one-line block",
+    "---",
+    "",
+    "<details>",
+    "<summary>More</summary>",
+    "",
+    "## Inside the details",
+    "",
+    "</details>",
+    "",
+    "## Next steps",
+    "",
+    "Read the primer.",
+  ].join("\n");
+  deepStrictEqual(chunkMarkdown(text).symbols.map((s) => `${s.startLine}:${s.qualname}`), [
+    "1:Quickstart",
+    "23:Quickstart > Underlined after a one-line block",
+    "29:Quickstart > Inside the details",
+    "33:Quickstart > Next steps",
+  ]);
+});
