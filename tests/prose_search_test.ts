@@ -142,6 +142,18 @@ const CASES: ProseCase[] = [
     line: 12,
     endLine: 14,
   },
+  {
+    // A plain-text README's command framed by rules is an example, not a title: the paragraph
+    // after it stays under its own heading.
+    file: "INSTALL.txt",
+    text: "Install\n-------\n\nFetch it:\n\n" + "-".repeat(30) + "\n" +
+      "$ git clone https://example.org/quasar.git --depth 1\n" + "-".repeat(30) + "\n\n" +
+      "Then calibrate the magnetar gauge.\n",
+    query: "calibrate magnetar gauge",
+    symbol: "Install",
+    line: 1,
+    endLine: 10,
+  },
 ];
 
 Deno.test("each prose file's answer is named by its own heading path, at its lines", async () => {

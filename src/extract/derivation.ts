@@ -163,7 +163,9 @@ export const DERIVATION: DerivationVersions = {
     asciidoc: 2,
     // org 2: a headline shows a link by its description, code by its text.
     org: 2,
-    text: 1,
+    // text 2: a command or code between two rules (`-----`/`$ make`/`-----`), one under a rule
+    // shorter than itself, or an indented one, is no title.
+    text: 2,
   },
 };
 

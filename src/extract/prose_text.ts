@@ -23,7 +23,8 @@ const NUMBERED_TOP = /^(\d{1,3})\.?[ \t]+(\p{Lu}[^.!?,;:]*)$/u;
  * Splits plain text into chunks of paragraphs (about 2,500 characters each,
  * cut at blank lines) under the headings it shows where they are cheap to
  * tell and seldom wrong: a short line underlined (or over- and underlined)
- * by a rule of one repeated punctuation character, a short ALL-CAPS line
+ * by a rule of one repeated punctuation character (not a line of code or a
+ * command, nor an indented one, nor one wider than its frame), a short ALL-CAPS line
  * between blank lines, and a numbered heading between blank lines
  * (`3.2 Foo`). Levels follow the order in which each style first appears
  * (numbered headings by their depth). A rule alone is never a title. A chunk
@@ -48,10 +49,14 @@ function findTextHeadings(lines: readonly string[]): ProseHeading[] {
     const t = line.trim();
     // Every heading follows a blank line (or starts the file).
     if (t === "" || !blank(i - 1)) continue;
-    // Over- and underlined: rule, title, the same rule.
+    // Over- and underlined: rule, title, the same rule, as wide as the title at least (a line
+    // of code between two rules, `$ make install` in a `-----` frame, is an example).
     if (isRule(t)) {
       const title = (lines[i + 1] ?? "").trim();
-      if (isTitle(title) && (lines[i + 2] ?? "").trim() === t) {
+      if (
+        isTitle(title) && (lines[i + 2] ?? "").trim() === t && title.length <= t.length &&
+        !readsAsCode(title)
+      ) {
         out.push({ level: level(`o${t[0]}`), text: title, start: i, raw: title });
         i += 2;
       }
@@ -59,7 +64,7 @@ function findTextHeadings(lines: readonly string[]): ProseHeading[] {
     }
     if (!isTitle(t)) continue;
     const next = (lines[i + 1] ?? "").trim();
-    if (isRule(next)) {
+    if (isRule(next) && indent(line) <= 3 && !readsAsCode(t)) {
       out.push({ level: level(`u${next[0]}`), text: t, start: i, raw: t });
       i += 1;
       continue;
@@ -79,6 +84,16 @@ function findTextHeadings(lines: readonly string[]): ProseHeading[] {
 /** A short line with a word in it that is not itself a rule. */
 function isTitle(t: string): boolean {
   return t.length > 0 && t.length <= HEADING_MAX_CHARS && hasWord(t) && !isRule(t);
+}
+
+/**
+ * A line that reads as code or a command, never a title: it opens with a
+ * prompt, an option, a path or markup (`$ make`, `:100644 …`, `--all`,
+ * `[NOTE]`, `<URL>`), holds a pipe or `=>`, or ends a statement or a
+ * block (`{`, `;`, `\`).
+ */
+function readsAsCode(t: string): boolean {
+  return /^[$:<>{}[\]/\\|#!@~+*=;`.-]|[{};\\]$|\||=>/.test(t);
 }
 
 /** Upper-case letters (at least two in a row), no lower-case ones, no sentence end. */

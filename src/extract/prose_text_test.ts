@@ -80,3 +80,35 @@ Deno.test("chunkText() titles headingless chunks by their first line, clipped", 
   assert.equal(chunkText("-----\n\n$ a > b\nrest").chunks[0]!.heading, "$ a b");
   assert.deepEqual(chunkText("").chunks, []);
 });
+
+Deno.test("chunkText() takes no title from a command or code framed or underlined by a rule", () => {
+  const text = [
+    "Quasar notes", // 1
+    "============", // 2
+    "", // 3
+    "Fetch the sources:", // 4
+    "", // 5
+    "-------------------------------------------------", // 6
+    "$ git archive --format=tar --prefix=project/ HEAD | gzip >latest.tar.gz", // 7
+    "-------------------------------------------------", // 8
+    "", // 9
+    "The raw output reads:", // 10
+    "", // 11
+    "------------------------------------------------", // 12
+    ":100644 100644 5be4a4a 0000000 M file.c", // 13
+    "------------------------------------------------", // 14
+    "", // 15
+    "    Signed-off-by: Ada <ada@example.org>", // 16
+    "------------------------------------------------", // 17
+    "", // 18
+    "====================", // 19
+    "  Framed title", // 20
+    "====================", // 21
+    "", // 22
+    "Tune the pulsar beam.", // 23
+  ].join("\n");
+  assert.deepEqual(chunkText(text).symbols.map((s) => [s.qualname, s.startLine]), [
+    ["Quasar notes", 1],
+    ["Quasar notes > Framed title", 19],
+  ]);
+});
