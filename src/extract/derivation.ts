@@ -164,8 +164,9 @@ export const DERIVATION: DerivationVersions = {
     // org 2: a headline shows a link by its description, code by its text.
     org: 2,
     // text 2: a command or code between two rules (`-----`/`$ make`/`-----`), one under a rule
-    // shorter than itself, or an indented one, is no title.
-    text: 2,
+    // shorter than itself, or an indented one, is no title. 3: a `.txt` file that opens with
+    // `= Title` and has a `== Section`, or a mail of `Content-type: text/asciidoc`, is AsciiDoc.
+    text: 3,
   },
 };
 

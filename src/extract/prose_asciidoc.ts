@@ -112,7 +112,8 @@ function isTwoLineTitle(title: string, rule: string): boolean {
  * True when a file's first lines read as AsciiDoc: a title underlined by `=`
  * of its length (give or take two), or a `NAME` section underlined by `-` or
  * `=` as in git's manual pages, or a one-line document title (`= Title`)
- * followed by an attribute line (`:toc:`). How a `.txt` file is told apart
+ * followed by an attribute line (`:toc:`) or, further on, a `== Section`,
+ * or a mail header `Content-type: text/asciidoc`. How a `.txt` file is told apart
  * from plain text; looks only at `head`.
  */
 export function looksLikeAsciidoc(head: string): boolean {
@@ -123,6 +124,12 @@ export function looksLikeAsciidoc(head: string): boolean {
   const rule = (lines[first + 1] ?? "").trimEnd();
   if (/^=+$/.test(rule) && isTwoLineTitle(title, rule)) return true;
   if (/^= \S/.test(title) && /^:[\w-]+:/.test(lines[first + 1] ?? "")) return true;
+  // `= Title`, then a `== Section` (git's user manual and technical docs).
+  if (/^= \S/.test(title) && lines.some((l, i) => i > first && /^={2,6} \S/.test(l))) return true;
+  // A mail's header naming its body's type (git's howto/*.txt).
+  if (lines.slice(0, first + 12).some((l) => /^content-type: text\/asciidoc\b/i.test(l))) {
+    return true;
+  }
   return lines.some((l, i) =>
     l.trimEnd() === "NAME" && /^(-{4}|={4})$/.test((lines[i + 1] ?? "").trimEnd())
   );

@@ -61,6 +61,20 @@ Deno.test("looksLikeAsciidoc() tells git manual pages and AsciiDoc headers from 
   ]);
 });
 
+Deno.test("looksLikeAsciidoc() tells git's user manual, technical docs and howtos from plain text", () => {
+  assertNamedCases(looksLikeAsciidoc, [
+    ["a title, then a section", "= Git User Manual\n\n[preface]\n== Introduction\n\ntext\n", true],
+    ["a title, a paragraph, a section", "= Trace2 API\n\nThe API.\n\n== Targets\n", true],
+    [
+      "a howto mail",
+      "From: Ann <a@x.org>\nSubject: Reverting\nContent-type: text/asciidoc\n\nHow to revert\n",
+      true,
+    ],
+    ["an `=` title alone", "= Notes\n\nSome text = more text.\n", false],
+    ["a section before any title", "Intro.\n\n== Setup\n", false],
+  ]);
+});
+
 Deno.test("chunkAsciidoc() titles a section as a reader sees it: links and references by their text", () => {
   const text = "= Guide\n\n== Using link:https://x.org/docs[the manual] and `run`\n\ntext\n\n" +
     "== https://example.com[Example] and <<setup,Setup>> and *this*\n\nx\n";
