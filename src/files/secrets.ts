@@ -4,7 +4,20 @@
  * indexed, and memory text is redacted on write. Pure; no I/O.
  */
 
-const ENV_TEMPLATES = new Set(["example", "sample", "template"]);
+/**
+ * Parts of a `.env.*` name that make it a template committed for others to copy
+ * (`.env.example`, Symfony's `.env.dist`), read like any file: screened by content.
+ */
+const ENV_TEMPLATES = new Set([
+  "example",
+  "sample",
+  "template",
+  "dist",
+  "default",
+  "defaults",
+  "tpl",
+  "schema",
+]);
 const SECRET_NAMES = new Set([
   ".npmrc",
   ".pypirc",
@@ -30,7 +43,8 @@ const SECRET_EXTENSIONS = new Set([".pem", ".key", ".p12", ".pfx", ".jks", ".key
 
 /**
  * Returns why `rel` (root-relative, `/`-separated) names a secret file, or
- * undefined: `.env*` (not `.env.example`/`.sample`/`.template`), key stores,
+ * undefined: `.env*` (not a template: `.env.example`, `.sample`, `.template`,
+ * `.dist`, `.default(s)`, `.tpl`, `.schema`), key stores,
  * SSH private keys, credential dotfiles, Terraform state, service-account JSON.
  * Looks at the last two path segments only; cost: one lower-casing and a few lookups.
  */

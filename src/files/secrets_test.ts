@@ -491,3 +491,12 @@ Deno.test("a password in a string with escapes, a Python prefix or escaped quote
   ];
   for (const text of innocent) assert.deepEqual([...findSecrets(text)], [], text);
 });
+
+Deno.test("isSecretName() reads a .env template committed for others to copy: .env.dist, .env.defaults", () => {
+  for (const rel of [".env.dist", "app/.env.defaults", ".env.default", ".env.tpl", ".env.schema"]) {
+    assert.equal(isSecretName(rel), undefined, rel);
+  }
+  for (const rel of [".env.production", ".env.local", ".env.distant"]) {
+    assert.equal(isSecretName(rel), "secret file name: .env.*", rel);
+  }
+});
