@@ -149,7 +149,8 @@ export const DERIVATION: DerivationVersions = {
     // 6: nor a `#` line inside TOML front matter (`+++`, Hugo's). 7: a title
     // as a reader sees it (badges dropped, links by their text, no tags).
     // 8: nor a line inside an HTML block (`<pre>` to `</pre>`, `<div>` to a blank line).
-    markdown: 8,
+    // 9: a title without emphasis marks, backslash escapes or a trailing `{#id}`.
+    markdown: 9,
     // 1 (each): the summary skips roff markup (man), drops `= ` (asciidoc) and
     // `#+TITLE:` (org), and ends a line at a lone carriage return (text).
     // man 2: a generated page's macro preamble (pod2man's `.rr`, `\{`; rst2man's

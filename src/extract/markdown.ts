@@ -187,20 +187,33 @@ function findHeadings(lines: string[]): ProseHeading[] {
 /**
  * A heading's text as a reader sees it: images dropped (a badge is no word
  * of the title; an image alone keeps its alt text), links by their text,
- * HTML tags and code spans' backticks removed (what a code span holds is
- * kept as written), white space collapsed.
+ * HTML tags, emphasis marks (`**`, `*`, `__`, `_`, `~~`), a trailing
+ * attribute block (`{#install}`) and code spans' backticks removed (what a
+ * code span holds is kept as written), a backslash escape (`\*`) as the
+ * character it escapes, white space collapsed.
  */
 function readerText(title: string): string {
-  // Code spans stand aside as U+E000 n U+E001 while the markup around them is read.
+  // Code spans and escaped characters stand aside as U+E000 n U+E001 while the markup around
+  // them is read.
   const code: string[] = [];
-  const marked = title.replace(/(`+)(.+?)\1(?!`)/g, (_, _ticks, inner: string) => {
-    code.push(inner.trim());
+  const aside = (text: string) => {
+    code.push(text);
     return `\uE000${code.length - 1}\uE001`;
-  });
+  };
+  const marked = title.replace(
+    /(`+)(.+?)\1(?!`)/g,
+    (_, _ticks, inner: string) => aside(inner.trim()),
+  )
+    .replace(/\\([!-/:-@[-`{-~])/g, (_, c: string) => aside(c));
   const shown = (alt: string) =>
     marked.replace(/!\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])/g, alt)
       .replace(/\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])/g, "$1")
       .replace(/<\/?[A-Za-z][^>]*>/g, " ")
+      .replace(/[ \t]*\{[#.][^{}]*\}[ \t]*$/, "")
+      .replace(/(\*\*|__|~~)(\S(?:.*?\S)?)\1/g, "$2")
+      // One mark around words; not `*args) and script/*`, a glob and a pointer.
+      .replace(/(?<![\p{L}\p{N}*])\*([^\s*()/](?:[^*()/]*[^\s*()/])?)\*(?![\p{L}\p{N}*])/gu, "$1")
+      .replace(/(?<![\p{L}\p{N}_])_([^\s_()/](?:[^_()/]*[^\s_()/])?)_(?![\p{L}\p{N}_])/gu, "$1")
       .replace(/\uE000(\d+)\uE001/g, (_, n: string) => code[Number(n)]!)
       .replace(/\s+/g, " ").trim();
   const text = shown(" ");

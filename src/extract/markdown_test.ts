@@ -191,3 +191,20 @@ Deno.test("chunkMarkdown() takes no heading from raw HTML: a <pre> block's outpu
     "33:Quickstart > Next steps",
   ]);
 });
+
+Deno.test("chunkMarkdown() titles a heading without emphasis marks, escapes or an {#id} block", () => {
+  const text = [
+    "# TEST_F {#TEST_F}",
+    "## The **fast** path, *very* fast, _really_ ~~old~~ new",
+    "## \\*-unknown-openbsd",
+    "## Using `__init__` and `a\\*b` in snake_case_name, 2*3*4",
+    "## generate(what, *args) and script/*",
+  ].join("\n\n");
+  deepStrictEqual(chunkMarkdown(text).symbols.map((s) => s.name), [
+    "TEST_F",
+    "The fast path, very fast, really old new",
+    "*-unknown-openbsd",
+    "Using __init__ and a\\*b in snake_case_name, 2*3*4",
+    "generate(what, *args) and script/*",
+  ]);
+});
