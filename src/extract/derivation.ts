@@ -159,7 +159,8 @@ export const DERIVATION: DerivationVersions = {
     // DocBook upper-cases `\fI` in a title) is dropped, not read as text.
     man: 3,
     // rst 1: a title as a reader sees it (`:mod:` roles, links, literals unwrapped).
-    rst: 1,
+    // rst 2: nor backslash escapes (`open\_basedir`), nor a role's `~` or `.` prefix.
+    rst: 2,
     // asciidoc 2: a title shows a link or a cross reference by its text.
     asciidoc: 2,
     // org 2: a headline shows a link by its description, code by its text.

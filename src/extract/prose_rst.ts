@@ -81,15 +81,28 @@ function findRstHeadings(lines: readonly string[]): ProseHeading[] {
 
 /**
  * A title as a reader sees it: roles by their text (``:mod:`email` `` →
- * `email`, ``:ref:`Install <setup>` `` → `Install`), links by their text,
+ * `email`, ``:ref:`Install <setup>` `` → `Install`, ``:class:`~a.B` `` →
+ * `B`, ``:class:`.datetime` `` → `datetime`), backslash escapes as the
+ * character they escape, links by their text,
  * inline literals, emphasis and substitutions unwrapped.
  */
 function readerText(title: string): string {
   const shown = title
+    // A backslash escape (`open\_basedir`) outside an inline literal is the character it escapes;
+    // an escaped space (`:keyword:\`with\`\ -statement`) is none.
+    .split(/(``.+?``)/).map((part, i) =>
+      i % 2 === 1 ? part : part.replace(/\\(.)/g, (_, c: string) => c === " " ? "" : c)
+    ).join("")
     .replace(/``(.+?)``/g, "$1")
     .replace(
       /(?::[\w.+-]+:)?`([^`]+?)`(?::[\w.+-]+:|__?)?/g,
-      (_, inner: string) => inner.replace(/\s*<[^<>]*>$/, "").replace(/^[~!]/, ""),
+      (_, inner: string) => {
+        const target = inner.replace(/\s*<[^<>]*>$/, "");
+        // Sphinx shows `~a.b.C` as `C`, `.datetime` (looked up nearby) as `datetime`.
+        return target.startsWith("~")
+          ? target.slice(target.lastIndexOf(".") + 1).replace(/^~/, "")
+          : target.replace(/^[!.]/, "");
+      },
     )
     .replace(/\*\*(\S(?:.*?\S)?)\*\*|\*(\S(?:.*?\S)?)\*/g, (_, bold, em) => bold ?? em)
     .replace(/\|(\S(?:[^|]*\S)?)\|/g, "$1")

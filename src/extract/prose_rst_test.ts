@@ -77,3 +77,23 @@ Deno.test("chunkRst() titles a section as a reader sees it: roles, links and lit
     "email --- Package Architecture > literal, bold, em, sub and 2 * 3",
   ]);
 });
+
+Deno.test("chunkRst() titles a section without backslash escapes or Sphinx's ~ and . role prefixes", () => {
+  const text = [
+    "1.11 I get an 'open\\_basedir restriction' error",
+    "==============================================",
+    "",
+    ":class:`.datetime` Objects",
+    "--------------------------",
+    "",
+    ":class:`~email.message.EmailMessage` and ``a\\_b``, :keyword:`!with`\\ -statement",
+    "-".repeat(72),
+    "",
+    "text",
+  ].join("\n");
+  assert.deepEqual(chunkRst(text).symbols.map((s) => s.name), [
+    "1.11 I get an 'open_basedir restriction' error",
+    "datetime Objects",
+    "EmailMessage and a\\_b, with-statement",
+  ]);
+});
