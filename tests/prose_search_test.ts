@@ -154,6 +154,20 @@ const CASES: ProseCase[] = [
     line: 1,
     endLine: 10,
   },
+  {
+    // A README's centred logo and badges show nothing to a reader: the line under the hit is
+    // the first one with words, without its tags.
+    file: "docs/README.md",
+    text: '<h1 align="center">\n  <img src="logo.svg" width="200"><br>\n  Quasar\n</h1>\n\n' +
+      "## Install\n\n" +
+      "[![CI](https://ci.example/q.svg)](https://ci.example/q) ![npm](https://npm.example/q.svg)\n\n" +
+      '<p align="center"><b>Run</b> the wormhole installer first.</p>\n',
+    query: "run wormhole installer",
+    symbol: "Install",
+    line: 6,
+    endLine: 10,
+    summary: "Run the wormhole installer first.",
+  },
 ];
 
 Deno.test("each prose file's answer is named by its own heading path, at its lines", async () => {

@@ -166,7 +166,8 @@ export function summaryOf(m: ScoredChunk, text: string, changed = false): string
     // the first heading, or the rest of a long section, opens with a line of its own.
     const at = RULE.test(lines[0]!.trim()) ? 1 : 0;
     const body = lines.slice(opensWithTitle(lines[at] ?? "", m.title) ? at + 1 : 0);
-    const line = body.map(proseLine).find((l) => l !== "");
+    const read = m.language === "markdown" ? (l: string) => markdownLine(proseLine(l)) : proseLine;
+    const line = body.map(read).find((l) => l !== "");
     return line ? clip(line) : null;
   }
   if (changed && m.signature !== null && text.trim() !== "") {
@@ -214,6 +215,20 @@ export function proseLine(line: string): string {
   const t = line.trim();
   if (MARKUP_ONLY.test(t)) return "";
   return t.replace(/\\f[BIRP]|\\f\(..|\\&/g, "").replace(/\\-/g, "-").trim();
+}
+
+/**
+ * A markdown line as a reader sees it: images and badges dropped (an image
+ * alone keeps no words), links by their text, HTML tags removed, white
+ * space collapsed; empty for a line of markup alone (`<p align="center">`,
+ * `[![CI](…)](…)`).
+ */
+export function markdownLine(line: string): string {
+  if (!/[<[]/.test(line)) return line;
+  return line.replace(/!\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])/g, " ")
+    .replace(/\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])/g, "$1")
+    .replace(/<\/?[A-Za-z][^>]*>/g, " ")
+    .replace(/\s+/g, " ").trim();
 }
 
 /** A line cut to the summary width. */
