@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { cli, MAIN, PERMS, tempDir, writeTree } from "./helpers.ts";
+import { Journal } from "../src/store/mod.ts";
 
 const ENV = { HEIMDALL_AUTHOR: "alice" };
 /** A window title change, a bell and a screen clear: what a hostile text would send a terminal. */
@@ -356,4 +357,32 @@ Deno.test("import - names what it read as stdin in its errors, not as a file nam
   const r = await cli(home, ["import", "-"], { stdin: bad });
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /^heimdall import: stdin:2: /);
+});
+
+Deno.test("an export redacts a secret an earlier build stored before its screen knew that kind", async () => {
+  const { base, repo, home } = await indexedRepo();
+  try {
+    const r = await cli(home, ["remember", "--kind", "note", "--about", "src/util.ts", "ok"], {
+      cwd: repo,
+      env: ENV,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal((await cli(home, ["insert", "--title", "t", "--body", "b"])).code, 0);
+    // As a build whose screen did not know bearer tokens wrote them.
+    const token = "8fK2mQ9x" + "Lp4vT7wZr3Nc6Yb1Hd5Js0Ga";
+    const said = `curl -H "Authorization: Bearer ${token}" https://api.example.org`;
+    const j = Journal.open(join(home, "journal.db"));
+    try {
+      j.run("UPDATE memories SET text = ?", said);
+      j.run("UPDATE notes SET body = ?", said);
+    } finally {
+      j.close();
+    }
+    const e = await cli(home, ["export"]);
+    assert.equal(e.code, 0, e.stderr);
+    assert.ok(!e.stdout.includes(token), "the token left in the export");
+    assert.equal(e.stdout.split("[REDACTED:bearer_token]").length - 1, 2, e.stdout);
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
 });

@@ -62,8 +62,10 @@ export function exportEnd(memories: number, notes: number): string {
  * one line per note (`"type": "note"`), oldest first, then the end record
  * ({@link exportEnd}) counting both: the journal as it stood when the first
  * line was taken, whatever other processes write meanwhile (one read
- * transaction, ended when the generator is). Streams memories; holds one at
- * a time.
+ * transaction, ended when the generator is). Free text is redacted again on
+ * the way out: a secret an earlier build stored before its screen knew that
+ * kind (an `Authorization: Bearer …` in an attempt's command) leaves as
+ * `[REDACTED:<kind>]`. Streams memories; holds one at a time.
  */
 export function* exportMemories(j: Journal): Generator<string> {
   // One read transaction: the journal as it stood at one instant. Read row by row,
@@ -83,7 +85,7 @@ function* exportLines(j: Journal): Generator<string> {
   const ids = j.all<{ id: string }>("SELECT id FROM memories ORDER BY recorded_at, id");
   let notes = 0;
   for (const { id } of ids) {
-    const row = getMemoryRow(j, id)!;
+    const row = redactRow(getMemoryRow(j, id)!);
     const out: Record<string, unknown> = {};
     for (const c of MEMORY_COLUMNS) out[c] = row[c];
     out.anchors = anchorsOf(j, id).map((a) => {
@@ -95,7 +97,14 @@ function* exportLines(j: Journal): Generator<string> {
   }
   for (const note of noteRecords(j)) {
     notes++;
-    yield JSON.stringify({ type: NOTE_TYPE, ...note });
+    const { title, body, keywords } = note;
+    yield JSON.stringify({
+      type: NOTE_TYPE,
+      ...note,
+      title: redactSecrets(title),
+      body: redactSecrets(body),
+      keywords: redactSecrets(keywords),
+    });
   }
   yield exportEnd(ids.length, notes);
 }
