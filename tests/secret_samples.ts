@@ -151,6 +151,16 @@ export function secretSamples(seed = 12): SecretSample[] {
     // A notebook's cell is code inside a JSON string: its quotes are escaped.
     s("password_assignment", pick(12) + "$", (x) => `    "db_password = \\"${x}\\"\\n",`),
     s("secret_assignment", pick(32), (x) => `app.secret_key = b'${x}'`),
+    ((b64) => ({
+      kind: "encoded_private_key",
+      secret: b64.slice(80, 160),
+      line: `apiVersion: v1\nkind: Secret\ntype: kubernetes.io/tls\ndata:\n  tls.key: ${b64}`,
+    }))(
+      btoa(
+        `-----BEGIN RSA PRIVATE` + ` KEY-----\n${pemBody.join("\n")}\n-----END RSA PRIVATE` +
+          ` KEY-----\n`,
+      ),
+    ),
     ((body) => ({
       kind: "private_key",
       secret: body[1]!,

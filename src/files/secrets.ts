@@ -131,6 +131,9 @@ const KINDS = [
     String
       .raw`PuTTY-User-Key-File-\d: [\s\S]{0,2000}?Private-Lines: *\d+\r?\n[A-Za-z0-9+/=\r\n]{20,}`,
   ],
+  // A PEM private key in base64 (`-----BEGIN` is `LS0tLS1CRUdJT`): a Kubernetes TLS secret's
+  // `tls.key`, a kubeconfig's `client-key-data`.
+  ["encoded_private_key", String.raw`LS0tLS1CRUdJT[A-Za-z0-9+/]{60,}={0,2}`],
   ["age_secret_key", String.raw`AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}`],
   ["aws_access_key_id", String.raw`${WORD_START}(?:AKIA|ASIA)[0-9A-Z]{16}${END}`],
   [
@@ -187,7 +190,7 @@ const SECRET_RE = new RegExp(KINDS.map(([k, src]) => `(?<${k}>${src})`).join("|"
  */
 const MARKERS = [
   /[-_](?<=KEY-|KEY BLOCK-|PuTTY-|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt|soat|cbt|oas)-|xox[baprse]-|xapp-|k_live_|whsec_|GOCSPX-|sk-|npm_|pypi-|hf_|_v1_|shp(?:at|ca|pa|ss)_|sq0(?:atp|csp)-|key-)/,
-  /A(?:[KS]IA|Iza|ccountKey=)|S(?:K[0-9a-f]|G\.)/,
+  /A(?:[KS]IA|Iza|ccountKey=)|S(?:K[0-9a-f]|G\.)|LS0tLS1CRUdJT/,
   /[.:/](?:(?<=ya29\.|slack\.com\/|webhooks\/)|(?<=\d:)(?=AA)|(?<=\.)(?=eyJ))/,
 ];
 
@@ -201,6 +204,17 @@ const CHECKS: Record<string, (s: string) => boolean> = {
   mailgun_key: (s) => /[a-f]/.test(s.slice(4)) && /[0-9]/.test(s.slice(4)),
   databricks_token: (s) => /[a-f]/.test(s.slice(4)) && /[0-9]/.test(s.slice(4)),
   jwt: isRealJwt,
+  encoded_private_key: (s) => {
+    try {
+      // Its first 300 bytes: the header and the start of the key, whole base64 quads.
+      const head = atob(s.slice(0, Math.min(s.length, 400) & ~3));
+      return /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----\s+[A-Za-z0-9+/=]{20,}/.test(
+        head,
+      );
+    } catch {
+      return false;
+    }
+  },
 };
 
 /**
@@ -240,8 +254,9 @@ const AWS_WINDOW = 512;
  *   (`network_live_…`, `pnpm_…`) is none, nor is a stand-in with one letter
  *   or digit eight times in a row (`ghp_xxxx…`, `sk_live_0000…`);
  * - PEM/OpenSSH/PGP/PuTTY private key blocks, raw or with `\n` escapes inside
- *   a string (a GCP service-account `"private_key"`); a public key or
- *   certificate is not one;
+ *   a string (a GCP service-account `"private_key"`), or a PEM key in base64
+ *   (a Kubernetes secret's `tls.key`, a kubeconfig's `client-key-data`); a
+ *   public key or certificate is not one;
  * - an AWS access key id only when a 40-character secret key sits within 512
  *   characters (the id alone, or the documented `...EXAMPLE` id, is not);
  * - a password in a URL (`scheme://user:pass@host`), only the password;
@@ -274,7 +289,7 @@ export function* findSecrets(text: string): Generator<SecretFinding> {
  */
 const PLACEHOLDER_RUN = /([A-Za-z0-9])\1{7}[A-Za-z0-9]*$/;
 /** Kinds whose body is encoded key material, where a run of one character is real (`AAAA…`). */
-const KEY_MATERIAL = new Set(["private_key", "putty_private_key", "jwt"]);
+const KEY_MATERIAL = new Set(["private_key", "encoded_private_key", "putty_private_key", "jwt"]);
 
 function* findFixed(text: string): Generator<SecretFinding> {
   let awsSecrets: number[] | undefined; // starts of AWS-secret-looking words, found on first need

@@ -500,3 +500,22 @@ Deno.test("isSecretName() reads a .env template committed for others to copy: .e
     assert.equal(isSecretName(rel), "secret file name: .env.*", rel);
   }
 });
+
+Deno.test("a private key in base64 is found: a Kubernetes TLS secret, a kubeconfig; a certificate is not", () => {
+  const key = btoa(pem("RSA PRIVATE KEY"));
+  const cert = btoa(pem("CERTIFICATE"));
+  for (const text of [`  tls.key: ${key}`, `    client-key-data: ${key}\n`]) {
+    const f = [...findSecrets(text)];
+    assert.deepEqual(f.map((s) => [s.kind, text.slice(s.start, s.end)]), [[
+      "encoded_private_key",
+      key,
+    ]]);
+  }
+  for (
+    const text of [
+      `  tls.crt: ${cert}`,
+      `    client-certificate-data: ${cert}`,
+      `header alone: ${btoa("-----BEGIN PRIVATE" + " KEY-----\n")}`,
+    ]
+  ) assert.deepEqual([...findSecrets(text)], [], text);
+});
