@@ -888,3 +888,34 @@ Deno.test("a script's commands past its first 3,000 characters are found though 
     removeTree(base);
   }
 });
+
+Deno.test("a what's-new page and a guide's numbered release notes (Doc/whatsnew/3.10.md, 7_1_release_notes.md) rank as release notes do", async () => {
+  const base = tempDir("heimdall-search-");
+  try {
+    const page = "# Version 3.10\n\n## Rotating the signing key\n\n" +
+      "Generate a fresh signing key, publish its public half, then retire the old key.\n";
+    const scoreOf = async (rel: string) => {
+      const repo = join(base, rel.replace(/[/.]/g, "_"));
+      writeTree(repo, { [rel]: page });
+      const home = join(base, `home-${rel.replace(/[/.]/g, "_")}`);
+      assert.equal((await cli(home, ["index", repo])).code, 0);
+      const r = await cli(home, ["search", "--json", "rotate the signing key, retire the old key"]);
+      return (JSON.parse(r.stdout) as SearchResult).hits.find((h) => h.path?.endsWith(rel))?.score;
+    };
+    // Each against a page of the same words at a path that says nothing of releases.
+    for (
+      const [rel, other] of [
+        ["Doc/whatsnew/3.10.md", "Doc/library/3.10.md"],
+        ["guides/source/7_1_release_notes.md", "guides/source/7_1_upgrading.md"],
+        ["WHATSNEW.md", "OVERVIEW.md"],
+      ]
+    ) {
+      const notes = await scoreOf(rel!);
+      const topic = await scoreOf(other!);
+      assert.ok(topic !== undefined && notes !== undefined, rel);
+      assert.ok(notes < topic, `${rel}: ${notes} < ${topic}`);
+    }
+  } finally {
+    removeTree(base);
+  }
+});

@@ -61,11 +61,22 @@ export interface FocusQuery {
 /** Units a candidate keeps, best first: what a hit lists. */
 export const SHOWN_UNITS = 5;
 
-const CHANGELOG =
-  /(^|\/)(change[-_ ]?log|changes|history|news|release[-_ ]?notes|releases)([-_.][^/]*)?$/i;
-/** A folder of release notes, one file a release or change (`docs/releases/2.1.md`, `changelog.d/`). */
+/**
+ * A changelog's or release notes' file name (`CHANGELOG.md`, `NEWS`, `WHATSNEW.rst`), maybe
+ * after a version (`7_1_release_notes.md`, Rails' guides; `v2-changelog.md`).
+ */
+const CHANGELOG = new RegExp(
+  String
+    .raw`(^|\/)((change[-_ ]?log|changes|history|news|release[-_ ]?notes|releases|whats[-_ ]?new)` +
+    String.raw`|[\w.]*\d[\w.]*[-_](change[-_ ]?log|release[-_ ]?notes))([-_.][^/]*)?$`,
+  "i",
+);
+/**
+ * A folder of release notes, one file a release or change (`docs/releases/2.1.md`,
+ * `changelog.d/`, Python's `Doc/whatsnew/3.10.rst`).
+ */
 const CHANGELOG_DIR =
-  /(^|\/)(change[-_ ]?logs?|changes|news|release[-_ ]?notes|releases|newsfragments)(\.d)?\//i;
+  /(^|\/)(change[-_ ]?logs?|changes|news|release[-_ ]?notes|releases|newsfragments|whats[-_ ]?new)(\.d)?\//i;
 /** Files read for the second stage at most this far (as the index's own size cap). */
 const READ_MAX_BYTES = 1024 * 1024;
 
