@@ -508,6 +508,10 @@ function* findGiven(text: string): Generator<SecretFinding> {
   if (!/[Bb]earer|Basic|-[-pu]/.test(text)) return;
   GIVEN_RE.lastIndex = 0;
   for (let m = GIVEN_RE.exec(text); m; m = GIVEN_RE.exec(text)) {
+    if (m.index > 0 && /[\w-]/.test(text[m.index - 1]!)) continue;
+    if (m[5] !== undefined && !MYSQL_BEFORE.test(text.slice(Math.max(0, m.index - 220), m.index))) {
+      continue;
+    }
     const start = m.index + m[0].length;
     if (m[1] !== undefined) {
       TOKEN_RE.lastIndex = start;
@@ -565,6 +569,10 @@ const ELEMENT_RE = new RegExp(
   String.raw`<([\w.:-]{0,63}?(${SECRET_WORD}))(?:[ \t][^<>\n]*)?>([^<>\n]{1,512})</\1>`,
   "gi",
 );
+/** A closing tag named like a secret (`</password>`, `</apiKey>`), which {@link ELEMENT_RE} needs. */
+const CLOSING_SECRET = new RegExp(String.raw`</[\w.:-]*(?:${SECRET_WORD})>`, "i");
+/** A `value` attribute, which {@link PAIR_RE} needs. */
+const VALUE_ATTR = /\bvalue[ \t]*=[ \t]*["']/;
 /** `name="password" value="…"` (Spring), `key="ApiKey" value="…"` (.NET's appSettings). */
 const PAIR_RE = new RegExp(
   String.raw`(?<![\w-])(?:name|key)[ \t]*=[ \t]*(["'])([\w.:-]{0,63}?(${SECRET_WORD}))\1` +
@@ -582,8 +590,9 @@ const PAIR_RE = new RegExp(
  * `authenticity_token` is a page's CSRF token). The span is the value alone.
  */
 function* findMarkup(text: string): Generator<SecretFinding> {
-  if (!text.includes("<") && !/value[ \t]*=/i.test(text)) return;
   for (const [re, nameAt, valueAt] of [[ELEMENT_RE, 1, 3], [PAIR_RE, 2, 5]] as const) {
+    // Most files have no element closed by a secret's name, nor any `value=`: one scan says so.
+    if (!(re === ELEMENT_RE ? CLOSING_SECRET : VALUE_ATTR).test(text)) continue;
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {
       const name = m[nameAt]!, word = m[nameAt + 1]!;
@@ -611,12 +620,15 @@ function* findMarkup(text: string): Generator<SecretFinding> {
 }
 
 /** The word before a credential: a header's scheme, curl's `-u` or `--user`. */
+// Literal first characters, no lookbehind before them, so irregexp skips ahead between
+// candidates; the word boundary before one and MySQL's command are checked in code.
 const GIVEN_RE = new RegExp(
-  String.raw`(?<![\w-])(?:([Bb]earer)[ \t]+|(Basic)[ \t]+|(--[\w-]*?(${SECRET_WORD}))[ \t]+` +
-    String.raw`|(?<=\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]{0,200})(-p)(?=[^\s-])` +
-    String.raw`|(?:-u|--user)(?:[ \t]+|=|(?=\w)))`,
+  String.raw`([Bb]earer)[ \t]+|(Basic)[ \t]+|(--(?=[a-z])[\w-]{0,48}?(${SECRET_WORD}))[ \t]+` +
+    String.raw`|(-p)(?=[^\s-])|(?:-u|--user)(?:[ \t]+|=)`,
   "g",
 );
+/** MySQL's clients, whose `-p` is glued to the password. */
+const MYSQL_BEFORE = /\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]{0,200}$/;
 /** A bearer token: the characters RFC 6750 allows. */
 const TOKEN_RE = /[A-Za-z0-9._~+/-]{20,512}=*(?![A-Za-z0-9._~+/=-])/y;
 const BASIC_RE = /[A-Za-z0-9+/]{8,512}={0,2}(?![A-Za-z0-9+/=])/y;
