@@ -141,6 +141,7 @@ export function secretSamples(seed = 12): SecretSample[] {
     s("basic_auth", btoa("ci-bot:" + pick(16)), (x) => `curl -H 'Authorization: Basic ${x}' host`),
     s("password_assignment", pick(12) + "!", (x) => `curl -u admin:${x} https://api.internal`),
     s("password_assignment", pick(12) + "%", (x) => `mysql -uroot -p${x} -e "select 1"`),
+    s("password_assignment", pick(12) + "~", (x) => `    dataSource.setPassword("${x}");`),
     s("password_assignment", pick(12) + "*", (x) => `docker login -u ci --password ${x} reg.io`),
     s(
       "password_assignment",

@@ -260,8 +260,9 @@ const AWS_WINDOW = 512;
  * - an AWS access key id only when a 40-character secret key sits within 512
  *   characters (the id alone, or the documented `...EXAMPLE` id, is not);
  * - a password in a URL (`scheme://user:pass@host`), only the password;
- * - a literal assigned to a secret-like name (see {@link findAssigned}), or
- *   given one in XML (see {@link findMarkup}), only the value;
+ * - a literal assigned to a secret-like name (see {@link findAssigned}),
+ *   given one in XML (see {@link findMarkup}) or handed to a setter named
+ *   so (see {@link findSetters}), only the value;
  * - a credential handed to a request or a command: an `Authorization`
  *   header's `Bearer` token or `Basic` user and password, curl's `-u
  *   user:pass`, `--password P`, `mysql -pP` (see {@link findGiven}), only
@@ -276,6 +277,7 @@ export function* findSecrets(text: string): Generator<SecretFinding> {
   for (const f of findAssigned(text)) found.push({ ...f, rank: f.kind === "url_password" ? 1 : 2 });
   for (const f of findGiven(text)) found.push({ ...f, rank: 2 });
   for (const f of findMarkup(text)) found.push({ ...f, rank: 2 });
+  for (const f of findSetters(text)) found.push({ ...f, rank: 2 });
   found.sort((a, b) => a.start - b.start || a.rank - b.rank || b.end - a.end);
   for (const { kind, start, end } of found) yield { kind, start, end };
 }
@@ -561,6 +563,42 @@ function* findGiven(text: string): Generator<SecretFinding> {
 
 /** A command's argument: quoted, or bare up to a space or a shell operator. */
 const ARG_RE = /"([^"\n\\$`]{1,512})"|'([^'\n]{1,512})'|([^\s"'`;|&<>()]{1,512})/y;
+
+/**
+ * A setter named like a secret called with a quoted literal, as Java and C#
+ * configure a client (`dataSource.setPassword("…")`, Testcontainers'
+ * `.withPassword("…")`, `set_api_key('…')`): its name ends in a secret's
+ * word, in camelCase or snake_case, right before `(`.
+ */
+const SETTER_RE =
+  /\b(?:set|with)(?:_?[A-Za-z0-9]{0,32}?)?(?:_|(?<=[a-z0-9]))(Pass(?:word|wd|phrase)?|pass(?:word|wd|phrase)?|Pwd|pwd|Secret|secret|Token|token|Key|key|Credentials?|credentials?|Auth|auth)\([ \t]*(["'`])([^"'`\n\\]{1,512})\2[ \t]*\)/g;
+
+/**
+ * Literals handed to a setter named like a secret (see {@link SETTER_RE}),
+ * counted as {@link findAssigned} counts a literal assigned to that name
+ * (`withPassword("test")` never). The span is the value alone.
+ */
+function* findSetters(text: string): Generator<SecretFinding> {
+  if (
+    !/(?:[Pp]ass(?:word|wd|phrase)?|[Pp]wd|[Ss]ecret|[Tt]oken|[Kk]ey|[Cc]redentials?|[Aa]uth)\([ \t]*["'`]/
+      .test(text)
+  ) return;
+  SETTER_RE.lastIndex = 0;
+  for (let m = SETTER_RE.exec(text); m; m = SETTER_RE.exec(text)) {
+    const word = m[1]!;
+    const wordAt = m.index + m[0].indexOf(word + "(");
+    const tier = nameTier(text, wordAt, word);
+    const value = m[3]!;
+    if (tier === undefined) continue;
+    if (!(tier === "password" ? passwordLike(value) : tokenLike(value))) continue;
+    const start = m.index + m[0].lastIndexOf(m[2]! + value) + 1;
+    yield {
+      kind: tier === "password" ? "password_assignment" : "secret_assignment",
+      start,
+      end: start + value.length,
+    };
+  }
+}
 
 /** A secret-like name: its last word is one {@link nameTier} may count. */
 const SECRET_WORD = String.raw`pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?|auth`;

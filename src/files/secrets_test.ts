@@ -519,3 +519,25 @@ Deno.test("a private key in base64 is found: a Kubernetes TLS secret, a kubeconf
     ]
   ) assert.deepEqual([...findSecrets(text)], [], text);
 });
+
+Deno.test('a literal handed to a setter named like a secret is found: setPassword("…"), withPassword, set_api_key', () => {
+  const pw = "Zq8" + "rT2vW9x!";
+  const tok = x(32, "aB3dE5gH7jK9mN1pQ2sT4vW6yZ8cF0");
+  const found: [string, string][] = [
+    [`dataSource.setPassword("${pw}");`, pw],
+    [`new PostgreSQLContainer("postgres").withPassword("${pw}")`, pw],
+    [`cfg.set_password('${pw}')`, pw],
+    [`client.setApiKey("${tok}");`, tok],
+  ];
+  for (const [text, value] of found) {
+    const f = [...findSecrets(text)];
+    assert.deepEqual(f.map((s) => text.slice(s.start, s.end)), [value], text);
+  }
+  const innocent = [
+    `assertTrue(isValidPassword("${pw}"));`,
+    `hashPassword("${pw}"); resetPassword("${pw}"); offset_password("${pw}")`,
+    `container.withPassword("test"); setPassword(password)`,
+    `settings.setMonkey("${tok}"); setCacheKey("${tok}")`,
+  ];
+  for (const text of innocent) assert.deepEqual([...findSecrets(text)], [], text);
+});
