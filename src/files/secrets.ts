@@ -372,8 +372,25 @@ function urlPasswordAt(text: string, at: number): SecretFinding | undefined {
 const PLACEHOLDER_WORDS =
   /password|passwd|changeme|example|placeholder|your|redacted|dummy|sample|fake|mock|test|secret|token|insert|replace|xxxx|todo|\.\.\.|foobar|hunter2$/;
 
+/**
+ * Credentials the OAuth 2.0 RFCs (6749, 6750) print as examples, which fill
+ * every OAuth library's docstrings and tests: the client `s6BhdRkqt3` and
+ * its secret `gX1fBat3bV` (`Basic czZCaGRSa3F0MzpnWDFmQmF0M2JW`), the access
+ * token, refresh token and code, and RFC 6750's bearer token.
+ */
+const DOCUMENTED_EXAMPLES = new Set([
+  "s6BhdRkqt3",
+  "gX1fBat3bV",
+  "2YotnFZFEjr1zCsicMWpAA",
+  "tGzv3JOkF0XG5Qx2TlKWIA",
+  "SplxlOBeZQQYbYS6WxSbIA",
+  "mF_9.B5f-4.1JqM",
+]);
+
 /** True for a stand-in value: a reference, a template, a placeholder or a masked value. */
 function isPlaceholder(v: string): boolean {
+  // As a URL's query holds one: `#access_token=2Yot…&state=xyz`.
+  if (DOCUMENTED_EXAMPLES.has(v.split("&", 1)[0]!)) return true;
   if (
     /^[$%{<[@!&*]|\$\{|\{\{|%\(|\$\(|#\{|process\.env|environ|getenv|ENV\[|^ENC\[|^vault:/i.test(v)
   ) {

@@ -541,3 +541,13 @@ Deno.test('a literal handed to a setter named like a secret is found: setPasswor
   ];
   for (const text of innocent) assert.deepEqual([...findSecrets(text)], [], text);
 });
+
+Deno.test("the OAuth 2.0 RFC's example credentials, in every OAuth library's docs, are no secrets", () => {
+  for (
+    const text of [
+      "Authorization: Basic " + btoa("s6BhdRkqt3:" + "gX1fBat3bV"),
+      "Location: http://example.com/cb#access_token=" + "2YotnFZFEjr1zCsicMWpAA&state=xyz",
+      '"access_token":"2YotnFZF' + 'Ejr1zCsicMWpAA", "refresh_token":"tGzv3JOk' + 'F0XG5Qx2TlKWIA"',
+    ]
+  ) assert.deepEqual([...findSecrets(text)], [], text);
+});
