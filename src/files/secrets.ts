@@ -350,7 +350,8 @@ const URL_RE = /:\/\/([^\s:@/?#'"`<>()[\]{}\\]{0,128}):([^\s/?#'"`<>()[\]{}\\]{1
  * `{{pass}}`, `<pass>`, `%s`), an environment-variable name (`API_KEY`), a
  * password equal to the user name (`postgres:postgres@localhost`, a local
  * default), one shorter than 6 characters once percent-decoded (`foo:bar@`,
- * the usual example), and a port-like number (`host:8080@`).
+ * the usual example), a port-like number (`host:8080@`), and a CVS root's
+ * method and user (`cvs://:pserver:anoncvs@host`, in GNU copyright files).
  */
 function urlPasswordAt(text: string, at: number): SecretFinding | undefined {
   URL_RE.lastIndex = at;
@@ -364,6 +365,10 @@ function urlPasswordAt(text: string, at: number): SecretFinding | undefined {
   } catch { /* not percent-encoded */ }
   if (plain.length < 6 || /^\d{1,5}$/.test(plain) || /^[A-Z][A-Z0-9_]*$/.test(plain)) return;
   if (isPlaceholder(plain) || /pass|pwd|oauth-basic/i.test(plain) || plain === user) return;
+  // A CVS root written after a scheme (`cvs://:pserver:anoncvs@host:/cvs`): a method and a user.
+  if (user === "" && /^(?:pserver|gserver|kserver|ext|extssh|server|ssh|fork):[^:]+$/.test(plain)) {
+    return;
+  }
   const start = at + 3 + user.length + 1;
   return { kind: "url_password", start, end: start + pass.length };
 }

@@ -551,3 +551,15 @@ Deno.test("the OAuth 2.0 RFC's example credentials, in every OAuth library's doc
     ]
   ) assert.deepEqual([...findSecrets(text)], [], text);
 });
+
+Deno.test("a CVS root after a scheme, as GNU copyright files quote it, holds no password", () => {
+  for (
+    const text of [
+      "  cvs://:pserver:anoncvs@sources.redhat.com:/cvs/src",
+      "cvs -d :pserver:anonymous@cvs.savannah.gnu.org:/sources/emacs co emacs",
+    ]
+  ) assert.deepEqual([...findSecrets(text)], [], text);
+  const pw = "Zq8" + "rT2vW9x";
+  const text = `redis://:${pw}@cache:6379/0`;
+  assert.deepEqual([...findSecrets(text)].map((f) => text.slice(f.start, f.end)), [pw]);
+});
