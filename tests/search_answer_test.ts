@@ -254,3 +254,16 @@ Deno.test("a query that is a file's name or the end of its path finds that file 
     );
   }
 });
+
+Deno.test("a code file is named by its function, not by a window of the doc comment above a trait", async () => {
+  // rustc's collect.rs with Extend::extend's own doc comment removed: the trait's long doc
+  // comment (above an attribute, so a window of the file's other lines) says the question.
+  const text = Deno.readTextFileSync(
+    new URL("./fixtures/code_windows/collect.rs", import.meta.url),
+  );
+  using t = await indexed({ "library/core/src/iter/traits/collect.rs": text });
+  const r = await t.search("Extends a collection with the contents of an iterator");
+  const hit = r.hits[0]!;
+  assert.doesNotMatch(hit.symbol ?? "", / § /, JSON.stringify(hit.symbols.map((s) => s.name)));
+  assert.match(hit.symbol ?? "", /(^|\.)extend$/);
+});

@@ -77,6 +77,11 @@ const CHANGELOG = new RegExp(
  */
 const CHANGELOG_DIR =
   /(^|\/)(change[-_ ]?logs?|changes|news|release[-_ ]?notes|releases|newsfragments|whats[-_ ]?new)(\.d)?\//i;
+/**
+ * What a window of a code file's lines outside its symbols counts of its
+ * score, against its symbols (see {@link focusCandidates}).
+ */
+const CODE_WINDOW_SHARE = 0.5;
 /** Files read for the second stage at most this far (as the index's own size cap). */
 const READ_MAX_BYTES = 1024 * 1024;
 
@@ -208,11 +213,17 @@ export function focusCandidates(
       weights,
     );
     // The file's best unit scores it; only units that matched are sorted to be shown.
+    // In a file of symbols, a window of its other lines (a script's commands around
+    // its functions) answers at half its score: a reader acts on a function.
+    const window = `${rel} § `;
+    const hasSymbols = m.source === "code" &&
+      live.some((row) => row.title !== rel && !row.title.startsWith(window));
     let best = -Infinity;
     const shown: { row: UnitRow; score: number; matched: number }[] = [];
     live.forEach((row, i) => {
       if (excluded.has(row.id)) return;
-      const score = s[i]!.score + tuning.learnedWeight * s[i]!.learned;
+      const share = hasSymbols && row.title.startsWith(window) ? CODE_WINDOW_SHARE : 1;
+      const score = share * (s[i]!.score + tuning.learnedWeight * s[i]!.learned);
       best = Math.max(best, score);
       if (s[i]!.matched > 0 && row.title !== rel) {
         shown.push({ row, score, matched: s[i]!.matched });
