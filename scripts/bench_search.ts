@@ -1525,99 +1525,73 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
     });
   }
 
-  // Name questions: the gold function's name typed alone ("where is `swapIn`?"), on every
-  // code question (nothing is tuned on them), with and without the names leg, against the
-  // chunk baseline asked the same name.
-  log("name questions: each code question's gold name typed alone");
+  // Name questions: each code question's gold function's name typed alone ("where is
+  // `swapIn`?"), scored at the function, and its file's name (`MultiReader.java`), scored at
+  // the file; nothing is tuned on them. Heimdall with and without the names leg, against
+  // the FTS5 baselines asked the same.
+  log("name and file-name questions: each code question's name, then its file's, typed alone");
   const nameIds = cases.map((c, i) => (c.kind === "code" ? i : -1)).filter((i) => i >= 0);
-  const names: NameRow[] = [];
-  for (
-    const [label, t] of [
-      ["Heimdall", DEFAULT_TUNING],
-      ["Heimdall without the names leg", {
-        ...DEFAULT_TUNING,
-        legWeights: { ...DEFAULT_TUNING.legWeights, names: 0 },
-      }],
-    ] as const
-  ) {
-    const ranks = [];
-    for (const i of nameIds) {
-      const r = await search(j, { query: cases[i]!.name, limit: K, semantic: null }, t);
-      ranks.push(ranksOf(cases[i]!, gold[i]!, heimdallReturned(r.hits, rootPrefix)));
-    }
-    names.push(nameRow(label, ranks));
-  }
   const chunkNames = new DatabaseSync(chunkFile, { readOnly: true });
   const chunkNameQuery = chunkNames.prepare(
     `SELECT c.rel AS rel, c.start AS line, c.end_line AS end FROM chunk c JOIN
      (SELECT rowid, rank FROM chunk_fts WHERE chunk_fts MATCH ? ORDER BY rank LIMIT ${K}) f
      ON f.rowid = c.id ORDER BY f.rank`,
   );
-  names.push(nameRow(
-    "chunk FTS5 BM25",
-    nameIds.map((i) => {
-      const expr = orExpression(cases[i]!.name);
-      const spots = expr === undefined
-        ? []
-        : (chunkNameQuery.all(expr) as { rel: string; line: number; end: number }[])
-          .map((s): Spot => ({ ...s, name: null }));
-      return ranksOf(cases[i]!, gold[i]!, {
-        files: spots.map((s) => s.rel),
-        named: spots,
-        shown: spots,
-      });
-    }),
-  ));
-  // File-name questions: the gold file's name typed alone (`MultiReader.java`), file level.
-  log("file-name questions: each code question's file name typed alone");
-  const fileNames: NameRow[] = [];
-  const baseName = (c: Case) => c.target.slice(c.target.lastIndexOf("/") + 1);
-  for (
-    const [label, t] of [
-      ["Heimdall", DEFAULT_TUNING],
-      ["Heimdall without the names leg", {
-        ...DEFAULT_TUNING,
-        legWeights: { ...DEFAULT_TUNING.legWeights, names: 0 },
-      }],
-    ] as const
-  ) {
-    const ranks = [];
-    for (const i of nameIds) {
-      const r = await search(j, { query: baseName(cases[i]!), limit: K, semantic: null }, t);
-      ranks.push(ranksOf(cases[i]!, gold[i]!, heimdallReturned(r.hits, rootPrefix)));
-    }
-    fileNames.push(nameRow(label, ranks));
-  }
-  fileNames.push(nameRow(
-    "chunk FTS5 BM25",
-    nameIds.map((i) => {
-      const expr = orExpression(baseName(cases[i]!));
-      const spots = expr === undefined
-        ? []
-        : (chunkNameQuery.all(expr) as { rel: string; line: number; end: number }[])
-          .map((s): Spot => ({ ...s, name: null }));
-      return ranksOf(cases[i]!, gold[i]!, {
-        files: spots.map((s) => s.rel),
-        named: spots,
-        shown: spots,
-      });
-    }),
-  ));
-  chunkNames.close();
   const wholeNames = new DatabaseSync(wholeFile, { readOnly: true });
   const wholeNameQuery = wholeNames.prepare(
     `SELECT path FROM files WHERE files MATCH ? ORDER BY bm25(files) LIMIT ${K}`,
   );
-  fileNames.push(nameRow(
-    "whole-file FTS5 BM25",
-    nameIds.map((i) => {
-      const expr = orExpression(baseName(cases[i]!));
-      const files = expr === undefined
-        ? []
-        : (wholeNameQuery.all(expr) as { path: string }[]).map((r) => r.path);
-      return ranksOf(cases[i]!, gold[i]!, { files, named: [], shown: [] });
-    }),
-  ));
+  /** Every system's row for the questions `asked` makes of the code questions. */
+  const askAll = async (asked: (c: Case) => string, withWhole: boolean): Promise<NameRow[]> => {
+    const rows: NameRow[] = [];
+    for (
+      const [label, t] of [
+        ["Heimdall", DEFAULT_TUNING],
+        ["Heimdall without the names leg", {
+          ...DEFAULT_TUNING,
+          legWeights: { ...DEFAULT_TUNING.legWeights, names: 0 },
+        }],
+      ] as const
+    ) {
+      const ranks = [];
+      for (const i of nameIds) {
+        const r = await search(j, { query: asked(cases[i]!), limit: K, semantic: null }, t);
+        ranks.push(ranksOf(cases[i]!, gold[i]!, heimdallReturned(r.hits, rootPrefix)));
+      }
+      rows.push(nameRow(label, ranks));
+    }
+    rows.push(nameRow(
+      "chunk FTS5 BM25",
+      nameIds.map((i) => {
+        const expr = orExpression(asked(cases[i]!));
+        const spots = expr === undefined
+          ? []
+          : (chunkNameQuery.all(expr) as { rel: string; line: number; end: number }[])
+            .map((s): Spot => ({ ...s, name: null }));
+        return ranksOf(cases[i]!, gold[i]!, {
+          files: spots.map((s) => s.rel),
+          named: spots,
+          shown: spots,
+        });
+      }),
+    ));
+    if (withWhole) {
+      rows.push(nameRow(
+        "whole-file FTS5 BM25",
+        nameIds.map((i) => {
+          const expr = orExpression(asked(cases[i]!));
+          const files = expr === undefined
+            ? []
+            : (wholeNameQuery.all(expr) as { path: string }[]).map((r) => r.path);
+          return ranksOf(cases[i]!, gold[i]!, { files, named: [], shown: [] });
+        }),
+      ));
+    }
+    return rows;
+  };
+  const names = await askAll((c) => c.name, false);
+  const fileNames = await askAll((c) => c.target.slice(c.target.lastIndexOf("/") + 1), true);
+  chunkNames.close();
   wholeNames.close();
 
   let tuning: Result["tuning"];
