@@ -115,6 +115,12 @@ const INDEX_SOURCES = [
 const CHUNK_MAX_LINES = 150;
 /** Results every ranking is scored on. */
 const K = 10;
+/** The chunk baseline's first {@link K} chunks for an FTS5 expression. */
+const CHUNK_TOP = `SELECT c.rel AS rel, c.start AS line, c.end_line AS end FROM chunk c JOIN
+  (SELECT rowid, rank FROM chunk_fts WHERE chunk_fts MATCH ? ORDER BY rank LIMIT ${K}) f
+  ON f.rowid = c.id ORDER BY f.rank`;
+/** The whole-file baseline's first {@link K} files for an FTS5 expression. */
+const WHOLE_TOP = `SELECT path FROM files WHERE files MATCH ? ORDER BY bm25(files) LIMIT ${K}`;
 
 interface Options {
   corpus: string;
@@ -1447,15 +1453,9 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
 
   log("running the baselines");
   const chunkDb = new DatabaseSync(chunkFile, { readOnly: true });
-  const chunkQuery = chunkDb.prepare(
-    `SELECT c.rel AS rel, c.start AS line, c.end_line AS end FROM chunk c JOIN
-     (SELECT rowid, rank FROM chunk_fts WHERE chunk_fts MATCH ? ORDER BY rank LIMIT ${K}) f
-     ON f.rowid = c.id ORDER BY f.rank`,
-  );
+  const chunkQuery = chunkDb.prepare(CHUNK_TOP);
   const wholeDb = new DatabaseSync(wholeFile, { readOnly: true });
-  const wholeQuery = wholeDb.prepare(
-    `SELECT path FROM files WHERE files MATCH ? ORDER BY bm25(files) LIMIT ${K}`,
-  );
+  const wholeQuery = wholeDb.prepare(WHOLE_TOP);
   const chunk: Ranks[] = [];
   const chunkSpots: Spot[][] = [];
   const whole: Ranks[] = [];
@@ -1532,15 +1532,9 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
   log("name and file-name questions: each code question's name, then its file's, typed alone");
   const nameIds = cases.map((c, i) => (c.kind === "code" ? i : -1)).filter((i) => i >= 0);
   const chunkNames = new DatabaseSync(chunkFile, { readOnly: true });
-  const chunkNameQuery = chunkNames.prepare(
-    `SELECT c.rel AS rel, c.start AS line, c.end_line AS end FROM chunk c JOIN
-     (SELECT rowid, rank FROM chunk_fts WHERE chunk_fts MATCH ? ORDER BY rank LIMIT ${K}) f
-     ON f.rowid = c.id ORDER BY f.rank`,
-  );
+  const chunkNameQuery = chunkNames.prepare(CHUNK_TOP);
   const wholeNames = new DatabaseSync(wholeFile, { readOnly: true });
-  const wholeNameQuery = wholeNames.prepare(
-    `SELECT path FROM files WHERE files MATCH ? ORDER BY bm25(files) LIMIT ${K}`,
-  );
+  const wholeNameQuery = wholeNames.prepare(WHOLE_TOP);
   /** Every system's row for the questions `asked` makes of the code questions. */
   const askAll = async (asked: (c: Case) => string, withWhole: boolean): Promise<NameRow[]> => {
     const rows: NameRow[] = [];
