@@ -242,9 +242,10 @@ export async function rank(
 
   const lexicalRank = new Map(lexical.map((h, i) => [h.id, i]));
   const file = typedPath(query.text);
+  const names = typedNames(query.text);
   const named = tuning.legWeights.names <= 0 ? [] : [
     ...(file === undefined ? [] : pathsRanking(j, file, lexicalRank, tuning.lexicalLimit)),
-    ...namesRanking(j, typedNames(query.text), lexicalRank, tuning.lexicalLimit),
+    ...namesRanking(j, names, lexicalRank, tuning.lexicalLimit),
   ];
   // The lexical leg's expression already leaves out chunks holding an excluded word.
   const excluded = chunksHolding(j, [...semantic, ...named], query.excluded);
@@ -291,7 +292,7 @@ export async function rank(
   const folded = foldByKey(scored, keyOf, tuning.foldShare);
   return {
     query,
-    terms: scoredTerms(j, query, counts),
+    terms: scoredTerms(j, query, counts, names.map((n) => n.typed)),
     legs,
     filter,
     candidates: folded.map((g) =>
@@ -312,9 +313,15 @@ const MAX_COUNT = 5000;
  * The query's words and whole identifiers as stems with their idf,
  * `ln(1 + (N − df + 0.5) / (df + 0.5))` over the N chunks of the index (df
  * capped at the counting budget, so a common word weighs at most as little
- * as that count allows).
+ * as that count allows). `typed`: what a query that is one name asks for
+ * (`typedNames`), which every term spells.
  */
-function scoredTerms(j: Journal, q: ParsedQuery, counts: readonly TermCount[]): ScoredTerm[] {
+function scoredTerms(
+  j: Journal,
+  q: ParsedQuery,
+  counts: readonly TermCount[],
+  typed: readonly string[],
+): ScoredTerm[] {
   const n = j.get<{ n: number | null }>("SELECT max(id) AS n FROM chunks")?.n ?? 0;
   const df = new Map(counts.map((c) => [c.term, c.df]));
   const out: ScoredTerm[] = [];
@@ -334,7 +341,6 @@ function scoredTerms(j: Journal, q: ParsedQuery, counts: readonly TermCount[]): 
   }
   // A query that is a name (`Screen`, `is_empty`) spells the unit it asks for in each of its
   // terms, and its first word is the name's, not a verb leading a sentence ("Returns…": `get…`).
-  const typed = typedNames(q.text).map((n) => n.typed);
   if (typed.length > 0) {
     for (const t of out) t.spelled = [...new Set([...(t.spelled ?? []), ...typed])];
     if (out[0]) out[0].typed = true;
