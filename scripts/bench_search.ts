@@ -1068,6 +1068,7 @@ const FIXED = new Set([
   "semanticLimit",
   "legWeights.lexical",
   "legWeights.names",
+  "legWeights.phrase",
   "legWeights.semantic",
   "coverageThreshold",
   "hashTop",

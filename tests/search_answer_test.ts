@@ -267,3 +267,24 @@ Deno.test("a code file is named by its function, not by a window of the doc comm
   assert.doesNotMatch(hit.symbol ?? "", / § /, JSON.stringify(hit.symbols.map((s) => s.name)));
   assert.match(hit.symbol ?? "", /(^|\.)extend$/);
 });
+
+Deno.test("a sentence pasted from rendered docs finds the paragraph that says it, markup inside and all", async () => {
+  // Thirty API pages put "source", "package" and "details" in their headings and say them again;
+  // the one paragraph that says the sentence holds a link in the middle of it.
+  const files: Record<string, string> = {
+    "README.md": "# kit\n\n## Installation\n\nUse npm.\n\n" +
+      "See the [package source](https://example.com/kit/tree/v1.2.3-npm) for more details.\n\n" +
+      "## License\n\nMIT.\n",
+  };
+  for (let i = 0; i < 30; i++) {
+    files[`docs/api/widget_${i}.md`] =
+      `# Widget ${i} API\n\n## Source code\n\nThe source of widget ${i}: package details, source details.\n\n` +
+      `## Package details\n\nSee the source for details of the package.\n`;
+  }
+  using t = await indexed(files);
+  const r = await t.search("See the package source for more details.");
+  const first = r.hits[0];
+  assert.equal(first?.path, join(t.repo, "README.md"), r.hits.map((h) => h.path).join(", "));
+  assert.equal(first!.symbol, "kit > Installation");
+  assert.ok(first!.legs.includes("phrase"), first!.legs.join(","));
+});

@@ -2,6 +2,7 @@
  * The lexical leg: SQLite FTS5 with BM25 over the chunks' fields, with a
  * weight per field (tuned by `scripts/bench_search.ts`).
  */
+import { indexText } from "../derive/words.ts";
 import type { Journal } from "../store/mod.ts";
 import type { ParsedQuery } from "./query.ts";
 
@@ -53,6 +54,48 @@ export function ftsExpression(q: ParsedQuery): string | undefined {
   if (terms.length === 0) return undefined;
   const any = `(${terms.join(" OR ")})`;
   return q.excluded.length === 0 ? any : `${any} NOT (${q.excluded.map(quote).join(" OR ")})`;
+}
+
+/** A question of fewer content words than this is no sentence to look for as one. */
+const PHRASE_MIN_WORDS = 4;
+/** Nor one of more tokens than this (a prompt, a pasted log): each word is a posting list read. */
+const PHRASE_MAX_TOKENS = 32;
+/**
+ * Tokens a document may hold among the question's beyond the question's own:
+ * the markup a rendered sentence leaves out (a link's target, a role such as
+ * reStructuredText's `:ref:`, a code span's marks).
+ */
+const PHRASE_SLACK = 12;
+
+/**
+ * The FTS5 expression of the phrase leg (pure): the question's content
+ * words all within a span of its own length in tokens plus
+ * {@link PHRASE_SLACK}, so a chunk matches when it holds the question as a
+ * sentence, whatever markup the document puts inside it: a sentence pasted
+ * from rendered docs, an error message, a line remembered. Undefined for a
+ * question of fewer than four content words or more than 32 tokens (as the
+ * index tokenises text), and for one that quotes a phrase or excludes a
+ * word (the lexical leg follows what it asks).
+ *
+ * @example
+ * ```ts
+ * import { phraseExpression } from "./lexical.ts";
+ * import { parseQuery } from "./query.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(
+ *   phraseExpression(parseQuery("See the package source for more details.")),
+ *   'NEAR("see" "package" "source" "more" "details", 19)',
+ * );
+ * assert.equal(phraseExpression(parseQuery("parse cookie header")), undefined);
+ * ```
+ */
+export function phraseExpression(q: ParsedQuery): string | undefined {
+  if (q.words.length < PHRASE_MIN_WORDS || q.phrases.length > 0 || q.excluded.length > 0) {
+    return undefined;
+  }
+  const tokens = indexText(q.text).split(" ").filter((t) => t !== "").length;
+  if (tokens > PHRASE_MAX_TOKENS) return undefined;
+  return `NEAR(${q.words.map(quote).join(" ")}, ${tokens + PHRASE_SLACK})`;
 }
 
 /** A query term with its document frequency, counted up to a cap. */

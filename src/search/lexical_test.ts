@@ -8,6 +8,7 @@ import {
   filterSql,
   ftsExpression,
   passesFilter,
+  phraseExpression,
   plannedExpression,
 } from "./lexical.ts";
 import { parseQuery } from "./query.ts";
@@ -22,6 +23,21 @@ Deno.test("ftsExpression() ORs words, whole identifiers and phrases, and NOTs ex
     ["", undefined],
   ];
   for (const [q, want] of cases) assert.equal(ftsExpression(parseQuery(q)), want, q);
+});
+
+Deno.test("phraseExpression() asks for a sentence's words close together, only for a sentence", () => {
+  const cases: [string, string | undefined][] = [
+    // The span: the sentence's own tokens (an identifier's words and its whole form) plus slack.
+    [
+      "Returns the parseHTTPRequest result as text",
+      'NEAR("returns" "parse" "http" "request" "result" "text", 21)',
+    ],
+    ["open the journal file", undefined],
+    ['open "the journal" file now', undefined],
+    ["open the journal file -test", undefined],
+    [Array.from({ length: 33 }, (_, i) => `word${i}`).join(" "), undefined],
+  ];
+  for (const [q, want] of cases) assert.equal(phraseExpression(parseQuery(q)), want, q);
 });
 
 Deno.test("filterSql() and passesFilter() agree on every chunk of a real journal", () => {

@@ -16,6 +16,7 @@ import {
   isFiltered,
   lexicalRanking,
   passesFilter,
+  phraseExpression,
   plannedExpression,
   queryTerms,
   type TermCount,
@@ -45,7 +46,7 @@ export interface Tuning {
   /** The k of reciprocal rank fusion. */
   rrfK: number;
   /** Each leg's weight in the fusion. */
-  legWeights: { lexical: number; names: number; graph: number; semantic: number };
+  legWeights: { lexical: number; names: number; phrase: number; graph: number; semantic: number };
   /** Best lexical chunks that seed the graph walk. */
   graphSeeds: number;
   /** The graph leg's walk: fan-out, restart probability, rounds. */
@@ -81,7 +82,7 @@ export const DEFAULT_TUNING: Tuning = {
   candidateBudget: 2500,
   semanticLimit: 100,
   rrfK: 60,
-  legWeights: { lexical: 1, names: 1, graph: 0, semantic: 1 },
+  legWeights: { lexical: 1, names: 1, phrase: 1, graph: 0, semantic: 1 },
   graphSeeds: 20,
   graph: { fanout: 32, alpha: 0.3, iterations: 8 },
   foldShare: 0,
@@ -247,10 +248,15 @@ export async function rank(
     ...(file === undefined ? [] : pathsRanking(j, file, lexicalRank, tuning.lexicalLimit)),
     ...namesRanking(j, names, lexicalRank, tuning.lexicalLimit),
   ];
+  const phrase = tuning.legWeights.phrase > 0 ? phraseExpression(query) : undefined;
+  // Never with an excluded word (`phraseExpression`), and filtered in SQL as the lexical leg is.
+  const phrased = phrase === undefined
+    ? []
+    : lexicalRanking(j, phrase, tuning.weights, tuning.lexicalLimit, filter).map((h) => h.id);
   // The lexical leg's expression already leaves out chunks holding an excluded word.
   const excluded = chunksHolding(j, [...semantic, ...named], query.excluded);
   const meta = new Map<number, ChunkMeta>();
-  loadMeta(j, [...lexical.map((h) => h.id), ...semantic, ...named], meta);
+  loadMeta(j, [...lexical.map((h) => h.id), ...semantic, ...named, ...phrased], meta);
   const passes = (id: number) => {
     const m = meta.get(id);
     return m !== undefined && !excluded.has(id) && passesFilter(filter, metaForFilter(m));
@@ -280,6 +286,7 @@ export async function rank(
   const rankings: LegRanking[] = [
     { name: "lexical", weight: tuning.legWeights.lexical, ids: lexical.map((h) => h.id) },
     { name: "names", weight: tuning.legWeights.names, ids: named.filter(passes) },
+    { name: "phrase", weight: tuning.legWeights.phrase, ids: phrased },
     { name: "graph", weight: tuning.legWeights.graph, ids: graph },
     { name: "semantic", weight: tuning.legWeights.semantic, ids: semantic.filter(passes) },
   ];
