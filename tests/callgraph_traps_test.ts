@@ -63,6 +63,9 @@ const EXPECTED = [
   // C#: a property's code is the property's.
   "cs/Shape.cs:Acme.Shape.Area -> cs/Shape.cs:Acme.Shape.Measure (member)",
   "cs/Shape.cs:Acme.Shape.Half -> cs/Shape.cs:Acme.Shape.Measure (member)",
+  // C#: `using static Acme.Util.Paths;` brings Paths' static methods, not a namesake's.
+  "cs/Static.cs:Acme.App.Joiner.Run -> cs/Paths.cs:Acme.Util.Paths.Clean (import)",
+  "cs/Static.cs:Acme.App.Joiner.Run -> cs/Paths.cs:Acme.Util.Paths.Join (import)",
   "cs/Store.cs:Acme.Store.Main -> cs/Store.cs:Acme.Store (same-file)",
   "cs/Store.cs:Acme.Store.Main -> cs/Store.cs:Acme.Store.Put (member)",
   "cs/Store.cs:Acme.Store.Put -> cs/Store.cs:Acme.Base.Close (member)",
@@ -266,6 +269,9 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "c/main.c:printf",
         "cpp/widget.cpp:flush",
         "cs/Store.cs:Logger.Write",
+        // No method of a type imported with `using static`: Strings' Trim, System.Math's Max.
+        "cs/Static.cs:Trim",
+        "cs/Static.cs:Max",
         "rb/store.rb:opts.fetch",
         "rb/store.rb:puts",
         "rb/bare.rb:render_all",

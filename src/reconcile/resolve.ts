@@ -789,6 +789,19 @@ export class Resolver {
           pathId,
         )
       ) owners.add(o.path_id);
+      // Files that import one of its types with `using static`: their bare
+      // calls may be its static methods (see #usingStaticMember).
+      for (
+        const o of j.all<{ owner_id: number }>(
+          `SELECT i.owner_id FROM nodes c JOIN pending_edges i ON i.module_tail = c.name
+             AND i.module = c.qualname
+           WHERE c.path_id = ?1 AND c.kind IN ${CLASS_KINDS} AND i.kind = 'imports' AND i.name = '*'
+           UNION SELECT i.owner_id FROM nodes c JOIN edges i ON i.module_tail = c.name
+             AND i.module = c.qualname
+           WHERE c.path_id = ?1 AND c.kind IN ${CLASS_KINDS} AND i.kind = 'imports' AND i.name = '*'`,
+          pathId,
+        )
+      ) owners.add(o.owner_id);
     }
     if (language === "go" && bareScope("go") === "folder") {
       const dir = posix.dirname(change.rel);
@@ -1714,6 +1727,10 @@ export class Resolver {
       if (defined && !this.#isPrototype(defined)) return { dst: defined, how: "unique" };
     }
     if (local) return { dst: local, how: "same-file" };
+    if (owner.language === "csharp") {
+      const imported = this.#usingStaticMember(owner, name, ref.args);
+      if (imported) return { dst: imported, how: "import" };
+    }
     if (isBuiltin(owner.language, name) || !this.#mayLookFar(owner)) return undefined;
     // A file that imports modules whole (`use a::visit::*`, `from m import *`):
     // a bare name is what they pass on. When every such import is resolved,
@@ -1727,6 +1744,37 @@ export class Resolver {
     }
     const unique = this.#uniqueDefinition(owner, name, true);
     return unique ? { dst: unique, how: "unique" } : undefined;
+  }
+
+  /**
+   * The static member `name` of a type a C# file imports with `using static
+   * Acme.Util.Paths;` (its fully qualified name, in the caller's root), or of
+   * that type's bases; undefined when no such type of the repository has
+   * one, or two of them do (the compiler calls that ambiguous). One query
+   * for the file's whole imports, one per imported type found.
+   */
+  #usingStaticMember(owner: Owner, name: string, args: number | null): string | undefined {
+    const modules = this.journal.all<{ module: string }>(
+      `SELECT module FROM pending_edges WHERE owner_id = ?1 AND kind = 'imports' AND name = '*'
+         AND module IS NOT NULL
+       UNION SELECT module FROM edges WHERE owner_id = ?1 AND kind = 'imports' AND name = '*'
+         AND module IS NOT NULL`,
+      owner.id,
+    ).map((r) => r.module);
+    const hits = new Set<string>();
+    for (const module of modules) {
+      const classes = this.journal.all<ClassNode>(
+        `SELECT n.id, n.qualname, n.path_id FROM nodes n JOIN paths p ON p.id = n.path_id
+         WHERE n.name = ? AND n.qualname = ? AND p.root_id = ? AND p.language = 'csharp'
+           AND n.kind IN ${CLASS_KINDS} AND n.partial = 0`,
+        lastSegment(module),
+        module,
+        owner.root_id,
+      );
+      const hit = classes.length > 0 ? this.#memberOf(owner, classes, name, args) : undefined;
+      if (hit) hits.add(hit);
+    }
+    return hits.size === 1 ? [...hits][0] : undefined;
   }
 
   /**
