@@ -102,6 +102,18 @@ const EXPECTED = [
   // `exports.tidy = tidy` exports the function: calls land on it, in its file and through require.
   "js/shared.js:clean -> js/shared.js:tidy (same-file)",
   "js/use.js:run -> js/shared.js:tidy (import)",
+  // PHP: files not laid out by namespace: a `use` names what its namespace
+  // declares (Vendor\\Kv's, never Other\\Kv's), under an alias too.
+  "php/flat/bucket.php:Bucket.open -> php/flat/bucket.php:Bucket (same-file)",
+  "php/flat/bucket.php:connect -> php/flat/bucket.php:Bucket.open (member)",
+  "php/flat/client.php:store -> php/flat/bucket.php:Bucket (import)",
+  "php/flat/client.php:store -> php/flat/bucket.php:Bucket (import)",
+  "php/flat/client.php:store -> php/flat/bucket.php:Bucket.open (import)",
+  "php/flat/client.php:store -> php/flat/bucket.php:Bucket.put (import)",
+  "php/flat/client.php:store -> php/flat/bucket.php:Bucket.put (import)",
+  "php/flat/client.php:store -> php/flat/bucket.php:connect (import)",
+  "php/flat/decoy.php:Bucket.open -> php/flat/decoy.php:Bucket (same-file)",
+  "php/flat/decoy.php:connect -> php/flat/decoy.php:Bucket.open (member)",
   // PHP: a name read in the caller's namespace (App's fmt and local, not
   // Lib's), then for a function the global one (helper); `\Lib\render()`,
   // `Sub\deep()`, `new \Lib\Cache()` and `\Lib\Cache::make()` name theirs;
@@ -362,6 +374,50 @@ Deno.test("a PHP call lands on its namespace's function whichever file comes fir
     await t.r.reconcilePaths([more]);
     assert.ok(!t.calls().some((c) => c.includes("fmt")), t.calls().join("\n"));
     assert.ok(t.pending().includes("php/ns/app.php:fmt"), t.pending().join("\n"));
+    t.journal.close();
+  } finally {
+    removeTree(base);
+  }
+});
+
+Deno.test("a PHP `use` in files not laid out by namespace follows the namespace its target declares, as that changes and back", async () => {
+  const base = tempDir();
+  try {
+    const t = open(base);
+    const at = (rel: string) => join(t.repo, rel);
+    const flat = () => t.calls().filter((c) => c.startsWith("php/flat/client.php:"));
+    // The caller first, its target last.
+    for (const rel of ["php/flat/client.php", "php/flat/decoy.php", "php/flat/bucket.php"]) {
+      await t.r.reconcilePaths([at(rel)]);
+    }
+    const all = flat();
+    assert.equal(all.length, 6, all.join("\n"));
+    // Vendor\Kv becomes Other\Kv's namesake: nothing the `use` names is there.
+    const bucket = at("php/flat/bucket.php");
+    const text = Deno.readTextFileSync(bucket);
+    Deno.writeTextFileSync(bucket, text.replace("namespace Vendor\\Kv;", "namespace Elsewhere;"));
+    await t.r.reconcilePaths([bucket]);
+    assert.deepEqual(flat(), []);
+    assert.ok(t.pending().includes("php/flat/client.php:Pail.put"), t.pending().join("\n"));
+    // And back; then a method Bucket gains is found through the alias.
+    Deno.writeTextFileSync(bucket, text);
+    await t.r.reconcilePaths([bucket]);
+    assert.deepEqual(flat(), all);
+    const client = at("php/flat/client.php");
+    Deno.writeTextFileSync(
+      client,
+      Deno.readTextFileSync(client).replace("$p->put(2);", "$p->put(2);\n    $p->drop();"),
+    );
+    await t.r.reconcilePaths([client]);
+    Deno.writeTextFileSync(
+      bucket,
+      text.replace("public function put", "public function drop() {}\n    public function put"),
+    );
+    await t.r.reconcilePaths([bucket]);
+    assert.ok(
+      flat().includes("php/flat/client.php:store -> php/flat/bucket.php:Bucket.drop (import)"),
+      flat().join("\n"),
+    );
     t.journal.close();
   } finally {
     removeTree(base);

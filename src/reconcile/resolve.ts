@@ -473,6 +473,30 @@ export class Resolver {
       pathId,
       JSON.stringify([...reshaped]),
     ).filter((e) => e.how !== "member" || hangsOnClassName(e, reshaped));
+    // A PHP name a `use` binds (`use A\\Bucket;`, `use A\\Bucket as Pail`)
+    // found a definition here by the namespace it declares (see
+    // #resolvePhpUse): the namespace may be another now.
+    if (reshaped.size > 0 && languages.has("php")) {
+      const seen = new Set(ambiguous.map((e) => e.rowid));
+      for (
+        const e of j.all<RefRow & { how: string; dst: string; language: string | null }>(
+          `SELECT e.rowid, e.owner_id, e.src, e.kind, e.target, e.name, e.module, e.module_tail,
+             e.line, e.args, e.imported, e.how, e.dst, p.language
+           FROM nodes n JOIN edges e ON e.dst = n.id JOIN paths p ON p.id = e.owner_id
+           WHERE n.path_id = ?1 AND e.owner_id != ?1 AND p.language = 'php'
+             AND e.how = 'import' AND e.target IS NOT NULL`,
+          pathId,
+        )
+      ) {
+        const bound = e.kind === "imports"
+          ? e
+          : this.#bindings(e.owner_id).get(e.module ?? e.target.split(".")[0]!);
+        const named = bound?.module ? bound.imported ?? bound.target : undefined;
+        if (named === undefined || !reshaped.has(named) || seen.has(e.rowid)) continue;
+        seen.add(e.rowid);
+        ambiguous.push(e);
+      }
+    }
     // A base gone ambiguous: calls that found a member through it (or
     // through its own bases) may land elsewhere, or nowhere, now.
     const bases = ambiguous.filter((e) => e.kind === "inherits" || e.kind === "implements");
@@ -582,6 +606,37 @@ export class Resolver {
           change.rootId,
         ).filter((r) => !seen.has(r.rowid)),
       );
+      // A `use` of one of those names from a namespace this file declares
+      // (files not laid out by namespace find it by that, see
+      // #resolvePhpUse): the import, and what is named through one.
+      const spaces = j.all<{ name: string }>(
+        "SELECT DISTINCT name FROM nodes WHERE path_id = ? AND kind = 'module'",
+        pathId,
+      ).map((r) => r.name);
+      if (spaces.length > 0) {
+        for (const r of retry) seen.add(r.rowid);
+        retry.push(
+          ...j.all<RefRow>(
+            `SELECT pe.rowid, pe.* FROM (
+               SELECT rowid AS at, owner_id, target, imported FROM pending_edges
+               WHERE module_tail IN (SELECT value FROM json_each(?4)) AND kind = 'imports'
+               UNION ALL SELECT NULL, owner_id, target, imported FROM edges
+               WHERE module_tail IN (SELECT value FROM json_each(?4)) AND kind = 'imports'
+             ) i JOIN paths p ON p.id = i.owner_id JOIN pending_edges pe ON pe.owner_id = i.owner_id
+             WHERE i.owner_id != ?2 AND p.root_id = ?3 AND p.language = 'php'
+               AND ((pe.rowid = i.at
+                   AND coalesce(i.imported, i.target) IN (SELECT value FROM json_each(?1)))
+                 OR (pe.kind != 'imports'
+                   AND i.target = coalesce(pe.module, substr(pe.target, 1, instr(pe.target, '.') - 1))
+                   AND (coalesce(i.imported, i.target) IN (SELECT value FROM json_each(?1))
+                     OR pe.name IN (SELECT value FROM json_each(?1)))))`,
+            JSON.stringify([...names]),
+            pathId,
+            change.rootId,
+            JSON.stringify(spaces),
+          ).filter((r) => !seen.has(r.rowid) && (seen.add(r.rowid), true)),
+        );
+      }
     }
     // `Type.m()` calls left pending while `Type` named several classes: one
     // of them may have gone with this change.
@@ -1556,6 +1611,14 @@ export class Resolver {
     ) {
       return this.#resolveMember(owner, ref, qualifier, name);
     }
+    // PHP: a name a `use` binds is the definition its namespace declares,
+    // wherever its file lies (a folder of that name may hold another's).
+    if (owner.language === "php") {
+      const bound = ref.kind === "imports"
+        ? ref
+        : this.#bindings(owner.id).get(ref.module ?? qualifier ?? "");
+      if (bound?.module) return this.#resolvePhpUse(owner, ref, bound, qualifier, name);
+    }
     // PHP: a name no `use` binds is read in the caller's namespace.
     if (
       owner.language === "php" && ref.kind !== "imports" && ref.module === null &&
@@ -1775,6 +1838,44 @@ export class Resolver {
       if (hit) hits.add(hit);
     }
     return hits.size === 1 ? [...hits][0] : undefined;
+  }
+
+  /**
+   * A PHP name a `use` binds (`use Acme\\Storage\\Store;`, `use function
+   * Acme\\Storage\\helper;`), read by the namespaces the files of the root
+   * declare, wherever they lie: the import itself, `new Store`,
+   * `helper()`, `extends Store`, `Store::open()` and `$s->save()` after `$s
+   * = new Store`. Undefined when the namespace declares none or several of
+   * the name (as {@link #phpDefinition}), or the class has no such member.
+   */
+  #resolvePhpUse(
+    owner: Owner,
+    ref: RefRow,
+    bound: { module: string | null; target: string; imported: string | null },
+    qualifier: string | undefined,
+    name: string,
+  ): { dst: string; how: string } | undefined {
+    const full = `\\${bound.module}\\${bound.imported ?? bound.target}`;
+    if (ref.kind === "imports" || (qualifier === undefined && ref.module === ref.target)) {
+      const hit = this.#phpDefinition(
+        owner,
+        ref,
+        full,
+        (kind) =>
+          ref.kind === "calls" || ref.kind === "imports"
+            ? kind !== "module"
+            : PHP_CLASS_KINDS.has(kind),
+      );
+      return hit && { dst: hit.id, how: "import" };
+    }
+    const cls = this.#phpDefinition(
+      owner,
+      { ...ref, kind: "inherits" },
+      full,
+      (kind) => PHP_CLASS_KINDS.has(kind),
+    );
+    const hit = cls && this.#memberOf(owner, [cls], name, ref.args);
+    return hit ? { dst: hit, how: "import" } : undefined;
   }
 
   /**
