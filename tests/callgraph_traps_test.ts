@@ -38,6 +38,8 @@ const EXPECTED = [
   "cpp/include/widget.h:ui.Widget.empty -> cpp/include/widget.h:ui.Widget.size (member)",
   "cpp/include/widget.h:ui.Widget.reset -> cpp/include/widget.h:ui.Frame.repaint (member)",
   "cpp/include/widget.h:ui.Widget.reset -> cpp/include/widget.h:ui.Widget.size (member)",
+  // A bare call in a namespace: its own function.
+  "cpp/mathx.cpp:mathx.clamp -> cpp/mathx.cpp:mathx.hidden (member)",
   // A class named in a namespace is the namespace's own, not a top-level one of its name.
   "cpp/scoped.cpp:inner.fill -> cpp/scoped.cpp:inner.Cache.put (member)",
   // C++: own method called bare, `this->` through the base, declared and constructed receivers.
@@ -46,6 +48,9 @@ const EXPECTED = [
   "cpp/store.cpp:run -> cpp/store.cpp:Store (same-file)",
   "cpp/store.cpp:run -> cpp/store.cpp:Store.check (member)",
   "cpp/store.cpp:run -> cpp/store.cpp:Store.put (member)",
+  // C++: a namespace opened by a header and a source: its definition, else the header's.
+  "cpp/use_math.cpp:scale -> cpp/include/mathx.h:mathx.twice (member)",
+  "cpp/use_math.cpp:scale -> cpp/mathx.cpp:mathx.clamp (member)",
   // C++ defined out of line: the class its name gives (in a header), its base; Log's flush stays pending.
   "cpp/widget.cpp:ui.Widget.open -> cpp/include/widget.h:ui.Frame.repaint (member)",
   "cpp/widget.cpp:ui.Widget.open -> cpp/include/widget.h:ui.Widget.close (member)",
@@ -280,6 +285,10 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "c/main.c:o.read",
         "c/main.c:printf",
         "cpp/widget.cpp:flush",
+        // Another file's static function, another namespace's, the library's.
+        "cpp/use_math.cpp:hidden",
+        "cpp/use_math.cpp:clamp",
+        "cpp/use_math.cpp:max",
         "cs/Store.cs:Logger.Write",
         // No method of a type imported with `using static`: Strings' Trim, System.Math's Max.
         "cs/Static.cs:Trim",

@@ -2154,8 +2154,57 @@ export class Resolver {
       (isBuiltin(owner.language, qualifier) || !this.#mayLookFar(owner, true)
         ? undefined
         : this.#uniqueClass(owner, qualifier));
-    const hit = cls && this.#memberOf(owner, [cls], name, ref.args);
+    // C++ `util::clamp(x)`: a namespace is opened in many files (a header
+    // declares, a source defines), so it is no one class of its name, and
+    // another file's `static` function is none of its own.
+    const hit = languageFamily(owner.language) === "c" && !isBuiltin(owner.language, qualifier) &&
+        (!cls || this.#nodesIn(cls.path_id).get(cls.id)?.kind === "module")
+      ? this.#namespaceFunction(owner, qualifier, name, ref.args)
+      : cls && this.#memberOf(owner, [cls], name, ref.args);
     return hit ? { dst: hit, how: "member" } : undefined;
+  }
+
+  /**
+   * The function (or class) `name` of the C++ namespace `space`
+   * (`util::clamp`), in whichever files of the owner's root open it, never
+   * a source file's `static` function: its one definition, else its one
+   * prototype, among those that take `args` arguments. Undefined
+   * when something else (a class) has the namespace's name, when two
+   * namespaces of that name are nested differently (`a::util`, `util`), or
+   * when two definitions qualify (overloads of one count).
+   */
+  #namespaceFunction(
+    owner: Owner,
+    space: string,
+    name: string,
+    args: number | null,
+  ): string | undefined {
+    const j = this.journal;
+    const family = languageFamily(owner.language);
+    const holders = j.all<{ kind: string; qualname: string }>(
+      `SELECT DISTINCT n.kind, n.qualname FROM nodes n JOIN paths q ON q.id = n.path_id
+       WHERE n.name = ? AND q.root_id = ? AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
+         AND ${languageFamilySql("q.language")} = ? LIMIT 2`,
+      space,
+      owner.root_id,
+      family,
+    );
+    if (holders.length !== 1 || holders[0]!.kind !== "module") return undefined;
+    const rows = j.all<{ id: string; signature: string | null; proto: number }>(
+      `SELECT n.id, n.signature, ${PROTOTYPE} AS proto FROM nodes c
+       JOIN paths q ON q.id = c.path_id JOIN nodes n ON n.parent_id = c.id
+       WHERE c.name = ? AND q.root_id = ? AND c.kind = 'module' AND c.partial = 0
+         AND ${languageFamilySql("q.language")} = ? AND n.name = ?
+         AND (n.kind = 'function' OR n.kind IN ${CLASS_KINDS}) AND n.kind != 'module'
+         AND n.partial = 0 AND ${NOT_FILE_LOCAL} LIMIT 50`,
+      space,
+      owner.root_id,
+      family,
+      name,
+    ).filter((r) => args === null || admits(arityOf(name, r.signature), args));
+    const defined = rows.filter((r) => !r.proto);
+    const pick = defined.length > 0 ? defined : rows;
+    return pick.length === 1 ? pick[0]!.id : undefined;
   }
 
   /**
