@@ -127,7 +127,14 @@ const BUILTINS: Record<string, ReadonlySet<string>> = {
     document process require module exports setTimeout clearTimeout setInterval
     clearInterval setImmediate queueMicrotask structuredClone fetch parseInt parseFloat isNaN
     isFinite encodeURIComponent decodeURIComponent encodeURI decodeURI escape unescape eval
-    alert atob btoa Deno`),
+    alert atob btoa Deno confirm prompt requestAnimationFrame cancelAnimationFrame
+    requestIdleCallback addEventListener removeEventListener dispatchEvent postMessage
+    getComputedStyle matchMedia performance navigator location history localStorage
+    sessionStorage crypto Blob File FormData Headers Request Response WebSocket Worker Event
+    CustomEvent EventTarget XMLHttpRequest AbortSignal MessageChannel BroadcastChannel
+    ReadableStream WritableStream TransformStream AggregateError WeakRef FinalizationRegistry
+    Int8Array Uint8ClampedArray Int16Array Uint16Array Uint32Array Float32Array BigInt64Array
+    BigUint64Array SharedArrayBuffer Atomics Iterator global __dirname __filename Bun`),
   go: words(`
     append cap clear close complex copy delete imag len make max min new panic print println
     real recover error string int int8 int16 int32 int64 uint uint8 uint16 uint32 uint64
@@ -145,7 +152,12 @@ const BUILTINS: Record<string, ReadonlySet<string>> = {
     printf gets sleep rand srand exit abort at_exit catch throw block_given? binding caller
     attr_accessor attr_reader attr_writer include extend prepend private protected public
     module_function define_method instance_variable_get instance_variable_set freeze
-    Integer Float String Array Hash Rational Complex`),
+    Integer Float String Array Hash Rational Complex warn system exec spawn fork open select
+    trap autoload putc readline readlines exit! send public_send __send__ respond_to? is_a?
+    kind_of? instance_of? nil? frozen? dup clone tap then yield_self object_id inspect to_s
+    method methods instance_variables instance_variable_defined? define_singleton_method
+    singleton_class instance_eval instance_exec class_eval module_eval alias_method
+    private_constant __method__ __dir__`),
   php: words(`
     array count strlen strpos str_replace substr sprintf printf echo print isset unset empty
     is_array is_string is_int is_null is_numeric in_array array_map array_filter array_keys
