@@ -69,6 +69,7 @@ const EXPECTED = [
   "cs/Shape.cs:Acme.Shape.Area -> cs/Shape.cs:Acme.Shape.Measure (member)",
   "cs/Shape.cs:Acme.Shape.Half -> cs/Shape.cs:Acme.Shape.Measure (member)",
   // C#: `using static Acme.Util.Paths;` brings Paths' static methods, not a namesake's.
+  "cs/Static.cs:Acme.App.Joiner.Run -> cs/Disk.cs:Acme.Fs.Disk.Size (import)",
   "cs/Static.cs:Acme.App.Joiner.Run -> cs/Paths.cs:Acme.Util.Paths.Clean (import)",
   "cs/Static.cs:Acme.App.Joiner.Run -> cs/Paths.cs:Acme.Util.Paths.Join (import)",
   "cs/Store.cs:Acme.Store.Main -> cs/Store.cs:Acme.Store (same-file)",

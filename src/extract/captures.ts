@@ -260,7 +260,10 @@ function collectDefinitions(
       nodes,
       body: capture(m, "body") ?? role.node.childForFieldName("body") ?? undefined,
       start: nodes[0]!.startIndex,
-      end: outer.endIndex,
+      // C#'s `namespace Acme.Store;` holds what follows it, to the end of the file.
+      end: role.node.type === "file_scoped_namespace_declaration"
+        ? role.node.tree.rootNode.endIndex
+        : outer.endIndex,
       pattern: m.patternIndex,
       lexParent: undefined,
       qualname: name,

@@ -73,7 +73,10 @@ export const DERIVATION: DerivationVersions = {
     // 6: a property that runs code (`int Area => …`, `get { … }`) is a symbol.
     // 7: a local named like a type no longer hides the type (`Pen pen` with a
     // local `Pen`: `pen.Write()` lands on Pen.Write again).
-    csharp: 7,
+    // 8: a file-scoped namespace (`namespace Acme.Fs;`) holds the rest of
+    // its file (`Acme.Fs.Disk`, was `Disk`), and a bare call may be a static
+    // method of a type imported with `using static Acme.Fs.Disk;`.
+    csharp: 8,
     // 1: a call says how many arguments it passes (overloads told apart).
     // 2: re-derived so that a static import (`import static a.Util.helper`)
     // and its calls land on Util's member, not on a namesake of the package.

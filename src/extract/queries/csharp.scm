@@ -9,6 +9,8 @@
 (enum_declaration name: (identifier) @name body: (_) @body) @definition.enum
 (delegate_declaration name: (identifier) @name) @definition.type
 (namespace_declaration name: (_) @name body: (_) @body) @definition.module
+; namespace Acme.Store;  (what follows is its own: see captures.ts)
+(file_scoped_namespace_declaration name: (_) @name) @definition.module
 (method_declaration name: (identifier) @name) @definition.method
 (constructor_declaration name: (identifier) @name body: (_) @body) @definition.method
 (destructor_declaration name: (identifier) @name body: (_) @body) @definition.method
