@@ -65,8 +65,11 @@ export const DERIVATION: DerivationVersions = {
     // class's methods, bare or through `this`, as a `.cpp` file's do.
     // c and cpp 9: a prototype (`int f(int);`) is no second definition of
     // f: calls land on its definition elsewhere (they had none, ambiguous).
-    c: 9,
-    cpp: 9,
+    // c and cpp 10: re-derived so that `util::clamp(x)` lands on namespace
+    // util's function when a header and a source both open it (it was
+    // pending), never on another source file's `static` function.
+    c: 10,
+    cpp: 10,
     // 1: a parameter (a delegate) shadows a method or function of its name.
     // 2: a call says how many arguments it passes (overloads told apart).
     // 5: a partial class's members are found in its other parts' files.
@@ -117,10 +120,13 @@ export const DERIVATION: DerivationVersions = {
     // second definition of helper (its calls land on the function).
     // javascript 9, typescript and tsx 10: a default import (`import d from
     // "m"`) is m's `export default` definition, whatever it is named.
+    // javascript 10, typescript and tsx 11: re-derived so that the
+    // platform's globals (`requestAnimationFrame`, `performance`, `crypto`…)
+    // never land on a namesake another file defines.
     python: 7,
-    javascript: 9,
-    typescript: 10,
-    tsx: 10,
+    javascript: 10,
+    typescript: 11,
+    tsx: 11,
     // rust 5: only a constructor by Rust's naming conventions (`new`,
     // `new_*`, `with_*`, `default`, `from`) says what it returns: `let b =
     // Request::builder(); b.body()` is no call of Request's body.
@@ -133,7 +139,10 @@ export const DERIVATION: DerivationVersions = {
     // the caller's namespace, never landing on a namesake of another.
     // php 5: re-derived so that a class a call names (`Foo::make()`,
     // `\B\Foo::make()`, `$x->go()` after `$x = new Foo`) is read so too.
-    php: 5,
+    // php 6: re-derived so that a name a `use` binds is the definition its
+    // namespace declares wherever its file lies (it was looked up by folder:
+    // pending in a flat layout, another namespace's in a folder of its name).
+    php: 6,
     // ruby 2: a call without parentheses (`helper`, `x = compute`) is a
     // call where no local variable or parameter of its name is bound; one
     // with them (`count(1)`) calls the method whatever local is so named.
@@ -144,7 +153,9 @@ export const DERIVATION: DerivationVersions = {
     // 5: `attr_reader :name` and `attr_accessor :name` define a method
     // `name` of the class, which a bare `name` in it calls (it landed on a
     // top-level `def name` of another file).
-    ruby: 5,
+    // 6: re-derived so that Kernel's `warn`, `system`, `open`… never land on
+    // a top-level namesake of another file.
+    ruby: 6,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.
     // 3: nor a heading inside an HTML comment; 4: nor a line continuing a list item or quote.
