@@ -144,6 +144,8 @@ const EXPECTED = [
   "py/alias.py:Child.shut -> py/base.py:Base.close (member)",
   "py/alias.py:use_alias -> py/base.py:Base (import)",
   "py/alias.py:use_alias -> py/util.py:shared (import)",
+  // A module's own code (`db = Database()`) is its file's.
+  "py/dbmod.py: -> py/dbmod.py:Database (same-file)",
   // Python: a parameter or loop variable named like an import is no import;
   // a function of the caller's own shadows one.
   "py/hooks.py:direct -> py/util.py:shared (import)",
@@ -160,6 +162,10 @@ const EXPECTED = [
   "py/session.py:main -> py/util.py:shared (import)",
   // `from . import util` in py/sub/ is py/sub/util.py, never its parent's.
   "py/sub/jobs.py:run -> py/sub/util.py:next (import)",
+  // Python: `dbmod.session()` through the module, by its name or an alias;
+  // `db.session()` after `from .dbmod import db` is a call on an object.
+  "py/use_db.py:run -> py/dbmod.py:session (import)",
+  "py/use_db.py:run -> py/dbmod.py:session (import)",
   // Ruby: calls without parentheses; a local variable or parameter named
   // like a method is no call of it, `footer()` is.
   "rb/bare.rb:Report.build -> rb/bare.rb:Report.footer (member)",
@@ -191,6 +197,7 @@ const EXPECTED = [
   "ts/alias.ts:Child.shut -> ts/base.ts:Base.close (member)",
   "ts/alias.ts:useAlias -> ts/base.ts:format (import)",
   "ts/alias.ts:useAlias -> ts/base.ts:stop (import)",
+  "ts/db.ts:db -> ts/db.ts:Database (same-file)",
   // TypeScript: a parameter named like an import is no import; a function of the caller's shadows it.
   "ts/hooks.ts:done -> ts/base.ts:stop (import)",
   "ts/hooks.ts:local -> ts/hooks.ts:local.format (same-file)",
@@ -203,6 +210,9 @@ const EXPECTED = [
   "ts/service.ts:Service.run -> ts/service.ts:Service.stop (member)",
   "ts/service.ts:start -> ts/service.ts:Service.run (member)",
   "ts/service.ts:start -> ts/service.ts:pick (same-file)",
+  // TypeScript: `whole.session()` through the module imported whole;
+  // `db.session()` after `import { db }` is a call on an object.
+  "ts/use_db.ts:run -> ts/db.ts:session (import)",
 ];
 
 function copyDir(from: string, to: string): string[] {
@@ -307,6 +317,9 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "php/ns/app.php:Cache",
         "php/ns/app.php:Cache.save",
         "sh/run.sh:echo",
+        // A method of an object a module defines, not the module's function.
+        "py/use_db.py:session",
+        "ts/use_db.ts:session",
         // Calls of parameters and variables, whatever their names.
         // What a parameter or variable named like a class builds, and a
         // closure's call of its enclosing function's parameter.

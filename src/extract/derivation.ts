@@ -123,10 +123,14 @@ export const DERIVATION: DerivationVersions = {
     // javascript 10, typescript and tsx 11: re-derived so that the
     // platform's globals (`requestAnimationFrame`, `performance`, `crypto`…)
     // never land on a namesake another file defines.
-    python: 7,
-    javascript: 10,
-    typescript: 11,
-    tsx: 11,
+    // python 8, javascript 11, typescript and tsx 12: `db.session()` after
+    // `from app import db` or `import { db } from "./lib"` is a call on an
+    // object the module defines, never the module's own function `session`
+    // (`import a.b as s` binds the module whole: `s.f()` is still its `f`).
+    python: 8,
+    javascript: 11,
+    typescript: 12,
+    tsx: 12,
     // rust 5: only a constructor by Rust's naming conventions (`new`,
     // `new_*`, `with_*`, `default`, `from`) says what it returns: `let b =
     // Request::builder(); b.body()` is no call of Request's body.

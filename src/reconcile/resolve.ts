@@ -1679,6 +1679,9 @@ export class Resolver {
             const hit = this.#memberOf(owner, classes, name, ref.args);
             return hit ? { dst: hit, how: "import" } : undefined;
           }
+          if (bound !== undefined && this.#bindsMember(owner, bound, spec!, files, imported)) {
+            return undefined;
+          }
         }
         // Java's `import static a.b.Util.helper` (or `.*`): the name is a
         // member of class Util, never a namesake elsewhere in its package
@@ -1807,6 +1810,39 @@ export class Resolver {
     }
     const unique = this.#uniqueDefinition(owner, name, true);
     return unique ? { dst: unique, how: "unique" } : undefined;
+  }
+
+  /**
+   * True when an import binds something a module defines, not the module
+   * (`from app import db`, `import { db } from "./lib"`): `db.session()` is
+   * then a call on that object, and the module's own top-level `session`
+   * is no call of it. Python: a name imported from a module (`from m import
+   * x`) unless `m.x` is a module of its own (`spec` is it); `import m`,
+   * `import a.b`, `import a.b as s` (imported `*`) bind modules. JS/TS: a
+   * name the module's files define at their top (`export const db = …`);
+   * `import * as ns` and `const lib = require("./lib")` bind the module.
+   * Other languages: false. One look-up of the files' definitions.
+   */
+  #bindsMember(
+    owner: Owner,
+    bound: ImportBinding,
+    spec: string,
+    files: number[],
+    imported: string,
+  ): boolean {
+    if (bound.imported === "*" || bound.module === null) return false;
+    if (owner.language === "python") {
+      const module = bound.module;
+      return spec === module && bound.target !== module && !module.startsWith(`${bound.target}.`);
+    }
+    if (languageFamily(owner.language) !== "js") return false;
+    return this.journal.get(
+      `SELECT 1 FROM nodes n WHERE n.path_id IN (${files.map(() => "?").join(",")})
+         AND n.name = ? AND +n.qualname = n.name AND n.kind NOT IN ('file', 'module')
+         AND n.partial = 0 LIMIT 1`,
+      ...files,
+      imported,
+    ) !== undefined;
   }
 
   /**

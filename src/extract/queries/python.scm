@@ -35,11 +35,12 @@
   name: (dotted_name) @module) @reference.import
   (#set! name "first-segment"))
 
-; import numpy as np
-(import_statement
+; import numpy as np (the module whole, not a name it defines)
+((import_statement
   name: (aliased_import
     name: (dotted_name) @module
     alias: (identifier) @name)) @reference.import
+  (#set! imported "*"))
 
 ; from .pkg import a, b
 (import_from_statement module_name: (_) @module name: (dotted_name) @name) @reference.import
