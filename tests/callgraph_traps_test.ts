@@ -190,6 +190,9 @@ const EXPECTED = [
   "rs/src/lib.rs:run -> rs/src/lib.rs:Store.new (member)",
   // Rust: `fn tidy` beside `mod tidy;` makes the call (see the test's kinds).
   "rs/src/named.rs:tidy -> rs/src/named.rs:sweep (same-file)",
+  // Rust: `use crate::db;` and `use crate::db::Pool;`, whichever file comes first.
+  "rs/src/use_db.rs:run -> rs/src/db.rs:Pool.open (import)",
+  "rs/src/use_db.rs:run -> rs/src/db.rs:session (import)",
   // Shell: echo is the shell's, whatever lib.sh defines.
   "sh/run.sh:main -> sh/lib.sh:setup (unique)",
   "sh/run.sh:main -> sh/run.sh:greet (same-file)",

@@ -127,14 +127,17 @@ export const DERIVATION: DerivationVersions = {
     // `from app import db` or `import { db } from "./lib"` is a call on an
     // object the module defines, never the module's own function `session`
     // (`import a.b as s` binds the module whole: `s.f()` is still its `f`).
-    python: 8,
+    // python 9 (rust 6): re-derived so that a call through `from pkg import
+    // models` (`use crate::db`) beside another import from that module lands
+    // whichever file was indexed first (it stayed pending).
+    python: 9,
     javascript: 11,
     typescript: 12,
     tsx: 12,
     // rust 5: only a constructor by Rust's naming conventions (`new`,
     // `new_*`, `with_*`, `default`, `from`) says what it returns: `let b =
     // Request::builder(); b.body()` is no call of Request's body.
-    rust: 5,
+    rust: 6,
     // php 1: an aliased use (`use A\B as C`, `use A\{B as C}`) says what it
     // imports, so `C::make()` and `new C()` land on B (the alias was looked
     // up in B's namespace and the import pointed at one of its files).

@@ -1279,8 +1279,14 @@ export class Resolver {
     }
     // What those imports bind: calls and bases named through them.
     const through = new Set<string>();
+    // The name an import binds may be the module itself (`use crate::db`,
+    // `from pkg import models`: its tail is the parent's).
     for (const [local, imp] of this.#bindings(ownerId)) {
-      if (imp.module_tail !== null && tails.includes(imp.module_tail)) through.add(local);
+      if (imp.module_tail === null) continue;
+      if (
+        tails.includes(imp.module_tail) ||
+        tails.includes(lastSegment(imp.imported ?? imp.target))
+      ) through.add(local);
     }
     if (through.size === 0) return importsChanged;
     // A module imported whole (`*`) passes on bare names (see #resolveName).
