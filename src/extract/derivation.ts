@@ -137,7 +137,9 @@ export const DERIVATION: DerivationVersions = {
     // rust 5: only a constructor by Rust's naming conventions (`new`,
     // `new_*`, `with_*`, `default`, `from`) says what it returns: `let b =
     // Request::builder(); b.body()` is no call of Request's body.
-    rust: 6,
+    // rust 7: `POOL.session()` after `use crate::db::POOL` is a call on the
+    // static, never db.rs's own function `session`.
+    rust: 7,
     // php 1: an aliased use (`use A\B as C`, `use A\{B as C}`) says what it
     // imports, so `C::make()` and `new C()` land on B (the alias was looked
     // up in B's namespace and the import pointed at one of its files).

@@ -1824,8 +1824,8 @@ export class Resolver {
    * then a call on that object, and the module's own top-level `session`
    * is no call of it. Python: a name imported from a module (`from m import
    * x`) unless `m.x` is a module of its own (`spec` is it); `import m`,
-   * `import a.b`, `import a.b as s` (imported `*`) bind modules. JS/TS: a
-   * name the module's files define at their top (`export const db = …`);
+   * `import a.b`, `import a.b as s` (imported `*`) bind modules. Rust: a `static` or `const`
+   * the files define (`use crate::store::DB`). JS/TS: a name the module's files define at their top (`export const db = …`);
    * `import * as ns` and `const lib = require("./lib")` bind the module.
    * Other languages: false. One look-up of the files' definitions.
    */
@@ -1841,11 +1841,13 @@ export class Resolver {
       const module = bound.module;
       return spec === module && bound.target !== module && !module.startsWith(`${bound.target}.`);
     }
-    if (languageFamily(owner.language) !== "js") return false;
+    // Rust: a `static` or `const` the files define (`use crate::store::DB`).
+    const rust = owner.language === "rust";
+    if (!rust && languageFamily(owner.language) !== "js") return false;
     return this.journal.get(
       `SELECT 1 FROM nodes n WHERE n.path_id IN (${files.map(() => "?").join(",")})
          AND n.name = ? AND +n.qualname = n.name AND n.kind NOT IN ('file', 'module')
-         AND n.partial = 0 LIMIT 1`,
+         AND n.partial = 0 ${rust ? "AND n.kind IN ('constant', 'variable')" : ""} LIMIT 1`,
       ...files,
       imported,
     ) !== undefined;
