@@ -56,6 +56,9 @@ const EXPECTED = [
   "cpp/widget.cpp:ui.Widget.open -> cpp/include/widget.h:ui.Widget.close (member)",
   "cpp/widget.cpp:ui.Widget.open -> cpp/include/widget.h:ui.Widget.size (member)",
   "cpp/widget.cpp:ui.Widget.open -> cpp/widget.cpp:ui.trace (same-file)",
+  // C#: `using P = Acme.Util.Paths;` is Paths, wherever its file lies.
+  "cs/Alias.cs:Acme.App.Aliased.Run -> cs/Paths.cs:Acme.Util.Paths (import)",
+  "cs/Alias.cs:Acme.App.Aliased.Run -> cs/Paths.cs:Acme.Util.Paths.Join (import)",
   // C#: a partial class's members in its other part's file.
   "cs/Form.cs:Acme.Form.Form -> cs/Form.Designer.cs:Acme.Form.Arrange (member)",
   "cs/Form.cs:Acme.Form.Form -> cs/Form.Designer.cs:Acme.Form.InitializeComponent (member)",

@@ -79,7 +79,9 @@ export const DERIVATION: DerivationVersions = {
     // 8: a file-scoped namespace (`namespace Acme.Fs;`) holds the rest of
     // its file (`Acme.Fs.Disk`, was `Disk`), and a bare call may be a static
     // method of a type imported with `using static Acme.Fs.Disk;`.
-    csharp: 8,
+    // 9: re-derived so that `P.Join()` and `new P()` after `using P =
+    // Acme.Util.Paths;` land on Paths, wherever its file lies (pending).
+    csharp: 9,
     // 1: a call says how many arguments it passes (overloads told apart).
     // 2: re-derived so that a static import (`import static a.Util.helper`)
     // and its calls land on Util's member, not on a namesake of the package.

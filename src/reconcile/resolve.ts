@@ -1617,6 +1617,20 @@ export class Resolver {
     ) {
       return this.#resolveMember(owner, ref, qualifier, name);
     }
+    // C#: `using P = Acme.Util.Paths;` names a class by its full name:
+    // `P.Join()` and `new P()` are its, wherever its file lies.
+    if (owner.language === "csharp" && call && ref.module !== null && qualifier === undefined) {
+      const bound = this.#bindings(owner.id).get(ref.module);
+      const classes = bound?.module && bound.target !== "*"
+        ? this.#csharpClasses(owner, bound.module)
+        : [];
+      if (classes.length > 0) {
+        const hit = ref.target === ref.module
+          ? classes[0]!.id
+          : this.#memberOf(owner, classes, name, ref.args);
+        return hit ? { dst: hit, how: "import" } : undefined;
+      }
+    }
     // PHP: a name a `use` binds is the definition its namespace declares,
     // wherever its file lies (a folder of that name may hold another's).
     if (owner.language === "php") {
@@ -1861,27 +1875,36 @@ export class Resolver {
    * for the file's whole imports, one per imported type found.
    */
   #usingStaticMember(owner: Owner, name: string, args: number | null): string | undefined {
-    const modules = this.journal.all<{ module: string }>(
+    const hits = new Set<string>();
+    for (const module of this.#usingModules(owner)) {
+      const classes = this.#csharpClasses(owner, module);
+      const hit = classes.length > 0 ? this.#memberOf(owner, classes, name, args) : undefined;
+      if (hit) hits.add(hit);
+    }
+    return hits.size === 1 ? [...hits][0] : undefined;
+  }
+
+  /** The C# class-like definitions of the owner's root whose full name is `qualname` (`Acme.Util.Paths`). */
+  #csharpClasses(owner: Owner, qualname: string): ClassNode[] {
+    return this.journal.all<ClassNode>(
+      `SELECT n.id, n.qualname, n.path_id FROM nodes n JOIN paths p ON p.id = n.path_id
+       WHERE n.name = ? AND n.qualname = ? AND p.root_id = ? AND p.language = 'csharp'
+         AND n.kind IN ${CLASS_KINDS} AND n.kind != 'module' AND n.partial = 0`,
+      lastSegment(qualname),
+      qualname,
+      owner.root_id,
+    );
+  }
+
+  /** The modules a C# file imports whole (`using Acme.Util;`, `using static Acme.Util.Paths;`). */
+  #usingModules(owner: Owner): string[] {
+    return this.journal.all<{ module: string }>(
       `SELECT module FROM pending_edges WHERE owner_id = ?1 AND kind = 'imports' AND name = '*'
          AND module IS NOT NULL
        UNION SELECT module FROM edges WHERE owner_id = ?1 AND kind = 'imports' AND name = '*'
          AND module IS NOT NULL`,
       owner.id,
     ).map((r) => r.module);
-    const hits = new Set<string>();
-    for (const module of modules) {
-      const classes = this.journal.all<ClassNode>(
-        `SELECT n.id, n.qualname, n.path_id FROM nodes n JOIN paths p ON p.id = n.path_id
-         WHERE n.name = ? AND n.qualname = ? AND p.root_id = ? AND p.language = 'csharp'
-           AND n.kind IN ${CLASS_KINDS} AND n.partial = 0`,
-        lastSegment(module),
-        module,
-        owner.root_id,
-      );
-      const hit = classes.length > 0 ? this.#memberOf(owner, classes, name, args) : undefined;
-      if (hit) hits.add(hit);
-    }
-    return hits.size === 1 ? [...hits][0] : undefined;
   }
 
   /**
