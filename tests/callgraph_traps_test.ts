@@ -316,6 +316,9 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "rb/job.rb:warn",
         "rb/job.rb:system",
         "js/app.js:requestAnimationFrame",
+        // A module's function is no global of scripts; a module sees none.
+        "js/spec.test.js:expect",
+        "js/esm.mjs:setup",
         "rb/bare.rb:render_all",
         "php/store.php:$opts.fetch",
         "php/store.php:count",
@@ -452,6 +455,34 @@ Deno.test("a PHP `use` in files not laid out by namespace follows the namespace 
       flat().includes("php/flat/client.php:store -> php/flat/bucket.php:Bucket.drop (import)"),
       flat().join("\n"),
     );
+    t.journal.close();
+  } finally {
+    removeTree(base);
+  }
+});
+
+Deno.test("a JS script's function is a global of other scripts only while its file exports and imports nothing", async () => {
+  const base = tempDir();
+  try {
+    const t = open(base);
+    await t.r.audit();
+    const edge = "js/app.js:main -> js/logger.js:setup (unique)";
+    assert.ok(t.calls().includes(edge), t.calls().join("\n"));
+    // logger.js becomes a module: its setup is its own.
+    const logger = join(t.repo, "js/logger.js");
+    const text = Deno.readTextFileSync(logger);
+    Deno.writeTextFileSync(logger, text.replace("function setup", "export function setup"));
+    await t.r.reconcilePaths([logger]);
+    assert.ok(!t.calls().includes(edge), t.calls().join("\n"));
+    assert.ok(t.pending().includes("js/app.js:setup"), t.pending().join("\n"));
+    // And a script again.
+    Deno.writeTextFileSync(logger, text);
+    await t.r.reconcilePaths([logger]);
+    assert.ok(t.calls().includes(edge), t.calls().join("\n"));
+    // An import makes it a module too.
+    Deno.writeTextFileSync(logger, 'const os = require("os");\n' + text);
+    await t.r.reconcilePaths([logger]);
+    assert.ok(!t.calls().includes(edge), t.calls().join("\n"));
     t.journal.close();
   } finally {
     removeTree(base);

@@ -133,9 +133,12 @@ export const DERIVATION: DerivationVersions = {
     // models` (`use crate::db`) beside another import from that module lands
     // whichever file was indexed first (it stayed pending).
     python: 9,
-    javascript: 11,
-    typescript: 12,
-    tsx: 12,
+    // javascript 12, typescript and tsx 13: a bare call of a script lands
+    // only on another script's function, never a module's own (`expect()`
+    // in a test file on a module's `export function expect`).
+    javascript: 12,
+    typescript: 13,
+    tsx: 13,
     // rust 5: only a constructor by Rust's naming conventions (`new`,
     // `new_*`, `with_*`, `default`, `from`) says what it returns: `let b =
     // Request::builder(); b.body()` is no call of Request's body.

@@ -192,3 +192,25 @@ BUILTINS.cpp = new Set([
 export function isBuiltin(language: string | null, name: string): boolean {
   return BUILTINS[language ?? ""]?.has(name) ?? false;
 }
+
+/**
+ * SQL: node `x`'s signature exports it from a JS/TS module (`export …`,
+ * `exports.f = …`, `module.exports = …`).
+ */
+export const JS_EXPORT_SQL = `(x.signature LIKE 'export %' OR x.signature LIKE 'exports.%'
+  OR x.signature LIKE 'module.exports%')`;
+
+const JS_EXPORT = /^(?:export\s|exports\.|module\.exports)/;
+
+/**
+ * True when a JS/TS file is a module, not a script sharing the page's
+ * globals: it imports something (`imports` references: `import`,
+ * `require`) or exports one of its definitions (their `signatures`). A
+ * module's top-level names are its own: a bare call elsewhere never means
+ * them, and one of its own never means another file's.
+ */
+export function isJsModule(signatures: Iterable<string | null>, imports: number): boolean {
+  if (imports > 0) return true;
+  for (const s of signatures) if (s !== null && JS_EXPORT.test(s)) return true;
+  return false;
+}

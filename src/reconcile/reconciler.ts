@@ -49,6 +49,8 @@ import { type Prepared, preparePath, type PrepareRequest } from "./prepare.ts";
 import type { PreparePool } from "./prepare_pool.ts";
 import { arityOf } from "../extract/arity.ts";
 import { Resolver } from "./resolve.ts";
+import { isJsModule } from "./call_rules.ts";
+import { languageFamily } from "../extract/language.ts";
 import { resolveRoot } from "./resolve_root.ts";
 import { isSecretName } from "../files/secrets.ts";
 import { readTsconfigAliases } from "./tsconfig.ts";
@@ -899,14 +901,26 @@ export class Reconciler {
             !deferred && (previous.length > 0 || p.rows.nodes.length > 0) &&
             !this.#whole.has(rootId)
           ) {
-            const sameSurface = previous.length > 0 &&
-              surface(previous, importsBefore) ===
-                surface(p.rows.nodes, p.rows.pending.filter((e) => e.kind === "imports"));
+            const imports = p.rows.pending.filter((e) => e.kind === "imports");
+            // A JS/TS script that became a module (or back): its names are
+            // globals no more (or again) for other scripts' bare calls.
+            const flipped = languageFamily(p.rows.path.language) === "js" &&
+              previous.length > 0 &&
+              isJsModule(previous.map((n) => n.signature), importsBefore.length) !==
+                isJsModule(p.rows.nodes.map((n) => n.signature), imports.length);
+            const sameSurface = previous.length > 0 && !flipped &&
+              surface(previous, importsBefore) === surface(p.rows.nodes, imports);
             if (!this.#resolvedWhole(rootId, sameSurface ? SAME_SURFACE_SHARE : 1)) {
+              const reshaped = reshapedNames(previous, p.rows.nodes);
+              if (flipped) {
+                for (const n of [...previous, ...p.rows.nodes]) {
+                  if (n.kind !== "file") reshaped.add(n.name);
+                }
+              }
               this.#afterChange(
                 this.#change(p.path, pathId),
                 new Set(previous.map((n) => n.id)),
-                reshapedNames(previous, p.rows.nodes),
+                reshaped,
                 sameSurface,
               );
             }

@@ -5,6 +5,7 @@ import {
   definesOutOfLine,
   hasImplicitThis,
   isBuiltin,
+  JS_EXPORT_SQL,
   mixesIn,
   receiverRole,
 } from "./call_rules.ts";
@@ -2285,8 +2286,19 @@ export class Resolver {
     const scope = bareScope(owner.language);
     if (scope === "none") return type;
     if (scope === "star") return this.#bindings(owner.id).has("*");
-    if (scope === "script") return this.#bindings(owner.id).size === 0;
+    if (scope === "script") return !this.#isJsModule(owner.id);
     return true;
+  }
+
+  /**
+   * True when JS/TS file `pathId` is a module (it imports or exports
+   * something, see `isJsModule`), not a script sharing the page's globals.
+   */
+  #isJsModule(pathId: number): boolean {
+    return this.#bindings(pathId).size > 0 || this.journal.get(
+          `SELECT 1 FROM nodes x WHERE x.path_id = ? AND ${JS_EXPORT_SQL} LIMIT 1`,
+          pathId,
+        ) !== undefined;
   }
 
   /**
@@ -2720,18 +2732,23 @@ export class Resolver {
     // declaration) are no second definition of a function defined elsewhere.
     const c = languageFamily(owner.language) === "c";
     return cachedOr(this.#uniqueDefs, key, () => {
-      const rows = this.journal.all<{ id: string; rel: string; proto: number }>(
-        `SELECT n.id, q.rel, ${c ? PROTOTYPE : "0"} AS proto FROM nodes n
+      // A script's bare call: the globals other scripts define, never a module's own.
+      const script = bareScope(owner.language) === "script";
+      const rows = this.journal.all<{ id: string; rel: string; proto: number; path_id: number }>(
+        `SELECT n.id, q.rel, ${c ? PROTOTYPE : "0"} AS proto, n.path_id FROM nodes n
          JOIN paths q ON q.id = n.path_id
          LEFT JOIN nodes p ON p.id = n.parent_id
          WHERE n.name = ? AND q.root_id = ? AND ${
           call ? CALLABLE : NOT_MEMBER
         } AND ${NOT_FILE_LOCAL}
-           AND ${languageFamilySql("q.language")} = ? LIMIT ${folder || c ? 50 : 2}`,
+           AND ${languageFamilySql("q.language")} = ? LIMIT ${folder || c || script ? 50 : 2}`,
         name,
         owner.root_id,
         languageFamily(owner.language),
-      ).filter((r) => folder === undefined || posix.dirname(r.rel) === folder);
+      ).filter((r) =>
+        (folder === undefined || posix.dirname(r.rel) === folder) &&
+        (!script || !this.#isJsModule(r.path_id))
+      );
       const defined = rows.filter((r) => !r.proto);
       const pick = defined.length > 0 ? defined : rows;
       return pick.length === 1 ? pick[0]!.id : null;
