@@ -56,9 +56,6 @@ const EXPECTED = [
   "cpp/widget.cpp:ui.Widget.open -> cpp/include/widget.h:ui.Widget.close (member)",
   "cpp/widget.cpp:ui.Widget.open -> cpp/include/widget.h:ui.Widget.size (member)",
   "cpp/widget.cpp:ui.Widget.open -> cpp/widget.cpp:ui.trace (same-file)",
-  // C#: `using P = Acme.Util.Paths;` is Paths, wherever its file lies.
-  "cs/Alias.cs:Acme.App.Aliased.Run -> cs/Paths.cs:Acme.Util.Paths (import)",
-  "cs/Alias.cs:Acme.App.Aliased.Run -> cs/Paths.cs:Acme.Util.Paths.Join (import)",
   // C#: a partial class's members in its other part's file.
   "cs/Form.cs:Acme.Form.Form -> cs/Form.Designer.cs:Acme.Form.Arrange (member)",
   "cs/Form.cs:Acme.Form.Form -> cs/Form.Designer.cs:Acme.Form.InitializeComponent (member)",
@@ -79,6 +76,10 @@ const EXPECTED = [
   "cs/Store.cs:Acme.Store.Main -> cs/Store.cs:Acme.Store.Put (member)",
   "cs/Store.cs:Acme.Store.Put -> cs/Store.cs:Acme.Base.Close (member)",
   "cs/Store.cs:Acme.Store.Put -> cs/Store.cs:Acme.Store.Check (member)",
+  // C#: `using P = Acme.Util.Paths;` is Paths, wherever its file lies, in any order.
+  "cs/Using.cs:Acme.App.Aliased.Run -> cs/Paths.cs:Acme.Other.Strings.Trim (import)",
+  "cs/Using.cs:Acme.App.Aliased.Run -> cs/Paths.cs:Acme.Util.Paths (import)",
+  "cs/Using.cs:Acme.App.Aliased.Run -> cs/Paths.cs:Acme.Util.Paths.Join (import)",
   // A delegate parameter named like the method: only Other() calls the method.
   "cs/Worker.cs:Acme.Worker.Other -> cs/Worker.cs:Acme.Worker.handler (member)",
   // Go: the package's own helper (util has one too), a receiver's method.

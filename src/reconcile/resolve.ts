@@ -845,19 +845,30 @@ export class Resolver {
           pathId,
         )
       ) owners.add(o.path_id);
-      // Files that import one of its types with `using static`: their bare
-      // calls may be its static methods (see #usingStaticMember).
+      // Files that import one of its types with `using static` (their bare
+      // calls may be its static methods, see #usingStaticMember) or name it
+      // by an alias, `using P = Acme.Util.Paths;` (`P.Join()`).
       for (
-        const o of j.all<{ owner_id: number }>(
-          `SELECT i.owner_id FROM nodes c JOIN pending_edges i ON i.module_tail = c.name
+        const o of j.all<{ owner_id: number; name: string }>(
+          `SELECT i.owner_id, i.name FROM nodes c JOIN pending_edges i ON i.module_tail = c.name
              AND i.module = c.qualname
-           WHERE c.path_id = ?1 AND c.kind IN ${CLASS_KINDS} AND i.kind = 'imports' AND i.name = '*'
-           UNION SELECT i.owner_id FROM nodes c JOIN edges i ON i.module_tail = c.name
+           WHERE c.path_id = ?1 AND c.kind IN ${CLASS_KINDS} AND i.kind = 'imports'
+           UNION SELECT i.owner_id, i.name FROM nodes c JOIN edges i ON i.module_tail = c.name
              AND i.module = c.qualname
-           WHERE c.path_id = ?1 AND c.kind IN ${CLASS_KINDS} AND i.kind = 'imports' AND i.name = '*'`,
+           WHERE c.path_id = ?1 AND c.kind IN ${CLASS_KINDS} AND i.kind = 'imports'`,
           pathId,
         )
-      ) owners.add(o.owner_id);
+      ) {
+        if (o.owner_id === pathId) continue;
+        if (o.name === "*") owners.add(o.owner_id);
+        else {
+          retry.push(...j.all<RefRow>(
+            "SELECT rowid, * FROM pending_edges WHERE owner_id = ? AND kind = 'calls' AND module = ?",
+            o.owner_id,
+            o.name,
+          ));
+        }
+      }
     }
     if (language === "go" && bareScope("go") === "folder") {
       const dir = posix.dirname(change.rel);
