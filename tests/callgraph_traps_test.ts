@@ -76,6 +76,9 @@ const EXPECTED = [
   "cs/Store.cs:Acme.Store.Main -> cs/Store.cs:Acme.Store.Put (member)",
   "cs/Store.cs:Acme.Store.Put -> cs/Store.cs:Acme.Base.Close (member)",
   "cs/Store.cs:Acme.Store.Put -> cs/Store.cs:Acme.Store.Check (member)",
+  // C#: of two classes named Shelf, the one a `using` imports.
+  "cs/UseShelf.cs:Third.Picker.Pick -> cs/Scoped.cs:Outer.Shelf (unique)",
+  "cs/UseShelf.cs:Third.Picker.Pick -> cs/Scoped.cs:Outer.Shelf.Get (member)",
   // C#: `using P = Acme.Util.Paths;` is Paths, wherever its file lies, in any order.
   "cs/Using.cs:Acme.App.Aliased.Run -> cs/Paths.cs:Acme.Other.Strings.Trim (import)",
   "cs/Using.cs:Acme.App.Aliased.Run -> cs/Paths.cs:Acme.Util.Paths (import)",

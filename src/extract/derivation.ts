@@ -81,7 +81,10 @@ export const DERIVATION: DerivationVersions = {
     // method of a type imported with `using static Acme.Fs.Disk;`.
     // 9: re-derived so that `P.Join()` and `new P()` after `using P =
     // Acme.Util.Paths;` land on Paths, wherever its file lies (pending).
-    csharp: 9,
+    // 10: re-derived so that of classes of one name in several namespaces,
+    // `new Store()`, `Store.Open()` and `s.Get()` of a `Store s` land on the
+    // one the file's namespaces and `using`s see (they stayed pending).
+    csharp: 10,
     // 1: a call says how many arguments it passes (overloads told apart).
     // 2: re-derived so that a static import (`import static a.Util.helper`)
     // and its calls land on Util's member, not on a namesake of the package.

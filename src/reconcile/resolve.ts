@@ -845,6 +845,20 @@ export class Resolver {
           pathId,
         )
       ) owners.add(o.path_id);
+      // Calls elsewhere on a class of this file by its short name (`new
+      // Store()`, `Store.Open()`, `s.Get()` of a `Store s`), which a
+      // namesake in another namespace left pending (see #csharpClass).
+      retry.push(...j.all<RefRow>(
+        `SELECT pe.rowid, pe.* FROM nodes c JOIN pending_edges pe ON pe.name = c.name
+           AND pe.target = c.name
+         WHERE c.path_id = ?1 AND c.kind IN ${CLASS_KINDS} AND c.kind != 'module'
+           AND pe.owner_id != ?1 AND pe.kind = 'calls'
+         UNION SELECT pe.rowid, pe.* FROM nodes c JOIN nodes m ON m.parent_id = c.id
+           JOIN pending_edges pe ON pe.name = m.name AND pe.target = c.name || '.' || m.name
+         WHERE c.path_id = ?1 AND c.kind IN ${CLASS_KINDS} AND c.kind != 'module'
+           AND pe.owner_id != ?1 AND pe.kind = 'calls'`,
+        pathId,
+      ));
       // Files that import one of its types with `using static` (their bare
       // calls may be its static methods, see #usingStaticMember) or name it
       // by an alias, `using P = Acme.Util.Paths;` (`P.Join()`).
@@ -1840,8 +1854,45 @@ export class Resolver {
       if (globbed) return { dst: globbed, how: "import" };
       if (!this.#starImportPending(owner.id)) return undefined;
     }
+    // C#: `new Store()` of the Store its namespaces and `using`s see.
+    const seen = owner.language === "csharp" ? this.#csharpClass(owner, ref.src, name) : undefined;
+    if (seen !== undefined) return seen ? { dst: seen.id, how: "unique" } : undefined;
     const unique = this.#uniqueDefinition(owner, name, true);
     return unique ? { dst: unique, how: "unique" } : undefined;
+  }
+
+  /**
+   * The C# class `name` that code at node `src` sees: of the classes so
+   * named in the root, the one in a namespace around `src` (or a parent of
+   * one) or one a `using Acme.Models;` of the file imports. Undefined when
+   * none of them is seen so (a global using may bring one: look further),
+   * null when several are (the compiler says ambiguous: look no further).
+   */
+  #csharpClass(owner: Owner, src: string, name: string): ClassNode | null | undefined {
+    const rows = this.journal.all<ClassNode>(
+      `SELECT n.id, n.qualname, n.path_id FROM nodes n JOIN paths p ON p.id = n.path_id
+       WHERE n.name = ? AND p.root_id = ? AND p.language = 'csharp' AND n.kind IN ${CLASS_KINDS}
+         AND n.kind != 'module' AND n.partial = 0 LIMIT 200`,
+      name,
+      owner.root_id,
+    );
+    if (rows.length < 2) return undefined;
+    const spaces = new Set<string>([""]);
+    const nodes = this.#nodesIn(owner.id);
+    for (let n = nodes.get(src); n !== undefined; n = nodes.get(n.parent_id ?? "")) {
+      if (n.kind !== "module") continue;
+      const parts = n.qualname.split(".");
+      for (let i = 1; i <= parts.length; i++) spaces.add(parts.slice(0, i).join("."));
+    }
+    for (const module of this.#usingModules(owner)) spaces.add(module);
+    const seen = rows.filter((r) =>
+      r.qualname.endsWith(`.${name}`) || r.qualname === name
+        ? spaces.has(r.qualname.slice(0, Math.max(0, r.qualname.length - name.length - 1)))
+        : false
+    );
+    const names = new Set(seen.map((r) => r.qualname));
+    if (names.size === 0) return undefined;
+    return names.size === 1 ? seen[0]! : null;
   }
 
   /**
@@ -2229,10 +2280,15 @@ export class Resolver {
       return hit ? { dst: hit, how: "member" } : undefined;
     }
     if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(qualifier)) return undefined;
+    const seen = owner.language === "csharp" && !isBuiltin(owner.language, qualifier)
+      ? this.#csharpClass(owner, ref.src, qualifier)
+      : undefined;
     const cls = this.#visibleClass(owner, ref.src, qualifier) ??
-      (isBuiltin(owner.language, qualifier) || !this.#mayLookFar(owner, true)
+      (seen === null
         ? undefined
-        : this.#uniqueClass(owner, qualifier));
+        : seen ?? (isBuiltin(owner.language, qualifier) || !this.#mayLookFar(owner, true)
+          ? undefined
+          : this.#uniqueClass(owner, qualifier)));
     // C++ `util::clamp(x)`: a namespace is opened in many files (a header
     // declares, a source defines), so it is no one class of its name, and
     // another file's `static` function is none of its own.
