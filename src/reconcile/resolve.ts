@@ -2289,10 +2289,12 @@ export class Resolver {
         : seen ?? (isBuiltin(owner.language, qualifier) || !this.#mayLookFar(owner, true)
           ? undefined
           : this.#uniqueClass(owner, qualifier)));
-    // C++ `util::clamp(x)`: a namespace is opened in many files (a header
-    // declares, a source defines), so it is no one class of its name, and
-    // another file's `static` function is none of its own.
-    const hit = languageFamily(owner.language) === "c" && !isBuiltin(owner.language, qualifier) &&
+    // C++ `util::clamp(x)` (a static qualifier, kept as the call's module;
+    // `util.clamp()` calls a variable's method): a namespace is opened in
+    // many files (a header declares, a source defines), so it is no one
+    // class of its name, and another file's `static` function is none of its own.
+    const hit = languageFamily(owner.language) === "c" && ref.module !== null &&
+        !isBuiltin(owner.language, qualifier) &&
         (!cls || this.#nodesIn(cls.path_id).get(cls.id)?.kind === "module")
       ? this.#namespaceFunction(owner, qualifier, name, ref.args)
       : cls && this.#memberOf(owner, [cls], name, ref.args);
