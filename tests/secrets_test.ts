@@ -7,7 +7,8 @@
  * $HEIMDALL_HOME (journal, WAL, sessions, logs) and every row of every
  * PostgreSQL table are searched for each secret. A canary (an ordinary
  * word sent the same ways) must be found, so a search that sees nothing
- * cannot pass.
+ * cannot pass. Secrets an older build stored (planted straight into the
+ * journal's rows) are named by `doctor` and redacted by `heimdall redact`.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -26,7 +27,8 @@ import {
   SAMPLES,
 } from "./secret_plant.ts";
 import { freshDatabase, noPostgres, pgServer } from "./team_fixture.ts";
-import { sniffSecret } from "../src/files/mod.ts";
+import { redactSecrets, sniffSecret } from "../src/files/mod.ts";
+import { DatabaseSync } from "node:sqlite";
 
 Deno.test("no planted secret reaches the journal, its WAL, sessions or logs by any way in", async () => {
   const base = tempDir("heimdall-secrets-");
@@ -225,4 +227,204 @@ Deno.test("no file of this repository holds a credential-shaped literal, so its 
     if (kind !== undefined) holding.push(`${rel} (${kind})`);
   }
   assert.deepEqual(holding, []);
+});
+
+/** A sample of `kind` (the first), for planting one secret of each kind named. */
+function sample(kind: string) {
+  return SAMPLES.find((s) => s.kind === kind)!;
+}
+
+/**
+ * Plants secrets the way a Heimdall from before a screen rule stored them:
+ * written straight into the journal's rows (a note's body, a memory's text
+ * and failing tests, a personal candidate, a task's text), with the search
+ * rows of that note and memory saying them too (their chunk's text and
+ * full-text row, as `insert` and `remember` derived them). Returns the
+ * secrets planted by table.
+ */
+function plantOld(journal: string, memoryId: string): Record<string, string[]> {
+  const note = sample("github_token"), memory = sample("url_password");
+  const test = sample("slack_token"), candidate = sample("stripe_live_key");
+  const task = sample("gitlab_token");
+  const db = new DatabaseSync(journal);
+  try {
+    db.prepare("UPDATE notes SET body = body || ? WHERE id = 1").run(`\n${note.line}`);
+    db.prepare("UPDATE memories SET text = text || ?, tests = ? WHERE id = ?").run(
+      `\n${memory.line}`,
+      JSON.stringify(["test_checkout", `test_notify ${test.line}`]),
+      memoryId,
+    );
+    for (
+      const [source, ref, line] of [
+        ["notes", 1, note.line],
+        ["memory", memoryId, memory.line],
+      ] as const
+    ) {
+      const c = db.prepare(
+        "SELECT id, title, text FROM chunks WHERE source = ? AND ref_id = ? AND path_id IS NULL",
+      ).get(source, ref) as { id: number; title: string; text: string };
+      const text = `${c.text}\n${line}`;
+      db.prepare("UPDATE chunks SET text = ? WHERE id = ?").run(text, c.id);
+      db.prepare("DELETE FROM chunks_fts WHERE rowid = ?").run(c.id);
+      db.prepare(
+        "INSERT INTO chunks_fts (rowid, name, qual, sig, doc, body, path) VALUES (?, ?, '', '', '', ?, '')",
+      ).run(c.id, c.title, text);
+    }
+    db.prepare(
+      `INSERT INTO personal_candidates (text, kind, confidence, source, project, author, status, created_at)
+       VALUES (?, 'rule', 0.9, 'transcript.jsonl:4', '/p', 'ada', 'pending', 1)`,
+    ).run(`always pay with ${candidate.line}`);
+    db.prepare("UPDATE tasks SET text = text || ?").run(` ${task.line}`);
+  } finally {
+    db.close();
+  }
+  return {
+    notes: [note.secret],
+    memories: [memory.secret, test.secret],
+    personal_candidates: [candidate.secret],
+    tasks: [task.secret],
+  };
+}
+
+/** Every row of the tables that keep people's words and their links, by table. */
+function storedRows(journal: string): Record<string, Record<string, unknown>[]> {
+  const db = new DatabaseSync(journal, { readOnly: true });
+  try {
+    const out: Record<string, Record<string, unknown>[]> = {};
+    for (
+      const t of [
+        "memories",
+        "memory_anchors",
+        "notes",
+        "note_paths",
+        "personal_candidates",
+        "tasks",
+        "task_events",
+        "claims",
+      ]
+    ) {
+      out[t] = db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all() as Record<string, unknown>[];
+    }
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+/** Sets up a home as an older Heimdall left it: a note, a superseded decision, an attempt, a task, secrets in them. */
+async function oldHome(base: string) {
+  const repo = join(base, "repo");
+  writeTree(repo, { "billing.py": "def charge(amount):\n    return amount\n" });
+  const home = join(base, "home");
+  await ok(home, ["index", repo]);
+  await ok(home, ["insert", "--title", "deploy the billing service", "--body", "zebranote steps"]);
+  const first = JSON.parse(
+    (await ok(home, [
+      "remember",
+      "--kind",
+      "decision",
+      "--about",
+      "billing.py:charge",
+      "--json",
+      "zebrafirst retries",
+    ], { cwd: repo })).stdout,
+  );
+  await ok(home, [
+    "remember",
+    "--kind",
+    "decision",
+    "--about",
+    "billing.py:charge",
+    "zebrasecond retries",
+  ], { cwd: repo });
+  await ok(home, ["task", "start", "zebratask billing"], { cwd: repo });
+  const journal = join(home, "journal.db");
+  const planted = plantOld(journal, first.memory.id);
+  return { repo, home, journal, planted, memoryId: first.memory.id as string };
+}
+
+Deno.test("secrets an older Heimdall stored are named by doctor and redacted by heimdall redact, nothing else changed", async () => {
+  const base = tempDir("heimdall-secrets-old-");
+  try {
+    const { repo, home, journal, planted, memoryId } = await oldHome(base);
+    const secrets = Object.values(planted).flat();
+    const asSamples = secrets.map((secret) => ({ kind: "planted", line: "", secret }));
+    const note = sample("github_token");
+    // As an older build left it: found by search, shown by why.
+    assert.match((await ok(home, ["search", note.secret])).stdout, /deploy the billing service/);
+    const whyBefore = await ok(home, ["why", "billing.py:charge", "--as-of", "2099-01-01"], {
+      cwd: repo,
+    });
+    assert.ok(whyBefore.stdout.includes(planted.memories![0]!), whyBefore.stdout);
+
+    const doctor = await cli(home, ["doctor", "--json"], { cwd: repo });
+    const check = (JSON.parse(doctor.stdout).checks as {
+      name: string;
+      status: string;
+      detail: string;
+      fix: string;
+    }[])
+      .find((c) => c.name === "stored secrets");
+    assert.ok(check, doctor.stdout);
+    assert.equal(check.status, "fail");
+    for (const where of ["notes 1", `memories ${memoryId}`, "personal_candidates 1", "tasks "]) {
+      assert.ok(check.detail.includes(where), `${where}: ${check.detail}`);
+    }
+    assert.match(check.detail, /^4 records/);
+    assert.match(check.fix, /heimdall redact/);
+    assert.deepEqual(leaks(new Map([["doctor", doctor.stdout + doctor.stderr]]), asSamples), []);
+
+    const before = storedRows(journal);
+    const dry = await ok(home, ["redact", "--dry-run"]);
+    assert.match(dry.stdout, /would redact 4 records/);
+    assert.deepEqual(storedRows(journal), before, "--dry-run changes nothing");
+
+    const r = await ok(home, ["redact"]);
+    assert.match(r.stdout, /^redacted 4 records holding a secret:/);
+    assert.match(r.stdout, new RegExp(`memories ${memoryId} \\(text, tests, search row: `));
+    assert.deepEqual(leaks(new Map([["redact", r.stdout + r.stderr]]), asSamples), []);
+
+    // Only the secret-shaped spans changed, as a write redacts them; every other value is as it was.
+    const after = storedRows(journal);
+    let changed = 0;
+    for (const [table, rows] of Object.entries(before)) {
+      assert.equal(after[table]!.length, rows.length, table);
+      rows.forEach((row, i) => {
+        for (const [column, value] of Object.entries(row)) {
+          const want = typeof value === "string" && column !== "tests"
+            ? redactSecrets(value)
+            : column === "tests"
+            ? JSON.stringify((JSON.parse(value as string) as string[]).map(redactSecrets))
+            : value;
+          if (want !== value) changed++;
+          assert.deepEqual(after[table]![i]![column], want, `${table} row ${i} ${column}`);
+        }
+      });
+    }
+    assert.equal(changed, 5, "note body, memory text and tests, candidate text, task text");
+
+    for (const secret of secrets) {
+      const found = await cli(home, ["search", secret]);
+      assert.equal(found.code, 1, `${secret.slice(0, 6)}…: ${found.stdout}`);
+    }
+    assert.equal((await cli(home, ["search", "zebranote"])).code, 0, "the note is still found");
+    const why =
+      (await ok(home, ["why", "billing.py:charge", "--as-of", "2099-01-01"], { cwd: repo })).stdout;
+    assert.match(why, /zebrafirst retries[\s\S]*\[REDACTED:url_password\]/);
+    const exported = (await ok(home, ["export"])).stdout;
+    assert.match(exported, /superseded_by/);
+    assert.deepEqual(
+      leaks(new Map([["why", why], ["export", exported], ...rawFiles(home)]), asSamples),
+      [],
+      "no secret shown, exported, or left in any file of the home",
+    );
+
+    const again = await cli(home, ["doctor", "--json"], { cwd: repo });
+    const recheck = (JSON.parse(again.stdout).checks as { name: string; status: string }[])
+      .find((c) => c.name === "stored secrets");
+    assert.equal(recheck?.status, "ok");
+    assert.match((await ok(home, ["redact"])).stdout, /nothing changed/);
+  } finally {
+    removeTree(base);
+  }
 });

@@ -13,6 +13,9 @@ import { ago, plural } from "../present/fmt.ts";
 import { shellLine } from "../present/shell.ts";
 import { GONE_ROOT } from "./status_cmd.ts";
 import { type FaultKind, readFault } from "../reconcile/mod.ts";
+import { Journal } from "../store/mod.ts";
+import type { StoredSecret } from "../files/mod.ts";
+import { describeStored, findStoredSecrets } from "./stored_secrets.ts";
 
 /** What a person does about each kind of failed pass, for the home at `home` (the daemon retries on its own meanwhile). */
 function faultFix(kind: FaultKind, home: string): string {
@@ -49,8 +52,9 @@ export const HELP = `heimdall doctor [--json] [--project DIR]
   Checks the wiring end to end: every harness's configured hook command runs
   (and is hooked to every event init wires), the MCP server answers, the
   daemon is up and its passes succeed, the index is fresh and its roots are
-  on disk, the semantic leg's model is on (or why not) and the vector store
-  is sound. Prints each problem with its fix; exits
+  on disk, the semantic leg's model is on (or why not), the vector store
+  is sound, and no note or memory holds a secret an older Heimdall stored
+  (each named by table and id; heimdall redact removes them). Prints each problem with its fix; exits
   1 when there is any.`;
 
 /** One check's verdict. */
@@ -199,6 +203,49 @@ function recentHookErrors(logs: string, now = Date.now()): { count: number; last
     last = line.slice(0, 300);
   }
   return { count, last };
+}
+
+/**
+ * Whether the journal holds secrets an older build stored before a rule of
+ * the screen existed (each named by table and id, never its value): search,
+ * `why`, exports and MCP answers would show them until `heimdall redact`.
+ */
+function storedSecretsCheck(ctx: Context): Check {
+  let found: StoredSecret[];
+  try {
+    const j = Journal.open(ctx.home.journal, { readOnly: true });
+    try {
+      found = findStoredSecrets(j);
+    } finally {
+      j.close();
+    }
+  } catch (e) {
+    return {
+      name: "stored secrets",
+      status: "warn",
+      detail: `not checked: ${(e as Error).message}`,
+      fix: null,
+    };
+  }
+  if (found.length === 0) {
+    return {
+      name: "stored secrets",
+      status: "ok",
+      detail: "no note, memory, personal candidate or task holds one",
+      fix: null,
+    };
+  }
+  const shown = found.slice(0, 10).map(describeStored).join("; ");
+  return {
+    name: "stored secrets",
+    status: "fail",
+    detail: `${plural(found.length, "record")} stored by an older Heimdall ${
+      found.length === 1 ? "holds" : "hold"
+    } a secret that search, why, export and MCP answers show: ${shown}${
+      found.length > 10 ? `; and ${found.length - 10} more` : ""
+    }`,
+    fix: "heimdall redact   (rewrites only the secrets, to [REDACTED:<kind>])",
+  };
 }
 
 /** `heimdall doctor`. */
@@ -419,6 +466,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         },
     );
   }
+
+  if (h.journal !== null) checks.push(storedSecretsCheck(ctx));
 
   const gone = h.roots.filter((r) => r.gone).map((r) => r.path);
   if (gone.length > 0) {

@@ -81,6 +81,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   hook: () => import("./hook_cmd.ts"),
   mcp: () => import("./mcp_cmd.ts"),
   doctor: () => import("./doctor_cmd.ts"),
+  redact: () => import("./redact_cmd.ts"),
   model: () => import("./model_cmd.ts"),
   service: () => import("./service_cmd.ts"),
   ui: () => import("./ui_cmd.ts"),
@@ -124,6 +125,7 @@ export const SUMMARIES:
       ["map", "check the architectural map against the files"],
       ["export", "write every memory and note as JSON Lines"],
       ["import", "read an export into this journal"],
+      ["redact", "redact secrets an older Heimdall stored in notes and memories"],
     ]],
     ["Team", [
       ["claim", "tell the team you are about to change these symbols"],

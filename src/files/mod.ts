@@ -38,6 +38,9 @@ export {
   isSecretName,
   redactDeep,
   redactSecrets,
+  screenRecord,
+  SECRET_SCREEN_VERSION,
   type SecretFinding,
   sniffSecret,
+  type StoredSecret,
 } from "./secrets.ts";

@@ -892,3 +892,60 @@ export function redactDeep<T>(value: T): T {
   }
   return value;
 }
+
+/**
+ * The version of the screen's rules. Bump it whenever {@link findSecrets}
+ * finds what it did not before (a new kind, a wider pattern): a writer then
+ * redacts, once, what an older build stored in the journal before the rule
+ * existed (the CLI's `redactStoredSecrets`, also `heimdall redact`).
+ * 1: the rules of the first build that redacted what it had stored.
+ */
+export const SECRET_SCREEN_VERSION = 1;
+
+/**
+ * Where a stored record holds secret-shaped values: its table, id, the
+ * fields that hold one and their kinds. Never the value itself, so that a
+ * report of it can be printed and logged.
+ */
+export interface StoredSecret {
+  /** The table holding the record (`memories`, `notes`, `personal_candidates`…). */
+  table: string;
+  /** The record's id in that table. */
+  id: string;
+  /** The fields holding one (`text`, `author`…; `search row` for its search chunk). */
+  fields: string[];
+  /** The kinds found (`github_token`, `url_password`…), each once, in the order met. */
+  kinds: string[];
+}
+
+/**
+ * Screens the text fields of one stored record: undefined when none holds a
+ * secret; otherwise where (see {@link StoredSecret}) and each field's value
+ * as it is stored now, {@link redactSecrets} applied, so only the
+ * secret-shaped spans change (fields without one are left out). A field
+ * given as a string array (a JSON list, as `tests` is kept) is screened
+ * item by item. Pure; one {@link findSecrets} per field.
+ */
+export function screenRecord(
+  table: string,
+  id: string | number,
+  fields: Readonly<Record<string, string | readonly string[] | null>>,
+): { found: StoredSecret; redacted: Record<string, string | string[]> } | undefined {
+  const found: StoredSecret = { table, id: String(id), fields: [], kinds: [] };
+  const redacted: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === null) continue;
+    const items = typeof value === "string" ? [value] : value;
+    let hit = false;
+    for (const item of items) {
+      for (const f of findSecrets(item)) {
+        hit = true;
+        if (!found.kinds.includes(f.kind)) found.kinds.push(f.kind);
+      }
+    }
+    if (!hit) continue;
+    found.fields.push(name);
+    redacted[name] = typeof value === "string" ? redactSecrets(value) : value.map(redactSecrets);
+  }
+  return found.fields.length === 0 ? undefined : { found, redacted };
+}

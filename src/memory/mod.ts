@@ -56,6 +56,7 @@ export {
   updateAnchor,
 } from "./records.ts";
 export { refreshLooseText, syncAllSearch, syncSearch } from "./searchable.ts";
+export { redactStoredMemories } from "./stored_secrets.ts";
 export {
   history,
   type HistoryResult,

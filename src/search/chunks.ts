@@ -6,6 +6,7 @@
  * store holds the rows' SQL.
  */
 import { dropLooseChunk, type Journal, putLooseChunk } from "../store/mod.ts";
+import { screenRecord, type StoredSecret } from "../files/mod.ts";
 import { pathText, textHash } from "../derive/chunk_rows.ts";
 import { indexText, nameText } from "../derive/words.ts";
 
@@ -72,4 +73,45 @@ export function deleteLooseChunk(
   refId: number | string,
 ): boolean {
   return dropLooseChunk(j, source, refId);
+}
+
+/**
+ * The chunks of notes or memories (`source`) whose title or text holds a
+ * secret-shaped value, as an older build derived them before a rule of the
+ * screen existed, keyed by the note's or memory's id: where (`search row`),
+ * never the value. One screen per chunk; read-only.
+ */
+export function looseChunkSecrets(
+  j: Journal,
+  source: "notes" | "memory",
+): Map<string, StoredSecret> {
+  const out = new Map<string, StoredSecret>();
+  const table = source === "notes" ? "notes" : "memories";
+  for (
+    const c of j.all<{ ref_id: string | number; title: string; text: string | null }>(
+      "SELECT ref_id, title, text FROM chunks WHERE source = ? AND path_id IS NULL ORDER BY id",
+      source,
+    )
+  ) {
+    const hit = screenRecord(table, c.ref_id, {
+      "search row": c.text === null ? [c.title] : [c.title, c.text],
+    });
+    if (hit) out.set(String(c.ref_id), hit.found);
+  }
+  return out;
+}
+
+/**
+ * One record's findings from its row and from its search chunk, as one
+ * (the row's fields, then `search row`; the kinds of both, each once);
+ * undefined when neither found any.
+ */
+export function mergeFound(
+  row: StoredSecret | undefined,
+  chunk: StoredSecret | undefined,
+): StoredSecret | undefined {
+  if (row === undefined || chunk === undefined) return row ?? chunk;
+  const kinds = [...row.kinds];
+  for (const k of chunk.kinds) if (!kinds.includes(k)) kinds.push(k);
+  return { ...row, fields: [...row.fields, ...chunk.fields], kinds };
 }

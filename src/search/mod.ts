@@ -41,6 +41,8 @@ export {
   deleteLooseChunk,
   LOOSE_TEXT_VERSION,
   type LooseChunk,
+  looseChunkSecrets,
+  mergeFound,
   upsertLooseChunk,
 } from "./chunks.ts";
 export {
@@ -51,6 +53,7 @@ export {
   notePaths,
   type NoteRecord,
   noteRecords,
+  redactStoredNotes,
   reindexNotes,
 } from "./notes.ts";
 export { confidence, CONFIDENCE_MODEL, INJECT_CONFIDENCE, namesSymbol } from "./confidence.ts";

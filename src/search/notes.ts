@@ -3,9 +3,15 @@
  * re-indexing never deletes a note; its chunk makes it searchable at once.
  */
 import { UsageError } from "../errors/mod.ts";
-import { contentHash, redactSecrets, sniffSecret } from "../files/mod.ts";
+import {
+  contentHash,
+  redactSecrets,
+  screenRecord,
+  sniffSecret,
+  type StoredSecret,
+} from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
-import { upsertLooseChunk } from "./chunks.ts";
+import { looseChunkSecrets, mergeFound, upsertLooseChunk } from "./chunks.ts";
 
 /**
  * The most a note keeps, in characters once its secrets are redacted (and
@@ -252,22 +258,66 @@ function describePath(path: string): NotePath {
  * many notes there are.
  */
 export function reindexNotes(j: Journal): number {
-  const notes = j.all<{ id: number; title: string; body: string; keywords: string }>(
-    "SELECT id, title, body, keywords FROM notes",
-  );
-  for (const n of notes) {
-    const path = j.get<{ path: string }>(
-      "SELECT path FROM note_paths WHERE note_id = ? ORDER BY ord LIMIT 1",
-      n.id,
-    )?.path;
-    upsertLooseChunk(j, {
-      source: "notes",
-      refId: n.id,
-      title: n.title,
-      text: n.body,
-      keywords: n.keywords.split(",").filter((k) => k !== "").join(" "),
-      ...(path === undefined ? {} : { path }),
-    });
-  }
+  const notes = j.all<StoredNote>("SELECT id, title, body, keywords FROM notes");
+  for (const n of notes) reindexNote(j, n);
   return notes.length;
+}
+
+/** A note's row as {@link reindexNote} reads it. */
+interface StoredNote {
+  id: number;
+  title: string;
+  body: string;
+  keywords: string;
+}
+
+/** Makes one note's search chunk again from its row, as `heimdall insert` made it. */
+function reindexNote(j: Journal, n: StoredNote): void {
+  const path = j.get<{ path: string }>(
+    "SELECT path FROM note_paths WHERE note_id = ? ORDER BY ord LIMIT 1",
+    n.id,
+  )?.path;
+  upsertLooseChunk(j, {
+    source: "notes",
+    refId: n.id,
+    title: n.title,
+    text: n.body,
+    keywords: n.keywords.split(",").filter((k) => k !== "").join(" "),
+    ...(path === undefined ? {} : { path }),
+  });
+}
+
+/**
+ * Notes that hold a secret-shaped value, as an older build stored them
+ * before a rule of the screen existed: in their title, body or keywords,
+ * or only in their search chunk (`search row`). With `apply`, each is
+ * rewritten as `insert` would store it now (only the secret-shaped spans
+ * change; id, time and paths stay) and its search chunk and full-text row
+ * made again, inside the caller's transaction. Returns where they were,
+ * never a value; one {@link screenRecord} per note.
+ */
+export function redactStoredNotes(j: Journal, apply: boolean): StoredSecret[] {
+  const chunks = looseChunkSecrets(j, "notes");
+  const out: StoredSecret[] = [];
+  for (
+    const n of j.all<StoredNote>("SELECT id, title, body, keywords FROM notes ORDER BY id")
+  ) {
+    const row = screenRecord("notes", n.id, { title: n.title, body: n.body, keywords: n.keywords });
+    const found = mergeFound(row?.found, chunks.get(String(n.id)));
+    if (found === undefined) continue;
+    out.push(found);
+    if (!apply) continue;
+    const fixed = { ...n, ...(row?.redacted as Partial<StoredNote> | undefined) };
+    if (row) {
+      j.run(
+        "UPDATE notes SET title = ?, body = ?, keywords = ? WHERE id = ?",
+        fixed.title,
+        fixed.body,
+        fixed.keywords,
+        n.id,
+      );
+    }
+    reindexNote(j, fixed);
+  }
+  return out;
 }

@@ -87,5 +87,6 @@ export {
 export { backupJournal } from "./backup.ts";
 export { clearIndex } from "./clear_index.ts";
 export { fullTextMergeDue, fullTextSegments, mergeFullTextSteps } from "./full_text.ts";
+export { eraseFreedSpace, purgeRewritten } from "./purge.ts";
 export { dropLooseChunk, type LooseChunkRow, putLooseChunk } from "./loose_chunks.ts";
 export { MEMORY_TABLES, salvageJournal, type SalvageReport, type TableSalvage } from "./salvage.ts";

@@ -52,6 +52,7 @@ export { SharedMemory } from "./shared_memory.ts";
 export { pullMemories, type PullReport } from "./memory_sync.ts";
 export { type PortableAnchor, portableKey, portableOf } from "./memory_anchor.ts";
 export { LocalTeamStore } from "./local_store.ts";
+export { redactStoredTeamRows } from "./stored_secrets.ts";
 
 /** What opening the team store needs: the CLI's context satisfies it. */
 export interface TeamContext {

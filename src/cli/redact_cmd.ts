@@ -1,0 +1,56 @@
+/** `heimdall redact`: secrets stored by an older build, redacted in place. */
+import { parseFlags } from "./flags.ts";
+import { isFile } from "../files/mod.ts";
+import { Journal } from "../store/mod.ts";
+import type { Context } from "./context.ts";
+import { EXIT } from "./exit_codes.ts";
+import { json, plural } from "../present/fmt.ts";
+import { describeStored, findStoredSecrets, redactStoredSecrets } from "./stored_secrets.ts";
+
+export const HELP = `heimdall redact [--dry-run] [--json]
+  Redacts secrets that a Heimdall from before a rule of the secret screen
+  stored in the journal: API keys, tokens, passwords in URLs, private keys
+  in notes, memories (text, author, task, tests, fix), personal candidates,
+  tasks, hand-off notes and claims, and in their search rows. Only the
+  secret-shaped spans change, to [REDACTED:<kind>] as a write stores them
+  now; ids, times, supersession and anchors stay. One write transaction:
+  all or nothing. Freed space is overwritten and the full-text index merged,
+  so the old text stays in no file. Prints each record changed (its table,
+  id and the fields, never the value). --dry-run only lists them
+  (\`heimdall doctor\` counts them too).`;
+
+/** `heimdall redact`. */
+export function run(args: string[], ctx: Context): number {
+  const { values } = parseFlags(args, { boolean: ["dry-run", "json"], positionals: false });
+  // No journal yet: the usual "nothing is indexed yet", never an empty journal made here.
+  const j = Journal.open(ctx.home.journal, {
+    readOnly: values["dry-run"] === true || !isFile(ctx.home.journal),
+  });
+  try {
+    const { redacted, purged } = values["dry-run"]
+      ? { redacted: findStoredSecrets(j), purged: true }
+      : redactStoredSecrets(j);
+    if (values.json) {
+      ctx.out(json({ dry_run: values["dry-run"] === true, records: redacted, purged }));
+      return EXIT.ok;
+    }
+    if (redacted.length === 0) {
+      ctx.out("no stored record holds a secret; nothing changed");
+      return EXIT.ok;
+    }
+    ctx.out(
+      `${values["dry-run"] ? "would redact" : "redacted"} ${
+        plural(redacted.length, "record")
+      } holding a secret:`,
+    );
+    for (const s of redacted) ctx.out(`  ${describeStored(s)}`);
+    if (!purged) {
+      ctx.err(
+        "heimdall redact: another process was reading the journal, so its WAL file keeps the old text until the next checkpoint (any writer makes one when readers are idle)",
+      );
+    }
+    return EXIT.ok;
+  } finally {
+    j.close();
+  }
+}

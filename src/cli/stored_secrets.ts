@@ -1,0 +1,56 @@
+/**
+ * Secrets an older build stored before a rule of the screen existed, across
+ * every table that keeps people's and agents' words: notes (search), memories
+ * and personal candidates (memory), tasks, hand-offs and claims (team).
+ * Found for `heimdall doctor`, redacted by `heimdall redact`.
+ */
+import { SECRET_SCREEN_VERSION, type StoredSecret } from "../files/mod.ts";
+import { redactStoredMemories } from "../memory/mod.ts";
+import { redactStoredNotes } from "../search/mod.ts";
+import { redactStoredTeamRows } from "../team/mod.ts";
+import { eraseFreedSpace, type Journal, purgeRewritten, setMeta } from "../store/mod.ts";
+
+/** The `meta` key holding the {@link SECRET_SCREEN_VERSION} the stored text was last screened by. */
+const SCREEN_KEY = "secret_screen_version";
+
+/**
+ * Every stored record holding a secret-shaped value, in table order: where,
+ * never the value. Read-only; one screen of each record's text fields.
+ */
+export function findStoredSecrets(j: Journal): StoredSecret[] {
+  return [
+    ...redactStoredNotes(j, false),
+    ...redactStoredMemories(j, false),
+    ...redactStoredTeamRows(j, false),
+  ];
+}
+
+/**
+ * Redacts every secret {@link findStoredSecrets} finds, in one write
+ * transaction (all or nothing): only the secret-shaped spans of those fields
+ * change, as a write stores them now, and the search rows of those notes and
+ * memories are made again. Freed space is overwritten, and afterwards the
+ * full-text index merged and the WAL checkpointed, so the old text is left in
+ * neither file (`purged` false when a reader held the checkpoint back: the
+ * WAL keeps old pages until the next one). Records the screen's version.
+ * Returns what was redacted.
+ */
+export function redactStoredSecrets(j: Journal): { redacted: StoredSecret[]; purged: boolean } {
+  return eraseFreedSpace(j, () => {
+    const redacted = j.tx(() => {
+      const done = [
+        ...redactStoredNotes(j, true),
+        ...redactStoredMemories(j, true),
+        ...redactStoredTeamRows(j, true),
+      ];
+      setMeta(j, SCREEN_KEY, String(SECRET_SCREEN_VERSION));
+      return done;
+    });
+    return { redacted, purged: redacted.length === 0 || purgeRewritten(j) };
+  });
+}
+
+/** `memories 1f3a… (text, search row: github_token)`: a record named without its value. */
+export function describeStored(s: StoredSecret): string {
+  return `${s.table} ${s.id} (${s.fields.join(", ")}: ${s.kinds.join(", ")})`;
+}
