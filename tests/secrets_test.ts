@@ -8,7 +8,8 @@
  * PostgreSQL table are searched for each secret. A canary (an ordinary
  * word sent the same ways) must be found, so a search that sees nothing
  * cannot pass. Secrets an older build stored (planted straight into the
- * journal's rows) are named by `doctor` and redacted by `heimdall redact`.
+ * journal's rows) are named by `doctor` and redacted by `heimdall redact`
+ * and, once, by the first writer after an upgrade.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -424,6 +425,34 @@ Deno.test("secrets an older Heimdall stored are named by doctor and redacted by 
       .find((c) => c.name === "stored secrets");
     assert.equal(recheck?.status, "ok");
     assert.match((await ok(home, ["redact"])).stdout, /nothing changed/);
+  } finally {
+    removeTree(base);
+  }
+});
+
+Deno.test("the first writer after an upgrade redacts what an older Heimdall stored, once, and says which records", async () => {
+  const base = tempDir("heimdall-secrets-old-");
+  try {
+    const { home, journal, planted, memoryId } = await oldHome(base);
+    const asSamples = Object.values(planted).flat().map((secret) => ({
+      kind: "planted",
+      line: "",
+      secret,
+    }));
+    // A journal an older build wrote was never screened: no stamp of the screen's rules.
+    const db = new DatabaseSync(journal);
+    db.prepare("DELETE FROM meta WHERE key = 'secret_screen_version'").run();
+    db.close();
+    const r = await ok(home, ["reconcile", "--all"]);
+    assert.match(r.stderr, /redacted secrets an older Heimdall stored in 4 record/);
+    assert.ok(r.stderr.includes(`memories ${memoryId}`), r.stderr);
+    assert.deepEqual(
+      leaks(new Map([["reconcile", r.stdout + r.stderr], ...rawFiles(home)]), asSamples),
+      [],
+    );
+    assert.equal((await cli(home, ["search", sample("github_token").secret])).code, 1);
+    const second = await ok(home, ["reconcile", "--all"]);
+    assert.doesNotMatch(second.stderr, /redacted/);
   } finally {
     removeTree(base);
   }

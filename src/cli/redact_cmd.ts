@@ -17,7 +17,8 @@ export const HELP = `heimdall redact [--dry-run] [--json]
   all or nothing. Freed space is overwritten and the full-text index merged,
   so the old text stays in no file. Prints each record changed (its table,
   id and the fields, never the value). --dry-run only lists them
-  (\`heimdall doctor\` counts them too).`;
+  (\`heimdall doctor\` counts them too). Every writer (index, reconcile,
+  the daemon) runs it once by itself after an upgrade changes the screen.`;
 
 /** `heimdall redact`. */
 export function run(args: string[], ctx: Context): number {

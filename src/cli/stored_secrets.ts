@@ -2,13 +2,14 @@
  * Secrets an older build stored before a rule of the screen existed, across
  * every table that keeps people's and agents' words: notes (search), memories
  * and personal candidates (memory), tasks, hand-offs and claims (team).
- * Found for `heimdall doctor`, redacted by `heimdall redact`.
+ * Found for `heimdall doctor`, redacted by `heimdall redact` and, once per
+ * change of the screen's rules, by every writer as it starts.
  */
 import { SECRET_SCREEN_VERSION, type StoredSecret } from "../files/mod.ts";
 import { redactStoredMemories } from "../memory/mod.ts";
 import { redactStoredNotes } from "../search/mod.ts";
 import { redactStoredTeamRows } from "../team/mod.ts";
-import { eraseFreedSpace, type Journal, purgeRewritten, setMeta } from "../store/mod.ts";
+import { eraseFreedSpace, getMeta, type Journal, purgeRewritten, setMeta } from "../store/mod.ts";
 
 /** The `meta` key holding the {@link SECRET_SCREEN_VERSION} the stored text was last screened by. */
 const SCREEN_KEY = "secret_screen_version";
@@ -48,6 +49,17 @@ export function redactStoredSecrets(j: Journal): { redacted: StoredSecret[]; pur
     });
     return { redacted, purged: redacted.length === 0 || purgeRewritten(j) };
   });
+}
+
+/**
+ * {@link redactStoredSecrets}, once per change of the screen's rules: when
+ * the journal was last screened by another {@link SECRET_SCREEN_VERSION}
+ * (or never, as by a build from before this screen of stored text). Returns
+ * what was redacted (nothing when the journal is current).
+ */
+export function redactOnScreenChange(j: Journal): StoredSecret[] {
+  if (getMeta(j, SCREEN_KEY) === String(SECRET_SCREEN_VERSION)) return [];
+  return redactStoredSecrets(j).redacted;
 }
 
 /** `memories 1f3a… (text, search row: github_token)`: a record named without its value. */

@@ -12,6 +12,7 @@ import { writeHintFile } from "../hints/mod.ts";
 import { ReanchorFollower, refreshLooseText } from "../memory/mod.ts";
 import { activeModel, EmbedPass } from "../vector/mod.ts";
 import type { Context } from "./context.ts";
+import { describeStored, redactOnScreenChange } from "./stored_secrets.ts";
 
 /** What follows the index in a writer process, made and registered in one place. */
 export interface WriterFollowers {
@@ -26,11 +27,22 @@ export interface WriterFollowers {
  * {@link withWriter}, the daemon through its options), in the order they run
  * after a pass: memory first, then the embedding pass. Notes' and memories'
  * search rows an older build derived are made again first (once: see
- * `refreshLooseText`), as the audit derives the code index again.
+ * `refreshLooseText`), as the audit derives the code index again; and
+ * secrets an older build stored before a rule of the screen existed are
+ * redacted (once per change of the rules: see `redactOnScreenChange`), each
+ * record named on stderr (never its value).
  */
 export function writerFollowers(ctx: Context, journal: Journal, log?: Logger): WriterFollowers {
   const refreshed = refreshLooseText(journal);
   if (refreshed > 0) log?.info(`made the search rows of ${refreshed} notes and memories again`);
+  const redacted = redactOnScreenChange(journal);
+  if (redacted.length > 0) {
+    (log ?? stderrLogger()).warn(
+      `redacted secrets an older Heimdall stored in ${redacted.length} record(s): ${
+        redacted.slice(0, 20).map(describeStored).join("; ")
+      }${redacted.length > 20 ? `; and ${redacted.length - 20} more` : ""}`,
+    );
+  }
   return {
     memory: new ReanchorFollower(journal),
     embed: new EmbedPass(journal, activeModel(ctx.home).source, log ? { log } : {}),
