@@ -457,3 +457,48 @@ Deno.test("the first writer after an upgrade redacts what an older Heimdall stor
     removeTree(base);
   }
 });
+
+Deno.test("a hook session's state and a log an older Heimdall wrote with a secret are redacted in place by heimdall redact", async () => {
+  const base = tempDir("heimdall-secrets-old-");
+  try {
+    const { home } = await oldHome(base);
+    const prompt = sample("anthropic_key"), command = sample("openai_key");
+    const key = sample("private_key");
+    const session = {
+      harness: "claude-code",
+      sessionId: "s1",
+      cwd: base,
+      startedMs: 1_700_000_000_000,
+      updatedMs: 1_700_000_100_000,
+      task: { title: `set up billing with ${prompt.line}`, id: null },
+      prompts: 3,
+      tests: [{ command: `pytest ${command.line}`, runner: "pytest", outcome: "fail", failed: [] }],
+    };
+    writeTree(home, {
+      "sessions/claude-code--s1--abc.json": JSON.stringify(session),
+      "logs/hooks.log": `2026-01-01T00:00:00.000Z error: hook failed on\n${key.line}\nthen ok\n`,
+      "logs/search.log": "2026-01-01T00:00:00.000Z pruned a gone file\n",
+    });
+    const planted = [prompt, command, key].map((s) => ({ ...s, kind: "planted" }));
+    assert.equal(leaks(rawFiles(home), planted).length, 3, "planted as an older build wrote them");
+
+    const dry = await ok(home, ["redact", "--dry-run"]);
+    assert.match(dry.stdout, /sessions claude-code--s1--abc\.json \(task, tests: /);
+    assert.match(dry.stdout, /logs hooks\.log \(text: private_key\)/);
+    assert.doesNotMatch(dry.stdout, /search\.log/);
+
+    await ok(home, ["redact"]);
+    assert.deepEqual(leaks(rawFiles(home), planted), [], "no secret left in any file of the home");
+    const now = JSON.parse(Deno.readTextFileSync(join(home, "sessions/claude-code--s1--abc.json")));
+    assert.deepEqual(now, {
+      ...session,
+      task: { title: redactSecrets(session.task.title), id: null },
+      tests: [{ ...session.tests[0]!, command: redactSecrets(session.tests[0]!.command) }],
+    }, "only the secrets changed, updatedMs too stays");
+    const log = Deno.readTextFileSync(join(home, "logs/hooks.log"));
+    assert.match(log, /^2026-01-01T00:00:00\.000Z error: hook failed on\n\[REDACTED:private_key\]/);
+    assert.match(log, /then ok\n$/);
+  } finally {
+    removeTree(base);
+  }
+});

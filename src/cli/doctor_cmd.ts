@@ -215,7 +215,7 @@ function storedSecretsCheck(ctx: Context): Check {
   try {
     const j = Journal.open(ctx.home.journal, { readOnly: true });
     try {
-      found = findStoredSecrets(j);
+      found = findStoredSecrets(j, ctx.home);
     } finally {
       j.close();
     }
@@ -231,7 +231,7 @@ function storedSecretsCheck(ctx: Context): Check {
     return {
       name: "stored secrets",
       status: "ok",
-      detail: "no note, memory, personal candidate or task holds one",
+      detail: "no note, memory, personal candidate, task, session file or log holds one",
       fix: null,
     };
   }

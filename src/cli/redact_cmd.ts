@@ -11,10 +11,11 @@ export const HELP = `heimdall redact [--dry-run] [--json]
   Redacts secrets that a Heimdall from before a rule of the secret screen
   stored in the journal: API keys, tokens, passwords in URLs, private keys
   in notes, memories (text, author, task, tests, fix), personal candidates,
-  tasks, hand-off notes and claims, and in their search rows. Only the
+  tasks, hand-off notes and claims, and in their search rows; and in the
+  hooks' session files and the logs under $HEIMDALL_HOME. Only the
   secret-shaped spans change, to [REDACTED:<kind>] as a write stores them
-  now; ids, times, supersession and anchors stay. One write transaction:
-  all or nothing. Freed space is overwritten and the full-text index merged,
+  now; ids, times, supersession and anchors stay. The journal's in one
+  write transaction: all or nothing. Freed space is overwritten and the full-text index merged,
   so the old text stays in no file. Prints each record changed (its table,
   id and the fields, never the value). --dry-run only lists them
   (\`heimdall doctor\` counts them too). Every writer (index, reconcile,
@@ -29,8 +30,8 @@ export function run(args: string[], ctx: Context): number {
   });
   try {
     const { redacted, purged } = values["dry-run"]
-      ? { redacted: findStoredSecrets(j), purged: true }
-      : redactStoredSecrets(j);
+      ? { redacted: findStoredSecrets(j, ctx.home), purged: true }
+      : redactStoredSecrets(j, ctx.home);
     if (values.json) {
       ctx.out(json({ dry_run: values["dry-run"] === true, records: redacted, purged }));
       return EXIT.ok;

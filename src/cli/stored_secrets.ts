@@ -1,7 +1,8 @@
 /**
  * Secrets an older build stored before a rule of the screen existed, across
  * every table that keeps people's and agents' words: notes (search), memories
- * and personal candidates (memory), tasks, hand-offs and claims (team).
+ * and personal candidates (memory), tasks, hand-offs and claims (team); and
+ * the home's files that keep them too: hook sessions' state and the logs.
  * Found for `heimdall doctor`, redacted by `heimdall redact` and, once per
  * change of the screen's rules, by every writer as it starts.
  */
@@ -10,6 +11,8 @@ import { redactStoredMemories } from "../memory/mod.ts";
 import { redactStoredNotes } from "../search/mod.ts";
 import { redactStoredTeamRows } from "../team/mod.ts";
 import { eraseFreedSpace, getMeta, type Journal, purgeRewritten, setMeta } from "../store/mod.ts";
+import { type HomePaths, redactStoredLogs } from "../config/mod.ts";
+import { redactStoredSessions, sessionsDir } from "../harness/session.ts";
 
 /** The `meta` key holding the {@link SECRET_SCREEN_VERSION} the stored text was last screened by. */
 const SCREEN_KEY = "secret_screen_version";
@@ -18,26 +21,32 @@ const SCREEN_KEY = "secret_screen_version";
  * Every stored record holding a secret-shaped value, in table order: where,
  * never the value. Read-only; one screen of each record's text fields.
  */
-export function findStoredSecrets(j: Journal): StoredSecret[] {
+export function findStoredSecrets(j: Journal, home: HomePaths): StoredSecret[] {
   return [
     ...redactStoredNotes(j, false),
     ...redactStoredMemories(j, false),
     ...redactStoredTeamRows(j, false),
+    ...redactStoredSessions(sessionsDir(home), false),
+    ...redactStoredLogs(home.logs, false),
   ];
 }
 
 /**
- * Redacts every secret {@link findStoredSecrets} finds, in one write
- * transaction (all or nothing): only the secret-shaped spans of those fields
- * change, as a write stores them now, and the search rows of those notes and
- * memories are made again. Freed space is overwritten, and afterwards the
+ * Redacts every secret {@link findStoredSecrets} finds: the journal's in one
+ * write transaction (all or nothing), then each session file and log
+ * (see `redactStoredSessions`, `redactStoredLogs`). Only the secret-shaped
+ * spans of those fields change, as a write stores them now, and the search
+ * rows of those notes and memories are made again. Freed space is overwritten, and afterwards the
  * full-text index merged and the WAL checkpointed, so the old text is left in
  * neither file (`purged` false when a reader held the checkpoint back: the
  * WAL keeps old pages until the next one). Records the screen's version.
  * Returns what was redacted.
  */
-export function redactStoredSecrets(j: Journal): { redacted: StoredSecret[]; purged: boolean } {
-  return eraseFreedSpace(j, () => {
+export function redactStoredSecrets(
+  j: Journal,
+  home: HomePaths,
+): { redacted: StoredSecret[]; purged: boolean } {
+  const journal = eraseFreedSpace(j, () => {
     const redacted = j.tx(() => {
       const done = [
         ...redactStoredNotes(j, true),
@@ -49,6 +58,12 @@ export function redactStoredSecrets(j: Journal): { redacted: StoredSecret[]; pur
     });
     return { redacted, purged: redacted.length === 0 || purgeRewritten(j) };
   });
+  // Files rewrite one at a time: each under its own lock (a session's) or atomically (a log).
+  const files = [
+    ...redactStoredSessions(sessionsDir(home), true),
+    ...redactStoredLogs(home.logs, true),
+  ];
+  return { redacted: [...journal.redacted, ...files], purged: journal.purged };
 }
 
 /**
@@ -57,9 +72,9 @@ export function redactStoredSecrets(j: Journal): { redacted: StoredSecret[]; pur
  * (or never, as by a build from before this screen of stored text). Returns
  * what was redacted (nothing when the journal is current).
  */
-export function redactOnScreenChange(j: Journal): StoredSecret[] {
+export function redactOnScreenChange(j: Journal, home: HomePaths): StoredSecret[] {
   if (getMeta(j, SCREEN_KEY) === String(SECRET_SCREEN_VERSION)) return [];
-  return redactStoredSecrets(j).redacted;
+  return redactStoredSecrets(j, home).redacted;
 }
 
 /** `memories 1f3a… (text, search row: github_token)`: a record named without its value. */

@@ -35,7 +35,7 @@ export interface WriterFollowers {
 export function writerFollowers(ctx: Context, journal: Journal, log?: Logger): WriterFollowers {
   const refreshed = refreshLooseText(journal);
   if (refreshed > 0) log?.info(`made the search rows of ${refreshed} notes and memories again`);
-  const redacted = redactOnScreenChange(journal);
+  const redacted = redactOnScreenChange(journal, ctx.home);
   if (redacted.length > 0) {
     (log ?? stderrLogger()).warn(
       `redacted secrets an older Heimdall stored in ${redacted.length} record(s): ${

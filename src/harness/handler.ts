@@ -72,6 +72,7 @@ import {
   newSession,
   pruneSessions,
   sessionFile,
+  sessionsDir,
   type SessionState,
   type SessionTestRun,
   type SymbolSnap,
@@ -121,10 +122,7 @@ export const MAX_EDITS_PER_FILE = 64;
  */
 export const MAX_TEST_RUNS = 20;
 
-/** The folder holding session state files. */
-export function sessionsDir(home: HomePaths): string {
-  return join(home.home, "sessions");
-}
+export { sessionsDir } from "./session.ts";
 
 /** What a hook answers: context for the agent, and before a tool call, a reason to pause it once. */
 export interface HookAnswer {

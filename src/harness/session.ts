@@ -8,12 +8,13 @@
  * (temporary file, then rename). Nothing here touches the journal.
  */
 import { join } from "../files/mod.ts";
+import type { HomePaths } from "../config/mod.ts";
 import {
   ensurePrivateDir,
   openPrivateFile,
   writePrivateFileAtomic,
 } from "../config/private_files.ts";
-import { redactDeep } from "../files/secrets.ts";
+import { redactDeep, screenRecord, type StoredSecret } from "../files/secrets.ts";
 import type { GuardState } from "./grep_guard.ts";
 
 /** A symbol an edit changed (its structural hash moved, or it appeared or went). */
@@ -120,6 +121,11 @@ export function newSession(
   };
 }
 
+/** The folder holding session state files. */
+export function sessionsDir(home: HomePaths): string {
+  return join(home.home, "sessions");
+}
+
 /** The file that holds a session's state (ids are sanitised into a file name). */
 export function sessionFile(sessionsDir: string, harness: string, sessionId: string): string {
   const safe = sessionId.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 120);
@@ -183,4 +189,57 @@ export function pruneSessions(sessionsDir: string, maxAgeMs: number, now = Date.
     }
   } catch { /* no sessions folder yet */ }
   return removed;
+}
+
+/**
+ * The session files in `sessionsDir` holding a secret-shaped value, as an
+ * older build wrote them before a rule of the screen existed: each named by
+ * its file and the fields holding one (`task`, `tests`…), never a value.
+ * With `apply`, each is rewritten under its session's lock, every string
+ * redacted as {@link updateSession} writes them now; nothing else changes
+ * (its `updatedMs` neither). Reads every session file; a missing folder
+ * holds none.
+ */
+export function redactStoredSessions(sessionsDir: string, apply: boolean): StoredSecret[] {
+  const out: StoredSecret[] = [];
+  let names: string[];
+  try {
+    names = [...Deno.readDirSync(sessionsDir)]
+      .filter((e) => e.isFile && e.name.endsWith(".json")).map((e) => e.name).sort();
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    const file = join(sessionsDir, name);
+    const state = readSession(file);
+    if (state === null) continue;
+    const fields = Object.fromEntries(
+      Object.entries(state).map(([k, v]) => [k, stringsIn(v)]),
+    );
+    const hit = screenRecord("sessions", name, fields);
+    if (hit === undefined) continue;
+    out.push(hit.found);
+    if (!apply) continue;
+    let lock: Deno.FsFile | undefined;
+    try {
+      lock = Deno.openSync(`${file}.lock`, { create: true, write: true, mode: 0o600 });
+      lock.lockSync(true);
+      // Read again under the lock: a hook may have written it since.
+      const now = readSession(file);
+      if (now !== null) writePrivateFileAtomic(file, JSON.stringify(redactDeep(now)));
+    } finally {
+      lock?.close();
+    }
+  }
+  return out;
+}
+
+/** Every string inside `value` (object values, array items), in order. */
+function stringsIn(value: unknown, out: string[] = []): string[] {
+  if (typeof value === "string") out.push(value);
+  else if (Array.isArray(value)) { for (const v of value) stringsIn(v, out); }
+  else if (typeof value === "object" && value !== null) {
+    for (const v of Object.values(value)) stringsIn(v, out);
+  }
+  return out;
 }
