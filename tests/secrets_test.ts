@@ -380,8 +380,14 @@ Deno.test("secrets an older Heimdall stored are named by doctor and redacted by 
     assert.match(dry.stdout, /would redact 4 records/);
     assert.deepEqual(storedRows(journal), before, "--dry-run changes nothing");
 
+    // A backup rebuild made before: a whole copy, which redact names for the user to delete.
+    const backup = join(home, "journal.db.20260101T000000Z.backup");
+    Deno.copyFileSync(journal, backup);
     const r = await ok(home, ["redact"]);
     assert.match(r.stdout, /^redacted 4 records holding a secret:/);
+    assert.ok(r.stderr.includes(`still holds the secrets as they were`), r.stderr);
+    assert.ok(r.stderr.includes(`rm -- ${backup}`), r.stderr);
+    Deno.removeSync(backup);
     assert.match(r.stdout, new RegExp(`memories ${memoryId} \\(text, tests, search row: `));
     assert.deepEqual(leaks(new Map([["redact", r.stdout + r.stderr]]), asSamples), []);
 
