@@ -140,7 +140,8 @@ function memoryExport(repo: string, canary: string): string {
   return `${JSON.stringify({ type: "heimdall-memory", version: 1 })}\n${JSON.stringify(memory)}\n`;
 }
 
-async function mcpClient(home: string, cwd: string): Promise<Client> {
+/** A real MCP client of `heimdall mcp` run in `cwd` on `home`. */
+export async function mcpClient(home: string, cwd: string): Promise<Client> {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: ["run", ...PERMS, main, "mcp"],
@@ -153,7 +154,8 @@ async function mcpClient(home: string, cwd: string): Promise<Client> {
   return client;
 }
 
-type CallResult = { content: { type: string; text: string }[]; isError?: boolean };
+/** What a tool call answers. */
+export type CallResult = { content: { type: string; text: string }[]; isError?: boolean };
 
 /** Plants every sample through the MCP tools; returns what the tools answered. */
 export async function plantThroughMcp(

@@ -16,7 +16,9 @@ import { join } from "node:path";
 import { cli, removeTree, tempDir, writeTree } from "./helpers.ts";
 import {
   ALL_LINES,
+  type CallResult,
   leaks,
+  mcpClient,
   ok,
   ONE_LINERS,
   pgRows,
@@ -504,6 +506,46 @@ Deno.test("a hook session's state and a log an older Heimdall wrote with a secre
     const log = Deno.readTextFileSync(join(home, "logs/hooks.log"));
     assert.match(log, /^2026-01-01T00:00:00\.000Z error: hook failed on\n\[REDACTED:private_key\]/);
     assert.match(log, /then ok\n$/);
+  } finally {
+    removeTree(base);
+  }
+});
+
+Deno.test("an MCP answer never carries a secret an older Heimdall stored, even before heimdall redact", async () => {
+  const base = tempDir("heimdall-secrets-old-");
+  try {
+    const { repo, home, planted } = await oldHome(base);
+    const asSamples = Object.values(planted).flat().map((secret) => ({
+      kind: "planted",
+      line: "",
+      secret,
+    }));
+    const client = await mcpClient(home, repo);
+    const answers = new Map<string, string>();
+    try {
+      for (
+        const [name, args] of [
+          ["why", { target: "billing.py:charge", as_of: "2099-01-01" }],
+          ["search", { query: sample("github_token").secret }],
+          ["search", { query: "zebranote deploy billing" }],
+        ] as const
+      ) {
+        const r = await client.callTool({ name, arguments: args }) as CallResult & {
+          structuredContent?: unknown;
+        };
+        answers.set(
+          `${name} ${JSON.stringify(args)}`,
+          r.content.map((c) => c.text).join("\n") + JSON.stringify(r.structuredContent ?? {}),
+        );
+      }
+    } finally {
+      await client.close();
+    }
+    const all = [...answers.values()].join("\n");
+    assert.match(all, /zebrafirst retries/, "the memory is answered");
+    assert.match(all, /zebranote/, "the note is answered");
+    assert.match(all, /\[REDACTED:url_password\]/);
+    assert.deepEqual(leaks(answers, asSamples), []);
   } finally {
     removeTree(base);
   }

@@ -208,7 +208,7 @@ function recentHookErrors(logs: string, now = Date.now()): { count: number; last
 /**
  * Whether the journal holds secrets an older build stored before a rule of
  * the screen existed (each named by table and id, never its value): search,
- * `why`, exports and MCP answers would show them until `heimdall redact`.
+ * `why`, `history` and MCP answers would show them until `heimdall redact`.
  */
 function storedSecretsCheck(ctx: Context): Check {
   let found: StoredSecret[];
@@ -241,7 +241,7 @@ function storedSecretsCheck(ctx: Context): Check {
     status: "fail",
     detail: `${plural(found.length, "record")} stored by an older Heimdall ${
       found.length === 1 ? "holds" : "hold"
-    } a secret that search, why, export and MCP answers show: ${shown}${
+    } a secret that search, why, history and MCP answers show: ${shown}${
       found.length > 10 ? `; and ${found.length - 10} more` : ""
     }`,
     fix: "heimdall redact   (rewrites only the secrets, to [REDACTED:<kind>])",

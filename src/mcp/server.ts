@@ -11,6 +11,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Config, HomePaths } from "../config/mod.ts";
 import { EnvironmentError, HeimdallError, InternalError } from "../errors/mod.ts";
+import { redactDeep, redactSecrets } from "../files/mod.ts";
 import { defaultAuthor } from "../memory/mod.ts";
 import {
   corruptionDetail,
@@ -235,11 +236,14 @@ export function createServer(ctx: ToolContext, tools: readonly ToolDef[] = TOOLS
     const text = damage === undefined
       ? out.text
       : `Warning: answering from a damaged journal (${damage}); answers may be incomplete: run \`heimdall rebuild\`.\n${out.text}`;
+    // The last gate, as the hooks' output has: what a journal of an older build
+    // stored before its screen knew a secret reaches no agent (`heimdall redact`
+    // removes it from the journal).
     return {
-      content: [{ type: "text" as const, text }],
-      structuredContent: damage === undefined
-        ? out.structured
-        : { ...out.structured, journal_damaged: damage },
+      content: [{ type: "text" as const, text: redactSecrets(text) }],
+      structuredContent: redactDeep(
+        damage === undefined ? out.structured : { ...out.structured, journal_damaged: damage },
+      ),
     };
   }
   // The SDK's registerTool promises listChanged: true; ours is what discover says.
