@@ -49,8 +49,16 @@ export function run(args: string[], ctx: Context): number {
     const { redacted, purged } = values["dry-run"]
       ? { redacted: findStoredSecrets(j, ctx.home), purged: true }
       : redactStoredSecrets(j, ctx.home);
+    const copies = redacted.some((s) => s.table !== "sessions" && s.table !== "logs")
+      ? journalCopies(ctx.home.home)
+      : [];
     if (values.json) {
-      ctx.out(json({ dry_run: values["dry-run"] === true, records: redacted, purged }));
+      ctx.out(json({
+        dry_run: values["dry-run"] === true,
+        records: redacted,
+        purged,
+        journal_copies: copies.map((c) => join(ctx.home.home, c)),
+      }));
       return EXIT.ok;
     }
     if (redacted.length === 0) {
@@ -63,8 +71,7 @@ export function run(args: string[], ctx: Context): number {
       } holding a secret:`,
     );
     for (const s of redacted) ctx.out(`  ${describeStored(s)}`);
-    const copies = journalCopies(ctx.home.home);
-    if (copies.length > 0 && redacted.some((s) => s.table !== "sessions" && s.table !== "logs")) {
+    if (copies.length > 0) {
       // Restore points: not rewritten here, but the user must know they hold what was redacted.
       ctx.err(
         `heimdall redact: ${plural(copies.length, "copy", "copies")} of the journal made before (${

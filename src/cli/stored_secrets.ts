@@ -36,11 +36,12 @@ export function findStoredSecrets(j: Journal, home: HomePaths): StoredSecret[] {
  * write transaction (all or nothing), then each session file and log
  * (see `redactStoredSessions`, `redactStoredLogs`). Only the secret-shaped
  * spans of those fields change, as a write stores them now, and the search
- * rows of those notes and memories are made again. Freed space is overwritten, and afterwards the
- * full-text index merged and the WAL checkpointed, so the old text is left in
- * neither file (`purged` false when a reader held the checkpoint back: the
- * WAL keeps old pages until the next one). Records the screen's version.
- * Returns what was redacted.
+ * rows of those notes and memories are made again. Freed space is
+ * overwritten, and afterwards the full-text index merged and the WAL
+ * checkpointed, so the old text is left in neither file of the journal
+ * (`purged` false when a reader held the checkpoint back: the WAL keeps old
+ * pages until the next one). Records the screen's version. Returns what
+ * was redacted.
  */
 export function redactStoredSecrets(
   j: Journal,
