@@ -30,7 +30,7 @@ import {
   SAMPLES,
 } from "./secret_plant.ts";
 import { freshDatabase, noPostgres, pgServer } from "./team_fixture.ts";
-import { redactSecrets, sniffSecret } from "../src/files/mod.ts";
+import { contentHash, redactSecrets, sniffSecret } from "../src/files/mod.ts";
 import { DatabaseSync } from "node:sqlite";
 
 Deno.test("no planted secret reaches the journal, its WAL, sessions or logs by any way in", async () => {
@@ -546,6 +546,57 @@ Deno.test("an MCP answer never carries a secret an older Heimdall stored, even b
     assert.match(all, /zebranote/, "the note is answered");
     assert.match(all, /\[REDACTED:url_password\]/);
     assert.deepEqual(leaks(answers, asSamples), []);
+  } finally {
+    removeTree(base);
+  }
+});
+
+Deno.test("a file an older Heimdall indexed that the screen now refuses is retracted by the first writer after the upgrade", async () => {
+  const base = tempDir("heimdall-secrets-old-");
+  try {
+    const key = "k#9x2!vq8@z7^m4&w1*b6" + "%h3(j)p-_=+q0r5t8y2u4i6o";
+    const repo = join(base, "repo");
+    const file = join(repo, "site/settings.py");
+    writeTree(repo, { "site/settings.py": "DEBUG = False  # zebrasettings\n" });
+    const home = join(base, "home");
+    await ok(home, ["index", repo]);
+    // As an older screen left it: the file holds a key, and its row says it was read as it is now.
+    const bytes = new TextEncoder().encode(
+      `DEBUG = False  # zebrasettings\nSECRET_KEY = '${key}'\n`,
+    );
+    Deno.writeFileSync(file, bytes);
+    const hourAgo = new Date(Date.now() - 3600_000);
+    Deno.utimeSync(file, hourAgo, hourAgo);
+    const st = Deno.statSync(file);
+    const db = new DatabaseSync(join(home, "journal.db"));
+    db.prepare(
+      "UPDATE paths SET size = ?, mtime_ms = ?, ctime_ms = ?, hash = ?, racy = 0 WHERE path = ?",
+    ).run(st.size, st.mtime!.getTime(), st.ctime!.getTime(), contentHash(bytes), file);
+    db.close();
+    await ok(home, ["reconcile", "--all"]);
+    assert.match(
+      (await ok(home, ["search", "zebrasettings"])).stdout,
+      /settings\.py/,
+      "an audit by stat leaves it indexed",
+    );
+
+    // A journal from before the screen's version was stamped.
+    const old = new DatabaseSync(join(home, "journal.db"));
+    old.prepare("DELETE FROM meta WHERE key = 'secret_screen_version'").run();
+    old.close();
+    const r = await ok(home, ["reconcile", "--all"]);
+    assert.ok(
+      r.stderr.includes(`the secret screen now refuses 1 indexed file(s)`) &&
+        r.stderr.includes(file),
+      r.stderr,
+    );
+    assert.equal((await cli(home, ["search", "zebrasettings"])).code, 1, "retracted");
+    const status = JSON.parse((await ok(home, ["status", "--json"])).stdout);
+    assert.equal(JSON.stringify(status).includes(key), false);
+    assert.deepEqual(
+      leaks(rawFiles(home), [{ kind: "secret_assignment", line: "", secret: key }]),
+      [],
+    );
   } finally {
     removeTree(base);
   }

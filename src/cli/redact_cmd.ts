@@ -22,7 +22,8 @@ export const HELP = `heimdall redact [--dry-run] [--json]
   delete them. Prints each record changed (its table, id and fields, never
   the value). --dry-run only lists them (\`heimdall doctor\` counts them
   too). Every writer (index, reconcile, the daemon) runs it once by itself
-  after an upgrade changes the screen.`;
+  after an upgrade changes the screen, and then also retracts the indexed
+  files the screen now refuses.`;
 
 /** Whole copies of the journal beside it: rebuild's backups, a damaged journal set aside. */
 const JOURNAL_COPY = /^journal\.db\.(?:\d{8}T\d{6}Z\.backup|damaged-[^/]*)$/;

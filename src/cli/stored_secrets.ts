@@ -4,7 +4,8 @@
  * and personal candidates (memory), tasks, hand-offs and claims (team); and
  * the home's files that keep them too: hook sessions' state and the logs.
  * Found for `heimdall doctor`, redacted by `heimdall redact` and, once per
- * change of the screen's rules, by every writer as it starts.
+ * change of the screen's rules, by every writer as it starts, which also
+ * has the indexed files the screen now refuses retracted.
  */
 import { SECRET_SCREEN_VERSION, type StoredSecret } from "../files/mod.ts";
 import { redactStoredMemories } from "../memory/mod.ts";
@@ -13,6 +14,7 @@ import { redactStoredTeamRows } from "../team/mod.ts";
 import { eraseFreedSpace, getMeta, type Journal, purgeRewritten, setMeta } from "../store/mod.ts";
 import { type HomePaths, redactStoredLogs } from "../config/mod.ts";
 import { redactStoredSessions, sessionsDir } from "../harness/session.ts";
+import { rescreenIndexed } from "../reconcile/mod.ts";
 
 /** The `meta` key holding the {@link SECRET_SCREEN_VERSION} the stored text was last screened by. */
 const SCREEN_KEY = "secret_screen_version";
@@ -68,14 +70,22 @@ export function redactStoredSecrets(
 }
 
 /**
- * {@link redactStoredSecrets}, once per change of the screen's rules: when
- * the journal was last screened by another {@link SECRET_SCREEN_VERSION}
- * (or never, as by a build from before this screen of stored text). Returns
- * what was redacted (nothing when the journal is current).
+ * What a writer does once per change of the screen's rules, when the
+ * journal was last screened by another {@link SECRET_SCREEN_VERSION} (or
+ * never, as by a build from before this screen of stored text):
+ * {@link redactStoredSecrets}, and every indexed file read again, those the
+ * screen now refuses queued to be retracted by the next pass
+ * (`rescreenIndexed`). Only a writer (holding the writer lock) may call it.
+ * Returns what was redacted and the files queued (nothing when the journal
+ * is current).
  */
-export function redactOnScreenChange(j: Journal, home: HomePaths): StoredSecret[] {
-  if (getMeta(j, SCREEN_KEY) === String(SECRET_SCREEN_VERSION)) return [];
-  return redactStoredSecrets(j, home).redacted;
+export function rescreenOnScreenChange(
+  j: Journal,
+  home: HomePaths,
+): { redacted: StoredSecret[]; files: string[] } {
+  if (getMeta(j, SCREEN_KEY) === String(SECRET_SCREEN_VERSION)) return { redacted: [], files: [] };
+  const files = rescreenIndexed(j);
+  return { redacted: redactStoredSecrets(j, home).redacted, files };
 }
 
 /** `memories 1f3a… (text, search row: github_token)`: a record named without its value. */

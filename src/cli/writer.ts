@@ -12,7 +12,7 @@ import { writeHintFile } from "../hints/mod.ts";
 import { ReanchorFollower, refreshLooseText } from "../memory/mod.ts";
 import { activeModel, EmbedPass } from "../vector/mod.ts";
 import type { Context } from "./context.ts";
-import { describeStored, redactOnScreenChange } from "./stored_secrets.ts";
+import { describeStored, rescreenOnScreenChange } from "./stored_secrets.ts";
 
 /** What follows the index in a writer process, made and registered in one place. */
 export interface WriterFollowers {
@@ -29,18 +29,27 @@ export interface WriterFollowers {
  * search rows an older build derived are made again first (once: see
  * `refreshLooseText`), as the audit derives the code index again; and
  * secrets an older build stored before a rule of the screen existed are
- * redacted (once per change of the rules: see `redactOnScreenChange`), each
- * record named on stderr (never its value).
+ * redacted, and indexed files the screen now refuses queued to be
+ * retracted (once per change of the rules: see `rescreenOnScreenChange`),
+ * each record and file named on stderr (never a value).
  */
 export function writerFollowers(ctx: Context, journal: Journal, log?: Logger): WriterFollowers {
   const refreshed = refreshLooseText(journal);
   if (refreshed > 0) log?.info(`made the search rows of ${refreshed} notes and memories again`);
-  const redacted = redactOnScreenChange(journal, ctx.home);
+  const { redacted, files } = rescreenOnScreenChange(journal, ctx.home);
+  const warn = (m: string) => (log ?? stderrLogger()).warn(m);
   if (redacted.length > 0) {
-    (log ?? stderrLogger()).warn(
+    warn(
       `redacted secrets an older Heimdall stored in ${redacted.length} record(s): ${
         redacted.slice(0, 20).map(describeStored).join("; ")
       }${redacted.length > 20 ? `; and ${redacted.length - 20} more` : ""}`,
+    );
+  }
+  if (files.length > 0) {
+    warn(
+      `the secret screen now refuses ${files.length} indexed file(s), which are retracted at the next pass: ${
+        files.slice(0, 20).join(", ")
+      }${files.length > 20 ? `, and ${files.length - 20} more` : ""}`,
     );
   }
   return {

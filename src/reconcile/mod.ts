@@ -38,3 +38,4 @@ export { desiredRows, fileNodeId, nodeId } from "./desired.ts";
 export { isRacy, planCommit, planPath, RACY_WINDOW_MS } from "./plan.ts";
 export { homeDirs, isInside, rootInHomeError } from "./owners.ts";
 export { filesToRederive } from "./rederive.ts";
+export { rescreenIndexed } from "./rescreen.ts";
