@@ -584,6 +584,12 @@ Deno.test("a file an older Heimdall indexed that the screen now refuses is retra
     const old = new DatabaseSync(join(home, "journal.db"));
     old.prepare("DELETE FROM meta WHERE key = 'secret_screen_version'").run();
     old.close();
+    const doctor = await cli(home, ["doctor", "--json"], { cwd: repo });
+    const check =
+      (JSON.parse(doctor.stdout).checks as { name: string; status: string; fix: string }[])
+        .find((c) => c.name === "stored secrets");
+    assert.equal(check?.status, "warn", doctor.stdout);
+    assert.match(check.fix, /heimdall reconcile --all/);
     const r = await ok(home, ["reconcile", "--all"]);
     assert.ok(
       r.stderr.includes(`the secret screen now refuses 1 indexed file(s)`) &&

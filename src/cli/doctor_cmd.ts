@@ -15,7 +15,7 @@ import { GONE_ROOT } from "./status_cmd.ts";
 import { type FaultKind, readFault } from "../reconcile/mod.ts";
 import { Journal } from "../store/mod.ts";
 import type { StoredSecret } from "../files/mod.ts";
-import { describeStored, findStoredSecrets } from "./stored_secrets.ts";
+import { describeStored, findStoredSecrets, screenedNow } from "./stored_secrets.ts";
 
 /** What a person does about each kind of failed pass, for the home at `home` (the daemon retries on its own meanwhile). */
 function faultFix(kind: FaultKind, home: string): string {
@@ -208,14 +208,18 @@ function recentHookErrors(logs: string, now = Date.now()): { count: number; last
 /**
  * Whether the journal holds secrets an older build stored before a rule of
  * the screen existed (each named by table and id, never its value): search,
- * `why`, `history` and MCP answers would show them until `heimdall redact`.
+ * `why`, `history` and MCP answers would show them until `heimdall redact`;
+ * or, when roots are `indexed`, whether the screen changed since a writer
+ * last read their files.
  */
-function storedSecretsCheck(ctx: Context): Check {
+function storedSecretsCheck(ctx: Context, indexed: boolean): Check {
   let found: StoredSecret[];
+  let screened: boolean;
   try {
     const j = Journal.open(ctx.home.journal, { readOnly: true });
     try {
       found = findStoredSecrets(j, ctx.home);
+      screened = screenedNow(j);
     } finally {
       j.close();
     }
@@ -225,6 +229,16 @@ function storedSecretsCheck(ctx: Context): Check {
       status: "warn",
       detail: `not checked: ${(e as Error).message}`,
       fix: null,
+    };
+  }
+  if (found.length === 0 && !screened && indexed) {
+    // Files indexed by an older screen are not read here (every file, each run): a writer does it.
+    return {
+      name: "stored secrets",
+      status: "warn",
+      detail:
+        "the secret screen changed since the indexed files were last screened: those it now refuses stay indexed until a writer reads them again",
+      fix: "heimdall reconcile --all   (or restart the daemon)",
     };
   }
   if (found.length === 0) {
@@ -467,7 +481,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     );
   }
 
-  if (h.journal !== null) checks.push(storedSecretsCheck(ctx));
+  if (h.journal !== null) checks.push(storedSecretsCheck(ctx, h.roots.length > 0));
 
   const gone = h.roots.filter((r) => r.gone).map((r) => r.path);
   if (gone.length > 0) {

@@ -83,9 +83,14 @@ export function rescreenOnScreenChange(
   j: Journal,
   home: HomePaths,
 ): { redacted: StoredSecret[]; files: string[] } {
-  if (getMeta(j, SCREEN_KEY) === String(SECRET_SCREEN_VERSION)) return { redacted: [], files: [] };
+  if (screenedNow(j)) return { redacted: [], files: [] };
   const files = rescreenIndexed(j);
   return { redacted: redactStoredSecrets(j, home).redacted, files };
+}
+
+/** True when the journal was last screened by this build's {@link SECRET_SCREEN_VERSION}. */
+export function screenedNow(j: Journal): boolean {
+  return getMeta(j, SCREEN_KEY) === String(SECRET_SCREEN_VERSION);
 }
 
 /** `memories 1f3a… (text, search row: github_token)`: a record named without its value. */
