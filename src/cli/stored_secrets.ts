@@ -42,8 +42,9 @@ export function findStoredSecrets(j: Journal, home: HomePaths): StoredSecret[] {
  * overwritten, and afterwards the full-text index merged and the WAL
  * checkpointed, so the old text is left in neither file of the journal
  * (`purged` false when a reader held the checkpoint back: the WAL keeps old
- * pages until the next one). Records the screen's version. Returns what
- * was redacted.
+ * pages until the next one). Returns what was redacted. Does not record the
+ * screen's version: the indexed files are screened again only by a writer
+ * (see {@link rescreenOnScreenChange}).
  */
 export function redactStoredSecrets(
   j: Journal,
@@ -51,13 +52,11 @@ export function redactStoredSecrets(
 ): { redacted: StoredSecret[]; purged: boolean } {
   const journal = eraseFreedSpace(j, () => {
     const redacted = j.tx(() => {
-      const done = [
+      return [
         ...redactStoredNotes(j, true),
         ...redactStoredMemories(j, true),
         ...redactStoredTeamRows(j, true),
       ];
-      setMeta(j, SCREEN_KEY, String(SECRET_SCREEN_VERSION));
-      return done;
     });
     return { redacted, purged: redacted.length === 0 || purgeRewritten(j) };
   });
@@ -85,7 +84,10 @@ export function rescreenOnScreenChange(
 ): { redacted: StoredSecret[]; files: string[] } {
   if (screenedNow(j)) return { redacted: [], files: [] };
   const files = rescreenIndexed(j);
-  return { redacted: redactStoredSecrets(j, home).redacted, files };
+  const { redacted } = redactStoredSecrets(j, home);
+  // Last: a writer stopped before this does it all again (each step converges).
+  j.tx(() => setMeta(j, SCREEN_KEY, String(SECRET_SCREEN_VERSION)));
+  return { redacted, files };
 }
 
 /** True when the journal was last screened by this build's {@link SECRET_SCREEN_VERSION}. */
