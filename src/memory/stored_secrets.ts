@@ -33,28 +33,35 @@ interface MemoryTexts {
  */
 export function redactStoredMemories(j: Journal, apply: boolean): StoredSecret[] {
   const out: StoredSecret[] = [];
-  const rows = j.all<MemoryTexts>(
-    `SELECT id, text, author, task_id, tests, fix, forgotten_by FROM memories
-     ORDER BY recorded_at, id`,
-  );
   const chunks = looseChunkSecrets(j, "memory");
-  const resync: string[] = [];
-  for (const m of rows) {
-    const tests = testNames(m.tests);
-    const row = screenRecord("memories", m.id, {
-      text: m.text,
-      author: m.author,
-      task_id: m.task_id,
-      tests,
-      fix: m.fix,
-      forgotten_by: m.forgotten_by,
-    });
-    const found = mergeFound(row?.found, chunks.get(m.id));
-    if (found === undefined) continue;
-    out.push(found);
-    if (!apply) continue;
-    if (row) {
-      const r = row.redacted;
+  // Paged by id, the hits kept aside: a journal's memories are never held whole.
+  const fixes: { m: MemoryTexts; redacted: Record<string, string | string[]> | undefined }[] = [];
+  for (let last = "";;) {
+    const rows = j.all<MemoryTexts>(
+      `SELECT id, text, author, task_id, tests, fix, forgotten_by FROM memories
+       WHERE id > ? ORDER BY id LIMIT ${PAGE}`,
+      last,
+    );
+    for (const m of rows) {
+      const row = screenRecord("memories", m.id, {
+        text: m.text,
+        author: m.author,
+        task_id: m.task_id,
+        tests: testNames(m.tests),
+        fix: m.fix,
+        forgotten_by: m.forgotten_by,
+      });
+      const found = mergeFound(row?.found, chunks.get(m.id));
+      if (found === undefined) continue;
+      out.push(found);
+      fixes.push({ m, redacted: row?.redacted });
+    }
+    if (rows.length < PAGE) break;
+    last = rows[rows.length - 1]!.id;
+  }
+  if (apply) {
+    for (const { m, redacted: r } of fixes) {
+      if (r === undefined) continue; // only its search row: made again below
       j.run(
         `UPDATE memories SET text = ?, author = ?, task_id = ?, tests = ?, fix = ?, forgotten_by = ?
          WHERE id = ?`,
@@ -71,34 +78,46 @@ export function redactStoredMemories(j: Journal, apply: boolean): StoredSecret[]
         m.id,
       );
     }
-    resync.push(m.id);
+    if (fixes.length > 0) syncSearch(j, fixes.map((f) => f.m.id));
   }
-  if (apply && resync.length > 0) syncSearch(j, resync);
 
-  for (
-    const c of j.all<{ id: number; text: string; source: string; author: string }>(
-      "SELECT id, text, source, author FROM personal_candidates ORDER BY id",
-    )
-  ) {
-    const row = screenRecord("personal_candidates", c.id, {
-      text: c.text,
-      source: c.source,
-      author: c.author,
-    });
-    if (row === undefined) continue;
-    out.push(row.found);
-    if (!apply) continue;
-    const r = row.redacted as Partial<Record<"text" | "source" | "author", string>>;
-    j.run(
-      "UPDATE personal_candidates SET text = ?, source = ?, author = ? WHERE id = ?",
-      r.text ?? c.text,
-      r.source ?? c.source,
-      r.author ?? c.author,
-      c.id,
+  type Candidate = { id: number; text: string; source: string; author: string };
+  const candidates: { c: Candidate; redacted: Record<string, string | string[]> }[] = [];
+  for (let last = 0;;) {
+    const rows = j.all<Candidate>(
+      `SELECT id, text, source, author FROM personal_candidates WHERE id > ? ORDER BY id LIMIT ${PAGE}`,
+      last,
     );
+    for (const c of rows) {
+      const row = screenRecord("personal_candidates", c.id, {
+        text: c.text,
+        source: c.source,
+        author: c.author,
+      });
+      if (row === undefined) continue;
+      out.push(row.found);
+      candidates.push({ c, redacted: row.redacted });
+    }
+    if (rows.length < PAGE) break;
+    last = rows[rows.length - 1]!.id;
+  }
+  if (apply) {
+    for (const { c, redacted } of candidates) {
+      const r = redacted as Partial<Record<"text" | "source" | "author", string>>;
+      j.run(
+        "UPDATE personal_candidates SET text = ?, source = ?, author = ? WHERE id = ?",
+        r.text ?? c.text,
+        r.source ?? c.source,
+        r.author ?? c.author,
+        c.id,
+      );
+    }
   }
   return out;
 }
+
+/** Rows read per query. */
+const PAGE = 500;
 
 /** A memory's failing tests, kept as a JSON list; a value that is no list is screened whole. */
 function testNames(raw: string): string[] {

@@ -79,7 +79,7 @@ export function deleteLooseChunk(
  * The chunks of notes or memories (`source`) whose title or text holds a
  * secret-shaped value, as an older build derived them before a rule of the
  * screen existed, keyed by the note's or memory's id: where (`search row`),
- * never the value. One screen per chunk; read-only.
+ * never the value. One screen per chunk, 500 chunks at a time; read-only.
  */
 export function looseChunkSecrets(
   j: Journal,
@@ -87,16 +87,22 @@ export function looseChunkSecrets(
 ): Map<string, StoredSecret> {
   const out = new Map<string, StoredSecret>();
   const table = source === "notes" ? "notes" : "memories";
-  for (
-    const c of j.all<{ ref_id: string | number; title: string; text: string | null }>(
-      "SELECT ref_id, title, text FROM chunks WHERE source = ? AND path_id IS NULL ORDER BY id",
+  // Paged by id: the loose chunks' text is never held whole.
+  for (let last = 0;;) {
+    const rows = j.all<{ id: number; ref_id: string | number; title: string; text: string | null }>(
+      `SELECT id, ref_id, title, text FROM chunks
+       WHERE source = ? AND path_id IS NULL AND id > ? ORDER BY id LIMIT 500`,
       source,
-    )
-  ) {
-    const hit = screenRecord(table, c.ref_id, {
-      "search row": c.text === null ? [c.title] : [c.title, c.text],
-    });
-    if (hit) out.set(String(c.ref_id), hit.found);
+      last,
+    );
+    for (const c of rows) {
+      const hit = screenRecord(table, c.ref_id, {
+        "search row": c.text === null ? [c.title] : [c.title, c.text],
+      });
+      if (hit) out.set(String(c.ref_id), hit.found);
+    }
+    if (rows.length < 500) break;
+    last = rows[rows.length - 1]!.id;
   }
   return out;
 }

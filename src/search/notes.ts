@@ -299,25 +299,40 @@ function reindexNote(j: Journal, n: StoredNote): void {
 export function redactStoredNotes(j: Journal, apply: boolean): StoredSecret[] {
   const chunks = looseChunkSecrets(j, "notes");
   const out: StoredSecret[] = [];
-  for (
-    const n of j.all<StoredNote>("SELECT id, title, body, keywords FROM notes ORDER BY id")
-  ) {
-    const row = screenRecord("notes", n.id, { title: n.title, body: n.body, keywords: n.keywords });
-    const found = mergeFound(row?.found, chunks.get(String(n.id)));
-    if (found === undefined) continue;
-    out.push(found);
-    if (!apply) continue;
-    const fixed = { ...n, ...(row?.redacted as Partial<StoredNote> | undefined) };
-    if (row) {
-      j.run(
-        "UPDATE notes SET title = ?, body = ?, keywords = ? WHERE id = ?",
-        fixed.title,
-        fixed.body,
-        fixed.keywords,
-        n.id,
-      );
+  // Paged by id, the hits kept aside: a journal's notes are never held whole.
+  const fixes: StoredNote[] = [];
+  for (let last = 0;;) {
+    const rows = j.all<StoredNote>(
+      `SELECT id, title, body, keywords FROM notes WHERE id > ? ORDER BY id LIMIT ${PAGE}`,
+      last,
+    );
+    for (const n of rows) {
+      const row = screenRecord("notes", n.id, {
+        title: n.title,
+        body: n.body,
+        keywords: n.keywords,
+      });
+      const found = mergeFound(row?.found, chunks.get(String(n.id)));
+      if (found === undefined) continue;
+      out.push(found);
+      fixes.push({ ...n, ...(row?.redacted as Partial<StoredNote> | undefined) });
     }
-    reindexNote(j, fixed);
+    if (rows.length < PAGE) break;
+    last = rows[rows.length - 1]!.id;
+  }
+  if (!apply) return out;
+  for (const n of fixes) {
+    j.run(
+      "UPDATE notes SET title = ?, body = ?, keywords = ? WHERE id = ?",
+      n.title,
+      n.body,
+      n.keywords,
+      n.id,
+    );
+    reindexNote(j, n);
   }
   return out;
 }
+
+/** Rows read per query. */
+const PAGE = 500;

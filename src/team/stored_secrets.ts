@@ -13,20 +13,25 @@ const TEXTS = [
   {
     table: "tasks",
     column: "text",
-    read: "SELECT id, text AS value FROM tasks ORDER BY id",
+    read: "SELECT id, text AS value FROM tasks WHERE id > ? ORDER BY id LIMIT 500",
     write: "UPDATE tasks SET text = ? WHERE id = ?",
+    first: "",
   },
   {
     table: "task_events",
     column: "note",
-    read: "SELECT id, note AS value FROM task_events WHERE note IS NOT NULL ORDER BY id",
+    read:
+      "SELECT id, note AS value FROM task_events WHERE note IS NOT NULL AND id > ? ORDER BY id LIMIT 500",
     write: "UPDATE task_events SET note = ? WHERE id = ?",
+    first: 0,
   },
   {
     table: "claims",
     column: "task_text",
-    read: "SELECT id, task_text AS value FROM claims WHERE task_text IS NOT NULL ORDER BY id",
+    read:
+      "SELECT id, task_text AS value FROM claims WHERE task_text IS NOT NULL AND id > ? ORDER BY id LIMIT 500",
     write: "UPDATE claims SET task_text = ? WHERE id = ?",
+    first: 0,
   },
 ] as const;
 
@@ -38,13 +43,21 @@ const TEXTS = [
  */
 export function redactStoredTeamRows(j: Journal, apply: boolean): StoredSecret[] {
   const out: StoredSecret[] = [];
-  for (const { table, column, read, write } of TEXTS) {
-    for (const r of j.all<{ id: string | number; value: string }>(read)) {
-      const hit = screenRecord(table, r.id, { [column]: r.value });
-      if (hit === undefined) continue;
-      out.push(hit.found);
-      if (apply) j.run(write, hit.redacted[column] as string, r.id);
+  for (const { table, column, read, write, first } of TEXTS) {
+    // Paged by id, the hits kept aside: never a whole table in memory.
+    const fixes: { id: string | number; value: string }[] = [];
+    for (let last: string | number = first;;) {
+      const rows = j.all<{ id: string | number; value: string }>(read, last);
+      for (const r of rows) {
+        const hit = screenRecord(table, r.id, { [column]: r.value });
+        if (hit === undefined) continue;
+        out.push(hit.found);
+        fixes.push({ id: r.id, value: hit.redacted[column] as string });
+      }
+      if (rows.length < 500) break;
+      last = rows[rows.length - 1]!.id;
     }
+    if (apply) { for (const f of fixes) j.run(write, f.value, f.id); }
   }
   return out;
 }
