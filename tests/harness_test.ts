@@ -30,6 +30,8 @@ import {
   cli,
   copyDir,
   type DaemonProcess,
+  MAIN,
+  PERMS,
   removeTree,
   startDaemon,
   tempDir,
@@ -780,6 +782,120 @@ Deno.test("init --scope project writes into the project, and refuses files it ca
   removeTree(base);
 });
 
+Deno.test("init --scope project writes no path of this machine into the project's files: teammates run heimdall from PATH", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const project = join(base, "proj");
+  const hh = join(base, "hh");
+  Deno.mkdirSync(join(project, ".claude"), { recursive: true });
+  Deno.mkdirSync(home, { recursive: true });
+  // An older init wrote this machine's command into the committed file: a re-run replaces it.
+  const old = `${Deno.execPath()} run ${MAIN} hook --harness claude-code`;
+  Deno.writeTextFileSync(
+    join(project, ".claude", "settings.json"),
+    JSON.stringify({
+      permissions: { allow: ["Bash(ls:*)"] },
+      hooks: { SessionStart: [{ hooks: [{ type: "command", command: old }] }] },
+    }) + "\n",
+  );
+  const before = snapshot(project);
+  const args = [
+    "init",
+    "--harness",
+    HARNESSES.join(","),
+    "--scope",
+    "project",
+    "--project",
+    project,
+  ];
+  const r = await cli(hh, args, { env: initEnv(home) });
+  assert.equal(r.code, 0, r.stderr);
+  const files = snapshot(project);
+  const machinePaths = [base, Deno.execPath(), join(MAIN, ".."), hh, home];
+  for (const [rel, text] of Object.entries(files)) {
+    if (rel.includes(".heimdall-backup-")) continue;
+    for (const p of machinePaths) assert.ok(!text.includes(p), `${rel} names "${p}":\n${text}`);
+    assert.ok(!text.includes("HEIMDALL_HOME"), `${rel} carries a HEIMDALL_HOME`);
+  }
+  const settings = JSON.parse(files[".claude/settings.json"]!);
+  assert.deepEqual(settings.permissions, { allow: ["Bash(ls:*)"] });
+  assert.deepEqual(
+    settings.hooks.SessionStart.flatMap((g: { hooks: { command: string }[] }) =>
+      g.hooks.map((h) => h.command)
+    ),
+    ["heimdall hook --harness claude-code"],
+    "the old absolute command is replaced, not kept beside the new one",
+  );
+  assert.deepEqual(JSON.parse(files[".mcp.json"]!).mcpServers.heimdall, {
+    type: "stdio",
+    command: "heimdall",
+    args: ["mcp"],
+  });
+  assert.match(files[".codex/config.toml"]!, /^\[mcp_servers\.heimdall\]\ncommand = "heimdall"\n/);
+  assert.match(files[".pi/extensions/heimdall.ts"]!, /const ARGV: string\[\] = \["heimdall",/);
+  // This machine has no heimdall on PATH and a home of its own: both are said, once.
+  assert.equal(r.stdout.match(/note: the project's files run `heimdall` from PATH/g)?.length, 1);
+  assert.match(r.stdout, /note: HEIMDALL_HOME ".*hh" is not written into the project's files/);
+  assert.deepEqual(snapshot(home), {}, "nothing written to the user's home");
+
+  // doctor names the fix that works: heimdall on PATH, not an init that writes the same again.
+  const doctor = await cli(hh, ["doctor", "--json", "--project", project], {
+    env: { ...initEnv(home), HEIMDALL_HOOK_SERVER: "0" },
+  });
+  const check = (JSON.parse(doctor.stdout).checks as {
+    name: string;
+    detail: string;
+    fix: string | null;
+  }[]).find((c) => c.name === "claude-code hook (project)")!;
+  assert.match(check.detail, /exited 127 \(.*heimdall: .*not found\)/);
+  assert.match(check.fix!, /^put heimdall on PATH/, JSON.stringify(check));
+
+  // With a heimdall on PATH (as on a teammate's machine), the committed hook runs.
+  const bin = join(base, "bin");
+  Deno.mkdirSync(bin);
+  Deno.writeTextFileSync(
+    join(bin, "heimdall"),
+    `#!/bin/sh\nexec '${Deno.execPath()}' run ${PERMS.join(" ")} '${MAIN}' "$@"\n`,
+  );
+  Deno.chmodSync(join(bin, "heimdall"), 0o755);
+  const hook = new Deno.Command("sh", {
+    args: ["-c", settings.hooks.SessionStart[0].hooks[0].command],
+    cwd: project,
+    env: {
+      ...initEnv(home),
+      PATH: `${bin}:/usr/bin:/bin`,
+      HEIMDALL_HOME: hh,
+      HEIMDALL_HOOK_SERVER: "0",
+    },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const w = hook.stdin.getWriter();
+  await w.write(new TextEncoder().encode(JSON.stringify({
+    hook_event_name: "SessionStart",
+    session_id: "s1",
+    cwd: project,
+    source: "startup",
+  })));
+  await w.close();
+  const ran = await hook.output();
+  assert.equal(ran.code, 0, new TextDecoder().decode(ran.stderr));
+  assert.equal(new TextDecoder().decode(ran.stderr), "");
+
+  // --uninstall gives the project back as it was, less the old command it replaced.
+  const un = await cli(hh, [...args, "--uninstall"], { env: initEnv(home) });
+  assert.equal(un.code, 0, un.stderr);
+  const left = snapshot(project);
+  for (const k of Object.keys(left)) if (k.includes(".heimdall-backup-")) delete left[k];
+  assert.deepEqual(Object.keys(left), Object.keys(before));
+  assert.deepEqual(JSON.parse(left[".claude/settings.json"]!), {
+    permissions: { allow: ["Bash(ls:*)"] },
+    hooks: { SessionStart: [] },
+  });
+  removeTree(base);
+});
+
 Deno.test("init edits Codex's config.toml in place: one table whatever quotes the file holds, the person's keys and comments kept", async () => {
   const base = tempDir();
   const home = join(base, "home");
@@ -821,7 +937,7 @@ Deno.test("init edits Codex's config.toml in place: one table whatever quotes th
   const again = await init();
   assert.equal(again.code, 0, again.stderr);
   const text = Deno.readTextFileSync(toml);
-  assert.match(text, /^\[mcp_servers\.heimdall\]\ncommand = ".*deno.*"\nargs = \[.*"mcp"\]\n/);
+  assert.match(text, /^\[mcp_servers\.heimdall\]\ncommand = "heimdall"\nargs = \["mcp"\]\n/);
   assert.ok(text.endsWith(mine), text);
   assert.equal(tables(text), 1);
   assert.equal((await init("--uninstall")).code, 0);

@@ -67,6 +67,16 @@ export interface Check {
 
 const PROBE_TIMEOUT_MS = 20_000;
 
+/** The fix for a project's command (`heimdall` by name, from PATH) that finds no heimdall. */
+const NO_PATH_FIX =
+  "put heimdall on PATH (docs/install.md): a project's files run `heimdall` by name, so they work on every teammate's machine";
+
+/** The last line a failed command printed on stderr, as ` (LINE)`; empty when it printed none. */
+function said(stderr: string): string {
+  const last = stderr.trim().split("\n").at(-1)?.trim() ?? "";
+  return last === "" ? "" : ` (${last.slice(0, 200)})`;
+}
+
 /** Runs a command line in a shell with `input` on stdin; never throws. */
 async function runLine(
   line: string,
@@ -83,8 +93,9 @@ async function runLine(
       env,
     }).spawn();
     const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(input));
-    await w.close();
+    // A command that exits without reading its input (`sh: heimdall: not found`) breaks the
+    // pipe: it did start, and its exit code and output say what went wrong.
+    await w.write(new TextEncoder().encode(input)).then(() => w.close()).catch(() => {});
     const timer = setTimeout(() => {
       try {
         child.kill("SIGKILL");
@@ -338,10 +349,13 @@ export async function run(args: string[], ctx: Context): Promise<number> {
             name: `${w.harness} hook (${w.scope})`,
             status: "fail",
             detail: `the configured command ${
-              r.code === null ? `cannot start (${r.stderr.trim()})` : `exited ${r.code}`
+              r.code === null
+                ? `cannot start (${r.stderr.trim()})`
+                : `exited ${r.code}${said(r.stderr)}`
             }: ${line}`,
-            fix:
-              `heimdall init --harness ${w.harness} --scope ${w.scope}   (rewrites the command for this heimdall)`,
+            fix: r.code === 127 && w.scope === "project"
+              ? NO_PATH_FIX
+              : `heimdall init --harness ${w.harness} --scope ${w.scope}   (rewrites the command for this heimdall)`,
           },
       );
     }
@@ -409,6 +423,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
             : `does not answer: ${r.error}`,
           fix: wheres.length === 0
             ? "heimdall mcp < /dev/null   (shows why it does not start)"
+            : r.tools === null && r.error?.startsWith("cannot start") && !argv[0]!.includes("/")
+            ? NO_PATH_FIX
             : `${reinit(wheres)}   (points the configs at this heimdall)`,
         },
     );

@@ -3,7 +3,7 @@ import { HARNESSES, type HarnessName, isHarness } from "../harness/harnesses/mod
 import { isDirectory, join, readTextIfPresent, resolve } from "../files/mod.ts";
 import { applyChange, ConfigWriteError } from "../harness/install/apply.ts";
 import { selfArgv } from "../harness/install/command.ts";
-import { detectHarnesses } from "../harness/install/detect.ts";
+import { detectHarnesses, onPath } from "../harness/install/detect.ts";
 import { unifiedDiff } from "../harness/install/diff.ts";
 import { ConfigEditError } from "../harness/install/json_file.ts";
 import {
@@ -29,7 +29,8 @@ heimdall init --detect [--json]
   Merges with what is there and never clobbers it; backs up every file it
   changes (FILE.heimdall-backup-TIME); a second run changes nothing;
   --uninstall removes exactly what it added; --dry-run prints the diff and
-  writes nothing. --scope project writes into --project DIR (default: here).
+  writes nothing. --scope project writes into --project DIR (default: here),
+  files to commit: they run \`heimdall\` from PATH and name no path of this machine.
   --detect lists the harnesses installed on this machine.`;
 
 const PAST: Record<HarnessReport["changes"][number]["action"], string> = {
@@ -137,6 +138,27 @@ function applyPlan(
   return r;
 }
 
+/**
+ * What a person installing at project scope should know: the files name
+ * `heimdall` from PATH and no HEIMDALL_HOME (they are committed, and a
+ * teammate's machine has none of this one's paths), so say when this
+ * machine has no `heimdall` on PATH, or keeps its journal in a home of its own.
+ */
+function projectNotes(ic: InstallContext): string[] {
+  const notes: string[] = [];
+  if (onPath("heimdall", Deno.env.get("PATH") ?? "") === null) {
+    notes.push(
+      "the project's files run `heimdall` from PATH (they are shared, so they name no path of this machine), and this PATH has none: install it (docs/install.md: `deno task install` in a clone, or a release), or use --scope user",
+    );
+  }
+  if (ic.heimdallHome !== null) {
+    notes.push(
+      `HEIMDALL_HOME "${ic.heimdallHome}" is not written into the project's files (each teammate's home differs): start the agent with HEIMDALL_HOME set, or its hooks use ~/.heimdall; or use --scope user`,
+    );
+  }
+  return notes;
+}
+
 /** `heimdall init`. */
 export function run(args: string[], ctx: Context): number {
   const { values } = parseFlags(args, {
@@ -219,6 +241,7 @@ export function run(args: string[], ctx: Context): number {
     env: (n) => Deno.env.get(n),
   };
   const uninstall = values.uninstall === true;
+  const shared = scope === "project" && !uninstall ? projectNotes(ic) : [];
   const dry = values["dry-run"] === true;
   const when = fileStamp();
   const manifestFile = join(ctx.home.home, "init.json");
@@ -246,7 +269,7 @@ export function run(args: string[], ctx: Context): number {
     if (JSON.stringify(manifest) !== recorded) writeManifest(manifestFile, manifest);
   }
   if (values.json) {
-    ctx.out(JSON.stringify({ scope, uninstall, dry_run: dry, harnesses: report }));
+    ctx.out(JSON.stringify({ scope, uninstall, dry_run: dry, harnesses: report, notes: shared }));
   } else {
     for (const r of report) {
       if (r.changes.length === 0 && r.error === null) {
@@ -274,6 +297,7 @@ export function run(args: string[], ctx: Context): number {
       }
       for (const n of r.notes) ctx.out(`${r.harness}: note: ${n}`);
     }
+    for (const n of shared) ctx.out(`note: ${n}`);
   }
   return failed ? EXIT.env : EXIT.ok;
 }

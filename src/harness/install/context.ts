@@ -34,3 +34,21 @@ export interface HarnessFiles {
 export function inScope(ctx: InstallContext, userPath: string, projectPath: string): string {
   return ctx.scope === "user" ? join(ctx.userHome, userPath) : join(ctx.project, projectPath);
 }
+
+/**
+ * The command a project's files start Heimdall with: `heimdall` from the
+ * PATH of whoever runs the agent. Those files are committed and cloned by
+ * teammates, whose machines have none of this one's paths.
+ */
+export const PORTABLE_ARGV: readonly string[] = ["heimdall"];
+
+/**
+ * The context a scope's files are written with: at user scope `ctx` as it
+ * is (this machine's absolute command and its HEIMDALL_HOME); at project
+ * scope {@link PORTABLE_ARGV} and no HEIMDALL_HOME, so the files hold no
+ * path of this machine (the agent's own environment names the home).
+ */
+export function scopedContext(ctx: InstallContext): InstallContext {
+  if (ctx.scope === "user") return ctx;
+  return { ...ctx, argv: [...PORTABLE_ARGV], hookArgv: [...PORTABLE_ARGV], heimdallHome: null };
+}

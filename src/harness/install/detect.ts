@@ -10,7 +10,8 @@ export interface Detection {
   evidence: string[];
 }
 
-function onPath(command: string, path: string): string | null {
+/** Where `command` is on `path` (a PATH value): its first executable file, or null. */
+export function onPath(command: string, path: string): string | null {
   for (const dir of path.split(":")) {
     if (dir === "") continue;
     try {

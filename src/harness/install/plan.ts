@@ -9,7 +9,7 @@
 import { type HarnessName, harnessSpec } from "../harnesses/mod.ts";
 import type { HookFile, McpConfig } from "../spec.ts";
 import { shellLine, shellQuote } from "./command.ts";
-import type { HarnessFiles, InstallContext } from "./context.ts";
+import { type HarnessFiles, type InstallContext, scopedContext } from "./context.ts";
 import {
   type Containers,
   containers,
@@ -237,7 +237,8 @@ function mcpEdit(ctx: InstallContext, mcp: McpConfig, file: string, uninstall: b
 }
 
 /** The text init writes for a hooks file of Heimdall's own (pi, Kiro); null for other shapes. */
-export function ownedText(harness: HarnessName, ctx: InstallContext): string | null {
+export function ownedText(harness: HarnessName, scoped: InstallContext): string | null {
+  const ctx = scopedContext(scoped);
   const hooks = harnessSpec(harness).install.hooks;
   if (hooks.shape !== "owned") return null;
   return hooks.text({
@@ -255,7 +256,8 @@ export function harnessFiles(harness: HarnessName, ctx: InstallContext): Harness
 
 /**
  * The plan for one harness: install (or, with `uninstall`, remove exactly)
- * Heimdall's hooks and MCP server. Throws {@link ConfigEditError} for a file
+ * Heimdall's hooks and MCP server, at project scope with the portable
+ * command of {@link scopedContext} (a project's files are committed). Throws {@link ConfigEditError} for a file
  * that cannot be edited safely (comments, invalid JSON or TOML, a changed
  * JSON object with a key twice, a foreign `heimdall` server, a TOML form that
  * cannot be edited in place, a file in the place of one of Heimdall's own).
@@ -267,6 +269,7 @@ export function planHarness(
   uninstall: boolean,
   manifest: Manifest = {},
 ): Plan {
+  ctx = scopedContext(ctx);
   const spec = harnessSpec(harness).install;
   const files = harnessFiles(harness, ctx);
   const marker = hookMarker(harness);
