@@ -220,9 +220,70 @@ export async function checkDemo(url: string): Promise<void> {
   }
 }
 
+/**
+ * Opens two dashboards (`a`, `b`: printed URLs with their tokens, on two
+ * ports) in one browser, then a page of another server on 127.0.0.1: each
+ * dashboard keeps its own cookie, and the other server's page, which the
+ * browser counts as the same site whatever its port, gets nothing from
+ * either but a top-level visit.
+ */
+export async function checkNeighbours(a: string, b: string): Promise<void> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  const portA = new URL(a).port;
+  const originA = `http://127.0.0.1:${portA}`;
+  // A local app on a port of its own, whose page calls the dashboard with the browser's cookie.
+  const hostile = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () =>
+      new Response(
+        `<!doctype html><title>other app</title><script>
+        fetch("${originA}/api/search?q=stolen", { mode: "no-cors", credentials: "include" });
+        fetch("${originA}/api/remember", { method: "POST", mode: "no-cors", credentials: "include",
+          headers: { "content-type": "text/plain" }, body: "{}" });
+        fetch("${originA}/api/memory", { mode: "no-cors", credentials: "include" });
+      </script><a id="go" href="${originA}/">dashboard</a>`,
+        { headers: { "content-type": "text/html" } },
+      ),
+  );
+  try {
+    const context = await browser.newContext();
+    const pageA = await context.newPage();
+    const pageB = await context.newPage();
+    await pageA.goto(a);
+    await pageB.goto(b);
+    const names = (await context.cookies()).map((c) => c.name).sort();
+    assertEquals(names, [`heimdall_ui_${portA}`, `heimdall_ui_${new URL(b).port}`].sort());
+    // Each dashboard still answers its own page after the other set its cookie.
+    for (const page of [pageA, pageB]) {
+      assertEquals(await page.evaluate(() => fetch("/api/badges").then((r) => r.status)), 200);
+    }
+
+    const page = await context.newPage();
+    const answered = new Map<string, number>();
+    page.on("response", (r) => {
+      if (r.url().startsWith(originA)) answered.set(new URL(r.url()).pathname, r.status());
+    });
+    await page.goto(`http://127.0.0.1:${hostile.addr.port}/`);
+    for (let i = 0; i < 100 && answered.size < 3; i++) await page.waitForTimeout(50);
+    assertEquals(Object.fromEntries(answered), {
+      "/api/search": 403,
+      "/api/remember": 403,
+      "/api/memory": 403,
+    });
+    // A link to the dashboard still opens it.
+    await page.click("#go");
+    await page.waitForSelector("input[name=q]");
+    assertEquals(new URL(page.url()).origin, originA);
+  } finally {
+    await browser.close();
+    await hostile.shutdown();
+  }
+}
+
 if (import.meta.main) {
-  const [url, fixture, demo] = Deno.args;
+  const [url, fixture, demo, second] = Deno.args;
   await checkViews(url!, JSON.parse(fixture!) as UiFixture);
   if (demo) await checkDemo(demo);
+  if (second) await checkNeighbours(url!, second);
   console.log(`all views checked; screenshots in ${SCREENS}`);
 }

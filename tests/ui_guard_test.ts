@@ -101,3 +101,41 @@ Deno.test("a one-time code lets a GET in once to set the cookie; used, expired o
   );
   assert.equal(write.ok, false);
 });
+
+Deno.test("a page of another server on 127.0.0.1 gets nothing with the cookie it is sent but a visit of /", () => {
+  // Cookies ignore the port: the browser sends this dashboard's cookie to requests from a page
+  // of any other local server, which it counts as the same site.
+  const cookie = `heimdall_ui_8765=${TOKEN}`;
+  const host = "127.0.0.1:8765";
+  const fromOtherPort = {
+    host,
+    cookie,
+    "sec-fetch-site": "same-site",
+    "sec-fetch-mode": "no-cors",
+  };
+  for (const path of ["/api/search?q=x", "/api/memory", "/api/events", "/app.js", "/"]) {
+    const v = checkRequest(request(8765, fromOtherPort, { path }), TOKEN, 8765);
+    assert.equal(v.ok, false, path);
+    assert.match((v as { reason: string }).reason, /Sec-Fetch-Site: same-site\) is refused/);
+  }
+  const cors = checkRequest(
+    request(8765, { host, cookie, origin: "http://127.0.0.1:3000" }, { path: "/api/memory" }),
+    TOKEN,
+    8765,
+  );
+  assert.equal(cors.ok, false, "a browser without fetch metadata still names the origin");
+  assert.match((cors as { reason: string }).reason, /"http:\/\/127\.0\.0\.1:3000" is refused/);
+  // Following a link to the dashboard opens it; its own page's calls go through.
+  const visit = { ...fromOtherPort, "sec-fetch-mode": "navigate" };
+  assert.deepEqual(checkRequest(request(8765, visit, { path: "/" }), TOKEN, 8765), {
+    ok: true,
+    setCookie: false,
+  });
+  assert.equal(
+    checkRequest(request(8765, visit, { path: "/api/memory" }), TOKEN, 8765).ok,
+    false,
+    "a visit of an API address is not a visit of the dashboard",
+  );
+  const own = { host, cookie, "sec-fetch-site": "same-origin", "sec-fetch-mode": "cors" };
+  assert.equal(checkRequest(request(8765, own, { path: "/api/memory" }), TOKEN, 8765).ok, true);
+});

@@ -173,6 +173,12 @@ Deno.test({
       assertMatch(first.headers.get("set-cookie") ?? "", /HttpOnly; SameSite=Strict/);
       assertEquals(first.headers.get("location"), "/");
       assertEquals((await status("/api/memory", { headers: { cookie } })).status, 200);
+      // A page of another server on 127.0.0.1 is sent this cookie too (cookies ignore ports).
+      for (const headers of [{ "sec-fetch-site": "same-site" }, { origin: "http://127.0.0.1:1" }]) {
+        const other = await fetch(`${base}/api/memory`, { headers: { cookie, ...headers } });
+        assertEquals(other.status, 403, JSON.stringify(headers));
+        assertMatch((await other.json()).error, /is refused/);
+      }
       assertEquals(
         (await status("/api/badges", { method: "PUT", headers: { cookie } })).status,
         405,
@@ -700,7 +706,7 @@ Deno.test({
       // playwright-core reads /proc paths Deno grants only with every permission,
       // so the browser is driven from a subprocess of its own.
       const out = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "--allow-all", BROWSER, s.url, JSON.stringify(f), demoUrl],
+        args: ["run", "--allow-all", BROWSER, s.url, JSON.stringify(f), demoUrl, demo.url],
         env: { DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
         stdout: "piped",
         stderr: "piped",

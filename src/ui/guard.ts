@@ -3,14 +3,17 @@
  * server's token and address, no I/O.
  *
  * Every request carries the token (in `?token=` on the first visit, then in
- * a cookie scoped to this port), or, once, a one-time code in `?code=`: the
- * link given to the program that opens the browser, whose command line any
- * user of the machine may read (`ps`), so it is worth nothing once the
+ * a cookie named after this port), or, once, a one-time code in `?code=`:
+ * the link given to the program that opens the browser, whose command line
+ * any user of the machine may read (`ps`), so it is worth nothing once the
  * browser used it (see {@link CodeState}); a write also carries it in the
- * `X-Heimdall-Token` header, is a POST with a JSON body, and comes from this
- * origin (`Origin`, `Sec-Fetch-Site`). The `Host` header must name the
- * loopback address, so a DNS-rebinding page cannot reach the server through
- * a name of its own.
+ * `X-Heimdall-Token` header and is a POST with a JSON body. Every request
+ * but a top-level visit of `/` comes from this origin (`Origin`,
+ * `Sec-Fetch-Site`): a page of another server on 127.0.0.1 is the same site
+ * whatever its port, and the browser sends it the cookie (cookies ignore
+ * ports), so neither SameSite nor the cookie's name keeps it out. The
+ * `Host` header must name the loopback address, so a DNS-rebinding page
+ * cannot reach the server through a name of its own.
  */
 
 /**
@@ -88,6 +91,29 @@ export function checkRequest(
     return { ok: false, status: 405, reason: `Method ${req.method} is not allowed` };
   }
   const url = new URL(req.url);
+  // Cookies ignore the port: a page of any other server on 127.0.0.1 (another app, another
+  // dashboard) is the same site, so the browser sends it the cookie, SameSite=Strict or not.
+  // Only opening the dashboard itself (a top-level visit of "/") may come from elsewhere.
+  const site = req.headers.get("sec-fetch-site");
+  const origin = req.headers.get("origin");
+  const visit = req.method === "GET" && url.pathname === "/" &&
+    req.headers.get("sec-fetch-mode") === "navigate";
+  if (!visit && site !== null && site !== "same-origin" && site !== "none") {
+    return {
+      ok: false,
+      status: 403,
+      reason: `A request from another site (Sec-Fetch-Site: ${site}) is refused; ` +
+        `open the dashboard at http://127.0.0.1:${port}/`,
+    };
+  }
+  if (!visit && origin !== null && !ownOrigins(port).includes(origin)) {
+    return {
+      ok: false,
+      status: 403,
+      reason: `A request from "${origin}" is refused: only this dashboard's own pages ` +
+        `(http://127.0.0.1:${port}) may call it`,
+    };
+  }
   const code = url.searchParams.get("code");
   if (code !== null && req.method === "GET") {
     const state = codeState(code);
@@ -116,18 +142,6 @@ export function checkRequest(
     };
   }
   if (req.method === "POST") {
-    const origin = req.headers.get("origin");
-    if (origin !== null && !ownOrigins(port).includes(origin)) {
-      return { ok: false, status: 403, reason: `Cross-site write from "${origin}" refused` };
-    }
-    const site = req.headers.get("sec-fetch-site");
-    if (site !== null && site !== "same-origin" && site !== "none") {
-      return {
-        ok: false,
-        status: 403,
-        reason: `Cross-site write (Sec-Fetch-Site: ${site}) refused`,
-      };
-    }
     if (!sameToken(req.headers.get("x-heimdall-token"), token)) {
       return { ok: false, status: 403, reason: "A write needs the X-Heimdall-Token header" };
     }
