@@ -896,6 +896,48 @@ Deno.test("init --scope project writes no path of this machine into the project'
   removeTree(base);
 });
 
+Deno.test("init --uninstall with no record of the install (a teammate's committed files) takes out what held only Heimdall's, and keeps the person's", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const project = join(base, "proj");
+  Deno.mkdirSync(join(project, ".claude"), { recursive: true });
+  Deno.mkdirSync(home, { recursive: true });
+  const mine = JSON.stringify(
+    {
+      permissions: { allow: ["Bash(ls:*)"] },
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "my-linter" }] }],
+        // Empty, and no Heimdall hook ever joins it: it stays.
+        Notification: [],
+      },
+    },
+    null,
+    2,
+  ) + "\n";
+  Deno.writeTextFileSync(join(project, ".claude", "settings.json"), mine);
+  const before = snapshot(project);
+  const args = [
+    "init",
+    "--harness",
+    HARNESSES.join(","),
+    "--scope",
+    "project",
+    "--project",
+    project,
+  ];
+  // The teammate who committed the files kept the record of the install in their own home.
+  const installed = await cli(join(base, "teammate"), args, { env: initEnv(home) });
+  assert.equal(installed.code, 0, installed.stderr);
+  const un = await cli(join(base, "me"), [...args, "--uninstall"], { env: initEnv(home) });
+  assert.equal(un.code, 0, un.stderr);
+  const left = snapshot(project);
+  for (const k of Object.keys(left)) if (k.includes(".heimdall-backup-")) delete left[k];
+  // It left .mcp.json as {"mcpServers": {}}, .cursor/hooks.json as {"version": 1, "hooks":
+  // {"sessionStart": [], …}}, an empty config.toml: files a teammate would commit again.
+  assert.deepEqual(left, before);
+  removeTree(base);
+});
+
 Deno.test("init edits Codex's config.toml in place: one table whatever quotes the file holds, the person's keys and comments kept", async () => {
   const base = tempDir();
   const home = join(base, "home");

@@ -23,20 +23,23 @@ type Obj = Record<string, unknown>;
  * Which containers (`hooks`, `hooks.SessionStart`, `mcpServers`…) Heimdall
  * created, so that an uninstall removes them when it empties them and keeps
  * the ones the person had (even if empty). `removable` null: unknown (no
- * record of the install): empty containers are kept.
+ * record of the install), on an install: empty containers are kept.
+ * `"emptied"`: an uninstall with no record (files committed by a teammate,
+ * another HEIMDALL_HOME): a container that held only Heimdall's entries goes
+ * with them, one that was empty already stays.
  */
 export interface Containers {
   created: Set<string>;
-  removable: ReadonlySet<string> | null;
+  removable: ReadonlySet<string> | "emptied" | null;
 }
 
 /** A fresh record for one file. */
-export function containers(removable: ReadonlySet<string> | null = null): Containers {
+export function containers(removable: ReadonlySet<string> | "emptied" | null = null): Containers {
   return { created: new Set(), removable };
 }
 
 function mayRemove(c: Containers, name: string): boolean {
-  return c.removable !== null && c.removable.has(name);
+  return c.removable === "emptied" || (c.removable !== null && c.removable.has(name));
 }
 
 function obj(v: unknown): Obj | null {
@@ -142,6 +145,7 @@ function setHooks(
     }
   }
   const placed = new Set<HookWant>();
+  const events = Object.keys(hooks).length;
   for (const [event, list] of Object.entries(hooks)) {
     if (!Array.isArray(list)) continue;
     const kept = keep(list, (e, matcher) => {
@@ -157,7 +161,7 @@ function setHooks(
       delete hooks[event];
     } else hooks[event] = kept;
   }
-  addMissing(root, hooks, wants, placed, c, entry);
+  addMissing(root, hooks, wants, placed, c, entry, events > 0);
 }
 
 /** The `hooks` object of `root`, a new one when it has none; throws when `hooks` is not an object. */
@@ -180,6 +184,7 @@ function addMissing(
   placed: Set<HookWant>,
   c: Containers,
   entry: (w: HookWant) => unknown,
+  hadEvents: boolean,
 ): void {
   const had = root.hooks !== undefined;
   for (const w of wants) {
@@ -190,8 +195,10 @@ function addMissing(
     hooks[w.event] = list;
   }
   if (!had && Object.keys(hooks).length > 0) c.created.add("hooks");
-  if (Object.keys(hooks).length === 0 && (!had || mayRemove(c, "hooks"))) delete root.hooks;
-  else root.hooks = hooks;
+  const emptied = hadEvents || c.removable !== "emptied";
+  if (Object.keys(hooks).length === 0 && (!had || (emptied && mayRemove(c, "hooks")))) {
+    delete root.hooks;
+  } else root.hooks = hooks;
 }
 
 /** True when an MCP server entry runs Heimdall's MCP server. */

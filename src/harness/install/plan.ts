@@ -102,7 +102,7 @@ function jsonChange(
     throw e;
   }
   const known = manifest[path];
-  const c = containers(known ? new Set(known.containers) : null);
+  const c = containers(known ? new Set(known.containers) : uninstall ? "emptied" : null);
   const old = JSON.stringify(doc.value);
   try {
     edit(doc.value, c);
@@ -113,7 +113,10 @@ function jsonChange(
     throw e;
   }
   if (JSON.stringify(doc.value) === old) return null;
-  const after = uninstall && known?.created && emptyShape(doc.value) ? null : formatJsonDoc(doc);
+  // With no record, a file left with nothing but what Heimdall put there was Heimdall's.
+  const after = uninstall && (known?.created || !known) && emptyShape(doc.value)
+    ? null
+    : formatJsonDoc(doc);
   if (before === null && after === null) return null;
   const record = uninstall ? null : {
     created: before === null || (known?.created ?? false),
@@ -137,7 +140,9 @@ interface JsonHookEdit {
 function keepHeader(root: Obj, header: Obj, uninstall: boolean, c: Containers): void {
   if (uninstall) {
     if (root.hooks !== undefined) return;
-    for (const k of Object.keys(header)) if (c.removable?.has(k)) delete root[k];
+    // Unknown ("emptied"): the header stays, and the file goes when nothing else is left.
+    const record = c.removable === "emptied" ? null : c.removable;
+    for (const k of Object.keys(header)) if (record?.has(k)) delete root[k];
     return;
   }
   const missing = Object.entries(header).filter(([k]) => root[k] === undefined);
@@ -211,7 +216,9 @@ function tomlChange(
       args: [...ctx.argv.slice(1), "mcp"],
       env: serverEnv(ctx),
     });
-  if (uninstall && after === "" && manifest[path]?.created) after = null;
+  const known = manifest[path];
+  // With no record, a file that held nothing but Heimdall's table was Heimdall's.
+  if (uninstall && after === "" && (known?.created || (!known && before !== ""))) after = null;
   if (after === before) return null;
   return {
     path,
