@@ -1191,3 +1191,21 @@ Deno.test({
     }
   },
 });
+
+Deno.test("heimdall ui --demo on a --port in use says so and leaves no throwaway home behind", async () => {
+  const tmp = tempDir("heimdall-ui-demo-tmp-");
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const port = (taken.addr as Deno.NetAddr).port;
+    const r = await cli(join(tmp, "home"), ["ui", "--demo", "--no-open", "--port", String(port)], {
+      env: { TMPDIR: tmp },
+      extraPerms: ["--allow-net=127.0.0.1"],
+    });
+    assertEquals(r.code, 3, r.stdout + r.stderr);
+    assertStringIncludes(r.stderr, `Port ${port} is in use`);
+    assertEquals([...Deno.readDirSync(tmp)].map((e) => e.name), [], "each try left a demo home");
+  } finally {
+    taken.close();
+    removeTree(tmp);
+  }
+});

@@ -67,7 +67,6 @@ function openBrowser(url: string): void {
 
 /** `heimdall ui`. */
 export async function run(args: string[], given: Context): Promise<number> {
-  let ctx = given;
   const { values } = parseFlags(args, {
     string: ["port", "author"],
     boolean: ["no-open", "demo"],
@@ -88,12 +87,29 @@ export async function run(args: string[], given: Context): Promise<number> {
       `Empty --author "${values.author}": give the name decisions added here are recorded with`,
     );
   }
-  let demo: DemoPlayer | undefined;
-  let throwaway: string | undefined;
-  if (values.demo) {
-    throwaway = await Deno.makeTempDir({ prefix: "heimdall-demo-" });
-    ({ ctx, demo } = await startDemo(ctx, throwaway));
+  if (!values.demo) return await serve(given, given, values, port);
+  const throwaway = await Deno.makeTempDir({ prefix: "heimdall-demo-" });
+  try {
+    const started = await startDemo(given, throwaway);
+    return await serve(started.ctx, given, values, port, started.demo);
+  } finally {
+    // Also when it never served (a --port in use): each try left a home in the temp folder.
+    await Deno.remove(throwaway, { recursive: true }).catch(() => {});
   }
+}
+
+/**
+ * Serves the dashboard of `ctx`'s home (the demo's throwaway one, or the
+ * person's) until Ctrl-C (SIGINT) or SIGTERM, telling `given`'s output;
+ * throws when it cannot listen.
+ */
+async function serve(
+  ctx: Context,
+  given: Context,
+  values: { port?: string | undefined; author?: string | undefined; "no-open"?: boolean },
+  port: number,
+  demo?: DemoPlayer,
+): Promise<number> {
   // Fails with the usual "nothing is indexed yet" before anything is served.
   Journal.open(ctx.home.journal, { readOnly: true }).close();
   const { startUi } = await import("../ui/mod.ts");
@@ -140,7 +156,6 @@ export async function run(args: string[], given: Context): Promise<number> {
   Deno.removeSignalListener("SIGINT", onSignal);
   if (Deno.build.os !== "windows") Deno.removeSignalListener("SIGTERM", onSignal);
   await server.close();
-  if (throwaway) await Deno.remove(throwaway, { recursive: true }).catch(() => {});
   return EXIT.ok;
 }
 
