@@ -600,7 +600,7 @@ Deno.test('service install of a daemon that fails at every start says so, with w
   }
 });
 
-Deno.test("service status for a home the service does not serve names the home it serves, exit 1", async () => {
+Deno.test("service status and uninstall for a home the service does not serve name the home it serves", async () => {
   const root = tempDir();
   try {
     const bin = join(root, "manager-bin");
@@ -615,6 +615,14 @@ Deno.test("service status for a home the service does not serve names the home i
     const r = await cli(other, ["service", "status", "--platform", "linux"], { env });
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.ok(r.stdout.includes(`serves HEIMDALL_HOME "${work}", not this one`), r.stdout);
+    // Uninstalled from the other home, it said "Stopped the Heimdall daemon service." only:
+    // the home whose index stopped following the code went unnamed.
+    const gone = await cli(other, ["service", "uninstall", "--platform", "linux"], { env });
+    assert.equal(gone.code, 0, gone.stdout + gone.stderr);
+    assert.ok(
+      gone.stdout.includes(`It served HEIMDALL_HOME "${work}", not this one ("${other}")`),
+      gone.stdout,
+    );
   } finally {
     removeTree(root);
   }

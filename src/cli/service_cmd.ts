@@ -234,6 +234,13 @@ async function uninstall(
   file: string,
   manager: string,
 ): Promise<number> {
+  // One service per user: it may serve another home than this shell's.
+  let served: string | undefined;
+  try {
+    served = servedHome(platform, Deno.readTextFileSync(file));
+  } catch {
+    served = undefined; // none, or unreadable (removed below all the same)
+  }
   const steps = await disableService(platform);
   const unreachable = steps.find((s) => s.missing || /bus|connect/i.test(s.detail));
   let existed = true;
@@ -245,6 +252,13 @@ async function uninstall(
   }
   if (existed) await forgetService(platform);
   ctx.out(existed ? `Removed ${file}` : `Nothing to remove: ${file} does not exist`);
+  if (existed && served !== undefined && served !== ctx.home.home) {
+    ctx.out(
+      `It served HEIMDALL_HOME "${served}", not this one ("${ctx.home.home}"): that home is no longer kept current; \`heimdall service install\` with HEIMDALL_HOME=${
+        shellQuote(served)
+      } puts it back`,
+    );
+  }
   if (unreachable) {
     ctx.out(
       `${manager} could not be reached (${
