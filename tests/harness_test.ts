@@ -27,6 +27,12 @@ import { Journal } from "../src/store/mod.ts";
 import { exists, readTextOrNull } from "../src/files/mod.ts";
 import { selfArgv } from "../src/harness/install/command.ts";
 import {
+  detectHarnesses,
+  onPath,
+  type PathRules,
+  pathRules,
+} from "../src/harness/install/detect.ts";
+import {
   cli,
   copyDir,
   type DaemonProcess,
@@ -1070,6 +1076,26 @@ Deno.test("init --detect finds harnesses by their folders", async () => {
     env: initEnv(join(base, "empty")),
   });
   assert.equal(none.code, 1);
+  removeTree(base);
+});
+
+Deno.test("detectHarnesses() on Windows finds npm's claude.cmd and codex.exe on a ;-separated PATH", () => {
+  const base = tempDir();
+  const npm = join(base, "npm"), bin = join(base, "bin");
+  Deno.mkdirSync(npm);
+  Deno.mkdirSync(bin);
+  Deno.writeTextFileSync(join(npm, "claude.cmd"), "@echo off\r\n");
+  Deno.writeTextFileSync(join(bin, "codex.exe"), "MZ");
+  const path = `${npm};${bin}`;
+  const windows = pathRules("windows", ".COM;.EXE;.BAT;.CMD");
+  const found = (rules: PathRules) =>
+    detectHarnesses(join(base, "home"), path, rules).filter((d) => d.found).map((d) => d.harness);
+  // Split on ":" and looked up by the bare name, neither was found: `init --harness all`
+  // wired nothing on Windows unless ~/.claude or ~/.codex existed.
+  assert.deepEqual(found(windows), ["claude-code", "codex"]);
+  assert.equal(onPath("claude", path, windows), join(npm, "claude.cmd"));
+  assert.equal(onPath("heimdall", path, windows), null);
+  assert.deepEqual(found(pathRules("linux")), [], "elsewhere a command is its bare name");
   removeTree(base);
 });
 
