@@ -280,7 +280,35 @@ export async function checkNeighbours(a: string, b: string): Promise<void> {
   }
 }
 
-if (import.meta.main) {
+/**
+ * Opens the dashboard at `url`, whose root `gone` was deleted from disk
+ * after it was indexed: the code map and the health view both say so, the
+ * health view with the way out `heimdall status` gives.
+ */
+export async function checkGoneRoot(url: string, gone: string): Promise<void> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(url);
+    await page.click("a[data-tab=map]");
+    const name = gone.split("/").pop()!;
+    await page.waitForSelector(`g.node[data-label='${name} (gone from disk)']`);
+    await page.click("a[data-tab=health]");
+    const roots = page.locator("dd[data-fact=roots]");
+    await roots.waitFor();
+    assertStringIncludes(
+      (await roots.textContent())!,
+      `${gone}: 1 file; gone from disk: put the folder back (it is indexed again), or drop the root (its memories stay): heimdall roots remove ${gone}`,
+    );
+  } finally {
+    await browser.close();
+  }
+}
+
+if (import.meta.main && Deno.args[0] === "gone-root") {
+  await checkGoneRoot(Deno.args[1]!, Deno.args[2]!);
+  console.log("gone root checked");
+} else if (import.meta.main) {
   const [url, fixture, demo, second] = Deno.args;
   await checkViews(url!, JSON.parse(fixture!) as UiFixture);
   if (demo) await checkDemo(demo);

@@ -1209,3 +1209,47 @@ Deno.test("heimdall ui --demo on a --port in use says so and leaves no throwaway
     removeTree(tmp);
   }
 });
+
+Deno.test({
+  name:
+    "a root deleted from disk is named so in the code map and, with the way out, in the health view",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir("heimdall-ui-gone-");
+    const home = join(base, "home");
+    writeTree(join(base, "kept"), { "a.ts": "export function kept() {}\n" });
+    writeTree(join(base, "lost"), { "b.ts": "export function lost() {}\n" });
+    for (const r of ["kept", "lost"]) {
+      assertEquals((await cli(home, ["index", join(base, r)])).code, 0);
+    }
+    const lost = Deno.realPathSync(join(base, "lost"));
+    Deno.removeSync(lost, { recursive: true });
+    const s = await serve({ home, repo: join(base, "kept") });
+    try {
+      const cookie = `heimdall_ui_${s.port}=${s.token}`;
+      const map = await (await fetch(`http://127.0.0.1:${s.port}/api/map`, { headers: { cookie } }))
+        .json();
+      // Listed as any other repository, with a file that is no longer there.
+      const node = map.nodes.find((n: { path: string }) => n.path === lost);
+      assertEquals({ label: node.label, gone: node.gone }, {
+        label: "lost (gone from disk)",
+        gone: true,
+      });
+      assertEquals(map.nodes.find((n: { label: string }) => n.label === "kept").gone, undefined);
+      if (noChromium) return;
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "--allow-all", BROWSER, "gone-root", s.url, lost],
+        env: { DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+      assertEquals(out.code, 0, text);
+      assertStringIncludes(text, "gone root checked");
+    } finally {
+      await s.stop();
+      removeTree(base);
+    }
+  },
+});

@@ -11,6 +11,7 @@
  * the event loop, so the server answers while they load; until then a large
  * folder is drawn without its links (`links: "loading"`).
  */
+import { isFolderGone } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 
 /** One node of a map level. */
@@ -27,6 +28,8 @@ export interface MapNode {
   line?: number | null;
   qualname?: string;
   outside?: boolean;
+  /** A root whose folder is gone from disk (its files still indexed until it is dropped). */
+  gone?: boolean;
 }
 
 /** A link between two nodes of a level: calls from `source` to `target`, `weight` of them. */
@@ -173,13 +176,17 @@ export class CodeMap {
         // A file belongs to one root (the innermost holding it), as `heimdall status` counts:
         // by prefix, a root inside another was counted in both.
         const under = this.#under(r.path).filter((f) => f.root_id === r.id);
+        const name = r.path.split("/").pop() || r.path;
+        // Shown as any other until the writer drops it, with files that are no longer there.
+        const gone = isFolderGone(r.path);
         return {
           id: r.path,
-          label: r.path.split("/").pop() || r.path,
+          label: gone ? `${name} (gone from disk)` : name,
           level: "root",
           path: r.path,
           files: under.length,
           symbols: under.reduce((s, f) => s + f.symbols, 0),
+          ...(gone ? { gone } : {}),
         };
       });
       return this.#finish(null, "roots", nodes, new Map(), 0, t0, files.length);

@@ -120,8 +120,27 @@ function Facts(props: { status: Record<string, unknown> }) {
   const s = props.status as Record<string, any>;
   const daemon = s.daemon as { pid?: number } | null;
   const semantic = s.semantic as { on: boolean; reason?: string; model?: string } | undefined;
+  const roots = (Array.isArray(s.roots) ? s.roots : []) as {
+    path: string;
+    files: number;
+    gone?: boolean;
+    removed?: boolean;
+  }[];
   const rows: [string, unknown][] = [
     ["daemon", daemon ? `running (pid ${daemon.pid ?? "?"})` : "not running"],
+    // Worded as `heimdall status` words a root gone from disk, or dropped from config.json.
+    [
+      "roots",
+      roots.map((r) =>
+        `${r.path}: ${plural(r.files ?? 0, "file")}${
+          r.removed
+            ? "; removed from config.json: the next writer pass drops its files"
+            : r.gone
+            ? `; gone from disk: put the folder back (it is indexed again), or drop the root (its memories stay): heimdall roots remove ${r.path}`
+            : ""
+        }`
+      ),
+    ],
     ["queue", `${s.queue ?? 0} waiting, ${s.hints_waiting ?? 0} hints`],
     ["last audit", s.last_audit_ms ? when(s.last_audit_ms as number) : "never"],
     ["last error", s.last_error ?? "none"],
