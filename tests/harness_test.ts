@@ -902,6 +902,42 @@ Deno.test("init --scope project writes no path of this machine into the project'
   removeTree(base);
 });
 
+Deno.test("init run by a Deno that npx fetched says the hooks it writes run a Deno npm may clean", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  Deno.mkdirSync(home, { recursive: true });
+  // Where `npx -y deno@… task heimdall init` runs Deno from: npm's npx cache.
+  const npx = join(base, ".npm", "_npx", "3f2a", "node_modules", "deno");
+  Deno.mkdirSync(npx, { recursive: true });
+  const deno = join(npx, "deno");
+  try {
+    Deno.linkSync(Deno.execPath(), deno);
+  } catch {
+    Deno.copyFileSync(Deno.execPath(), deno);
+    Deno.chmodSync(deno, 0o755);
+  }
+  const out = await new Deno.Command(deno, {
+    args: ["run", ...PERMS, MAIN, "init", "--harness", "claude-code"],
+    env: { ...initEnv(home), HEIMDALL_HOME: join(base, "hh"), NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stdout = new TextDecoder().decode(out.stdout);
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  assert.ok(Deno.readTextFileSync(join(home, ".claude", "settings.json")).includes(deno));
+  assert.match(
+    stdout,
+    /note: the command written runs .*\/_npx\/.*, a Deno that npx fetched into npm's cache, which npm may clean/,
+  );
+  // A Deno of its own (this test's) says nothing of the kind.
+  const plain = await cli(join(base, "hh2"), ["init", "--harness", "codex"], {
+    env: initEnv(home),
+  });
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.ok(!plain.stdout.includes("npx"), plain.stdout);
+  removeTree(base);
+});
+
 Deno.test("init --uninstall with no record of the install (a teammate's committed files) takes out what held only Heimdall's, and keeps the person's", async () => {
   const base = tempDir();
   const home = join(base, "home");

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, denoDir, removeTree, tempDir } from "./helpers.ts";
+import { cli, denoDir, MAIN, PERMS, removeTree, tempDir } from "./helpers.ts";
 import {
   launchdPlist,
   type ServiceSpec,
@@ -679,6 +679,43 @@ exit 0
     const listed = new Deno.Command(join(bin, "systemctl"), { args: ["--user", "--failed"] })
       .outputSync();
     assert.equal(new TextDecoder().decode(listed.stdout), "", "a failed heimdall.service is left");
+  } finally {
+    removeTree(root);
+  }
+});
+
+Deno.test("service install run by a Deno that npx fetched says the unit runs a Deno npm may clean", async () => {
+  const root = tempDir();
+  try {
+    // Where `npx -y deno@… task heimdall service install` runs Deno from: npm's npx cache.
+    const npx = join(root, ".npm", "_npx", "3f2a", "node_modules", "deno");
+    Deno.mkdirSync(npx, { recursive: true });
+    const deno = join(npx, "deno");
+    try {
+      Deno.linkSync(Deno.execPath(), deno);
+    } catch {
+      Deno.copyFileSync(Deno.execPath(), deno);
+      Deno.chmodSync(deno, 0o755);
+    }
+    const bare = join(root, "empty-bin");
+    Deno.mkdirSync(bare);
+    const out = await new Deno.Command(deno, {
+      args: ["run", ...PERMS, MAIN, "service", "install", "--platform", "linux"],
+      env: {
+        ...isolatedEnv(root, { PATH: bare }),
+        HEIMDALL_HOME: join(root, "hh"),
+        NO_COLOR: "1",
+      },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 3, stderr);
+    const unit = Deno.readTextFileSync(
+      join(root, "home", ".config", "systemd", "user", "heimdall.service"),
+    );
+    assert.ok(unit.includes(`ExecStart=${deno} run`), unit);
+    assert.match(stderr, /note: the command written runs .*\/_npx\/.*, a Deno that npx fetched/);
   } finally {
     removeTree(root);
   }

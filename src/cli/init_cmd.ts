@@ -2,7 +2,7 @@ import { parseFlags, wholeNumber } from "./flags.ts";
 import { HARNESSES, type HarnessName, isHarness } from "../harness/harnesses/mod.ts";
 import { isDirectory, join, readTextIfPresent, resolve } from "../files/mod.ts";
 import { applyChange, ConfigWriteError } from "../harness/install/apply.ts";
-import { selfArgv } from "../harness/install/command.ts";
+import { selfArgv, transientProgram } from "../harness/install/command.ts";
 import { detectHarnesses, onPath } from "../harness/install/detect.ts";
 import { unifiedDiff } from "../harness/install/diff.ts";
 import { ConfigEditError } from "../harness/install/json_file.ts";
@@ -159,6 +159,12 @@ function projectNotes(ic: InstallContext): string[] {
   return notes;
 }
 
+/** What a person installing at user scope should know: a command written that may not last. */
+function userNotes(): string[] {
+  const transient = transientProgram();
+  return transient === null ? [] : [transient];
+}
+
 /** `heimdall init`. */
 export function run(args: string[], ctx: Context): number {
   const { values } = parseFlags(args, {
@@ -241,7 +247,7 @@ export function run(args: string[], ctx: Context): number {
     env: (n) => Deno.env.get(n),
   };
   const uninstall = values.uninstall === true;
-  const shared = scope === "project" && !uninstall ? projectNotes(ic) : [];
+  const shared = uninstall ? [] : scope === "project" ? projectNotes(ic) : userNotes();
   const dry = values["dry-run"] === true;
   const when = fileStamp();
   const manifestFile = join(ctx.home.home, "init.json");

@@ -1,6 +1,11 @@
 import { parseFlags } from "./flags.ts";
 import { dirname, isAbsolute, join, resolve } from "../files/mod.ts";
-import { denoRunArgv, lastingBinaryPath, runningUnderDeno } from "../harness/install/command.ts";
+import {
+  denoRunArgv,
+  lastingBinaryPath,
+  runningUnderDeno,
+  transientProgram,
+} from "../harness/install/command.ts";
 import {
   disableService,
   enableService,
@@ -165,6 +170,8 @@ async function install(
   Deno.mkdirSync(dirname(file), { recursive: true });
   Deno.writeTextFileSync(file, text);
   ctx.out(`Wrote ${file}`);
+  const transient = transientProgram(argv[0]);
+  if (transient !== null) ctx.err(`heimdall service install: note: ${transient}`);
   if (before !== undefined && before !== ctx.home.home) {
     ctx.out(
       `This service replaces the one for HEIMDALL_HOME "${before}" (a user has one Heimdall service): that home is no longer kept current; run \`heimdall daemon\` with HEIMDALL_HOME=${

@@ -51,6 +51,19 @@ export function lastingBinaryPath(execPath: string): string {
 }
 
 /**
+ * Why the program `execPath` (the Deno or heimdall a hook, MCP server or
+ * service is written to run) may not last, or null: a Deno that `npx`
+ * fetched (the README's `npx -y deno@… task heimdall …`) lives in npm's npx
+ * cache (`~/.npm/_npx/…`), which npm may clean or replace with another
+ * version's, and every command written with it then fails; hooks fail
+ * open, so without a word.
+ */
+export function transientProgram(execPath = Deno.execPath()): string | null {
+  if (!/[\\/]_npx[\\/]/.test(execPath)) return null;
+  return `the command written runs ${execPath}, a Deno that npx fetched into npm's cache, which npm may clean (every hook then fails, silently): \`npm i -g deno@${Deno.version.deno}\` and run this again with that deno, or install heimdall (docs/install.md)`;
+}
+
+/**
  * Under `deno run`, a module imported with `import("…")` is read when that
  * line runs, not with the entry module: by default Deno reads and parses
  * every module any `import("…")` could reach before it starts, which is the
