@@ -938,6 +938,37 @@ Deno.test("init run by a Deno that npx fetched says the hooks it writes run a De
   removeTree(base);
 });
 
+Deno.test("init and doctor say when a harness runs Heimdall's hooks from both scopes: each event would be handled twice", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const project = join(base, "proj");
+  const hh = join(base, "hh");
+  Deno.mkdirSync(project, { recursive: true });
+  Deno.mkdirSync(home, { recursive: true });
+  const user = await cli(hh, ["init", "--harness", "claude-code,cursor"], { env: initEnv(home) });
+  assert.equal(user.code, 0, user.stderr);
+  assert.ok(!user.stdout.includes("handled twice"), user.stdout);
+  // The repository's committed hooks (portable, so no longer the same command as the user's,
+  // which Claude Code would have run once): both run, and a failing test counted twice.
+  const args = ["init", "--harness", "claude-code", "--scope", "project", "--project", project];
+  const r = await cli(hh, args, { env: initEnv(home) });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(
+    r.stdout,
+    /claude-code: note: .*\/home\/\.claude\/settings\.json \(user scope\) runs Heimdall's hooks too: claude-code runs both, so each event is handled twice .*; keep one: heimdall init --harness claude-code --scope user --uninstall/,
+  );
+  const doctor = await cli(hh, ["doctor", "--json", "--project", project], {
+    env: { ...initEnv(home), HEIMDALL_HOOK_SERVER: "0" },
+  });
+  const checks = JSON.parse(doctor.stdout).checks as { name: string; status: string }[];
+  assert.deepEqual(
+    checks.filter((c) => c.name.endsWith("(user and project)")).map((c) => [c.name, c.status]),
+    [["claude-code hooks (user and project)", "warn"]],
+    "cursor is wired at user scope only",
+  );
+  removeTree(base);
+});
+
 Deno.test("init --uninstall with no record of the install (a teammate's committed files) takes out what held only Heimdall's, and keeps the person's", async () => {
   const base = tempDir();
   const home = join(base, "home");

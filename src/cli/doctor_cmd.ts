@@ -370,6 +370,19 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       });
     }
   }
+  // A harness runs every hook its files hold: wired at both scopes, each event is handled twice.
+  for (const harness of HARNESSES) {
+    const both = wired.filter((w) => w.harness === harness && w.hookCommands.length > 0);
+    if (both.length < 2) continue;
+    checks.push({
+      name: `${harness} hooks (user and project)`,
+      status: "warn",
+      detail: `${
+        both.map((w) => w.hooksFile).join(" and ")
+      } both run Heimdall's hooks: ${harness} runs both, so each event is handled twice (a failing test run counted as two)`,
+      fix: `heimdall init --harness ${harness} --scope user --uninstall   (or --scope project)`,
+    });
+  }
   const errors = recentHookErrors(ctx.home.logs);
   if (errors.count > 0) {
     checks.push({

@@ -6,6 +6,7 @@ import { selfArgv, transientProgram } from "../harness/install/command.ts";
 import { detectHarnesses, onPath } from "../harness/install/detect.ts";
 import { unifiedDiff } from "../harness/install/diff.ts";
 import { ConfigEditError } from "../harness/install/json_file.ts";
+import { inspectWiring } from "../harness/install/inspect.ts";
 import {
   type FileChange,
   type InstallContext,
@@ -159,6 +160,19 @@ function projectNotes(ic: InstallContext): string[] {
   return notes;
 }
 
+/**
+ * What to say when `harness` already runs Heimdall's hooks from the other
+ * scope's file: the harness runs every hook its files hold, so each event
+ * would be handled twice (a failing test run recorded as seen twice); null
+ * when it does not.
+ */
+function twice(harness: HarnessName, ic: InstallContext): string | null {
+  const other: Scope = ic.scope === "user" ? "project" : "user";
+  const there = inspectWiring(harness, { ...ic, scope: other }, readTextIfPresent);
+  if (there.hookCommands.length === 0) return null;
+  return `${there.hooksFile} (${other} scope) runs Heimdall's hooks too: ${harness} runs both, so each event is handled twice (a failing test run counted as two); keep one: heimdall init --harness ${harness} --scope ${other} --uninstall`;
+}
+
 /** What a person installing at user scope should know: a command written that may not last. */
 function userNotes(): string[] {
   const transient = transientProgram();
@@ -265,6 +279,10 @@ export function run(args: string[], ctx: Context): number {
         failed = true;
         report.push({ harness: name, changes: [], notes: [], error: e.message });
         continue;
+      }
+      if (!uninstall) {
+        const also = twice(name, ic);
+        if (also !== null) plan.notes.push(also);
       }
       const r = dry ? dryRun(plan) : applyPlan(plan, manifest, uninstall, when);
       report.push(r);
