@@ -842,6 +842,12 @@ Deno.test("init --scope project writes no path of this machine into the project'
   // This machine has no heimdall on PATH and a home of its own: both are said, once.
   assert.equal(r.stdout.match(/note: the project's files run `heimdall` from PATH/g)?.length, 1);
   assert.match(r.stdout, /note: HEIMDALL_HOME ".*hh" is not written into the project's files/);
+  // Set to the default home, it is the default: nothing to say.
+  const byDefault = await cli(join(home, ".heimdall"), [...args, "--dry-run"], {
+    env: initEnv(home),
+  });
+  assert.equal(byDefault.code, 0, byDefault.stderr);
+  assert.ok(!byDefault.stdout.includes("HEIMDALL_HOME"), byDefault.stdout);
   assert.deepEqual(snapshot(home), {}, "nothing written to the user's home");
 
   // doctor names the fix that works: heimdall on PATH, not an init that writes the same again.

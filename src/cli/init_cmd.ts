@@ -152,7 +152,8 @@ function projectNotes(ic: InstallContext): string[] {
       "the project's files run `heimdall` from PATH (they are shared, so they name no path of this machine), and this PATH has none: install it (docs/install.md: `deno task install` in a clone, or a release), or use --scope user",
     );
   }
-  if (ic.heimdallHome !== null) {
+  // HEIMDALL_HOME set to the default home is the default home: nothing is lost without it.
+  if (ic.heimdallHome !== null && ic.heimdallHome !== join(ic.userHome, ".heimdall")) {
     notes.push(
       `HEIMDALL_HOME "${ic.heimdallHome}" is not written into the project's files (each teammate's home differs): start the agent with HEIMDALL_HOME set, or its hooks use ~/.heimdall; or use --scope user`,
     );
