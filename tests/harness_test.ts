@@ -972,6 +972,16 @@ Deno.test("init and doctor say when a harness runs Heimdall's hooks from both sc
     [["claude-code hooks (user and project)", "warn"]],
     "cursor is wired at user scope only",
   );
+  // In the home folder the project's files are the user's own: one file, nothing run twice.
+  const atHome = await cli(hh, ["init", "--harness", "claude-code"], {
+    env: initEnv(home),
+    cwd: home,
+  });
+  assert.ok(!atHome.stdout.includes("handled twice"), atHome.stdout);
+  const doctorAtHome = await cli(hh, ["doctor", "--json", "--project", home], {
+    env: { ...initEnv(home), HEIMDALL_HOOK_SERVER: "0" },
+  });
+  assert.ok(!doctorAtHome.stdout.includes("(user and project)"), doctorAtHome.stdout);
   removeTree(base);
 });
 

@@ -373,7 +373,8 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   // A harness runs every hook its files hold: wired at both scopes, each event is handled twice.
   for (const harness of HARNESSES) {
     const both = wired.filter((w) => w.harness === harness && w.hookCommands.length > 0);
-    if (both.length < 2) continue;
+    // Run in the home folder, the project's file is the user's own: one file, one hook.
+    if (both.length < 2 || new Set(both.map((w) => w.hooksFile)).size < 2) continue;
     checks.push({
       name: `${harness} hooks (user and project)`,
       status: "warn",

@@ -170,7 +170,9 @@ function projectNotes(ic: InstallContext): string[] {
 function twice(harness: HarnessName, ic: InstallContext): string | null {
   const other: Scope = ic.scope === "user" ? "project" : "user";
   const there = inspectWiring(harness, { ...ic, scope: other }, readTextIfPresent);
-  if (there.hookCommands.length === 0) return null;
+  // Run in the home folder, the project's file is the user's own: one file, one hook.
+  const here = inspectWiring(harness, ic, () => null).hooksFile;
+  if (there.hookCommands.length === 0 || resolve(there.hooksFile) === resolve(here)) return null;
   return `${there.hooksFile} (${other} scope) runs Heimdall's hooks too: ${harness} runs both, so each event is handled twice (a failing test run counted as two); keep one: heimdall init --harness ${harness} --scope ${other} --uninstall`;
 }
 
