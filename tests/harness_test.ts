@@ -944,6 +944,34 @@ Deno.test("init run by a Deno that npx fetched says the hooks it writes run a De
   removeTree(base);
 });
 
+Deno.test("init --scope project in a folder inside a repository says an agent reads the repository's top", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "shop");
+  Deno.mkdirSync(join(repo, ".git"), { recursive: true });
+  Deno.mkdirSync(join(repo, "src"), { recursive: true });
+  Deno.mkdirSync(home, { recursive: true });
+  const init = (project: string) =>
+    cli(join(base, "hh"), [
+      "init",
+      "--harness",
+      "claude-code",
+      "--scope",
+      "project",
+      "--dry-run",
+    ], { env: initEnv(home), cwd: project });
+  // Claude Code started at the repository's top never reads shop/src/.claude/settings.json.
+  const inner = await init(join(repo, "src"));
+  assert.equal(inner.code, 0, inner.stderr);
+  assert.match(
+    inner.stdout,
+    /note: ".*\/shop\/src" is a folder inside the repository ".*\/shop": .*pass --project .*\/shop /,
+  );
+  const top = await init(repo);
+  assert.ok(!top.stdout.includes("inside the repository"), top.stdout);
+  removeTree(base);
+});
+
 Deno.test("init and doctor say when a harness runs Heimdall's hooks from both scopes: each event would be handled twice", async () => {
   const base = tempDir();
   const home = join(base, "home");

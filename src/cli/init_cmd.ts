@@ -1,6 +1,6 @@
 import { parseFlags, wholeNumber } from "./flags.ts";
 import { HARNESSES, type HarnessName, isHarness } from "../harness/harnesses/mod.ts";
-import { isDirectory, join, readTextIfPresent, resolve } from "../files/mod.ts";
+import { dirname, exists, isDirectory, join, readTextIfPresent, resolve } from "../files/mod.ts";
 import { applyChange, ConfigWriteError } from "../harness/install/apply.ts";
 import { selfArgv, transientProgram } from "../harness/install/command.ts";
 import { detectHarnesses, onPath } from "../harness/install/detect.ts";
@@ -20,6 +20,7 @@ import { ensurePrivateDir, writePrivateFileAtomic } from "../config/private_file
 import { UsageError } from "../errors/mod.ts";
 import { fileStamp } from "../present/fmt.ts";
 import { EXIT } from "./exit_codes.ts";
+import { shellQuote } from "../present/shell.ts";
 
 export const HELP = `heimdall init --harness NAME[,NAME…]|all [--scope user|project] [--project DIR]
               [--dry-run] [--uninstall] [--budget TOKENS] [--json]
@@ -139,6 +140,15 @@ function applyPlan(
   return r;
 }
 
+/** The repository (a folder holding `.git`) above `dir`, when `dir` is not one itself; else null. */
+function repositoryAbove(dir: string): string | null {
+  if (exists(join(dir, ".git"))) return null;
+  for (let d = dirname(dir); d !== dirname(d); d = dirname(d)) {
+    if (exists(join(d, ".git"))) return d;
+  }
+  return null;
+}
+
 /**
  * What a person installing at project scope should know: the files name
  * `heimdall` from PATH and no HEIMDALL_HOME (they are committed, and a
@@ -147,6 +157,14 @@ function applyPlan(
  */
 function projectNotes(ic: InstallContext): string[] {
   const notes: string[] = [];
+  const top = repositoryAbove(ic.project);
+  if (top !== null) {
+    notes.push(
+      `"${ic.project}" is a folder inside the repository "${top}": an agent reads a project's files in the folder it starts in, usually the repository's top; to wire that, pass --project ${
+        shellQuote(top)
+      } (--uninstall here takes out what this wrote)`,
+    );
+  }
   if (onPath("heimdall", Deno.env.get("PATH") ?? "") === null) {
     notes.push(
       "the project's files run `heimdall` from PATH (they are shared, so they name no path of this machine), and this PATH has none: install it (docs/install.md: `deno task install` in a clone, or a release), or use --scope user",
