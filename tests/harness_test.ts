@@ -819,10 +819,14 @@ Deno.test("init --scope project writes no path of this machine into the project'
   const files = snapshot(project);
   const machinePaths = [base, Deno.execPath(), join(MAIN, ".."), hh, home];
   for (const [rel, text] of Object.entries(files)) {
-    if (rel.includes(".heimdall-backup-")) continue;
     for (const p of machinePaths) assert.ok(!text.includes(p), `${rel} names "${p}":\n${text}`);
     assert.ok(!text.includes("HEIMDALL_HOME"), `${rel} carries a HEIMDALL_HOME`);
   }
+  // The old file's copy (with this machine's paths in it) is kept in the home, not left in
+  // the repository beside the file for `git add -A` to commit.
+  const backup = /backup (\S+)/.exec(r.stdout)?.[1];
+  assert.ok(backup?.startsWith(join(hh, "backups")), r.stdout);
+  assert.ok(Deno.readTextFileSync(backup!).includes(old));
   const settings = JSON.parse(files[".claude/settings.json"]!);
   assert.deepEqual(settings.permissions, { allow: ["Bash(ls:*)"] });
   assert.deepEqual(

@@ -1,6 +1,15 @@
 import { parseFlags, wholeNumber } from "./flags.ts";
 import { HARNESSES, type HarnessName, isHarness } from "../harness/harnesses/mod.ts";
-import { dirname, exists, isDirectory, join, readTextIfPresent, resolve } from "../files/mod.ts";
+import {
+  basename,
+  dirname,
+  exists,
+  isDirectory,
+  join,
+  readTextIfPresent,
+  relative,
+  resolve,
+} from "../files/mod.ts";
 import { applyChange, ConfigWriteError } from "../harness/install/apply.ts";
 import { selfArgv, transientProgram } from "../harness/install/command.ts";
 import { detectHarnesses, onPath } from "../harness/install/detect.ts";
@@ -112,12 +121,13 @@ function applyPlan(
   manifest: Manifest,
   uninstall: boolean,
   when: string,
+  backupAt?: (path: string) => string,
 ): HarnessReport {
   const r: HarnessReport = { harness: plan.harness, changes: [], notes: plan.notes, error: null };
   for (const c of plan.changes) {
     let done;
     try {
-      done = applyChange(c, when);
+      done = applyChange(c, when, backupAt);
     } catch (e) {
       if (!(e instanceof ConfigWriteError)) throw e;
       const already = r.changes.map((d) => `${PAST[d.action]} ${d.path}`).join(", ");
@@ -138,6 +148,13 @@ function applyPlan(
     });
   }
   return r;
+}
+
+/** A project's folder in `$HEIMDALL_HOME/backups`: its name, and a hash of its path. */
+function projectFolder(project: string): string {
+  let h = 0;
+  for (let i = 0; i < project.length; i++) h = (Math.imul(h, 31) + project.charCodeAt(i)) | 0;
+  return `${basename(project) || "root"}-${(h >>> 0).toString(36)}`;
 }
 
 /** The repository (a folder holding `.git`) above `dir`, when `dir` is not one itself; else null. */
@@ -285,6 +302,12 @@ export function run(args: string[], ctx: Context): number {
   const shared = uninstall ? [] : scope === "project" ? projectNotes(ic) : userNotes();
   const dry = values["dry-run"] === true;
   const when = fileStamp();
+  // A backup beside a project's file is in the repository, where `git add -A` commits it
+  // (with the machine's paths an older init wrote there): kept in the home instead.
+  const backupAt = scope === "project"
+    ? (path: string) =>
+      join(ctx.home.home, "backups", projectFolder(project), relative(project, path))
+    : undefined;
   const manifestFile = join(ctx.home.home, "init.json");
   const manifest = readManifest(manifestFile);
   const report: HarnessReport[] = [];
@@ -305,7 +328,7 @@ export function run(args: string[], ctx: Context): number {
         const also = twice(name, ic);
         if (also !== null) plan.notes.push(also);
       }
-      const r = dry ? dryRun(plan) : applyPlan(plan, manifest, uninstall, when);
+      const r = dry ? dryRun(plan) : applyPlan(plan, manifest, uninstall, when, backupAt);
       report.push(r);
       failed ||= r.error !== null;
     }

@@ -18,7 +18,7 @@ export class ConfigWriteError extends EnvironmentError {
 
 /** What applying one change did. */
 export interface Applied {
-  /** The copy of the file as it was, beside `path`; null when there was none. */
+  /** The copy of the file as it was (beside `path`, or where `backupAt` put it); null when there was none. */
   backup: string | null;
   /** The file written or removed: `path`, or where its symbolic link leads. */
   target: string;
@@ -53,22 +53,29 @@ function removeQuietly(path: string): void {
 
 /**
  * Writes one change: copies the existing file to `FILE.heimdall-backup-STAMP`
- * beside it first (never overwriting an earlier backup), then writes through
+ * beside it first, or at `backupAt(FILE)` + `.heimdall-backup-STAMP` (its
+ * folders made) when given (never overwriting an earlier backup), then writes through
  * a temporary file beside the target and a rename, keeping the file's
  * permissions; or removes the file when `after` is null. A symbolic link is
  * followed, never replaced: its target is written (or removed) and the link
  * stays. On failure the temporary file and the backup are removed, the file
  * is as it was, and {@link ConfigWriteError} says why.
  */
-export function applyChange(change: FileChange, when = fileStamp()): Applied {
+export function applyChange(
+  change: FileChange,
+  when = fileStamp(),
+  backupAt: (path: string) => string = (path) => path,
+): Applied {
   const target = writeTarget(change.path);
   let backup: string | null = null;
   let tmp: string | null = null;
   try {
     let mode: number | null = null;
     if (change.before !== null) {
-      backup = `${change.path}.heimdall-backup-${when}`;
-      for (let n = 1; exists(backup); n++) backup = `${change.path}.heimdall-backup-${when}-${n}`;
+      const at = backupAt(change.path);
+      if (at !== change.path) Deno.mkdirSync(dirname(at), { recursive: true, mode: 0o700 });
+      backup = `${at}.heimdall-backup-${when}`;
+      for (let n = 1; exists(backup); n++) backup = `${at}.heimdall-backup-${when}-${n}`;
       Deno.copyFileSync(target, backup);
       mode = Deno.statSync(target).mode;
     }
