@@ -234,16 +234,21 @@ export async function checkNeighbours(a: string, b: string): Promise<void> {
   // A local app on a port of its own, whose page calls the dashboard with the browser's cookie.
   const hostile = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    () =>
-      new Response(
-        `<!doctype html><title>other app</title><script>
+    (req) =>
+      new URL(req.url).pathname === "/link"
+        // A page of another site (a web terminal, a chat) with the URL `heimdall ui` printed.
+        ? new Response(`<!doctype html><a id="go" href="${a}">the dashboard</a>`, {
+          headers: { "content-type": "text/html" },
+        })
+        : new Response(
+          `<!doctype html><title>other app</title><script>
         fetch("${originA}/api/search?q=stolen", { mode: "no-cors", credentials: "include" });
         fetch("${originA}/api/remember", { method: "POST", mode: "no-cors", credentials: "include",
           headers: { "content-type": "text/plain" }, body: "{}" });
         fetch("${originA}/api/memory", { mode: "no-cors", credentials: "include" });
       </script><a id="go" href="${originA}/">dashboard</a>`,
-        { headers: { "content-type": "text/html" } },
-      ),
+          { headers: { "content-type": "text/html" } },
+        ),
   );
   try {
     const context = await browser.newContext();
@@ -274,6 +279,14 @@ export async function checkNeighbours(a: string, b: string): Promise<void> {
     await page.click("#go");
     await page.waitForSelector("input[name=q]");
     assertEquals(new URL(page.url()).origin, originA);
+
+    // The printed URL followed from another site's page, in a browser that has no cookie yet:
+    // it answered "Missing or wrong token" (the cookie set on the redirect stayed behind).
+    const fresh = await (await browser.newContext()).newPage();
+    await fresh.goto(`http://localhost:${hostile.addr.port}/link`);
+    await fresh.click("#go");
+    await fresh.waitForSelector("input[name=q]", { timeout: 10_000 });
+    assertEquals(new URL(fresh.url()).search, "", "the token left the address bar");
   } finally {
     await browser.close();
     await hostile.shutdown();

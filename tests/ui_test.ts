@@ -172,6 +172,14 @@ Deno.test({
       );
       assertMatch(first.headers.get("set-cookie") ?? "", /HttpOnly; SameSite=Strict/);
       assertEquals(first.headers.get("location"), "/");
+      // Followed from another site's page, where a redirect would leave the Strict cookie behind.
+      const linked = await fetch(`${base}/?token=${s.token}`, {
+        redirect: "manual",
+        headers: { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate" },
+      });
+      assertEquals(linked.status, 200);
+      assertMatch(linked.headers.get("set-cookie") ?? "", /HttpOnly; SameSite=Strict/);
+      assertMatch(await linked.text(), /<meta http-equiv="refresh" content="0;url=\/">/);
       assertEquals((await status("/api/memory", { headers: { cookie } })).status, 200);
       // A page of another server on 127.0.0.1 is sent this cookie too (cookies ignore ports).
       for (const headers of [{ "sec-fetch-site": "same-site" }, { origin: "http://127.0.0.1:1" }]) {

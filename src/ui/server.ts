@@ -204,13 +204,29 @@ export function startUi(opts: UiOptions): UiServer {
       if (verdict.code !== undefined) codes.set(verdict.code, 0);
       url.searchParams.delete("token");
       url.searchParams.delete("code");
+      const location = url.pathname + url.search;
+      const setCookie = `${cookieName(port)}=${token}; Path=/; HttpOnly; SameSite=Strict`;
+      const site = req.headers.get("sec-fetch-site");
+      if (site === "cross-site" || site === "same-site") {
+        // Followed from another site's page (a web terminal, a chat): a redirect stays that
+        // site's navigation, which a SameSite=Strict cookie does not go with, and the page
+        // answered "Missing or wrong token" to the URL `heimdall ui` printed. A navigation
+        // from this page is this site's; "refresh" replaces the entry, as the redirect did.
+        return new Response(
+          `<!doctype html><meta http-equiv="refresh" content="0;url=${escapeAttr(location)}">` +
+            `<title>Heimdall</title><a href="${escapeAttr(location)}">Open the dashboard</a>\n`,
+          {
+            headers: {
+              ...SECURITY_HEADERS,
+              "content-type": TYPES.html!,
+              "set-cookie": setCookie,
+            },
+          },
+        );
+      }
       return new Response(null, {
         status: 303,
-        headers: {
-          ...SECURITY_HEADERS,
-          location: url.pathname + url.search,
-          "set-cookie": `${cookieName(port)}=${token}; Path=/; HttpOnly; SameSite=Strict`,
-        },
+        headers: { ...SECURITY_HEADERS, location, "set-cookie": setCookie },
       });
     }
     try {
