@@ -288,3 +288,15 @@ Deno.test("a sentence pasted from rendered docs finds the paragraph that says it
   assert.equal(first!.symbol, "kit > Installation");
   assert.ok(first!.legs.includes("phrase"), first!.legs.join(","));
 });
+
+Deno.test("a token that is in no file finds nothing, not every chunk holding one of its characters", async () => {
+  using t = await indexed({
+    "src/memory/pages.ts": SESSION,
+    "docs/guide.md": GUIDE,
+    "k/9/d.ts": "export const k = 9;\nexport function d2(m: number) {\n  return m * 7;\n}\n",
+  });
+  const r = await t.search("k9d2m7q");
+  assert.deepEqual(r.hits.map((h) => `${h.path}:${h.symbol}`), []);
+  // The same characters spaced apart still ask for each one.
+  assert.ok((await t.search("k 9 d")).hits.length > 0);
+});

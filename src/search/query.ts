@@ -96,7 +96,9 @@ export function parseQuery(input: string): ParsedQuery {
     .map((e) => e.term);
   return {
     text,
-    words: unique(content.length > 0 ? content : all),
+    // A token of single characters (`k9d2m7q`, an id or a hash typed whole) asks for itself:
+    // its letters and digits, each in nearly every chunk, would answer with anything.
+    words: unique(content.length > 0 ? content : wholes.length > 0 ? wholes : all),
     wholes: unique(wholes),
     spelled: unique(spelled),
     phrases: unique(phrases),

@@ -22,6 +22,9 @@ Deno.test("parseQuery() splits identifiers, drops stop words and keeps whole for
       wholes: ["maxfilebytes"],
     }],
     ["os.path.join", { words: ["os", "path", "join"], wholes: ["ospathjoin"] }],
+    // A token of single characters asks for itself, not for every chunk holding a `9` or a `k`.
+    ["k9d2m7q", { words: ["k9d2m7q"], wholes: ["k9d2m7q"] }],
+    ["a b", { words: ["a", "b"], wholes: [] }],
     ['"exponential backoff" retry', {
       words: ["exponential", "backoff", "retry"],
       phrases: ["exponential backoff"],
