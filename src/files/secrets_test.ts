@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { secretSamples } from "../../tests/secret_samples.ts";
-import { findSecrets, isSecretName, redactDeep, redactSecrets, sniffSecret } from "./secrets.ts";
+import {
+  findSecrets,
+  isSecretName,
+  redactDeep,
+  redactSecrets,
+  SECRET_SCREEN_VERSION,
+  sniffSecret,
+} from "./secrets.ts";
 
 /** Long enough to have been past the old 256 KiB sniff limit. */
 const FILLER_CHARS = 412 * 1024;
@@ -562,4 +569,27 @@ Deno.test("a CVS root after a scheme, as GNU copyright files quote it, holds no 
   const pw = "Zq8" + "rT2vW9x";
   const text = `redis://:${pw}@cache:6379/0`;
   assert.deepEqual([...findSecrets(text)].map((f) => text.slice(f.start, f.end)), [pw]);
+});
+
+/**
+ * The fingerprint of the screen's rules (the source of `secrets.ts` up to
+ * `redactSecrets`) that each {@link SECRET_SCREEN_VERSION} was released with.
+ */
+const RULES_FINGERPRINTS: Record<number, string> = {
+  1: "09250345f54b9eaf",
+};
+
+Deno.test("the screen's rules do not change without a decision on SECRET_SCREEN_VERSION", async () => {
+  const source = await Deno.readTextFile(new URL("./secrets.ts", import.meta.url));
+  const rules = source.slice(0, source.indexOf("export function redactSecrets"));
+  const { createHash } = await import("node:crypto");
+  const fingerprint = createHash("sha256").update(rules).digest("hex").slice(0, 16);
+  assert.equal(
+    fingerprint,
+    RULES_FINGERPRINTS[SECRET_SCREEN_VERSION],
+    "the secret screen's rules changed. If they now find what they did not before (a new kind, " +
+      "a wider pattern), bump SECRET_SCREEN_VERSION in src/files/secrets.ts, so that a writer " +
+      "redacts once what older builds stored, and record this fingerprint under the new version " +
+      "here; if they find the same (a comment, a refactor), record it under the current version.",
+  );
 });
