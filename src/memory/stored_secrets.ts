@@ -7,7 +7,7 @@
  */
 import { screenRecord, type StoredSecret } from "../files/mod.ts";
 import { looseChunkSecrets, mergeFound } from "../search/mod.ts";
-import type { Journal } from "../store/mod.ts";
+import { ID_PAGE, type Journal, pagesById } from "../store/mod.ts";
 import { syncSearch } from "./searchable.ts";
 
 /** A memory's screened fields, as stored. */
@@ -36,12 +36,13 @@ export function redactStoredMemories(j: Journal, apply: boolean): StoredSecret[]
   const chunks = looseChunkSecrets(j, "memory");
   // Paged by id, the hits kept aside: a journal's memories are never held whole.
   const fixes: { m: MemoryTexts; redacted: Record<string, string | string[]> | undefined }[] = [];
-  for (let last = "";;) {
-    const rows = j.all<MemoryTexts>(
-      `SELECT id, text, author, task_id, tests, fix, forgotten_by FROM memories
-       WHERE id > ? ORDER BY id LIMIT ${PAGE}`,
-      last,
-    );
+  const memoryPages = pagesById<MemoryTexts>(
+    j,
+    `SELECT id, text, author, task_id, tests, fix, forgotten_by FROM memories
+     WHERE id > ? ORDER BY id LIMIT ${ID_PAGE}`,
+    "",
+  );
+  for (const rows of memoryPages) {
     for (const m of rows) {
       const row = screenRecord("memories", m.id, {
         text: m.text,
@@ -56,8 +57,6 @@ export function redactStoredMemories(j: Journal, apply: boolean): StoredSecret[]
       out.push(found);
       fixes.push({ m, redacted: row?.redacted });
     }
-    if (rows.length < PAGE) break;
-    last = rows[rows.length - 1]!.id;
   }
   if (apply) {
     for (const { m, redacted: r } of fixes) {
@@ -83,11 +82,12 @@ export function redactStoredMemories(j: Journal, apply: boolean): StoredSecret[]
 
   type Candidate = { id: number; text: string; source: string; author: string };
   const candidates: { c: Candidate; redacted: Record<string, string | string[]> }[] = [];
-  for (let last = 0;;) {
-    const rows = j.all<Candidate>(
-      `SELECT id, text, source, author FROM personal_candidates WHERE id > ? ORDER BY id LIMIT ${PAGE}`,
-      last,
-    );
+  const candidatePages = pagesById<Candidate>(
+    j,
+    `SELECT id, text, source, author FROM personal_candidates WHERE id > ? ORDER BY id LIMIT ${ID_PAGE}`,
+    0,
+  );
+  for (const rows of candidatePages) {
     for (const c of rows) {
       const row = screenRecord("personal_candidates", c.id, {
         text: c.text,
@@ -98,8 +98,6 @@ export function redactStoredMemories(j: Journal, apply: boolean): StoredSecret[]
       out.push(row.found);
       candidates.push({ c, redacted: row.redacted });
     }
-    if (rows.length < PAGE) break;
-    last = rows[rows.length - 1]!.id;
   }
   if (apply) {
     for (const { c, redacted } of candidates) {
@@ -115,9 +113,6 @@ export function redactStoredMemories(j: Journal, apply: boolean): StoredSecret[]
   }
   return out;
 }
-
-/** Rows read per query. */
-const PAGE = 500;
 
 /** A memory's failing tests, kept as a JSON list; a value that is no list is screened whole. */
 function testNames(raw: string): string[] {

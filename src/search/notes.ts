@@ -10,7 +10,7 @@ import {
   sniffSecret,
   type StoredSecret,
 } from "../files/mod.ts";
-import type { Journal } from "../store/mod.ts";
+import { ID_PAGE, type Journal, pagesById } from "../store/mod.ts";
 import { looseChunkSecrets, mergeFound, upsertLooseChunk } from "./chunks.ts";
 
 /**
@@ -301,11 +301,12 @@ export function redactStoredNotes(j: Journal, apply: boolean): StoredSecret[] {
   const out: StoredSecret[] = [];
   // Paged by id, the hits kept aside: a journal's notes are never held whole.
   const fixes: StoredNote[] = [];
-  for (let last = 0;;) {
-    const rows = j.all<StoredNote>(
-      `SELECT id, title, body, keywords FROM notes WHERE id > ? ORDER BY id LIMIT ${PAGE}`,
-      last,
-    );
+  const pages = pagesById<StoredNote>(
+    j,
+    `SELECT id, title, body, keywords FROM notes WHERE id > ? ORDER BY id LIMIT ${ID_PAGE}`,
+    0,
+  );
+  for (const rows of pages) {
     for (const n of rows) {
       const row = screenRecord("notes", n.id, {
         title: n.title,
@@ -317,8 +318,6 @@ export function redactStoredNotes(j: Journal, apply: boolean): StoredSecret[] {
       out.push(found);
       fixes.push({ ...n, ...(row?.redacted as Partial<StoredNote> | undefined) });
     }
-    if (rows.length < PAGE) break;
-    last = rows[rows.length - 1]!.id;
   }
   if (!apply) return out;
   for (const n of fixes) {
@@ -333,6 +332,3 @@ export function redactStoredNotes(j: Journal, apply: boolean): StoredSecret[] {
   }
   return out;
 }
-
-/** Rows read per query. */
-const PAGE = 500;

@@ -85,6 +85,7 @@ export {
   vocabRows,
 } from "./vocab_counts.ts";
 export { backupJournal } from "./backup.ts";
+export { ID_PAGE, pagesById } from "./by_id.ts";
 export { clearIndex } from "./clear_index.ts";
 export { fullTextMergeDue, fullTextSegments, mergeFullTextSteps } from "./full_text.ts";
 export { eraseFreedSpace, purgeRewritten } from "./purge.ts";
