@@ -30,6 +30,7 @@ import {
   pgServer,
   sql,
 } from "./team_fixture.ts";
+import { fixture, payloadText } from "./harness_fixtures.ts";
 import { TOOLS } from "../src/mcp/tools/mod.ts";
 import { Journal } from "../src/store/mod.ts";
 
@@ -412,6 +413,40 @@ Deno.test("the task board over MCP: start, list, hand off, resume with the whole
   } finally {
     await ada.close();
     await grace.close();
+    removeTree(base);
+  }
+});
+
+Deno.test("conflicts leaves out the claims the agent's own hooks made, and still names a teammate's", async () => {
+  const { base, repo, home } = await indexedRepo();
+  // Claude Code's before-edit hook claims compute_total in the harness's session,
+  // which the MCP server it also started knows nothing of.
+  const preEdit = payloadText(fixture("claude-code", "pre_edit"), repo);
+  const hook = (author: string, session: string) =>
+    cli(home, ["hook", "--harness", "claude-code"], {
+      stdin: JSON.stringify({ ...JSON.parse(preEdit), session_id: session }),
+      cwd: repo,
+      env: { HEIMDALL_AUTHOR: author, HEIMDALL_HOOK_SERVER: "0" },
+    });
+  assert.equal((await hook("ada", "cc-ada")).code, 0);
+  const claims = await cli(home, ["claims"], { cwd: repo });
+  assert.match(claims.stdout, /ada \(claude-code\) +compute_total/, claims.stdout);
+  const client = await connect(home, repo, "ada");
+  const call = async (name: string, args: Record<string, unknown>) =>
+    await client.callTool({ name, arguments: args }) as CallResult;
+  try {
+    const own = await call("conflicts", { target: "compute_total" });
+    assert.ok(!own.isError, text(own));
+    assert.match(text(own), /^compute_total: 0 conflict\(s\)$/, "its own claim, as another's");
+    assert.equal(own.structuredContent!.othersActive, 0);
+    // A teammate's hook claim is a conflict, as before.
+    assert.equal((await hook("bob", "cc-bob")).code, 0);
+    const theirs = await call("conflicts", { target: "compute_total" });
+    const who = (theirs.structuredContent!.conflicts as { claim: { developer: string } }[])
+      .map((c) => c.claim.developer);
+    assert.deepEqual(who, ["bob"], text(theirs));
+  } finally {
+    await client.close();
     removeTree(base);
   }
 });

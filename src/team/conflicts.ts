@@ -56,7 +56,8 @@ const ORDER: Record<Relation, number> = { same: 0, callee: 1, caller: 2 };
  * call path; a claim is reported once, at its closest. Claims name code
  * portably and are matched to this machine's index; a claim on code this
  * index does not hold cannot be in reach. Acknowledged ones are counted,
- * not listed, unless `includeAcked`.
+ * not listed, unless `includeAcked`. With `ownInAnySession`, an actor in no
+ * session counts its developer's claims of every session as its own.
  *
  * Cost: one store query; with others' claims, one indexed query per hop and
  * direction, then one query to place whichever is fewer, the claims or the
@@ -68,9 +69,14 @@ export async function findConflicts(
   store: TeamStore,
   who: Actor,
   asked: readonly string[],
-  options: { hops: number; includeAcked?: boolean },
+  options: { hops: number; includeAcked?: boolean; ownInAnySession?: boolean },
 ): Promise<ConflictReport> {
-  const claims = await store.activeClaims(who);
+  const active = await store.activeClaims(who);
+  // An actor that knows no session of its own (an agent's MCP server) cannot tell its
+  // session's claims from its person's others: none of them is someone else's.
+  const claims = options.ownInAnySession && (who.session ?? "") === ""
+    ? active.filter((c) => c.developer !== who.developer)
+    : active;
   const report: ConflictReport = { conflicts: [], acknowledged: 0, othersActive: claims.length };
   if (claims.length === 0 || asked.length === 0) return report;
   // A C++ method's declaration in its header is the same code as its definition.

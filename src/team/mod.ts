@@ -304,11 +304,20 @@ function claimsNamed(
  * on what calls it, within `hops` (default 3), each with a shortest call path.
  * With `ack`, the warnings returned are recorded as seen, so the next check
  * leaves them out (for this person, on every machine of a shared store).
+ * With `ownInAnySession`, an actor in no session (an agent's MCP server,
+ * which cannot name its harness's session) counts its developer's claims of
+ * every session as its own.
  */
 export async function conflicts(
   team: Team,
   name: string,
-  options: { hops?: number; includeAcked?: boolean; ack?: boolean; cwd?: string } = {},
+  options: {
+    hops?: number;
+    includeAcked?: boolean;
+    ack?: boolean;
+    cwd?: string;
+    ownInAnySession?: boolean;
+  } = {},
 ): Promise<ConflictReport & { target: Target }> {
   const target = resolveTarget(team.index(), name, options.cwd);
   return { ...(await conflictsAt(team, target.nodes, options)), target };
@@ -318,11 +327,12 @@ export async function conflicts(
 export async function conflictsAt(
   team: Team,
   nodeIds: readonly string[],
-  options: { hops?: number; includeAcked?: boolean; ack?: boolean } = {},
+  options: { hops?: number; includeAcked?: boolean; ack?: boolean; ownInAnySession?: boolean } = {},
 ): Promise<ConflictReport> {
   const report = await findConflicts(team.index(), team.store, team.who, nodeIds, {
     hops: options.hops ?? DEFAULT_HOPS,
     includeAcked: options.includeAcked ?? false,
+    ownInAnySession: options.ownInAnySession ?? false,
   });
   if (options.ack && report.conflicts.length > 0) {
     await team.store.ack(team.who, report.conflicts.map((c) => c.claim.id));

@@ -18,8 +18,14 @@ export const conflictsTool: ToolDef = {
   },
   annotations: WRITES_IDEMPOTENT,
   async run(a, ctx) {
+    // The server knows no session of its own unless HEIMDALL_SESSION names one: the
+    // claims its agent's hooks made (in the harness's session) are the caller's own.
     const r = await ctx.withTeam((team) =>
-      conflicts(team, a.target, { ...reach(ctx, a.hops), ...(a.ack ? { ack: true } : {}) })
+      conflicts(team, a.target, {
+        ...reach(ctx, a.hops),
+        ...(a.ack ? { ack: true } : {}),
+        ownInAnySession: true,
+      })
     );
     const lines = [
       `${a.target}: ${r.conflicts.length} conflict(s)${
