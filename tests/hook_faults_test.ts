@@ -421,6 +421,140 @@ Deno.test({
   },
 });
 
+/** The files in the home's hook spool (events handed to a server and not yet recorded). */
+function spoolFiles(home: string): string[] {
+  try {
+    return [...Deno.readDirSync(join(home, "hookd.spool"))].map((e) => e.name).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Attempt memories whose text names `command`, as the journal holds them. */
+function attemptsOf(home: string, command: string): number {
+  const db = new DatabaseSync(join(home, "journal.db"), { readOnly: true });
+  try {
+    return (db.prepare(
+      "SELECT count(*) AS n FROM memories WHERE kind = 'attempt' AND text LIKE ?",
+    ).get(`%${command}%`) as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+Deno.test({
+  name:
+    "events sent to a stopped warm server are recorded once by the server that replaces it, not lost",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "repo");
+    const pids = new Set<number | null>();
+    try {
+      await indexShop(home, repo);
+      const old = await warmServer(home, repo);
+      pids.add(old);
+      Deno.kill(old, "SIGSTOP");
+      Deno.removeSync(join(home, "hookd.spawn"));
+      // The task's prompt, an edit and a failing test run: each hook returns within its wait.
+      for (const name of ["prompt", "post_edit", "post_bash_failure"]) {
+        const r = await hook(home, payload(name, repo));
+        assert.equal(r.code, 0);
+        assert.equal(r.stdout, "", "fails open: nothing injected");
+        assert.ok(r.ms < 5000, `returned in ${r.ms.toFixed(0)} ms`);
+      }
+      const state = () => readSession(sessionFile(join(home, "sessions"), "claude-code", "s1"));
+      await waitFor(
+        () => {
+          const now = serverPid(home);
+          if (now !== null) pids.add(now);
+          return state()?.task !== null && state()?.task !== undefined &&
+            spoolFiles(home).length === 0 && attemptsOf(home, "pytest") > 0;
+        },
+        60_000,
+        "the spooled events recorded",
+      );
+      assert.ok(!pidAlive(old), "the stopped server was replaced");
+      assert.equal(
+        state()!.task!.title,
+        "Fix compute_total so a negative discount never raises the total",
+      );
+      assert.equal(state()!.prompts, 1, "the prompt counted once");
+      assert.equal(attemptsOf(home, "pytest"), 1, "the test run recorded once");
+      assert.match(hooksLog(home), /kept the event for a server to record/);
+      assert.match(
+        hooksLog(home),
+        /recorded spooled claude-code event \S+, which its hook could not hand over/,
+      );
+    } finally {
+      cleanup(base, [...pids, serverPid(home)]);
+    }
+  },
+});
+
+Deno.test({
+  name: "an event a warm server took and then died on (kill -9) is recorded by the next server",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "repo");
+    const pids = new Set<number | null>();
+    // A team store that accepts and never answers: the prompt's task waits 1.5 s on it,
+    // long enough to kill the server in the middle of the request.
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const held: Deno.Conn[] = [];
+    void (async () => {
+      try {
+        for await (const conn of listener) held.push(conn);
+      } catch { /* closed */ }
+    })();
+    const teamUrl = `postgres://heimdall@127.0.0.1:${(listener.addr as Deno.NetAddr).port}/silent`;
+    try {
+      await indexShop(home, repo);
+      const old = await warmServer(home, repo);
+      pids.add(old);
+      Deno.removeSync(join(home, "hookd.spawn"));
+      const asked = hook(home, payload("prompt", repo), {
+        HEIMDALL_HOOK_WAIT_MS: "8000",
+        HEIMDALL_TEAM_URL: teamUrl,
+      });
+      await waitFor(
+        () => spoolFiles(home).some((f) => f.endsWith(`.1.${old}.taken`)),
+        30_000,
+        "the server to take the event",
+      );
+      Deno.kill(old, "SIGKILL");
+      const r = await asked;
+      assert.equal(r.code, 0);
+      assert.equal(r.stdout, "");
+      const state = () => readSession(sessionFile(join(home, "sessions"), "claude-code", "s1"));
+      await waitFor(
+        () => {
+          const now = serverPid(home);
+          if (now !== null) pids.add(now);
+          return (state()?.task ?? null) !== null && spoolFiles(home).length === 0;
+        },
+        60_000,
+        "the event recorded by the next server",
+      );
+      assert.equal(state()!.prompts, 1);
+      assert.match(hooksLog(home), /recorded spooled claude-code event/);
+    } finally {
+      listener.close();
+      for (const c of held) {
+        try {
+          c.close();
+        } catch { /* closed */ }
+      }
+      cleanup(base, [...pids, serverPid(home)]);
+    }
+  },
+});
+
 Deno.test({
   name: "a replacing server leaves a live server alone",
   sanitizeResources: false,

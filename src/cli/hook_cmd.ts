@@ -30,6 +30,7 @@ import {
   readPortFile,
 } from "../harness/hook_wire.ts";
 import type { HookRequest } from "../harness/hook_run.ts";
+import { spool, unspool } from "../harness/hook_spool.ts";
 import { expandTilde } from "../config/tilde.ts";
 
 export const HELP = `heimdall hook --harness NAME [--budget TOKENS] [--event NAME]
@@ -149,12 +150,15 @@ type Asked =
   | { kind: "absent" }
   | { kind: "oversize" }
   | { kind: "refused" }
-  | { kind: "late"; pid: number | null };
+  | { kind: "late"; pid: number | null; spooled: boolean }
+  | { kind: "taken" };
 
 /**
  * Asks the warm server, waiting at most `waitMs` in all: `absent` when none
  * listens, `late` when it did not answer in time (stopped, wedged, or gone
- * mid-request).
+ * mid-request). The event is spooled first (see hook_spool.ts): one the
+ * server did not answer stays there for a server to record; one this hook
+ * answers itself is taken back, or is `taken` when a server already has it.
  */
 async function askServer(
   homeDir: string,
@@ -163,11 +167,24 @@ async function askServer(
 ): Promise<Asked> {
   const at = readPortFile(homeDir);
   if (at === null) return { kind: "absent" };
-  const r = await exchange(at.port, { ...frame, token: at.token, waitMs }, waitMs);
+  let spooled: string | null = null;
+  try {
+    spooled = spool(homeDir, { identity: frame.identity, request: frame.request });
+  } catch (e) {
+    hookLog(homeDir, `hook: could not spool the event (${(e as Error).message}); sent as it is`);
+  }
+  const r = await exchange(
+    at.port,
+    { ...frame, token: at.token, waitMs, ...(spooled ? { spool: spooled } : {}) },
+    waitMs,
+  );
+  if (r === "late") return { kind: "late", pid: at.pid, spooled: spooled !== null };
+  if (typeof r === "object" && r.status === "ok") return { kind: "answered", stdout: r.stdout };
+  // Answered here: unless a server took it before it went quiet (it died mid-request).
+  if (spooled !== null && !unspool(homeDir, spooled)) return { kind: "taken" };
   if (r === "absent") return { kind: "absent" }; // not our server (a stale port file): it said nothing
-  if (r === "late") return { kind: "late", pid: at.pid };
   if (r === "oversize") return { kind: "oversize" };
-  return r.status === "ok" ? { kind: "answered", stdout: r.stdout } : { kind: "refused" };
+  return { kind: "refused" };
 }
 
 /**
@@ -259,9 +276,17 @@ async function hookEntry(args: string[], homeDir: string): Promise<number> {
           homeDir,
           `${harness || "?"}: hook server pid ${
             asked.pid ?? "?"
-          } did not answer within ${waitMs} ms (${budgetMs} ms budget); answered nothing and started a replacement`,
+          } did not answer within ${waitMs} ms (${budgetMs} ms budget); answered nothing${
+            asked.spooled ? ", kept the event for a server to record," : ""
+          } and started a replacement`,
         );
         await spawnServer(homeDir, true);
+        return 0;
+      }
+      if (asked.kind === "taken") {
+        // A server died holding it: the next one records it.
+        hookLog(homeDir, `${harness || "?"}: hook server went away mid-request; answered nothing`);
+        await spawnServer(homeDir);
         return 0;
       }
       if (asked.kind === "absent") await spawnServer(homeDir);

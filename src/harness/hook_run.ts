@@ -62,6 +62,22 @@ export function budgetFrom(flag: string | null | undefined, env: string | undefi
   return DEFAULT_BUDGET;
 }
 
+/** How {@link answerHook} is asked beyond its request. */
+export interface AnswerOptions {
+  /**
+   * The event is recorded, but whatever it answers reaches no one (a spooled
+   * event replayed after its hook returned): handled as an event the harness
+   * shows nobody.
+   */
+  unseen?: boolean;
+  /**
+   * Called once all of the request's work has finished and its journals are
+   * closed: before the answer is returned, or later when the answer was
+   * given up at the deadline and the work went on.
+   */
+  settled?: () => void;
+}
+
 /**
  * Answers one hook request: the text to print on stdout, or null for
  * nothing. `via` names who answers, for the debug log (`HEIMDALL_HOOK_DEBUG`).
@@ -76,7 +92,9 @@ export async function answerHook(
   via = "in-process",
   deadlineMs = IN_PROCESS_DEADLINE_MS,
   reader?: HeldReader,
+  options: AnswerOptions = {},
 ): Promise<string | null> {
+  const finished = () => options.settled?.();
   const started = performance.now();
   let journal: Journal | null | undefined;
   let lease: ReaderLease | undefined;
@@ -110,7 +128,7 @@ export async function answerHook(
     // The config as the hook's own process reads it: its HEIMDALL_* variables, not a warm
     // server's (HEIMDALL_ON_CONFLICT=warn on one session's hooks counts for that session).
     const env = { get: (name: string) => req.env[name] };
-    const silent = !answered(spec, event);
+    const silent = options.unseen === true || !answered(spec, event);
     let services: Promise<Services> | undefined;
     let gaveUp = false;
     const deps: HookDeps = {
@@ -184,7 +202,10 @@ export async function answerHook(
         hookLog(home.home, `${harness}: closing: ${(e as Error).message}`)
       );
     };
-    if (late) void settled.then(release);
-    else await release();
+    if (late) void settled.then(release).finally(finished);
+    else {
+      await release();
+      finished();
+    }
   }
 }

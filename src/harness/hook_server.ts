@@ -17,7 +17,10 @@
  * A hook whose server did not answer within its wait starts `heimdall hook
  * --serve --replace`: the new server pings the old one and, when the ping
  * goes unanswered too (a stopped or wedged process), kills it and takes its
- * place; a server that answers the ping is left alone.
+ * place; a server that answers the ping is left alone. The events such a
+ * hook could not hand over wait in the spool (see `hook_spool.ts`): a
+ * server records them when it starts, and any left untaken for
+ * {@link SPOOL_STALE_MS} while it runs, each with its answer shown to no one.
  *
  * Hostile or broken clients cost little: a connection must send the token
  * within its first bytes and its whole request within {@link FRAME_MS} and
@@ -43,6 +46,15 @@ import {
   IN_PROCESS_DEADLINE_MS,
 } from "./hook_run.ts";
 import { hookLog } from "./hook_log.ts";
+import {
+  finish,
+  isSpoolId,
+  MAX_ATTEMPTS,
+  pending,
+  readSpooled,
+  spooled,
+  take,
+} from "./hook_spool.ts";
 import { HeldReader } from "./held_reader.ts";
 import {
   DEFAULT_WAIT_MS,
@@ -68,6 +80,14 @@ export const MAX_CONNECTIONS = 32;
 const PROBE_MS = 1500;
 /** The server answers this long before the client stops waiting. */
 const ANSWER_MARGIN_MS = 100;
+/**
+ * A spooled event nobody took this long after it was written lost its way
+ * to a server (the hook gave up before its request went out): the server
+ * records it. Longer than any hook waits, and than {@link FRAME_MS}.
+ */
+const SPOOL_STALE_MS = 15_000;
+/** How long a replayed event's work may go on before the server moves to the next one. */
+const REPLAY_SETTLE_MS = 30_000;
 
 /**
  * Reads one request line: null when the connection closes, sends more than
@@ -256,6 +276,8 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
     b.toString(16).padStart(2, "0")
   ).join("");
   const prefix = framePrefix(token);
+  // Events spooled before this are nobody's: hooks send later ones here.
+  const listening = Date.now();
   writePrivateFileAtomic(portFile(homeDir), `${port} ${token} ${Deno.pid}\n`);
   writePrivateFile(`${homeDir}/hookd.pid`, `${Deno.pid}\n`);
   const ours = () => readPortFile(homeDir)?.token === token;
@@ -284,9 +306,11 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
   const watch = setInterval(() => {
     if (Date.now() - last > idleMs) return stop(`idle for ${Math.round(idleMs / 1000)} s`);
     if (!ours()) return stop("its port file is gone or names another server");
-    if (++ticks % CODE_EVERY === 0 && codeStamp() !== code) {
-      stop("its code changed on disk (the next hook starts it anew)");
+    if (++ticks % CODE_EVERY !== 0) return;
+    if (codeStamp() !== code) {
+      return stop("its code changed on disk (the next hook starts it anew)");
     }
+    if (!replaying) track(replay(Date.now() - SPOOL_STALE_MS));
   }, WATCH_MS);
   hookLog(homeDir, `hook server pid ${Deno.pid} listening on 127.0.0.1:${port}`);
   // One mapped connection for every request's reads (a hook's writes open their own).
@@ -323,6 +347,11 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
       } catch { /* closed */ }
     }, FRAME_MS);
     let authentic = false;
+    // The spool file this request took, removed once all of its work is done.
+    let taken: string | null = null;
+    let settled = false;
+    let settle!: () => void;
+    const done = new Promise<void>((r) => (settle = r));
     try {
       const line = await readFrame(conn, prefix, MAX_FRAME_BYTES);
       clearTimeout(slow);
@@ -350,6 +379,11 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
         return;
       }
       const req: HookRequest = frame.request;
+      if (isSpoolId(frame.spool)) {
+        taken = take(homeDir, pending(homeDir, frame.spool));
+        // Recorded already (this server replayed it: the request came that late).
+        if (taken === null) return await reply(conn, { status: "ok", stdout: null });
+      }
       const wait = frame.waitMs ?? DEFAULT_WAIT_MS;
       const stdout = await answerHook(
         req,
@@ -357,7 +391,19 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
         `server pid ${Deno.pid}`,
         Math.max(20, wait - ANSWER_MARGIN_MS),
         reader,
+        {
+          settled: () => {
+            settled = true;
+            settle();
+          },
+        },
       );
+      // Done before the answer: a hook that returned leaves nothing behind. Given up at
+      // the deadline, the work goes on, and its file goes when it is done (below).
+      if (settled && taken !== null) {
+        finish(taken);
+        taken = null;
+      }
       await reply(conn, { status: "ok", stdout });
     } catch (e) {
       if (authentic) {
@@ -372,8 +418,88 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
       try {
         conn.close();
       } catch { /* already closed */ }
+      // Its work goes on without holding a connection's place.
+      const left = taken;
+      if (left !== null) track(done.then(() => finish(left)));
     }
   };
+  let replaying = false;
+  const told = new Set<string>();
+  /**
+   * Records the events hooks left in the spool (see hook_spool.ts): every
+   * one a dead server had taken, and those nobody took, written before
+   * `before` (epoch ms). Each is handled as the hook would have been, its
+   * answer shown to no one.
+   */
+  const replay = async (before: number) => {
+    if (replaying) return;
+    replaying = true;
+    try {
+      for (const e of spooled(homeDir)) {
+        if (stopping) return;
+        if (e.pid === null ? e.mtimeMs >= before : await isHookServer(e.pid)) continue;
+        const event = readSpooled(e.path);
+        if (event === null) {
+          hookLog(homeDir, `hook server: spooled event ${e.id} is unreadable; removed`);
+          finish(e.path);
+          continue;
+        }
+        const what = `spooled ${event.request.harness} event ${e.id}`;
+        if (event.identity !== identity) {
+          if (!told.has(e.id)) {
+            told.add(e.id);
+            hookLog(
+              homeDir,
+              `hook server: ${what} was sent by another user or author; left for a server of theirs`,
+            );
+          }
+          continue;
+        }
+        if (e.attempts >= MAX_ATTEMPTS) {
+          hookLog(
+            homeDir,
+            `hook server: ${what} was taken by ${e.attempts} servers that died before recording it; dropped`,
+          );
+          finish(e.path);
+          continue;
+        }
+        const path = take(homeDir, e);
+        if (path === null) continue; // its hook, or a request, took it meanwhile
+        let settle!: () => void;
+        const settled = new Promise<void>((r) => (settle = r));
+        await answerHook(
+          event.request,
+          home,
+          `server pid ${Deno.pid}, replayed`,
+          IN_PROCESS_DEADLINE_MS,
+          reader,
+          { unseen: true, settled: () => settle() },
+        );
+        if (await Promise.race([settled.then(() => true), after(REPLAY_SETTLE_MS, false)])) {
+          finish(path);
+          hookLog(
+            homeDir,
+            `hook server pid ${Deno.pid}: recorded ${what}, which its hook could not hand over`,
+          );
+        } else {
+          hookLog(
+            homeDir,
+            `hook server: ${what} still runs after ${REPLAY_SETTLE_MS} ms; left for the next server`,
+          );
+        }
+      }
+    } catch (e) {
+      hookLog(homeDir, `hook server: replaying the spool: ${(e as Error)?.stack ?? String(e)}`);
+    } finally {
+      replaying = false;
+    }
+  };
+  const track = (p: Promise<void>) => {
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p));
+  };
+  // What hooks left for this server: the one it replaces died or stopped with them.
+  track(replay(listening));
   try {
     for await (const conn of listener) {
       if (open >= MAX_CONNECTIONS) {

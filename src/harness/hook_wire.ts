@@ -20,6 +20,8 @@ export interface HookFrame {
   request: HookRequest;
   /** How long the client waits for the answer (ms); the server answers (or gives up) before. */
   waitMs?: number;
+  /** The id of the event's spool file (see hook_spool.ts), which the server takes. */
+  spool?: string;
 }
 
 /**
