@@ -230,6 +230,55 @@ Deno.test("JSON that is no JSON-RPC request gets Invalid Request saying why, wit
   }
 });
 
+Deno.test("params a method does not take get Invalid params naming the param, not an internal error with a validator dump", async () => {
+  const { base, repo, home } = await indexedRepo();
+  try {
+    const s = new Server(home, repo);
+    // A handshake whose params are wrong is refused as such, and a right one still goes.
+    await s.send({ jsonrpc: "2.0", id: 2, method: "initialize", params: { protocolVersion: 5 } });
+    const badInit = (await s.answer(2)).error as { code: number; message: string };
+    assert.equal(badInit.code, -32602, badInit.message);
+    assert.match(badInit.message, /^Invalid params of initialize: protocolVersion: .*string/);
+    assert.doesNotMatch(badInit.message, /\n/);
+    await s.send(INITIALIZE, INITIALIZED);
+    await s.answer(1);
+    const cases: [Msg, RegExp][] = [
+      [
+        { jsonrpc: "2.0", id: 3, method: "tools/list", params: { cursor: 5 } },
+        /^Invalid params of tools\/list: cursor: .*expected string, received number$/,
+      ],
+      [
+        { jsonrpc: "2.0", id: 4, method: "ping", params: { _meta: 5 } },
+        /^Invalid params of ping: _meta: .*expected object, received number$/,
+      ],
+      [
+        {
+          jsonrpc: "2.0",
+          id: 5,
+          method: "tools/call",
+          params: { name: "search", arguments: { query: "x" }, _meta: { progressToken: {} } },
+        },
+        /^Invalid params of tools\/call: _meta\.progressToken: expected string or number$/,
+      ],
+    ];
+    for (const [request, why] of cases) {
+      await s.send(request);
+      const error = (await s.answer(request.id as number)).error as {
+        code: number;
+        message: string;
+      };
+      assert.equal(error.code, -32602, error.message);
+      assert.match(error.message, why);
+    }
+    // The session goes on.
+    await s.send({ jsonrpc: "2.0", id: 6, method: "tools/list", params: {} });
+    assert.ok("result" in (await s.answer(6)));
+    assert.equal((await s.end()).code, 0);
+  } finally {
+    removeTree(base);
+  }
+});
+
 Deno.test("a write while another process holds the journal's lock answers with the holder and the remedy, and holds up no other request", async () => {
   const { base, repo, home } = await indexedRepo();
   const holder = Journal.open(join(home, "journal.db"));

@@ -6,11 +6,17 @@
  * gets -32700 Parse error, and JSON that is no message (a batch, a missing
  * `method` or `"jsonrpc": "2.0"`, an id that is neither a string nor an
  * integer) gets -32600 Invalid Request naming what is wrong, with the id of
- * the request when it can be read.
+ * the request when it can be read; a request whose params break what MCP
+ * asks of every method's (a `_meta` that is no object) gets -32602 Invalid
+ * params naming the param.
  */
 // The SDK's schemas sit beside their .js files without the extension (its "./*" export pattern).
 // @ts-types="@modelcontextprotocol/sdk/types"
-import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  JSONRPCMessageSchema,
+  JSONRPCNotificationSchema,
+  JSONRPCRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types";
 
 /** JSON-RPC: the line is not JSON. */
@@ -27,7 +33,7 @@ export type RequestId = string | number;
 export interface Unreadable {
   /** The request the error is about, when the line let it be read. */
   id: RequestId | null;
-  /** {@link PARSE_ERROR} or {@link INVALID_REQUEST}. */
+  /** {@link PARSE_ERROR}, {@link INVALID_REQUEST} or {@link INVALID_PARAMS}. */
   code: number;
   /** What is wrong, in one line. */
   message: string;
@@ -133,6 +139,43 @@ export function whyNotMessage(v: unknown): string | undefined {
   return `not a JSON-RPC 2.0 request, notification or response${at}`;
 }
 
+/** One issue of a zod validation, as the SDK's schemas report it. */
+interface Issue {
+  path?: (string | number)[];
+  message?: string;
+  expected?: string;
+  code?: string;
+  errors?: Issue[][];
+}
+
+/**
+ * One validation issue in one line, for a person: `_meta.progressToken:
+ * expected string or number` (a union's alternatives named, not "Invalid
+ * input"); the path is what follows `params`.
+ */
+export function issueText(issue: Issue): string {
+  const path = (issue.path ?? []).slice(issue.path?.[0] === "params" ? 1 : 0).join(".");
+  let what = issue.message ?? "invalid";
+  if (issue.code === "invalid_union" && Array.isArray(issue.errors)) {
+    const expected = [...new Set(issue.errors.flat().map((e) => e.expected).filter(Boolean))];
+    if (expected.length > 0) what = `expected ${expected.join(" or ")}`;
+  }
+  return path === "" ? what : `${path}: ${what}`;
+}
+
+/**
+ * Why the params of request or notification `v` (a JSON-RPC shape, see
+ * {@link whyNotMessage}) break MCP's rules for every method (`_meta` an
+ * object, its `progressToken` a string or a number), in one line; undefined
+ * when they do not.
+ */
+function paramsIssue(v: Obj): string | undefined {
+  const schema = "id" in v ? JSONRPCRequestSchema : JSONRPCNotificationSchema;
+  const parsed = schema.safeParse(v);
+  const issue = parsed.success ? undefined : parsed.error.issues[0] as Issue | undefined;
+  return issue?.path?.[0] === "params" ? issueText(issue) : undefined;
+}
+
 /**
  * Reads one line (without its newline) as a message. A line that is not
  * JSON gives {@link PARSE_ERROR} with the parser's message; JSON that is no
@@ -157,12 +200,27 @@ export function readMessage(line: string): { message: JSONRPCMessage } | { error
   }
   const parsed = JSONRPCMessageSchema.safeParse(v);
   if (parsed.success) return { message: parsed.data as JSONRPCMessage };
-  const id = obj(v)?.id;
+  const o = obj(v);
+  const id = o?.id;
+  // A well-formed request whose params break MCP's common rules: its params are wrong, not it.
+  const why = whyNotMessage(v);
+  const params = o !== null && typeof o.method === "string" && why?.startsWith("not a JSON-RPC")
+    ? paramsIssue(o)
+    : undefined;
+  if (params !== undefined) {
+    return {
+      error: {
+        id: isRequestId(id) ? id : null,
+        code: INVALID_PARAMS,
+        message: `Invalid params of ${o!.method}: ${params}`,
+      },
+    };
+  }
   return {
     error: {
       id: isRequestId(id) ? id : null,
       code: INVALID_REQUEST,
-      message: `Invalid Request: ${whyNotMessage(v) ?? "not a JSON-RPC 2.0 message"}`,
+      message: `Invalid Request: ${why ?? "not a JSON-RPC 2.0 message"}`,
     },
   };
 }

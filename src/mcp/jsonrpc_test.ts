@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { INVALID_REQUEST, PARSE_ERROR, readMessage } from "./jsonrpc.ts";
+import { INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, readMessage } from "./jsonrpc.ts";
 
 Deno.test("readMessage() passes every kind of JSON-RPC message on", () => {
   for (
@@ -67,5 +67,27 @@ Deno.test("readMessage() answers a line that is not JSON with Parse error and no
     assert.equal(r.error.code, PARSE_ERROR, line);
     assert.equal(r.error.id, null, line);
     assert.match(r.error.message, /^Parse error: \S/, line);
+  }
+});
+
+Deno.test("readMessage() answers a request whose _meta breaks MCP's rules with Invalid params naming it", () => {
+  const cases: [string, string | number | null, string][] = [
+    [
+      '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":5}}',
+      1,
+      "Invalid params of ping: _meta: Invalid input: expected object, received number",
+    ],
+    [
+      '{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"search","_meta":{"progressToken":[]}}}',
+      "x",
+      "Invalid params of tools/call: _meta.progressToken: expected string or number",
+    ],
+  ];
+  for (const [line, id, message] of cases) {
+    const r = readMessage(line);
+    assert.ok("error" in r, line);
+    assert.equal(r.error.code, INVALID_PARAMS, line);
+    assert.equal(r.error.id, id, line);
+    assert.equal(r.error.message, message, line);
   }
 });

@@ -24,7 +24,7 @@
  */
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types";
-import { INVALID_PARAMS, kindOf, obj } from "./jsonrpc.ts";
+import { INVALID_PARAMS, issueText, kindOf, obj } from "./jsonrpc.ts";
 
 /** The stateless revision. */
 export const STATELESS_VERSION = "2026-07-28";
@@ -76,6 +76,32 @@ function badToolCall(params: unknown, tools: readonly string[]): string | undefi
   return undefined;
 }
 
+/** JSON-RPC: what the SDK answers when a request's params fail its schema (with the schema's dump). */
+const INTERNAL_ERROR = -32603;
+
+/**
+ * The SDK's answer to params its schema refused (-32603, the message a zod
+ * issue list as JSON) as what it is: -32602 naming the params of `method`,
+ * in one line. Any other error as it is.
+ */
+function paramsError(error: Obj, method: string): Obj {
+  if (error.code !== INTERNAL_ERROR || typeof error.message !== "string") return error;
+  let issues: unknown;
+  try {
+    issues = JSON.parse(error.message);
+  } catch {
+    return error;
+  }
+  if (!Array.isArray(issues) || issues.length === 0) return error;
+  if (!issues.every((i) => Array.isArray(obj(i)?.path) && typeof obj(i)?.message === "string")) {
+    return error;
+  }
+  return {
+    code: INVALID_PARAMS,
+    message: `Invalid params of ${method}: ${issues.map((i) => issueText(i)).join("; ")}`,
+  };
+}
+
 /** The -32022 message for `version` named in a request's `_meta`. */
 function unsupportedText(version: string): string {
   const initializeOnly = SUPPORTED_VERSIONS.includes(version) &&
@@ -118,6 +144,8 @@ export class StatelessBridge implements Transport {
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: unknown) => void;
   /** Ids of stateless requests in flight → their method. */
   readonly #pending = new Map<string | number, string>();
+  /** Ids of every request the SDK answers → its method. */
+  readonly #asked = new Map<string | number, string>();
 
   /**
    * Wraps `inner`; `info` is what `server/discover` says. A `tools/call`
@@ -147,9 +175,16 @@ export class StatelessBridge implements Transport {
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    const m = message as Obj;
+    let m = message as Obj;
     if ("id" in m && ("result" in m || "error" in m)) {
       const id = m.id as string | number;
+      const asked = this.#asked.get(id);
+      this.#asked.delete(id);
+      const error = obj(m.error);
+      if (asked !== undefined && error !== null) {
+        m = { ...m, error: paramsError(error, asked) };
+        message = m as JSONRPCMessage;
+      }
       const method = this.#pending.get(id);
       if (method !== undefined) {
         this.#pending.delete(id);
@@ -188,6 +223,7 @@ export class StatelessBridge implements Transport {
     const meta = obj(obj(m.params)?._meta);
     const version = meta?.[META_VERSION];
     if (!isRequest || (version === undefined && method !== "server/discover")) {
+      if (isRequest) this.#asked.set(m.id as string | number, method);
       this.onmessage?.(message, extra);
       return;
     }
@@ -227,6 +263,7 @@ export class StatelessBridge implements Transport {
       return;
     }
     this.#pending.set(id, method!);
+    this.#asked.set(id, method!);
     this.onmessage?.(message, extra);
   }
 }
