@@ -451,6 +451,56 @@ Deno.test("conflicts leaves out the claims the agent's own hooks made, and still
   }
 });
 
+Deno.test("remember, record_attempt and claim over MCP file under the task the agent's hooks started from its prompt", async () => {
+  const { base, repo, home } = await indexedRepo();
+  // Claude Code's prompt hook makes the prompt the session's task, in the harness's session.
+  const prompt = payloadText(fixture("claude-code", "prompt"), repo);
+  const hooked = await cli(home, ["hook", "--harness", "claude-code"], {
+    stdin: JSON.stringify({ ...JSON.parse(prompt), session_id: "cc-ada" }),
+    cwd: repo,
+    env: { HEIMDALL_AUTHOR: "ada", HEIMDALL_HOOK_SERVER: "0" },
+  });
+  assert.equal(hooked.code, 0, hooked.stderr);
+  const listed = await cli(home, ["task", "list", "--json"], { cwd: repo });
+  const [task] = (JSON.parse(listed.stdout) as { tasks: { id: string }[] }).tasks;
+  assert.ok(task, listed.stdout);
+  const client = await connect(home, repo, "ada");
+  const call = async (name: string, args: Record<string, unknown>) =>
+    await client.callTool({ name, arguments: args }) as CallResult;
+  try {
+    const mine = await call("list_tasks", {});
+    assert.equal(mine.structuredContent!.current, task.id, text(mine));
+    for (
+      const [name, args] of [
+        ["record_attempt", { about: ["compute_total"], outcome: "failed", text: "Clamping broke" }],
+        ["remember", { kind: "decision", text: "Clamp discounts at 0", about: ["compute_total"] }],
+        ["claim", { targets: ["compute_total"] }],
+      ] as const
+    ) {
+      const r = await call(name, args);
+      assert.ok(!r.isError, text(r));
+    }
+    const shown = await cli(home, ["task", "show", task.id, "--json"], { cwd: repo });
+    const got = JSON.parse(shown.stdout) as {
+      memories: { text: string }[];
+      claims: { qualname: string }[];
+    };
+    assert.deepEqual(
+      got.memories.map((m) => m.text).sort(),
+      ["Clamp discounts at 0", "Clamping broke"],
+      "what the agent records belongs to the task it works on",
+    );
+    assert.deepEqual(got.claims.map((c) => c.qualname), ["compute_total"]);
+    // A task the agent starts itself is its current one from then on.
+    const own = await call("start_task", { text: "Round totals last" });
+    const ownId = (own.structuredContent!.task as { id: string }).id;
+    assert.equal((await call("list_tasks", {})).structuredContent!.current, ownId);
+  } finally {
+    await client.close();
+    removeTree(base);
+  }
+});
+
 Deno.test("search's repo and path_prefix resolve from the server's folder, as the CLI's --repo and --path do from the shell's", async () => {
   const { base, repo, home } = await indexedRepo();
   const pkg = join(repo, "pkg");

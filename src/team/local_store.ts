@@ -195,11 +195,14 @@ export class LocalTeamStore implements TeamStore {
     ));
   }
 
-  currentTask(who: Actor): Promise<Task | undefined> {
+  currentTask(who: Actor, options: { anySession?: boolean } = {}): Promise<Task | undefined> {
+    const any = options.anySession === true && (who.session ?? "") === "";
     return Promise.resolve(this.journal.get<Task>(
-      `SELECT ${TASK} FROM tasks WHERE owner = ? AND coalesce(owner_session, '') = ? AND state = 'open'
+      `SELECT ${TASK} FROM tasks
+       WHERE owner = ? AND (? OR coalesce(owner_session, '') = ?) AND state = 'open'
        ORDER BY updated_at DESC, rowid DESC LIMIT 1`,
       who.developer,
+      any ? 1 : 0,
       who.session ?? "",
     ));
   }

@@ -185,7 +185,7 @@ export interface ClaimResult {
 export async function claim(
   team: Team,
   names: readonly string[],
-  options: { ttlSeconds?: number; taskId?: string | null; cwd?: string } = {},
+  options: { ttlSeconds?: number; taskId?: string | null; cwd?: string; anySession?: boolean } = {},
 ): Promise<ClaimResult> {
   const j = team.index();
   const targets = names.map((n) => resolveTarget(j, n, options.cwd));
@@ -208,9 +208,9 @@ export async function claimNodes(
 async function claimSymbols(
   team: Team,
   symbols: readonly LocalSymbol[],
-  options: { ttlSeconds?: number; taskId?: string | null },
+  options: { ttlSeconds?: number; taskId?: string | null; anySession?: boolean },
 ): Promise<Omit<ClaimResult, "targets">> {
-  const task = await taskFor(team, options.taskId ?? null);
+  const task = await taskFor(team, options.taskId ?? null, options.anySession ?? false);
   const repos = new RepoResolver();
   const claims = symbols.length === 0 ? [] : await team.store.claim(
     team.who,
@@ -224,8 +224,12 @@ async function claimSymbols(
   return { claims, task };
 }
 
-async function taskFor(team: Team, taskId: string | null): Promise<Task | null> {
-  if (taskId === null) return (await team.store.currentTask(team.who)) ?? null;
+async function taskFor(
+  team: Team,
+  taskId: string | null,
+  anySession: boolean,
+): Promise<Task | null> {
+  if (taskId === null) return (await team.store.currentTask(team.who, { anySession })) ?? null;
   const task = await team.store.getTask(taskId);
   if (!task || task.state === "done") {
     throw new TaskStateError(
@@ -348,9 +352,18 @@ export function startTask(team: Team, text: string): Promise<Task> {
   return team.store.startTask(team.who, taskText(text));
 }
 
-/** The actor's current task: the open one they started or resumed last in this session. */
-export async function currentTask(team: Team): Promise<Task | null> {
-  return (await team.store.currentTask(team.who)) ?? null;
+/**
+ * The actor's current task: the open one they started or resumed last in
+ * this session. With `anySession`, an actor in no session (an agent's MCP
+ * server, which cannot name its harness's session) takes its developer's
+ * last changed open task of any session: the one its hooks started from
+ * the prompt, or one it started itself.
+ */
+export async function currentTask(
+  team: Team,
+  options: { anySession?: boolean } = {},
+): Promise<Task | null> {
+  return (await team.store.currentTask(team.who, options)) ?? null;
 }
 
 /**

@@ -539,12 +539,13 @@ export class PgTeamStore implements TeamStore {
     );
   }
 
-  async currentTask(who: Actor): Promise<Task | undefined> {
+  async currentTask(who: Actor, options: { anySession?: boolean } = {}): Promise<Task | undefined> {
+    const any = options.anySession === true && (who.session ?? "") === "";
     return (await this.#q<Task>(
       `SELECT ${TASK} FROM heimdall.tasks
-       WHERE owner = $1 AND coalesce(owner_session, '') = $2 AND state = 'open'
+       WHERE owner = $1 AND ($3 OR coalesce(owner_session, '') = $2) AND state = 'open'
        ORDER BY updated_at DESC, created_at DESC LIMIT 1`,
-      [who.developer, who.session ?? ""],
+      [who.developer, who.session ?? "", any],
     ))[0];
   }
 

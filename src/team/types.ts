@@ -149,8 +149,12 @@ export interface TeamStore {
   getTask(id: string): Promise<Task | undefined>;
   /** Open and handed-off tasks (all with `includeDone`), most recently changed first. */
   listTasks(options: { includeDone: boolean }): Promise<Task[]>;
-  /** The open task this actor (developer and session) started or resumed last. */
-  currentTask(who: Actor): Promise<Task | undefined>;
+  /**
+   * The open task this actor (developer and session) started or resumed
+   * last; with `anySession`, an actor in no session takes its developer's
+   * last changed open task of any session.
+   */
+  currentTask(who: Actor, options?: { anySession?: boolean }): Promise<Task | undefined>;
   /** Moves a task and its active claims to `to`; throws TaskStateError when not allowed. */
   handoff(who: Actor, id: string, to: string, note: string | null): Promise<TaskMove>;
   /** The actor takes a task and its active claims; throws TaskStateError when not allowed. */

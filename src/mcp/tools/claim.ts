@@ -25,6 +25,7 @@ export const claimTool: ToolDef = {
         cwd: ctx.cwd,
         ...(a.ttl_minutes ? { ttlSeconds: a.ttl_minutes * 60 } : {}),
         ...(a.task_id ? { taskId: a.task_id } : {}),
+        anySession: true,
       })
     );
     const until = r.claims[0] ? new Date(r.claims[0].expiresAt).toISOString() : null;

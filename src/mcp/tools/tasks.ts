@@ -58,7 +58,8 @@ export const listTasksTool: ToolDef = {
           : which === "open" || which === "handed_off"
           ? t.state === which
           : true;
-      return { tasks: tasks.filter(keep), current: (await currentTask(team))?.id ?? null };
+      const current = await currentTask(team, { anySession: true });
+      return { tasks: tasks.filter(keep), current: current?.id ?? null };
     });
     const lines = r.tasks.map((t) => `${t.id === r.current ? "* " : "  "}${label(t)}`);
     return {

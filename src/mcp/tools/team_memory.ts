@@ -29,7 +29,8 @@ async function withTeamMemory<T>(
   let started = false;
   try {
     return await ctx.withTeam(async (team) => {
-      const task = (await team.store.currentTask(team.who))?.id ?? null;
+      // The server knows no session of its own: its agent's task is the one its hooks started.
+      const task = (await team.store.currentTask(team.who, { anySession: true }))?.id ?? null;
       started = true;
       return await fn(team.memory(), task);
     });
