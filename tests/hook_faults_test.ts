@@ -609,7 +609,7 @@ Deno.test({
           assert.ok(cold.ms < 4900, `${name} in-process: ${cold.ms.toFixed(0)} ms`);
         }
         // The writes met the lock (and gave up quickly), and the server was not replaced.
-        assert.match(hooksLog(home), /database is locked/);
+        assert.match(hooksLog(home), /database is locked|the journal is locked by another process/);
         assert.equal(serverPid(home), server);
         assert.ok(pidAlive(server));
       } finally {
@@ -981,6 +981,55 @@ Deno.test({
         ["fail", false],
         ["pass", false],
       ]);
+    } finally {
+      removeTree(base);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "a prompt whose task met another process's hold on the journal still becomes the session's task, started at its next event",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "shop");
+    try {
+      await indexShop(home, repo);
+      const env = { HEIMDALL_HOOK_SERVER: "0" };
+      const holder = await holdJournal(join(home, "journal.db"));
+      try {
+        const prompt = await hook(home, payload("prompt", repo, "held"), env);
+        assert.equal(prompt.code, 0);
+      } finally {
+        holder.kill();
+        await holder.status;
+      }
+      assert.match(hooksLog(home), /task .* not started yet: the journal is locked/);
+      const state = () => readSession(sessionFile(join(home, "sessions"), "claude-code", "held"))!;
+      assert.equal(
+        state().task?.title,
+        "Fix compute_total so a negative discount never raises the total",
+        "the prompt is the session's task",
+      );
+      // The lock gone, the next event starts it; what it records belongs to it.
+      for (const name of ["pre_edit", "post_edit", "post_bash_failure"]) {
+        assert.equal((await hook(home, payload(name, repo, "held"), env)).code, 0);
+      }
+      const tasks = await heimdall(home, ["task", "list", "--json"]);
+      const listed = (JSON.parse(tasks.stdout) as { tasks: { id: string; text: string }[] }).tasks;
+      assert.deepEqual(listed.map((t) => t.text), [state().task!.title]);
+      assert.equal(state().task!.id, listed[0]!.id);
+      assert.equal(state().task!.unstarted, undefined);
+      const shown = await heimdall(home, ["task", "show", listed[0]!.id, "--json"]);
+      const task = JSON.parse(shown.stdout) as {
+        claims: unknown[];
+        memories: { kind: string }[];
+      };
+      assert.ok(task.claims.length > 0, "the edit's claims are the task's");
+      assert.deepEqual(task.memories.map((m) => m.kind), ["attempt"]);
     } finally {
       removeTree(base);
     }

@@ -220,6 +220,8 @@ async function onEvent(
   seen: Seen,
   deps: HookDeps,
 ): Promise<HookAnswer> {
+  // The task first: the runs recorded next, and what this event records, belong to it.
+  if (state.task?.unstarted) await startSessionTask(state, state.task.title, who, deps);
   await recordWaitingRuns(state, who, deps);
   switch (ev.kind) {
     case "session_start":
@@ -303,8 +305,7 @@ async function onPrompt(
   state.prompts++;
   const svc = await deps.services();
   if (state.task === null && isTaskPrompt(prompt)) {
-    const title = taskTitle(prompt);
-    state.task = { title, id: await svc.startTask?.(who, title) ?? null };
+    await startSessionTask(state, taskTitle(prompt), who, deps);
   }
   // Prior work nobody would see is not searched for, nor counted as a search the agent saw.
   if (deps.unseen?.()) return [];
@@ -583,6 +584,35 @@ async function recordRun(
   }
   delete run.unrecorded;
   return true;
+}
+
+/**
+ * Makes `title` the session's task and starts its team task. A held journal
+ * lock (another process writing) keeps the title and marks the task
+ * `unstarted`, started at the session's next event, instead of losing the
+ * prompt's task with the event. Throws any other error.
+ */
+async function startSessionTask(
+  state: SessionState,
+  title: string,
+  who: SessionRef,
+  deps: HookDeps,
+): Promise<void> {
+  const svc = await deps.services();
+  try {
+    state.task = { title, id: await svc.startTask?.(who, title) ?? null };
+  } catch (e) {
+    if (classifyFault(e).kind !== "busy") throw e;
+    if (!state.task?.unstarted) {
+      hookLog(
+        deps.home.home,
+        `${state.harness}: the session's task "${
+          title.slice(0, 80)
+        }" not started yet: the journal is locked by another process; it is started at the session's next event`,
+      );
+    }
+    state.task = { title, id: null, unstarted: true };
+  }
 }
 
 /**

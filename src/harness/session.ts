@@ -51,8 +51,12 @@ export interface SessionState {
   cwd: string;
   startedMs: number;
   updatedMs: number;
-  /** The session's task: its first substantial prompt, and the team task id when one was started. */
-  task: { title: string; id: string | null } | null;
+  /**
+   * The session's task: its first substantial prompt, and the team task id
+   * when one was started; `unstarted` while a held journal lock kept it from
+   * being started (it is started at the session's next event).
+   */
+  task: { title: string; id: string | null; unstarted?: true } | null;
   prompts: number;
   /** Keys of context items already injected, so re-injection never repeats them. */
   injected: string[];
