@@ -417,7 +417,7 @@ Deno.test("the task board over MCP: start, list, hand off, resume with the whole
   }
 });
 
-Deno.test("conflicts leaves out the claims the agent's own hooks made, and still names a teammate's", async () => {
+Deno.test("conflicts leaves out the claims the agent's own hooks made, release lets them go, and a teammate's stay", async () => {
   const { base, repo, home } = await indexedRepo();
   // Claude Code's before-edit hook claims compute_total in the harness's session,
   // which the MCP server it also started knows nothing of.
@@ -445,6 +445,13 @@ Deno.test("conflicts leaves out the claims the agent's own hooks made, and still
     const who = (theirs.structuredContent!.conflicts as { claim: { developer: string } }[])
       .map((c) => c.claim.developer);
     assert.deepEqual(who, ["bob"], text(theirs));
+    // Done with it: the agent lets its own claim go, and only its own.
+    const released = await call("release", { targets: ["compute_total"] });
+    assert.ok(!released.isError, text(released));
+    assert.equal(released.structuredContent!.released, 1, text(released));
+    const left = await cli(home, ["claims"], { cwd: repo });
+    assert.doesNotMatch(left.stdout, /ada/, left.stdout);
+    assert.match(left.stdout, /bob \(claude-code\) +compute_total/, left.stdout);
   } finally {
     await client.close();
     removeTree(base);

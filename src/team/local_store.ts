@@ -99,10 +99,15 @@ export class LocalTeamStore implements TeamStore {
     );
   }
 
-  release(who: Actor, filter: ReleaseFilter): Promise<number> {
+  release(
+    who: Actor,
+    filter: ReleaseFilter,
+    options: { anySession?: boolean } = {},
+  ): Promise<number> {
     const j = this.journal;
-    const mine = `${ACTIVE} AND c.developer = ? AND coalesce(c.session, '') = ?`;
-    const me = [who.developer, who.session ?? ""];
+    const any = options.anySession === true && (who.session ?? "") === "";
+    const mine = `${ACTIVE} AND c.developer = ? AND (? OR coalesce(c.session, '') = ?)`;
+    const me = [who.developer, any ? 1 : 0, who.session ?? ""];
     const set = `UPDATE claims AS c SET released_at = ${NOW}`;
     return Promise.resolve(j.tx(() => {
       if ("all" in filter) return j.run(`${set} WHERE ${mine}`, ...me);

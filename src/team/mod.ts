@@ -252,15 +252,23 @@ async function taskFor(
   return task;
 }
 
-/** Releases the actor's claims on `names`, on a task, or all of them; returns how many. */
+/**
+ * Releases the actor's claims on `names`, on a task, or all of them; returns
+ * how many. With `anySession`, an actor in no session (an agent's MCP
+ * server) releases its developer's claims of every session.
+ */
 export async function release(
   team: Team,
   what: { names: readonly string[]; cwd?: string } | { taskId: string } | { all: true },
+  options: { anySession?: boolean } = {},
 ): Promise<number> {
+  const any = options.anySession === true && (team.who.session ?? "") === "";
   if ("names" in what) {
     const j = team.index();
     const repos = new RepoResolver();
-    const mine = (await team.store.activeClaims(null)).filter((c) => isMine(c, team.who));
+    const mine = (await team.store.activeClaims(null)).filter((c) =>
+      any ? c.developer === team.who.developer : isMine(c, team.who)
+    );
     const keys: Pick<SymbolKey, "repo" | "path" | "qualname">[] = what.names.flatMap((n) => {
       let target: Target;
       try {
@@ -283,9 +291,9 @@ export async function release(
         ? [key, ...mine.filter((c) => c.repo === key.repo && c.path === key.path)]
         : [key];
     });
-    return await team.store.release(team.who, { keys });
+    return await team.store.release(team.who, { keys }, options);
   }
-  return await team.store.release(team.who, what);
+  return await team.store.release(team.who, what, options);
 }
 
 /** The claims among `mine` that `name` names: by qualified name, `path:name`, or path. */

@@ -459,18 +459,23 @@ export class PgTeamStore implements TeamStore {
     );
   }
 
-  async release(who: Actor, filter: ReleaseFilter): Promise<number> {
+  async release(
+    who: Actor,
+    filter: ReleaseFilter,
+    options: { anySession?: boolean } = {},
+  ): Promise<number> {
+    const any = options.anySession === true && (who.session ?? "") === "";
     const base = `UPDATE heimdall.claims c SET released_at = now()
-      WHERE ${ACTIVE} AND c.developer = $1 AND coalesce(c.session, '') = $2`;
-    const me = [who.developer, who.session ?? ""];
+      WHERE ${ACTIVE} AND c.developer = $1 AND ($3::boolean OR coalesce(c.session, '') = $2)`;
+    const me = [who.developer, who.session ?? "", any];
     let rows: unknown[];
     if ("all" in filter) rows = await this.#q(`${base} RETURNING c.id`, me);
     else if ("taskId" in filter) {
-      rows = await this.#q(`${base} AND c.task_id = $3 RETURNING c.id`, [...me, filter.taskId]);
+      rows = await this.#q(`${base} AND c.task_id = $4 RETURNING c.id`, [...me, filter.taskId]);
     } else {
       rows = await this.#q(
         `${base} AND (c.repo, c.path, c.qualname) IN
-           (SELECT * FROM unnest($3::text[], $4::text[], $5::text[])) RETURNING c.id`,
+           (SELECT * FROM unnest($4::text[], $5::text[], $6::text[])) RETURNING c.id`,
         [
           ...me,
           filter.keys.map((k) => k.repo),

@@ -133,7 +133,7 @@ export interface TeamStore {
     options: { ttlSeconds: number; taskId: string | null; taskText: string | null },
   ): Promise<Claim[]>;
   /** Releases the actor's active claims matching `filter`; returns how many. */
-  release(who: Actor, filter: ReleaseFilter): Promise<number>;
+  release(who: Actor, filter: ReleaseFilter, options?: { anySession?: boolean }): Promise<number>;
   /**
    * Active claims, oldest first: everyone's, or with `viewer` everyone's but
    * the viewer's own, each saying whether the viewer acknowledged it.

@@ -128,6 +128,8 @@ export const releaseTool: ToolDef = {
           : a.task_id
           ? { taskId: a.task_id }
           : { all: true },
+        // The server knows no session of its own: the claims its agent's hooks made are its own.
+        { anySession: true },
       )
     );
     return { text: `Released ${n} claim(s)`, structured: { released: n } };
