@@ -498,6 +498,10 @@ Deno.test("remember, record_attempt and claim over MCP file under the task the a
       "what the agent records belongs to the task it works on",
     );
     assert.deepEqual(got.claims.map((c) => c.qualname), ["compute_total"]);
+    // Named, the task is the agent's own too.
+    const named = await call("claim", { targets: ["apply_discount"], task_id: task.id });
+    assert.ok(!named.isError, text(named));
+    assert.match(text(named), new RegExp(`for task ${task.id}`));
     // A task the agent starts itself is its current one from then on.
     const own = await call("start_task", { text: "Round totals last" });
     const ownId = (own.structuredContent!.task as { id: string }).id;

@@ -241,7 +241,12 @@ async function taskFor(
   }
   // Claims under a task move and end with it: only its owner may add to it,
   // or its owner would hand off or release your claims without you knowing.
-  if (!isMine({ developer: task.owner, session: task.ownerSession }, team.who)) {
+  // An actor in no session (with `anySession`) owns its person's tasks of every session.
+  const owner = { developer: task.owner, session: task.ownerSession };
+  const own = anySession && (team.who.session ?? "") === ""
+    ? task.owner === team.who.developer
+    : isMine(owner, team.who);
+  if (!own) {
     throw new TaskStateError(
       `Task "${taskId}" belongs to ${printable(task.owner)}${
         task.ownerSession ? ` (session ${printable(task.ownerSession)})` : ""
