@@ -379,6 +379,10 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
         return;
       }
       const req: HookRequest = frame.request;
+      const arrived = performance.now();
+      // Events a dead server left are older than this one: recorded first, in order (a
+      // session's edit after its before-edit snapshot). Past the wait, it is recorded late.
+      await leftOver;
       if (isSpoolId(frame.spool)) {
         taken = take(homeDir, pending(homeDir, frame.spool));
         // Recorded already (this server replayed it: the request came that late).
@@ -389,7 +393,7 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
         req,
         home,
         `server pid ${Deno.pid}`,
-        Math.max(20, wait - ANSWER_MARGIN_MS),
+        Math.max(20, wait - ANSWER_MARGIN_MS - (performance.now() - arrived)),
         reader,
         {
           settled: () => {
@@ -499,7 +503,8 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
     void p.finally(() => inflight.delete(p));
   };
   // What hooks left for this server: the one it replaces died or stopped with them.
-  track(replay(listening));
+  const leftOver = replay(listening);
+  track(leftOver);
   try {
     for await (const conn of listener) {
       if (open >= MAX_CONNECTIONS) {
