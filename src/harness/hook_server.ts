@@ -384,9 +384,16 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
       // session's edit after its before-edit snapshot). Past the wait, it is recorded late.
       await leftOver;
       if (isSpoolId(frame.spool)) {
-        taken = take(homeDir, pending(homeDir, frame.spool));
+        let took: string | null | undefined;
+        try {
+          took = take(homeDir, pending(homeDir, frame.spool));
+        } catch (e) {
+          // Nobody can take it: answered and recorded here, as without a spool.
+          hookLog(homeDir, `hook server: spooled event ${frame.spool}: ${(e as Error).message}`);
+        }
         // Recorded already (this server replayed it: the request came that late).
-        if (taken === null) return await reply(conn, { status: "ok", stdout: null });
+        if (took === null) return await reply(conn, { status: "ok", stdout: null });
+        taken = took ?? null;
       }
       const wait = frame.waitMs ?? DEFAULT_WAIT_MS;
       const stdout = await answerHook(
@@ -467,7 +474,13 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
           finish(e.path);
           continue;
         }
-        const path = take(homeDir, e);
+        let path: string | null;
+        try {
+          path = take(homeDir, e);
+        } catch (err) {
+          hookLog(homeDir, `hook server: ${what} cannot be taken: ${(err as Error).message}`);
+          continue;
+        }
         if (path === null) continue; // its hook, or a request, took it meanwhile
         let settle!: () => void;
         const settled = new Promise<void>((r) => (settle = r));

@@ -87,7 +87,8 @@ export function unspool(homeDir: string, id: string): boolean {
 
 /**
  * Takes `entry` for this process: the path it has now, or null when another
- * process took it first.
+ * process took it first. Throws when it cannot be renamed for another reason
+ * (the folder turned read-only): nobody else can take it either.
  */
 export function take(
   homeDir: string,
@@ -97,8 +98,9 @@ export function take(
   try {
     Deno.renameSync(entry.path, to);
     return to;
-  } catch {
-    return null;
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null;
+    throw e;
   }
 }
 
