@@ -2391,6 +2391,39 @@ Deno.test("the person's own claims made in no session (the CLI, the MCP claim to
   }
 });
 
+Deno.test("a conflict the person acknowledged at the terminal does not pause their agent's edit, as conflicts --ack promises", async () => {
+  const base = tempDir();
+  try {
+    const ada = { HEIMDALL_AUTHOR: "ada" };
+    const { home, repo, send } = await claudeSession(base, ada);
+    const bob = await cli(home, ["claim", `${repo}/pkg/billing.py:apply_discount`], {
+      env: { HEIMDALL_AUTHOR: "bob" },
+    });
+    assert.equal(bob.code, 0, bob.stderr);
+    const acked = await cli(home, ["conflicts", "compute_total", "--ack"], { cwd: repo, env: ada });
+    assert.match(acked.stdout, /acknowledged: not shown to ada again/, acked.stdout);
+    const edit = await send("pre_edit", { session_id: "s1" });
+    assert.doesNotMatch(edit, /permissionDecision|bob is changing/, "shown to ada again");
+    // Another person's acknowledgement is not hers.
+    const carol = await cli(home, ["claim", `${repo}/pkg/billing.py:compute_total`], {
+      env: { HEIMDALL_AUTHOR: "carol" },
+    });
+    assert.equal(carol.code, 0, carol.stderr);
+    assert.equal(
+      (await cli(home, ["conflicts", "compute_total", "--ack"], {
+        cwd: repo,
+        env: { HEIMDALL_AUTHOR: "dave" },
+      })).code,
+      0,
+    );
+    const paused = JSON.parse(await send("pre_edit", { session_id: "s1" })).hookSpecificOutput;
+    assert.equal(paused.permissionDecision, "deny");
+    assert.match(paused.permissionDecisionReason, /carol is changing/);
+  } finally {
+    removeTree(base);
+  }
+});
+
 Deno.test("an event the harness shows nobody is not counted as told: Cursor's prompt hook leaves prior work, usage and the grep reminder as they were", async () => {
   const base = tempDir();
   try {

@@ -134,8 +134,10 @@ export class LocalTeamStore implements TeamStore {
         `SELECT ${CLAIM}, 0 AS acked FROM claims c WHERE ${ACTIVE} ORDER BY c.id`,
       )
       : this.journal.all<ActiveClaim>(
-        `SELECT ${CLAIM}, a.claim_id IS NOT NULL AS acked FROM claims c
-         LEFT JOIN acks a ON a.claim_id = c.id AND a.developer = ?1 AND a.session = ?2
+        // Acknowledged in this session, or by the person in none (`heimdall conflicts --ack`
+        // at a terminal, an MCP server), which holds for every session of theirs.
+        `SELECT ${CLAIM}, EXISTS (SELECT 1 FROM acks a WHERE a.claim_id = c.id
+           AND a.developer = ?1 AND a.session IN (?2, '')) AS acked FROM claims c
          WHERE ${ACTIVE} AND NOT (c.developer = ?1 AND coalesce(c.session, '') = ?2) ORDER BY c.id`,
         viewer.developer,
         viewer.session ?? "",

@@ -494,8 +494,9 @@ export class PgTeamStore implements TeamStore {
       );
     }
     return this.#q<ActiveClaim>(
-      `SELECT ${CLAIM}, a.claim_id IS NOT NULL AS acked FROM heimdall.claims c
-       LEFT JOIN heimdall.acks a ON a.claim_id = c.id AND a.developer = $1 AND a.session = $2
+      // Acknowledged in this session, or by the person in none (a terminal, an MCP server).
+      `SELECT ${CLAIM}, EXISTS (SELECT 1 FROM heimdall.acks a WHERE a.claim_id = c.id
+         AND a.developer = $1 AND a.session IN ($2, '')) AS acked FROM heimdall.claims c
        WHERE ${ACTIVE} AND NOT (c.developer = $1 AND coalesce(c.session, '') = $2) ORDER BY c.id`,
       [viewer.developer, viewer.session ?? ""],
     );
