@@ -300,3 +300,19 @@ Deno.test("a token that is in no file finds nothing, not every chunk holding one
   // The same characters spaced apart still ask for each one.
   assert.ok((await t.search("k 9 d")).hits.length > 0);
 });
+
+Deno.test("the phrase leg ranks prose only: a task that runs the very search is no answer to it", async () => {
+  using t = await indexed({
+    "tasks.json": '{ "demo": "heimdall search \'single writer lock held by another process\'" }\n',
+    "src/lock.ts": "/** Taken before any write; a second process waits for it. */\n" +
+      "export class WriterLock {\n  held(process: number): boolean {\n    return this.owner === process;\n  }\n}\n",
+    "docs/locking.md":
+      "# Locking\n\nA single writer lock is held by one process; another process waits.\n",
+  });
+  const r = await t.search("single writer lock held by another process");
+  const legs = Object.fromEntries(
+    r.hits.map((h) => [(h.path ?? "").slice(t.repo.length + 1), h.legs]),
+  );
+  assert.ok(legs["docs/locking.md"]?.includes("phrase"), JSON.stringify(legs));
+  assert.ok(!legs["tasks.json"]?.includes("phrase"), JSON.stringify(legs));
+});

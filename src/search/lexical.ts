@@ -27,6 +27,8 @@ export interface FieldWeights {
  */
 export interface ChunkFilter {
   source?: string;
+  /** A source the chunk must not have (the phrase leg's prose only: not `code`). */
+  notSource?: string;
   language?: string;
   /**
    * Lists of absolute path prefixes (a folder or a file): a chunk must lie
@@ -72,7 +74,8 @@ const PHRASE_SLACK = 12;
  * words all within a span of its own length in tokens plus
  * {@link PHRASE_SLACK}, so a chunk matches when it holds the question as a
  * sentence, whatever markup the document puts inside it: a sentence pasted
- * from rendered docs, an error message, a line remembered. Undefined for a
+ * from rendered docs, a note or memory remembered. The leg ranks prose only
+ * (`rank.ts`). Undefined for a
  * question of fewer than four content words or more than 32 tokens (as the
  * index tokenises text), and for one that quotes a phrase or excludes a
  * word (the lexical leg follows what it asks).
@@ -239,6 +242,10 @@ export function filterSql(f: ChunkFilter): { sql: string; params: (string | numb
     parts.push("c.source = ?");
     params.push(f.source);
   }
+  if (f.notSource !== undefined) {
+    parts.push("c.source != ?");
+    params.push(f.notSource);
+  }
   if (f.language !== undefined) {
     parts.push("p.language = ?");
     params.push(f.language);
@@ -264,6 +271,7 @@ export function passesFilter(
   c: { source: string; language: string | null; path: string | null },
 ): boolean {
   if (f.source !== undefined && c.source !== f.source) return false;
+  if (f.notSource !== undefined && c.source === f.notSource) return false;
   if (f.language !== undefined && c.language !== f.language) return false;
   const prefixes = f.prefixes ?? [];
   return c.path === null ? prefixes.length === 0 : underPrefixes(prefixes, c.path);
@@ -291,7 +299,8 @@ export function underPrefixes(prefixes: readonly (readonly string[])[], path: st
 
 /** True when a filter restricts anything. */
 export function isFiltered(f: ChunkFilter): boolean {
-  return f.source !== undefined || f.language !== undefined || (f.prefixes?.length ?? 0) > 0;
+  return f.source !== undefined || f.notSource !== undefined || f.language !== undefined ||
+    (f.prefixes?.length ?? 0) > 0;
 }
 
 /**

@@ -75,6 +75,8 @@ Deno.test("filterSql() and passesFilter() agree on every chunk of a real journal
     {},
     { source: "code" },
     { source: "notes" },
+    { notSource: "code" },
+    { notSource: "code", prefixes: [["/r"]] },
     { language: "typescript" },
     { prefixes: [["/r/src"]] },
     { prefixes: [["/r/src/"]] },

@@ -250,9 +250,15 @@ export async function rank(
   ];
   const phrase = tuning.legWeights.phrase > 0 ? phraseExpression(query) : undefined;
   // Never with an excluded word (`phraseExpression`), and filtered in SQL as the lexical leg is.
-  const phrased = phrase === undefined
-    ? []
-    : lexicalRanking(j, phrase, tuning.weights, tuning.lexicalLimit, filter).map((h) => h.id);
+  // Prose only: code holding a question word for word is a string in data or a test (a
+  // project's own task running that search), and the benchmark's code questions gained nothing.
+  const phrased = phrase === undefined ? [] : lexicalRanking(
+    j,
+    phrase,
+    tuning.weights,
+    tuning.lexicalLimit,
+    { ...filter, notSource: "code" },
+  ).map((h) => h.id);
   // The lexical leg's expression already leaves out chunks holding an excluded word.
   const excluded = chunksHolding(j, [...semantic, ...named], query.excluded);
   const meta = new Map<number, ChunkMeta>();
