@@ -75,10 +75,9 @@ const PHRASE_SLACK = 12;
  * {@link PHRASE_SLACK}, so a chunk matches when it holds the question as a
  * sentence, whatever markup the document puts inside it: a sentence pasted
  * from rendered docs, a note or memory remembered. The leg ranks prose only
- * (`rank.ts`). Undefined for a
- * question of fewer than four content words or more than 32 tokens (as the
- * index tokenises text), and for one that quotes a phrase or excludes a
- * word (the lexical leg follows what it asks).
+ * (`rank.ts`). Undefined for a question of fewer than four content words or
+ * more than 32 tokens (as the index tokenises text), and for one that quotes
+ * a phrase or excludes a word (the lexical leg follows what it asks).
  *
  * @example
  * ```ts
