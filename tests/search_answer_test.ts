@@ -303,13 +303,14 @@ Deno.test("a token that is in no file finds nothing, not every chunk holding one
 
 Deno.test("the phrase leg ranks prose only: a task that runs the very search is no answer to it", async () => {
   using t = await indexed({
-    "tasks.json": '{ "demo": "heimdall search \'single writer lock held by another process\'" }\n',
+    "tasks.json":
+      '{ "demo": "heimdall search \'exclusive journal lock taken by another worker\'" }\n',
     "src/lock.ts": "/** Taken before any write; a second process waits for it. */\n" +
       "export class WriterLock {\n  held(process: number): boolean {\n    return this.owner === process;\n  }\n}\n",
     "docs/locking.md":
-      "# Locking\n\nA single writer lock is held by one process; another process waits.\n",
+      "# Locking\n\nAn exclusive journal lock is taken by one worker; another worker waits.\n",
   });
-  const r = await t.search("single writer lock held by another process");
+  const r = await t.search("exclusive journal lock taken by another worker");
   const legs = Object.fromEntries(
     r.hits.map((h) => [(h.path ?? "").slice(t.repo.length + 1), h.legs]),
   );
