@@ -291,14 +291,16 @@ function plantOld(journal: string, memoryId: string): Record<string, string[]> {
 
 /**
  * Asserts a `search --json` for `secret` found nothing by it: no hit covers
- * any of its words. A token's digits are words of their own (`9`, `7`), and
- * a memory's random id in its title may hold one: such a hit covers none.
+ * half of its words. A random token splits into short words of its own
+ * (`sk`, `ep`, `9`), and other text may hold one or two by chance (a
+ * memory's random id; CI at ff4a390 found a hit covering one of ten): the
+ * stored secret itself covers them all.
  */
 function assertNotFound(r: { code: number; stdout: string; stderr: string }, secret: string) {
   assert.ok(r.code === 0 || r.code === 1, `${secret.slice(0, 6)}…: ${r.stderr}`);
   const hits = (JSON.parse(r.stdout) as { hits: { coverage: number; summary: string }[] }).hits;
   assert.ok(!JSON.stringify(hits).includes(secret), `${secret.slice(0, 6)}… is shown`);
-  assert.deepEqual(hits.filter((h) => h.coverage > 0), [], `${secret.slice(0, 6)}… is found`);
+  assert.deepEqual(hits.filter((h) => h.coverage >= 0.5), [], `${secret.slice(0, 6)}… is found`);
 }
 
 /** Every row of the tables that keep people's words and their links, by table. */
