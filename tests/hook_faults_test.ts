@@ -495,6 +495,60 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "a secret in a prompt sent to a stopped warm server is never written to the spool, and the event is still recorded",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "repo");
+    const pids = new Set<number | null>();
+    // Built from pieces: no credential-shaped literal in this file.
+    const token = "gh" + "p_" + "Q7vX2mK9pL4rT8wN3bY6cF1dH5jS0aZeUoIi";
+    const password = "k9d2m7q" + "Xw4pZr";
+    const url = "https://deploy:" + password + "@git.example.com/shop.git";
+    try {
+      await indexShop(home, repo);
+      const old = await warmServer(home, repo);
+      pids.add(old);
+      Deno.kill(old, "SIGSTOP");
+      // A fresh spawn marker: no replacement starts, so the event waits in the spool.
+      Deno.writeTextFileSync(join(home, "hookd.spawn"), "");
+      const prompt = JSON.parse(payload("prompt", repo));
+      prompt.prompt = `Fix compute_total; push with ${token} to ${url}`;
+      const r = await hook(home, JSON.stringify(prompt));
+      assert.equal(r.code, 0);
+      assert.equal(r.stdout, "", "fails open: nothing injected");
+      assert.equal(spoolFiles(home).length, 1, "the event waits in the spool");
+      const leaked = () =>
+        allEntries(home).filter((p) => {
+          try {
+            const text = new TextDecoder("latin1").decode(Deno.readFileSync(p));
+            return text.includes(token) || text.includes(password);
+          } catch {
+            return false; // a folder, or gone meanwhile
+          }
+        });
+      assert.deepEqual(leaked(), [], "no file under HEIMDALL_HOME holds the secret");
+      // The server goes on: the spooled event is recorded, redacted, once.
+      Deno.kill(old, "SIGCONT");
+      const state = () => readSession(sessionFile(join(home, "sessions"), "claude-code", "s1"));
+      await waitFor(
+        () => (state()?.task ?? null) !== null && spoolFiles(home).length === 0,
+        60_000,
+        "the spooled prompt recorded",
+      );
+      assert.equal(state()!.prompts, 1);
+      assert.match(state()!.task!.title, /^Fix compute_total; push with \[REDACTED:github_token\]/);
+      assert.deepEqual(leaked(), []);
+    } finally {
+      cleanup(base, [...pids, serverPid(home)]);
+    }
+  },
+});
+
+Deno.test({
   name: "an event a warm server took and then died on (kill -9) is recorded by the next server",
   sanitizeResources: false,
   sanitizeOps: false,

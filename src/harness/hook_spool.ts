@@ -16,9 +16,11 @@
  * A file taken by a server that died before the work finished is taken
  * again by the next one, at most {@link MAX_ATTEMPTS} times in all (an event
  * that kills every server that handles it is then dropped, and logged).
- * Uses Deno's own APIs only: the hook process imports it.
+ * Uses Deno's own APIs and the pure secret screen only: the hook process
+ * imports it.
  */
 import { ensurePrivateDir, writePrivateFileAtomic } from "../config/private_files.ts";
+import { redactDeep, redactSecrets } from "../files/secrets.ts";
 import type { HookRequest } from "./hook_run.ts";
 
 /** What a spool file holds: the hook's request and who was acting. */
@@ -59,7 +61,9 @@ export function isSpoolId(id: unknown): id is string {
 /**
  * Writes the event to the spool and returns its id. Throws when it cannot
  * be written (a full disk, a read-only home): the hook then sends it
- * without a spool file, as before.
+ * without a spool file, as before. What the file holds is redacted
+ * ({@link redactedRequest}): a secret typed in a prompt or printed by a tool
+ * never sits on disk, even when no server ever records the event.
  */
 export function spool(homeDir: string, event: SpooledEvent): string {
   const dir = spoolDir(homeDir);
@@ -67,8 +71,33 @@ export function spool(homeDir: string, event: SpooledEvent): string {
   const rand = [...crypto.getRandomValues(new Uint8Array(4))]
     .map((b) => b.toString(16).padStart(2, "0")).join("");
   const id = `${String(Date.now()).padStart(13, "0")}-${Deno.pid}-${rand}`;
-  writePrivateFileAtomic(`${dir}/${id}.json`, JSON.stringify(event));
+  const kept: SpooledEvent = { ...event, request: redactedRequest(event.request) };
+  writePrivateFileAtomic(`${dir}/${id}.json`, JSON.stringify(kept));
   return id;
+}
+
+/**
+ * `request` as a spool file keeps it: secrets redacted in its payload (every
+ * string of a JSON payload, so it stays JSON; the text otherwise) and in its
+ * environment (a harness's own token in `CLAUDE_*`), but for
+ * `HEIMDALL_TEAM_URL`, the store the replayed event writes to, which
+ * `config.json` keeps as it is too. The replayed event records what it
+ * would have recorded: everything stored is redacted on write anyway.
+ */
+export function redactedRequest(request: HookRequest): HookRequest {
+  let stdin = request.stdin;
+  try {
+    const parsed: unknown = JSON.parse(stdin);
+    const clean = redactDeep(parsed);
+    if (clean !== parsed) stdin = JSON.stringify(clean);
+  } catch {
+    stdin = redactSecrets(stdin);
+  }
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(request.env)) {
+    env[k] = k === "HEIMDALL_TEAM_URL" ? v : redactSecrets(v);
+  }
+  return { ...request, stdin, env };
 }
 
 /**
