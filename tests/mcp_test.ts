@@ -554,6 +554,30 @@ Deno.test("search's repo and path_prefix resolve from the server's folder, as th
   }
 });
 
+Deno.test("search answers a megabyte pasted without spaces as the CLI answers a long query: its first words, the rest named as left out", async () => {
+  const { base, repo, home } = await indexedRepo();
+  const client = await connect(home, repo);
+  try {
+    // A dotted chain, a camelCase run and a script without spaces: each splits into
+    // more words than one call takes as arguments.
+    const chain = ["compute_total", ...Array.from({ length: 150_000 }, (_, i) => `w${i}`)].join(
+      ".",
+    );
+    const camel = "computeTotal" + "DiscountRate".repeat(80_000);
+    const han = "割引" + "合計金額計算".repeat(60_000);
+    for (const query of [chain, camel, han]) {
+      const r = await client.callTool({ name: "search", arguments: { query } }) as CallResult;
+      assert.ok(!r.isError, `${query.slice(0, 20)}…: ${text(r)}`);
+    }
+    const r = await client.callTool({ name: "search", arguments: { query: chain } }) as CallResult;
+    assert.match(text(r), /the query's first 64 words; \d+ more left out/);
+    assert.match(text(r), /compute_total/);
+  } finally {
+    await client.close();
+    removeTree(base);
+  }
+});
+
 Deno.test("an argument a tool does not take is refused by name, with the ones it takes, and nothing is written", async () => {
   const { base, repo, home } = await indexedRepo();
   const client = await connect(home, repo);

@@ -66,7 +66,7 @@ export function parseQuery(input: string): ParsedQuery {
       if (m[1] === "-") excluded.push({ term: words.filter(isContent).join(" "), words });
       else {
         if (words.length > 1) phrases.push(words.join(" "));
-        all.push(...words);
+        for (const w of words) all.push(w);
       }
       continue;
     }
@@ -83,7 +83,9 @@ export function parseQuery(input: string): ParsedQuery {
         wholes.push(whole);
         spelled.push(part.replaceAll("::", "."));
       }
-      all.push(...splitWords(part));
+      // One by one: a pasted identifier or text without spaces may split into
+      // more words than a call takes arguments (a spread overflows the stack).
+      for (const w of splitWords(part)) all.push(w);
     }
   }
   const content = all.filter(isContent);
