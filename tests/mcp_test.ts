@@ -578,6 +578,30 @@ Deno.test("search answers a megabyte pasted without spaces as the CLI answers a 
   }
 });
 
+Deno.test("a megabyte value a look-up finds nothing for is quoted cut short in its error, not sent back whole", async () => {
+  const { base, repo, home } = await indexedRepo();
+  const client = await connect(home, repo);
+  try {
+    const huge = "pkg/" + "a".repeat(1_000_000);
+    const calls: [string, Record<string, string>][] = [
+      ["search", { query: "total", lang: huge }],
+      ["search", { query: "total", repo: huge }],
+      ["search", { query: "total", path_prefix: huge }],
+      ["symbols", { path: huge }],
+    ];
+    for (const [name, args] of calls) {
+      const r = await client.callTool({ name, arguments: args }) as CallResult;
+      const what = `${name} ${Object.keys(args).join(",")}`;
+      assert.ok(r.isError, what);
+      assert.match(text(r), /… \(\d{7} characters\)/, what);
+      assert.ok(text(r).length < 2_000, `${what}: ${text(r).length} characters`);
+    }
+  } finally {
+    await client.close();
+    removeTree(base);
+  }
+});
+
 Deno.test("an argument a tool does not take is refused by name, with the ones it takes, and nothing is written", async () => {
   const { base, repo, home } = await indexedRepo();
   const client = await connect(home, repo);

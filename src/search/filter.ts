@@ -2,7 +2,7 @@
  * A request's filters resolved against the journal's roots: `--repo` and
  * `--path` become absolute path prefixes.
  */
-import { UsageError } from "../errors/mod.ts";
+import { clipped, UsageError } from "../errors/mod.ts";
 import { basename, exists, join } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import type { ChunkFilter } from "./lexical.ts";
@@ -39,7 +39,7 @@ export function resolveFilter(j: Journal, req: SearchRequest): ChunkFilter {
         "SELECT DISTINCT language FROM paths WHERE language IS NOT NULL ORDER BY language",
       ).map((r) => r.language);
       throw new SearchFilterError(
-        `No language "${req.lang}" in the index; languages indexed: ${
+        `No language "${clipped(req.lang)}" in the index; languages indexed: ${
           langs.length === 0 ? "none (run `heimdall index DIR`)" : langs.join(", ")
         }`,
       );
@@ -75,10 +75,14 @@ export function resolveFilter(j: Journal, req: SearchRequest): ChunkFilter {
       const rootList = roots.length === 0 ? "none (run `heimdall index DIR`)" : roots.join(", ");
       throw new SearchFilterError(
         onDisk.length > 0
-          ? `"${req.pathPrefix}" is not under any root, and no note or memory points there; index it first (\`heimdall index ${
+          ? `"${
+            clipped(req.pathPrefix)
+          }" is not under any root, and no note or memory points there; index it first (\`heimdall index ${
             onDisk[0]
           }\`) or give a path under a root; roots: ${rootList}`
-          : `No file or folder "${req.pathPrefix}" on disk or in the index; a path is a folder or file, absolute or relative to a root; roots: ${rootList}`,
+          : `No file or folder "${
+            clipped(req.pathPrefix)
+          }" on disk or in the index; a path is a folder or file, absolute or relative to a root; roots: ${rootList}`,
       );
     }
     prefixes.push(places);
@@ -101,7 +105,7 @@ export function resolveFilter(j: Journal, req: SearchRequest): ChunkFilter {
     const unrooted = gone.find((r) => r === name || basename(r) === name);
     if (list.length === 0) {
       throw new SearchFilterError(
-        `No repository "${req.repo}": ${
+        `No repository "${clipped(req.repo)}": ${
           unrooted !== undefined
             ? `"${unrooted}" was removed from the roots (\`heimdall roots add ${unrooted}\` adds it back)`
             : "it is neither a root nor an indexed folder inside one"

@@ -3,7 +3,7 @@
  * journal holds no such file and what to do: shared by `heimdall symbols`
  * and the MCP `symbols` tool, so both answer a path the same way.
  */
-import { UsageError } from "../errors/mod.ts";
+import { clipped, UsageError } from "../errors/mod.ts";
 import {
   canonicalPath,
   classifyPath,
@@ -47,7 +47,9 @@ function notIndexed(path: string, roots: readonly { path: string }[], ignoreFile
     stat = Deno.statSync(path);
   } catch { /* nothing there */ }
   if (stat === undefined) {
-    return `No file "${path}"; check the path (relative to the current folder, or absolute)`;
+    return `No file "${
+      clipped(path)
+    }"; check the path (relative to the current folder, or absolute)`;
   }
   if (stat.isDirectory) {
     return `"${path}" is a folder; symbols outlines one file: \`heimdall symbols ${
