@@ -976,7 +976,7 @@ Deno.test("init --scope project in a folder inside a repository says an agent re
   removeTree(base);
 });
 
-Deno.test("init and doctor say when a harness runs Heimdall's hooks from both scopes: each event would be handled twice", async () => {
+Deno.test("init and doctor say when a harness runs Heimdall's hooks from both scopes: each event starts two hooks", async () => {
   const base = tempDir();
   const home = join(base, "home");
   const project = join(base, "proj");
@@ -985,15 +985,15 @@ Deno.test("init and doctor say when a harness runs Heimdall's hooks from both sc
   Deno.mkdirSync(home, { recursive: true });
   const user = await cli(hh, ["init", "--harness", "claude-code,cursor"], { env: initEnv(home) });
   assert.equal(user.code, 0, user.stderr);
-  assert.ok(!user.stdout.includes("handled twice"), user.stdout);
+  assert.ok(!user.stdout.includes("starts two hooks"), user.stdout);
   // The repository's committed hooks (portable, so no longer the same command as the user's,
-  // which Claude Code would have run once): both run, and a failing test counted twice.
+  // which Claude Code would have run once): both run, the second for nothing.
   const args = ["init", "--harness", "claude-code", "--scope", "project", "--project", project];
   const r = await cli(hh, args, { env: initEnv(home) });
   assert.equal(r.code, 0, r.stderr);
   assert.match(
     r.stdout,
-    /claude-code: note: .*\/home\/\.claude\/settings\.json \(user scope\) runs Heimdall's hooks too: claude-code runs both, so each event is handled twice .*; keep one: heimdall init --harness claude-code --scope user --uninstall/,
+    /claude-code: note: .*\/home\/\.claude\/settings\.json \(user scope\) runs Heimdall's hooks too: claude-code runs both, so each event starts two hooks .*; keep one: heimdall init --harness claude-code --scope user --uninstall/,
   );
   const doctor = await cli(hh, ["doctor", "--json", "--project", project], {
     env: { ...initEnv(home), HEIMDALL_HOOK_SERVER: "0" },
@@ -1009,7 +1009,7 @@ Deno.test("init and doctor say when a harness runs Heimdall's hooks from both sc
     env: initEnv(home),
     cwd: home,
   });
-  assert.ok(!atHome.stdout.includes("handled twice"), atHome.stdout);
+  assert.ok(!atHome.stdout.includes("starts two hooks"), atHome.stdout);
   const doctorAtHome = await cli(hh, ["doctor", "--json", "--project", home], {
     env: { ...initEnv(home), HEIMDALL_HOOK_SERVER: "0" },
   });
@@ -2090,6 +2090,54 @@ Deno.test("a session that ends on a failing run joins the agent's account to tha
     assert.equal(attempts[0]!.text.split("Agent's account: ").length, 2, attempts[0]!.text);
     assert.ok(attempts[0]!.text.endsWith(`Agent's account: ${account}`), attempts[0]!.text);
     assert.equal(attempts[0]!.count, 1, "the account is the same failure, not a repeat");
+  } finally {
+    removeTree(base);
+  }
+});
+
+Deno.test("hooks wired at both scopes: two hook runs of one event inject it once and record it once; the same payload sent again later is a new event", async () => {
+  const base = tempDir();
+  try {
+    const env = { HEIMDALL_AUTHOR: "ada", HEIMDALL_HOOK_SERVER: "0" };
+    const { home, repo, send, state } = await claudeSession(base, env);
+    const sym = `${repo}/pkg/billing.py:compute_total`;
+    const decision = "Discounts are clamped to [0, 1] before rounding";
+    const remembered = await cli(
+      home,
+      ["remember", "--kind", "decision", "--about", sym, decision],
+      {
+        env,
+      },
+    );
+    assert.equal(remembered.code, 0, remembered.stderr);
+    // As a harness runs the user's and the project's hook: the same bytes, at once.
+    const twice = async (name: string) => {
+      const stdin = payloadText(fixture("claude-code", name), repo);
+      const runs = await Promise.all(
+        [0, 1].map(() => hookCli(home, ["--harness", "claude-code"], { stdin, env })),
+      );
+      for (const r of runs) assert.equal(r.code, 0, r.stderr);
+      return runs.map((r) => r.stdout);
+    };
+    const prompt = await twice("prompt");
+    assert.equal(
+      prompt.filter((out) => out.includes(decision)).length,
+      1,
+      `injected once: ${JSON.stringify(prompt)}`,
+    );
+    assert.equal(prompt.filter((out) => out !== "").length, 1, JSON.stringify(prompt));
+    assert.equal(state().prompts, 1, "recorded once");
+    await twice("post_edit");
+    await twice("post_bash_failure");
+    const attempts = async () => {
+      const why = await cli(home, ["why", join(repo, "pkg/billing.py"), "--json"], { env });
+      return (JSON.parse(why.stdout).current as { kind: string; count: number }[])
+        .filter((m) => m.kind === "attempt");
+    };
+    assert.deepEqual((await attempts()).map((a) => a.count), [1], "a failing run counted once");
+    // The person types the same prompt again, after the first was answered: handled.
+    await send("prompt");
+    assert.equal(state().prompts, 2);
   } finally {
     removeTree(base);
   }

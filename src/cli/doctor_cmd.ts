@@ -370,7 +370,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       });
     }
   }
-  // A harness runs every hook its files hold: wired at both scopes, each event is handled twice.
+  // A harness runs every hook its files hold: wired at both scopes, each event starts two hooks.
   for (const harness of HARNESSES) {
     const both = wired.filter((w) => w.harness === harness && w.hookCommands.length > 0);
     // Run in the home folder, the project's file is the user's own: one file, one hook.
@@ -380,7 +380,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       status: "warn",
       detail: `${
         both.map((w) => w.hooksFile).join(" and ")
-      } both run Heimdall's hooks: ${harness} runs both, so each event is handled twice (a failing test run counted as two)`,
+      } both run Heimdall's hooks: ${harness} runs both, so each event starts two hooks (sharing a HEIMDALL_HOME, the second finds the event taken and does nothing; with another home, it records the event there too)`,
       fix: `heimdall init --harness ${harness} --scope user --uninstall   (or --scope project)`,
     });
   }

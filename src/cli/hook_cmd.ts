@@ -31,6 +31,7 @@ import {
 } from "../harness/hook_wire.ts";
 import type { HookRequest } from "../harness/hook_run.ts";
 import { spool, unspool } from "../harness/hook_spool.ts";
+import { claimEvent, eventFingerprint } from "../harness/hook_once.ts";
 import { expandTilde } from "../config/tilde.ts";
 
 export const HELP = `heimdall hook --harness NAME [--budget TOKENS] [--event NAME]
@@ -257,49 +258,76 @@ async function hookEntry(args: string[], homeDir: string): Promise<number> {
       env: passedEnv(Deno.env.toObject()),
       stdin,
     };
-    const useServer = Deno.env.get("HEIMDALL_HOOK_SERVER") !== "0";
-    if (useServer) {
-      const frame = { build: buildId(), identity: identityKey((n) => Deno.env.get(n)), request };
-      const budgetMs = hookWaitMs((n) => Deno.env.get(n));
-      const waitMs = Math.max(
-        Math.min(budgetMs, MIN_SERVER_WAIT_MS),
-        Math.round(budgetMs - performance.now()),
-      );
-      const asked = await askServer(homeDir, frame, waitMs);
-      if (asked.kind === "answered") {
-        await print(asked.stdout);
-        return 0;
-      }
-      if (asked.kind === "late") {
-        // Fail open now; the next call finds a server that answers.
+    // Wired at both scopes, the harness sends this event to a sibling hook too: one answers.
+    const claim = claimEvent(homeDir, await eventFingerprint(request));
+    if (!claim.first) {
+      if (request.env.HEIMDALL_HOOK_DEBUG) {
         hookLog(
           homeDir,
-          `${harness || "?"}: hook server pid ${
-            asked.pid ?? "?"
-          } did not answer within ${waitMs} ms (${budgetMs} ms budget); answered nothing${
-            asked.spooled ? ", kept the event for a server to record," : ""
-          } and started a replacement`,
+          `${
+            harness || "?"
+          }: the same event is being handled by another hook of this home (hooks wired at both scopes? see heimdall doctor); answered nothing`,
         );
-        await spawnServer(homeDir, true);
-        return 0;
       }
-      if (asked.kind === "taken") {
-        // A server died holding it: the next one records it.
-        hookLog(homeDir, `${harness || "?"}: hook server went away mid-request; answered nothing`);
-        await spawnServer(homeDir);
-        return 0;
-      }
-      if (asked.kind === "absent") await spawnServer(homeDir);
+      return 0;
     }
-    const [{ answerHook, boundJournalWaits }, { homePaths }] = await Promise.all([
-      import("../harness/hook_run.ts"),
-      import("../config/mod.ts"),
-    ]);
-    boundJournalWaits();
-    await print(await answerHook(request, homePaths(homeDir)));
+    try {
+      return await answerEvent(homeDir, harness, request);
+    } finally {
+      claim.done();
+    }
   } catch (e) {
     hookLog(homeDir, `hook: error: ${(e as Error)?.stack ?? String(e)}`);
   }
+  return 0;
+}
+
+/** Answers one event this hook claimed: through the warm server, else in this process. */
+async function answerEvent(
+  homeDir: string,
+  harness: string,
+  request: HookRequest,
+): Promise<number> {
+  const useServer = Deno.env.get("HEIMDALL_HOOK_SERVER") !== "0";
+  if (useServer) {
+    const frame = { build: buildId(), identity: identityKey((n) => Deno.env.get(n)), request };
+    const budgetMs = hookWaitMs((n) => Deno.env.get(n));
+    const waitMs = Math.max(
+      Math.min(budgetMs, MIN_SERVER_WAIT_MS),
+      Math.round(budgetMs - performance.now()),
+    );
+    const asked = await askServer(homeDir, frame, waitMs);
+    if (asked.kind === "answered") {
+      await print(asked.stdout);
+      return 0;
+    }
+    if (asked.kind === "late") {
+      // Fail open now; the next call finds a server that answers.
+      hookLog(
+        homeDir,
+        `${harness || "?"}: hook server pid ${
+          asked.pid ?? "?"
+        } did not answer within ${waitMs} ms (${budgetMs} ms budget); answered nothing${
+          asked.spooled ? ", kept the event for a server to record," : ""
+        } and started a replacement`,
+      );
+      await spawnServer(homeDir, true);
+      return 0;
+    }
+    if (asked.kind === "taken") {
+      // A server died holding it: the next one records it.
+      hookLog(homeDir, `${harness || "?"}: hook server went away mid-request; answered nothing`);
+      await spawnServer(homeDir);
+      return 0;
+    }
+    if (asked.kind === "absent") await spawnServer(homeDir);
+  }
+  const [{ answerHook, boundJournalWaits }, { homePaths }] = await Promise.all([
+    import("../harness/hook_run.ts"),
+    import("../config/mod.ts"),
+  ]);
+  boundJournalWaits();
+  await print(await answerHook(request, homePaths(homeDir)));
   return 0;
 }
 

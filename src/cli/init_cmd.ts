@@ -199,8 +199,8 @@ function projectNotes(ic: InstallContext): string[] {
 /**
  * What to say when `harness` already runs Heimdall's hooks from the other
  * scope's file: the harness runs every hook its files hold, so each event
- * would be handled twice (a failing test run recorded as seen twice); null
- * when it does not.
+ * starts two hooks (of one home, the second does nothing: see
+ * `hook_once.ts`; with two homes, both record it); null when it does not.
  */
 function twice(harness: HarnessName, ic: InstallContext): string | null {
   const other: Scope = ic.scope === "user" ? "project" : "user";
@@ -208,7 +208,7 @@ function twice(harness: HarnessName, ic: InstallContext): string | null {
   // Run in the home folder, the project's file is the user's own: one file, one hook.
   const here = inspectWiring(harness, ic, () => null).hooksFile;
   if (there.hookCommands.length === 0 || resolve(there.hooksFile) === resolve(here)) return null;
-  return `${there.hooksFile} (${other} scope) runs Heimdall's hooks too: ${harness} runs both, so each event is handled twice (a failing test run counted as two); keep one: heimdall init --harness ${harness} --scope ${other} --uninstall`;
+  return `${there.hooksFile} (${other} scope) runs Heimdall's hooks too: ${harness} runs both, so each event starts two hooks (sharing a HEIMDALL_HOME, the second finds the event taken and does nothing; with another home, it records the event there too); keep one: heimdall init --harness ${harness} --scope ${other} --uninstall`;
 }
 
 /** What a person installing at user scope should know: a command written that may not last. */
