@@ -738,3 +738,127 @@ Deno.test({ name: "team memory on PostgreSQL", ignore: noPostgres() }, async (t)
     await server.stop();
   }
 });
+
+Deno.test({
+  name:
+    "heimdall redact redacts the person's own rows in the team store too, under a new revision; a teammate's rows stay theirs; a store out of reach is named",
+  ignore: noPostgres(),
+}, async () => {
+  const server = await pgServer();
+  const db = await freshDatabase(server.url, "heimdall_r");
+  const [a, b] = await Promise.all([machine("shop"), machine("shop-clone")]);
+  try {
+    for (const m of [a, b]) {
+      const r = await heimdall(m.home, ["team", "connect", db.url]);
+      assert.equal(r.code, 0, r.stderr);
+    }
+    const alice = { author: "alice", cwd: a.repo };
+    const bob = { author: "bob", cwd: b.repo };
+    await heimdallJson(a.home, [
+      "remember",
+      "--kind",
+      "decision",
+      "--about",
+      "dispatch",
+      "dispatch retries twice",
+    ], alice);
+    await heimdallJson(
+      b.home,
+      ["remember", "--kind", "note", "--about", "route", "route is hot"],
+      bob,
+    );
+    const task = await heimdallJson<{ id: string }>(
+      a.home,
+      ["task", "start", "split dispatch"],
+      alice,
+    );
+    assert.equal((await heimdall(a.home, ["claim", "dispatch"], alice)).code, 0);
+    const handed = await heimdall(a.home, [
+      "task",
+      "handoff",
+      task.id,
+      "--to",
+      "carol",
+      "--note",
+      "see the runbook",
+    ], alice);
+    assert.equal(handed.code, 0, handed.stderr);
+    // As a build from before a rule of the screen pushed them (built from pieces).
+    const token = "gh" + "p_" + "Q7vX2mK9pL4rT8wN3bY6cF1dH5jS0aZeUoIi";
+    const url = "https://deploy:" + "k9d2m7qXw4pZr" + "@git.example.com/shop.git";
+    const bump = `WITH f AS (UPDATE heimdall.memory_feed SET rev = rev + 1 RETURNING rev)
+      UPDATE heimdall.memories m SET text = m.text || ' with ${token}', rev = f.rev FROM f`;
+    await sql(db.url, bump);
+    const revAfterPlant = Number(
+      (await sql<{ rev: string }>(db.url, "SELECT rev::text AS rev FROM heimdall.memory_feed"))[0]!
+        .rev,
+    );
+    await sql(db.url, `UPDATE heimdall.tasks SET text = text || ' via ${url}'`);
+    await sql(db.url, `UPDATE heimdall.task_events SET note = '${token}' WHERE kind = 'handoff'`);
+    await sql(db.url, `UPDATE heimdall.claims SET task_text = task_text || ' via ${url}'`);
+    const whyOnB = async () =>
+      (await heimdall(b.home, ["why", "dispatch", "--as-of", "2099-01-01"], bob)).stdout;
+    const dump = async () =>
+      JSON.stringify(
+        await sql(
+          db.url,
+          `SELECT (SELECT json_agg(m ORDER BY id) FROM heimdall.memories m) AS m,
+             (SELECT json_agg(t ORDER BY id) FROM heimdall.tasks t) AS t,
+             (SELECT json_agg(e ORDER BY id) FROM heimdall.task_events e) AS e,
+             (SELECT json_agg(c ORDER BY id) FROM heimdall.claims c) AS c`,
+        ),
+      );
+    const before = await dump();
+
+    const dry = await heimdall(a.home, ["redact", "--dry-run"], alice);
+    assert.equal(dry.code, 0, dry.stderr);
+    for (const table of ["memories", "tasks", "task_events", "claims"]) {
+      assert.match(dry.stdout, new RegExp(`team ${table} \\S+ \\(`), dry.stdout);
+    }
+    assert.equal(await dump(), before, "--dry-run changes nothing");
+
+    const r = await heimdall(a.home, ["redact"], alice);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /team memories \S+ \(text: github_token\)/);
+    assert.ok(!(r.stdout + r.stderr).includes(token), "never the value");
+    const rows = await sql<{ author: string; text: string }>(
+      db.url,
+      "SELECT author, text FROM heimdall.memories ORDER BY author",
+    );
+    assert.deepEqual(rows, [
+      { author: "alice", text: "dispatch retries twice with [REDACTED:github_token]" },
+      { author: "bob", text: `route is hot with ${token}` },
+    ], "alice's own rows only");
+    const rest = await dump();
+    assert.ok(!rest.includes("k9d2m7qXw4pZr"), rest);
+    assert.equal(rest.split(token).length - 1, 1, "bob's memory only");
+    // The redacted memory took a new revision, which the other machine's next pull copies.
+    const revs = await sql<{ rev: string }>(
+      db.url,
+      "SELECT rev::text AS rev FROM heimdall.memories WHERE author = 'alice'",
+    );
+    assert.ok(Number(revs[0]!.rev) > revAfterPlant, "a new revision");
+    const after = await whyOnB();
+    assert.ok(!after.includes(token), after);
+    assert.match(after, /dispatch retries twice with \[REDACTED:github_token\]/);
+
+    // A store it cannot reach: named, with what it left there, and exit 3.
+    const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = (closed.addr as Deno.NetAddr).port;
+    closed.close();
+    const away = await heimdall(a.home, ["redact"], {
+      ...alice,
+      env: { HEIMDALL_TEAM_URL: `postgres://alice@127.0.0.1:${port}/gone` },
+    });
+    assert.equal(away.code, 3, away.stdout + away.stderr);
+    assert.match(
+      away.stderr,
+      /the team store "postgres:\/\/alice@127\.0\.0\.1:\d+\/gone" was not screened: .*run `heimdall redact` again once it is reachable/,
+    );
+  } finally {
+    a[Symbol.dispose]();
+    b[Symbol.dispose]();
+    await db.drop();
+    await server.stop();
+  }
+});

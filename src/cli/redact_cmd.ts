@@ -7,6 +7,14 @@ import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
 import { json, plural } from "../present/fmt.ts";
 import { describeStored, findStoredSecrets, redactStoredSecrets } from "./stored_secrets.ts";
+import type { StoredSecret } from "../files/mod.ts";
+import {
+  currentActor,
+  openPgTeamStore,
+  redactTeamStoreRows,
+  redactUrl,
+  TeamStoreError,
+} from "../team/mod.ts";
 
 export const HELP = `heimdall redact [--dry-run] [--json]
   Redacts secrets that a Heimdall from before a rule of the secret screen
@@ -19,11 +27,16 @@ export const HELP = `heimdall redact [--dry-run] [--json]
   transaction: all or nothing. Freed space is overwritten and the
   full-text index merged, so the old text stays in no file of the journal;
   copies of it made before (rebuild's backups) are named so that you can
-  delete them. Prints each record changed (its table, id and fields, never
-  the value). --dry-run only lists them (\`heimdall doctor\` counts them
-  too). Every writer (index, reconcile, the daemon) runs it once by itself
-  after an upgrade changes the screen, and then also retracts the indexed
-  files the screen now refuses.`;
+  delete them. With a team store (\`heimdall team connect\`), your own rows
+  there too (the memories, tasks, hand-off notes and claims you pushed, as
+  "team <table> <id>"), in one transaction; teammates' machines copy the
+  redacted memories at their next pull. A store it cannot reach is named,
+  with what it left there, and exits 3. Prints each record changed (its
+  table, id and fields, never the value). --dry-run only lists them
+  (\`heimdall doctor\` counts the journal's too). Every writer (index,
+  reconcile, the daemon) runs it once by itself after an upgrade changes
+  the screen (the journal and home only), and then also retracts the
+  indexed files the screen now refuses.`;
 
 /** Whole copies of the journal beside it: rebuild's backups, a damaged journal set aside. */
 const JOURNAL_COPY = /^journal\.db\.(?:\d{8}T\d{6}Z\.backup|damaged-[^/]*)$/;
@@ -39,18 +52,53 @@ function journalCopies(home: string): string[] {
   }
 }
 
+/**
+ * This person's rows in the shared team store holding a secret (see
+ * `redactTeamStoreRows`), redacted unless `dryRun`: none without a store;
+ * `error` says why a configured one was not screened.
+ */
+async function teamRows(
+  ctx: Context,
+  dryRun: boolean,
+): Promise<{ records: StoredSecret[]; error: string | null }> {
+  const url = ctx.config().teamUrl;
+  if (!url) return { records: [], error: null };
+  try {
+    const store = await openPgTeamStore(url);
+    try {
+      return {
+        records: await redactTeamStoreRows(store, currentActor().developer, !dryRun),
+        error: null,
+      };
+    } finally {
+      await store.close();
+    }
+  } catch (e) {
+    if (!(e instanceof TeamStoreError)) throw e;
+    return {
+      records: [],
+      error: `the team store "${
+        redactUrl(url)
+      }" was not screened: ${e.message}; the memories, tasks, hand-off notes and claims you pushed there keep what they hold; run \`heimdall redact\` again once it is reachable`,
+    };
+  }
+}
+
 /** `heimdall redact`. */
-export function run(args: string[], ctx: Context): number {
+export async function run(args: string[], ctx: Context): Promise<number> {
   const { values } = parseFlags(args, { boolean: ["dry-run", "json"], positionals: false });
   // No journal yet: the usual "nothing is indexed yet", never an empty journal made here.
   const j = Journal.open(ctx.home.journal, {
     readOnly: values["dry-run"] === true || !isFile(ctx.home.journal),
   });
   try {
-    const { redacted, purged } = values["dry-run"]
+    const { redacted: local, purged } = values["dry-run"]
       ? { redacted: findStoredSecrets(j, ctx.home), purged: true }
       : redactStoredSecrets(j, ctx.home);
-    const copies = redacted.some((s) => s.table !== "sessions" && s.table !== "logs")
+    const team = await teamRows(ctx, values["dry-run"] === true);
+    const redacted = [...local, ...team.records];
+    const code = team.error === null ? EXIT.ok : EXIT.env;
+    const copies = local.some((s) => s.table !== "sessions" && s.table !== "logs")
       ? journalCopies(ctx.home.home)
       : [];
     if (values.json) {
@@ -59,12 +107,19 @@ export function run(args: string[], ctx: Context): number {
         records: redacted,
         purged,
         journal_copies: copies.map((c) => join(ctx.home.home, c)),
+        ...(team.error !== null ? { team_error: team.error } : {}),
       }));
-      return EXIT.ok;
+      if (team.error !== null) ctx.err(`heimdall redact: ${team.error}`);
+      return code;
     }
     if (redacted.length === 0) {
-      ctx.out("no stored record holds a secret; nothing changed");
-      return EXIT.ok;
+      ctx.out(
+        team.error === null
+          ? "no stored record holds a secret; nothing changed"
+          : "no record on this machine holds a secret; nothing changed here",
+      );
+      if (team.error !== null) ctx.err(`heimdall redact: ${team.error}`);
+      return code;
     }
     ctx.out(
       `${values["dry-run"] ? "would redact" : "redacted"} ${
@@ -89,7 +144,8 @@ export function run(args: string[], ctx: Context): number {
         "heimdall redact: another process was reading the journal, so its WAL file keeps the old text until the next checkpoint (any writer makes one when readers are idle)",
       );
     }
-    return EXIT.ok;
+    if (team.error !== null) ctx.err(`heimdall redact: ${team.error}`);
+    return code;
   } finally {
     j.close();
   }

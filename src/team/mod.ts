@@ -53,6 +53,7 @@ export { pullMemories, type PullReport } from "./memory_sync.ts";
 export { type PortableAnchor, portableKey, portableOf } from "./memory_anchor.ts";
 export { LocalTeamStore } from "./local_store.ts";
 export { redactStoredTeamRows } from "./stored_secrets.ts";
+export { redactTeamStoreRows } from "./pg_secrets.ts";
 
 /** What opening the team store needs: the CLI's context satisfies it. */
 export interface TeamContext {

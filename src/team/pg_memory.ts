@@ -417,7 +417,7 @@ async function insertRow(
 }
 
 /** Takes the next revision (the transaction's last lock) and gives it to `ids`. */
-async function bumpRevision(store: PgTeamStore, ids: readonly string[]): Promise<void> {
+export async function bumpRevision(store: PgTeamStore, ids: readonly string[]): Promise<void> {
   await store.query(
     `WITH f AS (UPDATE heimdall.memory_feed SET rev = rev + 1 RETURNING rev)
      UPDATE heimdall.memories m SET rev = f.rev FROM f WHERE m.id = ANY($1)`,
