@@ -588,6 +588,7 @@ Deno.test("a megabyte value a look-up finds nothing for is quoted cut short in i
       ["search", { query: "total", repo: huge }],
       ["search", { query: "total", path_prefix: huge }],
       ["symbols", { path: huge }],
+      ["why", { target: "compute_total", as_of: huge }],
     ];
     for (const [name, args] of calls) {
       const r = await client.callTool({ name, arguments: args }) as CallResult;

@@ -1,4 +1,5 @@
 /** Dates on the command line and in output. Pure. */
+import { clipped } from "../errors/mod.ts";
 import { MemoryInputError } from "./types.ts";
 
 /**
@@ -52,12 +53,14 @@ export function parseInstant(
   }
   if (!Number.isFinite(ms)) {
     throw new MemoryInputError(
-      `Invalid ${option} "${text}": expected a date like 2025-01-31, a time like 2025-01-31T14:00:00Z, or now`,
+      `Invalid ${option} "${
+        clipped(text)
+      }": expected a date like 2025-01-31, a time like 2025-01-31T14:00:00Z, or now`,
     );
   }
   if (ms < TIME_RANGE[0] || ms >= TIME_RANGE[1]) {
     throw new MemoryInputError(
-      `Invalid ${option} "${text}": expected a date from 1970-01-01 to ${
+      `Invalid ${option} "${clipped(text)}": expected a date from 1970-01-01 to ${
         new Date(TIME_RANGE[1] - 1).toISOString().slice(0, 10)
       }; give a date in that range`,
     );
