@@ -453,6 +453,66 @@ Deno.test("secrets an older Heimdall stored are named by doctor and redacted by 
   }
 });
 
+Deno.test("an event an older Heimdall left waiting in the hook spool is redacted by heimdall redact and still waits to be recorded", async () => {
+  const base = tempDir("heimdall-secrets-spool-");
+  try {
+    const repo = join(base, "repo");
+    writeTree(repo, { "billing.py": "def charge(amount):\n    return amount\n" });
+    const home = join(base, "home");
+    await ok(home, ["index", repo]);
+    const token = sample("github_token").secret;
+    const oauth = "sk-ant-" + "oat01-" + "Zq81xK9d2m7qXw4pZrT3bY6cF1dH5jS0";
+    const id = `${String(Date.now()).padStart(13, "0")}-4242-0a1b2c3d`;
+    const prompt = `deploy billing with ${token}`;
+    // As a build that spooled raw payloads wrote it, for a server that never came.
+    Deno.mkdirSync(join(home, "hookd.spool"), { recursive: true, mode: 0o700 });
+    const file = join(home, "hookd.spool", `${id}.json`);
+    Deno.writeTextFileSync(
+      file,
+      JSON.stringify({
+        identity: JSON.stringify(["ada", null, null, null, null]),
+        request: {
+          harness: "claude-code",
+          budget: null,
+          event: null,
+          cwd: repo,
+          env: { HEIMDALL_AUTHOR: "ada", CLAUDE_CODE_OAUTH_TOKEN: oauth },
+          stdin: JSON.stringify({
+            session_id: "s1",
+            cwd: repo,
+            hook_event_name: "UserPromptSubmit",
+            prompt,
+          }),
+        },
+      }),
+      { mode: 0o600 },
+    );
+    const planted = [token, oauth].map((secret) => ({ kind: "planted", line: "", secret }));
+    const dry = await ok(home, ["redact", "--dry-run"]);
+    assert.match(
+      dry.stdout,
+      new RegExp(
+        `hookd\\.spool ${id} \\(stdin, CLAUDE_CODE_OAUTH_TOKEN: github_token, anthropic_key\\)`,
+      ),
+    );
+    assert.ok(Deno.readTextFileSync(file).includes(token), "--dry-run changes nothing");
+    const r = await ok(home, ["redact"]);
+    assert.match(r.stdout, new RegExp(`hookd\\.spool ${id} `));
+    assert.deepEqual(leaks(rawFiles(home), planted), [], "in no file of the home");
+    // Still waiting, as a hook writes one now: the prompt redacted, everything else as it was.
+    const kept = JSON.parse(Deno.readTextFileSync(file));
+    assert.equal(JSON.parse(kept.request.stdin).prompt, redactSecrets(prompt));
+    assert.equal(kept.request.cwd, repo);
+    assert.equal(kept.request.env.HEIMDALL_AUTHOR, "ada");
+    assert.deepEqual([...Deno.readDirSync(join(home, "hookd.spool"))].map((e) => e.name), [
+      `${id}.json`,
+    ]);
+    assert.match((await ok(home, ["redact"])).stdout, /nothing changed/);
+  } finally {
+    removeTree(base);
+  }
+});
+
 Deno.test("the first writer after an upgrade redacts what an older Heimdall stored, once, and says which records", async () => {
   const base = tempDir("heimdall-secrets-old-");
   try {

@@ -21,7 +21,8 @@ export const HELP = `heimdall redact [--dry-run] [--json]
   stored: API keys, tokens, passwords in URLs, private keys in notes,
   memories (text, author, task, tests, fix), personal candidates, tasks,
   hand-off notes and claims, and in their search rows; and in the hooks'
-  session files and the logs under $HEIMDALL_HOME. Only the secret-shaped
+  session files, the hook events waiting in hookd.spool and the logs under
+  $HEIMDALL_HOME. Only the secret-shaped
   spans change, to [REDACTED:<kind>] as a write stores them now; ids,
   times, supersession and anchors stay. The journal's change is one write
   transaction: all or nothing. Freed space is overwritten and the
@@ -98,7 +99,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     const team = await teamRows(ctx, values["dry-run"] === true);
     const redacted = [...local, ...team.records];
     const code = team.error === null ? EXIT.ok : EXIT.env;
-    const copies = local.some((s) => s.table !== "sessions" && s.table !== "logs")
+    const copies = local.some((s) => !["sessions", "hookd.spool", "logs"].includes(s.table))
       ? journalCopies(ctx.home.home)
       : [];
     if (values.json) {

@@ -2,7 +2,8 @@
  * Secrets an older build stored before a rule of the screen existed, across
  * every table that keeps people's and agents' words: notes (search), memories
  * and personal candidates (memory), tasks, hand-offs and claims (team); and
- * the home's files that keep them too: hook sessions' state and the logs.
+ * the home's files that keep them too: hook sessions' state, the hook
+ * events waiting in the spool and the logs.
  * Found for `heimdall doctor`, redacted by `heimdall redact` and, once per
  * change of the screen's rules, by every writer as it starts, which also
  * has the indexed files the screen now refuses retracted.
@@ -14,6 +15,7 @@ import { redactStoredTeamRows } from "../team/mod.ts";
 import { eraseFreedSpace, getMeta, type Journal, purgeRewritten, setMeta } from "../store/mod.ts";
 import { type HomePaths, redactStoredLogs } from "../config/mod.ts";
 import { redactStoredSessions, sessionsDir } from "../harness/session.ts";
+import { redactStoredSpool } from "../harness/hook_spool.ts";
 import { rescreenIndexed } from "../reconcile/mod.ts";
 
 /** The `meta` key holding the {@link SECRET_SCREEN_VERSION} the stored text was last screened by. */
@@ -29,6 +31,7 @@ export function findStoredSecrets(j: Journal, home: HomePaths): StoredSecret[] {
     ...redactStoredMemories(j, false),
     ...redactStoredTeamRows(j, false),
     ...redactStoredSessions(sessionsDir(home), false),
+    ...redactStoredSpool(home.home, false),
     ...redactStoredLogs(home.logs, false),
   ];
 }
@@ -63,6 +66,7 @@ export function redactStoredSecrets(
   // Files rewrite one at a time: each under its own lock (a session's) or atomically (a log).
   const files = [
     ...redactStoredSessions(sessionsDir(home), true),
+    ...redactStoredSpool(home.home, true),
     ...redactStoredLogs(home.logs, true),
   ];
   return { redacted: [...journal.redacted, ...files], purged: journal.purged };

@@ -20,7 +20,7 @@
  * imports it.
  */
 import { ensurePrivateDir, writePrivateFileAtomic } from "../config/private_files.ts";
-import { redactDeep, redactSecrets } from "../files/secrets.ts";
+import { redactDeep, redactSecrets, screenRecord, type StoredSecret } from "../files/secrets.ts";
 import type { HookRequest } from "./hook_run.ts";
 
 /** What a spool file holds: the hook's request and who was acting. */
@@ -195,4 +195,46 @@ export function spooled(homeDir: string): SpoolEntry[] {
     if (name.endsWith(".tmp") && Date.now() - mtimeMs > 3600_000) finish(path);
   }
   return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * The events waiting in the spool (nobody took them yet) whose payload or
+ * environment holds a secret-shaped value, as a build from before
+ * {@link redactedRequest} (or before a rule of the screen) wrote them: each
+ * named `hookd.spool ID` with its fields (`stdin`, an environment
+ * variable), never a value. With `apply`, each is rewritten as
+ * {@link spool} writes one now, still waiting to be recorded: moved aside
+ * first, so that no server takes it half-written (one that looks meanwhile
+ * finds it at its next replay), then put back redacted. An event a server
+ * has taken is being recorded, and is removed once it is.
+ */
+export function redactStoredSpool(homeDir: string, apply: boolean): StoredSecret[] {
+  const out: StoredSecret[] = [];
+  for (const e of spooled(homeDir)) {
+    if (e.pid !== null) continue;
+    const event = readSpooled(e.path);
+    if (event === null) continue;
+    const { stdin, env } = event.request;
+    const fields: Record<string, string> = { stdin };
+    for (const [k, v] of Object.entries(env)) if (k !== "HEIMDALL_TEAM_URL") fields[k] = v;
+    const hit = screenRecord("hookd.spool", e.id, fields);
+    if (hit === undefined) continue;
+    out.push(hit.found);
+    if (!apply) continue;
+    const aside = `${e.path}.${Deno.pid}.redact`;
+    try {
+      Deno.renameSync(e.path, aside);
+    } catch {
+      continue; // taken meanwhile: recorded, then removed
+    }
+    const held = readSpooled(aside);
+    if (held !== null) {
+      writePrivateFileAtomic(
+        e.path,
+        JSON.stringify({ ...held, request: redactedRequest(held.request) }),
+      );
+    }
+    finish(aside);
+  }
+  return out;
 }
