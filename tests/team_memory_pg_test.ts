@@ -821,6 +821,7 @@ Deno.test({
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /team memories \S+ \(text: github_token\)/);
     assert.ok(!(r.stdout + r.stderr).includes(token), "never the value");
+    assert.match(r.stderr, /the rows of "alice" were screened/);
     const rows = await sql<{ author: string; text: string }>(
       db.url,
       "SELECT author, text FROM heimdall.memories ORDER BY author",

@@ -56,19 +56,23 @@ function journalCopies(home: string): string[] {
 /**
  * This person's rows in the shared team store holding a secret (see
  * `redactTeamStoreRows`), redacted unless `dryRun`: none without a store;
- * `error` says why a configured one was not screened.
+ * `note` names whose rows were screened, `error` why a configured store was not.
  */
 async function teamRows(
   ctx: Context,
   dryRun: boolean,
-): Promise<{ records: StoredSecret[]; error: string | null }> {
+): Promise<{ records: StoredSecret[]; note: string | null; error: string | null }> {
   const url = ctx.config().teamUrl;
-  if (!url) return { records: [], error: null };
+  if (!url) return { records: [], note: null, error: null };
+  const me = currentActor().developer;
   try {
     const store = await openPgTeamStore(url);
     try {
       return {
-        records: await redactTeamStoreRows(store, currentActor().developer, !dryRun),
+        records: await redactTeamStoreRows(store, me, !dryRun),
+        note: `in the team store "${
+          redactUrl(url)
+        }", the rows of "${me}" were screened (you, as HEIMDALL_AUTHOR or git's user.name name you); rows pushed under another name: HEIMDALL_AUTHOR=NAME heimdall redact; a teammate's are theirs to redact`,
         error: null,
       };
     } finally {
@@ -78,6 +82,7 @@ async function teamRows(
     if (!(e instanceof TeamStoreError)) throw e;
     return {
       records: [],
+      note: null,
       error: `the team store "${
         redactUrl(url)
       }" was not screened: ${e.message}; the memories, tasks, hand-off notes and claims you pushed there keep what they hold; run \`heimdall redact\` again once it is reachable`,
@@ -108,6 +113,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         records: redacted,
         purged,
         journal_copies: copies.map((c) => join(ctx.home.home, c)),
+        ...(team.note !== null ? { team_note: team.note } : {}),
         ...(team.error !== null ? { team_error: team.error } : {}),
       }));
       if (team.error !== null) ctx.err(`heimdall redact: ${team.error}`);
@@ -119,6 +125,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
           ? "no stored record holds a secret; nothing changed"
           : "no record on this machine holds a secret; nothing changed here",
       );
+      if (team.note !== null) ctx.err(`heimdall redact: ${team.note}`);
       if (team.error !== null) ctx.err(`heimdall redact: ${team.error}`);
       return code;
     }
@@ -145,6 +152,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         "heimdall redact: another process was reading the journal, so its WAL file keeps the old text until the next checkpoint (any writer makes one when readers are idle)",
       );
     }
+    if (team.note !== null) ctx.err(`heimdall redact: ${team.note}`);
     if (team.error !== null) ctx.err(`heimdall redact: ${team.error}`);
     return code;
   } finally {
