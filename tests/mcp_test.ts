@@ -603,6 +603,37 @@ Deno.test("a megabyte value a look-up finds nothing for is quoted cut short in i
   }
 });
 
+Deno.test("a hand-off note longer than a memory's text is refused with the limit, and the task stays the agent's", async () => {
+  const { base, repo, home } = await indexedRepo();
+  const client = await connect(home, repo);
+  try {
+    const started = await client.callTool({
+      name: "start_task",
+      arguments: { text: "fix totals" },
+    }) as CallResult;
+    assert.ok(!started.isError, text(started));
+    const id = (started.structuredContent as { task: { id: string } }).task.id;
+    const note = "pasted log line\n".repeat(5_000);
+    const r = await client.callTool({
+      name: "handoff",
+      arguments: { task_id: id, to: "bob", note },
+    }) as CallResult;
+    assert.ok(r.isError, text(r));
+    assert.match(
+      text(r),
+      new RegExp(`^Hand-off note too long: ${note.length} characters, at most 65536; `),
+    );
+    const list = await cli(home, ["task", "list", "--json"], {
+      cwd: repo,
+      env: { HEIMDALL_AUTHOR: "ada" },
+    });
+    assert.match(list.stdout, /"owner": ?"ada"/, list.stdout);
+  } finally {
+    await client.close();
+    removeTree(base);
+  }
+});
+
 Deno.test("an argument a tool does not take is refused by name, with the ones it takes, and nothing is written", async () => {
   const { base, repo, home } = await indexedRepo();
   const client = await connect(home, repo);

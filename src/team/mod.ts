@@ -28,7 +28,7 @@ import { LocalTeamStore } from "./local_store.ts";
 import { type LinkedMemory, taskMemories } from "./memory_link.ts";
 import { openPgTeamStore, PgTeamStore } from "./pg_store.ts";
 import { type LocalSymbol, RepoResolver, symbolsById } from "./symbol_key.ts";
-import { isMine, TaskStateError, taskText } from "./task_rules.ts";
+import { handoffNote, isMine, TaskStateError, taskText } from "./task_rules.ts";
 import { TeamStoreError } from "./team_url.ts";
 import { resolveTarget, type Target, TargetError } from "./targets.ts";
 import { resolve } from "../files/mod.ts";
@@ -382,7 +382,8 @@ export async function currentTask(
 
 /**
  * Hands a task and its active claims to `to` (trimmed, as a developer's own
- * name is), with an optional note for them.
+ * name is), with an optional note for them (at most `MAX_HANDOFF_NOTE`
+ * characters: a longer one is refused, nothing moved).
  */
 export function handoff(
   team: Team,
@@ -390,7 +391,7 @@ export function handoff(
   to: string,
   note: string | null = null,
 ): Promise<TaskMove> {
-  return team.store.handoff(team.who, id, to.trim(), note);
+  return team.store.handoff(team.who, id, to.trim(), handoffNote(note));
 }
 
 /** A task picked up: its claims, history and memories. */

@@ -56,6 +56,24 @@ export function taskText(text: string): string {
   return t;
 }
 
+/**
+ * The longest hand-off note: what a memory's text may hold. Whoever resumes
+ * the task is shown it whole (an agent, in its context), so a pasted log
+ * is refused, not handed on.
+ */
+export const MAX_HANDOFF_NOTE = 65_536;
+
+/**
+ * A hand-off's note as it is kept: null for none; throws a UsageError when
+ * it is longer than {@link MAX_HANDOFF_NOTE} characters, naming the length.
+ */
+export function handoffNote(note: string | null): string | null {
+  if (note === null || note.length <= MAX_HANDOFF_NOTE) return note;
+  throw new UsageError(
+    `Hand-off note too long: ${note.length} characters, at most ${MAX_HANDOFF_NOTE}; say what they need to know in a paragraph, and put the details in a note on the task (\`heimdall remember --kind note --task ID\`)`,
+  );
+}
+
 /** The longest name a hand-off takes (what memory keeps of an author). */
 const MAX_PERSON = 4_096;
 
