@@ -12,7 +12,7 @@ import { answerHook, type HookRequest } from "../src/harness/hook_run.ts";
 import { LOG_ROTATE_BYTES } from "../src/config/private_files.ts";
 import { selfArgv } from "../src/harness/install/command.ts";
 import { TOUCHED_HASH } from "../src/harness/region.ts";
-import { readSession, sessionFile } from "../src/harness/session.ts";
+import { readSession, sessionFile, type SessionState } from "../src/harness/session.ts";
 import { copyDir, MAIN, removeTree, tempDir, waitFor, writeTree } from "./helpers.ts";
 import { exists } from "../src/files/mod.ts";
 import { seededRandom } from "./seeded_random.ts";
@@ -118,6 +118,11 @@ function serverPid(home: string): number | null {
   }
 }
 
+/** The state of Claude Code session `id` in the home, or null before its first event. */
+function session(home: string, id: string): SessionState | null {
+  return readSession(sessionFile(join(home, "sessions"), "claude-code", id));
+}
+
 function hooksLog(home: string): string {
   try {
     return Deno.readTextFileSync(join(home, "logs", "hooks.log"));
@@ -144,16 +149,68 @@ async function warmServer(home: string, repo: string): Promise<number> {
   return pid;
 }
 
-/** Stops every hook server this test started (by pid) and removes the folder. */
-function cleanup(base: string, pids: Iterable<number | null>): void {
-  for (const pid of pids) {
-    if (pid === null || !pidAlive(pid)) continue;
-    try {
-      Deno.kill(pid, "SIGCONT");
-      Deno.kill(pid, "SIGKILL");
-    } catch { /* gone */ }
+/** A temp home, a repository beside it, and the hook servers a test met there. */
+interface Scene {
+  /** The temp folder holding both (and anything else the test makes). */
+  base: string;
+  /** `$HEIMDALL_HOME`: `base/home`. */
+  home: string;
+  /** `base/repo`. */
+  repo: string;
+  /** Starts the home's warm server (see warmServer) and returns its pid, killed when the test ends. */
+  warm(): Promise<number>;
+  /** The home's server pid now (`hookd.pid`), or null; remembered, to be killed when the test ends. */
+  currentServer(): number | null;
+  /** Remembers a server the test started itself, to be killed when the test ends. */
+  track(pid: number): void;
+}
+
+/**
+ * Runs `fn` in a fresh temp folder whose `repo` holds the harness fixture's
+ * shop indexed into `home` (`"shop"`) or the given files, not indexed. Pass
+ * or fail, it then kills every server pid the test started or saw
+ * (SIGCONT first: some are stopped), and the home's current one, and
+ * removes the folder.
+ */
+async function withHome(
+  repoFiles: "shop" | Record<string, string>,
+  fn: (scene: Scene) => Promise<void>,
+): Promise<void> {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  const pids = new Set<number>();
+  const currentServer = () => {
+    const pid = serverPid(home);
+    if (pid !== null) pids.add(pid);
+    return pid;
+  };
+  try {
+    if (repoFiles === "shop") await indexShop(home, repo);
+    else writeTree(repo, repoFiles);
+    await fn({
+      base,
+      home,
+      repo,
+      warm: async () => {
+        const pid = await warmServer(home, repo);
+        pids.add(pid);
+        return pid;
+      },
+      currentServer,
+      track: (pid) => void pids.add(pid),
+    });
+  } finally {
+    currentServer();
+    for (const pid of pids) {
+      if (!pidAlive(pid)) continue;
+      try {
+        Deno.kill(pid, "SIGCONT");
+        Deno.kill(pid, "SIGKILL");
+      } catch { /* gone */ }
+    }
+    removeTree(base);
   }
-  removeTree(base);
 }
 
 /** Every entry under `dir` whose mode lets anyone but the owner in. */
@@ -199,17 +256,11 @@ Deno.test({
   name: "every file under the home is 0600 and every folder 0700 under a 022 umask",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    const base = tempDir();
-    const home = join(base, "home");
-    const repo = join(base, "repo");
-    const pids = new Set<number | null>();
-    try {
-      writeTree(repo, {
-        "billing.py":
-          "def compute_total(items, discount):\n    return sum(items) * (1 - discount)\n",
-        "notes/plan.md": "# Plan\n\nMove billing to cents.\n",
-      });
+  fn: () =>
+    withHome({
+      "billing.py": "def compute_total(items, discount):\n    return sum(items) * (1 - discount)\n",
+      "notes/plan.md": "# Plan\n\nMove billing to cents.\n",
+    }, async ({ home, repo, warm }) => {
       for (
         const args of [
           ["index", repo],
@@ -223,12 +274,11 @@ Deno.test({
         assert.ok(r.code === 0 || r.code === 1, `${args.join(" ")}: ${r.code} ${r.stderr}`);
       }
       // Hooks: sessions, the hook log, the warm server's files.
-      pids.add(await warmServer(home, repo));
+      await warm();
       await hook(home, payload("prompt", repo));
       await hook(home, payload("post_bash_failure", repo));
       // Another process holds the journal open mid-write: its -wal and -shm exist now.
-      const holder = await holdJournal(join(home, "journal.db"));
-      try {
+      await whileJournalHeld(home, async () => {
         const names = allEntries(home).map((p) => p.slice(home.length + 1));
         for (
           const want of [
@@ -254,14 +304,8 @@ Deno.test({
         assert.equal(again.code, 0, again.stderr);
         const top = [...Deno.readDirSync(home)].map((e) => e.name).sort();
         assert.equal(Deno.statSync(home).mode! & 0o777, 0o700, top.join(", "));
-      } finally {
-        holder.kill();
-        await holder.status;
-      }
-    } finally {
-      cleanup(base, [...pids, serverPid(home)]);
-    }
-  },
+      });
+    }),
 });
 
 Deno.test({
@@ -371,54 +415,58 @@ await new Promise((r) => setTimeout(r, 120_000));
   return child;
 }
 
+/** Runs `fn` while another process holds the home's journal in a write transaction; the hold ends with `fn`, pass or fail. */
+async function whileJournalHeld(home: string, fn: () => Promise<void>): Promise<void> {
+  const holder = await holdJournal(join(home, "journal.db"));
+  try {
+    await fn();
+  } finally {
+    holder.kill();
+    await holder.status;
+  }
+}
+
 Deno.test({
   name: "a stopped warm server costs a hook its wait, not 9 s, and a fresh server replaces it",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    const base = tempDir();
-    const home = join(base, "home");
-    const repo = join(base, "repo");
-    const pids = new Set<number | null>();
-    try {
-      writeTree(repo, { "a.py": "def a():\n    return 1\n" });
-      const old = await warmServer(home, repo);
-      pids.add(old);
-      Deno.kill(old, "SIGSTOP");
-      Deno.removeSync(join(home, "hookd.spawn"));
-      const stuck = await hook(home, payload("prompt", repo));
-      assert.equal(stuck.code, 0);
-      assert.equal(stuck.stdout, "", "fails open: nothing injected");
-      assert.ok(stuck.ms < 5000, `returned in ${stuck.ms.toFixed(0)} ms, not after 9 s`);
-      assert.match(
-        hooksLog(home),
-        new RegExp(`server pid ${old} did not answer within \\d+ ms \\(300 ms budget\\)`),
-      );
-      await waitFor(
-        () => {
-          const now = serverPid(home);
-          if (now !== null) pids.add(now);
-          return now !== null && now !== old;
-        },
-        30_000,
-        "a replacing server",
-      );
-      await waitFor(() => !pidAlive(old), 10_000, "the stopped server to be gone");
-      assert.match(hooksLog(home), new RegExp(`hook server pid ${old} did not answer a ping`));
-      const fresh = serverPid(home)!;
-      // The fresh server answers (with a wait generous enough for its first, cold request).
-      await waitFor(
-        async () => {
-          await hook(home, payload("grep", repo), { HEIMDALL_HOOK_WAIT_MS: "5000" });
-          return new RegExp(`server pid ${fresh}\\)`).test(hooksLog(home));
-        },
-        30_000,
-        "an answer from the fresh server",
-      );
-    } finally {
-      cleanup(base, [...pids, serverPid(home)]);
-    }
-  },
+  fn: () =>
+    withHome(
+      { "a.py": "def a():\n    return 1\n" },
+      async ({ home, repo, warm, currentServer }) => {
+        const old = await warm();
+        Deno.kill(old, "SIGSTOP");
+        Deno.removeSync(join(home, "hookd.spawn"));
+        const stuck = await hook(home, payload("prompt", repo));
+        assert.equal(stuck.code, 0);
+        assert.equal(stuck.stdout, "", "fails open: nothing injected");
+        assert.ok(stuck.ms < 5000, `returned in ${stuck.ms.toFixed(0)} ms, not after 9 s`);
+        assert.match(
+          hooksLog(home),
+          new RegExp(`server pid ${old} did not answer within \\d+ ms \\(300 ms budget\\)`),
+        );
+        await waitFor(
+          () => {
+            const now = currentServer();
+            return now !== null && now !== old;
+          },
+          30_000,
+          "a replacing server",
+        );
+        await waitFor(() => !pidAlive(old), 10_000, "the stopped server to be gone");
+        assert.match(hooksLog(home), new RegExp(`hook server pid ${old} did not answer a ping`));
+        const fresh = serverPid(home)!;
+        // The fresh server answers (with a wait generous enough for its first, cold request).
+        await waitFor(
+          async () => {
+            await hook(home, payload("grep", repo), { HEIMDALL_HOOK_WAIT_MS: "5000" });
+            return new RegExp(`server pid ${fresh}\\)`).test(hooksLog(home));
+          },
+          30_000,
+          "an answer from the fresh server",
+        );
+      },
+    ),
 });
 
 /** The files in the home's hook spool (events handed to a server and not yet recorded). */
@@ -447,15 +495,9 @@ Deno.test({
     "events sent to a stopped warm server are recorded once by the server that replaces it, not lost",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    const base = tempDir();
-    const home = join(base, "home");
-    const repo = join(base, "repo");
-    const pids = new Set<number | null>();
-    try {
-      await indexShop(home, repo);
-      const old = await warmServer(home, repo);
-      pids.add(old);
+  fn: () =>
+    withHome("shop", async ({ home, repo, warm, currentServer }) => {
+      const old = await warm();
       Deno.kill(old, "SIGSTOP");
       Deno.removeSync(join(home, "hookd.spawn"));
       // The task's prompt, an edit and a failing test run: each hook returns within its wait.
@@ -465,11 +507,10 @@ Deno.test({
         assert.equal(r.stdout, "", "fails open: nothing injected");
         assert.ok(r.ms < 5000, `returned in ${r.ms.toFixed(0)} ms`);
       }
-      const state = () => readSession(sessionFile(join(home, "sessions"), "claude-code", "s1"));
+      const state = () => session(home, "s1");
       await waitFor(
         () => {
-          const now = serverPid(home);
-          if (now !== null) pids.add(now);
+          currentServer();
           return state()?.task !== null && state()?.task !== undefined &&
             spoolFiles(home).length === 0 && attemptsOf(home, "pytest") > 0;
         },
@@ -488,10 +529,7 @@ Deno.test({
         hooksLog(home),
         /recorded spooled claude-code event \S+, which its hook could not hand over/,
       );
-    } finally {
-      cleanup(base, [...pids, serverPid(home)]);
-    }
-  },
+    }),
 });
 
 Deno.test({
@@ -552,142 +590,110 @@ Deno.test({
   name: "an event a warm server took and then died on (kill -9) is recorded by the next server",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    const base = tempDir();
-    const home = join(base, "home");
-    const repo = join(base, "repo");
-    const pids = new Set<number | null>();
-    // A team store that accepts and never answers: the prompt's task waits 1.5 s on it,
-    // long enough to kill the server in the middle of the request.
-    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const held: Deno.Conn[] = [];
-    void (async () => {
-      try {
-        for await (const conn of listener) held.push(conn);
-      } catch { /* closed */ }
-    })();
-    const teamUrl = `postgres://heimdall@127.0.0.1:${(listener.addr as Deno.NetAddr).port}/silent`;
-    try {
-      await indexShop(home, repo);
-      const old = await warmServer(home, repo);
-      pids.add(old);
-      Deno.removeSync(join(home, "hookd.spawn"));
-      const asked = hook(home, payload("prompt", repo), {
-        HEIMDALL_HOOK_WAIT_MS: "8000",
-        HEIMDALL_TEAM_URL: teamUrl,
-      });
-      await waitFor(
-        () => spoolFiles(home).some((f) => f.endsWith(`.1.${old}.taken`)),
-        30_000,
-        "the server to take the event",
-      );
-      Deno.kill(old, "SIGKILL");
-      const r = await asked;
-      assert.equal(r.code, 0);
-      assert.equal(r.stdout, "");
-      const state = () => readSession(sessionFile(join(home, "sessions"), "claude-code", "s1"));
-      await waitFor(
-        () => {
-          const now = serverPid(home);
-          if (now !== null) pids.add(now);
-          return (state()?.task ?? null) !== null && spoolFiles(home).length === 0;
-        },
-        60_000,
-        "the event recorded by the next server",
-      );
-      assert.equal(state()!.prompts, 1);
-      assert.match(hooksLog(home), /recorded spooled claude-code event/);
-    } finally {
-      listener.close();
-      for (const c of held) {
+  fn: () =>
+    withHome("shop", async ({ home, repo, warm, currentServer }) => {
+      // A team store that accepts and never answers: the prompt's task waits 1.5 s on it,
+      // long enough to kill the server in the middle of the request.
+      const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+      const held: Deno.Conn[] = [];
+      void (async () => {
         try {
-          c.close();
+          for await (const conn of listener) held.push(conn);
         } catch { /* closed */ }
+      })();
+      const teamUrl = `postgres://heimdall@127.0.0.1:${
+        (listener.addr as Deno.NetAddr).port
+      }/silent`;
+      try {
+        const old = await warm();
+        Deno.removeSync(join(home, "hookd.spawn"));
+        const asked = hook(home, payload("prompt", repo), {
+          HEIMDALL_HOOK_WAIT_MS: "8000",
+          HEIMDALL_TEAM_URL: teamUrl,
+        });
+        await waitFor(
+          () => spoolFiles(home).some((f) => f.endsWith(`.1.${old}.taken`)),
+          30_000,
+          "the server to take the event",
+        );
+        Deno.kill(old, "SIGKILL");
+        const r = await asked;
+        assert.equal(r.code, 0);
+        assert.equal(r.stdout, "");
+        const state = () => session(home, "s1");
+        await waitFor(
+          () => {
+            currentServer();
+            return (state()?.task ?? null) !== null && spoolFiles(home).length === 0;
+          },
+          60_000,
+          "the event recorded by the next server",
+        );
+        assert.equal(state()!.prompts, 1);
+        assert.match(hooksLog(home), /recorded spooled claude-code event/);
+      } finally {
+        listener.close();
+        for (const c of held) {
+          try {
+            c.close();
+          } catch { /* closed */ }
+        }
       }
-      cleanup(base, [...pids, serverPid(home)]);
-    }
-  },
+    }),
 });
 
 Deno.test({
   name: "a replacing server leaves a live server alone",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    const base = tempDir();
-    const home = join(base, "home");
-    const repo = join(base, "repo");
-    const pids = new Set<number | null>();
-    try {
-      writeTree(repo, { "a.py": "def a():\n    return 1\n" });
-      const live = await warmServer(home, repo);
-      pids.add(live);
+  fn: () =>
+    withHome({ "a.py": "def a():\n    return 1\n" }, async ({ home, warm }) => {
+      const live = await warm();
       const r = await run([...selfArgv("hook"), "hook", "--serve", "--replace"], home);
       assert.equal(r.code, 0);
       assert.ok(pidAlive(live), "the server that answers its ping stays");
       assert.equal(serverPid(home), live);
-    } finally {
-      cleanup(base, [...pids, serverPid(home)]);
-    }
-  },
+    }),
 });
 
 Deno.test({
   name: "a journal lock held by another process never stalls a hook, warm or in-process",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    const base = tempDir();
-    const home = join(base, "home");
-    const repo = join(base, "repo");
-    const pids = new Set<number | null>();
-    try {
-      writeTree(repo, {
-        "pkg/billing.py": "def compute_total(items, discount):\n    return sum(items)\n",
-      });
+  fn: () =>
+    withHome({
+      "pkg/billing.py": "def compute_total(items, discount):\n    return sum(items)\n",
+    }, async ({ home, repo, warm }) => {
       assert.equal((await heimdall(home, ["index", repo])).code, 0);
-      const server = await warmServer(home, repo);
-      pids.add(server);
+      const server = await warm();
       const events = ["session_start", "prompt", "pre_edit", "post_edit", "post_bash_failure"];
-      const holder = await holdJournal(join(home, "journal.db"));
-      try {
+      await whileJournalHeld(home, async () => {
         for (const name of events) {
-          const warm = await hook(home, payload(name, repo, "warm"));
-          assert.equal(warm.code, 0);
-          assert.ok(warm.ms < 5000, `${name} via the server: ${warm.ms.toFixed(0)} ms`);
-          const cold = await hook(home, payload(name, repo, "cold"), {
+          const served = await hook(home, payload(name, repo, "warm"));
+          assert.equal(served.code, 0);
+          assert.ok(served.ms < 5000, `${name} via the server: ${served.ms.toFixed(0)} ms`);
+          const inProcess = await hook(home, payload(name, repo, "cold"), {
             HEIMDALL_HOOK_SERVER: "0",
           });
-          assert.equal(cold.code, 0);
+          assert.equal(inProcess.code, 0);
           // Well under the 5 s busy wait SQLite would otherwise sit out per write.
-          assert.ok(cold.ms < 4900, `${name} in-process: ${cold.ms.toFixed(0)} ms`);
+          assert.ok(inProcess.ms < 4900, `${name} in-process: ${inProcess.ms.toFixed(0)} ms`);
         }
         // The writes met the lock (and gave up quickly), and the server was not replaced.
         assert.match(hooksLog(home), /database is locked|the journal is locked by another process/);
         assert.equal(serverPid(home), server);
         assert.ok(pidAlive(server));
-      } finally {
-        holder.kill();
-        await holder.status;
-      }
+      });
       // The lock gone, writes land again.
       for (const name of ["post_edit", "post_bash_failure"]) {
         const r = await hook(home, payload(name, repo, "after"), { HEIMDALL_HOOK_WAIT_MS: "5000" });
         assert.equal(r.code, 0);
       }
-      const db = new DatabaseSync(join(home, "journal.db"), { readOnly: true });
-      try {
-        const row = db.prepare(
-          "SELECT count(*) AS n FROM memories WHERE kind = 'attempt' AND text LIKE '%pytest%'",
-        ).get() as { n: number };
-        assert.ok(row.n >= 1, `the attempt recorded once the lock is gone:\n${hooksLog(home)}`);
-      } finally {
-        db.close();
-      }
-    } finally {
-      cleanup(base, [...pids, serverPid(home)]);
-    }
-  },
+      assert.ok(
+        attemptsOf(home, "pytest") >= 1,
+        `the attempt recorded once the lock is gone:\n${hooksLog(home)}`,
+      );
+    }),
 });
 
 /** Resident memory of `pid` in MiB. */
@@ -699,103 +705,90 @@ Deno.test({
   name: "slow-loris connections and an oversized request neither grow the server nor keep it busy",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    const base = tempDir();
-    const home = join(base, "home");
-    const repo = join(base, "repo");
-    const pids = new Set<number | null>();
-    const conns: Deno.TcpConn[] = [];
-    try {
-      writeTree(repo, { "a.py": "def a():\n    return 1\n" });
-      const server = await warmServer(home, repo);
-      pids.add(server);
-      const [portText, token] = Deno.readTextFileSync(join(home, "hookd.port")).trim().split(" ");
-      const port = Number(portText);
-      const before = rssMiB(server);
-      // 100 clients without the token: half say nothing at all, half start a line and stall.
-      for (let i = 0; i < 100; i++) {
-        try {
-          const c = await Deno.connect({ hostname: "127.0.0.1", port });
-          conns.push(c);
-          if (i % 2 === 1) await c.write(new TextEncoder().encode('{"tok'));
-        } catch { /* turned away */ }
-      }
-      // A stranger sending 64 MB, and a client with the token sending 40 MB without a newline.
-      const big = new Uint8Array(1024 * 1024).fill(0x61);
-      const flood = async (head: string) => {
-        const c = await Deno.connect({ hostname: "127.0.0.1", port });
-        let sent = 0;
-        try {
-          await c.write(new TextEncoder().encode(head));
-          for (let i = 0; i < 64; i++) sent += await c.write(big);
-        } catch { /* the server hung up: what it should do */ }
-        try {
-          c.close();
-        } catch { /* closed */ }
-        return sent;
-      };
-      const [stranger, insider] = await Promise.all([
-        flood('{"token":"0000'),
-        flood(`{"token":${JSON.stringify(token)},"request":"`),
-      ]);
-      assert.ok(stranger < 16 * big.length, `the stranger was cut off after ${stranger} bytes`);
-      assert.ok(
-        insider < 32 * big.length,
-        `an oversized request was cut off after ${insider} bytes`,
-      );
-      // Every stalled connection is closed by the server (its frame time is 2 s).
-      const closed = await Promise.all(conns.map(async (c) => {
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        try {
-          const r = await Promise.race([
-            c.read(new Uint8Array(16)),
-            new Promise<"open">((r) => (timer = setTimeout(() => r("open"), 10_000))),
-          ]);
-          return r === null;
-        } catch {
-          return true; // reset by the server
-        } finally {
-          clearTimeout(timer);
+  fn: () =>
+    withHome({ "a.py": "def a():\n    return 1\n" }, async ({ home, repo, warm }) => {
+      const conns: Deno.TcpConn[] = [];
+      try {
+        const server = await warm();
+        const [portText, token] = Deno.readTextFileSync(join(home, "hookd.port")).trim().split(" ");
+        const port = Number(portText);
+        const before = rssMiB(server);
+        // 100 clients without the token: half say nothing at all, half start a line and stall.
+        for (let i = 0; i < 100; i++) {
+          try {
+            const c = await Deno.connect({ hostname: "127.0.0.1", port });
+            conns.push(c);
+            if (i % 2 === 1) await c.write(new TextEncoder().encode('{"tok'));
+          } catch { /* turned away */ }
         }
-      }));
-      assert.equal(closed.filter((x) => !x).length, 0, "no stalled connection is kept open");
-      const after = rssMiB(server);
-      assert.ok(after - before < 150, `RSS ${before.toFixed(0)} → ${after.toFixed(0)} MiB`);
-      // It still answers, and it is the same server.
-      const r = await hook(home, payload("grep", repo, "after-attack"));
-      assert.equal(r.code, 0);
-      assert.equal(serverPid(home), server);
-      assert.ok(pidAlive(server));
-    } finally {
-      for (const c of conns) {
-        try {
-          c.close();
-        } catch { /* closed */ }
+        // A stranger sending 64 MB, and a client with the token sending 40 MB without a newline.
+        const big = new Uint8Array(1024 * 1024).fill(0x61);
+        const flood = async (head: string) => {
+          const c = await Deno.connect({ hostname: "127.0.0.1", port });
+          let sent = 0;
+          try {
+            await c.write(new TextEncoder().encode(head));
+            for (let i = 0; i < 64; i++) sent += await c.write(big);
+          } catch { /* the server hung up: what it should do */ }
+          try {
+            c.close();
+          } catch { /* closed */ }
+          return sent;
+        };
+        const [stranger, insider] = await Promise.all([
+          flood('{"token":"0000'),
+          flood(`{"token":${JSON.stringify(token)},"request":"`),
+        ]);
+        assert.ok(stranger < 16 * big.length, `the stranger was cut off after ${stranger} bytes`);
+        assert.ok(
+          insider < 32 * big.length,
+          `an oversized request was cut off after ${insider} bytes`,
+        );
+        // Every stalled connection is closed by the server (its frame time is 2 s).
+        const closed = await Promise.all(conns.map(async (c) => {
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          try {
+            const r = await Promise.race([
+              c.read(new Uint8Array(16)),
+              new Promise<"open">((r) => (timer = setTimeout(() => r("open"), 10_000))),
+            ]);
+            return r === null;
+          } catch {
+            return true; // reset by the server
+          } finally {
+            clearTimeout(timer);
+          }
+        }));
+        assert.equal(closed.filter((x) => !x).length, 0, "no stalled connection is kept open");
+        const after = rssMiB(server);
+        assert.ok(after - before < 150, `RSS ${before.toFixed(0)} → ${after.toFixed(0)} MiB`);
+        // It still answers, and it is the same server.
+        const r = await hook(home, payload("grep", repo, "after-attack"));
+        assert.equal(r.code, 0);
+        assert.equal(serverPid(home), server);
+        assert.ok(pidAlive(server));
+      } finally {
+        for (const c of conns) {
+          try {
+            c.close();
+          } catch { /* closed */ }
+        }
       }
-      cleanup(base, [...pids, serverPid(home)]);
-    }
-  },
+    }),
 });
 
 Deno.test({
   name: "a warm server whose home is removed stops, and does not bring the home back",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    const base = tempDir();
-    const home = join(base, "home");
-    const repo = join(base, "repo");
-    try {
-      writeTree(repo, { "a.ts": "export function a() {}\n" });
-      const pid = await warmServer(home, repo);
+  fn: () =>
+    withHome({ "a.ts": "export function a() {}\n" }, async ({ home, warm }) => {
+      const pid = await warm();
       // Removed as a person would, not by removeTree(), which stops the server first.
       Deno.removeSync(home, { recursive: true });
       await waitFor(() => !pidAlive(pid), 30_000, "the server to stop");
       assert.throws(() => Deno.statSync(home), Deno.errors.NotFound, "the removed home came back");
-    } finally {
-      removeTree(base);
-    }
-  },
+    }),
 });
 
 Deno.test({
@@ -803,12 +796,9 @@ Deno.test({
     "a warm server whose code changes on disk (an upgrade) stops, so the next hook runs the new code",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    const base = tempDir();
-    const home = join(base, "home");
-    const code = join(base, "heimdall");
-    let pid: number | null = null;
-    try {
+  fn: () =>
+    withHome({}, async ({ base, home, track }) => {
+      const code = join(base, "heimdall");
       // A checkout of its own: the module changed is one a client's build id does not stamp.
       const root = new URL("../", import.meta.url).pathname;
       copyDir(join(root, "src"), join(code, "src"));
@@ -822,7 +812,7 @@ Deno.test({
         stdout: "null",
         stderr: "null",
       }).spawn();
-      pid = child.pid;
+      track(child.pid);
       await waitFor(() => /listening on 127\.0\.0\.1:/.test(hooksLog(home)), 30_000, "the server");
       const changed = join(code, "src", "harness", "services_impl.ts");
       Deno.writeTextFileSync(changed, "// upgraded\n", { append: true });
@@ -832,10 +822,7 @@ Deno.test({
       await child.status;
       assert.match(hooksLog(home), /stops: its code changed on disk/);
       assert.ok(!exists(join(home, "hookd.port")), "the port file is gone with it");
-    } finally {
-      cleanup(base, [pid]);
-    }
-  },
+    }),
 });
 
 Deno.test({
@@ -874,15 +861,9 @@ Deno.test({
   name: "a request longer than the server reads is answered in-process, and the server stays",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    const base = tempDir();
-    const home = join(base, "home");
-    const repo = join(base, "repo");
-    const pids = new Set<number | null>();
-    try {
-      writeTree(repo, { "a.py": "def a():\n    return 1\n" });
-      const server = await warmServer(home, repo);
-      pids.add(server);
+  fn: () =>
+    withHome({ "a.py": "def a():\n    return 1\n" }, async ({ home, repo, warm }) => {
+      const server = await warm();
       // 7 MB of quotes: under the stdin cap, twice as long once escaped into the request line.
       const grep = JSON.parse(payload("grep", repo, "quotes"));
       const stdin = JSON.stringify({ ...grep, tool_response: '"'.repeat(3_500_000) });
@@ -894,22 +875,15 @@ Deno.test({
       assert.match(tail, /PostToolUse → after_tool in [\d.]+ ms \(in-process\)/);
       assert.doesNotMatch(tail, /did not answer/);
       assert.equal(serverPid(home), server);
-    } finally {
-      cleanup(base, [...pids, serverPid(home)]);
-    }
-  },
+    }),
 });
 
 Deno.test({
   name: "an answer given up on is not recorded as told: the next call tells it",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    const base = tempDir();
-    const home = join(base, "home");
-    const repo = join(base, "shop");
-    try {
-      await indexShop(home, repo);
+  fn: () =>
+    withHome("shop", async ({ home, repo }) => {
       const request = (): HookRequest => ({
         harness: "claude-code",
         budget: null,
@@ -929,10 +903,7 @@ Deno.test({
       await new Promise((r) => setTimeout(r, 1000));
       const again = await answerHook(request(), homePaths(home));
       assert.match(again ?? "", /MUST: Round money to cents/);
-    } finally {
-      removeTree(base);
-    }
-  },
+    }),
 });
 
 Deno.test({
@@ -940,25 +911,17 @@ Deno.test({
     "a before-edit hook whose claim meets a held journal lock keeps what it saw of the file before the edit",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    const base = tempDir();
-    const home = join(base, "home");
-    const repo = join(base, "shop");
-    try {
-      await indexShop(home, repo);
+  fn: () =>
+    withHome("shop", async ({ home, repo }) => {
       const billing = join(repo, "pkg", "billing.py");
       const env = { HEIMDALL_HOOK_SERVER: "0" };
-      const holder = await holdJournal(join(home, "journal.db"));
-      try {
+      await whileJournalHeld(home, async () => {
         const pre = await hook(home, payload("pre_edit", repo, "locked"), env);
         assert.equal(pre.code, 0);
         assert.equal(pre.stdout, "", "fails open: nothing said, nothing denied");
-      } finally {
-        holder.kill();
-        await holder.status;
-      }
+      });
       assert.match(hooksLog(home), /database is locked/, "the claim met the lock");
-      const state = () => readSession(sessionFile(join(home, "sessions"), "claude-code", "locked"));
+      const state = () => session(home, "locked");
       const before = state()?.before[billing] ?? {};
       assert.deepEqual(
         Object.values(before).map((s) => s.q).sort(),
@@ -984,10 +947,7 @@ Deno.test({
         "compute_total",
         "modified",
       ]]);
-    } finally {
-      removeTree(base);
-    }
-  },
+    }),
 });
 
 Deno.test({
@@ -995,28 +955,20 @@ Deno.test({
     "a test run the hook could not record while another process held the journal is recorded at the session's next event, in order",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    const base = tempDir();
-    const home = join(base, "home");
-    const repo = join(base, "shop");
-    try {
-      await indexShop(home, repo);
+  fn: () =>
+    withHome("shop", async ({ home, repo }) => {
       const env = { HEIMDALL_HOOK_SERVER: "0" };
       for (const name of ["prompt", "pre_edit", "post_edit"]) {
         assert.equal((await hook(home, payload(name, repo, "held"), env)).code, 0);
       }
-      const holder = await holdJournal(join(home, "journal.db"));
-      try {
+      await whileJournalHeld(home, async () => {
         const failed = await hook(home, payload("post_bash_failure", repo, "held"), env);
         assert.equal(failed.code, 0);
         assert.equal(failed.stdout, "");
         // A pass after it waits behind it: recorded first, it would leave the failure open.
         const pass = JSON.parse(payload("post_bash", repo, "held"));
         assert.equal((await hook(home, JSON.stringify(pass), env)).code, 0);
-      } finally {
-        holder.kill();
-        await holder.status;
-      }
+      });
       assert.match(hooksLog(home), /not recorded yet: the journal is locked/);
       assert.equal((await hook(home, payload("stop", repo, "held"), env)).code, 0);
       const why = await heimdall(home, ["why", join(repo, "pkg", "billing.py"), "--json"]);
@@ -1030,15 +982,12 @@ Deno.test({
         [["failed", true], ["passed", false]],
         why.stdout,
       );
-      const state = readSession(sessionFile(join(home, "sessions"), "claude-code", "held"))!;
+      const state = session(home, "held")!;
       assert.deepEqual(state.tests.map((r) => [r.outcome, r.unrecorded ?? false]), [
         ["fail", false],
         ["pass", false],
       ]);
-    } finally {
-      removeTree(base);
-    }
-  },
+    }),
 });
 
 Deno.test({
@@ -1046,23 +995,15 @@ Deno.test({
     "a prompt whose task met another process's hold on the journal still becomes the session's task, started at its next event",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    const base = tempDir();
-    const home = join(base, "home");
-    const repo = join(base, "shop");
-    try {
-      await indexShop(home, repo);
+  fn: () =>
+    withHome("shop", async ({ home, repo }) => {
       const env = { HEIMDALL_HOOK_SERVER: "0" };
-      const holder = await holdJournal(join(home, "journal.db"));
-      try {
+      await whileJournalHeld(home, async () => {
         const prompt = await hook(home, payload("prompt", repo, "held"), env);
         assert.equal(prompt.code, 0);
-      } finally {
-        holder.kill();
-        await holder.status;
-      }
+      });
       assert.match(hooksLog(home), /task .* not started yet: the journal is locked/);
-      const state = () => readSession(sessionFile(join(home, "sessions"), "claude-code", "held"))!;
+      const state = () => session(home, "held")!;
       assert.equal(
         state().task?.title,
         "Fix compute_total so a negative discount never raises the total",
@@ -1084,10 +1025,7 @@ Deno.test({
       };
       assert.ok(task.claims.length > 0, "the edit's claims are the task's");
       assert.deepEqual(task.memories.map((m) => m.kind), ["attempt"]);
-    } finally {
-      removeTree(base);
-    }
-  },
+    }),
 });
 
 Deno.test({
@@ -1140,15 +1078,9 @@ Deno.test({
     "a prompt of megabytes is answered within the hook's wait, and other sessions' prompts meanwhile get theirs",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    const base = tempDir();
-    const home = join(base, "home");
-    const repo = join(base, "shop");
-    const pids = new Set<number | null>();
-    try {
-      await indexShop(home, repo);
-      const server = await warmServer(home, repo);
-      pids.add(server);
+  fn: () =>
+    withHome("shop", async ({ home, repo, warm }) => {
+      const server = await warm();
       // Generous for a loaded machine; searching with the whole paste took seconds.
       const env = { HEIMDALL_HOOK_WAIT_MS: "2000" };
       const big = JSON.parse(payload("prompt", repo, "big"));
@@ -1170,10 +1102,7 @@ Deno.test({
       assert.match(answered.stdout, /MUST: Round money to cents/, log());
       assert.doesNotMatch(log(), /did not answer|gave up/);
       assert.equal(serverPid(home), server, "the server was not replaced");
-    } finally {
-      cleanup(base, [...pids, serverPid(home)]);
-    }
-  },
+    }),
 });
 
 Deno.test({
@@ -1181,12 +1110,8 @@ Deno.test({
     "an edit of a named pipe is answered, before and after it, in the hook's own process: the pipe is never read",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    const base = tempDir();
-    const home = join(base, "home");
-    const repo = join(base, "shop");
-    try {
-      await indexShop(home, repo);
+  fn: () =>
+    withHome("shop", async ({ home, repo }) => {
       const pipe = join(repo, "pkg", "events.py");
       assert.ok(new Deno.Command("mkfifo", { args: [pipe] }).outputSync().success);
       const edit = { file_path: pipe, content: "EVENTS = []\n" };
@@ -1214,12 +1139,9 @@ Deno.test({
         assert.equal(out.code, 0, `${event}: ${out.stderr}`);
         assert.equal(out.signal, null, `${event} was killed after 30 s`);
       }
-      const state = readSession(sessionFile(join(home, "sessions"), "claude-code", "after"));
+      const state = session(home, "after");
       assert.deepEqual(state?.edited, [pipe], "the edit is recorded all the same");
-    } finally {
-      removeTree(base);
-    }
-  },
+    }),
 });
 
 Deno.test({
@@ -1227,12 +1149,8 @@ Deno.test({
     "a stop whose transcript is a named pipe is answered in the hook's own process: the pipe is never opened",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    const base = tempDir();
-    const home = join(base, "home");
-    const repo = join(base, "shop");
-    try {
-      await indexShop(home, repo);
+  fn: () =>
+    withHome("shop", async ({ base, home, repo }) => {
       const pipe = join(base, "transcript.jsonl");
       assert.ok(new Deno.Command("mkfifo", { args: [pipe] }).outputSync().success);
       // Opening a pipe for reading waits for a writer, synchronously: no deadline ends it.
@@ -1250,8 +1168,5 @@ Deno.test({
       });
       assert.equal(out.signal, null, "the stop hook was killed after 30 s");
       assert.equal(out.code, 0, out.stderr);
-    } finally {
-      removeTree(base);
-    }
-  },
+    }),
 });
