@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, denoDir, MAIN, PERMS, removeTree, tempDir } from "./helpers.ts";
+import { cli, type CliResult, denoDir, MAIN, PERMS, removeTree, tempDir } from "./helpers.ts";
 import {
   launchdPlist,
   type ServiceSpec,
@@ -190,6 +190,22 @@ function isolatedEnv(root: string, extra: Record<string, string> = {}): Record<s
   };
 }
 
+/** isolatedEnv() with the stand-in service managers in `bin` found first on PATH. */
+function managerEnv(root: string, bin: string): Record<string, string> {
+  return isolatedEnv(root, { PATH: `${bin}:${Deno.env.get("PATH")}` });
+}
+
+/** `heimdall service ACTION --platform PLATFORM`, then `extra`, for `home` in `env`. */
+function service(
+  home: string,
+  action: "install" | "status" | "uninstall",
+  platform: string,
+  env: Record<string, string>,
+  ...extra: string[]
+): Promise<CliResult> {
+  return cli(home, ["service", action, "--platform", platform, ...extra], { env });
+}
+
 Deno.test("service install → status → uninstall round-trips when systemd's user manager is unreachable", async () => {
   const root = tempDir();
   try {
@@ -197,7 +213,7 @@ Deno.test("service install → status → uninstall round-trips when systemd's u
     const env = isolatedEnv(root);
     const unit = join(root, "home", ".config", "systemd", "user", "heimdall.service");
 
-    const installed = await cli(home, ["service", "install", "--platform", "linux"], { env });
+    const installed = await service(home, "install", "linux", env);
     assert.equal(installed.code, 3, installed.stderr);
     assert.equal(installed.stdout.trim(), `Wrote ${unit}`);
     assert.match(installed.stderr, /could not start it: `systemctl --user daemon-reload`/);
@@ -215,23 +231,23 @@ Deno.test("service install → status → uninstall round-trips when systemd's u
     if (HAS_ANALYZE) assert.deepEqual(verifyUnit(unit), { code: 0, complaints: [] });
 
     Deno.writeTextFileSync(join(home, "logs", "daemon.log"), "one\ntwo\nready\n");
-    const status = await cli(home, ["service", "status", "--platform", "linux"], { env });
+    const status = await service(home, "status", "linux", env);
     assert.equal(status.code, 3, status.stdout + status.stderr);
     assert.ok(status.stdout.includes(`Service: systemd user unit ${unit}`), status.stdout);
     assert.match(status.stdout, /^State: unknown: `systemctl --user is-active heimdall.service`/m);
     assert.ok(status.stdout.includes(join(home, "logs", "service.log")), status.stdout);
     assert.match(status.stdout, /Last lines of the daemon log:\n {2}one\n {2}two\n {2}ready/);
 
-    const removed = await cli(home, ["service", "uninstall", "--platform", "linux"], { env });
+    const removed = await service(home, "uninstall", "linux", env);
     assert.equal(removed.code, 0, removed.stderr);
     assert.ok(removed.stdout.includes(`Removed ${unit}`), removed.stdout);
     assert.ok(removed.stdout.includes("systemctl --user disable --now heimdall.service"));
     assert.equal(exists(unit), false);
 
-    const after = await cli(home, ["service", "status", "--platform", "linux"], { env });
+    const after = await service(home, "status", "linux", env);
     assert.equal(after.code, 1, after.stdout + after.stderr);
     assert.match(after.stdout, /^Service: not installed/m);
-    const again = await cli(home, ["service", "uninstall", "--platform", "linux"], { env });
+    const again = await service(home, "uninstall", "linux", env);
     assert.equal(again.code, 0);
     assert.ok(again.stdout.includes(`Nothing to remove: ${unit} does not exist`), again.stdout);
   } finally {
@@ -247,7 +263,7 @@ Deno.test("service install without systemctl or launchctl on PATH writes the fil
     Deno.mkdirSync(bare);
     const env = isolatedEnv(root, { PATH: bare, XDG_CONFIG_HOME: join(root, "xdg") });
     const unit = join(root, "xdg", "systemd", "user", "heimdall.service");
-    const linux = await cli(home, ["service", "install", "--platform", "linux"], { env });
+    const linux = await service(home, "install", "linux", env);
     assert.equal(linux.code, 3, linux.stderr);
     assert.ok(exists(unit), "the unit goes under XDG_CONFIG_HOME");
     assert.match(
@@ -256,7 +272,7 @@ Deno.test("service install without systemctl or launchctl on PATH writes the fil
     );
 
     const plist = join(root, "home", "Library", "LaunchAgents", "dev.heimdall.daemon.plist");
-    const mac = await cli(home, ["service", "install", "--platform", "macos"], { env });
+    const mac = await service(home, "install", "macos", env);
     assert.equal(mac.code, 3, mac.stderr);
     assert.ok(mac.stderr.includes(`launchctl bootstrap gui/$(id -u) ${plist}`), mac.stderr);
     if (HAS_PYTHON) {
@@ -264,7 +280,7 @@ Deno.test("service install without systemctl or launchctl on PATH writes the fil
       assert.deepEqual(p.ProgramArguments, daemonArgv());
       assert.equal(p.StandardErrorPath, join(home, "logs", "service.log"));
     }
-    const gone = await cli(home, ["service", "uninstall", "--platform", "macos"], { env });
+    const gone = await service(home, "uninstall", "macos", env);
     assert.equal(gone.code, 0, gone.stderr);
     assert.equal(exists(plist), false);
     assert.ok(gone.stdout.includes("launchctl bootout gui/$(id -u)/dev.heimdall.daemon"));
@@ -345,7 +361,7 @@ Deno.test("service install --binary refuses a missing, folder or non-executable 
     const home = join(root, "home", ".heimdall");
     const env = isolatedEnv(root);
     const unit = join(root, "home", ".config", "systemd", "user", "heimdall.service");
-    const good = await cli(home, ["service", "install", "--platform", "linux"], { env });
+    const good = await service(home, "install", "linux", env);
     assert.equal(good.code, 3, good.stderr);
     const before = Deno.readTextFileSync(unit);
     const plain = join(root, "heimdall.txt");
@@ -356,9 +372,7 @@ Deno.test("service install --binary refuses a missing, folder or non-executable 
       [plain, /is not executable; run `chmod \+x /],
     ];
     for (const [binary, why] of cases) {
-      const r = await cli(home, ["service", "install", "--platform", "linux", "--binary", binary], {
-        env,
-      });
+      const r = await service(home, "install", "linux", env, "--binary", binary);
       assert.equal(r.code, 2, r.stderr);
       assert.ok(r.stderr.includes(`--binary "${binary}"`), r.stderr);
       assert.match(r.stderr, why);
@@ -378,14 +392,14 @@ Deno.test("service install under deno run carries this shell's DENO_DIR into the
     Deno.mkdirSync(bare);
     const env = isolatedEnv(root, { PATH: bare });
     const unit = join(root, "home", ".config", "systemd", "user", "heimdall.service");
-    const linux = await cli(home, ["service", "install", "--platform", "linux"], { env });
+    const linux = await service(home, "install", "linux", env);
     assert.equal(linux.code, 3, linux.stderr);
     assert.ok(
       Deno.readTextFileSync(unit).includes(`\nEnvironment=DENO_DIR=${denoDir()}\n`),
       Deno.readTextFileSync(unit),
     );
     if (HAS_PYTHON) {
-      const mac = await cli(home, ["service", "install", "--platform", "macos"], { env });
+      const mac = await service(home, "install", "macos", env);
       assert.equal(mac.code, 3, mac.stderr);
       const p = parsePlist(
         join(root, "home", "Library", "LaunchAgents", "dev.heimdall.daemon.plist"),
@@ -419,7 +433,7 @@ Deno.test("service install's launchctl remedy for a user home with a space works
     const bare = join(root, "empty-bin");
     Deno.mkdirSync(bare);
     const env = { ...isolatedEnv(root, { PATH: bare }), HOME: user };
-    const mac = await cli(home, ["service", "install", "--platform", "macos"], { env });
+    const mac = await service(home, "install", "macos", env);
     assert.equal(mac.code, 3, mac.stderr);
     const printed = mac.stderr.match(/^ {4}(launchctl bootstrap .*)$/m)?.[1];
     assert.ok(printed, mac.stderr);
@@ -468,8 +482,8 @@ Deno.test("service status of a daemon that crashed at start shows why, from the 
     const bin = join(root, "manager-bin");
     const state = join(root, "unit-state");
     fakeSystemctl(bin, state);
-    const env = isolatedEnv(root, { PATH: `${bin}:${Deno.env.get("PATH")}` });
-    const installed = await cli(home, ["service", "install", "--platform", "linux"], { env });
+    const env = managerEnv(root, bin);
+    const installed = await service(home, "install", "linux", env);
     assert.equal(installed.code, 0, installed.stderr);
     // Later the user's systemd answers for a unit whose daemon exited with a failure.
     Deno.writeTextFileSync(state, "failed\n");
@@ -481,7 +495,7 @@ Deno.test("service status of a daemon that crashed at start shows why, from the 
     Deno.writeTextFileSync(join(home, "logs", "service.log"), crashed.stdout + crashed.stderr, {
       append: true,
     });
-    const status = await cli(home, ["service", "status", "--platform", "linux"], { env });
+    const status = await service(home, "status", "linux", env);
     assert.equal(status.code, 1, status.stdout + status.stderr);
     assert.match(status.stdout, /^State: failed \(systemctl --user\)$/m);
     const why = crashed.stderr.trim().split("\n").at(-1)!;
@@ -501,18 +515,18 @@ Deno.test("service install for another HEIMDALL_HOME says which home's service i
     const work = join(root, "work-heimdall");
     const play = join(root, "play%home");
     for (const platform of ["linux", "macos"]) {
-      const first = await cli(work, ["service", "install", "--platform", platform], { env });
+      const first = await service(work, "install", platform, env);
       assert.equal(first.code, 3, first.stderr);
-      const second = await cli(play, ["service", "install", "--platform", platform], { env });
+      const second = await service(play, "install", platform, env);
       assert.equal(second.code, 3, second.stderr);
       // One service per user: the daemon for `work` was gone without a word.
       assert.ok(
         second.stdout.includes(`replaces the one for HEIMDALL_HOME "${work}"`),
         `${platform}: ${second.stdout}`,
       );
-      const again = await cli(play, ["service", "install", "--platform", platform], { env });
+      const again = await service(play, "install", platform, env);
       assert.ok(!again.stdout.includes("replaces"), `${platform}: ${again.stdout}`);
-      await cli(play, ["service", "uninstall", "--platform", platform], { env });
+      await service(play, "uninstall", platform, env);
     }
   } finally {
     removeTree(root);
@@ -558,11 +572,11 @@ Deno.test("service install again over a running launchd agent waits for launchd 
     Deno.mkdirSync(bin);
     const state = join(root, "launchd");
     drainingLaunchctl(bin, state);
-    const env = isolatedEnv(root, { PATH: `${bin}:${Deno.env.get("PATH")}` });
-    const first = await cli(home, ["service", "install", "--platform", "macos"], { env });
+    const env = managerEnv(root, bin);
+    const first = await service(home, "install", "macos", env);
     assert.equal(first.code, 0, first.stderr);
     // An upgrade's reinstall: bootout, then bootstrap while launchd still drains the old job.
-    const again = await cli(home, ["service", "install", "--platform", "macos"], { env });
+    const again = await service(home, "install", "macos", env);
     assert.equal(again.code, 0, again.stderr);
     assert.ok(exists(`${state}.loaded`), "the agent is loaded: the daemon runs");
     assert.equal(Deno.readTextFileSync(`${state}.log`), "bootstrap\nbootstrap\n");
@@ -578,7 +592,7 @@ Deno.test('service install of a daemon that fails at every start says so, with w
     const bin = join(root, "manager-bin");
     const state = join(root, "unit-state");
     fakeSystemctl(bin, state);
-    const env = isolatedEnv(root, { PATH: `${bin}:${Deno.env.get("PATH")}` });
+    const env = managerEnv(root, bin);
     // What the daemon the unit starts says, appended to service.log, before systemd
     // restarts it 5 s later (the unit is "activating" until then).
     Deno.mkdirSync(home, { recursive: true });
@@ -588,7 +602,7 @@ Deno.test('service install of a daemon that fails at every start says so, with w
     Deno.mkdirSync(join(home, "logs"), { recursive: true });
     Deno.writeTextFileSync(join(home, "logs", "service.log"), crashed.stderr);
     Deno.writeTextFileSync(state, "activating\n");
-    const installed = await cli(home, ["service", "install", "--platform", "linux"], { env });
+    const installed = await service(home, "install", "linux", env);
     // It said "Started the Heimdall daemon", and the index silently stopped following the code.
     assert.equal(installed.code, 3, installed.stdout + installed.stderr);
     assert.ok(!installed.stdout.includes("Started"), installed.stdout);
@@ -605,19 +619,19 @@ Deno.test("service status and uninstall for a home the service does not serve na
   try {
     const bin = join(root, "manager-bin");
     fakeSystemctl(bin, join(root, "unit-state")); // the unit runs: "active"
-    const env = isolatedEnv(root, { PATH: `${bin}:${Deno.env.get("PATH")}` });
+    const env = managerEnv(root, bin);
     const work = join(root, "work");
     const other = join(root, "other");
-    assert.equal((await cli(work, ["service", "install", "--platform", "linux"], { env })).code, 0);
-    const mine = await cli(work, ["service", "status", "--platform", "linux"], { env });
+    assert.equal((await service(work, "install", "linux", env)).code, 0);
+    const mine = await service(work, "status", "linux", env);
     assert.equal(mine.code, 0, mine.stdout + mine.stderr);
     // It said "State: active", exit 0, with this home's logs: as if this home were served.
-    const r = await cli(other, ["service", "status", "--platform", "linux"], { env });
+    const r = await service(other, "status", "linux", env);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.ok(r.stdout.includes(`serves HEIMDALL_HOME "${work}", not this one`), r.stdout);
     // Uninstalled from the other home, it said "Stopped the Heimdall daemon service." only:
     // the home whose index stopped following the code went unnamed.
-    const gone = await cli(other, ["service", "uninstall", "--platform", "linux"], { env });
+    const gone = await service(other, "uninstall", "linux", env);
     assert.equal(gone.code, 0, gone.stdout + gone.stderr);
     assert.ok(
       gone.stdout.includes(`It served HEIMDALL_HOME "${work}", not this one ("${other}")`),
@@ -640,8 +654,8 @@ Deno.test("service install that systemd refuses says what systemd said, not that
       '#!/bin/sh\ncase "$*" in *enable*) echo "Failed to enable unit: Unit file heimdall.service does not exist." >&2; exit 1 ;; esac\nexit 0\n',
       { mode: 0o755 },
     );
-    const env = isolatedEnv(root, { PATH: `${bin}:${Deno.env.get("PATH")}` });
-    const r = await cli(home, ["service", "install", "--platform", "linux"], { env });
+    const env = managerEnv(root, bin);
+    const r = await service(home, "install", "linux", env);
     assert.equal(r.code, 3, r.stderr);
     assert.match(r.stderr, /Unit file heimdall\.service does not exist/);
     assert.ok(!r.stderr.includes("No systemd user manager is reachable"), r.stderr);
@@ -672,9 +686,9 @@ exit 0
 `,
       { mode: 0o755 },
     );
-    const env = isolatedEnv(root, { PATH: `${bin}:${Deno.env.get("PATH")}` });
-    await cli(home, ["service", "install", "--platform", "linux"], { env });
-    const gone = await cli(home, ["service", "uninstall", "--platform", "linux"], { env });
+    const env = managerEnv(root, bin);
+    await service(home, "install", "linux", env);
+    const gone = await service(home, "uninstall", "linux", env);
     assert.equal(gone.code, 0, gone.stderr);
     const listed = new Deno.Command(join(bin, "systemctl"), { args: ["--user", "--failed"] })
       .outputSync();
