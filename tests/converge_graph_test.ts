@@ -8,8 +8,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { freshComparer, graph, indexer } from "./graph_compare.ts";
-import { copyDir, removeTree, tempDir } from "./helpers.ts";
+import { freshComparer, graph, type Indexed, indexer } from "./graph_compare.ts";
+import { copyDir, removeTree, tempDir, writeTree } from "./helpers.ts";
 import { seededRandom } from "./seeded_random.ts";
 
 const FIXTURES = new URL("./fixtures/", import.meta.url).pathname;
@@ -62,6 +62,50 @@ function edit(root: string, original: string, random: () => number): string {
   }
 }
 
+/** A tree being edited, its live index, and the comparison of that index with a fresh one. */
+interface EditedTree {
+  /** The temp folder that holds the tree, its home and the fresh homes. */
+  base: string;
+  root: string;
+  /** Writes `text` to `rel` under the root, making its folders. */
+  write(rel: string, text: string): void;
+  live: Indexed;
+  /** Audits the live index, asserts its graph equals a fresh index's (labelled `what`) and returns it. */
+  sameAsFresh(what: string): Promise<string[]>;
+  /**
+   * A sameAsFresh() that returns only the edges `keep` selects, each without
+   * its target's line (the calls a test follows, whatever lines moved).
+   */
+  callsMatching(keep: (edge: string) => boolean): (what: string) => Promise<string[]>;
+}
+
+/**
+ * Runs `fn` on an empty folder `name` in a temp folder, with a live index of
+ * it in `home` beside it (indexed at the first sameAsFresh()). Pass or fail,
+ * closes the journal and removes the temp folder.
+ */
+async function withEditedTree(name: string, fn: (tree: EditedTree) => Promise<void>) {
+  const base = tempDir();
+  const root = join(base, name);
+  Deno.mkdirSync(root);
+  const live = indexer(join(base, "home"), root);
+  const sameAsFresh = freshComparer(base, root, live);
+  try {
+    await fn({
+      base,
+      root,
+      write: (rel, text) => writeTree(root, { [rel]: text }),
+      live,
+      sameAsFresh,
+      callsMatching: (keep) => async (what) =>
+        (await sameAsFresh(what)).filter(keep).map((l) => l.replace(/:\d+ \(/, " (")),
+    });
+  } finally {
+    live.journal.close();
+    removeTree(base);
+  }
+}
+
 /**
  * The seeds run: each of these found a way an edit's resolution drifted
  * from a fresh index (`SEED=n` runs one other).
@@ -69,55 +113,31 @@ function edit(root: string, original: string, random: () => number): string {
 const SEEDS = Deno.env.get("SEED") ? [Number(Deno.env.get("SEED"))] : [1, 5, 28, 32, 44, 117];
 
 for (const seed of SEEDS) {
-  Deno.test(`seed ${seed}: after every round of edits, the graph equals a fresh index of the tree`, async () => {
-    const base = tempDir();
-    const original = join(base, "original");
-    const root = join(base, "repo");
-    for (const s of SOURCES) copyDir(join(FIXTURES, s), join(original, s));
-    copyDir(original, root);
-    const live = indexer(join(base, "home"), root);
-    try {
+  Deno.test(`seed ${seed}: after every round of edits, the graph equals a fresh index of the tree`, () =>
+    withEditedTree("repo", async ({ base, root, live, sameAsFresh }) => {
+      const original = join(base, "original");
+      for (const s of SOURCES) copyDir(join(FIXTURES, s), join(original, s));
+      copyDir(original, root);
       await live.r.audit();
       const random = seededRandom(seed);
       for (let round = 0; round < 8; round++) {
         const done = Array.from({ length: 4 }, () => edit(root, original, random));
-        await live.r.audit();
-        const freshHome = join(base, `fresh-${round}`);
-        const fresh = indexer(freshHome, root);
-        try {
-          await fresh.r.audit();
-          assert.deepEqual(graph(live.journal), graph(fresh.journal), done.join("; "));
-        } finally {
-          fresh.journal.close();
-        }
-        removeTree(freshHome);
+        await sameAsFresh(done.join("; "));
       }
-    } finally {
-      live.journal.close();
-      removeTree(base);
-    }
-  });
+    }));
 }
 
-Deno.test("a class's file added after its callers, then a namesake added and removed: Type::m() calls and qualified bases converge", async () => {
-  const base = tempDir();
-  const root = join(base, "repo");
-  const write = (rel: string, text: string) => {
-    Deno.mkdirSync(join(root, rel, ".."), { recursive: true });
-    Deno.writeTextFileSync(join(root, rel), text);
-  };
-  write(
-    "user.cc",
-    '#include "wbi.h"\nnamespace ns {\nint Use(int b) { return WBI::Count(b); }\n}\n',
-  );
-  write(
-    "derived.cc",
-    '#include "reader.h"\nclass Collector : public log::Reader::Reporter {\n void Corruption() {}\n};\n',
-  );
-  write("u.php", "<?php\nfunction usephp() { return Foo::bar(); }\n");
-  const live = indexer(join(base, "home"), root);
-  const sameAsFresh = freshComparer(base, root, live);
-  try {
+Deno.test("a class's file added after its callers, then a namesake added and removed: Type::m() calls and qualified bases converge", () =>
+  withEditedTree("repo", async ({ root, write, live, sameAsFresh }) => {
+    write(
+      "user.cc",
+      '#include "wbi.h"\nnamespace ns {\nint Use(int b) { return WBI::Count(b); }\n}\n',
+    );
+    write(
+      "derived.cc",
+      '#include "reader.h"\nclass Collector : public log::Reader::Reporter {\n void Corruption() {}\n};\n',
+    );
+    write("u.php", "<?php\nfunction usephp() { return Foo::bar(); }\n");
     await sameAsFresh("callers alone");
     const wbi = "namespace ns {\nclass WBI {\n public:\n  static int Count(int b);\n};\n}\n";
     const reader =
@@ -138,67 +158,43 @@ Deno.test("a class's file added after its callers, then a namesake added and rem
       Deno.removeSync(join(root, f));
     }
     await sameAsFresh("the namesakes removed");
-  } finally {
-    live.journal.close();
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a C function made static, then not, by an edit that keeps its file's definitions: calls from other files converge", async () => {
-  const base = tempDir();
-  const root = join(base, "repo");
-  const write = (rel: string, text: string) => Deno.writeTextFileSync(join(root, rel), text);
-  Deno.mkdirSync(root, { recursive: true });
-  const open = "void helper(void) {}\n";
-  const local = "static void helper(void) {}\n";
-  write("a.c", open);
-  write("b.c", "void run(void) { helper(); }\n");
-  write("c.c", local);
-  const live = indexer(join(base, "home"), root);
-  const compare = freshComparer(base, root, live);
-  const sameAsFresh = async (what: string) => {
-    const edges = await compare(what);
-    return edges.filter((l) => l.startsWith("b.c:run -calls->"));
-  };
-  try {
-    assert.deepEqual(await sameAsFresh("first index"), ["b.c:run -calls-> a.c:helper:1 (unique)"]);
+Deno.test("a C function made static, then not, by an edit that keeps its file's definitions: calls from other files converge", () =>
+  withEditedTree("repo", async ({ write, sameAsFresh }) => {
+    const open = "void helper(void) {}\n";
+    const local = "static void helper(void) {}\n";
+    write("a.c", open);
+    write("b.c", "void run(void) { helper(); }\n");
+    write("c.c", local);
+    // Its calls' targets keep their line here: which helper, not only which file.
+    const runCalls = async (what: string) =>
+      (await sameAsFresh(what)).filter((l) => l.startsWith("b.c:run -calls->"));
+    assert.deepEqual(await runCalls("first index"), ["b.c:run -calls-> a.c:helper:1 (unique)"]);
     write("a.c", local);
-    assert.deepEqual(await sameAsFresh("a.c's made static: no helper outside its file"), []);
+    assert.deepEqual(await runCalls("a.c's made static: no helper outside its file"), []);
     write("c.c", open);
-    assert.deepEqual(await sameAsFresh("c.c's made open"), [
+    assert.deepEqual(await runCalls("c.c's made open"), [
       "b.c:run -calls-> c.c:helper:1 (unique)",
     ]);
     write("c.c", local);
     write("a.c", open);
-    assert.deepEqual(await sameAsFresh("both toggled back"), [
+    assert.deepEqual(await runCalls("both toggled back"), [
       "b.c:run -calls-> a.c:helper:1 (unique)",
     ]);
-  } finally {
-    live.journal.close();
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a name bound by an import's alias follows what it imports as that is added, renamed and removed", async () => {
-  const base = tempDir();
-  const root = join(base, "repo");
-  const write = (rel: string, text: string) => Deno.writeTextFileSync(join(root, rel), text);
-  Deno.mkdirSync(join(root, "pkg"), { recursive: true });
-  write("pkg/__init__.py", "");
-  write("pkg/lib.py", "def other():\n    return 0\n");
-  write("pkg/app.py", "from .lib import helper as h\n\n\ndef go():\n    return h()\n");
-  write("lib.ts", "export function other(): number {\n  return 0;\n}\n");
-  write(
-    "app.ts",
-    'import { helper as h } from "./lib.ts";\nexport function go(): number {\n  return h();\n}\n',
-  );
-  const live = indexer(join(base, "home"), root);
-  const compare = freshComparer(base, root, live);
-  const calls = async (what: string) =>
-    (await compare(what)).filter((l) => l.includes(":go -calls->")).map((l) =>
-      l.replace(/:\d+ \(/, " (")
+Deno.test("a name bound by an import's alias follows what it imports as that is added, renamed and removed", () =>
+  withEditedTree("repo", async ({ write, callsMatching }) => {
+    write("pkg/__init__.py", "");
+    write("pkg/lib.py", "def other():\n    return 0\n");
+    write("pkg/app.py", "from .lib import helper as h\n\n\ndef go():\n    return h()\n");
+    write("lib.ts", "export function other(): number {\n  return 0;\n}\n");
+    write(
+      "app.ts",
+      'import { helper as h } from "./lib.ts";\nexport function go(): number {\n  return h();\n}\n',
     );
-  try {
+    const calls = callsMatching((l) => l.includes(":go -calls->"));
     assert.deepEqual(await calls("helper not there yet"), []);
     write("pkg/lib.py", "def helper():\n    return 1\n");
     write("lib.ts", "export function helper(): number {\n  return 1;\n}\n");
@@ -212,35 +208,20 @@ Deno.test("a name bound by an import's alias follows what it imports as that is 
     write("pkg/lib.py", "def helper():\n    return 3\n");
     write("lib.ts", "export function helper(): number {\n  return 3;\n}\n");
     assert.equal((await calls("helper back")).length, 2);
-  } finally {
-    live.journal.close();
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("an import through tsconfig.json's paths alias follows the alias as it is pointed at another folder, dropped and given back", async () => {
-  const base = tempDir();
-  const root = join(base, "repo");
-  const write = (rel: string, text: string) => {
-    Deno.mkdirSync(join(root, rel, ".."), { recursive: true });
-    Deno.writeTextFileSync(join(root, rel), text);
-  };
-  const tsconfig = (to: string) =>
-    `{ "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["${to}/*"] } } }\n`;
-  write("tsconfig.json", tsconfig("src"));
-  write("src/util/math.ts", "export function add(a: number): number {\n  return a;\n}\n");
-  write("lib/util/math.ts", "export function add(a: number): number {\n  return a + 1;\n}\n");
-  write(
-    "src/app/main.ts",
-    'import { add } from "@/util/math.ts";\nexport function total(): number {\n  return add(1);\n}\n',
-  );
-  const live = indexer(join(base, "home"), root);
-  const compare = freshComparer(base, root, live);
-  const calls = async (what: string) =>
-    (await compare(what)).filter((l) => l.includes("total -calls->")).map((l) =>
-      l.replace(/:\d+ \(/, " (")
+Deno.test("an import through tsconfig.json's paths alias follows the alias as it is pointed at another folder, dropped and given back", () =>
+  withEditedTree("repo", async ({ write, callsMatching }) => {
+    const tsconfig = (to: string) =>
+      `{ "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["${to}/*"] } } }\n`;
+    write("tsconfig.json", tsconfig("src"));
+    write("src/util/math.ts", "export function add(a: number): number {\n  return a;\n}\n");
+    write("lib/util/math.ts", "export function add(a: number): number {\n  return a + 1;\n}\n");
+    write(
+      "src/app/main.ts",
+      'import { add } from "@/util/math.ts";\nexport function total(): number {\n  return add(1);\n}\n',
     );
-  try {
+    const calls = callsMatching((l) => l.includes("total -calls->"));
     assert.deepEqual(await calls("@/ is src/"), [
       "src/app/main.ts:total -calls-> src/util/math.ts:add (import)",
     ]);
@@ -254,37 +235,22 @@ Deno.test("an import through tsconfig.json's paths alias follows the alias as it
     assert.deepEqual(await calls("@/ is src/ again"), [
       "src/app/main.ts:total -calls-> src/util/math.ts:add (import)",
     ]);
-  } finally {
-    live.journal.close();
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a Rust workspace's calls into another crate by name follow the crate as it appears, doubles, moves and goes", async () => {
-  const base = tempDir();
-  const root = join(base, "repo");
-  const write = (rel: string, text: string) => {
-    Deno.mkdirSync(join(root, rel, ".."), { recursive: true });
-    Deno.writeTextFileSync(join(root, rel), text);
-  };
-  write(
-    "app/src/main.rs",
-    "use text_util::shout::loud;\nuse text_util::whisper;\n\nfn main() {\n    loud();\n    whisper();\n}\n",
-  );
-  // Paths written out, with no `use`.
-  write(
-    "app/src/cli.rs",
-    "fn run() {\n    text_util::whisper();\n    text_util::shout::loud();\n}\n",
-  );
-  write("crates/text-util/src/shout.rs", "pub fn loud() {\n    crate::whisper();\n}\n");
-  const live = indexer(join(base, "home"), root);
-  const compare = freshComparer(base, root, live);
-  const calls = async (what: string) =>
-    (await compare(what)).filter((l) => / -calls-> crates\//.test(l)).map((l) =>
-      l.replace(/:\d+ \(/, " (")
+Deno.test("a Rust workspace's calls into another crate by name follow the crate as it appears, doubles, moves and goes", () =>
+  withEditedTree("repo", async ({ root, write, callsMatching }) => {
+    write(
+      "app/src/main.rs",
+      "use text_util::shout::loud;\nuse text_util::whisper;\n\nfn main() {\n    loud();\n    whisper();\n}\n",
     );
-  const lib = "pub mod shout;\n\npub fn whisper() {}\n";
-  try {
+    // Paths written out, with no `use`.
+    write(
+      "app/src/cli.rs",
+      "fn run() {\n    text_util::whisper();\n    text_util::shout::loud();\n}\n",
+    );
+    write("crates/text-util/src/shout.rs", "pub fn loud() {\n    crate::whisper();\n}\n");
+    const calls = callsMatching((l) => / -calls-> crates\//.test(l));
+    const lib = "pub mod shout;\n\npub fn whisper() {}\n";
     assert.deepEqual(await calls("no crate root yet"), []);
     write("crates/text-util/src/lib.rs", lib);
     assert.deepEqual(await calls("the crate's lib.rs added"), [
@@ -311,35 +277,20 @@ Deno.test("a Rust workspace's calls into another crate by name follow the crate 
     ]);
     Deno.renameSync(join(root, "crates/words"), join(root, "crates/text_util"));
     assert.equal((await calls("renamed to the crate's name")).length, 5);
-  } finally {
-    live.journal.close();
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a bare call under a wildcard import follows what the module it imports passes on, as that gains and loses the name", async () => {
-  const base = tempDir();
-  const root = join(base, "repo");
-  const write = (rel: string, text: string) => {
-    Deno.mkdirSync(join(root, rel, ".."), { recursive: true });
-    Deno.writeTextFileSync(join(root, rel), text);
-  };
-  write("pkg/__init__.py", "");
-  write("pkg/lib.py", "def other():\n    return 0\n");
-  // A namesake elsewhere: the name is not unique, only the wildcard says which.
-  write("pkg/elsewhere.py", "def helper():\n    return 2\n");
-  write("pkg/app.py", "from .lib import *\n\n\ndef go():\n    return helper()\n");
-  write("crate/src/lib.rs", "pub mod visit;\npub mod user;\n");
-  write("crate/src/visit.rs", "pub fn other() {}\n");
-  write("crate/src/elsewhere.rs", "pub fn walk() {}\n");
-  write("crate/src/user.rs", "use crate::visit::*;\npub fn go() {\n    walk();\n}\n");
-  const live = indexer(join(base, "home"), root);
-  const compare = freshComparer(base, root, live);
-  const calls = async (what: string) =>
-    (await compare(what)).filter((l) => l.includes(":go -calls->")).map((l) =>
-      l.replace(/:\d+ \(/, " (")
-    );
-  try {
+Deno.test("a bare call under a wildcard import follows what the module it imports passes on, as that gains and loses the name", () =>
+  withEditedTree("repo", async ({ write, callsMatching }) => {
+    write("pkg/__init__.py", "");
+    write("pkg/lib.py", "def other():\n    return 0\n");
+    // A namesake elsewhere: the name is not unique, only the wildcard says which.
+    write("pkg/elsewhere.py", "def helper():\n    return 2\n");
+    write("pkg/app.py", "from .lib import *\n\n\ndef go():\n    return helper()\n");
+    write("crate/src/lib.rs", "pub mod visit;\npub mod user;\n");
+    write("crate/src/visit.rs", "pub fn other() {}\n");
+    write("crate/src/elsewhere.rs", "pub fn walk() {}\n");
+    write("crate/src/user.rs", "use crate::visit::*;\npub fn go() {\n    walk();\n}\n");
+    const calls = callsMatching((l) => l.includes(":go -calls->"));
     assert.deepEqual(await calls("the name is not passed on yet"), []);
     write("pkg/lib.py", "def other():\n    return 0\n\n\ndef helper():\n    return 1\n");
     write("crate/src/visit.rs", "pub fn other() {}\npub fn walk() {}\n");
@@ -350,33 +301,18 @@ Deno.test("a bare call under a wildcard import follows what the module it import
     write("pkg/lib.py", "def other():\n    return 0\n");
     write("crate/src/visit.rs", "pub fn other() {}\n");
     assert.deepEqual(await calls("and loses it"), []);
-  } finally {
-    live.journal.close();
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a single-crate repository's tests call it by the root folder's name, as its lib.rs comes and goes", async () => {
-  const base = tempDir();
-  const root = join(base, "text-kit");
-  const write = (rel: string, text: string) => {
-    Deno.mkdirSync(join(root, rel, ".."), { recursive: true });
-    Deno.writeTextFileSync(join(root, rel), text);
-  };
-  write("Cargo.toml", '[package]\nname = "text-kit"\nversion = "0.1.0"\n');
-  write("src/shout.rs", "pub fn loud() {}\n");
-  write(
-    "tests/it.rs",
-    "use text_kit::shout::loud;\nfn check() {\n    loud();\n    text_kit::whisper();\n}\n",
-  );
-  const live = indexer(join(base, "home"), root);
-  const compare = freshComparer(base, root, live);
-  const calls = async (what: string) =>
-    (await compare(what)).filter((l) => l.includes(":check -calls->")).map((l) =>
-      l.replace(/:\d+ \(/, " (")
+Deno.test("a single-crate repository's tests call it by the root folder's name, as its lib.rs comes and goes", () =>
+  withEditedTree("text-kit", async ({ root, write, callsMatching }) => {
+    write("Cargo.toml", '[package]\nname = "text-kit"\nversion = "0.1.0"\n');
+    write("src/shout.rs", "pub fn loud() {}\n");
+    write(
+      "tests/it.rs",
+      "use text_kit::shout::loud;\nfn check() {\n    loud();\n    text_kit::whisper();\n}\n",
     );
-  const lib = "pub mod shout;\npub fn whisper() {}\n";
-  try {
+    const calls = callsMatching((l) => l.includes(":check -calls->"));
+    const lib = "pub mod shout;\npub fn whisper() {}\n";
     assert.deepEqual(await calls("no lib.rs yet"), []);
     write("src/lib.rs", lib);
     assert.deepEqual(await calls("lib.rs added"), [
@@ -393,8 +329,4 @@ Deno.test("a single-crate repository's tests call it by the root folder's name, 
     ]);
     write("src/shout.rs", "pub fn loud() {}\n");
     assert.equal((await calls("and back")).length, 2);
-  } finally {
-    live.journal.close();
-    removeTree(base);
-  }
-});
+  }));
