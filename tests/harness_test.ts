@@ -456,6 +456,11 @@ function initEnv(home: string): Record<string, string> {
   return { HOME: home, DENO_DIR, PATH: "/usr/bin:/bin", CODEX_HOME: "" };
 }
 
+/** `init` argv installing `harnesses` (comma-separated) into `project`'s own files, then `extra`. */
+function projectInit(harnesses: string, project: string, ...extra: string[]): string[] {
+  return ["init", "--harness", harnesses, "--scope", "project", "--project", project, ...extra];
+}
+
 /** Every file under `dir`, relative, with its text. */
 function snapshot(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -671,15 +676,7 @@ Deno.test("init --scope project writes into the project, and refuses files it ca
   Deno.mkdirSync(home, { recursive: true });
   const commented = '{\n  // my theme\n  "theme": "Dracula"\n}\n';
   Deno.writeTextFileSync(join(project, ".gemini", "settings.json"), commented);
-  const r = await cli(join(base, "hh"), [
-    "init",
-    "--harness",
-    "claude-code,codex,gemini",
-    "--scope",
-    "project",
-    "--project",
-    project,
-  ], {
+  const r = await cli(join(base, "hh"), projectInit("claude-code,codex,gemini", project), {
     env: initEnv(home),
   });
   assert.equal(r.code, 3, "a refused harness is an environment problem");
@@ -702,15 +699,7 @@ Deno.test("init --scope project writes into the project, and refuses files it ca
     join(project, ".mcp.json"),
     JSON.stringify({ mcpServers: { heimdall: { command: "norse-gods" } } }),
   );
-  const foreign = await cli(join(base, "hh"), [
-    "init",
-    "--harness",
-    "claude-code",
-    "--scope",
-    "project",
-    "--project",
-    project,
-  ], {
+  const foreign = await cli(join(base, "hh"), projectInit("claude-code", project), {
     env: initEnv(home),
   });
   assert.equal(foreign.code, 3);
@@ -728,15 +717,9 @@ Deno.test("init --scope project writes into the project, and refuses files it ca
   // A mistyped project folder is named, not made; --project without --scope project is a
   // mistake, not a user-scope install.
   const typo = join(base, "porj");
-  const mistyped = await cli(join(base, "hh"), [
-    "init",
-    "--harness",
-    "claude-code",
-    "--scope",
-    "project",
-    "--project",
-    typo,
-  ], { env: initEnv(home) });
+  const mistyped = await cli(join(base, "hh"), projectInit("claude-code", typo), {
+    env: initEnv(home),
+  });
   assert.equal(mistyped.code, 2);
   assert.match(
     mistyped.stderr,
@@ -772,15 +755,9 @@ Deno.test("init --scope project writes into the project, and refuses files it ca
     const file = join(project, ".claude", "settings.json");
     const text = JSON.stringify(settings, null, 2) + "\n";
     Deno.writeTextFileSync(file, text);
-    const odd = await cli(join(base, "hh"), [
-      "init",
-      "--harness",
-      "claude-code",
-      "--scope",
-      "project",
-      "--project",
-      project,
-    ], { env: initEnv(home) });
+    const odd = await cli(join(base, "hh"), projectInit("claude-code", project), {
+      env: initEnv(home),
+    });
     assert.equal(odd.code, 3, odd.stderr);
     assert.match(odd.stderr, message);
     assert.equal(Deno.readTextFileSync(file), text);
@@ -805,15 +782,7 @@ Deno.test("init --scope project writes no path of this machine into the project'
     }) + "\n",
   );
   const before = snapshot(project);
-  const args = [
-    "init",
-    "--harness",
-    HARNESSES.join(","),
-    "--scope",
-    "project",
-    "--project",
-    project,
-  ];
+  const args = projectInit(HARNESSES.join(","), project);
   const r = await cli(hh, args, { env: initEnv(home) });
   assert.equal(r.code, 0, r.stderr);
   const files = snapshot(project);
@@ -988,7 +957,7 @@ Deno.test("init and doctor say when a harness runs Heimdall's hooks from both sc
   assert.ok(!user.stdout.includes("starts two hooks"), user.stdout);
   // The repository's committed hooks (portable, so no longer the same command as the user's,
   // which Claude Code would have run once): both run, the second for nothing.
-  const args = ["init", "--harness", "claude-code", "--scope", "project", "--project", project];
+  const args = projectInit("claude-code", project);
   const r = await cli(hh, args, { env: initEnv(home) });
   assert.equal(r.code, 0, r.stderr);
   assert.match(
@@ -1037,15 +1006,7 @@ Deno.test("init --uninstall with no record of the install (a teammate's committe
   ) + "\n";
   Deno.writeTextFileSync(join(project, ".claude", "settings.json"), mine);
   const before = snapshot(project);
-  const args = [
-    "init",
-    "--harness",
-    HARNESSES.join(","),
-    "--scope",
-    "project",
-    "--project",
-    project,
-  ];
+  const args = projectInit(HARNESSES.join(","), project);
   // The teammate who committed the files kept the record of the install in their own home.
   const installed = await cli(join(base, "teammate"), args, { env: initEnv(home) });
   assert.equal(installed.code, 0, installed.stderr);
@@ -1067,16 +1028,7 @@ Deno.test("init edits Codex's config.toml in place: one table whatever quotes th
   Deno.mkdirSync(join(project, ".codex"), { recursive: true });
   Deno.mkdirSync(home, { recursive: true });
   const init = (...extra: string[]) =>
-    cli(join(base, "hh"), [
-      "init",
-      "--harness",
-      "codex",
-      "--scope",
-      "project",
-      "--project",
-      project,
-      ...extra,
-    ], { env: initEnv(home) });
+    cli(join(base, "hh"), projectInit("codex", project, ...extra), { env: initEnv(home) });
   const tables = (text: string) => text.match(/^\[mcp_servers\.heimdall\]$/gm)?.length ?? 0;
 
   // A `"""` in a comment once hid the table below it: init added a second one.
@@ -1151,7 +1103,7 @@ Deno.test({
     Deno.mkdirSync(join(project, ".cursor"), { recursive: true });
     Deno.mkdirSync(home, { recursive: true });
     Deno.symlinkSync("/proc/self/heimdall-none/mcp.json", join(project, ".cursor", "mcp.json"));
-    const args = ["init", "--harness", "cursor", "--scope", "project", "--project", project];
+    const args = projectInit("cursor", project);
     const hh = join(base, "hh");
     const r = await cli(hh, args, { env: initEnv(home) });
     assert.equal(r.code, 3, "a file that cannot be written is an environment problem");
