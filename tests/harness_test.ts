@@ -36,6 +36,7 @@ import {
   cli,
   copyDir,
   type DaemonProcess,
+  denoDir,
   MAIN,
   PERMS,
   removeTree,
@@ -443,17 +444,9 @@ Deno.test("fitContext never exceeds the budget and never repeats an injected ite
 
 // ---------------------------------------------------------------- init
 
-/** The real Deno cache, so CLI runs with a temporary HOME do not refetch npm packages. */
-const DENO_DIR = Deno.env.get("DENO_DIR") ??
-  JSON.parse(
-    new TextDecoder().decode(
-      new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).outputSync().stdout,
-    ),
-  )
-    .denoDir as string;
-
+/** The environment init runs with: `home` as HOME, and the real Deno cache, so nothing is fetched again. */
 function initEnv(home: string): Record<string, string> {
-  return { HOME: home, DENO_DIR, PATH: "/usr/bin:/bin", CODEX_HOME: "" };
+  return { HOME: home, DENO_DIR: denoDir(), PATH: "/usr/bin:/bin", CODEX_HOME: "" };
 }
 
 /** `init` argv installing `harnesses` (comma-separated) into `project`'s own files, then `extra`. */

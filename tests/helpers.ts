@@ -308,6 +308,23 @@ export function withoutTool(tool: string, present: boolean, install: string): bo
   return true;
 }
 
+/**
+ * Whether `tool` runs (as `tool ...probe`), for the checks a test makes only
+ * where it does; when it does not, says how to install it, and under
+ * `CI=true` (where `.ci/run` installs every tool) throws instead.
+ */
+export function needTool(tool: string, probe: string[], install: string): boolean {
+  try {
+    new Deno.Command(tool, { args: probe, stdout: "null", stderr: "null" }).outputSync();
+    return true;
+  } catch {
+    const msg = `${tool} is not installed; install it with: ${install}`;
+    if (Deno.env.get("CI") === "true") throw new Error(`${msg} (CI needs it: .ci/run installs it)`);
+    console.error(`ignored: ${msg}`);
+    return false;
+  }
+}
+
 /** True when `name` runs as a command from the PATH. */
 export function hasCommand(name: string): boolean {
   try {

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { existsSync } from "node:fs";
-import { MAIN, removeTree, tempDir } from "./helpers.ts";
+import { denoDir, MAIN, needTool, removeTree, tempDir } from "./helpers.ts";
 import { archiveName, packArchive, TARGETS } from "../scripts/release_archive.ts";
 import { packInto, projectVersion } from "../scripts/release.ts";
 import { homebrewFormula, MissingArchiveError } from "../scripts/homebrew_formula.ts";
@@ -20,24 +20,7 @@ const ROOT = new URL("..", import.meta.url).pathname;
 const DENO = Deno.execPath();
 const VERSION = projectVersion();
 /** Deno's module cache: tests that move HOME keep using it, instead of downloading anew. */
-const DENO_DIR = JSON.parse(
-  new TextDecoder().decode(
-    new Deno.Command(DENO, { args: ["info", "--json"], stderr: "null" }).outputSync().stdout,
-  ),
-).denoDir as string;
-
-/** Whether a tool runs; when it does not, say how to install it (and fail under CI=true). */
-function needTool(tool: string, probe: string[], install: string): boolean {
-  try {
-    new Deno.Command(tool, { args: probe, stdout: "null", stderr: "null" }).outputSync();
-    return true;
-  } catch {
-    const msg = `${tool} is not installed; install it with: ${install}`;
-    if (Deno.env.get("CI") === "true") throw new Error(`${msg} (CI needs it: .ci/run installs it)`);
-    console.error(`ignored: ${msg}`);
-    return false;
-  }
-}
+const DENO_DIR = denoDir();
 
 const HAS_RUBY = needTool("ruby", ["--version"], "apt-get install -y ruby");
 const HAS_PYTHON = needTool("python3", ["--version"], "apt-get install -y python3");

@@ -7,7 +7,16 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, type CliResult, denoDir, MAIN, PERMS, removeTree, tempDir } from "./helpers.ts";
+import {
+  cli,
+  type CliResult,
+  denoDir,
+  MAIN,
+  needTool,
+  PERMS,
+  removeTree,
+  tempDir,
+} from "./helpers.ts";
 import {
   launchdPlist,
   type ServiceSpec,
@@ -17,19 +26,6 @@ import {
 import { daemonArgv } from "../src/cli/service_cmd.ts";
 import { exists } from "../src/files/mod.ts";
 import { shellQuote } from "../src/present/shell.ts";
-
-/** Whether a tool runs; when it does not, say how to install it (and fail under CI=true). */
-function needTool(tool: string, probe: string[], install: string): boolean {
-  try {
-    new Deno.Command(tool, { args: probe, stdout: "null", stderr: "null" }).outputSync();
-    return true;
-  } catch {
-    const msg = `${tool} is not installed; install it with: ${install}`;
-    if (Deno.env.get("CI") === "true") throw new Error(`${msg} (CI needs it: .ci/run installs it)`);
-    console.error(`ignored: ${msg}`);
-    return false;
-  }
-}
 
 const HAS_ANALYZE = needTool("systemd-analyze", ["--version"], "apt-get install -y systemd");
 const HAS_PYTHON = needTool("python3", ["--version"], "apt-get install -y python3");
