@@ -72,6 +72,25 @@ function openJournal(home: string): Journal {
   return Journal.open(homePaths(home).journal);
 }
 
+/** The journal of a freshly indexed repository, with where the repository and home are. */
+interface IndexedJournal {
+  j: Journal;
+  base: string;
+  repo: string;
+  home: string;
+}
+
+/** Runs `fn` with the journal of a freshly indexed repository open; closes it after, pass or fail. */
+async function withIndexedJournal(fn: (t: IndexedJournal) => void | Promise<void>): Promise<void> {
+  const { base, repo, home } = await indexedRepo();
+  const j = openJournal(home);
+  try {
+    await fn({ j, base, repo, home });
+  } finally {
+    j.close();
+  }
+}
+
 function count(home: string, sql = "SELECT count(*) AS n FROM memories"): number {
   const j = Journal.open(homePaths(home).journal, { readOnly: true });
   try {
@@ -84,10 +103,8 @@ function count(home: string, sql = "SELECT count(*) AS n FROM memories"): number
 const T0 = Date.parse("2025-03-01T10:00:00Z");
 const DAY = 86_400_000;
 
-Deno.test("remember() supersedes the current decision on the same anchor; why --as-of answers as memory stood then", async () => {
-  const { repo, home } = await indexedRepo();
-  const j = openJournal(home);
-  try {
+Deno.test("remember() supersedes the current decision on the same anchor; why --as-of answers as memory stood then", () =>
+  withIndexedJournal(({ j, repo }) => {
     const first = remember(j, {
       kind: "decision",
       about: ["Store.open"],
@@ -157,10 +174,7 @@ Deno.test("remember() supersedes the current decision on the same anchor; why --
     // Before anything was recorded: nothing.
     const before = why(j, "Store.open", { viewer: "alice", asOf: T0 - 1, cwd: repo, now: T0 });
     assert.equal(before.current.length + before.history.length, 0);
-  } finally {
-    j.close();
-  }
-});
+  }));
 
 Deno.test("two writers superseding the same memory at once leave one successor: the later one is refused and writes nothing", async () => {
   const { repo, home } = await indexedRepo();
@@ -207,10 +221,8 @@ Deno.test("two writers superseding the same memory at once leave one successor: 
   }
 });
 
-Deno.test("remember() of a decision not in force when recorded leaves the current one current", async () => {
-  const { repo, home } = await indexedRepo();
-  const j = openJournal(home);
-  try {
+Deno.test("remember() of a decision not in force when recorded leaves the current one current", () =>
+  withIndexedJournal(({ j, repo }) => {
     const current = remember(j, {
       kind: "decision",
       about: ["Store.open"],
@@ -258,15 +270,10 @@ Deno.test("remember() of a decision not in force when recorded leaves the curren
       supersedes: [current.memory.id],
     });
     assert.deepEqual(named.superseded, [current.memory.id]);
-  } finally {
-    j.close();
-  }
-});
+  }));
 
-Deno.test("memory text is refused past MAX_TEXT on write, so every export imports back", async () => {
-  const { base, repo, home } = await indexedRepo();
-  const j = openJournal(home);
-  try {
+Deno.test("memory text is refused past MAX_TEXT on write, so every export imports back", () =>
+  withIndexedJournal(({ j, base, repo }) => {
     const note = { kind: "note", about: ["src/util.ts"], author: "alice", cwd: repo, now: T0 };
     assert.throws(
       () => remember(j, { ...note, text: "x".repeat(MAX_TEXT + 1) }),
@@ -326,15 +333,10 @@ Deno.test("memory text is refused past MAX_TEXT on write, so every export import
     } finally {
       fresh.close();
     }
-  } finally {
-    j.close();
-  }
-});
+  }));
 
-Deno.test("knowledgePage() leaves expired and upcoming decisions out of what holds now", async () => {
-  const { repo, home } = await indexedRepo();
-  const j = openJournal(home);
-  try {
+Deno.test("knowledgePage() leaves expired and upcoming decisions out of what holds now", () =>
+  withIndexedJournal(({ j, repo }) => {
     const on = (about: string, text: string, extra: Partial<RememberInput> = {}) =>
       remember(j, {
         kind: "decision",
@@ -352,30 +354,20 @@ Deno.test("knowledgePage() leaves expired and upcoming decisions out of what hol
     assert.match(page, /Store keeps one handle/);
     assert.doesNotMatch(page, /used MiB once/);
     assert.doesNotMatch(page, /from next month/);
-  } finally {
-    j.close();
-  }
-});
+  }));
 
-Deno.test("knowledgePage() names a window shorter than a day in hours or minutes, not as 0 days", async () => {
-  const { repo, home } = await indexedRepo();
-  const j = openJournal(home);
-  try {
+Deno.test("knowledgePage() names a window shorter than a day in hours or minutes, not as 0 days", () =>
+  withIndexedJournal(({ j, repo }) => {
     const head = (sinceMs: number) => knowledgePage(j, repo, { sinceMs, now: T0 }).split("\n")[0]!;
     assert.match(head(7 * DAY), /activity of the last 7 days$/);
     assert.match(head(DAY), /activity of the last 1 day$/);
     assert.match(head(36 * 3_600_000), /activity of the last 36 hours$/);
     assert.match(head(7 * 3_600_000), /activity of the last 7 hours$/);
     assert.match(head(90 * 60_000), /activity of the last 90 minutes$/);
-  } finally {
-    j.close();
-  }
-});
+  }));
 
-Deno.test("why: valid time expires a fact, and a class's decision applies to its methods and file", async () => {
-  const { repo, home } = await indexedRepo();
-  const j = openJournal(home);
-  try {
+Deno.test("why: valid time expires a fact, and a class's decision applies to its methods and file", () =>
+  withIndexedJournal(({ j, repo }) => {
     remember(j, {
       kind: "fact",
       about: ["Store.open"],
@@ -423,10 +415,7 @@ Deno.test("why: valid time expires a fact, and a class's decision applies to its
       "symbol Store",
       "symbol Store.open",
     ]);
-  } finally {
-    j.close();
-  }
-});
+  }));
 
 Deno.test("recordAttempt() counts a repeated failure once, by tests or wording, and a pass resolves and links the fix", async () => {
   const { repo, home } = await indexedRepo();
@@ -505,10 +494,8 @@ Deno.test("recordAttempt() counts a repeated failure once, by tests or wording, 
   }
 });
 
-Deno.test("failures worded without a word (an emoji, punctuation, stop words) are one failure only when written alike", async () => {
-  const { repo, home } = await indexedRepo();
-  const j = openJournal(home);
-  try {
+Deno.test("failures worded without a word (an emoji, punctuation, stop words) are one failure only when written alike", () =>
+  withIndexedJournal(({ j, repo }) => {
     const fail = (text: string) =>
       recordAttempt(j, {
         about: ["Store.open"],
@@ -527,10 +514,7 @@ Deno.test("failures worded without a word (an emoji, punctuation, stop words) ar
         .map((m) => [m.text, m.count]).sort(),
       [["???", 1], ["it was the", 1], ["❌", 2], ["💥", 2]],
     );
-  } finally {
-    j.close();
-  }
-});
+  }));
 
 Deno.test("the same failure recorded by several processes at once is counted on one row", async () => {
   const { base, repo, home } = await indexedRepo();
@@ -1340,10 +1324,8 @@ Deno.test("secrets are redacted on write; forget marks, keeps history and leaves
   }
 });
 
-Deno.test("private memories are shown to their author only", async () => {
-  const { repo, home } = await indexedRepo();
-  const j = openJournal(home);
-  try {
+Deno.test("private memories are shown to their author only", () =>
+  withIndexedJournal(({ j, repo }) => {
     remember(j, {
       kind: "note",
       about: ["Store.open"],
@@ -1354,15 +1336,10 @@ Deno.test("private memories are shown to their author only", async () => {
     });
     assert.equal(why(j, "Store.open", { viewer: "alice", cwd: repo }).current.length, 1);
     assert.equal(why(j, "Store.open", { viewer: "bob", cwd: repo }).current.length, 0);
-  } finally {
-    j.close();
-  }
-});
+  }));
 
-Deno.test("history without a target lists the newest memories the viewer may see, however many private ones of others are newer", async () => {
-  const { repo, home } = await indexedRepo();
-  const j = openJournal(home);
-  try {
+Deno.test("history without a target lists the newest memories the viewer may see, however many private ones of others are newer", () =>
+  withIndexedJournal(({ j, repo }) => {
     const note = (text: string, author: string, scope: string, now: number) =>
       remember(j, { kind: "note", about: ["Store.open"], text, author, scope, cwd: repo, now });
     note("shared rule", "alice", "project", T0);
@@ -1375,15 +1352,10 @@ Deno.test("history without a target lists the newest memories the viewer may see
     assert.deepEqual(seen(1), ["also shared"]);
     assert.deepEqual(seen(1, "bob"), []);
     assert.equal(history(j, null, { viewer: "bob", limit: 1 }).memories[0]!.text, "bob's aside 9");
-  } finally {
-    j.close();
-  }
-});
+  }));
 
-Deno.test("a private decision leaves the shared one current for everyone else", async () => {
-  const { repo, home } = await indexedRepo();
-  const j = openJournal(home);
-  try {
+Deno.test("a private decision leaves the shared one current for everyone else", () =>
+  withIndexedJournal(({ j, repo }) => {
     const on = { kind: "decision", about: ["Store.open"], cwd: repo } as const;
     const shared = remember(j, { ...on, text: "open() throws", author: "alice", now: T0 });
     const aside = remember(j, {
@@ -1418,15 +1390,10 @@ Deno.test("a private decision leaves the shared one current for everyone else", 
         }),
       /is shared \(project\): a private memory cannot supersede it.*--scope project/,
     );
-  } finally {
-    j.close();
-  }
-});
+  }));
 
-Deno.test("a mistyped path is named as a missing file, not only as an unknown symbol", async () => {
-  const { repo, home } = await indexedRepo();
-  const j = openJournal(home);
-  try {
+Deno.test("a mistyped path is named as a missing file, not only as an unknown symbol", () =>
+  withIndexedJournal(({ j, repo }) => {
     const missing = (e: unknown) =>
       e instanceof SymbolLookupError &&
       e.message.startsWith(`No file or folder "${repo}/src/stor.ts", and no symbol "src/stor.ts`);
@@ -1452,15 +1419,10 @@ Deno.test("a mistyped path is named as a missing file, not only as an unknown sy
       () => why(j, "src/store.ts:nope", { viewer: "a", cwd: repo }),
       /^SymbolLookupError: No symbol "src\/store\.ts:nope" in the index/,
     );
-  } finally {
-    j.close();
-  }
-});
+  }));
 
-Deno.test("another author's private memory cannot be forgotten or superseded by id", async () => {
-  const { repo, home } = await indexedRepo();
-  const j = openJournal(home);
-  try {
+Deno.test("another author's private memory cannot be forgotten or superseded by id", () =>
+  withIndexedJournal(({ j, repo }) => {
     const hunch = remember(j, {
       kind: "decision",
       about: ["Store.open"],
@@ -1485,10 +1447,7 @@ Deno.test("another author's private memory cannot be forgotten or superseded by 
     );
     assert.equal(why(j, "Store.open", { viewer: "alice", cwd: repo }).current[0]?.id, hunch);
     assert.equal(forget(j, hunch, { author: "alice" }).forgotten_by, "alice");
-  } finally {
-    j.close();
-  }
-});
+  }));
 
 Deno.test("an export is the journal at one instant, though another process supersedes a decision while it is written", async () => {
   const { repo, home } = await indexedRepo();
