@@ -104,18 +104,27 @@ export async function writerHolder(paths: HomePaths): Promise<number | null | "u
  * Who holds the writer lock (pid and role from its label), or null when
  * nobody does. Probes with a shared lock released at once; never blocks.
  */
-export async function writerHolderInfo(
+export function writerHolderInfo(
   paths: HomePaths,
 ): Promise<{ pid: number | undefined; role: WriterRole } | null> {
+  return whileHeld(paths.lock, () => readLabel(paths) ?? { pid: undefined, role: undefined });
+}
+
+/**
+ * What `read` says while another process holds an flock on `lockFile`, or
+ * null when nobody does or the file is missing. Probes with a shared lock
+ * released at once; never blocks.
+ */
+async function whileHeld<T>(lockFile: string, read: () => T): Promise<T | null> {
   let file: Deno.FsFile;
   try {
-    file = await Deno.open(paths.lock, { read: true });
+    file = await Deno.open(lockFile, { read: true });
   } catch {
     return null;
   }
   try {
     if (await file.tryLock(false)) return null;
-    return readLabel(paths) ?? { pid: undefined, role: undefined };
+    return read();
   } finally {
     file.close();
   }
@@ -159,18 +168,9 @@ export async function markWaiting(paths: HomePaths): Promise<Deno.FsFile | undef
  * `unknown` when it cannot be read, or null when none waits. Probes with a
  * shared lock released at once; never blocks.
  */
-export async function waitingDaemon(paths: HomePaths): Promise<number | "unknown" | null> {
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(paths.waitLock, { read: true });
-  } catch {
-    return null;
-  }
-  try {
-    if (await file.tryLock(false)) return null;
+export function waitingDaemon(paths: HomePaths): Promise<number | "unknown" | null> {
+  return whileHeld(paths.waitLock, () => {
     const pid = Number(Deno.readTextFileSync(paths.waitLock).trim());
     return Number.isInteger(pid) && pid > 0 ? pid : "unknown";
-  } finally {
-    file.close();
-  }
+  });
 }
