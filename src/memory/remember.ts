@@ -180,16 +180,12 @@ export function refuseNul(value: string, what: string): void {
 export function cleanText(text: string, what = "Text"): string {
   const t = text.trim();
   if (t === "") throw new MemoryInputError("Empty text: say what was decided, tried or noticed");
-  refuseNul(t, what);
-  const clean = redactSecrets(t);
-  if (clean.length > MAX_TEXT) {
-    throw new MemoryInputError(
-      `${what} too long: ${clean.length} characters${
-        clean === t ? "" : " once secrets are redacted"
-      }, at most ${MAX_TEXT} are kept; say it in a paragraph and put the details in a file it is about (--about PATH)`,
-    );
-  }
-  return clean;
+  return cleanField(
+    t,
+    what,
+    "say it in a paragraph and put the details in a file it is about (--about PATH)",
+    MAX_TEXT,
+  );
 }
 
 /**
@@ -226,14 +222,19 @@ export function cleanTaskId(taskId: string): string {
   return cleanField(taskId, "Task id", "give the task's id, not its description");
 }
 
-function cleanField(value: string, what: string, remedy: string): string {
+/**
+ * `value` with secrets redacted. Throws {@link MemoryInputError} naming
+ * `what` when it holds a NUL character, or is longer than `max` characters
+ * once redacted (then `remedy` says what to do).
+ */
+function cleanField(value: string, what: string, remedy: string, max = MAX_FIELD): string {
   refuseNul(value, what);
   const clean = redactSecrets(value);
-  if (clean.length > MAX_FIELD) {
+  if (clean.length > max) {
     throw new MemoryInputError(
       `${what} too long: ${clean.length} characters${
         clean === value ? "" : " once secrets are redacted"
-      }, at most ${MAX_FIELD} are kept; ${remedy}`,
+      }, at most ${max} are kept; ${remedy}`,
     );
   }
   return clean;
