@@ -41,6 +41,18 @@ class Server {
   readonly #stderr: Promise<string>;
   #waiters: (() => void)[] = [];
 
+  /** A server started as the constructor does, past the initialize handshake (its request id 1). */
+  static async started(
+    home: string,
+    cwd: string,
+    env: Record<string, string> = mcpEnv(home),
+  ): Promise<Server> {
+    const s = new Server(home, cwd, env);
+    await s.send(INITIALIZE, INITIALIZED);
+    await s.answer(1);
+    return s;
+  }
+
   constructor(home: string, cwd: string, env: Record<string, string> = mcpEnv(home)) {
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", ...PERMS, MAIN, "mcp"],
@@ -158,9 +170,7 @@ Deno.test("a client that closes stdin right after its requests still gets every 
 Deno.test("a message over 10 MiB is answered with its size, the limit and its id, and the server reads on", async () => {
   const { base, repo, home } = await indexedRepo();
   try {
-    const s = new Server(home, repo);
-    await s.send(INITIALIZE, INITIALIZED);
-    await s.answer(1);
+    const s = await Server.started(home, repo);
     // As the SDK's client writes it: the id last, after the params that make it large.
     const big = {
       jsonrpc: "2.0",
@@ -191,9 +201,7 @@ Deno.test("a message over 10 MiB is answered with its size, the limit and its id
 Deno.test("JSON that is no JSON-RPC request gets Invalid Request saying why, with its id when readable", async () => {
   const { base, repo, home } = await indexedRepo();
   try {
-    const s = new Server(home, repo);
-    await s.send(INITIALIZE, INITIALIZED);
-    await s.answer(1);
+    const s = await Server.started(home, repo);
     const cases: [string, number | null, RegExp][] = [
       ['[{"jsonrpc":"2.0","id":2,"method":"ping"}]', null, /batch/],
       ['{"jsonrpc":"2.0","id":3}', 3, /no "method"/],
@@ -283,9 +291,7 @@ Deno.test("a write while another process holds the journal's lock answers with t
   const { base, repo, home } = await indexedRepo();
   const holder = Journal.open(join(home, "journal.db"));
   try {
-    const s = new Server(home, repo);
-    await s.send(INITIALIZE, INITIALIZED);
-    await s.answer(1);
+    const s = await Server.started(home, repo);
     holder.db.exec("BEGIN IMMEDIATE");
     const remember = call(2, "remember", {
       kind: "fact",
@@ -324,9 +330,7 @@ Deno.test("a write the client cancels while it waits for its turn is never made"
   const { base, repo, home } = await indexedRepo();
   const holder = Journal.open(join(home, "journal.db"));
   try {
-    const s = new Server(home, repo);
-    await s.send(INITIALIZE, INITIALIZED);
-    await s.answer(1);
+    const s = await Server.started(home, repo);
     holder.db.exec("BEGIN IMMEDIATE");
     await s.send(call(2, "remember", {
       kind: "note",
@@ -366,9 +370,7 @@ Deno.test("a note attached to a named pipe is recorded without reading it, and t
   try {
     const pipe = join(repo, "events.pipe");
     assert.ok(new Deno.Command("mkfifo", { args: [pipe] }).outputSync().success);
-    const s = new Server(home, repo);
-    await s.send(INITIALIZE, INITIALIZED);
-    await s.answer(1);
+    const s = await Server.started(home, repo);
     await s.send(
       call(2, "insert_note", {
         title: "Where the billing events go",
@@ -408,9 +410,7 @@ Deno.test('a server whose folder was deleted still writes as the person, not as 
     // An agent's worktree, removed while its session goes on.
     const worktree = join(base, "worktree");
     Deno.mkdirSync(worktree);
-    const s = new Server(home, worktree, { ...env, GIT_CONFIG_GLOBAL: global, USER: "" });
-    await s.send(INITIALIZE, INITIALIZED);
-    await s.answer(1);
+    const s = await Server.started(home, worktree, { ...env, GIT_CONFIG_GLOBAL: global, USER: "" });
     Deno.removeSync(worktree);
     await s.send(
       call(2, "start_task", { text: "Round totals to cents" }),
