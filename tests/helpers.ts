@@ -152,6 +152,22 @@ export function writeTree(root: string, files: Record<string, string>): void {
   }
 }
 
+/**
+ * `files` written to a fresh repository `base/repo` and indexed into a fresh
+ * home `base/home`; the repository by its real path (as the index holds it).
+ */
+export async function indexedTree(
+  files: Record<string, string>,
+): Promise<{ base: string; repo: string; home: string }> {
+  const base = tempDir();
+  const repo = join(base, "repo");
+  const home = join(base, "home");
+  writeTree(repo, files);
+  const r = await cli(home, ["index", repo]);
+  if (r.code !== 0) throw new Error(`heimdall index ${repo} exited ${r.code}: ${r.stderr}`);
+  return { base, repo: Deno.realPathSync(repo), home };
+}
+
 /** Result of one CLI run. */
 export interface CliResult {
   code: number;

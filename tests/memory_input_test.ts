@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { homePaths } from "../src/config/mod.ts";
 import { exportMemories, importMemories, recordAttempt, remember } from "../src/memory/mod.ts";
 import { Journal } from "../src/store/mod.ts";
-import { cli, MAIN, PERMS, tempDir, writeTree } from "./helpers.ts";
+import { cli, indexedTree, MAIN, PERMS, tempDir, writeTree } from "./helpers.ts";
 
 const ENV = { HEIMDALL_AUTHOR: "alice" };
 // Assembled at run time, so this file holds no token for a scanner to find.
@@ -16,15 +16,8 @@ const GITHUB = "gh" + "p_Zx9Kq2Lm8Np4Rs6Tv1Wy3Ab5Cd7Ef0GhIjKl";
 const SLACK = "xo" + "xb-2384756102-9182736450-QwErTyUiOpAsDfGhJkLzXcVb";
 
 /** A repository with one TypeScript file, indexed into a fresh home. */
-async function indexedRepo(): Promise<{ base: string; repo: string; home: string }> {
-  const base = tempDir();
-  const repo = join(base, "repo");
-  const home = join(base, "home");
-  writeTree(repo, { "src/util.ts": "export function formatBytes(n: number) {\n  return n;\n}\n" });
-  const r = await cli(home, ["index", repo]);
-  assert.equal(r.code, 0, r.stderr);
-  return { base, repo: Deno.realPathSync(repo), home };
-}
+const indexedRepo = () =>
+  indexedTree({ "src/util.ts": "export function formatBytes(n: number) {\n  return n;\n}\n" });
 
 function count(home: string, sql: string): number {
   const j = Journal.open(homePaths(home).journal, { readOnly: true });

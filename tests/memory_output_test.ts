@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, MAIN, PERMS, tempDir, writeTree } from "./helpers.ts";
+import { cli, indexedTree, MAIN, PERMS, tempDir } from "./helpers.ts";
 import { Journal } from "../src/store/mod.ts";
 
 const ENV = { HEIMDALL_AUTHOR: "alice" };
@@ -13,15 +13,8 @@ const ENV = { HEIMDALL_AUTHOR: "alice" };
 const ESCAPES = "\x1b]0;pwned\x07\x1b[2J";
 const SHOWN = String.raw`\x1b]0;pwned\x07\x1b[2J`;
 
-async function indexedRepo(): Promise<{ base: string; repo: string; home: string }> {
-  const base = tempDir();
-  const repo = join(base, "repo");
-  const home = join(base, "home");
-  writeTree(repo, { "src/util.ts": "export function formatBytes(n: number) {\n  return n;\n}\n" });
-  const r = await cli(home, ["index", repo]);
-  assert.equal(r.code, 0, r.stderr);
-  return { base, repo: Deno.realPathSync(repo), home };
-}
+const indexedRepo = () =>
+  indexedTree({ "src/util.ts": "export function formatBytes(n: number) {\n  return n;\n}\n" });
 
 /** True when `text` holds a control character other than a newline. */
 // deno-lint-ignore no-control-regex

@@ -27,7 +27,15 @@ import {
 } from "../src/memory/mod.ts";
 import { SymbolLookupError } from "../src/search/mod.ts";
 import { Journal } from "../src/store/mod.ts";
-import { cli, removeTree, startDaemon, tempDir, waitFor, writeTree } from "./helpers.ts";
+import {
+  cli,
+  indexedTree,
+  removeTree,
+  startDaemon,
+  tempDir,
+  waitFor,
+  writeTree,
+} from "./helpers.ts";
 
 const STORE_TS = `export class Store {
   open(path: string): number {
@@ -58,15 +66,7 @@ export function open(): void {}
 const ENV = { HEIMDALL_AUTHOR: "alice" };
 
 /** A repository with two TypeScript files, indexed into a fresh home. */
-async function indexedRepo(): Promise<{ base: string; repo: string; home: string }> {
-  const base = tempDir();
-  const repo = join(base, "repo");
-  const home = join(base, "home");
-  writeTree(repo, { "src/store.ts": STORE_TS, "src/util.ts": UTIL_TS });
-  const r = await cli(home, ["index", repo]);
-  assert.equal(r.code, 0, r.stderr);
-  return { base, repo: Deno.realPathSync(repo), home };
-}
+const indexedRepo = () => indexedTree({ "src/store.ts": STORE_TS, "src/util.ts": UTIL_TS });
 
 function openJournal(home: string): Journal {
   return Journal.open(homePaths(home).journal);
