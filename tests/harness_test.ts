@@ -19,7 +19,7 @@ import { GUARD_STREAK, type LookUp, stepGuard } from "../src/harness/grep_guard.
 import { parsePatch } from "../src/hints/mod.ts";
 import { answerHook, type HookRequest } from "../src/harness/hook_run.ts";
 import { editsByFile, MAX_EDITS_PER_FILE, MAX_TEST_RUNS } from "../src/harness/handler.ts";
-import { readSession, sessionFile } from "../src/harness/session.ts";
+import { readSession, sessionFile, type SessionState } from "../src/harness/session.ts";
 import { parseTestRun } from "../src/harness/test_runs/mod.ts";
 import { isSearchCommand, lookUpOf, toolCall } from "../src/harness/tools.ts";
 import { homePaths } from "../src/config/mod.ts";
@@ -1942,11 +1942,22 @@ Deno.test({
   },
 });
 
+/** A Claude Code session on the harness fixture repository, as claudeSession() makes it. */
+interface ClaudeSession {
+  home: string;
+  repo: string;
+  /** Sends Claude Code fixture payload `name` (fields in `extra` replaced) through `heimdall hook`; its stdout. */
+  send(name: string, extra?: Record<string, unknown>): Promise<string>;
+  /** The session's state file as the hooks left it. */
+  state(): SessionState;
+}
+
 /**
- * The harness fixture repository indexed in a fresh home, and a sender of
- * Claude Code fixture payloads (with fields replaced) through `heimdall hook`.
+ * The harness fixture repository indexed in a fresh home under `base`, and a
+ * sender of Claude Code fixture payloads (with fields replaced) through
+ * `heimdall hook`, both with `env`.
  */
-async function claudeSession(base: string, env: Record<string, string>) {
+async function claudeSession(base: string, env: Record<string, string>): Promise<ClaudeSession> {
   const home = join(base, "home");
   const repo = join(base, "shop");
   copyDir(join(FIXTURES, "repo"), repo);
@@ -1960,17 +1971,29 @@ async function claudeSession(base: string, env: Record<string, string>) {
     assert.equal(r.code, 0, r.stderr);
     return r.stdout;
   };
-  /** The session's state file as the hooks left it. */
   const state = () =>
     readSession(sessionFile(join(home, "sessions"), "claude-code", "cc-session-1"))!;
   return { home, repo, send, state };
 }
 
-Deno.test("at the stop, the agent's own summary from the transcript leads the task's progress note, redacted", async () => {
+/**
+ * Runs `fn` with a claudeSession() in a fresh temp folder `base`, with `env`
+ * (Ada by default); removes the folder after, pass or fail.
+ */
+async function withClaudeSession(
+  fn: (session: ClaudeSession & { base: string; env: Record<string, string> }) => Promise<void>,
+  env: Record<string, string> = { HEIMDALL_AUTHOR: "ada" },
+): Promise<void> {
   const base = tempDir();
   try {
-    const env = { HEIMDALL_AUTHOR: "ada" };
-    const { home, repo, send } = await claudeSession(base, env);
+    await fn({ ...await claudeSession(base, env), base, env });
+  } finally {
+    removeTree(base);
+  }
+}
+
+Deno.test("at the stop, the agent's own summary from the transcript leads the task's progress note, redacted", () =>
+  withClaudeSession(async ({ base, home, repo, send, env }) => {
     const token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
     const transcript = join(base, "cc-session-1.jsonl");
     Deno.writeTextFileSync(
@@ -2000,16 +2023,10 @@ Deno.test("at the stop, the agent's own summary from the transcript leads the ta
     assert.match(note.text, /\[REDACTED:github_token\]/);
     assert.ok(!note.text.includes(token), "the secret never reaches the journal");
     assert.match(note.text, /Edited 1 file/, "the structured note stays beside it");
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a session that ends on a failing run joins the agent's account to that failure, without counting it twice", async () => {
-  const base = tempDir();
-  try {
-    const env = { HEIMDALL_AUTHOR: "ada" };
-    const { home, repo, send } = await claudeSession(base, env);
+Deno.test("a session that ends on a failing run joins the agent's account to that failure, without counting it twice", () =>
+  withClaudeSession(async ({ base, home, repo, send, env }) => {
     const transcript = join(base, "cc.jsonl");
     const account = "test_negative_discount still fails: the rounding runs before the clamp.";
     Deno.writeTextFileSync(
@@ -2035,10 +2052,7 @@ Deno.test("a session that ends on a failing run joins the agent's account to tha
     assert.equal(attempts[0]!.text.split("Agent's account: ").length, 2, attempts[0]!.text);
     assert.ok(attempts[0]!.text.endsWith(`Agent's account: ${account}`), attempts[0]!.text);
     assert.equal(attempts[0]!.count, 1, "the account is the same failure, not a repeat");
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
 Deno.test("hooks wired at both scopes: two hook runs of one event inject it once and record it once; the same payload sent again later is a new event", async () => {
   const base = tempDir();
@@ -2088,11 +2102,8 @@ Deno.test("hooks wired at both scopes: two hook runs of one event inject it once
   }
 });
 
-Deno.test("a secret in a long test command is redacted before the command is cut: no piece of it reaches an attempt or the session's file", async () => {
-  const base = tempDir();
-  try {
-    const env = { HEIMDALL_AUTHOR: "ada" };
-    const { home, repo, send } = await claudeSession(base, env);
+Deno.test("a secret in a long test command is redacted before the command is cut: no piece of it reaches an attempt or the session's file", () =>
+  withClaudeSession(async ({ home, repo, send, env }) => {
     const token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8";
     /** `pytest -q` after a long PYTHONPATH, with the token starting `at` characters in. */
     const run = (at: number) => {
@@ -2120,16 +2131,10 @@ Deno.test("a secret in a long test command is redacted before the command is cut
       sessionFile(join(home, "sessions"), "claude-code", "cc-session-1"),
     );
     assert.ok(!session.includes(piece), "a piece of the token is in the session's file");
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a first prompt with no prior work is told the repository's memory under its name, not as prior work related to the prompt", async () => {
-  const base = tempDir();
-  try {
-    const env = { HEIMDALL_AUTHOR: "ada" };
-    const { send } = await claudeSession(base, env);
+Deno.test("a first prompt with no prior work is told the repository's memory under its name, not as prior work related to the prompt", () =>
+  withClaudeSession(async ({ send }) => {
     const ctx = (out: string) => JSON.parse(out).hookSpecificOutput.additionalContext as string;
     const unrelated = ctx(
       await send("prompt", { prompt: "Write a haiku about autumn leaves falling" }),
@@ -2139,16 +2144,10 @@ Deno.test("a first prompt with no prior work is told the repository's memory und
     // A prompt that finds prior work is still headed as such.
     const related = ctx(await send("prompt", { session_id: "s2", prompt: "Fix compute_total" }));
     assert.match(related, /^Heimdall: prior work related to this prompt:\nPrior work/);
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("sessions untouched for 30 days are pruned also for a harness with no session start (Windsurf)", async () => {
-  const base = tempDir();
-  try {
-    const env = { HEIMDALL_AUTHOR: "ada" };
-    const { home, repo } = await claudeSession(base, env);
+Deno.test("sessions untouched for 30 days are pruned also for a harness with no session start (Windsurf)", () =>
+  withClaudeSession(async ({ home, repo, env }) => {
     const windsurf = async (trajectory: string) => {
       const payload = JSON.parse(payloadText(fixture("windsurf", "prompt"), repo));
       const r = await hookCli(home, ["--harness", "windsurf"], {
@@ -2167,16 +2166,10 @@ Deno.test("sessions untouched for 30 days are pruned also for a harness with no 
     assert.ok(!exists(old), "the 40-day-old session is pruned");
     assert.ok(!exists(`${old}.lock`));
     assert.ok(exists(sessionFile(sessions, "windsurf", "t-new")));
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a test command started in the background is no test run: nothing passed or failed yet", async () => {
-  const base = tempDir();
-  try {
-    const env = { HEIMDALL_AUTHOR: "ada" };
-    const { home, repo, send, state } = await claudeSession(base, env);
+Deno.test("a test command started in the background is no test run: nothing passed or failed yet", () =>
+  withClaudeSession(async ({ home, repo, send, state, env }) => {
     await send("prompt");
     await send("post_edit");
     // Claude Code answers a background Bash call at once, with the task's id and no output.
@@ -2199,16 +2192,10 @@ Deno.test("a test command started in the background is no test run: nothing pass
     // The same command run in the foreground is one.
     await send("post_bash");
     assert.deepEqual(state().tests.map((t) => t.outcome), ["pass"]);
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a session's file keeps its latest test runs, however many it makes, and a run past them still makes a new progress note", async () => {
-  const base = tempDir();
-  try {
-    const env = { HEIMDALL_AUTHOR: "ada" };
-    const { home, repo, send, state } = await claudeSession(base, env);
+Deno.test("a session's file keeps its latest test runs, however many it makes, and a run past them still makes a new progress note", () =>
+  withClaudeSession(async ({ home, repo, send, state, env }) => {
     await send("prompt");
     await send("post_edit");
     for (let i = 0; i < MAX_TEST_RUNS + 5; i++) {
@@ -2224,16 +2211,10 @@ Deno.test("a session's file keeps its latest test runs, however many it makes, a
     const notes = (JSON.parse(why.stdout).current as { kind: string; text: string }[])
       .filter((m) => m.kind === "note" && m.text.startsWith("Progress:"));
     assert.ok(notes.some((m) => m.text.includes("`pytest -q -k last`")), why.stdout);
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("before an edit the symbols are claimed first; a teammate's claim a call away pauses the edit once, then it goes ahead", async () => {
-  const base = tempDir();
-  try {
-    const ada = { HEIMDALL_AUTHOR: "ada" };
-    const { home, repo, send } = await claudeSession(base, ada);
+Deno.test("before an edit the symbols are claimed first; a teammate's claim a call away pauses the edit once, then it goes ahead", () =>
+  withClaudeSession(async ({ home, repo, send, env: ada }) => {
     // Bob (another developer on this machine's store) holds the callee.
     const bob = { HEIMDALL_AUTHOR: "bob", HEIMDALL_AGENT: "codex", HEIMDALL_SESSION: "b1" };
     assert.equal(
@@ -2282,16 +2263,10 @@ Deno.test("before an edit the symbols are claimed first; a teammate's claim a ca
     const warned = JSON.parse((await pre("s3")).stdout).hookSpecificOutput;
     assert.equal(warned.permissionDecision, undefined);
     assert.match(warned.additionalContext, /bob \(codex\) is changing compute_total/);
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a session's end releases its claims: the person's next session is not paused by its own ended one", async () => {
-  const base = tempDir();
-  try {
-    const ada = { HEIMDALL_AUTHOR: "ada" };
-    const { home, send } = await claudeSession(base, ada);
+Deno.test("a session's end releases its claims: the person's next session is not paused by its own ended one", () =>
+  withClaudeSession(async ({ home, send, env: ada }) => {
     const activeClaims = async () =>
       (JSON.parse((await cli(home, ["claims", "--json"], { env: ada })).stdout) as {
         claims: { developer: string; session: string | null; qualname: string }[];
@@ -2305,16 +2280,11 @@ Deno.test("a session's end releases its claims: the person's next session is not
     const next = await send("pre_edit", { session_id: "s2" });
     assert.doesNotMatch(next, /permissionDecision|is changing/, "paused by its own ended session");
     assert.deepEqual(await activeClaims(), ["s2:compute_total"]);
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("an agent working through a linked folder is told what it would be told through the real one, and claims what it edits", async () => {
-  const base = tempDir();
-  try {
-    const env = { HEIMDALL_AUTHOR: "ada", HEIMDALL_HOOK_SERVER: "0" };
-    const { home, repo } = await claudeSession(base, env);
+Deno.test("an agent working through a linked folder is told what it would be told through the real one, and claims what it edits", () =>
+  withClaudeSession(async ({ base, home, repo, env }) => {
+    // The hooks run in their own process here: env (below) sets HEIMDALL_HOOK_SERVER=0.
     assert.equal(
       (await cli(home, [
         "remember",
@@ -2351,16 +2321,10 @@ Deno.test("an agent working through a linked folder is told what it would be tol
     assert.deepEqual(claims.claims.map((c) => c.qualname), ["compute_total"]);
     // The prompt names compute_total: a weak hit of the agent's own repository is kept.
     assert.match(await send("prompt"), /prior work related to this prompt[\s\S]*compute_total/);
-  } finally {
-    removeTree(base);
-  }
-});
+  }, { HEIMDALL_AUTHOR: "ada", HEIMDALL_HOOK_SERVER: "0" }));
 
-Deno.test("the person's own claims made in no session (the CLI, the MCP claim tool) never pause their agent's edit", async () => {
-  const base = tempDir();
-  try {
-    const ada = { HEIMDALL_AUTHOR: "ada" };
-    const { home, repo, send } = await claudeSession(base, ada);
+Deno.test("the person's own claims made in no session (the CLI, the MCP claim tool) never pause their agent's edit", () =>
+  withClaudeSession(async ({ home, repo, send, env: ada }) => {
     // Ada's agent claims what it is about to change through MCP (or Ada at her terminal).
     assert.equal(
       (await cli(home, ["claim", `${repo}/pkg/billing.py:compute_total`], { env: ada })).code,
@@ -2379,16 +2343,10 @@ Deno.test("the person's own claims made in no session (the CLI, the MCP claim to
     assert.equal(theirs.permissionDecision, "deny");
     assert.match(theirs.permissionDecisionReason, /bob is changing a callee/);
     assert.doesNotMatch(theirs.permissionDecisionReason, /ada/);
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a conflict the person acknowledged at the terminal does not pause their agent's edit, as conflicts --ack promises", async () => {
-  const base = tempDir();
-  try {
-    const ada = { HEIMDALL_AUTHOR: "ada" };
-    const { home, repo, send } = await claudeSession(base, ada);
+Deno.test("a conflict the person acknowledged at the terminal does not pause their agent's edit, as conflicts --ack promises", () =>
+  withClaudeSession(async ({ home, repo, send, env: ada }) => {
     const bob = await cli(home, ["claim", `${repo}/pkg/billing.py:apply_discount`], {
       env: { HEIMDALL_AUTHOR: "bob" },
     });
@@ -2412,16 +2370,10 @@ Deno.test("a conflict the person acknowledged at the terminal does not pause the
     const paused = JSON.parse(await send("pre_edit", { session_id: "s1" })).hookSpecificOutput;
     assert.equal(paused.permissionDecision, "deny");
     assert.match(paused.permissionDecisionReason, /carol is changing/);
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("an event the harness shows nobody is not counted as told: Cursor's prompt hook leaves prior work, usage and the grep reminder as they were", async () => {
-  const base = tempDir();
-  try {
-    const env = { HEIMDALL_AUTHOR: "ada" };
-    const { home, repo } = await claudeSession(base, env);
+Deno.test("an event the harness shows nobody is not counted as told: Cursor's prompt hook leaves prior work, usage and the grep reminder as they were", () =>
+  withClaudeSession(async ({ home, repo, env }) => {
     const cursor = async (name: string, extra: Record<string, unknown> = {}) => {
       const payload = { ...JSON.parse(payloadText(fixture("cursor", name), repo)), ...extra };
       const r = await hookCli(home, ["--harness", "cursor"], {
@@ -2454,16 +2406,10 @@ Deno.test("an event the harness shows nobody is not counted as told: Cursor's pr
     assert.doesNotMatch(usage, /"event":"inject"/, "the dashboard counts no tokens as injected");
     // No search reached the agent, so its third look-up gets the reminder.
     assert.match((await cursor("post_tool", grep)).additional_context ?? "", /third grep/);
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("each Kiro session in a folder is told the repository's constraints and has a task of its own, though Kiro sends no session id", async () => {
-  const base = tempDir();
-  try {
-    const env = { HEIMDALL_AUTHOR: "ada" };
-    const { home, repo } = await claudeSession(base, env);
+Deno.test("each Kiro session in a folder is told the repository's constraints and has a task of its own, though Kiro sends no session id", () =>
+  withClaudeSession(async ({ home, repo, env }) => {
     const kiro = async (name: string, event: string, extra: Record<string, unknown> = {}) => {
       const payload = { ...JSON.parse(payloadText(fixture("kiro", name), repo)), ...extra };
       const r = await hookCli(home, ["--harness", "kiro", "--event", event], {
@@ -2484,16 +2430,10 @@ Deno.test("each Kiro session in a folder is told the repository's constraints an
       await kiro("prompt", "UserPromptSubmit", { prompt: task });
       assert.equal(state().task?.title, task);
     }
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("the warm server reads the config with each hook's HEIMDALL_* variables: HEIMDALL_ON_CONFLICT=warn on one session only warns", async () => {
-  const base = tempDir();
-  try {
-    const ada = { HEIMDALL_AUTHOR: "ada" };
-    const { home, repo, send } = await claudeSession(base, ada);
+Deno.test("the warm server reads the config with each hook's HEIMDALL_* variables: HEIMDALL_ON_CONFLICT=warn on one session only warns", () =>
+  withClaudeSession(async ({ home, repo, send, env: ada }) => {
     const bob = { HEIMDALL_AUTHOR: "bob", HEIMDALL_AGENT: "codex", HEIMDALL_SESSION: "b1" };
     assert.equal(
       (await cli(home, ["claim", `${repo}/pkg/billing.py:apply_discount`], { env: bob })).code,
@@ -2518,16 +2458,10 @@ Deno.test("the warm server reads the config with each hook's HEIMDALL_* variable
       answer.additionalContext,
       /bob \(codex\) is changing a callee \(1 hop\): apply_discount/,
     );
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("an edit the journal took in before any snapshot records and claims only what its texts show changed, never the whole file as added", async () => {
-  const base = tempDir();
-  try {
-    const ada = { HEIMDALL_AUTHOR: "ada" };
-    const { home, repo, send } = await claudeSession(base, ada);
+Deno.test("an edit the journal took in before any snapshot records and claims only what its texts show changed, never the whole file as added", () =>
+  withClaudeSession(async ({ home, repo, send, env: ada }) => {
     const billing = join(repo, "pkg", "billing.py");
     const state = () => readSession(sessionFile(join(home, "sessions"), "claude-code", "s1"))!;
     /** The agent edits with no before-edit hook (or one that failed); the daemon is quicker than the hook. */
@@ -2586,10 +2520,7 @@ Deno.test("an edit the journal took in before any snapshot records and claims on
     const reason = JSON.parse(bob.stdout).hookSpecificOutput.permissionDecisionReason as string;
     assert.match(reason, /ada \(claude-code\) is changing a caller \(1 hop\): compute_total/);
     assert.doesNotMatch(reason, /is changing apply_discount/);
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
 Deno.test("a session's claims are its developer's whichever process answers: git's name in the session's folder, not in the process's own", async () => {
   const base = tempDir();
