@@ -138,15 +138,24 @@ async function warmServer(home: string, repo: string): Promise<number> {
   const pid = serverPid(home);
   assert.ok(pid !== null && pidAlive(pid));
   // Its modules loaded: one answered call.
+  await answeredBy(home, repo, pid, "the server's first answer");
+  return pid;
+}
+
+/**
+ * Sends grep hooks, each waiting up to 5 s (enough for a server's first,
+ * cold request), until server `pid` has answered one; throws naming `what`
+ * after 30 s.
+ */
+async function answeredBy(home: string, repo: string, pid: number, what: string): Promise<void> {
   await waitFor(
     async () => {
       await hook(home, payload("grep", repo), { HEIMDALL_HOOK_WAIT_MS: "5000" });
       return new RegExp(`server pid ${pid}\\)`).test(hooksLog(home));
     },
     30_000,
-    "the server's first answer",
+    what,
   );
-  return pid;
 }
 
 /** A temp home, a repository beside it, and the hook servers a test met there. */
@@ -455,16 +464,7 @@ Deno.test({
         );
         await waitFor(() => !pidAlive(old), 10_000, "the stopped server to be gone");
         assert.match(hooksLog(home), new RegExp(`hook server pid ${old} did not answer a ping`));
-        const fresh = serverPid(home)!;
-        // The fresh server answers (with a wait generous enough for its first, cold request).
-        await waitFor(
-          async () => {
-            await hook(home, payload("grep", repo), { HEIMDALL_HOOK_WAIT_MS: "5000" });
-            return new RegExp(`server pid ${fresh}\\)`).test(hooksLog(home));
-          },
-          30_000,
-          "an answer from the fresh server",
-        );
+        await answeredBy(home, repo, serverPid(home)!, "an answer from the fresh server");
       },
     ),
 });
