@@ -122,6 +122,16 @@ export function tempDir(prefix = "heimdall-test-"): string {
   return dir;
 }
 
+/** Runs `fn` in a fresh temporary folder and removes the folder after, pass or fail. */
+export async function withTempDir(fn: (dir: string) => void | Promise<void>): Promise<void> {
+  const dir = tempDir();
+  try {
+    await fn(dir);
+  } finally {
+    removeTree(dir);
+  }
+}
+
 /** The environment `heimdall mcp` runs with in the tests: this home, this author, no colour, no update check. */
 export function mcpEnv(home: string, author = "ada"): Record<string, string> {
   return {

@@ -7,16 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  cli,
-  type CliResult,
-  denoDir,
-  MAIN,
-  needTool,
-  PERMS,
-  removeTree,
-  tempDir,
-} from "./helpers.ts";
+import { cli, type CliResult, denoDir, MAIN, needTool, PERMS, withTempDir } from "./helpers.ts";
 import {
   launchdPlist,
   type ServiceSpec,
@@ -70,9 +61,8 @@ function spec(root: string, argv = daemonArgv()): ServiceSpec {
 Deno.test({
   name: "systemdUnit() passes systemd-analyze verify, and a broken unit does not",
   ignore: !HAS_ANALYZE,
-  fn() {
-    const root = tempDir();
-    try {
+  fn: () =>
+    withTempDir((root) => {
       const file = join(root, "heimdall.service");
       const text = systemdUnit(spec(root));
       assert.match(text, /^Restart=on-failure$/m);
@@ -87,18 +77,14 @@ Deno.test({
         systemdUnit(spec(root, [join(root, "no-such-heimdall"), "daemon"])),
       );
       assert.notEqual(verifyUnit(file).code, 0);
-    } finally {
-      removeTree(root);
-    }
-  },
+    }),
 });
 
 Deno.test({
   name: "systemdUnit() quotes a program path with a space, % and $ so systemd finds it",
   ignore: !HAS_ANALYZE,
-  fn() {
-    const root = tempDir();
-    try {
+  fn: () =>
+    withTempDir((root) => {
       const dir = join(root, "my tools 100% $HOME");
       Deno.mkdirSync(dir);
       const program = join(dir, "heimdall");
@@ -107,19 +93,15 @@ Deno.test({
       Deno.writeTextFileSync(file, systemdUnit(spec(root, [program, "daemon"])));
       // systemd checks that ExecStart's program exists: only the right quoting finds it.
       assert.deepEqual(verifyUnit(file), { code: 0, complaints: [] });
-    } finally {
-      removeTree(root);
-    }
-  },
+    }),
 });
 
 Deno.test({
   name:
     "systemdUnit() writes a home with non-ASCII letters, quotes and a semicolon so systemd loads it",
   ignore: !HAS_ANALYZE,
-  fn() {
-    const root = tempDir();
-    try {
+  fn: () =>
+    withTempDir((root) => {
       for (const name of ["josé", `it's "mine";(x)`]) {
         const home = join(root, name);
         Deno.mkdirSync(home);
@@ -130,10 +112,7 @@ Deno.test({
         );
         assert.deepEqual(verifyUnit(file), { code: 0, complaints: [] }, name);
       }
-    } finally {
-      removeTree(root);
-    }
-  },
+    }),
 });
 
 Deno.test("systemdUnit() refuses a log path with white space, naming it and the remedy", () => {
@@ -150,9 +129,8 @@ Deno.test("systemdUnit() refuses a log path with white space, naming it and the 
 Deno.test({
   name: "launchdPlist() parses as a property list with the keys launchd needs",
   ignore: !HAS_PYTHON,
-  fn() {
-    const root = tempDir();
-    try {
+  fn: () =>
+    withTempDir((root) => {
       const file = join(root, "agent.plist");
       const odd = join(root, `R&D <tools> "x"`, "heimdall");
       const s = spec(root, [odd, "daemon"]);
@@ -165,10 +143,7 @@ Deno.test({
       assert.equal(p.StandardOutPath, s.logFile);
       assert.equal(p.StandardErrorPath, s.logFile);
       assert.deepEqual(p.EnvironmentVariables, { HEIMDALL_HOME: s.home, PATH: s.env.PATH });
-    } finally {
-      removeTree(root);
-    }
-  },
+    }),
 });
 
 /** An environment where no user service manager can be reached: empty runtime folder, no bus. */
@@ -202,9 +177,8 @@ function service(
   return cli(home, ["service", action, "--platform", platform, ...extra], { env });
 }
 
-Deno.test("service install → status → uninstall round-trips when systemd's user manager is unreachable", async () => {
-  const root = tempDir();
-  try {
+Deno.test("service install → status → uninstall round-trips when systemd's user manager is unreachable", () =>
+  withTempDir(async (root) => {
     const home = join(root, "home", ".heimdall");
     const env = isolatedEnv(root);
     const unit = join(root, "home", ".config", "systemd", "user", "heimdall.service");
@@ -246,14 +220,10 @@ Deno.test("service install → status → uninstall round-trips when systemd's u
     const again = await service(home, "uninstall", "linux", env);
     assert.equal(again.code, 0);
     assert.ok(again.stdout.includes(`Nothing to remove: ${unit} does not exist`), again.stdout);
-  } finally {
-    removeTree(root);
-  }
-});
+  }));
 
-Deno.test("service install without systemctl or launchctl on PATH writes the file and says what to run", async () => {
-  const root = tempDir();
-  try {
+Deno.test("service install without systemctl or launchctl on PATH writes the file and says what to run", () =>
+  withTempDir(async (root) => {
     const home = join(root, "home", ".heimdall");
     const bare = join(root, "empty-bin");
     Deno.mkdirSync(bare);
@@ -280,14 +250,10 @@ Deno.test("service install without systemctl or launchctl on PATH writes the fil
     assert.equal(gone.code, 0, gone.stderr);
     assert.equal(exists(plist), false);
     assert.ok(gone.stdout.includes("launchctl bootout gui/$(id -u)/dev.heimdall.daemon"));
-  } finally {
-    removeTree(root);
-  }
-});
+  }));
 
-Deno.test("service with a wrong action or platform is a usage error naming the value", async () => {
-  const root = tempDir();
-  try {
+Deno.test("service with a wrong action or platform is a usage error naming the value", () =>
+  withTempDir(async (root) => {
     const env = isolatedEnv(root);
     const r = await cli(join(root, "h"), ["service", "start"], { env });
     assert.equal(r.code, 2);
@@ -295,10 +261,7 @@ Deno.test("service with a wrong action or platform is a usage error naming the v
     const p = await cli(join(root, "h"), ["service", "status", "--platform", "windows"], { env });
     assert.equal(p.code, 2);
     assert.match(p.stderr, /--platform "windows" is not one of linux, macos/);
-  } finally {
-    removeTree(root);
-  }
-});
+  }));
 
 Deno.test("daemonArgv() runs a compiled binary as itself, a Homebrew one by its opt link, and under deno this checkout's main.ts", () => {
   assert.deepEqual(daemonArgv("/home/a/.local/bin/heimdall"), [
@@ -324,9 +287,8 @@ Deno.test("daemonArgv() runs a compiled binary as itself, a Homebrew one by its 
   ]);
 });
 
-Deno.test("service install --binary writes that program into the unit; a relative one is a usage error", async () => {
-  const root = tempDir();
-  try {
+Deno.test("service install --binary writes that program into the unit; a relative one is a usage error", () =>
+  withTempDir(async (root) => {
     const home = join(root, "home", ".heimdall");
     const env = isolatedEnv(root);
     const unit = join(root, "home", ".config", "systemd", "user", "heimdall.service");
@@ -346,14 +308,10 @@ Deno.test("service install --binary writes that program into the unit; a relativ
     const rel = await cli(home, ["service", "install", "--binary", "bin/heimdall"], { env });
     assert.equal(rel.code, 2);
     assert.match(rel.stderr, /--binary "bin\/heimdall" must be an absolute path/);
-  } finally {
-    removeTree(root);
-  }
-});
+  }));
 
-Deno.test("service install --binary refuses a missing, folder or non-executable program and keeps the unit it had", async () => {
-  const root = tempDir();
-  try {
+Deno.test("service install --binary refuses a missing, folder or non-executable program and keeps the unit it had", () =>
+  withTempDir(async (root) => {
     const home = join(root, "home", ".heimdall");
     const env = isolatedEnv(root);
     const unit = join(root, "home", ".config", "systemd", "user", "heimdall.service");
@@ -375,14 +333,10 @@ Deno.test("service install --binary refuses a missing, folder or non-executable 
       assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
       assert.equal(Deno.readTextFileSync(unit), before, "the installed unit is untouched");
     }
-  } finally {
-    removeTree(root);
-  }
-});
+  }));
 
-Deno.test("service install under deno run carries this shell's DENO_DIR into the unit and the agent, a --binary none", async () => {
-  const root = tempDir();
-  try {
+Deno.test("service install under deno run carries this shell's DENO_DIR into the unit and the agent, a --binary none", () =>
+  withTempDir(async (root) => {
     const home = join(root, "home", ".heimdall");
     const bare = join(root, "empty-bin");
     Deno.mkdirSync(bare);
@@ -416,14 +370,10 @@ Deno.test("service install under deno run carries this shell's DENO_DIR into the
     });
     assert.equal(compiled.code, 3, compiled.stderr);
     assert.ok(!Deno.readTextFileSync(unit).includes("DENO_DIR"), "a binary needs no Deno cache");
-  } finally {
-    removeTree(root);
-  }
-});
+  }));
 
-Deno.test("service install's launchctl remedy for a user home with a space works pasted into a shell", async () => {
-  const root = tempDir();
-  try {
+Deno.test("service install's launchctl remedy for a user home with a space works pasted into a shell", () =>
+  withTempDir(async (root) => {
     const user = join(root, "Jane Doe");
     const home = join(root, "heimdall-home");
     const bare = join(root, "empty-bin");
@@ -447,10 +397,7 @@ Deno.test("service install's launchctl remedy for a user home with a space works
       plist,
     ]);
     assert.ok(exists(plist));
-  } finally {
-    removeTree(root);
-  }
-});
+  }));
 
 /**
  * A stand-in for the user's systemd (none runs in a container): every command
@@ -471,9 +418,8 @@ exit 0
   );
 }
 
-Deno.test("service status of a daemon that crashed at start shows why, from the service's output", async () => {
-  const root = tempDir();
-  try {
+Deno.test("service status of a daemon that crashed at start shows why, from the service's output", () =>
+  withTempDir(async (root) => {
     const home = join(root, "home", ".heimdall");
     const bin = join(root, "manager-bin");
     const state = join(root, "unit-state");
@@ -497,14 +443,10 @@ Deno.test("service status of a daemon that crashed at start shows why, from the 
     const why = crashed.stderr.trim().split("\n").at(-1)!;
     assert.match(why, /damaged/);
     assert.ok(status.stdout.includes(`  ${why}`), status.stdout);
-  } finally {
-    removeTree(root);
-  }
-});
+  }));
 
-Deno.test("service install for another HEIMDALL_HOME says which home's service it replaces; the same home again says nothing of it", async () => {
-  const root = tempDir();
-  try {
+Deno.test("service install for another HEIMDALL_HOME says which home's service it replaces; the same home again says nothing of it", () =>
+  withTempDir(async (root) => {
     const bare = join(root, "empty-bin");
     Deno.mkdirSync(bare);
     const env = isolatedEnv(root, { PATH: bare });
@@ -524,10 +466,7 @@ Deno.test("service install for another HEIMDALL_HOME says which home's service i
       assert.ok(!again.stdout.includes("replaces"), `${platform}: ${again.stdout}`);
       await service(play, "uninstall", platform, env);
     }
-  } finally {
-    removeTree(root);
-  }
-});
+  }));
 
 /**
  * A stand-in for macOS's launchctl with launchd's documented race: `bootout`
@@ -560,9 +499,8 @@ exit 0
   );
 }
 
-Deno.test("service install again over a running launchd agent waits for launchd to let it go, then loads the new one", async () => {
-  const root = tempDir();
-  try {
+Deno.test("service install again over a running launchd agent waits for launchd to let it go, then loads the new one", () =>
+  withTempDir(async (root) => {
     const home = join(root, "home", ".heimdall");
     const bin = join(root, "manager-bin");
     Deno.mkdirSync(bin);
@@ -576,14 +514,10 @@ Deno.test("service install again over a running launchd agent waits for launchd 
     assert.equal(again.code, 0, again.stderr);
     assert.ok(exists(`${state}.loaded`), "the agent is loaded: the daemon runs");
     assert.equal(Deno.readTextFileSync(`${state}.log`), "bootstrap\nbootstrap\n");
-  } finally {
-    removeTree(root);
-  }
-});
+  }));
 
-Deno.test('service install of a daemon that fails at every start says so, with why, instead of "Started"', async () => {
-  const root = tempDir();
-  try {
+Deno.test('service install of a daemon that fails at every start says so, with why, instead of "Started"', () =>
+  withTempDir(async (root) => {
     const home = join(root, "home", ".heimdall");
     const bin = join(root, "manager-bin");
     const state = join(root, "unit-state");
@@ -605,14 +539,10 @@ Deno.test('service install of a daemon that fails at every start says so, with w
     assert.match(installed.stderr, /activating/);
     const why = crashed.stderr.trim().split("\n").at(-1)!;
     assert.ok(installed.stderr.includes(why), installed.stderr);
-  } finally {
-    removeTree(root);
-  }
-});
+  }));
 
-Deno.test("service status and uninstall for a home the service does not serve name the home it serves", async () => {
-  const root = tempDir();
-  try {
+Deno.test("service status and uninstall for a home the service does not serve name the home it serves", () =>
+  withTempDir(async (root) => {
     const bin = join(root, "manager-bin");
     fakeSystemctl(bin, join(root, "unit-state")); // the unit runs: "active"
     const env = managerEnv(root, bin);
@@ -633,14 +563,10 @@ Deno.test("service status and uninstall for a home the service does not serve na
       gone.stdout.includes(`It served HEIMDALL_HOME "${work}", not this one ("${other}")`),
       gone.stdout,
     );
-  } finally {
-    removeTree(root);
-  }
-});
+  }));
 
-Deno.test("service install that systemd refuses says what systemd said, not that no manager is reachable", async () => {
-  const root = tempDir();
-  try {
+Deno.test("service install that systemd refuses says what systemd said, not that no manager is reachable", () =>
+  withTempDir(async (root) => {
     const home = join(root, "home", ".heimdall");
     const bin = join(root, "manager-bin");
     Deno.mkdirSync(bin);
@@ -655,14 +581,10 @@ Deno.test("service install that systemd refuses says what systemd said, not that
     assert.equal(r.code, 3, r.stderr);
     assert.match(r.stderr, /Unit file heimdall\.service does not exist/);
     assert.ok(!r.stderr.includes("No systemd user manager is reachable"), r.stderr);
-  } finally {
-    removeTree(root);
-  }
-});
+  }));
 
-Deno.test("service uninstall of a unit that had failed leaves systemd no failed unit to list", async () => {
-  const root = tempDir();
-  try {
+Deno.test("service uninstall of a unit that had failed leaves systemd no failed unit to list", () =>
+  withTempDir(async (root) => {
     const home = join(root, "home", ".heimdall");
     const bin = join(root, "manager-bin");
     Deno.mkdirSync(bin);
@@ -689,14 +611,10 @@ exit 0
     const listed = new Deno.Command(join(bin, "systemctl"), { args: ["--user", "--failed"] })
       .outputSync();
     assert.equal(new TextDecoder().decode(listed.stdout), "", "a failed heimdall.service is left");
-  } finally {
-    removeTree(root);
-  }
-});
+  }));
 
-Deno.test("service install run by a Deno that npx fetched says the unit runs a Deno npm may clean", async () => {
-  const root = tempDir();
-  try {
+Deno.test("service install run by a Deno that npx fetched says the unit runs a Deno npm may clean", () =>
+  withTempDir(async (root) => {
     // Where `npx -y deno@… task heimdall service install` runs Deno from: npm's npx cache.
     const npx = join(root, ".npm", "_npx", "3f2a", "node_modules", "deno");
     Deno.mkdirSync(npx, { recursive: true });
@@ -726,7 +644,4 @@ Deno.test("service install run by a Deno that npx fetched says the unit runs a D
     );
     assert.ok(unit.includes(`ExecStart=${deno} run`), unit);
     assert.match(stderr, /note: the command written runs .*\/_npx\/.*, a Deno that npx fetched/);
-  } finally {
-    removeTree(root);
-  }
-});
+  }));
