@@ -18,7 +18,7 @@ import { Reconciler } from "../src/reconcile/reconciler.ts";
 import { blastRadius, callers, callNeighbourIds, findSymbol } from "../src/search/mod.ts";
 import { sameMethod } from "../src/search/graph_query.ts";
 import { Journal } from "../src/store/mod.ts";
-import { removeTree, tempDir } from "./helpers.ts";
+import { withTempDir } from "./helpers.ts";
 
 const FIXTURE = new URL("./fixtures/callgraph/traps/", import.meta.url).pathname;
 
@@ -268,9 +268,8 @@ function open(base: string) {
   };
 }
 
-Deno.test("calls resolve only with evidence of their receiver, in every language, in any order", async () => {
-  const base = tempDir();
-  try {
+Deno.test("calls resolve only with evidence of their receiver, in every language, in any order", () =>
+  withTempDir(async (base) => {
     const cold = open(join(base, "cold"));
     await cold.r.audit();
     assert.deepEqual(cold.calls(), EXPECTED);
@@ -369,14 +368,10 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
     );
     cold.journal.close();
     warm.journal.close();
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a C++ method's definition out of its class has the callers of its declaration", async () => {
-  const base = tempDir();
-  try {
+Deno.test("a C++ method's definition out of its class has the callers of its declaration", () =>
+  withTempDir(async (base) => {
     const t = open(base);
     await t.r.audit();
     const at = (rel: string) => `${join(t.repo, rel)}:close`;
@@ -394,14 +389,10 @@ Deno.test("a C++ method's definition out of its class has the callers of its dec
     const size = findSymbol(t.journal, `${join(t.repo, "cpp/include/widget.h")}:size`);
     assert.deepEqual(sameMethod(t.journal, size.id), [size.id]);
     t.journal.close();
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a PHP call lands on its namespace's function whichever file comes first, and leaves it when that file names another namespace", async () => {
-  const base = tempDir();
-  try {
+Deno.test("a PHP call lands on its namespace's function whichever file comes first, and leaves it when that file names another namespace", () =>
+  withTempDir(async (base) => {
     const t = open(base);
     const at = (rel: string) => join(t.repo, rel);
     const fmt = "php/ns/app.php:run -> php/ns/more.php:fmt (unique)";
@@ -417,14 +408,10 @@ Deno.test("a PHP call lands on its namespace's function whichever file comes fir
     assert.ok(!t.calls().some((c) => c.includes("fmt")), t.calls().join("\n"));
     assert.ok(t.pending().includes("php/ns/app.php:fmt"), t.pending().join("\n"));
     t.journal.close();
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a PHP `use` in files not laid out by namespace follows the namespace its target declares, as that changes and back", async () => {
-  const base = tempDir();
-  try {
+Deno.test("a PHP `use` in files not laid out by namespace follows the namespace its target declares, as that changes and back", () =>
+  withTempDir(async (base) => {
     const t = open(base);
     const at = (rel: string) => join(t.repo, rel);
     const flat = () => t.calls().filter((c) => c.startsWith("php/flat/client.php:"));
@@ -461,14 +448,10 @@ Deno.test("a PHP `use` in files not laid out by namespace follows the namespace 
       flat().join("\n"),
     );
     t.journal.close();
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a JS script's function is a global of other scripts only while its file exports and imports nothing", async () => {
-  const base = tempDir();
-  try {
+Deno.test("a JS script's function is a global of other scripts only while its file exports and imports nothing", () =>
+  withTempDir(async (base) => {
     const t = open(base);
     await t.r.audit();
     const edge = "js/app.js:main -> js/logger.js:setup (unique)";
@@ -489,7 +472,4 @@ Deno.test("a JS script's function is a global of other scripts only while its fi
     await t.r.reconcilePaths([logger]);
     assert.ok(!t.calls().includes(edge), t.calls().join("\n"));
     t.journal.close();
-  } finally {
-    removeTree(base);
-  }
-});
+  }));

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { commandHelp, SUMMARIES } from "../src/cli/mod.ts";
-import { cli, removeTree, tempDir } from "./helpers.ts";
+import { cli, withTempDir } from "./helpers.ts";
 
 Deno.test("the overview lists every command once, and each command's help begins with its own name", async () => {
   const listed = SUMMARIES.flatMap(([, list]) => list.map(([name]) => name));
@@ -18,9 +18,8 @@ Deno.test("the overview lists every command once, and each command's help begins
   }
 });
 
-Deno.test("help with no topic prints the overview, help COMMAND that command's text, no command exits 2", async () => {
-  const base = tempDir();
-  try {
+Deno.test("help with no topic prints the overview, help COMMAND that command's text, no command exits 2", () =>
+  withTempDir(async (base) => {
     const home = join(base, "home");
     const overview = await cli(home, ["--help"]);
     assert.equal(overview.code, 0);
@@ -36,14 +35,10 @@ Deno.test("help with no topic prints the overview, help COMMAND that command's t
     const none = await cli(home, []);
     assert.equal(none.code, 2);
     assert.match(none.stdout, /Usage: heimdall COMMAND/);
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a word that names no command is one, with help or without: Object's own names too", async () => {
-  const base = tempDir();
-  try {
+Deno.test("a word that names no command is one, with help or without: Object's own names too", () =>
+  withTempDir(async (base) => {
     const home = join(base, "home");
     for (const word of ["nosuchcmd", "toString", "constructor", "__proto__"]) {
       const help = await cli(home, ["help", word]);
@@ -54,10 +49,7 @@ Deno.test("a word that names no command is one, with help or without: Object's o
       assert.equal(run.code, 2, `${word}: ${run.stderr}`);
       assert.match(run.stderr, new RegExp(`Unknown command "${word}"`));
     }
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
 Deno.test("every option a command parses is named in its help", () => {
   const dir = new URL("../src/cli/", import.meta.url).pathname;
@@ -80,9 +72,8 @@ Deno.test("every option a command parses is named in its help", () => {
   assert.deepEqual(missing, []);
 });
 
-Deno.test("hook --help prints the hook's help, as every command's --help does, without reading stdin", async () => {
-  const base = tempDir();
-  try {
+Deno.test("hook --help prints the hook's help, as every command's --help does, without reading stdin", () =>
+  withTempDir(async (base) => {
     const home = join(base, "home");
     for (const flag of ["--help", "-h"]) {
       // A terminal's stdin is never closed: the help must not wait for it.
@@ -94,10 +85,7 @@ Deno.test("hook --help prints the hook's help, as every command's --help does, w
       assert.match(r.stdout, /^heimdall hook --harness NAME/, `hook ${flag}`);
       assert.equal(r.stderr, "");
     }
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
 Deno.test("the hook's help says what the hook does to a tool call: never an approval, one pause for a teammate's claim", async () => {
   const text = await commandHelp().get("hook")!();

@@ -122,9 +122,21 @@ export function tempDir(prefix = "heimdall-test-"): string {
   return dir;
 }
 
-/** Runs `fn` in a fresh temporary folder and removes the folder after, pass or fail. */
-export async function withTempDir(fn: (dir: string) => void | Promise<void>): Promise<void> {
-  const dir = tempDir();
+/**
+ * Runs `fn` in a fresh temporary folder (named with `prefix`, when given)
+ * and removes the folder after, pass or fail.
+ */
+export function withTempDir(fn: (dir: string) => void | Promise<void>): Promise<void>;
+export function withTempDir(
+  prefix: string,
+  fn: (dir: string) => void | Promise<void>,
+): Promise<void>;
+export async function withTempDir(
+  first: string | ((dir: string) => void | Promise<void>),
+  second?: (dir: string) => void | Promise<void>,
+): Promise<void> {
+  const [prefix, fn] = typeof first === "string" ? [first, second!] : [undefined, first];
+  const dir = tempDir(prefix);
   try {
     await fn(dir);
   } finally {

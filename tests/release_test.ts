@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { existsSync } from "node:fs";
-import { denoDir, MAIN, needTool, removeTree, tempDir } from "./helpers.ts";
+import { denoDir, MAIN, needTool, removeTree, tempDir, withTempDir } from "./helpers.ts";
 import { archiveName, packArchive, TARGETS } from "../scripts/release_archive.ts";
 import { packInto, projectVersion } from "../scripts/release.ts";
 import { homebrewFormula, MissingArchiveError } from "../scripts/homebrew_formula.ts";
@@ -72,9 +72,8 @@ Deno.test("every Worker module the source starts is embedded in the compiled bin
   assert.deepEqual([...started].filter((w) => !embedded.has(w)), [], "missing from includes()");
 });
 
-Deno.test("packArchive() (packaging only, on a stand-in file) makes a tar.gz that tar unpacks to the same bytes, executable", async () => {
-  const dir = tempDir();
-  try {
+Deno.test("packArchive() (packaging only, on a stand-in file) makes a tar.gz that tar unpacks to the same bytes, executable", () =>
+  withTempDir(async (dir) => {
     const target = "aarch64-apple-darwin";
     const a = await packArchive(VERSION, target, STAND_IN, MTIME);
     assert.equal(a.name, `heimdall-${VERSION}-aarch64-apple-darwin.tar.gz`);
@@ -90,10 +89,7 @@ Deno.test("packArchive() (packaging only, on a stand-in file) makes a tar.gz tha
     assert.equal(st.mtime?.getTime(), MTIME.getTime());
     // Same input, same bytes: archives are reproducible.
     assert.deepEqual((await packArchive(VERSION, target, STAND_IN, MTIME)).bytes, a.bytes);
-  } finally {
-    removeTree(dir);
-  }
-});
+  }));
 
 Deno.test({
   name:
@@ -124,9 +120,8 @@ Deno.test({
   },
 });
 
-Deno.test("writeSums() writes SHA256SUMS that sha256sum -c accepts, and rejects a changed archive", async () => {
-  const dir = tempDir();
-  try {
+Deno.test("writeSums() writes SHA256SUMS that sha256sum -c accepts, and rejects a changed archive", () =>
+  withTempDir(async (dir) => {
     for (const t of Object.keys(TARGETS)) await packInto(dir, VERSION, t, STAND_IN, MTIME);
     Deno.writeTextFileSync(join(dir, "notes.txt"), "not an archive");
     const sums = Deno.readTextFileSync(join(dir, "SHA256SUMS"));
@@ -141,14 +136,10 @@ Deno.test("writeSums() writes SHA256SUMS that sha256sum -c accepts, and rejects 
     const bad = await run("sha256sum", ["-c", "SHA256SUMS"], { cwd: dir });
     assert.notEqual(bad.code, 0);
     assert.match(bad.stdout, new RegExp(`${zip.replaceAll(".", "\\.")}: FAILED`));
-  } finally {
-    removeTree(dir);
-  }
-});
+  }));
 
-Deno.test("release.ts build without DENORT_BIN refuses, saying the runtime base cannot be downloaded here and how to provide it", async () => {
-  const dir = tempDir();
-  try {
+Deno.test("release.ts build without DENORT_BIN refuses, saying the runtime base cannot be downloaded here and how to provide it", () =>
+  withTempDir(async (dir) => {
     const script = join(ROOT, "scripts", "release.ts");
     const r = await run(DENO, ["run", "-A", script, "build", "--out", dir], {
       env: { DENORT_BIN: "", DENO_NO_UPDATE_CHECK: "1" },
@@ -171,10 +162,7 @@ Deno.test("release.ts build without DENORT_BIN refuses, saying the runtime base 
       t.stderr,
       /Unknown target "sparc"; releases are built for x86_64-unknown-linux-gnu/,
     );
-  } finally {
-    removeTree(dir);
-  }
-});
+  }));
 
 Deno.test("compile.ts interrupted mid-build removes build_info.json, so --version from source names the clone's commit again", async () => {
   const dir = tempDir();
@@ -447,9 +435,8 @@ Deno.test("install.sh --prefix relative to the folder it runs in installs there 
   });
 });
 
-Deno.test("install.sh --prefix with an empty value is a usage error, not an install into /bin", async () => {
-  const root = tempDir();
-  try {
+Deno.test("install.sh --prefix with an empty value is a usage error, not an install into /bin", () =>
+  withTempDir(async (root) => {
     const work = join(root, "work");
     Deno.mkdirSync(work);
     // Nothing is served: a usage error is found before any download.
@@ -466,10 +453,7 @@ Deno.test("install.sh --prefix with an empty value is a usage error, not an inst
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /--prefix needs a folder/);
     assert.deepEqual(listDir(work), []);
-  } finally {
-    removeTree(root);
-  }
-});
+  }));
 
 Deno.test("install.sh says when an older heimdall earlier on PATH still answers to heimdall", async () => {
   await withRelease(async (root, server) => {
@@ -661,9 +645,8 @@ Deno.test({
   },
 });
 
-Deno.test("homebrewFormula() names an archive SHA256SUMS lacks", async () => {
-  const dir = tempDir();
-  try {
+Deno.test("homebrewFormula() names an archive SHA256SUMS lacks", () =>
+  withTempDir(async (dir) => {
     await assert.rejects(
       formulaFor(dir, ["x86_64-apple-darwin", "aarch64-apple-darwin"]),
       (e: unknown) => {
@@ -672,10 +655,7 @@ Deno.test("homebrewFormula() names an archive SHA256SUMS lacks", async () => {
         return true;
       },
     );
-  } finally {
-    removeTree(dir);
-  }
-});
+  }));
 
 // ------------------------------------------------------------------ workflow
 
@@ -717,9 +697,8 @@ Deno.test({
   },
 });
 
-Deno.test("the release scripts answer a wrong option or a missing binary in one line naming it, exit 2", async () => {
-  const dir = tempDir();
-  try {
+Deno.test("the release scripts answer a wrong option or a missing binary in one line naming it, exit 2", () =>
+  withTempDir(async (dir) => {
     const notRunnable = join(dir, "heimdall.txt");
     Deno.writeTextFileSync(notRunnable, "not a program\n", { mode: 0o644 });
     const script = (name: string) => join(ROOT, "scripts", `${name}.ts`);
@@ -747,7 +726,4 @@ Deno.test("the release scripts answer a wrong option or a missing binary in one 
     }
     assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["heimdall.txt"]);
     assert.ok(!existsSync(join(ROOT, "build_info.json")), "compile left no build info behind");
-  } finally {
-    removeTree(dir);
-  }
-});
+  }));

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { INJECT_CONFIDENCE, type SearchHit, type SearchResult } from "../src/search/mod.ts";
-import { cli, removeTree, tempDir, writeTree } from "./helpers.ts";
+import { cli, removeTree, tempDir, withTempDir, writeTree } from "./helpers.ts";
 
 const CALC = `#include <stdio.h>
 
@@ -502,9 +502,8 @@ Deno.test("a method of a file moved and edited is found again at its own lines, 
   assert.equal(at(square), "Square.area:29-31", "Square's own method, not Circle's at 18");
 });
 
-Deno.test("a file gone from one root is not REBUILT at a copy of it or of its symbol in another root", async () => {
-  const base = tempDir("heimdall-relocate-roots-");
-  try {
+Deno.test("a file gone from one root is not REBUILT at a copy of it or of its symbol in another root", () =>
+  withTempDir("heimdall-relocate-roots-", async (base) => {
     const app = join(base, "app");
     const extra = join(base, "app-extra");
     // app-extra holds the same Square.area in another file, and an exact copy of calc.c.
@@ -529,14 +528,10 @@ Deno.test("a file gone from one root is not REBUILT at a copy of it or of its sy
       assert.equal(out.pruned.length, 1, query);
       assert.equal(out.pruned[0]!.path.startsWith(root + "/"), true, query);
     }
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a file touched with its bytes unchanged is not 'changed since indexed', whatever its rank", async () => {
-  const base = tempDir("heimdall-relocate-touched-");
-  try {
+Deno.test("a file touched with its bytes unchanged is not 'changed since indexed', whatever its rank", () =>
+  withTempDir("heimdall-relocate-touched-", async (base) => {
     const repo = join(base, "repo");
     const files: Record<string, string> = {};
     for (let i = 1; i <= 6; i++) {
@@ -559,14 +554,10 @@ Deno.test("a file touched with its bytes unchanged is not 'changed since indexed
       hits.filter((h) => h.verdict !== "STRONG").map((h) => `${h.rank} ${h.verdict} ${h.reason}`),
       [],
     );
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a window of text in a file cut short since it was indexed ends at the file's end", async () => {
-  const base = tempDir("heimdall-relocate-window-");
-  try {
+Deno.test("a window of text in a file cut short since it was indexed ends at the file's end", () =>
+  withTempDir("heimdall-relocate-window-", async (base) => {
     const repo = join(base, "repo");
     const lines = Array.from({ length: 200 }, (_, i) => `filler line number ${i}`);
     lines[150] = "the quantum flux capacitor calibration procedure";
@@ -582,10 +573,7 @@ Deno.test("a window of text in a file cut short since it was indexed ends at the
     assert.match(hit?.reason ?? "", /^changed since indexed/);
     assert.ok(hit!.end_line !== null && hit!.end_line <= 20, at(hit!));
     assert.ok(hit!.symbols.every((s) => s.end_line <= 20), JSON.stringify(hit!.symbols));
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
 Deno.test("a file that holds a secret since it was indexed is pruned, its text never shown", async () => {
   using t = await indexed();

@@ -5,7 +5,17 @@ import { DatabaseSync } from "node:sqlite";
 import { homePaths } from "../src/config/mod.ts";
 import { MAX_QUERY_WORDS, search, type SearchHit, type SearchResult } from "../src/search/mod.ts";
 import { dumpIndex, Journal } from "../src/store/mod.ts";
-import { cli, MAIN, PERMS, removeTree, sh, tempDir, unprivileged, writeTree } from "./helpers.ts";
+import {
+  cli,
+  MAIN,
+  PERMS,
+  removeTree,
+  sh,
+  tempDir,
+  unprivileged,
+  withTempDir,
+  writeTree,
+} from "./helpers.ts";
 
 const FIXTURE = new URL("./fixtures/search/repo", import.meta.url).pathname;
 
@@ -412,9 +422,8 @@ Deno.test("a file rewritten so it no longer answers is not STRONG", async () => 
   assert.ok(hit.freshness.index_behind_ms !== null);
 });
 
-Deno.test("a moved file keeps its place among files that answer less well", async () => {
-  const base = tempDir("heimdall-search-");
-  try {
+Deno.test("a moved file keeps its place among files that answer less well", () =>
+  withTempDir("heimdall-search-", async (base) => {
     const repo = join(base, "repo");
     copyTree(FIXTURE, repo);
     // Three weaker answers: each mentions exponential backoff, none retries a network call.
@@ -436,10 +445,7 @@ Deno.test("a moved file keeps its place among files that answer less well", asyn
     const after = JSON.parse((await cli(home, query)).stdout) as SearchResult;
     assert.equal(after.hits[0]!.verdict, "REBUILT", JSON.stringify(after.hits));
     assert.ok(after.hits[0]!.path!.endsWith("lib2/net_retry.py"));
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
 Deno.test("in a file edited since indexing, every symbol a hit shows is where it is now", async () => {
   using t = await indexedFixture();
@@ -548,9 +554,8 @@ Deno.test("markdown sections are found by heading and text", async () => {
   assert.equal(hit.verdict, "STRONG");
 });
 
-Deno.test("a markdown file's text before its first heading is summarised by its own first line", async () => {
-  const base = tempDir("heimdall-search-");
-  try {
+Deno.test("a markdown file's text before its first heading is summarised by its own first line", () =>
+  withTempDir("heimdall-search-", async (base) => {
     const repo = join(base, "repo");
     Deno.mkdirSync(repo);
     Deno.writeTextFileSync(
@@ -571,10 +576,7 @@ Deno.test("a markdown file's text before its first heading is summarised by its 
       assert.equal(hit.symbol, symbol);
       assert.equal(hit.summary, summary, "its first line, not its second or none");
     }
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
 Deno.test("filters narrow by kind, language, path and repo; an unknown repo or language is a usage error", async () => {
   using t = await indexedFixture();
@@ -717,9 +719,8 @@ Deno.test("reconciling twice leaves the search rows byte-identical; a deleted fi
   j.close();
 });
 
-Deno.test("a code file named like release notes (src/history.ts) scores as it would under another name", async () => {
-  const base = tempDir("heimdall-search-");
-  try {
+Deno.test("a code file named like release notes (src/history.ts) scores as it would under another name", () =>
+  withTempDir("heimdall-search-", async (base) => {
     const fn = (name: string) =>
       `/** Computes the rolling average of sensor readings over a window. */\nexport function ${name}(readings: number[], window: number): number[] {\n  return readings.slice(0, window);\n}\n`;
     /** The score of `rel` when it is indexed beside an equal file. */
@@ -743,10 +744,7 @@ Deno.test("a code file named like release notes (src/history.ts) scores as it wo
     const named = await scoreOf("src/history.ts");
     assert.ok(named !== undefined);
     assert.equal(named, await scoreOf("src/averages.ts"));
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
 /** Writes `files` under `dir` (created) and returns it. */
 function writeFiles(dir: string, files: Record<string, string>): string {
@@ -758,9 +756,8 @@ function writeFiles(dir: string, files: Record<string, string>): string {
   return dir;
 }
 
-Deno.test("a package's .mjs, .cjs and .umd.js builds fold into one hit; a copy that differs where the hit points does not", async () => {
-  const base = tempDir("heimdall-search-");
-  try {
+Deno.test("a package's .mjs, .cjs and .umd.js builds fold into one hit; a copy that differs where the hit points does not", () =>
+  withTempDir("heimdall-search-", async (base) => {
     const fns = Array.from(
       { length: 6 },
       (_, i) =>
@@ -801,14 +798,10 @@ Deno.test("a package's .mjs, .cjs and .umd.js builds fold into one hit; a copy t
     const purge = await search("purge records remove old rows archive table");
     assert.deepEqual(purge.map((h) => h.copies.length), [0, 0], "the warning is not 'the same'");
     assert.equal(purge.length, 2);
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a page of a release-notes folder (docs/releases/2.1.md) ranks as release notes do", async () => {
-  const base = tempDir("heimdall-search-");
-  try {
+Deno.test("a page of a release-notes folder (docs/releases/2.1.md) ranks as release notes do", () =>
+  withTempDir("heimdall-search-", async (base) => {
     const page = (title: string) =>
       `# ${title}\n\n## Rotating the signing key\n\nGenerate a fresh signing key, publish its public half, then retire the old key.\n`;
     const scoreOf = async (folder: string) => {
@@ -825,10 +818,7 @@ Deno.test("a page of a release-notes folder (docs/releases/2.1.md) ranks as rele
     const notes = await scoreOf("releases");
     assert.ok(topic !== undefined && notes !== undefined);
     assert.ok(notes < topic, `${notes} < ${topic}`);
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
 Deno.test("a search over a root whose first index never finished says so: answers there may be missing", async () => {
   using t = await indexedFixture();
@@ -847,9 +837,8 @@ Deno.test("a search over a root whose first index never finished says so: answer
   assert.match(cut.result.summary, /`heimdall index` of it finishes it/);
 });
 
-Deno.test("a script's commands past its first 3,000 characters are found though it defines a function", async () => {
-  const base = tempDir("heimdall-search-");
-  try {
+Deno.test("a script's commands past its first 3,000 characters are found though it defines a function", () =>
+  withTempDir("heimdall-search-", async (base) => {
     const repo = join(base, "repo");
     const steps = Array.from({ length: 150 }, (_, i) => `echo "step ${i} copies the usual files"`);
     writeTree(repo, {
@@ -884,14 +873,10 @@ Deno.test("a script's commands past its first 3,000 characters are found though 
       );
       assert.equal(hit.verdict, "STRONG");
     }
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a what's-new page and a guide's numbered release notes (Doc/whatsnew/3.10.md, 7_1_release_notes.md) rank as release notes do", async () => {
-  const base = tempDir("heimdall-search-");
-  try {
+Deno.test("a what's-new page and a guide's numbered release notes (Doc/whatsnew/3.10.md, 7_1_release_notes.md) rank as release notes do", () =>
+  withTempDir("heimdall-search-", async (base) => {
     const page = "# Version 3.10\n\n## Rotating the signing key\n\n" +
       "Generate a fresh signing key, publish its public half, then retire the old key.\n";
     const scoreOf = async (rel: string) => {
@@ -915,7 +900,4 @@ Deno.test("a what's-new page and a guide's numbered release notes (Doc/whatsnew/
       assert.ok(topic !== undefined && notes !== undefined, rel);
       assert.ok(notes < topic, `${rel}: ${notes} < ${topic}`);
     }
-  } finally {
-    removeTree(base);
-  }
-});
+  }));

@@ -13,7 +13,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, removeTree, tempDir, writeTree } from "./helpers.ts";
+import { cli, removeTree, tempDir, withTempDir, writeTree } from "./helpers.ts";
 import {
   ALL_LINES,
   type CallResult,
@@ -33,9 +33,8 @@ import { freshDatabase, noPostgres, pgServer } from "./team_fixture.ts";
 import { contentHash, redactSecrets, sniffSecret } from "../src/files/mod.ts";
 import { DatabaseSync } from "node:sqlite";
 
-Deno.test("no planted secret reaches the journal, its WAL, sessions or logs by any way in", async () => {
-  const base = tempDir("heimdall-secrets-");
-  try {
+Deno.test("no planted secret reaches the journal, its WAL, sessions or logs by any way in", () =>
+  withTempDir("heimdall-secrets-", async (base) => {
     const canary = "zebracanary" + crypto.randomUUID().slice(0, 8);
     const repo = plantedRepo(base);
     const home = join(base, "home");
@@ -68,14 +67,10 @@ Deno.test("no planted secret reaches the journal, its WAL, sessions or logs by a
     ]);
     assert.ok(hookOut.join("\n").includes(canary), "the second session was shown prior work");
     assert.deepEqual(leaks(agentSaw), [], "nothing stored comes back to an agent with a secret");
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a file holding a PGP private key block or a glued token is skipped: search finds no word of it", async () => {
-  const base = tempDir("heimdall-secrets-");
-  try {
+Deno.test("a file holding a PGP private key block or a glued token is skipped: search finds no word of it", () =>
+  withTempDir("heimdall-secrets-", async (base) => {
     const pgp = SAMPLES.find((s) => s.line.includes("PGP PRIVATE"))!;
     const glued = SAMPLES.find((s) => s.line.includes("%20" + s.secret))!;
     const repo = join(base, "repo");
@@ -92,10 +87,7 @@ Deno.test("a file holding a PGP private key block or a glued token is skipped: s
       assert.equal(r.code, 1, `${word}: ${r.stdout}`);
     }
     assert.equal((await ok(home, ["search", "ordinaryWord"])).code, 0);
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
 Deno.test({
   name: "no planted secret reaches the shared PostgreSQL, nor this machine's copy of it",
@@ -140,9 +132,8 @@ Deno.test({
   },
 });
 
-Deno.test("a README whose example token is a stand-in (ghp_xxxx…) is indexed and found", async () => {
-  const base = tempDir("heimdall-secrets-");
-  try {
+Deno.test("a README whose example token is a stand-in (ghp_xxxx…) is indexed and found", () =>
+  withTempDir("heimdall-secrets-", async (base) => {
     const repo = join(base, "repo");
     writeTree(repo, {
       "README.md": "# Publishing\n\nSet the token before the release script runs:\n\n" +
@@ -151,14 +142,10 @@ Deno.test("a README whose example token is a stand-in (ghp_xxxx…) is indexed a
     const home = join(base, "home");
     assert.match((await ok(home, ["index", repo])).stdout, /0 secret files skipped/);
     assert.match((await ok(home, ["search", "release script token"])).stdout, /README\.md/);
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a file naming a variable github_pat_… in snake_case is indexed and found", async () => {
-  const base = tempDir("heimdall-secrets-");
-  try {
+Deno.test("a file naming a variable github_pat_… in snake_case is indexed and found", () =>
+  withTempDir("heimdall-secrets-", async (base) => {
     const repo = join(base, "repo");
     writeTree(repo, {
       "settings.py": `github_pat_environment_variable_name = "GITHUB_PAT"\n\n` +
@@ -167,14 +154,10 @@ Deno.test("a file naming a variable github_pat_… in snake_case is indexed and 
     const home = join(base, "home");
     assert.match((await ok(home, ["index", repo])).stdout, /0 secret files skipped/);
     assert.match((await ok(home, ["search", "read release settings"])).stdout, /settings\.py/);
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a WordPress wp-config.php with its database password is never indexed", async () => {
-  const base = tempDir("heimdall-secrets-");
-  try {
+Deno.test("a WordPress wp-config.php with its database password is never indexed", () =>
+  withTempDir("heimdall-secrets-", async (base) => {
     const pw = "Xk2" + "9vLmq77Pz";
     const repo = join(base, "repo");
     writeTree(repo, {
@@ -187,14 +170,10 @@ Deno.test("a WordPress wp-config.php with its database password is never indexed
     const samples = [{ kind: "password_assignment", line: "", secret: pw }];
     assert.deepEqual(leaks(rawFiles(home), samples), [], "the password is in no file of the home");
     assert.equal((await cli(home, ["search", pw.toLowerCase()])).code, 1);
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a Django settings.py with its production SECRET_KEY is never indexed", async () => {
-  const base = tempDir("heimdall-secrets-");
-  try {
+Deno.test("a Django settings.py with its production SECRET_KEY is never indexed", () =>
+  withTempDir("heimdall-secrets-", async (base) => {
     const key = "k#9x2!vq8@z7^m4&w1*b6" + "%h3(j)p-_=+q0r5t8y2u4i6o";
     const repo = join(base, "repo");
     writeTree(repo, {
@@ -205,10 +184,7 @@ Deno.test("a Django settings.py with its production SECRET_KEY is never indexed"
     assert.match((await ok(home, ["index", repo])).stdout, /1 secret files skipped/);
     const samples = [{ kind: "secret_assignment", line: "", secret: key }];
     assert.deepEqual(leaks(rawFiles(home), samples), [], "the key is in no file of the home");
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
 Deno.test("no file of this repository holds a credential-shaped literal, so its own index skips none and scanners find none", () => {
   const root = new URL("..", import.meta.url).pathname;
@@ -360,9 +336,8 @@ async function oldHome(base: string) {
   return { repo, home, journal, planted, memoryId: first.memory.id as string };
 }
 
-Deno.test("secrets an older Heimdall stored are named by doctor and redacted by heimdall redact, nothing else changed", async () => {
-  const base = tempDir("heimdall-secrets-old-");
-  try {
+Deno.test("secrets an older Heimdall stored are named by doctor and redacted by heimdall redact, nothing else changed", () =>
+  withTempDir("heimdall-secrets-old-", async (base) => {
     const { repo, home, journal, planted, memoryId } = await oldHome(base);
     const secrets = Object.values(planted).flat();
     const asSamples = secrets.map((secret) => ({ kind: "planted", line: "", secret }));
@@ -448,14 +423,10 @@ Deno.test("secrets an older Heimdall stored are named by doctor and redacted by 
       .find((c) => c.name === "stored secrets");
     assert.equal(recheck?.status, "ok");
     assert.match((await ok(home, ["redact"])).stdout, /nothing changed/);
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("an event an older Heimdall left waiting in the hook spool is redacted by heimdall redact and still waits to be recorded", async () => {
-  const base = tempDir("heimdall-secrets-spool-");
-  try {
+Deno.test("an event an older Heimdall left waiting in the hook spool is redacted by heimdall redact and still waits to be recorded", () =>
+  withTempDir("heimdall-secrets-spool-", async (base) => {
     const repo = join(base, "repo");
     writeTree(repo, { "billing.py": "def charge(amount):\n    return amount\n" });
     const home = join(base, "home");
@@ -508,14 +479,10 @@ Deno.test("an event an older Heimdall left waiting in the hook spool is redacted
       `${id}.json`,
     ]);
     assert.match((await ok(home, ["redact"])).stdout, /nothing changed/);
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("the first writer after an upgrade redacts what an older Heimdall stored, once, and says which records", async () => {
-  const base = tempDir("heimdall-secrets-old-");
-  try {
+Deno.test("the first writer after an upgrade redacts what an older Heimdall stored, once, and says which records", () =>
+  withTempDir("heimdall-secrets-old-", async (base) => {
     const { home, journal, planted, memoryId } = await oldHome(base);
     const asSamples = Object.values(planted).flat().map((secret) => ({
       kind: "planted",
@@ -537,14 +504,10 @@ Deno.test("the first writer after an upgrade redacts what an older Heimdall stor
     assertNotFound(await cli(home, ["search", token, "--json"]), token);
     const second = await ok(home, ["reconcile", "--all"]);
     assert.doesNotMatch(second.stderr, /redacted/);
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a hook session's state and a log an older Heimdall wrote with a secret are redacted in place by heimdall redact", async () => {
-  const base = tempDir("heimdall-secrets-old-");
-  try {
+Deno.test("a hook session's state and a log an older Heimdall wrote with a secret are redacted in place by heimdall redact", () =>
+  withTempDir("heimdall-secrets-old-", async (base) => {
     const { home } = await oldHome(base);
     const prompt = sample("anthropic_key"), command = sample("openai_key");
     const key = sample("private_key");
@@ -582,14 +545,10 @@ Deno.test("a hook session's state and a log an older Heimdall wrote with a secre
     const log = Deno.readTextFileSync(join(home, "logs/hooks.log"));
     assert.match(log, /^2026-01-01T00:00:00\.000Z error: hook failed on\n\[REDACTED:private_key\]/);
     assert.match(log, /then ok\n$/);
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("an MCP answer never carries a secret an older Heimdall stored, even before heimdall redact", async () => {
-  const base = tempDir("heimdall-secrets-old-");
-  try {
+Deno.test("an MCP answer never carries a secret an older Heimdall stored, even before heimdall redact", () =>
+  withTempDir("heimdall-secrets-old-", async (base) => {
     const { repo, home, planted } = await oldHome(base);
     const asSamples = Object.values(planted).flat().map((secret) => ({
       kind: "planted",
@@ -622,14 +581,10 @@ Deno.test("an MCP answer never carries a secret an older Heimdall stored, even b
     assert.match(all, /zebranote/, "the note is answered");
     assert.match(all, /\[REDACTED:url_password\]/);
     assert.deepEqual(leaks(answers, asSamples), []);
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a file an older Heimdall indexed that the screen now refuses is retracted by the first writer after the upgrade", async () => {
-  const base = tempDir("heimdall-secrets-old-");
-  try {
+Deno.test("a file an older Heimdall indexed that the screen now refuses is retracted by the first writer after the upgrade", () =>
+  withTempDir("heimdall-secrets-old-", async (base) => {
     const key = "k#9x2!vq8@z7^m4&w1*b6" + "%h3(j)p-_=+q0r5t8y2u4i6o";
     const repo = join(base, "repo");
     const file = join(repo, "site/settings.py");
@@ -681,7 +636,4 @@ Deno.test("a file an older Heimdall indexed that the screen now refuses is retra
       leaks(rawFiles(home), [{ kind: "secret_assignment", line: "", secret: key }]),
       [],
     );
-  } finally {
-    removeTree(base);
-  }
-});
+  }));

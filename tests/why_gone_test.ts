@@ -1,11 +1,10 @@
 /** `why OLDPATH` after the file moved and then went: found however the old path is typed. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, removeTree, tempDir, writeTree } from "./helpers.ts";
+import { cli, withTempDir, writeTree } from "./helpers.ts";
 
-Deno.test("why finds the memories of a file that moved and then went, by its old path typed from anywhere", async () => {
-  const base = tempDir("heimdall-why-gone-");
-  try {
+Deno.test("why finds the memories of a file that moved and then went, by its old path typed from anywhere", () =>
+  withTempDir("heimdall-why-gone-", async (base) => {
     const repo = join(base, "repo");
     writeTree(repo, { "lib/string.js": "export function tpl(s) {\n  return s;\n}\n" });
     const home = join(base, "home");
@@ -32,14 +31,10 @@ Deno.test("why finds the memories of a file that moved and then went, by its old
       assert.equal(r.code, 0, `${typed} from ${cwd}: ${r.stderr}`);
       assert.match(r.stdout, /string templates never cache|convention/, r.stdout);
     }
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("why finds a memory recorded on path:name by the symbol's old name after a rename", async () => {
-  const base = tempDir("heimdall-why-renamed-");
-  try {
+Deno.test("why finds a memory recorded on path:name by the symbol's old name after a rename", () =>
+  withTempDir("heimdall-why-renamed-", async (base) => {
     const repo = join(base, "repo");
     writeTree(repo, {
       "src/conf.ts":
@@ -82,14 +77,10 @@ Deno.test("why finds a memory recorded on path:name by the symbol's old name aft
       assert.deepEqual(w.current.map((m: { text: string }) => m.text), [text], typed);
       assert.equal(w.current[0].anchors[0].state, "moved", typed);
     }
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("why of a path typed from another folder never calls code that is there gone", async () => {
-  const base = tempDir("heimdall-why-elsewhere-");
-  try {
+Deno.test("why of a path typed from another folder never calls code that is there gone", () =>
+  withTempDir("heimdall-why-elsewhere-", async (base) => {
     const repo = join(base, "repo");
     writeTree(repo, { "lib/string.js": "export function tpl(s) {\n  return s;\n}\n" });
     const home = join(base, "home");
@@ -107,7 +98,4 @@ Deno.test("why of a path typed from another folder never calls code that is ther
       /^lib — nothing by that name here \(.*\); memories typed "lib" are anchored to repo\/lib:$/m,
     );
     assert.match(r.stdout, /pure/);
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
