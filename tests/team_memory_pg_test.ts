@@ -76,6 +76,11 @@ const STORED = `SELECT id, author, text, scope,
   floor(extract(epoch from superseded_at) * 1000)::float8 AS superseded_ms,
   superseded_by, count FROM heimdall.memories`;
 
+/** `remember --kind KIND --about ABOUT`, then `rest`: more flags, then the text. */
+function remembering(kind: string, about: string, ...rest: string[]): string[] {
+  return ["remember", "--kind", kind, "--about", about, ...rest];
+}
+
 Deno.test({ name: "team memory on PostgreSQL", ignore: noPostgres() }, async (t) => {
   const server = await pgServer();
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -101,38 +106,26 @@ Deno.test({ name: "team memory on PostgreSQL", ignore: noPostgres() }, async (t)
         const before = Date.now();
         // Four writers at once, two per machine, on the same function (named two ways).
         const writes = await Promise.all([
-          heimdallJson<Remembered>(a.home, [
-            "remember",
-            "--kind",
-            "decision",
-            "--about",
-            "dispatch",
-            "dispatch stays synchronous (a1)",
-          ], alice(a)),
-          heimdallJson<Remembered>(b.home, [
-            "remember",
-            "--kind",
-            "decision",
-            "--about",
-            "src/dispatch.ts:dispatch",
-            "dispatch moves to a queue (b1)",
-          ], bob(b)),
-          heimdallJson<Remembered>(a.home, [
-            "remember",
-            "--kind",
-            "decision",
-            "--about",
-            "dispatch",
-            "dispatch keeps its signature (a2)",
-          ], alice(a)),
-          heimdallJson<Remembered>(b.home, [
-            "remember",
-            "--kind",
-            "decision",
-            "--about",
-            "dispatch",
-            "dispatch logs every request (b2)",
-          ], bob(b)),
+          heimdallJson<Remembered>(
+            a.home,
+            remembering("decision", "dispatch", "dispatch stays synchronous (a1)"),
+            alice(a),
+          ),
+          heimdallJson<Remembered>(
+            b.home,
+            remembering("decision", "src/dispatch.ts:dispatch", "dispatch moves to a queue (b1)"),
+            bob(b),
+          ),
+          heimdallJson<Remembered>(
+            a.home,
+            remembering("decision", "dispatch", "dispatch keeps its signature (a2)"),
+            alice(a),
+          ),
+          heimdallJson<Remembered>(
+            b.home,
+            remembering("decision", "dispatch", "dispatch logs every request (b2)"),
+            bob(b),
+          ),
         ]);
         const after = Date.now();
         const rows = await sql<StoredRow>(url, `${STORED} ORDER BY recorded_at`);
@@ -172,14 +165,11 @@ Deno.test({ name: "team memory on PostgreSQL", ignore: noPostgres() }, async (t)
         }
 
         // A decision recorded on A is in B's why and search at once.
-        const fresh = await heimdallJson<Remembered>(a.home, [
-          "remember",
-          "--kind",
-          "convention",
-          "--about",
-          "store",
-          "store writes go through the outbox table",
-        ], alice(a));
+        const fresh = await heimdallJson<Remembered>(
+          a.home,
+          remembering("convention", "store", "store writes go through the outbox table"),
+          alice(a),
+        );
         const seen = await heimdallJson<WhyJson>(b.home, ["why", "store"], bob(b));
         assert.deepEqual(seen.current.map((x) => [x.id, x.author]), [[fresh.memory.id, "alice"]]);
         const found = await heimdallJson<{ hits: { source: string; ref_id: string }[] }>(
@@ -319,14 +309,7 @@ Deno.test({ name: "team memory on PostgreSQL", ignore: noPostgres() }, async (t)
         );
 
         // who-knows on B ranks Alice by her decision recorded on A.
-        await heimdall(a.home, [
-          "remember",
-          "--kind",
-          "decision",
-          "--about",
-          "route",
-          "route never retries",
-        ], alice(a));
+        await heimdall(a.home, remembering("decision", "route", "route never retries"), alice(a));
         const experts = await heimdallJson<{ experts: { person: string; decisions: number }[] }>(
           b.home,
           ["who-knows", "route"],
@@ -340,16 +323,11 @@ Deno.test({ name: "team memory on PostgreSQL", ignore: noPostgres() }, async (t)
           ["task", "start", "split dispatch"],
           alice(a),
         );
-        await heimdall(a.home, [
-          "remember",
-          "--kind",
-          "note",
-          "--about",
-          "dispatch",
-          "--task",
-          task.id,
-          "half of dispatch moved to route",
-        ], alice(a));
+        await heimdall(
+          a.home,
+          remembering("note", "dispatch", "--task", task.id, "half of dispatch moved to route"),
+          alice(a),
+        );
         assert.equal(
           (await heimdall(a.home, ["task", "handoff", task.id, "--to", "bob"], alice(a))).code,
           0,
@@ -472,22 +450,16 @@ Deno.test({ name: "team memory on PostgreSQL", ignore: noPostgres() }, async (t)
         writeTree(tools, toolFiles);
         await sh("git init -q && git remote add origin https://example.com/acme/tools.git", tools);
         assert.equal((await heimdall(a.home, ["index", tools])).code, 0);
-        const d = await heimdallJson<Remembered>(a.home, [
-          "remember",
-          "--kind",
-          "decision",
-          "--about",
-          "extra",
-          "extra stays pure",
-        ], alice(a));
-        const p = await heimdallJson<Remembered>(a.home, [
-          "remember",
-          "--kind",
-          "convention",
-          "--about",
-          "pad",
-          "pad never trims",
-        ], alice(a));
+        const d = await heimdallJson<Remembered>(
+          a.home,
+          remembering("decision", "extra", "extra stays pure"),
+          alice(a),
+        );
+        const p = await heimdallJson<Remembered>(
+          a.home,
+          remembering("convention", "pad", "pad never trims"),
+          alice(a),
+        );
         const waiting = await heimdallJson<HistoryJson>(b.home, ["history"], bob(b));
         const copyOf = (id: string) =>
           waiting.memories.find((m) => m.id === id)!.anchors.map((
@@ -572,16 +544,17 @@ Deno.test({ name: "team memory on PostgreSQL", ignore: noPostgres() }, async (t)
         }
         assert.equal((await heimdall(a.home, ["team", "connect", url])).code, 0);
         // Bob settles one failure with a decision (its row in the store changes) …
-        await heimdallJson<Remembered>(b.home, [
-          "remember",
-          "--kind",
-          "decision",
-          "--about",
-          "store",
-          "--supersedes",
-          superseded,
-          "store retries a flaky disk once",
-        ], bob(b));
+        await heimdallJson<Remembered>(
+          b.home,
+          remembering(
+            "decision",
+            "store",
+            "--supersedes",
+            superseded,
+            "store retries a flaky disk once",
+          ),
+          bob(b),
+        );
         // … and sees the other fail again: news, shown to A again.
         await fail("store times out under load again", "load_test");
         const w = await heimdallJson<WhyJson>(a.home, ["why", "store"], alice(a));
@@ -597,14 +570,11 @@ Deno.test({ name: "team memory on PostgreSQL", ignore: noPostgres() }, async (t)
     await step(
       "with the store unreachable, reads answer from the copies with a warning and shared writes exit 3",
       async (_url, a, b) => {
-        const d = await heimdallJson<Remembered>(a.home, [
-          "remember",
-          "--kind",
-          "decision",
-          "--about",
-          "route",
-          "route stays a pure function",
-        ], alice(a));
+        const d = await heimdallJson<Remembered>(
+          a.home,
+          remembering("decision", "route", "route stays a pure function"),
+          alice(a),
+        );
         await heimdall(b.home, ["why", "route"], bob(b));
         const config = join(b.home, "config.json");
         const c = JSON.parse(Deno.readTextFileSync(config));
@@ -631,14 +601,7 @@ Deno.test({ name: "team memory on PostgreSQL", ignore: noPostgres() }, async (t)
             .experts.map((x) => [x.person, x.decisions]),
           [["alice", 1]],
         );
-        const write = await heimdall(b.home, [
-          "remember",
-          "--kind",
-          "note",
-          "--about",
-          "route",
-          "lost",
-        ], bob(b));
+        const write = await heimdall(b.home, remembering("note", "route", "lost"), bob(b));
         assert.equal(write.code, 3);
         assert.match(write.stderr, /Cannot reach the team store/);
         const local = await heimdall(b.home, [
@@ -667,16 +630,17 @@ Deno.test({ name: "team memory on PostgreSQL", ignore: noPostgres() }, async (t)
           "store_test",
           "store throws on an empty request",
         ], alice(a));
-        const decided = await heimdallJson<Remembered>(a.home, [
-          "remember",
-          "--kind",
-          "decision",
-          "--about",
-          "store",
-          "--supersedes",
-          failed.memory.id,
-          "store refuses an empty request before it is queued",
-        ], alice(a));
+        const decided = await heimdallJson<Remembered>(
+          a.home,
+          remembering(
+            "decision",
+            "store",
+            "--supersedes",
+            failed.memory.id,
+            "store refuses an empty request before it is queued",
+          ),
+          alice(a),
+        );
         assert.deepEqual(decided.superseded, [failed.memory.id]);
         const pass = await heimdallJson<Attempted>(b.home, [
           "attempt",
