@@ -537,19 +537,13 @@ Deno.test({
     "a secret in a prompt sent to a stopped warm server is never written to the spool, and the event is still recorded",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    const base = tempDir();
-    const home = join(base, "home");
-    const repo = join(base, "repo");
-    const pids = new Set<number | null>();
-    // Built from pieces: no credential-shaped literal in this file.
-    const token = "gh" + "p_" + "Q7vX2mK9pL4rT8wN3bY6cF1dH5jS0aZeUoIi";
-    const password = "k9d2m7q" + "Xw4pZr";
-    const url = "https://deploy:" + password + "@git.example.com/shop.git";
-    try {
-      await indexShop(home, repo);
-      const old = await warmServer(home, repo);
-      pids.add(old);
+  fn: () =>
+    withHome("shop", async ({ home, repo, warm }) => {
+      // Built from pieces: no credential-shaped literal in this file.
+      const token = "gh" + "p_" + "Q7vX2mK9pL4rT8wN3bY6cF1dH5jS0aZeUoIi";
+      const password = "k9d2m7q" + "Xw4pZr";
+      const url = "https://deploy:" + password + "@git.example.com/shop.git";
+      const old = await warm();
       Deno.kill(old, "SIGSTOP");
       // A fresh spawn marker: no replacement starts, so the event waits in the spool.
       Deno.writeTextFileSync(join(home, "hookd.spawn"), "");
@@ -580,10 +574,7 @@ Deno.test({
       assert.equal(state()!.prompts, 1);
       assert.match(state()!.task!.title, /^Fix compute_total; push with \[REDACTED:github_token\]/);
       assert.deepEqual(leaked(), []);
-    } finally {
-      cleanup(base, [...pids, serverPid(home)]);
-    }
-  },
+    }),
 });
 
 Deno.test({
