@@ -86,10 +86,17 @@ const EXPECTED = [
   // A delegate parameter named like the method: only Other() calls the method.
   "cs/Worker.cs:Acme.Worker.Other -> cs/Worker.cs:Acme.Worker.handler (member)",
   // Go: the package's own helper (util has one too), a receiver's method.
+  // An import of a folder is its package's, never its external test's.
+  "go/app/use.go:Use -> go/store/store.go:New (import)",
+  // A file kept out of the build (package main) and an internal test:
+  // each its package's own, though they share one folder.
+  "go/store/gen.go:main -> go/store/gen.go:helper (same-file)",
   "go/store/other.go:Other -> go/store/store.go:helper (unique)",
   "go/store/store.go:New -> go/store/store.go:Store (same-file)",
   "go/store/store.go:New -> go/store/store.go:Store.lock (member)",
   "go/store/store.go:Store.Get -> go/store/store.go:Store.lock (member)",
+  "go/store/store_test.go:TestHelper -> go/store/store.go:New (unique)",
+  "go/store/store_test.go:TestHelper -> go/store/store.go:helper (unique)",
   // Java: a static import is a member of its class, never a namesake of its package.
   "java/com/acme/Clean.java:Clean.run -> java/com/acme/Strings.java:Strings.trim (import)",
   // Java: own method bare, the base's through `this`, a declared receiver.
@@ -355,6 +362,13 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "c/hooks.c:hidden",
         // A Go import whose path names neither of two packages of its name.
         "go/app/app.go:Encode",
+        // An external test's and package main's calls of package store's names.
+        "go/store/ext_test.go:helper",
+        "go/store/ext_test.go:New",
+        "go/store/ext_test.go:Store",
+        "go/store/ext_test.go:Store.lock",
+        "go/store/gen.go:New",
+        "go/app/use.go:TestExternal",
       ]
     ) assert.ok(pending.includes(trap), `${trap} is pending: ${pending.join(", ")}`);
 
@@ -473,3 +487,45 @@ Deno.test("a JS script's function is a global of other scripts only while its fi
     assert.ok(!t.calls().includes(edge), t.calls().join("\n"));
     t.journal.close();
   }));
+
+Deno.test("a Go file's calls follow its package clause, not only its folder, as the clause changes and back", async () => {
+  const base = tempDir();
+  try {
+    const t = open(base);
+    await t.r.audit();
+    const store = (c: string) => c.startsWith("go/store/");
+    const helper = "go/store/other.go:Other -> go/store/store.go:helper (unique)";
+    const before = t.calls().filter(store);
+    assert.ok(before.includes(helper), before.join("\n"));
+    // The external test joins package store: store's names are its own.
+    const ext = join(t.repo, "go/store/ext_test.go");
+    const extText = Deno.readTextFileSync(ext);
+    Deno.writeTextFileSync(ext, extText.replace("package store_test", "package store"));
+    await t.r.reconcilePaths([ext]);
+    const joined = t.calls().filter((c) => c.startsWith("go/store/ext_test.go:"));
+    assert.deepEqual(joined, [
+      "go/store/ext_test.go:TestExternal -> go/store/store.go:New (unique)",
+      "go/store/ext_test.go:TestExternal -> go/store/store.go:Store (unique)",
+      "go/store/ext_test.go:TestExternal -> go/store/store.go:Store.lock (member)",
+      "go/store/ext_test.go:TestExternal -> go/store/store.go:helper (unique)",
+    ]);
+    // And leaves it.
+    Deno.writeTextFileSync(ext, extText);
+    await t.r.reconcilePaths([ext]);
+    assert.deepEqual(t.calls().filter(store), before);
+    // The generator joins package store: two helpers there, neither is evidently the one.
+    const gen = join(t.repo, "go/store/gen.go");
+    const genText = Deno.readTextFileSync(gen);
+    Deno.writeTextFileSync(gen, genText.replace("\npackage main", "\npackage store"));
+    await t.r.reconcilePaths([gen]);
+    assert.ok(!t.calls().includes(helper), t.calls().filter(store).join("\n"));
+    assert.ok(t.pending().includes("go/store/other.go:helper"), t.pending().join("\n"));
+    // And leaves it.
+    Deno.writeTextFileSync(gen, genText);
+    await t.r.reconcilePaths([gen]);
+    assert.deepEqual(t.calls().filter(store), before);
+    t.journal.close();
+  } finally {
+    removeTree(base);
+  }
+});

@@ -85,6 +85,12 @@ export const DERIVATION: DerivationVersions = {
     // `new Store()`, `Store.Open()` and `s.Get()` of a `Store s` land on the
     // one the file's namespaces and `using`s see (they stayed pending).
     csharp: 10,
+    // go 1: a file's node holds its package clause (`package store`), and a
+    // bare name is looked up in the files of its folder that name its
+    // package: an external test (`package store_test`) or a generator kept
+    // out of the build (`package main`) saw the package's unexported names,
+    // and made its own namesakes ambiguous; nor is an external test imported.
+    go: 1,
     // 1: a call says how many arguments it passes (overloads told apart).
     // 2: re-derived so that a static import (`import static a.Util.helper`)
     // and its calls land on Util's member, not on a namesake of the package.

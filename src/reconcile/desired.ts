@@ -1,4 +1,5 @@
 import { derivationOf, type DerivationVersions } from "../extract/derivation.ts";
+import { goPackageClause } from "../extract/go_package.ts";
 import { basename, sha1Hex } from "../files/mod.ts";
 import type { Depth } from "../config/mod.ts";
 import type { Capability, Extraction, FileInfo, Reference } from "../extract/mod.ts";
@@ -107,6 +108,8 @@ export function desiredRows(input: DesiredInput): OwnedRows {
   };
   // Only parsed files get a node of their own: it anchors their symbols and
   // the imports that name the file; an L1 file is fully described by its row.
+  // A Go file's node says which package it is in (its folder may hold two:
+  // `package store` and its external test's `package store_test`).
   const fileId = fileNodeId(input.path);
   const nodes: NodeRecord[] = effective < 2 ? [] : [{
     id: fileId,
@@ -116,7 +119,9 @@ export function desiredRows(input: DesiredInput): OwnedRows {
     qualname: "",
     start_line: 1,
     end_line: Math.max(1, input.lineCount),
-    signature: null,
+    signature: path.language === "go" && input.text !== undefined
+      ? goPackageClause(input.text)
+      : null,
     doc: input.info?.summary ?? null,
     struct_hash: input.hash,
     partial: 0,

@@ -1165,11 +1165,14 @@ function definitionShapes(nodes: readonly NodeRecord[]): Map<string, string> {
   const spaces = nodes.filter((n) =>
     n.kind === "module" && /^namespace\s[^{]*;\s*$/.test(n.signature ?? "")
   ).sort((a, b) => (a.start_line ?? 0) - (b.start_line ?? 0));
+  // A Go file's package clause (its file node's signature): the resolver
+  // looks a bare name up in the files of its folder that name its package.
+  const pkg = nodes.find((n) => n.kind === "file")?.signature ?? "";
   const out = new Map<string, string>();
   for (const n of nodes) {
     if (n.kind === "file") continue;
     const holder = kindOf.get(n.parent_id ?? "") ?? "";
-    const space = spaces.findLast((m) => (m.start_line ?? 0) <= (n.start_line ?? 0))?.name ?? "";
+    const space = spaces.findLast((m) => (m.start_line ?? 0) <= (n.start_line ?? 0))?.name ?? pkg;
     // As the resolver's SQL reads it (`LIKE 'static %'`: ASCII case aside).
     const local = n.kind === "function" && /^(?:inline )?static /i.test(n.signature ?? "");
     const arity = CALLABLE.has(n.kind) ? arityOf(n.name, n.signature) : undefined;

@@ -327,6 +327,8 @@ export class Resolver {
   readonly #localClasses = new Map<number, Map<string, ClassNode>>();
   #folders = new FolderIndex();
   readonly #uniqueDefs = new Map<string, string | null>();
+  /** Go: per file, its package clause (`package store`), "" when it has none. */
+  readonly #goPackages = new Map<number, string>();
   readonly #uniqueClasses = new Map<string, ClassNode | null>();
   /** Classes by qualified name, as out-of-line C++ methods name theirs (see `#classNamed`). */
   readonly #classesNamed = new Map<string, ClassNode | null>();
@@ -1234,6 +1236,7 @@ export class Resolver {
       this.#phpDefs,
       this.#localClasses,
       this.#uniqueDefs,
+      this.#goPackages,
       this.#uniqueClasses,
       this.#classesNamed,
       this.#bases,
@@ -2566,7 +2569,10 @@ export class Resolver {
     )?.name;
   }
 
-  /** A definition of `qualname` in another file of the folder of file `pathId` (a Go package). */
+  /**
+   * A definition of `qualname` in another file of the package of file
+   * `pathId`: of its folder, naming its package (see {@link #samePackage}).
+   */
   #inPackageOf(pathId: number, qualname: string): { id: string } | undefined {
     const j = this.journal;
     const at = j.get<{ root_id: number; rel: string }>(
@@ -2576,14 +2582,33 @@ export class Resolver {
     if (!at) return undefined;
     const dir = posix.dirname(at.rel);
     for (
-      const r of j.all<{ id: string; rel: string }>(
-        `SELECT n.id, p.rel FROM nodes n JOIN paths p ON p.id = n.path_id
+      const r of j.all<{ id: string; rel: string; path_id: number }>(
+        `SELECT n.id, p.rel, n.path_id FROM nodes n JOIN paths p ON p.id = n.path_id
          WHERE n.qualname = ? AND p.root_id = ? AND ${DEFINITION} LIMIT 50`,
         qualname,
         at.root_id,
       )
-    ) if (posix.dirname(r.rel) === dir) return r;
+    ) if (posix.dirname(r.rel) === dir && this.#samePackage(pathId, r.path_id)) return r;
     return undefined;
+  }
+
+  /** Go: the package clause of file `pathId` (`package store`), "" when it has none. */
+  #goPackage(pathId: number): string {
+    return cachedOr(this.#goPackages, pathId, () =>
+      this.journal.get<{ signature: string | null }>(
+        "SELECT signature FROM nodes WHERE path_id = ? AND kind = 'file'",
+        pathId,
+      )?.signature ?? "");
+  }
+
+  /**
+   * Go: files `a` and `b` (of one folder) name one package. An external
+   * test (`package store_test`) or a file kept out of the build (`package
+   * main` under `//go:build ignore`) shares its folder with `package store`,
+   * not its names.
+   */
+  #samePackage(a: number, b: number): boolean {
+    return a === b || this.#goPackage(a) === this.#goPackage(b);
   }
 
   /**
@@ -2796,7 +2821,8 @@ export class Resolver {
    */
   #uniqueDefinition(owner: Owner, name: string, call = false): string | null {
     const folder = owner.language === "go" ? posix.dirname(owner.rel) : undefined;
-    const key = `${owner.root_id}\0${owner.language}\0${folder ?? ""}\0${name}\0${call}`;
+    const pkg = folder === undefined ? "" : this.#goPackage(owner.id);
+    const key = `${owner.root_id}\0${owner.language}\0${folder ?? ""}\0${pkg}\0${name}\0${call}`;
     // C and C++: prototypes (`int f(int);`, a header's or a file's forward
     // declaration) are no second definition of a function defined elsewhere.
     const c = languageFamily(owner.language) === "c";
@@ -2815,7 +2841,8 @@ export class Resolver {
         owner.root_id,
         languageFamily(owner.language),
       ).filter((r) =>
-        (folder === undefined || posix.dirname(r.rel) === folder) &&
+        (folder === undefined ||
+          posix.dirname(r.rel) === folder && this.#goPackage(r.path_id) === pkg) &&
         (!script || !this.#isJsModule(r.path_id))
       );
       const defined = rows.filter((r) => !r.proto);
@@ -2840,7 +2867,9 @@ export class Resolver {
     const folder = owner.language === "go" || owner.language === "java"
       ? posix.dirname(owner.rel)
       : undefined;
-    const key = `${owner.root_id}\0${owner.language}\0${folder ?? ""}\0${name}`;
+    const go = owner.language === "go";
+    const pkg = go ? this.#goPackage(owner.id) : "";
+    const key = `${owner.root_id}\0${owner.language}\0${folder ?? ""}\0${pkg}\0${name}`;
     const cls = cachedOr(this.#uniqueClasses, key, () => {
       const rows = this.journal.all<ClassNode & { rel: string }>(
         `SELECT n.id, n.qualname, n.path_id, q.rel FROM nodes n JOIN paths q ON q.id = n.path_id
@@ -2849,7 +2878,10 @@ export class Resolver {
         name,
         owner.root_id,
         languageFamily(owner.language),
-      ).filter((r) => folder === undefined || posix.dirname(r.rel) === folder);
+      ).filter((r) =>
+        (folder === undefined || posix.dirname(r.rel) === folder) &&
+        (!go || this.#goPackage(r.path_id) === pkg)
+      );
       return rows.length === 1
         ? { id: rows[0]!.id, qualname: rows[0]!.qualname, path_id: rows[0]!.path_id }
         : null;
@@ -2967,7 +2999,10 @@ export class Resolver {
       deps.push(`d:${owner.root_id}:${suffix}`);
       const files = this.#filesInFolders(owner, language, suffix);
       if (files.length > 0) {
-        return (language === "go" ? onePackage(files, suffix) : files).map((f) => f.id);
+        if (language !== "go") return files.map((f) => f.id);
+        // An external test's package (`package store_test`) is imported by none.
+        return onePackage(files, suffix).map((f) => f.id)
+          .filter((id) => !this.#goPackage(id).endsWith("_test"));
       }
     }
     return [];
