@@ -58,3 +58,54 @@ Deno.test("a Python classmethod's `c = cls()` is an instance of its class: c.ope
     removeTree(base);
   }
 });
+
+const STATIC = `class Base:
+    def close(self):
+        pass
+
+
+class Conn(Base):
+    def open(self):
+        return 1
+
+    @staticmethod
+    def parse(self, text):
+        self.open()
+
+    @staticmethod
+    def build():
+        cls.open()
+
+    @classmethod
+    def make(cls):
+        cls.open()
+        cls.close()
+
+    def later(self):
+        def run():
+            self.close()
+
+        def hook(self):
+            self.open()
+
+        return run, hook
+`;
+
+Deno.test("a Python static method's `self` and a `cls` no parameter binds are not the class; a classmethod's `cls` is, with its bases", async () => {
+  const base = tempDir();
+  const repo = join(base, "repo");
+  Deno.mkdirSync(repo, { recursive: true });
+  Deno.writeTextFileSync(join(repo, "conn.py"), STATIC);
+  const live = indexer(join(base, "home"), repo);
+  try {
+    await live.r.audit();
+    assert.deepEqual(calls(live.journal), [
+      "Conn.later.run -> Base.close:2",
+      "Conn.make -> Base.close:2",
+      "Conn.make -> Conn.open:7",
+    ]);
+  } finally {
+    live.journal.close();
+    removeTree(base);
+  }
+});

@@ -155,6 +155,7 @@ export function symbolsAndRefs(
       CLOSURES.has(spec.grammar),
       VALUE_TYPES.has(spec.grammar),
       spec.ownThis,
+      spec.ownSelf,
     )
     : [];
   symbols.sort((a, b) =>
@@ -500,7 +501,8 @@ const REF_KINDS: Record<string, Reference["kind"]> = {
  * apart. `closures`: a function nested in another sees its parameters and
  * variables (see {@link CLOSURES}); `valueTypes`: a constructed type is a
  * value a binding may hide (see {@link VALUE_TYPES}). `ownThis`: where `this` is no longer
- * the class's (see `LanguageSpec.ownThis`).
+ * the class's (see `LanguageSpec.ownThis`); `ownSelf`: where `self` and
+ * `cls` are the class's (see `LanguageSpec.ownSelf`).
  */
 function collectReferences(
   matches: QueryMatch[],
@@ -510,6 +512,7 @@ function collectReferences(
   closures: boolean,
   valueTypes: boolean,
   ownThis: LanguageSpec["ownThis"],
+  ownSelf?: LanguageSpec["ownSelf"],
 ): Reference[] {
   const raw: { kind: Reference["kind"]; m: QueryMatch; role: Node; anchor: Node }[] = [];
   for (const m of matches) {
@@ -580,6 +583,12 @@ function collectReferences(
     if (
       ownThis && receiver !== undefined && /^(this|super)(\.|$)/.test(receiver) &&
       bindsOwnThis(role, ownThis)
+    ) receiver = "?";
+    // `self.open()` in a `@staticmethod`, `cls.open()` where no parameter
+    // binds `cls`: not the class.
+    if (
+      ownSelf && receiver !== undefined && ownSelf.names.includes(receiver.split(".", 1)[0]!) &&
+      !isOwnSelf(receiver.split(".", 1)[0]!, scope, ownSelf)
     ) receiver = "?";
     const r = ref(kind, defs, anchor, name, module === undefined ? undefined : collapse(module));
     if (receiver !== undefined) {
@@ -678,6 +687,43 @@ function bindsOwnThis(node: Node, ownThis: NonNullable<LanguageSpec["ownThis"]>)
     if (ownThis.binders.some((b) => b === n!.type || b === `${parent}>${n!.type}`)) return true;
   }
   return false;
+}
+
+/**
+ * True when `name` (`self`, `cls`) is, inside `def`, the first parameter of
+ * a method that is no static method: `def` itself or the method a nested
+ * function closes over. A function between that binds `name` as a
+ * parameter of its own, or none that binds it at all, says it is not.
+ */
+function isOwnSelf(
+  name: string,
+  def: Def | undefined,
+  ownSelf: NonNullable<LanguageSpec["ownSelf"]>,
+): boolean {
+  for (let d = def; d && FUNCTION_KINDS.has(d.kind); d = d.lexParent) {
+    const params = d.node.childForFieldName("parameters")?.namedChildren ?? [];
+    const names = params.map((p) => p === null ? "" : parameterName(p));
+    if (!names.includes(name)) continue;
+    if (names[0] !== name || d.kind !== "method") return false;
+    return !decoratorsOf(d).some((text) => ownSelf.staticDecorators.includes(text));
+  }
+  return false;
+}
+
+/** The decorators written on `def` (`@staticmethod` as `staticmethod`), the wrapper's children. */
+function decoratorsOf(def: Def): string[] {
+  const out: string[] = [];
+  for (const c of def.node.parent?.namedChildren ?? []) {
+    if (c?.type.includes("decorator")) out.push(c.text.replace(/^@\s*/, "").trim());
+  }
+  return out;
+}
+
+/** The name a parameter node binds (`self`, `self: "Conn"`, `x=1`), or "" for `*args` and the like. */
+function parameterName(param: Node): string {
+  if (param.type === "identifier") return param.text;
+  const named = param.childForFieldName("name") ?? param.namedChildren[0] ?? null;
+  return named?.type === "identifier" ? named.text : "";
 }
 
 /** `Foo` when the receiver is just `new Foo(…)` (the parentheses balanced to the end), else undefined. */

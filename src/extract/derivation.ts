@@ -141,7 +141,11 @@ export const DERIVATION: DerivationVersions = {
     // python 9 (rust 6): re-derived so that a call through `from pkg import
     // models` (`use crate::db`) beside another import from that module lands
     // whichever file was indexed first (it stayed pending).
-    python: 9,
+    // python 10: `self` and `cls` are the class only as a method's first
+    // parameter (or one a nested function closes over), never in a
+    // `@staticmethod` (`def parse(self, text): self.open()` landed on the
+    // class's open) nor where no parameter binds them.
+    python: 10,
     // javascript 12, typescript and tsx 13: a bare call of a script lands
     // only on another script's function, never a module's own (`expect()`
     // in a test file on a module's `export function expect`).

@@ -50,6 +50,15 @@ export interface LanguageSpec {
    * arrow function keeps the `this` around it.
    */
   ownThis?: { binders: readonly string[]; classBody: string };
+  /**
+   * Python: the receivers that name the class only as a method's first
+   * parameter (`self`, `cls`), and the decorators after which that
+   * parameter is none (`@staticmethod`): a call on one of these names
+   * anywhere else (a static method's `self`, a nested function's own
+   * parameter `self`, a `cls` no parameter binds) is made on an unknown
+   * receiver.
+   */
+  ownSelf?: { names: readonly string[]; staticDecorators: readonly string[] };
 }
 
 const JS_WRAPPERS = ["export_statement", "ambient_declaration", "expression_statement"] as const;
@@ -74,6 +83,7 @@ export const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {
     wrappers: ["decorated_definition"],
     decorators: ["decorator"],
     docstring: true,
+    ownSelf: { names: ["self", "cls"], staticDecorators: ["staticmethod"] },
     hashStyle: { newlines: true, indent: true, tupleComma: true },
   },
   javascript: {
