@@ -119,6 +119,8 @@ const EXPECTED = [
   // A parameter named like an import: run(setup) calls what it is given.
   "js/hooks.js:go -> js/logger.js:setup (import)",
   "js/logger.js:setup -> js/logger.js:Logger (same-file)",
+  // A script's global, never the function nested in it.
+  "js/page.js:render -> js/widgets.js:mount (unique)",
   // `exports.tidy = tidy` exports the function: calls land on it, in its file and through require.
   "js/shared.js:clean -> js/shared.js:tidy (same-file)",
   "js/use.js:run -> js/shared.js:tidy (import)",
@@ -369,6 +371,11 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "go/store/ext_test.go:Store.lock",
         "go/store/gen.go:New",
         "go/app/use.go:TestExternal",
+        // A function nested in another, a method of a class a block makes.
+        "js/page.js:paint",
+        "rb/point.rb:norm",
+        "rb/point.rb:label",
+        "rb/point.rb:area",
       ]
     ) assert.ok(pending.includes(trap), `${trap} is pending: ${pending.join(", ")}`);
 

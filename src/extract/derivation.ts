@@ -68,8 +68,14 @@ export const DERIVATION: DerivationVersions = {
     // c and cpp 10: re-derived so that `util::clamp(x)` lands on namespace
     // util's function when a header and a source both open it (it was
     // pending), never on another source file's `static` function.
-    c: 10,
-    cpp: 10,
+    // c and cpp 11, csharp 11, go 2, python 11, javascript 13, typescript
+    // and tsx 14, rust 8, php 7, ruby 7, bash 1: re-derived so that a bare
+    // call never lands, by a name unique in the repository (or package, or
+    // the scripts' globals), on a definition inside a function, a method or a
+    // value: a closure (`function mount() { function paint() … }`), a class
+    // local to a function, a method of `Point = Struct.new do def norm`.
+    c: 11,
+    cpp: 11,
     // 1: a parameter (a delegate) shadows a method or function of its name.
     // 2: a call says how many arguments it passes (overloads told apart).
     // 5: a partial class's members are found in its other parts' files.
@@ -84,13 +90,13 @@ export const DERIVATION: DerivationVersions = {
     // 10: re-derived so that of classes of one name in several namespaces,
     // `new Store()`, `Store.Open()` and `s.Get()` of a `Store s` land on the
     // one the file's namespaces and `using`s see (they stayed pending).
-    csharp: 10,
+    csharp: 11,
     // go 1: a file's node holds its package clause (`package store`), and a
     // bare name is looked up in the files of its folder that name its
     // package: an external test (`package store_test`) or a generator kept
     // out of the build (`package main`) saw the package's unexported names,
     // and made its own namesakes ambiguous; nor is an external test imported.
-    go: 1,
+    go: 2,
     // 1: a call says how many arguments it passes (overloads told apart).
     // 2: re-derived so that a static import (`import static a.Util.helper`)
     // and its calls land on Util's member, not on a namesake of the package.
@@ -145,19 +151,19 @@ export const DERIVATION: DerivationVersions = {
     // parameter (or one a nested function closes over), never in a
     // `@staticmethod` (`def parse(self, text): self.open()` landed on the
     // class's open) nor where no parameter binds them.
-    python: 10,
+    python: 11,
     // javascript 12, typescript and tsx 13: a bare call of a script lands
     // only on another script's function, never a module's own (`expect()`
     // in a test file on a module's `export function expect`).
-    javascript: 12,
-    typescript: 13,
-    tsx: 13,
+    javascript: 13,
+    typescript: 14,
+    tsx: 14,
     // rust 5: only a constructor by Rust's naming conventions (`new`,
     // `new_*`, `with_*`, `default`, `from`) says what it returns: `let b =
     // Request::builder(); b.body()` is no call of Request's body.
     // rust 7: `POOL.session()` after `use crate::db::POOL` is a call on the
     // static, never db.rs's own function `session`.
-    rust: 7,
+    rust: 8,
     // php 1: an aliased use (`use A\B as C`, `use A\{B as C}`) says what it
     // imports, so `C::make()` and `new C()` land on B (the alias was looked
     // up in B's namespace and the import pointed at one of its files).
@@ -169,7 +175,7 @@ export const DERIVATION: DerivationVersions = {
     // php 6: re-derived so that a name a `use` binds is the definition its
     // namespace declares wherever its file lies (it was looked up by folder:
     // pending in a flat layout, another namespace's in a folder of its name).
-    php: 6,
+    php: 7,
     // ruby 2: a call without parentheses (`helper`, `x = compute`) is a
     // call where no local variable or parameter of its name is bound; one
     // with them (`count(1)`) calls the method whatever local is so named.
@@ -182,7 +188,8 @@ export const DERIVATION: DerivationVersions = {
     // top-level `def name` of another file).
     // 6: re-derived so that Kernel's `warn`, `system`, `open`… never land on
     // a top-level namesake of another file.
-    ruby: 6,
+    ruby: 7,
+    bash: 1,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.
     // 3: nor a heading inside an HTML comment; 4: nor a line continuing a list item or quote.

@@ -202,6 +202,16 @@ const NOT_MEMBER =
   OR p.kind NOT IN ('class', 'interface', 'struct', 'trait', 'impl', 'enum', 'union')
   OR n.kind IN ${CLASS_KINDS})`;
 
+/**
+ * A definition other files may see by its bare name (`p` is its parent
+ * node): not one inside a function or a method (a closure, a class local to
+ * a test) nor inside a value (`Point = Struct.new do def norm`, an object
+ * literal's method, `attr_accessor` in such a block), which is no
+ * top-level function of its file and no global anywhere.
+ */
+const AT_FILE_SCOPE =
+  `(p.kind IS NULL OR p.kind NOT IN ('function', 'method', 'constant', 'variable'))`;
+
 /** The signature of a function-like procedural macro: what a `name!(…)` call may also mean. */
 const PROC_MACRO =
   /\(\s*\w+\s*:\s*(?:proc_macro::)?TokenStream\s*\)\s*->\s*(?:proc_macro::)?TokenStream\b/;
@@ -2835,7 +2845,7 @@ export class Resolver {
          LEFT JOIN nodes p ON p.id = n.parent_id
          WHERE n.name = ? AND q.root_id = ? AND ${
           call ? CALLABLE : NOT_MEMBER
-        } AND ${NOT_FILE_LOCAL}
+        } AND ${NOT_FILE_LOCAL} AND ${AT_FILE_SCOPE}
            AND ${languageFamilySql("q.language")} = ? LIMIT ${folder || c || script ? 50 : 2}`,
         name,
         owner.root_id,
@@ -2898,7 +2908,8 @@ export class Resolver {
     return this.journal.all<{ root_id: number; family: string }>(
       `SELECT q.root_id, ${languageFamilySql("q.language")} AS family FROM nodes n
        JOIN paths q ON q.id = n.path_id LEFT JOIN nodes p ON p.id = n.parent_id
-       WHERE n.name = ? AND ${NOT_MEMBER} AND ${NOT_FILE_LOCAL} GROUP BY 1, 2
+       WHERE n.name = ? AND ${NOT_MEMBER} AND ${NOT_FILE_LOCAL} AND ${AT_FILE_SCOPE}
+       GROUP BY 1, 2
        HAVING count(*) = 1 OR sum(n.kind != 'module') = 1`,
       name,
     );
