@@ -74,8 +74,14 @@ export const DERIVATION: DerivationVersions = {
     // the scripts' globals), on a definition inside a function, a method or a
     // value: a closure (`function mount() { function paint() … }`), a class
     // local to a function, a method of `Point = Struct.new do def norm`.
-    c: 11,
-    cpp: 11,
+    // c and cpp 12, csharp 12, go 3, java 5, python 12, javascript 14,
+    // typescript and tsx 15, rust 9, php 8, ruby 8, bash 2: re-derived so
+    // that a class nested in another (`class Preloader; class Association`)
+    // is found by its bare name only from inside it, and in Ruby a module's
+    // class only from inside the module: `class Cart < Association` landed
+    // on Preloader's Association, the one of that name in the repository.
+    c: 12,
+    cpp: 12,
     // 1: a parameter (a delegate) shadows a method or function of its name.
     // 2: a call says how many arguments it passes (overloads told apart).
     // 5: a partial class's members are found in its other parts' files.
@@ -90,20 +96,20 @@ export const DERIVATION: DerivationVersions = {
     // 10: re-derived so that of classes of one name in several namespaces,
     // `new Store()`, `Store.Open()` and `s.Get()` of a `Store s` land on the
     // one the file's namespaces and `using`s see (they stayed pending).
-    csharp: 11,
+    csharp: 12,
     // go 1: a file's node holds its package clause (`package store`), and a
     // bare name is looked up in the files of its folder that name its
     // package: an external test (`package store_test`) or a generator kept
     // out of the build (`package main`) saw the package's unexported names,
     // and made its own namesakes ambiguous; nor is an external test imported.
-    go: 2,
+    go: 3,
     // 1: a call says how many arguments it passes (overloads told apart).
     // 2: re-derived so that a static import (`import static a.Util.helper`)
     // and its calls land on Util's member, not on a namesake of the package.
     // java 4: an anonymous class (`new Runnable() { … }`) is a class named
     // `new`, so a bare call in it lands on its own method before its outer
     // class's (`stop()` was Timer's stop beside the anonymous class's own).
-    java: 4,
+    java: 5,
     // 1 (each): an aliased import says what it imports (`from m import a as
     // b`, `import { a as b }`, `use m::a as b`), so calls of `b` land on `a`;
     // for rust also, re-derived so that a workspace member's `crate::` paths,
@@ -151,19 +157,19 @@ export const DERIVATION: DerivationVersions = {
     // parameter (or one a nested function closes over), never in a
     // `@staticmethod` (`def parse(self, text): self.open()` landed on the
     // class's open) nor where no parameter binds them.
-    python: 11,
+    python: 12,
     // javascript 12, typescript and tsx 13: a bare call of a script lands
     // only on another script's function, never a module's own (`expect()`
     // in a test file on a module's `export function expect`).
-    javascript: 13,
-    typescript: 14,
-    tsx: 14,
+    javascript: 14,
+    typescript: 15,
+    tsx: 15,
     // rust 5: only a constructor by Rust's naming conventions (`new`,
     // `new_*`, `with_*`, `default`, `from`) says what it returns: `let b =
     // Request::builder(); b.body()` is no call of Request's body.
     // rust 7: `POOL.session()` after `use crate::db::POOL` is a call on the
     // static, never db.rs's own function `session`.
-    rust: 8,
+    rust: 9,
     // php 1: an aliased use (`use A\B as C`, `use A\{B as C}`) says what it
     // imports, so `C::make()` and `new C()` land on B (the alias was looked
     // up in B's namespace and the import pointed at one of its files).
@@ -175,7 +181,7 @@ export const DERIVATION: DerivationVersions = {
     // php 6: re-derived so that a name a `use` binds is the definition its
     // namespace declares wherever its file lies (it was looked up by folder:
     // pending in a flat layout, another namespace's in a folder of its name).
-    php: 7,
+    php: 8,
     // ruby 2: a call without parentheses (`helper`, `x = compute`) is a
     // call where no local variable or parameter of its name is bound; one
     // with them (`count(1)`) calls the method whatever local is so named.
@@ -188,8 +194,8 @@ export const DERIVATION: DerivationVersions = {
     // top-level `def name` of another file).
     // 6: re-derived so that Kernel's `warn`, `system`, `open`… never land on
     // a top-level namesake of another file.
-    ruby: 7,
-    bash: 1,
+    ruby: 8,
+    bash: 2,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.
     // 3: nor a heading inside an HTML comment; 4: nor a line continuing a list item or quote.

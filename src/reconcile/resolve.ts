@@ -212,6 +212,51 @@ const NOT_MEMBER =
 const AT_FILE_SCOPE =
   `(p.kind IS NULL OR p.kind NOT IN ('function', 'method', 'constant', 'variable'))`;
 
+/** What a unique-by-name candidate is nested in (its parent node), as {@link seenFrom} reads it. */
+interface Enclosed {
+  parent_kind: string | null;
+  parent_qualname: string | null;
+}
+
+/** A definition a bare name may land on, by uniqueness (see `Resolver.#uniqueDefinition`). */
+interface Candidate extends Enclosed {
+  id: string;
+  proto: number;
+}
+
+/** Parents whose nested definitions only code inside them names bare (`class Preloader; class Association`). */
+const ENCLOSING: ReadonlySet<string> = new Set([
+  "class",
+  "interface",
+  "struct",
+  "trait",
+  "enum",
+  "union",
+  "impl",
+]);
+
+/** SQL (`p` the parent node): a definition seen by its bare name from anywhere (see {@link seenFrom}). */
+const SEEN_EVERYWHERE = `(p.kind IS NULL OR p.kind NOT IN (${
+  [...ENCLOSING].map((k) => `'${k}'`).join(", ")
+}) AND NOT (p.kind = 'module' AND q.language = 'ruby'))`;
+
+/**
+ * True when code at `scope` (the qualified name of the definition it is
+ * in, "" at a file's top) sees definition `d` by its bare name: `d` is not
+ * nested in a class (nor, in Ruby, whose constants are looked up lexically,
+ * in a module), or `scope` is inside what it is nested in. A class nested
+ * in another (`Preloader.Association`) is never the `Association` that
+ * code elsewhere names, even when it is the only one in the repository.
+ */
+function seenFrom(language: string | null, d: Enclosed, scope: string): boolean {
+  const kind = d.parent_kind;
+  if (kind === null || !(ENCLOSING.has(kind) || (kind === "module" && language === "ruby"))) {
+    return true;
+  }
+  const outer = d.parent_qualname ?? "";
+  return scope === outer || scope.startsWith(`${outer}.`);
+}
+
 /** The signature of a function-like procedural macro: what a `name!(…)` call may also mean. */
 const PROC_MACRO =
   /\(\s*\w+\s*:\s*(?:proc_macro::)?TokenStream\s*\)\s*->\s*(?:proc_macro::)?TokenStream\b/;
@@ -336,10 +381,10 @@ export class Resolver {
   /** Per file: class-like definitions by name (the first by line). */
   readonly #localClasses = new Map<number, Map<string, ClassNode>>();
   #folders = new FolderIndex();
-  readonly #uniqueDefs = new Map<string, string | null>();
+  readonly #uniqueDefs = new Map<string, Candidate[]>();
   /** Go: per file, its package clause (`package store`), "" when it has none. */
   readonly #goPackages = new Map<number, string>();
-  readonly #uniqueClasses = new Map<string, ClassNode | null>();
+  readonly #uniqueClasses = new Map<string, (ClassNode & Enclosed)[]>();
   /** Classes by qualified name, as out-of-line C++ methods name theirs (see `#classNamed`). */
   readonly #classesNamed = new Map<string, ClassNode | null>();
   /** PHP: per file, its namespaces (see `#phpNamespaceAt`). */
@@ -1829,7 +1874,7 @@ export class Resolver {
       const local = this.#definitionsIn(owner.id).get(name);
       if (local) return { dst: local, how: "same-file" };
       if (isBuiltin(owner.language, name)) return undefined;
-      const unique = this.#uniqueDefinition(owner, name);
+      const unique = this.#uniqueDefinition(owner, name, false, ref.src);
       return unique ? { dst: unique, how: "unique" } : undefined;
     }
     if (hasImplicitThis(owner.language)) {
@@ -1848,7 +1893,7 @@ export class Resolver {
     // A C prototype (`int f(int);`) only declares f: its one definition in
     // the repository, where there is one, is what the call runs.
     if (local && languageFamily(owner.language) === "c" && this.#isPrototype(local)) {
-      const defined = this.#uniqueDefinition(owner, name, true);
+      const defined = this.#uniqueDefinition(owner, name, true, ref.src);
       if (defined && !this.#isPrototype(defined)) return { dst: defined, how: "unique" };
     }
     if (local) return { dst: local, how: "same-file" };
@@ -1870,7 +1915,7 @@ export class Resolver {
     // C#: `new Store()` of the Store its namespaces and `using`s see.
     const seen = owner.language === "csharp" ? this.#csharpClass(owner, ref.src, name) : undefined;
     if (seen !== undefined) return seen ? { dst: seen.id, how: "unique" } : undefined;
-    const unique = this.#uniqueDefinition(owner, name, true);
+    const unique = this.#uniqueDefinition(owner, name, true, ref.src);
     return unique ? { dst: unique, how: "unique" } : undefined;
   }
 
@@ -2301,7 +2346,7 @@ export class Resolver {
         ? undefined
         : seen ?? (isBuiltin(owner.language, qualifier) || !this.#mayLookFar(owner, true)
           ? undefined
-          : this.#uniqueClass(owner, qualifier)));
+          : this.#uniqueClass(owner, qualifier, ref.src)));
     // C++ `util::clamp(x)` (a static qualifier, kept as the call's module;
     // `util.clamp()` calls a variable's method): a namespace is opened in
     // many files (a header declares, a source defines), so it is no one
@@ -2826,27 +2871,29 @@ export class Resolver {
 
   /**
    * The one definition of `name` that is no class member in the owner's
-   * root (a Go file: in its package's folder), or null when there are none
-   * or several; cached for one afterChange.
+   * root (a Go file: in its package's folder) that code at node `src` sees
+   * by that name (see {@link seenFrom}), or null when there are none or
+   * several; its candidates are cached for one afterChange.
    */
-  #uniqueDefinition(owner: Owner, name: string, call = false): string | null {
+  #uniqueDefinition(owner: Owner, name: string, call = false, src?: string): string | null {
     const folder = owner.language === "go" ? posix.dirname(owner.rel) : undefined;
     const pkg = folder === undefined ? "" : this.#goPackage(owner.id);
     const key = `${owner.root_id}\0${owner.language}\0${folder ?? ""}\0${pkg}\0${name}\0${call}`;
     // C and C++: prototypes (`int f(int);`, a header's or a file's forward
     // declaration) are no second definition of a function defined elsewhere.
     const c = languageFamily(owner.language) === "c";
-    return cachedOr(this.#uniqueDefs, key, () => {
+    const all = cachedOr(this.#uniqueDefs, key, () => {
       // A script's bare call: the globals other scripts define, never a module's own.
       const script = bareScope(owner.language) === "script";
-      const rows = this.journal.all<{ id: string; rel: string; proto: number; path_id: number }>(
-        `SELECT n.id, q.rel, ${c ? PROTOTYPE : "0"} AS proto, n.path_id FROM nodes n
+      return this.journal.all<Candidate & { rel: string; path_id: number }>(
+        `SELECT n.id, q.rel, ${c ? PROTOTYPE : "0"} AS proto, n.path_id,
+           p.kind AS parent_kind, p.qualname AS parent_qualname FROM nodes n
          JOIN paths q ON q.id = n.path_id
          LEFT JOIN nodes p ON p.id = n.parent_id
          WHERE n.name = ? AND q.root_id = ? AND ${
           call ? CALLABLE : NOT_MEMBER
         } AND ${NOT_FILE_LOCAL} AND ${AT_FILE_SCOPE}
-           AND ${languageFamilySql("q.language")} = ? LIMIT ${folder || c || script ? 50 : 2}`,
+           AND ${languageFamilySql("q.language")} = ? LIMIT 50`,
         name,
         owner.root_id,
         languageFamily(owner.language),
@@ -2854,11 +2901,23 @@ export class Resolver {
         (folder === undefined ||
           posix.dirname(r.rel) === folder && this.#goPackage(r.path_id) === pkg) &&
         (!script || !this.#isJsModule(r.path_id))
-      );
-      const defined = rows.filter((r) => !r.proto);
-      const pick = defined.length > 0 ? defined : rows;
-      return pick.length === 1 ? pick[0]!.id : null;
+      ).map(({ id, proto, parent_kind, parent_qualname }) => ({
+        id,
+        proto,
+        parent_kind,
+        parent_qualname,
+      }));
     });
+    const scope = this.#scopeOf(owner, src);
+    const rows = all.filter((r) => seenFrom(owner.language, r, scope));
+    const defined = rows.filter((r) => !r.proto);
+    const pick = defined.length > 0 ? defined : rows;
+    return pick.length === 1 ? pick[0]!.id : null;
+  }
+
+  /** The qualified name of node `src` of the owner's file ("" for the file, or none given). */
+  #scopeOf(owner: Owner, src: string | undefined): string {
+    return src === undefined ? "" : this.#nodesIn(owner.id).get(src)?.qualname ?? "";
   }
 
   /** True when node `id` is a C or C++ function's prototype (see {@link PROTOTYPE}). */
@@ -2872,37 +2931,54 @@ export class Resolver {
     );
   }
 
-  /** The one class-like definition named `name` in the owner's root (Go, Java: its folder), or undefined. */
-  #uniqueClass(owner: Owner, name: string): ClassNode | undefined {
+  /**
+   * The one class-like definition named `name` in the owner's root (Go,
+   * Java: its folder) that code at node `src` sees by that name (see
+   * {@link seenFrom}), or undefined.
+   */
+  #uniqueClass(owner: Owner, name: string, src?: string): ClassNode | undefined {
     const folder = owner.language === "go" || owner.language === "java"
       ? posix.dirname(owner.rel)
       : undefined;
     const go = owner.language === "go";
     const pkg = go ? this.#goPackage(owner.id) : "";
     const key = `${owner.root_id}\0${owner.language}\0${folder ?? ""}\0${pkg}\0${name}`;
-    const cls = cachedOr(this.#uniqueClasses, key, () => {
-      const rows = this.journal.all<ClassNode & { rel: string }>(
-        `SELECT n.id, n.qualname, n.path_id, q.rel FROM nodes n JOIN paths q ON q.id = n.path_id
+    const all = cachedOr(
+      this.#uniqueClasses,
+      key,
+      () =>
+        this.journal.all<ClassNode & Enclosed & { rel: string }>(
+          `SELECT n.id, n.qualname, n.path_id, q.rel, p.kind AS parent_kind,
+           p.qualname AS parent_qualname FROM nodes n JOIN paths q ON q.id = n.path_id
+         LEFT JOIN nodes p ON p.id = n.parent_id
          WHERE n.name = ? AND q.root_id = ? AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
-           AND ${languageFamilySql("q.language")} = ? LIMIT ${folder ? 50 : 2}`,
-        name,
-        owner.root_id,
-        languageFamily(owner.language),
-      ).filter((r) =>
-        (folder === undefined || posix.dirname(r.rel) === folder) &&
-        (!go || this.#goPackage(r.path_id) === pkg)
-      );
-      return rows.length === 1
-        ? { id: rows[0]!.id, qualname: rows[0]!.qualname, path_id: rows[0]!.path_id }
-        : null;
-    });
-    return cls ?? undefined;
+           AND ${languageFamilySql("q.language")} = ? LIMIT 50`,
+          name,
+          owner.root_id,
+          languageFamily(owner.language),
+        ).filter((r) =>
+          (folder === undefined || posix.dirname(r.rel) === folder) &&
+          (!go || this.#goPackage(r.path_id) === pkg)
+        ).map(({ id, qualname, path_id, parent_kind, parent_qualname }) => ({
+          id,
+          qualname,
+          path_id,
+          parent_kind,
+          parent_qualname,
+        })),
+    );
+    const scope = this.#scopeOf(owner, src);
+    const rows = all.filter((r) => seenFrom(owner.language, r, scope));
+    return rows.length === 1
+      ? { id: rows[0]!.id, qualname: rows[0]!.qualname, path_id: rows[0]!.path_id }
+      : undefined;
   }
 
   /**
    * The roots and language families in which `name` has exactly one
-   * definition that is no class member, or exactly one a call may land on
-   * (where a bare name can resolve).
+   * definition that is no class member, or exactly one a call may land on,
+   * or at most one seen from everywhere (the others are seen only from
+   * inside their class, see {@link seenFrom}): where a bare name can resolve.
    */
   #rootsWhereUnique(name: string): { root_id: number; family: string }[] {
     return this.journal.all<{ root_id: number; family: string }>(
@@ -2910,7 +2986,7 @@ export class Resolver {
        JOIN paths q ON q.id = n.path_id LEFT JOIN nodes p ON p.id = n.parent_id
        WHERE n.name = ? AND ${NOT_MEMBER} AND ${NOT_FILE_LOCAL} AND ${AT_FILE_SCOPE}
        GROUP BY 1, 2
-       HAVING count(*) = 1 OR sum(n.kind != 'module') = 1`,
+       HAVING count(*) = 1 OR sum(n.kind != 'module') = 1 OR sum(${SEEN_EVERYWHERE}) <= 1`,
       name,
     );
   }
