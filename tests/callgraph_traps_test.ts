@@ -194,6 +194,8 @@ const EXPECTED = [
   // Ruby: own method bare, self through the base; puts is Kernel's.
   // Ruby: a class nested in another is named bare only inside it.
   "rb/nested_use.rb:Shop.Preloader.Batch.run -> rb/nested.rb:Shop.Preloader.Association.load (member)",
+  // Ruby: a qualified base is the class its path names.
+  "rb/qualified.rb:Shop.Records.Money.cast_all -> rb/qualified.rb:Shop.Types.Value.cast (member)",
   "rb/store.rb:Store.get -> rb/store.rb:Base.close (member)",
   "rb/store.rb:Store.get -> rb/store.rb:Store.check (member)",
   "rb/store.rb:main -> rb/store.rb:Store.get (member)",
@@ -381,6 +383,7 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         // Preloader's Association outside Preloader, Shop's Tokenizer outside Shop.
         "rb/nested_use.rb:load",
         "rb/nested_use.rb:next_token",
+        "rb/qualified.rb:cast",
       ]
     ) assert.ok(pending.includes(trap), `${trap} is pending: ${pending.join(", ")}`);
 
@@ -536,6 +539,24 @@ Deno.test("a Go file's calls follow its package clause, not only its folder, as 
     Deno.writeTextFileSync(gen, genText);
     await t.r.reconcilePaths([gen]);
     assert.deepEqual(t.calls().filter(store), before);
+    t.journal.close();
+  } finally {
+    removeTree(base);
+  }
+});
+
+Deno.test("a qualified base is the class its path names, never the class itself nor a namesake elsewhere", async () => {
+  const base = tempDir();
+  try {
+    const t = open(base);
+    await t.r.audit();
+    const bases = t.journal.all<{ e: string }>(
+      `SELECT s.qualname || ' < ' || e.target || ' -> ' || d.qualname AS e
+       FROM edges e JOIN nodes s ON s.id = e.src JOIN nodes d ON d.id = e.dst
+       JOIN paths ps ON ps.id = s.path_id WHERE e.kind = 'inherits' AND ps.rel = 'rb/qualified.rb'
+       ORDER BY 1`,
+    ).map((r) => r.e);
+    assert.deepEqual(bases, ["Shop.Records.Money < Types::Value -> Shop.Types.Value"]);
     t.journal.close();
   } finally {
     removeTree(base);

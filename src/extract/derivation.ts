@@ -80,8 +80,14 @@ export const DERIVATION: DerivationVersions = {
     // is found by its bare name only from inside it, and in Ruby a module's
     // class only from inside the module: `class Cart < Association` landed
     // on Preloader's Association, the one of that name in the repository.
-    c: 12,
-    cpp: 12,
+    // c and cpp 13, csharp 13, java 6, python 13, javascript 15, typescript
+    // and tsx 16, rust 10, php 9, ruby 9: re-derived so that a qualified
+    // base (`class Date < ActiveModel::Type::Date`, `: ui::Frame`) is the
+    // class its path names: it was the class of its last name in the file
+    // (the class itself) or in the repository (`Json < ActiveModel::Type::Value`
+    // on the one `Value` there, of another module).
+    c: 13,
+    cpp: 13,
     // 1: a parameter (a delegate) shadows a method or function of its name.
     // 2: a call says how many arguments it passes (overloads told apart).
     // 5: a partial class's members are found in its other parts' files.
@@ -96,7 +102,7 @@ export const DERIVATION: DerivationVersions = {
     // 10: re-derived so that of classes of one name in several namespaces,
     // `new Store()`, `Store.Open()` and `s.Get()` of a `Store s` land on the
     // one the file's namespaces and `using`s see (they stayed pending).
-    csharp: 12,
+    csharp: 13,
     // go 1: a file's node holds its package clause (`package store`), and a
     // bare name is looked up in the files of its folder that name its
     // package: an external test (`package store_test`) or a generator kept
@@ -109,7 +115,7 @@ export const DERIVATION: DerivationVersions = {
     // java 4: an anonymous class (`new Runnable() { … }`) is a class named
     // `new`, so a bare call in it lands on its own method before its outer
     // class's (`stop()` was Timer's stop beside the anonymous class's own).
-    java: 5,
+    java: 6,
     // 1 (each): an aliased import says what it imports (`from m import a as
     // b`, `import { a as b }`, `use m::a as b`), so calls of `b` land on `a`;
     // for rust also, re-derived so that a workspace member's `crate::` paths,
@@ -157,19 +163,19 @@ export const DERIVATION: DerivationVersions = {
     // parameter (or one a nested function closes over), never in a
     // `@staticmethod` (`def parse(self, text): self.open()` landed on the
     // class's open) nor where no parameter binds them.
-    python: 12,
+    python: 13,
     // javascript 12, typescript and tsx 13: a bare call of a script lands
     // only on another script's function, never a module's own (`expect()`
     // in a test file on a module's `export function expect`).
-    javascript: 14,
-    typescript: 15,
-    tsx: 15,
+    javascript: 15,
+    typescript: 16,
+    tsx: 16,
     // rust 5: only a constructor by Rust's naming conventions (`new`,
     // `new_*`, `with_*`, `default`, `from`) says what it returns: `let b =
     // Request::builder(); b.body()` is no call of Request's body.
     // rust 7: `POOL.session()` after `use crate::db::POOL` is a call on the
     // static, never db.rs's own function `session`.
-    rust: 9,
+    rust: 10,
     // php 1: an aliased use (`use A\B as C`, `use A\{B as C}`) says what it
     // imports, so `C::make()` and `new C()` land on B (the alias was looked
     // up in B's namespace and the import pointed at one of its files).
@@ -181,7 +187,7 @@ export const DERIVATION: DerivationVersions = {
     // php 6: re-derived so that a name a `use` binds is the definition its
     // namespace declares wherever its file lies (it was looked up by folder:
     // pending in a flat layout, another namespace's in a folder of its name).
-    php: 8,
+    php: 9,
     // ruby 2: a call without parentheses (`helper`, `x = compute`) is a
     // call where no local variable or parameter of its name is bound; one
     // with them (`count(1)`) calls the method whatever local is so named.
@@ -194,7 +200,7 @@ export const DERIVATION: DerivationVersions = {
     // top-level `def name` of another file).
     // 6: re-derived so that Kernel's `warn`, `system`, `open`… never land on
     // a top-level namesake of another file.
-    ruby: 8,
+    ruby: 9,
     bash: 2,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.

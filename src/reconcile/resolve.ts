@@ -648,6 +648,22 @@ export class Resolver {
         ));
       }
     }
+    // A qualified base (`ActiveModel::Type::Date`) finds the class its path
+    // names whether or not that name is unique in the root.
+    if (names.size > 0) {
+      const seen = new Set(retry.map((r) => r.rowid));
+      retry.push(
+        ...j.all<RefRow>(
+          `SELECT pe.rowid, pe.* FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
+           WHERE pe.name IN (SELECT value FROM json_each(?1)) AND pe.owner_id != ?2
+             AND pe.kind IN ('inherits', 'implements') AND pe.target != pe.name
+             AND p.root_id = ?3`,
+          JSON.stringify([...names]),
+          pathId,
+          change.rootId,
+        ).filter((r) => !seen.has(r.rowid)),
+      );
+    }
     // PHP reads a name in its namespace: one defined in several namespaces
     // is no less found in the caller's, so its pending names are retried
     // whether or not the name is unique in the root.
@@ -1870,6 +1886,9 @@ export class Resolver {
       }
     }
     if (ref.kind === "imports") return undefined;
+    // `class Date < ActiveModel::Type::Date`: the class that path names,
+    // never one that only shares its last name (the class itself, here).
+    if (!call && qualifier !== undefined) return this.#qualifiedClass(owner, ref, name);
     if (!call) {
       const local = this.#definitionsIn(owner.id).get(name);
       if (local) return { dst: local, how: "same-file" };
@@ -2913,6 +2932,39 @@ export class Resolver {
     const defined = rows.filter((r) => !r.proto);
     const pick = defined.length > 0 ? defined : rows;
     return pick.length === 1 ? pick[0]!.id : null;
+  }
+
+  /**
+   * The one class-like definition of the owner's root and language family
+   * that a qualified base names (`ActiveModel::Type::Date`,
+   * `ConnectionAdapters::StatementPool`, `ui::Frame`): one whose qualified
+   * name is that path, or ends with it (a namespace around it); with a
+   * leading `::`, only the path itself. Never the class that names it. One
+   * of the owner's file first; else none when several are so named (a
+   * class reopened in several files too), or none.
+   */
+  #qualifiedClass(
+    owner: Owner,
+    ref: RefRow,
+    name: string,
+  ): { dst: string; how: string } | undefined {
+    const absolute = /^(::|\\)/.test(ref.target);
+    const path = ref.target.split(/\.|::|\\/).filter((s) => s !== "").join(".");
+    const rows = this.journal.all<{ id: string; qualname: string; path_id: number }>(
+      `SELECT n.id, n.qualname, n.path_id FROM nodes n JOIN paths q ON q.id = n.path_id
+       WHERE n.name = ? AND q.root_id = ? AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
+         AND ${languageFamilySql("q.language")} = ? LIMIT 200`,
+      name,
+      owner.root_id,
+      languageFamily(owner.language),
+    ).filter((r) =>
+      r.id !== ref.src && (r.qualname === path || (!absolute && r.qualname.endsWith(`.${path}`)))
+    );
+    // The file's own first, as for a bare name: what other files hold then
+    // changes nothing.
+    const own = rows.filter((r) => r.path_id === owner.id);
+    if (own.length > 0) return own.length === 1 ? { dst: own[0]!.id, how: "same-file" } : undefined;
+    return rows.length === 1 ? { dst: rows[0]!.id, how: "unique" } : undefined;
   }
 
   /** The qualified name of node `src` of the owner's file ("" for the file, or none given). */
