@@ -76,6 +76,11 @@ class Conn(Base):
     def build():
         cls.open()
 
+    @staticmethod
+    def clone(cls):
+        c = cls()
+        c.open()
+
     @classmethod
     def make(cls):
         cls.open()

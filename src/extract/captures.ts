@@ -600,7 +600,10 @@ function collectReferences(
         : made === undefined || (valueTypes && types.binds(made, scope))
         ? undefined
         : made;
-      if (type !== undefined) r.receiverType = type;
+      // `c = cls()` names the class only where `cls` is a classmethod's.
+      const self = type !== undefined && ownSelf?.names.includes(type) &&
+        !isOwnSelf(type, scope, ownSelf);
+      if (type !== undefined && !self) r.receiverType = type;
     }
     if (countArgs && kind === "calls") {
       const args = argumentCount(role);

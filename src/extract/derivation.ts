@@ -163,7 +163,10 @@ export const DERIVATION: DerivationVersions = {
     // parameter (or one a nested function closes over), never in a
     // `@staticmethod` (`def parse(self, text): self.open()` landed on the
     // class's open) nor where no parameter binds them.
-    python: 13,
+    // python 14: `c = cls()` in a `@staticmethod cls` (or where no
+    // parameter binds `cls`) is no instance of the class: `c.open()` landed
+    // on its open.
+    python: 14,
     // javascript 12, typescript and tsx 13: a bare call of a script lands
     // only on another script's function, never a module's own (`expect()`
     // in a test file on a module's `export function expect`).
