@@ -86,8 +86,12 @@ export const DERIVATION: DerivationVersions = {
     // class its path names: it was the class of its last name in the file
     // (the class itself) or in the repository (`Json < ActiveModel::Type::Value`
     // on the one `Value` there, of another module).
-    c: 13,
-    cpp: 13,
+    // c and cpp 14: the C library's math (`log`, `sqrt`, `pow`…), the rest
+    // of stdio, stdlib, string, ctype and time, and common POSIX calls
+    // (`fileno`, `fork`, `socket`, `pthread_create`…) are builtins: a
+    // function of the repository so named (a logging `log`) never answers.
+    c: 14,
+    cpp: 14,
     // 1: a parameter (a delegate) shadows a method or function of its name.
     // 2: a call says how many arguments it passes (overloads told apart).
     // 5: a partial class's members are found in its other parts' files.

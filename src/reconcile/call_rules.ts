@@ -146,7 +146,22 @@ const BUILTINS: Record<string, ReadonlySet<string>> = {
     strcat strncat strcmp strncmp strchr strrchr strstr strdup strndup strtol strtoul strtod
     atoi atol atof abs labs exit abort atexit getenv qsort bsearch assert sizeof offsetof
     isalpha isdigit isspace isalnum isupper islower toupper tolower time clock rand srand
-    open close read write signal raise setjmp longjmp va_start va_end va_arg`),
+    open close read write signal raise setjmp longjmp va_start va_end va_arg
+    acos asin atan atan2 ceil cos cosh exp exp2 expm1 fabs floor fmod frexp ldexp log log10
+    log1p log2 modf pow sin sinh sqrt cbrt hypot tan tanh round lround llround trunc fmin
+    fmax fdim fma copysign nan isnan isinf isfinite signbit erf erfc tgamma lgamma
+    sprintf vsprintf vscanf vsscanf vfscanf getc putc ungetc feof ferror clearerr fgetpos
+    fsetpos freopen fdopen fileno setvbuf setbuf tmpfile tmpnam remove rename popen pclose
+    atoll strtoll strtoull strtof strtold div ldiv llabs system _Exit aligned_alloc
+    strerror strtok strtok_r strspn strcspn strpbrk strcoll strxfrm memchr strnlen
+    strcasecmp strncasecmp isprint ispunct iscntrl isgraph isxdigit isblank
+    difftime mktime localtime localtime_r gmtime gmtime_r asctime ctime strftime
+    gettimeofday clock_gettime nanosleep sleep usleep fork execv execvp execve waitpid
+    pipe dup dup2 lseek unlink access chdir getcwd getpid getppid isatty fsync ftruncate
+    stat fstat lstat mkdir rmdir opendir readdir closedir socket bind listen accept connect
+    send recv sendto recvfrom setsockopt getsockopt select poll kill sigaction
+    sigemptyset mmap munmap pthread_create pthread_join pthread_mutex_lock
+    pthread_mutex_unlock`),
   ruby: words(`
     puts print p pp require require_relative load raise fail loop lambda proc format sprintf
     printf gets sleep rand srand exit abort at_exit catch throw block_given? binding caller
