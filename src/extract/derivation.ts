@@ -119,7 +119,11 @@ export const DERIVATION: DerivationVersions = {
     // java 4: an anonymous class (`new Runnable() { … }`) is a class named
     // `new`, so a bare call in it lands on its own method before its outer
     // class's (`stop()` was Timer's stop beside the anonymous class's own).
-    java: 6,
+    // java 7: re-derived so that an import of a class of a package found in
+    // several folders (guava's `guava/src/…` and its copy `android/guava/src/…`)
+    // lands on the copy nearest the importer, and on none when two are as near
+    // (it landed on whichever came first: guava's Longs on android's checkNotNull).
+    java: 7,
     // 1 (each): an aliased import says what it imports (`from m import a as
     // b`, `import { a as b }`, `use m::a as b`), so calls of `b` land on `a`;
     // for rust also, re-derived so that a workspace member's `crate::` paths,

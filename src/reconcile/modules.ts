@@ -229,7 +229,8 @@ export function packageDirSuffixes(language: string, module: string): string[] {
   if (language === "go") parts = module.split("/");
   else if (language === "java" || language === "csharp" || language === "php") {
     parts = module.split(/[.\\]/).filter((p) => p !== "" && p !== "*");
-    if (language === "java" && parts.length > 1 && /^[A-Z]/.test(parts.at(-1)!)) parts.pop();
+    // `a.b.Store`, `a.b.Outer.Inner`: the classes are files and what they hold.
+    while (language === "java" && parts.length > 1 && /^[A-Z]/.test(parts.at(-1)!)) parts.pop();
   } else return [];
   const out: string[] = [];
   for (let i = 0; i < parts.length; i++) out.push(parts.slice(i).join("/"));

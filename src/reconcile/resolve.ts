@@ -2716,14 +2716,23 @@ export class Resolver {
       const path = rustPathInFile(module, this.#inlineDepth(owner.id, src));
       return this.#declaresModule(owner.id, path.split("::")[0]!) ? `self::${path}` : path;
     };
+    // Java: `import a.b.Store;` names the class: its file, not the package
+    // (whose folders may be several copies, see `oneSourceSet`).
+    const javaClass = (module: string, name: string) =>
+      owner.language === "java" && /^[A-Z]/.test(name) ? [`${module}.${name}`] : undefined;
     if (ref.kind === "imports") {
-      return ref.module ? nested(inFile(ref.module, ref.src), ref.imported ?? ref.target) : [];
+      if (!ref.module) return [];
+      const module = inFile(ref.module, ref.src);
+      return javaClass(module, ref.imported ?? ref.target) ??
+        nested(module, ref.imported ?? ref.target);
     }
     const binding = ref.module ?? qualifier ?? ref.target;
     const imp = this.#bindings(owner.id).get(binding);
     if (imp?.module) {
       const module = inFile(imp.module, imp.src);
-      return imp.target === ref.target ? [module] : nested(module, imp.imported ?? imp.target);
+      if (imp.target === ref.target) return javaClass(module, imp.target) ?? [module];
+      return javaClass(module, imp.imported ?? imp.target) ??
+        nested(module, imp.imported ?? imp.target);
     }
     return ref.module ? [inFile(ref.module, ref.src)] : [];
   }
@@ -3138,6 +3147,7 @@ export class Resolver {
       deps.push(`d:${owner.root_id}:${suffix}`);
       const files = this.#filesInFolders(owner, language, suffix);
       if (files.length > 0) {
+        if (language === "java") return oneSourceSet(files, spec, owner.rel).map((f) => f.id);
         if (language !== "go") return files.map((f) => f.id);
         // An external test's package (`package store_test`) is imported by none.
         return onePackage(files, suffix).map((f) => f.id)
@@ -3331,6 +3341,45 @@ function onePackage(
   const dirs = new Set(files.map((f) => posix.dirname(f.rel)));
   if (dirs.size === 1) return files;
   return files.filter((f) => posix.dirname(f.rel) === suffix);
+}
+
+/**
+ * Of `files` (in every folder of a Java package: `guava/src/com/google/
+ * common/base` and its copy `android/guava/src/…`, a test folder of the same
+ * package), the files of the folder that holds the class the import names
+ * (`Preconditions` of `com.google.common.base.Preconditions`, `Maps` of
+ * `com.google.common.collect.Maps.EntrySet`): when several
+ * hold a file of that name, the one nearest the importer (the most leading
+ * folders in common with `importer`), none when two are as near (which copy
+ * the build compiles with it is not known). An import that names no class
+ * held there (`com.acme.*`) keeps every file.
+ */
+function oneSourceSet(
+  files: { id: number; rel: string }[],
+  spec: string,
+  importer: string,
+): { id: number; rel: string }[] {
+  const cls = spec.split(".").find((p) => /^[A-Z]/.test(p));
+  const holding = new Set(
+    files.filter((f) => cls !== undefined && f.rel.endsWith(`/${cls}.java`))
+      .map((f) => posix.dirname(f.rel)),
+  );
+  if (holding.size === 0) return files;
+  const from = importer.split("/");
+  const near = (dir: string) => {
+    const parts = dir.split("/");
+    let n = 0;
+    while (n < parts.length && n < from.length - 1 && parts[n] === from[n]) n++;
+    return n;
+  };
+  let best = -1;
+  let chosen: string[] = [];
+  for (const dir of holding) {
+    const n = near(dir);
+    if (n > best) [best, chosen] = [n, [dir]];
+    else if (n === best) chosen.push(dir);
+  }
+  return chosen.length === 1 ? files.filter((f) => posix.dirname(f.rel) === chosen[0]) : [];
 }
 
 /** The key of a cached module look-up (`Resolver.#filesFor`): root, language, importing file, specifier. */
