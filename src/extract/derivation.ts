@@ -123,7 +123,11 @@ export const DERIVATION: DerivationVersions = {
     // several folders (guava's `guava/src/…` and its copy `android/guava/src/…`)
     // lands on the copy nearest the importer, and on none when two are as near
     // (it landed on whichever came first: guava's Longs on android's checkNotNull).
-    java: 7,
+    // java 8: re-derived so that a base or an interface named bare
+    // (`extends AbstractList` under `import java.util.*`) is a class of the
+    // file's package (its folder) or none: it was the one class of its name
+    // anywhere in the repository.
+    java: 8,
     // 1 (each): an aliased import says what it imports (`from m import a as
     // b`, `import { a as b }`, `use m::a as b`), so calls of `b` land on `a`;
     // for rust also, re-derived so that a workspace member's `crate::` paths,

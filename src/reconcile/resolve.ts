@@ -957,13 +957,16 @@ export class Resolver {
         }
       }
     }
-    if (language === "go" && bareScope("go") === "folder") {
+    // A Go package's bare calls, a Java package's bases named bare: found in
+    // their folder whether or not the name is unique in the root.
+    if ((language === "go" && bareScope("go") === "folder") || language === "java") {
       const dir = posix.dirname(change.rel);
       const glob = `${dir === "." ? "" : globEscape(dir) + "/"}*`;
+      const kinds = language === "go" ? "('calls')" : "('inherits', 'implements')";
       retry.push(...j.all<RefRow>(
         `SELECT pe.rowid, pe.* FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
          WHERE p.root_id = ? AND p.rel GLOB ? AND p.rel NOT GLOB ? AND pe.owner_id != ?
-           AND pe.kind = 'calls' AND pe.module IS NULL AND pe.target = pe.name
+           AND pe.kind IN ${kinds} AND pe.module IS NULL AND pe.target = pe.name
            AND (pe.name IN (SELECT name FROM nodes WHERE path_id = ?)
              OR pe.name IN (SELECT value FROM json_each(?)))`,
         change.rootId,
@@ -2904,8 +2907,13 @@ export class Resolver {
    * several; its candidates are cached for one afterChange.
    */
   #uniqueDefinition(owner: Owner, name: string, call = false, src?: string): string | null {
-    const folder = owner.language === "go" ? posix.dirname(owner.rel) : undefined;
-    const pkg = folder === undefined ? "" : this.#goPackage(owner.id);
+    // Go: its package's files; Java: its package's classes (a base or an
+    // interface named bare, no import: `extends AbstractCache` is in the
+    // folder of the class that names it, never a namesake of another package).
+    const folder = owner.language === "go" || owner.language === "java"
+      ? posix.dirname(owner.rel)
+      : undefined;
+    const pkg = owner.language === "go" ? this.#goPackage(owner.id) : "";
     const key = `${owner.root_id}\0${owner.language}\0${folder ?? ""}\0${pkg}\0${name}\0${call}`;
     // C and C++: prototypes (`int f(int);`, a header's or a file's forward
     // declaration) are no second definition of a function defined elsewhere.
@@ -2926,8 +2934,8 @@ export class Resolver {
         owner.root_id,
         languageFamily(owner.language),
       ).filter((r) =>
-        (folder === undefined ||
-          posix.dirname(r.rel) === folder && this.#goPackage(r.path_id) === pkg) &&
+        (folder === undefined || posix.dirname(r.rel) === folder &&
+            (owner.language !== "go" || this.#goPackage(r.path_id) === pkg)) &&
         (!script || !this.#isJsModule(r.path_id))
       ).map(({ id, proto, parent_kind, parent_qualname }) => ({
         id,
@@ -2959,15 +2967,17 @@ export class Resolver {
   ): { dst: string; how: string } | undefined {
     const absolute = /^(::|\\)/.test(ref.target);
     const path = ref.target.split(/\.|::|\\/).filter((s) => s !== "").join(".");
-    const rows = this.journal.all<{ id: string; qualname: string; path_id: number }>(
-      `SELECT n.id, n.qualname, n.path_id FROM nodes n JOIN paths q ON q.id = n.path_id
+    const rows = this.journal.all<{ id: string; qualname: string; path_id: number; rel: string }>(
+      `SELECT n.id, n.qualname, n.path_id, q.rel FROM nodes n JOIN paths q ON q.id = n.path_id
        WHERE n.name = ? AND q.root_id = ? AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
          AND ${languageFamilySql("q.language")} = ? LIMIT 200`,
       name,
       owner.root_id,
       languageFamily(owner.language),
     ).filter((r) =>
-      r.id !== ref.src && (r.qualname === path || (!absolute && r.qualname.endsWith(`.${path}`)))
+      r.id !== ref.src && (r.qualname === path || (!absolute && r.qualname.endsWith(`.${path}`))) &&
+      // Java: `Maps.KeySet` no import names is its package's, in its folder.
+      (owner.language !== "java" || posix.dirname(r.rel) === posix.dirname(owner.rel))
     );
     // The file's own first, as for a bare name: what other files hold then
     // changes nothing.
