@@ -66,6 +66,9 @@ const EXPECTED = [
   "cs/Scoped.cs:Inner.Filler.Fill -> cs/Scoped.cs:Inner.Shelf.Put (member)",
   // C#: Console and an unknown `log` stay unresolved.
   // C#: a property's code is the property's.
+  // C#: a Timer of the repository where a using brings its namespace.
+  "cs/Screen.cs:Acme.App.Screen.Show -> cs/Ui.cs:Acme.Ui.Timer (unique)",
+  "cs/Screen.cs:Acme.App.Screen.Show -> cs/Ui.cs:Acme.Ui.Timer.Start (member)",
   "cs/Shape.cs:Acme.Shape.Area -> cs/Shape.cs:Acme.Shape.Measure (member)",
   "cs/Shape.cs:Acme.Shape.Half -> cs/Shape.cs:Acme.Shape.Measure (member)",
   // C#: `using static Acme.Util.Paths;` brings Paths' static methods, not a namesake's.
@@ -391,6 +394,9 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "rb/qualified.rb:cast",
         "java/flavor/tests/com/shop/AppTest.java:trim",
         "java/flavor/main/com/shop/Items.java:clear",
+        // System.Threading's Timer, not Acme.Ui's (its namespace unseen).
+        "cs/Clock.cs:Timer",
+        "cs/Clock.cs:Timer.Start",
       ]
     ) assert.ok(pending.includes(trap), `${trap} is pending: ${pending.join(", ")}`);
 

@@ -106,7 +106,10 @@ export const DERIVATION: DerivationVersions = {
     // 10: re-derived so that of classes of one name in several namespaces,
     // `new Store()`, `Store.Open()` and `s.Get()` of a `Store s` land on the
     // one the file's namespaces and `using`s see (they stayed pending).
-    csharp: 13,
+    // 14: re-derived so that `new Timer()`, `Path.Combine()`, `List<T>`…
+    // (the types of the SDK's implicit usings) land on a class of the
+    // repository so named only where its namespace is seen.
+    csharp: 14,
     // go 1: a file's node holds its package clause (`package store`), and a
     // bare name is looked up in the files of its folder that name its
     // package: an external test (`package store_test`) or a generator kept

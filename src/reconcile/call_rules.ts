@@ -200,6 +200,34 @@ BUILTINS.cpp = new Set([
 ]);
 
 /**
+ * C#: the types of the namespaces a project imports without writing a
+ * `using` (the SDK's implicit usings: System, System.IO,
+ * System.Collections.Generic, System.Linq, System.Net.Http,
+ * System.Threading, System.Threading.Tasks).
+ */
+const IMPLICIT_TYPES: Record<string, ReadonlySet<string>> = {
+  csharp: words(`
+    Object Exception ArgumentException ArgumentNullException ArgumentOutOfRangeException
+    InvalidOperationException NotSupportedException NotImplementedException
+    FormatException TimeoutException Environment Random TimeSpan DateTimeOffset Uri Version
+    Type Activator Array Buffer BitConverter GC Lazy Tuple Nullable Action Func Attribute
+    EventArgs EventHandler Enum File Path Directory FileInfo DirectoryInfo Stream FileStream
+    MemoryStream StreamReader StreamWriter TextReader TextWriter List Dictionary HashSet
+    Queue Stack LinkedList SortedDictionary SortedList SortedSet KeyValuePair Comparer
+    EqualityComparer HttpClient Timer Thread Monitor Interlocked Volatile Parallel ThreadPool
+    CancellationToken CancellationTokenSource SemaphoreSlim Mutex ValueTask`),
+};
+
+/**
+ * True when `name` is a type `language` code sees unimported in every
+ * file (C#'s implicit usings, `Timer`, `Path`, `List`): a class of the
+ * repository so named answers only where its namespace is seen.
+ */
+export function isImplicitType(language: string | null, name: string): boolean {
+  return IMPLICIT_TYPES[language ?? ""]?.has(name) ?? false;
+}
+
+/**
  * True when `name` is a builtin or standard global of `language`: a
  * definition elsewhere in the repository never answers for it (one in the
  * same file, which shadows the builtin, still does).

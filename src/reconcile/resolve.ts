@@ -5,6 +5,7 @@ import {
   definesOutOfLine,
   hasImplicitThis,
   isBuiltin,
+  isImplicitType,
   JS_EXPORT_SQL,
   mixesIn,
   receiverRole,
@@ -1946,7 +1947,9 @@ export class Resolver {
    * named in the root, the one in a namespace around `src` (or a parent of
    * one) or one a `using Acme.Models;` of the file imports. Undefined when
    * none of them is seen so (a global using may bring one: look further),
-   * null when several are (the compiler says ambiguous: look no further).
+   * null when several are (the compiler says ambiguous: look no further),
+   * or when none is and the name is a type of the implicit usings
+   * (`Timer`, `Path`: the framework's).
    */
   #csharpClass(owner: Owner, src: string, name: string): ClassNode | null | undefined {
     const rows = this.journal.all<ClassNode>(
@@ -1956,7 +1959,7 @@ export class Resolver {
       name,
       owner.root_id,
     );
-    if (rows.length < 2) return undefined;
+    if (rows.length === 0) return undefined;
     const spaces = new Set<string>([""]);
     const nodes = this.#nodesIn(owner.id);
     for (let n = nodes.get(src); n !== undefined; n = nodes.get(n.parent_id ?? "")) {
@@ -1971,7 +1974,9 @@ export class Resolver {
         : false
     );
     const names = new Set(seen.map((r) => r.qualname));
-    if (names.size === 0) return undefined;
+    // `new Timer()` under the implicit `using System.Threading;`: a Timer
+    // of the repository is meant only where its namespace is seen.
+    if (names.size === 0) return isImplicitType("csharp", name) ? null : undefined;
     return names.size === 1 ? seen[0]! : null;
   }
 
