@@ -156,6 +156,7 @@ export function symbolsAndRefs(
       VALUE_TYPES.has(spec.grammar),
       spec.ownThis,
       spec.ownSelf,
+      FILE_SCOPE.has(spec.grammar),
     )
     : [];
   symbols.sort((a, b) =>
@@ -502,7 +503,9 @@ const REF_KINDS: Record<string, Reference["kind"]> = {
  * variables (see {@link CLOSURES}); `valueTypes`: a constructed type is a
  * value a binding may hide (see {@link VALUE_TYPES}). `ownThis`: where `this` is no longer
  * the class's (see `LanguageSpec.ownThis`); `ownSelf`: where `self` and
- * `cls` are the class's (see `LanguageSpec.ownSelf`).
+ * `cls` are the class's (see `LanguageSpec.ownSelf`); `fileScope`: a
+ * function sees the variables bound at its file's top, or in code around
+ * it that is no definition (see {@link FILE_SCOPE}).
  */
 function collectReferences(
   matches: QueryMatch[],
@@ -513,6 +516,7 @@ function collectReferences(
   valueTypes: boolean,
   ownThis: LanguageSpec["ownThis"],
   ownSelf?: LanguageSpec["ownSelf"],
+  fileScope = false,
 ): Reference[] {
   const raw: { kind: Reference["kind"]; m: QueryMatch; role: Node; anchor: Node }[] = [];
   for (const m of matches) {
@@ -546,7 +550,14 @@ function collectReferences(
     if (imported && imported !== name) r.imported = imported;
     refs.push(r);
   }
-  const types = typeBindings(bindingMatches, defs, importNames, closures, valueTypes);
+  const types = typeBindings(
+    bindingMatches,
+    defs,
+    importNames,
+    closures,
+    valueTypes,
+    fileScope,
+  );
   // Definitions by the definition right around them (see scopedName).
   const nested = new Set(defs.map((d) => scopedName(d.lexParent, d.name)));
   for (const { kind, m, role, anchor } of raw) {
@@ -750,6 +761,7 @@ function typeBindings(
   importNames: ReadonlySet<number>,
   closures: boolean,
   valueTypes: boolean,
+  fileScope: boolean,
 ) {
   // Per binding node: the type its patterns name (undefined: bound to something untyped).
   const byNode = new Map<
@@ -793,15 +805,20 @@ function typeBindings(
    * and variables); not looked up past a class or the file, whose bindings
    * a method does not see by name (Python), or which are the module's own.
    */
+  const topDefs = new Set(defs.filter((d) => d.lexParent === undefined).map((d) => d.name));
   const bindsAround = (name: string, def: Def | undefined): boolean => {
     if (byScope.has(scopedName(def, name))) return true;
     if (!closures) return false;
     for (let d = def; d && FUNCTION_KINDS.has(d.kind); d = d.lexParent) {
       const up = d.lexParent;
-      if (!up || !FUNCTION_KINDS.has(up.kind)) return false;
+      if (!up || !FUNCTION_KINDS.has(up.kind)) break;
       if (byScope.has(scopedName(up, name))) return true;
     }
-    return false;
+    // `var keys = nativeKeys;` at the top of a script (or of the IIFE that
+    // wraps it, which is no definition): every function of it calls that.
+    // (Not one that names a definition there: `const f = () => …` is f.)
+    return fileScope && def !== undefined && byScope.has(scopedName(undefined, name)) &&
+      !topDefs.has(name);
   };
   return {
     /**
@@ -833,6 +850,15 @@ const FUNCTION_KINDS: ReadonlySet<string> = new Set(["function", "method"]);
  * C# a type's name is read as a type there whatever a local is named.
  */
 const VALUE_TYPES: ReadonlySet<string> = new Set(["python", "javascript", "typescript", "tsx"]);
+
+/**
+ * Grammars whose functions see the variables bound at their file's top (a
+ * script's or a module's own `var`, `let`, `const`): a call of such a name
+ * is a call of the variable, never of a function of its name elsewhere.
+ * Python's module globals are left out: `fast = None` after a failed
+ * import is a fallback of the function it imports.
+ */
+const FILE_SCOPE: ReadonlySet<string> = new Set(["javascript", "typescript", "tsx"]);
 
 /**
  * Grammars whose nested functions close over the enclosing function's

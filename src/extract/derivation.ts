@@ -185,9 +185,13 @@ export const DERIVATION: DerivationVersions = {
     // javascript 12, typescript and tsx 13: a bare call of a script lands
     // only on another script's function, never a module's own (`expect()`
     // in a test file on a module's `export function expect`).
-    javascript: 15,
-    typescript: 16,
-    tsx: 16,
+    // javascript 16, typescript and tsx 17: a variable bound at a file's top,
+    // or in the IIFE that wraps a script (`var keys = nativeKeys;`), is what
+    // its functions call by that name: lodash's core.js `keys(o)` landed on
+    // lodash.js's function keys.
+    javascript: 16,
+    typescript: 17,
+    tsx: 17,
     // rust 5: only a constructor by Rust's naming conventions (`new`,
     // `new_*`, `with_*`, `default`, `from`) says what it returns: `let b =
     // Request::builder(); b.body()` is no call of Request's body.
