@@ -197,6 +197,9 @@ const EXPECTED = [
   // An attribute reader is a method of its class.
   "rb/bare.rb:Report.heading -> rb/bare.rb:Report.title (member)",
   // Ruby: own method bare, self through the base; puts is Kernel's.
+  // Ruby: the Company a name sees, top-level outside module Namespaced.
+  "rb/company.rb:Firm.run -> rb/company.rb:Company.pay (member)",
+  "rb/company.rb:Namespaced.Branch.check -> rb/company.rb:Namespaced.Company.audit (member)",
   // Ruby: a class nested in another is named bare only inside it.
   "rb/nested_use.rb:Shop.Preloader.Batch.run -> rb/nested.rb:Shop.Preloader.Association.load (member)",
   // Ruby: a qualified base is the class its path names.

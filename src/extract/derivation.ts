@@ -90,8 +90,13 @@ export const DERIVATION: DerivationVersions = {
     // of stdio, stdlib, string, ctype and time, and common POSIX calls
     // (`fileno`, `fork`, `socket`, `pthread_create`…) are builtins: a
     // function of the repository so named (a logging `log`) never answers.
-    c: 14,
-    cpp: 14,
+    // c and cpp 15, csharp 15, go 4, java 9, python 15, javascript 17,
+    // typescript and tsx 18, rust 11, php 10, ruby 10, bash 3: re-derived so
+    // that a base named bare is, of its file's definitions so named, one the
+    // class sees, the one nested deepest around it: `class Firm < Company`
+    // outside module Namespaced took `Namespaced::Company`, the later one.
+    c: 15,
+    cpp: 15,
     // 1: a parameter (a delegate) shadows a method or function of its name.
     // 2: a call says how many arguments it passes (overloads told apart).
     // 5: a partial class's members are found in its other parts' files.
@@ -109,13 +114,13 @@ export const DERIVATION: DerivationVersions = {
     // 14: re-derived so that `new Timer()`, `Path.Combine()`, `List<T>`…
     // (the types of the SDK's implicit usings) land on a class of the
     // repository so named only where its namespace is seen.
-    csharp: 14,
+    csharp: 15,
     // go 1: a file's node holds its package clause (`package store`), and a
     // bare name is looked up in the files of its folder that name its
     // package: an external test (`package store_test`) or a generator kept
     // out of the build (`package main`) saw the package's unexported names,
     // and made its own namesakes ambiguous; nor is an external test imported.
-    go: 3,
+    go: 4,
     // 1: a call says how many arguments it passes (overloads told apart).
     // 2: re-derived so that a static import (`import static a.Util.helper`)
     // and its calls land on Util's member, not on a namesake of the package.
@@ -130,7 +135,7 @@ export const DERIVATION: DerivationVersions = {
     // (`extends AbstractList` under `import java.util.*`) is a class of the
     // file's package (its folder) or none: it was the one class of its name
     // anywhere in the repository.
-    java: 8,
+    java: 9,
     // 1 (each): an aliased import says what it imports (`from m import a as
     // b`, `import { a as b }`, `use m::a as b`), so calls of `b` land on `a`;
     // for rust also, re-derived so that a workspace member's `crate::` paths,
@@ -181,7 +186,7 @@ export const DERIVATION: DerivationVersions = {
     // python 14: `c = cls()` in a `@staticmethod cls` (or where no
     // parameter binds `cls`) is no instance of the class: `c.open()` landed
     // on its open.
-    python: 14,
+    python: 15,
     // javascript 12, typescript and tsx 13: a bare call of a script lands
     // only on another script's function, never a module's own (`expect()`
     // in a test file on a module's `export function expect`).
@@ -189,15 +194,15 @@ export const DERIVATION: DerivationVersions = {
     // or in the IIFE that wraps a script (`var keys = nativeKeys;`), is what
     // its functions call by that name: lodash's core.js `keys(o)` landed on
     // lodash.js's function keys.
-    javascript: 16,
-    typescript: 17,
-    tsx: 17,
+    javascript: 17,
+    typescript: 18,
+    tsx: 18,
     // rust 5: only a constructor by Rust's naming conventions (`new`,
     // `new_*`, `with_*`, `default`, `from`) says what it returns: `let b =
     // Request::builder(); b.body()` is no call of Request's body.
     // rust 7: `POOL.session()` after `use crate::db::POOL` is a call on the
     // static, never db.rs's own function `session`.
-    rust: 10,
+    rust: 11,
     // php 1: an aliased use (`use A\B as C`, `use A\{B as C}`) says what it
     // imports, so `C::make()` and `new C()` land on B (the alias was looked
     // up in B's namespace and the import pointed at one of its files).
@@ -209,7 +214,7 @@ export const DERIVATION: DerivationVersions = {
     // php 6: re-derived so that a name a `use` binds is the definition its
     // namespace declares wherever its file lies (it was looked up by folder:
     // pending in a flat layout, another namespace's in a folder of its name).
-    php: 9,
+    php: 10,
     // ruby 2: a call without parentheses (`helper`, `x = compute`) is a
     // call where no local variable or parameter of its name is bound; one
     // with them (`count(1)`) calls the method whatever local is so named.
@@ -222,8 +227,8 @@ export const DERIVATION: DerivationVersions = {
     // top-level `def name` of another file).
     // 6: re-derived so that Kernel's `warn`, `system`, `open`… never land on
     // a top-level namesake of another file.
-    ruby: 9,
-    bash: 2,
+    ruby: 10,
+    bash: 3,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.
     // 3: nor a heading inside an HTML comment; 4: nor a line continuing a list item or quote.

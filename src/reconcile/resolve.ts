@@ -367,7 +367,7 @@ export class Resolver {
   readonly #owners = new Map<number, Owner | undefined>();
   readonly #rootPaths = new Map<number, string>();
   readonly #pathIds = new Map<string, number | null>();
-  readonly #localDefs = new Map<number, Map<string, string>>();
+  readonly #localDefs = new Map<number, Map<string, (Enclosed & { id: string })[]>>();
   /** Per file: definitions a bare name may land on (no class members), by name. */
   readonly #localFunctions = new Map<
     number,
@@ -1894,7 +1894,7 @@ export class Resolver {
     // never one that only shares its last name (the class itself, here).
     if (!call && qualifier !== undefined) return this.#qualifiedClass(owner, ref, name);
     if (!call) {
-      const local = this.#definitionsIn(owner.id).get(name);
+      const local = this.#localDefinition(owner, ref.src, name);
       if (local) return { dst: local, how: "same-file" };
       if (isBuiltin(owner.language, name)) return undefined;
       const unique = this.#uniqueDefinition(owner, name, false, ref.src);
@@ -2783,17 +2783,53 @@ export class Resolver {
     );
   }
 
-  /** A file's definitions by name (the first by line), cached for one afterChange. */
-  #definitionsIn(pathId: number): Map<string, string> {
-    return this.#perFile<{ id: string; name: string }, string>(
+  /**
+   * A file's definitions by name, each with what it is nested in, the last
+   * by line first; cached for one afterChange.
+   */
+  #definitionsIn(pathId: number): Map<string, (Enclosed & { id: string })[]> {
+    return this.#perFile<Enclosed & { id: string; name: string }, (Enclosed & { id: string })[]>(
       this.#localDefs,
       pathId,
-      `SELECT n.id, n.name FROM nodes n WHERE n.path_id = ? AND ${DEFINITION}
+      `SELECT n.id, n.name, p.kind AS parent_kind, p.qualname AS parent_qualname FROM nodes n
+       LEFT JOIN nodes p ON p.id = n.parent_id WHERE n.path_id = ? AND ${DEFINITION}
        ORDER BY n.start_line DESC`,
       (m, r) => {
-        if (!m.has(r.name)) m.set(r.name, r.id);
+        const list = m.get(r.name);
+        if (list) list.push(r);
+        else m.set(r.name, [r]);
       },
     );
+  }
+
+  /**
+   * The definition of `name` in the owner's file that code at node `src`
+   * names so (a base, an interface): of those it sees (see {@link
+   * seenFrom}), the one nested deepest around it (`Namespaced.Company`
+   * inside module Namespaced, the top-level `Company` outside it), the last
+   * by line among equals.
+   */
+  #localDefinition(owner: Owner, src: string, name: string): string | undefined {
+    const all = this.#definitionsIn(owner.id).get(name);
+    if (!all) return undefined;
+    const scope = this.#scopeOf(owner, src);
+    let best: (Enclosed & { id: string }) | undefined;
+    // -1: nested in something not around `src` that it still sees (a C++
+    // namespace, a function's class): taken only when nothing else is.
+    let depth = -2;
+    for (const d of all) {
+      if (d.id === src || !seenFrom(owner.language, d, scope)) continue;
+      const outer = d.parent_kind === null || d.parent_kind === "file"
+        ? ""
+        : d.parent_qualname ?? "";
+      const around = outer === ""
+        ? 0
+        : scope === outer || scope.startsWith(`${outer}.`)
+        ? outer.length + 1
+        : -1;
+      if (around > depth) [best, depth] = [d, around];
+    }
+    return best?.id;
   }
 
   /**
