@@ -397,6 +397,8 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "rb/nested_use.rb:load",
         "rb/nested_use.rb:next_token",
         "rb/qualified.rb:cast",
+        // Rake's sh, not a singleton method of another file (`def self.sh`).
+        "rb/build.rb:sh",
         "java/flavor/tests/com/shop/AppTest.java:trim",
         "java/flavor/main/com/shop/Items.java:clear",
         // System.Threading's Timer, not Acme.Ui's (its namespace unseen).

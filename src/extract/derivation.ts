@@ -227,7 +227,10 @@ export const DERIVATION: DerivationVersions = {
     // top-level `def name` of another file).
     // 6: re-derived so that Kernel's `warn`, `system`, `open`… never land on
     // a top-level namesake of another file.
-    ruby: 10,
+    // ruby 11: re-derived so that a singleton method (`def self.sh` in a
+    // `Module.new do … end` block) is no function a bare call of another
+    // file lands on: every Rakefile's `sh` landed on railties' test helper.
+    ruby: 11,
     bash: 3,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.

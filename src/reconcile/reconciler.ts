@@ -1173,8 +1173,11 @@ function definitionShapes(nodes: readonly NodeRecord[]): Map<string, string> {
     if (n.kind === "file") continue;
     const holder = kindOf.get(n.parent_id ?? "") ?? "";
     const space = spaces.findLast((m) => (m.start_line ?? 0) <= (n.start_line ?? 0))?.name ?? pkg;
-    // As the resolver's SQL reads it (`LIKE 'static %'`: ASCII case aside).
-    const local = n.kind === "function" && /^(?:inline )?static /i.test(n.signature ?? "");
+    // As the resolver's SQL reads it (`LIKE 'static %'`: ASCII case aside),
+    // and a Ruby singleton method (`def self.sh`), no function a bare call
+    // elsewhere lands on.
+    const local = (n.kind === "function" && /^(?:inline )?static /i.test(n.signature ?? "")) ||
+      /^def self\./.test(n.signature ?? "");
     const arity = CALLABLE.has(n.kind) ? arityOf(n.name, n.signature) : undefined;
     const takes = arity === undefined ? "" : `${arity.min}-${arity.max}`;
     // A C prototype (`int f(int);`) yields to a definition of its name; a
