@@ -312,6 +312,7 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "py/session.py:adapter.send",
         "py/session.py:next",
         "py/session.py:len",
+        "py/session.py:_tidy",
         "js/app.js:console.log",
         "js/app.js:Object.keys",
         "js/app.js:parseInt",

@@ -186,7 +186,9 @@ export const DERIVATION: DerivationVersions = {
     // python 14: `c = cls()` in a `@staticmethod cls` (or where no
     // parameter binds `cls`) is no instance of the class: `c.open()` landed
     // on its open.
-    python: 15,
+    // python 16: re-derived so that `_private()` after `from m import *` is
+    // no call of m's `_private`, which a star import never passes on.
+    python: 16,
     // javascript 12, typescript and tsx 13: a bare call of a script lands
     // only on another script's function, never a module's own (`expect()`
     // in a test file on a module's `export function expect`).

@@ -1928,6 +1928,8 @@ export class Resolver {
       if (imported) return { dst: imported, how: "import" };
     }
     if (isBuiltin(owner.language, name) || !this.#mayLookFar(owner)) return undefined;
+    // Python: `from m import *` never passes on `_private` (see #throughStars).
+    if (owner.language === "python" && name.startsWith("_")) return undefined;
     // A file that imports modules whole (`use a::visit::*`, `from m import *`):
     // a bare name is what they pass on. When every such import is resolved,
     // a name they do not pass on is no definition of the repository (a
@@ -2209,9 +2211,12 @@ export class Resolver {
    * on whole (`export * from "./x"`, `from .x import *`), or one such a
    * module imports by name and so passes on, a few levels deep; undefined
    * when there is none, or more than one (an ambiguous name, which the
-   * checker would refuse too). A `call` never lands on a module.
+   * checker would refuse too). A `call` never lands on a module. A Python
+   * name that starts with `_` is never passed on so.
    */
   #throughStars(files: number[], name: string, call = false): string | undefined {
+    // Python's `from m import *` passes on no name that starts with `_`.
+    if (name.startsWith("_") && this.#owner(files[0]!)?.language === "python") return undefined;
     for (const level of this.#starClosure(files)) {
       const hits = this.journal.all<{ id: string }>(
         `SELECT n.id FROM nodes n WHERE n.path_id IN (${level.map(() => "?").join(",")})
