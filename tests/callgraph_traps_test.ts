@@ -389,6 +389,8 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "go/app/use.go:TestExternal",
         // A function nested in another, a method of a class a block makes.
         "js/page.js:paint",
+        "js/page.js:Brush",
+        "js/page.js:Brush.stroke",
         // A script's own variable (in the IIFE that wraps it), not another's function.
         "js/bundle.js:?.keys",
         "rb/point.rb:norm",

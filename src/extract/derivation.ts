@@ -95,8 +95,12 @@ export const DERIVATION: DerivationVersions = {
     // that a base named bare is, of its file's definitions so named, one the
     // class sees, the one nested deepest around it: `class Firm < Company`
     // outside module Namespaced took `Namespaced::Company`, the later one.
-    c: 15,
-    cpp: 15,
+    // c and cpp 16, csharp 16, go 5, java 10, python 17, javascript 18,
+    // typescript and tsx 19, rust 12, php 11, ruby 12, bash 4: re-derived so
+    // that a receiver's class (`b = new Brush(); b.stroke()`) is never one
+    // declared inside a function of another file (mount's own Brush).
+    c: 16,
+    cpp: 16,
     // 1: a parameter (a delegate) shadows a method or function of its name.
     // 2: a call says how many arguments it passes (overloads told apart).
     // 5: a partial class's members are found in its other parts' files.
@@ -114,13 +118,13 @@ export const DERIVATION: DerivationVersions = {
     // 14: re-derived so that `new Timer()`, `Path.Combine()`, `List<T>`…
     // (the types of the SDK's implicit usings) land on a class of the
     // repository so named only where its namespace is seen.
-    csharp: 15,
+    csharp: 16,
     // go 1: a file's node holds its package clause (`package store`), and a
     // bare name is looked up in the files of its folder that name its
     // package: an external test (`package store_test`) or a generator kept
     // out of the build (`package main`) saw the package's unexported names,
     // and made its own namesakes ambiguous; nor is an external test imported.
-    go: 4,
+    go: 5,
     // 1: a call says how many arguments it passes (overloads told apart).
     // 2: re-derived so that a static import (`import static a.Util.helper`)
     // and its calls land on Util's member, not on a namesake of the package.
@@ -135,7 +139,7 @@ export const DERIVATION: DerivationVersions = {
     // (`extends AbstractList` under `import java.util.*`) is a class of the
     // file's package (its folder) or none: it was the one class of its name
     // anywhere in the repository.
-    java: 9,
+    java: 10,
     // 1 (each): an aliased import says what it imports (`from m import a as
     // b`, `import { a as b }`, `use m::a as b`), so calls of `b` land on `a`;
     // for rust also, re-derived so that a workspace member's `crate::` paths,
@@ -188,7 +192,7 @@ export const DERIVATION: DerivationVersions = {
     // on its open.
     // python 16: re-derived so that `_private()` after `from m import *` is
     // no call of m's `_private`, which a star import never passes on.
-    python: 16,
+    python: 17,
     // javascript 12, typescript and tsx 13: a bare call of a script lands
     // only on another script's function, never a module's own (`expect()`
     // in a test file on a module's `export function expect`).
@@ -196,15 +200,15 @@ export const DERIVATION: DerivationVersions = {
     // or in the IIFE that wraps a script (`var keys = nativeKeys;`), is what
     // its functions call by that name: lodash's core.js `keys(o)` landed on
     // lodash.js's function keys.
-    javascript: 17,
-    typescript: 18,
-    tsx: 18,
+    javascript: 18,
+    typescript: 19,
+    tsx: 19,
     // rust 5: only a constructor by Rust's naming conventions (`new`,
     // `new_*`, `with_*`, `default`, `from`) says what it returns: `let b =
     // Request::builder(); b.body()` is no call of Request's body.
     // rust 7: `POOL.session()` after `use crate::db::POOL` is a call on the
     // static, never db.rs's own function `session`.
-    rust: 11,
+    rust: 12,
     // php 1: an aliased use (`use A\B as C`, `use A\{B as C}`) says what it
     // imports, so `C::make()` and `new C()` land on B (the alias was looked
     // up in B's namespace and the import pointed at one of its files).
@@ -216,7 +220,7 @@ export const DERIVATION: DerivationVersions = {
     // php 6: re-derived so that a name a `use` binds is the definition its
     // namespace declares wherever its file lies (it was looked up by folder:
     // pending in a flat layout, another namespace's in a folder of its name).
-    php: 10,
+    php: 11,
     // ruby 2: a call without parentheses (`helper`, `x = compute`) is a
     // call where no local variable or parameter of its name is bound; one
     // with them (`count(1)`) calls the method whatever local is so named.
@@ -232,8 +236,8 @@ export const DERIVATION: DerivationVersions = {
     // ruby 11: re-derived so that a singleton method (`def self.sh` in a
     // `Module.new do … end` block) is no function a bare call of another
     // file lands on: every Rakefile's `sh` landed on railties' test helper.
-    ruby: 11,
-    bash: 3,
+    ruby: 12,
+    bash: 4,
     // 1: a rule line (`----` below another rule, `===` alone) is never a heading.
     // 2: nor a heading without a word (`#`, `### ###`), nor a table above an `===` row.
     // 3: nor a heading inside an HTML comment; 4: nor a line continuing a list item or quote.

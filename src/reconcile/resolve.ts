@@ -3072,7 +3072,7 @@ export class Resolver {
            p.qualname AS parent_qualname FROM nodes n JOIN paths q ON q.id = n.path_id
          LEFT JOIN nodes p ON p.id = n.parent_id
          WHERE n.name = ? AND q.root_id = ? AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
-           AND ${languageFamilySql("q.language")} = ? LIMIT 50`,
+           AND ${AT_FILE_SCOPE} AND ${languageFamilySql("q.language")} = ? LIMIT 50`,
           name,
           owner.root_id,
           languageFamily(owner.language),
