@@ -526,9 +526,8 @@ Deno.test("a JS script's function is a global of other scripts only while its fi
     t.journal.close();
   }));
 
-Deno.test("a Go file's calls follow its package clause, not only its folder, as the clause changes and back", async () => {
-  const base = tempDir();
-  try {
+Deno.test("a Go file's calls follow its package clause, not only its folder, as the clause changes and back", () =>
+  withTempDir(async (base) => {
     const t = open(base);
     await t.r.audit();
     const store = (c: string) => c.startsWith("go/store/");
@@ -563,14 +562,10 @@ Deno.test("a Go file's calls follow its package clause, not only its folder, as 
     await t.r.reconcilePaths([gen]);
     assert.deepEqual(t.calls().filter(store), before);
     t.journal.close();
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
 
-Deno.test("a qualified base is the class its path names, never the class itself nor a namesake elsewhere", async () => {
-  const base = tempDir();
-  try {
+Deno.test("a qualified base is the class its path names, never the class itself nor a namesake elsewhere", () =>
+  withTempDir(async (base) => {
     const t = open(base);
     await t.r.audit();
     const bases = t.journal.all<{ e: string }>(
@@ -581,7 +576,4 @@ Deno.test("a qualified base is the class its path names, never the class itself 
     ).map((r) => r.e);
     assert.deepEqual(bases, ["Shop.Records.Money < Types::Value -> Shop.Types.Value"]);
     t.journal.close();
-  } finally {
-    removeTree(base);
-  }
-});
+  }));
