@@ -94,6 +94,12 @@ class Conn(Base):
             self.open()
 
         return run, hook
+
+    def get(  # type: ignore[override]
+        self,
+        name,
+    ):
+        return self.open()
 `;
 
 Deno.test("a Python static method's `self` and a `cls` no parameter binds are not the class; a classmethod's `cls` is, with its bases", async () => {
@@ -105,6 +111,8 @@ Deno.test("a Python static method's `self` and a `cls` no parameter binds are no
   try {
     await live.r.audit();
     assert.deepEqual(calls(live.journal), [
+      // A comment in the parameter list (requests' `def get(  # type: ignore[override]`) is no parameter.
+      "Conn.get -> Conn.open:7",
       "Conn.later.run -> Base.close:2",
       "Conn.make -> Base.close:2",
       "Conn.make -> Conn.open:7",

@@ -715,8 +715,10 @@ function isOwnSelf(
   ownSelf: NonNullable<LanguageSpec["ownSelf"]>,
 ): boolean {
   for (let d = def; d && FUNCTION_KINDS.has(d.kind); d = d.lexParent) {
-    const params = d.node.childForFieldName("parameters")?.namedChildren ?? [];
-    const names = params.map((p) => p === null ? "" : parameterName(p));
+    // A comment between the parameters (`def get(  # type: ignore`) is none of them.
+    const params = (d.node.childForFieldName("parameters")?.namedChildren ?? [])
+      .filter((p) => p !== null && p.type !== "comment");
+    const names = params.map((p) => parameterName(p!));
     if (!names.includes(name)) continue;
     if (names[0] !== name || d.kind !== "method") return false;
     return !decoratorsOf(d).some((text) => ownSelf.staticDecorators.includes(text));
