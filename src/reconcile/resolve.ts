@@ -2959,11 +2959,8 @@ export class Resolver {
     // Go: its package's files; Java: its package's classes (a base or an
     // interface named bare, no import: `extends AbstractCache` is in the
     // folder of the class that names it, never a namesake of another package).
-    const folder = owner.language === "go" || owner.language === "java"
-      ? posix.dirname(owner.rel)
-      : undefined;
-    const pkg = owner.language === "go" ? this.#goPackage(owner.id) : "";
-    const key = `${owner.root_id}\0${owner.language}\0${folder ?? ""}\0${pkg}\0${name}\0${call}`;
+    const where = this.#packageOf(owner);
+    const key = `${owner.root_id}\0${owner.language}\0${where.key}\0${name}\0${call}`;
     // C and C++: prototypes (`int f(int);`, a header's or a file's forward
     // declaration) are no second definition of a function defined elsewhere.
     const c = languageFamily(owner.language) === "c";
@@ -2982,16 +2979,13 @@ export class Resolver {
         name,
         owner.root_id,
         languageFamily(owner.language),
-      ).filter((r) =>
-        (folder === undefined || posix.dirname(r.rel) === folder &&
-            (owner.language !== "go" || this.#goPackage(r.path_id) === pkg)) &&
-        (!script || !this.#isJsModule(r.path_id))
-      ).map(({ id, proto, parent_kind, parent_qualname }) => ({
-        id,
-        proto,
-        parent_kind,
-        parent_qualname,
-      }));
+      ).filter((r) => where.holds(r.rel, r.path_id) && (!script || !this.#isJsModule(r.path_id)))
+        .map(({ id, proto, parent_kind, parent_qualname }) => ({
+          id,
+          proto,
+          parent_kind,
+          parent_qualname,
+        }));
     });
     const scope = this.#scopeOf(owner, src);
     const rows = all.filter((r) => seenFrom(owner.language, r, scope));
@@ -3052,17 +3046,32 @@ export class Resolver {
   }
 
   /**
+   * Where a name `owner`'s file uses bare is defined, in the languages whose
+   * package is a folder: Go and Java, the files of its folder (in Go, those
+   * whose package clause names its package); elsewhere, any file. `key`
+   * tells two such places apart in a cache key.
+   */
+  #packageOf(owner: Owner): { key: string; holds: (rel: string, pathId: number) => boolean } {
+    if (owner.language !== "go" && owner.language !== "java") {
+      return { key: "", holds: () => true };
+    }
+    const folder = posix.dirname(owner.rel);
+    const pkg = owner.language === "go" ? this.#goPackage(owner.id) : undefined;
+    return {
+      key: `${folder}\0${pkg ?? ""}`,
+      holds: (rel, pathId) =>
+        posix.dirname(rel) === folder && (pkg === undefined || this.#goPackage(pathId) === pkg),
+    };
+  }
+
+  /**
    * The one class-like definition named `name` in the owner's root (Go,
    * Java: its folder) that code at node `src` sees by that name (see
    * {@link seenFrom}), or undefined.
    */
   #uniqueClass(owner: Owner, name: string, src?: string): ClassNode | undefined {
-    const folder = owner.language === "go" || owner.language === "java"
-      ? posix.dirname(owner.rel)
-      : undefined;
-    const go = owner.language === "go";
-    const pkg = go ? this.#goPackage(owner.id) : "";
-    const key = `${owner.root_id}\0${owner.language}\0${folder ?? ""}\0${pkg}\0${name}`;
+    const where = this.#packageOf(owner);
+    const key = `${owner.root_id}\0${owner.language}\0${where.key}\0${name}`;
     const all = cachedOr(
       this.#uniqueClasses,
       key,
@@ -3076,10 +3085,9 @@ export class Resolver {
           name,
           owner.root_id,
           languageFamily(owner.language),
-        ).filter((r) =>
-          (folder === undefined || posix.dirname(r.rel) === folder) &&
-          (!go || this.#goPackage(r.path_id) === pkg)
-        ).map(({ id, qualname, path_id, parent_kind, parent_qualname }) => ({
+        ).filter((r) => where.holds(r.rel, r.path_id)).map((
+          { id, qualname, path_id, parent_kind, parent_qualname },
+        ) => ({
           id,
           qualname,
           path_id,
