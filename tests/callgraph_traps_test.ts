@@ -181,6 +181,9 @@ const EXPECTED = [
   "py/session.py:main -> py/session.py:Session.get (member)",
   "py/session.py:main -> py/session.py:Session.send (member)",
   "py/session.py:main -> py/util.py:shared (import)",
+  // `from .exported import *` brings only what exported.py's __all__ names.
+  "py/star_all.py:main -> py/exported.py:also (import)",
+  "py/star_all.py:main -> py/exported.py:shown (import)",
   // `from . import util` in py/sub/ is py/sub/util.py, never its parent's.
   "py/sub/jobs.py:run -> py/sub/util.py:next (import)",
   // Python: `dbmod.session()` through the module, by its name or an alias;
@@ -313,6 +316,8 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "py/session.py:next",
         "py/session.py:len",
         "py/session.py:_tidy",
+        "py/star_all.py:unlisted",
+        "py/star_all.py:shared",
         "js/app.js:console.log",
         "js/app.js:Object.keys",
         "js/app.js:parseInt",
@@ -575,5 +580,43 @@ Deno.test("a qualified base is the class its path names, never the class itself 
        ORDER BY 1`,
     ).map((r) => r.e);
     assert.deepEqual(bases, ["Shop.Records.Money < Types::Value -> Shop.Types.Value"]);
+    t.journal.close();
+  }));
+
+Deno.test("a Python star import follows the module's __all__ as it changes and back", () =>
+  withTempDir(async (base) => {
+    const t = open(base);
+    await t.r.audit();
+    const star = (c: string) => c.startsWith("py/star_all.py:");
+    const before = t.calls().filter(star);
+    assert.deepEqual(before, [
+      "py/star_all.py:main -> py/exported.py:also (import)",
+      "py/star_all.py:main -> py/exported.py:shown (import)",
+    ]);
+    // unlisted joins __all__, also leaves it.
+    const mod = join(t.repo, "py/exported.py");
+    const text = Deno.readTextFileSync(mod);
+    Deno.writeTextFileSync(
+      mod,
+      text.replace('"shown"', '"shown", "unlisted"').replace('"also",', ""),
+    );
+    await t.r.reconcilePaths([mod]);
+    assert.deepEqual(t.calls().filter(star), [
+      "py/star_all.py:main -> py/exported.py:shown (import)",
+      "py/star_all.py:main -> py/exported.py:unlisted (import)",
+    ]);
+    // No __all__: every public name, its imports too.
+    Deno.writeTextFileSync(mod, text.replace(/^__all__.*$/gm, ""));
+    await t.r.reconcilePaths([mod]);
+    assert.deepEqual(t.calls().filter(star), [
+      "py/star_all.py:main -> py/exported.py:also (import)",
+      "py/star_all.py:main -> py/exported.py:shown (import)",
+      "py/star_all.py:main -> py/exported.py:unlisted (import)",
+      "py/star_all.py:main -> py/util.py:shared (import)",
+    ]);
+    // And back.
+    Deno.writeTextFileSync(mod, text);
+    await t.r.reconcilePaths([mod]);
+    assert.deepEqual(t.calls().filter(star), before);
     t.journal.close();
   }));

@@ -207,6 +207,8 @@ interface Def {
   lexParent: Def | undefined;
   qualname: string;
   parent: string | undefined;
+  /** `(#set! signature "whole")`: the signature is the whole definition, uncut (Python's `__all__`). */
+  whole?: true;
 }
 
 /** A wrapper or decorator from the `@mark.*` captures. */
@@ -271,6 +273,7 @@ function collectDefinitions(
       qualname: name,
       parent: undefined,
     };
+    if (m.setProperties?.["signature"] === "whole") def.whole = true;
     const key = `${def.start}:${def.end}:${name}`;
     const seen = byKey.get(key);
     if (!seen || seen.pattern > def.pattern) byKey.set(key, def);
@@ -462,7 +465,9 @@ function toSymbol(
     startLine: first.startPosition.row + 1,
     endLine: Math.max(first.startPosition.row, endRow) + 1,
   };
-  const signature = signatureOf(d.outer, d.body, source, skipTypes);
+  const signature = d.whole
+    ? wholeText(source, d.outer)
+    : signatureOf(d.outer, d.body, source, skipTypes);
   if (signature !== undefined) sym.signature = signature;
   const doc = docstring
     ? docstringText(docstring)
@@ -474,6 +479,16 @@ function toSymbol(
     sym.partial = true;
   }
   return sym;
+}
+
+/**
+ * A definition's whole text, whitespace and comments collapsed, uncut: the
+ * names Python's `__all__` lists, however many, which the resolver reads
+ * (the comments go: a `# "x"` is no name).
+ */
+function wholeText(source: string, node: Node): string {
+  return source.slice(node.startIndex, node.endIndex).replace(/#[^\n]*/g, "")
+    .replace(/\s+/g, " ").trim();
 }
 
 /**

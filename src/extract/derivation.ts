@@ -195,7 +195,10 @@ export const DERIVATION: DerivationVersions = {
     // python 18: a comment in a method's parameter list (`def get(  # type:
     // ignore[override]`) is no parameter: its `self` is the class again
     // (since 10, requests' `self._find_no_duplicates()` stayed pending).
-    python: 18,
+    // python 19: `__all__ = [...]` (or a tuple, or `+=`) is a symbol whose
+    // signature lists its names: `from m import *` brings only those, no
+    // other public function of m nor a name m imports.
+    python: 19,
     // javascript 12, typescript and tsx 13: a bare call of a script lands
     // only on another script's function, never a module's own (`expect()`
     // in a test file on a module's `export function expect`).

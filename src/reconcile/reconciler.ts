@@ -1181,11 +1181,14 @@ function definitionShapes(nodes: readonly NodeRecord[]): Map<string, string> {
     const arity = CALLABLE.has(n.kind) ? arityOf(n.name, n.signature) : undefined;
     const takes = arity === undefined ? "" : `${arity.min}-${arity.max}`;
     // A C prototype (`int f(int);`) yields to a definition of its name; a
-    // JS/TS module's `export default` is what its default imports bind.
+    // JS/TS module's `export default` is what its default imports bind; a
+    // Python `__all__` (its list is its signature) what a star import passes on.
     const role = n.kind === "function" && /;\s*$/.test(n.signature ?? "")
       ? "prototype"
       : /^export default /.test(n.signature ?? "")
       ? "default"
+      : n.kind === "constant" && n.name === "__all__"
+      ? `all ${n.signature}`
       : "";
     const shape = `${n.kind}\0${n.qualname}\0${n.partial}\0${holder}\0${
       local ? "static" : ""

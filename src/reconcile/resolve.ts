@@ -581,6 +581,22 @@ export class Resolver {
     }
     for (const ref of ambiguous) j.run("DELETE FROM edges WHERE rowid = ?", ref.rowid);
     reopen.push(...ambiguous);
+    // A Python `__all__` come, gone or changed passes on other names: the
+    // bare calls of the files that import this one whole are found again.
+    if (reshaped.has("__all__") && languages.has("python")) {
+      const globbed = j.all<RefRow>(
+        `SELECT e.rowid, e.owner_id, e.src, e.kind, e.target, e.name, e.module, e.module_tail,
+           e.line, e.args, e.imported FROM edges e
+         WHERE e.kind = 'calls' AND e.how IN ('import', 'unique') AND e.module IS NULL
+           AND e.target = e.name AND e.owner_id != ?1 AND e.owner_id IN (
+             SELECT s.owner_id FROM edges s WHERE s.kind = 'imports' AND +s.name = '*'
+               AND s.dst = ?2)`,
+        pathId,
+        fileNodeId(change.path),
+      );
+      for (const ref of globbed) j.run("DELETE FROM edges WHERE rowid = ?", ref.rowid);
+      reopen.push(...globbed);
+    }
     if (reopen.length > 0) {
       this.#starLevels.clear();
       this.#bases.clear();
@@ -1353,6 +1369,7 @@ export class Resolver {
       j.run("UPDATE edges SET dst = ?, how = ? WHERE rowid = ?", found.dst, found.how, ref.rowid);
       this.#starLevels.clear();
     }
+    let starFound = false;
     for (
       const ref of j.all<RefRow>(
         `SELECT rowid, * FROM pending_edges
@@ -1360,7 +1377,7 @@ export class Resolver {
         ownerId,
         ...tails,
       )
-    ) this.#tryResolve(ref);
+    ) if (this.#tryResolve(ref) && ref.name === "*") starFound = true;
     // An import resolved, lost (left unresolved: the name it passed on is
     // gone) or moved changes what its importers bind through it.
     let importsChanged = this.#importsThrough(ownerId, inTails, tails) !== before;
@@ -1398,6 +1415,20 @@ export class Resolver {
     if (through.size === 0) return importsChanged;
     // A module imported whole (`*`) passes on bare names (see #resolveName).
     const bare = through.has("*") && bareScope(this.#owner(ownerId)?.language ?? null) === "star";
+    // A bare call found by uniqueness while that import was pending: the
+    // module now says what the name is, or that it is none it passes on
+    // (`from m import *` of an `__all__` that leaves `shared` out).
+    if (bare && starFound) {
+      const unique = j.all<RefRow>(
+        `SELECT rowid, ${REF_COLUMNS} FROM edges WHERE owner_id = ? AND kind = 'calls'
+           AND how = 'unique' AND module IS NULL AND target = name`,
+        ownerId,
+      );
+      for (const ref of unique) {
+        j.run("DELETE FROM edges WHERE rowid = ?", ref.rowid);
+        insertPending(j, ref);
+      }
+    }
     for (
       const ref of j.all<RefRow>(
         `SELECT rowid, * FROM pending_edges WHERE owner_id = ? AND kind != 'imports'
@@ -2218,28 +2249,61 @@ export class Resolver {
     // Python's `from m import *` passes on no name that starts with `_`.
     if (name.startsWith("_") && this.#owner(files[0]!)?.language === "python") return undefined;
     for (const level of this.#starClosure(files)) {
-      const hits = this.journal.all<{ id: string }>(
-        `SELECT n.id FROM nodes n WHERE n.path_id IN (${level.map(() => "?").join(",")})
+      const hits = this.journal.all<{ id: string; path_id: number }>(
+        `SELECT n.id, n.path_id FROM nodes n WHERE n.path_id IN (${level.map(() => "?").join(",")})
            AND n.name = ? AND +n.qualname = n.name AND ${DEFINITION}
-           ${call ? "AND n.kind != 'module'" : ""} LIMIT 2`,
+           ${call ? "AND n.kind != 'module'" : ""} LIMIT 16`,
         ...level,
         name,
-      );
+      ).filter((h) => this.#exports(h.path_id, name));
       if (hits.length === 1) return hits[0]!.id;
       if (hits.length > 1) return undefined;
       // Or a name such a module imports and passes on (`pub use crate::base::f;`).
-      const passed = this.journal.all<{ dst: string }>(
-        `SELECT DISTINCT e.dst FROM edges e JOIN nodes n ON n.id = e.dst
-         WHERE e.owner_id IN (${level.map(() => "?").join(",")}) AND e.kind = 'imports'
-           AND +e.name = ? AND e.how = 'import' AND ${DEFINITION}
-           ${call ? "AND n.kind != 'module'" : ""} LIMIT 2`,
-        ...level,
-        name,
-      );
-      if (passed.length === 1) return passed[0]!.dst;
+      const passed = [
+        ...new Set(
+          this.journal.all<{ dst: string; owner_id: number }>(
+            `SELECT DISTINCT e.dst, e.owner_id FROM edges e JOIN nodes n ON n.id = e.dst
+             WHERE e.owner_id IN (${level.map(() => "?").join(",")}) AND e.kind = 'imports'
+               AND +e.name = ? AND e.how = 'import' AND ${DEFINITION}
+               ${call ? "AND n.kind != 'module'" : ""} LIMIT 16`,
+            ...level,
+            name,
+          ).filter((e) => this.#exports(e.owner_id, name)).map((e) => e.dst),
+        ),
+      ];
+      if (passed.length === 1) return passed[0]!;
       if (passed.length > 1) return undefined;
     }
     return undefined;
+  }
+
+  /**
+   * True when file `pathId` passes `name` on to a star import: always, but
+   * for a Python module whose `__all__` is a list (or tuple, or `+=` of
+   * one) of string literals, which passes on only the names it lists. An
+   * `__all__` built otherwise (`a.__all__ + [...]`) says nothing readable:
+   * every public name, as Python's default.
+   */
+  #exports(pathId: number, name: string): boolean {
+    const lists = this.journal.all<{ signature: string | null }>(
+      `SELECT signature FROM nodes WHERE path_id = ? AND name = '__all__'
+         AND qualname = '__all__' AND kind = 'constant'`,
+      pathId,
+    );
+    if (lists.length === 0 || this.#owner(pathId)?.language !== "python") return true;
+    const names = new Set<string>();
+    for (const { signature } of lists) {
+      const body = /^__all__\s*(?::[^=]*)?\+?=\s*[[(](.*)[\])]$/.exec(signature ?? "")?.[1];
+      if (body === undefined) return true;
+      for (const item of body.split(",")) {
+        const literal = item.trim();
+        if (literal === "") continue;
+        const listed = /^[a-zA-Z]*(["'])([^"'\\]*)\1$/.exec(literal)?.[2];
+        if (listed === undefined) return true;
+        names.add(listed);
+      }
+    }
+    return names.has(name);
   }
 
   /**
@@ -2330,7 +2394,7 @@ export class Resolver {
          ORDER BY n.kind = 'impl', n.path_id, n.start_line LIMIT 16`,
         ...level,
         name,
-      );
+      ).filter((r) => this.#exports(r.path_id, name));
       if (rows.length === 0) continue;
       // A Rust type and its impl blocks are one class; two types of the name are none.
       if (rows.filter((r) => r.kind !== "impl").length > 1) return [];

@@ -21,6 +21,15 @@
       left: (identifier) @name)) @definition.constant
   (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
 
+; `__all__ = [...]`, `(...)`, `+= [...]`: the names `from m import *` passes
+; on; the whole list is its signature, which the resolver reads
+(module
+  (expression_statement
+    [(assignment left: (identifier) @name right: [(list) (tuple)])
+     (augmented_assignment left: (identifier) @name right: [(list) (tuple)])]) @definition.constant
+  (#eq? @name "__all__")
+  (#set! signature "whole"))
+
 ; ---- references -------------------------------------------------------------
 
 (call function: (identifier) @name) @reference.call
