@@ -118,7 +118,11 @@ export const DERIVATION: DerivationVersions = {
     // 14: re-derived so that `new Timer()`, `Path.Combine()`, `List<T>`…
     // (the types of the SDK's implicit usings) land on a class of the
     // repository so named only where its namespace is seen.
-    csharp: 16,
+    // 17: a conditional directive inside a declaration's head (`#if` around
+    // a base, Newtonsoft.Json's JValue) no longer breaks the class: its
+    // methods are its own (they were functions of the namespace), its
+    // explicit interface members named by the member, not the interface.
+    csharp: 17,
     // go 1: a file's node holds its package clause (`package store`), and a
     // bare name is looked up in the files of its folder that name its
     // package: an external test (`package store_test`) or a generator kept

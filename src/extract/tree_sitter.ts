@@ -6,6 +6,7 @@ import { errorSpans, symbolsAndRefs } from "./captures.ts";
 import { RecentTrees } from "./recent_trees.ts";
 import { grammarLanguage } from "./header_dialect.ts";
 import { blankMacros } from "./c_macros.ts";
+import { blankDirectives, hasDirectives } from "./cs_directives.ts";
 
 /** Per-file limits; a file over any of them is recorded at L1 with the reason. */
 export interface ParseBudget {
@@ -115,7 +116,7 @@ export class TreeSitterExtractor implements Extractor {
     // What the parser reads: C and C++ without the macros a preprocessor
     // would expand away (same length and offsets, so the symbols are sliced
     // from `text` as written).
-    const source = language === "cpp" || language === "c" ? blankMacros(text) : text;
+    let source = language === "cpp" || language === "c" ? blankMacros(text) : text;
     // The path's previous tree, when it is still here, makes the parse incremental.
     const old = this.#recent.take(input.path, language, source);
     let tree;
@@ -128,6 +129,19 @@ export class TreeSitterExtractor implements Extractor {
       // A cancelled parse would otherwise resume on the next call.
       parser.reset();
       return { ...empty(1), error: budgetError(millis, "parse") };
+    }
+    // C#: a conditional directive inside a declaration's head breaks the
+    // declaration (see cs_directives.ts); read as if every branch held, when
+    // that parses with fewer errors.
+    if (language === "csharp" && tree.rootNode.hasError && hasDirectives(text)) {
+      const blanked = blankDirectives(text);
+      const again = parser.parse(blanked, null, { progressCallback: overdue });
+      if (!again) parser.reset();
+      else if (errorSpans(again.rootNode).length < errorSpans(tree.rootNode).length) {
+        tree.delete();
+        tree = again;
+        source = blanked;
+      } else again.delete();
     }
     try {
       // One pass for every pattern (definitions, references, comment and
