@@ -99,8 +99,14 @@ export const DERIVATION: DerivationVersions = {
     // typescript and tsx 19, rust 12, php 11, ruby 12, bash 4: re-derived so
     // that a receiver's class (`b = new Brush(); b.stroke()`) is never one
     // declared inside a function of another file (mount's own Brush).
-    c: 16,
-    cpp: 16,
+    // c and cpp 17, csharp 18: a conditional whose every branch is
+    // brace-neutral (`#ifdef HAVE_X` `, public Mixin` `#endif` in a base
+    // list, `#if`/`#else` around members) is read with its directive lines
+    // blanked when that leaves less of the file in error: the class is no
+    // longer partial, nor its members lost to an error (csharp 17 blanked
+    // every conditional, and kept the parse with fewer error nodes).
+    c: 17,
+    cpp: 17,
     // 1: a parameter (a delegate) shadows a method or function of its name.
     // 2: a call says how many arguments it passes (overloads told apart).
     // 5: a partial class's members are found in its other parts' files.
@@ -122,7 +128,7 @@ export const DERIVATION: DerivationVersions = {
     // a base, Newtonsoft.Json's JValue) no longer breaks the class: its
     // methods are its own (they were functions of the namespace), its
     // explicit interface members named by the member, not the interface.
-    csharp: 17,
+    csharp: 18,
     // go 1: a file's node holds its package clause (`package store`), and a
     // bare name is looked up in the files of its folder that name its
     // package: an external test (`package store_test`) or a generator kept

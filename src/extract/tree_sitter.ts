@@ -6,7 +6,8 @@ import { errorSpans, symbolsAndRefs } from "./captures.ts";
 import { RecentTrees } from "./recent_trees.ts";
 import { grammarLanguage } from "./header_dialect.ts";
 import { blankMacros } from "./c_macros.ts";
-import { blankDirectives, hasDirectives } from "./cs_directives.ts";
+import { blankDirectives, hasDirectives } from "./directives.ts";
+import type { Node } from "./grammars.ts";
 
 /** Per-file limits; a file over any of them is recorded at L1 with the reason. */
 export interface ParseBudget {
@@ -130,18 +131,20 @@ export class TreeSitterExtractor implements Extractor {
       parser.reset();
       return { ...empty(1), error: budgetError(millis, "parse") };
     }
-    // C#: a conditional directive inside a declaration's head breaks the
-    // declaration (see cs_directives.ts); read as if every branch held, when
-    // that parses with fewer errors.
-    if (language === "csharp" && tree.rootNode.hasError && hasDirectives(text)) {
-      const blanked = blankDirectives(text);
-      const again = parser.parse(blanked, null, { progressCallback: overdue });
-      if (!again) parser.reset();
-      else if (errorSpans(again.rootNode).length < errorSpans(tree.rootNode).length) {
+    // A conditional directive inside a declaration's head breaks the
+    // declaration (see directives.ts): read as if every branch held, when
+    // less of the file is then in error (a second parse, only for such files).
+    if (DIRECTIVE_LANGUAGES.has(language) && tree.rootNode.hasError && hasDirectives(text)) {
+      const blanked = blankDirectives(source);
+      const again = blanked === source
+        ? undefined
+        : parser.parse(blanked, null, { progressCallback: overdue });
+      if (again === null) parser.reset();
+      else if (again && errorBytes(again.rootNode) < errorBytes(tree.rootNode)) {
         tree.delete();
         tree = again;
         source = blanked;
-      } else again.delete();
+      } else again?.delete();
     }
     try {
       // One pass for every pattern (definitions, references, comment and
@@ -170,6 +173,14 @@ export class TreeSitterExtractor implements Extractor {
       throw e;
     }
   }
+}
+
+/** The languages whose `#if` lines the parser may read better without (see directives.ts). */
+const DIRECTIVE_LANGUAGES: ReadonlySet<string> = new Set(["c", "cpp", "csharp"]);
+
+/** How much of a tree is in error: the characters its error and missing nodes span. */
+function errorBytes(root: Node): number {
+  return errorSpans(root).reduce((sum, e) => sum + Math.max(1, e.end - e.start), 0);
 }
 
 function lineCount(text: string): number {

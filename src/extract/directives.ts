@@ -1,0 +1,81 @@
+/**
+ * Conditional compilation (`#if`, `#ifdef`, `#elif`, `#else`, `#endif`) is
+ * a node tree-sitter reads between members or statements, but one inside a
+ * declaration's head, or two branches that each open a function, breaks
+ * the declaration, which takes its members with it:
+ *
+ * ```cs
+ * public class JValue : JToken, IComparable
+ * #if !(NETFX_CORE || PORTABLE)
+ *     , IConvertible
+ * #endif
+ * {
+ * ```
+ *
+ * left Newtonsoft.Json's `JValue` unread: its methods were functions of the
+ * namespace (`Newtonsoft.Json.Linq.Compare`), its explicit interface
+ * members named by the interface (`IConvertible`). The extractor parses
+ * such a file again without them, and keeps the tree with less in error.
+ */
+
+/** A conditional directive's keyword, at the start of a line. */
+const DIRECTIVE = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b/;
+
+/** True when `text` holds a conditional directive line (cheap: one scan). */
+export function hasDirectives(text: string): boolean {
+  return /^[ \t]*#[ \t]*(?:if|elif|else|endif)/m.test(text);
+}
+
+/**
+ * The text with conditional directive lines (and their `\` continuations)
+ * replaced by as many spaces (pure): the same length, lines and offsets,
+ * every branch's code kept, as if each condition held. Only a conditional
+ * whose every branch opens as many braces as it closes is so blanked: one
+ * whose branches each open a block (`#if A` `else {` `#else` `else if (b)
+ * {` `#endif`) would leave a brace open, and its function swallow the rest
+ * of the file.
+ *
+ * @example
+ * ```ts
+ * import { blankDirectives } from "./directives.ts";
+ * const text = "class A : B\n#if X\n, C\n#endif\n{}";
+ * console.assert(blankDirectives(text) === "class A : B\n     \n, C\n      \n{}");
+ * const open = "#if X\nelse {\n#else\nelse if (b) {\n#endif\n}";
+ * console.assert(blankDirectives(open) === open);
+ * ```
+ */
+export function blankDirectives(text: string): string {
+  const lines = text.split("\n");
+  // Per open conditional: its directive lines, and whether each branch so far is brace-neutral.
+  const open: { lines: number[]; depth: number; neutral: boolean }[] = [];
+  const blank: number[] = [];
+  let continued: number[] | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (continued) {
+      continued.push(i);
+      if (!/\\\r?$/.test(line)) continued = undefined;
+      continue;
+    }
+    const directive: string | undefined = DIRECTIVE.exec(line)?.[1];
+    if (directive === undefined) {
+      let delta = 0;
+      for (const c of line) delta += c === "{" ? 1 : c === "}" ? -1 : 0;
+      for (const group of open) group.depth += delta;
+      continue;
+    }
+    if (directive.startsWith("if")) open.push({ lines: [], depth: 0, neutral: true });
+    const group = open.at(-1);
+    if (group === undefined) continue;
+    group.lines.push(i);
+    if (/\\\r?$/.test(line)) continued = group.lines;
+    if (directive.startsWith("if")) continue;
+    if (group.depth !== 0) group.neutral = false;
+    group.depth = 0;
+    if (directive !== "endif") continue;
+    open.pop();
+    if (group.neutral) blank.push(...group.lines);
+  }
+  for (const i of blank) lines[i] = lines[i]!.replace(/[^\r]/g, " ");
+  return lines.join("\n");
+}
