@@ -181,7 +181,8 @@ const EXPECTED = [
   "py/session.py:main -> py/session.py:Session.get (member)",
   "py/session.py:main -> py/session.py:Session.send (member)",
   "py/session.py:main -> py/util.py:shared (import)",
-  // `from .exported import *` brings only what exported.py's __all__ names.
+  // `from .exported import *` brings only what exported.py's __all__ names, `_listed` too.
+  "py/star_all.py:main -> py/exported.py:_listed (import)",
   "py/star_all.py:main -> py/exported.py:also (import)",
   "py/star_all.py:main -> py/exported.py:shown (import)",
   // `from . import util` in py/sub/ is py/sub/util.py, never its parent's.
@@ -590,6 +591,7 @@ Deno.test("a Python star import follows the module's __all__ as it changes and b
     const star = (c: string) => c.startsWith("py/star_all.py:");
     const before = t.calls().filter(star);
     assert.deepEqual(before, [
+      "py/star_all.py:main -> py/exported.py:_listed (import)",
       "py/star_all.py:main -> py/exported.py:also (import)",
       "py/star_all.py:main -> py/exported.py:shown (import)",
     ]);
@@ -602,10 +604,11 @@ Deno.test("a Python star import follows the module's __all__ as it changes and b
     );
     await t.r.reconcilePaths([mod]);
     assert.deepEqual(t.calls().filter(star), [
+      "py/star_all.py:main -> py/exported.py:_listed (import)",
       "py/star_all.py:main -> py/exported.py:shown (import)",
       "py/star_all.py:main -> py/exported.py:unlisted (import)",
     ]);
-    // No __all__: every public name, its imports too.
+    // No __all__: every public name, its imports too, but no `_private`.
     Deno.writeTextFileSync(mod, text.replace(/^__all__.*$/gm, ""));
     await t.r.reconcilePaths([mod]);
     assert.deepEqual(t.calls().filter(star), [

@@ -208,7 +208,9 @@ export const DERIVATION: DerivationVersions = {
     // python 19: `__all__ = [...]` (or a tuple, or `+=`) is a symbol whose
     // signature lists its names: `from m import *` brings only those, no
     // other public function of m nor a name m imports.
-    python: 19,
+    // python 20: re-derived so that `_private()` after `from m import *`
+    // lands on m's `_private` when m's `__all__` lists it.
+    python: 20,
     // javascript 12, typescript and tsx 13: a bare call of a script lands
     // only on another script's function, never a module's own (`expect()`
     // in a test file on a module's `export function expect`).

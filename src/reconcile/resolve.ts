@@ -1959,8 +1959,12 @@ export class Resolver {
       if (imported) return { dst: imported, how: "import" };
     }
     if (isBuiltin(owner.language, name) || !this.#mayLookFar(owner)) return undefined;
-    // Python: `from m import *` never passes on `_private` (see #throughStars).
-    if (owner.language === "python" && name.startsWith("_")) return undefined;
+    // Python: `_private` is found only through a star import whose module's
+    // `__all__` lists it (see #exports), never by uniqueness.
+    if (owner.language === "python" && name.startsWith("_")) {
+      const listed = this.#throughStars([owner.id], name, true);
+      return listed ? { dst: listed, how: "import" } : undefined;
+    }
     // A file that imports modules whole (`use a::visit::*`, `from m import *`):
     // a bare name is what they pass on. When every such import is resolved,
     // a name they do not pass on is no definition of the repository (a
@@ -2243,11 +2247,9 @@ export class Resolver {
    * module imports by name and so passes on, a few levels deep; undefined
    * when there is none, or more than one (an ambiguous name, which the
    * checker would refuse too). A `call` never lands on a module. A Python
-   * name that starts with `_` is never passed on so.
+   * module passes on only what {@link #exports} says.
    */
   #throughStars(files: number[], name: string, call = false): string | undefined {
-    // Python's `from m import *` passes on no name that starts with `_`.
-    if (name.startsWith("_") && this.#owner(files[0]!)?.language === "python") return undefined;
     for (const level of this.#starClosure(files)) {
       const hits = this.journal.all<{ id: string; path_id: number }>(
         `SELECT n.id, n.path_id FROM nodes n WHERE n.path_id IN (${level.map(() => "?").join(",")})
@@ -2279,31 +2281,40 @@ export class Resolver {
 
   /**
    * True when file `pathId` passes `name` on to a star import: always, but
-   * for a Python module whose `__all__` is a list (or tuple, or `+=` of
-   * one) of string literals, which passes on only the names it lists. An
-   * `__all__` built otherwise (`a.__all__ + [...]`) says nothing readable:
-   * every public name, as Python's default.
+   * for a Python module, which passes on the names its `__all__` lists
+   * when that is a list (or tuple, or `+=` of one) of string literals
+   * (`_private` too), else its names that do not start with `_`.
    */
   #exports(pathId: number, name: string): boolean {
+    if (this.#owner(pathId)?.language !== "python") return true;
+    const listed = this.#pythonAll(pathId);
+    return listed ? listed.has(name) : !name.startsWith("_");
+  }
+
+  /**
+   * The names a Python module's `__all__` lists; undefined when it has none,
+   * or one built otherwise (`a.__all__ + [...]`), which says nothing readable.
+   */
+  #pythonAll(pathId: number): Set<string> | undefined {
     const lists = this.journal.all<{ signature: string | null }>(
       `SELECT signature FROM nodes WHERE path_id = ? AND name = '__all__'
          AND qualname = '__all__' AND kind = 'constant'`,
       pathId,
     );
-    if (lists.length === 0 || this.#owner(pathId)?.language !== "python") return true;
+    if (lists.length === 0) return undefined;
     const names = new Set<string>();
     for (const { signature } of lists) {
       const body = /^__all__\s*(?::[^=]*)?\+?=\s*[[(](.*)[\])]$/.exec(signature ?? "")?.[1];
-      if (body === undefined) return true;
+      if (body === undefined) return undefined;
       for (const item of body.split(",")) {
         const literal = item.trim();
         if (literal === "") continue;
         const listed = /^[a-zA-Z]*(["'])([^"'\\]*)\1$/.exec(literal)?.[2];
-        if (listed === undefined) return true;
+        if (listed === undefined) return undefined;
         names.add(listed);
       }
     }
-    return names.has(name);
+    return names;
   }
 
   /**
