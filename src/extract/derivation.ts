@@ -105,8 +105,12 @@ export const DERIVATION: DerivationVersions = {
     // blanked when that leaves less of the file in error: the class is no
     // longer partial, nor its members lost to an error (csharp 17 blanked
     // every conditional, and kept the parse with fewer error nodes).
-    c: 17,
-    cpp: 17,
+    // c and cpp 18, csharp 19: in a file whose braces balance, every
+    // conditional is so read (one `#if` opens a block a later one closes:
+    // Newtonsoft.Json's JValue.Compare, which left the class's later
+    // methods outside it again).
+    c: 18,
+    cpp: 18,
     // 1: a parameter (a delegate) shadows a method or function of its name.
     // 2: a call says how many arguments it passes (overloads told apart).
     // 5: a partial class's members are found in its other parts' files.
@@ -128,7 +132,7 @@ export const DERIVATION: DerivationVersions = {
     // a base, Newtonsoft.Json's JValue) no longer breaks the class: its
     // methods are its own (they were functions of the namespace), its
     // explicit interface members named by the member, not the interface.
-    csharp: 18,
+    csharp: 19,
     // go 1: a file's node holds its package clause (`package store`), and a
     // bare name is looked up in the files of its folder that name its
     // package: an external test (`package store_test`) or a generator kept

@@ -29,10 +29,12 @@ export function hasDirectives(text: string): boolean {
 /**
  * The text with conditional directive lines (and their `\` continuations)
  * replaced by as many spaces (pure): the same length, lines and offsets,
- * every branch's code kept, as if each condition held. Only a conditional
- * whose every branch opens as many braces as it closes is so blanked: one
- * whose branches each open a block (`#if A` `else {` `#else` `else if (b)
- * {` `#endif`) would leave a brace open, and its function swallow the rest
+ * every branch's code kept, as if each condition held. In a file that
+ * opens as many braces as it closes, every conditional is so blanked (one
+ * `#if` may open a block that a later one closes); in one that does not,
+ * where branches each open a block (`#if A` `else {` `#else` `else if (b)
+ * {` `#endif`), only a conditional whose every branch is brace-neutral:
+ * the others would leave a brace open, and the function swallow the rest
  * of the file.
  *
  * @example
@@ -49,6 +51,9 @@ export function blankDirectives(text: string): string {
   // Per open conditional: its directive lines, and whether each branch so far is brace-neutral.
   const open: { lines: number[]; depth: number; neutral: boolean }[] = [];
   const blank: number[] = [];
+  // Every conditional's directive lines, and the file's brace balance.
+  const all: number[] = [];
+  let balance = 0;
   let continued: number[] | undefined;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -62,6 +67,7 @@ export function blankDirectives(text: string): string {
       let delta = 0;
       for (const c of line) delta += c === "{" ? 1 : c === "}" ? -1 : 0;
       for (const group of open) group.depth += delta;
+      balance += delta;
       continue;
     }
     if (directive.startsWith("if")) open.push({ lines: [], depth: 0, neutral: true });
@@ -75,7 +81,10 @@ export function blankDirectives(text: string): string {
     if (directive !== "endif") continue;
     open.pop();
     if (group.neutral) blank.push(...group.lines);
+    else all.push(...group.lines);
   }
+  const balanced = balance === 0 && open.length === 0;
+  if (balanced) blank.push(...all);
   for (const i of blank) lines[i] = lines[i]!.replace(/[^\r]/g, " ");
   return lines.join("\n");
 }
