@@ -729,3 +729,26 @@ Deno.test("reflect typed outside any project, or on /, stores no page: one there
   assert.match(inRoot.stdout, /^Knowledge page of repo:/);
   removeTree(base);
 });
+
+Deno.test("symbols shows a long Python __all__ cut to one outline line, while star imports still read all of it", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  const names = Array.from({ length: 60 }, (_, i) => `name_${i}`);
+  writeTree(repo, {
+    "pkg/api.py": `__all__ = [\n${names.map((n) => `    "${n}",\n`).join("")}]\n\n` +
+      names.map((n) => `def ${n}():\n    return 1\n\n`).join("") + "def hidden():\n    return 2\n",
+    "pkg/use.py": "from .api import *\n\n\ndef main():\n    name_59()\n    hidden()\n",
+  });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const s = await cli(home, ["symbols", join(repo, "pkg/api.py")]);
+  assert.equal(s.code, 0, s.stderr);
+  const line = s.stdout.split("\n").find((l) => l.includes("__all__"))!;
+  assert.ok(line.length < 260, line);
+  assert.match(line, /…$/);
+  const g = await cli(home, ["callees", "pkg/use.py:main", "--json"]);
+  const out = JSON.parse(g.stdout);
+  assert.deepEqual(out.callees.map((c: { name: string }) => c.name), ["name_59"], g.stdout);
+  assert.deepEqual(out.unresolved.map((c: { name: string }) => c.name), ["hidden"], g.stdout);
+  removeTree(base);
+});

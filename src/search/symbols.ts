@@ -205,10 +205,22 @@ function preferExact(rows: SymbolRef[], name: string): SymbolRef[] {
   return exact.length > 0 ? exact : rows;
 }
 
-/** A file's symbols in line order, with their nesting depth. */
+/** At most this many characters of a signature in an outline, as extraction cuts one. */
+const OUTLINE_SIGNATURE = 200;
+
+/**
+ * A file's symbols in line order, with their nesting depth. A signature
+ * stored longer (a Python `__all__` keeps its whole list, which the call
+ * graph reads) is cut to {@link OUTLINE_SIGNATURE} characters.
+ */
 export function outline(j: Journal, path: string): (SymbolRef & { depth: number })[] {
   const rows = definitions(j, { path, kind: "symbol", order: "nesting" })
-    .map((d) => ({ ...symbolRef(d), parent: d.parent }));
+    .map((d) => ({ ...symbolRef(d), parent: d.parent }))
+    .map((r) =>
+      r.signature !== null && r.signature.length > OUTLINE_SIGNATURE
+        ? { ...r, signature: r.signature.slice(0, OUTLINE_SIGNATURE - 1) + "…" }
+        : r
+    );
   const depth = new Map<string, number>();
   return rows.map(({ parent, ...r }) => {
     const d = parent && depth.has(parent) ? depth.get(parent)! + 1 : 0;
