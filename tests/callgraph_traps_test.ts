@@ -617,6 +617,15 @@ Deno.test("a Python star import follows the module's __all__ as it changes and b
       "py/star_all.py:main -> py/exported.py:unlisted (import)",
       "py/star_all.py:main -> py/util.py:shared (import)",
     ]);
+    // An __all__ built otherwise too (`.extend(…)`) is no list to read: every public name.
+    Deno.writeTextFileSync(mod, text.replace('__all__ += ("also",)', "__all__.extend(EXTRA)"));
+    await t.r.reconcilePaths([mod]);
+    assert.deepEqual(t.calls().filter(star), [
+      "py/star_all.py:main -> py/exported.py:also (import)",
+      "py/star_all.py:main -> py/exported.py:shown (import)",
+      "py/star_all.py:main -> py/exported.py:unlisted (import)",
+      "py/star_all.py:main -> py/util.py:shared (import)",
+    ]);
     // And back.
     Deno.writeTextFileSync(mod, text);
     await t.r.reconcilePaths([mod]);

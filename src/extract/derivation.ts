@@ -214,7 +214,10 @@ export const DERIVATION: DerivationVersions = {
     // other public function of m nor a name m imports.
     // python 20: re-derived so that `_private()` after `from m import *`
     // lands on m's `_private` when m's `__all__` lists it.
-    python: 20,
+    // python 21: an `__all__` also built otherwise (`+= core.__all__`,
+    // `__all__.extend(…)`) is read as no list: every public name passes on
+    // (only the written part did, the rest of the calls stayed pending).
+    python: 21,
     // javascript 12, typescript and tsx 13: a bare call of a script lands
     // only on another script's function, never a module's own (`expect()`
     // in a test file on a module's `export function expect`).

@@ -22,11 +22,14 @@
   (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
 
 ; `__all__ = [...]`, `(...)`, `+= [...]`: the names `from m import *` passes
-; on; the whole list is its signature, which the resolver reads
+; on; the whole statement is its signature, which the resolver reads. One
+; built otherwise (`+= core.__all__`, `.extend(…)`) is kept too: it says the
+; list is not only what is written, so the resolver reads none of it.
 (module
   (expression_statement
-    [(assignment left: (identifier) @name right: [(list) (tuple)])
-     (augmented_assignment left: (identifier) @name right: [(list) (tuple)])]) @definition.constant
+    [(assignment left: (identifier) @name)
+     (augmented_assignment left: (identifier) @name)
+     (call function: (attribute object: (identifier) @name attribute: (identifier) @method))]) @definition.constant
   (#eq? @name "__all__")
   (#set! signature "whole"))
 
