@@ -175,6 +175,76 @@ const KINDS = [
   // A bot token's id is glued to the URL path before it (`/bot123456789:AA…`).
   ["telegram_bot_token", String.raw`(?<![0-9])\d{8,10}:AA[0-9A-Za-z_-]{33}(?![0-9A-Za-z_-])`],
   ["azure_storage_key", String.raw`AccountKey=[A-Za-z0-9+/]{86}==`],
+  // An Entra ID (Azure AD) app's client secret: three characters, a digit, `Q~`, then 31-34.
+  [
+    "azure_ad_client_secret",
+    String
+      .raw`(?<=(?:(?<![A-Za-z0-9_~.-])|(?<=${ESCAPE}))(?<azure_ad_client_secret_head>[A-Za-z0-9_~.]{3}\d))` +
+    String.raw`Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])`,
+  ],
+  [
+    "grafana_token",
+    String
+      .raw`${NOT_IN_WORD}glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}${END}|${NOT_IN_WORD}glc_[A-Za-z0-9+/]{32,400}={0,3}(?![A-Za-z0-9+/=])`,
+  ],
+  ["linear_key", String.raw`${NOT_IN_WORD}lin_(?:api_[A-Za-z0-9]{40}|oauth_[a-f0-9]{64})${END}`],
+  [
+    "doppler_token",
+    String
+      .raw`${NOT_IN_WORD}dp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,64}\.)?[A-Za-z0-9]{40,44}${END}`,
+  ],
+  [
+    "vault_token",
+    String
+      .raw`${NOT_IN_WORD}hvs\.[\w-]{90,120}(?![\w-])|${NOT_IN_WORD}hvb\.[\w-]{138,300}(?![\w-])`,
+  ],
+  [
+    "dockerhub_token",
+    String.raw`${NOT_IN_WORD}dckr_(?:pat|oat)_[A-Za-z0-9_-]{27}(?![A-Za-z0-9_-])`,
+  ],
+  [
+    "sentry_token",
+    String
+      .raw`${NOT_IN_WORD}sntrys_eyJpYXQiO[A-Za-z0-9+/=_-]{50,}|${NOT_IN_WORD}sntryu_[a-f0-9]{64}${END}`,
+  ],
+  ["atlassian_token", String.raw`ATATT3[A-Za-z0-9_=-]{150,}`],
+  ["postman_key", String.raw`PMAK-[a-f0-9]{24}-[a-f0-9]{34}${END}`],
+  ["newrelic_key", String.raw`${WORD_START}NRAK-[A-Z0-9]{27}${END}`],
+  ["supabase_token", String.raw`${NOT_IN_WORD}sbp_[a-f0-9]{40}${END}`],
+  [
+    "tailscale_key",
+    String
+      .raw`${NOT_IN_WORD}tskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{20,}${END}`,
+  ],
+  ["groq_key", String.raw`${NOT_IN_WORD}gsk_[A-Za-z0-9]{52}${END}`],
+  ["xai_key", String.raw`${NOT_IN_WORD}xai-[A-Za-z0-9]{80}${END}`],
+  ["pulumi_token", String.raw`${NOT_IN_WORD}pul-[a-f0-9]{40}${END}`],
+  [
+    "terraform_token",
+    String.raw`(?<=${WORD_START}(?<terraform_token_head>[A-Za-z0-9]{14}))` +
+    String.raw`\.atlasv1\.[A-Za-z0-9_=-]{60,70}(?![A-Za-z0-9_=-])`,
+  ],
+  ["rubygems_key", String.raw`${NOT_IN_WORD}rubygems_[a-f0-9]{48}${END}`],
+  ["heroku_key", String.raw`HRKU-AA[0-9A-Za-z_-]{58}(?![0-9A-Za-z_-])`],
+  [
+    "planetscale_token",
+    String.raw`${NOT_IN_WORD}pscale_(?:tkn|pw|oauth)_[A-Za-z0-9=._-]{32,64}(?![A-Za-z0-9=._-])`,
+  ],
+  ["replicate_token", String.raw`${WORD_START}r8_[A-Za-z0-9]{37}${END}`],
+  ["notion_token", String.raw`${NOT_IN_WORD}ntn_[0-9]{11}[A-Za-z0-9]{35}${END}`],
+  ["sourcegraph_token", String.raw`${NOT_IN_WORD}sgp_(?:[a-f0-9]{16}|local)_[a-f0-9]{40}${END}`],
+  ["flyio_token", String.raw`${WORD_START}fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3}`],
+  ["mapbox_secret_token", String.raw`${WORD_START}sk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}`],
+  ["openrouter_key", String.raw`${NOT_IN_WORD}sk-or-v1-[a-f0-9]{64}${END}`],
+  ["onepassword_token", String.raw`${NOT_IN_WORD}ops_eyJ[A-Za-z0-9+/]{250,}={0,3}`],
+  ["buildkite_token", String.raw`${NOT_IN_WORD}bkua_[a-f0-9]{40}${END}`],
+  ["circleci_token", String.raw`CCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}${END}`],
+  ["contentful_token", String.raw`CFPAT-[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])`],
+  ["prefect_key", String.raw`${NOT_IN_WORD}pnu_[A-Za-z0-9]{36}${END}`],
+  [
+    "mailchimp_key",
+    String.raw`(?<=${WORD_START}(?<mailchimp_key_head>[0-9a-f]{32}))-us\d{1,2}${END}`,
+  ],
   ["jwt", String.raw`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}`],
 ] as const;
 const SECRET_RE = new RegExp(KINDS.map(([k, src]) => `(?<${k}>${src})`).join("|"), "g");
@@ -189,9 +259,9 @@ const SECRET_RE = new RegExp(KINDS.map(([k, src]) => `(?<${k}>${src})`).join("|"
  * when another marker is present, or as a `token = …` assignment.
  */
 const MARKERS = [
-  /[-_](?<=KEY-|KEY BLOCK-|PuTTY-|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt|soat|cbt|oas)-|xox[baprse]-|xapp-|k_live_|whsec_|GOCSPX-|sk-|npm_|pypi-|hf_|_v1_|shp(?:at|ca|pa|ss)_|sq0(?:atp|csp)-|key-)/,
-  /A(?:[KS]IA|Iza|ccountKey=)|S(?:K[0-9a-f]|G\.)|LS0tLS1CRUdJT/,
-  /[.:/](?:(?<=ya29\.|slack\.com\/|webhooks\/)|(?<=\d:)(?=AA)|(?<=\.)(?=eyJ))/,
+  /[-_](?:(?<=KEY-|KEY BLOCK-|PuTTY-|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt|soat|cbt|oas)-|xox[baprse]-|xapp-|k_live_|whsec_|GOCSPX-|sk-|npm_|pypi-|hf_|_v1_|shp(?:at|ca|pa|ss)_|sq0(?:atp|csp)-|key-|gl(?:sa|c)_|lin_(?=api_|oauth_)|dckr_|sntry[su]_|PMAK-|NRAK-|sbp_|tskey-|gsk_|xai-|pul-|rubygems_|HRKU-|pscale_|r8_|ntn_|sgp_|fm[12][ar]?_|ops_(?=eyJ)|bkua_|CCIPAT_|CFPAT-|pnu_)|(?<=[0-9a-f]-)(?=us\d))/,
+  /A(?:[KS]IA|Iza|ccountKey=|TATT3)|S(?:K[0-9a-f]|G\.)|LS0tLS1CRUdJT|Q~(?<=\dQ~)/,
+  /[.:/](?:(?<=ya29\.|slack\.com\/|webhooks\/|dp\.(?:pt|st|sa|ct|scim|audit)\.|hv[sb]\.|\.atlasv1\.)|(?<=\d:)(?=AA)|(?<=\.)(?=eyJ))/,
 ];
 
 /** Kinds whose match needs a second look before it counts. */
@@ -204,6 +274,12 @@ const CHECKS: Record<string, (s: string) => boolean> = {
   mailgun_key: (s) => /[a-f]/.test(s.slice(4)) && /[0-9]/.test(s.slice(4)),
   databricks_token: (s) => /[a-f]/.test(s.slice(4)) && /[0-9]/.test(s.slice(4)),
   jwt: isRealJwt,
+  azure_ad_client_secret: (s) => /[A-Z]/.test(s) && /[a-z]/.test(s) && /[0-9]/.test(s.slice(6)),
+  grafana_token: (s) => /[A-Z]/.test(s) && /[a-z]/.test(s.slice(4)) && /[0-9]/.test(s),
+  replicate_token: (s) => /[A-Z]/.test(s) && /[a-z]/.test(s.slice(3)) && /[0-9]/.test(s.slice(3)),
+  prefect_key: (s) => /[A-Z]/.test(s) && /[0-9]/.test(s),
+  groq_key: (s) => /[A-Z]/.test(s) && /[0-9]/.test(s),
+  mailchimp_key: (s) => /[a-f]/.test(s.slice(0, 32)) && /[0-9]/.test(s.slice(0, 32)),
   encoded_private_key: (s) => {
     try {
       // Its first 300 bytes: the header and the start of the key, whole base64 quads.
@@ -248,7 +324,12 @@ const AWS_WINDOW = 512;
  * - token formats with a fixed prefix (GitHub, GitLab, Slack, Stripe, Google,
  *   OpenAI, Anthropic, npm, PyPI, Hugging Face, SendGrid, Twilio,
  *   DigitalOcean, Shopify, Square, Mailgun, Databricks, Telegram, Azure
- *   storage, Slack and Discord webhooks), signed JWTs (not the jwt.io example),
+ *   storage and Entra ID client secrets, Slack and Discord webhooks,
+ *   Grafana, Linear, Doppler, HashiCorp Vault, Docker Hub, Sentry,
+ *   Atlassian, Postman, New Relic, Supabase, Tailscale, Groq, xAI, Pulumi,
+ *   Terraform Cloud, RubyGems, Heroku, PlanetScale, Replicate, Notion,
+ *   Sourcegraph, Fly.io, Mapbox, OpenRouter, 1Password, Buildkite, CircleCI,
+ *   Contentful, Prefect, Mailchimp), signed JWTs (not the jwt.io example),
  *   also glued to what surrounds them (`%20ghp_…` in a URL, `\nghp_…` in a
  *   string literal, `test_ghp_…_old`); a prefix that ends an ordinary word
  *   (`network_live_…`, `pnpm_…`) is none, nor is a stand-in with one letter
@@ -302,15 +383,18 @@ function* findFixed(text: string): Generator<SecretFinding> {
     const m = SECRET_RE.exec(text);
     if (!m) return;
     pos = SECRET_RE.lastIndex;
-    const start = m.index, end = start + m[0].length;
     const kind = KINDS.find(([k]) => m.groups?.[k] !== undefined)?.[0] ?? "secret";
-    if (!KEY_MATERIAL.has(kind) && PLACEHOLDER_RUN.test(m[0])) {
-      pos = start + 1; // a stand-in (`ghp_xxxx…`) may hide a real token inside it
+    // A token whose literal sits in its middle is matched from there: its head is looked behind.
+    const start = m.index - (m.groups?.[kind + "_head"]?.length ?? 0);
+    const end = m.index + m[0].length;
+    const token = text.slice(start, end);
+    if (!KEY_MATERIAL.has(kind) && PLACEHOLDER_RUN.test(token)) {
+      pos = m.index + 1; // a stand-in (`ghp_xxxx…`) may hide a real token inside it
       continue;
     }
     if (kind !== "aws_access_key_id") {
-      if (CHECKS[kind]?.(m[0]) === false) {
-        pos = start + 1; // a rejected match may hide a real one inside it
+      if (CHECKS[kind]?.(token) === false) {
+        pos = m.index + 1; // a rejected match may hide a real one inside it
         continue;
       }
       yield { kind, start, end };
@@ -899,8 +983,10 @@ export function redactDeep<T>(value: T): T {
  * redacts, once, what an older build stored in the journal before the rule
  * existed (the CLI's `redactStoredSecrets`, also `heimdall redact`).
  * 1: the rules of the first build that redacted what it had stored.
+ * 2: tokens of Grafana, Linear, Doppler, Vault, Docker Hub and 26 other
+ *    services (see {@link findSecrets}).
  */
-export const SECRET_SCREEN_VERSION = 1;
+export const SECRET_SCREEN_VERSION = 2;
 
 /**
  * Where a stored record holds secret-shaped values: its table, id, the

@@ -342,6 +342,50 @@ Deno.test("a stand-in token of one character repeated (ghp_xxxx…) is no secret
   );
 });
 
+Deno.test("tokens of Grafana, Linear, Doppler, Vault, Docker Hub and other services are found, glued too; their prefixes in ordinary code are not", () => {
+  const hex = "0123456789abcdef";
+  const tokens: [string, string][] = [
+    ["gl" + "sa_" + x(32) + "_" + x(8, hex), "grafana_token"],
+    ["lin" + "_api_" + x(40), "linear_key"],
+    ["lin" + "_oauth_" + x(64, hex), "linear_key"],
+    ["dp" + ".pt." + x(43), "doppler_token"],
+    ["dck" + "r_pat_" + x(27), "dockerhub_token"],
+    ["NR" + "AK-" + x(27, "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789"), "newrelic_key"],
+    ["gs" + "k_" + x(52), "groq_key"],
+    ["r" + "8_" + x(37), "replicate_token"],
+    ["pn" + "u_" + x(36), "prefect_key"],
+    ["ab" + "c8Q~" + x(34), "azure_ad_client_secret"],
+    [x(32, hex) + "-us" + "21", "mailchimp_key"],
+  ];
+  for (const [token, kind] of tokens) {
+    for (const text of [`login ${token}`, `%20${token}`, `"a\\n${token}"`]) {
+      const found = [...findSecrets(text)];
+      assert.deepEqual(found.map((f) => f.kind), [kind], text);
+      assert.equal(text.slice(found[0]!.start, found[0]!.end), token, text);
+      assert.ok(!redactSecrets(text).includes(token), text);
+    }
+  }
+  const innocent = [
+    `glc_context_create(${x(8)})`,
+    `const lin_api_version = "${x(40)}";`,
+    `berlin_api_${x(40)}`, // "lin_api_" ends a word here
+    `pulsar.dp.st.${"config"}.load()`,
+    `self.hvs.compute(${x(20)})`,
+    `docker_pat_${x(27)}`,
+    `bisk_${x(52)}`, // "sk_" ends a word
+    `mygsk_${x(52)}`,
+    `vr8_${x(37)}`,
+    `pnu_${"x".repeat(36)}`, // a stand-in
+    "lin_api_" + "0".repeat(40),
+    `${x(32, hex)}-usage`,
+    `spnu_${x(36)}`,
+    `release-${x(3)}8Q~`,
+  ];
+  for (const text of innocent) {
+    assert.deepEqual([...findSecrets(text)].map((f) => f.kind), [], text);
+  }
+});
+
 Deno.test("a snake_case name that starts with github_pat_ is no token", () => {
   for (
     const text of [
@@ -577,6 +621,7 @@ Deno.test("a CVS root after a scheme, as GNU copyright files quote it, holds no 
  */
 const RULES_FINGERPRINTS: Record<number, string> = {
   1: "09250345f54b9eaf",
+  2: "afcd00cf91e654ee",
 };
 
 Deno.test("the screen's rules do not change without a decision on SECRET_SCREEN_VERSION", async () => {
