@@ -214,5 +214,10 @@ export function secretSamples(seed = 12): SecretSample[] {
     s("contentful_token", "CF" + "PAT-" + pick(43), (x) => `contentful ${x}`),
     s("prefect_key", "pn" + "u_" + pick(36), (x) => `prefect ${x}`),
     s("mailchimp_key", pick(32, HEX) + "-" + "us14", (x) => `mailchimp ${x}`),
+    s(
+      "authorization_token",
+      pick(40, HEX),
+      (x) => `curl -H "Authorization: token ${x}" https://api.github.com/user/repos`,
+    ),
   ];
 }

@@ -345,9 +345,9 @@ const AWS_WINDOW = 512;
  *   given one in XML (see {@link findMarkup}) or handed to a setter named
  *   so (see {@link findSetters}), only the value;
  * - a credential handed to a request or a command: an `Authorization`
- *   header's `Bearer` token or `Basic` user and password, curl's `-u
- *   user:pass`, `--password P`, `mysql -pP` (see {@link findGiven}), only
- *   the credential.
+ *   header's token (`Bearer …`, GitHub's older `token …`) or `Basic` user
+ *   and password, curl's `-u user:pass`, `--password P`, `mysql -pP` (see
+ *   {@link findGiven}), only the credential.
  * A few regex passes over `text`; cost grows linearly with its length.
  */
 export function* findSecrets(text: string): Generator<SecretFinding> {
@@ -604,6 +604,8 @@ function unescaped(v: string): string {
  * Credentials handed over in a command or a request, found by the word
  * before them: an `Authorization` header's `Bearer` token (a JWT is a
  * `jwt` of its own) and `Basic` user and password (base64 of `user:pass`),
+ * and an `Authorization` header's `token` (GitHub's older scheme, `token`
+ * and 40 hex digits; Django REST framework's `Token`),
  * and curl's `-u user:pass` (`--user`); a command's option named like a
  * secret and its value (`--password P`, `--api-key K`, not `--password-stdin`)
  * and MySQL's `-pPASSWORD`. A token counts as one assigned to a
@@ -613,9 +615,19 @@ function unescaped(v: string): string {
  * node:node`) never do. The span is the credential alone.
  */
 function* findGiven(text: string): Generator<SecretFinding> {
-  if (!/[Bb]earer|Basic|-[-pu]/.test(text)) return;
+  if (!/[Bb]earer|Basic|-[-pu]|[Aa]uthorization|AUTHORIZATION/.test(text)) return;
   GIVEN_RE.lastIndex = 0;
   for (let m = GIVEN_RE.exec(text); m; m = GIVEN_RE.exec(text)) {
+    if (m[6] !== undefined) {
+      // `Authorization: token …`, GitHub's older scheme (and Django REST framework's `Token`).
+      const start = m.index + m[0].length;
+      TOKEN_RE.lastIndex = start;
+      const t = TOKEN_RE.exec(text)?.[0];
+      if (t === undefined) continue;
+      const value = t.replace(/\.+$/, "");
+      if (tokenLike(value)) yield { kind: "authorization_token", start, end: start + value.length };
+      continue;
+    }
     if (m.index > 0 && /[\w-]/.test(text[m.index - 1]!)) continue;
     if (m[5] !== undefined && !MYSQL_BEFORE.test(text.slice(Math.max(0, m.index - 220), m.index))) {
       continue;
@@ -768,7 +780,8 @@ function* findMarkup(text: string): Generator<SecretFinding> {
 // candidates; the word boundary before one and MySQL's command are checked in code.
 const GIVEN_RE = new RegExp(
   String.raw`([Bb]earer)[ \t]+|(Basic)[ \t]+|(--(?=[a-z])[\w-]{0,48}?(${SECRET_WORD}))[ \t]+` +
-    String.raw`|(-p)(?=[^\s-])|(?:-u|--user)(?:[ \t]+|=)`,
+    String.raw`|(-p)(?=[^\s-])|(?:-u|--user)(?:[ \t]+|=)` +
+    String.raw`|([Aa]uthorization|AUTHORIZATION)["']?[ \t]*(?:=>|[:=])[ \t]*["']?[Tt]oken[ \t]+`,
   "g",
 );
 /** MySQL's clients, whose `-p` is glued to the password. */
@@ -985,8 +998,9 @@ export function redactDeep<T>(value: T): T {
  * 1: the rules of the first build that redacted what it had stored.
  * 2: tokens of Grafana, Linear, Doppler, Vault, Docker Hub and 26 other
  *    services (see {@link findSecrets}).
+ * 3: an `Authorization` header's `token …` (GitHub's older scheme).
  */
-export const SECRET_SCREEN_VERSION = 2;
+export const SECRET_SCREEN_VERSION = 3;
 
 /**
  * Where a stored record holds secret-shaped values: its table, id, the

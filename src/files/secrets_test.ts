@@ -396,6 +396,34 @@ Deno.test("a snake_case name that starts with github_pat_ is no token", () => {
   assert.equal(sniffSecret(`GH=${FAKE.githubPat}`), "content: github_token");
 });
 
+Deno.test("an Authorization header's token (GitHub's older scheme, Django REST framework's) is found", () => {
+  const hex = "3f9a1c7e5b2d8046af13" + "c9e7b5d2a8f04c6e1b9d";
+  for (
+    const text of [
+      `curl -H "Authorization: token ${hex}" https://api.github.com/user`,
+      `headers = {"Authorization": "token ${hex}"}`,
+      `self.client.credentials(HTTP_AUTHORIZATION="Token ${hex}")`,
+      `req.headers[:authorization] = 'x'; opts = { :authorization => "token ${hex}" }`,
+      `AUTHORIZATION: token ${hex}`,
+    ]
+  ) {
+    const found = [...findSecrets(text)];
+    assert.deepEqual(found.map((f) => [f.kind, text.slice(f.start, f.end)]), [
+      ["authorization_token", hex],
+    ], text);
+    assert.ok(!redactSecrets(text).includes(hex), text);
+  }
+  const innocent = [
+    `Authorization: token $GITHUB_TOKEN`,
+    "Authorization: token ${GITHUB_TOKEN}",
+    `Authorization: token <your-token>`,
+    `Authorization: token YOUR_PERSONAL_ACCESS_TOKEN`,
+    `headers["Authorization"] = "token " + token`,
+    `authorization: tokenize(header)`,
+  ];
+  for (const text of innocent) assert.deepEqual([...findSecrets(text)], [], text);
+});
+
 Deno.test("a password given as a call's quoted name and value is found: define('DB_PASSWORD', '…')", () => {
   const pw = "Xk2" + "9vLmq77Pz";
   for (
@@ -622,6 +650,7 @@ Deno.test("a CVS root after a scheme, as GNU copyright files quote it, holds no 
 const RULES_FINGERPRINTS: Record<number, string> = {
   1: "09250345f54b9eaf",
   2: "afcd00cf91e654ee",
+  3: "e6a261021c175f51",
 };
 
 Deno.test("the screen's rules do not change without a decision on SECRET_SCREEN_VERSION", async () => {
