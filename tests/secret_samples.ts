@@ -214,6 +214,14 @@ export function secretSamples(seed = 12): SecretSample[] {
     s("contentful_token", "CF" + "PAT-" + pick(43), (x) => `contentful ${x}`),
     s("prefect_key", "pn" + "u_" + pick(36), (x) => `prefect ${x}`),
     s("mailchimp_key", pick(32, HEX) + "-" + "us14", (x) => `mailchimp ${x}`),
+    // A service account's JSON inside a string (a Terraform variable): its newlines escaped twice.
+    ((body) => ({
+      kind: "private_key",
+      secret: body[1]!,
+      line:
+        `credentials = "{\\"type\\": \\"service_account\\", \\"private_key\\": \\"-----BEGIN PRIVATE` +
+        ` KEY-----\\\\n${body.join("\\\\n")}\\\\n-----END PRIVATE` + ` KEY-----\\\\n\\"}"`,
+    }))(Array.from({ length: 4 }, () => pick(64, B64))),
     s(
       "authorization_token",
       pick(40, HEX),

@@ -88,8 +88,11 @@ export interface SecretFinding {
   end: number;
 }
 
-/** A newline, raw or escaped inside a string literal (`"…\n…"` in JSON or code). */
-const NL = String.raw`(?:\r?\n|\\r\\n|\\n)`;
+/**
+ * A newline, raw or escaped inside a string literal (`"…\n…"` in JSON or code),
+ * or escaped twice: JSON inside a string (`"{\"private_key\": \"…\\n…\"}"`).
+ */
+const NL = String.raw`(?:\r?\n|\\{1,2}r\\{1,2}n|\\{1,2}n)`;
 
 /**
  * An escape whose last character is a letter or digit glued to what follows:
@@ -999,8 +1002,9 @@ export function redactDeep<T>(value: T): T {
  * 2: tokens of Grafana, Linear, Doppler, Vault, Docker Hub and 26 other
  *    services (see {@link findSecrets}).
  * 3: an `Authorization` header's `token …` (GitHub's older scheme).
+ * 4: a private key whose newlines are escaped twice (JSON inside a string).
  */
-export const SECRET_SCREEN_VERSION = 3;
+export const SECRET_SCREEN_VERSION = 4;
 
 /**
  * Where a stored record holds secret-shaped values: its table, id, the

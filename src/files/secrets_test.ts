@@ -651,6 +651,7 @@ const RULES_FINGERPRINTS: Record<number, string> = {
   1: "09250345f54b9eaf",
   2: "afcd00cf91e654ee",
   3: "e6a261021c175f51",
+  4: "85ae3c0a787a8cb0",
 };
 
 Deno.test("the screen's rules do not change without a decision on SECRET_SCREEN_VERSION", async () => {
