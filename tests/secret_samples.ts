@@ -222,6 +222,7 @@ export function secretSamples(seed = 12): SecretSample[] {
         `credentials = "{\\"type\\": \\"service_account\\", \\"private_key\\": \\"-----BEGIN PRIVATE` +
         ` KEY-----\\\\n${body.join("\\\\n")}\\\\n-----END PRIVATE` + ` KEY-----\\\\n\\"}"`,
     }))(Array.from({ length: 4 }, () => pick(64, B64))),
+    s("password_assignment", pick(12) + "!", (x) => `sshpass -p '${x}' ssh deploy@10.0.0.5 uptime`),
     s(
       "authorization_token",
       pick(40, HEX),

@@ -1,5 +1,5 @@
 /**
- * No secret is ever stored: 84 fake secrets of 65 kinds (tests/secret_samples.ts)
+ * No secret is ever stored: 85 fake secrets of 65 kinds (tests/secret_samples.ts)
  * are planted through every way text gets in (files in an indexed root, one
  * after 412 KiB of filler; CLI insert, remember, attempt, import, task,
  * claim, hand-off; the MCP tools; hook events of a whole session; the team

@@ -349,7 +349,7 @@ const AWS_WINDOW = 512;
  *   so (see {@link findSetters}), only the value;
  * - a credential handed to a request or a command: an `Authorization`
  *   header's token (`Bearer …`, GitHub's older `token …`) or `Basic` user
- *   and password, curl's `-u user:pass`, `--password P`, `mysql -pP` (see
+ *   and password, curl's `-u user:pass`, `--password P`, `mysql -pP`, `sshpass -p P` (see
  *   {@link findGiven}), only the credential.
  * A few regex passes over `text`; cost grows linearly with its length.
  */
@@ -611,7 +611,7 @@ function unescaped(v: string): string {
  * and 40 hex digits; Django REST framework's `Token`),
  * and curl's `-u user:pass` (`--user`); a command's option named like a
  * secret and its value (`--password P`, `--api-key K`, not `--password-stdin`)
- * and MySQL's `-pPASSWORD`. A token counts as one assigned to a
+ * and MySQL's `-pPASSWORD`, sshpass's `-p PASSWORD`. A token counts as one assigned to a
  * token's name does, a password as a URL's (see {@link urlPasswordAt}):
  * placeholders (`Bearer YOUR_TOKEN`, `Basic dXNlcjpwYXNzd29yZA==`, `-u
  * "$USER:$TOKEN"`) and a user and group (`docker run -u 1000:1000`, `-u
@@ -632,8 +632,10 @@ function* findGiven(text: string): Generator<SecretFinding> {
       continue;
     }
     if (m.index > 0 && /[\w-]/.test(text[m.index - 1]!)) continue;
-    if (m[5] !== undefined && !MYSQL_BEFORE.test(text.slice(Math.max(0, m.index - 220), m.index))) {
-      continue;
+    if (m[5] !== undefined) {
+      // MySQL's `-p` is glued to the password (`-p NAME` names a database); sshpass's may not be.
+      const before = text.slice(Math.max(0, m.index - 220), m.index);
+      if (!SSHPASS_BEFORE.test(before) && (m[0].length > 2 || !MYSQL_BEFORE.test(before))) continue;
     }
     const start = m.index + m[0].length;
     if (m[1] !== undefined) {
@@ -659,7 +661,7 @@ function* findGiven(text: string): Generator<SecretFinding> {
       if (!givenPassword(plain.slice(0, colon), plain.slice(colon + 1))) continue;
       yield { kind: "basic_auth", start, end: start + b.length };
     } else if (m[3] !== undefined || m[5] !== undefined) {
-      // `--password VALUE`, `--api-key VALUE`; `mysql -pVALUE`.
+      // `--password VALUE`, `--api-key VALUE`; `mysql -pVALUE`, `sshpass -p VALUE`.
       const tier = m[5] !== undefined
         ? "password"
         : nameTier(text, m.index + m[3]!.length - m[4]!.length, m[4]!);
@@ -783,12 +785,14 @@ function* findMarkup(text: string): Generator<SecretFinding> {
 // candidates; the word boundary before one and MySQL's command are checked in code.
 const GIVEN_RE = new RegExp(
   String.raw`([Bb]earer)[ \t]+|(Basic)[ \t]+|(--(?=[a-z])[\w-]{0,48}?(${SECRET_WORD}))[ \t]+` +
-    String.raw`|(-p)(?=[^\s-])|(?:-u|--user)(?:[ \t]+|=)` +
+    String.raw`|(-p)(?:[ \t]+)?(?=[^\s-])|(?:-u|--user)(?:[ \t]+|=)` +
     String.raw`|([Aa]uthorization|AUTHORIZATION)["']?[ \t]*(?:=>|[:=])[ \t]*["']?[Tt]oken[ \t]+`,
   "g",
 );
 /** MySQL's clients, whose `-p` is glued to the password. */
 const MYSQL_BEFORE = /\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]{0,200}$/;
+/** sshpass, whose `-p` (before the command it runs) takes the password, glued or not. */
+const SSHPASS_BEFORE = /\bsshpass[ \t]+(?:-[ve][ \t]+)*$/;
 /** A bearer token: the characters RFC 6750 allows. */
 const TOKEN_RE = /[A-Za-z0-9._~+/-]{20,512}=*(?![A-Za-z0-9._~+/=-])/y;
 const BASIC_RE = /[A-Za-z0-9+/]{8,512}={0,2}(?![A-Za-z0-9+/=])/y;
@@ -1003,8 +1007,9 @@ export function redactDeep<T>(value: T): T {
  *    services (see {@link findSecrets}).
  * 3: an `Authorization` header's `token …` (GitHub's older scheme).
  * 4: a private key whose newlines are escaped twice (JSON inside a string).
+ * 5: a password handed to `sshpass -p`.
  */
-export const SECRET_SCREEN_VERSION = 4;
+export const SECRET_SCREEN_VERSION = 5;
 
 /**
  * Where a stored record holds secret-shaped values: its table, id, the

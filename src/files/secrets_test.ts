@@ -424,6 +424,28 @@ Deno.test("an Authorization header's token (GitHub's older scheme, Django REST f
   for (const text of innocent) assert.deepEqual([...findSecrets(text)], [], text);
 });
 
+Deno.test("a password handed to sshpass -p is found, glued or not; ssh's -p port and mysql's -p database are not", () => {
+  const pw = "Tq7" + "vR2xLp9!";
+  for (
+    const text of [
+      `sshpass -p '${pw}' ssh deploy@10.0.0.5 uptime`,
+      `sshpass -p ${pw} scp build.tgz deploy@10.0.0.5:/srv`,
+      `sshpass -p"${pw}" rsync -a dist/ deploy@h:/srv`,
+      `sshpass -v -p ${pw} ssh u@h`,
+    ]
+  ) {
+    assert.deepEqual([...findSecrets(text)].map((f) => text.slice(f.start, f.end)), [pw], text);
+  }
+  const innocent = [
+    `sshpass -p "$SSH_PASS" ssh u@h`,
+    `sshpass -f ~/.ssh/pw ssh -p 2222 u@h`,
+    `sshpass -e ssh -p 2222 u@h`,
+    `mysql -u root -p shop_db2024`,
+    `mkdir -p build/out2024`,
+  ];
+  for (const text of innocent) assert.deepEqual([...findSecrets(text)], [], text);
+});
+
 Deno.test("a password given as a call's quoted name and value is found: define('DB_PASSWORD', '…')", () => {
   const pw = "Xk2" + "9vLmq77Pz";
   for (
@@ -652,6 +674,7 @@ const RULES_FINGERPRINTS: Record<number, string> = {
   2: "afcd00cf91e654ee",
   3: "e6a261021c175f51",
   4: "85ae3c0a787a8cb0",
+  5: "deeb8332faa39482",
 };
 
 Deno.test("the screen's rules do not change without a decision on SECRET_SCREEN_VERSION", async () => {
