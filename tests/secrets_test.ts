@@ -172,6 +172,21 @@ Deno.test("a WordPress wp-config.php with its database password is never indexed
     assert.equal((await cli(home, ["search", pw.toLowerCase()])).code, 1);
   }));
 
+Deno.test("a dotfiles repository's .vault-token, Vault's bare token, is never indexed", () =>
+  withTempDir("heimdall-secrets-", async (base) => {
+    const token = "s." + "Qx7Lm2Vb9Kp4Rt8Wz3Nc6Hd";
+    const repo = join(base, "dotfiles");
+    writeTree(repo, {
+      ".vault-token": token,
+      "zshrc.sh": "export EDITOR=vim\n",
+    });
+    const home = join(base, "home");
+    assert.match((await ok(home, ["index", repo])).stdout, /1 secret files skipped/);
+    const samples = [{ kind: "vault_token", line: "", secret: token.slice(2) }];
+    assert.deepEqual(leaks(rawFiles(home), samples), [], "the token is in no file of the home");
+    assert.equal((await cli(home, ["search", token.slice(2).toLowerCase()])).code, 1);
+  }));
+
 Deno.test("a Django settings.py with its production SECRET_KEY is never indexed", () =>
   withTempDir("heimdall-secrets-", async (base) => {
     const key = "k#9x2!vq8@z7^m4&w1*b6" + "%h3(j)p-_=+q0r5t8y2u4i6o";

@@ -26,6 +26,8 @@ const SECRET_NAMES = new Set([
   ".pgpass",
   ".htpasswd",
   ".git-credentials",
+  // HashiCorp Vault's token helper file: a bare token, whose older `s.…` form has no marker.
+  ".vault-token",
   "credentials",
   "credentials.json",
   "secrets.yml",
@@ -1008,8 +1010,9 @@ export function redactDeep<T>(value: T): T {
  * 3: an `Authorization` header's `token …` (GitHub's older scheme).
  * 4: a private key whose newlines are escaped twice (JSON inside a string).
  * 5: a password handed to `sshpass -p`.
+ * 6: Vault's `.vault-token` file, refused by name.
  */
-export const SECRET_SCREEN_VERSION = 5;
+export const SECRET_SCREEN_VERSION = 6;
 
 /**
  * Where a stored record holds secret-shaped values: its table, id, the

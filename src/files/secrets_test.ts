@@ -50,6 +50,7 @@ Deno.test("isSecretName() refuses secret files by name", () => {
     ".pypirc",
     ".netrc",
     ".pgpass",
+    "home/.vault-token",
     "credentials",
     "config/credentials.json",
     "infra/terraform.tfstate",
@@ -675,6 +676,7 @@ const RULES_FINGERPRINTS: Record<number, string> = {
   3: "e6a261021c175f51",
   4: "85ae3c0a787a8cb0",
   5: "deeb8332faa39482",
+  6: "5ce4b586653faf60",
 };
 
 Deno.test("the screen's rules do not change without a decision on SECRET_SCREEN_VERSION", async () => {
