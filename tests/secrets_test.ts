@@ -187,6 +187,27 @@ Deno.test("a dotfiles repository's .vault-token, Vault's bare token, is never in
     assert.equal((await cli(home, ["search", token.slice(2).toLowerCase()])).code, 1);
   }));
 
+Deno.test("a key template with blank lines after its BEGIN line is indexed and a note of it stored in seconds, not hung", () =>
+  withTempDir("heimdall-secrets-", async (base) => {
+    // 64 blank lines: the old private-key pattern read each `\n` two ways, 2^64 tries.
+    const template = "-----BEGIN PRIVATE" + " KEY-----" + "\n".repeat(64) + "-----END PRIVATE" +
+      " KEY-----\n";
+    const repo = join(base, "repo");
+    writeTree(repo, { "docs/key_template.md": `# Paste the key here\n\n${template}` });
+    const home = join(base, "home");
+    const signal = AbortSignal.timeout(60_000);
+    const env = { HEIMDALL_AUTHOR: "ada" };
+    const indexed = await cli(home, ["index", repo], { signal, env });
+    assert.equal(indexed.code, 0, indexed.stderr);
+    assert.equal((await cli(home, ["search", "Paste the key"], { signal })).code, 0);
+    const inserted = await cli(
+      home,
+      ["insert", "--title", "key template", "--body", "-"],
+      { stdin: template, signal, env, cwd: repo },
+    );
+    assert.equal(inserted.code, 0, inserted.stderr);
+  }));
+
 Deno.test("a Django settings.py with its production SECRET_KEY is never indexed", () =>
   withTempDir("heimdall-secrets-", async (base) => {
     const key = "k#9x2!vq8@z7^m4&w1*b6" + "%h3(j)p-_=+q0r5t8y2u4i6o";

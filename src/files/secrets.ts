@@ -95,6 +95,12 @@ export interface SecretFinding {
  * or escaped twice: JSON inside a string (`"{\"private_key\": \"…\\n…\"}"`).
  */
 const NL = String.raw`(?:\r?\n|\\{1,2}r\\{1,2}n|\\{1,2}n)`;
+/**
+ * One blank between a key's lines: a whitespace character or an escaped
+ * `\r` or `\n`, each matched one way only (two ways, `\n` as a newline and
+ * as a space, made a run of blank lines cost 2^n steps).
+ */
+const BLANK = String.raw`(?:\s|\\{1,2}[rn])`;
 
 /**
  * An escape whose last character is a letter or digit glued to what follows:
@@ -127,8 +133,8 @@ const END = String.raw`(?![A-Za-z0-9])`;
 const KINDS = [
   [
     "private_key",
-    String.raw`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:${NL}|[ \t])+` +
-    String.raw`(?:[A-Za-z-]+:[^\n\\]*${NL})*(?:${NL}|\s)*[A-Za-z0-9+/=]{20,}` +
+    String.raw`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----${BLANK}+` +
+    String.raw`(?:[A-Za-z-]+:[^\n\\]*${NL}${BLANK}*)*[A-Za-z0-9+/=]{20,}` +
     String.raw`[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)`,
   ],
   [
