@@ -201,6 +201,7 @@ function fileRows(root: string, i: number, files: number, rand: () => number): O
     doc: null,
     struct_hash: null,
     partial: 0,
+    scoped: 0,
   }];
   const classId = nodeId(path, "class", `C${i}`);
   nodes.push({
@@ -215,6 +216,7 @@ function fileRows(root: string, i: number, files: number, rand: () => number): O
     doc: null,
     struct_hash: hex(rand),
     partial: 0,
+    scoped: 0,
   });
   for (let k = 0; k < PER_FILE - 1; k++) {
     const method = k < 14;
@@ -233,6 +235,7 @@ function fileRows(root: string, i: number, files: number, rand: () => number): O
       doc: null,
       struct_hash: hex(rand),
       partial: 0,
+      scoped: 0,
     });
   }
   const edges: OwnedRows["edges"] = nodes.slice(1).map((n) => {

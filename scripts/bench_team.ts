@@ -150,6 +150,7 @@ function buildGraph(j: Journal, root: string, files: number, rand: () => number)
           doc: null,
           struct_hash: null,
           partial: 0,
+          scoped: 0,
         });
         for (let k = 0; k < FUNCS_PER_FILE; k++) {
           const me = id(f, k);
@@ -165,6 +166,7 @@ function buildGraph(j: Journal, root: string, files: number, rand: () => number)
             doc: null,
             struct_hash: createHash("sha1").update(me).digest("hex").slice(0, 16),
             partial: 0,
+            scoped: 0,
           });
           for (let c = 0; c < CALLS_PER_FUNC; c++) {
             const tf = Math.floor(rand() * files);

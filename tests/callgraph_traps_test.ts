@@ -129,6 +129,8 @@ const EXPECTED = [
   // `exports.tidy = tidy` exports the function: calls land on it, in its file and through require.
   "js/shared.js:clean -> js/shared.js:tidy (same-file)",
   "js/use.js:run -> js/shared.js:tidy (import)",
+  // A callback's own function, called in it.
+  "js/widgets.js: -> js/widgets.js:layout (same-file)",
   // PHP: files not laid out by namespace: a `use` names what its namespace
   // declares (Vendor\\Kv's, never Other\\Kv's), under an alias too.
   "php/flat/bucket.php:Bucket.open -> php/flat/bucket.php:Bucket (same-file)",
@@ -399,6 +401,9 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "js/page.js:Brush.stroke",
         // A script's own variable (in the IIFE that wraps it), not another's function.
         "js/bundle.js:?.keys",
+        // A function inside a script's IIFE or a callback is no global, however unique.
+        "js/page.js:values",
+        "js/page.js:layout",
         "rb/point.rb:norm",
         "rb/point.rb:label",
         "rb/point.rb:area",

@@ -31,6 +31,7 @@ function node(
     doc: name === "run" ? "Runs the retry loop." : null,
     struct_hash: null,
     partial: 0,
+    scoped: 0,
   };
 }
 

@@ -143,9 +143,12 @@ export function symbolsAndRefs(
     }),
     spec.hashStyle,
   );
-  const symbols = defs.map((d, i) =>
-    toSymbol(d, source, spec, skipTypes, docstrings[i], hashes[i]!, errors, comments)
-  );
+  const anonymous = new Set(spec.anonymousFunctions ?? []);
+  const symbols = defs.map((d, i) => {
+    const sym = toSymbol(d, source, spec, skipTypes, docstrings[i], hashes[i]!, errors, comments);
+    if (anonymous.size > 0 && inAnonymousFunction(d, anonymous)) sym.scoped = true;
+    return sym;
+  });
   const refs = wantRefs
     ? collectReferences(
       refMatches,
@@ -440,6 +443,24 @@ function foldOverloads(defs: Def[], declaresOverload: (d: Def) => boolean): void
     defs[kept++] = d;
   }
   defs.length = kept;
+}
+
+/**
+ * True when a function that no definition names (one of `types`) lies
+ * between `d` and the definition holding it (the file, when none does): a
+ * few parent steps, each a walk down from the root.
+ */
+function inAnonymousFunction(d: Def, types: ReadonlySet<string>): boolean {
+  const holder = d.lexParent?.node;
+  for (let n = d.outer.parent; n !== null; n = n.parent) {
+    if (
+      holder !== undefined && n.startIndex <= holder.startIndex && holder.endIndex <= n.endIndex
+    ) {
+      return false;
+    }
+    if (types.has(n.type)) return true;
+  }
+  return false;
 }
 
 function sameRange(a: Def, b: Def): boolean {

@@ -225,9 +225,12 @@ export const DERIVATION: DerivationVersions = {
     // or in the IIFE that wraps a script (`var keys = nativeKeys;`), is what
     // its functions call by that name: lodash's core.js `keys(o)` landed on
     // lodash.js's function keys.
-    javascript: 18,
-    typescript: 19,
-    tsx: 19,
+    // javascript 19, typescript and tsx 20: a definition inside a function
+    // that is no symbol (a script's IIFE, a callback) is marked `scoped`:
+    // another file's bare call of its name no longer lands on it.
+    javascript: 19,
+    typescript: 20,
+    tsx: 20,
     // rust 5: only a constructor by Rust's naming conventions (`new`,
     // `new_*`, `with_*`, `default`, `from`) says what it returns: `let b =
     // Request::builder(); b.body()` is no call of Request's body.

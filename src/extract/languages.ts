@@ -59,6 +59,12 @@ export interface LanguageSpec {
    * receiver.
    */
   ownSelf?: { names: readonly string[]; staticDecorators: readonly string[] };
+  /**
+   * JS/TS: the nodes of a function that no definition names (`(function ()
+   * { … })()`, `describe("x", () => { … })`): what is defined inside one is
+   * that function's own (`scoped`), which no other file sees by its name.
+   */
+  anonymousFunctions?: readonly string[];
 }
 
 const JS_WRAPPERS = ["export_statement", "ambient_declaration", "expression_statement"] as const;
@@ -74,6 +80,12 @@ const JS_OWN_THIS = {
   ],
   classBody: "class_body",
 } as const;
+const JS_ANONYMOUS_FUNCTIONS = [
+  "function_expression",
+  "function",
+  "generator_function",
+  "arrow_function",
+] as const;
 
 /** Language id (from detectLanguage) → spec. */
 export const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {
@@ -89,6 +101,7 @@ export const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {
   javascript: {
     grammar: "javascript",
     ownThis: JS_OWN_THIS,
+    anonymousFunctions: JS_ANONYMOUS_FUNCTIONS,
     queries: ["ecmascript", "javascript", "jsx"],
     wrappers: JS_WRAPPERS,
     decorators: JS_DECORATORS,
@@ -96,6 +109,7 @@ export const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {
   typescript: {
     grammar: "typescript",
     ownThis: JS_OWN_THIS,
+    anonymousFunctions: JS_ANONYMOUS_FUNCTIONS,
     queries: ["ecmascript", "typescript"],
     wrappers: JS_WRAPPERS,
     decorators: JS_DECORATORS,
@@ -103,6 +117,7 @@ export const LANGUAGES: Readonly<Record<string, LanguageSpec>> = {
   tsx: {
     grammar: "tsx",
     ownThis: JS_OWN_THIS,
+    anonymousFunctions: JS_ANONYMOUS_FUNCTIONS,
     queries: ["ecmascript", "typescript", "jsx"],
     wrappers: JS_WRAPPERS,
     decorators: JS_DECORATORS,

@@ -22,6 +22,12 @@ export interface SymbolDef {
   parent?: string;
   /** True when the symbol sits in or next to a region that failed to parse. */
   partial?: boolean;
+  /**
+   * True when the symbol is defined inside a function that is no symbol
+   * (JS/TS: an IIFE that wraps a script, a callback): only code in that
+   * function names it, never another file, whatever its parent says.
+   */
+  scoped?: boolean;
 }
 
 /** A reference from a definition (or the file itself) to a name (L3). */

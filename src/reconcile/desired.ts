@@ -125,6 +125,7 @@ export function desiredRows(input: DesiredInput): OwnedRows {
     doc: input.info?.summary ?? null,
     struct_hash: input.hash,
     partial: 0,
+    scoped: 0,
   }];
   const pending: PendingRecord[] = [];
   if (!skipped && x && effective >= 2) addSymbols(input.path, x, fileId, nodes, pending);
@@ -203,6 +204,7 @@ function addSymbols(
       doc: s.doc ?? null,
       struct_hash: s.structHash ?? null,
       partial: s.partial ? 1 : 0,
+      scoped: s.scoped ? 1 : 0,
     });
   }
   if (effective3(x)) {

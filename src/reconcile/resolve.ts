@@ -208,13 +208,15 @@ const NOT_MEMBER =
  * node): not one inside a function or a method (a closure, a class local to
  * a test) nor inside a value (`Point = Struct.new do def norm`, an object
  * literal's method, `attr_accessor` in such a block), which is no
- * top-level function of its file and no global anywhere; nor a Ruby
- * singleton method (`def self.sh` in a `Module.new do … end` block), a
- * method of its object that no bare call elsewhere means. `q` is its path.
+ * top-level function of its file and no global anywhere; nor one inside a
+ * function that is no symbol (`scoped`: the IIFE that wraps a JS script, a
+ * callback); nor a Ruby singleton method (`def self.sh` in a `Module.new do
+ * … end` block), a method of its object that no bare call elsewhere means.
+ * `q` is its path.
  */
 const AT_FILE_SCOPE =
   `(p.kind IS NULL OR p.kind NOT IN ('function', 'method', 'constant', 'variable'))
-  AND NOT (q.language = 'ruby' AND n.signature LIKE 'def self.%')`;
+  AND n.scoped = 0 AND NOT (q.language = 'ruby' AND n.signature LIKE 'def self.%')`;
 
 /** What a unique-by-name candidate is nested in (its parent node), as {@link seenFrom} reads it. */
 interface Enclosed {

@@ -16,6 +16,7 @@ const node = (id: string, parent: string | null, kind: string, line: number): No
   doc: null,
   struct_hash: null,
   partial: 0,
+  scoped: 0,
 });
 
 const chunk = (n: NodeRecord): ChunkRecord => ({

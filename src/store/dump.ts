@@ -24,7 +24,7 @@ const CANONICAL: readonly [string, string][] = [
   [
     "nodes",
     `SELECT p.path AS owner, n.id, parent_id, kind, name, qualname, start_line, end_line, signature,
-       doc, struct_hash, partial FROM nodes n JOIN paths p ON p.id = n.path_id ORDER BY n.id`,
+       doc, struct_hash, partial, scoped FROM nodes n JOIN paths p ON p.id = n.path_id ORDER BY n.id`,
   ],
   [
     "edges",

@@ -262,7 +262,7 @@ function chunkKeys(
 export function pathNodes(j: Journal, pathId: number): NodeRecord[] {
   return j.all<NodeRecord>(
     `SELECT id, parent_id, kind, name, qualname, start_line, end_line, signature, doc,
-       struct_hash, partial FROM nodes WHERE path_id = ?`,
+       struct_hash, partial, scoped FROM nodes WHERE path_id = ?`,
     pathId,
   );
 }
@@ -276,6 +276,7 @@ const NODE_DETAILS = [
   "doc",
   "struct_hash",
   "partial",
+  "scoped",
 ] as const satisfies readonly (keyof NodeRecord)[];
 
 /**
@@ -569,7 +570,7 @@ function* keepVectors(
 function insertNode(j: Journal): (pathId: number, n: NodeRecord) => void {
   const ins = j.stmt(
     `INSERT INTO nodes (id, path_id, parent_id, kind, name, qualname, start_line, end_line,
-       signature, doc, struct_hash, partial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       signature, doc, struct_hash, partial, scoped) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   return (pathId, n) =>
     ins.run(
@@ -585,6 +586,7 @@ function insertNode(j: Journal): (pathId: number, n: NodeRecord) => void {
       n.doc,
       n.struct_hash,
       n.partial,
+      n.scoped,
     );
 }
 

@@ -67,6 +67,7 @@ Deno.test("an edit keeps the rows it did not change: an unchanged chunk keeps it
     doc: null,
     struct_hash: null,
     partial: 0,
+    scoped: 0,
   });
   const chunk = (n: NodeRecord, hash: string, body: string): ChunkRecord => ({
     node_id: n.id,

@@ -493,4 +493,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE paths ADD COLUMN ctime_ms REAL;
   `,
+  // 17: a JS/TS definition inside a function that is no symbol (the IIFE
+  // that wraps a script, a test's callback) is that function's own: no other
+  // file's bare call lands on it, however unique its name. 0 before, until
+  // the file is derived again (javascript 19, typescript and tsx 20).
+  `
+  ALTER TABLE nodes ADD COLUMN scoped INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -106,6 +106,11 @@ export interface NodeRecord {
   struct_hash: string | null;
   /** 1 when the symbol came from a parse with errors. */
   partial: number;
+  /**
+   * 1 when the symbol is defined inside a function that is no symbol (JS/TS:
+   * an IIFE, a callback): no other file sees it by its name.
+   */
+  scoped: number;
 }
 
 /** A resolved edge owned by the committing path. */
