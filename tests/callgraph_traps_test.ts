@@ -124,7 +124,9 @@ const EXPECTED = [
   // A parameter named like an import: run(setup) calls what it is given.
   "js/hooks.js:go -> js/logger.js:setup (import)",
   "js/logger.js:setup -> js/logger.js:Logger (same-file)",
-  // A script's global, never the function nested in it.
+  // A script's global (one an IIFE makes with `window.values = values`), never the function
+  // nested in one.
+  "js/page.js:render -> js/bundle.js:values (unique)",
   "js/page.js:render -> js/widgets.js:mount (unique)",
   // `exports.tidy = tidy` exports the function: calls land on it, in its file and through require.
   "js/shared.js:clean -> js/shared.js:tidy (same-file)",
@@ -401,8 +403,9 @@ Deno.test("calls resolve only with evidence of their receiver, in every language
         "js/page.js:Brush.stroke",
         // A script's own variable (in the IIFE that wraps it), not another's function.
         "js/bundle.js:?.keys",
-        // A function inside a script's IIFE or a callback is no global, however unique.
-        "js/page.js:values",
+        // A function inside a script's IIFE or a callback is no global, however unique,
+        // unless the script makes it one (bundle.js's `window.values = values`).
+        "js/page.js:pick",
         "js/page.js:layout",
         "rb/point.rb:norm",
         "rb/point.rb:label",

@@ -57,6 +57,10 @@ import { type HashTarget, structHashes } from "./struct_hash.ts";
  *   reads the module from that field of the reference node instead (an
  *   import without it imports nothing).
  * - `@reference.inherits`, `@reference.implements` with `@name`.
+ * - `@global.export` with `@name`: the file makes its own definition of that
+ *   name a global (`window.x = x`), so it is not `scoped` even when it is
+ *   defined inside a function that is no symbol (the spec's
+ *   `anonymousFunctions`).
  * - `@mark.comment`, `@mark.literal`, `@mark.wrapper`, `@mark.decorator`
  *   (generated, see ./source_marks.ts): what the structural hash leaves out
  *   or keeps verbatim, where doc comments are, and what a definition widens
@@ -85,6 +89,7 @@ export function symbolsAndRefs(
   const textMarks: (Span & { comment?: boolean })[] = [];
   const wrappers: Mark[] = [];
   const decorators: Mark[] = [];
+  const globals = new Set<string>();
   for (const m of matches) {
     const first = m.captures[0];
     if (first === undefined) continue;
@@ -110,6 +115,11 @@ export function symbolsAndRefs(
       }
       if (c.name.startsWith("binding.")) {
         bindingMatches.push(m);
+        break;
+      }
+      if (c.name === "global.export") {
+        const exported = capture(m, "name")?.text;
+        if (exported !== undefined) globals.add(exported);
         break;
       }
     }
@@ -146,7 +156,9 @@ export function symbolsAndRefs(
   const anonymous = new Set(spec.anonymousFunctions ?? []);
   const symbols = defs.map((d, i) => {
     const sym = toSymbol(d, source, spec, skipTypes, docstrings[i], hashes[i]!, errors, comments);
-    if (anonymous.size > 0 && inAnonymousFunction(d, anonymous)) sym.scoped = true;
+    if (anonymous.size > 0 && !globals.has(d.name) && inAnonymousFunction(d, anonymous)) {
+      sym.scoped = true;
+    }
     return sym;
   });
   const refs = wantRefs

@@ -62,7 +62,8 @@ export interface LanguageSpec {
   /**
    * JS/TS: the nodes of a function that no definition names (`(function ()
    * { … })()`, `describe("x", () => { … })`): what is defined inside one is
-   * that function's own (`scoped`), which no other file sees by its name.
+   * that function's own (`scoped`), which no other file sees by its name,
+   * unless the file makes it a global (`window.x = x`, `@global.export`).
    */
   anonymousFunctions?: readonly string[];
 }

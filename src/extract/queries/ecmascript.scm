@@ -106,6 +106,21 @@
         value: (_) @_value)) @definition.constant))
   (#not-match? @_value "^require[ \t]*\\("))
 
+; window.x = x, globalThis.x = x, self.x = x (also as the last of a chain:
+; window.jQuery = window.$ = jQuery): a script makes its own x a global,
+; even one defined inside the IIFE that wraps it (see `scoped` in
+; ../captures.ts).
+((assignment_expression
+  left: (member_expression
+    object: (identifier) @_global
+    property: (property_identifier) @name)
+  right: [
+    (identifier) @_value
+    (assignment_expression right: (identifier) @_value)
+  ]) @global.export
+  (#any-of? @_global "window" "globalThis" "self")
+  (#eq? @name @_value))
+
 ; ---- references -------------------------------------------------------------
 
 ((call_expression
