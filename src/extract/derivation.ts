@@ -109,8 +109,12 @@ export const DERIVATION: DerivationVersions = {
     // conditional is so read (one `#if` opens a block a later one closes:
     // Newtonsoft.Json's JValue.Compare, which left the class's later
     // methods outside it again).
-    c: 18,
-    cpp: 18,
+    // c and cpp 19, csharp 20: a file still in error so is read a third
+    // time, with only each conditional's first branch (an `#if 0`'s
+    // `#else`), when less of it is then in error: curl's url.c, whose
+    // branches each open a block, was one error (every function partial).
+    c: 19,
+    cpp: 19,
     // 1: a parameter (a delegate) shadows a method or function of its name.
     // 2: a call says how many arguments it passes (overloads told apart).
     // 5: a partial class's members are found in its other parts' files.
@@ -132,7 +136,7 @@ export const DERIVATION: DerivationVersions = {
     // a base, Newtonsoft.Json's JValue) no longer breaks the class: its
     // methods are its own (they were functions of the namespace), its
     // explicit interface members named by the member, not the interface.
-    csharp: 19,
+    csharp: 20,
     // go 1: a file's node holds its package clause (`package store`), and a
     // bare name is looked up in the files of its folder that name its
     // package: an external test (`package store_test`) or a generator kept

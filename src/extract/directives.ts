@@ -88,3 +88,64 @@ export function blankDirectives(text: string): string {
   for (const i of blank) lines[i] = lines[i]!.replace(/[^\r]/g, " ");
   return lines.join("\n");
 }
+
+/**
+ * The text as a preprocessor that takes the first branch of every
+ * conditional would see it (pure): each conditional's first branch kept
+ * (the `#else` or `#elif` branch of an `#if 0`), its other branches and
+ * every directive line replaced by as many spaces, so lines and offsets
+ * stay. Where branches each open or close a block differently (`#ifdef
+ * WIN32` `if (a) {` `#else` `if (b) {` `#endif`), keeping all of them
+ * leaves the braces unbalanced and the whole file in error (curl's
+ * `url.c`: the tree's root was an error, every function partial); one
+ * branch is what a compiler reads. A definition only another branch holds
+ * is not seen, so the extractor keeps this reading only when less of the
+ * file is in error than with every branch.
+ *
+ * @example
+ * ```ts
+ * import { firstBranches } from "./directives.ts";
+ * const text = "#ifdef W\nint f() {\n#else\nint f(int a) {\n#endif\n  return 1;\n}";
+ * console.assert(
+ *   firstBranches(text) === "        \nint f() {\n     \n              \n      \n  return 1;\n}",
+ * );
+ * console.assert(firstBranches("#if 0\nold();\n#else\nnew();\n#endif") === "     \n      \n     \nnew();\n      ");
+ * ```
+ */
+export function firstBranches(text: string): string {
+  const lines = text.split("\n");
+  // Per open conditional: whether its current branch is read, and whether one was.
+  const open: { reading: boolean; read: boolean }[] = [];
+  let live = true;
+  let continued = false;
+  const blank = (i: number) => (lines[i] = lines[i]!.replace(/[^\r]/g, " "));
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (continued) {
+      continued = /\\\r?$/.test(line);
+      blank(i);
+      continue;
+    }
+    const directive: string | undefined = DIRECTIVE.exec(line)?.[1];
+    if (directive === undefined) {
+      if (!live) blank(i);
+      continue;
+    }
+    continued = /\\\r?$/.test(line);
+    blank(i);
+    if (directive.startsWith("if")) {
+      const never = directive === "if" &&
+        /^[ \t]*#[ \t]*if[ \t]+0[ \t]*(?:\/[/*].*)?\r?$/.test(line);
+      open.push({ reading: !never, read: !never });
+    } else if (directive === "endif") open.pop();
+    else {
+      const group = open.at(-1);
+      if (group !== undefined) {
+        group.reading = !group.read;
+        group.read = true;
+      }
+    }
+    live = open.every((g) => g.reading);
+  }
+  return lines.join("\n");
+}

@@ -6,7 +6,7 @@ import { errorSpans, symbolsAndRefs } from "./captures.ts";
 import { RecentTrees } from "./recent_trees.ts";
 import { grammarLanguage } from "./header_dialect.ts";
 import { blankMacros } from "./c_macros.ts";
-import { blankDirectives, hasDirectives } from "./directives.ts";
+import { blankDirectives, firstBranches, hasDirectives } from "./directives.ts";
 import type { Node } from "./grammars.ts";
 
 /** Per-file limits; a file over any of them is recorded at L1 with the reason. */
@@ -133,18 +133,31 @@ export class TreeSitterExtractor implements Extractor {
     }
     // A conditional directive inside a declaration's head breaks the
     // declaration (see directives.ts): read as if every branch held, when
-    // less of the file is then in error (a second parse, only for such files).
+    // less of the file is then in error (a second parse, only for such
+    // files); when some is still in error, as if only each conditional's
+    // first branch held (a third), where branches that each open a block
+    // left the braces unbalanced.
     if (DIRECTIVE_LANGUAGES.has(language) && tree.rootNode.hasError && hasDirectives(text)) {
-      const blanked = blankDirectives(source);
-      const again = blanked === source
-        ? undefined
-        : parser.parse(blanked, null, { progressCallback: overdue });
-      if (again === null) parser.reset();
-      else if (again && errorBytes(again.rootNode) < errorBytes(tree.rootNode)) {
-        tree.delete();
-        tree = again;
-        source = blanked;
-      } else again?.delete();
+      const plain = source;
+      let inError = errorBytes(tree.rootNode);
+      for (const read of [blankDirectives, firstBranches]) {
+        if (inError === 0) break;
+        const other = read(plain);
+        const again = other === plain
+          ? undefined
+          : parser.parse(other, null, { progressCallback: overdue });
+        if (again === null) {
+          parser.reset();
+          break;
+        }
+        const errors = again ? errorBytes(again.rootNode) : Infinity;
+        if (again && errors < inError) {
+          tree.delete();
+          tree = again;
+          source = other;
+          inError = errors;
+        } else again?.delete();
+      }
     }
     try {
       // One pass for every pattern (definitions, references, comment and
