@@ -15,7 +15,13 @@
  * - a linkage macro before a function's return type (`LUA_API int
  *   lua_gettop (…)`, `SQLITE_API`, `CURL_EXTERN`) and an attribute after a
  *   parameter (`UNUSED_PARAM`): an error on the function's head, which then
- *   answers no call either.
+ *   answers no call either;
+ * - a macro alone on its line where a statement or a member goes, which
+ *   expands to code that ends itself (`Py_BEGIN_ALLOW_THREADS`,
+ *   `PyObject_HEAD`, `Q_OBJECT`): read as an expression missing its `;`,
+ *   which joined it to the statement after it (`done: Py_END_ALLOW_THREADS
+ *   if (result) {`) and left CPython's `socketmodule.c` in error from its
+ *   first line.
  */
 
 /**
@@ -23,11 +29,12 @@
  * length, lines and offsets, so every position the parser reports holds in
  * the original text, from which signatures, doc comments and literals are
  * sliced. A macro here is an ALL-CAPS name (digits and `_` allowed) in one
- * of four places, each with its own guard below: between `class`, `struct`
+ * of five places, each with its own guard below: between `class`, `struct`
  * or `union` and the name; before a function's return type at the start of
  * its line; after a parameter's name; after a declaration's `)` or a
  * member's name (with or without arguments, on its line or the next), before
- * `;`, `{`, `=`, `override` or `final`. A line that begins a statement
+ * `;`, `{`, `=`, `override` or `final`; alone on its line (after a prefix
+ * such as `Py_`) between two statements. A line that begins a statement
  * (`return`, `if`, …) keeps its macros, since there such a shape is a macro
  * call whose arguments may hold calls. The same shapes in a comment or a
  * string are blanked too, which changes nothing the index keeps. About
@@ -135,11 +142,77 @@ function blankParameterMacros(text: string): string {
   return last === 0 ? text : out + text.slice(last);
 }
 
+/**
+ * A macro alone on its line (`Py_BEGIN_ALLOW_THREADS`, `PyObject_HEAD`,
+ * `Q_OBJECT`): an ALL-CAPS name, after a prefix such as `Py_` or
+ * `PyObject_`, with nothing else but a comment.
+ */
+const LONE_MACRO =
+  /^[ \t]*(?:[A-Za-z][A-Za-z0-9]*_)?[A-Z][A-Z0-9_]{2,}[ \t]*(?:\/\/[^\n]*|\/\*[^\n]*?\*\/[ \t]*)?\r?$/gm;
+
+/**
+ * `text` with each {@link LONE_MACRO} blanked where it stands between two
+ * statements or members: the code line before it ends with `;`, `{`, `}`
+ * or a label's `:` (not `,` or an operator: the last item of a list, a
+ * continued expression) or there is none, and the one after it does not
+ * begin with what continues an expression (`(`, `;`, `,`, `=`, an operator,
+ * `)`). Directive, comment and blank lines between are passed over.
+ */
+function blankLoneMacros(text: string): string {
+  return text.replace(LONE_MACRO, (line: string, at: number) => {
+    const before = codeLineBefore(text, at);
+    const next = codeLineAfter(text, at + line.length);
+    const after = next.trim();
+    return (before === "" || /[;{}:]$/.test(before)) && !CONTINUES.test(after) &&
+        !DECLARATOR.test(next)
+      ? line.replace(/[^\r]/g, " ")
+      : line;
+  });
+}
+
+/**
+ * A function's name at the start of a line (`PyInit__socket(void)`): the
+ * macro alone on the line above is its return type (`PyMODINIT_FUNC`).
+ */
+const DECLARATOR = /^\**[A-Za-z_]\w*[ \t]*\(/;
+
+/** What begins a line that continues the expression before it. */
+const CONTINUES = /^(?:::|[-(;,=)+*/%&|^!<>?.[])/;
+
+/** The nearest line before offset `at` that holds code, trimmed ("" at the top). */
+function codeLineBefore(text: string, at: number): string {
+  let end = at;
+  while (end > 0) {
+    const start = text.lastIndexOf("\n", end - 2) + 1;
+    const line = text.slice(start, end).trim();
+    if (line !== "" && !NOT_CODE.test(line)) return line.replace(/\s*\/\/.*$/, "");
+    if (start === 0) return "";
+    end = start;
+  }
+  return "";
+}
+
+/** The nearest line after offset `at` (a line's end) that holds code, as written ("" at the end). */
+function codeLineAfter(text: string, at: number): string {
+  let start = at;
+  while (start < text.length) {
+    const next = text.indexOf("\n", start + 1);
+    const end = next === -1 ? text.length : next;
+    const line = text.slice(start + 1, end).trimEnd();
+    // A line that begins with `*` is read as code here: `* 2;` continues an expression.
+    if (line.trim() !== "" && !/^[ \t]*(?:#|\/\/|\/\*)/.test(line)) return line;
+    if (next === -1) return "";
+    start = next;
+  }
+  return "";
+}
+
 /** The shapes blanked without a further check, as `[cheap test, blanking]`. */
 const PLAIN_SHAPES: readonly (readonly [RegExp, (text: string) => string])[] = [
   [MAYBE_EXPORT, (text) => blankGroup(text, EXPORT_MACROS)],
   [MAYBE_LEADING, (text) => blankGroup(text, LEADING_MACROS)],
   [MAYBE_PARAMETER, blankParameterMacros],
+  [new RegExp(LONE_MACRO.source, "m"), blankLoneMacros],
 ];
 
 /** `text` with group 2 of each match of `pattern` blanked, group 1 kept. */

@@ -95,6 +95,40 @@ Deno.test("blankMacros() blanks linkage macros before a C function's type and at
   assertBlanking(cases, kept);
 });
 
+Deno.test("blankMacros() blanks a macro alone on its line between two statements or members, never a list's item, a continued expression or a function's type", () => {
+  const blanked = (text: string) => blankMacros(text).split("\n");
+  // CPython's statement macros, a struct's member macro, a header's declaration block.
+  assert.deepEqual(
+    blanked("  res = listen(fd, n);\n  Py_END_ALLOW_THREADS\n  if (res < 0)"),
+    ["  res = listen(fd, n);", " ".repeat(22), "  if (res < 0)"],
+  );
+  assert.deepEqual(
+    blanked("done:\n    Py_END_ALLOW_THREADS\n\n    if (result) {"),
+    ["done:", " ".repeat(24), "", "    if (result) {"],
+  );
+  assert.deepEqual(
+    blanked("typedef struct {\n    PyObject_HEAD // refcount\n    int x;\n} Sock;"),
+    ["typedef struct {", " ".repeat(29), "    int x;", "} Sock;"],
+  );
+  assert.deepEqual(
+    blanked("#include <glib.h>\nG_BEGIN_DECLS\nint f(void);\r\nG_END_DECLS\r"),
+    ["#include <glib.h>", " ".repeat(13), "int f(void);\r", " ".repeat(11) + "\r"],
+  );
+  const kept = [
+    // The last item of a list, an argument, a continued expression.
+    "enum { A,\n  LAST_ONE\n};",
+    "x = f(a,\n  MACRO_ARG\n);",
+    "x = a +\n  B_CONST\n  ;",
+    "  y = 1;\n  WIDTH\n  * 2;",
+    // A function's type on the line above its name.
+    "}\n\nPyMODINIT_FUNC\nPyInit__socket(void)\n{",
+    // Not alone on its line, or no macro's shape.
+    "  x = 1;\n  Py_RETURN_NONE;\n}",
+    "  x = 1;\n  done\n}",
+  ];
+  for (const text of kept) assert.equal(blankMacros(text), text, text);
+});
+
 Deno.test("blankMacros() finds a parameter's macros where the list's `(` lies up to 200 characters back on its line", () => {
   // The rule as one pattern, with the lookbehind the code replaced for speed.
   const rule =

@@ -98,9 +98,10 @@ export function blankDirectives(text: string): string {
  * WIN32` `if (a) {` `#else` `if (b) {` `#endif`), keeping all of them
  * leaves the braces unbalanced and the whole file in error (curl's
  * `url.c`: the tree's root was an error, every function partial); one
- * branch is what a compiler reads. A definition only another branch holds
- * is not seen, so the extractor keeps this reading only when less of the
- * file is in error than with every branch.
+ * branch is what a compiler reads. Other branches' directives (`#define
+ * IPPROTO_AH 51` under `#else`) stay, lines of their own. A function only
+ * another branch defines is not seen, so the extractor keeps this reading
+ * only when less of the file is in error than with every branch.
  *
  * @example
  * ```ts
@@ -110,6 +111,7 @@ export function blankDirectives(text: string): string {
  *   firstBranches(text) === "        \nint f() {\n     \n              \n      \n  return 1;\n}",
  * );
  * console.assert(firstBranches("#if 0\nold();\n#else\nnew();\n#endif") === "     \n      \n     \nnew();\n      ");
+ * console.assert(firstBranches("#ifdef W\n#else\n#define N 1\n#endif") === "        \n     \n#define N 1\n      ");
  * ```
  */
 export function firstBranches(text: string): string {
@@ -117,21 +119,25 @@ export function firstBranches(text: string): string {
   // Per open conditional: whether its current branch is read, and whether one was.
   const open: { reading: boolean; read: boolean }[] = [];
   let live = true;
-  let continued = false;
+  // The line continues a directive (`\` at its end): blanked with it, or kept with a `#define`.
+  let continued: "blank" | "keep" | undefined;
   const blank = (i: number) => (lines[i] = lines[i]!.replace(/[^\r]/g, " "));
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    if (continued) {
-      continued = /\\\r?$/.test(line);
-      blank(i);
+    const more = /\\\r?$/.test(line);
+    if (continued !== undefined) {
+      if (continued === "blank") blank(i);
+      if (!more) continued = undefined;
       continue;
     }
     const directive: string | undefined = DIRECTIVE.exec(line)?.[1];
     if (directive === undefined) {
-      if (!live) blank(i);
+      // Another branch's `#define`, `#include`… stays: a line of its own, no block opened.
+      if (!live && !/^[ \t]*#/.test(line)) blank(i);
+      else if (more) continued = "keep";
       continue;
     }
-    continued = /\\\r?$/.test(line);
+    if (more) continued = "blank";
     blank(i);
     if (directive.startsWith("if")) {
       const never = directive === "if" &&
