@@ -156,17 +156,22 @@ const LONE_MACRO =
  * or a label's `:` (not `,` or an operator: the last item of a list, a
  * continued expression) or there is none, and the one after it does not
  * begin with what continues an expression (`(`, `;`, `,`, `=`, an operator,
- * `)`). Directive, comment and blank lines between are passed over.
+ * `)`). Directive, comment and blank lines between are passed over. After
+ * a label it becomes an empty statement, `;`, the same length.
  */
 function blankLoneMacros(text: string): string {
   return text.replace(LONE_MACRO, (line: string, at: number) => {
     const before = codeLineBefore(text, at);
     const next = codeLineAfter(text, at + line.length);
     const after = next.trim();
-    return (before === "" || /[;{}:]$/.test(before)) && !CONTINUES.test(after) &&
-        !DECLARATOR.test(next)
-      ? line.replace(/[^\r]/g, " ")
-      : line;
+    if (!(before === "" || /[;{}:]$/.test(before)) || CONTINUES.test(after)) return line;
+    if (DECLARATOR.test(next)) return line;
+    // After a label (`endlabel: Py_TRASHCAN_END }`), an empty statement: a
+    // label before `}` is an error, which left the next functions inside.
+    const blank = line.replace(/[^\r]/g, " ");
+    if (!before.endsWith(":")) return blank;
+    const at0 = line.search(/\S/);
+    return blank.slice(0, at0) + ";" + blank.slice(at0 + 1);
   });
 }
 

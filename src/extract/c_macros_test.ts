@@ -102,9 +102,14 @@ Deno.test("blankMacros() blanks a macro alone on its line between two statements
     blanked("  res = listen(fd, n);\n  Py_END_ALLOW_THREADS\n  if (res < 0)"),
     ["  res = listen(fd, n);", " ".repeat(22), "  if (res < 0)"],
   );
+  // After a label, an empty statement: a label before `}` would be an error.
   assert.deepEqual(
     blanked("done:\n    Py_END_ALLOW_THREADS\n\n    if (result) {"),
-    ["done:", " ".repeat(24), "", "    if (result) {"],
+    ["done:", "    ;" + " ".repeat(19), "", "    if (result) {"],
+  );
+  assert.deepEqual(
+    blanked("  endlabel:\n    Py_TRASHCAN_END\n}"),
+    ["  endlabel:", "    ;" + " ".repeat(14), "}"],
   );
   assert.deepEqual(
     blanked("typedef struct {\n    PyObject_HEAD // refcount\n    int x;\n} Sock;"),

@@ -161,7 +161,11 @@ const BUILTINS: Record<string, ReadonlySet<string>> = {
     stat fstat lstat mkdir rmdir opendir readdir closedir socket bind listen accept connect
     send recv sendto recvfrom setsockopt getsockopt select poll kill sigaction
     sigemptyset mmap munmap pthread_create pthread_join pthread_mutex_lock
-    pthread_mutex_unlock`),
+    pthread_mutex_unlock getaddrinfo freeaddrinfo gai_strerror getnameinfo gethostbyname
+    gethostbyaddr gethostname getservbyname getservbyport getprotobyname inet_ntop
+    inet_pton inet_addr inet_aton inet_ntoa htons htonl ntohs ntohl shutdown getpeername
+    getsockname socketpair sendmsg recvmsg ioctl fcntl CMSG_FIRSTHDR CMSG_NXTHDR CMSG_DATA
+    CMSG_LEN CMSG_SPACE`),
   ruby: words(`
     puts print p pp require require_relative load raise fail loop lambda proc format sprintf
     printf gets sleep rand srand exit abort at_exit catch throw block_given? binding caller
