@@ -93,6 +93,90 @@ const LEADING_MACROS =
   /^([ \t]*(?:(?:static|inline|extern|__inline|__inline__)[ \t]+)*)((?:[A-Z][A-Z0-9_]{2,}[ \t]+)+)(?=(?:(?:const|unsigned|signed|struct|enum|union)[ \t]+)*[A-Za-z_]\w*[ \t*]+[A-Za-z_]\w*[ \t]*\()/gm;
 
 /**
+ * A calling-convention or export macro between a function's return type and
+ * its name, at the start of its line (`uLong ZEXPORT adler32(…)`, `int
+ * WINAPI WinMain(…)`, `static BOOL CALLBACK proc(…)`): the type is one
+ * name, after `static`, `inline`, `extern`, `const`, `unsigned`, `signed`,
+ * `long`, `short`, `struct`, `enum` or `union`; the macro is ALL-CAPS and a
+ * name follows it, then `(` (`static UINT count(` has none: UINT is the type).
+ */
+const MAYBE_MIDDLE = /^[ \t]*(?:\w+[ \t*]+)+[A-Z][A-Z0-9_]{2,}[ \t*]+[A-Za-z_]\w*[ \t]*\(/m;
+const MIDDLE_MACROS =
+  /^([ \t]*(?:(?:static|inline|extern|const|unsigned|signed|long|short|struct|enum|union)[ \t]+)*(?!(?:static|inline|extern|const|struct|enum|union|return|else|case|goto|typedef)\b)[A-Za-z_]\w*[ \t*]+)([A-Z][A-Z0-9_]{2,})(?=[ \t*]+[A-Za-z_]\w*[ \t]*\()/gm;
+
+/**
+ * A storage-class macro written in lower case before a function's return
+ * type, at the start of its line: zlib's `local void slide_hash(s)` and
+ * `local block_state deflate_stored(s, flush)` (`#define local static`,
+ * in a header). A name that is no keyword of C or C++ followed by two more
+ * before `(`: two types in a row cannot be, so the first is a macro.
+ */
+const MAYBE_LOWER_LEADING = /^[a-z][a-z0-9_]*[ \t]+[A-Za-z_]\w*[ \t*]+[A-Za-z_]\w*[ \t]*\(/m;
+const LOWER_LEADING = /^([a-z][a-z0-9_]*)(?=[ \t]+[A-Za-z_]\w*[ \t*]+[A-Za-z_]\w*[ \t]*\()/gm;
+
+/**
+ * A parameter list wrapped for compilers without prototypes, after a
+ * function's name: zlib's `local void fill_window OF((deflate_state *s));`,
+ * BSD's `int foo __P((int a));`, GNU's `PARAMS ((…))`. The macro's name and
+ * its outer parentheses are blanked, the list inside is kept: `fill_window
+ * (deflate_state *s)`. Its name is in capitals (or `__P`), and `((`
+ * follows it, which a call's arguments never begin with after a name.
+ */
+const MAYBE_WRAPPED_PARAMETERS = /[A-Za-z_]\w*[ \t]+[A-Z_][A-Z0-9_]*[ \t]*\(\(/;
+const WRAPPED_PARAMETERS = /([A-Za-z_]\w*[ \t]+)([A-Z_][A-Z0-9_]*[ \t]*\()(?=\()/g;
+
+/** `text` with each {@link WRAPPED_PARAMETERS} macro and the parenthesis closing it blanked. */
+function blankWrappedParameters(text: string): string {
+  const chars = text.split("");
+  let changed = false;
+  for (const m of text.matchAll(WRAPPED_PARAMETERS)) {
+    // `#define FNV32_BASE ((unsigned int) …)`, `return MAX ((a), (b))`: no function's name.
+    const before = m[1]!.trim();
+    if (before === "define" || KEYWORDS.has(before)) continue;
+    const open = m.index! + m[1]!.length + m[2]!.length - 1;
+    const close = matchingParenthesis(text, open);
+    if (close === -1) continue;
+    for (let i = m.index! + m[1]!.length; i <= open; i++) chars[i] = " ";
+    chars[close] = " ";
+    changed = true;
+  }
+  return changed ? chars.join("") : text;
+}
+
+/** The offset of the `)` closing the `(` at `open` on its line or the next few, or -1. */
+function matchingParenthesis(text: string, open: number): number {
+  let depth = 0;
+  const end = Math.min(text.length, open + 2000);
+  for (let i = open; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 40) depth++; // (
+    else if (c === 41 && --depth === 0) return i; // )
+    else if (c === 59 || c === 123) return -1; // ; {
+  }
+  return -1;
+}
+
+/** The keywords of C and C++ that may begin a line of a declaration or a statement. */
+const KEYWORDS = new Set(
+  `auto bool break case char class const constexpr consteval constinit continue default
+  delete do double else enum explicit export extern float for friend goto if inline int long
+  mutable namespace new noexcept operator private protected public register restrict return
+  short signed sizeof static struct switch template thread_local throw typedef typename union
+  unsigned using virtual void volatile while wchar_t char8_t char16_t char32_t co_await
+  co_return co_yield concept requires static_assert decltype alignas alignof _Bool _Noreturn
+  _Thread_local _Atomic _Static_assert __inline __inline__ __attribute__ __declspec __extension__
+  asm __asm__`.split(/\s+/),
+);
+
+/** `text` with each lower-case storage macro ({@link LOWER_LEADING}) that is no keyword blanked. */
+function blankLowerLeading(text: string): string {
+  return text.replace(
+    LOWER_LEADING,
+    (word: string) => KEYWORDS.has(word) ? word : " ".repeat(word.length),
+  );
+}
+
+/**
  * An attribute macro after a parameter's name (`struct Curl_easy *data
  * UNUSED_PARAM,`): only inside a parameter list opened on the same line,
  * directly after an identifier and before `,` or `)`, where C has nothing
@@ -214,8 +298,12 @@ function codeLineAfter(text: string, at: number): string {
 
 /** The shapes blanked without a further check, as `[cheap test, blanking]`. */
 const PLAIN_SHAPES: readonly (readonly [RegExp, (text: string) => string])[] = [
+  // First: the shapes after it read a prototype's list as `name (…)`.
+  [MAYBE_WRAPPED_PARAMETERS, blankWrappedParameters],
   [MAYBE_EXPORT, (text) => blankGroup(text, EXPORT_MACROS)],
   [MAYBE_LEADING, (text) => blankGroup(text, LEADING_MACROS)],
+  [MAYBE_MIDDLE, (text) => blankGroup(text, MIDDLE_MACROS)],
+  [MAYBE_LOWER_LEADING, blankLowerLeading],
   [MAYBE_PARAMETER, blankParameterMacros],
   [new RegExp(LONE_MACRO.source, "m"), blankLoneMacros],
 ];

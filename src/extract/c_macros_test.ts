@@ -134,6 +134,45 @@ Deno.test("blankMacros() blanks a macro alone on its line between two statements
   for (const text of kept) assert.equal(blankMacros(text), text, text);
 });
 
+Deno.test("blankMacros() blanks a calling-convention macro before a function's name, a lower-case storage macro, and a prototype's list wrapper", () => {
+  const cases: [string, string][] = [
+    ["uLong ZEXPORT adler32(adler, buf, len)", " ZEXPORT"],
+    ["int WINAPI WinMain(HINSTANCE h)", " WINAPI"],
+    ["unsigned long ZEXPORT crc32(crc, buf, len)", " ZEXPORT"],
+    ["const char * ZEXPORT zError(err)", "ZEXPORT"],
+    // zlib's `#define local static`, in a header the file includes.
+    ["local void slide_hash(s)", "local"],
+    ["local block_state deflate_stored(s, flush)", "local"],
+  ];
+  // An ALL-CAPS type, a keyword, a macro named as the function, a call.
+  const kept = [
+    "static UINT count(void)",
+    "unsigned long UINT_FN(x)",
+    "static int FOO(a)",
+    "struct stat STAT_FN(x)",
+    "typedef int INT_T(int);",
+    "return foo bar(x);",
+    "else if (x)",
+    "const char *name(void)",
+    "  x = f((a + b) * c);",
+    "  if (FOO((a)))",
+    "  y = g ((1));",
+    "#define FNV32_BASE ((unsigned int) 0x811c9dc5)",
+    "  return MAX ((a), (b));",
+  ];
+  assertBlanking(cases, kept);
+  // The wrapper's name and its outer parentheses go; the list stays, at its place.
+  assert.equal(
+    blankMacros("local void fill_window OF((deflate_state *s));"),
+    "      void fill_window    (deflate_state *s) ;",
+  );
+  assert.equal(blankMacros("int foo __P((int a, char *b));"), "int foo     (int a, char *b) ;");
+  assert.equal(
+    blankMacros("extern char *xstrdup PARAMS ((const char *));"),
+    "extern char *xstrdup         (const char *) ;",
+  );
+});
+
 Deno.test("blankMacros() finds a parameter's macros where the list's `(` lies up to 200 characters back on its line", () => {
   // The rule as one pattern, with the lookbehind the code replaced for speed.
   const rule =
