@@ -109,10 +109,14 @@ export const DERIVATION: DerivationVersions = {
     // conditional is so read (one `#if` opens a block a later one closes:
     // Newtonsoft.Json's JValue.Compare, which left the class's later
     // methods outside it again).
-    // c and cpp 19, csharp 20: a file still in error so is read a third
-    // time, with only each conditional's first branch (an `#if 0`'s
-    // `#else`), when less of it is then in error: curl's url.c, whose
+    // c and cpp 19, csharp 20: a file still more than 5% in error so is
+    // read a third time, with only each conditional's first branch (an `#if
+    // 0`'s `#else`), when less of it is then in error: curl's url.c, whose
     // branches each open a block, was one error (every function partial).
+    // In the same version C's macros alone on their line, calling
+    // conventions (`ZEXPORT`), lower-case storage macros (zlib's `local`) and
+    // wrapped prototype lists (`OF((…))`) are blanked for the parser, and
+    // POSIX's networking names are builtins.
     c: 19,
     cpp: 19,
     // 1: a parameter (a delegate) shadows a method or function of its name.
