@@ -95,14 +95,27 @@ const LEADING_MACROS =
 /**
  * A calling-convention or export macro between a function's return type and
  * its name, at the start of its line (`uLong ZEXPORT adler32(…)`, `int
- * WINAPI WinMain(…)`, `static BOOL CALLBACK proc(…)`): the type is one
- * name, after `static`, `inline`, `extern`, `const`, `unsigned`, `signed`,
- * `long`, `short`, `struct`, `enum` or `union`; the macro is ALL-CAPS and a
- * name follows it, then `(` (`static UINT count(` has none: UINT is the type).
+ * WINAPI WinMain(…)`, `static BOOL CALLBACK proc(…)`, `typedef enum
+ * XML_Error PTRCALL Processor(…)`), the name on the same line or the next
+ * (`XML_Parser XMLCALL` above `XML_ParserCreate(…)`): the type is one name,
+ * after `typedef`, `static`, `inline`, `extern`, `const`, `unsigned`,
+ * `signed`, `long`, `short`, `struct`, `enum` or `union`; the macro is
+ * ALL-CAPS and a name follows it, then `(` (`static UINT count(` has none:
+ * UINT is the type).
  */
-const MAYBE_MIDDLE = /^[ \t]*(?:\w+[ \t*]+)+[A-Z][A-Z0-9_]{2,}[ \t*]+[A-Za-z_]\w*[ \t]*\(/m;
+const MAYBE_MIDDLE =
+  /^[ \t]*(?:\w+[ \t*]+)+[A-Z][A-Z0-9_]{2,}[ \t*]*\r?\n?[ \t*]*[A-Za-z_]\w*[ \t]*\(/m;
 const MIDDLE_MACROS =
-  /^([ \t]*(?:(?:static|inline|extern|const|unsigned|signed|long|short|struct|enum|union)[ \t]+)*(?!(?:static|inline|extern|const|struct|enum|union|return|else|case|goto|typedef)\b)[A-Za-z_]\w*[ \t*]+)([A-Z][A-Z0-9_]{2,})(?=[ \t*]+[A-Za-z_]\w*[ \t]*\()/gm;
+  /^([ \t]*(?:(?:typedef|static|inline|extern|const|unsigned|signed|long|short|struct|enum|union)[ \t]+)*(?!(?:typedef|static|inline|extern|const|struct|enum|union|return|else|case|goto)\b)[A-Za-z_]\w*[ \t*]+)([A-Z][A-Z0-9_]{2,})(?=[ \t*]+[A-Za-z_]\w*[ \t]*\(|[ \t*]*\r?\n[ \t*]*[A-Za-z_]\w*[ \t]*\()/gm;
+
+/**
+ * A calling convention inside a function pointer's declarator: `void
+ * (XMLCALL *release)(void *)`, `BOOL (WINAPI *pfn)(HANDLE)`. Only before
+ * `*name)` and a parameter list: `(FILE *fp)` is a parameter, not this.
+ */
+const MAYBE_POINTER_CONVENTION = /\([ \t]*[A-Z][A-Z0-9_]{2,}[ \t]*\*/;
+const POINTER_CONVENTION =
+  /(\([ \t]*)([A-Z][A-Z0-9_]{2,})(?=[ \t]*\*[ \t]*[A-Za-z_]\w*[ \t]*\)[ \t]*\()/g;
 
 /**
  * A storage-class macro written in lower case before a function's return
@@ -303,6 +316,7 @@ const PLAIN_SHAPES: readonly (readonly [RegExp, (text: string) => string])[] = [
   [MAYBE_EXPORT, (text) => blankGroup(text, EXPORT_MACROS)],
   [MAYBE_LEADING, (text) => blankGroup(text, LEADING_MACROS)],
   [MAYBE_MIDDLE, (text) => blankGroup(text, MIDDLE_MACROS)],
+  [MAYBE_POINTER_CONVENTION, (text) => blankGroup(text, POINTER_CONVENTION)],
   [MAYBE_LOWER_LEADING, blankLowerLeading],
   [MAYBE_PARAMETER, blankParameterMacros],
   [new RegExp(LONE_MACRO.source, "m"), blankLoneMacros],

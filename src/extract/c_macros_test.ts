@@ -140,6 +140,10 @@ Deno.test("blankMacros() blanks a calling-convention macro before a function's n
     ["int WINAPI WinMain(HINSTANCE h)", " WINAPI"],
     ["unsigned long ZEXPORT crc32(crc, buf, len)", " ZEXPORT"],
     ["const char * ZEXPORT zError(err)", "ZEXPORT"],
+    ["typedef enum XML_Error PTRCALL Processor(XML_Parser parser,", " PTRCALL"],
+    ["XML_Parser XMLCALL\nXML_ParserCreate(const XML_Char *e)", " XMLCALL"],
+    ["  void(XMLCALL *m_unknownEncodingRelease)(void *);", "XMLCALL"],
+    ["BOOL (WINAPI *pfn)(HANDLE);", "WINAPI"],
     // zlib's `#define local static`, in a header the file includes.
     ["local void slide_hash(s)", "local"],
     ["local block_state deflate_stored(s, flush)", "local"],
@@ -147,6 +151,9 @@ Deno.test("blankMacros() blanks a calling-convention macro before a function's n
   // An ALL-CAPS type, a keyword, a macro named as the function, a call.
   const kept = [
     "static UINT count(void)",
+    "static UINT\ncount(void)",
+    "void f(FILE *fp);",
+    "x = (FOO *) p;",
     "unsigned long UINT_FN(x)",
     "static int FOO(a)",
     "struct stat STAT_FN(x)",
