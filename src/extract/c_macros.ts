@@ -106,7 +106,7 @@ const LEADING_MACROS =
 const MAYBE_MIDDLE =
   /^[ \t]*(?:\w+[ \t*]+)+[A-Z][A-Z0-9_]{2,}[ \t*]*\r?\n?[ \t*]*[A-Za-z_]\w*[ \t]*\(/m;
 const MIDDLE_MACROS =
-  /^([ \t]*(?:(?:typedef|static|inline|extern|const|unsigned|signed|long|short|struct|enum|union)[ \t]+)*(?!(?:typedef|static|inline|extern|const|struct|enum|union|return|else|case|goto)\b)[A-Za-z_]\w*[ \t*]+)([A-Z][A-Z0-9_]{2,})(?=[ \t*]+[A-Za-z_]\w*[ \t]*\(|[ \t*]*\r?\n[ \t*]*[A-Za-z_]\w*[ \t]*\()/gm;
+  /^([ \t]*(?:(?:typedef|static|inline|extern|const|unsigned|signed|long|short|struct|enum|union)[ \t]+)*(?!(?:typedef|static|inline|extern|const|struct|enum|union|return|else|case|goto)\b)[A-Za-z_]\w*[ \t*]+)([A-Z][A-Z0-9_]{2,})(?=[ \t*]+(?!__attribute__|__declspec|__asm)[A-Za-z_]\w*[ \t]*\(|[ \t*]*\r?\n[ \t*]*[A-Za-z_]\w*[ \t]*\()/gm;
 
 /**
  * A calling convention inside a function pointer's declarator: `void
@@ -181,13 +181,20 @@ const KEYWORDS = new Set(
   asm __asm__`.split(/\s+/),
 );
 
-/** `text` with each lower-case storage macro ({@link LOWER_LEADING}) that is no keyword blanked. */
+/**
+ * `text` with each lower-case storage macro ({@link LOWER_LEADING}) blanked
+ * that is no keyword and is followed by no qualifier: in `sqlite3_mutex_methods
+ * const *sqlite3NoopMutex(void)` the first name is the type.
+ */
 function blankLowerLeading(text: string): string {
-  return text.replace(
-    LOWER_LEADING,
-    (word: string) => KEYWORDS.has(word) ? word : " ".repeat(word.length),
-  );
+  return text.replace(LOWER_LEADING, (word: string, _name: string, at: number) => {
+    const next = /^[ \t]+([A-Za-z_]\w*)/.exec(text.slice(at + word.length, at + word.length + 80));
+    return KEYWORDS.has(word) || QUALIFIERS.has(next?.[1] ?? "") ? word : " ".repeat(word.length);
+  });
 }
+
+/** What may follow a type's name in a declaration: no second type. */
+const QUALIFIERS = new Set(["const", "volatile", "restrict", "__restrict", "__restrict__"]);
 
 /**
  * An attribute macro after a parameter's name (`struct Curl_easy *data

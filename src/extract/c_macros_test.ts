@@ -152,6 +152,8 @@ Deno.test("blankMacros() blanks a calling-convention macro before a function's n
   const kept = [
     "static UINT count(void)",
     "static UINT\ncount(void)",
+    "typedef unsigned int\tUINT8\t__attribute__((__mode__(__QI__)));",
+    "sqlite3_mutex_methods const *sqlite3NoopMutex(void){",
     "void f(FILE *fp);",
     "x = (FOO *) p;",
     "unsigned long UINT_FN(x)",
