@@ -16,6 +16,12 @@
  *   lua_gettop (…)`, `SQLITE_API`, `CURL_EXTERN`) and an attribute after a
  *   parameter (`UNUSED_PARAM`): an error on the function's head, which then
  *   answers no call either;
+ * - a calling convention between a function's type and its name (`uLong
+ *   ZEXPORT adler32(…)`, `int WINAPI WinMain(…)`, `void (XMLCALL *f)(…)`),
+ *   a storage macro in lower case (zlib's `local void slide_hash(s)`), and
+ *   a prototype's list wrapped for old compilers (`fill_window
+ *   OF((deflate_state *s))`, `__P`, `PARAMS`): the head in error again, and
+ *   zlib's files two thirds partial;
  * - a macro alone on its line where a statement or a member goes, which
  *   expands to code that ends itself (`Py_BEGIN_ALLOW_THREADS`,
  *   `PyObject_HEAD`, `Q_OBJECT`): read as an expression missing its `;`,
@@ -29,14 +35,16 @@
  * length, lines and offsets, so every position the parser reports holds in
  * the original text, from which signatures, doc comments and literals are
  * sliced. A macro here is an ALL-CAPS name (digits and `_` allowed) in one
- * of five places, each with its own guard below: between `class`, `struct`
+ * of these places, each with its own guard below: between `class`, `struct`
  * or `union` and the name; before a function's return type at the start of
- * its line; after a parameter's name; after a declaration's `)` or a
- * member's name (with or without arguments, on its line or the next), before
- * `;`, `{`, `=`, `override` or `final`; alone on its line (after a prefix
- * such as `Py_`) between two statements. A line that begins a statement
- * (`return`, `if`, …) keeps its macros, since there such a shape is a macro
- * call whose arguments may hold calls. The same shapes in a comment or a
+ * its line (or in lower case, before two more names); between the type and
+ * the name, or before a function pointer's `*`; around a prototype's
+ * parameter list (`OF((…))`); after a parameter's name; after a
+ * declaration's `)` or a member's name (with or without arguments, on its
+ * line or the next), before `;`, `{`, `=`, `override` or `final`; alone on
+ * its line (after a prefix such as `Py_`) between two statements. A line
+ * that begins a statement (`return`, `if`, …) keeps its macros, since there
+ * such a shape is a macro call whose arguments may hold calls. The same shapes in a comment or a
  * string are blanked too, which changes nothing the index keeps. About
  * 50 µs per KiB (41 MB of the bench corpus's C and C++ in 2.0 s), a small
  * share of the parse that follows.
@@ -95,8 +103,8 @@ const LEADING_MACROS =
 /**
  * A calling-convention or export macro between a function's return type and
  * its name, at the start of its line (`uLong ZEXPORT adler32(…)`, `int
- * WINAPI WinMain(…)`, `static BOOL CALLBACK proc(…)`, `typedef enum
- * XML_Error PTRCALL Processor(…)`), the name on the same line or the next
+ * WINAPI WinMain(…)`, `typedef enum XML_Error PTRCALL Processor(…)`), the
+ * name on the same line or the next
  * (`XML_Parser XMLCALL` above `XML_ParserCreate(…)`): the type is one name,
  * after `typedef`, `static`, `inline`, `extern`, `const`, `unsigned`,
  * `signed`, `long`, `short`, `struct`, `enum` or `union`; the macro is
@@ -135,21 +143,30 @@ const LOWER_LEADING = /^([a-z][a-z0-9_]*)(?=[ \t]+[A-Za-z_]\w*[ \t*]+[A-Za-z_]\w
  * (deflate_state *s)`. Its name is in capitals (or `__P`), and `((`
  * follows it, which a call's arguments never begin with after a name.
  */
-const MAYBE_WRAPPED_PARAMETERS = /[A-Za-z_]\w*[ \t]+[A-Z_][A-Z0-9_]*[ \t]*\(\(/;
-const WRAPPED_PARAMETERS = /([A-Za-z_]\w*[ \t]+)([A-Z_][A-Z0-9_]*[ \t]*\()(?=\()/g;
+const WRAPPED_PARAMETERS = /\b[A-Z_][A-Z0-9_]*[ \t]*\((?=\()/g;
 
-/** `text` with each {@link WRAPPED_PARAMETERS} macro and the parenthesis closing it blanked. */
+/** The function's name and the blanks before a {@link WRAPPED_PARAMETERS} macro, at its end. */
+const NAME_BEFORE = /(?:^|[^\w])([A-Za-z_]\w*)[ \t]+$/;
+
+/**
+ * `text` with each {@link WRAPPED_PARAMETERS} macro and the parenthesis
+ * closing it blanked, where a function's name stands before it. The macro
+ * is found first (a capital letter before `((`), the name looked for in
+ * the 80 characters before it: a pattern that began at the name was tried
+ * at every identifier of the file, a fifth of this module's time.
+ */
 function blankWrappedParameters(text: string): string {
   const chars = text.split("");
   let changed = false;
   for (const m of text.matchAll(WRAPPED_PARAMETERS)) {
+    const at = m.index!;
     // `#define FNV32_BASE ((unsigned int) …)`, `return MAX ((a), (b))`: no function's name.
-    const before = m[1]!.trim();
-    if (before === "define" || KEYWORDS.has(before)) continue;
-    const open = m.index! + m[1]!.length + m[2]!.length - 1;
+    const name = NAME_BEFORE.exec(text.slice(Math.max(0, at - 80), at))?.[1];
+    if (name === undefined || name === "define" || KEYWORDS.has(name)) continue;
+    const open = at + m[0].length - 1;
     const close = matchingParenthesis(text, open);
     if (close === -1) continue;
-    for (let i = m.index! + m[1]!.length; i <= open; i++) chars[i] = " ";
+    for (let i = at; i <= open; i++) chars[i] = " ";
     chars[close] = " ";
     changed = true;
   }
@@ -319,7 +336,7 @@ function codeLineAfter(text: string, at: number): string {
 /** The shapes blanked without a further check, as `[cheap test, blanking]`. */
 const PLAIN_SHAPES: readonly (readonly [RegExp, (text: string) => string])[] = [
   // First: the shapes after it read a prototype's list as `name (…)`.
-  [MAYBE_WRAPPED_PARAMETERS, blankWrappedParameters],
+  [/\b[A-Z_][A-Z0-9_]*[ \t]*\(\(/, blankWrappedParameters],
   [MAYBE_EXPORT, (text) => blankGroup(text, EXPORT_MACROS)],
   [MAYBE_LEADING, (text) => blankGroup(text, LEADING_MACROS)],
   [MAYBE_MIDDLE, (text) => blankGroup(text, MIDDLE_MACROS)],
