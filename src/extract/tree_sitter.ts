@@ -141,9 +141,10 @@ export class TreeSitterExtractor implements Extractor {
     if (DIRECTIVE_LANGUAGES.has(language) && tree.rootNode.hasError && hasDirectives(text)) {
       const plain = source;
       let inError = errorBytes(tree.rootNode);
-      for (const read of [blankDirectives, firstBranches]) {
-        const enough = read === firstBranches ? FIRST_BRANCHES_ERROR * plain.length : 0;
-        if (inError <= enough) break;
+      // Each reading, tried while more than its share of the file is in error.
+      const readings = [[blankDirectives, 0], [firstBranches, FIRST_BRANCHES_ERROR]] as const;
+      for (const [read, share] of readings) {
+        if (inError <= share * plain.length) break;
         const other = read(plain);
         const again = other === plain
           ? undefined
