@@ -281,6 +281,11 @@ function open(base: string) {
     files,
     journal,
     r,
+    /** Writes `text` to `path` and reconciles it, as an editor's save and the daemon would. */
+    rewrite: async (path: string, text: string) => {
+      Deno.writeTextFileSync(path, text);
+      await r.reconcilePaths([path]);
+    },
     calls: () =>
       journal.all<{ e: string }>(
         `SELECT ps.rel || ':' || s.qualname || ' -> ' || pd.rel || ':' || d.qualname
@@ -469,8 +474,7 @@ Deno.test("a PHP call lands on its namespace's function whichever file comes fir
     assert.ok(t.calls().includes(fmt), t.calls().join("\n"));
     // `namespace App;` becomes `namespace Other;`: its fmt is App's no more.
     const more = at("php/ns/more.php");
-    Deno.writeTextFileSync(more, Deno.readTextFileSync(more).replace("App;", "Other;"));
-    await t.r.reconcilePaths([more]);
+    await t.rewrite(more, Deno.readTextFileSync(more).replace("App;", "Other;"));
     assert.ok(!t.calls().some((c) => c.includes("fmt")), t.calls().join("\n"));
     assert.ok(t.pending().includes("php/ns/app.php:fmt"), t.pending().join("\n"));
     t.journal.close();
@@ -490,25 +494,21 @@ Deno.test("a PHP `use` in files not laid out by namespace follows the namespace 
     // Vendor\Kv becomes Other\Kv's namesake: nothing the `use` names is there.
     const bucket = at("php/flat/bucket.php");
     const text = Deno.readTextFileSync(bucket);
-    Deno.writeTextFileSync(bucket, text.replace("namespace Vendor\\Kv;", "namespace Elsewhere;"));
-    await t.r.reconcilePaths([bucket]);
+    await t.rewrite(bucket, text.replace("namespace Vendor\\Kv;", "namespace Elsewhere;"));
     assert.deepEqual(flat(), []);
     assert.ok(t.pending().includes("php/flat/client.php:Pail.put"), t.pending().join("\n"));
     // And back; then a method Bucket gains is found through the alias.
-    Deno.writeTextFileSync(bucket, text);
-    await t.r.reconcilePaths([bucket]);
+    await t.rewrite(bucket, text);
     assert.deepEqual(flat(), all);
     const client = at("php/flat/client.php");
-    Deno.writeTextFileSync(
+    await t.rewrite(
       client,
       Deno.readTextFileSync(client).replace("$p->put(2);", "$p->put(2);\n    $p->drop();"),
     );
-    await t.r.reconcilePaths([client]);
-    Deno.writeTextFileSync(
+    await t.rewrite(
       bucket,
       text.replace("public function put", "public function drop() {}\n    public function put"),
     );
-    await t.r.reconcilePaths([bucket]);
     assert.ok(
       flat().includes("php/flat/client.php:store -> php/flat/bucket.php:Bucket.drop (import)"),
       flat().join("\n"),
@@ -525,17 +525,14 @@ Deno.test("a JS script's function is a global of other scripts only while its fi
     // logger.js becomes a module: its setup is its own.
     const logger = join(t.repo, "js/logger.js");
     const text = Deno.readTextFileSync(logger);
-    Deno.writeTextFileSync(logger, text.replace("function setup", "export function setup"));
-    await t.r.reconcilePaths([logger]);
+    await t.rewrite(logger, text.replace("function setup", "export function setup"));
     assert.ok(!t.calls().includes(edge), t.calls().join("\n"));
     assert.ok(t.pending().includes("js/app.js:setup"), t.pending().join("\n"));
     // And a script again.
-    Deno.writeTextFileSync(logger, text);
-    await t.r.reconcilePaths([logger]);
+    await t.rewrite(logger, text);
     assert.ok(t.calls().includes(edge), t.calls().join("\n"));
     // An import makes it a module too.
-    Deno.writeTextFileSync(logger, 'const os = require("os");\n' + text);
-    await t.r.reconcilePaths([logger]);
+    await t.rewrite(logger, 'const os = require("os");\n' + text);
     assert.ok(!t.calls().includes(edge), t.calls().join("\n"));
     t.journal.close();
   }));
@@ -551,8 +548,7 @@ Deno.test("a Go file's calls follow its package clause, not only its folder, as 
     // The external test joins package store: store's names are its own.
     const ext = join(t.repo, "go/store/ext_test.go");
     const extText = Deno.readTextFileSync(ext);
-    Deno.writeTextFileSync(ext, extText.replace("package store_test", "package store"));
-    await t.r.reconcilePaths([ext]);
+    await t.rewrite(ext, extText.replace("package store_test", "package store"));
     const joined = t.calls().filter((c) => c.startsWith("go/store/ext_test.go:"));
     assert.deepEqual(joined, [
       "go/store/ext_test.go:TestExternal -> go/store/store.go:New (unique)",
@@ -561,19 +557,16 @@ Deno.test("a Go file's calls follow its package clause, not only its folder, as 
       "go/store/ext_test.go:TestExternal -> go/store/store.go:helper (unique)",
     ]);
     // And leaves it.
-    Deno.writeTextFileSync(ext, extText);
-    await t.r.reconcilePaths([ext]);
+    await t.rewrite(ext, extText);
     assert.deepEqual(t.calls().filter(store), before);
     // The generator joins package store: two helpers there, neither is evidently the one.
     const gen = join(t.repo, "go/store/gen.go");
     const genText = Deno.readTextFileSync(gen);
-    Deno.writeTextFileSync(gen, genText.replace("\npackage main", "\npackage store"));
-    await t.r.reconcilePaths([gen]);
+    await t.rewrite(gen, genText.replace("\npackage main", "\npackage store"));
     assert.ok(!t.calls().includes(helper), t.calls().filter(store).join("\n"));
     assert.ok(t.pending().includes("go/store/other.go:helper"), t.pending().join("\n"));
     // And leaves it.
-    Deno.writeTextFileSync(gen, genText);
-    await t.r.reconcilePaths([gen]);
+    await t.rewrite(gen, genText);
     assert.deepEqual(t.calls().filter(store), before);
     t.journal.close();
   }));
@@ -606,19 +599,14 @@ Deno.test("a Python star import follows the module's __all__ as it changes and b
     // unlisted joins __all__, also leaves it.
     const mod = join(t.repo, "py/exported.py");
     const text = Deno.readTextFileSync(mod);
-    Deno.writeTextFileSync(
-      mod,
-      text.replace('"shown"', '"shown", "unlisted"').replace('"also",', ""),
-    );
-    await t.r.reconcilePaths([mod]);
+    await t.rewrite(mod, text.replace('"shown"', '"shown", "unlisted"').replace('"also",', ""));
     assert.deepEqual(t.calls().filter(star), [
       "py/star_all.py:main -> py/exported.py:_listed (import)",
       "py/star_all.py:main -> py/exported.py:shown (import)",
       "py/star_all.py:main -> py/exported.py:unlisted (import)",
     ]);
     // No __all__: every public name, its imports too, but no `_private`.
-    Deno.writeTextFileSync(mod, text.replace(/^__all__.*$/gm, ""));
-    await t.r.reconcilePaths([mod]);
+    await t.rewrite(mod, text.replace(/^__all__.*$/gm, ""));
     assert.deepEqual(t.calls().filter(star), [
       "py/star_all.py:main -> py/exported.py:also (import)",
       "py/star_all.py:main -> py/exported.py:shown (import)",
@@ -626,8 +614,7 @@ Deno.test("a Python star import follows the module's __all__ as it changes and b
       "py/star_all.py:main -> py/util.py:shared (import)",
     ]);
     // An __all__ built otherwise too (`.extend(…)`) is no list to read: every public name.
-    Deno.writeTextFileSync(mod, text.replace('__all__ += ("also",)', "__all__.extend(EXTRA)"));
-    await t.r.reconcilePaths([mod]);
+    await t.rewrite(mod, text.replace('__all__ += ("also",)', "__all__.extend(EXTRA)"));
     assert.deepEqual(t.calls().filter(star), [
       "py/star_all.py:main -> py/exported.py:also (import)",
       "py/star_all.py:main -> py/exported.py:shown (import)",
@@ -635,8 +622,7 @@ Deno.test("a Python star import follows the module's __all__ as it changes and b
       "py/star_all.py:main -> py/util.py:shared (import)",
     ]);
     // And back.
-    Deno.writeTextFileSync(mod, text);
-    await t.r.reconcilePaths([mod]);
+    await t.rewrite(mod, text);
     assert.deepEqual(t.calls().filter(star), before);
     t.journal.close();
   }));
