@@ -462,6 +462,20 @@ Deno.test("a C++ method's definition out of its class has the callers of its dec
     t.journal.close();
   }));
 
+Deno.test("a C function named bare is its definition, not a header's or a file's prototype of it", () =>
+  withTempDir(async (base) => {
+    const t = open(base);
+    await t.r.audit();
+    // util.h and proto.c declare util_run, util.c defines it.
+    const run = findSymbol(t.journal, "util_run");
+    assert.equal(run.path, join(t.repo, "c/util.c"));
+    assert.deepEqual(callers(t.journal, run).hits.map((h) => h.qualname).sort(), ["main", "twice"]);
+    // Named by its file, a prototype is still what was asked for.
+    const declared = findSymbol(t.journal, `${join(t.repo, "c/proto.c")}:util_run`);
+    assert.equal(declared.path, join(t.repo, "c/proto.c"));
+    t.journal.close();
+  }));
+
 Deno.test("a PHP call lands on its namespace's function whichever file comes first, and leaves it when that file names another namespace", () =>
   withTempDir(async (base) => {
     const t = open(base);

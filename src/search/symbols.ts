@@ -99,7 +99,29 @@ export function nearSymbols(j: Journal, query: string): SymbolRef[] {
  * the definition is a candidate: the two are one method (see `sameMethod`).
  */
 export function symbolCandidates(j: Journal, query: string, cwd = Deno.cwd()): SymbolRef[] {
-  return withoutDeclarationHalves(j, candidatesOf(j, query, cwd));
+  return withoutPrototypes(j, withoutDeclarationHalves(j, candidatesOf(j, query, cwd)));
+}
+
+/**
+ * `rows` without a C or C++ function's prototype (`static void f(int);`, a
+ * header's declaration) when a definition of its name is among them too:
+ * the prototype is no second function (the resolver lands its calls on the
+ * definition), and `callers f` of a file that declares `f` before its use
+ * was ambiguous between the two.
+ */
+function withoutPrototypes(j: Journal, rows: SymbolRef[]): SymbolRef[] {
+  const functions = rows.filter((r) => r.kind === "function");
+  if (functions.length < 2) return rows;
+  const prototypes = new Set(
+    j.all<{ id: string }>(
+      `SELECT n.id FROM nodes n JOIN paths q ON q.id = n.path_id
+       WHERE n.id IN (SELECT value FROM json_each(?)) AND q.language IN ('c', 'cpp')
+         AND rtrim(coalesce(n.signature, '')) LIKE '%;'`,
+      JSON.stringify(functions.map((r) => r.id)),
+    ).map((r) => r.id),
+  );
+  const defined = new Set(functions.filter((r) => !prototypes.has(r.id)).map((r) => r.name));
+  return rows.filter((r) => !prototypes.has(r.id) || !defined.has(r.name));
 }
 
 function candidatesOf(j: Journal, query: string, cwd: string): SymbolRef[] {
