@@ -493,11 +493,12 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
           { unseen: true, settled: () => settle() },
         );
         if (await Promise.race([settled.then(() => true), after(REPLAY_SETTLE_MS, false)])) {
-          finish(path);
+          // Said before its file goes: whoever sees the spool empty finds the line too.
           hookLog(
             homeDir,
             `hook server pid ${Deno.pid}: recorded ${what}, which its hook could not hand over`,
           );
+          finish(path);
         } else {
           hookLog(
             homeDir,
