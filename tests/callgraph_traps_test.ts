@@ -27,6 +27,9 @@ const EXPECTED = [
   // C: parameters holding function pointers never call util.c's util_run
   // nor the file's cmp.
   "c/hooks.c:direct -> c/hooks.c:cmp (same-file)",
+  // A K&R definition (kr.c's kr_sum) is no prototype: its own file's call runs it, never kr.h's
+  // #define of its name; kr_use.c's call, for which both are candidates, stays pending.
+  "c/kr.c:kr_add3 -> c/kr.c:kr_sum (same-file)",
   // C: a function pointer and the C library's printf stay unresolved.
   "c/main.c:main -> c/main.c:local_helper (same-file)",
   "c/main.c:main -> c/util.c:util_run (unique)",
@@ -470,6 +473,10 @@ Deno.test("a C function named bare is its definition, not a header's or a file's
     const run = findSymbol(t.journal, "util_run");
     assert.equal(run.path, join(t.repo, "c/util.c"));
     assert.deepEqual(callers(t.journal, run).hits.map((h) => h.qualname).sort(), ["main", "twice"]);
+    // A K&R definition, its parameters declared after the list, is no prototype of itself.
+    const kr = findSymbol(t.journal, `${join(t.repo, "c/kr.c")}:kr_sum`);
+    assert.equal(kr.line, 7);
+    assert.deepEqual(callers(t.journal, kr).hits.map((h) => h.qualname), ["kr_add3"]);
     // Named by its file, a prototype is still what was asked for.
     const declared = findSymbol(t.journal, `${join(t.repo, "c/proto.c")}:util_run`);
     assert.equal(declared.path, join(t.repo, "c/proto.c"));

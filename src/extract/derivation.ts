@@ -117,7 +117,10 @@ export const DERIVATION: DerivationVersions = {
     // conventions (`ZEXPORT`), lower-case storage macros (zlib's `local`) and
     // wrapped prototype lists (`OF((…))`) are blanked for the parser, and
     // POSIX's networking names are builtins.
-    c: 19,
+    // c 20: a K&R definition (`int deflate(strm, flush) z_streamp strm; …`)
+    // is no prototype (extract/prototype.ts): calls from other files land on
+    // it, no longer on a `#define` of its name, and `callers` names it.
+    c: 20,
     cpp: 19,
     // 1: a parameter (a delegate) shadows a method or function of its name.
     // 2: a call says how many arguments it passes (overloads told apart).

@@ -19,6 +19,7 @@ import {
 } from "./modules.ts";
 import { admits, arityOf, OVERLOADING } from "../extract/arity.ts";
 import { detectLanguage, languageFamily, languageFamilySql } from "../extract/language.ts";
+import { prototypeSql } from "../extract/prototype.ts";
 import { fileNodeId } from "./desired.ts";
 
 /** A pending reference and where it resolves (see {@link Resolver.resolvedReferences}). */
@@ -270,12 +271,8 @@ const PROC_MACRO =
 /** What a bare call may land on: {@link NOT_MEMBER}, and never a module (`mod debug;`, a namespace). */
 const CALLABLE = `${NOT_MEMBER} AND n.kind != 'module'`;
 
-/**
- * SQL: node `n` is a C or C++ function's prototype, a declaration without a
- * body (`int f(int);`): its signature, which a definition's stops before
- * the body, ends with the semicolon.
- */
-const PROTOTYPE = `(n.kind = 'function' AND rtrim(coalesce(n.signature, '')) LIKE '%;')`;
+/** SQL: node `n` is a C or C++ function's prototype (`int f(int);`; see `prototypeSql`). */
+const PROTOTYPE = prototypeSql("n");
 
 /**
  * A definition seen by name from other files (`q` is its path): not a C or

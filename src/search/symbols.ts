@@ -4,6 +4,7 @@ import type { Journal } from "../store/mod.ts";
 import { type Definition, definitions, pickColumns } from "./definitions.ts";
 import { isInClass, sameMethod } from "./graph_query.ts";
 import { printable } from "../present/printable.ts";
+import { prototypeSql } from "../extract/prototype.ts";
 
 /** A node with the file it lives in: the columns of a {@link Definition} a look-up answers with. */
 export type SymbolRef = Pick<
@@ -116,7 +117,7 @@ function withoutPrototypes(j: Journal, rows: SymbolRef[]): SymbolRef[] {
     j.all<{ id: string }>(
       `SELECT n.id FROM nodes n JOIN paths q ON q.id = n.path_id
        WHERE n.id IN (SELECT value FROM json_each(?)) AND q.language IN ('c', 'cpp')
-         AND rtrim(coalesce(n.signature, '')) LIKE '%;'`,
+         AND ${prototypeSql("n")}`,
       JSON.stringify(functions.map((r) => r.id)),
     ).map((r) => r.id),
   );
