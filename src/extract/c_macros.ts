@@ -18,10 +18,11 @@
  *   answers no call either;
  * - a calling convention between a function's type and its name (`uLong
  *   ZEXPORT adler32(…)`, `int WINAPI WinMain(…)`, `void (XMLCALL *f)(…)`),
- *   a storage macro in lower case (zlib's `local void slide_hash(s)`), and
+ *   a storage macro in lower case (zlib's `local void slide_hash(s)`),
  *   a prototype's list wrapped for old compilers (`fill_window
- *   OF((deflate_state *s))`, `__P`, `PARAMS`): the head in error again, and
- *   zlib's files two thirds partial;
+ *   OF((deflate_state *s))`, `__P`, `PARAMS`), and a 16-bit pointer's size
+ *   (`unsigned char FAR *buf;`): the head in error again, and zlib's files
+ *   two thirds partial;
  * - a macro alone on its line where a statement or a member goes, which
  *   expands to code that ends itself (`Py_BEGIN_ALLOW_THREADS`,
  *   `PyObject_HEAD`, `Q_OBJECT`): read as an expression missing its `;`,
@@ -39,7 +40,8 @@
  * or `union` and the name; before a function's return type at the start of
  * its line (or in lower case, before two more names); between the type and
  * the name, or before a function pointer's `*`; around a prototype's
- * parameter list (`OF((…))`); after a parameter's name; after a
+ * parameter list (`OF((…))`); `FAR` or `NEAR` between a declaration's
+ * words; after a parameter's name; after a
  * declaration's `)` or a member's name (with or without arguments, on its
  * line or the next), before `;`, `{`, `=`, `override` or `final`; alone on
  * its line (after a prefix such as `Py_`) between two statements. A line
@@ -125,6 +127,16 @@ const MIDDLE_MACROS =
 const MAYBE_POINTER_CONVENTION = /\([ \t]*[A-Z][A-Z0-9_]{2,}[ \t]*\*/;
 const POINTER_CONVENTION =
   /(\([ \t]*)([A-Z][A-Z0-9_]{2,})(?=[ \t]*\*[ \t]*[A-Za-z_]\w*[ \t]*\)[ \t]*\()/g;
+
+/**
+ * A 16-bit pointer's size, which compilers since have defined away: `FAR`
+ * and `NEAR` between a declaration's words (zlib's `const unsigned char
+ * FAR *buf;`, `typedef Byte FAR Bytef;`, Windows' `LPVOID FAR *ppv`), where
+ * an expression never puts two names in a row. Not after `define` (a
+ * header's `#define FAR _far` names it).
+ */
+const MAYBE_POINTER_SIZE = /[\w*][ \t]+(?:FAR|NEAR)[ \t]*[\w*]/;
+const POINTER_SIZE = /([\w*][ \t]+)(?<!\bdefine[ \t]+)(FAR|NEAR)(?=[ \t]*[A-Za-z_*])/g;
 
 /**
  * A storage-class macro written in lower case before a function's return
@@ -343,6 +355,7 @@ const PLAIN_SHAPES: readonly (readonly [RegExp, (text: string) => string])[] = [
   [MAYBE_MIDDLE, (text) => blankGroup(text, MIDDLE_MACROS)],
   [MAYBE_POINTER_CONVENTION, (text) => blankGroup(text, POINTER_CONVENTION)],
   [MAYBE_LOWER_LEADING, blankLowerLeading],
+  [MAYBE_POINTER_SIZE, (text) => blankGroup(text, POINTER_SIZE)],
   [MAYBE_PARAMETER, blankParameterMacros],
   [new RegExp(LONE_MACRO.source, "m"), blankLoneMacros],
 ];

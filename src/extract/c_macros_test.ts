@@ -216,3 +216,17 @@ Deno.test("blankMacros() stays linear on a long ALL-CAPS word under a `)` (expat
   const text = `  {(long int)\n${line}\n  int f() LOCK(mu);\n`;
   assert.equal(blankMacros(text), text.replace(" LOCK(mu)", " ".repeat(9)));
 });
+
+Deno.test("blankMacros() blanks a 16-bit pointer's FAR or NEAR between a declaration's words, never where it is defined", () => {
+  assertCases(blankMacros, [
+    ["    const unsigned char FAR *buf;", "    const unsigned char     *buf;"],
+    ["typedef Byte  FAR Bytef;", "typedef Byte      Bytef;"],
+    ["    code FAR * FAR *table;", "    code     *     *table;"],
+    ["HRESULT Query(LPVOID NEAR *ppv);", "HRESULT Query(LPVOID      *ppv);"],
+    // Where the macro is defined or tested, and a name that only ends so.
+    ["#  define FAR _far", "#  define FAR _far"],
+    ["#ifndef FAR\n#  define FAR\n#endif", "#ifndef FAR\n#  define FAR\n#endif"],
+    ["  op = FTSQUERY_NEAR * 2;", "  op = FTSQUERY_NEAR * 2;"],
+    ["  x = FAR;", "  x = FAR;"],
+  ]);
+});

@@ -120,8 +120,11 @@ export const DERIVATION: DerivationVersions = {
     // c 20: a K&R definition (`int deflate(strm, flush) z_streamp strm; …`)
     // is no prototype (extract/prototype.ts): calls from other files land on
     // it, no longer on a `#define` of its name, and `callers` names it.
-    c: 20,
-    cpp: 19,
+    // c 21, cpp 20: a 16-bit pointer's `FAR` or `NEAR` between a
+    // declaration's words is blanked (zlib's `const unsigned char FAR *buf;`
+    // left its K&R definitions partial).
+    c: 21,
+    cpp: 20,
     // 1: a parameter (a delegate) shadows a method or function of its name.
     // 2: a call says how many arguments it passes (overloads told apart).
     // 5: a partial class's members are found in its other parts' files.
