@@ -352,10 +352,11 @@ const PLAIN_SHAPES: readonly (readonly [RegExp, (text: string) => string])[] = [
   [/\b[A-Z_][A-Z0-9_]*[ \t]*\(\(/, blankWrappedParameters],
   [MAYBE_EXPORT, (text) => blankGroup(text, EXPORT_MACROS)],
   [MAYBE_LEADING, (text) => blankGroup(text, LEADING_MACROS)],
+  // Before the calling conventions: `const z_crc_t FAR * ZEXPORT get_crc_table()`.
+  [MAYBE_POINTER_SIZE, (text) => blankGroup(text, POINTER_SIZE)],
   [MAYBE_MIDDLE, (text) => blankGroup(text, MIDDLE_MACROS)],
   [MAYBE_POINTER_CONVENTION, (text) => blankGroup(text, POINTER_CONVENTION)],
   [MAYBE_LOWER_LEADING, blankLowerLeading],
-  [MAYBE_POINTER_SIZE, (text) => blankGroup(text, POINTER_SIZE)],
   [MAYBE_PARAMETER, blankParameterMacros],
   [new RegExp(LONE_MACRO.source, "m"), blankLoneMacros],
 ];

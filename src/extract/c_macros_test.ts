@@ -223,6 +223,11 @@ Deno.test("blankMacros() blanks a 16-bit pointer's FAR or NEAR between a declara
     ["typedef Byte  FAR Bytef;", "typedef Byte      Bytef;"],
     ["    code FAR * FAR *table;", "    code     *     *table;"],
     ["HRESULT Query(LPVOID NEAR *ppv);", "HRESULT Query(LPVOID      *ppv);"],
+    // Then the calling convention after it.
+    [
+      "const z_crc_t FAR * ZEXPORT get_crc_table()",
+      "const z_crc_t     *         get_crc_table()",
+    ],
     // Where the macro is defined or tested, and a name that only ends so.
     ["#  define FAR _far", "#  define FAR _far"],
     ["#ifndef FAR\n#  define FAR\n#endif", "#ifndef FAR\n#  define FAR\n#endif"],
