@@ -95,6 +95,16 @@ export interface UnitWeights {
   sentence: number;
   /** The least share of the question's words' idf that a run of {@link UnitWeights.sentence} must span. */
   sentenceShare: number;
+  /**
+   * Weight taken off a code unit whose own prose states the question with
+   * one of its words replaced by another ("The top-level entry point for
+   * multi-threaded search" for a question that says single-threaded), when
+   * the unit holds the replaced word nowhere: a doc comment written for a
+   * sibling of the answer, alike but for the word that tells them apart.
+   * Counted as {@link UnitWeights.sentence} counts its run, over the
+   * question's words but the replaced one.
+   */
+  replaced: number;
   /** BM25's term-frequency saturation. */
   k1: number;
   /** Share of the body's length normalisation (0 none, 1 full). */
@@ -214,7 +224,7 @@ export function scoreUnits(
     (x) => (prose?.[lineOf(x)] ? docShare : 1),
     units.length,
   );
-  const runs = w.sentence > 0 && prose
+  const runs = (w.sentence > 0 || w.replaced > 0) && prose
     ? proseRuns(owner, prose, units, file, terms, bodyTf, w.sentenceShare)
     : undefined;
   for (const [code, a] of learned) {
@@ -282,7 +292,13 @@ export function scoreUnits(
       score += terms[i]!.idf * (tf / (w.k1 + tf) + named + sibling);
     }
     score += w.pair * pairs[u]!;
-    if (runs) score += w.sentence * runs[u]!;
+    if (runs) {
+      score += w.sentence * runs.stated[u]!;
+      const gone = runs.missing[u]!;
+      const holds = gone >= 0 &&
+        bodyTf[u * T + gone]! + nameTf[u * T + gone]! + qualTf[u * T + gone]! > 0;
+      if (gone >= 0 && !holds) score -= w.replaced * runs.replaced[u]!;
+    }
     const firstWord = leads.size > 0 ? nameWords[0] : undefined;
     const leadsHere = firstWord !== undefined && leads.has(stem(firstWord.toLowerCase()));
     if (leadsHere || (constructs && isConstructor(unit))) score += w.lead * terms[0]!.idf;
@@ -312,14 +328,27 @@ interface Run {
   len: Float64Array;
 }
 
+/** What {@link proseRuns} finds in each unit's prose. */
+interface ProseRuns {
+  /** {@link UnitWeights.sentence}'s evidence. */
+  stated: Float64Array;
+  /** {@link UnitWeights.replaced}'s evidence (0 when the unit states the question as it is). */
+  replaced: Float64Array;
+  /** The index of the term replaced in that run, -1 for none. */
+  missing: Int32Array;
+}
+
 /**
  * For each unit, {@link UnitWeights.sentence}'s evidence: the idf of the
  * longest run of the question's consecutive words (the terms linked by
  * `next`) that its prose lines hold as consecutive words once stop words
  * are left out, times that run's share of the question's words' idf; 0 when
- * the share is below `share` or the run is shorter than three words. Only
- * units whose lines hold at least three of the words and half of them are
- * read word by word.
+ * the share is below `share` or the run is shorter than three words. And
+ * {@link UnitWeights.replaced}'s: the same for a run in which one word of
+ * the question (not its first) stands replaced by one other word, its share
+ * counted over the question's words but that one, for a unit whose plain
+ * run falls short. Only units whose lines hold at least three of the words
+ * and half of them are read word by word.
  */
 function proseRuns(
   owner: Int32Array,
@@ -329,8 +358,12 @@ function proseRuns(
   terms: readonly ScoredTerm[],
   bodyTf: Float64Array,
   share: number,
-): Float64Array {
-  const out = new Float64Array(units.length);
+): ProseRuns {
+  const out: ProseRuns = {
+    stated: new Float64Array(units.length),
+    replaced: new Float64Array(units.length),
+    missing: new Int32Array(units.length).fill(-1),
+  };
   let words = 0;
   while (words < terms.length && (words === 0 || terms[words - 1]!.next)) words++;
   if (words < 3) return out;
@@ -349,41 +382,105 @@ function proseRuns(
     for (let i = 0; i < words; i++) if (bodyTf[u * T + i]! > 0) held++;
     if (held >= 3 && held * 2 >= words) candidate[u] = 1;
   });
-  // Per unit, the run ending at each query word with the last word read; `next` is scratch.
-  const runs = new Map<number, Run>();
-  const next: Run = { idf: new Float64Array(words), len: new Float64Array(words) };
+  // Per unit, the runs ending at each query word with the last word read: `plain` as the
+  // question says it, `swapped` with one word replaced (its index in `gone`), `held` a plain
+  // run followed by one word of no question (a replacement, if the run goes on after it).
+  const runs = new Map<number, Runs>();
+  const next = newRuns(words);
   const best = new Float64Array(units.length);
+  const bestSwap = new Float64Array(units.length);
+  const bestGone = new Int32Array(units.length).fill(-1);
+  /** A swapped run's evidence: ending at word `i`, word `g` replaced. */
+  const swapped = (u: number, len: number, idf: number, g: number) => {
+    if (len >= 3 && idf > bestSwap[u]! && idf >= share * (total - terms[g]!.idf)) {
+      bestSwap[u] = idf;
+      bestGone[u] = g;
+    }
+  };
   for (let l = 0; l < owner.length; l++) {
     const u = owner[l]!;
     if (u < 0 || !candidate[u]) continue;
     let run = runs.get(u);
     // A line of code between two comments ends the sentence.
     if (!prose[l]) {
-      run?.idf.fill(0);
-      run?.len.fill(0);
+      if (run) clearRuns(run);
       continue;
     }
-    if (!run) runs.set(u, run = { idf: new Float64Array(words), len: new Float64Array(words) });
+    if (!run) runs.set(u, run = newRuns(words));
     const line = file.text.slice(file.lineStarts[l]!, file.lineStarts[l + 1] ?? file.text.length);
     for (const word of splitWords(line)) {
       const lower = word.toLowerCase();
       if (lower.length < 2 || isStopWord(lower)) continue;
-      next.idf.fill(0);
-      next.len.fill(0);
-      for (const i of at.get(stem(lower)) ?? []) {
-        next.idf[i] = (i > 0 ? run.idf[i - 1]! : 0) + terms[i]!.idf;
-        next.len[i] = (i > 0 ? run.len[i - 1]! : 0) + 1;
-        // A run of one or two words is what pairs already weigh.
-        if (next.len[i]! >= 3 && next.idf[i]! > best[u]!) best[u] = next.idf[i]!;
+      clearRuns(next);
+      const found = at.get(stem(lower));
+      if (found === undefined) {
+        // A word of no question: a plain run may go on after it, with the next word replaced.
+        next.held.idf.set(run.plain.idf);
+        next.held.len.set(run.plain.len);
+        // The question's last word replaced: the run ends here.
+        if (run.plain.len[words - 2]! > 0) {
+          swapped(u, run.plain.len[words - 2]!, run.plain.idf[words - 2]!, words - 1);
+        }
       }
-      [run.idf, next.idf] = [next.idf, run.idf];
-      [run.len, next.len] = [next.len, run.len];
+      for (const i of found ?? []) {
+        next.plain.idf[i] = (i > 0 ? run.plain.idf[i - 1]! : 0) + terms[i]!.idf;
+        next.plain.len[i] = (i > 0 ? run.plain.len[i - 1]! : 0) + 1;
+        // A run of one or two words is what pairs already weigh.
+        if (next.plain.len[i]! >= 3 && next.plain.idf[i]! > best[u]!) best[u] = next.plain.idf[i]!;
+        // Going on after a replaced word (i − 1), or after a run that already replaced one.
+        const viaHeld = i >= 2 && run.held.len[i - 2]! > 0;
+        const viaSwap = i >= 1 && run.swap.len[i - 1]! > 0;
+        if (viaHeld && (!viaSwap || run.held.idf[i - 2]! >= run.swap.idf[i - 1]!)) {
+          next.swap.idf[i] = run.held.idf[i - 2]! + terms[i]!.idf;
+          next.swap.len[i] = run.held.len[i - 2]! + 1;
+          next.gone[i] = i - 1;
+        } else if (viaSwap) {
+          next.swap.idf[i] = run.swap.idf[i - 1]! + terms[i]!.idf;
+          next.swap.len[i] = run.swap.len[i - 1]! + 1;
+          next.gone[i] = run.gone[i - 1]!;
+        }
+        if (next.swap.len[i]! > 0) swapped(u, next.swap.len[i]!, next.swap.idf[i]!, next.gone[i]!);
+      }
+      swapRuns(run, next);
     }
   }
   units.forEach((_, u) => {
-    if (best[u]! >= share * total) out[u] = (best[u]! * best[u]!) / total;
+    if (best[u]! >= share * total) out.stated[u] = (best[u]! * best[u]!) / total;
+    else if (bestGone[u]! >= 0) {
+      const rest = total - terms[bestGone[u]!]!.idf;
+      out.replaced[u] = (bestSwap[u]! * bestSwap[u]!) / rest;
+      out.missing[u] = bestGone[u]!;
+    }
   });
   return out;
+}
+
+/** {@link proseRuns}'s state for one unit. */
+interface Runs {
+  plain: Run;
+  held: Run;
+  swap: Run;
+  /** For each `swap` run, the index of the word it replaced. */
+  gone: Int32Array;
+}
+
+function newRuns(words: number): Runs {
+  const run = () => ({ idf: new Float64Array(words), len: new Float64Array(words) });
+  return { plain: run(), held: run(), swap: run(), gone: new Int32Array(words).fill(-1) };
+}
+
+function clearRuns(r: Runs): void {
+  for (const x of [r.plain, r.held, r.swap]) {
+    x.idf.fill(0);
+    x.len.fill(0);
+  }
+  r.gone.fill(-1);
+}
+
+/** Swaps the contents of `a` and `b` (the state read and the state written). */
+function swapRuns(a: Runs, b: Runs): void {
+  for (const k of ["plain", "held", "swap"] as const) [a[k], b[k]] = [b[k], a[k]];
+  [a.gone, b.gone] = [b.gone, a.gone];
 }
 
 /** How far (in characters past the first word's start) the next word of a pair may begin. */
@@ -656,6 +753,7 @@ export const DEFAULT_UNIT_WEIGHTS: UnitWeights = {
   sibling: 1,
   sentence: 2,
   sentenceShare: 0.9,
+  replaced: 0.5,
 };
 
 /**

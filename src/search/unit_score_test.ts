@@ -421,3 +421,47 @@ Deno.test("scoreUnits() gives no sentence weight to a comment with a word of its
   const off = score(stated, { ...DEFAULT_UNIT_WEIGHTS, sentence: 0 });
   assert.ok(score(stated) > off, `${score(stated)} > ${off}`);
 });
+
+Deno.test("scoreUnits() counts against a unit a doc comment that states the question with one word replaced, unless the unit holds that word", () => {
+  const lines = [
+    "/// The top-level entry point for multi-threaded search.",
+    "fn search_parallel(args: &HiArgs) -> Result<bool> {",
+    "    let started = Instant::now();",
+    "    Ok(started.elapsed() > limit)",
+    "}",
+    "",
+    "fn search(args: &HiArgs, mode: SearchMode) -> Result<bool> {",
+    "    let started = Instant::now();",
+    "    Ok(started.elapsed() > limit)",
+    "}",
+  ];
+  const ranged = [
+    { name: "search_parallel", start: 2, end: 5 },
+    { name: "search", start: 7, end: 10 },
+  ];
+  const words = ["top", "level", "entry", "point", "single", "threaded", "search"];
+  const on = { ...DEFAULT_UNIT_WEIGHTS, replaced: 1 };
+  const scores = (text: string[], w = on, t = sentenceTerms(words)) => {
+    const { units, file } = fileWith(text, ranged);
+    const [, parallel, search] = scoreUnits(units, file, "", t, new Map(), w);
+    return { parallel: parallel!.score, search: search!.score };
+  };
+  const off = scores(lines, { ...on, replaced: 0 });
+  assert.ok(off.parallel > off.search, "without it the sibling's doc comment wins");
+  const with_ = scores(lines);
+  assert.ok(with_.search > with_.parallel, `${with_.search} > ${with_.parallel}`);
+  assert.equal(with_.search, off.search);
+  // A unit that holds the replaced word (here in its body) keeps its score.
+  const holds = [...lines.slice(0, 2), "    let single = false;", ...lines.slice(3)];
+  assert.equal(scores(holds).parallel, scores(holds, { ...on, replaced: 0 }).parallel);
+  // The question's last word replaced counts too ("…single-threaded lookup"); two words do not.
+  const single = ["/// The top-level entry point for single-threaded search.", ...lines.slice(1)];
+  const lookup = sentenceTerms([...words.slice(0, -1), "lookup"]);
+  const plain = scores(single, { ...on, replaced: 0 }, lookup).parallel;
+  assert.ok(scores(single, on, lookup).parallel < plain);
+  const two = sentenceTerms([...words.slice(0, 4), "many", "threaded", "lookup"]);
+  assert.equal(
+    scores(lines, on, two).parallel,
+    scores(lines, { ...on, replaced: 0 }, two).parallel,
+  );
+});
