@@ -118,7 +118,7 @@ export const DERIVATION: DerivationVersions = {
     // wrapped prototype lists (`OF((…))`) are blanked for the parser, and
     // POSIX's networking names are builtins.
     // c 20: a K&R definition (`int deflate(strm, flush) z_streamp strm; …`)
-    // is no prototype (extract/prototype.ts): calls from other files land on
+    // is no prototype (store/prototype.ts): calls from other files land on
     // it, no longer on a `#define` of its name, and `callers` names it.
     // c 21, cpp 20: a 16-bit pointer's `FAR` or `NEAR` between a
     // declaration's words is blanked (zlib's `const unsigned char FAR *buf;`

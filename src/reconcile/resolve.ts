@@ -1,5 +1,5 @@
 import { posix } from "../files/mod.ts";
-import type { Journal } from "../store/mod.ts";
+import { type Journal, prototypeSql } from "../store/mod.ts";
 import {
   bareScope,
   definesOutOfLine,
@@ -19,7 +19,6 @@ import {
 } from "./modules.ts";
 import { admits, arityOf, OVERLOADING } from "../extract/arity.ts";
 import { detectLanguage, languageFamily, languageFamilySql } from "../extract/language.ts";
-import { prototypeSql } from "../extract/prototype.ts";
 import { fileNodeId } from "./desired.ts";
 
 /** A pending reference and where it resolves (see {@link Resolver.resolvedReferences}). */

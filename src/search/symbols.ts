@@ -1,10 +1,9 @@
 import { clipped, UsageError } from "../errors/mod.ts";
 import { canonicalPath, resolve } from "../files/mod.ts";
-import type { Journal } from "../store/mod.ts";
+import { type Journal, prototypeSql } from "../store/mod.ts";
 import { type Definition, definitions, pickColumns } from "./definitions.ts";
 import { isInClass, sameMethod } from "./graph_query.ts";
 import { printable } from "../present/printable.ts";
-import { prototypeSql } from "../extract/prototype.ts";
 
 /** A node with the file it lives in: the columns of a {@link Definition} a look-up answers with. */
 export type SymbolRef = Pick<

@@ -8,6 +8,7 @@
  * list's last `)`: a type and a name before the semicolon, in a C file, over
  * more than one line. A prototype's tail is the semicolon alone, or one word
  * before it (`__THROW;`); C++'s qualifiers (`const override;`) are no C.
+ * The resolver and the symbol lookup share it.
  */
 
 /**
