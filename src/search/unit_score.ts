@@ -294,10 +294,11 @@ export function scoreUnits(
     score += w.pair * pairs[u]!;
     if (runs) {
       score += w.sentence * runs.stated[u]!;
-      const gone = runs.missing[u]!;
-      const holds = gone >= 0 &&
-        bodyTf[u * T + gone]! + nameTf[u * T + gone]! + qualTf[u * T + gone]! > 0;
-      if (gone >= 0 && !holds) score -= w.replaced * runs.replaced[u]!;
+      // A sibling's doc comment only where the unit holds the replaced word nowhere.
+      const g = u * T + runs.missing[u]!;
+      if (runs.missing[u]! >= 0 && bodyTf[g]! + nameTf[g]! + qualTf[g]! === 0) {
+        score -= w.replaced * runs.replaced[u]!;
+      }
     }
     const firstWord = leads.size > 0 ? nameWords[0] : undefined;
     const leadsHere = firstWord !== undefined && leads.has(stem(firstWord.toLowerCase()));
@@ -383,14 +384,14 @@ function proseRuns(
     if (held >= 3 && held * 2 >= words) candidate[u] = 1;
   });
   // Per unit, the runs ending at each query word with the last word read: `plain` as the
-  // question says it, `swapped` with one word replaced (its index in `gone`), `held` a plain
+  // question says it, `swap` with one word replaced (its index in `gone`), `held` a plain
   // run followed by one word of no question (a replacement, if the run goes on after it).
   const runs = new Map<number, Runs>();
   const next = newRuns(words);
   const best = new Float64Array(units.length);
   const bestSwap = new Float64Array(units.length);
   const bestGone = new Int32Array(units.length).fill(-1);
-  /** A swapped run's evidence: ending at word `i`, word `g` replaced. */
+  /** A run of `len` words and `idf` in unit `u` with word `g` replaced: kept when the best so far. */
   const swapped = (u: number, len: number, idf: number, g: number) => {
     if (len >= 3 && idf > bestSwap[u]! && idf >= share * (total - terms[g]!.idf)) {
       bestSwap[u] = idf;
