@@ -171,6 +171,63 @@ Deno.test("a file moved and edited is found again by its symbol", async () => {
   assert.match(line, /export function covariance/);
 });
 
+/** `file`'s text without `def name(…)` and the lines of its body (up to the next top-level line). */
+function withoutPythonFunction(file: string, name: string): { rest: string; fn: string } {
+  const lines = Deno.readTextFileSync(file).split("\n");
+  const start = lines.findIndex((l) => l.startsWith(`def ${name}(`));
+  let end = start + 1;
+  while (end < lines.length && (lines[end] === "" || /^\s/.test(lines[end]!))) end++;
+  return {
+    rest: [...lines.slice(0, start), ...lines.slice(end)].join("\n"),
+    fn: lines.slice(start, end).join("\n"),
+  };
+}
+
+Deno.test("a function moved to another module comes back REBUILT there, and the journal converges", async () => {
+  using t = await indexedFixture();
+  const old = join(t.repo, "src/net/retry.py");
+  const moved = join(t.repo, "src/net/backoff.py");
+  const { rest, fn } = withoutPythonFunction(old, "retry_with_backoff");
+  Deno.writeTextFileSync(old, rest);
+  Deno.writeTextFileSync(moved, `import random\nimport time\n\n\n${fn}\n`);
+  const { result } = await t.search("retry exponential backoff");
+  const hit = result.hits.find((h) => h.moved_from === old);
+  assert.ok(hit, JSON.stringify(result.hits));
+  assert.equal(hit.verdict, "REBUILT");
+  assert.equal(hit.path, moved);
+  assert.equal(hit.symbol, "retry_with_backoff");
+  assert.match(hit.reason ?? "", /moved from .*retry\.py \(same symbol\)/);
+  assert.equal(hit.line, 5);
+  // The file it left is no hit for the function it no longer holds.
+  assert.ok(!result.hits.some((h) => h.path === old && h.symbol === "retry_with_backoff"));
+  const hints = [...Deno.readDirSync(homePaths(t.home).hints)].map((e) =>
+    Deno.readTextFileSync(join(homePaths(t.home).hints, e.name))
+  ).join("");
+  assert.ok(hints.includes(moved), hints);
+  assert.equal((await cli(t.home, ["index", t.repo])).code, 0);
+  const after = (await t.search("retry exponential backoff")).result.hits[0]!;
+  assert.deepEqual([after.path, after.symbol, after.verdict], [
+    moved,
+    "retry_with_backoff",
+    "STRONG",
+  ]);
+});
+
+Deno.test("a function deleted from its module is not said to have moved to a copy that stood elsewhere", async () => {
+  using t = await indexedFixture();
+  const old = join(t.repo, "src/net/retry.py");
+  const copy = join(t.repo, "src/net/vendored.py");
+  const { rest, fn } = withoutPythonFunction(old, "retry_with_backoff");
+  Deno.writeTextFileSync(copy, `import random\nimport time\n\n\n${fn}\n`);
+  assert.equal((await cli(t.home, ["index", t.repo])).code, 0);
+  // The copy is edited since (not as indexed), and the function is deleted from its module.
+  Deno.writeTextFileSync(copy, Deno.readTextFileSync(copy) + "\n# vendored from retry.py\n");
+  Deno.writeTextFileSync(old, rest);
+  const { result } = await t.search("retry exponential backoff");
+  assert.ok(!result.hits.some((h) => h.moved_from === old), JSON.stringify(result.hits));
+  assert.ok(result.hits.some((h) => h.path === copy), JSON.stringify(result.hits));
+});
+
 Deno.test("a deleted file is never returned: pruned, logged and hinted", async () => {
   using t = await indexedFixture();
   const gone = join(t.repo, "lib/colors.js");

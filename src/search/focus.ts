@@ -10,13 +10,21 @@
  *
  * A file is then named by its best units, best first. Files whose units are
  * the same text (a package's `.mjs`/`.cjs` builds, a vendored copy) fold into
- * the best of them, which lists the others as copies.
+ * the best of them, which lists the others as copies. A symbol that brought
+ * its file in but is gone from it (edited since it was indexed) and is
+ * defined in another file now is a candidate there, scored as a unit of it.
  */
 import { contentHash, decodeText, exists } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
-import type { Candidate, ChunkMeta, ScoredChunk, Tuning } from "./rank.ts";
+import {
+  type Candidate,
+  type ChunkMeta,
+  isFileChunk,
+  loadMeta,
+  type ScoredChunk,
+  type Tuning,
+} from "./rank.ts";
 import { chunksHolding } from "./lexical.ts";
-import { loadMeta } from "./rank.ts";
 import { type ReadCache, readCached, substringCoverage } from "./file_reads.ts";
 import type { Relocated } from "./relocate.ts";
 import { definitionLines, lastLinesNow } from "./lines_now.ts";
@@ -38,6 +46,11 @@ export interface FocusedCandidate extends Candidate {
   copies: string[];
   /** The score of the model above, or -Infinity for candidates past the shortlist. */
   focus: number;
+  /**
+   * Where its symbol is defined now, when its file (still there, edited)
+   * no longer holds it: verified there, REBUILT (see {@link FocusQuery.whereMoved}).
+   */
+  movedTo?: Relocated;
 }
 
 /** What the second stage needs of the query. */
@@ -56,6 +69,12 @@ export interface FocusQuery {
    * which keeps the answer and the search's time budget for it).
    */
   whereNow?: (m: ChunkMeta) => Relocated | undefined;
+  /**
+   * Where a symbol is defined now that its edited file no longer holds (the
+   * verifier's `whereMoved`): the symbol that brought a file into the
+   * ranking, moved to another module, is an answer of its own there.
+   */
+  whereMoved?: (m: ChunkMeta) => Relocated | undefined;
 }
 
 /** Units a candidate keeps, best first: what a hit lists. */
@@ -153,7 +172,9 @@ export function focusCandidates(
     if (seen.has(stem)) named.add(stem);
     seen.add(stem);
   }
-  const scored = head.map((c) => {
+  // Symbols moved out of their edited files into others, each a candidate where it is now.
+  const movedOut: FocusedCandidate[] = [];
+  const assessed = head.map((c) => {
     const m = c.best;
     const prior = tuning.priorWeight * (c.score / maxPrior);
     if (m.path_id === null) {
@@ -195,6 +216,12 @@ export function focusCandidates(
     const moved = edited ? rangesNow(j, m.path_id, file.text) : undefined;
     // A symbol deleted since (its namesakes hold every line of its signature) owns no line now.
     const live = moved ? list.filter((row) => moved.get(row.id) !== null) : list;
+    // The symbol that brought the file in, moved to another module: an answer there.
+    const there = moved?.get(m.id) === null && m.source === "code" && !isFileChunk(m)
+      ? q.whereMoved?.(m)
+      : undefined;
+    const movedHit = there && movedCandidate(c, there, q, tuning, cache, prior);
+    if (movedHit) movedOut.push(movedHit);
     // A heading names a section less sharply than an identifier names code, so a
     // heading word few sections share is no sign of the answer (it cost prose
     // questions on the benchmark); prose is all prose.
@@ -230,6 +257,8 @@ export function focusCandidates(
       }
     });
     shown.sort((a, b) => b.score - a.score || a.row.id - b.row.id);
+    // Nothing else of the file answers: it was a hit for what it no longer holds.
+    if (movedHit && shown.length === 0) return { c, units: [], focus: -Infinity, left: true };
     const kept = shown.slice(0, SHOWN_UNITS);
     texts.set(
       c.key,
@@ -246,6 +275,7 @@ export function focusCandidates(
         tuning.coverWeight * substringCoverage(q.words, file.lower) - changelog,
     };
   });
+  const scored = assessed.filter((s) => !("left" in s));
   keepPlaceOfUnread(scored);
   const meta = new Map<number, ChunkMeta>();
   loadMeta(j, scored.flatMap((s) => s.units.map((u) => u.row.id)), meta);
@@ -256,6 +286,7 @@ export function focusCandidates(
     });
     return { ...c, best: nameOf(c, shown), units: shown, copies: [], focus };
   });
+  focused.push(...movedOut);
   focused.sort((a, b) => b.focus - a.focus || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return [
     ...foldCopies(
@@ -268,6 +299,48 @@ export function focusCandidates(
     ),
     ...tail,
   ];
+}
+
+/**
+ * A candidate for `c`'s symbol where it is defined now, in another file
+ * (`there`), scored as a unit of that file by the same model, over its
+ * indexed length from the line found; undefined when that file cannot be
+ * read. It keeps `c`'s chunk, which says what was indexed and where.
+ */
+function movedCandidate(
+  c: Candidate,
+  there: Relocated,
+  q: FocusQuery,
+  tuning: Tuning,
+  cache: ReadCache,
+  prior: number,
+): FocusedCandidate | undefined {
+  const m = c.best;
+  const bytes = readCached(there.path, cache, READ_MAX_BYTES);
+  if (bytes === undefined || there.line === null || m.path === null) return undefined;
+  const root = m.rel === null ? "" : m.path.slice(0, m.path.length - m.rel.length);
+  const rel = there.path.startsWith(root) ? there.path.slice(root.length) : there.path;
+  const start = there.line;
+  const end = start + ((m.end_line ?? m.start_line ?? start) - (m.start_line ?? start));
+  const [s] = scoreUnits(
+    [unitInput({ ...m, start_line: start, end_line: end }, rel)],
+    fileText(decodeText(bytes)),
+    rel,
+    q.terms,
+    q.learned,
+    tuning.unit,
+  );
+  const score = s!.score + tuning.learnedWeight * s!.learned;
+  return {
+    ...c,
+    key: `${c.key} moved`,
+    others: [],
+    // Its own unit, for its confidence: verification shows it alone, where it is now.
+    units: [{ chunk: m, score, matched: s!.matched }],
+    copies: [],
+    focus: score + prior,
+    movedTo: there,
+  };
 }
 
 /** A file's mtime in milliseconds (0 without one), or undefined when it cannot be stat-ed. */
@@ -423,7 +496,10 @@ function looseUnit(m: ChunkMeta): UnitInput {
  * window (no name). A symbol's signature and doc comment are lines of its own
  * text (`attachLeadingComments`).
  */
-function unitInput(u: UnitRow, rel: string): UnitInput {
+function unitInput(
+  u: Pick<UnitRow, "title" | "source" | "start_line" | "end_line">,
+  rel: string,
+): UnitInput {
   if (u.title === rel) {
     const base = rel.slice(rel.lastIndexOf("/") + 1);
     return { ...NO_RANGE, name: base.replace(/\..*$/, ""), isFile: true };

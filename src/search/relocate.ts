@@ -2,7 +2,9 @@
  * Finding a gone file again, under its own root only: the same content
  * (hash) in the journal or on disk (its folder first), the same symbol
  * (structural hash and name) elsewhere in the journal, else either on disk,
- * nearest folders first, within a time budget.
+ * nearest folders first, within a time budget. And a symbol moved out of a
+ * file that is still there: its definition in a file the journal does not
+ * know as it is now.
  */
 import {
   basename,
@@ -15,6 +17,7 @@ import {
 } from "../files/mod.ts";
 import type { Journal } from "../store/mod.ts";
 import { definitions } from "./definitions.ts";
+import { READ_LIMIT_BYTES } from "./file_reads.ts";
 
 /** What is known of a hit whose file is gone. */
 export interface GoneHit {
@@ -188,27 +191,110 @@ function onDisk(
   const name = basename(gone.path);
   const signature = sym1(gone.symbol?.signature ?? null);
   const near = gone.symbol?.line ?? 1;
-  let rel = dirname(gone.rel);
+  for (const file of outwards(gone, opts, looked)) {
+    const found = match(file.path, file.size, gone, name, signature, near);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The files under `from.root` not in `looked`, those of `from`'s folder
+ * first, then its parent's and so up to the root, until `opts.deadline`;
+ * each one given joins `looked`.
+ */
+function* outwards(
+  from: { root: string; rel: string },
+  opts: RelocateOptions,
+  looked: Set<string>,
+): Generator<{ path: string; size: number; mtimeMs: number }> {
+  let rel = dirname(from.rel);
   for (;;) {
     const under = rel === "." ? "" : rel;
-    if (exists(under === "" ? gone.root : `${gone.root}/${under}`)) {
+    if (exists(under === "" ? from.root : `${from.root}/${under}`)) {
       for (
         const ev of walkRoot({
-          root: gone.root,
+          root: from.root,
           globalIgnore: opts.globalIgnore,
           ...(under !== "" ? { under } : {}),
         })
       ) {
-        if (performance.now() > opts.deadline) return undefined;
+        if (performance.now() > opts.deadline) return;
         if (ev.type !== "file" || looked.has(ev.path)) continue;
         looked.add(ev.path);
-        const found = match(ev.path, ev.size, gone, name, signature, near);
-        if (found) return found;
+        yield ev;
       }
     }
-    if (under === "") return undefined;
+    if (under === "") return;
     rel = dirname(rel);
   }
+}
+
+/** A symbol its file, still there, no longer holds. */
+export interface MovedSymbol {
+  /** The file it was indexed in, absolute, and its row. */
+  path: string;
+  pathId: number;
+  /** That file's root, and its path relative to it. */
+  root: string;
+  rel: string;
+  name: string;
+  signature: string | null;
+  /** The line it was indexed at. */
+  line: number | null;
+}
+
+/**
+ * Where a symbol moved out of a file that is still there is defined now,
+ * under the same root: the first line holding its signature (as
+ * {@link definitionLine} finds one) in a file of the same extension,
+ * walking from its old file's folder outwards until `opts.deadline`. Only a
+ * file the journal does not hold as it is now is read: a new one, or one
+ * changed since it was indexed that did not define a symbol of that name
+ * then (what an unchanged file defines is in the journal, where the search
+ * looked already; a copy that stood elsewhere before is not where it
+ * went). Undefined when its signature is too short to tell, or nothing
+ * was found in time.
+ */
+export function relocateSymbol(
+  j: Journal,
+  moved: MovedSymbol,
+  opts: RelocateOptions,
+): Relocated | undefined {
+  const signature = moved.signature;
+  if (sym1(signature) === undefined) return undefined;
+  const ext = extensionOf(moved.path);
+  const indexed = j.stmt(
+    "SELECT id, size, mtime_ms FROM paths WHERE path = ? AND state = 'indexed'",
+  );
+  const defined = j.stmt("SELECT 1 AS x FROM nodes WHERE path_id = ? AND name = ? LIMIT 1");
+  for (const file of outwards(moved, opts, new Set([moved.path]))) {
+    if (extensionOf(file.path) !== ext || file.size > READ_LIMIT_BYTES) continue;
+    if (isSecretName(basename(file.path)) !== undefined) continue;
+    const row = indexed.get(file.path) as
+      | { id: number; size: number; mtime_ms: number }
+      | undefined;
+    if (row !== undefined) {
+      if (row.size === file.size && row.mtime_ms === file.mtimeMs) continue;
+      if (defined.get(row.id, moved.name) !== undefined) continue;
+    }
+    let text: string;
+    try {
+      text = decodeText(Deno.readFileSync(file.path));
+    } catch {
+      continue;
+    }
+    const line = definitionLine(text.split("\n"), signature!, moved.line ?? 1);
+    if (line !== undefined) return { path: file.path, line, how: "same symbol" };
+  }
+  return undefined;
+}
+
+/** A file name's last extension, `.py` (`""` for none). */
+function extensionOf(path: string): string {
+  const base = basename(path);
+  const dot = base.lastIndexOf(".");
+  return dot > 0 ? base.slice(dot) : "";
 }
 
 function match(

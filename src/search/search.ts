@@ -64,6 +64,7 @@ export async function search(
         : new Map<string, number>(),
       ...(req.near !== undefined ? { near: req.near } : {}),
       whereNow: (m) => verifier.whereNow(m),
+      whereMoved: (m) => verifier.whereMoved(m),
     },
     tuning,
     cache,

@@ -1,9 +1,9 @@
 /**
  * Verification at query time: each candidate is checked against the live
  * filesystem (stat for every hit, content hash for the first ones), its own
- * text is read back from disk to measure coverage, a gone file is looked for
- * elsewhere (REBUILT) or pruned (STALE), and the reconciler is hinted so the
- * journal converges.
+ * text is read back from disk to measure coverage, a gone file (or a symbol
+ * gone from its edited file) is looked for elsewhere (REBUILT) or pruned
+ * (STALE), and the reconciler is hinted so the journal converges.
  */
 import type { HomePaths } from "../config/mod.ts";
 import { ensurePrivateDir, LOG_ROTATE_BYTES, writePrivateFile } from "../config/private_files.ts";
@@ -33,7 +33,13 @@ import {
 import { type ChunkMeta, isFileChunk } from "./rank.ts";
 import type { FocusedCandidate as Candidate } from "./focus.ts";
 import { READ_LIMIT_BYTES, type ReadCache } from "./file_reads.ts";
-import { definitionLine, type GoneHit, relocate, type Relocated } from "./relocate.ts";
+import {
+  definitionLine,
+  type GoneHit,
+  relocate,
+  type Relocated,
+  relocateSymbol,
+} from "./relocate.ts";
 import { type SymbolsNow, symbolsNow } from "./lines_now.ts";
 import type { HitSymbol, PrunedHit, SearchHit } from "./types.ts";
 import { type Coverage, coverage, decideVerdict, type HitFacts } from "./verdict.ts";
@@ -77,6 +83,7 @@ export class Verifier {
   readonly #now: number;
   #globalIgnore: string | undefined;
   readonly #whereNow = new Map<string, Relocated | undefined>();
+  readonly #whereMoved = new Map<number, Relocated | undefined>();
 
   constructor(
     readonly j: Journal,
@@ -98,6 +105,7 @@ export class Verifier {
   async verify(c: Candidate, hashIt: boolean): Promise<VerifiedHit | undefined> {
     const m = c.best;
     if (m.path_id === null) return this.#verifyLoose(c);
+    if (c.movedTo) return this.#verifyElsewhere(c, c.movedTo);
     const path = m.path!;
     const st = statFile(path);
     if (!st) {
@@ -231,20 +239,56 @@ export class Verifier {
   }
 
   /**
-   * {@link relocate} within what is left of the search's budget for looking,
-   * charged with the time this look took: reading and scoring the files
-   * ranked first spent it before (a search of a few hundred milliseconds
-   * had none left, and a note whose file was renamed in its folder said the
-   * file was gone).
+   * Where a symbol that its file, still there and edited, no longer holds
+   * is defined now (`relocateSymbol`: a function moved to another module),
+   * looked for once per chunk and search within the search's relocation
+   * budget. The second stage asks, for the symbol that brought its file
+   * into the ranking; the hit is then verified there, REBUILT.
+   */
+  whereMoved(m: ChunkMeta): Relocated | undefined {
+    if (this.#whereMoved.has(m.id)) return this.#whereMoved.get(m.id);
+    const root = m.root_id !== null ? this.#roots.get(m.root_id) : undefined;
+    const found = root === undefined || m.path === null || m.path_id === null || m.name === null
+      ? undefined
+      : this.#budgeted((deadline) =>
+        relocateSymbol(this.j, {
+          path: m.path!,
+          pathId: m.path_id!,
+          root,
+          rel: m.rel ?? basename(m.path!),
+          name: m.name!,
+          signature: m.signature,
+          line: m.start_line,
+        }, { deadline, globalIgnore: this.#ignore() })
+      );
+    this.#whereMoved.set(m.id, found);
+    return found;
+  }
+
+  /**
+   * {@link relocate} within what is left of the search's budget for looking
+   * (see {@link Verifier.#budgeted}).
    */
   #relocate(gone: GoneHit): Relocated | undefined {
-    const start = performance.now();
-    const deadline = start + Math.max(0, this.#relocateLeft);
-    try {
+    return this.#budgeted((deadline) => {
       const found = relocate(this.j, gone, { deadline, globalIgnore: this.#ignore() });
       // Not found, but not looked for everywhere either: the budget ran out first.
       if (found === undefined && performance.now() >= deadline) this.#cutShort.add(gone.path);
       return found;
+    });
+  }
+
+  /**
+   * A look given what is left of the search's budget for looking as its
+   * deadline, and charged with the time it took: reading and scoring the
+   * files ranked first spent none of it (a search of a few hundred
+   * milliseconds had none left, and a note whose file was renamed in its
+   * folder said the file was gone).
+   */
+  #budgeted<T>(look: (deadline: number) => T): T {
+    const start = performance.now();
+    try {
+      return look(start + Math.max(0, this.#relocateLeft));
     } finally {
       this.#relocateLeft -= performance.now() - start;
     }
@@ -265,6 +309,17 @@ export class Verifier {
           : "gone from disk and not found under its root",
       );
     }
+    return this.#verifyElsewhere(c, found);
+  }
+
+  /**
+   * A candidate found again elsewhere (its file gone, or its symbol moved
+   * out of its file): verified where it is now, REBUILT, with where it was.
+   */
+  #verifyElsewhere(c: Candidate, found: Relocated): VerifiedHit | undefined {
+    const m = c.best;
+    const path = m.path!;
+    this.#hints.add(path);
     // The second stage may have read it there already (a moved file it scored).
     const bytes = this.cache.get(found.path) ?? readBytes(found.path);
     const text = bytes ? decodeText(bytes) : "";
