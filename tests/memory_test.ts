@@ -1232,6 +1232,14 @@ Deno.test("bad input exits 2 with the value named, and writes nothing", async ()
     [["remember", "--kind", "attempt", "--about", "Store.open", "x"], /use `heimdall attempt/],
     [["attempt", "--about", "Store.open", "x"], /exactly one of --failed or --passed/],
     [
+      ["attempt", "failed", "--about", "Store.open", "x"],
+      /"failed" before the text .*write --failed/,
+    ],
+    [
+      ["remember", "decision", "--about", "Store.open", "x"],
+      /Missing --kind.*pass it as the flag: `heimdall remember --kind decision --about …`/,
+    ],
+    [
       ["attempt", "--about", "Store.open", "--failed", "--fix", "abc", "x"],
       /--fix names what fixed it/,
     ],

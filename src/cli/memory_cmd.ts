@@ -134,7 +134,15 @@ export async function rememberCmd(args: string[], ctx: Context): Promise<number>
   });
   // An attempt has an outcome and its own command; the store says so if one is asked for here.
   const kinds = KINDS.filter((k) => k !== "attempt").join(", ");
-  if (values.kind === undefined) throw new UsageError(`Missing --kind: one of ${kinds}`);
+  if (values.kind === undefined) {
+    // `heimdall remember decision …`: the kind typed as a word, not as the flag.
+    const typed = positionals.length > 1 && KINDS.includes(positionals[0] as never)
+      ? `; to record a ${positionals[0]}, pass it as the flag: \`heimdall remember --kind ${
+        positionals[0]
+      } --about …\` with the text after it`
+      : "";
+    throw new UsageError(`Missing --kind: one of ${kinds}${typed}`);
+  }
   try {
     parseKind(values.kind);
   } catch {
@@ -187,7 +195,14 @@ export async function attemptCmd(args: string[], ctx: Context): Promise<number> 
     boolean: ["failed", "passed", "json"],
   });
   if (values.failed === values.passed) {
-    throw new UsageError("Say how it went: pass exactly one of --failed or --passed");
+    // `heimdall attempt failed …`: the outcome typed as a word, not as the flag.
+    const typed = !values.failed && positionals.length > 1 &&
+        (positionals[0] === "failed" || positionals[0] === "passed")
+      ? ` (the word "${positionals[0]}" before the text is read as the text; write --${
+        positionals[0]
+      })`
+      : "";
+    throw new UsageError(`Say how it went: pass exactly one of --failed or --passed${typed}`);
   }
   const text = await textOf(positionals, "what was tried");
   const author = values.author ?? defaultAuthor();
