@@ -232,9 +232,8 @@ function* outwards(
 
 /** A symbol its file, still there, no longer holds. */
 export interface MovedSymbol {
-  /** The file it was indexed in, absolute, and its row. */
+  /** The file it was indexed in, absolute. */
   path: string;
-  pathId: number;
   /** That file's root, and its path relative to it. */
   root: string;
   rel: string;
@@ -262,7 +261,7 @@ export function relocateSymbol(
   opts: RelocateOptions,
 ): Relocated | undefined {
   const signature = moved.signature;
-  if (sym1(signature) === undefined) return undefined;
+  if (signature === null || sym1(signature) === undefined) return undefined;
   const ext = extensionOf(moved.path);
   const indexed = j.stmt(
     "SELECT id, size, mtime_ms FROM paths WHERE path = ? AND state = 'indexed'",
@@ -284,7 +283,7 @@ export function relocateSymbol(
     } catch {
       continue;
     }
-    const line = definitionLine(text.split("\n"), signature!, moved.line ?? 1);
+    const line = definitionLine(text.split("\n"), signature, moved.line ?? 1);
     if (line !== undefined) return { path: file.path, line, how: "same symbol" };
   }
   return undefined;

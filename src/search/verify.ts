@@ -248,12 +248,11 @@ export class Verifier {
   whereMoved(m: ChunkMeta): Relocated | undefined {
     if (this.#whereMoved.has(m.id)) return this.#whereMoved.get(m.id);
     const root = m.root_id !== null ? this.#roots.get(m.root_id) : undefined;
-    const found = root === undefined || m.path === null || m.path_id === null || m.name === null
+    const found = root === undefined || m.path === null || m.name === null
       ? undefined
       : this.#budgeted((deadline) =>
         relocateSymbol(this.j, {
           path: m.path!,
-          pathId: m.path_id!,
           root,
           rel: m.rel ?? basename(m.path!),
           name: m.name!,
