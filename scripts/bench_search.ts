@@ -69,7 +69,12 @@ import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { createExtractor, type SymbolDef } from "../src/extract/mod.ts";
 import {
+  confidence,
+  CONFIDENCE_MODEL,
+  type ConfidenceFacts,
+  type ConfidenceModel,
   DEFAULT_TUNING,
+  fitConfidence,
   indexText,
   INJECT_CONFIDENCE,
   parseQuery,
@@ -1177,6 +1182,8 @@ interface Judged {
   split: Split;
   confidence: number | undefined;
   right: boolean;
+  /** What its confidence was computed from. */
+  facts?: ConfidenceFacts;
 }
 
 /** One threshold of the calibration table. */
@@ -1241,6 +1248,17 @@ interface Result {
     inUse: CalibrationRow;
     hits: number;
     withConfidence: number;
+    /**
+     * The model refitted on this run's tuning half ({@link fitConfidence}),
+     * and the calibration of the hits' confidence under it; undefined when
+     * that half's hits were all right or all wrong.
+     */
+    refit?: {
+      model: ConfidenceModel;
+      rows: CalibrationRow[];
+      pick: CalibrationRow | undefined;
+      inUse: CalibrationRow;
+    };
   };
   /** The defaults with one thing changed, scored on the same questions. */
   /** Each ablation's rows, and its `search()` p50 over every question. */
@@ -1436,7 +1454,13 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
   const returnedOf: Returned[] = [];
   for (const [i, c] of cases.entries()) {
     const t0 = performance.now();
-    const r = await search(j, { query: c.query, limit: K, semantic: null });
+    const factsOf = new Map<SearchHit, ConfidenceFacts>();
+    const r = await search(
+      j,
+      { query: c.query, limit: K, semantic: null },
+      undefined,
+      (h, f) => factsOf.set(h, f),
+    );
     searchMs.push(performance.now() - t0);
     const returned = heimdallReturned(r.hits, rootPrefix);
     returnedOf.push(returned);
@@ -1448,6 +1472,7 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
         split: c.split,
         confidence: (h as { confidence?: number }).confidence,
         right: spotRight(c, gold[i]!, returned.named[k++]!),
+        ...(factsOf.has(h) ? { facts: factsOf.get(h)! } : {}),
       });
     }
   }
@@ -1649,7 +1674,7 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
       load: [loadBefore, loadAfter],
     },
     totalMs: performance.now() - t0Run,
-    calibration: calibrate(judged),
+    calibration: calibrateAndRefit(judged),
     ablations,
     names,
     fileNames,
@@ -1690,6 +1715,24 @@ function writeMisses(
 }
 
 const THRESHOLDS = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+
+/**
+ * The calibration of the hits' confidence as search gave it, and as the
+ * model refitted on the tuning half's hits gives it (their facts kept).
+ */
+function calibrateAndRefit(judged: readonly Judged[]): Result["calibration"] {
+  const cal = calibrate(judged);
+  const tune = judged.flatMap((h) =>
+    h.split === "tune" && h.facts ? [{ facts: h.facts, right: h.right }] : []
+  );
+  const right = tune.filter((h) => h.right).length;
+  if (right === 0 || right === tune.length) return cal;
+  const model = fitConfidence(tune);
+  const again = calibrate(
+    judged.map((h) => ({ ...h, confidence: h.facts ? confidence(h.facts, model) : undefined })),
+  );
+  return { ...cal, refit: { model, rows: again.rows, pick: again.pick, inUse: again.inUse } };
+}
 
 function calibrate(judged: readonly Judged[]): Result["calibration"] {
   const withConf = judged.filter((h) => typeof h.confidence === "number");
@@ -2200,7 +2243,42 @@ function renderCalibration(cal: Result["calibration"]): string {
   const used = `the hooks inject at ≥ ${inUse.threshold.toFixed(2)}: tuning ${
     share(inUse.tune)
   } of ${inUse.tune.n}, test ${share(inUse.test)} of ${inUse.test.n}`;
-  return `${head}\n${table}\n${verdict}\n${used}`;
+  return `${head}\n${table}\n${verdict}\n${used}${renderRefit(cal)}`;
+}
+
+/** The model refitted on this run's tuning half, beside the one in use, and its calibration. */
+function renderRefit(cal: Result["calibration"]): string {
+  const refit = cal.refit;
+  if (refit === undefined) return "";
+  const share = (x: { n: number; right: number }) => (x.n ? pct(x.right / x.n) : "—");
+  const keys = ["intercept", "unitScore", "coverage", "inverseRank", "margin"] as const;
+  const coefficients = renderTable(
+    ["model", ...keys],
+    [
+      ["in use (CONFIDENCE_MODEL)", ...keys.map((k) => CONFIDENCE_MODEL[k].toFixed(2))],
+      ["refitted on this run's tuning half", ...keys.map((k) => refit.model[k].toFixed(2))],
+    ],
+    [1, 2, 3, 4, 5],
+  );
+  const table = renderTable(
+    ["threshold", "tune hits", "tune right", "test hits", "test right"],
+    refit.rows.map((row) => [
+      row.threshold.toFixed(1),
+      String(row.tune.n),
+      share(row.tune),
+      String(row.test.n),
+      share(row.test),
+    ]),
+    [1, 2, 3, 4],
+  );
+  const pick = refit.pick === undefined
+    ? "no threshold gives ≥ 80% right on the tuning half"
+    : `lowest threshold (in hundredths) with ≥ 80% right on the tuning half: ${
+      refit.pick.threshold.toFixed(2)
+    } (${share(refit.pick.tune)} of ${refit.pick.tune.n}); on the test half ${
+      share(refit.pick.test)
+    } of ${refit.pick.test.n}`;
+  return `\n\nThe confidence model refitted (maximum likelihood) on this run's tuning half:\n${coefficients}\n${table}\n${pick}`;
 }
 
 if (import.meta.main) {

@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { confidence, INJECT_CONFIDENCE, namesSymbol } from "./confidence.ts";
+import {
+  confidence,
+  CONFIDENCE_MODEL,
+  type ConfidenceModel,
+  fitConfidence,
+  INJECT_CONFIDENCE,
+  type JudgedFacts,
+  namesSymbol,
+} from "./confidence.ts";
 
 Deno.test("confidence() rises with score, coverage, rank and margin, and stays in [0, 1]", () => {
   const base = { unitScore: 0.4, coverage: 0.5, rank: 3, margin: 0.05 };
@@ -25,4 +33,65 @@ Deno.test("namesSymbol() is true for a compound identifier the query names, not 
   for (const [wholes, symbol, want] of cases) {
     assert.equal(namesSymbol(wholes, symbol), want, `${symbol}`);
   }
+});
+
+/** A deterministic stream in [0, 1) (mulberry32), so the samples are the same on every run. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `n` hits whose facts are drawn at random and whose rightness is drawn from `model`'s probability. */
+function drawn(model: ConfidenceModel, n: number, seed: number): JudgedFacts[] {
+  const next = random(seed);
+  return Array.from({ length: n }, () => {
+    const facts = {
+      unitScore: next(),
+      coverage: next(),
+      rank: 1 + Math.floor(next() * 10),
+      margin: next() * 0.6,
+    };
+    const z = model.intercept + model.unitScore * facts.unitScore +
+      model.coverage * facts.coverage + model.inverseRank / facts.rank +
+      model.margin * facts.margin;
+    return { facts, right: next() < 1 / (1 + Math.exp(-z)) };
+  });
+}
+
+Deno.test("fitConfidence() finds again the model its samples were drawn from", () => {
+  const fitted = fitConfidence(drawn(CONFIDENCE_MODEL, 20_000, 7));
+  for (const k of ["intercept", "unitScore", "coverage", "inverseRank", "margin"] as const) {
+    assert.ok(
+      Math.abs(fitted[k] - CONFIDENCE_MODEL[k]) < 0.5,
+      `${k}: fitted ${fitted[k]}, drawn from ${CONFIDENCE_MODEL[k]}`,
+    );
+  }
+  // Another model's samples give another model: nothing is hard-wired.
+  const other = { intercept: 1, unitScore: -2, coverage: 0.5, inverseRank: 0, margin: 1 };
+  const back = fitConfidence(drawn(other, 20_000, 11));
+  assert.ok(Math.abs(back.unitScore - other.unitScore) < 0.3, `${back.unitScore}`);
+  assert.ok(Math.abs(back.intercept - other.intercept) < 0.3, `${back.intercept}`);
+});
+
+Deno.test("fitConfidence() refuses hits all right or all wrong, naming how many", () => {
+  const all = drawn(CONFIDENCE_MODEL, 50, 3).map((h) => ({ ...h, right: true }));
+  assert.throws(() => fitConfidence(all), /50 hits of which 50 are right/);
+  assert.throws(() => fitConfidence([]), /0 hits of which 0 are right/);
+});
+
+Deno.test("fitConfidence() keeps weights finite when one fact alone tells right from wrong", () => {
+  const hits = drawn(CONFIDENCE_MODEL, 400, 5).map((h) => ({
+    ...h,
+    right: h.facts.coverage > 0.5,
+  }));
+  const m = fitConfidence(hits);
+  assert.ok(Number.isFinite(m.coverage) && m.coverage > 10, `${m.coverage}`);
+  assert.ok(confidence({ unitScore: 0.5, coverage: 0.9, rank: 3, margin: 0.1 }, m) > 0.9);
+  assert.ok(confidence({ unitScore: 0.5, coverage: 0.1, rank: 3, margin: 0.1 }, m) < 0.1);
 });

@@ -56,7 +56,16 @@ export {
   redactStoredNotes,
   reindexNotes,
 } from "./notes.ts";
-export { confidence, CONFIDENCE_MODEL, INJECT_CONFIDENCE, namesSymbol } from "./confidence.ts";
+export {
+  confidence,
+  CONFIDENCE_MODEL,
+  type ConfidenceFacts,
+  type ConfidenceModel,
+  fitConfidence,
+  INJECT_CONFIDENCE,
+  type JudgedFacts,
+  namesSymbol,
+} from "./confidence.ts";
 export { coverage, COVERAGE_THRESHOLD, decideVerdict, type Verdict } from "./verdict.ts";
 export {
   findSymbol,

@@ -6,7 +6,7 @@ import { type Journal, lastAudit, listRoots } from "../store/mod.ts";
 import { type Candidate, DEFAULT_TUNING, rank, type Tuning } from "./rank.ts";
 import type { ReadCache } from "./file_reads.ts";
 import { focusCandidates } from "./focus.ts";
-import { confidence } from "./confidence.ts";
+import { confidence, type ConfidenceFacts } from "./confidence.ts";
 import { learnedAssociations } from "./vocab_lookup.ts";
 import type { LegsReport, PrunedHit, SearchHit, SearchRequest, SearchResult } from "./types.ts";
 import { type VerifiedHit, Verifier } from "./verify.ts";
@@ -31,12 +31,15 @@ const RELOCATE_BUDGET_MS = 250;
  * root its configuration no longer lists are left out (removed, not yet
  * retracted by the writer). Never throws for a
  * missing or failing semantic leg (it is reported off); throws
- * `SearchFilterError` for an unknown repo.
+ * `SearchFilterError` for an unknown repo. `observe`, when given, is told
+ * each hit's confidence facts as they are scored (calibration: the
+ * benchmark refits the model from them).
  */
 export async function search(
   j: Journal,
   req: SearchRequest,
   tuning: Tuning = DEFAULT_TUNING,
+  observe?: (hit: SearchHit, facts: ConfidenceFacts) => void,
 ): Promise<SearchResult> {
   const t0 = performance.now();
   const limit = req.limit ?? DEFAULT_LIMIT;
@@ -82,16 +85,15 @@ export async function search(
       shown.add(at);
     }
     const rank = hits.length + 1;
-    hits.push({
+    const facts: ConfidenceFacts = {
+      unitScore: c.units[0]?.score ?? 0,
+      coverage: hit.coverage,
       rank,
-      ...hit,
-      confidence: confidence({
-        unitScore: c.units[0]?.score ?? 0,
-        coverage: hit.coverage,
-        rank,
-        margin: marginOf(c.focus, candidates[i + 1]?.focus),
-      }),
-    });
+      margin: marginOf(c.focus, candidates[i + 1]?.focus),
+    };
+    const done: SearchHit = { rank, ...hit, confidence: confidence(facts) };
+    hits.push(done);
+    observe?.(done, facts);
   }
   verifier.finish(req.query);
   const unfinished = unfinishedRoots(j, removed);
