@@ -41,7 +41,7 @@ export interface ConfidenceModel {
 
 /**
  * The fitted coefficients: {@link fitConfidence} on the benchmark's tuning
- * half, as `scripts/bench_search.ts` printed them at 317fd10 (2026-12-06).
+ * half, as `scripts/bench_search.ts` printed them at b7d8c70 (2026-12-06).
  */
 export const CONFIDENCE_MODEL: Readonly<ConfidenceModel> = {
   intercept: -6.57,
@@ -57,7 +57,7 @@ export const CONFIDENCE_MODEL: Readonly<ConfidenceModel> = {
  * 80% of the benchmark's tuning-half hits at or above it name the right
  * function or paragraph, as `scripts/bench_search.ts` picks it. With
  * {@link CONFIDENCE_MODEL} refitted by that script (2026-12-06, at
- * 317fd10): 80.2% of 96 there, and 87.0% of 92 held out
+ * b7d8c70): 80.2% of 96 there, and 87.0% of 92 held out
  * (`docs/performance.md`, Search).
  */
 export const INJECT_CONFIDENCE = 0.78;
