@@ -1257,7 +1257,6 @@ interface Result {
       model: ConfidenceModel;
       rows: CalibrationRow[];
       pick: CalibrationRow | undefined;
-      inUse: CalibrationRow;
     };
   };
   /** The defaults with one thing changed, scored on the same questions. */
@@ -1731,7 +1730,7 @@ function calibrateAndRefit(judged: readonly Judged[]): Result["calibration"] {
   const again = calibrate(
     judged.map((h) => ({ ...h, confidence: h.facts ? confidence(h.facts, model) : undefined })),
   );
-  return { ...cal, refit: { model, rows: again.rows, pick: again.pick, inUse: again.inUse } };
+  return { ...cal, refit: { model, rows: again.rows, pick: again.pick } };
 }
 
 function calibrate(judged: readonly Judged[]): Result["calibration"] {
@@ -2220,37 +2219,48 @@ function renderCalibration(cal: Result["calibration"]): string {
   const head =
     `Confidence calibration: hits of the first 10 whose confidence ≥ threshold, share right at the function/paragraph level (${cal.withConfidence} of ${cal.hits} hits carry confidence)`;
   if (cal.withConfidence === 0) return `${head}\n  no hit carries \`confidence\` yet`;
-  const share = (x: { n: number; right: number }) => (x.n ? pct(x.right / x.n) : "—");
-  const table = renderTable(
+  const { inUse } = cal;
+  const used = `the hooks inject at ≥ ${inUse.threshold.toFixed(2)}: tuning ${
+    shareOf(inUse.tune)
+  } of ${inUse.tune.n}, test ${shareOf(inUse.test)} of ${inUse.test.n}`;
+  return `${head}\n${calibrationTable(cal.rows)}\n${pickLine(cal.pick)}\n${used}${
+    renderRefit(cal)
+  }`;
+}
+
+/** A share right as a percentage, "—" of none. */
+const shareOf = (x: { n: number; right: number }) => (x.n ? pct(x.right / x.n) : "—");
+
+/** How many hits at or above each threshold, and the share right, on each half. */
+function calibrationTable(rows: readonly CalibrationRow[]): string {
+  return renderTable(
     ["threshold", "tune hits", "tune right", "test hits", "test right"],
-    cal.rows.map((row) => [
+    rows.map((row) => [
       row.threshold.toFixed(1),
       String(row.tune.n),
-      share(row.tune),
+      shareOf(row.tune),
       String(row.test.n),
-      share(row.test),
+      shareOf(row.test),
     ]),
     [1, 2, 3, 4],
   );
-  const { pick, inUse } = cal;
-  const verdict = pick === undefined
+}
+
+/** The threshold the rule picks on the tuning half, and how the test half fares at it. */
+function pickLine(pick: CalibrationRow | undefined): string {
+  return pick === undefined
     ? "no threshold gives ≥ 80% right on the tuning half"
     : `lowest threshold (in hundredths) with ≥ 80% right on the tuning half: ${
       pick.threshold.toFixed(2)
-    } (${share(pick.tune)} of ${pick.tune.n}); on the test half ${
-      share(pick.test)
+    } (${shareOf(pick.tune)} of ${pick.tune.n}); on the test half ${
+      shareOf(pick.test)
     } of ${pick.test.n}`;
-  const used = `the hooks inject at ≥ ${inUse.threshold.toFixed(2)}: tuning ${
-    share(inUse.tune)
-  } of ${inUse.tune.n}, test ${share(inUse.test)} of ${inUse.test.n}`;
-  return `${head}\n${table}\n${verdict}\n${used}${renderRefit(cal)}`;
 }
 
 /** The model refitted on this run's tuning half, beside the one in use, and its calibration. */
 function renderRefit(cal: Result["calibration"]): string {
   const refit = cal.refit;
   if (refit === undefined) return "";
-  const share = (x: { n: number; right: number }) => (x.n ? pct(x.right / x.n) : "—");
   const keys = ["intercept", "unitScore", "coverage", "inverseRank", "margin"] as const;
   const coefficients = renderTable(
     ["model", ...keys],
@@ -2260,25 +2270,9 @@ function renderRefit(cal: Result["calibration"]): string {
     ],
     [1, 2, 3, 4, 5],
   );
-  const table = renderTable(
-    ["threshold", "tune hits", "tune right", "test hits", "test right"],
-    refit.rows.map((row) => [
-      row.threshold.toFixed(1),
-      String(row.tune.n),
-      share(row.tune),
-      String(row.test.n),
-      share(row.test),
-    ]),
-    [1, 2, 3, 4],
-  );
-  const pick = refit.pick === undefined
-    ? "no threshold gives ≥ 80% right on the tuning half"
-    : `lowest threshold (in hundredths) with ≥ 80% right on the tuning half: ${
-      refit.pick.threshold.toFixed(2)
-    } (${share(refit.pick.tune)} of ${refit.pick.tune.n}); on the test half ${
-      share(refit.pick.test)
-    } of ${refit.pick.test.n}`;
-  return `\n\nThe confidence model refitted (maximum likelihood) on this run's tuning half:\n${coefficients}\n${table}\n${pick}`;
+  return `\n\nThe confidence model refitted (maximum likelihood) on this run's tuning half:\n${coefficients}\n${
+    calibrationTable(refit.rows)
+  }\n${pickLine(refit.pick)}`;
 }
 
 if (import.meta.main) {

@@ -8,6 +8,7 @@ import {
   type JudgedFacts,
   namesSymbol,
 } from "./confidence.ts";
+import { seededRandom } from "../../tests/seeded_random.ts";
 
 Deno.test("confidence() rises with score, coverage, rank and margin, and stays in [0, 1]", () => {
   const base = { unitScore: 0.4, coverage: 0.5, rank: 3, margin: 0.05 };
@@ -35,21 +36,9 @@ Deno.test("namesSymbol() is true for a compound identifier the query names, not 
   }
 });
 
-/** A deterministic stream in [0, 1) (mulberry32), so the samples are the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `n` hits whose facts are drawn at random and whose rightness is drawn from `model`'s probability. */
 function drawn(model: ConfidenceModel, n: number, seed: number): JudgedFacts[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   return Array.from({ length: n }, () => {
     const facts = {
       unitScore: next(),
