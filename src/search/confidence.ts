@@ -31,11 +31,15 @@ export interface ConfidenceFacts {
 
 /** A logistic model of confidence: its intercept and the weight of each fact. */
 export interface ConfidenceModel {
+  /** The log-odds of a hit with every fact 0. */
   intercept: number;
+  /** The weight of the best unit's score. */
   unitScore: number;
+  /** The weight of the share of the query the hit's text covers. */
   coverage: number;
   /** The weight of 1 ÷ rank. */
   inverseRank: number;
+  /** The weight of the margin over the next candidate. */
   margin: number;
 }
 
@@ -81,7 +85,9 @@ export function confidence(f: ConfidenceFacts, m: ConfidenceModel = CONFIDENCE_M
 
 /** A hit's facts and whether it was a right answer: what {@link fitConfidence} learns from. */
 export interface JudgedFacts {
+  /** What its confidence was computed from. */
   facts: ConfidenceFacts;
+  /** True when it named the right function or paragraph. */
   right: boolean;
 }
 
