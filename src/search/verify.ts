@@ -83,7 +83,6 @@ export class Verifier {
   readonly #now: number;
   #globalIgnore: string | undefined;
   readonly #whereNow = new Map<string, Relocated | undefined>();
-  readonly #whereMoved = new Map<number, Relocated | undefined>();
 
   constructor(
     readonly j: Journal,
@@ -241,14 +240,13 @@ export class Verifier {
   /**
    * Where a symbol that its file, still there and edited, no longer holds
    * is defined now (`relocateSymbol`: a function moved to another module),
-   * looked for once per chunk and search within the search's relocation
-   * budget. The second stage asks, for the symbol that brought its file
-   * into the ranking; the hit is then verified there, REBUILT.
+   * within the search's relocation budget. The second stage asks, once a
+   * search, for the symbol that brought its file into the ranking; the hit
+   * is then verified there, REBUILT.
    */
   whereMoved(m: ChunkMeta): Relocated | undefined {
-    if (this.#whereMoved.has(m.id)) return this.#whereMoved.get(m.id);
     const root = m.root_id !== null ? this.#roots.get(m.root_id) : undefined;
-    const found = root === undefined || m.path === null || m.name === null
+    return root === undefined || m.path === null || m.name === null
       ? undefined
       : this.#budgeted((deadline) =>
         relocateSymbol(this.j, {
@@ -260,8 +258,6 @@ export class Verifier {
           line: m.start_line,
         }, { deadline, globalIgnore: this.#ignore() })
       );
-    this.#whereMoved.set(m.id, found);
-    return found;
   }
 
   /**
