@@ -201,12 +201,41 @@ function addForms(out: string[], token: string): void {
   }
 }
 
-/** The distinct words of a text with their stems, for coverage: every form {@link indexText} makes. */
-export function stemSet(text: string): Set<string> {
+/**
+ * The stems of a text's distinct words, for coverage: every form
+ * {@link indexText} makes. With `starts`, only of the words that begin with
+ * one of them: a word stems to `s` only if it begins with `stemPrefix(s)`,
+ * so a caller that looks for a few stems passes their prefixes and the
+ * other words are never stemmed.
+ */
+export function stemSet(text: string, starts?: readonly string[]): Set<string> {
   const out = new Set<string>();
   // A word repeats often in code: each distinct one is stemmed once.
-  for (const w of new Set(indexText(text).split(" "))) if (w !== "") out.add(stem(w));
+  for (const w of new Set(indexText(text).split(" "))) {
+    if (w === "" || (starts !== undefined && !starts.some((p) => w.startsWith(p)))) continue;
+    out.add(stem(w));
+  }
   return out;
+}
+
+/**
+ * What every word stemming to `stemmed` begins with (pure): the stem but
+ * its last letter, which may not be its word's (retry → retri, possibility →
+ * possibl, and in short words too: key → kei, any → ani); a stem of two
+ * letters, or of three not ending in `i`, whole.
+ *
+ * @example
+ * ```ts
+ * import { stem, stemPrefix } from "./words.ts";
+ * import assert from "node:assert/strict";
+ * assert.ok("retrying".startsWith(stemPrefix(stem("retry"))));
+ * assert.equal(stemPrefix("get"), "get");
+ * ```
+ */
+export function stemPrefix(stemmed: string): string {
+  return stemmed.length >= 4 || (stemmed.length === 3 && stemmed.endsWith("i"))
+    ? stemmed.slice(0, -1)
+    : stemmed;
 }
 
 // The Porter stemmer (M.F. Porter, 1980), the algorithm of FTS5's `porter`
@@ -262,9 +291,10 @@ const stemCache = new Map<string, string>();
  * returned as they are.
  */
 export function stem(word: string): string {
-  if (word.length < 3 || word.length > 64 || !/^[a-z]+$/.test(word)) return word;
+  // Only words that pass the test below are cached, so a hit needs no test.
   const cached = stemCache.get(word);
   if (cached !== undefined) return cached;
+  if (word.length < 3 || word.length > 64 || !/^[a-z]+$/.test(word)) return word;
   const out = porter(word);
   if (stemCache.size > 50_000) stemCache.clear();
   stemCache.set(word, out);

@@ -5,6 +5,7 @@ import {
   nameText,
   splitWords,
   stem,
+  stemPrefix,
   stemSet,
   wholeForm,
 } from "./words.ts";
@@ -121,6 +122,31 @@ Deno.test("stemSet() holds the stems of every part and whole form", () => {
   for (const w of ["portfolio", "optimization", "portfoliooptimizer", "class"]) {
     assert.ok(s.has(stem(w)), w);
   }
+});
+
+Deno.test("every word begins with stemPrefix() of its stem, on every word of this repository's docs", () => {
+  const docs = new URL("../../docs/", import.meta.url);
+  const words = new Set<string>();
+  for (const e of Deno.readDirSync(docs)) {
+    const text = Deno.readTextFileSync(new URL(e.name, docs));
+    for (const w of indexText(text).split(" ")) if (w !== "") words.add(w);
+  }
+  for (
+    const w of ["retrying", "possibility", "relational", "sensational", "hoping", "key", "any"]
+  ) {
+    words.add(w);
+  }
+  assert.ok(words.size > 3000, `only ${words.size} words read`);
+  const broken = [...words].filter((w) => !w.startsWith(stemPrefix(stem(w))));
+  assert.deepEqual(broken, []);
+});
+
+Deno.test("stemSet() with prefixes stems only the words that begin with one", () => {
+  const text = "retryRequest(parseHeader) possibly happy";
+  const all = stemSet(text);
+  const some = stemSet(text, ["retr", "happ"]);
+  assert.deepEqual([...some].sort(), [...all].filter((s) => /^(retr|happ)/.test(s)).sort());
+  assert.ok(some.has(stem("retry")) && some.has(stem("happy")) && !some.has(stem("parse")));
 });
 
 Deno.test("isGrammarPair() is a Japanese pair all in hiragana or across its scripts", () => {

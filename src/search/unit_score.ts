@@ -9,7 +9,14 @@
  * the file's path. One model ranks units within a file
  * and, through a file's best unit, files against each other (`focus.ts`).
  */
-import { hasUnspacedScript, isStopWord, splitWords, stem, withoutMarks } from "../derive/words.ts";
+import {
+  hasUnspacedScript,
+  isStopWord,
+  splitWords,
+  stem,
+  stemPrefix,
+  withoutMarks,
+} from "../derive/words.ts";
 
 /**
  * A query term with its inverse document frequency over the index's chunks.
@@ -377,6 +384,13 @@ function proseRuns(
     if (list) list.push(i);
     else at.set(terms[i]!.stem, [i]);
   }
+  // A word recurs through a file's prose: each distinct one is looked up once.
+  const termsOf = new Map<string, readonly number[] | null | typeof SKIPPED>();
+  const wordTerms = (word: string) => {
+    const lower = word.toLowerCase();
+    if (lower.length < 2 || isStopWord(lower)) return SKIPPED;
+    return at.get(stem(lower)) ?? null;
+  };
   const candidate = new Uint8Array(units.length);
   units.forEach((_, u) => {
     let held = 0;
@@ -410,11 +424,11 @@ function proseRuns(
     if (!run) runs.set(u, run = newRuns(words));
     const line = file.text.slice(file.lineStarts[l]!, file.lineStarts[l + 1] ?? file.text.length);
     for (const word of splitWords(line)) {
-      const lower = word.toLowerCase();
-      if (lower.length < 2 || isStopWord(lower)) continue;
+      let found = termsOf.get(word);
+      if (found === undefined) termsOf.set(word, found = wordTerms(word));
+      if (found === SKIPPED) continue;
       clearRuns(next);
-      const found = at.get(stem(lower));
-      if (found === undefined) {
+      if (found === null) {
         // A word of no question: a plain run may go on after it, with the next word replaced.
         next.held.idf.set(run.plain.idf);
         next.held.len.set(run.plain.len);
@@ -455,6 +469,9 @@ function proseRuns(
   });
   return out;
 }
+
+/** A word {@link proseRuns} passes over: a stop word, or one of a single letter. */
+const SKIPPED = Symbol("skipped");
 
 /** {@link proseRuns}'s state for one unit. */
 interface Runs {
@@ -542,11 +559,7 @@ export function forEachOccurrence(
   if (stemmed === "") return;
   const { text, lower } = file;
   if (/[^ -~]/.test(stemmed)) return occurrencesBeyondAscii(file, stemmed, found);
-  // A stem's last letter may not be its word's (retry → retri, possibility → possibl,
-  // and in short words too: key → kei, any → ani).
-  const needle = stemmed.length >= 4 || (stemmed.length === 3 && stemmed.endsWith("i"))
-    ? stemmed.slice(0, -1)
-    : stemmed;
+  const needle = stemPrefix(stemmed);
   const verdicts = new Map<string, boolean>();
   for (let at = lower.indexOf(needle); at !== -1; at = lower.indexOf(needle, at + 1)) {
     if (!startsPart(text, at)) continue;

@@ -2,7 +2,7 @@
  * Verdicts (pure): what the facts found on disk at query time say about a
  * hit, and how much of the query the hit's own text covers.
  */
-import { isGrammarPair, stem, stemSet, withoutMarks } from "../derive/words.ts";
+import { isGrammarPair, stem, stemPrefix, stemSet, withoutMarks } from "../derive/words.ts";
 
 /** The label an agent acts on. STALE hits are never shown: they are pruned. */
 export type Verdict = "STRONG" | "WEAK" | "REBUILT" | "STALE";
@@ -46,11 +46,11 @@ export function coverage(asked: readonly string[], text: string): Coverage {
   const content = asked.filter((w) => !isGrammarPair(w));
   const words = content.length > 0 ? content : asked;
   if (words.length === 0) return { coverage: 1, missing: [] };
-  const have = stemSet(withoutDiacritics(text));
-  const missing = words.filter((w) => {
-    const bare = withoutDiacritics(w);
-    return !have.has(stem(bare)) && !have.has(bare);
-  });
+  const bare = words.map(withoutDiacritics);
+  const stems = bare.map(stem);
+  // Only the text's words that may stem to a word asked (or to its own form) are stemmed.
+  const have = stemSet(withoutDiacritics(text), [...stems, ...bare].map(stemPrefix));
+  const missing = words.filter((_, i) => !have.has(stems[i]!) && !have.has(bare[i]!));
   return { coverage: (words.length - missing.length) / words.length, missing };
 }
 
