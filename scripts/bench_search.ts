@@ -1897,7 +1897,12 @@ function targetsOf(
         })`,
       pass: p.n > 0 && p.heimdall.file.r10 >= p.whole.file.r10 + 0.05,
     },
-    { what: "in-process search() p50 ≤ 30 ms", figure: fmtMs(ms.search), pass: ms.search <= 30 },
+    // One decimal: the figure a reader checks against the line it is judged by.
+    {
+      what: "in-process search() p50 ≤ 30 ms",
+      figure: `${ms.search.toFixed(1)} ms`,
+      pass: ms.search <= 30,
+    },
     {
       what: "whole-process heimdall search p50 ≤ 200 ms, answered by the warm server",
       figure: `${fmtMs(ms.warm)} (${floor})`,
