@@ -34,11 +34,7 @@ import { namesRanking, pathsRanking, typedNames, typedPath } from "./names_leg.t
 export interface Tuning {
   /** BM25 weight per full-text column. */
   weights: FieldWeights;
-  /**
-   * Chunks the lexical leg returns (and the names, phrase and graph legs):
-   * only the first files of the fused list are read (`focusDepth`), and on
-   * the benchmark 30 to 100 ranked the same; each one more is a row to load.
-   */
+  /** Chunks the lexical leg returns. */
   lexicalLimit: number;
   /**
    * Chunks BM25 may score per query (see `plannedExpression`); Infinity
@@ -82,7 +78,7 @@ export interface Tuning {
 /** The tuned defaults (`docs/performance.md`, Search, says how they were chosen). */
 export const DEFAULT_TUNING: Tuning = {
   weights: { name: 16, qual: 1, sig: 0, doc: 4, body: 2, path: 2 },
-  lexicalLimit: 40,
+  lexicalLimit: 100,
   candidateBudget: 2500,
   semanticLimit: 100,
   rrfK: 60,
