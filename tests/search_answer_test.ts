@@ -228,12 +228,13 @@ Deno.test("an identifier typed whole names that symbol, not a shorter namesake o
 });
 
 Deno.test("a query that is a file's name or the end of its path finds that file first", async () => {
-  // Thirty files say its words in their paths, names and bodies more often than it does.
+  // Ninety files say its words in their paths, names and bodies more often than it does:
+  // more chunks than the lexical leg returns, so it is the name alone that finds the file.
   const files: Record<string, string> = {
     "lib/Collections/PoolDictionary.cs":
       "namespace Lib.Collections {\n  public sealed class Registry {\n    public int Count;\n  }\n}\n",
   };
-  for (let i = 0; i < 30; i++) {
+  for (let i = 0; i < 90; i++) {
     files[`src/pool/dictionary/pool_dictionary_${i}.cs`] =
       `// Pool dictionary ${i}: a pool of dictionaries, each dictionary pooled.\npublic class PoolDictionaryPool${i} {\n  public Dictionary pool(Dictionary dictionary) { return dictionary.Pool(pool); }\n}\n`;
   }

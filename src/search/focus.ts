@@ -65,6 +65,13 @@ export interface FocusQuery {
   /** Of copies, the one under this folder is shown (`SearchRequest.near`). */
   near?: string;
   /**
+   * The file name or path end the query is (`typedPath`): the files whose
+   * path is it or ends in `/` and it come first, whatever their score. A
+   * user who types `PoolDictionary.cs` wants that file, not the thirty whose
+   * paths and bodies say "pool" and "dictionary" more often than it does.
+   */
+  path?: string;
+  /**
    * Where a file gone from its path is now (the verifier's `whereNow`,
    * which keeps the answer and the search's time budget for it).
    */
@@ -287,7 +294,10 @@ export function focusCandidates(
     return { ...c, best: nameOf(c, shown), units: shown, copies: [], focus };
   });
   focused.push(...movedOut);
-  focused.sort((a, b) => b.focus - a.focus || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const typed = (c: FocusedCandidate) => (isTypedPath(c.best.rel, q.path) ? 1 : 0);
+  focused.sort((a, b) =>
+    typed(b) - typed(a) || b.focus - a.focus || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
+  );
   return [
     ...foldCopies(
       focused,
@@ -472,6 +482,11 @@ function nearFirst(
   });
   const swappedOut = head.filter((c, k) => out[k] !== c);
   return [out, [...swappedOut, ...tail.filter((_, i) => !moved.has(i))]];
+}
+
+/** True when `rel` is the path a query typed (`FocusQuery.path`) or ends in `/` and it. */
+function isTypedPath(rel: string | null, typed: string | undefined): boolean {
+  return typed !== undefined && rel !== null && (rel === typed || rel.endsWith(`/${typed}`));
 }
 
 /** The chunk a candidate is named by: its best matching unit that is not the file's own lines. */

@@ -194,6 +194,8 @@ export interface Ranking {
   legs: LegsReport;
   /** The request's filters, resolved: every candidate passed them where it was indexed. */
   filter: ChunkFilter;
+  /** The file name or path end the query is (`typedPath`), when it is one. */
+  path?: string;
 }
 
 const META =
@@ -308,6 +310,7 @@ export async function rank(
     terms: scoredTerms(j, query, counts, names.map((n) => n.typed)),
     legs,
     filter,
+    ...(file === undefined ? {} : { path: file }),
     candidates: folded.map((g) =>
       nameBestSymbol({
         key: g.key,

@@ -66,6 +66,7 @@ export async function search(
         ? learnedAssociations(j, ranking.query.words)
         : new Map<string, number>(),
       ...(req.near !== undefined ? { near: req.near } : {}),
+      ...(ranking.path !== undefined ? { path: ranking.path } : {}),
       whereNow: (m) => verifier.whereNow(m),
       whereMoved: (m) => verifier.whereMoved(m),
     },
