@@ -256,6 +256,23 @@ Deno.test("a query that is a file's name or the end of its path finds that file 
   }
 });
 
+Deno.test("a name typed alone finds the definition spelled so before another casing of it", async () => {
+  // Lower-case `parse` is said all over its file; `Parse`, as typed, is a small class.
+  using t = await indexed({
+    "lib/parse.js":
+      "// parse: parse the text, parse it again, parse once more.\nfunction parse(text) {\n  const parsed = parse2(text); // parse\n  return parsed; // parse parse\n}\n",
+    "src/Tool/Parse.java": "package tool;\n\nclass Parse {\n  int depth;\n}\n",
+  });
+  const r = await t.search("Parse");
+  assert.equal(
+    r.hits[0]?.path,
+    join(t.repo, "src/Tool/Parse.java"),
+    JSON.stringify(r.hits.map((h) => h.symbol)),
+  );
+  assert.equal(r.hits[0]?.symbol, "Parse");
+  assert.equal(r.hits[1]?.path, join(t.repo, "lib/parse.js"));
+});
+
 Deno.test("a code file is named by its function, not by a window of the doc comment above a trait", async () => {
   // rustc's collect.rs with Extend::extend's own doc comment removed: the trait's long doc
   // comment (above an attribute, so a window of the file's other lines) says the question.

@@ -72,6 +72,12 @@ export interface FocusQuery {
    */
   path?: string;
   /**
+   * The name the query is, as typed (`typedNames`: `Default`, `Store.open`):
+   * the files named by a code definition spelled so, case included, come
+   * next, before one whose definition is only another casing (`default`).
+   */
+  name?: string;
+  /**
    * Where a file gone from its path is now (the verifier's `whereNow`,
    * which keeps the answer and the search's time budget for it).
    */
@@ -294,7 +300,8 @@ export function focusCandidates(
     return { ...c, best: nameOf(c, shown), units: shown, copies: [], focus };
   });
   focused.push(...movedOut);
-  const typed = (c: FocusedCandidate) => (isTypedPath(c.best.rel, q.path) ? 1 : 0);
+  const typed = (c: FocusedCandidate) =>
+    isTypedPath(c.best.rel, q.path) ? 2 : spellsTypedName(c.best, q.name) ? 1 : 0;
   focused.sort((a, b) =>
     typed(b) - typed(a) || b.focus - a.focus || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
   );
@@ -487,6 +494,12 @@ function nearFirst(
 /** True when `rel` is the path a query typed (`FocusQuery.path`) or ends in `/` and it. */
 function isTypedPath(rel: string | null, typed: string | undefined): boolean {
   return typed !== undefined && rel !== null && (rel === typed || rel.endsWith(`/${typed}`));
+}
+
+/** True when `m` is a code definition whose qualified name is `typed` or ends in `.` and it. */
+function spellsTypedName(m: ChunkMeta, typed: string | undefined): boolean {
+  return typed !== undefined && m.source === "code" && m.node_id !== null && !isFileChunk(m) &&
+    (m.title === typed || m.title.endsWith(`.${typed}`));
 }
 
 /** The chunk a candidate is named by: its best matching unit that is not the file's own lines. */

@@ -196,6 +196,8 @@ export interface Ranking {
   filter: ChunkFilter;
   /** The file name or path end the query is (`typedPath`), when it is one. */
   path?: string;
+  /** The name the query is, as typed (`typedNames`), when it is one. */
+  name?: string;
 }
 
 const META =
@@ -311,6 +313,7 @@ export async function rank(
     legs,
     filter,
     ...(file === undefined ? {} : { path: file }),
+    ...(names.length === 0 ? {} : { name: names[0]!.typed }),
     candidates: folded.map((g) =>
       nameBestSymbol({
         key: g.key,

@@ -67,6 +67,7 @@ export async function search(
         : new Map<string, number>(),
       ...(req.near !== undefined ? { near: req.near } : {}),
       ...(ranking.path !== undefined ? { path: ranking.path } : {}),
+      ...(ranking.name !== undefined ? { name: ranking.name } : {}),
       whereNow: (m) => verifier.whereNow(m),
       whereMoved: (m) => verifier.whereMoved(m),
     },
