@@ -67,7 +67,7 @@ export interface FocusQuery {
   /**
    * The file name or path end the query is (`typedPath`): the files whose
    * path is it or ends in `/` and it come first, whatever their score. A
-   * user who types `PoolDictionary.cs` wants that file, not the thirty whose
+   * user who types `PoolDictionary.cs` wants that file, not the dozens whose
    * paths and bodies say "pool" and "dictionary" more often than it does.
    */
   path?: string;
