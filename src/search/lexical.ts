@@ -3,7 +3,7 @@
  * weight per field (tuned by `scripts/bench_search.ts`).
  */
 import { indexText } from "../derive/words.ts";
-import type { Journal } from "../store/mod.ts";
+import { type Journal, journalVersion } from "../store/mod.ts";
 import type { ParsedQuery } from "./query.ts";
 
 /**
@@ -175,14 +175,35 @@ export function queryTerms(q: ParsedQuery): string[] {
 
 /**
  * Counts the chunks holding each term, stopping at `cap + 1`: a common
- * term costs `cap` rows of its posting list, never all of it.
+ * term costs `cap` rows of its posting list, never all of it. A count is
+ * made once while the journal is unchanged (`journalVersion`): a process
+ * that answers many searches (the warm server, the MCP server) counts
+ * `return` or `string` once, not in every question that says it.
  */
 export function termCounts(j: Journal, terms: readonly string[], cap: number): TermCount[] {
+  const version = journalVersion(j);
+  let known = counted.get(j);
+  if (known?.version !== version || known.counts.size >= COUNTS_KEPT) {
+    counted.set(j, known = { version, counts: new Map() });
+  }
   const st = j.stmt(
     "SELECT count(*) AS n FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)",
   );
-  return terms.map((term) => ({ term, df: (st.get(quote(term), cap + 1) as { n: number }).n }));
+  return terms.map((term) => {
+    const key = `${cap} ${term}`;
+    let df = known.counts.get(key);
+    if (df === undefined) {
+      df = (st.get(quote(term), cap + 1) as { n: number }).n;
+      known.counts.set(key, df);
+    }
+    return { term, df };
+  });
 }
+
+/** Each journal's counts (by cap and term) as of its version. */
+const counted = new WeakMap<Journal, { version: string; counts: Map<string, number> }>();
+/** Counts kept before they are all dropped: a few hundred questions' distinct words. */
+const COUNTS_KEPT = 20_000;
 
 /**
  * The chunks among `ids` that hold any of `words` as the index tokenises

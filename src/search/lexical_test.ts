@@ -10,6 +10,7 @@ import {
   passesFilter,
   phraseExpression,
   plannedExpression,
+  termCounts,
 } from "./lexical.ts";
 import { parseQuery } from "./query.ts";
 import { upsertLooseChunk } from "./chunks.ts";
@@ -150,4 +151,28 @@ Deno.test("chunksHolding() finds the chunks among those asked that hold a word, 
   assert.equal(chunksHolding(j, asked, []).size, 0);
   assert.equal(chunksHolding(j, [], ["drain"]).size, 0);
   j.close();
+});
+
+Deno.test("termCounts() counts a term once while the journal is unchanged, again after any connection writes", () => {
+  const file = join(tempDir(), "journal.db");
+  const writer = Journal.open(file);
+  const reader = Journal.open(file, { readOnly: true });
+  let n = 0;
+  const add = (count: number) => {
+    for (let i = 0; i < count; i++) {
+      upsertLooseChunk(writer, { source: "memory", refId: `m${n++}`, title: "t", text: "drain" });
+    }
+  };
+  const df = (j: Journal, cap: number) => termCounts(j, ["drain", "pause"], cap).map((c) => c.df);
+  add(3);
+  assert.deepEqual(df(reader, 10), [3, 0]);
+  // Counted up to the cap asked: another cap is another count.
+  assert.deepEqual(df(reader, 1), [2, 0]);
+  add(2);
+  assert.deepEqual(df(reader, 10), [5, 0], "another connection's write is counted");
+  assert.deepEqual(df(writer, 10), [5, 0]);
+  add(1);
+  assert.deepEqual(df(writer, 10), [6, 0], "the counting connection's own write is counted");
+  reader.close();
+  writer.close();
 });

@@ -7,6 +7,7 @@
  */
 export { Journal, JournalError, JournalMissingError, setBusyTimeout } from "./journal.ts";
 export { journalFile } from "./journal_file.ts";
+export { journalVersion } from "./version.ts";
 export { prototypeSql } from "./prototype.ts";
 export type { WriteHolds } from "./write_lock.ts";
 export {

@@ -10,16 +10,10 @@
  * every row, then writes a snapshot for the next process. A sync rewrites
  * the snapshot when much has changed since (see {@link SNAPSHOT_CHANGES}).
  */
-import type { Journal } from "../store/mod.ts";
+import { type Journal, journalVersion } from "../store/mod.ts";
 import { ScanPool } from "./scan_pool.ts";
 import { journalIdentity, loadSnapshot, saveSnapshot, snapshotFile } from "./snapshot.ts";
-import {
-  goneLogPosition,
-  iterateVectors,
-  journalVersion,
-  type StoredVector,
-  vectorsGoneSince,
-} from "./store.ts";
+import { goneLogPosition, iterateVectors, type StoredVector, vectorsGoneSince } from "./store.ts";
 import { ExactIndex, type VectorHit } from "./vector_index.ts";
 
 /** Changes since the snapshot (added + removed) that make the cache write a new one: this many, or 5% of the vectors. */
