@@ -555,10 +555,10 @@ function unitInput(
  * other files' units are their indexed text hashes, weighing one each.
  */
 export interface UnitTexts {
-  /** Hash of each unit's text → its weight. */
-  all: ReadonlyMap<number, number>;
+  /** Hash of each unit's text → its weight: a number read from the text, the indexed hash's hex. */
+  all: ReadonlyMap<number | string, number>;
   /** The hashes of the units the hit shows. */
-  shown: readonly number[];
+  shown: readonly (number | string)[];
 }
 
 /** A path's file name up to its first dot: `pkg/cjs/index.umd.js` → `index`. */
@@ -577,11 +577,9 @@ function indexedTexts(
   rel: string,
   shown: readonly { row: UnitRow }[],
 ): UnitTexts {
-  const hash = (u: UnitRow) => parseInt(u.text_hash.slice(0, 13), 16);
-  return {
-    all: new Map(list.filter((u) => u.title !== rel).map((u) => [hash(u), 1])),
-    shown: shown.map((u) => hash(u.row)),
-  };
+  const all = new Map<string, number>();
+  for (const u of list) if (u.title !== rel) all.set(u.text_hash, 1);
+  return { all, shown: shown.map((u) => u.row.text_hash) };
 }
 
 /**

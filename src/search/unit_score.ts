@@ -418,7 +418,7 @@ function proseRuns(
     let run = runs.get(u);
     // A line of code between two comments ends the sentence.
     if (!prose[l]) {
-      if (run) clearRuns(run);
+      if (run) clearRuns(run, false);
       continue;
     }
     if (!run) runs.set(u, run = newRuns(words));
@@ -480,25 +480,44 @@ interface Runs {
   swap: Run;
   /** For each `swap` run, the index of the word it replaced. */
   gone: Int32Array;
+  /** False while every run is empty: clearing it again costs nothing (a unit's code lines each clear it). */
+  dirty: boolean;
 }
 
 function newRuns(words: number): Runs {
   const run = () => ({ idf: new Float64Array(words), len: new Float64Array(words) });
-  return { plain: run(), held: run(), swap: run(), gone: new Int32Array(words).fill(-1) };
+  return {
+    plain: run(),
+    held: run(),
+    swap: run(),
+    gone: new Int32Array(words).fill(-1),
+    dirty: false,
+  };
 }
 
-function clearRuns(r: Runs): void {
-  for (const x of [r.plain, r.held, r.swap]) {
-    x.idf.fill(0);
-    x.len.fill(0);
+/** Empties `r`; `written` when the caller writes to it next (it is then `dirty`). */
+function clearRuns(r: Runs, written = true): void {
+  if (r.dirty) {
+    clearRun(r.plain);
+    clearRun(r.held);
+    clearRun(r.swap);
+    r.gone.fill(-1);
   }
-  r.gone.fill(-1);
+  r.dirty = written;
+}
+
+function clearRun(x: Run): void {
+  x.idf.fill(0);
+  x.len.fill(0);
 }
 
 /** Swaps the contents of `a` and `b` (the state read and the state written). */
 function swapRuns(a: Runs, b: Runs): void {
-  for (const k of ["plain", "held", "swap"] as const) [a[k], b[k]] = [b[k], a[k]];
+  [a.plain, b.plain] = [b.plain, a.plain];
+  [a.held, b.held] = [b.held, a.held];
+  [a.swap, b.swap] = [b.swap, a.swap];
   [a.gone, b.gone] = [b.gone, a.gone];
+  [a.dirty, b.dirty] = [b.dirty, a.dirty];
 }
 
 /** How far (in characters past the first word's start) the next word of a pair may begin. */
