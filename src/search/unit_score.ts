@@ -355,8 +355,8 @@ interface ProseRuns {
  * {@link UnitWeights.replaced}'s: the same for a run in which one word of
  * the question (not its first) stands replaced by one other word, its share
  * counted over the question's words but that one, for a unit whose plain
- * run falls short. Only units whose lines hold at least three of the words
- * and half of them are read word by word.
+ * run falls short. Only units whose lines hold at least three of the words,
+ * half of them, and enough of their idf for such a run are read word by word.
  */
 function proseRuns(
   owner: Int32Array,
@@ -391,11 +391,23 @@ function proseRuns(
     if (lower.length < 2 || isStopWord(lower)) return SKIPPED;
     return at.get(stem(lower)) ?? null;
   };
+  // A run's words are words of the unit's lines, so a unit whose words' idf is short of the
+  // least a run must span (one word but the first replaced, the dearest; rounding aside) has no
+  // run that counts.
+  let dearest = 0;
+  for (let i = 1; i < words; i++) dearest = Math.max(dearest, terms[i]!.idf);
+  const least = share * (total - dearest);
   const candidate = new Uint8Array(units.length);
   units.forEach((_, u) => {
     let held = 0;
-    for (let i = 0; i < words; i++) if (bodyTf[u * T + i]! > 0) held++;
-    if (held >= 3 && held * 2 >= words) candidate[u] = 1;
+    let idf = 0;
+    for (let i = 0; i < words; i++) {
+      if (bodyTf[u * T + i]! > 0) {
+        held++;
+        idf += terms[i]!.idf;
+      }
+    }
+    if (held >= 3 && held * 2 >= words && idf >= least - 1e-9) candidate[u] = 1;
   });
   // Per unit, the runs ending at each query word with the last word read: `plain` as the
   // question says it, `swap` with one word replaced (its index in `gone`), `held` a plain
