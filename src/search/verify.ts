@@ -33,6 +33,7 @@ import {
 import { type ChunkMeta, isFileChunk } from "./rank.ts";
 import type { FocusedCandidate as Candidate } from "./focus.ts";
 import { READ_LIMIT_BYTES, type ReadCache } from "./file_reads.ts";
+import { holdsGit } from "./repo_folders.ts";
 import {
   definitionLine,
   type GoneHit,
@@ -605,7 +606,7 @@ export class Verifier {
     for (let dir = dirname(path); dir.length >= root.length; dir = dirname(dir)) {
       let name = this.#repoCache.get(dir);
       if (name === undefined) {
-        name = exists(join(dir, ".git")) ? basename(dir) : null;
+        name = holdsGit(dir) ? basename(dir) : null;
         this.#repoCache.set(dir, name);
       }
       if (name !== null) return name;
