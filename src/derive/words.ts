@@ -209,12 +209,51 @@ function addForms(out: string[], token: string): void {
  * other words are never stemmed.
  */
 export function stemSet(text: string, starts?: readonly string[]): Set<string> {
+  if (starts !== undefined && !starts.includes("") && !NON_ASCII.test(text)) {
+    return asciiStemsStarting(text, starts);
+  }
   const out = new Set<string>();
   // A word repeats often in code: each distinct one is stemmed once.
   for (const w of new Set(indexText(text).split(" "))) {
     if (w === "" || (starts !== undefined && !starts.some((p) => w.startsWith(p)))) continue;
     out.add(stem(w));
   }
+  return out;
+}
+
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/**
+ * {@link stemSet} of an ASCII text with prefixes, splitting only the
+ * identifiers that can hold a word beginning with one: every form of an
+ * identifier (its parts, its whole form) is a piece of it lower-cased, but
+ * for the `_` and `$` the whole form drops, so an identifier in which no
+ * prefix occurs, and that has neither, has no such word.
+ */
+function asciiStemsStarting(text: string, starts: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  const lower = text.toLowerCase();
+  const holds = new Uint8Array(text.length);
+  for (const p of new Set(starts)) {
+    for (let at = lower.indexOf(p); at !== -1; at = lower.indexOf(p, at + 1)) holds[at] = 1;
+  }
+  const forms: string[] = [];
+  let start = -1;
+  let wanted = false;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 32;
+    if (ASCII_WORD[c] === 1) {
+      if (start < 0) {
+        start = i;
+        wanted = false;
+      }
+      if (holds[i] === 1 || c === 95 || c === 36) wanted = true;
+      continue;
+    }
+    if (start >= 0 && wanted) addForms(forms, text.slice(start, i));
+    start = -1;
+  }
+  for (const w of new Set(forms)) if (starts.some((p) => w.startsWith(p))) out.add(stem(w));
   return out;
 }
 

@@ -149,6 +149,42 @@ Deno.test("stemSet() with prefixes stems only the words that begin with one", ()
   assert.ok(some.has(stem("retry")) && some.has(stem("happy")) && !some.has(stem("parse")));
 });
 
+Deno.test("stemSet() with prefixes stems exactly indexText()'s words that begin with one, on this repository's text", () => {
+  const slow = (text: string, starts: readonly string[]) =>
+    new Set(
+      [...new Set(indexText(text).split(" "))]
+        .filter((w) => w !== "" && starts.some((p) => w.startsWith(p)))
+        .map(stem),
+    );
+  const texts = [
+    "a_b x$y HTTPRequest v2_body foo__bar $el _private snake_case_name getHTTP2Stream",
+    "naïve café parseHTTPRequest", // beyond ASCII: the slow path
+  ];
+  for (const dir of ["../../docs/", "./", "../search/"]) {
+    const url = new URL(dir, import.meta.url);
+    for (const e of Deno.readDirSync(url)) {
+      if (e.isFile && /\.(md|ts)$/.test(e.name)) {
+        texts.push(Deno.readTextFileSync(new URL(e.name, url)));
+      }
+    }
+  }
+  let checked = 0;
+  for (const text of texts) {
+    const words = [...new Set(indexText(text).split(" "))].filter((w) => w !== "");
+    const sets = [["ab", "xy", "httpr", "v2b", "foobar", "el", "snakecas"]];
+    for (let k = 0; k < 12 && words.length > 0; k++) {
+      sets.push(
+        [0, 1, 2].map((i) => stemPrefix(stem(words[(k * 7919 + i * 104729) % words.length]!))),
+      );
+    }
+    for (const starts of sets) {
+      assert.deepEqual(stemSet(text, starts), slow(text, starts), starts.join(" "));
+      checked++;
+    }
+  }
+  assert.ok(checked > 500, `only ${checked} checked`);
+});
+
 Deno.test("isGrammarPair() is a Japanese pair all in hiragana or across its scripts", () => {
   assertCases(isGrammarPair, [
     ["the", false],
