@@ -1,6 +1,6 @@
 /**
  * `search()` of this tree against another commit's, on the journal and
- * questions `scripts/bench_search.ts` left in its work folder: each
+ * code questions `scripts/bench_search.ts` left in its work folder: each
  * question asked of both in turn (which goes first alternates), so a host
  * that slows down slows both. Prints each build's p50 and mean, their
  * ratio, and how many questions the two answered differently (timings
