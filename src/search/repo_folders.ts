@@ -6,8 +6,7 @@
  * costs a failed stat and the error it builds (14 µs), for each folder
  * above each hit, in every search.
  */
-import { join } from "node:path";
-import { exists } from "../files/exists.ts";
+import { exists, join } from "../files/mod.ts";
 
 /** Each folder's answer, with its mtime when it was looked at. */
 const known = new Map<string, { mtimeMs: number; repo: boolean }>();
