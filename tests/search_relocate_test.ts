@@ -182,6 +182,32 @@ Deno.test("a function deleted from a file that keeps others is neither scored at
   assert.ok(hit.confidence < INJECT_CONFIDENCE, `confidence ${hit.confidence}`);
   assert.equal(hit.coverage, 0, "no word of the query is on its lines now");
   assert.match(hit.reason ?? "", /missing: compute, shipping, cost/);
+  // What stands at its lines now is shown, not the signature the file no longer holds.
+  assert.equal(hit.summary, "def format_money(cents):");
+});
+
+Deno.test("a function renamed in place shows its new first line, not the name it lost", async () => {
+  using t = await indexed();
+  const pricing = join(t.root, "pkg/pricing.py");
+  const body = [
+    '    """Apply a percentage discount code to an order total."""',
+    '    return total * 0.9 if code == "TEN" else total',
+    "",
+  ];
+  Deno.writeTextFileSync(pricing, ["def apply_discount(total, code):", ...body].join("\n"));
+  const past = new Date(Date.now() - 3_600_000);
+  Deno.utimeSync(pricing, past, past);
+  assert.equal((await cli(t.home, ["index", t.root])).code, 0);
+  assert.equal(
+    (await t.first("discount code order total")).summary,
+    "def apply_discount(total, code):",
+  );
+  Deno.writeTextFileSync(pricing, ["def apply_coupon(total, code):", ...body].join("\n"));
+  const hit = await t.first("discount code order total");
+  assert.equal(hit.path, pricing);
+  assert.match(hit.reason ?? "", /apply_discount not found in it now/);
+  // It showed `def apply_discount(total, code):`, a line the file no longer holds.
+  assert.equal(hit.summary, "def apply_coupon(total, code):");
 });
 
 Deno.test("a deleted empty file is not REBUILT at another empty file of its folder", async () => {

@@ -17,7 +17,8 @@ const SUMMARY_MAX = 160;
  * is looked for by its signature (by `place` when given: where the file's
  * namesakes leave it, `definitionLines`; else nearest where it was), as its
  * lines may have moved; `lost` when it is not there any more (its indexed
- * lines, cut to the file's length, are shown, and their text is not its own;
+ * lines, cut to the file's length, are shown, and their text is not its own:
+ * it is `there`, what a reader finds at them now, for the summary line;
  * a section of prose whose heading is not found is read at its indexed lines,
  * cut so, as a window of text is: a heading reworded leaves its text there).
  * A symbol found keeps its length, up to the file's end and `limit` (the
@@ -31,7 +32,7 @@ export function spanOf(
   changed: boolean,
   place?: (lines: readonly string[]) => number | null | undefined,
   limit?: () => number | undefined,
-): { line: number | null; endLine: number | null; text: string; lost?: true } {
+): { line: number | null; endLine: number | null; text: string; lost?: true; there?: string } {
   if (isFileChunk(m) || m.start_line === null) {
     // A file ends at its last line as it reads now: cut short since it was indexed, or
     // indexed as ending one line past its final newline.
@@ -58,7 +59,7 @@ export function spanOf(
       if (m.source === "docs") {
         return { line: start, endLine: end, text: linesOf(text, start, end) };
       }
-      return { line: start, endLine: end, text: "", lost: true };
+      return { line: start, endLine: end, text: "", lost: true, there: linesOf(text, start, end) };
     }
     // Its length kept, but not past the file's end (its body cut away) nor into the
     // symbol below it (`limit`: its body shrank).
@@ -170,10 +171,13 @@ export function summaryOf(m: ScoredChunk, text: string, changed = false): string
     const line = body.map(read).find((l) => l !== "");
     return line ? clip(line) : null;
   }
-  if (changed && m.signature !== null && text.trim() !== "") {
+  if (changed && m.signature !== null) {
+    // Edited: what its lines hold now, when they no longer spell its signature (none when
+    // they are blank: the signature indexed is not in the file).
     const bare = (t: string) => t.replace(/\s+/g, "");
     if (!bare(text).includes(bare(m.signature))) {
-      return clip(text.split("\n").find((l) => l.trim() !== "")!.trim());
+      const first = text.split("\n").find((l) => l.trim() !== "");
+      return first === undefined ? null : clip(first.trim());
     }
   }
   const sig = m.signature ?? m.doc?.split("\n")[0] ?? null;

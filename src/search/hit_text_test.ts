@@ -107,7 +107,10 @@ Deno.test("summaryOf() shows a changed symbol's first line when it no longer hol
   assert.equal(summaryOf(m, now), "def f(a, b):", "unchanged: the index's signature");
   assert.equal(summaryOf(m, now, true), "def f(a, b, c=0):");
   assert.equal(summaryOf(m, "def f(a,\n      b):\n    return a", true), "def f(a, b):");
-  assert.equal(summaryOf(m, "", true), "def f(a, b):", "nothing read: what was indexed");
+  assert.equal(summaryOf(m, ""), "def f(a, b):", "nothing read: what was indexed");
+  // Its lines hold another definition now (it was renamed or deleted), or nothing.
+  assert.equal(summaryOf(m, "def g(a, b):\n    return a", true), "def g(a, b):");
+  assert.equal(summaryOf(m, "\n\n", true), null, "blank: not a signature the file lost");
 });
 
 Deno.test("spanOf() ends a file's own chunk at the file's last line, not one past its final newline", () => {

@@ -188,7 +188,9 @@ export class Verifier {
         endLine: span.endLine,
         coverage: cov,
         movedFrom: null,
-        summary: summaryOf(m, span.text, changed && read),
+        // A symbol gone from its lines shows what stands there now (`apply_coupon` where
+        // `apply_discount` was), never a signature the file no longer holds.
+        summary: summaryOf(m, span.there ?? span.text, changed && read),
         checked: hash === "unchecked" ? "stat" : "hash",
         behind: changed ? this.#now - (st.mtime?.getTime() ?? this.#now) : null,
       },
