@@ -661,3 +661,38 @@ Deno.test("a deleted file is not REBUILT at another file of its name that holds 
   );
   assert.ok(out.pruned.some((p) => p.path === join(t.root, "pkg/shapes.py")));
 });
+
+Deno.test("a file renamed in its folder and edited, not indexed since, is REBUILT at its new name", async () => {
+  using t = await indexed();
+  const shapes = join(t.root, "pkg/shapes.py");
+  // `git mv shapes.py geometry.py`, then an edit: neither its bytes nor its name are left.
+  Deno.writeTextFileSync(
+    join(t.root, "pkg/geometry.py"),
+    "# Shapes and their areas.\n" +
+      Deno.readTextFileSync(shapes).replace("self.r * self.r", "self.r ** 2"),
+  );
+  Deno.removeSync(shapes);
+  const hit = await t.first("circle area radius");
+  assert.equal(hit.verdict, "REBUILT", JSON.stringify(hit));
+  assert.equal(hit.path, join(t.root, "pkg/geometry.py"));
+  assert.equal(hit.moved_from, shapes);
+  assert.equal(at(hit), "Circle.area:11-13", "where its definition is now, a line lower");
+});
+
+Deno.test("a deleted file is not REBUILT at a new file of its folder that holds few of its definitions", async () => {
+  using t = await indexed();
+  const shapes = join(t.root, "pkg/shapes.py");
+  // A new module beside it with one of its five signatures, the hit's own (`def area(self):`).
+  Deno.writeTextFileSync(
+    join(t.root, "pkg/wheel.py"),
+    "class Wheel:\n    def spokes(self):\n        return 32\n\n    def area(self):\n        return 0\n",
+  );
+  Deno.removeSync(shapes);
+  const r = await cli(t.home, ["search", "--json", "circle area radius"]);
+  const out = JSON.parse(r.stdout) as SearchResult;
+  assert.deepEqual(
+    out.hits.filter((h) => h.moved_from !== null).map((h) => `${h.path}: ${h.reason}`),
+    [],
+  );
+  assert.ok(out.pruned.some((p) => p.path === shapes), JSON.stringify(out.pruned));
+});

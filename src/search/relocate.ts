@@ -63,7 +63,8 @@ export interface RelocateOptions {
  * the journal, then beside it on disk (a file renamed in its folder, not
  * indexed yet), then under its root on disk (for at most
  * {@link CONTENT_WALK_MS}), then the same symbol in the journal, then
- * either on disk.
+ * either on disk (the symbol in a file of its name, or in a file of its
+ * folder renamed and edited: {@link renamedIn}).
  *
  * Journal look-ups are indexed (content hash; symbol name then structural
  * hash) and each answer is stat-ed; the disk walk reads only files of the
@@ -111,7 +112,23 @@ export function relocate(
       if (statSize(r.path) !== undefined) return { path: r.path, line: r.line, how: "same symbol" };
     }
   }
-  return onDisk(gone, opts, new Set([gone.path]));
+  return onDisk(gone, opts, new Set([gone.path]), renamedIn(j, gone));
+}
+
+/**
+ * The test a file of the gone file's folder, of another name, passes to be
+ * read as that file renamed and edited (`git mv money.py currency.py`,
+ * then an edit; not indexed since): it has the gone file's extension and
+ * the journal does not hold it (a file it holds has its own definitions,
+ * where the search looked already). Whether it is that file is then its
+ * symbol's `place`'s to say: most of the gone file's definitions are in it.
+ */
+function renamedIn(j: Journal, gone: GoneHit): (path: string) => boolean {
+  const folder = dirname(gone.path);
+  const ext = extensionOf(gone.path);
+  const known = j.stmt("SELECT 1 AS x FROM paths WHERE path = ?");
+  return (path) =>
+    dirname(path) === folder && extensionOf(path) === ext && known.get(path) === undefined;
 }
 
 /**
@@ -179,20 +196,22 @@ const CONTENT_WALK_MS = 100;
 
 /**
  * The gone file's content (same size, hashed) or, when it has a symbol with
- * a signature, a file of its name holding that definition, walking its
- * root from its folder outwards until `opts.deadline`; files in `looked`
- * are passed over, and each file looked at joins it.
+ * a signature, a file of its name holding that definition (or, in its own
+ * folder, one that `renamed` says is it renamed), walking its root from its
+ * folder outwards until `opts.deadline`; files in `looked` are passed over,
+ * and each file looked at joins it.
  */
 function onDisk(
   gone: GoneHit,
   opts: RelocateOptions,
   looked: Set<string>,
+  renamed?: (path: string) => boolean,
 ): Relocated | undefined {
   const name = basename(gone.path);
   const signature = sym1(gone.symbol?.signature ?? null);
   const near = gone.symbol?.line ?? 1;
   for (const file of outwards(gone, opts, looked)) {
-    const found = match(file.path, file.size, gone, name, signature, near);
+    const found = match(file.path, file.size, gone, name, signature, near, renamed);
     if (found) return found;
   }
   return undefined;
@@ -296,6 +315,7 @@ function extensionOf(path: string): string {
   return dot > 0 ? base.slice(dot) : "";
 }
 
+/** {@link onDisk}'s test of one file: where the gone hit is in it, or undefined. */
 function match(
   path: string,
   size: number,
@@ -303,10 +323,15 @@ function match(
   name: string,
   signature: string | undefined,
   near: number,
+  renamed?: (path: string) => boolean,
 ): Relocated | undefined {
   const sameSize = gone.hash !== null && size === gone.size;
   const sameName = signature !== undefined && basename(path) === name;
-  if (!sameSize && !sameName) return undefined;
+  // Another name in its own folder: read only when it may be the file renamed, and only
+  // for a symbol its namesakes place (most of the gone file's definitions must be there).
+  const beside = signature !== undefined && !sameName && gone.symbol?.place !== undefined &&
+    size <= READ_LIMIT_BYTES && renamed?.(path) === true;
+  if (!sameSize && !sameName && !beside) return undefined;
   let bytes: Uint8Array;
   try {
     bytes = Deno.readFileSync(path);
@@ -316,7 +341,7 @@ function match(
   if (sameSize && contentHash(bytes) === gone.hash) {
     return { path, line: null, how: "same content" };
   }
-  if (sameName) {
+  if (sameName || beside) {
     const lines = decodeText(bytes).split("\n");
     const placed = gone.symbol?.place?.(lines);
     // Its namesakes took every line of its signature: not in this file.
