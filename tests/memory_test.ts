@@ -743,6 +743,28 @@ Deno.test("a new decision leaves a back-filled one whose valid time ended before
   assert.equal(byText("Bytes").superseded_by, byText("KiB").id);
 });
 
+Deno.test("a superseded decision is shown right below the decision that replaced it, even asked in its own words (CLI)", async () => {
+  const { repo, home } = await indexedRepo();
+  const run = async (args: string[]) => {
+    const r = await cli(home, args, { cwd: repo, env: ENV });
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout;
+  };
+  const about = ["--kind", "decision", "--about", "formatBytes"];
+  await run(["remember", ...about, "Sizes are shown in kilobytes of 1000 bytes, never kibibytes."]);
+  await run(["remember", ...about, "Sizes are shown in KiB since the 2.0 release."]);
+  await run(["remember", ...about, "--keep", "Sizes round to one decimal place."]);
+  const hits = JSON.parse(
+    await run(["search", "sizes shown in kilobytes of 1000 bytes", "--kind", "memory", "--json"]),
+  ).hits as { summary: string; symbol: string }[];
+  // The old words match the old decision best; it was the first hit, the rule no longer in force.
+  assert.deepEqual(hits.slice(0, 2).map((h) => h.summary), [
+    "Sizes are shown in KiB since the 2.0 release.",
+    "Sizes are shown in kilobytes of 1000 bytes, never kibibytes.",
+  ]);
+  assert.match(hits[1]!.symbol, /\[superseded by \w+\]$/);
+});
+
 Deno.test("memory follows a renamed and a moved symbol, and an orphaned one stays answerable (real files, CLI reconcile)", async () => {
   const { repo, home } = await indexedRepo();
   const run = async (args: string[]) => {

@@ -307,7 +307,7 @@ export function focusCandidates(
   );
   return [
     ...foldCopies(
-      focused,
+      successorsFirst(j, focused),
       texts,
       tuning.copyJaccard,
       q.near,
@@ -316,6 +316,44 @@ export function focusCandidates(
     ),
     ...tail,
   ];
+}
+
+/**
+ * The candidates with each superseded memory moved right below the memory
+ * that superseded it (through a chain of them), when that one is among
+ * them: the decision in force is read first, the one it replaced next to
+ * it as history. A question in the old decision's words ranked it first
+ * ("applied before tax" above "applied after tax since…"), and an agent
+ * acts on the first hit. One query, only when two memories are candidates.
+ */
+function successorsFirst(j: Journal, list: FocusedCandidate[]): FocusedCandidate[] {
+  const idOf = (c: FocusedCandidate) =>
+    c.best.source === "memory" && c.best.ref_id !== null ? String(c.best.ref_id) : undefined;
+  const ids = list.flatMap((c) => idOf(c) ?? []);
+  if (ids.length < 2) return list;
+  const rows = j.all<{ id: string; by: string }>(
+    `SELECT id, superseded_by AS by FROM memories
+     WHERE superseded_by IS NOT NULL AND id IN (SELECT value FROM json_each(?))`,
+    JSON.stringify(ids),
+  );
+  const present = new Set(ids);
+  const below = new Map<string, FocusedCandidate[]>();
+  const moved = new Set<FocusedCandidate>();
+  for (const c of list) {
+    const by = rows.find((r) => r.id === idOf(c))?.by;
+    if (by === undefined || !present.has(by)) continue;
+    below.set(by, [...(below.get(by) ?? []), c]);
+    moved.add(c);
+  }
+  if (moved.size === 0) return list;
+  const out: FocusedCandidate[] = [];
+  const place = (c: FocusedCandidate) => {
+    out.push(c);
+    for (const older of below.get(idOf(c) ?? "") ?? []) place(older);
+  };
+  for (const c of list) if (!moved.has(c)) place(c);
+  // Supersession never loops (a memory supersedes older ones); were it to, nothing is lost.
+  return out.length === list.length ? out : list;
 }
 
 /**
