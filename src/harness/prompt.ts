@@ -119,7 +119,8 @@ function namesCode(word: string): boolean {
 /**
  * The query prior work is searched with for `prompt`, with at most
  * {@link QUERY_TERMS} terms however long the prompt is. A prompt of up to
- * 2,000 characters within that many terms is the query as typed. Of a
+ * 2,000 characters within that many terms is the query as typed, less its
+ * opening request ({@link withoutRequest}). Of a
  * longer one, the words of its first {@link PROMPT_SCAN_CHARS} characters
  * are taken, each once, in the prompt's order: its opening words up to half
  * the terms (what is asked), then the words that name code anywhere in that
@@ -140,13 +141,15 @@ function namesCode(word: string): boolean {
  * import assert from "node:assert/strict";
  * const asked = "Why does produceWithPatches drop the inverse patches? Log:";
  * assert.equal(promptQuery(asked), asked);
+ * assert.equal(promptQuery("Please add retry with backoff to the uploader"), "retry with backoff to the uploader");
  * const log = Array.from({ length: 1000 }, (_, i) => `line ${i} ok`).join("\n");
  * const q = promptQuery(`${asked}\n${log}\n  at applyPatches (src/patch.ts:40)`);
  * // Each term once ("patches" came with produceWithPatches); stop words and numbers left out.
  * assert.equal(q, "produceWithPatches drop inverse Log: line ok applyPatches (src/patch.ts:40)");
  * ```
  */
-export function promptQuery(prompt: string): string {
+export function promptQuery(typed: string): string {
+  const prompt = withoutRequest(typed);
   if (prompt.length <= AS_TYPED_CHARS && new Set(termsOf(prompt)).size <= QUERY_TERMS) {
     return prompt;
   }
@@ -179,6 +182,45 @@ export function promptQuery(prompt: string): string {
   }
   for (let i = 0; i < words.length && terms.size < QUERY_TERMS; i++) take(i);
   return [...chosen].sort((a, b) => a - b).map((i) => words[i]).join(" ");
+}
+
+/**
+ * Politeness and the verb a prompt opens with to say what to do to the code
+ * ("please", "can you", then "add", "fix", "implement"…): the task, not
+ * what the prior work it needs is called. "add a retry with exponential
+ * backoff to the uploader" has its answer in `retryWithBackoff`, which
+ * covered 60% of the query with "add" in it and was not injected.
+ */
+const REQUEST = new RegExp(
+  String.raw`^(?:(?:please|pls|kindly|(?:can|could|would|will) you|let'?s|let us|` +
+    String
+      .raw`(?:we|i) (?:need|want|have) to|we should|i'?d like to|help me|go ahead and)[\s,]+)*` +
+    String
+      .raw`(?:add|fix|implement|write|create|update|change|refactor|remove|delete|rename|move|` +
+    String.raw`support|handle|improve|optimi[sz]e|ensure|introduce|extend|rewrite|debug|` +
+    String.raw`investigate|look into|clean up|set up|wire up|hook up)[\s,:]+`,
+  "iu",
+);
+
+/**
+ * `prompt` without its opening request ({@link REQUEST}), or as typed when
+ * it opens with none or nothing worth a search is left ("fix it").
+ *
+ * @example
+ * ```ts
+ * import { withoutRequest } from "./prompt.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(withoutRequest("Can you fix the rounding in apply_discount"), "the rounding in apply_discount");
+ * assert.equal(withoutRequest("fix it"), "fix it");
+ * assert.equal(withoutRequest("make test fails on CI"), "make test fails on CI");
+ * ```
+ */
+export function withoutRequest(prompt: string): string {
+  const start = prompt.trimStart();
+  const m = REQUEST.exec(start);
+  if (m === null) return prompt;
+  const rest = start.slice(m[0].length);
+  return termsOf(rest).length > 0 ? rest : prompt;
 }
 
 /** A word of a script written without spaces as pieces of at most {@link MOST_TERMS_PER_WORD} terms. */

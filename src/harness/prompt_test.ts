@@ -29,17 +29,36 @@ Deno.test("promptQuery() has at most QUERY_TERMS terms, whatever the prompt's si
   }
 });
 
-Deno.test("promptQuery() keeps a prompt typed by hand as it is", () => {
+Deno.test("promptQuery() keeps a prompt typed by hand as it is, less the request it opens with", () => {
   for (
     const p of [
-      "Fix compute_total so a negative discount never raises the total",
+      "Why does compute_total let a negative discount raise the total?",
       'find "retry with backoff" -test in src/net',
-      "Refactor the importer: split parseHeader out of readFile, keep the error messages, " +
-      "and make sure the tests in importer_test.ts still pass on Windows paths.",
+      "make test fails on CI since parseHeader moved",
     ]
   ) {
     assert.equal(promptQuery(p), p);
   }
+  const asked: [string, string][] = [
+    [
+      "Fix compute_total so a negative discount never raises the total",
+      "compute_total so a negative discount never raises the total",
+    ],
+    [
+      "Refactor the importer: split parseHeader out of readFile, keep the error messages, " +
+      "and make sure the tests in importer_test.ts still pass on Windows paths.",
+      "the importer: split parseHeader out of readFile, keep the error messages, " +
+      "and make sure the tests in importer_test.ts still pass on Windows paths.",
+    ],
+    [
+      "please, can you add a retry with exponential backoff to the uploader",
+      "a retry with exponential backoff to the uploader",
+    ],
+    ["We need to clean up the session cache", "the session cache"],
+  ];
+  for (const [p, q] of asked) assert.equal(promptQuery(p), q);
+  // Nothing but the request: searched as typed (the caller's `asksForPriorWork` decides).
+  assert.equal(promptQuery("Fix it."), "Fix it.");
 });
 
 Deno.test("promptQuery() builds a long prompt's query from its question and the code it names", () => {
