@@ -161,6 +161,67 @@ Deno.test("a copy edited since it was indexed is not listed as the same: it is a
   if (edited) assert.match(edited.reason ?? "", /changed since indexed/);
 });
 
+Deno.test("a function copied into other modules folds into one hit that lists where else its lines are", async () => {
+  const slugify = [
+    "export function slugify(title: string): string {",
+    "  return title.toLowerCase().trim()",
+    '    .replace(/[^a-z0-9]+/g, "-")',
+    '    .replace(/^-|-$/g, "");',
+    "}",
+  ].join("\n");
+  // Each module is otherwise its own: no file is a copy of another.
+  const own = (name: string) =>
+    [
+      `export function ${name}Render(items: string[]): string {`,
+      `  const head = "<h1>${name}</h1>";`,
+      '  const rows = items.map((i) => `<li>${i}</li>`).join("");',
+      "  return head + rows;",
+      "}",
+      "",
+      slugify,
+      "",
+    ].join("\n");
+  using t = await indexed({
+    "web/src/blog.ts": own("blog"),
+    "api/src/posts.ts": own("posts"),
+    "cli/src/export.ts": own("exporter"),
+    // Copied one-liners are not folded: short lines repeat by chance.
+    "a/tiny.ts": own("a") + "export function slugger(s: string) { return s.toLowerCase(); }\n",
+    "b/tiny.ts": own("b") + "export function slugger(s: string) { return s.toLowerCase(); }\n",
+  });
+  const r = await t.search("slugify a title into a lowercase slug");
+  const slugs = r.hits.filter((h) => h.symbol === "slugify");
+  assert.equal(slugs.length, 1, r.hits.map((h) => `${h.symbol} ${h.path}`).join("; "));
+  const hit = slugs[0]!;
+  assert.deepEqual(hit.copies, [], "no file is a copy of another");
+  assert.deepEqual(
+    [hit.path, ...hit.same_code.map((p) => p.path)].sort(),
+    ["a/tiny.ts", "api/src/posts.ts", "b/tiny.ts", "cli/src/export.ts", "web/src/blog.ts"]
+      .map((f) => join(t.repo, f)),
+  );
+  assert.ok(
+    hit.same_code.every((p) => p.symbol === "slugify" && p.line === 7 && p.end_line === 11),
+  );
+  const tiny = (await t.search("slugger lowercase")).hits.filter((h) => h.symbol === "slugger");
+  assert.equal(tiny.length, 2, "a one-liner's copies are hits of their own");
+  // A copy deleted since it was indexed is not listed; the human output names the rest.
+  Deno.removeSync(join(t.repo, hit.same_code[0]!.path.slice(t.repo.length + 1)));
+  const after = (await t.search("slugify a title into a lowercase slug")).hits
+    .find((h) => h.symbol === "slugify")!;
+  assert.equal(after.same_code.length, 3);
+  const human = await cli(t.home, ["search", "slugify a title into a lowercase slug"]);
+  assert.match(human.stdout, /same code: \S+:7/);
+  // The hit's own file deleted: no copy goes with it; each left is a hit or listed in one.
+  const left = [after.path!, ...after.same_code.map((p) => p.path)];
+  Deno.removeSync(left.shift()!);
+  const gone = (await t.search("slugify a title into a lowercase slug")).hits
+    .filter((h) => h.symbol === "slugify");
+  assert.deepEqual(
+    [...new Set(gone.flatMap((h) => [h.path!, ...h.same_code.map((p) => p.path)]))].sort(),
+    left.sort(),
+  );
+});
+
 Deno.test("release notes rank below the guide that says the same", async () => {
   using t = await indexed({ "docs/operations.md": GUIDE, "CHANGELOG.md": CHANGELOG });
   const r = await t.search("rotate the signing key and retire the old key");

@@ -169,6 +169,11 @@ function printHit(o: SearchOutput, h: SearchHit, paint: Paint): void {
     const more = h.copies.length > 3 ? ` (+${h.copies.length - 3} more)` : "";
     o.out(`   ${paint.dim(`same as: ${list}${more}`)}`);
   }
+  if (h.same_code.length > 0) {
+    const list = h.same_code.slice(0, 3).map((p) => `${shown(p.path)}:${p.line}`).join(", ");
+    const more = h.same_code.length > 3 ? ` (+${h.same_code.length - 3} more)` : "";
+    o.out(`   ${paint.dim(`same code: ${list}${more}`)}`);
+  }
   if (h.reason) o.out(`   ${paint.dim(`why: ${printable(h.reason)}`)}`);
 }
 

@@ -26,6 +26,7 @@ export { indexedFile } from "./indexed_file.ts";
 export { type Drift, type DriftedFile, driftedFiles, driftNotes } from "./file_drift.ts";
 export type { Candidate, ChunkMeta, Ranking, Tuning } from "./rank.ts";
 export type {
+  CodePlace,
   Freshness,
   HitSymbol,
   LegsReport,

@@ -156,6 +156,8 @@ export interface ChunkMeta {
   doc: string | null;
   /** The node's structural hash. */
   struct_hash: string | null;
+  /** The hash of its lines' text as indexed: chunks of one hash hold the same lines. */
+  text_hash: string;
 }
 
 /**
@@ -203,7 +205,7 @@ export interface Ranking {
 const META =
   `SELECT c.id, c.path_id, c.node_id, c.source, c.ref_id, c.title, c.start_line, c.end_line,
   c.anchor, c.text, p.path, p.rel, p.root_id, p.language, p.size, p.mtime_ms, p.hash, p.summary,
-  n.kind, n.name, n.signature, n.doc, n.struct_hash
+  n.kind, n.name, n.signature, n.doc, n.struct_hash, c.text_hash
   FROM chunks c LEFT JOIN paths p ON p.id = c.path_id LEFT JOIN nodes n ON n.id = c.node_id
   WHERE c.id IN (SELECT value FROM json_each(?))`;
 

@@ -3,12 +3,26 @@
  * server alike.
  */
 import { type Journal, lastAudit, listRoots } from "../store/mod.ts";
-import { type Candidate, DEFAULT_TUNING, rank, type Tuning } from "./rank.ts";
+import {
+  type Candidate,
+  type ChunkMeta,
+  DEFAULT_TUNING,
+  isFileChunk,
+  rank,
+  type Tuning,
+} from "./rank.ts";
 import type { ReadCache } from "./file_reads.ts";
-import { focusCandidates } from "./focus.ts";
+import { focusCandidates, type FocusedCandidate } from "./focus.ts";
 import { confidence, type ConfidenceFacts } from "./confidence.ts";
 import { learnedAssociations } from "./vocab_lookup.ts";
-import type { LegsReport, PrunedHit, SearchHit, SearchRequest, SearchResult } from "./types.ts";
+import type {
+  CodePlace,
+  LegsReport,
+  PrunedHit,
+  SearchHit,
+  SearchRequest,
+  SearchResult,
+} from "./types.ts";
 import { type VerifiedHit, Verifier } from "./verify.ts";
 import { type ChunkFilter, underPrefixes } from "./lexical.ts";
 import { MAX_QUERY_WORDS } from "./query.ts";
@@ -76,8 +90,16 @@ export async function search(
   );
   const hits: SearchHit[] = [];
   const shown = new Set<string>();
+  // The hits shown by the indexed text of the symbol they name, as their files read now.
+  const sameCode = new Map<string, SearchHit>();
   for (const [i, c] of candidates.entries()) {
     if (hits.length >= limit) break;
+    const code = answerCode(c);
+    const twin = code && sameCode.get(code.hash);
+    if (code && twin && verifier.unchangedOnDisk(code.unit)) {
+      twin.same_code.push(code.place);
+      continue;
+    }
     const hit = await verifier.verify(c, hits.length < tuning.hashTop);
     if (!hit || movedOutOfScope(hit, ranking.filter, verifier.pruned)) continue;
     // A file re-anchored onto a path that is already a result is that result.
@@ -95,6 +117,10 @@ export async function search(
     };
     const done: SearchHit = { rank, ...hit, confidence: confidence(facts) };
     hits.push(done);
+    // Unchanged where it is (or moved whole): its lines are what the index hashed.
+    const asIndexed = hit.freshness.index_behind_ms === null &&
+      (hit.moved_from === null || hit.freshness.checked === "hash");
+    if (code && asIndexed && !sameCode.has(code.hash)) sameCode.set(code.hash, done);
     observe?.(done, facts);
   }
   verifier.finish(req.query);
@@ -107,6 +133,34 @@ export async function search(
     hits,
     pruned: verifier.pruned,
     summary: summaryLine(hits, verifier.pruned.length, took, ranking.legs, unfinished),
+  };
+}
+
+/** A symbol shorter than this many lines is no copy of another by its text: one-liners repeat by chance. */
+const SAME_CODE_LINES = 3;
+
+/**
+ * The symbol a candidate answers with (its first unit, else its best
+ * chunk), its indexed text's hash and its place, when it is code of
+ * {@link SAME_CODE_LINES} lines or more. A later candidate answering with
+ * the same lines as a hit already shown, its file unchanged since it was
+ * indexed, is listed in that hit's `same_code` instead of taking a place of
+ * its own: a function copied into other modules, a bundle's copy, generated
+ * boilerplate (the identical `Dispose` of dozens of designer files filled
+ * whole lists). The hit itself was verified first: a pruned one takes
+ * nothing with it.
+ */
+function answerCode(
+  c: FocusedCandidate,
+): { hash: string; unit: ChunkMeta; place: CodePlace } | undefined {
+  const u = c.units[0]?.chunk ?? c.best;
+  if (u.source !== "code" || u.path === null || !u.text_hash || isFileChunk(u)) return undefined;
+  if (u.start_line === null || u.end_line === null) return undefined;
+  if (u.end_line - u.start_line + 1 < SAME_CODE_LINES) return undefined;
+  return {
+    hash: u.text_hash,
+    unit: u,
+    place: { path: u.path, symbol: u.title, line: u.start_line, end_line: u.end_line },
   };
 }
 

@@ -72,6 +72,18 @@ export interface HitSymbol {
   score: number;
 }
 
+/** A symbol at its lines in another file: where a hit's answer is copied word for word. */
+export interface CodePlace {
+  /** The file, absolute. */
+  path: string;
+  /** Its qualname there. */
+  symbol: string;
+  /** Its first line, 1-based, as indexed. */
+  line: number;
+  /** Its last line, inclusive, as indexed. */
+  end_line: number;
+}
+
 /** One result: a file (its best chunk named), a note or a memory. */
 export interface SearchHit {
   /** Its place in the answer, from 1. */
@@ -117,6 +129,12 @@ export interface SearchHit {
   symbols: HitSymbol[];
   /** Other files with the same content or the same units, folded into this hit. */
   copies: string[];
+  /**
+   * Other files' symbols whose lines are the hit's symbol's word for word (a
+   * function copied into another module, a bundle's copy of it), folded into
+   * this hit so that they do not crowd the list; each still on disk.
+   */
+  same_code: CodePlace[];
   /** The note's or memory's id, for those. */
   ref_id: number | string | null;
   /** The legs that found it. */

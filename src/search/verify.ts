@@ -241,6 +241,15 @@ export class Verifier {
   }
 
   /**
+   * True when the file of `m` is on disk as it was indexed, by its stat
+   * (size and mtime): what the index says of its lines holds.
+   */
+  unchangedOnDisk(m: ChunkMeta): boolean {
+    const st = m.path === null ? undefined : statFile(m.path);
+    return st !== undefined && st.size === m.size && st.mtime?.getTime() === m.mtime_ms;
+  }
+
+  /**
    * Where a symbol that its file, still there and edited, no longer holds
    * is defined now (`relocateSymbol`: a function moved to another module),
    * within the search's relocation budget. The second stage asks, once a
@@ -530,6 +539,7 @@ export class Verifier {
       others: c.others.length,
       symbols: symbolsOf(c, at.line, at.endLine, movedTo, fileEnd, lastOf),
       copies: this.#copiesOnDisk(c.copies, at.path),
+      same_code: [],
       ref_id: m.ref_id,
       legs,
       freshness: {

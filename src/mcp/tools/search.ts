@@ -4,6 +4,7 @@ import { UsageError } from "../../errors/mod.ts";
 import { relative } from "../../files/mod.ts";
 import { logUsage } from "../../config/mod.ts";
 import {
+  type CodePlace,
   configuredTuning,
   pathOption,
   printable,
@@ -70,7 +71,8 @@ export const searchTool: ToolDef = {
         }` +
           (h.reason ? ` (${h.reason})` : "") +
           (also.length > 0 ? `; also: ${also.join(", ")}` : "") +
-          (h.copies.length > 0 ? `; same as: ${h.copies.length} other file(s)` : ""),
+          (h.copies.length > 0 ? `; same as: ${h.copies.length} other file(s)` : "") +
+          sameCode(h.same_code, ctx.cwd),
       ));
     }
     if (behind) lines.push(`note: ${behind}`);
@@ -80,3 +82,20 @@ export const searchTool: ToolDef = {
     };
   },
 };
+
+/**
+ * `; same code in: a.ts:3, b.ts:7 (+2 more)`, the places of a hit's symbol's
+ * very lines in other files (relative to `cwd` when below it); empty for none.
+ */
+function sameCode(places: readonly CodePlace[], cwd: string): string {
+  if (places.length === 0) return "";
+  const named = places.slice(0, SAME_CODE_NAMED).map((p) => {
+    const rel = relative(cwd, p.path);
+    return `${rel.startsWith("..") ? p.path : rel}:${p.line}`;
+  });
+  const more = places.length > SAME_CODE_NAMED ? ` (+${places.length - SAME_CODE_NAMED} more)` : "";
+  return `; same code in: ${named.join(", ")}${more}`;
+}
+
+/** Places of the same code a hit's line names; the structured result holds them all. */
+const SAME_CODE_NAMED = 5;
