@@ -91,6 +91,15 @@ async function withIndexedJournal(fn: (t: IndexedJournal) => void | Promise<void
   }
 }
 
+/** Runs the CLI in `repo` with `home` as alice; asserts it exits 0 and gives its stdout. */
+function succeedingIn({ repo, home }: { repo: string; home: string }) {
+  return async (args: string[]): Promise<string> => {
+    const r = await cli(home, args, { cwd: repo, env: ENV });
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout;
+  };
+}
+
 function count(home: string, sql = "SELECT count(*) AS n FROM memories"): number {
   const j = Journal.open(homePaths(home).journal, { readOnly: true });
   try {
@@ -725,12 +734,7 @@ Deno.test("a file's memory follows it when the move is reconciled in two passes,
 });
 
 Deno.test("a new decision leaves a back-filled one whose valid time ended before as history, not superseded (CLI)", async () => {
-  const { repo, home } = await indexedRepo();
-  const run = async (args: string[]) => {
-    const r = await cli(home, args, { cwd: repo, env: ENV });
-    assert.equal(r.code, 0, r.stderr);
-    return r.stdout;
-  };
+  const run = succeedingIn(await indexedRepo());
   const about = ["--kind", "decision", "--about", "formatBytes"];
   await run(["remember", ...about, "--valid-from", "2020-01-01", "--valid-to", "2021-01-01", "KB"]);
   await run(["remember", ...about, "--valid-from", "2024-01-01", "Bytes"]);
@@ -744,12 +748,7 @@ Deno.test("a new decision leaves a back-filled one whose valid time ended before
 });
 
 Deno.test("a superseded decision is shown right below the decision that replaced it, even asked in its own words (CLI)", async () => {
-  const { repo, home } = await indexedRepo();
-  const run = async (args: string[]) => {
-    const r = await cli(home, args, { cwd: repo, env: ENV });
-    assert.equal(r.code, 0, r.stderr);
-    return r.stdout;
-  };
+  const run = succeedingIn(await indexedRepo());
   const about = ["--kind", "decision", "--about", "formatBytes"];
   await run(["remember", ...about, "Sizes are shown in kilobytes of 1000 bytes, never kibibytes."]);
   await run(["remember", ...about, "Sizes are shown in KiB since the 2.0 release."]);

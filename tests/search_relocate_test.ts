@@ -78,6 +78,12 @@ async function indexed() {
   return {
     root,
     home,
+    /** Writes `path` an hour back (no racy re-read) and indexes the root again. */
+    async indexedAs(path: string, text: string): Promise<void> {
+      Deno.writeTextFileSync(path, text);
+      Deno.utimeSync(path, past, past);
+      assert.equal((await cli(home, ["index", root])).code, 0);
+    },
     async first(query: string, ...args: string[]): Promise<SearchHit> {
       const r = await cli(home, ["search", "--json", "--limit", "1", query, ...args]);
       assert.equal(r.code, 0, r.stderr);
@@ -154,7 +160,7 @@ Deno.test("a function deleted from a file that keeps others is neither scored at
     '    return "%.2f" % (cents / 100)',
     "",
   ].join("\n");
-  Deno.writeTextFileSync(
+  await t.indexedAs(
     shipping,
     [
       "def compute_shipping_cost(weight_kg, zone):",
@@ -165,9 +171,6 @@ Deno.test("a function deleted from a file that keeps others is neither scored at
       formatMoney,
     ].join("\n"),
   );
-  const past = new Date(Date.now() - 3_600_000);
-  Deno.utimeSync(shipping, past, past);
-  assert.equal((await cli(t.home, ["index", t.root])).code, 0);
   assert.equal(at(await t.first("compute shipping cost")), "compute_shipping_cost:1-3");
   // Deleted: format_money now holds its lines.
   Deno.writeTextFileSync(shipping, formatMoney);
@@ -194,10 +197,7 @@ Deno.test("a function renamed in place shows its new first line, not the name it
     '    return total * 0.9 if code == "TEN" else total',
     "",
   ];
-  Deno.writeTextFileSync(pricing, ["def apply_discount(total, code):", ...body].join("\n"));
-  const past = new Date(Date.now() - 3_600_000);
-  Deno.utimeSync(pricing, past, past);
-  assert.equal((await cli(t.home, ["index", t.root])).code, 0);
+  await t.indexedAs(pricing, ["def apply_discount(total, code):", ...body].join("\n"));
   assert.equal(
     (await t.first("discount code order total")).summary,
     "def apply_discount(total, code):",
