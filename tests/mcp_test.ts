@@ -554,6 +554,47 @@ Deno.test("search's repo and path_prefix resolve from the server's folder, as th
   }
 });
 
+Deno.test("search's text names where else a hit's function is copied, relative to the server's folder; its result lists every place", async () => {
+  const base = tempDir();
+  const repo = join(base, "mono");
+  const home = join(base, "home");
+  const slugify = [
+    "export function slugify(title: string): string {",
+    "  return title.toLowerCase().trim()",
+    '    .replace(/[^a-z0-9]+/g, "-")',
+    '    .replace(/^-|-$/g, "");',
+    "}",
+  ].join("\n");
+  // Seven packages with a module of their own, each holding a copy of one function.
+  const files: Record<string, string> = {};
+  for (const name of ["blog", "shop", "docs", "cli", "api", "web", "admin"]) {
+    files[`${name}/src/util.ts`] =
+      `export function ${name}Title(items: string[]): string {\n  const head = "${name}";\n` +
+      `  return head + items.map((i) => i.trim()).join(", ");\n}\n\n${slugify}\n`;
+  }
+  writeTree(repo, files);
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const client = await connect(home, repo);
+  try {
+    const r = await client.callTool({
+      name: "search",
+      arguments: { query: "slugify a title" },
+    }) as CallResult;
+    assert.ok(!r.isError, text(r));
+    const hit =
+      (r.structuredContent!.hits as { path: string; same_code: { path: string }[] }[])[0]!;
+    assert.equal(hit.same_code.length, 6, text(r));
+    const first = text(r).split("\n").find((l) => l.startsWith("1. "))!;
+    assert.match(
+      first,
+      /; same code in: (\w+\/src\/util\.ts:6, ){4}\w+\/src\/util\.ts:6 \(\+1 more\)$/,
+    );
+  } finally {
+    await client.close();
+    removeTree(base);
+  }
+});
+
 Deno.test("search answers a megabyte pasted without spaces as the CLI answers a long query: its first words, the rest named as left out", async () => {
   const { base, repo, home } = await indexedRepo();
   const client = await connect(home, repo);
