@@ -2,6 +2,15 @@
 import { join } from "node:path";
 
 export const MAIN = new URL("../main.ts", import.meta.url).pathname;
+
+/** A five-line TypeScript function that tests copy into several files (`same_code`). */
+export const SLUGIFY = [
+  "export function slugify(title: string): string {",
+  "  return title.toLowerCase().trim()",
+  '    .replace(/[^a-z0-9]+/g, "-")',
+  '    .replace(/^-|-$/g, "");',
+  "}",
+].join("\n");
 const DENO = Deno.execPath();
 /** The permissions the tests run the CLI with. */
 export const PERMS = [

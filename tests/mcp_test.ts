@@ -17,6 +17,7 @@ import {
   mcpEnv,
   openFilesOf,
   removeTree,
+  SLUGIFY,
   tempDir,
   writeTree,
 } from "./helpers.ts";
@@ -558,19 +559,12 @@ Deno.test("search's text names where else a hit's function is copied, relative t
   const base = tempDir();
   const repo = join(base, "mono");
   const home = join(base, "home");
-  const slugify = [
-    "export function slugify(title: string): string {",
-    "  return title.toLowerCase().trim()",
-    '    .replace(/[^a-z0-9]+/g, "-")',
-    '    .replace(/^-|-$/g, "");',
-    "}",
-  ].join("\n");
   // Seven packages with a module of their own, each holding a copy of one function.
   const files: Record<string, string> = {};
   for (const name of ["blog", "shop", "docs", "cli", "api", "web", "admin"]) {
     files[`${name}/src/util.ts`] =
       `export function ${name}Title(items: string[]): string {\n  const head = "${name}";\n` +
-      `  return head + items.map((i) => i.trim()).join(", ");\n}\n\n${slugify}\n`;
+      `  return head + items.map((i) => i.trim()).join(", ");\n}\n\n${SLUGIFY}\n`;
   }
   writeTree(repo, files);
   assert.equal((await cli(home, ["index", repo])).code, 0);

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { SearchResult } from "../src/search/mod.ts";
-import { cli, removeTree, tempDir, writeTree } from "./helpers.ts";
+import { cli, removeTree, SLUGIFY, tempDir, writeTree } from "./helpers.ts";
 
 const SESSION = `
 /** Opens a database connection pool with the given settings. */
@@ -162,13 +162,6 @@ Deno.test("a copy edited since it was indexed is not listed as the same: it is a
 });
 
 Deno.test("a function copied into other modules folds into one hit that lists where else its lines are", async () => {
-  const slugify = [
-    "export function slugify(title: string): string {",
-    "  return title.toLowerCase().trim()",
-    '    .replace(/[^a-z0-9]+/g, "-")',
-    '    .replace(/^-|-$/g, "");',
-    "}",
-  ].join("\n");
   // Each module is otherwise its own: no file is a copy of another.
   const own = (name: string) =>
     [
@@ -178,7 +171,7 @@ Deno.test("a function copied into other modules folds into one hit that lists wh
       "  return head + rows;",
       "}",
       "",
-      slugify,
+      SLUGIFY,
       "",
     ].join("\n");
   using t = await indexed({
