@@ -38,7 +38,9 @@ const RELOCATE_BUDGET_MS = 250;
  * per file (note, memory), the candidates up to the `focusDepth`-th file are
  * read from disk, named by their best symbols and reordered by them
  * (`focus.ts`), every hit gets a confidence (`confidence.ts`), and candidates
- * are verified against the disk in that order until `limit` of them survive. A gone file found again is
+ * are verified against the disk in that order until `limit` of them survive
+ * (one whose symbol's lines are a hit's already shown is listed in that
+ * hit's `same_code` instead: {@link answerCode}). A gone file found again is
  * REBUILT at its new path; one not found is pruned (STALE, never returned)
  * and logged. With `home`, the reconciler is hinted about every path seen
  * gone, moved or changed, so the journal converges, and the files of a
