@@ -164,17 +164,18 @@ function printHit(o: SearchOutput, h: SearchHit, paint: Paint): void {
   if (h.summary) o.out(`   ${printable(h.summary)}`);
   const also = h.symbols.slice(1, 3).map((s) => printable(`${s.name}:${s.line}`));
   if (also.length > 0) o.out(`   ${paint.dim(`also: ${also.join(", ")}`)}`);
-  if (h.copies.length > 0) {
-    const list = h.copies.slice(0, 3).map(shown).join(", ");
-    const more = h.copies.length > 3 ? ` (+${h.copies.length - 3} more)` : "";
-    o.out(`   ${paint.dim(`same as: ${list}${more}`)}`);
-  }
+  if (h.copies.length > 0) o.out(`   ${paint.dim(`same as: ${firstOf(h.copies.map(shown))}`)}`);
   if (h.same_code.length > 0) {
-    const list = h.same_code.slice(0, 3).map((p) => `${shown(p.path)}:${p.line}`).join(", ");
-    const more = h.same_code.length > 3 ? ` (+${h.same_code.length - 3} more)` : "";
-    o.out(`   ${paint.dim(`same code: ${list}${more}`)}`);
+    const places = h.same_code.map((p) => `${shown(p.path)}:${p.line}`);
+    o.out(`   ${paint.dim(`same code: ${firstOf(places)}`)}`);
   }
   if (h.reason) o.out(`   ${paint.dim(`why: ${printable(h.reason)}`)}`);
+}
+
+/** The first three of `items`, and how many more there are: `a, b, c (+2 more)`. */
+function firstOf(items: readonly string[]): string {
+  const more = items.length > 3 ? ` (+${items.length - 3} more)` : "";
+  return `${items.slice(0, 3).join(", ")}${more}`;
 }
 
 /** A path as printed: relative to here when below it; a newline in its name escaped. */

@@ -331,16 +331,18 @@ function successorsFirst(j: Journal, list: FocusedCandidate[]): FocusedCandidate
     c.best.source === "memory" && c.best.ref_id !== null ? String(c.best.ref_id) : undefined;
   const ids = list.flatMap((c) => idOf(c) ?? []);
   if (ids.length < 2) return list;
-  const rows = j.all<{ id: string; by: string }>(
-    `SELECT id, superseded_by AS by FROM memories
-     WHERE superseded_by IS NOT NULL AND id IN (SELECT value FROM json_each(?))`,
-    JSON.stringify(ids),
+  const successor = new Map(
+    j.all<{ id: string; by: string }>(
+      `SELECT id, superseded_by AS by FROM memories
+       WHERE superseded_by IS NOT NULL AND id IN (SELECT value FROM json_each(?))`,
+      JSON.stringify(ids),
+    ).map((r) => [r.id, r.by]),
   );
   const present = new Set(ids);
   const below = new Map<string, FocusedCandidate[]>();
   const moved = new Set<FocusedCandidate>();
   for (const c of list) {
-    const by = rows.find((r) => r.id === idOf(c))?.by;
+    const by = successor.get(idOf(c) ?? "");
     if (by === undefined || !present.has(by)) continue;
     below.set(by, [...(below.get(by) ?? []), c]);
     moved.add(c);

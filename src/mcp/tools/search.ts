@@ -59,9 +59,7 @@ export const searchTool: ToolDef = {
     const lines = [res.summary];
     for (const h of res.hits) {
       const where = h.path
-        ? `${relative(ctx.cwd, h.path).startsWith("..") ? h.path : relative(ctx.cwd, h.path)}${
-          h.line ? `:${h.line}` : ""
-        }`
+        ? `${shownFrom(ctx.cwd, h.path)}${h.line ? `:${h.line}` : ""}`
         : `${h.source} ${h.ref_id}`;
       const also = h.symbols.slice(1, 3).map((s) => `${s.name}:${s.line}`);
       // One line per hit, whatever a file name holds (a newline is shown as \n).
@@ -89,13 +87,16 @@ export const searchTool: ToolDef = {
  */
 function sameCode(places: readonly CodePlace[], cwd: string): string {
   if (places.length === 0) return "";
-  const named = places.slice(0, SAME_CODE_NAMED).map((p) => {
-    const rel = relative(cwd, p.path);
-    return `${rel.startsWith("..") ? p.path : rel}:${p.line}`;
-  });
+  const named = places.slice(0, SAME_CODE_NAMED).map((p) => `${shownFrom(cwd, p.path)}:${p.line}`);
   const more = places.length > SAME_CODE_NAMED ? ` (+${places.length - SAME_CODE_NAMED} more)` : "";
   return `; same code in: ${named.join(", ")}${more}`;
 }
 
 /** Places of the same code a hit's line names; the structured result holds them all. */
 const SAME_CODE_NAMED = 5;
+
+/** `path` relative to `cwd` when below it, else as it is. */
+function shownFrom(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return rel.startsWith("..") ? path : rel;
+}
