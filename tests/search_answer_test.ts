@@ -389,3 +389,37 @@ Deno.test("the phrase leg ranks prose only: a task that runs the very search is 
   assert.ok(legs["docs/locking.md"]?.includes("phrase"), JSON.stringify(legs));
   assert.ok(!legs["tasks.json"]?.includes("phrase"), JSON.stringify(legs));
 });
+
+Deno.test("a whole file or a window of text is shown at the line that matched, not its first", async () => {
+  const settings = Array.from({ length: 150 }, (_, i) => `cache_slot_${i} = ${i * 7}`);
+  settings[117] = "session_timeout_minutes = 45  # sign users out after inactivity";
+  using t = await indexed({
+    ".github/workflows/ci.yml": "name: ci\non: [push]\njobs:\n  test:\n    steps:\n" +
+      "      - run: deno task test\n      - name: upload coverage to codecov\n",
+    "etc/settings.conf": settings.join("\n") + "\n",
+    "ci/travis-test.sh": "#!/bin/sh\n# Exit on any error.\nset -e\nmake check\n",
+  });
+  const yml = (await t.search("upload coverage to codecov")).hits[0]!;
+  assert.equal(yml.path, join(t.repo, ".github/workflows/ci.yml"));
+  assert.deepEqual([yml.kind, yml.line, yml.match_line, yml.summary], [
+    "file",
+    1,
+    7,
+    "- name: upload coverage to codecov",
+  ]);
+  // A window of a long file's own text (no symbol of its own) points inside itself.
+  const conf = (await t.search("sign users out after inactivity")).hits[0]!;
+  assert.equal(conf.path, join(t.repo, "etc/settings.conf"));
+  assert.ok(conf.line! < 118 && 118 <= conf.end_line!, `${conf.line}-${conf.end_line}`);
+  assert.equal(conf.match_line, 118);
+  assert.equal(conf.summary, "session_timeout_minutes = 45  # sign users out after inactivity");
+  // The CLI shows it there.
+  const human = await cli(t.home, ["search", "sign users out after inactivity"]);
+  assert.match(human.stdout, /etc\/settings\.conf:118 /);
+  // A file found by its path alone, no line of it holding a word asked: its first line.
+  const travis = (await t.search("travis")).hits[0]!;
+  assert.deepEqual([travis.match_line, travis.summary], [null, "Exit on any error."]);
+  // A symbol's hit is at its own lines.
+  const fn = (await t.search("upload")).hits.find((h) => h.kind !== "file");
+  assert.equal(fn?.match_line ?? null, null);
+});

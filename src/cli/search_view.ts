@@ -152,7 +152,9 @@ function noMatch(query: string): string {
 
 function printHit(o: SearchOutput, h: SearchHit, paint: Paint): void {
   const verdict = paint.verdict(h.verdict, `[${h.verdict}]`);
-  const where = h.path === null ? "" : `${shown(h.path)}${h.line !== null ? `:${h.line}` : ""}`;
+  // A whole file or a window of text is shown at the line that matched (`ci.yml:11`).
+  const line = h.match_line ?? h.line;
+  const where = h.path === null ? "" : `${shown(h.path)}${line !== null ? `:${line}` : ""}`;
   const what = h.symbol !== null ? `${paint.bold(printable(h.symbol))}${where ? " — " : ""}` : "";
   const more = h.others > 0 ? paint.dim(` (+${h.others} more)`) : "";
   const when = h.freshness.checked === "text" ? h.source : `verified now (${h.freshness.checked})`;

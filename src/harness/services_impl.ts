@@ -190,9 +190,8 @@ export function createServices(
         (VERDICT_ORDER[a.verdict] ?? 3) - (VERDICT_ORDER[b.verdict] ?? 3) || a.rank - b.rank
       );
       return hits.slice(0, limit).map((h): ContextItem => {
-        const where = h.path
-          ? `${h.path}${h.line ? `:${h.line}` : ""}`
-          : h.symbol ?? String(h.ref_id);
+        const line = h.match_line ?? h.line;
+        const where = h.path ? `${h.path}${line ? `:${line}` : ""}` : h.symbol ?? String(h.ref_id);
         const what = [h.symbol && h.path ? h.symbol : null, h.summary].filter((x) => x).join(" — ");
         return {
           key: `hit:${h.source}:${h.path ?? h.ref_id}:${h.symbol ?? ""}`,

@@ -6,6 +6,8 @@ import { renderRoff } from "../extract/prose_man.ts";
 import { definitionLine } from "./relocate.ts";
 import { type Candidate, isFileChunk, type ScoredChunk } from "./rank.ts";
 import { LEADING } from "./unit_score.ts";
+import { coverage } from "./verdict.ts";
+import { stem, stemPrefix } from "../derive/words.ts";
 
 /** A whole file's text counted for coverage, at most. */
 const FILE_TEXT_MAX = 64 * 1024;
@@ -182,6 +184,66 @@ export function summaryOf(m: ScoredChunk, text: string, changed = false): string
   }
   const sig = m.signature ?? m.doc?.split("\n")[0] ?? null;
   return sig === null ? null : clip(sig);
+}
+
+/**
+ * True for a hit that names no symbol or section of its own: a file's own
+ * chunk, or a window of a file's text (`rel § line N`). Its first line says
+ * little of why it matched (`name: ci` for a workflow that uploads coverage),
+ * so it is shown at its {@link matchingLine}.
+ */
+export function isTextOnly(m: ScoredChunk): boolean {
+  return isFileChunk(m) || (m.node_id === null && m.source === "code" && m.path_id !== null);
+}
+
+/**
+ * The line of `text` that holds the most of the query's `words`, as
+ * coverage counts them (each by its stem, in any word or identifier part),
+ * the first of those that hold as many; with its number, `first` being that
+ * of the text's first line, and its text trimmed and cut to the summary
+ * width. Null when no line holds one (pure). Only lines holding what a word
+ * asked begins with (`stemPrefix`) are stemmed.
+ *
+ * @example
+ * ```ts
+ * import { matchingLine } from "./hit_text.ts";
+ * import assert from "node:assert/strict";
+ * const ci = "name: ci\nsteps:\n  - run: deno task test\n  - name: upload coverage to codecov";
+ * assert.deepEqual(matchingLine(ci, 1, ["uploading", "coverage"]), {
+ *   line: 4,
+ *   text: "- name: upload coverage to codecov",
+ * });
+ * assert.equal(matchingLine(ci, 1, ["vacuum"]), null);
+ * ```
+ */
+export function matchingLine(
+  text: string,
+  first: number,
+  words: readonly string[],
+): { line: number; text: string } | null {
+  const starts = [...new Set(words.flatMap((w) => [w.toLowerCase(), stem(w.toLowerCase())]))]
+    .map(stemPrefix);
+  if (starts.length === 0) return null;
+  let best: { line: number; text: string } | null = null;
+  let most = 0;
+  let at = 0;
+  for (let n = first;; n++) {
+    const nl = text.indexOf("\n", at);
+    const line = text.slice(at, nl === -1 ? text.length : nl);
+    const lower = line.toLowerCase();
+    if (starts.some((p) => lower.includes(p))) {
+      const { missing } = coverage(words, line);
+      const held = words.length - missing.length;
+      if (held > most) {
+        most = held;
+        best = { line: n, text: clip(line.trim()) };
+        if (held === words.length) break;
+      }
+    }
+    if (nl === -1) break;
+    at = nl + 1;
+  }
+  return best;
 }
 
 /**

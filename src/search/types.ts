@@ -117,8 +117,15 @@ export interface SearchHit {
   coverage: number;
   /** The indexed path, when the hit was found again elsewhere (REBUILT). */
   moved_from: string | null;
-  /** Signature, doc line or summary. */
+  /** Signature, doc line or summary; for a hit of `match_line`, that line. */
   summary: string | null;
+  /**
+   * For a hit that names no symbol or section (a whole file, a window of a
+   * file's text): the line within it that holds the most of the query's
+   * words, where a reader should look (`ci.yml:11`, not line 1); null
+   * otherwise, or when no line holds one.
+   */
+  match_line: number | null;
   /** Other chunks of the same file that matched. */
   others: number;
   /**

@@ -23,9 +23,11 @@ import { notePaths } from "./notes.ts";
 import {
   clip,
   isSemanticOnly,
+  isTextOnly,
   kindOf,
   lastLine,
   leadingComment,
+  matchingLine,
   spanOf,
   summaryOf,
   symbolOf,
@@ -171,6 +173,7 @@ export class Verifier {
       ...(unreadable !== undefined ? { unreadable } : {}),
     };
     const { verdict, reason } = decideVerdict(facts);
+    const match = isTextOnly(m) ? matchingLine(span.text, span.line ?? 1, this.opts.words) : null;
     const movedTo = changed && read
       ? (u: ChunkMeta) =>
         u.signature === null || isFileChunk(u) || u.start_line === null
@@ -190,7 +193,8 @@ export class Verifier {
         movedFrom: null,
         // A symbol gone from its lines shows what stands there now (`apply_coupon` where
         // `apply_discount` was), never a signature the file no longer holds.
-        summary: summaryOf(m, span.there ?? span.text, changed && read),
+        summary: match?.text ?? summaryOf(m, span.there ?? span.text, changed && read),
+        matchLine: match?.line ?? null,
         checked: hash === "unchecked" ? "stat" : "hash",
         behind: changed ? this.#now - (st.mtime?.getTime() ?? this.#now) : null,
       },
@@ -372,6 +376,7 @@ export class Verifier {
       semanticOnly: isSemanticOnly(c),
       threshold: this.opts.threshold,
     });
+    const match = isTextOnly(m) ? matchingLine(span.text, span.line ?? 1, this.opts.words) : null;
     // Units the second stage scored elsewhere (at the gone path, through a symlink left
     // there) are not at their lines in the file found: it lists its own symbol alone.
     return this.#hit(
@@ -384,7 +389,8 @@ export class Verifier {
         endLine: span.endLine,
         coverage: cov,
         movedFrom: path,
-        summary: summaryOf(m, span.text, !same),
+        summary: match?.text ?? summaryOf(m, span.text, !same),
+        matchLine: match?.line ?? null,
         checked: found.how === "same content" ? "hash" : "stat",
         behind: null,
       },
@@ -418,6 +424,7 @@ export class Verifier {
       coverage: cov,
       movedFrom: null,
       summary: summaryOf(m, "", false),
+      matchLine: null,
       checked: "stat",
       behind: null,
     });
@@ -497,6 +504,7 @@ export class Verifier {
       coverage: cov,
       movedFrom,
       summary: firstLine === null ? null : clip(firstLine),
+      matchLine: null,
       checked: "text",
       behind: null,
     });
@@ -513,6 +521,7 @@ export class Verifier {
       coverage: Coverage;
       movedFrom: string | null;
       summary: string | null;
+      matchLine: number | null;
       checked: "hash" | "stat" | "text";
       behind: number | null;
     },
@@ -536,6 +545,7 @@ export class Verifier {
       coverage: Math.round(at.coverage.coverage * 100) / 100,
       moved_from: at.movedFrom,
       summary: at.summary,
+      match_line: at.matchLine,
       others: c.others.length,
       symbols: symbolsOf(c, at.line, at.endLine, movedTo, fileEnd, lastOf),
       copies: this.#copiesOnDisk(c.copies, at.path),

@@ -58,8 +58,10 @@ export const searchTool: ToolDef = {
     logUsage(ctx.home, searchUsage("mcp", res));
     const lines = [res.summary];
     for (const h of res.hits) {
+      // A whole file or a window of text is shown at the line that matched.
+      const line = h.match_line ?? h.line;
       const where = h.path
-        ? `${shownFrom(ctx.cwd, h.path)}${h.line ? `:${h.line}` : ""}`
+        ? `${shownFrom(ctx.cwd, h.path)}${line ? `:${line}` : ""}`
         : `${h.source} ${h.ref_id}`;
       const also = h.symbols.slice(1, 3).map((s) => `${s.name}:${s.line}`);
       // One line per hit, whatever a file name holds (a newline is shown as \n).

@@ -15,9 +15,14 @@ interface Hit {
   source: string;
   coverage: number;
   summary: string | null;
+  /** For a whole file or a window of text: the line that matched. */
+  match_line: number | null;
   others: number;
   symbols: { name: string; line: number }[];
 }
+
+/** Where a hit is shown: the line that matched in a whole file or window, else its first. */
+const lineOf = (h: Hit) => h.match_line ?? h.line;
 
 interface Result {
   hits: Hit[];
@@ -110,8 +115,8 @@ export function SearchView() {
           ${
           h.path &&
           html`
-            <a class="where" href=${editorUrl(h.path, h.line)} title="open in your editor">${h
-              .path}${h.line !== null ? `:${h.line}` : ""}</a>
+            <a class="where" href=${editorUrl(h.path, lineOf(h))} title="open in your editor">${h
+              .path}${lineOf(h) !== null ? `:${lineOf(h)}` : ""}</a>
             <button class="link" onClick=${() => view(h)}>view</button>
           `
         }
