@@ -423,3 +423,36 @@ Deno.test("a whole file or a window of text is shown at the line that matched, n
   const fn = (await t.search("upload")).hits.find((h) => h.kind !== "file");
   assert.equal(fn?.match_line ?? null, null);
 });
+
+Deno.test("a pasted stack trace finds the function of its innermost frame that the index holds", async () => {
+  using t = await indexed({
+    "app/cli.py": "from app.conf import load\n\n\ndef main():\n    print(load('x'))\n",
+    "app/conf.py": "import json\n\n\ndef load(raw):\n    text = raw.strip()\n" +
+      "    return json.loads(text)\n\n\ndef dump(data):\n    return json.dumps(data)\n",
+    // A page that says the trace's words, most of them, and names no frame.
+    "docs/errors.md": "# Errors\n\n## JSON decode errors\n\nA traceback whose most recent call " +
+      "last ends in a JSONDecodeError expecting value at line 1 column 1 (char 0) means " +
+      "the file read was empty: the decoder's raw_decode and scan_once found no value.\n",
+    "web/app.js": "function boot(config) {\n  const port = config.port;\n" +
+      "  return listen(port, () => {\n    throw new Error('closed');\n  });\n}\n",
+  });
+  const python = `Traceback (most recent call last):
+  File "/srv/app/cli.py", line 5, in main
+    print(load('x'))
+  File "/srv/app/conf.py", line 6, in load
+    return json.loads(text)
+  File "/usr/lib/python3.11/json/decoder.py", line 355, in raw_decode
+    raise JSONDecodeError("Expecting value", s, err.value) from None
+json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)`;
+  const r = await t.search(python);
+  assert.deepEqual(
+    r.hits.slice(0, 2).map((h) => `${(h.path ?? "").slice(t.repo.length + 1)} ${h.symbol}`),
+    ["app/conf.py load", "app/cli.py main"],
+  );
+  assert.ok(r.hits[0]!.legs.includes("names"), r.hits[0]!.legs.join(","));
+  // An anonymous frame is the definition that holds its line.
+  const js = await t.search(
+    "Error: closed\n    at /srv/web/app.js:4:11\n    at listen (node:net:1:1)",
+  );
+  assert.equal(`${js.hits[0]?.path} ${js.hits[0]?.symbol}`, `${join(t.repo, "web/app.js")} boot`);
+});

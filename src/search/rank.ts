@@ -29,6 +29,7 @@ import { COVERAGE_THRESHOLD } from "./verdict.ts";
 import { DEFAULT_UNIT_WEIGHTS, type ScoredTerm, type UnitWeights } from "./unit_score.ts";
 import { splitWords, stem, wholeForm } from "../derive/words.ts";
 import { namesRanking, pathsRanking, typedNames, typedPath } from "./names_leg.ts";
+import { framesRanking, stackFrames } from "./frames.ts";
 
 /** Every knob of the ranking; the defaults are tuned by `scripts/bench_search.ts`. */
 export interface Tuning {
@@ -250,7 +251,10 @@ export async function rank(
   const lexicalRank = new Map(lexical.map((h, i) => [h.id, i]));
   const file = typedPath(query.text);
   const names = typedNames(query.text);
+  // A pasted stack trace: the definitions its frames name, innermost first.
+  const frames = tuning.legWeights.names <= 0 ? [] : stackFrames(req.query);
   const named = tuning.legWeights.names <= 0 ? [] : [
+    ...framesRanking(j, frames, tuning.lexicalLimit),
     ...(file === undefined ? [] : pathsRanking(j, file, lexicalRank, tuning.lexicalLimit)),
     ...namesRanking(j, names, lexicalRank, tuning.lexicalLimit),
   ];
