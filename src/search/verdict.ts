@@ -93,6 +93,9 @@ export interface HitFacts {
   threshold: number;
 }
 
+/** Missing words a WEAK reason names, at most. */
+const MISSING_SHOWN = 8;
+
 /**
  * Decides a hit's verdict and the reason for anything not STRONG (pure).
  * Gone and not found → STALE; found again elsewhere → REBUILT (the reason
@@ -120,10 +123,15 @@ export function decideVerdict(f: HitFacts): { verdict: Verdict; reason: string |
   }
   // Unread, its text is not known to lack a word: only its name and doc comment were checked.
   if (f.coverage.coverage < f.threshold && f.unreadable === undefined) {
+    const { missing } = f.coverage;
+    // A long question (a pasted log) lacks dozens: the first few say what the hit is not about.
+    const more = missing.length > MISSING_SHOWN
+      ? ` and ${missing.length - MISSING_SHOWN} more`
+      : "";
     reasons.push(
       `covers ${Math.round(f.coverage.coverage * 100)}% of the query (missing: ${
-        f.coverage.missing.join(", ")
-      })`,
+        missing.slice(0, MISSING_SHOWN).join(", ")
+      }${more})`,
     );
   }
   if (f.semanticOnly) reasons.push("semantic match only");

@@ -39,7 +39,18 @@ Deno.test("decideVerdict() labels each situation and says why", () => {
       "low coverage",
       { coverage: { coverage: 0.25, missing: ["a", "b", "c"] } },
       "WEAK",
-      /covers 25%.*a, b, c/,
+      /covers 25%.*a, b, c\)/,
+    ],
+    [
+      "low coverage of a long question: the first eight words missing, and a count",
+      {
+        coverage: {
+          coverage: 0.1,
+          missing: ["w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8", "w9", "w10", "w11"],
+        },
+      },
+      "WEAK",
+      /\(missing: w1, w2, w3, w4, w5, w6, w7, w8 and 3 more\)$/,
     ],
     [
       "changed since indexed",
