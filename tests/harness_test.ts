@@ -1577,18 +1577,22 @@ Deno.test({
           if (harness !== "cursor") {
             assert.ok(pctx, `${harness}: prior work`);
             assert.match(pctx!, /compute_total|test_negative_discount/);
+            // The open failure on the function found comes with it, before any edit.
+            assert.match(pctx!, /Rounding the subtotal first broke t::neg/);
             // Without a session start, the first prompt brings the repository's constraints too.
             if (!s.start) assert.match(pctx!, /MUST: Round money to cents only in apply_discount/);
           }
 
-          // Before the edit: the open failure on the edited function.
+          // Before the edit: the open failure on the edited function, unless the prompt told it.
           const ectx = await hook(s.preEdit);
           if (harness === "kiro") {
             assert.equal(ectx, null, "Kiro does not pass pre-tool output to the model");
-          } else {
+          } else if (harness === "cursor") {
             assert.ok(ectx, `${harness}: before-edit context`);
             assert.match(ectx!, /before you edit pkg\/billing\.py/);
             assert.match(ectx!, /Rounding the subtotal first broke t::neg/);
+          } else {
+            assert.doesNotMatch(ectx ?? "", /Rounding the subtotal/, `${harness}: told once`);
           }
 
           // The agent edits; after the edit the path is hinted and, once reconciled, the changed symbol recorded.
@@ -2144,6 +2148,55 @@ Deno.test("a first prompt with no prior work is told the repository's memory und
     // A prompt that finds prior work is still headed as such.
     const related = ctx(await send("prompt", { session_id: "s2", prompt: "Fix compute_total" }));
     assert.match(related, /^Heimdall: prior work related to this prompt:\nPrior work/);
+  }));
+
+Deno.test("a prompt that finds a function is told what was tried on it and failed, before any edit", () =>
+  withClaudeSession(async ({ home, repo, send, env }) => {
+    const ctx = (out: string) => JSON.parse(out).hookSpecificOutput.additionalContext as string;
+    const tried = "Rounding before the clamp let a negative discount raise the total";
+    const failed = await cli(home, [
+      "attempt",
+      "--about",
+      `${join(repo, "pkg/billing.py")}:compute_total`,
+      "--failed",
+      tried,
+    ], { env });
+    assert.equal(failed.code, 0, failed.stderr);
+    // Also a failure on a function the prompt does not lead to: not told.
+    const other = await cli(home, [
+      "attempt",
+      "--about",
+      `${join(repo, "pkg/cart.py")}`,
+      "--failed",
+      "Caching the cart in a module global leaked carts between requests",
+    ], { env });
+    assert.equal(other.code, 0, other.stderr);
+    const told = ctx(await send("prompt", { prompt: "Fix compute_total" }));
+    assert.match(told, /Prior work[^]*billing\.py:9 compute_total/);
+    assert.match(told, /Open failed attempts here or next door:\n- Rounding before the clamp/);
+    assert.doesNotMatch(told, /Caching the cart/);
+  }));
+
+Deno.test("a long prompt ending in a stack trace is told the functions its frames name", () =>
+  withClaudeSession(async ({ repo, send }) => {
+    const ctx = (out: string) => JSON.parse(out).hookSpecificOutput.additionalContext as string;
+    // A log long enough that the prompt's query keeps 32 of its terms, none from the trace.
+    const log = Array.from(
+      { length: 120 },
+      (_, i) => `12:00:${i % 60} worker_pool_${i} handler_${i}_ready queue_depth_${i} ok`,
+    ).join("\n");
+    const trace = `Traceback (most recent call last):
+  File "/srv/shop/pkg/billing.py", line 12, in compute_total
+    return apply_discount(subtotal, discount)
+  File "/srv/shop/pkg/billing.py", line 6, in apply_discount
+    return round(amount * (1 - discount), 2)
+TypeError: unsupported operand type(s) for -: 'int' and 'str'`;
+    const told = ctx(
+      await send("prompt", { prompt: `The nightly job died, log below.\n${log}\n${trace}` }),
+    );
+    // The innermost frame's function names the file's hit (a file is one hit).
+    assert.match(told, /Prior work[^]*\n- \[[A-Z]+\] [^\n]*billing\.py:4 apply_discount/);
+    assert.ok(told.includes(join(repo, "pkg/billing.py")), told);
   }));
 
 Deno.test("sessions untouched for 30 days are pruned also for a harness with no session start (Windsurf)", () =>

@@ -63,6 +63,8 @@ export interface ContextItem {
   text: string;
   /** For a search result: the file it names (whether the agent then opens it is usage). */
   path?: string;
+  /** For a search result of code: the symbol it names, by qualified name. */
+  symbol?: string;
 }
 
 /** What fitted under the budget. */

@@ -12,8 +12,8 @@
  *   knowledge page and the person's own preferences for the repo;
  * - prompt: the first substantial prompt becomes the session's task; prior
  *   work relevant to the prompt (searched with a bounded query, whatever
- *   its size) and, on the first prompt, the repo's constraints and
- *   decisions are injected;
+ *   its size), the open failed attempts on the functions it found and, on
+ *   the first prompt, the repo's constraints and decisions are injected;
  * - before an edit: the symbols about to change are claimed; must-constraints
  *   for the file, open failed attempts on the edited symbols and their
  *   direct neighbours, current decisions, and teammates' claims within the
@@ -311,11 +311,24 @@ async function onPrompt(
   if (deps.unseen?.()) return [];
   // Searched with a bounded query: a pasted megabyte costs what a paragraph does.
   const query = asksForPriorWork(prompt) ? promptQuery(prompt) : "";
-  const items = query.trim() === "" ? [] : await svc.priorWork?.(query, 8, who.cwd) ?? [];
+  const items = query.trim() === "" ? [] : await svc.priorWork?.(query, 8, who.cwd, prompt) ?? [];
   // Results put in front of the agent are a Heimdall search it did not have to make.
   if (items.length > 0) state.guard = FRESH_GUARD;
+  // What was already tried on the functions found, and failed: before the agent plans the
+  // same fix, not only when it starts the edit.
+  items.push(...await svc.failures?.(foundSymbols(items, deps.journal())) ?? []);
   if (state.prompts === 1) items.push(...await repoItems(who.cwd, deps));
   return items;
+}
+
+/** The symbols that prior-work items name, as the journal holds them now. */
+function foundSymbols(items: readonly ContextItem[], j: Journal | null): RegionSymbol[] {
+  if (j === null) return [];
+  return items.flatMap((i) =>
+    i.path === undefined || i.symbol === undefined
+      ? []
+      : fileSymbols(j, i.path).filter((s) => s.qualname === i.symbol)
+  );
 }
 
 /**

@@ -43,9 +43,10 @@ export interface Services {
   /**
    * Prior work most relevant to `query` across every root, best first (STRONG
    * and REBUILT first): only confident hits and those whose symbol the prompt
-   * names, and no WEAK hit from outside the repository of `cwd`.
+   * names, and no WEAK hit from outside the repository of `cwd`. `prompt`: the
+   * whole text `query` was made from, read for a pasted stack trace's frames.
    */
-  priorWork?(query: string, limit: number, cwd?: string): Promise<ContextItem[]>;
+  priorWork?(query: string, limit: number, cwd?: string, prompt?: string): Promise<ContextItem[]>;
   /** Constraints that apply to these files (`must` first). */
   constraints?(paths: string[], mustOnly: boolean): Promise<ContextItem[]>;
   /** Current decisions on these symbols or files. */

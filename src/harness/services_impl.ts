@@ -159,14 +159,16 @@ export function createServices(
       await link.close();
     },
 
-    async priorWork(query, limit, cwd) {
+    async priorWork(query, limit, cwd, prompt) {
       const {
         configuredTuning,
+        framedBy,
         INJECT_CONFIDENCE,
         namesSymbol,
         parseQuery,
         search,
         searchUsage,
+        stackFrames,
       } = await import("../search/mod.ts");
       await pull();
       // The semantic leg stays off in a hook: loading a model would cost more than the hook may take.
@@ -174,6 +176,7 @@ export function createServices(
       // Most hits are filtered out below: look further than the few that are kept.
       const res = await search(read(), {
         query,
+        ...(prompt !== undefined ? { trace: prompt } : {}),
         limit: limit * 3,
         home,
         semantic: null,
@@ -182,8 +185,11 @@ export function createServices(
       }, configuredTuning({ vocabularyWeight: configured()?.vocabularyWeight ?? 0 }));
       logUsage(home, searchUsage("hook", res));
       const wholes = parseQuery(query).wholes;
+      // The functions a pasted stack trace names are what it asks about, however it reads.
+      const frames = stackFrames(prompt ?? query);
       const hits = res.hits.filter((h) =>
-        (h.confidence >= INJECT_CONFIDENCE || namesSymbol(wholes, h.symbol)) &&
+        (h.confidence >= INJECT_CONFIDENCE || namesSymbol(wholes, h.symbol) ||
+          framedBy(frames, h)) &&
         !(h.verdict === "WEAK" && repo !== undefined && h.path !== null &&
           !h.path.startsWith(repo + "/"))
       ).sort((a, b) =>
@@ -196,6 +202,7 @@ export function createServices(
         return {
           key: `hit:${h.source}:${h.path ?? h.ref_id}:${h.symbol ?? ""}`,
           ...(h.path !== null ? { path: h.path } : {}),
+          ...(h.source === "code" && h.symbol !== null ? { symbol: h.symbol } : {}),
           section: "Prior work (verified against the disk now)",
           text: `[${h.verdict}${h.source === "code" ? "" : ` ${h.source}`}] ${where}${
             what ? ` ${what}` : ""

@@ -235,3 +235,37 @@ export function framesRanking(
   }
   return out.slice(0, limit);
 }
+
+/**
+ * True when a hit is what one of `frames` names (pure): its file's path
+ * ends with the frame's {@link pathTail}, and its symbol is the frame's
+ * function (its qualified name ends in it), or the frame has no name and
+ * the hit's lines hold the frame's line. The prompt hook injects such a hit
+ * whatever its confidence: the trace named it, nothing was guessed.
+ *
+ * @example
+ * ```ts
+ * import { framedBy, stackFrames } from "./frames.ts";
+ * import assert from "node:assert/strict";
+ * const frames = stackFrames('  File "/srv/app/conf.py", line 6, in load');
+ * const hit = { path: "/home/me/app/conf.py", symbol: "load", line: 4, end_line: 6 };
+ * assert.ok(framedBy(frames, hit));
+ * assert.ok(!framedBy(frames, { ...hit, symbol: "Config.dump" }));
+ * ```
+ */
+export function framedBy(
+  frames: readonly StackFrame[],
+  hit: { path: string | null; symbol: string | null; line: number | null; end_line: number | null },
+): boolean {
+  return frames.some((f) => {
+    const tail = pathTail(f.path);
+    if (hit.path === null || tail === "" || !hit.path.replaceAll("\\", "/").endsWith(`/${tail}`)) {
+      return false;
+    }
+    if (f.name !== null) {
+      return hit.symbol !== null && hit.symbol.split(/\.|::|#/).at(-1) === f.name;
+    }
+    return hit.line !== null && hit.end_line !== null && hit.line <= f.line &&
+      f.line <= hit.end_line;
+  });
+}

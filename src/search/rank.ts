@@ -252,7 +252,7 @@ export async function rank(
   const file = typedPath(query.text);
   const names = typedNames(query.text);
   // A pasted stack trace: the definitions its frames name, innermost first.
-  const frames = tuning.legWeights.names <= 0 ? [] : stackFrames(req.query);
+  const frames = tuning.legWeights.names <= 0 ? [] : stackFrames(req.trace ?? req.query);
   const named = tuning.legWeights.names <= 0 ? [] : [
     ...framesRanking(j, frames, tuning.lexicalLimit),
     ...(file === undefined ? [] : pathsRanking(j, file, lexicalRank, tuning.lexicalLimit)),

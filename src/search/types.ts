@@ -13,6 +13,12 @@ export interface SearchRequest {
    * its words higher.
    */
   query: string;
+  /**
+   * The text a pasted stack trace is read from (`frames.ts`), when the
+   * query is a shortened form of it (the prompt hook's query of a long
+   * prompt keeps 32 terms); default the query.
+   */
+  trace?: string;
   /** Results (files, notes, memories) to return; default 8. */
   limit?: number;
   /**
