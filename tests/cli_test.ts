@@ -752,3 +752,24 @@ Deno.test("symbols shows a long Python __all__ cut to one outline line, while st
   assert.deepEqual(out.unresolved.map((c: { name: string }) => c.name), ["hidden"], g.stdout);
   removeTree(base);
 });
+
+Deno.test("status counts the files held below their depth by the kind of reason, not by each file's figures", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  // Two bundles (4,096 characters or more) whose lines average different lengths, both over the limit.
+  const bundle = (width: number) =>
+    Array.from({ length: 8 }, (_, i) => `var v${i}=${"1+".repeat(width)}1;`).join("\n") + "\n";
+  writeTree(repo, { "static/a.js": bundle(400), "static/b.js": bundle(900) });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  const status = await cli(home, ["status"]);
+  assert.equal(status.code, 0, status.stderr);
+  const depth = status.stdout.split("\n").filter((l) => l.startsWith("depth "));
+  assert.deepEqual(depth, [
+    "depth    2 files below the depth asked for: minified or generated (see `heimdall depth`)",
+  ]);
+  // `heimdall depth` still says each file's figures.
+  const one = await cli(home, ["depth", join(repo, "static/b.js")]);
+  assert.match(one.stdout, /lines average \d+ chars > 300 limit/);
+  removeTree(base);
+});

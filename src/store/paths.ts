@@ -131,12 +131,18 @@ export function filesPerRoot(j: Journal): Map<number, number> {
   );
 }
 
-/** Indexed files held below the depth their root asks for, counted by reason, most first. */
+/**
+ * Indexed files held below the depth their root asks for, counted by the
+ * kind of reason (what it says before its first `: `: "minified or
+ * generated", whatever each file's line length), most first.
+ */
 export function depthClamps(j: Journal, limit: number): { reason: string; n: number }[] {
   return j.all<{ reason: string; n: number }>(
-    `SELECT depth_reason AS reason, count(*) AS n FROM paths
+    `SELECT CASE WHEN instr(depth_reason, ': ') > 0
+                 THEN substr(depth_reason, 1, instr(depth_reason, ': ') - 1)
+                 ELSE depth_reason END AS reason, count(*) AS n FROM paths
      WHERE state = 'indexed' AND effective_depth < requested_depth AND depth_reason IS NOT NULL
-     GROUP BY depth_reason ORDER BY n DESC LIMIT ${Math.max(0, Math.floor(limit))}`,
+     GROUP BY 1 ORDER BY n DESC, reason LIMIT ${Math.max(0, Math.floor(limit))}`,
   );
 }
 
