@@ -450,6 +450,9 @@ json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)`;
     ["app/conf.py load", "app/cli.py main"],
   );
   assert.ok(r.hits[0]!.legs.includes("names"), r.hits[0]!.legs.join(","));
+  // Named by the trace: STRONG, though it holds few of a traceback's words.
+  assert.equal(r.hits[0]!.verdict, "STRONG", r.hits[0]!.reason ?? "");
+  assert.ok(r.hits[0]!.coverage < 0.75, String(r.hits[0]!.coverage));
   // An anonymous frame is the definition that holds its line.
   const js = await t.search(
     "Error: closed\n    at /srv/web/app.js:4:11\n    at listen (node:net:1:1)",

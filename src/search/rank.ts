@@ -29,7 +29,7 @@ import { COVERAGE_THRESHOLD } from "./verdict.ts";
 import { DEFAULT_UNIT_WEIGHTS, type ScoredTerm, type UnitWeights } from "./unit_score.ts";
 import { splitWords, stem, wholeForm } from "../derive/words.ts";
 import { namesRanking, pathsRanking, typedNames, typedPath } from "./names_leg.ts";
-import { framesRanking, stackFrames } from "./frames.ts";
+import { framesRanking, type StackFrame, stackFrames } from "./frames.ts";
 
 /** Every knob of the ranking; the defaults are tuned by `scripts/bench_search.ts`. */
 export interface Tuning {
@@ -201,6 +201,8 @@ export interface Ranking {
   path?: string;
   /** The name the query is, as typed (`typedNames`), when it is one. */
   name?: string;
+  /** The frames of a stack trace the request holds (`frames.ts`), innermost first. */
+  frames: StackFrame[];
 }
 
 const META =
@@ -252,7 +254,7 @@ export async function rank(
   const file = typedPath(query.text);
   const names = typedNames(query.text);
   // A pasted stack trace: the definitions its frames name, innermost first.
-  const frames = tuning.legWeights.names <= 0 ? [] : stackFrames(req.trace ?? req.query);
+  const frames = stackFrames(req.trace ?? req.query);
   const named = tuning.legWeights.names <= 0 ? [] : [
     ...framesRanking(j, frames, tuning.lexicalLimit),
     ...(file === undefined ? [] : pathsRanking(j, file, lexicalRank, tuning.lexicalLimit)),
@@ -318,6 +320,7 @@ export async function rank(
     terms: scoredTerms(j, query, counts, names.map((n) => n.typed)),
     legs,
     filter,
+    frames,
     ...(file === undefined ? {} : { path: file }),
     ...(names.length === 0 ? {} : { name: names[0]!.typed }),
     candidates: folded.map((g) =>

@@ -63,6 +63,7 @@ export async function search(
   const cache: ReadCache = new Map();
   const verifier = new Verifier(j, {
     words: ranking.query.words,
+    frames: ranking.frames,
     threshold: tuning.coverageThreshold,
     relocateBudgetMs: RELOCATE_BUDGET_MS,
     ...(req.home ? { home: req.home } : {}),

@@ -90,6 +90,12 @@ export interface HitFacts {
   lostSymbol?: string;
   /** Why the file, there by its stat, could not be read now (its text was not checked). */
   unreadable?: string;
+  /**
+   * A frame of the question's stack trace names it (its file and function,
+   * or its lines): what the question is about, whatever share of a trace's
+   * words its text holds.
+   */
+  framed?: true;
   threshold: number;
 }
 
@@ -99,8 +105,9 @@ const MISSING_SHOWN = 8;
 /**
  * Decides a hit's verdict and the reason for anything not STRONG (pure).
  * Gone and not found → STALE; found again elsewhere → REBUILT (the reason
- * also says when it covers little); changed since indexed, low coverage or
- * semantic-only → WEAK; otherwise STRONG.
+ * also says when it covers little); changed since indexed, low coverage
+ * (unless a frame of the question's stack trace names it) or semantic-only
+ * → WEAK; otherwise STRONG.
  */
 export function decideVerdict(f: HitFacts): { verdict: Verdict; reason: string | null } {
   if (!f.exists && f.missingPath === undefined && !f.relocated) {
@@ -122,7 +129,7 @@ export function decideVerdict(f: HitFacts): { verdict: Verdict; reason: string |
     reasons.push(`cannot be read now, so its text is unchecked (${f.unreadable})`);
   }
   // Unread, its text is not known to lack a word: only its name and doc comment were checked.
-  if (f.coverage.coverage < f.threshold && f.unreadable === undefined) {
+  if (f.coverage.coverage < f.threshold && f.unreadable === undefined && !f.framed) {
     const { missing } = f.coverage;
     // A long question (a pasted log) lacks dozens: the first few say what the hit is not about.
     const more = missing.length > MISSING_SHOWN

@@ -42,6 +42,12 @@ Deno.test("decideVerdict() labels each situation and says why", () => {
       /covers 25%.*a, b, c\)/,
     ],
     [
+      "low coverage, but a frame of the pasted stack trace names it",
+      { coverage: { coverage: 0.25, missing: ["traceback", "most", "recent"] }, framed: true },
+      "STRONG",
+      null,
+    ],
+    [
       "low coverage of a long question: the first eight words missing, and a count",
       {
         coverage: {

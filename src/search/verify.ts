@@ -46,6 +46,7 @@ import {
 import { type SymbolsNow, symbolsNow } from "./lines_now.ts";
 import type { HitSymbol, PrunedHit, SearchHit } from "./types.ts";
 import { type Coverage, coverage, decideVerdict, type HitFacts } from "./verdict.ts";
+import { framedBy, type StackFrame } from "./frames.ts";
 
 /** Files larger than this are not read back (the index never holds their text). */
 const MAX_READ_BYTES = READ_LIMIT_BYTES;
@@ -54,6 +55,8 @@ const MAX_READ_BYTES = READ_LIMIT_BYTES;
 export interface VerifyOptions {
   /** The query's content words. */
   words: readonly string[];
+  /** The frames of a stack trace the question holds: a hit one names is what it asks about. */
+  frames?: readonly StackFrame[];
   threshold: number;
   /**
    * Time budget for looking for gone files on disk, for the whole search:
@@ -166,6 +169,7 @@ export class Verifier {
       sameStat,
       hash,
       coverage: cov,
+      ...(this.#framed(path, m, span) ? { framed: true as const } : {}),
       semanticOnly: isSemanticOnly(c),
       threshold: this.opts.threshold,
       ...(changed ? { changedAgoMs: this.#now - (st.mtime?.getTime() ?? this.#now) } : {}),
@@ -373,6 +377,7 @@ export class Verifier {
       sameStat: same,
       hash: same ? "same" : "unchecked",
       coverage: cov,
+      ...(this.#framed(found.path, m, span) ? { framed: true as const } : {}),
       semanticOnly: isSemanticOnly(c),
       threshold: this.opts.threshold,
     });
@@ -428,6 +433,17 @@ export class Verifier {
       checked: "stat",
       behind: null,
     });
+  }
+
+  /** True when a frame of the question's stack trace names the hit at `path`, at its lines now. */
+  #framed(
+    path: string,
+    m: Candidate["best"],
+    span: { line: number | null; endLine: number | null; lost?: true },
+  ): boolean {
+    const frames = this.opts.frames ?? [];
+    if (frames.length === 0 || span.lost) return false;
+    return framedBy(frames, { path, symbol: symbolOf(m), line: span.line, end_line: span.endLine });
   }
 
   /** Prunes a hit (STALE: never shown), logs why and hints the reconciler at its path. */
