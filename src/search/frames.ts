@@ -9,9 +9,11 @@ import type { Journal } from "../store/mod.ts";
 
 /** One frame of a stack trace: the file as the trace spells it, the function, the line. */
 export interface StackFrame {
+  /** The file as the trace spells it (`/usr/lib/python3.11/json/decoder.py`, `Session.java`). */
   path: string;
   /** The function's or method's own name; null for an anonymous one (`at /app/x.js:3:1`). */
   name: string | null;
+  /** The line the frame was at, 1-based. */
   line: number;
 }
 
@@ -187,6 +189,22 @@ export function pathTail(path: string): string {
   return parts.slice(-2).join("/");
 }
 
+/**
+ * The definitions of a frame's file (its path ending in `?1`): named `?2`,
+ * looked up by name (indexed); or, for an anonymous frame, holding line
+ * `?2`, looked up by the file's path (a scan of the paths' table).
+ */
+const FRAME_FILE = `(p.rel = ?1 OR substr(p.rel, -1 - length(?1)) = '/' || ?1)
+  AND n.kind NOT IN ('file', 'heading') AND n.start_line IS NOT NULL`;
+const BY_NAME = `SELECT c.id, n.start_line AS start, n.end_line AS "end"
+  FROM nodes n CROSS JOIN paths p ON p.id = n.path_id
+  JOIN chunks c ON c.path_id = n.path_id AND c.node_id = n.id
+  WHERE n.name = ?2 AND ${FRAME_FILE} LIMIT 200`;
+const BY_LINE = `SELECT c.id, n.start_line AS start, n.end_line AS "end"
+  FROM paths p CROSS JOIN nodes n ON n.path_id = p.id
+  JOIN chunks c ON c.path_id = n.path_id AND c.node_id = n.id
+  WHERE n.start_line <= ?2 AND ?2 <= n.end_line AND ${FRAME_FILE} LIMIT 200`;
+
 /** Anonymous frames looked up at most: each scans the paths' table (a few ms on 31,000 files). */
 const MAX_ANONYMOUS = 3;
 
@@ -210,18 +228,8 @@ export function framesRanking(
     const tail = pathTail(f.path);
     if (tail === "") continue;
     if (f.name === null && ++anonymous > MAX_ANONYMOUS) continue;
-    // A named frame is looked up by its name (indexed), an anonymous one by its file's path.
     const rows = j.all<{ id: number; start: number; end: number }>(
-      `SELECT c.id, n.start_line AS start, n.end_line AS "end" FROM ${
-        f.name === null
-          ? "paths p CROSS JOIN nodes n ON n.path_id = p.id"
-          : "nodes n CROSS JOIN paths p ON p.id = n.path_id"
-      }
-         JOIN chunks c ON c.path_id = n.path_id AND c.node_id = n.id
-        WHERE (p.rel = ?1 OR substr(p.rel, -1 - length(?1)) = '/' || ?1)
-          AND n.kind NOT IN ('file', 'heading') AND n.start_line IS NOT NULL
-          AND ${f.name === null ? "n.start_line <= ?2 AND ?2 <= n.end_line" : "n.name = ?2"}
-        LIMIT 200`,
+      f.name === null ? BY_LINE : BY_NAME,
       tail,
       f.name ?? f.line,
     );

@@ -18,7 +18,7 @@ export {
   wholeForm,
 } from "../derive/words.ts";
 export { search, searchUsage, summaryLine } from "./search.ts";
-export { framedBy, stackFrames } from "./frames.ts";
+export { framedBy, type StackFrame, stackFrames } from "./frames.ts";
 export { printable } from "../present/printable.ts";
 export { configuredTuning, DEFAULT_TUNING, rank } from "./rank.ts";
 export { resolveFilter, SearchFilterError } from "./filter.ts";
