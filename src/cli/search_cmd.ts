@@ -22,7 +22,8 @@ export const HELP =
     WEAK     it changed since indexed, covers little, or matched by meaning only
     REBUILT  it moved: found again by content or symbol, shown at the new path
   Hits whose file is gone and not found are pruned. "a phrase" ranks chunks
-  holding all its words higher; -word excludes. --repo R: a root or a folder
+  holding all its words higher; -word excludes. A pasted stack trace (its
+  frame lines, in one quoted argument) finds the functions its frames name. --repo R: a root or a folder
   under one, by name (a root's or a folder's directly under one) or by path
   (\`.\` is the one you are in); --path P: a folder or file (relative to the
   current folder, or to every root); --lang L: a language id; --kind

@@ -23,7 +23,10 @@ export const searchTool: ToolDef = {
     "(BM25 over names, code and docs; by meaning too when a model is installed), each hit checked against the disk now: STRONG (verified), WEAK " +
     "(partly), REBUILT (moved, found again). Use it before grep/find: one call answers across repos.",
   input: {
-    query: z.string().min(1).describe("What you are looking for, in words or identifiers"),
+    query: z.string().min(1).describe(
+      "What you are looking for, in words or identifiers; or an error with its stack trace, " +
+        "whose frames find the functions they name",
+    ),
     limit: z.number().int().min(1).max(50).optional().describe("Results to return (default 8)"),
     repo: z.string().optional().describe(
       "Only this repository: a root's folder name, or a path (`.` is the server's folder)",
