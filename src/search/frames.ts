@@ -139,36 +139,35 @@ export const MAX_FRAMES = 12;
  * ```
  */
 export function stackFrames(question: string): StackFrame[] {
-  // A frame is a short line: a long one (minified code, a pasted blob) is none, and the
-  // formats' backtracking grows with a line's length.
   // A long paste is read at its start and its end, where a trace's outermost and innermost
   // frames are.
   const bounded = question.length <= MAX_TEXT
     ? question
     : `${question.slice(0, MAX_TEXT / 2)}\n${question.slice(-MAX_TEXT / 2)}`;
+  // A frame is a short line: a long one (minified code, a pasted blob) is none, and the
+  // formats' backtracking grows with a line's length.
   const text = bounded.split("\n")
     .map((line) => line.length > MAX_LINE ? "" : line).join("\n");
-  const found = new Map<string, StackFrame & { at: number }>();
+  // By file and line, in the order first found (a frame named later keeps that place).
+  const found = new Map<string, StackFrame>();
   for (const { re, innermostLast } of FORMATS) {
-    const frames: (StackFrame & { at: number })[] = [];
+    const frames: StackFrame[] = [];
     for (const m of text.matchAll(re)) {
       const g = m.groups!;
-      const name = g.name ?? lastName(g.qual);
-      frames.push({ path: g.path!, name, line: Number(g.line ?? g.at), at: m.index });
+      frames.push({
+        path: g.path!,
+        name: g.name ?? lastName(g.qual),
+        line: Number(g.line ?? g.at),
+      });
     }
     if (innermostLast) frames.reverse();
     for (const f of frames) {
       const key = `${f.path}:${f.line}`;
       const had = found.get(key);
-      if (had === undefined) found.set(key, f);
-      else if (had.name === null && f.name !== null) found.set(key, { ...f, at: had.at });
+      if (had === undefined || (had.name === null && f.name !== null)) found.set(key, f);
     }
   }
-  return [...found.values()].slice(0, MAX_FRAMES).map(({ path, name, line }) => ({
-    path,
-    name,
-    line,
-  }));
+  return [...found.values()].slice(0, MAX_FRAMES);
 }
 
 /** The function's own name of a qualified one (`Session.send` → `send`); null for none. */
