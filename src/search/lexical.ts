@@ -105,6 +105,13 @@ export interface TermCount {
   term: string;
   /** Chunks holding the term, or `cap + 1` when more hold it. */
   df: number;
+  /**
+   * For a term past the cap: the share of chunk ids that its counted rows
+   * (the first ones by id) span, its density there. A term common in the
+   * first project only reads as common (`absl`); {@link commonTerms} reads
+   * the other end too.
+   */
+  density?: number;
 }
 
 /**
@@ -148,6 +155,45 @@ export function plannedExpression(
 ): string | undefined {
   const present = counts.filter((c) => c.df > 0);
   if (present.length === 0) return undefined;
+  const all = `(${present.map((c) => quote(c.term)).join(" OR ")})`;
+  const only = restriction(present, budget, scoreOnly);
+  return withExcluded(only === undefined ? all : `${only} AND ${all}`, excluded);
+}
+
+/**
+ * The part of {@link plannedExpression}'s expression that decides which
+ * chunks match (pure): the same chunks match it, and its other terms'
+ * posting lists are not read to score them.
+ *
+ * @example
+ * ```ts
+ * import { plannedRestriction } from "./lexical.ts";
+ * import assert from "node:assert/strict";
+ * const terms = [{ term: "get", df: 5001 }, { term: "prime", df: 238 }];
+ * assert.equal(plannedRestriction(terms, ["test"], 5000), '("prime") NOT ("test")');
+ * ```
+ */
+export function plannedRestriction(
+  counts: readonly TermCount[],
+  excluded: readonly string[],
+  budget: number,
+  scoreOnly: ReadonlySet<string> = new Set(),
+): string | undefined {
+  const present = counts.filter((c) => c.df > 0);
+  if (present.length === 0) return undefined;
+  const only = restriction(present, budget, scoreOnly);
+  return withExcluded(only ?? `(${present.map((c) => quote(c.term)).join(" OR ")})`, excluded);
+}
+
+/**
+ * The terms a planned match is restricted to, as FTS5 syntax; undefined
+ * when every term fits the budget, or one term is all there is.
+ */
+function restriction(
+  present: readonly TermCount[],
+  budget: number,
+  scoreOnly: ReadonlySet<string>,
+): string | undefined {
   const byDf = present
     .filter((c) => !scoreOnly.has(c.term))
     .sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1));
@@ -158,14 +204,17 @@ export function plannedExpression(
     rare.push(c.term);
     sum += c.df;
   }
-  const all = `(${present.map((c) => quote(c.term)).join(" OR ")})`;
-  let expr: string;
-  if (rare.length === byDf.length) expr = all;
-  else if (rare.length > 0) expr = `(${rare.map(quote).join(" OR ")}) AND ${all}`;
-  else if (byDf.length > 1) {
-    expr = `(${quote(byDf[0]!.term)} AND ${quote(byDf[1]!.term)}) AND ${all}`;
-  } else expr = all;
-  return excluded.length === 0 ? expr : `${expr} NOT (${excluded.map(quote).join(" OR ")})`;
+  if (rare.length === byDf.length) return undefined;
+  if (rare.length > 0) return `(${rare.map(quote).join(" OR ")})`;
+  if (byDf.length > 1) return `(${quote(byDf[0]!.term)} AND ${quote(byDf[1]!.term)})`;
+  return undefined;
+}
+
+/** An expression with the chunks holding an excluded word taken out. */
+function withExcluded(expression: string, excluded: readonly string[]): string {
+  return excluded.length === 0
+    ? expression
+    : `${expression} NOT (${excluded.map(quote).join(" OR ")})`;
 }
 
 /** Every distinct term of a query the lexical leg matches: words, whole identifiers, phrases. */
@@ -183,25 +232,132 @@ export function queryTerms(q: ParsedQuery): string[] {
 export function termCounts(j: Journal, terms: readonly string[], cap: number): TermCount[] {
   const version = journalVersion(j);
   let known = counted.get(j);
-  if (known?.version !== version || known.counts.size >= COUNTS_KEPT) {
-    counted.set(j, known = { version, counts: new Map() });
+  if (known?.version !== version || known.counts.size + known.backs.size >= COUNTS_KEPT) {
+    counted.set(j, known = { version, counts: new Map(), backs: new Map() });
   }
-  const st = j.stmt(
-    "SELECT count(*) AS n FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)",
-  );
   return terms.map((term) => {
     const key = `${cap} ${term}`;
-    let df = known.counts.get(key);
-    if (df === undefined) {
-      df = (st.get(quote(term), cap + 1) as { n: number }).n;
-      known.counts.set(key, df);
+    let count = known.counts.get(key);
+    if (count === undefined) {
+      // The row past the cap, then the first: far cheaper than counting the rows between.
+      const last = rowAt(j, term, cap, "ASC");
+      count = last === undefined
+        ? { term, df: (j.stmt(COUNT).get(quote(term), cap + 1) as { n: number }).n }
+        : { term, df: cap + 1, density: (cap + 1) / (last - rowAt(j, term, 0, "ASC")! + 1) };
+      known.counts.set(key, count);
     }
-    return { term, df };
+    return count;
   });
 }
 
-/** Each journal's counts (by cap and term) as of its version. */
-const counted = new WeakMap<Journal, { version: string; counts: Map<string, number> }>();
+/**
+ * The terms of `counts` that are in more than `share` of the chunks (a
+ * share of 1 or more: none), each with its estimated share. A term's rows
+ * are read from both ends of its posting list, `rows` of them at each
+ * (the first end is its capped count's), and the lower density is taken:
+ * `absl` holds 98.6% of the ids its first rows span and 0.4% of its last
+ * rows' (2.5% in truth). So a term dense in one project only is not called
+ * common; one common across the index is, without its whole posting list
+ * read. Made once while the journal is unchanged, as the counts are.
+ */
+export function commonTerms(
+  j: Journal,
+  counts: readonly TermCount[],
+  share: number,
+  rows: number,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  if (share >= 1) return out;
+  const known = counted.get(j);
+  for (const c of counts) {
+    if (c.density === undefined || c.density <= share) continue;
+    const key = `${rows} ${c.term}`;
+    let back = known?.backs.get(key);
+    if (back === undefined) {
+      const first = rowAt(j, c.term, rows - 1, "DESC");
+      back = first === undefined ? 0 : rows / (rowAt(j, c.term, 0, "DESC")! - first + 1);
+      known?.backs.set(key, back);
+    }
+    const estimate = Math.min(c.density, back);
+    if (estimate > share) out.set(c.term, estimate);
+  }
+  return out;
+}
+
+/**
+ * The counts a lexical match is planned with (pure): `counts` without the
+ * `common` terms, unless what is left would not restrict the match (no
+ * term within `budget` and fewer than two matching terms, `scoreOnly` ones
+ * aside), which would make BM25 score a common term's every chunk.
+ *
+ * @example
+ * ```ts
+ * import { plannedCounts } from "./lexical.ts";
+ * import assert from "node:assert/strict";
+ * const counts = [{ term: "return", df: 2501 }, { term: "cookie", df: 40 }];
+ * const common = new Map([["return", 0.3]]);
+ * assert.deepEqual(plannedCounts(counts, common, 2500).map((c) => c.term), ["cookie"]);
+ * const get = [{ term: "return", df: 2501 }, { term: "get", df: 2501 }];
+ * assert.equal(plannedCounts(get, common, 2500).length, 2);
+ * ```
+ */
+export function plannedCounts(
+  counts: readonly TermCount[],
+  common: ReadonlyMap<string, number>,
+  budget: number,
+  scoreOnly: ReadonlySet<string> = new Set(),
+): readonly TermCount[] {
+  if (common.size === 0) return counts;
+  const kept = counts.filter((c) => !common.has(c.term));
+  const restricting = kept.filter((c) => c.df > 0 && !scoreOnly.has(c.term));
+  return restricting.some((c) => c.df <= budget) || restricting.length >= 2 ? kept : counts;
+}
+
+/**
+ * The ids among `ranked` (chunks matching `restriction`, a
+ * {@link plannedRestriction}) that hold `term`: one FTS5 query of row ids
+ * only, the restriction's matches that also hold the term, so the term's
+ * posting list is only skipped through to them, not read whole as `bm25()`
+ * reads it.
+ */
+export function rankedHolding(
+  j: Journal,
+  restriction: string,
+  term: string,
+  ranked: readonly { id: number }[],
+): Set<number> {
+  const wanted = new Set(ranked.map((h) => h.id));
+  const out = new Set<number>();
+  const rows = j.all<{ id: number }>(
+    "SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ?",
+    `(${restriction}) AND ${quote(term)}`,
+  );
+  for (const r of rows) if (wanted.has(r.id)) out.add(r.id);
+  return out;
+}
+
+/** Chunks holding a term, counted up to a limit. */
+const COUNT =
+  "SELECT count(*) AS n FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)";
+
+/** The id of the chunk `offset` rows into a term's posting list from either end, if any. */
+function rowAt(
+  j: Journal,
+  term: string,
+  offset: number,
+  order: "ASC" | "DESC",
+): number | undefined {
+  const sql = order === "ASC"
+    ? "SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid ASC LIMIT 1 OFFSET ?"
+    : "SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?";
+  return (j.stmt(sql).get(quote(term), offset) as { id: number } | undefined)?.id;
+}
+
+/** Each journal's counts (by cap and term) and back-end densities (by rows and term) as of its version. */
+const counted = new WeakMap<
+  Journal,
+  { version: string; counts: Map<string, TermCount>; backs: Map<string, number> }
+>();
 /** Counts kept before they are all dropped: a few hundred questions' distinct words. */
 const COUNTS_KEPT = 20_000;
 

@@ -5,13 +5,17 @@ import { Journal } from "../store/mod.ts";
 import {
   type ChunkFilter,
   chunksHolding,
+  commonTerms,
   filterSql,
   ftsExpression,
   passesFilter,
   phraseExpression,
+  plannedCounts,
   plannedExpression,
+  plannedRestriction,
   termCounts,
 } from "./lexical.ts";
+import { DEFAULT_TUNING, rank } from "./rank.ts";
 import { parseQuery } from "./query.ts";
 import { upsertLooseChunk } from "./chunks.ts";
 
@@ -175,4 +179,110 @@ Deno.test("termCounts() counts a term once while the journal is unchanged, again
   assert.deepEqual(df(writer, 10), [6, 0], "the counting connection's own write is counted");
   reader.close();
   writer.close();
+});
+
+Deno.test("commonTerms() calls a term common only when both ends of its posting list are dense", () => {
+  const j = Journal.open(join(tempDir(), "journal.db"));
+  for (let i = 1; i <= 100; i++) {
+    const words = [
+      i % 2 === 0 ? "every" : "",
+      // Dense in the first fifth (one project), sparse after it: 25% in truth.
+      i <= 20 || [40, 60, 80, 95, 99].includes(i) ? "absl" : "",
+      i <= 3 ? "rare" : "",
+    ];
+    upsertLooseChunk(j, { source: "memory", refId: `m${i}`, title: "t", text: words.join(" ") });
+  }
+  const counts = termCounts(j, ["every", "absl", "rare"], 4);
+  assert.deepEqual(counts.map((c) => c.df), [5, 5, 3]);
+  assert.equal(counts[0]!.density, 5 / 9, "ids 2 to 10");
+  assert.equal(counts[1]!.density, 1, "ids 1 to 5");
+  // The last five rows: every 92..100 (5 of 9 ids); absl 40..99 (5 of 60).
+  assert.deepEqual([...commonTerms(j, counts, 0.2, 5)], [["every", 5 / 9]]);
+  assert.deepEqual([...commonTerms(j, counts, 0.6, 5)], []);
+  assert.deepEqual([...commonTerms(j, counts, 1, 5)], [], "a share of 1 calls nothing common");
+  j.close();
+});
+
+Deno.test("plannedCounts() leaves common terms out only while the rest still restricts the match", () => {
+  const c = (term: string, df: number) => ({ term, df });
+  const common = new Map([["return", 0.3], ["test", 0.3]]);
+  const terms = (xs: readonly { term: string }[]) => xs.map((x) => x.term);
+  assert.deepEqual(terms(plannedCounts([c("return", 2501), c("cookie", 40)], common, 2500)), [
+    "cookie",
+  ]);
+  // Two common words of other kinds still restrict the match to chunks holding both.
+  const two = [c("return", 2501), c("get", 2501), c("value", 2501)];
+  assert.deepEqual(terms(plannedCounts(two, common, 2500)), ["get", "value"]);
+  // One common word left alone would match every chunk holding it: all are kept.
+  const one = [c("return", 2501), c("get", 2501)];
+  assert.deepEqual(terms(plannedCounts(one, common, 2500)), ["return", "get"]);
+  assert.deepEqual(terms(plannedCounts(one, new Map(), 2500)), ["return", "get"]);
+  // A word that only scores (a hyphenated word joined) restricts nothing.
+  const joined = [c("return", 2501), c("test", 2501), c("classlevel", 3)];
+  assert.deepEqual(terms(plannedCounts(joined, common, 2500, new Set(["classlevel"]))), [
+    "return",
+    "test",
+    "classlevel",
+  ]);
+});
+
+Deno.test("plannedRestriction() is the part of the planned expression that decides the match", () => {
+  const c = (term: string, df: number) => ({ term, df });
+  const cases: [ReturnType<typeof c>[], string | undefined][] = [
+    [[c("prime", 200), c("number", 3000)], '("prime" OR "number")'],
+    [[c("get", 5001), c("prime", 238)], '("prime")'],
+    [[c("get", 5001), c("set", 5001), c("value", 5001)], '("get" AND "set")'],
+    [[c("get", 5001)], '("get")'],
+    [[c("zzz", 0)], undefined],
+  ];
+  const j = Journal.open(join(tempDir(), "journal.db"));
+  const words = ["prime", "number", "get", "set", "value"];
+  for (let i = 0; i < 64; i++) {
+    const text = words.filter((_, k) => (i >> k) & 1).join(" ");
+    upsertLooseChunk(j, { source: "memory", refId: `m${i}`, title: "t", text });
+  }
+  const ids = (expression: string) =>
+    j.all<{ id: number }>(
+      "SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid",
+      expression,
+    ).map((r) => r.id);
+  for (const [counts, want] of cases) {
+    const restriction = plannedRestriction(counts, [], 5000);
+    assert.equal(restriction, want, JSON.stringify(counts));
+    if (restriction === undefined) continue;
+    // The same chunks match it as match the whole expression.
+    assert.deepEqual(ids(restriction), ids(plannedExpression(counts, [], 5000)!));
+  }
+  j.close();
+});
+
+Deno.test("rank() counts a common word left out of BM25 in the chunks that hold it", async () => {
+  const j = Journal.open(join(tempDir(), "journal.db"));
+  // "return" in a third of the chunks: common at a share of 0.2.
+  for (let i = 0; i < 30; i++) {
+    const text = i % 3 === 0 ? `return value${i}` : `other text${i}`;
+    upsertLooseChunk(j, { source: "memory", refId: `m${i}`, title: `t${i}`, text });
+  }
+  upsertLooseChunk(j, {
+    source: "memory",
+    refId: "said",
+    title: "x",
+    text: "the string representation of the table",
+  });
+  upsertLooseChunk(j, {
+    source: "memory",
+    refId: "returned",
+    title: "y",
+    text: "return rows string representation, rendered once",
+  });
+  const tuning = { ...DEFAULT_TUNING, candidateBudget: 4 };
+  const order = async (commonShare: number) =>
+    (await rank(j, { query: "Returns the string representation", semantic: null }, {
+      ...tuning,
+      commonShare,
+    })).candidates.map((c) => c.key).slice(0, 2);
+  // Every word in BM25, and `return` left out of it but counted where held: the same order.
+  assert.deepEqual(await order(1), ["memory:returned", "memory:said"]);
+  assert.deepEqual(await order(0.2), ["memory:returned", "memory:said"]);
+  j.close();
 });

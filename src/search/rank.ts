@@ -10,6 +10,7 @@ import { NO_MODEL_REASON, type SemanticLeg, semanticLegFor } from "./legs.ts";
 import {
   type ChunkFilter,
   chunksHolding,
+  commonTerms,
   type FieldWeights,
   filterSql,
   ftsExpression,
@@ -17,8 +18,11 @@ import {
   lexicalRanking,
   passesFilter,
   phraseExpression,
+  plannedCounts,
   plannedExpression,
+  plannedRestriction,
   queryTerms,
+  rankedHolding,
   type TermCount,
   termCounts,
 } from "./lexical.ts";
@@ -42,6 +46,13 @@ export interface Tuning {
    * scores every chunk holding any term (slow on a large index).
    */
   candidateBudget: number;
+  /**
+   * A term in more than this share of the chunks is left out of the lexical
+   * leg's BM25 expression (`bm25()` reads its whole posting list on every
+   * query); the leg's chunks that hold it get what BM25 gives a term that
+   * fills a chunk's body (`commonBoost`). 1 keeps every term in.
+   */
+  commonShare: number;
   /** Chunks the semantic leg is asked for. */
   semanticLimit: number;
   /** The k of reciprocal rank fusion. */
@@ -81,6 +92,7 @@ export const DEFAULT_TUNING: Tuning = {
   weights: { name: 16, qual: 1, sig: 0, doc: 4, body: 2, path: 2 },
   lexicalLimit: 100,
   candidateBudget: 2500,
+  commonShare: 0.2,
   semanticLimit: 100,
   rrfK: 60,
   legWeights: { lexical: 1, names: 1, phrase: 1, graph: 0, semantic: 1 },
@@ -232,13 +244,24 @@ export async function rank(
     semantic: { on: false, reason: NO_MODEL_REASON },
   };
   const terms = queryTerms(query);
-  const counts = termCounts(j, terms, Math.min(tuning.candidateBudget, MAX_COUNT));
+  const cap = Math.min(tuning.candidateBudget, MAX_COUNT);
+  const counts = termCounts(j, terms, cap);
+  const scoreOnly = proseWholes(query);
+  const common = tuning.candidateBudget === Infinity
+    ? new Map<string, number>()
+    : commonTerms(j, counts, tuning.commonShare, cap + 1);
+  const planned = plannedCounts(counts, common, tuning.candidateBudget, scoreOnly);
+  const left = [...common].filter(([term]) => !planned.some((c) => c.term === term));
   const expression = tuning.candidateBudget === Infinity
     ? ftsExpression(query)
-    : plannedExpression(counts, query.excluded, tuning.candidateBudget, proseWholes(query));
-  const lexical = expression === undefined
-    ? []
-    : lexicalRanking(j, expression, tuning.weights, tuning.lexicalLimit, filter);
+    : plannedExpression(planned, query.excluded, tuning.candidateBudget, scoreOnly);
+  const lexical = expression === undefined ? [] : commonBoost(
+    j,
+    plannedRestriction(planned, query.excluded, tuning.candidateBudget, scoreOnly)!,
+    lexicalRanking(j, expression, tuning.weights, tuning.lexicalLimit, filter),
+    left,
+    tuning.weights,
+  );
   legs.lexical.chunks = lexical.length;
 
   const semantic = await semanticRanking(
@@ -333,6 +356,37 @@ export async function rank(
     ),
   };
 }
+
+/** BM25's k1 in FTS5's `bm25()`: a term's weight in a field saturates towards k1 + 1 times it. */
+const FTS5_K1 = 1.2;
+
+/**
+ * The lexical leg's chunks with the common terms the expression left out
+ * (`Tuning.commonShare`) counted back in, best first: a chunk holding one
+ * gains the most BM25 gives a term in a body, `idf × body weight × (k1 + 1)`,
+ * its idf FTS5's own formula over its estimated share. "Returns the string
+ * representation" keeps `return rowMap().toString()` above the `toString`
+ * bodies that say neither word. Ties keep the lower id first, as the query
+ * orders them.
+ */
+function commonBoost(
+  j: Journal,
+  restriction: string,
+  ranked: { id: number; score: number }[],
+  left: readonly (readonly [term: string, share: number])[],
+  weights: FieldWeights,
+): { id: number; score: number }[] {
+  if (left.length === 0 || ranked.length === 0) return ranked;
+  for (const [term, share] of left) {
+    const idf = Math.max(1e-6, Math.log((1 - share + EPSILON) / (share + EPSILON)));
+    const holding = rankedHolding(j, restriction, term, ranked);
+    for (const h of ranked) if (holding.has(h.id)) h.score += idf * weights.body * (FTS5_K1 + 1);
+  }
+  return ranked.sort((a, b) => b.score - a.score || a.id - b.id);
+}
+
+/** Keeps a share of 0 or 1 from dividing by zero in an idf. */
+const EPSILON = 1e-9;
 
 /** Document frequencies are counted up to this many chunks (a common word's count costs its scan). */
 const MAX_COUNT = 5000;
