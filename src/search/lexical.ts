@@ -114,8 +114,19 @@ export interface TermCount {
   density?: number;
 }
 
+/** The FTS5 expression a lexical query scores, and the part of it that decides its matches. */
+export interface PlannedMatch {
+  /** What BM25 scores: `(rare…) AND (every term…)`, or every term when all fit the budget. */
+  expression: string;
+  /**
+   * The part that decides which chunks match (`(rare…)`): the same chunks
+   * match it, and no other term's posting list is read to find them.
+   */
+  restriction: string;
+}
+
 /**
- * The FTS5 expression for a query within a budget of chunks to score (pure).
+ * The FTS5 match for a query within a budget of chunks to score (pure).
  * BM25 costs about as much per matching chunk as the rest of a search, and
  * a common word (`get`, `string`) matches a fifth of a code index, so
  * matching is restricted to chunks holding one of the rarest terms (taken
@@ -135,54 +146,35 @@ export interface TermCount {
  *
  * @example
  * ```ts
- * import { plannedExpression } from "./lexical.ts";
+ * import { plannedMatch } from "./lexical.ts";
  * import assert from "node:assert/strict";
  * const terms = [{ term: "get", df: 5001 }, { term: "prime", df: 238 }];
- * assert.equal(plannedExpression(terms, [], 5000), '("prime") AND ("get" OR "prime")');
- * assert.equal(plannedExpression([{ term: "prime", df: 238 }], [], 5000), '("prime")');
+ * assert.deepEqual(plannedMatch(terms, [], 5000), {
+ *   expression: '("prime") AND ("get" OR "prime")',
+ *   restriction: '("prime")',
+ * });
+ * assert.equal(plannedMatch([{ term: "prime", df: 238 }], ["test"], 5000)?.expression, '("prime") NOT ("test")');
  * const hyphen = [{ term: "get", df: 5001 }, { term: "nonzero", df: 3 }];
  * assert.equal(
- *   plannedExpression(hyphen, [], 5000, new Set(["nonzero"])),
+ *   plannedMatch(hyphen, [], 5000, new Set(["nonzero"]))?.expression,
  *   '("get" OR "nonzero")',
  * );
  * ```
  */
-export function plannedExpression(
+export function plannedMatch(
   counts: readonly TermCount[],
   excluded: readonly string[],
   budget: number,
   scoreOnly: ReadonlySet<string> = new Set(),
-): string | undefined {
+): PlannedMatch | undefined {
   const present = counts.filter((c) => c.df > 0);
   if (present.length === 0) return undefined;
   const all = `(${present.map((c) => quote(c.term)).join(" OR ")})`;
   const only = restriction(present, budget, scoreOnly);
-  return withExcluded(only === undefined ? all : `${only} AND ${all}`, excluded);
-}
-
-/**
- * The part of {@link plannedExpression}'s expression that decides which
- * chunks match (pure): the same chunks match it, and its other terms'
- * posting lists are not read to score them.
- *
- * @example
- * ```ts
- * import { plannedRestriction } from "./lexical.ts";
- * import assert from "node:assert/strict";
- * const terms = [{ term: "get", df: 5001 }, { term: "prime", df: 238 }];
- * assert.equal(plannedRestriction(terms, ["test"], 5000), '("prime") NOT ("test")');
- * ```
- */
-export function plannedRestriction(
-  counts: readonly TermCount[],
-  excluded: readonly string[],
-  budget: number,
-  scoreOnly: ReadonlySet<string> = new Set(),
-): string | undefined {
-  const present = counts.filter((c) => c.df > 0);
-  if (present.length === 0) return undefined;
-  const only = restriction(present, budget, scoreOnly);
-  return withExcluded(only ?? `(${present.map((c) => quote(c.term)).join(" OR ")})`, excluded);
+  return {
+    expression: withExcluded(only === undefined ? all : `${only} AND ${all}`, excluded),
+    restriction: withExcluded(only ?? all, excluded),
+  };
 }
 
 /**
@@ -315,7 +307,7 @@ export function plannedCounts(
 
 /**
  * The ids among `ranked` (chunks matching `restriction`, a
- * {@link plannedRestriction}) that hold `term`: one FTS5 query of row ids
+ * {@link PlannedMatch.restriction}) that hold `term`: one FTS5 query of row ids
  * only, the restriction's matches that also hold the term, so the term's
  * posting list is only skipped through to them, not read whole as `bm25()`
  * reads it.

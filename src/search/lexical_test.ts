@@ -11,8 +11,7 @@ import {
   passesFilter,
   phraseExpression,
   plannedCounts,
-  plannedExpression,
-  plannedRestriction,
+  plannedMatch,
   termCounts,
 } from "./lexical.ts";
 import { DEFAULT_TUNING, rank } from "./rank.ts";
@@ -109,7 +108,7 @@ Deno.test("filterSql() and passesFilter() agree on every chunk of a real journal
   j.close();
 });
 
-Deno.test("plannedExpression() matches the rarest terms within the budget and scores the rest", () => {
+Deno.test("plannedMatch() matches the rarest terms within the budget and scores the rest", () => {
   const c = (term: string, df: number) => ({ term, df });
   const cases: [ReturnType<typeof c>[], string[], number, string | undefined][] = [
     // Everything fits: plain OR.
@@ -137,7 +136,11 @@ Deno.test("plannedExpression() matches the rarest terms within the budget and sc
     [[c("zzz", 0)], [], 5000, undefined],
   ];
   for (const [counts, excluded, budget, want] of cases) {
-    assert.equal(plannedExpression(counts, excluded, budget), want, JSON.stringify(counts));
+    assert.equal(
+      plannedMatch(counts, excluded, budget)?.expression,
+      want,
+      JSON.stringify(counts),
+    );
   }
 });
 
@@ -226,7 +229,7 @@ Deno.test("plannedCounts() leaves common terms out only while the rest still res
   ]);
 });
 
-Deno.test("plannedRestriction() is the part of the planned expression that decides the match", () => {
+Deno.test("plannedMatch()'s restriction is the part of its expression that decides the match", () => {
   const c = (term: string, df: number) => ({ term, df });
   const cases: [ReturnType<typeof c>[], string | undefined][] = [
     [[c("prime", 200), c("number", 3000)], '("prime" OR "number")'],
@@ -247,11 +250,11 @@ Deno.test("plannedRestriction() is the part of the planned expression that decid
       expression,
     ).map((r) => r.id);
   for (const [counts, want] of cases) {
-    const restriction = plannedRestriction(counts, [], 5000);
-    assert.equal(restriction, want, JSON.stringify(counts));
-    if (restriction === undefined) continue;
+    const planned = plannedMatch(counts, [], 5000);
+    assert.equal(planned?.restriction, want, JSON.stringify(counts));
+    if (planned === undefined) continue;
     // The same chunks match it as match the whole expression.
-    assert.deepEqual(ids(restriction), ids(plannedExpression(counts, [], 5000)!));
+    assert.deepEqual(ids(planned.restriction), ids(planned.expression));
   }
   j.close();
 });

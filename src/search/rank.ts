@@ -19,8 +19,8 @@ import {
   passesFilter,
   phraseExpression,
   plannedCounts,
-  plannedExpression,
-  plannedRestriction,
+  type PlannedMatch,
+  plannedMatch,
   queryTerms,
   rankedHolding,
   type TermCount,
@@ -42,7 +42,7 @@ export interface Tuning {
   /** Chunks the lexical leg returns. */
   lexicalLimit: number;
   /**
-   * Chunks BM25 may score per query (see `plannedExpression`); Infinity
+   * Chunks BM25 may score per query (see `plannedMatch`); Infinity
    * scores every chunk holding any term (slow on a large index).
    */
   candidateBudget: number;
@@ -252,13 +252,13 @@ export async function rank(
     : commonTerms(j, counts, tuning.commonShare, cap + 1);
   const planned = plannedCounts(counts, common, tuning.candidateBudget, scoreOnly);
   const left = [...common].filter(([term]) => !planned.some((c) => c.term === term));
-  const expression = tuning.candidateBudget === Infinity
-    ? ftsExpression(query)
-    : plannedExpression(planned, query.excluded, tuning.candidateBudget, scoreOnly);
-  const lexical = expression === undefined ? [] : commonBoost(
+  const match = tuning.candidateBudget === Infinity
+    ? unplanned(ftsExpression(query))
+    : plannedMatch(planned, query.excluded, tuning.candidateBudget, scoreOnly);
+  const lexical = match === undefined ? [] : commonBoost(
     j,
-    plannedRestriction(planned, query.excluded, tuning.candidateBudget, scoreOnly)!,
-    lexicalRanking(j, expression, tuning.weights, tuning.lexicalLimit, filter),
+    match.restriction,
+    lexicalRanking(j, match.expression, tuning.weights, tuning.lexicalLimit, filter),
     left,
     tuning.weights,
   );
@@ -355,6 +355,11 @@ export async function rank(
       })
     ),
   };
+}
+
+/** An expression matched whole, with no budget: it is its own restriction. */
+function unplanned(expression: string | undefined): PlannedMatch | undefined {
+  return expression === undefined ? undefined : { expression, restriction: expression };
 }
 
 /** BM25's k1 in FTS5's `bm25()`: a term's weight in a field saturates towards k1 + 1 times it. */
