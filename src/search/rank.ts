@@ -19,10 +19,8 @@ import {
   passesFilter,
   phraseExpression,
   plannedCounts,
-  type PlannedMatch,
-  plannedMatch,
+  plannedExpression,
   queryTerms,
-  rankedHolding,
   type TermCount,
   termCounts,
 } from "./lexical.ts";
@@ -42,7 +40,7 @@ export interface Tuning {
   /** Chunks the lexical leg returns. */
   lexicalLimit: number;
   /**
-   * Chunks BM25 may score per query (see `plannedMatch`); Infinity
+   * Chunks BM25 may score per query (see `plannedExpression`); Infinity
    * scores every chunk holding any term (slow on a large index).
    */
   candidateBudget: number;
@@ -252,13 +250,12 @@ export async function rank(
     : commonTerms(j, counts, tuning.commonShare, cap + 1);
   const planned = plannedCounts(counts, common, tuning.candidateBudget, scoreOnly);
   const left = [...common].filter(([term]) => !planned.some((c) => c.term === term));
-  const match = tuning.candidateBudget === Infinity
-    ? unplanned(ftsExpression(query))
-    : plannedMatch(planned, query.excluded, tuning.candidateBudget, scoreOnly);
-  const lexical = match === undefined ? [] : commonBoost(
+  const expression = tuning.candidateBudget === Infinity
+    ? ftsExpression(query)
+    : plannedExpression(planned, query.excluded, tuning.candidateBudget, scoreOnly);
+  const lexical = expression === undefined ? [] : commonBoost(
     j,
-    match.restriction,
-    lexicalRanking(j, match.expression, tuning.weights, tuning.lexicalLimit, filter),
+    lexicalRanking(j, expression, tuning.weights, tuning.lexicalLimit, filter),
     left,
     tuning.weights,
   );
@@ -357,11 +354,6 @@ export async function rank(
   };
 }
 
-/** An expression matched whole, with no budget: it is its own restriction. */
-function unplanned(expression: string | undefined): PlannedMatch | undefined {
-  return expression === undefined ? undefined : { expression, restriction: expression };
-}
-
 /** BM25's k1 in FTS5's `bm25()`: a term's weight in a field saturates towards k1 + 1 times it. */
 const FTS5_K1 = 1.2;
 
@@ -369,14 +361,14 @@ const FTS5_K1 = 1.2;
  * The lexical leg's chunks with the common terms the expression left out
  * (`Tuning.commonShare`) counted back in, best first: a chunk holding one
  * gains the most BM25 gives a term in a body, `idf × body weight × (k1 + 1)`,
- * its idf FTS5's own formula over its estimated share. "Returns the string
+ * its idf FTS5's own formula over its estimated share (which chunks hold it:
+ * one pass over its posting list, `chunksHolding`). "Returns the string
  * representation" keeps `return rowMap().toString()` above the `toString`
  * bodies that say neither word. Ties keep the lower id first, as the query
  * orders them.
  */
 function commonBoost(
   j: Journal,
-  restriction: string,
   ranked: { id: number; score: number }[],
   left: readonly (readonly [term: string, share: number])[],
   weights: FieldWeights,
@@ -384,7 +376,7 @@ function commonBoost(
   if (left.length === 0 || ranked.length === 0) return ranked;
   for (const [term, share] of left) {
     const idf = Math.max(1e-6, Math.log((1 - share + EPSILON) / (share + EPSILON)));
-    const holding = rankedHolding(j, restriction, term, ranked);
+    const holding = chunksHolding(j, ranked.map((h) => h.id), [term]);
     for (const h of ranked) if (holding.has(h.id)) h.score += idf * weights.body * (FTS5_K1 + 1);
   }
   return ranked.sort((a, b) => b.score - a.score || a.id - b.id);
