@@ -3,16 +3,44 @@ import type { Prepared, PrepareRequest } from "./prepare.ts";
 
 interface Slot {
   worker: Worker;
+  /** Pieces sent to it and not yet answered. */
   busy: number;
 }
 
+/** A few paths of a batch, prepared by whichever Worker is free first. */
+interface Piece {
+  requests: PrepareRequest[];
+  resolve: (p: Prepared[]) => void;
+}
+
 type Reply = { id: number; prepared: Prepared[] } | { id: number; error: string };
+
+/**
+ * Paths in one message to a Worker: few enough that the Workers finish a
+ * batch together whatever its files weigh, many enough that the messages
+ * cost little beside the work.
+ */
+const PIECE_PATHS = 8;
+/**
+ * Pieces a Worker holds at once: work for longer than one of the main
+ * thread's write transactions (about 100 ms, see `Journal.txChunked`), during
+ * which no reply is read and no piece sent.
+ */
+const PIECES_AHEAD = 6;
 
 /**
  * Prepares paths on a pool of Workers (default: one per core). Never rejects:
  * a Worker that fails or dies turns its paths into `retry`, so one bad file
  * never aborts a pass. Workers start on first use and end after `idleMs`
  * without work, which gives their memory (grammars, parse trees) back.
+ *
+ * A batch is cut into pieces of {@link PIECE_PATHS} paths, queued in the
+ * order the batches came, and each Worker takes the next piece when it has
+ * fewer than {@link PIECES_AHEAD}: the oldest batch, which the main thread
+ * commits first, is prepared first, by both Workers. (Split into one half
+ * per Worker, a batch whose large files fell in one half kept the other
+ * Worker idle for seconds, since the main thread commits in order and
+ * sends no more than a few batches ahead.)
  *
  * A `bulk` pool's Workers run at a lower priority (see `yieldToForeground`):
  * a one-shot index, where the writer's thread should have the CPU first. The
@@ -22,10 +50,8 @@ type Reply = { id: number; prepared: Prepared[] } | { id: number; error: string 
  */
 export class PreparePool {
   #slots: Slot[] = [];
-  readonly #waiting = new Map<
-    number,
-    { resolve: (p: Prepared[]) => void; paths: string[]; slot: Slot }
-  >();
+  readonly #queue: Piece[] = [];
+  readonly #waiting = new Map<number, Piece & { slot: Slot }>();
   #nextId = 1;
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -36,41 +62,40 @@ export class PreparePool {
     readonly bulk = false,
   ) {}
 
-  /**
-   * Prepares a batch: split into one chunk per Worker, one message each (a
-   * message per path would cost more than the work for small files).
-   */
+  /** Prepares a batch, its paths' results in its order. */
   async prepareMany(requests: PrepareRequest[]): Promise<Prepared[]> {
     if (requests.length === 0) return [];
     clearTimeout(this.#idleTimer);
     if (this.#slots.length === 0) this.#start();
-    const per = Math.ceil(requests.length / this.#slots.length);
-    const chunks: Promise<Prepared[]>[] = [];
-    for (let i = 0; i < requests.length; i += per) {
-      chunks.push(this.#send(requests.slice(i, i + per)));
+    const pieces: Promise<Prepared[]>[] = [];
+    for (let i = 0; i < requests.length; i += PIECE_PATHS) {
+      pieces.push(
+        new Promise((resolve) =>
+          this.#queue.push({ requests: requests.slice(i, i + PIECE_PATHS), resolve })
+        ),
+      );
     }
-    return (await Promise.all(chunks)).flat();
+    this.#dispatch();
+    return (await Promise.all(pieces)).flat();
   }
 
-  #send(requests: PrepareRequest[]): Promise<Prepared[]> {
-    const slot = this.#slots.reduce((a, b) => (b.busy < a.busy ? b : a));
-    const id = this.#nextId++;
-    slot.busy++;
-    return new Promise<Prepared[]>((resolve) => {
-      this.#waiting.set(id, { resolve, paths: requests.map((r) => r.path), slot });
-      slot.worker.postMessage({ id, requests });
-    });
+  /** Sends queued pieces, oldest first, to the Workers holding the fewest. */
+  #dispatch(): void {
+    while (this.#queue.length > 0 && this.#slots.length > 0) {
+      const slot = this.#slots.reduce((a, b) => (b.busy < a.busy ? b : a));
+      if (slot.busy >= PIECES_AHEAD) return;
+      const piece = this.#queue.shift()!;
+      const id = this.#nextId++;
+      slot.busy++;
+      this.#waiting.set(id, { ...piece, slot });
+      slot.worker.postMessage({ id, requests: piece.requests });
+    }
   }
 
-  /** Ends every Worker now; paths still in flight come back as `retry`. */
+  /** Ends every Worker now; paths queued or in flight come back as `retry`. */
   close(): void {
     clearTimeout(this.#idleTimer);
-    for (const s of this.#slots) s.worker.terminate();
-    this.#slots = [];
-    for (const [id, w] of this.#waiting) {
-      this.#waiting.delete(id);
-      w.resolve(w.paths.map((p) => retry(p, "the preparing worker was stopped")));
-    }
+    this.#stop("the preparing worker was stopped");
   }
 
   #start(): void {
@@ -83,7 +108,7 @@ export class PreparePool {
       worker.onmessage = (e: MessageEvent<Reply>) => this.#settle(e.data.id, e.data);
       worker.onerror = (e) => {
         e.preventDefault();
-        this.#fail(`preparing worker failed: ${e.message}`);
+        this.#stop(`preparing worker failed: ${e.message}`);
       };
       this.#slots.push(slot);
     }
@@ -94,24 +119,27 @@ export class PreparePool {
     if (!w) return;
     this.#waiting.delete(id);
     w.slot.busy--;
-    w.resolve("prepared" in reply ? reply.prepared : w.paths.map((p) => retry(p, reply.error)));
+    w.resolve("prepared" in reply ? reply.prepared : failed(w.requests, reply.error));
+    this.#dispatch();
     if (this.#waiting.size === 0) {
       this.#idleTimer = setTimeout(() => this.close(), this.idleMs);
       Deno.unrefTimer(this.#idleTimer as unknown as number);
     }
   }
 
-  /** A Worker died: every path in flight is retried, and the pool restarts on next use. */
-  #fail(why: string): void {
+  /**
+   * Ends every Worker: each path queued or in flight is retried, and the
+   * pool starts again on next use (a Worker that died, or {@link close}).
+   */
+  #stop(why: string): void {
     for (const s of this.#slots) s.worker.terminate();
     this.#slots = [];
-    for (const [id, w] of this.#waiting) {
-      this.#waiting.delete(id);
-      w.resolve(w.paths.map((p) => retry(p, why)));
-    }
+    const pieces = [...this.#waiting.values(), ...this.#queue.splice(0)];
+    this.#waiting.clear();
+    for (const piece of pieces) piece.resolve(failed(piece.requests, why));
   }
 }
 
-function retry(path: string, why: string): Prepared {
-  return { path, expected: null, do: "retry", why };
+function failed(requests: readonly PrepareRequest[], why: string): Prepared[] {
+  return requests.map((r) => ({ path: r.path, expected: null, do: "retry", why }));
 }

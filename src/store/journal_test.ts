@@ -216,3 +216,32 @@ Deno.test({
     }
   },
 });
+
+Deno.test("a chunked write lets this thread's event loop run between its transactions, never only at its end", async () => {
+  const dir = Deno.makeTempDirSync();
+  const j = Journal.open(`${dir}/journal.db`);
+  try {
+    j.run("CREATE TABLE t (x INTEGER)");
+    // A timer due at once, as a Worker's reply would be: it runs at the first
+    // commit point, while the write still has many steps to go.
+    let firedAtStep = -1;
+    let step = 0;
+    setTimeout(() => (firedAtStep = step), 0);
+    await j.txChunked(
+      (function* () {
+        for (step = 0; step < 20; step++) {
+          const until = performance.now() + 3;
+          while (performance.now() < until) { /* a step's work */ }
+          j.run("INSERT INTO t (x) VALUES (?)", step);
+          yield `row ${step}`;
+        }
+      })(),
+      { maxMs: 5 },
+    );
+    assert.ok(firedAtStep >= 0 && firedAtStep < 5, `the timer ran at step ${firedAtStep} of 20`);
+    assert.equal(j.get<{ n: number }>("SELECT count(*) AS n FROM t")!.n, 20);
+  } finally {
+    j.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
