@@ -389,6 +389,10 @@ export class Resolver {
   readonly #uniqueClasses = new Map<string, (ClassNode & Enclosed)[]>();
   /** Classes by qualified name, as out-of-line C++ methods name theirs (see `#classNamed`). */
   readonly #classesNamed = new Map<string, ClassNode | null>();
+  /** C#: per file, the modules it imports whole (see `#usingModules`). */
+  readonly #usingImports = new Map<number, string[]>();
+  /** C#: class-like definitions by root and full name (see `#csharpClasses`). */
+  readonly #csharpTypes = new Map<string, ClassNode[]>();
   /** PHP: per file, its namespaces (see `#phpNamespaceAt`). */
   readonly #phpNamespaces = new Map<
     number,
@@ -1258,6 +1262,7 @@ export class Resolver {
         this.#localFunctions.delete(owner);
         this.#localNodes.delete(owner);
         this.#localModules.delete(owner);
+        this.#usingImports.delete(owner);
         this.#phpNamespaces.delete(owner);
       }
     } finally {
@@ -1324,6 +1329,8 @@ export class Resolver {
       this.#localFunctions,
       this.#localNodes,
       this.#localModules,
+      this.#usingImports,
+      this.#csharpTypes,
       this.#phpNamespaces,
       this.#phpDefs,
       this.#localClasses,
@@ -2072,25 +2079,35 @@ export class Resolver {
 
   /** The C# class-like definitions of the owner's root whose full name is `qualname` (`Acme.Util.Paths`). */
   #csharpClasses(owner: Owner, qualname: string): ClassNode[] {
-    return this.journal.all<ClassNode>(
-      `SELECT n.id, n.qualname, n.path_id FROM nodes n JOIN paths p ON p.id = n.path_id
-       WHERE n.name = ? AND n.qualname = ? AND p.root_id = ? AND p.language = 'csharp'
-         AND n.kind IN ${CLASS_KINDS} AND n.kind != 'module' AND n.partial = 0`,
-      lastSegment(qualname),
-      qualname,
-      owner.root_id,
+    return cachedOr(
+      this.#csharpTypes,
+      `${owner.root_id}\0${qualname}`,
+      () =>
+        this.journal.all<ClassNode>(
+          `SELECT n.id, n.qualname, n.path_id FROM nodes n JOIN paths p ON p.id = n.path_id
+         WHERE n.name = ? AND n.qualname = ? AND p.root_id = ? AND p.language = 'csharp'
+           AND n.kind IN ${CLASS_KINDS} AND n.kind != 'module' AND n.partial = 0`,
+          lastSegment(qualname),
+          qualname,
+          owner.root_id,
+        ),
     );
   }
 
-  /** The modules a C# file imports whole (`using Acme.Util;`, `using static Acme.Util.Paths;`). */
+  /**
+   * The modules a C# file imports whole (`using Acme.Util;`, `using static
+   * Acme.Util.Paths;`), read once per file: every call the file makes that
+   * no closer definition answers asks for them.
+   */
   #usingModules(owner: Owner): string[] {
-    return this.journal.all<{ module: string }>(
-      `SELECT module FROM pending_edges WHERE owner_id = ?1 AND kind = 'imports' AND name = '*'
-         AND module IS NOT NULL
-       UNION SELECT module FROM edges WHERE owner_id = ?1 AND kind = 'imports' AND name = '*'
-         AND module IS NOT NULL`,
-      owner.id,
-    ).map((r) => r.module);
+    return cachedOr(this.#usingImports, owner.id, () =>
+      this.journal.all<{ module: string }>(
+        `SELECT module FROM pending_edges WHERE owner_id = ?1 AND kind = 'imports' AND name = '*'
+           AND module IS NOT NULL
+         UNION SELECT module FROM edges WHERE owner_id = ?1 AND kind = 'imports' AND name = '*'
+           AND module IS NOT NULL`,
+        owner.id,
+      ).map((r) => r.module));
   }
 
   /**
