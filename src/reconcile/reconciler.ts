@@ -733,8 +733,8 @@ export class Reconciler {
   }
 
   /**
-   * Starts preparing every path of a batch: on the pool's Workers (one
-   * message per Worker for the whole batch) when there is one, else here.
+   * Starts preparing every path of a batch: on the pool's Workers (in
+   * pieces, see `PreparePool`) when there is one, else here.
    */
   async #prepareBatch(work: Work[], deep: boolean): Promise<Prepared[]> {
     const out: (Prepared | undefined)[] = [];
