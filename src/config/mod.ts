@@ -26,10 +26,4 @@ export { depthName, DEPTHS, parseDepth } from "./depth.ts";
 export type { Depth, DepthRequest } from "./depth.ts";
 export { logUsage, usageLogPath, type UsageRecord } from "./usage_log.ts";
 export { redactStoredLogs } from "./stored_logs.ts";
-export {
-  BULK_NICE,
-  BULK_WORKER,
-  defaultWorkerCount,
-  resolvingWorkers,
-  yieldToForeground,
-} from "./workers.ts";
+export { BULK_NICE, BULK_WORKER, defaultWorkerCount, yieldToForeground } from "./workers.ts";

@@ -15,26 +15,6 @@ export function defaultWorkerCount(): number {
   return Math.max(1, Math.min(4, navigator.hardwareConcurrency ?? 2));
 }
 
-/**
- * Resolving Workers for the last phase of a whole root's resolution, given
- * a pool of `workers`: 1 (the writer's own thread reads it) for a pool of
- * one or two, the pool's size past that. On two cores, two resolving
- * Workers took as long as the writer's thread alone, with 5–22% more of
- * the index's CPU and 60–140 MiB more peak memory (docs/performance.md,
- * 2026-12-06): two threads reading SQLite in one process each read at
- * 65–70% of the speed of one, and a Worker's resolver starts with its
- * caches cold where the writer's are warm from the phases before.
- *
- * @example
- * ```ts
- * import { resolvingWorkers } from "./workers.ts";
- * console.assert(resolvingWorkers(2) === 1 && resolvingWorkers(4) === 4);
- * ```
- */
-export function resolvingWorkers(workers: number): number {
-  return workers > 2 ? workers : 1;
-}
-
 /** The name a Worker doing bulk work is started with: it calls {@link yieldToForeground}. */
 export const BULK_WORKER = "heimdall-bulk";
 

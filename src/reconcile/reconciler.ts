@@ -1,11 +1,5 @@
 import { basename, canonicalPath, dirname, join, relative } from "../files/mod.ts";
-import {
-  type Config,
-  type Depth,
-  type HomePaths,
-  loadConfig,
-  resolvingWorkers,
-} from "../config/mod.ts";
+import { type Config, type Depth, type HomePaths, loadConfig } from "../config/mod.ts";
 import {
   DERIVATION,
   derivationOf,
@@ -188,7 +182,7 @@ export class Reconciler {
    * this many files have references left (fewer are not worth starting them).
    */
   parallelResolveMin = 200;
-  /** How many resolving Workers that phase uses (below 2: none): see `resolvingWorkers`. */
+  /** How many resolving Workers that phase uses: the pool's size (below 2: none). */
   resolveWorkers: number;
   /**
    * The code versions rows are derived by; a row recorded with another
@@ -241,7 +235,7 @@ export class Reconciler {
   ) {
     this.#log = log;
     this.#pool = pool;
-    this.resolveWorkers = resolvingWorkers(pool?.size ?? 1);
+    this.resolveWorkers = pool?.size ?? 1;
     this.#home = homeDirs(home.home);
     this.#loadGlobalIgnore();
     this.#roots = listRoots(journal);
@@ -701,9 +695,8 @@ export class Reconciler {
    * its files unresolved (see `Resolver.resolveSteps`). It takes minutes on
    * a large tree, so it runs in short transactions, and the flag in meta
    * goes with the last one: a crash in between resumes it on the next
-   * audit. With a pool of more than two Workers, the last and largest
-   * phase is read on as many resolving Workers (see ./resolve_root.ts and
-   * `resolvingWorkers`).
+   * audit. With a pool of two or more Workers, the last and largest phase
+   * is read on as many resolving Workers (see ./resolve_root.ts).
    */
   async #resolveRoot(root: RootRow): Promise<void> {
     const journal = this.journal;

@@ -1,7 +1,7 @@
 import { backupJournal, getMeta, Journal, listRoots } from "../store/mod.ts";
 import { Resolver } from "./resolve.ts";
 import { resolveRoot } from "./resolve_root.ts";
-import { defaultWorkerCount, resolvingWorkers } from "../config/mod.ts";
+import { defaultWorkerCount } from "../config/mod.ts";
 import { readTsconfigAliases } from "./tsconfig.ts";
 import { join } from "node:path";
 
@@ -69,7 +69,7 @@ export async function graphDifferences(
       for (const root of compared) {
         await resolveRoot(fresh, resolver, root.id, {
           roots: roots.map((r) => [r.id, r.path]),
-          workers: options.workers ?? resolvingWorkers(defaultWorkerCount()),
+          workers: options.workers ?? defaultWorkerCount(),
           parallelMin: 200,
           maxMs: SCRATCH_TX_MS,
         });
