@@ -556,12 +556,6 @@ function dirWritable(dir: string): boolean {
 }
 
 /**
- * Runs one SQL statement through a prepared statement rather than `exec()`:
- * node:sqlite's `exec()` throws without SQLite's result code, and a full
- * disk, a busy lock or a read-only file met by a COMMIT or a PRAGMA must be
- * told apart from a bug by that code (`errcode`).
- */
-/**
  * Resolves once the event loop has run the tasks already due (a Worker's
  * message among them). Unlike `setTimeout(…, 0)`, which a chain of them
  * clamps to about 2–4 ms, it takes a tenth of a millisecond.
@@ -578,6 +572,12 @@ function nextTask(): Promise<void> {
   });
 }
 
+/**
+ * Runs one SQL statement through a prepared statement rather than `exec()`:
+ * node:sqlite's `exec()` throws without SQLite's result code, and a full
+ * disk, a busy lock or a read-only file met by a COMMIT or a PRAGMA must be
+ * told apart from a bug by that code (`errcode`).
+ */
 function statement(db: DatabaseSync, sql: string): void {
   db.prepare(sql).run();
 }
