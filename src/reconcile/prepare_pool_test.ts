@@ -76,3 +76,25 @@ Deno.test("a pool closed with pieces queued and in flight answers each of their 
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("a released pool ends its idle Workers and starts again on next use; busy, it keeps them", async () => {
+  const { dir, requests } = tree(40, 0);
+  const pool = new PreparePool(2, 60_000);
+  try {
+    assert.equal(pool.running, 0);
+    const pending = pool.prepareMany(requests);
+    assert.equal(pool.running, 2);
+    // Paths in flight: release is no stop, and every path is prepared.
+    pool.release();
+    assert.equal(pool.running, 2);
+    assert.ok((await pending).every((p) => p.do === "replace"));
+    pool.release();
+    assert.equal(pool.running, 0);
+    const again = await pool.prepareMany(requests.slice(0, 3));
+    assert.deepEqual(again.map((p) => p.do), ["replace", "replace", "replace"]);
+    assert.equal(pool.running, 2);
+  } finally {
+    pool.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

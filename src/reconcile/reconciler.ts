@@ -708,6 +708,8 @@ export class Reconciler {
       steps: (steps) => this.#untilStopped(steps),
       ...(this.signal === undefined ? {} : { signal: this.signal }),
       finish: () => journal.run("DELETE FROM meta WHERE key = ?", `resolve_pending:${root.id}`),
+      // Every file of the root is committed: the preparing Workers' memory goes to the resolving ones.
+      beforeWorkers: () => this.#pool?.release(),
     });
   }
 

@@ -21,6 +21,8 @@ export interface ResolveRootOptions {
   signal?: AbortSignal;
   /** Runs inside the last transaction, with the last reference written (a flag cleared). */
   finish?: () => void;
+  /** Runs before the resolving Workers start, when they do: frees what they will need. */
+  beforeWorkers?: () => void;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function resolveRoot(
   const signal = options.signal;
   signal?.throwIfAborted();
   if (options.workers >= 2 && owners.length >= options.parallelMin) {
+    options.beforeWorkers?.();
     owners = await resolveOnWorkers(
       { journal: journal.file, roots: options.roots },
       owners,

@@ -9,6 +9,8 @@ import { defaultConfig, homePaths } from "../config/mod.ts";
 import { GraphLangExtractor } from "./graph_lang_fixture.ts";
 import { dumpIndex, Journal, UNFINISHED } from "../store/mod.ts";
 import { PART_ROWS } from "../store/owned.ts";
+import { createExtractor } from "../extract/mod.ts";
+import { PreparePool } from "./prepare_pool.ts";
 import { Reconciler } from "./reconciler.ts";
 import { resolveOnWorkers } from "./resolve_pool.ts";
 
@@ -466,3 +468,42 @@ Deno.test("an edit's resolution runs in short transactions, and a crash inside i
   clean.journal.close();
   Deno.removeSync(base, { recursive: true });
 });
+
+Deno.test("a cold index ends its preparing Workers before its references are resolved on Workers of their own", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "heimdall-budget-" });
+  const root = join(base, "repo");
+  Deno.mkdirSync(root);
+  for (let i = 0; i < 40; i++) {
+    Deno.writeTextFileSync(
+      join(root, `m${i}.py`),
+      `from m${(i + 1) % 40} import f${(i + 1) % 40}\n\ndef f${i}(x):\n    return f${
+        (i + 1) % 40
+      }(x)\n`,
+    );
+  }
+  const config = { ...defaultConfig(), roots: [{ path: root, depth: "max" as const }] };
+  const running: number[] = [];
+  for (const [name, parallelMin] of [["workers", 1], ["here", Infinity]] as const) {
+    const home = homePaths(join(base, name));
+    const journal = Journal.open(home.journal);
+    const pool = new PreparePool(2, 60_000, true);
+    const r = new Reconciler(journal, home, config, createExtractor(), undefined, pool);
+    r.parallelResolveMin = parallelMin;
+    r.syncRoots();
+    await r.audit();
+    assertResolvesCalls(journal, 40);
+    running.push(pool.running);
+    pool.close();
+    journal.close();
+  }
+  // Resolved on this thread alone, the idle Workers wait for their timer.
+  assert.deepEqual(running, [0, 2]);
+  Deno.removeSync(base, { recursive: true });
+});
+
+/** Asserts `n` cross-file calls resolved into edges. */
+function assertResolvesCalls(journal: Journal, n: number): void {
+  const calls =
+    journal.get<{ n: number }>("SELECT count(*) AS n FROM edges WHERE kind = 'calls'")!.n;
+  assert.equal(calls, n);
+}
