@@ -26,7 +26,7 @@ self.onmessage = (e: MessageEvent<ResolveInit | { id: number; owners: number[] }
       resolver = new Resolver(journal, (rootId) => {
         const path = roots.get(rootId);
         return path === undefined ? new Map() : readTsconfigAliases(path);
-      });
+      }, { onePass: true });
     } catch (err) {
       openError = err instanceof Error ? err.message : String(err);
     }

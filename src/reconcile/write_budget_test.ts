@@ -7,12 +7,14 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { defaultConfig, homePaths } from "../config/mod.ts";
 import { GraphLangExtractor } from "./graph_lang_fixture.ts";
-import { dumpIndex, Journal, UNFINISHED } from "../store/mod.ts";
+import { dumpIndex, Journal, listRoots, UNFINISHED } from "../store/mod.ts";
 import { PART_ROWS } from "../store/owned.ts";
 import { createExtractor } from "../extract/mod.ts";
 import { PreparePool } from "./prepare_pool.ts";
 import { Reconciler } from "./reconciler.ts";
+import { type Resolved, Resolver } from "./resolve.ts";
 import { resolveOnWorkers } from "./resolve_pool.ts";
+import { resolveRoot } from "./resolve_root.ts";
 
 /** 120 files that import, call by unique name and call through imports, in a web. */
 function corpus(root: string): void {
@@ -507,3 +509,67 @@ function assertResolvesCalls(journal: Journal, n: number): void {
     journal.get<{ n: number }>("SELECT count(*) AS n FROM edges WHERE kind = 'calls'")!.n;
   assert.equal(calls, n);
 }
+
+/** The corpus indexed, then its references made pending again and its first phases resolved. */
+async function beforeLastPhase(base: string, root: string) {
+  const { journal, r } = open(base, "index", root);
+  await r.audit();
+  const rootId = listRoots(journal)[0]!.id;
+  const writer = new Resolver(journal, () => new Map());
+  let owners: number[] = [];
+  journal.tx(() => {
+    for (const _ of writer.unresolveSteps(rootId)) { /* one transaction */ }
+    const head = writer.resolveHeadSteps(rootId);
+    for (let step = head.next();; step = head.next()) {
+      if (step.done) {
+        owners = step.value;
+        break;
+      }
+    }
+  });
+  return { journal, rootId, writer, owners };
+}
+
+Deno.test("a one-pass resolver answers the last phase as a caching one does, and keeps no file's look-ups", async () => {
+  const { base, root } = corpusFolder();
+  const { journal, owners } = await beforeLastPhase(base, root);
+  assert.ok(owners.length >= 100, `${owners.length} files with pending references`);
+  const answers = (resolver: Resolver) => [...resolver.resolvedReferences(owners)];
+  const reader = () => Journal.open(journal.file, { readOnly: true });
+  const caching = new Resolver(reader(), () => new Map());
+  const onePass = new Resolver(reader(), () => new Map(), { onePass: true });
+  const found: (Resolved | null)[] = answers(caching);
+  assert.ok(found.filter((f) => f !== null).length > 100);
+  assert.deepEqual(answers(onePass), found);
+  assert.ok(caching.cachedLookups > owners.length, `${caching.cachedLookups} cached`);
+  assert.equal(onePass.cachedLookups, 0);
+  for (const r of [caching, onePass]) r.journal.close();
+  journal.close();
+  Deno.removeSync(base, { recursive: true });
+});
+
+Deno.test("a root resolved on Workers leaves the writer's resolver with nothing cached; resolved here, it keeps its caches", async () => {
+  const { base, root } = corpusFolder();
+  const { journal, rootId, writer } = await beforeLastPhase(base, root);
+  const cached: number[] = [];
+  const dumps: string[] = [];
+  for (const workers of [2, 1]) {
+    journal.tx(() => {
+      for (const _ of writer.unresolveSteps(rootId)) { /* one transaction */ }
+    });
+    await resolveRoot(journal, writer, rootId, {
+      roots: [[rootId, root]],
+      workers,
+      parallelMin: 1,
+      maxMs: 100,
+    });
+    cached.push(writer.cachedLookups);
+    assertResolvesEdges(journal);
+    dumps.push(dumpIndex(journal));
+  }
+  assert.equal(dumps[0], dumps[1]);
+  assert.equal(cached[0], 0);
+  assert.ok(cached[1]! > 0, `${cached[1]} cached resolved here`);
+  journal.close();
+  Deno.removeSync(base, { recursive: true });
+});
