@@ -194,3 +194,40 @@ Deno.test("each prose file's answer is named by its own heading path, at its lin
     removeTree(base);
   }
 });
+
+Deno.test("a manual page's section that answers is named, not its title that begins with the question's first word", async () => {
+  // git's manual pages: `git-rebase(1)` and its sections, where "git rebase interactive
+  // squash" named the two-line title, whose heading begins with the question's first word,
+  // before INTERACTIVE MODE. A heading is no function name a question's verb leads to.
+  const base = tempDir("heimdall-prose-title-");
+  try {
+    const repo = join(base, "repo");
+    const panels = Object.fromEntries(
+      [1, 2, 3, 4, 5, 6, 7, 8].map((i) => [
+        `notes/panel${i}.md`,
+        `# Panel ${i}\n\nThe interactive panel can fold its rows.\n`,
+      ]),
+    );
+    writeTree(repo, {
+      ...panels,
+      "Documentation/zircon-rewind.txt": "zircon-rewind(1)\n================\n\n" +
+        "NAME\n----\nzircon-rewind - Reapply beacons on top of another base\n\n" +
+        "DESCRIPTION\n-----------\nMoves each beacon onto the new base.\n\n" +
+        "INTERACTIVE MODE\n----------------\n" +
+        "Running zircon rewind interactively lets you fold beacons together:\n" +
+        "mark a beacon `fold` to meld it into the one before.\n",
+    });
+    const home = join(base, "home");
+    const idx = await cli(home, ["index", repo]);
+    assert.equal(idx.code, 0, idx.stderr);
+    const r = await cli(home, ["search", "--json", "zircon rewind interactive fold"]);
+    assert.equal(r.code, 0, r.stderr);
+    const hit = (JSON.parse(r.stdout) as SearchResult).hits[0]!;
+    assert.deepEqual(
+      [hit.path?.slice(Deno.realPathSync(repo).length + 1), hit.symbol, hit.line, hit.end_line],
+      ["Documentation/zircon-rewind.txt", "zircon-rewind(1) > INTERACTIVE MODE", 12, 15],
+    );
+  } finally {
+    removeTree(base);
+  }
+});

@@ -237,9 +237,13 @@ export function focusCandidates(
     if (movedHit) movedOut.push(movedHit);
     // A heading names a section less sharply than an identifier names code, so a
     // heading word few sections share is no sign of the answer (it cost prose
-    // questions on the benchmark); prose is all prose.
+    // questions on the benchmark); prose is all prose. Nor is a heading a
+    // function's name whose first word a question's verb leads to: a page's
+    // title that begins with the question's first word (`git-rebase(1)` for
+    // "git rebase interactive squash") was named before the section that
+    // answers it.
     const weights = m.source === "docs"
-      ? { ...tuning.unit, name: tuning.headingWeight, doc: tuning.unit.body, sibling: 0 }
+      ? { ...tuning.unit, name: tuning.headingWeight, doc: tuning.unit.body, sibling: 0, lead: 0 }
       : tuning.unit;
     const s = scoreUnits(
       live.map((u) => {
