@@ -23,7 +23,10 @@ import { type HashTarget, structHashes } from "./struct_hash.ts";
  *   the `(#set! name_prefix ":")` it starts with, if any); optional
  *   `@body` (where the signature stops; default: the node's `body` field) and
  *   `@receiver` (the container named outside it: Go receivers, C++ `A::f`;
- *   several are joined with `.`).
+ *   several are joined with `.`). `(#set! within "type …")`: only where every
+ *   node above the definition is of one of those types (C's prototypes at
+ *   file level, inside include guards, `extern "C" {…}` and namespaces, but
+ *   never in a function's body).
  * - `@reference.call` with `@name`, optional `@module` (a static qualifier,
  *   kept as written) or `@qualifier` (the receiver: kept as the module when
  *   its first segment is a name this file imports, e.g. `os.path` in
@@ -75,6 +78,9 @@ import { type HashTarget, structHashes } from "./struct_hash.ts";
  * Cost: one pass over the matches, a few tree calls per definition (its
  * wrapper, decorators, signature, doc), and one pass over the characters of
  * each definition for its structural hash; nothing walks the whole tree.
+ * `source` is the file as written, which symbols are sliced from; `parsed`
+ * the text the tree was parsed from when that differs (C's, its macros
+ * blanked: see ./c_macros.ts), where a doc comment's gap is read.
  */
 export function symbolsAndRefs(
   matches: QueryMatch[],
@@ -82,6 +88,7 @@ export function symbolsAndRefs(
   spec: LanguageSpec,
   errors: readonly ErrorSpan[],
   wantRefs: boolean,
+  parsed: string = source,
 ): { symbols: SymbolDef[]; refs: Reference[] } {
   const defMatches: QueryMatch[] = [];
   const refMatches: QueryMatch[] = [];
@@ -155,7 +162,17 @@ export function symbolsAndRefs(
   );
   const anonymous = new Set(spec.anonymousFunctions ?? []);
   const symbols = defs.map((d, i) => {
-    const sym = toSymbol(d, source, spec, skipTypes, docstrings[i], hashes[i]!, errors, comments);
+    const sym = toSymbol(
+      d,
+      source,
+      parsed,
+      spec,
+      skipTypes,
+      docstrings[i],
+      hashes[i]!,
+      errors,
+      comments,
+    );
     if (anonymous.size > 0 && !globals.has(d.name) && inAnonymousFunction(d, anonymous)) {
       sym.scoped = true;
     }
@@ -231,6 +248,19 @@ interface Mark extends Span {
   node: Node;
 }
 
+/** Types of the `(#set! within "…")` lists, split once per list. */
+const WITHIN = new Map<string, ReadonlySet<string>>();
+
+/** True when every node above `node` is of a type the space-separated `types` names. */
+function onlyWithin(node: Node, types: string): boolean {
+  let allowed = WITHIN.get(types);
+  if (allowed === undefined) WITHIN.set(types, allowed = new Set(types.split(/\s+/)));
+  for (let up = node.parent; up !== null; up = up.parent) {
+    if (!allowed.has(up.type)) return false;
+  }
+  return true;
+}
+
 function sortMarks(marks: Mark[]): Mark[] {
   return marks.sort((a, b) => a.start - b.start || b.end - a.end);
 }
@@ -254,6 +284,8 @@ function collectDefinitions(
     let name = capture(m, "name")?.text.trim();
     if (prefix && name?.startsWith(prefix)) name = name.slice(prefix.length);
     if (!name) continue;
+    const within = m.setProperties?.["within"];
+    if (within && !onlyWithin(role.node, within)) continue;
     const key = `${role.node.id}:${role.name}:${name}`;
     const seen = first.get(key);
     if (!seen || seen.m.patternIndex > m.patternIndex) first.set(key, { m, role, name });
@@ -482,6 +514,7 @@ function sameRange(a: Def, b: Def): boolean {
 function toSymbol(
   d: Def,
   source: string,
+  parsed: string,
   spec: LanguageSpec,
   skipTypes: ReadonlySet<string>,
   docstring: Node | undefined,
@@ -504,7 +537,7 @@ function toSymbol(
   if (signature !== undefined) sym.signature = signature;
   const doc = docstring
     ? docstringText(docstring)
-    : precedingDoc(source, comments, d.start, spec.docComment);
+    : precedingDoc(source, comments, d.start, spec.docComment, parsed);
   if (doc !== undefined) sym.doc = doc;
   sym.structHash = structHash;
   if (d.parent !== undefined) sym.parent = d.parent;

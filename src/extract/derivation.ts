@@ -123,8 +123,14 @@ export const DERIVATION: DerivationVersions = {
     // c 21, cpp 20: a 16-bit pointer's `FAR` or `NEAR` between a
     // declaration's words is blanked (zlib's `const unsigned char FAR *buf;`
     // left its K&R definitions partial).
-    c: 21,
-    cpp: 20,
+    // c 22, cpp 21: a prototype inside an include guard or another
+    // conditional, `extern "C" {…}` or a C++ namespace is a symbol, as one
+    // at file level was: a header's API and its documentation (curl's
+    // `curl_easy_setopt`, leveldb's `NewLRUCache`) were no symbols at all.
+    // In the same version a linkage macro before a declaration (`LUA_API
+    // int lua_gettop(…)`) no longer parts it from its doc comment.
+    c: 22,
+    cpp: 21,
     // 1: a parameter (a delegate) shadows a method or function of its name.
     // 2: a call says how many arguments it passes (overloads told apart).
     // 5: a partial class's members are found in its other parts' files.

@@ -13,13 +13,18 @@ const DOC_MAX = 2000;
  *
  * Reads only the text and the file's comment spans (sorted, from the query's
  * `@mark.comment` captures): no tree walk, so its cost does not grow with the
- * number of siblings before the definition.
+ * number of siblings before the definition. `parsed` is the text as the
+ * parser read it (C's with its macros blanked, same offsets): what lies
+ * between a comment and the definition is read there, so a linkage macro
+ * before a declaration (`CURL_EXTERN CURLcode curl_easy_setopt(…);`)
+ * parts it from no comment; the comment's own text is `source`'s.
  */
 export function precedingDoc(
   source: string,
   comments: readonly Span[],
   first: number,
   accept?: RegExp,
+  parsed: string = source,
 ): string | undefined {
   let i = lastEndingBefore(comments, first);
   let next = first;
@@ -28,11 +33,11 @@ export function precedingDoc(
     const c = comments[i]!;
     // Only blanks between the comment and what follows, on the same or the next line.
     const ownNewline = source.charCodeAt(c.end - 1) === NL ? 1 : 0;
-    if (!blank(source, c.end, next, 1 - ownNewline)) break;
+    if (!blank(parsed, c.end, next, 1 - ownNewline)) break;
     const lineStart = source.lastIndexOf("\n", c.start - 1) + 1;
     const before = comments[i - 1];
-    const trails = !blank(source, lineStart, c.start, 0) &&
-      !(before && before.end > lineStart && blank(source, before.end, c.start, 0));
+    const trails = !blank(parsed, lineStart, c.start, 0) &&
+      !(before && before.end > lineStart && blank(parsed, before.end, c.start, 0));
     if (trails) break;
     const text = source.slice(c.start, c.end);
     if (accept && !accept.test(text)) break;

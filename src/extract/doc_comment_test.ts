@@ -32,3 +32,12 @@ for (const [name, text, want, accept] of CASES) {
     equal(docOf(text, accept), want);
   });
 }
+
+Deno.test("precedingDoc(): what parts a comment from the definition is read as parsed, the doc as written", () => {
+  // C's linkage macro, blanked for the parser (same offsets): the comment documents the prototype.
+  const text = "/* Opens a LANTERN beam. */\nCURL_EXTERN int f(void);\n";
+  const parsed = text.replace("LANTERN", " ".repeat(7)).replace("CURL_EXTERN", " ".repeat(11));
+  const at = text.indexOf("int f");
+  equal(precedingDoc(text, comments(text), at), undefined);
+  equal(precedingDoc(text, comments(text), at, undefined, parsed), "Opens a LANTERN beam.");
+});

@@ -173,7 +173,7 @@ export class TreeSitterExtractor implements Extractor {
       }
       const root = tree.rootNode;
       const errors = errorSpans(root);
-      const { symbols, refs } = symbolsAndRefs(matches, text, spec, errors, depth >= 3);
+      const { symbols, refs } = symbolsAndRefs(matches, text, spec, errors, depth >= 3, source);
       const out: Extraction = { depth, symbols, refs, chunks: [] };
       if (errors.length > 0) {
         const lines = [...new Set(errors.map((e) => e.line))];

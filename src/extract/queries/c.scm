@@ -14,13 +14,16 @@
   body: (_) @body
   (#not-match? @name "^(TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_P)$")) @definition.function
 
-; prototypes at file level: int f(int);
-(translation_unit
-  (declaration
+; prototypes at file level: int f(int); also inside include guards and other conditionals,
+; `extern "C" {…}` and C++ namespaces, where a header declares its API with its documentation
+; (curl's `CURL_EXTERN CURLcode curl_easy_setopt(…);`, leveldb's `NewLRUCache`), but never
+; in a function's body, where `Foo x(y);` declares a variable
+((declaration
     declarator: [
       (function_declarator declarator: (identifier) @name)
       (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
-    ]) @definition.function)
+    ]) @definition.function
+  (#set! within "translation_unit preproc_ifdef preproc_if preproc_else preproc_elif preproc_elifdef linkage_specification namespace_definition declaration_list"))
 
 (struct_specifier name: (type_identifier) @name body: (_) @body) @definition.struct
 (union_specifier name: (type_identifier) @name body: (_) @body) @definition.union
