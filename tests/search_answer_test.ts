@@ -459,3 +459,28 @@ json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)`;
   );
   assert.equal(`${js.hits[0]?.path} ${js.hits[0]?.symbol}`, `${join(t.repo, "web/app.js")} boot`);
 });
+
+Deno.test("an error message pasted alone names the function that raises it, not the one whose docs say its words", async () => {
+  using t = await indexed({
+    "lib/buffered.py": `class BufferedBase:
+    def detach(self):
+        """Separate the underlying raw stream from the buffer and return it.
+
+        The buffer is unusable once detached.
+        """
+        raise UnsupportedOperation("detach")
+
+
+class BufferedMixin(BufferedBase):
+    def release(self):
+        if self.raw is None:
+            raise ValueError("raw stream already detached")
+        self.flush()
+`,
+  });
+  const r = await t.search("raw stream already detached");
+  assert.equal(
+    `${r.hits[0]?.path} ${r.hits[0]?.symbol}`,
+    `${join(t.repo, "lib/buffered.py")} BufferedMixin.release`,
+  );
+});

@@ -349,8 +349,10 @@ interface ProseRuns {
 /**
  * For each unit, {@link UnitWeights.sentence}'s evidence: the idf of the
  * longest run of the question's consecutive words (the terms linked by
- * `next`) that its prose lines hold as consecutive words once stop words
- * are left out, times that run's share of the question's words' idf; 0 when
+ * `next`) that its prose lines, or one string literal of a code line, hold
+ * as consecutive words once stop words are left out (a string stating the
+ * question is an error message it raises, a log line it writes), times that
+ * run's share of the question's words' idf; 0 when
  * the share is below `share` or the run is shorter than three words. And
  * {@link UnitWeights.replaced}'s: the same for a run in which one word of
  * the question (not its first) stands replaced by one other word, its share
@@ -428,9 +430,12 @@ function proseRuns(
     const u = owner[l]!;
     if (u < 0 || !candidate[u]) continue;
     let run = runs.get(u);
-    // A line of code between two comments ends the sentence.
+    // A line of code between two comments ends the sentence; a string on it
+    // may state the question itself (an error message: "raw stream already
+    // detached" is the `raise` that says it).
     if (!prose[l]) {
       if (run) clearRuns(run, false);
+      stringRuns(file, l, wordTerms, termsOf, terms, words, u, best);
       continue;
     }
     if (!run) runs.set(u, run = newRuns(words));
@@ -480,6 +485,49 @@ function proseRuns(
     }
   });
   return out;
+}
+
+/** A quoted string on one line: `"…"`, `'…'` or `` `…` ``, without its quotes. */
+const STRING_LITERAL = /"((?:[^"\\]|\\.){8,})"|'((?:[^'\\]|\\.){8,})'|`([^`]{8,})`/g;
+
+/**
+ * {@link proseRuns}' plain runs inside the strings of code line `l` of unit
+ * `u`, one string at a time: the longest run of the question's consecutive
+ * words a string holds raises `best[u]`.
+ */
+function stringRuns(
+  file: FileText,
+  l: number,
+  wordTerms: (word: string) => readonly number[] | null | typeof SKIPPED,
+  termsOf: Map<string, readonly number[] | null | typeof SKIPPED>,
+  terms: readonly ScoredTerm[],
+  words: number,
+  u: number,
+  best: Float64Array,
+): void {
+  const start = file.lineStarts[l]!;
+  const end = file.lineStarts[l + 1] ?? file.text.length;
+  const line = file.text.slice(start, end);
+  if (!line.includes('"') && !line.includes("'") && !line.includes("`")) return;
+  for (const m of line.matchAll(STRING_LITERAL)) {
+    const text = m[1] ?? m[2] ?? m[3] ?? "";
+    let idf = new Float64Array(words);
+    let len = new Float64Array(words);
+    for (const word of splitWords(text)) {
+      let found = termsOf.get(word);
+      if (found === undefined) termsOf.set(word, found = wordTerms(word));
+      if (found === SKIPPED) continue;
+      const nextIdf = new Float64Array(words);
+      const nextLen = new Float64Array(words);
+      for (const i of found ?? []) {
+        nextIdf[i] = (i > 0 ? idf[i - 1]! : 0) + terms[i]!.idf;
+        nextLen[i] = (i > 0 ? len[i - 1]! : 0) + 1;
+        if (nextLen[i]! >= 3 && nextIdf[i]! > best[u]!) best[u] = nextIdf[i]!;
+      }
+      idf = nextIdf;
+      len = nextLen;
+    }
+  }
 }
 
 /** A word {@link proseRuns} passes over: a stop word, or one of a single letter. */

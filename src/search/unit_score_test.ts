@@ -399,6 +399,28 @@ Deno.test("scoreUnits() names the function whose doc comment states the question
   assert.ok(r!.score > s!.score, `${r!.score} > ${s!.score}`);
 });
 
+Deno.test("scoreUnits() names the function whose string states the question: the error it raises", () => {
+  const { units, file } = fileWith([
+    "    def detach(self):",
+    '        """Separate the underlying raw stream from the buffer and return it.',
+    "",
+    "        The buffer is unusable once its stream is detached.",
+    '        """',
+    "        raise UnsupportedOperation(self.name)",
+    "    def release(self):",
+    "        if self.raw is None:",
+    '            raise ValueError("raw stream already detached")',
+    "        self.flush()",
+  ], [{ name: "detach", start: 1, end: 6 }, { name: "release", start: 7, end: 10 }]);
+  const t = sentenceTerms(["raw", "stream", "detached"]); // "already" is a stop word
+  const [, detach, release] = scoreUnits(units, file, "", t, new Map(), DEFAULT_UNIT_WEIGHTS);
+  assert.ok(release!.score > detach!.score, `${release!.score} > ${detach!.score}`);
+  // Without the sentence's weight, the docstring holding every word wins.
+  const off = { ...DEFAULT_UNIT_WEIGHTS, sentence: 0 };
+  const [, d, r] = scoreUnits(units, file, "", t, new Map(), off);
+  assert.ok(d!.score > r!.score, `${d!.score} > ${r!.score}`);
+});
+
 Deno.test("scoreUnits() gives no sentence weight to a comment with a word of its own in the run, or one broken by code", () => {
   const lines = [
     "/// Returns the path to a session's staging dependency graph.",
