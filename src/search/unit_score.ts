@@ -509,23 +509,22 @@ function stringRuns(
   const end = file.lineStarts[l + 1] ?? file.text.length;
   const line = file.text.slice(start, end);
   if (!line.includes('"') && !line.includes("'") && !line.includes("`")) return;
+  let run: Run = { idf: new Float64Array(words), len: new Float64Array(words) };
+  let next: Run = { idf: new Float64Array(words), len: new Float64Array(words) };
   for (const m of line.matchAll(STRING_LITERAL)) {
-    const text = m[1] ?? m[2] ?? m[3] ?? "";
-    let idf = new Float64Array(words);
-    let len = new Float64Array(words);
-    for (const word of splitWords(text)) {
+    // A run never spans two strings.
+    clearRun(run);
+    for (const word of splitWords(m[1] ?? m[2] ?? m[3] ?? "")) {
       let found = termsOf.get(word);
       if (found === undefined) termsOf.set(word, found = wordTerms(word));
       if (found === SKIPPED) continue;
-      const nextIdf = new Float64Array(words);
-      const nextLen = new Float64Array(words);
+      clearRun(next);
       for (const i of found ?? []) {
-        nextIdf[i] = (i > 0 ? idf[i - 1]! : 0) + terms[i]!.idf;
-        nextLen[i] = (i > 0 ? len[i - 1]! : 0) + 1;
-        if (nextLen[i]! >= 3 && nextIdf[i]! > best[u]!) best[u] = nextIdf[i]!;
+        next.idf[i] = (i > 0 ? run.idf[i - 1]! : 0) + terms[i]!.idf;
+        next.len[i] = (i > 0 ? run.len[i - 1]! : 0) + 1;
+        if (next.len[i]! >= 3 && next.idf[i]! > best[u]!) best[u] = next.idf[i]!;
       }
-      idf = nextIdf;
-      len = nextLen;
+      [run, next] = [next, run];
     }
   }
 }
