@@ -484,3 +484,22 @@ class BufferedMixin(BufferedBase):
     `${join(t.repo, "lib/buffered.py")} BufferedMixin.release`,
   );
 });
+
+Deno.test("a file and line, as a compiler or a link gives them, names the definition holding that line", async () => {
+  // Line 14 is inside swapIn, which holds none of the path's words; openPool and closePool do.
+  using t = await indexed({ "src/db/pool.ts": SESSION, "src/db/other.ts": SESSION });
+  assert.equal(
+    SESSION.split("\n")[14 - 1]!.trim(),
+    "frames.load(slot, page.backingStore.read(page.offset));",
+  );
+  const where = (r: SearchResult) =>
+    `${r.hits[0]?.path} ${r.hits[0]?.symbol} ${r.hits[0]?.verdict}`;
+  const want = `${join(t.repo, "src/db/pool.ts")} swapIn STRONG`;
+  for (const q of ["pool.ts:14", "src/db/pool.ts:14:5", "pool.ts(14,5)", "pool.ts#L14"]) {
+    assert.equal(where(await t.search(q)), want, q);
+  }
+  assert.equal(where(await t.search("why does it crash at src/db/pool.ts:14")), want);
+  // Without a line, the file comes first, named by what its words match.
+  const file = await t.search("src/db/pool.ts");
+  assert.equal(file.hits[0]?.path, join(t.repo, "src/db/pool.ts"));
+});

@@ -27,6 +27,7 @@ import {
 import { chunksHolding } from "./lexical.ts";
 import { type ReadCache, readCached, substringCoverage } from "./file_reads.ts";
 import type { Relocated } from "./relocate.ts";
+import { pathTail, type StackFrame } from "./frames.ts";
 import { definitionLines, lastLinesNow } from "./lines_now.ts";
 import { fileText, type ScoredTerm, scoreUnits, type UnitInput } from "./unit_score.ts";
 
@@ -77,6 +78,14 @@ export interface FocusQuery {
    * next, before one whose definition is only another casing (`default`).
    */
   name?: string;
+  /**
+   * The places the question points at by file and line alone (a location
+   * such as `src/pool.ts:42`, an anonymous stack frame): in a file whose
+   * path ends with one's {@link pathTail}, the innermost unit holding its
+   * line is the one named, whatever the words matched. `pool.ts:42` asks
+   * about the function at line 42, which holds none of the path's words.
+   */
+  lines?: readonly StackFrame[];
   /**
    * Where a file gone from its path is now (the verifier's `whereNow`,
    * which keeps the answer and the search's time budget for it).
@@ -274,6 +283,14 @@ export function focusCandidates(
       }
     });
     shown.sort((a, b) => b.score - a.score || a.row.id - b.row.id);
+    const pointed = unitAtLine(live, rel, q.lines ?? [], moved);
+    if (pointed !== undefined && !excluded.has(live[pointed]!.id)) {
+      const at = shown.findIndex((u) => u.row.id === live[pointed]!.id);
+      const [unit] = at >= 0
+        ? shown.splice(at, 1)
+        : [{ row: live[pointed]!, score: s[pointed]!.score, matched: s[pointed]!.matched }];
+      shown.unshift(unit!);
+    }
     // Nothing else of the file answers: it was a hit for what it no longer holds.
     if (movedHit && shown.length === 0) return { c, units: [], focus: -Infinity, left: true };
     const kept = shown.slice(0, SHOWN_UNITS);
@@ -533,6 +550,40 @@ function nearFirst(
   });
   const swappedOut = head.filter((c, k) => out[k] !== c);
   return [out, [...swappedOut, ...tail.filter((_, i) => !moved.has(i))]];
+}
+
+/**
+ * Of a file's units, the index of the innermost (fewest lines) holding the
+ * line of a frame whose {@link pathTail} ends `rel`, at its lines now
+ * (`moved`, for an edited file); undefined when no frame points into the
+ * file or no unit but the file's own lines holds the line.
+ */
+function unitAtLine(
+  units: readonly UnitRow[],
+  rel: string,
+  frames: readonly StackFrame[],
+  moved:
+    | ReadonlyMap<number, { start_line: number | null; end_line: number | null } | null>
+    | undefined,
+): number | undefined {
+  let best: number | undefined;
+  let bestLines = Infinity;
+  for (const f of frames) {
+    const tail = pathTail(f.path);
+    if (tail === "" || (rel !== tail && !rel.endsWith(`/${tail}`))) continue;
+    units.forEach((u, i) => {
+      if (u.title === rel) return;
+      const now = moved?.get(u.id) ?? u;
+      if (now.start_line === null) return;
+      const end = now.end_line ?? now.start_line;
+      if (now.start_line <= f.line && f.line <= end && end - now.start_line < bestLines) {
+        best = i;
+        bestLines = end - now.start_line;
+      }
+    });
+    if (best !== undefined) return best;
+  }
+  return best;
 }
 
 /** True when `rel` is the path a query typed (`FocusQuery.path`) or ends in `/` and it. */

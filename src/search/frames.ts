@@ -107,6 +107,20 @@ const FORMATS: readonly Format[] = [
     ),
     innermostLast: false,
   },
+  // A location alone, as compilers, linters, test runners and `grep -n` print one and as
+  // people paste it (`src/pool.ts:42`, `pool.ts:42:7`, `Pool.cs(42,7)`, a link's
+  // `pool.ts#L42`): a frame with no function, whose line says which definition is meant. Last,
+  // so that a runtime's frame read above keeps its name.
+  {
+    re: new RegExp(
+      String.raw`(?<![^\s(\[{"'\x60=,;])(?:(?:file|https?):\/\/[^\/\s]*|[A-Za-z]:)?` +
+        String.raw`(?<path>[\p{L}\p{N}_.~\/\\-]*[\p{L}\p{N}_-]\.\p{L}[\p{L}\p{N}]{0,9})` +
+        String.raw`(?::(?<line>\d+)(?::\d+)?|\((?<at>\d+)(?:,\s*\d+)?\)|#L(?<row>\d+)(?:-L?\d+)?)` +
+        String.raw`(?![\p{L}\p{N}_])`,
+      "gu",
+    ),
+    innermostLast: false,
+  },
 ];
 
 /** Characters of a question read for frames (its start and end), and the longest line that can be one. */
@@ -157,7 +171,7 @@ export function stackFrames(question: string): StackFrame[] {
       frames.push({
         path: g.path!,
         name: g.name ?? lastName(g.qual),
-        line: Number(g.line ?? g.at),
+        line: Number(g.line ?? g.at ?? g.row),
       });
     }
     if (innermostLast) frames.reverse();

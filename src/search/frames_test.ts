@@ -45,7 +45,8 @@ const TRACES: [string, string, string[]][] = [
     "ruby",
     "/app/lib/session.rb:42:in `send': closed (RuntimeError)\n" +
     "\tfrom /app/bin/run.rb:7:in 'Session#start'\n\tfrom /app/bin/run.rb:9:in `block in <main>'",
-    ["/app/lib/session.rb:42 send", "/app/bin/run.rb:7 start"],
+    // `<main>` is no function of the source's: its line alone says where it is.
+    ["/app/lib/session.rb:42 send", "/app/bin/run.rb:7 start", "/app/bin/run.rb:9 null"],
   ],
   [
     "php",
@@ -89,4 +90,23 @@ Deno.test("pathTail() keeps a frame's file and its folder, whatever the separato
   assert.equal(pathTail("C:\\src\\Acme\\Program.cs"), "Acme/Program.cs");
   assert.equal(pathTail("./main.rs"), "main.rs");
   assert.equal(pathTail("Session.java"), "Session.java");
+});
+
+Deno.test("stackFrames() reads a location alone as a frame with no function: compilers', links', pasted", () => {
+  const at = (q: string) => stackFrames(q).map((f) => `${f.path}:${f.line} ${f.name}`);
+  assert.deepEqual(at("src/pool.ts:42"), ["src/pool.ts:42 null"]);
+  assert.deepEqual(at("the test fails at src/pool.ts:42:7, see there"), ["src/pool.ts:42 null"]);
+  assert.deepEqual(at("src/pool.py:42: E501 line too long (91 > 79 characters)"), [
+    "src/pool.py:42 null",
+  ]);
+  assert.deepEqual(at("C:\\src\\Acme\\Pool.cs(42,7): error CS1002: ; expected"), [
+    "\\src\\Acme\\Pool.cs:42 null",
+  ]);
+  assert.deepEqual(at("https://github.com/acme/app/blob/main/src/pool.ts#L42-L50"), [
+    "/acme/app/blob/main/src/pool.ts:42 null",
+  ]);
+  // A number that follows no file, a line number glued to a word, a version: no location.
+  for (const q of ["version 1.2:3", "pool.ts:42abc", "retry 3 times", "see pool.ts"]) {
+    assert.deepEqual(at(q), [], q);
+  }
 });

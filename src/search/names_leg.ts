@@ -84,12 +84,20 @@ export function namesRanking(
   return [...new Set(wanted.map((r) => r.id))].slice(0, limit);
 }
 
+/**
+ * A line (and column) after a file's path, as a compiler, a linter or a link
+ * gives it: `:42`, `:42:7`, `(42,7)`, `#L42-L50`. The file is what was typed;
+ * the line names the definition in it (`frames.ts`).
+ */
+const LOCATION_SUFFIX = /(?::\d+(?::\d+)?|\(\d+(?:,\s*\d+)?\)|#L\d+(?:-L?\d+)?)$/;
+
 /** A file's name or the end of its path: one token holding a `/` or ending in an extension. */
 const ONE_PATH = /^(?:[^\s/]+\/)*[^\s/]*[^\s/.][^\s/]*$/u;
 
 /**
  * The file a query that is one file name or path end asks for (pure):
- * `hook.c`, `src/pool.ts`, `./lib/index.js` (as `lib/index.js`); undefined
+ * `hook.c`, `src/pool.ts`, `./lib/index.js` (as `lib/index.js`), `pool.ts:42`
+ * (as `pool.ts`, its line read by `stackFrames`); undefined
  * for any other query, a name without an extension or a slash included.
  *
  * @example
@@ -98,12 +106,13 @@ const ONE_PATH = /^(?:[^\s/]+\/)*[^\s/]*[^\s/.][^\s/]*$/u;
  * import assert from "node:assert/strict";
  * assert.equal(typedPath(" ./src/pool.ts "), "src/pool.ts");
  * assert.equal(typedPath("Color.js"), "Color.js");
+ * assert.equal(typedPath("src/pool.ts:42:7"), "src/pool.ts");
  * assert.equal(typedPath("Screen"), undefined);
  * assert.equal(typedPath("parse the header.c"), undefined);
  * ```
  */
 export function typedPath(query: string): string | undefined {
-  const text = query.trim().replace(/^(?:\.\/)+/, "");
+  const text = query.trim().replace(/^(?:\.\/)+/, "").replace(LOCATION_SUFFIX, "");
   if (text.length < 3 || !ONE_PATH.test(text)) return undefined;
   if (!text.includes("/") && !/\.[\p{L}\p{N}_]{1,10}$/u.test(text)) return undefined;
   return text;

@@ -85,6 +85,8 @@ export async function search(
       ...(req.near !== undefined ? { near: req.near } : {}),
       ...(ranking.path !== undefined ? { path: ranking.path } : {}),
       ...(ranking.name !== undefined ? { name: ranking.name } : {}),
+      // A frame with a function is named by it; one with a file and line alone, by its line.
+      lines: ranking.frames.filter((f) => f.name === null),
       whereNow: (m) => verifier.whereNow(m),
       whereMoved: (m) => verifier.whereMoved(m),
     },
