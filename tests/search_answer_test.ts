@@ -503,3 +503,45 @@ Deno.test("a file and line, as a compiler or a link gives them, names the defini
   const file = await t.search("src/db/pool.ts");
   assert.equal(file.hits[0]?.path, join(t.repo, "src/db/pool.ts"));
 });
+
+Deno.test("a question spelled the British way finds code spelled the American way", async () => {
+  using t = await indexed({
+    "src/config.ts": `export function serializeSettings(settings: Settings): string {
+  return JSON.stringify(settings, null, 2);
+}
+
+export function loadSettings(path: string): Settings {
+  return JSON.parse(Deno.readTextFileSync(path));
+}
+
+export function normalizeColor(color: string): string {
+  return color.trim().toLowerCase();
+}
+`,
+    "docs/style.md": "# Style\n\nThe serialise helpers write settings with two spaces.\n",
+  });
+  const r = await t.search("serialise the settings");
+  assert.equal(
+    `${r.hits[0]?.path} ${r.hits[0]?.symbol}`,
+    `${join(t.repo, "src/config.ts")} serializeSettings`,
+  );
+  const c = await t.search("normalise a colour");
+  assert.equal(c.hits[0]?.symbol, "normalizeColor");
+  assert.equal(c.hits[0]?.verdict, "STRONG", c.hits[0]?.reason ?? "");
+});
+
+Deno.test("a tree written in British English is searched in its own spelling", async () => {
+  using t = await indexed({
+    "src/theme.ts": `export function blendColours(a: Colour, b: Colour): Colour {
+  return mixColour(a, b, 0.5);
+}
+
+export function parseColour(text: string): Colour {
+  return { hex: text };
+}
+`,
+  });
+  const r = await t.search("blend the colours");
+  assert.equal(r.hits[0]?.symbol, "blendColours");
+  assert.equal(r.hits[0]?.verdict, "STRONG", r.hits[0]?.reason ?? "");
+});

@@ -31,6 +31,7 @@ import { COVERAGE_THRESHOLD } from "./verdict.ts";
 import { DEFAULT_UNIT_WEIGHTS, type ScoredTerm, type UnitWeights } from "./unit_score.ts";
 import { splitWords, stem, wholeForm } from "../derive/words.ts";
 import { namesRanking, pathsRanking, typedNames, typedPath } from "./names_leg.ts";
+import { asIndexSpells } from "./spelling.ts";
 import { framesRanking, type StackFrame, stackFrames } from "./frames.ts";
 
 /** Every knob of the ranking; the defaults are tuned by `scripts/bench_search.ts`. */
@@ -234,7 +235,10 @@ export async function rank(
   req: SearchRequest,
   tuning: Tuning = DEFAULT_TUNING,
 ): Promise<Ranking> {
-  const { ignored, ...query } = boundedQuery(parseQuery(req.query));
+  const { ignored, ...parsed } = boundedQuery(parseQuery(req.query));
+  const cap = Math.min(tuning.candidateBudget, MAX_COUNT);
+  // `serialise` is looked for as `serialize` where the index says it so.
+  const query = { ...parsed, words: asIndexSpells(j, parsed.words, cap) };
   const filter = resolveFilter(j, req);
   const legs: LegsReport = {
     lexical: { on: true, chunks: 0, ...(ignored > 0 ? { words_ignored: ignored } : {}) },
@@ -242,7 +246,6 @@ export async function rank(
     semantic: { on: false, reason: NO_MODEL_REASON },
   };
   const terms = queryTerms(query);
-  const cap = Math.min(tuning.candidateBudget, MAX_COUNT);
   const counts = termCounts(j, terms, cap);
   const scoreOnly = proseWholes(query);
   const common = tuning.candidateBudget === Infinity
