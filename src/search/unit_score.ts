@@ -276,6 +276,13 @@ export function scoreUnits(
     ? leadStems(terms[0]?.stem, terms[1]?.stem)
     : new Set<string>();
   const constructs = leads.size > 0 && CONSTRUCTING.has(terms[0]!.stem);
+  // A file's names share their first words (`get`, `is`, `test`): each is stemmed once.
+  const leading = new Map<string, boolean>();
+  const leadsWith = (word: string) => {
+    let is = leading.get(word);
+    if (is === undefined) leading.set(word, is = leads.has(stem(word.toLowerCase())));
+    return is;
+  };
   const pairIdf = terms.reduce((s, t, i) => s + (t.next ? (t.idf + terms[i + 1]!.idf) / 2 : 0), 0);
   const most =
     terms.reduce((s, t) => s + t.idf, 0) * (1 + w.name + w.qual + w.sibling) + w.pair * pairIdf ||
@@ -308,7 +315,7 @@ export function scoreUnits(
       }
     }
     const firstWord = leads.size > 0 ? nameWords[0] : undefined;
-    const leadsHere = firstWord !== undefined && leads.has(stem(firstWord.toLowerCase()));
+    const leadsHere = firstWord !== undefined && leadsWith(firstWord);
     if (leadsHere || (constructs && isConstructor(unit))) score += w.lead * terms[0]!.idf;
     for (const t of terms) if (t.spelled?.some((s) => spells(unit, s))) score += w.exact * t.idf;
     if (containers.has(u)) score *= w.container;
@@ -849,9 +856,10 @@ export const DEFAULT_UNIT_WEIGHTS: UnitWeights = {
 };
 
 /**
- * The words a name may begin with for a question that begins with a given
- * word (by stem), besides that word itself: how code conventionally spells
- * the verbs doc comments begin with.
+ * The stems of the words a name may begin with for a question that begins
+ * with a given word (by stem), besides that word itself: how code
+ * conventionally spells the verbs doc comments begin with. Stemmed once,
+ * here: {@link leadStems} runs for every file a search scores.
  */
 const LEAD_FORMS: ReadonlyMap<string, readonly string[]> = new Map(
   Object.entries({
@@ -874,7 +882,7 @@ const LEAD_FORMS: ReadonlyMap<string, readonly string[]> = new Map(
     add: "append insert push put",
     find: "search lookup get",
     look: "lookup find get",
-  }).map(([verb, forms]) => [verb, forms.split(" ")]),
+  }).map(([verb, forms]) => [verb, forms.split(" ").map(stem)]),
 );
 
 /**
@@ -899,6 +907,11 @@ function isConstructor(unit: UnitInput): boolean {
 /** Words after "returns" that make it a yes-or-no question ("Returns true if …"). */
 const PREDICATE = new Set(["true", "fals", "whether", "bool", "boolean"]);
 
+/** Stems of the words a name answering "Returns true if …" may begin with. */
+const PREDICATE_LEADS = ["is", "has", "can", "should"].map(stem);
+/** Stems of the words a name answering "Returns the …" may begin with. */
+const VALUE_LEADS = ["get", "to"].map(stem);
+
 /**
  * The stems a name that answers a question beginning with stems `first`
  * and `second` may begin with: `first` itself and how code spells it. A
@@ -910,9 +923,9 @@ function leadStems(first: string | undefined, second: string | undefined): Reado
   const forms = first !== "return"
     ? LEAD_FORMS.get(first) ?? []
     : PREDICATE.has(second ?? "")
-    ? ["is", "has", "can", "should"]
-    : ["get", "to"];
-  return new Set([first, ...forms.map(stem)]);
+    ? PREDICATE_LEADS
+    : VALUE_LEADS;
+  return new Set([first, ...forms]);
 }
 
 /** The units that hold another unit's range (a class, a namespace, a parent section). */
