@@ -170,7 +170,7 @@ export function focusCandidates(
   if (head.length === 0) return tail;
   const rows = new Map<number, UnitRow[]>();
   const pathIds = head.flatMap((c) => (c.best.path_id === null ? [] : [c.best.path_id]));
-  for (const r of j.all<UnitRow>(FILE_UNITS, JSON.stringify(pathIds))) {
+  for (const r of j.rows<UnitRow>(FILE_UNITS, JSON.stringify(pathIds))) {
     const list = rows.get(r.path_id);
     if (list) list.push(r);
     else rows.set(r.path_id, [r]);

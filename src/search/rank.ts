@@ -472,7 +472,7 @@ function metaForFilter(
 export function loadMeta(j: Journal, ids: readonly number[], into: Map<number, ChunkMeta>): void {
   const missing = [...new Set(ids)].filter((id) => !into.has(id));
   if (missing.length === 0) return;
-  for (const row of j.all<ChunkMeta>(META, JSON.stringify(missing))) into.set(row.id, row);
+  for (const row of j.rows<ChunkMeta>(META, JSON.stringify(missing))) into.set(row.id, row);
 }
 
 async function semanticRanking(
