@@ -930,16 +930,29 @@ function leadStems(first: string | undefined, second: string | undefined): Reado
 
 /** The units that hold another unit's range (a class, a namespace, a parent section). */
 export function containerUnits(units: readonly UnitInput[]): Set<number> {
-  const ranged = units
-    .map((u, i) => ({ u, i }))
-    .filter(({ u }) => !u.isFile && u.start !== null && u.end !== null && u.text === undefined)
-    .sort((a, b) => a.u.start! - b.u.start! || b.u.end! - a.u.end!);
+  const ranged = rangedUnits(units).sort((a, b) =>
+    units[a]!.start! - units[b]!.start! || units[b]!.end! - units[a]!.end!
+  );
   const out = new Set<number>();
   // Sorted by start, widest first: a unit holds the next one when it reaches past its end.
   for (let k = 0; k + 1 < ranged.length; k++) {
-    const a = ranged[k]!.u;
-    const b = ranged[k + 1]!.u;
-    if (b.start! <= a.end! && b.end! <= a.end!) out.add(ranged[k]!.i);
+    const a = units[ranged[k]!]!;
+    const b = units[ranged[k + 1]!]!;
+    if (b.start! <= a.end! && b.end! <= a.end!) out.add(ranged[k]!);
+  }
+  return out;
+}
+
+/**
+ * The indices, in order, of the units that own a range of the file's lines:
+ * not the file's own lines, not a text of their own. Indices, not objects:
+ * a file may have thousands of units, and this runs twice for each file.
+ */
+function rangedUnits(units: readonly UnitInput[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < units.length; i++) {
+    const u = units[i]!;
+    if (!u.isFile && u.start !== null && u.end !== null && u.text === undefined) out.push(i);
   }
   return out;
 }
@@ -952,11 +965,10 @@ export function containerUnits(units: readonly UnitInput[]): Set<number> {
 export function lineOwners(units: readonly UnitInput[], lineCount: number): Int32Array {
   const fileUnit = units.findIndex((u) => u.isFile === true);
   const owner = new Int32Array(lineCount).fill(fileUnit);
-  const ranged = units
-    .map((u, i) => ({ u, i }))
-    .filter(({ u }) => !u.isFile && u.start !== null && u.end !== null && u.text === undefined)
-    .sort((a, b) => (b.u.end! - b.u.start!) - (a.u.end! - a.u.start!) || a.i - b.i);
-  for (const { u, i } of ranged) {
+  const span = (i: number) => units[i]!.end! - units[i]!.start!;
+  const ranged = rangedUnits(units).sort((a, b) => span(b) - span(a) || a - b);
+  for (const i of ranged) {
+    const u = units[i]!;
     const end = Math.min(u.end!, lineCount);
     for (let l = Math.max(1, u.start!); l <= end; l++) owner[l - 1] = i;
   }
