@@ -659,9 +659,11 @@ function unitInput(
  */
 export interface UnitTexts {
   /** Hash of each unit's text → its weight: a number read from the text, the indexed hash's hex. */
-  all: ReadonlyMap<number | string, number>;
+  all(): ReadonlyMap<number | string, number>;
   /** The hashes of the units the hit shows. */
   shown: readonly (number | string)[];
+  /** True when a unit's text has hash `h`, as `all().has(h)` says (maybe without building it). */
+  holds(h: number | string): boolean;
 }
 
 /** A path's file name up to its first dot: `pkg/cjs/index.umd.js` → `index`. */
@@ -673,16 +675,29 @@ function nameStem(rel: string): string {
 
 /**
  * The {@link UnitTexts} of a file's units (its own lines left out) as
- * indexed: each unit's text hash, every unit weighing one.
+ * indexed: each unit's text hash, every unit weighing one. The map is built
+ * when first asked for: nearly every pair of files fails `isCopy` on a
+ * shown unit the other lacks, which `holds` answers by comparing strings,
+ * where building it costs hashing every unit's hash string (V8 computes a
+ * string's hash on its first use as a key).
  */
 function indexedTexts(
   list: readonly UnitRow[],
   rel: string,
   shown: readonly { row: UnitRow }[],
 ): UnitTexts {
-  const all = new Map<string, number>();
-  for (const u of list) if (u.title !== rel) all.set(u.text_hash, 1);
-  return { all, shown: shown.map((u) => u.row.text_hash) };
+  let built: Map<number | string, number> | undefined;
+  const all = () => {
+    if (built) return built;
+    built = new Map<number | string, number>();
+    for (const u of list) if (u.title !== rel) built.set(u.text_hash, 1);
+    return built;
+  };
+  return {
+    all,
+    shown: shown.map((u) => u.row.text_hash),
+    holds: (h) => built ? built.has(h) : list.some((u) => u.title !== rel && u.text_hash === h),
+  };
 }
 
 /**
@@ -702,7 +717,7 @@ function unitTexts(
   const len = new Int32Array(n).fill(-1);
   const end = (l: number) => (l + 1 < n ? file.lineStarts[l + 1]! - 1 : file.text.length);
   const byId = new Map<number, number>();
-  const all = new Map<number, number>();
+  const all = new Map<number | string, number>();
   for (const u of list) {
     if (u.title === rel || u.start_line === null || u.start_line > n) continue;
     const last = Math.min(n, u.end_line ?? u.start_line) - 1;
@@ -729,7 +744,11 @@ function unitTexts(
     byId.set(u.id, h);
     all.set(h, size);
   }
-  return { all, shown: shown.flatMap((u) => byId.get(u.row.id) ?? []) };
+  return {
+    all: () => all,
+    shown: shown.flatMap((u) => byId.get(u.row.id) ?? []),
+    holds: (h) => all.has(h),
+  };
 }
 
 /**
@@ -854,15 +873,19 @@ function isCopy(
 ): boolean {
   if (a.best.path_id === null || b.best.path_id === null) return false;
   if (a.best.hash !== null && a.best.hash === b.best.hash) return true;
-  if (!aUnits || !bUnits || aUnits.all.size < 2 || bUnits.all.size < 2) return false;
-  if (!aUnits.shown.every((h) => bUnits.all.has(h))) return false;
-  if (!bUnits.shown.every((h) => aUnits.all.has(h))) return false;
+  if (!aUnits || !bUnits) return false;
+  // A shown unit the other file lacks settles nearly every pair, before either file's
+  // units are all hashed (`indexedTexts`); the order of these tests changes no answer.
+  if (!aUnits.shown.every((h) => bUnits.holds(h))) return false;
+  if (!bUnits.shown.every((h) => aUnits.holds(h))) return false;
+  const [aAll, bAll] = [aUnits.all(), bUnits.all()];
+  if (aAll.size < 2 || bAll.size < 2) return false;
   let both = 0;
   let total = 0;
-  for (const [h, n] of aUnits.all) {
+  for (const [h, n] of aAll) {
     total += n;
-    if (bUnits.all.has(h)) both += n;
+    if (bAll.has(h)) both += n;
   }
-  for (const n of bUnits.all.values()) total += n;
+  for (const n of bAll.values()) total += n;
   return total > 0 && both / (total - both) >= threshold;
 }
