@@ -33,6 +33,17 @@ interface Format {
 const ID = String.raw`[\p{L}_$][\p{L}\p{N}_$]*`;
 
 /**
+ * A line (and column) after a file's path, as a compiler, a linter or a link
+ * gives it: `:42`, `:42:7`, `(42,7)`, `#L42-L50`; the line in `line`, `at`
+ * or `row`.
+ */
+const LINE_AT = String
+  .raw`(?::(?<line>\d+)(?::\d+)?|\((?<at>\d+)(?:,\s*\d+)?\)|#L(?<row>\d+)(?:-L?\d+)?)`;
+
+/** {@link LINE_AT} ending a text: what `typedPath` cuts off a file typed with its line. */
+export const LOCATION_SUFFIX = new RegExp(`${LINE_AT}$`, "u");
+
+/**
  * Each language's frame line, as its runtime prints it. A frame names a
  * file with an extension and a line number; the function is its last
  * name (`send` of `com.acme.Session.send`, of `Acme\Session->send`).
@@ -131,7 +142,7 @@ const FORMATS: readonly Format[] = [
     re: new RegExp(
       String.raw`(?<![^\s(\[{"'\x60=,;])(?:(?:file|https?):\/\/[^\/\s]*|[A-Za-z]:)?` +
         String.raw`(?<path>[\p{L}\p{N}_.~\/\\-]*[\p{L}\p{N}_-]\.\p{L}[\p{L}\p{N}]{0,9})` +
-        String.raw`(?::(?<line>\d+)(?::\d+)?|\((?<at>\d+)(?:,\s*\d+)?\)|#L(?<row>\d+)(?:-L?\d+)?)` +
+        LINE_AT +
         String.raw`(?![\p{L}\p{N}_])`,
       "gu",
     ),

@@ -13,6 +13,7 @@
  * function-level MRR.
  */
 import type { Journal } from "../store/mod.ts";
+import { LOCATION_SUFFIX } from "./frames.ts";
 
 /** A name to look up, and what the user typed for it (a qualifier included). */
 export interface TypedName {
@@ -83,13 +84,6 @@ export function namesRanking(
   wanted.sort((a, b) => rankOf(a.id) - rankOf(b.id) || a.id - b.id);
   return [...new Set(wanted.map((r) => r.id))].slice(0, limit);
 }
-
-/**
- * A line (and column) after a file's path, as a compiler, a linter or a link
- * gives it: `:42`, `:42:7`, `(42,7)`, `#L42-L50`. The file is what was typed;
- * the line names the definition in it (`frames.ts`).
- */
-const LOCATION_SUFFIX = /(?::\d+(?::\d+)?|\(\d+(?:,\s*\d+)?\)|#L\d+(?:-L?\d+)?)$/;
 
 /** A file's name or the end of its path: one token holding a `/` or ending in an extension. */
 const ONE_PATH = /^(?:[^\s/]+\/)*[^\s/]*[^\s/.][^\s/]*$/u;
