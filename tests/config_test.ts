@@ -23,6 +23,7 @@ Deno.test("HEIMDALL_MAX_FILE_BYTES beats the file for one run and is never writt
     env: { HEIMDALL_MAX_FILE_BYTES: "100" },
   });
   assert.equal(once.code, 0, once.stderr);
+  assert.match(once.stdout, /, 1 kept by path only: `heimdall verify` says why\)$/m);
   const config = JSON.parse(Deno.readTextFileSync(join(home, "config.json")));
   assert.equal(config.maxFileBytes, 1_048_576, "the override stayed in the environment");
   const depth = await cli(home, ["depth", join(root, "big.py"), "--json"]);

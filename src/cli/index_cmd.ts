@@ -110,6 +110,10 @@ export async function run(args: string[], ctx: Context): Promise<number> {
       `indexed ${plural(files, "file")}, ${plural(symbols, "symbol")} in ${
         seconds(ms)
       } (${result.stats.changed} new or changed, ${result.stats.retracted} removed, ${result.stats.secrets} secret files skipped${
+        // A file kept by its path only (too large, binary) is said, never silent either.
+        result.stats.skipped > 0
+          ? `, ${result.stats.skipped} kept by path only: \`heimdall verify\` says why`
+          : ""}${
         // A folder or file that cannot be read is left out: never silently.
         result.stats.errors > 0
           ? `, ${result.stats.errors} unreadable: \`heimdall verify\` names them`
