@@ -248,9 +248,12 @@ export const DERIVATION: DerivationVersions = {
     // javascript 19, typescript and tsx 20: a definition inside a function
     // that is no symbol (a script's IIFE, a callback) is marked `scoped`:
     // another file's bare call of its name no longer lands on it.
-    javascript: 19,
-    typescript: 20,
-    tsx: 20,
+    // javascript 20, typescript and tsx 21: a module-level `var` with a
+    // value is a constant, as a `const` is: lodash's `var camelCase =
+    // createCompounder(…)`, its file's one definition, was no symbol.
+    javascript: 20,
+    typescript: 21,
+    tsx: 21,
     // rust 5: only a constructor by Rust's naming conventions (`new`,
     // `new_*`, `with_*`, `default`, `from`) says what it returns: `let b =
     // Request::builder(); b.body()` is no call of Request's body.

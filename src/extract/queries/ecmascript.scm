@@ -106,6 +106,17 @@
         value: (_) @_value)) @definition.constant))
   (#not-match? @_value "^require[ \t]*\\("))
 
+; module-level var with a value, ES5's const: lodash's `var camelCase =
+; createCompounder(function …)` and `var escapeHtmlChar =
+; basePropertyOf(htmlEscapes)` are each their file's one definition (a
+; function value is matched above)
+((program
+  (variable_declaration
+    (variable_declarator
+      name: (identifier) @name
+      value: (_) @_value)) @definition.constant)
+  (#not-match? @_value "^require[ \t]*\\("))
+
 ; window.x = x, globalThis.x = x, self.x = x (also as the last of a chain:
 ; window.jQuery = window.$ = jQuery): a script makes its own x a global,
 ; even one defined inside the IIFE that wraps it (see `scoped` in
