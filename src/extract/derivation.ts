@@ -158,7 +158,9 @@ export const DERIVATION: DerivationVersions = {
     // package: an external test (`package store_test`) or a generator kept
     // out of the build (`package main`) saw the package's unexported names,
     // and made its own namesakes ambiguous; nor is an external test imported.
-    go: 5,
+    // go 6: a grouped `var ( ErrClosed = … )` block's names are symbols, as
+    // a lone `var`'s are (the grammar lists them one level deeper).
+    go: 6,
     // 1: a call says how many arguments it passes (overloads told apart).
     // 2: re-derived so that a static import (`import static a.Util.helper`)
     // and its calls land on Util's member, not on a namesake of the package.

@@ -40,6 +40,14 @@
     (var_spec
       name: (identifier) @name) @definition.variable))
 
+; a grouped block, `var ( ErrClosed = errors.New("closed") … )`: the grammar
+; puts its specs in a list (a grouped const block has none)
+(source_file
+  (var_declaration
+    (var_spec_list
+      (var_spec
+        name: (identifier) @name) @definition.variable)))
+
 ; ---- references -------------------------------------------------------------
 
 (call_expression function: (identifier) @name) @reference.call
