@@ -856,6 +856,18 @@ Deno.test("a JS/TS default import is the module's default export whatever it is 
     "src/app.ts:main -calls-> src/car.ts:Other (import)",
     "src/app.ts:run -calls-> src/car.ts:Other (import)",
   ]);
+  // A default with no name of its own is the symbol `default`: both names call it.
+  writeTree(repo, {
+    "src/car.ts": car.replace("export default class", "export class").replace(
+      "export function Other(): number {",
+      "export default function (): number {",
+    ),
+  });
+  assert.equal((await cli(home, ["reconcile", join(repo, "src/car.ts")])).code, 0);
+  assert.deepEqual(calls(), [
+    "src/app.ts:main -calls-> src/car.ts:default (import)",
+    "src/app.ts:run -calls-> src/car.ts:default (import)",
+  ]);
   // And back.
   writeTree(repo, { "src/car.ts": car });
   assert.equal((await cli(home, ["reconcile", join(repo, "src/car.ts")])).code, 0);

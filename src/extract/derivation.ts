@@ -250,9 +250,10 @@ export const DERIVATION: DerivationVersions = {
     // javascript 19, typescript and tsx 20: a definition inside a function
     // that is no symbol (a script's IIFE, a callback) is marked `scoped`:
     // another file's bare call of its name no longer lands on it.
-    // javascript 20, typescript and tsx 21: a module-level `var` with a
-    // value is a constant, as a `const` is: lodash's `var camelCase =
-    // createCompounder(…)`, its file's one definition, was no symbol.
+    // javascript 20, typescript and tsx 21: a module-level `var` or `let`
+    // with a value, exported or not, is a variable, as a `const` is a
+    // constant: lodash's `var camelCase = createCompounder(…)`, its file's
+    // one definition, was no symbol.
     javascript: 20,
     typescript: 21,
     tsx: 21,

@@ -55,6 +55,15 @@
 ; a = b = c = function () {…}
 ;; @family ecmascript.assignments
 
+; export default function (…) {…}, export default (…) => …: a function with
+; no name of its own is named `default`, what `import d from "m"` calls
+(export_statement
+  "default" @name
+  value: [
+    (function_expression !name body: (_) @body)
+    (arrow_function body: (_) @body)
+  ]) @definition.function
+
 ; a named function assigned is also found by its own name, the one in
 ; stack traces: module.exports = function isSurrogatePair (…) {…}
 (expression_statement
@@ -106,15 +115,33 @@
         value: (_) @_value)) @definition.constant))
   (#not-match? @_value "^require[ \t]*\\("))
 
-; module-level var with a value, ES5's const: lodash's `var camelCase =
-; createCompounder(function …)` and `var escapeHtmlChar =
-; basePropertyOf(htmlEscapes)` are each their file's one definition (a
-; function value is matched above)
+; module-level var and let with a value, exported or not (ES5's `var` is
+; its const): lodash's `var camelCase = createCompounder(function …)` and
+; `var escapeHtmlChar = basePropertyOf(htmlEscapes)` are each their file's
+; one definition (a function value is matched above)
 ((program
-  (variable_declaration
-    (variable_declarator
-      name: (identifier) @name
-      value: (_) @_value)) @definition.constant)
+  [(variable_declaration
+     (variable_declarator
+       name: (identifier) @name
+       value: (_) @_value))
+   (lexical_declaration
+     "let"
+     (variable_declarator
+       name: (identifier) @name
+       value: (_) @_value))] @definition.variable)
+  (#not-match? @_value "^require[ \t]*\\("))
+
+((program
+  (export_statement
+    [(variable_declaration
+       (variable_declarator
+         name: (identifier) @name
+         value: (_) @_value))
+     (lexical_declaration
+       "let"
+       (variable_declarator
+         name: (identifier) @name
+         value: (_) @_value))] @definition.variable))
   (#not-match? @_value "^require[ \t]*\\("))
 
 ; window.x = x, globalThis.x = x, self.x = x (also as the last of a chain:
