@@ -239,7 +239,10 @@ export const DERIVATION: DerivationVersions = {
     // python 21: an `__all__` also built otherwise (`+= core.__all__`,
     // `__all__.extend(…)`) is read as no list: every public name passes on
     // (only the written part did, the rest of the calls stayed pending).
-    python: 21,
+    // python 22: an UPPER_CASE assignment under a module-level `if`, `try`
+    // or `with` is a constant, as one at the top is (`if sys.platform ==
+    // "win32": SEP = "\\"`); in a function or a class it is none.
+    python: 22,
     // javascript 12, typescript and tsx 13: a bare call of a script lands
     // only on another script's function, never a module's own (`expect()`
     // in a test file on a module's `export function expect`).

@@ -14,12 +14,15 @@
 ; Python 3.12 `type Alias = ...`
 (type_alias_statement (type (identifier) @name)) @definition.type
 
-; module-level UPPER_CASE assignments are constants
-(module
-  (expression_statement
-    (assignment
-      left: (identifier) @name)) @definition.constant
-  (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
+; module-level UPPER_CASE assignments are constants, also under a
+; module-level `if`, `try` or `with` (`if sys.platform == "win32": SEP =
+; "\\"`, `try: import ssl except ImportError: HAS_SSL = False`); never in a
+; function's or a class's body
+((expression_statement
+   (assignment
+     left: (identifier) @name)) @definition.constant
+  (#match? @name "^_*[A-Z][A-Z0-9_]*$")
+  (#set! within "module block if_statement elif_clause else_clause try_statement except_clause finally_clause with_statement"))
 
 ; `__all__ = [...]`, `(...)`, `+= [...]`: the names `from m import *` passes
 ; on; the whole statement is its signature, which the resolver reads. One
