@@ -148,6 +148,36 @@ const JS_FUNCTION_VALUE = alternation([
   "(generator_function body: (_) @body)",
 ]);
 
+/** `name = value`, one declarator of a `const`, `let` or `var`. */
+const JS_DECLARATOR = "(variable_declarator name: (identifier) @name value: (_) @_value)";
+
+/**
+ * Module-level values, each at the top of the file and exported: `const`
+ * as constants, `var` and `let` as variables (ES5's `var` is its const:
+ * lodash's `var camelCase = createCompounder(…)`). A `require()` is an
+ * import, never a definition; a function or class value is matched by the
+ * patterns before these.
+ */
+function jsModuleValues(): string {
+  const kinds: [string, string][] = [
+    [`(lexical_declaration "const" ${JS_DECLARATOR})`, "constant"],
+    [
+      alternation([
+        `(variable_declaration ${JS_DECLARATOR})`,
+        `(lexical_declaration "let" ${JS_DECLARATOR})`,
+      ]),
+      "variable",
+    ],
+  ];
+  return kinds.flatMap(([declaration, kind]) =>
+    [[], ["export_statement"]].map((steps) =>
+      `((program ${through(steps, `${declaration} @definition.${kind}`)})
+  (#not-match? @_value "^require[ \\t]*\\\\("))
+`
+    )
+  ).join("\n");
+}
+
 /** `Foo.prototype.name`, with the receiver captured. */
 const JS_PROTOTYPE_MEMBER = "(member_expression object: (member_expression " +
   "object: (identifier) @receiver property: (property_identifier) @_prototype) " +
@@ -274,6 +304,7 @@ const FAMILIES: Readonly<Record<string, () => string>> = {
       `(${declaration} (variable_declarator name: (identifier) @name value: ${JS_FUNCTION_VALUE})) @definition.function\n`
     ).join("\n"),
   "ecmascript.assignments": jsAssignments,
+  "ecmascript.module_values": jsModuleValues,
   "csharp.bases": () =>
     [
       csharpBases(

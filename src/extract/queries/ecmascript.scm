@@ -97,52 +97,11 @@
   (#not-match? @_value "^class\\b")
   (#not-eq? @_value @name))
 
-; module-level const that is not a function, a class or a require()
-((program
-  (lexical_declaration
-    "const"
-    (variable_declarator
-      name: (identifier) @name
-      value: (_) @_value)) @definition.constant)
-  (#not-match? @_value "^require[ \t]*\\("))
-
-((program
-  (export_statement
-    (lexical_declaration
-      "const"
-      (variable_declarator
-        name: (identifier) @name
-        value: (_) @_value)) @definition.constant))
-  (#not-match? @_value "^require[ \t]*\\("))
-
-; module-level var and let with a value, exported or not (ES5's `var` is
-; its const): lodash's `var camelCase = createCompounder(function …)` and
-; `var escapeHtmlChar = basePropertyOf(htmlEscapes)` are each their file's
-; one definition (a function value is matched above)
-((program
-  [(variable_declaration
-     (variable_declarator
-       name: (identifier) @name
-       value: (_) @_value))
-   (lexical_declaration
-     "let"
-     (variable_declarator
-       name: (identifier) @name
-       value: (_) @_value))] @definition.variable)
-  (#not-match? @_value "^require[ \t]*\\("))
-
-((program
-  (export_statement
-    [(variable_declaration
-       (variable_declarator
-         name: (identifier) @name
-         value: (_) @_value))
-     (lexical_declaration
-       "let"
-       (variable_declarator
-         name: (identifier) @name
-         value: (_) @_value))] @definition.variable))
-  (#not-match? @_value "^require[ \t]*\\("))
+; module-level const (a constant), var and let (variables: ES5's `var` is
+; its const, lodash's `var camelCase = createCompounder(function …)`), at
+; the top and exported, never a require() (generated: see
+; ../query_families.ts)
+;; @family ecmascript.module_values
 
 ; window.x = x, globalThis.x = x, self.x = x (also as the last of a chain:
 ; window.jQuery = window.$ = jQuery): a script makes its own x a global,
