@@ -152,7 +152,7 @@ const JS_FUNCTION_VALUE = alternation([
 const JS_DECLARATOR = "(variable_declarator name: (identifier) @name value: (_) @_value)";
 
 /**
- * Module-level values, each at the top of the file and exported: `const`
+ * Module-level values, each at the top of the file, bare or exported: `const`
  * as constants, `var` and `let` as variables (ES5's `var` is its const:
  * lodash's `var camelCase = createCompounder(…)`). A `require()` is an
  * import, never a definition; a function or class value is matched by the
