@@ -19,15 +19,28 @@ export interface StackFrame {
 
 /** A trace's frames in the order it prints them, and whether that order ends at the innermost. */
 interface Format {
-  re: RegExp;
+  /** The frame line's expression (flags `gu`), compiled by {@link frameExpression}. */
+  source: string;
   /**
-   * What a text must hold for `re` to find anything in it, tested first: a
-   * plain expression compiles in microseconds, the frame's (Unicode
-   * classes) in milliseconds, and a search process pays that on its first
-   * question, which holds no trace at all most of the time.
+   * What a text must hold for the frame's expression to find anything in
+   * it, tested first: a plain expression compiles in microseconds, the
+   * frame's (Unicode classes) in a millisecond or so, so it is compiled
+   * only for a question that passes this test. Compiled when this module
+   * loaded, the nine took 5 ms of every search process's start, whose
+   * question holds no trace at all most of the time.
    */
   hint: RegExp;
   innermostLast: boolean;
+}
+
+/** Each format's expression, compiled the first time a question passes its hint. */
+const compiled = new Map<Format, RegExp>();
+
+/** The expression of `format`, compiled once (`matchAll` copies it, so one is shared). */
+function frameExpression(format: Format): RegExp {
+  let re = compiled.get(format);
+  if (re === undefined) compiled.set(format, re = new RegExp(format.source, "gu"));
+  return re;
 }
 
 const ID = String.raw`[\p{L}_$][\p{L}\p{N}_$]*`;
@@ -51,58 +64,43 @@ export const LOCATION_SUFFIX = new RegExp(`${LINE_AT}$`, "u");
 const FORMATS: readonly Format[] = [
   // Python: `File "/usr/lib/python3.11/json/decoder.py", line 355, in raw_decode`.
   {
-    re: new RegExp(String.raw`File "(?<path>[^"\n]+)", line (?<line>\d+), in (?<name>${ID})`, "gu"),
+    source: String.raw`File "(?<path>[^"\n]+)", line (?<line>\d+), in (?<name>${ID})`,
     hint: /File "[^"\n]+", line \d/,
     innermostLast: true,
   },
   // V8 (Node, Deno, Chrome): `at Session.send (/app/src/session.js:10:5)`, `at async send (file:///…)`,
   // `at /app/src/x.js:3:1`.
   {
-    re: new RegExp(
-      String.raw`\bat (?:async )?(?:(?:new )?(?<qual>${ID}(?:\.${ID}|\.<anonymous>)*) \()?` +
-        String.raw`(?:file://)?(?<path>[^\s()]+\.[\p{L}\p{N}]+):(?<line>\d+):\d+\)?`,
-      "gu",
-    ),
+    source: String.raw`\bat (?:async )?(?:(?:new )?(?<qual>${ID}(?:\.${ID}|\.<anonymous>)*) \()?` +
+      String.raw`(?:file://)?(?<path>[^\s()]+\.[\p{L}\p{N}]+):(?<line>\d+):\d+\)?`,
     hint: /:\d+:\d/,
     innermostLast: false,
   },
   // Firefox and Safari: `send@http://localhost/app.js:10:5`.
   {
-    re: new RegExp(
-      String
-        .raw`(?:^|\n)\s*(?<qual>${ID}(?:[./<]+${ID})*)[/<]*@(?:[a-z]+://[^/\s]*)?(?<path>[^\s@]+\.[\p{L}\p{N}]+):(?<line>\d+):\d+`,
-      "gu",
-    ),
+    source: String
+      .raw`(?:^|\n)\s*(?<qual>${ID}(?:[./<]+${ID})*)[/<]*@(?:[a-z]+://[^/\s]*)?(?<path>[^\s@]+\.[\p{L}\p{N}]+):(?<line>\d+):\d+`,
     hint: /@[^\n]*:\d+:\d/,
     innermostLast: false,
   },
   // JVM: `at com.acme.Session.send(Session.java:42)`.
   {
-    re: new RegExp(
-      String
-        .raw`\bat (?<qual>${ID}(?:\.(?:${ID}|<init>|<clinit>))*)\((?<path>[\p{L}\p{N}_$-]+\.(?:java|kt|scala|groovy|clj)):(?<line>\d+)\)`,
-      "gu",
-    ),
+    source: String
+      .raw`\bat (?<qual>${ID}(?:\.(?:${ID}|<init>|<clinit>))*)\((?<path>[\p{L}\p{N}_$-]+\.(?:java|kt|scala|groovy|clj)):(?<line>\d+)\)`,
     hint: /\.(?:java|kt|scala|groovy|clj):\d/,
     innermostLast: false,
   },
   // .NET: `at Acme.Session.Send(String url) in /src/Session.cs:line 42`.
   {
-    re: new RegExp(
-      String
-        .raw`\bat (?<qual>${ID}(?:[.+]${ID})*)(?:\[[^\]]*\])?\([^)\n]*\) in (?<path>[^\n]+?\.(?:cs|fs|vb)):line (?<line>\d+)`,
-      "gu",
-    ),
+    source: String
+      .raw`\bat (?<qual>${ID}(?:[.+]${ID})*)(?:\[[^\]]*\])?\([^)\n]*\) in (?<path>[^\n]+?\.(?:cs|fs|vb)):line (?<line>\d+)`,
     hint: /:line \d/,
     innermostLast: false,
   },
   // Ruby: `/app/lib/session.rb:42:in 'Session#send'`, or with a backtick before the name.
   {
-    re: new RegExp(
-      String
-        .raw`(?<path>[^\s:'"\x60]+\.(?:rb|rake)):(?<line>\d+):in [\x60'](?:block (?:\(\d+ levels\) )?in )?(?:[\p{L}\p{N}_:]*[#.])?(?<name>[\p{L}_][\p{L}\p{N}_]*[?!=]?)'`,
-      "gu",
-    ),
+    source: String
+      .raw`(?<path>[^\s:'"\x60]+\.(?:rb|rake)):(?<line>\d+):in [\x60'](?:block (?:\(\d+ levels\) )?in )?(?:[\p{L}\p{N}_:]*[#.])?(?<name>[\p{L}_][\p{L}\p{N}_]*[?!=]?)'`,
     hint: /\.(?:rb|rake):\d+:in /,
     innermostLast: false,
   },
@@ -110,27 +108,21 @@ const FORMATS: readonly Format[] = [
   // /app/src/Main.php(7): Acme\Session->send()`, which names the function called
   // from that line, not the one holding it: the frame is its line alone.
   {
-    re: /(?:\bin |#\d+ )(?<path>[^\s(]+\.php)(?::(?<at>\d+)|\((?<line>\d+)\): )/gu,
+    source: String.raw`(?:\bin |#\d+ )(?<path>[^\s(]+\.php)(?::(?<at>\d+)|\((?<line>\d+)\): )`,
     hint: /\.php(?::\d|\(\d)/,
     innermostLast: false,
   },
   // Go: `main.(*Session).Send(…)` then, indented, `/app/session.go:42 +0x1d`.
   {
-    re: new RegExp(
-      String
-        .raw`(?:^|\n)(?:[\p{L}\p{N}_./-]*\.)?(?:\(\*?${ID}\)\.)?(?<name>${ID})(?:\.func\d+)*\([^\n]*\)\n\s+(?<path>[^\s:]+\.go):(?<line>\d+)`,
-      "gu",
-    ),
+    source: String
+      .raw`(?:^|\n)(?:[\p{L}\p{N}_./-]*\.)?(?:\(\*?${ID}\)\.)?(?<name>${ID})(?:\.func\d+)*\([^\n]*\)\n\s+(?<path>[^\s:]+\.go):(?<line>\d+)`,
     hint: /\.go:\d/,
     innermostLast: false,
   },
   // Rust: `3: app::session::send` then `at ./src/session.rs:42:5`.
   {
-    re: new RegExp(
-      String
-        .raw`\d+: (?:[\p{L}\p{N}_<>]+::)*(?<name>${ID})(?:::h[0-9a-f]{16})?\s+at (?<path>[^\s:]+\.rs):(?<line>\d+):\d+`,
-      "gu",
-    ),
+    source: String
+      .raw`\d+: (?:[\p{L}\p{N}_<>]+::)*(?<name>${ID})(?:::h[0-9a-f]{16})?\s+at (?<path>[^\s:]+\.rs):(?<line>\d+):\d+`,
     hint: /\.rs:\d+:\d/,
     innermostLast: false,
   },
@@ -139,13 +131,10 @@ const FORMATS: readonly Format[] = [
   // `pool.ts#L42`): a frame with no function, whose line says which definition is meant. Last,
   // so that a runtime's frame read above keeps its name.
   {
-    re: new RegExp(
-      String.raw`(?<![^\s(\[{"'\x60=,;])(?:(?:file|https?):\/\/[^\/\s]*|[A-Za-z]:)?` +
-        String.raw`(?<path>[\p{L}\p{N}_.~\/\\-]*[\p{L}\p{N}_-]\.\p{L}[\p{L}\p{N}]{0,9})` +
-        LINE_AT +
-        String.raw`(?![\p{L}\p{N}_])`,
-      "gu",
-    ),
+    source: String.raw`(?<![^\s(\[{"'\x60=,;])(?:(?:file|https?):\/\/[^\/\s]*|[A-Za-z]:)?` +
+      String.raw`(?<path>[\p{L}\p{N}_.~\/\\-]*[\p{L}\p{N}_-]\.\p{L}[\p{L}\p{N}]{0,9})` +
+      LINE_AT +
+      String.raw`(?![\p{L}\p{N}_])`,
     hint: /[:(]\d|#L\d/,
     innermostLast: false,
   },
@@ -192,10 +181,10 @@ export function stackFrames(question: string): StackFrame[] {
     .map((line) => line.length > MAX_LINE ? "" : line).join("\n");
   // By file and line, in the order first found (a frame named later keeps that place).
   const found = new Map<string, StackFrame>();
-  for (const { re, hint, innermostLast } of FORMATS) {
-    if (!hint.test(text)) continue;
+  for (const format of FORMATS) {
+    if (!format.hint.test(text)) continue;
     const frames: StackFrame[] = [];
-    for (const m of text.matchAll(re)) {
+    for (const m of text.matchAll(frameExpression(format))) {
       const g = m.groups!;
       frames.push({
         path: g.path!,
@@ -203,7 +192,7 @@ export function stackFrames(question: string): StackFrame[] {
         line: Number(g.line ?? g.at ?? g.row),
       });
     }
-    if (innermostLast) frames.reverse();
+    if (format.innermostLast) frames.reverse();
     for (const f of frames) {
       const key = `${f.path}:${f.line}`;
       const had = found.get(key);
