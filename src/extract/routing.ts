@@ -56,6 +56,10 @@ class RoutingExtractor implements Extractor {
     return this.#route(input.language).extract(input);
   }
 
+  warm(language: string): Promise<void> {
+    return this.#route(language).warm?.(language) ?? Promise.resolve();
+  }
+
   #route(language: string | undefined): Extractor {
     if (language !== undefined && PROSE_LANGUAGES.has(language)) return this.#prose;
     if (languageSpec(language)) return this.#treeSitter;

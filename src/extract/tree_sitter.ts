@@ -42,9 +42,10 @@ const MINIFIED_MIN_CHARS = 4096;
  * Outcomes of `extract()`: depth 3 (or the depth asked for, if lower) with
  * symbols and refs; depth 3 with `error` set and symbols flagged `partial`
  * when the file has syntax errors; depth 1 with `error` when the grammar does
- * not load or the file exceeds the budget (size, time, or minified lines). Grammars load on first use (the
- * first call for a language pays 5–200 ms, C++ the most) and stay cached for
- * the process. Parsing and querying are synchronous (the only await is the
+ * not load or the file exceeds the budget (size, time, or minified lines). Grammars load on first use
+ * (the first call for a language pays 10–800 ms, most of it compiling the
+ * queries: C++, TypeScript and Ruby the most; see `warm()`) and stay cached
+ * for the process. Parsing and querying are synchronous (the only await is the
  * grammar load), so calls may overlap freely; to parse in parallel, run one
  * extractor per Worker. The last `keepTrees` parse trees (default 4, each of
  * at most 512 KiB of text) are kept by path, so the next parse of an edited
@@ -65,6 +66,12 @@ export class TreeSitterExtractor implements Extractor {
     this.#store = options.store ?? new GrammarStore();
     this.#budget = { ...DEFAULT_BUDGET, ...options.budget };
     this.#recent = new RecentTrees(options.keepTrees ?? 4);
+  }
+
+  /** Loads `language`'s grammar and compiles its queries, once per process; never rejects. */
+  async warm(language: string): Promise<void> {
+    if (!languageSpec(language) || this.#store.availability(language) !== undefined) return;
+    await this.#store.load(language).catch(() => {});
   }
 
   /** L3 for a language whose grammar loads; L1 with the reason otherwise. */

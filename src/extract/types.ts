@@ -118,4 +118,11 @@ export interface Extractor {
   extract(
     input: { path: string; language: string; text: string; depth: Depth; budgetScale?: number },
   ): Promise<Extraction>;
+  /**
+   * Loads now what extracting `language` first needs (a grammar and its
+   * compiled queries: 5–800 ms), so that the next file of it does not wait
+   * for that. Resolves whatever the outcome: a grammar that cannot load is
+   * the next `extract()`'s to report. Absent where nothing is loaded lazily.
+   */
+  warm?(language: string): Promise<void>;
 }

@@ -14,6 +14,7 @@ import { backoffMs, classifyFault, type FaultRecord, reserveFault, writeFault } 
 import { IndexLockedError, markWaiting, WriterLock } from "./lock.ts";
 import type { Logger } from "./log.ts";
 import { PreparePool } from "./prepare_pool.ts";
+import { grammarWarmup } from "./grammar_warmup.ts";
 import type { Follower } from "./pass.ts";
 import { Reconciler } from "./reconciler.ts";
 import { Watcher, type WatchMessage } from "./watcher.ts";
@@ -189,9 +190,13 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
   const reconciler = new Reconciler(journal, opts.home, config, opts.extractor, log, pool);
   const followers = opts.followers?.(journal) ?? [];
   for (const f of followers) reconciler.follow(f);
-  const background = followers.flatMap((f) =>
-    f.step ? [{ step: () => f.step!(), close: () => f.close?.() }] : []
-  );
+  // The grammars an edit will need first, then the followers' work (embedding).
+  const background: BackgroundWork[] = [
+    grammarWarmup(journal, opts.extractor),
+    ...followers.flatMap((f) =>
+      f.step ? [{ step: () => f.step!(), close: () => f.close?.() }] : []
+    ),
+  ];
   const pending = new Set<string>();
   let wake: (() => void) | undefined;
   let stopping = false;
@@ -546,7 +551,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
         opts.onReady?.();
       }
       if (pending.size > 0 || auditWanted || stopping) continue;
-      enter("in a background step (embedding)");
+      enter("in a background step (grammars, embedding)");
       if (await stepBackground(background, log)) continue;
       let untilDue = Infinity;
       try {

@@ -73,6 +73,7 @@ export {
   hasPathsUnder,
   iteratePaths,
   iteratePathStats,
+  recentCodeLanguages,
   journalCounts,
   unreadablePaths,
 } from "./paths.ts";

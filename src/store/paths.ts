@@ -172,6 +172,21 @@ export function depthCounts(
   );
 }
 
+/**
+ * The languages of the code files (indexed at L3) changed last, most recent
+ * first: those of the last `files` files by modification time, at most
+ * `most` of them. What a writer working on those files will parse next.
+ * One scan of the path rows.
+ */
+export function recentCodeLanguages(j: Journal, files: number, most: number): string[] {
+  const rows = j.all<{ language: string }>(
+    `SELECT language FROM paths WHERE effective_depth = 3 AND language IS NOT NULL
+     ORDER BY mtime_ms DESC LIMIT ?`,
+    files,
+  );
+  return [...new Set(rows.map((r) => r.language))].slice(0, most);
+}
+
 /** The content hash of every file below the absolute folder `base`, by absolute path. */
 export function hashesUnder(j: Journal, base: string): Map<string, string | null> {
   return new Map(

@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { homePaths } from "../config/mod.ts";
+import { createExtractor, type Extractor } from "../extract/mod.ts";
+import { runDaemon } from "./daemon.ts";
+import { removeTree, tempDir, waitFor, writeTree } from "../../tests/helpers.ts";
+
+/** `inner`, recording the languages it is asked to warm, in order. */
+function recording(inner: Extractor): { extractor: Extractor; warmed: string[] } {
+  const warmed: string[] = [];
+  return {
+    warmed,
+    extractor: {
+      capability: (language) => inner.capability(language),
+      extract: (input) => inner.extract(input),
+      warm: (language) => {
+        warmed.push(language);
+        return inner.warm!(language);
+      },
+    },
+  };
+}
+
+Deno.test("an idle daemon loads the grammars of the code files changed last, newest first, three at most", async () => {
+  const base = tempDir();
+  const root = join(base, "proj");
+  const home = homePaths(join(base, "home"));
+  writeTree(root, {
+    "old.py": "def old():\n    return 1\n",
+    "mid.go": "package mid\n\nfunc Mid() int { return 2 }\n",
+    "new.ts": "export function fresh(): number {\n  return 3;\n}\n",
+    "newest.rb": "def newest\n  4\nend\n",
+    "notes.md": "# Notes\n\nProse is no code: no grammar to load.\n",
+  });
+  // Modified in that order, a minute apart; the notes last of all.
+  const t = Date.now() / 1000 - 3600;
+  ["old.py", "mid.go", "new.ts", "newest.rb", "notes.md"].forEach((f, i) =>
+    Deno.utimeSync(join(root, f), t + i * 60, t + i * 60)
+  );
+  Deno.mkdirSync(home.home, { mode: 0o700 });
+  Deno.writeTextFileSync(
+    home.config,
+    JSON.stringify({ roots: [{ path: root, depth: "max" }], auditIntervalSeconds: 3600 }),
+    { mode: 0o600 },
+  );
+  const { extractor, warmed } = recording(createExtractor());
+  let stop!: () => void;
+  const stopped = new Promise<void>((r) => (stop = r));
+  let ready = false;
+  const daemon = runDaemon({
+    home,
+    extractor,
+    log: { info: () => {}, warn: () => {} },
+    stop: stopped,
+    pollMs: 50,
+    onReady: () => (ready = true),
+  });
+  try {
+    await waitFor(() => ready, 30_000, "the daemon ready");
+    await waitFor(() => warmed.length >= 3, 30_000, "three grammars loaded");
+    // A beat more: a fourth would come now.
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(warmed, ["ruby", "typescript", "go"]);
+  } finally {
+    stop();
+    await daemon;
+    removeTree(base);
+  }
+});
+
+Deno.test("warming an extractor loads a grammar once, and never throws for a language it cannot load", async () => {
+  const extractor = createExtractor();
+  await extractor.warm!("cobol");
+  await extractor.warm!("markdown");
+  await extractor.warm!("typescript");
+  const out = await extractor.extract({
+    path: "/x/a.ts",
+    language: "typescript",
+    text: "export function warmed() {}\n",
+    depth: 3,
+  });
+  assert.deepEqual(out.symbols.map((s) => s.name), ["warmed"]);
+});
