@@ -85,6 +85,7 @@ import {
 } from "../src/search/mod.ts";
 import { Journal } from "../src/store/mod.ts";
 import { LAZY_IMPORTS } from "../src/harness/install/command.ts";
+import { installedRunArgs } from "./build_flags.ts";
 import { readPortFile } from "../src/harness/hook_wire.ts";
 import { corpusKey, langOf, listTree, loadOrBuildCorpus, proseFormatOf } from "./bench_corpus.ts";
 import {
@@ -1363,8 +1364,9 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
   const empty = join(opts.work, "empty.ts");
   Deno.writeTextFileSync(empty, "export {};\n");
   const env = { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" };
-  // A search process as the installed command runs it: each module loaded when first imported.
-  const searchArgv = (q: string) => ["run", LAZY_IMPORTS, "-A", MAIN, "search", "--json", q];
+  // A search process as the installed `heimdall` command runs it (its flags, each module loaded
+  // when first imported).
+  const searchArgv = (q: string) => [...installedRunArgs(), "search", "--json", q];
   const cliTypedMs = await timeTyped(cliCases.map((c) => c.query), searchArgv, env, home);
   const server = cliCases.length > 0 ? await startWarmServer(home) : null;
   if (cliCases.length > 0) log(`timing ${cliCases.length} heimdall search processes, both ways`);

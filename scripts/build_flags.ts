@@ -7,6 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import { gitCommit } from "../src/cli/version.ts";
+import { LAZY_IMPORTS } from "../src/harness/install/command.ts";
 
 /** The project root (the folder holding deno.json), with a trailing slash. */
 export const ROOT = new URL("..", import.meta.url).pathname;
@@ -24,6 +25,27 @@ export const RUN_FLAGS = [
   "--allow-net",
   "--v8-flags=--expose-gc,--max-semi-space-size=4",
 ] as const;
+
+/**
+ * `deno run`'s arguments up to the subcommand for the `heimdall` command
+ * `deno task install` writes: this checkout's `main.ts` with its `deno.json`
+ * and exactly the npm versions its `deno.lock` names, each module loaded
+ * when first imported, with {@link RUN_FLAGS}. The benchmarks time this
+ * command line, the one a user's `heimdall …` runs.
+ */
+export function installedRunArgs(): string[] {
+  return [
+    "run",
+    "--frozen",
+    `--lock=${ROOT}deno.lock`,
+    // Each command loads its own modules, not every module the CLI can reach.
+    LAZY_IMPORTS,
+    "--config",
+    `${ROOT}deno.json`,
+    ...RUN_FLAGS,
+    `${ROOT}main.ts`,
+  ];
+}
 
 /**
  * Assets read at run time relative to `import.meta.dirname`, embedded in a
