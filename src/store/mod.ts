@@ -73,8 +73,8 @@ export {
   hasPathsUnder,
   iteratePaths,
   iteratePathStats,
-  recentCodeLanguages,
   journalCounts,
+  recentCodeLanguages,
   unreadablePaths,
 } from "./paths.ts";
 export { deleteMeta, deleteMetaPrefixed, getMeta, setMeta } from "./meta.ts";
