@@ -6,11 +6,16 @@
  * downloads go to hosts the user configures).
  */
 import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { gitCommit } from "../src/cli/version.ts";
 import { LAZY_IMPORTS } from "../src/harness/install/command.ts";
 
-/** The project root (the folder holding deno.json), with a trailing slash. */
-export const ROOT = new URL("..", import.meta.url).pathname;
+/**
+ * The project root (the folder holding deno.json), with a trailing slash;
+ * a file path, so a clone under a folder whose name has a space is named
+ * as it is (a URL's `pathname` would spell it `%20`).
+ */
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 /** Permissions and V8 flags of the `heimdall` process, wherever it runs from. */
 export const RUN_FLAGS = [
