@@ -25,7 +25,7 @@ import {
 } from "./bench_util.ts";
 import type { SearchRequest, SearchResult } from "../src/search/mod.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
+const ROOT = join(import.meta.dirname!, "..");
 /** What a tree's `search()` needs to load, taken from the base commit. */
 const TREE_PARTS = ["src", "deno.json", "deno.lock", "grammars", "wasm"];
 /** Questions asked of both builds before any is timed: the journal's pages and the JIT warm. */

@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { MIGRATIONS } from "../src/store/schema.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
+const ROOT = join(import.meta.dirname!, "..");
 const MAIN = join(ROOT, "main.ts");
 const OUT = join(ROOT, "tests", "fixtures", "journal", `schema-${MIGRATIONS.length}`);
 

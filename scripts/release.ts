@@ -24,7 +24,7 @@ import {
   TARGETS,
 } from "./release_archive.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
+const ROOT = join(import.meta.dirname!, "..");
 
 /** deno.json's version: the one `heimdall --version` reports. */
 export function projectVersion(): string {
