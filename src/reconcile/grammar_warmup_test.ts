@@ -1,18 +1,28 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { homePaths } from "../config/mod.ts";
 import { createExtractor, type Extractor } from "../extract/mod.ts";
 import { runDaemon } from "./daemon.ts";
 import { removeTree, tempDir, waitFor, writeTree } from "../../tests/helpers.ts";
 
-/** `inner`, recording the languages it is asked to warm, in order. */
-function recording(inner: Extractor): { extractor: Extractor; warmed: string[] } {
+/**
+ * `inner`, recording the languages it is asked to warm, in order, and the
+ * files it is asked to extract from the first warming on (by file name).
+ */
+function recording(
+  inner: Extractor,
+): { extractor: Extractor; warmed: string[]; extracted: string[] } {
   const warmed: string[] = [];
+  const extracted: string[] = [];
   return {
     warmed,
+    extracted,
     extractor: {
       capability: (language) => inner.capability(language),
-      extract: (input) => inner.extract(input),
+      extract: (input) => {
+        if (warmed.length > 0) extracted.push(basename(input.path));
+        return inner.extract(input);
+      },
       warm: (language) => {
         warmed.push(language);
         return inner.warm!(language);
@@ -21,20 +31,21 @@ function recording(inner: Extractor): { extractor: Extractor; warmed: string[] }
   };
 }
 
-Deno.test("an idle daemon loads the grammars of the code files changed last, newest first, three at most", async () => {
+Deno.test("an idle daemon loads the grammars of the code files changed last, newest first, three at most, and rehearses each one's newest file", async () => {
   const base = tempDir();
   const root = join(base, "proj");
   const home = homePaths(join(base, "home"));
   writeTree(root, {
     "old.py": "def old():\n    return 1\n",
     "mid.go": "package mid\n\nfunc Mid() int { return 2 }\n",
+    "older.ts": "export function stale(): number {\n  return 0;\n}\n",
     "new.ts": "export function fresh(): number {\n  return 3;\n}\n",
     "newest.rb": "def newest\n  4\nend\n",
     "notes.md": "# Notes\n\nProse is no code: no grammar to load.\n",
   });
   // Modified in that order, a minute apart; the notes last of all.
   const t = Date.now() / 1000 - 3600;
-  ["old.py", "mid.go", "new.ts", "newest.rb", "notes.md"].forEach((f, i) =>
+  ["old.py", "older.ts", "mid.go", "new.ts", "newest.rb", "notes.md"].forEach((f, i) =>
     Deno.utimeSync(join(root, f), t + i * 60, t + i * 60)
   );
   Deno.mkdirSync(home.home, { mode: 0o700 });
@@ -43,7 +54,7 @@ Deno.test("an idle daemon loads the grammars of the code files changed last, new
     JSON.stringify({ roots: [{ path: root, depth: "max" }], auditIntervalSeconds: 3600 }),
     { mode: 0o600 },
   );
-  const { extractor, warmed } = recording(createExtractor());
+  const { extractor, warmed, extracted } = recording(createExtractor());
   let stop!: () => void;
   const stopped = new Promise<void>((r) => (stop = r));
   let ready = false;
@@ -61,6 +72,8 @@ Deno.test("an idle daemon loads the grammars of the code files changed last, new
     // A beat more: a fourth would come now.
     await new Promise((r) => setTimeout(r, 300));
     assert.deepEqual(warmed, ["ruby", "typescript", "go"]);
+    // Each language's newest file, as an edit of it would be parsed; no other.
+    assert.deepEqual(extracted, ["newest.rb", "new.ts", "mid.go"]);
   } finally {
     stop();
     await daemon;

@@ -74,7 +74,7 @@ export {
   iteratePaths,
   iteratePathStats,
   journalCounts,
-  recentCodeLanguages,
+  recentCodeFiles,
   unreadablePaths,
 } from "./paths.ts";
 export { deleteMeta, deleteMetaPrefixed, getMeta, setMeta } from "./meta.ts";

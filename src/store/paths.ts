@@ -173,18 +173,24 @@ export function depthCounts(
 }
 
 /**
- * The languages of the code files (indexed at L3) changed last, most recent
- * first: those of the last `files` files by modification time, at most
- * `most` of them. What a writer working on those files will parse next.
- * One scan of the path rows.
+ * The code files (indexed at L3) changed last, one a language, most recent
+ * first: the newest file of each language among the last `files` files by
+ * modification time, at most `most` of them. What a writer working on those
+ * files will parse next. One scan of the path rows.
  */
-export function recentCodeLanguages(j: Journal, files: number, most: number): string[] {
-  const rows = j.all<{ language: string }>(
-    `SELECT language FROM paths WHERE effective_depth = 3 AND language IS NOT NULL
+export function recentCodeFiles(
+  j: Journal,
+  files: number,
+  most: number,
+): { language: string; path: string }[] {
+  const rows = j.all<{ language: string; path: string }>(
+    `SELECT language, path FROM paths WHERE effective_depth = 3 AND language IS NOT NULL
      ORDER BY mtime_ms DESC LIMIT ?`,
     files,
   );
-  return [...new Set(rows.map((r) => r.language))].slice(0, most);
+  const newest = new Map<string, string>();
+  for (const r of rows) if (!newest.has(r.language)) newest.set(r.language, r.path);
+  return [...newest].slice(0, most).map(([language, path]) => ({ language, path }));
 }
 
 /** The content hash of every file below the absolute folder `base`, by absolute path. */
