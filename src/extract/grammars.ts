@@ -13,6 +13,7 @@ import { createHash } from "node:crypto";
 import { languageSpec } from "./languages.ts";
 import { markPatterns } from "./source_marks.ts";
 import { expandFamilies } from "./query_families.ts";
+import { type TypeTests, typeTests } from "./type_predicates.ts";
 
 export type { Language, Node, Query, QueryCapture, QueryMatch, Tree } from "web-tree-sitter";
 export { Edit, Parser };
@@ -21,7 +22,8 @@ export { Edit, Parser };
  * A grammar ready to parse: one parser bound to it and its compiled query
  * (the language's query files with their pattern families expanded, see
  * ./query_families.ts, then the generated comment and literal patterns of
- * ./source_marks.ts).
+ * ./source_marks.ts), with the query's `#type?` tests, which its matches
+ * must pass (see ./type_predicates.ts).
  *
  * @internal
  */
@@ -29,6 +31,7 @@ export interface LoadedGrammar {
   language: string;
   parser: Parser;
   query: Query;
+  typeTests: TypeTests;
 }
 
 /** A grammar that could not be loaded: which one, and why (for an L1 reason). */
@@ -212,8 +215,10 @@ async function instantiate(
 ): Promise<LoadedGrammar> {
   const grammar = await Language.load(bytes);
   let query: Query;
+  let tests: TypeTests;
   try {
     query = new Query(grammar, source + markPatterns(grammar, languageSpec(language) ?? {}));
+    tests = typeTests(query, grammar);
   } catch (e: unknown) {
     throw new GrammarLoadError(
       language,
@@ -222,7 +227,7 @@ async function instantiate(
   }
   const parser = new Parser();
   parser.setLanguage(grammar);
-  return { language, parser, query };
+  return { language, parser, query, typeTests: tests };
 }
 
 function sha256(bytes: Uint8Array): string {

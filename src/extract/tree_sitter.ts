@@ -6,6 +6,7 @@ import { errorSpans, symbolsAndRefs } from "./captures.ts";
 import { RecentTrees } from "./recent_trees.ts";
 import { grammarLanguage } from "./header_dialect.ts";
 import { blankMacros } from "./c_macros.ts";
+import { keepTyped } from "./type_predicates.ts";
 import { blankDirectives, firstBranches, hasDirectives } from "./directives.ts";
 import type { Node } from "./grammars.ts";
 
@@ -117,7 +118,7 @@ export class TreeSitterExtractor implements Extractor {
       return { ...empty(1), error: `grammar failed to load: ${reason}` };
     }
 
-    const { parser, query } = grammar;
+    const { parser, query, typeTests } = grammar;
     const millis = this.#budget.maxMillis * Math.max(1, input.budgetScale ?? 1);
     const deadline = performance.now() + millis;
     const overdue = () => performance.now() > deadline;
@@ -173,7 +174,12 @@ export class TreeSitterExtractor implements Extractor {
       // One pass for every pattern (definitions, references, comment and
       // literal marks). No match limit: on this corpus a limit of 64 already
       // drops calls of long method chains; the time budget bounds the cost.
-      const matches = query.matches(tree.rootNode, { progressCallback: overdue });
+      // The `#type?` tests, which web-tree-sitter leaves to its caller, drop
+      // what the wildcards that stand for typed nodes matched besides them.
+      const matches = keepTyped(
+        query.matches(tree.rootNode, { progressCallback: overdue }),
+        typeTests,
+      );
       if (overdue()) {
         tree.delete();
         return { ...empty(1), error: budgetError(millis, "query") };

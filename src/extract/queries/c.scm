@@ -3,16 +3,20 @@
 ; ---- definitions ------------------------------------------------------------
 
 ; int f(…) {…}, char *f(…) {…}, char **f(…) {…}; not GoogleTest's TEST_F(Suite, Name) {…},
-; which cpp.scm names by its suite and name
+; which cpp.scm names by its suite and name. The names here and in the
+; prototypes below are wildcards that #type? holds to identifiers (see
+; ../type_predicates.ts): spelled out, tree-sitter's compile-time analysis
+; of each function_declarator around them costs 3 ms.
 (function_definition
   declarator: [
-    (function_declarator declarator: (identifier) @name)
-    (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+    (function_declarator declarator: (_) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (_) @name))
     (pointer_declarator
-      declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
+      declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))
   ]
   body: (_) @body
-  (#not-match? @name "^(TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_P)$")) @definition.function
+  (#not-match? @name "^(TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_P)$")
+  (#type? @name "identifier")) @definition.function
 
 ; prototypes at file level: int f(int); also inside include guards and other conditionals,
 ; `extern "C" {…}` and C++ namespaces, where a header declares its API with its documentation
@@ -20,9 +24,10 @@
 ; in a function's body, where `Foo x(y);` declares a variable
 ((declaration
     declarator: [
-      (function_declarator declarator: (identifier) @name)
-      (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+      (function_declarator declarator: (_) @name)
+      (pointer_declarator declarator: (function_declarator declarator: (_) @name))
     ]) @definition.function
+  (#type? @name "identifier")
   (#set! within "translation_unit preproc_ifdef preproc_if preproc_else preproc_elif preproc_elifdef linkage_specification namespace_definition declaration_list"))
 
 (struct_specifier name: (type_identifier) @name body: (_) @body) @definition.struct

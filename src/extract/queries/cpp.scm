@@ -40,18 +40,24 @@
     name: [(type_identifier) @name (template_type name: (type_identifier) @name)])
   body: (_) @body) @definition.struct
 
-; method declarations in a class body: void put(…); Store(); ~Store();
-(field_declaration_list
+; method declarations in a class body: void put(…); Store(); ~Store(); each
+; name a wildcard that #type? holds to its types (see ../type_predicates.ts:
+; spelled out, tree-sitter's compile-time analysis of the declarators around
+; them cost 11 ms)
+((field_declaration_list
   [
     (field_declaration
       declarator: [
-        (function_declarator declarator: [(field_identifier) (operator_name)] @name)
-        (pointer_declarator declarator: (function_declarator declarator: (field_identifier) @name))
-        (reference_declarator (function_declarator declarator: (field_identifier) @name))
+        (function_declarator declarator: (_) @name @_member)
+        (pointer_declarator declarator: (function_declarator declarator: (_) @name @_field))
+        (reference_declarator (function_declarator declarator: (_) @name @_field))
       ])
     (declaration
-      declarator: (function_declarator declarator: [(identifier) (destructor_name)] @name))
+      declarator: (function_declarator declarator: (_) @name @_function))
   ] @definition.function)
+  (#type? @_member "field_identifier" "operator_name")
+  (#type? @_field "field_identifier")
+  (#type? @_function "identifier" "destructor_name"))
 
 ; using Id = unsigned long;
 (alias_declaration name: (type_identifier) @name) @definition.type

@@ -42,7 +42,12 @@
 
 ; check, x = compute, helper.save, puts value: a bare name is a call of a
 ; method of self where no local variable (an assignment, a parameter, a
-; block's) of its method holds it, and a read of the variable where one does
+; block's) of its method holds it, and a read of the variable where one does.
+; Under the parents whose few children take tree-sitter long to analyse when
+; the query compiles (binary alone 20 ms), the name is a wildcard that #type?
+; holds to an identifier (see ../type_predicates.ts); under a parent of many
+; children (a body's statements) the wildcard would hand every one of them
+; over as a match, so those keep the type.
 ([
   (program (identifier) @name @reference.call)
   (body_statement (identifier) @name @reference.call)
@@ -50,17 +55,17 @@
   (then (identifier) @name @reference.call)
   (else (identifier) @name @reference.call)
   (do (identifier) @name @reference.call)
-  (begin (identifier) @name @reference.call)
+  (begin (_) @name @reference.call)
   (ensure (identifier) @name @reference.call)
-  (parenthesized_statements (identifier) @name @reference.call)
+  (parenthesized_statements (_) @name @reference.call)
   (argument_list (identifier) @name @reference.call)
   (block_argument (identifier) @name @reference.call)
   (assignment right: (identifier) @name @reference.call)
   (operator_assignment right: (identifier) @name @reference.call)
   (call receiver: (identifier) @name @reference.call)
-  (binary (identifier) @name @reference.call)
+  (binary (_) @name @reference.call)
   (unary operand: (identifier) @name @reference.call)
-  (conditional (identifier) @name @reference.call)
+  (conditional (_) @name @reference.call)
   (if condition: (identifier) @name @reference.call)
   (unless condition: (identifier) @name @reference.call)
   (while condition: (identifier) @name @reference.call)
@@ -72,7 +77,7 @@
   (interpolation (identifier) @name @reference.call)
   (array (identifier) @name @reference.call)
   (pair value: (identifier) @name @reference.call)
-  (element_reference (identifier) @name @reference.call)
+  (element_reference (_) @name @reference.call)
   (case value: (identifier) @name @reference.call)
   (case_match value: (identifier) @name @reference.call)
   (pattern (identifier) @name @reference.call)
@@ -83,6 +88,7 @@
   (#not-any-of? @name
     "private" "protected" "public" "module_function" "private_class_method"
     "public_class_method" "it" "_1" "_2" "_3" "_4" "_5" "_6" "_7" "_8" "_9")
+  (#type? @name "identifier")
   (#set! shadow "variable"))
 
 (call receiver: (_) @qualifier method: (identifier) @name) @reference.call
