@@ -15,8 +15,8 @@ import { markPatterns } from "./source_marks.ts";
 import { expandFamilies } from "./query_families.ts";
 import { type TypeTests, typeTests } from "./type_predicates.ts";
 
-export type { Language, Node, Query, QueryCapture, QueryMatch, Tree } from "web-tree-sitter";
-export { Edit, Parser };
+export type { Language, Node, QueryCapture, QueryMatch, Tree } from "web-tree-sitter";
+export { Edit, Parser, Query };
 
 /**
  * A grammar ready to parse: one parser bound to it and its compiled query
