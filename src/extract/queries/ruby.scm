@@ -31,10 +31,20 @@
 
 ; ---- references -------------------------------------------------------------
 
-; check(k), check k, save!: a call of the method whatever local is so named
+; check(k), check k, save!: a call of the method whatever local is so named.
+; A call without a receiver starts with its method, so the name is the first
+; named child, a wildcard that #type? holds to an identifier (see
+; ../type_predicates.ts): spelled `method: (identifier)`, tree-sitter's
+; compile-time analysis of the field under `call` costs ~10 ms of every
+; process start; a lone unfielded wildcard child is not followed through
+; the parse table. (A wildcard `call` would cost nothing to compile but
+; slows every query run: its states start at every node and live through
+; the node's whole subtree.)
 ((call
   !receiver
-  method: (identifier) @name) @reference.call
+  .
+  (_) @name) @reference.call
+  (#type? @name "identifier")
   (#not-any-of? @name
     "require" "require_relative" "load" "include" "extend" "prepend"
     "attr_accessor" "attr_reader" "attr_writer" "private" "protected" "public")
@@ -44,10 +54,11 @@
 ; method of self where no local variable (an assignment, a parameter, a
 ; block's) of its method holds it, and a read of the variable where one does.
 ; Under the parents whose few children take tree-sitter long to analyse when
-; the query compiles (binary alone 20 ms), the name is a wildcard that #type?
-; holds to an identifier (see ../type_predicates.ts); under a parent of many
-; children (a body's statements) the wildcard would hand every one of them
-; over as a match, so those keep the type.
+; the query compiles (binary alone 20 ms, each modifier 2), the name is a
+; wildcard that #type? holds to an identifier (see ../type_predicates.ts);
+; under a parent of many children (a body's statements, an argument list)
+; the wildcard would hand every one of them over as a match, so those keep
+; the type.
 ([
   (program (identifier) @name @reference.call)
   (body_statement (identifier) @name @reference.call)
@@ -70,10 +81,10 @@
   (unless condition: (identifier) @name @reference.call)
   (while condition: (identifier) @name @reference.call)
   (until condition: (identifier) @name @reference.call)
-  (if_modifier (identifier) @name @reference.call)
-  (unless_modifier (identifier) @name @reference.call)
-  (while_modifier (identifier) @name @reference.call)
-  (until_modifier (identifier) @name @reference.call)
+  (if_modifier (_) @name @reference.call)
+  (unless_modifier (_) @name @reference.call)
+  (while_modifier (_) @name @reference.call)
+  (until_modifier (_) @name @reference.call)
   (interpolation (identifier) @name @reference.call)
   (array (identifier) @name @reference.call)
   (pair value: (identifier) @name @reference.call)
