@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
 import { basename, join } from "node:path";
-import { homePaths } from "../config/mod.ts";
+import { defaultConfig, homePaths } from "../config/mod.ts";
 import { createExtractor, type Extractor } from "../extract/mod.ts";
+import { Journal } from "../store/mod.ts";
 import { runDaemon } from "./daemon.ts";
+import { grammarWarmup } from "./grammar_warmup.ts";
+import { Reconciler } from "./reconciler.ts";
 import { removeTree, tempDir, waitFor, writeTree } from "../../tests/helpers.ts";
 
 /**
@@ -93,4 +96,33 @@ Deno.test("warming an extractor never throws for a language it cannot load, and 
     depth: 3,
   });
   assert.deepEqual(out.symbols.map((s) => s.name), ["warmed"]);
+});
+
+Deno.test("a newest file gone since it was indexed still has its grammar loaded, and is not rehearsed", async () => {
+  const base = tempDir();
+  const root = join(base, "proj");
+  const home = homePaths(join(base, "home"));
+  writeTree(root, {
+    "kept.go": "package kept\n\nfunc Kept() int { return 1 }\n",
+    "gone.py": "def gone():\n    return 2\n",
+  });
+  const t = Date.now() / 1000 - 3600;
+  Deno.utimeSync(join(root, "kept.go"), t, t);
+  Deno.utimeSync(join(root, "gone.py"), t + 60, t + 60);
+  const journal = Journal.open(home.journal);
+  try {
+    const config = { ...defaultConfig(), roots: [{ path: root, depth: "max" as const }] };
+    const r = new Reconciler(journal, home, config, createExtractor());
+    r.syncRoots();
+    await r.audit();
+    Deno.removeSync(join(root, "gone.py"));
+    const { extractor, warmed, extracted } = recording(createExtractor());
+    const warmup = grammarWarmup(journal, extractor);
+    while (await warmup.step()) { /* one language a step */ }
+    assert.deepEqual(warmed, ["python", "go"]);
+    assert.deepEqual(extracted, ["kept.go"]);
+  } finally {
+    journal.close();
+    removeTree(base);
+  }
 });
