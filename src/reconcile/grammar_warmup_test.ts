@@ -34,23 +34,26 @@ function recording(
   };
 }
 
+/** Writes `files` under `root`, each modified a minute after the one before it, in the order listed. */
+function writeInOrder(root: string, files: Record<string, string>): void {
+  writeTree(root, files);
+  const t = Date.now() / 1000 - 3600;
+  Object.keys(files).forEach((f, i) => Deno.utimeSync(join(root, f), t + i * 60, t + i * 60));
+}
+
 Deno.test("an idle daemon loads the grammars of the code files changed last, newest first, three at most, and rehearses each one's newest file", async () => {
   const base = tempDir();
   const root = join(base, "proj");
   const home = homePaths(join(base, "home"));
-  writeTree(root, {
+  // The notes changed last of all.
+  writeInOrder(root, {
     "old.py": "def old():\n    return 1\n",
-    "mid.go": "package mid\n\nfunc Mid() int { return 2 }\n",
     "older.ts": "export function stale(): number {\n  return 0;\n}\n",
+    "mid.go": "package mid\n\nfunc Mid() int { return 2 }\n",
     "new.ts": "export function fresh(): number {\n  return 3;\n}\n",
     "newest.rb": "def newest\n  4\nend\n",
     "notes.md": "# Notes\n\nProse is no code: no grammar to load.\n",
   });
-  // Modified in that order, a minute apart; the notes last of all.
-  const t = Date.now() / 1000 - 3600;
-  ["old.py", "older.ts", "mid.go", "new.ts", "newest.rb", "notes.md"].forEach((f, i) =>
-    Deno.utimeSync(join(root, f), t + i * 60, t + i * 60)
-  );
   Deno.mkdirSync(home.home, { mode: 0o700 });
   Deno.writeTextFileSync(
     home.config,
@@ -102,13 +105,10 @@ Deno.test("a newest file gone since it was indexed still has its grammar loaded,
   const base = tempDir();
   const root = join(base, "proj");
   const home = homePaths(join(base, "home"));
-  writeTree(root, {
+  writeInOrder(root, {
     "kept.go": "package kept\n\nfunc Kept() int { return 1 }\n",
     "gone.py": "def gone():\n    return 2\n",
   });
-  const t = Date.now() / 1000 - 3600;
-  Deno.utimeSync(join(root, "kept.go"), t, t);
-  Deno.utimeSync(join(root, "gone.py"), t + 60, t + 60);
   const journal = Journal.open(home.journal);
   try {
     const config = { ...defaultConfig(), roots: [{ path: root, depth: "max" as const }] };
