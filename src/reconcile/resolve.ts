@@ -92,6 +92,21 @@ interface Owner {
 /** At most this many star closures, and as many classes' bases, are cached (a few MB). */
 const STAR_CACHE_MAX = 20_000;
 /**
+ * At most this many files' definitions by qualified name are cached (see
+ * `#definitionsNamed`): the files of the classes calls land in, read once
+ * each instead of once a call (a few MB).
+ */
+const MEMBER_FILES_MAX = 4_000;
+/** Files a re-export is looked for in one by one at most (see `#reexportIn`). */
+const REEXPORT_PROBES = 8;
+
+/** A definition of a file as `#memberOf` looks members up: by qualified name, latest line first. */
+interface Member {
+  id: string;
+  signature: string | null;
+  start_line: number | null;
+}
+/**
  * References an edit's resolution tries between two of its steps (a few
  * ms): a file of thousands of symbols resolves in many short transactions.
  */
@@ -386,7 +401,26 @@ export class Resolver {
   readonly #uniqueDefs = new Map<string, Candidate[]>();
   /** Go: per file, its package clause (`package store`), "" when it has none. */
   readonly #goPackages = new Map<number, string>();
-  readonly #uniqueClasses = new Map<string, (ClassNode & Enclosed)[]>();
+  /**
+   * Class-like definitions by root, language family and name, with the
+   * folder each lies in (see `#uniqueClass`, which keeps those of a package).
+   */
+  readonly #uniqueClasses = new Map<string, (ClassNode & Enclosed & { rel: string })[]>();
+  /** C#: class-like definitions by root and short name (see `#csharpClass`). */
+  readonly #csharpNamed = new Map<string, ClassNode[]>();
+  /**
+   * C and C++: whether a name is one namespace's and nothing else's, by root
+   * and language family (see `#namespaceFunction`).
+   */
+  readonly #namespaces = new Map<string, boolean>();
+  /** Per file: its definitions by qualified name (see `#definitionsNamed`). */
+  readonly #members = new Map<number, Map<string, Member[]>>();
+  /** C#: the files of a class's parts, by its id (see `#partsOf`). */
+  readonly #parts = new Map<string, number[]>();
+  /** Class-like definitions by files and name (see `#classesNamedIn`). */
+  readonly #classesByName = new Map<string, (ClassNode & { kind: string })[]>();
+  /** Definitions an import lands on, by list of files (`#filesFor`'s) and name (see `#definedIn`). */
+  #definedInFiles = new WeakMap<number[], Map<string, { id: string } | null>>();
   /** Classes by qualified name, as out-of-line C++ methods name theirs (see `#classNamed`). */
   readonly #classesNamed = new Map<string, ClassNode | null>();
   /** C#: per file, the modules it imports whole (see `#usingModules`). */
@@ -1368,6 +1402,11 @@ export class Resolver {
       this.#uniqueDefs,
       this.#goPackages,
       this.#uniqueClasses,
+      this.#csharpNamed,
+      this.#namespaces,
+      this.#members,
+      this.#parts,
+      this.#classesByName,
       this.#classesNamed,
       this.#bases,
       this.#starLevels,
@@ -1375,6 +1414,7 @@ export class Resolver {
       this.#specCache,
     ];
     for (const cache of lookups) cache.clear();
+    this.#definedInFiles = new WeakMap();
   }
 
   /**
@@ -1897,30 +1937,19 @@ export class Resolver {
             : undefined;
           return hit ? { dst: hit, how: "import" } : undefined;
         }
-        // A whole-module import binds no name: it lands on the module. The
-        // files are few and a name may be common, so the look-ups below go
-        // by file: a unary `+` keeps SQLite from taking the name's index
-        // (and every definition or import of that name in the corpus).
-        const hit = sought === "*" ? undefined : j.get<{ id: string }>(
-          `SELECT n.id FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id
-           WHERE n.path_id IN (${files.map(() => "?").join(",")}) AND n.name = ?
-             AND ${call ? `${CALLABLE} AND +n.qualname = n.name` : DEFINITION}
-           ORDER BY (n.qualname = n.name) DESC, n.start_line DESC LIMIT 1`,
-          ...files,
-          sought,
-        );
+        // A whole-module import binds no name: it lands on the module. A
+        // name may be common, so the look-ups below go by file (a unary `+`
+        // keeps SQLite from taking the name's index, and every definition
+        // of that name in the corpus); a re-export goes by name only when
+        // the files outnumber the imports of that name (see #reexportIn).
+        const hit = sought === "*" ? undefined : this.#definedIn(files, sought, call);
         if (hit) return { dst: hit.id, how: "import" };
         if (ref.kind === "imports" && isModule(sought)) {
           const file = this.#fileNode(files[0]!);
           if (file) return { dst: file.id, how: "module" };
         }
         // A re-export (`export { x } from "./x.ts"`): follow the module's own import.
-        const reexport = sought === "*" ? undefined : j.get<{ dst: string }>(
-          `SELECT dst FROM edges WHERE owner_id IN (${files.map(() => "?").join(",")})
-             AND kind = 'imports' AND +name = ? AND how = 'import' LIMIT 1`,
-          ...files,
-          sought,
-        );
+        const reexport = sought === "*" ? undefined : this.#reexportIn(files, sought);
         if (reexport) return { dst: reexport.dst, how: "import" };
         const passed = sought !== "*" && (ref.kind === "imports" || !viaQualifier)
           ? this.#throughStars(files, sought, call)
@@ -2028,12 +2057,17 @@ export class Resolver {
    * (`Timer`, `Path`: the framework's).
    */
   #csharpClass(owner: Owner, src: string, name: string): ClassNode | null | undefined {
-    const rows = this.journal.all<ClassNode>(
-      `SELECT n.id, n.qualname, n.path_id FROM nodes n JOIN paths p ON p.id = n.path_id
-       WHERE n.name = ? AND p.root_id = ? AND p.language = 'csharp' AND n.kind IN ${CLASS_KINDS}
-         AND n.kind != 'module' AND n.partial = 0 LIMIT 200`,
-      name,
-      owner.root_id,
+    const rows = cachedOr(
+      this.#csharpNamed,
+      `${owner.root_id}\0${name}`,
+      () =>
+        this.journal.all<ClassNode>(
+          `SELECT n.id, n.qualname, n.path_id FROM nodes n JOIN paths p ON p.id = n.path_id
+         WHERE n.name = ? AND p.root_id = ? AND p.language = 'csharp' AND n.kind IN ${CLASS_KINDS}
+           AND n.kind != 'module' AND n.partial = 0 LIMIT 200`,
+          name,
+          owner.root_id,
+        ),
     );
     if (rows.length === 0) return undefined;
     const spaces = new Set<string>([""]);
@@ -2133,9 +2167,11 @@ export class Resolver {
   #usingModules(owner: Owner): string[] {
     return cachedOr(this.#usingImports, owner.id, () =>
       this.journal.all<{ module: string }>(
-        `SELECT module FROM pending_edges WHERE owner_id = ?1 AND kind = 'imports' AND name = '*'
+        // `+name`: through the owner's index; by `edges_name`, SQLite read
+        // every `*` import of the journal (2 ms a file on the search bench's).
+        `SELECT module FROM pending_edges WHERE owner_id = ?1 AND kind = 'imports' AND +name = '*'
            AND module IS NOT NULL
-         UNION SELECT module FROM edges WHERE owner_id = ?1 AND kind = 'imports' AND name = '*'
+         UNION SELECT module FROM edges WHERE owner_id = ?1 AND kind = 'imports' AND +name = '*'
            AND module IS NOT NULL`,
         owner.id,
       ).map((r) => r.module));
@@ -2532,15 +2568,18 @@ export class Resolver {
   ): string | undefined {
     const j = this.journal;
     const family = languageFamily(owner.language);
-    const holders = j.all<{ kind: string; qualname: string }>(
-      `SELECT DISTINCT n.kind, n.qualname FROM nodes n JOIN paths q ON q.id = n.path_id
-       WHERE n.name = ? AND q.root_id = ? AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
-         AND ${languageFamilySql("q.language")} = ? LIMIT 2`,
-      space,
-      owner.root_id,
-      family,
-    );
-    if (holders.length !== 1 || holders[0]!.kind !== "module") return undefined;
+    const namespace = cachedOr(this.#namespaces, `${owner.root_id}\0${family}\0${space}`, () => {
+      const holders = j.all<{ kind: string; qualname: string }>(
+        `SELECT DISTINCT n.kind, n.qualname FROM nodes n JOIN paths q ON q.id = n.path_id
+         WHERE n.name = ? AND q.root_id = ? AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
+           AND ${languageFamilySql("q.language")} = ? LIMIT 2`,
+        space,
+        owner.root_id,
+        family,
+      );
+      return holders.length === 1 && holders[0]!.kind === "module";
+    });
+    if (!namespace) return undefined;
     const rows = j.all<{ id: string; signature: string | null; proto: number }>(
       `SELECT n.id, n.signature, ${PROTOTYPE} AS proto FROM nodes c
        JOIN paths q ON q.id = c.path_id JOIN nodes n ON n.parent_id = c.id
@@ -2701,7 +2740,6 @@ export class Resolver {
     name: string,
     args: number | null = null,
   ): string | undefined {
-    const j = this.journal;
     const byArity = args !== null && BY_ARITY.has(owner.language ?? "");
     const seen = new Set<string>();
     let level = classes;
@@ -2713,25 +2751,13 @@ export class Resolver {
         const qualname = `${cls.qualname}.${name}`;
         // A C# partial class's members may be in any of its parts' files.
         const files = owner.language === "csharp" ? this.#partsOf(cls) : [cls.path_id];
-        const inFiles = `n.path_id IN (${files.map(() => "?").join(",")})`;
+        const members = this.#definitionsNamed(files, qualname);
         if (byArity) {
-          const all = j.all<{ id: string; signature: string | null }>(
-            `SELECT n.id, n.signature FROM nodes n WHERE ${inFiles} AND n.qualname = ?
-               AND ${DEFINITION} ORDER BY n.path_id = ? DESC, n.start_line DESC`,
-            ...files,
-            qualname,
-            cls.path_id,
-          );
-          const fits = all.find((n) => admits(arityOf(name, n.signature), args));
+          const fits = members.find((n) => admits(arityOf(name, n.signature), args));
           if (fits) return fits.id;
         } else {
-          const hit = j.get<{ id: string }>(
-            `SELECT n.id FROM nodes n WHERE ${inFiles} AND n.qualname = ? AND ${DEFINITION}
-             ORDER BY n.path_id = ? DESC, n.start_line DESC LIMIT 1`,
-            ...files,
-            qualname,
-            cls.path_id,
-          ) ?? (owner.language === "go" ? this.#inPackageOf(cls.path_id, qualname) : undefined);
+          const hit = members[0] ??
+            (owner.language === "go" ? this.#inPackageOf(cls.path_id, qualname) : undefined);
           if (hit) return hit.id;
         }
         next.push(...this.#basesOf(cls, owner.language));
@@ -2742,12 +2768,106 @@ export class Resolver {
   }
 
   /**
+   * The definition named `name` in `files` that an import of it (or a call,
+   * `call`: no class member) lands on: a top-level one first, then the
+   * latest by line. Kept per list of files (the one `#filesFor` keeps) while
+   * no node changes: a package's files are asked for the same names by every
+   * file that imports them, and one query for a folder of 300 files takes
+   * 0.6 ms.
+   */
+  #definedIn(files: number[], name: string, call: boolean): { id: string } | undefined {
+    let byName = this.#definedInFiles.get(files);
+    if (byName === undefined) this.#definedInFiles.set(files, byName = new Map());
+    const key = `${call ? 1 : 0}${name}`;
+    let hit = byName.get(key);
+    if (hit === undefined) {
+      hit = this.journal.get<{ id: string }>(
+        `SELECT n.id FROM nodes n LEFT JOIN nodes p ON p.id = n.parent_id
+         WHERE n.path_id IN (${files.map(() => "?").join(",")}) AND n.name = ?
+           AND ${call ? `${CALLABLE} AND +n.qualname = n.name` : DEFINITION}
+         ORDER BY (n.qualname = n.name) DESC, n.start_line DESC LIMIT 1`,
+        ...files,
+        name,
+      ) ?? null;
+      byName.set(key, hit);
+    }
+    return hit ?? undefined;
+  }
+
+  /**
+   * What one of `files` re-exports as `name` (`export { x } from "./x.ts"`,
+   * `pub use span::Span`): the first file's by id, its first such import.
+   * A few files are read by the owners' index, a probe each; many (a
+   * package's folder: 0.6 ms for 300 of them) by the name's, when fewer
+   * imports of that name than files are in the journal.
+   */
+  #reexportIn(files: number[], name: string): { dst: string } | undefined {
+    const j = this.journal;
+    const byName = files.length > REEXPORT_PROBES &&
+      j.get<{ n: number }>(
+          "SELECT count(*) AS n FROM (SELECT 1 FROM edges WHERE name = ? LIMIT ?)",
+          name,
+          files.length,
+        )!.n < files.length;
+    return j.get<{ dst: string }>(
+      `SELECT dst FROM edges WHERE ${byName ? "+owner_id" : "owner_id"} IN (${
+        files.map(() => "?").join(",")
+      }) AND kind = 'imports' AND ${byName ? "name" : "+name"} = ? AND how = 'import'
+       ORDER BY owner_id, rowid LIMIT 1`,
+      ...files,
+      name,
+    );
+  }
+
+  /**
+   * The definitions named `qualname` in `files` (no file, heading or impl
+   * node, none partial): the first file's, then the others', each by line,
+   * latest first. A file's definitions are read once, by qualified name, and
+   * kept for the next class member looked up there (a class's file is asked
+   * for as many members as the calls on it name; one query each cost a
+   * 31,000-file index's resolution 4 s).
+   */
+  #definitionsNamed(files: readonly number[], qualname: string): Member[] {
+    const of = (pathId: number) => {
+      let byName = this.#members.get(pathId);
+      if (byName === undefined) {
+        if (this.#members.size >= MEMBER_FILES_MAX) this.#members.clear();
+        byName = new Map();
+        for (
+          const r of this.journal.all<Member & { qualname: string }>(
+            `SELECT n.id, n.qualname, n.signature, n.start_line FROM nodes n
+             WHERE n.path_id = ? AND ${DEFINITION} ORDER BY n.start_line DESC`,
+            pathId,
+          )
+        ) {
+          const list = byName.get(r.qualname);
+          const m = { id: r.id, signature: r.signature, start_line: r.start_line };
+          if (list) list.push(m);
+          else byName.set(r.qualname, [m]);
+        }
+        this.#members.set(pathId, byName);
+      }
+      return byName.get(qualname) ?? [];
+    };
+    const first = of(files[0]!);
+    if (files.length === 1) return first;
+    const rest = files.slice(1).flatMap(of)
+      .sort((a, b) => (b.start_line ?? -Infinity) - (a.start_line ?? -Infinity));
+    return [...first, ...rest];
+  }
+
+  /**
    * The files of a C# class's parts: its own file, and when it is declared
    * `partial`, every file of its root holding a `partial` class-like
    * definition of the same qualified name (`Form1.cs` and
    * `Form1.Designer.cs`); a few dozen at most.
    */
   #partsOf(cls: ClassNode): number[] {
+    return cachedOr(this.#parts, cls.id, () => this.#readPartsOf(cls));
+  }
+
+  /** {@link #partsOf}, read. */
+  #readPartsOf(cls: ClassNode): number[] {
     const j = this.journal;
     const own = j.get<{ signature: string | null; root_id: number }>(
       `SELECT n.signature, p.root_id FROM nodes n JOIN paths p ON p.id = n.path_id
@@ -2827,14 +2947,21 @@ export class Resolver {
    * Rust type's own definition before its `impl` blocks (where its methods are).
    */
   #classesNamedIn(files: number[], name: string): (ClassNode & { kind: string })[] {
-    return this.journal.all<ClassNode & { kind: string }>(
-      `SELECT n.id, n.qualname, n.path_id, n.kind FROM nodes n
-       WHERE n.path_id IN (${files.map(() => "?").join(",")}) AND n.name = ?
-         AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
-       ORDER BY (n.qualname = n.name) DESC, n.kind = 'impl', n.start_line DESC LIMIT 16`,
-      ...files,
-      name,
-    );
+    const key = `${files.join(",")}\0${name}`;
+    let found = this.#classesByName.get(key);
+    if (found === undefined) {
+      if (this.#classesByName.size >= STAR_CACHE_MAX) this.#classesByName.clear();
+      found = this.journal.all<ClassNode & { kind: string }>(
+        `SELECT n.id, n.qualname, n.path_id, n.kind FROM nodes n
+         WHERE n.path_id IN (${files.map(() => "?").join(",")}) AND n.name = ?
+           AND n.kind IN ${CLASS_KINDS} AND n.partial = 0
+         ORDER BY (n.qualname = n.name) DESC, n.kind = 'impl', n.start_line DESC LIMIT 16`,
+        ...files,
+        name,
+      );
+      this.#classesByName.set(key, found);
+    }
+    return found;
   }
 
   /**
@@ -3192,10 +3319,11 @@ export class Resolver {
    */
   #uniqueClass(owner: Owner, name: string, src?: string): ClassNode | undefined {
     const where = this.#packageOf(owner);
-    const key = `${owner.root_id}\0${owner.language}\0${where.key}\0${name}`;
+    const family = languageFamily(owner.language);
+    // By name, not by package: Java and Go ask it of every folder that uses the name.
     const all = cachedOr(
       this.#uniqueClasses,
-      key,
+      `${owner.root_id}\0${family}\0${name}`,
       () =>
         this.journal.all<ClassNode & Enclosed & { rel: string }>(
           `SELECT n.id, n.qualname, n.path_id, q.rel, p.kind AS parent_kind,
@@ -3205,17 +3333,9 @@ export class Resolver {
            AND ${AT_FILE_SCOPE} AND ${languageFamilySql("q.language")} = ? LIMIT 50`,
           name,
           owner.root_id,
-          languageFamily(owner.language),
-        ).filter((r) => where.holds(r.rel, r.path_id)).map((
-          { id, qualname, path_id, parent_kind, parent_qualname },
-        ) => ({
-          id,
-          qualname,
-          path_id,
-          parent_kind,
-          parent_qualname,
-        })),
-    );
+          family,
+        ),
+    ).filter((r) => where.holds(r.rel, r.path_id));
     const scope = this.#scopeOf(owner, src);
     const rows = all.filter((r) => seenFrom(owner.language, r, scope));
     return rows.length === 1

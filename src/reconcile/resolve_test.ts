@@ -540,3 +540,45 @@ Deno.test("an edit of a C++ header or a C# file retries what it may answer, and 
     Deno.removeSync(base, { recursive: true });
   }
 });
+
+Deno.test("a member or a definition added to a file that calls already looked in is found at once (Python, the real extractor)", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "heimdall-graph-" });
+  try {
+    const repo = join(base, "repo");
+    Deno.mkdirSync(repo);
+    const store = "class Store:\n    def get(self):\n        return 1\n";
+    Deno.writeTextFileSync(join(repo, "store.py"), store);
+    // `self.get()` and the import of `load` read store.py's definitions before it changes.
+    Deno.writeTextFileSync(
+      join(repo, "sub.py"),
+      "from store import Store, load\n\n\nclass Sub(Store):\n    def f(self):\n" +
+        "        self.get()\n        self.put()\n        return load()\n",
+    );
+    const home = homePaths(join(base, "home"));
+    const journal = Journal.open(home.journal);
+    const r = new Reconciler(journal, home, {
+      ...defaultConfig(),
+      roots: [{ path: repo, depth: "max" }],
+    }, createExtractor());
+    r.syncRoots();
+    const graph = () =>
+      journal.all<{ l: string }>(
+        `SELECT s.qualname || ' -> ' || d.qualname AS l FROM edges e JOIN nodes s ON s.id = e.src
+         JOIN nodes d ON d.id = e.dst WHERE e.kind = 'calls' ORDER BY 1`,
+      ).map((x) => x.l);
+    try {
+      await r.audit();
+      assert.deepEqual(graph(), ["Sub.f -> Store.get"]);
+      Deno.writeTextFileSync(
+        join(repo, "store.py"),
+        store + "\n    def put(self):\n        return 2\n\n\ndef load():\n    return 3\n",
+      );
+      await r.reconcilePaths([join(repo, "store.py")]);
+      assert.deepEqual(graph(), ["Sub.f -> Store.get", "Sub.f -> Store.put", "Sub.f -> load"]);
+    } finally {
+      journal.close();
+    }
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
