@@ -94,13 +94,18 @@ const STAR_CACHE_MAX = 20_000;
 /**
  * At most this many files' definitions by qualified name are cached (see
  * `#definitionsNamed`): the files of the classes calls land in, read once
- * each instead of once a call (a few MB).
+ * each instead of once a call. On the search bench's resolution 300 did as
+ * well as 4,000 (−24% CPU either way), which held 100 MB more.
  */
-const MEMBER_FILES_MAX = 4_000;
+const MEMBER_FILES_MAX = 300;
 /** Files a re-export is looked for in one by one at most (see `#reexportIn`). */
 const REEXPORT_PROBES = 8;
 
-/** A definition of a file as `#memberOf` looks members up: by qualified name, latest line first. */
+/**
+ * A definition of a file as `#memberOf` looks members up: by qualified
+ * name, latest line first; its signature only where a call's argument count
+ * picks among overloads (`BY_ARITY`), the rest of the time mere weight.
+ */
 interface Member {
   id: string;
   signature: string | null;
@@ -417,8 +422,8 @@ export class Resolver {
   readonly #members = new Map<number, Map<string, Member[]>>();
   /** C#: the files of a class's parts, by its id (see `#partsOf`). */
   readonly #parts = new Map<string, number[]>();
-  /** Class-like definitions by files and name (see `#classesNamedIn`). */
-  readonly #classesByName = new Map<string, (ClassNode & { kind: string })[]>();
+  /** Class-like definitions by list of files (`#filesFor`'s) and name (see `#classesNamedIn`). */
+  #classesByName = new WeakMap<number[], Map<string, (ClassNode & { kind: string })[]>>();
   /** Definitions an import lands on, by list of files (`#filesFor`'s) and name (see `#definedIn`). */
   #definedInFiles = new WeakMap<number[], Map<string, { id: string } | null>>();
   /** Classes by qualified name, as out-of-line C++ methods name theirs (see `#classNamed`). */
@@ -1406,7 +1411,6 @@ export class Resolver {
       this.#namespaces,
       this.#members,
       this.#parts,
-      this.#classesByName,
       this.#classesNamed,
       this.#bases,
       this.#starLevels,
@@ -1415,6 +1419,7 @@ export class Resolver {
     ];
     for (const cache of lookups) cache.clear();
     this.#definedInFiles = new WeakMap();
+    this.#classesByName = new WeakMap();
   }
 
   /**
@@ -2833,9 +2838,12 @@ export class Resolver {
       if (byName === undefined) {
         if (this.#members.size >= MEMBER_FILES_MAX) this.#members.clear();
         byName = new Map();
+        // A call resolves within its language family, and BY_ARITY holds whole families.
+        const signed = BY_ARITY.has(this.#owner(pathId)?.language ?? "");
         for (
           const r of this.journal.all<Member & { qualname: string }>(
-            `SELECT n.id, n.qualname, n.signature, n.start_line FROM nodes n
+            `SELECT n.id, n.qualname, ${signed ? "n.signature" : "NULL AS signature"},
+               n.start_line FROM nodes n
              WHERE n.path_id = ? AND ${DEFINITION} ORDER BY n.start_line DESC`,
             pathId,
           )
@@ -2945,12 +2953,13 @@ export class Resolver {
   /**
    * The class-like definitions named `name` in `files`, top-level first, a
    * Rust type's own definition before its `impl` blocks (where its methods are).
+   * Kept per list of files while no node changes, as {@link #definedIn} keeps its.
    */
   #classesNamedIn(files: number[], name: string): (ClassNode & { kind: string })[] {
-    const key = `${files.join(",")}\0${name}`;
-    let found = this.#classesByName.get(key);
+    let byName = this.#classesByName.get(files);
+    if (byName === undefined) this.#classesByName.set(files, byName = new Map());
+    let found = byName.get(name);
     if (found === undefined) {
-      if (this.#classesByName.size >= STAR_CACHE_MAX) this.#classesByName.clear();
       found = this.journal.all<ClassNode & { kind: string }>(
         `SELECT n.id, n.qualname, n.path_id, n.kind FROM nodes n
          WHERE n.path_id IN (${files.map(() => "?").join(",")}) AND n.name = ?
@@ -2959,7 +2968,7 @@ export class Resolver {
         ...files,
         name,
       );
-      this.#classesByName.set(key, found);
+      byName.set(name, found);
     }
     return found;
   }
