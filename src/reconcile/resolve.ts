@@ -420,6 +420,8 @@ export class Resolver {
   readonly #namespaces = new Map<string, boolean>();
   /** Per file: its definitions by qualified name (see `#definitionsNamed`). */
   readonly #members = new Map<number, Map<string, Member[]>>();
+  /** Each file's own node, by path id (null: none; see `#fileNode`). */
+  readonly #fileNodes = new Map<number, { id: string } | null>();
   /** C#: the files of a class's parts, by its id (see `#partsOf`). */
   readonly #parts = new Map<string, number[]>();
   /** Class-like definitions by list of files (`#filesFor`'s) and name (see `#classesNamedIn`). */
@@ -1410,6 +1412,7 @@ export class Resolver {
       this.#csharpNamed,
       this.#namespaces,
       this.#members,
+      this.#fileNodes,
       this.#parts,
       this.#classesNamed,
       this.#bases,
@@ -2444,13 +2447,15 @@ export class Resolver {
 
   /** The node of file `pathId` (by its id, which its path gives: a file may have thousands of nodes). */
   #fileNode(pathId: number): { id: string } | undefined {
-    const path = this.journal.get<{ path: string }>("SELECT path FROM paths WHERE id = ?", pathId)
-      ?.path;
-    if (path === undefined) return undefined;
-    return this.journal.get<{ id: string }>(
-      "SELECT id FROM nodes WHERE id = ? AND kind = 'file'",
-      fileNodeId(path),
-    );
+    return cachedOr(this.#fileNodes, pathId, () => {
+      const path = this.journal.get<{ path: string }>("SELECT path FROM paths WHERE id = ?", pathId)
+        ?.path;
+      if (path === undefined) return null;
+      return this.journal.get<{ id: string }>(
+        "SELECT id FROM nodes WHERE id = ? AND kind = 'file'",
+        fileNodeId(path),
+      ) ?? null;
+    }) ?? undefined;
   }
 
   /**
