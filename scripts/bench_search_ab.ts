@@ -15,12 +15,13 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import {
+  checkoutParts,
   type Cleanup,
+  commitRev,
   fmtRatio,
   percentile,
   renderTable,
   runBenchMain,
-  UsageError,
   wholeNumber,
 } from "./bench_util.ts";
 import type { SearchRequest, SearchResult } from "../src/search/mod.ts";
@@ -66,20 +67,8 @@ function parseOptions(args: string[]): Options {
       json: { type: "boolean" },
     },
   });
-  if (values.base === undefined) {
-    throw new UsageError("Missing --base REV: the commit to compare this tree's search() with");
-  }
-  const known = new Deno.Command("git", {
-    args: ["-C", ROOT, "rev-parse", "--verify", "--quiet", `${values.base}^{commit}`],
-    stdout: "null",
-  }).outputSync();
-  if (!known.success) {
-    throw new UsageError(
-      `Invalid --base "${values.base}": no such commit in ${ROOT} (a hash, tag or branch: git log --oneline)`,
-    );
-  }
   return {
-    base: values.base,
+    base: commitRev(values.base, "this tree's search()"),
     work: values.work,
     rounds: wholeNumber("rounds", values.rounds, 1),
     ...(values.json ? { json: true } : {}),
@@ -115,19 +104,7 @@ async function run(opts: Options, cleanup: Cleanup): Promise<Result> {
       `No journal and questions in ${opts.work} (${journal}, ${casesFile}): run scripts/bench_search.ts --work ${opts.work} first`,
     );
   }
-  const tree = Deno.makeTempDirSync({ prefix: "heimdall-ab-" });
-  cleanup.add(`remove ${tree}`, () => Deno.removeSync(tree, { recursive: true }));
-  const archive = new Deno.Command("git", {
-    args: ["-C", ROOT, "archive", opts.base, ...TREE_PARTS],
-    stdout: "piped",
-    stderr: "piped",
-  }).outputSync();
-  if (!archive.success) {
-    throw new Error(`git archive ${opts.base}: ${new TextDecoder().decode(archive.stderr).trim()}`);
-  }
-  Deno.writeFileSync(join(tree, "tree.tar"), archive.stdout);
-  const untar = new Deno.Command("tar", { args: ["-xf", "tree.tar"], cwd: tree }).outputSync();
-  if (!untar.success) throw new Error(`tar could not unpack ${opts.base}'s tree in ${tree}`);
+  const tree = checkoutParts(opts.base, TREE_PARTS, cleanup);
 
   const builds = [
     { name: `base (${opts.base})`, ...(await load(tree, journal)) },

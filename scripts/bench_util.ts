@@ -249,3 +249,44 @@ export function wholeNumber(name: string, raw: string, min: number): number {
   }
   return n;
 }
+
+/** The repository this script belongs to. */
+const REPO = new URL("..", import.meta.url).pathname;
+
+/** `rev` when it names a commit of this repository; else a {@link UsageError} naming it and the remedy. */
+export function commitRev(rev: string | undefined, what: string): string {
+  if (rev === undefined) {
+    throw new UsageError(`Missing --base REV: the commit to compare ${what} with`);
+  }
+  const known = new Deno.Command("git", {
+    args: ["-C", REPO, "rev-parse", "--verify", "--quiet", `${rev}^{commit}`],
+    stdout: "null",
+  }).outputSync();
+  if (!known.success) {
+    throw new UsageError(
+      `Invalid --base "${rev}": no such commit in ${REPO} (a hash, tag or branch: git log --oneline)`,
+    );
+  }
+  return rev;
+}
+
+/**
+ * The files `parts` of commit `rev`, unpacked into a temp folder that
+ * `cleanup` removes; returns the folder (another build to import from).
+ */
+export function checkoutParts(rev: string, parts: readonly string[], cleanup: Cleanup): string {
+  const tree = Deno.makeTempDirSync({ prefix: "heimdall-ab-" });
+  cleanup.add(`remove ${tree}`, () => Deno.removeSync(tree, { recursive: true }));
+  const archive = new Deno.Command("git", {
+    args: ["-C", REPO, "archive", rev, ...parts],
+    stdout: "piped",
+    stderr: "piped",
+  }).outputSync();
+  if (!archive.success) {
+    throw new Error(`git archive ${rev}: ${new TextDecoder().decode(archive.stderr).trim()}`);
+  }
+  Deno.writeFileSync(`${tree}/tree.tar`, archive.stdout);
+  const untar = new Deno.Command("tar", { args: ["-xf", "tree.tar"], cwd: tree }).outputSync();
+  if (!untar.success) throw new Error(`tar could not unpack ${rev}'s tree in ${tree}`);
+  return tree;
+}
