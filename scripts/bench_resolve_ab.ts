@@ -18,18 +18,16 @@
  * A 31,000-file journal takes about a minute a run, plus a copy of it.
  */
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import process from "node:process";
 import { backupJournal, Journal, listRoots } from "../src/store/mod.ts";
 import { Resolver } from "../src/reconcile/resolve.ts";
 import {
+  abOptions,
   checkoutParts,
   type Cleanup,
-  commitRev,
   fmtRatio,
   renderTable,
   runBenchMain,
-  wholeNumber,
 } from "./bench_util.ts";
 
 const ROOT = join(import.meta.dirname!, "..");
@@ -67,21 +65,13 @@ interface Result {
 }
 
 function parseOptions(args: string[]): Options {
-  const { values } = parseArgs({
+  const { place, ...rest } = abOptions(
     args,
-    options: {
-      base: { type: "string" },
-      journal: { type: "string", default: "/tmp/heimdall-search-bench/home/journal.db" },
-      rounds: { type: "string", default: "2" },
-      json: { type: "boolean" },
-    },
-  });
-  return {
-    base: commitRev(values.base, "this tree's resolution"),
-    journal: values.journal,
-    rounds: wholeNumber("rounds", values.rounds, 1),
-    ...(values.json ? { json: true } : {}),
-  };
+    { name: "journal", default: "/tmp/heimdall-search-bench/home/journal.db" },
+    "this tree's resolution",
+    2,
+  );
+  return { ...rest, journal: place };
 }
 
 // deno-lint-ignore no-explicit-any

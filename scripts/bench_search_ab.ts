@@ -13,16 +13,14 @@
  * searches answers from memory.
  */
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import {
+  abOptions,
   checkoutParts,
   type Cleanup,
-  commitRev,
   fmtRatio,
   percentile,
   renderTable,
   runBenchMain,
-  wholeNumber,
 } from "./bench_util.ts";
 import type { SearchRequest, SearchResult } from "../src/search/mod.ts";
 
@@ -58,21 +56,13 @@ interface Result {
 }
 
 function parseOptions(args: string[]): Options {
-  const { values } = parseArgs({
+  const { place, ...rest } = abOptions(
     args,
-    options: {
-      base: { type: "string" },
-      work: { type: "string", default: "/tmp/heimdall-search-bench" },
-      rounds: { type: "string", default: "1" },
-      json: { type: "boolean" },
-    },
-  });
-  return {
-    base: commitRev(values.base, "this tree's search()"),
-    work: values.work,
-    rounds: wholeNumber("rounds", values.rounds, 1),
-    ...(values.json ? { json: true } : {}),
-  };
+    { name: "work", default: "/tmp/heimdall-search-bench" },
+    "this tree's search()",
+    1,
+  );
+  return { ...rest, work: place };
 }
 
 type Search = (j: unknown, req: SearchRequest) => Promise<SearchResult>;

@@ -4,6 +4,8 @@
  * text table. Benchmarks (and the fixture scripts) only; tests never import it.
  */
 
+import { parseArgs } from "node:util";
+
 // The seeded random source lives with the tests, which need it too (a test never imports a bench).
 export { seededRandom } from "../tests/seeded_random.ts";
 
@@ -248,6 +250,43 @@ export function wholeNumber(name: string, raw: string, min: number): number {
     throw new UsageError(`Invalid --${name} "${raw}": expected a whole number ≥ ${min}`);
   }
   return n;
+}
+
+/** What an A/B bench is told: the base commit, how many rounds, JSON or a table, and where. */
+export interface AbOptions {
+  base: string;
+  /** The path its `place` option names (a work folder, a journal). */
+  place: string;
+  rounds: number;
+  json?: boolean;
+}
+
+/**
+ * The options of a bench that compares this tree with `--base REV`:
+ * `--rounds N` (default `rounds`), `--json`, and one path option, `place`,
+ * with its default. `what` is what is compared, for the missing-base message.
+ */
+export function abOptions(
+  args: string[],
+  place: { name: string; default: string },
+  what: string,
+  rounds: number,
+): AbOptions {
+  const { values } = parseArgs({
+    args,
+    options: {
+      base: { type: "string" },
+      [place.name]: { type: "string", default: place.default },
+      rounds: { type: "string", default: String(rounds) },
+      json: { type: "boolean" },
+    },
+  });
+  return {
+    base: commitRev(values.base as string | undefined, what),
+    place: values[place.name] as string,
+    rounds: wholeNumber("rounds", values.rounds as string, 1),
+    ...(values.json ? { json: true } : {}),
+  };
 }
 
 /** The repository this script belongs to. */
