@@ -19,15 +19,15 @@
  */
 import { join } from "node:path";
 import process from "node:process";
-import { backupJournal, Journal, listRoots } from "../src/store/mod.ts";
-import { Resolver } from "../src/reconcile/resolve.ts";
 import {
   abOptions,
   checkoutParts,
   type Cleanup,
   fmtRatio,
+  journalsAtSchemasOf,
   renderTable,
   runBenchMain,
+  schemaVersionOf,
 } from "./bench_util.ts";
 
 const ROOT = join(import.meta.dirname!, "..");
@@ -149,20 +149,25 @@ async function run(opts: Options, cleanup: Cleanup): Promise<Result> {
     { name: "this tree", ...(await load(ROOT)) },
   ];
 
-  // The copy every run starts from: its references all pending, as after a crash.
+  // The copy every run starts from: its references all pending, as after a
+  // crash. Made by the build of the older schema, so that each build opens
+  // its run's copy (the newer migrating it before the clock starts).
+  const older = (await schemaVersionOf(tree)) <= (await schemaVersionOf(ROOT)) ? tree : ROOT;
+  const maker = await load(older);
+  const [source] = await journalsAtSchemasOf([older], opts.journal, dir);
   const pending = join(dir, "pending.db");
-  const live = Journal.open(opts.journal, { readOnly: true });
+  const live = maker.store.Journal.open(source!, { readOnly: true });
   let files: number;
   try {
-    await backupJournal(live, pending);
-    files = live.get<{ n: number }>("SELECT count(*) AS n FROM paths")!.n;
+    await maker.store.backupJournal(live, pending);
+    files = (live.get("SELECT count(*) AS n FROM paths") as { n: number }).n;
   } finally {
     live.close();
   }
-  const copy = Journal.open(pending);
+  const copy = maker.store.Journal.open(pending);
   try {
-    const resolver = new Resolver(copy, () => new Map());
-    const roots = listRoots(copy);
+    const resolver = new maker.resolve.Resolver(copy, () => new Map());
+    const roots: { id: number }[] = maker.store.listRoots(copy);
     await copy.txChunked(
       (function* () {
         for (const root of roots) yield* resolver.unresolveSteps(root.id);

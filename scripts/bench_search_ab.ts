@@ -18,6 +18,7 @@ import {
   checkoutParts,
   type Cleanup,
   fmtRatio,
+  journalsAtSchemasOf,
   percentile,
   renderTable,
   runBenchMain,
@@ -95,10 +96,14 @@ async function run(opts: Options, cleanup: Cleanup): Promise<Result> {
     );
   }
   const tree = checkoutParts(opts.base, TREE_PARTS, cleanup);
+  // Two commits with different schemas each read a copy at their own.
+  const dir = Deno.makeTempDirSync({ prefix: "heimdall-search-ab-" });
+  cleanup.add(`remove ${dir}`, () => Deno.removeSync(dir, { recursive: true }));
+  const [baseJournal, ownJournal] = await journalsAtSchemasOf([tree, ROOT], journal, dir);
 
   const builds = [
-    { name: `base (${opts.base})`, ...(await load(tree, journal)) },
-    { name: "this tree", ...(await load(ROOT, journal)) },
+    { name: `base (${opts.base})`, ...(await load(tree, baseJournal!)) },
+    { name: "this tree", ...(await load(ROOT, ownJournal!)) },
   ];
   const ask = (b: (typeof builds)[number], query: string) =>
     b.search(b.j, { query, limit: 10, semantic: null });

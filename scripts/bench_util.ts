@@ -4,6 +4,8 @@
  * text table. Benchmarks (and the fixture scripts) only; tests never import it.
  */
 
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 
 // The seeded random source lives with the tests, which need it too (a test never imports a bench).
@@ -328,4 +330,65 @@ export function checkoutParts(rev: string, parts: readonly string[], cleanup: Cl
   const untar = new Deno.Command("tar", { args: ["-xf", "tree.tar"], cwd: tree }).outputSync();
   if (!untar.success) throw new Error(`tar could not unpack ${rev}'s tree in ${tree}`);
   return tree;
+}
+
+/**
+ * How many schema versions the tree at `root` knows (its
+ * `src/store/schema.ts`), so that an A/B bench of two commits with
+ * different schemas gives each a journal it can open.
+ */
+export async function schemaVersionOf(root: string): Promise<number> {
+  const schema = await import(join(root, "src/store/schema.ts"));
+  return schema.MIGRATIONS.length;
+}
+
+/** `PRAGMA user_version` of the journal at `file`, read without migrating it. */
+export function journalVersion(file: string): number {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    return (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * One journal per tree in `roots` that the tree can open: `file` itself for
+ * every tree when all of them are at its schema version; else, for each, a
+ * copy of `file` in `dir` (`VACUUM INTO`, so each starts from the same
+ * layout) that the tree's own store migrated when it is newer. Throws when
+ * `file` is newer than a tree knows: a build cannot read a later schema.
+ */
+export async function journalsAtSchemasOf(
+  roots: readonly string[],
+  file: string,
+  dir: string,
+): Promise<string[]> {
+  const have = journalVersion(file);
+  const wants = await Promise.all(roots.map(schemaVersionOf));
+  for (const [i, want] of wants.entries()) {
+    const root = roots[i]!;
+    if (have > want) {
+      throw new Error(
+        `${file} is at schema version ${have}, newer than the tree at ${root} knows (${want}): pass a journal that tree can read`,
+      );
+    }
+  }
+  if (wants.every((want) => want === have)) return roots.map(() => file);
+  const copies: string[] = [];
+  for (const [i, root] of roots.entries()) {
+    const copy = join(dir, `journal-${i}.db`);
+    const db = new DatabaseSync(file, { readOnly: true });
+    try {
+      db.exec(`VACUUM INTO '${copy.replaceAll("'", "''")}'`);
+    } finally {
+      db.close();
+    }
+    if (wants[i]! > have) {
+      const store = await import(join(root, "src/store/mod.ts"));
+      store.Journal.open(copy).close();
+    }
+    copies.push(copy);
+  }
+  return copies;
 }
