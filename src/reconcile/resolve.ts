@@ -806,7 +806,7 @@ export class Resolver {
       // methods of the classes so named now.
       for (
         const m of j.all<{ name: string }>(
-          `SELECT DISTINCT m.name FROM nodes c JOIN nodes m ON m.parent_id = c.id
+          `SELECT DISTINCT m.name FROM nodes c JOIN nodes m ON m.path_id = c.path_id AND m.parent_id = c.id
            WHERE c.name IN (SELECT value FROM json_each(?)) AND c.kind IN ${CLASS_KINDS}`,
           JSON.stringify([...reshaped]),
         )
@@ -1002,7 +1002,7 @@ export class Resolver {
            AND pe.target = c.name
          WHERE c.path_id = ?1 AND c.kind IN ${CLASS_KINDS} AND c.kind != 'module'
            AND pe.owner_id != ?1 AND pe.kind = 'calls'
-         UNION SELECT pe.rowid, pe.* FROM nodes c JOIN nodes m ON m.parent_id = c.id
+         UNION SELECT pe.rowid, pe.* FROM nodes c JOIN nodes m ON m.path_id = ?1 AND m.parent_id = c.id
            JOIN pending_edges pe ON pe.name = m.name AND pe.target = c.name || '.' || m.name
          WHERE c.path_id = ?1 AND c.kind IN ${CLASS_KINDS} AND c.kind != 'module'
            AND pe.owner_id != ?1 AND pe.kind = 'calls'`,
@@ -2318,7 +2318,7 @@ export class Resolver {
         this.journal.all<{ name: string; start: number; end: number; braced: number }>(
           `SELECT n.name, n.start_line AS start, n.end_line AS "end",
            (n.end_line > n.start_line
-             OR EXISTS (SELECT 1 FROM nodes c WHERE c.parent_id = n.id)) AS braced
+             OR EXISTS (SELECT 1 FROM nodes c WHERE c.path_id = n.path_id AND c.parent_id = n.id)) AS braced
          FROM nodes n WHERE n.path_id = ? AND n.kind = 'module' ORDER BY n.start_line`,
           pathId,
         ),
@@ -2592,7 +2592,7 @@ export class Resolver {
     if (!namespace) return undefined;
     const rows = j.all<{ id: string; signature: string | null; proto: number }>(
       `SELECT n.id, n.signature, ${PROTOTYPE} AS proto FROM nodes c
-       JOIN paths q ON q.id = c.path_id JOIN nodes n ON n.parent_id = c.id
+       JOIN paths q ON q.id = c.path_id JOIN nodes n ON n.path_id = c.path_id AND n.parent_id = c.id
        WHERE c.name = ? AND q.root_id = ? AND c.kind = 'module' AND c.partial = 0
          AND ${languageFamilySql("q.language")} = ? AND n.name = ?
          AND (n.kind = 'function' OR n.kind IN ${CLASS_KINDS}) AND n.kind != 'module'
@@ -3023,7 +3023,7 @@ export class Resolver {
       pathId,
       // `mod name;` holds nothing here: its items are in name.rs or name/mod.rs.
       `SELECT n.name FROM nodes n WHERE n.path_id = ? AND n.kind = 'module' AND n.qualname = n.name
-         AND NOT EXISTS (SELECT 1 FROM nodes c WHERE c.parent_id = n.id)`,
+         AND NOT EXISTS (SELECT 1 FROM nodes c WHERE c.path_id = n.path_id AND c.parent_id = n.id)`,
       (m, r) => m.set(r.name, true),
     ).has(name);
   }

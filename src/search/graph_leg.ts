@@ -116,7 +116,9 @@ export function graphRanking(
 ): number[] {
   if (seeds.size === 0) return [];
   const out = j.stmt(
-    `SELECT * FROM (SELECT id AS other, 'contains' AS kind FROM nodes WHERE parent_id = ?1)
+    // A node's children are in its file: found through the path index (migration 18).
+    `SELECT * FROM (SELECT id AS other, 'contains' AS kind FROM nodes
+       WHERE path_id = (SELECT path_id FROM nodes WHERE id = ?1) AND parent_id = ?1)
      UNION ALL SELECT * FROM (SELECT dst, kind FROM edges WHERE src = ?1) LIMIT ?2`,
   );
   const inn = j.stmt(
