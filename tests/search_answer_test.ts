@@ -88,6 +88,32 @@ Deno.test("a hit lists the other symbols of its file that answer, best first; th
   assert.match(human.stdout, /also: (openPool|closePool):\d+/);
 });
 
+const PAIRS = `package demo;
+
+public final class Pairs {
+  public static Pair of(int left) { return new Pair(left, left); }
+  public static Pair of(int left, int right) { return new Pair(left, right); }
+  public static Pair of(int left, int right, int extra) { return new Pair(left, right + extra); }
+  public static Pair swapped(Pair pair) { return new Pair(pair.right, pair.left); }
+}
+`;
+
+Deno.test("the human output's also line names other symbols, never again one it showed (overloads are in the JSON)", async () => {
+  using t = await indexed({ "src/demo/Pairs.java": PAIRS });
+  const r = await t.search("pair of left right swapped");
+  const hit = r.hits[0]!;
+  const names = hit.symbols.map((s) => s.name);
+  // The case this is about: the hit's symbols repeat a name (the overloads of `of`).
+  assert.ok(new Set(names).size < names.length, names.join(", "));
+  const human = await cli(t.home, ["search", "pair of left right swapped"]);
+  const also = human.stdout.split("\n").find((l) => l.trim().startsWith("also: "));
+  assert.ok(also, human.stdout);
+  const shown = also.trim().slice("also: ".length).split(", ").map((p) => p.replace(/:\d+$/, ""));
+  assert.equal(new Set(shown).size, shown.length, also);
+  assert.ok(!shown.includes(hit.symbol!), `${also} repeats ${hit.symbol}`);
+  assert.match(human.stdout, /\(\+\d+ more in the file\)/);
+});
+
 Deno.test("a unit holding an excluded word never names its file nor is listed, when another unit brought the file in", async () => {
   using t = await indexed({ "src/db/pool.ts": SESSION });
   // closePool answers best but holds `pool.drain()`; openPool answers the rest of the question.

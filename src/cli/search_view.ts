@@ -156,7 +156,7 @@ function printHit(o: SearchOutput, h: SearchHit, paint: Paint): void {
   const line = h.match_line ?? h.line;
   const where = h.path === null ? "" : `${shown(h.path)}${line !== null ? `:${line}` : ""}`;
   const what = h.symbol !== null ? `${paint.bold(printable(h.symbol))}${where ? " — " : ""}` : "";
-  const more = h.others > 0 ? paint.dim(` (+${h.others} more)`) : "";
+  const more = h.others > 0 ? paint.dim(` (+${h.others} more in the file)`) : "";
   const when = h.freshness.checked === "text" ? h.source : `verified now (${h.freshness.checked})`;
   o.out(
     `${h.rank}. ${verdict} cov ${Math.round(h.coverage * 100)}%  ${what}${where}${more}  ${
@@ -164,7 +164,7 @@ function printHit(o: SearchOutput, h: SearchHit, paint: Paint): void {
     }`,
   );
   if (h.summary) o.out(`   ${printable(h.summary)}`);
-  const also = h.symbols.slice(1, 3).map((s) => printable(`${s.name}:${s.line}`));
+  const also = alsoShown(h).map((s) => printable(`${s.name}:${s.line}`));
   if (also.length > 0) o.out(`   ${paint.dim(`also: ${also.join(", ")}`)}`);
   if (h.copies.length > 0) o.out(`   ${paint.dim(`same as: ${firstOf(h.copies.map(shown))}`)}`);
   if (h.same_code.length > 0) {
@@ -172,6 +172,17 @@ function printHit(o: SearchOutput, h: SearchHit, paint: Paint): void {
     o.out(`   ${paint.dim(`same code: ${firstOf(places)}`)}`);
   }
   if (h.reason) o.out(`   ${paint.dim(`why: ${printable(h.reason)}`)}`);
+}
+
+/**
+ * The hit's next two symbols by name, past its own: an overload or a Rust
+ * `impl` block of a name already shown (`of`, `of`, `of`) says nothing a
+ * reader has not read, and would hide a symbol that does (the JSON keeps
+ * every one).
+ */
+function alsoShown(h: SearchHit): SearchHit["symbols"] {
+  const names = new Set([h.symbol ?? h.symbols[0]?.name]);
+  return h.symbols.slice(1).filter((s) => !names.has(s.name) && names.add(s.name)).slice(0, 2);
 }
 
 /** The first three of `items`, and how many more there are: `a, b, c (+2 more)`. */
