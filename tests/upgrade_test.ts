@@ -7,7 +7,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { MIGRATIONS } from "../src/store/schema.ts";
-import { cli, tempDir, writeTree } from "./helpers.ts";
+import { cli, tempDir, waitFor, writeTree } from "./helpers.ts";
+
+const DENO = Deno.execPath();
 
 const FIXTURES = new URL("./fixtures/journal/", import.meta.url).pathname;
 
@@ -73,3 +75,106 @@ for (const entry of Deno.readDirSync(FIXTURES)) {
     }
   });
 }
+
+/** A home holding the first fixture's journal, as the release before left it. */
+function oldHome(): { home: string; manifest: Manifest; journal: string } {
+  const entry = [...Deno.readDirSync(FIXTURES)][0]!;
+  const dir = join(FIXTURES, entry.name);
+  const manifest = JSON.parse(Deno.readTextFileSync(join(dir, "manifest.json"))) as Manifest;
+  const home = tempDir();
+  for (const file of ["journal.db", "config.json"]) {
+    Deno.copyFileSync(join(dir, file), join(home, file));
+    Deno.chmodSync(join(home, file), 0o600);
+  }
+  writeTree(manifest.root, manifest.tree);
+  return { home, manifest, journal: join(home, "journal.db") };
+}
+
+function schemaOf(journal: string): number {
+  const db = new DatabaseSync(journal, { readOnly: true });
+  try {
+    return (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version;
+  } finally {
+    db.close();
+  }
+}
+
+Deno.test("a search is the first command after an upgrade: it migrates the journal as the writer, says so, and answers", async () => {
+  const { home, manifest, journal } = oldHome();
+  try {
+    assert.ok(schemaOf(journal) < MIGRATIONS.length);
+    const r = await cli(home, ["search", "--json", "--kind", "notes", "gapless invoice numbers"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).hits[0]?.symbol, "Invoice numbering");
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `migrated the journal from schema version ${manifest.schema} to ${MIGRATIONS.length}`,
+      ),
+    );
+    assert.equal(schemaOf(journal), MIGRATIONS.length);
+    // Once: the next search says nothing of it.
+    const again = await cli(home, [
+      "search",
+      "--json",
+      "--kind",
+      "notes",
+      "gapless invoice numbers",
+    ]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.doesNotMatch(again.stderr, /migrated/);
+  } finally {
+    Deno.removeSync(join(manifest.root, ".."), { recursive: true });
+  }
+});
+
+Deno.test("an older daemon holding the writer lock: a search refuses with what to do, and leaves the journal as it was", async () => {
+  const { home, manifest, journal } = oldHome();
+  // What a daemon of the release before holds: the writer lock, labelled "daemon".
+  const lock = new URL("../src/reconcile/lock.ts", import.meta.url).href;
+  const config = new URL("../src/config/mod.ts", import.meta.url).href;
+  const holder = new Deno.Command(DENO, {
+    args: [
+      "eval",
+      `const { WriterLock } = await import(${JSON.stringify(lock)});
+       const { homePaths } = await import(${JSON.stringify(config)});
+       await WriterLock.acquire(homePaths(${JSON.stringify(home)}), 300, "daemon");
+       console.log("held");
+       setInterval(() => {}, 60_000);`,
+    ],
+    env: { DENO_NO_UPDATE_CHECK: "1" },
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = holder.stdout.getReader();
+  try {
+    let said = "";
+    await waitFor(
+      async () => {
+        const { value } = await reader.read();
+        said += new TextDecoder().decode(value ?? new Uint8Array());
+        return said.includes("held");
+      },
+      30_000,
+      "the lock held",
+    );
+    const before = Deno.readFileSync(journal);
+    const r = await cli(home, ["search", "gapless invoice numbers"]);
+    assert.equal(r.code, 3, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      new RegExp(`schema version ${manifest.schema} and this build reads ${MIGRATIONS.length}`),
+    );
+    assert.match(r.stderr, new RegExp(`the daemon \\(pid ${holder.pid}\\) holds the writer lock`));
+    assert.match(r.stderr, /start it again with this one/);
+    assert.deepEqual(Deno.readFileSync(journal), before, "the journal is untouched");
+  } finally {
+    reader.releaseLock();
+    try {
+      holder.kill("SIGKILL");
+    } catch { /* gone already: its status says how */ }
+    await holder.status;
+    await holder.stdout.cancel().catch(() => {});
+    Deno.removeSync(join(manifest.root, ".."), { recursive: true });
+  }
+});

@@ -20,6 +20,7 @@ import {
   JournalCorruptError,
   knownDamage,
   markDamaged,
+  schemaBehind,
 } from "../store/mod.ts";
 
 interface Command {
@@ -258,6 +259,11 @@ export async function main(argv: string[], ctx: Context = defaultContext()): Pro
     if (args.includes("--help") || args.includes("-h")) {
       ctx.out(command.HELP);
       return EXIT.ok;
+    }
+    // A journal an older build wrote is migrated, as the writer, before it is read.
+    const behind = READING.has(name) ? schemaBehind(ctx.home.journal) : undefined;
+    if (behind !== undefined) {
+      await (await import("./journal_upgrade.ts")).migrateAsWriter(ctx, name, behind);
     }
     if (SEARCHING.has(name)) await wireSemanticLeg(ctx, name);
     // Never answer from a journal known to be damaged without saying so: a

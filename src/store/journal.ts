@@ -569,6 +569,28 @@ function newestBackupOfEmpty(file: string): string | undefined {
   return newest === undefined ? undefined : `${dirname(file)}/${newest}`;
 }
 
+/**
+ * The schema version of the journal at `file` and the one this build
+ * migrates it to, when it is behind (written by an older Heimdall, not yet
+ * migrated); undefined when it is current, newer, missing, empty or not a
+ * readable database (opening it says why). Reads one pragma on a
+ * connection of its own, never the file's bytes (see `openHere`).
+ */
+export function schemaBehind(file: string): { have: number; want: number } | undefined {
+  if (fileSize(file) === 0 || notAFile(file) !== undefined) return undefined;
+  let db: DatabaseSync | undefined;
+  try {
+    db = new DatabaseSync(file, { readOnly: true });
+    const have = (db.prepare("PRAGMA user_version").get() as { user_version: number })
+      .user_version;
+    return have > 0 && have < MIGRATIONS.length ? { have, want: MIGRATIONS.length } : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    db?.close();
+  }
+}
+
 function fileSize(path: string): number {
   try {
     return Deno.statSync(path).size;

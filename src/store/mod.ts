@@ -5,7 +5,13 @@
  * files on disk: callers hand it rows. Writes happen only inside the
  * reconciler's transactions (the single writer); readers open read-only.
  */
-export { Journal, JournalError, JournalMissingError, setBusyTimeout } from "./journal.ts";
+export {
+  Journal,
+  JournalError,
+  JournalMissingError,
+  schemaBehind,
+  setBusyTimeout,
+} from "./journal.ts";
 export { journalFile } from "./journal_file.ts";
 export { journalVersion } from "./version.ts";
 export { prototypeSql } from "./prototype.ts";
