@@ -7,7 +7,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { MIGRATIONS } from "../src/store/schema.ts";
-import { cli, tempDir, waitFor, writeTree } from "./helpers.ts";
+import { Client } from "@modelcontextprotocol/sdk/client";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { cli, MAIN, mcpEnv, PERMS, tempDir, waitFor, writeTree } from "./helpers.ts";
 
 const DENO = Deno.execPath();
 
@@ -175,6 +177,32 @@ Deno.test("an older daemon holding the writer lock: a search refuses with what t
     } catch { /* gone already: its status says how */ }
     await holder.status;
     await holder.stdout.cancel().catch(() => {});
+    Deno.removeSync(join(manifest.root, ".."), { recursive: true });
+  }
+});
+
+Deno.test("an agent's MCP server is the first process after an upgrade: it migrates the journal, and its search answers", async () => {
+  const { home, manifest, journal } = oldHome();
+  const client = new Client({ name: "heimdall-test", version: "1.0.0" });
+  try {
+    await client.connect(
+      new StdioClientTransport({
+        command: Deno.execPath(),
+        args: ["run", ...PERMS, MAIN, "mcp"],
+        env: mcpEnv(home),
+        cwd: manifest.root,
+        stderr: "pipe",
+      }),
+    );
+    const r = await client.callTool({
+      name: "search",
+      arguments: { query: "gapless invoice numbers", kind: "notes" },
+    }) as { content: { text: string }[]; isError?: boolean };
+    assert.ok(!r.isError, r.content.map((c) => c.text).join("\n"));
+    assert.match(r.content.map((c) => c.text).join("\n"), /Invoice numbering/);
+    assert.equal(schemaOf(journal), MIGRATIONS.length);
+  } finally {
+    await client.close();
     Deno.removeSync(join(manifest.root, ".."), { recursive: true });
   }
 });

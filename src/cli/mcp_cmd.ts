@@ -2,6 +2,8 @@ import { parseFlags } from "./flags.ts";
 import { serveStdio } from "../mcp/mod.ts";
 import type { Context } from "./context.ts";
 import { EXIT } from "./exit_codes.ts";
+import { JournalError, schemaBehind } from "../store/mod.ts";
+import { migrateAsWriter } from "./journal_upgrade.ts";
 
 export const HELP = `heimdall mcp
   Serves Heimdall's tools to an agent over stdio (Model Context Protocol):
@@ -19,6 +21,18 @@ export async function run(args: string[], ctx: Context): Promise<number> {
     ctx.err(
       "heimdall mcp: serving MCP on stdin/stdout for an agent, which starts it itself (`heimdall init` registers it); Ctrl-D stops it. `heimdall doctor` checks that each agent can reach it",
     );
+  }
+  // An agent's first session after an upgrade: the journal an older build wrote is
+  // migrated here, as a reading command migrates it. Held by an older daemon, it is
+  // not: the server still starts, and each tool that reads says why it cannot.
+  const behind = schemaBehind(ctx.home.journal);
+  if (behind !== undefined) {
+    try {
+      await migrateAsWriter(ctx, "mcp", behind);
+    } catch (e) {
+      if (!(e instanceof JournalError)) throw e;
+      ctx.err(`heimdall mcp: ${e.message}`);
+    }
   }
   await serveStdio(ctx.home, () => ctx.config());
   return EXIT.ok;
