@@ -206,3 +206,41 @@ Deno.test("an agent's MCP server is the first process after an upgrade: it migra
     Deno.removeSync(join(manifest.root, ".."), { recursive: true });
   }
 });
+
+Deno.test("the hooks' warm server of a new build migrates the journal as it starts, before any hook reads it", async () => {
+  const { home, manifest, journal } = oldHome();
+  const server = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "hook", "--serve"],
+    env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1" },
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    // It listens (its port file) only once the journal is migrated.
+    await waitFor(
+      () => {
+        try {
+          return Deno.statSync(join(home, "hookd.port")).isFile;
+        } catch {
+          return false;
+        }
+      },
+      30_000,
+      "the warm server's port file",
+    );
+    assert.equal(schemaOf(journal), MIGRATIONS.length);
+    assert.match(
+      Deno.readTextFileSync(join(home, "logs", "hooks.log")),
+      new RegExp(
+        `migrated the journal from schema version ${manifest.schema} to ${MIGRATIONS.length}`,
+      ),
+    );
+  } finally {
+    try {
+      server.kill("SIGTERM");
+    } catch { /* gone */ }
+    await server.status;
+    Deno.removeSync(join(manifest.root, ".."), { recursive: true });
+  }
+});

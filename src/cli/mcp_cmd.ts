@@ -25,10 +25,9 @@ export async function run(args: string[], ctx: Context): Promise<number> {
   // An agent's first session after an upgrade: the journal an older build wrote is
   // migrated here, as a reading command migrates it. Held by an older daemon, it is
   // not: the server still starts, and each tool that reads says why it cannot.
-  const behind = schemaBehind(ctx.home.journal);
-  if (behind !== undefined) {
+  if (schemaBehind(ctx.home.journal) !== undefined) {
     try {
-      await migrateAsWriter(ctx, "mcp", behind);
+      await migrateAsWriter(ctx, "mcp");
     } catch (e) {
       if (!(e instanceof JournalError)) throw e;
       ctx.err(`heimdall mcp: ${e.message}`);

@@ -261,9 +261,8 @@ export async function main(argv: string[], ctx: Context = defaultContext()): Pro
       return EXIT.ok;
     }
     // A journal an older build wrote is migrated, as the writer, before it is read.
-    const behind = READING.has(name) ? schemaBehind(ctx.home.journal) : undefined;
-    if (behind !== undefined) {
-      await (await import("./journal_upgrade.ts")).migrateAsWriter(ctx, name, behind);
+    if (READING.has(name) && schemaBehind(ctx.home.journal) !== undefined) {
+      await (await import("./journal_upgrade.ts")).migrateAsWriter(ctx, name);
     }
     if (SEARCHING.has(name)) await wireSemanticLeg(ctx, name);
     // Never answer from a journal known to be damaged without saying so: a

@@ -46,6 +46,7 @@ import {
   IN_PROCESS_DEADLINE_MS,
 } from "./hook_run.ts";
 import { hookLog } from "./hook_log.ts";
+import { migrateBehindJournal } from "../reconcile/journal_upgrade.ts";
 import {
   finish,
   isSpoolId,
@@ -269,6 +270,23 @@ export async function serve(homeDir: string, build: string, replace = false): Pr
   if (!(await lock.tryLock(true)) && !(replace && await takeOver(homeDir, lock))) {
     lock.close();
     return 0;
+  }
+  // The first server of a new build, after an upgrade: a journal the older build wrote is
+  // migrated before any hook reads it, unless a writer holds the lock (an older daemon,
+  // named in the log: hooks read nothing until it is started again with this build).
+  try {
+    const done = await migrateBehindJournal(home, 0);
+    if (done) {
+      hookLog(
+        homeDir,
+        `hook server: migrated the journal from schema version ${done.have} to ${done.want}`,
+      );
+    }
+  } catch (e) {
+    hookLog(
+      homeDir,
+      `hook server: the journal needs migrating and cannot be now: ${(e as Error).message}`,
+    );
   }
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
