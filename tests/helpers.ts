@@ -304,6 +304,39 @@ export async function startDaemon(
   };
 }
 
+/** The warm server of `home`, started as a hook would start it (its port file written); `stop` ends it. */
+export async function warmServer(home: string): Promise<{ pid: number; stop(): Promise<void> }> {
+  const child = new Deno.Command(DENO, {
+    args: ["run", "-A", MAIN, "hook", "--serve"],
+    env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1" },
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const port = join(home, "hookd.port");
+  await waitFor(
+    () => {
+      try {
+        return Deno.statSync(port).isFile;
+      } catch {
+        return false;
+      }
+    },
+    30_000,
+    "the warm server's port file",
+  );
+  return {
+    pid: child.pid,
+    async stop() {
+      try {
+        child.kill("SIGCONT");
+        child.kill("SIGTERM");
+      } catch { /* gone */ }
+      await child.status;
+    },
+  };
+}
+
 /** Polls `check` every 25 ms until true; throws naming `what` after `timeoutMs`. */
 export async function waitFor(
   check: () => boolean | Promise<boolean>,

@@ -9,7 +9,15 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { cli, type CliResult, MAIN, removeTree, tempDir, waitFor, writeTree } from "./helpers.ts";
+import {
+  cli,
+  type CliResult,
+  removeTree,
+  tempDir,
+  waitFor,
+  warmServer,
+  writeTree,
+} from "./helpers.ts";
 import { exists } from "../src/files/mod.ts";
 import { SEARCH_WAIT_MS } from "../src/cli/search_client.ts";
 import { exchange, readPortFile } from "../src/harness/hook_wire.ts";
@@ -42,28 +50,6 @@ async function indexed(): Promise<{ home: string; repo: string }> {
   const r = await cli(home, ["index", repo]);
   assert.equal(r.code, 0, r.stderr);
   return { home, repo };
-}
-
-/** The warm server of `home`, started as a hook would start it; `stop` ends it. */
-async function warmServer(home: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "hook", "--serve"],
-    env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1" },
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  await waitFor(() => exists(join(home, "hookd.port")), 30_000, "the warm server's port file");
-  return {
-    pid: child.pid,
-    async stop() {
-      try {
-        child.kill("SIGCONT");
-        child.kill("SIGTERM");
-      } catch { /* gone */ }
-      await child.status;
-    },
-  };
 }
 
 /**

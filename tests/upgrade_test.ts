@@ -9,7 +9,7 @@ import { DatabaseSync } from "node:sqlite";
 import { MIGRATIONS } from "../src/store/schema.ts";
 import { Client } from "@modelcontextprotocol/sdk/client";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { cli, MAIN, mcpEnv, PERMS, tempDir, waitFor, writeTree } from "./helpers.ts";
+import { cli, MAIN, mcpEnv, PERMS, tempDir, waitFor, warmServer, writeTree } from "./helpers.ts";
 
 const DENO = Deno.execPath();
 
@@ -209,26 +209,9 @@ Deno.test("an agent's MCP server is the first process after an upgrade: it migra
 
 Deno.test("the hooks' warm server of a new build migrates the journal as it starts, before any hook reads it", async () => {
   const { home, manifest, journal } = oldHome();
-  const server = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "hook", "--serve"],
-    env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1" },
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
+  // It listens (its port file) only once the journal is migrated.
+  const server = await warmServer(home);
   try {
-    // It listens (its port file) only once the journal is migrated.
-    await waitFor(
-      () => {
-        try {
-          return Deno.statSync(join(home, "hookd.port")).isFile;
-        } catch {
-          return false;
-        }
-      },
-      30_000,
-      "the warm server's port file",
-    );
     assert.equal(schemaOf(journal), MIGRATIONS.length);
     assert.match(
       Deno.readTextFileSync(join(home, "logs", "hooks.log")),
@@ -237,10 +220,7 @@ Deno.test("the hooks' warm server of a new build migrates the journal as it star
       ),
     );
   } finally {
-    try {
-      server.kill("SIGTERM");
-    } catch { /* gone */ }
-    await server.status;
+    await server.stop();
     Deno.removeSync(join(manifest.root, ".."), { recursive: true });
   }
 });
