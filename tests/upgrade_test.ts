@@ -130,6 +130,21 @@ Deno.test("a search is the first command after an upgrade: it migrates the journ
   }
 });
 
+Deno.test("status after an upgrade migrates the journal too, and reports it as any other", async () => {
+  const { home, manifest, journal } = oldHome();
+  try {
+    const r = await cli(home, ["status", "--json"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /migrated the journal from schema version/);
+    const status = JSON.parse(r.stdout);
+    assert.equal(status.roots.length, 1, r.stdout);
+    assert.ok(status.journal_bytes > 0, r.stdout);
+    assert.equal(schemaOf(journal), MIGRATIONS.length);
+  } finally {
+    Deno.removeSync(join(manifest.root, ".."), { recursive: true });
+  }
+});
+
 Deno.test("an older daemon holding the writer lock: a search refuses with what to do, and leaves the journal as it was", async () => {
   const { home, manifest, journal } = oldHome();
   // What a daemon of the release before holds: the writer lock, labelled "daemon".

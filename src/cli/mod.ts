@@ -215,6 +215,13 @@ const READING = new Set([
 ]);
 
 /**
+ * Commands that migrate a journal an older build wrote before they read it
+ * (after an upgrade, the first of them to run): those that only read it,
+ * `status` and the dashboard.
+ */
+const MIGRATES = new Set([...READING, "status", "ui"]);
+
+/**
  * Runs one command line; returns the process exit code. Never throws.
  *
  * Called by `main.ts` and the tests, never by another folder of `src/`.
@@ -261,7 +268,7 @@ export async function main(argv: string[], ctx: Context = defaultContext()): Pro
       return EXIT.ok;
     }
     // A journal an older build wrote is migrated, as the writer, before it is read.
-    if (READING.has(name) && schemaBehind(ctx.home.journal) !== undefined) {
+    if (MIGRATES.has(name) && schemaBehind(ctx.home.journal) !== undefined) {
       await (await import("./journal_upgrade.ts")).migrateAsWriter(ctx, name);
     }
     if (SEARCHING.has(name)) await wireSemanticLeg(ctx, name);
