@@ -21,18 +21,15 @@ import { join } from "node:path";
 import process from "node:process";
 import {
   abOptions,
-  checkoutParts,
+  checkoutBuild,
   type Cleanup,
   fmtRatio,
   journalsAtSchemasOf,
   renderTable,
   runBenchMain,
   schemaVersionOf,
+  THIS_TREE,
 } from "./bench_util.ts";
-
-const ROOT = join(import.meta.dirname!, "..");
-/** What a tree's resolver needs to load, taken from the base commit. */
-const TREE_PARTS = ["src", "deno.json", "deno.lock", "grammars", "wasm"];
 
 interface Options {
   base: string;
@@ -143,16 +140,18 @@ async function run(opts: Options, cleanup: Cleanup): Promise<Result> {
   }
   const dir = Deno.makeTempDirSync({ prefix: "heimdall-resolve-ab-" });
   cleanup.add(`remove ${dir}`, () => Deno.removeSync(dir, { recursive: true }));
-  const tree = checkoutParts(opts.base, TREE_PARTS, cleanup);
+  const tree = checkoutBuild(opts.base, cleanup);
   const builds = [
     { name: `base (${opts.base})`, ...(await load(tree)) },
-    { name: "this tree", ...(await load(ROOT)) },
+    { name: "this tree", ...(await load(THIS_TREE)) },
   ];
 
   // The copy every run starts from: its references all pending, as after a
   // crash. Made by the build of the older schema, so that each build opens
   // its run's copy (the newer migrating it before the clock starts).
-  const older = (await schemaVersionOf(tree)) <= (await schemaVersionOf(ROOT)) ? tree : ROOT;
+  const older = (await schemaVersionOf(tree)) <= (await schemaVersionOf(THIS_TREE))
+    ? tree
+    : THIS_TREE;
   const maker = await load(older);
   const [source] = await journalsAtSchemasOf([older], opts.journal, dir);
   const pending = join(dir, "pending.db");

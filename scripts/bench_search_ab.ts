@@ -15,19 +15,17 @@
 import { join } from "node:path";
 import {
   abOptions,
-  checkoutParts,
+  checkoutBuild,
   type Cleanup,
   fmtRatio,
   journalsAtSchemasOf,
   percentile,
   renderTable,
   runBenchMain,
+  THIS_TREE,
 } from "./bench_util.ts";
 import type { SearchRequest, SearchResult } from "../src/search/mod.ts";
 
-const ROOT = join(import.meta.dirname!, "..");
-/** What a tree's `search()` needs to load, taken from the base commit. */
-const TREE_PARTS = ["src", "deno.json", "deno.lock", "grammars", "wasm"];
 /** Questions asked of both builds before any is timed: the journal's pages and the JIT warm. */
 const WARMUP = 30;
 
@@ -95,15 +93,15 @@ async function run(opts: Options, cleanup: Cleanup): Promise<Result> {
       `No journal and questions in ${opts.work} (${journal}, ${casesFile}): run scripts/bench_search.ts --work ${opts.work} first`,
     );
   }
-  const tree = checkoutParts(opts.base, TREE_PARTS, cleanup);
+  const tree = checkoutBuild(opts.base, cleanup);
   // Two commits with different schemas each read a copy at their own.
   const dir = Deno.makeTempDirSync({ prefix: "heimdall-search-ab-" });
   cleanup.add(`remove ${dir}`, () => Deno.removeSync(dir, { recursive: true }));
-  const [baseJournal, ownJournal] = await journalsAtSchemasOf([tree, ROOT], journal, dir);
+  const [baseJournal, ownJournal] = await journalsAtSchemasOf([tree, THIS_TREE], journal, dir);
 
   const builds = [
     { name: `base (${opts.base})`, ...(await load(tree, baseJournal!)) },
-    { name: "this tree", ...(await load(ROOT, ownJournal!)) },
+    { name: "this tree", ...(await load(THIS_TREE, ownJournal!)) },
   ];
   const ask = (b: (typeof builds)[number], query: string) =>
     b.search(b.j, { query, limit: 10, semantic: null });

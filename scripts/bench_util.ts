@@ -311,11 +311,19 @@ export function commitRev(rev: string | undefined, what: string): string {
   return rev;
 }
 
+/** This checkout's root: the A/B benches' "this tree", whose modules they import. */
+export const THIS_TREE = REPO.replace(/\/$/, "");
+
+/** What a build needs to load its `src/` modules, taken from the base commit by the A/B benches. */
+const BUILD_PARTS = ["src", "deno.json", "deno.lock", "grammars", "wasm"];
+
 /**
- * The files `parts` of commit `rev`, unpacked into a temp folder that
- * `cleanup` removes; returns the folder (another build to import from).
+ * The files a build loads ({@link BUILD_PARTS}) of commit `rev`, unpacked
+ * into a temp folder that `cleanup` removes; returns the folder (another
+ * build to import from).
  */
-export function checkoutParts(rev: string, parts: readonly string[], cleanup: Cleanup): string {
+export function checkoutBuild(rev: string, cleanup: Cleanup): string {
+  const parts = BUILD_PARTS;
   const tree = Deno.makeTempDirSync({ prefix: "heimdall-ab-" });
   cleanup.add(`remove ${tree}`, () => Deno.removeSync(tree, { recursive: true }));
   const archive = new Deno.Command("git", {
