@@ -46,7 +46,12 @@
  *    chunks (code cut at the journal's definition lines, at most 150 lines;
  *    prose cut at blank lines; identifiers split by `indexText`), the
  *    question's content words OR-ed, the first 10 chunks as they come (not
- *    one per file); and FTS5 BM25 over whole files (raw text).
+ *    one per file); and FTS5 BM25 over whole files (raw text). The chunk
+ *    baseline's chunk ends with the next definition's doc comment, which
+ *    often paraphrases the question when neighbours are alike (`_xsave`,
+ *    `_xsaveopt`): the same chunks cut above each definition's comment
+ *    lines are scored too, and per language the questions only one of
+ *    Heimdall and the chunk baseline answers, with a sign test.
  * 7. Printed per language (per prose format), held-out half, with "all"
  *    rows for both halves; the targets with pass/fail; latency of `search()`
  *    in-process and of `heimdall search --json` as a process; the
@@ -121,10 +126,19 @@ const INDEX_SOURCES = [
 const CHUNK_MAX_LINES = 150;
 /** Results every ranking is scored on. */
 const K = 10;
-/** The chunk baseline's first {@link K} chunks for an FTS5 expression. */
-const CHUNK_TOP = `SELECT c.rel AS rel, c.start AS line, c.end_line AS end FROM chunk c JOIN
-  (SELECT rowid, rank FROM chunk_fts WHERE chunk_fts MATCH ? ORDER BY rank LIMIT ${K}) f
+/** Bumped when the baselines' indexes change for the same journal. */
+const BASELINES_VERSION = "baselines-v2";
+/**
+ * A chunk baseline's first {@link K} chunks for an FTS5 expression: `chunk`
+ * (cut at definition lines) or `attached` (each definition's leading
+ * comment and attribute lines in its own chunk).
+ */
+const chunkTop = (table: "chunk" | "attached") =>
+  `SELECT c.rel AS rel, c.start AS line, c.end_line AS end FROM ${table} c JOIN
+  (SELECT rowid, rank FROM ${table}_fts WHERE ${table}_fts MATCH ? ORDER BY rank LIMIT ${K}) f
   ON f.rowid = c.id ORDER BY f.rank`;
+const CHUNK_TOP = chunkTop("chunk");
+const ATTACHED_TOP = chunkTop("attached");
 /** The whole-file baseline's first {@link K} files for an FTS5 expression. */
 const WHOLE_TOP = `SELECT path FROM files WHERE files MATCH ? ORDER BY bm25(files) LIMIT ${K}`;
 
@@ -825,6 +839,29 @@ export function codeChunks(lineCount: number, defLines: readonly number[]): [num
   return out;
 }
 
+/**
+ * A line that belongs to the definition below it when it sits right above
+ * one: a comment (`//`, `/*`, ` *`, `#` then a space), an attribute or
+ * decorator (`#[…]`, `@…`, `[Name…]`). Preprocessor lines (`#include`) do not.
+ */
+const LEADING_LINE = /^\s*(\/\/|\/\*|\*|#(\s|#|!|\[|$)|@\w|\[[A-Z])/;
+
+/**
+ * The definition lines moved up over the comment and attribute lines right
+ * above each (never past a blank line or the previous definition), so that
+ * a chunk holds its own doc comment rather than the next function's. Pure.
+ */
+export function attachedDefLines(lines: readonly string[], defLines: readonly number[]): number[] {
+  const defs = [...new Set(defLines.filter((l) => l >= 1 && l <= lines.length))]
+    .sort((a, b) => a - b);
+  return defs.map((d, i) => {
+    const floor = i === 0 ? 1 : defs[i - 1]! + 1;
+    let start = d;
+    while (start - 1 >= floor && LEADING_LINE.test(lines[start - 2]!)) start--;
+    return start;
+  });
+}
+
 /** The chunks of a prose file: its runs of non-blank lines, cut every 150 lines. Pure. */
 export function paragraphChunks(lines: readonly string[]): [number, number][] {
   const out: [number, number][] = [];
@@ -845,8 +882,11 @@ export function paragraphChunks(lines: readonly string[]): [number, number][] {
 /**
  * FTS5 BM25 over function-sized chunks (a plain script's way): code cut at
  * the definition lines the journal holds, prose at blank lines; each chunk's
- * text with identifiers split (`indexText`), the porter tokenizer.
- * Returns the number of chunks.
+ * text with identifiers split (`indexText`), the porter tokenizer. Table
+ * `chunk` cuts code at the definition lines themselves, so a chunk ends with
+ * the next definition's doc comment; table `attached` cuts above each
+ * definition's comment and attribute lines ({@link attachedDefLines}), prose
+ * the same. Returns the number of chunks of `chunk`.
  */
 function buildChunkIndex(
   dbFile: string,
@@ -859,33 +899,47 @@ function buildChunkIndex(
     Deno.removeSync(dbFile);
   } catch { /* absent */ }
   const db = new DatabaseSync(dbFile);
-  db.exec(`CREATE TABLE chunk (id INTEGER PRIMARY KEY, rel TEXT NOT NULL, start INTEGER NOT NULL,
-    end_line INTEGER NOT NULL) STRICT;
-    CREATE VIRTUAL TABLE chunk_fts USING fts5(body, content = '', tokenize = 'porter unicode61');`);
-  const meta = db.prepare("INSERT INTO chunk (id, rel, start, end_line) VALUES (?, ?, ?, ?)");
-  const fts = db.prepare("INSERT INTO chunk_fts (rowid, body) VALUES (?, ?)");
-  let id = 0;
+  const tables = ["chunk", "attached"] as const;
+  const ids = { chunk: 0, attached: 0 };
+  const statements = Object.fromEntries(tables.map((t) => {
+    db.exec(`CREATE TABLE ${t} (id INTEGER PRIMARY KEY, rel TEXT NOT NULL, start INTEGER NOT NULL,
+      end_line INTEGER NOT NULL) STRICT;
+      CREATE VIRTUAL TABLE ${t}_fts USING fts5(body, content = '', tokenize = 'porter unicode61');`);
+    return [t, {
+      meta: db.prepare(`INSERT INTO ${t} (id, rel, start, end_line) VALUES (?, ?, ?, ?)`),
+      fts: db.prepare(`INSERT INTO ${t}_fts (rowid, body) VALUES (?, ?)`),
+    }];
+  }));
   db.exec("BEGIN");
-  const add = (rel: string, lines: string[], ranges: [number, number][]) => {
+  const add = (
+    table: typeof tables[number],
+    rel: string,
+    lines: string[],
+    ranges: [number, number][],
+  ) => {
     for (const [s, e] of ranges) {
       const body = indexText(lines.slice(s - 1, e).join("\n"));
       if (body === "") continue;
-      id++;
-      meta.run(id, rel, s, e);
-      fts.run(id, body);
+      const id = ++ids[table];
+      statements[table]!.meta.run(id, rel, s, e);
+      statements[table]!.fts.run(id, body);
     }
   };
   for (const rel of codeFiles) {
     const lines = readUtf8(join(copy, rel))?.split("\n");
-    if (lines !== undefined) add(rel, lines, codeChunks(lines.length, defs.get(rel) ?? []));
+    if (lines === undefined) continue;
+    const defLines = defs.get(rel) ?? [];
+    add("chunk", rel, lines, codeChunks(lines.length, defLines));
+    add("attached", rel, lines, codeChunks(lines.length, attachedDefLines(lines, defLines)));
   }
   for (const rel of proseFiles) {
     const lines = readUtf8(join(copy, rel))?.split("\n");
-    if (lines !== undefined) add(rel, lines, paragraphChunks(lines));
+    if (lines === undefined) continue;
+    for (const t of tables) add(t, rel, lines, paragraphChunks(lines));
   }
   db.exec("COMMIT");
   db.close();
-  return id;
+  return ids.chunk;
 }
 
 // ─── What a ranking returned, and how right it is ───────────────────────────
@@ -1007,6 +1061,13 @@ interface Row {
   n: number;
   heimdall: { named: Score; shown: Score; file: Score };
   chunk: { named: Score; file: Score };
+  /** The chunk baseline with each definition's leading comment in its own chunk. */
+  attached: { named: Score };
+  /**
+   * Paired against the chunk baseline, function level, first 10: questions
+   * only Heimdall answers (`won`) and only the baseline answers (`lost`).
+   */
+  paired: { won: number; lost: number };
   whole: { file: Score };
 }
 
@@ -1014,6 +1075,7 @@ interface Row {
 interface Outcomes {
   heimdall: Ranks[];
   chunk: Ranks[];
+  attached: Ranks[];
   whole: Ranks[];
 }
 
@@ -1028,6 +1090,11 @@ function rowOf(label: string, ids: readonly number[], o: Outcomes): Row {
       file: pick(o.heimdall, "file"),
     },
     chunk: { named: pick(o.chunk, "named"), file: pick(o.chunk, "file") },
+    attached: { named: pick(o.attached, "named") },
+    paired: {
+      won: ids.filter((i) => o.heimdall[i]!.named !== null && o.chunk[i]!.named === null).length,
+      lost: ids.filter((i) => o.heimdall[i]!.named === null && o.chunk[i]!.named !== null).length,
+    },
     whole: { file: pick(o.whole, "file") },
   };
 }
@@ -1407,7 +1474,8 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
   const wholeFile = join(opts.work, "whole_files.db");
   const chunkFile = join(opts.work, "chunks.db");
   let baselineChunks: number;
-  if (stamp.baselines !== indexKey || !existsSync(wholeFile) || !existsSync(chunkFile)) {
+  const baselinesKey = `${indexKey}:${BASELINES_VERSION}`;
+  if (stamp.baselines !== baselinesKey || !existsSync(wholeFile) || !existsSync(chunkFile)) {
     log("building the whole-file FTS5 baseline");
     buildWholeFileIndex(wholeFile, copy, [...codeFiles, ...proseFiles]);
     log("building the function-sized chunk FTS5 baseline (definition lines from the journal)");
@@ -1423,7 +1491,7 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
       list.push(r.line);
     }
     baselineChunks = buildChunkIndex(chunkFile, copy, codeFiles, proseFiles, defs);
-    stamp.baselines = indexKey;
+    stamp.baselines = baselinesKey;
     Deno.writeTextFileSync(stampFile, JSON.stringify(stamp));
   } else {
     const db = new DatabaseSync(chunkFile, { readOnly: true });
@@ -1481,9 +1549,11 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
   log("running the baselines");
   const chunkDb = new DatabaseSync(chunkFile, { readOnly: true });
   const chunkQuery = chunkDb.prepare(CHUNK_TOP);
+  const attachedQuery = chunkDb.prepare(ATTACHED_TOP);
   const wholeDb = new DatabaseSync(wholeFile, { readOnly: true });
   const wholeQuery = wholeDb.prepare(WHOLE_TOP);
   const chunk: Ranks[] = [];
+  const attached: Ranks[] = [];
   const chunkSpots: Spot[][] = [];
   const whole: Ranks[] = [];
   const chunkMs: number[] = [];
@@ -1500,6 +1570,15 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
     chunk.push(
       ranksOf(c, gold[i]!, { files: spots.map((s) => s.rel), named: spots, shown: spots }),
     );
+    const attachedSpots = expr === undefined
+      ? []
+      : (attachedQuery.all(expr) as { rel: string; line: number; end: number }[])
+        .map((s): Spot => ({ ...s, name: null }));
+    attached.push(ranksOf(c, gold[i]!, {
+      files: attachedSpots.map((s) => s.rel),
+      named: attachedSpots,
+      shown: attachedSpots,
+    }));
     t0 = performance.now();
     const files = expr === undefined
       ? []
@@ -1510,7 +1589,7 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
   chunkDb.close();
   wholeDb.close();
   const loadAfter = Deno.loadavg()[0] ?? NaN;
-  const outcomes: Outcomes = { heimdall, chunk, whole };
+  const outcomes: Outcomes = { heimdall, chunk, attached, whole };
   if (opts.misses !== undefined) {
     writeMisses(opts.misses, cases, outcomes, returnedOf, chunkSpots);
     log(`wrote the tuning half's rankings to ${opts.misses}`);
@@ -1547,8 +1626,8 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
     ablations.push({
       label,
       p50Ms: percentile(ms, 50),
-      code: rowsFor(cases, "code", { heimdall: ranks, chunk, whole }),
-      prose: rowsFor(cases, "prose", { heimdall: ranks, chunk, whole }),
+      code: rowsFor(cases, "code", { heimdall: ranks, chunk, attached, whole }),
+      prose: rowsFor(cases, "prose", { heimdall: ranks, chunk, attached, whole }),
     });
   }
 
@@ -1633,7 +1712,7 @@ async function runBench(opts: Options, _cleanup: Cleanup): Promise<Result> {
       return s.mrr + s.r10;
     });
     const tuned = await runWith(t.tuning, cases.map((_, i) => i));
-    const o: Outcomes = { heimdall: tuned, chunk, whole };
+    const o: Outcomes = { heimdall: tuned, chunk, attached, whole };
     tuning = {
       steps: t.steps,
       changed: changedKnobs(t.tuning),
@@ -1885,9 +1964,13 @@ function targetsOf(
       what: "no language below the chunk baseline (function R@10)",
       figure: below.length === 0
         ? `all ${langs.length} at or above`
-        : below.map((r) => `${r.label} ${pts(r.heimdall.named.r10 - r.chunk.named.r10)}`).join(
-          ", ",
-        ),
+        : below.map((r) =>
+          `${r.label} ${
+            pts(r.heimdall.named.r10 - r.chunk.named.r10)
+          } (${r.paired.won} won, ${r.paired.lost} lost, p ${
+            signTestP(r.paired.won, r.paired.lost).toFixed(2)
+          })`
+        ).join(", "),
       pass: below.length === 0,
     },
     {
@@ -1974,6 +2057,50 @@ function pts(d: number): string {
 
 function mrr(x: number): string {
   return Number.isFinite(x) ? x.toFixed(3) : "—";
+}
+
+/**
+ * The two-sided sign test's p-value for paired outcomes: the chance, were
+ * both rankings equally good, of a split at least this uneven among the
+ * `won + lost` questions only one of them answers. Pure.
+ */
+export function signTestP(won: number, lost: number): number {
+  const n = won + lost;
+  if (n === 0) return 1;
+  let tail = 0;
+  let choose = 1; // C(n, i)
+  for (let i = 0; i <= Math.min(won, lost); i++) {
+    tail += choose;
+    choose = choose * (n - i) / (i + 1);
+  }
+  return Math.min(1, 2 * tail / 2 ** n);
+}
+
+/** Per language, the questions only one of Heimdall and the chunk baseline answers, and the attached-comment chunks. */
+function pairedTable(rows: readonly Row[]): string {
+  return renderTable(
+    [
+      "language",
+      "n",
+      "only Heimdall",
+      "only chunk",
+      "sign test p",
+      "Heimdall R@10",
+      "chunk R@10",
+      "chunk, comments attached R@10",
+    ],
+    rows.map((r) => [
+      r.label,
+      String(r.n),
+      String(r.paired.won),
+      String(r.paired.lost),
+      signTestP(r.paired.won, r.paired.lost).toFixed(2),
+      pct(r.heimdall.named.r10),
+      pct(r.chunk.named.r10),
+      pct(r.attached.named.r10),
+    ]),
+    [1, 2, 3, 4, 5, 6, 7],
+  );
 }
 
 function codeTable(rows: readonly Row[]): string {
@@ -2077,6 +2204,11 @@ function renderResult(r: Result): string {
     "Code questions, function level (held-out half per language): R@1/R@10/MRR@10 of the spot each hit names first; shown = every symbol a reader is shown, first 10; chunk = FTS5 BM25 over function-sized chunks",
   );
   out.push(codeTable(r.code));
+  out.push("");
+  out.push(
+    "Code questions paired against the chunk baseline (held-out half per language): questions only one of the two answers at function level (first 10), the two-sided sign test on them; and the chunk baseline with each definition's leading comment and attribute lines in its own chunk, not the previous one's",
+  );
+  out.push(pairedTable(r.code));
   out.push("");
   out.push("Code questions, file level R@10 (the gold file or a vendored copy in the first 10)");
   out.push(fileTable(r.code));
