@@ -49,7 +49,7 @@
  *    one per file); and FTS5 BM25 over whole files (raw text). The chunk
  *    baseline's chunk ends with the next definition's doc comment, which
  *    often paraphrases the question when neighbours are alike (`_xsave`,
- *    `_xsaveopt`): the same chunks cut above each definition's comment
+ *    `_xrstor`): the same chunks cut above each definition's comment
  *    lines are scored too, and per language the questions only one of
  *    Heimdall and the chunk baseline answers, with a sign test.
  * 7. Printed per language (per prose format), held-out half, with "all"
