@@ -283,6 +283,22 @@ Deno.test("callers of a method never count a bare call of its name (a builtin's)
   removeTree(base);
 });
 
+Deno.test("callers of a function named as a builtin never count the builtin's bare calls elsewhere", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  writeTree(join(base, "a"), {
+    "gz.py": "def open(path):\n    return path\n",
+    // open(p) in another file is Python's builtin: it never lands on gz.open.
+    "read.py": "def read(p):\n    return open(p).read()\n",
+    // A receiver of unknown type: this call may be gz.open's.
+    "use.py": "def use(m, p):\n    return m.open(p)\n",
+  });
+  assert.equal((await cli(home, ["index", join(base, "a")])).code, 0);
+  const r = await cli(home, ["callers", "open", "--json"]);
+  assert.equal(JSON.parse(r.stdout).unresolved_calls_by_name, 1);
+  removeTree(base);
+});
+
 Deno.test("symbols says why a path has no outline: no such file, a folder, a link, under no root, ignored, a secret, not indexed yet", async () => {
   const base = tempDir();
   const repo = join(base, "repo");

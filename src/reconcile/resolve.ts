@@ -1,11 +1,10 @@
+import { isBuiltin, isImplicitType } from "../extract/builtins.ts";
 import { posix } from "../files/mod.ts";
 import { type Journal, prototypeSql } from "../store/mod.ts";
 import {
   bareScope,
   definesOutOfLine,
   hasImplicitThis,
-  isBuiltin,
-  isImplicitType,
   JS_EXPORT_SQL,
   mixesIn,
   receiverRole,

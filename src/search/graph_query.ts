@@ -1,3 +1,4 @@
+import { languagesWithBuiltin } from "../extract/builtins.ts";
 import { IMPLICIT_THIS_LANGUAGES, languageFamilySql } from "../extract/language.ts";
 import type { Journal } from "../store/mod.ts";
 import type { SymbolRef } from "./symbols.ts";
@@ -106,7 +107,9 @@ export function callers(
   // Only a call that could still resolve to it counts: resolution stays in a
   // repository and a language family (src/reconcile/resolve.ts, family()),
   // and a bare call (`len(x)`, no receiver in its target) never lands on a
-  // method, but where a bare call may mean the class's own (Java, Ruby…).
+  // method, but where a bare call may mean the class's own (Java, Ruby…),
+  // nor, in a file of a language that has a builtin of that name, on a
+  // definition elsewhere (Python's `open(p)` is never gzip's `open`).
   const implicitThis = [...IMPLICIT_THIS_LANGUAGES].map((l) => `'${l}'`).join(", ");
   const unresolvedByName = j.get<{ n: number }>(
     `SELECT count(DISTINCT pe.src) AS n FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
@@ -114,9 +117,11 @@ export function callers(
      WHERE pe.name = ? AND pe.kind = 'calls' AND p.root_id = sp.root_id
        AND ${languageFamilySql("p.language")} = ${languageFamilySql("sp.language")}
        AND (s.kind != 'method' OR instr(pe.target, '.') > 0
-         OR p.language IN (${implicitThis}))`,
+         OR p.language IN (${implicitThis}))
+       AND (instr(pe.target, '.') > 0 OR p.language NOT IN (SELECT value FROM json_each(?)))`,
     sym.id,
     sym.name,
+    JSON.stringify(languagesWithBuiltin(sym.name)),
   )!.n;
   return { hits, unresolvedByName };
 }
