@@ -46,6 +46,8 @@ import {
   IN_PROCESS_DEADLINE_MS,
 } from "./hook_run.ts";
 import { hookLog } from "./hook_log.ts";
+// The module itself, not files/mod.ts: the hook path loads no walker or secret screen.
+import { codeStamp } from "../files/program.ts";
 import { migrateBehindJournal } from "../reconcile/journal_upgrade.ts";
 import {
   finish,
@@ -217,44 +219,6 @@ async function takeOver(homeDir: string, lock: Deno.FsFile): Promise<boolean> {
 
 /** The code on disk is looked at every this many {@link WATCH_MS} ticks. */
 const CODE_EVERY = 5;
-
-/** The checkout this module runs from under `deno run` (null inside a compiled binary). */
-const CHECKOUT = import.meta.url.startsWith("file:") ? `${import.meta.dirname}/../..` : null;
-
-/**
- * The newest modification time of the code this server runs: under `deno
- * run`, every module of the checkout's `src/` and its `main.ts`,
- * `deno.json` and `deno.lock`; in a compiled binary, the binary. A client
- * checks only a few modules of its build (it runs on every tool call), so
- * a `git pull` that changed others would leave a server answering from the
- * old code for as long as hooks keep it busy. A few hundred stats (a few
- * ms), every {@link CODE_EVERY} × {@link WATCH_MS}.
- */
-function codeStamp(): number {
-  let newest = 0;
-  const stamp = (path: string) => {
-    try {
-      newest = Math.max(newest, Deno.statSync(path).mtime?.getTime() ?? 0);
-    } catch { /* gone: another change shows it */ }
-  };
-  if (CHECKOUT === null) {
-    stamp(Deno.execPath());
-    return newest;
-  }
-  const walk = (dir: string) => {
-    try {
-      for (const e of Deno.readDirSync(dir)) {
-        if (e.isDirectory) walk(`${dir}/${e.name}`);
-        else if (e.name.endsWith(".ts") && !/_(?:test|bench)\.ts$/.test(e.name)) {
-          stamp(`${dir}/${e.name}`);
-        }
-      }
-    } catch { /* unreadable: nothing to compare */ }
-  };
-  walk(`${CHECKOUT}/src`);
-  for (const f of ["main.ts", "deno.json", "deno.lock"]) stamp(`${CHECKOUT}/${f}`);
-  return newest;
-}
 
 /**
  * Serves hook requests for the home at `homeDir` until idle. With `replace`,

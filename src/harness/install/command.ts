@@ -5,7 +5,7 @@
  * works from any working directory and never picks up a project's own
  * deno.json.
  */
-import { basename, dirname, join } from "../../files/mod.ts";
+import { dirname, join, runningUnderDeno } from "../../files/mod.ts";
 
 /** This module's folder: the checkout's files are found from it (`node:url` would cost a hook ~10 ms). */
 const HERE = import.meta.dirname!;
@@ -20,10 +20,7 @@ export const RUN_PERMISSIONS = [
   "--allow-net=127.0.0.1,localhost",
 ];
 
-/** True when this process is the Deno CLI itself rather than a compiled Heimdall binary. */
-export function runningUnderDeno(execPath = Deno.execPath()): boolean {
-  return /^deno(\.exe)?$/i.test(basename(execPath));
-}
+export { runningUnderDeno } from "../../files/mod.ts";
 
 /**
  * The argv that starts Heimdall: `[binary]`, or under `deno run`
