@@ -7,6 +7,7 @@ import { dumpIndex, Journal } from "../src/store/mod.ts";
 import { WriterLock } from "../src/reconcile/mod.ts";
 import {
   cli,
+  copyDir,
   MAIN,
   PERMS,
   removeTree,
@@ -761,4 +762,88 @@ Deno.test("a root removed in the middle of its first index leaves the index at t
   }
   assert.equal((await child.status).code, 0, "a clean exit");
   removeTree(base);
+});
+
+/** A copy of this checkout's code (its assets linked): an upgrade can change it under a daemon. */
+function checkoutCopy(dir: string): string {
+  const root = new URL("../", import.meta.url).pathname;
+  copyDir(join(root, "src"), join(dir, "src"));
+  for (const f of ["main.ts", "deno.json", "deno.lock"]) {
+    Deno.copyFileSync(join(root, f), join(dir, f));
+  }
+  for (const d of ["grammars", "wasm"]) Deno.symlinkSync(join(root, d), join(dir, d));
+  return dir;
+}
+
+/** An upgrade of the checkout at `code`: one module rewritten, newer than any before. */
+function upgrade(code: string): void {
+  const changed = join(code, "src", "reconcile", "daemon.ts");
+  Deno.writeTextFileSync(changed, "// upgraded\n", { append: true });
+  const later = new Date(Date.now() + 5000);
+  Deno.utimeSync(changed, later, later);
+}
+
+Deno.test({
+  name:
+    "a daemon whose code an upgrade replaces starts the new build in its place and exits 75; as a service it only exits 75",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const base = tempDir();
+    const home = join(base, "home");
+    const repo = join(base, "repo");
+    const code = checkoutCopy(join(base, "heimdall"));
+    writeTree(repo, { "a.ts": "export function alpha() {}\n" });
+    assert.equal((await cli(home, ["index", repo])).code, 0);
+    const log = () => {
+      try {
+        return Deno.readTextFileSync(join(home, "logs", "daemon.log"));
+      } catch {
+        return "";
+      }
+    };
+    const readyAfter = (pid: number) =>
+      log().split(`daemon pid ${pid} watching`)[1]?.includes("ready");
+    const start = (env: Record<string, string>) =>
+      new Deno.Command(Deno.execPath(), {
+        args: ["run", ...PERMS, join(code, "main.ts"), "daemon"],
+        env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1", ...env },
+        stdin: "null",
+        stdout: "null",
+        stderr: "null",
+      }).spawn();
+    let successor: number | undefined;
+    try {
+      const first = start({});
+      await waitFor(() => readyAfter(first.pid) === true, 60_000, "the first daemon ready");
+      upgrade(code);
+      assert.equal((await first.status).code, 75, log());
+      const started = /started the new build in its place: daemon pid (\d+)/.exec(log());
+      assert.ok(started, log());
+      successor = Number(started[1]);
+      assert.notEqual(successor, first.pid);
+      await waitFor(() => readyAfter(successor!) === true, 60_000, "the new build's daemon ready");
+      // The new build holds the writer lock and serves the home: an edit reaches the journal.
+      writeTree(repo, { "b.ts": "export function beta() {}\n" });
+      await waitFor(() => rowOf(home, join(repo, "b.ts")).n > 0, 30_000, "b.ts indexed live");
+      Deno.kill(successor, "SIGTERM");
+      await waitFor(() => log().includes(`daemon pid ${successor} stopped`), 30_000, "stopped");
+
+      // Under a service manager: it exits for the manager to start the new build, and starts none.
+      const served = start({ HEIMDALL_SUPERVISOR: "systemd" });
+      await waitFor(() => readyAfter(served.pid) === true, 60_000, "the service's daemon ready");
+      const before = log().match(/started the new build in its place/g)?.length;
+      upgrade(code);
+      assert.equal((await served.status).code, 75, log());
+      assert.match(log(), /exiting for systemd to start the new build/);
+      assert.equal(log().match(/started the new build in its place/g)?.length, before);
+    } finally {
+      if (successor !== undefined) {
+        try {
+          Deno.kill(successor, "SIGTERM");
+        } catch { /* stopped */ }
+      }
+    }
+    removeTree(base);
+  },
 });

@@ -142,7 +142,11 @@ Deno.test({
       assert.deepEqual(p.KeepAlive, { SuccessfulExit: false });
       assert.equal(p.StandardOutPath, s.logFile);
       assert.equal(p.StandardErrorPath, s.logFile);
-      assert.deepEqual(p.EnvironmentVariables, { HEIMDALL_HOME: s.home, PATH: s.env.PATH });
+      assert.deepEqual(p.EnvironmentVariables, {
+        HEIMDALL_HOME: s.home,
+        HEIMDALL_SUPERVISOR: "launchd",
+        PATH: s.env.PATH,
+      });
     }),
 });
 
@@ -196,6 +200,8 @@ Deno.test("service install → status → uninstall round-trips when systemd's u
     assert.ok(installed.stderr.includes("heimdall daemon"), installed.stderr);
     const text = Deno.readTextFileSync(unit);
     assert.ok(text.includes(`Environment=HEIMDALL_HOME=${home}`), text);
+    // A daemon whose code an upgrade replaced exits for systemd to start the new build.
+    assert.ok(text.includes("Environment=HEIMDALL_SUPERVISOR=systemd"), text);
     assert.ok(text.includes(`append:${join(home, "logs", "service.log")}`), text);
     assert.ok(exists(join(home, "logs")), "the log folder exists for the service");
     if (HAS_ANALYZE) assert.deepEqual(verifyUnit(unit), { code: 0, complaints: [] });

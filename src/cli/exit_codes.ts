@@ -12,6 +12,11 @@ export const EXIT = {
   env: 3,
   /** An internal bug (EX_SOFTWARE): the message asks for `--debug` and a report. */
   software: 70,
+  /**
+   * The daemon stopped because its code was replaced on disk, an upgrade
+   * (EX_TEMPFAIL): it started the new code, or its service manager does.
+   */
+  codeReplaced: 75,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -20,7 +20,7 @@ import { Reconciler } from "./reconciler.ts";
 import { Watcher, type WatchMessage } from "./watcher.ts";
 import { type WatcherHandle, WatchSupervisor } from "./watch_supervisor.ts";
 import type { WatchHealthOptions } from "./watch_health.ts";
-import { basename, dirname, IGNORE_FILE_NAMES } from "../files/mod.ts";
+import { basename, codeStamp, dirname, IGNORE_FILE_NAMES } from "../files/mod.ts";
 
 /**
  * How long a burst of file events must have been quiet before the stat audit
@@ -54,6 +54,12 @@ export const STUCK_AFTER_MS = 30_000;
  * stat of one file.
  */
 const REMOVAL_CHECK_MS = 500;
+
+/**
+ * How often the daemon looks whether its code was replaced on disk (an
+ * upgrade): a few hundred stats under `deno run`, one in a binary.
+ */
+export const CODE_CHECK_MS = 5000;
 
 /** Why a pass was stopped: a root was removed while it ran (not an error). */
 class RootsRemovedSignal {}
@@ -104,6 +110,14 @@ export interface DaemonOptions {
    * `rebuild`) holds the lock, with what it waits for (default: the log only).
    */
   onLockWait?: (message: string) => void;
+  /**
+   * A stamp of the code the daemon runs (default: `codeStamp`, its files'
+   * newest modification time); the daemon ends "code replaced" once it
+   * differs from the one it started with.
+   */
+  codeStamp?: () => number;
+  /** How often that stamp is looked at (default {@link CODE_CHECK_MS}). */
+  codeCheckMs?: number;
 }
 
 /** Bounded work the daemon runs between passes (a follower with a `step`). */
@@ -174,9 +188,14 @@ async function takeLock(opts: DaemonOptions): Promise<WriterLock | undefined> {
  * after the pass it was in (deleted by hand, a backup moved into place): it
  * would otherwise go on writing to a file nobody else reads; the caller
  * runs it again, on the file there now. "home removed" when the home
- * folder itself is gone.
+ * folder itself is gone. "code replaced" when the code it runs changed on
+ * disk (an upgrade, a `git pull`), between passes: an older build would go on
+ * holding the writer lock, and a newer one's commands and hooks could not
+ * migrate the journal they need; the caller hands over to the new code.
  */
 export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
+  const stampCode = opts.codeStamp ?? codeStamp;
+  const code = stampCode();
   const lock = await takeLock(opts);
   if (lock === undefined) return "stopped";
   // Room for the record of a failed pass, while there is room: a disk that fills up later must still be named in status.
@@ -349,9 +368,20 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
   let failures = 0;
   let lastFault: FaultRecord | undefined;
   let started = false;
+  let nextCodeCheck = Date.now() + (opts.codeCheckMs ?? CODE_CHECK_MS);
   try {
     let ready = false;
     while (!stopping) {
+      if (Date.now() >= nextCodeCheck) {
+        nextCodeCheck = Date.now() + (opts.codeCheckMs ?? CODE_CHECK_MS);
+        if (stampCode() !== code) {
+          end = "code replaced";
+          log.warn(
+            "the code this daemon runs changed on disk (an upgrade): it stops so that the new code takes over",
+          );
+          break;
+        }
+      }
       if (journalFile(opts.home.journal) !== opened) {
         // The whole home gone is an uninstall or a reset: the daemon stops
         // rather than make it again.
@@ -579,8 +609,11 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
   return end;
 }
 
-/** Why {@link runDaemon} returned: asked to stop, its journal file replaced, its home deleted. */
-export type DaemonEnd = "stopped" | "journal replaced" | "home removed";
+/**
+ * Why {@link runDaemon} returned: asked to stop, its journal file replaced,
+ * its home deleted, its code replaced on disk.
+ */
+export type DaemonEnd = "stopped" | "journal replaced" | "home removed" | "code replaced";
 
 function homeExists(home: string): boolean {
   try {

@@ -9,6 +9,13 @@ export const SERVICE_LABEL = "dev.heimdall.daemon";
 /** The systemd unit's file name. */
 export const SYSTEMD_UNIT_NAME = "heimdall.service";
 
+/**
+ * Set in the daemon's environment by the service definitions, to the
+ * manager's name: a daemon whose code an upgrade replaced exits for its
+ * manager to start the new one, rather than start it itself.
+ */
+export const SUPERVISOR_ENV = "HEIMDALL_SUPERVISOR";
+
 /** Which service manager a definition is for. */
 export type ServicePlatform = "linux" | "macos";
 
@@ -98,7 +105,7 @@ export function systemdUnit(spec: ServiceSpec): string {
       "systemd cannot append output to a path with white space; set HEIMDALL_HOME to a folder without spaces",
     );
   }
-  const env = { HEIMDALL_HOME: spec.home, ...spec.env };
+  const env = { HEIMDALL_HOME: spec.home, [SUPERVISOR_ENV]: "systemd", ...spec.env };
   return [
     "# Written by `heimdall service install`; `heimdall service uninstall` removes it.",
     "[Unit]",
@@ -154,7 +161,7 @@ function xml(s: string): string {
  */
 export function launchdPlist(spec: ServiceSpec): string {
   checkSpec(spec);
-  const env = { HEIMDALL_HOME: spec.home, ...spec.env };
+  const env = { HEIMDALL_HOME: spec.home, [SUPERVISOR_ENV]: "launchd", ...spec.env };
   const str = (s: string) => `<string>${xml(s)}</string>`;
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
