@@ -57,7 +57,8 @@ const REMOVAL_CHECK_MS = 500;
 
 /**
  * How often the daemon looks whether its code was replaced on disk (an
- * upgrade): a few hundred stats under `deno run`, one in a binary.
+ * upgrade): a few hundred stats under `deno run`, one in a binary. It hands
+ * over once two looks in a row find the same new code.
  */
 export const CODE_CHECK_MS = 5000;
 
@@ -369,12 +370,19 @@ export async function runDaemon(opts: DaemonOptions): Promise<DaemonEnd> {
   let lastFault: FaultRecord | undefined;
   let started = false;
   let nextCodeCheck = Date.now() + (opts.codeCheckMs ?? CODE_CHECK_MS);
+  // The stamp the last check saw: the code is taken as replaced once it differs
+  // from the start's and has not changed since that check, so that a `git pull`
+  // or a copy still being written is not started half done.
+  let lastStamp = code;
   try {
     let ready = false;
     while (!stopping) {
       if (Date.now() >= nextCodeCheck) {
         nextCodeCheck = Date.now() + (opts.codeCheckMs ?? CODE_CHECK_MS);
-        if (stampCode() !== code) {
+        const stamp = stampCode();
+        const settled = stamp === lastStamp;
+        lastStamp = stamp;
+        if (stamp !== code && settled) {
           end = "code replaced";
           log.warn(
             "the code this daemon runs changed on disk (an upgrade): it stops so that the new code takes over",

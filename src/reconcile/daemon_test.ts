@@ -5,6 +5,7 @@ import { createExtractor } from "../extract/mod.ts";
 import { getMeta, Journal } from "../store/mod.ts";
 import { type DaemonEnd, type DaemonOptions, runDaemon, WATCH_LIMIT_KEY } from "./daemon.ts";
 import { Watcher, type WatchMessage } from "./watcher.ts";
+import { WriterLock } from "./lock.ts";
 import { waitFor } from "../../tests/helpers.ts";
 
 function indexedPaths(journal: string): string[] {
@@ -384,4 +385,47 @@ Deno.test({
       Deno.removeSync(base, { recursive: true });
     }
   },
+});
+
+Deno.test("a daemon hands over once its replaced code has stopped changing, the writer lock released", async () => {
+  const { base, home } = projectWithHome();
+  // While `writing`, an upgrade is still being written: each look finds other code.
+  let writing = false;
+  let stamp = 1;
+  let looks = 0;
+  let stop!: () => void;
+  const stopped = new Promise<void>((r) => (stop = r));
+  let ready = false;
+  const logs: string[] = [];
+  const daemon = runDaemon({
+    home,
+    extractor: createExtractor(),
+    log: { info: (m) => logs.push(m), warn: (m) => logs.push(m) },
+    stop: stopped,
+    pollMs: 20,
+    onReady: () => (ready = true),
+    codeStamp: () => {
+      looks++;
+      return writing ? ++stamp : stamp;
+    },
+    codeCheckMs: 30,
+  });
+  const running = () =>
+    Promise.race([daemon, new Promise((r) => setTimeout(() => r("running"), 0))]);
+  try {
+    await waitFor(() => ready, 30_000, "ready");
+    writing = true;
+    const from = looks;
+    await waitFor(() => looks >= from + 10, 30_000, "ten looks while the code is written");
+    assert.equal(await running(), "running", `handed over mid-write: ${logs.join("\n")}`);
+    writing = false;
+    assert.equal(await daemon, "code replaced");
+    assert.ok(logs.some((m) => /changed on disk \(an upgrade\)/.test(m)), logs.join("\n"));
+    const lock = await WriterLock.acquire(home, undefined, "daemon");
+    lock.release();
+  } finally {
+    stop();
+    await daemon;
+    Deno.removeSync(base, { recursive: true });
+  }
 });
