@@ -6,8 +6,8 @@ import { homePaths } from "../src/config/mod.ts";
 import { dumpIndex, Journal } from "../src/store/mod.ts";
 import { WriterLock } from "../src/reconcile/mod.ts";
 import {
+  checkoutCopy,
   cli,
-  copyDir,
   MAIN,
   PERMS,
   removeTree,
@@ -15,6 +15,7 @@ import {
   startDaemon,
   tempDir,
   unprivileged,
+  upgradeCheckout,
   waitFor,
   writeTree,
 } from "./helpers.ts";
@@ -764,25 +765,6 @@ Deno.test("a root removed in the middle of its first index leaves the index at t
   removeTree(base);
 });
 
-/** A copy of this checkout's code (its assets linked): an upgrade can change it under a daemon. */
-function checkoutCopy(dir: string): string {
-  const root = new URL("../", import.meta.url).pathname;
-  copyDir(join(root, "src"), join(dir, "src"));
-  for (const f of ["main.ts", "deno.json", "deno.lock"]) {
-    Deno.copyFileSync(join(root, f), join(dir, f));
-  }
-  for (const d of ["grammars", "wasm"]) Deno.symlinkSync(join(root, d), join(dir, d));
-  return dir;
-}
-
-/** An upgrade of the checkout at `code`: one module rewritten, newer than any before. */
-function upgrade(code: string): void {
-  const changed = join(code, "src", "reconcile", "daemon.ts");
-  Deno.writeTextFileSync(changed, "// upgraded\n", { append: true });
-  const later = new Date(Date.now() + 5000);
-  Deno.utimeSync(changed, later, later);
-}
-
 Deno.test({
   name:
     "a daemon whose code an upgrade replaces starts the new build in its place and exits 75; as a service it only exits 75",
@@ -816,7 +798,7 @@ Deno.test({
     try {
       const first = start({});
       await waitFor(() => readyAfter(first.pid) === true, 60_000, "the first daemon ready");
-      upgrade(code);
+      upgradeCheckout(code, join("src", "reconcile", "daemon.ts"));
       assert.equal((await first.status).code, 75, log());
       const started = /started the new build in its place: daemon pid (\d+)/.exec(log());
       assert.ok(started, log());
@@ -833,7 +815,7 @@ Deno.test({
       const served = start({ HEIMDALL_SUPERVISOR: "systemd" });
       await waitFor(() => readyAfter(served.pid) === true, 60_000, "the service's daemon ready");
       const before = log().match(/started the new build in its place/g)?.length;
-      upgrade(code);
+      upgradeCheckout(code, join("src", "reconcile", "daemon.ts"));
       assert.equal((await served.status).code, 75, log());
       assert.match(log(), /exiting for systemd to start the new build/);
       assert.equal(log().match(/started the new build in its place/g)?.length, before);

@@ -174,6 +174,29 @@ export function copyDir(from: string, to: string): void {
   }
 }
 
+/**
+ * A copy of this checkout's code at `dir` (its `src/`, `main.ts`, `deno.json`
+ * and `deno.lock`; its grammars and wasm linked), for a process whose code an
+ * "upgrade" then changes ({@link upgradeCheckout}). Returns `dir`.
+ */
+export function checkoutCopy(dir: string): string {
+  const root = new URL("../", import.meta.url).pathname;
+  copyDir(join(root, "src"), join(dir, "src"));
+  for (const f of ["main.ts", "deno.json", "deno.lock"]) {
+    Deno.copyFileSync(join(root, f), join(dir, f));
+  }
+  for (const d of ["grammars", "wasm"]) Deno.symlinkSync(join(root, d), join(dir, d));
+  return dir;
+}
+
+/** An upgrade of the checkout copy at `code`: its module `rel` rewritten, newer than any before. */
+export function upgradeCheckout(code: string, rel: string): void {
+  const changed = join(code, rel);
+  Deno.writeTextFileSync(changed, "// upgraded\n", { append: true });
+  const later = new Date(Date.now() + 5000);
+  Deno.utimeSync(changed, later, later);
+}
+
 /** Writes files (path → content) under `root`, creating folders. */
 export function writeTree(root: string, files: Record<string, string>): void {
   for (const [rel, content] of Object.entries(files)) {

@@ -13,7 +13,15 @@ import { LOG_ROTATE_BYTES } from "../src/config/private_files.ts";
 import { selfArgv } from "../src/harness/install/command.ts";
 import { TOUCHED_HASH } from "../src/harness/region.ts";
 import { readSession, sessionFile, type SessionState } from "../src/harness/session.ts";
-import { copyDir, MAIN, removeTree, tempDir, waitFor, writeTree } from "./helpers.ts";
+import {
+  checkoutCopy,
+  MAIN,
+  removeTree,
+  tempDir,
+  upgradeCheckout,
+  waitFor,
+  writeTree,
+} from "./helpers.ts";
 import { exists } from "../src/files/mod.ts";
 import { seededRandom } from "./seeded_random.ts";
 
@@ -789,13 +797,8 @@ Deno.test({
   sanitizeOps: false,
   fn: () =>
     withHome({}, async ({ base, home, track }) => {
-      const code = join(base, "heimdall");
       // A checkout of its own: the module changed is one a client's build id does not stamp.
-      const root = new URL("../", import.meta.url).pathname;
-      copyDir(join(root, "src"), join(code, "src"));
-      for (const f of ["main.ts", "deno.json", "deno.lock"]) {
-        Deno.copyFileSync(join(root, f), join(code, f));
-      }
+      const code = checkoutCopy(join(base, "heimdall"));
       const child = new Deno.Command(Deno.execPath(), {
         args: ["run", "-A", join(code, "src", "cli", "hook_main.ts"), "hook", "--serve"],
         env: { HEIMDALL_HOME: home, DENO_NO_UPDATE_CHECK: "1" },
@@ -805,10 +808,7 @@ Deno.test({
       }).spawn();
       track(child.pid);
       await waitFor(() => /listening on 127\.0\.0\.1:/.test(hooksLog(home)), 30_000, "the server");
-      const changed = join(code, "src", "harness", "services_impl.ts");
-      Deno.writeTextFileSync(changed, "// upgraded\n", { append: true });
-      const later = new Date(Date.now() + 5000);
-      Deno.utimeSync(changed, later, later);
+      upgradeCheckout(code, join("src", "harness", "services_impl.ts"));
       await waitFor(() => !pidAlive(child.pid), 30_000, "the server to stop");
       await child.status;
       assert.match(hooksLog(home), /stops: its code changed on disk/);
