@@ -20,7 +20,7 @@ export {
   resolve,
   sep,
 } from "./path.ts";
-export { codeStamp, runningUnderDeno } from "./program.ts";
+export { codeStamp, lastingBinaryPath, runningUnderDeno } from "./program.ts";
 export { readTextIfPresent, readTextOrNull } from "./read_text.ts";
 export { readTail } from "./tail.ts";
 export { wildcardMatch } from "./wildcard.ts";

@@ -11,26 +11,51 @@ export function runningUnderDeno(execPath = Deno.execPath()): boolean {
   return /^deno(\.exe)?$/i.test(basename(execPath));
 }
 
+/**
+ * The path a command line written to last should name this program by
+ * (heimdall, or the deno that runs it): a Homebrew binary's `opt` link
+ * (`…/opt/heimdall/bin/heimdall`, `…/opt/deno/bin/deno`), which survives
+ * `brew upgrade`; the versioned Cellar path it runs from (what Linux's
+ * /proc/self/exe gives) is deleted by the upgrade. Any other path as is.
+ */
+export function lastingBinaryPath(execPath: string): string {
+  const brew = /^(.*)\/Cellar\/(heimdall|deno)\/[^/]+\/bin\/(heimdall|deno)$/.exec(execPath);
+  return brew && brew[2] === brew[3] ? `${brew[1]}/opt/${brew[2]}/bin/${brew[2]}` : execPath;
+}
+
 /** The checkout this module belongs to (under `deno run`). */
 const CHECKOUT = `${import.meta.dirname}/../..`;
 
 /**
- * The newest modification time of the code this process runs: in a
- * compiled binary, the binary (0 once it is gone, as Homebrew's upgrade
- * removes the old one); under `deno run`, every module of the checkout's
- * `src/` and its `main.ts`, `deno.json` and `deno.lock`, so that a `git
- * pull` changing any module shows. A few hundred stats, a few ms.
+ * A number that changes when the code this process runs is replaced on
+ * disk. In a compiled binary: the files `execPath` and the path that lasts
+ * for it name (a Homebrew upgrade points the `opt` link at the new
+ * version, and its cleanup removes the old one). Under `deno run`: the
+ * newest modification time of the checkout's `src/` modules and its
+ * `main.ts`, `deno.json` and `deno.lock`, so that a `git pull` changing any
+ * module shows. A few hundred stats, a few ms.
  */
-export function codeStamp(): number {
+export function codeStamp(execPath = Deno.execPath()): number {
   let newest = 0;
   const stamp = (path: string) => {
     try {
       newest = Math.max(newest, Deno.statSync(path).mtime?.getTime() ?? 0);
     } catch { /* gone: another change shows it */ }
   };
-  if (!runningUnderDeno()) {
-    stamp(Deno.execPath());
-    return newest;
+  if (!runningUnderDeno(execPath)) {
+    // Which files the two paths name, and when they were written: a binary
+    // moved into place (the install script's `mv`, whatever its time) is
+    // another inode; a version older than the one it replaces still differs.
+    let sum = 0;
+    for (const path of new Set([execPath, lastingBinaryPath(execPath)])) {
+      try {
+        const st = Deno.statSync(path);
+        sum += (st.mtime?.getTime() ?? 0) + (st.ino ?? 0) + st.size;
+      } catch {
+        sum -= 1; // gone: Homebrew's cleanup removed the version this process runs
+      }
+    }
+    return sum;
   }
   const walk = (dir: string) => {
     try {

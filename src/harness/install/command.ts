@@ -5,7 +5,7 @@
  * works from any working directory and never picks up a project's own
  * deno.json.
  */
-import { dirname, join, runningUnderDeno } from "../../files/mod.ts";
+import { dirname, join, lastingBinaryPath, runningUnderDeno } from "../../files/mod.ts";
 
 /** This module's folder: the checkout's files are found from it (`node:url` would cost a hook ~10 ms). */
 const HERE = import.meta.dirname!;
@@ -20,7 +20,7 @@ export const RUN_PERMISSIONS = [
   "--allow-net=127.0.0.1,localhost",
 ];
 
-export { runningUnderDeno } from "../../files/mod.ts";
+export { lastingBinaryPath, runningUnderDeno } from "../../files/mod.ts";
 
 /**
  * The argv that starts Heimdall: `[binary]`, or under `deno run`
@@ -33,18 +33,6 @@ export function selfArgv(entry: "main" | "hook" = "main", execPath = Deno.execPa
   if (!runningUnderDeno(execPath)) return [lastingBinaryPath(execPath)];
   const hook = join(HERE, "../../cli/hook_main.ts");
   return denoRunArgv(execPath, RUN_PERMISSIONS, entry === "hook" ? hook : undefined);
-}
-
-/**
- * The path a command line written to last should name this program by
- * (heimdall, or the deno that runs it): a Homebrew binary's `opt` link
- * (`…/opt/heimdall/bin/heimdall`, `…/opt/deno/bin/deno`), which survives
- * `brew upgrade`; the versioned Cellar path it runs from (what Linux's
- * /proc/self/exe gives) is deleted by the upgrade. Any other path as is.
- */
-export function lastingBinaryPath(execPath: string): string {
-  const brew = /^(.*)\/Cellar\/(heimdall|deno)\/[^/]+\/bin\/(heimdall|deno)$/.exec(execPath);
-  return brew && brew[2] === brew[3] ? `${brew[1]}/opt/${brew[2]}/bin/${brew[2]}` : execPath;
 }
 
 /**
