@@ -1,5 +1,5 @@
 import { parseFlags } from "./flags.ts";
-import { fileLogger, runDaemon } from "../reconcile/mod.ts";
+import { type DaemonEnd, fileLogger, runDaemon } from "../reconcile/mod.ts";
 import type { Context } from "./context.ts";
 import { ensurePrivateDir } from "../config/private_files.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -59,7 +59,7 @@ export async function run(args: string[], ctx: Context): Promise<number> {
         return [f.memory, f.embed];
       },
     });
-  let end;
+  let end: DaemonEnd;
   try {
     // A journal deleted or replaced under the daemon: it starts again on the file there now.
     end = await once();

@@ -36,12 +36,6 @@ const CHECKOUT = `${import.meta.dirname}/../..`;
  * module shows. A few hundred stats, a few ms.
  */
 export function codeStamp(execPath = Deno.execPath()): number {
-  let newest = 0;
-  const stamp = (path: string) => {
-    try {
-      newest = Math.max(newest, Deno.statSync(path).mtime?.getTime() ?? 0);
-    } catch { /* gone: another change shows it */ }
-  };
   if (!runningUnderDeno(execPath)) {
     // Which files the two paths name, and when they were written: a binary
     // moved into place (the install script's `mv`, whatever its time) is
@@ -57,6 +51,12 @@ export function codeStamp(execPath = Deno.execPath()): number {
     }
     return sum;
   }
+  let newest = 0;
+  const stamp = (path: string) => {
+    try {
+      newest = Math.max(newest, Deno.statSync(path).mtime?.getTime() ?? 0);
+    } catch { /* gone: another change shows it */ }
+  };
   const walk = (dir: string) => {
     try {
       for (const e of Deno.readDirSync(dir)) {

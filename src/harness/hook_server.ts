@@ -46,8 +46,7 @@ import {
   IN_PROCESS_DEADLINE_MS,
 } from "./hook_run.ts";
 import { hookLog } from "./hook_log.ts";
-// The module itself, not files/mod.ts: the hook path loads no walker or secret screen.
-import { codeStamp } from "../files/program.ts";
+import { codeStamp } from "../files/mod.ts";
 import { migrateBehindJournal } from "../reconcile/journal_upgrade.ts";
 import {
   finish,
