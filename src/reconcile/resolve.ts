@@ -99,6 +99,8 @@ const STAR_CACHE_MAX = 20_000;
 const MEMBER_FILES_MAX = 300;
 /** Files a re-export is looked for in one by one at most (see `#reexportIn`). */
 const REEXPORT_PROBES = 8;
+/** Distinct lists of files `Resolver.#sameList` keeps before it starts again. */
+const FILE_LISTS_MAX = 50_000;
 
 /**
  * A definition of a file as `#memberOf` looks members up: by qualified
@@ -376,6 +378,13 @@ export class Resolver {
   readonly #aliases = new Map<number, Map<string, string>>();
   /** Module specifier (per importing file) → files; see {@link #forget} for when it is dropped. */
   readonly #files = new Map<string, number[]>();
+  /**
+   * Each list of files {@link #files} holds, once: the importers of one
+   * package each look it up under their own key, and the look-ups cached by
+   * list (`#definedIn`, `#reexportIn`, `#classesNamedIn`) then answer them
+   * all from the first one's (by the ids, in order).
+   */
+  readonly #fileLists = new Map<string, number[]>();
   /** What each cached module look-up consulted: `p:<path>` or `d:<root>:<folder suffix>`. */
   readonly #fileDeps = new Map<string, Set<string>>();
   /** The importing file of each cached module look-up. */
@@ -427,6 +436,12 @@ export class Resolver {
   #classesByName = new WeakMap<number[], Map<string, (ClassNode & { kind: string })[]>>();
   /** Definitions an import lands on, by list of files (`#filesFor`'s) and name (see `#definedIn`). */
   #definedInFiles = new WeakMap<number[], Map<string, { id: string } | null>>();
+  /**
+   * Re-exports by name, then list of files (see `#reexportIn`): kept only
+   * while resolving in bulk, where edges are only added, and a name's
+   * answers dropped whenever an import of that name is added or upgraded.
+   */
+  readonly #reexports = new Map<string, WeakMap<number[], { dst: string } | null>>();
   /** Classes by qualified name, as out-of-line C++ methods name theirs (see `#classNamed`). */
   readonly #classesNamed = new Map<string, ClassNode | null>();
   /** C#: per file, the modules it imports whole (see `#usingModules`). */
@@ -1245,6 +1260,7 @@ export class Resolver {
               found.how,
               ref.rowid,
             );
+            if (ref.name !== null) this.#reexports.delete(ref.name);
             this.#starLevels.clear();
             upgraded = true;
           }
@@ -1335,6 +1351,7 @@ export class Resolver {
   applyResolved(r: Resolved): void {
     const j = this.journal;
     if (j.run("DELETE FROM pending_edges WHERE rowid = ?", r.rowid) === 0) return;
+    if (r.kind === "imports" && r.name !== null) this.#reexports.delete(r.name);
     j.run(
       `INSERT INTO edges (owner_id, src, dst, kind, line, target, name, module, module_tail, how, args, imported)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -1384,6 +1401,7 @@ export class Resolver {
     this.#rootPaths.clear();
     this.#aliases.clear();
     this.#files.clear();
+    this.#fileLists.clear();
     this.#fileDeps.clear();
     this.#fileKeyOwner.clear();
     this.#pathIds.clear();
@@ -1422,6 +1440,7 @@ export class Resolver {
     for (const cache of lookups) cache.clear();
     this.#definedInFiles = new WeakMap();
     this.#classesByName = new WeakMap();
+    this.#reexports.clear();
   }
 
   /**
@@ -1450,6 +1469,7 @@ export class Resolver {
       const found = owner && this.#resolve(owner, ref);
       if (!found || !upgrades(found, ref)) continue;
       j.run("UPDATE edges SET dst = ?, how = ? WHERE rowid = ?", found.dst, found.how, ref.rowid);
+      if (ref.name !== null) this.#reexports.delete(ref.name);
       this.#starLevels.clear();
     }
     let starFound = false;
@@ -2811,6 +2831,15 @@ export class Resolver {
    * imports of that name than files are in the journal.
    */
   #reexportIn(files: number[], name: string): { dst: string } | undefined {
+    if (!this.#bulk) return this.#reexportQuery(files, name);
+    let byFiles = this.#reexports.get(name);
+    if (byFiles === undefined) this.#reexports.set(name, byFiles = new WeakMap());
+    let hit = byFiles.get(files);
+    if (hit === undefined) byFiles.set(files, hit = this.#reexportQuery(files, name) ?? null);
+    return hit ?? undefined;
+  }
+
+  #reexportQuery(files: number[], name: string): { dst: string } | undefined {
     const j = this.journal;
     const byName = files.length > REEXPORT_PROBES &&
       j.get<{ n: number }>(
@@ -3424,6 +3453,7 @@ export class Resolver {
     }
     if (this.#files.size > 200_000) {
       this.#files.clear();
+      this.#fileLists.clear();
       this.#fileDeps.clear();
       this.#fileKeyOwner.clear();
     }
@@ -3436,7 +3466,7 @@ export class Resolver {
     let files = this.#files.get(key);
     if (!files) {
       const deps: string[] = [];
-      files = this.#lookupFiles(owner, spec, deps);
+      files = this.#sameList(this.#lookupFiles(owner, spec, deps));
       this.#files.set(key, files);
       if (this.options.onePass) {
         const keys = this.#passKeys.get(owner.id);
@@ -3452,6 +3482,16 @@ export class Resolver {
       }
     }
     return files;
+  }
+
+  /** The one array {@link #fileLists} keeps for the files of `list`. */
+  #sameList(list: number[]): number[] {
+    const key = list.join(",");
+    const known = this.#fileLists.get(key);
+    if (known !== undefined) return known;
+    if (this.#fileLists.size >= FILE_LISTS_MAX) this.#fileLists.clear();
+    this.#fileLists.set(key, list);
+    return list;
   }
 
   /** The look-up behind {@link #filesFor}; `deps` collects what it consulted. */

@@ -154,6 +154,25 @@ Deno.test("an import through a re-exporting module reaches the definition in any
   }
 });
 
+Deno.test("a first index finds a re-export for every importer, those resolved before it and after", async () => {
+  // Resolved in path order: a.ts asks k.ts for `helper` before k.ts's own
+  // import of it is resolved, z.ts after. A look-up remembered for a.ts
+  // must not answer z.ts.
+  using t = setup({
+    repo: {
+      "a.ts": "import helper from ./k.ts\ndef first\ncall helper\n",
+      "b.ts": "def helper\n",
+      "k.ts": "import helper from ./b.ts\n",
+      "z.ts": "import helper from ./k.ts\ndef last\ncall helper\n",
+    },
+  });
+  await t.r.audit();
+  for (const edge of ["@a.ts", "@z.ts", "first@a.ts", "last@z.ts"]) {
+    assert.ok(t.edges().includes(`${edge} -> helper@b.ts (import)`), `${edge}: ${t.edges()}`);
+  }
+  assert.deepEqual(t.pending(), []);
+});
+
 Deno.test("a first index resolves once at the end and gives the same graph as file-by-file reconciles", async () => {
   using cold = setup({ repo: FILES });
   using warm = setup({ repo: FILES });
