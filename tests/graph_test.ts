@@ -299,6 +299,23 @@ Deno.test("callers of a function named as a builtin never count the builtin's ba
   removeTree(base);
 });
 
+Deno.test("callers of a function outside every class never count calls on self or cls, which land on the caller's own class", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  writeTree(join(base, "a"), {
+    "gz.py": "def fetch(path):\n    return path\n",
+    "reader.py": "class Reader:\n    def go(self, p):\n        return self.fetch(p)\n",
+    "pool.py":
+      "class Pool:\n    @classmethod\n    def make(cls, p):\n        return cls.fetch(p)\n",
+    // A receiver of unknown type: this call may be gz.fetch's.
+    "use.py": "def use(m, p):\n    return m.fetch(p)\n",
+  });
+  assert.equal((await cli(home, ["index", join(base, "a")])).code, 0);
+  const r = await cli(home, ["callers", "gz.py:fetch", "--json"]);
+  assert.equal(JSON.parse(r.stdout).unresolved_calls_by_name, 1);
+  removeTree(base);
+});
+
 Deno.test("symbols says why a path has no outline: no such file, a folder, a link, under no root, ignored, a secret, not indexed yet", async () => {
   const base = tempDir();
   const repo = join(base, "repo");

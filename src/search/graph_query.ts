@@ -75,6 +75,8 @@ export function methodHalves(j: Journal, ids: readonly string[]): Map<string, st
 }
 
 const CLASS_KINDS = "('class', 'struct', 'union')";
+/** Receivers that name the caller's own object or class, as call targets spell them (`$this.m` for PHP's `$this->m`). */
+const OWN_RECEIVERS = "('self', 'cls', 'this', '$this')";
 
 /** Whether the node `id` is nested directly in a class, struct or union (a C++ declaration's place). */
 export function isInClass(j: Journal, id: string): boolean {
@@ -109,7 +111,9 @@ export function callers(
   // and a bare call (`len(x)`, no receiver in its target) never lands on a
   // method, but where a bare call may mean the class's own (Java, Ruby…),
   // nor, in a file of a language that has a builtin of that name, on a
-  // definition elsewhere (Python's `open(p)` is never gzip's `open`).
+  // definition elsewhere (Python's `open(p)` is never gzip's `open`). A call
+  // on `self` or `this` lands on a member of the caller's class, never on a
+  // function outside every class.
   const implicitThis = [...IMPLICIT_THIS_LANGUAGES].map((l) => `'${l}'`).join(", ");
   const unresolvedByName = j.get<{ n: number }>(
     `SELECT count(DISTINCT pe.src) AS n FROM pending_edges pe JOIN paths p ON p.id = pe.owner_id
@@ -118,6 +122,8 @@ export function callers(
        AND ${languageFamilySql("p.language")} = ${languageFamilySql("sp.language")}
        AND (s.kind != 'method' OR instr(pe.target, '.') > 0
          OR p.language IN (${implicitThis}))
+       AND (s.kind = 'method' OR instr(pe.target, '.') = 0
+         OR substr(pe.target, 1, instr(pe.target, '.') - 1) NOT IN ${OWN_RECEIVERS})
        AND (instr(pe.target, '.') > 0 OR p.language NOT IN (SELECT value FROM json_each(?)))`,
     sym.id,
     sym.name,
