@@ -267,53 +267,52 @@ Deno.test("callers counts the unresolved calls of its name only where they could
   removeTree(base);
 });
 
-Deno.test("callers of a method never count a bare call of its name (a builtin's) as a caller it might have", async () => {
+/** `callers SYMBOL --json`'s count of unresolved calls that might reach it, over one indexed repository of `files`. */
+async function uncertainCallers(files: Record<string, string>, symbol: string): Promise<number> {
   const base = tempDir();
-  const home = join(base, "home");
-  writeTree(join(base, "a"), {
+  try {
+    const home = join(base, "home");
+    writeTree(join(base, "a"), files);
+    assert.equal((await cli(home, ["index", join(base, "a")])).code, 0);
+    const r = await cli(home, ["callers", symbol, "--json"]);
+    return JSON.parse(r.stdout).unresolved_calls_by_name;
+  } finally {
+    removeTree(base);
+  }
+}
+
+Deno.test("callers of a method never count a bare call of its name (a builtin's) as a caller it might have", async () => {
+  const n = await uncertainCallers({
     "conn.py": "class Conn:\n    def len(self):\n        return 1\n",
     // len([]) is the builtin: a bare call never lands on a method.
     "size.py": "def size(items):\n    return len(items)\n",
     // A receiver of unknown type: this call may be Conn.len's.
     "use.py": "def use(c):\n    return c.len()\n",
-  });
-  assert.equal((await cli(home, ["index", join(base, "a")])).code, 0);
-  const r = await cli(home, ["callers", "Conn.len", "--json"]);
-  assert.equal(JSON.parse(r.stdout).unresolved_calls_by_name, 1);
-  removeTree(base);
+  }, "Conn.len");
+  assert.equal(n, 1);
 });
 
 Deno.test("callers of a function named as a builtin never count the builtin's bare calls elsewhere", async () => {
-  const base = tempDir();
-  const home = join(base, "home");
-  writeTree(join(base, "a"), {
+  const n = await uncertainCallers({
     "gz.py": "def open(path):\n    return path\n",
     // open(p) in another file is Python's builtin: it never lands on gz.open.
     "read.py": "def read(p):\n    return open(p).read()\n",
     // A receiver of unknown type: this call may be gz.open's.
     "use.py": "def use(m, p):\n    return m.open(p)\n",
-  });
-  assert.equal((await cli(home, ["index", join(base, "a")])).code, 0);
-  const r = await cli(home, ["callers", "open", "--json"]);
-  assert.equal(JSON.parse(r.stdout).unresolved_calls_by_name, 1);
-  removeTree(base);
+  }, "open");
+  assert.equal(n, 1);
 });
 
 Deno.test("callers of a function outside every class never count calls on self or cls, which land on the caller's own class", async () => {
-  const base = tempDir();
-  const home = join(base, "home");
-  writeTree(join(base, "a"), {
+  const n = await uncertainCallers({
     "gz.py": "def fetch(path):\n    return path\n",
     "reader.py": "class Reader:\n    def go(self, p):\n        return self.fetch(p)\n",
     "pool.py":
       "class Pool:\n    @classmethod\n    def make(cls, p):\n        return cls.fetch(p)\n",
     // A receiver of unknown type: this call may be gz.fetch's.
     "use.py": "def use(m, p):\n    return m.fetch(p)\n",
-  });
-  assert.equal((await cli(home, ["index", join(base, "a")])).code, 0);
-  const r = await cli(home, ["callers", "gz.py:fetch", "--json"]);
-  assert.equal(JSON.parse(r.stdout).unresolved_calls_by_name, 1);
-  removeTree(base);
+  }, "gz.py:fetch");
+  assert.equal(n, 1);
 });
 
 Deno.test("symbols says why a path has no outline: no such file, a folder, a link, under no root, ignored, a secret, not indexed yet", async () => {
