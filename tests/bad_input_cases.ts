@@ -84,6 +84,12 @@ export const BAD_INPUTS: BadInput[] = [
   { args: ["index", "--depth", "L9", "."], code: 2, says: /--depth "L9"/ },
   { args: ["search", "q", "--no-such-flag"], code: 2, says: /no-such-flag.*heimdall help search/ },
   { args: ["frobnicate"], code: 2, says: /Unknown command "frobnicate"/ },
+  // A symbol's file with its name left out: was "did you mean …:py?", a symbol named as the extension.
+  {
+    args: ["callers", "lib/gzip.py:"],
+    code: 2,
+    says: /"lib\/gzip\.py:" names no symbol after its colon: write path:name or path:line/,
+  },
   // A slip of the keyboard names what it was probably meant to be.
   {
     args: ["serach", "q"],

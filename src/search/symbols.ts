@@ -65,6 +65,15 @@ export class SymbolLookupError extends UsageError {
  * name is ambiguous, or saying so when nothing matches.
  */
 export function findSymbol(j: Journal, query: string, cwd = Deno.cwd()): SymbolRef {
+  // `gzip.py:` (a name left out, not C++'s `ns::`): no spelling of it near a symbol
+  // helps, and its extension looked like a symbol named `py`.
+  if (/[^:]:$/.test(query)) {
+    const list = `\`heimdall symbols ${clipped(query.slice(0, -1))}\``;
+    throw new UsageError(
+      `"${clipped(query)}" names no symbol after its colon: write path:name or path:line, ` +
+        `or ${list} to list that file's symbols`,
+    );
+  }
   const candidates = symbolCandidates(j, query, cwd);
   if (candidates.length === 0) throw new SymbolLookupError(query, [], nearSymbols(j, query));
   if (candidates.length !== 1) throw new SymbolLookupError(query, candidates);
