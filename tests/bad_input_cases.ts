@@ -90,6 +90,13 @@ export const BAD_INPUTS: BadInput[] = [
     code: 2,
     says: /"lib\/gzip\.py:" names no symbol after its colon: write path:name or path:line/,
   },
+  // A file's name where a symbol goes: was "did you mean …:py?" too.
+  {
+    args: ["blast-radius", "lib/gzip.py"],
+    code: 2,
+    says:
+      /"lib\/gzip\.py" names a file, not a symbol: write lib\/gzip\.py:name or lib\/gzip\.py:line/,
+  },
   // A slip of the keyboard names what it was probably meant to be.
   {
     args: ["serach", "q"],

@@ -1,5 +1,6 @@
 import { clipped, UsageError } from "../errors/mod.ts";
 import { canonicalPath, resolve } from "../files/mod.ts";
+import { detectLanguage } from "../extract/mod.ts";
 import { type Journal, prototypeSql } from "../store/mod.ts";
 import { type Definition, definitions, pickColumns } from "./definitions.ts";
 import { isInClass, sameMethod } from "./graph_query.ts";
@@ -75,6 +76,14 @@ export function findSymbol(j: Journal, query: string, cwd = Deno.cwd()): SymbolR
     );
   }
   const candidates = symbolCandidates(j, query, cwd);
+  if (candidates.length === 0 && !query.includes(":") && detectLanguage(query) !== undefined) {
+    // `gzip.py`: a file's name, whose extension was looked up as a symbol `py`.
+    const file = clipped(query);
+    throw new UsageError(
+      `"${file}" names a file, not a symbol: write ${file}:name or ${file}:line, ` +
+        `or \`heimdall symbols ${file}\` to list its symbols`,
+    );
+  }
   if (candidates.length === 0) throw new SymbolLookupError(query, [], nearSymbols(j, query));
   if (candidates.length !== 1) throw new SymbolLookupError(query, candidates);
   return candidates[0]!;
