@@ -357,6 +357,42 @@ Deno.test("symbols says why a path has no outline: no such file, a folder, a lin
   removeTree(base);
 });
 
+Deno.test("symbols finds a file by its path in its root, or the end of it, from any folder, and lists the files such an end names", async () => {
+  const base = tempDir();
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  writeTree(repo, {
+    "pkg/util.py": "def total(items):\n    return 0\n",
+    "tools/util.py": "def other():\n    return 1\n",
+    "src/only.ts": "export function only(): void {}\n",
+  });
+  assert.equal((await cli(home, ["index", repo])).code, 0);
+  // Typed as `callers src/only.ts:only` takes it: the outline of the one file, named first.
+  for (const typed of ["src/only.ts", "only.ts", "pkg/util.py"]) {
+    const r = await cli(home, ["symbols", typed], { cwd: "/" });
+    assert.equal(r.code, 0, `${typed}: ${r.stderr}`);
+    const file = join(repo, typed === "only.ts" ? "src/only.ts" : typed);
+    assert.equal(r.stdout.split("\n")[0], `${file}:`, typed);
+  }
+  const json = JSON.parse((await cli(home, ["symbols", "only.ts", "--json"], { cwd: "/" })).stdout);
+  assert.equal(json.path, join(repo, "src/only.ts"));
+  // Two files end so: both are named, nothing is picked.
+  const two = await cli(home, ["symbols", "util.py"], { cwd: "/" });
+  assert.equal(two.code, 2);
+  assert.match(
+    two.stderr,
+    /"util\.py" is the end of 2 indexed files' paths; name one by more of its path/,
+  );
+  assert.ok(
+    two.stderr.includes(join(repo, "pkg/util.py")) &&
+      two.stderr.includes(join(repo, "tools/util.py")),
+  );
+  // A path the index does not end with is still no file.
+  const none = await cli(home, ["symbols", "nope.py"], { cwd: "/" });
+  assert.match(none.stderr, /No file "\/nope\.py"; check the path/);
+  removeTree(base);
+});
+
 Deno.test("the graph commands say when a file they answer from changed or went away since it was indexed", async () => {
   const t = copyFixture("ts");
   await cli(t.home, ["index", t.repo]);

@@ -724,6 +724,14 @@ Deno.test("symbols answers a path as `heimdall symbols` does: through a linked f
     }) as CallResult;
     assert.ok(!outline.isError, text(outline));
     assert.match(text(outline), /function a/);
+    // By the end of its path, as `heimdall symbols a.ts` finds it: the file named first.
+    const byEnd = await client.callTool({
+      name: "symbols",
+      arguments: { path: "a.ts" },
+    }) as CallResult;
+    assert.ok(!byEnd.isError, text(byEnd));
+    assert.ok(text(byEnd).startsWith(`${join(repo, "src/a.ts")}:\n`), text(byEnd));
+    assert.match(text(byEnd), /function a/);
     const cases: [string, RegExp][] = [
       ["src/nope.ts", /No file ".*\/repo\/src\/nope\.ts"; check the path/],
       ["src", /".*\/repo\/src" is a folder; symbols outlines one file/],

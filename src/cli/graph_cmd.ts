@@ -118,7 +118,10 @@ function capped<T>(list: readonly T[], cap: ListCap): { shown: T[]; total: numbe
 
 export const SYMBOLS_HELP = `heimdall symbols PATH [--json]
   The outline of a file: its definitions in line order, nested, with kinds,
-  line ranges and signatures.`;
+  line ranges and signatures. PATH is absolute, relative to the current
+  folder, or the file's path in its root or the end of it (Lib/gzip.py):
+  then the file found is named first, and an end several files share lists
+  them.`;
 
 /** `heimdall symbols PATH`. */
 export function symbols(args: string[], ctx: Context): number {
@@ -126,7 +129,13 @@ export function symbols(args: string[], ctx: Context): number {
   if (positionals.length !== 1) throw new UsageError("Usage: heimdall symbols PATH");
   const typed = typedPath(positionals[0]!, "PATH", "name a file");
   return withJournal(ctx, (j) => {
-    const { path, row } = indexedFile(j, typed, ctx.config().roots, ctx.home.ignore);
+    const { path, row, byEnd } = indexedFile(
+      j,
+      typed,
+      ctx.config().roots,
+      ctx.home.ignore,
+      positionals[0],
+    );
     noteDrift(ctx, j, "symbols", [path]);
     const list = outline(j, path);
     if (values.json) {
@@ -136,6 +145,8 @@ export function symbols(args: string[], ctx: Context): number {
     } else {
       // Names and signatures are the file's own text: an escape sequence in
       // a heading or a declaration must not drive the terminal.
+      // Found by the end of its path: which file that is.
+      if (byEnd && list.length > 0) ctx.out(printable(`${path}:`));
       if (list.length === 0) {
         ctx.out(printable(
           `${path}: no symbols (L${row.effective_depth}${

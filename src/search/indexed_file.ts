@@ -7,11 +7,14 @@ import { clipped, UsageError } from "../errors/mod.ts";
 import {
   canonicalPath,
   classifyPath,
+  exists,
+  isAbsolute,
   isSecretName,
   join,
   readTextOrNull,
   relative,
 } from "../files/mod.ts";
+import { printable } from "../present/printable.ts";
 import { shellQuote } from "../present/shell.ts";
 import { getPath, type Journal, type PathRow, rootFor } from "../store/mod.ts";
 
@@ -24,17 +27,54 @@ import { getPath, type Journal, type PathRow, rootFor } from "../store/mod.ts";
  * (by the rules of the root or of `ignoreFile`, the home's own), a link, or
  * not indexed yet. Costs one or two look-ups; a stat or a few more, and
  * reading the ignore rules, only when there is no row.
+ *
+ * `written`, the path as the person typed it: when nothing is there,
+ * relative to the current folder, it may name an indexed file by its path
+ * in its root or the end of that path (`Lib/gzip.py`), as a symbol's
+ * `path:name` does (`callers Lib/gzip.py:open`); several such files are
+ * listed to choose from; `byEnd` says the file was found so (its path is
+ * then worth showing).
  */
 export function indexedFile(
   j: Journal,
   typed: string,
   roots: readonly { path: string }[],
   ignoreFile: string,
-): { path: string; row: PathRow } {
+  written?: string,
+): { path: string; row: PathRow; byEnd: boolean } {
   const path = getPath(j, typed) ? typed : canonicalPath(typed);
   const row = getPath(j, path);
-  if (!row) throw new UsageError(notIndexed(path, roots, ignoreFile));
-  return { path, row };
+  if (row) return { path, row, byEnd: false };
+  const inRoots = written === undefined || isAbsolute(written) || exists(path)
+    ? []
+    : endingWith(j, written);
+  if (inRoots.length === 1) return { path: inRoots[0]!.path, row: inRoots[0]!, byEnd: true };
+  if (inRoots.length > 1) {
+    throw new UsageError(
+      `"${clipped(written!)}" is the end of ${
+        inRoots.length > LISTED ? `more than ${LISTED}` : inRoots.length
+      } indexed files' paths; name one by more of its path:\n` +
+        inRoots.slice(0, LISTED).map((r) => `  ${printable(r.path)}`).join("\n"),
+    );
+  }
+  throw new UsageError(notIndexed(path, roots, ignoreFile));
+}
+
+/** At most this many files are listed when a path's end matches several. */
+const LISTED = 20;
+
+/** The indexed files whose path in their root is `written`, or ends with `/` and it (one more than {@link LISTED} at most). */
+function endingWith(j: Journal, written: string): PathRow[] {
+  const tail = written.replace(/^\.\//, "");
+  // Compared, not LIKE: `_` and `%` are a file name's characters, and its case counts.
+  return j.all<PathRow>(
+    `SELECT * FROM paths WHERE state = 'indexed'
+       AND (rel = ? OR substr(path, -1 - length(?)) = '/' || ?) ORDER BY path LIMIT ?`,
+    tail,
+    tail,
+    tail,
+    LISTED + 1,
+  );
 }
 
 /**

@@ -11,20 +11,23 @@ export const symbolsTool: ToolDef = {
   description:
     "A file's definitions in line order, nested, with kinds, line ranges and signatures.",
   input: {
-    path: z.string().min(1).describe("The file (absolute or relative to the server's folder)"),
+    path: z.string().min(1).describe(
+      "The file: absolute, relative to the server's folder, or its path in its root (or the end of it)",
+    ),
   },
   annotations: LOOKUP,
   run(a, ctx) {
     const j = ctx.journal();
     // As `heimdall symbols`: through a linked folder, and a path with no outline says why.
-    const { path, row } = indexedFile(
+    const { path, row, byEnd } = indexedFile(
       j,
       resolve(ctx.cwd, a.path),
       ctx.config().roots,
       ctx.home.ignore,
+      a.path,
     );
     const list = outline(j, path);
-    const text = list.length === 0
+    const outlined = list.length === 0
       ? `${path}: no symbols (L${row.effective_depth}${
         row.depth_reason ? `: ${row.depth_reason}` : ""
       })`
@@ -33,6 +36,8 @@ export const symbolsTool: ToolDef = {
           s.signature ? `  ${s.signature}` : ""
         }`
       ).join("\n");
+    // Found by the end of its path: which file that is.
+    const text = byEnd && list.length > 0 ? `${path}:\n${outlined}` : outlined;
     return withDrift(ctx, j, [path], {
       text,
       structured: { path, language: row.language, depth: row.effective_depth, symbols: list },
