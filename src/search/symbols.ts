@@ -1,6 +1,6 @@
 import { clipped, UsageError } from "../errors/mod.ts";
 import { canonicalPath, resolve } from "../files/mod.ts";
-import { detectLanguage } from "../extract/mod.ts";
+import { detectLanguage } from "../extract/language.ts";
 import { type Journal, prototypeSql } from "../store/mod.ts";
 import { type Definition, definitions, pickColumns } from "./definitions.ts";
 import { isInClass, sameMethod } from "./graph_query.ts";
@@ -33,28 +33,31 @@ export class SymbolLookupError extends UsageError {
     readonly query: string,
     readonly candidates: SymbolRef[],
     near: readonly SymbolRef[] = [],
+    /** What to say instead, when the query's shape tells more than its spelling (a file's name). */
+    said?: string,
   ) {
     super(
-      candidates.length === 0 && near.length > 0
-        ? `No symbol "${clipped(query)}" in the index; did you mean ${
-          near.map((c) => printable(`${c.path}:${c.qualname}`)).join(" or ")
-        }? A symbol is named as name, Class.method, path:name or path:line`
-        : candidates.length === 0
-        ? `No symbol "${
-          clipped(query)
-        }" in the index; check the spelling, or \`heimdall symbols PATH\` to list a file's symbols`
-        : `"${clipped(query)}" is ambiguous: ${
-          candidates.length > CANDIDATES ? `more than ${CANDIDATES}` : candidates.length
-        } symbols match; name one as path:name, Class.method or path:line:\n` +
-          // A file's name is text from the disk: a newline in it must not start a line of its own.
-          candidates.slice(0, LISTED).map((c) =>
-            printable(`  ${c.path}:${c.line ?? 1}  ${c.kind} ${c.qualname}`)
-          ).join("\n") +
-          (candidates.length > LISTED
-            ? `\n  … and ${
-              candidates.length > CANDIDATES ? "more" : `${candidates.length - LISTED} more`
-            }; name a file (path:name) to narrow them`
-            : ""),
+      said ??
+        (candidates.length === 0 && near.length > 0
+          ? `No symbol "${clipped(query)}" in the index; did you mean ${
+            near.map((c) => printable(`${c.path}:${c.qualname}`)).join(" or ")
+          }? A symbol is named as name, Class.method, path:name or path:line`
+          : candidates.length === 0
+          ? `No symbol "${
+            clipped(query)
+          }" in the index; check the spelling, or \`heimdall symbols PATH\` to list a file's symbols`
+          : `"${clipped(query)}" is ambiguous: ${
+            candidates.length > CANDIDATES ? `more than ${CANDIDATES}` : candidates.length
+          } symbols match; name one as path:name, Class.method or path:line:\n` +
+            // A file's name is text from the disk: a newline in it must not start a line of its own.
+            candidates.slice(0, LISTED).map((c) =>
+              printable(`  ${c.path}:${c.line ?? 1}  ${c.kind} ${c.qualname}`)
+            ).join("\n") +
+            (candidates.length > LISTED
+              ? `\n  … and ${
+                candidates.length > CANDIDATES ? "more" : `${candidates.length - LISTED} more`
+              }; name a file (path:name) to narrow them`
+              : "")),
     );
     this.name = "SymbolLookupError";
   }
@@ -70,7 +73,10 @@ export function findSymbol(j: Journal, query: string, cwd = Deno.cwd()): SymbolR
   // helps, and its extension looked like a symbol named `py`.
   if (/[^:]:$/.test(query)) {
     const list = `\`heimdall symbols ${clipped(query.slice(0, -1))}\``;
-    throw new UsageError(
+    throw new SymbolLookupError(
+      query,
+      [],
+      [],
       `"${clipped(query)}" names no symbol after its colon: write path:name or path:line, ` +
         `or ${list} to list that file's symbols`,
     );
@@ -79,7 +85,10 @@ export function findSymbol(j: Journal, query: string, cwd = Deno.cwd()): SymbolR
   if (candidates.length === 0 && !query.includes(":") && detectLanguage(query) !== undefined) {
     // `gzip.py`: a file's name, whose extension was looked up as a symbol `py`.
     const file = clipped(query);
-    throw new UsageError(
+    throw new SymbolLookupError(
+      query,
+      [],
+      [],
       `"${file}" names a file, not a symbol: write ${file}:name or ${file}:line, ` +
         `or \`heimdall symbols ${file}\` to list its symbols`,
     );
