@@ -437,9 +437,10 @@ export class Resolver {
   /** Definitions an import lands on, by list of files (`#filesFor`'s) and name (see `#definedIn`). */
   #definedInFiles = new WeakMap<number[], Map<string, { id: string } | null>>();
   /**
-   * Re-exports by name, then list of files (see `#reexportIn`): kept only
-   * while resolving in bulk, where edges are only added, and a name's
-   * answers dropped whenever an import of that name is added or upgraded.
+   * Re-exports by name, then list of files (see `#reexportIn`): read only
+   * while resolving in bulk, where edges are only added; a name's answers
+   * are dropped whenever an import of that name is added or upgraded, in
+   * bulk or not, and all of them with the other look-ups.
    */
   readonly #reexports = new Map<string, WeakMap<number[], { dst: string } | null>>();
   /** Classes by qualified name, as out-of-line C++ methods name theirs (see `#classNamed`). */
