@@ -123,6 +123,43 @@ const CHANGELOG_DIR =
  * score, against its symbols (see {@link focusCandidates}).
  */
 const CODE_WINDOW_SHARE = 0.5;
+/**
+ * Kinds of symbol that declare a type and hold none of its code: a Rust
+ * struct, enum or trait and each of its `impl` blocks (its methods are
+ * symbols of their own), a Go or TypeScript type, a C typedef or union.
+ * A class or an interface holds its methods' lines, so it is not one.
+ */
+const TYPE_DECLARATIONS: ReadonlySet<string> = new Set([
+  "struct",
+  "enum",
+  "trait",
+  "impl",
+  "union",
+  "type",
+]);
+
+/**
+ * Puts first, in place, the best function or method of a file's units
+ * (sorted best first) when a type's declaration leads them and the function
+ * scores at least `share` of it. A question that names a type ("Creates a
+ * new RawWaker from the data pointer and vtable") matches the type's name
+ * in its declaration and in every `impl` block of it, and a struct's doc
+ * comment describes what its methods take: they outscored the function
+ * asked for (`RawWaker::new`), which the reader acts on. A query that is a
+ * name (`RawWaker` typed alone) asks for the declaration, and is left as it is.
+ */
+function functionFirst(
+  shown: { row: UnitRow; score: number }[],
+  share: number,
+): void {
+  const top = shown[0];
+  if (!top || top.score <= 0 || !TYPE_DECLARATIONS.has(top.row.kind ?? "")) return;
+  const at = shown.findIndex((u) =>
+    (u.row.kind === "function" || u.row.kind === "method") && u.score >= share * top.score
+  );
+  if (at > 0) shown.unshift(...shown.splice(at, 1));
+}
+
 /** Files read for the second stage at most this far (as the index's own size cap). */
 const READ_MAX_BYTES = 1024 * 1024;
 
@@ -135,6 +172,8 @@ interface UnitRow {
   start_line: number | null;
   end_line: number | null;
   text_hash: string;
+  /** Its symbol's kind (`method`, `struct`, …); null for a section, a window, the file's own lines. */
+  kind: string | null;
 }
 
 /**
@@ -143,7 +182,8 @@ interface UnitRow {
  * JS (the `chunks_path` index returns them in it already, and sorting a
  * sorted list costs a pass).
  */
-const FILE_UNITS = `SELECT id, path_id, source, title, start_line, end_line, text_hash
+const FILE_UNITS = `SELECT id, path_id, source, title, start_line, end_line, text_hash,
+  (SELECT kind FROM nodes WHERE nodes.id = chunks.node_id) AS kind
   FROM chunks WHERE path_id IN (SELECT value FROM json_each(?))`;
 
 /**
@@ -291,6 +331,7 @@ export function focusCandidates(
       }
     });
     shown.sort((a, b) => b.score - a.score || a.row.id - b.row.id);
+    if (q.name === undefined) functionFirst(shown, tuning.typeShare);
     const pointed = unitAtLine(live, rel, q.lines ?? [], moved);
     if (pointed !== undefined && !excluded.has(live[pointed]!.id)) {
       const at = shown.findIndex((u) => u.row.id === live[pointed]!.id);

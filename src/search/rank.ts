@@ -66,6 +66,12 @@ export interface Tuning {
   foldShare: number;
   /** Candidates read from disk and reordered by their best unit (`focus.ts`). */
   focusDepth: number;
+  /**
+   * The least share of a type declaration's score (a struct, an `impl`
+   * block) at which a function of the same file is named before it
+   * (`focus.ts`, `functionFirst`).
+   */
+  typeShare: number;
   /** Weight of the share of the query's words anywhere in the file's text. */
   coverWeight: number;
   /** BM25F weights of a unit's fields (`unit_score.ts`). */
@@ -99,6 +105,7 @@ export const DEFAULT_TUNING: Tuning = {
   graph: { fanout: 32, alpha: 0.3, iterations: 8 },
   foldShare: 0,
   focusDepth: 15,
+  typeShare: 0.3,
   coverWeight: 0.2,
   unit: DEFAULT_UNIT_WEIGHTS,
   headingWeight: 1,
