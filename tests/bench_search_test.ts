@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { attachedDefLines, codeChunks, signTestP } from "../scripts/bench_search.ts";
+import {
+  attachedDefLines,
+  codeChunks,
+  FIRST_DRAWN,
+  signTestP,
+  splitOf,
+} from "../scripts/bench_search.ts";
 
 Deno.test("attachedDefLines: a definition keeps the comment and attributes right above it", () => {
   const lines = [
@@ -40,4 +46,27 @@ Deno.test("signTestP: two-sided binomial tail of the discordant questions", () =
   assert.equal(signTestP(7, 5), signTestP(5, 7));
   assert.equal(signTestP(0, 6), 2 / 64);
   assert.ok(signTestP(20, 2) < 0.001);
+});
+
+Deno.test("splitOf: the first questions alternate as drawn, later ones within their language", () => {
+  const drawn: { group: string; split: "tune" | "test" }[] = [];
+  const draw = (group: string) => drawn.push({ group, split: splitOf(drawn, group) });
+  // Rounds of three languages: in the order drawn, each language changes half every round.
+  while (drawn.length < FIRST_DRAWN) for (const g of ["bash", "c", "rust"]) draw(g);
+  assert.deepEqual(drawn.slice(0, 6).map((c) => c.split), [
+    "tune",
+    "test",
+    "tune",
+    "test",
+    "tune",
+    "test",
+  ]);
+  // Bash ran out: rounds of two would put every later c question in one half.
+  for (let i = 0; i < 100; i++) for (const g of ["c", "rust"]) draw(g);
+  for (const g of ["c", "rust"]) {
+    const later = drawn.slice(FIRST_DRAWN).filter((c) => c.group === g);
+    assert.equal(later.filter((c) => c.split === "tune").length, 50, g);
+    const all = drawn.filter((c) => c.group === g);
+    assert.ok(Math.abs(all.filter((c) => c.split === "tune").length * 2 - all.length) <= 2, g);
+  }
 });
