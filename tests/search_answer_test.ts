@@ -571,3 +571,62 @@ export function parseColour(text: string): Colour {
   assert.equal(r.hits[0]?.symbol, "blendColours");
   assert.equal(r.hits[0]?.verdict, "STRONG", r.hits[0]?.reason ?? "");
 });
+
+const WAKER = `
+/// A \`RawWaker\` allows the implementor of a task executor to create a
+/// \`Waker\` which provides customized wakeup behavior. It consists of a data
+/// pointer and a virtual function pointer table (vtable) that customizes the
+/// behavior of the \`RawWaker\`.
+#[derive(PartialEq, Debug)]
+pub struct RawWaker {
+    data: *const (),
+    vtable: &'static RawWakerVTable,
+}
+
+impl RawWaker {
+    #[inline]
+    #[must_use]
+    pub const fn new(data: *const (), vtable: &'static RawWakerVTable) -> RawWaker {
+        RawWaker { data, vtable }
+    }
+}
+
+impl Clone for RawWaker {
+    fn clone(&self) -> Self {
+        unsafe { (self.vtable.clone)(self.data) }
+    }
+}
+
+impl Drop for RawWaker {
+    fn drop(&mut self) {
+        unsafe { (self.vtable.drop)(self.data) }
+    }
+}
+`;
+
+Deno.test("a question naming a type is answered by its function, not by the type's declaration; the type's name alone asks for the type", async () => {
+  // Thirty files that say "creates", "new", "data", "pointer" and "vtable" too: in a real
+  // tree those words are common, and the type's rare name decides among its own units.
+  const filler = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [
+    `src/task/filler${i}.rs`,
+    `/// Creates new data from the provided pointer.
+pub fn new_data${i}(data: *const (), provided: usize) -> Data {
+    create(data, provided)
+}
+
+/// Reads the vtable entry for the data pointer.
+pub fn vtable_entry${i}(vtable: &Table, data: *const ()) -> Entry {
+    vtable.entry(data)
+}
+`,
+  ]));
+  using t = await indexed({ "src/task/wake.rs": WAKER, ...filler });
+  const r = await t.search("Creates a new RawWaker from the provided data pointer and vtable");
+  const hit = r.hits[0]!;
+  assert.equal(hit.path, join(t.repo, "src/task/wake.rs"));
+  assert.equal(hit.symbol, "RawWaker.new");
+  assert.ok(hit.symbols.some((s) => s.kind === "struct" && s.name === "RawWaker"));
+  const named = await t.search("RawWaker");
+  assert.equal(named.hits[0]!.symbol, "RawWaker");
+  assert.equal(named.hits[0]!.kind, "struct");
+});
