@@ -124,10 +124,11 @@ const CHANGELOG_DIR =
  */
 const CODE_WINDOW_SHARE = 0.5;
 /**
- * Kinds of symbol that declare a type and hold none of its code: a Rust
- * struct, enum or trait and each of its `impl` blocks (its methods are
- * symbols of their own), a Go or TypeScript type, a C typedef or union.
- * A class or an interface holds its methods' lines, so it is not one.
+ * Kinds of symbol that declare a type or a value and hold no code of their
+ * own: a Rust struct, enum or trait and each of its `impl` blocks (its
+ * methods are symbols of their own), a Go or TypeScript type, a C typedef
+ * or union, a constant or a module-level variable. A class or an interface
+ * holds its methods' lines, so it is not one.
  */
 const TYPE_DECLARATIONS: ReadonlySet<string> = new Set([
   "struct",
@@ -136,11 +137,13 @@ const TYPE_DECLARATIONS: ReadonlySet<string> = new Set([
   "impl",
   "union",
   "type",
+  "constant",
+  "variable",
 ]);
 
 /**
  * Puts first, in place, the best function or method of a file's units
- * (sorted best first) when a type's declaration leads them and the function
+ * (sorted best first) when a type's or a value's declaration leads them and the function
  * scores at least `share` of it. A question that names a type ("Creates a
  * new RawWaker from the data pointer and vtable") matches the type's name
  * in its declaration and in every `impl` block of it, and a struct's doc
