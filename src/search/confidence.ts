@@ -59,12 +59,12 @@ export const CONFIDENCE_MODEL: Readonly<ConfidenceModel> = {
  * The lowest confidence the prompt hook and session-start injection accept:
  * the lowest threshold, in hundredths (confidence is rounded so), at which
  * 80% of the benchmark's tuning-half hits at or above it name the right
- * function or paragraph, as `scripts/bench_search.ts` picks it. With
- * {@link CONFIDENCE_MODEL} refitted by that script (2026-12-06, at
- * b7d8c70): 80.2% of 96 there, and 87.0% of 92 held out
+ * function or paragraph, as `scripts/bench_search.ts` picks it. On its
+ * 2,600 code questions (2026-12-08, at 991760a): 80.0% of 10 there, and
+ * 92.9% of 14 held out; 0.78, picked on 600, was 72.1% right of 179
  * (`docs/performance.md`, Search).
  */
-export const INJECT_CONFIDENCE = 0.78;
+export const INJECT_CONFIDENCE = 0.93;
 
 /**
  * A hit's confidence in [0, 1], rounded to two decimals.
