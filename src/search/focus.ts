@@ -130,7 +130,7 @@ const CODE_WINDOW_SHARE = 0.5;
  * or union, a constant or a module-level variable. A class or an interface
  * holds its methods' lines, so it is not one.
  */
-const TYPE_DECLARATIONS: ReadonlySet<string> = new Set([
+const CODELESS_DECLARATIONS: ReadonlySet<string> = new Set([
   "struct",
   "enum",
   "trait",
@@ -156,7 +156,7 @@ function functionFirst(
   share: number,
 ): void {
   const top = shown[0];
-  if (!top || top.score <= 0 || !TYPE_DECLARATIONS.has(top.row.kind ?? "")) return;
+  if (!top || top.score <= 0 || !CODELESS_DECLARATIONS.has(top.row.kind ?? "")) return;
   const at = shown.findIndex((u) =>
     (u.row.kind === "function" || u.row.kind === "method") && u.score >= share * top.score
   );

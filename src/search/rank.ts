@@ -67,8 +67,9 @@ export interface Tuning {
   /** Candidates read from disk and reordered by their best unit (`focus.ts`). */
   focusDepth: number;
   /**
-   * The least share of a type declaration's score (a struct, an `impl`
-   * block) at which a function of the same file is named before it
+   * The least share of the score of a declaration holding no code (a
+   * struct, an `impl` block, a constant) at which a function of the same
+   * file is named before it
    * (`focus.ts`, `functionFirst`).
    */
   typeShare: number;
